@@ -1,0 +1,39 @@
+//! Errors for bad user input: each names the field or file:line and the rule broken.
+
+use thiserror::Error;
+
+/// A configuration value that breaks a rule of the block.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("invalid config: {field} = {value}: {rule}")]
+pub struct ConfigError {
+    pub field: String,
+    pub value: String,
+    pub rule: String,
+}
+
+impl ConfigError {
+    pub fn new(field: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> Self {
+        ConfigError {
+            field: field.to_string(),
+            value: value.to_string(),
+            rule: rule.into(),
+        }
+    }
+}
+
+/// A malformed line of a stimulus file.
+#[derive(Debug, Error)]
+pub enum StimulusError {
+    #[error("{file}:{line}: {msg}")]
+    Line {
+        file: String,
+        line: usize,
+        msg: String,
+    },
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+}

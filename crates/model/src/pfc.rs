@@ -1,0 +1,776 @@
+//! PFC: ingress occupancy, XOFF/XON hysteresis and the 802.1Qbb pause-frame generator.
+//!
+//! Spec: ../shared/spec/mechanisms.md §0 (cycle model, saturation), §2.3 (ingress block, `>=` XOFF
+//! sets, `<=` XON clears), §2.6 (FSM, pause refresh). The contract, with its latencies, is
+//! docs/blocks/pfc.md; this model is its reference.
+//!
+//! Cycle semantics (one [`Pfc::step`] = one rising edge n):
+//! * events sampled at edge n are applied at edge n + 1 (latency 1 for `enq_drop`, `xoff_*`,
+//!   `xon_*`), dequeue before enqueue, using the CSR values written up to edge n;
+//! * a pause-request event is emitted only for a net change of a (port, priority) state over the
+//!   cycle, so one cycle never yields a spurious XOFF/XON pair;
+//! * the frame generator keeps, per port, the classes changed since that port's last frame and
+//!   a refresh flag; each edge it sends at most one frame, for the first dirty port after the one
+//!   it served last (round robin). A frame enables every changed or paused class; paused classes
+//!   carry the `QUANTA` time (PAUSE), the others time 0 (RESUME);
+//! * every `REFRESH` cycles a global tick flags every port with a paused class for a refresh;
+//! * `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
+
+use crate::config::{parse_toml, LoadError};
+use serde::{Deserialize, Serialize};
+use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema, PortValues};
+
+/// Static parameters of a PFC instance. Thresholds, quanta and refresh are the reset values of
+/// their CSRs; software may change them at run time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PfcConfig {
+    /// Number of ports P (1..=64).
+    pub ports: u32,
+    /// Priorities (traffic classes) per port (1..=8).
+    pub priorities: u32,
+    /// Width of the occupancy counters and threshold registers, in bits (8..=32).
+    pub occupancy_bits: u32,
+    /// Width of the `enq_len`/`deq_len` buses, in bits (1..=16, <= occupancy_bits).
+    pub length_bits: u32,
+    /// XOFF threshold in bytes: occupancy >= xoff pauses the (port, priority).
+    pub xoff: u64,
+    /// XON threshold in bytes: occupancy <= xon resumes it (xon < xoff).
+    pub xon: u64,
+    /// Buffer limit in bytes: an enqueue that would exceed it is dropped (xoff <= max).
+    pub max: u64,
+    /// Pause time carried by a PAUSE, in 802.1Qbb quanta of 512 bit times (1..=65535).
+    pub quanta: u64,
+    /// Cycles between refresh ticks (ports..=65535).
+    pub refresh: u64,
+}
+
+pub const PRESETS: &[&str] = &["tiny", "fpga", "paper"];
+
+impl PfcConfig {
+    pub fn preset(name: &str) -> Option<PfcConfig> {
+        Some(match name {
+            // Small thresholds so random tests cross XOFF/XON every few hundred cycles.
+            "tiny" => PfcConfig {
+                ports: 4,
+                priorities: 2,
+                occupancy_bits: 16,
+                length_bits: 11,
+                xoff: 4000,
+                xon: 2500,
+                max: 6000,
+                quanta: 0xFFFF,
+                refresh: 64,
+            },
+            // Fits an iCE40 HX8K; Table II ingress thresholds (60/50/40 KB) in 16-bit counters.
+            "fpga" => PfcConfig {
+                ports: 8,
+                priorities: 4,
+                occupancy_bits: 16,
+                length_bits: 11,
+                xoff: 50_000,
+                xon: 40_000,
+                max: 60_000,
+                quanta: 0xFFFF,
+                refresh: 1024,
+            },
+            // 32 ports x 8 priorities, 24-bit counters, Table II ingress thresholds, jumbo frames.
+            "paper" => PfcConfig {
+                ports: 32,
+                priorities: 8,
+                occupancy_bits: 24,
+                length_bits: 14,
+                xoff: 50_000,
+                xon: 40_000,
+                max: 60_000,
+                quanta: 0xFFFF,
+                refresh: 4096,
+            },
+            _ => return None,
+        })
+    }
+
+    pub fn from_toml(text: &str, name: &str) -> Result<PfcConfig, LoadError> {
+        let cfg: PfcConfig = parse_toml(text, name)?;
+        cfg.validate()
+            .map_err(|e| LoadError(format!("{name}: {e}")))?;
+        Ok(cfg)
+    }
+
+    /// Checks every rule of the block; the error names the field, its value and the rule.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let range = |field: &str, v: u64, lo: u64, hi: u64| {
+            if v < lo || v > hi {
+                Err(ConfigError::new(
+                    field,
+                    v,
+                    format!("must be in {lo}..={hi}"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        range("ports", self.ports.into(), 1, 64)?;
+        range("priorities", self.priorities.into(), 1, 8)?;
+        range("occupancy_bits", self.occupancy_bits.into(), 8, 32)?;
+        range("length_bits", self.length_bits.into(), 1, 16)?;
+        if self.length_bits > self.occupancy_bits {
+            return Err(ConfigError::new(
+                "length_bits",
+                self.length_bits,
+                format!("must be <= occupancy_bits ({})", self.occupancy_bits),
+            ));
+        }
+        let limit = mask(self.occupancy_bits);
+        for (field, v) in [("max", self.max), ("xoff", self.xoff), ("xon", self.xon)] {
+            if v > limit {
+                return Err(ConfigError::new(
+                    field,
+                    v,
+                    format!(
+                        "does not fit occupancy_bits = {} (at most {limit})",
+                        self.occupancy_bits
+                    ),
+                ));
+            }
+        }
+        if self.xon >= self.xoff {
+            return Err(ConfigError::new(
+                "xon",
+                self.xon,
+                format!("must be < xoff ({})", self.xoff),
+            ));
+        }
+        if self.xoff > self.max {
+            return Err(ConfigError::new(
+                "xoff",
+                self.xoff,
+                format!("must be <= max ({})", self.max),
+            ));
+        }
+        range("quanta", self.quanta, 1, 0xFFFF)?;
+        if self.refresh < self.ports.into() || self.refresh > 0xFFFF {
+            return Err(ConfigError::new(
+                "refresh",
+                self.refresh,
+                format!(
+                    "must be in {}..=65535 (at least one cycle per port, so every paused port \
+                     can be refreshed each period)",
+                    self.ports
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn port_bits(&self) -> u32 {
+        index_bits(self.ports.into())
+    }
+
+    pub fn prio_bits(&self) -> u32 {
+        index_bits(self.priorities.into())
+    }
+}
+
+/// Word indices of the PFC registers (see [`regmap`]).
+pub mod reg {
+    pub const ID: u32 = 0;
+    pub const PARAMS: u32 = 1;
+    pub const XOFF: u32 = 2;
+    pub const XON: u32 = 3;
+    pub const MAX: u32 = 4;
+    pub const QUANTA: u32 = 5;
+    pub const REFRESH: u32 = 6;
+    pub const ERR: u32 = 7;
+}
+
+/// `ERR` bit: a dequeue was longer than the occupancy (clamped to 0).
+pub const ERR_UNDERFLOW: u64 = 1;
+/// `ERR` bit: an event named a port >= ports or a priority >= priorities (event ignored).
+pub const ERR_INDEX: u64 = 2;
+
+/// ID word: ASCII "PFC" and version 1.
+pub const ID_WORD: u64 = 0x5046_4301;
+
+/// The PFC register map, declared once: RTL decode, model, docs table and C header use it.
+pub fn regmap(cfg: &PfcConfig) -> RegMap {
+    let w = cfg.occupancy_bits;
+    let params = u64::from(cfg.ports)
+        | u64::from(cfg.priorities) << 8
+        | u64::from(cfg.occupancy_bits) << 16
+        | u64::from(cfg.length_bits) << 24;
+    let r = |name, index, width, access, reset, doc| Reg {
+        name,
+        index,
+        width,
+        access,
+        reset,
+        doc,
+    };
+    RegMap::new(
+        "pfc",
+        vec![
+            r(
+                "id",
+                reg::ID,
+                32,
+                Access::Ro,
+                ID_WORD,
+                "block ID \"PFC\" and version 1",
+            ),
+            r(
+                "params",
+                reg::PARAMS,
+                32,
+                Access::Ro,
+                params,
+                "ports [7:0], priorities [15:8], occupancy_bits [23:16], length_bits [31:24]",
+            ),
+            r(
+                "xoff",
+                reg::XOFF,
+                w,
+                Access::Rw,
+                cfg.xoff,
+                "occupancy >= XOFF pauses a (port, priority)",
+            ),
+            r(
+                "xon",
+                reg::XON,
+                w,
+                Access::Rw,
+                cfg.xon,
+                "occupancy <= XON resumes it",
+            ),
+            r(
+                "max",
+                reg::MAX,
+                w,
+                Access::Rw,
+                cfg.max,
+                "an enqueue that would exceed MAX is dropped",
+            ),
+            r(
+                "quanta",
+                reg::QUANTA,
+                16,
+                Access::Rw,
+                cfg.quanta,
+                "pause time of a PAUSE, 512-bit-time quanta",
+            ),
+            r(
+                "refresh",
+                reg::REFRESH,
+                16,
+                Access::Rw,
+                cfg.refresh,
+                "cycles between refresh ticks (0 acts as 1)",
+            ),
+            r(
+                "err",
+                reg::ERR,
+                2,
+                Access::Rw1c,
+                0,
+                "sticky: bit 0 dequeue underflow (clamped), bit 1 event index out of range",
+            ),
+        ],
+    )
+}
+
+/// The ports of `pfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
+pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
+    let (pb, nb, lb) = (cfg.port_bits(), cfg.prio_bits(), cfg.length_bits);
+    PortSchema::new(
+        "pfc",
+        vec![
+            Port::input(
+                "enq_valid",
+                1,
+                "an arrival is admitted to the ingress buffer",
+            ),
+            Port::input("enq_port", pb, "its ingress port"),
+            Port::input("enq_prio", nb, "its priority"),
+            Port::input("enq_len", lb, "its length in bytes"),
+            Port::input("deq_valid", 1, "a packet leaves the ingress buffer"),
+            Port::input("deq_port", pb, "its ingress port"),
+            Port::input("deq_prio", nb, "its priority"),
+            Port::input("deq_len", lb, "its length in bytes"),
+            Port::input("csr_we", 1, "CSR write strobe"),
+            Port::input("csr_addr", CSR_ADDR_BITS, "CSR word index"),
+            Port::input("csr_wdata", CSR_DATA_BITS, "CSR write data"),
+            Port::output(
+                "enq_drop",
+                1,
+                "the enqueue of the previous edge would exceed MAX: dropped",
+            ),
+            Port::output(
+                "xoff_valid",
+                1,
+                "pause request: a (port, priority) entered XOFF",
+            ),
+            Port::output("xoff_port", pb, "its port (0 when not valid)"),
+            Port::output("xoff_prio", nb, "its priority (0 when not valid)"),
+            Port::output(
+                "xon_valid",
+                1,
+                "resume request: a (port, priority) left XOFF",
+            ),
+            Port::output("xon_port", pb, "its port (0 when not valid)"),
+            Port::output("xon_prio", nb, "its priority (0 when not valid)"),
+            Port::output("frame_valid", 1, "send an 802.1Qbb PFC frame"),
+            Port::output("frame_port", pb, "on this port"),
+            Port::output("frame_class_enable", 8, "class-enable vector of the frame"),
+            Port::output(
+                "frame_pause",
+                8,
+                "enabled classes whose time is QUANTA (others: 0 = RESUME)",
+            ),
+            Port::output("frame_quanta", 16, "the pause time of the paused classes"),
+            Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
+        ],
+    )
+}
+
+/// Declares a port bundle whose fields are listed in schema order.
+macro_rules! port_bundle {
+    ($(#[$m:meta])* $name:ident { $($field:ident),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name { $(pub $field: u64),* }
+
+        impl $name {
+            /// Field names in schema order.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
+        }
+
+        impl PortValues for $name {
+            fn to_values(&self, values: &mut [u64]) {
+                let mut k = 0;
+                $( values[k] = self.$field; k += 1; )*
+                let _ = k;
+            }
+
+            fn from_values(values: &[u64]) -> Self {
+                let mut it = values.iter().copied();
+                $name { $($field: it.next().unwrap_or(0)),* }
+            }
+        }
+    };
+}
+
+port_bundle!(
+    /// Inputs of one edge.
+    PfcIn {
+        enq_valid, enq_port, enq_prio, enq_len,
+        deq_valid, deq_port, deq_prio, deq_len,
+        csr_we, csr_addr, csr_wdata,
+    }
+);
+
+port_bundle!(
+    /// Registered outputs after one edge.
+    PfcOut {
+        enq_drop,
+        xoff_valid, xoff_port, xoff_prio,
+        xon_valid, xon_port, xon_prio,
+        frame_valid, frame_port, frame_class_enable, frame_pause, frame_quanta,
+        csr_rdata,
+    }
+);
+
+/// One event of a bus, as held by the input stage.
+#[derive(Clone, Copy, Debug, Default)]
+struct Event {
+    valid: bool,
+    /// Valid but naming a port or priority out of range: ignored, flagged in `ERR`.
+    bad_index: bool,
+    port: usize,
+    prio: usize,
+    len: u64,
+}
+
+pub struct Pfc {
+    cfg: PfcConfig,
+    schema: PortSchema,
+    csr: CsrFile,
+    /// Occupancy in bytes per (port, priority), index port * priorities + priority.
+    occupancy: Vec<u64>,
+    /// Per port: classes in XOFF (bit = priority).
+    xoff: Vec<u8>,
+    /// Per port: classes whose state changed since the port's last frame.
+    changed: Vec<u8>,
+    /// Per port: classes flagged by the last refresh tick and not yet sent.
+    refresh_due: Vec<u8>,
+    /// Ports with a nonzero `changed | refresh_due` (bit = port).
+    dirty: u64,
+    /// Ports the round robin looks at first: those after the port served last.
+    rr_above: u64,
+    refresh_timer: u64,
+    /// The events sampled at the previous edge (the RTL's input stage).
+    enq: Event,
+    deq: Event,
+}
+
+impl Pfc {
+    pub fn new(cfg: &PfcConfig) -> Result<Pfc, ConfigError> {
+        cfg.validate()?;
+        let keys = (cfg.ports * cfg.priorities) as usize;
+        let ports = cfg.ports as usize;
+        let mut m = Pfc {
+            cfg: cfg.clone(),
+            schema: port_schema(cfg),
+            csr: CsrFile::new(&regmap(cfg)),
+            occupancy: vec![0; keys],
+            xoff: vec![0; ports],
+            changed: vec![0; ports],
+            refresh_due: vec![0; ports],
+            dirty: 0,
+            rr_above: 0,
+            refresh_timer: 0,
+            enq: Event::default(),
+            deq: Event::default(),
+        };
+        CycleModel::reset(&mut m);
+        Ok(m)
+    }
+
+    pub fn config(&self) -> &PfcConfig {
+        &self.cfg
+    }
+
+    /// Register `index` as software would read it now.
+    pub fn csr(&self, index: u32) -> u64 {
+        self.csr.get(index)
+    }
+
+    pub fn occupancy(&self, port: usize, prio: usize) -> u64 {
+        self.occupancy[port * self.cfg.priorities as usize + prio]
+    }
+
+    pub fn is_xoff(&self, port: usize, prio: usize) -> bool {
+        self.xoff[port] >> prio & 1 == 1
+    }
+
+    fn all_ports(&self) -> u64 {
+        mask(self.cfg.ports)
+    }
+
+    fn sample(&self, valid: u64, port: u64, prio: u64, len: u64) -> Event {
+        let in_range = port < u64::from(self.cfg.ports) && prio < u64::from(self.cfg.priorities);
+        Event {
+            valid: valid == 1 && in_range,
+            bad_index: valid == 1 && !in_range,
+            port: port as usize,
+            prio: prio as usize,
+            len,
+        }
+    }
+
+    fn mark_changed(&mut self, port: usize, prio: usize) {
+        self.changed[port] |= 1 << prio;
+        self.dirty |= 1 << port;
+    }
+
+    /// The frame generator's edge: serve one dirty port, round robin.
+    fn send_frame(&mut self, out: &mut PfcOut) {
+        if self.dirty == 0 {
+            return;
+        }
+        let above = self.dirty & self.rr_above;
+        let port = if above != 0 { above } else { self.dirty }.trailing_zeros() as usize;
+        out.frame_valid = 1;
+        out.frame_port = port as u64;
+        out.frame_class_enable = u64::from(self.changed[port] | self.xoff[port]);
+        out.frame_pause = u64::from(self.xoff[port]);
+        out.frame_quanta = self.csr.get(reg::QUANTA);
+        self.changed[port] = 0;
+        self.refresh_due[port] = 0;
+        self.dirty &= !(1 << port);
+        self.rr_above = self.all_ports() & !mask(port as u32 + 1);
+    }
+
+    fn refresh_tick(&mut self) {
+        // REFRESH = 0 behaves as 1 (a tick every cycle): the comparison is `timer + 1 >= REFRESH`.
+        if self.refresh_timer + 1 >= self.csr.get(reg::REFRESH) {
+            self.refresh_timer = 0;
+            for p in 0..self.cfg.ports as usize {
+                if self.xoff[p] != 0 {
+                    self.refresh_due[p] |= self.xoff[p];
+                    self.dirty |= 1 << p;
+                }
+            }
+        } else {
+            self.refresh_timer += 1;
+        }
+    }
+
+    /// Applies the events of the input stage: dequeue, then enqueue; net transitions only.
+    fn apply_events(&mut self, out: &mut PfcOut, err: &mut u64) {
+        let (deq, enq) = (self.deq, self.enq);
+        if deq.bad_index || enq.bad_index {
+            *err |= ERR_INDEX;
+        }
+        let n = self.cfg.priorities as usize;
+        let xoff_thr = self.csr.get(reg::XOFF);
+        let xon_thr = self.csr.get(reg::XON);
+        let max_thr = self.csr.get(reg::MAX);
+        let was_deq = deq.valid && self.is_xoff(deq.port, deq.prio);
+        let was_enq = enq.valid && self.is_xoff(enq.port, enq.prio);
+
+        if deq.valid {
+            let key = deq.port * n + deq.prio;
+            let b = &mut self.occupancy[key];
+            if deq.len > *b {
+                *err |= ERR_UNDERFLOW;
+                *b = 0;
+            } else {
+                *b -= deq.len;
+            }
+            if *b <= xon_thr {
+                self.xoff[deq.port] &= !(1 << deq.prio);
+            }
+        }
+        if enq.valid {
+            let key = enq.port * n + enq.prio;
+            let b = &mut self.occupancy[key];
+            if *b + enq.len > max_thr {
+                out.enq_drop = 1;
+            } else {
+                *b += enq.len;
+            }
+            if *b >= xoff_thr {
+                self.xoff[enq.port] |= 1 << enq.prio;
+            }
+        }
+        if enq.valid && !was_enq && self.is_xoff(enq.port, enq.prio) {
+            out.xoff_valid = 1;
+            out.xoff_port = enq.port as u64;
+            out.xoff_prio = enq.prio as u64;
+            self.mark_changed(enq.port, enq.prio);
+        }
+        if deq.valid && was_deq && !self.is_xoff(deq.port, deq.prio) {
+            out.xon_valid = 1;
+            out.xon_port = deq.port as u64;
+            out.xon_prio = deq.prio as u64;
+            self.mark_changed(deq.port, deq.prio);
+        }
+    }
+}
+
+impl CycleModel for Pfc {
+    type In = PfcIn;
+    type Out = PfcOut;
+
+    fn ports(&self) -> &PortSchema {
+        &self.schema
+    }
+
+    fn reset(&mut self) {
+        self.csr.reset();
+        self.occupancy.fill(0);
+        self.xoff.fill(0);
+        self.changed.fill(0);
+        self.refresh_due.fill(0);
+        self.dirty = 0;
+        self.rr_above = self.all_ports();
+        self.refresh_timer = 0;
+        self.enq = Event::default();
+        self.deq = Event::default();
+    }
+
+    fn step(&mut self, i: &PfcIn) -> PfcOut {
+        let mut out = PfcOut::default();
+        let mut err = 0;
+        // Everything below reads the state as it was before this edge; the frame generator and
+        // the refresh tick go first because the event stage's changes must survive their clears.
+        self.send_frame(&mut out);
+        self.refresh_tick();
+        self.apply_events(&mut out, &mut err);
+        out.csr_rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
+        // Hardware-set flags win over a write-1-to-clear on the same edge.
+        self.csr.set(reg::ERR, self.csr.get(reg::ERR) | err);
+        self.enq = self.sample(i.enq_valid, i.enq_port, i.enq_prio, i.enq_len);
+        self.deq = self.sample(i.deq_valid, i.deq_port, i.deq_prio, i.deq_len);
+        out
+    }
+}
+
+/// Seeded random workload for co-simulation, tests and the demo.
+///
+/// It runs in phases of 32..=192 cycles: fill (mostly enqueues), drain (mostly dequeues),
+/// mixed, and hammer (one key every cycle on both buses). Most events go to a small hot set of
+/// keys so queues cross XOFF and XON again and again; the generator tracks what it enqueued so
+/// dequeues are mostly plausible, with rare oversize dequeues (underflow), out-of-range
+/// indices, CSR writes of threshold-respecting values and CSR reads of every register.
+pub struct PfcWorkload {
+    cfg: PfcConfig,
+    rng: switchcraft_core::rng::SplitMix64,
+    /// Bytes the generator believes each key holds.
+    held: Vec<u64>,
+    hot: [usize; 3],
+    phase: Phase,
+    phase_left: u64,
+    /// Live copies of the thresholds, so CSR writes keep xon < xoff <= max.
+    xoff: u64,
+    xon: u64,
+    max: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    Fill,
+    Drain,
+    Mixed,
+    Hammer,
+}
+
+impl PfcWorkload {
+    pub fn new(cfg: &PfcConfig, seed: u64) -> Self {
+        let keys = (cfg.ports * cfg.priorities) as usize;
+        let mut w = PfcWorkload {
+            cfg: cfg.clone(),
+            rng: switchcraft_core::rng::SplitMix64::new(seed),
+            held: vec![0; keys],
+            hot: [0; 3],
+            phase: Phase::Fill,
+            phase_left: 0,
+            xoff: cfg.xoff,
+            xon: cfg.xon,
+            max: cfg.max,
+        };
+        for h in &mut w.hot {
+            *h = w.rng.below(keys as u64) as usize;
+        }
+        w.new_phase();
+        w
+    }
+
+    fn keys(&self) -> usize {
+        self.held.len()
+    }
+
+    fn new_phase(&mut self) {
+        self.phase = match self.rng.below(8) {
+            0..=2 => Phase::Fill,
+            3..=5 => Phase::Drain,
+            6 => Phase::Mixed,
+            _ => Phase::Hammer,
+        };
+        self.phase_left = self.rng.range(32, 192);
+        // Keep the hot set across most phases, so what one phase fills the next one drains.
+        if self.rng.chance(30) {
+            for h in &mut self.hot {
+                *h = self.rng.below(self.held.len() as u64) as usize;
+            }
+        }
+    }
+
+    fn pick_key(&mut self) -> usize {
+        if matches!(self.phase, Phase::Hammer) || self.rng.chance(80) {
+            self.hot[self.rng.below(3) as usize]
+        } else {
+            self.rng.below(self.keys() as u64) as usize
+        }
+    }
+
+    fn len(&mut self) -> u64 {
+        // Packets of up to a quarter of the XOFF-XON gap (at least 64 B), within the bus width.
+        let top = ((self.xoff - self.xon) / 4)
+            .max(64)
+            .min(mask(self.cfg.length_bits));
+        self.rng.range(1, top)
+    }
+
+    fn index(&mut self, key: usize) -> (u64, u64) {
+        let n = self.cfg.priorities as usize;
+        if self.rng.chance(1) {
+            // Anything the bus can carry, in range or not.
+            let p = self.rng.below(1 << self.cfg.port_bits());
+            let q = self.rng.below(1 << self.cfg.prio_bits());
+            return (p, q);
+        }
+        ((key / n) as u64, (key % n) as u64)
+    }
+
+    pub fn next_input(&mut self) -> PfcIn {
+        if self.phase_left == 0 {
+            self.new_phase();
+        }
+        self.phase_left -= 1;
+        let (p_enq, p_deq) = match self.phase {
+            Phase::Fill => (85, 30),
+            Phase::Drain => (20, 85),
+            Phase::Mixed => (55, 55),
+            Phase::Hammer => (100, 100),
+        };
+        let mut i = PfcIn::default();
+        if self.rng.chance(p_deq) {
+            let mut key = self.pick_key();
+            for _ in 0..4 {
+                if self.held[key] > 0 {
+                    break;
+                }
+                key = self.rng.below(self.keys() as u64) as usize;
+            }
+            let held = self.held[key];
+            let len = if self.rng.chance(1) {
+                self.len() + held
+            } else if held == 0 {
+                0
+            } else {
+                held.min(self.len())
+            };
+            if len > 0 && len <= mask(self.cfg.length_bits) {
+                self.held[key] = held.saturating_sub(len);
+                let (p, q) = self.index(key);
+                (i.deq_valid, i.deq_port, i.deq_prio, i.deq_len) = (1, p, q, len);
+            }
+        }
+        if self.rng.chance(p_enq) {
+            let key = self.pick_key();
+            let len = self.len();
+            let fits = self.held[key] + len <= self.max;
+            // Mostly respect the buffer (a sender under PFC would have stopped); sometimes
+            // overrun it, to exercise the MAX drop.
+            if fits || self.rng.chance(5) {
+                if fits {
+                    self.held[key] += len;
+                }
+                let (p, q) = self.index(key);
+                (i.enq_valid, i.enq_port, i.enq_prio, i.enq_len) = (1, p, q, len);
+            }
+        }
+        i.csr_addr = self.rng.below(10);
+        if self.rng.below(1000) < 3 {
+            i.csr_we = 1;
+            i.csr_wdata = self.csr_write_value(i.csr_addr);
+        }
+        i
+    }
+
+    /// A value for a CSR write that keeps the thresholds meaningful (xon < xoff <= max).
+    fn csr_write_value(&mut self, addr: u64) -> u64 {
+        let limit = mask(self.cfg.occupancy_bits);
+        match addr as u32 {
+            reg::XOFF => {
+                self.xoff = self.rng.range(self.xon + 1, self.max);
+                self.xoff
+            }
+            reg::XON => {
+                self.xon = self.rng.range(self.xoff / 2, self.xoff - 1);
+                self.xon
+            }
+            reg::MAX => {
+                // Stay near the configured buffer, so queues keep crossing the thresholds.
+                let top = limit.min(self.cfg.max + self.cfg.max / 4).max(self.xoff);
+                self.max = self.rng.range(self.xoff, top);
+                self.max
+            }
+            reg::QUANTA => self.rng.range(1, 0xFFFF),
+            reg::REFRESH => self.rng.range(self.cfg.ports.into(), 256),
+            _ => self.rng.next_u64() & 0xFFFF_FFFF,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+pub use rust_hdl;

@@ -68,3 +68,13 @@ mod tests {
         assert_eq!(mask(64), u64::MAX);
     }
 }
+
+/// FNV-1a 64-bit digest, for content identifiers in generated files (not for security).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}

@@ -1,1 +1,10 @@
+//! rust-hdl descriptions of switchcraft's blocks and their Verilog packaging.
+//!
+//! One module per block (same stem as the model); `export` turns a block's rust-hdl Verilog into
+//! the files under rtl/<b>/.
+
+pub mod export;
+pub mod narrow_ram;
+pub mod pfc;
+
 pub use rust_hdl;

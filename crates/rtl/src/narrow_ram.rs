@@ -1,0 +1,99 @@
+//! A simple dual-port RAM (one synchronous read port, one write port, one clock) that stores
+//! only the low `width` bits of its 32-bit data bus.
+//!
+//! rust-hdl's own `RAM` sizes its storage by the Rust data type, which is fixed at compile time;
+//! switchcraft's storage widths come from the runtime config (e.g. `occupancy_bits`), so this
+//! leaf takes the width as a value and emits `reg [width-1:0] mem [...]`. Read-old semantics: a
+//! read and a write of the same address on one edge return the old value, as in rust-hdl's RAM
+//! and in iCE40/Xilinx block RAM in read-first mode.
+
+use rust_hdl::prelude::*;
+use std::collections::BTreeMap;
+
+#[derive(LogicBlock)]
+pub struct NarrowRam<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<A>>,
+    pub read_data: Signal<Out, Bits<32>>,
+    pub write_address: Signal<In, Bits<A>>,
+    pub write_data: Signal<In, Bits<32>>,
+    pub write_enable: Signal<In, Bit>,
+    _width: usize,
+    _mem: BTreeMap<u64, u64>,
+}
+
+impl<const A: usize> NarrowRam<A> {
+    pub fn new(width: usize) -> Self {
+        assert!((1..=32).contains(&width));
+        NarrowRam {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
+            write_enable: Default::default(),
+            _width: width,
+            _mem: BTreeMap::new(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for NarrowRam<A> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            let old = *self
+                ._mem
+                .get(&self.read_address.val().to_u64())
+                .unwrap_or(&0);
+            self.read_data.next = old.into();
+            if self.write_enable.val() {
+                let mask = (1u64 << self._width) - 1;
+                self._mem.insert(
+                    self.write_address.val().to_u64(),
+                    self.write_data.val().to_u64() & mask,
+                );
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let w = self._width;
+        let read = if w == 32 {
+            "mem[read_address]".to_string()
+        } else {
+            format!("{{{}'d0, mem[read_address]}}", 32 - w)
+        };
+        Verilog::Custom(format!(
+            "\
+reg [{msb}:0] mem [0:{last}];
+
+always @(posedge clock) begin
+   read_data <= {read};
+   if (write_enable) begin
+      mem[write_address] <= write_data[{msb}:0];
+   end
+end
+",
+            msb = w - 1,
+            last = (1usize << A) - 1,
+        ))
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "narrow_ram".into(),
+            clock: "clock".into(),
+            inputs: vec![
+                "read_address".into(),
+                "write_address".into(),
+                "write_data".into(),
+                "write_enable".into(),
+            ],
+            outputs: vec!["read_data".into()],
+        }]
+    }
+}

@@ -64,7 +64,7 @@ pub struct Source<'a> {
 
 pub fn package(src: &Source) -> Package {
     let prefix = format!("{}__", src.instance);
-    let core = rename_modules(src.core_verilog, &prefix);
+    let core = rename_modules(&tidy_widths(src.core_verilog), &prefix);
     let core_widths = module_port_widths(src.core_verilog, "top");
     let digest = fnv1a64(src.config_toml.as_bytes());
     let mut v = String::new();
@@ -227,9 +227,174 @@ fn module_port_widths(verilog: &str, module: &str) -> Vec<(String, u32)> {
     ports
 }
 
+/// Rewrites three rust-hdl idioms whose operand widths differ (Verilator `-Wall` WIDTH warnings)
+/// into equal-valued, width-exact forms, module by module:
+/// * `((x) & N'hff..f)` (a `bit_cast` to N bits) of a signal x of width w:
+///   `{{(N-w)}'d0, x}` if w < N, `x` if w = N, `x[N-1:0]` if w > N;
+/// * `lhs = N'hV;` (an untyped literal) becomes `lhs = W'hV;` with W the width of `lhs`;
+/// * `x = (x & ~(1 << (i)) | ((e) << (i)));` (a `replace_bit` at a constant index) becomes
+///   `x[i] = e;`.
+///
+/// Every co-simulation runs on the rewritten text, so the equivalence tests cover this pass.
+pub fn tidy_widths(verilog: &str) -> String {
+    let mut out = String::with_capacity(verilog.len());
+    let mut widths: Vec<(String, u32)> = Vec::new();
+    for line in verilog.lines() {
+        if line.starts_with("module ") {
+            widths.clear();
+        }
+        if let Some((name, w)) = declared_width(line) {
+            widths.push((name, w));
+        }
+        let width = |n: &str| widths.iter().rev().find(|(k, _)| k == n).map(|(_, w)| *w);
+        let mut l = rewrite_casts(line, &width);
+        l = rewrite_literal_assign(&l, &width);
+        l = rewrite_replace_bit(&l);
+        out += &l;
+        out.push('\n');
+    }
+    out
+}
+
+/// `(name, width)` of a port, reg, wire or localparam declared on this line.
+fn declared_width(line: &str) -> Option<(String, u32)> {
+    let t = line.trim();
+    if let Some(rest) = t.strip_prefix("localparam") {
+        let (name, value) = rest.split_once('=')?;
+        let (w, _) = value.trim().split_once('\'')?;
+        return Some((name.trim().to_string(), w.parse().ok()?));
+    }
+    let mut rest = t;
+    for kw in ["input", "output", "wire", "reg"] {
+        if let Some(r) = rest.strip_prefix(kw) {
+            rest = r.trim_start();
+            for kw2 in ["wire", "reg"] {
+                if let Some(r2) = rest.strip_prefix(kw2) {
+                    rest = r2.trim_start();
+                }
+            }
+            let rest = rest.strip_suffix(';')?;
+            let (w, name) = match rest.strip_prefix('[') {
+                Some(r) => {
+                    let (msb, name) = r.split_once(":0]")?;
+                    (msb.trim().parse::<u32>().ok()? + 1, name.trim())
+                }
+                None => (1, rest.trim()),
+            };
+            if name.is_empty() || name.contains(|c: char| c == ' ' || c == '[' || c == ',') {
+                return None;
+            }
+            return Some((name.to_string(), w));
+        }
+    }
+    None
+}
+
+fn rewrite_casts(line: &str, width: &dyn Fn(&str) -> Option<u32>) -> String {
+    let mut s = line.to_string();
+    let mut from = 0;
+    while let Some(k) = s[from..].find("((") {
+        let start = from + k;
+        let inner = &s[start + 2..];
+        let Some(close) = inner.find(") & ") else {
+            break;
+        };
+        let name = &inner[..close];
+        let after = &inner[close + 4..];
+        let lit_len = after.find(')').unwrap_or(0);
+        let lit = &after[..lit_len];
+        let simple = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        let cast_to = lit
+            .split_once("'h")
+            .filter(|(_, hex)| {
+                hex.chars()
+                    .all(|c| c == 'f' || c == '1' || c == '3' || c == '7')
+            })
+            .and_then(|(n, hex)| {
+                let n: u32 = n.parse().ok()?;
+                let all_ones = u128::from_str_radix(hex, 16).ok()? == (1u128 << n) - 1;
+                all_ones.then_some(n)
+            });
+        match (simple, cast_to, width(name)) {
+            (true, Some(n), Some(w)) => {
+                let repl = if w < n {
+                    format!("{{{}'d0, {name}}}", n - w)
+                } else if w == n {
+                    name.to_string()
+                } else {
+                    format!("{name}[{}:0]", n - 1)
+                };
+                let end = start + 2 + close + 4 + lit_len + 1;
+                s.replace_range(start..end, &repl);
+                from = start + repl.len();
+            }
+            _ => from = start + 1,
+        }
+    }
+    s
+}
+
+fn rewrite_literal_assign(line: &str, width: &dyn Fn(&str) -> Option<u32>) -> String {
+    let t = line.trim_start();
+    let indent = &line[..line.len() - t.len()];
+    let Some((lhs, rhs)) = t.split_once(" = ") else {
+        return line.to_string();
+    };
+    let Some(lit) = rhs.strip_suffix(';') else {
+        return line.to_string();
+    };
+    let Some((n, hex)) = lit.split_once("'h") else {
+        return line.to_string();
+    };
+    let (Ok(n), Ok(v), Some(w)) = (n.parse::<u32>(), u128::from_str_radix(hex, 16), width(lhs))
+    else {
+        return line.to_string();
+    };
+    if n == w || (w < 128 && v >> w != 0) {
+        return line.to_string();
+    }
+    format!("{indent}{lhs} = {w}'h{v:x};")
+}
+
+fn rewrite_replace_bit(line: &str) -> String {
+    let t = line.trim_start();
+    let indent = &line[..line.len() - t.len()];
+    let Some((lhs, rhs)) = t.split_once(" = ") else {
+        return line.to_string();
+    };
+    let head = format!("({lhs} & ~(1 << (");
+    let Some(rest) = rhs.strip_prefix(&head) else {
+        return line.to_string();
+    };
+    let Some((index, rest)) = rest.split_once(")) | ((") else {
+        return line.to_string();
+    };
+    let tail = format!(") << ({index})));");
+    match rest.strip_suffix(&tail) {
+        Some(value) if index.chars().all(|c| c.is_ascii_digit()) => {
+            format!("{indent}{lhs}[{index}] = {value};")
+        }
+        _ => line.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tidy_widths_makes_casts_and_literals_width_exact() {
+        let v = "module m(a);\n    input wire  [1:0] a;\n    reg  [4:0] k;\n    reg  [3:0] d;\n    reg  [31:0] w;\n                 k = ((a) & 5'h1f) << 32'h3;\n    k = 32'h0;\n    d = (d & ~(1 << (2)) | ((|k[(2 * 32'h8)+:(8)]) << (2)));\n                 k = ((w) & 5'h1f);\n    w = ((w) & 32'hffffffff);\nendmodule\n";
+        let t = tidy_widths(v);
+        assert!(t.contains("k = {3'd0, a} << 32'h3;"), "{t}");
+        assert!(t.contains("k = 5'h0;"), "{t}");
+        assert!(t.contains("d[2] = |k[(2 * 32'h8)+:(8)];"), "{t}");
+        assert!(t.contains("k = w[4:0];"), "{t}");
+        assert!(t.contains("w = w;"), "{t}");
+    }
 
     #[test]
     fn renames_every_module_with_the_prefix() {

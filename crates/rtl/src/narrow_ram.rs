@@ -62,15 +62,19 @@ impl<const A: usize> Logic for NarrowRam<A> {
 
     fn hdl(&self) -> Verilog {
         let w = self._width;
-        let read = if w == 32 {
-            "mem[read_address]".to_string()
+        let (read, unused) = if w == 32 {
+            ("mem[read_address]".to_string(), String::new())
         } else {
-            format!("{{{}'d0, mem[read_address]}}", 32 - w)
+            (
+                format!("{{{}'d0, mem[read_address]}}", 32 - w),
+                // Only `width` bits are stored; the name tells Verilator the rest is unused.
+                format!("wire unused_write_data_high = ^write_data[31:{w}];\n"),
+            )
         };
         Verilog::Custom(format!(
             "\
 reg [{msb}:0] mem [0:{last}];
-
+{unused}
 always @(posedge clock) begin
    read_data <= {read};
    if (write_enable) begin

@@ -1,0 +1,62 @@
+# switchcraft: a thin wrapper over cargo and the hardware tools. `make help` lists the targets.
+# Tool versions used here are recorded in docs/architecture.md (Debian 12: Verilator 5.006,
+# yosys 0.23, nextpnr-ice40, icestorm, z3).
+
+CARGO  ?= cargo
+SC      = target/release/switchcraft
+BLOCKS  = pfc
+PRESETS_pfc = tiny fpga paper
+
+.PHONY: help setup demo test rtl check-generated lint cosim waves bench docs clean build
+
+help:
+	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
+	@echo "make test             all tests (unit, equivalence, CLI, freshness, lint)"
+	@echo "make rtl              regenerate rtl/<block>/ for every preset"
+	@echo "make check-generated  fail if rtl/ is stale"
+	@echo "make lint             verilator --lint-only -Wall on rtl/"
+	@echo "make cosim            1e6-cycle co-simulation of every block's tiny and fpga presets"
+	@echo "make waves            a short co-simulation with VCDs under target/waves/"
+	@echo "make bench            throughput of model, co-simulation and rust-hdl simulation"
+	@echo "make setup            install missing system tools (apt-get; needs root)"
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(CARGO) build --release --bin switchcraft
+
+demo: build
+	$(SC) demo --out target/demo
+
+test: setup
+	$(CARGO) test --workspace
+
+rtl: build
+	@for b in $(BLOCKS); do for p in $(PRESETS_$$b); do \
+	  $(SC) generate --block $$b --preset $$p --out rtl/$$b || exit 1; done; done
+
+check-generated: setup
+	$(CARGO) test --test generated_fresh generated_rtl_is_fresh
+
+lint: setup
+	@for b in $(BLOCKS); do for p in $(PRESETS_$$b); do \
+	  echo "lint $$b $$p"; \
+	  verilator --lint-only -Wall --top-module $${b}_$${p}_top rtl/$$b/$$b.vlt rtl/$$b/$${b}_$$p.v || exit 1; \
+	done; done
+
+cosim: build
+	@for b in $(BLOCKS); do for p in tiny fpga; do \
+	  $(SC) cosim --block $$b --preset $$p --cycles 1000000 --seed 1 || exit 1; done; done
+
+waves: build
+	@mkdir -p target/waves
+	@for b in $(BLOCKS); do \
+	  $(SC) cosim --block $$b --preset tiny --cycles 2000 --seed 1 --vcd target/waves/$${b}_tiny.vcd || exit 1; \
+	  echo "gtkwave target/waves/$${b}_tiny.vcd"; done
+
+bench: setup
+	$(CARGO) bench --bench throughput
+
+clean:
+	$(CARGO) clean

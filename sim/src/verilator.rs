@@ -1,0 +1,1270 @@
+//! A small hand-written Verilator 5 binding.
+//!
+//! [`build`] verilates one Verilog top module, generates a C++ shim with an `extern "C"` API
+//! for it (create/destroy, eval, a pointer to each port's storage, VCD tracing), links shim,
+//! model and Verilator runtime into one shared library, and loads that with `libloading`.
+//! Per cycle, Rust writes inputs and reads outputs straight through the port pointers and calls
+//! `eval` twice (rising and falling edge): no allocation, no strings.
+//!
+//! # The top module
+//!
+//! Ports `clk` (1 bit), `rst` (1 bit, active-high synchronous reset) and exactly the ports of the
+//! [`PortSchema`], each 1..=64 bits, as plain `input wire [w-1:0]` / `output wire/reg [w-1:0]`.
+//! After verilating, the generated model header is checked against the schema, so a mismatch is
+//! reported by port name before anything is compiled.
+//!
+//! # Cache
+//!
+//! Every build lands in `<cache>/<top>-<key>/` where `key` is the SHA-256 of: the shim format
+//! version and the fixed tool flags, the top module name, the Verilog file's bytes, the schema
+//! JSON, the output of `verilator --version`, the trace flag and any extra Verilator arguments.
+//! A hit loads the library that is there and runs no Verilator (only `verilator --version`, once
+//! per process and binary, to compute the key). `<cache>` is, first match wins:
+//!
+//! 1. [`BuildOptions::cache_dir`];
+//! 2. `$SWITCHCRAFT_CACHE`;
+//! 3. `$CARGO_TARGET_DIR/verilator-cache` if that variable holds an absolute path;
+//! 4. `<target>/verilator-cache`, `<target>` being the nearest ancestor of the running executable
+//!    named `target` (so tests and `cargo run` use the workspace's `target/verilator-cache`);
+//! 5. `<dir>/target/verilator-cache` for the nearest ancestor `<dir>` of the current directory
+//!    that has a `target/` directory;
+//! 6. `$TMPDIR/switchcraft-verilator-cache`.
+//!
+//! A build runs in `<cache>/.tmp-<key>-<pid>-<n>/` and is renamed into place when complete, so a
+//! half-built entry is never visible. When two processes (or threads) build the same key at
+//! once, the first rename wins and the loser uses the winner's library. Temporary directories
+//! left by killed builds are removed by the next cache miss once they are a day old. Entries are
+//! never evicted: delete the cache directory to reclaim the space.
+//!
+//! Only the one Verilog file is hashed: a design that `` `include``s other files (found through
+//! `-I<the file's directory>`) is not rebuilt when only those change.
+//!
+//! # Tools
+//!
+//! `$VERILATOR` (or [`BuildOptions::verilator`]) picks the verilator binary, default
+//! `verilator` on `PATH`. The generated makefile `V<top>.mk` is driven by GNU make with
+//! `OPT_FAST=-O2 OPT_GLOBAL=-O2`; the compiler is whatever that makefile uses (`$CXX`, default
+//! `g++`).
+
+use crate::error::SimError;
+use libloading::Library;
+use sha2::{Digest, Sha256};
+use std::ffi::{c_char, c_void, CString};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use switchcraft_core::{Dir, PortSchema};
+
+/// Version of the generated shim and its C ABI. Part of the cache key: bump it whenever the shim,
+/// the tool flags or the build recipe change.
+pub const SHIM_FORMAT_VERSION: u32 = 1;
+
+/// Verilator flags used for every build (part of the cache key).
+const VERILATOR_FLAGS: &[&str] = &[
+    "--cc",
+    "-O3",
+    "--x-assign",
+    "fast",
+    "--x-initial",
+    "fast",
+    "-Wno-fatal",
+    "-CFLAGS",
+    "-fPIC",
+];
+
+/// C++ optimisation for the model (`OPT_FAST`) and the runtime (`OPT_GLOBAL`).
+const MAKE_FLAGS: &[&str] = &["OPT_FAST=-O2", "OPT_GLOBAL=-O2"];
+
+/// How many lines of a failing tool's output an error carries.
+const TAIL_LINES: usize = 40;
+
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    /// Build with `--trace` so that [`VerilatedModel::trace_open`] works (slower per cycle).
+    pub trace: bool,
+    /// Cache directory; `None` = [`default_cache_dir`].
+    pub cache_dir: Option<PathBuf>,
+    /// Verilator binary; `None` = `$VERILATOR`, else `verilator` on `PATH`.
+    pub verilator: Option<PathBuf>,
+    /// Extra Verilator arguments (part of the cache key), e.g. `-DFOO=1`.
+    pub extra_args: Vec<String>,
+    /// Parallel make jobs; `None` = the number of CPUs.
+    pub jobs: Option<usize>,
+}
+
+/// Where a model came from.
+#[derive(Clone, Debug)]
+pub struct BuildInfo {
+    /// Hex SHA-256 cache key.
+    pub key: String,
+    /// The cache entry directory.
+    pub dir: PathBuf,
+    /// The loaded shared library.
+    pub library: PathBuf,
+    /// True if the library was already in the cache (nothing was verilated or compiled).
+    pub cache_hit: bool,
+    /// Time spent in [`build`] (key, verilate, compile, load).
+    pub elapsed: Duration,
+}
+
+/// Everything needed to build the model again (e.g. its `--trace` variant).
+#[derive(Debug)]
+struct Recipe {
+    source_name: String,
+    source_dir: Option<PathBuf>,
+    source: Vec<u8>,
+    top: String,
+    schema: PortSchema,
+    opts: BuildOptions,
+}
+
+/// Verilates `verilog`'s module `top` (ports `clk`, `rst` and those of `schema`), builds and
+/// loads it, reusing the cache when the same inputs were built before.
+pub fn build(
+    verilog: &Path,
+    top: &str,
+    schema: &PortSchema,
+    opts: &BuildOptions,
+) -> Result<VerilatedModel, SimError> {
+    let source = std::fs::read(verilog).map_err(|e| SimError::io("cannot read", verilog, e))?;
+    let source_name = verilog
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| format!("{top}.v"));
+    let source_dir = verilog
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()));
+    check_names(top, schema)?;
+    let recipe = Arc::new(Recipe {
+        source_name,
+        source_dir,
+        source,
+        top: top.to_string(),
+        schema: schema.clone(),
+        opts: opts.clone(),
+    });
+    build_recipe(recipe, opts.trace)
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn check_names(top: &str, schema: &PortSchema) -> Result<(), SimError> {
+    let mut problems = Vec::new();
+    if !is_identifier(top) {
+        problems.push(format!("top module name `{top}` is not a plain identifier"));
+    }
+    for p in &schema.ports {
+        if !is_identifier(&p.name) {
+            problems.push(format!("port `{}` is not a plain identifier", p.name));
+        }
+        if p.name == "clk" || p.name == "rst" {
+            problems.push(format!(
+                "port `{}` is implicit and must not be in the schema",
+                p.name
+            ));
+        }
+        if !(1..=64).contains(&p.width) {
+            problems.push(format!(
+                "port `{}`: width {} outside 1..=64",
+                p.name, p.width
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(SimError::PortMismatch {
+            top: top.to_string(),
+            block: schema.block.clone(),
+            problems,
+        })
+    }
+}
+
+fn build_recipe(recipe: Arc<Recipe>, trace: bool) -> Result<VerilatedModel, SimError> {
+    let start = Instant::now();
+    let bin = verilator_binary(&recipe.opts);
+    let version = verilator_version(&bin)?;
+    let key = cache_key(&recipe, trace, &version);
+    let cache = recipe
+        .opts
+        .cache_dir
+        .clone()
+        .unwrap_or_else(default_cache_dir);
+    let dir = cache.join(format!("{}-{}", recipe.top, key));
+    let lib_name = format!("libswitchcraft_{}.so", recipe.top);
+    let library = dir.join(&lib_name);
+
+    let cache_hit = library.is_file();
+    if !cache_hit {
+        std::fs::create_dir_all(&cache)
+            .map_err(|e| SimError::io("cannot create cache directory", &cache, e))?;
+        remove_stale_builds(&cache);
+        static BUILD_SEQ: AtomicU64 = AtomicU64::new(0);
+        let tmp = cache.join(format!(
+            ".tmp-{}-{}-{}",
+            &key[..16],
+            std::process::id(),
+            BUILD_SEQ.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp)
+            .map_err(|e| SimError::io("cannot create build directory", &tmp, e))?;
+        let built = build_in(&tmp, &recipe, trace, &bin, &version, &lib_name);
+        if let Err(e) = built {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+        if let Err(e) = std::fs::rename(&tmp, &dir) {
+            // Lost the race against another builder of the same key: use its result.
+            let _ = std::fs::remove_dir_all(&tmp);
+            if !library.is_file() {
+                return Err(SimError::io("cannot move build into the cache at", &dir, e));
+            }
+        }
+    }
+
+    let mut model = VerilatedModel::load(&library, recipe.clone(), trace)?;
+    model.info = BuildInfo {
+        key,
+        dir,
+        library,
+        cache_hit,
+        elapsed: start.elapsed(),
+    };
+    Ok(model)
+}
+
+/// Removes `.tmp-*` build directories older than a day (left behind by killed builds).
+fn remove_stale_builds(cache: &Path) {
+    let Ok(entries) = std::fs::read_dir(cache) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let stale = e.file_name().to_string_lossy().starts_with(".tmp-")
+            && e.metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > Duration::from_secs(24 * 3600));
+        if stale {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// The cache directory used when [`BuildOptions::cache_dir`] is `None` (see the module docs).
+pub fn default_cache_dir() -> PathBuf {
+    let nonempty = |v: Option<std::ffi::OsString>| v.filter(|s| !s.is_empty());
+    if let Some(d) = nonempty(std::env::var_os("SWITCHCRAFT_CACHE")) {
+        return PathBuf::from(d);
+    }
+    if let Some(t) = nonempty(std::env::var_os("CARGO_TARGET_DIR")) {
+        let t = PathBuf::from(t);
+        if t.is_absolute() {
+            return t.join("verilator-cache");
+        }
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(target) = exe
+            .ancestors()
+            .skip(1)
+            .find(|a| a.file_name().is_some_and(|n| n == "target"))
+        {
+            return target.join("verilator-cache");
+        }
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        if let Some(dir) = cwd.ancestors().find(|a| a.join("target").is_dir()) {
+            return dir.join("target").join("verilator-cache");
+        }
+    }
+    std::env::temp_dir().join("switchcraft-verilator-cache")
+}
+
+fn verilator_binary(opts: &BuildOptions) -> PathBuf {
+    if let Some(v) = &opts.verilator {
+        return v.clone();
+    }
+    match std::env::var_os("VERILATOR") {
+        Some(v) if !v.is_empty() => PathBuf::from(v),
+        _ => PathBuf::from("verilator"),
+    }
+}
+
+/// `verilator --version`, run once per process and binary.
+fn verilator_version(bin: &Path) -> Result<String, SimError> {
+    static SEEN: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
+    if let Some((_, v)) = SEEN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(b, _)| b == bin)
+    {
+        return Ok(v.clone());
+    }
+    let mut log = String::new();
+    let out = run_tool(Command::new(bin).arg("--version"), &mut log)?;
+    let version = String::from_utf8_lossy(&out).trim().to_string();
+    SEEN.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((bin.to_path_buf(), version.clone()));
+    Ok(version)
+}
+
+fn cache_key(recipe: &Recipe, trace: bool, version: &str) -> String {
+    let mut h = Sha256::new();
+    let mut field = |bytes: &[u8]| {
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    field(format!("switchcraft-sim shim {SHIM_FORMAT_VERSION}").as_bytes());
+    field(VERILATOR_FLAGS.join(" ").as_bytes());
+    field(MAKE_FLAGS.join(" ").as_bytes());
+    field(recipe.top.as_bytes());
+    field(&recipe.source);
+    field(recipe.schema.to_json().as_bytes());
+    field(version.as_bytes());
+    field(&[trace as u8]);
+    for a in &recipe.opts.extra_args {
+        field(a.as_bytes());
+    }
+    let mut hex = String::with_capacity(64);
+    for b in h.finalize() {
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
+}
+
+/// Verilates, checks the ports, generates the shim and links the library inside `tmp`.
+fn build_in(
+    tmp: &Path,
+    recipe: &Recipe,
+    trace: bool,
+    bin: &Path,
+    version: &str,
+    lib_name: &str,
+) -> Result<(), SimError> {
+    let top = &recipe.top;
+    let write = |path: PathBuf, text: &[u8]| -> Result<(), SimError> {
+        std::fs::write(&path, text).map_err(|e| SimError::io("cannot write", path, e))
+    };
+    let src_dir = tmp.join("src");
+    std::fs::create_dir_all(&src_dir)
+        .map_err(|e| SimError::io("cannot create", src_dir.clone(), e))?;
+    let source = src_dir.join(&recipe.source_name);
+    write(source.clone(), &recipe.source)?;
+    write(tmp.join("schema.json"), recipe.schema.to_json().as_bytes())?;
+
+    let mut log = format!(
+        "switchcraft-sim build of {top} (shim format {SHIM_FORMAT_VERSION}, trace {trace})\n{version}\n"
+    );
+    let result = (|| {
+        let mut cmd = Command::new(bin);
+        cmd.current_dir(tmp)
+            .args(VERILATOR_FLAGS)
+            .arg("--Mdir")
+            .arg("obj")
+            .arg("--top-module")
+            .arg(top);
+        if trace {
+            cmd.arg("--trace");
+        }
+        if let Some(d) = &recipe.source_dir {
+            cmd.arg(format!("-I{}", d.display()));
+        }
+        cmd.args(&recipe.opts.extra_args).arg(&source);
+        run_tool(&mut cmd, &mut log)?;
+
+        let obj = tmp.join("obj");
+        let header_path = obj.join(format!("V{top}.h"));
+        let header = std::fs::read_to_string(&header_path)
+            .map_err(|e| SimError::io("cannot read the verilated header", &header_path, e))?;
+        check_ports(top, &recipe.schema, &header)?;
+
+        let shim = shim_source(top, &recipe.schema);
+        write(obj.join("switchcraft_shim.cpp"), shim.as_bytes())?;
+        write(tmp.join("switchcraft_shim.cpp"), shim.as_bytes())?;
+        write(
+            tmp.join("exports.map"),
+            b"{\n  global: switchcraft_*;\n  local: *;\n};\n",
+        )?;
+        write(
+            obj.join("switchcraft.mk"),
+            wrapper_makefile(top, lib_name).as_bytes(),
+        )?;
+
+        let jobs = recipe.opts.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        });
+        let mut make = Command::new("make");
+        make.arg("-C")
+            .arg(&obj)
+            .arg("-f")
+            .arg("switchcraft.mk")
+            .arg(format!("-j{}", jobs.max(1)))
+            .args(MAKE_FLAGS)
+            .arg(format!("../{lib_name}"))
+            .env_remove("MAKEFLAGS")
+            .env_remove("MFLAGS")
+            .env_remove("MAKELEVEL");
+        run_tool(&mut make, &mut log)?;
+        if !tmp.join(lib_name).is_file() {
+            return Err(SimError::Tool {
+                command: "make".into(),
+                status: "succeeded".into(),
+                output_tail: format!("but {lib_name} was not produced"),
+            });
+        }
+        // The objects are not needed once linked; the log, the shim and the library stay.
+        let _ = std::fs::remove_dir_all(&obj);
+        Ok(())
+    })();
+    let _ = std::fs::write(tmp.join("build.log"), &log);
+    result
+}
+
+/// Runs `cmd`, appending the command line and its output to `log`; returns its stdout.
+fn run_tool(cmd: &mut Command, log: &mut String) -> Result<Vec<u8>, SimError> {
+    let rendered = render_command(cmd);
+    let _ = writeln!(log, "$ {rendered}");
+    let out = match cmd.output() {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(SimError::ToolMissing {
+                tool: cmd.get_program().to_string_lossy().into_owned(),
+                detail: format!("{e}, running `{rendered}`"),
+            })
+        }
+        Err(e) => {
+            return Err(SimError::Tool {
+                command: rendered,
+                status: "could not start".into(),
+                output_tail: e.to_string(),
+            })
+        }
+    };
+    log.push_str(&String::from_utf8_lossy(&out.stdout));
+    log.push_str(&String::from_utf8_lossy(&out.stderr));
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        let text = if out.stderr.iter().any(|b| !b.is_ascii_whitespace()) {
+            &out.stderr
+        } else {
+            &out.stdout
+        };
+        Err(SimError::Tool {
+            command: rendered,
+            status: out.status.to_string(),
+            output_tail: tail(&String::from_utf8_lossy(text), TAIL_LINES),
+        })
+    }
+}
+
+fn render_command(cmd: &Command) -> String {
+    let mut s = String::new();
+    if let Some(dir) = cmd.get_current_dir() {
+        let _ = write!(s, "(cd {} && ", dir.display());
+    }
+    s.push_str(&cmd.get_program().to_string_lossy());
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    if cmd.get_current_dir().is_some() {
+        s.push(')');
+    }
+    s
+}
+
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.trim_end().lines().collect();
+    let skip = all.len().saturating_sub(lines);
+    let mut out = String::new();
+    if skip > 0 {
+        let _ = writeln!(out, "[... {skip} earlier lines ...]");
+    }
+    out.push_str(&all[skip..].join("\n"));
+    out
+}
+
+/// A port as declared in the verilated model header (`VL_IN8(&name,msb,lsb);` etc.).
+#[derive(Debug, PartialEq, Eq)]
+struct HeaderPort {
+    name: String,
+    /// "IN", "OUT" or "INOUT".
+    dir: String,
+    width: u32,
+    /// Storage: "8", "16", "" (32), "64" or "W" (wide, unsupported).
+    storage: String,
+}
+
+fn parse_header_ports(header: &str) -> Vec<HeaderPort> {
+    let mut ports = Vec::new();
+    for line in header.lines() {
+        let line = line.trim();
+        let Some(rest) = line.strip_prefix("VL_") else {
+            continue;
+        };
+        let (dir, rest) = if let Some(r) = rest.strip_prefix("INOUT") {
+            ("INOUT", r)
+        } else if let Some(r) = rest.strip_prefix("IN") {
+            ("IN", r)
+        } else if let Some(r) = rest.strip_prefix("OUT") {
+            ("OUT", r)
+        } else {
+            continue;
+        };
+        let Some((storage, args)) = rest.split_once('(') else {
+            continue;
+        };
+        let Some(args) = args.split(')').next() else {
+            continue;
+        };
+        let args: Vec<&str> = args.split(',').map(str::trim).collect();
+        if args.len() < 3 || !args[0].starts_with('&') {
+            continue;
+        }
+        let (Ok(msb), Ok(lsb)) = (args[1].parse::<i64>(), args[2].parse::<i64>()) else {
+            continue;
+        };
+        ports.push(HeaderPort {
+            name: args[0].trim_start_matches('&').to_string(),
+            dir: dir.to_string(),
+            width: ((msb - lsb).unsigned_abs() + 1) as u32,
+            storage: storage.to_string(),
+        });
+    }
+    ports
+}
+
+fn storage_for_width(width: u32) -> &'static str {
+    match width {
+        0..=8 => "8",
+        9..=16 => "16",
+        17..=32 => "",
+        _ => "64",
+    }
+}
+
+fn check_ports(top: &str, schema: &PortSchema, header: &str) -> Result<(), SimError> {
+    let found = parse_header_ports(header);
+    let mut problems = Vec::new();
+    let mut expect: Vec<(&str, &str, u32)> = vec![("clk", "IN", 1), ("rst", "IN", 1)];
+    for p in &schema.ports {
+        let dir = match p.dir {
+            Dir::In => "IN",
+            Dir::Out => "OUT",
+        };
+        expect.push((&p.name, dir, p.width));
+    }
+    let words = |d: &str| match d {
+        "IN" => "input",
+        "OUT" => "output",
+        _ => "inout",
+    };
+    for &(name, dir, width) in &expect {
+        match found.iter().find(|h| h.name == name) {
+            None => problems.push(format!(
+                "{} `{name}` ({width} bits) is missing from the Verilog module",
+                words(dir)
+            )),
+            Some(h) => {
+                if h.dir != dir {
+                    problems.push(format!(
+                        "`{name}` is an {} in the schema but an {} in the Verilog",
+                        words(dir),
+                        words(&h.dir)
+                    ));
+                }
+                if h.width != width {
+                    problems.push(format!(
+                        "`{name}` is {width} bits in the schema but {} bits in the Verilog",
+                        h.width
+                    ));
+                } else if h.storage != storage_for_width(width) {
+                    problems.push(format!(
+                        "`{name}`: unexpected Verilator storage VL_{}{}",
+                        h.dir, h.storage
+                    ));
+                }
+            }
+        }
+    }
+    for h in &found {
+        if !expect.iter().any(|(n, _, _)| *n == h.name) {
+            problems.push(format!(
+                "the Verilog has an extra {} `{}` ({} bits) that is not in the schema",
+                words(&h.dir),
+                h.name,
+                h.width
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(SimError::PortMismatch {
+            top: top.to_string(),
+            block: schema.block.clone(),
+            problems,
+        })
+    }
+}
+
+/// The C++ shim: a C ABI over `V<top>`. Port index 0 is `clk`, 1 is `rst`, `2 + i` is
+/// `schema.ports[i]`.
+fn shim_source(top: &str, schema: &PortSchema) -> String {
+    let class = format!("V{top}");
+    let nports = schema.ports.len() + 2;
+    let names: Vec<&str> = ["clk", "rst"]
+        .into_iter()
+        .chain(schema.ports.iter().map(|p| p.name.as_str()))
+        .collect();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "// Generated by switchcraft-sim (shim format {SHIM_FORMAT_VERSION}): a C ABI over the \
+         verilated model {class}.\n// Do not edit; it is rebuilt from the port schema."
+    );
+    s.push_str("#include <cstdint>\n#include \"verilated.h\"\n");
+    let _ = writeln!(s, "#include \"{class}.h\"");
+    s.push_str("#if VM_TRACE\n#include \"verilated_vcd_c.h\"\n#endif\n\n");
+    // Storage checks: the Rust side writes exactly this many bytes per port.
+    for (k, name) in names.iter().enumerate() {
+        let width = if k < 2 { 1 } else { schema.ports[k - 2].width };
+        let bytes = match width {
+            0..=8 => 1,
+            9..=16 => 2,
+            17..=32 => 4,
+            _ => 8,
+        };
+        let _ = writeln!(
+            s,
+            "static_assert(sizeof({class}::{name}) == {bytes}, \"port {name}: expected {bytes}-byte storage for {width} bits\");"
+        );
+    }
+    let _ = write!(
+        s,
+        r#"
+namespace {{
+struct SwitchcraftSim {{
+    VerilatedContext* ctx = nullptr;
+    {class}* top = nullptr;
+#if VM_TRACE
+    VerilatedVcdC* vcd = nullptr;
+#endif
+}};
+}}  // namespace
+
+#define SWITCHCRAFT_API extern "C" __attribute__((visibility("default")))
+
+SWITCHCRAFT_API uint32_t switchcraft_shim_version(void) {{ return {SHIM_FORMAT_VERSION}; }}
+SWITCHCRAFT_API uint32_t switchcraft_has_trace(void) {{ return VM_TRACE ? 1 : 0; }}
+SWITCHCRAFT_API uint32_t switchcraft_port_count(void) {{ return {nports}; }}
+
+SWITCHCRAFT_API void* switchcraft_create(void) {{
+    SwitchcraftSim* s = nullptr;
+    try {{
+        s = new SwitchcraftSim;
+        s->ctx = new VerilatedContext;
+        // $stop must not abort the host process.
+        s->ctx->fatalOnError(false);
+#if VM_TRACE
+        s->ctx->traceEverOn(true);
+#endif
+        s->top = new {class}{{s->ctx, "TOP"}};
+        s->top->clk = 0;
+        s->top->rst = 0;
+        s->top->eval();
+        return s;
+    }} catch (...) {{
+        if (s) {{
+            delete s->top;
+            delete s->ctx;
+            delete s;
+        }}
+        return nullptr;
+    }}
+}}
+
+SWITCHCRAFT_API void switchcraft_destroy(void* p) {{
+    SwitchcraftSim* s = static_cast<SwitchcraftSim*>(p);
+    if (!s) return;
+#if VM_TRACE
+    if (s->vcd) {{
+        s->vcd->close();
+        delete s->vcd;
+    }}
+#endif
+    s->top->final();
+    delete s->top;
+    delete s->ctx;
+    delete s;
+}}
+
+SWITCHCRAFT_API void switchcraft_eval(void* p) {{ static_cast<SwitchcraftSim*>(p)->top->eval(); }}
+
+SWITCHCRAFT_API uint32_t switchcraft_status(void* p) {{
+    VerilatedContext* c = static_cast<SwitchcraftSim*>(p)->ctx;
+    return (c->gotFinish() ? 1u : 0u) | (c->gotError() ? 2u : 0u);
+}}
+
+SWITCHCRAFT_API void* switchcraft_port(void* p, uint32_t index) {{
+    {class}* t = static_cast<SwitchcraftSim*>(p)->top;
+    switch (index) {{
+"#
+    );
+    for (k, name) in names.iter().enumerate() {
+        let _ = writeln!(s, "    case {k}: return &t->{name};");
+    }
+    let _ = write!(
+        s,
+        r#"    default: return nullptr;
+    }}
+}}
+
+SWITCHCRAFT_API int switchcraft_trace_open(void* p, const char* path) {{
+#if VM_TRACE
+    SwitchcraftSim* s = static_cast<SwitchcraftSim*>(p);
+    if (s->vcd) {{
+        s->vcd->close();
+        delete s->vcd;
+        s->vcd = nullptr;
+    }}
+    VerilatedVcdC* v = new VerilatedVcdC;
+    // The trace takes its timescale from the thread's default context, not from ours: set it
+    // explicitly to match switchcraft-core's VcdWriter (1 ns, one cycle = 10 ns).
+    v->set_time_unit("1ns");
+    v->set_time_resolution("1ns");
+    s->top->trace(v, 99);
+    v->open(path);
+    if (!v->isOpen()) {{
+        delete v;
+        return -2;
+    }}
+    s->vcd = v;
+    return 0;
+#else
+    (void)p;
+    (void)path;
+    return -1;
+#endif
+}}
+
+SWITCHCRAFT_API void switchcraft_trace_dump(void* p, uint64_t time) {{
+#if VM_TRACE
+    SwitchcraftSim* s = static_cast<SwitchcraftSim*>(p);
+    if (s->vcd) s->vcd->dump(time);
+#else
+    (void)p;
+    (void)time;
+#endif
+}}
+
+SWITCHCRAFT_API void switchcraft_trace_close(void* p) {{
+#if VM_TRACE
+    SwitchcraftSim* s = static_cast<SwitchcraftSim*>(p);
+    if (s->vcd) {{
+        s->vcd->close();
+        delete s->vcd;
+        s->vcd = nullptr;
+    }}
+#else
+    (void)p;
+#endif
+}}
+"#
+    );
+    s
+}
+
+/// Includes Verilator's generated makefile and adds the shim object and the shared library.
+fn wrapper_makefile(top: &str, lib_name: &str) -> String {
+    format!(
+        "# Generated by switchcraft-sim: builds V{top} and the shim into one shared library.\n\
+         include V{top}.mk\n\
+         \n\
+         switchcraft_shim.o: switchcraft_shim.cpp V{top}.h\n\
+         \n\
+         ../{lib_name}: switchcraft_shim.o V{top}__ALL.a $(VK_GLOBAL_OBJS) ../exports.map\n\
+         \t$(CXX) -shared -o $@ switchcraft_shim.o -Wl,--whole-archive V{top}__ALL.a \
+         -Wl,--no-whole-archive $(VK_GLOBAL_OBJS) -Wl,--version-script=../exports.map \
+         -Wl,--no-undefined $(LDFLAGS) $(LDLIBS)\n"
+    )
+}
+
+type CreateFn = unsafe extern "C" fn() -> *mut c_void;
+type HandleFn = unsafe extern "C" fn(*mut c_void);
+type PortFn = unsafe extern "C" fn(*mut c_void, u32) -> *mut c_void;
+type StatusFn = unsafe extern "C" fn(*mut c_void) -> u32;
+type TraceOpenFn = unsafe extern "C" fn(*mut c_void, *const c_char) -> i32;
+type TraceDumpFn = unsafe extern "C" fn(*mut c_void, u64);
+type InfoFn = unsafe extern "C" fn() -> u32;
+
+#[derive(Clone, Copy)]
+struct Shim {
+    destroy: HandleFn,
+    eval: HandleFn,
+    status: StatusFn,
+    trace_open: TraceOpenFn,
+    trace_dump: TraceDumpFn,
+    trace_close: HandleFn,
+}
+
+/// Pointer to one port's storage in the verilated model, and its width class.
+#[derive(Clone, Copy)]
+struct Slot {
+    ptr: *mut u8,
+    bytes: u8,
+    mask: u64,
+}
+
+impl Slot {
+    /// # Safety
+    /// `ptr` must point to live, aligned storage of `bytes` bytes.
+    #[inline(always)]
+    unsafe fn write(self, v: u64) {
+        let v = v & self.mask;
+        match self.bytes {
+            1 => self.ptr.write(v as u8),
+            2 => (self.ptr as *mut u16).write(v as u16),
+            4 => (self.ptr as *mut u32).write(v as u32),
+            _ => (self.ptr as *mut u64).write(v),
+        }
+    }
+
+    /// # Safety
+    /// As for [`Slot::write`].
+    #[inline(always)]
+    unsafe fn read(self) -> u64 {
+        let v = match self.bytes {
+            1 => self.ptr.read() as u64,
+            2 => (self.ptr as *const u16).read() as u64,
+            4 => (self.ptr as *const u32).read() as u64,
+            _ => (self.ptr as *const u64).read(),
+        };
+        v & self.mask
+    }
+}
+
+/// A loaded verilated model: one instance of the top module, driven one clock cycle at a time.
+pub struct VerilatedModel {
+    handle: *mut c_void,
+    shim: Shim,
+    clk: *mut u8,
+    rst: *mut u8,
+    inputs: Vec<Slot>,
+    outputs: Vec<Slot>,
+    cycle: u64,
+    has_trace: bool,
+    tracing: bool,
+    /// Clock periods dumped since the trace was opened.
+    trace_clock: u64,
+    recipe: Arc<Recipe>,
+    info: BuildInfo,
+    /// Dropped last, after `Drop::drop` has destroyed the instance.
+    _lib: Library,
+}
+
+// SAFETY: the instance is only touched through `&mut self` (no sharing), and a single-threaded
+// Verilated model may be evaluated from any one thread at a time.
+unsafe impl Send for VerilatedModel {}
+
+impl std::fmt::Debug for VerilatedModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VerilatedModel")
+            .field("top", &self.recipe.top)
+            .field("cycle", &self.cycle)
+            .field("trace", &self.has_trace)
+            .field("library", &self.info.library)
+            .finish()
+    }
+}
+
+impl VerilatedModel {
+    fn load(path: &Path, recipe: Arc<Recipe>, trace: bool) -> Result<Self, SimError> {
+        let load_err = |msg: String| SimError::Load {
+            path: path.to_path_buf(),
+            msg,
+        };
+        // SAFETY: the library is one this module generated; its initialisers are Verilator's
+        // and the C++ runtime's.
+        let lib = unsafe { Library::new(path) }.map_err(|e| load_err(e.to_string()))?;
+        // SAFETY: the symbol types match the shim's declarations (checked by its version).
+        unsafe {
+            macro_rules! sym {
+                ($name:literal, $ty:ty) => {
+                    *lib.get::<$ty>(concat!($name, "\0").as_bytes())
+                        .map_err(|e| load_err(format!("missing {}: {e}", $name)))?
+                };
+            }
+            let version: InfoFn = sym!("switchcraft_shim_version", InfoFn);
+            if version() != SHIM_FORMAT_VERSION {
+                return Err(load_err(format!(
+                    "shim format {} but this crate expects {SHIM_FORMAT_VERSION}",
+                    version()
+                )));
+            }
+            let has_trace: InfoFn = sym!("switchcraft_has_trace", InfoFn);
+            let port_count: InfoFn = sym!("switchcraft_port_count", InfoFn);
+            if port_count() as usize != recipe.schema.ports.len() + 2 {
+                return Err(load_err(format!(
+                    "library has {} ports, schema has {} (+ clk, rst)",
+                    port_count(),
+                    recipe.schema.ports.len()
+                )));
+            }
+            if (has_trace() == 1) != trace {
+                return Err(load_err(format!(
+                    "library trace support is {}, expected {trace}",
+                    has_trace() == 1
+                )));
+            }
+            let create: CreateFn = sym!("switchcraft_create", CreateFn);
+            let port: PortFn = sym!("switchcraft_port", PortFn);
+            let shim = Shim {
+                destroy: sym!("switchcraft_destroy", HandleFn),
+                eval: sym!("switchcraft_eval", HandleFn),
+                status: sym!("switchcraft_status", StatusFn),
+                trace_open: sym!("switchcraft_trace_open", TraceOpenFn),
+                trace_dump: sym!("switchcraft_trace_dump", TraceDumpFn),
+                trace_close: sym!("switchcraft_trace_close", HandleFn),
+            };
+            let handle = create();
+            if handle.is_null() {
+                return Err(SimError::Model {
+                    top: recipe.top.clone(),
+                    msg: "the C++ model could not be constructed".into(),
+                });
+            }
+            let slot = |index: usize, width: u32| -> Result<Slot, SimError> {
+                let ptr = port(handle, index as u32) as *mut u8;
+                let bytes: u8 = match width {
+                    0..=8 => 1,
+                    9..=16 => 2,
+                    17..=32 => 4,
+                    _ => 8,
+                };
+                if ptr.is_null() || (ptr as usize) & (bytes as usize - 1) != 0 {
+                    return Err(load_err(format!("bad storage pointer for port {index}")));
+                }
+                Ok(Slot {
+                    ptr,
+                    bytes,
+                    mask: switchcraft_core::mask(width),
+                })
+            };
+            let built = (|| {
+                let clk = slot(0, 1)?.ptr;
+                let rst = slot(1, 1)?.ptr;
+                let mut inputs = Vec::new();
+                let mut outputs = Vec::new();
+                for (k, p) in recipe.schema.ports.iter().enumerate() {
+                    let s = slot(k + 2, p.width)?;
+                    match p.dir {
+                        Dir::In => inputs.push(s),
+                        Dir::Out => outputs.push(s),
+                    }
+                }
+                Ok((clk, rst, inputs, outputs))
+            })();
+            let (clk, rst, inputs, outputs) = match built {
+                Ok(v) => v,
+                Err(e) => {
+                    (shim.destroy)(handle);
+                    return Err(e);
+                }
+            };
+            Ok(VerilatedModel {
+                handle,
+                shim,
+                clk,
+                rst,
+                inputs,
+                outputs,
+                cycle: 0,
+                has_trace: trace,
+                tracing: false,
+                trace_clock: 0,
+                info: BuildInfo {
+                    key: String::new(),
+                    dir: path.parent().unwrap_or(path).to_path_buf(),
+                    library: path.to_path_buf(),
+                    cache_hit: false,
+                    elapsed: Duration::ZERO,
+                },
+                recipe,
+                _lib: lib,
+            })
+        }
+    }
+
+    /// The port schema (clock and reset excluded).
+    pub fn schema(&self) -> &PortSchema {
+        &self.recipe.schema
+    }
+
+    /// The Verilog top module name.
+    pub fn top(&self) -> &str {
+        &self.recipe.top
+    }
+
+    /// Cache key, library path, whether it was a cache hit, build time.
+    pub fn build_info(&self) -> &BuildInfo {
+        &self.info
+    }
+
+    /// Whether this model was built with `--trace`.
+    pub fn has_trace(&self) -> bool {
+        self.has_trace
+    }
+
+    /// Steps since the last [`reset`](Self::reset) (or since creation).
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// True once the design has executed `$finish` or `$stop` (or a runtime error was flagged).
+    pub fn finished(&self) -> bool {
+        // SAFETY: live handle.
+        unsafe { (self.shim.status)(self.handle) != 0 }
+    }
+
+    /// Builds (or loads from the cache) the same design with `--trace`, as a new instance.
+    pub fn trace_variant(&self) -> Result<VerilatedModel, SimError> {
+        build_recipe(self.recipe.clone(), true)
+    }
+
+    /// Synchronous reset: all inputs 0 and `rst` = 1 for `cycles` clock cycles, then `rst` = 0.
+    /// The cycle count restarts at 0. An open trace records the reset cycles too.
+    pub fn reset(&mut self, cycles: u32) {
+        // SAFETY: the slots point into the live instance.
+        unsafe {
+            for s in &self.inputs {
+                s.write(0);
+            }
+            self.rst.write(1);
+            for _ in 0..cycles {
+                self.clock_period();
+            }
+            self.rst.write(0);
+            (self.shim.eval)(self.handle);
+        }
+        self.cycle = 0;
+    }
+
+    /// One clock period without reading outputs (for reset).
+    unsafe fn clock_period(&mut self) {
+        self.clk.write(1);
+        (self.shim.eval)(self.handle);
+        if self.tracing {
+            (self.shim.trace_dump)(self.handle, 10 * self.trace_clock + 5);
+        }
+        self.clk.write(0);
+        (self.shim.eval)(self.handle);
+        if self.tracing {
+            (self.shim.trace_dump)(self.handle, 10 * self.trace_clock + 10);
+            self.trace_clock += 1;
+        }
+    }
+
+    /// One rising clock edge: writes `inputs` (schema input order, masked to width), raises
+    /// `clk`, evaluates, reads `outputs` (schema output order), lowers `clk` and evaluates again.
+    /// With a trace open, samples are dumped at both edges: `10k + 5` (rising) and `10k + 10`
+    /// (falling) for the k-th clock since [`trace_open`](Self::trace_open).
+    #[inline]
+    pub fn step(&mut self, inputs: &[u64], outputs: &mut [u64]) {
+        assert!(
+            inputs.len() == self.inputs.len() && outputs.len() == self.outputs.len(),
+            "step: {} inputs and {} outputs given, the model has {} and {}",
+            inputs.len(),
+            outputs.len(),
+            self.inputs.len(),
+            self.outputs.len()
+        );
+        // SAFETY: the slots point into the live instance; lengths checked above.
+        unsafe {
+            for (s, &v) in self.inputs.iter().zip(inputs) {
+                s.write(v);
+            }
+            self.clk.write(1);
+            (self.shim.eval)(self.handle);
+            for (s, o) in self.outputs.iter().zip(outputs.iter_mut()) {
+                *o = s.read();
+            }
+            if self.tracing {
+                (self.shim.trace_dump)(self.handle, 10 * self.trace_clock + 5);
+            }
+            self.clk.write(0);
+            (self.shim.eval)(self.handle);
+            if self.tracing {
+                (self.shim.trace_dump)(self.handle, 10 * self.trace_clock + 10);
+                self.trace_clock += 1;
+            }
+        }
+        self.cycle += 1;
+    }
+
+    /// Opens a VCD of every signal of the design (timescale 1 ns). Time 0 is the moment of
+    /// opening: the next step's rising edge is at 5, like core's `VcdWriter` with
+    /// `first_cycle` = that step. Replaces a trace that is already open. Needs a model built with
+    /// [`BuildOptions::trace`] (see [`trace_variant`](Self::trace_variant)).
+    pub fn trace_open(&mut self, path: &Path) -> Result<(), SimError> {
+        if !self.has_trace {
+            return Err(SimError::Model {
+                top: self.recipe.top.clone(),
+                msg: "built without --trace; build with BuildOptions { trace: true, .. } or use \
+                      trace_variant()"
+                    .into(),
+            });
+        }
+        self.trace_close();
+        // Fail with a clear message if the file cannot be created (Verilator would only print).
+        std::fs::File::create(path).map_err(|e| SimError::io("cannot create", path, e))?;
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = CString::new(path.as_os_str().as_bytes()).map_err(|_| SimError::Model {
+            top: self.recipe.top.clone(),
+            msg: format!("trace path {} contains a NUL byte", path.display()),
+        })?;
+        // SAFETY: live handle, NUL-terminated path.
+        let rc = unsafe { (self.shim.trace_open)(self.handle, c_path.as_ptr()) };
+        if rc != 0 {
+            return Err(SimError::Model {
+                top: self.recipe.top.clone(),
+                msg: format!("cannot open trace {} (code {rc})", path.display()),
+            });
+        }
+        self.tracing = true;
+        self.trace_clock = 0;
+        Ok(())
+    }
+
+    /// Flushes and closes the trace, if one is open.
+    pub fn trace_close(&mut self) {
+        if self.tracing {
+            // SAFETY: live handle.
+            unsafe { (self.shim.trace_close)(self.handle) };
+            self.tracing = false;
+        }
+    }
+}
+
+impl Drop for VerilatedModel {
+    fn drop(&mut self) {
+        // SAFETY: the handle is live and destroyed exactly once; the library outlives it.
+        unsafe {
+            if self.tracing {
+                (self.shim.trace_close)(self.handle);
+            }
+            (self.shim.destroy)(self.handle);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use switchcraft_core::Port;
+
+    const HEADER: &str = "
+    VL_IN8(&clk,0,0);
+    VL_IN8(&rst,0,0);
+    VL_IN8(&din,7,0);
+    VL_IN16(&mid,11,0);
+    VL_IN(&w,31,0);
+    VL_OUT64(&sum,39,0);
+    VL_OUT8(&flag,0,0);
+";
+
+    fn schema() -> PortSchema {
+        PortSchema::new(
+            "acc",
+            vec![
+                Port::input("din", 8, ""),
+                Port::input("mid", 12, ""),
+                Port::input("w", 32, ""),
+                Port::output("sum", 40, ""),
+                Port::output("flag", 1, ""),
+            ],
+        )
+    }
+
+    #[test]
+    fn header_ports_parse() {
+        let ports = parse_header_ports(HEADER);
+        assert_eq!(ports.len(), 7);
+        assert_eq!(
+            ports[5],
+            HeaderPort {
+                name: "sum".into(),
+                dir: "OUT".into(),
+                width: 40,
+                storage: "64".into()
+            }
+        );
+        assert_eq!(ports[4].storage, "");
+        check_ports("acc_top", &schema(), HEADER).unwrap();
+    }
+
+    #[test]
+    fn port_mismatches_are_named() {
+        let mut s = schema();
+        s.ports[0].width = 9;
+        s.ports[4].dir = Dir::In;
+        s.ports.remove(2);
+        s.ports.push(Port::output("extra", 3, ""));
+        let e = check_ports("acc_top", &s, HEADER).unwrap_err().to_string();
+        assert!(
+            e.contains("`din` is 9 bits in the schema but 8 bits"),
+            "{e}"
+        );
+        assert!(
+            e.contains("`flag` is an input in the schema but an output"),
+            "{e}"
+        );
+        assert!(e.contains("output `extra` (3 bits) is missing"), "{e}");
+        assert!(e.contains("extra input `w` (32 bits)"), "{e}");
+    }
+
+    #[test]
+    fn key_depends_on_every_input() {
+        let r = |src: &[u8], trace_args: Vec<String>| Recipe {
+            source_name: "a.v".into(),
+            source_dir: None,
+            source: src.to_vec(),
+            top: "acc_top".into(),
+            schema: schema(),
+            opts: BuildOptions {
+                extra_args: trace_args,
+                ..Default::default()
+            },
+        };
+        let base = cache_key(&r(b"x", vec![]), false, "V 5");
+        assert_eq!(base.len(), 64);
+        assert_eq!(base, cache_key(&r(b"x", vec![]), false, "V 5"));
+        assert_ne!(base, cache_key(&r(b"y", vec![]), false, "V 5"));
+        assert_ne!(base, cache_key(&r(b"x", vec![]), true, "V 5"));
+        assert_ne!(base, cache_key(&r(b"x", vec![]), false, "V 6"));
+        assert_ne!(base, cache_key(&r(b"x", vec!["-DX".into()]), false, "V 5"));
+    }
+
+    #[test]
+    fn names_must_be_identifiers() {
+        let s = PortSchema::new("b", vec![Port::input("clk", 1, "")]);
+        assert!(check_names("top", &s).is_err());
+        assert!(check_names("1top", &schema()).is_err());
+        check_names("acc_top", &schema()).unwrap();
+    }
+}

@@ -1,0 +1,191 @@
+//! switchcraft: cycle-accurate golden models, rust-hdl RTL and Verilator co-simulation of the
+//! congestion-control blocks of lossless switches.
+//!
+//! This crate is the glue the CLI, the tests, the benches and the demo share: which blocks
+//! exist, how a config is loaded (preset or TOML file), and how a block's model, Verilog package,
+//! verilated RTL and random workload are made from a config.
+
+use std::path::{Path, PathBuf};
+use switchcraft_core::{DynModel, PortSchema, PortValues};
+use switchcraft_model::pfc::{Pfc, PfcConfig, PfcWorkload};
+use switchcraft_rtl::export::Package;
+use switchcraft_sim::{BuildOptions, SimError, VerilatedModel};
+
+pub use switchcraft_core as core;
+pub use switchcraft_model as model;
+pub use switchcraft_rtl as rtl;
+pub use switchcraft_sim as sim;
+
+/// Blocks implemented so far, by stem.
+pub const BLOCKS: &[&str] = &["pfc"];
+
+/// Bad user input: the message names the file, field or value and the rule broken.
+#[derive(Debug)]
+pub struct InputError(pub String);
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// A validated config of one block.
+#[derive(Clone, Debug)]
+pub enum BlockConfig {
+    Pfc(PfcConfig),
+}
+
+impl BlockConfig {
+    pub fn presets(block: &str) -> Result<&'static [&'static str], InputError> {
+        match block {
+            "pfc" => Ok(switchcraft_model::pfc::PRESETS),
+            other => Err(unknown_block(other)),
+        }
+    }
+
+    pub fn preset(block: &str, name: &str) -> Result<BlockConfig, InputError> {
+        let presets = Self::presets(block)?;
+        let cfg = match block {
+            "pfc" => PfcConfig::preset(name).map(BlockConfig::Pfc),
+            _ => None,
+        };
+        cfg.ok_or_else(|| {
+            InputError(format!(
+                "unknown preset `{name}` for block {block} (presets: {})",
+                presets.join(", ")
+            ))
+        })
+    }
+
+    pub fn from_file(block: &str, path: &Path) -> Result<BlockConfig, InputError> {
+        Self::presets(block)?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| InputError(format!("{}: cannot read: {e}", path.display())))?;
+        let name = path.display().to_string();
+        match block {
+            "pfc" => PfcConfig::from_toml(&text, &name)
+                .map(BlockConfig::Pfc)
+                .map_err(|e| InputError(e.to_string())),
+            other => Err(unknown_block(other)),
+        }
+    }
+
+    /// `--preset` or `--config`, exactly one.
+    pub fn load(
+        block: &str,
+        preset: Option<&str>,
+        config: Option<&Path>,
+    ) -> Result<(BlockConfig, String), InputError> {
+        match (preset, config) {
+            (Some(p), None) => Ok((Self::preset(block, p)?, p.to_string())),
+            (None, Some(f)) => {
+                let stem = f
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "custom".into());
+                let name: String = stem
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+                Ok((Self::from_file(block, f)?, name))
+            }
+            (None, None) => Err(InputError(
+                "give --preset NAME or --config FILE.toml".into(),
+            )),
+            (Some(_), Some(_)) => Err(InputError("give --preset or --config, not both".into())),
+        }
+    }
+
+    pub fn block(&self) -> &'static str {
+        match self {
+            BlockConfig::Pfc(_) => "pfc",
+        }
+    }
+
+    pub fn schema(&self) -> PortSchema {
+        match self {
+            BlockConfig::Pfc(c) => switchcraft_model::pfc::port_schema(c),
+        }
+    }
+
+    pub fn model(&self) -> Box<dyn DynModel> {
+        match self {
+            BlockConfig::Pfc(c) => Box::new(Pfc::new(c).expect("validated config")),
+        }
+    }
+
+    /// The Verilog package of this config, named `<block>_<name>`.
+    pub fn package(&self, name: &str, command: &str) -> Package {
+        match self {
+            BlockConfig::Pfc(c) => {
+                switchcraft_rtl::pfc::package(c, &format!("pfc_{name}"), command)
+            }
+        }
+    }
+
+    /// The block's seeded random workload, as a generator of input rows.
+    pub fn workload(&self, seed: u64) -> Box<dyn FnMut(&mut [u64]) + Send> {
+        match self {
+            BlockConfig::Pfc(c) => {
+                let mut w = PfcWorkload::new(c, seed);
+                Box::new(move |inputs: &mut [u64]| w.next_input().to_values(inputs))
+            }
+        }
+    }
+}
+
+/// The command that regenerates the checked-in files of a preset (their header names it).
+pub fn generate_command(block: &str, preset: &str) -> String {
+    format!("switchcraft generate --block {block} --preset {preset} --out rtl/{block}")
+}
+
+fn unknown_block(name: &str) -> InputError {
+    InputError(format!(
+        "unknown block `{name}` (blocks: {})",
+        BLOCKS.join(", ")
+    ))
+}
+
+/// Where generated files for co-simulation go: `target/switchcraft-gen/` of this workspace, or
+/// `$SWITCHCRAFT_GEN`.
+pub fn gen_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("SWITCHCRAFT_GEN") {
+        return PathBuf::from(d);
+    }
+    switchcraft_sim::default_cache_dir()
+        .parent()
+        .map(|t| t.join("switchcraft-gen"))
+        .unwrap_or_else(|| PathBuf::from("target/switchcraft-gen"))
+}
+
+/// Writes `pkg` under [`gen_dir`] and verilates its top module (cached by content).
+pub fn verilate(
+    pkg: &Package,
+    schema: &PortSchema,
+    trace: bool,
+) -> Result<VerilatedModel, SimError> {
+    let dir = gen_dir().join(&pkg.instance);
+    pkg.write_to(&dir).map_err(|source| SimError::Io {
+        what: "cannot write",
+        path: dir.clone(),
+        source,
+    })?;
+    let opts = BuildOptions {
+        trace,
+        ..Default::default()
+    };
+    switchcraft_sim::build(
+        &dir.join(format!("{}.v", pkg.instance)),
+        &pkg.top(),
+        schema,
+        &opts,
+    )
+}

@@ -131,6 +131,12 @@ impl BlockConfig {
         }
     }
 
+    pub fn regmap(&self) -> switchcraft_core::csr::RegMap {
+        match self {
+            BlockConfig::Pfc(c) => switchcraft_model::pfc::regmap(c),
+        }
+    }
+
     /// The block's seeded random workload, as a generator of input rows.
     pub fn workload(&self, seed: u64) -> Box<dyn FnMut(&mut [u64]) + Send> {
         match self {
@@ -140,6 +146,20 @@ impl BlockConfig {
             }
         }
     }
+}
+
+/// The register table of docs/blocks/<block>.md, between these markers, is generated from the
+/// block's register map at its `paper` preset.
+pub const REGMAP_BEGIN: &str = "<!-- BEGIN regmap: switchcraft regmap --block";
+pub const REGMAP_END: &str = "<!-- END regmap -->";
+
+/// The generated register section of docs/blocks/<block>.md.
+pub fn regmap_doc_section(block: &str) -> Result<String, InputError> {
+    let cfg = BlockConfig::preset(block, "paper")?;
+    Ok(format!(
+        "{REGMAP_BEGIN} {block} --preset paper -->\n{}{REGMAP_END}",
+        cfg.regmap().markdown_table()
+    ))
 }
 
 /// The command that regenerates the checked-in files of a preset (their header names it).

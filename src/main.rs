@@ -35,6 +35,14 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Print a block's register map: the Markdown table (default) or the C header.
+    Regmap {
+        #[command(flatten)]
+        target: Target,
+        /// Print the C header instead of the table.
+        #[arg(long)]
+        c_header: bool,
+    },
     /// Run the golden model on a stimulus file and write its output trace.
     Simulate {
         #[command(flatten)]
@@ -132,6 +140,7 @@ fn main() -> ExitCode {
             vcd,
         } => simulate(&target, &stimulus, &out, vcd.as_deref()),
         Command::Demo { out, cycles } => demo(&out, cycles),
+        Command::Regmap { target, c_header } => regmap(&target, c_header),
         Command::Cosim {
             target,
             cycles,
@@ -197,6 +206,19 @@ fn generate(target: &Target, out: &Path) -> Result<(), Failure> {
         println!("wrote {}", p.display());
     }
     println!("top module: {}", pkg.top());
+    Ok(())
+}
+
+fn regmap(target: &Target, c_header: bool) -> Result<(), Failure> {
+    let (cfg, name) = target.load()?;
+    let map = cfg.regmap();
+    if c_header {
+        let instance = format!("{}_{name}", target.block);
+        let command = format!("switchcraft regmap {} --c-header", target.args());
+        print!("{}", map.c_header(&instance, &command));
+    } else {
+        print!("{}", map.markdown_table());
+    }
     Ok(())
 }
 

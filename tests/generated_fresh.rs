@@ -55,3 +55,18 @@ fn generated_rtl_lints_clean_under_verilator_wall() {
         }
     }
 }
+
+#[test]
+fn block_docs_register_tables_are_fresh() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for block in BLOCKS {
+        let path = root.join("docs/blocks").join(format!("{block}.md"));
+        let doc = std::fs::read_to_string(&path).expect("block doc exists");
+        let want = switchcraft::regmap_doc_section(block).unwrap();
+        assert!(
+            doc.contains(&want),
+            "docs/blocks/{block}.md: the register table differs from the register map.\n\
+             Replace the section between the regmap markers with:\n{want}"
+        );
+    }
+}

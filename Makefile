@@ -7,7 +7,7 @@ SC      = target/release/switchcraft
 BLOCKS  = pfc
 PRESETS_pfc = tiny fpga paper
 
-.PHONY: help setup demo test rtl check-generated lint cosim waves clean build
+.PHONY: help setup demo test rtl check-generated lint cosim waves bench clean build
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
@@ -17,6 +17,7 @@ help:
 	@echo "make lint             verilator --lint-only -Wall on rtl/"
 	@echo "make cosim            1e6-cycle co-simulation of every block's tiny and fpga presets"
 	@echo "make waves            a short co-simulation with VCDs under target/waves/"
+	@echo "make bench            throughput of model, Verilator, co-simulation, rust-hdl (docs/reports/bench.md)"
 	@echo "make setup            install missing system tools (apt-get; needs root)"
 
 setup:
@@ -53,6 +54,9 @@ waves: build
 	@for b in $(BLOCKS); do \
 	  $(SC) cosim --block $$b --preset tiny --cycles 2000 --seed 1 --vcd target/waves/$${b}_tiny.vcd || exit 1; \
 	  echo "gtkwave target/waves/$${b}_tiny.vcd"; done
+
+bench: setup
+	$(CARGO) bench --bench throughput
 
 clean:
 	$(CARGO) clean

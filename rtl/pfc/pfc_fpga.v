@@ -141,47 +141,35 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     // Stub signals
     reg  e_valid$d;
     wire  e_valid$q;
-    reg  e_valid$clock;
     reg  e_bad$d;
     wire  e_bad$q;
-    reg  e_bad$clock;
     reg  [5:0] e_key$d;
     wire  [5:0] e_key$q;
-    reg  e_key$clock;
     reg  [15:0] e_len$d;
     wire  [15:0] e_len$q;
-    reg  e_len$clock;
     reg  d_valid$d;
     wire  d_valid$q;
-    reg  d_valid$clock;
     reg  d_bad$d;
     wire  d_bad$q;
-    reg  d_bad$clock;
     reg  [5:0] d_key$d;
     wire  [5:0] d_key$q;
-    reg  d_key$clock;
     reg  [15:0] d_len$d;
     wire  [15:0] d_len$q;
-    reg  d_len$clock;
-    reg  ram_e_for_enq$clock;
     reg  [5:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
     reg  [5:0] ram_e_for_enq$write_address;
     reg  [31:0] ram_e_for_enq$write_data;
     reg  ram_e_for_enq$write_enable;
-    reg  ram_e_for_deq$clock;
     reg  [5:0] ram_e_for_deq$read_address;
     wire  [31:0] ram_e_for_deq$read_data;
     reg  [5:0] ram_e_for_deq$write_address;
     reg  [31:0] ram_e_for_deq$write_data;
     reg  ram_e_for_deq$write_enable;
-    reg  ram_d_for_enq$clock;
     reg  [5:0] ram_d_for_enq$read_address;
     wire  [31:0] ram_d_for_enq$read_data;
     reg  [5:0] ram_d_for_enq$write_address;
     reg  [31:0] ram_d_for_enq$write_data;
     reg  ram_d_for_enq$write_enable;
-    reg  ram_d_for_deq$clock;
     reg  [5:0] ram_d_for_deq$read_address;
     wire  [31:0] ram_d_for_deq$read_data;
     reg  [5:0] ram_d_for_deq$write_address;
@@ -189,94 +177,64 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     reg  ram_d_for_deq$write_enable;
     reg  [63:0] lvt_any$d;
     wire  [63:0] lvt_any$q;
-    reg  lvt_any$clock;
     reg  [63:0] lvt_e$d;
     wire  [63:0] lvt_e$q;
-    reg  lvt_e$clock;
     reg  fw_e_valid$d;
     wire  fw_e_valid$q;
-    reg  fw_e_valid$clock;
     reg  [5:0] fw_e_key$d;
     wire  [5:0] fw_e_key$q;
-    reg  fw_e_key$clock;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
-    reg  fw_e_val$clock;
     reg  fw_d_valid$d;
     wire  fw_d_valid$q;
-    reg  fw_d_valid$clock;
     reg  [5:0] fw_d_key$d;
     wire  [5:0] fw_d_key$q;
-    reg  fw_d_key$clock;
     reg  [31:0] fw_d_val$d;
     wire  [31:0] fw_d_val$q;
-    reg  fw_d_val$clock;
     reg  [63:0] xoff$d;
     wire  [63:0] xoff$q;
-    reg  xoff$clock;
     reg  [63:0] changed$d;
     wire  [63:0] changed$q;
-    reg  changed$clock;
     reg  [63:0] refresh_due$d;
     wire  [63:0] refresh_due$q;
-    reg  refresh_due$clock;
     reg  [7:0] rr_above$d;
     wire  [7:0] rr_above$q;
-    reg  rr_above$clock;
     reg  [15:0] refresh_timer$d;
     wire  [15:0] refresh_timer$q;
-    reg  refresh_timer$clock;
     reg  [31:0] r_xoff$d;
     wire  [31:0] r_xoff$q;
-    reg  r_xoff$clock;
     reg  [31:0] r_xon$d;
     wire  [31:0] r_xon$q;
-    reg  r_xon$clock;
     reg  [31:0] r_max$d;
     wire  [31:0] r_max$q;
-    reg  r_max$clock;
     reg  [15:0] r_quanta$d;
     wire  [15:0] r_quanta$q;
-    reg  r_quanta$clock;
     reg  [15:0] r_refresh$d;
     wire  [15:0] r_refresh$q;
-    reg  r_refresh$clock;
     reg  [1:0] r_err$d;
     wire  [1:0] r_err$q;
-    reg  r_err$clock;
     reg  o_drop$d;
     wire  o_drop$q;
-    reg  o_drop$clock;
     reg  o_xoff_valid$d;
     wire  o_xoff_valid$q;
-    reg  o_xoff_valid$clock;
     reg  [5:0] o_xoff_key$d;
     wire  [5:0] o_xoff_key$q;
-    reg  o_xoff_key$clock;
     reg  o_xon_valid$d;
     wire  o_xon_valid$q;
-    reg  o_xon_valid$clock;
     reg  [5:0] o_xon_key$d;
     wire  [5:0] o_xon_key$q;
-    reg  o_xon_key$clock;
     reg  o_frame_valid$d;
     wire  o_frame_valid$q;
-    reg  o_frame_valid$clock;
     reg  [2:0] o_frame_port$d;
     wire  [2:0] o_frame_port$q;
-    reg  o_frame_port$clock;
     reg  [7:0] o_frame_ce$d;
     wire  [7:0] o_frame_ce$q;
-    reg  o_frame_ce$clock;
     reg  [7:0] o_frame_pause$d;
     wire  [7:0] o_frame_pause$q;
-    reg  o_frame_pause$clock;
     reg  [15:0] o_frame_quanta$d;
     wire  [15:0] o_frame_quanta$q;
-    reg  o_frame_quanta$clock;
     reg  [31:0] o_rdata$d;
     wire  [31:0] o_rdata$q;
-    reg  o_rdata$clock;
 
     // Local signals
     reg  [5:0] in_e_key;
@@ -328,45 +286,45 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     pfc_fpga__e_valid e_valid(
         .d(e_valid$d),
         .q(e_valid$q),
-        .clock(e_valid$clock)
+        .clock(clock)
     );
     pfc_fpga__e_bad e_bad(
         .d(e_bad$d),
         .q(e_bad$q),
-        .clock(e_bad$clock)
+        .clock(clock)
     );
     pfc_fpga__e_key e_key(
         .d(e_key$d),
         .q(e_key$q),
-        .clock(e_key$clock)
+        .clock(clock)
     );
     pfc_fpga__e_len e_len(
         .d(e_len$d),
         .q(e_len$q),
-        .clock(e_len$clock)
+        .clock(clock)
     );
     pfc_fpga__d_valid d_valid(
         .d(d_valid$d),
         .q(d_valid$q),
-        .clock(d_valid$clock)
+        .clock(clock)
     );
     pfc_fpga__d_bad d_bad(
         .d(d_bad$d),
         .q(d_bad$q),
-        .clock(d_bad$clock)
+        .clock(clock)
     );
     pfc_fpga__d_key d_key(
         .d(d_key$d),
         .q(d_key$q),
-        .clock(d_key$clock)
+        .clock(clock)
     );
     pfc_fpga__d_len d_len(
         .d(d_len$d),
         .q(d_len$q),
-        .clock(d_len$clock)
+        .clock(clock)
     );
     pfc_fpga__ram_e_for_enq ram_e_for_enq(
-        .clock(ram_e_for_enq$clock),
+        .clock(clock),
         .read_address(ram_e_for_enq$read_address),
         .read_data(ram_e_for_enq$read_data),
         .write_address(ram_e_for_enq$write_address),
@@ -374,7 +332,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .write_enable(ram_e_for_enq$write_enable)
     );
     pfc_fpga__ram_e_for_deq ram_e_for_deq(
-        .clock(ram_e_for_deq$clock),
+        .clock(clock),
         .read_address(ram_e_for_deq$read_address),
         .read_data(ram_e_for_deq$read_data),
         .write_address(ram_e_for_deq$write_address),
@@ -382,7 +340,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .write_enable(ram_e_for_deq$write_enable)
     );
     pfc_fpga__ram_d_for_enq ram_d_for_enq(
-        .clock(ram_d_for_enq$clock),
+        .clock(clock),
         .read_address(ram_d_for_enq$read_address),
         .read_data(ram_d_for_enq$read_data),
         .write_address(ram_d_for_enq$write_address),
@@ -390,7 +348,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .write_enable(ram_d_for_enq$write_enable)
     );
     pfc_fpga__ram_d_for_deq ram_d_for_deq(
-        .clock(ram_d_for_deq$clock),
+        .clock(clock),
         .read_address(ram_d_for_deq$read_address),
         .read_data(ram_d_for_deq$read_data),
         .write_address(ram_d_for_deq$write_address),
@@ -400,194 +358,156 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     pfc_fpga__lvt_any lvt_any(
         .d(lvt_any$d),
         .q(lvt_any$q),
-        .clock(lvt_any$clock)
+        .clock(clock)
     );
     pfc_fpga__lvt_e lvt_e(
         .d(lvt_e$d),
         .q(lvt_e$q),
-        .clock(lvt_e$clock)
+        .clock(clock)
     );
     pfc_fpga__fw_e_valid fw_e_valid(
         .d(fw_e_valid$d),
         .q(fw_e_valid$q),
-        .clock(fw_e_valid$clock)
+        .clock(clock)
     );
     pfc_fpga__fw_e_key fw_e_key(
         .d(fw_e_key$d),
         .q(fw_e_key$q),
-        .clock(fw_e_key$clock)
+        .clock(clock)
     );
     pfc_fpga__fw_e_val fw_e_val(
         .d(fw_e_val$d),
         .q(fw_e_val$q),
-        .clock(fw_e_val$clock)
+        .clock(clock)
     );
     pfc_fpga__fw_d_valid fw_d_valid(
         .d(fw_d_valid$d),
         .q(fw_d_valid$q),
-        .clock(fw_d_valid$clock)
+        .clock(clock)
     );
     pfc_fpga__fw_d_key fw_d_key(
         .d(fw_d_key$d),
         .q(fw_d_key$q),
-        .clock(fw_d_key$clock)
+        .clock(clock)
     );
     pfc_fpga__fw_d_val fw_d_val(
         .d(fw_d_val$d),
         .q(fw_d_val$q),
-        .clock(fw_d_val$clock)
+        .clock(clock)
     );
     pfc_fpga__xoff xoff(
         .d(xoff$d),
         .q(xoff$q),
-        .clock(xoff$clock)
+        .clock(clock)
     );
     pfc_fpga__changed changed(
         .d(changed$d),
         .q(changed$q),
-        .clock(changed$clock)
+        .clock(clock)
     );
     pfc_fpga__refresh_due refresh_due(
         .d(refresh_due$d),
         .q(refresh_due$q),
-        .clock(refresh_due$clock)
+        .clock(clock)
     );
     pfc_fpga__rr_above rr_above(
         .d(rr_above$d),
         .q(rr_above$q),
-        .clock(rr_above$clock)
+        .clock(clock)
     );
     pfc_fpga__refresh_timer refresh_timer(
         .d(refresh_timer$d),
         .q(refresh_timer$q),
-        .clock(refresh_timer$clock)
+        .clock(clock)
     );
     pfc_fpga__r_xoff r_xoff(
         .d(r_xoff$d),
         .q(r_xoff$q),
-        .clock(r_xoff$clock)
+        .clock(clock)
     );
     pfc_fpga__r_xon r_xon(
         .d(r_xon$d),
         .q(r_xon$q),
-        .clock(r_xon$clock)
+        .clock(clock)
     );
     pfc_fpga__r_max r_max(
         .d(r_max$d),
         .q(r_max$q),
-        .clock(r_max$clock)
+        .clock(clock)
     );
     pfc_fpga__r_quanta r_quanta(
         .d(r_quanta$d),
         .q(r_quanta$q),
-        .clock(r_quanta$clock)
+        .clock(clock)
     );
     pfc_fpga__r_refresh r_refresh(
         .d(r_refresh$d),
         .q(r_refresh$q),
-        .clock(r_refresh$clock)
+        .clock(clock)
     );
     pfc_fpga__r_err r_err(
         .d(r_err$d),
         .q(r_err$q),
-        .clock(r_err$clock)
+        .clock(clock)
     );
     pfc_fpga__o_drop o_drop(
         .d(o_drop$d),
         .q(o_drop$q),
-        .clock(o_drop$clock)
+        .clock(clock)
     );
     pfc_fpga__o_xoff_valid o_xoff_valid(
         .d(o_xoff_valid$d),
         .q(o_xoff_valid$q),
-        .clock(o_xoff_valid$clock)
+        .clock(clock)
     );
     pfc_fpga__o_xoff_key o_xoff_key(
         .d(o_xoff_key$d),
         .q(o_xoff_key$q),
-        .clock(o_xoff_key$clock)
+        .clock(clock)
     );
     pfc_fpga__o_xon_valid o_xon_valid(
         .d(o_xon_valid$d),
         .q(o_xon_valid$q),
-        .clock(o_xon_valid$clock)
+        .clock(clock)
     );
     pfc_fpga__o_xon_key o_xon_key(
         .d(o_xon_key$d),
         .q(o_xon_key$q),
-        .clock(o_xon_key$clock)
+        .clock(clock)
     );
     pfc_fpga__o_frame_valid o_frame_valid(
         .d(o_frame_valid$d),
         .q(o_frame_valid$q),
-        .clock(o_frame_valid$clock)
+        .clock(clock)
     );
     pfc_fpga__o_frame_port o_frame_port(
         .d(o_frame_port$d),
         .q(o_frame_port$q),
-        .clock(o_frame_port$clock)
+        .clock(clock)
     );
     pfc_fpga__o_frame_ce o_frame_ce(
         .d(o_frame_ce$d),
         .q(o_frame_ce$q),
-        .clock(o_frame_ce$clock)
+        .clock(clock)
     );
     pfc_fpga__o_frame_pause o_frame_pause(
         .d(o_frame_pause$d),
         .q(o_frame_pause$q),
-        .clock(o_frame_pause$clock)
+        .clock(clock)
     );
     pfc_fpga__o_frame_quanta o_frame_quanta(
         .d(o_frame_quanta$d),
         .q(o_frame_quanta$q),
-        .clock(o_frame_quanta$clock)
+        .clock(clock)
     );
     pfc_fpga__o_rdata o_rdata(
         .d(o_rdata$d),
         .q(o_rdata$q),
-        .clock(o_rdata$clock)
+        .clock(clock)
     );
 
     // Update code
     always @(*) begin
-        e_valid$clock = clock;
-        e_bad$clock = clock;
-        e_key$clock = clock;
-        e_len$clock = clock;
-        d_valid$clock = clock;
-        d_bad$clock = clock;
-        d_key$clock = clock;
-        d_len$clock = clock;
-        lvt_any$clock = clock;
-        lvt_e$clock = clock;
-        fw_e_valid$clock = clock;
-        fw_e_key$clock = clock;
-        fw_e_val$clock = clock;
-        fw_d_valid$clock = clock;
-        fw_d_key$clock = clock;
-        fw_d_val$clock = clock;
-        xoff$clock = clock;
-        changed$clock = clock;
-        refresh_due$clock = clock;
-        rr_above$clock = clock;
-        refresh_timer$clock = clock;
-        r_xoff$clock = clock;
-        r_xon$clock = clock;
-        r_max$clock = clock;
-        r_quanta$clock = clock;
-        r_refresh$clock = clock;
-        r_err$clock = clock;
-        o_drop$clock = clock;
-        o_xoff_valid$clock = clock;
-        o_xoff_key$clock = clock;
-        o_xon_valid$clock = clock;
-        o_xon_key$clock = clock;
-        o_frame_valid$clock = clock;
-        o_frame_port$clock = clock;
-        o_frame_ce$clock = clock;
-        o_frame_pause$clock = clock;
-        o_frame_quanta$clock = clock;
-        o_rdata$clock = clock;
         e_valid$d = e_valid$q;
         e_bad$d = e_bad$q;
         e_key$d = e_key$q;
@@ -626,10 +546,6 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         o_frame_pause$d = o_frame_pause$q;
         o_frame_quanta$d = o_frame_quanta$q;
         o_rdata$d = o_rdata$q;
-        ram_e_for_enq$clock = clock;
-        ram_e_for_deq$clock = clock;
-        ram_d_for_enq$clock = clock;
-        ram_d_for_deq$clock = clock;
         in_e_key = ({3'd0, enq_port} << 32'h3) | {3'd0, enq_prio};
         in_d_key = ({3'd0, deq_port} << 32'h3) | {3'd0, deq_prio};
         e_valid$d = enq_valid & port_ok[enq_port] & prio_ok[enq_prio];

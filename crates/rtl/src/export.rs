@@ -64,7 +64,7 @@ pub struct Source<'a> {
 
 pub fn package(src: &Source) -> Package {
     let prefix = format!("{}__", src.instance);
-    let core = rename_modules(&tidy_widths(src.core_verilog), &prefix);
+    let core = rename_modules(&direct_clocks(&tidy_widths(src.core_verilog)), &prefix);
     let core_widths = module_port_widths(src.core_verilog, "top");
     let digest = fnv1a64(src.config_toml.as_bytes());
     let mut v = String::new();
@@ -256,6 +256,50 @@ pub fn tidy_widths(verilog: &str) -> String {
     out
 }
 
+/// Connects every submodule's clock straight to the module's `clock` input.
+///
+/// rust-hdl copies the clock into one `reg <inst>$clock` per submodule inside the module's
+/// combinational `always @(*)` block. Functionally a wire, but it puts the clock in the
+/// sensitivity of the whole block, which Verilator then evaluates on both clock edges. Only
+/// copies of exactly `clock` are rewired; anything else is left as it is.
+pub fn direct_clocks(verilog: &str) -> String {
+    let copies: std::collections::HashSet<String> = verilog
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_suffix("$clock = clock;")
+                .map(|i| format!("{i}$clock"))
+        })
+        .collect();
+    let mut out = String::with_capacity(verilog.len());
+    for line in verilog.lines() {
+        let t = line.trim();
+        let is_copy = t
+            .strip_suffix(" = clock;")
+            .is_some_and(|lhs| copies.contains(lhs));
+        let is_decl = t
+            .strip_prefix("reg  ")
+            .and_then(|r| r.strip_suffix(';'))
+            .is_some_and(|n| copies.contains(n));
+        if is_copy || is_decl {
+            continue;
+        }
+        let mut l = line.to_string();
+        let port = t.strip_suffix(',').unwrap_or(t);
+        if let Some(inner) = port
+            .strip_prefix(".clock(")
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            if copies.contains(inner) {
+                l = line.replace(&format!(".clock({inner})"), ".clock(clock)");
+            }
+        }
+        out += &l;
+        out.push('\n');
+    }
+    out
+}
+
 /// `(name, width)` of a port, reg, wire or localparam declared on this line.
 fn declared_width(line: &str) -> Option<(String, u32)> {
     let t = line.trim();
@@ -384,6 +428,19 @@ fn rewrite_replace_bit(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn direct_clocks_rewires_only_plain_clock_copies() {
+        let v = "    reg  a$clock;\n    reg  b$clock;\n    x a(\n        .clock(a$clock),\n        .d(b)\n    );\n\
+                 always @(*) begin\n        a$clock = clock;\n        b$clock = other;\n    end\n";
+        assert!(!direct_clocks(v).contains("a$clock"));
+        let r = direct_clocks(v);
+        assert_eq!(
+            r,
+            "    reg  b$clock;\n    x a(\n        .clock(clock),\n        .d(b)\n    );\n\
+             always @(*) begin\n        b$clock = other;\n    end\n"
+        );
+    }
 
     #[test]
     fn tidy_widths_makes_casts_and_literals_width_exact() {

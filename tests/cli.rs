@@ -79,29 +79,9 @@ fn cli_generate_writes_verilog_manifest_and_header() {
 #[test]
 fn cli_simulate_writes_trace_and_vcd() {
     let d = tmp("sim");
-    let stim = d.join("s.jsonl");
-    std::fs::write(
-        &stim,
-        "{\"enq_valid\":1,\"enq_port\":1,\"enq_prio\":1,\"enq_len\":1000}\n{}\n{}\n{\"csr_addr\":0}\n",
-    )
-    .unwrap();
-    let out = d.join("o.jsonl");
+    let stim = "{\"enq_valid\":1,\"enq_port\":1,\"enq_prio\":1,\"enq_len\":1000}\n{}\n{}\n{\"csr_addr\":0}\n";
     let vcd = d.join("w.vcd");
-    let cfg = d.join("c.toml");
-    std::fs::write(&cfg, GOOD_TOML).unwrap();
-    let o = sc(&[
-        "simulate",
-        "--block",
-        "pfc",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--stimulus",
-        stim.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--vcd",
-        vcd.to_str().unwrap(),
-    ]);
+    let (o, out) = simulate_with(&d, GOOD_TOML, stim, &["--vcd", vcd.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
         .unwrap()
@@ -157,13 +137,14 @@ fn cli_cosim_passes_on_tiny_and_on_a_stimulus_file() {
     assert!(stdout(&o).contains("passed: 3 cycles"), "{}", stdout(&o));
 }
 
-fn simulate_with(dir: &Path, config: &str, stimulus: &str) -> (Output, PathBuf) {
+/// `switchcraft simulate` with config and stimulus written into `dir`; returns the trace path.
+fn simulate_with(dir: &Path, config: &str, stimulus: &str, extra: &[&str]) -> (Output, PathBuf) {
     let cfg = dir.join("c.toml");
     std::fs::write(&cfg, config).unwrap();
     let stim = dir.join("s.jsonl");
     std::fs::write(&stim, stimulus).unwrap();
     let out = dir.join("o.jsonl");
-    let o = sc(&[
+    let mut args = vec![
         "simulate",
         "--block",
         "pfc",
@@ -173,8 +154,9 @@ fn simulate_with(dir: &Path, config: &str, stimulus: &str) -> (Output, PathBuf) 
         stim.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-    ]);
-    (o, out)
+    ];
+    args.extend_from_slice(extra);
+    (sc(&args), out)
 }
 
 #[test]
@@ -210,7 +192,7 @@ fn cli_bad_configs_exit_2_naming_field_and_rule() {
     ];
     for (from, to, want) in cases {
         let d = tmp("badcfg");
-        let (o, out) = simulate_with(&d, &GOOD_TOML.replace(from, to), "{}\n");
+        let (o, out) = simulate_with(&d, &GOOD_TOML.replace(from, to), "{}\n", &[]);
         assert_bad_input(&o, want);
         assert!(
             stderr(&o).contains("c.toml"),
@@ -242,7 +224,7 @@ fn cli_bad_stimulus_lines_exit_2_naming_file_line_and_rule() {
     ];
     for (stim, want) in cases {
         let d = tmp("badstim");
-        let (o, out) = simulate_with(&d, GOOD_TOML, stim);
+        let (o, out) = simulate_with(&d, GOOD_TOML, stim, &[]);
         assert_bad_input(&o, want);
         assert!(!out.exists(), "no output file on error");
         assert_eq!(

@@ -239,6 +239,8 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     // Local signals
     reg  [5:0] in_e_key;
     reg  [5:0] in_d_key;
+    reg  in_e_ok;
+    reg  in_d_ok;
     reg  [31:0] e_len32;
     reg  [31:0] d_len32;
     reg  [31:0] e_b0;
@@ -548,12 +550,14 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         o_rdata$d = o_rdata$q;
         in_e_key = ({3'd0, enq_port} << 32'h3) | {3'd0, enq_prio};
         in_d_key = ({3'd0, deq_port} << 32'h3) | {3'd0, deq_prio};
-        e_valid$d = enq_valid & port_ok[enq_port] & prio_ok[enq_prio];
-        e_bad$d = enq_valid & ~(port_ok[enq_port] & prio_ok[enq_prio]);
+        in_e_ok = port_ok[enq_port] & prio_ok[enq_prio];
+        in_d_ok = port_ok[deq_port] & prio_ok[deq_prio];
+        e_valid$d = enq_valid & in_e_ok;
+        e_bad$d = enq_valid & ~in_e_ok;
         e_key$d = in_e_key;
         e_len$d = enq_len;
-        d_valid$d = deq_valid & port_ok[deq_port] & prio_ok[deq_prio];
-        d_bad$d = deq_valid & ~(port_ok[deq_port] & prio_ok[deq_prio]);
+        d_valid$d = deq_valid & in_d_ok;
+        d_bad$d = deq_valid & ~in_d_ok;
         d_key$d = in_d_key;
         d_len$d = deq_len;
         ram_e_for_enq$read_address = in_e_key;

@@ -1067,11 +1067,21 @@ impl VerilatedModel {
 
     /// One clock period without reading outputs (for reset).
     unsafe fn clock_period(&mut self) {
+        self.rising_edge();
+        self.falling_edge();
+    }
+
+    /// `clk` = 1 and evaluate; trace sample at 10k + 5.
+    unsafe fn rising_edge(&mut self) {
         self.clk.write(1);
         (self.shim.eval)(self.handle);
         if self.tracing {
             (self.shim.trace_dump)(self.handle, 10 * self.trace_clock + 5);
         }
+    }
+
+    /// `clk` = 0 and evaluate; trace sample at 10k + 10, closing period k.
+    unsafe fn falling_edge(&mut self) {
         self.clk.write(0);
         (self.shim.eval)(self.handle);
         if self.tracing {
@@ -1099,20 +1109,11 @@ impl VerilatedModel {
             for (s, &v) in self.inputs.iter().zip(inputs) {
                 s.write(v);
             }
-            self.clk.write(1);
-            (self.shim.eval)(self.handle);
+            self.rising_edge();
             for (s, o) in self.outputs.iter().zip(outputs.iter_mut()) {
                 *o = s.read();
             }
-            if self.tracing {
-                (self.shim.trace_dump)(self.handle, 10 * self.trace_clock + 5);
-            }
-            self.clk.write(0);
-            (self.shim.eval)(self.handle);
-            if self.tracing {
-                (self.shim.trace_dump)(self.handle, 10 * self.trace_clock + 10);
-                self.trace_clock += 1;
-            }
+            self.falling_edge();
         }
         self.cycle += 1;
     }

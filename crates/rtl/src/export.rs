@@ -194,37 +194,17 @@ fn rename_modules(verilog: &str, prefix: &str) -> String {
 /// `(name, width)` of the ports of module `module` in rust-hdl's non-ANSI declarations.
 fn module_port_widths(verilog: &str, module: &str) -> Vec<(String, u32)> {
     let start = format!("module {module}(");
-    let mut inside = false;
-    let mut ports = Vec::new();
-    for line in verilog.lines() {
-        let t = line.trim();
-        if t.starts_with(&start) {
-            inside = true;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        if t.starts_with("endmodule") {
-            break;
-        }
-        let decl = t
-            .strip_prefix("input wire")
-            .or_else(|| t.strip_prefix("output reg"))
-            .or_else(|| t.strip_prefix("output wire"));
-        if let Some(rest) = decl {
-            let rest = rest.trim().trim_end_matches(';');
-            let (width, name) = match rest.strip_prefix('[') {
-                Some(r) => {
-                    let (msb, name) = r.split_once(":0]").expect("range");
-                    (msb.trim().parse::<u32>().expect("msb") + 1, name.trim())
-                }
-                None => (1, rest),
-            };
-            ports.push((name.to_string(), width));
-        }
-    }
-    ports
+    verilog
+        .lines()
+        .skip_while(|l| !l.trim().starts_with(&start))
+        .skip(1)
+        .take_while(|l| !l.trim().starts_with("endmodule"))
+        .filter(|l| {
+            let t = l.trim();
+            t.starts_with("input") || t.starts_with("output")
+        })
+        .filter_map(declared_width)
+        .collect()
 }
 
 /// Rewrites three rust-hdl idioms whose operand widths differ (Verilator `-Wall` WIDTH warnings)

@@ -141,6 +141,9 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     // Combinational values of cycle n.
     in_e_key: Signal<Local, Bits<KB>>,
     in_d_key: Signal<Local, Bits<KB>>,
+    /// The sampled event names an existing port and priority.
+    in_e_ok: Signal<Local, Bit>,
+    in_d_ok: Signal<Local, Bit>,
     e_len32: Signal<Local, Bits<32>>,
     d_len32: Signal<Local, Bits<32>>,
     e_b0: Signal<Local, Bits<32>>,
@@ -298,6 +301,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             o_rdata: Default::default(),
             in_e_key: Default::default(),
             in_d_key: Default::default(),
+            in_e_ok: Default::default(),
+            in_d_ok: Default::default(),
             e_len32: Default::default(),
             d_len32: Default::default(),
             e_b0: Default::default(),
@@ -401,20 +406,16 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             (bit_cast::<KB, PB>(self.enq_port.val()) << 3) | bit_cast::<KB, 3>(self.enq_prio.val());
         self.in_d_key.next =
             (bit_cast::<KB, PB>(self.deq_port.val()) << 3) | bit_cast::<KB, 3>(self.deq_prio.val());
-        self.e_valid.d.next = self.enq_valid.val()
-            & self.port_ok.val().get_bit(self.enq_port.val().index())
+        self.in_e_ok.next = self.port_ok.val().get_bit(self.enq_port.val().index())
             & self.prio_ok.val().get_bit(self.enq_prio.val().index());
-        self.e_bad.d.next = self.enq_valid.val()
-            & !(self.port_ok.val().get_bit(self.enq_port.val().index())
-                & self.prio_ok.val().get_bit(self.enq_prio.val().index()));
+        self.in_d_ok.next = self.port_ok.val().get_bit(self.deq_port.val().index())
+            & self.prio_ok.val().get_bit(self.deq_prio.val().index());
+        self.e_valid.d.next = self.enq_valid.val() & self.in_e_ok.val();
+        self.e_bad.d.next = self.enq_valid.val() & !self.in_e_ok.val();
         self.e_key.d.next = self.in_e_key.val();
         self.e_len.d.next = self.enq_len.val();
-        self.d_valid.d.next = self.deq_valid.val()
-            & self.port_ok.val().get_bit(self.deq_port.val().index())
-            & self.prio_ok.val().get_bit(self.deq_prio.val().index());
-        self.d_bad.d.next = self.deq_valid.val()
-            & !(self.port_ok.val().get_bit(self.deq_port.val().index())
-                & self.prio_ok.val().get_bit(self.deq_prio.val().index()));
+        self.d_valid.d.next = self.deq_valid.val() & self.in_d_ok.val();
+        self.d_bad.d.next = self.deq_valid.val() & !self.in_d_ok.val();
         self.d_key.d.next = self.in_d_key.val();
         self.d_len.d.next = self.deq_len.val();
         self.ram_e_for_enq.read_address.next = self.in_e_key.val();

@@ -53,7 +53,8 @@ waves: build
 	@mkdir -p target/waves
 	@for b in $(BLOCKS); do \
 	  $(SC) cosim --block $$b --preset tiny --cycles 2000 --seed 1 --vcd target/waves/$${b}_tiny.vcd || exit 1; \
-	  echo "gtkwave target/waves/$${b}_tiny.vcd"; done
+	  echo "model:     gtkwave target/waves/$${b}_tiny.vcd rtl/$$b/$${b}_tiny.gtkw"; \
+	  echo "Verilator: gtkwave target/waves/$${b}_tiny.rtl.vcd rtl/$$b/$${b}_tiny.rtl.gtkw"; done
 
 bench: setup
 	$(CARGO) bench --bench throughput

@@ -116,7 +116,7 @@ impl BlockConfig {
         }
     }
 
-    pub fn model(&self) -> Box<dyn DynModel> {
+    pub fn model(&self) -> Box<dyn DynModel + Send> {
         match self {
             BlockConfig::Pfc(c) => Box::new(Pfc::new(c).expect("validated config")),
         }

@@ -280,7 +280,7 @@ fn cosim(
 ) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
     let schema = cfg.schema();
-    let mut stim: Box<dyn Stimulus> = match stimulus {
+    let mut stim: Box<dyn Stimulus + Send> = match stimulus {
         Some(p) => Box::new(VecStimulus::new(
             read_stimulus(p, &schema).map_err(|e| Failure::Input(e.to_string()))?,
         )),
@@ -388,13 +388,22 @@ fn demo(out: &Path, cycles: u64) -> Result<(), Failure> {
             if *preset == "tiny" {
                 let vcd = out.join(format!("{}.vcd", pkg.instance));
                 let r = run(&mut rtl, DEMO_WAVE_CYCLES, Some(vcd))?;
-                waves.extend(r.vcd);
+                if let Some((m, v)) = r.vcd {
+                    let view = |ext: &str| rtl_dir.join(format!("{}{ext}", pkg.instance));
+                    waves.push((m, view(".gtkw"), v, view(".rtl.gtkw")));
+                }
             }
         }
     }
-    summary += "\nWaveforms of the first cycles (open with GTKWave):\n\n";
-    for (m, r) in &waves {
-        summary += &format!("- model `{}`, Verilator `{}`\n", m.display(), r.display());
+    summary += "\nWaveforms of the first cycles, with their GTKWave views:\n\n";
+    for (m, mv, r, rv) in &waves {
+        summary += &format!(
+            "- model: `gtkwave {} {}`\n- Verilator: `gtkwave {} {}`\n",
+            m.display(),
+            mv.display(),
+            r.display(),
+            rv.display()
+        );
     }
     let path = out.join("summary.md");
     let mut f = OutputFile::create(&path).map_err(io_err("cannot create", &path))?;
@@ -402,12 +411,9 @@ fn demo(out: &Path, cycles: u64) -> Result<(), Failure> {
         .map_err(io_err("cannot write", &path))?;
     f.commit().map_err(io_err("cannot write", &path))?;
     println!("\nsummary: {}", path.display());
-    for (m, r) in &waves {
-        println!(
-            "waves:   {} (model), {} (Verilator)",
-            m.display(),
-            r.display()
-        );
+    for (m, mv, r, rv) in &waves {
+        println!("waves:   gtkwave {} {}", m.display(), mv.display());
+        println!("         gtkwave {} {}", r.display(), rv.display());
     }
     if failed {
         Err(Failure::Run(

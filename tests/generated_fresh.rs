@@ -11,15 +11,10 @@ fn generated_rtl_is_fresh() {
         for preset in BlockConfig::presets(block).unwrap() {
             let cfg = BlockConfig::preset(block, preset).unwrap();
             let pkg = cfg.package(preset, &generate_command(block, preset));
-            let files = [
-                (format!("{}.v", pkg.instance), &pkg.verilog),
-                (format!("{}.ports.json", pkg.instance), &pkg.manifest),
-                (format!("{}_csr.h", pkg.instance), &pkg.c_header),
-            ];
-            for (name, want) in files {
+            for (name, want) in pkg.files() {
                 let path = root.join("rtl").join(block).join(&name);
                 match std::fs::read_to_string(&path) {
-                    Ok(have) if &have == want => {}
+                    Ok(have) if have == want => {}
                     Ok(_) => stale.push(format!("rtl/{block}/{name} is stale")),
                     Err(_) => stale.push(format!("rtl/{block}/{name} is missing")),
                 }

@@ -17,6 +17,7 @@ use crate::error::SimError;
 use crate::verilator::VerilatedModel;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use switchcraft_core::stimulus::OutputFile;
 use switchcraft_core::vcd::VcdWriter;
@@ -251,7 +252,7 @@ pub struct Mismatch {
 #[derive(Clone, Debug)]
 pub struct CosimReport {
     pub block: String,
-    /// Cycles run (after reset), including the ones after a mismatch.
+    /// Cycles compared (after reset), including the ones after a mismatch.
     pub cycles: u64,
     /// Wall time of the compare loop.
     pub wall: Duration,
@@ -396,20 +397,79 @@ fn vcd_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
     move |e| SimError::io("cannot write", path, e)
 }
 
+/// Cycles per batch handed from the stimulus/model thread to the Verilator thread.
+const BATCH_CYCLES: usize = 1024;
+/// Filled batches that may wait for the Verilator thread.
+const BATCHES_IN_FLIGHT: usize = 2;
+
+/// Rows of inputs and the model's outputs for consecutive cycles, flattened.
+struct Batch {
+    rows: usize,
+    inputs: Vec<u64>,
+    expected: Vec<u64>,
+}
+
+impl Batch {
+    fn new(n_in: usize, n_out: usize) -> Self {
+        Batch {
+            rows: 0,
+            inputs: vec![0; BATCH_CYCLES * n_in],
+            expected: vec![0; BATCH_CYCLES * n_out],
+        }
+    }
+}
+
+/// Fills recycled batches with stimulus rows and the model's outputs until the stimulus ends,
+/// `max_cycles` are done, or the consumer hangs up.
+fn produce(
+    model: &mut (dyn DynModel + Send),
+    stim: &mut (dyn Stimulus + Send),
+    max_cycles: u64,
+    full: mpsc::SyncSender<Batch>,
+    empty: mpsc::Receiver<Batch>,
+) {
+    let n_in = model.ports().input_count();
+    let n_out = model.ports().output_count();
+    let mut cycle = 0u64;
+    let mut ended = false;
+    while !ended {
+        let Ok(mut batch) = empty.recv() else {
+            return;
+        };
+        batch.rows = 0;
+        while batch.rows < BATCH_CYCLES {
+            if cycle >= max_cycles {
+                ended = true;
+                break;
+            }
+            let inputs = &mut batch.inputs[batch.rows * n_in..][..n_in];
+            if !stim.next(inputs) {
+                ended = true;
+                break;
+            }
+            model.step_values(inputs, &mut batch.expected[batch.rows * n_out..][..n_out]);
+            batch.rows += 1;
+            cycle += 1;
+        }
+        if batch.rows > 0 && full.send(batch).is_err() {
+            return;
+        }
+    }
+}
+
 /// Runs `model` and `rtl` on `stim` and compares every output every cycle (see the module
 /// docs). A mismatch is a normal outcome, reported in [`CosimReport::mismatch`]; `Err` means the
 /// run itself could not be done (tools, files, schemas).
 pub fn run(
-    model: &mut dyn DynModel,
+    model: &mut (dyn DynModel + Send),
     rtl: &mut VerilatedModel,
-    stim: &mut dyn Stimulus,
+    stim: &mut (dyn Stimulus + Send),
     opts: &CosimOptions,
 ) -> Result<CosimReport, SimError> {
     check_schemas(model.ports(), rtl.schema())?;
     let schema = rtl.schema().clone();
-    let mut inputs = vec![0u64; schema.input_count()];
-    let mut expected = vec![0u64; schema.output_count()];
-    let mut actual = vec![0u64; schema.output_count()];
+    let (n_in, n_out) = (schema.input_count(), schema.output_count());
+    let mut actual = vec![0u64; BATCH_CYCLES * n_out];
 
     // A full-run trace needs the --trace build of the design.
     let mut traced: Option<VerilatedModel> = None;
@@ -447,22 +507,44 @@ pub fn run(
         let mut cycle = 0u64;
         let mut stop_after = u64::MAX;
         let mut first: Option<(u64, Vec<u64>, Vec<u64>)> = None;
-        while cycle < opts.max_cycles && cycle <= stop_after {
-            if !stim.next(&mut inputs) {
-                break;
+        std::thread::scope(|scope| -> Result<(), SimError> {
+            // The stimulus and the model run one batch ahead on a second thread; this thread
+            // steps Verilator and compares. Batches are recycled, so nothing is allocated per cycle.
+            let (full_tx, full_rx) = mpsc::sync_channel::<Batch>(BATCHES_IN_FLIGHT);
+            let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
+            for _ in 0..BATCHES_IN_FLIGHT + 1 {
+                let _ = empty_tx.send(Batch::new(n_in, n_out));
             }
-            model.step_values(&inputs, &mut expected);
-            main.step(&inputs, &mut actual);
-            if let Some(w) = writer.as_mut() {
-                let path = opts.vcd.as_deref().unwrap_or(Path::new(""));
-                w.step(cycle, &inputs, &expected).map_err(vcd_err(path))?;
+            let max_cycles = opts.max_cycles;
+            let (model, stim) = (&mut *model, &mut *stim);
+            scope.spawn(move || produce(model, stim, max_cycles, full_tx, empty_rx));
+
+            'batches: for batch in full_rx.iter() {
+                let rows = batch.rows;
+                main.step_rows(&batch.inputs[..rows * n_in], &mut actual[..rows * n_out]);
+                for row in 0..rows {
+                    let inputs = &batch.inputs[row * n_in..][..n_in];
+                    let expected = &batch.expected[row * n_out..][..n_out];
+                    let actual = &actual[row * n_out..][..n_out];
+                    if let Some(w) = writer.as_mut() {
+                        let path = opts.vcd.as_deref().unwrap_or(Path::new(""));
+                        w.step(cycle, inputs, expected).map_err(vcd_err(path))?;
+                    }
+                    if expected != actual && first.is_none() {
+                        first = Some((cycle, expected.to_vec(), actual.to_vec()));
+                        stop_after = cycle.saturating_add(opts.window_after);
+                    }
+                    cycle += 1;
+                    if cycle > stop_after {
+                        break 'batches;
+                    }
+                }
+                // The producer may have finished and dropped its end: nothing to recycle then.
+                let _ = empty_tx.send(batch);
             }
-            if expected != actual && first.is_none() {
-                first = Some((cycle, expected.clone(), actual.clone()));
-                stop_after = cycle.saturating_add(opts.window_after);
-            }
-            cycle += 1;
-        }
+            // Dropping both channel ends here (before the scope joins) unblocks the producer.
+            Ok(())
+        })?;
         let wall = start.elapsed();
 
         if let Some(w) = writer {

@@ -7,7 +7,11 @@ SC      = target/release/switchcraft
 BLOCKS  = pfc
 PRESETS_pfc = tiny fpga paper
 
-.PHONY: help setup demo test rtl check-generated lint cosim waves bench clean build
+.PHONY: formal help setup demo test rtl check-generated lint cosim waves bench clean build
+
+# `make synth BLOCK=pfc` runs one block; default: every block.
+BLOCK ?= $(BLOCKS)
+.PHONY: synth
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
@@ -18,6 +22,8 @@ help:
 	@echo "make cosim            1e6-cycle co-simulation of every block's tiny and fpga presets"
 	@echo "make waves            a short co-simulation with VCDs under target/waves/"
 	@echo "make bench            throughput of model, Verilator, co-simulation, rust-hdl (docs/reports/bench.md)"
+	@echo "make formal [BLOCK=b] BMC (depth 12) + k-induction (k 4) of formal/<b>/<b>_props.sv on the tiny preset"
+	@echo "make synth [BLOCK=b]  iCE40 HX8K synthesis, place and route (3 seeds), bitstream; Xilinx estimate (docs/reports/synth.md)"
 	@echo "make setup            install missing system tools (apt-get; needs root)"
 
 setup:
@@ -58,6 +64,17 @@ waves: build
 
 bench: setup
 	$(CARGO) bench --bench throughput
+
+# Minutes: every preset of every block is synthesized, placed and routed 3 times, one seed after
+# the other. Logs, netlists and bitstreams under target/synth/; results merged into
+# docs/reports/synth.md and synth.json.
+formal: build
+	@for b in $(BLOCK); do \
+	  $(SC) formal --block $$b --preset tiny --depth 12 --k 4 || exit 1; done
+
+synth: build
+	@for b in $(BLOCK); do \
+	  $(SC) synth --block $$b --seeds 3 --out target/synth --report docs/reports || exit 1; done
 
 clean:
 	$(CARGO) clean

@@ -16,6 +16,12 @@ pub use switchcraft_model as model;
 pub use switchcraft_rtl as rtl;
 pub use switchcraft_sim as sim;
 
+/// Formal flow (`switchcraft formal`, `make formal`).
+pub mod formal;
+
+/// FPGA synthesis flow (`switchcraft synth`, `make synth`).
+pub mod synth;
+
 /// Blocks implemented so far, by stem.
 pub const BLOCKS: &[&str] = &["pfc"];
 

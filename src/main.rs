@@ -87,6 +87,44 @@ enum Command {
         #[arg(long, default_value = "target/switchcraft-mismatch")]
         out_dir: PathBuf,
     },
+    /// Formal proof of the block's properties (formal/<block>/<block>_props.sv) with
+    /// yosys-smtbmc and z3: BMC from reset, then k-induction. Exit 1 if a proof fails, with
+    /// the counterexample VCD's path.
+    Formal {
+        #[command(flatten)]
+        target: Target,
+        /// BMC depth in cycles from reset (also the base case of the induction).
+        #[arg(long, default_value_t = 12)]
+        depth: u32,
+        /// Induction length k (at most --depth).
+        #[arg(long, default_value_t = 4)]
+        k: u32,
+        /// Check the props file's deliberately wrong assertion instead (the proof must fail).
+        #[arg(long)]
+        mutant: bool,
+        /// Working directory: scripts, logs, counterexamples.
+        #[arg(long, default_value = "target/formal")]
+        out: PathBuf,
+    },
+    /// FPGA synthesis: iCE40 HX8K resources, place-and-route Fmax and bitstream of the
+    /// checked-in Verilog, plus a synthesis-only Xilinx estimate; writes docs/reports/synth.*.
+    Synth {
+        /// Block stem (see `switchcraft list`).
+        #[arg(long)]
+        block: String,
+        /// Presets to run (default: every preset of the block).
+        #[arg(long = "preset", num_args = 1..)]
+        presets: Vec<String>,
+        /// Place-and-route seeds per preset (run one after the other); Fmax is their median.
+        #[arg(long, default_value_t = 3)]
+        seeds: u32,
+        /// Working directory for logs, netlists and bitstreams.
+        #[arg(long, default_value = "target/synth")]
+        out: PathBuf,
+        /// Where synth.md and synth.json are merged into.
+        #[arg(long, default_value = "docs/reports")]
+        report: PathBuf,
+    },
 }
 
 #[derive(Args)]
@@ -149,6 +187,20 @@ fn main() -> ExitCode {
             vcd,
             out_dir,
         } => cosim(&target, cycles, seed, stimulus.as_deref(), vcd, out_dir),
+        Command::Formal {
+            target,
+            depth,
+            k,
+            mutant,
+            out,
+        } => formal(&target, depth, k, mutant, out),
+        Command::Synth {
+            block,
+            presets,
+            seeds,
+            out,
+            report,
+        } => synth(block, presets, seeds, out, report),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -328,6 +380,55 @@ fn cosim(
         Ok(())
     } else {
         Err(Failure::Run("co-simulation FAILED".into()))
+    }
+}
+
+fn formal(target: &Target, depth: u32, k: u32, mutant: bool, out: PathBuf) -> Result<(), Failure> {
+    if k == 0 || k > depth {
+        return Err(Failure::Input(format!(
+            "--k {k}: must be 1..=--depth ({depth}); the BMC run is the induction's base case"
+        )));
+    }
+    let (cfg, name) = target.load()?;
+    let opts = switchcraft::formal::FormalOptions {
+        bmc_depth: depth,
+        k,
+        mutant,
+        out_dir: out.join(&name),
+    };
+    let report =
+        switchcraft::formal::run(&target.block, &cfg, &name, &opts).map_err(|e| match e {
+            switchcraft::formal::FormalError::Input(e) => Failure::Input(e.0),
+            e => Failure::Run(format!("error: {e}")),
+        })?;
+    print!("{report}");
+    if report.passed() {
+        Ok(())
+    } else {
+        Err(Failure::Run(format!("formal {name}: a proof FAILED")))
+    }
+}
+
+fn synth(
+    block: String,
+    presets: Vec<String>,
+    seeds: u32,
+    out: PathBuf,
+    report: PathBuf,
+) -> Result<(), Failure> {
+    use switchcraft::synth::{Options, SynthError, Tools};
+    let opts = Options {
+        block,
+        presets,
+        seeds,
+        out,
+        report: Some(report),
+        tools: Tools::from_env(),
+    };
+    match switchcraft::synth::run(&opts) {
+        Ok(_) => Ok(()),
+        Err(SynthError::Input(msg)) => Err(Failure::Input(msg)),
+        Err(e) => Err(Failure::Run(format!("error: {e}"))),
     }
 }
 

@@ -1227,7 +1227,10 @@ impl VerilatedModel {
     /// calling [`step`](Self::step) row by row, with less overhead per cycle.
     pub fn step_rows(&mut self, inputs: &[u64], outputs: &mut [u64]) {
         let (n_in, n_out) = (self.inputs.len(), self.outputs.len());
-        let rows = if n_in > 0 { inputs.len() / n_in } else { outputs.len() / n_out.max(1) };
+        let rows = inputs
+            .len()
+            .checked_div(n_in)
+            .unwrap_or(outputs.len() / n_out.max(1));
         assert!(
             inputs.len() == rows * n_in && outputs.len() == rows * n_out,
             "step_rows: {} input and {} output values do not make whole rows of {} and {}",
@@ -1237,7 +1240,10 @@ impl VerilatedModel {
             n_out
         );
         if self.tracing {
-            for (i, o) in inputs.chunks_exact(n_in.max(1)).zip(outputs.chunks_exact_mut(n_out.max(1))) {
+            for (i, o) in inputs
+                .chunks_exact(n_in.max(1))
+                .zip(outputs.chunks_exact_mut(n_out.max(1)))
+            {
                 self.step(i, o);
             }
             return;

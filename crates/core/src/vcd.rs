@@ -166,8 +166,18 @@ mod gtkw_tests {
         assert_eq!(
             body,
             [
-                "@28", "TOP.clk", "@200", "-enq (in)", "@28", "TOP.enq_valid", "@24",
-                "TOP.enq_port[4:0]", "@200", "-csr (out)", "@22", "TOP.csr_rdata[31:0]"
+                "@28",
+                "TOP.clk",
+                "@200",
+                "-enq (in)",
+                "@28",
+                "TOP.enq_valid",
+                "@24",
+                "TOP.enq_port[4:0]",
+                "@200",
+                "-csr (out)",
+                "@22",
+                "TOP.csr_rdata[31:0]"
             ]
         );
     }

@@ -1,0 +1,228 @@
+// Formal properties of the PFC block, checked with yosys-smtbmc + z3 by `switchcraft formal`
+// (`make formal BLOCK=pfc`). The flow reads the exported rtl/pfc/<instance>.v and this file with
+// `read_verilog -formal` and defines the macros below from the instance's config and register
+// map:
+//   SC_TOP        top module, e.g. pfc_tiny_top
+//   SC_PB, SC_QB  widths of the port and priority fields of the event buses
+//   SC_LB         width of the length field
+//   SC_PORTS      number of ports
+//   SC_A_<REG>    word index of register <REG> (ID, XOFF, XON, MAX, QUANTA, REFRESH, ERR)
+//   SC_W_OCC      occupancy width in bits
+//   SC_ID_WORD    reset value of the ID register
+// Probes: a wire marked `// probe: <path>` is connected by the flow, after `flatten`, to the
+// internal net <path> of the design under test (yosys cannot read hierarchical references).
+// The paths are rust-hdl's names in the core, the same for every preset.
+//
+// Cycle conventions (docs/blocks/pfc.md): events sampled at edge n are applied at edge n+1 and
+// reported by the outputs after that edge; `csr_rdata` after edge n is the register addressed at
+// edge n as it was before that edge; a CSR write at edge n is in the register after edge n.
+//
+// Assertions are named a_*, assumptions m_*. A mutant (`-DSC_MUTANT`) flips one assertion so
+// the flow can be seen to fail.
+
+module pfc_props (
+    input wire clk,
+    input wire rst,
+    input wire enq_valid,
+    input wire [`SC_PB-1:0] enq_port,
+    input wire [`SC_QB-1:0] enq_prio,
+    input wire [`SC_LB-1:0] enq_len,
+    input wire deq_valid,
+    input wire [`SC_PB-1:0] deq_port,
+    input wire [`SC_QB-1:0] deq_prio,
+    input wire [`SC_LB-1:0] deq_len,
+    input wire csr_we,
+    input wire [5:0] csr_addr,
+    input wire [31:0] csr_wdata
+);
+    localparam KB = `SC_PB + 3;        // key = {port, 3-bit priority}
+    localparam K = 1 << KB;
+    localparam [31:0] OCC_MASK = (`SC_W_OCC >= 32) ? 32'hffff_ffff : ((32'd1 << `SC_W_OCC) - 1);
+
+    // ---------------------------------------------------------------- the design under test
+    wire enq_drop, xoff_valid, xon_valid, frame_valid;
+    wire [`SC_PB-1:0] xoff_port, xon_port, frame_port;
+    wire [`SC_QB-1:0] xoff_prio, xon_prio;
+    wire [7:0] frame_class_enable, frame_pause;
+    wire [15:0] frame_quanta;
+    wire [31:0] csr_rdata;
+
+    `SC_TOP dut (
+        .clk(clk), .rst(rst),
+        .enq_valid(enq_valid), .enq_port(enq_port), .enq_prio(enq_prio), .enq_len(enq_len),
+        .deq_valid(deq_valid), .deq_port(deq_port), .deq_prio(deq_prio), .deq_len(deq_len),
+        .csr_we(csr_we), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
+        .enq_drop(enq_drop),
+        .xoff_valid(xoff_valid), .xoff_port(xoff_port), .xoff_prio(xoff_prio),
+        .xon_valid(xon_valid), .xon_port(xon_port), .xon_prio(xon_prio),
+        .frame_valid(frame_valid), .frame_port(frame_port),
+        .frame_class_enable(frame_class_enable), .frame_pause(frame_pause),
+        .frame_quanta(frame_quanta), .csr_rdata(csr_rdata)
+    );
+
+    // ---------------------------------------------------------------- probes
+    (* keep *) wire [K-1:0] xoff_q;          // probe: dut.core.xoff$q
+    (* keep *) wire [K-1:0] xoff_d;          // probe: dut.core.xoff$d
+    (* keep *) wire [31:0] r_xoff;           // probe: dut.core.r_xoff$q
+    (* keep *) wire [31:0] r_xon;            // probe: dut.core.r_xon$q
+    (* keep *) wire [31:0] r_max;            // probe: dut.core.r_max$q
+    (* keep *) wire [15:0] r_quanta;         // probe: dut.core.r_quanta$q
+    (* keep *) wire [15:0] r_refresh;        // probe: dut.core.r_refresh$q
+    (* keep *) wire [1:0] r_err;             // probe: dut.core.r_err$q
+    (* keep *) wire e_valid;                 // probe: dut.core.e_valid$q
+    (* keep *) wire d_valid;                 // probe: dut.core.d_valid$q
+    (* keep *) wire [31:0] e_base;           // probe: dut.core.e_base
+    (* keep *) wire [31:0] e_b1;             // probe: dut.core.e_b1
+    (* keep *) wire e_drop;                  // probe: dut.core.e_drop
+    (* keep *) wire [31:0] d_b0;             // probe: dut.core.d_b0
+    (* keep *) wire [31:0] d_b1;             // probe: dut.core.d_b1
+    (* keep *) wire d_underflow;             // probe: dut.core.d_underflow
+    (* keep *) wire e_we;                    // probe: dut.core.ram_e_for_enq$write_enable
+    (* keep *) wire [KB-1:0] e_wa;           // probe: dut.core.ram_e_for_enq$write_address
+    (* keep *) wire [31:0] e_wd;             // probe: dut.core.ram_e_for_enq$write_data
+    (* keep *) wire d_we;                    // probe: dut.core.ram_d_for_enq$write_enable
+    (* keep *) wire [KB-1:0] d_wa;           // probe: dut.core.ram_d_for_enq$write_address
+    (* keep *) wire [31:0] d_wd;             // probe: dut.core.ram_d_for_enq$write_data
+
+    // ---------------------------------------------------------------- assumptions
+    // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the
+    // contract only defines behaviour after a reset. Induction starts anywhere and needs none.
+    reg init = 1'b1;
+    always @(posedge clk) init <= 1'b0;
+    always @(*) if (init) m_reset_first: assume (rst);
+
+    // The previous cycle's values (yosys allows $past only in clocked blocks; these registers
+    // say the same explicitly). `past_ok`: there was a previous cycle and it was not a reset.
+    reg past_valid = 1'b0;
+    reg prev_rst, prev_e_drop, prev_d_underflow, prev_csr_we;
+    reg [5:0] prev_csr_addr;
+    reg [31:0] prev_csr_wdata, prev_r_xoff, prev_r_xon, prev_r_max;
+    reg [15:0] prev_r_quanta, prev_r_refresh;
+    reg [1:0] prev_r_err;
+    reg [K-1:0] prev_xoff_q;
+    always @(posedge clk) begin
+        past_valid <= 1'b1;
+        prev_rst <= rst;
+        prev_e_drop <= e_drop;
+        prev_d_underflow <= d_underflow;
+        prev_csr_we <= csr_we;
+        prev_csr_addr <= csr_addr;
+        prev_csr_wdata <= csr_wdata;
+        prev_r_xoff <= r_xoff;
+        prev_r_xon <= r_xon;
+        prev_r_max <= r_max;
+        prev_r_quanta <= r_quanta;
+        prev_r_refresh <= r_refresh;
+        prev_r_err <= r_err;
+        prev_xoff_q <= xoff_q;
+    end
+    wire past_ok = past_valid && !prev_rst;
+
+    // ---------------------------------------------------------------- helpers
+    wire [KB-1:0] xoff_key = {xoff_port, {(3 - `SC_QB){1'b0}}, xoff_prio};
+    wire [KB-1:0] xon_key = {xon_port, {(3 - `SC_QB){1'b0}}, xon_prio};
+    wire [K-1:0] rises = xoff_q & ~prev_xoff_q;
+    wire [K-1:0] falls = ~xoff_q & prev_xoff_q;
+    wire [K-1:0] one = {{(K - 1){1'b0}}, 1'b1};
+
+    // ---------------------------------------------------------------- pause-request events
+    // a_events_are_state_changes: an XOFF (XON) event is reported exactly when its (port,
+    // priority) went from resume to pause (pause to resume) at the same edge, and every such
+    // change is reported: no spurious events, no silent changes.
+    always @(*) if (past_ok) begin
+`ifdef SC_MUTANT
+        // The mutant claims no XOFF event is ever reported: must FAIL.
+        a_events_are_state_changes: assert (!xoff_valid);
+`else
+        a_events_are_state_changes: assert (rises == (xoff_valid ? one << xoff_key : {K{1'b0}})
+                                         && falls == (xon_valid ? one << xon_key : {K{1'b0}}));
+`endif
+    end
+
+    // a_xoff_only_after_threshold: a (port, priority) is in XOFF only if, since it last entered
+    // XOFF, its occupancy was written with a value >= the XOFF threshold of that moment.
+    // `reached` is ghost state: per key, "a write >= XOFF happened during this XOFF period".
+    reg [K-1:0] reached = {K{1'b0}};
+    wire [K-1:0] wrote_high = ((e_we && e_wd >= r_xoff) ? one << e_wa : {K{1'b0}})
+                            | ((d_we && d_wd >= r_xoff) ? one << d_wa : {K{1'b0}});
+    always @(posedge clk) reached <= rst ? {K{1'b0}} : (reached | wrote_high) & xoff_d;
+    always @(*) if (past_valid) a_xoff_only_after_threshold: assert ((xoff_q & ~reached) == 0);
+
+    // ---------------------------------------------------------------- occupancy arithmetic
+    always @(*) if (!rst) begin
+        // a_no_underflow: a dequeue never wraps below zero; more than the occupancy clamps to 0
+        // and raises the underflow flag (checked below).
+        if (d_valid) a_no_underflow: assert (d_b1 <= d_b0 && (!d_underflow || d_b1 == 0));
+        // a_no_overflow: an accepted enqueue never wraps and never passes MAX; a refused one
+        // (drop) leaves the occupancy unchanged.
+        if (e_valid && !e_drop) a_no_overflow: assert (e_b1 >= e_base && e_b1 <= r_max);
+        if (e_drop) a_drop_keeps_occupancy: assert (e_b1 == e_base);
+    end
+    // a_drop_reported / a_underflow_flagged: the saturation events are visible.
+    always @(*) if (past_ok) begin
+        a_drop_reported: assert (enq_drop == prev_e_drop);
+        if (prev_d_underflow) a_underflow_flagged: assert (r_err[0]);
+    end
+
+    // ---------------------------------------------------------------- CSR map
+    // a_csr_write_*: a write lands in the register at the same edge, masked to its width.
+    // a_csr_read_*: csr_rdata after an edge is the addressed register before that edge.
+    // a_err_rw1c: writing 1 clears an error bit unless the same edge sets it (set wins).
+    always @(*) if (past_ok) begin
+        if (prev_csr_we && prev_csr_addr == `SC_A_XOFF)
+            a_csr_write_xoff: assert (r_xoff == (prev_csr_wdata & OCC_MASK));
+        if (prev_csr_we && prev_csr_addr == `SC_A_XON)
+            a_csr_write_xon: assert (r_xon == (prev_csr_wdata & OCC_MASK));
+        if (prev_csr_we && prev_csr_addr == `SC_A_MAX)
+            a_csr_write_max: assert (r_max == (prev_csr_wdata & OCC_MASK));
+        if (prev_csr_we && prev_csr_addr == `SC_A_QUANTA)
+            a_csr_write_quanta: assert (r_quanta == prev_csr_wdata[15:0]);
+        if (prev_csr_we && prev_csr_addr == `SC_A_REFRESH)
+            a_csr_write_refresh: assert (r_refresh == prev_csr_wdata[15:0]);
+        if (prev_csr_we && prev_csr_addr == `SC_A_ERR && prev_csr_wdata[0]
+                && !prev_d_underflow)
+            a_err_rw1c: assert (!r_err[0]);
+        // Registers not addressed keep their value.
+        if (!(prev_csr_we && prev_csr_addr == `SC_A_XOFF))
+            a_csr_xoff_holds: assert (r_xoff == prev_r_xoff);
+
+        if (prev_csr_addr == `SC_A_ID) a_csr_read_id: assert (csr_rdata == `SC_ID_WORD);
+        if (prev_csr_addr == `SC_A_XOFF) a_csr_read_xoff: assert (csr_rdata == prev_r_xoff);
+        if (prev_csr_addr == `SC_A_XON) a_csr_read_xon: assert (csr_rdata == prev_r_xon);
+        if (prev_csr_addr == `SC_A_MAX) a_csr_read_max: assert (csr_rdata == prev_r_max);
+        if (prev_csr_addr == `SC_A_ERR) a_csr_read_err: assert (csr_rdata == {30'd0, prev_r_err});
+    end
+
+    // ---------------------------------------------------------------- pause frames
+    // a_frame_contents: a frame pauses exactly the paused classes among the enabled ones, with
+    // the QUANTA register's time, on an existing port.
+    always @(*) if (past_ok && frame_valid) begin
+        a_frame_port_exists: assert (frame_port < `SC_PORTS);
+        a_frame_pause_enabled: assert ((frame_pause & ~frame_class_enable) == 0);
+        a_frame_quanta: assert (frame_quanta == prev_r_quanta);
+    end
+
+    // a_refresh_bound: while a port has a paused class, it gets a frame at least every
+    // REFRESH + PORTS + 1 cycles (the tick, then at most one round of the round-robin arbiter,
+    // then the frame register). `wait_cycles` is ghost state per port.
+    wire [`SC_PORTS-1:0] refresh_late;
+    genvar p;
+    generate
+        for (p = 0; p < `SC_PORTS; p = p + 1) begin : refresh_check
+            reg [17:0] wait_cycles = 18'd0;
+            wire paused = |xoff_q[p * 8 +: 8];
+            wire served = frame_valid && frame_port == p;
+            // A new REFRESH value restarts the count (the bound changes with it).
+            wire restart = rst || !paused || served || r_refresh != prev_r_refresh;
+            always @(posedge clk) wait_cycles <= restart ? 18'd0 : wait_cycles + 18'd1;
+            // On the cycle REFRESH changes, the count still belongs to the old value: skip it.
+            assign refresh_late[p] = r_refresh == prev_r_refresh
+                                  && wait_cycles > r_refresh + `SC_PORTS + 1;
+        end
+    endgenerate
+    // Not inductive (the ghost count is not tied to the refresh timer): checked by BMC only,
+    // left out of the induction run with SC_INDUCTION.
+`ifndef SC_INDUCTION
+    always @(*) if (!rst) a_refresh_bound: assert (refresh_late == 0);
+`endif
+endmodule

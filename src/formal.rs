@@ -1,0 +1,394 @@
+//! Formal flow (`switchcraft formal`, `make formal`): a block's property wrapper
+//! `formal/<b>/<b>_props.sv` around its exported top, proved with yosys + yosys-smtbmc + z3.
+//!
+//! Two runs per instance:
+//! * BMC from reset to `bmc_depth` cycles: every assertion (`a_*`), including the ones that are
+//!   not inductive;
+//! * k-induction at `k` (`yosys-smtbmc -i`) with `SC_INDUCTION` defined, which leaves out the
+//!   assertions the props file marks BMC-only. Together with the BMC run (depth >= k, the base
+//!   case) this proves those assertions for every reachable cycle.
+//!
+//! Probes: a wire in the props file marked `// probe: <path>` is connected after `flatten` to
+//! the design's internal net `<path>` (yosys cannot read hierarchical references itself).
+//! z3 runs with `--unroll`: the default incremental mode takes minutes per step on these designs.
+
+use crate::{BlockConfig, InputError};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct FormalOptions {
+    pub bmc_depth: u32,
+    pub k: u32,
+    /// Define `SC_MUTANT`: the props file's deliberately wrong assertion; the proof must fail.
+    pub mutant: bool,
+    /// Work directory: the Verilog, scripts, logs and counterexample VCDs go here.
+    pub out_dir: PathBuf,
+}
+
+/// One solver run.
+#[derive(Clone, Debug)]
+pub struct Proof {
+    /// "bmc" or "induction".
+    pub kind: &'static str,
+    pub depth: u32,
+    pub passed: bool,
+    /// The failing assertion's name, when yosys-smtbmc names it.
+    pub failed_assertion: Option<String>,
+    /// The counterexample, when the run failed.
+    pub counterexample: Option<PathBuf>,
+    pub log: PathBuf,
+    pub time: Duration,
+}
+
+#[derive(Clone, Debug)]
+pub struct FormalReport {
+    pub instance: String,
+    pub assertions: Vec<String>,
+    pub bmc: Proof,
+    pub induction: Proof,
+}
+
+impl FormalReport {
+    pub fn passed(&self) -> bool {
+        self.bmc.passed && self.induction.passed
+    }
+}
+
+impl std::fmt::Display for FormalReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "formal {}: {} assertions",
+            self.instance,
+            self.assertions.len()
+        )?;
+        for p in [&self.bmc, &self.induction] {
+            write!(
+                f,
+                "  {:<9} depth {:>2}: {} in {:.1} s",
+                p.kind,
+                p.depth,
+                if p.passed { "PASSED" } else { "FAILED" },
+                p.time.as_secs_f64()
+            )?;
+            if let Some(a) = &p.failed_assertion {
+                write!(f, ", assertion {a}")?;
+            }
+            if let Some(v) = &p.counterexample {
+                write!(f, ", counterexample {}", v.display())?;
+            }
+            writeln!(f, " (log {})", p.log.display())?;
+        }
+        Ok(())
+    }
+}
+
+/// Why the flow could not run (not a failed proof: that is a report with `passed() == false`).
+#[derive(Debug)]
+pub enum FormalError {
+    Input(InputError),
+    Tool {
+        tool: &'static str,
+        log: PathBuf,
+        msg: String,
+    },
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for FormalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormalError::Input(e) => write!(f, "{e}"),
+            FormalError::Tool { tool, log, msg } => {
+                write!(f, "{tool} failed: {msg} (log {})", log.display())
+            }
+            FormalError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for FormalError {}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> FormalError + '_ {
+    move |e| FormalError::Io(path.to_path_buf(), e)
+}
+
+/// The props file of a block.
+pub fn props_path(block: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("formal")
+        .join(block)
+        .join(format!("{block}_props.sv"))
+}
+
+/// `(wire, internal net)` for every `// probe:` line of a props file.
+pub fn probes(props: &str) -> Result<Vec<(String, String)>, InputError> {
+    let mut out = Vec::new();
+    for (n, line) in props.lines().enumerate() {
+        let Some((decl, path)) = line.split_once("// probe:") else {
+            continue;
+        };
+        if decl.trim_start().starts_with("//") {
+            continue; // prose about probes
+        }
+        let name = decl
+            .trim()
+            .strip_suffix(';')
+            .and_then(|d| d.split_whitespace().last())
+            .filter(|w| w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        match (name, path.trim()) {
+            (Some(w), p) if !p.is_empty() && !p.contains(char::is_whitespace) => {
+                out.push((w.to_string(), p.to_string()))
+            }
+            _ => {
+                return Err(InputError(format!(
+                    "props line {}: a probe must be `<decl> <wire>; // probe: <net>`",
+                    n + 1
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Names of the assertions (`a_*: assert`) in a props file, in order, without repeats.
+pub fn assertion_names(props: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for part in props
+        .split(": assert")
+        .collect::<Vec<_>>()
+        .iter()
+        .rev()
+        .skip(1)
+        .rev()
+    {
+        let label: String = part
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if label.starts_with("a_") && !names.contains(&label) {
+            names.push(label);
+        }
+    }
+    names
+}
+
+/// Macro definitions the props file of `cfg`'s block reads (see its header).
+fn defines(cfg: &BlockConfig, instance: &str) -> Vec<(String, String)> {
+    let mut d = vec![("SC_TOP".to_string(), format!("{instance}_top"))];
+    for r in &cfg.regmap().regs {
+        d.push((
+            format!("SC_A_{}", r.name.to_uppercase()),
+            r.index.to_string(),
+        ));
+    }
+    match cfg {
+        BlockConfig::Pfc(c) => {
+            let schema = cfg.schema();
+            let width = |n: &str| {
+                schema
+                    .ports
+                    .iter()
+                    .find(|p| p.name == n)
+                    .map_or(0, |p| p.width)
+            };
+            d.push(("SC_PB".into(), width("enq_port").to_string()));
+            d.push(("SC_QB".into(), width("enq_prio").to_string()));
+            d.push(("SC_LB".into(), width("enq_len").to_string()));
+            d.push(("SC_PORTS".into(), c.ports.to_string()));
+            d.push(("SC_W_OCC".into(), c.occupancy_bits.to_string()));
+            let id = cfg.regmap().regs[0].reset;
+            d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
+        }
+    }
+    d
+}
+
+/// Runs BMC and k-induction on `cfg` packaged under `name` (instance `<block>_<name>`).
+pub fn run(
+    block: &str,
+    cfg: &BlockConfig,
+    name: &str,
+    opts: &FormalOptions,
+) -> Result<FormalReport, FormalError> {
+    let props_file = props_path(block);
+    let props = std::fs::read_to_string(&props_file).map_err(io(&props_file))?;
+    let probes = probes(&props).map_err(FormalError::Input)?;
+    let dir = &opts.out_dir;
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let pkg = cfg.package(name, &format!("switchcraft formal --block {block}"));
+    let instance = pkg.instance.as_str();
+    let verilog = dir.join(format!("{instance}.v"));
+    std::fs::write(&verilog, &pkg.verilog).map_err(io(&verilog))?;
+
+    let mut base = defines(cfg, instance);
+    if opts.mutant {
+        base.push(("SC_MUTANT".into(), "1".into()));
+    }
+    let bmc_smt = prepare(dir, "bmc", &verilog, &props_file, &base, &probes)?;
+    let mut ind_defs = base.clone();
+    ind_defs.push(("SC_INDUCTION".into(), "1".into()));
+    let ind_smt = prepare(dir, "induction", &verilog, &props_file, &ind_defs, &probes)?;
+
+    let bmc = solve(dir, "bmc", &bmc_smt, opts.bmc_depth, false)?;
+    let induction = solve(dir, "induction", &ind_smt, opts.k, true)?;
+    Ok(FormalReport {
+        instance: instance.to_string(),
+        assertions: assertion_names(&props),
+        bmc,
+        induction,
+    })
+}
+
+/// yosys: read, flatten, connect the probes, write SMT-LIB2. Returns the .smt2 path.
+fn prepare(
+    dir: &Path,
+    kind: &str,
+    verilog: &Path,
+    props: &Path,
+    defines: &[(String, String)],
+    probes: &[(String, String)],
+) -> Result<PathBuf, FormalError> {
+    let smt = dir.join(format!("{kind}.smt2"));
+    let script = dir.join(format!("{kind}.ys"));
+    let log = dir.join(format!("{kind}.yosys.log"));
+    let mut ys = String::new();
+    let _ = writeln!(ys, "read_verilog {}", verilog.display());
+    let defs: String = defines.iter().map(|(k, v)| format!(" -D{k}={v}")).collect();
+    let _ = writeln!(ys, "read_verilog -formal{defs} {}", props.display());
+    let _ = writeln!(ys, "prep -top {}_props\nflatten", block_of(props));
+    for (wire, net) in probes {
+        let _ = writeln!(ys, "connect -set {wire} {net}");
+    }
+    ys += "opt_clean\n";
+    let _ = writeln!(ys, "write_smt2 -wires {}", smt.display());
+    std::fs::write(&script, ys).map_err(io(&script))?;
+    let out = Command::new("yosys")
+        .arg("-q")
+        .arg("-l")
+        .arg(&log)
+        .arg("-s")
+        .arg(&script)
+        .output()
+        .map_err(|e| FormalError::Tool {
+            tool: "yosys",
+            log: log.clone(),
+            msg: format!("cannot run yosys ({e}); run `make setup`"),
+        })?;
+    if !out.status.success() {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let msg = text
+            .lines()
+            .find(|l| l.contains("ERROR"))
+            .unwrap_or("see the log")
+            .trim()
+            .to_string();
+        return Err(FormalError::Tool {
+            tool: "yosys",
+            log,
+            msg,
+        });
+    }
+    Ok(smt)
+}
+
+fn block_of(props: &Path) -> String {
+    props
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| s.strip_suffix("_props"))
+        .unwrap_or("block")
+        .to_string()
+}
+
+/// yosys-smtbmc with z3: BMC (`induction` false) or the induction step.
+fn solve(
+    dir: &Path,
+    kind: &'static str,
+    smt: &Path,
+    depth: u32,
+    induction: bool,
+) -> Result<Proof, FormalError> {
+    let log = dir.join(format!("{kind}.smtbmc.log"));
+    let vcd = dir.join(format!("{kind}_counterexample.vcd"));
+    let _ = std::fs::remove_file(&vcd);
+    let mut cmd = Command::new("yosys-smtbmc");
+    cmd.args(["-s", "z3", "--unroll", "-t"])
+        .arg(depth.to_string())
+        .arg("--dump-vcd")
+        .arg(&vcd);
+    if induction {
+        cmd.arg("-i");
+    }
+    cmd.arg(smt);
+    let start = Instant::now();
+    let out = cmd.output().map_err(|e| FormalError::Tool {
+        tool: "yosys-smtbmc",
+        log: log.clone(),
+        msg: format!("cannot run yosys-smtbmc ({e}); run `make setup`"),
+    })?;
+    let time = start.elapsed();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    std::fs::write(&log, &text).map_err(io(&log))?;
+    let status = text
+        .lines()
+        .rev()
+        .find_map(|l| l.split("Status: ").nth(1))
+        .map(str::trim);
+    let passed = match status {
+        Some("PASSED") => true,
+        Some("FAILED") => false,
+        _ => {
+            return Err(FormalError::Tool {
+                tool: "yosys-smtbmc",
+                log,
+                msg: format!("no PASSED/FAILED status (exit {:?})", out.status.code()),
+            })
+        }
+    };
+    let failed_assertion = text
+        .lines()
+        .find_map(|l| l.split("Assert failed in ").nth(1))
+        .and_then(|s| s.split(": ").nth(1))
+        .map(|s| s.split_whitespace().next().unwrap_or(s).to_string());
+    Ok(Proof {
+        kind,
+        depth,
+        passed,
+        failed_assertion,
+        counterexample: (!passed && vcd.exists()).then_some(vcd),
+        log,
+        time,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_and_assertions_are_read_from_the_props_text() {
+        let text = "    (* keep *) wire [3:0] a; // probe: dut.core.a$q\n\
+                    // a comment about a `// probe: x` line\n\
+                    wire b;   // probe: dut.b\n\
+                    always @(*) a_one: assert (a == 1);\n\
+                    always @(*) if (x) a_two: assert (b);\n";
+        assert_eq!(
+            probes(text).unwrap(),
+            [
+                ("a".to_string(), "dut.core.a$q".to_string()),
+                ("b".to_string(), "dut.b".to_string())
+            ]
+        );
+        assert_eq!(assertion_names(text), ["a_one", "a_two"]);
+        let bad = probes("wire c // probe: x\n").unwrap_err();
+        assert!(bad.0.contains("props line 1"), "{bad}");
+    }
+}

@@ -15,7 +15,7 @@ BLOCK ?= $(BLOCKS)
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
-	@echo "make test             all tests (unit, equivalence, CLI, freshness, lint)"
+	@echo "make test             all tests (unit, equivalence, formal tiny, synthesis smoke, CLI, freshness, lint)"
 	@echo "make rtl              regenerate rtl/<block>/ for every preset"
 	@echo "make check-generated  fail if rtl/ is stale"
 	@echo "make lint             verilator --lint-only -Wall on rtl/"

@@ -12,11 +12,10 @@
 //! the design's internal net `<path>` (yosys cannot read hierarchical references itself).
 //! z3 runs with `--unroll`: the default incremental mode takes minutes per step on these designs.
 
+use crate::tool::{run_logged, run_tool, ToolError, Tools};
 use crate::{BlockConfig, InputError};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
 pub struct FormalOptions {
@@ -26,6 +25,7 @@ pub struct FormalOptions {
     pub mutant: bool,
     /// Work directory: the Verilog, scripts, logs and counterexample VCDs go here.
     pub out_dir: PathBuf,
+    pub tools: Tools,
 }
 
 /// One solver run.
@@ -40,7 +40,8 @@ pub struct Proof {
     /// The counterexample, when the run failed.
     pub counterexample: Option<PathBuf>,
     pub log: PathBuf,
-    pub time: Duration,
+    /// Wall time in seconds.
+    pub seconds: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -72,7 +73,7 @@ impl std::fmt::Display for FormalReport {
                 p.kind,
                 p.depth,
                 if p.passed { "PASSED" } else { "FAILED" },
-                p.time.as_secs_f64()
+                p.seconds
             )?;
             if let Some(a) = &p.failed_assertion {
                 write!(f, ", assertion {a}")?;
@@ -90,11 +91,7 @@ impl std::fmt::Display for FormalReport {
 #[derive(Debug)]
 pub enum FormalError {
     Input(InputError),
-    Tool {
-        tool: &'static str,
-        log: PathBuf,
-        msg: String,
-    },
+    Tool(ToolError),
     Io(PathBuf, std::io::Error),
 }
 
@@ -102,15 +99,19 @@ impl std::fmt::Display for FormalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FormalError::Input(e) => write!(f, "{e}"),
-            FormalError::Tool { tool, log, msg } => {
-                write!(f, "{tool} failed: {msg} (log {})", log.display())
-            }
+            FormalError::Tool(e) => write!(f, "{e}"),
             FormalError::Io(p, e) => write!(f, "{}: {e}", p.display()),
         }
     }
 }
 
 impl std::error::Error for FormalError {}
+
+impl From<ToolError> for FormalError {
+    fn from(e: ToolError) -> Self {
+        FormalError::Tool(e)
+    }
+}
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> FormalError + '_ {
     move |e| FormalError::Io(path.to_path_buf(), e)
@@ -157,24 +158,14 @@ pub fn probes(props: &str) -> Result<Vec<(String, String)>, InputError> {
 /// Names of the assertions (`a_*: assert`) in a props file, in order, without repeats.
 pub fn assertion_names(props: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for part in props
-        .split(": assert")
-        .collect::<Vec<_>>()
-        .iter()
-        .rev()
-        .skip(1)
-        .rev()
-    {
-        let label: String = part
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        if label.starts_with("a_") && !names.contains(&label) {
-            names.push(label);
+    for (at, _) in props.match_indices(": assert") {
+        let before = &props[..at];
+        let start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |k| k + 1);
+        let label = &before[start..];
+        if label.starts_with("a_") && !names.iter().any(|n| n == label) {
+            names.push(label.to_string());
         }
     }
     names
@@ -182,8 +173,9 @@ pub fn assertion_names(props: &str) -> Vec<String> {
 
 /// Macro definitions the props file of `cfg`'s block reads (see its header).
 fn defines(cfg: &BlockConfig, instance: &str) -> Vec<(String, String)> {
+    let regmap = cfg.regmap();
     let mut d = vec![("SC_TOP".to_string(), format!("{instance}_top"))];
-    for r in &cfg.regmap().regs {
+    for r in &regmap.regs {
         d.push((
             format!("SC_A_{}", r.name.to_uppercase()),
             r.index.to_string(),
@@ -204,7 +196,7 @@ fn defines(cfg: &BlockConfig, instance: &str) -> Vec<(String, String)> {
             d.push(("SC_LB".into(), width("enq_len").to_string()));
             d.push(("SC_PORTS".into(), c.ports.to_string()));
             d.push(("SC_W_OCC".into(), c.occupancy_bits.to_string()));
-            let id = cfg.regmap().regs[0].reset;
+            let id = regmap.regs[0].reset;
             d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
         }
     }
@@ -232,13 +224,32 @@ pub fn run(
     if opts.mutant {
         base.push(("SC_MUTANT".into(), "1".into()));
     }
-    let bmc_smt = prepare(dir, "bmc", &verilog, &props_file, &base, &probes)?;
+    let tools = &opts.tools;
+    let bmc_smt = prepare(
+        tools,
+        block,
+        dir,
+        "bmc",
+        &verilog,
+        &props_file,
+        &base,
+        &probes,
+    )?;
     let mut ind_defs = base.clone();
     ind_defs.push(("SC_INDUCTION".into(), "1".into()));
-    let ind_smt = prepare(dir, "induction", &verilog, &props_file, &ind_defs, &probes)?;
+    let ind_smt = prepare(
+        tools,
+        block,
+        dir,
+        "induction",
+        &verilog,
+        &props_file,
+        &ind_defs,
+        &probes,
+    )?;
 
-    let bmc = solve(dir, "bmc", &bmc_smt, opts.bmc_depth, false)?;
-    let induction = solve(dir, "induction", &ind_smt, opts.k, true)?;
+    let bmc = solve(tools, dir, "bmc", &bmc_smt, opts.bmc_depth, false)?;
+    let induction = solve(tools, dir, "induction", &ind_smt, opts.k, true)?;
     Ok(FormalReport {
         instance: instance.to_string(),
         assertions: assertion_names(&props),
@@ -248,7 +259,10 @@ pub fn run(
 }
 
 /// yosys: read, flatten, connect the probes, write SMT-LIB2. Returns the .smt2 path.
+#[allow(clippy::too_many_arguments)]
 fn prepare(
+    tools: &Tools,
+    block: &str,
     dir: &Path,
     kind: &str,
     verilog: &Path,
@@ -263,53 +277,25 @@ fn prepare(
     let _ = writeln!(ys, "read_verilog {}", verilog.display());
     let defs: String = defines.iter().map(|(k, v)| format!(" -D{k}={v}")).collect();
     let _ = writeln!(ys, "read_verilog -formal{defs} {}", props.display());
-    let _ = writeln!(ys, "prep -top {}_props\nflatten", block_of(props));
+    let _ = writeln!(ys, "prep -top {block}_props\nflatten");
     for (wire, net) in probes {
         let _ = writeln!(ys, "connect -set {wire} {net}");
     }
     ys += "opt_clean\n";
     let _ = writeln!(ys, "write_smt2 -wires {}", smt.display());
     std::fs::write(&script, ys).map_err(io(&script))?;
-    let out = Command::new("yosys")
-        .arg("-q")
-        .arg("-l")
-        .arg(&log)
-        .arg("-s")
-        .arg(&script)
-        .output()
-        .map_err(|e| FormalError::Tool {
-            tool: "yosys",
-            log: log.clone(),
-            msg: format!("cannot run yosys ({e}); run `make setup`"),
-        })?;
-    if !out.status.success() {
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        let msg = text
-            .lines()
-            .find(|l| l.contains("ERROR"))
-            .unwrap_or("see the log")
-            .trim()
-            .to_string();
-        return Err(FormalError::Tool {
-            tool: "yosys",
-            log,
-            msg,
-        });
-    }
+    let args = [
+        "-q".to_string(),
+        "-s".to_string(),
+        script.display().to_string(),
+    ];
+    run_tool("yosys", &tools.yosys, &args, &log)?;
     Ok(smt)
-}
-
-fn block_of(props: &Path) -> String {
-    props
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .and_then(|s| s.strip_suffix("_props"))
-        .unwrap_or("block")
-        .to_string()
 }
 
 /// yosys-smtbmc with z3: BMC (`induction` false) or the induction step.
 fn solve(
+    tools: &Tools,
     dir: &Path,
     kind: &'static str,
     smt: &Path,
@@ -319,24 +305,17 @@ fn solve(
     let log = dir.join(format!("{kind}.smtbmc.log"));
     let vcd = dir.join(format!("{kind}_counterexample.vcd"));
     let _ = std::fs::remove_file(&vcd);
-    let mut cmd = Command::new("yosys-smtbmc");
-    cmd.args(["-s", "z3", "--unroll", "-t"])
-        .arg(depth.to_string())
-        .arg("--dump-vcd")
-        .arg(&vcd);
+    let mut args: Vec<String> = ["-s", "z3", "--unroll", "-t"].map(String::from).to_vec();
+    args.push(depth.to_string());
+    args.push("--dump-vcd".into());
+    args.push(vcd.display().to_string());
     if induction {
-        cmd.arg("-i");
+        args.push("-i".into());
     }
-    cmd.arg(smt);
-    let start = Instant::now();
-    let out = cmd.output().map_err(|e| FormalError::Tool {
-        tool: "yosys-smtbmc",
-        log: log.clone(),
-        msg: format!("cannot run yosys-smtbmc ({e}); run `make setup`"),
-    })?;
-    let time = start.elapsed();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    std::fs::write(&log, &text).map_err(io(&log))?;
+    args.push(smt.display().to_string());
+    // A failed proof exits non-zero too: the status line decides, not the exit code.
+    let (exit, seconds) = run_logged("yosys-smtbmc", &tools.smtbmc, &args, &log)?;
+    let text = std::fs::read_to_string(&log).map_err(io(&log))?;
     let status = text
         .lines()
         .rev()
@@ -346,11 +325,11 @@ fn solve(
         Some("PASSED") => true,
         Some("FAILED") => false,
         _ => {
-            return Err(FormalError::Tool {
+            return Err(FormalError::Tool(ToolError {
                 tool: "yosys-smtbmc",
-                log,
-                msg: format!("no PASSED/FAILED status (exit {:?})", out.status.code()),
-            })
+                log: Some(log),
+                detail: format!("{exit}, and no PASSED/FAILED status in its log"),
+            }))
         }
     };
     let failed_assertion = text
@@ -365,7 +344,7 @@ fn solve(
         failed_assertion,
         counterexample: (!passed && vcd.exists()).then_some(vcd),
         log,
-        time,
+        seconds,
     })
 }
 

@@ -16,6 +16,9 @@ pub use switchcraft_model as model;
 pub use switchcraft_rtl as rtl;
 pub use switchcraft_sim as sim;
 
+/// Running yosys, yosys-smtbmc, nextpnr-ice40 and icepack with logs.
+pub mod tool;
+
 /// Formal flow (`switchcraft formal`, `make formal`).
 pub mod formal;
 

@@ -395,6 +395,7 @@ fn formal(target: &Target, depth: u32, k: u32, mutant: bool, out: PathBuf) -> Re
         k,
         mutant,
         out_dir: out.join(&name),
+        tools: switchcraft::tool::Tools::from_env(),
     };
     let report =
         switchcraft::formal::run(&target.block, &cfg, &name, &opts).map_err(|e| match e {

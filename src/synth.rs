@@ -22,9 +22,8 @@ use crate::BlockConfig;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
 use std::time::Instant;
 use switchcraft_core::{Dir, Port};
 
@@ -38,57 +37,8 @@ pub const TARGET_MHZ: f64 = 100.0;
 /// Board constraints, relative to the repository root.
 pub const ICE40_CONSTRAINTS: &str = "constraints/ice40-hx8k-ct256";
 
-/// Programs to run; `$YOSYS`, `$NEXTPNR_ICE40` and `$ICEPACK` pick others (like `$VERILATOR`).
-#[derive(Clone, Debug)]
-pub struct Tools {
-    pub yosys: String,
-    pub nextpnr: String,
-    pub icepack: String,
-}
-
-impl Tools {
-    pub fn from_env() -> Self {
-        let pick = |var: &str, default: &str| std::env::var(var).unwrap_or_else(|_| default.into());
-        Tools {
-            yosys: pick("YOSYS", "yosys"),
-            nextpnr: pick("NEXTPNR_ICE40", "nextpnr-ice40"),
-            icepack: pick("ICEPACK", "icepack"),
-        }
-    }
-
-    /// One line per tool, for the report. A tool that cannot say is "unknown", not an error:
-    /// the flow itself reports missing tools when it needs them.
-    pub fn versions(&self) -> BTreeMap<String, String> {
-        let first_line = |program: &str, args: &[&str]| -> String {
-            Command::new(program)
-                .args(args)
-                .output()
-                .ok()
-                .and_then(|o| {
-                    // nextpnr prints its version on stderr, yosys on stdout.
-                    let text = format!(
-                        "{}{}",
-                        String::from_utf8_lossy(&o.stdout),
-                        String::from_utf8_lossy(&o.stderr)
-                    );
-                    text.lines()
-                        .find(|l| !l.trim().is_empty())
-                        .map(|l| l.trim().to_string())
-                })
-                .unwrap_or_else(|| "unknown".into())
-        };
-        let mut v = BTreeMap::new();
-        v.insert("yosys".into(), first_line(&self.yosys, &["-V"]));
-        v.insert(
-            "nextpnr-ice40".into(),
-            first_line(&self.nextpnr, &["--version"]),
-        );
-        // icepack has no version option; the Debian package version names the snapshot.
-        let icestorm = first_line("dpkg-query", &["-W", "-f", "${Version}\n", "fpga-icestorm"]);
-        v.insert("icestorm".into(), format!("fpga-icestorm {icestorm}"));
-        v
-    }
-}
+pub use crate::tool::Tools;
+use crate::tool::{run_tool, seconds_since, ToolError};
 
 /// Why the flow stopped. Every tool failure names the tool and its log.
 #[derive(Debug)]
@@ -123,6 +73,16 @@ impl fmt::Display for SynthError {
 
 impl std::error::Error for SynthError {}
 
+impl From<ToolError> for SynthError {
+    fn from(e: ToolError) -> Self {
+        SynthError::Tool {
+            tool: e.tool,
+            log: e.log,
+            detail: e.detail,
+        }
+    }
+}
+
 fn io_error(path: &Path, what: &str, e: std::io::Error) -> SynthError {
     SynthError::Io {
         path: path.to_path_buf(),
@@ -136,60 +96,6 @@ fn write_file(path: &Path, text: &str) -> Result<(), SynthError> {
 
 fn read_file(path: &Path) -> Result<String, SynthError> {
     std::fs::read_to_string(path).map_err(|e| io_error(path, "cannot read", e))
-}
-
-/// Wall time since `start`, in seconds to one decimal (the report needs no more).
-fn seconds_since(start: Instant) -> f64 {
-    (start.elapsed().as_secs_f64() * 10.0).round() / 10.0
-}
-
-/// Runs `program args`, stdout and stderr into `log`; returns the wall time in seconds.
-fn run_tool(
-    tool: &'static str,
-    program: &str,
-    args: &[String],
-    log: &Path,
-) -> Result<f64, SynthError> {
-    let out = File::create(log).map_err(|e| io_error(log, "cannot create log", e))?;
-    let err = out
-        .try_clone()
-        .map_err(|e| io_error(log, "cannot create log", e))?;
-    let start = Instant::now();
-    let status = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .status()
-        .map_err(|e| SynthError::Tool {
-            tool,
-            log: None,
-            detail: format!(
-                "cannot run `{program}`: {e} (install the tools with `make setup`, or point ${} at it)",
-                match tool {
-                    "yosys" => "YOSYS",
-                    "nextpnr-ice40" => "NEXTPNR_ICE40",
-                    _ => "ICEPACK",
-                }
-            ),
-        })?;
-    let seconds = seconds_since(start);
-    if status.success() {
-        return Ok(seconds);
-    }
-    // The tools print their reason on a line with "ERROR" (yosys: "file:line: ERROR: ..."),
-    // quote the first one.
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    let reason = text
-        .lines()
-        .find(|l| l.contains("ERROR"))
-        .map(|l| format!(": {}", l.trim()))
-        .unwrap_or_default();
-    Err(SynthError::Tool {
-        tool,
-        log: Some(log.to_path_buf()),
-        detail: format!("{status}{reason}"),
-    })
 }
 
 // ------------------------------------------------------------------------------------------

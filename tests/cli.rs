@@ -239,6 +239,16 @@ fn cli_bad_stimulus_lines_exit_2_naming_file_line_and_rule() {
 fn cli_bad_arguments_exit_2() {
     assert_bad_input(
         &sc(&[
+            "formal", "--block", "pfc", "--preset", "tiny", "--depth", "3", "--k", "4",
+        ]),
+        "--k 4: must be 1..=--depth (3)",
+    );
+    assert_bad_input(
+        &sc(&["formal", "--block", "nope", "--preset", "tiny"]),
+        "unknown block `nope`",
+    );
+    assert_bad_input(
+        &sc(&[
             "generate", "--block", "nope", "--preset", "tiny", "--out", "/tmp/x",
         ]),
         "unknown block `nope`",

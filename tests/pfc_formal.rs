@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use switchcraft::formal::{run, FormalOptions};
+use switchcraft::tool::Tools;
 use switchcraft::BlockConfig;
 
 fn options(name: &str, mutant: bool) -> FormalOptions {
@@ -11,6 +12,7 @@ fn options(name: &str, mutant: bool) -> FormalOptions {
         k: 4,
         mutant,
         out_dir: PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name),
+        tools: Tools::from_env(),
     }
 }
 

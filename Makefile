@@ -4,8 +4,9 @@
 
 CARGO  ?= cargo
 SC      = target/release/switchcraft
-BLOCKS  = pfc
+BLOCKS  = pfc tcd
 PRESETS_pfc = tiny fpga paper
+PRESETS_tcd = tiny fpga paper
 
 .PHONY: formal help setup demo test rtl check-generated lint cosim waves bench clean build
 

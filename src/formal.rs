@@ -199,6 +199,16 @@ fn defines(cfg: &BlockConfig, instance: &str) -> Vec<(String, String)> {
             let id = regmap.regs[0].reset;
             d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
         }
+        BlockConfig::Tcd(c) => {
+            d.push(("SC_PB".into(), c.port_bits().to_string()));
+            d.push(("SC_NB".into(), c.prio_bits().to_string()));
+            d.push(("SC_QB".into(), c.queue_bits.to_string()));
+            d.push(("SC_TB".into(), c.time_bits.to_string()));
+            d.push(("SC_PORTS".into(), c.ports.to_string()));
+            d.push(("SC_PRIOS".into(), c.priorities.to_string()));
+            let id = regmap.regs[0].reset;
+            d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
+        }
     }
     d
 }

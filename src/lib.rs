@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use switchcraft_core::{DynModel, PortSchema, PortValues};
 use switchcraft_model::pfc::{Pfc, PfcConfig, PfcWorkload};
+use switchcraft_model::tcd::{Tcd, TcdConfig, TcdWorkload};
 use switchcraft_rtl::export::Package;
 use switchcraft_sim::{BuildOptions, SimError, VerilatedModel};
 
@@ -26,7 +27,7 @@ pub mod formal;
 pub mod synth;
 
 /// Blocks implemented so far, by stem.
-pub const BLOCKS: &[&str] = &["pfc"];
+pub const BLOCKS: &[&str] = &["pfc", "tcd"];
 
 /// Bad user input: the message names the file, field or value and the rule broken.
 #[derive(Debug)]
@@ -44,12 +45,14 @@ impl std::error::Error for InputError {}
 #[derive(Clone, Debug)]
 pub enum BlockConfig {
     Pfc(PfcConfig),
+    Tcd(TcdConfig),
 }
 
 impl BlockConfig {
     pub fn presets(block: &str) -> Result<&'static [&'static str], InputError> {
         match block {
             "pfc" => Ok(switchcraft_model::pfc::PRESETS),
+            "tcd" => Ok(switchcraft_model::tcd::PRESETS),
             other => Err(unknown_block(other)),
         }
     }
@@ -58,6 +61,7 @@ impl BlockConfig {
         let presets = Self::presets(block)?;
         let cfg = match block {
             "pfc" => PfcConfig::preset(name).map(BlockConfig::Pfc),
+            "tcd" => TcdConfig::preset(name).map(BlockConfig::Tcd),
             _ => None,
         };
         cfg.ok_or_else(|| {
@@ -76,6 +80,9 @@ impl BlockConfig {
         match block {
             "pfc" => PfcConfig::from_toml(&text, &name)
                 .map(BlockConfig::Pfc)
+                .map_err(|e| InputError(e.to_string())),
+            "tcd" => TcdConfig::from_toml(&text, &name)
+                .map(BlockConfig::Tcd)
                 .map_err(|e| InputError(e.to_string())),
             other => Err(unknown_block(other)),
         }
@@ -116,18 +123,21 @@ impl BlockConfig {
     pub fn block(&self) -> &'static str {
         match self {
             BlockConfig::Pfc(_) => "pfc",
+            BlockConfig::Tcd(_) => "tcd",
         }
     }
 
     pub fn schema(&self) -> PortSchema {
         match self {
             BlockConfig::Pfc(c) => switchcraft_model::pfc::port_schema(c),
+            BlockConfig::Tcd(c) => switchcraft_model::tcd::port_schema(c),
         }
     }
 
     pub fn model(&self) -> Box<dyn DynModel + Send> {
         match self {
             BlockConfig::Pfc(c) => Box::new(Pfc::new(c).expect("validated config")),
+            BlockConfig::Tcd(c) => Box::new(Tcd::new(c).expect("validated config")),
         }
     }
 
@@ -137,12 +147,16 @@ impl BlockConfig {
             BlockConfig::Pfc(c) => {
                 switchcraft_rtl::pfc::package(c, &format!("pfc_{name}"), command)
             }
+            BlockConfig::Tcd(c) => {
+                switchcraft_rtl::tcd::package(c, &format!("tcd_{name}"), command)
+            }
         }
     }
 
     pub fn regmap(&self) -> switchcraft_core::csr::RegMap {
         match self {
             BlockConfig::Pfc(c) => switchcraft_model::pfc::regmap(c),
+            BlockConfig::Tcd(c) => switchcraft_model::tcd::regmap(c),
         }
     }
 
@@ -151,6 +165,10 @@ impl BlockConfig {
         match self {
             BlockConfig::Pfc(c) => {
                 let mut w = PfcWorkload::new(c, seed);
+                Box::new(move |inputs: &mut [u64]| w.next_input().to_values(inputs))
+            }
+            BlockConfig::Tcd(c) => {
+                let mut w = TcdWorkload::new(c, seed);
                 Box::new(move |inputs: &mut [u64]| w.next_input().to_values(inputs))
             }
         }

@@ -683,6 +683,40 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
                 ),
             }
         }
+        BlockConfig::Tcd(c) => {
+            // crates/rtl/src/tcd.rs: keys {port, priority[2:0]}; bank R {t_on, Q at RESUME},
+            // bank D {t_T, Q_rec, LAST_STATE}, one RAM copy each; 7 flag bits per key (paused,
+            // pending, written_d, two 2-bit timestamp ages).
+            let (tb, qb) = (c.time_bits as u64, c.queue_bits as u64);
+            let ram = (tb + qb) + (tb + qb + 2);
+            let flags = 7;
+            let physical = 8u64 << c.port_bits();
+            let keys = c.ports as u64 * c.priorities as u64;
+            let per_physical = ram + flags;
+            let measured = core.dff + core.memory_bits;
+            let spec = 2 * tb + qb + 2 + 1 + 1;
+            StateBits {
+                keys,
+                physical_keys: physical,
+                measured_bits: measured,
+                measured_per_key: measured as f64 / keys as f64,
+                architectural_per_physical_key: per_physical,
+                architectural_per_key: (per_physical * physical) as f64 / keys as f64,
+                architecture: format!(
+                    "bank R {} b + bank D {} b (one RAM copy each, split by writer) + {flags} \
+                     flag bits (paused, pending, written_d, 2 x 2-bit ages) = {per_physical} b \
+                     per physical key; {physical} physical keys for {keys} (port, priority)",
+                    tb + qb,
+                    tb + qb + 2
+                ),
+                spec_per_key: Some(spec),
+                spec_note: format!(
+                    "§1.4 of ../shared/spec/mechanisms.md: t_on_start {tb} b + valid 1 b + t_T \
+                     {tb} b + Q_rec {qb} b + LAST_STATE 2 b + paused 1 b = {spec} b (92 b at \
+                     32-bit time and 24-bit queues)"
+                ),
+            }
+        }
     }
 }
 

@@ -6,82 +6,31 @@
 //!   every failure message;
 //! * directed: both buses on one (port, priority) every cycle.
 
+mod common;
+
+use common::{check, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use switchcraft::BlockConfig;
 use switchcraft_core::PortValues;
 use switchcraft_model::pfc::{reg, PfcConfig, PfcIn};
-use switchcraft_sim::{CosimOptions, SeededStimulus, VecStimulus, VerilatedModel};
 
-const DEFAULT_SEED: u64 = 0x5c_2026;
-
-fn seed() -> u64 {
-    std::env::var("SWITCHCRAFT_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(DEFAULT_SEED)
+fn preset(name: &str) -> BlockConfig {
+    BlockConfig::preset("pfc", name).unwrap()
 }
 
-fn rtl(preset: &str) -> (BlockConfig, VerilatedModel) {
-    let cfg = BlockConfig::preset("pfc", preset).unwrap();
-    let pkg = cfg.package(preset, "test");
-    let rtl = switchcraft::verilate(&pkg, &cfg.schema(), false).unwrap();
-    (cfg, rtl)
-}
-
-fn random_workload(preset: &str, seed: u64, cycles: u64) {
-    let (cfg, mut rtl) = rtl(preset);
-    let c2 = cfg.clone();
-    let mut stim = SeededStimulus::new(seed, cycles, move |s| c2.workload(s), |g, i| g(i));
-    let opts = CosimOptions {
-        max_cycles: cycles,
-        seed: Some(seed),
-        replay: Some(format!(
-            "switchcraft cosim --block pfc --preset {preset} --seed {seed} --cycles {cycles}"
-        )),
-        out_dir: std::env::temp_dir().join(format!("sc-pfc-eq-{preset}-{seed}")),
-        ..Default::default()
-    };
-    let report = switchcraft_sim::run(cfg.model().as_mut(), &mut rtl, &mut stim, &opts).unwrap();
-    assert!(report.passed(), "{report}");
+fn pfc_workload(name: &str, cycles: u64) {
+    let replay = format!("switchcraft cosim --block pfc --preset {name}");
+    random_workload(&preset(name), name, &replay, seed(), cycles);
 }
 
 #[test]
 fn pfc_tiny_random_workload_model_equals_verilator() {
-    random_workload("tiny", seed(), 300_000);
+    pfc_workload("tiny", 300_000);
 }
 
 #[test]
 fn pfc_fpga_random_workload_model_equals_verilator() {
-    random_workload("fpga", seed(), 300_000);
-}
-
-/// Runs `rows` on a fresh reset of both sides; Err describes the first mismatch.
-fn check(
-    cfg: &BlockConfig,
-    rtl: &mut VerilatedModel,
-    rows: Vec<Vec<u64>>,
-    what: &str,
-) -> Result<(), String> {
-    let cycles = rows.len() as u64;
-    let mut stim = VecStimulus::new(rows);
-    let opts = CosimOptions {
-        max_cycles: cycles,
-        seed: Some(seed()),
-        replay: Some(format!(
-            "SWITCHCRAFT_SEED={} cargo test --test pfc_equivalence {what}",
-            seed()
-        )),
-        out_dir: std::env::temp_dir().join(format!("sc-pfc-prop-{what}")),
-        ..Default::default()
-    };
-    let report = switchcraft_sim::run(cfg.model().as_mut(), rtl, &mut stim, &opts)
-        .map_err(|e| e.to_string())?;
-    if report.passed() {
-        Ok(())
-    } else {
-        Err(report.to_string())
-    }
+    pfc_workload("fpga", 300_000);
 }
 
 /// One cycle of events, biased to a few keys and to lengths that land on the thresholds.
@@ -128,51 +77,42 @@ fn cycle_strategy(c: &PfcConfig) -> impl Strategy<Value = PfcIn> {
     )
 }
 
-fn proptest_equivalence(preset: &str, name: &str) {
-    let (cfg, rtl) = rtl(preset);
-    // The runner takes a `Fn`; the one Verilated model is reused (and reset) across cases.
-    let rtl = std::cell::RefCell::new(rtl);
-    let BlockConfig::Pfc(pc) = cfg.clone();
-    let seed = seed();
-    let mut config = Config::with_cases(64);
-    config.rng_seed = RngSeed::Fixed(seed);
-    config.failure_persistence = Some(Box::new(
-        proptest::test_runner::FileFailurePersistence::Direct(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/proptest-regressions/pfc_equivalence.txt"
-        )),
-    ));
-    let mut runner = TestRunner::new(config);
-    let strategy = prop::collection::vec(cycle_strategy(&pc), 1..600);
-    let result = runner.run(&strategy, |cycles| {
-        let rows = cycles
+fn pfc_proptest(name: &str, test: &str) {
+    let cfg = preset(name);
+    let BlockConfig::Pfc(pc) = cfg.clone() else {
+        unreachable!()
+    };
+    let rows = prop::collection::vec(cycle_strategy(&pc), 1..600).prop_map(|cycles| {
+        cycles
             .iter()
             .map(|i| {
-                let mut v = vec![0; 11];
+                let mut v = vec![0; PfcIn::NAMES.len()];
                 i.to_values(&mut v);
                 v
             })
-            .collect();
-        check(&cfg, &mut rtl.borrow_mut(), rows, name).map_err(TestCaseError::fail)
+            .collect()
     });
-    if let Err(e) = result {
-        panic!("{name}: seed {seed} (rerun with SWITCHCRAFT_SEED={seed}): {e}");
-    }
+    let regressions = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/proptest-regressions/pfc_equivalence.txt"
+    );
+    proptest_equivalence(&cfg, name, test, regressions, rows);
 }
 
 #[test]
 fn pfc_tiny_proptest_model_equals_verilator() {
-    proptest_equivalence("tiny", "pfc_tiny_proptest_model_equals_verilator");
+    pfc_proptest("tiny", "pfc_tiny_proptest_model_equals_verilator");
 }
 
 #[test]
 fn pfc_fpga_proptest_model_equals_verilator() {
-    proptest_equivalence("fpga", "pfc_fpga_proptest_model_equals_verilator");
+    pfc_proptest("fpga", "pfc_fpga_proptest_model_equals_verilator");
 }
 
 #[test]
 fn pfc_back_to_back_events_on_one_key_every_cycle_model_equals_verilator() {
-    let (cfg, mut rtl) = rtl("tiny");
+    let cfg = preset("tiny");
+    let mut rtl = verilated(&cfg, "tiny");
     // Both buses on (port 2, priority 1) every cycle: enqueues outpace dequeues, then the
     // reverse, so the key crosses XOFF and XON with a read-modify-write hazard on every edge.
     let rows = (0..20_000u64)
@@ -194,5 +134,6 @@ fn pfc_back_to_back_events_on_one_key_every_cycle_model_equals_verilator() {
             v
         })
         .collect();
-    check(&cfg, &mut rtl, rows, "back_to_back").unwrap_or_else(|e| panic!("{e}"));
+    let replay = "cargo test --test pfc_equivalence back_to_back";
+    check(&cfg, &mut rtl, rows, replay).unwrap_or_else(|e| panic!("{e}"));
 }

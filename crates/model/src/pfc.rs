@@ -19,7 +19,7 @@
 use crate::config::{parse_toml, LoadError};
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
-use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema, PortValues};
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
 
 /// Static parameters of a PFC instance. Thresholds, quanta and refresh are the reset values of
 /// their CSRs; software may change them at run time.
@@ -331,33 +331,6 @@ pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
             Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
         ],
     )
-}
-
-/// Declares a port bundle whose fields are listed in schema order.
-macro_rules! port_bundle {
-    ($(#[$m:meta])* $name:ident { $($field:ident),* $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct $name { $(pub $field: u64),* }
-
-        impl $name {
-            /// Field names in schema order.
-            pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
-        }
-
-        impl PortValues for $name {
-            fn to_values(&self, values: &mut [u64]) {
-                let mut k = 0;
-                $( values[k] = self.$field; k += 1; )*
-                let _ = k;
-            }
-
-            fn from_values(values: &[u64]) -> Self {
-                let mut it = values.iter().copied();
-                $name { $($field: it.next().unwrap_or(0)),* }
-            }
-        }
-    };
 }
 
 port_bundle!(

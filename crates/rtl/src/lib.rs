@@ -6,5 +6,6 @@
 pub mod export;
 pub mod narrow_ram;
 pub mod pfc;
+pub mod tcd;
 
 pub use rust_hdl;

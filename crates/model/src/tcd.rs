@@ -1,0 +1,1149 @@
+//! TCD: ternary congestion detection at every egress (port, priority) of a PFC switch, or every
+//! (port, VL) of an InfiniBand switch.
+//!
+//! Spec: ../shared/spec/mechanisms.md §1 (flowchart §1.3, state §1.4, events §1.5, ECN §1.6,
+//! ambiguities §1.10, corner cases §1.11). The contract, with its latencies, is
+//! docs/blocks/tcd.md; this model is its reference.
+//!
+//! Cycle semantics (one [`Tcd::step`] = one rising edge n):
+//! * time is a free-running cycle counter `now`: 0 in the cycle after reset, +1 per edge. Events
+//!   sampled at edge n are applied in cycle n with that cycle's `now`, and their results (the
+//!   `mark_*` outputs) appear after edge n + 1 (latency 1);
+//! * in a cycle, the received control frame (`rx_pfc` in CEE mode, `rx_credit` in IB mode) is
+//!   applied before the dequeue, so a RESUME and a dequeue of one entry in one cycle give
+//!   `Ton = 0` (spec §1.11);
+//! * the model keeps exact 64-bit times; the hardware keeps `time_bits`-bit timestamps and, per
+//!   timestamp, an age (how many half-wraps of the counter it has seen, saturating at 2). Every
+//!   time register is at most half a wrap (`2^(time_bits-1) - 1`), so an age of 2 decides every
+//!   comparison the same way as the exact time: the two agree for any gap between events;
+//! * CSR writes sampled at edge n apply to the events sampled at edge n; `csr_rdata` after edge
+//!   n is register `csr_addr` as it was before edge n.
+
+pub mod max_ton;
+
+use crate::config::{parse_toml, LoadError};
+use serde::{Deserialize, Serialize};
+use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
+
+/// Which received frames start an ON period (the reset value of the `mode` register).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// PFC/CEE: `rx_pfc` PAUSE/RESUME per (port, priority).
+    Cee,
+    /// InfiniBand credit-based flow control: `rx_credit` blocked/unblocked per (port, VL).
+    Ib,
+}
+
+/// When the low-threshold check D4 (`QueueLength < K_low`) runs for a port just released from
+/// ON-OFF (spec §1.3, §1.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LowCheck {
+    /// On every packet ("as soon as the queue decreases to a low threshold"); the default.
+    EveryPacket,
+    /// Only at the end of a T period (the alternative wiring of Figure 9).
+    AtTBoundary,
+}
+
+/// Static parameters of a TCD instance. Thresholds, periods, mode and options are the reset
+/// values of their CSRs; software may change them at run time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcdConfig {
+    /// Number of egress ports P (1..=64).
+    pub ports: u32,
+    /// Priorities per port, or VLs in IB mode (1..=8).
+    pub priorities: u32,
+    /// Width of queue lengths (`deq_qlen`, `rx_*_qlen`), `K`, `K_low` and `Q_rec`, in bits
+    /// (8..=30).
+    pub queue_bits: u32,
+    /// Width of the cycle counter and of every timestamp, in bits (8..=32). Time registers hold
+    /// at most `2^(time_bits-1) - 1` cycles.
+    pub time_bits: u32,
+    /// Reset value of `mode`: "cee" or "ib".
+    pub mode: Mode,
+    /// max(Ton) in clock cycles (1..=2^(time_bits-1)-1): an ON period shorter than this means
+    /// the port is driven ON-OFF by flow control (undetermined). `switchcraft tcd max-ton`
+    /// computes it from link parameters.
+    pub max_ton: u64,
+    /// The period T in clock cycles (1..=2^(time_bits-1)-1); the paper sets T = max(Ton).
+    pub t_period: u64,
+    /// CE threshold K in bytes: a queue longer than K marks CE.
+    pub k: u64,
+    /// Low threshold K_low in bytes (<= K): a released port whose queue is below it is
+    /// non-congested. The spec's default is K_low = K.
+    pub k_low: u64,
+    /// When D4 runs: "every_packet" (default) or "at_t_boundary".
+    pub low_check: LowCheck,
+    /// CE-mark the packet on which a released port turns congested (default false: the next
+    /// packet is the first CE).
+    pub mark_transition: bool,
+    /// Bit p enables TCD marking on priority p (8 bits; must cover only existing priorities).
+    pub prio_enable: u64,
+}
+
+pub const PRESETS: &[&str] = &["tiny", "fpga", "paper"];
+
+impl TcdConfig {
+    pub fn preset(name: &str) -> Option<TcdConfig> {
+        Some(match name {
+            // 12-bit time wraps every 4096 cycles, so random tests cross the wrap often; short
+            // periods and small thresholds so ON-OFF episodes and T boundaries happen every few
+            // hundred cycles.
+            "tiny" => TcdConfig {
+                ports: 4,
+                priorities: 2,
+                queue_bits: 16,
+                time_bits: 12,
+                mode: Mode::Cee,
+                max_ton: 300,
+                t_period: 300,
+                k: 3000,
+                k_low: 3000,
+                low_check: LowCheck::EveryPacket,
+                mark_transition: false,
+                prio_enable: 0x3,
+            },
+            // Fits an iCE40 HX8K. A 100 MHz clock and the paper's 40 Gb/s max(Ton) = 34.4 us;
+            // K = 40 KB as in the spec's flowchart trace (§7.1 T12).
+            "fpga" => TcdConfig {
+                ports: 8,
+                priorities: 8,
+                queue_bits: 20,
+                time_bits: 24,
+                mode: Mode::Cee,
+                max_ton: 3440,
+                t_period: 3440,
+                k: 40_000,
+                k_low: 40_000,
+                low_check: LowCheck::EveryPacket,
+                mark_transition: false,
+                prio_enable: 0xFF,
+            },
+            // 64 ports x 8 priorities, the spec's 32-bit time and 24-bit queues; a 1 GHz clock
+            // and max(Ton) = 34.4 us at 40 Gb/s.
+            "paper" => TcdConfig {
+                ports: 64,
+                priorities: 8,
+                queue_bits: 24,
+                time_bits: 32,
+                mode: Mode::Cee,
+                max_ton: 34_400,
+                t_period: 34_400,
+                k: 40_000,
+                k_low: 40_000,
+                low_check: LowCheck::EveryPacket,
+                mark_transition: false,
+                prio_enable: 0xFF,
+            },
+            _ => return None,
+        })
+    }
+
+    pub fn from_toml(text: &str, name: &str) -> Result<TcdConfig, LoadError> {
+        let cfg: TcdConfig = parse_toml(text, name)?;
+        cfg.validate()
+            .map_err(|e| LoadError(format!("{name}: {e}")))?;
+        Ok(cfg)
+    }
+
+    /// Checks every rule of the block; the error names the field, its value and the rule.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let range = |field: &str, v: u64, lo: u64, hi: u64| {
+            if v < lo || v > hi {
+                Err(ConfigError::new(
+                    field,
+                    v,
+                    format!("must be in {lo}..={hi}"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        range("ports", self.ports.into(), 1, 64)?;
+        range("priorities", self.priorities.into(), 1, 8)?;
+        range("queue_bits", self.queue_bits.into(), 8, 30)?;
+        range("time_bits", self.time_bits.into(), 8, 32)?;
+        let half = self.max_time();
+        for (field, v) in [("max_ton", self.max_ton), ("t_period", self.t_period)] {
+            if v == 0 || v > half {
+                return Err(ConfigError::new(
+                    field,
+                    v,
+                    format!(
+                        "must be in 1..={half} cycles (at least 1, at most half the wrap of \
+                         time_bits = {})",
+                        self.time_bits
+                    ),
+                ));
+            }
+        }
+        let qmax = mask(self.queue_bits);
+        for (field, v) in [("k", self.k), ("k_low", self.k_low)] {
+            if v > qmax {
+                return Err(ConfigError::new(
+                    field,
+                    v,
+                    format!(
+                        "does not fit queue_bits = {} (at most {qmax})",
+                        self.queue_bits
+                    ),
+                ));
+            }
+        }
+        if self.k_low > self.k {
+            return Err(ConfigError::new(
+                "k_low",
+                self.k_low,
+                format!("must be <= k ({})", self.k),
+            ));
+        }
+        if self.prio_enable > mask(self.priorities) {
+            return Err(ConfigError::new(
+                "prio_enable",
+                format!("{:#x}", self.prio_enable),
+                format!(
+                    "may only enable existing priorities (at most {:#x} for priorities = {})",
+                    mask(self.priorities),
+                    self.priorities
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn port_bits(&self) -> u32 {
+        index_bits(self.ports.into())
+    }
+
+    pub fn prio_bits(&self) -> u32 {
+        index_bits(self.priorities.into())
+    }
+
+    /// The largest value of a time register: `2^(time_bits-1) - 1` cycles.
+    pub fn max_time(&self) -> u64 {
+        mask(self.time_bits - 1)
+    }
+}
+
+/// Word indices of the TCD registers (see [`regmap`]).
+pub mod reg {
+    pub const ID: u32 = 0;
+    pub const PARAMS: u32 = 1;
+    pub const MODE: u32 = 2;
+    pub const OPTIONS: u32 = 3;
+    pub const MAX_TON: u32 = 4;
+    pub const T_PERIOD: u32 = 5;
+    pub const K: u32 = 6;
+    pub const K_LOW: u32 = 7;
+    pub const PRIO_ENABLE: u32 = 8;
+    pub const NOW: u32 = 9;
+    pub const ERR: u32 = 10;
+    pub const ENTRY_INDEX: u32 = 11;
+    pub const ENTRY_STATUS: u32 = 12;
+    pub const ENTRY_T_ON: u32 = 13;
+    pub const ENTRY_T_T: u32 = 14;
+    pub const ENTRY_Q_REC: u32 = 15;
+    pub const ENTRY_STATE: u32 = 16;
+}
+
+/// `MODE` value of InfiniBand mode (0 is CEE).
+pub const MODE_IB: u64 = 1;
+/// `OPTIONS` bit: run D4 (`Q < K_low`) only at T boundaries.
+pub const OPT_LOW_CHECK_AT_T_BOUNDARY: u64 = 1;
+/// `OPTIONS` bit: CE-mark the packet on which a released port turns congested.
+pub const OPT_MARK_TRANSITION: u64 = 2;
+/// `ERR` bit: an event named a port >= ports or a priority >= priorities (event ignored).
+pub const ERR_INDEX: u64 = 1;
+
+/// ID word: ASCII "TCD" and version 1.
+pub const ID_WORD: u64 = 0x5443_4401;
+
+/// `LAST_STATE` codes (spec §1.4).
+pub const NONCONG: u64 = 0;
+pub const CONG: u64 = 1;
+pub const UND: u64 = 2;
+
+/// ECN codepoints (spec §1.6): UE repurposes ECT(1).
+pub const NOT_ECT: u64 = 0b00;
+pub const UE: u64 = 0b01;
+pub const ECT0: u64 = 0b10;
+pub const CE: u64 = 0b11;
+
+/// `Mark(UE)`: never on CE (D5) and never on a Not-ECT packet (§1.10.5).
+pub fn mark_ue(ecn: u64) -> u64 {
+    match ecn {
+        CE | NOT_ECT => ecn,
+        _ => UE,
+    }
+}
+
+/// `Mark(CE)`: overwrites ECT(0) and UE; a Not-ECT packet cannot carry a mark.
+pub fn mark_ce(ecn: u64) -> u64 {
+    if ecn == NOT_ECT {
+        NOT_ECT
+    } else {
+        CE
+    }
+}
+
+/// The TCD register map, declared once: RTL decode, model, docs table and C header use it.
+pub fn regmap(cfg: &TcdConfig) -> RegMap {
+    let (tb, qb) = (cfg.time_bits, cfg.queue_bits);
+    let params = u64::from(cfg.ports)
+        | u64::from(cfg.priorities) << 8
+        | u64::from(cfg.queue_bits) << 16
+        | u64::from(cfg.time_bits) << 24;
+    let options = match cfg.low_check {
+        LowCheck::EveryPacket => 0,
+        LowCheck::AtTBoundary => OPT_LOW_CHECK_AT_T_BOUNDARY,
+    } | if cfg.mark_transition {
+        OPT_MARK_TRANSITION
+    } else {
+        0
+    };
+    let mode = match cfg.mode {
+        Mode::Cee => 0,
+        Mode::Ib => MODE_IB,
+    };
+    let r = |name, index, width, access, reset, doc| Reg {
+        name,
+        index,
+        width,
+        access,
+        reset,
+        doc,
+    };
+    use Access::{Ro, Rw, Rw1c};
+    RegMap::new(
+        "tcd",
+        vec![
+            r(
+                "id",
+                reg::ID,
+                32,
+                Ro,
+                ID_WORD,
+                "block ID \"TCD\" and version 1",
+            ),
+            r(
+                "params",
+                reg::PARAMS,
+                32,
+                Ro,
+                params,
+                "ports [7:0], priorities [15:8], queue_bits [23:16], time_bits [31:24]",
+            ),
+            r(
+                "mode",
+                reg::MODE,
+                1,
+                Rw,
+                mode,
+                "0 CEE (rx_pfc PAUSE/RESUME), 1 InfiniBand (rx_credit blocked/unblocked)",
+            ),
+            r(
+                "options",
+                reg::OPTIONS,
+                2,
+                Rw,
+                options,
+                "bit 0: check K_low only at T boundaries; bit 1: CE-mark the transition packet",
+            ),
+            r(
+                "max_ton",
+                reg::MAX_TON,
+                tb - 1,
+                Rw,
+                cfg.max_ton,
+                "max(Ton) in cycles: Ton < max_ton means undetermined",
+            ),
+            r(
+                "t_period",
+                reg::T_PERIOD,
+                tb - 1,
+                Rw,
+                cfg.t_period,
+                "the period T in cycles (a released port is judged once per T)",
+            ),
+            r(
+                "k",
+                reg::K,
+                qb,
+                Rw,
+                cfg.k,
+                "CE threshold in bytes: queue > K marks CE",
+            ),
+            r(
+                "k_low",
+                reg::K_LOW,
+                qb,
+                Rw,
+                cfg.k_low,
+                "low threshold in bytes: a released port with queue < K_low is non-congested",
+            ),
+            r(
+                "prio_enable",
+                reg::PRIO_ENABLE,
+                8,
+                Rw,
+                cfg.prio_enable,
+                "bit p: TCD marks on priority p (state tracking runs on every priority)",
+            ),
+            r(
+                "now",
+                reg::NOW,
+                tb,
+                Ro,
+                0,
+                "the cycle counter that timestamps events",
+            ),
+            r(
+                "err",
+                reg::ERR,
+                1,
+                Rw1c,
+                0,
+                "sticky: bit 0 event index out of range (event ignored)",
+            ),
+            r(
+                "entry_index",
+                reg::ENTRY_INDEX,
+                cfg.port_bits() + 3,
+                Rw,
+                0,
+                "{port, priority[2:0]} of the entry to inspect; a write takes a snapshot",
+            ),
+            r(
+                "entry_status",
+                reg::ENTRY_STATUS,
+                1,
+                Ro,
+                0,
+                "bit 0 busy: the snapshot waits for a cycle without a dequeue input",
+            ),
+            r(
+                "entry_t_on",
+                reg::ENTRY_T_ON,
+                tb,
+                Ro,
+                0,
+                "snapshot: t_on_start, the end of the latest OFF period",
+            ),
+            r(
+                "entry_t_t",
+                reg::ENTRY_T_T,
+                tb,
+                Ro,
+                0,
+                "snapshot: t_T, the start of the current T period",
+            ),
+            r(
+                "entry_q_rec",
+                reg::ENTRY_Q_REC,
+                qb,
+                Ro,
+                0,
+                "snapshot: Q_rec, the queue recorded at RESUME or the last T boundary",
+            ),
+            r(
+                "entry_state",
+                reg::ENTRY_STATE,
+                8,
+                Ro,
+                0,
+                "snapshot: [1:0] LAST_STATE, [2] paused, [5:4] age of t_on, [7:6] age of t_T \
+                 (0, 1: half-wraps since set; 2: older; 3: never set)",
+            ),
+        ],
+    )
+}
+
+/// The ports of `tcd_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
+pub fn port_schema(cfg: &TcdConfig) -> PortSchema {
+    let (pb, nb, qb) = (cfg.port_bits(), cfg.prio_bits(), cfg.queue_bits);
+    PortSchema::new(
+        "tcd",
+        vec![
+            Port::input(
+                "rx_pfc_valid",
+                1,
+                "a PFC frame's class was received (CEE mode)",
+            ),
+            Port::input("rx_pfc_port", pb, "the egress port it paces"),
+            Port::input("rx_pfc_prio", nb, "its priority"),
+            Port::input(
+                "rx_pfc_quanta",
+                16,
+                "its pause time: > 0 PAUSE, 0 RESUME (the MAC reports a pause expiry as 0)",
+            ),
+            Port::input(
+                "rx_pfc_qlen",
+                qb,
+                "the egress queue of that (port, priority), bytes",
+            ),
+            Port::input(
+                "rx_credit_valid",
+                1,
+                "a credit update was applied (IB mode)",
+            ),
+            Port::input("rx_credit_port", pb, "the egress port"),
+            Port::input("rx_credit_vl", nb, "the virtual lane"),
+            Port::input(
+                "rx_credit_ok",
+                1,
+                "1: credits cover the head packet; 0: blocked for lack of credits",
+            ),
+            Port::input(
+                "rx_credit_qlen",
+                qb,
+                "the egress queue of that (port, VL), bytes",
+            ),
+            Port::input("deq_valid", 1, "a packet is transmitted"),
+            Port::input("deq_port", pb, "its egress port"),
+            Port::input("deq_prio", nb, "its priority (VL)"),
+            Port::input("deq_qlen", qb, "the queue before it leaves, bytes"),
+            Port::input("deq_ecn", 2, "its ECN codepoint"),
+            Port::input("csr_we", 1, "CSR write strobe"),
+            Port::input("csr_addr", CSR_ADDR_BITS, "CSR word index"),
+            Port::input("csr_wdata", CSR_DATA_BITS, "CSR write data"),
+            Port::output(
+                "mark_valid",
+                1,
+                "the dequeue of the previous edge is classified",
+            ),
+            Port::output("mark_port", pb, "its port"),
+            Port::output("mark_prio", nb, "its priority"),
+            Port::output("mark_ecn", 2, "its outgoing ECN codepoint"),
+            Port::output(
+                "mark_state",
+                2,
+                "the entry's new LAST_STATE: 0 non-congestion, 1 congestion, 2 undetermined",
+            ),
+            Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
+        ],
+    )
+}
+
+port_bundle!(
+    /// Inputs of one edge.
+    TcdIn {
+        rx_pfc_valid, rx_pfc_port, rx_pfc_prio, rx_pfc_quanta, rx_pfc_qlen,
+        rx_credit_valid, rx_credit_port, rx_credit_vl, rx_credit_ok, rx_credit_qlen,
+        deq_valid, deq_port, deq_prio, deq_qlen, deq_ecn,
+        csr_we, csr_addr, csr_wdata,
+    }
+);
+
+port_bundle!(
+    /// Registered outputs after one edge.
+    TcdOut {
+        mark_valid, mark_port, mark_prio, mark_ecn, mark_state,
+        csr_rdata,
+    }
+);
+
+/// The TCD state of one egress (port, priority), spec §1.4. Times are exact (never wrap).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// End of the latest OFF period (`None`: never, so Ton is infinite).
+    pub t_on: Option<u64>,
+    /// Start of the current T period.
+    pub t_t: Option<u64>,
+    pub q_rec: u64,
+    pub last_state: u64,
+    /// Paused (CEE) or blocked for lack of credits (IB).
+    pub paused: bool,
+}
+
+/// The paths through the block, counted by the model so tests can check a workload reaches
+/// every one of them (see [`Tcd::branch_counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// RX PAUSE / credit blocked.
+    Pause,
+    /// RX RESUME / unblocked while paused: the OFF period ends.
+    Resume,
+    /// RX RESUME / unblocked while not paused: ignored.
+    ResumeIgnored,
+    /// D1 yes: ON-OFF, undetermined (UE unless CE or Not-ECT).
+    OnOff,
+    /// D2 no, D6 yes: CE.
+    AboveK,
+    /// D2 no, D6 no: non-congestion.
+    NotAboveK,
+    /// Released, D4 on every packet: below K_low, non-congestion.
+    LowEveryPacket,
+    /// Released, D3 no: inside the T period, stays undetermined.
+    WithinT,
+    /// Released, T boundary, D4 at the boundary: below K_low.
+    LowAtBoundary,
+    /// Released, T boundary, D7 no and above K: congestion.
+    Transition,
+    /// Released, T boundary, queue decreased or not above K: stays undetermined.
+    StillUndetermined,
+    /// A dequeue on a priority whose `prio_enable` bit is clear.
+    Disabled,
+    /// An event with an out-of-range index.
+    BadIndex,
+    /// An entry snapshot taken.
+    Snapshot,
+}
+
+impl Branch {
+    pub const ALL: [Branch; 14] = [
+        Branch::Pause,
+        Branch::Resume,
+        Branch::ResumeIgnored,
+        Branch::OnOff,
+        Branch::AboveK,
+        Branch::NotAboveK,
+        Branch::LowEveryPacket,
+        Branch::WithinT,
+        Branch::LowAtBoundary,
+        Branch::Transition,
+        Branch::StillUndetermined,
+        Branch::Disabled,
+        Branch::BadIndex,
+        Branch::Snapshot,
+    ];
+}
+
+/// A received control frame as held by the input stage, common to both modes.
+#[derive(Clone, Copy, Debug, Default)]
+struct RxEvent {
+    valid: bool,
+    bad_index: bool,
+    key: usize,
+    /// PAUSE (quanta > 0) or credit-blocked: an OFF period starts.
+    stop: bool,
+    qlen: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct DeqEvent {
+    valid: bool,
+    bad_index: bool,
+    port: u64,
+    prio: u64,
+    qlen: u64,
+    ecn: u64,
+}
+
+pub struct Tcd {
+    cfg: TcdConfig,
+    schema: PortSchema,
+    csr: CsrFile,
+    /// Per (port, priority), index port * priorities + priority.
+    entries: Vec<Entry>,
+    /// The cycle counter of the cycle whose events are applied next.
+    now: u64,
+    /// The events sampled at the previous edge (the RTL's input stage).
+    rx_pfc: RxEvent,
+    rx_credit: RxEvent,
+    deq: DeqEvent,
+    /// A written `entry_index` waiting for a cycle without a dequeue input.
+    snap_pending: bool,
+    /// The index read at the previous edge: its snapshot is taken on this edge.
+    snap_reading: Option<u64>,
+    branches: [u64; Branch::ALL.len()],
+}
+
+impl Tcd {
+    pub fn new(cfg: &TcdConfig) -> Result<Tcd, ConfigError> {
+        cfg.validate()?;
+        let keys = (cfg.ports * cfg.priorities) as usize;
+        let mut m = Tcd {
+            cfg: cfg.clone(),
+            schema: port_schema(cfg),
+            csr: CsrFile::new(&regmap(cfg)),
+            entries: vec![Entry::default(); keys],
+            now: 0,
+            rx_pfc: RxEvent::default(),
+            rx_credit: RxEvent::default(),
+            deq: DeqEvent::default(),
+            snap_pending: false,
+            snap_reading: None,
+            branches: [0; Branch::ALL.len()],
+        };
+        CycleModel::reset(&mut m);
+        Ok(m)
+    }
+
+    pub fn config(&self) -> &TcdConfig {
+        &self.cfg
+    }
+
+    /// Register `index` as software would read it now.
+    pub fn csr(&self, index: u32) -> u64 {
+        self.csr.get(index)
+    }
+
+    pub fn entry(&self, port: usize, prio: usize) -> Entry {
+        self.entries[port * self.cfg.priorities as usize + prio]
+    }
+
+    /// How often each path ran since the model was made (reset does not clear the counts).
+    pub fn branch_counts(&self) -> Vec<(Branch, u64)> {
+        Branch::ALL
+            .iter()
+            .map(|&b| (b, self.branches[b as usize]))
+            .collect()
+    }
+
+    fn count(&mut self, b: Branch) {
+        self.branches[b as usize] += 1;
+    }
+
+    /// The cycle counter of the next cycle to be applied (exact, never wraps).
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    fn key_of(&self, port: u64, prio: u64) -> Option<usize> {
+        (port < u64::from(self.cfg.ports) && prio < u64::from(self.cfg.priorities))
+            .then(|| (port * u64::from(self.cfg.priorities) + prio) as usize)
+    }
+
+    fn sample_rx(&self, valid: u64, port: u64, prio: u64, stop: bool, qlen: u64) -> RxEvent {
+        let key = self.key_of(port, prio);
+        RxEvent {
+            valid: valid == 1 && key.is_some(),
+            bad_index: valid == 1 && key.is_none(),
+            key: key.unwrap_or(0),
+            stop,
+            qlen,
+        }
+    }
+
+    /// Half-wraps of the hardware's time counter between `t` and now, saturating at 2; 3 when
+    /// the timestamp was never set (the `entry_state` age fields).
+    fn age(&self, t: Option<u64>) -> u64 {
+        let half = self.cfg.time_bits - 1;
+        t.map_or(3, |t| ((self.now >> half) - (t >> half)).min(2))
+    }
+
+    /// The snapshot registers of entry `index` (`{port, priority[2:0]}`) in this cycle.
+    fn snapshot(&mut self, index: u64) {
+        self.count(Branch::Snapshot);
+        let e = self.key_of(index >> 3, index & 7).map(|k| self.entries[k]);
+        let tmask = mask(self.cfg.time_bits);
+        let (t_on, t_t, q_rec, state) = match e {
+            None => (0, 0, 0, 0),
+            Some(e) => (
+                e.t_on.map_or(0, |t| t & tmask),
+                e.t_t.map_or(0, |t| t & tmask),
+                e.q_rec,
+                e.last_state
+                    | u64::from(e.paused) << 2
+                    | self.age(e.t_on) << 4
+                    | self.age(e.t_t) << 6,
+            ),
+        };
+        self.csr.set(reg::ENTRY_T_ON, t_on);
+        self.csr.set(reg::ENTRY_T_T, t_t);
+        self.csr.set(reg::ENTRY_Q_REC, q_rec);
+        self.csr.set(reg::ENTRY_STATE, state);
+    }
+
+    /// A received PAUSE/RESUME or credit update, spec §1.5 items 1-3.
+    fn apply_rx(&mut self, rx: RxEvent) {
+        let now = self.now;
+        let e = &mut self.entries[rx.key];
+        let branch = if rx.stop {
+            Branch::Pause
+        } else if e.paused {
+            Branch::Resume
+        } else {
+            Branch::ResumeIgnored
+        };
+        if rx.stop {
+            e.paused = true;
+        } else if e.paused {
+            // The OFF period ends: RecordQueue(); ResetTimer/FCCL().
+            e.paused = false;
+            e.t_on = Some(now);
+            e.t_t = Some(now);
+            e.q_rec = rx.qlen;
+        }
+        self.count(branch);
+    }
+
+    /// The flowchart of spec §1.3 for one transmitted packet: updates the entry and returns
+    /// the outgoing ECN codepoint and the path taken (the new LAST_STATE is in the entry).
+    fn classify(&mut self, key: usize, q: u64, ecn: u64) -> (u64, Branch) {
+        let now = self.now;
+        let max_ton = self.csr.get(reg::MAX_TON);
+        let period = self.csr.get(reg::T_PERIOD);
+        let k = self.csr.get(reg::K);
+        let k_low = self.csr.get(reg::K_LOW);
+        let options = self.csr.get(reg::OPTIONS);
+        let at_boundary = options & OPT_LOW_CHECK_AT_T_BOUNDARY != 0;
+        let e = &mut self.entries[key];
+        // D1: Ton < max(Ton)?
+        if e.t_on.is_some_and(|t| now - t < max_ton) {
+            e.last_state = UND;
+            return (mark_ue(ecn), Branch::OnOff);
+        }
+        // D2: LAST_STATE == Undetermined? No: D6, plain threshold marking.
+        if e.last_state != UND {
+            return if q > k {
+                e.last_state = CONG;
+                (mark_ce(ecn), Branch::AboveK)
+            } else {
+                e.last_state = NONCONG;
+                (ecn, Branch::NotAboveK)
+            };
+        }
+        // Yes: a port just released from ON-OFF.
+        if !at_boundary && q < k_low {
+            e.last_state = NONCONG; // D4 on every packet
+            return (ecn, Branch::LowEveryPacket);
+        }
+        // D3: Timer(T) expires? (lazy: several idle periods count as one)
+        if e.t_t.is_some_and(|t| now - t < period) {
+            return (ecn, Branch::WithinT);
+        }
+        let (out, branch) = if at_boundary && q < k_low {
+            e.last_state = NONCONG; // D4 at the T boundary
+            (ecn, Branch::LowAtBoundary)
+        } else if q >= e.q_rec && q > k {
+            // D7 no (not decreased during T), and above the threshold.
+            e.last_state = CONG;
+            let marked = options & OPT_MARK_TRANSITION != 0;
+            (if marked { mark_ce(ecn) } else { ecn }, Branch::Transition)
+        } else {
+            (ecn, Branch::StillUndetermined)
+        };
+        // ResetTimer(T); RecordQueue().
+        e.t_t = Some(now);
+        e.q_rec = q;
+        (out, branch)
+    }
+
+    /// Applies the events of the input stage: control frame first, then the dequeue.
+    fn apply_events(&mut self, out: &mut TcdOut, err: &mut u64) {
+        let rx = if self.csr.get(reg::MODE) == MODE_IB {
+            self.rx_credit
+        } else {
+            self.rx_pfc
+        };
+        let deq = self.deq;
+        if rx.bad_index || deq.bad_index {
+            *err |= ERR_INDEX;
+            self.count(Branch::BadIndex);
+        }
+        if rx.valid {
+            self.apply_rx(rx);
+        }
+        if deq.valid || deq.bad_index {
+            out.mark_valid = 1;
+            out.mark_port = deq.port;
+            out.mark_prio = deq.prio;
+            out.mark_ecn = deq.ecn;
+        }
+        if deq.valid {
+            let key = self.key_of(deq.port, deq.prio).expect("sampled in range");
+            let branch = if self.csr.get(reg::PRIO_ENABLE) >> deq.prio & 1 == 1 {
+                let (ecn, branch) = self.classify(key, deq.qlen, deq.ecn);
+                out.mark_ecn = ecn;
+                branch
+            } else {
+                Branch::Disabled
+            };
+            out.mark_state = self.entries[key].last_state;
+            self.count(branch);
+        }
+    }
+}
+
+impl CycleModel for Tcd {
+    type In = TcdIn;
+    type Out = TcdOut;
+
+    fn ports(&self) -> &PortSchema {
+        &self.schema
+    }
+
+    fn reset(&mut self) {
+        self.csr.reset();
+        self.entries.fill(Entry::default());
+        self.now = 0;
+        self.rx_pfc = RxEvent::default();
+        self.rx_credit = RxEvent::default();
+        self.deq = DeqEvent::default();
+        self.snap_pending = false;
+        self.snap_reading = None;
+    }
+
+    fn step(&mut self, i: &TcdIn) -> TcdOut {
+        let mut out = TcdOut::default();
+        let mut err = 0;
+        // The read sees the registers before this edge.
+        self.csr.set(reg::NOW, self.now);
+        self.csr.set(
+            reg::ENTRY_STATUS,
+            u64::from(self.snap_pending || self.snap_reading.is_some()),
+        );
+        let rdata = self.csr.get(i.csr_addr as u32 & mask(CSR_ADDR_BITS) as u32);
+        // The snapshot of the previous edge's read shows the state before this edge's events.
+        if let Some(index) = self.snap_reading.take() {
+            self.snapshot(index);
+        }
+        self.apply_events(&mut out, &mut err);
+        // The entry RAMs' read port is free when no dequeue comes in: a pending snapshot reads.
+        if self.snap_pending && i.deq_valid == 0 {
+            self.snap_pending = false;
+            self.snap_reading = Some(self.csr.get(reg::ENTRY_INDEX));
+        }
+        self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
+        if i.csr_we == 1 && i.csr_addr == u64::from(reg::ENTRY_INDEX) {
+            self.snap_pending = true;
+        }
+        out.csr_rdata = rdata;
+        // Hardware-set flags win over a write-1-to-clear on the same edge.
+        self.csr.set(reg::ERR, self.csr.get(reg::ERR) | err);
+        self.now += 1;
+        self.rx_pfc = self.sample_rx(
+            i.rx_pfc_valid,
+            i.rx_pfc_port,
+            i.rx_pfc_prio,
+            i.rx_pfc_quanta != 0,
+            i.rx_pfc_qlen,
+        );
+        self.rx_credit = self.sample_rx(
+            i.rx_credit_valid,
+            i.rx_credit_port,
+            i.rx_credit_vl,
+            i.rx_credit_ok == 0,
+            i.rx_credit_qlen,
+        );
+        let key = self.key_of(i.deq_port, i.deq_prio);
+        self.deq = DeqEvent {
+            valid: i.deq_valid == 1 && key.is_some(),
+            bad_index: i.deq_valid == 1 && key.is_none(),
+            port: i.deq_port,
+            prio: i.deq_prio,
+            qlen: i.deq_qlen,
+            ecn: i.deq_ecn,
+        };
+        out
+    }
+}
+
+/// Seeded random workload for co-simulation, tests and the demo.
+///
+/// It runs in phases of 32..=512 cycles: ON-OFF (frequent PAUSE/RESUME on a few hot entries,
+/// ON periods far below max(Ton)), released (rare frames, so ON periods outlast max(Ton) and T
+/// boundaries pass), quiet (little traffic, so timestamps age across half-wraps of a short
+/// counter) and hammer (one entry dequeued every cycle while frames toggle it). Queue lengths
+/// random-walk around K with jumps onto K, K_low and 0; ECN codepoints of every kind; rare
+/// out-of-range indices, frames on the inactive bus, CSR writes (mode, options, periods,
+/// thresholds, enables), entry snapshots, and reads of every register.
+pub struct TcdWorkload {
+    cfg: TcdConfig,
+    rng: switchcraft_core::rng::SplitMix64,
+    /// The queue length the generator reports for each entry.
+    queue: Vec<u64>,
+    /// Whether the generator last paused each entry.
+    paused: Vec<bool>,
+    hot: [usize; 3],
+    phase: WorkPhase,
+    phase_left: u64,
+    /// The generator's copy of the `mode` register (frames mostly go to the active bus).
+    ib: bool,
+    /// Live copies of K and K_low, so queue lengths stay near them.
+    k: u64,
+    k_low: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum WorkPhase {
+    OnOff,
+    Released,
+    Quiet,
+    Hammer,
+}
+
+impl TcdWorkload {
+    pub fn new(cfg: &TcdConfig, seed: u64) -> Self {
+        let keys = (cfg.ports * cfg.priorities) as usize;
+        let mut w = TcdWorkload {
+            cfg: cfg.clone(),
+            rng: switchcraft_core::rng::SplitMix64::new(seed),
+            queue: vec![cfg.k; keys],
+            paused: vec![false; keys],
+            hot: [0; 3],
+            phase: WorkPhase::OnOff,
+            phase_left: 0,
+            ib: cfg.mode == Mode::Ib,
+            k: cfg.k,
+            k_low: cfg.k_low,
+        };
+        for h in &mut w.hot {
+            *h = w.rng.below(keys as u64) as usize;
+        }
+        w.new_phase();
+        w
+    }
+
+    fn keys(&self) -> u64 {
+        self.queue.len() as u64
+    }
+
+    fn new_phase(&mut self) {
+        self.phase = match self.rng.below(8) {
+            0..=2 => WorkPhase::OnOff,
+            3..=5 => WorkPhase::Released,
+            6 => WorkPhase::Quiet,
+            _ => WorkPhase::Hammer,
+        };
+        self.phase_left = self.rng.range(32, 512);
+        if self.rng.chance(30) {
+            for h in &mut self.hot {
+                *h = self.rng.below(self.queue.len() as u64) as usize;
+            }
+        }
+    }
+
+    fn pick_key(&mut self) -> usize {
+        if matches!(self.phase, WorkPhase::Hammer) {
+            self.hot[0]
+        } else if self.rng.chance(80) {
+            self.hot[self.rng.below(3) as usize]
+        } else {
+            self.rng.below(self.keys()) as usize
+        }
+    }
+
+    /// (port, priority) of `key`, or rarely any index the bus can carry.
+    fn index(&mut self, key: usize) -> (u64, u64) {
+        if self.rng.chance(1) {
+            let p = self.rng.below(1 << self.cfg.port_bits());
+            let q = self.rng.below(1 << self.cfg.prio_bits());
+            return (p, q);
+        }
+        let n = self.cfg.priorities as usize;
+        ((key / n) as u64, (key % n) as u64)
+    }
+
+    /// The next queue length of `key`: a random walk around K with jumps onto the thresholds.
+    fn walk_queue(&mut self, key: usize) -> u64 {
+        let qmax = mask(self.cfg.queue_bits);
+        let step = (self.k / 8).max(16);
+        let q = &mut self.queue[key];
+        *q = match self.rng.below(100) {
+            0 => self.k,
+            1 => self.k + 1,
+            2 => self.k_low,
+            3 => self.k_low.saturating_sub(1),
+            4 => 0,
+            5 => qmax,
+            _ => {
+                let up = self.rng.range(0, 2 * step);
+                (*q + up).saturating_sub(step)
+            }
+        }
+        .min(qmax);
+        *q
+    }
+
+    fn ecn(&mut self) -> u64 {
+        match self.rng.below(20) {
+            0..=11 => ECT0,
+            12..=14 => UE,
+            15..=17 => CE,
+            _ => NOT_ECT,
+        }
+    }
+
+    pub fn next_input(&mut self) -> TcdIn {
+        if self.phase_left == 0 {
+            self.new_phase();
+        }
+        self.phase_left -= 1;
+        let (p_rx, p_deq) = match self.phase {
+            WorkPhase::OnOff => (150, 600),
+            WorkPhase::Released => (3, 700),
+            WorkPhase::Quiet => (2, 30),
+            WorkPhase::Hammer => (100, 1000),
+        };
+        let mut i = TcdIn::default();
+        if self.rng.below(1000) < p_rx {
+            let key = self.pick_key();
+            // Mostly a real ON/OFF transition; sometimes a repeat (ignored by the block).
+            let stop = if self.rng.chance(5) {
+                self.paused[key]
+            } else {
+                !self.paused[key]
+            };
+            self.paused[key] = stop;
+            let qlen = self.queue[key];
+            let (port, prio) = self.index(key);
+            // Frames mostly arrive on the bus of the active mode.
+            if self.ib != self.rng.chance(5) {
+                (i.rx_credit_valid, i.rx_credit_port, i.rx_credit_vl) = (1, port, prio);
+                (i.rx_credit_ok, i.rx_credit_qlen) = (u64::from(!stop), qlen);
+            } else {
+                (i.rx_pfc_valid, i.rx_pfc_port, i.rx_pfc_prio) = (1, port, prio);
+                i.rx_pfc_quanta = if stop { self.rng.range(1, 0xFFFF) } else { 0 };
+                i.rx_pfc_qlen = qlen;
+            }
+        }
+        if self.rng.below(1000) < p_deq {
+            let key = self.pick_key();
+            let qlen = self.walk_queue(key);
+            let (port, prio) = self.index(key);
+            (i.deq_valid, i.deq_port, i.deq_prio) = (1, port, prio);
+            (i.deq_qlen, i.deq_ecn) = (qlen, self.ecn());
+        }
+        i.csr_addr = self.rng.below(18);
+        if self.rng.chance(1) {
+            // An entry snapshot, sometimes of an index that names no entry.
+            let key = self.rng.below(self.keys()) as usize;
+            let (port, prio) = self.index(key);
+            (i.csr_we, i.csr_addr, i.csr_wdata) =
+                (1, u64::from(reg::ENTRY_INDEX), port << 3 | prio);
+        } else if self.rng.below(1000) < 3 {
+            i.csr_we = 1;
+            i.csr_wdata = self.csr_write_value(i.csr_addr);
+        }
+        i
+    }
+
+    /// A value for a CSR write that keeps the block in a useful operating range.
+    fn csr_write_value(&mut self, addr: u64) -> u64 {
+        let half = self.cfg.max_time();
+        match addr as u32 {
+            reg::MODE => {
+                // Rarely switch modes; paused entries carry over.
+                if self.rng.chance(20) {
+                    self.ib = !self.ib;
+                }
+                u64::from(self.ib)
+            }
+            reg::OPTIONS => self.rng.below(4),
+            reg::MAX_TON => self.rng.range(1, (2 * self.cfg.max_ton).min(half)),
+            reg::T_PERIOD => self.rng.range(1, (2 * self.cfg.t_period).min(half)),
+            reg::K => {
+                let top = (self.cfg.k + self.cfg.k / 2).min(mask(self.cfg.queue_bits));
+                self.k = self.rng.range(self.cfg.k / 2, top);
+                self.k
+            }
+            reg::K_LOW => {
+                self.k_low = self.rng.range(self.k / 2, self.k);
+                self.k_low
+            }
+            reg::PRIO_ENABLE => {
+                if self.rng.chance(50) {
+                    mask(self.cfg.priorities)
+                } else {
+                    self.rng.below(256)
+                }
+            }
+            _ => self.rng.next_u64() & 0xFFFF_FFFF,
+        }
+    }
+}

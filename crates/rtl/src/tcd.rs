@@ -1,0 +1,1056 @@
+//! TCD in rust-hdl: the register-transfer form of `switchcraft_model::tcd`.
+//!
+//! Contract and cycle semantics: docs/blocks/tcd.md and crates/model/src/tcd.rs. Keys are
+//! `{port, priority[2:0]}` (priorities padded to 8, as in PFC).
+//!
+//! Pipeline, initiation interval 1 on every bus:
+//! * edge n: the events are captured; the dequeue key (or, on a cycle without a dequeue input,
+//!   a pending snapshot index) addresses the entry RAMs;
+//! * cycle n: lookup (RAM read data, or the forwarded write of edge n), the received frame,
+//!   then the dequeue's flowchart on the entry as the frame left it;
+//! * edge n + 1: RAM writes, per-key flags, output registers.
+//!
+//! The entry has two writers per cycle (a RESUME and a dequeue, on any keys) but 1R1W RAMs
+//! have one write port, so it is split by writer, like a live-value table: bank R, written only
+//! by the received-frame path, holds `{t_on, Q at RESUME}`; bank D, written only by the dequeue
+//! path, holds `{t_T, Q_rec, LAST_STATE}`. A RESUME restarts T at `t_on`, so `pending` (one bit
+//! per key: R is newer than D) tells the dequeue path to take `t_T = t_on` and `Q_rec` from R;
+//! its write to D then carries them over. Only the dequeue path reads, so each bank is one RAM
+//! copy. Small per-key flags live in registers: `paused`, `pending`, `written_d` (D holds data:
+//! RAMs have no reset), and two 2-bit timestamp ages.
+//!
+//! Wrap-safe time without a sweep: a timestamp's age counts the half-wraps of `now` since it was
+//! written (all ages step together when `now`'s top bit flips), saturating at 2, reset value 3
+//! ("never set"). With age <= 1 the modular difference `now - t` is exact; with age >= 2 it is
+//! over half a wrap, longer than any time register can hold, so Ton is long and T expired.
+
+use crate::narrow_ram::NarrowRam;
+use rust_hdl::prelude::*;
+use switchcraft_model::tcd::{regmap, TcdConfig, CONG, ERR_INDEX, UND};
+
+/// TCD core for ports addressed by `PB` bits. `PP = 2^PB` padded ports, `K = 8 * PP` keys,
+/// `KB = PB + 3` key bits.
+#[derive(LogicBlock)]
+pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    pub rx_pfc_valid: Signal<In, Bit>,
+    pub rx_pfc_port: Signal<In, Bits<PB>>,
+    pub rx_pfc_prio: Signal<In, Bits<3>>,
+    pub rx_pfc_quanta: Signal<In, Bits<16>>,
+    pub rx_pfc_qlen: Signal<In, Bits<32>>,
+    pub rx_credit_valid: Signal<In, Bit>,
+    pub rx_credit_port: Signal<In, Bits<PB>>,
+    pub rx_credit_vl: Signal<In, Bits<3>>,
+    pub rx_credit_ok: Signal<In, Bit>,
+    pub rx_credit_qlen: Signal<In, Bits<32>>,
+    pub deq_valid: Signal<In, Bit>,
+    pub deq_port: Signal<In, Bits<PB>>,
+    pub deq_prio: Signal<In, Bits<3>>,
+    pub deq_qlen: Signal<In, Bits<32>>,
+    pub deq_ecn: Signal<In, Bits<2>>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<6>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+
+    pub mark_valid: Signal<Out, Bit>,
+    pub mark_port: Signal<Out, Bits<PB>>,
+    pub mark_prio: Signal<Out, Bits<3>>,
+    pub mark_ecn: Signal<Out, Bits<2>>,
+    pub mark_state: Signal<Out, Bits<2>>,
+    pub csr_rdata: Signal<Out, Bits<32>>,
+
+    // Parameters of this instance, from the config and the register map.
+    port_ok: Constant<Bits<PP>>,
+    prio_ok: Constant<Bits<8>>,
+    time_mask: Constant<Bits<32>>,
+    time_top: Constant<Bits<32>>,
+    half_mask: Constant<Bits<32>>,
+    queue_mask: Constant<Bits<32>>,
+    one_32: Constant<Bits<32>>,
+    one_k: Constant<Bits<K>>,
+    ls_cong: Constant<Bits<2>>,
+    ls_und: Constant<Bits<2>>,
+    ecn_ue: Constant<Bits<2>>,
+    ecn_ce: Constant<Bits<2>>,
+    all_k: Constant<Bits<K>>,
+    id_word: Constant<Bits<32>>,
+    params_word: Constant<Bits<32>>,
+    a_id: Constant<Bits<6>>,
+    a_params: Constant<Bits<6>>,
+    a_mode: Constant<Bits<6>>,
+    a_options: Constant<Bits<6>>,
+    a_max_ton: Constant<Bits<6>>,
+    a_t_period: Constant<Bits<6>>,
+    a_k: Constant<Bits<6>>,
+    a_k_low: Constant<Bits<6>>,
+    a_prio_enable: Constant<Bits<6>>,
+    a_now: Constant<Bits<6>>,
+    a_err: Constant<Bits<6>>,
+    a_entry_index: Constant<Bits<6>>,
+    a_entry_status: Constant<Bits<6>>,
+    a_entry_t_on: Constant<Bits<6>>,
+    a_entry_t_t: Constant<Bits<6>>,
+    a_entry_q_rec: Constant<Bits<6>>,
+    a_entry_state: Constant<Bits<6>>,
+    reset_mode: Constant<Bit>,
+    reset_options: Constant<Bits<2>>,
+    reset_max_ton: Constant<Bits<32>>,
+    reset_t_period: Constant<Bits<32>>,
+    reset_k: Constant<Bits<32>>,
+    reset_k_low: Constant<Bits<32>>,
+    reset_prio_enable: Constant<Bits<8>>,
+
+    // Input stage.
+    p_valid: DFF<Bit>,
+    p_bad: DFF<Bit>,
+    p_key: DFF<Bits<KB>>,
+    p_stop: DFF<Bit>,
+    p_qlen: DFF<Bits<32>>,
+    c_valid: DFF<Bit>,
+    c_bad: DFF<Bit>,
+    c_key: DFF<Bits<KB>>,
+    c_stop: DFF<Bit>,
+    c_qlen: DFF<Bits<32>>,
+    d_valid: DFF<Bit>,
+    d_bad: DFF<Bit>,
+    d_port: DFF<Bits<PB>>,
+    d_prio: DFF<Bits<3>>,
+    d_qlen: DFF<Bits<32>>,
+    d_ecn: DFF<Bits<2>>,
+    /// The key the RAMs were addressed with at the last edge (dequeue or snapshot).
+    l_key: DFF<Bits<KB>>,
+    /// The snapshot index names an existing entry.
+    l_ok: DFF<Bit>,
+    snap_pending: DFF<Bit>,
+    snap_read: DFF<Bit>,
+    now: DFF<Bits<32>>,
+
+    // Entry storage: banks R and D, forwarding of their last writes, per-key flags.
+    ram_r_t: NarrowRam<KB>,
+    ram_r_q: NarrowRam<KB>,
+    ram_d_t: NarrowRam<KB>,
+    ram_d_qs: NarrowRam<KB>,
+    fw_r_valid: DFF<Bit>,
+    fw_r_key: DFF<Bits<KB>>,
+    fw_r_t: DFF<Bits<32>>,
+    fw_r_q: DFF<Bits<32>>,
+    fw_d_valid: DFF<Bit>,
+    fw_d_key: DFF<Bits<KB>>,
+    fw_d_t: DFF<Bits<32>>,
+    fw_d_qs: DFF<Bits<32>>,
+    paused: DFF<Bits<K>>,
+    pending: DFF<Bits<K>>,
+    written_d: DFF<Bits<K>>,
+    age_on_hi: DFF<Bits<K>>,
+    age_on_lo: DFF<Bits<K>>,
+    age_t_hi: DFF<Bits<K>>,
+    age_t_lo: DFF<Bits<K>>,
+
+    // Registers of the CSR map.
+    r_mode: DFF<Bit>,
+    r_options: DFF<Bits<2>>,
+    r_max_ton: DFF<Bits<32>>,
+    r_t_period: DFF<Bits<32>>,
+    r_k: DFF<Bits<32>>,
+    r_k_low: DFF<Bits<32>>,
+    r_prio_enable: DFF<Bits<8>>,
+    r_err: DFF<Bit>,
+    r_entry_index: DFF<Bits<KB>>,
+    s_t_on: DFF<Bits<32>>,
+    s_t_t: DFF<Bits<32>>,
+    s_q_rec: DFF<Bits<32>>,
+    s_state: DFF<Bits<8>>,
+
+    // Output registers.
+    o_valid: DFF<Bit>,
+    o_port: DFF<Bits<PB>>,
+    o_prio: DFF<Bits<3>>,
+    o_ecn: DFF<Bits<2>>,
+    o_state: DFF<Bits<2>>,
+    o_rdata: DFF<Bits<32>>,
+
+    // Combinational values of cycle n.
+    in_p_key: Signal<Local, Bits<KB>>,
+    in_c_key: Signal<Local, Bits<KB>>,
+    in_d_key: Signal<Local, Bits<KB>>,
+    in_l_key: Signal<Local, Bits<KB>>,
+    in_p_ok: Signal<Local, Bit>,
+    in_c_ok: Signal<Local, Bit>,
+    in_d_ok: Signal<Local, Bit>,
+    in_s_ok: Signal<Local, Bit>,
+    snap_write: Signal<Local, Bit>,
+    next_now: Signal<Local, Bits<32>>,
+    half_wrap: Signal<Local, Bit>,
+    // The received frame of the active mode.
+    rx_valid: Signal<Local, Bit>,
+    rx_bad: Signal<Local, Bit>,
+    rx_key: Signal<Local, Bits<KB>>,
+    rx_stop: Signal<Local, Bit>,
+    rx_qlen: Signal<Local, Bits<32>>,
+    rx_resume: Signal<Local, Bit>,
+    rx_pause: Signal<Local, Bit>,
+    rx_onehot: Signal<Local, Bits<K>>,
+    rx_resume_keys: Signal<Local, Bits<K>>,
+    rx_pause_keys: Signal<Local, Bits<K>>,
+    // Lookup of `l_key`, before this cycle's events.
+    lk_r_t: Signal<Local, Bits<32>>,
+    lk_r_q: Signal<Local, Bits<32>>,
+    lk_d_t: Signal<Local, Bits<32>>,
+    lk_d_qs: Signal<Local, Bits<32>>,
+    lk_pending: Signal<Local, Bit>,
+    lk_written: Signal<Local, Bit>,
+    // Per-key flags of `l_key` as 1-bit vectors, so they can be packed into `entry_state`.
+    lk_on_hi: Signal<Local, Bits<1>>,
+    lk_on_lo: Signal<Local, Bits<1>>,
+    lk_t_hi: Signal<Local, Bits<1>>,
+    lk_t_lo: Signal<Local, Bits<1>>,
+    lk_paused: Signal<Local, Bits<1>>,
+    snap_state: Signal<Local, Bits<8>>,
+    lk_t_t: Signal<Local, Bits<32>>,
+    lk_q_rec: Signal<Local, Bits<32>>,
+    lk_ls: Signal<Local, Bits<2>>,
+    // The dequeued entry after a RESUME of the same cycle.
+    d_key: Signal<Local, Bits<KB>>,
+    d_onehot: Signal<Local, Bits<K>>,
+    same_key: Signal<Local, Bit>,
+    e_t_on: Signal<Local, Bits<32>>,
+    e_t_t: Signal<Local, Bits<32>>,
+    e_q_rec: Signal<Local, Bits<32>>,
+    /// The timestamp is over half a wrap old (age >= 2).
+    e_on_old: Signal<Local, Bit>,
+    e_t_old: Signal<Local, Bit>,
+    // The flowchart.
+    ton: Signal<Local, Bits<32>>,
+    t_elapsed: Signal<Local, Bits<32>>,
+    ton_short: Signal<Local, Bit>,
+    t_expired: Signal<Local, Bit>,
+    enabled: Signal<Local, Bit>,
+    at_boundary: Signal<Local, Bit>,
+    ecn_as_ue: Signal<Local, Bits<2>>,
+    ecn_as_ce: Signal<Local, Bits<2>>,
+    new_ls: Signal<Local, Bits<2>>,
+    new_ecn: Signal<Local, Bits<2>>,
+    boundary: Signal<Local, Bit>,
+    d_write: Signal<Local, Bit>,
+    d_write_keys: Signal<Local, Bits<K>>,
+    d_boundary_keys: Signal<Local, Bits<K>>,
+    w_t_t: Signal<Local, Bits<32>>,
+    w_q_rec: Signal<Local, Bits<32>>,
+    // Ages: all step on a half-wrap; written timestamps restart.
+    on_hi_stepped: Signal<Local, Bits<K>>,
+    on_lo_stepped: Signal<Local, Bits<K>>,
+    t_hi_stepped: Signal<Local, Bits<K>>,
+    t_lo_stepped: Signal<Local, Bits<K>>,
+    age_t_writes: Signal<Local, Bits<K>>,
+    fresh_on: Signal<Local, Bits<K>>,
+    fresh_t: Signal<Local, Bits<K>>,
+    err_clear: Signal<Local, Bit>,
+}
+
+impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<PB, PP, K, KB> {
+    pub fn new(cfg: &TcdConfig) -> Self {
+        assert_eq!(1 << PB, PP);
+        assert_eq!(K, 8 * PP);
+        assert_eq!(KB, PB + 3);
+        assert!(cfg.ports as usize <= PP);
+        assert_eq!(ERR_INDEX, 1, "`err` is the one index flag");
+        let map = regmap(cfg);
+        let mut port_ok = Bits::<PP>::default();
+        for p in 0..PP {
+            port_ok = port_ok.replace_bit(p, p < cfg.ports as usize);
+        }
+        let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
+        let addr = |name: &str| Constant::new(Bits::<6>::from(u64::from(map.get(name).index)));
+        let tb = cfg.time_bits;
+        let mask = switchcraft_core::mask;
+        TcdCore {
+            clock: Default::default(),
+            reset: Default::default(),
+            rx_pfc_valid: Default::default(),
+            rx_pfc_port: Default::default(),
+            rx_pfc_prio: Default::default(),
+            rx_pfc_quanta: Default::default(),
+            rx_pfc_qlen: Default::default(),
+            rx_credit_valid: Default::default(),
+            rx_credit_port: Default::default(),
+            rx_credit_vl: Default::default(),
+            rx_credit_ok: Default::default(),
+            rx_credit_qlen: Default::default(),
+            deq_valid: Default::default(),
+            deq_port: Default::default(),
+            deq_prio: Default::default(),
+            deq_qlen: Default::default(),
+            deq_ecn: Default::default(),
+            csr_we: Default::default(),
+            csr_addr: Default::default(),
+            csr_wdata: Default::default(),
+            mark_valid: Default::default(),
+            mark_port: Default::default(),
+            mark_prio: Default::default(),
+            mark_ecn: Default::default(),
+            mark_state: Default::default(),
+            csr_rdata: Default::default(),
+            port_ok: Constant::new(port_ok),
+            prio_ok: Constant::new(mask(cfg.priorities).into()),
+            time_mask: c32(mask(tb)),
+            time_top: c32(1 << (tb - 1)),
+            half_mask: c32(mask(tb - 1)),
+            queue_mask: c32(mask(cfg.queue_bits)),
+            one_32: c32(1),
+            one_k: Constant::new(1u64.into()),
+            ls_cong: Constant::new(CONG.into()),
+            ls_und: Constant::new(UND.into()),
+            ecn_ue: Constant::new(switchcraft_model::tcd::UE.into()),
+            ecn_ce: Constant::new(switchcraft_model::tcd::CE.into()),
+            all_k: Constant::new(!Bits::<K>::default()),
+            id_word: c32(map.get("id").reset),
+            params_word: c32(map.get("params").reset),
+            a_id: addr("id"),
+            a_params: addr("params"),
+            a_mode: addr("mode"),
+            a_options: addr("options"),
+            a_max_ton: addr("max_ton"),
+            a_t_period: addr("t_period"),
+            a_k: addr("k"),
+            a_k_low: addr("k_low"),
+            a_prio_enable: addr("prio_enable"),
+            a_now: addr("now"),
+            a_err: addr("err"),
+            a_entry_index: addr("entry_index"),
+            a_entry_status: addr("entry_status"),
+            a_entry_t_on: addr("entry_t_on"),
+            a_entry_t_t: addr("entry_t_t"),
+            a_entry_q_rec: addr("entry_q_rec"),
+            a_entry_state: addr("entry_state"),
+            reset_mode: Constant::new(map.get("mode").reset == 1),
+            reset_options: Constant::new(map.get("options").reset.into()),
+            reset_max_ton: c32(map.get("max_ton").reset),
+            reset_t_period: c32(map.get("t_period").reset),
+            reset_k: c32(map.get("k").reset),
+            reset_k_low: c32(map.get("k_low").reset),
+            reset_prio_enable: Constant::new(map.get("prio_enable").reset.into()),
+            p_valid: Default::default(),
+            p_bad: Default::default(),
+            p_key: Default::default(),
+            p_stop: Default::default(),
+            p_qlen: Default::default(),
+            c_valid: Default::default(),
+            c_bad: Default::default(),
+            c_key: Default::default(),
+            c_stop: Default::default(),
+            c_qlen: Default::default(),
+            d_valid: Default::default(),
+            d_bad: Default::default(),
+            d_port: Default::default(),
+            d_prio: Default::default(),
+            d_qlen: Default::default(),
+            d_ecn: Default::default(),
+            l_key: Default::default(),
+            l_ok: Default::default(),
+            snap_pending: Default::default(),
+            snap_read: Default::default(),
+            now: Default::default(),
+            ram_r_t: NarrowRam::new(tb as usize),
+            ram_r_q: NarrowRam::new(cfg.queue_bits as usize),
+            ram_d_t: NarrowRam::new(tb as usize),
+            ram_d_qs: NarrowRam::new(cfg.queue_bits as usize + 2),
+            fw_r_valid: Default::default(),
+            fw_r_key: Default::default(),
+            fw_r_t: Default::default(),
+            fw_r_q: Default::default(),
+            fw_d_valid: Default::default(),
+            fw_d_key: Default::default(),
+            fw_d_t: Default::default(),
+            fw_d_qs: Default::default(),
+            paused: Default::default(),
+            pending: Default::default(),
+            written_d: Default::default(),
+            age_on_hi: Default::default(),
+            age_on_lo: Default::default(),
+            age_t_hi: Default::default(),
+            age_t_lo: Default::default(),
+            r_mode: Default::default(),
+            r_options: Default::default(),
+            r_max_ton: Default::default(),
+            r_t_period: Default::default(),
+            r_k: Default::default(),
+            r_k_low: Default::default(),
+            r_prio_enable: Default::default(),
+            r_err: Default::default(),
+            r_entry_index: Default::default(),
+            s_t_on: Default::default(),
+            s_t_t: Default::default(),
+            s_q_rec: Default::default(),
+            s_state: Default::default(),
+            o_valid: Default::default(),
+            o_port: Default::default(),
+            o_prio: Default::default(),
+            o_ecn: Default::default(),
+            o_state: Default::default(),
+            o_rdata: Default::default(),
+            in_p_key: Default::default(),
+            in_c_key: Default::default(),
+            in_d_key: Default::default(),
+            in_l_key: Default::default(),
+            in_p_ok: Default::default(),
+            in_c_ok: Default::default(),
+            in_d_ok: Default::default(),
+            in_s_ok: Default::default(),
+            snap_write: Default::default(),
+            next_now: Default::default(),
+            half_wrap: Default::default(),
+            rx_valid: Default::default(),
+            rx_bad: Default::default(),
+            rx_key: Default::default(),
+            rx_stop: Default::default(),
+            rx_qlen: Default::default(),
+            rx_resume: Default::default(),
+            rx_pause: Default::default(),
+            rx_onehot: Default::default(),
+            rx_resume_keys: Default::default(),
+            rx_pause_keys: Default::default(),
+            lk_r_t: Default::default(),
+            lk_r_q: Default::default(),
+            lk_d_t: Default::default(),
+            lk_d_qs: Default::default(),
+            lk_pending: Default::default(),
+            lk_written: Default::default(),
+            lk_on_hi: Default::default(),
+            lk_on_lo: Default::default(),
+            lk_t_hi: Default::default(),
+            lk_t_lo: Default::default(),
+            lk_paused: Default::default(),
+            snap_state: Default::default(),
+            lk_t_t: Default::default(),
+            lk_q_rec: Default::default(),
+            lk_ls: Default::default(),
+            d_key: Default::default(),
+            d_onehot: Default::default(),
+            same_key: Default::default(),
+            e_t_on: Default::default(),
+            e_t_t: Default::default(),
+            e_q_rec: Default::default(),
+            e_on_old: Default::default(),
+            e_t_old: Default::default(),
+            ton: Default::default(),
+            t_elapsed: Default::default(),
+            ton_short: Default::default(),
+            t_expired: Default::default(),
+            enabled: Default::default(),
+            at_boundary: Default::default(),
+            ecn_as_ue: Default::default(),
+            ecn_as_ce: Default::default(),
+            new_ls: Default::default(),
+            new_ecn: Default::default(),
+            boundary: Default::default(),
+            d_write: Default::default(),
+            d_write_keys: Default::default(),
+            d_boundary_keys: Default::default(),
+            w_t_t: Default::default(),
+            w_q_rec: Default::default(),
+            on_hi_stepped: Default::default(),
+            on_lo_stepped: Default::default(),
+            t_hi_stepped: Default::default(),
+            t_lo_stepped: Default::default(),
+            age_t_writes: Default::default(),
+            fresh_on: Default::default(),
+            fresh_t: Default::default(),
+            err_clear: Default::default(),
+        }
+    }
+}
+
+impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
+    for TcdCore<PB, PP, K, KB>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            p_valid,
+            p_bad,
+            p_key,
+            p_stop,
+            p_qlen,
+            c_valid,
+            c_bad,
+            c_key,
+            c_stop,
+            c_qlen,
+            d_valid,
+            d_bad,
+            d_port,
+            d_prio,
+            d_qlen,
+            d_ecn,
+            l_key,
+            l_ok,
+            snap_pending,
+            snap_read,
+            now,
+            fw_r_valid,
+            fw_r_key,
+            fw_r_t,
+            fw_r_q,
+            fw_d_valid,
+            fw_d_key,
+            fw_d_t,
+            fw_d_qs,
+            paused,
+            pending,
+            written_d,
+            age_on_hi,
+            age_on_lo,
+            age_t_hi,
+            age_t_lo,
+            r_mode,
+            r_options,
+            r_max_ton,
+            r_t_period,
+            r_k,
+            r_k_low,
+            r_prio_enable,
+            r_err,
+            r_entry_index,
+            s_t_on,
+            s_t_t,
+            s_q_rec,
+            s_state,
+            o_valid,
+            o_port,
+            o_prio,
+            o_ecn,
+            o_state,
+            o_rdata
+        );
+        self.ram_r_t.clock.next = self.clock.val();
+        self.ram_r_q.clock.next = self.clock.val();
+        self.ram_d_t.clock.next = self.clock.val();
+        self.ram_d_qs.clock.next = self.clock.val();
+
+        // ---- Edge n: capture the events; the dequeue key (or a snapshot index) reads the RAMs.
+        self.in_p_key.next = (bit_cast::<KB, PB>(self.rx_pfc_port.val()) << 3)
+            | bit_cast::<KB, 3>(self.rx_pfc_prio.val());
+        self.in_c_key.next = (bit_cast::<KB, PB>(self.rx_credit_port.val()) << 3)
+            | bit_cast::<KB, 3>(self.rx_credit_vl.val());
+        self.in_d_key.next =
+            (bit_cast::<KB, PB>(self.deq_port.val()) << 3) | bit_cast::<KB, 3>(self.deq_prio.val());
+        self.in_p_ok.next = self.port_ok.val().get_bit(self.rx_pfc_port.val().index())
+            & self.prio_ok.val().get_bit(self.rx_pfc_prio.val().index());
+        self.in_c_ok.next = self
+            .port_ok
+            .val()
+            .get_bit(self.rx_credit_port.val().index())
+            & self.prio_ok.val().get_bit(self.rx_credit_vl.val().index());
+        self.in_d_ok.next = self.port_ok.val().get_bit(self.deq_port.val().index())
+            & self.prio_ok.val().get_bit(self.deq_prio.val().index());
+        self.p_valid.d.next = self.rx_pfc_valid.val() & self.in_p_ok.val();
+        self.p_bad.d.next = self.rx_pfc_valid.val() & !self.in_p_ok.val();
+        self.p_key.d.next = self.in_p_key.val();
+        self.p_stop.d.next = self.rx_pfc_quanta.val().any();
+        self.p_qlen.d.next = self.rx_pfc_qlen.val();
+        self.c_valid.d.next = self.rx_credit_valid.val() & self.in_c_ok.val();
+        self.c_bad.d.next = self.rx_credit_valid.val() & !self.in_c_ok.val();
+        self.c_key.d.next = self.in_c_key.val();
+        self.c_stop.d.next = !self.rx_credit_ok.val();
+        self.c_qlen.d.next = self.rx_credit_qlen.val();
+        self.d_valid.d.next = self.deq_valid.val() & self.in_d_ok.val();
+        self.d_bad.d.next = self.deq_valid.val() & !self.in_d_ok.val();
+        self.d_port.d.next = self.deq_port.val();
+        self.d_prio.d.next = self.deq_prio.val();
+        self.d_qlen.d.next = self.deq_qlen.val();
+        self.d_ecn.d.next = self.deq_ecn.val();
+        // The RAMs' read port is free on a cycle without a dequeue: a pending snapshot uses it.
+        if self.deq_valid.val() {
+            self.in_l_key.next = self.in_d_key.val();
+        } else {
+            self.in_l_key.next = self.r_entry_index.q.val();
+        }
+        self.in_s_ok.next = self
+            .port_ok
+            .val()
+            .get_bit(self.r_entry_index.q.val().get_bits::<PB>(3).index())
+            & self
+                .prio_ok
+                .val()
+                .get_bit(self.r_entry_index.q.val().get_bits::<3>(0).index());
+        self.l_key.d.next = self.in_l_key.val();
+        self.l_ok.d.next = self.in_s_ok.val();
+        self.snap_read.d.next = self.snap_pending.q.val() & !self.deq_valid.val();
+        self.snap_write.next =
+            self.csr_we.val() & (self.csr_addr.val() == self.a_entry_index.val());
+        self.snap_pending.d.next =
+            (self.snap_pending.q.val() & self.deq_valid.val()) | self.snap_write.val();
+        self.ram_r_t.read_address.next = self.in_l_key.val();
+        self.ram_r_q.read_address.next = self.in_l_key.val();
+        self.ram_d_t.read_address.next = self.in_l_key.val();
+        self.ram_d_qs.read_address.next = self.in_l_key.val();
+
+        // Time: a free-running counter; ages step when its top bit flips.
+        self.next_now.next = (self.now.q.val() + self.one_32.val()) & self.time_mask.val();
+        self.now.d.next = self.next_now.val();
+        self.half_wrap.next =
+            ((self.next_now.val() ^ self.now.q.val()) & self.time_top.val()).any();
+
+        // ---- Cycle n: the received frame of the active mode.
+        if self.r_mode.q.val() {
+            self.rx_valid.next = self.c_valid.q.val();
+            self.rx_bad.next = self.c_bad.q.val();
+            self.rx_key.next = self.c_key.q.val();
+            self.rx_stop.next = self.c_stop.q.val();
+            self.rx_qlen.next = self.c_qlen.q.val();
+        } else {
+            self.rx_valid.next = self.p_valid.q.val();
+            self.rx_bad.next = self.p_bad.q.val();
+            self.rx_key.next = self.p_key.q.val();
+            self.rx_stop.next = self.p_stop.q.val();
+            self.rx_qlen.next = self.p_qlen.q.val();
+        }
+        self.rx_resume.next = self.rx_valid.val()
+            & !self.rx_stop.val()
+            & self.paused.q.val().get_bit(self.rx_key.val().index());
+        self.rx_pause.next = self.rx_valid.val() & self.rx_stop.val();
+        self.rx_onehot.next = self.one_k.val() << self.rx_key.val();
+        self.rx_resume_keys.next = 0.into();
+        if self.rx_resume.val() {
+            self.rx_resume_keys.next = self.rx_onehot.val();
+        }
+        self.rx_pause_keys.next = 0.into();
+        if self.rx_pause.val() {
+            self.rx_pause_keys.next = self.rx_onehot.val();
+        }
+        self.paused.d.next =
+            (self.paused.q.val() & !self.rx_resume_keys.val()) | self.rx_pause_keys.val();
+        self.ram_r_t.write_enable.next = self.rx_resume.val();
+        self.ram_r_t.write_address.next = self.rx_key.val();
+        self.ram_r_t.write_data.next = self.now.q.val();
+        self.ram_r_q.write_enable.next = self.rx_resume.val();
+        self.ram_r_q.write_address.next = self.rx_key.val();
+        self.ram_r_q.write_data.next = self.rx_qlen.val() & self.queue_mask.val();
+        self.fw_r_valid.d.next = self.rx_resume.val();
+        self.fw_r_key.d.next = self.rx_key.val();
+        self.fw_r_t.d.next = self.now.q.val();
+        self.fw_r_q.d.next = self.rx_qlen.val() & self.queue_mask.val();
+
+        // Lookup of the entry the RAMs were addressed with, as it was before this cycle.
+        if self.fw_r_valid.q.val() & (self.fw_r_key.q.val() == self.l_key.q.val()) {
+            self.lk_r_t.next = self.fw_r_t.q.val();
+            self.lk_r_q.next = self.fw_r_q.q.val();
+        } else {
+            self.lk_r_t.next = self.ram_r_t.read_data.val();
+            self.lk_r_q.next = self.ram_r_q.read_data.val();
+        }
+        if self.fw_d_valid.q.val() & (self.fw_d_key.q.val() == self.l_key.q.val()) {
+            self.lk_d_t.next = self.fw_d_t.q.val();
+            self.lk_d_qs.next = self.fw_d_qs.q.val();
+        } else {
+            self.lk_d_t.next = self.ram_d_t.read_data.val();
+            self.lk_d_qs.next = self.ram_d_qs.read_data.val();
+        }
+        self.lk_pending.next = self.pending.q.val().get_bit(self.l_key.q.val().index());
+        self.lk_written.next = self.written_d.q.val().get_bit(self.l_key.q.val().index());
+        self.lk_on_hi.next = self
+            .age_on_hi
+            .q
+            .val()
+            .get_bits::<1>(self.l_key.q.val().index());
+        self.lk_on_lo.next = self
+            .age_on_lo
+            .q
+            .val()
+            .get_bits::<1>(self.l_key.q.val().index());
+        self.lk_t_hi.next = self
+            .age_t_hi
+            .q
+            .val()
+            .get_bits::<1>(self.l_key.q.val().index());
+        self.lk_t_lo.next = self
+            .age_t_lo
+            .q
+            .val()
+            .get_bits::<1>(self.l_key.q.val().index());
+        self.lk_paused.next = self
+            .paused
+            .q
+            .val()
+            .get_bits::<1>(self.l_key.q.val().index());
+        self.lk_t_t.next = 0.into();
+        self.lk_q_rec.next = 0.into();
+        self.lk_ls.next = 0.into();
+        if self.lk_written.val() {
+            self.lk_t_t.next = self.lk_d_t.val();
+            self.lk_q_rec.next = self.lk_d_qs.val() >> 2;
+            self.lk_ls.next = self.lk_d_qs.val().get_bits::<2>(0);
+        }
+        if self.lk_pending.val() {
+            self.lk_t_t.next = self.lk_r_t.val();
+            self.lk_q_rec.next = self.lk_r_q.val();
+        }
+
+        // Snapshot registers (the entry before this cycle's events; zero for a bad index).
+        self.snap_state.next = bit_cast::<8, 2>(self.lk_ls.val())
+            | (bit_cast::<8, 1>(self.lk_paused.val()) << 2)
+            | (bit_cast::<8, 1>(self.lk_on_lo.val()) << 4)
+            | (bit_cast::<8, 1>(self.lk_on_hi.val()) << 5)
+            | (bit_cast::<8, 1>(self.lk_t_lo.val()) << 6)
+            | (bit_cast::<8, 1>(self.lk_t_hi.val()) << 7);
+        if self.snap_read.q.val() {
+            self.s_t_on.d.next = 0.into();
+            self.s_t_t.d.next = 0.into();
+            self.s_q_rec.d.next = 0.into();
+            self.s_state.d.next = 0.into();
+            if self.l_ok.q.val() {
+                // Age 3 means never set: the RAM word is not meaningful, show 0.
+                if !(self.lk_on_hi.val() & self.lk_on_lo.val()).any() {
+                    self.s_t_on.d.next = self.lk_r_t.val();
+                }
+                if !(self.lk_t_hi.val() & self.lk_t_lo.val()).any() {
+                    self.s_t_t.d.next = self.lk_t_t.val();
+                }
+                self.s_q_rec.d.next = self.lk_q_rec.val();
+                self.s_state.d.next = self.snap_state.val();
+            }
+        }
+        // The dequeued entry, after a RESUME of the same entry in this cycle (frames first).
+        self.d_key.next =
+            (bit_cast::<KB, PB>(self.d_port.q.val()) << 3) | bit_cast::<KB, 3>(self.d_prio.q.val());
+        self.d_onehot.next = self.one_k.val() << self.d_key.val();
+        self.same_key.next =
+            self.rx_resume.val() & self.d_valid.q.val() & (self.rx_key.val() == self.d_key.val());
+        if self.same_key.val() {
+            self.e_t_on.next = self.now.q.val();
+            self.e_t_t.next = self.now.q.val();
+            self.e_q_rec.next = self.rx_qlen.val() & self.queue_mask.val();
+            self.e_on_old.next = false;
+            self.e_t_old.next = false;
+        } else {
+            self.e_t_on.next = self.lk_r_t.val();
+            self.e_t_t.next = self.lk_t_t.val();
+            self.e_q_rec.next = self.lk_q_rec.val();
+            self.e_on_old.next = self.lk_on_hi.val().any();
+            self.e_t_old.next = self.lk_t_hi.val().any();
+        }
+
+        // The flowchart (spec §1.3).
+        self.ton.next = (self.now.q.val() - self.e_t_on.val()) & self.time_mask.val();
+        self.t_elapsed.next = (self.now.q.val() - self.e_t_t.val()) & self.time_mask.val();
+        self.ton_short.next = !self.e_on_old.val() & (self.ton.val() < self.r_max_ton.q.val());
+        self.t_expired.next =
+            self.e_t_old.val() | (self.t_elapsed.val() >= self.r_t_period.q.val());
+        self.enabled.next = self
+            .r_prio_enable
+            .q
+            .val()
+            .get_bit(self.d_prio.q.val().index());
+        self.at_boundary.next = self.r_options.q.val().get_bit(0);
+        // Mark(UE) never on CE or Not-ECT; Mark(CE) never on Not-ECT.
+        if self.d_ecn.q.val().all() | !self.d_ecn.q.val().any() {
+            self.ecn_as_ue.next = self.d_ecn.q.val();
+        } else {
+            self.ecn_as_ue.next = self.ecn_ue.val();
+        }
+        if self.d_ecn.q.val().any() {
+            self.ecn_as_ce.next = self.ecn_ce.val();
+        } else {
+            self.ecn_as_ce.next = self.d_ecn.q.val();
+        }
+        self.new_ls.next = self.lk_ls.val();
+        self.new_ecn.next = self.d_ecn.q.val();
+        self.boundary.next = false;
+        if self.ton_short.val() {
+            self.new_ls.next = self.ls_und.val();
+            self.new_ecn.next = self.ecn_as_ue.val();
+        } else if self.lk_ls.val() != self.ls_und.val() {
+            if self.d_qlen.q.val() > self.r_k.q.val() {
+                self.new_ls.next = self.ls_cong.val();
+                self.new_ecn.next = self.ecn_as_ce.val();
+            } else {
+                self.new_ls.next = 0.into();
+            }
+        } else if !self.at_boundary.val() & (self.d_qlen.q.val() < self.r_k_low.q.val()) {
+            self.new_ls.next = 0.into();
+        } else if self.t_expired.val() {
+            self.boundary.next = true;
+            if self.at_boundary.val() & (self.d_qlen.q.val() < self.r_k_low.q.val()) {
+                self.new_ls.next = 0.into();
+            } else if (self.d_qlen.q.val() >= self.e_q_rec.val())
+                & (self.d_qlen.q.val() > self.r_k.q.val())
+            {
+                self.new_ls.next = self.ls_cong.val();
+                if self.r_options.q.val().get_bit(1) {
+                    self.new_ecn.next = self.ecn_as_ce.val();
+                }
+            }
+        }
+        if !self.enabled.val() {
+            self.new_ls.next = self.lk_ls.val();
+            self.new_ecn.next = self.d_ecn.q.val();
+            self.boundary.next = false;
+        }
+
+        // Edge n + 1: bank D, forwarding, per-key flags.
+        self.d_write.next = self.d_valid.q.val() & self.enabled.val();
+        if self.boundary.val() {
+            self.w_t_t.next = self.now.q.val();
+            self.w_q_rec.next = self.d_qlen.q.val() & self.queue_mask.val();
+        } else {
+            self.w_t_t.next = self.e_t_t.val();
+            self.w_q_rec.next = self.e_q_rec.val();
+        }
+        self.ram_d_t.write_enable.next = self.d_write.val();
+        self.ram_d_t.write_address.next = self.d_key.val();
+        self.ram_d_t.write_data.next = self.w_t_t.val();
+        self.ram_d_qs.write_enable.next = self.d_write.val();
+        self.ram_d_qs.write_address.next = self.d_key.val();
+        self.ram_d_qs.write_data.next =
+            (self.w_q_rec.val() << 2) | bit_cast::<32, 2>(self.new_ls.val());
+        self.fw_d_valid.d.next = self.d_write.val();
+        self.fw_d_key.d.next = self.d_key.val();
+        self.fw_d_t.d.next = self.w_t_t.val();
+        self.fw_d_qs.d.next = (self.w_q_rec.val() << 2) | bit_cast::<32, 2>(self.new_ls.val());
+        self.d_write_keys.next = 0.into();
+        if self.d_write.val() {
+            self.d_write_keys.next = self.d_onehot.val();
+        }
+        self.d_boundary_keys.next = 0.into();
+        if self.d_write.val() & self.boundary.val() {
+            self.d_boundary_keys.next = self.d_onehot.val();
+        }
+        self.pending.d.next =
+            (self.pending.q.val() & !self.d_write_keys.val()) | self.rx_resume_keys.val();
+        self.written_d.d.next = self.written_d.q.val() | self.d_write_keys.val();
+
+        // Ages: 0 -> 1 -> 2 -> 2 and 3 -> 3 on a half-wrap; a written timestamp restarts at 0,
+        // or at 1 when it is written on the half-wrap edge itself.
+        if self.half_wrap.val() {
+            self.on_hi_stepped.next = self.age_on_hi.q.val() | self.age_on_lo.q.val();
+            self.on_lo_stepped.next = !(self.age_on_hi.q.val() ^ self.age_on_lo.q.val());
+            self.t_hi_stepped.next = self.age_t_hi.q.val() | self.age_t_lo.q.val();
+            self.t_lo_stepped.next = !(self.age_t_hi.q.val() ^ self.age_t_lo.q.val());
+            self.fresh_on.next = self.rx_resume_keys.val();
+            self.fresh_t.next = self.rx_resume_keys.val() | self.d_boundary_keys.val();
+        } else {
+            self.on_hi_stepped.next = self.age_on_hi.q.val();
+            self.on_lo_stepped.next = self.age_on_lo.q.val();
+            self.t_hi_stepped.next = self.age_t_hi.q.val();
+            self.t_lo_stepped.next = self.age_t_lo.q.val();
+            self.fresh_on.next = 0.into();
+            self.fresh_t.next = 0.into();
+        }
+        self.age_t_writes.next = self.rx_resume_keys.val() | self.d_boundary_keys.val();
+        self.age_on_hi.d.next = self.on_hi_stepped.val() & !self.rx_resume_keys.val();
+        self.age_on_lo.d.next =
+            (self.on_lo_stepped.val() & !self.rx_resume_keys.val()) | self.fresh_on.val();
+        self.age_t_hi.d.next = self.t_hi_stepped.val() & !self.age_t_writes.val();
+        self.age_t_lo.d.next =
+            (self.t_lo_stepped.val() & !self.age_t_writes.val()) | self.fresh_t.val();
+
+        // Dequeue outputs (fields zero when not valid; a bad index passes the ECN unchanged).
+        self.o_valid.d.next = self.d_valid.q.val() | self.d_bad.q.val();
+        self.o_port.d.next = 0.into();
+        self.o_prio.d.next = 0.into();
+        self.o_ecn.d.next = 0.into();
+        self.o_state.d.next = 0.into();
+        if self.d_valid.q.val() | self.d_bad.q.val() {
+            self.o_port.d.next = self.d_port.q.val();
+            self.o_prio.d.next = self.d_prio.q.val();
+            self.o_ecn.d.next = self.d_ecn.q.val();
+        }
+        if self.d_valid.q.val() {
+            self.o_ecn.d.next = self.new_ecn.val();
+            self.o_state.d.next = self.new_ls.val();
+        }
+
+        // CSR bus: read the value before the edge; writes apply at the edge.
+        self.o_rdata.d.next = 0.into();
+        if self.csr_addr.val() == self.a_id.val() {
+            self.o_rdata.d.next = self.id_word.val();
+        } else if self.csr_addr.val() == self.a_params.val() {
+            self.o_rdata.d.next = self.params_word.val();
+        } else if self.csr_addr.val() == self.a_mode.val() {
+            if self.r_mode.q.val() {
+                self.o_rdata.d.next = self.one_32.val();
+            }
+        } else if self.csr_addr.val() == self.a_options.val() {
+            self.o_rdata.d.next = bit_cast::<32, 2>(self.r_options.q.val());
+        } else if self.csr_addr.val() == self.a_max_ton.val() {
+            self.o_rdata.d.next = self.r_max_ton.q.val();
+        } else if self.csr_addr.val() == self.a_t_period.val() {
+            self.o_rdata.d.next = self.r_t_period.q.val();
+        } else if self.csr_addr.val() == self.a_k.val() {
+            self.o_rdata.d.next = self.r_k.q.val();
+        } else if self.csr_addr.val() == self.a_k_low.val() {
+            self.o_rdata.d.next = self.r_k_low.q.val();
+        } else if self.csr_addr.val() == self.a_prio_enable.val() {
+            self.o_rdata.d.next = bit_cast::<32, 8>(self.r_prio_enable.q.val());
+        } else if self.csr_addr.val() == self.a_now.val() {
+            self.o_rdata.d.next = self.now.q.val();
+        } else if self.csr_addr.val() == self.a_err.val() {
+            if self.r_err.q.val() {
+                self.o_rdata.d.next = self.one_32.val();
+            }
+        } else if self.csr_addr.val() == self.a_entry_index.val() {
+            self.o_rdata.d.next = bit_cast::<32, KB>(self.r_entry_index.q.val());
+        } else if self.csr_addr.val() == self.a_entry_status.val() {
+            if self.snap_pending.q.val() | self.snap_read.q.val() {
+                self.o_rdata.d.next = self.one_32.val();
+            }
+        } else if self.csr_addr.val() == self.a_entry_t_on.val() {
+            self.o_rdata.d.next = self.s_t_on.q.val();
+        } else if self.csr_addr.val() == self.a_entry_t_t.val() {
+            self.o_rdata.d.next = self.s_t_t.q.val();
+        } else if self.csr_addr.val() == self.a_entry_q_rec.val() {
+            self.o_rdata.d.next = self.s_q_rec.q.val();
+        } else if self.csr_addr.val() == self.a_entry_state.val() {
+            self.o_rdata.d.next = bit_cast::<32, 8>(self.s_state.q.val());
+        }
+        self.err_clear.next = false;
+        if self.csr_we.val() {
+            if self.csr_addr.val() == self.a_mode.val() {
+                self.r_mode.d.next = self.csr_wdata.val().get_bit(0);
+            }
+            if self.csr_addr.val() == self.a_options.val() {
+                self.r_options.d.next = self.csr_wdata.val().get_bits::<2>(0);
+            }
+            if self.csr_addr.val() == self.a_max_ton.val() {
+                self.r_max_ton.d.next = self.csr_wdata.val() & self.half_mask.val();
+            }
+            if self.csr_addr.val() == self.a_t_period.val() {
+                self.r_t_period.d.next = self.csr_wdata.val() & self.half_mask.val();
+            }
+            if self.csr_addr.val() == self.a_k.val() {
+                self.r_k.d.next = self.csr_wdata.val() & self.queue_mask.val();
+            }
+            if self.csr_addr.val() == self.a_k_low.val() {
+                self.r_k_low.d.next = self.csr_wdata.val() & self.queue_mask.val();
+            }
+            if self.csr_addr.val() == self.a_prio_enable.val() {
+                self.r_prio_enable.d.next = self.csr_wdata.val().get_bits::<8>(0);
+            }
+            if self.csr_addr.val() == self.a_err.val() {
+                self.err_clear.next = self.csr_wdata.val().get_bit(0);
+            }
+            if self.csr_addr.val() == self.a_entry_index.val() {
+                self.r_entry_index.d.next = self.csr_wdata.val().get_bits::<KB>(0);
+            }
+        }
+        // A flag raised on this edge wins over a write-1-to-clear of the same edge.
+        self.r_err.d.next =
+            (self.r_err.q.val() & !self.err_clear.val()) | self.rx_bad.val() | self.d_bad.q.val();
+
+        // Outputs.
+        self.mark_valid.next = self.o_valid.q.val();
+        self.mark_port.next = self.o_port.q.val();
+        self.mark_prio.next = self.o_prio.q.val();
+        self.mark_ecn.next = self.o_ecn.q.val();
+        self.mark_state.next = self.o_state.q.val();
+        self.csr_rdata.next = self.o_rdata.q.val();
+
+        // Synchronous reset: registers to their reset values (RAMs are covered by the flags).
+        if self.reset.val() {
+            self.p_valid.d.next = false;
+            self.p_bad.d.next = false;
+            self.c_valid.d.next = false;
+            self.c_bad.d.next = false;
+            self.d_valid.d.next = false;
+            self.d_bad.d.next = false;
+            self.snap_pending.d.next = false;
+            self.snap_read.d.next = false;
+            self.now.d.next = 0.into();
+            self.fw_r_valid.d.next = false;
+            self.fw_d_valid.d.next = false;
+            self.paused.d.next = 0.into();
+            self.pending.d.next = 0.into();
+            self.written_d.d.next = 0.into();
+            self.age_on_hi.d.next = self.all_k.val();
+            self.age_on_lo.d.next = self.all_k.val();
+            self.age_t_hi.d.next = self.all_k.val();
+            self.age_t_lo.d.next = self.all_k.val();
+            self.r_mode.d.next = self.reset_mode.val();
+            self.r_options.d.next = self.reset_options.val();
+            self.r_max_ton.d.next = self.reset_max_ton.val();
+            self.r_t_period.d.next = self.reset_t_period.val();
+            self.r_k.d.next = self.reset_k.val();
+            self.r_k_low.d.next = self.reset_k_low.val();
+            self.r_prio_enable.d.next = self.reset_prio_enable.val();
+            self.r_err.d.next = false;
+            self.r_entry_index.d.next = 0.into();
+            self.s_t_on.d.next = 0.into();
+            self.s_t_t.d.next = 0.into();
+            self.s_q_rec.d.next = 0.into();
+            self.s_state.d.next = 0.into();
+            self.o_valid.d.next = false;
+            self.o_port.d.next = 0.into();
+            self.o_prio.d.next = 0.into();
+            self.o_ecn.d.next = 0.into();
+            self.o_state.d.next = 0.into();
+            self.o_rdata.d.next = 0.into();
+        }
+    }
+}
+
+/// Calls `$body` with `$core` bound to a fresh `TcdCore` sized for `$cfg`.
+macro_rules! with_tcd_core {
+    ($cfg:expr, |$core:ident| $body:expr) => {{
+        let cfg: &TcdConfig = $cfg;
+        match cfg.port_bits() {
+            1 => {
+                let mut $core = TcdCore::<1, 2, 16, 4>::new(cfg);
+                $body
+            }
+            2 => {
+                let mut $core = TcdCore::<2, 4, 32, 5>::new(cfg);
+                $body
+            }
+            3 => {
+                let mut $core = TcdCore::<3, 8, 64, 6>::new(cfg);
+                $body
+            }
+            4 => {
+                let mut $core = TcdCore::<4, 16, 128, 7>::new(cfg);
+                $body
+            }
+            5 => {
+                let mut $core = TcdCore::<5, 32, 256, 8>::new(cfg);
+                $body
+            }
+            6 => {
+                let mut $core = TcdCore::<6, 64, 512, 9>::new(cfg);
+                $body
+            }
+            b => unreachable!("validated configs have 1..=64 ports, not {b} port bits"),
+        }
+    }};
+}
+
+/// rust-hdl's Verilog of the TCD core for `cfg` (module `top` and its submodules).
+pub fn core_verilog(cfg: &TcdConfig) -> String {
+    with_tcd_core!(cfg, |core| {
+        core.connect_all();
+        generate_verilog(&core)
+    })
+}
+
+/// The packaged Verilog, manifest and C header of a TCD instance.
+pub fn package(cfg: &TcdConfig, instance: &str, command: &str) -> crate::export::Package {
+    let config_toml = toml::to_string(cfg).expect("config serializes");
+    let schema = switchcraft_model::tcd::port_schema(cfg);
+    let header = regmap(cfg).c_header(instance, command);
+    crate::export::package(&crate::export::Source {
+        block: "tcd",
+        instance,
+        command,
+        config_toml: &config_toml,
+        schema: &schema,
+        core_verilog: &core_verilog(cfg),
+        c_header: &header,
+        notes: &[
+            "Latency: mark_* 1 edge after the dequeue; csr_rdata on the edge that samples",
+            "csr_addr; an entry snapshot is readable 2 edges after a cycle without deq_valid.",
+            "See docs/blocks/tcd.md.",
+        ],
+    })
+}

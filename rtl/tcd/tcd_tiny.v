@@ -161,8 +161,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  p_bad$q;
     reg  [4:0] p_key$d;
     wire  [4:0] p_key$q;
-    reg  p_stcd_tiny__d;
-    wire  p_stcd_tiny__q;
+    reg  p_stop$d;
+    wire  p_stop$q;
     reg  [31:0] p_qlen$d;
     wire  [31:0] p_qlen$q;
     reg  c_valid$d;
@@ -171,8 +171,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  c_bad$q;
     reg  [4:0] c_key$d;
     wire  [4:0] c_key$q;
-    reg  c_stcd_tiny__d;
-    wire  c_stcd_tiny__q;
+    reg  c_stop$d;
+    wire  c_stop$q;
     reg  [31:0] c_qlen$d;
     wire  [31:0] c_qlen$q;
     reg  d_valid$d;
@@ -373,8 +373,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .clock(clock)
     );
     tcd_tiny__p_stop p_stop(
-        .d(p_stcd_tiny__d),
-        .q(p_stcd_tiny__q),
+        .d(p_stop$d),
+        .q(p_stop$q),
         .clock(clock)
     );
     tcd_tiny__p_qlen p_qlen(
@@ -398,8 +398,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .clock(clock)
     );
     tcd_tiny__c_stop c_stop(
-        .d(c_stcd_tiny__d),
-        .q(c_stcd_tiny__q),
+        .d(c_stop$d),
+        .q(c_stop$q),
         .clock(clock)
     );
     tcd_tiny__c_qlen c_qlen(
@@ -670,12 +670,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         p_valid$d = p_valid$q;
         p_bad$d = p_bad$q;
         p_key$d = p_key$q;
-        p_stcd_tiny__d = p_stcd_tiny__q;
+        p_stop$d = p_stop$q;
         p_qlen$d = p_qlen$q;
         c_valid$d = c_valid$q;
         c_bad$d = c_bad$q;
         c_key$d = c_key$q;
-        c_stcd_tiny__d = c_stcd_tiny__q;
+        c_stop$d = c_stop$q;
         c_qlen$d = c_qlen$q;
         d_valid$d = d_valid$q;
         d_bad$d = d_bad$q;
@@ -731,12 +731,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         p_valid$d = rx_pfc_valid & in_p_ok;
         p_bad$d = rx_pfc_valid & ~in_p_ok;
         p_key$d = in_p_key;
-        p_stcd_tiny__d = |rx_pfc_quanta;
+        p_stop$d = |rx_pfc_quanta;
         p_qlen$d = rx_pfc_qlen;
         c_valid$d = rx_credit_valid & in_c_ok;
         c_bad$d = rx_credit_valid & ~in_c_ok;
         c_key$d = in_c_key;
-        c_stcd_tiny__d = ~rx_credit_ok;
+        c_stop$d = ~rx_credit_ok;
         c_qlen$d = rx_credit_qlen;
         d_valid$d = deq_valid & in_d_ok;
         d_bad$d = deq_valid & ~in_d_ok;
@@ -767,14 +767,14 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             rx_valid = c_valid$q;
             rx_bad = c_bad$q;
             rx_key = c_key$q;
-            rx_stop = c_stcd_tiny__q;
+            rx_stop = c_stop$q;
             rx_qlen = c_qlen$q;
         end
         else begin
             rx_valid = p_valid$q;
             rx_bad = p_bad$q;
             rx_key = p_key$q;
-            rx_stop = p_stcd_tiny__q;
+            rx_stop = p_stop$q;
             rx_qlen = p_qlen$q;
         end
         rx_resume = rx_valid & ~rx_stop & paused$q[rx_key];

@@ -214,12 +214,30 @@ fn rename_modules(verilog: &str, prefix: &str) -> String {
         let line = if let Some(rest) = line.strip_prefix("module top(") {
             format!("module {prefix}core({rest}")
         } else {
-            line.replace("top$", prefix)
+            replace_module_refs(line, prefix)
         };
         out += &line;
         out.push('\n');
     }
     out
+}
+
+/// Replaces every `top$` that starts an identifier (rust-hdl's submodule names) with `prefix`;
+/// a `top$` inside a longer name, as in a signal `p_stop$q`, is left alone.
+fn replace_module_refs(line: &str, prefix: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 32);
+    let mut rest = line;
+    while let Some(at) = rest.find("top$") {
+        let starts_identifier = !out
+            .chars()
+            .chain(rest[..at].chars())
+            .last()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        out += &rest[..at];
+        out += if starts_identifier { prefix } else { "top$" };
+        rest = &rest[at + 4..];
+    }
+    out + rest
 }
 
 /// `(name, width)` of the ports of module `module` in rust-hdl's non-ANSI declarations.
@@ -471,6 +489,13 @@ mod tests {
         assert_eq!(
             r,
             "module pfc_tiny__core(a);\n  pfc_tiny__x x(.d(a));\nendmodule\nmodule pfc_tiny__x(d);\nendmodule\n"
+        );
+        // A signal whose name merely contains `top$` keeps it.
+        let v = "module top(a);\n  top$p_stop p_stop(.d(p_stop$d), .q(p_stop$q));\nendmodule\n";
+        let r = rename_modules(v, "tcd_tiny__");
+        assert!(
+            r.contains("  tcd_tiny__p_stop p_stop(.d(p_stop$d), .q(p_stop$q));"),
+            "{r}"
         );
     }
 

@@ -1,0 +1,237 @@
+// Formal properties of the TCD block, checked with yosys-smtbmc + z3 by `switchcraft formal`
+// (`make formal BLOCK=tcd`). The flow reads the exported rtl/tcd/<instance>.v and this file with
+// `read_verilog -formal` and defines the macros below from the instance's config and register
+// map:
+//   SC_TOP           top module, e.g. tcd_tiny_top
+//   SC_PB, SC_NB     widths of the port and priority fields of the buses
+//   SC_QB, SC_TB     queue_bits and time_bits
+//   SC_PORTS, SC_PRIOS  numbers of ports and priorities
+//   SC_A_<REG>       word index of register <REG>
+//   SC_ID_WORD       reset value of the ID register
+// Probes: a wire marked `// probe: <path>` is connected by the flow, after `flatten`, to the
+// internal net <path> of the design under test (rust-hdl's names in the core).
+//
+// Cycle conventions (docs/blocks/tcd.md): events sampled at edge n are applied in cycle n (the
+// stage registers `*$q` hold them) with that cycle's `now`; their outputs are the `o_*$d` values
+// of cycle n, registered at edge n + 1. ECN: 00 Not-ECT, 10 ECT(0), 01 UE, 11 CE. LAST_STATE:
+// 0 non-congestion, 1 congestion, 2 undetermined.
+//
+// Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` use ghost
+// counters that are not tied to the RTL's timestamps, so they are checked by BMC only. A mutant
+// (`-DSC_MUTANT`) flips one assertion so the flow can be seen to fail.
+
+module tcd_props (
+    input wire clk,
+    input wire rst,
+    input wire rx_pfc_valid,
+    input wire [`SC_PB-1:0] rx_pfc_port,
+    input wire [`SC_NB-1:0] rx_pfc_prio,
+    input wire [15:0] rx_pfc_quanta,
+    input wire [`SC_QB-1:0] rx_pfc_qlen,
+    input wire rx_credit_valid,
+    input wire [`SC_PB-1:0] rx_credit_port,
+    input wire [`SC_NB-1:0] rx_credit_vl,
+    input wire rx_credit_ok,
+    input wire [`SC_QB-1:0] rx_credit_qlen,
+    input wire deq_valid,
+    input wire [`SC_PB-1:0] deq_port,
+    input wire [`SC_NB-1:0] deq_prio,
+    input wire [`SC_QB-1:0] deq_qlen,
+    input wire [1:0] deq_ecn,
+    input wire csr_we,
+    input wire [5:0] csr_addr,
+    input wire [31:0] csr_wdata
+);
+    localparam KB = `SC_PB + 3;        // key = {port, 3-bit priority}
+    localparam K = 1 << KB;
+    localparam [31:0] TIME_MASK = (`SC_TB >= 32) ? 32'hffff_ffff : ((32'd1 << `SC_TB) - 1);
+    localparam [31:0] HALF_MASK = TIME_MASK >> 1;
+    localparam [31:0] QUEUE_MASK = (32'd1 << `SC_QB) - 1;
+    localparam [1:0] NOT_ECT = 2'b00, UE = 2'b01, ECT0 = 2'b10, CE = 2'b11;
+    localparam [1:0] UND = 2'd2;
+    localparam GW = 16;                // ghost counter width (saturating: "long ago or never")
+
+    // ---------------------------------------------------------------- the design under test
+    wire mark_valid;
+    wire [`SC_PB-1:0] mark_port;
+    wire [`SC_NB-1:0] mark_prio;
+    wire [1:0] mark_ecn, mark_state;
+    wire [31:0] csr_rdata;
+
+    `SC_TOP dut (
+        .clk(clk), .rst(rst),
+        .rx_pfc_valid(rx_pfc_valid), .rx_pfc_port(rx_pfc_port), .rx_pfc_prio(rx_pfc_prio),
+        .rx_pfc_quanta(rx_pfc_quanta), .rx_pfc_qlen(rx_pfc_qlen),
+        .rx_credit_valid(rx_credit_valid), .rx_credit_port(rx_credit_port),
+        .rx_credit_vl(rx_credit_vl), .rx_credit_ok(rx_credit_ok), .rx_credit_qlen(rx_credit_qlen),
+        .deq_valid(deq_valid), .deq_port(deq_port), .deq_prio(deq_prio), .deq_qlen(deq_qlen),
+        .deq_ecn(deq_ecn),
+        .csr_we(csr_we), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
+        .mark_valid(mark_valid), .mark_port(mark_port), .mark_prio(mark_prio),
+        .mark_ecn(mark_ecn), .mark_state(mark_state), .csr_rdata(csr_rdata)
+    );
+
+    // ---------------------------------------------------------------- probes
+    (* keep *) wire p_valid;                 // probe: dut.core.p_valid$q
+    (* keep *) wire [KB-1:0] p_key;          // probe: dut.core.p_key$q
+    (* keep *) wire p_stop;                  // probe: dut.core.p_stop$q
+    (* keep *) wire c_valid;                 // probe: dut.core.c_valid$q
+    (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.c_key$q
+    (* keep *) wire c_stop;                  // probe: dut.core.c_stop$q
+    (* keep *) wire d_valid;                 // probe: dut.core.d_valid$q
+    (* keep *) wire d_bad;                   // probe: dut.core.d_bad$q
+    (* keep *) wire [`SC_PB-1:0] d_port;     // probe: dut.core.d_port$q
+    (* keep *) wire [2:0] d_prio;            // probe: dut.core.d_prio$q
+    (* keep *) wire [1:0] d_ecn;             // probe: dut.core.d_ecn$q
+    (* keep *) wire [1:0] o_ecn_d;           // probe: dut.core.o_ecn$d
+    (* keep *) wire [1:0] o_state_d;         // probe: dut.core.o_state$d
+    (* keep *) wire r_mode;                  // probe: dut.core.r_mode$q
+    (* keep *) wire [31:0] r_max_ton;        // probe: dut.core.r_max_ton$q
+    (* keep *) wire [31:0] r_t_period;       // probe: dut.core.r_t_period$q
+    (* keep *) wire [31:0] r_k;              // probe: dut.core.r_k$q
+    (* keep *) wire [7:0] r_prio_enable;     // probe: dut.core.r_prio_enable$q
+    (* keep *) wire r_err;                   // probe: dut.core.r_err$q
+    (* keep *) wire [31:0] now;              // probe: dut.core.now$q
+    (* keep *) wire [K-1:0] paused_q;        // probe: dut.core.paused$q
+    (* keep *) wire d_we;                    // probe: dut.core.ram_d_qs$write_enable
+    (* keep *) wire [31:0] d_wd;             // probe: dut.core.ram_d_qs$write_data
+
+    // ---------------------------------------------------------------- assumptions
+    // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the
+    // contract only defines behaviour after a reset. Induction starts anywhere and needs none.
+    reg init = 1'b1;
+    always @(posedge clk) init <= 1'b0;
+    always @(*) if (init) m_reset_first: assume (rst);
+
+    // Previous-cycle values (explicit registers: yosys allows $past only in clocked blocks).
+    reg past_valid = 1'b0;
+    reg prev_rst, prev_d_valid, prev_d_bad, prev_csr_we, prev_rx_bad;
+    reg [1:0] prev_d_ecn, prev_o_ecn_d, prev_o_state_d;
+    reg [5:0] prev_csr_addr;
+    reg [31:0] prev_csr_wdata, prev_now, prev_r_max_ton;
+    always @(posedge clk) begin
+        past_valid <= 1'b1;
+        prev_rst <= rst;
+        prev_d_valid <= d_valid;
+        prev_d_bad <= d_bad;
+        prev_d_ecn <= d_ecn;
+        prev_o_ecn_d <= o_ecn_d;
+        prev_o_state_d <= o_state_d;
+        prev_csr_we <= csr_we;
+        prev_csr_addr <= csr_addr;
+        prev_csr_wdata <= csr_wdata;
+        prev_now <= now;
+        prev_r_max_ton <= r_max_ton;
+    end
+    wire past_ok = past_valid && !prev_rst;
+
+    // ---------------------------------------------------------------- the dequeue of cycle n
+    wire [KB-1:0] d_key = {d_port, d_prio};
+    wire enabled = r_prio_enable[d_prio];
+    // The received frame of the active mode, as the stage holds it.
+    wire rx_valid = r_mode ? c_valid : p_valid;
+    wire [KB-1:0] rx_key = r_mode ? c_key : p_key;
+    wire rx_stop = r_mode ? c_stop : p_stop;
+
+    // ---------------------------------------------------------------- LAST_STATE codes
+    // a_last_state_written_valid: every LAST_STATE stored in the register file is one of the
+    // three codes (never 3).
+    always @(*) if (!rst && d_we) a_last_state_written_valid: assert (d_wd[1:0] != 2'd3);
+
+    // ---------------------------------------------------------------- ECN rules
+    always @(*) if (!rst && (d_valid || d_bad)) begin
+        // a_ce_stays_ce: a packet already CE leaves CE (UE never overwrites CE, nothing
+        // removes it).
+        if (d_ecn == CE) a_ce_stays_ce: assert (o_ecn_d == CE);
+        // a_not_ect_never_marked: a Not-ECT packet leaves Not-ECT.
+        if (d_ecn == NOT_ECT) a_not_ect_never_marked: assert (o_ecn_d == NOT_ECT);
+        // a_marks_only_upgrade: the outgoing codepoint is the incoming one, UE or CE.
+        a_marks_only_upgrade: assert (o_ecn_d == d_ecn || o_ecn_d == UE || o_ecn_d == CE);
+    end
+    // a_output_is_the_dequeue: mark_* after an edge is the dequeue of the previous cycle; the
+    // state output is a valid code whenever that dequeue was classified (enabled priority).
+    always @(*) if (past_ok) begin
+        a_output_is_the_dequeue: assert (mark_valid == (prev_d_valid || prev_d_bad)
+                                         && mark_ecn == prev_o_ecn_d
+                                         && mark_state == prev_o_state_d);
+    end
+    always @(*) if (!rst && d_valid && enabled) a_state_code_valid: assert (o_state_d != 2'd3);
+
+    // ---------------------------------------------------------------- RESUME and Ton
+    // Ghost state, from the events alone: per key, whether the last frame paused it, and the
+    // cycles since its OFF period last ended (saturating at all ones: long ago or never).
+    wire [K-1:0] resume_now;          // this cycle's frame ends an OFF period of key k
+    wire [K-1:0] ghost_paused;
+    wire [K-1:0] late_ue;             // key k marked UE with Ton >= max(Ton)
+    wire [K-1:0] missed_ue;           // key k not UE although Ton < max(Ton)
+    genvar k;
+    generate
+        for (k = 0; k < K; k = k + 1) begin : ghost
+            reg paused = 1'b0;
+            reg [GW-1:0] since = {GW{1'b1}};
+            assign ghost_paused[k] = paused;
+            wire hit = rx_valid && rx_key == k;
+            assign resume_now[k] = hit && !rx_stop && paused;
+            always @(posedge clk) begin
+                if (rst) begin
+                    paused <= 1'b0;
+                    since <= {GW{1'b1}};
+                end else begin
+                    if (hit) paused <= rx_stop;
+                    if (resume_now[k]) since <= {GW{1'b0}};
+                    else if (since != {GW{1'b1}}) since <= since + 1'b1;
+                end
+            end
+            // In cycle n a RESUME of cycle m < n gives Ton = n - m = since + 1.
+            wire deq_here = !rst && d_valid && enabled && d_key == k && !resume_now[k];
+            wire ton_short = since != {GW{1'b1}} && {16'd0, since} + 32'd1 < r_max_ton;
+            assign late_ue[k] = deq_here && d_ecn == ECT0 && o_ecn_d == UE && !ton_short;
+            assign missed_ue[k] = deq_here && (d_ecn == ECT0 || d_ecn == UE) && ton_short
+                                  && !(o_ecn_d == UE && o_state_d == UND);
+        end
+    endgenerate
+
+    // a_paused_follows_frames: the block's paused bits are exactly what the PAUSE/RESUME frames
+    // (IB: blocked/unblocked updates) of the active mode say.
+    always @(*) if (!rst) a_paused_follows_frames: assert (paused_q == ghost_paused);
+
+    // a_resume_same_cycle_ue: a RESUME that ends an OFF period and a dequeue of that entry in
+    // the same cycle give Ton = 0: UE (for an ECT packet) and UND, whenever max(Ton) > 0.
+    always @(*) if (!rst && d_valid && enabled && resume_now[d_key] && r_max_ton != 0) begin
+`ifdef SC_MUTANT
+        // The mutant claims such a packet keeps its codepoint: must FAIL.
+        a_resume_same_cycle_ue: assert (d_ecn != ECT0 || o_ecn_d == ECT0);
+`else
+        a_resume_same_cycle_ue: assert (o_state_d == UND
+                                        && (d_ecn != ECT0 || o_ecn_d == UE));
+`endif
+    end
+`ifndef SC_INDUCTION
+    // a_ue_only_within_max_ton: a packet is marked UE only while the current ON period of its
+    // entry is shorter than max(Ton), counted by the ghost from the RESUME.
+    always @(*) a_ue_only_within_max_ton: assert (late_ue == 0);
+    // a_resume_then_ue: after a RESUME while paused, a dequeue of that entry within max(Ton)
+    // is UE (ECT packets) and undetermined.
+    always @(*) a_resume_then_ue: assert (missed_ue == 0);
+`endif
+
+    // ---------------------------------------------------------------- time
+    // a_time_counts: the timestamp counter advances by one per cycle, modulo 2^time_bits.
+    always @(*) if (past_ok) a_time_counts: assert (now == ((prev_now + 32'd1) & TIME_MASK));
+
+    // ---------------------------------------------------------------- CSR map
+    always @(*) if (past_ok) begin
+        if (prev_csr_we && prev_csr_addr == `SC_A_MAX_TON)
+            a_csr_write_max_ton: assert (r_max_ton == (prev_csr_wdata & HALF_MASK));
+        if (prev_csr_we && prev_csr_addr == `SC_A_T_PERIOD)
+            a_csr_write_t_period: assert (r_t_period == (prev_csr_wdata & HALF_MASK));
+        if (prev_csr_we && prev_csr_addr == `SC_A_K)
+            a_csr_write_k: assert (r_k == (prev_csr_wdata & QUEUE_MASK));
+        if (!(prev_csr_we && prev_csr_addr == `SC_A_MAX_TON))
+            a_csr_max_ton_holds: assert (r_max_ton == prev_r_max_ton);
+        if (prev_csr_addr == `SC_A_ID) a_csr_read_id: assert (csr_rdata == `SC_ID_WORD);
+        if (prev_csr_addr == `SC_A_MAX_TON)
+            a_csr_read_max_ton: assert (csr_rdata == prev_r_max_ton);
+        if (prev_csr_addr == `SC_A_NOW) a_csr_read_now: assert (csr_rdata == prev_now);
+    end
+endmodule

@@ -1,6 +1,7 @@
-//! Throughput of the PFC golden model, of Verilator co-simulation with per-cycle comparison, and
-//! of rust-hdl's own simulator, on the same seeded stimulus (pre-generated, so the workload
-//! generator is not timed), for the `tiny` and `paper` presets. Writes docs/reports/bench.md.
+//! Throughput of each block's golden model, of Verilator co-simulation with per-cycle comparison,
+//! and (PFC) of rust-hdl's own simulator, on the same seeded stimulus (pre-generated, so the
+//! workload generator is not timed), for the `tiny` and `paper` presets. Writes
+//! docs/reports/bench.md.
 //!
 //! Run: `make bench` (or `cargo bench --bench throughput`). Targets (issue 2): model >= 5e7
 //! cycles/s and co-simulation >= 1e7 cycles/s on `tiny`.
@@ -9,7 +10,8 @@ use std::fmt::Write as _;
 use std::time::Instant;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
-use switchcraft_model::pfc::{Pfc, PfcIn};
+use switchcraft_model::pfc::Pfc;
+use switchcraft_model::tcd::Tcd;
 use switchcraft_sim::{CosimOptions, VecStimulus};
 
 const SEED: u64 = 1;
@@ -18,7 +20,7 @@ fn rows(cfg: &BlockConfig, n: usize) -> Vec<Vec<u64>> {
     let mut gen = cfg.workload(SEED);
     (0..n)
         .map(|_| {
-            let mut v = vec![0; 11];
+            let mut v = vec![0; cfg.schema().inputs().count()];
             gen(&mut v);
             v
         })
@@ -63,27 +65,34 @@ fn timed(runs: usize, cycles: usize, mut f: impl FnMut()) -> Rate {
 
 const RUNS: usize = 5;
 
+/// The golden model alone, typed (no conversion from port values in the timed loop).
+fn model_rate<M: CycleModel>(mut model: M, stim: &[Vec<u64>]) -> Rate {
+    let typed: Vec<M::In> = stim.iter().map(|r| M::In::from_values(r)).collect();
+    timed(RUNS, stim.len(), || {
+        model.reset();
+        for i in &typed {
+            std::hint::black_box(model.step(i));
+        }
+    })
+}
+
 fn main() {
     let mut table = String::from(
-        "| preset | golden model | Verilator alone | co-simulation, per-cycle compare | rust-hdl simulator |\n|---|---|---|---|---|\n",
+        "| block | preset | golden model | Verilator alone | co-simulation, per-cycle compare | rust-hdl simulator |\n|---|---|---|---|---|---|\n",
     );
-    for preset in ["tiny", "paper"] {
-        let cfg = BlockConfig::preset("pfc", preset).unwrap();
-        let BlockConfig::Pfc(pc) = &cfg;
+    for (block, preset) in [
+        ("pfc", "tiny"),
+        ("pfc", "paper"),
+        ("tcd", "tiny"),
+        ("tcd", "paper"),
+    ] {
+        let cfg = BlockConfig::preset(block, preset).unwrap();
         let n = 1_000_000;
         let stim = rows(&cfg, n);
-        let typed: Vec<PfcIn> = stim.iter().map(|r| PfcIn::from_values(r)).collect();
-
-        let mut model = Pfc::new(pc).unwrap();
-        let mut sink = 0u64;
-        let model_rate = timed(RUNS, n, || {
-            model.reset();
-            for i in &typed {
-                let o = model.step(i);
-                sink = sink.wrapping_add(o.frame_valid ^ o.xoff_valid ^ o.csr_rdata);
-            }
-        });
-        std::hint::black_box(sink);
+        let model_rate = match &cfg {
+            BlockConfig::Pfc(c) => model_rate(Pfc::new(c).unwrap(), &stim),
+            BlockConfig::Tcd(c) => model_rate(Tcd::new(c).unwrap(), &stim),
+        };
 
         let pkg = cfg.package(preset, "bench");
         let mut rtl = switchcraft::verilate(&pkg, &cfg.schema(), false).unwrap();
@@ -103,21 +112,31 @@ fn main() {
 
         // Verilator alone: the whole stimulus in one call, the fastest way the binding offers.
         let flat: Vec<u64> = stim.concat();
-        let mut outs = vec![0u64; 13 * n];
+        let mut outs = vec![0u64; cfg.schema().outputs().count() * n];
         let rtl_rate = timed(RUNS, n, || {
             rtl.reset(2);
             rtl.step_rows(&flat, &mut outs);
         });
 
-        let m = 5_000;
-        let hdl_rate = timed(1, m, || {
-            std::hint::black_box(switchcraft_rtl::pfc::simulate_rust_hdl(pc, 2, &stim[..m]));
-        });
-        println!("pfc {preset}: model {model_rate}, verilator {rtl_rate}, cosim {cosim_rate}, rust-hdl {} cycles/s (best (median))", hdl_rate.best);
+        // rust-hdl's own simulator: a reference for PFC only.
+        let hdl = match &cfg {
+            BlockConfig::Pfc(pc) => {
+                let m = 5_000;
+                let rate = timed(1, m, || {
+                    std::hint::black_box(switchcraft_rtl::pfc::simulate_rust_hdl(
+                        pc,
+                        2,
+                        &stim[..m],
+                    ));
+                });
+                format!("{:.2e}", rate.best)
+            }
+            _ => "-".to_string(),
+        };
+        println!("{block} {preset}: model {model_rate}, verilator {rtl_rate}, cosim {cosim_rate}, rust-hdl {hdl} cycles/s (best (median))");
         let _ = writeln!(
             table,
-            "| {preset} | {model_rate} | {rtl_rate} | {cosim_rate} | {:.2e} |",
-            hdl_rate.best
+            "| {block} | {preset} | {model_rate} | {rtl_rate} | {cosim_rate} | {hdl} |"
         );
     }
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
@@ -138,7 +157,7 @@ fn main() {
         .unwrap_or_default();
     let report = format!(
         "# Throughput benchmark\n\n\
-         Generated by `make bench` (`cargo bench --bench throughput`, release build). Block `pfc`,\n\
+         Generated by `make bench` (`cargo bench --bench throughput`, release build). Per block,\n\
          the same seeded stimulus for all three (workload seed {SEED}, pre-generated so the\n\
          generator is not timed): 1 000 000 cycles, {RUNS} runs each, for the model, Verilator alone\n\
          (`step_rows` over the whole stimulus) and the co-simulation (every output compared every\n\

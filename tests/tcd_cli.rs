@@ -363,3 +363,55 @@ fn tcd_config_bad_inputs_exit_2() {
     std::fs::write(&bad, "ports = 4\n").unwrap();
     assert_bad_input(&with(&["--config", bad.to_str().unwrap()]), "bad.toml");
 }
+
+#[test]
+fn tcd_bad_config_files_exit_2_naming_the_field_and_rule() {
+    let dir = tmp("badcfg");
+    let base = toml::to_string(&TcdConfig::preset("tiny").unwrap()).unwrap();
+    for (what, from, to, wants) in [
+        (
+            "k_low above k",
+            "k_low = 3000",
+            "k_low = 3001",
+            &["k_low", "must be <= k"][..],
+        ),
+        (
+            "zero max_ton",
+            "max_ton = 300",
+            "max_ton = 0",
+            &["max_ton", "at least 1"][..],
+        ),
+        (
+            "zero T",
+            "t_period = 300",
+            "t_period = 0",
+            &["t_period", "at least 1"][..],
+        ),
+        (
+            "unknown mode",
+            "mode = \"cee\"",
+            "mode = \"fddi\"",
+            &["mode", "fddi"][..],
+        ),
+    ] {
+        assert!(base.contains(from), "{what}: {base}");
+        let path = dir.join(format!("{}.toml", what.replace(' ', "_")));
+        std::fs::write(&path, base.replace(from, to)).unwrap();
+        let out = dir.join(what.replace(' ', "_"));
+        let o = sc(&[
+            "generate",
+            "--block",
+            "tcd",
+            "--config",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        let err = stderr(&o);
+        for w in wants {
+            assert!(err.contains(w), "{what}: `{w}` not in: {err}");
+        }
+        assert!(!out.exists(), "{what}: output directory written");
+    }
+}

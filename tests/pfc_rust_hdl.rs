@@ -7,7 +7,9 @@ use switchcraft::BlockConfig;
 #[test]
 fn pfc_rust_hdl_simulation_matches_model_on_a_short_run() {
     let cfg = BlockConfig::preset("pfc", "tiny").unwrap();
-    let BlockConfig::Pfc(pc) = &cfg;
+    let BlockConfig::Pfc(pc) = &cfg else {
+        unreachable!("a pfc preset")
+    };
     let mut gen = cfg.workload(11);
     let rows: Vec<Vec<u64>> = (0..3000)
         .map(|_| {

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod formal;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError, TestRunner};
 use switchcraft::BlockConfig;

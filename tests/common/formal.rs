@@ -7,11 +7,7 @@ use switchcraft::BlockConfig;
 
 fn prove(block: &str, mutant: bool) -> FormalReport {
     let cfg = BlockConfig::preset(block, "tiny").unwrap();
-    let dir = if mutant {
-        "formal-tiny-mutant"
-    } else {
-        "formal-tiny"
-    };
+    let dir = format!("formal-{block}-tiny{}", if mutant { "-mutant" } else { "" });
     let opts = FormalOptions {
         bmc_depth: 6,
         k: 4,

@@ -353,25 +353,187 @@ port_bundle!(
     }
 );
 
-/// One event of a bus, as held by the input stage.
-#[derive(Clone, Copy, Debug, Default)]
-struct Event {
-    valid: bool,
+/// One event of an occupancy bus (enqueue or dequeue), as held by the input stage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Event {
+    pub valid: bool,
     /// Valid but naming a port or priority out of range: ignored, flagged in `ERR`.
-    bad_index: bool,
-    port: usize,
-    prio: usize,
-    len: u64,
+    pub bad_index: bool,
+    pub port: usize,
+    pub prio: usize,
+    pub len: u64,
 }
 
-pub struct Pfc {
-    cfg: PfcConfig,
-    schema: PortSchema,
-    csr: CsrFile,
-    /// Occupancy in bytes per (port, priority), index port * priorities + priority.
-    occupancy: Vec<u64>,
+impl Event {
+    /// Samples a bus of a block with `ports` x `priorities` keys.
+    pub fn sample(
+        valid: u64,
+        port: u64,
+        prio: u64,
+        len: u64,
+        ports: u32,
+        priorities: u32,
+    ) -> Event {
+        let in_range = port < u64::from(ports) && prio < u64::from(priorities);
+        Event {
+            valid: valid == 1 && in_range,
+            bad_index: valid == 1 && !in_range,
+            port: port as usize,
+            prio: prio as usize,
+            len,
+        }
+    }
+}
+
+/// Byte occupancy per (port, priority): dequeues clamp at zero (flagged), enqueues that would
+/// exceed MAX are dropped. Shared by PFC's ingress and CaPFC's egress buffers.
+#[derive(Clone, Debug)]
+pub struct Occupancy {
+    bytes: Vec<u64>,
+    priorities: usize,
+}
+
+impl Occupancy {
+    pub fn new(ports: u32, priorities: u32) -> Occupancy {
+        Occupancy {
+            bytes: vec![0; (ports * priorities) as usize],
+            priorities: priorities as usize,
+        }
+    }
+
+    pub fn reset(&mut self) {
+        self.bytes.fill(0);
+    }
+
+    pub fn get(&self, port: usize, prio: usize) -> u64 {
+        self.bytes[port * self.priorities + prio]
+    }
+
+    /// Removes `len` bytes; returns the new occupancy and whether it underflowed (clamped to 0).
+    pub fn dequeue(&mut self, port: usize, prio: usize, len: u64) -> (u64, bool) {
+        let b = &mut self.bytes[port * self.priorities + prio];
+        let underflow = len > *b;
+        *b = b.saturating_sub(len);
+        (*b, underflow)
+    }
+
+    /// Adds `len` bytes unless the sum would exceed `max`; returns the new occupancy and
+    /// whether the packet was dropped.
+    pub fn enqueue(&mut self, port: usize, prio: usize, len: u64, max: u64) -> (u64, bool) {
+        let b = &mut self.bytes[port * self.priorities + prio];
+        let drop = *b + len > max;
+        if !drop {
+            *b += len;
+        }
+        (*b, drop)
+    }
+}
+
+/// Thresholds of an XOFF/XON hysteresis, in bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Thresholds {
+    pub xoff: u64,
+    pub xon: u64,
+    pub max: u64,
+}
+
+/// What one edge of [`Ingress::apply`] did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IngressEdge {
+    /// The enqueue would have exceeded MAX.
+    pub drop: bool,
+    pub underflow: bool,
+    pub bad_index: bool,
+    /// (port, priority) that entered XOFF over the edge.
+    pub xoff: Option<(usize, usize)>,
+    /// (port, priority) that left XOFF over the edge.
+    pub xon: Option<(usize, usize)>,
+}
+
+/// PFC's ingress logic, shared by PFC and CaPFC: occupancy per (port, priority) and its XOFF
+/// bit, `>=` XOFF sets on enqueue, `<=` XON clears on dequeue (spec §2.3).
+#[derive(Clone, Debug)]
+pub struct Ingress {
+    occupancy: Occupancy,
     /// Per port: classes in XOFF (bit = priority).
     xoff: Vec<u8>,
+}
+
+impl Ingress {
+    pub fn new(ports: u32, priorities: u32) -> Ingress {
+        Ingress {
+            occupancy: Occupancy::new(ports, priorities),
+            xoff: vec![0; ports as usize],
+        }
+    }
+
+    pub fn reset(&mut self) {
+        self.occupancy.reset();
+        self.xoff.fill(0);
+    }
+
+    pub fn occupancy(&self, port: usize, prio: usize) -> u64 {
+        self.occupancy.get(port, prio)
+    }
+
+    pub fn is_xoff(&self, port: usize, prio: usize) -> bool {
+        self.xoff[port] >> prio & 1 == 1
+    }
+
+    /// Per port, the classes in XOFF.
+    pub fn xoff(&self) -> &[u8] {
+        &self.xoff
+    }
+
+    /// Applies one edge's events: dequeue, then enqueue. A transition is reported only when the
+    /// state differs over the whole edge, so one edge never yields a spurious XOFF/XON pair.
+    pub fn apply(&mut self, deq: Event, enq: Event, thr: Thresholds) -> IngressEdge {
+        let mut edge = IngressEdge {
+            bad_index: deq.bad_index || enq.bad_index,
+            ..Default::default()
+        };
+        let was_deq = deq.valid && self.is_xoff(deq.port, deq.prio);
+        let was_enq = enq.valid && self.is_xoff(enq.port, enq.prio);
+        if deq.valid {
+            let (b, underflow) = self.occupancy.dequeue(deq.port, deq.prio, deq.len);
+            edge.underflow = underflow;
+            if b <= thr.xon {
+                self.xoff[deq.port] &= !(1 << deq.prio);
+            }
+        }
+        if enq.valid {
+            let (b, drop) = self.occupancy.enqueue(enq.port, enq.prio, enq.len, thr.max);
+            edge.drop = drop;
+            if b >= thr.xoff {
+                self.xoff[enq.port] |= 1 << enq.prio;
+            }
+        }
+        if enq.valid && !was_enq && self.is_xoff(enq.port, enq.prio) {
+            edge.xoff = Some((enq.port, enq.prio));
+        }
+        if deq.valid && was_deq && !self.is_xoff(deq.port, deq.prio) {
+            edge.xon = Some((deq.port, deq.prio));
+        }
+        edge
+    }
+}
+
+/// One 802.1Qbb PFC frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub port: usize,
+    /// Classes the frame carries a time for.
+    pub class_enable: u8,
+    /// Enabled classes whose time is QUANTA (the others carry 0, RESUME).
+    pub pause: u8,
+}
+
+/// The pause-frame generator, shared by PFC and CaPFC. Per port it keeps the classes changed
+/// since the port's last frame and those due for a refresh; each edge it sends at most one frame,
+/// for the first dirty port after the one it served last (round robin). A frame enables every
+/// changed or paused class. Every REFRESH cycles a tick flags every paused class for a refresh.
+#[derive(Clone, Debug)]
+pub struct FrameGen {
     /// Per port: classes whose state changed since the port's last frame.
     changed: Vec<u8>,
     /// Per port: classes flagged by the last refresh tick and not yet sent.
@@ -381,6 +543,78 @@ pub struct Pfc {
     /// Ports the round robin looks at first: those after the port served last.
     rr_above: u64,
     refresh_timer: u64,
+    all_ports: u64,
+}
+
+impl FrameGen {
+    pub fn new(ports: u32) -> FrameGen {
+        let mut g = FrameGen {
+            changed: vec![0; ports as usize],
+            refresh_due: vec![0; ports as usize],
+            dirty: 0,
+            rr_above: 0,
+            refresh_timer: 0,
+            all_ports: mask(ports),
+        };
+        g.reset();
+        g
+    }
+
+    pub fn reset(&mut self) {
+        self.changed.fill(0);
+        self.refresh_due.fill(0);
+        self.dirty = 0;
+        self.rr_above = self.all_ports;
+        self.refresh_timer = 0;
+    }
+
+    /// Records that class `prio` of `port` changed state on this edge.
+    pub fn mark_changed(&mut self, port: usize, prio: usize) {
+        self.changed[port] |= 1 << prio;
+        self.dirty |= 1 << port;
+    }
+
+    /// The frame of this edge, given the paused classes of every port before the edge.
+    pub fn send(&mut self, paused: &[u8]) -> Option<Frame> {
+        if self.dirty == 0 {
+            return None;
+        }
+        let above = self.dirty & self.rr_above;
+        let port = if above != 0 { above } else { self.dirty }.trailing_zeros() as usize;
+        let frame = Frame {
+            port,
+            class_enable: self.changed[port] | paused[port],
+            pause: paused[port],
+        };
+        self.changed[port] = 0;
+        self.refresh_due[port] = 0;
+        self.dirty &= !(1 << port);
+        self.rr_above = self.all_ports & !mask(port as u32 + 1);
+        Some(frame)
+    }
+
+    /// The refresh timer's edge. REFRESH = 0 behaves as 1 (a tick every cycle).
+    pub fn tick(&mut self, paused: &[u8], refresh: u64) {
+        if self.refresh_timer + 1 >= refresh {
+            self.refresh_timer = 0;
+            for (p, &classes) in paused.iter().enumerate() {
+                if classes != 0 {
+                    self.refresh_due[p] |= classes;
+                    self.dirty |= 1 << p;
+                }
+            }
+        } else {
+            self.refresh_timer += 1;
+        }
+    }
+}
+
+pub struct Pfc {
+    cfg: PfcConfig,
+    schema: PortSchema,
+    csr: CsrFile,
+    ingress: Ingress,
+    frames: FrameGen,
     /// The events sampled at the previous edge (the RTL's input stage).
     enq: Event,
     deq: Event,
@@ -389,19 +623,12 @@ pub struct Pfc {
 impl Pfc {
     pub fn new(cfg: &PfcConfig) -> Result<Pfc, ConfigError> {
         cfg.validate()?;
-        let keys = (cfg.ports * cfg.priorities) as usize;
-        let ports = cfg.ports as usize;
         let mut m = Pfc {
             cfg: cfg.clone(),
             schema: port_schema(cfg),
             csr: CsrFile::new(&regmap(cfg)),
-            occupancy: vec![0; keys],
-            xoff: vec![0; ports],
-            changed: vec![0; ports],
-            refresh_due: vec![0; ports],
-            dirty: 0,
-            rr_above: 0,
-            refresh_timer: 0,
+            ingress: Ingress::new(cfg.ports, cfg.priorities),
+            frames: FrameGen::new(cfg.ports),
             enq: Event::default(),
             deq: Event::default(),
         };
@@ -419,116 +646,15 @@ impl Pfc {
     }
 
     pub fn occupancy(&self, port: usize, prio: usize) -> u64 {
-        self.occupancy[port * self.cfg.priorities as usize + prio]
+        self.ingress.occupancy(port, prio)
     }
 
     pub fn is_xoff(&self, port: usize, prio: usize) -> bool {
-        self.xoff[port] >> prio & 1 == 1
-    }
-
-    fn all_ports(&self) -> u64 {
-        mask(self.cfg.ports)
+        self.ingress.is_xoff(port, prio)
     }
 
     fn sample(&self, valid: u64, port: u64, prio: u64, len: u64) -> Event {
-        let in_range = port < u64::from(self.cfg.ports) && prio < u64::from(self.cfg.priorities);
-        Event {
-            valid: valid == 1 && in_range,
-            bad_index: valid == 1 && !in_range,
-            port: port as usize,
-            prio: prio as usize,
-            len,
-        }
-    }
-
-    fn mark_changed(&mut self, port: usize, prio: usize) {
-        self.changed[port] |= 1 << prio;
-        self.dirty |= 1 << port;
-    }
-
-    /// The frame generator's edge: serve one dirty port, round robin.
-    fn send_frame(&mut self, out: &mut PfcOut) {
-        if self.dirty == 0 {
-            return;
-        }
-        let above = self.dirty & self.rr_above;
-        let port = if above != 0 { above } else { self.dirty }.trailing_zeros() as usize;
-        out.frame_valid = 1;
-        out.frame_port = port as u64;
-        out.frame_class_enable = u64::from(self.changed[port] | self.xoff[port]);
-        out.frame_pause = u64::from(self.xoff[port]);
-        out.frame_quanta = self.csr.get(reg::QUANTA);
-        self.changed[port] = 0;
-        self.refresh_due[port] = 0;
-        self.dirty &= !(1 << port);
-        self.rr_above = self.all_ports() & !mask(port as u32 + 1);
-    }
-
-    fn refresh_tick(&mut self) {
-        // REFRESH = 0 behaves as 1 (a tick every cycle): the comparison is `timer + 1 >= REFRESH`.
-        if self.refresh_timer + 1 >= self.csr.get(reg::REFRESH) {
-            self.refresh_timer = 0;
-            for p in 0..self.cfg.ports as usize {
-                if self.xoff[p] != 0 {
-                    self.refresh_due[p] |= self.xoff[p];
-                    self.dirty |= 1 << p;
-                }
-            }
-        } else {
-            self.refresh_timer += 1;
-        }
-    }
-
-    /// Applies the events of the input stage: dequeue, then enqueue; net transitions only.
-    fn apply_events(&mut self, out: &mut PfcOut, err: &mut u64) {
-        let (deq, enq) = (self.deq, self.enq);
-        if deq.bad_index || enq.bad_index {
-            *err |= ERR_INDEX;
-        }
-        let n = self.cfg.priorities as usize;
-        let xoff_thr = self.csr.get(reg::XOFF);
-        let xon_thr = self.csr.get(reg::XON);
-        let max_thr = self.csr.get(reg::MAX);
-        let was_deq = deq.valid && self.is_xoff(deq.port, deq.prio);
-        let was_enq = enq.valid && self.is_xoff(enq.port, enq.prio);
-
-        if deq.valid {
-            let key = deq.port * n + deq.prio;
-            let b = &mut self.occupancy[key];
-            if deq.len > *b {
-                *err |= ERR_UNDERFLOW;
-                *b = 0;
-            } else {
-                *b -= deq.len;
-            }
-            if *b <= xon_thr {
-                self.xoff[deq.port] &= !(1 << deq.prio);
-            }
-        }
-        if enq.valid {
-            let key = enq.port * n + enq.prio;
-            let b = &mut self.occupancy[key];
-            if *b + enq.len > max_thr {
-                out.enq_drop = 1;
-            } else {
-                *b += enq.len;
-            }
-            if *b >= xoff_thr {
-                self.xoff[enq.port] |= 1 << enq.prio;
-            }
-        }
-        if enq.valid && !was_enq && self.is_xoff(enq.port, enq.prio) {
-            out.xoff_valid = 1;
-            out.xoff_port = enq.port as u64;
-            out.xoff_prio = enq.prio as u64;
-            self.mark_changed(enq.port, enq.prio);
-        }
-        if deq.valid && was_deq && !self.is_xoff(deq.port, deq.prio) {
-            out.xon_valid = 1;
-            out.xon_port = deq.port as u64;
-            out.xon_prio = deq.prio as u64;
-            self.mark_changed(deq.port, deq.prio);
-        }
+        Event::sample(valid, port, prio, len, self.cfg.ports, self.cfg.priorities)
     }
 }
 
@@ -542,25 +668,41 @@ impl CycleModel for Pfc {
 
     fn reset(&mut self) {
         self.csr.reset();
-        self.occupancy.fill(0);
-        self.xoff.fill(0);
-        self.changed.fill(0);
-        self.refresh_due.fill(0);
-        self.dirty = 0;
-        self.rr_above = self.all_ports();
-        self.refresh_timer = 0;
+        self.ingress.reset();
+        self.frames.reset();
         self.enq = Event::default();
         self.deq = Event::default();
     }
 
     fn step(&mut self, i: &PfcIn) -> PfcOut {
         let mut out = PfcOut::default();
-        let mut err = 0;
         // Everything below reads the state as it was before this edge; the frame generator and
         // the refresh tick go first because the event stage's changes must survive their clears.
-        self.send_frame(&mut out);
-        self.refresh_tick();
-        self.apply_events(&mut out, &mut err);
+        if let Some(f) = self.frames.send(self.ingress.xoff()) {
+            out.frame_valid = 1;
+            out.frame_port = f.port as u64;
+            out.frame_class_enable = f.class_enable.into();
+            out.frame_pause = f.pause.into();
+            out.frame_quanta = self.csr.get(reg::QUANTA);
+        }
+        self.frames
+            .tick(self.ingress.xoff(), self.csr.get(reg::REFRESH));
+        let thr = Thresholds {
+            xoff: self.csr.get(reg::XOFF),
+            xon: self.csr.get(reg::XON),
+            max: self.csr.get(reg::MAX),
+        };
+        let edge = self.ingress.apply(self.deq, self.enq, thr);
+        out.enq_drop = edge.drop.into();
+        if let Some((port, prio)) = edge.xoff {
+            (out.xoff_valid, out.xoff_port, out.xoff_prio) = (1, port as u64, prio as u64);
+            self.frames.mark_changed(port, prio);
+        }
+        if let Some((port, prio)) = edge.xon {
+            (out.xon_valid, out.xon_port, out.xon_prio) = (1, port as u64, prio as u64);
+            self.frames.mark_changed(port, prio);
+        }
+        let err = u64::from(edge.underflow) * ERR_UNDERFLOW | u64::from(edge.bad_index) * ERR_INDEX;
         out.csr_rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
         // Hardware-set flags win over a write-1-to-clear on the same edge.
         self.csr.set(reg::ERR, self.csr.get(reg::ERR) | err);

@@ -61,28 +61,28 @@ module pfc_props (
     );
 
     // ---------------------------------------------------------------- probes
-    (* keep *) wire [K-1:0] xoff_q;          // probe: dut.core.xoff$q
-    (* keep *) wire [K-1:0] xoff_d;          // probe: dut.core.xoff$d
+    (* keep *) wire [K-1:0] xoff_q;          // probe: dut.core.ingress.state$q
+    (* keep *) wire [K-1:0] xoff_d;          // probe: dut.core.ingress.state$d
     (* keep *) wire [31:0] r_xoff;           // probe: dut.core.r_xoff$q
     (* keep *) wire [31:0] r_xon;            // probe: dut.core.r_xon$q
     (* keep *) wire [31:0] r_max;            // probe: dut.core.r_max$q
     (* keep *) wire [15:0] r_quanta;         // probe: dut.core.r_quanta$q
     (* keep *) wire [15:0] r_refresh;        // probe: dut.core.r_refresh$q
     (* keep *) wire [1:0] r_err;             // probe: dut.core.r_err$q
-    (* keep *) wire e_valid;                 // probe: dut.core.e_valid$q
-    (* keep *) wire d_valid;                 // probe: dut.core.d_valid$q
-    (* keep *) wire [31:0] e_base;           // probe: dut.core.e_base
-    (* keep *) wire [31:0] e_b1;             // probe: dut.core.e_b1
-    (* keep *) wire e_drop;                  // probe: dut.core.e_drop
-    (* keep *) wire [31:0] d_b0;             // probe: dut.core.d_b0
-    (* keep *) wire [31:0] d_b1;             // probe: dut.core.d_b1
-    (* keep *) wire d_underflow;             // probe: dut.core.d_underflow
-    (* keep *) wire e_we;                    // probe: dut.core.ram_e_for_enq$write_enable
-    (* keep *) wire [KB-1:0] e_wa;           // probe: dut.core.ram_e_for_enq$write_address
-    (* keep *) wire [31:0] e_wd;             // probe: dut.core.ram_e_for_enq$write_data
-    (* keep *) wire d_we;                    // probe: dut.core.ram_d_for_enq$write_enable
-    (* keep *) wire [KB-1:0] d_wa;           // probe: dut.core.ram_d_for_enq$write_address
-    (* keep *) wire [31:0] d_wd;             // probe: dut.core.ram_d_for_enq$write_data
+    (* keep *) wire e_valid;                 // probe: dut.core.ingress.occ.e_valid_q$q
+    (* keep *) wire d_valid;                 // probe: dut.core.ingress.occ.d_valid_q$q
+    (* keep *) wire [31:0] e_base;           // probe: dut.core.ingress.occ.e_base
+    (* keep *) wire [31:0] e_b1;             // probe: dut.core.ingress.occ.e_b1
+    (* keep *) wire e_drop;                  // probe: dut.core.ingress.occ.e_drop
+    (* keep *) wire [31:0] d_b0;             // probe: dut.core.ingress.occ.d_b0
+    (* keep *) wire [31:0] d_b1;             // probe: dut.core.ingress.occ.d_b1
+    (* keep *) wire d_underflow;             // probe: dut.core.ingress.occ.d_underflow
+    (* keep *) wire e_we;                    // probe: dut.core.ingress.occ.ram_e_for_enq$write_enable
+    (* keep *) wire [KB-1:0] e_wa;           // probe: dut.core.ingress.occ.ram_e_for_enq$write_address
+    (* keep *) wire [31:0] e_wd;             // probe: dut.core.ingress.occ.ram_e_for_enq$write_data
+    (* keep *) wire d_we;                    // probe: dut.core.ingress.occ.ram_d_for_enq$write_enable
+    (* keep *) wire [KB-1:0] d_wa;           // probe: dut.core.ingress.occ.ram_d_for_enq$write_address
+    (* keep *) wire [31:0] d_wd;             // probe: dut.core.ingress.occ.ram_d_for_enq$write_data
 
     // ---------------------------------------------------------------- assumptions
     // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the

@@ -107,12 +107,7 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     // Constant declarations
     localparam  port_ok = 32'hffffffff;
     localparam  prio_ok = 8'hff;
-    localparam  port_ids = 256'h1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100;
     localparam  occ_mask = 32'hffffff;
-    localparam  one_pp = 32'h1;
-    localparam  one_k = 256'h1;
-    localparam  byte_k = 256'hff;
-    localparam  one_16 = 16'h1;
     localparam  err_underflow = 2'b1;
     localparam  err_index = 2'b10;
     localparam  id_word = 32'h50464301;
@@ -132,68 +127,38 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     localparam  reset_refresh = 16'h1000;
 
     // Stub signals
-    reg  e_valid$d;
-    wire  e_valid$q;
+    reg  ingress$reset;
+    reg  ingress$enq_valid;
+    reg  [7:0] ingress$enq_key;
+    reg  [15:0] ingress$enq_len;
+    reg  ingress$deq_valid;
+    reg  [7:0] ingress$deq_key;
+    reg  [15:0] ingress$deq_len;
+    reg  [31:0] ingress$xoff_thr;
+    reg  [31:0] ingress$xon_thr;
+    reg  [31:0] ingress$max;
+    wire  [255:0] ingress$xoff;
+    wire  [255:0] ingress$xoff_next;
+    wire  ingress$drop;
+    wire  ingress$underflow;
+    wire  ingress$xoff_event;
+    wire  [7:0] ingress$e_key;
+    wire  ingress$xon_event;
+    wire  [7:0] ingress$d_key;
+    reg  frames$reset;
+    reg  [255:0] frames$paused;
+    reg  [255:0] frames$paused_next;
+    reg  [15:0] frames$quanta;
+    reg  [15:0] frames$refresh;
+    wire  frames$frame_valid;
+    wire  [4:0] frames$frame_port;
+    wire  [7:0] frames$frame_class_enable;
+    wire  [7:0] frames$frame_pause;
+    wire  [15:0] frames$frame_quanta;
     reg  e_bad$d;
     wire  e_bad$q;
-    reg  [7:0] e_key$d;
-    wire  [7:0] e_key$q;
-    reg  [15:0] e_len$d;
-    wire  [15:0] e_len$q;
-    reg  d_valid$d;
-    wire  d_valid$q;
     reg  d_bad$d;
     wire  d_bad$q;
-    reg  [7:0] d_key$d;
-    wire  [7:0] d_key$q;
-    reg  [15:0] d_len$d;
-    wire  [15:0] d_len$q;
-    reg  [7:0] ram_e_for_enq$read_address;
-    wire  [31:0] ram_e_for_enq$read_data;
-    reg  [7:0] ram_e_for_enq$write_address;
-    reg  [31:0] ram_e_for_enq$write_data;
-    reg  ram_e_for_enq$write_enable;
-    reg  [7:0] ram_e_for_deq$read_address;
-    wire  [31:0] ram_e_for_deq$read_data;
-    reg  [7:0] ram_e_for_deq$write_address;
-    reg  [31:0] ram_e_for_deq$write_data;
-    reg  ram_e_for_deq$write_enable;
-    reg  [7:0] ram_d_for_enq$read_address;
-    wire  [31:0] ram_d_for_enq$read_data;
-    reg  [7:0] ram_d_for_enq$write_address;
-    reg  [31:0] ram_d_for_enq$write_data;
-    reg  ram_d_for_enq$write_enable;
-    reg  [7:0] ram_d_for_deq$read_address;
-    wire  [31:0] ram_d_for_deq$read_data;
-    reg  [7:0] ram_d_for_deq$write_address;
-    reg  [31:0] ram_d_for_deq$write_data;
-    reg  ram_d_for_deq$write_enable;
-    reg  [255:0] lvt_any$d;
-    wire  [255:0] lvt_any$q;
-    reg  [255:0] lvt_e$d;
-    wire  [255:0] lvt_e$q;
-    reg  fw_e_valid$d;
-    wire  fw_e_valid$q;
-    reg  [7:0] fw_e_key$d;
-    wire  [7:0] fw_e_key$q;
-    reg  [31:0] fw_e_val$d;
-    wire  [31:0] fw_e_val$q;
-    reg  fw_d_valid$d;
-    wire  fw_d_valid$q;
-    reg  [7:0] fw_d_key$d;
-    wire  [7:0] fw_d_key$q;
-    reg  [31:0] fw_d_val$d;
-    wire  [31:0] fw_d_val$q;
-    reg  [255:0] xoff$d;
-    wire  [255:0] xoff$q;
-    reg  [255:0] changed$d;
-    wire  [255:0] changed$q;
-    reg  [255:0] refresh_due$d;
-    wire  [255:0] refresh_due$q;
-    reg  [31:0] rr_above$d;
-    wire  [31:0] rr_above$q;
-    reg  [15:0] refresh_timer$d;
-    wire  [15:0] refresh_timer$q;
     reg  [31:0] r_xoff$d;
     wire  [31:0] r_xoff$q;
     reg  [31:0] r_xon$d;
@@ -216,203 +181,59 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     wire  o_xon_valid$q;
     reg  [7:0] o_xon_key$d;
     wire  [7:0] o_xon_key$q;
-    reg  o_frame_valid$d;
-    wire  o_frame_valid$q;
-    reg  [4:0] o_frame_port$d;
-    wire  [4:0] o_frame_port$q;
-    reg  [7:0] o_frame_ce$d;
-    wire  [7:0] o_frame_ce$q;
-    reg  [7:0] o_frame_pause$d;
-    wire  [7:0] o_frame_pause$q;
-    reg  [15:0] o_frame_quanta$d;
-    wire  [15:0] o_frame_quanta$q;
     reg  [31:0] o_rdata$d;
     wire  [31:0] o_rdata$q;
 
     // Local signals
-    reg  [7:0] in_e_key;
-    reg  [7:0] in_d_key;
     reg  in_e_ok;
     reg  in_d_ok;
-    reg  [31:0] e_len32;
-    reg  [31:0] d_len32;
-    reg  [31:0] e_b0;
-    reg  [31:0] d_b0;
-    reg  same_key;
-    reg  d_underflow;
-    reg  [31:0] d_b1;
-    reg  xo_d_old;
-    reg  xo_d1;
-    reg  [31:0] e_base;
-    reg  xo_e_old;
-    reg  xo_e_base;
-    reg  [32:0] e_sum;
-    reg  e_drop;
-    reg  [31:0] e_b1;
-    reg  xo_e1;
-    reg  d_final;
-    reg  d_write;
-    reg  xoff_event;
-    reg  xon_event;
-    reg  [255:0] e_onehot;
-    reg  [255:0] d_onehot;
-    reg  [255:0] e_touch;
-    reg  [255:0] d_touch;
-    reg  [255:0] e_set;
-    reg  [255:0] d_set;
-    reg  [255:0] e_chg;
-    reg  [255:0] d_chg;
-    reg  [255:0] dirty_keys;
-    reg  [31:0] dirty_ports;
-    reg  [31:0] above;
-    reg  [31:0] candidates;
-    reg  [31:0] grant;
-    reg  [4:0] g_port;
-    reg  [7:0] g_base;
-    reg  [255:0] g_keys;
-    reg  [255:0] enabled_keys;
-    reg  tick;
-    reg  [255:0] tick_keys;
     reg  [1:0] err_uf_bits;
     reg  [1:0] err_ix_bits;
     reg  [1:0] err_clear;
 
     // Sub module instances
-    pfc_paper__e_valid e_valid(
-        .d(e_valid$d),
-        .q(e_valid$q),
-        .clock(clock)
+    pfc_paper__ingress ingress(
+        .clock(clock),
+        .reset(ingress$reset),
+        .enq_valid(ingress$enq_valid),
+        .enq_key(ingress$enq_key),
+        .enq_len(ingress$enq_len),
+        .deq_valid(ingress$deq_valid),
+        .deq_key(ingress$deq_key),
+        .deq_len(ingress$deq_len),
+        .xoff_thr(ingress$xoff_thr),
+        .xon_thr(ingress$xon_thr),
+        .max(ingress$max),
+        .xoff(ingress$xoff),
+        .xoff_next(ingress$xoff_next),
+        .drop(ingress$drop),
+        .underflow(ingress$underflow),
+        .xoff_event(ingress$xoff_event),
+        .e_key(ingress$e_key),
+        .xon_event(ingress$xon_event),
+        .d_key(ingress$d_key)
+    );
+    pfc_paper__frames frames(
+        .clock(clock),
+        .reset(frames$reset),
+        .paused(frames$paused),
+        .paused_next(frames$paused_next),
+        .quanta(frames$quanta),
+        .refresh(frames$refresh),
+        .frame_valid(frames$frame_valid),
+        .frame_port(frames$frame_port),
+        .frame_class_enable(frames$frame_class_enable),
+        .frame_pause(frames$frame_pause),
+        .frame_quanta(frames$frame_quanta)
     );
     pfc_paper__e_bad e_bad(
         .d(e_bad$d),
         .q(e_bad$q),
         .clock(clock)
     );
-    pfc_paper__e_key e_key(
-        .d(e_key$d),
-        .q(e_key$q),
-        .clock(clock)
-    );
-    pfc_paper__e_len e_len(
-        .d(e_len$d),
-        .q(e_len$q),
-        .clock(clock)
-    );
-    pfc_paper__d_valid d_valid(
-        .d(d_valid$d),
-        .q(d_valid$q),
-        .clock(clock)
-    );
     pfc_paper__d_bad d_bad(
         .d(d_bad$d),
         .q(d_bad$q),
-        .clock(clock)
-    );
-    pfc_paper__d_key d_key(
-        .d(d_key$d),
-        .q(d_key$q),
-        .clock(clock)
-    );
-    pfc_paper__d_len d_len(
-        .d(d_len$d),
-        .q(d_len$q),
-        .clock(clock)
-    );
-    pfc_paper__ram_e_for_enq ram_e_for_enq(
-        .clock(clock),
-        .read_address(ram_e_for_enq$read_address),
-        .read_data(ram_e_for_enq$read_data),
-        .write_address(ram_e_for_enq$write_address),
-        .write_data(ram_e_for_enq$write_data),
-        .write_enable(ram_e_for_enq$write_enable)
-    );
-    pfc_paper__ram_e_for_deq ram_e_for_deq(
-        .clock(clock),
-        .read_address(ram_e_for_deq$read_address),
-        .read_data(ram_e_for_deq$read_data),
-        .write_address(ram_e_for_deq$write_address),
-        .write_data(ram_e_for_deq$write_data),
-        .write_enable(ram_e_for_deq$write_enable)
-    );
-    pfc_paper__ram_d_for_enq ram_d_for_enq(
-        .clock(clock),
-        .read_address(ram_d_for_enq$read_address),
-        .read_data(ram_d_for_enq$read_data),
-        .write_address(ram_d_for_enq$write_address),
-        .write_data(ram_d_for_enq$write_data),
-        .write_enable(ram_d_for_enq$write_enable)
-    );
-    pfc_paper__ram_d_for_deq ram_d_for_deq(
-        .clock(clock),
-        .read_address(ram_d_for_deq$read_address),
-        .read_data(ram_d_for_deq$read_data),
-        .write_address(ram_d_for_deq$write_address),
-        .write_data(ram_d_for_deq$write_data),
-        .write_enable(ram_d_for_deq$write_enable)
-    );
-    pfc_paper__lvt_any lvt_any(
-        .d(lvt_any$d),
-        .q(lvt_any$q),
-        .clock(clock)
-    );
-    pfc_paper__lvt_e lvt_e(
-        .d(lvt_e$d),
-        .q(lvt_e$q),
-        .clock(clock)
-    );
-    pfc_paper__fw_e_valid fw_e_valid(
-        .d(fw_e_valid$d),
-        .q(fw_e_valid$q),
-        .clock(clock)
-    );
-    pfc_paper__fw_e_key fw_e_key(
-        .d(fw_e_key$d),
-        .q(fw_e_key$q),
-        .clock(clock)
-    );
-    pfc_paper__fw_e_val fw_e_val(
-        .d(fw_e_val$d),
-        .q(fw_e_val$q),
-        .clock(clock)
-    );
-    pfc_paper__fw_d_valid fw_d_valid(
-        .d(fw_d_valid$d),
-        .q(fw_d_valid$q),
-        .clock(clock)
-    );
-    pfc_paper__fw_d_key fw_d_key(
-        .d(fw_d_key$d),
-        .q(fw_d_key$q),
-        .clock(clock)
-    );
-    pfc_paper__fw_d_val fw_d_val(
-        .d(fw_d_val$d),
-        .q(fw_d_val$q),
-        .clock(clock)
-    );
-    pfc_paper__xoff xoff(
-        .d(xoff$d),
-        .q(xoff$q),
-        .clock(clock)
-    );
-    pfc_paper__changed changed(
-        .d(changed$d),
-        .q(changed$q),
-        .clock(clock)
-    );
-    pfc_paper__refresh_due refresh_due(
-        .d(refresh_due$d),
-        .q(refresh_due$q),
-        .clock(clock)
-    );
-    pfc_paper__rr_above rr_above(
-        .d(rr_above$d),
-        .q(rr_above$q),
-        .clock(clock)
-    );
-    pfc_paper__refresh_timer refresh_timer(
-        .d(refresh_timer$d),
-        .q(refresh_timer$q),
         .clock(clock)
     );
     pfc_paper__r_xoff r_xoff(
@@ -470,31 +291,6 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         .q(o_xon_key$q),
         .clock(clock)
     );
-    pfc_paper__o_frame_valid o_frame_valid(
-        .d(o_frame_valid$d),
-        .q(o_frame_valid$q),
-        .clock(clock)
-    );
-    pfc_paper__o_frame_port o_frame_port(
-        .d(o_frame_port$d),
-        .q(o_frame_port$q),
-        .clock(clock)
-    );
-    pfc_paper__o_frame_ce o_frame_ce(
-        .d(o_frame_ce$d),
-        .q(o_frame_ce$q),
-        .clock(clock)
-    );
-    pfc_paper__o_frame_pause o_frame_pause(
-        .d(o_frame_pause$d),
-        .q(o_frame_pause$q),
-        .clock(clock)
-    );
-    pfc_paper__o_frame_quanta o_frame_quanta(
-        .d(o_frame_quanta$d),
-        .q(o_frame_quanta$q),
-        .clock(clock)
-    );
     pfc_paper__o_rdata o_rdata(
         .d(o_rdata$d),
         .q(o_rdata$q),
@@ -503,27 +299,8 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
 
     // Update code
     always @(*) begin
-        e_valid$d = e_valid$q;
         e_bad$d = e_bad$q;
-        e_key$d = e_key$q;
-        e_len$d = e_len$q;
-        d_valid$d = d_valid$q;
         d_bad$d = d_bad$q;
-        d_key$d = d_key$q;
-        d_len$d = d_len$q;
-        lvt_any$d = lvt_any$q;
-        lvt_e$d = lvt_e$q;
-        fw_e_valid$d = fw_e_valid$q;
-        fw_e_key$d = fw_e_key$q;
-        fw_e_val$d = fw_e_val$q;
-        fw_d_valid$d = fw_d_valid$q;
-        fw_d_key$d = fw_d_key$q;
-        fw_d_val$d = fw_d_val$q;
-        xoff$d = xoff$q;
-        changed$d = changed$q;
-        refresh_due$d = refresh_due$q;
-        rr_above$d = rr_above$q;
-        refresh_timer$d = refresh_timer$q;
         r_xoff$d = r_xoff$q;
         r_xon$d = r_xon$q;
         r_max$d = r_max$q;
@@ -535,149 +312,277 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         o_xoff_key$d = o_xoff_key$q;
         o_xon_valid$d = o_xon_valid$q;
         o_xon_key$d = o_xon_key$q;
-        o_frame_valid$d = o_frame_valid$q;
-        o_frame_port$d = o_frame_port$q;
-        o_frame_ce$d = o_frame_ce$q;
-        o_frame_pause$d = o_frame_pause$q;
-        o_frame_quanta$d = o_frame_quanta$q;
         o_rdata$d = o_rdata$q;
-        in_e_key = ({3'd0, enq_port} << 32'h3) | {5'd0, enq_prio};
-        in_d_key = ({3'd0, deq_port} << 32'h3) | {5'd0, deq_prio};
         in_e_ok = port_ok[enq_port] & prio_ok[enq_prio];
         in_d_ok = port_ok[deq_port] & prio_ok[deq_prio];
-        e_valid$d = enq_valid & in_e_ok;
+        ingress$reset = reset;
+        ingress$enq_valid = enq_valid & in_e_ok;
+        ingress$enq_key = ({3'd0, enq_port} << 32'h3) | {5'd0, enq_prio};
+        ingress$enq_len = enq_len;
+        ingress$deq_valid = deq_valid & in_d_ok;
+        ingress$deq_key = ({3'd0, deq_port} << 32'h3) | {5'd0, deq_prio};
+        ingress$deq_len = deq_len;
+        ingress$xoff_thr = r_xoff$q;
+        ingress$xon_thr = r_xon$q;
+        ingress$max = r_max$q;
         e_bad$d = enq_valid & ~in_e_ok;
-        e_key$d = in_e_key;
-        e_len$d = enq_len;
-        d_valid$d = deq_valid & in_d_ok;
         d_bad$d = deq_valid & ~in_d_ok;
-        d_key$d = in_d_key;
-        d_len$d = deq_len;
-        ram_e_for_enq$read_address = in_e_key;
-        ram_d_for_enq$read_address = in_e_key;
-        ram_e_for_deq$read_address = in_d_key;
-        ram_d_for_deq$read_address = in_d_key;
-        if (fw_e_valid$q & (fw_e_key$q == e_key$q)) begin
-            e_b0 = fw_e_val$q;
+        frames$reset = reset;
+        frames$paused = ingress$xoff;
+        frames$paused_next = ingress$xoff_next;
+        frames$quanta = r_quanta$q;
+        frames$refresh = r_refresh$q;
+        o_drop$d = ingress$drop;
+        o_xoff_valid$d = ingress$xoff_event;
+        o_xoff_key$d = 8'h0;
+        if (ingress$xoff_event) begin
+            o_xoff_key$d = ingress$e_key;
         end
-        else if (fw_d_valid$q & (fw_d_key$q == e_key$q)) begin
-            e_b0 = fw_d_val$q;
+        o_xon_valid$d = ingress$xon_event;
+        o_xon_key$d = 8'h0;
+        if (ingress$xon_event) begin
+            o_xon_key$d = ingress$d_key;
         end
-        else if (~lvt_any$q[e_key$q]) begin
-            e_b0 = 32'h0;
+        o_rdata$d = 32'h0;
+        if (csr_addr == a_id) begin
+            o_rdata$d = id_word;
         end
-        else if (lvt_e$q[e_key$q]) begin
-            e_b0 = ram_e_for_enq$read_data;
+        else if (csr_addr == a_params) begin
+            o_rdata$d = params_word;
         end
-        else begin
-            e_b0 = ram_d_for_enq$read_data;
+        else if (csr_addr == a_xoff) begin
+            o_rdata$d = r_xoff$q;
         end
-        if (fw_e_valid$q & (fw_e_key$q == d_key$q)) begin
-            d_b0 = fw_e_val$q;
+        else if (csr_addr == a_xon) begin
+            o_rdata$d = r_xon$q;
         end
-        else if (fw_d_valid$q & (fw_d_key$q == d_key$q)) begin
-            d_b0 = fw_d_val$q;
+        else if (csr_addr == a_max) begin
+            o_rdata$d = r_max$q;
         end
-        else if (~lvt_any$q[d_key$q]) begin
-            d_b0 = 32'h0;
+        else if (csr_addr == a_quanta) begin
+            o_rdata$d = {16'd0, r_quanta$q};
         end
-        else if (lvt_e$q[d_key$q]) begin
-            d_b0 = ram_e_for_deq$read_data;
+        else if (csr_addr == a_refresh) begin
+            o_rdata$d = {16'd0, r_refresh$q};
         end
-        else begin
-            d_b0 = ram_d_for_deq$read_data;
+        else if (csr_addr == a_err) begin
+            o_rdata$d = {30'd0, r_err$q};
         end
-        e_len32 = {16'd0, e_len$q};
-        d_len32 = {16'd0, d_len$q};
-        same_key = e_valid$q & d_valid$q & (e_key$q == d_key$q);
-        xo_d_old = xoff$q[d_key$q];
-        d_underflow = d_valid$q & (d_len32 > d_b0);
-        if (d_len32 > d_b0) begin
-            d_b1 = 32'h0;
-        end
-        else begin
-            d_b1 = d_b0 - d_len32;
-        end
-        xo_d1 = xo_d_old & ~(d_b1 <= r_xon$q);
-        xo_e_old = xoff$q[e_key$q];
-        if (same_key) begin
-            e_base = d_b1;
-            xo_e_base = xo_d1;
-        end
-        else begin
-            e_base = e_b0;
-            xo_e_base = xo_e_old;
-        end
-        e_sum = {1'd0, e_base} + {1'd0, e_len32};
-        e_drop = e_valid$q & (e_sum > {1'd0, r_max$q});
-        if (e_drop) begin
-            e_b1 = e_base;
-        end
-        else begin
-            e_b1 = e_sum[(32'h0)+:(32)];
-        end
-        xo_e1 = xo_e_base | (e_b1 >= r_xoff$q);
-        if (same_key) begin
-            d_final = xo_e1;
-        end
-        else begin
-            d_final = xo_d1;
-        end
-        d_write = d_valid$q & ~same_key;
-        xoff_event = e_valid$q & ~xo_e_old & xo_e1;
-        xon_event = d_valid$q & xo_d_old & ~d_final;
-        ram_e_for_enq$write_enable = e_valid$q;
-        ram_e_for_enq$write_address = e_key$q;
-        ram_e_for_enq$write_data = e_b1;
-        ram_e_for_deq$write_enable = e_valid$q;
-        ram_e_for_deq$write_address = e_key$q;
-        ram_e_for_deq$write_data = e_b1;
-        ram_d_for_enq$write_enable = d_write;
-        ram_d_for_enq$write_address = d_key$q;
-        ram_d_for_enq$write_data = d_b1;
-        ram_d_for_deq$write_enable = d_write;
-        ram_d_for_deq$write_address = d_key$q;
-        ram_d_for_deq$write_data = d_b1;
-        fw_e_valid$d = e_valid$q;
-        fw_e_key$d = e_key$q;
-        fw_e_val$d = e_b1;
-        fw_d_valid$d = d_write;
-        fw_d_key$d = d_key$q;
-        fw_d_val$d = d_b1;
-        e_onehot = one_k << e_key$q;
-        d_onehot = one_k << d_key$q;
-        e_touch = 256'h0;
-        e_set = 256'h0;
-        e_chg = 256'h0;
-        if (e_valid$q) begin
-            e_touch = e_onehot;
-            if (xo_e1) begin
-                e_set = e_onehot;
+        err_clear = 2'h0;
+        if (csr_we) begin
+            if (csr_addr == a_xoff) begin
+                r_xoff$d = csr_wdata & occ_mask;
             end
-            if (xoff_event) begin
-                e_chg = e_onehot;
+            if (csr_addr == a_xon) begin
+                r_xon$d = csr_wdata & occ_mask;
+            end
+            if (csr_addr == a_max) begin
+                r_max$d = csr_wdata & occ_mask;
+            end
+            if (csr_addr == a_quanta) begin
+                r_quanta$d = csr_wdata[(32'h0)+:(16)];
+            end
+            if (csr_addr == a_refresh) begin
+                r_refresh$d = csr_wdata[(32'h0)+:(16)];
+            end
+            if (csr_addr == a_err) begin
+                err_clear = csr_wdata[(32'h0)+:(2)];
             end
         end
-        d_touch = 256'h0;
-        d_set = 256'h0;
-        d_chg = 256'h0;
-        if (d_valid$q) begin
-            d_touch = d_onehot;
-            if (d_final) begin
-                d_set = d_onehot;
-            end
-            if (xon_event) begin
-                d_chg = d_onehot;
-            end
+        err_uf_bits = 2'h0;
+        if (ingress$underflow) begin
+            err_uf_bits = err_underflow;
         end
-        lvt_any$d = lvt_any$q | e_touch | d_touch;
-        if (d_write) begin
-            lvt_e$d = (lvt_e$q & ~d_onehot) | e_touch;
+        err_ix_bits = 2'h0;
+        if (e_bad$q | d_bad$q) begin
+            err_ix_bits = err_index;
         end
-        else begin
-            lvt_e$d = lvt_e$q | e_touch;
+        r_err$d = (r_err$q & ~err_clear) | err_uf_bits | err_ix_bits;
+        enq_drop = o_drop$q;
+        xoff_valid = o_xoff_valid$q;
+        xoff_port = o_xoff_key$q[(32'h3)+:(5)];
+        xoff_prio = o_xoff_key$q[(32'h0)+:(3)];
+        xon_valid = o_xon_valid$q;
+        xon_port = o_xon_key$q[(32'h3)+:(5)];
+        xon_prio = o_xon_key$q[(32'h0)+:(3)];
+        frame_valid = frames$frame_valid;
+        frame_port = frames$frame_port;
+        frame_class_enable = frames$frame_class_enable;
+        frame_pause = frames$frame_pause;
+        frame_quanta = frames$frame_quanta;
+        csr_rdata = o_rdata$q;
+        if (reset) begin
+            e_bad$d = 1'b0;
+            d_bad$d = 1'b0;
+            r_xoff$d = reset_xoff;
+            r_xon$d = reset_xon;
+            r_max$d = reset_max;
+            r_quanta$d = reset_quanta;
+            r_refresh$d = reset_refresh;
+            r_err$d = 2'h0;
+            o_drop$d = 1'b0;
+            o_xoff_valid$d = 1'b0;
+            o_xoff_key$d = 8'h0;
+            o_xon_valid$d = 1'b0;
+            o_xon_key$d = 8'h0;
+            o_rdata$d = 32'h0;
         end
-        xoff$d = (xoff$q & ~(e_touch | d_touch)) | e_set | d_set;
+    end
+
+endmodule // top
+
+
+module pfc_paper__d_bad(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__d_bad
+
+
+module pfc_paper__e_bad(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__e_bad
+
+
+module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [255:0] paused;
+    input wire  [255:0] paused_next;
+    input wire  [15:0] quanta;
+    input wire  [15:0] refresh;
+    output reg  frame_valid;
+    output reg  [4:0] frame_port;
+    output reg  [7:0] frame_class_enable;
+    output reg  [7:0] frame_pause;
+    output reg  [15:0] frame_quanta;
+
+    // Constant declarations
+    localparam  port_ok = 32'hffffffff;
+    localparam  port_ids = 256'h1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100;
+    localparam  one_pp = 32'h1;
+    localparam  byte_k = 256'hff;
+    localparam  one_16 = 16'h1;
+
+    // Stub signals
+    reg  [255:0] changed$d;
+    wire  [255:0] changed$q;
+    reg  [255:0] refresh_due$d;
+    wire  [255:0] refresh_due$q;
+    reg  [31:0] rr_above$d;
+    wire  [31:0] rr_above$q;
+    reg  [15:0] refresh_timer$d;
+    wire  [15:0] refresh_timer$q;
+    reg  o_valid$d;
+    wire  o_valid$q;
+    reg  [4:0] o_port$d;
+    wire  [4:0] o_port$q;
+    reg  [7:0] o_class_enable$d;
+    wire  [7:0] o_class_enable$q;
+    reg  [7:0] o_pause$d;
+    wire  [7:0] o_pause$q;
+    reg  [15:0] o_quanta$d;
+    wire  [15:0] o_quanta$q;
+
+    // Local signals
+    reg  [255:0] dirty_keys;
+    reg  [31:0] dirty_ports;
+    reg  [31:0] above;
+    reg  [31:0] candidates;
+    reg  [31:0] grant;
+    reg  [4:0] g_port;
+    reg  [7:0] g_base;
+    reg  [255:0] g_keys;
+    reg  [255:0] enabled_keys;
+    reg  tick;
+    reg  [255:0] tick_keys;
+
+    // Sub module instances
+    pfc_paper__frames$changed changed(
+        .d(changed$d),
+        .q(changed$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$refresh_due refresh_due(
+        .d(refresh_due$d),
+        .q(refresh_due$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$rr_above rr_above(
+        .d(rr_above$d),
+        .q(rr_above$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$refresh_timer refresh_timer(
+        .d(refresh_timer$d),
+        .q(refresh_timer$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$o_valid o_valid(
+        .d(o_valid$d),
+        .q(o_valid$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$o_port o_port(
+        .d(o_port$d),
+        .q(o_port$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$o_class_enable o_class_enable(
+        .d(o_class_enable$d),
+        .q(o_class_enable$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$o_pause o_pause(
+        .d(o_pause$d),
+        .q(o_pause$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$o_quanta o_quanta(
+        .d(o_quanta$d),
+        .q(o_quanta$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        changed$d = changed$q;
+        refresh_due$d = refresh_due$q;
+        rr_above$d = rr_above$q;
+        refresh_timer$d = refresh_timer$q;
+        o_valid$d = o_valid$q;
+        o_port$d = o_port$q;
+        o_class_enable$d = o_class_enable$q;
+        o_pause$d = o_pause$q;
+        o_quanta$d = o_quanta$q;
         dirty_keys = changed$q | refresh_due$q;
         dirty_ports = 32'h0;
         dirty_ports[0] = |dirty_keys[(0 * 32'h8)+:(8)];
@@ -823,145 +728,50 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
             g_keys = byte_k << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
-        o_frame_valid$d = |grant;
-        o_frame_port$d = g_port;
-        enabled_keys = changed$q | xoff$q;
-        o_frame_ce$d = 8'h0;
-        o_frame_pause$d = 8'h0;
-        o_frame_quanta$d = 16'h0;
+        o_valid$d = |grant;
+        o_port$d = g_port;
+        enabled_keys = changed$q | paused;
+        o_class_enable$d = 8'h0;
+        o_pause$d = 8'h0;
+        o_quanta$d = 16'h0;
         if (|grant) begin
-            o_frame_ce$d = enabled_keys[(g_base)+:(8)];
-            o_frame_pause$d = xoff$q[(g_base)+:(8)];
-            o_frame_quanta$d = r_quanta$q;
+            o_class_enable$d = enabled_keys[(g_base)+:(8)];
+            o_pause$d = paused[(g_base)+:(8)];
+            o_quanta$d = quanta;
         end
-        tick = (refresh_timer$q + one_16) >= r_refresh$q;
+        tick = (refresh_timer$q + one_16) >= refresh;
         tick_keys = 256'h0;
         if (tick) begin
             refresh_timer$d = 16'h0;
-            tick_keys = xoff$q;
+            tick_keys = paused;
         end
         else begin
             refresh_timer$d = refresh_timer$q + one_16;
         end
-        changed$d = (changed$q & ~g_keys) | e_chg | d_chg;
+        changed$d = (changed$q & ~g_keys) | (paused ^ paused_next);
         refresh_due$d = (refresh_due$q & ~g_keys) | tick_keys;
-        o_drop$d = e_drop;
-        o_xoff_valid$d = xoff_event;
-        o_xoff_key$d = 8'h0;
-        if (xoff_event) begin
-            o_xoff_key$d = e_key$q;
-        end
-        o_xon_valid$d = xon_event;
-        o_xon_key$d = 8'h0;
-        if (xon_event) begin
-            o_xon_key$d = d_key$q;
-        end
-        o_rdata$d = 32'h0;
-        if (csr_addr == a_id) begin
-            o_rdata$d = id_word;
-        end
-        else if (csr_addr == a_params) begin
-            o_rdata$d = params_word;
-        end
-        else if (csr_addr == a_xoff) begin
-            o_rdata$d = r_xoff$q;
-        end
-        else if (csr_addr == a_xon) begin
-            o_rdata$d = r_xon$q;
-        end
-        else if (csr_addr == a_max) begin
-            o_rdata$d = r_max$q;
-        end
-        else if (csr_addr == a_quanta) begin
-            o_rdata$d = {16'd0, r_quanta$q};
-        end
-        else if (csr_addr == a_refresh) begin
-            o_rdata$d = {16'd0, r_refresh$q};
-        end
-        else if (csr_addr == a_err) begin
-            o_rdata$d = {30'd0, r_err$q};
-        end
-        err_clear = 2'h0;
-        if (csr_we) begin
-            if (csr_addr == a_xoff) begin
-                r_xoff$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_xon) begin
-                r_xon$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_max) begin
-                r_max$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_quanta) begin
-                r_quanta$d = csr_wdata[(32'h0)+:(16)];
-            end
-            if (csr_addr == a_refresh) begin
-                r_refresh$d = csr_wdata[(32'h0)+:(16)];
-            end
-            if (csr_addr == a_err) begin
-                err_clear = csr_wdata[(32'h0)+:(2)];
-            end
-        end
-        err_uf_bits = 2'h0;
-        if (d_underflow) begin
-            err_uf_bits = err_underflow;
-        end
-        err_ix_bits = 2'h0;
-        if (e_bad$q | d_bad$q) begin
-            err_ix_bits = err_index;
-        end
-        r_err$d = (r_err$q & ~err_clear) | err_uf_bits | err_ix_bits;
-        enq_drop = o_drop$q;
-        xoff_valid = o_xoff_valid$q;
-        xoff_port = o_xoff_key$q[(32'h3)+:(5)];
-        xoff_prio = o_xoff_key$q[(32'h0)+:(3)];
-        xon_valid = o_xon_valid$q;
-        xon_port = o_xon_key$q[(32'h3)+:(5)];
-        xon_prio = o_xon_key$q[(32'h0)+:(3)];
-        frame_valid = o_frame_valid$q;
-        frame_port = o_frame_port$q;
-        frame_class_enable = o_frame_ce$q;
-        frame_pause = o_frame_pause$q;
-        frame_quanta = o_frame_quanta$q;
-        csr_rdata = o_rdata$q;
+        frame_valid = o_valid$q;
+        frame_port = o_port$q;
+        frame_class_enable = o_class_enable$q;
+        frame_pause = o_pause$q;
+        frame_quanta = o_quanta$q;
         if (reset) begin
-            e_valid$d = 1'b0;
-            e_bad$d = 1'b0;
-            d_valid$d = 1'b0;
-            d_bad$d = 1'b0;
-            lvt_any$d = 256'h0;
-            lvt_e$d = 256'h0;
-            fw_e_valid$d = 1'b0;
-            fw_d_valid$d = 1'b0;
-            xoff$d = 256'h0;
             changed$d = 256'h0;
             refresh_due$d = 256'h0;
             rr_above$d = port_ok;
             refresh_timer$d = 16'h0;
-            r_xoff$d = reset_xoff;
-            r_xon$d = reset_xon;
-            r_max$d = reset_max;
-            r_quanta$d = reset_quanta;
-            r_refresh$d = reset_refresh;
-            r_err$d = 2'h0;
-            o_drop$d = 1'b0;
-            o_xoff_valid$d = 1'b0;
-            o_xoff_key$d = 8'h0;
-            o_xon_valid$d = 1'b0;
-            o_xon_key$d = 8'h0;
-            o_frame_valid$d = 1'b0;
-            o_frame_port$d = 5'h0;
-            o_frame_ce$d = 8'h0;
-            o_frame_pause$d = 8'h0;
-            o_frame_quanta$d = 16'h0;
-            o_rdata$d = 32'h0;
+            o_valid$d = 1'b0;
+            o_port$d = 5'h0;
+            o_class_enable$d = 8'h0;
+            o_pause$d = 8'h0;
+            o_quanta$d = 16'h0;
         end
     end
 
-endmodule // top
+endmodule // pfc_paper__frames
 
 
-module pfc_paper__changed(d,q,clock);
+module pfc_paper__frames$changed(d,q,clock);
 
     // Module arguments
     input wire  [255:0] d;
@@ -977,29 +787,10 @@ module pfc_paper__changed(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__changed
+endmodule // pfc_paper__frames$changed
 
 
-module pfc_paper__d_bad(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__d_bad
-
-
-module pfc_paper__d_key(d,q,clock);
+module pfc_paper__frames$o_class_enable(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -1015,10 +806,48 @@ module pfc_paper__d_key(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__d_key
+endmodule // pfc_paper__frames$o_class_enable
 
 
-module pfc_paper__d_len(d,q,clock);
+module pfc_paper__frames$o_pause(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__frames$o_pause
+
+
+module pfc_paper__frames$o_port(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__frames$o_port
+
+
+module pfc_paper__frames$o_quanta(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1034,29 +863,10 @@ module pfc_paper__d_len(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__d_len
+endmodule // pfc_paper__frames$o_quanta
 
 
-module pfc_paper__d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__d_valid
-
-
-module pfc_paper__e_bad(d,q,clock);
+module pfc_paper__frames$o_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1072,29 +882,29 @@ module pfc_paper__e_bad(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__e_bad
+endmodule // pfc_paper__frames$o_valid
 
 
-module pfc_paper__e_key(d,q,clock);
+module pfc_paper__frames$refresh_due(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // pfc_paper__e_key
+endmodule // pfc_paper__frames$refresh_due
 
 
-module pfc_paper__e_len(d,q,clock);
+module pfc_paper__frames$refresh_timer(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1110,48 +920,10 @@ module pfc_paper__e_len(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__e_len
+endmodule // pfc_paper__frames$refresh_timer
 
 
-module pfc_paper__e_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__e_valid
-
-
-module pfc_paper__fw_d_key(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__fw_d_key
-
-
-module pfc_paper__fw_d_val(d,q,clock);
+module pfc_paper__frames$rr_above(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1167,29 +939,481 @@ module pfc_paper__fw_d_val(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__fw_d_val
+endmodule // pfc_paper__frames$rr_above
 
 
-module pfc_paper__fw_d_valid(d,q,clock);
+module pfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max,xoff,xoff_next,drop,underflow,xoff_event,e_key,xon_event,d_key);
 
     // Module arguments
-    input wire  d;
-    output reg  q;
     input wire  clock;
+    input wire  reset;
+    input wire  enq_valid;
+    input wire  [7:0] enq_key;
+    input wire  [15:0] enq_len;
+    input wire  deq_valid;
+    input wire  [7:0] deq_key;
+    input wire  [15:0] deq_len;
+    input wire  [31:0] xoff_thr;
+    input wire  [31:0] xon_thr;
+    input wire  [31:0] max;
+    output reg  [255:0] xoff;
+    output reg  [255:0] xoff_next;
+    output reg  drop;
+    output reg  underflow;
+    output reg  xoff_event;
+    output reg  [7:0] e_key;
+    output reg  xon_event;
+    output reg  [7:0] d_key;
 
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
+    // Constant declarations
+    localparam  one_k = 256'h1;
+
+    // Stub signals
+    reg  occ$reset;
+    reg  occ$enq_valid;
+    reg  [7:0] occ$enq_key;
+    reg  [15:0] occ$enq_len;
+    reg  occ$deq_valid;
+    reg  [7:0] occ$deq_key;
+    reg  [15:0] occ$deq_len;
+    reg  [31:0] occ$max;
+    wire  occ$e_valid;
+    wire  [7:0] occ$e_key;
+    wire  [31:0] occ$e_b1;
+    wire  occ$e_drop;
+    wire  occ$d_valid;
+    wire  [7:0] occ$d_key;
+    wire  [31:0] occ$d_b1;
+    wire  occ$d_underflow;
+    wire  occ$same_key;
+    reg  [255:0] state$d;
+    wire  [255:0] state$q;
+
+    // Local signals
+    reg  xo_d_old;
+    reg  xo_d1;
+    reg  xo_e_old;
+    reg  xo_e_base;
+    reg  xo_e1;
+    reg  d_final;
+    reg  [255:0] e_onehot;
+    reg  [255:0] d_onehot;
+    reg  [255:0] touched;
+    reg  [255:0] set;
+
+    // Sub module instances
+    pfc_paper__ingress$occ occ(
+        .clock(clock),
+        .reset(occ$reset),
+        .enq_valid(occ$enq_valid),
+        .enq_key(occ$enq_key),
+        .enq_len(occ$enq_len),
+        .deq_valid(occ$deq_valid),
+        .deq_key(occ$deq_key),
+        .deq_len(occ$deq_len),
+        .max(occ$max),
+        .e_valid(occ$e_valid),
+        .e_key(occ$e_key),
+        .e_b1(occ$e_b1),
+        .e_drop(occ$e_drop),
+        .d_valid(occ$d_valid),
+        .d_key(occ$d_key),
+        .d_b1(occ$d_b1),
+        .d_underflow(occ$d_underflow),
+        .same_key(occ$same_key)
+    );
+    pfc_paper__ingress$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        state$d = state$q;
+        occ$reset = reset;
+        occ$enq_valid = enq_valid;
+        occ$enq_key = enq_key;
+        occ$enq_len = enq_len;
+        occ$deq_valid = deq_valid;
+        occ$deq_key = deq_key;
+        occ$deq_len = deq_len;
+        occ$max = max;
+        xo_d_old = state$q[occ$d_key];
+        xo_d1 = xo_d_old & ~(occ$d_b1 <= xon_thr);
+        xo_e_old = state$q[occ$e_key];
+        if (occ$same_key) begin
+            xo_e_base = xo_d1;
+        end
+        else begin
+            xo_e_base = xo_e_old;
+        end
+        xo_e1 = xo_e_base | (occ$e_b1 >= xoff_thr);
+        if (occ$same_key) begin
+            d_final = xo_e1;
+        end
+        else begin
+            d_final = xo_d1;
+        end
+        e_onehot = one_k << occ$e_key;
+        d_onehot = one_k << occ$d_key;
+        touched = 256'h0;
+        set = 256'h0;
+        if (occ$e_valid) begin
+            touched = e_onehot;
+            if (xo_e1) begin
+                set = e_onehot;
+            end
+        end
+        if (occ$d_valid) begin
+            touched = touched | d_onehot;
+            if (d_final) begin
+                set = set | d_onehot;
+            end
+        end
+        state$d = (state$q & ~touched) | set;
+        if (reset) begin
+            state$d = 256'h0;
+        end
+        xoff = state$q;
+        xoff_next = state$d;
+        drop = occ$e_drop;
+        underflow = occ$d_underflow;
+        xoff_event = occ$e_valid & ~xo_e_old & xo_e1;
+        e_key = occ$e_key;
+        xon_event = occ$d_valid & xo_d_old & ~d_final;
+        d_key = occ$d_key;
     end
 
-    always @(posedge clock) begin
-       q <= d;
+endmodule // pfc_paper__ingress
+
+
+module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  enq_valid;
+    input wire  [7:0] enq_key;
+    input wire  [15:0] enq_len;
+    input wire  deq_valid;
+    input wire  [7:0] deq_key;
+    input wire  [15:0] deq_len;
+    input wire  [31:0] max;
+    output reg  e_valid;
+    output reg  [7:0] e_key;
+    output reg  [31:0] e_b1;
+    output reg  e_drop;
+    output reg  d_valid;
+    output reg  [7:0] d_key;
+    output reg  [31:0] d_b1;
+    output reg  d_underflow;
+    output reg  same_key;
+
+    // Constant declarations
+    localparam  one_k = 256'h1;
+
+    // Stub signals
+    reg  e_valid_q$d;
+    wire  e_valid_q$q;
+    reg  [7:0] e_key_q$d;
+    wire  [7:0] e_key_q$q;
+    reg  [15:0] e_len_q$d;
+    wire  [15:0] e_len_q$q;
+    reg  d_valid_q$d;
+    wire  d_valid_q$q;
+    reg  [7:0] d_key_q$d;
+    wire  [7:0] d_key_q$q;
+    reg  [15:0] d_len_q$d;
+    wire  [15:0] d_len_q$q;
+    reg  [7:0] ram_e_for_enq$read_address;
+    wire  [31:0] ram_e_for_enq$read_data;
+    reg  [7:0] ram_e_for_enq$write_address;
+    reg  [31:0] ram_e_for_enq$write_data;
+    reg  ram_e_for_enq$write_enable;
+    reg  [7:0] ram_e_for_deq$read_address;
+    wire  [31:0] ram_e_for_deq$read_data;
+    reg  [7:0] ram_e_for_deq$write_address;
+    reg  [31:0] ram_e_for_deq$write_data;
+    reg  ram_e_for_deq$write_enable;
+    reg  [7:0] ram_d_for_enq$read_address;
+    wire  [31:0] ram_d_for_enq$read_data;
+    reg  [7:0] ram_d_for_enq$write_address;
+    reg  [31:0] ram_d_for_enq$write_data;
+    reg  ram_d_for_enq$write_enable;
+    reg  [7:0] ram_d_for_deq$read_address;
+    wire  [31:0] ram_d_for_deq$read_data;
+    reg  [7:0] ram_d_for_deq$write_address;
+    reg  [31:0] ram_d_for_deq$write_data;
+    reg  ram_d_for_deq$write_enable;
+    reg  [255:0] lvt_any$d;
+    wire  [255:0] lvt_any$q;
+    reg  [255:0] lvt_e$d;
+    wire  [255:0] lvt_e$q;
+    reg  fw_e_valid$d;
+    wire  fw_e_valid$q;
+    reg  [7:0] fw_e_key$d;
+    wire  [7:0] fw_e_key$q;
+    reg  [31:0] fw_e_val$d;
+    wire  [31:0] fw_e_val$q;
+    reg  fw_d_valid$d;
+    wire  fw_d_valid$q;
+    reg  [7:0] fw_d_key$d;
+    wire  [7:0] fw_d_key$q;
+    reg  [31:0] fw_d_val$d;
+    wire  [31:0] fw_d_val$q;
+
+    // Local signals
+    reg  [31:0] e_b0;
+    reg  [31:0] d_b0;
+    reg  [31:0] e_base;
+    reg  [31:0] e_len32;
+    reg  [31:0] d_len32;
+    reg  [32:0] e_sum;
+    reg  d_write;
+    reg  [255:0] e_onehot;
+    reg  [255:0] d_onehot;
+    reg  [255:0] e_touch;
+    reg  [255:0] d_touch;
+
+    // Sub module instances
+    pfc_paper__ingress$occ$e_valid_q e_valid_q(
+        .d(e_valid_q$d),
+        .q(e_valid_q$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$e_key_q e_key_q(
+        .d(e_key_q$d),
+        .q(e_key_q$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$e_len_q e_len_q(
+        .d(e_len_q$d),
+        .q(e_len_q$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$d_valid_q d_valid_q(
+        .d(d_valid_q$d),
+        .q(d_valid_q$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$d_key_q d_key_q(
+        .d(d_key_q$d),
+        .q(d_key_q$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$d_len_q d_len_q(
+        .d(d_len_q$d),
+        .q(d_len_q$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$ram_e_for_enq ram_e_for_enq(
+        .clock(clock),
+        .read_address(ram_e_for_enq$read_address),
+        .read_data(ram_e_for_enq$read_data),
+        .write_address(ram_e_for_enq$write_address),
+        .write_data(ram_e_for_enq$write_data),
+        .write_enable(ram_e_for_enq$write_enable)
+    );
+    pfc_paper__ingress$occ$ram_e_for_deq ram_e_for_deq(
+        .clock(clock),
+        .read_address(ram_e_for_deq$read_address),
+        .read_data(ram_e_for_deq$read_data),
+        .write_address(ram_e_for_deq$write_address),
+        .write_data(ram_e_for_deq$write_data),
+        .write_enable(ram_e_for_deq$write_enable)
+    );
+    pfc_paper__ingress$occ$ram_d_for_enq ram_d_for_enq(
+        .clock(clock),
+        .read_address(ram_d_for_enq$read_address),
+        .read_data(ram_d_for_enq$read_data),
+        .write_address(ram_d_for_enq$write_address),
+        .write_data(ram_d_for_enq$write_data),
+        .write_enable(ram_d_for_enq$write_enable)
+    );
+    pfc_paper__ingress$occ$ram_d_for_deq ram_d_for_deq(
+        .clock(clock),
+        .read_address(ram_d_for_deq$read_address),
+        .read_data(ram_d_for_deq$read_data),
+        .write_address(ram_d_for_deq$write_address),
+        .write_data(ram_d_for_deq$write_data),
+        .write_enable(ram_d_for_deq$write_enable)
+    );
+    pfc_paper__ingress$occ$lvt_any lvt_any(
+        .d(lvt_any$d),
+        .q(lvt_any$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$lvt_e lvt_e(
+        .d(lvt_e$d),
+        .q(lvt_e$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$fw_e_valid fw_e_valid(
+        .d(fw_e_valid$d),
+        .q(fw_e_valid$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$fw_e_key fw_e_key(
+        .d(fw_e_key$d),
+        .q(fw_e_key$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$fw_e_val fw_e_val(
+        .d(fw_e_val$d),
+        .q(fw_e_val$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$fw_d_valid fw_d_valid(
+        .d(fw_d_valid$d),
+        .q(fw_d_valid$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$fw_d_key fw_d_key(
+        .d(fw_d_key$d),
+        .q(fw_d_key$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$fw_d_val fw_d_val(
+        .d(fw_d_val$d),
+        .q(fw_d_val$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        e_valid_q$d = e_valid_q$q;
+        e_key_q$d = e_key_q$q;
+        e_len_q$d = e_len_q$q;
+        d_valid_q$d = d_valid_q$q;
+        d_key_q$d = d_key_q$q;
+        d_len_q$d = d_len_q$q;
+        lvt_any$d = lvt_any$q;
+        lvt_e$d = lvt_e$q;
+        fw_e_valid$d = fw_e_valid$q;
+        fw_e_key$d = fw_e_key$q;
+        fw_e_val$d = fw_e_val$q;
+        fw_d_valid$d = fw_d_valid$q;
+        fw_d_key$d = fw_d_key$q;
+        fw_d_val$d = fw_d_val$q;
+        e_valid_q$d = enq_valid;
+        e_key_q$d = enq_key;
+        e_len_q$d = enq_len;
+        d_valid_q$d = deq_valid;
+        d_key_q$d = deq_key;
+        d_len_q$d = deq_len;
+        ram_e_for_enq$read_address = enq_key;
+        ram_d_for_enq$read_address = enq_key;
+        ram_e_for_deq$read_address = deq_key;
+        ram_d_for_deq$read_address = deq_key;
+        e_valid = e_valid_q$q;
+        e_key = e_key_q$q;
+        d_valid = d_valid_q$q;
+        d_key = d_key_q$q;
+        if (fw_e_valid$q & (fw_e_key$q == e_key_q$q)) begin
+            e_b0 = fw_e_val$q;
+        end
+        else if (fw_d_valid$q & (fw_d_key$q == e_key_q$q)) begin
+            e_b0 = fw_d_val$q;
+        end
+        else if (~lvt_any$q[e_key_q$q]) begin
+            e_b0 = 32'h0;
+        end
+        else if (lvt_e$q[e_key_q$q]) begin
+            e_b0 = ram_e_for_enq$read_data;
+        end
+        else begin
+            e_b0 = ram_d_for_enq$read_data;
+        end
+        if (fw_e_valid$q & (fw_e_key$q == d_key_q$q)) begin
+            d_b0 = fw_e_val$q;
+        end
+        else if (fw_d_valid$q & (fw_d_key$q == d_key_q$q)) begin
+            d_b0 = fw_d_val$q;
+        end
+        else if (~lvt_any$q[d_key_q$q]) begin
+            d_b0 = 32'h0;
+        end
+        else if (lvt_e$q[d_key_q$q]) begin
+            d_b0 = ram_e_for_deq$read_data;
+        end
+        else begin
+            d_b0 = ram_d_for_deq$read_data;
+        end
+        e_len32 = {16'd0, e_len_q$q};
+        d_len32 = {16'd0, d_len_q$q};
+        same_key = e_valid_q$q & d_valid_q$q & (e_key_q$q == d_key_q$q);
+        d_underflow = d_valid_q$q & (d_len32 > d_b0);
+        if (d_len32 > d_b0) begin
+            d_b1 = 32'h0;
+        end
+        else begin
+            d_b1 = d_b0 - d_len32;
+        end
+        if (same_key) begin
+            e_base = d_b1;
+        end
+        else begin
+            e_base = e_b0;
+        end
+        e_sum = {1'd0, e_base} + {1'd0, e_len32};
+        e_drop = e_valid_q$q & (e_sum > {1'd0, max});
+        if (e_drop) begin
+            e_b1 = e_base;
+        end
+        else begin
+            e_b1 = e_sum[(32'h0)+:(32)];
+        end
+        d_write = d_valid_q$q & ~same_key;
+        ram_e_for_enq$write_enable = e_valid_q$q;
+        ram_e_for_enq$write_address = e_key_q$q;
+        ram_e_for_enq$write_data = e_b1;
+        ram_e_for_deq$write_enable = e_valid_q$q;
+        ram_e_for_deq$write_address = e_key_q$q;
+        ram_e_for_deq$write_data = e_b1;
+        ram_d_for_enq$write_enable = d_write;
+        ram_d_for_enq$write_address = d_key_q$q;
+        ram_d_for_enq$write_data = d_b1;
+        ram_d_for_deq$write_enable = d_write;
+        ram_d_for_deq$write_address = d_key_q$q;
+        ram_d_for_deq$write_data = d_b1;
+        fw_e_valid$d = e_valid_q$q;
+        fw_e_key$d = e_key_q$q;
+        fw_e_val$d = e_b1;
+        fw_d_valid$d = d_write;
+        fw_d_key$d = d_key_q$q;
+        fw_d_val$d = d_b1;
+        e_onehot = one_k << e_key_q$q;
+        d_onehot = one_k << d_key_q$q;
+        e_touch = 256'h0;
+        if (e_valid_q$q) begin
+            e_touch = e_onehot;
+        end
+        d_touch = 256'h0;
+        if (d_valid_q$q) begin
+            d_touch = d_onehot;
+        end
+        lvt_any$d = lvt_any$q | e_touch | d_touch;
+        if (d_write) begin
+            lvt_e$d = (lvt_e$q & ~d_onehot) | e_touch;
+        end
+        else begin
+            lvt_e$d = lvt_e$q | e_touch;
+        end
+        if (reset) begin
+            e_valid_q$d = 1'b0;
+            d_valid_q$d = 1'b0;
+            lvt_any$d = 256'h0;
+            lvt_e$d = 256'h0;
+            fw_e_valid$d = 1'b0;
+            fw_d_valid$d = 1'b0;
+        end
     end
 
-endmodule // pfc_paper__fw_d_valid
+endmodule // pfc_paper__ingress$occ
 
 
-module pfc_paper__fw_e_key(d,q,clock);
+module pfc_paper__ingress$occ$d_key_q(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -1205,29 +1429,29 @@ module pfc_paper__fw_e_key(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__fw_e_key
+endmodule // pfc_paper__ingress$occ$d_key_q
 
 
-module pfc_paper__fw_e_val(d,q,clock);
+module pfc_paper__ingress$occ$d_len_q(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // pfc_paper__fw_e_val
+endmodule // pfc_paper__ingress$occ$d_len_q
 
 
-module pfc_paper__fw_e_valid(d,q,clock);
+module pfc_paper__ingress$occ$d_valid_q(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1243,10 +1467,181 @@ module pfc_paper__fw_e_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__fw_e_valid
+endmodule // pfc_paper__ingress$occ$d_valid_q
 
 
-module pfc_paper__lvt_any(d,q,clock);
+module pfc_paper__ingress$occ$e_key_q(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$e_key_q
+
+
+module pfc_paper__ingress$occ$e_len_q(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$e_len_q
+
+
+module pfc_paper__ingress$occ$e_valid_q(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$e_valid_q
+
+
+module pfc_paper__ingress$occ$fw_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$fw_d_key
+
+
+module pfc_paper__ingress$occ$fw_d_val(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$fw_d_val
+
+
+module pfc_paper__ingress$occ$fw_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$fw_d_valid
+
+
+module pfc_paper__ingress$occ$fw_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$fw_e_key
+
+
+module pfc_paper__ingress$occ$fw_e_val(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$fw_e_val
+
+
+module pfc_paper__ingress$occ$fw_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$fw_e_valid
+
+
+module pfc_paper__ingress$occ$lvt_any(d,q,clock);
 
     // Module arguments
     input wire  [255:0] d;
@@ -1262,10 +1657,10 @@ module pfc_paper__lvt_any(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__lvt_any
+endmodule // pfc_paper__ingress$occ$lvt_any
 
 
-module pfc_paper__lvt_e(d,q,clock);
+module pfc_paper__ingress$occ$lvt_e(d,q,clock);
 
     // Module arguments
     input wire  [255:0] d;
@@ -1281,7 +1676,118 @@ module pfc_paper__lvt_e(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__lvt_e
+endmodule // pfc_paper__ingress$occ$lvt_e
+
+
+module pfc_paper__ingress$occ$ram_d_for_deq(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [7:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [23:0] mem [0:255];
+    wire unused_write_data_high = ^write_data[31:24];
+
+    always @(posedge clock) begin
+       read_data <= {8'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[23:0];
+       end
+    end
+endmodule // pfc_paper__ingress$occ$ram_d_for_deq
+
+
+module pfc_paper__ingress$occ$ram_d_for_enq(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [7:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [23:0] mem [0:255];
+    wire unused_write_data_high = ^write_data[31:24];
+
+    always @(posedge clock) begin
+       read_data <= {8'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[23:0];
+       end
+    end
+endmodule // pfc_paper__ingress$occ$ram_d_for_enq
+
+
+module pfc_paper__ingress$occ$ram_e_for_deq(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [7:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [23:0] mem [0:255];
+    wire unused_write_data_high = ^write_data[31:24];
+
+    always @(posedge clock) begin
+       read_data <= {8'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[23:0];
+       end
+    end
+endmodule // pfc_paper__ingress$occ$ram_e_for_deq
+
+
+module pfc_paper__ingress$occ$ram_e_for_enq(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [7:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [23:0] mem [0:255];
+    wire unused_write_data_high = ^write_data[31:24];
+
+    always @(posedge clock) begin
+       read_data <= {8'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[23:0];
+       end
+    end
+endmodule // pfc_paper__ingress$occ$ram_e_for_enq
+
+
+module pfc_paper__ingress$state(d,q,clock);
+
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$state
 
 
 module pfc_paper__o_drop(d,q,clock);
@@ -1301,101 +1807,6 @@ module pfc_paper__o_drop(d,q,clock);
     end
 
 endmodule // pfc_paper__o_drop
-
-
-module pfc_paper__o_frame_ce(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__o_frame_ce
-
-
-module pfc_paper__o_frame_pause(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__o_frame_pause
-
-
-module pfc_paper__o_frame_port(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__o_frame_port
-
-
-module pfc_paper__o_frame_quanta(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__o_frame_quanta
-
-
-module pfc_paper__o_frame_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__o_frame_valid
 
 
 module pfc_paper__o_rdata(d,q,clock);
@@ -1605,171 +2016,3 @@ module pfc_paper__r_xon(d,q,clock);
     end
 
 endmodule // pfc_paper__r_xon
-
-
-module pfc_paper__ram_d_for_deq(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [7:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [23:0] mem [0:255];
-    wire unused_write_data_high = ^write_data[31:24];
-
-    always @(posedge clock) begin
-       read_data <= {8'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[23:0];
-       end
-    end
-endmodule // pfc_paper__ram_d_for_deq
-
-
-module pfc_paper__ram_d_for_enq(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [7:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [23:0] mem [0:255];
-    wire unused_write_data_high = ^write_data[31:24];
-
-    always @(posedge clock) begin
-       read_data <= {8'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[23:0];
-       end
-    end
-endmodule // pfc_paper__ram_d_for_enq
-
-
-module pfc_paper__ram_e_for_deq(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [7:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [23:0] mem [0:255];
-    wire unused_write_data_high = ^write_data[31:24];
-
-    always @(posedge clock) begin
-       read_data <= {8'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[23:0];
-       end
-    end
-endmodule // pfc_paper__ram_e_for_deq
-
-
-module pfc_paper__ram_e_for_enq(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [7:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [23:0] mem [0:255];
-    wire unused_write_data_high = ^write_data[31:24];
-
-    always @(posedge clock) begin
-       read_data <= {8'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[23:0];
-       end
-    end
-endmodule // pfc_paper__ram_e_for_enq
-
-
-module pfc_paper__refresh_due(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__refresh_due
-
-
-module pfc_paper__refresh_timer(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__refresh_timer
-
-
-module pfc_paper__rr_above(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__rr_above
-
-
-module pfc_paper__xoff(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__xoff

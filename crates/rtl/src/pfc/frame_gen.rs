@@ -1,0 +1,210 @@
+//! The 802.1Qbb pause-frame generator, shared by PFC and CaPFC: the RTL form of
+//! `switchcraft_model::pfc::FrameGen`. Keys are `{port, priority[2:0]}`, so a port's classes
+//! form one byte of every per-key vector, like the class-enable vector of the frame.
+//!
+//! Each edge it sends at most one frame, for the first dirty port after the one it served last
+//! (round robin); a frame enables every changed or paused class of its port. Every REFRESH
+//! cycles a tick flags every paused class for a refresh. The frame leaves on the edge after the
+//! state change that caused it.
+
+use rust_hdl::prelude::*;
+
+/// Ports addressed by `PB` bits, `PP = 2^PB`, `K = 8 * PP` keys of `KB = PB + 3` bits.
+#[derive(LogicBlock)]
+pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    /// Paused keys before the next edge, and after it; keys that differ have changed state.
+    pub paused: Signal<In, Bits<K>>,
+    pub paused_next: Signal<In, Bits<K>>,
+    pub quanta: Signal<In, Bits<16>>,
+    pub refresh: Signal<In, Bits<16>>,
+
+    pub frame_valid: Signal<Out, Bit>,
+    pub frame_port: Signal<Out, Bits<PB>>,
+    pub frame_class_enable: Signal<Out, Bits<8>>,
+    pub frame_pause: Signal<Out, Bits<8>>,
+    pub frame_quanta: Signal<Out, Bits<16>>,
+
+    /// Bit p set when port p exists.
+    port_ok: Constant<Bits<PP>>,
+    /// Port number p in byte p (the one-hot to binary encoder's table).
+    port_ids: Constant<Bits<K>>,
+    one_pp: Constant<Bits<PP>>,
+    byte_k: Constant<Bits<K>>,
+    one_16: Constant<Bits<16>>,
+
+    changed: DFF<Bits<K>>,
+    refresh_due: DFF<Bits<K>>,
+    rr_above: DFF<Bits<PP>>,
+    refresh_timer: DFF<Bits<16>>,
+    o_valid: DFF<Bit>,
+    o_port: DFF<Bits<PB>>,
+    o_class_enable: DFF<Bits<8>>,
+    o_pause: DFF<Bits<8>>,
+    o_quanta: DFF<Bits<16>>,
+
+    dirty_keys: Signal<Local, Bits<K>>,
+    dirty_ports: Signal<Local, Bits<PP>>,
+    above: Signal<Local, Bits<PP>>,
+    candidates: Signal<Local, Bits<PP>>,
+    grant: Signal<Local, Bits<PP>>,
+    g_port: Signal<Local, Bits<PB>>,
+    g_base: Signal<Local, Bits<KB>>,
+    g_keys: Signal<Local, Bits<K>>,
+    enabled_keys: Signal<Local, Bits<K>>,
+    tick: Signal<Local, Bit>,
+    tick_keys: Signal<Local, Bits<K>>,
+}
+
+impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen<PB, PP, K, KB> {
+    pub fn new(ports: u32) -> Self {
+        assert_eq!(1 << PB, PP);
+        assert_eq!(K, 8 * PP);
+        assert_eq!(KB, PB + 3);
+        assert!(ports as usize <= PP);
+        let mut port_ok = Bits::<PP>::default();
+        let mut port_ids = Bits::<K>::default();
+        for p in 0..PP {
+            port_ok = port_ok.replace_bit(p, p < ports as usize);
+            let id: Bits<K> = (p as u64).into();
+            port_ids = port_ids | (id << (8 * p) as u64);
+        }
+        FrameGen {
+            clock: Default::default(),
+            reset: Default::default(),
+            paused: Default::default(),
+            paused_next: Default::default(),
+            quanta: Default::default(),
+            refresh: Default::default(),
+            frame_valid: Default::default(),
+            frame_port: Default::default(),
+            frame_class_enable: Default::default(),
+            frame_pause: Default::default(),
+            frame_quanta: Default::default(),
+            port_ok: Constant::new(port_ok),
+            port_ids: Constant::new(port_ids),
+            one_pp: Constant::new(1u64.into()),
+            byte_k: Constant::new(0xFFu64.into()),
+            one_16: Constant::new(1u64.into()),
+            changed: Default::default(),
+            refresh_due: Default::default(),
+            rr_above: Default::default(),
+            refresh_timer: Default::default(),
+            o_valid: Default::default(),
+            o_port: Default::default(),
+            o_class_enable: Default::default(),
+            o_pause: Default::default(),
+            o_quanta: Default::default(),
+            dirty_keys: Default::default(),
+            dirty_ports: Default::default(),
+            above: Default::default(),
+            candidates: Default::default(),
+            grant: Default::default(),
+            g_port: Default::default(),
+            g_base: Default::default(),
+            g_keys: Default::default(),
+            enabled_keys: Default::default(),
+            tick: Default::default(),
+            tick_keys: Default::default(),
+        }
+    }
+}
+
+impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
+    for FrameGen<PB, PP, K, KB>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            changed,
+            refresh_due,
+            rr_above,
+            refresh_timer,
+            o_valid,
+            o_port,
+            o_class_enable,
+            o_pause,
+            o_quanta
+        );
+
+        // First dirty port after the last one served, round robin.
+        self.dirty_keys.next = self.changed.q.val() | self.refresh_due.q.val();
+        self.dirty_ports.next = 0.into();
+        for p in 0..PP {
+            self.dirty_ports.next = self
+                .dirty_ports
+                .val()
+                .replace_bit(p, self.dirty_keys.val().get_bits::<8>(p * 8).any());
+        }
+        self.above.next = self.dirty_ports.val() & self.rr_above.q.val();
+        if self.above.val().any() {
+            self.candidates.next = self.above.val();
+        } else {
+            self.candidates.next = self.dirty_ports.val();
+        }
+        self.grant.next = self.candidates.val() & (!self.candidates.val() + self.one_pp.val());
+        self.g_port.next = 0.into();
+        for p in 0..PP {
+            if self.grant.val().get_bit(p) {
+                self.g_port.next = self.port_ids.val().get_bits::<PB>(p * 8);
+            }
+        }
+        self.g_base.next = bit_cast::<KB, PB>(self.g_port.val()) << 3;
+        self.g_keys.next = 0.into();
+        if self.grant.val().any() {
+            self.g_keys.next = self.byte_k.val() << self.g_base.val();
+            self.rr_above.d.next = !(self.grant.val() | (self.grant.val() - self.one_pp.val()));
+        }
+        self.o_valid.d.next = self.grant.val().any();
+        self.o_port.d.next = self.g_port.val();
+        self.enabled_keys.next = self.changed.q.val() | self.paused.val();
+        self.o_class_enable.d.next = 0.into();
+        self.o_pause.d.next = 0.into();
+        self.o_quanta.d.next = 0.into();
+        if self.grant.val().any() {
+            self.o_class_enable.d.next = self
+                .enabled_keys
+                .val()
+                .get_bits::<8>(self.g_base.val().index());
+            self.o_pause.d.next = self.paused.val().get_bits::<8>(self.g_base.val().index());
+            self.o_quanta.d.next = self.quanta.val();
+        }
+
+        // Refresh tick: every REFRESH cycles, flag the paused classes of every port.
+        self.tick.next = (self.refresh_timer.q.val() + self.one_16.val()) >= self.refresh.val();
+        self.tick_keys.next = 0.into();
+        if self.tick.val() {
+            self.refresh_timer.d.next = 0.into();
+            self.tick_keys.next = self.paused.val();
+        } else {
+            self.refresh_timer.d.next = self.refresh_timer.q.val() + self.one_16.val();
+        }
+        // A change on this edge survives the clear of a frame sent on this edge.
+        self.changed.d.next = (self.changed.q.val() & !self.g_keys.val())
+            | (self.paused.val() ^ self.paused_next.val());
+        self.refresh_due.d.next =
+            (self.refresh_due.q.val() & !self.g_keys.val()) | self.tick_keys.val();
+
+        self.frame_valid.next = self.o_valid.q.val();
+        self.frame_port.next = self.o_port.q.val();
+        self.frame_class_enable.next = self.o_class_enable.q.val();
+        self.frame_pause.next = self.o_pause.q.val();
+        self.frame_quanta.next = self.o_quanta.q.val();
+
+        if self.reset.val() {
+            self.changed.d.next = 0.into();
+            self.refresh_due.d.next = 0.into();
+            self.rr_above.d.next = self.port_ok.val();
+            self.refresh_timer.d.next = 0.into();
+            self.o_valid.d.next = false;
+            self.o_port.d.next = 0.into();
+            self.o_class_enable.d.next = 0.into();
+            self.o_pause.d.next = 0.into();
+            self.o_quanta.d.next = 0.into();
+        }
+    }
+}

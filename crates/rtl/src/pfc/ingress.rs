@@ -1,0 +1,155 @@
+//! PFC's ingress logic, shared by PFC and CaPFC: occupancy per key and its XOFF bit (`>=` XOFF
+//! sets on enqueue, `<=` XON clears on dequeue, spec §2.3). The RTL form of
+//! `switchcraft_model::pfc::Ingress`; timing as [`Occupancy`]: events of edge n act in cycle n,
+//! the XOFF vector changes at edge n + 1.
+
+use super::occupancy::Occupancy;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Ingress<const KB: usize, const K: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    /// Events of edge n; the caller has already dropped those naming a key that does not exist.
+    pub enq_valid: Signal<In, Bit>,
+    pub enq_key: Signal<In, Bits<KB>>,
+    pub enq_len: Signal<In, Bits<16>>,
+    pub deq_valid: Signal<In, Bit>,
+    pub deq_key: Signal<In, Bits<KB>>,
+    pub deq_len: Signal<In, Bits<16>>,
+    pub xoff_thr: Signal<In, Bits<32>>,
+    pub xon_thr: Signal<In, Bits<32>>,
+    pub max: Signal<In, Bits<32>>,
+
+    /// Keys in XOFF before the next edge, and after it.
+    pub xoff: Signal<Out, Bits<K>>,
+    pub xoff_next: Signal<Out, Bits<K>>,
+    // Cycle n: what the events of edge n - 1 do.
+    pub drop: Signal<Out, Bit>,
+    pub underflow: Signal<Out, Bit>,
+    /// The enqueue's key enters XOFF over the edge.
+    pub xoff_event: Signal<Out, Bit>,
+    pub e_key: Signal<Out, Bits<KB>>,
+    /// The dequeue's key leaves XOFF over the edge.
+    pub xon_event: Signal<Out, Bit>,
+    pub d_key: Signal<Out, Bits<KB>>,
+
+    pub occ: Occupancy<KB, K>,
+    state: DFF<Bits<K>>,
+    one_k: Constant<Bits<K>>,
+    xo_d_old: Signal<Local, Bit>,
+    xo_d1: Signal<Local, Bit>,
+    xo_e_old: Signal<Local, Bit>,
+    xo_e_base: Signal<Local, Bit>,
+    xo_e1: Signal<Local, Bit>,
+    d_final: Signal<Local, Bit>,
+    e_onehot: Signal<Local, Bits<K>>,
+    d_onehot: Signal<Local, Bits<K>>,
+    touched: Signal<Local, Bits<K>>,
+    set: Signal<Local, Bits<K>>,
+}
+
+impl<const KB: usize, const K: usize> Ingress<KB, K> {
+    /// Occupancy counters of `width` bits.
+    pub fn new(width: usize) -> Self {
+        Ingress {
+            clock: Default::default(),
+            reset: Default::default(),
+            enq_valid: Default::default(),
+            enq_key: Default::default(),
+            enq_len: Default::default(),
+            deq_valid: Default::default(),
+            deq_key: Default::default(),
+            deq_len: Default::default(),
+            xoff_thr: Default::default(),
+            xon_thr: Default::default(),
+            max: Default::default(),
+            xoff: Default::default(),
+            xoff_next: Default::default(),
+            drop: Default::default(),
+            underflow: Default::default(),
+            xoff_event: Default::default(),
+            e_key: Default::default(),
+            xon_event: Default::default(),
+            d_key: Default::default(),
+            occ: Occupancy::new(width),
+            state: Default::default(),
+            one_k: Constant::new(1u64.into()),
+            xo_d_old: Default::default(),
+            xo_d1: Default::default(),
+            xo_e_old: Default::default(),
+            xo_e_base: Default::default(),
+            xo_e1: Default::default(),
+            d_final: Default::default(),
+            e_onehot: Default::default(),
+            d_onehot: Default::default(),
+            touched: Default::default(),
+            set: Default::default(),
+        }
+    }
+}
+
+impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state);
+        self.occ.clock.next = self.clock.val();
+        self.occ.reset.next = self.reset.val();
+        self.occ.enq_valid.next = self.enq_valid.val();
+        self.occ.enq_key.next = self.enq_key.val();
+        self.occ.enq_len.next = self.enq_len.val();
+        self.occ.deq_valid.next = self.deq_valid.val();
+        self.occ.deq_key.next = self.deq_key.val();
+        self.occ.deq_len.next = self.deq_len.val();
+        self.occ.max.next = self.max.val();
+
+        // Dequeue first: XON at or below the threshold.
+        self.xo_d_old.next = self.state.q.val().get_bit(self.occ.d_key.val().index());
+        self.xo_d1.next = self.xo_d_old.val() & !(self.occ.d_b1.val() <= self.xon_thr.val());
+        // Then enqueue, on top of the dequeue when both name one key.
+        self.xo_e_old.next = self.state.q.val().get_bit(self.occ.e_key.val().index());
+        if self.occ.same_key.val() {
+            self.xo_e_base.next = self.xo_d1.val();
+        } else {
+            self.xo_e_base.next = self.xo_e_old.val();
+        }
+        self.xo_e1.next = self.xo_e_base.val() | (self.occ.e_b1.val() >= self.xoff_thr.val());
+        if self.occ.same_key.val() {
+            self.d_final.next = self.xo_e1.val();
+        } else {
+            self.d_final.next = self.xo_d1.val();
+        }
+
+        // Edge n + 1: the XOFF bits of the touched keys take their final values.
+        self.e_onehot.next = self.one_k.val() << self.occ.e_key.val();
+        self.d_onehot.next = self.one_k.val() << self.occ.d_key.val();
+        self.touched.next = 0.into();
+        self.set.next = 0.into();
+        if self.occ.e_valid.val() {
+            self.touched.next = self.e_onehot.val();
+            if self.xo_e1.val() {
+                self.set.next = self.e_onehot.val();
+            }
+        }
+        if self.occ.d_valid.val() {
+            self.touched.next = self.touched.val() | self.d_onehot.val();
+            if self.d_final.val() {
+                self.set.next = self.set.val() | self.d_onehot.val();
+            }
+        }
+        self.state.d.next = (self.state.q.val() & !self.touched.val()) | self.set.val();
+        if self.reset.val() {
+            self.state.d.next = 0.into();
+        }
+
+        self.xoff.next = self.state.q.val();
+        self.xoff_next.next = self.state.d.val();
+        self.drop.next = self.occ.e_drop.val();
+        self.underflow.next = self.occ.d_underflow.val();
+        self.xoff_event.next = self.occ.e_valid.val() & !self.xo_e_old.val() & self.xo_e1.val();
+        self.e_key.next = self.occ.e_key.val();
+        self.xon_event.next = self.occ.d_valid.val() & self.xo_d_old.val() & !self.d_final.val();
+        self.d_key.next = self.occ.d_key.val();
+    }
+}

@@ -30,6 +30,7 @@ macro_rules! port_bundle {
     };
 }
 
+pub mod capfc;
 pub mod config;
 pub mod pfc;
 pub mod tcd;

@@ -1,0 +1,1476 @@
+//! CaPFC: congestion-aware PFC. PFC's ingress logic, plus per-input arrival counters at every
+//! egress queue, Stop-Max or Stop-Calibrate culprit detection (E bits), the combined decision
+//! D = I or any E per (ingress, priority), and PFC's frame generator driven by D.
+//!
+//! Spec: ../shared/spec/mechanisms.md §0 (cycle model, saturation), §2 (state §2.2, ingress
+//! §2.3, Algorithm 1 §2.4, Algorithm 2 §2.5, signalling and FSM §2.6, choices §2.9, corner cases
+//! §2.10). The contract, with its latencies, is docs/blocks/capfc.md; this model is its
+//! reference.
+//!
+//! Cycle semantics (one [`Capfc::step`] = one rising edge n). Events sampled at edge n act at
+//! edge n + 1, in this order, each seeing the results of the previous ones:
+//! 1. the frame generator sends the frame of this edge and the refresh timer ticks, both from
+//!    D as it was before the edge;
+//! 2. ingress dequeue, then ingress enqueue: occupancy and the I bit, exactly as PFC;
+//! 3. egress dequeue: occupancy B; B <= WARN resets the counters of (o, p) (and drops a pending
+//!    calibration request); B <= XON clears its E bits (and cancels a calibration of (o, p)
+//!    that is running);
+//! 4. the calibration engine's step (below);
+//! 5. egress enqueue: B + len > MAX drops; else B grows, and B >= WARN counts the packet in
+//!    C[o][p][input] (not for input = o, the diagonal is not stored); B >= XOFF then sets the E
+//!    bit of the heaviest counter (Stop-Max) or requests a calibration (Stop-Calibrate);
+//! 6. a read of a pending request's counters, issued at the previous edge, starts it (below);
+//! 7. E changes update the per-(ingress, priority) count of set E bits; D = I or count != 0,
+//!    and every D that differs over the whole edge is marked for the frame generator.
+//!
+//! Counters: `counter_bits` wide. An increment of a counter at its maximum either halves every
+//! counter of that (o, p) first (`halve`, the default) or leaves it (`saturate`); both flag
+//! `ERR` bit 3. Argmax ties and Stop-Calibrate ties go to the lowest ingress index; zero
+//! counters are never flagged.
+//!
+//! Stop-Calibrate runs on one engine (the RTL's iterative select). A request captures the
+//! counters of its (o, p); the next edge sums them (S); then each edge flags the largest
+//! remaining nonzero counter and adds it to `cum`, until `den * cum >= num * S` or no nonzero
+//! counter is left. The flags are set on the edge of the last selection: with m flagged
+//! counters (m >= 1 selection edges, one empty edge when S = 0), E is set at edge n + 2 + max(m,
+//! 1) for an egress enqueue sampled at edge n, so L_cal <= P + 1. A request made while the engine
+//! is busy is remembered per (o, p); the engine's counter RAM has one read port, used first by
+//! the egress enqueue bus, then by a pending CSR inspection, then by the oldest-served-last
+//! (round robin) pending request, whose read starts it one edge later if the engine is idle.
+//!
+//! `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
+
+use crate::config::{parse_toml, LoadError};
+use crate::pfc::{Event, FrameGen, Ingress, Occupancy, Thresholds};
+use serde::{Deserialize, Serialize};
+use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
+
+/// Which egress reaction sets E bits (the reset value of the `policy` register).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// No E bits: D = I, plain PFC with counters kept for inspection.
+    PfcOnly,
+    /// Algorithm 1: the heaviest contributor, on every enqueue at or above XOFF.
+    StopMax,
+    /// Algorithm 2: the fewest largest contributors whose sum reaches CUT of the total.
+    StopCalibrate,
+}
+
+impl Policy {
+    pub fn code(self) -> u64 {
+        match self {
+            Policy::PfcOnly => 0,
+            Policy::StopMax => 1,
+            Policy::StopCalibrate => 2,
+        }
+    }
+}
+
+/// What an increment of a counter at its maximum does (spec §2.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Saturation {
+    /// Halve every counter of the (o, p) first, keeping the ratios Stop-Calibrate needs.
+    Halve,
+    /// Leave the counter at its maximum.
+    Saturate,
+}
+
+/// Static parameters of a CaPFC instance. Thresholds, policy, CUT, quanta and refresh are the
+/// reset values of their CSRs; software may change them at run time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapfcConfig {
+    /// Number of ports P (2..=64); every port is both an ingress and an egress.
+    pub ports: u32,
+    /// Priorities per port (1..=8).
+    pub priorities: u32,
+    /// Width of the occupancy counters and thresholds, in bits (8..=32).
+    pub occupancy_bits: u32,
+    /// Width of the length fields of the buses, in bits (1..=16, <= occupancy_bits).
+    pub length_bits: u32,
+    /// Width of the per-input arrival counters C (2..=16; the paper's 2 bytes is 16).
+    pub counter_bits: u32,
+    /// Ingress XOFF, XON and MAX in bytes (xon < xoff <= max).
+    pub in_xoff: u64,
+    pub in_xon: u64,
+    pub in_max: u64,
+    /// Egress thresholds in bytes: xon <= warn < xoff <= max.
+    pub eg_xoff: u64,
+    pub eg_xon: u64,
+    pub eg_warn: u64,
+    pub eg_max: u64,
+    pub policy: Policy,
+    /// CUT = cut_num / cut_den, in (0, 1] (each 1..=255).
+    pub cut_num: u64,
+    pub cut_den: u64,
+    pub saturation: Saturation,
+    /// Pause time carried by a PAUSE, in 802.1Qbb quanta (1..=65535).
+    pub quanta: u64,
+    /// Cycles between refresh ticks (ports..=65535).
+    pub refresh: u64,
+}
+
+pub const PRESETS: &[&str] = &["tiny", "fpga", "paper"];
+
+impl CapfcConfig {
+    pub fn preset(name: &str) -> Option<CapfcConfig> {
+        Some(match name {
+            // Small thresholds and 6-bit counters, so random tests cross WARN/XOFF/XON every few
+            // hundred cycles and saturate counters.
+            "tiny" => CapfcConfig {
+                ports: 4,
+                priorities: 2,
+                occupancy_bits: 16,
+                length_bits: 11,
+                counter_bits: 6,
+                in_xoff: 4000,
+                in_xon: 2500,
+                in_max: 6000,
+                eg_xoff: 3000,
+                eg_xon: 2000,
+                eg_warn: 2000,
+                eg_max: 5000,
+                policy: Policy::StopCalibrate,
+                cut_num: 4,
+                cut_den: 5,
+                saturation: Saturation::Halve,
+                quanta: 0xFFFF,
+                refresh: 64,
+            },
+            // Fits an iCE40 HX8K: Table II thresholds (ingress 60/50/40 KB, egress
+            // 60/25/20/20 KB), CUT 80 %.
+            "fpga" => CapfcConfig {
+                ports: 8,
+                priorities: 2,
+                occupancy_bits: 16,
+                length_bits: 11,
+                counter_bits: 16,
+                in_xoff: 50_000,
+                in_xon: 40_000,
+                in_max: 60_000,
+                eg_xoff: 25_000,
+                eg_xon: 20_000,
+                eg_warn: 20_000,
+                eg_max: 60_000,
+                policy: Policy::StopCalibrate,
+                cut_num: 4,
+                cut_den: 5,
+                saturation: Saturation::Halve,
+                quanta: 0xFFFF,
+                refresh: 1024,
+            },
+            // The paper's 48-port switch with 8 priorities and 16-bit counters (Table II).
+            "paper" => CapfcConfig {
+                ports: 48,
+                priorities: 8,
+                occupancy_bits: 24,
+                length_bits: 14,
+                counter_bits: 16,
+                in_xoff: 50_000,
+                in_xon: 40_000,
+                in_max: 60_000,
+                eg_xoff: 25_000,
+                eg_xon: 20_000,
+                eg_warn: 20_000,
+                eg_max: 60_000,
+                policy: Policy::StopCalibrate,
+                cut_num: 4,
+                cut_den: 5,
+                saturation: Saturation::Halve,
+                quanta: 0xFFFF,
+                refresh: 4096,
+            },
+            _ => return None,
+        })
+    }
+
+    pub fn from_toml(text: &str, name: &str) -> Result<CapfcConfig, LoadError> {
+        let cfg: CapfcConfig = parse_toml(text, name)?;
+        cfg.validate()
+            .map_err(|e| LoadError(format!("{name}: {e}")))?;
+        Ok(cfg)
+    }
+
+    /// Checks every rule of the block; the error names the field, its value and the rule.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let range = |field: &str, v: u64, lo: u64, hi: u64| {
+            if v < lo || v > hi {
+                Err(ConfigError::new(
+                    field,
+                    v,
+                    format!("must be in {lo}..={hi}"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        if self.ports < 2 {
+            return Err(ConfigError::new(
+                "ports",
+                self.ports,
+                "must be at least 2 (a congested egress needs another ingress to blame)",
+            ));
+        }
+        range("ports", self.ports.into(), 2, 64)?;
+        range("priorities", self.priorities.into(), 1, 8)?;
+        range("occupancy_bits", self.occupancy_bits.into(), 8, 32)?;
+        range("length_bits", self.length_bits.into(), 1, 16)?;
+        if self.length_bits > self.occupancy_bits {
+            return Err(ConfigError::new(
+                "length_bits",
+                self.length_bits,
+                format!("must be <= occupancy_bits ({})", self.occupancy_bits),
+            ));
+        }
+        range("counter_bits", self.counter_bits.into(), 2, 16)?;
+        let limit = mask(self.occupancy_bits);
+        for (field, v) in [
+            ("in_max", self.in_max),
+            ("in_xoff", self.in_xoff),
+            ("in_xon", self.in_xon),
+            ("eg_max", self.eg_max),
+            ("eg_xoff", self.eg_xoff),
+            ("eg_xon", self.eg_xon),
+            ("eg_warn", self.eg_warn),
+        ] {
+            if v > limit {
+                return Err(ConfigError::new(
+                    field,
+                    v,
+                    format!(
+                        "does not fit occupancy_bits = {} (at most {limit})",
+                        self.occupancy_bits
+                    ),
+                ));
+            }
+        }
+        let order = |field: &str, v: u64, rule: &str, other: &str, o: u64, ok: bool| {
+            if ok {
+                Ok(())
+            } else {
+                Err(ConfigError::new(
+                    field,
+                    v,
+                    format!("must be {rule} {other} ({o})"),
+                ))
+            }
+        };
+        order(
+            "in_xon",
+            self.in_xon,
+            "<",
+            "in_xoff",
+            self.in_xoff,
+            self.in_xon < self.in_xoff,
+        )?;
+        order(
+            "in_xoff",
+            self.in_xoff,
+            "<=",
+            "in_max",
+            self.in_max,
+            self.in_xoff <= self.in_max,
+        )?;
+        order(
+            "eg_xon",
+            self.eg_xon,
+            "<",
+            "eg_xoff",
+            self.eg_xoff,
+            self.eg_xon < self.eg_xoff,
+        )?;
+        order(
+            "eg_warn",
+            self.eg_warn,
+            ">=",
+            "eg_xon",
+            self.eg_xon,
+            self.eg_warn >= self.eg_xon,
+        )?;
+        order(
+            "eg_warn",
+            self.eg_warn,
+            "<",
+            "eg_xoff",
+            self.eg_xoff,
+            self.eg_warn < self.eg_xoff,
+        )?;
+        order(
+            "eg_xoff",
+            self.eg_xoff,
+            "<=",
+            "eg_max",
+            self.eg_max,
+            self.eg_xoff <= self.eg_max,
+        )?;
+        if self.cut_den == 0 {
+            return Err(ConfigError::new(
+                "cut_den",
+                0,
+                "must not be 0 (CUT = cut_num / cut_den)",
+            ));
+        }
+        range("cut_den", self.cut_den, 1, 255)?;
+        if self.cut_num == 0 || self.cut_num > self.cut_den {
+            return Err(ConfigError::new(
+                "cut_num",
+                self.cut_num,
+                format!(
+                    "CUT = cut_num / cut_den = {}/{} must be in (0, 1]",
+                    self.cut_num, self.cut_den
+                ),
+            ));
+        }
+        range("quanta", self.quanta, 1, 0xFFFF)?;
+        if self.refresh < self.ports.into() || self.refresh > 0xFFFF {
+            return Err(ConfigError::new(
+                "refresh",
+                self.refresh,
+                format!(
+                    "must be in {}..=65535 (at least one cycle per port, so every paused port \
+                     can be refreshed each period)",
+                    self.ports
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn port_bits(&self) -> u32 {
+        index_bits(self.ports.into())
+    }
+
+    pub fn prio_bits(&self) -> u32 {
+        index_bits(self.priorities.into())
+    }
+
+    /// Bits of counter storage: one counter per (egress, priority, ingress), diagonal excluded.
+    pub fn counter_storage_bits(&self) -> u64 {
+        u64::from(self.ports)
+            * u64::from(self.ports - 1)
+            * u64::from(self.priorities)
+            * u64::from(self.counter_bits)
+    }
+}
+
+/// Word indices of the CaPFC registers (see [`regmap`]).
+pub mod reg {
+    pub const ID: u32 = 0;
+    pub const PARAMS: u32 = 1;
+    pub const POLICY: u32 = 2;
+    pub const CUT: u32 = 3;
+    pub const IN_XOFF: u32 = 4;
+    pub const IN_XON: u32 = 5;
+    pub const IN_MAX: u32 = 6;
+    pub const EG_XOFF: u32 = 7;
+    pub const EG_XON: u32 = 8;
+    pub const EG_WARN: u32 = 9;
+    pub const EG_MAX: u32 = 10;
+    pub const QUANTA: u32 = 11;
+    pub const REFRESH: u32 = 12;
+    pub const ERR: u32 = 13;
+    pub const STATUS: u32 = 14;
+    pub const INSPECT: u32 = 15;
+    pub const INSPECT_COUNTER: u32 = 16;
+    pub const INSPECT_E_LO: u32 = 17;
+    pub const INSPECT_E_HI: u32 = 18;
+    pub const INSPECT_STATE: u32 = 19;
+}
+
+/// `ERR` bit: an ingress dequeue was longer than the occupancy (clamped to 0).
+pub const ERR_IN_UNDERFLOW: u64 = 1;
+/// `ERR` bit: an egress dequeue was longer than the occupancy (clamped to 0).
+pub const ERR_EG_UNDERFLOW: u64 = 2;
+/// `ERR` bit: an event named a port, priority or input out of range (event ignored).
+pub const ERR_INDEX: u64 = 4;
+/// `ERR` bit: an arrival counter was at its maximum (halved or saturated).
+pub const ERR_SATURATION: u64 = 8;
+
+/// `POLICY` bit 2: saturate instead of halving.
+pub const POLICY_SATURATE: u64 = 4;
+
+/// ID word: ASCII "CAP" and version 1.
+pub const ID_WORD: u64 = 0x4341_5001;
+
+/// The CaPFC register map, declared once: RTL decode, model, docs table and C header use it.
+pub fn regmap(cfg: &CapfcConfig) -> RegMap {
+    let w = cfg.occupancy_bits;
+    let params = u64::from(cfg.ports)
+        | u64::from(cfg.priorities) << 8
+        | u64::from(cfg.occupancy_bits) << 16
+        | u64::from(cfg.length_bits) << 22
+        | u64::from(cfg.counter_bits) << 27;
+    let policy = cfg.policy.code()
+        | match cfg.saturation {
+            Saturation::Halve => 0,
+            Saturation::Saturate => POLICY_SATURATE,
+        };
+    let r = |name, index, width, access, reset, doc| Reg {
+        name,
+        index,
+        width,
+        access,
+        reset,
+        doc,
+    };
+    use Access::{Ro, Rw, Rw1c};
+    RegMap::new(
+        "capfc",
+        vec![
+            r(
+                "id",
+                reg::ID,
+                32,
+                Ro,
+                ID_WORD,
+                "block ID \"CAP\" and version 1",
+            ),
+            r(
+                "params",
+                reg::PARAMS,
+                32,
+                Ro,
+                params,
+                "ports [7:0], priorities [15:8], occupancy_bits [21:16], length_bits [26:22], \
+                 counter_bits [31:27]",
+            ),
+            r(
+                "policy",
+                reg::POLICY,
+                3,
+                Rw,
+                policy,
+                "[1:0] 0 PFC only, 1 Stop-Max, 2 Stop-Calibrate (3 acts as 0); [2] counters \
+                 saturate instead of halving",
+            ),
+            r(
+                "cut",
+                reg::CUT,
+                16,
+                Rw,
+                cfg.cut_num | cfg.cut_den << 8,
+                "CUT = num [7:0] / den [15:8]: Stop-Calibrate stops when den * cum >= num * S",
+            ),
+            r(
+                "in_xoff",
+                reg::IN_XOFF,
+                w,
+                Rw,
+                cfg.in_xoff,
+                "ingress occupancy >= IN_XOFF sets I",
+            ),
+            r(
+                "in_xon",
+                reg::IN_XON,
+                w,
+                Rw,
+                cfg.in_xon,
+                "ingress occupancy <= IN_XON clears I",
+            ),
+            r(
+                "in_max",
+                reg::IN_MAX,
+                w,
+                Rw,
+                cfg.in_max,
+                "an ingress enqueue that would exceed IN_MAX is dropped",
+            ),
+            r(
+                "eg_xoff",
+                reg::EG_XOFF,
+                w,
+                Rw,
+                cfg.eg_xoff,
+                "an egress enqueue reaching EG_XOFF looks for culprits",
+            ),
+            r(
+                "eg_xon",
+                reg::EG_XON,
+                w,
+                Rw,
+                cfg.eg_xon,
+                "an egress dequeue reaching EG_XON clears the E bits",
+            ),
+            r(
+                "eg_warn",
+                reg::EG_WARN,
+                w,
+                Rw,
+                cfg.eg_warn,
+                "arrivals count at or above EG_WARN; a dequeue to EG_WARN resets the counters",
+            ),
+            r(
+                "eg_max",
+                reg::EG_MAX,
+                w,
+                Rw,
+                cfg.eg_max,
+                "an egress enqueue that would exceed EG_MAX is dropped",
+            ),
+            r(
+                "quanta",
+                reg::QUANTA,
+                16,
+                Rw,
+                cfg.quanta,
+                "pause time of a PAUSE, 512-bit-time quanta",
+            ),
+            r(
+                "refresh",
+                reg::REFRESH,
+                16,
+                Rw,
+                cfg.refresh,
+                "cycles between refresh ticks (0 acts as 1)",
+            ),
+            r(
+                "err",
+                reg::ERR,
+                4,
+                Rw1c,
+                0,
+                "sticky: bit 0 ingress underflow, bit 1 egress underflow (clamped), bit 2 event \
+                 index out of range, bit 3 counter at its maximum (halved or saturated)",
+            ),
+            r(
+                "status",
+                reg::STATUS,
+                2,
+                Ro,
+                0,
+                "bit 0 the inspection snapshot waits for a cycle without an egress enqueue; \
+                 bit 1 the calibration engine is busy",
+            ),
+            r(
+                "inspect",
+                reg::INSPECT,
+                22,
+                Rw,
+                0,
+                "port [5:0], priority [10:8], input [21:16] to inspect; a write takes a counter \
+                 snapshot",
+            ),
+            r(
+                "inspect_counter",
+                reg::INSPECT_COUNTER,
+                16,
+                Ro,
+                0,
+                "snapshot: C[port][priority][input] (0 for input = port)",
+            ),
+            r(
+                "inspect_e_lo",
+                reg::INSPECT_E_LO,
+                32,
+                Ro,
+                0,
+                "E bits of egress (port, priority), inputs 31..0",
+            ),
+            r(
+                "inspect_e_hi",
+                reg::INSPECT_E_HI,
+                32,
+                Ro,
+                0,
+                "E bits of egress (port, priority), inputs 63..32",
+            ),
+            r(
+                "inspect_state",
+                reg::INSPECT_STATE,
+                16,
+                Ro,
+                0,
+                "ingress (port, priority): [0] I, [1] D, [15:8] number of egresses with its E \
+                 bit set",
+            ),
+        ],
+    )
+}
+
+/// The ports of `capfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
+pub fn port_schema(cfg: &CapfcConfig) -> PortSchema {
+    let (pb, nb, lb, p) = (cfg.port_bits(), cfg.prio_bits(), cfg.length_bits, cfg.ports);
+    PortSchema::new(
+        "capfc",
+        vec![
+            Port::input("in_enq_valid", 1, "an arrival at an ingress buffer"),
+            Port::input("in_enq_port", pb, "its ingress port"),
+            Port::input("in_enq_prio", nb, "its priority"),
+            Port::input("in_enq_len", lb, "its length in bytes"),
+            Port::input("in_deq_valid", 1, "a packet leaves an ingress buffer"),
+            Port::input("in_deq_port", pb, "its ingress port"),
+            Port::input("in_deq_prio", nb, "its priority"),
+            Port::input("in_deq_len", lb, "its length in bytes"),
+            Port::input("eg_enq_valid", 1, "an arrival at an egress queue"),
+            Port::input("eg_enq_port", pb, "its egress port"),
+            Port::input("eg_enq_prio", nb, "its priority"),
+            Port::input("eg_enq_input", pb, "the ingress port it came from"),
+            Port::input("eg_enq_len", lb, "its length in bytes"),
+            Port::input("eg_deq_valid", 1, "a packet leaves an egress queue"),
+            Port::input("eg_deq_port", pb, "its egress port"),
+            Port::input("eg_deq_prio", nb, "its priority"),
+            Port::input("eg_deq_len", lb, "its length in bytes"),
+            Port::input("csr_we", 1, "CSR write strobe"),
+            Port::input("csr_addr", CSR_ADDR_BITS, "CSR word index"),
+            Port::input("csr_wdata", CSR_DATA_BITS, "CSR write data"),
+            Port::output(
+                "in_drop",
+                1,
+                "the ingress enqueue of the previous edge would exceed IN_MAX: dropped",
+            ),
+            Port::output(
+                "eg_drop",
+                1,
+                "the egress enqueue of the previous edge would exceed EG_MAX: dropped",
+            ),
+            Port::output(
+                "eset_valid",
+                1,
+                "E bits of one egress (port, priority) were set",
+            ),
+            Port::output("eset_port", pb, "its egress port (0 when not valid)"),
+            Port::output("eset_prio", nb, "its priority (0 when not valid)"),
+            Port::output("eset_mask", p, "the ingress ports whose E bit was set"),
+            Port::output(
+                "eclr_valid",
+                1,
+                "E bits of one egress (port, priority) were cleared",
+            ),
+            Port::output("eclr_port", pb, "its egress port (0 when not valid)"),
+            Port::output("eclr_prio", nb, "its priority (0 when not valid)"),
+            Port::output("eclr_mask", p, "the ingress ports whose E bit was cleared"),
+            Port::output("frame_valid", 1, "send an 802.1Qbb PFC frame"),
+            Port::output("frame_port", pb, "on this ingress port"),
+            Port::output("frame_class_enable", 8, "class-enable vector of the frame"),
+            Port::output(
+                "frame_pause",
+                8,
+                "enabled classes whose time is QUANTA (others: 0 = RESUME)",
+            ),
+            Port::output("frame_quanta", 16, "the pause time of the paused classes"),
+            Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
+        ],
+    )
+}
+
+port_bundle!(
+    /// Inputs of one edge.
+    CapfcIn {
+        in_enq_valid, in_enq_port, in_enq_prio, in_enq_len,
+        in_deq_valid, in_deq_port, in_deq_prio, in_deq_len,
+        eg_enq_valid, eg_enq_port, eg_enq_prio, eg_enq_input, eg_enq_len,
+        eg_deq_valid, eg_deq_port, eg_deq_prio, eg_deq_len,
+        csr_we, csr_addr, csr_wdata,
+    }
+);
+
+port_bundle!(
+    /// Registered outputs after one edge.
+    CapfcOut {
+        in_drop, eg_drop,
+        eset_valid, eset_port, eset_prio, eset_mask,
+        eclr_valid, eclr_port, eclr_prio, eclr_mask,
+        frame_valid, frame_port, frame_class_enable, frame_pause, frame_quanta,
+        csr_rdata,
+    }
+);
+
+/// Who uses the counter RAM's read port in a cycle (chosen at the edge before).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowRead {
+    Idle,
+    /// The egress enqueue of the input stage.
+    Enqueue,
+    /// The inspection snapshot of counter `(key, input)`.
+    Inspect {
+        key: Option<usize>,
+        input: usize,
+    },
+    /// The pending calibration request of `key`.
+    Serve(usize),
+}
+
+/// What one edge changed: E rows (with their value before the edge) and ingress keys whose D
+/// may have changed.
+#[derive(Default)]
+struct Touched {
+    e_rows: [Option<(usize, u64)>; 3],
+    d_keys: Vec<usize>,
+}
+
+impl Touched {
+    fn e_row(&mut self, key: usize, before: u64) {
+        if self.e_rows.iter().flatten().any(|&(k, _)| k == key) {
+            return;
+        }
+        let slot = self.e_rows.iter_mut().find(|s| s.is_none());
+        *slot.expect("at most three E rows change per edge") = Some((key, before));
+    }
+
+    fn d_key(&mut self, key: usize) {
+        if !self.d_keys.contains(&key) {
+            self.d_keys.push(key);
+        }
+    }
+}
+
+/// A calibration in progress.
+#[derive(Clone, Debug)]
+struct Calibration {
+    key: usize,
+    /// The captured counters, by ingress port.
+    counts: Vec<u64>,
+    /// None until the edge after the capture has summed the counters.
+    total: Option<u64>,
+    cum: u64,
+    flagged: u64,
+    /// An XON cleared the E bits of `key` since the capture: the result is dropped.
+    cancelled: bool,
+}
+
+pub struct Capfc {
+    cfg: CapfcConfig,
+    schema: PortSchema,
+    csr: CsrFile,
+    ingress: Ingress,
+    egress: Occupancy,
+    frames: FrameGen,
+    /// C per egress key (port * priorities + priority), by ingress port (the diagonal stays 0).
+    counts: Vec<Vec<u64>>,
+    /// E per egress key, bit = ingress port.
+    e: Vec<u64>,
+    /// Per ingress key: number of egress ports with its E bit set.
+    e_count: Vec<u64>,
+    /// D per ingress port, bit = priority (the state the frame generator follows).
+    d: Vec<u8>,
+    /// Calibration requests waiting for the engine, per egress key.
+    pending: Vec<bool>,
+    /// Round robin over pending requests: the key after the one served last.
+    rr_next: usize,
+    engine: Option<Calibration>,
+    /// The events sampled at the previous edge (the RTL's input stage).
+    in_enq: Event,
+    in_deq: Event,
+    eg_enq: Event,
+    eg_enq_input: usize,
+    eg_deq: Event,
+    row_read: RowRead,
+    /// A written `inspect` waiting for a cycle without an egress enqueue input.
+    snap_pending: bool,
+}
+
+impl Capfc {
+    pub fn new(cfg: &CapfcConfig) -> Result<Capfc, ConfigError> {
+        cfg.validate()?;
+        let keys = (cfg.ports * cfg.priorities) as usize;
+        let mut m = Capfc {
+            cfg: cfg.clone(),
+            schema: port_schema(cfg),
+            csr: CsrFile::new(&regmap(cfg)),
+            ingress: Ingress::new(cfg.ports, cfg.priorities),
+            egress: Occupancy::new(cfg.ports, cfg.priorities),
+            frames: FrameGen::new(cfg.ports),
+            counts: vec![vec![0; cfg.ports as usize]; keys],
+            e: vec![0; keys],
+            e_count: vec![0; keys],
+            d: vec![0; cfg.ports as usize],
+            pending: vec![false; keys],
+            rr_next: 0,
+            engine: None,
+            in_enq: Event::default(),
+            in_deq: Event::default(),
+            eg_enq: Event::default(),
+            eg_enq_input: 0,
+            eg_deq: Event::default(),
+            row_read: RowRead::Idle,
+            snap_pending: false,
+        };
+        CycleModel::reset(&mut m);
+        Ok(m)
+    }
+
+    pub fn config(&self) -> &CapfcConfig {
+        &self.cfg
+    }
+
+    /// Register `index` as software would read it now.
+    pub fn csr(&self, index: u32) -> u64 {
+        self.csr.get(index)
+    }
+
+    fn prios(&self) -> usize {
+        self.cfg.priorities as usize
+    }
+
+    fn key(&self, port: usize, prio: usize) -> usize {
+        port * self.prios() + prio
+    }
+
+    pub fn ingress_occupancy(&self, port: usize, prio: usize) -> u64 {
+        self.ingress.occupancy(port, prio)
+    }
+
+    pub fn egress_occupancy(&self, port: usize, prio: usize) -> u64 {
+        self.egress.get(port, prio)
+    }
+
+    /// C[egress][prio][input].
+    pub fn counter(&self, egress: usize, prio: usize, input: usize) -> u64 {
+        self.counts[self.key(egress, prio)][input]
+    }
+
+    /// E bits of (egress, prio), bit = ingress port.
+    pub fn e_bits(&self, egress: usize, prio: usize) -> u64 {
+        self.e[self.key(egress, prio)]
+    }
+
+    pub fn is_i(&self, port: usize, prio: usize) -> bool {
+        self.ingress.is_xoff(port, prio)
+    }
+
+    /// D = I or any E, of ingress (port, prio).
+    pub fn is_d(&self, port: usize, prio: usize) -> bool {
+        self.is_i(port, prio) || self.e_count[self.key(port, prio)] != 0
+    }
+
+    pub fn calibrating(&self) -> bool {
+        self.engine.is_some()
+    }
+
+    fn policy(&self) -> u64 {
+        self.csr.get(reg::POLICY) & 3
+    }
+
+    /// Counts an arrival from `input` at egress key `key` (spec §2.4 line 8, §2.10).
+    fn count(&mut self, key: usize, input: usize, err: &mut u64) {
+        let top = mask(self.cfg.counter_bits);
+        let saturate = self.csr.get(reg::POLICY) & POLICY_SATURATE != 0;
+        let row = &mut self.counts[key];
+        if row[input] == top {
+            *err |= ERR_SATURATION;
+            if saturate {
+                return;
+            }
+            for c in row.iter_mut() {
+                *c >>= 1;
+            }
+        }
+        row[input] += 1;
+    }
+
+    /// The heaviest contributor of `row`, lowest index on ties; None when every counter is 0.
+    fn argmax(row: &[u64], exclude: u64) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for (i, &c) in row.iter().enumerate() {
+            if c == 0 || exclude >> i & 1 == 1 {
+                continue;
+            }
+            if best.is_none_or(|b| c > row[b]) {
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// Starts a calibration of `key` from its current counters.
+    fn capture(&mut self, key: usize) {
+        self.engine = Some(Calibration {
+            key,
+            counts: self.counts[key].clone(),
+            total: None,
+            cum: 0,
+            flagged: 0,
+            cancelled: false,
+        });
+        self.pending[key] = false;
+    }
+
+    /// One edge of the calibration engine; returns (key, flags) when it finishes.
+    fn calibrate_step(&mut self) -> Option<(usize, u64)> {
+        let cut = self.csr.get(reg::CUT);
+        let (num, den) = (cut & 0xFF, cut >> 8 & 0xFF);
+        let cal = self.engine.as_mut()?;
+        let Some(total) = cal.total else {
+            cal.total = Some(cal.counts.iter().sum());
+            return None;
+        };
+        let mut done = true;
+        if let Some(i) = Self::argmax(&cal.counts, cal.flagged) {
+            cal.flagged |= 1 << i;
+            cal.cum += cal.counts[i];
+            let left = Self::argmax(&cal.counts, cal.flagged).is_some();
+            done = den * cal.cum >= num * total || !left;
+        }
+        if !done {
+            return None;
+        }
+        let cal = self.engine.take().expect("engine is running");
+        (!cal.cancelled).then_some((cal.key, cal.flagged))
+    }
+
+    fn sample(&self, valid: u64, port: u64, prio: u64, len: u64) -> Event {
+        Event::sample(valid, port, prio, len, self.cfg.ports, self.cfg.priorities)
+    }
+
+    /// The first pending request at or after the round-robin pointer.
+    fn pending_pick(&self) -> Option<usize> {
+        let n = self.pending.len();
+        (0..n)
+            .map(|k| (self.rr_next + k) % n)
+            .find(|&k| self.pending[k])
+    }
+
+    fn inspect_fields(&self) -> (Option<usize>, usize, usize, usize) {
+        let v = self.csr.get(reg::INSPECT);
+        let (port, prio, input) = (
+            (v & 0x3F) as usize,
+            (v >> 8 & 7) as usize,
+            (v >> 16) as usize,
+        );
+        let ok = port < self.cfg.ports as usize && prio < self.prios();
+        (ok.then(|| self.key(port, prio)), port, prio, input)
+    }
+
+    /// The directly readable inspection registers, from the state before the next edge.
+    fn update_inspect_regs(&mut self) {
+        let (key, _, _, _) = self.inspect_fields();
+        let (e, state) = match key {
+            None => (0, 0),
+            Some(k) => {
+                let (port, prio) = (k / self.prios(), k % self.prios());
+                let i = u64::from(self.is_i(port, prio));
+                let d = u64::from(self.is_d(port, prio));
+                (self.e[k], i | d << 1 | self.e_count[k] << 8)
+            }
+        };
+        self.csr.set(reg::INSPECT_E_LO, e & 0xFFFF_FFFF);
+        self.csr.set(reg::INSPECT_E_HI, e >> 32);
+        self.csr.set(reg::INSPECT_STATE, state);
+        let busy = u64::from(self.snap_pending || matches!(self.row_read, RowRead::Inspect { .. }))
+            | u64::from(self.engine.is_some()) << 1;
+        self.csr.set(reg::STATUS, busy);
+    }
+}
+
+impl CycleModel for Capfc {
+    type In = CapfcIn;
+    type Out = CapfcOut;
+
+    fn ports(&self) -> &PortSchema {
+        &self.schema
+    }
+
+    fn reset(&mut self) {
+        self.csr.reset();
+        self.ingress.reset();
+        self.egress.reset();
+        self.frames.reset();
+        for row in &mut self.counts {
+            row.fill(0);
+        }
+        self.e.fill(0);
+        self.e_count.fill(0);
+        self.d.fill(0);
+        self.pending.fill(false);
+        self.rr_next = 0;
+        self.engine = None;
+        self.in_enq = Event::default();
+        self.in_deq = Event::default();
+        self.eg_enq = Event::default();
+        self.eg_enq_input = 0;
+        self.eg_deq = Event::default();
+        self.row_read = RowRead::Idle;
+        self.snap_pending = false;
+        self.update_inspect_regs();
+    }
+
+    fn step(&mut self, i: &CapfcIn) -> CapfcOut {
+        let mut out = CapfcOut::default();
+        let mut err = 0;
+        let n = self.prios();
+        let rdata = self.csr.get(i.csr_addr as u32 & mask(CSR_ADDR_BITS) as u32);
+        let engine_idle = self.engine.is_none();
+        let serve_pick = self.pending_pick();
+        let mut touched = Touched::default();
+
+        // An inspection read issued at the previous edge shows the counters before this edge.
+        let row_read = std::mem::replace(&mut self.row_read, RowRead::Idle);
+        if let RowRead::Inspect { key, input } = row_read {
+            let c = key.map_or(0, |k| self.counts[k].get(input).copied().unwrap_or(0));
+            self.csr.set(reg::INSPECT_COUNTER, c);
+        }
+
+        // 1. Frames and refresh, from D before the edge.
+        if let Some(f) = self.frames.send(&self.d) {
+            out.frame_valid = 1;
+            out.frame_port = f.port as u64;
+            out.frame_class_enable = f.class_enable.into();
+            out.frame_pause = f.pause.into();
+            out.frame_quanta = self.csr.get(reg::QUANTA);
+        }
+        self.frames.tick(&self.d, self.csr.get(reg::REFRESH));
+
+        // 2. Ingress, exactly as PFC.
+        let thr = Thresholds {
+            xoff: self.csr.get(reg::IN_XOFF),
+            xon: self.csr.get(reg::IN_XON),
+            max: self.csr.get(reg::IN_MAX),
+        };
+        let edge = self.ingress.apply(self.in_deq, self.in_enq, thr);
+        out.in_drop = edge.drop.into();
+        err |= u64::from(edge.underflow) * ERR_IN_UNDERFLOW;
+        err |= u64::from(edge.bad_index) * ERR_INDEX;
+        for (port, prio) in edge.xoff.into_iter().chain(edge.xon) {
+            touched.d_key(port * n + prio);
+        }
+
+        // 3. Egress dequeue: reset the counters at WARN, clear E at XON.
+        let (warn, xon) = (self.csr.get(reg::EG_WARN), self.csr.get(reg::EG_XON));
+        let (deq, enq) = (self.eg_deq, self.eg_enq);
+        if deq.bad_index || enq.bad_index {
+            err |= ERR_INDEX;
+        }
+        if deq.valid {
+            let key = self.key(deq.port, deq.prio);
+            let (b, underflow) = self.egress.dequeue(deq.port, deq.prio, deq.len);
+            err |= u64::from(underflow) * ERR_EG_UNDERFLOW;
+            if b <= warn {
+                self.counts[key].fill(0);
+                self.pending[key] = false;
+            }
+            if b <= xon {
+                touched.e_row(key, self.e[key]);
+                self.e[key] = 0;
+                if let Some(cal) = self.engine.as_mut().filter(|c| c.key == key) {
+                    cal.cancelled = true;
+                }
+            }
+        }
+
+        // 4. The calibration engine; its result stands only under Stop-Calibrate.
+        if let Some((key, flags)) = self.calibrate_step() {
+            if self.policy() == Policy::StopCalibrate.code() {
+                touched.e_row(key, self.e[key]);
+                self.e[key] |= flags;
+            }
+        }
+
+        // 5. Egress enqueue: count at WARN, look for culprits at XOFF.
+        if enq.valid {
+            let key = self.key(enq.port, enq.prio);
+            let max = self.csr.get(reg::EG_MAX);
+            let (b, drop) = self.egress.enqueue(enq.port, enq.prio, enq.len, max);
+            out.eg_drop = drop.into();
+            if !drop && b >= warn && self.eg_enq_input != enq.port {
+                self.count(key, self.eg_enq_input, &mut err);
+            }
+            if !drop && b >= self.csr.get(reg::EG_XOFF) {
+                match self.policy() {
+                    1 => {
+                        if let Some(culprit) = Self::argmax(&self.counts[key], 0) {
+                            touched.e_row(key, self.e[key]);
+                            self.e[key] |= 1 << culprit;
+                        }
+                    }
+                    2 if engine_idle => self.capture(key),
+                    2 => self.pending[key] = true,
+                    _ => {}
+                }
+            }
+        }
+
+        // 6. A pending request's counters were read: start it if the engine is free.
+        if let RowRead::Serve(key) = row_read {
+            if engine_idle && self.pending[key] {
+                self.capture(key);
+                self.rr_next = (key + 1) % self.pending.len();
+            }
+        }
+
+        // 7. E messages and the E counts per ingress key; D changes go to the frame generator.
+        let e_rows = touched.e_rows;
+        for &(key, old) in e_rows.iter().flatten() {
+            let new = self.e[key];
+            let (port, prio) = ((key / n) as u64, (key % n) as u64);
+            let (set, clr) = (new & !old, old & !new);
+            if set != 0 {
+                (out.eset_valid, out.eset_port, out.eset_prio, out.eset_mask) =
+                    (1, port, prio, set);
+            }
+            if clr != 0 {
+                (out.eclr_valid, out.eclr_port, out.eclr_prio, out.eclr_mask) =
+                    (1, port, prio, clr);
+            }
+            for input in 0..self.cfg.ports as usize {
+                let ik = input * n + key % n;
+                if (set | clr) >> input & 1 == 1 {
+                    if set >> input & 1 == 1 {
+                        self.e_count[ik] += 1;
+                    } else {
+                        self.e_count[ik] -= 1;
+                    }
+                    touched.d_key(ik);
+                }
+            }
+        }
+        for &key in &touched.d_keys {
+            let (port, prio) = (key / n, key % n);
+            let d = self.is_d(port, prio);
+            if d != (self.d[port] >> prio & 1 == 1) {
+                self.d[port] ^= 1 << prio;
+                self.frames.mark_changed(port, prio);
+            }
+        }
+
+        // The input stage, and the counter RAM's read port for the next edge (chosen from the
+        // registers before this edge's CSR write).
+        self.in_enq = self.sample(i.in_enq_valid, i.in_enq_port, i.in_enq_prio, i.in_enq_len);
+        self.in_deq = self.sample(i.in_deq_valid, i.in_deq_port, i.in_deq_prio, i.in_deq_len);
+        self.eg_enq = self.sample(i.eg_enq_valid, i.eg_enq_port, i.eg_enq_prio, i.eg_enq_len);
+        if self.eg_enq.valid && i.eg_enq_input >= u64::from(self.cfg.ports) {
+            self.eg_enq.valid = false;
+            self.eg_enq.bad_index = true;
+        }
+        self.eg_enq_input = i.eg_enq_input as usize;
+        self.eg_deq = self.sample(i.eg_deq_valid, i.eg_deq_port, i.eg_deq_prio, i.eg_deq_len);
+        self.row_read = if self.eg_enq.valid {
+            RowRead::Enqueue
+        } else if self.snap_pending {
+            self.snap_pending = false;
+            let (key, _, _, input) = self.inspect_fields();
+            RowRead::Inspect { key, input }
+        } else if let Some(key) = serve_pick {
+            RowRead::Serve(key)
+        } else {
+            RowRead::Idle
+        };
+        self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
+        out.csr_rdata = rdata;
+        // Hardware-set flags win over a write-1-to-clear on the same edge.
+        self.csr.set(reg::ERR, self.csr.get(reg::ERR) | err);
+        if i.csr_we == 1 && i.csr_addr == u64::from(reg::INSPECT) {
+            self.snap_pending = true;
+        }
+        self.update_inspect_regs();
+        out
+    }
+}
+
+/// Seeded random workload for co-simulation, tests and the demo.
+///
+/// Phases of 32..=256 cycles (fill, drain, mixed, hammer, sparse) drive a few hot egress queues
+/// across WARN, XOFF and XON again and again, with arrivals skewed towards a per-phase heavy
+/// input so the argmax moves; sparse phases leave the egress enqueue bus idle often, so pending
+/// calibration requests and inspections get the counter RAM's read port. The ingress buses get
+/// the same treatment with their own hot set. Rare events: oversize dequeues, MAX overruns,
+/// out-of-range indices, CSR writes (policy, CUT, thresholds that keep their order, inspection
+/// indices), and reads of every register.
+pub struct CapfcWorkload {
+    cfg: CapfcConfig,
+    rng: switchcraft_core::rng::SplitMix64,
+    /// Bytes the generator believes each egress and ingress key holds.
+    eg_held: Vec<u64>,
+    in_held: Vec<u64>,
+    eg_hot: [usize; 3],
+    in_hot: [usize; 2],
+    /// Arrival weights per input in this phase.
+    weights: Vec<u64>,
+    phase: WorkPhase,
+    phase_left: u64,
+    /// Live copies of the thresholds, so CSR writes keep their order.
+    eg: [u64; 4],
+    ing: [u64; 3],
+}
+
+#[derive(Clone, Copy, Debug)]
+enum WorkPhase {
+    Fill,
+    Drain,
+    Mixed,
+    Hammer,
+    Sparse,
+}
+
+impl CapfcWorkload {
+    pub fn new(cfg: &CapfcConfig, seed: u64) -> Self {
+        let keys = (cfg.ports * cfg.priorities) as usize;
+        let mut w = CapfcWorkload {
+            cfg: cfg.clone(),
+            rng: switchcraft_core::rng::SplitMix64::new(seed),
+            eg_held: vec![0; keys],
+            in_held: vec![0; keys],
+            eg_hot: [0; 3],
+            in_hot: [0; 2],
+            weights: vec![1; cfg.ports as usize],
+            phase: WorkPhase::Fill,
+            phase_left: 0,
+            eg: [cfg.eg_xon, cfg.eg_warn, cfg.eg_xoff, cfg.eg_max],
+            ing: [cfg.in_xon, cfg.in_xoff, cfg.in_max],
+        };
+        w.pick_hot();
+        w.new_phase();
+        w
+    }
+
+    fn keys(&self) -> u64 {
+        self.eg_held.len() as u64
+    }
+
+    fn pick_hot(&mut self) {
+        for k in 0..3 {
+            self.eg_hot[k] = self.rng.below(self.keys()) as usize;
+        }
+        for k in 0..2 {
+            self.in_hot[k] = self.rng.below(self.keys()) as usize;
+        }
+    }
+
+    fn new_phase(&mut self) {
+        self.phase = match self.rng.below(10) {
+            0..=2 => WorkPhase::Fill,
+            3..=5 => WorkPhase::Drain,
+            6 => WorkPhase::Mixed,
+            7 => WorkPhase::Hammer,
+            _ => WorkPhase::Sparse,
+        };
+        self.phase_left = self.rng.range(32, 256);
+        if self.rng.chance(25) {
+            self.pick_hot();
+        }
+        // One heavy input, a few medium ones, the rest light; a new draw each phase moves the
+        // argmax.
+        for wgt in self.weights.iter_mut() {
+            *wgt = 1;
+        }
+        let p = self.weights.len() as u64;
+        let heavy = self.rng.below(p) as usize;
+        self.weights[heavy] = self.rng.range(4, 16);
+        for _ in 0..2 {
+            let medium = self.rng.below(p) as usize;
+            self.weights[medium] += self.rng.range(1, 6);
+        }
+    }
+
+    fn input(&mut self) -> u64 {
+        let total: u64 = self.weights.iter().sum();
+        let mut x = self.rng.below(total);
+        for (i, &wgt) in self.weights.iter().enumerate() {
+            if x < wgt {
+                return i as u64;
+            }
+            x -= wgt;
+        }
+        0
+    }
+
+    fn len(&mut self, gap: u64) -> u64 {
+        // Packets of up to a quarter of the hysteresis gap (at least 64 B), within the bus.
+        let top = (gap / 4).max(64).min(mask(self.cfg.length_bits));
+        self.rng.range(1, top)
+    }
+
+    fn index(&mut self, key: usize) -> (u64, u64) {
+        let n = self.cfg.priorities as usize;
+        if self.rng.chance(1) {
+            // Anything the bus can carry, in range or not.
+            let p = self.rng.below(1 << self.cfg.port_bits());
+            let q = self.rng.below(1 << self.cfg.prio_bits());
+            return (p, q);
+        }
+        ((key / n) as u64, (key % n) as u64)
+    }
+
+    /// A dequeue from `held` (mostly from a hot key): (key, len) or None.
+    fn dequeue(
+        &mut self,
+        hot: &[usize],
+        held_of: fn(&mut Self) -> &mut Vec<u64>,
+        gap: u64,
+    ) -> Option<(usize, u64)> {
+        let mut key = hot[self.rng.below(hot.len() as u64) as usize];
+        for _ in 0..4 {
+            if held_of(self)[key] > 0 {
+                break;
+            }
+            key = self.rng.below(self.keys()) as usize;
+        }
+        let held = held_of(self)[key];
+        let len = if self.rng.chance(1) {
+            self.len(gap) + held
+        } else {
+            held.min(self.len(gap))
+        };
+        if len == 0 || len > mask(self.cfg.length_bits) {
+            return None;
+        }
+        held_of(self)[key] = held.saturating_sub(len);
+        Some((key, len))
+    }
+
+    /// An enqueue of a hot (mostly) key that mostly respects `max`.
+    fn enqueue(
+        &mut self,
+        hot: &[usize],
+        held_of: fn(&mut Self) -> &mut Vec<u64>,
+        gap: u64,
+        max: u64,
+    ) -> Option<(usize, u64)> {
+        let key = if matches!(self.phase, WorkPhase::Hammer) || self.rng.chance(85) {
+            hot[self.rng.below(hot.len() as u64) as usize]
+        } else {
+            self.rng.below(self.keys()) as usize
+        };
+        let len = self.len(gap);
+        let fits = held_of(self)[key] + len <= max;
+        if !fits && !self.rng.chance(5) {
+            return None;
+        }
+        if fits {
+            held_of(self)[key] += len;
+        }
+        Some((key, len))
+    }
+
+    pub fn next_input(&mut self) -> CapfcIn {
+        if self.phase_left == 0 {
+            self.new_phase();
+        }
+        self.phase_left -= 1;
+        let (p_enq, p_deq) = match self.phase {
+            WorkPhase::Fill => (85, 30),
+            WorkPhase::Drain => (20, 85),
+            WorkPhase::Mixed => (55, 55),
+            WorkPhase::Hammer => (100, 100),
+            WorkPhase::Sparse => (25, 20),
+        };
+        let mut i = CapfcIn::default();
+        let eg_hot = self.eg_hot;
+        let in_hot = self.in_hot;
+        let eg_gap = self.eg[2] - self.eg[0];
+        let in_gap = self.ing[1] - self.ing[0];
+        if self.rng.chance(p_deq) {
+            if let Some((key, len)) = self.dequeue(&eg_hot, |w| &mut w.eg_held, eg_gap) {
+                let (p, q) = self.index(key);
+                (i.eg_deq_valid, i.eg_deq_port, i.eg_deq_prio, i.eg_deq_len) = (1, p, q, len);
+            }
+        }
+        if self.rng.chance(p_enq) {
+            let max = self.eg[3];
+            if let Some((key, len)) = self.enqueue(&eg_hot, |w| &mut w.eg_held, eg_gap, max) {
+                let (p, q) = self.index(key);
+                let input = if self.rng.chance(1) {
+                    self.rng.below(1 << self.cfg.port_bits())
+                } else {
+                    self.input()
+                };
+                (i.eg_enq_valid, i.eg_enq_port, i.eg_enq_prio) = (1, p, q);
+                (i.eg_enq_input, i.eg_enq_len) = (input, len);
+            }
+        }
+        if self.rng.chance(p_deq / 2) {
+            if let Some((key, len)) = self.dequeue(&in_hot, |w| &mut w.in_held, in_gap) {
+                let (p, q) = self.index(key);
+                (i.in_deq_valid, i.in_deq_port, i.in_deq_prio, i.in_deq_len) = (1, p, q, len);
+            }
+        }
+        if self.rng.chance(p_enq / 2) {
+            let max = self.ing[2];
+            if let Some((key, len)) = self.enqueue(&in_hot, |w| &mut w.in_held, in_gap, max) {
+                let (p, q) = self.index(key);
+                (i.in_enq_valid, i.in_enq_port, i.in_enq_prio, i.in_enq_len) = (1, p, q, len);
+            }
+        }
+        i.csr_addr = self.rng.below(22);
+        if self.rng.below(1000) < 4 {
+            i.csr_we = 1;
+            i.csr_wdata = self.csr_write_value(i.csr_addr);
+        } else if self.rng.below(1000) < 8 {
+            // Inspect a hot egress queue (or anything) and read the snapshot back.
+            i.csr_we = 1;
+            i.csr_addr = u64::from(reg::INSPECT);
+            i.csr_wdata = self.csr_write_value(i.csr_addr);
+        }
+        i
+    }
+
+    /// A value for a CSR write that keeps the thresholds meaningful.
+    fn csr_write_value(&mut self, addr: u64) -> u64 {
+        let limit = mask(self.cfg.occupancy_bits);
+        let [xon, warn, xoff, max] = self.eg;
+        match addr as u32 {
+            reg::POLICY => {
+                // Mostly the two culprit policies; sometimes PFC only or the saturate bit.
+                let policy = match self.rng.below(10) {
+                    0 => 0,
+                    1..=4 => 1,
+                    _ => 2,
+                };
+                policy
+                    | if self.rng.chance(25) {
+                        POLICY_SATURATE
+                    } else {
+                        0
+                    }
+            }
+            reg::CUT => {
+                let den = self.rng.range(1, 255);
+                let num = if self.rng.chance(5) {
+                    self.rng.below(256)
+                } else {
+                    self.rng.range(1, den)
+                };
+                num | den << 8
+            }
+            reg::EG_XON => {
+                self.eg[0] = self.rng.range(warn / 2, warn);
+                self.eg[0]
+            }
+            reg::EG_WARN => {
+                self.eg[1] = self.rng.range(xon, xoff - 1);
+                self.eg[1]
+            }
+            reg::EG_XOFF => {
+                self.eg[2] = self.rng.range(warn + 1, max);
+                self.eg[2]
+            }
+            reg::EG_MAX => {
+                let top = limit.min(self.cfg.eg_max + self.cfg.eg_max / 4).max(xoff);
+                self.eg[3] = self.rng.range(xoff, top);
+                self.eg[3]
+            }
+            reg::IN_XON => {
+                self.ing[0] = self.rng.range(self.ing[1] / 2, self.ing[1] - 1);
+                self.ing[0]
+            }
+            reg::IN_XOFF => {
+                self.ing[1] = self.rng.range(self.ing[0] + 1, self.ing[2]);
+                self.ing[1]
+            }
+            reg::IN_MAX => {
+                let top = limit
+                    .min(self.cfg.in_max + self.cfg.in_max / 4)
+                    .max(self.ing[1]);
+                self.ing[2] = self.rng.range(self.ing[1], top);
+                self.ing[2]
+            }
+            reg::QUANTA => self.rng.range(1, 0xFFFF),
+            reg::REFRESH => self.rng.range(self.cfg.ports.into(), 256),
+            reg::INSPECT => {
+                let n = self.cfg.priorities as usize;
+                let key = self.eg_hot[self.rng.below(3) as usize];
+                let (mut port, mut prio) = ((key / n) as u64, (key % n) as u64);
+                let mut input = self.rng.below(self.cfg.ports.into());
+                if self.rng.chance(10) {
+                    port = self.rng.below(64);
+                    prio = self.rng.below(8);
+                    input = self.rng.below(64);
+                }
+                port | prio << 8 | input << 16
+            }
+            _ => self.rng.next_u64() & 0xFFFF_FFFF,
+        }
+    }
+}

@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use switchcraft_core::{DynModel, PortSchema, PortValues};
+use switchcraft_model::capfc::{Capfc, CapfcConfig, CapfcWorkload};
 use switchcraft_model::pfc::{Pfc, PfcConfig, PfcWorkload};
 use switchcraft_model::tcd::{Tcd, TcdConfig, TcdWorkload};
 use switchcraft_rtl::export::Package;
@@ -27,7 +28,7 @@ pub mod formal;
 pub mod synth;
 
 /// Blocks implemented so far, by stem.
-pub const BLOCKS: &[&str] = &["pfc", "tcd"];
+pub const BLOCKS: &[&str] = &["pfc", "tcd", "capfc"];
 
 /// Bad user input: the message names the file, field or value and the rule broken.
 #[derive(Debug)]
@@ -46,6 +47,7 @@ impl std::error::Error for InputError {}
 pub enum BlockConfig {
     Pfc(PfcConfig),
     Tcd(TcdConfig),
+    Capfc(CapfcConfig),
 }
 
 impl BlockConfig {
@@ -53,6 +55,7 @@ impl BlockConfig {
         match block {
             "pfc" => Ok(switchcraft_model::pfc::PRESETS),
             "tcd" => Ok(switchcraft_model::tcd::PRESETS),
+            "capfc" => Ok(switchcraft_model::capfc::PRESETS),
             other => Err(unknown_block(other)),
         }
     }
@@ -62,6 +65,7 @@ impl BlockConfig {
         let cfg = match block {
             "pfc" => PfcConfig::preset(name).map(BlockConfig::Pfc),
             "tcd" => TcdConfig::preset(name).map(BlockConfig::Tcd),
+            "capfc" => CapfcConfig::preset(name).map(BlockConfig::Capfc),
             _ => None,
         };
         cfg.ok_or_else(|| {
@@ -83,6 +87,9 @@ impl BlockConfig {
                 .map_err(|e| InputError(e.to_string())),
             "tcd" => TcdConfig::from_toml(&text, &name)
                 .map(BlockConfig::Tcd)
+                .map_err(|e| InputError(e.to_string())),
+            "capfc" => CapfcConfig::from_toml(&text, &name)
+                .map(BlockConfig::Capfc)
                 .map_err(|e| InputError(e.to_string())),
             other => Err(unknown_block(other)),
         }
@@ -124,6 +131,7 @@ impl BlockConfig {
         match self {
             BlockConfig::Pfc(_) => "pfc",
             BlockConfig::Tcd(_) => "tcd",
+            BlockConfig::Capfc(_) => "capfc",
         }
     }
 
@@ -131,6 +139,7 @@ impl BlockConfig {
         match self {
             BlockConfig::Pfc(c) => switchcraft_model::pfc::port_schema(c),
             BlockConfig::Tcd(c) => switchcraft_model::tcd::port_schema(c),
+            BlockConfig::Capfc(c) => switchcraft_model::capfc::port_schema(c),
         }
     }
 
@@ -138,6 +147,7 @@ impl BlockConfig {
         match self {
             BlockConfig::Pfc(c) => Box::new(Pfc::new(c).expect("validated config")),
             BlockConfig::Tcd(c) => Box::new(Tcd::new(c).expect("validated config")),
+            BlockConfig::Capfc(c) => Box::new(Capfc::new(c).expect("validated config")),
         }
     }
 
@@ -150,6 +160,9 @@ impl BlockConfig {
             BlockConfig::Tcd(c) => {
                 switchcraft_rtl::tcd::package(c, &format!("tcd_{name}"), command)
             }
+            BlockConfig::Capfc(c) => {
+                switchcraft_rtl::capfc::package(c, &format!("capfc_{name}"), command)
+            }
         }
     }
 
@@ -157,6 +170,7 @@ impl BlockConfig {
         match self {
             BlockConfig::Pfc(c) => switchcraft_model::pfc::regmap(c),
             BlockConfig::Tcd(c) => switchcraft_model::tcd::regmap(c),
+            BlockConfig::Capfc(c) => switchcraft_model::capfc::regmap(c),
         }
     }
 
@@ -169,6 +183,10 @@ impl BlockConfig {
             }
             BlockConfig::Tcd(c) => {
                 let mut w = TcdWorkload::new(c, seed);
+                Box::new(move |inputs: &mut [u64]| w.next_input().to_values(inputs))
+            }
+            BlockConfig::Capfc(c) => {
+                let mut w = CapfcWorkload::new(c, seed);
                 Box::new(move |inputs: &mut [u64]| w.next_input().to_values(inputs))
             }
         }

@@ -332,6 +332,21 @@ fn describe(cfg: &BlockConfig) -> String {
              K {} B",
             c.ports, c.priorities, c.time_bits, c.queue_bits, c.max_ton, c.t_period, c.k
         ),
+        BlockConfig::Capfc(c) => format!(
+            "{} ports x {} priorities, {}-bit occupancy, {}-bit counters, egress \
+             MAX/XOFF/WARN/XON {}/{}/{}/{} B, {:?}, CUT {}/{}",
+            c.ports,
+            c.priorities,
+            c.occupancy_bits,
+            c.counter_bits,
+            c.eg_max,
+            c.eg_xoff,
+            c.eg_warn,
+            c.eg_xon,
+            c.policy,
+            c.cut_num,
+            c.cut_den
+        ),
     }
 }
 

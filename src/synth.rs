@@ -717,6 +717,49 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
                 ),
             }
         }
+        BlockConfig::Capfc(c) => {
+            // crates/rtl/src/capfc.rs: per physical key {port, priority[2:0]}, as an ingress
+            // key: PFC's ingress (4 occupancy RAM copies, lvt_e, lvt_any, I), 6 bits of E
+            // count, and the frame generator's changed/refresh_due; as an egress key: PFC's
+            // occupancy (4 copies, 2 LVT bits), a counter row of P - 1 counters and its
+            // running maximum (value 16 b, input PB b) in RAM, row_live and pending bits, and
+            // an E row of 2^PB flip-flops.
+            let occ = c.occupancy_bits as u64;
+            let (p, cb, pb) = (c.ports as u64, c.counter_bits as u64, c.port_bits() as u64);
+            let ingress = 4 * occ + 3 + 6 + 2;
+            let egress = 4 * occ + 2 + (p - 1) * cb + (16 + pb) + 2 + (1 << pb);
+            let per_physical = ingress + egress;
+            let physical = 8u64 << c.port_bits();
+            let keys = p * c.priorities as u64;
+            let measured = core.dff + core.memory_bits;
+            let spec = 2 * occ + (p - 1) * cb + 2 * (p - 1) + 3;
+            StateBits {
+                keys,
+                physical_keys: physical,
+                measured_bits: measured,
+                measured_per_key: measured as f64 / keys as f64,
+                architectural_per_physical_key: per_physical,
+                architectural_per_key: (per_physical * physical) as f64 / keys as f64,
+                architecture: format!(
+                    "ingress {ingress} b (4 x {occ} b occupancy, I, 2 LVT, 6 b E count, 2 frame \
+                     flags) + egress {egress} b (4 x {occ} b occupancy, 2 LVT, {} x {cb} b \
+                     counters, {} b running maximum, live and pending bits, {} E flip-flops) = \
+                     {per_physical} b per physical key; {physical} physical keys for {keys} \
+                     (port, priority)",
+                    p - 1,
+                    16 + pb,
+                    1u64 << pb
+                ),
+                spec_per_key: Some(spec),
+                spec_note: format!(
+                    "§2.2 of ../shared/spec/mechanisms.md with this config's widths: B_in and \
+                     B_eg {occ} b each + I + C {} x {cb} b + E and E_in {} b each + D + \
+                     pfc_state = {spec} b",
+                    p - 1,
+                    p - 1
+                ),
+            }
+        }
     }
 }
 

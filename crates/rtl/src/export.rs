@@ -363,6 +363,21 @@ fn declared_width(line: &str) -> Option<(String, u32)> {
     None
 }
 
+/// Whether `hex` (digits of a Verilog `'h` literal) is 2^n - 1, at any width.
+fn all_ones_hex(hex: &str, n: u32) -> bool {
+    let Some(lead) = hex.chars().next() else {
+        return false;
+    };
+    let lead_bits = match lead {
+        '1' => 1,
+        '3' => 2,
+        '7' => 3,
+        'f' => 4,
+        _ => return false,
+    };
+    hex[1..].chars().all(|c| c == 'f') && lead_bits + 4 * (hex.len() as u32 - 1) == n
+}
+
 fn rewrite_casts(line: &str, width: &dyn Fn(&str) -> Option<u32>) -> String {
     let mut s = line.to_string();
     let mut from = 0;
@@ -388,8 +403,7 @@ fn rewrite_casts(line: &str, width: &dyn Fn(&str) -> Option<u32>) -> String {
             })
             .and_then(|(n, hex)| {
                 let n: u32 = n.parse().ok()?;
-                let all_ones = u128::from_str_radix(hex, 16).ok()? == (1u128 << n) - 1;
-                all_ones.then_some(n)
+                all_ones_hex(hex, n).then_some(n)
             });
         match (simple, cast_to, width(name)) {
             (true, Some(n), Some(w)) => {
@@ -446,10 +460,17 @@ fn rewrite_replace_bit(line: &str) -> String {
         return line.to_string();
     };
     let tail = format!(") << ({index})));");
-    match rest.strip_suffix(&tail) {
-        Some(value) if index.chars().all(|c| c.is_ascii_digit()) => {
-            format!("{indent}{lhs}[{index}] = {value};")
-        }
+    // The index is a constant: a loop variable's value (`5`) or a literal (`32'h5`).
+    let constant = if index.chars().all(|c| c.is_ascii_digit()) {
+        index.parse::<u64>().ok()
+    } else {
+        index
+            .split_once("'h")
+            .filter(|(w, _)| w.chars().all(|c| c.is_ascii_digit()))
+            .and_then(|(_, hex)| u64::from_str_radix(hex, 16).ok())
+    };
+    match (rest.strip_suffix(&tail), constant) {
+        (Some(value), Some(bit)) => format!("{indent}{lhs}[{bit}] = {value};"),
         _ => line.to_string(),
     }
 }
@@ -473,11 +494,16 @@ mod tests {
 
     #[test]
     fn tidy_widths_makes_casts_and_literals_width_exact() {
-        let v = "module m(a);\n    input wire  [1:0] a;\n    reg  [4:0] k;\n    reg  [3:0] d;\n    reg  [31:0] w;\n                 k = ((a) & 5'h1f) << 32'h3;\n    k = 32'h0;\n    d = (d & ~(1 << (2)) | ((|k[(2 * 32'h8)+:(8)]) << (2)));\n                 k = ((w) & 5'h1f);\n    w = ((w) & 32'hffffffff);\nendmodule\n";
+        let v = "module m(a);\n    input wire  [1:0] a;\n    reg  [4:0] k;\n    reg  [3:0] d;\n    reg  [31:0] w;\n                 k = ((a) & 5'h1f) << 32'h3;\n    k = 32'h0;\n    d = (d & ~(1 << (2)) | ((|k[(2 * 32'h8)+:(8)]) << (2)));\n    d = (d & ~(1 << (32'h3)) | ((a[0]) << (32'h3)));\n                 k = ((w) & 5'h1f);\n    w = ((w) & 32'hffffffff);\nendmodule\n";
         let t = tidy_widths(v);
         assert!(t.contains("k = {3'd0, a} << 32'h3;"), "{t}");
         assert!(t.contains("k = 5'h0;"), "{t}");
         assert!(t.contains("d[2] = |k[(2 * 32'h8)+:(8)];"), "{t}");
+        assert!(t.contains("d[3] = a[0];"), "{t}");
+        assert!(all_ones_hex("ffffffffffffffffffffffffffffffffff", 136));
+        assert!(all_ones_hex("7ff", 11));
+        assert!(!all_ones_hex("7fe", 11));
+        assert!(!all_ones_hex("ff", 9));
         assert!(t.contains("k = w[4:0];"), "{t}");
         assert!(t.contains("w = w;"), "{t}");
     }

@@ -3,7 +3,10 @@
 //! One module per block (same stem as the model); `export` turns a block's rust-hdl Verilog into
 //! the files under rtl/<b>/.
 
+pub mod capfc;
 pub mod export;
+pub mod flag_rows;
+pub mod lane_ram;
 pub mod narrow_ram;
 pub mod pfc;
 pub mod tcd;

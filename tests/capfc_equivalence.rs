@@ -1,0 +1,217 @@
+//! CaPFC golden model vs its exported Verilog under Verilator: every output, every cycle.
+//!
+//! * long seeded runs of the block's random workload (it switches between PFC only, Stop-Max
+//!   and Stop-Calibrate and rewrites CUT and thresholds as it goes) on `tiny` (6-bit counters
+//!   that halve), `fpga`, Stop-Max with saturating 3-bit counters, and a 3-port config whose
+//!   buses can name a missing port;
+//! * proptest: short random event sequences on two egress queues with skewed inputs, shrunk to a
+//!   minimal failing one, regressions in `proptest-regressions/`; seed from `SWITCHCRAFT_SEED`,
+//!   printed on failure;
+//! * directed: one egress queue enqueued and dequeued every cycle across WARN, XOFF and XON
+//!   while a second one keeps requesting calibrations, so requests wait, are served on idle
+//!   cycles and are cancelled by XON.
+
+mod common;
+
+use common::{check, proptest_equivalence, random_workload, seed, verilated};
+use proptest::prelude::*;
+use switchcraft::BlockConfig;
+use switchcraft_core::PortValues;
+use switchcraft_model::capfc::{reg, CapfcConfig, CapfcIn, Policy, Saturation, POLICY_SATURATE};
+
+fn preset(name: &str) -> BlockConfig {
+    BlockConfig::preset("capfc", name).unwrap()
+}
+
+fn tiny() -> CapfcConfig {
+    CapfcConfig::preset("tiny").unwrap()
+}
+
+#[test]
+fn capfc_tiny_random_workload_model_equals_verilator() {
+    let replay = "switchcraft cosim --block capfc --preset tiny";
+    random_workload(&preset("tiny"), "tiny", replay, seed(), 400_000);
+}
+
+#[test]
+fn capfc_fpga_random_workload_model_equals_verilator() {
+    let replay = "switchcraft cosim --block capfc --preset fpga";
+    random_workload(&preset("fpga"), "fpga", replay, seed(), 300_000);
+}
+
+#[test]
+fn capfc_stop_max_saturating_random_workload_model_equals_verilator() {
+    let cfg = BlockConfig::Capfc(CapfcConfig {
+        policy: Policy::StopMax,
+        saturation: Saturation::Saturate,
+        counter_bits: 3,
+        ..tiny()
+    });
+    let replay = "switchcraft cosim --block capfc --config (tiny, stop_max, saturate, 3-bit)";
+    random_workload(&cfg, "maxsat", replay, seed(), 200_000);
+}
+
+#[test]
+fn capfc_3_ports_random_workload_model_equals_verilator() {
+    let cfg = BlockConfig::Capfc(CapfcConfig {
+        ports: 3,
+        priorities: 3,
+        ..tiny()
+    });
+    let replay = "switchcraft cosim --block capfc --config (3 x 3, else tiny)";
+    random_workload(&cfg, "odd3x3", replay, seed(), 200_000);
+}
+
+/// One cycle of events on two egress queues (inputs skewed to a heavy one) and two ingress
+/// keys, lengths that cross the thresholds within a few packets, and CSR writes of the
+/// policy, CUT and inspection index.
+fn cycle_strategy(c: &CapfcConfig) -> impl Strategy<Value = CapfcIn> {
+    let n = u64::from(c.priorities);
+    let p = u64::from(c.ports);
+    let keys = p * n;
+    let key = prop_oneof![6 => 0..keys.min(2), 1 => 0..keys];
+    let input = prop_oneof![4 => Just(p - 1), 3 => 0..p, 1 => 0..(1u64 << c.port_bits())];
+    let len = prop_oneof![3 => 1u64..=600, 1 => 600u64..=1500];
+    let eg_enq = (prop::bool::weighted(0.6), key.clone(), input, len.clone());
+    let eg_deq = (prop::bool::weighted(0.45), key.clone(), len.clone());
+    let in_enq = (prop::bool::weighted(0.3), key.clone(), len.clone());
+    let in_deq = (prop::bool::weighted(0.25), key, len);
+    let csr = prop_oneof![
+        40 => Just(None),
+        2 => (0u64..8).prop_map(|d| Some((reg::POLICY, d))),
+        2 => (1u64..=10, 1u64..=10).prop_map(|(a, b)| Some((reg::CUT, a.min(b) | a.max(b) << 8))),
+        2 => (0u64..8, 0u64..4, 0u64..8).prop_map(|(o, q, i)| Some((reg::INSPECT, o | q << 8 | i << 16))),
+        1 => (0u64..22, any::<u32>()).prop_map(|(a, d)| Some((a as u32, u64::from(d)))),
+    ];
+    (eg_enq, eg_deq, in_enq, in_deq, csr, 0u64..22).prop_map(
+        move |((ev, ek, ei, el), (dv, dk, dl), (iv, ik, il), (jv, jk, jl), csr, raddr)| {
+            let mut i = CapfcIn {
+                eg_enq_valid: ev as u64,
+                eg_enq_port: ek / n,
+                eg_enq_prio: ek % n,
+                eg_enq_input: ei,
+                eg_enq_len: el,
+                eg_deq_valid: dv as u64,
+                eg_deq_port: dk / n,
+                eg_deq_prio: dk % n,
+                eg_deq_len: dl,
+                in_enq_valid: iv as u64,
+                in_enq_port: ik / n,
+                in_enq_prio: ik % n,
+                in_enq_len: il,
+                in_deq_valid: jv as u64,
+                in_deq_port: jk / n,
+                in_deq_prio: jk % n,
+                in_deq_len: jl,
+                csr_addr: raddr,
+                ..Default::default()
+            };
+            if let Some((a, d)) = csr {
+                (i.csr_we, i.csr_addr, i.csr_wdata) = (1, u64::from(a), d);
+            }
+            i
+        },
+    )
+}
+
+fn rows(cycles: &[CapfcIn]) -> Vec<Vec<u64>> {
+    cycles
+        .iter()
+        .map(|i| {
+            let mut v = vec![0; CapfcIn::NAMES.len()];
+            i.to_values(&mut v);
+            v
+        })
+        .collect()
+}
+
+fn capfc_proptest(cfg: BlockConfig, name: &str, test: &str) {
+    let BlockConfig::Capfc(cc) = cfg.clone() else {
+        unreachable!()
+    };
+    let strategy = prop::collection::vec(cycle_strategy(&cc), 1..600).prop_map(|c| rows(&c));
+    let regressions = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/proptest-regressions/capfc_equivalence.txt"
+    );
+    proptest_equivalence(&cfg, name, test, regressions, strategy);
+}
+
+#[test]
+fn capfc_tiny_proptest_model_equals_verilator() {
+    capfc_proptest(
+        preset("tiny"),
+        "tiny",
+        "capfc_tiny_proptest_model_equals_verilator",
+    );
+}
+
+#[test]
+fn capfc_fpga_proptest_model_equals_verilator() {
+    // Egress thresholds low enough for a 600-cycle sequence to cross them.
+    let cfg = BlockConfig::Capfc(CapfcConfig {
+        eg_xoff: 3000,
+        eg_xon: 2000,
+        eg_warn: 2500,
+        eg_max: 6000,
+        ..CapfcConfig::preset("fpga").unwrap()
+    });
+    capfc_proptest(
+        cfg,
+        "fpga_low",
+        "capfc_fpga_proptest_model_equals_verilator",
+    );
+}
+
+#[test]
+fn capfc_calibration_requests_wait_and_are_served_model_equals_verilator() {
+    let cfg = preset("tiny");
+    let mut rtl = verilated(&cfg, "tiny");
+    // Egress (1, 0) takes an enqueue almost every cycle from inputs 0, 2, 3 (input 3 heavy)
+    // and drains in bursts, crossing WARN 2000, XOFF 3000 and XON 2000; egress (2, 1) keeps
+    // requesting calibrations on the cycles the first one leaves free.
+    let mut cycles = Vec::new();
+    let mut b = [0u64; 2];
+    for k in 0..40_000u64 {
+        let mut i = CapfcIn::default();
+        let draining = (k / 300) % 3 == 2;
+        if k % 5 != 4 {
+            let input = [3, 3, 0, 3, 2, 3, 3][(k % 7) as usize];
+            (i.eg_enq_valid, i.eg_enq_port, i.eg_enq_prio) = (1, 1, 0);
+            (i.eg_enq_input, i.eg_enq_len) = (input, 100 + k % 150);
+            b[0] += i.eg_enq_len;
+        } else {
+            (i.eg_enq_valid, i.eg_enq_port, i.eg_enq_prio) = (1, 2, 1);
+            (i.eg_enq_input, i.eg_enq_len) = (k % 4, 60);
+            b[1] += 60;
+        }
+        if k % 9 == 3 || (k % 5 == 4 && k % 2 == 0) {
+            // Leave the enqueue bus idle now and then, so waiting requests get the read port.
+            i.eg_enq_valid = 0;
+        }
+        if draining || b[0] > 4500 {
+            (i.eg_deq_valid, i.eg_deq_port, i.eg_deq_prio, i.eg_deq_len) = (1, 1, 0, 250);
+            b[0] = b[0].saturating_sub(250);
+        } else if b[1] > 3800 || k % 11 == 0 {
+            (i.eg_deq_valid, i.eg_deq_port, i.eg_deq_prio, i.eg_deq_len) = (1, 2, 1, 180);
+            b[1] = b[1].saturating_sub(180);
+        }
+        if k % 2000 == 1000 {
+            let policy = [2, 1, 2 | POLICY_SATURATE, 2][(k / 2000 % 4) as usize];
+            (i.csr_we, i.csr_addr, i.csr_wdata) = (1, u64::from(reg::POLICY), policy);
+        } else if k % 700 == 11 {
+            (i.csr_we, i.csr_addr, i.csr_wdata) = (1, u64::from(reg::INSPECT), 1 | 3 << 16);
+        } else {
+            i.csr_addr = [
+                reg::STATUS,
+                reg::INSPECT_COUNTER,
+                reg::INSPECT_E_LO,
+                reg::ERR,
+            ][(k % 4) as usize]
+                .into();
+        }
+        cycles.push(i);
+    }
+    let replay = "cargo test --test capfc_equivalence calibration_requests";
+    check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
+}

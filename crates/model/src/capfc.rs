@@ -693,12 +693,10 @@ enum RowRead {
     Serve(usize),
 }
 
-/// What one edge changed: E rows (with their value before the edge) and ingress keys whose D
-/// may have changed.
+/// The E rows one edge changed, with their value before the edge.
 #[derive(Default)]
 struct Touched {
     e_rows: [Option<(usize, u64)>; 3],
-    d_keys: Vec<usize>,
 }
 
 impl Touched {
@@ -708,12 +706,6 @@ impl Touched {
         }
         let slot = self.e_rows.iter_mut().find(|s| s.is_none());
         *slot.expect("at most three E rows change per edge") = Some((key, before));
-    }
-
-    fn d_key(&mut self, key: usize) {
-        if !self.d_keys.contains(&key) {
-            self.d_keys.push(key);
-        }
     }
 }
 
@@ -746,8 +738,11 @@ pub struct Capfc {
     e_count: Vec<u64>,
     /// D per ingress port, bit = priority (the state the frame generator follows).
     d: Vec<u8>,
-    /// Calibration requests waiting for the engine, per egress key.
+    /// Calibration requests waiting for the engine, per egress key, and how many there are.
     pending: Vec<bool>,
+    pending_count: usize,
+    /// Ingress keys whose D may change on this edge (kept to reuse its allocation).
+    d_touched: Vec<usize>,
     /// Round robin over pending requests: the key after the one served last.
     rr_next: usize,
     engine: Option<Calibration>,
@@ -778,6 +773,8 @@ impl Capfc {
             e_count: vec![0; keys],
             d: vec![0; cfg.ports as usize],
             pending: vec![false; keys],
+            pending_count: 0,
+            d_touched: Vec::with_capacity(2 + 2 * cfg.ports as usize),
             rr_next: 0,
             engine: None,
             in_enq: Event::default(),
@@ -885,7 +882,24 @@ impl Capfc {
             flagged: 0,
             cancelled: false,
         });
-        self.pending[key] = false;
+        self.set_pending(key, false);
+    }
+
+    fn set_pending(&mut self, key: usize, on: bool) {
+        if self.pending[key] != on {
+            self.pending[key] = on;
+            self.pending_count = if on {
+                self.pending_count + 1
+            } else {
+                self.pending_count - 1
+            };
+        }
+    }
+
+    fn touch_d(&mut self, key: usize) {
+        if !self.d_touched.contains(&key) {
+            self.d_touched.push(key);
+        }
     }
 
     /// One edge of the calibration engine; returns (key, flags) when it finishes.
@@ -917,6 +931,9 @@ impl Capfc {
 
     /// The first pending request at or after the round-robin pointer.
     fn pending_pick(&self) -> Option<usize> {
+        if self.pending_count == 0 {
+            return None;
+        }
         let n = self.pending.len();
         (0..n)
             .map(|k| (self.rr_next + k) % n)
@@ -975,6 +992,7 @@ impl CycleModel for Capfc {
         self.e_count.fill(0);
         self.d.fill(0);
         self.pending.fill(false);
+        self.pending_count = 0;
         self.rr_next = 0;
         self.engine = None;
         self.in_enq = Event::default();
@@ -995,6 +1013,7 @@ impl CycleModel for Capfc {
         let engine_idle = self.engine.is_none();
         let serve_pick = self.pending_pick();
         let mut touched = Touched::default();
+        self.d_touched.clear();
 
         // An inspection read issued at the previous edge shows the counters before this edge.
         let row_read = std::mem::replace(&mut self.row_read, RowRead::Idle);
@@ -1024,7 +1043,7 @@ impl CycleModel for Capfc {
         err |= u64::from(edge.underflow) * ERR_IN_UNDERFLOW;
         err |= u64::from(edge.bad_index) * ERR_INDEX;
         for (port, prio) in edge.xoff.into_iter().chain(edge.xon) {
-            touched.d_key(port * n + prio);
+            self.touch_d(port * n + prio);
         }
 
         // 3. Egress dequeue: reset the counters at WARN, clear E at XON.
@@ -1039,7 +1058,7 @@ impl CycleModel for Capfc {
             err |= u64::from(underflow) * ERR_EG_UNDERFLOW;
             if b <= warn {
                 self.counts[key].fill(0);
-                self.pending[key] = false;
+                self.set_pending(key, false);
             }
             if b <= xon {
                 touched.e_row(key, self.e[key]);
@@ -1076,7 +1095,7 @@ impl CycleModel for Capfc {
                         }
                     }
                     2 if engine_idle => self.capture(key),
-                    2 => self.pending[key] = true,
+                    2 => self.set_pending(key, true),
                     _ => {}
                 }
             }
@@ -1112,11 +1131,12 @@ impl CycleModel for Capfc {
                     } else {
                         self.e_count[ik] -= 1;
                     }
-                    touched.d_key(ik);
+                    self.touch_d(ik);
                 }
             }
         }
-        for &key in &touched.d_keys {
+        for t in 0..self.d_touched.len() {
+            let key = self.d_touched[t];
             let (port, prio) = (key / n, key % n);
             let d = self.is_d(port, prio);
             if d != (self.d[port] >> prio & 1 == 1) {

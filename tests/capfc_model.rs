@@ -1197,6 +1197,42 @@ fn capfc_xon_of_running_calibration_cancels_its_result() {
 }
 
 #[test]
+fn capfc_warn_reset_of_running_calibration_cancels_its_result() {
+    // WARN 2500 > XON 2000: a dequeue to WARN resets the counters the engine captured; the
+    // result is dropped although E is not cleared (it stays as it was: empty).
+    let mut b = two_queues(2500);
+    let n = b.edge();
+    let ta = b.to_xoff(1, 0, 0);
+    b.step(ta); // capture at n + 1
+    let to_warn = b.m.csr(reg::EG_XOFF) - 2500; // ta acts at the next edge
+    b.step(deq(1, 0, to_warn)); // B = 2500 = WARN at n + 2, before the result at n + 4
+    b.idle(12);
+    assert_eq!(b.esets(n), vec![], "result dropped");
+    assert_eq!(b.m.e_bits(1, 0), 0);
+    assert!(!b.m.calibrating());
+    assert_eq!(b.m.counter(1, 0, 0), 0, "counters reset");
+}
+
+#[test]
+fn capfc_xon_above_warn_by_csr_still_drops_a_pending_request() {
+    // Software writes XON 2600 above WARN 2500 (the config check forbids it, the CSRs do not):
+    // a dequeue to 2550 (XON, not WARN) clears E and drops the pending request of (2, 0).
+    let mut b = two_queues(2500);
+    b.write(reg::EG_XON, 2600);
+    let n = b.edge();
+    let ta = b.to_xoff(1, 0, 0);
+    b.step(ta);
+    let tb = b.to_xoff(2, 0, 4);
+    b.step(tb);
+    let to_xon = b.m.csr(reg::EG_XOFF) - 2550; // tb acts at the next edge
+    b.step(deq(2, 0, to_xon));
+    b.idle(20);
+    assert_eq!(b.esets(n), vec![(n + 4, 1, 0, 0b01001)], "no second calibration");
+    assert_eq!(b.m.e_bits(2, 0), 0);
+    assert_eq!(b.m.counter(2, 0, 4), 3, "above WARN: counters kept");
+}
+
+#[test]
 fn capfc_warn_reset_drops_a_pending_request() {
     // WARN 2500 > XON 2000: the dequeue to WARN resets (2, 0)'s counters, leaves its E alone,
     // and drops its pending request.

@@ -3058,7 +3058,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         stopmax_set = xoff_hit & (policy == policy_max) & |max_val_new;
         cal_trigger = xoff_hit & (policy == policy_cal);
         pending_left = pending$q;
-        if (reset_now) begin
+        if (reset_now | xon_now) begin
             pending_left = pending$q & ~d_onehot;
         end
         serve_capture = (c_kind$q == kind_serve) & ~cal_busy$q & pending_left[c_key$q];
@@ -3782,7 +3782,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         if (num[7]) begin
             num_total = num_total + (cal_total$q << 7);
         end
-        cancel_now = cal_cancel$q | (xon_now & (egress$d_key == cal_key$q));
+        cancel_now = cal_cancel$q | ((reset_now | xon_now) & (egress$d_key == cal_key$q));
         cal_done = 1'b0;
         if (cal_busy$q) begin
             cal_cancel$d = cancel_now;

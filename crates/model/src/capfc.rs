@@ -12,9 +12,9 @@
 //! 1. the frame generator sends the frame of this edge and the refresh timer ticks, both from
 //!    D as it was before the edge;
 //! 2. ingress dequeue, then ingress enqueue: occupancy and the I bit, exactly as PFC;
-//! 3. egress dequeue: occupancy B; B <= WARN resets the counters of (o, p) (and drops a pending
-//!    calibration request); B <= XON clears its E bits (and cancels a calibration of (o, p)
-//!    that is running);
+//! 3. egress dequeue: occupancy B; B <= WARN resets the counters of (o, p), B <= XON clears
+//!    its E bits, and either drops a pending calibration request of (o, p) and cancels a
+//!    running one;
 //! 4. the calibration engine's step (below);
 //! 5. egress enqueue: B + len > MAX drops; else B grows, and B >= WARN counts the packet in
 //!    C[o][p][input] (not for input = o, the diagonal is not stored); B >= XOFF then sets the E
@@ -1056,16 +1056,21 @@ impl CycleModel for Capfc {
             let key = self.key(deq.port, deq.prio);
             let (b, underflow) = self.egress.dequeue(deq.port, deq.prio, deq.len);
             err |= u64::from(underflow) * ERR_EG_UNDERFLOW;
+            // Either threshold ends the episode a calibration of (o, p) was asked for: its
+            // request is dropped and a running one is cancelled. (With XON <= WARN, as the
+            // config check demands, XON implies WARN; the CSRs may still be written otherwise.)
+            if b <= warn || b <= xon {
+                self.set_pending(key, false);
+                if let Some(cal) = self.engine.as_mut().filter(|c| c.key == key) {
+                    cal.cancelled = true;
+                }
+            }
             if b <= warn {
                 self.counts[key].fill(0);
-                self.set_pending(key, false);
             }
             if b <= xon {
                 touched.e_row(key, self.e[key]);
                 self.e[key] = 0;
-                if let Some(cal) = self.engine.as_mut().filter(|c| c.key == key) {
-                    cal.cancelled = true;
-                }
             }
         }
 

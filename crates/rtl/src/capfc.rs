@@ -879,7 +879,7 @@ impl<
             & self.max_val_new.val().any();
         self.cal_trigger.next = self.xoff_hit.val() & (self.policy.val() == self.policy_cal.val());
         self.pending_left.next = self.pending.q.val();
-        if self.reset_now.val() {
+        if self.reset_now.val() | self.xon_now.val() {
             self.pending_left.next = self.pending.q.val() & !self.d_onehot.val();
         }
         self.serve_capture.next = (self.c_kind.q.val() == self.kind_serve.val())
@@ -948,7 +948,8 @@ impl<
             }
         }
         self.cancel_now.next = self.cal_cancel.q.val()
-            | (self.xon_now.val() & (self.egress.d_key.val() == self.cal_key.q.val()));
+            | ((self.reset_now.val() | self.xon_now.val())
+                & (self.egress.d_key.val() == self.cal_key.q.val()));
         self.cal_done.next = false;
         if self.cal_busy.q.val() {
             self.cal_cancel.d.next = self.cancel_now.val();

@@ -1273,6 +1273,29 @@ fn capfc_warn_reset_drops_a_pending_request() {
 }
 
 #[test]
+fn capfc_cut_written_during_a_calibration_applies_to_the_next_one() {
+    // CUT = 1 flags both of {0: 4, 3: 1}; lowering CUT to 1/2 while the engine runs must not
+    // stop it after the first counter: CUT is latched at the capture.
+    let mut b = two_queues(2000);
+    let n = b.edge();
+    let ta = b.to_xoff(1, 0, 0);
+    b.step(ta); // capture at n + 1
+    b.write(reg::CUT, 1 | 2 << 8);
+    b.idle(10);
+    assert_eq!(b.esets(n), vec![(n + 4, 1, 0, 0b01001)]);
+    // The next calibration uses 1/2: after draining (1, 0), the same counts flag input 0
+    // alone.
+    b.step(deq(1, 0, b.m.egress_occupancy(1, 0)));
+    b.idle(1);
+    b.prefill(1, 0, &[(0, 3), (3, 1)]);
+    let n = b.edge();
+    let ta = b.to_xoff(1, 0, 0);
+    b.step(ta);
+    b.idle(10);
+    assert_eq!(b.esets(n), vec![(n + 3, 1, 0, 0b00001)]);
+}
+
+#[test]
 fn capfc_calibration_result_stands_only_under_stop_calibrate() {
     let mut b = two_queues(2000);
     let n = b.edge();

@@ -342,6 +342,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  cal_cancel$q;
     reg  [5:0] cal_key$d;
     wire  [5:0] cal_key$q;
+    reg  [15:0] cal_cut$d;
+    wire  [15:0] cal_cut$q;
     reg  [127:0] cal_counts$d;
     wire  [127:0] cal_counts$q;
     reg  [31:0] cal_total$d;
@@ -725,6 +727,11 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .q(cal_key$q),
         .clock(clock)
     );
+    capfc_fpga__cal_cut cal_cut(
+        .d(cal_cut$d),
+        .q(cal_cut$q),
+        .clock(clock)
+    );
     capfc_fpga__cal_counts cal_counts(
         .d(cal_counts$d),
         .q(cal_counts$q),
@@ -855,6 +862,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         cal_summed$d = cal_summed$q;
         cal_cancel$d = cal_cancel$q;
         cal_key$d = cal_key$q;
+        cal_cut$d = cal_cut$q;
         cal_counts$d = cal_counts$q;
         cal_total$d = cal_total$q;
         cal_cum$d = cal_cum$q;
@@ -1378,8 +1386,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         end
         left = |(cand & ~sel);
         cum_new = cal_cum$q + {16'd0, best_val};
-        den = r_cut$q[(32'h8)+:(8)];
-        num = r_cut$q[(32'h0)+:(8)];
+        den = cal_cut$q[(32'h8)+:(8)];
+        num = cal_cut$q[(32'h0)+:(8)];
         den_cum = 32'h0;
         num_total = 32'h0;
         if (den[0]) begin
@@ -1457,6 +1465,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             cal_summed$d = 1'b0;
             cal_cancel$d = 1'b0;
             cal_key$d = c_key$q;
+            cal_cut$d = r_cut$q;
             cal_cum$d = 32'h0;
             cal_flagged$d = 8'h0;
             if (serve_capture) begin
@@ -1952,6 +1961,25 @@ module capfc_fpga__cal_cum(d,q,clock);
     end
 
 endmodule // capfc_fpga__cal_cum
+
+
+module capfc_fpga__cal_cut(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__cal_cut
 
 
 module capfc_fpga__cal_flagged(d,q,clock);

@@ -719,8 +719,10 @@ struct Calibration {
     total: Option<u64>,
     cum: u64,
     flagged: u64,
-    /// An XON cleared the E bits of `key` since the capture: the result is dropped.
+    /// A WARN reset or an XON of `key` since the capture: the result is dropped.
     cancelled: bool,
+    /// CUT as it was at the capture: a write during the calibration applies to the next one.
+    cut: u64,
 }
 
 pub struct Capfc {
@@ -881,6 +883,7 @@ impl Capfc {
             cum: 0,
             flagged: 0,
             cancelled: false,
+            cut: self.csr.get(reg::CUT),
         });
         self.set_pending(key, false);
     }
@@ -904,9 +907,8 @@ impl Capfc {
 
     /// One edge of the calibration engine; returns (key, flags) when it finishes.
     fn calibrate_step(&mut self) -> Option<(usize, u64)> {
-        let cut = self.csr.get(reg::CUT);
-        let (num, den) = (cut & 0xFF, cut >> 8 & 0xFF);
         let cal = self.engine.as_mut()?;
+        let (num, den) = (cal.cut & 0xFF, cal.cut >> 8 & 0xFF);
         let Some(total) = cal.total else {
             cal.total = Some(cal.counts.iter().sum());
             return None;

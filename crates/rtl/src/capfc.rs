@@ -190,6 +190,8 @@ pub struct CapfcCore<
     cal_summed: DFF<Bit>,
     cal_cancel: DFF<Bit>,
     cal_key: DFF<Bits<KB>>,
+    /// CUT latched at the capture.
+    cal_cut: DFF<Bits<16>>,
     cal_counts: DFF<Bits<W>>,
     cal_total: DFF<Bits<32>>,
     cal_cum: DFF<Bits<32>>,
@@ -480,6 +482,7 @@ impl<
             cal_summed: Default::default(),
             cal_cancel: Default::default(),
             cal_key: Default::default(),
+            cal_cut: Default::default(),
             cal_counts: Default::default(),
             cal_total: Default::default(),
             cal_cum: Default::default(),
@@ -650,6 +653,7 @@ impl<
             cal_summed,
             cal_cancel,
             cal_key,
+            cal_cut,
             cal_counts,
             cal_total,
             cal_cum,
@@ -933,8 +937,8 @@ impl<
         }
         self.left.next = (self.cand.val() & !self.sel.val()).any();
         self.cum_new.next = self.cal_cum.q.val() + bit_cast::<32, 16>(self.best_val.val());
-        self.den.next = self.r_cut.q.val().get_bits::<8>(8);
-        self.num.next = self.r_cut.q.val().get_bits::<8>(0);
+        self.den.next = self.cal_cut.q.val().get_bits::<8>(8);
+        self.num.next = self.cal_cut.q.val().get_bits::<8>(0);
         // den * cum and num * S by shift and add (8-bit factors).
         self.den_cum.next = 0.into();
         self.num_total.next = 0.into();
@@ -981,6 +985,7 @@ impl<
             self.cal_summed.d.next = false;
             self.cal_cancel.d.next = false;
             self.cal_key.d.next = self.c_key.q.val();
+            self.cal_cut.d.next = self.r_cut.q.val();
             self.cal_cum.d.next = 0.into();
             self.cal_flagged.d.next = 0.into();
             if self.serve_capture.val() {

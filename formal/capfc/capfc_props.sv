@@ -1,0 +1,390 @@
+// Formal properties of the CaPFC block, checked with yosys-smtbmc + z3 by `switchcraft formal`
+// (`make formal BLOCK=capfc`). The flow reads the exported rtl/capfc/<instance>.v and this file
+// with `read_verilog -formal` and defines the macros below from the instance's config and
+// register map:
+//   SC_TOP             top module, e.g. capfc_tiny_top
+//   SC_PB, SC_NB       widths of the port and priority fields of the buses
+//   SC_LB              width of the length fields
+//   SC_CB              counter width (counter_bits)
+//   SC_PORTS, SC_PRIOS numbers of ports and priorities
+//   SC_W_OCC           occupancy width in bits
+//   SC_A_<REG>         word index of register <REG>
+//   SC_ID_WORD         reset value of the ID register
+// Probes: a wire marked `// probe: <path>` is connected by the flow, after `flatten`, to the
+// internal net <path> of the design under test (rust-hdl's names in the core).
+//
+// Cycle conventions (docs/blocks/capfc.md): events sampled at edge n are applied in cycle n
+// (the egress occupancy stage `egress.e_*` / `egress.d_*` holds them) and their effects are in
+// the registers after edge n + 1: occupancy, counters, E bits and their count, and the
+// registered outputs (eset_*, eclr_*, frames). Keys are {port, priority[2:0]}; E row k holds
+// one bit per ingress port (the E bit of egress key k and that input).
+//
+// Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` compare
+// the design with ghost state that is not tied to its RAMs (counters, snapshot, latency), so
+// they are checked by BMC only; the others are also proved by k-induction. A mutant
+// (`-DSC_MUTANT`) flips one assertion so the flow can be seen to fail.
+
+module capfc_props (
+    input wire clk,
+    input wire rst,
+    input wire in_enq_valid,
+    input wire [`SC_PB-1:0] in_enq_port,
+    input wire [`SC_NB-1:0] in_enq_prio,
+    input wire [`SC_LB-1:0] in_enq_len,
+    input wire in_deq_valid,
+    input wire [`SC_PB-1:0] in_deq_port,
+    input wire [`SC_NB-1:0] in_deq_prio,
+    input wire [`SC_LB-1:0] in_deq_len,
+    input wire eg_enq_valid,
+    input wire [`SC_PB-1:0] eg_enq_port,
+    input wire [`SC_NB-1:0] eg_enq_prio,
+    input wire [`SC_PB-1:0] eg_enq_input,
+    input wire [`SC_LB-1:0] eg_enq_len,
+    input wire eg_deq_valid,
+    input wire [`SC_PB-1:0] eg_deq_port,
+    input wire [`SC_NB-1:0] eg_deq_prio,
+    input wire [`SC_LB-1:0] eg_deq_len,
+    input wire csr_we,
+    input wire [5:0] csr_addr,
+    input wire [31:0] csr_wdata
+);
+    localparam PB = `SC_PB;
+    localparam KB = PB + 3;            // key = {port, 3-bit priority}
+    localparam K = 1 << KB;
+    localparam PP = 1 << PB;           // ports padded to a power of two: bits of an E row
+    localparam CB = `SC_CB;
+    localparam [CB-1:0] TOP = {CB{1'b1}};
+    localparam RW = PP * CB;           // a ghost counter row
+    localparam [1:0] PFC_ONLY = 2'd0, STOP_MAX = 2'd1, STOP_CAL = 2'd2;
+
+    // ---------------------------------------------------------------- the design under test
+    wire in_drop, eg_drop, eset_valid, eclr_valid, frame_valid;
+    wire [PB-1:0] eset_port, eclr_port, frame_port;
+    wire [`SC_NB-1:0] eset_prio, eclr_prio;
+    wire [PP-1:0] eset_mask, eclr_mask;
+    wire [7:0] frame_class_enable, frame_pause;
+    wire [15:0] frame_quanta;
+    wire [31:0] csr_rdata;
+
+    `SC_TOP dut (
+        .clk(clk), .rst(rst),
+        .in_enq_valid(in_enq_valid), .in_enq_port(in_enq_port), .in_enq_prio(in_enq_prio),
+        .in_enq_len(in_enq_len),
+        .in_deq_valid(in_deq_valid), .in_deq_port(in_deq_port), .in_deq_prio(in_deq_prio),
+        .in_deq_len(in_deq_len),
+        .eg_enq_valid(eg_enq_valid), .eg_enq_port(eg_enq_port), .eg_enq_prio(eg_enq_prio),
+        .eg_enq_input(eg_enq_input), .eg_enq_len(eg_enq_len),
+        .eg_deq_valid(eg_deq_valid), .eg_deq_port(eg_deq_port), .eg_deq_prio(eg_deq_prio),
+        .eg_deq_len(eg_deq_len),
+        .csr_we(csr_we), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
+        .in_drop(in_drop), .eg_drop(eg_drop),
+        .eset_valid(eset_valid), .eset_port(eset_port), .eset_prio(eset_prio),
+        .eset_mask(eset_mask),
+        .eclr_valid(eclr_valid), .eclr_port(eclr_port), .eclr_prio(eclr_prio),
+        .eclr_mask(eclr_mask),
+        .frame_valid(frame_valid), .frame_port(frame_port),
+        .frame_class_enable(frame_class_enable), .frame_pause(frame_pause),
+        .frame_quanta(frame_quanta), .csr_rdata(csr_rdata)
+    );
+
+    // ---------------------------------------------------------------- probes
+    (* keep *) wire [K-1:0] i_bits;          // probe: dut.core.ingress.state$q
+    (* keep *) wire [K*PP-1:0] e_rows;       // probe: dut.core.e_rows.rows
+    (* keep *) wire [K-1:0] cnt0;            // probe: dut.core.cnt0$q
+    (* keep *) wire [K-1:0] cnt1;            // probe: dut.core.cnt1$q
+    (* keep *) wire [K-1:0] cnt2;            // probe: dut.core.cnt2$q
+    (* keep *) wire [K-1:0] cnt3;            // probe: dut.core.cnt3$q
+    (* keep *) wire [K-1:0] cnt4;            // probe: dut.core.cnt4$q
+    (* keep *) wire [K-1:0] cnt5;            // probe: dut.core.cnt5$q
+    (* keep *) wire [K-1:0] d_bits;          // probe: dut.core.d_old
+    (* keep *) wire e_valid;                 // probe: dut.core.egress.e_valid
+    (* keep *) wire [KB-1:0] e_key;          // probe: dut.core.egress.e_key
+    (* keep *) wire [31:0] e_b1;             // probe: dut.core.egress.e_b1
+    (* keep *) wire e_drop;                  // probe: dut.core.egress.e_drop
+    (* keep *) wire d_valid;                 // probe: dut.core.egress.d_valid
+    (* keep *) wire [KB-1:0] d_key;          // probe: dut.core.egress.d_key
+    (* keep *) wire [31:0] d_b1;             // probe: dut.core.egress.d_b1
+    (* keep *) wire [2:0] r_policy;          // probe: dut.core.r_policy$q
+    (* keep *) wire [15:0] r_cut;            // probe: dut.core.r_cut$q
+    (* keep *) wire [31:0] r_eg_xoff;        // probe: dut.core.r_eg_xoff$q
+    (* keep *) wire [31:0] r_eg_xon;         // probe: dut.core.r_eg_xon$q
+    (* keep *) wire [31:0] r_eg_warn;        // probe: dut.core.r_eg_warn$q
+    (* keep *) wire [K-1:0] pending;         // probe: dut.core.pending$q
+    (* keep *) wire cal_busy;                // probe: dut.core.cal_busy$q
+    (* keep *) wire cal_cancel;              // probe: dut.core.cal_cancel$q
+    (* keep *) wire [KB-1:0] cal_key;        // probe: dut.core.cal_key$q
+    (* keep *) wire capture;                 // probe: dut.core.capture
+    (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.c_key$q
+    (* keep *) wire cal_result;              // probe: dut.core.cal_result
+
+    // ---------------------------------------------------------------- assumptions
+    // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the
+    // contract only defines behaviour after a reset. Induction starts anywhere and needs none.
+    reg init = 1'b1;
+    always @(posedge clk) init <= 1'b0;
+    always @(*) if (init) m_reset_first: assume (rst);
+
+    // ---------------------------------------------------------------- helpers
+    wire [1:0] policy = r_policy[1:0];
+    wire [KB-1:0] eset_key = {eset_port, {(3 - `SC_NB){1'b0}}, eset_prio};
+    // The input of the egress enqueue in cycle n is the bus value sampled at edge n.
+    reg [PB-1:0] e_input = {PB{1'b0}};
+    always @(posedge clk) e_input <= eg_enq_input;
+    wire [PB-1:0] e_port = e_key[KB-1:3];
+    wire accepted = e_valid && !e_drop;
+    wire xoff_hit = accepted && e_b1 >= r_eg_xoff;
+    wire warn_reset = d_valid && d_b1 <= r_eg_warn;
+    wire xon_clear = d_valid && d_b1 <= r_eg_xon;
+    reg [K-1:0] spec_d;                // D = I or some E, per ingress key (below)
+
+    // The previous cycle's values (yosys allows $past only in clocked blocks).
+    reg past_valid = 1'b0;
+    reg prev_rst, prev_csr_we, prev_cal_result;
+    reg [5:0] prev_csr_addr;
+    reg [31:0] prev_csr_wdata;
+    reg [1:0] prev_policy;
+    reg [2:0] prev_r_policy;
+    reg [15:0] prev_r_cut;
+    reg [K*PP-1:0] prev_e_rows;
+    reg [K-1:0] prev_d;
+    always @(posedge clk) begin
+        past_valid <= 1'b1;
+        prev_rst <= rst;
+        prev_csr_we <= csr_we;
+        prev_csr_addr <= csr_addr;
+        prev_csr_wdata <= csr_wdata;
+        prev_policy <= policy;
+        prev_r_policy <= r_policy;
+        prev_r_cut <= r_cut;
+        prev_cal_result <= cal_result;
+        prev_e_rows <= e_rows;
+        prev_d <= spec_d;
+    end
+    wire past_ok = past_valid && !prev_rst;
+
+    // ---------------------------------------------------------------- D = I or some E
+    // Per ingress key (i, p): the E bits of column i over the egress rows (o, p), their count,
+    // and D as the spec defines it.
+    wire [K-1:0] column_any;
+    wire [K-1:0] count_ok;
+    genvar k;
+    generate
+        for (k = 0; k < K; k = k + 1) begin : column
+            localparam IN = k >> 3;    // ingress port of key k
+            localparam PR = k & 7;     // its priority
+            integer o;
+            reg [7:0] ones;
+            reg any;
+            always @(*) begin
+                ones = 8'd0;
+                any = 1'b0;
+                for (o = 0; o < PP; o = o + 1) begin
+                    ones = ones + e_rows[((o << 3) | PR) * PP + IN];
+                    any = any | e_rows[((o << 3) | PR) * PP + IN];
+                end
+            end
+            assign column_any[k] = any;
+            assign count_ok[k] = {cnt5[k], cnt4[k], cnt3[k], cnt2[k], cnt1[k], cnt0[k]}
+                                 == ones[5:0];
+            always @(*) spec_d[k] = i_bits[k] | any;
+        end
+    endgenerate
+
+    // a_e_count_is_column: the kept count of set E bits per (i, p) equals the E bits of
+    // column i over every egress (o, p) (the incremental bookkeeping never drifts).
+    always @(*) if (!rst) a_e_count_is_column: assert (count_ok == {K{1'b1}});
+    // a_d_is_i_or_e: the D that drives the frame generator is I or some E, for every (i, p).
+    always @(*) if (!rst) begin
+`ifdef SC_MUTANT
+        // The mutant claims D is I alone: must FAIL once an E bit is set.
+        a_d_is_i_or_e: assert (d_bits == i_bits);
+`else
+        a_d_is_i_or_e: assert (d_bits == spec_d);
+`endif
+    end
+    // a_frame_pause_is_d: a frame pauses exactly the classes of its port that were in D on the
+    // cycle it was built, and only enabled classes.
+    always @(*) if (past_ok && frame_valid) begin
+        a_frame_pause_is_d: assert (frame_pause == prev_d[frame_port * 8 +: 8]);
+        a_frame_pause_enabled: assert ((frame_pause & ~frame_class_enable) == 8'd0);
+    end
+
+    // ---------------------------------------------------------------- E only after XOFF
+    // Ghost per egress key: an accepted enqueue took B to >= XOFF since the last dequeue that
+    // took B to <= XON (the dequeue acts first in a cycle, so a same-cycle XOFF wins).
+    reg [K-1:0] reached = {K{1'b0}};
+    wire [K-1:0] one_k = {{(K - 1){1'b0}}, 1'b1};
+    wire [K-1:0] xoff_now = xoff_hit ? one_k << e_key : {K{1'b0}};
+    wire [K-1:0] xon_now = xon_clear ? one_k << d_key : {K{1'b0}};
+    always @(posedge clk) reached <= rst ? {K{1'b0}} : (reached & ~xon_now) | xoff_now;
+    wire [K-1:0] row_set;
+    generate
+        for (k = 0; k < K; k = k + 1) begin : rows
+            assign row_set[k] = |e_rows[k * PP +: PP];
+        end
+    endgenerate
+    always @(*) if (!rst) begin
+        // a_e_only_after_xoff: an egress (o, p) has E bits only while its B reached XOFF since
+        // its last XON.
+        a_e_only_after_xoff: assert ((row_set & ~reached) == {K{1'b0}});
+        // a_pending_only_after_xoff / a_calibration_only_after_xoff: the same for a waiting
+        // calibration request and for a running calibration whose result still stands (what
+        // makes the first property inductive).
+        a_pending_only_after_xoff: assert ((pending & ~reached) == {K{1'b0}});
+        if (cal_busy && !cal_cancel) a_calibration_only_after_xoff: assert (reached[cal_key]);
+    end
+
+    // ---------------------------------------------------------------- counters (ghost)
+    // The spec's arrival counters C[w][p][i] of one watched egress key w, kept from the bus
+    // events: a WARN reset on dequeue, then an accepted enqueue with B >= WARN from another
+    // port counts; at the top a count halves the row first (or, with the saturate option, is
+    // not counted). w is any constant the solver picks, so a property proved for the watched
+    // key holds for every key (one ghost row instead of K keeps BMC fast).
+    (* anyconst *) reg [KB-1:0] watched;
+    wire saturate = r_policy[2];
+    wire counted = accepted && e_b1 >= r_eg_warn && e_input != e_port && e_key == watched;
+    reg [RW-1:0] ghost = {RW{1'b0}};   // C after the last edge
+    reg [RW-1:0] ghost_next;           // C after the coming edge
+    wire [RW-1:0] ghost_base = (warn_reset && d_key == watched) ? {RW{1'b0}} : ghost;
+    wire at_top = ghost_base[e_input * CB +: CB] == TOP;
+    integer j;
+    always @(*) begin
+        ghost_next = ghost_base;
+        if (counted) begin
+            if (at_top && !saturate)
+                for (j = 0; j < PP; j = j + 1) ghost_next[j * CB +: CB] = ghost_base[j * CB +: CB] >> 1;
+            if (!(at_top && saturate))
+                ghost_next[e_input * CB +: CB] = ghost_next[e_input * CB +: CB] + 1'b1;
+        end
+    end
+    always @(posedge clk) ghost <= rst ? {RW{1'b0}} : ghost_next;
+
+    // The largest counter of a row, lowest input on ties.
+    function [PB-1:0] argmax(input [RW-1:0] r);
+        integer a;
+        reg [CB-1:0] best;
+        begin
+            best = {CB{1'b0}};
+            argmax = {PB{1'b0}};
+            for (a = 0; a < PP; a = a + 1)
+                if (r[a * CB +: CB] > best) begin
+                    best = r[a * CB +: CB];
+                    argmax = a;
+                end
+        end
+    endfunction
+
+    // Algorithm 1 on a row: input i is flagged when its counter is not zero and the counters
+    // ranked before it (larger, or equal with a lower index) do not yet reach CUT of the sum,
+    // den * before < num * S; the first of the ranking is always flagged.
+    function [PP-1:0] algorithm_1(input [RW-1:0] r, input [15:0] cut);
+        integer a, b;
+        reg [31:0] total, before;
+        reg [CB-1:0] sa, sb;
+        begin
+            total = 32'd0;
+            for (b = 0; b < PP; b = b + 1) total = total + r[b * CB +: CB];
+            for (a = 0; a < PP; a = a + 1) begin
+                sa = r[a * CB +: CB];
+                before = 32'd0;
+                for (b = 0; b < PP; b = b + 1) begin
+                    sb = r[b * CB +: CB];
+                    if (sb > sa || (sb == sa && b < a)) before = before + sb;
+                end
+                algorithm_1[a] = sa != 0
+                    && (before == 0 || cut[15:8] * before < cut[7:0] * total);
+            end
+        end
+    endfunction
+
+    // Stop-Max on the watched key: the input it must flag at this enqueue.
+    wire max_trigger = xoff_hit && e_key == watched && policy == STOP_MAX
+                       && ghost_next != {RW{1'b0}};
+    reg sm_check = 1'b0;
+    reg [PB-1:0] sm_input;
+    always @(posedge clk) begin
+        sm_check <= !rst && max_trigger;
+        sm_input <= argmax(ghost_next);
+    end
+
+    // A calibration of the watched key: its row as the engine captured it, and whether CUT
+    // stayed the same since (the engine reads CUT on every step).
+    reg snap_watched = 1'b0;
+    reg [RW-1:0] snap = {RW{1'b0}};
+    reg [15:0] snap_cut = 16'd0;
+    reg cut_same = 1'b0;
+    always @(posedge clk) begin
+        if (rst) begin
+            snap_watched <= 1'b0;
+        end else if (capture) begin
+            snap_watched <= c_key == watched;
+            snap <= ghost_next;
+            snap_cut <= r_cut;
+            cut_same <= 1'b1;
+        end else begin
+            cut_same <= cut_same && r_cut == snap_cut;
+        end
+    end
+    // Cycles the engine has been busy (saturating).
+    reg [7:0] busy_for = 8'd0;
+    always @(posedge clk)
+        busy_for <= (rst || !cal_busy) ? 8'd0 : busy_for + (busy_for != 8'hff);
+
+    wire [PP-1:0] one_pp = {{(PP - 1){1'b0}}, 1'b1};
+    wire [PP-1:0] ghost_nonzero;
+    wire [PP-1:0] snap_nonzero;
+    genvar i;
+    generate
+        for (i = 0; i < PP; i = i + 1) begin : lanes
+            assign ghost_nonzero[i] = ghost[i * CB +: CB] != {CB{1'b0}};
+            assign snap_nonzero[i] = snap[i * CB +: CB] != {CB{1'b0}};
+        end
+    endgenerate
+    wire [PP-1:0] snap_flags = algorithm_1(snap, snap_cut);
+    wire [PP-1:0] watched_row = e_rows[watched * PP +: PP];
+    wire [PP-1:0] prev_watched_row = prev_e_rows[watched * PP +: PP];
+    wire eset_watched = eset_valid && eset_key == watched;
+
+`ifndef SC_INDUCTION
+    always @(*) if (past_ok) begin
+        // a_stop_max_flags_a_maximum: after an accepted enqueue at or above XOFF under
+        // Stop-Max, the E row of that egress has the bit of its largest counter (lowest input
+        // on ties), counted with this very packet.
+        if (sm_check) a_stop_max_flags_a_maximum: assert (watched_row[sm_input]);
+        // a_stop_max_sets_only_the_maximum: under Stop-Max an E message sets exactly that bit.
+        if (eset_watched && prev_policy == STOP_MAX)
+            a_stop_max_sets_only_the_maximum: assert (eset_mask == one_pp << argmax(ghost));
+        // a_no_e_for_zero_counter: no E bit is set for an input whose counter was zero when
+        // the decision was taken: at the enqueue for Stop-Max, in the captured row for
+        // Stop-Calibrate.
+        if (eset_watched && prev_policy == STOP_MAX)
+            a_no_e_for_zero_counter: assert ((eset_mask & ~ghost_nonzero) == {PP{1'b0}});
+        if (eset_watched && prev_policy == STOP_CAL)
+            a_no_e_for_zero_counter_cal: assert (snap_watched
+                                                && (eset_mask & ~snap_nonzero) == {PP{1'b0}});
+        // a_calibration_is_algorithm_1: a calibration result ORs exactly the minimal set of
+        // largest counters reaching CUT of the sum into the E row (while CUT is unchanged).
+        if (prev_cal_result && snap_watched && cut_same)
+            a_calibration_is_algorithm_1: assert (watched_row == (prev_watched_row | snap_flags));
+        // E is only set by these two policies.
+        if (eset_valid) a_no_e_under_pfc_only: assert (prev_policy != PFC_ONLY);
+    end
+    // a_calibration_latency: the engine is never busy for more than P cycles (the sum, then
+    // at most P - 1 flags): L_cal = 2 + max(m, 1) <= P + 1 edges after the enqueue.
+    always @(*) if (!rst) a_calibration_latency: assert (busy_for < `SC_PORTS);
+`endif
+
+    // ---------------------------------------------------------------- CSR map
+    always @(*) if (past_ok) begin
+        if (prev_csr_we && prev_csr_addr == `SC_A_POLICY)
+            a_csr_write_policy: assert (r_policy == prev_csr_wdata[2:0]);
+        if (!(prev_csr_we && prev_csr_addr == `SC_A_POLICY))
+            a_csr_policy_holds: assert (r_policy == prev_r_policy);
+        if (prev_csr_we && prev_csr_addr == `SC_A_CUT)
+            a_csr_write_cut: assert (r_cut == prev_csr_wdata[15:0]);
+        if (prev_csr_addr == `SC_A_ID) a_csr_read_id: assert (csr_rdata == `SC_ID_WORD);
+        if (prev_csr_addr == `SC_A_POLICY)
+            a_csr_read_policy: assert (csr_rdata == {29'd0, prev_r_policy});
+        if (prev_csr_addr == `SC_A_CUT) a_csr_read_cut: assert (csr_rdata == {16'd0, prev_r_cut});
+    end
+endmodule

@@ -1,7 +1,7 @@
 //! Throughput of each block's golden model, of Verilator co-simulation with per-cycle comparison,
 //! and (PFC) of rust-hdl's own simulator, on the same seeded stimulus (pre-generated, so the
-//! workload generator is not timed), for the `tiny` and `paper` presets. Writes
-//! docs/reports/bench.md.
+//! workload generator is not timed), for the `tiny` and `paper` presets (CaPFC: `tiny` and
+//! `fpga`; its `paper` Verilog takes long to verilate). Writes docs/reports/bench.md.
 //!
 //! Run: `make bench` (or `cargo bench --bench throughput`). Targets (issue 2): model >= 5e7
 //! cycles/s and co-simulation >= 1e7 cycles/s on `tiny`.
@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
+use switchcraft_model::capfc::Capfc;
 use switchcraft_model::pfc::Pfc;
 use switchcraft_model::tcd::Tcd;
 use switchcraft_sim::{CosimOptions, VecStimulus};
@@ -85,6 +86,8 @@ fn main() {
         ("pfc", "paper"),
         ("tcd", "tiny"),
         ("tcd", "paper"),
+        ("capfc", "tiny"),
+        ("capfc", "fpga"),
     ] {
         let cfg = BlockConfig::preset(block, preset).unwrap();
         let n = 1_000_000;
@@ -92,6 +95,7 @@ fn main() {
         let model_rate = match &cfg {
             BlockConfig::Pfc(c) => model_rate(Pfc::new(c).unwrap(), &stim),
             BlockConfig::Tcd(c) => model_rate(Tcd::new(c).unwrap(), &stim),
+            BlockConfig::Capfc(c) => model_rate(Capfc::new(c).unwrap(), &stim),
         };
 
         let pkg = cfg.package(preset, "bench");

@@ -1227,7 +1227,11 @@ fn capfc_xon_above_warn_by_csr_still_drops_a_pending_request() {
     let to_xon = b.m.csr(reg::EG_XOFF) - 2550; // tb acts at the next edge
     b.step(deq(2, 0, to_xon));
     b.idle(20);
-    assert_eq!(b.esets(n), vec![(n + 4, 1, 0, 0b01001)], "no second calibration");
+    assert_eq!(
+        b.esets(n),
+        vec![(n + 4, 1, 0, 0b01001)],
+        "no second calibration"
+    );
     assert_eq!(b.m.e_bits(2, 0), 0);
     assert_eq!(b.m.counter(2, 0, 4), 3, "above WARN: counters kept");
 }

@@ -116,6 +116,14 @@ module capfc_props (
     (* keep *) wire capture;                 // probe: dut.core.capture
     (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.c_key$q
     (* keep *) wire cal_result;              // probe: dut.core.cal_result
+    (* keep *) wire cal_summed;              // probe: dut.core.cal_summed$q
+    (* keep *) wire [16*PP-1:0] cal_counts;  // probe: dut.core.cal_counts$q
+    (* keep *) wire [PP-1:0] cal_flagged;    // probe: dut.core.cal_flagged$q
+    (* keep *) wire [31:0] cal_cum;          // probe: dut.core.cal_cum$q
+    (* keep *) wire [31:0] cal_total;        // probe: dut.core.cal_total$q
+    (* keep *) wire [15:0] cal_cut;          // probe: dut.core.cal_cut$q
+    (* keep *) wire cal_done;                // probe: dut.core.cal_done
+    (* keep *) wire [PP-1:0] flags_lanes;    // probe: dut.core.flags_lanes
 
     // ---------------------------------------------------------------- assumptions
     // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the
@@ -274,25 +282,53 @@ module capfc_props (
         end
     endfunction
 
-    // Algorithm 1 on a row: input i is flagged when its counter is not zero and the counters
-    // ranked before it (larger, or equal with a lower index) do not yet reach CUT of the sum,
-    // den * before < num * S; the first of the ranking is always flagged.
-    function [PP-1:0] algorithm_1(input [RW-1:0] r, input [15:0] cut);
+    // Algorithm 1 on a row of PP 16-bit lanes: lane a is flagged when its counter is not zero
+    // and the lanes ranked before it (larger, or equal with a lower index) do not yet reach
+    // CUT of the sum, den * before < num * S; the first of the ranking is always flagged.
+    localparam SW = 16 + PB;           // a row's sum
+    function [PP-1:0] algorithm_1(input [16*PP-1:0] r, input [15:0] cut);
         integer a, b;
-        reg [31:0] total, before;
-        reg [CB-1:0] sa, sb;
+        reg [SW-1:0] total, before;
+        reg [15:0] sa, sb;
         begin
-            total = 32'd0;
-            for (b = 0; b < PP; b = b + 1) total = total + r[b * CB +: CB];
+            total = {SW{1'b0}};
+            for (b = 0; b < PP; b = b + 1) total = total + r[b * 16 +: 16];
             for (a = 0; a < PP; a = a + 1) begin
-                sa = r[a * CB +: CB];
-                before = 32'd0;
+                sa = r[a * 16 +: 16];
+                before = {SW{1'b0}};
                 for (b = 0; b < PP; b = b + 1) begin
-                    sb = r[b * CB +: CB];
+                    sb = r[b * 16 +: 16];
                     if (sb > sa || (sb == sa && b < a)) before = before + sb;
                 end
-                algorithm_1[a] = sa != 0
-                    && (before == 0 || cut[15:8] * before < cut[7:0] * total);
+                algorithm_1[a] = sa != 0 && (before == 0
+                    || {8'd0, before} * cut[15:8] < {8'd0, total} * cut[7:0]);
+            end
+        end
+    endfunction
+
+    // The sum of a row's lanes, and of the lanes in `sel`.
+    function [SW-1:0] lane_sum(input [16*PP-1:0] r, input [PP-1:0] sel);
+        integer a;
+        begin
+            lane_sum = {SW{1'b0}};
+            for (a = 0; a < PP; a = a + 1) if (sel[a]) lane_sum = lane_sum + r[a * 16 +: 16];
+        end
+    endfunction
+
+    // `sel` is closed under the ranking: every lane ranked before a selected lane is selected,
+    // and only nonzero lanes are.
+    function ranked_prefix(input [16*PP-1:0] r, input [PP-1:0] sel);
+        integer a, b;
+        reg [15:0] sa, sb;
+        begin
+            ranked_prefix = 1'b1;
+            for (a = 0; a < PP; a = a + 1) if (sel[a]) begin
+                sa = r[a * 16 +: 16];
+                if (sa == 16'd0) ranked_prefix = 1'b0;
+                for (b = 0; b < PP; b = b + 1) begin
+                    sb = r[b * 16 +: 16];
+                    if ((sb > sa || (sb == sa && b < a)) && !sel[b]) ranked_prefix = 1'b0;
+                end
             end
         end
     endfunction
@@ -307,12 +343,10 @@ module capfc_props (
         sm_input <= argmax(ghost_next);
     end
 
-    // A calibration of the watched key: its row as the engine captured it, and whether CUT
-    // stayed the same since (the engine reads CUT on every step).
+    // A calibration of the watched key: its row and CUT as the engine captured them.
     reg snap_watched = 1'b0;
     reg [RW-1:0] snap = {RW{1'b0}};
     reg [15:0] snap_cut = 16'd0;
-    reg cut_same = 1'b0;
     always @(posedge clk) begin
         if (rst) begin
             snap_watched <= 1'b0;
@@ -320,9 +354,6 @@ module capfc_props (
             snap_watched <= c_key == watched;
             snap <= ghost_next;
             snap_cut <= r_cut;
-            cut_same <= 1'b1;
-        end else begin
-            cut_same <= cut_same && r_cut == snap_cut;
         end
     end
     // Cycles the engine has been busy (saturating).
@@ -340,10 +371,45 @@ module capfc_props (
             assign snap_nonzero[i] = snap[i * CB +: CB] != {CB{1'b0}};
         end
     endgenerate
-    wire [PP-1:0] snap_flags = algorithm_1(snap, snap_cut);
+    reg [16*PP-1:0] snap16;            // the snapshot in 16-bit lanes, by input
+    integer l;
+    always @(*) begin
+        snap16 = {16*PP{1'b0}};
+        for (l = 0; l < PP; l = l + 1) snap16[l * 16 +: CB] = snap[l * CB +: CB];
+    end
+    wire [PP-1:0] snap_flags = algorithm_1(snap16, snap_cut);
     wire [PP-1:0] watched_row = e_rows[watched * PP +: PP];
     wire [PP-1:0] prev_watched_row = prev_e_rows[watched * PP +: PP];
     wire eset_watched = eset_valid && eset_key == watched;
+
+    // ---------------------------------------------------------------- the engine
+    // Invariants of the iterative select, in lane space (lane j = input j, or j + 1 at and
+    // above the egress port), for every captured row and CUT.
+    wire [SW-1:0] flagged_sum = lane_sum(cal_counts, cal_flagged);
+    wire [PP-1:0] engine_flags = algorithm_1(cal_counts, cal_cut);
+    always @(*) if (!rst && cal_busy) begin
+        if (!cal_summed)
+            a_engine_starts_empty: assert (cal_flagged == {PP{1'b0}} && cal_cum == 32'd0);
+        if (cal_summed) begin
+            a_engine_total: assert (cal_total == lane_sum(cal_counts, {PP{1'b1}}));
+            a_engine_cum: assert (cal_cum == flagged_sum);
+            a_engine_flags_ranked: assert (ranked_prefix(cal_counts, cal_flagged));
+        end
+    end
+`ifndef SC_INDUCTION
+    // With the CUT comparison (a product of CUT and a sum) z3 does not close the induction in
+    // reasonable time: BMC only.
+    always @(*) if (!rst && cal_busy) begin
+        if (cal_summed) begin
+            a_engine_flags_needed: assert ((cal_flagged & ~engine_flags) == {PP{1'b0}});
+            if (cal_flagged != {PP{1'b0}})
+                a_engine_below_cut: assert ({8'd0, flagged_sum} * cal_cut[15:8]
+                                            < {8'd0, cal_total[SW-1:0]} * cal_cut[7:0]);
+        end
+        // a_engine_result: the flags of the finishing edge are Algorithm 1 of the row.
+        if (cal_done) a_engine_result: assert (flags_lanes == engine_flags);
+    end
+`endif
 
 `ifndef SC_INDUCTION
     always @(*) if (past_ok) begin
@@ -363,8 +429,9 @@ module capfc_props (
             a_no_e_for_zero_counter_cal: assert (snap_watched
                                                 && (eset_mask & ~snap_nonzero) == {PP{1'b0}});
         // a_calibration_is_algorithm_1: a calibration result ORs exactly the minimal set of
-        // largest counters reaching CUT of the sum into the E row (while CUT is unchanged).
-        if (prev_cal_result && snap_watched && cut_same)
+        // largest counters reaching CUT of the sum, of the counters as they were at the
+        // capture, into the E row.
+        if (prev_cal_result && snap_watched)
             a_calibration_is_algorithm_1: assert (watched_row == (prev_watched_row | snap_flags));
         // E is only set by these two policies.
         if (eset_valid) a_no_e_under_pfc_only: assert (prev_policy != PFC_ONLY);

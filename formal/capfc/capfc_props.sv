@@ -173,7 +173,6 @@ module capfc_props (
     // ---------------------------------------------------------------- D = I or some E
     // Per ingress key (i, p): the E bits of column i over the egress rows (o, p), their count,
     // and D as the spec defines it.
-    wire [K-1:0] column_any;
     wire [K-1:0] count_ok;
     genvar k;
     generate
@@ -182,19 +181,15 @@ module capfc_props (
             localparam PR = k & 7;     // its priority
             integer o;
             reg [7:0] ones;
-            reg any;
             always @(*) begin
                 ones = 8'd0;
-                any = 1'b0;
                 for (o = 0; o < PP; o = o + 1) begin
                     ones = ones + e_rows[((o << 3) | PR) * PP + IN];
-                    any = any | e_rows[((o << 3) | PR) * PP + IN];
                 end
             end
-            assign column_any[k] = any;
             assign count_ok[k] = {cnt5[k], cnt4[k], cnt3[k], cnt2[k], cnt1[k], cnt0[k]}
                                  == ones[5:0];
-            always @(*) spec_d[k] = i_bits[k] | any;
+            always @(*) spec_d[k] = i_bits[k] | (ones != 8'd0);
         end
     endgenerate
 

@@ -634,7 +634,8 @@ fn place_route(
 pub struct StateBits {
     /// (port, priority) pairs of the config.
     pub keys: u64,
-    /// Keys the hardware allocates (priorities padded to 8 per port, ports to a power of 2).
+    /// Keys the hardware allocates (ports and priorities each padded to a power of 2; TCD still
+    /// pads priorities to 8).
     pub physical_keys: u64,
     /// Measured: every DFF of the core plus every memory bit, over `keys`. An upper bound on
     /// per-key state: pipeline, CSR and output registers are counted too.
@@ -652,14 +653,14 @@ pub struct StateBits {
 fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
     match cfg {
         BlockConfig::Pfc(c) => {
-            // crates/rtl/src/pfc.rs: keys {port, priority[2:0]}, 2^port_bits x 8 of them; the
+            // crates/rtl/src/pfc.rs: keys {port, priority}, 2^(port_bits + prio_bits); the
             // live-value table keeps 4 RAM copies of the occupancy (2 banks x 2 readers) and
             // 2 bits per key (lvt_e, lvt_any); the frame generator 3 (xoff, changed,
             // refresh_due).
             let copies = 4u64;
             let occ = c.occupancy_bits as u64;
             let flags = 2 + 3;
-            let physical = 8u64 << c.port_bits();
+            let physical = 1u64 << (c.port_bits() + c.prio_bits());
             let keys = c.ports as u64 * c.priorities as u64;
             let per_physical = copies * occ + flags;
             let measured = core.dff + core.memory_bits;
@@ -718,7 +719,7 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
             }
         }
         BlockConfig::Capfc(c) => {
-            // crates/rtl/src/capfc.rs: per physical key {port, priority[2:0]}, as an ingress
+            // crates/rtl/src/capfc.rs: per physical key {port, priority}, as an ingress
             // key: PFC's ingress (4 occupancy RAM copies, lvt_e, lvt_any, I), 6 bits of E
             // count, and the frame generator's changed/refresh_due; as an egress key: PFC's
             // occupancy (4 copies, 2 LVT bits), a counter row of P - 1 counters and its
@@ -729,7 +730,7 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
             let ingress = 4 * occ + 3 + 6 + 2;
             let egress = 4 * occ + 2 + (p - 1) * cb + (16 + pb) + 2 + (1 << pb);
             let per_physical = ingress + egress;
-            let physical = 8u64 << c.port_bits();
+            let physical = 1u64 << (c.port_bits() + c.prio_bits());
             let keys = p * c.priorities as u64;
             let measured = core.dff + core.memory_bits;
             let spec = 2 * occ + (p - 1) * cb + 2 * (p - 1) + 3;

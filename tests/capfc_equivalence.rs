@@ -62,6 +62,31 @@ fn capfc_3_ports_random_workload_model_equals_verilator() {
     random_workload(&cfg, "odd3x3", replay, seed(), 200_000);
 }
 
+/// The smallest shape: 2 ports x 1 priority, 4 keys of 2 bits (fewer keys than the 8 bits of a
+/// frame's class vector).
+#[test]
+fn capfc_2_ports_1_priority_random_workload_model_equals_verilator() {
+    let cfg = BlockConfig::Capfc(CapfcConfig {
+        ports: 2,
+        priorities: 1,
+        ..tiny()
+    });
+    let replay = "switchcraft cosim --block capfc --config (2 x 1, else tiny)";
+    random_workload(&cfg, "min2x1", replay, seed(), 100_000);
+}
+
+/// 5 ports x 5 priorities: three priority bits per key with three unused priority codes.
+#[test]
+fn capfc_5_ports_5_priorities_random_workload_model_equals_verilator() {
+    let cfg = BlockConfig::Capfc(CapfcConfig {
+        ports: 5,
+        priorities: 5,
+        ..tiny()
+    });
+    let replay = "switchcraft cosim --block capfc --config (5 x 5, else tiny)";
+    random_workload(&cfg, "odd5x5", replay, seed(), 100_000);
+}
+
 /// One cycle of events on two egress queues (inputs skewed to a heavy one) and two ingress
 /// keys, lengths that cross the thresholds within a few packets, and CSR writes of the
 /// policy, CUT and inspection index.

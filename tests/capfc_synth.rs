@@ -21,7 +21,7 @@ fn capfc_tiny_core_synthesizes_for_ice40_with_occupancy_and_counters_in_ram() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let c = CapfcConfig::preset("tiny").unwrap();
-    let keys = 8u64 << c.port_bits(); // {port, priority[2:0]}
+    let keys = 1u64 << (c.port_bits() + c.prio_bits()); // {port, priority}
     let occ = c.occupancy_bits as u64;
     // In RAM and nothing else: ingress and egress occupancy (4 copies each, the two-bus live
     // value table), a row of P - 1 counters per egress key, and its running maximum

@@ -1,6 +1,6 @@
 //! PFC golden model vs its exported Verilog under Verilator: every output, every cycle.
 //!
-//! * long seeded runs of the block's random workload (`tiny`, `fpga`);
+//! * long seeded runs of the block's random workload (`tiny`, `fpga`, and two other shapes);
 //! * proptest: short random event sequences, shrunk to a minimal failing one, regressions kept
 //!   in `proptest-regressions/`; the seed comes from `SWITCHCRAFT_SEED` (default below) and is in
 //!   every failure message;
@@ -31,6 +31,33 @@ fn pfc_tiny_random_workload_model_equals_verilator() {
 #[test]
 fn pfc_fpga_random_workload_model_equals_verilator() {
     pfc_workload("fpga", 300_000);
+}
+
+/// Shapes other than the presets' (priority fields of 1 and 3 bits): keys are `{port, priority}`
+/// with the bus's priority width, so each width packs keys and class groups differently.
+fn pfc_shape(ports: u32, priorities: u32, cycles: u64) {
+    let BlockConfig::Pfc(tiny) = preset("tiny") else {
+        unreachable!("the pfc preset is a PfcConfig")
+    };
+    let cfg = BlockConfig::Pfc(PfcConfig {
+        ports,
+        priorities,
+        ..tiny
+    });
+    let name = format!("shape{ports}x{priorities}");
+    let replay =
+        format!("switchcraft cosim --block pfc --config ({ports} x {priorities}, else tiny)");
+    random_workload(&cfg, &name, &replay, seed(), cycles);
+}
+
+#[test]
+fn pfc_1_port_1_priority_random_workload_model_equals_verilator() {
+    pfc_shape(1, 1, 100_000);
+}
+
+#[test]
+fn pfc_5_ports_5_priorities_random_workload_model_equals_verilator() {
+    pfc_shape(5, 5, 100_000);
 }
 
 /// One cycle of events, biased to a few keys and to lengths that land on the thresholds.

@@ -51,8 +51,9 @@ fn tiny_core_synthesizes_for_ice40() {
     assert!((100..7680).contains(&r.lut4), "LUT4 {}", r.lut4);
     assert!((50..7680).contains(&r.dff), "DFF {}", r.dff);
     assert!(r.carry > 0, "no carry chain in the occupancy adders");
-    // The 4 live-value-table copies of the occupancy, 32 keys x 16 bits each, in block RAM.
-    assert_eq!(r.memory_bits, 4 * 32 * 16);
+    // The 4 live-value-table copies of the occupancy, 8 keys {port[1:0], priority[0]} x 16 bits
+    // each, in block RAM.
+    assert_eq!(r.memory_bits, 4 * 8 * 16);
     assert!(r.bram >= 4, "BRAM {}", r.bram);
 }
 

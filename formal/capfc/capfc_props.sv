@@ -16,7 +16,7 @@
 // Cycle conventions (docs/blocks/capfc.md): events sampled at edge n are applied in cycle n
 // (the egress occupancy stage `egress.e_*` / `egress.d_*` holds them) and their effects are in
 // the registers after edge n + 1: occupancy, counters, E bits and their count, and the
-// registered outputs (eset_*, eclr_*, frames). Keys are {port, priority[2:0]}; E row k holds
+// registered outputs (eset_*, eclr_*, frames). Keys are {port, priority} (SC_NB priority bits); E row k holds
 // one bit per ingress port (the E bit of egress key k and that input).
 //
 // Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` compare
@@ -49,7 +49,9 @@ module capfc_props (
     input wire [31:0] csr_wdata
 );
     localparam PB = `SC_PB;
-    localparam KB = PB + 3;            // key = {port, 3-bit priority}
+    localparam NB = `SC_NB;
+    localparam KB = PB + NB;           // key = {port, priority}
+    localparam G = 1 << NB;            // keys (classes) per port
     localparam K = 1 << KB;
     localparam PP = 1 << PB;           // ports padded to a power of two: bits of an E row
     localparam CB = `SC_CB;
@@ -134,11 +136,11 @@ module capfc_props (
 
     // ---------------------------------------------------------------- helpers
     wire [1:0] policy = r_policy[1:0];
-    wire [KB-1:0] eset_key = {eset_port, {(3 - `SC_NB){1'b0}}, eset_prio};
+    wire [KB-1:0] eset_key = {eset_port, eset_prio};
     // The input of the egress enqueue in cycle n is the bus value sampled at edge n.
     reg [PB-1:0] e_input = {PB{1'b0}};
     always @(posedge clk) e_input <= eg_enq_input;
-    wire [PB-1:0] e_port = e_key[KB-1:3];
+    wire [PB-1:0] e_port = e_key[KB-1:NB];
     wire accepted = e_valid && !e_drop;
     wire xoff_hit = accepted && e_b1 >= r_eg_xoff;
     wire warn_reset = d_valid && d_b1 <= r_eg_warn;
@@ -177,14 +179,14 @@ module capfc_props (
     genvar k;
     generate
         for (k = 0; k < K; k = k + 1) begin : column
-            localparam IN = k >> 3;    // ingress port of key k
-            localparam PR = k & 7;     // its priority
+            localparam IN = k >> NB;   // ingress port of key k
+            localparam PR = k % G;     // its priority
             integer o;
             reg [7:0] ones;
             always @(*) begin
                 ones = 8'd0;
                 for (o = 0; o < PP; o = o + 1) begin
-                    ones = ones + e_rows[((o << 3) | PR) * PP + IN];
+                    ones = ones + e_rows[((o << NB) | PR) * PP + IN];
                 end
             end
             assign count_ok[k] = {cnt5[k], cnt4[k], cnt3[k], cnt2[k], cnt1[k], cnt0[k]}
@@ -205,10 +207,12 @@ module capfc_props (
         a_d_is_i_or_e: assert (d_bits == spec_d);
 `endif
     end
+    localparam [7:0] CLASSES = (1 << G) - 1;
+    wire [7:0] port_d = prev_d >> (frame_port * G);   // D of the frame's port, from class 0
     // a_frame_pause_is_d: a frame pauses exactly the classes of its port that were in D on the
     // cycle it was built, and only enabled classes.
     always @(*) if (past_ok && frame_valid) begin
-        a_frame_pause_is_d: assert (frame_pause == prev_d[frame_port * 8 +: 8]);
+        a_frame_pause_is_d: assert (frame_pause == (port_d & CLASSES));
         a_frame_pause_enabled: assert ((frame_pause & ~frame_class_enable) == 8'd0);
     end
 

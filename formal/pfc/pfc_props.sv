@@ -35,7 +35,8 @@ module pfc_props (
     input wire [5:0] csr_addr,
     input wire [31:0] csr_wdata
 );
-    localparam KB = `SC_PB + 3;        // key = {port, 3-bit priority}
+    localparam KB = `SC_PB + `SC_QB;   // key = {port, priority}
+    localparam G = 1 << `SC_QB;        // keys (classes) per port
     localparam K = 1 << KB;
     localparam [31:0] OCC_MASK = (`SC_W_OCC >= 32) ? 32'hffff_ffff : ((32'd1 << `SC_W_OCC) - 1);
 
@@ -119,8 +120,8 @@ module pfc_props (
     wire past_ok = past_valid && !prev_rst;
 
     // ---------------------------------------------------------------- helpers
-    wire [KB-1:0] xoff_key = {xoff_port, {(3 - `SC_QB){1'b0}}, xoff_prio};
-    wire [KB-1:0] xon_key = {xon_port, {(3 - `SC_QB){1'b0}}, xon_prio};
+    wire [KB-1:0] xoff_key = {xoff_port, xoff_prio};
+    wire [KB-1:0] xon_key = {xon_port, xon_prio};
     wire [K-1:0] rises = xoff_q & ~prev_xoff_q;
     wire [K-1:0] falls = ~xoff_q & prev_xoff_q;
     wire [K-1:0] one = {{(K - 1){1'b0}}, 1'b1};
@@ -210,7 +211,7 @@ module pfc_props (
     generate
         for (p = 0; p < `SC_PORTS; p = p + 1) begin : refresh_check
             reg [17:0] wait_cycles = 18'd0;
-            wire paused = |xoff_q[p * 8 +: 8];
+            wire paused = |xoff_q[p * G +: G];
             wire served = frame_valid && frame_port == p;
             // A new REFRESH value restarts the count (the bound changes with it).
             wire restart = rst || !paused || served || r_refresh != prev_r_refresh;

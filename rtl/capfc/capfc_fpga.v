@@ -166,9 +166,11 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     localparam  inspect_mask = 32'h3fffff;
     localparam  field6 = 8'h3f;
     localparam  pb_shift = 4'h3;
-    localparam  one_k = 64'h1;
+    localparam  prio_bits = 4'h1;
+    localparam  prio_mask = 4'h1;
+    localparam  one_k = 16'h1;
     localparam  one_pp = 8'h1;
-    localparam  one_kb = 6'b1;
+    localparam  one_kb = 4'h1;
     localparam  one_pb = 3'b1;
     localparam  one_8 = 8'h1;
     localparam  one_16 = 16'h1;
@@ -218,42 +220,42 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     // Stub signals
     reg  ingress$reset;
     reg  ingress$enq_valid;
-    reg  [5:0] ingress$enq_key;
+    reg  [3:0] ingress$enq_key;
     reg  [15:0] ingress$enq_len;
     reg  ingress$deq_valid;
-    reg  [5:0] ingress$deq_key;
+    reg  [3:0] ingress$deq_key;
     reg  [15:0] ingress$deq_len;
     reg  [31:0] ingress$xoff_thr;
     reg  [31:0] ingress$xon_thr;
     reg  [31:0] ingress$max;
-    wire  [63:0] ingress$xoff;
-    wire  [63:0] ingress$xoff_next;
+    wire  [15:0] ingress$xoff;
+    wire  [15:0] ingress$xoff_next;
     wire  ingress$drop;
     wire  ingress$underflow;
     wire  ingress$xoff_event;
-    wire  [5:0] ingress$e_key;
+    wire  [3:0] ingress$e_key;
     wire  ingress$xon_event;
-    wire  [5:0] ingress$d_key;
+    wire  [3:0] ingress$d_key;
     reg  egress$reset;
     reg  egress$enq_valid;
-    reg  [5:0] egress$enq_key;
+    reg  [3:0] egress$enq_key;
     reg  [15:0] egress$enq_len;
     reg  egress$deq_valid;
-    reg  [5:0] egress$deq_key;
+    reg  [3:0] egress$deq_key;
     reg  [15:0] egress$deq_len;
     reg  [31:0] egress$max;
     wire  egress$e_valid;
-    wire  [5:0] egress$e_key;
+    wire  [3:0] egress$e_key;
     wire  [31:0] egress$e_b1;
     wire  egress$e_drop;
     wire  egress$d_valid;
-    wire  [5:0] egress$d_key;
+    wire  [3:0] egress$d_key;
     wire  [31:0] egress$d_b1;
     wire  egress$d_underflow;
     wire  egress$same_key;
     reg  frames$reset;
-    reg  [63:0] frames$paused;
-    reg  [63:0] frames$paused_next;
+    reg  [15:0] frames$paused;
+    reg  [15:0] frames$paused_next;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
     wire  frames$frame_valid;
@@ -261,23 +263,23 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [7:0] frames$frame_class_enable;
     wire  [7:0] frames$frame_pause;
     wire  [15:0] frames$frame_quanta;
-    reg  [5:0] counts$read_address;
+    reg  [3:0] counts$read_address;
     wire  [127:0] counts$read_data;
-    reg  [5:0] counts$write_address;
+    reg  [3:0] counts$write_address;
     reg  [127:0] counts$write_data;
     reg  counts$write_enable;
-    reg  [5:0] maxes$read_address;
+    reg  [3:0] maxes$read_address;
     wire  [31:0] maxes$read_data;
-    reg  [5:0] maxes$write_address;
+    reg  [3:0] maxes$write_address;
     reg  [31:0] maxes$write_data;
     reg  maxes$write_enable;
     reg  e_rows$reset;
     reg  e_rows$clear_valid;
-    reg  [5:0] e_rows$clear_key;
+    reg  [3:0] e_rows$clear_key;
     reg  e_rows$set_valid;
-    reg  [5:0] e_rows$set_key;
+    reg  [3:0] e_rows$set_key;
     reg  [7:0] e_rows$set_bits;
-    wire  [511:0] e_rows$rows;
+    wire  [127:0] e_rows$rows;
     reg  [2:0] r_policy$d;
     wire  [2:0] r_policy$q;
     reg  [15:0] r_cut$d;
@@ -314,34 +316,34 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  eg_bad$q;
     reg  [1:0] c_kind$d;
     wire  [1:0] c_kind$q;
-    reg  [5:0] c_key$d;
-    wire  [5:0] c_key$q;
+    reg  [3:0] c_key$d;
+    wire  [3:0] c_key$q;
     reg  [2:0] c_input$d;
     wire  [2:0] c_input$q;
     reg  c_ok$d;
     wire  c_ok$q;
-    reg  [63:0] row_live$d;
-    wire  [63:0] row_live$q;
+    reg  [15:0] row_live$d;
+    wire  [15:0] row_live$q;
     reg  fw_valid$d;
     wire  fw_valid$q;
-    reg  [5:0] fw_key$d;
-    wire  [5:0] fw_key$q;
+    reg  [3:0] fw_key$d;
+    wire  [3:0] fw_key$q;
     reg  [127:0] fw_row$d;
     wire  [127:0] fw_row$q;
     reg  [31:0] fw_max$d;
     wire  [31:0] fw_max$q;
-    reg  [63:0] pending$d;
-    wire  [63:0] pending$q;
-    reg  [5:0] rr_next$d;
-    wire  [5:0] rr_next$q;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  [3:0] rr_next$d;
+    wire  [3:0] rr_next$q;
     reg  cal_busy$d;
     wire  cal_busy$q;
     reg  cal_summed$d;
     wire  cal_summed$q;
     reg  cal_cancel$d;
     wire  cal_cancel$q;
-    reg  [5:0] cal_key$d;
-    wire  [5:0] cal_key$q;
+    reg  [3:0] cal_key$d;
+    wire  [3:0] cal_key$q;
     reg  [15:0] cal_cut$d;
     wire  [15:0] cal_cut$q;
     reg  [127:0] cal_counts$d;
@@ -352,32 +354,32 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [31:0] cal_cum$q;
     reg  [7:0] cal_flagged$d;
     wire  [7:0] cal_flagged$q;
-    reg  [63:0] cnt0$d;
-    wire  [63:0] cnt0$q;
-    reg  [63:0] cnt1$d;
-    wire  [63:0] cnt1$q;
-    reg  [63:0] cnt2$d;
-    wire  [63:0] cnt2$q;
-    reg  [63:0] cnt3$d;
-    wire  [63:0] cnt3$q;
-    reg  [63:0] cnt4$d;
-    wire  [63:0] cnt4$q;
-    reg  [63:0] cnt5$d;
-    wire  [63:0] cnt5$q;
+    reg  [15:0] cnt0$d;
+    wire  [15:0] cnt0$q;
+    reg  [15:0] cnt1$d;
+    wire  [15:0] cnt1$q;
+    reg  [15:0] cnt2$d;
+    wire  [15:0] cnt2$q;
+    reg  [15:0] cnt3$d;
+    wire  [15:0] cnt3$q;
+    reg  [15:0] cnt4$d;
+    wire  [15:0] cnt4$q;
+    reg  [15:0] cnt5$d;
+    wire  [15:0] cnt5$q;
     reg  o_in_drop$d;
     wire  o_in_drop$q;
     reg  o_eg_drop$d;
     wire  o_eg_drop$q;
     reg  o_eset_valid$d;
     wire  o_eset_valid$q;
-    reg  [5:0] o_eset_key$d;
-    wire  [5:0] o_eset_key$q;
+    reg  [3:0] o_eset_key$d;
+    wire  [3:0] o_eset_key$q;
     reg  [7:0] o_eset_mask$d;
     wire  [7:0] o_eset_mask$q;
     reg  o_eclr_valid$d;
     wire  o_eclr_valid$q;
-    reg  [5:0] o_eclr_key$d;
-    wire  [5:0] o_eclr_key$q;
+    reg  [3:0] o_eclr_key$d;
+    wire  [3:0] o_eclr_key$q;
     reg  [7:0] o_eclr_mask$d;
     wire  [7:0] o_eclr_mask$q;
     reg  [31:0] o_rdata$d;
@@ -388,17 +390,17 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  in_d_ok;
     reg  eg_e_ok;
     reg  eg_d_ok;
-    reg  [5:0] eg_key_in;
+    reg  [3:0] eg_key_in;
     reg  [7:0] insp_port8;
     reg  [7:0] insp_input8;
     reg  [2:0] insp_prio;
-    reg  [5:0] insp_key;
+    reg  [3:0] insp_key;
     reg  insp_key_ok;
-    reg  [63:0] pend_above;
-    reg  [63:0] pend_cand;
-    reg  [63:0] pend_grant;
-    reg  [5:0] serve_key;
-    reg  [5:0] read_key;
+    reg  [15:0] pend_above;
+    reg  [15:0] pend_cand;
+    reg  [15:0] pend_grant;
+    reg  [3:0] serve_key;
+    reg  [3:0] read_key;
     reg  fw_hit;
     reg  [127:0] row_raw;
     reg  [31:0] max_raw;
@@ -428,11 +430,11 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [1:0] policy;
     reg  stopmax_set;
     reg  cal_trigger;
-    reg  [63:0] pending_left;
+    reg  [15:0] pending_left;
     reg  serve_capture;
     reg  capture;
-    reg  [63:0] c_onehot;
-    reg  [63:0] d_onehot;
+    reg  [15:0] c_onehot;
+    reg  [15:0] d_onehot;
     reg  [7:0] cand;
     reg  [15:0] best_val;
     reg  [2:0] best_lane;
@@ -454,7 +456,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [7:0] below_port;
     reg  [7:0] flags_inputs;
     reg  set_valid;
-    reg  [5:0] set_key;
+    reg  [3:0] set_key;
     reg  [7:0] set_bits;
     reg  [15:0] clear_off;
     reg  [15:0] set_off;
@@ -464,20 +466,28 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  same_row;
     reg  [7:0] eset;
     reg  [7:0] eclr;
+    reg  [3:0] set_prio;
+    reg  [3:0] clr_prio;
     reg  [7:0] set_prio_oh;
     reg  [7:0] clr_prio_oh;
-    reg  [63:0] inc;
-    reg  [63:0] dec;
-    reg  [63:0] carry;
-    reg  [63:0] borrow;
-    reg  [63:0] n0;
-    reg  [63:0] n1;
-    reg  [63:0] n2;
-    reg  [63:0] n3;
-    reg  [63:0] n4;
-    reg  [63:0] n5;
-    reg  [63:0] d_old;
-    reg  [63:0] d_new;
+    reg  [3:0] c_key_port;
+    reg  [3:0] cal_key_port;
+    reg  [3:0] eset_key_port;
+    reg  [3:0] eclr_key_port;
+    reg  [3:0] eset_key_prio;
+    reg  [3:0] eclr_key_prio;
+    reg  [15:0] inc;
+    reg  [15:0] dec;
+    reg  [15:0] carry;
+    reg  [15:0] borrow;
+    reg  [15:0] n0;
+    reg  [15:0] n1;
+    reg  [15:0] n2;
+    reg  [15:0] n3;
+    reg  [15:0] n4;
+    reg  [15:0] n5;
+    reg  [15:0] d_old;
+    reg  [15:0] d_new;
     reg  [1:0] status;
     reg  [7:0] insp_row;
     reg  [63:0] insp_row64;
@@ -891,27 +901,27 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         eg_bad$d = (eg_enq_valid & ~eg_e_ok) | (eg_deq_valid & ~eg_d_ok);
         ingress$reset = reset;
         ingress$enq_valid = in_enq_valid & in_e_ok;
-        ingress$enq_key = ({3'd0, in_enq_port} << 32'h3) | {3'd0, in_enq_prio};
+        ingress$enq_key = ({1'd0, in_enq_port} << prio_bits) | ({1'd0, in_enq_prio} & prio_mask);
         ingress$enq_len = in_enq_len;
         ingress$deq_valid = in_deq_valid & in_d_ok;
-        ingress$deq_key = ({3'd0, in_deq_port} << 32'h3) | {3'd0, in_deq_prio};
+        ingress$deq_key = ({1'd0, in_deq_port} << prio_bits) | ({1'd0, in_deq_prio} & prio_mask);
         ingress$deq_len = in_deq_len;
         ingress$xoff_thr = r_in_xoff$q;
         ingress$xon_thr = r_in_xon$q;
         ingress$max = r_in_max$q;
-        eg_key_in = ({3'd0, eg_enq_port} << 32'h3) | {3'd0, eg_enq_prio};
+        eg_key_in = ({1'd0, eg_enq_port} << prio_bits) | ({1'd0, eg_enq_prio} & prio_mask);
         egress$reset = reset;
         egress$enq_valid = eg_enq_valid & eg_e_ok;
         egress$enq_key = eg_key_in;
         egress$enq_len = eg_enq_len;
         egress$deq_valid = eg_deq_valid & eg_d_ok;
-        egress$deq_key = ({3'd0, eg_deq_port} << 32'h3) | {3'd0, eg_deq_prio};
+        egress$deq_key = ({1'd0, eg_deq_port} << prio_bits) | ({1'd0, eg_deq_prio} & prio_mask);
         egress$deq_len = eg_deq_len;
         egress$max = r_eg_max$q;
         insp_port8 = r_inspect$q[(32'h0)+:(8)] & field6;
         insp_prio = r_inspect$q[(32'h8)+:(3)];
         insp_input8 = r_inspect$q[(32'h10)+:(8)] & field6;
-        insp_key = (insp_port8[5:0] << 32'h3) | {3'd0, insp_prio};
+        insp_key = (insp_port8[3:0] << prio_bits) | ({1'd0, insp_prio} & prio_mask);
         insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
         pend_above = pending$q & ~((one_k << rr_next$q) - one_k);
         if (|pend_above) begin
@@ -921,7 +931,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             pend_cand = pending$q;
         end
         pend_grant = pend_cand & (~pend_cand + one_k);
-        serve_key = 6'h0;
+        serve_key = 4'h0;
         if (pend_grant[0]) begin
             serve_key = 0;
         end
@@ -970,152 +980,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         if (pend_grant[15]) begin
             serve_key = 15;
         end
-        if (pend_grant[16]) begin
-            serve_key = 16;
-        end
-        if (pend_grant[17]) begin
-            serve_key = 17;
-        end
-        if (pend_grant[18]) begin
-            serve_key = 18;
-        end
-        if (pend_grant[19]) begin
-            serve_key = 19;
-        end
-        if (pend_grant[20]) begin
-            serve_key = 20;
-        end
-        if (pend_grant[21]) begin
-            serve_key = 21;
-        end
-        if (pend_grant[22]) begin
-            serve_key = 22;
-        end
-        if (pend_grant[23]) begin
-            serve_key = 23;
-        end
-        if (pend_grant[24]) begin
-            serve_key = 24;
-        end
-        if (pend_grant[25]) begin
-            serve_key = 25;
-        end
-        if (pend_grant[26]) begin
-            serve_key = 26;
-        end
-        if (pend_grant[27]) begin
-            serve_key = 27;
-        end
-        if (pend_grant[28]) begin
-            serve_key = 28;
-        end
-        if (pend_grant[29]) begin
-            serve_key = 29;
-        end
-        if (pend_grant[30]) begin
-            serve_key = 30;
-        end
-        if (pend_grant[31]) begin
-            serve_key = 31;
-        end
-        if (pend_grant[32]) begin
-            serve_key = 32;
-        end
-        if (pend_grant[33]) begin
-            serve_key = 33;
-        end
-        if (pend_grant[34]) begin
-            serve_key = 34;
-        end
-        if (pend_grant[35]) begin
-            serve_key = 35;
-        end
-        if (pend_grant[36]) begin
-            serve_key = 36;
-        end
-        if (pend_grant[37]) begin
-            serve_key = 37;
-        end
-        if (pend_grant[38]) begin
-            serve_key = 38;
-        end
-        if (pend_grant[39]) begin
-            serve_key = 39;
-        end
-        if (pend_grant[40]) begin
-            serve_key = 40;
-        end
-        if (pend_grant[41]) begin
-            serve_key = 41;
-        end
-        if (pend_grant[42]) begin
-            serve_key = 42;
-        end
-        if (pend_grant[43]) begin
-            serve_key = 43;
-        end
-        if (pend_grant[44]) begin
-            serve_key = 44;
-        end
-        if (pend_grant[45]) begin
-            serve_key = 45;
-        end
-        if (pend_grant[46]) begin
-            serve_key = 46;
-        end
-        if (pend_grant[47]) begin
-            serve_key = 47;
-        end
-        if (pend_grant[48]) begin
-            serve_key = 48;
-        end
-        if (pend_grant[49]) begin
-            serve_key = 49;
-        end
-        if (pend_grant[50]) begin
-            serve_key = 50;
-        end
-        if (pend_grant[51]) begin
-            serve_key = 51;
-        end
-        if (pend_grant[52]) begin
-            serve_key = 52;
-        end
-        if (pend_grant[53]) begin
-            serve_key = 53;
-        end
-        if (pend_grant[54]) begin
-            serve_key = 54;
-        end
-        if (pend_grant[55]) begin
-            serve_key = 55;
-        end
-        if (pend_grant[56]) begin
-            serve_key = 56;
-        end
-        if (pend_grant[57]) begin
-            serve_key = 57;
-        end
-        if (pend_grant[58]) begin
-            serve_key = 58;
-        end
-        if (pend_grant[59]) begin
-            serve_key = 59;
-        end
-        if (pend_grant[60]) begin
-            serve_key = 60;
-        end
-        if (pend_grant[61]) begin
-            serve_key = 61;
-        end
-        if (pend_grant[62]) begin
-            serve_key = 62;
-        end
-        if (pend_grant[63]) begin
-            serve_key = 63;
-        end
         c_kind$d = 2'h0;
-        c_key$d = 6'h0;
+        c_key$d = 4'h0;
         c_input$d = 3'h0;
         c_ok$d = 1'b0;
         read_key = serve_key;
@@ -1161,7 +1027,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             row_eff = row_raw;
             max_eff = max_raw;
         end
-        c_port = c_key$q[(32'h3)+:(3)];
+        c_key_port = c_key$q >> prio_bits;
+        c_port = c_key_port[2:0];
         if (c_input$q > c_port) begin
             c_lane = c_input$q - one_pb;
         end
@@ -1457,7 +1324,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         end
         cal_result = cal_done & ~cancel_now & (policy == policy_cal);
         flags_lanes = cal_flagged$q | sel;
-        cal_port = cal_key$q[(32'h3)+:(3)];
+        cal_key_port = cal_key$q >> prio_bits;
+        cal_port = cal_key_port[2:0];
         below_port = (one_pp << cal_port) - one_pp;
         flags_inputs = (flags_lanes & below_port) | ((flags_lanes & ~below_port) << 32'h1);
         if (capture) begin
@@ -1489,9 +1357,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         e_rows$set_valid = set_valid;
         e_rows$set_key = set_key;
         e_rows$set_bits = set_bits;
-        clear_off = {10'd0, e_rows$clear_key} << pb_shift;
-        set_off = {10'd0, set_key} << pb_shift;
-        insp_off = {10'd0, insp_key} << pb_shift;
+        clear_off = {12'd0, e_rows$clear_key} << pb_shift;
+        set_off = {12'd0, set_key} << pb_shift;
+        insp_off = {12'd0, insp_key} << pb_shift;
         clear_row = e_rows$rows[(clear_off)+:(8)];
         set_row = e_rows$rows[(set_off)+:(8)];
         same_row = xon_now & set_valid & (egress$d_key == set_key);
@@ -1514,68 +1382,70 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             end
         end
         o_eset_valid$d = |eset;
-        o_eset_key$d = 6'h0;
+        o_eset_key$d = 4'h0;
         if (|eset) begin
             o_eset_key$d = set_key;
         end
         o_eset_mask$d = eset;
         o_eclr_valid$d = |eclr;
-        o_eclr_key$d = 6'h0;
+        o_eclr_key$d = 4'h0;
         if (|eclr) begin
             o_eclr_key$d = egress$d_key;
         end
         o_eclr_mask$d = eclr;
-        set_prio_oh = one_8 << set_key[(32'h0)+:(3)];
-        clr_prio_oh = one_8 << egress$d_key[(32'h0)+:(3)];
-        inc = 64'h0;
-        dec = 64'h0;
+        set_prio = set_key & prio_mask;
+        clr_prio = egress$d_key & prio_mask;
+        set_prio_oh = one_8 << set_prio;
+        clr_prio_oh = one_8 << clr_prio;
+        inc = 16'h0;
+        dec = 16'h0;
         if (eset[0]) begin
-            inc = inc | ({56'd0, set_prio_oh} << (0 * 32'h8));
+            inc = inc | ({8'd0, set_prio_oh} << (0 << prio_bits));
         end
         if (eclr[0]) begin
-            dec = dec | ({56'd0, clr_prio_oh} << (0 * 32'h8));
+            dec = dec | ({8'd0, clr_prio_oh} << (0 << prio_bits));
         end
         if (eset[1]) begin
-            inc = inc | ({56'd0, set_prio_oh} << (1 * 32'h8));
+            inc = inc | ({8'd0, set_prio_oh} << (1 << prio_bits));
         end
         if (eclr[1]) begin
-            dec = dec | ({56'd0, clr_prio_oh} << (1 * 32'h8));
+            dec = dec | ({8'd0, clr_prio_oh} << (1 << prio_bits));
         end
         if (eset[2]) begin
-            inc = inc | ({56'd0, set_prio_oh} << (2 * 32'h8));
+            inc = inc | ({8'd0, set_prio_oh} << (2 << prio_bits));
         end
         if (eclr[2]) begin
-            dec = dec | ({56'd0, clr_prio_oh} << (2 * 32'h8));
+            dec = dec | ({8'd0, clr_prio_oh} << (2 << prio_bits));
         end
         if (eset[3]) begin
-            inc = inc | ({56'd0, set_prio_oh} << (3 * 32'h8));
+            inc = inc | ({8'd0, set_prio_oh} << (3 << prio_bits));
         end
         if (eclr[3]) begin
-            dec = dec | ({56'd0, clr_prio_oh} << (3 * 32'h8));
+            dec = dec | ({8'd0, clr_prio_oh} << (3 << prio_bits));
         end
         if (eset[4]) begin
-            inc = inc | ({56'd0, set_prio_oh} << (4 * 32'h8));
+            inc = inc | ({8'd0, set_prio_oh} << (4 << prio_bits));
         end
         if (eclr[4]) begin
-            dec = dec | ({56'd0, clr_prio_oh} << (4 * 32'h8));
+            dec = dec | ({8'd0, clr_prio_oh} << (4 << prio_bits));
         end
         if (eset[5]) begin
-            inc = inc | ({56'd0, set_prio_oh} << (5 * 32'h8));
+            inc = inc | ({8'd0, set_prio_oh} << (5 << prio_bits));
         end
         if (eclr[5]) begin
-            dec = dec | ({56'd0, clr_prio_oh} << (5 * 32'h8));
+            dec = dec | ({8'd0, clr_prio_oh} << (5 << prio_bits));
         end
         if (eset[6]) begin
-            inc = inc | ({56'd0, set_prio_oh} << (6 * 32'h8));
+            inc = inc | ({8'd0, set_prio_oh} << (6 << prio_bits));
         end
         if (eclr[6]) begin
-            dec = dec | ({56'd0, clr_prio_oh} << (6 * 32'h8));
+            dec = dec | ({8'd0, clr_prio_oh} << (6 << prio_bits));
         end
         if (eset[7]) begin
-            inc = inc | ({56'd0, set_prio_oh} << (7 * 32'h8));
+            inc = inc | ({8'd0, set_prio_oh} << (7 << prio_bits));
         end
         if (eclr[7]) begin
-            dec = dec | ({56'd0, clr_prio_oh} << (7 * 32'h8));
+            dec = dec | ({8'd0, clr_prio_oh} << (7 << prio_bits));
         end
         carry = inc & ~dec;
         borrow = dec & ~inc;
@@ -1751,12 +1621,16 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         in_drop = o_in_drop$q;
         eg_drop = o_eg_drop$q;
         eset_valid = o_eset_valid$q;
-        eset_port = o_eset_key$q[(32'h3)+:(3)];
-        eset_prio = o_eset_key$q[(32'h0)+:(3)];
+        eset_key_port = o_eset_key$q >> prio_bits;
+        eset_port = eset_key_port[2:0];
+        eset_key_prio = o_eset_key$q & prio_mask;
+        eset_prio = eset_key_prio[2:0];
         eset_mask = o_eset_mask$q;
         eclr_valid = o_eclr_valid$q;
-        eclr_port = o_eclr_key$q[(32'h3)+:(3)];
-        eclr_prio = o_eclr_key$q[(32'h0)+:(3)];
+        eclr_key_port = o_eclr_key$q >> prio_bits;
+        eclr_port = eclr_key_port[2:0];
+        eclr_key_prio = o_eclr_key$q & prio_mask;
+        eclr_prio = eclr_key_prio[2:0];
         eclr_mask = o_eclr_mask$q;
         frame_valid = frames$frame_valid;
         frame_port = frames$frame_port;
@@ -1783,26 +1657,26 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             in_bad$d = 1'b0;
             eg_bad$d = 1'b0;
             c_kind$d = 2'h0;
-            row_live$d = 64'h0;
+            row_live$d = 16'h0;
             fw_valid$d = 1'b0;
-            pending$d = 64'h0;
-            rr_next$d = 6'h0;
+            pending$d = 16'h0;
+            rr_next$d = 4'h0;
             cal_busy$d = 1'b0;
             cal_summed$d = 1'b0;
             cal_cancel$d = 1'b0;
-            cnt0$d = 64'h0;
-            cnt1$d = 64'h0;
-            cnt2$d = 64'h0;
-            cnt3$d = 64'h0;
-            cnt4$d = 64'h0;
-            cnt5$d = 64'h0;
+            cnt0$d = 16'h0;
+            cnt1$d = 16'h0;
+            cnt2$d = 16'h0;
+            cnt3$d = 16'h0;
+            cnt4$d = 16'h0;
+            cnt5$d = 16'h0;
             o_in_drop$d = 1'b0;
             o_eg_drop$d = 1'b0;
             o_eset_valid$d = 1'b0;
-            o_eset_key$d = 6'h0;
+            o_eset_key$d = 4'h0;
             o_eset_mask$d = 8'h0;
             o_eclr_valid$d = 1'b0;
-            o_eclr_key$d = 6'h0;
+            o_eclr_key$d = 4'h0;
             o_eclr_mask$d = 8'h0;
             o_rdata$d = 32'h0;
         end
@@ -1833,13 +1707,13 @@ endmodule // capfc_fpga__c_input
 module capfc_fpga__c_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -2004,13 +1878,13 @@ endmodule // capfc_fpga__cal_flagged
 module capfc_fpga__cal_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -2061,13 +1935,13 @@ endmodule // capfc_fpga__cal_total
 module capfc_fpga__cnt0(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2080,13 +1954,13 @@ endmodule // capfc_fpga__cnt0
 module capfc_fpga__cnt1(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2099,13 +1973,13 @@ endmodule // capfc_fpga__cnt1
 module capfc_fpga__cnt2(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2118,13 +1992,13 @@ endmodule // capfc_fpga__cnt2
 module capfc_fpga__cnt3(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2137,13 +2011,13 @@ endmodule // capfc_fpga__cnt3
 module capfc_fpga__cnt4(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2156,13 +2030,13 @@ endmodule // capfc_fpga__cnt4
 module capfc_fpga__cnt5(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2176,14 +2050,14 @@ module capfc_fpga__counts(clock,read_address,read_data,write_address,write_data,
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [127:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [127:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [111:0] mem [0:63];
+    reg [111:0] mem [0:15];
     reg [111:0] word;
     // Only the stored lanes and bits of write_data are kept; the name tells Verilator so.
     wire unused_write_data = ^write_data;
@@ -2207,17 +2081,17 @@ module capfc_fpga__e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,se
     input wire  clock;
     input wire  reset;
     input wire  clear_valid;
-    input wire  [5:0] clear_key;
+    input wire  [3:0] clear_key;
     input wire  set_valid;
-    input wire  [5:0] set_key;
+    input wire  [3:0] set_key;
     input wire  [7:0] set_bits;
-    output reg  [511:0] rows;
+    output reg  [127:0] rows;
 
     // Update code (custom)
     genvar k;
     generate
-       for (k = 0; k < 64; k = k + 1) begin : row
-          localparam [5:0] KEY = k;
+       for (k = 0; k < 16; k = k + 1) begin : row
+          localparam [3:0] KEY = k;
           reg [7:0] r;
           wire clear_here = clear_valid && clear_key == KEY;
           wire set_here = set_valid && set_key == KEY;
@@ -2257,72 +2131,72 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     input wire  clock;
     input wire  reset;
     input wire  enq_valid;
-    input wire  [5:0] enq_key;
+    input wire  [3:0] enq_key;
     input wire  [15:0] enq_len;
     input wire  deq_valid;
-    input wire  [5:0] deq_key;
+    input wire  [3:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] max;
     output reg  e_valid;
-    output reg  [5:0] e_key;
+    output reg  [3:0] e_key;
     output reg  [31:0] e_b1;
     output reg  e_drop;
     output reg  d_valid;
-    output reg  [5:0] d_key;
+    output reg  [3:0] d_key;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
     output reg  same_key;
 
     // Constant declarations
-    localparam  one_k = 64'h1;
+    localparam  one_k = 16'h1;
 
     // Stub signals
     reg  e_valid_q$d;
     wire  e_valid_q$q;
-    reg  [5:0] e_key_q$d;
-    wire  [5:0] e_key_q$q;
+    reg  [3:0] e_key_q$d;
+    wire  [3:0] e_key_q$q;
     reg  [15:0] e_len_q$d;
     wire  [15:0] e_len_q$q;
     reg  d_valid_q$d;
     wire  d_valid_q$q;
-    reg  [5:0] d_key_q$d;
-    wire  [5:0] d_key_q$q;
+    reg  [3:0] d_key_q$d;
+    wire  [3:0] d_key_q$q;
     reg  [15:0] d_len_q$d;
     wire  [15:0] d_len_q$q;
-    reg  [5:0] ram_e_for_enq$read_address;
+    reg  [3:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
-    reg  [5:0] ram_e_for_enq$write_address;
+    reg  [3:0] ram_e_for_enq$write_address;
     reg  [31:0] ram_e_for_enq$write_data;
     reg  ram_e_for_enq$write_enable;
-    reg  [5:0] ram_e_for_deq$read_address;
+    reg  [3:0] ram_e_for_deq$read_address;
     wire  [31:0] ram_e_for_deq$read_data;
-    reg  [5:0] ram_e_for_deq$write_address;
+    reg  [3:0] ram_e_for_deq$write_address;
     reg  [31:0] ram_e_for_deq$write_data;
     reg  ram_e_for_deq$write_enable;
-    reg  [5:0] ram_d_for_enq$read_address;
+    reg  [3:0] ram_d_for_enq$read_address;
     wire  [31:0] ram_d_for_enq$read_data;
-    reg  [5:0] ram_d_for_enq$write_address;
+    reg  [3:0] ram_d_for_enq$write_address;
     reg  [31:0] ram_d_for_enq$write_data;
     reg  ram_d_for_enq$write_enable;
-    reg  [5:0] ram_d_for_deq$read_address;
+    reg  [3:0] ram_d_for_deq$read_address;
     wire  [31:0] ram_d_for_deq$read_data;
-    reg  [5:0] ram_d_for_deq$write_address;
+    reg  [3:0] ram_d_for_deq$write_address;
     reg  [31:0] ram_d_for_deq$write_data;
     reg  ram_d_for_deq$write_enable;
-    reg  [63:0] lvt_any$d;
-    wire  [63:0] lvt_any$q;
-    reg  [63:0] lvt_e$d;
-    wire  [63:0] lvt_e$q;
+    reg  [15:0] lvt_any$d;
+    wire  [15:0] lvt_any$q;
+    reg  [15:0] lvt_e$d;
+    wire  [15:0] lvt_e$q;
     reg  fw_e_valid$d;
     wire  fw_e_valid$q;
-    reg  [5:0] fw_e_key$d;
-    wire  [5:0] fw_e_key$q;
+    reg  [3:0] fw_e_key$d;
+    wire  [3:0] fw_e_key$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  fw_d_valid$d;
     wire  fw_d_valid$q;
-    reg  [5:0] fw_d_key$d;
-    wire  [5:0] fw_d_key$q;
+    reg  [3:0] fw_d_key$d;
+    wire  [3:0] fw_d_key$q;
     reg  [31:0] fw_d_val$d;
     wire  [31:0] fw_d_val$q;
 
@@ -2334,10 +2208,10 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [31:0] d_len32;
     reg  [32:0] e_sum;
     reg  d_write;
-    reg  [63:0] e_onehot;
-    reg  [63:0] d_onehot;
-    reg  [63:0] e_touch;
-    reg  [63:0] d_touch;
+    reg  [15:0] e_onehot;
+    reg  [15:0] d_onehot;
+    reg  [15:0] e_touch;
+    reg  [15:0] d_touch;
 
     // Sub module instances
     capfc_fpga__egress$e_valid_q e_valid_q(
@@ -2548,11 +2422,11 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         fw_d_val$d = d_b1;
         e_onehot = one_k << e_key_q$q;
         d_onehot = one_k << d_key_q$q;
-        e_touch = 64'h0;
+        e_touch = 16'h0;
         if (e_valid_q$q) begin
             e_touch = e_onehot;
         end
-        d_touch = 64'h0;
+        d_touch = 16'h0;
         if (d_valid_q$q) begin
             d_touch = d_onehot;
         end
@@ -2566,8 +2440,8 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
-            lvt_any$d = 64'h0;
-            lvt_e$d = 64'h0;
+            lvt_any$d = 16'h0;
+            lvt_e$d = 16'h0;
             fw_e_valid$d = 1'b0;
             fw_d_valid$d = 1'b0;
         end
@@ -2579,13 +2453,13 @@ endmodule // capfc_fpga__egress
 module capfc_fpga__egress$d_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -2636,13 +2510,13 @@ endmodule // capfc_fpga__egress$d_valid_q
 module capfc_fpga__egress$e_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -2693,13 +2567,13 @@ endmodule // capfc_fpga__egress$e_valid_q
 module capfc_fpga__egress$fw_d_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -2750,13 +2624,13 @@ endmodule // capfc_fpga__egress$fw_d_valid
 module capfc_fpga__egress$fw_e_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -2807,13 +2681,13 @@ endmodule // capfc_fpga__egress$fw_e_valid
 module capfc_fpga__egress$lvt_any(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2826,13 +2700,13 @@ endmodule // capfc_fpga__egress$lvt_any
 module capfc_fpga__egress$lvt_e(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2846,14 +2720,14 @@ module capfc_fpga__egress$ram_d_for_deq(clock,read_address,read_data,write_addre
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -2869,14 +2743,14 @@ module capfc_fpga__egress$ram_d_for_enq(clock,read_address,read_data,write_addre
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -2892,14 +2766,14 @@ module capfc_fpga__egress$ram_e_for_deq(clock,read_address,read_data,write_addre
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -2915,14 +2789,14 @@ module capfc_fpga__egress$ram_e_for_enq(clock,read_address,read_data,write_addre
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -2939,8 +2813,8 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [63:0] paused;
-    input wire  [63:0] paused_next;
+    input wire  [15:0] paused;
+    input wire  [15:0] paused_next;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
     output reg  frame_valid;
@@ -2951,16 +2825,16 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
 
     // Constant declarations
     localparam  port_ok = 8'hff;
-    localparam  port_ids = 64'h706050403020100;
+    localparam  prio_bits = 4'h1;
+    localparam  group = 16'h3;
     localparam  one_pp = 8'h1;
-    localparam  byte_k = 64'hff;
     localparam  one_16 = 16'h1;
 
     // Stub signals
-    reg  [63:0] changed$d;
-    wire  [63:0] changed$q;
-    reg  [63:0] refresh_due$d;
-    wire  [63:0] refresh_due$q;
+    reg  [15:0] changed$d;
+    wire  [15:0] changed$q;
+    reg  [15:0] refresh_due$d;
+    wire  [15:0] refresh_due$q;
     reg  [7:0] rr_above$d;
     wire  [7:0] rr_above$q;
     reg  [15:0] refresh_timer$d;
@@ -2977,17 +2851,19 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     wire  [15:0] o_quanta$q;
 
     // Local signals
-    reg  [63:0] dirty_keys;
+    reg  [15:0] dirty_keys;
     reg  [7:0] dirty_ports;
     reg  [7:0] above;
     reg  [7:0] candidates;
     reg  [7:0] grant;
     reg  [2:0] g_port;
-    reg  [5:0] g_base;
-    reg  [63:0] g_keys;
-    reg  [63:0] enabled_keys;
+    reg  [3:0] g_base;
+    reg  [15:0] g_keys;
+    reg  [15:0] g_enabled;
+    reg  [15:0] g_paused;
+    reg  [15:0] enabled_keys;
     reg  tick;
-    reg  [63:0] tick_keys;
+    reg  [15:0] tick_keys;
 
     // Sub module instances
     capfc_fpga__frames$changed changed(
@@ -3049,14 +2925,14 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         o_quanta$d = o_quanta$q;
         dirty_keys = changed$q | refresh_due$q;
         dirty_ports = 8'h0;
-        dirty_ports[0] = |dirty_keys[(0 * 32'h8)+:(8)];
-        dirty_ports[1] = |dirty_keys[(1 * 32'h8)+:(8)];
-        dirty_ports[2] = |dirty_keys[(2 * 32'h8)+:(8)];
-        dirty_ports[3] = |dirty_keys[(3 * 32'h8)+:(8)];
-        dirty_ports[4] = |dirty_keys[(4 * 32'h8)+:(8)];
-        dirty_ports[5] = |dirty_keys[(5 * 32'h8)+:(8)];
-        dirty_ports[6] = |dirty_keys[(6 * 32'h8)+:(8)];
-        dirty_ports[7] = |dirty_keys[(7 * 32'h8)+:(8)];
+        dirty_ports[0] = |((dirty_keys >> (0 << prio_bits)) & group);
+        dirty_ports[1] = |((dirty_keys >> (1 << prio_bits)) & group);
+        dirty_ports[2] = |((dirty_keys >> (2 << prio_bits)) & group);
+        dirty_ports[3] = |((dirty_keys >> (3 << prio_bits)) & group);
+        dirty_ports[4] = |((dirty_keys >> (4 << prio_bits)) & group);
+        dirty_ports[5] = |((dirty_keys >> (5 << prio_bits)) & group);
+        dirty_ports[6] = |((dirty_keys >> (6 << prio_bits)) & group);
+        dirty_ports[7] = |((dirty_keys >> (7 << prio_bits)) & group);
         above = dirty_ports & rr_above$q;
         if (|above) begin
             candidates = above;
@@ -3067,48 +2943,50 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         grant = candidates & (~candidates + one_pp);
         g_port = 3'h0;
         if (grant[0]) begin
-            g_port = port_ids[(0 * 32'h8)+:(3)];
+            g_port = 0;
         end
         if (grant[1]) begin
-            g_port = port_ids[(1 * 32'h8)+:(3)];
+            g_port = 1;
         end
         if (grant[2]) begin
-            g_port = port_ids[(2 * 32'h8)+:(3)];
+            g_port = 2;
         end
         if (grant[3]) begin
-            g_port = port_ids[(3 * 32'h8)+:(3)];
+            g_port = 3;
         end
         if (grant[4]) begin
-            g_port = port_ids[(4 * 32'h8)+:(3)];
+            g_port = 4;
         end
         if (grant[5]) begin
-            g_port = port_ids[(5 * 32'h8)+:(3)];
+            g_port = 5;
         end
         if (grant[6]) begin
-            g_port = port_ids[(6 * 32'h8)+:(3)];
+            g_port = 6;
         end
         if (grant[7]) begin
-            g_port = port_ids[(7 * 32'h8)+:(3)];
+            g_port = 7;
         end
-        g_base = {3'd0, g_port} << 32'h3;
-        g_keys = 64'h0;
+        g_base = {1'd0, g_port} << prio_bits;
+        g_keys = 16'h0;
         if (|grant) begin
-            g_keys = byte_k << g_base;
+            g_keys = group << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
         o_valid$d = |grant;
         o_port$d = g_port;
         enabled_keys = changed$q | paused;
+        g_enabled = (enabled_keys >> g_base) & group;
+        g_paused = (paused >> g_base) & group;
         o_class_enable$d = 8'h0;
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = enabled_keys[(g_base)+:(8)];
-            o_pause$d = paused[(g_base)+:(8)];
+            o_class_enable$d = g_enabled[7:0];
+            o_pause$d = g_paused[7:0];
             o_quanta$d = quanta;
         end
         tick = (refresh_timer$q + one_16) >= refresh;
-        tick_keys = 64'h0;
+        tick_keys = 16'h0;
         if (tick) begin
             refresh_timer$d = 16'h0;
             tick_keys = paused;
@@ -3124,8 +3002,8 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         frame_pause = o_pause$q;
         frame_quanta = o_quanta$q;
         if (reset) begin
-            changed$d = 64'h0;
-            refresh_due$d = 64'h0;
+            changed$d = 16'h0;
+            refresh_due$d = 16'h0;
             rr_above$d = port_ok;
             refresh_timer$d = 16'h0;
             o_valid$d = 1'b0;
@@ -3142,13 +3020,13 @@ endmodule // capfc_fpga__frames
 module capfc_fpga__frames$changed(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -3256,13 +3134,13 @@ endmodule // capfc_fpga__frames$o_valid
 module capfc_fpga__frames$refresh_due(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -3313,13 +3191,13 @@ endmodule // capfc_fpga__frames$rr_above
 module capfc_fpga__fw_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -3411,46 +3289,46 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     input wire  clock;
     input wire  reset;
     input wire  enq_valid;
-    input wire  [5:0] enq_key;
+    input wire  [3:0] enq_key;
     input wire  [15:0] enq_len;
     input wire  deq_valid;
-    input wire  [5:0] deq_key;
+    input wire  [3:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] xoff_thr;
     input wire  [31:0] xon_thr;
     input wire  [31:0] max;
-    output reg  [63:0] xoff;
-    output reg  [63:0] xoff_next;
+    output reg  [15:0] xoff;
+    output reg  [15:0] xoff_next;
     output reg  drop;
     output reg  underflow;
     output reg  xoff_event;
-    output reg  [5:0] e_key;
+    output reg  [3:0] e_key;
     output reg  xon_event;
-    output reg  [5:0] d_key;
+    output reg  [3:0] d_key;
 
     // Constant declarations
-    localparam  one_k = 64'h1;
+    localparam  one_k = 16'h1;
 
     // Stub signals
     reg  occ$reset;
     reg  occ$enq_valid;
-    reg  [5:0] occ$enq_key;
+    reg  [3:0] occ$enq_key;
     reg  [15:0] occ$enq_len;
     reg  occ$deq_valid;
-    reg  [5:0] occ$deq_key;
+    reg  [3:0] occ$deq_key;
     reg  [15:0] occ$deq_len;
     reg  [31:0] occ$max;
     wire  occ$e_valid;
-    wire  [5:0] occ$e_key;
+    wire  [3:0] occ$e_key;
     wire  [31:0] occ$e_b1;
     wire  occ$e_drop;
     wire  occ$d_valid;
-    wire  [5:0] occ$d_key;
+    wire  [3:0] occ$d_key;
     wire  [31:0] occ$d_b1;
     wire  occ$d_underflow;
     wire  occ$same_key;
-    reg  [63:0] state$d;
-    wire  [63:0] state$q;
+    reg  [15:0] state$d;
+    wire  [15:0] state$q;
 
     // Local signals
     reg  xo_d_old;
@@ -3459,10 +3337,10 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  xo_e_base;
     reg  xo_e1;
     reg  d_final;
-    reg  [63:0] e_onehot;
-    reg  [63:0] d_onehot;
-    reg  [63:0] touched;
-    reg  [63:0] set;
+    reg  [15:0] e_onehot;
+    reg  [15:0] d_onehot;
+    reg  [15:0] touched;
+    reg  [15:0] set;
 
     // Sub module instances
     capfc_fpga__ingress$occ occ(
@@ -3520,8 +3398,8 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         end
         e_onehot = one_k << occ$e_key;
         d_onehot = one_k << occ$d_key;
-        touched = 64'h0;
-        set = 64'h0;
+        touched = 16'h0;
+        set = 16'h0;
         if (occ$e_valid) begin
             touched = e_onehot;
             if (xo_e1) begin
@@ -3536,7 +3414,7 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         end
         state$d = (state$q & ~touched) | set;
         if (reset) begin
-            state$d = 64'h0;
+            state$d = 16'h0;
         end
         xoff = state$q;
         xoff_next = state$d;
@@ -3557,72 +3435,72 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     input wire  clock;
     input wire  reset;
     input wire  enq_valid;
-    input wire  [5:0] enq_key;
+    input wire  [3:0] enq_key;
     input wire  [15:0] enq_len;
     input wire  deq_valid;
-    input wire  [5:0] deq_key;
+    input wire  [3:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] max;
     output reg  e_valid;
-    output reg  [5:0] e_key;
+    output reg  [3:0] e_key;
     output reg  [31:0] e_b1;
     output reg  e_drop;
     output reg  d_valid;
-    output reg  [5:0] d_key;
+    output reg  [3:0] d_key;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
     output reg  same_key;
 
     // Constant declarations
-    localparam  one_k = 64'h1;
+    localparam  one_k = 16'h1;
 
     // Stub signals
     reg  e_valid_q$d;
     wire  e_valid_q$q;
-    reg  [5:0] e_key_q$d;
-    wire  [5:0] e_key_q$q;
+    reg  [3:0] e_key_q$d;
+    wire  [3:0] e_key_q$q;
     reg  [15:0] e_len_q$d;
     wire  [15:0] e_len_q$q;
     reg  d_valid_q$d;
     wire  d_valid_q$q;
-    reg  [5:0] d_key_q$d;
-    wire  [5:0] d_key_q$q;
+    reg  [3:0] d_key_q$d;
+    wire  [3:0] d_key_q$q;
     reg  [15:0] d_len_q$d;
     wire  [15:0] d_len_q$q;
-    reg  [5:0] ram_e_for_enq$read_address;
+    reg  [3:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
-    reg  [5:0] ram_e_for_enq$write_address;
+    reg  [3:0] ram_e_for_enq$write_address;
     reg  [31:0] ram_e_for_enq$write_data;
     reg  ram_e_for_enq$write_enable;
-    reg  [5:0] ram_e_for_deq$read_address;
+    reg  [3:0] ram_e_for_deq$read_address;
     wire  [31:0] ram_e_for_deq$read_data;
-    reg  [5:0] ram_e_for_deq$write_address;
+    reg  [3:0] ram_e_for_deq$write_address;
     reg  [31:0] ram_e_for_deq$write_data;
     reg  ram_e_for_deq$write_enable;
-    reg  [5:0] ram_d_for_enq$read_address;
+    reg  [3:0] ram_d_for_enq$read_address;
     wire  [31:0] ram_d_for_enq$read_data;
-    reg  [5:0] ram_d_for_enq$write_address;
+    reg  [3:0] ram_d_for_enq$write_address;
     reg  [31:0] ram_d_for_enq$write_data;
     reg  ram_d_for_enq$write_enable;
-    reg  [5:0] ram_d_for_deq$read_address;
+    reg  [3:0] ram_d_for_deq$read_address;
     wire  [31:0] ram_d_for_deq$read_data;
-    reg  [5:0] ram_d_for_deq$write_address;
+    reg  [3:0] ram_d_for_deq$write_address;
     reg  [31:0] ram_d_for_deq$write_data;
     reg  ram_d_for_deq$write_enable;
-    reg  [63:0] lvt_any$d;
-    wire  [63:0] lvt_any$q;
-    reg  [63:0] lvt_e$d;
-    wire  [63:0] lvt_e$q;
+    reg  [15:0] lvt_any$d;
+    wire  [15:0] lvt_any$q;
+    reg  [15:0] lvt_e$d;
+    wire  [15:0] lvt_e$q;
     reg  fw_e_valid$d;
     wire  fw_e_valid$q;
-    reg  [5:0] fw_e_key$d;
-    wire  [5:0] fw_e_key$q;
+    reg  [3:0] fw_e_key$d;
+    wire  [3:0] fw_e_key$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  fw_d_valid$d;
     wire  fw_d_valid$q;
-    reg  [5:0] fw_d_key$d;
-    wire  [5:0] fw_d_key$q;
+    reg  [3:0] fw_d_key$d;
+    wire  [3:0] fw_d_key$q;
     reg  [31:0] fw_d_val$d;
     wire  [31:0] fw_d_val$q;
 
@@ -3634,10 +3512,10 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     reg  [31:0] d_len32;
     reg  [32:0] e_sum;
     reg  d_write;
-    reg  [63:0] e_onehot;
-    reg  [63:0] d_onehot;
-    reg  [63:0] e_touch;
-    reg  [63:0] d_touch;
+    reg  [15:0] e_onehot;
+    reg  [15:0] d_onehot;
+    reg  [15:0] e_touch;
+    reg  [15:0] d_touch;
 
     // Sub module instances
     capfc_fpga__ingress$occ$e_valid_q e_valid_q(
@@ -3848,11 +3726,11 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         fw_d_val$d = d_b1;
         e_onehot = one_k << e_key_q$q;
         d_onehot = one_k << d_key_q$q;
-        e_touch = 64'h0;
+        e_touch = 16'h0;
         if (e_valid_q$q) begin
             e_touch = e_onehot;
         end
-        d_touch = 64'h0;
+        d_touch = 16'h0;
         if (d_valid_q$q) begin
             d_touch = d_onehot;
         end
@@ -3866,8 +3744,8 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
-            lvt_any$d = 64'h0;
-            lvt_e$d = 64'h0;
+            lvt_any$d = 16'h0;
+            lvt_e$d = 16'h0;
             fw_e_valid$d = 1'b0;
             fw_d_valid$d = 1'b0;
         end
@@ -3879,13 +3757,13 @@ endmodule // capfc_fpga__ingress$occ
 module capfc_fpga__ingress$occ$d_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -3936,13 +3814,13 @@ endmodule // capfc_fpga__ingress$occ$d_valid_q
 module capfc_fpga__ingress$occ$e_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -3993,13 +3871,13 @@ endmodule // capfc_fpga__ingress$occ$e_valid_q
 module capfc_fpga__ingress$occ$fw_d_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -4050,13 +3928,13 @@ endmodule // capfc_fpga__ingress$occ$fw_d_valid
 module capfc_fpga__ingress$occ$fw_e_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -4107,13 +3985,13 @@ endmodule // capfc_fpga__ingress$occ$fw_e_valid
 module capfc_fpga__ingress$occ$lvt_any(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -4126,13 +4004,13 @@ endmodule // capfc_fpga__ingress$occ$lvt_any
 module capfc_fpga__ingress$occ$lvt_e(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -4146,14 +4024,14 @@ module capfc_fpga__ingress$occ$ram_d_for_deq(clock,read_address,read_data,write_
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -4169,14 +4047,14 @@ module capfc_fpga__ingress$occ$ram_d_for_enq(clock,read_address,read_data,write_
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -4192,14 +4070,14 @@ module capfc_fpga__ingress$occ$ram_e_for_deq(clock,read_address,read_data,write_
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -4215,14 +4093,14 @@ module capfc_fpga__ingress$occ$ram_e_for_enq(clock,read_address,read_data,write_
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -4237,13 +4115,13 @@ endmodule // capfc_fpga__ingress$occ$ram_e_for_enq
 module capfc_fpga__ingress$state(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -4257,14 +4135,14 @@ module capfc_fpga__maxes(clock,read_address,read_data,write_address,write_data,w
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [3:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [3:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [18:0] mem [0:63];
+    reg [18:0] mem [0:15];
     wire unused_write_data_high = ^write_data[31:19];
 
     always @(posedge clock) begin
@@ -4279,13 +4157,13 @@ endmodule // capfc_fpga__maxes
 module capfc_fpga__o_eclr_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -4355,13 +4233,13 @@ endmodule // capfc_fpga__o_eg_drop
 module capfc_fpga__o_eset_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
@@ -4450,13 +4328,13 @@ endmodule // capfc_fpga__o_rdata
 module capfc_fpga__pending(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -4735,13 +4613,13 @@ endmodule // capfc_fpga__r_snap
 module capfc_fpga__row_live(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -4754,13 +4632,13 @@ endmodule // capfc_fpga__row_live
 module capfc_fpga__rr_next(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin

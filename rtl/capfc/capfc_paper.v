@@ -166,6 +166,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     localparam  inspect_mask = 32'h3fffff;
     localparam  field6 = 8'h3f;
     localparam  pb_shift = 4'h6;
+    localparam  prio_bits = 9'b11;
+    localparam  prio_mask = 9'b111;
     localparam  one_k = 512'h1;
     localparam  one_pp = 64'h1;
     localparam  one_kb = 9'b1;
@@ -464,8 +466,16 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  same_row;
     reg  [63:0] eset;
     reg  [63:0] eclr;
+    reg  [8:0] set_prio;
+    reg  [8:0] clr_prio;
     reg  [7:0] set_prio_oh;
     reg  [7:0] clr_prio_oh;
+    reg  [8:0] c_key_port;
+    reg  [8:0] cal_key_port;
+    reg  [8:0] eset_key_port;
+    reg  [8:0] eclr_key_port;
+    reg  [8:0] eset_key_prio;
+    reg  [8:0] eclr_key_prio;
     reg  [511:0] inc;
     reg  [511:0] dec;
     reg  [511:0] carry;
@@ -891,27 +901,27 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         eg_bad$d = (eg_enq_valid & ~eg_e_ok) | (eg_deq_valid & ~eg_d_ok);
         ingress$reset = reset;
         ingress$enq_valid = in_enq_valid & in_e_ok;
-        ingress$enq_key = ({3'd0, in_enq_port} << 32'h3) | {6'd0, in_enq_prio};
+        ingress$enq_key = ({3'd0, in_enq_port} << prio_bits) | ({6'd0, in_enq_prio} & prio_mask);
         ingress$enq_len = in_enq_len;
         ingress$deq_valid = in_deq_valid & in_d_ok;
-        ingress$deq_key = ({3'd0, in_deq_port} << 32'h3) | {6'd0, in_deq_prio};
+        ingress$deq_key = ({3'd0, in_deq_port} << prio_bits) | ({6'd0, in_deq_prio} & prio_mask);
         ingress$deq_len = in_deq_len;
         ingress$xoff_thr = r_in_xoff$q;
         ingress$xon_thr = r_in_xon$q;
         ingress$max = r_in_max$q;
-        eg_key_in = ({3'd0, eg_enq_port} << 32'h3) | {6'd0, eg_enq_prio};
+        eg_key_in = ({3'd0, eg_enq_port} << prio_bits) | ({6'd0, eg_enq_prio} & prio_mask);
         egress$reset = reset;
         egress$enq_valid = eg_enq_valid & eg_e_ok;
         egress$enq_key = eg_key_in;
         egress$enq_len = eg_enq_len;
         egress$deq_valid = eg_deq_valid & eg_d_ok;
-        egress$deq_key = ({3'd0, eg_deq_port} << 32'h3) | {6'd0, eg_deq_prio};
+        egress$deq_key = ({3'd0, eg_deq_port} << prio_bits) | ({6'd0, eg_deq_prio} & prio_mask);
         egress$deq_len = eg_deq_len;
         egress$max = r_eg_max$q;
         insp_port8 = r_inspect$q[(32'h0)+:(8)] & field6;
         insp_prio = r_inspect$q[(32'h8)+:(3)];
         insp_input8 = r_inspect$q[(32'h10)+:(8)] & field6;
-        insp_key = ({1'd0, insp_port8} << 32'h3) | {6'd0, insp_prio};
+        insp_key = ({1'd0, insp_port8} << prio_bits) | ({6'd0, insp_prio} & prio_mask);
         insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
         pend_above = pending$q & ~((one_k << rr_next$q) - one_k);
         if (|pend_above) begin
@@ -2505,7 +2515,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
             row_eff = row_raw;
             max_eff = max_raw;
         end
-        c_port = c_key$q[(32'h3)+:(6)];
+        c_key_port = c_key$q >> prio_bits;
+        c_port = c_key_port[5:0];
         if (c_input$q > c_port) begin
             c_lane = c_input$q - one_pb;
         end
@@ -3809,7 +3820,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         end
         cal_result = cal_done & ~cancel_now & (policy == policy_cal);
         flags_lanes = cal_flagged$q | sel;
-        cal_port = cal_key$q[(32'h3)+:(6)];
+        cal_key_port = cal_key$q >> prio_bits;
+        cal_port = cal_key_port[5:0];
         below_port = (one_pp << cal_port) - one_pp;
         flags_inputs = (flags_lanes & below_port) | ((flags_lanes & ~below_port) << 32'h1);
         if (capture) begin
@@ -3877,393 +3889,395 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
             o_eclr_key$d = egress$d_key;
         end
         o_eclr_mask$d = eclr;
-        set_prio_oh = one_8 << set_key[(32'h0)+:(3)];
-        clr_prio_oh = one_8 << egress$d_key[(32'h0)+:(3)];
+        set_prio = set_key & prio_mask;
+        clr_prio = egress$d_key & prio_mask;
+        set_prio_oh = one_8 << set_prio;
+        clr_prio_oh = one_8 << clr_prio;
         inc = 512'h0;
         dec = 512'h0;
         if (eset[0]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (0 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (0 << prio_bits));
         end
         if (eclr[0]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (0 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (0 << prio_bits));
         end
         if (eset[1]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (1 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (1 << prio_bits));
         end
         if (eclr[1]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (1 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (1 << prio_bits));
         end
         if (eset[2]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (2 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (2 << prio_bits));
         end
         if (eclr[2]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (2 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (2 << prio_bits));
         end
         if (eset[3]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (3 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (3 << prio_bits));
         end
         if (eclr[3]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (3 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (3 << prio_bits));
         end
         if (eset[4]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (4 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (4 << prio_bits));
         end
         if (eclr[4]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (4 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (4 << prio_bits));
         end
         if (eset[5]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (5 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (5 << prio_bits));
         end
         if (eclr[5]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (5 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (5 << prio_bits));
         end
         if (eset[6]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (6 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (6 << prio_bits));
         end
         if (eclr[6]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (6 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (6 << prio_bits));
         end
         if (eset[7]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (7 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (7 << prio_bits));
         end
         if (eclr[7]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (7 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (7 << prio_bits));
         end
         if (eset[8]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (8 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (8 << prio_bits));
         end
         if (eclr[8]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (8 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (8 << prio_bits));
         end
         if (eset[9]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (9 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (9 << prio_bits));
         end
         if (eclr[9]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (9 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (9 << prio_bits));
         end
         if (eset[10]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (10 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (10 << prio_bits));
         end
         if (eclr[10]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (10 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (10 << prio_bits));
         end
         if (eset[11]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (11 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (11 << prio_bits));
         end
         if (eclr[11]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (11 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (11 << prio_bits));
         end
         if (eset[12]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (12 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (12 << prio_bits));
         end
         if (eclr[12]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (12 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (12 << prio_bits));
         end
         if (eset[13]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (13 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (13 << prio_bits));
         end
         if (eclr[13]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (13 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (13 << prio_bits));
         end
         if (eset[14]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (14 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (14 << prio_bits));
         end
         if (eclr[14]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (14 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (14 << prio_bits));
         end
         if (eset[15]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (15 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (15 << prio_bits));
         end
         if (eclr[15]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (15 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (15 << prio_bits));
         end
         if (eset[16]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (16 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (16 << prio_bits));
         end
         if (eclr[16]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (16 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (16 << prio_bits));
         end
         if (eset[17]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (17 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (17 << prio_bits));
         end
         if (eclr[17]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (17 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (17 << prio_bits));
         end
         if (eset[18]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (18 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (18 << prio_bits));
         end
         if (eclr[18]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (18 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (18 << prio_bits));
         end
         if (eset[19]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (19 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (19 << prio_bits));
         end
         if (eclr[19]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (19 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (19 << prio_bits));
         end
         if (eset[20]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (20 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (20 << prio_bits));
         end
         if (eclr[20]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (20 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (20 << prio_bits));
         end
         if (eset[21]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (21 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (21 << prio_bits));
         end
         if (eclr[21]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (21 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (21 << prio_bits));
         end
         if (eset[22]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (22 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (22 << prio_bits));
         end
         if (eclr[22]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (22 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (22 << prio_bits));
         end
         if (eset[23]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (23 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (23 << prio_bits));
         end
         if (eclr[23]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (23 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (23 << prio_bits));
         end
         if (eset[24]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (24 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (24 << prio_bits));
         end
         if (eclr[24]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (24 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (24 << prio_bits));
         end
         if (eset[25]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (25 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (25 << prio_bits));
         end
         if (eclr[25]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (25 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (25 << prio_bits));
         end
         if (eset[26]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (26 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (26 << prio_bits));
         end
         if (eclr[26]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (26 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (26 << prio_bits));
         end
         if (eset[27]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (27 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (27 << prio_bits));
         end
         if (eclr[27]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (27 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (27 << prio_bits));
         end
         if (eset[28]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (28 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (28 << prio_bits));
         end
         if (eclr[28]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (28 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (28 << prio_bits));
         end
         if (eset[29]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (29 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (29 << prio_bits));
         end
         if (eclr[29]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (29 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (29 << prio_bits));
         end
         if (eset[30]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (30 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (30 << prio_bits));
         end
         if (eclr[30]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (30 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (30 << prio_bits));
         end
         if (eset[31]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (31 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (31 << prio_bits));
         end
         if (eclr[31]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (31 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (31 << prio_bits));
         end
         if (eset[32]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (32 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (32 << prio_bits));
         end
         if (eclr[32]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (32 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (32 << prio_bits));
         end
         if (eset[33]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (33 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (33 << prio_bits));
         end
         if (eclr[33]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (33 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (33 << prio_bits));
         end
         if (eset[34]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (34 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (34 << prio_bits));
         end
         if (eclr[34]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (34 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (34 << prio_bits));
         end
         if (eset[35]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (35 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (35 << prio_bits));
         end
         if (eclr[35]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (35 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (35 << prio_bits));
         end
         if (eset[36]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (36 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (36 << prio_bits));
         end
         if (eclr[36]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (36 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (36 << prio_bits));
         end
         if (eset[37]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (37 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (37 << prio_bits));
         end
         if (eclr[37]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (37 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (37 << prio_bits));
         end
         if (eset[38]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (38 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (38 << prio_bits));
         end
         if (eclr[38]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (38 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (38 << prio_bits));
         end
         if (eset[39]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (39 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (39 << prio_bits));
         end
         if (eclr[39]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (39 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (39 << prio_bits));
         end
         if (eset[40]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (40 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (40 << prio_bits));
         end
         if (eclr[40]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (40 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (40 << prio_bits));
         end
         if (eset[41]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (41 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (41 << prio_bits));
         end
         if (eclr[41]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (41 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (41 << prio_bits));
         end
         if (eset[42]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (42 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (42 << prio_bits));
         end
         if (eclr[42]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (42 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (42 << prio_bits));
         end
         if (eset[43]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (43 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (43 << prio_bits));
         end
         if (eclr[43]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (43 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (43 << prio_bits));
         end
         if (eset[44]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (44 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (44 << prio_bits));
         end
         if (eclr[44]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (44 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (44 << prio_bits));
         end
         if (eset[45]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (45 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (45 << prio_bits));
         end
         if (eclr[45]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (45 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (45 << prio_bits));
         end
         if (eset[46]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (46 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (46 << prio_bits));
         end
         if (eclr[46]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (46 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (46 << prio_bits));
         end
         if (eset[47]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (47 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (47 << prio_bits));
         end
         if (eclr[47]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (47 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (47 << prio_bits));
         end
         if (eset[48]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (48 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (48 << prio_bits));
         end
         if (eclr[48]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (48 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (48 << prio_bits));
         end
         if (eset[49]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (49 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (49 << prio_bits));
         end
         if (eclr[49]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (49 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (49 << prio_bits));
         end
         if (eset[50]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (50 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (50 << prio_bits));
         end
         if (eclr[50]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (50 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (50 << prio_bits));
         end
         if (eset[51]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (51 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (51 << prio_bits));
         end
         if (eclr[51]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (51 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (51 << prio_bits));
         end
         if (eset[52]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (52 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (52 << prio_bits));
         end
         if (eclr[52]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (52 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (52 << prio_bits));
         end
         if (eset[53]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (53 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (53 << prio_bits));
         end
         if (eclr[53]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (53 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (53 << prio_bits));
         end
         if (eset[54]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (54 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (54 << prio_bits));
         end
         if (eclr[54]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (54 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (54 << prio_bits));
         end
         if (eset[55]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (55 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (55 << prio_bits));
         end
         if (eclr[55]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (55 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (55 << prio_bits));
         end
         if (eset[56]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (56 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (56 << prio_bits));
         end
         if (eclr[56]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (56 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (56 << prio_bits));
         end
         if (eset[57]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (57 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (57 << prio_bits));
         end
         if (eclr[57]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (57 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (57 << prio_bits));
         end
         if (eset[58]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (58 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (58 << prio_bits));
         end
         if (eclr[58]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (58 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (58 << prio_bits));
         end
         if (eset[59]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (59 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (59 << prio_bits));
         end
         if (eclr[59]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (59 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (59 << prio_bits));
         end
         if (eset[60]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (60 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (60 << prio_bits));
         end
         if (eclr[60]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (60 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (60 << prio_bits));
         end
         if (eset[61]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (61 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (61 << prio_bits));
         end
         if (eclr[61]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (61 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (61 << prio_bits));
         end
         if (eset[62]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (62 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (62 << prio_bits));
         end
         if (eclr[62]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (62 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (62 << prio_bits));
         end
         if (eset[63]) begin
-            inc = inc | ({504'd0, set_prio_oh} << (63 * 32'h8));
+            inc = inc | ({504'd0, set_prio_oh} << (63 << prio_bits));
         end
         if (eclr[63]) begin
-            dec = dec | ({504'd0, clr_prio_oh} << (63 * 32'h8));
+            dec = dec | ({504'd0, clr_prio_oh} << (63 << prio_bits));
         end
         carry = inc & ~dec;
         borrow = dec & ~inc;
@@ -4439,12 +4453,16 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         in_drop = o_in_drop$q;
         eg_drop = o_eg_drop$q;
         eset_valid = o_eset_valid$q;
-        eset_port = o_eset_key$q[(32'h3)+:(6)];
-        eset_prio = o_eset_key$q[(32'h0)+:(3)];
+        eset_key_port = o_eset_key$q >> prio_bits;
+        eset_port = eset_key_port[5:0];
+        eset_key_prio = o_eset_key$q & prio_mask;
+        eset_prio = eset_key_prio[2:0];
         eset_mask = o_eset_mask$q;
         eclr_valid = o_eclr_valid$q;
-        eclr_port = o_eclr_key$q[(32'h3)+:(6)];
-        eclr_prio = o_eclr_key$q[(32'h0)+:(3)];
+        eclr_key_port = o_eclr_key$q >> prio_bits;
+        eclr_port = eclr_key_port[5:0];
+        eclr_key_prio = o_eclr_key$q & prio_mask;
+        eclr_prio = eclr_key_prio[2:0];
         eclr_mask = o_eclr_mask$q;
         frame_valid = frames$frame_valid;
         frame_port = frames$frame_port;
@@ -5639,9 +5657,9 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
 
     // Constant declarations
     localparam  port_ok = 64'hffffffffffff;
-    localparam  port_ids = 512'h3f3e3d3c3b3a393837363534333231302f2e2d2c2b2a292827262524232221201f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100;
+    localparam  prio_bits = 9'b11;
+    localparam  group = 512'hff;
     localparam  one_pp = 64'h1;
-    localparam  byte_k = 512'hff;
     localparam  one_16 = 16'h1;
 
     // Stub signals
@@ -5673,6 +5691,8 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     reg  [5:0] g_port;
     reg  [8:0] g_base;
     reg  [511:0] g_keys;
+    reg  [511:0] g_enabled;
+    reg  [511:0] g_paused;
     reg  [511:0] enabled_keys;
     reg  tick;
     reg  [511:0] tick_keys;
@@ -5737,70 +5757,70 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         o_quanta$d = o_quanta$q;
         dirty_keys = changed$q | refresh_due$q;
         dirty_ports = 64'h0;
-        dirty_ports[0] = |dirty_keys[(0 * 32'h8)+:(8)];
-        dirty_ports[1] = |dirty_keys[(1 * 32'h8)+:(8)];
-        dirty_ports[2] = |dirty_keys[(2 * 32'h8)+:(8)];
-        dirty_ports[3] = |dirty_keys[(3 * 32'h8)+:(8)];
-        dirty_ports[4] = |dirty_keys[(4 * 32'h8)+:(8)];
-        dirty_ports[5] = |dirty_keys[(5 * 32'h8)+:(8)];
-        dirty_ports[6] = |dirty_keys[(6 * 32'h8)+:(8)];
-        dirty_ports[7] = |dirty_keys[(7 * 32'h8)+:(8)];
-        dirty_ports[8] = |dirty_keys[(8 * 32'h8)+:(8)];
-        dirty_ports[9] = |dirty_keys[(9 * 32'h8)+:(8)];
-        dirty_ports[10] = |dirty_keys[(10 * 32'h8)+:(8)];
-        dirty_ports[11] = |dirty_keys[(11 * 32'h8)+:(8)];
-        dirty_ports[12] = |dirty_keys[(12 * 32'h8)+:(8)];
-        dirty_ports[13] = |dirty_keys[(13 * 32'h8)+:(8)];
-        dirty_ports[14] = |dirty_keys[(14 * 32'h8)+:(8)];
-        dirty_ports[15] = |dirty_keys[(15 * 32'h8)+:(8)];
-        dirty_ports[16] = |dirty_keys[(16 * 32'h8)+:(8)];
-        dirty_ports[17] = |dirty_keys[(17 * 32'h8)+:(8)];
-        dirty_ports[18] = |dirty_keys[(18 * 32'h8)+:(8)];
-        dirty_ports[19] = |dirty_keys[(19 * 32'h8)+:(8)];
-        dirty_ports[20] = |dirty_keys[(20 * 32'h8)+:(8)];
-        dirty_ports[21] = |dirty_keys[(21 * 32'h8)+:(8)];
-        dirty_ports[22] = |dirty_keys[(22 * 32'h8)+:(8)];
-        dirty_ports[23] = |dirty_keys[(23 * 32'h8)+:(8)];
-        dirty_ports[24] = |dirty_keys[(24 * 32'h8)+:(8)];
-        dirty_ports[25] = |dirty_keys[(25 * 32'h8)+:(8)];
-        dirty_ports[26] = |dirty_keys[(26 * 32'h8)+:(8)];
-        dirty_ports[27] = |dirty_keys[(27 * 32'h8)+:(8)];
-        dirty_ports[28] = |dirty_keys[(28 * 32'h8)+:(8)];
-        dirty_ports[29] = |dirty_keys[(29 * 32'h8)+:(8)];
-        dirty_ports[30] = |dirty_keys[(30 * 32'h8)+:(8)];
-        dirty_ports[31] = |dirty_keys[(31 * 32'h8)+:(8)];
-        dirty_ports[32] = |dirty_keys[(32 * 32'h8)+:(8)];
-        dirty_ports[33] = |dirty_keys[(33 * 32'h8)+:(8)];
-        dirty_ports[34] = |dirty_keys[(34 * 32'h8)+:(8)];
-        dirty_ports[35] = |dirty_keys[(35 * 32'h8)+:(8)];
-        dirty_ports[36] = |dirty_keys[(36 * 32'h8)+:(8)];
-        dirty_ports[37] = |dirty_keys[(37 * 32'h8)+:(8)];
-        dirty_ports[38] = |dirty_keys[(38 * 32'h8)+:(8)];
-        dirty_ports[39] = |dirty_keys[(39 * 32'h8)+:(8)];
-        dirty_ports[40] = |dirty_keys[(40 * 32'h8)+:(8)];
-        dirty_ports[41] = |dirty_keys[(41 * 32'h8)+:(8)];
-        dirty_ports[42] = |dirty_keys[(42 * 32'h8)+:(8)];
-        dirty_ports[43] = |dirty_keys[(43 * 32'h8)+:(8)];
-        dirty_ports[44] = |dirty_keys[(44 * 32'h8)+:(8)];
-        dirty_ports[45] = |dirty_keys[(45 * 32'h8)+:(8)];
-        dirty_ports[46] = |dirty_keys[(46 * 32'h8)+:(8)];
-        dirty_ports[47] = |dirty_keys[(47 * 32'h8)+:(8)];
-        dirty_ports[48] = |dirty_keys[(48 * 32'h8)+:(8)];
-        dirty_ports[49] = |dirty_keys[(49 * 32'h8)+:(8)];
-        dirty_ports[50] = |dirty_keys[(50 * 32'h8)+:(8)];
-        dirty_ports[51] = |dirty_keys[(51 * 32'h8)+:(8)];
-        dirty_ports[52] = |dirty_keys[(52 * 32'h8)+:(8)];
-        dirty_ports[53] = |dirty_keys[(53 * 32'h8)+:(8)];
-        dirty_ports[54] = |dirty_keys[(54 * 32'h8)+:(8)];
-        dirty_ports[55] = |dirty_keys[(55 * 32'h8)+:(8)];
-        dirty_ports[56] = |dirty_keys[(56 * 32'h8)+:(8)];
-        dirty_ports[57] = |dirty_keys[(57 * 32'h8)+:(8)];
-        dirty_ports[58] = |dirty_keys[(58 * 32'h8)+:(8)];
-        dirty_ports[59] = |dirty_keys[(59 * 32'h8)+:(8)];
-        dirty_ports[60] = |dirty_keys[(60 * 32'h8)+:(8)];
-        dirty_ports[61] = |dirty_keys[(61 * 32'h8)+:(8)];
-        dirty_ports[62] = |dirty_keys[(62 * 32'h8)+:(8)];
-        dirty_ports[63] = |dirty_keys[(63 * 32'h8)+:(8)];
+        dirty_ports[0] = |((dirty_keys >> (0 << prio_bits)) & group);
+        dirty_ports[1] = |((dirty_keys >> (1 << prio_bits)) & group);
+        dirty_ports[2] = |((dirty_keys >> (2 << prio_bits)) & group);
+        dirty_ports[3] = |((dirty_keys >> (3 << prio_bits)) & group);
+        dirty_ports[4] = |((dirty_keys >> (4 << prio_bits)) & group);
+        dirty_ports[5] = |((dirty_keys >> (5 << prio_bits)) & group);
+        dirty_ports[6] = |((dirty_keys >> (6 << prio_bits)) & group);
+        dirty_ports[7] = |((dirty_keys >> (7 << prio_bits)) & group);
+        dirty_ports[8] = |((dirty_keys >> (8 << prio_bits)) & group);
+        dirty_ports[9] = |((dirty_keys >> (9 << prio_bits)) & group);
+        dirty_ports[10] = |((dirty_keys >> (10 << prio_bits)) & group);
+        dirty_ports[11] = |((dirty_keys >> (11 << prio_bits)) & group);
+        dirty_ports[12] = |((dirty_keys >> (12 << prio_bits)) & group);
+        dirty_ports[13] = |((dirty_keys >> (13 << prio_bits)) & group);
+        dirty_ports[14] = |((dirty_keys >> (14 << prio_bits)) & group);
+        dirty_ports[15] = |((dirty_keys >> (15 << prio_bits)) & group);
+        dirty_ports[16] = |((dirty_keys >> (16 << prio_bits)) & group);
+        dirty_ports[17] = |((dirty_keys >> (17 << prio_bits)) & group);
+        dirty_ports[18] = |((dirty_keys >> (18 << prio_bits)) & group);
+        dirty_ports[19] = |((dirty_keys >> (19 << prio_bits)) & group);
+        dirty_ports[20] = |((dirty_keys >> (20 << prio_bits)) & group);
+        dirty_ports[21] = |((dirty_keys >> (21 << prio_bits)) & group);
+        dirty_ports[22] = |((dirty_keys >> (22 << prio_bits)) & group);
+        dirty_ports[23] = |((dirty_keys >> (23 << prio_bits)) & group);
+        dirty_ports[24] = |((dirty_keys >> (24 << prio_bits)) & group);
+        dirty_ports[25] = |((dirty_keys >> (25 << prio_bits)) & group);
+        dirty_ports[26] = |((dirty_keys >> (26 << prio_bits)) & group);
+        dirty_ports[27] = |((dirty_keys >> (27 << prio_bits)) & group);
+        dirty_ports[28] = |((dirty_keys >> (28 << prio_bits)) & group);
+        dirty_ports[29] = |((dirty_keys >> (29 << prio_bits)) & group);
+        dirty_ports[30] = |((dirty_keys >> (30 << prio_bits)) & group);
+        dirty_ports[31] = |((dirty_keys >> (31 << prio_bits)) & group);
+        dirty_ports[32] = |((dirty_keys >> (32 << prio_bits)) & group);
+        dirty_ports[33] = |((dirty_keys >> (33 << prio_bits)) & group);
+        dirty_ports[34] = |((dirty_keys >> (34 << prio_bits)) & group);
+        dirty_ports[35] = |((dirty_keys >> (35 << prio_bits)) & group);
+        dirty_ports[36] = |((dirty_keys >> (36 << prio_bits)) & group);
+        dirty_ports[37] = |((dirty_keys >> (37 << prio_bits)) & group);
+        dirty_ports[38] = |((dirty_keys >> (38 << prio_bits)) & group);
+        dirty_ports[39] = |((dirty_keys >> (39 << prio_bits)) & group);
+        dirty_ports[40] = |((dirty_keys >> (40 << prio_bits)) & group);
+        dirty_ports[41] = |((dirty_keys >> (41 << prio_bits)) & group);
+        dirty_ports[42] = |((dirty_keys >> (42 << prio_bits)) & group);
+        dirty_ports[43] = |((dirty_keys >> (43 << prio_bits)) & group);
+        dirty_ports[44] = |((dirty_keys >> (44 << prio_bits)) & group);
+        dirty_ports[45] = |((dirty_keys >> (45 << prio_bits)) & group);
+        dirty_ports[46] = |((dirty_keys >> (46 << prio_bits)) & group);
+        dirty_ports[47] = |((dirty_keys >> (47 << prio_bits)) & group);
+        dirty_ports[48] = |((dirty_keys >> (48 << prio_bits)) & group);
+        dirty_ports[49] = |((dirty_keys >> (49 << prio_bits)) & group);
+        dirty_ports[50] = |((dirty_keys >> (50 << prio_bits)) & group);
+        dirty_ports[51] = |((dirty_keys >> (51 << prio_bits)) & group);
+        dirty_ports[52] = |((dirty_keys >> (52 << prio_bits)) & group);
+        dirty_ports[53] = |((dirty_keys >> (53 << prio_bits)) & group);
+        dirty_ports[54] = |((dirty_keys >> (54 << prio_bits)) & group);
+        dirty_ports[55] = |((dirty_keys >> (55 << prio_bits)) & group);
+        dirty_ports[56] = |((dirty_keys >> (56 << prio_bits)) & group);
+        dirty_ports[57] = |((dirty_keys >> (57 << prio_bits)) & group);
+        dirty_ports[58] = |((dirty_keys >> (58 << prio_bits)) & group);
+        dirty_ports[59] = |((dirty_keys >> (59 << prio_bits)) & group);
+        dirty_ports[60] = |((dirty_keys >> (60 << prio_bits)) & group);
+        dirty_ports[61] = |((dirty_keys >> (61 << prio_bits)) & group);
+        dirty_ports[62] = |((dirty_keys >> (62 << prio_bits)) & group);
+        dirty_ports[63] = |((dirty_keys >> (63 << prio_bits)) & group);
         above = dirty_ports & rr_above$q;
         if (|above) begin
             candidates = above;
@@ -5811,212 +5831,214 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         grant = candidates & (~candidates + one_pp);
         g_port = 6'h0;
         if (grant[0]) begin
-            g_port = port_ids[(0 * 32'h8)+:(6)];
+            g_port = 0;
         end
         if (grant[1]) begin
-            g_port = port_ids[(1 * 32'h8)+:(6)];
+            g_port = 1;
         end
         if (grant[2]) begin
-            g_port = port_ids[(2 * 32'h8)+:(6)];
+            g_port = 2;
         end
         if (grant[3]) begin
-            g_port = port_ids[(3 * 32'h8)+:(6)];
+            g_port = 3;
         end
         if (grant[4]) begin
-            g_port = port_ids[(4 * 32'h8)+:(6)];
+            g_port = 4;
         end
         if (grant[5]) begin
-            g_port = port_ids[(5 * 32'h8)+:(6)];
+            g_port = 5;
         end
         if (grant[6]) begin
-            g_port = port_ids[(6 * 32'h8)+:(6)];
+            g_port = 6;
         end
         if (grant[7]) begin
-            g_port = port_ids[(7 * 32'h8)+:(6)];
+            g_port = 7;
         end
         if (grant[8]) begin
-            g_port = port_ids[(8 * 32'h8)+:(6)];
+            g_port = 8;
         end
         if (grant[9]) begin
-            g_port = port_ids[(9 * 32'h8)+:(6)];
+            g_port = 9;
         end
         if (grant[10]) begin
-            g_port = port_ids[(10 * 32'h8)+:(6)];
+            g_port = 10;
         end
         if (grant[11]) begin
-            g_port = port_ids[(11 * 32'h8)+:(6)];
+            g_port = 11;
         end
         if (grant[12]) begin
-            g_port = port_ids[(12 * 32'h8)+:(6)];
+            g_port = 12;
         end
         if (grant[13]) begin
-            g_port = port_ids[(13 * 32'h8)+:(6)];
+            g_port = 13;
         end
         if (grant[14]) begin
-            g_port = port_ids[(14 * 32'h8)+:(6)];
+            g_port = 14;
         end
         if (grant[15]) begin
-            g_port = port_ids[(15 * 32'h8)+:(6)];
+            g_port = 15;
         end
         if (grant[16]) begin
-            g_port = port_ids[(16 * 32'h8)+:(6)];
+            g_port = 16;
         end
         if (grant[17]) begin
-            g_port = port_ids[(17 * 32'h8)+:(6)];
+            g_port = 17;
         end
         if (grant[18]) begin
-            g_port = port_ids[(18 * 32'h8)+:(6)];
+            g_port = 18;
         end
         if (grant[19]) begin
-            g_port = port_ids[(19 * 32'h8)+:(6)];
+            g_port = 19;
         end
         if (grant[20]) begin
-            g_port = port_ids[(20 * 32'h8)+:(6)];
+            g_port = 20;
         end
         if (grant[21]) begin
-            g_port = port_ids[(21 * 32'h8)+:(6)];
+            g_port = 21;
         end
         if (grant[22]) begin
-            g_port = port_ids[(22 * 32'h8)+:(6)];
+            g_port = 22;
         end
         if (grant[23]) begin
-            g_port = port_ids[(23 * 32'h8)+:(6)];
+            g_port = 23;
         end
         if (grant[24]) begin
-            g_port = port_ids[(24 * 32'h8)+:(6)];
+            g_port = 24;
         end
         if (grant[25]) begin
-            g_port = port_ids[(25 * 32'h8)+:(6)];
+            g_port = 25;
         end
         if (grant[26]) begin
-            g_port = port_ids[(26 * 32'h8)+:(6)];
+            g_port = 26;
         end
         if (grant[27]) begin
-            g_port = port_ids[(27 * 32'h8)+:(6)];
+            g_port = 27;
         end
         if (grant[28]) begin
-            g_port = port_ids[(28 * 32'h8)+:(6)];
+            g_port = 28;
         end
         if (grant[29]) begin
-            g_port = port_ids[(29 * 32'h8)+:(6)];
+            g_port = 29;
         end
         if (grant[30]) begin
-            g_port = port_ids[(30 * 32'h8)+:(6)];
+            g_port = 30;
         end
         if (grant[31]) begin
-            g_port = port_ids[(31 * 32'h8)+:(6)];
+            g_port = 31;
         end
         if (grant[32]) begin
-            g_port = port_ids[(32 * 32'h8)+:(6)];
+            g_port = 32;
         end
         if (grant[33]) begin
-            g_port = port_ids[(33 * 32'h8)+:(6)];
+            g_port = 33;
         end
         if (grant[34]) begin
-            g_port = port_ids[(34 * 32'h8)+:(6)];
+            g_port = 34;
         end
         if (grant[35]) begin
-            g_port = port_ids[(35 * 32'h8)+:(6)];
+            g_port = 35;
         end
         if (grant[36]) begin
-            g_port = port_ids[(36 * 32'h8)+:(6)];
+            g_port = 36;
         end
         if (grant[37]) begin
-            g_port = port_ids[(37 * 32'h8)+:(6)];
+            g_port = 37;
         end
         if (grant[38]) begin
-            g_port = port_ids[(38 * 32'h8)+:(6)];
+            g_port = 38;
         end
         if (grant[39]) begin
-            g_port = port_ids[(39 * 32'h8)+:(6)];
+            g_port = 39;
         end
         if (grant[40]) begin
-            g_port = port_ids[(40 * 32'h8)+:(6)];
+            g_port = 40;
         end
         if (grant[41]) begin
-            g_port = port_ids[(41 * 32'h8)+:(6)];
+            g_port = 41;
         end
         if (grant[42]) begin
-            g_port = port_ids[(42 * 32'h8)+:(6)];
+            g_port = 42;
         end
         if (grant[43]) begin
-            g_port = port_ids[(43 * 32'h8)+:(6)];
+            g_port = 43;
         end
         if (grant[44]) begin
-            g_port = port_ids[(44 * 32'h8)+:(6)];
+            g_port = 44;
         end
         if (grant[45]) begin
-            g_port = port_ids[(45 * 32'h8)+:(6)];
+            g_port = 45;
         end
         if (grant[46]) begin
-            g_port = port_ids[(46 * 32'h8)+:(6)];
+            g_port = 46;
         end
         if (grant[47]) begin
-            g_port = port_ids[(47 * 32'h8)+:(6)];
+            g_port = 47;
         end
         if (grant[48]) begin
-            g_port = port_ids[(48 * 32'h8)+:(6)];
+            g_port = 48;
         end
         if (grant[49]) begin
-            g_port = port_ids[(49 * 32'h8)+:(6)];
+            g_port = 49;
         end
         if (grant[50]) begin
-            g_port = port_ids[(50 * 32'h8)+:(6)];
+            g_port = 50;
         end
         if (grant[51]) begin
-            g_port = port_ids[(51 * 32'h8)+:(6)];
+            g_port = 51;
         end
         if (grant[52]) begin
-            g_port = port_ids[(52 * 32'h8)+:(6)];
+            g_port = 52;
         end
         if (grant[53]) begin
-            g_port = port_ids[(53 * 32'h8)+:(6)];
+            g_port = 53;
         end
         if (grant[54]) begin
-            g_port = port_ids[(54 * 32'h8)+:(6)];
+            g_port = 54;
         end
         if (grant[55]) begin
-            g_port = port_ids[(55 * 32'h8)+:(6)];
+            g_port = 55;
         end
         if (grant[56]) begin
-            g_port = port_ids[(56 * 32'h8)+:(6)];
+            g_port = 56;
         end
         if (grant[57]) begin
-            g_port = port_ids[(57 * 32'h8)+:(6)];
+            g_port = 57;
         end
         if (grant[58]) begin
-            g_port = port_ids[(58 * 32'h8)+:(6)];
+            g_port = 58;
         end
         if (grant[59]) begin
-            g_port = port_ids[(59 * 32'h8)+:(6)];
+            g_port = 59;
         end
         if (grant[60]) begin
-            g_port = port_ids[(60 * 32'h8)+:(6)];
+            g_port = 60;
         end
         if (grant[61]) begin
-            g_port = port_ids[(61 * 32'h8)+:(6)];
+            g_port = 61;
         end
         if (grant[62]) begin
-            g_port = port_ids[(62 * 32'h8)+:(6)];
+            g_port = 62;
         end
         if (grant[63]) begin
-            g_port = port_ids[(63 * 32'h8)+:(6)];
+            g_port = 63;
         end
-        g_base = {3'd0, g_port} << 32'h3;
+        g_base = {3'd0, g_port} << prio_bits;
         g_keys = 512'h0;
         if (|grant) begin
-            g_keys = byte_k << g_base;
+            g_keys = group << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
         o_valid$d = |grant;
         o_port$d = g_port;
         enabled_keys = changed$q | paused;
+        g_enabled = (enabled_keys >> g_base) & group;
+        g_paused = (paused >> g_base) & group;
         o_class_enable$d = 8'h0;
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = enabled_keys[(g_base)+:(8)];
-            o_pause$d = paused[(g_base)+:(8)];
+            o_class_enable$d = g_enabled[7:0];
+            o_pause$d = g_paused[7:0];
             o_quanta$d = quanta;
         end
         tick = (refresh_timer$q + one_16) >= refresh;

@@ -166,9 +166,11 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     localparam  inspect_mask = 32'h3fffff;
     localparam  field6 = 8'h3f;
     localparam  pb_shift = 4'h2;
-    localparam  one_k = 32'h1;
+    localparam  prio_bits = 3'b1;
+    localparam  prio_mask = 3'b1;
+    localparam  one_k = 8'h1;
     localparam  one_pp = 4'h1;
-    localparam  one_kb = 5'b1;
+    localparam  one_kb = 3'b1;
     localparam  one_pb = 2'b1;
     localparam  one_8 = 8'h1;
     localparam  one_16 = 16'h1;
@@ -218,42 +220,42 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     // Stub signals
     reg  ingress$reset;
     reg  ingress$enq_valid;
-    reg  [4:0] ingress$enq_key;
+    reg  [2:0] ingress$enq_key;
     reg  [15:0] ingress$enq_len;
     reg  ingress$deq_valid;
-    reg  [4:0] ingress$deq_key;
+    reg  [2:0] ingress$deq_key;
     reg  [15:0] ingress$deq_len;
     reg  [31:0] ingress$xoff_thr;
     reg  [31:0] ingress$xon_thr;
     reg  [31:0] ingress$max;
-    wire  [31:0] ingress$xoff;
-    wire  [31:0] ingress$xoff_next;
+    wire  [7:0] ingress$xoff;
+    wire  [7:0] ingress$xoff_next;
     wire  ingress$drop;
     wire  ingress$underflow;
     wire  ingress$xoff_event;
-    wire  [4:0] ingress$e_key;
+    wire  [2:0] ingress$e_key;
     wire  ingress$xon_event;
-    wire  [4:0] ingress$d_key;
+    wire  [2:0] ingress$d_key;
     reg  egress$reset;
     reg  egress$enq_valid;
-    reg  [4:0] egress$enq_key;
+    reg  [2:0] egress$enq_key;
     reg  [15:0] egress$enq_len;
     reg  egress$deq_valid;
-    reg  [4:0] egress$deq_key;
+    reg  [2:0] egress$deq_key;
     reg  [15:0] egress$deq_len;
     reg  [31:0] egress$max;
     wire  egress$e_valid;
-    wire  [4:0] egress$e_key;
+    wire  [2:0] egress$e_key;
     wire  [31:0] egress$e_b1;
     wire  egress$e_drop;
     wire  egress$d_valid;
-    wire  [4:0] egress$d_key;
+    wire  [2:0] egress$d_key;
     wire  [31:0] egress$d_b1;
     wire  egress$d_underflow;
     wire  egress$same_key;
     reg  frames$reset;
-    reg  [31:0] frames$paused;
-    reg  [31:0] frames$paused_next;
+    reg  [7:0] frames$paused;
+    reg  [7:0] frames$paused_next;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
     wire  frames$frame_valid;
@@ -261,23 +263,23 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [7:0] frames$frame_class_enable;
     wire  [7:0] frames$frame_pause;
     wire  [15:0] frames$frame_quanta;
-    reg  [4:0] counts$read_address;
+    reg  [2:0] counts$read_address;
     wire  [63:0] counts$read_data;
-    reg  [4:0] counts$write_address;
+    reg  [2:0] counts$write_address;
     reg  [63:0] counts$write_data;
     reg  counts$write_enable;
-    reg  [4:0] maxes$read_address;
+    reg  [2:0] maxes$read_address;
     wire  [31:0] maxes$read_data;
-    reg  [4:0] maxes$write_address;
+    reg  [2:0] maxes$write_address;
     reg  [31:0] maxes$write_data;
     reg  maxes$write_enable;
     reg  e_rows$reset;
     reg  e_rows$clear_valid;
-    reg  [4:0] e_rows$clear_key;
+    reg  [2:0] e_rows$clear_key;
     reg  e_rows$set_valid;
-    reg  [4:0] e_rows$set_key;
+    reg  [2:0] e_rows$set_key;
     reg  [3:0] e_rows$set_bits;
-    wire  [127:0] e_rows$rows;
+    wire  [31:0] e_rows$rows;
     reg  [2:0] r_policy$d;
     wire  [2:0] r_policy$q;
     reg  [15:0] r_cut$d;
@@ -314,34 +316,34 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  eg_bad$q;
     reg  [1:0] c_kind$d;
     wire  [1:0] c_kind$q;
-    reg  [4:0] c_key$d;
-    wire  [4:0] c_key$q;
+    reg  [2:0] c_key$d;
+    wire  [2:0] c_key$q;
     reg  [1:0] c_input$d;
     wire  [1:0] c_input$q;
     reg  c_ok$d;
     wire  c_ok$q;
-    reg  [31:0] row_live$d;
-    wire  [31:0] row_live$q;
+    reg  [7:0] row_live$d;
+    wire  [7:0] row_live$q;
     reg  fw_valid$d;
     wire  fw_valid$q;
-    reg  [4:0] fw_key$d;
-    wire  [4:0] fw_key$q;
+    reg  [2:0] fw_key$d;
+    wire  [2:0] fw_key$q;
     reg  [63:0] fw_row$d;
     wire  [63:0] fw_row$q;
     reg  [31:0] fw_max$d;
     wire  [31:0] fw_max$q;
-    reg  [31:0] pending$d;
-    wire  [31:0] pending$q;
-    reg  [4:0] rr_next$d;
-    wire  [4:0] rr_next$q;
+    reg  [7:0] pending$d;
+    wire  [7:0] pending$q;
+    reg  [2:0] rr_next$d;
+    wire  [2:0] rr_next$q;
     reg  cal_busy$d;
     wire  cal_busy$q;
     reg  cal_summed$d;
     wire  cal_summed$q;
     reg  cal_cancel$d;
     wire  cal_cancel$q;
-    reg  [4:0] cal_key$d;
-    wire  [4:0] cal_key$q;
+    reg  [2:0] cal_key$d;
+    wire  [2:0] cal_key$q;
     reg  [15:0] cal_cut$d;
     wire  [15:0] cal_cut$q;
     reg  [63:0] cal_counts$d;
@@ -352,32 +354,32 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [31:0] cal_cum$q;
     reg  [3:0] cal_flagged$d;
     wire  [3:0] cal_flagged$q;
-    reg  [31:0] cnt0$d;
-    wire  [31:0] cnt0$q;
-    reg  [31:0] cnt1$d;
-    wire  [31:0] cnt1$q;
-    reg  [31:0] cnt2$d;
-    wire  [31:0] cnt2$q;
-    reg  [31:0] cnt3$d;
-    wire  [31:0] cnt3$q;
-    reg  [31:0] cnt4$d;
-    wire  [31:0] cnt4$q;
-    reg  [31:0] cnt5$d;
-    wire  [31:0] cnt5$q;
+    reg  [7:0] cnt0$d;
+    wire  [7:0] cnt0$q;
+    reg  [7:0] cnt1$d;
+    wire  [7:0] cnt1$q;
+    reg  [7:0] cnt2$d;
+    wire  [7:0] cnt2$q;
+    reg  [7:0] cnt3$d;
+    wire  [7:0] cnt3$q;
+    reg  [7:0] cnt4$d;
+    wire  [7:0] cnt4$q;
+    reg  [7:0] cnt5$d;
+    wire  [7:0] cnt5$q;
     reg  o_in_drop$d;
     wire  o_in_drop$q;
     reg  o_eg_drop$d;
     wire  o_eg_drop$q;
     reg  o_eset_valid$d;
     wire  o_eset_valid$q;
-    reg  [4:0] o_eset_key$d;
-    wire  [4:0] o_eset_key$q;
+    reg  [2:0] o_eset_key$d;
+    wire  [2:0] o_eset_key$q;
     reg  [3:0] o_eset_mask$d;
     wire  [3:0] o_eset_mask$q;
     reg  o_eclr_valid$d;
     wire  o_eclr_valid$q;
-    reg  [4:0] o_eclr_key$d;
-    wire  [4:0] o_eclr_key$q;
+    reg  [2:0] o_eclr_key$d;
+    wire  [2:0] o_eclr_key$q;
     reg  [3:0] o_eclr_mask$d;
     wire  [3:0] o_eclr_mask$q;
     reg  [31:0] o_rdata$d;
@@ -388,17 +390,17 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  in_d_ok;
     reg  eg_e_ok;
     reg  eg_d_ok;
-    reg  [4:0] eg_key_in;
+    reg  [2:0] eg_key_in;
     reg  [7:0] insp_port8;
     reg  [7:0] insp_input8;
     reg  [2:0] insp_prio;
-    reg  [4:0] insp_key;
+    reg  [2:0] insp_key;
     reg  insp_key_ok;
-    reg  [31:0] pend_above;
-    reg  [31:0] pend_cand;
-    reg  [31:0] pend_grant;
-    reg  [4:0] serve_key;
-    reg  [4:0] read_key;
+    reg  [7:0] pend_above;
+    reg  [7:0] pend_cand;
+    reg  [7:0] pend_grant;
+    reg  [2:0] serve_key;
+    reg  [2:0] read_key;
     reg  fw_hit;
     reg  [63:0] row_raw;
     reg  [31:0] max_raw;
@@ -428,11 +430,11 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [1:0] policy;
     reg  stopmax_set;
     reg  cal_trigger;
-    reg  [31:0] pending_left;
+    reg  [7:0] pending_left;
     reg  serve_capture;
     reg  capture;
-    reg  [31:0] c_onehot;
-    reg  [31:0] d_onehot;
+    reg  [7:0] c_onehot;
+    reg  [7:0] d_onehot;
     reg  [3:0] cand;
     reg  [15:0] best_val;
     reg  [1:0] best_lane;
@@ -454,7 +456,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [3:0] below_port;
     reg  [3:0] flags_inputs;
     reg  set_valid;
-    reg  [4:0] set_key;
+    reg  [2:0] set_key;
     reg  [3:0] set_bits;
     reg  [15:0] clear_off;
     reg  [15:0] set_off;
@@ -464,20 +466,28 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  same_row;
     reg  [3:0] eset;
     reg  [3:0] eclr;
+    reg  [2:0] set_prio;
+    reg  [2:0] clr_prio;
     reg  [7:0] set_prio_oh;
     reg  [7:0] clr_prio_oh;
-    reg  [31:0] inc;
-    reg  [31:0] dec;
-    reg  [31:0] carry;
-    reg  [31:0] borrow;
-    reg  [31:0] n0;
-    reg  [31:0] n1;
-    reg  [31:0] n2;
-    reg  [31:0] n3;
-    reg  [31:0] n4;
-    reg  [31:0] n5;
-    reg  [31:0] d_old;
-    reg  [31:0] d_new;
+    reg  [2:0] c_key_port;
+    reg  [2:0] cal_key_port;
+    reg  [2:0] eset_key_port;
+    reg  [2:0] eclr_key_port;
+    reg  [2:0] eset_key_prio;
+    reg  [2:0] eclr_key_prio;
+    reg  [7:0] inc;
+    reg  [7:0] dec;
+    reg  [7:0] carry;
+    reg  [7:0] borrow;
+    reg  [7:0] n0;
+    reg  [7:0] n1;
+    reg  [7:0] n2;
+    reg  [7:0] n3;
+    reg  [7:0] n4;
+    reg  [7:0] n5;
+    reg  [7:0] d_old;
+    reg  [7:0] d_new;
     reg  [1:0] status;
     reg  [3:0] insp_row;
     reg  [63:0] insp_row64;
@@ -891,27 +901,27 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         eg_bad$d = (eg_enq_valid & ~eg_e_ok) | (eg_deq_valid & ~eg_d_ok);
         ingress$reset = reset;
         ingress$enq_valid = in_enq_valid & in_e_ok;
-        ingress$enq_key = ({3'd0, in_enq_port} << 32'h3) | {2'd0, in_enq_prio};
+        ingress$enq_key = ({1'd0, in_enq_port} << prio_bits) | (in_enq_prio & prio_mask);
         ingress$enq_len = in_enq_len;
         ingress$deq_valid = in_deq_valid & in_d_ok;
-        ingress$deq_key = ({3'd0, in_deq_port} << 32'h3) | {2'd0, in_deq_prio};
+        ingress$deq_key = ({1'd0, in_deq_port} << prio_bits) | (in_deq_prio & prio_mask);
         ingress$deq_len = in_deq_len;
         ingress$xoff_thr = r_in_xoff$q;
         ingress$xon_thr = r_in_xon$q;
         ingress$max = r_in_max$q;
-        eg_key_in = ({3'd0, eg_enq_port} << 32'h3) | {2'd0, eg_enq_prio};
+        eg_key_in = ({1'd0, eg_enq_port} << prio_bits) | (eg_enq_prio & prio_mask);
         egress$reset = reset;
         egress$enq_valid = eg_enq_valid & eg_e_ok;
         egress$enq_key = eg_key_in;
         egress$enq_len = eg_enq_len;
         egress$deq_valid = eg_deq_valid & eg_d_ok;
-        egress$deq_key = ({3'd0, eg_deq_port} << 32'h3) | {2'd0, eg_deq_prio};
+        egress$deq_key = ({1'd0, eg_deq_port} << prio_bits) | (eg_deq_prio & prio_mask);
         egress$deq_len = eg_deq_len;
         egress$max = r_eg_max$q;
         insp_port8 = r_inspect$q[(32'h0)+:(8)] & field6;
         insp_prio = r_inspect$q[(32'h8)+:(3)];
         insp_input8 = r_inspect$q[(32'h10)+:(8)] & field6;
-        insp_key = (insp_port8[4:0] << 32'h3) | {2'd0, insp_prio};
+        insp_key = (insp_port8[2:0] << prio_bits) | (insp_prio & prio_mask);
         insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
         pend_above = pending$q & ~((one_k << rr_next$q) - one_k);
         if (|pend_above) begin
@@ -921,7 +931,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             pend_cand = pending$q;
         end
         pend_grant = pend_cand & (~pend_cand + one_k);
-        serve_key = 5'h0;
+        serve_key = 3'h0;
         if (pend_grant[0]) begin
             serve_key = 0;
         end
@@ -946,80 +956,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         if (pend_grant[7]) begin
             serve_key = 7;
         end
-        if (pend_grant[8]) begin
-            serve_key = 8;
-        end
-        if (pend_grant[9]) begin
-            serve_key = 9;
-        end
-        if (pend_grant[10]) begin
-            serve_key = 10;
-        end
-        if (pend_grant[11]) begin
-            serve_key = 11;
-        end
-        if (pend_grant[12]) begin
-            serve_key = 12;
-        end
-        if (pend_grant[13]) begin
-            serve_key = 13;
-        end
-        if (pend_grant[14]) begin
-            serve_key = 14;
-        end
-        if (pend_grant[15]) begin
-            serve_key = 15;
-        end
-        if (pend_grant[16]) begin
-            serve_key = 16;
-        end
-        if (pend_grant[17]) begin
-            serve_key = 17;
-        end
-        if (pend_grant[18]) begin
-            serve_key = 18;
-        end
-        if (pend_grant[19]) begin
-            serve_key = 19;
-        end
-        if (pend_grant[20]) begin
-            serve_key = 20;
-        end
-        if (pend_grant[21]) begin
-            serve_key = 21;
-        end
-        if (pend_grant[22]) begin
-            serve_key = 22;
-        end
-        if (pend_grant[23]) begin
-            serve_key = 23;
-        end
-        if (pend_grant[24]) begin
-            serve_key = 24;
-        end
-        if (pend_grant[25]) begin
-            serve_key = 25;
-        end
-        if (pend_grant[26]) begin
-            serve_key = 26;
-        end
-        if (pend_grant[27]) begin
-            serve_key = 27;
-        end
-        if (pend_grant[28]) begin
-            serve_key = 28;
-        end
-        if (pend_grant[29]) begin
-            serve_key = 29;
-        end
-        if (pend_grant[30]) begin
-            serve_key = 30;
-        end
-        if (pend_grant[31]) begin
-            serve_key = 31;
-        end
         c_kind$d = 2'h0;
-        c_key$d = 5'h0;
+        c_key$d = 3'h0;
         c_input$d = 2'h0;
         c_ok$d = 1'b0;
         read_key = serve_key;
@@ -1065,7 +1003,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             row_eff = row_raw;
             max_eff = max_raw;
         end
-        c_port = c_key$q[(32'h3)+:(2)];
+        c_key_port = c_key$q >> prio_bits;
+        c_port = c_key_port[1:0];
         if (c_input$q > c_port) begin
             c_lane = c_input$q - one_pb;
         end
@@ -1289,7 +1228,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         end
         cal_result = cal_done & ~cancel_now & (policy == policy_cal);
         flags_lanes = cal_flagged$q | sel;
-        cal_port = cal_key$q[(32'h3)+:(2)];
+        cal_key_port = cal_key$q >> prio_bits;
+        cal_port = cal_key_port[1:0];
         below_port = (one_pp << cal_port) - one_pp;
         flags_inputs = (flags_lanes & below_port) | ((flags_lanes & ~below_port) << 32'h1);
         if (capture) begin
@@ -1321,9 +1261,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         e_rows$set_valid = set_valid;
         e_rows$set_key = set_key;
         e_rows$set_bits = set_bits;
-        clear_off = {11'd0, e_rows$clear_key} << pb_shift;
-        set_off = {11'd0, set_key} << pb_shift;
-        insp_off = {11'd0, insp_key} << pb_shift;
+        clear_off = {13'd0, e_rows$clear_key} << pb_shift;
+        set_off = {13'd0, set_key} << pb_shift;
+        insp_off = {13'd0, insp_key} << pb_shift;
         clear_row = e_rows$rows[(clear_off)+:(4)];
         set_row = e_rows$rows[(set_off)+:(4)];
         same_row = xon_now & set_valid & (egress$d_key == set_key);
@@ -1346,44 +1286,46 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             end
         end
         o_eset_valid$d = |eset;
-        o_eset_key$d = 5'h0;
+        o_eset_key$d = 3'h0;
         if (|eset) begin
             o_eset_key$d = set_key;
         end
         o_eset_mask$d = eset;
         o_eclr_valid$d = |eclr;
-        o_eclr_key$d = 5'h0;
+        o_eclr_key$d = 3'h0;
         if (|eclr) begin
             o_eclr_key$d = egress$d_key;
         end
         o_eclr_mask$d = eclr;
-        set_prio_oh = one_8 << set_key[(32'h0)+:(3)];
-        clr_prio_oh = one_8 << egress$d_key[(32'h0)+:(3)];
-        inc = 32'h0;
-        dec = 32'h0;
+        set_prio = set_key & prio_mask;
+        clr_prio = egress$d_key & prio_mask;
+        set_prio_oh = one_8 << set_prio;
+        clr_prio_oh = one_8 << clr_prio;
+        inc = 8'h0;
+        dec = 8'h0;
         if (eset[0]) begin
-            inc = inc | ({24'd0, set_prio_oh} << (0 * 32'h8));
+            inc = inc | (set_prio_oh << (0 << prio_bits));
         end
         if (eclr[0]) begin
-            dec = dec | ({24'd0, clr_prio_oh} << (0 * 32'h8));
+            dec = dec | (clr_prio_oh << (0 << prio_bits));
         end
         if (eset[1]) begin
-            inc = inc | ({24'd0, set_prio_oh} << (1 * 32'h8));
+            inc = inc | (set_prio_oh << (1 << prio_bits));
         end
         if (eclr[1]) begin
-            dec = dec | ({24'd0, clr_prio_oh} << (1 * 32'h8));
+            dec = dec | (clr_prio_oh << (1 << prio_bits));
         end
         if (eset[2]) begin
-            inc = inc | ({24'd0, set_prio_oh} << (2 * 32'h8));
+            inc = inc | (set_prio_oh << (2 << prio_bits));
         end
         if (eclr[2]) begin
-            dec = dec | ({24'd0, clr_prio_oh} << (2 * 32'h8));
+            dec = dec | (clr_prio_oh << (2 << prio_bits));
         end
         if (eset[3]) begin
-            inc = inc | ({24'd0, set_prio_oh} << (3 * 32'h8));
+            inc = inc | (set_prio_oh << (3 << prio_bits));
         end
         if (eclr[3]) begin
-            dec = dec | ({24'd0, clr_prio_oh} << (3 * 32'h8));
+            dec = dec | (clr_prio_oh << (3 << prio_bits));
         end
         carry = inc & ~dec;
         borrow = dec & ~inc;
@@ -1559,12 +1501,16 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         in_drop = o_in_drop$q;
         eg_drop = o_eg_drop$q;
         eset_valid = o_eset_valid$q;
-        eset_port = o_eset_key$q[(32'h3)+:(2)];
-        eset_prio = o_eset_key$q[(32'h0)+:(3)];
+        eset_key_port = o_eset_key$q >> prio_bits;
+        eset_port = eset_key_port[1:0];
+        eset_key_prio = o_eset_key$q & prio_mask;
+        eset_prio = eset_key_prio;
         eset_mask = o_eset_mask$q;
         eclr_valid = o_eclr_valid$q;
-        eclr_port = o_eclr_key$q[(32'h3)+:(2)];
-        eclr_prio = o_eclr_key$q[(32'h0)+:(3)];
+        eclr_key_port = o_eclr_key$q >> prio_bits;
+        eclr_port = eclr_key_port[1:0];
+        eclr_key_prio = o_eclr_key$q & prio_mask;
+        eclr_prio = eclr_key_prio;
         eclr_mask = o_eclr_mask$q;
         frame_valid = frames$frame_valid;
         frame_port = frames$frame_port;
@@ -1591,26 +1537,26 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             in_bad$d = 1'b0;
             eg_bad$d = 1'b0;
             c_kind$d = 2'h0;
-            row_live$d = 32'h0;
+            row_live$d = 8'h0;
             fw_valid$d = 1'b0;
-            pending$d = 32'h0;
-            rr_next$d = 5'h0;
+            pending$d = 8'h0;
+            rr_next$d = 3'h0;
             cal_busy$d = 1'b0;
             cal_summed$d = 1'b0;
             cal_cancel$d = 1'b0;
-            cnt0$d = 32'h0;
-            cnt1$d = 32'h0;
-            cnt2$d = 32'h0;
-            cnt3$d = 32'h0;
-            cnt4$d = 32'h0;
-            cnt5$d = 32'h0;
+            cnt0$d = 8'h0;
+            cnt1$d = 8'h0;
+            cnt2$d = 8'h0;
+            cnt3$d = 8'h0;
+            cnt4$d = 8'h0;
+            cnt5$d = 8'h0;
             o_in_drop$d = 1'b0;
             o_eg_drop$d = 1'b0;
             o_eset_valid$d = 1'b0;
-            o_eset_key$d = 5'h0;
+            o_eset_key$d = 3'h0;
             o_eset_mask$d = 4'h0;
             o_eclr_valid$d = 1'b0;
-            o_eclr_key$d = 5'h0;
+            o_eclr_key$d = 3'h0;
             o_eclr_mask$d = 4'h0;
             o_rdata$d = 32'h0;
         end
@@ -1641,13 +1587,13 @@ endmodule // capfc_tiny__c_input
 module capfc_tiny__c_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -1812,13 +1758,13 @@ endmodule // capfc_tiny__cal_flagged
 module capfc_tiny__cal_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -1869,13 +1815,13 @@ endmodule // capfc_tiny__cal_total
 module capfc_tiny__cnt0(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -1888,13 +1834,13 @@ endmodule // capfc_tiny__cnt0
 module capfc_tiny__cnt1(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -1907,13 +1853,13 @@ endmodule // capfc_tiny__cnt1
 module capfc_tiny__cnt2(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -1926,13 +1872,13 @@ endmodule // capfc_tiny__cnt2
 module capfc_tiny__cnt3(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -1945,13 +1891,13 @@ endmodule // capfc_tiny__cnt3
 module capfc_tiny__cnt4(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -1964,13 +1910,13 @@ endmodule // capfc_tiny__cnt4
 module capfc_tiny__cnt5(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -1984,14 +1930,14 @@ module capfc_tiny__counts(clock,read_address,read_data,write_address,write_data,
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [63:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [63:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [17:0] mem [0:31];
+    reg [17:0] mem [0:7];
     reg [17:0] word;
     // Only the stored lanes and bits of write_data are kept; the name tells Verilator so.
     wire unused_write_data = ^write_data;
@@ -2015,17 +1961,17 @@ module capfc_tiny__e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,se
     input wire  clock;
     input wire  reset;
     input wire  clear_valid;
-    input wire  [4:0] clear_key;
+    input wire  [2:0] clear_key;
     input wire  set_valid;
-    input wire  [4:0] set_key;
+    input wire  [2:0] set_key;
     input wire  [3:0] set_bits;
-    output reg  [127:0] rows;
+    output reg  [31:0] rows;
 
     // Update code (custom)
     genvar k;
     generate
-       for (k = 0; k < 32; k = k + 1) begin : row
-          localparam [4:0] KEY = k;
+       for (k = 0; k < 8; k = k + 1) begin : row
+          localparam [2:0] KEY = k;
           reg [3:0] r;
           wire clear_here = clear_valid && clear_key == KEY;
           wire set_here = set_valid && set_key == KEY;
@@ -2065,72 +2011,72 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     input wire  clock;
     input wire  reset;
     input wire  enq_valid;
-    input wire  [4:0] enq_key;
+    input wire  [2:0] enq_key;
     input wire  [15:0] enq_len;
     input wire  deq_valid;
-    input wire  [4:0] deq_key;
+    input wire  [2:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] max;
     output reg  e_valid;
-    output reg  [4:0] e_key;
+    output reg  [2:0] e_key;
     output reg  [31:0] e_b1;
     output reg  e_drop;
     output reg  d_valid;
-    output reg  [4:0] d_key;
+    output reg  [2:0] d_key;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
     output reg  same_key;
 
     // Constant declarations
-    localparam  one_k = 32'h1;
+    localparam  one_k = 8'h1;
 
     // Stub signals
     reg  e_valid_q$d;
     wire  e_valid_q$q;
-    reg  [4:0] e_key_q$d;
-    wire  [4:0] e_key_q$q;
+    reg  [2:0] e_key_q$d;
+    wire  [2:0] e_key_q$q;
     reg  [15:0] e_len_q$d;
     wire  [15:0] e_len_q$q;
     reg  d_valid_q$d;
     wire  d_valid_q$q;
-    reg  [4:0] d_key_q$d;
-    wire  [4:0] d_key_q$q;
+    reg  [2:0] d_key_q$d;
+    wire  [2:0] d_key_q$q;
     reg  [15:0] d_len_q$d;
     wire  [15:0] d_len_q$q;
-    reg  [4:0] ram_e_for_enq$read_address;
+    reg  [2:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
-    reg  [4:0] ram_e_for_enq$write_address;
+    reg  [2:0] ram_e_for_enq$write_address;
     reg  [31:0] ram_e_for_enq$write_data;
     reg  ram_e_for_enq$write_enable;
-    reg  [4:0] ram_e_for_deq$read_address;
+    reg  [2:0] ram_e_for_deq$read_address;
     wire  [31:0] ram_e_for_deq$read_data;
-    reg  [4:0] ram_e_for_deq$write_address;
+    reg  [2:0] ram_e_for_deq$write_address;
     reg  [31:0] ram_e_for_deq$write_data;
     reg  ram_e_for_deq$write_enable;
-    reg  [4:0] ram_d_for_enq$read_address;
+    reg  [2:0] ram_d_for_enq$read_address;
     wire  [31:0] ram_d_for_enq$read_data;
-    reg  [4:0] ram_d_for_enq$write_address;
+    reg  [2:0] ram_d_for_enq$write_address;
     reg  [31:0] ram_d_for_enq$write_data;
     reg  ram_d_for_enq$write_enable;
-    reg  [4:0] ram_d_for_deq$read_address;
+    reg  [2:0] ram_d_for_deq$read_address;
     wire  [31:0] ram_d_for_deq$read_data;
-    reg  [4:0] ram_d_for_deq$write_address;
+    reg  [2:0] ram_d_for_deq$write_address;
     reg  [31:0] ram_d_for_deq$write_data;
     reg  ram_d_for_deq$write_enable;
-    reg  [31:0] lvt_any$d;
-    wire  [31:0] lvt_any$q;
-    reg  [31:0] lvt_e$d;
-    wire  [31:0] lvt_e$q;
+    reg  [7:0] lvt_any$d;
+    wire  [7:0] lvt_any$q;
+    reg  [7:0] lvt_e$d;
+    wire  [7:0] lvt_e$q;
     reg  fw_e_valid$d;
     wire  fw_e_valid$q;
-    reg  [4:0] fw_e_key$d;
-    wire  [4:0] fw_e_key$q;
+    reg  [2:0] fw_e_key$d;
+    wire  [2:0] fw_e_key$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  fw_d_valid$d;
     wire  fw_d_valid$q;
-    reg  [4:0] fw_d_key$d;
-    wire  [4:0] fw_d_key$q;
+    reg  [2:0] fw_d_key$d;
+    wire  [2:0] fw_d_key$q;
     reg  [31:0] fw_d_val$d;
     wire  [31:0] fw_d_val$q;
 
@@ -2142,10 +2088,10 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [31:0] d_len32;
     reg  [32:0] e_sum;
     reg  d_write;
-    reg  [31:0] e_onehot;
-    reg  [31:0] d_onehot;
-    reg  [31:0] e_touch;
-    reg  [31:0] d_touch;
+    reg  [7:0] e_onehot;
+    reg  [7:0] d_onehot;
+    reg  [7:0] e_touch;
+    reg  [7:0] d_touch;
 
     // Sub module instances
     capfc_tiny__egress$e_valid_q e_valid_q(
@@ -2356,11 +2302,11 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         fw_d_val$d = d_b1;
         e_onehot = one_k << e_key_q$q;
         d_onehot = one_k << d_key_q$q;
-        e_touch = 32'h0;
+        e_touch = 8'h0;
         if (e_valid_q$q) begin
             e_touch = e_onehot;
         end
-        d_touch = 32'h0;
+        d_touch = 8'h0;
         if (d_valid_q$q) begin
             d_touch = d_onehot;
         end
@@ -2374,8 +2320,8 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
-            lvt_any$d = 32'h0;
-            lvt_e$d = 32'h0;
+            lvt_any$d = 8'h0;
+            lvt_e$d = 8'h0;
             fw_e_valid$d = 1'b0;
             fw_d_valid$d = 1'b0;
         end
@@ -2387,13 +2333,13 @@ endmodule // capfc_tiny__egress
 module capfc_tiny__egress$d_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -2444,13 +2390,13 @@ endmodule // capfc_tiny__egress$d_valid_q
 module capfc_tiny__egress$e_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -2501,13 +2447,13 @@ endmodule // capfc_tiny__egress$e_valid_q
 module capfc_tiny__egress$fw_d_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -2558,13 +2504,13 @@ endmodule // capfc_tiny__egress$fw_d_valid
 module capfc_tiny__egress$fw_e_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -2615,13 +2561,13 @@ endmodule // capfc_tiny__egress$fw_e_valid
 module capfc_tiny__egress$lvt_any(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -2634,13 +2580,13 @@ endmodule // capfc_tiny__egress$lvt_any
 module capfc_tiny__egress$lvt_e(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -2654,14 +2600,14 @@ module capfc_tiny__egress$ram_d_for_deq(clock,read_address,read_data,write_addre
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:31];
+    reg [15:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -2677,14 +2623,14 @@ module capfc_tiny__egress$ram_d_for_enq(clock,read_address,read_data,write_addre
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:31];
+    reg [15:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -2700,14 +2646,14 @@ module capfc_tiny__egress$ram_e_for_deq(clock,read_address,read_data,write_addre
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:31];
+    reg [15:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -2723,14 +2669,14 @@ module capfc_tiny__egress$ram_e_for_enq(clock,read_address,read_data,write_addre
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:31];
+    reg [15:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -2747,8 +2693,8 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [31:0] paused;
-    input wire  [31:0] paused_next;
+    input wire  [7:0] paused;
+    input wire  [7:0] paused_next;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
     output reg  frame_valid;
@@ -2759,16 +2705,16 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
 
     // Constant declarations
     localparam  port_ok = 4'hf;
-    localparam  port_ids = 32'h3020100;
+    localparam  prio_bits = 3'b1;
+    localparam  group = 8'h3;
     localparam  one_pp = 4'h1;
-    localparam  byte_k = 32'hff;
     localparam  one_16 = 16'h1;
 
     // Stub signals
-    reg  [31:0] changed$d;
-    wire  [31:0] changed$q;
-    reg  [31:0] refresh_due$d;
-    wire  [31:0] refresh_due$q;
+    reg  [7:0] changed$d;
+    wire  [7:0] changed$q;
+    reg  [7:0] refresh_due$d;
+    wire  [7:0] refresh_due$q;
     reg  [3:0] rr_above$d;
     wire  [3:0] rr_above$q;
     reg  [15:0] refresh_timer$d;
@@ -2785,17 +2731,19 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     wire  [15:0] o_quanta$q;
 
     // Local signals
-    reg  [31:0] dirty_keys;
+    reg  [7:0] dirty_keys;
     reg  [3:0] dirty_ports;
     reg  [3:0] above;
     reg  [3:0] candidates;
     reg  [3:0] grant;
     reg  [1:0] g_port;
-    reg  [4:0] g_base;
-    reg  [31:0] g_keys;
-    reg  [31:0] enabled_keys;
+    reg  [2:0] g_base;
+    reg  [7:0] g_keys;
+    reg  [7:0] g_enabled;
+    reg  [7:0] g_paused;
+    reg  [7:0] enabled_keys;
     reg  tick;
-    reg  [31:0] tick_keys;
+    reg  [7:0] tick_keys;
 
     // Sub module instances
     capfc_tiny__frames$changed changed(
@@ -2857,10 +2805,10 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         o_quanta$d = o_quanta$q;
         dirty_keys = changed$q | refresh_due$q;
         dirty_ports = 4'h0;
-        dirty_ports[0] = |dirty_keys[(0 * 32'h8)+:(8)];
-        dirty_ports[1] = |dirty_keys[(1 * 32'h8)+:(8)];
-        dirty_ports[2] = |dirty_keys[(2 * 32'h8)+:(8)];
-        dirty_ports[3] = |dirty_keys[(3 * 32'h8)+:(8)];
+        dirty_ports[0] = |((dirty_keys >> (0 << prio_bits)) & group);
+        dirty_ports[1] = |((dirty_keys >> (1 << prio_bits)) & group);
+        dirty_ports[2] = |((dirty_keys >> (2 << prio_bits)) & group);
+        dirty_ports[3] = |((dirty_keys >> (3 << prio_bits)) & group);
         above = dirty_ports & rr_above$q;
         if (|above) begin
             candidates = above;
@@ -2871,36 +2819,38 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         grant = candidates & (~candidates + one_pp);
         g_port = 2'h0;
         if (grant[0]) begin
-            g_port = port_ids[(0 * 32'h8)+:(2)];
+            g_port = 0;
         end
         if (grant[1]) begin
-            g_port = port_ids[(1 * 32'h8)+:(2)];
+            g_port = 1;
         end
         if (grant[2]) begin
-            g_port = port_ids[(2 * 32'h8)+:(2)];
+            g_port = 2;
         end
         if (grant[3]) begin
-            g_port = port_ids[(3 * 32'h8)+:(2)];
+            g_port = 3;
         end
-        g_base = {3'd0, g_port} << 32'h3;
-        g_keys = 32'h0;
+        g_base = {1'd0, g_port} << prio_bits;
+        g_keys = 8'h0;
         if (|grant) begin
-            g_keys = byte_k << g_base;
+            g_keys = group << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
         o_valid$d = |grant;
         o_port$d = g_port;
         enabled_keys = changed$q | paused;
+        g_enabled = (enabled_keys >> g_base) & group;
+        g_paused = (paused >> g_base) & group;
         o_class_enable$d = 8'h0;
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = enabled_keys[(g_base)+:(8)];
-            o_pause$d = paused[(g_base)+:(8)];
+            o_class_enable$d = g_enabled;
+            o_pause$d = g_paused;
             o_quanta$d = quanta;
         end
         tick = (refresh_timer$q + one_16) >= refresh;
-        tick_keys = 32'h0;
+        tick_keys = 8'h0;
         if (tick) begin
             refresh_timer$d = 16'h0;
             tick_keys = paused;
@@ -2916,8 +2866,8 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         frame_pause = o_pause$q;
         frame_quanta = o_quanta$q;
         if (reset) begin
-            changed$d = 32'h0;
-            refresh_due$d = 32'h0;
+            changed$d = 8'h0;
+            refresh_due$d = 8'h0;
             rr_above$d = port_ok;
             refresh_timer$d = 16'h0;
             o_valid$d = 1'b0;
@@ -2934,13 +2884,13 @@ endmodule // capfc_tiny__frames
 module capfc_tiny__frames$changed(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -3048,13 +2998,13 @@ endmodule // capfc_tiny__frames$o_valid
 module capfc_tiny__frames$refresh_due(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -3105,13 +3055,13 @@ endmodule // capfc_tiny__frames$rr_above
 module capfc_tiny__fw_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -3203,46 +3153,46 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     input wire  clock;
     input wire  reset;
     input wire  enq_valid;
-    input wire  [4:0] enq_key;
+    input wire  [2:0] enq_key;
     input wire  [15:0] enq_len;
     input wire  deq_valid;
-    input wire  [4:0] deq_key;
+    input wire  [2:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] xoff_thr;
     input wire  [31:0] xon_thr;
     input wire  [31:0] max;
-    output reg  [31:0] xoff;
-    output reg  [31:0] xoff_next;
+    output reg  [7:0] xoff;
+    output reg  [7:0] xoff_next;
     output reg  drop;
     output reg  underflow;
     output reg  xoff_event;
-    output reg  [4:0] e_key;
+    output reg  [2:0] e_key;
     output reg  xon_event;
-    output reg  [4:0] d_key;
+    output reg  [2:0] d_key;
 
     // Constant declarations
-    localparam  one_k = 32'h1;
+    localparam  one_k = 8'h1;
 
     // Stub signals
     reg  occ$reset;
     reg  occ$enq_valid;
-    reg  [4:0] occ$enq_key;
+    reg  [2:0] occ$enq_key;
     reg  [15:0] occ$enq_len;
     reg  occ$deq_valid;
-    reg  [4:0] occ$deq_key;
+    reg  [2:0] occ$deq_key;
     reg  [15:0] occ$deq_len;
     reg  [31:0] occ$max;
     wire  occ$e_valid;
-    wire  [4:0] occ$e_key;
+    wire  [2:0] occ$e_key;
     wire  [31:0] occ$e_b1;
     wire  occ$e_drop;
     wire  occ$d_valid;
-    wire  [4:0] occ$d_key;
+    wire  [2:0] occ$d_key;
     wire  [31:0] occ$d_b1;
     wire  occ$d_underflow;
     wire  occ$same_key;
-    reg  [31:0] state$d;
-    wire  [31:0] state$q;
+    reg  [7:0] state$d;
+    wire  [7:0] state$q;
 
     // Local signals
     reg  xo_d_old;
@@ -3251,10 +3201,10 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  xo_e_base;
     reg  xo_e1;
     reg  d_final;
-    reg  [31:0] e_onehot;
-    reg  [31:0] d_onehot;
-    reg  [31:0] touched;
-    reg  [31:0] set;
+    reg  [7:0] e_onehot;
+    reg  [7:0] d_onehot;
+    reg  [7:0] touched;
+    reg  [7:0] set;
 
     // Sub module instances
     capfc_tiny__ingress$occ occ(
@@ -3312,8 +3262,8 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         end
         e_onehot = one_k << occ$e_key;
         d_onehot = one_k << occ$d_key;
-        touched = 32'h0;
-        set = 32'h0;
+        touched = 8'h0;
+        set = 8'h0;
         if (occ$e_valid) begin
             touched = e_onehot;
             if (xo_e1) begin
@@ -3328,7 +3278,7 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         end
         state$d = (state$q & ~touched) | set;
         if (reset) begin
-            state$d = 32'h0;
+            state$d = 8'h0;
         end
         xoff = state$q;
         xoff_next = state$d;
@@ -3349,72 +3299,72 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     input wire  clock;
     input wire  reset;
     input wire  enq_valid;
-    input wire  [4:0] enq_key;
+    input wire  [2:0] enq_key;
     input wire  [15:0] enq_len;
     input wire  deq_valid;
-    input wire  [4:0] deq_key;
+    input wire  [2:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] max;
     output reg  e_valid;
-    output reg  [4:0] e_key;
+    output reg  [2:0] e_key;
     output reg  [31:0] e_b1;
     output reg  e_drop;
     output reg  d_valid;
-    output reg  [4:0] d_key;
+    output reg  [2:0] d_key;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
     output reg  same_key;
 
     // Constant declarations
-    localparam  one_k = 32'h1;
+    localparam  one_k = 8'h1;
 
     // Stub signals
     reg  e_valid_q$d;
     wire  e_valid_q$q;
-    reg  [4:0] e_key_q$d;
-    wire  [4:0] e_key_q$q;
+    reg  [2:0] e_key_q$d;
+    wire  [2:0] e_key_q$q;
     reg  [15:0] e_len_q$d;
     wire  [15:0] e_len_q$q;
     reg  d_valid_q$d;
     wire  d_valid_q$q;
-    reg  [4:0] d_key_q$d;
-    wire  [4:0] d_key_q$q;
+    reg  [2:0] d_key_q$d;
+    wire  [2:0] d_key_q$q;
     reg  [15:0] d_len_q$d;
     wire  [15:0] d_len_q$q;
-    reg  [4:0] ram_e_for_enq$read_address;
+    reg  [2:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
-    reg  [4:0] ram_e_for_enq$write_address;
+    reg  [2:0] ram_e_for_enq$write_address;
     reg  [31:0] ram_e_for_enq$write_data;
     reg  ram_e_for_enq$write_enable;
-    reg  [4:0] ram_e_for_deq$read_address;
+    reg  [2:0] ram_e_for_deq$read_address;
     wire  [31:0] ram_e_for_deq$read_data;
-    reg  [4:0] ram_e_for_deq$write_address;
+    reg  [2:0] ram_e_for_deq$write_address;
     reg  [31:0] ram_e_for_deq$write_data;
     reg  ram_e_for_deq$write_enable;
-    reg  [4:0] ram_d_for_enq$read_address;
+    reg  [2:0] ram_d_for_enq$read_address;
     wire  [31:0] ram_d_for_enq$read_data;
-    reg  [4:0] ram_d_for_enq$write_address;
+    reg  [2:0] ram_d_for_enq$write_address;
     reg  [31:0] ram_d_for_enq$write_data;
     reg  ram_d_for_enq$write_enable;
-    reg  [4:0] ram_d_for_deq$read_address;
+    reg  [2:0] ram_d_for_deq$read_address;
     wire  [31:0] ram_d_for_deq$read_data;
-    reg  [4:0] ram_d_for_deq$write_address;
+    reg  [2:0] ram_d_for_deq$write_address;
     reg  [31:0] ram_d_for_deq$write_data;
     reg  ram_d_for_deq$write_enable;
-    reg  [31:0] lvt_any$d;
-    wire  [31:0] lvt_any$q;
-    reg  [31:0] lvt_e$d;
-    wire  [31:0] lvt_e$q;
+    reg  [7:0] lvt_any$d;
+    wire  [7:0] lvt_any$q;
+    reg  [7:0] lvt_e$d;
+    wire  [7:0] lvt_e$q;
     reg  fw_e_valid$d;
     wire  fw_e_valid$q;
-    reg  [4:0] fw_e_key$d;
-    wire  [4:0] fw_e_key$q;
+    reg  [2:0] fw_e_key$d;
+    wire  [2:0] fw_e_key$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  fw_d_valid$d;
     wire  fw_d_valid$q;
-    reg  [4:0] fw_d_key$d;
-    wire  [4:0] fw_d_key$q;
+    reg  [2:0] fw_d_key$d;
+    wire  [2:0] fw_d_key$q;
     reg  [31:0] fw_d_val$d;
     wire  [31:0] fw_d_val$q;
 
@@ -3426,10 +3376,10 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     reg  [31:0] d_len32;
     reg  [32:0] e_sum;
     reg  d_write;
-    reg  [31:0] e_onehot;
-    reg  [31:0] d_onehot;
-    reg  [31:0] e_touch;
-    reg  [31:0] d_touch;
+    reg  [7:0] e_onehot;
+    reg  [7:0] d_onehot;
+    reg  [7:0] e_touch;
+    reg  [7:0] d_touch;
 
     // Sub module instances
     capfc_tiny__ingress$occ$e_valid_q e_valid_q(
@@ -3640,11 +3590,11 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         fw_d_val$d = d_b1;
         e_onehot = one_k << e_key_q$q;
         d_onehot = one_k << d_key_q$q;
-        e_touch = 32'h0;
+        e_touch = 8'h0;
         if (e_valid_q$q) begin
             e_touch = e_onehot;
         end
-        d_touch = 32'h0;
+        d_touch = 8'h0;
         if (d_valid_q$q) begin
             d_touch = d_onehot;
         end
@@ -3658,8 +3608,8 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
-            lvt_any$d = 32'h0;
-            lvt_e$d = 32'h0;
+            lvt_any$d = 8'h0;
+            lvt_e$d = 8'h0;
             fw_e_valid$d = 1'b0;
             fw_d_valid$d = 1'b0;
         end
@@ -3671,13 +3621,13 @@ endmodule // capfc_tiny__ingress$occ
 module capfc_tiny__ingress$occ$d_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -3728,13 +3678,13 @@ endmodule // capfc_tiny__ingress$occ$d_valid_q
 module capfc_tiny__ingress$occ$e_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -3785,13 +3735,13 @@ endmodule // capfc_tiny__ingress$occ$e_valid_q
 module capfc_tiny__ingress$occ$fw_d_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -3842,13 +3792,13 @@ endmodule // capfc_tiny__ingress$occ$fw_d_valid
 module capfc_tiny__ingress$occ$fw_e_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -3899,13 +3849,13 @@ endmodule // capfc_tiny__ingress$occ$fw_e_valid
 module capfc_tiny__ingress$occ$lvt_any(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -3918,13 +3868,13 @@ endmodule // capfc_tiny__ingress$occ$lvt_any
 module capfc_tiny__ingress$occ$lvt_e(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -3938,14 +3888,14 @@ module capfc_tiny__ingress$occ$ram_d_for_deq(clock,read_address,read_data,write_
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:31];
+    reg [15:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -3961,14 +3911,14 @@ module capfc_tiny__ingress$occ$ram_d_for_enq(clock,read_address,read_data,write_
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:31];
+    reg [15:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -3984,14 +3934,14 @@ module capfc_tiny__ingress$occ$ram_e_for_deq(clock,read_address,read_data,write_
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:31];
+    reg [15:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -4007,14 +3957,14 @@ module capfc_tiny__ingress$occ$ram_e_for_enq(clock,read_address,read_data,write_
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:31];
+    reg [15:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -4029,13 +3979,13 @@ endmodule // capfc_tiny__ingress$occ$ram_e_for_enq
 module capfc_tiny__ingress$state(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -4049,14 +3999,14 @@ module capfc_tiny__maxes(clock,read_address,read_data,write_address,write_data,w
 
     // Module arguments
     input wire  clock;
-    input wire  [4:0] read_address;
+    input wire  [2:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
+    input wire  [2:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [17:0] mem [0:31];
+    reg [17:0] mem [0:7];
     wire unused_write_data_high = ^write_data[31:18];
 
     always @(posedge clock) begin
@@ -4071,13 +4021,13 @@ endmodule // capfc_tiny__maxes
 module capfc_tiny__o_eclr_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -4147,13 +4097,13 @@ endmodule // capfc_tiny__o_eg_drop
 module capfc_tiny__o_eset_key(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
@@ -4242,13 +4192,13 @@ endmodule // capfc_tiny__o_rdata
 module capfc_tiny__pending(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -4527,13 +4477,13 @@ endmodule // capfc_tiny__r_snap
 module capfc_tiny__row_live(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
@@ -4546,13 +4496,13 @@ endmodule // capfc_tiny__row_live
 module capfc_tiny__rr_next(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin

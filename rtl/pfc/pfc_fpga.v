@@ -132,29 +132,31 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     localparam  reset_max = 32'hea60;
     localparam  reset_quanta = 16'hffff;
     localparam  reset_refresh = 16'h400;
+    localparam  prio_bits = 5'b10;
+    localparam  prio_mask = 5'b11;
 
     // Stub signals
     reg  ingress$reset;
     reg  ingress$enq_valid;
-    reg  [5:0] ingress$enq_key;
+    reg  [4:0] ingress$enq_key;
     reg  [15:0] ingress$enq_len;
     reg  ingress$deq_valid;
-    reg  [5:0] ingress$deq_key;
+    reg  [4:0] ingress$deq_key;
     reg  [15:0] ingress$deq_len;
     reg  [31:0] ingress$xoff_thr;
     reg  [31:0] ingress$xon_thr;
     reg  [31:0] ingress$max;
-    wire  [63:0] ingress$xoff;
-    wire  [63:0] ingress$xoff_next;
+    wire  [31:0] ingress$xoff;
+    wire  [31:0] ingress$xoff_next;
     wire  ingress$drop;
     wire  ingress$underflow;
     wire  ingress$xoff_event;
-    wire  [5:0] ingress$e_key;
+    wire  [4:0] ingress$e_key;
     wire  ingress$xon_event;
-    wire  [5:0] ingress$d_key;
+    wire  [4:0] ingress$d_key;
     reg  frames$reset;
-    reg  [63:0] frames$paused;
-    reg  [63:0] frames$paused_next;
+    reg  [31:0] frames$paused;
+    reg  [31:0] frames$paused_next;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
     wire  frames$frame_valid;
@@ -182,12 +184,12 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     wire  o_drop$q;
     reg  o_xoff_valid$d;
     wire  o_xoff_valid$q;
-    reg  [5:0] o_xoff_key$d;
-    wire  [5:0] o_xoff_key$q;
+    reg  [4:0] o_xoff_key$d;
+    wire  [4:0] o_xoff_key$q;
     reg  o_xon_valid$d;
     wire  o_xon_valid$q;
-    reg  [5:0] o_xon_key$d;
-    wire  [5:0] o_xon_key$q;
+    reg  [4:0] o_xon_key$d;
+    wire  [4:0] o_xon_key$q;
     reg  [31:0] o_rdata$d;
     wire  [31:0] o_rdata$q;
 
@@ -197,6 +199,10 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     reg  [1:0] err_uf_bits;
     reg  [1:0] err_ix_bits;
     reg  [1:0] err_clear;
+    reg  [4:0] xoff_key_port;
+    reg  [4:0] xoff_key_prio;
+    reg  [4:0] xon_key_port;
+    reg  [4:0] xon_key_prio;
 
     // Sub module instances
     pfc_fpga__ingress ingress(
@@ -324,10 +330,10 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         in_d_ok = port_ok[deq_port] & prio_ok[deq_prio];
         ingress$reset = reset;
         ingress$enq_valid = enq_valid & in_e_ok;
-        ingress$enq_key = ({3'd0, enq_port} << 32'h3) | {3'd0, enq_prio};
+        ingress$enq_key = ({2'd0, enq_port} << prio_bits) | ({2'd0, enq_prio} & prio_mask);
         ingress$enq_len = enq_len;
         ingress$deq_valid = deq_valid & in_d_ok;
-        ingress$deq_key = ({3'd0, deq_port} << 32'h3) | {3'd0, deq_prio};
+        ingress$deq_key = ({2'd0, deq_port} << prio_bits) | ({2'd0, deq_prio} & prio_mask);
         ingress$deq_len = deq_len;
         ingress$xoff_thr = r_xoff$q;
         ingress$xon_thr = r_xon$q;
@@ -341,12 +347,12 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         frames$refresh = r_refresh$q;
         o_drop$d = ingress$drop;
         o_xoff_valid$d = ingress$xoff_event;
-        o_xoff_key$d = 6'h0;
+        o_xoff_key$d = 5'h0;
         if (ingress$xoff_event) begin
             o_xoff_key$d = ingress$e_key;
         end
         o_xon_valid$d = ingress$xon_event;
-        o_xon_key$d = 6'h0;
+        o_xon_key$d = 5'h0;
         if (ingress$xon_event) begin
             o_xon_key$d = ingress$d_key;
         end
@@ -407,11 +413,15 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         r_err$d = (r_err$q & ~err_clear) | err_uf_bits | err_ix_bits;
         enq_drop = o_drop$q;
         xoff_valid = o_xoff_valid$q;
-        xoff_port = o_xoff_key$q[(32'h3)+:(3)];
-        xoff_prio = o_xoff_key$q[(32'h0)+:(3)];
+        xoff_key_port = o_xoff_key$q >> prio_bits;
+        xoff_port = xoff_key_port[2:0];
+        xoff_key_prio = o_xoff_key$q & prio_mask;
+        xoff_prio = xoff_key_prio[2:0];
         xon_valid = o_xon_valid$q;
-        xon_port = o_xon_key$q[(32'h3)+:(3)];
-        xon_prio = o_xon_key$q[(32'h0)+:(3)];
+        xon_key_port = o_xon_key$q >> prio_bits;
+        xon_port = xon_key_port[2:0];
+        xon_key_prio = o_xon_key$q & prio_mask;
+        xon_prio = xon_key_prio[2:0];
         frame_valid = frames$frame_valid;
         frame_port = frames$frame_port;
         frame_class_enable = frames$frame_class_enable;
@@ -429,9 +439,9 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
             r_err$d = 2'h0;
             o_drop$d = 1'b0;
             o_xoff_valid$d = 1'b0;
-            o_xoff_key$d = 6'h0;
+            o_xoff_key$d = 5'h0;
             o_xon_valid$d = 1'b0;
-            o_xon_key$d = 6'h0;
+            o_xon_key$d = 5'h0;
             o_rdata$d = 32'h0;
         end
     end
@@ -482,8 +492,8 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [63:0] paused;
-    input wire  [63:0] paused_next;
+    input wire  [31:0] paused;
+    input wire  [31:0] paused_next;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
     output reg  frame_valid;
@@ -494,16 +504,16 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
 
     // Constant declarations
     localparam  port_ok = 8'hff;
-    localparam  port_ids = 64'h706050403020100;
+    localparam  prio_bits = 5'b10;
+    localparam  group = 32'hf;
     localparam  one_pp = 8'h1;
-    localparam  byte_k = 64'hff;
     localparam  one_16 = 16'h1;
 
     // Stub signals
-    reg  [63:0] changed$d;
-    wire  [63:0] changed$q;
-    reg  [63:0] refresh_due$d;
-    wire  [63:0] refresh_due$q;
+    reg  [31:0] changed$d;
+    wire  [31:0] changed$q;
+    reg  [31:0] refresh_due$d;
+    wire  [31:0] refresh_due$q;
     reg  [7:0] rr_above$d;
     wire  [7:0] rr_above$q;
     reg  [15:0] refresh_timer$d;
@@ -520,17 +530,19 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     wire  [15:0] o_quanta$q;
 
     // Local signals
-    reg  [63:0] dirty_keys;
+    reg  [31:0] dirty_keys;
     reg  [7:0] dirty_ports;
     reg  [7:0] above;
     reg  [7:0] candidates;
     reg  [7:0] grant;
     reg  [2:0] g_port;
-    reg  [5:0] g_base;
-    reg  [63:0] g_keys;
-    reg  [63:0] enabled_keys;
+    reg  [4:0] g_base;
+    reg  [31:0] g_keys;
+    reg  [31:0] g_enabled;
+    reg  [31:0] g_paused;
+    reg  [31:0] enabled_keys;
     reg  tick;
-    reg  [63:0] tick_keys;
+    reg  [31:0] tick_keys;
 
     // Sub module instances
     pfc_fpga__frames$changed changed(
@@ -592,14 +604,14 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         o_quanta$d = o_quanta$q;
         dirty_keys = changed$q | refresh_due$q;
         dirty_ports = 8'h0;
-        dirty_ports[0] = |dirty_keys[(0 * 32'h8)+:(8)];
-        dirty_ports[1] = |dirty_keys[(1 * 32'h8)+:(8)];
-        dirty_ports[2] = |dirty_keys[(2 * 32'h8)+:(8)];
-        dirty_ports[3] = |dirty_keys[(3 * 32'h8)+:(8)];
-        dirty_ports[4] = |dirty_keys[(4 * 32'h8)+:(8)];
-        dirty_ports[5] = |dirty_keys[(5 * 32'h8)+:(8)];
-        dirty_ports[6] = |dirty_keys[(6 * 32'h8)+:(8)];
-        dirty_ports[7] = |dirty_keys[(7 * 32'h8)+:(8)];
+        dirty_ports[0] = |((dirty_keys >> (0 << prio_bits)) & group);
+        dirty_ports[1] = |((dirty_keys >> (1 << prio_bits)) & group);
+        dirty_ports[2] = |((dirty_keys >> (2 << prio_bits)) & group);
+        dirty_ports[3] = |((dirty_keys >> (3 << prio_bits)) & group);
+        dirty_ports[4] = |((dirty_keys >> (4 << prio_bits)) & group);
+        dirty_ports[5] = |((dirty_keys >> (5 << prio_bits)) & group);
+        dirty_ports[6] = |((dirty_keys >> (6 << prio_bits)) & group);
+        dirty_ports[7] = |((dirty_keys >> (7 << prio_bits)) & group);
         above = dirty_ports & rr_above$q;
         if (|above) begin
             candidates = above;
@@ -610,48 +622,50 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         grant = candidates & (~candidates + one_pp);
         g_port = 3'h0;
         if (grant[0]) begin
-            g_port = port_ids[(0 * 32'h8)+:(3)];
+            g_port = 0;
         end
         if (grant[1]) begin
-            g_port = port_ids[(1 * 32'h8)+:(3)];
+            g_port = 1;
         end
         if (grant[2]) begin
-            g_port = port_ids[(2 * 32'h8)+:(3)];
+            g_port = 2;
         end
         if (grant[3]) begin
-            g_port = port_ids[(3 * 32'h8)+:(3)];
+            g_port = 3;
         end
         if (grant[4]) begin
-            g_port = port_ids[(4 * 32'h8)+:(3)];
+            g_port = 4;
         end
         if (grant[5]) begin
-            g_port = port_ids[(5 * 32'h8)+:(3)];
+            g_port = 5;
         end
         if (grant[6]) begin
-            g_port = port_ids[(6 * 32'h8)+:(3)];
+            g_port = 6;
         end
         if (grant[7]) begin
-            g_port = port_ids[(7 * 32'h8)+:(3)];
+            g_port = 7;
         end
-        g_base = {3'd0, g_port} << 32'h3;
-        g_keys = 64'h0;
+        g_base = {2'd0, g_port} << prio_bits;
+        g_keys = 32'h0;
         if (|grant) begin
-            g_keys = byte_k << g_base;
+            g_keys = group << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
         o_valid$d = |grant;
         o_port$d = g_port;
         enabled_keys = changed$q | paused;
+        g_enabled = (enabled_keys >> g_base) & group;
+        g_paused = (paused >> g_base) & group;
         o_class_enable$d = 8'h0;
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = enabled_keys[(g_base)+:(8)];
-            o_pause$d = paused[(g_base)+:(8)];
+            o_class_enable$d = g_enabled[7:0];
+            o_pause$d = g_paused[7:0];
             o_quanta$d = quanta;
         end
         tick = (refresh_timer$q + one_16) >= refresh;
-        tick_keys = 64'h0;
+        tick_keys = 32'h0;
         if (tick) begin
             refresh_timer$d = 16'h0;
             tick_keys = paused;
@@ -667,8 +681,8 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         frame_pause = o_pause$q;
         frame_quanta = o_quanta$q;
         if (reset) begin
-            changed$d = 64'h0;
-            refresh_due$d = 64'h0;
+            changed$d = 32'h0;
+            refresh_due$d = 32'h0;
             rr_above$d = port_ok;
             refresh_timer$d = 16'h0;
             o_valid$d = 1'b0;
@@ -685,13 +699,13 @@ endmodule // pfc_fpga__frames
 module pfc_fpga__frames$changed(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
@@ -799,13 +813,13 @@ endmodule // pfc_fpga__frames$o_valid
 module pfc_fpga__frames$refresh_due(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
@@ -859,46 +873,46 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
     input wire  clock;
     input wire  reset;
     input wire  enq_valid;
-    input wire  [5:0] enq_key;
+    input wire  [4:0] enq_key;
     input wire  [15:0] enq_len;
     input wire  deq_valid;
-    input wire  [5:0] deq_key;
+    input wire  [4:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] xoff_thr;
     input wire  [31:0] xon_thr;
     input wire  [31:0] max;
-    output reg  [63:0] xoff;
-    output reg  [63:0] xoff_next;
+    output reg  [31:0] xoff;
+    output reg  [31:0] xoff_next;
     output reg  drop;
     output reg  underflow;
     output reg  xoff_event;
-    output reg  [5:0] e_key;
+    output reg  [4:0] e_key;
     output reg  xon_event;
-    output reg  [5:0] d_key;
+    output reg  [4:0] d_key;
 
     // Constant declarations
-    localparam  one_k = 64'h1;
+    localparam  one_k = 32'h1;
 
     // Stub signals
     reg  occ$reset;
     reg  occ$enq_valid;
-    reg  [5:0] occ$enq_key;
+    reg  [4:0] occ$enq_key;
     reg  [15:0] occ$enq_len;
     reg  occ$deq_valid;
-    reg  [5:0] occ$deq_key;
+    reg  [4:0] occ$deq_key;
     reg  [15:0] occ$deq_len;
     reg  [31:0] occ$max;
     wire  occ$e_valid;
-    wire  [5:0] occ$e_key;
+    wire  [4:0] occ$e_key;
     wire  [31:0] occ$e_b1;
     wire  occ$e_drop;
     wire  occ$d_valid;
-    wire  [5:0] occ$d_key;
+    wire  [4:0] occ$d_key;
     wire  [31:0] occ$d_b1;
     wire  occ$d_underflow;
     wire  occ$same_key;
-    reg  [63:0] state$d;
-    wire  [63:0] state$q;
+    reg  [31:0] state$d;
+    wire  [31:0] state$q;
 
     // Local signals
     reg  xo_d_old;
@@ -907,10 +921,10 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
     reg  xo_e_base;
     reg  xo_e1;
     reg  d_final;
-    reg  [63:0] e_onehot;
-    reg  [63:0] d_onehot;
-    reg  [63:0] touched;
-    reg  [63:0] set;
+    reg  [31:0] e_onehot;
+    reg  [31:0] d_onehot;
+    reg  [31:0] touched;
+    reg  [31:0] set;
 
     // Sub module instances
     pfc_fpga__ingress$occ occ(
@@ -968,8 +982,8 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         end
         e_onehot = one_k << occ$e_key;
         d_onehot = one_k << occ$d_key;
-        touched = 64'h0;
-        set = 64'h0;
+        touched = 32'h0;
+        set = 32'h0;
         if (occ$e_valid) begin
             touched = e_onehot;
             if (xo_e1) begin
@@ -984,7 +998,7 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         end
         state$d = (state$q & ~touched) | set;
         if (reset) begin
-            state$d = 64'h0;
+            state$d = 32'h0;
         end
         xoff = state$q;
         xoff_next = state$d;
@@ -1005,72 +1019,72 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     input wire  clock;
     input wire  reset;
     input wire  enq_valid;
-    input wire  [5:0] enq_key;
+    input wire  [4:0] enq_key;
     input wire  [15:0] enq_len;
     input wire  deq_valid;
-    input wire  [5:0] deq_key;
+    input wire  [4:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] max;
     output reg  e_valid;
-    output reg  [5:0] e_key;
+    output reg  [4:0] e_key;
     output reg  [31:0] e_b1;
     output reg  e_drop;
     output reg  d_valid;
-    output reg  [5:0] d_key;
+    output reg  [4:0] d_key;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
     output reg  same_key;
 
     // Constant declarations
-    localparam  one_k = 64'h1;
+    localparam  one_k = 32'h1;
 
     // Stub signals
     reg  e_valid_q$d;
     wire  e_valid_q$q;
-    reg  [5:0] e_key_q$d;
-    wire  [5:0] e_key_q$q;
+    reg  [4:0] e_key_q$d;
+    wire  [4:0] e_key_q$q;
     reg  [15:0] e_len_q$d;
     wire  [15:0] e_len_q$q;
     reg  d_valid_q$d;
     wire  d_valid_q$q;
-    reg  [5:0] d_key_q$d;
-    wire  [5:0] d_key_q$q;
+    reg  [4:0] d_key_q$d;
+    wire  [4:0] d_key_q$q;
     reg  [15:0] d_len_q$d;
     wire  [15:0] d_len_q$q;
-    reg  [5:0] ram_e_for_enq$read_address;
+    reg  [4:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
-    reg  [5:0] ram_e_for_enq$write_address;
+    reg  [4:0] ram_e_for_enq$write_address;
     reg  [31:0] ram_e_for_enq$write_data;
     reg  ram_e_for_enq$write_enable;
-    reg  [5:0] ram_e_for_deq$read_address;
+    reg  [4:0] ram_e_for_deq$read_address;
     wire  [31:0] ram_e_for_deq$read_data;
-    reg  [5:0] ram_e_for_deq$write_address;
+    reg  [4:0] ram_e_for_deq$write_address;
     reg  [31:0] ram_e_for_deq$write_data;
     reg  ram_e_for_deq$write_enable;
-    reg  [5:0] ram_d_for_enq$read_address;
+    reg  [4:0] ram_d_for_enq$read_address;
     wire  [31:0] ram_d_for_enq$read_data;
-    reg  [5:0] ram_d_for_enq$write_address;
+    reg  [4:0] ram_d_for_enq$write_address;
     reg  [31:0] ram_d_for_enq$write_data;
     reg  ram_d_for_enq$write_enable;
-    reg  [5:0] ram_d_for_deq$read_address;
+    reg  [4:0] ram_d_for_deq$read_address;
     wire  [31:0] ram_d_for_deq$read_data;
-    reg  [5:0] ram_d_for_deq$write_address;
+    reg  [4:0] ram_d_for_deq$write_address;
     reg  [31:0] ram_d_for_deq$write_data;
     reg  ram_d_for_deq$write_enable;
-    reg  [63:0] lvt_any$d;
-    wire  [63:0] lvt_any$q;
-    reg  [63:0] lvt_e$d;
-    wire  [63:0] lvt_e$q;
+    reg  [31:0] lvt_any$d;
+    wire  [31:0] lvt_any$q;
+    reg  [31:0] lvt_e$d;
+    wire  [31:0] lvt_e$q;
     reg  fw_e_valid$d;
     wire  fw_e_valid$q;
-    reg  [5:0] fw_e_key$d;
-    wire  [5:0] fw_e_key$q;
+    reg  [4:0] fw_e_key$d;
+    wire  [4:0] fw_e_key$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  fw_d_valid$d;
     wire  fw_d_valid$q;
-    reg  [5:0] fw_d_key$d;
-    wire  [5:0] fw_d_key$q;
+    reg  [4:0] fw_d_key$d;
+    wire  [4:0] fw_d_key$q;
     reg  [31:0] fw_d_val$d;
     wire  [31:0] fw_d_val$q;
 
@@ -1082,10 +1096,10 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     reg  [31:0] d_len32;
     reg  [32:0] e_sum;
     reg  d_write;
-    reg  [63:0] e_onehot;
-    reg  [63:0] d_onehot;
-    reg  [63:0] e_touch;
-    reg  [63:0] d_touch;
+    reg  [31:0] e_onehot;
+    reg  [31:0] d_onehot;
+    reg  [31:0] e_touch;
+    reg  [31:0] d_touch;
 
     // Sub module instances
     pfc_fpga__ingress$occ$e_valid_q e_valid_q(
@@ -1296,11 +1310,11 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         fw_d_val$d = d_b1;
         e_onehot = one_k << e_key_q$q;
         d_onehot = one_k << d_key_q$q;
-        e_touch = 64'h0;
+        e_touch = 32'h0;
         if (e_valid_q$q) begin
             e_touch = e_onehot;
         end
-        d_touch = 64'h0;
+        d_touch = 32'h0;
         if (d_valid_q$q) begin
             d_touch = d_onehot;
         end
@@ -1314,8 +1328,8 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
-            lvt_any$d = 64'h0;
-            lvt_e$d = 64'h0;
+            lvt_any$d = 32'h0;
+            lvt_e$d = 32'h0;
             fw_e_valid$d = 1'b0;
             fw_d_valid$d = 1'b0;
         end
@@ -1327,13 +1341,13 @@ endmodule // pfc_fpga__ingress$occ
 module pfc_fpga__ingress$occ$d_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 5'h0;
     end
 
     always @(posedge clock) begin
@@ -1384,13 +1398,13 @@ endmodule // pfc_fpga__ingress$occ$d_valid_q
 module pfc_fpga__ingress$occ$e_key_q(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 5'h0;
     end
 
     always @(posedge clock) begin
@@ -1441,13 +1455,13 @@ endmodule // pfc_fpga__ingress$occ$e_valid_q
 module pfc_fpga__ingress$occ$fw_d_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 5'h0;
     end
 
     always @(posedge clock) begin
@@ -1498,13 +1512,13 @@ endmodule // pfc_fpga__ingress$occ$fw_d_valid
 module pfc_fpga__ingress$occ$fw_e_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 5'h0;
     end
 
     always @(posedge clock) begin
@@ -1555,13 +1569,13 @@ endmodule // pfc_fpga__ingress$occ$fw_e_valid
 module pfc_fpga__ingress$occ$lvt_any(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
@@ -1574,13 +1588,13 @@ endmodule // pfc_fpga__ingress$occ$lvt_any
 module pfc_fpga__ingress$occ$lvt_e(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
@@ -1594,14 +1608,14 @@ module pfc_fpga__ingress$occ$ram_d_for_deq(clock,read_address,read_data,write_ad
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [4:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [4:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:31];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -1617,14 +1631,14 @@ module pfc_fpga__ingress$occ$ram_d_for_enq(clock,read_address,read_data,write_ad
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [4:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [4:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:31];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -1640,14 +1654,14 @@ module pfc_fpga__ingress$occ$ram_e_for_deq(clock,read_address,read_data,write_ad
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [4:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [4:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:31];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -1663,14 +1677,14 @@ module pfc_fpga__ingress$occ$ram_e_for_enq(clock,read_address,read_data,write_ad
 
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [4:0] read_address;
     output reg  [31:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [4:0] write_address;
     input wire  [31:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [15:0] mem [0:63];
+    reg [15:0] mem [0:31];
     wire unused_write_data_high = ^write_data[31:16];
 
     always @(posedge clock) begin
@@ -1685,13 +1699,13 @@ endmodule // pfc_fpga__ingress$occ$ram_e_for_enq
 module pfc_fpga__ingress$state(d,q,clock);
 
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
@@ -1742,13 +1756,13 @@ endmodule // pfc_fpga__o_rdata
 module pfc_fpga__o_xoff_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 5'h0;
     end
 
     always @(posedge clock) begin
@@ -1780,13 +1794,13 @@ endmodule // pfc_fpga__o_xoff_valid
 module pfc_fpga__o_xon_key(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 5'h0;
     end
 
     always @(posedge clock) begin

@@ -125,6 +125,8 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     localparam  reset_max = 32'hea60;
     localparam  reset_quanta = 16'hffff;
     localparam  reset_refresh = 16'h1000;
+    localparam  prio_bits = 8'h3;
+    localparam  prio_mask = 8'h7;
 
     // Stub signals
     reg  ingress$reset;
@@ -190,6 +192,10 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     reg  [1:0] err_uf_bits;
     reg  [1:0] err_ix_bits;
     reg  [1:0] err_clear;
+    reg  [7:0] xoff_key_port;
+    reg  [7:0] xoff_key_prio;
+    reg  [7:0] xon_key_port;
+    reg  [7:0] xon_key_prio;
 
     // Sub module instances
     pfc_paper__ingress ingress(
@@ -317,10 +323,10 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         in_d_ok = port_ok[deq_port] & prio_ok[deq_prio];
         ingress$reset = reset;
         ingress$enq_valid = enq_valid & in_e_ok;
-        ingress$enq_key = ({3'd0, enq_port} << 32'h3) | {5'd0, enq_prio};
+        ingress$enq_key = ({3'd0, enq_port} << prio_bits) | ({5'd0, enq_prio} & prio_mask);
         ingress$enq_len = enq_len;
         ingress$deq_valid = deq_valid & in_d_ok;
-        ingress$deq_key = ({3'd0, deq_port} << 32'h3) | {5'd0, deq_prio};
+        ingress$deq_key = ({3'd0, deq_port} << prio_bits) | ({5'd0, deq_prio} & prio_mask);
         ingress$deq_len = deq_len;
         ingress$xoff_thr = r_xoff$q;
         ingress$xon_thr = r_xon$q;
@@ -400,11 +406,15 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         r_err$d = (r_err$q & ~err_clear) | err_uf_bits | err_ix_bits;
         enq_drop = o_drop$q;
         xoff_valid = o_xoff_valid$q;
-        xoff_port = o_xoff_key$q[(32'h3)+:(5)];
-        xoff_prio = o_xoff_key$q[(32'h0)+:(3)];
+        xoff_key_port = o_xoff_key$q >> prio_bits;
+        xoff_port = xoff_key_port[4:0];
+        xoff_key_prio = o_xoff_key$q & prio_mask;
+        xoff_prio = xoff_key_prio[2:0];
         xon_valid = o_xon_valid$q;
-        xon_port = o_xon_key$q[(32'h3)+:(5)];
-        xon_prio = o_xon_key$q[(32'h0)+:(3)];
+        xon_key_port = o_xon_key$q >> prio_bits;
+        xon_port = xon_key_port[4:0];
+        xon_key_prio = o_xon_key$q & prio_mask;
+        xon_prio = xon_key_prio[2:0];
         frame_valid = frames$frame_valid;
         frame_port = frames$frame_port;
         frame_class_enable = frames$frame_class_enable;
@@ -487,9 +497,9 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
 
     // Constant declarations
     localparam  port_ok = 32'hffffffff;
-    localparam  port_ids = 256'h1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100;
+    localparam  prio_bits = 8'h3;
+    localparam  group = 256'hff;
     localparam  one_pp = 32'h1;
-    localparam  byte_k = 256'hff;
     localparam  one_16 = 16'h1;
 
     // Stub signals
@@ -521,6 +531,8 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
     reg  [4:0] g_port;
     reg  [7:0] g_base;
     reg  [255:0] g_keys;
+    reg  [255:0] g_enabled;
+    reg  [255:0] g_paused;
     reg  [255:0] enabled_keys;
     reg  tick;
     reg  [255:0] tick_keys;
@@ -585,38 +597,38 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         o_quanta$d = o_quanta$q;
         dirty_keys = changed$q | refresh_due$q;
         dirty_ports = 32'h0;
-        dirty_ports[0] = |dirty_keys[(0 * 32'h8)+:(8)];
-        dirty_ports[1] = |dirty_keys[(1 * 32'h8)+:(8)];
-        dirty_ports[2] = |dirty_keys[(2 * 32'h8)+:(8)];
-        dirty_ports[3] = |dirty_keys[(3 * 32'h8)+:(8)];
-        dirty_ports[4] = |dirty_keys[(4 * 32'h8)+:(8)];
-        dirty_ports[5] = |dirty_keys[(5 * 32'h8)+:(8)];
-        dirty_ports[6] = |dirty_keys[(6 * 32'h8)+:(8)];
-        dirty_ports[7] = |dirty_keys[(7 * 32'h8)+:(8)];
-        dirty_ports[8] = |dirty_keys[(8 * 32'h8)+:(8)];
-        dirty_ports[9] = |dirty_keys[(9 * 32'h8)+:(8)];
-        dirty_ports[10] = |dirty_keys[(10 * 32'h8)+:(8)];
-        dirty_ports[11] = |dirty_keys[(11 * 32'h8)+:(8)];
-        dirty_ports[12] = |dirty_keys[(12 * 32'h8)+:(8)];
-        dirty_ports[13] = |dirty_keys[(13 * 32'h8)+:(8)];
-        dirty_ports[14] = |dirty_keys[(14 * 32'h8)+:(8)];
-        dirty_ports[15] = |dirty_keys[(15 * 32'h8)+:(8)];
-        dirty_ports[16] = |dirty_keys[(16 * 32'h8)+:(8)];
-        dirty_ports[17] = |dirty_keys[(17 * 32'h8)+:(8)];
-        dirty_ports[18] = |dirty_keys[(18 * 32'h8)+:(8)];
-        dirty_ports[19] = |dirty_keys[(19 * 32'h8)+:(8)];
-        dirty_ports[20] = |dirty_keys[(20 * 32'h8)+:(8)];
-        dirty_ports[21] = |dirty_keys[(21 * 32'h8)+:(8)];
-        dirty_ports[22] = |dirty_keys[(22 * 32'h8)+:(8)];
-        dirty_ports[23] = |dirty_keys[(23 * 32'h8)+:(8)];
-        dirty_ports[24] = |dirty_keys[(24 * 32'h8)+:(8)];
-        dirty_ports[25] = |dirty_keys[(25 * 32'h8)+:(8)];
-        dirty_ports[26] = |dirty_keys[(26 * 32'h8)+:(8)];
-        dirty_ports[27] = |dirty_keys[(27 * 32'h8)+:(8)];
-        dirty_ports[28] = |dirty_keys[(28 * 32'h8)+:(8)];
-        dirty_ports[29] = |dirty_keys[(29 * 32'h8)+:(8)];
-        dirty_ports[30] = |dirty_keys[(30 * 32'h8)+:(8)];
-        dirty_ports[31] = |dirty_keys[(31 * 32'h8)+:(8)];
+        dirty_ports[0] = |((dirty_keys >> (0 << prio_bits)) & group);
+        dirty_ports[1] = |((dirty_keys >> (1 << prio_bits)) & group);
+        dirty_ports[2] = |((dirty_keys >> (2 << prio_bits)) & group);
+        dirty_ports[3] = |((dirty_keys >> (3 << prio_bits)) & group);
+        dirty_ports[4] = |((dirty_keys >> (4 << prio_bits)) & group);
+        dirty_ports[5] = |((dirty_keys >> (5 << prio_bits)) & group);
+        dirty_ports[6] = |((dirty_keys >> (6 << prio_bits)) & group);
+        dirty_ports[7] = |((dirty_keys >> (7 << prio_bits)) & group);
+        dirty_ports[8] = |((dirty_keys >> (8 << prio_bits)) & group);
+        dirty_ports[9] = |((dirty_keys >> (9 << prio_bits)) & group);
+        dirty_ports[10] = |((dirty_keys >> (10 << prio_bits)) & group);
+        dirty_ports[11] = |((dirty_keys >> (11 << prio_bits)) & group);
+        dirty_ports[12] = |((dirty_keys >> (12 << prio_bits)) & group);
+        dirty_ports[13] = |((dirty_keys >> (13 << prio_bits)) & group);
+        dirty_ports[14] = |((dirty_keys >> (14 << prio_bits)) & group);
+        dirty_ports[15] = |((dirty_keys >> (15 << prio_bits)) & group);
+        dirty_ports[16] = |((dirty_keys >> (16 << prio_bits)) & group);
+        dirty_ports[17] = |((dirty_keys >> (17 << prio_bits)) & group);
+        dirty_ports[18] = |((dirty_keys >> (18 << prio_bits)) & group);
+        dirty_ports[19] = |((dirty_keys >> (19 << prio_bits)) & group);
+        dirty_ports[20] = |((dirty_keys >> (20 << prio_bits)) & group);
+        dirty_ports[21] = |((dirty_keys >> (21 << prio_bits)) & group);
+        dirty_ports[22] = |((dirty_keys >> (22 << prio_bits)) & group);
+        dirty_ports[23] = |((dirty_keys >> (23 << prio_bits)) & group);
+        dirty_ports[24] = |((dirty_keys >> (24 << prio_bits)) & group);
+        dirty_ports[25] = |((dirty_keys >> (25 << prio_bits)) & group);
+        dirty_ports[26] = |((dirty_keys >> (26 << prio_bits)) & group);
+        dirty_ports[27] = |((dirty_keys >> (27 << prio_bits)) & group);
+        dirty_ports[28] = |((dirty_keys >> (28 << prio_bits)) & group);
+        dirty_ports[29] = |((dirty_keys >> (29 << prio_bits)) & group);
+        dirty_ports[30] = |((dirty_keys >> (30 << prio_bits)) & group);
+        dirty_ports[31] = |((dirty_keys >> (31 << prio_bits)) & group);
         above = dirty_ports & rr_above$q;
         if (|above) begin
             candidates = above;
@@ -627,116 +639,118 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         grant = candidates & (~candidates + one_pp);
         g_port = 5'h0;
         if (grant[0]) begin
-            g_port = port_ids[(0 * 32'h8)+:(5)];
+            g_port = 0;
         end
         if (grant[1]) begin
-            g_port = port_ids[(1 * 32'h8)+:(5)];
+            g_port = 1;
         end
         if (grant[2]) begin
-            g_port = port_ids[(2 * 32'h8)+:(5)];
+            g_port = 2;
         end
         if (grant[3]) begin
-            g_port = port_ids[(3 * 32'h8)+:(5)];
+            g_port = 3;
         end
         if (grant[4]) begin
-            g_port = port_ids[(4 * 32'h8)+:(5)];
+            g_port = 4;
         end
         if (grant[5]) begin
-            g_port = port_ids[(5 * 32'h8)+:(5)];
+            g_port = 5;
         end
         if (grant[6]) begin
-            g_port = port_ids[(6 * 32'h8)+:(5)];
+            g_port = 6;
         end
         if (grant[7]) begin
-            g_port = port_ids[(7 * 32'h8)+:(5)];
+            g_port = 7;
         end
         if (grant[8]) begin
-            g_port = port_ids[(8 * 32'h8)+:(5)];
+            g_port = 8;
         end
         if (grant[9]) begin
-            g_port = port_ids[(9 * 32'h8)+:(5)];
+            g_port = 9;
         end
         if (grant[10]) begin
-            g_port = port_ids[(10 * 32'h8)+:(5)];
+            g_port = 10;
         end
         if (grant[11]) begin
-            g_port = port_ids[(11 * 32'h8)+:(5)];
+            g_port = 11;
         end
         if (grant[12]) begin
-            g_port = port_ids[(12 * 32'h8)+:(5)];
+            g_port = 12;
         end
         if (grant[13]) begin
-            g_port = port_ids[(13 * 32'h8)+:(5)];
+            g_port = 13;
         end
         if (grant[14]) begin
-            g_port = port_ids[(14 * 32'h8)+:(5)];
+            g_port = 14;
         end
         if (grant[15]) begin
-            g_port = port_ids[(15 * 32'h8)+:(5)];
+            g_port = 15;
         end
         if (grant[16]) begin
-            g_port = port_ids[(16 * 32'h8)+:(5)];
+            g_port = 16;
         end
         if (grant[17]) begin
-            g_port = port_ids[(17 * 32'h8)+:(5)];
+            g_port = 17;
         end
         if (grant[18]) begin
-            g_port = port_ids[(18 * 32'h8)+:(5)];
+            g_port = 18;
         end
         if (grant[19]) begin
-            g_port = port_ids[(19 * 32'h8)+:(5)];
+            g_port = 19;
         end
         if (grant[20]) begin
-            g_port = port_ids[(20 * 32'h8)+:(5)];
+            g_port = 20;
         end
         if (grant[21]) begin
-            g_port = port_ids[(21 * 32'h8)+:(5)];
+            g_port = 21;
         end
         if (grant[22]) begin
-            g_port = port_ids[(22 * 32'h8)+:(5)];
+            g_port = 22;
         end
         if (grant[23]) begin
-            g_port = port_ids[(23 * 32'h8)+:(5)];
+            g_port = 23;
         end
         if (grant[24]) begin
-            g_port = port_ids[(24 * 32'h8)+:(5)];
+            g_port = 24;
         end
         if (grant[25]) begin
-            g_port = port_ids[(25 * 32'h8)+:(5)];
+            g_port = 25;
         end
         if (grant[26]) begin
-            g_port = port_ids[(26 * 32'h8)+:(5)];
+            g_port = 26;
         end
         if (grant[27]) begin
-            g_port = port_ids[(27 * 32'h8)+:(5)];
+            g_port = 27;
         end
         if (grant[28]) begin
-            g_port = port_ids[(28 * 32'h8)+:(5)];
+            g_port = 28;
         end
         if (grant[29]) begin
-            g_port = port_ids[(29 * 32'h8)+:(5)];
+            g_port = 29;
         end
         if (grant[30]) begin
-            g_port = port_ids[(30 * 32'h8)+:(5)];
+            g_port = 30;
         end
         if (grant[31]) begin
-            g_port = port_ids[(31 * 32'h8)+:(5)];
+            g_port = 31;
         end
-        g_base = {3'd0, g_port} << 32'h3;
+        g_base = {3'd0, g_port} << prio_bits;
         g_keys = 256'h0;
         if (|grant) begin
-            g_keys = byte_k << g_base;
+            g_keys = group << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
         o_valid$d = |grant;
         o_port$d = g_port;
         enabled_keys = changed$q | paused;
+        g_enabled = (enabled_keys >> g_base) & group;
+        g_paused = (paused >> g_base) & group;
         o_class_enable$d = 8'h0;
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = enabled_keys[(g_base)+:(8)];
-            o_pause$d = paused[(g_base)+:(8)];
+            o_class_enable$d = g_enabled[7:0];
+            o_pause$d = g_paused[7:0];
             o_quanta$d = quanta;
         end
         tick = (refresh_timer$q + one_16) >= refresh;

@@ -1,7 +1,7 @@
 //! CaPFC in rust-hdl: the register-transfer form of `switchcraft_model::capfc`.
 //!
 //! Contract and cycle semantics: docs/blocks/capfc.md and crates/model/src/capfc.rs. Keys are
-//! `{port, priority[2:0]}` as in PFC. The core reuses PFC's ingress logic ([`Ingress`]), its
+//! `{port, priority}` with the configured priority bits (1..=3), as in PFC. The core reuses PFC's ingress logic ([`Ingress`]), its
 //! occupancy RAMs for the egress queues ([`Occupancy`]) and its frame generator ([`FrameGen`]),
 //! and adds, all at initiation interval 1:
 //! * the arrival counters: one row of P - 1 counters per egress key in a 1R1W RAM
@@ -33,8 +33,8 @@ const KIND_ENQUEUE: u64 = 1;
 const KIND_INSPECT: u64 = 2;
 const KIND_SERVE: u64 = 3;
 
-/// CaPFC core for ports addressed by `PB` bits: `PP = 2^PB` padded ports, `K = 8 * PP` keys of
-/// `KB = PB + 3` bits, counter rows of `W = 16 * PP` bits (16-bit lanes), `EB = K * PP` E bits.
+/// CaPFC core for ports addressed by `PB` bits: `PP = 2^PB` padded ports, keys of `KB = PB + NQ`
+/// bits (`NQ` = the config's priority bits), `K = 2^KB` keys, counter rows of `W = 16 * PP` bits (16-bit lanes), `EB = K * PP` E bits.
 #[derive(LogicBlock)]
 pub struct CapfcCore<
     const PB: usize,
@@ -101,6 +101,9 @@ pub struct CapfcCore<
     inspect_mask: Constant<Bits<32>>,
     field6: Constant<Bits<8>>,
     pb_shift: Constant<Bits<4>>,
+    /// Priority bits of a key (`KB - PB`) and their mask.
+    prio_bits: Constant<Bits<KB>>,
+    prio_mask: Constant<Bits<KB>>,
     one_k: Constant<Bits<K>>,
     one_pp: Constant<Bits<PP>>,
     one_kb: Constant<Bits<KB>>,
@@ -300,8 +303,17 @@ pub struct CapfcCore<
     same_row: Signal<Local, Bit>,
     eset: Signal<Local, Bits<PP>>,
     eclr: Signal<Local, Bits<PP>>,
+    set_prio: Signal<Local, Bits<KB>>,
+    clr_prio: Signal<Local, Bits<KB>>,
     set_prio_oh: Signal<Local, Bits<8>>,
     clr_prio_oh: Signal<Local, Bits<8>>,
+    /// The port and priority fields of keys (`>>` and `&` by the priority bits).
+    c_key_port: Signal<Local, Bits<KB>>,
+    cal_key_port: Signal<Local, Bits<KB>>,
+    eset_key_port: Signal<Local, Bits<KB>>,
+    eclr_key_port: Signal<Local, Bits<KB>>,
+    eset_key_prio: Signal<Local, Bits<KB>>,
+    eclr_key_prio: Signal<Local, Bits<KB>>,
     inc: Signal<Local, Bits<K>>,
     dec: Signal<Local, Bits<K>>,
     carry: Signal<Local, Bits<K>>,
@@ -335,8 +347,8 @@ impl<
 {
     pub fn new(cfg: &CapfcConfig) -> Self {
         assert_eq!(1 << PB, PP);
-        assert_eq!(K, 8 * PP);
-        assert_eq!(KB, PB + 3);
+        assert_eq!(KB, PB + cfg.prio_bits() as usize);
+        assert_eq!(K, 1 << KB);
         assert_eq!(W, 16 * PP);
         assert_eq!(EB, K * PP);
         assert!(cfg.ports as usize <= PP);
@@ -402,6 +414,8 @@ impl<
             inspect_mask: c32(map.get("inspect").mask()),
             field6: Constant::new(0x3Fu64.into()),
             pb_shift: Constant::new((PB as u64).into()),
+            prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
+            prio_mask: Constant::new(mask(cfg.prio_bits()).into()),
             one_k: Constant::new(1u64.into()),
             one_pp: Constant::new(1u64.into()),
             one_kb: Constant::new(1u64.into()),
@@ -582,8 +596,16 @@ impl<
             same_row: Default::default(),
             eset: Default::default(),
             eclr: Default::default(),
+            set_prio: Default::default(),
+            clr_prio: Default::default(),
             set_prio_oh: Default::default(),
             clr_prio_oh: Default::default(),
+            c_key_port: Default::default(),
+            cal_key_port: Default::default(),
+            eset_key_port: Default::default(),
+            eclr_key_port: Default::default(),
+            eset_key_prio: Default::default(),
+            eclr_key_prio: Default::default(),
             inc: Default::default(),
             dec: Default::default(),
             carry: Default::default(),
@@ -697,27 +719,30 @@ impl<
         self.ingress.clock.next = self.clock.val();
         self.ingress.reset.next = self.reset.val();
         self.ingress.enq_valid.next = self.in_enq_valid.val() & self.in_e_ok.val();
-        self.ingress.enq_key.next = (bit_cast::<KB, PB>(self.in_enq_port.val()) << 3)
-            | bit_cast::<KB, 3>(self.in_enq_prio.val());
+        self.ingress.enq_key.next = (bit_cast::<KB, PB>(self.in_enq_port.val())
+            << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.in_enq_prio.val()) & self.prio_mask.val());
         self.ingress.enq_len.next = self.in_enq_len.val();
         self.ingress.deq_valid.next = self.in_deq_valid.val() & self.in_d_ok.val();
-        self.ingress.deq_key.next = (bit_cast::<KB, PB>(self.in_deq_port.val()) << 3)
-            | bit_cast::<KB, 3>(self.in_deq_prio.val());
+        self.ingress.deq_key.next = (bit_cast::<KB, PB>(self.in_deq_port.val())
+            << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.in_deq_prio.val()) & self.prio_mask.val());
         self.ingress.deq_len.next = self.in_deq_len.val();
         self.ingress.xoff_thr.next = self.r_in_xoff.q.val();
         self.ingress.xon_thr.next = self.r_in_xon.q.val();
         self.ingress.max.next = self.r_in_max.q.val();
 
-        self.eg_key_in.next = (bit_cast::<KB, PB>(self.eg_enq_port.val()) << 3)
-            | bit_cast::<KB, 3>(self.eg_enq_prio.val());
+        self.eg_key_in.next = (bit_cast::<KB, PB>(self.eg_enq_port.val()) << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.eg_enq_prio.val()) & self.prio_mask.val());
         self.egress.clock.next = self.clock.val();
         self.egress.reset.next = self.reset.val();
         self.egress.enq_valid.next = self.eg_enq_valid.val() & self.eg_e_ok.val();
         self.egress.enq_key.next = self.eg_key_in.val();
         self.egress.enq_len.next = self.eg_enq_len.val();
         self.egress.deq_valid.next = self.eg_deq_valid.val() & self.eg_d_ok.val();
-        self.egress.deq_key.next = (bit_cast::<KB, PB>(self.eg_deq_port.val()) << 3)
-            | bit_cast::<KB, 3>(self.eg_deq_prio.val());
+        self.egress.deq_key.next = (bit_cast::<KB, PB>(self.eg_deq_port.val())
+            << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.eg_deq_prio.val()) & self.prio_mask.val());
         self.egress.deq_len.next = self.eg_deq_len.val();
         self.egress.max.next = self.r_eg_max.q.val();
 
@@ -725,8 +750,8 @@ impl<
         self.insp_port8.next = self.r_inspect.q.val().get_bits::<8>(0) & self.field6.val();
         self.insp_prio.next = self.r_inspect.q.val().get_bits::<3>(8);
         self.insp_input8.next = self.r_inspect.q.val().get_bits::<8>(16) & self.field6.val();
-        self.insp_key.next = (bit_cast::<KB, 8>(self.insp_port8.val()) << 3)
-            | bit_cast::<KB, 3>(self.insp_prio.val());
+        self.insp_key.next = (bit_cast::<KB, 8>(self.insp_port8.val()) << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.insp_prio.val()) & self.prio_mask.val());
         self.insp_key_ok.next = (self.insp_port8.val() < self.ports8.val())
             & self.prio_ok.val().get_bit(self.insp_prio.val().index());
 
@@ -799,7 +824,8 @@ impl<
         }
 
         // Then the egress enqueue: count at WARN (not from the egress port itself).
-        self.c_port.next = self.c_key.q.val().get_bits::<PB>(3);
+        self.c_key_port.next = self.c_key.q.val() >> self.prio_bits.val();
+        self.c_port.next = bit_cast::<PB, KB>(self.c_key_port.val());
         if self.c_input.q.val() > self.c_port.val() {
             self.c_lane.next = self.c_input.q.val() - self.one_pb.val();
         } else {
@@ -976,7 +1002,8 @@ impl<
             & (self.policy.val() == self.policy_cal.val());
         // Lanes back to inputs: lanes at and above the egress port move up by one.
         self.flags_lanes.next = self.cal_flagged.q.val() | self.sel.val();
-        self.cal_port.next = self.cal_key.q.val().get_bits::<PB>(3);
+        self.cal_key_port.next = self.cal_key.q.val() >> self.prio_bits.val();
+        self.cal_port.next = bit_cast::<PB, KB>(self.cal_key_port.val());
         self.below_port.next = (self.one_pp.val() << self.cal_port.val()) - self.one_pp.val();
         self.flags_inputs.next = (self.flags_lanes.val() & self.below_port.val())
             | ((self.flags_lanes.val() & !self.below_port.val()) << 1);
@@ -1057,18 +1084,22 @@ impl<
         self.o_eclr_mask.d.next = self.eclr.val();
 
         // Counts of set E bits per ingress key: +1 for each set bit, -1 for each cleared bit.
-        self.set_prio_oh.next = self.one_8.val() << self.set_key.val().get_bits::<3>(0);
-        self.clr_prio_oh.next = self.one_8.val() << self.egress.d_key.val().get_bits::<3>(0);
+        self.set_prio.next = self.set_key.val() & self.prio_mask.val();
+        self.clr_prio.next = self.egress.d_key.val() & self.prio_mask.val();
+        self.set_prio_oh.next = self.one_8.val() << self.set_prio.val();
+        self.clr_prio_oh.next = self.one_8.val() << self.clr_prio.val();
         self.inc.next = 0.into();
         self.dec.next = 0.into();
         for i in 0..PP {
             if self.eset.val().get_bit(i) {
                 self.inc.next = self.inc.val()
-                    | (bit_cast::<K, 8>(self.set_prio_oh.val()) << (i * 8).to_bits::<16>());
+                    | (bit_cast::<K, 8>(self.set_prio_oh.val())
+                        << (i.to_bits::<16>() << self.prio_bits.val()));
             }
             if self.eclr.val().get_bit(i) {
                 self.dec.next = self.dec.val()
-                    | (bit_cast::<K, 8>(self.clr_prio_oh.val()) << (i * 8).to_bits::<16>());
+                    | (bit_cast::<K, 8>(self.clr_prio_oh.val())
+                        << (i.to_bits::<16>() << self.prio_bits.val()));
             }
         }
         self.carry.next = self.inc.val() & !self.dec.val();
@@ -1279,12 +1310,16 @@ impl<
         self.in_drop.next = self.o_in_drop.q.val();
         self.eg_drop.next = self.o_eg_drop.q.val();
         self.eset_valid.next = self.o_eset_valid.q.val();
-        self.eset_port.next = self.o_eset_key.q.val().get_bits::<PB>(3);
-        self.eset_prio.next = self.o_eset_key.q.val().get_bits::<3>(0);
+        self.eset_key_port.next = self.o_eset_key.q.val() >> self.prio_bits.val();
+        self.eset_port.next = bit_cast::<PB, KB>(self.eset_key_port.val());
+        self.eset_key_prio.next = self.o_eset_key.q.val() & self.prio_mask.val();
+        self.eset_prio.next = bit_cast::<3, KB>(self.eset_key_prio.val());
         self.eset_mask.next = self.o_eset_mask.q.val();
         self.eclr_valid.next = self.o_eclr_valid.q.val();
-        self.eclr_port.next = self.o_eclr_key.q.val().get_bits::<PB>(3);
-        self.eclr_prio.next = self.o_eclr_key.q.val().get_bits::<3>(0);
+        self.eclr_key_port.next = self.o_eclr_key.q.val() >> self.prio_bits.val();
+        self.eclr_port.next = bit_cast::<PB, KB>(self.eclr_key_port.val());
+        self.eclr_key_prio.next = self.o_eclr_key.q.val() & self.prio_mask.val();
+        self.eclr_prio.next = bit_cast::<3, KB>(self.eclr_key_prio.val());
         self.eclr_mask.next = self.o_eclr_mask.q.val();
         self.frame_valid.next = self.frames.frame_valid.val();
         self.frame_port.next = self.frames.frame_port.val();
@@ -1339,36 +1374,100 @@ impl<
     }
 }
 
+/// A fresh `CapfcCore` with `$pb` port bits and `$nq` priority bits (the sizes follow from them).
+macro_rules! capfc_core {
+    ($pb:literal, $nq:literal, $cfg:expr) => {
+        CapfcCore::<
+            $pb,
+            { 1 << $pb },
+            { 1 << ($pb + $nq) },
+            { $pb + $nq },
+            { 16 << $pb },
+            { 1 << ($pb + $nq + $pb) },
+        >::new($cfg)
+    };
+}
+
 /// Calls `$body` with `$core` bound to a fresh `CapfcCore` sized for `$cfg`.
 macro_rules! with_capfc_core {
     ($cfg:expr, |$core:ident| $body:expr) => {{
         let cfg: &CapfcConfig = $cfg;
-        match cfg.port_bits() {
-            1 => {
-                let mut $core = CapfcCore::<1, 2, 16, 4, 32, 32>::new(cfg);
+        match (cfg.port_bits(), cfg.prio_bits()) {
+            (1, 1) => {
+                let mut $core = capfc_core!(1, 1, cfg);
                 $body
             }
-            2 => {
-                let mut $core = CapfcCore::<2, 4, 32, 5, 64, 128>::new(cfg);
+            (1, 2) => {
+                let mut $core = capfc_core!(1, 2, cfg);
                 $body
             }
-            3 => {
-                let mut $core = CapfcCore::<3, 8, 64, 6, 128, 512>::new(cfg);
+            (1, 3) => {
+                let mut $core = capfc_core!(1, 3, cfg);
                 $body
             }
-            4 => {
-                let mut $core = CapfcCore::<4, 16, 128, 7, 256, 2048>::new(cfg);
+            (2, 1) => {
+                let mut $core = capfc_core!(2, 1, cfg);
                 $body
             }
-            5 => {
-                let mut $core = CapfcCore::<5, 32, 256, 8, 512, 8192>::new(cfg);
+            (2, 2) => {
+                let mut $core = capfc_core!(2, 2, cfg);
                 $body
             }
-            6 => {
-                let mut $core = CapfcCore::<6, 64, 512, 9, 1024, 32768>::new(cfg);
+            (2, 3) => {
+                let mut $core = capfc_core!(2, 3, cfg);
                 $body
             }
-            b => unreachable!("validated configs have 2..=64 ports, not {b} port bits"),
+            (3, 1) => {
+                let mut $core = capfc_core!(3, 1, cfg);
+                $body
+            }
+            (3, 2) => {
+                let mut $core = capfc_core!(3, 2, cfg);
+                $body
+            }
+            (3, 3) => {
+                let mut $core = capfc_core!(3, 3, cfg);
+                $body
+            }
+            (4, 1) => {
+                let mut $core = capfc_core!(4, 1, cfg);
+                $body
+            }
+            (4, 2) => {
+                let mut $core = capfc_core!(4, 2, cfg);
+                $body
+            }
+            (4, 3) => {
+                let mut $core = capfc_core!(4, 3, cfg);
+                $body
+            }
+            (5, 1) => {
+                let mut $core = capfc_core!(5, 1, cfg);
+                $body
+            }
+            (5, 2) => {
+                let mut $core = capfc_core!(5, 2, cfg);
+                $body
+            }
+            (5, 3) => {
+                let mut $core = capfc_core!(5, 3, cfg);
+                $body
+            }
+            (6, 1) => {
+                let mut $core = capfc_core!(6, 1, cfg);
+                $body
+            }
+            (6, 2) => {
+                let mut $core = capfc_core!(6, 2, cfg);
+                $body
+            }
+            (6, 3) => {
+                let mut $core = capfc_core!(6, 3, cfg);
+                $body
+            }
+            (pb, nq) => unreachable!(
+                "validated configs have 2..=64 ports and 1..=8 priorities, not {pb} port bits and {nq} priority bits"
+            ),
         }
     }};
 }

@@ -1,8 +1,9 @@
 //! PFC in rust-hdl: the register-transfer form of `switchcraft_model::pfc`.
 //!
 //! Contract and cycle semantics: docs/blocks/pfc.md and crates/model/src/pfc.rs. Keys are
-//! `{port, priority[2:0]}` (priorities padded to 8 so a port's classes form one byte of every
-//! per-key vector, like the 802.1Qbb class-enable vector).
+//! `{port, priority}` with the config's priority bits (1..=3), so the storage of a key exists
+//! only for priority codes the bus can carry (2 priorities cost 2 keys per port, not 8); a port's
+//! classes form one group of `2^bits` bits in every per-key vector.
 //!
 //! The core is the ingress logic ([`Ingress`]: occupancy RAMs and XOFF bits), the frame
 //! generator ([`FrameGen`]) and the CSR map; CaPFC reuses the first two. Pipeline, initiation
@@ -21,8 +22,9 @@ use ingress::Ingress;
 use rust_hdl::prelude::*;
 use switchcraft_model::pfc::{regmap, PfcConfig, ERR_INDEX, ERR_UNDERFLOW};
 
-/// PFC core for ports addressed by `PB` bits. `PP = 2^PB` padded ports, `K = 8 * PP` keys,
-/// `KB = PB + 3` key bits (Rust cannot yet derive these from `PB` in a type).
+/// PFC core for ports addressed by `PB` bits. `PP = 2^PB` padded ports, keys `{port, priority}`
+/// of `KB = PB + NQ` bits (`NQ` = the config's priority bits), `K = 2^KB` keys (Rust cannot yet
+/// derive these from `PB` and `NQ` in a type).
 #[derive(LogicBlock)]
 pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: usize> {
     pub clock: Signal<In, Clock>,
@@ -80,6 +82,9 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     reset_max: Constant<Bits<32>>,
     reset_quanta: Constant<Bits<16>>,
     reset_refresh: Constant<Bits<16>>,
+    /// Priority bits of a key (`KB - PB`) and their mask.
+    prio_bits: Constant<Bits<KB>>,
+    prio_mask: Constant<Bits<KB>>,
 
     /// An event of edge n - 1 named a port or priority that does not exist.
     e_bad: DFF<Bit>,
@@ -107,13 +112,18 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     err_uf_bits: Signal<Local, Bits<2>>,
     err_ix_bits: Signal<Local, Bits<2>>,
     err_clear: Signal<Local, Bits<2>>,
+    /// The port and priority fields of the output keys (`>>` and `&` by the priority bits).
+    xoff_key_port: Signal<Local, Bits<KB>>,
+    xoff_key_prio: Signal<Local, Bits<KB>>,
+    xon_key_port: Signal<Local, Bits<KB>>,
+    xon_key_prio: Signal<Local, Bits<KB>>,
 }
 
 impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<PB, PP, K, KB> {
     pub fn new(cfg: &PfcConfig) -> Self {
         assert_eq!(1 << PB, PP);
-        assert_eq!(K, 8 * PP);
-        assert_eq!(KB, PB + 3);
+        assert_eq!(KB, PB + cfg.prio_bits() as usize);
+        assert_eq!(K, 1 << KB);
         assert!(cfg.ports as usize <= PP);
         let map = regmap(cfg);
         let mut port_ok = Bits::<PP>::default();
@@ -172,6 +182,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             reset_max: c32(map.get("max").reset),
             reset_quanta: c16(map.get("quanta").reset),
             reset_refresh: c16(map.get("refresh").reset),
+            prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
+            prio_mask: Constant::new(switchcraft_core::mask(cfg.prio_bits()).into()),
             e_bad: Default::default(),
             d_bad: Default::default(),
             r_xoff: Default::default(),
@@ -191,6 +203,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             err_uf_bits: Default::default(),
             err_ix_bits: Default::default(),
             err_clear: Default::default(),
+            xoff_key_port: Default::default(),
+            xoff_key_prio: Default::default(),
+            xon_key_port: Default::default(),
+            xon_key_prio: Default::default(),
         }
     }
 }
@@ -227,12 +243,14 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.ingress.clock.next = self.clock.val();
         self.ingress.reset.next = self.reset.val();
         self.ingress.enq_valid.next = self.enq_valid.val() & self.in_e_ok.val();
-        self.ingress.enq_key.next =
-            (bit_cast::<KB, PB>(self.enq_port.val()) << 3) | bit_cast::<KB, 3>(self.enq_prio.val());
+        self.ingress.enq_key.next = (bit_cast::<KB, PB>(self.enq_port.val())
+            << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.enq_prio.val()) & self.prio_mask.val());
         self.ingress.enq_len.next = self.enq_len.val();
         self.ingress.deq_valid.next = self.deq_valid.val() & self.in_d_ok.val();
-        self.ingress.deq_key.next =
-            (bit_cast::<KB, PB>(self.deq_port.val()) << 3) | bit_cast::<KB, 3>(self.deq_prio.val());
+        self.ingress.deq_key.next = (bit_cast::<KB, PB>(self.deq_port.val())
+            << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.deq_prio.val()) & self.prio_mask.val());
         self.ingress.deq_len.next = self.deq_len.val();
         self.ingress.xoff_thr.next = self.r_xoff.q.val();
         self.ingress.xon_thr.next = self.r_xon.q.val();
@@ -317,11 +335,15 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         // Outputs.
         self.enq_drop.next = self.o_drop.q.val();
         self.xoff_valid.next = self.o_xoff_valid.q.val();
-        self.xoff_port.next = self.o_xoff_key.q.val().get_bits::<PB>(3);
-        self.xoff_prio.next = self.o_xoff_key.q.val().get_bits::<3>(0);
+        self.xoff_key_port.next = self.o_xoff_key.q.val() >> self.prio_bits.val();
+        self.xoff_port.next = bit_cast::<PB, KB>(self.xoff_key_port.val());
+        self.xoff_key_prio.next = self.o_xoff_key.q.val() & self.prio_mask.val();
+        self.xoff_prio.next = bit_cast::<3, KB>(self.xoff_key_prio.val());
         self.xon_valid.next = self.o_xon_valid.q.val();
-        self.xon_port.next = self.o_xon_key.q.val().get_bits::<PB>(3);
-        self.xon_prio.next = self.o_xon_key.q.val().get_bits::<3>(0);
+        self.xon_key_port.next = self.o_xon_key.q.val() >> self.prio_bits.val();
+        self.xon_port.next = bit_cast::<PB, KB>(self.xon_key_port.val());
+        self.xon_key_prio.next = self.o_xon_key.q.val() & self.prio_mask.val();
+        self.xon_prio.next = bit_cast::<3, KB>(self.xon_key_prio.val());
         self.frame_valid.next = self.frames.frame_valid.val();
         self.frame_port.next = self.frames.frame_port.val();
         self.frame_class_enable.next = self.frames.frame_class_enable.val();
@@ -349,36 +371,93 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
     }
 }
 
+/// A fresh `PfcCore` with `$pb` port bits and `$nq` priority bits (the sizes follow from them).
+macro_rules! pfc_core {
+    ($pb:literal, $nq:literal, $cfg:expr) => {
+        PfcCore::<$pb, { 1 << $pb }, { 1 << ($pb + $nq) }, { $pb + $nq }>::new($cfg)
+    };
+}
+
 /// Calls `$body` with `$core` bound to a fresh `PfcCore` sized for `$cfg`.
 macro_rules! with_pfc_core {
     ($cfg:expr, |$core:ident| $body:expr) => {{
         let cfg: &PfcConfig = $cfg;
-        match cfg.port_bits() {
-            1 => {
-                let mut $core = PfcCore::<1, 2, 16, 4>::new(cfg);
+        match (cfg.port_bits(), cfg.prio_bits()) {
+            (1, 1) => {
+                let mut $core = pfc_core!(1, 1, cfg);
                 $body
             }
-            2 => {
-                let mut $core = PfcCore::<2, 4, 32, 5>::new(cfg);
+            (1, 2) => {
+                let mut $core = pfc_core!(1, 2, cfg);
                 $body
             }
-            3 => {
-                let mut $core = PfcCore::<3, 8, 64, 6>::new(cfg);
+            (1, 3) => {
+                let mut $core = pfc_core!(1, 3, cfg);
                 $body
             }
-            4 => {
-                let mut $core = PfcCore::<4, 16, 128, 7>::new(cfg);
+            (2, 1) => {
+                let mut $core = pfc_core!(2, 1, cfg);
                 $body
             }
-            5 => {
-                let mut $core = PfcCore::<5, 32, 256, 8>::new(cfg);
+            (2, 2) => {
+                let mut $core = pfc_core!(2, 2, cfg);
                 $body
             }
-            6 => {
-                let mut $core = PfcCore::<6, 64, 512, 9>::new(cfg);
+            (2, 3) => {
+                let mut $core = pfc_core!(2, 3, cfg);
                 $body
             }
-            b => unreachable!("validated configs have 1..=64 ports, not {b} port bits"),
+            (3, 1) => {
+                let mut $core = pfc_core!(3, 1, cfg);
+                $body
+            }
+            (3, 2) => {
+                let mut $core = pfc_core!(3, 2, cfg);
+                $body
+            }
+            (3, 3) => {
+                let mut $core = pfc_core!(3, 3, cfg);
+                $body
+            }
+            (4, 1) => {
+                let mut $core = pfc_core!(4, 1, cfg);
+                $body
+            }
+            (4, 2) => {
+                let mut $core = pfc_core!(4, 2, cfg);
+                $body
+            }
+            (4, 3) => {
+                let mut $core = pfc_core!(4, 3, cfg);
+                $body
+            }
+            (5, 1) => {
+                let mut $core = pfc_core!(5, 1, cfg);
+                $body
+            }
+            (5, 2) => {
+                let mut $core = pfc_core!(5, 2, cfg);
+                $body
+            }
+            (5, 3) => {
+                let mut $core = pfc_core!(5, 3, cfg);
+                $body
+            }
+            (6, 1) => {
+                let mut $core = pfc_core!(6, 1, cfg);
+                $body
+            }
+            (6, 2) => {
+                let mut $core = pfc_core!(6, 2, cfg);
+                $body
+            }
+            (6, 3) => {
+                let mut $core = pfc_core!(6, 3, cfg);
+                $body
+            }
+            (pb, nq) => unreachable!(
+                "validated configs have 1..=64 ports and 1..=8 priorities, not {pb} port bits and {nq} priority bits"
+            ),
         }
     }};
 }

@@ -1,7 +1,7 @@
 //! TCD in rust-hdl: the register-transfer form of `switchcraft_model::tcd`.
 //!
 //! Contract and cycle semantics: docs/blocks/tcd.md and crates/model/src/tcd.rs. Keys are
-//! `{port, priority[2:0]}` (priorities padded to 8, as in PFC).
+//! `{port, priority[2:0]}` (priorities padded to 8; PFC and CaPFC key by the bus's priority width).
 //!
 //! Pipeline, initiation interval 1 on every bus:
 //! * edge n: the events are captured; the dequeue key (or, on a cycle without a dequeue input,

@@ -1,6 +1,7 @@
 //! The 802.1Qbb pause-frame generator, shared by PFC and CaPFC: the RTL form of
-//! `switchcraft_model::pfc::FrameGen`. Keys are `{port, priority[2:0]}`, so a port's classes
-//! form one byte of every per-key vector, like the class-enable vector of the frame.
+//! `switchcraft_model::pfc::FrameGen`. Keys are `{port, priority}` with `KB - PB` priority bits,
+//! so a port's classes form one group of `2^(KB - PB)` bits in every per-key vector; the group,
+//! zero-extended to 8 bits, is the class-enable vector of the frame.
 //!
 //! Each edge it sends at most one frame, for the first dirty port after the one it served last
 //! (round robin); a frame enables every changed or paused class of its port. Every REFRESH
@@ -9,7 +10,8 @@
 
 use rust_hdl::prelude::*;
 
-/// Ports addressed by `PB` bits, `PP = 2^PB`, `K = 8 * PP` keys of `KB = PB + 3` bits.
+/// Ports addressed by `PB` bits, `PP = 2^PB`, keys of `KB = PB + NQ` bits (`NQ` = 1..=3
+/// priority bits), `K = 2^KB`.
 #[derive(LogicBlock)]
 pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: usize> {
     pub clock: Signal<In, Clock>,
@@ -29,10 +31,10 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
 
     /// Bit p set when port p exists.
     port_ok: Constant<Bits<PP>>,
-    /// Port number p in byte p (the one-hot to binary encoder's table).
-    port_ids: Constant<Bits<K>>,
+    /// Priority bits of a key, and the key bits of port 0's classes.
+    prio_bits: Constant<Bits<KB>>,
+    group: Constant<Bits<K>>,
     one_pp: Constant<Bits<PP>>,
-    byte_k: Constant<Bits<K>>,
     one_16: Constant<Bits<16>>,
 
     changed: DFF<Bits<K>>,
@@ -53,6 +55,8 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     g_port: Signal<Local, Bits<PB>>,
     g_base: Signal<Local, Bits<KB>>,
     g_keys: Signal<Local, Bits<K>>,
+    g_enabled: Signal<Local, Bits<K>>,
+    g_paused: Signal<Local, Bits<K>>,
     enabled_keys: Signal<Local, Bits<K>>,
     tick: Signal<Local, Bit>,
     tick_keys: Signal<Local, Bits<K>>,
@@ -61,15 +65,13 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
 impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen<PB, PP, K, KB> {
     pub fn new(ports: u32) -> Self {
         assert_eq!(1 << PB, PP);
-        assert_eq!(K, 8 * PP);
-        assert_eq!(KB, PB + 3);
+        assert_eq!(1 << KB, K);
+        let prio_bits = KB - PB;
+        assert!((1..=3).contains(&prio_bits));
         assert!(ports as usize <= PP);
         let mut port_ok = Bits::<PP>::default();
-        let mut port_ids = Bits::<K>::default();
         for p in 0..PP {
             port_ok = port_ok.replace_bit(p, p < ports as usize);
-            let id: Bits<K> = (p as u64).into();
-            port_ids = port_ids | (id << (8 * p) as u64);
         }
         FrameGen {
             clock: Default::default(),
@@ -84,9 +86,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             frame_pause: Default::default(),
             frame_quanta: Default::default(),
             port_ok: Constant::new(port_ok),
-            port_ids: Constant::new(port_ids),
+            prio_bits: Constant::new((prio_bits as u64).into()),
+            group: Constant::new(((1u64 << (1 << prio_bits)) - 1).into()),
             one_pp: Constant::new(1u64.into()),
-            byte_k: Constant::new(0xFFu64.into()),
             one_16: Constant::new(1u64.into()),
             changed: Default::default(),
             refresh_due: Default::default(),
@@ -105,6 +107,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             g_port: Default::default(),
             g_base: Default::default(),
             g_keys: Default::default(),
+            g_enabled: Default::default(),
+            g_paused: Default::default(),
             enabled_keys: Default::default(),
             tick: Default::default(),
             tick_keys: Default::default(),
@@ -135,10 +139,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.dirty_keys.next = self.changed.q.val() | self.refresh_due.q.val();
         self.dirty_ports.next = 0.into();
         for p in 0..PP {
-            self.dirty_ports.next = self
-                .dirty_ports
-                .val()
-                .replace_bit(p, self.dirty_keys.val().get_bits::<8>(p * 8).any());
+            self.dirty_ports.next = self.dirty_ports.val().replace_bit(
+                p,
+                ((self.dirty_keys.val() >> (p.to_bits::<KB>() << self.prio_bits.val()))
+                    & self.group.val())
+                .any(),
+            );
         }
         self.above.next = self.dirty_ports.val() & self.rr_above.q.val();
         if self.above.val().any() {
@@ -150,27 +156,26 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.g_port.next = 0.into();
         for p in 0..PP {
             if self.grant.val().get_bit(p) {
-                self.g_port.next = self.port_ids.val().get_bits::<PB>(p * 8);
+                self.g_port.next = p.to_bits::<PB>();
             }
         }
-        self.g_base.next = bit_cast::<KB, PB>(self.g_port.val()) << 3;
+        self.g_base.next = bit_cast::<KB, PB>(self.g_port.val()) << self.prio_bits.val();
         self.g_keys.next = 0.into();
         if self.grant.val().any() {
-            self.g_keys.next = self.byte_k.val() << self.g_base.val();
+            self.g_keys.next = self.group.val() << self.g_base.val();
             self.rr_above.d.next = !(self.grant.val() | (self.grant.val() - self.one_pp.val()));
         }
         self.o_valid.d.next = self.grant.val().any();
         self.o_port.d.next = self.g_port.val();
         self.enabled_keys.next = self.changed.q.val() | self.paused.val();
+        self.g_enabled.next = (self.enabled_keys.val() >> self.g_base.val()) & self.group.val();
+        self.g_paused.next = (self.paused.val() >> self.g_base.val()) & self.group.val();
         self.o_class_enable.d.next = 0.into();
         self.o_pause.d.next = 0.into();
         self.o_quanta.d.next = 0.into();
         if self.grant.val().any() {
-            self.o_class_enable.d.next = self
-                .enabled_keys
-                .val()
-                .get_bits::<8>(self.g_base.val().index());
-            self.o_pause.d.next = self.paused.val().get_bits::<8>(self.g_base.val().index());
+            self.o_class_enable.d.next = bit_cast::<8, K>(self.g_enabled.val());
+            self.o_pause.d.next = bit_cast::<8, K>(self.g_paused.val());
             self.o_quanta.d.next = self.quanta.val();
         }
 

@@ -87,6 +87,70 @@ fn capfc_5_ports_5_priorities_random_workload_model_equals_verilator() {
     random_workload(&cfg, "odd5x5", replay, seed(), 100_000);
 }
 
+/// The Stop-Calibrate episode of docs/blocks/capfc.md ("Waveform"): the model's trace has the
+/// documented E messages and frames on the documented steps, and the Verilog agrees.
+#[test]
+fn capfc_documented_calibration_episode_model_and_verilator() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reproductions/capfc_calibrate");
+    let cfg = BlockConfig::from_file("capfc", &dir.join("config.toml")).unwrap();
+    let schema = cfg.schema();
+    let rows =
+        switchcraft_core::stimulus::read_stimulus(&dir.join("stimulus.jsonl"), &schema).unwrap();
+    let names: Vec<&str> = schema.outputs().map(|p| p.name.as_str()).collect();
+    let mut model = cfg.model();
+    model.reset();
+    let mut out = vec![0u64; names.len()];
+    // (step, port) -> value of the non-zero event outputs of that step.
+    let mut seen = Vec::new();
+    for (step, row) in rows.iter().enumerate() {
+        model.step_values(row, &mut out);
+        for (name, v) in names.iter().zip(&out) {
+            let shown = [
+                "eset_valid",
+                "eset_mask",
+                "eclr_valid",
+                "eclr_mask",
+                "frame_valid",
+                "frame_port",
+                "frame_pause",
+            ];
+            if *v != 0 && shown.contains(name) {
+                seen.push((step, *name, *v));
+            }
+        }
+    }
+    let expected = vec![
+        // Calibration of {C1 = 4, C2 = 1, C3 = 1}: 5 * (4 + 1) >= 4 * 6 flags inputs 1 and 2.
+        (10, "eset_valid", 1),
+        (10, "eset_mask", 0b0110),
+        (11, "frame_valid", 1),
+        (11, "frame_port", 1),
+        (11, "frame_pause", 1),
+        (12, "frame_valid", 1),
+        (12, "frame_port", 2),
+        (12, "frame_pause", 1),
+        // The waiting request, {4, 1, 2}: 5 * (4 + 2) >= 4 * 7 flags inputs 1 and 3; 3 is new.
+        (14, "eset_valid", 1),
+        (14, "eset_mask", 0b1000),
+        (15, "frame_valid", 1),
+        (15, "frame_port", 3),
+        (15, "frame_pause", 1),
+        // The dequeue to XON clears every E bit; RESUME frames follow, one per edge.
+        (17, "eclr_valid", 1),
+        (17, "eclr_mask", 0b1110),
+        (18, "frame_valid", 1),
+        (18, "frame_port", 1),
+        (19, "frame_valid", 1),
+        (19, "frame_port", 2),
+        (20, "frame_valid", 1),
+        (20, "frame_port", 3),
+    ];
+    assert_eq!(seen, expected);
+    let mut rtl = verilated(&cfg, "episode");
+    check(&cfg, &mut rtl, rows, "the documented episode").unwrap();
+}
+
 /// One cycle of events on two egress queues (inputs skewed to a heavy one) and two ingress
 /// keys, lengths that cross the thresholds within a few packets, and CSR writes of the
 /// policy, CUT and inspection index.

@@ -130,6 +130,44 @@ enum Command {
         #[command(subcommand)]
         command: TcdCommand,
     },
+    /// BFC helpers: the pause-threshold table from link parameters.
+    Bfc {
+        #[command(subcommand)]
+        command: BfcCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum BfcCommand {
+    /// Print the pause-threshold table Th(N) = HRTT x rate / N for N = 1..=queues active
+    /// queues (spec §3.4), and with --out write a BFC config whose `th` is that table.
+    ///
+    /// The table holds whole bytes, rounded down (781.25 B -> 781). The queue count comes from
+    /// the base config (--preset or --config), else from --queues.
+    Thresholds(BfcThresholdsArgs),
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("base").args(["preset", "config"])))]
+struct BfcThresholdsArgs {
+    /// Egress link rate in bit/s: 100G, 400Gbps, 25e9.
+    #[arg(long)]
+    rate: String,
+    /// The largest one-hop RTT of the ingresses feeding the port: 2us, 1500ns.
+    #[arg(long)]
+    hrtt: String,
+    /// Rows to print without a base config [default: 32].
+    #[arg(long, conflicts_with_all = ["preset", "config"])]
+    queues: Option<u32>,
+    /// The base config: a named BFC preset (tiny, fpga, tofino-loopback, ns3-tor, tofino2).
+    #[arg(long, conflicts_with = "config")]
+    preset: Option<String>,
+    /// The base config: a BFC TOML file.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Write the base config with this `th` table here (nothing is written on error).
+    #[arg(long, requires = "base")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -296,6 +334,9 @@ fn main() -> ExitCode {
         Command::Tcd {
             command: TcdCommand::Config(args),
         } => tcd_config(&args),
+        Command::Bfc {
+            command: BfcCommand::Thresholds(args),
+        } => bfc_thresholds(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -891,4 +932,86 @@ fn demo(out: &Path, cycles: u64) -> Result<(), Failure> {
     } else {
         Ok(())
     }
+}
+
+fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
+    use switchcraft_model::bfc::{th_table, BfcConfig, PRESETS};
+    use switchcraft_model::units::{parse_duration_ns, parse_rate};
+    let rate = opt("--rate", &a.rate, parse_rate)?;
+    let hrtt = opt("--hrtt", &a.hrtt, parse_duration_ns)?;
+    if hrtt <= 0.0 {
+        return Err(Failure::Input(format!(
+            "--hrtt {}: must be more than 0 (the threshold is HRTT x rate)",
+            a.hrtt
+        )));
+    }
+    let base = match (&a.preset, &a.config) {
+        (Some(p), _) => Some((
+            BfcConfig::preset(p).ok_or_else(|| {
+                Failure::Input(format!(
+                    "--preset {p}: unknown BFC preset (known: {})",
+                    PRESETS.join(", ")
+                ))
+            })?,
+            format!("preset {p}"),
+        )),
+        (_, Some(f)) => {
+            let text = std::fs::read_to_string(f).map_err(io_err("cannot read", f))?;
+            let name = f.display().to_string();
+            let cfg = BfcConfig::from_toml(&text, &name).map_err(|e| Failure::Input(e.0))?;
+            Some((cfg, name))
+        }
+        _ => None,
+    };
+    let queues = match (&base, a.queues) {
+        (Some((c, _)), _) => c.queues,
+        (None, Some(q)) if (1..=4096).contains(&q) => q,
+        (None, Some(q)) => {
+            return Err(Failure::Input(format!("--queues {q}: must be in 1..=4096")))
+        }
+        (None, None) => 32,
+    };
+    let table = th_table(rate, hrtt, queues);
+    let mut lines = vec![
+        format!(
+            "BFC pause threshold Th(N) = HRTT x rate / N (spec §3.4): HRTT {} ns, rate {} Gb/s, \
+             HRTT x rate = {} B",
+            num(hrtt),
+            num(rate / 1e9),
+            num(hrtt * 1e-9 * rate / 8.0)
+        ),
+        "N_active  Th exact (B)  table (B)".to_string(),
+    ];
+    for t in &table {
+        lines.push(format!(
+            "{:>8}  {:>12}  {:>9}",
+            t.n_active,
+            num(t.exact),
+            t.bytes
+        ));
+    }
+    let (Some((mut cfg, source)), Some(path)) = (base, &a.out) else {
+        for line in &lines {
+            println!("{line}");
+        }
+        return Ok(());
+    };
+    cfg.th = table.iter().map(|t| t.bytes).collect();
+    cfg.validate()
+        .map_err(|e| Failure::Input(format!("{source} with this Th table: {e}")))?;
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let mut text = format!("# switchcraft {}\n", command.join(" "));
+    for line in &lines {
+        text += &format!("# {line}\n");
+    }
+    text += &cfg.to_toml();
+    let mut f = OutputFile::create(path).map_err(io_err("cannot create", path))?;
+    f.write_all(text.as_bytes())
+        .map_err(io_err("cannot write", path))?;
+    f.commit().map_err(io_err("cannot write", path))?;
+    for line in &lines {
+        println!("{line}");
+    }
+    println!("wrote {}: th = {} entries", path.display(), cfg.th.len());
+    Ok(())
 }

@@ -30,7 +30,9 @@ macro_rules! port_bundle {
     };
 }
 
+pub mod bfc;
 pub mod capfc;
 pub mod config;
 pub mod pfc;
 pub mod tcd;
+pub mod units;

@@ -1,0 +1,130 @@
+//! Parsers of link parameters given as strings on the command line (rates, durations, sizes,
+//! clock frequencies), shared by the blocks' calculators (`tcd max-ton`, `bfc thresholds`).
+//! Each error states the rule and an example; the CLI prefixes the option and value
+//! (`--rate 40Q: unknown unit ...`). Rates are in bit/s, sizes in bytes, times in ns.
+
+/// Splits "40Gbps" into (40.0, "Gbps"): the longest leading run of number characters that
+/// parses, then the rest, trimmed. `None` if there is no number.
+fn split_number(s: &str) -> Option<(f64, &str)> {
+    let s = s.trim();
+    let run = s
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '+' | '-' | 'e' | 'E')))
+        .unwrap_or(s.len());
+    (1..=run)
+        .rev()
+        .find_map(|i| s[..i].parse::<f64>().ok().map(|v| (v, s[i..].trim())))
+}
+
+/// The number of `s`, finite and not negative; `what` and `hint` complete the error.
+fn number<'a>(s: &'a str, what: &str, hint: &str) -> Result<(f64, &'a str), String> {
+    let (v, unit) = split_number(s).ok_or_else(|| format!("not {what} ({hint})"))?;
+    if !v.is_finite() {
+        return Err(format!("too large ({hint})"));
+    }
+    if v < 0.0 {
+        return Err(format!("must not be negative ({hint})"));
+    }
+    Ok((v, unit))
+}
+
+const RATE_HINT: &str =
+    "use b/s with an optional k, M, G or T prefix, e.g. 40G, 100Gbps, 400Mb/s, 25e9";
+
+/// A link rate in bit/s, more than 0: `40G`, `40g`, `40Gbps`, `40Gb/s`, `40Gbit/s`, `400M`,
+/// `25e9` (bare = bit/s). Prefixes are decimal and case-insensitive; `B` (bytes) is rejected.
+pub fn parse_rate(s: &str) -> Result<f64, String> {
+    let (v, unit) = number(s, "a rate", RATE_HINT)?;
+    let (scale, rest) = match unit.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('k') => (1e3, &unit[1..]),
+        Some('m') => (1e6, &unit[1..]),
+        Some('g') => (1e9, &unit[1..]),
+        Some('t') => (1e12, &unit[1..]),
+        _ => (1.0, unit),
+    };
+    match rest {
+        "" | "b/s" | "bps" | "bit/s" | "bits/s" => {}
+        r if r.starts_with('B') => {
+            return Err(format!(
+                "`{unit}` is bytes per second; rates are in bits per second ({RATE_HINT})"
+            ))
+        }
+        _ => return Err(format!("unknown unit `{unit}` ({RATE_HINT})")),
+    }
+    let rate = v * scale;
+    if rate > 0.0 {
+        Ok(rate)
+    } else {
+        Err(format!("must be more than 0 ({RATE_HINT})"))
+    }
+}
+
+const DURATION_HINT: &str = "use s, ms, us (or µs) or ns, e.g. 1us, 1000ns, 2.5us";
+
+/// A duration in ns, at least 0: `1us`, `1µs`, `1000ns`, `2.5us`, `1ms`, `0.5s`. A bare number
+/// is rejected, since ns and us are both common and a wrong guess is off by 1000.
+pub fn parse_duration_ns(s: &str) -> Result<f64, String> {
+    let (v, unit) = number(s, "a duration", DURATION_HINT)?;
+    let scale = match unit {
+        "s" => 1e9,
+        "ms" => 1e6,
+        "us" | "µs" | "μs" => 1e3,
+        "ns" => 1.0,
+        "" => return Err(format!("a unit is required ({DURATION_HINT})")),
+        _ => return Err(format!("unknown unit `{unit}` ({DURATION_HINT})")),
+    };
+    Ok(v * scale)
+}
+
+const BYTES_HINT: &str = "use bytes with an optional unit B, KB (1000), MB, KiB (1024) or MiB, \
+    e.g. 1000, 1500B, 30KB, 64KiB";
+
+/// A whole number of bytes, at least 0: `1000`, `1000B`, `1KB` = 1000, `1kB`, `1KiB` = 1024,
+/// `30KB`, `1.5KB` = 1500, `1MB`, `1MiB`. Lower-case `b` (bits) is rejected.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let (v, unit) = number(s, "a size", BYTES_HINT)?;
+    let scale = match unit {
+        "" | "B" => 1.0,
+        "KB" | "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        u if u.ends_with('b') => {
+            return Err(format!(
+                "`{u}` is bits; sizes are in bytes, `B` ({BYTES_HINT})"
+            ))
+        }
+        u => return Err(format!("unknown unit `{u}` ({BYTES_HINT})")),
+    };
+    let bytes = v * scale;
+    // The scale may leave float noise on a whole number (1.1KB = 1100.0000000000002).
+    let whole = bytes.round();
+    if (bytes - whole).abs() > 1e-6 {
+        return Err(format!("must be a whole number of bytes (got {bytes})"));
+    }
+    if whole >= u64::MAX as f64 {
+        return Err(format!("too large ({BYTES_HINT})"));
+    }
+    Ok(whole as u64)
+}
+
+/// ε: a plain number in (0, 1), e.g. `0.05`.
+pub fn parse_epsilon(s: &str) -> Result<f64, String> {
+    let hint = "a plain number in (0, 1), e.g. 0.05 (the paper) or 0.04 (its testbed)";
+    match split_number(s) {
+        Some((v, "")) if v > 0.0 && v < 1.0 => Ok(v),
+        Some((_, "")) => Err(format!("must be in (0, 1) ({hint})")),
+        _ => Err(format!("not a number ({hint})")),
+    }
+}
+
+/// A clock frequency in MHz: a plain number more than 0, e.g. `100` or `156.25`.
+pub fn parse_clock_mhz(s: &str) -> Result<f64, String> {
+    let hint = "a plain number of MHz, e.g. 100 or 156.25";
+    match split_number(s) {
+        Some((v, "")) if v.is_finite() && v > 0.0 => Ok(v),
+        Some((_, "")) => Err(format!("must be more than 0 ({hint})")),
+        _ => Err(format!("not a number ({hint})")),
+    }
+}

@@ -1,0 +1,143 @@
+//! `switchcraft bfc thresholds`: the paper's Th table from link parameters, a config that loads
+//! back, and bad input gives exit 2 naming the option, with no output file.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use switchcraft_model::bfc::BfcConfig;
+
+fn sc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_switchcraft"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sc-bfc-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn bfc_thresholds_prints_the_papers_table() {
+    let o = sc(&["bfc", "thresholds", "--rate", "100G", "--hrtt", "2us"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    // One row per N_active = 1..=32: N, exact, table.
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 32, "{out}");
+    for (n, exact, bytes) in [
+        ("1", "25000", "25000"),
+        ("2", "12500", "12500"),
+        ("4", "6250", "6250"),
+        ("8", "3125", "3125"),
+        ("16", "1562.5", "1562"),
+        ("32", "781.25", "781"),
+    ] {
+        let row = rows.iter().find(|r| r[0] == n).unwrap();
+        assert_eq!((row[1], row[2]), (exact, bytes), "N_active {n}: {out}");
+    }
+}
+
+#[test]
+fn bfc_thresholds_writes_a_config_that_loads_back() {
+    let d = tmp("write");
+    let path = d.join("bfc.toml");
+    let p = path.to_str().unwrap();
+    let args = [
+        "bfc",
+        "thresholds",
+        "--rate",
+        "100G",
+        "--hrtt",
+        "2us",
+        "--preset",
+        "fpga",
+        "--out",
+        p,
+    ];
+    let o = sc(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        written.starts_with("# switchcraft bfc thresholds"),
+        "{written}"
+    );
+    let cfg = BfcConfig::from_toml(&written, p).unwrap();
+    assert_eq!(
+        cfg.th,
+        vec![25_000, 12_500, 8_333, 6_250, 5_000, 4_166, 3_571, 3_125]
+    );
+    let mut rest = cfg.clone();
+    rest.th = BfcConfig::preset("fpga").unwrap().th;
+    assert_eq!(rest, BfcConfig::preset("fpga").unwrap(), "only th changes");
+}
+
+#[test]
+fn bfc_thresholds_bad_input_exits_2_naming_the_option_and_writes_nothing() {
+    let d = tmp("bad");
+    let path = d.join("out.toml");
+    let p = path.to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["bfc", "thresholds", "--rate", "100GB", "--hrtt", "2us"],
+            "--rate 100GB",
+        ),
+        (
+            vec!["bfc", "thresholds", "--rate", "100G", "--hrtt", "2"],
+            "--hrtt 2: a unit is required",
+        ),
+        (
+            vec!["bfc", "thresholds", "--rate", "100G", "--hrtt", "0us"],
+            "--hrtt 0us: must be more than 0",
+        ),
+        (
+            vec![
+                "bfc",
+                "thresholds",
+                "--rate",
+                "100G",
+                "--hrtt",
+                "2us",
+                "--preset",
+                "big",
+                "--out",
+                p,
+            ],
+            "--preset big: unknown BFC preset",
+        ),
+        // 400 Gb/s x 2 us = 100 000 B does not fit the tiny preset's 16-bit occupancy.
+        (
+            vec![
+                "bfc",
+                "thresholds",
+                "--rate",
+                "400G",
+                "--hrtt",
+                "2us",
+                "--preset",
+                "tiny",
+                "--out",
+                p,
+            ],
+            "preset tiny with this Th table: invalid config: th[0] = 100000: does not fit occupancy_bits = 16",
+        ),
+    ] {
+        let o = sc(&args);
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(e.contains(want), "{args:?}: {e:?} lacks {want:?}");
+        assert!(!e.contains("panicked"), "{e}");
+        assert!(!path.exists(), "{args:?} wrote {p}");
+    }
+}

@@ -156,11 +156,12 @@ struct BfcThresholdsArgs {
     /// The largest one-hop RTT of the ingresses feeding the port: 2us, 1500ns.
     #[arg(long)]
     hrtt: String,
-    /// Rows to print without a base config [default: 32].
+    /// Rows to print without a base config, 1..=4096 [default: 32]. A config's own queue
+    /// count is 2..=128.
     #[arg(long, conflicts_with_all = ["preset", "config"])]
     queues: Option<u32>,
     /// The base config: a named BFC preset (tiny, fpga, tofino-loopback, ns3-tor, tofino2).
-    #[arg(long, conflicts_with = "config")]
+    #[arg(long)]
     preset: Option<String>,
     /// The base config: a BFC TOML file.
     #[arg(long)]
@@ -958,7 +959,8 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
         (_, Some(f)) => {
             let text = std::fs::read_to_string(f).map_err(io_err("cannot read", f))?;
             let name = f.display().to_string();
-            let cfg = BfcConfig::from_toml(&text, &name).map_err(|e| Failure::Input(e.0))?;
+            // Checked after `th` is replaced: the file's own table may be short or missing.
+            let cfg = BfcConfig::parse_unchecked(&text, &name).map_err(|e| Failure::Input(e.0))?;
             Some((cfg, name))
         }
         _ => None,

@@ -83,6 +83,37 @@ fn bfc_thresholds_writes_a_config_that_loads_back() {
     assert_eq!(rest, BfcConfig::preset("fpga").unwrap(), "only th changes");
 }
 
+/// A config whose `th` is missing (or too short for its queues) is what the calculator fills.
+#[test]
+fn bfc_thresholds_fills_a_config_without_a_table() {
+    let d = tmp("fill");
+    let base = d.join("base.toml");
+    let mut cfg = BfcConfig::preset("tiny").unwrap();
+    cfg.queues = 4;
+    cfg.th.clear();
+    std::fs::write(&base, cfg.to_toml()).unwrap();
+    assert!(
+        BfcConfig::from_toml(&cfg.to_toml(), "base.toml").is_err(),
+        "no table: refused"
+    );
+    let out = d.join("out.toml");
+    let o = sc(&[
+        "bfc",
+        "thresholds",
+        "--rate",
+        "10G",
+        "--hrtt",
+        "2us",
+        "--config",
+        base.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let back = BfcConfig::from_toml(&std::fs::read_to_string(&out).unwrap(), "out.toml").unwrap();
+    assert_eq!(back.th, vec![2500, 1250, 833, 625]);
+}
+
 #[test]
 fn bfc_thresholds_bad_input_exits_2_naming_the_option_and_writes_nothing() {
     let d = tmp("bad");

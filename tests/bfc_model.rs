@@ -21,7 +21,7 @@ fn bfc_config_rules_name_field_and_rule() {
             "ft_multiple",
             "ft_multiple = 1001: must be in 1..=1000",
         ),
-        // Queues not enough for the classes: 8 queues leave 7 data queues.
+        // Queues not enough for the classes: 4 queues leave 3 data queues.
         (
             Box::new(|c| {
                 c.queues = 4;
@@ -58,7 +58,7 @@ fn bfc_config_rules_name_field_and_rule() {
             "hash_bits",
             "hash_bits = 17: must be <= fid_bits (16)",
         ),
-        // Fewer hash values than entries: 2^8 < 4 x 128.
+        // Fewer hash values than entries: 2^8 < 128 x 8 = 1024 per port.
         (
             Box::new(|c| {
                 c.hash_bits = 8;
@@ -72,6 +72,11 @@ fn bfc_config_rules_name_field_and_rule() {
             Box::new(|c| c.th.truncate(7)),
             "th",
             "th = 7: the Th table needs an entry for every N_active = 1..=8 (queues), it has 7 entries",
+        ),
+        (
+            Box::new(|c| c.th[5] = 0),
+            "th[5]",
+            "th[5] = 0: must be at least 1 byte",
         ),
         (
             Box::new(|c| c.th[2] = 65536),
@@ -171,7 +176,11 @@ fn bfc_toml_round_trips_and_rejects_unknown_keys() {
     let mut bad = c.clone();
     bad.ft_multiple = 0;
     let e = BfcConfig::from_toml(&bad.to_toml(), "x.toml").unwrap_err();
-    assert!(e.0.contains("x.toml: invalid config: ft_multiple = 0"), "{}", e.0);
+    assert!(
+        e.0.contains("x.toml: invalid config: ft_multiple = 0"),
+        "{}",
+        e.0
+    );
 }
 
 /// The paper's ns-3 thresholds (100 Gb/s, HRTT 2 us): 25 000 / 12 500 / 6 250 / 3 125 /

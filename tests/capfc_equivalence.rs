@@ -101,7 +101,7 @@ fn capfc_documented_calibration_episode_model_and_verilator() {
     let mut model = cfg.model();
     model.reset();
     let mut out = vec![0u64; names.len()];
-    // (step, port) -> value of the non-zero event outputs of that step.
+    // (step, output name, value) of the non-zero event outputs.
     let mut seen = Vec::new();
     for (step, row) in rows.iter().enumerate() {
         model.step_values(row, &mut out);

@@ -42,7 +42,8 @@ pub struct BfcConfig {
     pub hash_bits: u32,
     /// Width of an entry's packet count `size` (1..=24).
     pub size_bits: u32,
-    /// Width of an entry's timestamp (2..=32), in units of `2^ts_shift` cycles.
+    /// Width of an entry's timestamp (2..=32), in units of `2^ts_shift` cycles (ts_shift
+    /// 0..=16).
     pub ts_bits: u32,
     pub ts_shift: u32,
     /// Sticky time in timestamp units: an entry is reassigned only when its size is 0 and this
@@ -61,7 +62,9 @@ pub struct BfcConfig {
     pub classes: u32,
     pub assign: Assign,
     /// Th in bytes by N_active: entry n - 1 for n = 1..=queues active queues (N_active = 0
-    /// uses entry 0). At least `queues` entries, each < 2^occupancy_bits.
+    /// uses entry 0). At least `queues` entries, each in 1..2^occupancy_bits. Missing from a
+    /// TOML file it is empty, which `validate` refuses (`switchcraft bfc thresholds` fills it).
+    #[serde(default)]
     pub th: Vec<u64>,
     /// Seed of the LFSR that picks a random queue when no queue of the class is empty.
     pub lfsr_seed: u32,
@@ -192,10 +195,16 @@ impl BfcConfig {
     }
 
     pub fn from_toml(text: &str, name: &str) -> Result<BfcConfig, LoadError> {
-        let cfg: BfcConfig = parse_toml(text, name)?;
+        let cfg = Self::parse_unchecked(text, name)?;
         cfg.validate()
             .map_err(|e| LoadError(format!("{name}: {e}")))?;
         Ok(cfg)
+    }
+
+    /// Parses without [`BfcConfig::validate`], for tools that change fields before checking
+    /// (the thresholds calculator replaces `th`).
+    pub fn parse_unchecked(text: &str, name: &str) -> Result<BfcConfig, LoadError> {
+        parse_toml(text, name)
     }
 
     /// This config as TOML (the format [`BfcConfig::from_toml`] reads).
@@ -308,6 +317,13 @@ impl BfcConfig {
                     self.queues,
                     self.th.len()
                 ),
+            ));
+        }
+        if let Some(n) = self.th.iter().position(|&t| t == 0) {
+            return Err(ConfigError::new(
+                &format!("th[{n}]"),
+                0,
+                "must be at least 1 byte (Th = 0 would count every packet of a non-empty queue)",
             ));
         }
         let limit = mask(self.occupancy_bits);

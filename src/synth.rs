@@ -808,7 +808,9 @@ pub struct Entry {
     pub date: String,
     /// The core top alone, yosys `synth_ice40`.
     pub ice40: Ice40Resources,
-    pub wrapper: WrapperOverhead,
+    /// `None` when the core alone already rules out the HX8K: the wrapped design (a second
+    /// synthesis as long as the first) is then not built.
+    pub wrapper: Option<WrapperOverhead>,
     /// Whether the wrapped design fits the HX8K, and why.
     pub fits_ice40: bool,
     pub fit_reason: String,
@@ -880,36 +882,45 @@ pub fn run_preset(
         core.lut4, core.dff, core.carry, core.bram, core.seconds
     ));
 
-    let w = wrapper(&manifest)?;
-    let wrapper_path = dir.join(format!("{}.v", w.module));
-    write_file(&wrapper_path, &w.verilog)?;
-    let wrapped = synth_ice40(
-        tools,
-        &[verilog.clone(), wrapper_path],
-        &w.module,
-        &dir,
-        "wrapped",
-        true,
-    )?;
-    let overhead = WrapperOverhead {
-        module: w.module.clone(),
-        input_chain_bits: w.input_bits,
-        output_bits: w.output_bits,
-        lut4: wrapped.lut4 as i64 - core.lut4 as i64,
-        dff: wrapped.dff as i64 - core.dff as i64,
-        carry: wrapped.carry as i64 - core.carry as i64,
-        bram: wrapped.bram as i64 - core.bram as i64,
-        wrapped_lut4: wrapped.lut4,
-        wrapped_dff: wrapped.dff,
-    };
-    say(format!(
-        "synth_ice40 wrapped ({}): +{} LUT4, +{} DFF over the core ({:.1} s)",
-        w.module, overhead.lut4, overhead.dff, wrapped.seconds
-    ));
-
-    let (mut fits, mut fit_reason) = match too_large_for_hx8k(&wrapped) {
-        Some(why) => (false, why),
-        None => (true, String::new()),
+    let (mut fits, mut fit_reason, overhead) = match too_large_for_hx8k(&core) {
+        Some(why) => {
+            say(format!(
+                "the core alone rules out the {DEVICE}; no wrapper, no place and route"
+            ));
+            (false, why, None)
+        }
+        None => {
+            let w = wrapper(&manifest)?;
+            let wrapper_path = dir.join(format!("{}.v", w.module));
+            write_file(&wrapper_path, &w.verilog)?;
+            let wrapped = synth_ice40(
+                tools,
+                &[verilog.clone(), wrapper_path],
+                &w.module,
+                &dir,
+                "wrapped",
+                true,
+            )?;
+            let overhead = WrapperOverhead {
+                module: w.module.clone(),
+                input_chain_bits: w.input_bits,
+                output_bits: w.output_bits,
+                lut4: wrapped.lut4 as i64 - core.lut4 as i64,
+                dff: wrapped.dff as i64 - core.dff as i64,
+                carry: wrapped.carry as i64 - core.carry as i64,
+                bram: wrapped.bram as i64 - core.bram as i64,
+                wrapped_lut4: wrapped.lut4,
+                wrapped_dff: wrapped.dff,
+            };
+            say(format!(
+                "synth_ice40 wrapped ({}): +{} LUT4, +{} DFF over the core ({:.1} s)",
+                w.module, overhead.lut4, overhead.dff, wrapped.seconds
+            ));
+            match too_large_for_hx8k(&wrapped) {
+                Some(why) => (false, why, Some(overhead)),
+                None => (true, String::new(), Some(overhead)),
+            }
+        }
     };
     let mut pnr = None;
     if fits {
@@ -947,7 +958,11 @@ pub fn run_preset(
                 })
                 .expect("at least one seed");
             let asc = dir.join(format!("pnr-seed{}.asc", best.seed));
-            let bin = dir.join(format!("{}.bin", w.module));
+            let module = &overhead
+                .as_ref()
+                .expect("fits, so the wrapper was built")
+                .module;
+            let bin = dir.join(format!("{module}.bin"));
             run_tool(
                 "icepack",
                 &tools.icepack,
@@ -1183,7 +1198,13 @@ pub fn markdown(r: &Report) -> String {
               output bits | + LUT4 | + DFF | + carry | + BRAM | place and route: seconds per seed |\n\
               |---|---|---|---|---|---|---|---|\n";
         for e in &es {
-            let w = &e.wrapper;
+            let Some(w) = &e.wrapper else {
+                s += &format!(
+                    "| {} | - | not built: the core alone does not fit | - | - | - | - | - |\n",
+                    e.preset
+                );
+                continue;
+            };
             let (path, secs) = match &e.pnr {
                 Some(p) => (
                     p.critical_path

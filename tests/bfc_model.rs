@@ -209,3 +209,867 @@ fn bfc_th_table_has_the_papers_values() {
     let ns3 = BfcConfig::preset("ns3-tor").unwrap();
     assert_eq!(ns3.th, t.iter().map(|r| r.bytes).collect::<Vec<_>>());
 }
+
+// ------------------------------------------------------------------------------------------
+// The cycle model (spec §3.3): one test per rule, against a small driver.
+
+use switchcraft_core::hash::{hash32, reduce};
+use switchcraft_core::lfsr::Lfsr32;
+use switchcraft_core::CycleModel;
+use switchcraft_model::bfc::{
+    class_word, err, reg, Bfc, BfcIn, BfcOut, Branch, LATENCY, MODE_SINGLE, MODE_STOCHASTIC,
+    RX_BITMAP, RX_PAUSE, RX_RESUME, SNAP_FLOW_TABLE, SNAP_PAUSE_COUNTER, SNAP_TABLE_SHIFT,
+    STATUS_READY, STATUS_SNAP_BUSY,
+};
+
+const IDLE: BfcIn = BfcIn {
+    enq_valid: 0,
+    enq_in_port: 0,
+    enq_eg_port: 0,
+    enq_fid: 0,
+    enq_len: 0,
+    enq_upstream_q: 0,
+    enq_class: 0,
+    deq_valid: 0,
+    deq_eg_port: 0,
+    deq_queue: 0,
+    deq_ft_key: 0,
+    deq_counter_incr: 0,
+    deq_in_port: 0,
+    deq_upstream_q: 0,
+    deq_len: 0,
+    rx_valid: 0,
+    rx_port: 0,
+    rx_kind: 0,
+    rx_queue: 0,
+    rx_base: 0,
+    rx_bitmap: 0,
+    csr_we: 0,
+    csr_addr: 0,
+    csr_wdata: 0,
+};
+
+/// A model past its table-clearing phase, with a step counter.
+struct Drive {
+    m: Bfc,
+    /// Steps taken since reset; the next step is edge `n`.
+    n: u64,
+}
+
+impl Drive {
+    fn new(cfg: &BfcConfig) -> Drive {
+        let mut d = Drive {
+            m: Bfc::new(cfg).unwrap(),
+            n: 0,
+        };
+        while d.step(IDLE).ready == 0 {}
+        d
+    }
+
+    fn step(&mut self, i: BfcIn) -> BfcOut {
+        self.n += 1;
+        self.m.step(&i)
+    }
+
+    /// Steps `i`, then idles until its results come out, and returns them.
+    fn op(&mut self, i: BfcIn) -> BfcOut {
+        self.step(i);
+        (0..LATENCY).map(|_| self.step(IDLE)).last().unwrap()
+    }
+
+    fn idle(&mut self, cycles: u64) {
+        for _ in 0..cycles {
+            self.step(IDLE);
+        }
+    }
+
+    fn csr_write(&mut self, addr: u32, value: u64) {
+        self.step(BfcIn {
+            csr_we: 1,
+            csr_addr: addr.into(),
+            csr_wdata: value,
+            ..IDLE
+        });
+    }
+
+    /// Reads a register (the read returns it as before the edge).
+    fn csr_read(&mut self, addr: u32) -> u64 {
+        self.step(BfcIn {
+            csr_addr: addr.into(),
+            ..IDLE
+        })
+        .csr_rdata
+    }
+
+    /// `count` flow ids whose flow-table keys differ from each other.
+    fn distinct_fids(&self, count: usize) -> Vec<u64> {
+        let mut keys = std::collections::HashSet::new();
+        (1..)
+            .filter(|&f| keys.insert(self.m.ft_key(f)))
+            .take(count)
+            .collect()
+    }
+
+    /// A flow id other than `fid` with the same flow-table key.
+    fn colliding_fid(&self, fid: u64) -> u64 {
+        (fid + 1..)
+            .find(|&f| self.m.ft_key(f) == self.m.ft_key(fid))
+            .unwrap()
+    }
+}
+
+fn enq(inp: u64, eg: u64, fid: u64, len: u64, upq: u64) -> BfcIn {
+    BfcIn {
+        enq_valid: 1,
+        enq_in_port: inp,
+        enq_eg_port: eg,
+        enq_fid: fid,
+        enq_len: len,
+        enq_upstream_q: upq,
+        ..IDLE
+    }
+}
+
+/// The dequeue of a packet whose enqueue gave `a`.
+fn deq(a: &BfcOut, eg: u64, inp: u64, upq: u64, len: u64) -> BfcIn {
+    BfcIn {
+        deq_valid: 1,
+        deq_eg_port: eg,
+        deq_queue: a.asg_queue,
+        deq_ft_key: a.asg_ft_key,
+        deq_counter_incr: a.asg_counter_incr,
+        deq_in_port: inp,
+        deq_upstream_q: upq,
+        deq_len: len,
+        ..IDLE
+    }
+}
+
+/// `e`'s enqueue fields and `d`'s dequeue fields in one cycle.
+fn both(e: BfcIn, d: BfcIn) -> BfcIn {
+    BfcIn {
+        deq_valid: d.deq_valid,
+        deq_eg_port: d.deq_eg_port,
+        deq_queue: d.deq_queue,
+        deq_ft_key: d.deq_ft_key,
+        deq_counter_incr: d.deq_counter_incr,
+        deq_in_port: d.deq_in_port,
+        deq_upstream_q: d.deq_upstream_q,
+        deq_len: d.deq_len,
+        ..e
+    }
+}
+
+fn branch(m: &Bfc, b: Branch) -> u64 {
+    m.branch_counts()
+        .into_iter()
+        .find(|(x, _)| *x == b)
+        .unwrap()
+        .1
+}
+
+/// Sticky off and a Th that no test of assignment reaches.
+fn assign_cfg() -> BfcConfig {
+    BfcConfig {
+        sticky: 0,
+        th: vec![60_000; 8],
+        ..tiny()
+    }
+}
+
+#[test]
+fn bfc_reset_refuses_events_until_the_tables_are_cleared() {
+    let cfg = tiny();
+    let mut m = Bfc::new(&cfg).unwrap();
+    let init = cfg.init_cycles();
+    assert_eq!(init, 128, "4 ports x 32 entries");
+    let first = m.step(&enq(0, 1, 7, 100, 0));
+    assert_eq!(first.ready, 0);
+    for n in 1..init {
+        let out = m.step(&IDLE);
+        assert_eq!(out.ready, u64::from(n + 1 == init), "edge {n}");
+        if n == LATENCY as u64 {
+            assert_eq!((out.asg_valid, out.asg_refused), (1, 1), "refused enqueue");
+        }
+    }
+    assert_eq!(m.csr(reg::ERR), err::NOT_READY);
+    assert_eq!(m.csr(reg::STATUS) & STATUS_READY, STATUS_READY);
+    assert_eq!(m.qlen(1, 1), 0, "the refused enqueue changed nothing");
+}
+
+#[test]
+fn bfc_new_flows_take_the_first_empty_queue_from_a_rotating_start() {
+    let mut d = Drive::new(&assign_cfg());
+    let fids = d.distinct_fids(3);
+    // rr_ptr starts at 0; queue 0 is the control queue and never assigned.
+    let mut got = vec![];
+    for &f in &fids {
+        let a = d.op(enq(0, 2, f, 100, 0));
+        assert_eq!((a.asg_valid, a.asg_refused, a.asg_new), (1, 0, 1));
+        got.push(a.asg_queue);
+    }
+    assert_eq!(got, [1, 2, 3]);
+    assert_eq!(d.m.empty_bitmap(2), 0b1111_0001);
+    // A packet of the first flow keeps queue 1.
+    let a = d.op(enq(0, 2, fids[0], 100, 0));
+    assert_eq!((a.asg_queue, a.asg_new), (1, 0));
+    assert_eq!(d.m.ft_entry(2, a.asg_ft_key as usize).size, 2);
+    // Empty queue 1 again: the next new flow still starts after queue 3 (rotating start).
+    let a1 = d.op(enq(0, 3, 999, 100, 0));
+    assert_eq!(a1.asg_queue, 1, "another port has its own rotating start");
+    let f4 = d.distinct_fids(4)[3];
+    let a = d.op(enq(0, 2, f4, 100, 0));
+    assert_eq!(a.asg_queue, 4);
+    assert_eq!(branch(&d.m, Branch::AssignEmpty), 5);
+    assert_eq!(branch(&d.m, Branch::KeepBusy), 1);
+}
+
+#[test]
+fn bfc_rotating_start_wraps_past_the_last_queue() {
+    let mut d = Drive::new(&assign_cfg());
+    let fids = d.distinct_fids(8);
+    let mut asg = vec![];
+    for &f in &fids[..7] {
+        asg.push(d.op(enq(0, 0, f, 100, 0)));
+    }
+    assert_eq!(
+        asg.iter().map(|a| a.asg_queue).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6, 7]
+    );
+    // Empty queues 2 and 5; rr_ptr is 0 after queue 7, so queue 2 comes first.
+    d.op(deq(&asg[4], 0, 0, 0, 100));
+    d.op(deq(&asg[1], 0, 0, 0, 100));
+    let a = d.op(enq(0, 0, fids[7], 100, 0));
+    assert_eq!(a.asg_queue, 2);
+}
+
+#[test]
+fn bfc_random_queue_when_no_queue_of_the_class_is_empty() {
+    let cfg = assign_cfg();
+    let mut d = Drive::new(&cfg);
+    let fids = d.distinct_fids(12);
+    for &f in &fids[..7] {
+        d.op(enq(0, 1, f, 100, 0));
+    }
+    assert_eq!(d.m.empty_bitmap(1), 0b1, "every data queue holds a flow");
+    for &f in &fids[7..] {
+        // The LFSR steps once per edge from the seed at reset: edge n uses state n.
+        let mut lfsr = Lfsr32::new(cfg.lfsr_seed);
+        for _ in 0..d.n {
+            lfsr.next();
+        }
+        let want = 1 + reduce(lfsr.state(), 7);
+        let a = d.op(enq(0, 1, f, 100, 0));
+        assert_eq!((a.asg_queue, a.asg_new), (u64::from(want), 1), "fid {f}");
+    }
+    assert_eq!(branch(&d.m, Branch::AssignRandom), 5);
+}
+
+#[test]
+fn bfc_lfsr_seed_write_reloads_the_generator() {
+    let mut d = Drive::new(&assign_cfg());
+    let fids = d.distinct_fids(8);
+    for &f in &fids[..7] {
+        d.op(enq(0, 1, f, 100, 0));
+    }
+    // The write and the enqueue on one edge: the enqueue uses the new seed.
+    let a = d.op(BfcIn {
+        csr_we: 1,
+        csr_addr: reg::LFSR_SEED.into(),
+        csr_wdata: 0xDEAD_BEEF,
+        ..enq(0, 1, fids[7], 100, 0)
+    });
+    assert_eq!(a.asg_queue, u64::from(1 + reduce(0xDEAD_BEEF, 7)));
+}
+
+#[test]
+fn bfc_entry_keeps_its_queue_for_the_sticky_time_after_its_last_dequeue() {
+    // ts_shift 0: timestamps count cycles; sticky 16.
+    let mut d = Drive::new(&BfcConfig {
+        th: vec![60_000; 8],
+        ..tiny()
+    });
+    let [f, g] = d.distinct_fids(2)[..] else {
+        unreachable!()
+    };
+    let a = d.op(enq(0, 0, f, 100, 0));
+    assert_eq!(a.asg_queue, 1);
+    let t_deq = d.n;
+    d.op(deq(&a, 0, 0, 0, 100));
+    // Another flow takes the next queue, so a reassignment of f would move it.
+    assert_eq!(d.op(enq(0, 0, g, 100, 0)).asg_queue, 2);
+    // Age 15 at the enqueue's edge: kept.
+    d.idle(t_deq + 15 - d.n);
+    let a = d.op(enq(0, 0, f, 100, 0));
+    assert_eq!((a.asg_queue, a.asg_new), (1, 0));
+    assert_eq!(branch(&d.m, Branch::KeepSticky), 1);
+    let t_deq = d.n;
+    d.op(deq(&a, 0, 0, 0, 100));
+    // Age exactly 16 (>= sticky): reassigned, to the first empty queue after queue 2.
+    d.idle(t_deq + 16 - d.n);
+    let a = d.op(enq(0, 0, f, 100, 0));
+    assert_eq!((a.asg_queue, a.asg_new), (3, 1));
+}
+
+#[test]
+fn bfc_sticky_timestamps_wrap_and_a_stale_entry_may_look_recent() {
+    // 8-bit timestamps: an entry idle for 256 + 5 cycles looks 5 cycles old and keeps its
+    // queue (spec §3.11: only delays the reassignment).
+    let mut d = Drive::new(&BfcConfig {
+        th: vec![60_000; 8],
+        ..tiny()
+    });
+    let [f, g] = d.distinct_fids(2)[..] else {
+        unreachable!()
+    };
+    let a = d.op(enq(0, 0, f, 100, 0));
+    let t_deq = d.n;
+    d.op(deq(&a, 0, 0, 0, 100));
+    d.op(enq(0, 0, g, 100, 0));
+    d.idle(t_deq + 256 + 5 - d.n);
+    let a = d.op(enq(0, 0, f, 100, 0));
+    assert_eq!((a.asg_queue, a.asg_new), (1, 0));
+}
+
+#[test]
+fn bfc_sticky_zero_reassigns_as_soon_as_the_entry_is_empty() {
+    let mut d = Drive::new(&assign_cfg());
+    let [f, g] = d.distinct_fids(2)[..] else {
+        unreachable!()
+    };
+    let a = d.op(enq(0, 0, f, 100, 0));
+    d.op(enq(0, 0, g, 100, 0));
+    // Dequeue and enqueue of f on one edge: dequeue first, size 0, age 0 >= 0: reassigned.
+    let b = d.op(both(enq(0, 0, f, 100, 0), deq(&a, 0, 0, 0, 100)));
+    assert_eq!((b.asg_queue, b.asg_new), (3, 1));
+    assert_eq!(branch(&d.m, Branch::SameEntry), 1);
+}
+
+#[test]
+fn bfc_same_edge_dequeue_and_enqueue_of_one_entry_keep_the_queue_with_sticky() {
+    let mut d = Drive::new(&BfcConfig {
+        th: vec![60_000; 8],
+        ..tiny()
+    });
+    let f = d.distinct_fids(1)[0];
+    let a = d.op(enq(0, 0, f, 100, 0));
+    let b = d.op(both(enq(0, 0, f, 300, 0), deq(&a, 0, 0, 0, 100)));
+    assert_eq!((b.asg_queue, b.asg_new), (a.asg_queue, 0));
+    let e = d.m.ft_entry(0, a.asg_ft_key as usize);
+    assert_eq!(e.size, 1);
+    assert_eq!(d.m.qlen(0, a.asg_queue as usize), 300);
+}
+
+#[test]
+fn bfc_colliding_flows_share_the_entry_and_its_queue() {
+    let mut d = Drive::new(&assign_cfg());
+    let f = d.distinct_fids(1)[0];
+    let g = d.colliding_fid(f);
+    let a = d.op(enq(0, 0, f, 100, 0));
+    let b = d.op(enq(0, 0, g, 100, 0));
+    assert_eq!(
+        (b.asg_queue, b.asg_ft_key, b.asg_new),
+        (a.asg_queue, a.asg_ft_key, 0)
+    );
+    assert_eq!(d.m.ft_entry(0, a.asg_ft_key as usize).size, 2);
+}
+
+#[test]
+fn bfc_flow_table_key_is_the_shared_hash_reduced_to_the_port_slice() {
+    let d = Drive::new(&tiny());
+    // tiny: 16-bit flow ids (2 bytes hashed), top 16 hash bits, M = 32.
+    for fid in [0u64, 1, 0xBEEF, 0xFFFF] {
+        let h = hash32(u128::from(fid), 2);
+        assert_eq!(d.m.ft_key(fid) as u64, (u64::from(h >> 16) * 32) >> 16);
+    }
+}
+
+#[test]
+fn bfc_classes_keep_assignment_and_random_choice_within_the_class() {
+    // 7 data queues in 2 classes: class 0 has queues 1..=4, class 1 queues 5..=7.
+    let cfg = BfcConfig {
+        classes: 2,
+        ..assign_cfg()
+    };
+    assert_eq!(cfg.class_queues(1), 5..8);
+    let mut d = Drive::new(&cfg);
+    let fids = d.distinct_fids(10);
+    let class1 = |f: u64| BfcIn {
+        enq_class: 1,
+        ..enq(0, 0, f, 100, 0)
+    };
+    let qs: Vec<u64> = fids[..6]
+        .iter()
+        .map(|&f| d.op(class1(f)).asg_queue)
+        .collect();
+    // Three empty queues, then random within 5..=7, never in class 0's queues.
+    assert_eq!(qs[..3], [5, 6, 7]);
+    assert!(qs[3..].iter().all(|q| (5..8).contains(q)), "{qs:?}");
+    assert_eq!(d.m.empty_bitmap(0), 0b0001_1111);
+    assert_eq!(d.op(enq(0, 0, fids[6], 100, 0)).asg_queue, 1);
+    // A class moved by CSR to queues 2..=3.
+    d.csr_write(reg::CLASS_BASE + 1, class_word(2, 2));
+    assert_eq!(d.op(class1(fids[7])).asg_queue, 2);
+}
+
+#[test]
+fn bfc_stochastic_and_single_modes_place_flows_statically() {
+    let cfg = BfcConfig {
+        classes: 2,
+        ..assign_cfg()
+    };
+    let mut d = Drive::new(&cfg);
+    let fids = d.distinct_fids(6);
+    d.csr_write(reg::MODE, MODE_STOCHASTIC);
+    for &f in &fids {
+        let h = hash32(u128::from(f), 2);
+        let a = d.op(BfcIn {
+            enq_class: 1,
+            ..enq(0, 0, f, 100, 0)
+        });
+        assert_eq!((a.asg_queue, a.asg_new), (u64::from(5 + reduce(h, 3)), 0));
+    }
+    d.csr_write(reg::MODE, MODE_SINGLE);
+    for &f in &fids {
+        assert_eq!(d.op(enq(0, 0, f, 100, 0)).asg_queue, 1);
+        let a = d.op(BfcIn {
+            enq_class: 1,
+            ..enq(0, 0, f, 100, 0)
+        });
+        assert_eq!(a.asg_queue, 5);
+    }
+}
+
+#[test]
+fn bfc_threshold_test_uses_the_queue_before_the_packet_strictly() {
+    // tiny: Th = 3000 B with one active queue.
+    let mut d = Drive::new(&tiny());
+    let f = d.distinct_fids(1)[0];
+    let mut marks = vec![];
+    for _ in 0..5 {
+        let a = d.op(enq(2, 0, f, 1000, 5));
+        marks.push((a.asg_counter_incr, a.pause_valid));
+    }
+    // Queue before each packet: 0, 1000, 2000, 3000 (not > 3000), 4000.
+    assert_eq!(marks, [(0, 0), (0, 0), (0, 0), (0, 0), (1, 1)]);
+    assert_eq!(d.m.pause_counter(2, 5), 1);
+}
+
+#[test]
+fn bfc_threshold_follows_the_active_queue_count() {
+    let mut d = Drive::new(&tiny());
+    let [f, g] = d.distinct_fids(2)[..] else {
+        unreachable!()
+    };
+    assert_eq!(d.m.threshold(0), 3000, "N_active = 0 uses the first entry");
+    d.op(enq(0, 0, g, 100, 0));
+    d.op(enq(0, 0, f, 1600, 0));
+    assert_eq!(d.m.n_active(0), 2);
+    assert_eq!(d.m.threshold(0), 1500);
+    // 1600 > 1500 with two active queues: counted.
+    assert_eq!(d.op(enq(0, 0, f, 100, 0)).asg_counter_incr, 1);
+    // The downstream pauses g's queue: one active queue, Th = 3000, 1700 is below it.
+    d.op(BfcIn {
+        rx_valid: 1,
+        rx_port: 0,
+        rx_kind: RX_PAUSE,
+        rx_queue: 1,
+        ..IDLE
+    });
+    assert_eq!(d.m.n_active(0), 1);
+    assert_eq!(d.op(enq(0, 0, f, 100, 0)).asg_counter_incr, 0);
+}
+
+#[test]
+fn bfc_pause_once_and_resume_when_the_last_counted_packet_leaves() {
+    let mut d = Drive::new(&tiny());
+    let f = d.distinct_fids(1)[0];
+    let mut asg = vec![];
+    for _ in 0..6 {
+        asg.push(d.op(enq(1, 3, f, 1000, 2)));
+    }
+    let pauses: Vec<u64> = asg.iter().map(|a| a.pause_valid).collect();
+    assert_eq!(pauses, [0, 0, 0, 0, 1, 0], "PAUSE only on 0 -> 1");
+    assert_eq!((asg[4].pause_port, asg[4].pause_queue), (1, 2));
+    assert_eq!(d.m.pause_counter(1, 2), 2);
+    let mut resumes = vec![];
+    for a in &asg {
+        let o = d.op(deq(a, 3, 1, 2, 1000));
+        resumes.push((o.resume_valid, o.resume_port, o.resume_queue));
+    }
+    assert_eq!(
+        resumes,
+        [
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+            (1, 1, 2)
+        ]
+    );
+    assert_eq!(d.m.pause_counter(1, 2), 0);
+    assert_eq!(d.m.csr(reg::ERR), 0);
+}
+
+#[test]
+fn bfc_same_edge_increment_and_decrement_send_no_spurious_pair() {
+    let mut d = Drive::new(&tiny());
+    let f = d.distinct_fids(1)[0];
+    let mut asg = vec![];
+    for _ in 0..5 {
+        asg.push(d.op(enq(1, 3, f, 1000, 2)));
+    }
+    assert_eq!(d.m.pause_counter(1, 2), 1);
+    // The only counted packet leaves while another is counted: 1 -> 0 -> 1 in sequence,
+    // net 1 -> 1: neither RESUME nor PAUSE.
+    let o = d.op(both(enq(1, 3, f, 1000, 2), deq(&asg[4], 3, 1, 2, 1000)));
+    assert_eq!(
+        (o.asg_counter_incr, o.pause_valid, o.resume_valid),
+        (1, 0, 0)
+    );
+    assert_eq!(d.m.pause_counter(1, 2), 1);
+    assert_eq!(branch(&d.m, Branch::PauseCounterNet), 1);
+    // Different counters on one edge: a RESUME for one and a PAUSE for another together.
+    let o = d.op(both(enq(0, 3, f, 1000, 7), deq(&o, 3, 1, 2, 1000)));
+    assert_eq!((o.pause_valid, o.pause_port, o.pause_queue), (1, 0, 7));
+    assert_eq!((o.resume_valid, o.resume_port, o.resume_queue), (1, 1, 2));
+}
+
+#[test]
+fn bfc_backpressure_enable_table_skips_the_counter() {
+    let mut d = Drive::new(&tiny());
+    let f = d.distinct_fids(1)[0];
+    // Ingress 2 may not pause for egress 3 (App. B).
+    d.csr_write(reg::BPEN_INDEX, 2);
+    assert_eq!(d.csr_read(reg::BPEN_LO), 0xF);
+    d.csr_write(reg::BPEN_LO, 0b0111);
+    for _ in 0..5 {
+        assert_eq!(d.op(enq(2, 3, f, 1000, 0)).asg_counter_incr, 0);
+    }
+    assert_eq!(branch(&d.m, Branch::BackpressureDisabled), 1);
+    // Another ingress into the same queue is counted.
+    assert_eq!(d.op(enq(1, 3, f, 1000, 0)).asg_counter_incr, 1);
+}
+
+#[test]
+fn bfc_received_frames_set_the_downstream_pause_state() {
+    let cfg = BfcConfig {
+        queues: 40,
+        th: vec![3000; 40],
+        ..tiny()
+    };
+    // 40 queues: two 32-queue bitmap chunks.
+    assert_eq!((cfg.rx_bitmap_bits(), cfg.rx_chunks()), (32, 2));
+    let mut d = Drive::new(&cfg);
+    let rx = |kind, queue, base, bitmap| BfcIn {
+        rx_valid: 1,
+        rx_port: 3,
+        rx_kind: kind,
+        rx_queue: queue,
+        rx_base: base,
+        rx_bitmap: bitmap,
+        ..IDLE
+    };
+    d.op(rx(RX_PAUSE, 35, 0, 0));
+    assert!(d.m.ds_paused(3, 35));
+    d.op(rx(RX_BITMAP, 0, 0, 0b1010));
+    assert!(d.m.ds_paused(3, 1) && d.m.ds_paused(3, 3) && !d.m.ds_paused(3, 2));
+    assert!(d.m.ds_paused(3, 35), "chunk 1 untouched");
+    // Chunk 1 covers queues 32..39; bits for queues 40.. are ignored.
+    d.op(rx(RX_BITMAP, 0, 1, 0xFFFF_FF81));
+    assert!(d.m.ds_paused(3, 32) && !d.m.ds_paused(3, 35) && d.m.ds_paused(3, 39));
+    d.op(rx(RX_RESUME, 32, 0, 0));
+    assert!(!d.m.ds_paused(3, 32));
+    assert_eq!(d.m.csr(reg::ERR), 0);
+    d.op(rx(3, 0, 0, 0));
+    assert_eq!(d.m.csr(reg::ERR), err::BAD_EVENT, "kind 3 is not a frame");
+}
+
+#[test]
+fn bfc_periodic_bitmap_lists_the_nonzero_pause_counters_of_each_ingress() {
+    let cfg = tiny();
+    let mut d = Drive::new(&cfg);
+    let f = d.distinct_fids(1)[0];
+    for _ in 0..5 {
+        d.op(enq(1, 0, f, 1000, 3));
+    }
+    for _ in 0..5 {
+        d.op(enq(1, 2, f, 1000, 6));
+    }
+    assert_eq!(d.m.pause_counter(1, 3), 1);
+    // Over one period: ports 0..3 in slots 0..3, the results LATENCY edges later.
+    let mut seen = vec![];
+    for _ in 0..cfg.t_bm {
+        let o = d.step(IDLE);
+        if o.bm_valid == 1 {
+            seen.push((o.bm_port, o.bm_base, o.bm_bits));
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, [(0, 0, 0), (1, 0, 0b0100_1000), (2, 0, 0), (3, 0, 0)]);
+    // T_BM = 0 stops them.
+    d.csr_write(reg::T_BM, 0);
+    d.idle(LATENCY as u64);
+    assert!((0..2 * cfg.t_bm).all(|_| d.step(IDLE).bm_valid == 0));
+}
+
+#[test]
+fn bfc_bitmap_of_many_upstream_queues_goes_out_in_chunks() {
+    let cfg = BfcConfig {
+        upstream_queues: 40,
+        ..tiny()
+    };
+    assert_eq!((cfg.bitmap_bits(), cfg.bitmap_chunks()), (32, 2));
+    let mut d = Drive::new(&cfg);
+    let f = d.distinct_fids(1)[0];
+    for _ in 0..5 {
+        d.op(enq(2, 0, f, 1000, 33));
+    }
+    let mut seen = vec![];
+    for _ in 0..cfg.t_bm {
+        let o = d.step(IDLE);
+        if o.bm_valid == 1 && o.bm_port == 2 {
+            seen.push((o.bm_base, o.bm_bits));
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, [(0, 0), (1, 0b10)]);
+}
+
+#[test]
+fn bfc_counters_saturate_and_clamp_with_flags() {
+    let cfg = BfcConfig {
+        pc_bits: 2,
+        size_bits: 2,
+        th: vec![100; 8],
+        ..tiny()
+    };
+    let mut d = Drive::new(&cfg);
+    let f = d.distinct_fids(1)[0];
+    let mut asg = vec![];
+    for _ in 0..6 {
+        asg.push(d.op(enq(0, 0, f, 200, 0)));
+    }
+    // size counts 1, 2, 3 and stays at 3.
+    assert_eq!(d.m.ft_entry(0, asg[0].asg_ft_key as usize).size, 3);
+    // Counted from the second packet; the counter stops at 3 and later packets are not
+    // counted, so every counted packet is still in it.
+    let counted: Vec<u64> = asg.iter().map(|a| a.asg_counter_incr).collect();
+    assert_eq!(counted, [0, 1, 1, 1, 0, 0]);
+    assert_eq!(d.m.pause_counter(0, 0), 3);
+    assert_eq!(d.m.csr(reg::ERR), err::SIZE_SATURATED | err::PC_SATURATED);
+    d.csr_write(reg::ERR, 0xFF);
+    assert_eq!(d.m.csr(reg::ERR), 0, "write 1 to clear");
+    // A dequeue longer than the queue clamps it at 0; a counted dequeue of a zero counter
+    // and a dequeue of an empty entry clamp too.
+    let long = deq(&asg[0], 0, 0, 0, 5000);
+    d.op(long);
+    assert_eq!(d.m.qlen(0, 1), 0);
+    assert_eq!(d.m.csr(reg::ERR), err::QLEN_UNDERFLOW);
+    d.csr_write(reg::ERR, 0xFF);
+    for a in &asg[1..4] {
+        d.op(deq(a, 0, 0, 0, 1));
+    }
+    d.op(deq(&asg[1], 0, 0, 0, 1));
+    assert_eq!(d.m.ft_entry(0, asg[0].asg_ft_key as usize).size, 0);
+    assert_eq!(d.m.pause_counter(0, 0), 0);
+    assert_eq!(
+        d.m.csr(reg::ERR),
+        err::QLEN_UNDERFLOW | err::SIZE_UNDERFLOW | err::PC_UNDERFLOW
+    );
+}
+
+#[test]
+fn bfc_queue_occupancy_saturates_with_a_flag() {
+    let cfg = BfcConfig {
+        occupancy_bits: 12,
+        th: vec![4000; 8],
+        ..tiny()
+    };
+    let mut d = Drive::new(&cfg);
+    let f = d.distinct_fids(1)[0];
+    for _ in 0..3 {
+        d.op(enq(0, 0, f, 1500, 0));
+    }
+    assert_eq!(d.m.qlen(0, 1), 4095);
+    assert_eq!(d.m.csr(reg::ERR) & err::QLEN_SATURATED, err::QLEN_SATURATED);
+}
+
+#[test]
+fn bfc_bad_events_are_refused_and_flagged() {
+    let cfg = BfcConfig {
+        ports: 3,
+        upstream_queues: 6,
+        ..tiny()
+    };
+    let mut d = Drive::new(&cfg);
+    let bad: Vec<(&str, BfcIn)> = vec![
+        ("egress port 3 of 3", enq(0, 3, 1, 100, 0)),
+        ("ingress port 3 of 3", enq(3, 0, 1, 100, 0)),
+        ("upstream queue 6 of 6", enq(0, 0, 1, 100, 6)),
+        ("zero length", enq(0, 0, 1, 0, 0)),
+        (
+            "class 1 of 1",
+            BfcIn {
+                enq_class: 1,
+                ..enq(0, 0, 1, 100, 0)
+            },
+        ),
+    ];
+    for (what, i) in bad {
+        let a = d.op(i);
+        assert_eq!((a.asg_valid, a.asg_refused), (1, 1), "{what}");
+        assert_eq!(d.m.csr(reg::ERR), err::BAD_EVENT, "{what}");
+        d.csr_write(reg::ERR, 0xFF);
+    }
+    let good = d.op(enq(0, 0, 1, 100, 0));
+    let bad_deq: Vec<(&str, BfcIn)> = vec![
+        (
+            "queue 0 (control)",
+            BfcIn {
+                deq_queue: 0,
+                ..deq(&good, 0, 0, 0, 100)
+            },
+        ),
+        (
+            "key 32 of 32",
+            BfcIn {
+                deq_ft_key: 32,
+                ..deq(&good, 0, 0, 0, 100)
+            },
+        ),
+        (
+            "counted, upstream queue 7 of 6",
+            BfcIn {
+                deq_counter_incr: 1,
+                ..deq(&good, 0, 0, 7, 100)
+            },
+        ),
+    ];
+    for (what, i) in bad_deq {
+        d.op(i);
+        assert_eq!(d.m.csr(reg::ERR), err::BAD_EVENT, "{what}");
+        d.csr_write(reg::ERR, 0xFF);
+    }
+    assert_eq!(d.m.qlen(0, good.asg_queue as usize), 100, "nothing changed");
+    // A class range made invalid by CSR refuses its packets.
+    d.csr_write(reg::CLASS_BASE, class_word(5, 4));
+    assert_eq!(d.op(enq(0, 0, 1, 100, 0)).asg_refused, 1);
+}
+
+#[test]
+fn bfc_th_table_is_written_and_read_through_its_window() {
+    let mut d = Drive::new(&tiny());
+    d.csr_write(reg::TH_INDEX, 1);
+    assert_eq!(d.csr_read(reg::TH_DATA), 1500);
+    d.csr_write(reg::TH_DATA, 42);
+    assert_eq!(d.csr_read(reg::TH_DATA), 42);
+    d.csr_write(reg::TH_INDEX, 0);
+    assert_eq!(d.csr_read(reg::TH_DATA), 3000);
+    // A write and an enqueue on one edge: the enqueue sees the new Th.
+    let f = d.distinct_fids(1)[0];
+    d.op(enq(0, 0, f, 500, 0));
+    let a = d.op(BfcIn {
+        csr_we: 1,
+        csr_addr: reg::TH_DATA.into(),
+        csr_wdata: 499,
+        ..enq(0, 0, f, 500, 0)
+    });
+    assert_eq!(a.asg_counter_incr, 1);
+}
+
+#[test]
+fn bfc_snapshot_waits_for_an_edge_without_an_enqueue() {
+    let mut d = Drive::new(&tiny());
+    let f = d.distinct_fids(1)[0];
+    let a = d.op(enq(1, 2, f, 700, 4));
+    let index = 2 * 32 + a.asg_ft_key;
+    d.csr_write(reg::SNAP_INDEX, SNAP_FLOW_TABLE << SNAP_TABLE_SHIFT | index);
+    // Enqueues on every edge hold it off; the status shows it pending.
+    for _ in 0..5 {
+        let o = d.step(BfcIn {
+            csr_addr: reg::STATUS.into(),
+            ..enq(1, 2, f, 1000, 4)
+        });
+        assert_eq!(o.csr_rdata & STATUS_SNAP_BUSY, STATUS_SNAP_BUSY);
+    }
+    // Served at the first idle edge n, after its events; readable from n + LATENCY + 1.
+    let served = d.n;
+    d.step(IDLE);
+    while d.n < served + LATENCY as u64 + 1 {
+        assert_eq!(d.csr_read(reg::STATUS) & STATUS_SNAP_BUSY, STATUS_SNAP_BUSY);
+    }
+    assert_eq!(d.csr_read(reg::STATUS) & STATUS_SNAP_BUSY, 0);
+    let word = d.csr_read(reg::SNAP_DATA0);
+    assert_eq!((word & 0xFF, word >> 8), (a.asg_queue, 6), "queue, size");
+    d.csr_write(
+        reg::SNAP_INDEX,
+        SNAP_PAUSE_COUNTER << SNAP_TABLE_SHIFT | (8 + 4),
+    );
+    d.idle(LATENCY as u64 + 1);
+    // Queue before the five packets: 700, 1700, 2700, 3700, 4700 B; Th 3000.
+    assert_eq!(d.csr_read(reg::SNAP_DATA0), 2);
+    assert_eq!(d.m.pause_counter(1, 4), 2);
+}
+
+/// App. C (spec §3.8): one flow arriving at x = 2 times its drain rate into a queue whose
+/// pause takes HRTT to act, Th = HRTT x drain rate (k = 1): the link idles 20% of the time.
+#[test]
+fn bfc_app_c_single_flow_idles_twenty_percent_at_x2_k1() {
+    const LEN: u64 = 100;
+    const SERVICE: u64 = 2; // cycles per packet: drain rate LEN / 2 bytes per cycle
+    const HRTT: u64 = 400; // cycles from a PAUSE/RESUME leaving to its effect on arrivals
+    let th = HRTT * LEN / SERVICE; // k = 1
+    let cfg = BfcConfig {
+        th: vec![th; 8],
+        occupancy_bits: 20,
+        size_bits: 12,
+        pc_bits: 12,
+        ..tiny()
+    };
+    let mut d = Drive::new(&cfg);
+    let f = d.distinct_fids(1)[0];
+    // Upstream pause state as the switch sees it: PAUSE/RESUME act HRTT edges later.
+    let mut in_flight: std::collections::VecDeque<(u64, bool)> = Default::default();
+    let mut upstream_paused = false;
+    let mut fifo: std::collections::VecDeque<BfcOut> = Default::default();
+    let (mut busy_left, mut idle, mut total) = (0, 0u64, 0u64);
+    let warmup = 5 * 5 * HRTT;
+    let cycles = warmup + 20 * 5 * HRTT;
+    for t in 0..cycles {
+        while in_flight.front().is_some_and(|&(at, _)| at <= t) {
+            upstream_paused = in_flight.pop_front().unwrap().1;
+        }
+        let mut i = if upstream_paused {
+            IDLE
+        } else {
+            enq(0, 1, f, LEN, 0)
+        };
+        if busy_left == 0 {
+            if let Some(p) = fifo.pop_front() {
+                i = both(i, deq(&p, 1, 0, 0, LEN));
+                busy_left = SERVICE;
+            }
+        }
+        if t >= warmup {
+            total += 1;
+            idle += u64::from(busy_left == 0);
+        }
+        busy_left = busy_left.saturating_sub(1);
+        let o = d.step(i);
+        if o.asg_valid == 1 {
+            assert_eq!(o.asg_refused, 0);
+            fifo.push_back(o);
+        }
+        if o.pause_valid == 1 {
+            in_flight.push_back((t + HRTT, true));
+        }
+        if o.resume_valid == 1 {
+            in_flight.push_back((t + HRTT, false));
+        }
+    }
+    let e = idle as f64 / total as f64;
+    eprintln!("App. C: idle fraction {e:.4} over {total} cycles");
+    assert!((e - 0.2).abs() < 0.01, "idle fraction {e:.4}, App. C: 0.2");
+}

@@ -26,6 +26,14 @@ pub fn reduce(h: u32, m: u32) -> u32 {
     ((h as u64 * m as u64) >> 32) as u32
 }
 
+/// [`reduce`] over the top `bits` bits of `h` only: `(h[31:32-bits] * m) >> bits`, so the
+/// hardware multiplier is `bits` wide instead of 32. Equal to `reduce(h, m)` at 32 bits.
+pub fn reduce_top(h: u32, bits: u32, m: u32) -> u32 {
+    assert!((1..=32).contains(&bits));
+    let top = u64::from(h) >> (32 - bits);
+    ((top * u64::from(m)) >> bits) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,5 +53,16 @@ mod tests {
         assert_eq!(reduce(0, 100), 0);
         assert_eq!(reduce(u32::MAX, 100), 99);
         assert_eq!(reduce(1 << 31, 100), 50);
+    }
+
+    #[test]
+    fn reduce_top_uses_only_the_top_bits() {
+        for h in [0, 1, 0xFFFF, 0x8000_0000, 0xDEAD_BEEF, u32::MAX] {
+            assert_eq!(reduce_top(h, 32, 100), reduce(h, 100));
+            // The low 16 bits do not matter at 16 bits.
+            assert_eq!(reduce_top(h, 16, 100), reduce_top(h | 0xFFFF, 16, 100));
+            assert_eq!(reduce_top(h, 16, 100), reduce(h & 0xFFFF_0000, 100));
+            assert!(reduce_top(h, 8, 100) < 100);
+        }
     }
 }

@@ -4,12 +4,27 @@
 //! upstream queue) pauses the upstream queue while packets that found their queue above the
 //! threshold Th are still in the switch.
 //!
-//! This module holds the block's static parameters ([`BfcConfig`], its presets and rules) and
-//! the pause-threshold table ([`th_table`], spec §3.4). The cycle model follows.
+//! This module holds the block's static parameters ([`BfcConfig`], its presets and rules), the
+//! pause-threshold table ([`th_table`], spec §3.4), the register map ([`regmap`]), the port
+//! schema and the cycle model ([`Bfc`], whose doc gives the cycle semantics).
+//!
+//! Choices where the spec leaves room (docs/blocks/bfc.md lists them):
+//! * an entry's queue 0 means "never assigned" (queue 0 is the control queue), so a cleared
+//!   table needs no valid bits;
+//! * the entry's timestamp is written by dequeues only: the sticky rule reads it only when
+//!   `size` is 0, and then the last event on the entry was a dequeue;
+//! * the random queue is `first + reduce(lfsr, count)` (multiply-shift, no divider); the LFSR
+//!   steps once per edge;
+//! * a packet that finds its pause counter saturated is not counted, so the counter stays
+//!   exact for the packets it did count;
+//! * colliding flows share the entry's queue even across classes (order is kept).
 
 use crate::config::{parse_toml, LoadError};
 use serde::{Deserialize, Serialize};
-use switchcraft_core::{index_bits, mask, ConfigError};
+use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
+use switchcraft_core::hash::{hash32, reduce, reduce_top};
+use switchcraft_core::lfsr::Lfsr32;
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
 
 /// How a new flow gets its queue (spec §3.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -283,14 +298,16 @@ impl BfcConfig {
         }
         range("upstream_queues", self.upstream_queues.into(), 2, 128)?;
         range("pc_bits", self.pc_bits.into(), 1, 24)?;
-        if self.t_bm < u64::from(self.ports) || self.t_bm > 1 << 24 {
+        let scan = u64::from(self.ports) * u64::from(self.bitmap_chunks());
+        if self.t_bm < scan || self.t_bm > 1 << 24 {
             return Err(ConfigError::new(
                 "t_bm",
                 self.t_bm,
                 format!(
-                    "must be in {}..=16777216 cycles (at least one cycle per port, so each \
-                     port's bitmap goes out every period)",
-                    self.ports
+                    "must be in {scan}..=16777216 cycles (one cycle per port and {}-queue \
+                     chunk, so every port's whole bitmap goes out each period; the periodic \
+                     bitmap is what repairs a lost RESUME)",
+                    self.bitmap_bits()
                 ),
             ));
         }
@@ -367,6 +384,45 @@ impl BfcConfig {
         u64::from(self.ports) * u64::from(self.upstream_queues)
     }
 
+    pub fn upstream_bits(&self) -> u32 {
+        index_bits(self.upstream_queues.into())
+    }
+
+    pub fn class_bits(&self) -> u32 {
+        index_bits(self.classes.into())
+    }
+
+    /// Width of a flow-table key within its egress port's slice (`0..entries_per_port`).
+    pub fn key_bits(&self) -> u32 {
+        index_bits(self.entries_per_port())
+    }
+
+    /// Width of a received pause bitmap: the queues it covers at once (at most 32).
+    pub fn rx_bitmap_bits(&self) -> u32 {
+        self.queues.min(32)
+    }
+
+    /// Received bitmap chunks that cover a port's queues (`rx_base` is a chunk index).
+    pub fn rx_chunks(&self) -> u32 {
+        self.queues.div_ceil(self.rx_bitmap_bits())
+    }
+
+    /// Width of a sent pause bitmap: the upstream queues it covers at once (at most 32).
+    pub fn bitmap_bits(&self) -> u32 {
+        self.upstream_queues.min(32)
+    }
+
+    /// Sent bitmap chunks per ingress port.
+    pub fn bitmap_chunks(&self) -> u32 {
+        self.upstream_queues.div_ceil(self.bitmap_bits())
+    }
+
+    /// Cycles after reset during which the tables are cleared one entry per cycle and events
+    /// are refused (`ready` low).
+    pub fn init_cycles(&self) -> u64 {
+        self.entries().max(self.pause_counters())
+    }
+
     /// The data queues of class `c`: a contiguous range of 1..queues, the first classes one
     /// queue longer when the split is uneven.
     pub fn class_queues(&self, c: u32) -> std::ops::Range<u32> {
@@ -402,6 +458,1137 @@ pub fn th_table(rate_bps: f64, hrtt_ns: f64, queues: u32) -> Vec<Th> {
             }
         })
         .collect()
+}
+
+// ------------------------------------------------------------------------------------------
+// The cycle model
+
+/// Outputs for the inputs of step n are returned by step n + `LATENCY`.
+pub const LATENCY: usize = 2;
+
+/// Word indices of the BFC registers (see [`regmap`]).
+pub mod reg {
+    pub const ID: u32 = 0;
+    pub const PARAMS: u32 = 1;
+    pub const FT_SIZE: u32 = 2;
+    pub const MODE: u32 = 3;
+    pub const STICKY: u32 = 4;
+    pub const T_BM: u32 = 5;
+    pub const LFSR_SEED: u32 = 6;
+    pub const STATUS: u32 = 7;
+    pub const ERR: u32 = 8;
+    pub const NOW_TS: u32 = 9;
+    pub const TH_INDEX: u32 = 10;
+    pub const TH_DATA: u32 = 11;
+    pub const BPEN_INDEX: u32 = 12;
+    pub const BPEN_LO: u32 = 13;
+    pub const BPEN_HI: u32 = 14;
+    pub const SNAP_INDEX: u32 = 15;
+    pub const SNAP_DATA0: u32 = 16;
+    pub const SNAP_DATA1: u32 = 17;
+    /// `CLASS_BASE + c` holds class c's queue range.
+    pub const CLASS_BASE: u32 = 24;
+}
+
+/// ID word: ASCII "BFC" and version 1.
+pub const ID_WORD: u64 = 0x4246_4301;
+
+/// `MODE` values (the assignment mode); 3 is reserved and acts as dynamic.
+pub const MODE_DYNAMIC: u64 = 0;
+pub const MODE_STOCHASTIC: u64 = 1;
+pub const MODE_SINGLE: u64 = 2;
+
+/// `STATUS` bits.
+pub const STATUS_READY: u64 = 1;
+pub const STATUS_SNAP_BUSY: u64 = 2;
+
+/// `ERR` bits (sticky, write 1 to clear).
+pub mod err {
+    /// An event with a field out of range (port, queue, class, key, upstream queue), a zero
+    /// length, or a class whose CSR range is invalid: the event is ignored.
+    pub const BAD_EVENT: u64 = 1 << 0;
+    /// An event while `ready` is low (the tables are being cleared): ignored.
+    pub const NOT_READY: u64 = 1 << 1;
+    /// A flow-table `size` was at its maximum on an enqueue: it stays there.
+    pub const SIZE_SATURATED: u64 = 1 << 2;
+    /// A dequeue found `size` 0: it stays 0.
+    pub const SIZE_UNDERFLOW: u64 = 1 << 3;
+    /// A queue occupancy would pass its maximum: it saturates.
+    pub const QLEN_SATURATED: u64 = 1 << 4;
+    /// A dequeue longer than its queue's occupancy: the occupancy clamps at 0.
+    pub const QLEN_UNDERFLOW: u64 = 1 << 5;
+    /// A packet found its pause counter at the maximum: it is not counted (`counter_incr` 0).
+    pub const PC_SATURATED: u64 = 1 << 6;
+    /// A marked dequeue found its pause counter at 0: it stays 0.
+    pub const PC_UNDERFLOW: u64 = 1 << 7;
+}
+
+/// `SNAP_INDEX` table selector (bits [21:20]); the index is bits [19:0].
+pub const SNAP_FLOW_TABLE: u64 = 0;
+pub const SNAP_PAUSE_COUNTER: u64 = 1;
+pub const SNAP_QUEUE: u64 = 2;
+pub const SNAP_TABLE_SHIFT: u32 = 20;
+
+/// `rx_kind` values.
+pub const RX_PAUSE: u64 = 0;
+pub const RX_RESUME: u64 = 1;
+pub const RX_BITMAP: u64 = 2;
+
+/// A class's queue range as its CSR holds it: first queue [6:0], queue count [14:8].
+pub fn class_word(first: u32, count: u32) -> u64 {
+    u64::from(first) | u64::from(count) << 8
+}
+
+/// The BFC register map, declared once: RTL decode, model, docs table and C header use it.
+pub fn regmap(cfg: &BfcConfig) -> RegMap {
+    let params = u64::from(cfg.ports)
+        | u64::from(cfg.queues) << 8
+        | u64::from(cfg.upstream_queues) << 16
+        | u64::from(cfg.classes) << 24;
+    let mode = match cfg.assign {
+        Assign::Dynamic => MODE_DYNAMIC,
+        Assign::Stochastic => MODE_STOCHASTIC,
+        Assign::Single => MODE_SINGLE,
+    };
+    let r = |name, index, width, access, reset, doc| Reg {
+        name,
+        index,
+        width,
+        access,
+        reset,
+        doc,
+    };
+    use Access::{Ro, Rw, Rw1c};
+    let mut regs =
+        vec![
+        r("id", reg::ID, 32, Ro, ID_WORD, "block ID \"BFC\" and version 1"),
+        r(
+            "params",
+            reg::PARAMS,
+            32,
+            Ro,
+            params,
+            "ports [7:0], queues [15:8], upstream_queues [23:16], classes [31:24]",
+        ),
+        r(
+            "ft_size",
+            reg::FT_SIZE,
+            20,
+            Ro,
+            cfg.entries_per_port(),
+            "flow-table entries per egress port (M = ft_multiple x queues)",
+        ),
+        r(
+            "mode",
+            reg::MODE,
+            2,
+            Rw,
+            mode,
+            "queue assignment: 0 dynamic, 1 stochastic (hash), 2 single (class's first queue); \
+             3 acts as 0",
+        ),
+        r(
+            "sticky",
+            reg::STICKY,
+            cfg.ts_bits - 1,
+            Rw,
+            cfg.sticky,
+            "sticky time in timestamp units (2^ts_shift cycles); 0: reassign as soon as size is 0",
+        ),
+        r(
+            "t_bm",
+            reg::T_BM,
+            24,
+            Rw,
+            cfg.t_bm,
+            "period of the pause bitmaps in cycles; 0 stops them; below ports x chunks, the \
+             later ports get none",
+        ),
+        r(
+            "lfsr_seed",
+            reg::LFSR_SEED,
+            32,
+            Rw,
+            u64::from(cfg.lfsr_seed),
+            "a write reloads the random-queue LFSR with this seed (0 acts as 1)",
+        ),
+        r(
+            "status",
+            reg::STATUS,
+            2,
+            Ro,
+            0,
+            "bit 0 ready (tables cleared, events accepted); bit 1 snapshot pending",
+        ),
+        r(
+            "err",
+            reg::ERR,
+            8,
+            Rw1c,
+            0,
+            "sticky: 0 bad event, 1 event before ready, 2 size saturated, 3 size underflow, \
+             4 qlen saturated, 5 qlen underflow, 6 pause counter saturated, 7 pause counter \
+             underflow",
+        ),
+        r(
+            "now_ts",
+            reg::NOW_TS,
+            cfg.ts_bits,
+            Ro,
+            0,
+            "the current timestamp (cycle counter >> ts_shift, wrapping)",
+        ),
+        r(
+            "th_index",
+            reg::TH_INDEX,
+            cfg.queue_bits(),
+            Rw,
+            0,
+            "Th table entry n (used when max(N_active, 1) = n + 1) seen at th_data",
+        ),
+        r(
+            "th_data",
+            reg::TH_DATA,
+            cfg.occupancy_bits,
+            Rw,
+            0,
+            "window on Th[th_index], bytes: a read returns it, a write sets it",
+        ),
+        r(
+            "bpen_index",
+            reg::BPEN_INDEX,
+            cfg.port_bits(),
+            Rw,
+            0,
+            "ingress port i whose backpressure-enable row bpen_lo/hi shows",
+        ),
+        r(
+            "bpen_lo",
+            reg::BPEN_LO,
+            cfg.ports.min(32),
+            Rw,
+            0,
+            "window on bpEn[i][egress 0..31]: bit o clear skips the pause counter for i -> o",
+        ),
+    ];
+    if cfg.ports > 32 {
+        regs.push(r(
+            "bpen_hi",
+            reg::BPEN_HI,
+            cfg.ports - 32,
+            Rw,
+            0,
+            "window on bpEn[i][egress 32..]",
+        ));
+    }
+    regs.extend([
+        r(
+            "snap_index",
+            reg::SNAP_INDEX,
+            22,
+            Rw,
+            0,
+            "[21:20] table (0 flow table o x M + k, 1 pause counter i x upstream_queues + u, \
+             2 queue o x queues + q), [19:0] index; a write requests a snapshot",
+        ),
+        r(
+            "snap_data0",
+            reg::SNAP_DATA0,
+            32,
+            Ro,
+            0,
+            "snapshot: flow table q [7:0] and size [31:8]; pause counter; queue occupancy",
+        ),
+        r(
+            "snap_data1",
+            reg::SNAP_DATA1,
+            32,
+            Ro,
+            0,
+            "snapshot: flow table ts (last dequeue); queue: bit 0 paused by the downstream",
+        ),
+    ]);
+    for c in 0..cfg.classes {
+        let q = cfg.class_queues(c);
+        regs.push(r(
+            CLASS_NAMES[c as usize],
+            reg::CLASS_BASE + c,
+            15,
+            Rw,
+            class_word(q.start, q.end - q.start),
+            "class queue range: first queue [6:0] (>= 1), count [14:8] (>= 1, first + count <= \
+             queues)",
+        ));
+    }
+    RegMap::new("bfc", regs)
+}
+
+const CLASS_NAMES: [&str; 8] = [
+    "class0", "class1", "class2", "class3", "class4", "class5", "class6", "class7",
+];
+
+/// The ports of `bfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
+pub fn port_schema(cfg: &BfcConfig) -> PortSchema {
+    let (pb, qb, ub, kb, lb) = (
+        cfg.port_bits(),
+        cfg.queue_bits(),
+        cfg.upstream_bits(),
+        cfg.key_bits(),
+        cfg.length_bits,
+    );
+    PortSchema::new(
+        "bfc",
+        vec![
+            Port::input("enq_valid", 1, "a packet arrives at the traffic manager"),
+            Port::input("enq_in_port", pb, "its ingress port"),
+            Port::input("enq_eg_port", pb, "its egress port (routing's choice)"),
+            Port::input(
+                "enq_fid",
+                cfg.fid_bits,
+                "its flow id (5-tuple bits or a wide key)",
+            ),
+            Port::input("enq_len", lb, "its length in bytes (>= 1)"),
+            Port::input(
+                "enq_upstream_q",
+                ub,
+                "the upstream queue it left (header field upstreamQ)",
+            ),
+            Port::input("enq_class", cfg.class_bits(), "its traffic class"),
+            Port::input("deq_valid", 1, "a packet leaves its queue"),
+            Port::input("deq_eg_port", pb, "its egress port"),
+            Port::input("deq_queue", qb, "its queue (asg_queue of its enqueue)"),
+            Port::input("deq_ft_key", kb, "its flow-table key (asg_ft_key)"),
+            Port::input(
+                "deq_counter_incr",
+                1,
+                "it was counted in a pause counter (asg_counter_incr)",
+            ),
+            Port::input("deq_in_port", pb, "its ingress port"),
+            Port::input("deq_upstream_q", ub, "its upstreamQ as it arrived"),
+            Port::input("deq_len", lb, "its length in bytes"),
+            Port::input("rx_valid", 1, "a BFC control frame arrived from downstream"),
+            Port::input("rx_port", pb, "the egress port it paces"),
+            Port::input("rx_kind", 2, "0 PAUSE, 1 RESUME (one queue), 2 bitmap"),
+            Port::input("rx_queue", qb, "PAUSE/RESUME: the queue"),
+            Port::input(
+                "rx_base",
+                index_bits(cfg.rx_chunks().into()),
+                "bitmap: which chunk of rx_bitmap_bits queues",
+            ),
+            Port::input(
+                "rx_bitmap",
+                cfg.rx_bitmap_bits(),
+                "bitmap: bit b pauses queue base x width + b, clear resumes it",
+            ),
+            Port::input("csr_we", 1, "CSR write strobe"),
+            Port::input("csr_addr", CSR_ADDR_BITS, "CSR word index"),
+            Port::input("csr_wdata", CSR_DATA_BITS, "CSR write data"),
+            Port::output(
+                "ready",
+                1,
+                "the tables are cleared: events of the next edge are accepted",
+            ),
+            Port::output("asg_valid", 1, "the result of an enqueue"),
+            Port::output(
+                "asg_refused",
+                1,
+                "the enqueue was refused (bad field or not ready) and changed nothing",
+            ),
+            Port::output("asg_queue", qb, "the queue the packet goes to (qAssign)"),
+            Port::output(
+                "asg_ft_key",
+                kb,
+                "its flow-table key, carried to the dequeue",
+            ),
+            Port::output(
+                "asg_counter_incr",
+                1,
+                "it was counted in its pause counter, carried to the dequeue",
+            ),
+            Port::output("asg_new", 1, "dynamic mode: the entry was (re)assigned"),
+            Port::output(
+                "pause_valid",
+                1,
+                "send PAUSE upstream: a pause counter left 0",
+            ),
+            Port::output("pause_port", pb, "the ingress port to send it on"),
+            Port::output("pause_queue", ub, "the upstream queue to pause"),
+            Port::output(
+                "resume_valid",
+                1,
+                "send RESUME upstream: a pause counter returned to 0",
+            ),
+            Port::output("resume_port", pb, "the ingress port to send it on"),
+            Port::output("resume_queue", ub, "the upstream queue to resume"),
+            Port::output("bm_valid", 1, "send a periodic pause bitmap upstream"),
+            Port::output("bm_port", pb, "the ingress port to send it on"),
+            Port::output(
+                "bm_base",
+                index_bits(cfg.bitmap_chunks().into()),
+                "which chunk of bitmap_bits upstream queues",
+            ),
+            Port::output(
+                "bm_bits",
+                cfg.bitmap_bits(),
+                "bit b: upstream queue base x width + b has a non-zero pause counter",
+            ),
+            Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
+        ],
+    )
+}
+
+port_bundle!(
+    /// Inputs of one edge.
+    BfcIn {
+        enq_valid, enq_in_port, enq_eg_port, enq_fid, enq_len, enq_upstream_q, enq_class,
+        deq_valid, deq_eg_port, deq_queue, deq_ft_key, deq_counter_incr, deq_in_port,
+        deq_upstream_q, deq_len,
+        rx_valid, rx_port, rx_kind, rx_queue, rx_base, rx_bitmap,
+        csr_we, csr_addr, csr_wdata,
+    }
+);
+
+port_bundle!(
+    /// Registered outputs after one edge.
+    BfcOut {
+        ready,
+        asg_valid, asg_refused, asg_queue, asg_ft_key, asg_counter_incr, asg_new,
+        pause_valid, pause_port, pause_queue,
+        resume_valid, resume_port, resume_queue,
+        bm_valid, bm_port, bm_base, bm_bits,
+        csr_rdata,
+    }
+);
+
+/// One flow-table entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FtEntry {
+    /// The assigned queue; 0 (the control queue) means never assigned.
+    pub q: u32,
+    /// Packets of this entry in the switch, saturating at `2^size_bits - 1`.
+    pub size: u32,
+    /// Timestamp of the last dequeue (`ts_bits` wide, wrapping). When `size` is 0 the last
+    /// event on the entry was a dequeue, so this is the spec's "last enqueue/dequeue time"
+    /// wherever the sticky rule reads it.
+    pub ts: u32,
+}
+
+/// The paths through the block, counted so tests can check a workload reaches each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// Dynamic mode, reassignment, an empty queue of the class found.
+    AssignEmpty,
+    /// Dynamic mode, reassignment, no empty queue: the LFSR picks.
+    AssignRandom,
+    /// Dynamic mode: the entry keeps its queue because it has packets.
+    KeepBusy,
+    /// Dynamic mode: size is 0 but the sticky time has not passed.
+    KeepSticky,
+    AssignStochastic,
+    AssignSingle,
+    /// An enqueue found its queue above Th and was counted.
+    Counted,
+    /// Above Th but bpEn is clear for (ingress, egress).
+    BackpressureDisabled,
+    Pause,
+    Resume,
+    /// An enqueue and a dequeue on the same pause counter in one cycle.
+    PauseCounterNet,
+    /// An enqueue and a dequeue on the same flow-table entry in one cycle.
+    SameEntry,
+    RxPause,
+    RxResume,
+    RxBitmap,
+    Bitmap,
+    Snapshot,
+    BadEvent,
+    NotReady,
+    Saturation,
+    Underflow,
+}
+
+impl Branch {
+    pub const ALL: [Branch; 21] = [
+        Branch::AssignEmpty,
+        Branch::AssignRandom,
+        Branch::KeepBusy,
+        Branch::KeepSticky,
+        Branch::AssignStochastic,
+        Branch::AssignSingle,
+        Branch::Counted,
+        Branch::BackpressureDisabled,
+        Branch::Pause,
+        Branch::Resume,
+        Branch::PauseCounterNet,
+        Branch::SameEntry,
+        Branch::RxPause,
+        Branch::RxResume,
+        Branch::RxBitmap,
+        Branch::Bitmap,
+        Branch::Snapshot,
+        Branch::BadEvent,
+        Branch::NotReady,
+        Branch::Saturation,
+        Branch::Underflow,
+    ];
+}
+
+/// A checked enqueue: indices in range.
+struct Enq {
+    inp: usize,
+    eg: usize,
+    /// Flow-table key of the flow id.
+    key: usize,
+    fid: u64,
+    len: u64,
+    upq: usize,
+    class: usize,
+}
+
+/// A checked dequeue.
+struct Deq {
+    eg: usize,
+    q: usize,
+    key: usize,
+    counted: bool,
+    inp: usize,
+    upq: usize,
+    len: u64,
+}
+
+/// The BFC golden model. Cycle semantics (one [`CycleModel::step`] = one rising edge n):
+/// * `now` counts edges since reset; the timestamp is `(now >> ts_shift) mod 2^ts_bits`;
+/// * for the first [`BfcConfig::init_cycles`] edges the tables are being cleared: events are
+///   refused (`asg_refused`, `err.NOT_READY`); `ready` after edge n says whether edge n + 1
+///   accepts them;
+/// * CSR writes sampled at edge n apply to the events sampled at edge n; `csr_rdata` after
+///   edge n is register `csr_addr` as it was before edge n;
+/// * the events of edge n apply in the spec's order (§0.3): received frame, dequeue, enqueue,
+///   then the bitmap timer; pause counters report the net change of the cycle;
+/// * the results (`asg_*`, `pause_*`, `resume_*`, `bm_*`) appear after edge n + [`LATENCY`];
+/// * a snapshot requested by a `snap_index` write at edge w is taken at the first edge n > w
+///   with no enqueue input, after that edge's events, and is readable from edge n + LATENCY + 1
+///   (`status` bit 1 clears then).
+pub struct Bfc {
+    cfg: BfcConfig,
+    schema: PortSchema,
+    csr: CsrFile,
+    /// Flow table, index egress x M + key.
+    ft: Vec<FtEntry>,
+    /// Occupancy in bytes per (egress, queue), index egress x queues + queue.
+    qlen: Vec<u64>,
+    /// Bit q set when queue q of the port is paused by the downstream.
+    ds_paused: Vec<u128>,
+    /// Rotating start of the empty-queue search, per egress port.
+    rr_ptr: Vec<u32>,
+    /// Pause counters, index ingress x upstream_queues + upstream queue.
+    pc: Vec<u64>,
+    /// Th in bytes by max(N_active, 1) - 1.
+    th: Vec<u64>,
+    /// bpEn rows: bit o of entry i enables backpressure from ingress i for egress o.
+    bp_en: Vec<u64>,
+    lfsr: Lfsr32,
+    now: u64,
+    bm_slot: u64,
+    snap_pending: bool,
+    /// Outputs on their way out, oldest first; index 0 leaves at this edge.
+    pipe: [BfcOut; LATENCY],
+    /// Snapshots on their way into SNAP_DATA0/1, aligned with `pipe`.
+    snap_pipe: [Option<(u64, u64)>; LATENCY],
+    branches: [u64; Branch::ALL.len()],
+}
+
+impl Bfc {
+    pub fn new(cfg: &BfcConfig) -> Result<Bfc, ConfigError> {
+        cfg.validate()?;
+        let mut m = Bfc {
+            cfg: cfg.clone(),
+            schema: port_schema(cfg),
+            csr: CsrFile::new(&regmap(cfg)),
+            ft: vec![FtEntry::default(); cfg.entries() as usize],
+            qlen: vec![0; (cfg.ports * cfg.queues) as usize],
+            ds_paused: vec![0; cfg.ports as usize],
+            rr_ptr: vec![0; cfg.ports as usize],
+            pc: vec![0; cfg.pause_counters() as usize],
+            th: Vec::new(),
+            bp_en: Vec::new(),
+            lfsr: Lfsr32::new(cfg.lfsr_seed),
+            now: 0,
+            bm_slot: 0,
+            snap_pending: false,
+            pipe: Default::default(),
+            snap_pipe: Default::default(),
+            branches: [0; Branch::ALL.len()],
+        };
+        CycleModel::reset(&mut m);
+        Ok(m)
+    }
+
+    pub fn config(&self) -> &BfcConfig {
+        &self.cfg
+    }
+
+    /// Register `index` as software would read it now.
+    pub fn csr(&self, index: u32) -> u64 {
+        self.csr.get(index)
+    }
+
+    /// Edges since reset.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Flow-table entry `key` of egress port `eg`.
+    pub fn ft_entry(&self, eg: usize, key: usize) -> FtEntry {
+        self.ft[eg * self.m() + key]
+    }
+
+    pub fn qlen(&self, eg: usize, q: usize) -> u64 {
+        self.qlen[eg * self.cfg.queues as usize + q]
+    }
+
+    pub fn ds_paused(&self, eg: usize, q: usize) -> bool {
+        self.ds_paused[eg] >> q & 1 == 1
+    }
+
+    pub fn pause_counter(&self, inp: usize, upq: usize) -> u64 {
+        self.pc[inp * self.cfg.upstream_queues as usize + upq]
+    }
+
+    /// Bit q set when queue q of egress `eg` is empty (the spec's emptyBM; queue 0 included).
+    pub fn empty_bitmap(&self, eg: usize) -> u128 {
+        let nq = self.cfg.queues as usize;
+        (0..nq)
+            .filter(|&q| self.qlen[eg * nq + q] == 0)
+            .fold(0, |bm, q| bm | 1 << q)
+    }
+
+    /// Data queues of `eg` with bytes and not paused by the downstream.
+    pub fn n_active(&self, eg: usize) -> u32 {
+        let data = mask_u128(self.cfg.queues) & !1;
+        (!self.empty_bitmap(eg) & !self.ds_paused[eg] & data).count_ones()
+    }
+
+    /// The pause threshold of `eg` now: `Th[max(N_active, 1) - 1]`.
+    pub fn threshold(&self, eg: usize) -> u64 {
+        self.th[self.n_active(eg).max(1) as usize - 1]
+    }
+
+    /// The flow-table key (within the egress port's slice) of flow id `fid`.
+    pub fn ft_key(&self, fid: u64) -> usize {
+        let h = hash32(u128::from(fid), self.cfg.fid_bits.div_ceil(8) as usize);
+        reduce_top(h, self.cfg.hash_bits, self.m() as u32) as usize
+    }
+
+    /// How often each path ran since the model was made (reset does not clear the counts).
+    pub fn branch_counts(&self) -> Vec<(Branch, u64)> {
+        Branch::ALL
+            .iter()
+            .map(|&b| (b, self.branches[b as usize]))
+            .collect()
+    }
+
+    fn count(&mut self, b: Branch) {
+        self.branches[b as usize] += 1;
+    }
+
+    fn m(&self) -> usize {
+        self.cfg.entries_per_port() as usize
+    }
+
+    fn ready(&self) -> bool {
+        self.now >= self.cfg.init_cycles()
+    }
+
+    fn now_ts(&self) -> u32 {
+        ((self.now >> self.cfg.ts_shift) & mask(self.cfg.ts_bits)) as u32
+    }
+
+    /// The queue range of class `c` from its CSR, `None` when the CSR holds no valid range.
+    fn class_range(&self, c: usize) -> Option<(u32, u32)> {
+        let w = self.csr.get(reg::CLASS_BASE + c as u32);
+        let (first, count) = ((w & 0x7F) as u32, (w >> 8 & 0x7F) as u32);
+        (first >= 1 && count >= 1 && first + count <= self.cfg.queues).then_some((first, count))
+    }
+
+    fn check_enq(&self, i: &BfcIn) -> Option<Enq> {
+        let c = &self.cfg;
+        let ok = i.enq_in_port < u64::from(c.ports)
+            && i.enq_eg_port < u64::from(c.ports)
+            && i.enq_upstream_q < u64::from(c.upstream_queues)
+            && i.enq_class < u64::from(c.classes)
+            && i.enq_len > 0
+            && self.class_range(i.enq_class as usize).is_some();
+        ok.then(|| Enq {
+            inp: i.enq_in_port as usize,
+            eg: i.enq_eg_port as usize,
+            key: self.ft_key(i.enq_fid),
+            fid: i.enq_fid,
+            len: i.enq_len,
+            upq: i.enq_upstream_q as usize,
+            class: i.enq_class as usize,
+        })
+    }
+
+    fn check_deq(&self, i: &BfcIn) -> Option<Deq> {
+        let c = &self.cfg;
+        let counted = i.deq_counter_incr == 1;
+        let ok = i.deq_eg_port < u64::from(c.ports)
+            && (1..u64::from(c.queues)).contains(&i.deq_queue)
+            && i.deq_ft_key < c.entries_per_port()
+            && i.deq_len > 0
+            && (!counted
+                || i.deq_in_port < u64::from(c.ports)
+                    && i.deq_upstream_q < u64::from(c.upstream_queues));
+        ok.then_some(Deq {
+            eg: i.deq_eg_port as usize,
+            q: i.deq_queue as usize,
+            key: i.deq_ft_key as usize,
+            counted,
+            inp: i.deq_in_port as usize,
+            upq: i.deq_upstream_q as usize,
+            len: i.deq_len,
+        })
+    }
+
+    /// A received PAUSE, RESUME or bitmap: `dsPaused` of the egress port (spec §3.3).
+    /// Returns false for a bad frame.
+    fn apply_rx(&mut self, i: &BfcIn) -> bool {
+        let c = &self.cfg;
+        if i.rx_port >= u64::from(c.ports) {
+            return false;
+        }
+        let p = i.rx_port as usize;
+        match i.rx_kind {
+            RX_PAUSE | RX_RESUME if i.rx_queue < u64::from(c.queues) => {
+                let bit = 1u128 << i.rx_queue;
+                if i.rx_kind == RX_PAUSE {
+                    self.ds_paused[p] |= bit;
+                    self.count(Branch::RxPause);
+                } else {
+                    self.ds_paused[p] &= !bit;
+                    self.count(Branch::RxResume);
+                }
+                true
+            }
+            RX_BITMAP if i.rx_base < u64::from(c.rx_chunks()) => {
+                let w = c.rx_bitmap_bits();
+                let shift = i.rx_base as u32 * w;
+                let chunk = mask_u128(w) << shift & mask_u128(c.queues);
+                self.ds_paused[p] =
+                    self.ds_paused[p] & !chunk | (u128::from(i.rx_bitmap) << shift) & chunk;
+                self.count(Branch::RxBitmap);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Pause counter `j` counts up or down, saturating or clamping; returns whether it
+    /// changed.
+    fn bump_pc(&mut self, j: usize, up: bool, err: &mut u64) -> bool {
+        let max = mask(self.cfg.pc_bits);
+        let v = &mut self.pc[j];
+        if up {
+            if *v == max {
+                *err |= err::PC_SATURATED;
+                self.count(Branch::Saturation);
+                return false;
+            }
+            *v += 1;
+        } else {
+            if *v == 0 {
+                *err |= err::PC_UNDERFLOW;
+                self.count(Branch::Underflow);
+                return false;
+            }
+            *v -= 1;
+        }
+        true
+    }
+
+    /// A departure (spec §3.3 ON DEQUEUE): flow-table size and timestamp, pause counter,
+    /// occupancy (whose 0 is the empty bit).
+    fn apply_deq(&mut self, d: &Deq, err: &mut u64) {
+        let now_ts = self.now_ts();
+        let fi = d.eg * self.m() + d.key;
+        let e = &mut self.ft[fi];
+        e.ts = now_ts;
+        if e.size == 0 {
+            *err |= err::SIZE_UNDERFLOW;
+            self.count(Branch::Underflow);
+        } else {
+            e.size -= 1;
+        }
+        let j = d.inp * self.cfg.upstream_queues as usize + d.upq;
+        if d.counted {
+            self.bump_pc(j, false, err);
+        }
+        let qi = d.eg * self.cfg.queues as usize + d.q;
+        if self.qlen[qi] < d.len {
+            *err |= err::QLEN_UNDERFLOW;
+            self.count(Branch::Underflow);
+            self.qlen[qi] = 0;
+        } else {
+            self.qlen[qi] -= d.len;
+        }
+    }
+
+    /// An arrival (spec §3.3 ON ENQUEUE): flow-table lookup and queue assignment, the
+    /// threshold test against the occupancy after this cycle's dequeue, pause counter and
+    /// occupancy. Returns the enqueue's result.
+    fn apply_enq(&mut self, e: &Enq, lfsr: u32, err: &mut u64) -> BfcOut {
+        let key = e.key;
+        let nq = self.cfg.queues as usize;
+        let (first, count) = self.class_range(e.class).expect("checked");
+        let now_ts = self.now_ts();
+        let sticky = self.csr.get(reg::STICKY) as u32;
+        let fi = e.eg * self.m() + key;
+        let entry = self.ft[fi];
+        let mut new = false;
+        let q = match self.csr.get(reg::MODE) {
+            MODE_STOCHASTIC => {
+                self.count(Branch::AssignStochastic);
+                let h = hash32(u128::from(e.fid), self.cfg.fid_bits.div_ceil(8) as usize);
+                first + reduce(h, count)
+            }
+            MODE_SINGLE => {
+                self.count(Branch::AssignSingle);
+                first
+            }
+            _ => {
+                let age = now_ts.wrapping_sub(entry.ts) & mask(self.cfg.ts_bits) as u32;
+                if entry.size > 0 {
+                    self.count(Branch::KeepBusy);
+                    entry.q
+                } else if entry.q != 0 && age < sticky {
+                    self.count(Branch::KeepSticky);
+                    entry.q
+                } else {
+                    new = true;
+                    let class_mask = mask_u128(count) << first;
+                    let cand = self.empty_bitmap(e.eg) & class_mask;
+                    if cand != 0 {
+                        self.count(Branch::AssignEmpty);
+                        let q = first_set_from(cand, self.rr_ptr[e.eg], nq as u32);
+                        self.rr_ptr[e.eg] = if q + 1 == nq as u32 { 0 } else { q + 1 };
+                        q
+                    } else {
+                        self.count(Branch::AssignRandom);
+                        first + reduce(lfsr, count)
+                    }
+                }
+            }
+        };
+        let size_max = mask(self.cfg.size_bits) as u32;
+        let entry = &mut self.ft[fi];
+        entry.q = q;
+        if entry.size == size_max {
+            *err |= err::SIZE_SATURATED;
+            self.count(Branch::Saturation);
+        } else {
+            entry.size += 1;
+        }
+
+        // The threshold test uses the queue before this packet (spec §3.10.1), strictly.
+        let qi = e.eg * nq + q as usize;
+        let above = self.qlen[qi] > self.threshold(e.eg);
+        let bp = self.bp_en[e.inp] >> e.eg & 1 == 1;
+        let j = e.inp * self.cfg.upstream_queues as usize + e.upq;
+        let mut counted = false;
+        if above && !bp {
+            self.count(Branch::BackpressureDisabled);
+        } else if above {
+            counted = self.bump_pc(j, true, err);
+            if counted {
+                self.count(Branch::Counted);
+            }
+        }
+        let occ_max = mask(self.cfg.occupancy_bits);
+        if occ_max - self.qlen[qi] < e.len {
+            *err |= err::QLEN_SATURATED;
+            self.count(Branch::Saturation);
+            self.qlen[qi] = occ_max;
+        } else {
+            self.qlen[qi] += e.len;
+        }
+        BfcOut {
+            asg_valid: 1,
+            asg_queue: q.into(),
+            asg_ft_key: key as u64,
+            asg_counter_incr: counted.into(),
+            asg_new: new.into(),
+            ..BfcOut::default()
+        }
+    }
+
+    /// The bitmap timer: the bitmap of this cycle's slot, if any.
+    fn bitmap_tick(&mut self, out: &mut BfcOut) {
+        let t_bm = self.csr.get(reg::T_BM);
+        if t_bm == 0 {
+            self.bm_slot = 0;
+            return;
+        }
+        let chunks = u64::from(self.cfg.bitmap_chunks());
+        if self.bm_slot < u64::from(self.cfg.ports) * chunks {
+            let (port, chunk) = (self.bm_slot / chunks, self.bm_slot % chunks);
+            let (uq, w) = (
+                self.cfg.upstream_queues as usize,
+                self.cfg.bitmap_bits() as usize,
+            );
+            let lo = port as usize * uq + chunk as usize * w;
+            let hi = (port as usize + 1) * uq;
+            let bits = self.pc[lo..hi.min(lo + w)]
+                .iter()
+                .enumerate()
+                .filter(|(_, &v)| v > 0)
+                .fold(0u64, |b, (k, _)| b | 1 << k);
+            out.bm_valid = 1;
+            out.bm_port = port;
+            out.bm_base = chunk;
+            out.bm_bits = bits;
+            self.count(Branch::Bitmap);
+        }
+        self.bm_slot = if self.bm_slot + 1 >= t_bm {
+            0
+        } else {
+            self.bm_slot + 1
+        };
+    }
+
+    /// The snapshot registers for `snap_index` now.
+    fn snapshot(&mut self, index: u64) -> (u64, u64) {
+        self.count(Branch::Snapshot);
+        let (table, k) = (
+            index >> SNAP_TABLE_SHIFT,
+            (index & mask(SNAP_TABLE_SHIFT)) as usize,
+        );
+        match table {
+            SNAP_FLOW_TABLE if k < self.ft.len() => {
+                let e = self.ft[k];
+                (u64::from(e.q) | u64::from(e.size) << 8, e.ts.into())
+            }
+            SNAP_PAUSE_COUNTER if k < self.pc.len() => (self.pc[k], 0),
+            SNAP_QUEUE if k < self.qlen.len() => {
+                let nq = self.cfg.queues as usize;
+                (
+                    self.qlen[k],
+                    u64::from(self.ds_paused[k / nq] >> (k % nq) & 1 == 1),
+                )
+            }
+            _ => (0, 0),
+        }
+    }
+
+    /// The read-only status registers for the next edge.
+    fn set_status(&mut self) {
+        let busy = self.snap_pending || self.snap_pipe.iter().any(Option::is_some);
+        self.csr.set(reg::NOW_TS, self.now_ts().into());
+        self.csr.set(
+            reg::STATUS,
+            (u64::from(self.ready()) * STATUS_READY) | (u64::from(busy) * STATUS_SNAP_BUSY),
+        );
+    }
+
+    /// One CSR bus cycle, with the windows onto the Th table and the bpEn rows.
+    fn csr_access(&mut self, i: &BfcIn) -> u64 {
+        let c = &self.cfg;
+        let th_index = self.csr.get(reg::TH_INDEX) as usize;
+        let bp_index = self.csr.get(reg::BPEN_INDEX) as usize;
+        let th = self.th.get(th_index).copied().unwrap_or(0);
+        let row = self.bp_en.get(bp_index).copied().unwrap_or(0);
+        self.csr.set(reg::TH_DATA, th);
+        self.csr.set(reg::BPEN_LO, row & mask(c.ports.min(32)));
+        if c.ports > 32 {
+            self.csr.set(reg::BPEN_HI, row >> 32);
+        }
+        let addr = (i.csr_addr & mask(CSR_ADDR_BITS)) as u32;
+        let rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
+        if i.csr_we == 1 {
+            match addr {
+                reg::TH_DATA if th_index < self.th.len() => {
+                    self.th[th_index] = self.csr.get(reg::TH_DATA);
+                }
+                reg::BPEN_LO if bp_index < self.bp_en.len() => {
+                    let lo = mask(c.ports.min(32));
+                    self.bp_en[bp_index] = row & !lo | self.csr.get(reg::BPEN_LO);
+                }
+                reg::BPEN_HI if bp_index < self.bp_en.len() && c.ports > 32 => {
+                    self.bp_en[bp_index] = row & mask(32) | self.csr.get(reg::BPEN_HI) << 32;
+                }
+                reg::LFSR_SEED => self.lfsr = Lfsr32::new(self.csr.get(reg::LFSR_SEED) as u32),
+                reg::SNAP_INDEX => self.snap_pending = true,
+                _ => {}
+            }
+        }
+        rdata
+    }
+}
+
+fn mask_u128(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+/// The first set bit of `bits` at or after `start`, wrapping at `n`; `bits` is not 0.
+fn first_set_from(bits: u128, start: u32, n: u32) -> u32 {
+    let upper = bits & !mask_u128(start);
+    let pick = if upper != 0 { upper } else { bits };
+    let q = pick.trailing_zeros();
+    debug_assert!(q < n);
+    q
+}
+
+impl CycleModel for Bfc {
+    type In = BfcIn;
+    type Out = BfcOut;
+
+    fn ports(&self) -> &PortSchema {
+        &self.schema
+    }
+
+    fn reset(&mut self) {
+        let c = &self.cfg;
+        self.csr.reset();
+        self.ft.fill(FtEntry::default());
+        self.qlen.fill(0);
+        self.ds_paused.fill(0);
+        self.rr_ptr.fill(0);
+        self.pc.fill(0);
+        self.th = c.th[..c.queues as usize].to_vec();
+        self.bp_en = vec![mask(c.ports); c.ports as usize];
+        self.lfsr = Lfsr32::new(c.lfsr_seed);
+        self.now = 0;
+        self.bm_slot = 0;
+        self.snap_pending = false;
+        self.pipe = Default::default();
+        self.snap_pipe = Default::default();
+        self.set_status();
+    }
+
+    fn step(&mut self, i: &BfcIn) -> BfcOut {
+        let mut out = BfcOut::default();
+        let mut err = 0;
+        let ready = self.ready();
+        // A pending snapshot is served on an edge without an enqueue, with the index as it
+        // was before this edge's write.
+        let serve = ready && self.snap_pending && i.enq_valid == 0;
+        let snap_index = self.csr.get(reg::SNAP_INDEX);
+        if serve {
+            self.snap_pending = false;
+        }
+        let rdata = self.csr_access(i);
+        let lfsr = self.lfsr.state();
+
+        let events = i.rx_valid | i.deq_valid | i.enq_valid == 1;
+        if !ready {
+            if events {
+                err |= err::NOT_READY;
+                self.count(Branch::NotReady);
+            }
+            if i.enq_valid == 1 {
+                out.asg_valid = 1;
+                out.asg_refused = 1;
+            }
+        } else {
+            if i.rx_valid == 1 && !self.apply_rx(i) {
+                err |= err::BAD_EVENT;
+                self.count(Branch::BadEvent);
+            }
+            let deq = if i.deq_valid == 1 {
+                let d = self.check_deq(i);
+                if d.is_none() {
+                    err |= err::BAD_EVENT;
+                    self.count(Branch::BadEvent);
+                }
+                d
+            } else {
+                None
+            };
+            let enq = if i.enq_valid == 1 {
+                let e = self.check_enq(i);
+                if e.is_none() {
+                    err |= err::BAD_EVENT;
+                    self.count(Branch::BadEvent);
+                    out.asg_valid = 1;
+                    out.asg_refused = 1;
+                }
+                e
+            } else {
+                None
+            };
+            // Pause counters as they were at the start of the cycle, for the net change.
+            let pc_before = |m: &Bfc, j: Option<usize>| j.map(|j| m.pc[j]);
+            let j_deq = deq.as_ref().and_then(|d| {
+                d.counted
+                    .then_some(d.inp * self.cfg.upstream_queues as usize + d.upq)
+            });
+            let j_enq = enq
+                .as_ref()
+                .map(|e| e.inp * self.cfg.upstream_queues as usize + e.upq);
+            let before_deq = pc_before(self, j_deq);
+            let before_enq = pc_before(self, j_enq);
+            if let (Some(d), Some(e)) = (&deq, &enq) {
+                if d.eg == e.eg && d.key == e.key {
+                    self.count(Branch::SameEntry);
+                }
+            }
+            if let Some(d) = &deq {
+                self.apply_deq(d, &mut err);
+            }
+            if let Some(e) = &enq {
+                out = self.apply_enq(e, lfsr, &mut err);
+            }
+            if j_deq.is_some() && j_deq == j_enq {
+                self.count(Branch::PauseCounterNet);
+            }
+            // PAUSE when a counter leaves 0, RESUME when it returns to 0, by the cycle's net
+            // change (only an enqueue raises a counter, only a dequeue lowers one).
+            if let (Some(j), Some(b)) = (j_enq, before_enq) {
+                if b == 0 && self.pc[j] > 0 {
+                    let uq = self.cfg.upstream_queues as usize;
+                    out.pause_valid = 1;
+                    out.pause_port = (j / uq) as u64;
+                    out.pause_queue = (j % uq) as u64;
+                    self.count(Branch::Pause);
+                }
+            }
+            if let (Some(j), Some(b)) = (j_deq, before_deq) {
+                if b > 0 && self.pc[j] == 0 {
+                    let uq = self.cfg.upstream_queues as usize;
+                    out.resume_valid = 1;
+                    out.resume_port = (j / uq) as u64;
+                    out.resume_queue = (j % uq) as u64;
+                    self.count(Branch::Resume);
+                }
+            }
+        }
+        self.bitmap_tick(&mut out);
+        let snap = serve.then(|| self.snapshot(snap_index));
+
+        // Results leave LATENCY edges later; a snapshot lands in SNAP_DATA0/1 with them.
+        let leaving = std::mem::replace(&mut self.pipe[0], out);
+        self.pipe.rotate_left(1);
+        let landing = std::mem::replace(&mut self.snap_pipe[0], snap);
+        self.snap_pipe.rotate_left(1);
+        if let Some((d0, d1)) = landing {
+            self.csr.set(reg::SNAP_DATA0, d0);
+            self.csr.set(reg::SNAP_DATA1, d1);
+        }
+        let err_now = self.csr.get(reg::ERR) | err;
+        self.csr.set(reg::ERR, err_now);
+        self.lfsr.next();
+        self.now += 1;
+        self.set_status();
+        BfcOut {
+            ready: u64::from(self.ready()),
+            csr_rdata: rdata,
+            ..leaving
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1073,3 +1073,37 @@ fn bfc_app_c_single_flow_idles_twenty_percent_at_x2_k1() {
     eprintln!("App. C: idle fraction {e:.4} over {total} cycles");
     assert!((e - 0.2).abs() < 0.01, "idle fraction {e:.4}, App. C: 0.2");
 }
+
+#[test]
+fn bfc_workload_reaches_every_path() {
+    use switchcraft_model::bfc::BfcWorkload;
+    // 3 ports, 2 classes, 6 upstream queues: buses wide enough to name what does not exist.
+    let odd = BfcConfig {
+        ports: 3,
+        classes: 2,
+        upstream_queues: 6,
+        ..tiny()
+    };
+    for (preset, c) in [
+        ("tiny", tiny()),
+        ("fpga", BfcConfig::preset("fpga").unwrap()),
+        ("odd", odd),
+    ] {
+        let mut m = Bfc::new(&c).unwrap();
+        let mut w = BfcWorkload::new(&c, 7);
+        for _ in 0..300_000 {
+            m.step(&w.next_input());
+        }
+        let counts = m.branch_counts();
+        assert_eq!(
+            counts,
+            w.branch_counts(),
+            "{preset}: the workload follows the block"
+        );
+        for (branch, n) in counts {
+            // Events before ready happen only in the first init_cycles edges.
+            let least = if branch == Branch::NotReady { 1 } else { 10 };
+            assert!(n >= least, "{preset}: {branch:?} reached only {n} times");
+        }
+    }
+}

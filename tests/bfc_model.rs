@@ -213,13 +213,13 @@ fn bfc_th_table_has_the_papers_values() {
 // ------------------------------------------------------------------------------------------
 // The cycle model (spec §3.3): one test per rule, against a small driver.
 
-use switchcraft_core::hash::{hash32, reduce};
+use switchcraft_core::hash::{hash32, reduce_top};
 use switchcraft_core::lfsr::Lfsr32;
 use switchcraft_core::CycleModel;
 use switchcraft_model::bfc::{
     class_word, err, reg, Bfc, BfcIn, BfcOut, Branch, LATENCY, MODE_SINGLE, MODE_STOCHASTIC,
-    RX_BITMAP, RX_PAUSE, RX_RESUME, SNAP_FLOW_TABLE, SNAP_PAUSE_COUNTER, SNAP_TABLE_SHIFT,
-    STATUS_READY, STATUS_SNAP_BUSY,
+    PICK_BITS, RX_BITMAP, RX_PAUSE, RX_RESUME, SNAP_FLOW_TABLE, SNAP_PAUSE_COUNTER,
+    SNAP_TABLE_SHIFT, STATUS_READY, STATUS_SNAP_BUSY,
 };
 
 const IDLE: BfcIn = BfcIn {
@@ -458,7 +458,7 @@ fn bfc_random_queue_when_no_queue_of_the_class_is_empty() {
         for _ in 0..d.n {
             lfsr.next();
         }
-        let want = 1 + reduce(lfsr.state(), 7);
+        let want = 1 + reduce_top(lfsr.state(), PICK_BITS, 7);
         let a = d.op(enq(0, 1, f, 100, 0));
         assert_eq!((a.asg_queue, a.asg_new), (u64::from(want), 1), "fid {f}");
     }
@@ -479,7 +479,10 @@ fn bfc_lfsr_seed_write_reloads_the_generator() {
         csr_wdata: 0xDEAD_BEEF,
         ..enq(0, 1, fids[7], 100, 0)
     });
-    assert_eq!(a.asg_queue, u64::from(1 + reduce(0xDEAD_BEEF, 7)));
+    assert_eq!(
+        a.asg_queue,
+        u64::from(1 + reduce_top(0xDEAD_BEEF, PICK_BITS, 7))
+    );
 }
 
 #[test]
@@ -627,7 +630,10 @@ fn bfc_stochastic_and_single_modes_place_flows_statically() {
             enq_class: 1,
             ..enq(0, 0, f, 100, 0)
         });
-        assert_eq!((a.asg_queue, a.asg_new), (u64::from(5 + reduce(h, 3)), 0));
+        assert_eq!(
+            (a.asg_queue, a.asg_new),
+            (u64::from(5 + reduce_top(h, PICK_BITS, 3)), 0)
+        );
     }
     d.csr_write(reg::MODE, MODE_SINGLE);
     for &f in &fids {

@@ -13,8 +13,8 @@
 //!   table needs no valid bits;
 //! * the entry's timestamp is written by dequeues only: the sticky rule reads it only when
 //!   `size` is 0, and then the last event on the entry was a dequeue;
-//! * the random queue is `first + reduce(lfsr, count)` (multiply-shift, no divider); the LFSR
-//!   steps once per edge;
+//! * the random queue is `first + (lfsr[31:16] * count) >> 16` (multiply-shift, no divider);
+//!   the LFSR steps once per edge; stochastic mode does the same with the flow hash;
 //! * a packet that finds its pause counter saturated is not counted, so the counter stays
 //!   exact for the packets it did count;
 //! * colliding flows share the entry's queue even across classes (order is kept).
@@ -22,7 +22,7 @@
 use crate::config::{parse_toml, LoadError};
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
-use switchcraft_core::hash::{hash32, reduce, reduce_top};
+use switchcraft_core::hash::{hash32, reduce_top};
 use switchcraft_core::lfsr::Lfsr32;
 use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
 
@@ -465,6 +465,10 @@ pub fn th_table(rate_bps: f64, hrtt_ns: f64, queues: u32) -> Vec<Th> {
 
 /// Outputs for the inputs of step n are returned by step n + `LATENCY`.
 pub const LATENCY: usize = 2;
+
+/// Top bits of the LFSR (random fallback) or of the flow hash (stochastic mode) that pick a
+/// queue within a class: `first + (top16 * count) >> 16`, a 16 x 7-bit multiply in hardware.
+pub const PICK_BITS: u32 = 16;
 
 /// Word indices of the BFC registers (see [`regmap`]).
 pub mod reg {
@@ -1250,7 +1254,7 @@ impl Bfc {
             MODE_STOCHASTIC => {
                 self.count(Branch::AssignStochastic);
                 let h = hash32(u128::from(e.fid), self.cfg.fid_bits.div_ceil(8) as usize);
-                first + reduce(h, count)
+                first + reduce_top(h, PICK_BITS, count)
             }
             MODE_SINGLE => {
                 self.count(Branch::AssignSingle);
@@ -1275,7 +1279,7 @@ impl Bfc {
                         q
                     } else {
                         self.count(Branch::AssignRandom);
-                        first + reduce(lfsr, count)
+                        first + reduce_top(lfsr, PICK_BITS, count)
                     }
                 }
             }

@@ -417,10 +417,10 @@ impl BfcConfig {
         self.upstream_queues.div_ceil(self.bitmap_bits())
     }
 
-    /// Cycles after reset during which the tables are cleared one entry per cycle and events
-    /// are refused (`ready` low).
+    /// Cycles after reset during which the flow table is cleared one entry per cycle and
+    /// events are refused (`ready` low).
     pub fn init_cycles(&self) -> u64 {
-        self.entries().max(self.pause_counters())
+        self.entries()
     }
 
     /// The data queues of class `c`: a contiguous range of 1..queues, the first classes one
@@ -464,7 +464,7 @@ pub fn th_table(rate_bps: f64, hrtt_ns: f64, queues: u32) -> Vec<Th> {
 // The cycle model
 
 /// Outputs for the inputs of step n are returned by step n + `LATENCY`.
-pub const LATENCY: usize = 2;
+pub const LATENCY: usize = 1;
 
 /// Top bits of the LFSR (random fallback) or of the flow hash (stochastic mode) that pick a
 /// queue within a class: `first + (top16 * count) >> 16`, a 16 x 7-bit multiply in hardware.
@@ -692,8 +692,8 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             22,
             Rw,
             0,
-            "[21:20] table (0 flow table o x M + k, 1 pause counter i x upstream_queues + u, \
-             2 queue o x queues + q), [19:0] index; a write requests a snapshot",
+            "[21:20] table (0 flow table o x M + k, 1 pause counter {i, u}, 2 queue {o, q}), \
+             [19:0] index; a write requests a snapshot",
         ),
         r(
             "snap_data0",
@@ -971,7 +971,7 @@ struct Deq {
 ///   then the bitmap timer; pause counters report the net change of the cycle;
 /// * the results (`asg_*`, `pause_*`, `resume_*`, `bm_*`) appear after edge n + [`LATENCY`];
 /// * a snapshot requested by a `snap_index` write at edge w is taken at the first edge n > w
-///   with no enqueue input, after that edge's events, and is readable from edge n + LATENCY + 1
+///   with no enqueue input, after that edge's events, and is readable from edge n + 1
 ///   (`status` bit 1 clears then).
 pub struct Bfc {
     cfg: BfcConfig,
@@ -997,8 +997,6 @@ pub struct Bfc {
     snap_pending: bool,
     /// Outputs on their way out, oldest first; index 0 leaves at this edge.
     pipe: [BfcOut; LATENCY],
-    /// Snapshots on their way into SNAP_DATA0/1, aligned with `pipe`.
-    snap_pipe: [Option<(u64, u64)>; LATENCY],
     branches: [u64; Branch::ALL.len()],
 }
 
@@ -1021,7 +1019,6 @@ impl Bfc {
             bm_slot: 0,
             snap_pending: false,
             pipe: Default::default(),
-            snap_pipe: Default::default(),
             branches: [0; Branch::ALL.len()],
         };
         CycleModel::reset(&mut m);
@@ -1363,34 +1360,37 @@ impl Bfc {
     /// The snapshot registers for `snap_index` now.
     fn snapshot(&mut self, index: u64) -> (u64, u64) {
         self.count(Branch::Snapshot);
-        let (table, k) = (
-            index >> SNAP_TABLE_SHIFT,
-            (index & mask(SNAP_TABLE_SHIFT)) as usize,
-        );
+        let c = &self.cfg;
+        let (table, k) = (index >> SNAP_TABLE_SHIFT, index & mask(SNAP_TABLE_SHIFT));
+        // Pause counters and queues are named {port, index} with the index's own bits.
+        let split = |bits: u32, n: u32| {
+            let (port, i) = (k >> bits, k & mask(bits));
+            (port < u64::from(c.ports) && i < u64::from(n)).then_some((port as usize, i as usize))
+        };
         match table {
-            SNAP_FLOW_TABLE if k < self.ft.len() => {
-                let e = self.ft[k];
+            SNAP_FLOW_TABLE if k < c.entries() => {
+                let e = self.ft[k as usize];
                 (u64::from(e.q) | u64::from(e.size) << 8, e.ts.into())
             }
-            SNAP_PAUSE_COUNTER if k < self.pc.len() => (self.pc[k], 0),
-            SNAP_QUEUE if k < self.qlen.len() => {
-                let nq = self.cfg.queues as usize;
-                (
-                    self.qlen[k],
-                    u64::from(self.ds_paused[k / nq] >> (k % nq) & 1 == 1),
-                )
-            }
+            SNAP_PAUSE_COUNTER => match split(c.upstream_bits(), c.upstream_queues) {
+                Some((i, u)) => (self.pause_counter(i, u), 0),
+                None => (0, 0),
+            },
+            SNAP_QUEUE => match split(c.queue_bits(), c.queues) {
+                Some((o, q)) => (self.qlen(o, q), u64::from(self.ds_paused(o, q))),
+                None => (0, 0),
+            },
             _ => (0, 0),
         }
     }
 
     /// The read-only status registers for the next edge.
     fn set_status(&mut self) {
-        let busy = self.snap_pending || self.snap_pipe.iter().any(Option::is_some);
         self.csr.set(reg::NOW_TS, self.now_ts().into());
         self.csr.set(
             reg::STATUS,
-            (u64::from(self.ready()) * STATUS_READY) | (u64::from(busy) * STATUS_SNAP_BUSY),
+            (u64::from(self.ready()) * STATUS_READY)
+                | (u64::from(self.snap_pending) * STATUS_SNAP_BUSY),
         );
     }
 
@@ -1469,7 +1469,6 @@ impl CycleModel for Bfc {
         self.bm_slot = 0;
         self.snap_pending = false;
         self.pipe = Default::default();
-        self.snap_pipe = Default::default();
         self.set_status();
     }
 
@@ -1571,17 +1570,15 @@ impl CycleModel for Bfc {
             }
         }
         self.bitmap_tick(&mut out);
-        let snap = serve.then(|| self.snapshot(snap_index));
-
-        // Results leave LATENCY edges later; a snapshot lands in SNAP_DATA0/1 with them.
-        let leaving = std::mem::replace(&mut self.pipe[0], out);
-        self.pipe.rotate_left(1);
-        let landing = std::mem::replace(&mut self.snap_pipe[0], snap);
-        self.snap_pipe.rotate_left(1);
-        if let Some((d0, d1)) = landing {
+        if serve {
+            let (d0, d1) = self.snapshot(snap_index);
             self.csr.set(reg::SNAP_DATA0, d0);
             self.csr.set(reg::SNAP_DATA1, d1);
         }
+
+        // Results leave LATENCY edges later.
+        let leaving = std::mem::replace(&mut self.pipe[0], out);
+        self.pipe.rotate_left(1);
         let err_now = self.csr.get(reg::ERR) | err;
         self.csr.set(reg::ERR, err_now);
         self.lfsr.next();
@@ -1816,8 +1813,8 @@ impl BfcWorkload {
                 let table = self.rng.below(3);
                 let size = match table {
                     SNAP_FLOW_TABLE => c.entries(),
-                    SNAP_PAUSE_COUNTER => c.pause_counters(),
-                    _ => u64::from(c.ports * c.queues),
+                    SNAP_PAUSE_COUNTER => u64::from(c.ports) << c.upstream_bits(),
+                    _ => u64::from(c.ports) << c.queue_bits(),
                 };
                 let k = self.rng.below(size + 2);
                 (reg::SNAP_INDEX, table << SNAP_TABLE_SHIFT | k)

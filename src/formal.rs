@@ -209,6 +209,14 @@ fn defines(cfg: &BlockConfig, instance: &str) -> Vec<(String, String)> {
             let id = regmap.regs[0].reset;
             d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
         }
+        BlockConfig::Bfc(c) => {
+            d.push(("SC_PB".into(), c.port_bits().to_string()));
+            d.push(("SC_QB".into(), c.queue_bits().to_string()));
+            d.push(("SC_UB".into(), c.upstream_bits().to_string()));
+            d.push(("SC_PORTS".into(), c.ports.to_string()));
+            let id = regmap.regs[0].reset;
+            d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
+        }
         BlockConfig::Capfc(c) => {
             d.push(("SC_PB".into(), c.port_bits().to_string()));
             d.push(("SC_NB".into(), c.prio_bits().to_string()));

@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use switchcraft_core::{DynModel, PortSchema, PortValues};
+use switchcraft_model::bfc::{Bfc, BfcConfig, BfcWorkload};
 use switchcraft_model::capfc::{Capfc, CapfcConfig, CapfcWorkload};
 use switchcraft_model::pfc::{Pfc, PfcConfig, PfcWorkload};
 use switchcraft_model::tcd::{Tcd, TcdConfig, TcdWorkload};
@@ -48,6 +49,7 @@ pub enum BlockConfig {
     Pfc(PfcConfig),
     Tcd(TcdConfig),
     Capfc(CapfcConfig),
+    Bfc(BfcConfig),
 }
 
 impl BlockConfig {
@@ -56,6 +58,7 @@ impl BlockConfig {
             "pfc" => Ok(switchcraft_model::pfc::PRESETS),
             "tcd" => Ok(switchcraft_model::tcd::PRESETS),
             "capfc" => Ok(switchcraft_model::capfc::PRESETS),
+            "bfc" => Ok(switchcraft_model::bfc::PRESETS),
             other => Err(unknown_block(other)),
         }
     }
@@ -66,6 +69,7 @@ impl BlockConfig {
             "pfc" => PfcConfig::preset(name).map(BlockConfig::Pfc),
             "tcd" => TcdConfig::preset(name).map(BlockConfig::Tcd),
             "capfc" => CapfcConfig::preset(name).map(BlockConfig::Capfc),
+            "bfc" => BfcConfig::preset(name).map(BlockConfig::Bfc),
             _ => None,
         };
         cfg.ok_or_else(|| {
@@ -90,6 +94,9 @@ impl BlockConfig {
                 .map_err(|e| InputError(e.to_string())),
             "capfc" => CapfcConfig::from_toml(&text, &name)
                 .map(BlockConfig::Capfc)
+                .map_err(|e| InputError(e.to_string())),
+            "bfc" => BfcConfig::from_toml(&text, &name)
+                .map(BlockConfig::Bfc)
                 .map_err(|e| InputError(e.to_string())),
             other => Err(unknown_block(other)),
         }
@@ -132,6 +139,7 @@ impl BlockConfig {
             BlockConfig::Pfc(_) => "pfc",
             BlockConfig::Tcd(_) => "tcd",
             BlockConfig::Capfc(_) => "capfc",
+            BlockConfig::Bfc(_) => "bfc",
         }
     }
 
@@ -140,6 +148,7 @@ impl BlockConfig {
             BlockConfig::Pfc(c) => switchcraft_model::pfc::port_schema(c),
             BlockConfig::Tcd(c) => switchcraft_model::tcd::port_schema(c),
             BlockConfig::Capfc(c) => switchcraft_model::capfc::port_schema(c),
+            BlockConfig::Bfc(c) => switchcraft_model::bfc::port_schema(c),
         }
     }
 
@@ -148,6 +157,7 @@ impl BlockConfig {
             BlockConfig::Pfc(c) => Box::new(Pfc::new(c).expect("validated config")),
             BlockConfig::Tcd(c) => Box::new(Tcd::new(c).expect("validated config")),
             BlockConfig::Capfc(c) => Box::new(Capfc::new(c).expect("validated config")),
+            BlockConfig::Bfc(c) => Box::new(Bfc::new(c).expect("validated config")),
         }
     }
 
@@ -163,6 +173,9 @@ impl BlockConfig {
             BlockConfig::Capfc(c) => {
                 switchcraft_rtl::capfc::package(c, &format!("capfc_{name}"), command)
             }
+            BlockConfig::Bfc(c) => {
+                switchcraft_rtl::bfc::package(c, &format!("bfc_{name}"), command)
+            }
         }
     }
 
@@ -171,6 +184,7 @@ impl BlockConfig {
             BlockConfig::Pfc(c) => switchcraft_model::pfc::regmap(c),
             BlockConfig::Tcd(c) => switchcraft_model::tcd::regmap(c),
             BlockConfig::Capfc(c) => switchcraft_model::capfc::regmap(c),
+            BlockConfig::Bfc(c) => switchcraft_model::bfc::regmap(c),
         }
     }
 
@@ -187,6 +201,10 @@ impl BlockConfig {
             }
             BlockConfig::Capfc(c) => {
                 let mut w = CapfcWorkload::new(c, seed);
+                Box::new(move |inputs: &mut [u64]| w.next_input().to_values(inputs))
+            }
+            BlockConfig::Bfc(c) => {
+                let mut w = BfcWorkload::new(c, seed);
                 Box::new(move |inputs: &mut [u64]| w.next_input().to_values(inputs))
             }
         }

@@ -389,6 +389,18 @@ fn describe(cfg: &BlockConfig) -> String {
             c.cut_num,
             c.cut_den
         ),
+        BlockConfig::Bfc(c) => format!(
+            "{} ports x {} queues, {} flow-table entries ({} per port), {} upstream queues, \
+             {:?} assignment, sticky {} x 2^{} cycles",
+            c.ports,
+            c.queues,
+            c.entries(),
+            c.entries_per_port(),
+            c.upstream_queues,
+            c.assign,
+            c.sticky,
+            c.ts_shift
+        ),
     }
 }
 

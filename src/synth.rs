@@ -761,6 +761,36 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
                 ),
             }
         }
+        BlockConfig::Bfc(c) => {
+            // crates/rtl/src/bfc.rs: per flow-table entry, bank E {q (8 b), enq_count} in two
+            // RAM copies, bank D deq_count in two copies and the timestamp in one. Per-queue
+            // and per-counter registers (occupancy, pause counters, flags) are counted in the
+            // measured bits, not per entry.
+            let (sb, tb) = (c.size_bits as u64, c.ts_bits as u64);
+            let per_entry = 2 * (8 + sb) + 2 * sb + tb;
+            let entries = c.entries();
+            let measured = core.dff + core.memory_bits;
+            let spec = c.entry_bits() as u64;
+            StateBits {
+                keys: entries,
+                physical_keys: entries,
+                measured_bits: measured,
+                measured_per_key: measured as f64 / entries as f64,
+                architectural_per_physical_key: per_entry,
+                architectural_per_key: per_entry as f64,
+                architecture: format!(
+                    "per flow-table entry: 2 x (8 b queue + {sb} b enq_count) + 2 x {sb} b \
+                     deq_count + {tb} b timestamp = {per_entry} b (size has two writers per \
+                     cycle, so it is two counts; one RAM copy per reader)"
+                ),
+                spec_per_key: Some(spec),
+                spec_note: format!(
+                    "§3.2 of ../shared/spec/mechanisms.md with this config's widths: q {} b + \
+                     size {sb} b + ts {tb} b = {spec} b per entry",
+                    c.queue_bits()
+                ),
+            }
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! One module per block (same stem as the model); `export` turns a block's rust-hdl Verilog into
 //! the files under rtl/<b>/.
 
+pub mod bfc;
 pub mod capfc;
 pub mod export;
 pub mod flag_rows;

@@ -19,12 +19,21 @@ pub struct NarrowRam<const A: usize> {
     pub write_data: Signal<In, Bits<32>>,
     pub write_enable: Signal<In, Bit>,
     _width: usize,
+    _depth: usize,
     _mem: BTreeMap<u64, u64>,
 }
 
 impl<const A: usize> NarrowRam<A> {
+    /// `2^A` words of `width` bits.
     pub fn new(width: usize) -> Self {
+        Self::with_depth(width, 1 << A)
+    }
+
+    /// `depth` words (at most `2^A`) of `width` bits; reads past the end return 0 and writes
+    /// there are ignored, as Verilator does.
+    pub fn with_depth(width: usize, depth: usize) -> Self {
         assert!((1..=32).contains(&width));
+        assert!((1..=1 << A).contains(&depth));
         NarrowRam {
             clock: Default::default(),
             read_address: Default::default(),
@@ -33,6 +42,7 @@ impl<const A: usize> NarrowRam<A> {
             write_data: Default::default(),
             write_enable: Default::default(),
             _width: width,
+            _depth: depth,
             _mem: BTreeMap::new(),
         }
     }
@@ -46,7 +56,8 @@ impl<const A: usize> Logic for NarrowRam<A> {
                 .get(&self.read_address.val().to_u64())
                 .unwrap_or(&0);
             self.read_data.next = old.into();
-            if self.write_enable.val() {
+            if self.write_enable.val() && (self.write_address.val().to_u64() as usize) < self._depth
+            {
                 let mask = (1u64 << self._width) - 1;
                 self._mem.insert(
                     self.write_address.val().to_u64(),
@@ -83,7 +94,7 @@ always @(posedge clock) begin
 end
 ",
             msb = w - 1,
-            last = (1usize << A) - 1,
+            last = self._depth - 1,
         ))
     }
 

@@ -212,15 +212,19 @@ impl BlockConfig {
 }
 
 /// The register table of docs/blocks/<block>.md, between these markers, is generated from the
-/// block's register map at its `paper` preset.
+/// block's register map at its largest preset (`paper`, or `tofino2` for BFC).
 pub const REGMAP_BEGIN: &str = "<!-- BEGIN regmap: switchcraft regmap --block";
 pub const REGMAP_END: &str = "<!-- END regmap -->";
 
 /// The generated register section of docs/blocks/<block>.md.
 pub fn regmap_doc_section(block: &str) -> Result<String, InputError> {
-    let cfg = BlockConfig::preset(block, "paper")?;
+    // The block's largest preset (its paper scale), listed last.
+    let preset = BlockConfig::presets(block)?
+        .last()
+        .expect("every block has presets");
+    let cfg = BlockConfig::preset(block, preset)?;
     Ok(format!(
-        "{REGMAP_BEGIN} {block} --preset paper -->\n{}{REGMAP_END}",
+        "{REGMAP_BEGIN} {block} --preset {preset} -->\n{}{REGMAP_END}",
         cfg.regmap().markdown_table()
     ))
 }

@@ -229,17 +229,7 @@ impl BfcConfig {
 
     /// Checks every rule of the block; the error names the field, its value and the rule.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let range = |field: &str, v: u64, lo: u64, hi: u64| {
-            if v < lo || v > hi {
-                Err(ConfigError::new(
-                    field,
-                    v,
-                    format!("must be in {lo}..={hi}"),
-                ))
-            } else {
-                Ok(())
-            }
-        };
+        let range = crate::config::in_range;
         range("ports", self.ports.into(), 2, 64)?;
         range("queues", self.queues.into(), 2, 128)?;
         if self.ft_multiple == 0 {

@@ -196,17 +196,7 @@ impl CapfcConfig {
 
     /// Checks every rule of the block; the error names the field, its value and the rule.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let range = |field: &str, v: u64, lo: u64, hi: u64| {
-            if v < lo || v > hi {
-                Err(ConfigError::new(
-                    field,
-                    v,
-                    format!("must be in {lo}..={hi}"),
-                ))
-            } else {
-                Ok(())
-            }
-        };
+        let range = crate::config::in_range;
         if self.ports < 2 {
             return Err(ConfigError::new(
                 "ports",

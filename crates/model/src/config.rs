@@ -2,6 +2,20 @@
 
 use serde::de::DeserializeOwned;
 use std::path::Path;
+use switchcraft_core::ConfigError;
+
+/// The rule every config states for a bounded field: `v` in `lo..=hi`.
+pub fn in_range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
+    if v < lo || v > hi {
+        Err(ConfigError::new(
+            field,
+            v,
+            format!("must be in {lo}..={hi}"),
+        ))
+    } else {
+        Ok(())
+    }
+}
 
 /// A config file that cannot be used: unreadable, not TOML, unknown key, or a rule broken.
 #[derive(Debug)]

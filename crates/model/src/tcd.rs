@@ -151,17 +151,7 @@ impl TcdConfig {
 
     /// Checks every rule of the block; the error names the field, its value and the rule.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let range = |field: &str, v: u64, lo: u64, hi: u64| {
-            if v < lo || v > hi {
-                Err(ConfigError::new(
-                    field,
-                    v,
-                    format!("must be in {lo}..={hi}"),
-                ))
-            } else {
-                Ok(())
-            }
-        };
+        let range = crate::config::in_range;
         range("ports", self.ports.into(), 1, 64)?;
         range("priorities", self.priorities.into(), 1, 8)?;
         range("queue_bits", self.queue_bits.into(), 8, 30)?;

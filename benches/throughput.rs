@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
+use switchcraft_model::bfc::Bfc;
 use switchcraft_model::capfc::Capfc;
 use switchcraft_model::pfc::Pfc;
 use switchcraft_model::tcd::Tcd;
@@ -88,6 +89,8 @@ fn main() {
         ("tcd", "paper"),
         ("capfc", "tiny"),
         ("capfc", "fpga"),
+        ("bfc", "tiny"),
+        ("bfc", "fpga"),
     ] {
         let cfg = BlockConfig::preset(block, preset).unwrap();
         let n = 1_000_000;
@@ -96,6 +99,7 @@ fn main() {
             BlockConfig::Pfc(c) => model_rate(Pfc::new(c).unwrap(), &stim),
             BlockConfig::Tcd(c) => model_rate(Tcd::new(c).unwrap(), &stim),
             BlockConfig::Capfc(c) => model_rate(Capfc::new(c).unwrap(), &stim),
+            BlockConfig::Bfc(c) => model_rate(Bfc::new(c).unwrap(), &stim),
         };
 
         let pkg = cfg.package(preset, "bench");

@@ -124,8 +124,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     /// Bit q set for q < queues; the same without queue 0 (data queues).
     queue_valid: Constant<Bits<128>>,
     data_queues: Constant<Bits<128>>,
-    /// Bit c set when class register c exists.
-    class_exists: Constant<Bits<8>>,
     /// bpEn bits a row holds, low and high words.
     bpen_lo_mask: Constant<Bits<32>>,
     bpen_hi_mask: Constant<Bits<32>>,
@@ -137,7 +135,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     lane_32: Constant<Bits<N32>>,
     lane_th: Constant<Bits<4096>>,
     lane_rr: Constant<Bits<512>>,
-    lane_bpen: Constant<Bits<4096>>,
     mode_stochastic: Constant<Bits<2>>,
     mode_single: Constant<Bits<2>>,
     kind_pause: Constant<Bits<2>>,
@@ -541,7 +538,6 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             pc_max: c32(mask(cfg.pc_bits)),
             queue_valid: Constant::new(queue_valid),
             data_queues: Constant::new(data_queues),
-            class_exists: c8(mask(cfg.classes)),
             bpen_lo_mask: c32(mask(cfg.ports.min(32))),
             bpen_hi_mask: c32(if cfg.ports > 32 {
                 mask(cfg.ports - 32)
@@ -556,7 +552,6 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             lane_32: Constant::new(0xFFFF_FFFFu64.into()),
             lane_th: Constant::new(0xFFFF_FFFFu64.into()),
             lane_rr: Constant::new(0xFFu64.into()),
-            lane_bpen: Constant::new(u64::MAX.into()),
             mode_stochastic: Constant::new(switchcraft_model::bfc::MODE_STOCHASTIC.into()),
             mode_single: Constant::new(switchcraft_model::bfc::MODE_SINGLE.into()),
             kind_pause: Constant::new(RX_PAUSE.into()),

@@ -43,6 +43,22 @@ impl std::fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// `<block>_<name>` as a Verilog identifier: the prefix of every module and file of a package.
+/// Characters a Verilog name cannot hold (the `-` of `tofino-loopback`, a config file's `.`)
+/// become `_`.
+pub fn instance_name(block: &str, name: &str) -> String {
+    format!("{block}_{name}")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// A validated config of one block.
 #[derive(Clone, Debug)]
 pub enum BlockConfig {
@@ -161,21 +177,14 @@ impl BlockConfig {
         }
     }
 
-    /// The Verilog package of this config, named `<block>_<name>`.
+    /// The Verilog package of this config, named [`instance_name`]`(block, name)`.
     pub fn package(&self, name: &str, command: &str) -> Package {
+        let instance = instance_name(self.block(), name);
         match self {
-            BlockConfig::Pfc(c) => {
-                switchcraft_rtl::pfc::package(c, &format!("pfc_{name}"), command)
-            }
-            BlockConfig::Tcd(c) => {
-                switchcraft_rtl::tcd::package(c, &format!("tcd_{name}"), command)
-            }
-            BlockConfig::Capfc(c) => {
-                switchcraft_rtl::capfc::package(c, &format!("capfc_{name}"), command)
-            }
-            BlockConfig::Bfc(c) => {
-                switchcraft_rtl::bfc::package(c, &format!("bfc_{name}"), command)
-            }
+            BlockConfig::Pfc(c) => switchcraft_rtl::pfc::package(c, &instance, command),
+            BlockConfig::Tcd(c) => switchcraft_rtl::tcd::package(c, &instance, command),
+            BlockConfig::Capfc(c) => switchcraft_rtl::capfc::package(c, &instance, command),
+            BlockConfig::Bfc(c) => switchcraft_rtl::bfc::package(c, &instance, command),
         }
     }
 

@@ -434,7 +434,7 @@ fn regmap(target: &Target, c_header: bool) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
     let map = cfg.regmap();
     if c_header {
-        let instance = format!("{}_{name}", target.block);
+        let instance = switchcraft::instance_name(&target.block, &name);
         let command = format!("switchcraft regmap {} --c-header", target.args());
         print!("{}", map.c_header(&instance, &command));
     } else {

@@ -891,7 +891,7 @@ pub fn run_preset(
 ) -> Result<Entry, SynthError> {
     let cfg = BlockConfig::preset(block, preset).map_err(|e| SynthError::Input(e.0))?;
     let start = Instant::now();
-    let instance = format!("{block}_{preset}");
+    let instance = crate::instance_name(block, preset);
     let rtl = Path::new("rtl").join(block);
     let verilog = rtl.join(format!("{instance}.v"));
     let manifest = read_manifest(&rtl.join(format!("{instance}.ports.json")))?;

@@ -35,11 +35,12 @@ fn generated_rtl_lints_clean_under_verilator_wall() {
     for block in BLOCKS {
         for preset in BlockConfig::presets(block).unwrap() {
             let dir = root.join("rtl").join(block);
+            let instance = switchcraft::instance_name(block, preset);
             let out = std::process::Command::new(&verilator)
                 .args(["--lint-only", "-Wall", "--top-module"])
-                .arg(format!("{block}_{preset}_top"))
+                .arg(format!("{instance}_top"))
                 .arg(dir.join(format!("{block}.vlt")))
-                .arg(dir.join(format!("{block}_{preset}.v")))
+                .arg(dir.join(format!("{instance}.v")))
                 .output()
                 .expect("verilator runs (install with scripts/setup.sh)");
             assert!(

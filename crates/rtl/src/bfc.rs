@@ -106,6 +106,7 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     hash_bits: Constant<Bits<8>>,
     /// M, entries per port; total entries.
     m_entries: Constant<Bits<32>>,
+    m_entries_fa: Constant<Bits<FA>>,
     ft_entries: Constant<Bits<32>>,
     n_ports: Constant<Bits<8>>,
     n_queues: Constant<Bits<8>>,
@@ -182,7 +183,7 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     class_word_mask: Constant<Bits<32>>,
     one_8: Constant<Bits<8>>,
     one_48: Constant<Bits<48>>,
-    c32_16: Constant<Bits<16>>,
+    c32_16: Constant<Bits<12>>,
     t_flow_table: Constant<Bits<2>>,
     t_pause_counter: Constant<Bits<2>>,
     t_queue: Constant<Bits<2>>,
@@ -293,10 +294,10 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     h_top: Signal<Local, Bits<64>>,
     key_prod: Signal<Local, Bits<64>>,
     key_e: Signal<Local, Bits<17>>,
-    eg_m_e: Signal<Local, Bits<32>>,
-    eg_m_d: Signal<Local, Bits<32>>,
-    addr_e: Signal<Local, Bits<32>>,
-    addr_d: Signal<Local, Bits<32>>,
+    eg_m_e: Signal<Local, Bits<FA>>,
+    eg_m_d: Signal<Local, Bits<FA>>,
+    addr_e: Signal<Local, Bits<FA>>,
+    addr_d: Signal<Local, Bits<FA>>,
     addr_a: Signal<Local, Bits<FA>>,
     // ---- Cycle n: CSR writes as this cycle's events see them.
     w_mode: Signal<Local, Bit>,
@@ -320,8 +321,8 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     classes_eff: Signal<Local, Bits<128>>,
     th_eff: Signal<Local, Bits<4096>>,
     bpen_eff: Signal<Local, Bits<4096>>,
-    th_off: Signal<Local, Bits<16>>,
-    bpen_off: Signal<Local, Bits<16>>,
+    th_off: Signal<Local, Bits<12>>,
+    bpen_off: Signal<Local, Bits<12>>,
     now_ts: Signal<Local, Bits<32>>,
     ready_now: Signal<Local, Bit>,
     // Received frame.
@@ -376,6 +377,25 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     e_rr: Signal<Local, Bits<8>>,
     e_upper: Signal<Local, Bits<128>>,
     e_pick: Signal<Local, Bits<128>>,
+    rx_bits: Signal<Local, Bits<32>>,
+    key_wide: Signal<Local, Bits<64>>,
+    th_wdata: Signal<Local, Bits<32>>,
+    bpen_lo_wdata: Signal<Local, Bits<32>>,
+    bpen_hi_wdata: Signal<Local, Bits<32>>,
+    now_wide: Signal<Local, Bits<48>>,
+    rx_cmask_wide: Signal<Local, Bits<128>>,
+    e_cw_wide: Signal<Local, Bits<128>>,
+    e_row_empty_wide: Signal<Local, Bits<N>>,
+    e_row_paused_wide: Signal<Local, Bits<N>>,
+    e_rr_wide: Signal<Local, Bits<512>>,
+    e_pick_low: Signal<Local, Bits<128>>,
+    e_bp_idx: Signal<Local, Bits<12>>,
+    e_pc_inc: Signal<Local, Bits<32>>,
+    d_pc_dec_val: Signal<Local, Bits<32>>,
+    bm_bits_wide: Signal<Local, Bits<N>>,
+    now_next_wide: Signal<Local, Bits<48>>,
+    rd_class_wide: Signal<Local, Bits<128>>,
+    s_qi: Signal<Local, Bits<NB>>,
     e_q_first: Signal<Local, Bits<8>>,
     e_rand_prod: Signal<Local, Bits<32>>,
     e_stoch_prod: Signal<Local, Bits<32>>,
@@ -425,8 +445,8 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     snap_index_next: Signal<Local, Bits<32>>,
     snap0_next: Signal<Local, Bits<32>>,
     snap1_next: Signal<Local, Bits<32>>,
-    rd_th_off: Signal<Local, Bits<16>>,
-    rd_bpen_off: Signal<Local, Bits<16>>,
+    rd_th_off: Signal<Local, Bits<12>>,
+    rd_bpen_off: Signal<Local, Bits<12>>,
     rd_class: Signal<Local, Bits<8>>,
     status_word: Signal<Local, Bits<32>>,
     pause_now: Signal<Local, Bit>,
@@ -522,6 +542,7 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             hash_drop: c8(u64::from(32 - cfg.hash_bits)),
             hash_bits: c8(cfg.hash_bits.into()),
             m_entries: c32(cfg.entries_per_port()),
+            m_entries_fa: Constant::new((cfg.entries_per_port() as u64).into()),
             ft_entries: c32(cfg.entries()),
             n_ports: c8(cfg.ports.into()),
             n_queues: c8(cfg.queues.into()),
@@ -778,6 +799,25 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             e_rr: Default::default(),
             e_upper: Default::default(),
             e_pick: Default::default(),
+            rx_bits: Default::default(),
+            key_wide: Default::default(),
+            th_wdata: Default::default(),
+            bpen_lo_wdata: Default::default(),
+            bpen_hi_wdata: Default::default(),
+            now_wide: Default::default(),
+            rx_cmask_wide: Default::default(),
+            e_cw_wide: Default::default(),
+            e_row_empty_wide: Default::default(),
+            e_row_paused_wide: Default::default(),
+            e_rr_wide: Default::default(),
+            e_pick_low: Default::default(),
+            e_bp_idx: Default::default(),
+            e_pc_inc: Default::default(),
+            d_pc_dec_val: Default::default(),
+            bm_bits_wide: Default::default(),
+            now_next_wide: Default::default(),
+            rd_class_wide: Default::default(),
+            s_qi: Default::default(),
             e_q_first: Default::default(),
             e_rand_prod: Default::default(),
             e_stoch_prod: Default::default(),
@@ -987,37 +1027,40 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
                     .replace_bit(b, !self.h_full.val().get_bit(b));
             }
         }
-        self.h_top.next = bit_cast::<64, 32>(self.h_full.val() >> self.hash_drop.val());
+        self.h_top.next = bit_cast::<64, 32>(self.h_full.val()) >> self.hash_drop.val();
         self.key_prod.next = 0.into();
         for b in 0..17 {
             if self.m_entries.val().get_bit(b) {
                 self.key_prod.next = self.key_prod.val() + (self.h_top.val() << b.to_bits::<8>());
             }
         }
-        self.key_e.next = bit_cast::<17, 64>(self.key_prod.val() >> self.hash_bits.val());
+        self.key_wide.next = self.key_prod.val() >> self.hash_bits.val();
+        self.key_e.next = bit_cast::<17, 64>(self.key_wide.val());
         self.eg_m_e.next = 0.into();
         self.eg_m_d.next = 0.into();
         for b in 0..6 {
             if self.enq_eg_port.val().get_bit(b) {
-                self.eg_m_e.next = self.eg_m_e.val() + (self.m_entries.val() << b.to_bits::<8>());
+                self.eg_m_e.next =
+                    self.eg_m_e.val() + (self.m_entries_fa.val() << b.to_bits::<8>());
             }
             if self.deq_eg_port.val().get_bit(b) {
-                self.eg_m_d.next = self.eg_m_d.val() + (self.m_entries.val() << b.to_bits::<8>());
+                self.eg_m_d.next =
+                    self.eg_m_d.val() + (self.m_entries_fa.val() << b.to_bits::<8>());
             }
         }
-        self.addr_e.next = self.eg_m_e.val() + bit_cast::<32, 17>(self.key_e.val());
-        self.addr_d.next = self.eg_m_d.val() + bit_cast::<32, 17>(self.deq_ft_key.val());
+        self.addr_e.next = self.eg_m_e.val() + bit_cast::<FA, 17>(self.key_e.val());
+        self.addr_d.next = self.eg_m_d.val() + bit_cast::<FA, 17>(self.deq_ft_key.val());
         // The arrival-side read port is free on an edge without an arrival: a snapshot uses it.
         if self.enq_valid.val() {
-            self.addr_a.next = bit_cast::<FA, 32>(self.addr_e.val());
+            self.addr_a.next = self.addr_e.val();
         } else {
             self.addr_a.next = bit_cast::<FA, 32>(self.snap_index_next.val());
         }
         self.ram_e_a.read_address.next = self.addr_a.val();
         self.ram_dc_a.read_address.next = self.addr_a.val();
         self.ram_ts_a.read_address.next = self.addr_a.val();
-        self.ram_e_d.read_address.next = bit_cast::<FA, 32>(self.addr_d.val());
-        self.ram_dc_d.read_address.next = bit_cast::<FA, 32>(self.addr_d.val());
+        self.ram_e_d.read_address.next = self.addr_d.val();
+        self.ram_dc_d.read_address.next = self.addr_d.val();
         self.i_enq_valid.d.next = self.enq_valid.val();
         self.i_enq_in.d.next = self.enq_in_port.val();
         self.i_enq_eg.d.next = self.enq_eg_port.val();
@@ -1035,7 +1078,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.i_deq_in.d.next = self.deq_in_port.val();
         self.i_deq_upq.d.next = self.deq_upstream_q.val();
         self.i_deq_len.d.next = self.deq_len.val();
-        self.i_addr_d.d.next = bit_cast::<FA, 32>(self.addr_d.val());
+        self.i_addr_d.d.next = self.addr_d.val();
         self.i_rx_valid.d.next = self.rx_valid.val();
         self.i_rx_port.d.next = self.rx_port.val();
         self.i_rx_kind.d.next = self.rx_kind.val();
@@ -1078,36 +1121,37 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
                 | ((bit_cast::<128, 32>(self.i_csr_wdata.q.val()) & self.lane_class.val())
                     << (self.w_class_index.val() << 4));
         }
-        self.th_off.next = bit_cast::<16, 32>(self.r_th_index.q.val()) << 5;
+        self.th_off.next = bit_cast::<12, 32>(self.r_th_index.q.val()) << 5;
+        self.th_wdata.next = self.i_csr_wdata.q.val() & self.occ_max.val();
         // The Th table is kept XOR its reset value, so its register resets to 0.
         self.th_eff.next = self.th.q.val() ^ self.reset_th.val();
         if self.w_th_data.val() & (self.r_th_index.q.val() < bit_cast::<32, 8>(self.n_queues.val()))
         {
             self.th_eff.next = ((self.th.q.val() ^ self.reset_th.val())
                 & !(self.lane_th.val() << self.th_off.val()))
-                | (bit_cast::<4096, 32>(self.i_csr_wdata.q.val() & self.occ_max.val())
-                    << self.th_off.val());
+                | (bit_cast::<4096, 32>(self.th_wdata.val()) << self.th_off.val());
         }
-        self.bpen_off.next = bit_cast::<16, 32>(self.r_bpen_index.q.val()) << 6;
+        self.bpen_off.next = bit_cast::<12, 32>(self.r_bpen_index.q.val()) << 6;
+        self.bpen_lo_wdata.next = !self.i_csr_wdata.q.val() & self.bpen_lo_mask.val();
+        self.bpen_hi_wdata.next = !self.i_csr_wdata.q.val() & self.bpen_hi_mask.val();
         // bpEn is kept inverted (set bits disable backpressure), so its reset value is 0.
         self.bpen_eff.next = self.bpen.q.val();
         if self.r_bpen_index.q.val() < bit_cast::<32, 8>(self.n_ports.val()) {
             if self.w_bpen_lo.val() {
                 self.bpen_eff.next = (self.bpen.q.val()
                     & !(bit_cast::<4096, 32>(self.bpen_lo_mask.val()) << self.bpen_off.val()))
-                    | (bit_cast::<4096, 32>(!self.i_csr_wdata.q.val() & self.bpen_lo_mask.val())
-                        << self.bpen_off.val());
+                    | (bit_cast::<4096, 32>(self.bpen_lo_wdata.val()) << self.bpen_off.val());
             }
             if self.w_bpen_hi.val() {
                 self.bpen_eff.next = (self.bpen.q.val()
                     & !(bit_cast::<4096, 32>(self.bpen_hi_mask.val())
                         << (self.bpen_off.val() + self.c32_16.val())))
-                    | (bit_cast::<4096, 32>(!self.i_csr_wdata.q.val() & self.bpen_hi_mask.val())
+                    | (bit_cast::<4096, 32>(self.bpen_hi_wdata.val())
                         << (self.bpen_off.val() + self.c32_16.val()));
             }
         }
-        self.now_ts.next =
-            bit_cast::<32, 48>(self.now.q.val() >> self.ts_shift.val()) & self.ts_mask.val();
+        self.now_wide.next = self.now.q.val() >> self.ts_shift.val();
+        self.now_ts.next = bit_cast::<32, 48>(self.now_wide.val()) & self.ts_mask.val();
         self.ready_now.next = self.init_done.q.val();
 
         // ---- The received frame: downstream pause state of one queue or 32 at once.
@@ -1115,9 +1159,10 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             | bit_cast::<16, 7>(self.i_rx_queue.q.val());
         self.rx_off.next = (bit_cast::<16, 6>(self.i_rx_port.q.val()) << self.queue_bits.val())
             + (bit_cast::<16, 2>(self.i_rx_base.q.val()) << 5);
-        self.rx_cmask.next = bit_cast::<32, 128>(
-            self.queue_valid.val() >> (bit_cast::<8, 2>(self.i_rx_base.q.val()) << 5),
-        );
+        self.rx_cmask_wide.next =
+            self.queue_valid.val() >> (bit_cast::<8, 2>(self.i_rx_base.q.val()) << 5);
+        self.rx_cmask.next = bit_cast::<32, 128>(self.rx_cmask_wide.val());
+        self.rx_bits.next = self.i_rx_bitmap.q.val() & self.rx_cmask.val();
         self.rx_ok.next = false;
         if bit_cast::<8, 6>(self.i_rx_port.q.val()) < self.n_ports.val() {
             if (self.i_rx_kind.q.val() == self.kind_pause.val())
@@ -1141,8 +1186,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             if self.i_rx_kind.q.val() == self.kind_bitmap.val() {
                 self.dsp_rx.next = (self.dsp.q.val()
                     & !(bit_cast::<N, 32>(self.rx_cmask.val()) << self.rx_off.val()))
-                    | (bit_cast::<N, 32>(self.i_rx_bitmap.q.val() & self.rx_cmask.val())
-                        << self.rx_off.val());
+                    | (bit_cast::<N, 32>(self.rx_bits.val()) << self.rx_off.val());
             }
         }
 
@@ -1176,11 +1220,12 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.d_pc_old.next = self.pc.q.val().get_bits::<32>(self.d_j.val().index() * 32);
         self.d_pc_dec.next = self.d_v.val() & self.i_deq_cnt.q.val();
         self.d_pc_under.next = self.d_pc_dec.val() & !self.d_pc_old.val().any();
+        self.d_pc_dec_val.next = self.d_pc_old.val() - self.one_32.val();
         self.pc_mid.next = self.pc.q.val();
         if self.d_pc_dec.val() & !self.d_pc_under.val() {
             self.pc_mid.next = (self.pc.q.val()
                 & !(self.lane_32.val() << (bit_cast::<32, 16>(self.d_j.val()) << 5)))
-                | (bit_cast::<N32, 32>(self.d_pc_old.val() - self.one_32.val())
+                | (bit_cast::<N32, 32>(self.d_pc_dec_val.val())
                     << (bit_cast::<32, 16>(self.d_j.val()) << 5));
         }
         self.d_qi.next = (bit_cast::<16, 6>(self.i_deq_eg.q.val()) << self.queue_bits.val())
@@ -1228,11 +1273,11 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.a_size.next = (self.a_ec.val() - self.a_dc.val()) & self.size_mask.val();
 
         // ---- The arrival.
-        self.e_cw.next = bit_cast::<16, 128>(
-            self.classes_eff.val() >> (bit_cast::<8, 3>(self.i_enq_class.q.val()) << 4),
-        );
+        self.e_cw_wide.next =
+            self.classes_eff.val() >> (bit_cast::<8, 3>(self.i_enq_class.q.val()) << 4);
+        self.e_cw.next = bit_cast::<16, 128>(self.e_cw_wide.val());
         self.e_first.next = bit_cast::<8, 16>(self.e_cw.val()) & self.mask_7.val();
-        self.e_count.next = bit_cast::<8, 16>(self.e_cw.val() >> 8) & self.mask_7.val();
+        self.e_count.next = self.e_cw.val().get_bits::<8>(8) & self.mask_7.val();
         self.e_class_ok.next = self.e_first.val().any()
             & self.e_count.val().any()
             & ((self.e_first.val() + self.e_count.val()) <= self.n_queues.val());
@@ -1248,23 +1293,28 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.e_reassign.next = !self.a_size.val().any()
             & (!self.a_q.val().any() | (self.e_age.val() >= self.sticky_eff.val()));
         self.e_row_off.next = bit_cast::<16, 6>(self.i_enq_eg.q.val()) << self.queue_bits.val();
-        self.e_row_empty.next = bit_cast::<128, N>(self.empty_mid.val() >> self.e_row_off.val());
-        self.e_row_paused.next = bit_cast::<128, N>(self.dsp_rx.val() >> self.e_row_off.val());
+        self.e_row_empty_wide.next = self.empty_mid.val() >> self.e_row_off.val();
+        self.e_row_empty.next = bit_cast::<128, N>(self.e_row_empty_wide.val());
+        self.e_row_paused_wide.next = self.dsp_rx.val() >> self.e_row_off.val();
+        self.e_row_paused.next = bit_cast::<128, N>(self.e_row_paused_wide.val());
         self.e_class_mask.next =
             ((self.one_128.val() << self.e_count.val()) - self.one_128.val()) << self.e_first.val();
         self.e_cand.next = self.e_row_empty.val() & self.e_class_mask.val();
-        self.e_rr.next =
-            bit_cast::<8, 512>(self.rr.q.val() >> (bit_cast::<16, 6>(self.i_enq_eg.q.val()) << 3));
+        self.e_rr_wide.next = self.rr.q.val() >> (bit_cast::<16, 6>(self.i_enq_eg.q.val()) << 3);
+        self.e_rr.next = bit_cast::<8, 512>(self.e_rr_wide.val());
         self.e_upper.next =
             self.e_cand.val() & !((self.one_128.val() << self.e_rr.val()) - self.one_128.val());
         self.e_pick.next = self.e_cand.val();
         if self.e_upper.val().any() {
             self.e_pick.next = self.e_upper.val();
         }
+        // The lowest set bit (x & -x), then its index by OR-ing the indices of the one-hot bits:
+        // a carry chain and an OR tree instead of a 128-deep priority chain.
+        self.e_pick_low.next = self.e_pick.val() & (!self.e_pick.val() + self.one_128.val());
         self.e_q_first.next = 0.into();
         for q in 0..128 {
-            if self.e_pick.val().get_bit(127 - q) {
-                self.e_q_first.next = (127 - q).to_bits::<8>();
+            if self.e_pick_low.val().get_bit(q) {
+                self.e_q_first.next = self.e_q_first.val() | q.to_bits::<8>();
             }
         }
         // first + (top 16 bits x count) >> 16, for the LFSR and for the flow hash.
@@ -1281,7 +1331,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.e_new.next = false;
         self.e_rr_write.next = false;
         if self.mode_eff.val() == self.mode_stochastic.val() {
-            self.e_q.next = self.e_first.val() + bit_cast::<8, 32>(self.e_stoch_prod.val() >> 16);
+            self.e_q.next = self.e_first.val() + self.e_stoch_prod.val().get_bits::<8>(16);
         } else if self.mode_eff.val() == self.mode_single.val() {
             self.e_q.next = self.e_first.val();
         } else if self.e_reassign.val() {
@@ -1290,8 +1340,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
                 self.e_q.next = self.e_q_first.val();
                 self.e_rr_write.next = true;
             } else {
-                self.e_q.next =
-                    self.e_first.val() + bit_cast::<8, 32>(self.e_rand_prod.val() >> 16);
+                self.e_q.next = self.e_first.val() + self.e_rand_prod.val().get_bits::<8>(16);
             }
         } else {
             self.e_q.next = self.a_q.val();
@@ -1328,11 +1377,9 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             .val()
             .get_bits::<32>(self.e_th_idx.val().index() * 32);
         self.e_above.next = self.e_ql_old.val() > self.e_th.val();
-        self.e_bp.next = !self.bpen_eff.val().get_bit(
-            ((bit_cast::<16, 6>(self.i_enq_in.q.val()) << 6)
-                | bit_cast::<16, 6>(self.i_enq_eg.q.val()))
-            .index(),
-        );
+        self.e_bp_idx.next = (bit_cast::<12, 6>(self.i_enq_in.q.val()) << 6)
+            | bit_cast::<12, 6>(self.i_enq_eg.q.val());
+        self.e_bp.next = !self.bpen_eff.val().get_bit(self.e_bp_idx.val().index());
         self.e_j.next = (bit_cast::<16, 6>(self.i_enq_in.q.val()) << self.upstream_bits.val())
             | bit_cast::<16, 7>(self.i_enq_upq.q.val());
         self.e_pc_old.next = self
@@ -1342,11 +1389,12 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.e_pc_sat.next = self.e_pc_old.val() == self.pc_max.val();
         self.e_counted.next =
             self.e_v.val() & self.e_above.val() & self.e_bp.val() & !self.e_pc_sat.val();
+        self.e_pc_inc.next = self.e_pc_old.val() + self.one_32.val();
         self.pc_fin.next = self.pc_mid.val();
         if self.e_counted.val() {
             self.pc_fin.next = (self.pc_mid.val()
                 & !(self.lane_32.val() << (bit_cast::<32, 16>(self.e_j.val()) << 5)))
-                | (bit_cast::<N32, 32>(self.e_pc_old.val() + self.one_32.val())
+                | (bit_cast::<N32, 32>(self.e_pc_inc.val())
                     << (bit_cast::<32, 16>(self.e_j.val()) << 5));
         }
         self.e_ql_sat.next =
@@ -1366,22 +1414,28 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         }
         self.nz_fin.next = self.nz.q.val();
         if self.d_pc_dec.val() {
-            self.nz_fin.next = self.nz_fin.val().replace_bit(
-                self.d_j.val().index(),
-                self.pc_fin
-                    .val()
-                    .get_bits::<32>(self.d_j.val().index() * 32)
-                    .any(),
-            );
+            if self
+                .pc_fin
+                .val()
+                .get_bits::<32>(self.d_j.val().index() * 32)
+                .any()
+            {
+                self.nz_fin.next = self.nz_fin.val() | (self.one_n.val() << self.d_j.val());
+            } else {
+                self.nz_fin.next = self.nz_fin.val() & !(self.one_n.val() << self.d_j.val());
+            }
         }
         if self.e_v.val() {
-            self.nz_fin.next = self.nz_fin.val().replace_bit(
-                self.e_j.val().index(),
-                self.pc_fin
-                    .val()
-                    .get_bits::<32>(self.e_j.val().index() * 32)
-                    .any(),
-            );
+            if self
+                .pc_fin
+                .val()
+                .get_bits::<32>(self.e_j.val().index() * 32)
+                .any()
+            {
+                self.nz_fin.next = self.nz_fin.val() | (self.one_n.val() << self.e_j.val());
+            } else {
+                self.nz_fin.next = self.nz_fin.val() & !(self.one_n.val() << self.e_j.val());
+            }
         }
 
         // Flow-table writes: the arrival to bank E, the departure to bank D, or the reset sweep.
@@ -1453,6 +1507,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         // ---- A snapshot, after this edge's events.
         self.s_table.next = self.r_snap_index.q.val().get_bits::<2>(20);
         self.s_k.next = self.r_snap_index.q.val() & self.snap_k_mask.val();
+        self.s_qi.next = bit_cast::<NB, 32>(self.s_k.val());
         self.s_ok.next = false;
         self.s_d0.next = 0.into();
         self.s_d1.next = 0.into();
@@ -1482,11 +1537,9 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
                 .qlen_fin
                 .val()
                 .get_bits::<32>((self.s_k.val() & self.index_mask.val()).index() * 32);
-            self.s_d1.next = bit_cast::<32, 1>(
-                self.dsp_rx
-                    .val()
-                    .get_bits::<1>((self.s_k.val() & self.index_mask.val()).index()),
-            );
+            if self.dsp_rx.val().get_bit(self.s_qi.val().index()) {
+                self.s_d1.next = self.one_32.val();
+            }
         }
         if !self.s_ok.val() {
             self.s_d0.next = 0.into();
@@ -1648,21 +1701,24 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             self.o_resume_queue.d.next = self.i_deq_upq.q.val();
         }
         self.o_bm_valid.d.next = self.bm_emit.val();
+        self.bm_bits_wide.next = self.nz_fin.val() >> self.bm_off.val();
         self.o_bm_port.d.next = 0.into();
         self.o_bm_base.d.next = 0.into();
         self.o_bm_bits.d.next = 0.into();
         if self.bm_emit.val() {
             self.o_bm_port.d.next = bit_cast::<6, 32>(self.bm_port_c.q.val());
             self.o_bm_base.d.next = bit_cast::<2, 8>(self.bm_chunk_c.q.val());
-            self.o_bm_bits.d.next = bit_cast::<32, N>(self.nz_fin.val() >> self.bm_off.val());
+            self.o_bm_bits.d.next = bit_cast::<32, N>(self.bm_bits_wide.val());
         }
 
         // csr_rdata after edge n + 1: the register named by the address sampled there, as
         // edge n + 1 leaves it.
-        self.rd_th_off.next = bit_cast::<16, 32>(self.th_index_next.val()) << 5;
-        self.rd_bpen_off.next = bit_cast::<16, 32>(self.bpen_index_next.val()) << 6;
+        self.rd_th_off.next = bit_cast::<12, 32>(self.th_index_next.val()) << 5;
+        self.rd_bpen_off.next = bit_cast::<12, 32>(self.bpen_index_next.val()) << 6;
+        self.now_next_wide.next = self.now_next.val() >> self.ts_shift.val();
         self.rd_class.next =
             bit_cast::<8, 6>(self.csr_addr.val()) - bit_cast::<8, 6>(self.a_class_base.val());
+        self.rd_class_wide.next = self.classes_eff.val() >> (self.rd_class.val() << 4);
         self.status_word.next = 0.into();
         if self.ready_next.val() {
             self.status_word.next = self.status_word.val() | self.one_32.val();
@@ -1699,8 +1755,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             self.o_rdata.d.next = bit_cast::<32, 8>(self.err_next.val());
         }
         if self.csr_addr.val() == self.a_now_ts.val() {
-            self.o_rdata.d.next =
-                bit_cast::<32, 48>(self.now_next.val() >> self.ts_shift.val()) & self.ts_mask.val();
+            self.o_rdata.d.next = bit_cast::<32, 48>(self.now_next_wide.val()) & self.ts_mask.val();
         }
         if self.csr_addr.val() == self.a_th_index.val() {
             self.o_rdata.d.next = self.th_index_next.val();
@@ -1746,8 +1801,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             & (self.rd_class.val() < self.n_classes.val())
         {
             self.o_rdata.d.next =
-                bit_cast::<32, 128>(self.classes_eff.val() >> (self.rd_class.val() << 4))
-                    & self.class_word_mask.val();
+                bit_cast::<32, 128>(self.rd_class_wide.val()) & self.class_word_mask.val();
         }
 
         self.ready.next = self.o_ready.q.val();

@@ -29,8 +29,9 @@ impl<const A: usize> NarrowRam<A> {
         Self::with_depth(width, 1 << A)
     }
 
-    /// `depth` words (at most `2^A`) of `width` bits; reads past the end return 0 and writes
-    /// there are ignored, as Verilator does.
+    /// `depth` words (at most `2^A`) of `width` bits. Only the low `ceil(log2(depth))` address
+    /// bits are decoded (the rest are ignored, so the Verilog has no unused address bits); reads
+    /// past the end return 0 and writes there are ignored, as Verilator does.
     pub fn with_depth(width: usize, depth: usize) -> Self {
         assert!((1..=32).contains(&width));
         assert!((1..=1 << A).contains(&depth));
@@ -48,21 +49,25 @@ impl<const A: usize> NarrowRam<A> {
     }
 }
 
+impl<const A: usize> NarrowRam<A> {
+    /// Decoded address bits: enough for `depth` words, at least 1.
+    fn address_bits(&self) -> usize {
+        (usize::BITS - (self._depth - 1).leading_zeros()).max(1) as usize
+    }
+}
+
 impl<const A: usize> Logic for NarrowRam<A> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            let old = *self
-                ._mem
-                .get(&self.read_address.val().to_u64())
-                .unwrap_or(&0);
+            let decoded = (1u64 << self.address_bits()) - 1;
+            let read = self.read_address.val().to_u64() & decoded;
+            let old = *self._mem.get(&read).unwrap_or(&0);
             self.read_data.next = old.into();
-            if self.write_enable.val() && (self.write_address.val().to_u64() as usize) < self._depth
-            {
+            let write = self.write_address.val().to_u64() & decoded;
+            if self.write_enable.val() && (write as usize) < self._depth {
                 let mask = (1u64 << self._width) - 1;
-                self._mem.insert(
-                    self.write_address.val().to_u64(),
-                    self.write_data.val().to_u64() & mask,
-                );
+                self._mem
+                    .insert(write, self.write_data.val().to_u64() & mask);
             }
         }
     }
@@ -73,14 +78,31 @@ impl<const A: usize> Logic for NarrowRam<A> {
 
     fn hdl(&self) -> Verilog {
         let w = self._width;
-        let (read, unused) = if w == 32 {
-            ("mem[read_address]".to_string(), String::new())
+        let ab = self.address_bits();
+        let (read_address, write_address) = if ab == A {
+            ("read_address".to_string(), "write_address".to_string())
         } else {
             (
-                format!("{{{}'d0, mem[read_address]}}", 32 - w),
-                // Only `width` bits are stored; the name tells Verilator the rest is unused.
-                format!("wire unused_write_data_high = ^write_data[31:{w}];\n"),
+                format!("read_address[{}:0]", ab - 1),
+                format!("write_address[{}:0]", ab - 1),
             )
+        };
+        let mut unused = String::new();
+        // Only `width` bits are stored and `ab` address bits decoded; the `unused_` names tell
+        // Verilator the rest is unused on purpose.
+        if w < 32 {
+            unused += &format!("wire unused_write_data_high = ^write_data[31:{w}];\n");
+        }
+        if ab < A {
+            unused += &format!(
+                "wire unused_address_high = ^{{read_address[{m}:{ab}], write_address[{m}:{ab}]}};\n",
+                m = A - 1
+            );
+        }
+        let read = if w == 32 {
+            format!("mem[{read_address}]")
+        } else {
+            format!("{{{}'d0, mem[{read_address}]}}", 32 - w)
         };
         Verilog::Custom(format!(
             "\
@@ -89,7 +111,7 @@ reg [{msb}:0] mem [0:{last}];
 always @(posedge clock) begin
    read_data <= {read};
    if (write_enable) begin
-      mem[write_address] <= write_data[{msb}:0];
+      mem[{write_address}] <= write_data[{msb}:0];
    end
 end
 ",

@@ -4,10 +4,13 @@
 
 CARGO  ?= cargo
 SC      = target/release/switchcraft
-BLOCKS  = pfc tcd capfc
+BLOCKS  = pfc tcd capfc bfc
 PRESETS_pfc = tiny fpga paper
 PRESETS_tcd = tiny fpga paper
 PRESETS_capfc = tiny fpga paper
+PRESETS_bfc = tiny fpga tofino-loopback ns3-tor tofino2
+# block:preset pairs (make expands PRESETS_<block> here; a shell loop variable cannot name it).
+PAIRS   = $(foreach b,$(BLOCKS),$(foreach p,$(PRESETS_$(b)),$(b):$(p)))
 
 .PHONY: formal help setup demo test rtl check-generated lint cosim waves bench clean build
 
@@ -41,17 +44,17 @@ test: setup
 	$(CARGO) test --workspace
 
 rtl: build
-	@for b in $(BLOCKS); do for p in $(PRESETS_$$b); do \
-	  $(SC) generate --block $$b --preset $$p --out rtl/$$b || exit 1; done; done
+	@for bp in $(PAIRS); do b=$${bp%%:*}; p=$${bp#*:}; \
+	  $(SC) generate --block $$b --preset $$p --out rtl/$$b || exit 1; done
 
 check-generated: setup
 	$(CARGO) test --test generated_fresh generated_rtl_is_fresh
 
 lint: setup
-	@for b in $(BLOCKS); do for p in $(PRESETS_$$b); do \
-	  echo "lint $$b $$p"; \
-	  verilator --lint-only -Wall --top-module $${b}_$${p}_top rtl/$$b/$$b.vlt rtl/$$b/$${b}_$$p.v || exit 1; \
-	done; done
+	@for bp in $(PAIRS); do b=$${bp%%:*}; p=$${bp#*:}; \
+	  i=$$(echo $${b}_$$p | tr -c 'A-Za-z0-9_\n' _); echo "lint $$b $$p"; \
+	  verilator --lint-only -Wall --top-module $${i}_top rtl/$$b/$$b.vlt rtl/$$b/$$i.v || exit 1; \
+	done
 
 cosim: build
 	@for b in $(BLOCKS); do for p in tiny fpga; do \

@@ -29,7 +29,7 @@ pub mod formal;
 pub mod synth;
 
 /// Blocks implemented so far, by stem.
-pub const BLOCKS: &[&str] = &["pfc", "tcd", "capfc"];
+pub const BLOCKS: &[&str] = &["pfc", "tcd", "capfc", "bfc"];
 
 /// Bad user input: the message names the file, field or value and the rule broken.
 #[derive(Debug)]

@@ -763,9 +763,9 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
         }
         BlockConfig::Bfc(c) => {
             // crates/rtl/src/bfc.rs: per flow-table entry, bank E {q (8 b), enq_count} in two
-            // RAM copies, bank D deq_count in two copies and the timestamp in one. Per-queue
-            // and per-counter registers (occupancy, pause counters, flags) are counted in the
-            // measured bits, not per entry.
+            // RAM copies, bank D deq_count in two copies and the timestamp in one. The counter
+            // rows (occupancies and pause counters, 4 x 32 b per queue and per upstream queue)
+            // and the flag registers are counted in the measured bits, not per entry.
             let (sb, tb) = (c.size_bits as u64, c.ts_bits as u64);
             let per_entry = 2 * (8 + sb) + 2 * sb + tb;
             let entries = c.entries();

@@ -14,11 +14,19 @@
 //! per writer: `size = enq_count - deq_count (mod 2^size_bits)`. Bank E `{q, enq_count}` is
 //! written by arrivals, bank D `{deq_count}` and the timestamp by departures; each bank has one
 //! copy per reader (the arrival reads everything at its key, the departure reads the counts at
-//! its key). Queue occupancies, pause counters, empty, downstream-paused and non-zero bits,
-//! the Th table, the rotating starts and bpEn are registers: the chosen queue is known only
-//! after the flow-table read, in the same cycle as the threshold test, and both buses update
-//! them in one cycle. Per-(port, index) vectors use `{port, index}` with the index's own bits,
-//! `N = 2^NB` entries.
+//! its key).
+//!
+//! Queue occupancies and pause counters have the same two writers and get the same split:
+//! bytes enqueued and dequeued per queue, increments and decrements per pause counter, in RAMs
+//! of one row per port (egress for queues, ingress for counters) with one 32-bit lane per
+//! queue. The arrival's queue is known only after the flow-table read, in the cycle that tests
+//! it against Th, too late to address a RAM; its egress port is known before the edge, so the
+//! whole row is read and the lane picked in the cycle. Each writer writes its row back with
+//! one lane changed; the lane written at the last edge is forwarded (the read of this edge
+//! returns it old), and the arrival sees the departure of its own cycle. Empty,
+//! downstream-paused and non-zero bits, the Th table, the rotating starts and bpEn are
+//! registers. Per-(port, index) bit vectors use `{port, index}` with the index's own bits,
+//! `N = 2^NB` entries; counter rows hold `R / 32 = min(N, 128)` lanes.
 
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
@@ -49,7 +57,7 @@ pub fn crc_matrix(bytes: usize) -> ([u64; 32], u32) {
 }
 
 #[derive(LogicBlock)]
-pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
+pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
@@ -133,7 +141,8 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     one_128: Constant<Bits<128>>,
     one_n: Constant<Bits<N>>,
     all_n: Constant<Bits<N>>,
-    lane_32: Constant<Bits<N32>>,
+    /// One 32-bit lane of a counter row.
+    lane_r: Constant<Bits<R>>,
     lane_th: Constant<Bits<4096>>,
     lane_rr: Constant<Bits<512>>,
     mode_stochastic: Constant<Bits<2>>,
@@ -177,7 +186,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     mask_24: Constant<Bits<32>>,
     mask_7: Constant<Bits<8>>,
     lane_class: Constant<Bits<128>>,
-    index_mask: Constant<Bits<32>>,
     snap_k_mask: Constant<Bits<32>>,
     snap_index_mask: Constant<Bits<32>>,
     class_word_mask: Constant<Bits<32>>,
@@ -228,11 +236,11 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     i_serve: DFF<Bit>,
 
     // ---- Flow table: banks E (arrival-written) and D (departure-written), one copy per reader.
-    ram_e_a: NarrowRam<FA>,
-    ram_e_d: NarrowRam<FA>,
-    ram_dc_a: NarrowRam<FA>,
-    ram_ts_a: NarrowRam<FA>,
-    ram_dc_d: NarrowRam<FA>,
+    ram_e_a: NarrowRam<FA, 32>,
+    ram_e_d: NarrowRam<FA, 32>,
+    ram_dc_a: NarrowRam<FA, 32>,
+    ram_ts_a: NarrowRam<FA, 32>,
+    ram_dc_d: NarrowRam<FA, 32>,
     fw_e_valid: DFF<Bit>,
     fw_e_addr: DFF<Bits<FA>>,
     fw_e_word: DFF<Bits<32>>,
@@ -241,14 +249,47 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     fw_d_dc: DFF<Bits<32>>,
     fw_d_ts: DFF<Bits<32>>,
 
+    // ---- Queue occupancies and pause counters: one row of 32-bit lanes per port in RAM.
+    /// Bytes enqueued (written by arrivals, row = egress) and dequeued (written by departures)
+    /// per queue, qlen = enqueued - dequeued (mod 2^32); one copy per reader: the arrival side
+    /// (`_a`: the arrival's egress row, or the snapshot's) and the departure side (`_d`).
+    qe_a: NarrowRam<6, R>,
+    qe_d: NarrowRam<6, R>,
+    qd_a: NarrowRam<6, R>,
+    qd_d: NarrowRam<6, R>,
+    /// Pause-counter increments (arrivals, row = ingress) and decrements (departures) per
+    /// upstream queue, counter = increments - decrements.
+    pi_a: NarrowRam<6, R>,
+    pi_d: NarrowRam<6, R>,
+    pd_a: NarrowRam<6, R>,
+    pd_d: NarrowRam<6, R>,
+    /// The lane each bank wrote at the last edge: this edge's RAM read returns it old.
+    fw_qe_valid: DFF<Bit>,
+    fw_qe_row: DFF<Bits<6>>,
+    fw_qe_lane: DFF<Bits<8>>,
+    fw_qe_val: DFF<Bits<32>>,
+    fw_qd_valid: DFF<Bit>,
+    fw_qd_row: DFF<Bits<6>>,
+    fw_qd_lane: DFF<Bits<8>>,
+    fw_qd_val: DFF<Bits<32>>,
+    fw_pi_valid: DFF<Bit>,
+    fw_pi_row: DFF<Bits<6>>,
+    fw_pi_lane: DFF<Bits<8>>,
+    fw_pi_val: DFF<Bits<32>>,
+    fw_pd_valid: DFF<Bit>,
+    fw_pd_row: DFF<Bits<6>>,
+    fw_pd_lane: DFF<Bits<8>>,
+    fw_pd_val: DFF<Bits<32>>,
+    /// The arrival-side rows read at edge n.
+    i_qrow_a: DFF<Bits<6>>,
+    i_prow_a: DFF<Bits<6>>,
+
     // ---- Registers.
     live: DFF<Bit>,
     now: DFF<Bits<48>>,
     init_cnt: DFF<Bits<32>>,
     init_done: DFF<Bit>,
     lfsr: DFF<Bits<32>>,
-    qlen: DFF<Bits<N32>>,
-    pc: DFF<Bits<N32>>,
     empty: DFF<Bits<N>>,
     dsp: DFF<Bits<N>>,
     nz: DFF<Bits<N>>,
@@ -345,12 +386,10 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     d_pc_old: Signal<Local, Bits<32>>,
     d_pc_dec: Signal<Local, Bit>,
     d_pc_under: Signal<Local, Bit>,
-    pc_mid: Signal<Local, Bits<N32>>,
     d_qi: Signal<Local, Bits<16>>,
     d_ql_old: Signal<Local, Bits<32>>,
     d_ql_under: Signal<Local, Bit>,
     d_ql_new: Signal<Local, Bits<32>>,
-    qlen_mid: Signal<Local, Bits<N32>>,
     empty_mid: Signal<Local, Bits<N>>,
     // Arrival (or snapshot) lookup.
     a_word: Signal<Local, Bits<32>>,
@@ -377,6 +416,41 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     e_rr: Signal<Local, Bits<8>>,
     e_upper: Signal<Local, Bits<128>>,
     e_pick: Signal<Local, Bits<128>>,
+    snap_qrow_wide: Signal<Local, Bits<32>>,
+    snap_prow_wide: Signal<Local, Bits<32>>,
+    qrow_a: Signal<Local, Bits<6>>,
+    prow_a: Signal<Local, Bits<6>>,
+    s_qlane_wide: Signal<Local, Bits<32>>,
+    s_plane_wide: Signal<Local, Bits<32>>,
+    d_qe_lane: Signal<Local, Bits<32>>,
+    d_qd_row: Signal<Local, Bits<R>>,
+    d_qd_lane: Signal<Local, Bits<32>>,
+    d_qd_new: Signal<Local, Bits<32>>,
+    d_qd_row_new: Signal<Local, Bits<R>>,
+    a_lane_q: Signal<Local, Bits<8>>,
+    a_qe_row: Signal<Local, Bits<R>>,
+    a_qe_lane: Signal<Local, Bits<32>>,
+    a_qd_lane: Signal<Local, Bits<32>>,
+    e_qe_new: Signal<Local, Bits<32>>,
+    e_qe_row_new: Signal<Local, Bits<R>>,
+    d_pi_lane: Signal<Local, Bits<32>>,
+    d_pd_row: Signal<Local, Bits<R>>,
+    d_pd_lane: Signal<Local, Bits<32>>,
+    d_pc_write: Signal<Local, Bit>,
+    d_pd_new: Signal<Local, Bits<32>>,
+    d_pd_row_new: Signal<Local, Bits<R>>,
+    d_pc_after: Signal<Local, Bits<32>>,
+    a_lane_p: Signal<Local, Bits<8>>,
+    a_pi_row: Signal<Local, Bits<R>>,
+    a_pi_lane: Signal<Local, Bits<32>>,
+    a_pd_lane_start: Signal<Local, Bits<32>>,
+    a_pd_lane: Signal<Local, Bits<32>>,
+    e_pc_start: Signal<Local, Bits<32>>,
+    e_pi_new: Signal<Local, Bits<32>>,
+    e_pi_row_new: Signal<Local, Bits<R>>,
+    e_pc_fin: Signal<Local, Bits<32>>,
+    d_pc_fin: Signal<Local, Bits<32>>,
+    same_j: Signal<Local, Bit>,
     rx_bits: Signal<Local, Bits<32>>,
     key_wide: Signal<Local, Bits<64>>,
     th_wdata: Signal<Local, Bits<32>>,
@@ -390,8 +464,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     e_rr_wide: Signal<Local, Bits<512>>,
     e_pick_low: Signal<Local, Bits<128>>,
     e_bp_idx: Signal<Local, Bits<12>>,
-    e_pc_inc: Signal<Local, Bits<32>>,
-    d_pc_dec_val: Signal<Local, Bits<32>>,
     bm_bits_wide: Signal<Local, Bits<N>>,
     now_next_wide: Signal<Local, Bits<48>>,
     rd_class_wide: Signal<Local, Bits<128>>,
@@ -418,9 +490,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     e_pc_sat: Signal<Local, Bit>,
     e_counted: Signal<Local, Bit>,
     e_ql_sat: Signal<Local, Bit>,
-    e_ql_new: Signal<Local, Bits<32>>,
-    pc_fin: Signal<Local, Bits<N32>>,
-    qlen_fin: Signal<Local, Bits<N32>>,
     empty_fin: Signal<Local, Bits<N>>,
     nz_fin: Signal<Local, Bits<N>>,
     // Bitmap timer.
@@ -460,10 +529,10 @@ pub struct BfcCore<const NB: usize, const N: usize, const N32: usize> {
     wd_ts: Signal<Local, Bits<32>>,
 }
 
-impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
+impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
     pub fn new(cfg: &BfcConfig) -> Self {
         assert_eq!(1 << NB, N);
-        assert_eq!(32 * N, N32);
+        assert_eq!(32 * N.min(128), R);
         assert!(cfg.port_bits() + cfg.queue_bits() <= NB as u32);
         assert!(cfg.port_bits() + cfg.upstream_bits() <= NB as u32);
         assert!(cfg.entries() <= 1 << FA);
@@ -492,6 +561,8 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
         }
         let (sb, tb) = (cfg.size_bits as usize, cfg.ts_bits as usize);
         let depth = cfg.entries() as usize;
+        let rows = cfg.ports as usize;
+        let (qw, pw) = (32 * cfg.queues as usize, 32 * cfg.upstream_queues as usize);
         BfcCore {
             clock: Default::default(),
             reset: Default::default(),
@@ -570,7 +641,7 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             one_128: Constant::new(1u64.into()),
             one_n: Constant::new(1u64.into()),
             all_n: Constant::new(!Bits::<N>::default()),
-            lane_32: Constant::new(0xFFFF_FFFFu64.into()),
+            lane_r: Constant::new(0xFFFF_FFFFu64.into()),
             lane_th: Constant::new(0xFFFF_FFFFu64.into()),
             lane_rr: Constant::new(0xFFu64.into()),
             mode_stochastic: Constant::new(switchcraft_model::bfc::MODE_STOCHASTIC.into()),
@@ -613,7 +684,6 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             mask_24: c32(mask(24)),
             mask_7: c8(0x7F),
             lane_class: Constant::new(0x7FFFu64.into()),
-            index_mask: c32((N - 1) as u64),
             snap_k_mask: c32(mask(SNAP_TABLE_SHIFT)),
             snap_index_mask: c32(map.get("snap_index").mask()),
             class_word_mask: c32(0x7FFF),
@@ -671,13 +741,37 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             fw_d_addr: Default::default(),
             fw_d_dc: Default::default(),
             fw_d_ts: Default::default(),
+            qe_a: NarrowRam::with_depth(qw, rows),
+            qe_d: NarrowRam::with_depth(qw, rows),
+            qd_a: NarrowRam::with_depth(qw, rows),
+            qd_d: NarrowRam::with_depth(qw, rows),
+            pi_a: NarrowRam::with_depth(pw, rows),
+            pi_d: NarrowRam::with_depth(pw, rows),
+            pd_a: NarrowRam::with_depth(pw, rows),
+            pd_d: NarrowRam::with_depth(pw, rows),
+            fw_qe_valid: Default::default(),
+            fw_qe_row: Default::default(),
+            fw_qe_lane: Default::default(),
+            fw_qe_val: Default::default(),
+            fw_qd_valid: Default::default(),
+            fw_qd_row: Default::default(),
+            fw_qd_lane: Default::default(),
+            fw_qd_val: Default::default(),
+            fw_pi_valid: Default::default(),
+            fw_pi_row: Default::default(),
+            fw_pi_lane: Default::default(),
+            fw_pi_val: Default::default(),
+            fw_pd_valid: Default::default(),
+            fw_pd_row: Default::default(),
+            fw_pd_lane: Default::default(),
+            fw_pd_val: Default::default(),
+            i_qrow_a: Default::default(),
+            i_prow_a: Default::default(),
             live: Default::default(),
             now: Default::default(),
             init_cnt: Default::default(),
             init_done: Default::default(),
             lfsr: Default::default(),
-            qlen: Default::default(),
-            pc: Default::default(),
             empty: Default::default(),
             dsp: Default::default(),
             nz: Default::default(),
@@ -769,12 +863,10 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             d_pc_old: Default::default(),
             d_pc_dec: Default::default(),
             d_pc_under: Default::default(),
-            pc_mid: Default::default(),
             d_qi: Default::default(),
             d_ql_old: Default::default(),
             d_ql_under: Default::default(),
             d_ql_new: Default::default(),
-            qlen_mid: Default::default(),
             empty_mid: Default::default(),
             a_word: Default::default(),
             a_q: Default::default(),
@@ -799,6 +891,41 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             e_rr: Default::default(),
             e_upper: Default::default(),
             e_pick: Default::default(),
+            snap_qrow_wide: Default::default(),
+            snap_prow_wide: Default::default(),
+            qrow_a: Default::default(),
+            prow_a: Default::default(),
+            s_qlane_wide: Default::default(),
+            s_plane_wide: Default::default(),
+            d_qe_lane: Default::default(),
+            d_qd_row: Default::default(),
+            d_qd_lane: Default::default(),
+            d_qd_new: Default::default(),
+            d_qd_row_new: Default::default(),
+            a_lane_q: Default::default(),
+            a_qe_row: Default::default(),
+            a_qe_lane: Default::default(),
+            a_qd_lane: Default::default(),
+            e_qe_new: Default::default(),
+            e_qe_row_new: Default::default(),
+            d_pi_lane: Default::default(),
+            d_pd_row: Default::default(),
+            d_pd_lane: Default::default(),
+            d_pc_write: Default::default(),
+            d_pd_new: Default::default(),
+            d_pd_row_new: Default::default(),
+            d_pc_after: Default::default(),
+            a_lane_p: Default::default(),
+            a_pi_row: Default::default(),
+            a_pi_lane: Default::default(),
+            a_pd_lane_start: Default::default(),
+            a_pd_lane: Default::default(),
+            e_pc_start: Default::default(),
+            e_pi_new: Default::default(),
+            e_pi_row_new: Default::default(),
+            e_pc_fin: Default::default(),
+            d_pc_fin: Default::default(),
+            same_j: Default::default(),
             rx_bits: Default::default(),
             key_wide: Default::default(),
             th_wdata: Default::default(),
@@ -812,8 +939,6 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             e_rr_wide: Default::default(),
             e_pick_low: Default::default(),
             e_bp_idx: Default::default(),
-            e_pc_inc: Default::default(),
-            d_pc_dec_val: Default::default(),
             bm_bits_wide: Default::default(),
             now_next_wide: Default::default(),
             rd_class_wide: Default::default(),
@@ -840,9 +965,6 @@ impl<const NB: usize, const N: usize, const N32: usize> BfcCore<NB, N, N32> {
             e_pc_sat: Default::default(),
             e_counted: Default::default(),
             e_ql_sat: Default::default(),
-            e_ql_new: Default::default(),
-            pc_fin: Default::default(),
-            qlen_fin: Default::default(),
             empty_fin: Default::default(),
             nz_fin: Default::default(),
             bm_live: Default::default(),
@@ -886,7 +1008,7 @@ const CLASS_NAMES: [&str; 8] = [
     "class0", "class1", "class2", "class3", "class4", "class5", "class6", "class7",
 ];
 
-impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N, N32> {
+impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -927,13 +1049,29 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             fw_d_addr,
             fw_d_dc,
             fw_d_ts,
+            fw_qe_valid,
+            fw_qe_row,
+            fw_qe_lane,
+            fw_qe_val,
+            fw_qd_valid,
+            fw_qd_row,
+            fw_qd_lane,
+            fw_qd_val,
+            fw_pi_valid,
+            fw_pi_row,
+            fw_pi_lane,
+            fw_pi_val,
+            fw_pd_valid,
+            fw_pd_row,
+            fw_pd_lane,
+            fw_pd_val,
+            i_qrow_a,
+            i_prow_a,
             live,
             now,
             init_cnt,
             init_done,
             lfsr,
-            qlen,
-            pc,
             empty,
             dsp,
             nz,
@@ -979,6 +1117,14 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.ram_dc_a.clock.next = self.clock.val();
         self.ram_ts_a.clock.next = self.clock.val();
         self.ram_dc_d.clock.next = self.clock.val();
+        self.qe_a.clock.next = self.clock.val();
+        self.qe_d.clock.next = self.clock.val();
+        self.qd_a.clock.next = self.clock.val();
+        self.qd_d.clock.next = self.clock.val();
+        self.pi_a.clock.next = self.clock.val();
+        self.pi_d.clock.next = self.clock.val();
+        self.pd_a.clock.next = self.clock.val();
+        self.pd_d.clock.next = self.clock.val();
 
         // ---- Cycle n: decode the CSR write of edge n (this edge's events see it).
         self.w_mode.next = self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_mode.val());
@@ -1070,6 +1216,27 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.i_key.d.next = self.key_e.val();
         self.i_hash.d.next = self.h_full.val();
         self.i_addr_a.d.next = self.addr_a.val();
+        // Counter rows: the arrival's egress and ingress rows, or the snapshot's row.
+        self.snap_qrow_wide.next =
+            (self.snap_index_next.val() & self.snap_k_mask.val()) >> self.queue_bits.val();
+        self.snap_prow_wide.next =
+            (self.snap_index_next.val() & self.snap_k_mask.val()) >> self.upstream_bits.val();
+        self.qrow_a.next = bit_cast::<6, 32>(self.snap_qrow_wide.val());
+        self.prow_a.next = bit_cast::<6, 32>(self.snap_prow_wide.val());
+        if self.enq_valid.val() {
+            self.qrow_a.next = self.enq_eg_port.val();
+            self.prow_a.next = self.enq_in_port.val();
+        }
+        self.qe_a.read_address.next = self.qrow_a.val();
+        self.qd_a.read_address.next = self.qrow_a.val();
+        self.pi_a.read_address.next = self.prow_a.val();
+        self.pd_a.read_address.next = self.prow_a.val();
+        self.qe_d.read_address.next = self.deq_eg_port.val();
+        self.qd_d.read_address.next = self.deq_eg_port.val();
+        self.pi_d.read_address.next = self.deq_in_port.val();
+        self.pd_d.read_address.next = self.deq_in_port.val();
+        self.i_qrow_a.d.next = self.qrow_a.val();
+        self.i_prow_a.d.next = self.prow_a.val();
         self.i_deq_valid.d.next = self.deq_valid.val();
         self.i_deq_eg.d.next = self.deq_eg_port.val();
         self.i_deq_q.d.next = self.deq_queue.val();
@@ -1092,6 +1259,12 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.i_serve.d.next = self.pending_next.val() & !self.enq_valid.val();
 
         // ---- Cycle n: registers as this edge's events see them.
+        self.s_k.next = self.r_snap_index.q.val() & self.snap_k_mask.val();
+        self.s_qi.next = bit_cast::<NB, 32>(self.s_k.val());
+        self.s_qlane_wide.next =
+            self.s_k.val() & ((self.one_32.val() << self.queue_bits.val()) - self.one_32.val());
+        self.s_plane_wide.next =
+            self.s_k.val() & ((self.one_32.val() << self.upstream_bits.val()) - self.one_32.val());
         self.mode_eff.next = self.r_mode.q.val();
         if self.w_mode.val() {
             self.mode_eff.next = self.i_csr_wdata.q.val().get_bits::<2>(0);
@@ -1217,37 +1390,84 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         }
         self.d_j.next = (bit_cast::<16, 6>(self.i_deq_in.q.val()) << self.upstream_bits.val())
             | bit_cast::<16, 7>(self.i_deq_upq.q.val());
-        self.d_pc_old.next = self.pc.q.val().get_bits::<32>(self.d_j.val().index() * 32);
+        // Its pause counter: increments - decrements at (ingress, upstreamQ), each bank with
+        // the lane it wrote at the last edge.
+        self.d_pi_lane.next = self
+            .pi_d
+            .read_data
+            .val()
+            .get_bits::<32>(self.i_deq_upq.q.val().index() * 32);
+        if self.fw_pi_valid.q.val()
+            & (self.fw_pi_row.q.val() == self.i_deq_in.q.val())
+            & (self.fw_pi_lane.q.val() == bit_cast::<8, 7>(self.i_deq_upq.q.val()))
+        {
+            self.d_pi_lane.next = self.fw_pi_val.q.val();
+        }
+        self.d_pd_row.next = self.pd_d.read_data.val();
+        if self.fw_pd_valid.q.val() & (self.fw_pd_row.q.val() == self.i_deq_in.q.val()) {
+            self.d_pd_row.next = (self.pd_d.read_data.val()
+                & !(self.lane_r.val() << (bit_cast::<16, 8>(self.fw_pd_lane.q.val()) << 5)))
+                | (bit_cast::<R, 32>(self.fw_pd_val.q.val())
+                    << (bit_cast::<16, 8>(self.fw_pd_lane.q.val()) << 5));
+        }
+        self.d_pd_lane.next = self
+            .d_pd_row
+            .val()
+            .get_bits::<32>(self.i_deq_upq.q.val().index() * 32);
+        self.d_pc_old.next = self.d_pi_lane.val() - self.d_pd_lane.val();
         self.d_pc_dec.next = self.d_v.val() & self.i_deq_cnt.q.val();
         self.d_pc_under.next = self.d_pc_dec.val() & !self.d_pc_old.val().any();
-        self.d_pc_dec_val.next = self.d_pc_old.val() - self.one_32.val();
-        self.pc_mid.next = self.pc.q.val();
-        if self.d_pc_dec.val() & !self.d_pc_under.val() {
-            self.pc_mid.next = (self.pc.q.val()
-                & !(self.lane_32.val() << (bit_cast::<32, 16>(self.d_j.val()) << 5)))
-                | (bit_cast::<N32, 32>(self.d_pc_dec_val.val())
-                    << (bit_cast::<32, 16>(self.d_j.val()) << 5));
+        self.d_pc_write.next = self.d_pc_dec.val() & !self.d_pc_under.val();
+        self.d_pd_new.next = self.d_pd_lane.val() + self.one_32.val();
+        self.d_pd_row_new.next = (self.d_pd_row.val()
+            & !(self.lane_r.val() << (bit_cast::<16, 7>(self.i_deq_upq.q.val()) << 5)))
+            | (bit_cast::<R, 32>(self.d_pd_new.val())
+                << (bit_cast::<16, 7>(self.i_deq_upq.q.val()) << 5));
+        self.d_pc_after.next = self.d_pc_old.val();
+        if self.d_pc_write.val() {
+            self.d_pc_after.next = self.d_pc_old.val() - self.one_32.val();
         }
         self.d_qi.next = (bit_cast::<16, 6>(self.i_deq_eg.q.val()) << self.queue_bits.val())
             | bit_cast::<16, 7>(self.i_deq_q.q.val());
-        self.d_ql_old.next = self
-            .qlen
-            .q
+        // Its queue: enqueued - dequeued bytes at (egress, queue); an underflow dequeues what
+        // is there, so the queue reads 0.
+        self.d_qe_lane.next = self
+            .qe_d
+            .read_data
             .val()
-            .get_bits::<32>(self.d_qi.val().index() * 32);
+            .get_bits::<32>(self.i_deq_q.q.val().index() * 32);
+        if self.fw_qe_valid.q.val()
+            & (self.fw_qe_row.q.val() == self.i_deq_eg.q.val())
+            & (self.fw_qe_lane.q.val() == bit_cast::<8, 7>(self.i_deq_q.q.val()))
+        {
+            self.d_qe_lane.next = self.fw_qe_val.q.val();
+        }
+        self.d_qd_row.next = self.qd_d.read_data.val();
+        if self.fw_qd_valid.q.val() & (self.fw_qd_row.q.val() == self.i_deq_eg.q.val()) {
+            self.d_qd_row.next = (self.qd_d.read_data.val()
+                & !(self.lane_r.val() << (bit_cast::<16, 8>(self.fw_qd_lane.q.val()) << 5)))
+                | (bit_cast::<R, 32>(self.fw_qd_val.q.val())
+                    << (bit_cast::<16, 8>(self.fw_qd_lane.q.val()) << 5));
+        }
+        self.d_qd_lane.next = self
+            .d_qd_row
+            .val()
+            .get_bits::<32>(self.i_deq_q.q.val().index() * 32);
+        self.d_ql_old.next = self.d_qe_lane.val() - self.d_qd_lane.val();
         self.d_ql_under.next =
             self.d_v.val() & (self.d_ql_old.val() < bit_cast::<32, 16>(self.i_deq_len.q.val()));
         self.d_ql_new.next = self.d_ql_old.val() - bit_cast::<32, 16>(self.i_deq_len.q.val());
+        self.d_qd_new.next = self.d_qd_lane.val() + bit_cast::<32, 16>(self.i_deq_len.q.val());
         if self.d_ql_under.val() {
             self.d_ql_new.next = 0.into();
+            self.d_qd_new.next = self.d_qe_lane.val();
         }
-        self.qlen_mid.next = self.qlen.q.val();
+        self.d_qd_row_new.next = (self.d_qd_row.val()
+            & !(self.lane_r.val() << (bit_cast::<16, 7>(self.i_deq_q.q.val()) << 5)))
+            | (bit_cast::<R, 32>(self.d_qd_new.val())
+                << (bit_cast::<16, 7>(self.i_deq_q.q.val()) << 5));
         self.empty_mid.next = self.empty.q.val();
         if self.d_v.val() {
-            self.qlen_mid.next = (self.qlen.q.val()
-                & !(self.lane_32.val() << (bit_cast::<32, 16>(self.d_qi.val()) << 5)))
-                | (bit_cast::<N32, 32>(self.d_ql_new.val())
-                    << (bit_cast::<32, 16>(self.d_qi.val()) << 5));
             if !self.d_ql_new.val().any() {
                 self.empty_mid.next = self.empty.q.val() | (self.one_n.val() << self.d_qi.val());
             }
@@ -1356,10 +1576,40 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         }
         // The threshold test on the queue before this packet, after this cycle's departure.
         self.e_qi.next = self.e_row_off.val() | bit_cast::<16, 8>(self.e_q.val());
-        self.e_ql_old.next = self
-            .qlen_mid
+        // The arrival-side lane: the arrival's queue, or the snapshot's.
+        self.a_lane_q.next = self.e_q.val();
+        if !self.i_enq_valid.q.val() {
+            self.a_lane_q.next = bit_cast::<8, 32>(self.s_qlane_wide.val());
+        }
+        self.a_qe_row.next = self.qe_a.read_data.val();
+        if self.fw_qe_valid.q.val() & (self.fw_qe_row.q.val() == self.i_qrow_a.q.val()) {
+            self.a_qe_row.next = (self.qe_a.read_data.val()
+                & !(self.lane_r.val() << (bit_cast::<16, 8>(self.fw_qe_lane.q.val()) << 5)))
+                | (bit_cast::<R, 32>(self.fw_qe_val.q.val())
+                    << (bit_cast::<16, 8>(self.fw_qe_lane.q.val()) << 5));
+        }
+        self.a_qe_lane.next = self
+            .a_qe_row
             .val()
-            .get_bits::<32>(self.e_qi.val().index() * 32);
+            .get_bits::<32>(self.a_lane_q.val().index() * 32);
+        self.a_qd_lane.next = self
+            .qd_a
+            .read_data
+            .val()
+            .get_bits::<32>(self.a_lane_q.val().index() * 32);
+        if self.fw_qd_valid.q.val()
+            & (self.fw_qd_row.q.val() == self.i_qrow_a.q.val())
+            & (self.fw_qd_lane.q.val() == self.a_lane_q.val())
+        {
+            self.a_qd_lane.next = self.fw_qd_val.q.val();
+        }
+        if self.d_v.val()
+            & (self.i_deq_eg.q.val() == self.i_qrow_a.q.val())
+            & (bit_cast::<8, 7>(self.i_deq_q.q.val()) == self.a_lane_q.val())
+        {
+            self.a_qd_lane.next = self.d_qd_new.val();
+        }
+        self.e_ql_old.next = self.a_qe_lane.val() - self.a_qd_lane.val();
         self.e_active.next =
             !self.e_row_empty.val() & !self.e_row_paused.val() & self.data_queues.val();
         self.e_nact.next = 0.into();
@@ -1382,56 +1632,86 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.e_bp.next = !self.bpen_eff.val().get_bit(self.e_bp_idx.val().index());
         self.e_j.next = (bit_cast::<16, 6>(self.i_enq_in.q.val()) << self.upstream_bits.val())
             | bit_cast::<16, 7>(self.i_enq_upq.q.val());
-        self.e_pc_old.next = self
-            .pc_mid
+        self.a_lane_p.next = bit_cast::<8, 7>(self.i_enq_upq.q.val());
+        if !self.i_enq_valid.q.val() {
+            self.a_lane_p.next = bit_cast::<8, 32>(self.s_plane_wide.val());
+        }
+        self.a_pi_row.next = self.pi_a.read_data.val();
+        if self.fw_pi_valid.q.val() & (self.fw_pi_row.q.val() == self.i_prow_a.q.val()) {
+            self.a_pi_row.next = (self.pi_a.read_data.val()
+                & !(self.lane_r.val() << (bit_cast::<16, 8>(self.fw_pi_lane.q.val()) << 5)))
+                | (bit_cast::<R, 32>(self.fw_pi_val.q.val())
+                    << (bit_cast::<16, 8>(self.fw_pi_lane.q.val()) << 5));
+        }
+        self.a_pi_lane.next = self
+            .a_pi_row
             .val()
-            .get_bits::<32>(self.e_j.val().index() * 32);
+            .get_bits::<32>(self.a_lane_p.val().index() * 32);
+        self.a_pd_lane_start.next = self
+            .pd_a
+            .read_data
+            .val()
+            .get_bits::<32>(self.a_lane_p.val().index() * 32);
+        if self.fw_pd_valid.q.val()
+            & (self.fw_pd_row.q.val() == self.i_prow_a.q.val())
+            & (self.fw_pd_lane.q.val() == self.a_lane_p.val())
+        {
+            self.a_pd_lane_start.next = self.fw_pd_val.q.val();
+        }
+        self.a_pd_lane.next = self.a_pd_lane_start.val();
+        if self.d_pc_write.val()
+            & (self.i_deq_in.q.val() == self.i_prow_a.q.val())
+            & (bit_cast::<8, 7>(self.i_deq_upq.q.val()) == self.a_lane_p.val())
+        {
+            self.a_pd_lane.next = self.d_pd_new.val();
+        }
+        // The counter at the start of the cycle (for PAUSE) and after this cycle's departure.
+        self.e_pc_start.next = self.a_pi_lane.val() - self.a_pd_lane_start.val();
+        self.e_pc_old.next = self.a_pi_lane.val() - self.a_pd_lane.val();
         self.e_pc_sat.next = self.e_pc_old.val() == self.pc_max.val();
         self.e_counted.next =
             self.e_v.val() & self.e_above.val() & self.e_bp.val() & !self.e_pc_sat.val();
-        self.e_pc_inc.next = self.e_pc_old.val() + self.one_32.val();
-        self.pc_fin.next = self.pc_mid.val();
+        self.e_pi_new.next = self.a_pi_lane.val() + self.one_32.val();
+        self.e_pi_row_new.next = (self.a_pi_row.val()
+            & !(self.lane_r.val() << (bit_cast::<16, 7>(self.i_enq_upq.q.val()) << 5)))
+            | (bit_cast::<R, 32>(self.e_pi_new.val())
+                << (bit_cast::<16, 7>(self.i_enq_upq.q.val()) << 5));
+        self.e_pc_fin.next = self.e_pc_old.val();
         if self.e_counted.val() {
-            self.pc_fin.next = (self.pc_mid.val()
-                & !(self.lane_32.val() << (bit_cast::<32, 16>(self.e_j.val()) << 5)))
-                | (bit_cast::<N32, 32>(self.e_pc_inc.val())
-                    << (bit_cast::<32, 16>(self.e_j.val()) << 5));
+            self.e_pc_fin.next = self.e_pc_old.val() + self.one_32.val();
+        }
+        // The departure's counter after the cycle: the arrival's result if it is the same one.
+        self.same_j.next = self.e_v.val()
+            & (self.i_enq_in.q.val() == self.i_deq_in.q.val())
+            & (self.i_enq_upq.q.val() == self.i_deq_upq.q.val());
+        self.d_pc_fin.next = self.d_pc_after.val();
+        if self.same_j.val() {
+            self.d_pc_fin.next = self.e_pc_fin.val();
         }
         self.e_ql_sat.next =
             (self.occ_max.val() - self.e_ql_old.val()) < bit_cast::<32, 16>(self.i_enq_len.q.val());
-        self.e_ql_new.next = self.e_ql_old.val() + bit_cast::<32, 16>(self.i_enq_len.q.val());
+        // A saturated queue holds occ_max: enqueued = dequeued + occ_max.
+        self.e_qe_new.next = self.a_qe_lane.val() + bit_cast::<32, 16>(self.i_enq_len.q.val());
         if self.e_ql_sat.val() {
-            self.e_ql_new.next = self.occ_max.val();
+            self.e_qe_new.next = self.a_qd_lane.val() + self.occ_max.val();
         }
-        self.qlen_fin.next = self.qlen_mid.val();
+        self.e_qe_row_new.next = (self.a_qe_row.val()
+            & !(self.lane_r.val() << (bit_cast::<16, 8>(self.e_q.val()) << 5)))
+            | (bit_cast::<R, 32>(self.e_qe_new.val()) << (bit_cast::<16, 8>(self.e_q.val()) << 5));
         self.empty_fin.next = self.empty_mid.val();
         if self.e_v.val() {
-            self.qlen_fin.next = (self.qlen_mid.val()
-                & !(self.lane_32.val() << (bit_cast::<32, 16>(self.e_qi.val()) << 5)))
-                | (bit_cast::<N32, 32>(self.e_ql_new.val())
-                    << (bit_cast::<32, 16>(self.e_qi.val()) << 5));
             self.empty_fin.next = self.empty_mid.val() & !(self.one_n.val() << self.e_qi.val());
         }
         self.nz_fin.next = self.nz.q.val();
         if self.d_pc_dec.val() {
-            if self
-                .pc_fin
-                .val()
-                .get_bits::<32>(self.d_j.val().index() * 32)
-                .any()
-            {
+            if self.d_pc_fin.val().any() {
                 self.nz_fin.next = self.nz_fin.val() | (self.one_n.val() << self.d_j.val());
             } else {
                 self.nz_fin.next = self.nz_fin.val() & !(self.one_n.val() << self.d_j.val());
             }
         }
         if self.e_v.val() {
-            if self
-                .pc_fin
-                .val()
-                .get_bits::<32>(self.e_j.val().index() * 32)
-                .any()
-            {
+            if self.e_pc_fin.val().any() {
                 self.nz_fin.next = self.nz_fin.val() | (self.one_n.val() << self.e_j.val());
             } else {
                 self.nz_fin.next = self.nz_fin.val() & !(self.one_n.val() << self.e_j.val());
@@ -1477,6 +1757,62 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
         self.fw_d_addr.d.next = self.wa_d.val();
         self.fw_d_dc.d.next = self.wd_dc.val();
         self.fw_d_ts.d.next = self.wd_ts.val();
+        // Counter rows: each bank writes its row back with one lane changed; the reset sweep
+        // clears every row.
+        self.qe_a.write_enable.next = self.e_v.val();
+        self.qe_a.write_address.next = self.i_enq_eg.q.val();
+        self.qe_a.write_data.next = self.e_qe_row_new.val();
+        self.qd_a.write_enable.next = self.d_v.val();
+        self.qd_a.write_address.next = self.i_deq_eg.q.val();
+        self.qd_a.write_data.next = self.d_qd_row_new.val();
+        self.pi_a.write_enable.next = self.e_counted.val();
+        self.pi_a.write_address.next = self.i_enq_in.q.val();
+        self.pi_a.write_data.next = self.e_pi_row_new.val();
+        self.pd_a.write_enable.next = self.d_pc_write.val();
+        self.pd_a.write_address.next = self.i_deq_in.q.val();
+        self.pd_a.write_data.next = self.d_pd_row_new.val();
+        if self.live.q.val() & !self.init_done.q.val() {
+            self.qe_a.write_enable.next = true;
+            self.qe_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
+            self.qe_a.write_data.next = 0.into();
+            self.qd_a.write_enable.next = true;
+            self.qd_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
+            self.qd_a.write_data.next = 0.into();
+            self.pi_a.write_enable.next = true;
+            self.pi_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
+            self.pi_a.write_data.next = 0.into();
+            self.pd_a.write_enable.next = true;
+            self.pd_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
+            self.pd_a.write_data.next = 0.into();
+        }
+        self.qe_d.write_enable.next = self.qe_a.write_enable.val();
+        self.qe_d.write_address.next = self.qe_a.write_address.val();
+        self.qe_d.write_data.next = self.qe_a.write_data.val();
+        self.qd_d.write_enable.next = self.qd_a.write_enable.val();
+        self.qd_d.write_address.next = self.qd_a.write_address.val();
+        self.qd_d.write_data.next = self.qd_a.write_data.val();
+        self.pi_d.write_enable.next = self.pi_a.write_enable.val();
+        self.pi_d.write_address.next = self.pi_a.write_address.val();
+        self.pi_d.write_data.next = self.pi_a.write_data.val();
+        self.pd_d.write_enable.next = self.pd_a.write_enable.val();
+        self.pd_d.write_address.next = self.pd_a.write_address.val();
+        self.pd_d.write_data.next = self.pd_a.write_data.val();
+        self.fw_qe_valid.d.next = self.e_v.val();
+        self.fw_qe_row.d.next = self.i_enq_eg.q.val();
+        self.fw_qe_lane.d.next = self.e_q.val();
+        self.fw_qe_val.d.next = self.e_qe_new.val();
+        self.fw_qd_valid.d.next = self.d_v.val();
+        self.fw_qd_row.d.next = self.i_deq_eg.q.val();
+        self.fw_qd_lane.d.next = bit_cast::<8, 7>(self.i_deq_q.q.val());
+        self.fw_qd_val.d.next = self.d_qd_new.val();
+        self.fw_pi_valid.d.next = self.e_counted.val();
+        self.fw_pi_row.d.next = self.i_enq_in.q.val();
+        self.fw_pi_lane.d.next = bit_cast::<8, 7>(self.i_enq_upq.q.val());
+        self.fw_pi_val.d.next = self.e_pi_new.val();
+        self.fw_pd_valid.d.next = self.d_pc_write.val();
+        self.fw_pd_row.d.next = self.i_deq_in.q.val();
+        self.fw_pd_lane.d.next = bit_cast::<8, 7>(self.i_deq_upq.q.val());
+        self.fw_pd_val.d.next = self.d_pd_new.val();
 
         // ---- The bitmap timer: slot s sends chunk s % chunks of ingress s / chunks.
         self.bm_live.next = self.live.q.val() & self.t_bm_eff.val().any();
@@ -1506,8 +1842,6 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
 
         // ---- A snapshot, after this edge's events.
         self.s_table.next = self.r_snap_index.q.val().get_bits::<2>(20);
-        self.s_k.next = self.r_snap_index.q.val() & self.snap_k_mask.val();
-        self.s_qi.next = bit_cast::<NB, 32>(self.s_k.val());
         self.s_ok.next = false;
         self.s_d0.next = 0.into();
         self.s_d1.next = 0.into();
@@ -1522,10 +1856,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
                 & ((self.s_k.val()
                     & ((self.one_32.val() << self.upstream_bits.val()) - self.one_32.val()))
                     < bit_cast::<32, 8>(self.n_upstream.val()));
-            self.s_d0.next = self
-                .pc_fin
-                .val()
-                .get_bits::<32>((self.s_k.val() & self.index_mask.val()).index() * 32);
+            self.s_d0.next = self.e_pc_old.val();
         }
         if self.s_table.val() == self.t_queue.val() {
             self.s_ok.next = ((self.s_k.val() >> self.queue_bits.val())
@@ -1533,10 +1864,7 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
                 & ((self.s_k.val()
                     & ((self.one_32.val() << self.queue_bits.val()) - self.one_32.val()))
                     < bit_cast::<32, 8>(self.n_queues.val()));
-            self.s_d0.next = self
-                .qlen_fin
-                .val()
-                .get_bits::<32>((self.s_k.val() & self.index_mask.val()).index() * 32);
+            self.s_d0.next = self.e_ql_old.val();
             if self.dsp_rx.val().get_bit(self.s_qi.val().index()) {
                 self.s_d1.next = self.one_32.val();
             }
@@ -1618,8 +1946,6 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
                 self.lfsr.d.next = (self.lfsr_eff.val() >> 1) ^ self.lfsr_toggle.val();
             }
         }
-        self.qlen.d.next = self.qlen_fin.val();
-        self.pc.d.next = self.pc_fin.val();
         self.empty.d.next = self.empty_fin.val();
         self.dsp.d.next = self.dsp_rx.val();
         self.nz.d.next = self.nz_fin.val();
@@ -1662,18 +1988,8 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             self.o_asg_cnt.d.next = self.e_counted.val();
             self.o_asg_new.d.next = self.e_new.val();
         }
-        self.pause_now.next = self.e_v.val()
-            & !self
-                .pc
-                .q
-                .val()
-                .get_bits::<32>(self.e_j.val().index() * 32)
-                .any()
-            & self
-                .pc_fin
-                .val()
-                .get_bits::<32>(self.e_j.val().index() * 32)
-                .any();
+        self.pause_now.next =
+            self.e_v.val() & !self.e_pc_start.val().any() & self.e_pc_fin.val().any();
         self.o_pause_valid.d.next = self.pause_now.val();
         self.o_pause_port.d.next = 0.into();
         self.o_pause_queue.d.next = 0.into();
@@ -1681,18 +1997,8 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             self.o_pause_port.d.next = self.i_enq_in.q.val();
             self.o_pause_queue.d.next = self.i_enq_upq.q.val();
         }
-        self.resume_now.next = self.d_pc_dec.val()
-            & self
-                .pc
-                .q
-                .val()
-                .get_bits::<32>(self.d_j.val().index() * 32)
-                .any()
-            & !self
-                .pc_fin
-                .val()
-                .get_bits::<32>(self.d_j.val().index() * 32)
-                .any();
+        self.resume_now.next =
+            self.d_pc_dec.val() & self.d_pc_old.val().any() & !self.d_pc_fin.val().any();
         self.o_resume_valid.d.next = self.resume_now.val();
         self.o_resume_port.d.next = 0.into();
         self.o_resume_queue.d.next = 0.into();
@@ -1860,13 +2166,15 @@ impl<const NB: usize, const N: usize, const N32: usize> Logic for BfcCore<NB, N,
             self.fw_d_addr.d.next = 0.into();
             self.fw_d_dc.d.next = 0.into();
             self.fw_d_ts.d.next = 0.into();
+            self.fw_qe_valid.d.next = false;
+            self.fw_qd_valid.d.next = false;
+            self.fw_pi_valid.d.next = false;
+            self.fw_pd_valid.d.next = false;
             self.live.d.next = false;
             self.now.d.next = 0.into();
             self.init_cnt.d.next = 0.into();
             self.init_done.d.next = false;
             self.lfsr.d.next = self.reset_lfsr.val();
-            self.qlen.d.next = 0.into();
-            self.pc.d.next = 0.into();
             self.empty.d.next = self.all_n.val();
             self.dsp.d.next = 0.into();
             self.nz.d.next = 0.into();
@@ -1922,7 +2230,18 @@ macro_rules! with_bfc_core {
         let cfg: &BfcConfig = $cfg;
         macro_rules! arm {
             ($nb:literal) => {{
-                let mut $core = BfcCore::<$nb, { 1 << $nb }, { 32 << $nb }>::new(cfg);
+                // Counter rows hold min(N, 128) lanes: a port's queues or upstream queues.
+                let mut $core = BfcCore::<
+                    $nb,
+                    { 1 << $nb },
+                    {
+                        if $nb < 7 {
+                            32 << $nb
+                        } else {
+                            4096
+                        }
+                    },
+                >::new(cfg);
                 $body
             }};
         }

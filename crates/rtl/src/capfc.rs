@@ -89,7 +89,7 @@ pub struct CapfcCore<
     pub egress: Occupancy<KB, K>,
     pub frames: FrameGen<PB, PP, K, KB>,
     pub counts: LaneRam<KB, W>,
-    pub maxes: NarrowRam<KB>,
+    pub maxes: NarrowRam<KB, 32>,
     pub e_rows: FlagRows<KB, K, PP, EB>,
 
     // Parameters of this instance, from the config and the register map.

@@ -1,39 +1,41 @@
 //! A simple dual-port RAM (one synchronous read port, one write port, one clock) that stores
-//! only the low `width` bits of its 32-bit data bus.
+//! only the low `width` bits of its `D`-bit data bus, in `depth` words.
 //!
 //! rust-hdl's own `RAM` sizes its storage by the Rust data type, which is fixed at compile time;
-//! switchcraft's storage widths come from the runtime config (e.g. `occupancy_bits`), so this
-//! leaf takes the width as a value and emits `reg [width-1:0] mem [...]`. Read-old semantics: a
-//! read and a write of the same address on one edge return the old value, as in rust-hdl's RAM
-//! and in iCE40/Xilinx block RAM in read-first mode.
+//! switchcraft's storage widths and depths come from the runtime config (e.g. the flow-table
+//! entries, the queues of a port), so this leaf takes them as values and emits
+//! `reg [width-1:0] mem [0:depth-1]`. Read-old semantics: a read and a write of the same address
+//! on one edge return the old value, as in rust-hdl's RAM and in iCE40/Xilinx block RAM in
+//! read-first mode.
 
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
 #[derive(LogicBlock)]
-pub struct NarrowRam<const A: usize> {
+pub struct NarrowRam<const A: usize, const D: usize> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<A>>,
-    pub read_data: Signal<Out, Bits<32>>,
+    pub read_data: Signal<Out, Bits<D>>,
     pub write_address: Signal<In, Bits<A>>,
-    pub write_data: Signal<In, Bits<32>>,
+    pub write_data: Signal<In, Bits<D>>,
     pub write_enable: Signal<In, Bit>,
     _width: usize,
     _depth: usize,
-    _mem: BTreeMap<u64, u64>,
+    _mem: BTreeMap<u64, Bits<D>>,
 }
 
-impl<const A: usize> NarrowRam<A> {
+impl<const A: usize, const D: usize> NarrowRam<A, D> {
     /// `2^A` words of `width` bits.
     pub fn new(width: usize) -> Self {
         Self::with_depth(width, 1 << A)
     }
 
-    /// `depth` words (at most `2^A`) of `width` bits. Only the low `ceil(log2(depth))` address
-    /// bits are decoded (the rest are ignored, so the Verilog has no unused address bits); reads
-    /// past the end return 0 and writes there are ignored, as Verilator does.
+    /// `depth` words (at most `2^A`) of `width` bits (at most `D`). Only the low
+    /// `ceil(log2(depth))` address bits are decoded (the rest are ignored, so the Verilog has no
+    /// unused address bits); reads past the end return 0 and writes there are ignored, as
+    /// Verilator does.
     pub fn with_depth(width: usize, depth: usize) -> Self {
-        assert!((1..=32).contains(&width));
+        assert!((1..=D).contains(&width));
         assert!((1..=1 << A).contains(&depth));
         NarrowRam {
             clock: Default::default(),
@@ -47,27 +49,30 @@ impl<const A: usize> NarrowRam<A> {
             _mem: BTreeMap::new(),
         }
     }
-}
 
-impl<const A: usize> NarrowRam<A> {
     /// Decoded address bits: enough for `depth` words, at least 1.
     fn address_bits(&self) -> usize {
         (usize::BITS - (self._depth - 1).leading_zeros()).max(1) as usize
     }
+
+    /// The low `width` bits set.
+    fn stored_mask(&self) -> Bits<D> {
+        let ones = !Bits::<D>::default();
+        ones >> ((D - self._width) as u64)
+    }
 }
 
-impl<const A: usize> Logic for NarrowRam<A> {
+impl<const A: usize, const D: usize> Logic for NarrowRam<A, D> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             let decoded = (1u64 << self.address_bits()) - 1;
             let read = self.read_address.val().to_u64() & decoded;
-            let old = *self._mem.get(&read).unwrap_or(&0);
-            self.read_data.next = old.into();
+            let old = self._mem.get(&read).copied().unwrap_or_default();
+            self.read_data.next = old;
             let write = self.write_address.val().to_u64() & decoded;
             if self.write_enable.val() && (write as usize) < self._depth {
-                let mask = (1u64 << self._width) - 1;
-                self._mem
-                    .insert(write, self.write_data.val().to_u64() & mask);
+                let mask = self.stored_mask();
+                self._mem.insert(write, self.write_data.val() & mask);
             }
         }
     }
@@ -90,8 +95,11 @@ impl<const A: usize> Logic for NarrowRam<A> {
         let mut unused = String::new();
         // Only `width` bits are stored and `ab` address bits decoded; the `unused_` names tell
         // Verilator the rest is unused on purpose.
-        if w < 32 {
-            unused += &format!("wire unused_write_data_high = ^write_data[31:{w}];\n");
+        if w < D {
+            unused += &format!(
+                "wire unused_write_data_high = ^write_data[{}:{w}];\n",
+                D - 1
+            );
         }
         if ab < A {
             unused += &format!(
@@ -99,10 +107,10 @@ impl<const A: usize> Logic for NarrowRam<A> {
                 m = A - 1
             );
         }
-        let read = if w == 32 {
+        let read = if w == D {
             format!("mem[{read_address}]")
         } else {
-            format!("{{{}'d0, mem[{read_address}]}}", 32 - w)
+            format!("{{{}'d0, mem[{read_address}]}}", D - w)
         };
         Verilog::Custom(format!(
             "\

@@ -128,10 +128,10 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     now: DFF<Bits<32>>,
 
     // Entry storage: banks R and D, forwarding of their last writes, per-key flags.
-    ram_r_t: NarrowRam<KB>,
-    ram_r_q: NarrowRam<KB>,
-    ram_d_t: NarrowRam<KB>,
-    ram_d_qs: NarrowRam<KB>,
+    ram_r_t: NarrowRam<KB, 32>,
+    ram_r_q: NarrowRam<KB, 32>,
+    ram_d_t: NarrowRam<KB, 32>,
+    ram_d_qs: NarrowRam<KB, 32>,
     fw_r_valid: DFF<Bit>,
     fw_r_key: DFF<Bits<KB>>,
     fw_r_t: DFF<Bits<32>>,

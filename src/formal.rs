@@ -210,10 +210,20 @@ fn defines(cfg: &BlockConfig, instance: &str) -> Vec<(String, String)> {
             d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
         }
         BlockConfig::Bfc(c) => {
+            // Every port's width, as SC_W_<PORT>: BFC's field widths all depend on the config.
+            for port in &cfg.schema().ports {
+                d.push((
+                    format!("SC_W_{}", port.name.to_uppercase()),
+                    port.width.to_string(),
+                ));
+            }
             d.push(("SC_PB".into(), c.port_bits().to_string()));
             d.push(("SC_QB".into(), c.queue_bits().to_string()));
             d.push(("SC_UB".into(), c.upstream_bits().to_string()));
             d.push(("SC_PORTS".into(), c.ports.to_string()));
+            d.push(("SC_QUEUES".into(), c.queues.to_string()));
+            d.push(("SC_UPSTREAM".into(), c.upstream_queues.to_string()));
+            d.push(("SC_INIT".into(), c.init_cycles().to_string()));
             let id = regmap.regs[0].reset;
             d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
         }

@@ -222,6 +222,12 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     localparam  lane_r = 4096'hffffffff;
     localparam  lane_th = 4096'hffffffff;
     localparam  lane_rr = 512'hff;
+    localparam  used_q = 128'hffffffffffffffffffffffffffffffff;
+    localparam  used_u = 128'hffffffffffffffffffffffffffffffff;
+    localparam  used_th = 4096'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+    localparam  used_bpen = 4096'hff00000000000000ff00000000000000ff00000000000000ff00000000000000ff00000000000000ff00000000000000ff00000000000000ff;
+    localparam  used_rr = 512'hffffffffffffffff;
+    localparam  used_classes = 128'hffff;
     localparam  mode_stochastic = 2'b1;
     localparam  mode_single = 2'b10;
     localparam  kind_pause = 2'b0;
@@ -2991,14 +2997,15 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
                 lfsr$d = (lfsr_eff >> 32'h1) ^ lfsr_toggle;
             end
         end
-        empty$d = empty_fin;
-        dsp$d = dsp_rx;
-        nz$d = nz_fin;
+        empty$d = empty_fin | ~used_q;
+        dsp$d = dsp_rx & used_q;
+        nz$d = nz_fin & used_u;
+        rr$d = rr$q & used_rr;
         if (e_rr_write & e_v) begin
-            rr$d = (rr$q & ~(lane_rr << ({10'd0, i_enq_eg$q} << 32'h3))) | ({504'd0, e_rr_next} << ({10'd0, i_enq_eg$q} << 32'h3));
+            rr$d = ((rr$q & ~(lane_rr << ({10'd0, i_enq_eg$q} << 32'h3))) | ({504'd0, e_rr_next} << ({10'd0, i_enq_eg$q} << 32'h3))) & used_rr;
         end
-        th$d = th_eff ^ reset_th;
-        bpen$d = bpen_eff;
+        th$d = (th_eff ^ reset_th) & used_th;
+        bpen$d = bpen_eff & used_bpen;
         r_mode$d = mode_eff;
         r_sticky$d = sticky_eff;
         r_t_bm$d = t_bm_eff;
@@ -3009,7 +3016,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         r_snap_index$d = snap_index_next;
         r_snap0$d = snap0_next;
         r_snap1$d = snap1_next;
-        r_classes$d = classes_eff;
+        r_classes$d = classes_eff & used_classes;
         snap_pending$d = pending_next;
         o_ready$d = init_done$q | (live$q & ((init_cnt$q + one_32 + one_32) >= ft_entries));
         o_asg_valid$d = i_enq_valid$q;

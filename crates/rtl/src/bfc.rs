@@ -145,6 +145,14 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     lane_r: Constant<Bits<R>>,
     lane_th: Constant<Bits<4096>>,
     lane_rr: Constant<Bits<512>>,
+    /// The bits of entries this config has: {port, queue} and {port, upstream queue} vectors,
+    /// Th lanes, bpEn bits, rotating starts, class words.
+    used_q: Constant<Bits<N>>,
+    used_u: Constant<Bits<N>>,
+    used_th: Constant<Bits<4096>>,
+    used_bpen: Constant<Bits<4096>>,
+    used_rr: Constant<Bits<512>>,
+    used_classes: Constant<Bits<128>>,
     mode_stochastic: Constant<Bits<2>>,
     mode_single: Constant<Bits<2>>,
     kind_pause: Constant<Bits<2>>,
@@ -560,6 +568,15 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             th = th | (Bits::<4096>::from(t) << (32 * n) as u64);
         }
         let (sb, tb) = (cfg.size_bits as usize, cfg.ts_bits as usize);
+        let (qb, ub) = (cfg.queue_bits() as usize, cfg.upstream_bits() as usize);
+        let mut used_q = Bits::<N>::default();
+        let mut used_u = Bits::<N>::default();
+        let mut used_bpen = Bits::<4096>::default();
+        for p in 0..cfg.ports as usize {
+            used_q = used_q | (low_bits::<N>(cfg.queues as usize) << ((p << qb) as u64));
+            used_u = used_u | (low_bits::<N>(cfg.upstream_queues as usize) << ((p << ub) as u64));
+            used_bpen = used_bpen | (low_bits::<4096>(cfg.ports as usize) << ((64 * p) as u64));
+        }
         let depth = cfg.entries() as usize;
         let rows = cfg.ports as usize;
         let (qw, pw) = (32 * cfg.queues as usize, 32 * cfg.upstream_queues as usize);
@@ -644,6 +661,12 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             lane_r: Constant::new(0xFFFF_FFFFu64.into()),
             lane_th: Constant::new(0xFFFF_FFFFu64.into()),
             lane_rr: Constant::new(0xFFu64.into()),
+            used_q: Constant::new(used_q),
+            used_u: Constant::new(used_u),
+            used_th: Constant::new(low_bits::<4096>(32 * cfg.queues as usize)),
+            used_bpen: Constant::new(used_bpen),
+            used_rr: Constant::new(low_bits::<512>(8 * cfg.ports as usize)),
+            used_classes: Constant::new(low_bits::<128>(16 * cfg.classes as usize)),
             mode_stochastic: Constant::new(switchcraft_model::bfc::MODE_STOCHASTIC.into()),
             mode_single: Constant::new(switchcraft_model::bfc::MODE_SINGLE.into()),
             kind_pause: Constant::new(RX_PAUSE.into()),
@@ -1000,6 +1023,15 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             wd_dc: Default::default(),
             wd_ts: Default::default(),
         }
+    }
+}
+
+/// `Bits<W>` with its low `n` bits set.
+fn low_bits<const W: usize>(n: usize) -> Bits<W> {
+    if n == 0 {
+        Bits::default()
+    } else {
+        !Bits::<W>::default() >> ((W - n) as u64)
     }
 }
 
@@ -1946,17 +1978,22 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
                 self.lfsr.d.next = (self.lfsr_eff.val() >> 1) ^ self.lfsr_toggle.val();
             }
         }
-        self.empty.d.next = self.empty_fin.val();
-        self.dsp.d.next = self.dsp_rx.val();
-        self.nz.d.next = self.nz_fin.val();
+        // Entries this config does not have are never written; the masks make that visible to
+        // synthesis, which then drops their flip-flops (the vectors are sized for the largest
+        // config) and the logic feeding them.
+        self.empty.d.next = self.empty_fin.val() | !self.used_q.val();
+        self.dsp.d.next = self.dsp_rx.val() & self.used_q.val();
+        self.nz.d.next = self.nz_fin.val() & self.used_u.val();
+        self.rr.d.next = self.rr.q.val() & self.used_rr.val();
         if self.e_rr_write.val() & self.e_v.val() {
-            self.rr.d.next = (self.rr.q.val()
+            self.rr.d.next = ((self.rr.q.val()
                 & !(self.lane_rr.val() << (bit_cast::<16, 6>(self.i_enq_eg.q.val()) << 3)))
                 | (bit_cast::<512, 8>(self.e_rr_next.val())
-                    << (bit_cast::<16, 6>(self.i_enq_eg.q.val()) << 3));
+                    << (bit_cast::<16, 6>(self.i_enq_eg.q.val()) << 3)))
+                & self.used_rr.val();
         }
-        self.th.d.next = self.th_eff.val() ^ self.reset_th.val();
-        self.bpen.d.next = self.bpen_eff.val();
+        self.th.d.next = (self.th_eff.val() ^ self.reset_th.val()) & self.used_th.val();
+        self.bpen.d.next = self.bpen_eff.val() & self.used_bpen.val();
         self.r_mode.d.next = self.mode_eff.val();
         self.r_sticky.d.next = self.sticky_eff.val();
         self.r_t_bm.d.next = self.t_bm_eff.val();
@@ -1967,7 +2004,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.r_snap_index.d.next = self.snap_index_next.val();
         self.r_snap0.d.next = self.snap0_next.val();
         self.r_snap1.d.next = self.snap1_next.val();
-        self.r_classes.d.next = self.classes_eff.val();
+        self.r_classes.d.next = self.classes_eff.val() & self.used_classes.val();
         self.snap_pending.d.next = self.pending_next.val();
 
         // ---- Outputs of edge n + 1.

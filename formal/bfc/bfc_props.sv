@@ -1,0 +1,187 @@
+// Formal properties of the BFC block, checked with yosys-smtbmc + z3 by `switchcraft formal`
+// (`make formal BLOCK=bfc`, config formal/bfc/bfc_formal.toml: 8 flow-table entries, so events
+// start 8 edges after reset). The flow reads the exported Verilog and this file with
+// `read_verilog -formal` and defines the macros below from the instance's config and register
+// map:
+//   SC_TOP                top module, e.g. bfc_formal_top
+//   SC_W_<PORT>           width of every port of the block (its fields depend on the config)
+//   SC_PB, SC_QB, SC_UB   widths of port, queue and upstream-queue indices
+//   SC_PORTS, SC_QUEUES, SC_UPSTREAM  numbers of ports, queues per port, upstream queues
+//   SC_INIT               edges after reset during which events are refused (the reset sweep)
+//   SC_A_<REG>            word index of register <REG>
+//   SC_ID_WORD            reset value of the ID register
+//
+// Cycle conventions (docs/blocks/bfc.md): the events sampled at edge n give their results
+// (asg_*, pause_*, resume_*) after edge n + 1; `ready` after edge n says whether edge n + 1
+// accepts events; csr_rdata after edge n is the register addressed at edge n. The `p1_*`
+// registers below hold the inputs of the last edge, `p2_*` those of the edge before.
+//
+// Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` use ghost
+// state (edges since reset, which upstream queues are paused) or RAM contents that induction
+// cannot relate to an arbitrary start state, so they are checked by BMC only; the others are
+// also proved by k-induction. A mutant (`-DSC_MUTANT`) flips one assertion so the flow can be
+// seen to fail.
+
+module bfc_props (
+    input wire clk,
+    input wire rst,
+    input wire enq_valid,
+    input wire [`SC_W_ENQ_IN_PORT-1:0] enq_in_port,
+    input wire [`SC_W_ENQ_EG_PORT-1:0] enq_eg_port,
+    input wire [`SC_W_ENQ_FID-1:0] enq_fid,
+    input wire [`SC_W_ENQ_LEN-1:0] enq_len,
+    input wire [`SC_W_ENQ_UPSTREAM_Q-1:0] enq_upstream_q,
+    input wire [`SC_W_ENQ_CLASS-1:0] enq_class,
+    input wire deq_valid,
+    input wire [`SC_W_DEQ_EG_PORT-1:0] deq_eg_port,
+    input wire [`SC_W_DEQ_QUEUE-1:0] deq_queue,
+    input wire [`SC_W_DEQ_FT_KEY-1:0] deq_ft_key,
+    input wire deq_counter_incr,
+    input wire [`SC_W_DEQ_IN_PORT-1:0] deq_in_port,
+    input wire [`SC_W_DEQ_UPSTREAM_Q-1:0] deq_upstream_q,
+    input wire [`SC_W_DEQ_LEN-1:0] deq_len,
+    input wire rx_valid,
+    input wire [`SC_W_RX_PORT-1:0] rx_port,
+    input wire [1:0] rx_kind,
+    input wire [`SC_W_RX_QUEUE-1:0] rx_queue,
+    input wire [`SC_W_RX_BASE-1:0] rx_base,
+    input wire [`SC_W_RX_BITMAP-1:0] rx_bitmap,
+    input wire csr_we,
+    input wire [5:0] csr_addr,
+    input wire [31:0] csr_wdata
+);
+    localparam IB = `SC_W_PAUSE_PORT + `SC_W_PAUSE_QUEUE;   // {ingress, upstream queue}
+    localparam J = 1 << IB;
+
+    // ---------------------------------------------------------------- the design under test
+    wire ready, asg_valid, asg_refused, asg_counter_incr, asg_new;
+    wire pause_valid, resume_valid, bm_valid;
+    wire [`SC_W_ASG_QUEUE-1:0] asg_queue;
+    wire [`SC_W_ASG_FT_KEY-1:0] asg_ft_key;
+    wire [`SC_W_PAUSE_PORT-1:0] pause_port;
+    wire [`SC_W_PAUSE_QUEUE-1:0] pause_queue;
+    wire [`SC_W_RESUME_PORT-1:0] resume_port;
+    wire [`SC_W_RESUME_QUEUE-1:0] resume_queue;
+    wire [`SC_W_BM_PORT-1:0] bm_port;
+    wire [`SC_W_BM_BASE-1:0] bm_base;
+    wire [`SC_W_BM_BITS-1:0] bm_bits;
+    wire [31:0] csr_rdata;
+
+    `SC_TOP dut (
+        .clk(clk), .rst(rst),
+        .enq_valid(enq_valid), .enq_in_port(enq_in_port), .enq_eg_port(enq_eg_port),
+        .enq_fid(enq_fid), .enq_len(enq_len), .enq_upstream_q(enq_upstream_q),
+        .enq_class(enq_class),
+        .deq_valid(deq_valid), .deq_eg_port(deq_eg_port), .deq_queue(deq_queue),
+        .deq_ft_key(deq_ft_key), .deq_counter_incr(deq_counter_incr),
+        .deq_in_port(deq_in_port), .deq_upstream_q(deq_upstream_q), .deq_len(deq_len),
+        .rx_valid(rx_valid), .rx_port(rx_port), .rx_kind(rx_kind), .rx_queue(rx_queue),
+        .rx_base(rx_base), .rx_bitmap(rx_bitmap),
+        .csr_we(csr_we), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
+        .ready(ready), .asg_valid(asg_valid), .asg_refused(asg_refused),
+        .asg_queue(asg_queue), .asg_ft_key(asg_ft_key), .asg_counter_incr(asg_counter_incr),
+        .asg_new(asg_new),
+        .pause_valid(pause_valid), .pause_port(pause_port), .pause_queue(pause_queue),
+        .resume_valid(resume_valid), .resume_port(resume_port), .resume_queue(resume_queue),
+        .bm_valid(bm_valid), .bm_port(bm_port), .bm_base(bm_base), .bm_bits(bm_bits),
+        .csr_rdata(csr_rdata)
+    );
+
+    // ---------------------------------------------------------------- assumptions
+    // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the
+    // contract only defines behaviour after a reset. Induction starts anywhere and needs none.
+    reg init = 1'b1;
+    always @(posedge clk) init <= 1'b0;
+    always @(*) if (init) m_reset_first: assume (rst);
+
+    // ---------------------------------------------------------------- the inputs of past edges
+    // Cleared by reset as the block's own input stage is, so they match it under induction.
+    reg p1_enq = 1'b0, p2_enq = 1'b0, p1_deq = 1'b0, p2_deq = 1'b0, p1_cnt = 1'b0, p2_cnt = 1'b0;
+    reg [`SC_W_ENQ_IN_PORT-1:0] p1_enq_in = 0, p2_enq_in = 0;
+    reg [`SC_W_ENQ_UPSTREAM_Q-1:0] p1_enq_upq = 0, p2_enq_upq = 0;
+    reg [`SC_W_DEQ_IN_PORT-1:0] p1_deq_in = 0, p2_deq_in = 0;
+    reg [`SC_W_DEQ_UPSTREAM_Q-1:0] p1_deq_upq = 0, p2_deq_upq = 0;
+    reg [5:0] p1_csr_addr = 6'd0;
+    reg p1_live = 1'b0;                 // an edge without reset has passed
+    always @(posedge clk) begin
+        p1_enq <= !rst && enq_valid;
+        p2_enq <= !rst && p1_enq;
+        p1_deq <= !rst && deq_valid;
+        p2_deq <= !rst && p1_deq;
+        p1_cnt <= !rst && deq_counter_incr;
+        p2_cnt <= !rst && p1_cnt;
+        p1_enq_in <= rst ? 0 : enq_in_port;
+        p2_enq_in <= rst ? 0 : p1_enq_in;
+        p1_enq_upq <= rst ? 0 : enq_upstream_q;
+        p2_enq_upq <= rst ? 0 : p1_enq_upq;
+        p1_deq_in <= rst ? 0 : deq_in_port;
+        p2_deq_in <= rst ? 0 : p1_deq_in;
+        p1_deq_upq <= rst ? 0 : deq_upstream_q;
+        p2_deq_upq <= rst ? 0 : p1_deq_upq;
+        p1_csr_addr <= csr_addr;
+        p1_live <= !rst;
+    end
+
+    // ---------------------------------------------------------------- structural (inductive)
+    always @(*) begin
+        // Every enqueue gets one assignment result, one edge after its own; nothing else does.
+        a_asg_per_enqueue: assert (asg_valid == p2_enq);
+        // A refused enqueue is not assigned, counted or new.
+        a_refused_is_empty: assert (!(asg_refused && (asg_counter_incr || asg_new)));
+        // RESUME only for the marked departure of that edge, at its (ingress, upstream queue).
+        a_resume_needs_marked_departure: assert (!resume_valid ||
+            (p2_deq && p2_cnt && resume_port == p2_deq_in && resume_queue == p2_deq_upq));
+        // PAUSE only with the enqueue of that edge, at its (ingress, upstream queue).
+        a_pause_needs_enqueue: assert (!pause_valid ||
+            (p2_enq && pause_port == p2_enq_in && pause_queue == p2_enq_upq));
+        // The ID register reads its constant.
+        if (p1_live && p1_csr_addr == `SC_A_ID) a_csr_read_id: assert (csr_rdata == `SC_ID_WORD);
+    end
+
+`ifndef SC_INDUCTION
+    // ---------------------------------------------------------------- ghost state (BMC only)
+    // Edges since reset, saturating at SC_INIT + 1.
+    reg [15:0] since = 16'd0;
+    always @(posedge clk) since <= rst ? 16'd0 : (since > `SC_INIT ? since : since + 16'd1);
+    // `ready` as it was when the enqueue behind this cycle's assignment was sampled.
+    reg p1_ready = 1'b0, p2_ready = 1'b0;
+    always @(posedge clk) begin
+        p1_ready <= !rst && ready;
+        p2_ready <= !rst && p1_ready;
+    end
+    // Which (ingress, upstream queue) the block has paused: set by PAUSE, cleared by RESUME.
+    reg [J-1:0] paused = {J{1'b0}};
+    always @(posedge clk) begin
+        if (rst) paused <= {J{1'b0}};
+        else begin
+            if (pause_valid) paused[{pause_port, pause_queue}] <= 1'b1;
+            if (resume_valid) paused[{resume_port, resume_queue}] <= 1'b0;
+        end
+    end
+
+    always @(*) begin
+        if (!init) begin
+            // The reset sweep: `ready` rises SC_INIT edges after reset and stays high.
+            a_ready_after_sweep: assert (ready == (since >= `SC_INIT));
+            // An enqueue sampled while the block was not ready is refused.
+            if (asg_valid && !p2_ready) a_refused_while_sweeping: assert (asg_refused);
+            // The control queue 0 is never assigned, nor a queue the port does not have.
+            if (asg_valid && !asg_refused)
+                a_data_queue_assigned: assert (asg_queue != 0 && asg_queue < `SC_QUEUES);
+            // PAUSE and RESUME alternate per upstream queue, PAUSE first: a counter leaves 0
+            // once and returns to 0 once (spec §3.3: never a spurious pair).
+`ifdef SC_MUTANT
+            if (pause_valid) a_pause_resume_alternate: assert (paused[{pause_port, pause_queue}]);
+`else
+            if (pause_valid) a_pause_resume_alternate: assert (!paused[{pause_port, pause_queue}]);
+`endif
+            if (resume_valid) a_resume_after_pause: assert (paused[{resume_port, resume_queue}]);
+            // A PAUSE comes from a counted arrival (its counter was 0 and it raised it).
+            if (pause_valid) a_pause_is_counted: assert (asg_counter_incr);
+            // Never a PAUSE and a RESUME of one upstream queue in one cycle (net change).
+            if (pause_valid && resume_valid)
+                a_no_pause_resume_pair: assert ({pause_port, pause_queue} != {resume_port, resume_queue});
+        end
+    end
+`endif
+endmodule

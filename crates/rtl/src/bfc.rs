@@ -28,7 +28,7 @@
 //! registers. Per-(port, index) bit vectors use `{port, index}` with the index's own bits,
 //! `N = 2^NB` entries; counter rows hold `R / 32 = min(N, 128)` lanes.
 
-use crate::narrow_ram::NarrowRam;
+use crate::narrow_ram::{low_bits, NarrowRam};
 use rust_hdl::prelude::*;
 use switchcraft_core::hash::hash32;
 use switchcraft_core::lfsr::Lfsr32;
@@ -1023,15 +1023,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             wd_dc: Default::default(),
             wd_ts: Default::default(),
         }
-    }
-}
-
-/// `Bits<W>` with its low `n` bits set.
-fn low_bits<const W: usize>(n: usize) -> Bits<W> {
-    if n == 0 {
-        Bits::default()
-    } else {
-        !Bits::<W>::default() >> ((W - n) as u64)
     }
 }
 

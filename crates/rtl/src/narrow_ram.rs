@@ -11,6 +11,15 @@
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
+/// `Bits<W>` with its low `n` bits set.
+pub fn low_bits<const W: usize>(n: usize) -> Bits<W> {
+    if n == 0 {
+        Bits::default()
+    } else {
+        !Bits::<W>::default() >> ((W - n) as u64)
+    }
+}
+
 #[derive(LogicBlock)]
 pub struct NarrowRam<const A: usize, const D: usize> {
     pub clock: Signal<In, Clock>,
@@ -54,12 +63,6 @@ impl<const A: usize, const D: usize> NarrowRam<A, D> {
     fn address_bits(&self) -> usize {
         (usize::BITS - (self._depth - 1).leading_zeros()).max(1) as usize
     }
-
-    /// The low `width` bits set.
-    fn stored_mask(&self) -> Bits<D> {
-        let ones = !Bits::<D>::default();
-        ones >> ((D - self._width) as u64)
-    }
 }
 
 impl<const A: usize, const D: usize> Logic for NarrowRam<A, D> {
@@ -71,7 +74,7 @@ impl<const A: usize, const D: usize> Logic for NarrowRam<A, D> {
             self.read_data.next = old;
             let write = self.write_address.val().to_u64() & decoded;
             if self.write_enable.val() && (write as usize) < self._depth {
-                let mask = self.stored_mask();
+                let mask = low_bits::<D>(self._width);
                 self._mem.insert(write, self.write_data.val() & mask);
             }
         }

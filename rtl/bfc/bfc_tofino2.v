@@ -209,7 +209,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  one_128 = 128'h1;
     localparam  one_n = 4096'h1;
     localparam  all_n = 4096'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
-    localparam  lane_r = 4096'hffffffff;
     localparam  lane_th = 4096'hffffffff;
     localparam  lane_rr = 512'hff;
     localparam  used_q = 4096'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
@@ -258,6 +257,10 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  mask_24 = 32'hffffff;
     localparam  mask_7 = 8'h7f;
     localparam  lane_class = 128'h7fff;
+    localparam  q_lane_mask = 8'h7f;
+    localparam  u_lane_mask = 8'h7f;
+    localparam  port_mask = 12'h1f;
+    localparam  th_lane_mask = 12'h7f;
     localparam  snap_k_mask = 32'hfffff;
     localparam  snap_index_mask = 32'h3fffff;
     localparam  class_word_mask = 32'h7fff;
@@ -375,43 +378,59 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [5:0] qe_a$read_address;
     wire  [4095:0] qe_a$read_data;
     reg  [5:0] qe_a$write_address;
-    reg  [4095:0] qe_a$write_data;
     reg  qe_a$write_enable;
+    reg  qe_a$write_clear;
+    reg  [7:0] qe_a$write_lane;
+    reg  [31:0] qe_a$write_value;
     reg  [5:0] qe_d$read_address;
     wire  [4095:0] qe_d$read_data;
     reg  [5:0] qe_d$write_address;
-    reg  [4095:0] qe_d$write_data;
     reg  qe_d$write_enable;
+    reg  qe_d$write_clear;
+    reg  [7:0] qe_d$write_lane;
+    reg  [31:0] qe_d$write_value;
     reg  [5:0] qd_a$read_address;
     wire  [4095:0] qd_a$read_data;
     reg  [5:0] qd_a$write_address;
-    reg  [4095:0] qd_a$write_data;
     reg  qd_a$write_enable;
+    reg  qd_a$write_clear;
+    reg  [7:0] qd_a$write_lane;
+    reg  [31:0] qd_a$write_value;
     reg  [5:0] qd_d$read_address;
     wire  [4095:0] qd_d$read_data;
     reg  [5:0] qd_d$write_address;
-    reg  [4095:0] qd_d$write_data;
     reg  qd_d$write_enable;
+    reg  qd_d$write_clear;
+    reg  [7:0] qd_d$write_lane;
+    reg  [31:0] qd_d$write_value;
     reg  [5:0] pi_a$read_address;
     wire  [4095:0] pi_a$read_data;
     reg  [5:0] pi_a$write_address;
-    reg  [4095:0] pi_a$write_data;
     reg  pi_a$write_enable;
+    reg  pi_a$write_clear;
+    reg  [7:0] pi_a$write_lane;
+    reg  [31:0] pi_a$write_value;
     reg  [5:0] pi_d$read_address;
     wire  [4095:0] pi_d$read_data;
     reg  [5:0] pi_d$write_address;
-    reg  [4095:0] pi_d$write_data;
     reg  pi_d$write_enable;
+    reg  pi_d$write_clear;
+    reg  [7:0] pi_d$write_lane;
+    reg  [31:0] pi_d$write_value;
     reg  [5:0] pd_a$read_address;
     wire  [4095:0] pd_a$read_data;
     reg  [5:0] pd_a$write_address;
-    reg  [4095:0] pd_a$write_data;
     reg  pd_a$write_enable;
+    reg  pd_a$write_clear;
+    reg  [7:0] pd_a$write_lane;
+    reg  [31:0] pd_a$write_value;
     reg  [5:0] pd_d$read_address;
     wire  [4095:0] pd_d$read_data;
     reg  [5:0] pd_d$write_address;
-    reg  [4095:0] pd_d$write_data;
     reg  pd_d$write_enable;
+    reg  pd_d$write_clear;
+    reg  [7:0] pd_d$write_lane;
+    reg  [31:0] pd_d$write_value;
     reg  fw_qe_valid$d;
     wire  fw_qe_valid$q;
     reg  [5:0] fw_qe_row$d;
@@ -625,31 +644,27 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [31:0] s_qlane_wide;
     reg  [31:0] s_plane_wide;
     reg  [31:0] d_qe_lane;
-    reg  [4095:0] d_qd_row;
     reg  [31:0] d_qd_lane;
     reg  [31:0] d_qd_new;
-    reg  [4095:0] d_qd_row_new;
     reg  [7:0] a_lane_q;
-    reg  [4095:0] a_qe_row;
+    reg  [7:0] e_lane_q;
+    reg  [7:0] e_lane_u;
+    reg  [7:0] d_lane_q;
+    reg  [7:0] d_lane_u;
     reg  [31:0] a_qe_lane;
     reg  [31:0] a_qd_lane;
     reg  [31:0] e_qe_new;
-    reg  [4095:0] e_qe_row_new;
     reg  [31:0] d_pi_lane;
-    reg  [4095:0] d_pd_row;
     reg  [31:0] d_pd_lane;
     reg  d_pc_write;
     reg  [31:0] d_pd_new;
-    reg  [4095:0] d_pd_row_new;
     reg  [31:0] d_pc_after;
     reg  [7:0] a_lane_p;
-    reg  [4095:0] a_pi_row;
     reg  [31:0] a_pi_lane;
     reg  [31:0] a_pd_lane_start;
     reg  [31:0] a_pd_lane;
     reg  [31:0] e_pc_start;
     reg  [31:0] e_pi_new;
-    reg  [4095:0] e_pi_row_new;
     reg  [31:0] e_pc_fin;
     reg  [31:0] d_pc_fin;
     reg  same_j;
@@ -948,64 +963,80 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .read_address(qe_a$read_address),
         .read_data(qe_a$read_data),
         .write_address(qe_a$write_address),
-        .write_data(qe_a$write_data),
-        .write_enable(qe_a$write_enable)
+        .write_enable(qe_a$write_enable),
+        .write_clear(qe_a$write_clear),
+        .write_lane(qe_a$write_lane),
+        .write_value(qe_a$write_value)
     );
     bfc_tofino2__qe_d qe_d(
         .clock(clock),
         .read_address(qe_d$read_address),
         .read_data(qe_d$read_data),
         .write_address(qe_d$write_address),
-        .write_data(qe_d$write_data),
-        .write_enable(qe_d$write_enable)
+        .write_enable(qe_d$write_enable),
+        .write_clear(qe_d$write_clear),
+        .write_lane(qe_d$write_lane),
+        .write_value(qe_d$write_value)
     );
     bfc_tofino2__qd_a qd_a(
         .clock(clock),
         .read_address(qd_a$read_address),
         .read_data(qd_a$read_data),
         .write_address(qd_a$write_address),
-        .write_data(qd_a$write_data),
-        .write_enable(qd_a$write_enable)
+        .write_enable(qd_a$write_enable),
+        .write_clear(qd_a$write_clear),
+        .write_lane(qd_a$write_lane),
+        .write_value(qd_a$write_value)
     );
     bfc_tofino2__qd_d qd_d(
         .clock(clock),
         .read_address(qd_d$read_address),
         .read_data(qd_d$read_data),
         .write_address(qd_d$write_address),
-        .write_data(qd_d$write_data),
-        .write_enable(qd_d$write_enable)
+        .write_enable(qd_d$write_enable),
+        .write_clear(qd_d$write_clear),
+        .write_lane(qd_d$write_lane),
+        .write_value(qd_d$write_value)
     );
     bfc_tofino2__pi_a pi_a(
         .clock(clock),
         .read_address(pi_a$read_address),
         .read_data(pi_a$read_data),
         .write_address(pi_a$write_address),
-        .write_data(pi_a$write_data),
-        .write_enable(pi_a$write_enable)
+        .write_enable(pi_a$write_enable),
+        .write_clear(pi_a$write_clear),
+        .write_lane(pi_a$write_lane),
+        .write_value(pi_a$write_value)
     );
     bfc_tofino2__pi_d pi_d(
         .clock(clock),
         .read_address(pi_d$read_address),
         .read_data(pi_d$read_data),
         .write_address(pi_d$write_address),
-        .write_data(pi_d$write_data),
-        .write_enable(pi_d$write_enable)
+        .write_enable(pi_d$write_enable),
+        .write_clear(pi_d$write_clear),
+        .write_lane(pi_d$write_lane),
+        .write_value(pi_d$write_value)
     );
     bfc_tofino2__pd_a pd_a(
         .clock(clock),
         .read_address(pd_a$read_address),
         .read_data(pd_a$read_data),
         .write_address(pd_a$write_address),
-        .write_data(pd_a$write_data),
-        .write_enable(pd_a$write_enable)
+        .write_enable(pd_a$write_enable),
+        .write_clear(pd_a$write_clear),
+        .write_lane(pd_a$write_lane),
+        .write_value(pd_a$write_value)
     );
     bfc_tofino2__pd_d pd_d(
         .clock(clock),
         .read_address(pd_d$read_address),
         .read_data(pd_d$read_data),
         .write_address(pd_d$write_address),
-        .write_data(pd_d$write_data),
-        .write_enable(pd_d$write_enable)
+        .write_enable(pd_d$write_enable),
+        .write_clear(pd_d$write_clear),
+        .write_lane(pd_d$write_lane),
+        .write_value(pd_d$write_value)
     );
     bfc_tofino2__fw_qe_valid fw_qe_valid(
         .d(fw_qe_valid$d),
@@ -1716,13 +1747,13 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (w_class) begin
             classes_eff = (r_classes$q & ~(lane_class << (w_class_index << 32'h4))) | (({96'd0, i_csr_wdata$q} & lane_class) << (w_class_index << 32'h4));
         end
-        th_off = r_th_index$q[11:0] << 32'h5;
+        th_off = (r_th_index$q[11:0] & th_lane_mask) << 32'h5;
         th_wdata = i_csr_wdata$q & occ_max;
         th_eff = th$q ^ reset_th;
         if (w_th_data & (r_th_index$q < {24'd0, n_queues})) begin
             th_eff = ((th$q ^ reset_th) & ~(lane_th << th_off)) | ({4064'd0, th_wdata} << th_off);
         end
-        bpen_off = r_bpen_index$q[11:0] << 32'h6;
+        bpen_off = (r_bpen_index$q[11:0] & port_mask) << 32'h6;
         bpen_lo_wdata = ~i_csr_wdata$q & bpen_lo_mask;
         bpen_hi_wdata = ~i_csr_wdata$q & bpen_hi_mask;
         bpen_eff = bpen$q;
@@ -1781,37 +1812,36 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (~d_size_under) begin
             d_dc_new = (d_dc + one_32) & size_mask;
         end
+        d_lane_q = {1'd0, i_deq_q$q} & q_lane_mask;
+        d_lane_u = {1'd0, i_deq_upq$q} & u_lane_mask;
         d_j = ({10'd0, i_deq_in$q} << upstream_bits) | {9'd0, i_deq_upq$q};
-        d_pi_lane = pi_d$read_data[(i_deq_upq$q * 32'h20)+:(32)];
-        if (fw_pi_valid$q & (fw_pi_row$q == i_deq_in$q) & (fw_pi_lane$q == {1'd0, i_deq_upq$q})) begin
+        d_pi_lane = pi_d$read_data[(d_lane_u * 32'h20)+:(32)];
+        if (fw_pi_valid$q & (fw_pi_row$q == i_deq_in$q) & (fw_pi_lane$q == d_lane_u)) begin
             d_pi_lane = fw_pi_val$q;
         end
-        d_pd_row = pd_d$read_data;
-        if (fw_pd_valid$q & (fw_pd_row$q == i_deq_in$q)) begin
-            d_pd_row = (pd_d$read_data & ~(lane_r << ({8'd0, fw_pd_lane$q} << 32'h5))) | ({4064'd0, fw_pd_val$q} << ({8'd0, fw_pd_lane$q} << 32'h5));
+        d_pd_lane = pd_d$read_data[(d_lane_u * 32'h20)+:(32)];
+        if (fw_pd_valid$q & (fw_pd_row$q == i_deq_in$q) & (fw_pd_lane$q == d_lane_u)) begin
+            d_pd_lane = fw_pd_val$q;
         end
-        d_pd_lane = d_pd_row[(i_deq_upq$q * 32'h20)+:(32)];
-        d_pc_old = d_pi_lane - d_pd_lane;
+        d_pc_old = (d_pi_lane - d_pd_lane) & pc_max;
         d_pc_dec = d_v & i_deq_cnt$q;
         d_pc_under = d_pc_dec & ~|d_pc_old;
         d_pc_write = d_pc_dec & ~d_pc_under;
         d_pd_new = d_pd_lane + one_32;
-        d_pd_row_new = (d_pd_row & ~(lane_r << ({9'd0, i_deq_upq$q} << 32'h5))) | ({4064'd0, d_pd_new} << ({9'd0, i_deq_upq$q} << 32'h5));
         d_pc_after = d_pc_old;
         if (d_pc_write) begin
             d_pc_after = d_pc_old - one_32;
         end
         d_qi = ({10'd0, i_deq_eg$q} << queue_bits) | {9'd0, i_deq_q$q};
-        d_qe_lane = qe_d$read_data[(i_deq_q$q * 32'h20)+:(32)];
-        if (fw_qe_valid$q & (fw_qe_row$q == i_deq_eg$q) & (fw_qe_lane$q == {1'd0, i_deq_q$q})) begin
+        d_qe_lane = qe_d$read_data[(d_lane_q * 32'h20)+:(32)];
+        if (fw_qe_valid$q & (fw_qe_row$q == i_deq_eg$q) & (fw_qe_lane$q == d_lane_q)) begin
             d_qe_lane = fw_qe_val$q;
         end
-        d_qd_row = qd_d$read_data;
-        if (fw_qd_valid$q & (fw_qd_row$q == i_deq_eg$q)) begin
-            d_qd_row = (qd_d$read_data & ~(lane_r << ({8'd0, fw_qd_lane$q} << 32'h5))) | ({4064'd0, fw_qd_val$q} << ({8'd0, fw_qd_lane$q} << 32'h5));
+        d_qd_lane = qd_d$read_data[(d_lane_q * 32'h20)+:(32)];
+        if (fw_qd_valid$q & (fw_qd_row$q == i_deq_eg$q) & (fw_qd_lane$q == d_lane_q)) begin
+            d_qd_lane = fw_qd_val$q;
         end
-        d_qd_lane = d_qd_row[(i_deq_q$q * 32'h20)+:(32)];
-        d_ql_old = d_qe_lane - d_qd_lane;
+        d_ql_old = (d_qe_lane - d_qd_lane) & occ_max;
         d_ql_under = d_v & (d_ql_old < {16'd0, i_deq_len$q});
         d_ql_new = d_ql_old - {16'd0, i_deq_len$q};
         d_qd_new = d_qd_lane + {16'd0, i_deq_len$q};
@@ -1819,7 +1849,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             d_ql_new = 32'h0;
             d_qd_new = d_qe_lane;
         end
-        d_qd_row_new = (d_qd_row & ~(lane_r << ({9'd0, i_deq_q$q} << 32'h5))) | ({4064'd0, d_qd_new} << ({9'd0, i_deq_q$q} << 32'h5));
         empty_mid = empty$q;
         if (d_v) begin
             if (~|d_ql_new) begin
@@ -2314,23 +2343,23 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             e_ec_new = (a_ec + one_32) & size_mask;
         end
         e_qi = e_row_off | {8'd0, e_q};
-        a_lane_q = e_q;
+        e_lane_q = e_q & q_lane_mask;
+        a_lane_q = e_lane_q;
         if (~i_enq_valid$q) begin
             a_lane_q = s_qlane_wide[7:0];
         end
-        a_qe_row = qe_a$read_data;
-        if (fw_qe_valid$q & (fw_qe_row$q == i_qrow_a$q)) begin
-            a_qe_row = (qe_a$read_data & ~(lane_r << ({8'd0, fw_qe_lane$q} << 32'h5))) | ({4064'd0, fw_qe_val$q} << ({8'd0, fw_qe_lane$q} << 32'h5));
+        a_qe_lane = qe_a$read_data[(a_lane_q * 32'h20)+:(32)];
+        if (fw_qe_valid$q & (fw_qe_row$q == i_qrow_a$q) & (fw_qe_lane$q == a_lane_q)) begin
+            a_qe_lane = fw_qe_val$q;
         end
-        a_qe_lane = a_qe_row[(a_lane_q * 32'h20)+:(32)];
         a_qd_lane = qd_a$read_data[(a_lane_q * 32'h20)+:(32)];
         if (fw_qd_valid$q & (fw_qd_row$q == i_qrow_a$q) & (fw_qd_lane$q == a_lane_q)) begin
             a_qd_lane = fw_qd_val$q;
         end
-        if (d_v & (i_deq_eg$q == i_qrow_a$q) & ({1'd0, i_deq_q$q} == a_lane_q)) begin
+        if (d_v & (i_deq_eg$q == i_qrow_a$q) & (d_lane_q == a_lane_q)) begin
             a_qd_lane = d_qd_new;
         end
-        e_ql_old = a_qe_lane - a_qd_lane;
+        e_ql_old = (a_qe_lane - a_qd_lane) & occ_max;
         e_active = ~e_row_empty & ~e_row_paused & data_queues;
         e_nact = 8'h0;
         if (e_active[0]) begin
@@ -2719,36 +2748,35 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         end
         e_th_idx = 8'h0;
         if (|e_nact) begin
-            e_th_idx = e_nact - one_8;
+            e_th_idx = (e_nact - one_8) & q_lane_mask;
         end
         e_th = th_eff[(e_th_idx * 32'h20)+:(32)];
         e_above = e_ql_old > e_th;
-        e_bp_idx = ({6'd0, i_enq_in$q} << 32'h6) | {6'd0, i_enq_eg$q};
+        e_bp_idx = (({6'd0, i_enq_in$q} & port_mask) << 32'h6) | ({6'd0, i_enq_eg$q} & port_mask);
         e_bp = ~bpen_eff[e_bp_idx];
         e_j = ({10'd0, i_enq_in$q} << upstream_bits) | {9'd0, i_enq_upq$q};
-        a_lane_p = {1'd0, i_enq_upq$q};
+        e_lane_u = {1'd0, i_enq_upq$q} & u_lane_mask;
+        a_lane_p = e_lane_u;
         if (~i_enq_valid$q) begin
             a_lane_p = s_plane_wide[7:0];
         end
-        a_pi_row = pi_a$read_data;
-        if (fw_pi_valid$q & (fw_pi_row$q == i_prow_a$q)) begin
-            a_pi_row = (pi_a$read_data & ~(lane_r << ({8'd0, fw_pi_lane$q} << 32'h5))) | ({4064'd0, fw_pi_val$q} << ({8'd0, fw_pi_lane$q} << 32'h5));
+        a_pi_lane = pi_a$read_data[(a_lane_p * 32'h20)+:(32)];
+        if (fw_pi_valid$q & (fw_pi_row$q == i_prow_a$q) & (fw_pi_lane$q == a_lane_p)) begin
+            a_pi_lane = fw_pi_val$q;
         end
-        a_pi_lane = a_pi_row[(a_lane_p * 32'h20)+:(32)];
         a_pd_lane_start = pd_a$read_data[(a_lane_p * 32'h20)+:(32)];
         if (fw_pd_valid$q & (fw_pd_row$q == i_prow_a$q) & (fw_pd_lane$q == a_lane_p)) begin
             a_pd_lane_start = fw_pd_val$q;
         end
         a_pd_lane = a_pd_lane_start;
-        if (d_pc_write & (i_deq_in$q == i_prow_a$q) & ({1'd0, i_deq_upq$q} == a_lane_p)) begin
+        if (d_pc_write & (i_deq_in$q == i_prow_a$q) & (d_lane_u == a_lane_p)) begin
             a_pd_lane = d_pd_new;
         end
-        e_pc_start = a_pi_lane - a_pd_lane_start;
-        e_pc_old = a_pi_lane - a_pd_lane;
+        e_pc_start = (a_pi_lane - a_pd_lane_start) & pc_max;
+        e_pc_old = (a_pi_lane - a_pd_lane) & pc_max;
         e_pc_sat = e_pc_old == pc_max;
         e_counted = e_v & e_above & e_bp & ~e_pc_sat;
         e_pi_new = a_pi_lane + one_32;
-        e_pi_row_new = (a_pi_row & ~(lane_r << ({9'd0, i_enq_upq$q} << 32'h5))) | ({4064'd0, e_pi_new} << ({9'd0, i_enq_upq$q} << 32'h5));
         e_pc_fin = e_pc_old;
         if (e_counted) begin
             e_pc_fin = e_pc_old + one_32;
@@ -2763,7 +2791,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (e_ql_sat) begin
             e_qe_new = a_qd_lane + occ_max;
         end
-        e_qe_row_new = (a_qe_row & ~(lane_r << ({8'd0, e_q} << 32'h5))) | ({4064'd0, e_qe_new} << ({8'd0, e_q} << 32'h5));
         empty_fin = empty_mid;
         if (e_v) begin
             empty_fin = empty_mid & ~(one_n << e_qi);
@@ -2825,58 +2852,74 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         fw_d_ts$d = wd_ts;
         qe_a$write_enable = e_v;
         qe_a$write_address = i_enq_eg$q;
-        qe_a$write_data = e_qe_row_new;
+        qe_a$write_clear = 1'b0;
+        qe_a$write_lane = e_lane_q;
+        qe_a$write_value = e_qe_new;
         qd_a$write_enable = d_v;
         qd_a$write_address = i_deq_eg$q;
-        qd_a$write_data = d_qd_row_new;
+        qd_a$write_clear = 1'b0;
+        qd_a$write_lane = d_lane_q;
+        qd_a$write_value = d_qd_new;
         pi_a$write_enable = e_counted;
         pi_a$write_address = i_enq_in$q;
-        pi_a$write_data = e_pi_row_new;
+        pi_a$write_clear = 1'b0;
+        pi_a$write_lane = e_lane_u;
+        pi_a$write_value = e_pi_new;
         pd_a$write_enable = d_pc_write;
         pd_a$write_address = i_deq_in$q;
-        pd_a$write_data = d_pd_row_new;
+        pd_a$write_clear = 1'b0;
+        pd_a$write_lane = d_lane_u;
+        pd_a$write_value = d_pd_new;
         if (live$q & ~init_done$q) begin
             qe_a$write_enable = 1'b1;
             qe_a$write_address = init_cnt$q[5:0];
-            qe_a$write_data = 4096'h0;
+            qe_a$write_clear = 1'b1;
             qd_a$write_enable = 1'b1;
             qd_a$write_address = init_cnt$q[5:0];
-            qd_a$write_data = 4096'h0;
+            qd_a$write_clear = 1'b1;
             pi_a$write_enable = 1'b1;
             pi_a$write_address = init_cnt$q[5:0];
-            pi_a$write_data = 4096'h0;
+            pi_a$write_clear = 1'b1;
             pd_a$write_enable = 1'b1;
             pd_a$write_address = init_cnt$q[5:0];
-            pd_a$write_data = 4096'h0;
+            pd_a$write_clear = 1'b1;
         end
         qe_d$write_enable = qe_a$write_enable;
         qe_d$write_address = qe_a$write_address;
-        qe_d$write_data = qe_a$write_data;
+        qe_d$write_clear = qe_a$write_clear;
+        qe_d$write_lane = qe_a$write_lane;
+        qe_d$write_value = qe_a$write_value;
         qd_d$write_enable = qd_a$write_enable;
         qd_d$write_address = qd_a$write_address;
-        qd_d$write_data = qd_a$write_data;
+        qd_d$write_clear = qd_a$write_clear;
+        qd_d$write_lane = qd_a$write_lane;
+        qd_d$write_value = qd_a$write_value;
         pi_d$write_enable = pi_a$write_enable;
         pi_d$write_address = pi_a$write_address;
-        pi_d$write_data = pi_a$write_data;
+        pi_d$write_clear = pi_a$write_clear;
+        pi_d$write_lane = pi_a$write_lane;
+        pi_d$write_value = pi_a$write_value;
         pd_d$write_enable = pd_a$write_enable;
         pd_d$write_address = pd_a$write_address;
-        pd_d$write_data = pd_a$write_data;
+        pd_d$write_clear = pd_a$write_clear;
+        pd_d$write_lane = pd_a$write_lane;
+        pd_d$write_value = pd_a$write_value;
         fw_qe_valid$d = e_v;
         fw_qe_row$d = i_enq_eg$q;
-        fw_qe_lane$d = e_q;
-        fw_qe_val$d = e_qe_new;
+        fw_qe_lane$d = e_lane_q;
+        fw_qe_val$d = e_qe_new & occ_max;
         fw_qd_valid$d = d_v;
         fw_qd_row$d = i_deq_eg$q;
-        fw_qd_lane$d = {1'd0, i_deq_q$q};
-        fw_qd_val$d = d_qd_new;
+        fw_qd_lane$d = d_lane_q;
+        fw_qd_val$d = d_qd_new & occ_max;
         fw_pi_valid$d = e_counted;
         fw_pi_row$d = i_enq_in$q;
-        fw_pi_lane$d = {1'd0, i_enq_upq$q};
-        fw_pi_val$d = e_pi_new;
+        fw_pi_lane$d = e_lane_u;
+        fw_pi_val$d = e_pi_new & pc_max;
         fw_pd_valid$d = d_pc_write;
         fw_pd_row$d = i_deq_in$q;
-        fw_pd_lane$d = {1'd0, i_deq_upq$q};
-        fw_pd_val$d = d_pd_new;
+        fw_pd_lane$d = d_lane_u;
+        fw_pd_val$d = d_pd_new & pc_max;
         bm_live = live$q & |t_bm_eff;
         bm_emit = bm_live & (bm_port_c$q < {24'd0, n_ports});
         bm_off = (bm_port_c$q[15:0] << upstream_bits) + ({8'd0, bm_chunk_c$q} << 32'h5);
@@ -3047,8 +3090,8 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             o_bm_base$d = bm_chunk_c$q[1:0];
             o_bm_bits$d = bm_bits_wide[31:0];
         end
-        rd_th_off = th_index_next[11:0] << 32'h5;
-        rd_bpen_off = bpen_index_next[11:0] << 32'h6;
+        rd_th_off = (th_index_next[11:0] & th_lane_mask) << 32'h5;
+        rd_bpen_off = (bpen_index_next[11:0] & port_mask) << 32'h6;
         now_next_wide = now_next >> ts_shift;
         rd_class = {2'd0, csr_addr} - {2'd0, a_class_base};
         rd_class_wide = classes_eff >> (rd_class << 32'h4);
@@ -3093,7 +3136,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (csr_addr == a_th_index) begin
             o_rdata$d = th_index_next;
         end
-        if (csr_addr == a_th_data) begin
+        if ((csr_addr == a_th_data) & (th_index_next < {24'd0, n_queues})) begin
             o_rdata$d = th_eff[(rd_th_off)+:(32)];
         end
         if (csr_addr == a_bpen_index) begin
@@ -4802,186 +4845,2322 @@ module bfc_tofino2__o_resume_valid(d,q,clock);
 endmodule // bfc_tofino2__o_resume_valid
 
 
-module bfc_tofino2__pd_a(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino2__pd_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [4095:0] mem [0:31];
+    reg [2303:0] mem [0:31];
+    reg [2303:0] word;
     wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    wire unused_lane_high = ^write_lane[7:7];
+    wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
-       read_data <= mem[read_address[4:0]];
+       word <= mem[read_address[4:0]];
        if (write_enable) begin
-          mem[write_address[4:0]] <= write_data[4095:0];
+          if (write_clear) begin
+             mem[write_address[4:0]] <= 2304'd0;
+          end else if (write_lane[6:0] == 7'd0) begin
+             mem[write_address[4:0]][17:0] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd1) begin
+             mem[write_address[4:0]][35:18] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd2) begin
+             mem[write_address[4:0]][53:36] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd3) begin
+             mem[write_address[4:0]][71:54] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd4) begin
+             mem[write_address[4:0]][89:72] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd5) begin
+             mem[write_address[4:0]][107:90] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd6) begin
+             mem[write_address[4:0]][125:108] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd7) begin
+             mem[write_address[4:0]][143:126] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd8) begin
+             mem[write_address[4:0]][161:144] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd9) begin
+             mem[write_address[4:0]][179:162] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd10) begin
+             mem[write_address[4:0]][197:180] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd11) begin
+             mem[write_address[4:0]][215:198] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd12) begin
+             mem[write_address[4:0]][233:216] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd13) begin
+             mem[write_address[4:0]][251:234] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd14) begin
+             mem[write_address[4:0]][269:252] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd15) begin
+             mem[write_address[4:0]][287:270] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd16) begin
+             mem[write_address[4:0]][305:288] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd17) begin
+             mem[write_address[4:0]][323:306] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd18) begin
+             mem[write_address[4:0]][341:324] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd19) begin
+             mem[write_address[4:0]][359:342] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd20) begin
+             mem[write_address[4:0]][377:360] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd21) begin
+             mem[write_address[4:0]][395:378] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd22) begin
+             mem[write_address[4:0]][413:396] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd23) begin
+             mem[write_address[4:0]][431:414] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd24) begin
+             mem[write_address[4:0]][449:432] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd25) begin
+             mem[write_address[4:0]][467:450] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd26) begin
+             mem[write_address[4:0]][485:468] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd27) begin
+             mem[write_address[4:0]][503:486] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd28) begin
+             mem[write_address[4:0]][521:504] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd29) begin
+             mem[write_address[4:0]][539:522] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd30) begin
+             mem[write_address[4:0]][557:540] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd31) begin
+             mem[write_address[4:0]][575:558] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd32) begin
+             mem[write_address[4:0]][593:576] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd33) begin
+             mem[write_address[4:0]][611:594] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd34) begin
+             mem[write_address[4:0]][629:612] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd35) begin
+             mem[write_address[4:0]][647:630] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd36) begin
+             mem[write_address[4:0]][665:648] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd37) begin
+             mem[write_address[4:0]][683:666] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd38) begin
+             mem[write_address[4:0]][701:684] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd39) begin
+             mem[write_address[4:0]][719:702] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd40) begin
+             mem[write_address[4:0]][737:720] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd41) begin
+             mem[write_address[4:0]][755:738] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd42) begin
+             mem[write_address[4:0]][773:756] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd43) begin
+             mem[write_address[4:0]][791:774] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd44) begin
+             mem[write_address[4:0]][809:792] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd45) begin
+             mem[write_address[4:0]][827:810] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd46) begin
+             mem[write_address[4:0]][845:828] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd47) begin
+             mem[write_address[4:0]][863:846] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd48) begin
+             mem[write_address[4:0]][881:864] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd49) begin
+             mem[write_address[4:0]][899:882] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd50) begin
+             mem[write_address[4:0]][917:900] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd51) begin
+             mem[write_address[4:0]][935:918] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd52) begin
+             mem[write_address[4:0]][953:936] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd53) begin
+             mem[write_address[4:0]][971:954] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd54) begin
+             mem[write_address[4:0]][989:972] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd55) begin
+             mem[write_address[4:0]][1007:990] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd56) begin
+             mem[write_address[4:0]][1025:1008] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd57) begin
+             mem[write_address[4:0]][1043:1026] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd58) begin
+             mem[write_address[4:0]][1061:1044] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd59) begin
+             mem[write_address[4:0]][1079:1062] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd60) begin
+             mem[write_address[4:0]][1097:1080] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd61) begin
+             mem[write_address[4:0]][1115:1098] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd62) begin
+             mem[write_address[4:0]][1133:1116] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd63) begin
+             mem[write_address[4:0]][1151:1134] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd64) begin
+             mem[write_address[4:0]][1169:1152] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd65) begin
+             mem[write_address[4:0]][1187:1170] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd66) begin
+             mem[write_address[4:0]][1205:1188] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd67) begin
+             mem[write_address[4:0]][1223:1206] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd68) begin
+             mem[write_address[4:0]][1241:1224] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd69) begin
+             mem[write_address[4:0]][1259:1242] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd70) begin
+             mem[write_address[4:0]][1277:1260] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd71) begin
+             mem[write_address[4:0]][1295:1278] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd72) begin
+             mem[write_address[4:0]][1313:1296] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd73) begin
+             mem[write_address[4:0]][1331:1314] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd74) begin
+             mem[write_address[4:0]][1349:1332] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd75) begin
+             mem[write_address[4:0]][1367:1350] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd76) begin
+             mem[write_address[4:0]][1385:1368] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd77) begin
+             mem[write_address[4:0]][1403:1386] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd78) begin
+             mem[write_address[4:0]][1421:1404] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd79) begin
+             mem[write_address[4:0]][1439:1422] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd80) begin
+             mem[write_address[4:0]][1457:1440] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd81) begin
+             mem[write_address[4:0]][1475:1458] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd82) begin
+             mem[write_address[4:0]][1493:1476] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd83) begin
+             mem[write_address[4:0]][1511:1494] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd84) begin
+             mem[write_address[4:0]][1529:1512] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd85) begin
+             mem[write_address[4:0]][1547:1530] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd86) begin
+             mem[write_address[4:0]][1565:1548] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd87) begin
+             mem[write_address[4:0]][1583:1566] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd88) begin
+             mem[write_address[4:0]][1601:1584] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd89) begin
+             mem[write_address[4:0]][1619:1602] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd90) begin
+             mem[write_address[4:0]][1637:1620] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd91) begin
+             mem[write_address[4:0]][1655:1638] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd92) begin
+             mem[write_address[4:0]][1673:1656] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd93) begin
+             mem[write_address[4:0]][1691:1674] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd94) begin
+             mem[write_address[4:0]][1709:1692] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd95) begin
+             mem[write_address[4:0]][1727:1710] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd96) begin
+             mem[write_address[4:0]][1745:1728] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd97) begin
+             mem[write_address[4:0]][1763:1746] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd98) begin
+             mem[write_address[4:0]][1781:1764] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd99) begin
+             mem[write_address[4:0]][1799:1782] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd100) begin
+             mem[write_address[4:0]][1817:1800] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd101) begin
+             mem[write_address[4:0]][1835:1818] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd102) begin
+             mem[write_address[4:0]][1853:1836] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd103) begin
+             mem[write_address[4:0]][1871:1854] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd104) begin
+             mem[write_address[4:0]][1889:1872] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd105) begin
+             mem[write_address[4:0]][1907:1890] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd106) begin
+             mem[write_address[4:0]][1925:1908] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd107) begin
+             mem[write_address[4:0]][1943:1926] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd108) begin
+             mem[write_address[4:0]][1961:1944] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd109) begin
+             mem[write_address[4:0]][1979:1962] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd110) begin
+             mem[write_address[4:0]][1997:1980] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd111) begin
+             mem[write_address[4:0]][2015:1998] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd112) begin
+             mem[write_address[4:0]][2033:2016] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd113) begin
+             mem[write_address[4:0]][2051:2034] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd114) begin
+             mem[write_address[4:0]][2069:2052] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd115) begin
+             mem[write_address[4:0]][2087:2070] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd116) begin
+             mem[write_address[4:0]][2105:2088] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd117) begin
+             mem[write_address[4:0]][2123:2106] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd118) begin
+             mem[write_address[4:0]][2141:2124] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd119) begin
+             mem[write_address[4:0]][2159:2142] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd120) begin
+             mem[write_address[4:0]][2177:2160] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd121) begin
+             mem[write_address[4:0]][2195:2178] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd122) begin
+             mem[write_address[4:0]][2213:2196] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd123) begin
+             mem[write_address[4:0]][2231:2214] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd124) begin
+             mem[write_address[4:0]][2249:2232] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd125) begin
+             mem[write_address[4:0]][2267:2250] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd126) begin
+             mem[write_address[4:0]][2285:2268] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd127) begin
+             mem[write_address[4:0]][2303:2286] <= write_value[17:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {14'd0, word[2303:2286], 14'd0, word[2285:2268], 14'd0, word[2267:2250], 14'd0, word[2249:2232], 14'd0, word[2231:2214], 14'd0, word[2213:2196], 14'd0, word[2195:2178], 14'd0, word[2177:2160], 14'd0, word[2159:2142], 14'd0, word[2141:2124], 14'd0, word[2123:2106], 14'd0, word[2105:2088], 14'd0, word[2087:2070], 14'd0, word[2069:2052], 14'd0, word[2051:2034], 14'd0, word[2033:2016], 14'd0, word[2015:1998], 14'd0, word[1997:1980], 14'd0, word[1979:1962], 14'd0, word[1961:1944], 14'd0, word[1943:1926], 14'd0, word[1925:1908], 14'd0, word[1907:1890], 14'd0, word[1889:1872], 14'd0, word[1871:1854], 14'd0, word[1853:1836], 14'd0, word[1835:1818], 14'd0, word[1817:1800], 14'd0, word[1799:1782], 14'd0, word[1781:1764], 14'd0, word[1763:1746], 14'd0, word[1745:1728], 14'd0, word[1727:1710], 14'd0, word[1709:1692], 14'd0, word[1691:1674], 14'd0, word[1673:1656], 14'd0, word[1655:1638], 14'd0, word[1637:1620], 14'd0, word[1619:1602], 14'd0, word[1601:1584], 14'd0, word[1583:1566], 14'd0, word[1565:1548], 14'd0, word[1547:1530], 14'd0, word[1529:1512], 14'd0, word[1511:1494], 14'd0, word[1493:1476], 14'd0, word[1475:1458], 14'd0, word[1457:1440], 14'd0, word[1439:1422], 14'd0, word[1421:1404], 14'd0, word[1403:1386], 14'd0, word[1385:1368], 14'd0, word[1367:1350], 14'd0, word[1349:1332], 14'd0, word[1331:1314], 14'd0, word[1313:1296], 14'd0, word[1295:1278], 14'd0, word[1277:1260], 14'd0, word[1259:1242], 14'd0, word[1241:1224], 14'd0, word[1223:1206], 14'd0, word[1205:1188], 14'd0, word[1187:1170], 14'd0, word[1169:1152], 14'd0, word[1151:1134], 14'd0, word[1133:1116], 14'd0, word[1115:1098], 14'd0, word[1097:1080], 14'd0, word[1079:1062], 14'd0, word[1061:1044], 14'd0, word[1043:1026], 14'd0, word[1025:1008], 14'd0, word[1007:990], 14'd0, word[989:972], 14'd0, word[971:954], 14'd0, word[953:936], 14'd0, word[935:918], 14'd0, word[917:900], 14'd0, word[899:882], 14'd0, word[881:864], 14'd0, word[863:846], 14'd0, word[845:828], 14'd0, word[827:810], 14'd0, word[809:792], 14'd0, word[791:774], 14'd0, word[773:756], 14'd0, word[755:738], 14'd0, word[737:720], 14'd0, word[719:702], 14'd0, word[701:684], 14'd0, word[683:666], 14'd0, word[665:648], 14'd0, word[647:630], 14'd0, word[629:612], 14'd0, word[611:594], 14'd0, word[593:576], 14'd0, word[575:558], 14'd0, word[557:540], 14'd0, word[539:522], 14'd0, word[521:504], 14'd0, word[503:486], 14'd0, word[485:468], 14'd0, word[467:450], 14'd0, word[449:432], 14'd0, word[431:414], 14'd0, word[413:396], 14'd0, word[395:378], 14'd0, word[377:360], 14'd0, word[359:342], 14'd0, word[341:324], 14'd0, word[323:306], 14'd0, word[305:288], 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
     end
 endmodule // bfc_tofino2__pd_a
 
 
-module bfc_tofino2__pd_d(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino2__pd_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [4095:0] mem [0:31];
+    reg [2303:0] mem [0:31];
+    reg [2303:0] word;
     wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    wire unused_lane_high = ^write_lane[7:7];
+    wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
-       read_data <= mem[read_address[4:0]];
+       word <= mem[read_address[4:0]];
        if (write_enable) begin
-          mem[write_address[4:0]] <= write_data[4095:0];
+          if (write_clear) begin
+             mem[write_address[4:0]] <= 2304'd0;
+          end else if (write_lane[6:0] == 7'd0) begin
+             mem[write_address[4:0]][17:0] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd1) begin
+             mem[write_address[4:0]][35:18] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd2) begin
+             mem[write_address[4:0]][53:36] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd3) begin
+             mem[write_address[4:0]][71:54] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd4) begin
+             mem[write_address[4:0]][89:72] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd5) begin
+             mem[write_address[4:0]][107:90] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd6) begin
+             mem[write_address[4:0]][125:108] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd7) begin
+             mem[write_address[4:0]][143:126] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd8) begin
+             mem[write_address[4:0]][161:144] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd9) begin
+             mem[write_address[4:0]][179:162] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd10) begin
+             mem[write_address[4:0]][197:180] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd11) begin
+             mem[write_address[4:0]][215:198] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd12) begin
+             mem[write_address[4:0]][233:216] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd13) begin
+             mem[write_address[4:0]][251:234] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd14) begin
+             mem[write_address[4:0]][269:252] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd15) begin
+             mem[write_address[4:0]][287:270] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd16) begin
+             mem[write_address[4:0]][305:288] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd17) begin
+             mem[write_address[4:0]][323:306] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd18) begin
+             mem[write_address[4:0]][341:324] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd19) begin
+             mem[write_address[4:0]][359:342] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd20) begin
+             mem[write_address[4:0]][377:360] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd21) begin
+             mem[write_address[4:0]][395:378] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd22) begin
+             mem[write_address[4:0]][413:396] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd23) begin
+             mem[write_address[4:0]][431:414] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd24) begin
+             mem[write_address[4:0]][449:432] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd25) begin
+             mem[write_address[4:0]][467:450] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd26) begin
+             mem[write_address[4:0]][485:468] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd27) begin
+             mem[write_address[4:0]][503:486] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd28) begin
+             mem[write_address[4:0]][521:504] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd29) begin
+             mem[write_address[4:0]][539:522] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd30) begin
+             mem[write_address[4:0]][557:540] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd31) begin
+             mem[write_address[4:0]][575:558] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd32) begin
+             mem[write_address[4:0]][593:576] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd33) begin
+             mem[write_address[4:0]][611:594] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd34) begin
+             mem[write_address[4:0]][629:612] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd35) begin
+             mem[write_address[4:0]][647:630] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd36) begin
+             mem[write_address[4:0]][665:648] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd37) begin
+             mem[write_address[4:0]][683:666] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd38) begin
+             mem[write_address[4:0]][701:684] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd39) begin
+             mem[write_address[4:0]][719:702] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd40) begin
+             mem[write_address[4:0]][737:720] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd41) begin
+             mem[write_address[4:0]][755:738] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd42) begin
+             mem[write_address[4:0]][773:756] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd43) begin
+             mem[write_address[4:0]][791:774] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd44) begin
+             mem[write_address[4:0]][809:792] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd45) begin
+             mem[write_address[4:0]][827:810] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd46) begin
+             mem[write_address[4:0]][845:828] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd47) begin
+             mem[write_address[4:0]][863:846] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd48) begin
+             mem[write_address[4:0]][881:864] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd49) begin
+             mem[write_address[4:0]][899:882] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd50) begin
+             mem[write_address[4:0]][917:900] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd51) begin
+             mem[write_address[4:0]][935:918] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd52) begin
+             mem[write_address[4:0]][953:936] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd53) begin
+             mem[write_address[4:0]][971:954] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd54) begin
+             mem[write_address[4:0]][989:972] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd55) begin
+             mem[write_address[4:0]][1007:990] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd56) begin
+             mem[write_address[4:0]][1025:1008] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd57) begin
+             mem[write_address[4:0]][1043:1026] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd58) begin
+             mem[write_address[4:0]][1061:1044] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd59) begin
+             mem[write_address[4:0]][1079:1062] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd60) begin
+             mem[write_address[4:0]][1097:1080] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd61) begin
+             mem[write_address[4:0]][1115:1098] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd62) begin
+             mem[write_address[4:0]][1133:1116] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd63) begin
+             mem[write_address[4:0]][1151:1134] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd64) begin
+             mem[write_address[4:0]][1169:1152] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd65) begin
+             mem[write_address[4:0]][1187:1170] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd66) begin
+             mem[write_address[4:0]][1205:1188] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd67) begin
+             mem[write_address[4:0]][1223:1206] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd68) begin
+             mem[write_address[4:0]][1241:1224] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd69) begin
+             mem[write_address[4:0]][1259:1242] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd70) begin
+             mem[write_address[4:0]][1277:1260] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd71) begin
+             mem[write_address[4:0]][1295:1278] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd72) begin
+             mem[write_address[4:0]][1313:1296] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd73) begin
+             mem[write_address[4:0]][1331:1314] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd74) begin
+             mem[write_address[4:0]][1349:1332] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd75) begin
+             mem[write_address[4:0]][1367:1350] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd76) begin
+             mem[write_address[4:0]][1385:1368] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd77) begin
+             mem[write_address[4:0]][1403:1386] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd78) begin
+             mem[write_address[4:0]][1421:1404] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd79) begin
+             mem[write_address[4:0]][1439:1422] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd80) begin
+             mem[write_address[4:0]][1457:1440] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd81) begin
+             mem[write_address[4:0]][1475:1458] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd82) begin
+             mem[write_address[4:0]][1493:1476] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd83) begin
+             mem[write_address[4:0]][1511:1494] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd84) begin
+             mem[write_address[4:0]][1529:1512] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd85) begin
+             mem[write_address[4:0]][1547:1530] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd86) begin
+             mem[write_address[4:0]][1565:1548] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd87) begin
+             mem[write_address[4:0]][1583:1566] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd88) begin
+             mem[write_address[4:0]][1601:1584] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd89) begin
+             mem[write_address[4:0]][1619:1602] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd90) begin
+             mem[write_address[4:0]][1637:1620] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd91) begin
+             mem[write_address[4:0]][1655:1638] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd92) begin
+             mem[write_address[4:0]][1673:1656] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd93) begin
+             mem[write_address[4:0]][1691:1674] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd94) begin
+             mem[write_address[4:0]][1709:1692] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd95) begin
+             mem[write_address[4:0]][1727:1710] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd96) begin
+             mem[write_address[4:0]][1745:1728] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd97) begin
+             mem[write_address[4:0]][1763:1746] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd98) begin
+             mem[write_address[4:0]][1781:1764] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd99) begin
+             mem[write_address[4:0]][1799:1782] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd100) begin
+             mem[write_address[4:0]][1817:1800] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd101) begin
+             mem[write_address[4:0]][1835:1818] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd102) begin
+             mem[write_address[4:0]][1853:1836] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd103) begin
+             mem[write_address[4:0]][1871:1854] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd104) begin
+             mem[write_address[4:0]][1889:1872] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd105) begin
+             mem[write_address[4:0]][1907:1890] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd106) begin
+             mem[write_address[4:0]][1925:1908] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd107) begin
+             mem[write_address[4:0]][1943:1926] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd108) begin
+             mem[write_address[4:0]][1961:1944] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd109) begin
+             mem[write_address[4:0]][1979:1962] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd110) begin
+             mem[write_address[4:0]][1997:1980] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd111) begin
+             mem[write_address[4:0]][2015:1998] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd112) begin
+             mem[write_address[4:0]][2033:2016] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd113) begin
+             mem[write_address[4:0]][2051:2034] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd114) begin
+             mem[write_address[4:0]][2069:2052] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd115) begin
+             mem[write_address[4:0]][2087:2070] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd116) begin
+             mem[write_address[4:0]][2105:2088] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd117) begin
+             mem[write_address[4:0]][2123:2106] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd118) begin
+             mem[write_address[4:0]][2141:2124] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd119) begin
+             mem[write_address[4:0]][2159:2142] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd120) begin
+             mem[write_address[4:0]][2177:2160] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd121) begin
+             mem[write_address[4:0]][2195:2178] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd122) begin
+             mem[write_address[4:0]][2213:2196] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd123) begin
+             mem[write_address[4:0]][2231:2214] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd124) begin
+             mem[write_address[4:0]][2249:2232] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd125) begin
+             mem[write_address[4:0]][2267:2250] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd126) begin
+             mem[write_address[4:0]][2285:2268] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd127) begin
+             mem[write_address[4:0]][2303:2286] <= write_value[17:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {14'd0, word[2303:2286], 14'd0, word[2285:2268], 14'd0, word[2267:2250], 14'd0, word[2249:2232], 14'd0, word[2231:2214], 14'd0, word[2213:2196], 14'd0, word[2195:2178], 14'd0, word[2177:2160], 14'd0, word[2159:2142], 14'd0, word[2141:2124], 14'd0, word[2123:2106], 14'd0, word[2105:2088], 14'd0, word[2087:2070], 14'd0, word[2069:2052], 14'd0, word[2051:2034], 14'd0, word[2033:2016], 14'd0, word[2015:1998], 14'd0, word[1997:1980], 14'd0, word[1979:1962], 14'd0, word[1961:1944], 14'd0, word[1943:1926], 14'd0, word[1925:1908], 14'd0, word[1907:1890], 14'd0, word[1889:1872], 14'd0, word[1871:1854], 14'd0, word[1853:1836], 14'd0, word[1835:1818], 14'd0, word[1817:1800], 14'd0, word[1799:1782], 14'd0, word[1781:1764], 14'd0, word[1763:1746], 14'd0, word[1745:1728], 14'd0, word[1727:1710], 14'd0, word[1709:1692], 14'd0, word[1691:1674], 14'd0, word[1673:1656], 14'd0, word[1655:1638], 14'd0, word[1637:1620], 14'd0, word[1619:1602], 14'd0, word[1601:1584], 14'd0, word[1583:1566], 14'd0, word[1565:1548], 14'd0, word[1547:1530], 14'd0, word[1529:1512], 14'd0, word[1511:1494], 14'd0, word[1493:1476], 14'd0, word[1475:1458], 14'd0, word[1457:1440], 14'd0, word[1439:1422], 14'd0, word[1421:1404], 14'd0, word[1403:1386], 14'd0, word[1385:1368], 14'd0, word[1367:1350], 14'd0, word[1349:1332], 14'd0, word[1331:1314], 14'd0, word[1313:1296], 14'd0, word[1295:1278], 14'd0, word[1277:1260], 14'd0, word[1259:1242], 14'd0, word[1241:1224], 14'd0, word[1223:1206], 14'd0, word[1205:1188], 14'd0, word[1187:1170], 14'd0, word[1169:1152], 14'd0, word[1151:1134], 14'd0, word[1133:1116], 14'd0, word[1115:1098], 14'd0, word[1097:1080], 14'd0, word[1079:1062], 14'd0, word[1061:1044], 14'd0, word[1043:1026], 14'd0, word[1025:1008], 14'd0, word[1007:990], 14'd0, word[989:972], 14'd0, word[971:954], 14'd0, word[953:936], 14'd0, word[935:918], 14'd0, word[917:900], 14'd0, word[899:882], 14'd0, word[881:864], 14'd0, word[863:846], 14'd0, word[845:828], 14'd0, word[827:810], 14'd0, word[809:792], 14'd0, word[791:774], 14'd0, word[773:756], 14'd0, word[755:738], 14'd0, word[737:720], 14'd0, word[719:702], 14'd0, word[701:684], 14'd0, word[683:666], 14'd0, word[665:648], 14'd0, word[647:630], 14'd0, word[629:612], 14'd0, word[611:594], 14'd0, word[593:576], 14'd0, word[575:558], 14'd0, word[557:540], 14'd0, word[539:522], 14'd0, word[521:504], 14'd0, word[503:486], 14'd0, word[485:468], 14'd0, word[467:450], 14'd0, word[449:432], 14'd0, word[431:414], 14'd0, word[413:396], 14'd0, word[395:378], 14'd0, word[377:360], 14'd0, word[359:342], 14'd0, word[341:324], 14'd0, word[323:306], 14'd0, word[305:288], 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
     end
 endmodule // bfc_tofino2__pd_d
 
 
-module bfc_tofino2__pi_a(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino2__pi_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [4095:0] mem [0:31];
+    reg [2303:0] mem [0:31];
+    reg [2303:0] word;
     wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    wire unused_lane_high = ^write_lane[7:7];
+    wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
-       read_data <= mem[read_address[4:0]];
+       word <= mem[read_address[4:0]];
        if (write_enable) begin
-          mem[write_address[4:0]] <= write_data[4095:0];
+          if (write_clear) begin
+             mem[write_address[4:0]] <= 2304'd0;
+          end else if (write_lane[6:0] == 7'd0) begin
+             mem[write_address[4:0]][17:0] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd1) begin
+             mem[write_address[4:0]][35:18] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd2) begin
+             mem[write_address[4:0]][53:36] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd3) begin
+             mem[write_address[4:0]][71:54] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd4) begin
+             mem[write_address[4:0]][89:72] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd5) begin
+             mem[write_address[4:0]][107:90] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd6) begin
+             mem[write_address[4:0]][125:108] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd7) begin
+             mem[write_address[4:0]][143:126] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd8) begin
+             mem[write_address[4:0]][161:144] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd9) begin
+             mem[write_address[4:0]][179:162] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd10) begin
+             mem[write_address[4:0]][197:180] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd11) begin
+             mem[write_address[4:0]][215:198] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd12) begin
+             mem[write_address[4:0]][233:216] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd13) begin
+             mem[write_address[4:0]][251:234] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd14) begin
+             mem[write_address[4:0]][269:252] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd15) begin
+             mem[write_address[4:0]][287:270] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd16) begin
+             mem[write_address[4:0]][305:288] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd17) begin
+             mem[write_address[4:0]][323:306] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd18) begin
+             mem[write_address[4:0]][341:324] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd19) begin
+             mem[write_address[4:0]][359:342] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd20) begin
+             mem[write_address[4:0]][377:360] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd21) begin
+             mem[write_address[4:0]][395:378] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd22) begin
+             mem[write_address[4:0]][413:396] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd23) begin
+             mem[write_address[4:0]][431:414] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd24) begin
+             mem[write_address[4:0]][449:432] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd25) begin
+             mem[write_address[4:0]][467:450] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd26) begin
+             mem[write_address[4:0]][485:468] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd27) begin
+             mem[write_address[4:0]][503:486] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd28) begin
+             mem[write_address[4:0]][521:504] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd29) begin
+             mem[write_address[4:0]][539:522] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd30) begin
+             mem[write_address[4:0]][557:540] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd31) begin
+             mem[write_address[4:0]][575:558] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd32) begin
+             mem[write_address[4:0]][593:576] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd33) begin
+             mem[write_address[4:0]][611:594] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd34) begin
+             mem[write_address[4:0]][629:612] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd35) begin
+             mem[write_address[4:0]][647:630] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd36) begin
+             mem[write_address[4:0]][665:648] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd37) begin
+             mem[write_address[4:0]][683:666] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd38) begin
+             mem[write_address[4:0]][701:684] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd39) begin
+             mem[write_address[4:0]][719:702] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd40) begin
+             mem[write_address[4:0]][737:720] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd41) begin
+             mem[write_address[4:0]][755:738] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd42) begin
+             mem[write_address[4:0]][773:756] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd43) begin
+             mem[write_address[4:0]][791:774] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd44) begin
+             mem[write_address[4:0]][809:792] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd45) begin
+             mem[write_address[4:0]][827:810] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd46) begin
+             mem[write_address[4:0]][845:828] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd47) begin
+             mem[write_address[4:0]][863:846] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd48) begin
+             mem[write_address[4:0]][881:864] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd49) begin
+             mem[write_address[4:0]][899:882] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd50) begin
+             mem[write_address[4:0]][917:900] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd51) begin
+             mem[write_address[4:0]][935:918] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd52) begin
+             mem[write_address[4:0]][953:936] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd53) begin
+             mem[write_address[4:0]][971:954] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd54) begin
+             mem[write_address[4:0]][989:972] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd55) begin
+             mem[write_address[4:0]][1007:990] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd56) begin
+             mem[write_address[4:0]][1025:1008] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd57) begin
+             mem[write_address[4:0]][1043:1026] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd58) begin
+             mem[write_address[4:0]][1061:1044] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd59) begin
+             mem[write_address[4:0]][1079:1062] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd60) begin
+             mem[write_address[4:0]][1097:1080] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd61) begin
+             mem[write_address[4:0]][1115:1098] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd62) begin
+             mem[write_address[4:0]][1133:1116] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd63) begin
+             mem[write_address[4:0]][1151:1134] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd64) begin
+             mem[write_address[4:0]][1169:1152] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd65) begin
+             mem[write_address[4:0]][1187:1170] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd66) begin
+             mem[write_address[4:0]][1205:1188] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd67) begin
+             mem[write_address[4:0]][1223:1206] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd68) begin
+             mem[write_address[4:0]][1241:1224] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd69) begin
+             mem[write_address[4:0]][1259:1242] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd70) begin
+             mem[write_address[4:0]][1277:1260] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd71) begin
+             mem[write_address[4:0]][1295:1278] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd72) begin
+             mem[write_address[4:0]][1313:1296] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd73) begin
+             mem[write_address[4:0]][1331:1314] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd74) begin
+             mem[write_address[4:0]][1349:1332] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd75) begin
+             mem[write_address[4:0]][1367:1350] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd76) begin
+             mem[write_address[4:0]][1385:1368] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd77) begin
+             mem[write_address[4:0]][1403:1386] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd78) begin
+             mem[write_address[4:0]][1421:1404] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd79) begin
+             mem[write_address[4:0]][1439:1422] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd80) begin
+             mem[write_address[4:0]][1457:1440] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd81) begin
+             mem[write_address[4:0]][1475:1458] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd82) begin
+             mem[write_address[4:0]][1493:1476] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd83) begin
+             mem[write_address[4:0]][1511:1494] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd84) begin
+             mem[write_address[4:0]][1529:1512] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd85) begin
+             mem[write_address[4:0]][1547:1530] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd86) begin
+             mem[write_address[4:0]][1565:1548] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd87) begin
+             mem[write_address[4:0]][1583:1566] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd88) begin
+             mem[write_address[4:0]][1601:1584] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd89) begin
+             mem[write_address[4:0]][1619:1602] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd90) begin
+             mem[write_address[4:0]][1637:1620] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd91) begin
+             mem[write_address[4:0]][1655:1638] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd92) begin
+             mem[write_address[4:0]][1673:1656] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd93) begin
+             mem[write_address[4:0]][1691:1674] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd94) begin
+             mem[write_address[4:0]][1709:1692] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd95) begin
+             mem[write_address[4:0]][1727:1710] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd96) begin
+             mem[write_address[4:0]][1745:1728] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd97) begin
+             mem[write_address[4:0]][1763:1746] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd98) begin
+             mem[write_address[4:0]][1781:1764] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd99) begin
+             mem[write_address[4:0]][1799:1782] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd100) begin
+             mem[write_address[4:0]][1817:1800] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd101) begin
+             mem[write_address[4:0]][1835:1818] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd102) begin
+             mem[write_address[4:0]][1853:1836] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd103) begin
+             mem[write_address[4:0]][1871:1854] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd104) begin
+             mem[write_address[4:0]][1889:1872] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd105) begin
+             mem[write_address[4:0]][1907:1890] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd106) begin
+             mem[write_address[4:0]][1925:1908] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd107) begin
+             mem[write_address[4:0]][1943:1926] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd108) begin
+             mem[write_address[4:0]][1961:1944] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd109) begin
+             mem[write_address[4:0]][1979:1962] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd110) begin
+             mem[write_address[4:0]][1997:1980] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd111) begin
+             mem[write_address[4:0]][2015:1998] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd112) begin
+             mem[write_address[4:0]][2033:2016] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd113) begin
+             mem[write_address[4:0]][2051:2034] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd114) begin
+             mem[write_address[4:0]][2069:2052] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd115) begin
+             mem[write_address[4:0]][2087:2070] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd116) begin
+             mem[write_address[4:0]][2105:2088] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd117) begin
+             mem[write_address[4:0]][2123:2106] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd118) begin
+             mem[write_address[4:0]][2141:2124] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd119) begin
+             mem[write_address[4:0]][2159:2142] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd120) begin
+             mem[write_address[4:0]][2177:2160] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd121) begin
+             mem[write_address[4:0]][2195:2178] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd122) begin
+             mem[write_address[4:0]][2213:2196] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd123) begin
+             mem[write_address[4:0]][2231:2214] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd124) begin
+             mem[write_address[4:0]][2249:2232] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd125) begin
+             mem[write_address[4:0]][2267:2250] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd126) begin
+             mem[write_address[4:0]][2285:2268] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd127) begin
+             mem[write_address[4:0]][2303:2286] <= write_value[17:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {14'd0, word[2303:2286], 14'd0, word[2285:2268], 14'd0, word[2267:2250], 14'd0, word[2249:2232], 14'd0, word[2231:2214], 14'd0, word[2213:2196], 14'd0, word[2195:2178], 14'd0, word[2177:2160], 14'd0, word[2159:2142], 14'd0, word[2141:2124], 14'd0, word[2123:2106], 14'd0, word[2105:2088], 14'd0, word[2087:2070], 14'd0, word[2069:2052], 14'd0, word[2051:2034], 14'd0, word[2033:2016], 14'd0, word[2015:1998], 14'd0, word[1997:1980], 14'd0, word[1979:1962], 14'd0, word[1961:1944], 14'd0, word[1943:1926], 14'd0, word[1925:1908], 14'd0, word[1907:1890], 14'd0, word[1889:1872], 14'd0, word[1871:1854], 14'd0, word[1853:1836], 14'd0, word[1835:1818], 14'd0, word[1817:1800], 14'd0, word[1799:1782], 14'd0, word[1781:1764], 14'd0, word[1763:1746], 14'd0, word[1745:1728], 14'd0, word[1727:1710], 14'd0, word[1709:1692], 14'd0, word[1691:1674], 14'd0, word[1673:1656], 14'd0, word[1655:1638], 14'd0, word[1637:1620], 14'd0, word[1619:1602], 14'd0, word[1601:1584], 14'd0, word[1583:1566], 14'd0, word[1565:1548], 14'd0, word[1547:1530], 14'd0, word[1529:1512], 14'd0, word[1511:1494], 14'd0, word[1493:1476], 14'd0, word[1475:1458], 14'd0, word[1457:1440], 14'd0, word[1439:1422], 14'd0, word[1421:1404], 14'd0, word[1403:1386], 14'd0, word[1385:1368], 14'd0, word[1367:1350], 14'd0, word[1349:1332], 14'd0, word[1331:1314], 14'd0, word[1313:1296], 14'd0, word[1295:1278], 14'd0, word[1277:1260], 14'd0, word[1259:1242], 14'd0, word[1241:1224], 14'd0, word[1223:1206], 14'd0, word[1205:1188], 14'd0, word[1187:1170], 14'd0, word[1169:1152], 14'd0, word[1151:1134], 14'd0, word[1133:1116], 14'd0, word[1115:1098], 14'd0, word[1097:1080], 14'd0, word[1079:1062], 14'd0, word[1061:1044], 14'd0, word[1043:1026], 14'd0, word[1025:1008], 14'd0, word[1007:990], 14'd0, word[989:972], 14'd0, word[971:954], 14'd0, word[953:936], 14'd0, word[935:918], 14'd0, word[917:900], 14'd0, word[899:882], 14'd0, word[881:864], 14'd0, word[863:846], 14'd0, word[845:828], 14'd0, word[827:810], 14'd0, word[809:792], 14'd0, word[791:774], 14'd0, word[773:756], 14'd0, word[755:738], 14'd0, word[737:720], 14'd0, word[719:702], 14'd0, word[701:684], 14'd0, word[683:666], 14'd0, word[665:648], 14'd0, word[647:630], 14'd0, word[629:612], 14'd0, word[611:594], 14'd0, word[593:576], 14'd0, word[575:558], 14'd0, word[557:540], 14'd0, word[539:522], 14'd0, word[521:504], 14'd0, word[503:486], 14'd0, word[485:468], 14'd0, word[467:450], 14'd0, word[449:432], 14'd0, word[431:414], 14'd0, word[413:396], 14'd0, word[395:378], 14'd0, word[377:360], 14'd0, word[359:342], 14'd0, word[341:324], 14'd0, word[323:306], 14'd0, word[305:288], 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
     end
 endmodule // bfc_tofino2__pi_a
 
 
-module bfc_tofino2__pi_d(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino2__pi_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [4095:0] mem [0:31];
+    reg [2303:0] mem [0:31];
+    reg [2303:0] word;
     wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    wire unused_lane_high = ^write_lane[7:7];
+    wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
-       read_data <= mem[read_address[4:0]];
+       word <= mem[read_address[4:0]];
        if (write_enable) begin
-          mem[write_address[4:0]] <= write_data[4095:0];
+          if (write_clear) begin
+             mem[write_address[4:0]] <= 2304'd0;
+          end else if (write_lane[6:0] == 7'd0) begin
+             mem[write_address[4:0]][17:0] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd1) begin
+             mem[write_address[4:0]][35:18] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd2) begin
+             mem[write_address[4:0]][53:36] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd3) begin
+             mem[write_address[4:0]][71:54] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd4) begin
+             mem[write_address[4:0]][89:72] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd5) begin
+             mem[write_address[4:0]][107:90] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd6) begin
+             mem[write_address[4:0]][125:108] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd7) begin
+             mem[write_address[4:0]][143:126] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd8) begin
+             mem[write_address[4:0]][161:144] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd9) begin
+             mem[write_address[4:0]][179:162] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd10) begin
+             mem[write_address[4:0]][197:180] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd11) begin
+             mem[write_address[4:0]][215:198] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd12) begin
+             mem[write_address[4:0]][233:216] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd13) begin
+             mem[write_address[4:0]][251:234] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd14) begin
+             mem[write_address[4:0]][269:252] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd15) begin
+             mem[write_address[4:0]][287:270] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd16) begin
+             mem[write_address[4:0]][305:288] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd17) begin
+             mem[write_address[4:0]][323:306] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd18) begin
+             mem[write_address[4:0]][341:324] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd19) begin
+             mem[write_address[4:0]][359:342] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd20) begin
+             mem[write_address[4:0]][377:360] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd21) begin
+             mem[write_address[4:0]][395:378] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd22) begin
+             mem[write_address[4:0]][413:396] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd23) begin
+             mem[write_address[4:0]][431:414] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd24) begin
+             mem[write_address[4:0]][449:432] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd25) begin
+             mem[write_address[4:0]][467:450] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd26) begin
+             mem[write_address[4:0]][485:468] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd27) begin
+             mem[write_address[4:0]][503:486] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd28) begin
+             mem[write_address[4:0]][521:504] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd29) begin
+             mem[write_address[4:0]][539:522] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd30) begin
+             mem[write_address[4:0]][557:540] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd31) begin
+             mem[write_address[4:0]][575:558] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd32) begin
+             mem[write_address[4:0]][593:576] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd33) begin
+             mem[write_address[4:0]][611:594] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd34) begin
+             mem[write_address[4:0]][629:612] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd35) begin
+             mem[write_address[4:0]][647:630] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd36) begin
+             mem[write_address[4:0]][665:648] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd37) begin
+             mem[write_address[4:0]][683:666] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd38) begin
+             mem[write_address[4:0]][701:684] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd39) begin
+             mem[write_address[4:0]][719:702] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd40) begin
+             mem[write_address[4:0]][737:720] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd41) begin
+             mem[write_address[4:0]][755:738] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd42) begin
+             mem[write_address[4:0]][773:756] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd43) begin
+             mem[write_address[4:0]][791:774] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd44) begin
+             mem[write_address[4:0]][809:792] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd45) begin
+             mem[write_address[4:0]][827:810] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd46) begin
+             mem[write_address[4:0]][845:828] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd47) begin
+             mem[write_address[4:0]][863:846] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd48) begin
+             mem[write_address[4:0]][881:864] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd49) begin
+             mem[write_address[4:0]][899:882] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd50) begin
+             mem[write_address[4:0]][917:900] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd51) begin
+             mem[write_address[4:0]][935:918] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd52) begin
+             mem[write_address[4:0]][953:936] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd53) begin
+             mem[write_address[4:0]][971:954] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd54) begin
+             mem[write_address[4:0]][989:972] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd55) begin
+             mem[write_address[4:0]][1007:990] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd56) begin
+             mem[write_address[4:0]][1025:1008] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd57) begin
+             mem[write_address[4:0]][1043:1026] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd58) begin
+             mem[write_address[4:0]][1061:1044] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd59) begin
+             mem[write_address[4:0]][1079:1062] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd60) begin
+             mem[write_address[4:0]][1097:1080] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd61) begin
+             mem[write_address[4:0]][1115:1098] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd62) begin
+             mem[write_address[4:0]][1133:1116] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd63) begin
+             mem[write_address[4:0]][1151:1134] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd64) begin
+             mem[write_address[4:0]][1169:1152] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd65) begin
+             mem[write_address[4:0]][1187:1170] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd66) begin
+             mem[write_address[4:0]][1205:1188] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd67) begin
+             mem[write_address[4:0]][1223:1206] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd68) begin
+             mem[write_address[4:0]][1241:1224] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd69) begin
+             mem[write_address[4:0]][1259:1242] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd70) begin
+             mem[write_address[4:0]][1277:1260] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd71) begin
+             mem[write_address[4:0]][1295:1278] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd72) begin
+             mem[write_address[4:0]][1313:1296] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd73) begin
+             mem[write_address[4:0]][1331:1314] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd74) begin
+             mem[write_address[4:0]][1349:1332] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd75) begin
+             mem[write_address[4:0]][1367:1350] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd76) begin
+             mem[write_address[4:0]][1385:1368] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd77) begin
+             mem[write_address[4:0]][1403:1386] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd78) begin
+             mem[write_address[4:0]][1421:1404] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd79) begin
+             mem[write_address[4:0]][1439:1422] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd80) begin
+             mem[write_address[4:0]][1457:1440] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd81) begin
+             mem[write_address[4:0]][1475:1458] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd82) begin
+             mem[write_address[4:0]][1493:1476] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd83) begin
+             mem[write_address[4:0]][1511:1494] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd84) begin
+             mem[write_address[4:0]][1529:1512] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd85) begin
+             mem[write_address[4:0]][1547:1530] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd86) begin
+             mem[write_address[4:0]][1565:1548] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd87) begin
+             mem[write_address[4:0]][1583:1566] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd88) begin
+             mem[write_address[4:0]][1601:1584] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd89) begin
+             mem[write_address[4:0]][1619:1602] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd90) begin
+             mem[write_address[4:0]][1637:1620] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd91) begin
+             mem[write_address[4:0]][1655:1638] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd92) begin
+             mem[write_address[4:0]][1673:1656] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd93) begin
+             mem[write_address[4:0]][1691:1674] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd94) begin
+             mem[write_address[4:0]][1709:1692] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd95) begin
+             mem[write_address[4:0]][1727:1710] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd96) begin
+             mem[write_address[4:0]][1745:1728] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd97) begin
+             mem[write_address[4:0]][1763:1746] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd98) begin
+             mem[write_address[4:0]][1781:1764] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd99) begin
+             mem[write_address[4:0]][1799:1782] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd100) begin
+             mem[write_address[4:0]][1817:1800] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd101) begin
+             mem[write_address[4:0]][1835:1818] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd102) begin
+             mem[write_address[4:0]][1853:1836] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd103) begin
+             mem[write_address[4:0]][1871:1854] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd104) begin
+             mem[write_address[4:0]][1889:1872] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd105) begin
+             mem[write_address[4:0]][1907:1890] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd106) begin
+             mem[write_address[4:0]][1925:1908] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd107) begin
+             mem[write_address[4:0]][1943:1926] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd108) begin
+             mem[write_address[4:0]][1961:1944] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd109) begin
+             mem[write_address[4:0]][1979:1962] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd110) begin
+             mem[write_address[4:0]][1997:1980] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd111) begin
+             mem[write_address[4:0]][2015:1998] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd112) begin
+             mem[write_address[4:0]][2033:2016] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd113) begin
+             mem[write_address[4:0]][2051:2034] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd114) begin
+             mem[write_address[4:0]][2069:2052] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd115) begin
+             mem[write_address[4:0]][2087:2070] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd116) begin
+             mem[write_address[4:0]][2105:2088] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd117) begin
+             mem[write_address[4:0]][2123:2106] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd118) begin
+             mem[write_address[4:0]][2141:2124] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd119) begin
+             mem[write_address[4:0]][2159:2142] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd120) begin
+             mem[write_address[4:0]][2177:2160] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd121) begin
+             mem[write_address[4:0]][2195:2178] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd122) begin
+             mem[write_address[4:0]][2213:2196] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd123) begin
+             mem[write_address[4:0]][2231:2214] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd124) begin
+             mem[write_address[4:0]][2249:2232] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd125) begin
+             mem[write_address[4:0]][2267:2250] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd126) begin
+             mem[write_address[4:0]][2285:2268] <= write_value[17:0];
+          end else if (write_lane[6:0] == 7'd127) begin
+             mem[write_address[4:0]][2303:2286] <= write_value[17:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {14'd0, word[2303:2286], 14'd0, word[2285:2268], 14'd0, word[2267:2250], 14'd0, word[2249:2232], 14'd0, word[2231:2214], 14'd0, word[2213:2196], 14'd0, word[2195:2178], 14'd0, word[2177:2160], 14'd0, word[2159:2142], 14'd0, word[2141:2124], 14'd0, word[2123:2106], 14'd0, word[2105:2088], 14'd0, word[2087:2070], 14'd0, word[2069:2052], 14'd0, word[2051:2034], 14'd0, word[2033:2016], 14'd0, word[2015:1998], 14'd0, word[1997:1980], 14'd0, word[1979:1962], 14'd0, word[1961:1944], 14'd0, word[1943:1926], 14'd0, word[1925:1908], 14'd0, word[1907:1890], 14'd0, word[1889:1872], 14'd0, word[1871:1854], 14'd0, word[1853:1836], 14'd0, word[1835:1818], 14'd0, word[1817:1800], 14'd0, word[1799:1782], 14'd0, word[1781:1764], 14'd0, word[1763:1746], 14'd0, word[1745:1728], 14'd0, word[1727:1710], 14'd0, word[1709:1692], 14'd0, word[1691:1674], 14'd0, word[1673:1656], 14'd0, word[1655:1638], 14'd0, word[1637:1620], 14'd0, word[1619:1602], 14'd0, word[1601:1584], 14'd0, word[1583:1566], 14'd0, word[1565:1548], 14'd0, word[1547:1530], 14'd0, word[1529:1512], 14'd0, word[1511:1494], 14'd0, word[1493:1476], 14'd0, word[1475:1458], 14'd0, word[1457:1440], 14'd0, word[1439:1422], 14'd0, word[1421:1404], 14'd0, word[1403:1386], 14'd0, word[1385:1368], 14'd0, word[1367:1350], 14'd0, word[1349:1332], 14'd0, word[1331:1314], 14'd0, word[1313:1296], 14'd0, word[1295:1278], 14'd0, word[1277:1260], 14'd0, word[1259:1242], 14'd0, word[1241:1224], 14'd0, word[1223:1206], 14'd0, word[1205:1188], 14'd0, word[1187:1170], 14'd0, word[1169:1152], 14'd0, word[1151:1134], 14'd0, word[1133:1116], 14'd0, word[1115:1098], 14'd0, word[1097:1080], 14'd0, word[1079:1062], 14'd0, word[1061:1044], 14'd0, word[1043:1026], 14'd0, word[1025:1008], 14'd0, word[1007:990], 14'd0, word[989:972], 14'd0, word[971:954], 14'd0, word[953:936], 14'd0, word[935:918], 14'd0, word[917:900], 14'd0, word[899:882], 14'd0, word[881:864], 14'd0, word[863:846], 14'd0, word[845:828], 14'd0, word[827:810], 14'd0, word[809:792], 14'd0, word[791:774], 14'd0, word[773:756], 14'd0, word[755:738], 14'd0, word[737:720], 14'd0, word[719:702], 14'd0, word[701:684], 14'd0, word[683:666], 14'd0, word[665:648], 14'd0, word[647:630], 14'd0, word[629:612], 14'd0, word[611:594], 14'd0, word[593:576], 14'd0, word[575:558], 14'd0, word[557:540], 14'd0, word[539:522], 14'd0, word[521:504], 14'd0, word[503:486], 14'd0, word[485:468], 14'd0, word[467:450], 14'd0, word[449:432], 14'd0, word[431:414], 14'd0, word[413:396], 14'd0, word[395:378], 14'd0, word[377:360], 14'd0, word[359:342], 14'd0, word[341:324], 14'd0, word[323:306], 14'd0, word[305:288], 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
     end
 endmodule // bfc_tofino2__pi_d
 
 
-module bfc_tofino2__qd_a(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino2__qd_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [4095:0] mem [0:31];
+    reg [3071:0] mem [0:31];
+    reg [3071:0] word;
     wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    wire unused_lane_high = ^write_lane[7:7];
+    wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
-       read_data <= mem[read_address[4:0]];
+       word <= mem[read_address[4:0]];
        if (write_enable) begin
-          mem[write_address[4:0]] <= write_data[4095:0];
+          if (write_clear) begin
+             mem[write_address[4:0]] <= 3072'd0;
+          end else if (write_lane[6:0] == 7'd0) begin
+             mem[write_address[4:0]][23:0] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd1) begin
+             mem[write_address[4:0]][47:24] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd2) begin
+             mem[write_address[4:0]][71:48] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd3) begin
+             mem[write_address[4:0]][95:72] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd4) begin
+             mem[write_address[4:0]][119:96] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd5) begin
+             mem[write_address[4:0]][143:120] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd6) begin
+             mem[write_address[4:0]][167:144] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd7) begin
+             mem[write_address[4:0]][191:168] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd8) begin
+             mem[write_address[4:0]][215:192] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd9) begin
+             mem[write_address[4:0]][239:216] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd10) begin
+             mem[write_address[4:0]][263:240] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd11) begin
+             mem[write_address[4:0]][287:264] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd12) begin
+             mem[write_address[4:0]][311:288] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd13) begin
+             mem[write_address[4:0]][335:312] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd14) begin
+             mem[write_address[4:0]][359:336] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd15) begin
+             mem[write_address[4:0]][383:360] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd16) begin
+             mem[write_address[4:0]][407:384] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd17) begin
+             mem[write_address[4:0]][431:408] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd18) begin
+             mem[write_address[4:0]][455:432] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd19) begin
+             mem[write_address[4:0]][479:456] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd20) begin
+             mem[write_address[4:0]][503:480] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd21) begin
+             mem[write_address[4:0]][527:504] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd22) begin
+             mem[write_address[4:0]][551:528] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd23) begin
+             mem[write_address[4:0]][575:552] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd24) begin
+             mem[write_address[4:0]][599:576] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd25) begin
+             mem[write_address[4:0]][623:600] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd26) begin
+             mem[write_address[4:0]][647:624] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd27) begin
+             mem[write_address[4:0]][671:648] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd28) begin
+             mem[write_address[4:0]][695:672] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd29) begin
+             mem[write_address[4:0]][719:696] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd30) begin
+             mem[write_address[4:0]][743:720] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd31) begin
+             mem[write_address[4:0]][767:744] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd32) begin
+             mem[write_address[4:0]][791:768] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd33) begin
+             mem[write_address[4:0]][815:792] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd34) begin
+             mem[write_address[4:0]][839:816] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd35) begin
+             mem[write_address[4:0]][863:840] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd36) begin
+             mem[write_address[4:0]][887:864] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd37) begin
+             mem[write_address[4:0]][911:888] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd38) begin
+             mem[write_address[4:0]][935:912] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd39) begin
+             mem[write_address[4:0]][959:936] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd40) begin
+             mem[write_address[4:0]][983:960] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd41) begin
+             mem[write_address[4:0]][1007:984] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd42) begin
+             mem[write_address[4:0]][1031:1008] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd43) begin
+             mem[write_address[4:0]][1055:1032] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd44) begin
+             mem[write_address[4:0]][1079:1056] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd45) begin
+             mem[write_address[4:0]][1103:1080] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd46) begin
+             mem[write_address[4:0]][1127:1104] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd47) begin
+             mem[write_address[4:0]][1151:1128] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd48) begin
+             mem[write_address[4:0]][1175:1152] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd49) begin
+             mem[write_address[4:0]][1199:1176] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd50) begin
+             mem[write_address[4:0]][1223:1200] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd51) begin
+             mem[write_address[4:0]][1247:1224] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd52) begin
+             mem[write_address[4:0]][1271:1248] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd53) begin
+             mem[write_address[4:0]][1295:1272] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd54) begin
+             mem[write_address[4:0]][1319:1296] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd55) begin
+             mem[write_address[4:0]][1343:1320] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd56) begin
+             mem[write_address[4:0]][1367:1344] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd57) begin
+             mem[write_address[4:0]][1391:1368] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd58) begin
+             mem[write_address[4:0]][1415:1392] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd59) begin
+             mem[write_address[4:0]][1439:1416] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd60) begin
+             mem[write_address[4:0]][1463:1440] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd61) begin
+             mem[write_address[4:0]][1487:1464] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd62) begin
+             mem[write_address[4:0]][1511:1488] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd63) begin
+             mem[write_address[4:0]][1535:1512] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd64) begin
+             mem[write_address[4:0]][1559:1536] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd65) begin
+             mem[write_address[4:0]][1583:1560] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd66) begin
+             mem[write_address[4:0]][1607:1584] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd67) begin
+             mem[write_address[4:0]][1631:1608] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd68) begin
+             mem[write_address[4:0]][1655:1632] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd69) begin
+             mem[write_address[4:0]][1679:1656] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd70) begin
+             mem[write_address[4:0]][1703:1680] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd71) begin
+             mem[write_address[4:0]][1727:1704] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd72) begin
+             mem[write_address[4:0]][1751:1728] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd73) begin
+             mem[write_address[4:0]][1775:1752] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd74) begin
+             mem[write_address[4:0]][1799:1776] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd75) begin
+             mem[write_address[4:0]][1823:1800] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd76) begin
+             mem[write_address[4:0]][1847:1824] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd77) begin
+             mem[write_address[4:0]][1871:1848] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd78) begin
+             mem[write_address[4:0]][1895:1872] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd79) begin
+             mem[write_address[4:0]][1919:1896] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd80) begin
+             mem[write_address[4:0]][1943:1920] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd81) begin
+             mem[write_address[4:0]][1967:1944] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd82) begin
+             mem[write_address[4:0]][1991:1968] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd83) begin
+             mem[write_address[4:0]][2015:1992] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd84) begin
+             mem[write_address[4:0]][2039:2016] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd85) begin
+             mem[write_address[4:0]][2063:2040] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd86) begin
+             mem[write_address[4:0]][2087:2064] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd87) begin
+             mem[write_address[4:0]][2111:2088] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd88) begin
+             mem[write_address[4:0]][2135:2112] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd89) begin
+             mem[write_address[4:0]][2159:2136] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd90) begin
+             mem[write_address[4:0]][2183:2160] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd91) begin
+             mem[write_address[4:0]][2207:2184] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd92) begin
+             mem[write_address[4:0]][2231:2208] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd93) begin
+             mem[write_address[4:0]][2255:2232] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd94) begin
+             mem[write_address[4:0]][2279:2256] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd95) begin
+             mem[write_address[4:0]][2303:2280] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd96) begin
+             mem[write_address[4:0]][2327:2304] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd97) begin
+             mem[write_address[4:0]][2351:2328] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd98) begin
+             mem[write_address[4:0]][2375:2352] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd99) begin
+             mem[write_address[4:0]][2399:2376] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd100) begin
+             mem[write_address[4:0]][2423:2400] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd101) begin
+             mem[write_address[4:0]][2447:2424] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd102) begin
+             mem[write_address[4:0]][2471:2448] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd103) begin
+             mem[write_address[4:0]][2495:2472] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd104) begin
+             mem[write_address[4:0]][2519:2496] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd105) begin
+             mem[write_address[4:0]][2543:2520] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd106) begin
+             mem[write_address[4:0]][2567:2544] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd107) begin
+             mem[write_address[4:0]][2591:2568] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd108) begin
+             mem[write_address[4:0]][2615:2592] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd109) begin
+             mem[write_address[4:0]][2639:2616] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd110) begin
+             mem[write_address[4:0]][2663:2640] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd111) begin
+             mem[write_address[4:0]][2687:2664] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd112) begin
+             mem[write_address[4:0]][2711:2688] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd113) begin
+             mem[write_address[4:0]][2735:2712] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd114) begin
+             mem[write_address[4:0]][2759:2736] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd115) begin
+             mem[write_address[4:0]][2783:2760] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd116) begin
+             mem[write_address[4:0]][2807:2784] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd117) begin
+             mem[write_address[4:0]][2831:2808] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd118) begin
+             mem[write_address[4:0]][2855:2832] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd119) begin
+             mem[write_address[4:0]][2879:2856] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd120) begin
+             mem[write_address[4:0]][2903:2880] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd121) begin
+             mem[write_address[4:0]][2927:2904] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd122) begin
+             mem[write_address[4:0]][2951:2928] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd123) begin
+             mem[write_address[4:0]][2975:2952] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd124) begin
+             mem[write_address[4:0]][2999:2976] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd125) begin
+             mem[write_address[4:0]][3023:3000] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd126) begin
+             mem[write_address[4:0]][3047:3024] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd127) begin
+             mem[write_address[4:0]][3071:3048] <= write_value[23:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {8'd0, word[3071:3048], 8'd0, word[3047:3024], 8'd0, word[3023:3000], 8'd0, word[2999:2976], 8'd0, word[2975:2952], 8'd0, word[2951:2928], 8'd0, word[2927:2904], 8'd0, word[2903:2880], 8'd0, word[2879:2856], 8'd0, word[2855:2832], 8'd0, word[2831:2808], 8'd0, word[2807:2784], 8'd0, word[2783:2760], 8'd0, word[2759:2736], 8'd0, word[2735:2712], 8'd0, word[2711:2688], 8'd0, word[2687:2664], 8'd0, word[2663:2640], 8'd0, word[2639:2616], 8'd0, word[2615:2592], 8'd0, word[2591:2568], 8'd0, word[2567:2544], 8'd0, word[2543:2520], 8'd0, word[2519:2496], 8'd0, word[2495:2472], 8'd0, word[2471:2448], 8'd0, word[2447:2424], 8'd0, word[2423:2400], 8'd0, word[2399:2376], 8'd0, word[2375:2352], 8'd0, word[2351:2328], 8'd0, word[2327:2304], 8'd0, word[2303:2280], 8'd0, word[2279:2256], 8'd0, word[2255:2232], 8'd0, word[2231:2208], 8'd0, word[2207:2184], 8'd0, word[2183:2160], 8'd0, word[2159:2136], 8'd0, word[2135:2112], 8'd0, word[2111:2088], 8'd0, word[2087:2064], 8'd0, word[2063:2040], 8'd0, word[2039:2016], 8'd0, word[2015:1992], 8'd0, word[1991:1968], 8'd0, word[1967:1944], 8'd0, word[1943:1920], 8'd0, word[1919:1896], 8'd0, word[1895:1872], 8'd0, word[1871:1848], 8'd0, word[1847:1824], 8'd0, word[1823:1800], 8'd0, word[1799:1776], 8'd0, word[1775:1752], 8'd0, word[1751:1728], 8'd0, word[1727:1704], 8'd0, word[1703:1680], 8'd0, word[1679:1656], 8'd0, word[1655:1632], 8'd0, word[1631:1608], 8'd0, word[1607:1584], 8'd0, word[1583:1560], 8'd0, word[1559:1536], 8'd0, word[1535:1512], 8'd0, word[1511:1488], 8'd0, word[1487:1464], 8'd0, word[1463:1440], 8'd0, word[1439:1416], 8'd0, word[1415:1392], 8'd0, word[1391:1368], 8'd0, word[1367:1344], 8'd0, word[1343:1320], 8'd0, word[1319:1296], 8'd0, word[1295:1272], 8'd0, word[1271:1248], 8'd0, word[1247:1224], 8'd0, word[1223:1200], 8'd0, word[1199:1176], 8'd0, word[1175:1152], 8'd0, word[1151:1128], 8'd0, word[1127:1104], 8'd0, word[1103:1080], 8'd0, word[1079:1056], 8'd0, word[1055:1032], 8'd0, word[1031:1008], 8'd0, word[1007:984], 8'd0, word[983:960], 8'd0, word[959:936], 8'd0, word[935:912], 8'd0, word[911:888], 8'd0, word[887:864], 8'd0, word[863:840], 8'd0, word[839:816], 8'd0, word[815:792], 8'd0, word[791:768], 8'd0, word[767:744], 8'd0, word[743:720], 8'd0, word[719:696], 8'd0, word[695:672], 8'd0, word[671:648], 8'd0, word[647:624], 8'd0, word[623:600], 8'd0, word[599:576], 8'd0, word[575:552], 8'd0, word[551:528], 8'd0, word[527:504], 8'd0, word[503:480], 8'd0, word[479:456], 8'd0, word[455:432], 8'd0, word[431:408], 8'd0, word[407:384], 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
     end
 endmodule // bfc_tofino2__qd_a
 
 
-module bfc_tofino2__qd_d(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino2__qd_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [4095:0] mem [0:31];
+    reg [3071:0] mem [0:31];
+    reg [3071:0] word;
     wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    wire unused_lane_high = ^write_lane[7:7];
+    wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
-       read_data <= mem[read_address[4:0]];
+       word <= mem[read_address[4:0]];
        if (write_enable) begin
-          mem[write_address[4:0]] <= write_data[4095:0];
+          if (write_clear) begin
+             mem[write_address[4:0]] <= 3072'd0;
+          end else if (write_lane[6:0] == 7'd0) begin
+             mem[write_address[4:0]][23:0] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd1) begin
+             mem[write_address[4:0]][47:24] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd2) begin
+             mem[write_address[4:0]][71:48] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd3) begin
+             mem[write_address[4:0]][95:72] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd4) begin
+             mem[write_address[4:0]][119:96] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd5) begin
+             mem[write_address[4:0]][143:120] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd6) begin
+             mem[write_address[4:0]][167:144] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd7) begin
+             mem[write_address[4:0]][191:168] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd8) begin
+             mem[write_address[4:0]][215:192] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd9) begin
+             mem[write_address[4:0]][239:216] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd10) begin
+             mem[write_address[4:0]][263:240] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd11) begin
+             mem[write_address[4:0]][287:264] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd12) begin
+             mem[write_address[4:0]][311:288] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd13) begin
+             mem[write_address[4:0]][335:312] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd14) begin
+             mem[write_address[4:0]][359:336] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd15) begin
+             mem[write_address[4:0]][383:360] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd16) begin
+             mem[write_address[4:0]][407:384] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd17) begin
+             mem[write_address[4:0]][431:408] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd18) begin
+             mem[write_address[4:0]][455:432] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd19) begin
+             mem[write_address[4:0]][479:456] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd20) begin
+             mem[write_address[4:0]][503:480] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd21) begin
+             mem[write_address[4:0]][527:504] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd22) begin
+             mem[write_address[4:0]][551:528] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd23) begin
+             mem[write_address[4:0]][575:552] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd24) begin
+             mem[write_address[4:0]][599:576] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd25) begin
+             mem[write_address[4:0]][623:600] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd26) begin
+             mem[write_address[4:0]][647:624] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd27) begin
+             mem[write_address[4:0]][671:648] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd28) begin
+             mem[write_address[4:0]][695:672] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd29) begin
+             mem[write_address[4:0]][719:696] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd30) begin
+             mem[write_address[4:0]][743:720] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd31) begin
+             mem[write_address[4:0]][767:744] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd32) begin
+             mem[write_address[4:0]][791:768] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd33) begin
+             mem[write_address[4:0]][815:792] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd34) begin
+             mem[write_address[4:0]][839:816] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd35) begin
+             mem[write_address[4:0]][863:840] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd36) begin
+             mem[write_address[4:0]][887:864] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd37) begin
+             mem[write_address[4:0]][911:888] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd38) begin
+             mem[write_address[4:0]][935:912] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd39) begin
+             mem[write_address[4:0]][959:936] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd40) begin
+             mem[write_address[4:0]][983:960] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd41) begin
+             mem[write_address[4:0]][1007:984] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd42) begin
+             mem[write_address[4:0]][1031:1008] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd43) begin
+             mem[write_address[4:0]][1055:1032] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd44) begin
+             mem[write_address[4:0]][1079:1056] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd45) begin
+             mem[write_address[4:0]][1103:1080] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd46) begin
+             mem[write_address[4:0]][1127:1104] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd47) begin
+             mem[write_address[4:0]][1151:1128] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd48) begin
+             mem[write_address[4:0]][1175:1152] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd49) begin
+             mem[write_address[4:0]][1199:1176] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd50) begin
+             mem[write_address[4:0]][1223:1200] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd51) begin
+             mem[write_address[4:0]][1247:1224] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd52) begin
+             mem[write_address[4:0]][1271:1248] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd53) begin
+             mem[write_address[4:0]][1295:1272] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd54) begin
+             mem[write_address[4:0]][1319:1296] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd55) begin
+             mem[write_address[4:0]][1343:1320] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd56) begin
+             mem[write_address[4:0]][1367:1344] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd57) begin
+             mem[write_address[4:0]][1391:1368] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd58) begin
+             mem[write_address[4:0]][1415:1392] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd59) begin
+             mem[write_address[4:0]][1439:1416] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd60) begin
+             mem[write_address[4:0]][1463:1440] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd61) begin
+             mem[write_address[4:0]][1487:1464] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd62) begin
+             mem[write_address[4:0]][1511:1488] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd63) begin
+             mem[write_address[4:0]][1535:1512] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd64) begin
+             mem[write_address[4:0]][1559:1536] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd65) begin
+             mem[write_address[4:0]][1583:1560] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd66) begin
+             mem[write_address[4:0]][1607:1584] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd67) begin
+             mem[write_address[4:0]][1631:1608] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd68) begin
+             mem[write_address[4:0]][1655:1632] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd69) begin
+             mem[write_address[4:0]][1679:1656] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd70) begin
+             mem[write_address[4:0]][1703:1680] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd71) begin
+             mem[write_address[4:0]][1727:1704] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd72) begin
+             mem[write_address[4:0]][1751:1728] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd73) begin
+             mem[write_address[4:0]][1775:1752] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd74) begin
+             mem[write_address[4:0]][1799:1776] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd75) begin
+             mem[write_address[4:0]][1823:1800] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd76) begin
+             mem[write_address[4:0]][1847:1824] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd77) begin
+             mem[write_address[4:0]][1871:1848] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd78) begin
+             mem[write_address[4:0]][1895:1872] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd79) begin
+             mem[write_address[4:0]][1919:1896] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd80) begin
+             mem[write_address[4:0]][1943:1920] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd81) begin
+             mem[write_address[4:0]][1967:1944] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd82) begin
+             mem[write_address[4:0]][1991:1968] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd83) begin
+             mem[write_address[4:0]][2015:1992] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd84) begin
+             mem[write_address[4:0]][2039:2016] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd85) begin
+             mem[write_address[4:0]][2063:2040] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd86) begin
+             mem[write_address[4:0]][2087:2064] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd87) begin
+             mem[write_address[4:0]][2111:2088] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd88) begin
+             mem[write_address[4:0]][2135:2112] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd89) begin
+             mem[write_address[4:0]][2159:2136] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd90) begin
+             mem[write_address[4:0]][2183:2160] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd91) begin
+             mem[write_address[4:0]][2207:2184] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd92) begin
+             mem[write_address[4:0]][2231:2208] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd93) begin
+             mem[write_address[4:0]][2255:2232] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd94) begin
+             mem[write_address[4:0]][2279:2256] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd95) begin
+             mem[write_address[4:0]][2303:2280] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd96) begin
+             mem[write_address[4:0]][2327:2304] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd97) begin
+             mem[write_address[4:0]][2351:2328] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd98) begin
+             mem[write_address[4:0]][2375:2352] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd99) begin
+             mem[write_address[4:0]][2399:2376] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd100) begin
+             mem[write_address[4:0]][2423:2400] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd101) begin
+             mem[write_address[4:0]][2447:2424] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd102) begin
+             mem[write_address[4:0]][2471:2448] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd103) begin
+             mem[write_address[4:0]][2495:2472] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd104) begin
+             mem[write_address[4:0]][2519:2496] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd105) begin
+             mem[write_address[4:0]][2543:2520] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd106) begin
+             mem[write_address[4:0]][2567:2544] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd107) begin
+             mem[write_address[4:0]][2591:2568] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd108) begin
+             mem[write_address[4:0]][2615:2592] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd109) begin
+             mem[write_address[4:0]][2639:2616] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd110) begin
+             mem[write_address[4:0]][2663:2640] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd111) begin
+             mem[write_address[4:0]][2687:2664] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd112) begin
+             mem[write_address[4:0]][2711:2688] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd113) begin
+             mem[write_address[4:0]][2735:2712] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd114) begin
+             mem[write_address[4:0]][2759:2736] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd115) begin
+             mem[write_address[4:0]][2783:2760] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd116) begin
+             mem[write_address[4:0]][2807:2784] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd117) begin
+             mem[write_address[4:0]][2831:2808] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd118) begin
+             mem[write_address[4:0]][2855:2832] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd119) begin
+             mem[write_address[4:0]][2879:2856] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd120) begin
+             mem[write_address[4:0]][2903:2880] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd121) begin
+             mem[write_address[4:0]][2927:2904] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd122) begin
+             mem[write_address[4:0]][2951:2928] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd123) begin
+             mem[write_address[4:0]][2975:2952] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd124) begin
+             mem[write_address[4:0]][2999:2976] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd125) begin
+             mem[write_address[4:0]][3023:3000] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd126) begin
+             mem[write_address[4:0]][3047:3024] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd127) begin
+             mem[write_address[4:0]][3071:3048] <= write_value[23:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {8'd0, word[3071:3048], 8'd0, word[3047:3024], 8'd0, word[3023:3000], 8'd0, word[2999:2976], 8'd0, word[2975:2952], 8'd0, word[2951:2928], 8'd0, word[2927:2904], 8'd0, word[2903:2880], 8'd0, word[2879:2856], 8'd0, word[2855:2832], 8'd0, word[2831:2808], 8'd0, word[2807:2784], 8'd0, word[2783:2760], 8'd0, word[2759:2736], 8'd0, word[2735:2712], 8'd0, word[2711:2688], 8'd0, word[2687:2664], 8'd0, word[2663:2640], 8'd0, word[2639:2616], 8'd0, word[2615:2592], 8'd0, word[2591:2568], 8'd0, word[2567:2544], 8'd0, word[2543:2520], 8'd0, word[2519:2496], 8'd0, word[2495:2472], 8'd0, word[2471:2448], 8'd0, word[2447:2424], 8'd0, word[2423:2400], 8'd0, word[2399:2376], 8'd0, word[2375:2352], 8'd0, word[2351:2328], 8'd0, word[2327:2304], 8'd0, word[2303:2280], 8'd0, word[2279:2256], 8'd0, word[2255:2232], 8'd0, word[2231:2208], 8'd0, word[2207:2184], 8'd0, word[2183:2160], 8'd0, word[2159:2136], 8'd0, word[2135:2112], 8'd0, word[2111:2088], 8'd0, word[2087:2064], 8'd0, word[2063:2040], 8'd0, word[2039:2016], 8'd0, word[2015:1992], 8'd0, word[1991:1968], 8'd0, word[1967:1944], 8'd0, word[1943:1920], 8'd0, word[1919:1896], 8'd0, word[1895:1872], 8'd0, word[1871:1848], 8'd0, word[1847:1824], 8'd0, word[1823:1800], 8'd0, word[1799:1776], 8'd0, word[1775:1752], 8'd0, word[1751:1728], 8'd0, word[1727:1704], 8'd0, word[1703:1680], 8'd0, word[1679:1656], 8'd0, word[1655:1632], 8'd0, word[1631:1608], 8'd0, word[1607:1584], 8'd0, word[1583:1560], 8'd0, word[1559:1536], 8'd0, word[1535:1512], 8'd0, word[1511:1488], 8'd0, word[1487:1464], 8'd0, word[1463:1440], 8'd0, word[1439:1416], 8'd0, word[1415:1392], 8'd0, word[1391:1368], 8'd0, word[1367:1344], 8'd0, word[1343:1320], 8'd0, word[1319:1296], 8'd0, word[1295:1272], 8'd0, word[1271:1248], 8'd0, word[1247:1224], 8'd0, word[1223:1200], 8'd0, word[1199:1176], 8'd0, word[1175:1152], 8'd0, word[1151:1128], 8'd0, word[1127:1104], 8'd0, word[1103:1080], 8'd0, word[1079:1056], 8'd0, word[1055:1032], 8'd0, word[1031:1008], 8'd0, word[1007:984], 8'd0, word[983:960], 8'd0, word[959:936], 8'd0, word[935:912], 8'd0, word[911:888], 8'd0, word[887:864], 8'd0, word[863:840], 8'd0, word[839:816], 8'd0, word[815:792], 8'd0, word[791:768], 8'd0, word[767:744], 8'd0, word[743:720], 8'd0, word[719:696], 8'd0, word[695:672], 8'd0, word[671:648], 8'd0, word[647:624], 8'd0, word[623:600], 8'd0, word[599:576], 8'd0, word[575:552], 8'd0, word[551:528], 8'd0, word[527:504], 8'd0, word[503:480], 8'd0, word[479:456], 8'd0, word[455:432], 8'd0, word[431:408], 8'd0, word[407:384], 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
     end
 endmodule // bfc_tofino2__qd_d
 
 
-module bfc_tofino2__qe_a(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino2__qe_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [4095:0] mem [0:31];
+    reg [3071:0] mem [0:31];
+    reg [3071:0] word;
     wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    wire unused_lane_high = ^write_lane[7:7];
+    wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
-       read_data <= mem[read_address[4:0]];
+       word <= mem[read_address[4:0]];
        if (write_enable) begin
-          mem[write_address[4:0]] <= write_data[4095:0];
+          if (write_clear) begin
+             mem[write_address[4:0]] <= 3072'd0;
+          end else if (write_lane[6:0] == 7'd0) begin
+             mem[write_address[4:0]][23:0] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd1) begin
+             mem[write_address[4:0]][47:24] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd2) begin
+             mem[write_address[4:0]][71:48] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd3) begin
+             mem[write_address[4:0]][95:72] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd4) begin
+             mem[write_address[4:0]][119:96] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd5) begin
+             mem[write_address[4:0]][143:120] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd6) begin
+             mem[write_address[4:0]][167:144] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd7) begin
+             mem[write_address[4:0]][191:168] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd8) begin
+             mem[write_address[4:0]][215:192] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd9) begin
+             mem[write_address[4:0]][239:216] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd10) begin
+             mem[write_address[4:0]][263:240] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd11) begin
+             mem[write_address[4:0]][287:264] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd12) begin
+             mem[write_address[4:0]][311:288] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd13) begin
+             mem[write_address[4:0]][335:312] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd14) begin
+             mem[write_address[4:0]][359:336] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd15) begin
+             mem[write_address[4:0]][383:360] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd16) begin
+             mem[write_address[4:0]][407:384] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd17) begin
+             mem[write_address[4:0]][431:408] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd18) begin
+             mem[write_address[4:0]][455:432] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd19) begin
+             mem[write_address[4:0]][479:456] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd20) begin
+             mem[write_address[4:0]][503:480] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd21) begin
+             mem[write_address[4:0]][527:504] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd22) begin
+             mem[write_address[4:0]][551:528] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd23) begin
+             mem[write_address[4:0]][575:552] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd24) begin
+             mem[write_address[4:0]][599:576] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd25) begin
+             mem[write_address[4:0]][623:600] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd26) begin
+             mem[write_address[4:0]][647:624] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd27) begin
+             mem[write_address[4:0]][671:648] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd28) begin
+             mem[write_address[4:0]][695:672] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd29) begin
+             mem[write_address[4:0]][719:696] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd30) begin
+             mem[write_address[4:0]][743:720] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd31) begin
+             mem[write_address[4:0]][767:744] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd32) begin
+             mem[write_address[4:0]][791:768] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd33) begin
+             mem[write_address[4:0]][815:792] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd34) begin
+             mem[write_address[4:0]][839:816] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd35) begin
+             mem[write_address[4:0]][863:840] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd36) begin
+             mem[write_address[4:0]][887:864] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd37) begin
+             mem[write_address[4:0]][911:888] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd38) begin
+             mem[write_address[4:0]][935:912] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd39) begin
+             mem[write_address[4:0]][959:936] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd40) begin
+             mem[write_address[4:0]][983:960] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd41) begin
+             mem[write_address[4:0]][1007:984] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd42) begin
+             mem[write_address[4:0]][1031:1008] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd43) begin
+             mem[write_address[4:0]][1055:1032] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd44) begin
+             mem[write_address[4:0]][1079:1056] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd45) begin
+             mem[write_address[4:0]][1103:1080] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd46) begin
+             mem[write_address[4:0]][1127:1104] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd47) begin
+             mem[write_address[4:0]][1151:1128] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd48) begin
+             mem[write_address[4:0]][1175:1152] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd49) begin
+             mem[write_address[4:0]][1199:1176] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd50) begin
+             mem[write_address[4:0]][1223:1200] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd51) begin
+             mem[write_address[4:0]][1247:1224] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd52) begin
+             mem[write_address[4:0]][1271:1248] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd53) begin
+             mem[write_address[4:0]][1295:1272] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd54) begin
+             mem[write_address[4:0]][1319:1296] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd55) begin
+             mem[write_address[4:0]][1343:1320] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd56) begin
+             mem[write_address[4:0]][1367:1344] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd57) begin
+             mem[write_address[4:0]][1391:1368] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd58) begin
+             mem[write_address[4:0]][1415:1392] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd59) begin
+             mem[write_address[4:0]][1439:1416] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd60) begin
+             mem[write_address[4:0]][1463:1440] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd61) begin
+             mem[write_address[4:0]][1487:1464] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd62) begin
+             mem[write_address[4:0]][1511:1488] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd63) begin
+             mem[write_address[4:0]][1535:1512] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd64) begin
+             mem[write_address[4:0]][1559:1536] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd65) begin
+             mem[write_address[4:0]][1583:1560] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd66) begin
+             mem[write_address[4:0]][1607:1584] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd67) begin
+             mem[write_address[4:0]][1631:1608] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd68) begin
+             mem[write_address[4:0]][1655:1632] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd69) begin
+             mem[write_address[4:0]][1679:1656] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd70) begin
+             mem[write_address[4:0]][1703:1680] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd71) begin
+             mem[write_address[4:0]][1727:1704] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd72) begin
+             mem[write_address[4:0]][1751:1728] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd73) begin
+             mem[write_address[4:0]][1775:1752] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd74) begin
+             mem[write_address[4:0]][1799:1776] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd75) begin
+             mem[write_address[4:0]][1823:1800] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd76) begin
+             mem[write_address[4:0]][1847:1824] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd77) begin
+             mem[write_address[4:0]][1871:1848] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd78) begin
+             mem[write_address[4:0]][1895:1872] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd79) begin
+             mem[write_address[4:0]][1919:1896] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd80) begin
+             mem[write_address[4:0]][1943:1920] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd81) begin
+             mem[write_address[4:0]][1967:1944] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd82) begin
+             mem[write_address[4:0]][1991:1968] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd83) begin
+             mem[write_address[4:0]][2015:1992] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd84) begin
+             mem[write_address[4:0]][2039:2016] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd85) begin
+             mem[write_address[4:0]][2063:2040] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd86) begin
+             mem[write_address[4:0]][2087:2064] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd87) begin
+             mem[write_address[4:0]][2111:2088] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd88) begin
+             mem[write_address[4:0]][2135:2112] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd89) begin
+             mem[write_address[4:0]][2159:2136] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd90) begin
+             mem[write_address[4:0]][2183:2160] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd91) begin
+             mem[write_address[4:0]][2207:2184] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd92) begin
+             mem[write_address[4:0]][2231:2208] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd93) begin
+             mem[write_address[4:0]][2255:2232] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd94) begin
+             mem[write_address[4:0]][2279:2256] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd95) begin
+             mem[write_address[4:0]][2303:2280] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd96) begin
+             mem[write_address[4:0]][2327:2304] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd97) begin
+             mem[write_address[4:0]][2351:2328] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd98) begin
+             mem[write_address[4:0]][2375:2352] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd99) begin
+             mem[write_address[4:0]][2399:2376] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd100) begin
+             mem[write_address[4:0]][2423:2400] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd101) begin
+             mem[write_address[4:0]][2447:2424] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd102) begin
+             mem[write_address[4:0]][2471:2448] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd103) begin
+             mem[write_address[4:0]][2495:2472] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd104) begin
+             mem[write_address[4:0]][2519:2496] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd105) begin
+             mem[write_address[4:0]][2543:2520] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd106) begin
+             mem[write_address[4:0]][2567:2544] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd107) begin
+             mem[write_address[4:0]][2591:2568] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd108) begin
+             mem[write_address[4:0]][2615:2592] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd109) begin
+             mem[write_address[4:0]][2639:2616] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd110) begin
+             mem[write_address[4:0]][2663:2640] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd111) begin
+             mem[write_address[4:0]][2687:2664] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd112) begin
+             mem[write_address[4:0]][2711:2688] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd113) begin
+             mem[write_address[4:0]][2735:2712] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd114) begin
+             mem[write_address[4:0]][2759:2736] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd115) begin
+             mem[write_address[4:0]][2783:2760] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd116) begin
+             mem[write_address[4:0]][2807:2784] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd117) begin
+             mem[write_address[4:0]][2831:2808] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd118) begin
+             mem[write_address[4:0]][2855:2832] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd119) begin
+             mem[write_address[4:0]][2879:2856] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd120) begin
+             mem[write_address[4:0]][2903:2880] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd121) begin
+             mem[write_address[4:0]][2927:2904] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd122) begin
+             mem[write_address[4:0]][2951:2928] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd123) begin
+             mem[write_address[4:0]][2975:2952] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd124) begin
+             mem[write_address[4:0]][2999:2976] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd125) begin
+             mem[write_address[4:0]][3023:3000] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd126) begin
+             mem[write_address[4:0]][3047:3024] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd127) begin
+             mem[write_address[4:0]][3071:3048] <= write_value[23:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {8'd0, word[3071:3048], 8'd0, word[3047:3024], 8'd0, word[3023:3000], 8'd0, word[2999:2976], 8'd0, word[2975:2952], 8'd0, word[2951:2928], 8'd0, word[2927:2904], 8'd0, word[2903:2880], 8'd0, word[2879:2856], 8'd0, word[2855:2832], 8'd0, word[2831:2808], 8'd0, word[2807:2784], 8'd0, word[2783:2760], 8'd0, word[2759:2736], 8'd0, word[2735:2712], 8'd0, word[2711:2688], 8'd0, word[2687:2664], 8'd0, word[2663:2640], 8'd0, word[2639:2616], 8'd0, word[2615:2592], 8'd0, word[2591:2568], 8'd0, word[2567:2544], 8'd0, word[2543:2520], 8'd0, word[2519:2496], 8'd0, word[2495:2472], 8'd0, word[2471:2448], 8'd0, word[2447:2424], 8'd0, word[2423:2400], 8'd0, word[2399:2376], 8'd0, word[2375:2352], 8'd0, word[2351:2328], 8'd0, word[2327:2304], 8'd0, word[2303:2280], 8'd0, word[2279:2256], 8'd0, word[2255:2232], 8'd0, word[2231:2208], 8'd0, word[2207:2184], 8'd0, word[2183:2160], 8'd0, word[2159:2136], 8'd0, word[2135:2112], 8'd0, word[2111:2088], 8'd0, word[2087:2064], 8'd0, word[2063:2040], 8'd0, word[2039:2016], 8'd0, word[2015:1992], 8'd0, word[1991:1968], 8'd0, word[1967:1944], 8'd0, word[1943:1920], 8'd0, word[1919:1896], 8'd0, word[1895:1872], 8'd0, word[1871:1848], 8'd0, word[1847:1824], 8'd0, word[1823:1800], 8'd0, word[1799:1776], 8'd0, word[1775:1752], 8'd0, word[1751:1728], 8'd0, word[1727:1704], 8'd0, word[1703:1680], 8'd0, word[1679:1656], 8'd0, word[1655:1632], 8'd0, word[1631:1608], 8'd0, word[1607:1584], 8'd0, word[1583:1560], 8'd0, word[1559:1536], 8'd0, word[1535:1512], 8'd0, word[1511:1488], 8'd0, word[1487:1464], 8'd0, word[1463:1440], 8'd0, word[1439:1416], 8'd0, word[1415:1392], 8'd0, word[1391:1368], 8'd0, word[1367:1344], 8'd0, word[1343:1320], 8'd0, word[1319:1296], 8'd0, word[1295:1272], 8'd0, word[1271:1248], 8'd0, word[1247:1224], 8'd0, word[1223:1200], 8'd0, word[1199:1176], 8'd0, word[1175:1152], 8'd0, word[1151:1128], 8'd0, word[1127:1104], 8'd0, word[1103:1080], 8'd0, word[1079:1056], 8'd0, word[1055:1032], 8'd0, word[1031:1008], 8'd0, word[1007:984], 8'd0, word[983:960], 8'd0, word[959:936], 8'd0, word[935:912], 8'd0, word[911:888], 8'd0, word[887:864], 8'd0, word[863:840], 8'd0, word[839:816], 8'd0, word[815:792], 8'd0, word[791:768], 8'd0, word[767:744], 8'd0, word[743:720], 8'd0, word[719:696], 8'd0, word[695:672], 8'd0, word[671:648], 8'd0, word[647:624], 8'd0, word[623:600], 8'd0, word[599:576], 8'd0, word[575:552], 8'd0, word[551:528], 8'd0, word[527:504], 8'd0, word[503:480], 8'd0, word[479:456], 8'd0, word[455:432], 8'd0, word[431:408], 8'd0, word[407:384], 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
     end
 endmodule // bfc_tofino2__qe_a
 
 
-module bfc_tofino2__qe_d(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino2__qe_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [4095:0] mem [0:31];
+    reg [3071:0] mem [0:31];
+    reg [3071:0] word;
     wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    wire unused_lane_high = ^write_lane[7:7];
+    wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
-       read_data <= mem[read_address[4:0]];
+       word <= mem[read_address[4:0]];
        if (write_enable) begin
-          mem[write_address[4:0]] <= write_data[4095:0];
+          if (write_clear) begin
+             mem[write_address[4:0]] <= 3072'd0;
+          end else if (write_lane[6:0] == 7'd0) begin
+             mem[write_address[4:0]][23:0] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd1) begin
+             mem[write_address[4:0]][47:24] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd2) begin
+             mem[write_address[4:0]][71:48] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd3) begin
+             mem[write_address[4:0]][95:72] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd4) begin
+             mem[write_address[4:0]][119:96] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd5) begin
+             mem[write_address[4:0]][143:120] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd6) begin
+             mem[write_address[4:0]][167:144] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd7) begin
+             mem[write_address[4:0]][191:168] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd8) begin
+             mem[write_address[4:0]][215:192] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd9) begin
+             mem[write_address[4:0]][239:216] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd10) begin
+             mem[write_address[4:0]][263:240] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd11) begin
+             mem[write_address[4:0]][287:264] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd12) begin
+             mem[write_address[4:0]][311:288] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd13) begin
+             mem[write_address[4:0]][335:312] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd14) begin
+             mem[write_address[4:0]][359:336] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd15) begin
+             mem[write_address[4:0]][383:360] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd16) begin
+             mem[write_address[4:0]][407:384] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd17) begin
+             mem[write_address[4:0]][431:408] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd18) begin
+             mem[write_address[4:0]][455:432] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd19) begin
+             mem[write_address[4:0]][479:456] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd20) begin
+             mem[write_address[4:0]][503:480] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd21) begin
+             mem[write_address[4:0]][527:504] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd22) begin
+             mem[write_address[4:0]][551:528] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd23) begin
+             mem[write_address[4:0]][575:552] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd24) begin
+             mem[write_address[4:0]][599:576] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd25) begin
+             mem[write_address[4:0]][623:600] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd26) begin
+             mem[write_address[4:0]][647:624] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd27) begin
+             mem[write_address[4:0]][671:648] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd28) begin
+             mem[write_address[4:0]][695:672] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd29) begin
+             mem[write_address[4:0]][719:696] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd30) begin
+             mem[write_address[4:0]][743:720] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd31) begin
+             mem[write_address[4:0]][767:744] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd32) begin
+             mem[write_address[4:0]][791:768] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd33) begin
+             mem[write_address[4:0]][815:792] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd34) begin
+             mem[write_address[4:0]][839:816] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd35) begin
+             mem[write_address[4:0]][863:840] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd36) begin
+             mem[write_address[4:0]][887:864] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd37) begin
+             mem[write_address[4:0]][911:888] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd38) begin
+             mem[write_address[4:0]][935:912] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd39) begin
+             mem[write_address[4:0]][959:936] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd40) begin
+             mem[write_address[4:0]][983:960] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd41) begin
+             mem[write_address[4:0]][1007:984] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd42) begin
+             mem[write_address[4:0]][1031:1008] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd43) begin
+             mem[write_address[4:0]][1055:1032] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd44) begin
+             mem[write_address[4:0]][1079:1056] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd45) begin
+             mem[write_address[4:0]][1103:1080] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd46) begin
+             mem[write_address[4:0]][1127:1104] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd47) begin
+             mem[write_address[4:0]][1151:1128] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd48) begin
+             mem[write_address[4:0]][1175:1152] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd49) begin
+             mem[write_address[4:0]][1199:1176] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd50) begin
+             mem[write_address[4:0]][1223:1200] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd51) begin
+             mem[write_address[4:0]][1247:1224] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd52) begin
+             mem[write_address[4:0]][1271:1248] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd53) begin
+             mem[write_address[4:0]][1295:1272] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd54) begin
+             mem[write_address[4:0]][1319:1296] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd55) begin
+             mem[write_address[4:0]][1343:1320] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd56) begin
+             mem[write_address[4:0]][1367:1344] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd57) begin
+             mem[write_address[4:0]][1391:1368] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd58) begin
+             mem[write_address[4:0]][1415:1392] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd59) begin
+             mem[write_address[4:0]][1439:1416] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd60) begin
+             mem[write_address[4:0]][1463:1440] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd61) begin
+             mem[write_address[4:0]][1487:1464] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd62) begin
+             mem[write_address[4:0]][1511:1488] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd63) begin
+             mem[write_address[4:0]][1535:1512] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd64) begin
+             mem[write_address[4:0]][1559:1536] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd65) begin
+             mem[write_address[4:0]][1583:1560] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd66) begin
+             mem[write_address[4:0]][1607:1584] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd67) begin
+             mem[write_address[4:0]][1631:1608] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd68) begin
+             mem[write_address[4:0]][1655:1632] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd69) begin
+             mem[write_address[4:0]][1679:1656] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd70) begin
+             mem[write_address[4:0]][1703:1680] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd71) begin
+             mem[write_address[4:0]][1727:1704] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd72) begin
+             mem[write_address[4:0]][1751:1728] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd73) begin
+             mem[write_address[4:0]][1775:1752] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd74) begin
+             mem[write_address[4:0]][1799:1776] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd75) begin
+             mem[write_address[4:0]][1823:1800] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd76) begin
+             mem[write_address[4:0]][1847:1824] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd77) begin
+             mem[write_address[4:0]][1871:1848] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd78) begin
+             mem[write_address[4:0]][1895:1872] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd79) begin
+             mem[write_address[4:0]][1919:1896] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd80) begin
+             mem[write_address[4:0]][1943:1920] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd81) begin
+             mem[write_address[4:0]][1967:1944] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd82) begin
+             mem[write_address[4:0]][1991:1968] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd83) begin
+             mem[write_address[4:0]][2015:1992] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd84) begin
+             mem[write_address[4:0]][2039:2016] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd85) begin
+             mem[write_address[4:0]][2063:2040] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd86) begin
+             mem[write_address[4:0]][2087:2064] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd87) begin
+             mem[write_address[4:0]][2111:2088] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd88) begin
+             mem[write_address[4:0]][2135:2112] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd89) begin
+             mem[write_address[4:0]][2159:2136] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd90) begin
+             mem[write_address[4:0]][2183:2160] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd91) begin
+             mem[write_address[4:0]][2207:2184] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd92) begin
+             mem[write_address[4:0]][2231:2208] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd93) begin
+             mem[write_address[4:0]][2255:2232] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd94) begin
+             mem[write_address[4:0]][2279:2256] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd95) begin
+             mem[write_address[4:0]][2303:2280] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd96) begin
+             mem[write_address[4:0]][2327:2304] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd97) begin
+             mem[write_address[4:0]][2351:2328] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd98) begin
+             mem[write_address[4:0]][2375:2352] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd99) begin
+             mem[write_address[4:0]][2399:2376] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd100) begin
+             mem[write_address[4:0]][2423:2400] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd101) begin
+             mem[write_address[4:0]][2447:2424] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd102) begin
+             mem[write_address[4:0]][2471:2448] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd103) begin
+             mem[write_address[4:0]][2495:2472] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd104) begin
+             mem[write_address[4:0]][2519:2496] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd105) begin
+             mem[write_address[4:0]][2543:2520] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd106) begin
+             mem[write_address[4:0]][2567:2544] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd107) begin
+             mem[write_address[4:0]][2591:2568] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd108) begin
+             mem[write_address[4:0]][2615:2592] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd109) begin
+             mem[write_address[4:0]][2639:2616] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd110) begin
+             mem[write_address[4:0]][2663:2640] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd111) begin
+             mem[write_address[4:0]][2687:2664] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd112) begin
+             mem[write_address[4:0]][2711:2688] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd113) begin
+             mem[write_address[4:0]][2735:2712] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd114) begin
+             mem[write_address[4:0]][2759:2736] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd115) begin
+             mem[write_address[4:0]][2783:2760] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd116) begin
+             mem[write_address[4:0]][2807:2784] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd117) begin
+             mem[write_address[4:0]][2831:2808] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd118) begin
+             mem[write_address[4:0]][2855:2832] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd119) begin
+             mem[write_address[4:0]][2879:2856] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd120) begin
+             mem[write_address[4:0]][2903:2880] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd121) begin
+             mem[write_address[4:0]][2927:2904] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd122) begin
+             mem[write_address[4:0]][2951:2928] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd123) begin
+             mem[write_address[4:0]][2975:2952] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd124) begin
+             mem[write_address[4:0]][2999:2976] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd125) begin
+             mem[write_address[4:0]][3023:3000] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd126) begin
+             mem[write_address[4:0]][3047:3024] <= write_value[23:0];
+          end else if (write_lane[6:0] == 7'd127) begin
+             mem[write_address[4:0]][3071:3048] <= write_value[23:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {8'd0, word[3071:3048], 8'd0, word[3047:3024], 8'd0, word[3023:3000], 8'd0, word[2999:2976], 8'd0, word[2975:2952], 8'd0, word[2951:2928], 8'd0, word[2927:2904], 8'd0, word[2903:2880], 8'd0, word[2879:2856], 8'd0, word[2855:2832], 8'd0, word[2831:2808], 8'd0, word[2807:2784], 8'd0, word[2783:2760], 8'd0, word[2759:2736], 8'd0, word[2735:2712], 8'd0, word[2711:2688], 8'd0, word[2687:2664], 8'd0, word[2663:2640], 8'd0, word[2639:2616], 8'd0, word[2615:2592], 8'd0, word[2591:2568], 8'd0, word[2567:2544], 8'd0, word[2543:2520], 8'd0, word[2519:2496], 8'd0, word[2495:2472], 8'd0, word[2471:2448], 8'd0, word[2447:2424], 8'd0, word[2423:2400], 8'd0, word[2399:2376], 8'd0, word[2375:2352], 8'd0, word[2351:2328], 8'd0, word[2327:2304], 8'd0, word[2303:2280], 8'd0, word[2279:2256], 8'd0, word[2255:2232], 8'd0, word[2231:2208], 8'd0, word[2207:2184], 8'd0, word[2183:2160], 8'd0, word[2159:2136], 8'd0, word[2135:2112], 8'd0, word[2111:2088], 8'd0, word[2087:2064], 8'd0, word[2063:2040], 8'd0, word[2039:2016], 8'd0, word[2015:1992], 8'd0, word[1991:1968], 8'd0, word[1967:1944], 8'd0, word[1943:1920], 8'd0, word[1919:1896], 8'd0, word[1895:1872], 8'd0, word[1871:1848], 8'd0, word[1847:1824], 8'd0, word[1823:1800], 8'd0, word[1799:1776], 8'd0, word[1775:1752], 8'd0, word[1751:1728], 8'd0, word[1727:1704], 8'd0, word[1703:1680], 8'd0, word[1679:1656], 8'd0, word[1655:1632], 8'd0, word[1631:1608], 8'd0, word[1607:1584], 8'd0, word[1583:1560], 8'd0, word[1559:1536], 8'd0, word[1535:1512], 8'd0, word[1511:1488], 8'd0, word[1487:1464], 8'd0, word[1463:1440], 8'd0, word[1439:1416], 8'd0, word[1415:1392], 8'd0, word[1391:1368], 8'd0, word[1367:1344], 8'd0, word[1343:1320], 8'd0, word[1319:1296], 8'd0, word[1295:1272], 8'd0, word[1271:1248], 8'd0, word[1247:1224], 8'd0, word[1223:1200], 8'd0, word[1199:1176], 8'd0, word[1175:1152], 8'd0, word[1151:1128], 8'd0, word[1127:1104], 8'd0, word[1103:1080], 8'd0, word[1079:1056], 8'd0, word[1055:1032], 8'd0, word[1031:1008], 8'd0, word[1007:984], 8'd0, word[983:960], 8'd0, word[959:936], 8'd0, word[935:912], 8'd0, word[911:888], 8'd0, word[887:864], 8'd0, word[863:840], 8'd0, word[839:816], 8'd0, word[815:792], 8'd0, word[791:768], 8'd0, word[767:744], 8'd0, word[743:720], 8'd0, word[719:696], 8'd0, word[695:672], 8'd0, word[671:648], 8'd0, word[647:624], 8'd0, word[623:600], 8'd0, word[599:576], 8'd0, word[575:552], 8'd0, word[551:528], 8'd0, word[527:504], 8'd0, word[503:480], 8'd0, word[479:456], 8'd0, word[455:432], 8'd0, word[431:408], 8'd0, word[407:384], 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
     end
 endmodule // bfc_tofino2__qe_d
 

@@ -219,7 +219,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     localparam  one_128 = 128'h1;
     localparam  one_n = 128'h1;
     localparam  all_n = 128'hffffffffffffffffffffffffffffffff;
-    localparam  lane_r = 4096'hffffffff;
     localparam  lane_th = 4096'hffffffff;
     localparam  lane_rr = 512'hff;
     localparam  used_q = 128'hffffffffffffffffffffffffffffffff;
@@ -268,6 +267,10 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     localparam  mask_24 = 32'hffffff;
     localparam  mask_7 = 8'h7f;
     localparam  lane_class = 128'h7fff;
+    localparam  q_lane_mask = 8'hf;
+    localparam  u_lane_mask = 8'hf;
+    localparam  port_mask = 12'h7;
+    localparam  th_lane_mask = 12'hf;
     localparam  snap_k_mask = 32'hfffff;
     localparam  snap_index_mask = 32'h3fffff;
     localparam  class_word_mask = 32'h7fff;
@@ -385,43 +388,59 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [5:0] qe_a$read_address;
     wire  [4095:0] qe_a$read_data;
     reg  [5:0] qe_a$write_address;
-    reg  [4095:0] qe_a$write_data;
     reg  qe_a$write_enable;
+    reg  qe_a$write_clear;
+    reg  [7:0] qe_a$write_lane;
+    reg  [31:0] qe_a$write_value;
     reg  [5:0] qe_d$read_address;
     wire  [4095:0] qe_d$read_data;
     reg  [5:0] qe_d$write_address;
-    reg  [4095:0] qe_d$write_data;
     reg  qe_d$write_enable;
+    reg  qe_d$write_clear;
+    reg  [7:0] qe_d$write_lane;
+    reg  [31:0] qe_d$write_value;
     reg  [5:0] qd_a$read_address;
     wire  [4095:0] qd_a$read_data;
     reg  [5:0] qd_a$write_address;
-    reg  [4095:0] qd_a$write_data;
     reg  qd_a$write_enable;
+    reg  qd_a$write_clear;
+    reg  [7:0] qd_a$write_lane;
+    reg  [31:0] qd_a$write_value;
     reg  [5:0] qd_d$read_address;
     wire  [4095:0] qd_d$read_data;
     reg  [5:0] qd_d$write_address;
-    reg  [4095:0] qd_d$write_data;
     reg  qd_d$write_enable;
+    reg  qd_d$write_clear;
+    reg  [7:0] qd_d$write_lane;
+    reg  [31:0] qd_d$write_value;
     reg  [5:0] pi_a$read_address;
     wire  [4095:0] pi_a$read_data;
     reg  [5:0] pi_a$write_address;
-    reg  [4095:0] pi_a$write_data;
     reg  pi_a$write_enable;
+    reg  pi_a$write_clear;
+    reg  [7:0] pi_a$write_lane;
+    reg  [31:0] pi_a$write_value;
     reg  [5:0] pi_d$read_address;
     wire  [4095:0] pi_d$read_data;
     reg  [5:0] pi_d$write_address;
-    reg  [4095:0] pi_d$write_data;
     reg  pi_d$write_enable;
+    reg  pi_d$write_clear;
+    reg  [7:0] pi_d$write_lane;
+    reg  [31:0] pi_d$write_value;
     reg  [5:0] pd_a$read_address;
     wire  [4095:0] pd_a$read_data;
     reg  [5:0] pd_a$write_address;
-    reg  [4095:0] pd_a$write_data;
     reg  pd_a$write_enable;
+    reg  pd_a$write_clear;
+    reg  [7:0] pd_a$write_lane;
+    reg  [31:0] pd_a$write_value;
     reg  [5:0] pd_d$read_address;
     wire  [4095:0] pd_d$read_data;
     reg  [5:0] pd_d$write_address;
-    reg  [4095:0] pd_d$write_data;
     reg  pd_d$write_enable;
+    reg  pd_d$write_clear;
+    reg  [7:0] pd_d$write_lane;
+    reg  [31:0] pd_d$write_value;
     reg  fw_qe_valid$d;
     wire  fw_qe_valid$q;
     reg  [5:0] fw_qe_row$d;
@@ -635,31 +654,27 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [31:0] s_qlane_wide;
     reg  [31:0] s_plane_wide;
     reg  [31:0] d_qe_lane;
-    reg  [4095:0] d_qd_row;
     reg  [31:0] d_qd_lane;
     reg  [31:0] d_qd_new;
-    reg  [4095:0] d_qd_row_new;
     reg  [7:0] a_lane_q;
-    reg  [4095:0] a_qe_row;
+    reg  [7:0] e_lane_q;
+    reg  [7:0] e_lane_u;
+    reg  [7:0] d_lane_q;
+    reg  [7:0] d_lane_u;
     reg  [31:0] a_qe_lane;
     reg  [31:0] a_qd_lane;
     reg  [31:0] e_qe_new;
-    reg  [4095:0] e_qe_row_new;
     reg  [31:0] d_pi_lane;
-    reg  [4095:0] d_pd_row;
     reg  [31:0] d_pd_lane;
     reg  d_pc_write;
     reg  [31:0] d_pd_new;
-    reg  [4095:0] d_pd_row_new;
     reg  [31:0] d_pc_after;
     reg  [7:0] a_lane_p;
-    reg  [4095:0] a_pi_row;
     reg  [31:0] a_pi_lane;
     reg  [31:0] a_pd_lane_start;
     reg  [31:0] a_pd_lane;
     reg  [31:0] e_pc_start;
     reg  [31:0] e_pi_new;
-    reg  [4095:0] e_pi_row_new;
     reg  [31:0] e_pc_fin;
     reg  [31:0] d_pc_fin;
     reg  same_j;
@@ -958,64 +973,80 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .read_address(qe_a$read_address),
         .read_data(qe_a$read_data),
         .write_address(qe_a$write_address),
-        .write_data(qe_a$write_data),
-        .write_enable(qe_a$write_enable)
+        .write_enable(qe_a$write_enable),
+        .write_clear(qe_a$write_clear),
+        .write_lane(qe_a$write_lane),
+        .write_value(qe_a$write_value)
     );
     bfc_tofino_loopback__qe_d qe_d(
         .clock(clock),
         .read_address(qe_d$read_address),
         .read_data(qe_d$read_data),
         .write_address(qe_d$write_address),
-        .write_data(qe_d$write_data),
-        .write_enable(qe_d$write_enable)
+        .write_enable(qe_d$write_enable),
+        .write_clear(qe_d$write_clear),
+        .write_lane(qe_d$write_lane),
+        .write_value(qe_d$write_value)
     );
     bfc_tofino_loopback__qd_a qd_a(
         .clock(clock),
         .read_address(qd_a$read_address),
         .read_data(qd_a$read_data),
         .write_address(qd_a$write_address),
-        .write_data(qd_a$write_data),
-        .write_enable(qd_a$write_enable)
+        .write_enable(qd_a$write_enable),
+        .write_clear(qd_a$write_clear),
+        .write_lane(qd_a$write_lane),
+        .write_value(qd_a$write_value)
     );
     bfc_tofino_loopback__qd_d qd_d(
         .clock(clock),
         .read_address(qd_d$read_address),
         .read_data(qd_d$read_data),
         .write_address(qd_d$write_address),
-        .write_data(qd_d$write_data),
-        .write_enable(qd_d$write_enable)
+        .write_enable(qd_d$write_enable),
+        .write_clear(qd_d$write_clear),
+        .write_lane(qd_d$write_lane),
+        .write_value(qd_d$write_value)
     );
     bfc_tofino_loopback__pi_a pi_a(
         .clock(clock),
         .read_address(pi_a$read_address),
         .read_data(pi_a$read_data),
         .write_address(pi_a$write_address),
-        .write_data(pi_a$write_data),
-        .write_enable(pi_a$write_enable)
+        .write_enable(pi_a$write_enable),
+        .write_clear(pi_a$write_clear),
+        .write_lane(pi_a$write_lane),
+        .write_value(pi_a$write_value)
     );
     bfc_tofino_loopback__pi_d pi_d(
         .clock(clock),
         .read_address(pi_d$read_address),
         .read_data(pi_d$read_data),
         .write_address(pi_d$write_address),
-        .write_data(pi_d$write_data),
-        .write_enable(pi_d$write_enable)
+        .write_enable(pi_d$write_enable),
+        .write_clear(pi_d$write_clear),
+        .write_lane(pi_d$write_lane),
+        .write_value(pi_d$write_value)
     );
     bfc_tofino_loopback__pd_a pd_a(
         .clock(clock),
         .read_address(pd_a$read_address),
         .read_data(pd_a$read_data),
         .write_address(pd_a$write_address),
-        .write_data(pd_a$write_data),
-        .write_enable(pd_a$write_enable)
+        .write_enable(pd_a$write_enable),
+        .write_clear(pd_a$write_clear),
+        .write_lane(pd_a$write_lane),
+        .write_value(pd_a$write_value)
     );
     bfc_tofino_loopback__pd_d pd_d(
         .clock(clock),
         .read_address(pd_d$read_address),
         .read_data(pd_d$read_data),
         .write_address(pd_d$write_address),
-        .write_data(pd_d$write_data),
-        .write_enable(pd_d$write_enable)
+        .write_enable(pd_d$write_enable),
+        .write_clear(pd_d$write_clear),
+        .write_lane(pd_d$write_lane),
+        .write_value(pd_d$write_value)
     );
     bfc_tofino_loopback__fw_qe_valid fw_qe_valid(
         .d(fw_qe_valid$d),
@@ -1726,13 +1757,13 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         if (w_class) begin
             classes_eff = (r_classes$q & ~(lane_class << (w_class_index << 32'h4))) | (({96'd0, i_csr_wdata$q} & lane_class) << (w_class_index << 32'h4));
         end
-        th_off = r_th_index$q[11:0] << 32'h5;
+        th_off = (r_th_index$q[11:0] & th_lane_mask) << 32'h5;
         th_wdata = i_csr_wdata$q & occ_max;
         th_eff = th$q ^ reset_th;
         if (w_th_data & (r_th_index$q < {24'd0, n_queues})) begin
             th_eff = ((th$q ^ reset_th) & ~(lane_th << th_off)) | ({4064'd0, th_wdata} << th_off);
         end
-        bpen_off = r_bpen_index$q[11:0] << 32'h6;
+        bpen_off = (r_bpen_index$q[11:0] & port_mask) << 32'h6;
         bpen_lo_wdata = ~i_csr_wdata$q & bpen_lo_mask;
         bpen_hi_wdata = ~i_csr_wdata$q & bpen_hi_mask;
         bpen_eff = bpen$q;
@@ -1791,37 +1822,36 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         if (~d_size_under) begin
             d_dc_new = (d_dc + one_32) & size_mask;
         end
+        d_lane_q = {1'd0, i_deq_q$q} & q_lane_mask;
+        d_lane_u = {1'd0, i_deq_upq$q} & u_lane_mask;
         d_j = ({10'd0, i_deq_in$q} << upstream_bits) | {9'd0, i_deq_upq$q};
-        d_pi_lane = pi_d$read_data[(i_deq_upq$q * 32'h20)+:(32)];
-        if (fw_pi_valid$q & (fw_pi_row$q == i_deq_in$q) & (fw_pi_lane$q == {1'd0, i_deq_upq$q})) begin
+        d_pi_lane = pi_d$read_data[(d_lane_u * 32'h20)+:(32)];
+        if (fw_pi_valid$q & (fw_pi_row$q == i_deq_in$q) & (fw_pi_lane$q == d_lane_u)) begin
             d_pi_lane = fw_pi_val$q;
         end
-        d_pd_row = pd_d$read_data;
-        if (fw_pd_valid$q & (fw_pd_row$q == i_deq_in$q)) begin
-            d_pd_row = (pd_d$read_data & ~(lane_r << ({8'd0, fw_pd_lane$q} << 32'h5))) | ({4064'd0, fw_pd_val$q} << ({8'd0, fw_pd_lane$q} << 32'h5));
+        d_pd_lane = pd_d$read_data[(d_lane_u * 32'h20)+:(32)];
+        if (fw_pd_valid$q & (fw_pd_row$q == i_deq_in$q) & (fw_pd_lane$q == d_lane_u)) begin
+            d_pd_lane = fw_pd_val$q;
         end
-        d_pd_lane = d_pd_row[(i_deq_upq$q * 32'h20)+:(32)];
-        d_pc_old = d_pi_lane - d_pd_lane;
+        d_pc_old = (d_pi_lane - d_pd_lane) & pc_max;
         d_pc_dec = d_v & i_deq_cnt$q;
         d_pc_under = d_pc_dec & ~|d_pc_old;
         d_pc_write = d_pc_dec & ~d_pc_under;
         d_pd_new = d_pd_lane + one_32;
-        d_pd_row_new = (d_pd_row & ~(lane_r << ({9'd0, i_deq_upq$q} << 32'h5))) | ({4064'd0, d_pd_new} << ({9'd0, i_deq_upq$q} << 32'h5));
         d_pc_after = d_pc_old;
         if (d_pc_write) begin
             d_pc_after = d_pc_old - one_32;
         end
         d_qi = ({10'd0, i_deq_eg$q} << queue_bits) | {9'd0, i_deq_q$q};
-        d_qe_lane = qe_d$read_data[(i_deq_q$q * 32'h20)+:(32)];
-        if (fw_qe_valid$q & (fw_qe_row$q == i_deq_eg$q) & (fw_qe_lane$q == {1'd0, i_deq_q$q})) begin
+        d_qe_lane = qe_d$read_data[(d_lane_q * 32'h20)+:(32)];
+        if (fw_qe_valid$q & (fw_qe_row$q == i_deq_eg$q) & (fw_qe_lane$q == d_lane_q)) begin
             d_qe_lane = fw_qe_val$q;
         end
-        d_qd_row = qd_d$read_data;
-        if (fw_qd_valid$q & (fw_qd_row$q == i_deq_eg$q)) begin
-            d_qd_row = (qd_d$read_data & ~(lane_r << ({8'd0, fw_qd_lane$q} << 32'h5))) | ({4064'd0, fw_qd_val$q} << ({8'd0, fw_qd_lane$q} << 32'h5));
+        d_qd_lane = qd_d$read_data[(d_lane_q * 32'h20)+:(32)];
+        if (fw_qd_valid$q & (fw_qd_row$q == i_deq_eg$q) & (fw_qd_lane$q == d_lane_q)) begin
+            d_qd_lane = fw_qd_val$q;
         end
-        d_qd_lane = d_qd_row[(i_deq_q$q * 32'h20)+:(32)];
-        d_ql_old = d_qe_lane - d_qd_lane;
+        d_ql_old = (d_qe_lane - d_qd_lane) & occ_max;
         d_ql_under = d_v & (d_ql_old < {16'd0, i_deq_len$q});
         d_ql_new = d_ql_old - {16'd0, i_deq_len$q};
         d_qd_new = d_qd_lane + {16'd0, i_deq_len$q};
@@ -1829,7 +1859,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
             d_ql_new = 32'h0;
             d_qd_new = d_qe_lane;
         end
-        d_qd_row_new = (d_qd_row & ~(lane_r << ({9'd0, i_deq_q$q} << 32'h5))) | ({4064'd0, d_qd_new} << ({9'd0, i_deq_q$q} << 32'h5));
         empty_mid = empty$q;
         if (d_v) begin
             if (~|d_ql_new) begin
@@ -2324,23 +2353,23 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
             e_ec_new = (a_ec + one_32) & size_mask;
         end
         e_qi = e_row_off | {8'd0, e_q};
-        a_lane_q = e_q;
+        e_lane_q = e_q & q_lane_mask;
+        a_lane_q = e_lane_q;
         if (~i_enq_valid$q) begin
             a_lane_q = s_qlane_wide[7:0];
         end
-        a_qe_row = qe_a$read_data;
-        if (fw_qe_valid$q & (fw_qe_row$q == i_qrow_a$q)) begin
-            a_qe_row = (qe_a$read_data & ~(lane_r << ({8'd0, fw_qe_lane$q} << 32'h5))) | ({4064'd0, fw_qe_val$q} << ({8'd0, fw_qe_lane$q} << 32'h5));
+        a_qe_lane = qe_a$read_data[(a_lane_q * 32'h20)+:(32)];
+        if (fw_qe_valid$q & (fw_qe_row$q == i_qrow_a$q) & (fw_qe_lane$q == a_lane_q)) begin
+            a_qe_lane = fw_qe_val$q;
         end
-        a_qe_lane = a_qe_row[(a_lane_q * 32'h20)+:(32)];
         a_qd_lane = qd_a$read_data[(a_lane_q * 32'h20)+:(32)];
         if (fw_qd_valid$q & (fw_qd_row$q == i_qrow_a$q) & (fw_qd_lane$q == a_lane_q)) begin
             a_qd_lane = fw_qd_val$q;
         end
-        if (d_v & (i_deq_eg$q == i_qrow_a$q) & ({1'd0, i_deq_q$q} == a_lane_q)) begin
+        if (d_v & (i_deq_eg$q == i_qrow_a$q) & (d_lane_q == a_lane_q)) begin
             a_qd_lane = d_qd_new;
         end
-        e_ql_old = a_qe_lane - a_qd_lane;
+        e_ql_old = (a_qe_lane - a_qd_lane) & occ_max;
         e_active = ~e_row_empty & ~e_row_paused & data_queues;
         e_nact = 8'h0;
         if (e_active[0]) begin
@@ -2729,36 +2758,35 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         end
         e_th_idx = 8'h0;
         if (|e_nact) begin
-            e_th_idx = e_nact - one_8;
+            e_th_idx = (e_nact - one_8) & q_lane_mask;
         end
         e_th = th_eff[(e_th_idx * 32'h20)+:(32)];
         e_above = e_ql_old > e_th;
-        e_bp_idx = ({6'd0, i_enq_in$q} << 32'h6) | {6'd0, i_enq_eg$q};
+        e_bp_idx = (({6'd0, i_enq_in$q} & port_mask) << 32'h6) | ({6'd0, i_enq_eg$q} & port_mask);
         e_bp = ~bpen_eff[e_bp_idx];
         e_j = ({10'd0, i_enq_in$q} << upstream_bits) | {9'd0, i_enq_upq$q};
-        a_lane_p = {1'd0, i_enq_upq$q};
+        e_lane_u = {1'd0, i_enq_upq$q} & u_lane_mask;
+        a_lane_p = e_lane_u;
         if (~i_enq_valid$q) begin
             a_lane_p = s_plane_wide[7:0];
         end
-        a_pi_row = pi_a$read_data;
-        if (fw_pi_valid$q & (fw_pi_row$q == i_prow_a$q)) begin
-            a_pi_row = (pi_a$read_data & ~(lane_r << ({8'd0, fw_pi_lane$q} << 32'h5))) | ({4064'd0, fw_pi_val$q} << ({8'd0, fw_pi_lane$q} << 32'h5));
+        a_pi_lane = pi_a$read_data[(a_lane_p * 32'h20)+:(32)];
+        if (fw_pi_valid$q & (fw_pi_row$q == i_prow_a$q) & (fw_pi_lane$q == a_lane_p)) begin
+            a_pi_lane = fw_pi_val$q;
         end
-        a_pi_lane = a_pi_row[(a_lane_p * 32'h20)+:(32)];
         a_pd_lane_start = pd_a$read_data[(a_lane_p * 32'h20)+:(32)];
         if (fw_pd_valid$q & (fw_pd_row$q == i_prow_a$q) & (fw_pd_lane$q == a_lane_p)) begin
             a_pd_lane_start = fw_pd_val$q;
         end
         a_pd_lane = a_pd_lane_start;
-        if (d_pc_write & (i_deq_in$q == i_prow_a$q) & ({1'd0, i_deq_upq$q} == a_lane_p)) begin
+        if (d_pc_write & (i_deq_in$q == i_prow_a$q) & (d_lane_u == a_lane_p)) begin
             a_pd_lane = d_pd_new;
         end
-        e_pc_start = a_pi_lane - a_pd_lane_start;
-        e_pc_old = a_pi_lane - a_pd_lane;
+        e_pc_start = (a_pi_lane - a_pd_lane_start) & pc_max;
+        e_pc_old = (a_pi_lane - a_pd_lane) & pc_max;
         e_pc_sat = e_pc_old == pc_max;
         e_counted = e_v & e_above & e_bp & ~e_pc_sat;
         e_pi_new = a_pi_lane + one_32;
-        e_pi_row_new = (a_pi_row & ~(lane_r << ({9'd0, i_enq_upq$q} << 32'h5))) | ({4064'd0, e_pi_new} << ({9'd0, i_enq_upq$q} << 32'h5));
         e_pc_fin = e_pc_old;
         if (e_counted) begin
             e_pc_fin = e_pc_old + one_32;
@@ -2773,7 +2801,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         if (e_ql_sat) begin
             e_qe_new = a_qd_lane + occ_max;
         end
-        e_qe_row_new = (a_qe_row & ~(lane_r << ({8'd0, e_q} << 32'h5))) | ({4064'd0, e_qe_new} << ({8'd0, e_q} << 32'h5));
         empty_fin = empty_mid;
         if (e_v) begin
             empty_fin = empty_mid & ~(one_n << e_qi);
@@ -2835,58 +2862,74 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         fw_d_ts$d = wd_ts;
         qe_a$write_enable = e_v;
         qe_a$write_address = i_enq_eg$q;
-        qe_a$write_data = e_qe_row_new;
+        qe_a$write_clear = 1'b0;
+        qe_a$write_lane = e_lane_q;
+        qe_a$write_value = e_qe_new;
         qd_a$write_enable = d_v;
         qd_a$write_address = i_deq_eg$q;
-        qd_a$write_data = d_qd_row_new;
+        qd_a$write_clear = 1'b0;
+        qd_a$write_lane = d_lane_q;
+        qd_a$write_value = d_qd_new;
         pi_a$write_enable = e_counted;
         pi_a$write_address = i_enq_in$q;
-        pi_a$write_data = e_pi_row_new;
+        pi_a$write_clear = 1'b0;
+        pi_a$write_lane = e_lane_u;
+        pi_a$write_value = e_pi_new;
         pd_a$write_enable = d_pc_write;
         pd_a$write_address = i_deq_in$q;
-        pd_a$write_data = d_pd_row_new;
+        pd_a$write_clear = 1'b0;
+        pd_a$write_lane = d_lane_u;
+        pd_a$write_value = d_pd_new;
         if (live$q & ~init_done$q) begin
             qe_a$write_enable = 1'b1;
             qe_a$write_address = init_cnt$q[5:0];
-            qe_a$write_data = 4096'h0;
+            qe_a$write_clear = 1'b1;
             qd_a$write_enable = 1'b1;
             qd_a$write_address = init_cnt$q[5:0];
-            qd_a$write_data = 4096'h0;
+            qd_a$write_clear = 1'b1;
             pi_a$write_enable = 1'b1;
             pi_a$write_address = init_cnt$q[5:0];
-            pi_a$write_data = 4096'h0;
+            pi_a$write_clear = 1'b1;
             pd_a$write_enable = 1'b1;
             pd_a$write_address = init_cnt$q[5:0];
-            pd_a$write_data = 4096'h0;
+            pd_a$write_clear = 1'b1;
         end
         qe_d$write_enable = qe_a$write_enable;
         qe_d$write_address = qe_a$write_address;
-        qe_d$write_data = qe_a$write_data;
+        qe_d$write_clear = qe_a$write_clear;
+        qe_d$write_lane = qe_a$write_lane;
+        qe_d$write_value = qe_a$write_value;
         qd_d$write_enable = qd_a$write_enable;
         qd_d$write_address = qd_a$write_address;
-        qd_d$write_data = qd_a$write_data;
+        qd_d$write_clear = qd_a$write_clear;
+        qd_d$write_lane = qd_a$write_lane;
+        qd_d$write_value = qd_a$write_value;
         pi_d$write_enable = pi_a$write_enable;
         pi_d$write_address = pi_a$write_address;
-        pi_d$write_data = pi_a$write_data;
+        pi_d$write_clear = pi_a$write_clear;
+        pi_d$write_lane = pi_a$write_lane;
+        pi_d$write_value = pi_a$write_value;
         pd_d$write_enable = pd_a$write_enable;
         pd_d$write_address = pd_a$write_address;
-        pd_d$write_data = pd_a$write_data;
+        pd_d$write_clear = pd_a$write_clear;
+        pd_d$write_lane = pd_a$write_lane;
+        pd_d$write_value = pd_a$write_value;
         fw_qe_valid$d = e_v;
         fw_qe_row$d = i_enq_eg$q;
-        fw_qe_lane$d = e_q;
-        fw_qe_val$d = e_qe_new;
+        fw_qe_lane$d = e_lane_q;
+        fw_qe_val$d = e_qe_new & occ_max;
         fw_qd_valid$d = d_v;
         fw_qd_row$d = i_deq_eg$q;
-        fw_qd_lane$d = {1'd0, i_deq_q$q};
-        fw_qd_val$d = d_qd_new;
+        fw_qd_lane$d = d_lane_q;
+        fw_qd_val$d = d_qd_new & occ_max;
         fw_pi_valid$d = e_counted;
         fw_pi_row$d = i_enq_in$q;
-        fw_pi_lane$d = {1'd0, i_enq_upq$q};
-        fw_pi_val$d = e_pi_new;
+        fw_pi_lane$d = e_lane_u;
+        fw_pi_val$d = e_pi_new & pc_max;
         fw_pd_valid$d = d_pc_write;
         fw_pd_row$d = i_deq_in$q;
-        fw_pd_lane$d = {1'd0, i_deq_upq$q};
-        fw_pd_val$d = d_pd_new;
+        fw_pd_lane$d = d_lane_u;
+        fw_pd_val$d = d_pd_new & pc_max;
         bm_live = live$q & |t_bm_eff;
         bm_emit = bm_live & (bm_port_c$q < {24'd0, n_ports});
         bm_off = (bm_port_c$q[15:0] << upstream_bits) + ({8'd0, bm_chunk_c$q} << 32'h5);
@@ -3057,8 +3100,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
             o_bm_base$d = bm_chunk_c$q[1:0];
             o_bm_bits$d = bm_bits_wide[31:0];
         end
-        rd_th_off = th_index_next[11:0] << 32'h5;
-        rd_bpen_off = bpen_index_next[11:0] << 32'h6;
+        rd_th_off = (th_index_next[11:0] & th_lane_mask) << 32'h5;
+        rd_bpen_off = (bpen_index_next[11:0] & port_mask) << 32'h6;
         now_next_wide = now_next >> ts_shift;
         rd_class = {2'd0, csr_addr} - {2'd0, a_class_base};
         rd_class_wide = classes_eff >> (rd_class << 32'h4);
@@ -3103,7 +3146,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         if (csr_addr == a_th_index) begin
             o_rdata$d = th_index_next;
         end
-        if (csr_addr == a_th_data) begin
+        if ((csr_addr == a_th_data) & (th_index_next < {24'd0, n_queues})) begin
             o_rdata$d = th_eff[(rd_th_off)+:(32)];
         end
         if (csr_addr == a_bpen_index) begin
@@ -4812,194 +4855,530 @@ module bfc_tofino_loopback__o_resume_valid(d,q,clock);
 endmodule // bfc_tofino_loopback__o_resume_valid
 
 
-module bfc_tofino_loopback__pd_a(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino_loopback__pd_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [511:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[4095:512];
+    reg [287:0] mem [0:7];
+    reg [287:0] word;
     wire unused_address_high = ^{read_address[5:3], write_address[5:3]};
+    wire unused_lane_high = ^write_lane[7:4];
+    wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
-       read_data <= {3584'd0, mem[read_address[2:0]]};
+       word <= mem[read_address[2:0]];
        if (write_enable) begin
-          mem[write_address[2:0]] <= write_data[511:0];
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 288'd0;
+          end else if (write_lane[3:0] == 4'd0) begin
+             mem[write_address[2:0]][17:0] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd1) begin
+             mem[write_address[2:0]][35:18] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd2) begin
+             mem[write_address[2:0]][53:36] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd3) begin
+             mem[write_address[2:0]][71:54] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd4) begin
+             mem[write_address[2:0]][89:72] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd5) begin
+             mem[write_address[2:0]][107:90] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd6) begin
+             mem[write_address[2:0]][125:108] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd7) begin
+             mem[write_address[2:0]][143:126] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd8) begin
+             mem[write_address[2:0]][161:144] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd9) begin
+             mem[write_address[2:0]][179:162] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd10) begin
+             mem[write_address[2:0]][197:180] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd11) begin
+             mem[write_address[2:0]][215:198] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd12) begin
+             mem[write_address[2:0]][233:216] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd13) begin
+             mem[write_address[2:0]][251:234] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd14) begin
+             mem[write_address[2:0]][269:252] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd15) begin
+             mem[write_address[2:0]][287:270] <= write_value[17:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {3584'd0, 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
     end
 endmodule // bfc_tofino_loopback__pd_a
 
 
-module bfc_tofino_loopback__pd_d(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino_loopback__pd_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [511:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[4095:512];
+    reg [287:0] mem [0:7];
+    reg [287:0] word;
     wire unused_address_high = ^{read_address[5:3], write_address[5:3]};
+    wire unused_lane_high = ^write_lane[7:4];
+    wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
-       read_data <= {3584'd0, mem[read_address[2:0]]};
+       word <= mem[read_address[2:0]];
        if (write_enable) begin
-          mem[write_address[2:0]] <= write_data[511:0];
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 288'd0;
+          end else if (write_lane[3:0] == 4'd0) begin
+             mem[write_address[2:0]][17:0] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd1) begin
+             mem[write_address[2:0]][35:18] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd2) begin
+             mem[write_address[2:0]][53:36] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd3) begin
+             mem[write_address[2:0]][71:54] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd4) begin
+             mem[write_address[2:0]][89:72] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd5) begin
+             mem[write_address[2:0]][107:90] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd6) begin
+             mem[write_address[2:0]][125:108] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd7) begin
+             mem[write_address[2:0]][143:126] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd8) begin
+             mem[write_address[2:0]][161:144] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd9) begin
+             mem[write_address[2:0]][179:162] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd10) begin
+             mem[write_address[2:0]][197:180] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd11) begin
+             mem[write_address[2:0]][215:198] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd12) begin
+             mem[write_address[2:0]][233:216] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd13) begin
+             mem[write_address[2:0]][251:234] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd14) begin
+             mem[write_address[2:0]][269:252] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd15) begin
+             mem[write_address[2:0]][287:270] <= write_value[17:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {3584'd0, 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
     end
 endmodule // bfc_tofino_loopback__pd_d
 
 
-module bfc_tofino_loopback__pi_a(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino_loopback__pi_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [511:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[4095:512];
+    reg [287:0] mem [0:7];
+    reg [287:0] word;
     wire unused_address_high = ^{read_address[5:3], write_address[5:3]};
+    wire unused_lane_high = ^write_lane[7:4];
+    wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
-       read_data <= {3584'd0, mem[read_address[2:0]]};
+       word <= mem[read_address[2:0]];
        if (write_enable) begin
-          mem[write_address[2:0]] <= write_data[511:0];
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 288'd0;
+          end else if (write_lane[3:0] == 4'd0) begin
+             mem[write_address[2:0]][17:0] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd1) begin
+             mem[write_address[2:0]][35:18] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd2) begin
+             mem[write_address[2:0]][53:36] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd3) begin
+             mem[write_address[2:0]][71:54] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd4) begin
+             mem[write_address[2:0]][89:72] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd5) begin
+             mem[write_address[2:0]][107:90] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd6) begin
+             mem[write_address[2:0]][125:108] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd7) begin
+             mem[write_address[2:0]][143:126] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd8) begin
+             mem[write_address[2:0]][161:144] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd9) begin
+             mem[write_address[2:0]][179:162] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd10) begin
+             mem[write_address[2:0]][197:180] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd11) begin
+             mem[write_address[2:0]][215:198] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd12) begin
+             mem[write_address[2:0]][233:216] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd13) begin
+             mem[write_address[2:0]][251:234] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd14) begin
+             mem[write_address[2:0]][269:252] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd15) begin
+             mem[write_address[2:0]][287:270] <= write_value[17:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {3584'd0, 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
     end
 endmodule // bfc_tofino_loopback__pi_a
 
 
-module bfc_tofino_loopback__pi_d(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino_loopback__pi_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [511:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[4095:512];
+    reg [287:0] mem [0:7];
+    reg [287:0] word;
     wire unused_address_high = ^{read_address[5:3], write_address[5:3]};
+    wire unused_lane_high = ^write_lane[7:4];
+    wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
-       read_data <= {3584'd0, mem[read_address[2:0]]};
+       word <= mem[read_address[2:0]];
        if (write_enable) begin
-          mem[write_address[2:0]] <= write_data[511:0];
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 288'd0;
+          end else if (write_lane[3:0] == 4'd0) begin
+             mem[write_address[2:0]][17:0] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd1) begin
+             mem[write_address[2:0]][35:18] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd2) begin
+             mem[write_address[2:0]][53:36] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd3) begin
+             mem[write_address[2:0]][71:54] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd4) begin
+             mem[write_address[2:0]][89:72] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd5) begin
+             mem[write_address[2:0]][107:90] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd6) begin
+             mem[write_address[2:0]][125:108] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd7) begin
+             mem[write_address[2:0]][143:126] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd8) begin
+             mem[write_address[2:0]][161:144] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd9) begin
+             mem[write_address[2:0]][179:162] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd10) begin
+             mem[write_address[2:0]][197:180] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd11) begin
+             mem[write_address[2:0]][215:198] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd12) begin
+             mem[write_address[2:0]][233:216] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd13) begin
+             mem[write_address[2:0]][251:234] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd14) begin
+             mem[write_address[2:0]][269:252] <= write_value[17:0];
+          end else if (write_lane[3:0] == 4'd15) begin
+             mem[write_address[2:0]][287:270] <= write_value[17:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {3584'd0, 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
     end
 endmodule // bfc_tofino_loopback__pi_d
 
 
-module bfc_tofino_loopback__qd_a(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino_loopback__qd_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [511:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[4095:512];
+    reg [383:0] mem [0:7];
+    reg [383:0] word;
     wire unused_address_high = ^{read_address[5:3], write_address[5:3]};
+    wire unused_lane_high = ^write_lane[7:4];
+    wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
-       read_data <= {3584'd0, mem[read_address[2:0]]};
+       word <= mem[read_address[2:0]];
        if (write_enable) begin
-          mem[write_address[2:0]] <= write_data[511:0];
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 384'd0;
+          end else if (write_lane[3:0] == 4'd0) begin
+             mem[write_address[2:0]][23:0] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd1) begin
+             mem[write_address[2:0]][47:24] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd2) begin
+             mem[write_address[2:0]][71:48] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd3) begin
+             mem[write_address[2:0]][95:72] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd4) begin
+             mem[write_address[2:0]][119:96] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd5) begin
+             mem[write_address[2:0]][143:120] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd6) begin
+             mem[write_address[2:0]][167:144] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd7) begin
+             mem[write_address[2:0]][191:168] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd8) begin
+             mem[write_address[2:0]][215:192] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd9) begin
+             mem[write_address[2:0]][239:216] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd10) begin
+             mem[write_address[2:0]][263:240] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd11) begin
+             mem[write_address[2:0]][287:264] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd12) begin
+             mem[write_address[2:0]][311:288] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd13) begin
+             mem[write_address[2:0]][335:312] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd14) begin
+             mem[write_address[2:0]][359:336] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd15) begin
+             mem[write_address[2:0]][383:360] <= write_value[23:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {3584'd0, 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
     end
 endmodule // bfc_tofino_loopback__qd_a
 
 
-module bfc_tofino_loopback__qd_d(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino_loopback__qd_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [511:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[4095:512];
+    reg [383:0] mem [0:7];
+    reg [383:0] word;
     wire unused_address_high = ^{read_address[5:3], write_address[5:3]};
+    wire unused_lane_high = ^write_lane[7:4];
+    wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
-       read_data <= {3584'd0, mem[read_address[2:0]]};
+       word <= mem[read_address[2:0]];
        if (write_enable) begin
-          mem[write_address[2:0]] <= write_data[511:0];
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 384'd0;
+          end else if (write_lane[3:0] == 4'd0) begin
+             mem[write_address[2:0]][23:0] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd1) begin
+             mem[write_address[2:0]][47:24] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd2) begin
+             mem[write_address[2:0]][71:48] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd3) begin
+             mem[write_address[2:0]][95:72] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd4) begin
+             mem[write_address[2:0]][119:96] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd5) begin
+             mem[write_address[2:0]][143:120] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd6) begin
+             mem[write_address[2:0]][167:144] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd7) begin
+             mem[write_address[2:0]][191:168] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd8) begin
+             mem[write_address[2:0]][215:192] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd9) begin
+             mem[write_address[2:0]][239:216] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd10) begin
+             mem[write_address[2:0]][263:240] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd11) begin
+             mem[write_address[2:0]][287:264] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd12) begin
+             mem[write_address[2:0]][311:288] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd13) begin
+             mem[write_address[2:0]][335:312] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd14) begin
+             mem[write_address[2:0]][359:336] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd15) begin
+             mem[write_address[2:0]][383:360] <= write_value[23:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {3584'd0, 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
     end
 endmodule // bfc_tofino_loopback__qd_d
 
 
-module bfc_tofino_loopback__qe_a(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino_loopback__qe_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [511:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[4095:512];
+    reg [383:0] mem [0:7];
+    reg [383:0] word;
     wire unused_address_high = ^{read_address[5:3], write_address[5:3]};
+    wire unused_lane_high = ^write_lane[7:4];
+    wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
-       read_data <= {3584'd0, mem[read_address[2:0]]};
+       word <= mem[read_address[2:0]];
        if (write_enable) begin
-          mem[write_address[2:0]] <= write_data[511:0];
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 384'd0;
+          end else if (write_lane[3:0] == 4'd0) begin
+             mem[write_address[2:0]][23:0] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd1) begin
+             mem[write_address[2:0]][47:24] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd2) begin
+             mem[write_address[2:0]][71:48] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd3) begin
+             mem[write_address[2:0]][95:72] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd4) begin
+             mem[write_address[2:0]][119:96] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd5) begin
+             mem[write_address[2:0]][143:120] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd6) begin
+             mem[write_address[2:0]][167:144] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd7) begin
+             mem[write_address[2:0]][191:168] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd8) begin
+             mem[write_address[2:0]][215:192] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd9) begin
+             mem[write_address[2:0]][239:216] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd10) begin
+             mem[write_address[2:0]][263:240] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd11) begin
+             mem[write_address[2:0]][287:264] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd12) begin
+             mem[write_address[2:0]][311:288] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd13) begin
+             mem[write_address[2:0]][335:312] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd14) begin
+             mem[write_address[2:0]][359:336] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd15) begin
+             mem[write_address[2:0]][383:360] <= write_value[23:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {3584'd0, 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
     end
 endmodule // bfc_tofino_loopback__qe_a
 
 
-module bfc_tofino_loopback__qe_d(clock,read_address,read_data,write_address,write_data,write_enable);
+module bfc_tofino_loopback__qe_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
     input wire  [5:0] write_address;
-    input wire  [4095:0] write_data;
     input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
 
     // Update code (custom)
-    reg [511:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[4095:512];
+    reg [383:0] mem [0:7];
+    reg [383:0] word;
     wire unused_address_high = ^{read_address[5:3], write_address[5:3]};
+    wire unused_lane_high = ^write_lane[7:4];
+    wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
-       read_data <= {3584'd0, mem[read_address[2:0]]};
+       word <= mem[read_address[2:0]];
        if (write_enable) begin
-          mem[write_address[2:0]] <= write_data[511:0];
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 384'd0;
+          end else if (write_lane[3:0] == 4'd0) begin
+             mem[write_address[2:0]][23:0] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd1) begin
+             mem[write_address[2:0]][47:24] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd2) begin
+             mem[write_address[2:0]][71:48] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd3) begin
+             mem[write_address[2:0]][95:72] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd4) begin
+             mem[write_address[2:0]][119:96] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd5) begin
+             mem[write_address[2:0]][143:120] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd6) begin
+             mem[write_address[2:0]][167:144] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd7) begin
+             mem[write_address[2:0]][191:168] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd8) begin
+             mem[write_address[2:0]][215:192] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd9) begin
+             mem[write_address[2:0]][239:216] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd10) begin
+             mem[write_address[2:0]][263:240] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd11) begin
+             mem[write_address[2:0]][287:264] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd12) begin
+             mem[write_address[2:0]][311:288] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd13) begin
+             mem[write_address[2:0]][335:312] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd14) begin
+             mem[write_address[2:0]][359:336] <= write_value[23:0];
+          end else if (write_lane[3:0] == 4'd15) begin
+             mem[write_address[2:0]][383:360] <= write_value[23:0];
+          end
        end
+    end
+
+    always @(*) begin
+       read_data = {3584'd0, 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
     end
 endmodule // bfc_tofino_loopback__qe_d
 

@@ -1779,9 +1779,10 @@ impl BfcWorkload {
             ),
             1 => (reg::STICKY, self.rng.below(mask(c.ts_bits - 1).min(40) + 1)),
             2 => (reg::T_BM, self.rng.range(0, c.t_bm * 2)),
-            3 => (reg::TH_INDEX, self.rng.below(u64::from(c.queues))),
+            // Now and then an index past the table, whose writes are ignored and reads are 0.
+            3 => (reg::TH_INDEX, self.rng.below(u64::from(c.queues) + 2)),
             4 => (reg::TH_DATA, self.rng.range(1, c.th[0] * 2)),
-            5 => (reg::BPEN_INDEX, self.rng.below(u64::from(c.ports))),
+            5 => (reg::BPEN_INDEX, self.rng.below(u64::from(c.ports) + 2)),
             6 => (reg::BPEN_LO, self.rng.next_u64()),
             7 => {
                 let cl = self.rng.below(u64::from(c.classes)) as u32;

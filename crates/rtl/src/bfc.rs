@@ -21,13 +21,17 @@
 //! of one row per port (egress for queues, ingress for counters) with one 32-bit lane per
 //! queue. The arrival's queue is known only after the flow-table read, in the cycle that tests
 //! it against Th, too late to address a RAM; its egress port is known before the edge, so the
-//! whole row is read and the lane picked in the cycle. Each writer writes its row back with
-//! one lane changed; the lane written at the last edge is forwarded (the read of this edge
-//! returns it old), and the arrival sees the departure of its own cycle. Empty,
+//! whole row is read and the lane picked in the cycle. Each writer writes only its lane
+//! ([`CounterRowRam`]: per-lane write enables, `occupancy_bits` or `pc_bits` stored per lane,
+//! differences taken modulo that width); the lane written at the last edge is forwarded (the
+//! read of this edge returns it old), and the arrival sees the departure of its own cycle.
+//! Lane, Th and bpEn indices pass through masks of the bits the config uses, so synthesis
+//! sees the unused part of every fixed-width row and table as constant. Empty,
 //! downstream-paused and non-zero bits, the Th table, the rotating starts and bpEn are
 //! registers. Per-(port, index) bit vectors use `{port, index}` with the index's own bits,
 //! `N = 2^NB` entries; counter rows hold `R / 32 = min(N, 128)` lanes.
 
+use crate::counter_row_ram::CounterRowRam;
 use crate::narrow_ram::{low_bits, NarrowRam};
 use rust_hdl::prelude::*;
 use switchcraft_core::hash::hash32;
@@ -142,7 +146,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     one_n: Constant<Bits<N>>,
     all_n: Constant<Bits<N>>,
     /// One 32-bit lane of a counter row.
-    lane_r: Constant<Bits<R>>,
     lane_th: Constant<Bits<4096>>,
     lane_rr: Constant<Bits<512>>,
     /// The bits of entries this config has: {port, queue} and {port, upstream queue} vectors,
@@ -194,6 +197,12 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     mask_24: Constant<Bits<32>>,
     mask_7: Constant<Bits<8>>,
     lane_class: Constant<Bits<128>>,
+    // Masks of the lane and port index bits the config uses: indices pass through them
+    // so synthesis sees the unused lanes of the fixed-width rows and tables as constant.
+    q_lane_mask: Constant<Bits<8>>,
+    u_lane_mask: Constant<Bits<8>>,
+    port_mask: Constant<Bits<12>>,
+    th_lane_mask: Constant<Bits<12>>,
     snap_k_mask: Constant<Bits<32>>,
     snap_index_mask: Constant<Bits<32>>,
     class_word_mask: Constant<Bits<32>>,
@@ -261,16 +270,16 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     /// Bytes enqueued (written by arrivals, row = egress) and dequeued (written by departures)
     /// per queue, qlen = enqueued - dequeued (mod 2^32); one copy per reader: the arrival side
     /// (`_a`: the arrival's egress row, or the snapshot's) and the departure side (`_d`).
-    qe_a: NarrowRam<6, R>,
-    qe_d: NarrowRam<6, R>,
-    qd_a: NarrowRam<6, R>,
-    qd_d: NarrowRam<6, R>,
+    qe_a: CounterRowRam<6, R>,
+    qe_d: CounterRowRam<6, R>,
+    qd_a: CounterRowRam<6, R>,
+    qd_d: CounterRowRam<6, R>,
     /// Pause-counter increments (arrivals, row = ingress) and decrements (departures) per
     /// upstream queue, counter = increments - decrements.
-    pi_a: NarrowRam<6, R>,
-    pi_d: NarrowRam<6, R>,
-    pd_a: NarrowRam<6, R>,
-    pd_d: NarrowRam<6, R>,
+    pi_a: CounterRowRam<6, R>,
+    pi_d: CounterRowRam<6, R>,
+    pd_a: CounterRowRam<6, R>,
+    pd_d: CounterRowRam<6, R>,
     /// The lane each bank wrote at the last edge: this edge's RAM read returns it old.
     fw_qe_valid: DFF<Bit>,
     fw_qe_row: DFF<Bits<6>>,
@@ -431,31 +440,27 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     s_qlane_wide: Signal<Local, Bits<32>>,
     s_plane_wide: Signal<Local, Bits<32>>,
     d_qe_lane: Signal<Local, Bits<32>>,
-    d_qd_row: Signal<Local, Bits<R>>,
     d_qd_lane: Signal<Local, Bits<32>>,
     d_qd_new: Signal<Local, Bits<32>>,
-    d_qd_row_new: Signal<Local, Bits<R>>,
     a_lane_q: Signal<Local, Bits<8>>,
-    a_qe_row: Signal<Local, Bits<R>>,
+    e_lane_q: Signal<Local, Bits<8>>,
+    e_lane_u: Signal<Local, Bits<8>>,
+    d_lane_q: Signal<Local, Bits<8>>,
+    d_lane_u: Signal<Local, Bits<8>>,
     a_qe_lane: Signal<Local, Bits<32>>,
     a_qd_lane: Signal<Local, Bits<32>>,
     e_qe_new: Signal<Local, Bits<32>>,
-    e_qe_row_new: Signal<Local, Bits<R>>,
     d_pi_lane: Signal<Local, Bits<32>>,
-    d_pd_row: Signal<Local, Bits<R>>,
     d_pd_lane: Signal<Local, Bits<32>>,
     d_pc_write: Signal<Local, Bit>,
     d_pd_new: Signal<Local, Bits<32>>,
-    d_pd_row_new: Signal<Local, Bits<R>>,
     d_pc_after: Signal<Local, Bits<32>>,
     a_lane_p: Signal<Local, Bits<8>>,
-    a_pi_row: Signal<Local, Bits<R>>,
     a_pi_lane: Signal<Local, Bits<32>>,
     a_pd_lane_start: Signal<Local, Bits<32>>,
     a_pd_lane: Signal<Local, Bits<32>>,
     e_pc_start: Signal<Local, Bits<32>>,
     e_pi_new: Signal<Local, Bits<32>>,
-    e_pi_row_new: Signal<Local, Bits<R>>,
     e_pc_fin: Signal<Local, Bits<32>>,
     d_pc_fin: Signal<Local, Bits<32>>,
     same_j: Signal<Local, Bit>,
@@ -579,7 +584,7 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
         }
         let depth = cfg.entries() as usize;
         let rows = cfg.ports as usize;
-        let (qw, pw) = (32 * cfg.queues as usize, 32 * cfg.upstream_queues as usize);
+        let (queues, upstream) = (cfg.queues as usize, cfg.upstream_queues as usize);
         BfcCore {
             clock: Default::default(),
             reset: Default::default(),
@@ -658,7 +663,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             one_128: Constant::new(1u64.into()),
             one_n: Constant::new(1u64.into()),
             all_n: Constant::new(!Bits::<N>::default()),
-            lane_r: Constant::new(0xFFFF_FFFFu64.into()),
             lane_th: Constant::new(0xFFFF_FFFFu64.into()),
             lane_rr: Constant::new(0xFFu64.into()),
             used_q: Constant::new(used_q),
@@ -707,6 +711,10 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             mask_24: c32(mask(24)),
             mask_7: c8(0x7F),
             lane_class: Constant::new(0x7FFFu64.into()),
+            q_lane_mask: c8(mask(cfg.queue_bits())),
+            u_lane_mask: c8(mask(cfg.upstream_bits())),
+            port_mask: Constant::new(mask(cfg.port_bits()).into()),
+            th_lane_mask: Constant::new(mask(cfg.queue_bits()).into()),
             snap_k_mask: c32(mask(SNAP_TABLE_SHIFT)),
             snap_index_mask: c32(map.get("snap_index").mask()),
             class_word_mask: c32(0x7FFF),
@@ -764,14 +772,14 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             fw_d_addr: Default::default(),
             fw_d_dc: Default::default(),
             fw_d_ts: Default::default(),
-            qe_a: NarrowRam::with_depth(qw, rows),
-            qe_d: NarrowRam::with_depth(qw, rows),
-            qd_a: NarrowRam::with_depth(qw, rows),
-            qd_d: NarrowRam::with_depth(qw, rows),
-            pi_a: NarrowRam::with_depth(pw, rows),
-            pi_d: NarrowRam::with_depth(pw, rows),
-            pd_a: NarrowRam::with_depth(pw, rows),
-            pd_d: NarrowRam::with_depth(pw, rows),
+            qe_a: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
+            qe_d: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
+            qd_a: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
+            qd_d: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
+            pi_a: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
+            pi_d: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
+            pd_a: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
+            pd_d: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
             fw_qe_valid: Default::default(),
             fw_qe_row: Default::default(),
             fw_qe_lane: Default::default(),
@@ -921,31 +929,27 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             s_qlane_wide: Default::default(),
             s_plane_wide: Default::default(),
             d_qe_lane: Default::default(),
-            d_qd_row: Default::default(),
             d_qd_lane: Default::default(),
             d_qd_new: Default::default(),
-            d_qd_row_new: Default::default(),
             a_lane_q: Default::default(),
-            a_qe_row: Default::default(),
+            e_lane_q: Default::default(),
+            e_lane_u: Default::default(),
+            d_lane_q: Default::default(),
+            d_lane_u: Default::default(),
             a_qe_lane: Default::default(),
             a_qd_lane: Default::default(),
             e_qe_new: Default::default(),
-            e_qe_row_new: Default::default(),
             d_pi_lane: Default::default(),
-            d_pd_row: Default::default(),
             d_pd_lane: Default::default(),
             d_pc_write: Default::default(),
             d_pd_new: Default::default(),
-            d_pd_row_new: Default::default(),
             d_pc_after: Default::default(),
             a_lane_p: Default::default(),
-            a_pi_row: Default::default(),
             a_pi_lane: Default::default(),
             a_pd_lane_start: Default::default(),
             a_pd_lane: Default::default(),
             e_pc_start: Default::default(),
             e_pi_new: Default::default(),
-            e_pi_row_new: Default::default(),
             e_pc_fin: Default::default(),
             d_pc_fin: Default::default(),
             same_j: Default::default(),
@@ -1317,7 +1321,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
                 | ((bit_cast::<128, 32>(self.i_csr_wdata.q.val()) & self.lane_class.val())
                     << (self.w_class_index.val() << 4));
         }
-        self.th_off.next = bit_cast::<12, 32>(self.r_th_index.q.val()) << 5;
+        self.th_off.next =
+            (bit_cast::<12, 32>(self.r_th_index.q.val()) & self.th_lane_mask.val()) << 5;
         self.th_wdata.next = self.i_csr_wdata.q.val() & self.occ_max.val();
         // The Th table is kept XOR its reset value, so its register resets to 0.
         self.th_eff.next = self.th.q.val() ^ self.reset_th.val();
@@ -1327,7 +1332,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
                 & !(self.lane_th.val() << self.th_off.val()))
                 | (bit_cast::<4096, 32>(self.th_wdata.val()) << self.th_off.val());
         }
-        self.bpen_off.next = bit_cast::<12, 32>(self.r_bpen_index.q.val()) << 6;
+        self.bpen_off.next =
+            (bit_cast::<12, 32>(self.r_bpen_index.q.val()) & self.port_mask.val()) << 6;
         self.bpen_lo_wdata.next = !self.i_csr_wdata.q.val() & self.bpen_lo_mask.val();
         self.bpen_hi_wdata.next = !self.i_csr_wdata.q.val() & self.bpen_hi_mask.val();
         // bpEn is kept inverted (set bits disable backpressure), so its reset value is 0.
@@ -1411,6 +1417,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         if !self.d_size_under.val() {
             self.d_dc_new.next = (self.d_dc.val() + self.one_32.val()) & self.size_mask.val();
         }
+        self.d_lane_q.next = bit_cast::<8, 7>(self.i_deq_q.q.val()) & self.q_lane_mask.val();
+        self.d_lane_u.next = bit_cast::<8, 7>(self.i_deq_upq.q.val()) & self.u_lane_mask.val();
         self.d_j.next = (bit_cast::<16, 6>(self.i_deq_in.q.val()) << self.upstream_bits.val())
             | bit_cast::<16, 7>(self.i_deq_upq.q.val());
         // Its pause counter: increments - decrements at (ingress, upstreamQ), each bank with
@@ -1419,33 +1427,29 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             .pi_d
             .read_data
             .val()
-            .get_bits::<32>(self.i_deq_upq.q.val().index() * 32);
+            .get_bits::<32>(self.d_lane_u.val().index() * 32);
         if self.fw_pi_valid.q.val()
             & (self.fw_pi_row.q.val() == self.i_deq_in.q.val())
-            & (self.fw_pi_lane.q.val() == bit_cast::<8, 7>(self.i_deq_upq.q.val()))
+            & (self.fw_pi_lane.q.val() == self.d_lane_u.val())
         {
             self.d_pi_lane.next = self.fw_pi_val.q.val();
         }
-        self.d_pd_row.next = self.pd_d.read_data.val();
-        if self.fw_pd_valid.q.val() & (self.fw_pd_row.q.val() == self.i_deq_in.q.val()) {
-            self.d_pd_row.next = (self.pd_d.read_data.val()
-                & !(self.lane_r.val() << (bit_cast::<16, 8>(self.fw_pd_lane.q.val()) << 5)))
-                | (bit_cast::<R, 32>(self.fw_pd_val.q.val())
-                    << (bit_cast::<16, 8>(self.fw_pd_lane.q.val()) << 5));
-        }
         self.d_pd_lane.next = self
-            .d_pd_row
+            .pd_d
+            .read_data
             .val()
-            .get_bits::<32>(self.i_deq_upq.q.val().index() * 32);
-        self.d_pc_old.next = self.d_pi_lane.val() - self.d_pd_lane.val();
+            .get_bits::<32>(self.d_lane_u.val().index() * 32);
+        if self.fw_pd_valid.q.val()
+            & (self.fw_pd_row.q.val() == self.i_deq_in.q.val())
+            & (self.fw_pd_lane.q.val() == self.d_lane_u.val())
+        {
+            self.d_pd_lane.next = self.fw_pd_val.q.val();
+        }
+        self.d_pc_old.next = (self.d_pi_lane.val() - self.d_pd_lane.val()) & self.pc_max.val();
         self.d_pc_dec.next = self.d_v.val() & self.i_deq_cnt.q.val();
         self.d_pc_under.next = self.d_pc_dec.val() & !self.d_pc_old.val().any();
         self.d_pc_write.next = self.d_pc_dec.val() & !self.d_pc_under.val();
         self.d_pd_new.next = self.d_pd_lane.val() + self.one_32.val();
-        self.d_pd_row_new.next = (self.d_pd_row.val()
-            & !(self.lane_r.val() << (bit_cast::<16, 7>(self.i_deq_upq.q.val()) << 5)))
-            | (bit_cast::<R, 32>(self.d_pd_new.val())
-                << (bit_cast::<16, 7>(self.i_deq_upq.q.val()) << 5));
         self.d_pc_after.next = self.d_pc_old.val();
         if self.d_pc_write.val() {
             self.d_pc_after.next = self.d_pc_old.val() - self.one_32.val();
@@ -1458,25 +1462,25 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             .qe_d
             .read_data
             .val()
-            .get_bits::<32>(self.i_deq_q.q.val().index() * 32);
+            .get_bits::<32>(self.d_lane_q.val().index() * 32);
         if self.fw_qe_valid.q.val()
             & (self.fw_qe_row.q.val() == self.i_deq_eg.q.val())
-            & (self.fw_qe_lane.q.val() == bit_cast::<8, 7>(self.i_deq_q.q.val()))
+            & (self.fw_qe_lane.q.val() == self.d_lane_q.val())
         {
             self.d_qe_lane.next = self.fw_qe_val.q.val();
         }
-        self.d_qd_row.next = self.qd_d.read_data.val();
-        if self.fw_qd_valid.q.val() & (self.fw_qd_row.q.val() == self.i_deq_eg.q.val()) {
-            self.d_qd_row.next = (self.qd_d.read_data.val()
-                & !(self.lane_r.val() << (bit_cast::<16, 8>(self.fw_qd_lane.q.val()) << 5)))
-                | (bit_cast::<R, 32>(self.fw_qd_val.q.val())
-                    << (bit_cast::<16, 8>(self.fw_qd_lane.q.val()) << 5));
-        }
         self.d_qd_lane.next = self
-            .d_qd_row
+            .qd_d
+            .read_data
             .val()
-            .get_bits::<32>(self.i_deq_q.q.val().index() * 32);
-        self.d_ql_old.next = self.d_qe_lane.val() - self.d_qd_lane.val();
+            .get_bits::<32>(self.d_lane_q.val().index() * 32);
+        if self.fw_qd_valid.q.val()
+            & (self.fw_qd_row.q.val() == self.i_deq_eg.q.val())
+            & (self.fw_qd_lane.q.val() == self.d_lane_q.val())
+        {
+            self.d_qd_lane.next = self.fw_qd_val.q.val();
+        }
+        self.d_ql_old.next = (self.d_qe_lane.val() - self.d_qd_lane.val()) & self.occ_max.val();
         self.d_ql_under.next =
             self.d_v.val() & (self.d_ql_old.val() < bit_cast::<32, 16>(self.i_deq_len.q.val()));
         self.d_ql_new.next = self.d_ql_old.val() - bit_cast::<32, 16>(self.i_deq_len.q.val());
@@ -1485,10 +1489,6 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.d_ql_new.next = 0.into();
             self.d_qd_new.next = self.d_qe_lane.val();
         }
-        self.d_qd_row_new.next = (self.d_qd_row.val()
-            & !(self.lane_r.val() << (bit_cast::<16, 7>(self.i_deq_q.q.val()) << 5)))
-            | (bit_cast::<R, 32>(self.d_qd_new.val())
-                << (bit_cast::<16, 7>(self.i_deq_q.q.val()) << 5));
         self.empty_mid.next = self.empty.q.val();
         if self.d_v.val() {
             if !self.d_ql_new.val().any() {
@@ -1600,21 +1600,22 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         // The threshold test on the queue before this packet, after this cycle's departure.
         self.e_qi.next = self.e_row_off.val() | bit_cast::<16, 8>(self.e_q.val());
         // The arrival-side lane: the arrival's queue, or the snapshot's.
-        self.a_lane_q.next = self.e_q.val();
+        self.e_lane_q.next = self.e_q.val() & self.q_lane_mask.val();
+        self.a_lane_q.next = self.e_lane_q.val();
         if !self.i_enq_valid.q.val() {
             self.a_lane_q.next = bit_cast::<8, 32>(self.s_qlane_wide.val());
         }
-        self.a_qe_row.next = self.qe_a.read_data.val();
-        if self.fw_qe_valid.q.val() & (self.fw_qe_row.q.val() == self.i_qrow_a.q.val()) {
-            self.a_qe_row.next = (self.qe_a.read_data.val()
-                & !(self.lane_r.val() << (bit_cast::<16, 8>(self.fw_qe_lane.q.val()) << 5)))
-                | (bit_cast::<R, 32>(self.fw_qe_val.q.val())
-                    << (bit_cast::<16, 8>(self.fw_qe_lane.q.val()) << 5));
-        }
         self.a_qe_lane.next = self
-            .a_qe_row
+            .qe_a
+            .read_data
             .val()
             .get_bits::<32>(self.a_lane_q.val().index() * 32);
+        if self.fw_qe_valid.q.val()
+            & (self.fw_qe_row.q.val() == self.i_qrow_a.q.val())
+            & (self.fw_qe_lane.q.val() == self.a_lane_q.val())
+        {
+            self.a_qe_lane.next = self.fw_qe_val.q.val();
+        }
         self.a_qd_lane.next = self
             .qd_a
             .read_data
@@ -1628,11 +1629,11 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         }
         if self.d_v.val()
             & (self.i_deq_eg.q.val() == self.i_qrow_a.q.val())
-            & (bit_cast::<8, 7>(self.i_deq_q.q.val()) == self.a_lane_q.val())
+            & (self.d_lane_q.val() == self.a_lane_q.val())
         {
             self.a_qd_lane.next = self.d_qd_new.val();
         }
-        self.e_ql_old.next = self.a_qe_lane.val() - self.a_qd_lane.val();
+        self.e_ql_old.next = (self.a_qe_lane.val() - self.a_qd_lane.val()) & self.occ_max.val();
         self.e_active.next =
             !self.e_row_empty.val() & !self.e_row_paused.val() & self.data_queues.val();
         self.e_nact.next = 0.into();
@@ -1643,33 +1644,35 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         }
         self.e_th_idx.next = 0.into();
         if self.e_nact.val().any() {
-            self.e_th_idx.next = self.e_nact.val() - self.one_8.val();
+            self.e_th_idx.next = (self.e_nact.val() - self.one_8.val()) & self.q_lane_mask.val();
         }
         self.e_th.next = self
             .th_eff
             .val()
             .get_bits::<32>(self.e_th_idx.val().index() * 32);
         self.e_above.next = self.e_ql_old.val() > self.e_th.val();
-        self.e_bp_idx.next = (bit_cast::<12, 6>(self.i_enq_in.q.val()) << 6)
-            | bit_cast::<12, 6>(self.i_enq_eg.q.val());
+        self.e_bp_idx.next = ((bit_cast::<12, 6>(self.i_enq_in.q.val()) & self.port_mask.val())
+            << 6)
+            | (bit_cast::<12, 6>(self.i_enq_eg.q.val()) & self.port_mask.val());
         self.e_bp.next = !self.bpen_eff.val().get_bit(self.e_bp_idx.val().index());
         self.e_j.next = (bit_cast::<16, 6>(self.i_enq_in.q.val()) << self.upstream_bits.val())
             | bit_cast::<16, 7>(self.i_enq_upq.q.val());
-        self.a_lane_p.next = bit_cast::<8, 7>(self.i_enq_upq.q.val());
+        self.e_lane_u.next = bit_cast::<8, 7>(self.i_enq_upq.q.val()) & self.u_lane_mask.val();
+        self.a_lane_p.next = self.e_lane_u.val();
         if !self.i_enq_valid.q.val() {
             self.a_lane_p.next = bit_cast::<8, 32>(self.s_plane_wide.val());
         }
-        self.a_pi_row.next = self.pi_a.read_data.val();
-        if self.fw_pi_valid.q.val() & (self.fw_pi_row.q.val() == self.i_prow_a.q.val()) {
-            self.a_pi_row.next = (self.pi_a.read_data.val()
-                & !(self.lane_r.val() << (bit_cast::<16, 8>(self.fw_pi_lane.q.val()) << 5)))
-                | (bit_cast::<R, 32>(self.fw_pi_val.q.val())
-                    << (bit_cast::<16, 8>(self.fw_pi_lane.q.val()) << 5));
-        }
         self.a_pi_lane.next = self
-            .a_pi_row
+            .pi_a
+            .read_data
             .val()
             .get_bits::<32>(self.a_lane_p.val().index() * 32);
+        if self.fw_pi_valid.q.val()
+            & (self.fw_pi_row.q.val() == self.i_prow_a.q.val())
+            & (self.fw_pi_lane.q.val() == self.a_lane_p.val())
+        {
+            self.a_pi_lane.next = self.fw_pi_val.q.val();
+        }
         self.a_pd_lane_start.next = self
             .pd_a
             .read_data
@@ -1684,21 +1687,18 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.a_pd_lane.next = self.a_pd_lane_start.val();
         if self.d_pc_write.val()
             & (self.i_deq_in.q.val() == self.i_prow_a.q.val())
-            & (bit_cast::<8, 7>(self.i_deq_upq.q.val()) == self.a_lane_p.val())
+            & (self.d_lane_u.val() == self.a_lane_p.val())
         {
             self.a_pd_lane.next = self.d_pd_new.val();
         }
         // The counter at the start of the cycle (for PAUSE) and after this cycle's departure.
-        self.e_pc_start.next = self.a_pi_lane.val() - self.a_pd_lane_start.val();
-        self.e_pc_old.next = self.a_pi_lane.val() - self.a_pd_lane.val();
+        self.e_pc_start.next =
+            (self.a_pi_lane.val() - self.a_pd_lane_start.val()) & self.pc_max.val();
+        self.e_pc_old.next = (self.a_pi_lane.val() - self.a_pd_lane.val()) & self.pc_max.val();
         self.e_pc_sat.next = self.e_pc_old.val() == self.pc_max.val();
         self.e_counted.next =
             self.e_v.val() & self.e_above.val() & self.e_bp.val() & !self.e_pc_sat.val();
         self.e_pi_new.next = self.a_pi_lane.val() + self.one_32.val();
-        self.e_pi_row_new.next = (self.a_pi_row.val()
-            & !(self.lane_r.val() << (bit_cast::<16, 7>(self.i_enq_upq.q.val()) << 5)))
-            | (bit_cast::<R, 32>(self.e_pi_new.val())
-                << (bit_cast::<16, 7>(self.i_enq_upq.q.val()) << 5));
         self.e_pc_fin.next = self.e_pc_old.val();
         if self.e_counted.val() {
             self.e_pc_fin.next = self.e_pc_old.val() + self.one_32.val();
@@ -1718,9 +1718,6 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         if self.e_ql_sat.val() {
             self.e_qe_new.next = self.a_qd_lane.val() + self.occ_max.val();
         }
-        self.e_qe_row_new.next = (self.a_qe_row.val()
-            & !(self.lane_r.val() << (bit_cast::<16, 8>(self.e_q.val()) << 5)))
-            | (bit_cast::<R, 32>(self.e_qe_new.val()) << (bit_cast::<16, 8>(self.e_q.val()) << 5));
         self.empty_fin.next = self.empty_mid.val();
         if self.e_v.val() {
             self.empty_fin.next = self.empty_mid.val() & !(self.one_n.val() << self.e_qi.val());
@@ -1784,58 +1781,74 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         // clears every row.
         self.qe_a.write_enable.next = self.e_v.val();
         self.qe_a.write_address.next = self.i_enq_eg.q.val();
-        self.qe_a.write_data.next = self.e_qe_row_new.val();
+        self.qe_a.write_clear.next = false;
+        self.qe_a.write_lane.next = self.e_lane_q.val();
+        self.qe_a.write_value.next = self.e_qe_new.val();
         self.qd_a.write_enable.next = self.d_v.val();
         self.qd_a.write_address.next = self.i_deq_eg.q.val();
-        self.qd_a.write_data.next = self.d_qd_row_new.val();
+        self.qd_a.write_clear.next = false;
+        self.qd_a.write_lane.next = self.d_lane_q.val();
+        self.qd_a.write_value.next = self.d_qd_new.val();
         self.pi_a.write_enable.next = self.e_counted.val();
         self.pi_a.write_address.next = self.i_enq_in.q.val();
-        self.pi_a.write_data.next = self.e_pi_row_new.val();
+        self.pi_a.write_clear.next = false;
+        self.pi_a.write_lane.next = self.e_lane_u.val();
+        self.pi_a.write_value.next = self.e_pi_new.val();
         self.pd_a.write_enable.next = self.d_pc_write.val();
         self.pd_a.write_address.next = self.i_deq_in.q.val();
-        self.pd_a.write_data.next = self.d_pd_row_new.val();
+        self.pd_a.write_clear.next = false;
+        self.pd_a.write_lane.next = self.d_lane_u.val();
+        self.pd_a.write_value.next = self.d_pd_new.val();
         if self.live.q.val() & !self.init_done.q.val() {
             self.qe_a.write_enable.next = true;
             self.qe_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
-            self.qe_a.write_data.next = 0.into();
+            self.qe_a.write_clear.next = true;
             self.qd_a.write_enable.next = true;
             self.qd_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
-            self.qd_a.write_data.next = 0.into();
+            self.qd_a.write_clear.next = true;
             self.pi_a.write_enable.next = true;
             self.pi_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
-            self.pi_a.write_data.next = 0.into();
+            self.pi_a.write_clear.next = true;
             self.pd_a.write_enable.next = true;
             self.pd_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
-            self.pd_a.write_data.next = 0.into();
+            self.pd_a.write_clear.next = true;
         }
         self.qe_d.write_enable.next = self.qe_a.write_enable.val();
         self.qe_d.write_address.next = self.qe_a.write_address.val();
-        self.qe_d.write_data.next = self.qe_a.write_data.val();
+        self.qe_d.write_clear.next = self.qe_a.write_clear.val();
+        self.qe_d.write_lane.next = self.qe_a.write_lane.val();
+        self.qe_d.write_value.next = self.qe_a.write_value.val();
         self.qd_d.write_enable.next = self.qd_a.write_enable.val();
         self.qd_d.write_address.next = self.qd_a.write_address.val();
-        self.qd_d.write_data.next = self.qd_a.write_data.val();
+        self.qd_d.write_clear.next = self.qd_a.write_clear.val();
+        self.qd_d.write_lane.next = self.qd_a.write_lane.val();
+        self.qd_d.write_value.next = self.qd_a.write_value.val();
         self.pi_d.write_enable.next = self.pi_a.write_enable.val();
         self.pi_d.write_address.next = self.pi_a.write_address.val();
-        self.pi_d.write_data.next = self.pi_a.write_data.val();
+        self.pi_d.write_clear.next = self.pi_a.write_clear.val();
+        self.pi_d.write_lane.next = self.pi_a.write_lane.val();
+        self.pi_d.write_value.next = self.pi_a.write_value.val();
         self.pd_d.write_enable.next = self.pd_a.write_enable.val();
         self.pd_d.write_address.next = self.pd_a.write_address.val();
-        self.pd_d.write_data.next = self.pd_a.write_data.val();
+        self.pd_d.write_clear.next = self.pd_a.write_clear.val();
+        self.pd_d.write_lane.next = self.pd_a.write_lane.val();
+        self.pd_d.write_value.next = self.pd_a.write_value.val();
         self.fw_qe_valid.d.next = self.e_v.val();
         self.fw_qe_row.d.next = self.i_enq_eg.q.val();
-        self.fw_qe_lane.d.next = self.e_q.val();
-        self.fw_qe_val.d.next = self.e_qe_new.val();
+        self.fw_qe_lane.d.next = self.e_lane_q.val();
+        self.fw_qe_val.d.next = self.e_qe_new.val() & self.occ_max.val();
         self.fw_qd_valid.d.next = self.d_v.val();
         self.fw_qd_row.d.next = self.i_deq_eg.q.val();
-        self.fw_qd_lane.d.next = bit_cast::<8, 7>(self.i_deq_q.q.val());
-        self.fw_qd_val.d.next = self.d_qd_new.val();
+        self.fw_qd_lane.d.next = self.d_lane_q.val();
+        self.fw_qd_val.d.next = self.d_qd_new.val() & self.occ_max.val();
         self.fw_pi_valid.d.next = self.e_counted.val();
         self.fw_pi_row.d.next = self.i_enq_in.q.val();
-        self.fw_pi_lane.d.next = bit_cast::<8, 7>(self.i_enq_upq.q.val());
-        self.fw_pi_val.d.next = self.e_pi_new.val();
+        self.fw_pi_lane.d.next = self.e_lane_u.val();
+        self.fw_pi_val.d.next = self.e_pi_new.val() & self.pc_max.val();
         self.fw_pd_valid.d.next = self.d_pc_write.val();
         self.fw_pd_row.d.next = self.i_deq_in.q.val();
-        self.fw_pd_lane.d.next = bit_cast::<8, 7>(self.i_deq_upq.q.val());
-        self.fw_pd_val.d.next = self.d_pd_new.val();
+        self.fw_pd_lane.d.next = self.d_lane_u.val();
+        self.fw_pd_val.d.next = self.d_pd_new.val() & self.pc_max.val();
 
         // ---- The bitmap timer: slot s sends chunk s % chunks of ingress s / chunks.
         self.bm_live.next = self.live.q.val() & self.t_bm_eff.val().any();
@@ -2047,8 +2060,10 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
 
         // csr_rdata after edge n + 1: the register named by the address sampled there, as
         // edge n + 1 leaves it.
-        self.rd_th_off.next = bit_cast::<12, 32>(self.th_index_next.val()) << 5;
-        self.rd_bpen_off.next = bit_cast::<12, 32>(self.bpen_index_next.val()) << 6;
+        self.rd_th_off.next =
+            (bit_cast::<12, 32>(self.th_index_next.val()) & self.th_lane_mask.val()) << 5;
+        self.rd_bpen_off.next =
+            (bit_cast::<12, 32>(self.bpen_index_next.val()) & self.port_mask.val()) << 6;
         self.now_next_wide.next = self.now_next.val() >> self.ts_shift.val();
         self.rd_class.next =
             bit_cast::<8, 6>(self.csr_addr.val()) - bit_cast::<8, 6>(self.a_class_base.val());
@@ -2094,7 +2109,9 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         if self.csr_addr.val() == self.a_th_index.val() {
             self.o_rdata.d.next = self.th_index_next.val();
         }
-        if self.csr_addr.val() == self.a_th_data.val() {
+        if (self.csr_addr.val() == self.a_th_data.val())
+            & (self.th_index_next.val() < bit_cast::<32, 8>(self.n_queues.val()))
+        {
             self.o_rdata.d.next = self
                 .th_eff
                 .val()

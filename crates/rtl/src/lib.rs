@@ -5,6 +5,7 @@
 
 pub mod bfc;
 pub mod capfc;
+pub mod counter_row_ram;
 pub mod export;
 pub mod flag_rows;
 pub mod lane_ram;

@@ -1,0 +1,191 @@
+//! A simple dual-port RAM of counter rows: each address holds `lanes` counters of `lane_bits`
+//! bits, read as a whole row (lane `l` at bits `[32 l +: lane_bits]` of the `R`-bit bus, the
+//! rest zero) and written one lane at a time, or cleared as a whole row.
+//!
+//! BFC keeps a port's queue occupancies and pause counters in such rows: the reader learns
+//! which lane it needs only after the RAM read, so it reads the row; the writer knows its lane
+//! and writes only that lane, so no read-modify-write of the row (and no forwarding of whole
+//! rows) is needed. Lane writes are per-bit write enables, which iCE40 block RAMs and
+//! flip-flop memories both have. Read-old semantics, as [`crate::narrow_ram::NarrowRam`].
+
+use crate::narrow_ram::low_bits;
+use rust_hdl::prelude::*;
+use std::collections::BTreeMap;
+
+#[derive(LogicBlock)]
+pub struct CounterRowRam<const A: usize, const R: usize> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<A>>,
+    pub read_data: Signal<Out, Bits<R>>,
+    pub write_address: Signal<In, Bits<A>>,
+    pub write_enable: Signal<In, Bit>,
+    /// With `write_enable`: clear the whole row instead of writing a lane.
+    pub write_clear: Signal<In, Bit>,
+    pub write_lane: Signal<In, Bits<8>>,
+    pub write_value: Signal<In, Bits<32>>,
+    _lanes: usize,
+    _lane_bits: usize,
+    _depth: usize,
+    _mem: BTreeMap<u64, Bits<R>>,
+}
+
+impl<const A: usize, const R: usize> CounterRowRam<A, R> {
+    /// `depth` rows (at most `2^A`) of `lanes` counters (at most `R / 32`) of `lane_bits` bits
+    /// (1..=32). Only the address and lane bits the sizes need are decoded; reads past the
+    /// end return 0; writes there, or to a decoded lane past `lanes`, are ignored.
+    pub fn new(lanes: usize, lane_bits: usize, depth: usize) -> Self {
+        assert!(R % 32 == 0 && (1..=R / 32).contains(&lanes) && lanes <= 256);
+        assert!((1..=32).contains(&lane_bits));
+        assert!((1..=1 << A).contains(&depth));
+        CounterRowRam {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_address: Default::default(),
+            write_enable: Default::default(),
+            write_clear: Default::default(),
+            write_lane: Default::default(),
+            write_value: Default::default(),
+            _lanes: lanes,
+            _lane_bits: lane_bits,
+            _depth: depth,
+            _mem: BTreeMap::new(),
+        }
+    }
+
+    /// Decoded lane bits: enough for `lanes` lanes, at least 1.
+    fn lane_index_bits(&self) -> usize {
+        (usize::BITS - (self._lanes - 1).leading_zeros()).max(1) as usize
+    }
+
+    /// Decoded address bits: enough for `depth` rows, at least 1.
+    fn address_bits(&self) -> usize {
+        (usize::BITS - (self._depth - 1).leading_zeros()).max(1) as usize
+    }
+}
+
+impl<const A: usize, const R: usize> Logic for CounterRowRam<A, R> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            let decoded = (1u64 << self.address_bits()) - 1;
+            let read = self.read_address.val().to_u64() & decoded;
+            self.read_data.next = self._mem.get(&read).copied().unwrap_or_default();
+            let write = self.write_address.val().to_u64() & decoded;
+            let lane =
+                (self.write_lane.val().to_u64() & ((1 << self.lane_index_bits()) - 1)) as usize;
+            if self.write_enable.val() && (write as usize) < self._depth {
+                let row = self._mem.get(&write).copied().unwrap_or_default();
+                if self.write_clear.val() {
+                    self._mem.insert(write, Bits::default());
+                } else if lane < self._lanes {
+                    let at = (32 * lane) as u64;
+                    let field = low_bits::<R>(self._lane_bits) << at;
+                    let value = bit_cast::<R, 32>(self.write_value.val()) << at;
+                    self._mem.insert(write, (row & !field) | (value & field));
+                }
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let (n, b, ab) = (self._lanes, self._lane_bits, self.address_bits());
+        let lane_bits = self.lane_index_bits();
+        let address = |name: &str| {
+            if ab == A {
+                name.to_string()
+            } else {
+                format!("{name}[{}:0]", ab - 1)
+            }
+        };
+        let mut unused = Vec::new();
+        // Only the decoded address and lane bits and the stored value bits are used; the
+        // `unused_` names tell Verilator the rest is unused on purpose.
+        if ab < A {
+            unused.push(format!(
+                "wire unused_address_high = ^{{read_address[{m}:{ab}], write_address[{m}:{ab}]}};",
+                m = A - 1
+            ));
+        }
+        if lane_bits < 8 {
+            unused.push(format!(
+                "wire unused_lane_high = ^write_lane[7:{lane_bits}];"
+            ));
+        }
+        if b < 32 {
+            unused.push(format!("wire unused_value_high = ^write_value[31:{b}];"));
+        }
+        let writes: Vec<String> = (0..n)
+            .map(|l| {
+                format!(
+                    "      end else if (write_lane[{lm}:0] == {lane_bits}'d{l}) begin\n         \
+                     mem[{wa}][{hi}:{lo}] <= write_value[{bm}:0];",
+                    lm = lane_bits - 1,
+                    wa = address("write_address"),
+                    hi = b * l + b - 1,
+                    lo = b * l,
+                    bm = b - 1,
+                )
+            })
+            .collect();
+        // Lane l of the bus at [32 l +: b], of the memory row at [b l +: b].
+        let mut fields = Vec::new();
+        if R / 32 > n {
+            fields.push(format!("{}'d0", 32 * (R / 32 - n)));
+        }
+        for l in (0..n).rev() {
+            if b < 32 {
+                fields.push(format!("{}'d0", 32 - b));
+            }
+            fields.push(format!("word[{}:{}]", b * l + b - 1, b * l));
+        }
+        Verilog::Custom(format!(
+            "\
+reg [{smsb}:0] mem [0:{last}];
+reg [{smsb}:0] word;
+{unused}
+
+always @(posedge clock) begin
+   word <= mem[{ra}];
+   if (write_enable) begin
+      if (write_clear) begin
+         mem[{wa}] <= {stored}'d0;
+{writes}
+      end
+   end
+end
+
+always @(*) begin
+   read_data = {{{fields}}};
+end
+",
+            smsb = n * b - 1,
+            stored = n * b,
+            last = self._depth - 1,
+            ra = address("read_address"),
+            wa = address("write_address"),
+            unused = unused.join("\n"),
+            writes = writes.join("\n"),
+            fields = fields.join(", "),
+        ))
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "counter_row_ram".into(),
+            clock: "clock".into(),
+            inputs: vec![
+                "read_address".into(),
+                "write_address".into(),
+                "write_enable".into(),
+                "write_clear".into(),
+                "write_lane".into(),
+                "write_value".into(),
+            ],
+            outputs: vec!["read_data".into()],
+        }]
+    }
+}

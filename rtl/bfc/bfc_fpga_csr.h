@@ -11,7 +11,7 @@
 /* ports [7:0], queues [15:8], upstream_queues [23:16], classes [31:24] (RO) */
 #define BFC_FPGA_PARAMS_OFFSET 0x04u
 #define BFC_FPGA_PARAMS_MASK 0xffffffffu
-#define BFC_FPGA_PARAMS_RESET 0x1080808u
+#define BFC_FPGA_PARAMS_RESET 0x1080804u
 
 /* flow-table entries per egress port (M = ft_multiple x queues) (RO) */
 #define BFC_FPGA_FT_SIZE_OFFSET 0x08u
@@ -65,12 +65,12 @@
 
 /* ingress port i whose backpressure-enable row bpen_lo/hi shows (RW) */
 #define BFC_FPGA_BPEN_INDEX_OFFSET 0x30u
-#define BFC_FPGA_BPEN_INDEX_MASK 0x7u
+#define BFC_FPGA_BPEN_INDEX_MASK 0x3u
 #define BFC_FPGA_BPEN_INDEX_RESET 0x0u
 
 /* window on bpEn[i][egress 0..31]: bit o clear skips the pause counter for i -> o (RW) */
 #define BFC_FPGA_BPEN_LO_OFFSET 0x34u
-#define BFC_FPGA_BPEN_LO_MASK 0xffu
+#define BFC_FPGA_BPEN_LO_MASK 0xfu
 #define BFC_FPGA_BPEN_LO_RESET 0x0u
 
 /* [21:20] table (0 flow table o x M + k, 1 pause counter {i, u}, 2 queue {o, q}), [19:0] index; a write requests a snapshot (RW) */

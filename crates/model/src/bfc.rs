@@ -120,21 +120,23 @@ impl BfcConfig {
                 th: vec![3000, 1500, 1000, 750, 600, 500, 428, 375],
                 lfsr_seed: 1,
             },
-            // Sized for an iCE40 HX8K: 8 x 8 queues, 16 x queues entries per port in block RAM.
+            // Sized for an iCE40 HX8K: 4 ports x 8 queues, 16 x queues flow-table entries per
+            // port (512, in block RAM). The counter rows are flip-flops at this size; 8 ports
+            // would need 64 block RAMs for them (the HX8K has 32).
             "fpga" => BfcConfig {
-                ports: 8,
+                ports: 4,
                 queues: 8,
                 ft_multiple: 16,
                 fid_bits: 32,
                 hash_bits: 16,
-                size_bits: 10,
+                size_bits: 8,
                 ts_bits: 12,
                 ts_shift: 4,
                 sticky: 25,
                 occupancy_bits: 16,
                 length_bits: 11,
                 upstream_queues: 8,
-                pc_bits: 10,
+                pc_bits: 8,
                 t_bm: 1024,
                 classes: 1,
                 assign: Assign::Dynamic,

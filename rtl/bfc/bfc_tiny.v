@@ -385,62 +385,42 @@ module bfc_tiny__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     wire  [31:0] fw_d_dc$q;
     reg  [31:0] fw_d_ts$d;
     wire  [31:0] fw_d_ts$q;
-    reg  [5:0] qe_a$read_address;
-    wire  [1023:0] qe_a$read_data;
-    reg  [5:0] qe_a$write_address;
-    reg  qe_a$write_enable;
-    reg  qe_a$write_clear;
-    reg  [7:0] qe_a$write_lane;
-    reg  [31:0] qe_a$write_value;
-    reg  [5:0] qe_d$read_address;
-    wire  [1023:0] qe_d$read_data;
-    reg  [5:0] qe_d$write_address;
-    reg  qe_d$write_enable;
-    reg  qe_d$write_clear;
-    reg  [7:0] qe_d$write_lane;
-    reg  [31:0] qe_d$write_value;
-    reg  [5:0] qd_a$read_address;
-    wire  [1023:0] qd_a$read_data;
-    reg  [5:0] qd_a$write_address;
-    reg  qd_a$write_enable;
-    reg  qd_a$write_clear;
-    reg  [7:0] qd_a$write_lane;
-    reg  [31:0] qd_a$write_value;
-    reg  [5:0] qd_d$read_address;
-    wire  [1023:0] qd_d$read_data;
-    reg  [5:0] qd_d$write_address;
-    reg  qd_d$write_enable;
-    reg  qd_d$write_clear;
-    reg  [7:0] qd_d$write_lane;
-    reg  [31:0] qd_d$write_value;
-    reg  [5:0] pi_a$read_address;
-    wire  [1023:0] pi_a$read_data;
-    reg  [5:0] pi_a$write_address;
-    reg  pi_a$write_enable;
-    reg  pi_a$write_clear;
-    reg  [7:0] pi_a$write_lane;
-    reg  [31:0] pi_a$write_value;
-    reg  [5:0] pi_d$read_address;
-    wire  [1023:0] pi_d$read_data;
-    reg  [5:0] pi_d$write_address;
-    reg  pi_d$write_enable;
-    reg  pi_d$write_clear;
-    reg  [7:0] pi_d$write_lane;
-    reg  [31:0] pi_d$write_value;
-    reg  [5:0] pd_a$read_address;
-    wire  [1023:0] pd_a$read_data;
-    reg  [5:0] pd_a$write_address;
-    reg  pd_a$write_enable;
-    reg  pd_a$write_clear;
-    reg  [7:0] pd_a$write_lane;
-    reg  [31:0] pd_a$write_value;
-    reg  [5:0] pd_d$read_address;
-    wire  [1023:0] pd_d$read_data;
-    reg  [5:0] pd_d$write_address;
-    reg  pd_d$write_enable;
-    reg  pd_d$write_clear;
-    reg  [7:0] pd_d$write_lane;
-    reg  [31:0] pd_d$write_value;
+    reg  [5:0] qe$read_address;
+    wire  [1023:0] qe$read_data;
+    reg  [5:0] qe$read_address_b;
+    wire  [1023:0] qe$read_data_b;
+    reg  [5:0] qe$write_address;
+    reg  qe$write_enable;
+    reg  qe$write_clear;
+    reg  [7:0] qe$write_lane;
+    reg  [31:0] qe$write_value;
+    reg  [5:0] qd$read_address;
+    wire  [1023:0] qd$read_data;
+    reg  [5:0] qd$read_address_b;
+    wire  [1023:0] qd$read_data_b;
+    reg  [5:0] qd$write_address;
+    reg  qd$write_enable;
+    reg  qd$write_clear;
+    reg  [7:0] qd$write_lane;
+    reg  [31:0] qd$write_value;
+    reg  [5:0] pi$read_address;
+    wire  [1023:0] pi$read_data;
+    reg  [5:0] pi$read_address_b;
+    wire  [1023:0] pi$read_data_b;
+    reg  [5:0] pi$write_address;
+    reg  pi$write_enable;
+    reg  pi$write_clear;
+    reg  [7:0] pi$write_lane;
+    reg  [31:0] pi$write_value;
+    reg  [5:0] pd$read_address;
+    wire  [1023:0] pd$read_data;
+    reg  [5:0] pd$read_address_b;
+    wire  [1023:0] pd$read_data_b;
+    reg  [5:0] pd$write_address;
+    reg  pd$write_enable;
+    reg  pd$write_clear;
+    reg  [7:0] pd$write_lane;
+    reg  [31:0] pd$write_value;
     reg  fw_qe_valid$d;
     wire  fw_qe_valid$q;
     reg  [5:0] fw_qe_row$d;
@@ -968,85 +948,53 @@ module bfc_tiny__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         .q(fw_d_ts$q),
         .clock(clock)
     );
-    bfc_tiny__qe_a qe_a(
+    bfc_tiny__qe qe(
         .clock(clock),
-        .read_address(qe_a$read_address),
-        .read_data(qe_a$read_data),
-        .write_address(qe_a$write_address),
-        .write_enable(qe_a$write_enable),
-        .write_clear(qe_a$write_clear),
-        .write_lane(qe_a$write_lane),
-        .write_value(qe_a$write_value)
+        .read_address(qe$read_address),
+        .read_data(qe$read_data),
+        .read_address_b(qe$read_address_b),
+        .read_data_b(qe$read_data_b),
+        .write_address(qe$write_address),
+        .write_enable(qe$write_enable),
+        .write_clear(qe$write_clear),
+        .write_lane(qe$write_lane),
+        .write_value(qe$write_value)
     );
-    bfc_tiny__qe_d qe_d(
+    bfc_tiny__qd qd(
         .clock(clock),
-        .read_address(qe_d$read_address),
-        .read_data(qe_d$read_data),
-        .write_address(qe_d$write_address),
-        .write_enable(qe_d$write_enable),
-        .write_clear(qe_d$write_clear),
-        .write_lane(qe_d$write_lane),
-        .write_value(qe_d$write_value)
+        .read_address(qd$read_address),
+        .read_data(qd$read_data),
+        .read_address_b(qd$read_address_b),
+        .read_data_b(qd$read_data_b),
+        .write_address(qd$write_address),
+        .write_enable(qd$write_enable),
+        .write_clear(qd$write_clear),
+        .write_lane(qd$write_lane),
+        .write_value(qd$write_value)
     );
-    bfc_tiny__qd_a qd_a(
+    bfc_tiny__pi pi(
         .clock(clock),
-        .read_address(qd_a$read_address),
-        .read_data(qd_a$read_data),
-        .write_address(qd_a$write_address),
-        .write_enable(qd_a$write_enable),
-        .write_clear(qd_a$write_clear),
-        .write_lane(qd_a$write_lane),
-        .write_value(qd_a$write_value)
+        .read_address(pi$read_address),
+        .read_data(pi$read_data),
+        .read_address_b(pi$read_address_b),
+        .read_data_b(pi$read_data_b),
+        .write_address(pi$write_address),
+        .write_enable(pi$write_enable),
+        .write_clear(pi$write_clear),
+        .write_lane(pi$write_lane),
+        .write_value(pi$write_value)
     );
-    bfc_tiny__qd_d qd_d(
+    bfc_tiny__pd pd(
         .clock(clock),
-        .read_address(qd_d$read_address),
-        .read_data(qd_d$read_data),
-        .write_address(qd_d$write_address),
-        .write_enable(qd_d$write_enable),
-        .write_clear(qd_d$write_clear),
-        .write_lane(qd_d$write_lane),
-        .write_value(qd_d$write_value)
-    );
-    bfc_tiny__pi_a pi_a(
-        .clock(clock),
-        .read_address(pi_a$read_address),
-        .read_data(pi_a$read_data),
-        .write_address(pi_a$write_address),
-        .write_enable(pi_a$write_enable),
-        .write_clear(pi_a$write_clear),
-        .write_lane(pi_a$write_lane),
-        .write_value(pi_a$write_value)
-    );
-    bfc_tiny__pi_d pi_d(
-        .clock(clock),
-        .read_address(pi_d$read_address),
-        .read_data(pi_d$read_data),
-        .write_address(pi_d$write_address),
-        .write_enable(pi_d$write_enable),
-        .write_clear(pi_d$write_clear),
-        .write_lane(pi_d$write_lane),
-        .write_value(pi_d$write_value)
-    );
-    bfc_tiny__pd_a pd_a(
-        .clock(clock),
-        .read_address(pd_a$read_address),
-        .read_data(pd_a$read_data),
-        .write_address(pd_a$write_address),
-        .write_enable(pd_a$write_enable),
-        .write_clear(pd_a$write_clear),
-        .write_lane(pd_a$write_lane),
-        .write_value(pd_a$write_value)
-    );
-    bfc_tiny__pd_d pd_d(
-        .clock(clock),
-        .read_address(pd_d$read_address),
-        .read_data(pd_d$read_data),
-        .write_address(pd_d$write_address),
-        .write_enable(pd_d$write_enable),
-        .write_clear(pd_d$write_clear),
-        .write_lane(pd_d$write_lane),
-        .write_value(pd_d$write_value)
+        .read_address(pd$read_address),
+        .read_data(pd$read_data),
+        .read_address_b(pd$read_address_b),
+        .read_data_b(pd$read_data_b),
+        .write_address(pd$write_address),
+        .write_enable(pd$write_enable),
+        .write_clear(pd$write_clear),
+        .write_lane(pd$write_lane),
+        .write_value(pd$write_value)
     );
     bfc_tiny__fw_qe_valid fw_qe_valid(
         .d(fw_qe_valid$d),
@@ -1697,14 +1645,14 @@ module bfc_tiny__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
             qrow_a = enq_eg_port;
             prow_a = enq_in_port;
         end
-        qe_a$read_address = qrow_a;
-        qd_a$read_address = qrow_a;
-        pi_a$read_address = prow_a;
-        pd_a$read_address = prow_a;
-        qe_d$read_address = deq_eg_port;
-        qd_d$read_address = deq_eg_port;
-        pi_d$read_address = deq_in_port;
-        pd_d$read_address = deq_in_port;
+        qe$read_address = qrow_a;
+        qd$read_address = qrow_a;
+        pi$read_address = prow_a;
+        pd$read_address = prow_a;
+        qe$read_address_b = deq_eg_port;
+        qd$read_address_b = deq_eg_port;
+        pi$read_address_b = deq_in_port;
+        pd$read_address_b = deq_in_port;
         i_qrow_a$d = qrow_a;
         i_prow_a$d = prow_a;
         i_deq_valid$d = deq_valid;
@@ -1825,11 +1773,11 @@ module bfc_tiny__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         d_lane_q = {1'd0, i_deq_q$q} & q_lane_mask;
         d_lane_u = {1'd0, i_deq_upq$q} & u_lane_mask;
         d_j = ({10'd0, i_deq_in$q} << upstream_bits) | {9'd0, i_deq_upq$q};
-        d_pi_lane = pi_d$read_data[(d_lane_u * 32'h20)+:(32)];
+        d_pi_lane = pi$read_data_b[(d_lane_u * 32'h20)+:(32)];
         if (fw_pi_valid$q & (fw_pi_row$q == i_deq_in$q) & (fw_pi_lane$q == d_lane_u)) begin
             d_pi_lane = fw_pi_val$q;
         end
-        d_pd_lane = pd_d$read_data[(d_lane_u * 32'h20)+:(32)];
+        d_pd_lane = pd$read_data_b[(d_lane_u * 32'h20)+:(32)];
         if (fw_pd_valid$q & (fw_pd_row$q == i_deq_in$q) & (fw_pd_lane$q == d_lane_u)) begin
             d_pd_lane = fw_pd_val$q;
         end
@@ -1843,11 +1791,11 @@ module bfc_tiny__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
             d_pc_after = d_pc_old - one_32;
         end
         d_qi = ({10'd0, i_deq_eg$q} << queue_bits) | {9'd0, i_deq_q$q};
-        d_qe_lane = qe_d$read_data[(d_lane_q * 32'h20)+:(32)];
+        d_qe_lane = qe$read_data_b[(d_lane_q * 32'h20)+:(32)];
         if (fw_qe_valid$q & (fw_qe_row$q == i_deq_eg$q) & (fw_qe_lane$q == d_lane_q)) begin
             d_qe_lane = fw_qe_val$q;
         end
-        d_qd_lane = qd_d$read_data[(d_lane_q * 32'h20)+:(32)];
+        d_qd_lane = qd$read_data_b[(d_lane_q * 32'h20)+:(32)];
         if (fw_qd_valid$q & (fw_qd_row$q == i_deq_eg$q) & (fw_qd_lane$q == d_lane_q)) begin
             d_qd_lane = fw_qd_val$q;
         end
@@ -2358,11 +2306,11 @@ module bfc_tiny__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         if (~i_enq_valid$q) begin
             a_lane_q = s_qlane_wide[7:0];
         end
-        a_qe_lane = qe_a$read_data[(a_lane_q * 32'h20)+:(32)];
+        a_qe_lane = qe$read_data[(a_lane_q * 32'h20)+:(32)];
         if (fw_qe_valid$q & (fw_qe_row$q == i_qrow_a$q) & (fw_qe_lane$q == a_lane_q)) begin
             a_qe_lane = fw_qe_val$q;
         end
-        a_qd_lane = qd_a$read_data[(a_lane_q * 32'h20)+:(32)];
+        a_qd_lane = qd$read_data[(a_lane_q * 32'h20)+:(32)];
         if (fw_qd_valid$q & (fw_qd_row$q == i_qrow_a$q) & (fw_qd_lane$q == a_lane_q)) begin
             a_qd_lane = fw_qd_val$q;
         end
@@ -2770,11 +2718,11 @@ module bfc_tiny__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         if (~i_enq_valid$q) begin
             a_lane_p = s_plane_wide[7:0];
         end
-        a_pi_lane = pi_a$read_data[(a_lane_p * 32'h20)+:(32)];
+        a_pi_lane = pi$read_data[(a_lane_p * 32'h20)+:(32)];
         if (fw_pi_valid$q & (fw_pi_row$q == i_prow_a$q) & (fw_pi_lane$q == a_lane_p)) begin
             a_pi_lane = fw_pi_val$q;
         end
-        a_pd_lane_start = pd_a$read_data[(a_lane_p * 32'h20)+:(32)];
+        a_pd_lane_start = pd$read_data[(a_lane_p * 32'h20)+:(32)];
         if (fw_pd_valid$q & (fw_pd_row$q == i_prow_a$q) & (fw_pd_lane$q == a_lane_p)) begin
             a_pd_lane_start = fw_pd_val$q;
         end
@@ -2860,60 +2808,40 @@ module bfc_tiny__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         fw_d_addr$d = wa_d;
         fw_d_dc$d = wd_dc;
         fw_d_ts$d = wd_ts;
-        qe_a$write_enable = e_v;
-        qe_a$write_address = i_enq_eg$q;
-        qe_a$write_clear = 1'b0;
-        qe_a$write_lane = e_lane_q;
-        qe_a$write_value = e_qe_new;
-        qd_a$write_enable = d_v;
-        qd_a$write_address = i_deq_eg$q;
-        qd_a$write_clear = 1'b0;
-        qd_a$write_lane = d_lane_q;
-        qd_a$write_value = d_qd_new;
-        pi_a$write_enable = e_counted;
-        pi_a$write_address = i_enq_in$q;
-        pi_a$write_clear = 1'b0;
-        pi_a$write_lane = e_lane_u;
-        pi_a$write_value = e_pi_new;
-        pd_a$write_enable = d_pc_write;
-        pd_a$write_address = i_deq_in$q;
-        pd_a$write_clear = 1'b0;
-        pd_a$write_lane = d_lane_u;
-        pd_a$write_value = d_pd_new;
+        qe$write_enable = e_v;
+        qe$write_address = i_enq_eg$q;
+        qe$write_clear = 1'b0;
+        qe$write_lane = e_lane_q;
+        qe$write_value = e_qe_new;
+        qd$write_enable = d_v;
+        qd$write_address = i_deq_eg$q;
+        qd$write_clear = 1'b0;
+        qd$write_lane = d_lane_q;
+        qd$write_value = d_qd_new;
+        pi$write_enable = e_counted;
+        pi$write_address = i_enq_in$q;
+        pi$write_clear = 1'b0;
+        pi$write_lane = e_lane_u;
+        pi$write_value = e_pi_new;
+        pd$write_enable = d_pc_write;
+        pd$write_address = i_deq_in$q;
+        pd$write_clear = 1'b0;
+        pd$write_lane = d_lane_u;
+        pd$write_value = d_pd_new;
         if (live$q & ~init_done$q) begin
-            qe_a$write_enable = 1'b1;
-            qe_a$write_address = init_cnt$q[5:0];
-            qe_a$write_clear = 1'b1;
-            qd_a$write_enable = 1'b1;
-            qd_a$write_address = init_cnt$q[5:0];
-            qd_a$write_clear = 1'b1;
-            pi_a$write_enable = 1'b1;
-            pi_a$write_address = init_cnt$q[5:0];
-            pi_a$write_clear = 1'b1;
-            pd_a$write_enable = 1'b1;
-            pd_a$write_address = init_cnt$q[5:0];
-            pd_a$write_clear = 1'b1;
+            qe$write_enable = 1'b1;
+            qe$write_address = init_cnt$q[5:0];
+            qe$write_clear = 1'b1;
+            qd$write_enable = 1'b1;
+            qd$write_address = init_cnt$q[5:0];
+            qd$write_clear = 1'b1;
+            pi$write_enable = 1'b1;
+            pi$write_address = init_cnt$q[5:0];
+            pi$write_clear = 1'b1;
+            pd$write_enable = 1'b1;
+            pd$write_address = init_cnt$q[5:0];
+            pd$write_clear = 1'b1;
         end
-        qe_d$write_enable = qe_a$write_enable;
-        qe_d$write_address = qe_a$write_address;
-        qe_d$write_clear = qe_a$write_clear;
-        qe_d$write_lane = qe_a$write_lane;
-        qe_d$write_value = qe_a$write_value;
-        qd_d$write_enable = qd_a$write_enable;
-        qd_d$write_address = qd_a$write_address;
-        qd_d$write_clear = qd_a$write_clear;
-        qd_d$write_lane = qd_a$write_lane;
-        qd_d$write_value = qd_a$write_value;
-        pi_d$write_enable = pi_a$write_enable;
-        pi_d$write_address = pi_a$write_address;
-        pi_d$write_clear = pi_a$write_clear;
-        pi_d$write_lane = pi_a$write_lane;
-        pi_d$write_value = pi_a$write_value;
-        pd_d$write_enable = pd_a$write_enable;
-        pd_d$write_address = pd_a$write_address;
-        pd_d$write_clear = pd_a$write_clear;
-        pd_d$write_lane = pd_a$write_lane;
-        pd_d$write_value = pd_a$write_value;
         fw_qe_valid$d = e_v;
         fw_qe_row$d = i_enq_eg$q;
         fw_qe_lane$d = e_lane_q;
@@ -4855,12 +4783,14 @@ module bfc_tiny__o_resume_valid(d,q,clock);
 endmodule // bfc_tiny__o_resume_valid
 
 
-module bfc_tiny__pd_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_tiny__pd(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [1023:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [1023:0] read_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -4870,12 +4800,14 @@ module bfc_tiny__pd_a(clock,read_address,read_data,write_address,write_enable,wr
     // Update code (custom)
     reg [47:0] mem [0:3];
     reg [47:0] word;
-    wire unused_address_high = ^{read_address[5:2], write_address[5:2]};
+    reg [47:0] word_b;
+    wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
     wire unused_lane_high = ^write_lane[7:3];
     wire unused_value_high = ^write_value[31:6];
 
     always @(posedge clock) begin
        word <= mem[read_address[1:0]];
+       word_b <= mem[read_address_b[1:0]];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 48'd0;
@@ -4901,16 +4833,19 @@ module bfc_tiny__pd_a(clock,read_address,read_data,write_address,write_enable,wr
 
     always @(*) begin
        read_data = {768'd0, 26'd0, word[47:42], 26'd0, word[41:36], 26'd0, word[35:30], 26'd0, word[29:24], 26'd0, word[23:18], 26'd0, word[17:12], 26'd0, word[11:6], 26'd0, word[5:0]};
+       read_data_b = {768'd0, 26'd0, word_b[47:42], 26'd0, word_b[41:36], 26'd0, word_b[35:30], 26'd0, word_b[29:24], 26'd0, word_b[23:18], 26'd0, word_b[17:12], 26'd0, word_b[11:6], 26'd0, word_b[5:0]};
     end
-endmodule // bfc_tiny__pd_a
+endmodule // bfc_tiny__pd
 
 
-module bfc_tiny__pd_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_tiny__pi(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [1023:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [1023:0] read_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -4920,12 +4855,14 @@ module bfc_tiny__pd_d(clock,read_address,read_data,write_address,write_enable,wr
     // Update code (custom)
     reg [47:0] mem [0:3];
     reg [47:0] word;
-    wire unused_address_high = ^{read_address[5:2], write_address[5:2]};
+    reg [47:0] word_b;
+    wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
     wire unused_lane_high = ^write_lane[7:3];
     wire unused_value_high = ^write_value[31:6];
 
     always @(posedge clock) begin
        word <= mem[read_address[1:0]];
+       word_b <= mem[read_address_b[1:0]];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 48'd0;
@@ -4951,116 +4888,19 @@ module bfc_tiny__pd_d(clock,read_address,read_data,write_address,write_enable,wr
 
     always @(*) begin
        read_data = {768'd0, 26'd0, word[47:42], 26'd0, word[41:36], 26'd0, word[35:30], 26'd0, word[29:24], 26'd0, word[23:18], 26'd0, word[17:12], 26'd0, word[11:6], 26'd0, word[5:0]};
+       read_data_b = {768'd0, 26'd0, word_b[47:42], 26'd0, word_b[41:36], 26'd0, word_b[35:30], 26'd0, word_b[29:24], 26'd0, word_b[23:18], 26'd0, word_b[17:12], 26'd0, word_b[11:6], 26'd0, word_b[5:0]};
     end
-endmodule // bfc_tiny__pd_d
+endmodule // bfc_tiny__pi
 
 
-module bfc_tiny__pi_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_tiny__qd(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [1023:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [47:0] mem [0:3];
-    reg [47:0] word;
-    wire unused_address_high = ^{read_address[5:2], write_address[5:2]};
-    wire unused_lane_high = ^write_lane[7:3];
-    wire unused_value_high = ^write_value[31:6];
-
-    always @(posedge clock) begin
-       word <= mem[read_address[1:0]];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[1:0]] <= 48'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][5:0] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][11:6] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][17:12] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][23:18] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][29:24] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][35:30] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][41:36] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][47:42] <= write_value[5:0];
-          end
-       end
-    end
-
-    always @(*) begin
-       read_data = {768'd0, 26'd0, word[47:42], 26'd0, word[41:36], 26'd0, word[35:30], 26'd0, word[29:24], 26'd0, word[23:18], 26'd0, word[17:12], 26'd0, word[11:6], 26'd0, word[5:0]};
-    end
-endmodule // bfc_tiny__pi_a
-
-
-module bfc_tiny__pi_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    output reg  [1023:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [47:0] mem [0:3];
-    reg [47:0] word;
-    wire unused_address_high = ^{read_address[5:2], write_address[5:2]};
-    wire unused_lane_high = ^write_lane[7:3];
-    wire unused_value_high = ^write_value[31:6];
-
-    always @(posedge clock) begin
-       word <= mem[read_address[1:0]];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[1:0]] <= 48'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][5:0] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][11:6] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][17:12] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][23:18] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][29:24] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][35:30] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][41:36] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][47:42] <= write_value[5:0];
-          end
-       end
-    end
-
-    always @(*) begin
-       read_data = {768'd0, 26'd0, word[47:42], 26'd0, word[41:36], 26'd0, word[35:30], 26'd0, word[29:24], 26'd0, word[23:18], 26'd0, word[17:12], 26'd0, word[11:6], 26'd0, word[5:0]};
-    end
-endmodule // bfc_tiny__pi_d
-
-
-module bfc_tiny__qd_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    output reg  [1023:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [1023:0] read_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -5070,12 +4910,14 @@ module bfc_tiny__qd_a(clock,read_address,read_data,write_address,write_enable,wr
     // Update code (custom)
     reg [127:0] mem [0:3];
     reg [127:0] word;
-    wire unused_address_high = ^{read_address[5:2], write_address[5:2]};
+    reg [127:0] word_b;
+    wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
     wire unused_lane_high = ^write_lane[7:3];
     wire unused_value_high = ^write_value[31:16];
 
     always @(posedge clock) begin
        word <= mem[read_address[1:0]];
+       word_b <= mem[read_address_b[1:0]];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 128'd0;
@@ -5101,16 +4943,19 @@ module bfc_tiny__qd_a(clock,read_address,read_data,write_address,write_enable,wr
 
     always @(*) begin
        read_data = {768'd0, 16'd0, word[127:112], 16'd0, word[111:96], 16'd0, word[95:80], 16'd0, word[79:64], 16'd0, word[63:48], 16'd0, word[47:32], 16'd0, word[31:16], 16'd0, word[15:0]};
+       read_data_b = {768'd0, 16'd0, word_b[127:112], 16'd0, word_b[111:96], 16'd0, word_b[95:80], 16'd0, word_b[79:64], 16'd0, word_b[63:48], 16'd0, word_b[47:32], 16'd0, word_b[31:16], 16'd0, word_b[15:0]};
     end
-endmodule // bfc_tiny__qd_a
+endmodule // bfc_tiny__qd
 
 
-module bfc_tiny__qd_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_tiny__qe(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [1023:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [1023:0] read_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -5120,12 +4965,14 @@ module bfc_tiny__qd_d(clock,read_address,read_data,write_address,write_enable,wr
     // Update code (custom)
     reg [127:0] mem [0:3];
     reg [127:0] word;
-    wire unused_address_high = ^{read_address[5:2], write_address[5:2]};
+    reg [127:0] word_b;
+    wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
     wire unused_lane_high = ^write_lane[7:3];
     wire unused_value_high = ^write_value[31:16];
 
     always @(posedge clock) begin
        word <= mem[read_address[1:0]];
+       word_b <= mem[read_address_b[1:0]];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 128'd0;
@@ -5151,108 +4998,9 @@ module bfc_tiny__qd_d(clock,read_address,read_data,write_address,write_enable,wr
 
     always @(*) begin
        read_data = {768'd0, 16'd0, word[127:112], 16'd0, word[111:96], 16'd0, word[95:80], 16'd0, word[79:64], 16'd0, word[63:48], 16'd0, word[47:32], 16'd0, word[31:16], 16'd0, word[15:0]};
+       read_data_b = {768'd0, 16'd0, word_b[127:112], 16'd0, word_b[111:96], 16'd0, word_b[95:80], 16'd0, word_b[79:64], 16'd0, word_b[63:48], 16'd0, word_b[47:32], 16'd0, word_b[31:16], 16'd0, word_b[15:0]};
     end
-endmodule // bfc_tiny__qd_d
-
-
-module bfc_tiny__qe_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    output reg  [1023:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [127:0] mem [0:3];
-    reg [127:0] word;
-    wire unused_address_high = ^{read_address[5:2], write_address[5:2]};
-    wire unused_lane_high = ^write_lane[7:3];
-    wire unused_value_high = ^write_value[31:16];
-
-    always @(posedge clock) begin
-       word <= mem[read_address[1:0]];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[1:0]] <= 128'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][15:0] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][31:16] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][47:32] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][63:48] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][79:64] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][95:80] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][111:96] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][127:112] <= write_value[15:0];
-          end
-       end
-    end
-
-    always @(*) begin
-       read_data = {768'd0, 16'd0, word[127:112], 16'd0, word[111:96], 16'd0, word[95:80], 16'd0, word[79:64], 16'd0, word[63:48], 16'd0, word[47:32], 16'd0, word[31:16], 16'd0, word[15:0]};
-    end
-endmodule // bfc_tiny__qe_a
-
-
-module bfc_tiny__qe_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    output reg  [1023:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [127:0] mem [0:3];
-    reg [127:0] word;
-    wire unused_address_high = ^{read_address[5:2], write_address[5:2]};
-    wire unused_lane_high = ^write_lane[7:3];
-    wire unused_value_high = ^write_value[31:16];
-
-    always @(posedge clock) begin
-       word <= mem[read_address[1:0]];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[1:0]] <= 128'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][15:0] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][31:16] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][47:32] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][63:48] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][79:64] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][95:80] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][111:96] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][127:112] <= write_value[15:0];
-          end
-       end
-    end
-
-    always @(*) begin
-       read_data = {768'd0, 16'd0, word[127:112], 16'd0, word[111:96], 16'd0, word[95:80], 16'd0, word[79:64], 16'd0, word[63:48], 16'd0, word[47:32], 16'd0, word[31:16], 16'd0, word[15:0]};
-    end
-endmodule // bfc_tiny__qe_d
+endmodule // bfc_tiny__qe
 
 
 module bfc_tiny__r_bpen_index(d,q,clock);

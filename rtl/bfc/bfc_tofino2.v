@@ -375,62 +375,42 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     wire  [31:0] fw_d_dc$q;
     reg  [31:0] fw_d_ts$d;
     wire  [31:0] fw_d_ts$q;
-    reg  [5:0] qe_a$read_address;
-    wire  [4095:0] qe_a$read_data;
-    reg  [5:0] qe_a$write_address;
-    reg  qe_a$write_enable;
-    reg  qe_a$write_clear;
-    reg  [7:0] qe_a$write_lane;
-    reg  [31:0] qe_a$write_value;
-    reg  [5:0] qe_d$read_address;
-    wire  [4095:0] qe_d$read_data;
-    reg  [5:0] qe_d$write_address;
-    reg  qe_d$write_enable;
-    reg  qe_d$write_clear;
-    reg  [7:0] qe_d$write_lane;
-    reg  [31:0] qe_d$write_value;
-    reg  [5:0] qd_a$read_address;
-    wire  [4095:0] qd_a$read_data;
-    reg  [5:0] qd_a$write_address;
-    reg  qd_a$write_enable;
-    reg  qd_a$write_clear;
-    reg  [7:0] qd_a$write_lane;
-    reg  [31:0] qd_a$write_value;
-    reg  [5:0] qd_d$read_address;
-    wire  [4095:0] qd_d$read_data;
-    reg  [5:0] qd_d$write_address;
-    reg  qd_d$write_enable;
-    reg  qd_d$write_clear;
-    reg  [7:0] qd_d$write_lane;
-    reg  [31:0] qd_d$write_value;
-    reg  [5:0] pi_a$read_address;
-    wire  [4095:0] pi_a$read_data;
-    reg  [5:0] pi_a$write_address;
-    reg  pi_a$write_enable;
-    reg  pi_a$write_clear;
-    reg  [7:0] pi_a$write_lane;
-    reg  [31:0] pi_a$write_value;
-    reg  [5:0] pi_d$read_address;
-    wire  [4095:0] pi_d$read_data;
-    reg  [5:0] pi_d$write_address;
-    reg  pi_d$write_enable;
-    reg  pi_d$write_clear;
-    reg  [7:0] pi_d$write_lane;
-    reg  [31:0] pi_d$write_value;
-    reg  [5:0] pd_a$read_address;
-    wire  [4095:0] pd_a$read_data;
-    reg  [5:0] pd_a$write_address;
-    reg  pd_a$write_enable;
-    reg  pd_a$write_clear;
-    reg  [7:0] pd_a$write_lane;
-    reg  [31:0] pd_a$write_value;
-    reg  [5:0] pd_d$read_address;
-    wire  [4095:0] pd_d$read_data;
-    reg  [5:0] pd_d$write_address;
-    reg  pd_d$write_enable;
-    reg  pd_d$write_clear;
-    reg  [7:0] pd_d$write_lane;
-    reg  [31:0] pd_d$write_value;
+    reg  [5:0] qe$read_address;
+    wire  [4095:0] qe$read_data;
+    reg  [5:0] qe$read_address_b;
+    wire  [4095:0] qe$read_data_b;
+    reg  [5:0] qe$write_address;
+    reg  qe$write_enable;
+    reg  qe$write_clear;
+    reg  [7:0] qe$write_lane;
+    reg  [31:0] qe$write_value;
+    reg  [5:0] qd$read_address;
+    wire  [4095:0] qd$read_data;
+    reg  [5:0] qd$read_address_b;
+    wire  [4095:0] qd$read_data_b;
+    reg  [5:0] qd$write_address;
+    reg  qd$write_enable;
+    reg  qd$write_clear;
+    reg  [7:0] qd$write_lane;
+    reg  [31:0] qd$write_value;
+    reg  [5:0] pi$read_address;
+    wire  [4095:0] pi$read_data;
+    reg  [5:0] pi$read_address_b;
+    wire  [4095:0] pi$read_data_b;
+    reg  [5:0] pi$write_address;
+    reg  pi$write_enable;
+    reg  pi$write_clear;
+    reg  [7:0] pi$write_lane;
+    reg  [31:0] pi$write_value;
+    reg  [5:0] pd$read_address;
+    wire  [4095:0] pd$read_data;
+    reg  [5:0] pd$read_address_b;
+    wire  [4095:0] pd$read_data_b;
+    reg  [5:0] pd$write_address;
+    reg  pd$write_enable;
+    reg  pd$write_clear;
+    reg  [7:0] pd$write_lane;
+    reg  [31:0] pd$write_value;
     reg  fw_qe_valid$d;
     wire  fw_qe_valid$q;
     reg  [5:0] fw_qe_row$d;
@@ -958,85 +938,53 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .q(fw_d_ts$q),
         .clock(clock)
     );
-    bfc_tofino2__qe_a qe_a(
+    bfc_tofino2__qe qe(
         .clock(clock),
-        .read_address(qe_a$read_address),
-        .read_data(qe_a$read_data),
-        .write_address(qe_a$write_address),
-        .write_enable(qe_a$write_enable),
-        .write_clear(qe_a$write_clear),
-        .write_lane(qe_a$write_lane),
-        .write_value(qe_a$write_value)
+        .read_address(qe$read_address),
+        .read_data(qe$read_data),
+        .read_address_b(qe$read_address_b),
+        .read_data_b(qe$read_data_b),
+        .write_address(qe$write_address),
+        .write_enable(qe$write_enable),
+        .write_clear(qe$write_clear),
+        .write_lane(qe$write_lane),
+        .write_value(qe$write_value)
     );
-    bfc_tofino2__qe_d qe_d(
+    bfc_tofino2__qd qd(
         .clock(clock),
-        .read_address(qe_d$read_address),
-        .read_data(qe_d$read_data),
-        .write_address(qe_d$write_address),
-        .write_enable(qe_d$write_enable),
-        .write_clear(qe_d$write_clear),
-        .write_lane(qe_d$write_lane),
-        .write_value(qe_d$write_value)
+        .read_address(qd$read_address),
+        .read_data(qd$read_data),
+        .read_address_b(qd$read_address_b),
+        .read_data_b(qd$read_data_b),
+        .write_address(qd$write_address),
+        .write_enable(qd$write_enable),
+        .write_clear(qd$write_clear),
+        .write_lane(qd$write_lane),
+        .write_value(qd$write_value)
     );
-    bfc_tofino2__qd_a qd_a(
+    bfc_tofino2__pi pi(
         .clock(clock),
-        .read_address(qd_a$read_address),
-        .read_data(qd_a$read_data),
-        .write_address(qd_a$write_address),
-        .write_enable(qd_a$write_enable),
-        .write_clear(qd_a$write_clear),
-        .write_lane(qd_a$write_lane),
-        .write_value(qd_a$write_value)
+        .read_address(pi$read_address),
+        .read_data(pi$read_data),
+        .read_address_b(pi$read_address_b),
+        .read_data_b(pi$read_data_b),
+        .write_address(pi$write_address),
+        .write_enable(pi$write_enable),
+        .write_clear(pi$write_clear),
+        .write_lane(pi$write_lane),
+        .write_value(pi$write_value)
     );
-    bfc_tofino2__qd_d qd_d(
+    bfc_tofino2__pd pd(
         .clock(clock),
-        .read_address(qd_d$read_address),
-        .read_data(qd_d$read_data),
-        .write_address(qd_d$write_address),
-        .write_enable(qd_d$write_enable),
-        .write_clear(qd_d$write_clear),
-        .write_lane(qd_d$write_lane),
-        .write_value(qd_d$write_value)
-    );
-    bfc_tofino2__pi_a pi_a(
-        .clock(clock),
-        .read_address(pi_a$read_address),
-        .read_data(pi_a$read_data),
-        .write_address(pi_a$write_address),
-        .write_enable(pi_a$write_enable),
-        .write_clear(pi_a$write_clear),
-        .write_lane(pi_a$write_lane),
-        .write_value(pi_a$write_value)
-    );
-    bfc_tofino2__pi_d pi_d(
-        .clock(clock),
-        .read_address(pi_d$read_address),
-        .read_data(pi_d$read_data),
-        .write_address(pi_d$write_address),
-        .write_enable(pi_d$write_enable),
-        .write_clear(pi_d$write_clear),
-        .write_lane(pi_d$write_lane),
-        .write_value(pi_d$write_value)
-    );
-    bfc_tofino2__pd_a pd_a(
-        .clock(clock),
-        .read_address(pd_a$read_address),
-        .read_data(pd_a$read_data),
-        .write_address(pd_a$write_address),
-        .write_enable(pd_a$write_enable),
-        .write_clear(pd_a$write_clear),
-        .write_lane(pd_a$write_lane),
-        .write_value(pd_a$write_value)
-    );
-    bfc_tofino2__pd_d pd_d(
-        .clock(clock),
-        .read_address(pd_d$read_address),
-        .read_data(pd_d$read_data),
-        .write_address(pd_d$write_address),
-        .write_enable(pd_d$write_enable),
-        .write_clear(pd_d$write_clear),
-        .write_lane(pd_d$write_lane),
-        .write_value(pd_d$write_value)
+        .read_address(pd$read_address),
+        .read_data(pd$read_data),
+        .read_address_b(pd$read_address_b),
+        .read_data_b(pd$read_data_b),
+        .write_address(pd$write_address),
+        .write_enable(pd$write_enable),
+        .write_clear(pd$write_clear),
+        .write_lane(pd$write_lane),
+        .write_value(pd$write_value)
     );
     bfc_tofino2__fw_qe_valid fw_qe_valid(
         .d(fw_qe_valid$d),
@@ -1687,14 +1635,14 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             qrow_a = enq_eg_port;
             prow_a = enq_in_port;
         end
-        qe_a$read_address = qrow_a;
-        qd_a$read_address = qrow_a;
-        pi_a$read_address = prow_a;
-        pd_a$read_address = prow_a;
-        qe_d$read_address = deq_eg_port;
-        qd_d$read_address = deq_eg_port;
-        pi_d$read_address = deq_in_port;
-        pd_d$read_address = deq_in_port;
+        qe$read_address = qrow_a;
+        qd$read_address = qrow_a;
+        pi$read_address = prow_a;
+        pd$read_address = prow_a;
+        qe$read_address_b = deq_eg_port;
+        qd$read_address_b = deq_eg_port;
+        pi$read_address_b = deq_in_port;
+        pd$read_address_b = deq_in_port;
         i_qrow_a$d = qrow_a;
         i_prow_a$d = prow_a;
         i_deq_valid$d = deq_valid;
@@ -1815,11 +1763,11 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         d_lane_q = {1'd0, i_deq_q$q} & q_lane_mask;
         d_lane_u = {1'd0, i_deq_upq$q} & u_lane_mask;
         d_j = ({10'd0, i_deq_in$q} << upstream_bits) | {9'd0, i_deq_upq$q};
-        d_pi_lane = pi_d$read_data[(d_lane_u * 32'h20)+:(32)];
+        d_pi_lane = pi$read_data_b[(d_lane_u * 32'h20)+:(32)];
         if (fw_pi_valid$q & (fw_pi_row$q == i_deq_in$q) & (fw_pi_lane$q == d_lane_u)) begin
             d_pi_lane = fw_pi_val$q;
         end
-        d_pd_lane = pd_d$read_data[(d_lane_u * 32'h20)+:(32)];
+        d_pd_lane = pd$read_data_b[(d_lane_u * 32'h20)+:(32)];
         if (fw_pd_valid$q & (fw_pd_row$q == i_deq_in$q) & (fw_pd_lane$q == d_lane_u)) begin
             d_pd_lane = fw_pd_val$q;
         end
@@ -1833,11 +1781,11 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             d_pc_after = d_pc_old - one_32;
         end
         d_qi = ({10'd0, i_deq_eg$q} << queue_bits) | {9'd0, i_deq_q$q};
-        d_qe_lane = qe_d$read_data[(d_lane_q * 32'h20)+:(32)];
+        d_qe_lane = qe$read_data_b[(d_lane_q * 32'h20)+:(32)];
         if (fw_qe_valid$q & (fw_qe_row$q == i_deq_eg$q) & (fw_qe_lane$q == d_lane_q)) begin
             d_qe_lane = fw_qe_val$q;
         end
-        d_qd_lane = qd_d$read_data[(d_lane_q * 32'h20)+:(32)];
+        d_qd_lane = qd$read_data_b[(d_lane_q * 32'h20)+:(32)];
         if (fw_qd_valid$q & (fw_qd_row$q == i_deq_eg$q) & (fw_qd_lane$q == d_lane_q)) begin
             d_qd_lane = fw_qd_val$q;
         end
@@ -2348,11 +2296,11 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (~i_enq_valid$q) begin
             a_lane_q = s_qlane_wide[7:0];
         end
-        a_qe_lane = qe_a$read_data[(a_lane_q * 32'h20)+:(32)];
+        a_qe_lane = qe$read_data[(a_lane_q * 32'h20)+:(32)];
         if (fw_qe_valid$q & (fw_qe_row$q == i_qrow_a$q) & (fw_qe_lane$q == a_lane_q)) begin
             a_qe_lane = fw_qe_val$q;
         end
-        a_qd_lane = qd_a$read_data[(a_lane_q * 32'h20)+:(32)];
+        a_qd_lane = qd$read_data[(a_lane_q * 32'h20)+:(32)];
         if (fw_qd_valid$q & (fw_qd_row$q == i_qrow_a$q) & (fw_qd_lane$q == a_lane_q)) begin
             a_qd_lane = fw_qd_val$q;
         end
@@ -2760,11 +2708,11 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (~i_enq_valid$q) begin
             a_lane_p = s_plane_wide[7:0];
         end
-        a_pi_lane = pi_a$read_data[(a_lane_p * 32'h20)+:(32)];
+        a_pi_lane = pi$read_data[(a_lane_p * 32'h20)+:(32)];
         if (fw_pi_valid$q & (fw_pi_row$q == i_prow_a$q) & (fw_pi_lane$q == a_lane_p)) begin
             a_pi_lane = fw_pi_val$q;
         end
-        a_pd_lane_start = pd_a$read_data[(a_lane_p * 32'h20)+:(32)];
+        a_pd_lane_start = pd$read_data[(a_lane_p * 32'h20)+:(32)];
         if (fw_pd_valid$q & (fw_pd_row$q == i_prow_a$q) & (fw_pd_lane$q == a_lane_p)) begin
             a_pd_lane_start = fw_pd_val$q;
         end
@@ -2850,60 +2798,40 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         fw_d_addr$d = wa_d;
         fw_d_dc$d = wd_dc;
         fw_d_ts$d = wd_ts;
-        qe_a$write_enable = e_v;
-        qe_a$write_address = i_enq_eg$q;
-        qe_a$write_clear = 1'b0;
-        qe_a$write_lane = e_lane_q;
-        qe_a$write_value = e_qe_new;
-        qd_a$write_enable = d_v;
-        qd_a$write_address = i_deq_eg$q;
-        qd_a$write_clear = 1'b0;
-        qd_a$write_lane = d_lane_q;
-        qd_a$write_value = d_qd_new;
-        pi_a$write_enable = e_counted;
-        pi_a$write_address = i_enq_in$q;
-        pi_a$write_clear = 1'b0;
-        pi_a$write_lane = e_lane_u;
-        pi_a$write_value = e_pi_new;
-        pd_a$write_enable = d_pc_write;
-        pd_a$write_address = i_deq_in$q;
-        pd_a$write_clear = 1'b0;
-        pd_a$write_lane = d_lane_u;
-        pd_a$write_value = d_pd_new;
+        qe$write_enable = e_v;
+        qe$write_address = i_enq_eg$q;
+        qe$write_clear = 1'b0;
+        qe$write_lane = e_lane_q;
+        qe$write_value = e_qe_new;
+        qd$write_enable = d_v;
+        qd$write_address = i_deq_eg$q;
+        qd$write_clear = 1'b0;
+        qd$write_lane = d_lane_q;
+        qd$write_value = d_qd_new;
+        pi$write_enable = e_counted;
+        pi$write_address = i_enq_in$q;
+        pi$write_clear = 1'b0;
+        pi$write_lane = e_lane_u;
+        pi$write_value = e_pi_new;
+        pd$write_enable = d_pc_write;
+        pd$write_address = i_deq_in$q;
+        pd$write_clear = 1'b0;
+        pd$write_lane = d_lane_u;
+        pd$write_value = d_pd_new;
         if (live$q & ~init_done$q) begin
-            qe_a$write_enable = 1'b1;
-            qe_a$write_address = init_cnt$q[5:0];
-            qe_a$write_clear = 1'b1;
-            qd_a$write_enable = 1'b1;
-            qd_a$write_address = init_cnt$q[5:0];
-            qd_a$write_clear = 1'b1;
-            pi_a$write_enable = 1'b1;
-            pi_a$write_address = init_cnt$q[5:0];
-            pi_a$write_clear = 1'b1;
-            pd_a$write_enable = 1'b1;
-            pd_a$write_address = init_cnt$q[5:0];
-            pd_a$write_clear = 1'b1;
+            qe$write_enable = 1'b1;
+            qe$write_address = init_cnt$q[5:0];
+            qe$write_clear = 1'b1;
+            qd$write_enable = 1'b1;
+            qd$write_address = init_cnt$q[5:0];
+            qd$write_clear = 1'b1;
+            pi$write_enable = 1'b1;
+            pi$write_address = init_cnt$q[5:0];
+            pi$write_clear = 1'b1;
+            pd$write_enable = 1'b1;
+            pd$write_address = init_cnt$q[5:0];
+            pd$write_clear = 1'b1;
         end
-        qe_d$write_enable = qe_a$write_enable;
-        qe_d$write_address = qe_a$write_address;
-        qe_d$write_clear = qe_a$write_clear;
-        qe_d$write_lane = qe_a$write_lane;
-        qe_d$write_value = qe_a$write_value;
-        qd_d$write_enable = qd_a$write_enable;
-        qd_d$write_address = qd_a$write_address;
-        qd_d$write_clear = qd_a$write_clear;
-        qd_d$write_lane = qd_a$write_lane;
-        qd_d$write_value = qd_a$write_value;
-        pi_d$write_enable = pi_a$write_enable;
-        pi_d$write_address = pi_a$write_address;
-        pi_d$write_clear = pi_a$write_clear;
-        pi_d$write_lane = pi_a$write_lane;
-        pi_d$write_value = pi_a$write_value;
-        pd_d$write_enable = pd_a$write_enable;
-        pd_d$write_address = pd_a$write_address;
-        pd_d$write_clear = pd_a$write_clear;
-        pd_d$write_lane = pd_a$write_lane;
-        pd_d$write_value = pd_a$write_value;
         fw_qe_valid$d = e_v;
         fw_qe_row$d = i_enq_eg$q;
         fw_qe_lane$d = e_lane_q;
@@ -4845,12 +4773,14 @@ module bfc_tofino2__o_resume_valid(d,q,clock);
 endmodule // bfc_tofino2__o_resume_valid
 
 
-module bfc_tofino2__pd_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_tofino2__pd(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [4095:0] read_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -4860,12 +4790,14 @@ module bfc_tofino2__pd_a(clock,read_address,read_data,write_address,write_enable
     // Update code (custom)
     reg [2303:0] mem [0:31];
     reg [2303:0] word;
-    wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    reg [2303:0] word_b;
+    wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
     wire unused_lane_high = ^write_lane[7:7];
     wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
        word <= mem[read_address[4:0]];
+       word_b <= mem[read_address_b[4:0]];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 2304'd0;
@@ -5131,16 +5063,19 @@ module bfc_tofino2__pd_a(clock,read_address,read_data,write_address,write_enable
 
     always @(*) begin
        read_data = {14'd0, word[2303:2286], 14'd0, word[2285:2268], 14'd0, word[2267:2250], 14'd0, word[2249:2232], 14'd0, word[2231:2214], 14'd0, word[2213:2196], 14'd0, word[2195:2178], 14'd0, word[2177:2160], 14'd0, word[2159:2142], 14'd0, word[2141:2124], 14'd0, word[2123:2106], 14'd0, word[2105:2088], 14'd0, word[2087:2070], 14'd0, word[2069:2052], 14'd0, word[2051:2034], 14'd0, word[2033:2016], 14'd0, word[2015:1998], 14'd0, word[1997:1980], 14'd0, word[1979:1962], 14'd0, word[1961:1944], 14'd0, word[1943:1926], 14'd0, word[1925:1908], 14'd0, word[1907:1890], 14'd0, word[1889:1872], 14'd0, word[1871:1854], 14'd0, word[1853:1836], 14'd0, word[1835:1818], 14'd0, word[1817:1800], 14'd0, word[1799:1782], 14'd0, word[1781:1764], 14'd0, word[1763:1746], 14'd0, word[1745:1728], 14'd0, word[1727:1710], 14'd0, word[1709:1692], 14'd0, word[1691:1674], 14'd0, word[1673:1656], 14'd0, word[1655:1638], 14'd0, word[1637:1620], 14'd0, word[1619:1602], 14'd0, word[1601:1584], 14'd0, word[1583:1566], 14'd0, word[1565:1548], 14'd0, word[1547:1530], 14'd0, word[1529:1512], 14'd0, word[1511:1494], 14'd0, word[1493:1476], 14'd0, word[1475:1458], 14'd0, word[1457:1440], 14'd0, word[1439:1422], 14'd0, word[1421:1404], 14'd0, word[1403:1386], 14'd0, word[1385:1368], 14'd0, word[1367:1350], 14'd0, word[1349:1332], 14'd0, word[1331:1314], 14'd0, word[1313:1296], 14'd0, word[1295:1278], 14'd0, word[1277:1260], 14'd0, word[1259:1242], 14'd0, word[1241:1224], 14'd0, word[1223:1206], 14'd0, word[1205:1188], 14'd0, word[1187:1170], 14'd0, word[1169:1152], 14'd0, word[1151:1134], 14'd0, word[1133:1116], 14'd0, word[1115:1098], 14'd0, word[1097:1080], 14'd0, word[1079:1062], 14'd0, word[1061:1044], 14'd0, word[1043:1026], 14'd0, word[1025:1008], 14'd0, word[1007:990], 14'd0, word[989:972], 14'd0, word[971:954], 14'd0, word[953:936], 14'd0, word[935:918], 14'd0, word[917:900], 14'd0, word[899:882], 14'd0, word[881:864], 14'd0, word[863:846], 14'd0, word[845:828], 14'd0, word[827:810], 14'd0, word[809:792], 14'd0, word[791:774], 14'd0, word[773:756], 14'd0, word[755:738], 14'd0, word[737:720], 14'd0, word[719:702], 14'd0, word[701:684], 14'd0, word[683:666], 14'd0, word[665:648], 14'd0, word[647:630], 14'd0, word[629:612], 14'd0, word[611:594], 14'd0, word[593:576], 14'd0, word[575:558], 14'd0, word[557:540], 14'd0, word[539:522], 14'd0, word[521:504], 14'd0, word[503:486], 14'd0, word[485:468], 14'd0, word[467:450], 14'd0, word[449:432], 14'd0, word[431:414], 14'd0, word[413:396], 14'd0, word[395:378], 14'd0, word[377:360], 14'd0, word[359:342], 14'd0, word[341:324], 14'd0, word[323:306], 14'd0, word[305:288], 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
+       read_data_b = {14'd0, word_b[2303:2286], 14'd0, word_b[2285:2268], 14'd0, word_b[2267:2250], 14'd0, word_b[2249:2232], 14'd0, word_b[2231:2214], 14'd0, word_b[2213:2196], 14'd0, word_b[2195:2178], 14'd0, word_b[2177:2160], 14'd0, word_b[2159:2142], 14'd0, word_b[2141:2124], 14'd0, word_b[2123:2106], 14'd0, word_b[2105:2088], 14'd0, word_b[2087:2070], 14'd0, word_b[2069:2052], 14'd0, word_b[2051:2034], 14'd0, word_b[2033:2016], 14'd0, word_b[2015:1998], 14'd0, word_b[1997:1980], 14'd0, word_b[1979:1962], 14'd0, word_b[1961:1944], 14'd0, word_b[1943:1926], 14'd0, word_b[1925:1908], 14'd0, word_b[1907:1890], 14'd0, word_b[1889:1872], 14'd0, word_b[1871:1854], 14'd0, word_b[1853:1836], 14'd0, word_b[1835:1818], 14'd0, word_b[1817:1800], 14'd0, word_b[1799:1782], 14'd0, word_b[1781:1764], 14'd0, word_b[1763:1746], 14'd0, word_b[1745:1728], 14'd0, word_b[1727:1710], 14'd0, word_b[1709:1692], 14'd0, word_b[1691:1674], 14'd0, word_b[1673:1656], 14'd0, word_b[1655:1638], 14'd0, word_b[1637:1620], 14'd0, word_b[1619:1602], 14'd0, word_b[1601:1584], 14'd0, word_b[1583:1566], 14'd0, word_b[1565:1548], 14'd0, word_b[1547:1530], 14'd0, word_b[1529:1512], 14'd0, word_b[1511:1494], 14'd0, word_b[1493:1476], 14'd0, word_b[1475:1458], 14'd0, word_b[1457:1440], 14'd0, word_b[1439:1422], 14'd0, word_b[1421:1404], 14'd0, word_b[1403:1386], 14'd0, word_b[1385:1368], 14'd0, word_b[1367:1350], 14'd0, word_b[1349:1332], 14'd0, word_b[1331:1314], 14'd0, word_b[1313:1296], 14'd0, word_b[1295:1278], 14'd0, word_b[1277:1260], 14'd0, word_b[1259:1242], 14'd0, word_b[1241:1224], 14'd0, word_b[1223:1206], 14'd0, word_b[1205:1188], 14'd0, word_b[1187:1170], 14'd0, word_b[1169:1152], 14'd0, word_b[1151:1134], 14'd0, word_b[1133:1116], 14'd0, word_b[1115:1098], 14'd0, word_b[1097:1080], 14'd0, word_b[1079:1062], 14'd0, word_b[1061:1044], 14'd0, word_b[1043:1026], 14'd0, word_b[1025:1008], 14'd0, word_b[1007:990], 14'd0, word_b[989:972], 14'd0, word_b[971:954], 14'd0, word_b[953:936], 14'd0, word_b[935:918], 14'd0, word_b[917:900], 14'd0, word_b[899:882], 14'd0, word_b[881:864], 14'd0, word_b[863:846], 14'd0, word_b[845:828], 14'd0, word_b[827:810], 14'd0, word_b[809:792], 14'd0, word_b[791:774], 14'd0, word_b[773:756], 14'd0, word_b[755:738], 14'd0, word_b[737:720], 14'd0, word_b[719:702], 14'd0, word_b[701:684], 14'd0, word_b[683:666], 14'd0, word_b[665:648], 14'd0, word_b[647:630], 14'd0, word_b[629:612], 14'd0, word_b[611:594], 14'd0, word_b[593:576], 14'd0, word_b[575:558], 14'd0, word_b[557:540], 14'd0, word_b[539:522], 14'd0, word_b[521:504], 14'd0, word_b[503:486], 14'd0, word_b[485:468], 14'd0, word_b[467:450], 14'd0, word_b[449:432], 14'd0, word_b[431:414], 14'd0, word_b[413:396], 14'd0, word_b[395:378], 14'd0, word_b[377:360], 14'd0, word_b[359:342], 14'd0, word_b[341:324], 14'd0, word_b[323:306], 14'd0, word_b[305:288], 14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
     end
-endmodule // bfc_tofino2__pd_a
+endmodule // bfc_tofino2__pd
 
 
-module bfc_tofino2__pd_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_tofino2__pi(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [4095:0] read_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -5150,12 +5085,14 @@ module bfc_tofino2__pd_d(clock,read_address,read_data,write_address,write_enable
     // Update code (custom)
     reg [2303:0] mem [0:31];
     reg [2303:0] word;
-    wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    reg [2303:0] word_b;
+    wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
     wire unused_lane_high = ^write_lane[7:7];
     wire unused_value_high = ^write_value[31:18];
 
     always @(posedge clock) begin
        word <= mem[read_address[4:0]];
+       word_b <= mem[read_address_b[4:0]];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 2304'd0;
@@ -5421,596 +5358,19 @@ module bfc_tofino2__pd_d(clock,read_address,read_data,write_address,write_enable
 
     always @(*) begin
        read_data = {14'd0, word[2303:2286], 14'd0, word[2285:2268], 14'd0, word[2267:2250], 14'd0, word[2249:2232], 14'd0, word[2231:2214], 14'd0, word[2213:2196], 14'd0, word[2195:2178], 14'd0, word[2177:2160], 14'd0, word[2159:2142], 14'd0, word[2141:2124], 14'd0, word[2123:2106], 14'd0, word[2105:2088], 14'd0, word[2087:2070], 14'd0, word[2069:2052], 14'd0, word[2051:2034], 14'd0, word[2033:2016], 14'd0, word[2015:1998], 14'd0, word[1997:1980], 14'd0, word[1979:1962], 14'd0, word[1961:1944], 14'd0, word[1943:1926], 14'd0, word[1925:1908], 14'd0, word[1907:1890], 14'd0, word[1889:1872], 14'd0, word[1871:1854], 14'd0, word[1853:1836], 14'd0, word[1835:1818], 14'd0, word[1817:1800], 14'd0, word[1799:1782], 14'd0, word[1781:1764], 14'd0, word[1763:1746], 14'd0, word[1745:1728], 14'd0, word[1727:1710], 14'd0, word[1709:1692], 14'd0, word[1691:1674], 14'd0, word[1673:1656], 14'd0, word[1655:1638], 14'd0, word[1637:1620], 14'd0, word[1619:1602], 14'd0, word[1601:1584], 14'd0, word[1583:1566], 14'd0, word[1565:1548], 14'd0, word[1547:1530], 14'd0, word[1529:1512], 14'd0, word[1511:1494], 14'd0, word[1493:1476], 14'd0, word[1475:1458], 14'd0, word[1457:1440], 14'd0, word[1439:1422], 14'd0, word[1421:1404], 14'd0, word[1403:1386], 14'd0, word[1385:1368], 14'd0, word[1367:1350], 14'd0, word[1349:1332], 14'd0, word[1331:1314], 14'd0, word[1313:1296], 14'd0, word[1295:1278], 14'd0, word[1277:1260], 14'd0, word[1259:1242], 14'd0, word[1241:1224], 14'd0, word[1223:1206], 14'd0, word[1205:1188], 14'd0, word[1187:1170], 14'd0, word[1169:1152], 14'd0, word[1151:1134], 14'd0, word[1133:1116], 14'd0, word[1115:1098], 14'd0, word[1097:1080], 14'd0, word[1079:1062], 14'd0, word[1061:1044], 14'd0, word[1043:1026], 14'd0, word[1025:1008], 14'd0, word[1007:990], 14'd0, word[989:972], 14'd0, word[971:954], 14'd0, word[953:936], 14'd0, word[935:918], 14'd0, word[917:900], 14'd0, word[899:882], 14'd0, word[881:864], 14'd0, word[863:846], 14'd0, word[845:828], 14'd0, word[827:810], 14'd0, word[809:792], 14'd0, word[791:774], 14'd0, word[773:756], 14'd0, word[755:738], 14'd0, word[737:720], 14'd0, word[719:702], 14'd0, word[701:684], 14'd0, word[683:666], 14'd0, word[665:648], 14'd0, word[647:630], 14'd0, word[629:612], 14'd0, word[611:594], 14'd0, word[593:576], 14'd0, word[575:558], 14'd0, word[557:540], 14'd0, word[539:522], 14'd0, word[521:504], 14'd0, word[503:486], 14'd0, word[485:468], 14'd0, word[467:450], 14'd0, word[449:432], 14'd0, word[431:414], 14'd0, word[413:396], 14'd0, word[395:378], 14'd0, word[377:360], 14'd0, word[359:342], 14'd0, word[341:324], 14'd0, word[323:306], 14'd0, word[305:288], 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
+       read_data_b = {14'd0, word_b[2303:2286], 14'd0, word_b[2285:2268], 14'd0, word_b[2267:2250], 14'd0, word_b[2249:2232], 14'd0, word_b[2231:2214], 14'd0, word_b[2213:2196], 14'd0, word_b[2195:2178], 14'd0, word_b[2177:2160], 14'd0, word_b[2159:2142], 14'd0, word_b[2141:2124], 14'd0, word_b[2123:2106], 14'd0, word_b[2105:2088], 14'd0, word_b[2087:2070], 14'd0, word_b[2069:2052], 14'd0, word_b[2051:2034], 14'd0, word_b[2033:2016], 14'd0, word_b[2015:1998], 14'd0, word_b[1997:1980], 14'd0, word_b[1979:1962], 14'd0, word_b[1961:1944], 14'd0, word_b[1943:1926], 14'd0, word_b[1925:1908], 14'd0, word_b[1907:1890], 14'd0, word_b[1889:1872], 14'd0, word_b[1871:1854], 14'd0, word_b[1853:1836], 14'd0, word_b[1835:1818], 14'd0, word_b[1817:1800], 14'd0, word_b[1799:1782], 14'd0, word_b[1781:1764], 14'd0, word_b[1763:1746], 14'd0, word_b[1745:1728], 14'd0, word_b[1727:1710], 14'd0, word_b[1709:1692], 14'd0, word_b[1691:1674], 14'd0, word_b[1673:1656], 14'd0, word_b[1655:1638], 14'd0, word_b[1637:1620], 14'd0, word_b[1619:1602], 14'd0, word_b[1601:1584], 14'd0, word_b[1583:1566], 14'd0, word_b[1565:1548], 14'd0, word_b[1547:1530], 14'd0, word_b[1529:1512], 14'd0, word_b[1511:1494], 14'd0, word_b[1493:1476], 14'd0, word_b[1475:1458], 14'd0, word_b[1457:1440], 14'd0, word_b[1439:1422], 14'd0, word_b[1421:1404], 14'd0, word_b[1403:1386], 14'd0, word_b[1385:1368], 14'd0, word_b[1367:1350], 14'd0, word_b[1349:1332], 14'd0, word_b[1331:1314], 14'd0, word_b[1313:1296], 14'd0, word_b[1295:1278], 14'd0, word_b[1277:1260], 14'd0, word_b[1259:1242], 14'd0, word_b[1241:1224], 14'd0, word_b[1223:1206], 14'd0, word_b[1205:1188], 14'd0, word_b[1187:1170], 14'd0, word_b[1169:1152], 14'd0, word_b[1151:1134], 14'd0, word_b[1133:1116], 14'd0, word_b[1115:1098], 14'd0, word_b[1097:1080], 14'd0, word_b[1079:1062], 14'd0, word_b[1061:1044], 14'd0, word_b[1043:1026], 14'd0, word_b[1025:1008], 14'd0, word_b[1007:990], 14'd0, word_b[989:972], 14'd0, word_b[971:954], 14'd0, word_b[953:936], 14'd0, word_b[935:918], 14'd0, word_b[917:900], 14'd0, word_b[899:882], 14'd0, word_b[881:864], 14'd0, word_b[863:846], 14'd0, word_b[845:828], 14'd0, word_b[827:810], 14'd0, word_b[809:792], 14'd0, word_b[791:774], 14'd0, word_b[773:756], 14'd0, word_b[755:738], 14'd0, word_b[737:720], 14'd0, word_b[719:702], 14'd0, word_b[701:684], 14'd0, word_b[683:666], 14'd0, word_b[665:648], 14'd0, word_b[647:630], 14'd0, word_b[629:612], 14'd0, word_b[611:594], 14'd0, word_b[593:576], 14'd0, word_b[575:558], 14'd0, word_b[557:540], 14'd0, word_b[539:522], 14'd0, word_b[521:504], 14'd0, word_b[503:486], 14'd0, word_b[485:468], 14'd0, word_b[467:450], 14'd0, word_b[449:432], 14'd0, word_b[431:414], 14'd0, word_b[413:396], 14'd0, word_b[395:378], 14'd0, word_b[377:360], 14'd0, word_b[359:342], 14'd0, word_b[341:324], 14'd0, word_b[323:306], 14'd0, word_b[305:288], 14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
     end
-endmodule // bfc_tofino2__pd_d
+endmodule // bfc_tofino2__pi
 
 
-module bfc_tofino2__pi_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_tofino2__qd(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [2303:0] mem [0:31];
-    reg [2303:0] word;
-    wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
-    wire unused_lane_high = ^write_lane[7:7];
-    wire unused_value_high = ^write_value[31:18];
-
-    always @(posedge clock) begin
-       word <= mem[read_address[4:0]];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[4:0]] <= 2304'd0;
-          end else if (write_lane[6:0] == 7'd0) begin
-             mem[write_address[4:0]][17:0] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd1) begin
-             mem[write_address[4:0]][35:18] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd2) begin
-             mem[write_address[4:0]][53:36] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd3) begin
-             mem[write_address[4:0]][71:54] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd4) begin
-             mem[write_address[4:0]][89:72] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd5) begin
-             mem[write_address[4:0]][107:90] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd6) begin
-             mem[write_address[4:0]][125:108] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd7) begin
-             mem[write_address[4:0]][143:126] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd8) begin
-             mem[write_address[4:0]][161:144] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd9) begin
-             mem[write_address[4:0]][179:162] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd10) begin
-             mem[write_address[4:0]][197:180] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd11) begin
-             mem[write_address[4:0]][215:198] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd12) begin
-             mem[write_address[4:0]][233:216] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd13) begin
-             mem[write_address[4:0]][251:234] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd14) begin
-             mem[write_address[4:0]][269:252] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd15) begin
-             mem[write_address[4:0]][287:270] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd16) begin
-             mem[write_address[4:0]][305:288] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd17) begin
-             mem[write_address[4:0]][323:306] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd18) begin
-             mem[write_address[4:0]][341:324] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd19) begin
-             mem[write_address[4:0]][359:342] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd20) begin
-             mem[write_address[4:0]][377:360] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd21) begin
-             mem[write_address[4:0]][395:378] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd22) begin
-             mem[write_address[4:0]][413:396] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd23) begin
-             mem[write_address[4:0]][431:414] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd24) begin
-             mem[write_address[4:0]][449:432] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd25) begin
-             mem[write_address[4:0]][467:450] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd26) begin
-             mem[write_address[4:0]][485:468] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd27) begin
-             mem[write_address[4:0]][503:486] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd28) begin
-             mem[write_address[4:0]][521:504] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd29) begin
-             mem[write_address[4:0]][539:522] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd30) begin
-             mem[write_address[4:0]][557:540] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd31) begin
-             mem[write_address[4:0]][575:558] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd32) begin
-             mem[write_address[4:0]][593:576] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd33) begin
-             mem[write_address[4:0]][611:594] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd34) begin
-             mem[write_address[4:0]][629:612] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd35) begin
-             mem[write_address[4:0]][647:630] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd36) begin
-             mem[write_address[4:0]][665:648] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd37) begin
-             mem[write_address[4:0]][683:666] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd38) begin
-             mem[write_address[4:0]][701:684] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd39) begin
-             mem[write_address[4:0]][719:702] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd40) begin
-             mem[write_address[4:0]][737:720] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd41) begin
-             mem[write_address[4:0]][755:738] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd42) begin
-             mem[write_address[4:0]][773:756] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd43) begin
-             mem[write_address[4:0]][791:774] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd44) begin
-             mem[write_address[4:0]][809:792] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd45) begin
-             mem[write_address[4:0]][827:810] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd46) begin
-             mem[write_address[4:0]][845:828] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd47) begin
-             mem[write_address[4:0]][863:846] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd48) begin
-             mem[write_address[4:0]][881:864] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd49) begin
-             mem[write_address[4:0]][899:882] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd50) begin
-             mem[write_address[4:0]][917:900] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd51) begin
-             mem[write_address[4:0]][935:918] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd52) begin
-             mem[write_address[4:0]][953:936] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd53) begin
-             mem[write_address[4:0]][971:954] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd54) begin
-             mem[write_address[4:0]][989:972] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd55) begin
-             mem[write_address[4:0]][1007:990] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd56) begin
-             mem[write_address[4:0]][1025:1008] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd57) begin
-             mem[write_address[4:0]][1043:1026] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd58) begin
-             mem[write_address[4:0]][1061:1044] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd59) begin
-             mem[write_address[4:0]][1079:1062] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd60) begin
-             mem[write_address[4:0]][1097:1080] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd61) begin
-             mem[write_address[4:0]][1115:1098] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd62) begin
-             mem[write_address[4:0]][1133:1116] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd63) begin
-             mem[write_address[4:0]][1151:1134] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd64) begin
-             mem[write_address[4:0]][1169:1152] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd65) begin
-             mem[write_address[4:0]][1187:1170] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd66) begin
-             mem[write_address[4:0]][1205:1188] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd67) begin
-             mem[write_address[4:0]][1223:1206] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd68) begin
-             mem[write_address[4:0]][1241:1224] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd69) begin
-             mem[write_address[4:0]][1259:1242] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd70) begin
-             mem[write_address[4:0]][1277:1260] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd71) begin
-             mem[write_address[4:0]][1295:1278] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd72) begin
-             mem[write_address[4:0]][1313:1296] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd73) begin
-             mem[write_address[4:0]][1331:1314] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd74) begin
-             mem[write_address[4:0]][1349:1332] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd75) begin
-             mem[write_address[4:0]][1367:1350] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd76) begin
-             mem[write_address[4:0]][1385:1368] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd77) begin
-             mem[write_address[4:0]][1403:1386] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd78) begin
-             mem[write_address[4:0]][1421:1404] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd79) begin
-             mem[write_address[4:0]][1439:1422] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd80) begin
-             mem[write_address[4:0]][1457:1440] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd81) begin
-             mem[write_address[4:0]][1475:1458] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd82) begin
-             mem[write_address[4:0]][1493:1476] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd83) begin
-             mem[write_address[4:0]][1511:1494] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd84) begin
-             mem[write_address[4:0]][1529:1512] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd85) begin
-             mem[write_address[4:0]][1547:1530] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd86) begin
-             mem[write_address[4:0]][1565:1548] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd87) begin
-             mem[write_address[4:0]][1583:1566] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd88) begin
-             mem[write_address[4:0]][1601:1584] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd89) begin
-             mem[write_address[4:0]][1619:1602] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd90) begin
-             mem[write_address[4:0]][1637:1620] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd91) begin
-             mem[write_address[4:0]][1655:1638] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd92) begin
-             mem[write_address[4:0]][1673:1656] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd93) begin
-             mem[write_address[4:0]][1691:1674] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd94) begin
-             mem[write_address[4:0]][1709:1692] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd95) begin
-             mem[write_address[4:0]][1727:1710] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd96) begin
-             mem[write_address[4:0]][1745:1728] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd97) begin
-             mem[write_address[4:0]][1763:1746] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd98) begin
-             mem[write_address[4:0]][1781:1764] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd99) begin
-             mem[write_address[4:0]][1799:1782] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd100) begin
-             mem[write_address[4:0]][1817:1800] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd101) begin
-             mem[write_address[4:0]][1835:1818] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd102) begin
-             mem[write_address[4:0]][1853:1836] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd103) begin
-             mem[write_address[4:0]][1871:1854] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd104) begin
-             mem[write_address[4:0]][1889:1872] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd105) begin
-             mem[write_address[4:0]][1907:1890] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd106) begin
-             mem[write_address[4:0]][1925:1908] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd107) begin
-             mem[write_address[4:0]][1943:1926] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd108) begin
-             mem[write_address[4:0]][1961:1944] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd109) begin
-             mem[write_address[4:0]][1979:1962] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd110) begin
-             mem[write_address[4:0]][1997:1980] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd111) begin
-             mem[write_address[4:0]][2015:1998] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd112) begin
-             mem[write_address[4:0]][2033:2016] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd113) begin
-             mem[write_address[4:0]][2051:2034] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd114) begin
-             mem[write_address[4:0]][2069:2052] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd115) begin
-             mem[write_address[4:0]][2087:2070] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd116) begin
-             mem[write_address[4:0]][2105:2088] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd117) begin
-             mem[write_address[4:0]][2123:2106] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd118) begin
-             mem[write_address[4:0]][2141:2124] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd119) begin
-             mem[write_address[4:0]][2159:2142] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd120) begin
-             mem[write_address[4:0]][2177:2160] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd121) begin
-             mem[write_address[4:0]][2195:2178] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd122) begin
-             mem[write_address[4:0]][2213:2196] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd123) begin
-             mem[write_address[4:0]][2231:2214] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd124) begin
-             mem[write_address[4:0]][2249:2232] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd125) begin
-             mem[write_address[4:0]][2267:2250] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd126) begin
-             mem[write_address[4:0]][2285:2268] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd127) begin
-             mem[write_address[4:0]][2303:2286] <= write_value[17:0];
-          end
-       end
-    end
-
-    always @(*) begin
-       read_data = {14'd0, word[2303:2286], 14'd0, word[2285:2268], 14'd0, word[2267:2250], 14'd0, word[2249:2232], 14'd0, word[2231:2214], 14'd0, word[2213:2196], 14'd0, word[2195:2178], 14'd0, word[2177:2160], 14'd0, word[2159:2142], 14'd0, word[2141:2124], 14'd0, word[2123:2106], 14'd0, word[2105:2088], 14'd0, word[2087:2070], 14'd0, word[2069:2052], 14'd0, word[2051:2034], 14'd0, word[2033:2016], 14'd0, word[2015:1998], 14'd0, word[1997:1980], 14'd0, word[1979:1962], 14'd0, word[1961:1944], 14'd0, word[1943:1926], 14'd0, word[1925:1908], 14'd0, word[1907:1890], 14'd0, word[1889:1872], 14'd0, word[1871:1854], 14'd0, word[1853:1836], 14'd0, word[1835:1818], 14'd0, word[1817:1800], 14'd0, word[1799:1782], 14'd0, word[1781:1764], 14'd0, word[1763:1746], 14'd0, word[1745:1728], 14'd0, word[1727:1710], 14'd0, word[1709:1692], 14'd0, word[1691:1674], 14'd0, word[1673:1656], 14'd0, word[1655:1638], 14'd0, word[1637:1620], 14'd0, word[1619:1602], 14'd0, word[1601:1584], 14'd0, word[1583:1566], 14'd0, word[1565:1548], 14'd0, word[1547:1530], 14'd0, word[1529:1512], 14'd0, word[1511:1494], 14'd0, word[1493:1476], 14'd0, word[1475:1458], 14'd0, word[1457:1440], 14'd0, word[1439:1422], 14'd0, word[1421:1404], 14'd0, word[1403:1386], 14'd0, word[1385:1368], 14'd0, word[1367:1350], 14'd0, word[1349:1332], 14'd0, word[1331:1314], 14'd0, word[1313:1296], 14'd0, word[1295:1278], 14'd0, word[1277:1260], 14'd0, word[1259:1242], 14'd0, word[1241:1224], 14'd0, word[1223:1206], 14'd0, word[1205:1188], 14'd0, word[1187:1170], 14'd0, word[1169:1152], 14'd0, word[1151:1134], 14'd0, word[1133:1116], 14'd0, word[1115:1098], 14'd0, word[1097:1080], 14'd0, word[1079:1062], 14'd0, word[1061:1044], 14'd0, word[1043:1026], 14'd0, word[1025:1008], 14'd0, word[1007:990], 14'd0, word[989:972], 14'd0, word[971:954], 14'd0, word[953:936], 14'd0, word[935:918], 14'd0, word[917:900], 14'd0, word[899:882], 14'd0, word[881:864], 14'd0, word[863:846], 14'd0, word[845:828], 14'd0, word[827:810], 14'd0, word[809:792], 14'd0, word[791:774], 14'd0, word[773:756], 14'd0, word[755:738], 14'd0, word[737:720], 14'd0, word[719:702], 14'd0, word[701:684], 14'd0, word[683:666], 14'd0, word[665:648], 14'd0, word[647:630], 14'd0, word[629:612], 14'd0, word[611:594], 14'd0, word[593:576], 14'd0, word[575:558], 14'd0, word[557:540], 14'd0, word[539:522], 14'd0, word[521:504], 14'd0, word[503:486], 14'd0, word[485:468], 14'd0, word[467:450], 14'd0, word[449:432], 14'd0, word[431:414], 14'd0, word[413:396], 14'd0, word[395:378], 14'd0, word[377:360], 14'd0, word[359:342], 14'd0, word[341:324], 14'd0, word[323:306], 14'd0, word[305:288], 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
-    end
-endmodule // bfc_tofino2__pi_a
-
-
-module bfc_tofino2__pi_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    output reg  [4095:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [2303:0] mem [0:31];
-    reg [2303:0] word;
-    wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
-    wire unused_lane_high = ^write_lane[7:7];
-    wire unused_value_high = ^write_value[31:18];
-
-    always @(posedge clock) begin
-       word <= mem[read_address[4:0]];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[4:0]] <= 2304'd0;
-          end else if (write_lane[6:0] == 7'd0) begin
-             mem[write_address[4:0]][17:0] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd1) begin
-             mem[write_address[4:0]][35:18] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd2) begin
-             mem[write_address[4:0]][53:36] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd3) begin
-             mem[write_address[4:0]][71:54] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd4) begin
-             mem[write_address[4:0]][89:72] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd5) begin
-             mem[write_address[4:0]][107:90] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd6) begin
-             mem[write_address[4:0]][125:108] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd7) begin
-             mem[write_address[4:0]][143:126] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd8) begin
-             mem[write_address[4:0]][161:144] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd9) begin
-             mem[write_address[4:0]][179:162] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd10) begin
-             mem[write_address[4:0]][197:180] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd11) begin
-             mem[write_address[4:0]][215:198] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd12) begin
-             mem[write_address[4:0]][233:216] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd13) begin
-             mem[write_address[4:0]][251:234] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd14) begin
-             mem[write_address[4:0]][269:252] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd15) begin
-             mem[write_address[4:0]][287:270] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd16) begin
-             mem[write_address[4:0]][305:288] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd17) begin
-             mem[write_address[4:0]][323:306] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd18) begin
-             mem[write_address[4:0]][341:324] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd19) begin
-             mem[write_address[4:0]][359:342] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd20) begin
-             mem[write_address[4:0]][377:360] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd21) begin
-             mem[write_address[4:0]][395:378] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd22) begin
-             mem[write_address[4:0]][413:396] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd23) begin
-             mem[write_address[4:0]][431:414] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd24) begin
-             mem[write_address[4:0]][449:432] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd25) begin
-             mem[write_address[4:0]][467:450] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd26) begin
-             mem[write_address[4:0]][485:468] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd27) begin
-             mem[write_address[4:0]][503:486] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd28) begin
-             mem[write_address[4:0]][521:504] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd29) begin
-             mem[write_address[4:0]][539:522] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd30) begin
-             mem[write_address[4:0]][557:540] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd31) begin
-             mem[write_address[4:0]][575:558] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd32) begin
-             mem[write_address[4:0]][593:576] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd33) begin
-             mem[write_address[4:0]][611:594] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd34) begin
-             mem[write_address[4:0]][629:612] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd35) begin
-             mem[write_address[4:0]][647:630] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd36) begin
-             mem[write_address[4:0]][665:648] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd37) begin
-             mem[write_address[4:0]][683:666] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd38) begin
-             mem[write_address[4:0]][701:684] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd39) begin
-             mem[write_address[4:0]][719:702] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd40) begin
-             mem[write_address[4:0]][737:720] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd41) begin
-             mem[write_address[4:0]][755:738] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd42) begin
-             mem[write_address[4:0]][773:756] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd43) begin
-             mem[write_address[4:0]][791:774] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd44) begin
-             mem[write_address[4:0]][809:792] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd45) begin
-             mem[write_address[4:0]][827:810] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd46) begin
-             mem[write_address[4:0]][845:828] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd47) begin
-             mem[write_address[4:0]][863:846] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd48) begin
-             mem[write_address[4:0]][881:864] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd49) begin
-             mem[write_address[4:0]][899:882] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd50) begin
-             mem[write_address[4:0]][917:900] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd51) begin
-             mem[write_address[4:0]][935:918] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd52) begin
-             mem[write_address[4:0]][953:936] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd53) begin
-             mem[write_address[4:0]][971:954] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd54) begin
-             mem[write_address[4:0]][989:972] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd55) begin
-             mem[write_address[4:0]][1007:990] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd56) begin
-             mem[write_address[4:0]][1025:1008] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd57) begin
-             mem[write_address[4:0]][1043:1026] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd58) begin
-             mem[write_address[4:0]][1061:1044] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd59) begin
-             mem[write_address[4:0]][1079:1062] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd60) begin
-             mem[write_address[4:0]][1097:1080] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd61) begin
-             mem[write_address[4:0]][1115:1098] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd62) begin
-             mem[write_address[4:0]][1133:1116] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd63) begin
-             mem[write_address[4:0]][1151:1134] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd64) begin
-             mem[write_address[4:0]][1169:1152] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd65) begin
-             mem[write_address[4:0]][1187:1170] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd66) begin
-             mem[write_address[4:0]][1205:1188] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd67) begin
-             mem[write_address[4:0]][1223:1206] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd68) begin
-             mem[write_address[4:0]][1241:1224] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd69) begin
-             mem[write_address[4:0]][1259:1242] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd70) begin
-             mem[write_address[4:0]][1277:1260] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd71) begin
-             mem[write_address[4:0]][1295:1278] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd72) begin
-             mem[write_address[4:0]][1313:1296] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd73) begin
-             mem[write_address[4:0]][1331:1314] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd74) begin
-             mem[write_address[4:0]][1349:1332] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd75) begin
-             mem[write_address[4:0]][1367:1350] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd76) begin
-             mem[write_address[4:0]][1385:1368] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd77) begin
-             mem[write_address[4:0]][1403:1386] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd78) begin
-             mem[write_address[4:0]][1421:1404] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd79) begin
-             mem[write_address[4:0]][1439:1422] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd80) begin
-             mem[write_address[4:0]][1457:1440] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd81) begin
-             mem[write_address[4:0]][1475:1458] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd82) begin
-             mem[write_address[4:0]][1493:1476] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd83) begin
-             mem[write_address[4:0]][1511:1494] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd84) begin
-             mem[write_address[4:0]][1529:1512] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd85) begin
-             mem[write_address[4:0]][1547:1530] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd86) begin
-             mem[write_address[4:0]][1565:1548] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd87) begin
-             mem[write_address[4:0]][1583:1566] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd88) begin
-             mem[write_address[4:0]][1601:1584] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd89) begin
-             mem[write_address[4:0]][1619:1602] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd90) begin
-             mem[write_address[4:0]][1637:1620] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd91) begin
-             mem[write_address[4:0]][1655:1638] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd92) begin
-             mem[write_address[4:0]][1673:1656] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd93) begin
-             mem[write_address[4:0]][1691:1674] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd94) begin
-             mem[write_address[4:0]][1709:1692] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd95) begin
-             mem[write_address[4:0]][1727:1710] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd96) begin
-             mem[write_address[4:0]][1745:1728] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd97) begin
-             mem[write_address[4:0]][1763:1746] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd98) begin
-             mem[write_address[4:0]][1781:1764] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd99) begin
-             mem[write_address[4:0]][1799:1782] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd100) begin
-             mem[write_address[4:0]][1817:1800] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd101) begin
-             mem[write_address[4:0]][1835:1818] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd102) begin
-             mem[write_address[4:0]][1853:1836] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd103) begin
-             mem[write_address[4:0]][1871:1854] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd104) begin
-             mem[write_address[4:0]][1889:1872] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd105) begin
-             mem[write_address[4:0]][1907:1890] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd106) begin
-             mem[write_address[4:0]][1925:1908] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd107) begin
-             mem[write_address[4:0]][1943:1926] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd108) begin
-             mem[write_address[4:0]][1961:1944] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd109) begin
-             mem[write_address[4:0]][1979:1962] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd110) begin
-             mem[write_address[4:0]][1997:1980] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd111) begin
-             mem[write_address[4:0]][2015:1998] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd112) begin
-             mem[write_address[4:0]][2033:2016] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd113) begin
-             mem[write_address[4:0]][2051:2034] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd114) begin
-             mem[write_address[4:0]][2069:2052] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd115) begin
-             mem[write_address[4:0]][2087:2070] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd116) begin
-             mem[write_address[4:0]][2105:2088] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd117) begin
-             mem[write_address[4:0]][2123:2106] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd118) begin
-             mem[write_address[4:0]][2141:2124] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd119) begin
-             mem[write_address[4:0]][2159:2142] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd120) begin
-             mem[write_address[4:0]][2177:2160] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd121) begin
-             mem[write_address[4:0]][2195:2178] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd122) begin
-             mem[write_address[4:0]][2213:2196] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd123) begin
-             mem[write_address[4:0]][2231:2214] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd124) begin
-             mem[write_address[4:0]][2249:2232] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd125) begin
-             mem[write_address[4:0]][2267:2250] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd126) begin
-             mem[write_address[4:0]][2285:2268] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd127) begin
-             mem[write_address[4:0]][2303:2286] <= write_value[17:0];
-          end
-       end
-    end
-
-    always @(*) begin
-       read_data = {14'd0, word[2303:2286], 14'd0, word[2285:2268], 14'd0, word[2267:2250], 14'd0, word[2249:2232], 14'd0, word[2231:2214], 14'd0, word[2213:2196], 14'd0, word[2195:2178], 14'd0, word[2177:2160], 14'd0, word[2159:2142], 14'd0, word[2141:2124], 14'd0, word[2123:2106], 14'd0, word[2105:2088], 14'd0, word[2087:2070], 14'd0, word[2069:2052], 14'd0, word[2051:2034], 14'd0, word[2033:2016], 14'd0, word[2015:1998], 14'd0, word[1997:1980], 14'd0, word[1979:1962], 14'd0, word[1961:1944], 14'd0, word[1943:1926], 14'd0, word[1925:1908], 14'd0, word[1907:1890], 14'd0, word[1889:1872], 14'd0, word[1871:1854], 14'd0, word[1853:1836], 14'd0, word[1835:1818], 14'd0, word[1817:1800], 14'd0, word[1799:1782], 14'd0, word[1781:1764], 14'd0, word[1763:1746], 14'd0, word[1745:1728], 14'd0, word[1727:1710], 14'd0, word[1709:1692], 14'd0, word[1691:1674], 14'd0, word[1673:1656], 14'd0, word[1655:1638], 14'd0, word[1637:1620], 14'd0, word[1619:1602], 14'd0, word[1601:1584], 14'd0, word[1583:1566], 14'd0, word[1565:1548], 14'd0, word[1547:1530], 14'd0, word[1529:1512], 14'd0, word[1511:1494], 14'd0, word[1493:1476], 14'd0, word[1475:1458], 14'd0, word[1457:1440], 14'd0, word[1439:1422], 14'd0, word[1421:1404], 14'd0, word[1403:1386], 14'd0, word[1385:1368], 14'd0, word[1367:1350], 14'd0, word[1349:1332], 14'd0, word[1331:1314], 14'd0, word[1313:1296], 14'd0, word[1295:1278], 14'd0, word[1277:1260], 14'd0, word[1259:1242], 14'd0, word[1241:1224], 14'd0, word[1223:1206], 14'd0, word[1205:1188], 14'd0, word[1187:1170], 14'd0, word[1169:1152], 14'd0, word[1151:1134], 14'd0, word[1133:1116], 14'd0, word[1115:1098], 14'd0, word[1097:1080], 14'd0, word[1079:1062], 14'd0, word[1061:1044], 14'd0, word[1043:1026], 14'd0, word[1025:1008], 14'd0, word[1007:990], 14'd0, word[989:972], 14'd0, word[971:954], 14'd0, word[953:936], 14'd0, word[935:918], 14'd0, word[917:900], 14'd0, word[899:882], 14'd0, word[881:864], 14'd0, word[863:846], 14'd0, word[845:828], 14'd0, word[827:810], 14'd0, word[809:792], 14'd0, word[791:774], 14'd0, word[773:756], 14'd0, word[755:738], 14'd0, word[737:720], 14'd0, word[719:702], 14'd0, word[701:684], 14'd0, word[683:666], 14'd0, word[665:648], 14'd0, word[647:630], 14'd0, word[629:612], 14'd0, word[611:594], 14'd0, word[593:576], 14'd0, word[575:558], 14'd0, word[557:540], 14'd0, word[539:522], 14'd0, word[521:504], 14'd0, word[503:486], 14'd0, word[485:468], 14'd0, word[467:450], 14'd0, word[449:432], 14'd0, word[431:414], 14'd0, word[413:396], 14'd0, word[395:378], 14'd0, word[377:360], 14'd0, word[359:342], 14'd0, word[341:324], 14'd0, word[323:306], 14'd0, word[305:288], 14'd0, word[287:270], 14'd0, word[269:252], 14'd0, word[251:234], 14'd0, word[233:216], 14'd0, word[215:198], 14'd0, word[197:180], 14'd0, word[179:162], 14'd0, word[161:144], 14'd0, word[143:126], 14'd0, word[125:108], 14'd0, word[107:90], 14'd0, word[89:72], 14'd0, word[71:54], 14'd0, word[53:36], 14'd0, word[35:18], 14'd0, word[17:0]};
-    end
-endmodule // bfc_tofino2__pi_d
-
-
-module bfc_tofino2__qd_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    output reg  [4095:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [4095:0] read_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -6020,12 +5380,14 @@ module bfc_tofino2__qd_a(clock,read_address,read_data,write_address,write_enable
     // Update code (custom)
     reg [3071:0] mem [0:31];
     reg [3071:0] word;
-    wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    reg [3071:0] word_b;
+    wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
     wire unused_lane_high = ^write_lane[7:7];
     wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
        word <= mem[read_address[4:0]];
+       word_b <= mem[read_address_b[4:0]];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 3072'd0;
@@ -6291,16 +5653,19 @@ module bfc_tofino2__qd_a(clock,read_address,read_data,write_address,write_enable
 
     always @(*) begin
        read_data = {8'd0, word[3071:3048], 8'd0, word[3047:3024], 8'd0, word[3023:3000], 8'd0, word[2999:2976], 8'd0, word[2975:2952], 8'd0, word[2951:2928], 8'd0, word[2927:2904], 8'd0, word[2903:2880], 8'd0, word[2879:2856], 8'd0, word[2855:2832], 8'd0, word[2831:2808], 8'd0, word[2807:2784], 8'd0, word[2783:2760], 8'd0, word[2759:2736], 8'd0, word[2735:2712], 8'd0, word[2711:2688], 8'd0, word[2687:2664], 8'd0, word[2663:2640], 8'd0, word[2639:2616], 8'd0, word[2615:2592], 8'd0, word[2591:2568], 8'd0, word[2567:2544], 8'd0, word[2543:2520], 8'd0, word[2519:2496], 8'd0, word[2495:2472], 8'd0, word[2471:2448], 8'd0, word[2447:2424], 8'd0, word[2423:2400], 8'd0, word[2399:2376], 8'd0, word[2375:2352], 8'd0, word[2351:2328], 8'd0, word[2327:2304], 8'd0, word[2303:2280], 8'd0, word[2279:2256], 8'd0, word[2255:2232], 8'd0, word[2231:2208], 8'd0, word[2207:2184], 8'd0, word[2183:2160], 8'd0, word[2159:2136], 8'd0, word[2135:2112], 8'd0, word[2111:2088], 8'd0, word[2087:2064], 8'd0, word[2063:2040], 8'd0, word[2039:2016], 8'd0, word[2015:1992], 8'd0, word[1991:1968], 8'd0, word[1967:1944], 8'd0, word[1943:1920], 8'd0, word[1919:1896], 8'd0, word[1895:1872], 8'd0, word[1871:1848], 8'd0, word[1847:1824], 8'd0, word[1823:1800], 8'd0, word[1799:1776], 8'd0, word[1775:1752], 8'd0, word[1751:1728], 8'd0, word[1727:1704], 8'd0, word[1703:1680], 8'd0, word[1679:1656], 8'd0, word[1655:1632], 8'd0, word[1631:1608], 8'd0, word[1607:1584], 8'd0, word[1583:1560], 8'd0, word[1559:1536], 8'd0, word[1535:1512], 8'd0, word[1511:1488], 8'd0, word[1487:1464], 8'd0, word[1463:1440], 8'd0, word[1439:1416], 8'd0, word[1415:1392], 8'd0, word[1391:1368], 8'd0, word[1367:1344], 8'd0, word[1343:1320], 8'd0, word[1319:1296], 8'd0, word[1295:1272], 8'd0, word[1271:1248], 8'd0, word[1247:1224], 8'd0, word[1223:1200], 8'd0, word[1199:1176], 8'd0, word[1175:1152], 8'd0, word[1151:1128], 8'd0, word[1127:1104], 8'd0, word[1103:1080], 8'd0, word[1079:1056], 8'd0, word[1055:1032], 8'd0, word[1031:1008], 8'd0, word[1007:984], 8'd0, word[983:960], 8'd0, word[959:936], 8'd0, word[935:912], 8'd0, word[911:888], 8'd0, word[887:864], 8'd0, word[863:840], 8'd0, word[839:816], 8'd0, word[815:792], 8'd0, word[791:768], 8'd0, word[767:744], 8'd0, word[743:720], 8'd0, word[719:696], 8'd0, word[695:672], 8'd0, word[671:648], 8'd0, word[647:624], 8'd0, word[623:600], 8'd0, word[599:576], 8'd0, word[575:552], 8'd0, word[551:528], 8'd0, word[527:504], 8'd0, word[503:480], 8'd0, word[479:456], 8'd0, word[455:432], 8'd0, word[431:408], 8'd0, word[407:384], 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
+       read_data_b = {8'd0, word_b[3071:3048], 8'd0, word_b[3047:3024], 8'd0, word_b[3023:3000], 8'd0, word_b[2999:2976], 8'd0, word_b[2975:2952], 8'd0, word_b[2951:2928], 8'd0, word_b[2927:2904], 8'd0, word_b[2903:2880], 8'd0, word_b[2879:2856], 8'd0, word_b[2855:2832], 8'd0, word_b[2831:2808], 8'd0, word_b[2807:2784], 8'd0, word_b[2783:2760], 8'd0, word_b[2759:2736], 8'd0, word_b[2735:2712], 8'd0, word_b[2711:2688], 8'd0, word_b[2687:2664], 8'd0, word_b[2663:2640], 8'd0, word_b[2639:2616], 8'd0, word_b[2615:2592], 8'd0, word_b[2591:2568], 8'd0, word_b[2567:2544], 8'd0, word_b[2543:2520], 8'd0, word_b[2519:2496], 8'd0, word_b[2495:2472], 8'd0, word_b[2471:2448], 8'd0, word_b[2447:2424], 8'd0, word_b[2423:2400], 8'd0, word_b[2399:2376], 8'd0, word_b[2375:2352], 8'd0, word_b[2351:2328], 8'd0, word_b[2327:2304], 8'd0, word_b[2303:2280], 8'd0, word_b[2279:2256], 8'd0, word_b[2255:2232], 8'd0, word_b[2231:2208], 8'd0, word_b[2207:2184], 8'd0, word_b[2183:2160], 8'd0, word_b[2159:2136], 8'd0, word_b[2135:2112], 8'd0, word_b[2111:2088], 8'd0, word_b[2087:2064], 8'd0, word_b[2063:2040], 8'd0, word_b[2039:2016], 8'd0, word_b[2015:1992], 8'd0, word_b[1991:1968], 8'd0, word_b[1967:1944], 8'd0, word_b[1943:1920], 8'd0, word_b[1919:1896], 8'd0, word_b[1895:1872], 8'd0, word_b[1871:1848], 8'd0, word_b[1847:1824], 8'd0, word_b[1823:1800], 8'd0, word_b[1799:1776], 8'd0, word_b[1775:1752], 8'd0, word_b[1751:1728], 8'd0, word_b[1727:1704], 8'd0, word_b[1703:1680], 8'd0, word_b[1679:1656], 8'd0, word_b[1655:1632], 8'd0, word_b[1631:1608], 8'd0, word_b[1607:1584], 8'd0, word_b[1583:1560], 8'd0, word_b[1559:1536], 8'd0, word_b[1535:1512], 8'd0, word_b[1511:1488], 8'd0, word_b[1487:1464], 8'd0, word_b[1463:1440], 8'd0, word_b[1439:1416], 8'd0, word_b[1415:1392], 8'd0, word_b[1391:1368], 8'd0, word_b[1367:1344], 8'd0, word_b[1343:1320], 8'd0, word_b[1319:1296], 8'd0, word_b[1295:1272], 8'd0, word_b[1271:1248], 8'd0, word_b[1247:1224], 8'd0, word_b[1223:1200], 8'd0, word_b[1199:1176], 8'd0, word_b[1175:1152], 8'd0, word_b[1151:1128], 8'd0, word_b[1127:1104], 8'd0, word_b[1103:1080], 8'd0, word_b[1079:1056], 8'd0, word_b[1055:1032], 8'd0, word_b[1031:1008], 8'd0, word_b[1007:984], 8'd0, word_b[983:960], 8'd0, word_b[959:936], 8'd0, word_b[935:912], 8'd0, word_b[911:888], 8'd0, word_b[887:864], 8'd0, word_b[863:840], 8'd0, word_b[839:816], 8'd0, word_b[815:792], 8'd0, word_b[791:768], 8'd0, word_b[767:744], 8'd0, word_b[743:720], 8'd0, word_b[719:696], 8'd0, word_b[695:672], 8'd0, word_b[671:648], 8'd0, word_b[647:624], 8'd0, word_b[623:600], 8'd0, word_b[599:576], 8'd0, word_b[575:552], 8'd0, word_b[551:528], 8'd0, word_b[527:504], 8'd0, word_b[503:480], 8'd0, word_b[479:456], 8'd0, word_b[455:432], 8'd0, word_b[431:408], 8'd0, word_b[407:384], 8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
     end
-endmodule // bfc_tofino2__qd_a
+endmodule // bfc_tofino2__qd
 
 
-module bfc_tofino2__qd_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_tofino2__qe(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
     output reg  [4095:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [4095:0] read_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -6310,12 +5675,14 @@ module bfc_tofino2__qd_d(clock,read_address,read_data,write_address,write_enable
     // Update code (custom)
     reg [3071:0] mem [0:31];
     reg [3071:0] word;
-    wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
+    reg [3071:0] word_b;
+    wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
     wire unused_lane_high = ^write_lane[7:7];
     wire unused_value_high = ^write_value[31:24];
 
     always @(posedge clock) begin
        word <= mem[read_address[4:0]];
+       word_b <= mem[read_address_b[4:0]];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 3072'd0;
@@ -6581,588 +5948,9 @@ module bfc_tofino2__qd_d(clock,read_address,read_data,write_address,write_enable
 
     always @(*) begin
        read_data = {8'd0, word[3071:3048], 8'd0, word[3047:3024], 8'd0, word[3023:3000], 8'd0, word[2999:2976], 8'd0, word[2975:2952], 8'd0, word[2951:2928], 8'd0, word[2927:2904], 8'd0, word[2903:2880], 8'd0, word[2879:2856], 8'd0, word[2855:2832], 8'd0, word[2831:2808], 8'd0, word[2807:2784], 8'd0, word[2783:2760], 8'd0, word[2759:2736], 8'd0, word[2735:2712], 8'd0, word[2711:2688], 8'd0, word[2687:2664], 8'd0, word[2663:2640], 8'd0, word[2639:2616], 8'd0, word[2615:2592], 8'd0, word[2591:2568], 8'd0, word[2567:2544], 8'd0, word[2543:2520], 8'd0, word[2519:2496], 8'd0, word[2495:2472], 8'd0, word[2471:2448], 8'd0, word[2447:2424], 8'd0, word[2423:2400], 8'd0, word[2399:2376], 8'd0, word[2375:2352], 8'd0, word[2351:2328], 8'd0, word[2327:2304], 8'd0, word[2303:2280], 8'd0, word[2279:2256], 8'd0, word[2255:2232], 8'd0, word[2231:2208], 8'd0, word[2207:2184], 8'd0, word[2183:2160], 8'd0, word[2159:2136], 8'd0, word[2135:2112], 8'd0, word[2111:2088], 8'd0, word[2087:2064], 8'd0, word[2063:2040], 8'd0, word[2039:2016], 8'd0, word[2015:1992], 8'd0, word[1991:1968], 8'd0, word[1967:1944], 8'd0, word[1943:1920], 8'd0, word[1919:1896], 8'd0, word[1895:1872], 8'd0, word[1871:1848], 8'd0, word[1847:1824], 8'd0, word[1823:1800], 8'd0, word[1799:1776], 8'd0, word[1775:1752], 8'd0, word[1751:1728], 8'd0, word[1727:1704], 8'd0, word[1703:1680], 8'd0, word[1679:1656], 8'd0, word[1655:1632], 8'd0, word[1631:1608], 8'd0, word[1607:1584], 8'd0, word[1583:1560], 8'd0, word[1559:1536], 8'd0, word[1535:1512], 8'd0, word[1511:1488], 8'd0, word[1487:1464], 8'd0, word[1463:1440], 8'd0, word[1439:1416], 8'd0, word[1415:1392], 8'd0, word[1391:1368], 8'd0, word[1367:1344], 8'd0, word[1343:1320], 8'd0, word[1319:1296], 8'd0, word[1295:1272], 8'd0, word[1271:1248], 8'd0, word[1247:1224], 8'd0, word[1223:1200], 8'd0, word[1199:1176], 8'd0, word[1175:1152], 8'd0, word[1151:1128], 8'd0, word[1127:1104], 8'd0, word[1103:1080], 8'd0, word[1079:1056], 8'd0, word[1055:1032], 8'd0, word[1031:1008], 8'd0, word[1007:984], 8'd0, word[983:960], 8'd0, word[959:936], 8'd0, word[935:912], 8'd0, word[911:888], 8'd0, word[887:864], 8'd0, word[863:840], 8'd0, word[839:816], 8'd0, word[815:792], 8'd0, word[791:768], 8'd0, word[767:744], 8'd0, word[743:720], 8'd0, word[719:696], 8'd0, word[695:672], 8'd0, word[671:648], 8'd0, word[647:624], 8'd0, word[623:600], 8'd0, word[599:576], 8'd0, word[575:552], 8'd0, word[551:528], 8'd0, word[527:504], 8'd0, word[503:480], 8'd0, word[479:456], 8'd0, word[455:432], 8'd0, word[431:408], 8'd0, word[407:384], 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
+       read_data_b = {8'd0, word_b[3071:3048], 8'd0, word_b[3047:3024], 8'd0, word_b[3023:3000], 8'd0, word_b[2999:2976], 8'd0, word_b[2975:2952], 8'd0, word_b[2951:2928], 8'd0, word_b[2927:2904], 8'd0, word_b[2903:2880], 8'd0, word_b[2879:2856], 8'd0, word_b[2855:2832], 8'd0, word_b[2831:2808], 8'd0, word_b[2807:2784], 8'd0, word_b[2783:2760], 8'd0, word_b[2759:2736], 8'd0, word_b[2735:2712], 8'd0, word_b[2711:2688], 8'd0, word_b[2687:2664], 8'd0, word_b[2663:2640], 8'd0, word_b[2639:2616], 8'd0, word_b[2615:2592], 8'd0, word_b[2591:2568], 8'd0, word_b[2567:2544], 8'd0, word_b[2543:2520], 8'd0, word_b[2519:2496], 8'd0, word_b[2495:2472], 8'd0, word_b[2471:2448], 8'd0, word_b[2447:2424], 8'd0, word_b[2423:2400], 8'd0, word_b[2399:2376], 8'd0, word_b[2375:2352], 8'd0, word_b[2351:2328], 8'd0, word_b[2327:2304], 8'd0, word_b[2303:2280], 8'd0, word_b[2279:2256], 8'd0, word_b[2255:2232], 8'd0, word_b[2231:2208], 8'd0, word_b[2207:2184], 8'd0, word_b[2183:2160], 8'd0, word_b[2159:2136], 8'd0, word_b[2135:2112], 8'd0, word_b[2111:2088], 8'd0, word_b[2087:2064], 8'd0, word_b[2063:2040], 8'd0, word_b[2039:2016], 8'd0, word_b[2015:1992], 8'd0, word_b[1991:1968], 8'd0, word_b[1967:1944], 8'd0, word_b[1943:1920], 8'd0, word_b[1919:1896], 8'd0, word_b[1895:1872], 8'd0, word_b[1871:1848], 8'd0, word_b[1847:1824], 8'd0, word_b[1823:1800], 8'd0, word_b[1799:1776], 8'd0, word_b[1775:1752], 8'd0, word_b[1751:1728], 8'd0, word_b[1727:1704], 8'd0, word_b[1703:1680], 8'd0, word_b[1679:1656], 8'd0, word_b[1655:1632], 8'd0, word_b[1631:1608], 8'd0, word_b[1607:1584], 8'd0, word_b[1583:1560], 8'd0, word_b[1559:1536], 8'd0, word_b[1535:1512], 8'd0, word_b[1511:1488], 8'd0, word_b[1487:1464], 8'd0, word_b[1463:1440], 8'd0, word_b[1439:1416], 8'd0, word_b[1415:1392], 8'd0, word_b[1391:1368], 8'd0, word_b[1367:1344], 8'd0, word_b[1343:1320], 8'd0, word_b[1319:1296], 8'd0, word_b[1295:1272], 8'd0, word_b[1271:1248], 8'd0, word_b[1247:1224], 8'd0, word_b[1223:1200], 8'd0, word_b[1199:1176], 8'd0, word_b[1175:1152], 8'd0, word_b[1151:1128], 8'd0, word_b[1127:1104], 8'd0, word_b[1103:1080], 8'd0, word_b[1079:1056], 8'd0, word_b[1055:1032], 8'd0, word_b[1031:1008], 8'd0, word_b[1007:984], 8'd0, word_b[983:960], 8'd0, word_b[959:936], 8'd0, word_b[935:912], 8'd0, word_b[911:888], 8'd0, word_b[887:864], 8'd0, word_b[863:840], 8'd0, word_b[839:816], 8'd0, word_b[815:792], 8'd0, word_b[791:768], 8'd0, word_b[767:744], 8'd0, word_b[743:720], 8'd0, word_b[719:696], 8'd0, word_b[695:672], 8'd0, word_b[671:648], 8'd0, word_b[647:624], 8'd0, word_b[623:600], 8'd0, word_b[599:576], 8'd0, word_b[575:552], 8'd0, word_b[551:528], 8'd0, word_b[527:504], 8'd0, word_b[503:480], 8'd0, word_b[479:456], 8'd0, word_b[455:432], 8'd0, word_b[431:408], 8'd0, word_b[407:384], 8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
     end
-endmodule // bfc_tofino2__qd_d
-
-
-module bfc_tofino2__qe_a(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    output reg  [4095:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [3071:0] mem [0:31];
-    reg [3071:0] word;
-    wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
-    wire unused_lane_high = ^write_lane[7:7];
-    wire unused_value_high = ^write_value[31:24];
-
-    always @(posedge clock) begin
-       word <= mem[read_address[4:0]];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[4:0]] <= 3072'd0;
-          end else if (write_lane[6:0] == 7'd0) begin
-             mem[write_address[4:0]][23:0] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd1) begin
-             mem[write_address[4:0]][47:24] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd2) begin
-             mem[write_address[4:0]][71:48] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd3) begin
-             mem[write_address[4:0]][95:72] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd4) begin
-             mem[write_address[4:0]][119:96] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd5) begin
-             mem[write_address[4:0]][143:120] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd6) begin
-             mem[write_address[4:0]][167:144] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd7) begin
-             mem[write_address[4:0]][191:168] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd8) begin
-             mem[write_address[4:0]][215:192] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd9) begin
-             mem[write_address[4:0]][239:216] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd10) begin
-             mem[write_address[4:0]][263:240] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd11) begin
-             mem[write_address[4:0]][287:264] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd12) begin
-             mem[write_address[4:0]][311:288] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd13) begin
-             mem[write_address[4:0]][335:312] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd14) begin
-             mem[write_address[4:0]][359:336] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd15) begin
-             mem[write_address[4:0]][383:360] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd16) begin
-             mem[write_address[4:0]][407:384] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd17) begin
-             mem[write_address[4:0]][431:408] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd18) begin
-             mem[write_address[4:0]][455:432] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd19) begin
-             mem[write_address[4:0]][479:456] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd20) begin
-             mem[write_address[4:0]][503:480] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd21) begin
-             mem[write_address[4:0]][527:504] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd22) begin
-             mem[write_address[4:0]][551:528] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd23) begin
-             mem[write_address[4:0]][575:552] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd24) begin
-             mem[write_address[4:0]][599:576] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd25) begin
-             mem[write_address[4:0]][623:600] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd26) begin
-             mem[write_address[4:0]][647:624] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd27) begin
-             mem[write_address[4:0]][671:648] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd28) begin
-             mem[write_address[4:0]][695:672] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd29) begin
-             mem[write_address[4:0]][719:696] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd30) begin
-             mem[write_address[4:0]][743:720] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd31) begin
-             mem[write_address[4:0]][767:744] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd32) begin
-             mem[write_address[4:0]][791:768] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd33) begin
-             mem[write_address[4:0]][815:792] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd34) begin
-             mem[write_address[4:0]][839:816] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd35) begin
-             mem[write_address[4:0]][863:840] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd36) begin
-             mem[write_address[4:0]][887:864] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd37) begin
-             mem[write_address[4:0]][911:888] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd38) begin
-             mem[write_address[4:0]][935:912] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd39) begin
-             mem[write_address[4:0]][959:936] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd40) begin
-             mem[write_address[4:0]][983:960] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd41) begin
-             mem[write_address[4:0]][1007:984] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd42) begin
-             mem[write_address[4:0]][1031:1008] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd43) begin
-             mem[write_address[4:0]][1055:1032] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd44) begin
-             mem[write_address[4:0]][1079:1056] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd45) begin
-             mem[write_address[4:0]][1103:1080] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd46) begin
-             mem[write_address[4:0]][1127:1104] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd47) begin
-             mem[write_address[4:0]][1151:1128] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd48) begin
-             mem[write_address[4:0]][1175:1152] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd49) begin
-             mem[write_address[4:0]][1199:1176] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd50) begin
-             mem[write_address[4:0]][1223:1200] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd51) begin
-             mem[write_address[4:0]][1247:1224] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd52) begin
-             mem[write_address[4:0]][1271:1248] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd53) begin
-             mem[write_address[4:0]][1295:1272] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd54) begin
-             mem[write_address[4:0]][1319:1296] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd55) begin
-             mem[write_address[4:0]][1343:1320] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd56) begin
-             mem[write_address[4:0]][1367:1344] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd57) begin
-             mem[write_address[4:0]][1391:1368] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd58) begin
-             mem[write_address[4:0]][1415:1392] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd59) begin
-             mem[write_address[4:0]][1439:1416] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd60) begin
-             mem[write_address[4:0]][1463:1440] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd61) begin
-             mem[write_address[4:0]][1487:1464] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd62) begin
-             mem[write_address[4:0]][1511:1488] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd63) begin
-             mem[write_address[4:0]][1535:1512] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd64) begin
-             mem[write_address[4:0]][1559:1536] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd65) begin
-             mem[write_address[4:0]][1583:1560] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd66) begin
-             mem[write_address[4:0]][1607:1584] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd67) begin
-             mem[write_address[4:0]][1631:1608] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd68) begin
-             mem[write_address[4:0]][1655:1632] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd69) begin
-             mem[write_address[4:0]][1679:1656] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd70) begin
-             mem[write_address[4:0]][1703:1680] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd71) begin
-             mem[write_address[4:0]][1727:1704] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd72) begin
-             mem[write_address[4:0]][1751:1728] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd73) begin
-             mem[write_address[4:0]][1775:1752] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd74) begin
-             mem[write_address[4:0]][1799:1776] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd75) begin
-             mem[write_address[4:0]][1823:1800] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd76) begin
-             mem[write_address[4:0]][1847:1824] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd77) begin
-             mem[write_address[4:0]][1871:1848] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd78) begin
-             mem[write_address[4:0]][1895:1872] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd79) begin
-             mem[write_address[4:0]][1919:1896] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd80) begin
-             mem[write_address[4:0]][1943:1920] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd81) begin
-             mem[write_address[4:0]][1967:1944] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd82) begin
-             mem[write_address[4:0]][1991:1968] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd83) begin
-             mem[write_address[4:0]][2015:1992] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd84) begin
-             mem[write_address[4:0]][2039:2016] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd85) begin
-             mem[write_address[4:0]][2063:2040] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd86) begin
-             mem[write_address[4:0]][2087:2064] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd87) begin
-             mem[write_address[4:0]][2111:2088] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd88) begin
-             mem[write_address[4:0]][2135:2112] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd89) begin
-             mem[write_address[4:0]][2159:2136] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd90) begin
-             mem[write_address[4:0]][2183:2160] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd91) begin
-             mem[write_address[4:0]][2207:2184] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd92) begin
-             mem[write_address[4:0]][2231:2208] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd93) begin
-             mem[write_address[4:0]][2255:2232] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd94) begin
-             mem[write_address[4:0]][2279:2256] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd95) begin
-             mem[write_address[4:0]][2303:2280] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd96) begin
-             mem[write_address[4:0]][2327:2304] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd97) begin
-             mem[write_address[4:0]][2351:2328] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd98) begin
-             mem[write_address[4:0]][2375:2352] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd99) begin
-             mem[write_address[4:0]][2399:2376] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd100) begin
-             mem[write_address[4:0]][2423:2400] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd101) begin
-             mem[write_address[4:0]][2447:2424] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd102) begin
-             mem[write_address[4:0]][2471:2448] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd103) begin
-             mem[write_address[4:0]][2495:2472] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd104) begin
-             mem[write_address[4:0]][2519:2496] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd105) begin
-             mem[write_address[4:0]][2543:2520] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd106) begin
-             mem[write_address[4:0]][2567:2544] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd107) begin
-             mem[write_address[4:0]][2591:2568] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd108) begin
-             mem[write_address[4:0]][2615:2592] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd109) begin
-             mem[write_address[4:0]][2639:2616] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd110) begin
-             mem[write_address[4:0]][2663:2640] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd111) begin
-             mem[write_address[4:0]][2687:2664] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd112) begin
-             mem[write_address[4:0]][2711:2688] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd113) begin
-             mem[write_address[4:0]][2735:2712] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd114) begin
-             mem[write_address[4:0]][2759:2736] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd115) begin
-             mem[write_address[4:0]][2783:2760] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd116) begin
-             mem[write_address[4:0]][2807:2784] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd117) begin
-             mem[write_address[4:0]][2831:2808] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd118) begin
-             mem[write_address[4:0]][2855:2832] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd119) begin
-             mem[write_address[4:0]][2879:2856] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd120) begin
-             mem[write_address[4:0]][2903:2880] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd121) begin
-             mem[write_address[4:0]][2927:2904] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd122) begin
-             mem[write_address[4:0]][2951:2928] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd123) begin
-             mem[write_address[4:0]][2975:2952] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd124) begin
-             mem[write_address[4:0]][2999:2976] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd125) begin
-             mem[write_address[4:0]][3023:3000] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd126) begin
-             mem[write_address[4:0]][3047:3024] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd127) begin
-             mem[write_address[4:0]][3071:3048] <= write_value[23:0];
-          end
-       end
-    end
-
-    always @(*) begin
-       read_data = {8'd0, word[3071:3048], 8'd0, word[3047:3024], 8'd0, word[3023:3000], 8'd0, word[2999:2976], 8'd0, word[2975:2952], 8'd0, word[2951:2928], 8'd0, word[2927:2904], 8'd0, word[2903:2880], 8'd0, word[2879:2856], 8'd0, word[2855:2832], 8'd0, word[2831:2808], 8'd0, word[2807:2784], 8'd0, word[2783:2760], 8'd0, word[2759:2736], 8'd0, word[2735:2712], 8'd0, word[2711:2688], 8'd0, word[2687:2664], 8'd0, word[2663:2640], 8'd0, word[2639:2616], 8'd0, word[2615:2592], 8'd0, word[2591:2568], 8'd0, word[2567:2544], 8'd0, word[2543:2520], 8'd0, word[2519:2496], 8'd0, word[2495:2472], 8'd0, word[2471:2448], 8'd0, word[2447:2424], 8'd0, word[2423:2400], 8'd0, word[2399:2376], 8'd0, word[2375:2352], 8'd0, word[2351:2328], 8'd0, word[2327:2304], 8'd0, word[2303:2280], 8'd0, word[2279:2256], 8'd0, word[2255:2232], 8'd0, word[2231:2208], 8'd0, word[2207:2184], 8'd0, word[2183:2160], 8'd0, word[2159:2136], 8'd0, word[2135:2112], 8'd0, word[2111:2088], 8'd0, word[2087:2064], 8'd0, word[2063:2040], 8'd0, word[2039:2016], 8'd0, word[2015:1992], 8'd0, word[1991:1968], 8'd0, word[1967:1944], 8'd0, word[1943:1920], 8'd0, word[1919:1896], 8'd0, word[1895:1872], 8'd0, word[1871:1848], 8'd0, word[1847:1824], 8'd0, word[1823:1800], 8'd0, word[1799:1776], 8'd0, word[1775:1752], 8'd0, word[1751:1728], 8'd0, word[1727:1704], 8'd0, word[1703:1680], 8'd0, word[1679:1656], 8'd0, word[1655:1632], 8'd0, word[1631:1608], 8'd0, word[1607:1584], 8'd0, word[1583:1560], 8'd0, word[1559:1536], 8'd0, word[1535:1512], 8'd0, word[1511:1488], 8'd0, word[1487:1464], 8'd0, word[1463:1440], 8'd0, word[1439:1416], 8'd0, word[1415:1392], 8'd0, word[1391:1368], 8'd0, word[1367:1344], 8'd0, word[1343:1320], 8'd0, word[1319:1296], 8'd0, word[1295:1272], 8'd0, word[1271:1248], 8'd0, word[1247:1224], 8'd0, word[1223:1200], 8'd0, word[1199:1176], 8'd0, word[1175:1152], 8'd0, word[1151:1128], 8'd0, word[1127:1104], 8'd0, word[1103:1080], 8'd0, word[1079:1056], 8'd0, word[1055:1032], 8'd0, word[1031:1008], 8'd0, word[1007:984], 8'd0, word[983:960], 8'd0, word[959:936], 8'd0, word[935:912], 8'd0, word[911:888], 8'd0, word[887:864], 8'd0, word[863:840], 8'd0, word[839:816], 8'd0, word[815:792], 8'd0, word[791:768], 8'd0, word[767:744], 8'd0, word[743:720], 8'd0, word[719:696], 8'd0, word[695:672], 8'd0, word[671:648], 8'd0, word[647:624], 8'd0, word[623:600], 8'd0, word[599:576], 8'd0, word[575:552], 8'd0, word[551:528], 8'd0, word[527:504], 8'd0, word[503:480], 8'd0, word[479:456], 8'd0, word[455:432], 8'd0, word[431:408], 8'd0, word[407:384], 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
-    end
-endmodule // bfc_tofino2__qe_a
-
-
-module bfc_tofino2__qe_d(clock,read_address,read_data,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    output reg  [4095:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [3071:0] mem [0:31];
-    reg [3071:0] word;
-    wire unused_address_high = ^{read_address[5:5], write_address[5:5]};
-    wire unused_lane_high = ^write_lane[7:7];
-    wire unused_value_high = ^write_value[31:24];
-
-    always @(posedge clock) begin
-       word <= mem[read_address[4:0]];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[4:0]] <= 3072'd0;
-          end else if (write_lane[6:0] == 7'd0) begin
-             mem[write_address[4:0]][23:0] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd1) begin
-             mem[write_address[4:0]][47:24] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd2) begin
-             mem[write_address[4:0]][71:48] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd3) begin
-             mem[write_address[4:0]][95:72] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd4) begin
-             mem[write_address[4:0]][119:96] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd5) begin
-             mem[write_address[4:0]][143:120] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd6) begin
-             mem[write_address[4:0]][167:144] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd7) begin
-             mem[write_address[4:0]][191:168] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd8) begin
-             mem[write_address[4:0]][215:192] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd9) begin
-             mem[write_address[4:0]][239:216] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd10) begin
-             mem[write_address[4:0]][263:240] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd11) begin
-             mem[write_address[4:0]][287:264] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd12) begin
-             mem[write_address[4:0]][311:288] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd13) begin
-             mem[write_address[4:0]][335:312] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd14) begin
-             mem[write_address[4:0]][359:336] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd15) begin
-             mem[write_address[4:0]][383:360] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd16) begin
-             mem[write_address[4:0]][407:384] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd17) begin
-             mem[write_address[4:0]][431:408] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd18) begin
-             mem[write_address[4:0]][455:432] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd19) begin
-             mem[write_address[4:0]][479:456] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd20) begin
-             mem[write_address[4:0]][503:480] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd21) begin
-             mem[write_address[4:0]][527:504] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd22) begin
-             mem[write_address[4:0]][551:528] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd23) begin
-             mem[write_address[4:0]][575:552] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd24) begin
-             mem[write_address[4:0]][599:576] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd25) begin
-             mem[write_address[4:0]][623:600] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd26) begin
-             mem[write_address[4:0]][647:624] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd27) begin
-             mem[write_address[4:0]][671:648] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd28) begin
-             mem[write_address[4:0]][695:672] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd29) begin
-             mem[write_address[4:0]][719:696] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd30) begin
-             mem[write_address[4:0]][743:720] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd31) begin
-             mem[write_address[4:0]][767:744] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd32) begin
-             mem[write_address[4:0]][791:768] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd33) begin
-             mem[write_address[4:0]][815:792] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd34) begin
-             mem[write_address[4:0]][839:816] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd35) begin
-             mem[write_address[4:0]][863:840] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd36) begin
-             mem[write_address[4:0]][887:864] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd37) begin
-             mem[write_address[4:0]][911:888] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd38) begin
-             mem[write_address[4:0]][935:912] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd39) begin
-             mem[write_address[4:0]][959:936] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd40) begin
-             mem[write_address[4:0]][983:960] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd41) begin
-             mem[write_address[4:0]][1007:984] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd42) begin
-             mem[write_address[4:0]][1031:1008] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd43) begin
-             mem[write_address[4:0]][1055:1032] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd44) begin
-             mem[write_address[4:0]][1079:1056] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd45) begin
-             mem[write_address[4:0]][1103:1080] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd46) begin
-             mem[write_address[4:0]][1127:1104] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd47) begin
-             mem[write_address[4:0]][1151:1128] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd48) begin
-             mem[write_address[4:0]][1175:1152] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd49) begin
-             mem[write_address[4:0]][1199:1176] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd50) begin
-             mem[write_address[4:0]][1223:1200] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd51) begin
-             mem[write_address[4:0]][1247:1224] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd52) begin
-             mem[write_address[4:0]][1271:1248] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd53) begin
-             mem[write_address[4:0]][1295:1272] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd54) begin
-             mem[write_address[4:0]][1319:1296] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd55) begin
-             mem[write_address[4:0]][1343:1320] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd56) begin
-             mem[write_address[4:0]][1367:1344] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd57) begin
-             mem[write_address[4:0]][1391:1368] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd58) begin
-             mem[write_address[4:0]][1415:1392] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd59) begin
-             mem[write_address[4:0]][1439:1416] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd60) begin
-             mem[write_address[4:0]][1463:1440] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd61) begin
-             mem[write_address[4:0]][1487:1464] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd62) begin
-             mem[write_address[4:0]][1511:1488] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd63) begin
-             mem[write_address[4:0]][1535:1512] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd64) begin
-             mem[write_address[4:0]][1559:1536] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd65) begin
-             mem[write_address[4:0]][1583:1560] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd66) begin
-             mem[write_address[4:0]][1607:1584] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd67) begin
-             mem[write_address[4:0]][1631:1608] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd68) begin
-             mem[write_address[4:0]][1655:1632] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd69) begin
-             mem[write_address[4:0]][1679:1656] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd70) begin
-             mem[write_address[4:0]][1703:1680] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd71) begin
-             mem[write_address[4:0]][1727:1704] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd72) begin
-             mem[write_address[4:0]][1751:1728] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd73) begin
-             mem[write_address[4:0]][1775:1752] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd74) begin
-             mem[write_address[4:0]][1799:1776] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd75) begin
-             mem[write_address[4:0]][1823:1800] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd76) begin
-             mem[write_address[4:0]][1847:1824] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd77) begin
-             mem[write_address[4:0]][1871:1848] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd78) begin
-             mem[write_address[4:0]][1895:1872] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd79) begin
-             mem[write_address[4:0]][1919:1896] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd80) begin
-             mem[write_address[4:0]][1943:1920] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd81) begin
-             mem[write_address[4:0]][1967:1944] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd82) begin
-             mem[write_address[4:0]][1991:1968] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd83) begin
-             mem[write_address[4:0]][2015:1992] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd84) begin
-             mem[write_address[4:0]][2039:2016] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd85) begin
-             mem[write_address[4:0]][2063:2040] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd86) begin
-             mem[write_address[4:0]][2087:2064] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd87) begin
-             mem[write_address[4:0]][2111:2088] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd88) begin
-             mem[write_address[4:0]][2135:2112] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd89) begin
-             mem[write_address[4:0]][2159:2136] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd90) begin
-             mem[write_address[4:0]][2183:2160] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd91) begin
-             mem[write_address[4:0]][2207:2184] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd92) begin
-             mem[write_address[4:0]][2231:2208] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd93) begin
-             mem[write_address[4:0]][2255:2232] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd94) begin
-             mem[write_address[4:0]][2279:2256] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd95) begin
-             mem[write_address[4:0]][2303:2280] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd96) begin
-             mem[write_address[4:0]][2327:2304] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd97) begin
-             mem[write_address[4:0]][2351:2328] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd98) begin
-             mem[write_address[4:0]][2375:2352] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd99) begin
-             mem[write_address[4:0]][2399:2376] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd100) begin
-             mem[write_address[4:0]][2423:2400] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd101) begin
-             mem[write_address[4:0]][2447:2424] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd102) begin
-             mem[write_address[4:0]][2471:2448] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd103) begin
-             mem[write_address[4:0]][2495:2472] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd104) begin
-             mem[write_address[4:0]][2519:2496] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd105) begin
-             mem[write_address[4:0]][2543:2520] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd106) begin
-             mem[write_address[4:0]][2567:2544] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd107) begin
-             mem[write_address[4:0]][2591:2568] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd108) begin
-             mem[write_address[4:0]][2615:2592] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd109) begin
-             mem[write_address[4:0]][2639:2616] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd110) begin
-             mem[write_address[4:0]][2663:2640] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd111) begin
-             mem[write_address[4:0]][2687:2664] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd112) begin
-             mem[write_address[4:0]][2711:2688] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd113) begin
-             mem[write_address[4:0]][2735:2712] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd114) begin
-             mem[write_address[4:0]][2759:2736] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd115) begin
-             mem[write_address[4:0]][2783:2760] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd116) begin
-             mem[write_address[4:0]][2807:2784] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd117) begin
-             mem[write_address[4:0]][2831:2808] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd118) begin
-             mem[write_address[4:0]][2855:2832] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd119) begin
-             mem[write_address[4:0]][2879:2856] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd120) begin
-             mem[write_address[4:0]][2903:2880] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd121) begin
-             mem[write_address[4:0]][2927:2904] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd122) begin
-             mem[write_address[4:0]][2951:2928] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd123) begin
-             mem[write_address[4:0]][2975:2952] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd124) begin
-             mem[write_address[4:0]][2999:2976] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd125) begin
-             mem[write_address[4:0]][3023:3000] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd126) begin
-             mem[write_address[4:0]][3047:3024] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd127) begin
-             mem[write_address[4:0]][3071:3048] <= write_value[23:0];
-          end
-       end
-    end
-
-    always @(*) begin
-       read_data = {8'd0, word[3071:3048], 8'd0, word[3047:3024], 8'd0, word[3023:3000], 8'd0, word[2999:2976], 8'd0, word[2975:2952], 8'd0, word[2951:2928], 8'd0, word[2927:2904], 8'd0, word[2903:2880], 8'd0, word[2879:2856], 8'd0, word[2855:2832], 8'd0, word[2831:2808], 8'd0, word[2807:2784], 8'd0, word[2783:2760], 8'd0, word[2759:2736], 8'd0, word[2735:2712], 8'd0, word[2711:2688], 8'd0, word[2687:2664], 8'd0, word[2663:2640], 8'd0, word[2639:2616], 8'd0, word[2615:2592], 8'd0, word[2591:2568], 8'd0, word[2567:2544], 8'd0, word[2543:2520], 8'd0, word[2519:2496], 8'd0, word[2495:2472], 8'd0, word[2471:2448], 8'd0, word[2447:2424], 8'd0, word[2423:2400], 8'd0, word[2399:2376], 8'd0, word[2375:2352], 8'd0, word[2351:2328], 8'd0, word[2327:2304], 8'd0, word[2303:2280], 8'd0, word[2279:2256], 8'd0, word[2255:2232], 8'd0, word[2231:2208], 8'd0, word[2207:2184], 8'd0, word[2183:2160], 8'd0, word[2159:2136], 8'd0, word[2135:2112], 8'd0, word[2111:2088], 8'd0, word[2087:2064], 8'd0, word[2063:2040], 8'd0, word[2039:2016], 8'd0, word[2015:1992], 8'd0, word[1991:1968], 8'd0, word[1967:1944], 8'd0, word[1943:1920], 8'd0, word[1919:1896], 8'd0, word[1895:1872], 8'd0, word[1871:1848], 8'd0, word[1847:1824], 8'd0, word[1823:1800], 8'd0, word[1799:1776], 8'd0, word[1775:1752], 8'd0, word[1751:1728], 8'd0, word[1727:1704], 8'd0, word[1703:1680], 8'd0, word[1679:1656], 8'd0, word[1655:1632], 8'd0, word[1631:1608], 8'd0, word[1607:1584], 8'd0, word[1583:1560], 8'd0, word[1559:1536], 8'd0, word[1535:1512], 8'd0, word[1511:1488], 8'd0, word[1487:1464], 8'd0, word[1463:1440], 8'd0, word[1439:1416], 8'd0, word[1415:1392], 8'd0, word[1391:1368], 8'd0, word[1367:1344], 8'd0, word[1343:1320], 8'd0, word[1319:1296], 8'd0, word[1295:1272], 8'd0, word[1271:1248], 8'd0, word[1247:1224], 8'd0, word[1223:1200], 8'd0, word[1199:1176], 8'd0, word[1175:1152], 8'd0, word[1151:1128], 8'd0, word[1127:1104], 8'd0, word[1103:1080], 8'd0, word[1079:1056], 8'd0, word[1055:1032], 8'd0, word[1031:1008], 8'd0, word[1007:984], 8'd0, word[983:960], 8'd0, word[959:936], 8'd0, word[935:912], 8'd0, word[911:888], 8'd0, word[887:864], 8'd0, word[863:840], 8'd0, word[839:816], 8'd0, word[815:792], 8'd0, word[791:768], 8'd0, word[767:744], 8'd0, word[743:720], 8'd0, word[719:696], 8'd0, word[695:672], 8'd0, word[671:648], 8'd0, word[647:624], 8'd0, word[623:600], 8'd0, word[599:576], 8'd0, word[575:552], 8'd0, word[551:528], 8'd0, word[527:504], 8'd0, word[503:480], 8'd0, word[479:456], 8'd0, word[455:432], 8'd0, word[431:408], 8'd0, word[407:384], 8'd0, word[383:360], 8'd0, word[359:336], 8'd0, word[335:312], 8'd0, word[311:288], 8'd0, word[287:264], 8'd0, word[263:240], 8'd0, word[239:216], 8'd0, word[215:192], 8'd0, word[191:168], 8'd0, word[167:144], 8'd0, word[143:120], 8'd0, word[119:96], 8'd0, word[95:72], 8'd0, word[71:48], 8'd0, word[47:24], 8'd0, word[23:0]};
-    end
-endmodule // bfc_tofino2__qe_d
+endmodule // bfc_tofino2__qe
 
 
 module bfc_tofino2__r_bpen_index(d,q,clock);

@@ -266,20 +266,16 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     fw_d_dc: DFF<Bits<32>>,
     fw_d_ts: DFF<Bits<32>>,
 
-    // ---- Queue occupancies and pause counters: one row of 32-bit lanes per port in RAM.
+    // ---- Queue occupancies and pause counters: one row of lanes per port in RAM.
     /// Bytes enqueued (written by arrivals, row = egress) and dequeued (written by departures)
-    /// per queue, qlen = enqueued - dequeued (mod 2^32); one copy per reader: the arrival side
-    /// (`_a`: the arrival's egress row, or the snapshot's) and the departure side (`_d`).
-    qe_a: CounterRowRam<6, R>,
-    qe_d: CounterRowRam<6, R>,
-    qd_a: CounterRowRam<6, R>,
-    qd_d: CounterRowRam<6, R>,
+    /// per queue, qlen = enqueued - dequeued (mod 2^occupancy_bits); read port A for the
+    /// arrival side (the arrival's egress row, or the snapshot's), B for the departure side.
+    qe: CounterRowRam<6, R>,
+    qd: CounterRowRam<6, R>,
     /// Pause-counter increments (arrivals, row = ingress) and decrements (departures) per
-    /// upstream queue, counter = increments - decrements.
-    pi_a: CounterRowRam<6, R>,
-    pi_d: CounterRowRam<6, R>,
-    pd_a: CounterRowRam<6, R>,
-    pd_d: CounterRowRam<6, R>,
+    /// upstream queue, counter = increments - decrements (mod 2^pc_bits).
+    pi: CounterRowRam<6, R>,
+    pd: CounterRowRam<6, R>,
     /// The lane each bank wrote at the last edge: this edge's RAM read returns it old.
     fw_qe_valid: DFF<Bit>,
     fw_qe_row: DFF<Bits<6>>,
@@ -772,14 +768,10 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             fw_d_addr: Default::default(),
             fw_d_dc: Default::default(),
             fw_d_ts: Default::default(),
-            qe_a: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
-            qe_d: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
-            qd_a: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
-            qd_d: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
-            pi_a: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
-            pi_d: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
-            pd_a: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
-            pd_d: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
+            qe: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
+            qd: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
+            pi: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
+            pd: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
             fw_qe_valid: Default::default(),
             fw_qe_row: Default::default(),
             fw_qe_lane: Default::default(),
@@ -1144,14 +1136,10 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.ram_dc_a.clock.next = self.clock.val();
         self.ram_ts_a.clock.next = self.clock.val();
         self.ram_dc_d.clock.next = self.clock.val();
-        self.qe_a.clock.next = self.clock.val();
-        self.qe_d.clock.next = self.clock.val();
-        self.qd_a.clock.next = self.clock.val();
-        self.qd_d.clock.next = self.clock.val();
-        self.pi_a.clock.next = self.clock.val();
-        self.pi_d.clock.next = self.clock.val();
-        self.pd_a.clock.next = self.clock.val();
-        self.pd_d.clock.next = self.clock.val();
+        self.qe.clock.next = self.clock.val();
+        self.qd.clock.next = self.clock.val();
+        self.pi.clock.next = self.clock.val();
+        self.pd.clock.next = self.clock.val();
 
         // ---- Cycle n: decode the CSR write of edge n (this edge's events see it).
         self.w_mode.next = self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_mode.val());
@@ -1254,14 +1242,14 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.qrow_a.next = self.enq_eg_port.val();
             self.prow_a.next = self.enq_in_port.val();
         }
-        self.qe_a.read_address.next = self.qrow_a.val();
-        self.qd_a.read_address.next = self.qrow_a.val();
-        self.pi_a.read_address.next = self.prow_a.val();
-        self.pd_a.read_address.next = self.prow_a.val();
-        self.qe_d.read_address.next = self.deq_eg_port.val();
-        self.qd_d.read_address.next = self.deq_eg_port.val();
-        self.pi_d.read_address.next = self.deq_in_port.val();
-        self.pd_d.read_address.next = self.deq_in_port.val();
+        self.qe.read_address.next = self.qrow_a.val();
+        self.qd.read_address.next = self.qrow_a.val();
+        self.pi.read_address.next = self.prow_a.val();
+        self.pd.read_address.next = self.prow_a.val();
+        self.qe.read_address_b.next = self.deq_eg_port.val();
+        self.qd.read_address_b.next = self.deq_eg_port.val();
+        self.pi.read_address_b.next = self.deq_in_port.val();
+        self.pd.read_address_b.next = self.deq_in_port.val();
         self.i_qrow_a.d.next = self.qrow_a.val();
         self.i_prow_a.d.next = self.prow_a.val();
         self.i_deq_valid.d.next = self.deq_valid.val();
@@ -1424,8 +1412,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         // Its pause counter: increments - decrements at (ingress, upstreamQ), each bank with
         // the lane it wrote at the last edge.
         self.d_pi_lane.next = self
-            .pi_d
-            .read_data
+            .pi
+            .read_data_b
             .val()
             .get_bits::<32>(self.d_lane_u.val().index() * 32);
         if self.fw_pi_valid.q.val()
@@ -1435,8 +1423,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.d_pi_lane.next = self.fw_pi_val.q.val();
         }
         self.d_pd_lane.next = self
-            .pd_d
-            .read_data
+            .pd
+            .read_data_b
             .val()
             .get_bits::<32>(self.d_lane_u.val().index() * 32);
         if self.fw_pd_valid.q.val()
@@ -1459,8 +1447,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         // Its queue: enqueued - dequeued bytes at (egress, queue); an underflow dequeues what
         // is there, so the queue reads 0.
         self.d_qe_lane.next = self
-            .qe_d
-            .read_data
+            .qe
+            .read_data_b
             .val()
             .get_bits::<32>(self.d_lane_q.val().index() * 32);
         if self.fw_qe_valid.q.val()
@@ -1470,8 +1458,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.d_qe_lane.next = self.fw_qe_val.q.val();
         }
         self.d_qd_lane.next = self
-            .qd_d
-            .read_data
+            .qd
+            .read_data_b
             .val()
             .get_bits::<32>(self.d_lane_q.val().index() * 32);
         if self.fw_qd_valid.q.val()
@@ -1606,7 +1594,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.a_lane_q.next = bit_cast::<8, 32>(self.s_qlane_wide.val());
         }
         self.a_qe_lane.next = self
-            .qe_a
+            .qe
             .read_data
             .val()
             .get_bits::<32>(self.a_lane_q.val().index() * 32);
@@ -1617,7 +1605,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.a_qe_lane.next = self.fw_qe_val.q.val();
         }
         self.a_qd_lane.next = self
-            .qd_a
+            .qd
             .read_data
             .val()
             .get_bits::<32>(self.a_lane_q.val().index() * 32);
@@ -1663,7 +1651,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.a_lane_p.next = bit_cast::<8, 32>(self.s_plane_wide.val());
         }
         self.a_pi_lane.next = self
-            .pi_a
+            .pi
             .read_data
             .val()
             .get_bits::<32>(self.a_lane_p.val().index() * 32);
@@ -1674,7 +1662,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.a_pi_lane.next = self.fw_pi_val.q.val();
         }
         self.a_pd_lane_start.next = self
-            .pd_a
+            .pd
             .read_data
             .val()
             .get_bits::<32>(self.a_lane_p.val().index() * 32);
@@ -1777,62 +1765,41 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.fw_d_addr.d.next = self.wa_d.val();
         self.fw_d_dc.d.next = self.wd_dc.val();
         self.fw_d_ts.d.next = self.wd_ts.val();
-        // Counter rows: each bank writes its row back with one lane changed; the reset sweep
-        // clears every row.
-        self.qe_a.write_enable.next = self.e_v.val();
-        self.qe_a.write_address.next = self.i_enq_eg.q.val();
-        self.qe_a.write_clear.next = false;
-        self.qe_a.write_lane.next = self.e_lane_q.val();
-        self.qe_a.write_value.next = self.e_qe_new.val();
-        self.qd_a.write_enable.next = self.d_v.val();
-        self.qd_a.write_address.next = self.i_deq_eg.q.val();
-        self.qd_a.write_clear.next = false;
-        self.qd_a.write_lane.next = self.d_lane_q.val();
-        self.qd_a.write_value.next = self.d_qd_new.val();
-        self.pi_a.write_enable.next = self.e_counted.val();
-        self.pi_a.write_address.next = self.i_enq_in.q.val();
-        self.pi_a.write_clear.next = false;
-        self.pi_a.write_lane.next = self.e_lane_u.val();
-        self.pi_a.write_value.next = self.e_pi_new.val();
-        self.pd_a.write_enable.next = self.d_pc_write.val();
-        self.pd_a.write_address.next = self.i_deq_in.q.val();
-        self.pd_a.write_clear.next = false;
-        self.pd_a.write_lane.next = self.d_lane_u.val();
-        self.pd_a.write_value.next = self.d_pd_new.val();
+        // Counter rows: each bank writes one lane; the reset sweep clears every row.
+        self.qe.write_enable.next = self.e_v.val();
+        self.qe.write_address.next = self.i_enq_eg.q.val();
+        self.qe.write_clear.next = false;
+        self.qe.write_lane.next = self.e_lane_q.val();
+        self.qe.write_value.next = self.e_qe_new.val();
+        self.qd.write_enable.next = self.d_v.val();
+        self.qd.write_address.next = self.i_deq_eg.q.val();
+        self.qd.write_clear.next = false;
+        self.qd.write_lane.next = self.d_lane_q.val();
+        self.qd.write_value.next = self.d_qd_new.val();
+        self.pi.write_enable.next = self.e_counted.val();
+        self.pi.write_address.next = self.i_enq_in.q.val();
+        self.pi.write_clear.next = false;
+        self.pi.write_lane.next = self.e_lane_u.val();
+        self.pi.write_value.next = self.e_pi_new.val();
+        self.pd.write_enable.next = self.d_pc_write.val();
+        self.pd.write_address.next = self.i_deq_in.q.val();
+        self.pd.write_clear.next = false;
+        self.pd.write_lane.next = self.d_lane_u.val();
+        self.pd.write_value.next = self.d_pd_new.val();
         if self.live.q.val() & !self.init_done.q.val() {
-            self.qe_a.write_enable.next = true;
-            self.qe_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
-            self.qe_a.write_clear.next = true;
-            self.qd_a.write_enable.next = true;
-            self.qd_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
-            self.qd_a.write_clear.next = true;
-            self.pi_a.write_enable.next = true;
-            self.pi_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
-            self.pi_a.write_clear.next = true;
-            self.pd_a.write_enable.next = true;
-            self.pd_a.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
-            self.pd_a.write_clear.next = true;
+            self.qe.write_enable.next = true;
+            self.qe.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
+            self.qe.write_clear.next = true;
+            self.qd.write_enable.next = true;
+            self.qd.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
+            self.qd.write_clear.next = true;
+            self.pi.write_enable.next = true;
+            self.pi.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
+            self.pi.write_clear.next = true;
+            self.pd.write_enable.next = true;
+            self.pd.write_address.next = bit_cast::<6, 32>(self.init_cnt.q.val());
+            self.pd.write_clear.next = true;
         }
-        self.qe_d.write_enable.next = self.qe_a.write_enable.val();
-        self.qe_d.write_address.next = self.qe_a.write_address.val();
-        self.qe_d.write_clear.next = self.qe_a.write_clear.val();
-        self.qe_d.write_lane.next = self.qe_a.write_lane.val();
-        self.qe_d.write_value.next = self.qe_a.write_value.val();
-        self.qd_d.write_enable.next = self.qd_a.write_enable.val();
-        self.qd_d.write_address.next = self.qd_a.write_address.val();
-        self.qd_d.write_clear.next = self.qd_a.write_clear.val();
-        self.qd_d.write_lane.next = self.qd_a.write_lane.val();
-        self.qd_d.write_value.next = self.qd_a.write_value.val();
-        self.pi_d.write_enable.next = self.pi_a.write_enable.val();
-        self.pi_d.write_address.next = self.pi_a.write_address.val();
-        self.pi_d.write_clear.next = self.pi_a.write_clear.val();
-        self.pi_d.write_lane.next = self.pi_a.write_lane.val();
-        self.pi_d.write_value.next = self.pi_a.write_value.val();
-        self.pd_d.write_enable.next = self.pd_a.write_enable.val();
-        self.pd_d.write_address.next = self.pd_a.write_address.val();
-        self.pd_d.write_clear.next = self.pd_a.write_clear.val();
-        self.pd_d.write_lane.next = self.pd_a.write_lane.val();
-        self.pd_d.write_value.next = self.pd_a.write_value.val();
         self.fw_qe_valid.d.next = self.e_v.val();
         self.fw_qe_row.d.next = self.i_enq_eg.q.val();
         self.fw_qe_lane.d.next = self.e_lane_q.val();

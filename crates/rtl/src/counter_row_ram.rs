@@ -1,6 +1,8 @@
-//! A simple dual-port RAM of counter rows: each address holds `lanes` counters of `lane_bits`
-//! bits, read as a whole row (lane `l` at bits `[32 l +: lane_bits]` of the `R`-bit bus, the
-//! rest zero) and written one lane at a time, or cleared as a whole row.
+//! A RAM of counter rows with two read ports (A and B) and one write port: each address holds
+//! `lanes` counters of `lane_bits` bits, read as a whole row (lane `l` at bits
+//! `[32 l +: lane_bits]` of the `R`-bit bus, the rest zero) and written one lane at a time, or
+//! cleared as a whole row. Synthesis keeps one copy in flip-flops, or one block-RAM copy per
+//! read port.
 //!
 //! BFC keeps a port's queue occupancies and pause counters in such rows: the reader learns
 //! which lane it needs only after the RAM read, so it reads the row; the writer knows its lane
@@ -17,6 +19,8 @@ pub struct CounterRowRam<const A: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<A>>,
     pub read_data: Signal<Out, Bits<R>>,
+    pub read_address_b: Signal<In, Bits<A>>,
+    pub read_data_b: Signal<Out, Bits<R>>,
     pub write_address: Signal<In, Bits<A>>,
     pub write_enable: Signal<In, Bit>,
     /// With `write_enable`: clear the whole row instead of writing a lane.
@@ -41,6 +45,8 @@ impl<const A: usize, const R: usize> CounterRowRam<A, R> {
             clock: Default::default(),
             read_address: Default::default(),
             read_data: Default::default(),
+            read_address_b: Default::default(),
+            read_data_b: Default::default(),
             write_address: Default::default(),
             write_enable: Default::default(),
             write_clear: Default::default(),
@@ -70,6 +76,8 @@ impl<const A: usize, const R: usize> Logic for CounterRowRam<A, R> {
             let decoded = (1u64 << self.address_bits()) - 1;
             let read = self.read_address.val().to_u64() & decoded;
             self.read_data.next = self._mem.get(&read).copied().unwrap_or_default();
+            let read_b = self.read_address_b.val().to_u64() & decoded;
+            self.read_data_b.next = self._mem.get(&read_b).copied().unwrap_or_default();
             let write = self.write_address.val().to_u64() & decoded;
             let lane =
                 (self.write_lane.val().to_u64() & ((1 << self.lane_index_bits()) - 1)) as usize;
@@ -89,6 +97,7 @@ impl<const A: usize, const R: usize> Logic for CounterRowRam<A, R> {
 
     fn connect(&mut self) {
         self.read_data.connect();
+        self.read_data_b.connect();
     }
 
     fn hdl(&self) -> Verilog {
@@ -106,7 +115,7 @@ impl<const A: usize, const R: usize> Logic for CounterRowRam<A, R> {
         // `unused_` names tell Verilator the rest is unused on purpose.
         if ab < A {
             unused.push(format!(
-                "wire unused_address_high = ^{{read_address[{m}:{ab}], write_address[{m}:{ab}]}};",
+                "wire unused_address_high = ^{{read_address[{m}:{ab}], read_address_b[{m}:{ab}], write_address[{m}:{ab}]}};",
                 m = A - 1
             ));
         }
@@ -132,24 +141,29 @@ impl<const A: usize, const R: usize> Logic for CounterRowRam<A, R> {
             })
             .collect();
         // Lane l of the bus at [32 l +: b], of the memory row at [b l +: b].
-        let mut fields = Vec::new();
-        if R / 32 > n {
-            fields.push(format!("{}'d0", 32 * (R / 32 - n)));
-        }
-        for l in (0..n).rev() {
-            if b < 32 {
-                fields.push(format!("{}'d0", 32 - b));
+        let fields = |word: &str| {
+            let mut fields = Vec::new();
+            if R / 32 > n {
+                fields.push(format!("{}'d0", 32 * (R / 32 - n)));
             }
-            fields.push(format!("word[{}:{}]", b * l + b - 1, b * l));
-        }
+            for l in (0..n).rev() {
+                if b < 32 {
+                    fields.push(format!("{}'d0", 32 - b));
+                }
+                fields.push(format!("{word}[{}:{}]", b * l + b - 1, b * l));
+            }
+            fields.join(", ")
+        };
         Verilog::Custom(format!(
             "\
 reg [{smsb}:0] mem [0:{last}];
 reg [{smsb}:0] word;
+reg [{smsb}:0] word_b;
 {unused}
 
 always @(posedge clock) begin
    word <= mem[{ra}];
+   word_b <= mem[{rb}];
    if (write_enable) begin
       if (write_clear) begin
          mem[{wa}] <= {stored}'d0;
@@ -160,16 +174,19 @@ end
 
 always @(*) begin
    read_data = {{{fields}}};
+   read_data_b = {{{fields_b}}};
 end
 ",
             smsb = n * b - 1,
             stored = n * b,
             last = self._depth - 1,
             ra = address("read_address"),
+            rb = address("read_address_b"),
             wa = address("write_address"),
             unused = unused.join("\n"),
             writes = writes.join("\n"),
-            fields = fields.join(", "),
+            fields = fields("word"),
+            fields_b = fields("word_b"),
         ))
     }
 
@@ -179,13 +196,14 @@ end
             clock: "clock".into(),
             inputs: vec![
                 "read_address".into(),
+                "read_address_b".into(),
                 "write_address".into(),
                 "write_enable".into(),
                 "write_clear".into(),
                 "write_lane".into(),
                 "write_value".into(),
             ],
-            outputs: vec!["read_data".into()],
+            outputs: vec!["read_data".into(), "read_data_b".into()],
         }]
     }
 }

@@ -320,7 +320,12 @@ fn prepare(
     for (wire, net) in probes {
         let _ = writeln!(ys, "connect -set {wire} {net}");
     }
-    ys += "opt_clean\n";
+    // Constant propagation across the flattened hierarchy (the config's masks and constants
+    // reach the core's registers only after flatten): BFC's BMC steps ran about 6x faster.
+    // `-keepdc` keeps undefined values undefined, as `prep` does, so no behaviour is assumed.
+    ys += "opt -keepdc -fine\nwreduce -keepdc\nopt -keepdc\nopt_clean\n";
+    // opt folds enables and resets into flip-flops; write_smt2 wants them as plain logic.
+    ys += "dffunmap\n";
     let _ = writeln!(ys, "write_smt2 -wires {}", smt.display());
     std::fs::write(&script, ys).map_err(io(&script))?;
     let args = [

@@ -120,9 +120,10 @@ impl BfcConfig {
                 th: vec![3000, 1500, 1000, 750, 600, 500, 428, 375],
                 lfsr_seed: 1,
             },
-            // Sized for an iCE40 HX8K: 4 ports x 8 queues, 16 x queues flow-table entries per
-            // port (512, in block RAM). The counter rows are flip-flops at this size; 8 ports
-            // would need 64 block RAMs for them (the HX8K has 32).
+            // Meant for an iCE40 HX8K: 4 ports x 8 queues, 16 x queues flow-table entries per
+            // port (512, in block RAM). 8 ports would need 64 block RAMs for the counter rows
+            // (the HX8K has 32). It does not place yet (133% of the logic cells; see
+            // docs/blocks/bfc.md).
             "fpga" => BfcConfig {
                 ports: 4,
                 queues: 8,

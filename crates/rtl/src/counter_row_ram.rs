@@ -10,7 +10,7 @@
 //! rows) is needed. Lane writes are per-bit write enables, which iCE40 block RAMs and
 //! flip-flop memories both have. Read-old semantics, as [`crate::narrow_ram::NarrowRam`].
 
-use crate::narrow_ram::low_bits;
+use crate::narrow_ram::{index_bits, low_bits};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
@@ -61,12 +61,12 @@ impl<const A: usize, const R: usize> CounterRowRam<A, R> {
 
     /// Decoded lane bits: enough for `lanes` lanes, at least 1.
     fn lane_index_bits(&self) -> usize {
-        (usize::BITS - (self._lanes - 1).leading_zeros()).max(1) as usize
+        index_bits(self._lanes)
     }
 
     /// Decoded address bits: enough for `depth` rows, at least 1.
     fn address_bits(&self) -> usize {
-        (usize::BITS - (self._depth - 1).leading_zeros()).max(1) as usize
+        index_bits(self._depth)
     }
 }
 

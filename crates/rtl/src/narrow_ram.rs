@@ -11,6 +11,11 @@
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
+/// Bits that index `n` items (`ceil(log2(n))`), at least 1.
+pub fn index_bits(n: usize) -> usize {
+    (usize::BITS - (n - 1).leading_zeros()).max(1) as usize
+}
+
 /// `Bits<W>` with its low `n` bits set.
 pub fn low_bits<const W: usize>(n: usize) -> Bits<W> {
     if n == 0 {
@@ -61,7 +66,7 @@ impl<const A: usize, const D: usize> NarrowRam<A, D> {
 
     /// Decoded address bits: enough for `depth` words, at least 1.
     fn address_bits(&self) -> usize {
-        (usize::BITS - (self._depth - 1).leading_zeros()).max(1) as usize
+        index_bits(self._depth)
     }
 }
 

@@ -1,14 +1,22 @@
 //! BFC golden model vs its exported Verilog under Verilator: every output, every cycle.
 //!
-//! Long seeded runs of the block's closed-loop random workload (colliding flow ids, more flows
-//! than queues, one key every cycle, received frames, CSR traffic, damaged metadata) on `tiny`,
-//! `fpga` and odd shapes.
+//! * long seeded runs of the block's closed-loop random workload (colliding flow ids, more flows
+//!   than queues, one key every cycle, received frames, CSR traffic, damaged metadata) on `tiny`,
+//!   `fpga` and odd shapes;
+//! * proptest: short sequences of abstract actions (enqueue flow f, dequeue the head of some
+//!   non-empty queue, both, a received frame, a Th write), turned into bus values by a driver
+//!   that follows the block as a traffic manager would, so shrinking keeps every dequeue
+//!   consistent with what was enqueued; regressions in `proptest-regressions/`; seed from
+//!   `SWITCHCRAFT_SEED`, printed on failure.
 
 mod common;
 
-use common::{random_workload, seed};
+use common::{proptest_equivalence, random_workload, seed};
+use proptest::prelude::*;
+use std::collections::VecDeque;
 use switchcraft::BlockConfig;
-use switchcraft_model::bfc::BfcConfig;
+use switchcraft_core::{CycleModel, PortValues};
+use switchcraft_model::bfc::{reg, Bfc, BfcConfig, BfcIn, LATENCY, RX_BITMAP};
 
 fn preset(name: &str) -> BlockConfig {
     BlockConfig::preset("bfc", name).unwrap()
@@ -66,4 +74,170 @@ fn bfc_wide_chunks_random_workload_model_equals_verilator() {
     });
     let replay = "switchcraft cosim --block bfc --config (2 x 40 queues, 40 upstream, else tiny)";
     random_workload(&cfg, "wide", replay, seed(), 150_000);
+}
+
+/// One enqueue: flow (index into the driver's few flow ids), egress, ingress, upstream queue,
+/// length.
+type EnqAction = (usize, u64, u64, u64, u64);
+
+#[derive(Clone, Debug)]
+enum Action {
+    Idle,
+    Enq(EnqAction),
+    /// Dequeue the head of the k-th non-empty queue (mod their number).
+    Deq(usize),
+    Both(EnqAction, usize),
+    /// A received frame: port, kind, queue, bitmap.
+    Rx(u64, u64, u64, u64),
+    /// Th[n] := value (two CSR writes: index, data).
+    Th(u64, u64),
+}
+
+fn action_strategy(c: &BfcConfig) -> impl Strategy<Value = Action> {
+    let ports = u64::from(c.ports);
+    let enq = (
+        0..5usize,
+        0..ports,
+        0..ports,
+        0..u64::from(c.upstream_queues.min(3)),
+        1..1500u64,
+    );
+    prop_oneof![
+        1 => Just(Action::Idle),
+        4 => enq.clone().prop_map(Action::Enq),
+        3 => any::<usize>().prop_map(Action::Deq),
+        3 => (enq, any::<usize>()).prop_map(|(e, k)| Action::Both(e, k)),
+        1 => (0..ports, 0..=RX_BITMAP, 0..u64::from(c.queues), any::<u64>())
+            .prop_map(|(p, k, q, b)| Action::Rx(p, k, q, b)),
+        1 => (0..u64::from(c.queues), 500..4000u64).prop_map(|(n, v)| Action::Th(n, v)),
+    ]
+}
+
+/// A packet in the driver's queues: what its dequeue will carry.
+#[derive(Clone, Copy)]
+struct Queued {
+    eg: u64,
+    q: u64,
+    key: u64,
+    counted: u64,
+    inp: u64,
+    upq: u64,
+    len: u64,
+}
+
+/// Turns actions into bus rows after the reset sweep, running a private model to learn each
+/// enqueue's queue, key and counter bit.
+fn drive(c: &BfcConfig, actions: &[Action]) -> Vec<Vec<u64>> {
+    let mut model = Bfc::new(c).unwrap();
+    // Four flow ids and a fifth with the first one's key.
+    let fid_mask = switchcraft_core::mask(c.fid_bits);
+    let mut flows: Vec<u64> = [0x1234_5678u64, 0x9abc_def0, 0x0f0f_0f0f, 0x5555_aaaa]
+        .iter()
+        .map(|f| f & fid_mask)
+        .collect();
+    let twin = (1..=fid_mask)
+        .map(|d| flows[0].wrapping_add(d) & fid_mask)
+        .find(|&g| model.ft_key(g) == model.ft_key(flows[0]))
+        .expect("some flow id shares the first one's key");
+    flows.push(twin);
+
+    let mut rows = Vec::new();
+    let mut queued: Vec<VecDeque<Queued>> = vec![VecDeque::new(); (c.ports * c.queues) as usize];
+    let mut pending: VecDeque<Option<Queued>> = VecDeque::new();
+    let mut step = |i: BfcIn, enq: Option<Queued>, queued: &mut Vec<VecDeque<Queued>>| {
+        let out = model.step(&i);
+        let mut v = vec![0; BfcIn::NAMES.len()];
+        i.to_values(&mut v);
+        rows.push(v);
+        pending.push_back(enq);
+        if pending.len() > LATENCY {
+            if let (Some(mut p), 1, 0) =
+                (pending.pop_front().unwrap(), out.asg_valid, out.asg_refused)
+            {
+                (p.q, p.key, p.counted) = (out.asg_queue, out.asg_ft_key, out.asg_counter_incr);
+                queued[(p.eg * u64::from(c.queues) + p.q) as usize].push_back(p);
+            }
+        }
+    };
+    for _ in 0..c.init_cycles() {
+        step(BfcIn::default(), None, &mut queued);
+    }
+    let enqueue = |i: &mut BfcIn, (f, eg, inp, upq, len): EnqAction| {
+        (i.enq_valid, i.enq_fid, i.enq_eg_port, i.enq_in_port) = (1, flows[f], eg, inp);
+        (i.enq_upstream_q, i.enq_len) = (upq, len & switchcraft_core::mask(c.length_bits));
+        Queued {
+            eg,
+            q: 0,
+            key: 0,
+            counted: 0,
+            inp,
+            upq,
+            len: i.enq_len,
+        }
+    };
+    let dequeue = |i: &mut BfcIn, k: usize, queued: &mut Vec<VecDeque<Queued>>| {
+        let busy: Vec<usize> = (0..queued.len())
+            .filter(|&q| !queued[q].is_empty())
+            .collect();
+        if let Some(&q) = busy.get(k % busy.len().max(1)) {
+            let p = queued[q].pop_front().unwrap();
+            (i.deq_valid, i.deq_eg_port, i.deq_queue, i.deq_ft_key) = (1, p.eg, p.q, p.key);
+            (i.deq_counter_incr, i.deq_in_port) = (p.counted, p.inp);
+            (i.deq_upstream_q, i.deq_len) = (p.upq, p.len);
+        }
+    };
+    for a in actions {
+        let mut i = BfcIn::default();
+        let mut enq = None;
+        match *a {
+            Action::Idle => {}
+            Action::Enq(e) => enq = Some(enqueue(&mut i, e)),
+            Action::Deq(k) => dequeue(&mut i, k, &mut queued),
+            Action::Both(e, k) => {
+                dequeue(&mut i, k, &mut queued);
+                enq = Some(enqueue(&mut i, e));
+            }
+            Action::Rx(port, kind, q, bitmap) => {
+                (i.rx_valid, i.rx_port, i.rx_kind, i.rx_queue) = (1, port, kind, q);
+                i.rx_bitmap = bitmap & switchcraft_core::mask(c.rx_bitmap_bits());
+            }
+            Action::Th(n, value) => {
+                let index = BfcIn {
+                    csr_we: 1,
+                    csr_addr: reg::TH_INDEX.into(),
+                    csr_wdata: n,
+                    ..i
+                };
+                step(index, None, &mut queued);
+                (i.csr_we, i.csr_addr, i.csr_wdata) = (1, reg::TH_DATA.into(), value);
+            }
+        }
+        step(i, enq, &mut queued);
+    }
+    rows
+}
+
+fn bfc_proptest(cfg: BfcConfig, name: &str, test: &str) {
+    let c2 = cfg.clone();
+    let strategy = prop::collection::vec(action_strategy(&cfg), 1..400)
+        .prop_map(move |actions| drive(&c2, &actions));
+    let regressions = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/proptest-regressions/bfc_equivalence.txt"
+    );
+    proptest_equivalence(&BlockConfig::Bfc(cfg), name, test, regressions, strategy);
+}
+
+#[test]
+fn bfc_tiny_proptest_model_equals_verilator() {
+    bfc_proptest(tiny(), "tiny", "bfc_tiny_proptest_model_equals_verilator");
+}
+
+#[test]
+fn bfc_fpga_proptest_model_equals_verilator() {
+    bfc_proptest(
+        BfcConfig::preset("fpga").unwrap(),
+        "fpga",
+        "bfc_fpga_proptest_model_equals_verilator",
+    );
 }

@@ -213,9 +213,9 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  lane_rr = 512'hff;
     localparam  used_q = 4096'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
     localparam  used_u = 4096'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
-    localparam  used_th = 4096'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+    localparam  used_th = 4096'hffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff;
     localparam  used_bpen = 4096'hffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff;
-    localparam  used_rr = 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+    localparam  used_rr = 512'h7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f;
     localparam  used_classes = 128'hffff;
     localparam  mode_stochastic = 2'b1;
     localparam  mode_single = 2'b10;
@@ -258,6 +258,10 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  mask_7 = 8'h7f;
     localparam  lane_class = 128'h7fff;
     localparam  q_lane_mask = 8'h7f;
+    localparam  class_lane_mask = 8'h1;
+    localparam  init_mask = 32'h7ffff;
+    localparam  bm_port_mask = 32'h3f;
+    localparam  ft_addr_mask = 20'h7ffff;
     localparam  u_lane_mask = 8'h7f;
     localparam  port_mask = 12'h1f;
     localparam  th_lane_mask = 12'h7f;
@@ -1409,6 +1413,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         w_snap_index = i_csr_we$q & (i_csr_addr$q == a_snap_index);
         w_class_index = {2'd0, i_csr_addr$q} - {2'd0, a_class_base};
         w_class = i_csr_we$q & (i_csr_addr$q >= a_class_base) & (w_class_index < n_classes);
+        w_class_index = w_class_index & class_lane_mask;
         s_serve = i_serve$q & init_done$q;
         pending_next = (snap_pending$q & ~s_serve) | w_snap_index;
         snap_index_next = r_snap_index$q;
@@ -1626,7 +1631,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         i_enq_class$d = enq_class;
         i_key$d = key_e;
         i_hash$d = h_full;
-        i_addr_a$d = addr_a;
+        i_addr_a$d = addr_a & ft_addr_mask;
         snap_qrow_wide = (snap_index_next & snap_k_mask) >> queue_bits;
         snap_prow_wide = (snap_index_next & snap_k_mask) >> upstream_bits;
         qrow_a = snap_qrow_wide[5:0];
@@ -1653,7 +1658,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         i_deq_in$d = deq_in_port;
         i_deq_upq$d = deq_upstream_q;
         i_deq_len$d = deq_len;
-        i_addr_d$d = addr_d;
+        i_addr_d$d = addr_d & ft_addr_mask;
         i_rx_valid$d = rx_valid;
         i_rx_port$d = rx_port;
         i_rx_kind$d = rx_kind;
@@ -1825,6 +1830,8 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         e_first = e_cw[7:0] & mask_7;
         e_count = e_cw[(32'h8)+:(8)] & mask_7;
         e_class_ok = |e_first & |e_count & ((e_first + e_count) <= n_queues);
+        e_first = e_first & q_lane_mask;
+        e_count = e_count & q_lane_mask;
         e_ok = ({2'd0, i_enq_in$q} < n_ports) & ({2'd0, i_enq_eg$q} < n_ports) & ({1'd0, i_enq_upq$q} < n_upstream) & ({5'd0, i_enq_class$q} < n_classes) & |i_enq_len$q & e_class_ok;
         e_v = i_enq_valid$q & ready_now & e_ok;
         e_refused = i_enq_valid$q & ~(ready_now & e_ok);
@@ -1836,7 +1843,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         e_row_paused_wide = dsp_rx >> e_row_off;
         e_row_paused = e_row_paused_wide[127:0];
         e_class_mask = ((one_128 << e_count) - one_128) << e_first;
-        e_cand = e_row_empty & e_class_mask;
+        e_cand = e_row_empty & e_class_mask & data_queues;
         e_rr_wide = rr$q >> ({10'd0, i_enq_eg$q} << 32'h3);
         e_rr = e_rr_wide[7:0];
         e_upper = e_cand & ~((one_128 << e_rr) - one_128);
@@ -2851,6 +2858,8 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         bm_live = live$q & |t_bm_eff;
         bm_emit = bm_live & (bm_port_c$q < {24'd0, n_ports});
         bm_off = (bm_port_c$q[15:0] << upstream_bits) + ({8'd0, bm_chunk_c$q} << 32'h5);
+        bm_slot$d = bm_slot$q & mask_24;
+        bm_port_c$d = bm_port_c$q & bm_port_mask;
         if (live$q) begin
             if (~|t_bm_eff | ((bm_slot$q + one_32) >= t_bm_eff)) begin
                 bm_slot$d = 32'h0;
@@ -2858,11 +2867,11 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
                 bm_chunk_c$d = 8'h0;
             end
             else begin
-                bm_slot$d = bm_slot$q + one_32;
+                bm_slot$d = (bm_slot$q + one_32) & mask_24;
                 if (bm_emit) begin
                     if ((bm_chunk_c$q + one_8) == bm_chunks) begin
                         bm_chunk_c$d = 8'h0;
-                        bm_port_c$d = bm_port_c$q + one_32;
+                        bm_port_c$d = (bm_port_c$q + one_32) & bm_port_mask;
                     end
                     else begin
                         bm_chunk_c$d = bm_chunk_c$q + one_8;
@@ -2947,8 +2956,9 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         end
         live$d = 1'b1;
         now$d = now_next;
+        init_cnt$d = init_cnt$q & init_mask;
         if (live$q & ~init_done$q) begin
-            init_cnt$d = init_cnt$q + one_32;
+            init_cnt$d = (init_cnt$q + one_32) & init_mask;
         end
         init_done$d = ready_next;
         lfsr$d = lfsr_eff;
@@ -2968,13 +2978,13 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         th$d = (th_eff ^ reset_th) & used_th;
         bpen$d = bpen_eff & used_bpen;
         r_mode$d = mode_eff;
-        r_sticky$d = sticky_eff;
-        r_t_bm$d = t_bm_eff;
+        r_sticky$d = sticky_eff & sticky_mask;
+        r_t_bm$d = t_bm_eff & mask_24;
         r_seed$d = seed_eff;
         r_err$d = err_next;
-        r_th_index$d = th_index_next;
-        r_bpen_index$d = bpen_index_next;
-        r_snap_index$d = snap_index_next;
+        r_th_index$d = th_index_next & th_index_mask;
+        r_bpen_index$d = bpen_index_next & bpen_index_mask;
+        r_snap_index$d = snap_index_next & snap_index_mask;
         r_snap0$d = snap0_next;
         r_snap1$d = snap1_next;
         r_classes$d = classes_eff & used_classes;
@@ -3022,7 +3032,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         rd_bpen_off = (bpen_index_next[11:0] & port_mask) << 32'h6;
         now_next_wide = now_next >> ts_shift;
         rd_class = {2'd0, csr_addr} - {2'd0, a_class_base};
-        rd_class_wide = classes_eff >> (rd_class << 32'h4);
+        rd_class_wide = classes_eff >> ((rd_class & class_lane_mask) << 32'h4);
         status_word = 32'h0;
         if (ready_next) begin
             status_word = status_word | one_32;

@@ -36,7 +36,7 @@ use crate::narrow_ram::{low_bits, NarrowRam};
 use rust_hdl::prelude::*;
 use switchcraft_core::hash::hash32;
 use switchcraft_core::lfsr::Lfsr32;
-use switchcraft_core::mask;
+use switchcraft_core::{index_bits, mask};
 use switchcraft_model::bfc::{
     err, reg, regmap, BfcConfig, RX_BITMAP, RX_PAUSE, RX_RESUME, SNAP_FLOW_TABLE,
     SNAP_PAUSE_COUNTER, SNAP_QUEUE, SNAP_TABLE_SHIFT,
@@ -200,6 +200,10 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     // Masks of the lane and port index bits the config uses: indices pass through them
     // so synthesis sees the unused lanes of the fixed-width rows and tables as constant.
     q_lane_mask: Constant<Bits<8>>,
+    class_lane_mask: Constant<Bits<8>>,
+    init_mask: Constant<Bits<32>>,
+    bm_port_mask: Constant<Bits<32>>,
+    ft_addr_mask: Constant<Bits<FA>>,
     u_lane_mask: Constant<Bits<8>>,
     port_mask: Constant<Bits<12>>,
     th_lane_mask: Constant<Bits<12>>,
@@ -570,6 +574,17 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
         }
         let (sb, tb) = (cfg.size_bits as usize, cfg.ts_bits as usize);
         let (qb, ub) = (cfg.queue_bits() as usize, cfg.upstream_bits() as usize);
+        // Th lanes hold occupancy_bits (the config's and written values fit, see
+        // BfcConfig::validate and th_wdata).
+        let mut used_th = Bits::<4096>::default();
+        for n in 0..cfg.queues as usize {
+            used_th = used_th | (low_bits::<4096>(cfg.occupancy_bits as usize) << (32 * n) as u64);
+        }
+        // A rotating start is a queue index: queue_bits of each port's 8-bit lane.
+        let mut used_rr = Bits::<512>::default();
+        for p in 0..cfg.ports as usize {
+            used_rr = used_rr | (low_bits::<512>(cfg.queue_bits() as usize) << (8 * p) as u64);
+        }
         let mut used_q = Bits::<N>::default();
         let mut used_u = Bits::<N>::default();
         let mut used_bpen = Bits::<4096>::default();
@@ -663,9 +678,9 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             lane_rr: Constant::new(0xFFu64.into()),
             used_q: Constant::new(used_q),
             used_u: Constant::new(used_u),
-            used_th: Constant::new(low_bits::<4096>(32 * cfg.queues as usize)),
+            used_th: Constant::new(used_th),
             used_bpen: Constant::new(used_bpen),
-            used_rr: Constant::new(low_bits::<512>(8 * cfg.ports as usize)),
+            used_rr: Constant::new(used_rr),
             used_classes: Constant::new(low_bits::<128>(16 * cfg.classes as usize)),
             mode_stochastic: Constant::new(switchcraft_model::bfc::MODE_STOCHASTIC.into()),
             mode_single: Constant::new(switchcraft_model::bfc::MODE_SINGLE.into()),
@@ -708,6 +723,10 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             mask_7: c8(0x7F),
             lane_class: Constant::new(0x7FFFu64.into()),
             q_lane_mask: c8(mask(cfg.queue_bits())),
+            class_lane_mask: c8(mask(cfg.class_bits())),
+            init_mask: c32(mask(index_bits(cfg.entries() + 1))),
+            bm_port_mask: c32(mask(index_bits(u64::from(cfg.ports) + 1))),
+            ft_addr_mask: Constant::new(mask(index_bits(cfg.entries())).into()),
             u_lane_mask: c8(mask(cfg.upstream_bits())),
             port_mask: Constant::new(mask(cfg.port_bits()).into()),
             th_lane_mask: Constant::new(mask(cfg.queue_bits()).into()),
@@ -1167,6 +1186,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.w_class.next = self.i_csr_we.q.val()
             & (self.i_csr_addr.q.val() >= self.a_class_base.val())
             & (self.w_class_index.val() < self.n_classes.val());
+        // Only a class that exists is written: its index fits the config's class bits.
+        self.w_class_index.next = self.w_class_index.val() & self.class_lane_mask.val();
 
         // The snapshot request as this cycle leaves it (read before edge n + 1 below).
         self.s_serve.next = self.i_serve.q.val() & self.init_done.q.val();
@@ -1230,7 +1251,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.i_enq_class.d.next = self.enq_class.val();
         self.i_key.d.next = self.key_e.val();
         self.i_hash.d.next = self.h_full.val();
-        self.i_addr_a.d.next = self.addr_a.val();
+        self.i_addr_a.d.next = self.addr_a.val() & self.ft_addr_mask.val();
         // Counter rows: the arrival's egress and ingress rows, or the snapshot's row.
         self.snap_qrow_wide.next =
             (self.snap_index_next.val() & self.snap_k_mask.val()) >> self.queue_bits.val();
@@ -1260,7 +1281,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.i_deq_in.d.next = self.deq_in_port.val();
         self.i_deq_upq.d.next = self.deq_upstream_q.val();
         self.i_deq_len.d.next = self.deq_len.val();
-        self.i_addr_d.d.next = self.addr_d.val();
+        self.i_addr_d.d.next = self.addr_d.val() & self.ft_addr_mask.val();
         self.i_rx_valid.d.next = self.rx_valid.val();
         self.i_rx_port.d.next = self.rx_port.val();
         self.i_rx_kind.d.next = self.rx_kind.val();
@@ -1506,12 +1527,18 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         // ---- The arrival.
         self.e_cw_wide.next =
             self.classes_eff.val() >> (bit_cast::<8, 3>(self.i_enq_class.q.val()) << 4);
+        // (A class past the config's refuses the arrival, see e_ok.)
         self.e_cw.next = bit_cast::<16, 128>(self.e_cw_wide.val());
         self.e_first.next = bit_cast::<8, 16>(self.e_cw.val()) & self.mask_7.val();
         self.e_count.next = self.e_cw.val().get_bits::<8>(8) & self.mask_7.val();
         self.e_class_ok.next = self.e_first.val().any()
             & self.e_count.val().any()
             & ((self.e_first.val() + self.e_count.val()) <= self.n_queues.val());
+        // A valid class lies in 1..queues, so its first queue and count fit the queue bits;
+        // an invalid one refuses the arrival. Narrowed, the class mask, the products and the
+        // candidate search below shrink to the config's queues in synthesis.
+        self.e_first.next = self.e_first.val() & self.q_lane_mask.val();
+        self.e_count.next = self.e_count.val() & self.q_lane_mask.val();
         self.e_ok.next = (bit_cast::<8, 6>(self.i_enq_in.q.val()) < self.n_ports.val())
             & (bit_cast::<8, 6>(self.i_enq_eg.q.val()) < self.n_ports.val())
             & (bit_cast::<8, 7>(self.i_enq_upq.q.val()) < self.n_upstream.val())
@@ -1530,7 +1557,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.e_row_paused.next = bit_cast::<128, N>(self.e_row_paused_wide.val());
         self.e_class_mask.next =
             ((self.one_128.val() << self.e_count.val()) - self.one_128.val()) << self.e_first.val();
-        self.e_cand.next = self.e_row_empty.val() & self.e_class_mask.val();
+        self.e_cand.next =
+            self.e_row_empty.val() & self.e_class_mask.val() & self.data_queues.val();
         self.e_rr_wide.next = self.rr.q.val() >> (bit_cast::<16, 6>(self.i_enq_eg.q.val()) << 3);
         self.e_rr.next = bit_cast::<8, 512>(self.e_rr_wide.val());
         self.e_upper.next =
@@ -1823,6 +1851,9 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.bm_live.val() & (self.bm_port_c.q.val() < bit_cast::<32, 8>(self.n_ports.val()));
         self.bm_off.next = (bit_cast::<16, 32>(self.bm_port_c.q.val()) << self.upstream_bits.val())
             + (bit_cast::<16, 8>(self.bm_chunk_c.q.val()) << 5);
+        // The slot stays below T_BM (< 2^24), the port counter at most `ports`.
+        self.bm_slot.d.next = self.bm_slot.q.val() & self.mask_24.val();
+        self.bm_port_c.d.next = self.bm_port_c.q.val() & self.bm_port_mask.val();
         if self.live.q.val() {
             if !self.t_bm_eff.val().any()
                 | ((self.bm_slot.q.val() + self.one_32.val()) >= self.t_bm_eff.val())
@@ -1831,11 +1862,13 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
                 self.bm_port_c.d.next = 0.into();
                 self.bm_chunk_c.d.next = 0.into();
             } else {
-                self.bm_slot.d.next = self.bm_slot.q.val() + self.one_32.val();
+                self.bm_slot.d.next =
+                    (self.bm_slot.q.val() + self.one_32.val()) & self.mask_24.val();
                 if self.bm_emit.val() {
                     if (self.bm_chunk_c.q.val() + self.one_8.val()) == self.bm_chunks.val() {
                         self.bm_chunk_c.d.next = 0.into();
-                        self.bm_port_c.d.next = self.bm_port_c.q.val() + self.one_32.val();
+                        self.bm_port_c.d.next =
+                            (self.bm_port_c.q.val() + self.one_32.val()) & self.bm_port_mask.val();
                     } else {
                         self.bm_chunk_c.d.next = self.bm_chunk_c.q.val() + self.one_8.val();
                     }
@@ -1937,8 +1970,10 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
 
         self.live.d.next = true;
         self.now.d.next = self.now_next.val();
+        self.init_cnt.d.next = self.init_cnt.q.val() & self.init_mask.val();
         if self.live.q.val() & !self.init_done.q.val() {
-            self.init_cnt.d.next = self.init_cnt.q.val() + self.one_32.val();
+            self.init_cnt.d.next =
+                (self.init_cnt.q.val() + self.one_32.val()) & self.init_mask.val();
         }
         self.init_done.d.next = self.ready_next.val();
         self.lfsr.d.next = self.lfsr_eff.val();
@@ -1966,13 +2001,15 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.th.d.next = (self.th_eff.val() ^ self.reset_th.val()) & self.used_th.val();
         self.bpen.d.next = self.bpen_eff.val() & self.used_bpen.val();
         self.r_mode.d.next = self.mode_eff.val();
-        self.r_sticky.d.next = self.sticky_eff.val();
-        self.r_t_bm.d.next = self.t_bm_eff.val();
+        // Registers keep only their fields' bits (their writes are masked already; the mask
+        // here makes the unused flip-flops constant, so synthesis removes them).
+        self.r_sticky.d.next = self.sticky_eff.val() & self.sticky_mask.val();
+        self.r_t_bm.d.next = self.t_bm_eff.val() & self.mask_24.val();
         self.r_seed.d.next = self.seed_eff.val();
         self.r_err.d.next = self.err_next.val();
-        self.r_th_index.d.next = self.th_index_next.val();
-        self.r_bpen_index.d.next = self.bpen_index_next.val();
-        self.r_snap_index.d.next = self.snap_index_next.val();
+        self.r_th_index.d.next = self.th_index_next.val() & self.th_index_mask.val();
+        self.r_bpen_index.d.next = self.bpen_index_next.val() & self.bpen_index_mask.val();
+        self.r_snap_index.d.next = self.snap_index_next.val() & self.snap_index_mask.val();
         self.r_snap0.d.next = self.snap0_next.val();
         self.r_snap1.d.next = self.snap1_next.val();
         self.r_classes.d.next = self.classes_eff.val() & self.used_classes.val();
@@ -2034,7 +2071,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.now_next_wide.next = self.now_next.val() >> self.ts_shift.val();
         self.rd_class.next =
             bit_cast::<8, 6>(self.csr_addr.val()) - bit_cast::<8, 6>(self.a_class_base.val());
-        self.rd_class_wide.next = self.classes_eff.val() >> (self.rd_class.val() << 4);
+        self.rd_class_wide.next =
+            self.classes_eff.val() >> ((self.rd_class.val() & self.class_lane_mask.val()) << 4);
         self.status_word.next = 0.into();
         if self.ready_next.val() {
             self.status_word.next = self.status_word.val() | self.one_32.val();

@@ -16,6 +16,7 @@ use crate::tool::{run_logged, run_tool, ToolError, Tools};
 use crate::{BlockConfig, InputError};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use switchcraft_core::mask;
 
 #[derive(Clone, Debug)]
 pub struct FormalOptions {
@@ -224,6 +225,9 @@ fn defines(cfg: &BlockConfig, instance: &str) -> Vec<(String, String)> {
             d.push(("SC_QUEUES".into(), c.queues.to_string()));
             d.push(("SC_UPSTREAM".into(), c.upstream_queues.to_string()));
             d.push(("SC_INIT".into(), c.init_cycles().to_string()));
+            d.push(("SC_M".into(), c.entries_per_port().to_string()));
+            d.push(("SC_SIZE_MAX".into(), mask(c.size_bits).to_string()));
+            d.push(("SC_OCC_MAX".into(), mask(c.occupancy_bits).to_string()));
             let id = regmap.regs[0].reset;
             d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
         }

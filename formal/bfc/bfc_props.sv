@@ -8,6 +8,7 @@
 //   SC_PB, SC_QB, SC_UB   widths of port, queue and upstream-queue indices
 //   SC_PORTS, SC_QUEUES, SC_UPSTREAM  numbers of ports, queues per port, upstream queues
 //   SC_INIT               edges after reset during which events are refused (the reset sweep)
+//   SC_M, SC_SIZE_MAX     flow-table entries per egress port, largest flow-table size count
 //   SC_A_<REG>            word index of register <REG>
 //   SC_ID_WORD            reset value of the ID register
 //
@@ -101,6 +102,12 @@ module bfc_props (
     reg [`SC_W_ENQ_UPSTREAM_Q-1:0] p1_enq_upq = 0, p2_enq_upq = 0;
     reg [`SC_W_DEQ_IN_PORT-1:0] p1_deq_in = 0, p2_deq_in = 0;
     reg [`SC_W_DEQ_UPSTREAM_Q-1:0] p1_deq_upq = 0, p2_deq_upq = 0;
+    reg [`SC_W_ENQ_EG_PORT-1:0] p1_enq_eg = 0, p2_enq_eg = 0;
+    reg [`SC_W_ENQ_LEN-1:0] p1_enq_len = 0, p2_enq_len = 0;
+    reg [`SC_W_DEQ_EG_PORT-1:0] p1_deq_eg = 0, p2_deq_eg = 0;
+    reg [`SC_W_DEQ_QUEUE-1:0] p1_deq_q = 0, p2_deq_q = 0;
+    reg [`SC_W_DEQ_FT_KEY-1:0] p1_deq_key = 0, p2_deq_key = 0;
+    reg [`SC_W_DEQ_LEN-1:0] p1_deq_len = 0, p2_deq_len = 0;
     reg [5:0] p1_csr_addr = 6'd0;
     reg p1_live = 1'b0;                 // an edge without reset has passed
     always @(posedge clk) begin
@@ -118,6 +125,18 @@ module bfc_props (
         p2_deq_in <= rst ? 0 : p1_deq_in;
         p1_deq_upq <= rst ? 0 : deq_upstream_q;
         p2_deq_upq <= rst ? 0 : p1_deq_upq;
+        p1_enq_eg <= rst ? 0 : enq_eg_port;
+        p2_enq_eg <= rst ? 0 : p1_enq_eg;
+        p1_enq_len <= rst ? 0 : enq_len;
+        p2_enq_len <= rst ? 0 : p1_enq_len;
+        p1_deq_eg <= rst ? 0 : deq_eg_port;
+        p2_deq_eg <= rst ? 0 : p1_deq_eg;
+        p1_deq_q <= rst ? 0 : deq_queue;
+        p2_deq_q <= rst ? 0 : p1_deq_q;
+        p1_deq_key <= rst ? 0 : deq_ft_key;
+        p2_deq_key <= rst ? 0 : p1_deq_key;
+        p1_deq_len <= rst ? 0 : deq_len;
+        p2_deq_len <= rst ? 0 : p1_deq_len;
         p1_csr_addr <= csr_addr;
         p1_live <= !rst;
     end
@@ -162,7 +181,12 @@ module bfc_props (
     always @(*) begin
         if (!init) begin
             // The reset sweep: `ready` rises SC_INIT edges after reset and stays high.
+`ifdef SC_MUTANT
+            // The mutant is one edge late, which the edge `ready` rises refutes.
+            a_ready_after_sweep: assert (ready == (since > `SC_INIT));
+`else
             a_ready_after_sweep: assert (ready == (since >= `SC_INIT));
+`endif
             // An enqueue sampled while the block was not ready is refused.
             if (asg_valid && !p2_ready) a_refused_while_sweeping: assert (asg_refused);
             // The control queue 0 is never assigned, nor a queue the port does not have.
@@ -170,11 +194,7 @@ module bfc_props (
                 a_data_queue_assigned: assert (asg_queue != 0 && asg_queue < `SC_QUEUES);
             // PAUSE and RESUME alternate per upstream queue, PAUSE first: a counter leaves 0
             // once and returns to 0 once (spec §3.3: never a spurious pair).
-`ifdef SC_MUTANT
-            if (pause_valid) a_pause_resume_alternate: assert (paused[{pause_port, pause_queue}]);
-`else
             if (pause_valid) a_pause_resume_alternate: assert (!paused[{pause_port, pause_queue}]);
-`endif
             if (resume_valid) a_resume_after_pause: assert (paused[{resume_port, resume_queue}]);
             // A PAUSE comes from a counted arrival (its counter was 0 and it raised it).
             if (pause_valid) a_pause_is_counted: assert (asg_counter_incr);
@@ -182,6 +202,135 @@ module bfc_props (
             if (pause_valid && resume_valid)
                 a_no_pause_resume_pair: assert ({pause_port, pause_queue} != {resume_port, resume_queue});
         end
+    end
+
+    // ---------------------------------------------------------------- the switch around it
+    // Ghost copies of the block's state, kept from its outputs as a traffic manager sees them:
+    // "reported" counts follow the results out so far (asg_* of an arrival and the departure of
+    // the same edge come out together); "queued" counts are what the traffic manager still
+    // holds, so they also drop by the departures sampled but not yet reported.
+    localparam EB = `SC_W_DEQ_EG_PORT + `SC_W_ASG_FT_KEY;   // {egress, key}
+    localparam QI = `SC_W_DEQ_EG_PORT + `SC_W_DEQ_QUEUE;    // {egress, queue}
+    // The result out now: an accepted arrival, and the departure sampled with it.
+    wire arr_now = asg_valid && !asg_refused;
+    wire [EB-1:0] arr_entry = {p2_enq_eg, asg_ft_key};
+    wire [QI-1:0] arr_queue = {p2_enq_eg, asg_queue};
+    wire [EB-1:0] dep_entry = {p2_deq_eg, p2_deq_key};
+    wire [QI-1:0] dep_queue = {p2_deq_eg, p2_deq_q};
+    // The departure sampled at the coming edge.
+    wire [EB-1:0] take_entry = {deq_eg_port, deq_ft_key};
+    wire [QI-1:0] take_queue = {deq_eg_port, deq_queue};
+    wire [IB-1:0] take_j = {deq_in_port, deq_upstream_q};
+    // The assignment rule is checked while the reset's dynamic mode and class map hold.
+    reg assign_csr_written = 1'b0;
+    always @(posedge clk)
+        if (rst) assign_csr_written <= 1'b0;
+        else if (csr_we && (csr_addr == `SC_A_MODE || csr_addr >= `SC_A_CLASS0))
+            assign_csr_written <= 1'b1;
+
+    // m_departure_of_a_queued_packet: every departure carries the metadata the block gave a
+    // packet still queued (its entry, queue and counter bit), a length that does not exceed its
+    // queue, and well-formed fields. Sound: this is the contract of the dequeue bus (spec
+    // §3.3, the traffic manager returns the packet's metadata); damaged metadata is covered by
+    // the Verilator equivalence runs, not by these properties.
+    always @(*) if (!rst && deq_valid) begin
+        m_departure_well_formed: assume (deq_eg_port < `SC_PORTS && deq_queue != 0
+            && deq_queue < `SC_QUEUES && deq_ft_key < `SC_M && deq_len != 0
+            && (!deq_counter_incr || (deq_in_port < `SC_PORTS && deq_upstream_q < `SC_UPSTREAM)));
+    end
+
+    // yosys names a labelled assertion after its label alone, so a label inside a generate loop
+    // would repeat: each loop below computes one bit per index and a single labelled
+    // assertion (or assumption) after it checks them all.
+    genvar g;
+    wire [J-1:0] pc_take_ok, pc_pause_ok, pc_resume_ok, pc_paused_ok;
+    // Pause counters: marked packets per (ingress, upstream queue).
+    generate for (g = 0; g < J; g = g + 1) begin : pc
+        wire inc = arr_now && asg_counter_incr && {p2_enq_in, p2_enq_upq} == g;
+        wire dec = p2_deq && p2_cnt && {p2_deq_in, p2_deq_upq} == g;
+        reg [4:0] reported = 5'd0, queued = 5'd0;
+        wire [4:0] reported_next = reported + inc - dec;
+        wire take = deq_valid && deq_counter_incr && take_j == g;
+        always @(posedge clk) begin
+            reported <= rst ? 5'd0 : reported_next;
+            queued <= rst ? 5'd0 : queued + inc - take;
+        end
+        assign pc_take_ok[g] = !take || queued + inc != 0;
+        assign pc_pause_ok[g] = (pause_valid && {pause_port, pause_queue} == g)
+            == (reported == 0 && reported_next != 0);
+        assign pc_resume_ok[g] = (resume_valid && {resume_port, resume_queue} == g)
+            == (reported != 0 && reported_next == 0);
+        assign pc_paused_ok[g] = paused[g] == (reported != 0);
+    end endgenerate
+    always @(*) if (!rst) m_marked_departure_was_counted: assume (&pc_take_ok);
+    always @(*) if (!init) begin
+        // PAUSE for j exactly when its counter goes from 0 to positive in the cycle, RESUME
+        // exactly when it returns to 0 (spec §3.3, by the net change of the cycle).
+        a_pause_iff_counter_leaves_zero: assert (&pc_pause_ok);
+        a_resume_iff_counter_returns_to_zero: assert (&pc_resume_ok);
+        // j is paused exactly while a marked packet of j is in the switch.
+        a_paused_iff_marked_packet_queued: assert (&pc_paused_ok);
+    end
+
+    // Flow-table entries: packets in the switch and the queue they were given.
+    wire [(1 << EB)-1:0] ft_take_ok, ft_keep_ok;
+    generate for (g = 0; g < (1 << EB); g = g + 1) begin : ft
+        wire arr = arr_now && arr_entry == g;
+        wire dep = p2_deq && dep_entry == g;
+        reg [4:0] reported = 5'd0, queued = 5'd0;
+        reg [`SC_W_ASG_QUEUE-1:0] q = 0;
+        // The count went past what `size` holds: the block flagged saturation and may lose track.
+        reg overflowed = 1'b0;
+        wire take = deq_valid && take_entry == g;
+        always @(posedge clk) begin
+            reported <= rst ? 5'd0 : reported + arr - dep;
+            queued <= rst ? 5'd0 : queued + arr - take;
+            if (arr) q <= asg_queue;
+            overflowed <= !rst && (overflowed || reported + arr - dep > `SC_SIZE_MAX)
+                && reported + arr - dep != 0;
+        end
+        assign ft_take_ok[g] = !take || (queued + arr != 0 && deq_queue == (arr ? asg_queue : q));
+        assign ft_keep_ok[g] = !(arr && reported - dep != 0 && !overflowed)
+            || (asg_queue == q && !asg_new);
+    end endgenerate
+    always @(*) if (!rst) m_departure_of_a_queued_packet: assume (&ft_take_ok);
+    // An arrival at an entry that still has packets (after the departure of its own cycle)
+    // keeps the entry's queue and is not new (spec §3.3: reassign only at size 0).
+    always @(*) if (!init) a_entry_with_packets_keeps_its_queue: assert (&ft_keep_ok);
+
+    // Queue occupancies in bytes, and the empty-queue rule of dynamic assignment.
+    localparam OW = 12;
+    wire [OW*(1 << QI)-1:0] occ_seen;     // per {egress, queue}, as the arrival out now saw it
+    wire [(1 << QI)-1:0] occ_past_max;     // an occupancy would pass what the block holds
+    wire [(1 << QI)-1:0] occ_take_ok;
+    generate for (g = 0; g < (1 << QI); g = g + 1) begin : occ
+        reg [OW-1:0] reported = 0, queued = 0;
+        wire [OW-1:0] add = (arr_now && arr_queue == g) ? p2_enq_len : 0;
+        wire [OW-1:0] sub = (p2_deq && dep_queue == g) ? p2_deq_len : 0;
+        wire [OW-1:0] take = (deq_valid && take_queue == g) ? deq_len : 0;
+        always @(posedge clk) begin
+            reported <= rst ? 0 : reported + add - sub;
+            queued <= rst ? 0 : queued + add - take;
+        end
+        assign occ_take_ok[g] = !(deq_valid && take_queue == g) || take <= queued + add;
+        assign occ_seen[g*OW +: OW] = reported - sub;
+        assign occ_past_max[g] = reported + add - sub > `SC_OCC_MAX;
+    end endgenerate
+    always @(*) if (!rst) m_departure_within_its_queue: assume (&occ_take_ok);
+    // Once an occupancy saturated (flagged by the block) the ghost no longer matches it.
+    reg occ_saturated = 1'b0;
+    always @(posedge clk) occ_saturated <= !rst && (occ_saturated || |occ_past_max);
+    reg some_empty;
+    integer k;
+    always @(*) begin
+        some_empty = 1'b0;
+        for (k = 1; k < `SC_QUEUES; k = k + 1)
+            if (occ_seen[({p2_enq_eg, k[`SC_W_DEQ_QUEUE-1:0]})*OW +: OW] == 0) some_empty = 1'b1;
+    end
+    // A new assignment takes an empty queue when the egress has one: the empty bitmap the
+    // search reads matches the occupancies (spec §3.3, dynamic mode, the reset's class map).
+    always @(*) if (!init && arr_now && asg_new && !assign_csr_written && !occ_saturated) begin
+        a_new_queue_is_empty_when_one_is: assert (!some_empty || occ_seen[arr_queue*OW +: OW] == 0);
     end
 `endif
 endmodule

@@ -62,7 +62,7 @@ fn bfc_thresholds_writes_a_config_that_loads_back() {
         "--hrtt",
         "2us",
         "--preset",
-        "fpga",
+        "tiny",
         "--out",
         p,
     ];
@@ -79,8 +79,37 @@ fn bfc_thresholds_writes_a_config_that_loads_back() {
         vec![25_000, 12_500, 8_333, 6_250, 5_000, 4_166, 3_571, 3_125]
     );
     let mut rest = cfg.clone();
-    rest.th = BfcConfig::preset("fpga").unwrap().th;
-    assert_eq!(rest, BfcConfig::preset("fpga").unwrap(), "only th changes");
+    rest.th = BfcConfig::preset("tiny").unwrap().th;
+    assert_eq!(rest, BfcConfig::preset("tiny").unwrap(), "only th changes");
+}
+
+/// The `fpga` preset's 14-bit occupancies cannot hold 100 Gb/s thresholds: a clear error naming
+/// the entry and the rule, and no file.
+#[test]
+fn bfc_thresholds_refuses_a_table_the_occupancy_cannot_hold() {
+    let d = tmp("too-wide");
+    let path = d.join("bfc.toml");
+    let p = path.to_str().unwrap();
+    let args = [
+        "bfc",
+        "thresholds",
+        "--rate",
+        "100G",
+        "--hrtt",
+        "2us",
+        "--preset",
+        "fpga",
+        "--out",
+        p,
+    ];
+    let o = sc(&args);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("th[0] = 25000") && err.contains("occupancy_bits = 14"),
+        "{err}"
+    );
+    assert!(!path.exists(), "nothing written");
 }
 
 /// A config whose `th` is missing (or too short for its queues) is what the calculator fills.

@@ -60,7 +60,7 @@
 
 /* window on Th[th_index], bytes: a read returns it, a write sets it (RW) */
 #define BFC_FPGA_TH_DATA_OFFSET 0x2cu
-#define BFC_FPGA_TH_DATA_MASK 0xffffu
+#define BFC_FPGA_TH_DATA_MASK 0x3fffu
 #define BFC_FPGA_TH_DATA_RESET 0x0u
 
 /* ingress port i whose backpressure-enable row bpen_lo/hi shows (RW) */

@@ -120,10 +120,10 @@ impl BfcConfig {
                 th: vec![3000, 1500, 1000, 750, 600, 500, 428, 375],
                 lfsr_seed: 1,
             },
-            // Meant for an iCE40 HX8K: 4 ports x 8 queues, 16 x queues flow-table entries per
-            // port (512, in block RAM). 8 ports would need 64 block RAMs for the counter rows
-            // (the HX8K has 32). It does not place yet (133% of the logic cells; see
-            // docs/blocks/bfc.md).
+            // For an iCE40 HX8K: 4 ports x 8 queues at 25 Gb/s (HRTT 2 us, Th(1) = 6 250 B), 16 x
+            // queues flow-table entries per port (512, in block RAM), 14-bit occupancies (16 KiB
+            // per queue) and 6-bit pause counters. The counter rows are flip-flops (the arrival
+            // reads a whole row); 8 ports would need 64 block RAMs or twice the flip-flops.
             "fpga" => BfcConfig {
                 ports: 4,
                 queues: 8,
@@ -134,14 +134,14 @@ impl BfcConfig {
                 ts_bits: 12,
                 ts_shift: 4,
                 sticky: 25,
-                occupancy_bits: 16,
+                occupancy_bits: 14,
                 length_bits: 11,
                 upstream_queues: 8,
-                pc_bits: 8,
+                pc_bits: 6,
                 t_bm: 1024,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: ns3_th(8),
+                th: th_table(25e9, 2000.0, 8).iter().map(|t| t.bytes).collect(),
                 lfsr_seed: 1,
             },
             // The paper's Tofino2 testbed in loopback mode: 16 queues per port.

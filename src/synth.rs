@@ -764,8 +764,8 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
         BlockConfig::Bfc(c) => {
             // crates/rtl/src/bfc.rs: per flow-table entry, bank E {q (8 b), enq_count} in two
             // RAM copies, bank D deq_count in two copies and the timestamp in one. The counter
-            // rows (occupancies and pause counters, 4 x 32 b per queue and per upstream queue)
-            // and the flag registers are counted in the measured bits, not per entry.
+            // rows (2 x occupancy_bits per queue, 2 x pc_bits per upstream queue) and the flag
+            // registers are counted in the measured bits, not per entry.
             let (sb, tb) = (c.size_bits as u64, c.ts_bits as u64);
             let per_entry = 2 * (8 + sb) + 2 * sb + tb;
             let entries = c.entries();
@@ -1268,13 +1268,21 @@ pub fn markdown(r: &Report) -> String {
                 e.preset, x.lut, x.lut_as_ram, x.ff, x.carry4, x.bram18, x.memory_bits
             );
         }
-        s += "\n### State bits per (port, priority)\n\n\
-              Measured: every DFF of the core (`synth_ice40`) plus every memory bit, over the \
-              config's (port, priority) count; an upper bound, since pipeline, CSR and output \
-              registers count too. Architectural: the storage the design allocates per key.\n\n\
-              | preset | (port, priority) | physical keys | measured DFF + memory bits | measured \
-              per key | architectural per key | spec estimate per key | within spec |\n\
-              |---|---|---|---|---|---|---|---|\n";
+        // BFC keeps its state per flow-table entry; the others per (port, priority).
+        let key = if b == "bfc" {
+            "flow-table entry"
+        } else {
+            "(port, priority)"
+        };
+        s += &format!(
+            "\n### State bits per {key}\n\n\
+             Measured: every DFF of the core (`synth_ice40`) plus every memory bit, over the \
+             config's {key} count; an upper bound, since pipeline, CSR and output registers \
+             count too. Architectural: the storage the design allocates per key.\n\n\
+             | preset | {key} count | physical keys | measured DFF + memory bits | measured \
+             per key | architectural per key | spec estimate per key | within spec |\n\
+             |---|---|---|---|---|---|---|---|\n"
+        );
         for e in &es {
             let t = &e.state_bits;
             let (spec, within) = match t.spec_per_key {

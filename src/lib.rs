@@ -59,6 +59,9 @@ pub fn instance_name(block: &str, name: &str) -> String {
         .collect()
 }
 
+/// A generator of input rows (schema input order), one call per cycle.
+pub type InputGenerator = Box<dyn FnMut(&mut [u64]) + Send>;
+
 /// A validated config of one block.
 #[derive(Clone, Debug)]
 pub enum BlockConfig {
@@ -198,7 +201,7 @@ impl BlockConfig {
     }
 
     /// The block's seeded random workload, as a generator of input rows.
-    pub fn workload(&self, seed: u64) -> Box<dyn FnMut(&mut [u64]) + Send> {
+    pub fn workload(&self, seed: u64) -> InputGenerator {
         match self {
             BlockConfig::Pfc(c) => {
                 let mut w = PfcWorkload::new(c, seed);

@@ -456,7 +456,7 @@ fn bfc_random_queue_when_no_queue_of_the_class_is_empty() {
         // The LFSR steps once per edge from the seed at reset: edge n uses state n.
         let mut lfsr = Lfsr32::new(cfg.lfsr_seed);
         for _ in 0..d.n {
-            lfsr.next();
+            lfsr.step();
         }
         let want = 1 + reduce_top(lfsr.state(), PICK_BITS, 7);
         let a = d.op(enq(0, 1, f, 100, 0));

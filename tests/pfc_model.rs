@@ -379,7 +379,8 @@ fn pfc_reset_clears_state_and_restores_csrs() {
 
 #[test]
 fn pfc_config_rules_name_field_and_rule() {
-    let cases: Vec<(Box<dyn Fn(&mut PfcConfig)>, &str)> = vec![
+    type Edit = Box<dyn Fn(&mut PfcConfig)>;
+    let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|c| c.xon = 1000),
             "xon = 1000: must be < xoff (1000)",

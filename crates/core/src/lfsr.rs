@@ -30,7 +30,7 @@ impl Lfsr32 {
 
     /// Advances one clock and returns the new state.
     #[inline]
-    pub fn next(&mut self) -> u32 {
+    pub fn step(&mut self) -> u32 {
         let lsb = self.state & 1;
         self.state = (self.state >> 1) ^ (lsb.wrapping_neg() & Self::TOGGLE);
         self.state
@@ -44,16 +44,16 @@ mod tests {
     #[test]
     fn lfsr_zero_seed_does_not_lock_up() {
         let mut l = Lfsr32::new(0);
-        assert_ne!(l.next(), 0);
+        assert_ne!(l.step(), 0);
     }
 
     #[test]
     fn lfsr_step_is_the_galois_shift() {
         let mut l = Lfsr32::new(1);
         // 1 has its LSB set: shift gives 0, then the toggle mask.
-        assert_eq!(l.next(), Lfsr32::TOGGLE);
+        assert_eq!(l.step(), Lfsr32::TOGGLE);
         // TOGGLE has LSB set too: (TOGGLE >> 1) ^ TOGGLE.
-        assert_eq!(l.next(), (Lfsr32::TOGGLE >> 1) ^ Lfsr32::TOGGLE);
+        assert_eq!(l.step(), (Lfsr32::TOGGLE >> 1) ^ Lfsr32::TOGGLE);
     }
 
     #[test]
@@ -62,7 +62,7 @@ mod tests {
         let mut l = Lfsr32::new(0xACE1);
         let start = l.state();
         for _ in 0..1_000_000 {
-            assert_ne!(l.next(), start);
+            assert_ne!(l.step(), start);
         }
     }
 }

@@ -1574,7 +1574,7 @@ impl CycleModel for Bfc {
         self.pipe.rotate_left(1);
         let err_now = self.csr.get(reg::ERR) | err;
         self.csr.set(reg::ERR, err_now);
-        self.lfsr.next();
+        self.lfsr.step();
         self.now += 1;
         self.set_status();
         BfcOut {

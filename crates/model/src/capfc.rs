@@ -32,11 +32,12 @@
 //! counters of its (o, p); the next edge sums them (S); then each edge flags the largest
 //! remaining nonzero counter and adds it to `cum`, until `den * cum >= num * S` or no nonzero
 //! counter is left. The flags are set on the edge of the last selection: with m flagged
-//! counters (m >= 1 selection edges, one empty edge when S = 0), E is set at edge n + 2 + max(m,
-//! 1) for an egress enqueue sampled at edge n, so L_cal <= P + 1. A request made while the engine
-//! is busy is remembered per (o, p); the engine's counter RAM has one read port, used first by
-//! the egress enqueue bus, then by a pending CSR inspection, then by the oldest-served-last
-//! (round robin) pending request, whose read starts it one edge later if the engine is idle.
+//! counters (m >= 1 selection edges, one empty edge when S = 0), E is set at edge
+//! n + 2 + max(m, 1) for an egress enqueue sampled at edge n, so L_cal <= P + 1. A request made
+//! while the engine is busy is remembered per (o, p); the engine's counter RAM has one read
+//! port, used first by the egress enqueue bus, then by a pending CSR inspection, then by the
+//! oldest-served-last (round robin) pending request, whose read starts it one edge later if the
+//! engine is idle.
 //!
 //! `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 

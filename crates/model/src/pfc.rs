@@ -692,7 +692,8 @@ impl CycleModel for Pfc {
             (out.xon_valid, out.xon_port, out.xon_prio) = (1, port as u64, prio as u64);
             self.frames.mark_changed(port, prio);
         }
-        let err = u64::from(edge.underflow) * ERR_UNDERFLOW | u64::from(edge.bad_index) * ERR_INDEX;
+        let err =
+            (u64::from(edge.underflow) * ERR_UNDERFLOW) | (u64::from(edge.bad_index) * ERR_INDEX);
         out.csr_rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
         // Hardware-set flags win over a write-1-to-clear on the same edge.
         self.csr.set(reg::ERR, self.csr.get(reg::ERR) | err);

@@ -646,7 +646,7 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             hash_drop: c8(u64::from(32 - cfg.hash_bits)),
             hash_bits: c8(cfg.hash_bits.into()),
             m_entries: c32(cfg.entries_per_port()),
-            m_entries_fa: Constant::new((cfg.entries_per_port() as u64).into()),
+            m_entries_fa: Constant::new(cfg.entries_per_port().into()),
             ft_entries: c32(cfg.entries()),
             n_ports: c8(cfg.ports.into()),
             n_queues: c8(cfg.queues.into()),

@@ -38,7 +38,7 @@ impl<const A: usize, const R: usize> CounterRowRam<A, R> {
     /// (1..=32). Only the address and lane bits the sizes need are decoded; reads past the
     /// end return 0; writes there, or to a decoded lane past `lanes`, are ignored.
     pub fn new(lanes: usize, lane_bits: usize, depth: usize) -> Self {
-        assert!(R % 32 == 0 && (1..=R / 32).contains(&lanes) && lanes <= 256);
+        assert!(R.is_multiple_of(32) && (1..=R / 32).contains(&lanes) && lanes <= 256);
         assert!((1..=32).contains(&lane_bits));
         assert!((1..=1 << A).contains(&depth));
         CounterRowRam {

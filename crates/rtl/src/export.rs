@@ -354,7 +354,7 @@ fn declared_width(line: &str) -> Option<(String, u32)> {
                 }
                 None => (1, rest.trim()),
             };
-            if name.is_empty() || name.contains(|c: char| c == ' ' || c == '[' || c == ',') {
+            if name.is_empty() || name.contains([' ', '[', ',']) {
                 return None;
             }
             return Some((name.to_string(), w));

@@ -24,7 +24,7 @@ pub struct LaneRam<const A: usize, const W: usize> {
 
 impl<const A: usize, const W: usize> LaneRam<A, W> {
     pub fn new(lanes: usize, lane_bits: usize) -> Self {
-        assert!(W % 16 == 0 && (1..=W / 16).contains(&lanes));
+        assert!(W.is_multiple_of(16) && (1..=W / 16).contains(&lanes));
         assert!((1..=16).contains(&lane_bits));
         LaneRam {
             clock: Default::default(),

@@ -221,12 +221,17 @@ module bfc_props (
     wire [EB-1:0] take_entry = {deq_eg_port, deq_ft_key};
     wire [QI-1:0] take_queue = {deq_eg_port, deq_queue};
     wire [IB-1:0] take_j = {deq_in_port, deq_upstream_q};
-    // The assignment rule is checked while the reset's dynamic mode and class map hold.
-    reg assign_csr_written = 1'b0;
+    // The assignment rules are the dynamic mode's (the reset mode of the formal config):
+    // checked until MODE is written; the empty-queue rule also until a class range is.
+    reg mode_written = 1'b0, assign_csr_written = 1'b0;
     always @(posedge clk)
-        if (rst) assign_csr_written <= 1'b0;
-        else if (csr_we && (csr_addr == `SC_A_MODE || csr_addr >= `SC_A_CLASS0))
-            assign_csr_written <= 1'b1;
+        if (rst) begin
+            mode_written <= 1'b0;
+            assign_csr_written <= 1'b0;
+        end else if (csr_we) begin
+            if (csr_addr == `SC_A_MODE) mode_written <= 1'b1;
+            if (csr_addr == `SC_A_MODE || csr_addr >= `SC_A_CLASS0) assign_csr_written <= 1'b1;
+        end
 
     // m_departure_of_a_queued_packet: every departure carries the metadata the block gave a
     // packet still queued (its entry, queue and counter bit), a length that does not exceed its
@@ -290,12 +295,13 @@ module bfc_props (
                 && reported + arr - dep != 0;
         end
         assign ft_take_ok[g] = !take || (queued + arr != 0 && deq_queue == (arr ? asg_queue : q));
-        assign ft_keep_ok[g] = !(arr && reported - dep != 0 && !overflowed)
+        assign ft_keep_ok[g] = !(arr && reported - dep != 0 && !overflowed && !mode_written)
             || (asg_queue == q && !asg_new);
     end endgenerate
     always @(*) if (!rst) m_departure_of_a_queued_packet: assume (&ft_take_ok);
     // An arrival at an entry that still has packets (after the departure of its own cycle)
-    // keeps the entry's queue and is not new (spec §3.3: reassign only at size 0).
+    // keeps the entry's queue and is not new (spec §3.3: reassign only at size 0), in dynamic
+    // mode: the stochastic and single modes pick a queue per packet by design.
     always @(*) if (!init) a_entry_with_packets_keeps_its_queue: assert (&ft_keep_ok);
 
     // Queue occupancies in bytes, and the empty-queue rule of dynamic assignment.

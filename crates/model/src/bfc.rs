@@ -88,8 +88,9 @@ pub struct BfcConfig {
 pub const PRESETS: &[&str] = &["tiny", "fpga", "tofino-loopback", "ns3-tor", "tofino2"];
 
 /// The Th table of the ns-3 configuration (100 Gb/s, HRTT 2 us) for `queues` queues.
-fn ns3_th(queues: u32) -> Vec<u64> {
-    th_table(100e9, 2000.0, queues)
+/// The Th table in whole bytes for a link of `rate_bps` at HRTT 2 us (the paper's ns-3 value).
+fn th_bytes(rate_bps: f64, queues: u32) -> Vec<u64> {
+    th_table(rate_bps, 2000.0, queues)
         .iter()
         .map(|t| t.bytes)
         .collect()
@@ -141,7 +142,7 @@ impl BfcConfig {
                 t_bm: 1024,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: th_table(25e9, 2000.0, 8).iter().map(|t| t.bytes).collect(),
+                th: th_bytes(25e9, 8),
                 lfsr_seed: 1,
             },
             // The paper's Tofino2 testbed in loopback mode: 16 queues per port.
@@ -162,7 +163,7 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: ns3_th(16),
+                th: th_bytes(100e9, 16),
                 lfsr_seed: 1,
             },
             // The ns-3 ToR (spec §3.2): 24 ports x 32 queues x 100 = 76 800 entries.
@@ -183,7 +184,7 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: ns3_th(32),
+                th: th_bytes(100e9, 32),
                 lfsr_seed: 1,
             },
             // Tofino2 (spec §3.2): 32 ports x 128 queues = 4096 queues, 409 600 entries; pause
@@ -205,7 +206,7 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: ns3_th(128),
+                th: th_bytes(100e9, 128),
                 lfsr_seed: 1,
             },
             _ => return None,

@@ -180,6 +180,32 @@ fn drives_narrow_and_wide_ports_and_resets() {
     assert!(!m.finished());
 }
 
+/// Writes an executable script from a child process. Written from this
+/// process, the script's write descriptor can be inherited by a child that
+/// another test thread is forking at that moment; until that child execs, the
+/// script cannot be run ("Text file busy"), which failed CI once.
+fn write_executable_in_child(path: &Path, text: &str) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(path)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    assert!(
+        child.wait().unwrap().success(),
+        "writing {}",
+        path.display()
+    );
+}
+
 #[test]
 fn cache_hit_reuses_the_library_without_verilating() {
     let dir = test_dir("cache");
@@ -190,16 +216,13 @@ fn cache_hit_reuses_the_library_without_verilating() {
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "verilator".into());
     let wrapper = dir.join("verilator-wrapper.sh");
-    std::fs::write(
+    write_executable_in_child(
         &wrapper,
-        format!(
+        &format!(
             "#!/bin/sh\necho \"$*\" >> '{}'\nexec {real} \"$@\"\n",
             log.display()
         ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
 
     let opts = BuildOptions {
         cache_dir: Some(dir.join("cache")),

@@ -71,15 +71,15 @@ bench: setup
 	$(CARGO) bench --bench throughput
 
 # BMC depth 12 from reset, k-induction at 4; CaPFC's ghost counters make each BMC step costly,
-# so it stops at depth 6 (about 2 minutes; docs/blocks/capfc.md), BFC at depth 12 and k 2 (about
-# 4 minutes; docs/blocks/bfc.md). A block with its own formal
+# so it stops at depth 6 (about 2 minutes; docs/blocks/capfc.md), BFC at depth 14 and k 2 (about
+# 9 minutes; docs/blocks/bfc.md). A block with its own formal
 # config (formal/<b>/<b>_formal.toml: BFC, whose tiny preset sweeps its flow table for 128
 # edges after reset) is proved on that config instead of the tiny preset.
 formal: build
 	@for b in $(BLOCK); do \
 	  if [ ! -f formal/$$b/$${b}_props.sv ]; then \
 	    echo "formal: block $$b has no formal/$$b/$${b}_props.sv yet; skipped"; continue; fi; \
-	  case $$b in capfc) d=6; k=4;; bfc) d=12; k=2;; *) d=12; k=4;; esac; \
+	  case $$b in capfc) d=6; k=4;; bfc) d=14; k=2;; *) d=12; k=4;; esac; \
 	  if [ -f formal/$$b/$${b}_formal.toml ]; then t="--config formal/$$b/$${b}_formal.toml"; \
 	  else t="--preset tiny"; fi; \
 	  $(SC) formal --block $$b $$t --depth $$d --k $$k || exit 1; done

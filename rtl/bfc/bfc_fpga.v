@@ -4821,22 +4821,18 @@ module bfc_fpga__pd(clock,read_address,read_data,read_address_b,read_data_b,writ
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 48'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][5:0] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][11:6] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][17:12] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][23:18] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][29:24] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][35:30] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][41:36] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][47:42] <= write_value[5:0];
+          end else begin
+             case (write_lane[2:0])
+                3'd0: mem[write_address[1:0]][5:0] <= write_value[5:0];
+                3'd1: mem[write_address[1:0]][11:6] <= write_value[5:0];
+                3'd2: mem[write_address[1:0]][17:12] <= write_value[5:0];
+                3'd3: mem[write_address[1:0]][23:18] <= write_value[5:0];
+                3'd4: mem[write_address[1:0]][29:24] <= write_value[5:0];
+                3'd5: mem[write_address[1:0]][35:30] <= write_value[5:0];
+                3'd6: mem[write_address[1:0]][41:36] <= write_value[5:0];
+                3'd7: mem[write_address[1:0]][47:42] <= write_value[5:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4876,22 +4872,18 @@ module bfc_fpga__pi(clock,read_address,read_data,read_address_b,read_data_b,writ
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 48'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][5:0] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][11:6] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][17:12] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][23:18] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][29:24] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][35:30] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][41:36] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][47:42] <= write_value[5:0];
+          end else begin
+             case (write_lane[2:0])
+                3'd0: mem[write_address[1:0]][5:0] <= write_value[5:0];
+                3'd1: mem[write_address[1:0]][11:6] <= write_value[5:0];
+                3'd2: mem[write_address[1:0]][17:12] <= write_value[5:0];
+                3'd3: mem[write_address[1:0]][23:18] <= write_value[5:0];
+                3'd4: mem[write_address[1:0]][29:24] <= write_value[5:0];
+                3'd5: mem[write_address[1:0]][35:30] <= write_value[5:0];
+                3'd6: mem[write_address[1:0]][41:36] <= write_value[5:0];
+                3'd7: mem[write_address[1:0]][47:42] <= write_value[5:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4931,22 +4923,18 @@ module bfc_fpga__qd(clock,read_address,read_data,read_address_b,read_data_b,writ
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 112'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][13:0] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][27:14] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][41:28] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][55:42] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][69:56] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][83:70] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][97:84] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][111:98] <= write_value[13:0];
+          end else begin
+             case (write_lane[2:0])
+                3'd0: mem[write_address[1:0]][13:0] <= write_value[13:0];
+                3'd1: mem[write_address[1:0]][27:14] <= write_value[13:0];
+                3'd2: mem[write_address[1:0]][41:28] <= write_value[13:0];
+                3'd3: mem[write_address[1:0]][55:42] <= write_value[13:0];
+                3'd4: mem[write_address[1:0]][69:56] <= write_value[13:0];
+                3'd5: mem[write_address[1:0]][83:70] <= write_value[13:0];
+                3'd6: mem[write_address[1:0]][97:84] <= write_value[13:0];
+                3'd7: mem[write_address[1:0]][111:98] <= write_value[13:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4986,22 +4974,18 @@ module bfc_fpga__qe(clock,read_address,read_data,read_address_b,read_data_b,writ
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 112'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][13:0] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][27:14] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][41:28] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][55:42] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][69:56] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][83:70] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][97:84] <= write_value[13:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][111:98] <= write_value[13:0];
+          end else begin
+             case (write_lane[2:0])
+                3'd0: mem[write_address[1:0]][13:0] <= write_value[13:0];
+                3'd1: mem[write_address[1:0]][27:14] <= write_value[13:0];
+                3'd2: mem[write_address[1:0]][41:28] <= write_value[13:0];
+                3'd3: mem[write_address[1:0]][55:42] <= write_value[13:0];
+                3'd4: mem[write_address[1:0]][69:56] <= write_value[13:0];
+                3'd5: mem[write_address[1:0]][83:70] <= write_value[13:0];
+                3'd6: mem[write_address[1:0]][97:84] <= write_value[13:0];
+                3'd7: mem[write_address[1:0]][111:98] <= write_value[13:0];
+                default: ;
+             endcase
           end
        end
     end

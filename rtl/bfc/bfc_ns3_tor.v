@@ -4819,70 +4819,42 @@ module bfc_ns3_tor__pd(clock,read_address,read_data,read_address_b,read_data_b,w
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 576'd0;
-          end else if (write_lane[4:0] == 5'd0) begin
-             mem[write_address[4:0]][17:0] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd1) begin
-             mem[write_address[4:0]][35:18] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd2) begin
-             mem[write_address[4:0]][53:36] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd3) begin
-             mem[write_address[4:0]][71:54] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd4) begin
-             mem[write_address[4:0]][89:72] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd5) begin
-             mem[write_address[4:0]][107:90] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd6) begin
-             mem[write_address[4:0]][125:108] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd7) begin
-             mem[write_address[4:0]][143:126] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd8) begin
-             mem[write_address[4:0]][161:144] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd9) begin
-             mem[write_address[4:0]][179:162] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd10) begin
-             mem[write_address[4:0]][197:180] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd11) begin
-             mem[write_address[4:0]][215:198] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd12) begin
-             mem[write_address[4:0]][233:216] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd13) begin
-             mem[write_address[4:0]][251:234] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd14) begin
-             mem[write_address[4:0]][269:252] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd15) begin
-             mem[write_address[4:0]][287:270] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd16) begin
-             mem[write_address[4:0]][305:288] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd17) begin
-             mem[write_address[4:0]][323:306] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd18) begin
-             mem[write_address[4:0]][341:324] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd19) begin
-             mem[write_address[4:0]][359:342] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd20) begin
-             mem[write_address[4:0]][377:360] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd21) begin
-             mem[write_address[4:0]][395:378] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd22) begin
-             mem[write_address[4:0]][413:396] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd23) begin
-             mem[write_address[4:0]][431:414] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd24) begin
-             mem[write_address[4:0]][449:432] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd25) begin
-             mem[write_address[4:0]][467:450] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd26) begin
-             mem[write_address[4:0]][485:468] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd27) begin
-             mem[write_address[4:0]][503:486] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd28) begin
-             mem[write_address[4:0]][521:504] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd29) begin
-             mem[write_address[4:0]][539:522] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd30) begin
-             mem[write_address[4:0]][557:540] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd31) begin
-             mem[write_address[4:0]][575:558] <= write_value[17:0];
+          end else begin
+             case (write_lane[4:0])
+                5'd0: mem[write_address[4:0]][17:0] <= write_value[17:0];
+                5'd1: mem[write_address[4:0]][35:18] <= write_value[17:0];
+                5'd2: mem[write_address[4:0]][53:36] <= write_value[17:0];
+                5'd3: mem[write_address[4:0]][71:54] <= write_value[17:0];
+                5'd4: mem[write_address[4:0]][89:72] <= write_value[17:0];
+                5'd5: mem[write_address[4:0]][107:90] <= write_value[17:0];
+                5'd6: mem[write_address[4:0]][125:108] <= write_value[17:0];
+                5'd7: mem[write_address[4:0]][143:126] <= write_value[17:0];
+                5'd8: mem[write_address[4:0]][161:144] <= write_value[17:0];
+                5'd9: mem[write_address[4:0]][179:162] <= write_value[17:0];
+                5'd10: mem[write_address[4:0]][197:180] <= write_value[17:0];
+                5'd11: mem[write_address[4:0]][215:198] <= write_value[17:0];
+                5'd12: mem[write_address[4:0]][233:216] <= write_value[17:0];
+                5'd13: mem[write_address[4:0]][251:234] <= write_value[17:0];
+                5'd14: mem[write_address[4:0]][269:252] <= write_value[17:0];
+                5'd15: mem[write_address[4:0]][287:270] <= write_value[17:0];
+                5'd16: mem[write_address[4:0]][305:288] <= write_value[17:0];
+                5'd17: mem[write_address[4:0]][323:306] <= write_value[17:0];
+                5'd18: mem[write_address[4:0]][341:324] <= write_value[17:0];
+                5'd19: mem[write_address[4:0]][359:342] <= write_value[17:0];
+                5'd20: mem[write_address[4:0]][377:360] <= write_value[17:0];
+                5'd21: mem[write_address[4:0]][395:378] <= write_value[17:0];
+                5'd22: mem[write_address[4:0]][413:396] <= write_value[17:0];
+                5'd23: mem[write_address[4:0]][431:414] <= write_value[17:0];
+                5'd24: mem[write_address[4:0]][449:432] <= write_value[17:0];
+                5'd25: mem[write_address[4:0]][467:450] <= write_value[17:0];
+                5'd26: mem[write_address[4:0]][485:468] <= write_value[17:0];
+                5'd27: mem[write_address[4:0]][503:486] <= write_value[17:0];
+                5'd28: mem[write_address[4:0]][521:504] <= write_value[17:0];
+                5'd29: mem[write_address[4:0]][539:522] <= write_value[17:0];
+                5'd30: mem[write_address[4:0]][557:540] <= write_value[17:0];
+                5'd31: mem[write_address[4:0]][575:558] <= write_value[17:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4922,70 +4894,42 @@ module bfc_ns3_tor__pi(clock,read_address,read_data,read_address_b,read_data_b,w
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 576'd0;
-          end else if (write_lane[4:0] == 5'd0) begin
-             mem[write_address[4:0]][17:0] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd1) begin
-             mem[write_address[4:0]][35:18] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd2) begin
-             mem[write_address[4:0]][53:36] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd3) begin
-             mem[write_address[4:0]][71:54] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd4) begin
-             mem[write_address[4:0]][89:72] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd5) begin
-             mem[write_address[4:0]][107:90] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd6) begin
-             mem[write_address[4:0]][125:108] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd7) begin
-             mem[write_address[4:0]][143:126] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd8) begin
-             mem[write_address[4:0]][161:144] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd9) begin
-             mem[write_address[4:0]][179:162] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd10) begin
-             mem[write_address[4:0]][197:180] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd11) begin
-             mem[write_address[4:0]][215:198] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd12) begin
-             mem[write_address[4:0]][233:216] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd13) begin
-             mem[write_address[4:0]][251:234] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd14) begin
-             mem[write_address[4:0]][269:252] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd15) begin
-             mem[write_address[4:0]][287:270] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd16) begin
-             mem[write_address[4:0]][305:288] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd17) begin
-             mem[write_address[4:0]][323:306] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd18) begin
-             mem[write_address[4:0]][341:324] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd19) begin
-             mem[write_address[4:0]][359:342] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd20) begin
-             mem[write_address[4:0]][377:360] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd21) begin
-             mem[write_address[4:0]][395:378] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd22) begin
-             mem[write_address[4:0]][413:396] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd23) begin
-             mem[write_address[4:0]][431:414] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd24) begin
-             mem[write_address[4:0]][449:432] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd25) begin
-             mem[write_address[4:0]][467:450] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd26) begin
-             mem[write_address[4:0]][485:468] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd27) begin
-             mem[write_address[4:0]][503:486] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd28) begin
-             mem[write_address[4:0]][521:504] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd29) begin
-             mem[write_address[4:0]][539:522] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd30) begin
-             mem[write_address[4:0]][557:540] <= write_value[17:0];
-          end else if (write_lane[4:0] == 5'd31) begin
-             mem[write_address[4:0]][575:558] <= write_value[17:0];
+          end else begin
+             case (write_lane[4:0])
+                5'd0: mem[write_address[4:0]][17:0] <= write_value[17:0];
+                5'd1: mem[write_address[4:0]][35:18] <= write_value[17:0];
+                5'd2: mem[write_address[4:0]][53:36] <= write_value[17:0];
+                5'd3: mem[write_address[4:0]][71:54] <= write_value[17:0];
+                5'd4: mem[write_address[4:0]][89:72] <= write_value[17:0];
+                5'd5: mem[write_address[4:0]][107:90] <= write_value[17:0];
+                5'd6: mem[write_address[4:0]][125:108] <= write_value[17:0];
+                5'd7: mem[write_address[4:0]][143:126] <= write_value[17:0];
+                5'd8: mem[write_address[4:0]][161:144] <= write_value[17:0];
+                5'd9: mem[write_address[4:0]][179:162] <= write_value[17:0];
+                5'd10: mem[write_address[4:0]][197:180] <= write_value[17:0];
+                5'd11: mem[write_address[4:0]][215:198] <= write_value[17:0];
+                5'd12: mem[write_address[4:0]][233:216] <= write_value[17:0];
+                5'd13: mem[write_address[4:0]][251:234] <= write_value[17:0];
+                5'd14: mem[write_address[4:0]][269:252] <= write_value[17:0];
+                5'd15: mem[write_address[4:0]][287:270] <= write_value[17:0];
+                5'd16: mem[write_address[4:0]][305:288] <= write_value[17:0];
+                5'd17: mem[write_address[4:0]][323:306] <= write_value[17:0];
+                5'd18: mem[write_address[4:0]][341:324] <= write_value[17:0];
+                5'd19: mem[write_address[4:0]][359:342] <= write_value[17:0];
+                5'd20: mem[write_address[4:0]][377:360] <= write_value[17:0];
+                5'd21: mem[write_address[4:0]][395:378] <= write_value[17:0];
+                5'd22: mem[write_address[4:0]][413:396] <= write_value[17:0];
+                5'd23: mem[write_address[4:0]][431:414] <= write_value[17:0];
+                5'd24: mem[write_address[4:0]][449:432] <= write_value[17:0];
+                5'd25: mem[write_address[4:0]][467:450] <= write_value[17:0];
+                5'd26: mem[write_address[4:0]][485:468] <= write_value[17:0];
+                5'd27: mem[write_address[4:0]][503:486] <= write_value[17:0];
+                5'd28: mem[write_address[4:0]][521:504] <= write_value[17:0];
+                5'd29: mem[write_address[4:0]][539:522] <= write_value[17:0];
+                5'd30: mem[write_address[4:0]][557:540] <= write_value[17:0];
+                5'd31: mem[write_address[4:0]][575:558] <= write_value[17:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -5025,70 +4969,42 @@ module bfc_ns3_tor__qd(clock,read_address,read_data,read_address_b,read_data_b,w
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 768'd0;
-          end else if (write_lane[4:0] == 5'd0) begin
-             mem[write_address[4:0]][23:0] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd1) begin
-             mem[write_address[4:0]][47:24] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd2) begin
-             mem[write_address[4:0]][71:48] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd3) begin
-             mem[write_address[4:0]][95:72] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd4) begin
-             mem[write_address[4:0]][119:96] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd5) begin
-             mem[write_address[4:0]][143:120] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd6) begin
-             mem[write_address[4:0]][167:144] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd7) begin
-             mem[write_address[4:0]][191:168] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd8) begin
-             mem[write_address[4:0]][215:192] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd9) begin
-             mem[write_address[4:0]][239:216] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd10) begin
-             mem[write_address[4:0]][263:240] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd11) begin
-             mem[write_address[4:0]][287:264] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd12) begin
-             mem[write_address[4:0]][311:288] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd13) begin
-             mem[write_address[4:0]][335:312] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd14) begin
-             mem[write_address[4:0]][359:336] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd15) begin
-             mem[write_address[4:0]][383:360] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd16) begin
-             mem[write_address[4:0]][407:384] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd17) begin
-             mem[write_address[4:0]][431:408] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd18) begin
-             mem[write_address[4:0]][455:432] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd19) begin
-             mem[write_address[4:0]][479:456] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd20) begin
-             mem[write_address[4:0]][503:480] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd21) begin
-             mem[write_address[4:0]][527:504] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd22) begin
-             mem[write_address[4:0]][551:528] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd23) begin
-             mem[write_address[4:0]][575:552] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd24) begin
-             mem[write_address[4:0]][599:576] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd25) begin
-             mem[write_address[4:0]][623:600] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd26) begin
-             mem[write_address[4:0]][647:624] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd27) begin
-             mem[write_address[4:0]][671:648] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd28) begin
-             mem[write_address[4:0]][695:672] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd29) begin
-             mem[write_address[4:0]][719:696] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd30) begin
-             mem[write_address[4:0]][743:720] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd31) begin
-             mem[write_address[4:0]][767:744] <= write_value[23:0];
+          end else begin
+             case (write_lane[4:0])
+                5'd0: mem[write_address[4:0]][23:0] <= write_value[23:0];
+                5'd1: mem[write_address[4:0]][47:24] <= write_value[23:0];
+                5'd2: mem[write_address[4:0]][71:48] <= write_value[23:0];
+                5'd3: mem[write_address[4:0]][95:72] <= write_value[23:0];
+                5'd4: mem[write_address[4:0]][119:96] <= write_value[23:0];
+                5'd5: mem[write_address[4:0]][143:120] <= write_value[23:0];
+                5'd6: mem[write_address[4:0]][167:144] <= write_value[23:0];
+                5'd7: mem[write_address[4:0]][191:168] <= write_value[23:0];
+                5'd8: mem[write_address[4:0]][215:192] <= write_value[23:0];
+                5'd9: mem[write_address[4:0]][239:216] <= write_value[23:0];
+                5'd10: mem[write_address[4:0]][263:240] <= write_value[23:0];
+                5'd11: mem[write_address[4:0]][287:264] <= write_value[23:0];
+                5'd12: mem[write_address[4:0]][311:288] <= write_value[23:0];
+                5'd13: mem[write_address[4:0]][335:312] <= write_value[23:0];
+                5'd14: mem[write_address[4:0]][359:336] <= write_value[23:0];
+                5'd15: mem[write_address[4:0]][383:360] <= write_value[23:0];
+                5'd16: mem[write_address[4:0]][407:384] <= write_value[23:0];
+                5'd17: mem[write_address[4:0]][431:408] <= write_value[23:0];
+                5'd18: mem[write_address[4:0]][455:432] <= write_value[23:0];
+                5'd19: mem[write_address[4:0]][479:456] <= write_value[23:0];
+                5'd20: mem[write_address[4:0]][503:480] <= write_value[23:0];
+                5'd21: mem[write_address[4:0]][527:504] <= write_value[23:0];
+                5'd22: mem[write_address[4:0]][551:528] <= write_value[23:0];
+                5'd23: mem[write_address[4:0]][575:552] <= write_value[23:0];
+                5'd24: mem[write_address[4:0]][599:576] <= write_value[23:0];
+                5'd25: mem[write_address[4:0]][623:600] <= write_value[23:0];
+                5'd26: mem[write_address[4:0]][647:624] <= write_value[23:0];
+                5'd27: mem[write_address[4:0]][671:648] <= write_value[23:0];
+                5'd28: mem[write_address[4:0]][695:672] <= write_value[23:0];
+                5'd29: mem[write_address[4:0]][719:696] <= write_value[23:0];
+                5'd30: mem[write_address[4:0]][743:720] <= write_value[23:0];
+                5'd31: mem[write_address[4:0]][767:744] <= write_value[23:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -5128,70 +5044,42 @@ module bfc_ns3_tor__qe(clock,read_address,read_data,read_address_b,read_data_b,w
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 768'd0;
-          end else if (write_lane[4:0] == 5'd0) begin
-             mem[write_address[4:0]][23:0] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd1) begin
-             mem[write_address[4:0]][47:24] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd2) begin
-             mem[write_address[4:0]][71:48] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd3) begin
-             mem[write_address[4:0]][95:72] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd4) begin
-             mem[write_address[4:0]][119:96] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd5) begin
-             mem[write_address[4:0]][143:120] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd6) begin
-             mem[write_address[4:0]][167:144] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd7) begin
-             mem[write_address[4:0]][191:168] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd8) begin
-             mem[write_address[4:0]][215:192] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd9) begin
-             mem[write_address[4:0]][239:216] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd10) begin
-             mem[write_address[4:0]][263:240] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd11) begin
-             mem[write_address[4:0]][287:264] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd12) begin
-             mem[write_address[4:0]][311:288] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd13) begin
-             mem[write_address[4:0]][335:312] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd14) begin
-             mem[write_address[4:0]][359:336] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd15) begin
-             mem[write_address[4:0]][383:360] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd16) begin
-             mem[write_address[4:0]][407:384] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd17) begin
-             mem[write_address[4:0]][431:408] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd18) begin
-             mem[write_address[4:0]][455:432] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd19) begin
-             mem[write_address[4:0]][479:456] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd20) begin
-             mem[write_address[4:0]][503:480] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd21) begin
-             mem[write_address[4:0]][527:504] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd22) begin
-             mem[write_address[4:0]][551:528] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd23) begin
-             mem[write_address[4:0]][575:552] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd24) begin
-             mem[write_address[4:0]][599:576] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd25) begin
-             mem[write_address[4:0]][623:600] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd26) begin
-             mem[write_address[4:0]][647:624] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd27) begin
-             mem[write_address[4:0]][671:648] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd28) begin
-             mem[write_address[4:0]][695:672] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd29) begin
-             mem[write_address[4:0]][719:696] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd30) begin
-             mem[write_address[4:0]][743:720] <= write_value[23:0];
-          end else if (write_lane[4:0] == 5'd31) begin
-             mem[write_address[4:0]][767:744] <= write_value[23:0];
+          end else begin
+             case (write_lane[4:0])
+                5'd0: mem[write_address[4:0]][23:0] <= write_value[23:0];
+                5'd1: mem[write_address[4:0]][47:24] <= write_value[23:0];
+                5'd2: mem[write_address[4:0]][71:48] <= write_value[23:0];
+                5'd3: mem[write_address[4:0]][95:72] <= write_value[23:0];
+                5'd4: mem[write_address[4:0]][119:96] <= write_value[23:0];
+                5'd5: mem[write_address[4:0]][143:120] <= write_value[23:0];
+                5'd6: mem[write_address[4:0]][167:144] <= write_value[23:0];
+                5'd7: mem[write_address[4:0]][191:168] <= write_value[23:0];
+                5'd8: mem[write_address[4:0]][215:192] <= write_value[23:0];
+                5'd9: mem[write_address[4:0]][239:216] <= write_value[23:0];
+                5'd10: mem[write_address[4:0]][263:240] <= write_value[23:0];
+                5'd11: mem[write_address[4:0]][287:264] <= write_value[23:0];
+                5'd12: mem[write_address[4:0]][311:288] <= write_value[23:0];
+                5'd13: mem[write_address[4:0]][335:312] <= write_value[23:0];
+                5'd14: mem[write_address[4:0]][359:336] <= write_value[23:0];
+                5'd15: mem[write_address[4:0]][383:360] <= write_value[23:0];
+                5'd16: mem[write_address[4:0]][407:384] <= write_value[23:0];
+                5'd17: mem[write_address[4:0]][431:408] <= write_value[23:0];
+                5'd18: mem[write_address[4:0]][455:432] <= write_value[23:0];
+                5'd19: mem[write_address[4:0]][479:456] <= write_value[23:0];
+                5'd20: mem[write_address[4:0]][503:480] <= write_value[23:0];
+                5'd21: mem[write_address[4:0]][527:504] <= write_value[23:0];
+                5'd22: mem[write_address[4:0]][551:528] <= write_value[23:0];
+                5'd23: mem[write_address[4:0]][575:552] <= write_value[23:0];
+                5'd24: mem[write_address[4:0]][599:576] <= write_value[23:0];
+                5'd25: mem[write_address[4:0]][623:600] <= write_value[23:0];
+                5'd26: mem[write_address[4:0]][647:624] <= write_value[23:0];
+                5'd27: mem[write_address[4:0]][671:648] <= write_value[23:0];
+                5'd28: mem[write_address[4:0]][695:672] <= write_value[23:0];
+                5'd29: mem[write_address[4:0]][719:696] <= write_value[23:0];
+                5'd30: mem[write_address[4:0]][743:720] <= write_value[23:0];
+                5'd31: mem[write_address[4:0]][767:744] <= write_value[23:0];
+                default: ;
+             endcase
           end
        end
     end

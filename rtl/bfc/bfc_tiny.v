@@ -4821,22 +4821,18 @@ module bfc_tiny__pd(clock,read_address,read_data,read_address_b,read_data_b,writ
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 48'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][5:0] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][11:6] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][17:12] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][23:18] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][29:24] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][35:30] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][41:36] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][47:42] <= write_value[5:0];
+          end else begin
+             case (write_lane[2:0])
+                3'd0: mem[write_address[1:0]][5:0] <= write_value[5:0];
+                3'd1: mem[write_address[1:0]][11:6] <= write_value[5:0];
+                3'd2: mem[write_address[1:0]][17:12] <= write_value[5:0];
+                3'd3: mem[write_address[1:0]][23:18] <= write_value[5:0];
+                3'd4: mem[write_address[1:0]][29:24] <= write_value[5:0];
+                3'd5: mem[write_address[1:0]][35:30] <= write_value[5:0];
+                3'd6: mem[write_address[1:0]][41:36] <= write_value[5:0];
+                3'd7: mem[write_address[1:0]][47:42] <= write_value[5:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4876,22 +4872,18 @@ module bfc_tiny__pi(clock,read_address,read_data,read_address_b,read_data_b,writ
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 48'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][5:0] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][11:6] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][17:12] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][23:18] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][29:24] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][35:30] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][41:36] <= write_value[5:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][47:42] <= write_value[5:0];
+          end else begin
+             case (write_lane[2:0])
+                3'd0: mem[write_address[1:0]][5:0] <= write_value[5:0];
+                3'd1: mem[write_address[1:0]][11:6] <= write_value[5:0];
+                3'd2: mem[write_address[1:0]][17:12] <= write_value[5:0];
+                3'd3: mem[write_address[1:0]][23:18] <= write_value[5:0];
+                3'd4: mem[write_address[1:0]][29:24] <= write_value[5:0];
+                3'd5: mem[write_address[1:0]][35:30] <= write_value[5:0];
+                3'd6: mem[write_address[1:0]][41:36] <= write_value[5:0];
+                3'd7: mem[write_address[1:0]][47:42] <= write_value[5:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4931,22 +4923,18 @@ module bfc_tiny__qd(clock,read_address,read_data,read_address_b,read_data_b,writ
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 128'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][15:0] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][31:16] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][47:32] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][63:48] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][79:64] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][95:80] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][111:96] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][127:112] <= write_value[15:0];
+          end else begin
+             case (write_lane[2:0])
+                3'd0: mem[write_address[1:0]][15:0] <= write_value[15:0];
+                3'd1: mem[write_address[1:0]][31:16] <= write_value[15:0];
+                3'd2: mem[write_address[1:0]][47:32] <= write_value[15:0];
+                3'd3: mem[write_address[1:0]][63:48] <= write_value[15:0];
+                3'd4: mem[write_address[1:0]][79:64] <= write_value[15:0];
+                3'd5: mem[write_address[1:0]][95:80] <= write_value[15:0];
+                3'd6: mem[write_address[1:0]][111:96] <= write_value[15:0];
+                3'd7: mem[write_address[1:0]][127:112] <= write_value[15:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4986,22 +4974,18 @@ module bfc_tiny__qe(clock,read_address,read_data,read_address_b,read_data_b,writ
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 128'd0;
-          end else if (write_lane[2:0] == 3'd0) begin
-             mem[write_address[1:0]][15:0] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd1) begin
-             mem[write_address[1:0]][31:16] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd2) begin
-             mem[write_address[1:0]][47:32] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd3) begin
-             mem[write_address[1:0]][63:48] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd4) begin
-             mem[write_address[1:0]][79:64] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd5) begin
-             mem[write_address[1:0]][95:80] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd6) begin
-             mem[write_address[1:0]][111:96] <= write_value[15:0];
-          end else if (write_lane[2:0] == 3'd7) begin
-             mem[write_address[1:0]][127:112] <= write_value[15:0];
+          end else begin
+             case (write_lane[2:0])
+                3'd0: mem[write_address[1:0]][15:0] <= write_value[15:0];
+                3'd1: mem[write_address[1:0]][31:16] <= write_value[15:0];
+                3'd2: mem[write_address[1:0]][47:32] <= write_value[15:0];
+                3'd3: mem[write_address[1:0]][63:48] <= write_value[15:0];
+                3'd4: mem[write_address[1:0]][79:64] <= write_value[15:0];
+                3'd5: mem[write_address[1:0]][95:80] <= write_value[15:0];
+                3'd6: mem[write_address[1:0]][111:96] <= write_value[15:0];
+                3'd7: mem[write_address[1:0]][127:112] <= write_value[15:0];
+                default: ;
+             endcase
           end
        end
     end

@@ -4811,262 +4811,138 @@ module bfc_tofino2__pd(clock,read_address,read_data,read_address_b,read_data_b,w
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 2304'd0;
-          end else if (write_lane[6:0] == 7'd0) begin
-             mem[write_address[4:0]][17:0] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd1) begin
-             mem[write_address[4:0]][35:18] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd2) begin
-             mem[write_address[4:0]][53:36] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd3) begin
-             mem[write_address[4:0]][71:54] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd4) begin
-             mem[write_address[4:0]][89:72] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd5) begin
-             mem[write_address[4:0]][107:90] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd6) begin
-             mem[write_address[4:0]][125:108] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd7) begin
-             mem[write_address[4:0]][143:126] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd8) begin
-             mem[write_address[4:0]][161:144] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd9) begin
-             mem[write_address[4:0]][179:162] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd10) begin
-             mem[write_address[4:0]][197:180] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd11) begin
-             mem[write_address[4:0]][215:198] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd12) begin
-             mem[write_address[4:0]][233:216] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd13) begin
-             mem[write_address[4:0]][251:234] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd14) begin
-             mem[write_address[4:0]][269:252] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd15) begin
-             mem[write_address[4:0]][287:270] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd16) begin
-             mem[write_address[4:0]][305:288] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd17) begin
-             mem[write_address[4:0]][323:306] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd18) begin
-             mem[write_address[4:0]][341:324] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd19) begin
-             mem[write_address[4:0]][359:342] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd20) begin
-             mem[write_address[4:0]][377:360] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd21) begin
-             mem[write_address[4:0]][395:378] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd22) begin
-             mem[write_address[4:0]][413:396] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd23) begin
-             mem[write_address[4:0]][431:414] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd24) begin
-             mem[write_address[4:0]][449:432] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd25) begin
-             mem[write_address[4:0]][467:450] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd26) begin
-             mem[write_address[4:0]][485:468] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd27) begin
-             mem[write_address[4:0]][503:486] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd28) begin
-             mem[write_address[4:0]][521:504] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd29) begin
-             mem[write_address[4:0]][539:522] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd30) begin
-             mem[write_address[4:0]][557:540] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd31) begin
-             mem[write_address[4:0]][575:558] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd32) begin
-             mem[write_address[4:0]][593:576] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd33) begin
-             mem[write_address[4:0]][611:594] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd34) begin
-             mem[write_address[4:0]][629:612] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd35) begin
-             mem[write_address[4:0]][647:630] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd36) begin
-             mem[write_address[4:0]][665:648] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd37) begin
-             mem[write_address[4:0]][683:666] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd38) begin
-             mem[write_address[4:0]][701:684] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd39) begin
-             mem[write_address[4:0]][719:702] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd40) begin
-             mem[write_address[4:0]][737:720] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd41) begin
-             mem[write_address[4:0]][755:738] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd42) begin
-             mem[write_address[4:0]][773:756] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd43) begin
-             mem[write_address[4:0]][791:774] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd44) begin
-             mem[write_address[4:0]][809:792] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd45) begin
-             mem[write_address[4:0]][827:810] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd46) begin
-             mem[write_address[4:0]][845:828] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd47) begin
-             mem[write_address[4:0]][863:846] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd48) begin
-             mem[write_address[4:0]][881:864] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd49) begin
-             mem[write_address[4:0]][899:882] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd50) begin
-             mem[write_address[4:0]][917:900] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd51) begin
-             mem[write_address[4:0]][935:918] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd52) begin
-             mem[write_address[4:0]][953:936] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd53) begin
-             mem[write_address[4:0]][971:954] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd54) begin
-             mem[write_address[4:0]][989:972] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd55) begin
-             mem[write_address[4:0]][1007:990] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd56) begin
-             mem[write_address[4:0]][1025:1008] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd57) begin
-             mem[write_address[4:0]][1043:1026] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd58) begin
-             mem[write_address[4:0]][1061:1044] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd59) begin
-             mem[write_address[4:0]][1079:1062] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd60) begin
-             mem[write_address[4:0]][1097:1080] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd61) begin
-             mem[write_address[4:0]][1115:1098] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd62) begin
-             mem[write_address[4:0]][1133:1116] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd63) begin
-             mem[write_address[4:0]][1151:1134] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd64) begin
-             mem[write_address[4:0]][1169:1152] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd65) begin
-             mem[write_address[4:0]][1187:1170] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd66) begin
-             mem[write_address[4:0]][1205:1188] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd67) begin
-             mem[write_address[4:0]][1223:1206] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd68) begin
-             mem[write_address[4:0]][1241:1224] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd69) begin
-             mem[write_address[4:0]][1259:1242] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd70) begin
-             mem[write_address[4:0]][1277:1260] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd71) begin
-             mem[write_address[4:0]][1295:1278] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd72) begin
-             mem[write_address[4:0]][1313:1296] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd73) begin
-             mem[write_address[4:0]][1331:1314] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd74) begin
-             mem[write_address[4:0]][1349:1332] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd75) begin
-             mem[write_address[4:0]][1367:1350] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd76) begin
-             mem[write_address[4:0]][1385:1368] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd77) begin
-             mem[write_address[4:0]][1403:1386] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd78) begin
-             mem[write_address[4:0]][1421:1404] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd79) begin
-             mem[write_address[4:0]][1439:1422] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd80) begin
-             mem[write_address[4:0]][1457:1440] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd81) begin
-             mem[write_address[4:0]][1475:1458] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd82) begin
-             mem[write_address[4:0]][1493:1476] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd83) begin
-             mem[write_address[4:0]][1511:1494] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd84) begin
-             mem[write_address[4:0]][1529:1512] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd85) begin
-             mem[write_address[4:0]][1547:1530] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd86) begin
-             mem[write_address[4:0]][1565:1548] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd87) begin
-             mem[write_address[4:0]][1583:1566] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd88) begin
-             mem[write_address[4:0]][1601:1584] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd89) begin
-             mem[write_address[4:0]][1619:1602] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd90) begin
-             mem[write_address[4:0]][1637:1620] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd91) begin
-             mem[write_address[4:0]][1655:1638] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd92) begin
-             mem[write_address[4:0]][1673:1656] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd93) begin
-             mem[write_address[4:0]][1691:1674] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd94) begin
-             mem[write_address[4:0]][1709:1692] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd95) begin
-             mem[write_address[4:0]][1727:1710] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd96) begin
-             mem[write_address[4:0]][1745:1728] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd97) begin
-             mem[write_address[4:0]][1763:1746] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd98) begin
-             mem[write_address[4:0]][1781:1764] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd99) begin
-             mem[write_address[4:0]][1799:1782] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd100) begin
-             mem[write_address[4:0]][1817:1800] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd101) begin
-             mem[write_address[4:0]][1835:1818] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd102) begin
-             mem[write_address[4:0]][1853:1836] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd103) begin
-             mem[write_address[4:0]][1871:1854] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd104) begin
-             mem[write_address[4:0]][1889:1872] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd105) begin
-             mem[write_address[4:0]][1907:1890] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd106) begin
-             mem[write_address[4:0]][1925:1908] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd107) begin
-             mem[write_address[4:0]][1943:1926] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd108) begin
-             mem[write_address[4:0]][1961:1944] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd109) begin
-             mem[write_address[4:0]][1979:1962] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd110) begin
-             mem[write_address[4:0]][1997:1980] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd111) begin
-             mem[write_address[4:0]][2015:1998] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd112) begin
-             mem[write_address[4:0]][2033:2016] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd113) begin
-             mem[write_address[4:0]][2051:2034] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd114) begin
-             mem[write_address[4:0]][2069:2052] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd115) begin
-             mem[write_address[4:0]][2087:2070] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd116) begin
-             mem[write_address[4:0]][2105:2088] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd117) begin
-             mem[write_address[4:0]][2123:2106] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd118) begin
-             mem[write_address[4:0]][2141:2124] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd119) begin
-             mem[write_address[4:0]][2159:2142] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd120) begin
-             mem[write_address[4:0]][2177:2160] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd121) begin
-             mem[write_address[4:0]][2195:2178] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd122) begin
-             mem[write_address[4:0]][2213:2196] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd123) begin
-             mem[write_address[4:0]][2231:2214] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd124) begin
-             mem[write_address[4:0]][2249:2232] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd125) begin
-             mem[write_address[4:0]][2267:2250] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd126) begin
-             mem[write_address[4:0]][2285:2268] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd127) begin
-             mem[write_address[4:0]][2303:2286] <= write_value[17:0];
+          end else begin
+             case (write_lane[6:0])
+                7'd0: mem[write_address[4:0]][17:0] <= write_value[17:0];
+                7'd1: mem[write_address[4:0]][35:18] <= write_value[17:0];
+                7'd2: mem[write_address[4:0]][53:36] <= write_value[17:0];
+                7'd3: mem[write_address[4:0]][71:54] <= write_value[17:0];
+                7'd4: mem[write_address[4:0]][89:72] <= write_value[17:0];
+                7'd5: mem[write_address[4:0]][107:90] <= write_value[17:0];
+                7'd6: mem[write_address[4:0]][125:108] <= write_value[17:0];
+                7'd7: mem[write_address[4:0]][143:126] <= write_value[17:0];
+                7'd8: mem[write_address[4:0]][161:144] <= write_value[17:0];
+                7'd9: mem[write_address[4:0]][179:162] <= write_value[17:0];
+                7'd10: mem[write_address[4:0]][197:180] <= write_value[17:0];
+                7'd11: mem[write_address[4:0]][215:198] <= write_value[17:0];
+                7'd12: mem[write_address[4:0]][233:216] <= write_value[17:0];
+                7'd13: mem[write_address[4:0]][251:234] <= write_value[17:0];
+                7'd14: mem[write_address[4:0]][269:252] <= write_value[17:0];
+                7'd15: mem[write_address[4:0]][287:270] <= write_value[17:0];
+                7'd16: mem[write_address[4:0]][305:288] <= write_value[17:0];
+                7'd17: mem[write_address[4:0]][323:306] <= write_value[17:0];
+                7'd18: mem[write_address[4:0]][341:324] <= write_value[17:0];
+                7'd19: mem[write_address[4:0]][359:342] <= write_value[17:0];
+                7'd20: mem[write_address[4:0]][377:360] <= write_value[17:0];
+                7'd21: mem[write_address[4:0]][395:378] <= write_value[17:0];
+                7'd22: mem[write_address[4:0]][413:396] <= write_value[17:0];
+                7'd23: mem[write_address[4:0]][431:414] <= write_value[17:0];
+                7'd24: mem[write_address[4:0]][449:432] <= write_value[17:0];
+                7'd25: mem[write_address[4:0]][467:450] <= write_value[17:0];
+                7'd26: mem[write_address[4:0]][485:468] <= write_value[17:0];
+                7'd27: mem[write_address[4:0]][503:486] <= write_value[17:0];
+                7'd28: mem[write_address[4:0]][521:504] <= write_value[17:0];
+                7'd29: mem[write_address[4:0]][539:522] <= write_value[17:0];
+                7'd30: mem[write_address[4:0]][557:540] <= write_value[17:0];
+                7'd31: mem[write_address[4:0]][575:558] <= write_value[17:0];
+                7'd32: mem[write_address[4:0]][593:576] <= write_value[17:0];
+                7'd33: mem[write_address[4:0]][611:594] <= write_value[17:0];
+                7'd34: mem[write_address[4:0]][629:612] <= write_value[17:0];
+                7'd35: mem[write_address[4:0]][647:630] <= write_value[17:0];
+                7'd36: mem[write_address[4:0]][665:648] <= write_value[17:0];
+                7'd37: mem[write_address[4:0]][683:666] <= write_value[17:0];
+                7'd38: mem[write_address[4:0]][701:684] <= write_value[17:0];
+                7'd39: mem[write_address[4:0]][719:702] <= write_value[17:0];
+                7'd40: mem[write_address[4:0]][737:720] <= write_value[17:0];
+                7'd41: mem[write_address[4:0]][755:738] <= write_value[17:0];
+                7'd42: mem[write_address[4:0]][773:756] <= write_value[17:0];
+                7'd43: mem[write_address[4:0]][791:774] <= write_value[17:0];
+                7'd44: mem[write_address[4:0]][809:792] <= write_value[17:0];
+                7'd45: mem[write_address[4:0]][827:810] <= write_value[17:0];
+                7'd46: mem[write_address[4:0]][845:828] <= write_value[17:0];
+                7'd47: mem[write_address[4:0]][863:846] <= write_value[17:0];
+                7'd48: mem[write_address[4:0]][881:864] <= write_value[17:0];
+                7'd49: mem[write_address[4:0]][899:882] <= write_value[17:0];
+                7'd50: mem[write_address[4:0]][917:900] <= write_value[17:0];
+                7'd51: mem[write_address[4:0]][935:918] <= write_value[17:0];
+                7'd52: mem[write_address[4:0]][953:936] <= write_value[17:0];
+                7'd53: mem[write_address[4:0]][971:954] <= write_value[17:0];
+                7'd54: mem[write_address[4:0]][989:972] <= write_value[17:0];
+                7'd55: mem[write_address[4:0]][1007:990] <= write_value[17:0];
+                7'd56: mem[write_address[4:0]][1025:1008] <= write_value[17:0];
+                7'd57: mem[write_address[4:0]][1043:1026] <= write_value[17:0];
+                7'd58: mem[write_address[4:0]][1061:1044] <= write_value[17:0];
+                7'd59: mem[write_address[4:0]][1079:1062] <= write_value[17:0];
+                7'd60: mem[write_address[4:0]][1097:1080] <= write_value[17:0];
+                7'd61: mem[write_address[4:0]][1115:1098] <= write_value[17:0];
+                7'd62: mem[write_address[4:0]][1133:1116] <= write_value[17:0];
+                7'd63: mem[write_address[4:0]][1151:1134] <= write_value[17:0];
+                7'd64: mem[write_address[4:0]][1169:1152] <= write_value[17:0];
+                7'd65: mem[write_address[4:0]][1187:1170] <= write_value[17:0];
+                7'd66: mem[write_address[4:0]][1205:1188] <= write_value[17:0];
+                7'd67: mem[write_address[4:0]][1223:1206] <= write_value[17:0];
+                7'd68: mem[write_address[4:0]][1241:1224] <= write_value[17:0];
+                7'd69: mem[write_address[4:0]][1259:1242] <= write_value[17:0];
+                7'd70: mem[write_address[4:0]][1277:1260] <= write_value[17:0];
+                7'd71: mem[write_address[4:0]][1295:1278] <= write_value[17:0];
+                7'd72: mem[write_address[4:0]][1313:1296] <= write_value[17:0];
+                7'd73: mem[write_address[4:0]][1331:1314] <= write_value[17:0];
+                7'd74: mem[write_address[4:0]][1349:1332] <= write_value[17:0];
+                7'd75: mem[write_address[4:0]][1367:1350] <= write_value[17:0];
+                7'd76: mem[write_address[4:0]][1385:1368] <= write_value[17:0];
+                7'd77: mem[write_address[4:0]][1403:1386] <= write_value[17:0];
+                7'd78: mem[write_address[4:0]][1421:1404] <= write_value[17:0];
+                7'd79: mem[write_address[4:0]][1439:1422] <= write_value[17:0];
+                7'd80: mem[write_address[4:0]][1457:1440] <= write_value[17:0];
+                7'd81: mem[write_address[4:0]][1475:1458] <= write_value[17:0];
+                7'd82: mem[write_address[4:0]][1493:1476] <= write_value[17:0];
+                7'd83: mem[write_address[4:0]][1511:1494] <= write_value[17:0];
+                7'd84: mem[write_address[4:0]][1529:1512] <= write_value[17:0];
+                7'd85: mem[write_address[4:0]][1547:1530] <= write_value[17:0];
+                7'd86: mem[write_address[4:0]][1565:1548] <= write_value[17:0];
+                7'd87: mem[write_address[4:0]][1583:1566] <= write_value[17:0];
+                7'd88: mem[write_address[4:0]][1601:1584] <= write_value[17:0];
+                7'd89: mem[write_address[4:0]][1619:1602] <= write_value[17:0];
+                7'd90: mem[write_address[4:0]][1637:1620] <= write_value[17:0];
+                7'd91: mem[write_address[4:0]][1655:1638] <= write_value[17:0];
+                7'd92: mem[write_address[4:0]][1673:1656] <= write_value[17:0];
+                7'd93: mem[write_address[4:0]][1691:1674] <= write_value[17:0];
+                7'd94: mem[write_address[4:0]][1709:1692] <= write_value[17:0];
+                7'd95: mem[write_address[4:0]][1727:1710] <= write_value[17:0];
+                7'd96: mem[write_address[4:0]][1745:1728] <= write_value[17:0];
+                7'd97: mem[write_address[4:0]][1763:1746] <= write_value[17:0];
+                7'd98: mem[write_address[4:0]][1781:1764] <= write_value[17:0];
+                7'd99: mem[write_address[4:0]][1799:1782] <= write_value[17:0];
+                7'd100: mem[write_address[4:0]][1817:1800] <= write_value[17:0];
+                7'd101: mem[write_address[4:0]][1835:1818] <= write_value[17:0];
+                7'd102: mem[write_address[4:0]][1853:1836] <= write_value[17:0];
+                7'd103: mem[write_address[4:0]][1871:1854] <= write_value[17:0];
+                7'd104: mem[write_address[4:0]][1889:1872] <= write_value[17:0];
+                7'd105: mem[write_address[4:0]][1907:1890] <= write_value[17:0];
+                7'd106: mem[write_address[4:0]][1925:1908] <= write_value[17:0];
+                7'd107: mem[write_address[4:0]][1943:1926] <= write_value[17:0];
+                7'd108: mem[write_address[4:0]][1961:1944] <= write_value[17:0];
+                7'd109: mem[write_address[4:0]][1979:1962] <= write_value[17:0];
+                7'd110: mem[write_address[4:0]][1997:1980] <= write_value[17:0];
+                7'd111: mem[write_address[4:0]][2015:1998] <= write_value[17:0];
+                7'd112: mem[write_address[4:0]][2033:2016] <= write_value[17:0];
+                7'd113: mem[write_address[4:0]][2051:2034] <= write_value[17:0];
+                7'd114: mem[write_address[4:0]][2069:2052] <= write_value[17:0];
+                7'd115: mem[write_address[4:0]][2087:2070] <= write_value[17:0];
+                7'd116: mem[write_address[4:0]][2105:2088] <= write_value[17:0];
+                7'd117: mem[write_address[4:0]][2123:2106] <= write_value[17:0];
+                7'd118: mem[write_address[4:0]][2141:2124] <= write_value[17:0];
+                7'd119: mem[write_address[4:0]][2159:2142] <= write_value[17:0];
+                7'd120: mem[write_address[4:0]][2177:2160] <= write_value[17:0];
+                7'd121: mem[write_address[4:0]][2195:2178] <= write_value[17:0];
+                7'd122: mem[write_address[4:0]][2213:2196] <= write_value[17:0];
+                7'd123: mem[write_address[4:0]][2231:2214] <= write_value[17:0];
+                7'd124: mem[write_address[4:0]][2249:2232] <= write_value[17:0];
+                7'd125: mem[write_address[4:0]][2267:2250] <= write_value[17:0];
+                7'd126: mem[write_address[4:0]][2285:2268] <= write_value[17:0];
+                7'd127: mem[write_address[4:0]][2303:2286] <= write_value[17:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -5106,262 +4982,138 @@ module bfc_tofino2__pi(clock,read_address,read_data,read_address_b,read_data_b,w
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 2304'd0;
-          end else if (write_lane[6:0] == 7'd0) begin
-             mem[write_address[4:0]][17:0] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd1) begin
-             mem[write_address[4:0]][35:18] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd2) begin
-             mem[write_address[4:0]][53:36] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd3) begin
-             mem[write_address[4:0]][71:54] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd4) begin
-             mem[write_address[4:0]][89:72] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd5) begin
-             mem[write_address[4:0]][107:90] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd6) begin
-             mem[write_address[4:0]][125:108] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd7) begin
-             mem[write_address[4:0]][143:126] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd8) begin
-             mem[write_address[4:0]][161:144] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd9) begin
-             mem[write_address[4:0]][179:162] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd10) begin
-             mem[write_address[4:0]][197:180] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd11) begin
-             mem[write_address[4:0]][215:198] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd12) begin
-             mem[write_address[4:0]][233:216] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd13) begin
-             mem[write_address[4:0]][251:234] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd14) begin
-             mem[write_address[4:0]][269:252] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd15) begin
-             mem[write_address[4:0]][287:270] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd16) begin
-             mem[write_address[4:0]][305:288] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd17) begin
-             mem[write_address[4:0]][323:306] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd18) begin
-             mem[write_address[4:0]][341:324] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd19) begin
-             mem[write_address[4:0]][359:342] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd20) begin
-             mem[write_address[4:0]][377:360] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd21) begin
-             mem[write_address[4:0]][395:378] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd22) begin
-             mem[write_address[4:0]][413:396] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd23) begin
-             mem[write_address[4:0]][431:414] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd24) begin
-             mem[write_address[4:0]][449:432] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd25) begin
-             mem[write_address[4:0]][467:450] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd26) begin
-             mem[write_address[4:0]][485:468] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd27) begin
-             mem[write_address[4:0]][503:486] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd28) begin
-             mem[write_address[4:0]][521:504] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd29) begin
-             mem[write_address[4:0]][539:522] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd30) begin
-             mem[write_address[4:0]][557:540] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd31) begin
-             mem[write_address[4:0]][575:558] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd32) begin
-             mem[write_address[4:0]][593:576] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd33) begin
-             mem[write_address[4:0]][611:594] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd34) begin
-             mem[write_address[4:0]][629:612] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd35) begin
-             mem[write_address[4:0]][647:630] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd36) begin
-             mem[write_address[4:0]][665:648] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd37) begin
-             mem[write_address[4:0]][683:666] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd38) begin
-             mem[write_address[4:0]][701:684] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd39) begin
-             mem[write_address[4:0]][719:702] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd40) begin
-             mem[write_address[4:0]][737:720] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd41) begin
-             mem[write_address[4:0]][755:738] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd42) begin
-             mem[write_address[4:0]][773:756] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd43) begin
-             mem[write_address[4:0]][791:774] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd44) begin
-             mem[write_address[4:0]][809:792] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd45) begin
-             mem[write_address[4:0]][827:810] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd46) begin
-             mem[write_address[4:0]][845:828] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd47) begin
-             mem[write_address[4:0]][863:846] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd48) begin
-             mem[write_address[4:0]][881:864] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd49) begin
-             mem[write_address[4:0]][899:882] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd50) begin
-             mem[write_address[4:0]][917:900] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd51) begin
-             mem[write_address[4:0]][935:918] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd52) begin
-             mem[write_address[4:0]][953:936] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd53) begin
-             mem[write_address[4:0]][971:954] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd54) begin
-             mem[write_address[4:0]][989:972] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd55) begin
-             mem[write_address[4:0]][1007:990] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd56) begin
-             mem[write_address[4:0]][1025:1008] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd57) begin
-             mem[write_address[4:0]][1043:1026] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd58) begin
-             mem[write_address[4:0]][1061:1044] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd59) begin
-             mem[write_address[4:0]][1079:1062] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd60) begin
-             mem[write_address[4:0]][1097:1080] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd61) begin
-             mem[write_address[4:0]][1115:1098] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd62) begin
-             mem[write_address[4:0]][1133:1116] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd63) begin
-             mem[write_address[4:0]][1151:1134] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd64) begin
-             mem[write_address[4:0]][1169:1152] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd65) begin
-             mem[write_address[4:0]][1187:1170] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd66) begin
-             mem[write_address[4:0]][1205:1188] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd67) begin
-             mem[write_address[4:0]][1223:1206] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd68) begin
-             mem[write_address[4:0]][1241:1224] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd69) begin
-             mem[write_address[4:0]][1259:1242] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd70) begin
-             mem[write_address[4:0]][1277:1260] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd71) begin
-             mem[write_address[4:0]][1295:1278] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd72) begin
-             mem[write_address[4:0]][1313:1296] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd73) begin
-             mem[write_address[4:0]][1331:1314] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd74) begin
-             mem[write_address[4:0]][1349:1332] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd75) begin
-             mem[write_address[4:0]][1367:1350] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd76) begin
-             mem[write_address[4:0]][1385:1368] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd77) begin
-             mem[write_address[4:0]][1403:1386] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd78) begin
-             mem[write_address[4:0]][1421:1404] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd79) begin
-             mem[write_address[4:0]][1439:1422] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd80) begin
-             mem[write_address[4:0]][1457:1440] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd81) begin
-             mem[write_address[4:0]][1475:1458] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd82) begin
-             mem[write_address[4:0]][1493:1476] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd83) begin
-             mem[write_address[4:0]][1511:1494] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd84) begin
-             mem[write_address[4:0]][1529:1512] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd85) begin
-             mem[write_address[4:0]][1547:1530] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd86) begin
-             mem[write_address[4:0]][1565:1548] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd87) begin
-             mem[write_address[4:0]][1583:1566] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd88) begin
-             mem[write_address[4:0]][1601:1584] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd89) begin
-             mem[write_address[4:0]][1619:1602] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd90) begin
-             mem[write_address[4:0]][1637:1620] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd91) begin
-             mem[write_address[4:0]][1655:1638] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd92) begin
-             mem[write_address[4:0]][1673:1656] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd93) begin
-             mem[write_address[4:0]][1691:1674] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd94) begin
-             mem[write_address[4:0]][1709:1692] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd95) begin
-             mem[write_address[4:0]][1727:1710] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd96) begin
-             mem[write_address[4:0]][1745:1728] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd97) begin
-             mem[write_address[4:0]][1763:1746] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd98) begin
-             mem[write_address[4:0]][1781:1764] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd99) begin
-             mem[write_address[4:0]][1799:1782] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd100) begin
-             mem[write_address[4:0]][1817:1800] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd101) begin
-             mem[write_address[4:0]][1835:1818] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd102) begin
-             mem[write_address[4:0]][1853:1836] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd103) begin
-             mem[write_address[4:0]][1871:1854] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd104) begin
-             mem[write_address[4:0]][1889:1872] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd105) begin
-             mem[write_address[4:0]][1907:1890] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd106) begin
-             mem[write_address[4:0]][1925:1908] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd107) begin
-             mem[write_address[4:0]][1943:1926] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd108) begin
-             mem[write_address[4:0]][1961:1944] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd109) begin
-             mem[write_address[4:0]][1979:1962] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd110) begin
-             mem[write_address[4:0]][1997:1980] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd111) begin
-             mem[write_address[4:0]][2015:1998] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd112) begin
-             mem[write_address[4:0]][2033:2016] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd113) begin
-             mem[write_address[4:0]][2051:2034] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd114) begin
-             mem[write_address[4:0]][2069:2052] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd115) begin
-             mem[write_address[4:0]][2087:2070] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd116) begin
-             mem[write_address[4:0]][2105:2088] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd117) begin
-             mem[write_address[4:0]][2123:2106] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd118) begin
-             mem[write_address[4:0]][2141:2124] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd119) begin
-             mem[write_address[4:0]][2159:2142] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd120) begin
-             mem[write_address[4:0]][2177:2160] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd121) begin
-             mem[write_address[4:0]][2195:2178] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd122) begin
-             mem[write_address[4:0]][2213:2196] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd123) begin
-             mem[write_address[4:0]][2231:2214] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd124) begin
-             mem[write_address[4:0]][2249:2232] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd125) begin
-             mem[write_address[4:0]][2267:2250] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd126) begin
-             mem[write_address[4:0]][2285:2268] <= write_value[17:0];
-          end else if (write_lane[6:0] == 7'd127) begin
-             mem[write_address[4:0]][2303:2286] <= write_value[17:0];
+          end else begin
+             case (write_lane[6:0])
+                7'd0: mem[write_address[4:0]][17:0] <= write_value[17:0];
+                7'd1: mem[write_address[4:0]][35:18] <= write_value[17:0];
+                7'd2: mem[write_address[4:0]][53:36] <= write_value[17:0];
+                7'd3: mem[write_address[4:0]][71:54] <= write_value[17:0];
+                7'd4: mem[write_address[4:0]][89:72] <= write_value[17:0];
+                7'd5: mem[write_address[4:0]][107:90] <= write_value[17:0];
+                7'd6: mem[write_address[4:0]][125:108] <= write_value[17:0];
+                7'd7: mem[write_address[4:0]][143:126] <= write_value[17:0];
+                7'd8: mem[write_address[4:0]][161:144] <= write_value[17:0];
+                7'd9: mem[write_address[4:0]][179:162] <= write_value[17:0];
+                7'd10: mem[write_address[4:0]][197:180] <= write_value[17:0];
+                7'd11: mem[write_address[4:0]][215:198] <= write_value[17:0];
+                7'd12: mem[write_address[4:0]][233:216] <= write_value[17:0];
+                7'd13: mem[write_address[4:0]][251:234] <= write_value[17:0];
+                7'd14: mem[write_address[4:0]][269:252] <= write_value[17:0];
+                7'd15: mem[write_address[4:0]][287:270] <= write_value[17:0];
+                7'd16: mem[write_address[4:0]][305:288] <= write_value[17:0];
+                7'd17: mem[write_address[4:0]][323:306] <= write_value[17:0];
+                7'd18: mem[write_address[4:0]][341:324] <= write_value[17:0];
+                7'd19: mem[write_address[4:0]][359:342] <= write_value[17:0];
+                7'd20: mem[write_address[4:0]][377:360] <= write_value[17:0];
+                7'd21: mem[write_address[4:0]][395:378] <= write_value[17:0];
+                7'd22: mem[write_address[4:0]][413:396] <= write_value[17:0];
+                7'd23: mem[write_address[4:0]][431:414] <= write_value[17:0];
+                7'd24: mem[write_address[4:0]][449:432] <= write_value[17:0];
+                7'd25: mem[write_address[4:0]][467:450] <= write_value[17:0];
+                7'd26: mem[write_address[4:0]][485:468] <= write_value[17:0];
+                7'd27: mem[write_address[4:0]][503:486] <= write_value[17:0];
+                7'd28: mem[write_address[4:0]][521:504] <= write_value[17:0];
+                7'd29: mem[write_address[4:0]][539:522] <= write_value[17:0];
+                7'd30: mem[write_address[4:0]][557:540] <= write_value[17:0];
+                7'd31: mem[write_address[4:0]][575:558] <= write_value[17:0];
+                7'd32: mem[write_address[4:0]][593:576] <= write_value[17:0];
+                7'd33: mem[write_address[4:0]][611:594] <= write_value[17:0];
+                7'd34: mem[write_address[4:0]][629:612] <= write_value[17:0];
+                7'd35: mem[write_address[4:0]][647:630] <= write_value[17:0];
+                7'd36: mem[write_address[4:0]][665:648] <= write_value[17:0];
+                7'd37: mem[write_address[4:0]][683:666] <= write_value[17:0];
+                7'd38: mem[write_address[4:0]][701:684] <= write_value[17:0];
+                7'd39: mem[write_address[4:0]][719:702] <= write_value[17:0];
+                7'd40: mem[write_address[4:0]][737:720] <= write_value[17:0];
+                7'd41: mem[write_address[4:0]][755:738] <= write_value[17:0];
+                7'd42: mem[write_address[4:0]][773:756] <= write_value[17:0];
+                7'd43: mem[write_address[4:0]][791:774] <= write_value[17:0];
+                7'd44: mem[write_address[4:0]][809:792] <= write_value[17:0];
+                7'd45: mem[write_address[4:0]][827:810] <= write_value[17:0];
+                7'd46: mem[write_address[4:0]][845:828] <= write_value[17:0];
+                7'd47: mem[write_address[4:0]][863:846] <= write_value[17:0];
+                7'd48: mem[write_address[4:0]][881:864] <= write_value[17:0];
+                7'd49: mem[write_address[4:0]][899:882] <= write_value[17:0];
+                7'd50: mem[write_address[4:0]][917:900] <= write_value[17:0];
+                7'd51: mem[write_address[4:0]][935:918] <= write_value[17:0];
+                7'd52: mem[write_address[4:0]][953:936] <= write_value[17:0];
+                7'd53: mem[write_address[4:0]][971:954] <= write_value[17:0];
+                7'd54: mem[write_address[4:0]][989:972] <= write_value[17:0];
+                7'd55: mem[write_address[4:0]][1007:990] <= write_value[17:0];
+                7'd56: mem[write_address[4:0]][1025:1008] <= write_value[17:0];
+                7'd57: mem[write_address[4:0]][1043:1026] <= write_value[17:0];
+                7'd58: mem[write_address[4:0]][1061:1044] <= write_value[17:0];
+                7'd59: mem[write_address[4:0]][1079:1062] <= write_value[17:0];
+                7'd60: mem[write_address[4:0]][1097:1080] <= write_value[17:0];
+                7'd61: mem[write_address[4:0]][1115:1098] <= write_value[17:0];
+                7'd62: mem[write_address[4:0]][1133:1116] <= write_value[17:0];
+                7'd63: mem[write_address[4:0]][1151:1134] <= write_value[17:0];
+                7'd64: mem[write_address[4:0]][1169:1152] <= write_value[17:0];
+                7'd65: mem[write_address[4:0]][1187:1170] <= write_value[17:0];
+                7'd66: mem[write_address[4:0]][1205:1188] <= write_value[17:0];
+                7'd67: mem[write_address[4:0]][1223:1206] <= write_value[17:0];
+                7'd68: mem[write_address[4:0]][1241:1224] <= write_value[17:0];
+                7'd69: mem[write_address[4:0]][1259:1242] <= write_value[17:0];
+                7'd70: mem[write_address[4:0]][1277:1260] <= write_value[17:0];
+                7'd71: mem[write_address[4:0]][1295:1278] <= write_value[17:0];
+                7'd72: mem[write_address[4:0]][1313:1296] <= write_value[17:0];
+                7'd73: mem[write_address[4:0]][1331:1314] <= write_value[17:0];
+                7'd74: mem[write_address[4:0]][1349:1332] <= write_value[17:0];
+                7'd75: mem[write_address[4:0]][1367:1350] <= write_value[17:0];
+                7'd76: mem[write_address[4:0]][1385:1368] <= write_value[17:0];
+                7'd77: mem[write_address[4:0]][1403:1386] <= write_value[17:0];
+                7'd78: mem[write_address[4:0]][1421:1404] <= write_value[17:0];
+                7'd79: mem[write_address[4:0]][1439:1422] <= write_value[17:0];
+                7'd80: mem[write_address[4:0]][1457:1440] <= write_value[17:0];
+                7'd81: mem[write_address[4:0]][1475:1458] <= write_value[17:0];
+                7'd82: mem[write_address[4:0]][1493:1476] <= write_value[17:0];
+                7'd83: mem[write_address[4:0]][1511:1494] <= write_value[17:0];
+                7'd84: mem[write_address[4:0]][1529:1512] <= write_value[17:0];
+                7'd85: mem[write_address[4:0]][1547:1530] <= write_value[17:0];
+                7'd86: mem[write_address[4:0]][1565:1548] <= write_value[17:0];
+                7'd87: mem[write_address[4:0]][1583:1566] <= write_value[17:0];
+                7'd88: mem[write_address[4:0]][1601:1584] <= write_value[17:0];
+                7'd89: mem[write_address[4:0]][1619:1602] <= write_value[17:0];
+                7'd90: mem[write_address[4:0]][1637:1620] <= write_value[17:0];
+                7'd91: mem[write_address[4:0]][1655:1638] <= write_value[17:0];
+                7'd92: mem[write_address[4:0]][1673:1656] <= write_value[17:0];
+                7'd93: mem[write_address[4:0]][1691:1674] <= write_value[17:0];
+                7'd94: mem[write_address[4:0]][1709:1692] <= write_value[17:0];
+                7'd95: mem[write_address[4:0]][1727:1710] <= write_value[17:0];
+                7'd96: mem[write_address[4:0]][1745:1728] <= write_value[17:0];
+                7'd97: mem[write_address[4:0]][1763:1746] <= write_value[17:0];
+                7'd98: mem[write_address[4:0]][1781:1764] <= write_value[17:0];
+                7'd99: mem[write_address[4:0]][1799:1782] <= write_value[17:0];
+                7'd100: mem[write_address[4:0]][1817:1800] <= write_value[17:0];
+                7'd101: mem[write_address[4:0]][1835:1818] <= write_value[17:0];
+                7'd102: mem[write_address[4:0]][1853:1836] <= write_value[17:0];
+                7'd103: mem[write_address[4:0]][1871:1854] <= write_value[17:0];
+                7'd104: mem[write_address[4:0]][1889:1872] <= write_value[17:0];
+                7'd105: mem[write_address[4:0]][1907:1890] <= write_value[17:0];
+                7'd106: mem[write_address[4:0]][1925:1908] <= write_value[17:0];
+                7'd107: mem[write_address[4:0]][1943:1926] <= write_value[17:0];
+                7'd108: mem[write_address[4:0]][1961:1944] <= write_value[17:0];
+                7'd109: mem[write_address[4:0]][1979:1962] <= write_value[17:0];
+                7'd110: mem[write_address[4:0]][1997:1980] <= write_value[17:0];
+                7'd111: mem[write_address[4:0]][2015:1998] <= write_value[17:0];
+                7'd112: mem[write_address[4:0]][2033:2016] <= write_value[17:0];
+                7'd113: mem[write_address[4:0]][2051:2034] <= write_value[17:0];
+                7'd114: mem[write_address[4:0]][2069:2052] <= write_value[17:0];
+                7'd115: mem[write_address[4:0]][2087:2070] <= write_value[17:0];
+                7'd116: mem[write_address[4:0]][2105:2088] <= write_value[17:0];
+                7'd117: mem[write_address[4:0]][2123:2106] <= write_value[17:0];
+                7'd118: mem[write_address[4:0]][2141:2124] <= write_value[17:0];
+                7'd119: mem[write_address[4:0]][2159:2142] <= write_value[17:0];
+                7'd120: mem[write_address[4:0]][2177:2160] <= write_value[17:0];
+                7'd121: mem[write_address[4:0]][2195:2178] <= write_value[17:0];
+                7'd122: mem[write_address[4:0]][2213:2196] <= write_value[17:0];
+                7'd123: mem[write_address[4:0]][2231:2214] <= write_value[17:0];
+                7'd124: mem[write_address[4:0]][2249:2232] <= write_value[17:0];
+                7'd125: mem[write_address[4:0]][2267:2250] <= write_value[17:0];
+                7'd126: mem[write_address[4:0]][2285:2268] <= write_value[17:0];
+                7'd127: mem[write_address[4:0]][2303:2286] <= write_value[17:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -5401,262 +5153,138 @@ module bfc_tofino2__qd(clock,read_address,read_data,read_address_b,read_data_b,w
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 3072'd0;
-          end else if (write_lane[6:0] == 7'd0) begin
-             mem[write_address[4:0]][23:0] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd1) begin
-             mem[write_address[4:0]][47:24] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd2) begin
-             mem[write_address[4:0]][71:48] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd3) begin
-             mem[write_address[4:0]][95:72] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd4) begin
-             mem[write_address[4:0]][119:96] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd5) begin
-             mem[write_address[4:0]][143:120] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd6) begin
-             mem[write_address[4:0]][167:144] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd7) begin
-             mem[write_address[4:0]][191:168] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd8) begin
-             mem[write_address[4:0]][215:192] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd9) begin
-             mem[write_address[4:0]][239:216] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd10) begin
-             mem[write_address[4:0]][263:240] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd11) begin
-             mem[write_address[4:0]][287:264] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd12) begin
-             mem[write_address[4:0]][311:288] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd13) begin
-             mem[write_address[4:0]][335:312] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd14) begin
-             mem[write_address[4:0]][359:336] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd15) begin
-             mem[write_address[4:0]][383:360] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd16) begin
-             mem[write_address[4:0]][407:384] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd17) begin
-             mem[write_address[4:0]][431:408] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd18) begin
-             mem[write_address[4:0]][455:432] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd19) begin
-             mem[write_address[4:0]][479:456] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd20) begin
-             mem[write_address[4:0]][503:480] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd21) begin
-             mem[write_address[4:0]][527:504] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd22) begin
-             mem[write_address[4:0]][551:528] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd23) begin
-             mem[write_address[4:0]][575:552] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd24) begin
-             mem[write_address[4:0]][599:576] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd25) begin
-             mem[write_address[4:0]][623:600] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd26) begin
-             mem[write_address[4:0]][647:624] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd27) begin
-             mem[write_address[4:0]][671:648] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd28) begin
-             mem[write_address[4:0]][695:672] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd29) begin
-             mem[write_address[4:0]][719:696] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd30) begin
-             mem[write_address[4:0]][743:720] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd31) begin
-             mem[write_address[4:0]][767:744] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd32) begin
-             mem[write_address[4:0]][791:768] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd33) begin
-             mem[write_address[4:0]][815:792] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd34) begin
-             mem[write_address[4:0]][839:816] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd35) begin
-             mem[write_address[4:0]][863:840] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd36) begin
-             mem[write_address[4:0]][887:864] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd37) begin
-             mem[write_address[4:0]][911:888] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd38) begin
-             mem[write_address[4:0]][935:912] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd39) begin
-             mem[write_address[4:0]][959:936] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd40) begin
-             mem[write_address[4:0]][983:960] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd41) begin
-             mem[write_address[4:0]][1007:984] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd42) begin
-             mem[write_address[4:0]][1031:1008] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd43) begin
-             mem[write_address[4:0]][1055:1032] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd44) begin
-             mem[write_address[4:0]][1079:1056] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd45) begin
-             mem[write_address[4:0]][1103:1080] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd46) begin
-             mem[write_address[4:0]][1127:1104] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd47) begin
-             mem[write_address[4:0]][1151:1128] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd48) begin
-             mem[write_address[4:0]][1175:1152] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd49) begin
-             mem[write_address[4:0]][1199:1176] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd50) begin
-             mem[write_address[4:0]][1223:1200] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd51) begin
-             mem[write_address[4:0]][1247:1224] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd52) begin
-             mem[write_address[4:0]][1271:1248] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd53) begin
-             mem[write_address[4:0]][1295:1272] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd54) begin
-             mem[write_address[4:0]][1319:1296] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd55) begin
-             mem[write_address[4:0]][1343:1320] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd56) begin
-             mem[write_address[4:0]][1367:1344] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd57) begin
-             mem[write_address[4:0]][1391:1368] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd58) begin
-             mem[write_address[4:0]][1415:1392] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd59) begin
-             mem[write_address[4:0]][1439:1416] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd60) begin
-             mem[write_address[4:0]][1463:1440] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd61) begin
-             mem[write_address[4:0]][1487:1464] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd62) begin
-             mem[write_address[4:0]][1511:1488] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd63) begin
-             mem[write_address[4:0]][1535:1512] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd64) begin
-             mem[write_address[4:0]][1559:1536] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd65) begin
-             mem[write_address[4:0]][1583:1560] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd66) begin
-             mem[write_address[4:0]][1607:1584] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd67) begin
-             mem[write_address[4:0]][1631:1608] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd68) begin
-             mem[write_address[4:0]][1655:1632] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd69) begin
-             mem[write_address[4:0]][1679:1656] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd70) begin
-             mem[write_address[4:0]][1703:1680] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd71) begin
-             mem[write_address[4:0]][1727:1704] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd72) begin
-             mem[write_address[4:0]][1751:1728] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd73) begin
-             mem[write_address[4:0]][1775:1752] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd74) begin
-             mem[write_address[4:0]][1799:1776] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd75) begin
-             mem[write_address[4:0]][1823:1800] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd76) begin
-             mem[write_address[4:0]][1847:1824] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd77) begin
-             mem[write_address[4:0]][1871:1848] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd78) begin
-             mem[write_address[4:0]][1895:1872] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd79) begin
-             mem[write_address[4:0]][1919:1896] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd80) begin
-             mem[write_address[4:0]][1943:1920] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd81) begin
-             mem[write_address[4:0]][1967:1944] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd82) begin
-             mem[write_address[4:0]][1991:1968] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd83) begin
-             mem[write_address[4:0]][2015:1992] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd84) begin
-             mem[write_address[4:0]][2039:2016] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd85) begin
-             mem[write_address[4:0]][2063:2040] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd86) begin
-             mem[write_address[4:0]][2087:2064] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd87) begin
-             mem[write_address[4:0]][2111:2088] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd88) begin
-             mem[write_address[4:0]][2135:2112] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd89) begin
-             mem[write_address[4:0]][2159:2136] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd90) begin
-             mem[write_address[4:0]][2183:2160] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd91) begin
-             mem[write_address[4:0]][2207:2184] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd92) begin
-             mem[write_address[4:0]][2231:2208] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd93) begin
-             mem[write_address[4:0]][2255:2232] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd94) begin
-             mem[write_address[4:0]][2279:2256] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd95) begin
-             mem[write_address[4:0]][2303:2280] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd96) begin
-             mem[write_address[4:0]][2327:2304] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd97) begin
-             mem[write_address[4:0]][2351:2328] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd98) begin
-             mem[write_address[4:0]][2375:2352] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd99) begin
-             mem[write_address[4:0]][2399:2376] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd100) begin
-             mem[write_address[4:0]][2423:2400] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd101) begin
-             mem[write_address[4:0]][2447:2424] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd102) begin
-             mem[write_address[4:0]][2471:2448] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd103) begin
-             mem[write_address[4:0]][2495:2472] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd104) begin
-             mem[write_address[4:0]][2519:2496] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd105) begin
-             mem[write_address[4:0]][2543:2520] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd106) begin
-             mem[write_address[4:0]][2567:2544] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd107) begin
-             mem[write_address[4:0]][2591:2568] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd108) begin
-             mem[write_address[4:0]][2615:2592] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd109) begin
-             mem[write_address[4:0]][2639:2616] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd110) begin
-             mem[write_address[4:0]][2663:2640] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd111) begin
-             mem[write_address[4:0]][2687:2664] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd112) begin
-             mem[write_address[4:0]][2711:2688] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd113) begin
-             mem[write_address[4:0]][2735:2712] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd114) begin
-             mem[write_address[4:0]][2759:2736] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd115) begin
-             mem[write_address[4:0]][2783:2760] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd116) begin
-             mem[write_address[4:0]][2807:2784] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd117) begin
-             mem[write_address[4:0]][2831:2808] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd118) begin
-             mem[write_address[4:0]][2855:2832] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd119) begin
-             mem[write_address[4:0]][2879:2856] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd120) begin
-             mem[write_address[4:0]][2903:2880] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd121) begin
-             mem[write_address[4:0]][2927:2904] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd122) begin
-             mem[write_address[4:0]][2951:2928] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd123) begin
-             mem[write_address[4:0]][2975:2952] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd124) begin
-             mem[write_address[4:0]][2999:2976] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd125) begin
-             mem[write_address[4:0]][3023:3000] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd126) begin
-             mem[write_address[4:0]][3047:3024] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd127) begin
-             mem[write_address[4:0]][3071:3048] <= write_value[23:0];
+          end else begin
+             case (write_lane[6:0])
+                7'd0: mem[write_address[4:0]][23:0] <= write_value[23:0];
+                7'd1: mem[write_address[4:0]][47:24] <= write_value[23:0];
+                7'd2: mem[write_address[4:0]][71:48] <= write_value[23:0];
+                7'd3: mem[write_address[4:0]][95:72] <= write_value[23:0];
+                7'd4: mem[write_address[4:0]][119:96] <= write_value[23:0];
+                7'd5: mem[write_address[4:0]][143:120] <= write_value[23:0];
+                7'd6: mem[write_address[4:0]][167:144] <= write_value[23:0];
+                7'd7: mem[write_address[4:0]][191:168] <= write_value[23:0];
+                7'd8: mem[write_address[4:0]][215:192] <= write_value[23:0];
+                7'd9: mem[write_address[4:0]][239:216] <= write_value[23:0];
+                7'd10: mem[write_address[4:0]][263:240] <= write_value[23:0];
+                7'd11: mem[write_address[4:0]][287:264] <= write_value[23:0];
+                7'd12: mem[write_address[4:0]][311:288] <= write_value[23:0];
+                7'd13: mem[write_address[4:0]][335:312] <= write_value[23:0];
+                7'd14: mem[write_address[4:0]][359:336] <= write_value[23:0];
+                7'd15: mem[write_address[4:0]][383:360] <= write_value[23:0];
+                7'd16: mem[write_address[4:0]][407:384] <= write_value[23:0];
+                7'd17: mem[write_address[4:0]][431:408] <= write_value[23:0];
+                7'd18: mem[write_address[4:0]][455:432] <= write_value[23:0];
+                7'd19: mem[write_address[4:0]][479:456] <= write_value[23:0];
+                7'd20: mem[write_address[4:0]][503:480] <= write_value[23:0];
+                7'd21: mem[write_address[4:0]][527:504] <= write_value[23:0];
+                7'd22: mem[write_address[4:0]][551:528] <= write_value[23:0];
+                7'd23: mem[write_address[4:0]][575:552] <= write_value[23:0];
+                7'd24: mem[write_address[4:0]][599:576] <= write_value[23:0];
+                7'd25: mem[write_address[4:0]][623:600] <= write_value[23:0];
+                7'd26: mem[write_address[4:0]][647:624] <= write_value[23:0];
+                7'd27: mem[write_address[4:0]][671:648] <= write_value[23:0];
+                7'd28: mem[write_address[4:0]][695:672] <= write_value[23:0];
+                7'd29: mem[write_address[4:0]][719:696] <= write_value[23:0];
+                7'd30: mem[write_address[4:0]][743:720] <= write_value[23:0];
+                7'd31: mem[write_address[4:0]][767:744] <= write_value[23:0];
+                7'd32: mem[write_address[4:0]][791:768] <= write_value[23:0];
+                7'd33: mem[write_address[4:0]][815:792] <= write_value[23:0];
+                7'd34: mem[write_address[4:0]][839:816] <= write_value[23:0];
+                7'd35: mem[write_address[4:0]][863:840] <= write_value[23:0];
+                7'd36: mem[write_address[4:0]][887:864] <= write_value[23:0];
+                7'd37: mem[write_address[4:0]][911:888] <= write_value[23:0];
+                7'd38: mem[write_address[4:0]][935:912] <= write_value[23:0];
+                7'd39: mem[write_address[4:0]][959:936] <= write_value[23:0];
+                7'd40: mem[write_address[4:0]][983:960] <= write_value[23:0];
+                7'd41: mem[write_address[4:0]][1007:984] <= write_value[23:0];
+                7'd42: mem[write_address[4:0]][1031:1008] <= write_value[23:0];
+                7'd43: mem[write_address[4:0]][1055:1032] <= write_value[23:0];
+                7'd44: mem[write_address[4:0]][1079:1056] <= write_value[23:0];
+                7'd45: mem[write_address[4:0]][1103:1080] <= write_value[23:0];
+                7'd46: mem[write_address[4:0]][1127:1104] <= write_value[23:0];
+                7'd47: mem[write_address[4:0]][1151:1128] <= write_value[23:0];
+                7'd48: mem[write_address[4:0]][1175:1152] <= write_value[23:0];
+                7'd49: mem[write_address[4:0]][1199:1176] <= write_value[23:0];
+                7'd50: mem[write_address[4:0]][1223:1200] <= write_value[23:0];
+                7'd51: mem[write_address[4:0]][1247:1224] <= write_value[23:0];
+                7'd52: mem[write_address[4:0]][1271:1248] <= write_value[23:0];
+                7'd53: mem[write_address[4:0]][1295:1272] <= write_value[23:0];
+                7'd54: mem[write_address[4:0]][1319:1296] <= write_value[23:0];
+                7'd55: mem[write_address[4:0]][1343:1320] <= write_value[23:0];
+                7'd56: mem[write_address[4:0]][1367:1344] <= write_value[23:0];
+                7'd57: mem[write_address[4:0]][1391:1368] <= write_value[23:0];
+                7'd58: mem[write_address[4:0]][1415:1392] <= write_value[23:0];
+                7'd59: mem[write_address[4:0]][1439:1416] <= write_value[23:0];
+                7'd60: mem[write_address[4:0]][1463:1440] <= write_value[23:0];
+                7'd61: mem[write_address[4:0]][1487:1464] <= write_value[23:0];
+                7'd62: mem[write_address[4:0]][1511:1488] <= write_value[23:0];
+                7'd63: mem[write_address[4:0]][1535:1512] <= write_value[23:0];
+                7'd64: mem[write_address[4:0]][1559:1536] <= write_value[23:0];
+                7'd65: mem[write_address[4:0]][1583:1560] <= write_value[23:0];
+                7'd66: mem[write_address[4:0]][1607:1584] <= write_value[23:0];
+                7'd67: mem[write_address[4:0]][1631:1608] <= write_value[23:0];
+                7'd68: mem[write_address[4:0]][1655:1632] <= write_value[23:0];
+                7'd69: mem[write_address[4:0]][1679:1656] <= write_value[23:0];
+                7'd70: mem[write_address[4:0]][1703:1680] <= write_value[23:0];
+                7'd71: mem[write_address[4:0]][1727:1704] <= write_value[23:0];
+                7'd72: mem[write_address[4:0]][1751:1728] <= write_value[23:0];
+                7'd73: mem[write_address[4:0]][1775:1752] <= write_value[23:0];
+                7'd74: mem[write_address[4:0]][1799:1776] <= write_value[23:0];
+                7'd75: mem[write_address[4:0]][1823:1800] <= write_value[23:0];
+                7'd76: mem[write_address[4:0]][1847:1824] <= write_value[23:0];
+                7'd77: mem[write_address[4:0]][1871:1848] <= write_value[23:0];
+                7'd78: mem[write_address[4:0]][1895:1872] <= write_value[23:0];
+                7'd79: mem[write_address[4:0]][1919:1896] <= write_value[23:0];
+                7'd80: mem[write_address[4:0]][1943:1920] <= write_value[23:0];
+                7'd81: mem[write_address[4:0]][1967:1944] <= write_value[23:0];
+                7'd82: mem[write_address[4:0]][1991:1968] <= write_value[23:0];
+                7'd83: mem[write_address[4:0]][2015:1992] <= write_value[23:0];
+                7'd84: mem[write_address[4:0]][2039:2016] <= write_value[23:0];
+                7'd85: mem[write_address[4:0]][2063:2040] <= write_value[23:0];
+                7'd86: mem[write_address[4:0]][2087:2064] <= write_value[23:0];
+                7'd87: mem[write_address[4:0]][2111:2088] <= write_value[23:0];
+                7'd88: mem[write_address[4:0]][2135:2112] <= write_value[23:0];
+                7'd89: mem[write_address[4:0]][2159:2136] <= write_value[23:0];
+                7'd90: mem[write_address[4:0]][2183:2160] <= write_value[23:0];
+                7'd91: mem[write_address[4:0]][2207:2184] <= write_value[23:0];
+                7'd92: mem[write_address[4:0]][2231:2208] <= write_value[23:0];
+                7'd93: mem[write_address[4:0]][2255:2232] <= write_value[23:0];
+                7'd94: mem[write_address[4:0]][2279:2256] <= write_value[23:0];
+                7'd95: mem[write_address[4:0]][2303:2280] <= write_value[23:0];
+                7'd96: mem[write_address[4:0]][2327:2304] <= write_value[23:0];
+                7'd97: mem[write_address[4:0]][2351:2328] <= write_value[23:0];
+                7'd98: mem[write_address[4:0]][2375:2352] <= write_value[23:0];
+                7'd99: mem[write_address[4:0]][2399:2376] <= write_value[23:0];
+                7'd100: mem[write_address[4:0]][2423:2400] <= write_value[23:0];
+                7'd101: mem[write_address[4:0]][2447:2424] <= write_value[23:0];
+                7'd102: mem[write_address[4:0]][2471:2448] <= write_value[23:0];
+                7'd103: mem[write_address[4:0]][2495:2472] <= write_value[23:0];
+                7'd104: mem[write_address[4:0]][2519:2496] <= write_value[23:0];
+                7'd105: mem[write_address[4:0]][2543:2520] <= write_value[23:0];
+                7'd106: mem[write_address[4:0]][2567:2544] <= write_value[23:0];
+                7'd107: mem[write_address[4:0]][2591:2568] <= write_value[23:0];
+                7'd108: mem[write_address[4:0]][2615:2592] <= write_value[23:0];
+                7'd109: mem[write_address[4:0]][2639:2616] <= write_value[23:0];
+                7'd110: mem[write_address[4:0]][2663:2640] <= write_value[23:0];
+                7'd111: mem[write_address[4:0]][2687:2664] <= write_value[23:0];
+                7'd112: mem[write_address[4:0]][2711:2688] <= write_value[23:0];
+                7'd113: mem[write_address[4:0]][2735:2712] <= write_value[23:0];
+                7'd114: mem[write_address[4:0]][2759:2736] <= write_value[23:0];
+                7'd115: mem[write_address[4:0]][2783:2760] <= write_value[23:0];
+                7'd116: mem[write_address[4:0]][2807:2784] <= write_value[23:0];
+                7'd117: mem[write_address[4:0]][2831:2808] <= write_value[23:0];
+                7'd118: mem[write_address[4:0]][2855:2832] <= write_value[23:0];
+                7'd119: mem[write_address[4:0]][2879:2856] <= write_value[23:0];
+                7'd120: mem[write_address[4:0]][2903:2880] <= write_value[23:0];
+                7'd121: mem[write_address[4:0]][2927:2904] <= write_value[23:0];
+                7'd122: mem[write_address[4:0]][2951:2928] <= write_value[23:0];
+                7'd123: mem[write_address[4:0]][2975:2952] <= write_value[23:0];
+                7'd124: mem[write_address[4:0]][2999:2976] <= write_value[23:0];
+                7'd125: mem[write_address[4:0]][3023:3000] <= write_value[23:0];
+                7'd126: mem[write_address[4:0]][3047:3024] <= write_value[23:0];
+                7'd127: mem[write_address[4:0]][3071:3048] <= write_value[23:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -5696,262 +5324,138 @@ module bfc_tofino2__qe(clock,read_address,read_data,read_address_b,read_data_b,w
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[4:0]] <= 3072'd0;
-          end else if (write_lane[6:0] == 7'd0) begin
-             mem[write_address[4:0]][23:0] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd1) begin
-             mem[write_address[4:0]][47:24] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd2) begin
-             mem[write_address[4:0]][71:48] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd3) begin
-             mem[write_address[4:0]][95:72] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd4) begin
-             mem[write_address[4:0]][119:96] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd5) begin
-             mem[write_address[4:0]][143:120] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd6) begin
-             mem[write_address[4:0]][167:144] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd7) begin
-             mem[write_address[4:0]][191:168] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd8) begin
-             mem[write_address[4:0]][215:192] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd9) begin
-             mem[write_address[4:0]][239:216] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd10) begin
-             mem[write_address[4:0]][263:240] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd11) begin
-             mem[write_address[4:0]][287:264] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd12) begin
-             mem[write_address[4:0]][311:288] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd13) begin
-             mem[write_address[4:0]][335:312] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd14) begin
-             mem[write_address[4:0]][359:336] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd15) begin
-             mem[write_address[4:0]][383:360] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd16) begin
-             mem[write_address[4:0]][407:384] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd17) begin
-             mem[write_address[4:0]][431:408] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd18) begin
-             mem[write_address[4:0]][455:432] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd19) begin
-             mem[write_address[4:0]][479:456] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd20) begin
-             mem[write_address[4:0]][503:480] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd21) begin
-             mem[write_address[4:0]][527:504] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd22) begin
-             mem[write_address[4:0]][551:528] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd23) begin
-             mem[write_address[4:0]][575:552] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd24) begin
-             mem[write_address[4:0]][599:576] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd25) begin
-             mem[write_address[4:0]][623:600] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd26) begin
-             mem[write_address[4:0]][647:624] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd27) begin
-             mem[write_address[4:0]][671:648] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd28) begin
-             mem[write_address[4:0]][695:672] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd29) begin
-             mem[write_address[4:0]][719:696] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd30) begin
-             mem[write_address[4:0]][743:720] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd31) begin
-             mem[write_address[4:0]][767:744] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd32) begin
-             mem[write_address[4:0]][791:768] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd33) begin
-             mem[write_address[4:0]][815:792] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd34) begin
-             mem[write_address[4:0]][839:816] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd35) begin
-             mem[write_address[4:0]][863:840] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd36) begin
-             mem[write_address[4:0]][887:864] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd37) begin
-             mem[write_address[4:0]][911:888] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd38) begin
-             mem[write_address[4:0]][935:912] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd39) begin
-             mem[write_address[4:0]][959:936] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd40) begin
-             mem[write_address[4:0]][983:960] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd41) begin
-             mem[write_address[4:0]][1007:984] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd42) begin
-             mem[write_address[4:0]][1031:1008] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd43) begin
-             mem[write_address[4:0]][1055:1032] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd44) begin
-             mem[write_address[4:0]][1079:1056] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd45) begin
-             mem[write_address[4:0]][1103:1080] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd46) begin
-             mem[write_address[4:0]][1127:1104] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd47) begin
-             mem[write_address[4:0]][1151:1128] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd48) begin
-             mem[write_address[4:0]][1175:1152] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd49) begin
-             mem[write_address[4:0]][1199:1176] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd50) begin
-             mem[write_address[4:0]][1223:1200] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd51) begin
-             mem[write_address[4:0]][1247:1224] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd52) begin
-             mem[write_address[4:0]][1271:1248] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd53) begin
-             mem[write_address[4:0]][1295:1272] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd54) begin
-             mem[write_address[4:0]][1319:1296] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd55) begin
-             mem[write_address[4:0]][1343:1320] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd56) begin
-             mem[write_address[4:0]][1367:1344] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd57) begin
-             mem[write_address[4:0]][1391:1368] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd58) begin
-             mem[write_address[4:0]][1415:1392] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd59) begin
-             mem[write_address[4:0]][1439:1416] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd60) begin
-             mem[write_address[4:0]][1463:1440] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd61) begin
-             mem[write_address[4:0]][1487:1464] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd62) begin
-             mem[write_address[4:0]][1511:1488] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd63) begin
-             mem[write_address[4:0]][1535:1512] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd64) begin
-             mem[write_address[4:0]][1559:1536] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd65) begin
-             mem[write_address[4:0]][1583:1560] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd66) begin
-             mem[write_address[4:0]][1607:1584] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd67) begin
-             mem[write_address[4:0]][1631:1608] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd68) begin
-             mem[write_address[4:0]][1655:1632] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd69) begin
-             mem[write_address[4:0]][1679:1656] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd70) begin
-             mem[write_address[4:0]][1703:1680] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd71) begin
-             mem[write_address[4:0]][1727:1704] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd72) begin
-             mem[write_address[4:0]][1751:1728] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd73) begin
-             mem[write_address[4:0]][1775:1752] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd74) begin
-             mem[write_address[4:0]][1799:1776] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd75) begin
-             mem[write_address[4:0]][1823:1800] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd76) begin
-             mem[write_address[4:0]][1847:1824] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd77) begin
-             mem[write_address[4:0]][1871:1848] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd78) begin
-             mem[write_address[4:0]][1895:1872] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd79) begin
-             mem[write_address[4:0]][1919:1896] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd80) begin
-             mem[write_address[4:0]][1943:1920] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd81) begin
-             mem[write_address[4:0]][1967:1944] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd82) begin
-             mem[write_address[4:0]][1991:1968] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd83) begin
-             mem[write_address[4:0]][2015:1992] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd84) begin
-             mem[write_address[4:0]][2039:2016] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd85) begin
-             mem[write_address[4:0]][2063:2040] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd86) begin
-             mem[write_address[4:0]][2087:2064] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd87) begin
-             mem[write_address[4:0]][2111:2088] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd88) begin
-             mem[write_address[4:0]][2135:2112] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd89) begin
-             mem[write_address[4:0]][2159:2136] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd90) begin
-             mem[write_address[4:0]][2183:2160] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd91) begin
-             mem[write_address[4:0]][2207:2184] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd92) begin
-             mem[write_address[4:0]][2231:2208] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd93) begin
-             mem[write_address[4:0]][2255:2232] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd94) begin
-             mem[write_address[4:0]][2279:2256] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd95) begin
-             mem[write_address[4:0]][2303:2280] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd96) begin
-             mem[write_address[4:0]][2327:2304] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd97) begin
-             mem[write_address[4:0]][2351:2328] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd98) begin
-             mem[write_address[4:0]][2375:2352] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd99) begin
-             mem[write_address[4:0]][2399:2376] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd100) begin
-             mem[write_address[4:0]][2423:2400] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd101) begin
-             mem[write_address[4:0]][2447:2424] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd102) begin
-             mem[write_address[4:0]][2471:2448] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd103) begin
-             mem[write_address[4:0]][2495:2472] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd104) begin
-             mem[write_address[4:0]][2519:2496] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd105) begin
-             mem[write_address[4:0]][2543:2520] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd106) begin
-             mem[write_address[4:0]][2567:2544] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd107) begin
-             mem[write_address[4:0]][2591:2568] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd108) begin
-             mem[write_address[4:0]][2615:2592] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd109) begin
-             mem[write_address[4:0]][2639:2616] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd110) begin
-             mem[write_address[4:0]][2663:2640] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd111) begin
-             mem[write_address[4:0]][2687:2664] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd112) begin
-             mem[write_address[4:0]][2711:2688] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd113) begin
-             mem[write_address[4:0]][2735:2712] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd114) begin
-             mem[write_address[4:0]][2759:2736] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd115) begin
-             mem[write_address[4:0]][2783:2760] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd116) begin
-             mem[write_address[4:0]][2807:2784] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd117) begin
-             mem[write_address[4:0]][2831:2808] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd118) begin
-             mem[write_address[4:0]][2855:2832] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd119) begin
-             mem[write_address[4:0]][2879:2856] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd120) begin
-             mem[write_address[4:0]][2903:2880] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd121) begin
-             mem[write_address[4:0]][2927:2904] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd122) begin
-             mem[write_address[4:0]][2951:2928] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd123) begin
-             mem[write_address[4:0]][2975:2952] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd124) begin
-             mem[write_address[4:0]][2999:2976] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd125) begin
-             mem[write_address[4:0]][3023:3000] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd126) begin
-             mem[write_address[4:0]][3047:3024] <= write_value[23:0];
-          end else if (write_lane[6:0] == 7'd127) begin
-             mem[write_address[4:0]][3071:3048] <= write_value[23:0];
+          end else begin
+             case (write_lane[6:0])
+                7'd0: mem[write_address[4:0]][23:0] <= write_value[23:0];
+                7'd1: mem[write_address[4:0]][47:24] <= write_value[23:0];
+                7'd2: mem[write_address[4:0]][71:48] <= write_value[23:0];
+                7'd3: mem[write_address[4:0]][95:72] <= write_value[23:0];
+                7'd4: mem[write_address[4:0]][119:96] <= write_value[23:0];
+                7'd5: mem[write_address[4:0]][143:120] <= write_value[23:0];
+                7'd6: mem[write_address[4:0]][167:144] <= write_value[23:0];
+                7'd7: mem[write_address[4:0]][191:168] <= write_value[23:0];
+                7'd8: mem[write_address[4:0]][215:192] <= write_value[23:0];
+                7'd9: mem[write_address[4:0]][239:216] <= write_value[23:0];
+                7'd10: mem[write_address[4:0]][263:240] <= write_value[23:0];
+                7'd11: mem[write_address[4:0]][287:264] <= write_value[23:0];
+                7'd12: mem[write_address[4:0]][311:288] <= write_value[23:0];
+                7'd13: mem[write_address[4:0]][335:312] <= write_value[23:0];
+                7'd14: mem[write_address[4:0]][359:336] <= write_value[23:0];
+                7'd15: mem[write_address[4:0]][383:360] <= write_value[23:0];
+                7'd16: mem[write_address[4:0]][407:384] <= write_value[23:0];
+                7'd17: mem[write_address[4:0]][431:408] <= write_value[23:0];
+                7'd18: mem[write_address[4:0]][455:432] <= write_value[23:0];
+                7'd19: mem[write_address[4:0]][479:456] <= write_value[23:0];
+                7'd20: mem[write_address[4:0]][503:480] <= write_value[23:0];
+                7'd21: mem[write_address[4:0]][527:504] <= write_value[23:0];
+                7'd22: mem[write_address[4:0]][551:528] <= write_value[23:0];
+                7'd23: mem[write_address[4:0]][575:552] <= write_value[23:0];
+                7'd24: mem[write_address[4:0]][599:576] <= write_value[23:0];
+                7'd25: mem[write_address[4:0]][623:600] <= write_value[23:0];
+                7'd26: mem[write_address[4:0]][647:624] <= write_value[23:0];
+                7'd27: mem[write_address[4:0]][671:648] <= write_value[23:0];
+                7'd28: mem[write_address[4:0]][695:672] <= write_value[23:0];
+                7'd29: mem[write_address[4:0]][719:696] <= write_value[23:0];
+                7'd30: mem[write_address[4:0]][743:720] <= write_value[23:0];
+                7'd31: mem[write_address[4:0]][767:744] <= write_value[23:0];
+                7'd32: mem[write_address[4:0]][791:768] <= write_value[23:0];
+                7'd33: mem[write_address[4:0]][815:792] <= write_value[23:0];
+                7'd34: mem[write_address[4:0]][839:816] <= write_value[23:0];
+                7'd35: mem[write_address[4:0]][863:840] <= write_value[23:0];
+                7'd36: mem[write_address[4:0]][887:864] <= write_value[23:0];
+                7'd37: mem[write_address[4:0]][911:888] <= write_value[23:0];
+                7'd38: mem[write_address[4:0]][935:912] <= write_value[23:0];
+                7'd39: mem[write_address[4:0]][959:936] <= write_value[23:0];
+                7'd40: mem[write_address[4:0]][983:960] <= write_value[23:0];
+                7'd41: mem[write_address[4:0]][1007:984] <= write_value[23:0];
+                7'd42: mem[write_address[4:0]][1031:1008] <= write_value[23:0];
+                7'd43: mem[write_address[4:0]][1055:1032] <= write_value[23:0];
+                7'd44: mem[write_address[4:0]][1079:1056] <= write_value[23:0];
+                7'd45: mem[write_address[4:0]][1103:1080] <= write_value[23:0];
+                7'd46: mem[write_address[4:0]][1127:1104] <= write_value[23:0];
+                7'd47: mem[write_address[4:0]][1151:1128] <= write_value[23:0];
+                7'd48: mem[write_address[4:0]][1175:1152] <= write_value[23:0];
+                7'd49: mem[write_address[4:0]][1199:1176] <= write_value[23:0];
+                7'd50: mem[write_address[4:0]][1223:1200] <= write_value[23:0];
+                7'd51: mem[write_address[4:0]][1247:1224] <= write_value[23:0];
+                7'd52: mem[write_address[4:0]][1271:1248] <= write_value[23:0];
+                7'd53: mem[write_address[4:0]][1295:1272] <= write_value[23:0];
+                7'd54: mem[write_address[4:0]][1319:1296] <= write_value[23:0];
+                7'd55: mem[write_address[4:0]][1343:1320] <= write_value[23:0];
+                7'd56: mem[write_address[4:0]][1367:1344] <= write_value[23:0];
+                7'd57: mem[write_address[4:0]][1391:1368] <= write_value[23:0];
+                7'd58: mem[write_address[4:0]][1415:1392] <= write_value[23:0];
+                7'd59: mem[write_address[4:0]][1439:1416] <= write_value[23:0];
+                7'd60: mem[write_address[4:0]][1463:1440] <= write_value[23:0];
+                7'd61: mem[write_address[4:0]][1487:1464] <= write_value[23:0];
+                7'd62: mem[write_address[4:0]][1511:1488] <= write_value[23:0];
+                7'd63: mem[write_address[4:0]][1535:1512] <= write_value[23:0];
+                7'd64: mem[write_address[4:0]][1559:1536] <= write_value[23:0];
+                7'd65: mem[write_address[4:0]][1583:1560] <= write_value[23:0];
+                7'd66: mem[write_address[4:0]][1607:1584] <= write_value[23:0];
+                7'd67: mem[write_address[4:0]][1631:1608] <= write_value[23:0];
+                7'd68: mem[write_address[4:0]][1655:1632] <= write_value[23:0];
+                7'd69: mem[write_address[4:0]][1679:1656] <= write_value[23:0];
+                7'd70: mem[write_address[4:0]][1703:1680] <= write_value[23:0];
+                7'd71: mem[write_address[4:0]][1727:1704] <= write_value[23:0];
+                7'd72: mem[write_address[4:0]][1751:1728] <= write_value[23:0];
+                7'd73: mem[write_address[4:0]][1775:1752] <= write_value[23:0];
+                7'd74: mem[write_address[4:0]][1799:1776] <= write_value[23:0];
+                7'd75: mem[write_address[4:0]][1823:1800] <= write_value[23:0];
+                7'd76: mem[write_address[4:0]][1847:1824] <= write_value[23:0];
+                7'd77: mem[write_address[4:0]][1871:1848] <= write_value[23:0];
+                7'd78: mem[write_address[4:0]][1895:1872] <= write_value[23:0];
+                7'd79: mem[write_address[4:0]][1919:1896] <= write_value[23:0];
+                7'd80: mem[write_address[4:0]][1943:1920] <= write_value[23:0];
+                7'd81: mem[write_address[4:0]][1967:1944] <= write_value[23:0];
+                7'd82: mem[write_address[4:0]][1991:1968] <= write_value[23:0];
+                7'd83: mem[write_address[4:0]][2015:1992] <= write_value[23:0];
+                7'd84: mem[write_address[4:0]][2039:2016] <= write_value[23:0];
+                7'd85: mem[write_address[4:0]][2063:2040] <= write_value[23:0];
+                7'd86: mem[write_address[4:0]][2087:2064] <= write_value[23:0];
+                7'd87: mem[write_address[4:0]][2111:2088] <= write_value[23:0];
+                7'd88: mem[write_address[4:0]][2135:2112] <= write_value[23:0];
+                7'd89: mem[write_address[4:0]][2159:2136] <= write_value[23:0];
+                7'd90: mem[write_address[4:0]][2183:2160] <= write_value[23:0];
+                7'd91: mem[write_address[4:0]][2207:2184] <= write_value[23:0];
+                7'd92: mem[write_address[4:0]][2231:2208] <= write_value[23:0];
+                7'd93: mem[write_address[4:0]][2255:2232] <= write_value[23:0];
+                7'd94: mem[write_address[4:0]][2279:2256] <= write_value[23:0];
+                7'd95: mem[write_address[4:0]][2303:2280] <= write_value[23:0];
+                7'd96: mem[write_address[4:0]][2327:2304] <= write_value[23:0];
+                7'd97: mem[write_address[4:0]][2351:2328] <= write_value[23:0];
+                7'd98: mem[write_address[4:0]][2375:2352] <= write_value[23:0];
+                7'd99: mem[write_address[4:0]][2399:2376] <= write_value[23:0];
+                7'd100: mem[write_address[4:0]][2423:2400] <= write_value[23:0];
+                7'd101: mem[write_address[4:0]][2447:2424] <= write_value[23:0];
+                7'd102: mem[write_address[4:0]][2471:2448] <= write_value[23:0];
+                7'd103: mem[write_address[4:0]][2495:2472] <= write_value[23:0];
+                7'd104: mem[write_address[4:0]][2519:2496] <= write_value[23:0];
+                7'd105: mem[write_address[4:0]][2543:2520] <= write_value[23:0];
+                7'd106: mem[write_address[4:0]][2567:2544] <= write_value[23:0];
+                7'd107: mem[write_address[4:0]][2591:2568] <= write_value[23:0];
+                7'd108: mem[write_address[4:0]][2615:2592] <= write_value[23:0];
+                7'd109: mem[write_address[4:0]][2639:2616] <= write_value[23:0];
+                7'd110: mem[write_address[4:0]][2663:2640] <= write_value[23:0];
+                7'd111: mem[write_address[4:0]][2687:2664] <= write_value[23:0];
+                7'd112: mem[write_address[4:0]][2711:2688] <= write_value[23:0];
+                7'd113: mem[write_address[4:0]][2735:2712] <= write_value[23:0];
+                7'd114: mem[write_address[4:0]][2759:2736] <= write_value[23:0];
+                7'd115: mem[write_address[4:0]][2783:2760] <= write_value[23:0];
+                7'd116: mem[write_address[4:0]][2807:2784] <= write_value[23:0];
+                7'd117: mem[write_address[4:0]][2831:2808] <= write_value[23:0];
+                7'd118: mem[write_address[4:0]][2855:2832] <= write_value[23:0];
+                7'd119: mem[write_address[4:0]][2879:2856] <= write_value[23:0];
+                7'd120: mem[write_address[4:0]][2903:2880] <= write_value[23:0];
+                7'd121: mem[write_address[4:0]][2927:2904] <= write_value[23:0];
+                7'd122: mem[write_address[4:0]][2951:2928] <= write_value[23:0];
+                7'd123: mem[write_address[4:0]][2975:2952] <= write_value[23:0];
+                7'd124: mem[write_address[4:0]][2999:2976] <= write_value[23:0];
+                7'd125: mem[write_address[4:0]][3023:3000] <= write_value[23:0];
+                7'd126: mem[write_address[4:0]][3047:3024] <= write_value[23:0];
+                7'd127: mem[write_address[4:0]][3071:3048] <= write_value[23:0];
+                default: ;
+             endcase
           end
        end
     end

@@ -4821,38 +4821,26 @@ module bfc_tofino_loopback__pd(clock,read_address,read_data,read_address_b,read_
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[2:0]] <= 288'd0;
-          end else if (write_lane[3:0] == 4'd0) begin
-             mem[write_address[2:0]][17:0] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd1) begin
-             mem[write_address[2:0]][35:18] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd2) begin
-             mem[write_address[2:0]][53:36] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd3) begin
-             mem[write_address[2:0]][71:54] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd4) begin
-             mem[write_address[2:0]][89:72] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd5) begin
-             mem[write_address[2:0]][107:90] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd6) begin
-             mem[write_address[2:0]][125:108] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd7) begin
-             mem[write_address[2:0]][143:126] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd8) begin
-             mem[write_address[2:0]][161:144] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd9) begin
-             mem[write_address[2:0]][179:162] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd10) begin
-             mem[write_address[2:0]][197:180] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd11) begin
-             mem[write_address[2:0]][215:198] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd12) begin
-             mem[write_address[2:0]][233:216] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd13) begin
-             mem[write_address[2:0]][251:234] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd14) begin
-             mem[write_address[2:0]][269:252] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd15) begin
-             mem[write_address[2:0]][287:270] <= write_value[17:0];
+          end else begin
+             case (write_lane[3:0])
+                4'd0: mem[write_address[2:0]][17:0] <= write_value[17:0];
+                4'd1: mem[write_address[2:0]][35:18] <= write_value[17:0];
+                4'd2: mem[write_address[2:0]][53:36] <= write_value[17:0];
+                4'd3: mem[write_address[2:0]][71:54] <= write_value[17:0];
+                4'd4: mem[write_address[2:0]][89:72] <= write_value[17:0];
+                4'd5: mem[write_address[2:0]][107:90] <= write_value[17:0];
+                4'd6: mem[write_address[2:0]][125:108] <= write_value[17:0];
+                4'd7: mem[write_address[2:0]][143:126] <= write_value[17:0];
+                4'd8: mem[write_address[2:0]][161:144] <= write_value[17:0];
+                4'd9: mem[write_address[2:0]][179:162] <= write_value[17:0];
+                4'd10: mem[write_address[2:0]][197:180] <= write_value[17:0];
+                4'd11: mem[write_address[2:0]][215:198] <= write_value[17:0];
+                4'd12: mem[write_address[2:0]][233:216] <= write_value[17:0];
+                4'd13: mem[write_address[2:0]][251:234] <= write_value[17:0];
+                4'd14: mem[write_address[2:0]][269:252] <= write_value[17:0];
+                4'd15: mem[write_address[2:0]][287:270] <= write_value[17:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4892,38 +4880,26 @@ module bfc_tofino_loopback__pi(clock,read_address,read_data,read_address_b,read_
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[2:0]] <= 288'd0;
-          end else if (write_lane[3:0] == 4'd0) begin
-             mem[write_address[2:0]][17:0] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd1) begin
-             mem[write_address[2:0]][35:18] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd2) begin
-             mem[write_address[2:0]][53:36] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd3) begin
-             mem[write_address[2:0]][71:54] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd4) begin
-             mem[write_address[2:0]][89:72] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd5) begin
-             mem[write_address[2:0]][107:90] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd6) begin
-             mem[write_address[2:0]][125:108] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd7) begin
-             mem[write_address[2:0]][143:126] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd8) begin
-             mem[write_address[2:0]][161:144] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd9) begin
-             mem[write_address[2:0]][179:162] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd10) begin
-             mem[write_address[2:0]][197:180] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd11) begin
-             mem[write_address[2:0]][215:198] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd12) begin
-             mem[write_address[2:0]][233:216] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd13) begin
-             mem[write_address[2:0]][251:234] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd14) begin
-             mem[write_address[2:0]][269:252] <= write_value[17:0];
-          end else if (write_lane[3:0] == 4'd15) begin
-             mem[write_address[2:0]][287:270] <= write_value[17:0];
+          end else begin
+             case (write_lane[3:0])
+                4'd0: mem[write_address[2:0]][17:0] <= write_value[17:0];
+                4'd1: mem[write_address[2:0]][35:18] <= write_value[17:0];
+                4'd2: mem[write_address[2:0]][53:36] <= write_value[17:0];
+                4'd3: mem[write_address[2:0]][71:54] <= write_value[17:0];
+                4'd4: mem[write_address[2:0]][89:72] <= write_value[17:0];
+                4'd5: mem[write_address[2:0]][107:90] <= write_value[17:0];
+                4'd6: mem[write_address[2:0]][125:108] <= write_value[17:0];
+                4'd7: mem[write_address[2:0]][143:126] <= write_value[17:0];
+                4'd8: mem[write_address[2:0]][161:144] <= write_value[17:0];
+                4'd9: mem[write_address[2:0]][179:162] <= write_value[17:0];
+                4'd10: mem[write_address[2:0]][197:180] <= write_value[17:0];
+                4'd11: mem[write_address[2:0]][215:198] <= write_value[17:0];
+                4'd12: mem[write_address[2:0]][233:216] <= write_value[17:0];
+                4'd13: mem[write_address[2:0]][251:234] <= write_value[17:0];
+                4'd14: mem[write_address[2:0]][269:252] <= write_value[17:0];
+                4'd15: mem[write_address[2:0]][287:270] <= write_value[17:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -4963,38 +4939,26 @@ module bfc_tofino_loopback__qd(clock,read_address,read_data,read_address_b,read_
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[2:0]] <= 384'd0;
-          end else if (write_lane[3:0] == 4'd0) begin
-             mem[write_address[2:0]][23:0] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd1) begin
-             mem[write_address[2:0]][47:24] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd2) begin
-             mem[write_address[2:0]][71:48] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd3) begin
-             mem[write_address[2:0]][95:72] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd4) begin
-             mem[write_address[2:0]][119:96] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd5) begin
-             mem[write_address[2:0]][143:120] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd6) begin
-             mem[write_address[2:0]][167:144] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd7) begin
-             mem[write_address[2:0]][191:168] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd8) begin
-             mem[write_address[2:0]][215:192] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd9) begin
-             mem[write_address[2:0]][239:216] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd10) begin
-             mem[write_address[2:0]][263:240] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd11) begin
-             mem[write_address[2:0]][287:264] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd12) begin
-             mem[write_address[2:0]][311:288] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd13) begin
-             mem[write_address[2:0]][335:312] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd14) begin
-             mem[write_address[2:0]][359:336] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd15) begin
-             mem[write_address[2:0]][383:360] <= write_value[23:0];
+          end else begin
+             case (write_lane[3:0])
+                4'd0: mem[write_address[2:0]][23:0] <= write_value[23:0];
+                4'd1: mem[write_address[2:0]][47:24] <= write_value[23:0];
+                4'd2: mem[write_address[2:0]][71:48] <= write_value[23:0];
+                4'd3: mem[write_address[2:0]][95:72] <= write_value[23:0];
+                4'd4: mem[write_address[2:0]][119:96] <= write_value[23:0];
+                4'd5: mem[write_address[2:0]][143:120] <= write_value[23:0];
+                4'd6: mem[write_address[2:0]][167:144] <= write_value[23:0];
+                4'd7: mem[write_address[2:0]][191:168] <= write_value[23:0];
+                4'd8: mem[write_address[2:0]][215:192] <= write_value[23:0];
+                4'd9: mem[write_address[2:0]][239:216] <= write_value[23:0];
+                4'd10: mem[write_address[2:0]][263:240] <= write_value[23:0];
+                4'd11: mem[write_address[2:0]][287:264] <= write_value[23:0];
+                4'd12: mem[write_address[2:0]][311:288] <= write_value[23:0];
+                4'd13: mem[write_address[2:0]][335:312] <= write_value[23:0];
+                4'd14: mem[write_address[2:0]][359:336] <= write_value[23:0];
+                4'd15: mem[write_address[2:0]][383:360] <= write_value[23:0];
+                default: ;
+             endcase
           end
        end
     end
@@ -5034,38 +4998,26 @@ module bfc_tofino_loopback__qe(clock,read_address,read_data,read_address_b,read_
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[2:0]] <= 384'd0;
-          end else if (write_lane[3:0] == 4'd0) begin
-             mem[write_address[2:0]][23:0] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd1) begin
-             mem[write_address[2:0]][47:24] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd2) begin
-             mem[write_address[2:0]][71:48] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd3) begin
-             mem[write_address[2:0]][95:72] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd4) begin
-             mem[write_address[2:0]][119:96] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd5) begin
-             mem[write_address[2:0]][143:120] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd6) begin
-             mem[write_address[2:0]][167:144] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd7) begin
-             mem[write_address[2:0]][191:168] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd8) begin
-             mem[write_address[2:0]][215:192] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd9) begin
-             mem[write_address[2:0]][239:216] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd10) begin
-             mem[write_address[2:0]][263:240] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd11) begin
-             mem[write_address[2:0]][287:264] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd12) begin
-             mem[write_address[2:0]][311:288] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd13) begin
-             mem[write_address[2:0]][335:312] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd14) begin
-             mem[write_address[2:0]][359:336] <= write_value[23:0];
-          end else if (write_lane[3:0] == 4'd15) begin
-             mem[write_address[2:0]][383:360] <= write_value[23:0];
+          end else begin
+             case (write_lane[3:0])
+                4'd0: mem[write_address[2:0]][23:0] <= write_value[23:0];
+                4'd1: mem[write_address[2:0]][47:24] <= write_value[23:0];
+                4'd2: mem[write_address[2:0]][71:48] <= write_value[23:0];
+                4'd3: mem[write_address[2:0]][95:72] <= write_value[23:0];
+                4'd4: mem[write_address[2:0]][119:96] <= write_value[23:0];
+                4'd5: mem[write_address[2:0]][143:120] <= write_value[23:0];
+                4'd6: mem[write_address[2:0]][167:144] <= write_value[23:0];
+                4'd7: mem[write_address[2:0]][191:168] <= write_value[23:0];
+                4'd8: mem[write_address[2:0]][215:192] <= write_value[23:0];
+                4'd9: mem[write_address[2:0]][239:216] <= write_value[23:0];
+                4'd10: mem[write_address[2:0]][263:240] <= write_value[23:0];
+                4'd11: mem[write_address[2:0]][287:264] <= write_value[23:0];
+                4'd12: mem[write_address[2:0]][311:288] <= write_value[23:0];
+                4'd13: mem[write_address[2:0]][335:312] <= write_value[23:0];
+                4'd14: mem[write_address[2:0]][359:336] <= write_value[23:0];
+                4'd15: mem[write_address[2:0]][383:360] <= write_value[23:0];
+                default: ;
+             endcase
           end
        end
     end

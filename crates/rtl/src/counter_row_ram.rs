@@ -127,12 +127,14 @@ impl<const A: usize, const R: usize> Logic for CounterRowRam<A, R> {
         if b < 32 {
             unused.push(format!("wire unused_value_high = ^write_value[31:{b}];"));
         }
+        // A `case`, not an `if` chain: yosys then builds each lane's write enable from its own
+        // match instead of through every earlier lane's, which took `proc` alone over 20
+        // minutes on a 32-lane row and did not finish on 128 lanes; with the case a large
+        // row maps to block RAM with bit-enabled writes in seconds to minutes.
         let writes: Vec<String> = (0..n)
             .map(|l| {
                 format!(
-                    "      end else if (write_lane[{lm}:0] == {lane_bits}'d{l}) begin\n         \
-                     mem[{wa}][{hi}:{lo}] <= write_value[{bm}:0];",
-                    lm = lane_bits - 1,
+                    "            {lane_bits}'d{l}: mem[{wa}][{hi}:{lo}] <= write_value[{bm}:0];",
                     wa = address("write_address"),
                     hi = b * l + b - 1,
                     lo = b * l,
@@ -167,7 +169,11 @@ always @(posedge clock) begin
    if (write_enable) begin
       if (write_clear) begin
          mem[{wa}] <= {stored}'d0;
+      end else begin
+         case (write_lane[{lm}:0])
 {writes}
+            default: ;
+         endcase
       end
    end
 end
@@ -183,6 +189,7 @@ end
             ra = address("read_address"),
             rb = address("read_address_b"),
             wa = address("write_address"),
+            lm = lane_bits - 1,
             unused = unused.join("\n"),
             writes = writes.join("\n"),
             fields = fields("word"),

@@ -14,6 +14,10 @@ use crate::narrow_ram::{index_bits, low_bits};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
+/// Rows of up to this many lanes write through a `case`, wider ones through an indexed
+/// part-select (see `hdl`).
+const CASE_LANES: usize = 32;
+
 #[derive(LogicBlock)]
 pub struct CounterRowRam<const A: usize, const R: usize> {
     pub clock: Signal<In, Clock>,
@@ -110,38 +114,66 @@ impl<const A: usize, const R: usize> Logic for CounterRowRam<A, R> {
                 format!("{name}[{}:0]", ab - 1)
             }
         };
-        let mut unused = Vec::new();
+        let mut declarations = Vec::new();
         // Only the decoded address and lane bits and the stored value bits are used; the
         // `unused_` names tell Verilator the rest is unused on purpose.
         if ab < A {
-            unused.push(format!(
+            declarations.push(format!(
                 "wire unused_address_high = ^{{read_address[{m}:{ab}], read_address_b[{m}:{ab}], write_address[{m}:{ab}]}};",
                 m = A - 1
             ));
         }
         if lane_bits < 8 {
-            unused.push(format!(
+            declarations.push(format!(
                 "wire unused_lane_high = ^write_lane[7:{lane_bits}];"
             ));
         }
         if b < 32 {
-            unused.push(format!("wire unused_value_high = ^write_value[31:{b}];"));
+            declarations.push(format!("wire unused_value_high = ^write_value[31:{b}];"));
         }
-        // A `case`, not an `if` chain: yosys then builds each lane's write enable from its own
-        // match instead of through every earlier lane's, which took `proc` alone over 20
-        // minutes on a 32-lane row and did not finish on 128 lanes; with the case a large
-        // row maps to block RAM with bit-enabled writes in seconds to minutes.
-        let writes: Vec<String> = (0..n)
-            .map(|l| {
+        // The lane write. Up to CASE_LANES lanes, a `case` with one constant slice per lane:
+        // where the row stays in flip-flops, yosys decodes each lane's enable from its own
+        // match (an `if` chain routed every enable through all earlier lanes and took `proc`
+        // over 20 minutes on 32 lanes). Yosys elaborates the case in time growing with a high
+        // power of the lane count (15 s for 64 lanes, over 5 minutes for 128), so wider rows
+        // write through an indexed part-select instead: one write port whose enable mask is
+        // shifted to the lane, elaborated in seconds and mapped to bit-enabled block RAM, at
+        // the price of a shifter that would cost logic in a small row.
+        let (lm, wa) = (lane_bits - 1, address("write_address"));
+        let lane_write = if n <= CASE_LANES {
+            let arms: Vec<String> = (0..n)
+                .map(|l| {
+                    format!(
+                        "            {lane_bits}'d{l}: mem[{wa}][{hi}:{lo}] <= write_value[{bm}:0];",
+                        hi = b * l + b - 1,
+                        lo = b * l,
+                        bm = b - 1,
+                    )
+                })
+                .collect();
+            format!(
+                "         case (write_lane[{lm}:0])\n{}\n            default: ;\n         endcase",
+                arms.join("\n")
+            )
+        } else {
+            // Offsets up to n * b - 1 need `ob` bits; a lane index past the last lane is not
+            // written, as in the case form.
+            let ob = index_bits(n * b);
+            declarations.push(format!(
+                "wire [{obm}:0] lane_offset = {{{pad}'d0, write_lane[{lm}:0]}} * {ob}'d{b};",
+                obm = ob - 1,
+                pad = ob - lane_bits,
+            ));
+            let write = format!("mem[{wa}][lane_offset +: {b}] <= write_value[{}:0];", b - 1);
+            if n == 1 << lane_bits {
+                format!("         {write}")
+            } else {
                 format!(
-                    "            {lane_bits}'d{l}: mem[{wa}][{hi}:{lo}] <= write_value[{bm}:0];",
-                    wa = address("write_address"),
-                    hi = b * l + b - 1,
-                    lo = b * l,
-                    bm = b - 1,
+                    "         if (write_lane[{lm}:0] < {lane_bits}'d{n}) begin\n            \
+                     {write}\n         end"
                 )
-            })
-            .collect();
+            }
+        };
         // Lane l of the bus at [32 l +: b], of the memory row at [b l +: b].
         let fields = |word: &str| {
             let mut fields = Vec::new();
@@ -161,7 +193,7 @@ impl<const A: usize, const R: usize> Logic for CounterRowRam<A, R> {
 reg [{smsb}:0] mem [0:{last}];
 reg [{smsb}:0] word;
 reg [{smsb}:0] word_b;
-{unused}
+{declarations}
 
 always @(posedge clock) begin
    word <= mem[{ra}];
@@ -170,10 +202,7 @@ always @(posedge clock) begin
       if (write_clear) begin
          mem[{wa}] <= {stored}'d0;
       end else begin
-         case (write_lane[{lm}:0])
-{writes}
-            default: ;
-         endcase
+{lane_write}
       end
    end
 end
@@ -188,10 +217,7 @@ end
             last = self._depth - 1,
             ra = address("read_address"),
             rb = address("read_address_b"),
-            wa = address("write_address"),
-            lm = lane_bits - 1,
-            unused = unused.join("\n"),
-            writes = writes.join("\n"),
+            declarations = declarations.join("\n"),
             fields = fields("word"),
             fields_b = fields("word_b"),
         ))

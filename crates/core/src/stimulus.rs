@@ -119,7 +119,12 @@ impl OutputFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "out".into());
-        let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+        // Unique per call, not only per process: two threads writing one path (tests that
+        // package the same preset at once) must not share, truncate or rename each other's
+        // temporary; the last rename wins and both leave a complete file.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = path.with_file_name(format!(".{name}.partial-{}-{n}", std::process::id()));
         let f = File::create(&tmp)?;
         Ok(OutputFile {
             path: path.to_path_buf(),
@@ -232,6 +237,34 @@ mod tests {
         f.write_all(b"whole").unwrap();
         f.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "whole");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Threads writing one path at once each commit a whole file (the tests of one block
+    /// package the same preset concurrently); the result is one writer's complete content.
+    #[test]
+    fn concurrent_writers_of_one_path_all_commit() {
+        let dir = std::env::temp_dir().join(format!("sc-of-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("same.v");
+        let body = "x".repeat(64 * 1024);
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..50 {
+                        let mut f = OutputFile::create(&p).unwrap();
+                        f.write_all(body.as_bytes()).unwrap();
+                        f.commit().unwrap();
+                    }
+                });
+            }
+        });
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), body);
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary left"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -60,6 +60,28 @@ fn pfc_5_ports_5_priorities_random_workload_model_equals_verilator() {
     pfc_shape(5, 5, 100_000);
 }
 
+/// Thresholds at the top of a narrow counter (MAX = the counter's mask, XOFF just below it):
+/// the RTL masks its results to the counter width, tests a drop as `b > MAX - len`, and adds
+/// a same-key pair's `e_len - d_len` modulo the width, so sums near the mask are where it can
+/// go wrong.
+#[test]
+fn pfc_thresholds_at_the_counter_mask_random_workload_model_equals_verilator() {
+    let BlockConfig::Pfc(tiny) = preset("tiny") else {
+        unreachable!("the pfc preset is a PfcConfig")
+    };
+    let cfg = BlockConfig::Pfc(PfcConfig {
+        occupancy_bits: 10,
+        length_bits: 8,
+        max: 1023,
+        xoff: 1000,
+        xon: 600,
+        ..tiny
+    });
+    let replay = "switchcraft cosim --block pfc --config (occupancy_bits 10, length_bits 8, \
+                  max 1023, xoff 1000, xon 600, else tiny)";
+    random_workload(&cfg, "mask_edge", replay, seed(), 200_000);
+}
+
 /// One cycle of events, biased to a few keys and to lengths that land on the thresholds.
 fn cycle_strategy(c: &PfcConfig) -> impl Strategy<Value = PfcIn> {
     let keys = u64::from(c.ports * c.priorities);

@@ -72,7 +72,8 @@ module pfc_props (
     (* keep *) wire [1:0] r_err;             // probe: dut.core.r_err$q
     (* keep *) wire e_valid;                 // probe: dut.core.ingress.occ.e_valid_q$q
     (* keep *) wire d_valid;                 // probe: dut.core.ingress.occ.d_valid_q$q
-    (* keep *) wire [31:0] e_base;           // probe: dut.core.ingress.occ.e_base
+    (* keep *) wire same_key;                // probe: dut.core.ingress.occ.same_q$q
+    (* keep *) wire [31:0] e_b0;             // probe: dut.core.ingress.occ.e_b0
     (* keep *) wire [31:0] e_b1;             // probe: dut.core.ingress.occ.e_b1
     (* keep *) wire e_drop;                  // probe: dut.core.ingress.occ.e_drop
     (* keep *) wire [31:0] d_b0;             // probe: dut.core.ingress.occ.d_b0
@@ -150,6 +151,9 @@ module pfc_props (
     always @(*) if (past_valid) a_xoff_only_after_threshold: assert ((xoff_q & ~reached) == 0);
 
     // ---------------------------------------------------------------- occupancy arithmetic
+    // What the enqueue adds to: the dequeue's result when both name one key, else its read.
+    // (The RTL computes its sums from the reads directly; this is the contract's view.)
+    wire [31:0] e_base = same_key ? d_b1 : e_b0;
     always @(*) if (!rst) begin
         // a_no_underflow: a dequeue never wraps below zero; more than the occupancy clamps to 0
         // and raises the underflow flag (checked below).

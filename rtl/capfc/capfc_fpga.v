@@ -2149,6 +2149,8 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
 
     // Constant declarations
     localparam  one_k = 16'h1;
+    localparam  mask = 32'hffff;
+    localparam  mask33 = 33'hffff;
 
     // Stub signals
     reg  e_valid_q$d;
@@ -2163,6 +2165,24 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     wire  [3:0] d_key_q$q;
     reg  [15:0] d_len_q$d;
     wire  [15:0] d_len_q$q;
+    reg  same_q$d;
+    wire  same_q$q;
+    reg  e_from_fe$d;
+    wire  e_from_fe$q;
+    reg  e_from_fd$d;
+    wire  e_from_fd$q;
+    reg  e_lvt_any$d;
+    wire  e_lvt_any$q;
+    reg  e_lvt_e$d;
+    wire  e_lvt_e$q;
+    reg  d_from_fe$d;
+    wire  d_from_fe$q;
+    reg  d_from_fd$d;
+    wire  d_from_fd$q;
+    reg  d_lvt_any$d;
+    wire  d_lvt_any$q;
+    reg  d_lvt_e$d;
+    wire  d_lvt_e$q;
     reg  [3:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
     reg  [3:0] ram_e_for_enq$write_address;
@@ -2187,26 +2207,31 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     wire  [15:0] lvt_any$q;
     reg  [15:0] lvt_e$d;
     wire  [15:0] lvt_e$q;
-    reg  fw_e_valid$d;
-    wire  fw_e_valid$q;
-    reg  [3:0] fw_e_key$d;
-    wire  [3:0] fw_e_key$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
-    reg  fw_d_valid$d;
-    wire  fw_d_valid$q;
-    reg  [3:0] fw_d_key$d;
-    wire  [3:0] fw_d_key$q;
     reg  [31:0] fw_d_val$d;
     wire  [31:0] fw_d_val$q;
 
     // Local signals
     reg  [31:0] e_b0;
     reg  [31:0] d_b0;
-    reg  [31:0] e_base;
-    reg  [31:0] e_len32;
-    reg  [31:0] d_len32;
-    reg  [32:0] e_sum;
+    reg  [32:0] e_len33;
+    reg  [32:0] d_len33;
+    reg  len_over_max;
+    reg  [32:0] room;
+    reg  [32:0] room_same;
+    reg  [31:0] delta;
+    reg  [31:0] e_len_only;
+    reg  [32:0] e_b0_33;
+    reg  [32:0] d_b0_33;
+    reg  [31:0] e_sum;
+    reg  e_over;
+    reg  [31:0] d_diff;
+    reg  [31:0] same_sum;
+    reg  same_over;
+    reg  drop_any;
+    reg  [31:0] e_res;
+    reg  [31:0] d_res;
     reg  d_write;
     reg  [15:0] e_onehot;
     reg  [15:0] d_onehot;
@@ -2242,6 +2267,51 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     capfc_fpga__egress$d_len_q d_len_q(
         .d(d_len_q$d),
         .q(d_len_q$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$same_q same_q(
+        .d(same_q$d),
+        .q(same_q$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$e_from_fe e_from_fe(
+        .d(e_from_fe$d),
+        .q(e_from_fe$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$e_from_fd e_from_fd(
+        .d(e_from_fd$d),
+        .q(e_from_fd$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$e_lvt_any e_lvt_any(
+        .d(e_lvt_any$d),
+        .q(e_lvt_any$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$e_lvt_e e_lvt_e(
+        .d(e_lvt_e$d),
+        .q(e_lvt_e$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$d_from_fe d_from_fe(
+        .d(d_from_fe$d),
+        .q(d_from_fe$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$d_from_fd d_from_fd(
+        .d(d_from_fd$d),
+        .q(d_from_fd$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$d_lvt_any d_lvt_any(
+        .d(d_lvt_any$d),
+        .q(d_lvt_any$q),
+        .clock(clock)
+    );
+    capfc_fpga__egress$d_lvt_e d_lvt_e(
+        .d(d_lvt_e$d),
+        .q(d_lvt_e$q),
         .clock(clock)
     );
     capfc_fpga__egress$ram_e_for_enq ram_e_for_enq(
@@ -2286,29 +2356,9 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .q(lvt_e$q),
         .clock(clock)
     );
-    capfc_fpga__egress$fw_e_valid fw_e_valid(
-        .d(fw_e_valid$d),
-        .q(fw_e_valid$q),
-        .clock(clock)
-    );
-    capfc_fpga__egress$fw_e_key fw_e_key(
-        .d(fw_e_key$d),
-        .q(fw_e_key$q),
-        .clock(clock)
-    );
     capfc_fpga__egress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
         .q(fw_e_val$q),
-        .clock(clock)
-    );
-    capfc_fpga__egress$fw_d_valid fw_d_valid(
-        .d(fw_d_valid$d),
-        .q(fw_d_valid$q),
-        .clock(clock)
-    );
-    capfc_fpga__egress$fw_d_key fw_d_key(
-        .d(fw_d_key$d),
-        .q(fw_d_key$q),
         .clock(clock)
     );
     capfc_fpga__egress$fw_d_val fw_d_val(
@@ -2325,13 +2375,18 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         d_valid_q$d = d_valid_q$q;
         d_key_q$d = d_key_q$q;
         d_len_q$d = d_len_q$q;
+        same_q$d = same_q$q;
+        e_from_fe$d = e_from_fe$q;
+        e_from_fd$d = e_from_fd$q;
+        e_lvt_any$d = e_lvt_any$q;
+        e_lvt_e$d = e_lvt_e$q;
+        d_from_fe$d = d_from_fe$q;
+        d_from_fd$d = d_from_fd$q;
+        d_lvt_any$d = d_lvt_any$q;
+        d_lvt_e$d = d_lvt_e$q;
         lvt_any$d = lvt_any$q;
         lvt_e$d = lvt_e$q;
-        fw_e_valid$d = fw_e_valid$q;
-        fw_e_key$d = fw_e_key$q;
         fw_e_val$d = fw_e_val$q;
-        fw_d_valid$d = fw_d_valid$q;
-        fw_d_key$d = fw_d_key$q;
         fw_d_val$d = fw_d_val$q;
         e_valid_q$d = enq_valid;
         e_key_q$d = enq_key;
@@ -2339,6 +2394,16 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         d_valid_q$d = deq_valid;
         d_key_q$d = deq_key;
         d_len_q$d = deq_len;
+        same_q$d = enq_valid & deq_valid & (enq_key == deq_key);
+        d_write = d_valid_q$q & ~same_q$q;
+        e_from_fe$d = e_valid_q$q & (e_key_q$q == enq_key);
+        e_from_fd$d = d_write & (d_key_q$q == enq_key);
+        e_lvt_any$d = lvt_any$q[enq_key];
+        e_lvt_e$d = lvt_e$q[enq_key];
+        d_from_fe$d = e_valid_q$q & (e_key_q$q == deq_key);
+        d_from_fd$d = d_write & (d_key_q$q == deq_key);
+        d_lvt_any$d = lvt_any$q[deq_key];
+        d_lvt_e$d = lvt_e$q[deq_key];
         ram_e_for_enq$read_address = enq_key;
         ram_d_for_enq$read_address = enq_key;
         ram_e_for_deq$read_address = deq_key;
@@ -2347,61 +2412,84 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         e_key = e_key_q$q;
         d_valid = d_valid_q$q;
         d_key = d_key_q$q;
-        if (fw_e_valid$q & (fw_e_key$q == e_key_q$q)) begin
+        same_key = same_q$q;
+        if (e_from_fe$q) begin
             e_b0 = fw_e_val$q;
         end
-        else if (fw_d_valid$q & (fw_d_key$q == e_key_q$q)) begin
+        else if (e_from_fd$q) begin
             e_b0 = fw_d_val$q;
         end
-        else if (~lvt_any$q[e_key_q$q]) begin
+        else if (~e_lvt_any$q) begin
             e_b0 = 32'h0;
         end
-        else if (lvt_e$q[e_key_q$q]) begin
+        else if (e_lvt_e$q) begin
             e_b0 = ram_e_for_enq$read_data;
         end
         else begin
             e_b0 = ram_d_for_enq$read_data;
         end
-        if (fw_e_valid$q & (fw_e_key$q == d_key_q$q)) begin
+        if (d_from_fe$q) begin
             d_b0 = fw_e_val$q;
         end
-        else if (fw_d_valid$q & (fw_d_key$q == d_key_q$q)) begin
+        else if (d_from_fd$q) begin
             d_b0 = fw_d_val$q;
         end
-        else if (~lvt_any$q[d_key_q$q]) begin
+        else if (~d_lvt_any$q) begin
             d_b0 = 32'h0;
         end
-        else if (lvt_e$q[d_key_q$q]) begin
+        else if (d_lvt_e$q) begin
             d_b0 = ram_e_for_deq$read_data;
         end
         else begin
             d_b0 = ram_d_for_deq$read_data;
         end
-        e_len32 = {16'd0, e_len_q$q};
-        d_len32 = {16'd0, d_len_q$q};
-        same_key = e_valid_q$q & d_valid_q$q & (e_key_q$q == d_key_q$q);
-        d_underflow = d_valid_q$q & (d_len32 > d_b0);
-        if (d_len32 > d_b0) begin
-            d_b1 = 32'h0;
+        e_len33 = {17'd0, e_len_q$q};
+        d_len33 = {17'd0, d_len_q$q};
+        len_over_max = e_len33 > {1'd0, max};
+        room = ({1'd0, max} - e_len33) & mask33;
+        room_same = room + d_len33;
+        delta = ({16'd0, e_len_q$q} - {16'd0, d_len_q$q}) & mask;
+        e_len_only = 32'h0;
+        if (~len_over_max) begin
+            e_len_only = {16'd0, e_len_q$q};
+        end
+        d_underflow = d_valid_q$q & ({16'd0, d_len_q$q} > d_b0);
+        d_diff = d_b0 - {16'd0, d_len_q$q};
+        e_b0_33 = {1'd0, e_b0};
+        d_b0_33 = {1'd0, d_b0};
+        e_sum = e_b0 + {16'd0, e_len_q$q};
+        e_over = len_over_max | (e_b0_33 > room);
+        same_sum = d_b0 + delta;
+        same_over = len_over_max | (d_b0_33 > room_same);
+        if (~same_q$q) begin
+            drop_any = e_over;
+            if (e_over) begin
+                e_res = e_b0;
+            end
+            else begin
+                e_res = e_sum;
+            end
+        end
+        else if (d_underflow) begin
+            drop_any = len_over_max;
+            e_res = e_len_only;
         end
         else begin
-            d_b1 = d_b0 - d_len32;
+            drop_any = same_over;
+            if (same_over) begin
+                e_res = d_diff;
+            end
+            else begin
+                e_res = same_sum;
+            end
         end
-        if (same_key) begin
-            e_base = d_b1;
+        e_drop = e_valid_q$q & drop_any;
+        e_b1 = e_res & mask;
+        d_res = 32'h0;
+        if (~d_underflow) begin
+            d_res = d_diff;
         end
-        else begin
-            e_base = e_b0;
-        end
-        e_sum = {1'd0, e_base} + {1'd0, e_len32};
-        e_drop = e_valid_q$q & (e_sum > {1'd0, max});
-        if (e_drop) begin
-            e_b1 = e_base;
-        end
-        else begin
-            e_b1 = e_sum[(32'h0)+:(32)];
-        end
-        d_write = d_valid_q$q & ~same_key;
+        d_b1 = d_res & mask;
         ram_e_for_enq$write_enable = e_valid_q$q;
         ram_e_for_enq$write_address = e_key_q$q;
         ram_e_for_enq$write_data = e_b1;
@@ -2414,11 +2502,7 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         ram_d_for_deq$write_enable = d_write;
         ram_d_for_deq$write_address = d_key_q$q;
         ram_d_for_deq$write_data = d_b1;
-        fw_e_valid$d = e_valid_q$q;
-        fw_e_key$d = e_key_q$q;
         fw_e_val$d = e_b1;
-        fw_d_valid$d = d_write;
-        fw_d_key$d = d_key_q$q;
         fw_d_val$d = d_b1;
         e_onehot = one_k << e_key_q$q;
         d_onehot = one_k << d_key_q$q;
@@ -2440,14 +2524,51 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
+            same_q$d = 1'b0;
             lvt_any$d = 16'h0;
             lvt_e$d = 16'h0;
-            fw_e_valid$d = 1'b0;
-            fw_d_valid$d = 1'b0;
         end
     end
 
 endmodule // capfc_fpga__egress
+
+
+module capfc_fpga__egress$d_from_fd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$d_from_fd
+
+
+module capfc_fpga__egress$d_from_fe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$d_from_fe
 
 
 module capfc_fpga__egress$d_key_q(d,q,clock);
@@ -2488,6 +2609,44 @@ module capfc_fpga__egress$d_len_q(d,q,clock);
 endmodule // capfc_fpga__egress$d_len_q
 
 
+module capfc_fpga__egress$d_lvt_any(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$d_lvt_any
+
+
+module capfc_fpga__egress$d_lvt_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$d_lvt_e
+
+
 module capfc_fpga__egress$d_valid_q(d,q,clock);
 
     // Module arguments
@@ -2505,6 +2664,44 @@ module capfc_fpga__egress$d_valid_q(d,q,clock);
     end
 
 endmodule // capfc_fpga__egress$d_valid_q
+
+
+module capfc_fpga__egress$e_from_fd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$e_from_fd
+
+
+module capfc_fpga__egress$e_from_fe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$e_from_fe
 
 
 module capfc_fpga__egress$e_key_q(d,q,clock);
@@ -2545,6 +2742,44 @@ module capfc_fpga__egress$e_len_q(d,q,clock);
 endmodule // capfc_fpga__egress$e_len_q
 
 
+module capfc_fpga__egress$e_lvt_any(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$e_lvt_any
+
+
+module capfc_fpga__egress$e_lvt_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$e_lvt_e
+
+
 module capfc_fpga__egress$e_valid_q(d,q,clock);
 
     // Module arguments
@@ -2562,25 +2797,6 @@ module capfc_fpga__egress$e_valid_q(d,q,clock);
     end
 
 endmodule // capfc_fpga__egress$e_valid_q
-
-
-module capfc_fpga__egress$fw_d_key(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__egress$fw_d_key
 
 
 module capfc_fpga__egress$fw_d_val(d,q,clock);
@@ -2602,44 +2818,6 @@ module capfc_fpga__egress$fw_d_val(d,q,clock);
 endmodule // capfc_fpga__egress$fw_d_val
 
 
-module capfc_fpga__egress$fw_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__egress$fw_d_valid
-
-
-module capfc_fpga__egress$fw_e_key(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__egress$fw_e_key
-
-
 module capfc_fpga__egress$fw_e_val(d,q,clock);
 
     // Module arguments
@@ -2657,25 +2835,6 @@ module capfc_fpga__egress$fw_e_val(d,q,clock);
     end
 
 endmodule // capfc_fpga__egress$fw_e_val
-
-
-module capfc_fpga__egress$fw_e_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__egress$fw_e_valid
 
 
 module capfc_fpga__egress$lvt_any(d,q,clock);
@@ -2806,6 +2965,25 @@ module capfc_fpga__egress$ram_e_for_enq(clock,read_address,read_data,write_addre
        end
     end
 endmodule // capfc_fpga__egress$ram_e_for_enq
+
+
+module capfc_fpga__egress$same_q(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__egress$same_q
 
 
 module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
@@ -3453,6 +3631,8 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
 
     // Constant declarations
     localparam  one_k = 16'h1;
+    localparam  mask = 32'hffff;
+    localparam  mask33 = 33'hffff;
 
     // Stub signals
     reg  e_valid_q$d;
@@ -3467,6 +3647,24 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     wire  [3:0] d_key_q$q;
     reg  [15:0] d_len_q$d;
     wire  [15:0] d_len_q$q;
+    reg  same_q$d;
+    wire  same_q$q;
+    reg  e_from_fe$d;
+    wire  e_from_fe$q;
+    reg  e_from_fd$d;
+    wire  e_from_fd$q;
+    reg  e_lvt_any$d;
+    wire  e_lvt_any$q;
+    reg  e_lvt_e$d;
+    wire  e_lvt_e$q;
+    reg  d_from_fe$d;
+    wire  d_from_fe$q;
+    reg  d_from_fd$d;
+    wire  d_from_fd$q;
+    reg  d_lvt_any$d;
+    wire  d_lvt_any$q;
+    reg  d_lvt_e$d;
+    wire  d_lvt_e$q;
     reg  [3:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
     reg  [3:0] ram_e_for_enq$write_address;
@@ -3491,26 +3689,31 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     wire  [15:0] lvt_any$q;
     reg  [15:0] lvt_e$d;
     wire  [15:0] lvt_e$q;
-    reg  fw_e_valid$d;
-    wire  fw_e_valid$q;
-    reg  [3:0] fw_e_key$d;
-    wire  [3:0] fw_e_key$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
-    reg  fw_d_valid$d;
-    wire  fw_d_valid$q;
-    reg  [3:0] fw_d_key$d;
-    wire  [3:0] fw_d_key$q;
     reg  [31:0] fw_d_val$d;
     wire  [31:0] fw_d_val$q;
 
     // Local signals
     reg  [31:0] e_b0;
     reg  [31:0] d_b0;
-    reg  [31:0] e_base;
-    reg  [31:0] e_len32;
-    reg  [31:0] d_len32;
-    reg  [32:0] e_sum;
+    reg  [32:0] e_len33;
+    reg  [32:0] d_len33;
+    reg  len_over_max;
+    reg  [32:0] room;
+    reg  [32:0] room_same;
+    reg  [31:0] delta;
+    reg  [31:0] e_len_only;
+    reg  [32:0] e_b0_33;
+    reg  [32:0] d_b0_33;
+    reg  [31:0] e_sum;
+    reg  e_over;
+    reg  [31:0] d_diff;
+    reg  [31:0] same_sum;
+    reg  same_over;
+    reg  drop_any;
+    reg  [31:0] e_res;
+    reg  [31:0] d_res;
     reg  d_write;
     reg  [15:0] e_onehot;
     reg  [15:0] d_onehot;
@@ -3546,6 +3749,51 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     capfc_fpga__ingress$occ$d_len_q d_len_q(
         .d(d_len_q$d),
         .q(d_len_q$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$same_q same_q(
+        .d(same_q$d),
+        .q(same_q$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$e_from_fe e_from_fe(
+        .d(e_from_fe$d),
+        .q(e_from_fe$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$e_from_fd e_from_fd(
+        .d(e_from_fd$d),
+        .q(e_from_fd$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$e_lvt_any e_lvt_any(
+        .d(e_lvt_any$d),
+        .q(e_lvt_any$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$e_lvt_e e_lvt_e(
+        .d(e_lvt_e$d),
+        .q(e_lvt_e$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$d_from_fe d_from_fe(
+        .d(d_from_fe$d),
+        .q(d_from_fe$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$d_from_fd d_from_fd(
+        .d(d_from_fd$d),
+        .q(d_from_fd$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$d_lvt_any d_lvt_any(
+        .d(d_lvt_any$d),
+        .q(d_lvt_any$q),
+        .clock(clock)
+    );
+    capfc_fpga__ingress$occ$d_lvt_e d_lvt_e(
+        .d(d_lvt_e$d),
+        .q(d_lvt_e$q),
         .clock(clock)
     );
     capfc_fpga__ingress$occ$ram_e_for_enq ram_e_for_enq(
@@ -3590,29 +3838,9 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         .q(lvt_e$q),
         .clock(clock)
     );
-    capfc_fpga__ingress$occ$fw_e_valid fw_e_valid(
-        .d(fw_e_valid$d),
-        .q(fw_e_valid$q),
-        .clock(clock)
-    );
-    capfc_fpga__ingress$occ$fw_e_key fw_e_key(
-        .d(fw_e_key$d),
-        .q(fw_e_key$q),
-        .clock(clock)
-    );
     capfc_fpga__ingress$occ$fw_e_val fw_e_val(
         .d(fw_e_val$d),
         .q(fw_e_val$q),
-        .clock(clock)
-    );
-    capfc_fpga__ingress$occ$fw_d_valid fw_d_valid(
-        .d(fw_d_valid$d),
-        .q(fw_d_valid$q),
-        .clock(clock)
-    );
-    capfc_fpga__ingress$occ$fw_d_key fw_d_key(
-        .d(fw_d_key$d),
-        .q(fw_d_key$q),
         .clock(clock)
     );
     capfc_fpga__ingress$occ$fw_d_val fw_d_val(
@@ -3629,13 +3857,18 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         d_valid_q$d = d_valid_q$q;
         d_key_q$d = d_key_q$q;
         d_len_q$d = d_len_q$q;
+        same_q$d = same_q$q;
+        e_from_fe$d = e_from_fe$q;
+        e_from_fd$d = e_from_fd$q;
+        e_lvt_any$d = e_lvt_any$q;
+        e_lvt_e$d = e_lvt_e$q;
+        d_from_fe$d = d_from_fe$q;
+        d_from_fd$d = d_from_fd$q;
+        d_lvt_any$d = d_lvt_any$q;
+        d_lvt_e$d = d_lvt_e$q;
         lvt_any$d = lvt_any$q;
         lvt_e$d = lvt_e$q;
-        fw_e_valid$d = fw_e_valid$q;
-        fw_e_key$d = fw_e_key$q;
         fw_e_val$d = fw_e_val$q;
-        fw_d_valid$d = fw_d_valid$q;
-        fw_d_key$d = fw_d_key$q;
         fw_d_val$d = fw_d_val$q;
         e_valid_q$d = enq_valid;
         e_key_q$d = enq_key;
@@ -3643,6 +3876,16 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         d_valid_q$d = deq_valid;
         d_key_q$d = deq_key;
         d_len_q$d = deq_len;
+        same_q$d = enq_valid & deq_valid & (enq_key == deq_key);
+        d_write = d_valid_q$q & ~same_q$q;
+        e_from_fe$d = e_valid_q$q & (e_key_q$q == enq_key);
+        e_from_fd$d = d_write & (d_key_q$q == enq_key);
+        e_lvt_any$d = lvt_any$q[enq_key];
+        e_lvt_e$d = lvt_e$q[enq_key];
+        d_from_fe$d = e_valid_q$q & (e_key_q$q == deq_key);
+        d_from_fd$d = d_write & (d_key_q$q == deq_key);
+        d_lvt_any$d = lvt_any$q[deq_key];
+        d_lvt_e$d = lvt_e$q[deq_key];
         ram_e_for_enq$read_address = enq_key;
         ram_d_for_enq$read_address = enq_key;
         ram_e_for_deq$read_address = deq_key;
@@ -3651,61 +3894,84 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         e_key = e_key_q$q;
         d_valid = d_valid_q$q;
         d_key = d_key_q$q;
-        if (fw_e_valid$q & (fw_e_key$q == e_key_q$q)) begin
+        same_key = same_q$q;
+        if (e_from_fe$q) begin
             e_b0 = fw_e_val$q;
         end
-        else if (fw_d_valid$q & (fw_d_key$q == e_key_q$q)) begin
+        else if (e_from_fd$q) begin
             e_b0 = fw_d_val$q;
         end
-        else if (~lvt_any$q[e_key_q$q]) begin
+        else if (~e_lvt_any$q) begin
             e_b0 = 32'h0;
         end
-        else if (lvt_e$q[e_key_q$q]) begin
+        else if (e_lvt_e$q) begin
             e_b0 = ram_e_for_enq$read_data;
         end
         else begin
             e_b0 = ram_d_for_enq$read_data;
         end
-        if (fw_e_valid$q & (fw_e_key$q == d_key_q$q)) begin
+        if (d_from_fe$q) begin
             d_b0 = fw_e_val$q;
         end
-        else if (fw_d_valid$q & (fw_d_key$q == d_key_q$q)) begin
+        else if (d_from_fd$q) begin
             d_b0 = fw_d_val$q;
         end
-        else if (~lvt_any$q[d_key_q$q]) begin
+        else if (~d_lvt_any$q) begin
             d_b0 = 32'h0;
         end
-        else if (lvt_e$q[d_key_q$q]) begin
+        else if (d_lvt_e$q) begin
             d_b0 = ram_e_for_deq$read_data;
         end
         else begin
             d_b0 = ram_d_for_deq$read_data;
         end
-        e_len32 = {16'd0, e_len_q$q};
-        d_len32 = {16'd0, d_len_q$q};
-        same_key = e_valid_q$q & d_valid_q$q & (e_key_q$q == d_key_q$q);
-        d_underflow = d_valid_q$q & (d_len32 > d_b0);
-        if (d_len32 > d_b0) begin
-            d_b1 = 32'h0;
+        e_len33 = {17'd0, e_len_q$q};
+        d_len33 = {17'd0, d_len_q$q};
+        len_over_max = e_len33 > {1'd0, max};
+        room = ({1'd0, max} - e_len33) & mask33;
+        room_same = room + d_len33;
+        delta = ({16'd0, e_len_q$q} - {16'd0, d_len_q$q}) & mask;
+        e_len_only = 32'h0;
+        if (~len_over_max) begin
+            e_len_only = {16'd0, e_len_q$q};
+        end
+        d_underflow = d_valid_q$q & ({16'd0, d_len_q$q} > d_b0);
+        d_diff = d_b0 - {16'd0, d_len_q$q};
+        e_b0_33 = {1'd0, e_b0};
+        d_b0_33 = {1'd0, d_b0};
+        e_sum = e_b0 + {16'd0, e_len_q$q};
+        e_over = len_over_max | (e_b0_33 > room);
+        same_sum = d_b0 + delta;
+        same_over = len_over_max | (d_b0_33 > room_same);
+        if (~same_q$q) begin
+            drop_any = e_over;
+            if (e_over) begin
+                e_res = e_b0;
+            end
+            else begin
+                e_res = e_sum;
+            end
+        end
+        else if (d_underflow) begin
+            drop_any = len_over_max;
+            e_res = e_len_only;
         end
         else begin
-            d_b1 = d_b0 - d_len32;
+            drop_any = same_over;
+            if (same_over) begin
+                e_res = d_diff;
+            end
+            else begin
+                e_res = same_sum;
+            end
         end
-        if (same_key) begin
-            e_base = d_b1;
+        e_drop = e_valid_q$q & drop_any;
+        e_b1 = e_res & mask;
+        d_res = 32'h0;
+        if (~d_underflow) begin
+            d_res = d_diff;
         end
-        else begin
-            e_base = e_b0;
-        end
-        e_sum = {1'd0, e_base} + {1'd0, e_len32};
-        e_drop = e_valid_q$q & (e_sum > {1'd0, max});
-        if (e_drop) begin
-            e_b1 = e_base;
-        end
-        else begin
-            e_b1 = e_sum[(32'h0)+:(32)];
-        end
-        d_write = d_valid_q$q & ~same_key;
+        d_b1 = d_res & mask;
         ram_e_for_enq$write_enable = e_valid_q$q;
         ram_e_for_enq$write_address = e_key_q$q;
         ram_e_for_enq$write_data = e_b1;
@@ -3718,11 +3984,7 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         ram_d_for_deq$write_enable = d_write;
         ram_d_for_deq$write_address = d_key_q$q;
         ram_d_for_deq$write_data = d_b1;
-        fw_e_valid$d = e_valid_q$q;
-        fw_e_key$d = e_key_q$q;
         fw_e_val$d = e_b1;
-        fw_d_valid$d = d_write;
-        fw_d_key$d = d_key_q$q;
         fw_d_val$d = d_b1;
         e_onehot = one_k << e_key_q$q;
         d_onehot = one_k << d_key_q$q;
@@ -3744,14 +4006,51 @@ module capfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
+            same_q$d = 1'b0;
             lvt_any$d = 16'h0;
             lvt_e$d = 16'h0;
-            fw_e_valid$d = 1'b0;
-            fw_d_valid$d = 1'b0;
         end
     end
 
 endmodule // capfc_fpga__ingress$occ
+
+
+module capfc_fpga__ingress$occ$d_from_fd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$d_from_fd
+
+
+module capfc_fpga__ingress$occ$d_from_fe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$d_from_fe
 
 
 module capfc_fpga__ingress$occ$d_key_q(d,q,clock);
@@ -3792,6 +4091,44 @@ module capfc_fpga__ingress$occ$d_len_q(d,q,clock);
 endmodule // capfc_fpga__ingress$occ$d_len_q
 
 
+module capfc_fpga__ingress$occ$d_lvt_any(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$d_lvt_any
+
+
+module capfc_fpga__ingress$occ$d_lvt_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$d_lvt_e
+
+
 module capfc_fpga__ingress$occ$d_valid_q(d,q,clock);
 
     // Module arguments
@@ -3809,6 +4146,44 @@ module capfc_fpga__ingress$occ$d_valid_q(d,q,clock);
     end
 
 endmodule // capfc_fpga__ingress$occ$d_valid_q
+
+
+module capfc_fpga__ingress$occ$e_from_fd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$e_from_fd
+
+
+module capfc_fpga__ingress$occ$e_from_fe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$e_from_fe
 
 
 module capfc_fpga__ingress$occ$e_key_q(d,q,clock);
@@ -3849,6 +4224,44 @@ module capfc_fpga__ingress$occ$e_len_q(d,q,clock);
 endmodule // capfc_fpga__ingress$occ$e_len_q
 
 
+module capfc_fpga__ingress$occ$e_lvt_any(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$e_lvt_any
+
+
+module capfc_fpga__ingress$occ$e_lvt_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$e_lvt_e
+
+
 module capfc_fpga__ingress$occ$e_valid_q(d,q,clock);
 
     // Module arguments
@@ -3866,25 +4279,6 @@ module capfc_fpga__ingress$occ$e_valid_q(d,q,clock);
     end
 
 endmodule // capfc_fpga__ingress$occ$e_valid_q
-
-
-module capfc_fpga__ingress$occ$fw_d_key(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__ingress$occ$fw_d_key
 
 
 module capfc_fpga__ingress$occ$fw_d_val(d,q,clock);
@@ -3906,44 +4300,6 @@ module capfc_fpga__ingress$occ$fw_d_val(d,q,clock);
 endmodule // capfc_fpga__ingress$occ$fw_d_val
 
 
-module capfc_fpga__ingress$occ$fw_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__ingress$occ$fw_d_valid
-
-
-module capfc_fpga__ingress$occ$fw_e_key(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__ingress$occ$fw_e_key
-
-
 module capfc_fpga__ingress$occ$fw_e_val(d,q,clock);
 
     // Module arguments
@@ -3961,25 +4317,6 @@ module capfc_fpga__ingress$occ$fw_e_val(d,q,clock);
     end
 
 endmodule // capfc_fpga__ingress$occ$fw_e_val
-
-
-module capfc_fpga__ingress$occ$fw_e_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__ingress$occ$fw_e_valid
 
 
 module capfc_fpga__ingress$occ$lvt_any(d,q,clock);
@@ -4110,6 +4447,25 @@ module capfc_fpga__ingress$occ$ram_e_for_enq(clock,read_address,read_data,write_
        end
     end
 endmodule // capfc_fpga__ingress$occ$ram_e_for_enq
+
+
+module capfc_fpga__ingress$occ$same_q(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__ingress$occ$same_q
 
 
 module capfc_fpga__ingress$state(d,q,clock);

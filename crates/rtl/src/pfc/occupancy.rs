@@ -1,7 +1,9 @@
 //! Byte occupancy per key from an enqueue and a dequeue bus, II = 1 on both: the RTL form of
 //! `switchcraft_model::pfc::Occupancy`. Shared by PFC's ingress and CaPFC's egress buffers.
 //!
-//! * edge n: the events are captured (`e_*`, `d_*`) and their keys address the RAMs;
+//! * edge n: the events are captured (`e_*`, `d_*`) and their keys address the RAMs; where each
+//!   event's occupancy will come from (a forwarded write, a bank, or "never written") is decided
+//!   now, from the keys alone, and registered;
 //! * cycle n: read data (or a forwarded value) -> dequeue (clamp at 0, flagged), then enqueue on
 //!   top of it when both name one key (drop when the sum exceeds `max`);
 //! * edge n + 1: RAM writes.
@@ -13,6 +15,14 @@
 //! the key was written since reset (`lvt_any`; RAMs have no reset). The write of edge n is not
 //! yet visible to the read of edge n (read-old), so the last write of each bank is forwarded
 //! (`fw_*`). When both buses hit one key, the combined result is written to bank E only.
+//!
+//! Cycle n is the loop that limits the clock (a value written at edge n + 1 is read back in
+//! cycle n + 1), so it holds only the lookup mux and one carry chain per result: every test is
+//! rewritten against the value read (`b0`), with the other operand computed from registers in
+//! parallel with the RAM read (`e_b0 + len > max` is `e_b0 > max - len`; the same-key sum
+//! `d_b0 - d_len + e_len` is one addition of `e_len - d_len`). Results are masked to the
+//! counter width (they never exceed `max`, which is masked the same way) so that synthesis
+//! sizes every chain by the counter width instead of 32 bits.
 
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
@@ -30,13 +40,13 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     pub deq_valid: Signal<In, Bit>,
     pub deq_key: Signal<In, Bits<KB>>,
     pub deq_len: Signal<In, Bits<16>>,
-    /// An enqueue whose sum would exceed this is dropped.
+    /// An enqueue whose sum would exceed this is dropped. At most the counter mask.
     pub max: Signal<In, Bits<32>>,
 
     // Cycle n: the events of edge n - 1 and what they do.
     pub e_valid: Signal<Out, Bit>,
     pub e_key: Signal<Out, Bits<KB>>,
-    /// Occupancy after the enqueue (`e_base` when dropped).
+    /// Occupancy after the enqueue (its base when dropped).
     pub e_b1: Signal<Out, Bits<32>>,
     pub e_drop: Signal<Out, Bit>,
     pub d_valid: Signal<Out, Bit>,
@@ -48,33 +58,64 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     pub same_key: Signal<Out, Bit>,
 
     one_k: Constant<Bits<K>>,
+    /// The counter width's mask.
+    mask: Constant<Bits<32>>,
+    mask33: Constant<Bits<33>>,
     e_valid_q: DFF<Bit>,
     e_key_q: DFF<Bits<KB>>,
     e_len_q: DFF<Bits<16>>,
     d_valid_q: DFF<Bit>,
     d_key_q: DFF<Bits<KB>>,
     d_len_q: DFF<Bits<16>>,
+    same_q: DFF<Bit>,
+    // Where each event's occupancy comes from, decided at capture: the enqueue path's write
+    // of this edge (`*_from_fe`), the dequeue path's (`*_from_fd`), else bank E (`*_lvt_e`) or
+    // D of a key written since reset (`*_lvt_any`), else 0.
+    e_from_fe: DFF<Bit>,
+    e_from_fd: DFF<Bit>,
+    e_lvt_any: DFF<Bit>,
+    e_lvt_e: DFF<Bit>,
+    d_from_fe: DFF<Bit>,
+    d_from_fd: DFF<Bit>,
+    d_lvt_any: DFF<Bit>,
+    d_lvt_e: DFF<Bit>,
     ram_e_for_enq: NarrowRam<KB, 32>,
     ram_e_for_deq: NarrowRam<KB, 32>,
     ram_d_for_enq: NarrowRam<KB, 32>,
     ram_d_for_deq: NarrowRam<KB, 32>,
     lvt_any: DFF<Bits<K>>,
     lvt_e: DFF<Bits<K>>,
-    fw_e_valid: DFF<Bit>,
-    fw_e_key: DFF<Bits<KB>>,
     fw_e_val: DFF<Bits<32>>,
-    fw_d_valid: DFF<Bit>,
-    fw_d_key: DFF<Bits<KB>>,
     fw_d_val: DFF<Bits<32>>,
 
+    /// Occupancy before the enqueue (when the keys differ) and before the dequeue.
     e_b0: Signal<Local, Bits<32>>,
-    /// Occupancy before the dequeue.
     d_b0: Signal<Local, Bits<32>>,
-    /// Occupancy the enqueue adds to: after the dequeue when both name one key.
-    e_base: Signal<Local, Bits<32>>,
-    e_len32: Signal<Local, Bits<32>>,
-    d_len32: Signal<Local, Bits<32>>,
-    e_sum: Signal<Local, Bits<33>>,
+    e_len33: Signal<Local, Bits<33>>,
+    d_len33: Signal<Local, Bits<33>>,
+    // From registers only, in parallel with the RAM read.
+    len_over_max: Signal<Local, Bit>,
+    /// `max - e_len`: an enqueue onto `b` drops when `b` is above it. Masked: it is used only
+    /// when `e_len <= max`, and then it is at most `max`.
+    room: Signal<Local, Bits<33>>,
+    /// `max - e_len + d_len`: the same for a same-key pair, tested on `d_b0`.
+    room_same: Signal<Local, Bits<33>>,
+    /// `e_len - d_len` modulo the counter width: the same-key sum is used only when it is at
+    /// most `max`, so it is exact modulo that width.
+    delta: Signal<Local, Bits<32>>,
+    e_len_only: Signal<Local, Bits<32>>,
+    // One carry chain each from the value read.
+    e_b0_33: Signal<Local, Bits<33>>,
+    d_b0_33: Signal<Local, Bits<33>>,
+    /// Used only when not dropped, so at most `max`: 32 bits hold it.
+    e_sum: Signal<Local, Bits<32>>,
+    e_over: Signal<Local, Bit>,
+    d_diff: Signal<Local, Bits<32>>,
+    same_sum: Signal<Local, Bits<32>>,
+    same_over: Signal<Local, Bit>,
+    drop_any: Signal<Local, Bit>,
+    e_res: Signal<Local, Bits<32>>,
+    d_res: Signal<Local, Bits<32>>,
     d_write: Signal<Local, Bit>,
     e_onehot: Signal<Local, Bits<K>>,
     d_onehot: Signal<Local, Bits<K>>,
@@ -97,38 +138,58 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             max: Default::default(),
             e_valid: Default::default(),
             e_key: Default::default(),
-            e_base: Default::default(),
             e_b1: Default::default(),
             e_drop: Default::default(),
             d_valid: Default::default(),
             d_key: Default::default(),
-            d_b0: Default::default(),
             d_b1: Default::default(),
             d_underflow: Default::default(),
             same_key: Default::default(),
             one_k: Constant::new(1u64.into()),
+            mask: Constant::new(crate::narrow_ram::low_bits(width)),
+            mask33: Constant::new(crate::narrow_ram::low_bits(width)),
             e_valid_q: Default::default(),
             e_key_q: Default::default(),
             e_len_q: Default::default(),
             d_valid_q: Default::default(),
             d_key_q: Default::default(),
             d_len_q: Default::default(),
+            same_q: Default::default(),
+            e_from_fe: Default::default(),
+            e_from_fd: Default::default(),
+            e_lvt_any: Default::default(),
+            e_lvt_e: Default::default(),
+            d_from_fe: Default::default(),
+            d_from_fd: Default::default(),
+            d_lvt_any: Default::default(),
+            d_lvt_e: Default::default(),
             ram_e_for_enq: NarrowRam::new(width),
             ram_e_for_deq: NarrowRam::new(width),
             ram_d_for_enq: NarrowRam::new(width),
             ram_d_for_deq: NarrowRam::new(width),
             lvt_any: Default::default(),
             lvt_e: Default::default(),
-            fw_e_valid: Default::default(),
-            fw_e_key: Default::default(),
             fw_e_val: Default::default(),
-            fw_d_valid: Default::default(),
-            fw_d_key: Default::default(),
             fw_d_val: Default::default(),
             e_b0: Default::default(),
-            e_len32: Default::default(),
-            d_len32: Default::default(),
+            d_b0: Default::default(),
+            e_len33: Default::default(),
+            d_len33: Default::default(),
+            len_over_max: Default::default(),
+            room: Default::default(),
+            room_same: Default::default(),
+            delta: Default::default(),
+            e_len_only: Default::default(),
+            e_b0_33: Default::default(),
+            d_b0_33: Default::default(),
             e_sum: Default::default(),
+            e_over: Default::default(),
+            d_diff: Default::default(),
+            same_sum: Default::default(),
+            same_over: Default::default(),
+            drop_any: Default::default(),
+            e_res: Default::default(),
+            d_res: Default::default(),
             d_write: Default::default(),
             e_onehot: Default::default(),
             d_onehot: Default::default(),
@@ -142,84 +203,127 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, e_valid_q, e_key_q, e_len_q, d_valid_q, d_key_q, d_len_q, lvt_any, lvt_e,
-            fw_e_valid, fw_e_key, fw_e_val, fw_d_valid, fw_d_key, fw_d_val
+            self, clock, e_valid_q, e_key_q, e_len_q, d_valid_q, d_key_q, d_len_q, same_q,
+            e_from_fe, e_from_fd, e_lvt_any, e_lvt_e, d_from_fe, d_from_fd, d_lvt_any, d_lvt_e,
+            lvt_any, lvt_e, fw_e_val, fw_d_val
         );
         self.ram_e_for_enq.clock.next = self.clock.val();
         self.ram_e_for_deq.clock.next = self.clock.val();
         self.ram_d_for_enq.clock.next = self.clock.val();
         self.ram_d_for_deq.clock.next = self.clock.val();
 
-        // ---- Edge n: capture the events; their keys address the RAMs.
+        // ---- Edge n: capture the events; their keys address the RAMs. The writes of this same
+        // edge (the events now in cycle n - 1) are what the forwarding registers will hold.
         self.e_valid_q.d.next = self.enq_valid.val();
         self.e_key_q.d.next = self.enq_key.val();
         self.e_len_q.d.next = self.enq_len.val();
         self.d_valid_q.d.next = self.deq_valid.val();
         self.d_key_q.d.next = self.deq_key.val();
         self.d_len_q.d.next = self.deq_len.val();
+        self.same_q.d.next = self.enq_valid.val()
+            & self.deq_valid.val()
+            & (self.enq_key.val() == self.deq_key.val());
+        // The dequeue path writes bank D at edge n unless its key is the enqueue's.
+        self.d_write.next = self.d_valid_q.q.val() & !self.same_q.q.val();
+        self.e_from_fe.d.next =
+            self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.enq_key.val());
+        self.e_from_fd.d.next = self.d_write.val() & (self.d_key_q.q.val() == self.enq_key.val());
+        self.e_lvt_any.d.next = self.lvt_any.q.val().get_bit(self.enq_key.val().index());
+        self.e_lvt_e.d.next = self.lvt_e.q.val().get_bit(self.enq_key.val().index());
+        self.d_from_fe.d.next =
+            self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.deq_key.val());
+        self.d_from_fd.d.next = self.d_write.val() & (self.d_key_q.q.val() == self.deq_key.val());
+        self.d_lvt_any.d.next = self.lvt_any.q.val().get_bit(self.deq_key.val().index());
+        self.d_lvt_e.d.next = self.lvt_e.q.val().get_bit(self.deq_key.val().index());
         self.ram_e_for_enq.read_address.next = self.enq_key.val();
         self.ram_d_for_enq.read_address.next = self.enq_key.val();
         self.ram_e_for_deq.read_address.next = self.deq_key.val();
         self.ram_d_for_deq.read_address.next = self.deq_key.val();
 
-        // ---- Cycle n: lookups (forwarded write, else live bank, else never written).
+        // ---- Cycle n: lookups with the sources chosen at capture.
         self.e_valid.next = self.e_valid_q.q.val();
         self.e_key.next = self.e_key_q.q.val();
         self.d_valid.next = self.d_valid_q.q.val();
         self.d_key.next = self.d_key_q.q.val();
-        if self.fw_e_valid.q.val() & (self.fw_e_key.q.val() == self.e_key_q.q.val()) {
+        self.same_key.next = self.same_q.q.val();
+        if self.e_from_fe.q.val() {
             self.e_b0.next = self.fw_e_val.q.val();
-        } else if self.fw_d_valid.q.val() & (self.fw_d_key.q.val() == self.e_key_q.q.val()) {
+        } else if self.e_from_fd.q.val() {
             self.e_b0.next = self.fw_d_val.q.val();
-        } else if !self.lvt_any.q.val().get_bit(self.e_key_q.q.val().index()) {
+        } else if !self.e_lvt_any.q.val() {
             self.e_b0.next = 0.into();
-        } else if self.lvt_e.q.val().get_bit(self.e_key_q.q.val().index()) {
+        } else if self.e_lvt_e.q.val() {
             self.e_b0.next = self.ram_e_for_enq.read_data.val();
         } else {
             self.e_b0.next = self.ram_d_for_enq.read_data.val();
         }
-        if self.fw_e_valid.q.val() & (self.fw_e_key.q.val() == self.d_key_q.q.val()) {
+        if self.d_from_fe.q.val() {
             self.d_b0.next = self.fw_e_val.q.val();
-        } else if self.fw_d_valid.q.val() & (self.fw_d_key.q.val() == self.d_key_q.q.val()) {
+        } else if self.d_from_fd.q.val() {
             self.d_b0.next = self.fw_d_val.q.val();
-        } else if !self.lvt_any.q.val().get_bit(self.d_key_q.q.val().index()) {
+        } else if !self.d_lvt_any.q.val() {
             self.d_b0.next = 0.into();
-        } else if self.lvt_e.q.val().get_bit(self.d_key_q.q.val().index()) {
+        } else if self.d_lvt_e.q.val() {
             self.d_b0.next = self.ram_e_for_deq.read_data.val();
         } else {
             self.d_b0.next = self.ram_d_for_deq.read_data.val();
         }
-        self.e_len32.next = bit_cast::<32, 16>(self.e_len_q.q.val());
-        self.d_len32.next = bit_cast::<32, 16>(self.d_len_q.q.val());
-        self.same_key.next = self.e_valid_q.q.val()
-            & self.d_valid_q.q.val()
-            & (self.e_key_q.q.val() == self.d_key_q.q.val());
+
+        // From registers only (lengths, max), in parallel with the lookup.
+        self.e_len33.next = bit_cast::<33, 16>(self.e_len_q.q.val());
+        self.d_len33.next = bit_cast::<33, 16>(self.d_len_q.q.val());
+        self.len_over_max.next = self.e_len33.val() > bit_cast::<33, 32>(self.max.val());
+        self.room.next =
+            (bit_cast::<33, 32>(self.max.val()) - self.e_len33.val()) & self.mask33.val();
+        self.room_same.next = self.room.val() + self.d_len33.val();
+        self.delta.next = (bit_cast::<32, 16>(self.e_len_q.q.val())
+            - bit_cast::<32, 16>(self.d_len_q.q.val()))
+            & self.mask.val();
+        self.e_len_only.next = 0.into();
+        if !self.len_over_max.val() {
+            self.e_len_only.next = bit_cast::<32, 16>(self.e_len_q.q.val());
+        }
 
         // Dequeue first: clamp at zero (flagged).
-        self.d_underflow.next = self.d_valid_q.q.val() & (self.d_len32.val() > self.d_b0.val());
-        if self.d_len32.val() > self.d_b0.val() {
-            self.d_b1.next = 0.into();
+        self.d_underflow.next =
+            self.d_valid_q.q.val() & (bit_cast::<32, 16>(self.d_len_q.q.val()) > self.d_b0.val());
+        self.d_diff.next = self.d_b0.val() - bit_cast::<32, 16>(self.d_len_q.q.val());
+        // Then enqueue, on top of the dequeue when both name one key: every candidate sum and
+        // every drop test in parallel from e_b0 / d_b0.
+        self.e_b0_33.next = bit_cast::<33, 32>(self.e_b0.val());
+        self.d_b0_33.next = bit_cast::<33, 32>(self.d_b0.val());
+        self.e_sum.next = self.e_b0.val() + bit_cast::<32, 16>(self.e_len_q.q.val());
+        self.e_over.next = self.len_over_max.val() | (self.e_b0_33.val() > self.room.val());
+        self.same_sum.next = self.d_b0.val() + self.delta.val();
+        self.same_over.next = self.len_over_max.val() | (self.d_b0_33.val() > self.room_same.val());
+        if !self.same_q.q.val() {
+            self.drop_any.next = self.e_over.val();
+            if self.e_over.val() {
+                self.e_res.next = self.e_b0.val();
+            } else {
+                self.e_res.next = self.e_sum.val();
+            }
+        } else if self.d_underflow.val() {
+            // The dequeue emptied the key: the enqueue adds to 0.
+            self.drop_any.next = self.len_over_max.val();
+            self.e_res.next = self.e_len_only.val();
         } else {
-            self.d_b1.next = self.d_b0.val() - self.d_len32.val();
+            self.drop_any.next = self.same_over.val();
+            if self.same_over.val() {
+                self.e_res.next = self.d_diff.val();
+            } else {
+                self.e_res.next = self.same_sum.val();
+            }
         }
-        // Then enqueue, on top of the dequeue when both name one key.
-        if self.same_key.val() {
-            self.e_base.next = self.d_b1.val();
-        } else {
-            self.e_base.next = self.e_b0.val();
+        self.e_drop.next = self.e_valid_q.q.val() & self.drop_any.val();
+        self.e_b1.next = self.e_res.val() & self.mask.val();
+        self.d_res.next = 0.into();
+        if !self.d_underflow.val() {
+            self.d_res.next = self.d_diff.val();
         }
-        self.e_sum.next =
-            bit_cast::<33, 32>(self.e_base.val()) + bit_cast::<33, 32>(self.e_len32.val());
-        self.e_drop.next =
-            self.e_valid_q.q.val() & (self.e_sum.val() > bit_cast::<33, 32>(self.max.val()));
-        if self.e_drop.val() {
-            self.e_b1.next = self.e_base.val();
-        } else {
-            self.e_b1.next = self.e_sum.val().get_bits::<32>(0);
-        }
+        self.d_b1.next = self.d_res.val() & self.mask.val();
 
         // ---- Edge n + 1: RAM writes, live-value table, forwarding registers.
-        self.d_write.next = self.d_valid_q.q.val() & !self.same_key.val();
         self.ram_e_for_enq.write_enable.next = self.e_valid_q.q.val();
         self.ram_e_for_enq.write_address.next = self.e_key_q.q.val();
         self.ram_e_for_enq.write_data.next = self.e_b1.val();
@@ -232,11 +336,7 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         self.ram_d_for_deq.write_enable.next = self.d_write.val();
         self.ram_d_for_deq.write_address.next = self.d_key_q.q.val();
         self.ram_d_for_deq.write_data.next = self.d_b1.val();
-        self.fw_e_valid.d.next = self.e_valid_q.q.val();
-        self.fw_e_key.d.next = self.e_key_q.q.val();
         self.fw_e_val.d.next = self.e_b1.val();
-        self.fw_d_valid.d.next = self.d_write.val();
-        self.fw_d_key.d.next = self.d_key_q.q.val();
         self.fw_d_val.d.next = self.d_b1.val();
         self.e_onehot.next = self.one_k.val() << self.e_key_q.q.val();
         self.d_onehot.next = self.one_k.val() << self.d_key_q.q.val();
@@ -259,10 +359,9 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         if self.reset.val() {
             self.e_valid_q.d.next = false;
             self.d_valid_q.d.next = false;
+            self.same_q.d.next = false;
             self.lvt_any.d.next = 0.into();
             self.lvt_e.d.next = 0.into();
-            self.fw_e_valid.d.next = false;
-            self.fw_d_valid.d.next = false;
         }
     }
 }

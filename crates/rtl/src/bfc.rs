@@ -2313,18 +2313,12 @@ macro_rules! with_bfc_core {
 /// The rust-hdl Verilog of the core for `cfg` (module `top`). The core is one large struct
 /// with wide constants, too large for a test thread's stack, so it is built on its own thread.
 pub fn core_verilog(cfg: &BfcConfig) -> String {
-    let cfg = cfg.clone();
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || {
-            with_bfc_core!(&cfg, |core| {
-                core.connect_all();
-                generate_verilog(&core)
-            })
+    crate::export::on_large_stack(|| {
+        with_bfc_core!(cfg, |core| {
+            core.connect_all();
+            generate_verilog(&core)
         })
-        .expect("a thread for the BFC core")
-        .join()
-        .expect("BFC core generation")
+    })
 }
 
 /// The packaged Verilog, manifest and C header of a BFC instance.

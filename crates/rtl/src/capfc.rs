@@ -1474,9 +1474,11 @@ macro_rules! with_capfc_core {
 
 /// rust-hdl's Verilog of the CaPFC core for `cfg` (module `top` and its submodules).
 pub fn core_verilog(cfg: &CapfcConfig) -> String {
-    with_capfc_core!(cfg, |core| {
-        core.connect_all();
-        generate_verilog(&core)
+    crate::export::on_large_stack(|| {
+        with_capfc_core!(cfg, |core| {
+            core.connect_all();
+            generate_verilog(&core)
+        })
     })
 }
 

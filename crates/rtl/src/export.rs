@@ -534,3 +534,19 @@ mod tests {
         );
     }
 }
+
+/// Runs a block's Verilog generation on its own thread with a 256 MiB stack and returns the
+/// result. A core is built in one arm of a large `match` over its const-generic shapes, and an
+/// unoptimised build reserves stack for every arm's core: more than a 2 MiB test thread holds
+/// (PFC's overflowed once its occupancy grew). The stack is virtual memory, committed only as
+/// it is used.
+pub fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(s, f)
+            .expect("a thread for Verilog generation")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}

@@ -464,9 +464,11 @@ macro_rules! with_pfc_core {
 
 /// rust-hdl's Verilog of the PFC core for `cfg` (module `top` and its submodules).
 pub fn core_verilog(cfg: &PfcConfig) -> String {
-    with_pfc_core!(cfg, |core| {
-        core.connect_all();
-        generate_verilog(&core)
+    crate::export::on_large_stack(|| {
+        with_pfc_core!(cfg, |core| {
+            core.connect_all();
+            generate_verilog(&core)
+        })
     })
 }
 

@@ -1028,9 +1028,11 @@ macro_rules! with_tcd_core {
 
 /// rust-hdl's Verilog of the TCD core for `cfg` (module `top` and its submodules).
 pub fn core_verilog(cfg: &TcdConfig) -> String {
-    with_tcd_core!(cfg, |core| {
-        core.connect_all();
-        generate_verilog(&core)
+    crate::export::on_large_stack(|| {
+        with_tcd_core!(cfg, |core| {
+            core.connect_all();
+            generate_verilog(&core)
+        })
     })
 }
 

@@ -43,8 +43,8 @@
 //!
 //! `$VERILATOR` (or [`BuildOptions::verilator`]) picks the verilator binary, default
 //! `verilator` on `PATH`. The generated makefile `V<top>.mk` is driven by GNU make with
-//! `OPT_FAST=-O2 OPT_GLOBAL=-O2`; the compiler is whatever that makefile uses (`$CXX`, default
-//! `g++`).
+//! `OPT_FAST=-O3 OPT_GLOBAL=-O2` (`MAKE_FLAGS`); the compiler is whatever that makefile uses
+//! (`$CXX`, default `g++`).
 
 use crate::error::SimError;
 use libloading::Library;

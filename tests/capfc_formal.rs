@@ -11,6 +11,7 @@ fn capfc_tiny_properties_are_proved() {
         "capfc",
         &[
             "a_e_count_is_column",
+            "a_e_row_keys_track",
             "a_d_is_i_or_e",
             "a_frame_pause_is_d",
             "a_e_only_after_xoff",

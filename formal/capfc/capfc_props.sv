@@ -92,6 +92,9 @@ module capfc_props (
     // ---------------------------------------------------------------- probes
     (* keep *) wire [K-1:0] i_bits;          // probe: dut.core.ingress.state$q
     (* keep *) wire [K*PP-1:0] e_rows;       // probe: dut.core.e_rows.rows
+    (* keep *) wire [KB-1:0] e_rows_key0;    // probe: dut.core.e_rows.key0
+    (* keep *) wire [KB-1:0] e_rows_key1;    // probe: dut.core.e_rows.key1
+    (* keep *) wire [KB-1:0] e_rows_key2;    // probe: dut.core.e_rows.key2
     (* keep *) wire [K-1:0] cnt0;            // probe: dut.core.cnt0$q
     (* keep *) wire [K-1:0] cnt1;            // probe: dut.core.cnt1$q
     (* keep *) wire [K-1:0] cnt2;            // probe: dut.core.cnt2$q
@@ -198,6 +201,14 @@ module capfc_props (
     // a_e_count_is_column: the kept count of set E bits per (i, p) equals the E bits of
     // column i over every egress (o, p) (the incremental bookkeeping never drifts).
     always @(*) if (!rst) a_e_count_is_column: assert (count_ok == {K{1'b1}});
+
+    // a_e_row_keys_track: the E rows' read-key registers hold the keys the core registered on
+    // the same edge (the dequeue key, Stop-Max's key, the engine's key), so every row the core
+    // reads is the row it names. True after any edge by construction; stated so that
+    // k-induction does not start from states where they differ.
+    always @(*) if (past_valid) a_e_row_keys_track: assert (e_rows_key0 == d_key
+                                                             && e_rows_key1 == c_key
+                                                             && e_rows_key2 == cal_key);
     // a_d_is_i_or_e: the D that drives the frame generator is I or some E, for every (i, p).
     always @(*) if (!rst) begin
 `ifdef SC_MUTANT

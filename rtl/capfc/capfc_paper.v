@@ -165,7 +165,6 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     localparam  counter_top = 16'hffff;
     localparam  inspect_mask = 32'h3fffff;
     localparam  field6 = 8'h3f;
-    localparam  pb_shift = 4'h6;
     localparam  prio_bits = 9'b11;
     localparam  prio_mask = 9'b111;
     localparam  one_k = 512'h1;
@@ -279,6 +278,14 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  e_rows$set_valid;
     reg  [8:0] e_rows$set_key;
     reg  [63:0] e_rows$set_bits;
+    reg  [8:0] e_rows$next_key0;
+    reg  [8:0] e_rows$next_key1;
+    reg  [8:0] e_rows$next_key2;
+    reg  [8:0] e_rows$next_key3;
+    wire  [63:0] e_rows$row0;
+    wire  [63:0] e_rows$row1;
+    wire  [63:0] e_rows$row2;
+    wire  [63:0] e_rows$row3;
     wire  [32767:0] e_rows$rows;
     reg  [2:0] r_policy$d;
     wire  [2:0] r_policy$q;
@@ -394,6 +401,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  [7:0] insp_port8;
     reg  [7:0] insp_input8;
     reg  [2:0] insp_prio;
+    reg  [7:0] insp_next_port8;
+    reg  [2:0] insp_next_prio;
     reg  [8:0] insp_key;
     reg  insp_key_ok;
     reg  [511:0] pend_above;
@@ -458,9 +467,10 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  set_valid;
     reg  [8:0] set_key;
     reg  [63:0] set_bits;
-    reg  [15:0] clear_off;
-    reg  [15:0] set_off;
-    reg  [15:0] insp_off;
+    reg  [8:0] set_key_port;
+    reg  [5:0] set_port;
+    reg  [63:0] set_lanes;
+    reg  [63:0] set_wanted;
     reg  [63:0] clear_row;
     reg  [63:0] set_row;
     reg  same_row;
@@ -575,6 +585,14 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .set_valid(e_rows$set_valid),
         .set_key(e_rows$set_key),
         .set_bits(e_rows$set_bits),
+        .next_key0(e_rows$next_key0),
+        .next_key1(e_rows$next_key1),
+        .next_key2(e_rows$next_key2),
+        .next_key3(e_rows$next_key3),
+        .row0(e_rows$row0),
+        .row1(e_rows$row1),
+        .row2(e_rows$row2),
+        .row3(e_rows$row3),
         .rows(e_rows$rows)
     );
     capfc_paper__r_policy r_policy(
@@ -3842,22 +3860,31 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         set_valid = stopmax_set | cal_result;
         if (stopmax_set) begin
             set_key = c_key$q;
-            set_bits = one_pp << max_in_new;
+            set_wanted = one_pp << max_in_new;
         end
         else begin
             set_key = cal_key$q;
-            set_bits = flags_inputs;
+            set_wanted = flags_inputs;
         end
+        set_key_port = set_key >> prio_bits;
+        set_port = set_key_port[5:0];
+        set_prio = set_key & prio_mask;
+        set_prio_oh = one_8 << set_prio;
+        set_lanes = 64'h0;
+        if (port_ok[set_port] & |(set_prio_oh & prio_ok)) begin
+            set_lanes = port_ok & ~(one_pp << set_port);
+        end
+        set_bits = set_wanted & set_lanes;
         e_rows$clear_valid = xon_now;
         e_rows$clear_key = egress$d_key;
         e_rows$set_valid = set_valid;
         e_rows$set_key = set_key;
         e_rows$set_bits = set_bits;
-        clear_off = {7'd0, e_rows$clear_key} << pb_shift;
-        set_off = {7'd0, set_key} << pb_shift;
-        insp_off = {7'd0, insp_key} << pb_shift;
-        clear_row = e_rows$rows[(clear_off)+:(64)];
-        set_row = e_rows$rows[(set_off)+:(64)];
+        clear_row = e_rows$row0;
+        set_row = e_rows$row2;
+        if (stopmax_set) begin
+            set_row = e_rows$row1;
+        end
         same_row = xon_now & set_valid & (egress$d_key == set_key);
         eset = 64'h0;
         if (set_valid) begin
@@ -3889,9 +3916,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
             o_eclr_key$d = egress$d_key;
         end
         o_eclr_mask$d = eclr;
-        set_prio = set_key & prio_mask;
         clr_prio = egress$d_key & prio_mask;
-        set_prio_oh = one_8 << set_prio;
         clr_prio_oh = one_8 << clr_prio;
         inc = 512'h0;
         dec = 512'h0;
@@ -4317,7 +4342,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         insp_state = 16'h0;
         insp_cnt = 8'h0;
         if (insp_key_ok) begin
-            insp_row = e_rows$rows[(insp_off)+:(64)];
+            insp_row = e_rows$row3;
             insp_row64 = insp_row;
             insp_cnt[0] = cnt0$q[insp_key];
             insp_cnt[1] = cnt1$q[insp_key];
@@ -4512,6 +4537,12 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
             o_eclr_mask$d = 64'h0;
             o_rdata$d = 32'h0;
         end
+        e_rows$next_key0 = egress$deq_key;
+        e_rows$next_key1 = c_key$d;
+        e_rows$next_key2 = cal_key$d;
+        insp_next_port8 = r_inspect$d[(32'h0)+:(8)] & field6;
+        insp_next_prio = r_inspect$d[(32'h8)+:(3)];
+        e_rows$next_key3 = ({1'd0, insp_next_port8} << prio_bits) | ({6'd0, insp_next_prio} & prio_mask);
     end
 
 endmodule // top
@@ -4907,7 +4938,7 @@ module capfc_paper__counts(clock,read_address,read_data,write_address,write_data
 endmodule // capfc_paper__counts
 
 
-module capfc_paper__e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,set_bits,rows);
+module capfc_paper__e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,set_bits,next_key0,next_key1,next_key2,next_key3,row0,row1,row2,row3,rows);
 
     // Module arguments
     input wire  clock;
@@ -4917,23 +4948,192 @@ module capfc_paper__e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,s
     input wire  set_valid;
     input wire  [8:0] set_key;
     input wire  [63:0] set_bits;
+    input wire  [8:0] next_key0;
+    input wire  [8:0] next_key1;
+    input wire  [8:0] next_key2;
+    input wire  [8:0] next_key3;
+    output reg  [63:0] row0;
+    output reg  [63:0] row1;
+    output reg  [63:0] row2;
+    output reg  [63:0] row3;
     output reg  [32767:0] rows;
 
     // Update code (custom)
-    genvar k;
+    genvar k, i;
     generate
        for (k = 0; k < 512; k = k + 1) begin : row
           localparam [8:0] KEY = k;
+          localparam integer PORT = k / 8;
+          localparam integer PRIO = k % 8;
+          // The bits that can be set: the other existing ports, in rows of existing keys.
+          localparam [63:0] LANES = (PORT < 48 && PRIO < 8)
+             ? 64'h0000ffffffffffff & ~(64'd1 << PORT) : 64'd0;
           reg [63:0] r;
           wire clear_here = clear_valid && clear_key == KEY;
           wire set_here = set_valid && set_key == KEY;
           always @(posedge clock) begin
              if (reset) r <= 64'd0;
-             else if (clear_here) r <= set_here ? set_bits : 64'd0;
-             else if (set_here) r <= r | set_bits;
+             else if (clear_here) r <= set_here ? set_bits & LANES : 64'd0;
+             else if (set_here) r <= r | (set_bits & LANES);
           end
           always @(*) rows[k * 64 +: 64] = r;
        end
+       reg [8:0] key0;
+       always @(posedge clock) key0 <= next_key0;
+       wire [63:0] row0_tree_l0;
+       wire [127:0] row0_tree_l1;
+       wire [255:0] row0_tree_l2;
+       wire [511:0] row0_tree_l3;
+       wire [1023:0] row0_tree_l4;
+       wire [2047:0] row0_tree_l5;
+       wire [4095:0] row0_tree_l6;
+       wire [8191:0] row0_tree_l7;
+       wire [16383:0] row0_tree_l8;
+       for (i = 0; i < 256; i = i + 1) begin : row0_tree_node8
+          assign row0_tree_l8[i * 64 +: 64] = key0[0] ? rows[(2 * i + 1) * 64 +: 64] : rows[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 128; i = i + 1) begin : row0_tree_node7
+          assign row0_tree_l7[i * 64 +: 64] = key0[1] ? row0_tree_l8[(2 * i + 1) * 64 +: 64] : row0_tree_l8[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 64; i = i + 1) begin : row0_tree_node6
+          assign row0_tree_l6[i * 64 +: 64] = key0[2] ? row0_tree_l7[(2 * i + 1) * 64 +: 64] : row0_tree_l7[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 32; i = i + 1) begin : row0_tree_node5
+          assign row0_tree_l5[i * 64 +: 64] = key0[3] ? row0_tree_l6[(2 * i + 1) * 64 +: 64] : row0_tree_l6[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 16; i = i + 1) begin : row0_tree_node4
+          assign row0_tree_l4[i * 64 +: 64] = key0[4] ? row0_tree_l5[(2 * i + 1) * 64 +: 64] : row0_tree_l5[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 8; i = i + 1) begin : row0_tree_node3
+          assign row0_tree_l3[i * 64 +: 64] = key0[5] ? row0_tree_l4[(2 * i + 1) * 64 +: 64] : row0_tree_l4[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 4; i = i + 1) begin : row0_tree_node2
+          assign row0_tree_l2[i * 64 +: 64] = key0[6] ? row0_tree_l3[(2 * i + 1) * 64 +: 64] : row0_tree_l3[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 2; i = i + 1) begin : row0_tree_node1
+          assign row0_tree_l1[i * 64 +: 64] = key0[7] ? row0_tree_l2[(2 * i + 1) * 64 +: 64] : row0_tree_l2[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 1; i = i + 1) begin : row0_tree_node0
+          assign row0_tree_l0[i * 64 +: 64] = key0[8] ? row0_tree_l1[(2 * i + 1) * 64 +: 64] : row0_tree_l1[2 * i * 64 +: 64];
+       end
+       always @(*) row0 = row0_tree_l0;
+       reg [8:0] key1;
+       always @(posedge clock) key1 <= next_key1;
+       wire [63:0] row1_tree_l0;
+       wire [127:0] row1_tree_l1;
+       wire [255:0] row1_tree_l2;
+       wire [511:0] row1_tree_l3;
+       wire [1023:0] row1_tree_l4;
+       wire [2047:0] row1_tree_l5;
+       wire [4095:0] row1_tree_l6;
+       wire [8191:0] row1_tree_l7;
+       wire [16383:0] row1_tree_l8;
+       for (i = 0; i < 256; i = i + 1) begin : row1_tree_node8
+          assign row1_tree_l8[i * 64 +: 64] = key1[0] ? rows[(2 * i + 1) * 64 +: 64] : rows[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 128; i = i + 1) begin : row1_tree_node7
+          assign row1_tree_l7[i * 64 +: 64] = key1[1] ? row1_tree_l8[(2 * i + 1) * 64 +: 64] : row1_tree_l8[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 64; i = i + 1) begin : row1_tree_node6
+          assign row1_tree_l6[i * 64 +: 64] = key1[2] ? row1_tree_l7[(2 * i + 1) * 64 +: 64] : row1_tree_l7[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 32; i = i + 1) begin : row1_tree_node5
+          assign row1_tree_l5[i * 64 +: 64] = key1[3] ? row1_tree_l6[(2 * i + 1) * 64 +: 64] : row1_tree_l6[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 16; i = i + 1) begin : row1_tree_node4
+          assign row1_tree_l4[i * 64 +: 64] = key1[4] ? row1_tree_l5[(2 * i + 1) * 64 +: 64] : row1_tree_l5[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 8; i = i + 1) begin : row1_tree_node3
+          assign row1_tree_l3[i * 64 +: 64] = key1[5] ? row1_tree_l4[(2 * i + 1) * 64 +: 64] : row1_tree_l4[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 4; i = i + 1) begin : row1_tree_node2
+          assign row1_tree_l2[i * 64 +: 64] = key1[6] ? row1_tree_l3[(2 * i + 1) * 64 +: 64] : row1_tree_l3[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 2; i = i + 1) begin : row1_tree_node1
+          assign row1_tree_l1[i * 64 +: 64] = key1[7] ? row1_tree_l2[(2 * i + 1) * 64 +: 64] : row1_tree_l2[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 1; i = i + 1) begin : row1_tree_node0
+          assign row1_tree_l0[i * 64 +: 64] = key1[8] ? row1_tree_l1[(2 * i + 1) * 64 +: 64] : row1_tree_l1[2 * i * 64 +: 64];
+       end
+       always @(*) row1 = row1_tree_l0;
+       reg [8:0] key2;
+       always @(posedge clock) key2 <= next_key2;
+       wire [63:0] row2_tree_l0;
+       wire [127:0] row2_tree_l1;
+       wire [255:0] row2_tree_l2;
+       wire [511:0] row2_tree_l3;
+       wire [1023:0] row2_tree_l4;
+       wire [2047:0] row2_tree_l5;
+       wire [4095:0] row2_tree_l6;
+       wire [8191:0] row2_tree_l7;
+       wire [16383:0] row2_tree_l8;
+       for (i = 0; i < 256; i = i + 1) begin : row2_tree_node8
+          assign row2_tree_l8[i * 64 +: 64] = key2[0] ? rows[(2 * i + 1) * 64 +: 64] : rows[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 128; i = i + 1) begin : row2_tree_node7
+          assign row2_tree_l7[i * 64 +: 64] = key2[1] ? row2_tree_l8[(2 * i + 1) * 64 +: 64] : row2_tree_l8[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 64; i = i + 1) begin : row2_tree_node6
+          assign row2_tree_l6[i * 64 +: 64] = key2[2] ? row2_tree_l7[(2 * i + 1) * 64 +: 64] : row2_tree_l7[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 32; i = i + 1) begin : row2_tree_node5
+          assign row2_tree_l5[i * 64 +: 64] = key2[3] ? row2_tree_l6[(2 * i + 1) * 64 +: 64] : row2_tree_l6[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 16; i = i + 1) begin : row2_tree_node4
+          assign row2_tree_l4[i * 64 +: 64] = key2[4] ? row2_tree_l5[(2 * i + 1) * 64 +: 64] : row2_tree_l5[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 8; i = i + 1) begin : row2_tree_node3
+          assign row2_tree_l3[i * 64 +: 64] = key2[5] ? row2_tree_l4[(2 * i + 1) * 64 +: 64] : row2_tree_l4[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 4; i = i + 1) begin : row2_tree_node2
+          assign row2_tree_l2[i * 64 +: 64] = key2[6] ? row2_tree_l3[(2 * i + 1) * 64 +: 64] : row2_tree_l3[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 2; i = i + 1) begin : row2_tree_node1
+          assign row2_tree_l1[i * 64 +: 64] = key2[7] ? row2_tree_l2[(2 * i + 1) * 64 +: 64] : row2_tree_l2[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 1; i = i + 1) begin : row2_tree_node0
+          assign row2_tree_l0[i * 64 +: 64] = key2[8] ? row2_tree_l1[(2 * i + 1) * 64 +: 64] : row2_tree_l1[2 * i * 64 +: 64];
+       end
+       always @(*) row2 = row2_tree_l0;
+       reg [8:0] key3;
+       always @(posedge clock) key3 <= next_key3;
+       wire [63:0] row3_tree_l0;
+       wire [127:0] row3_tree_l1;
+       wire [255:0] row3_tree_l2;
+       wire [511:0] row3_tree_l3;
+       wire [1023:0] row3_tree_l4;
+       wire [2047:0] row3_tree_l5;
+       wire [4095:0] row3_tree_l6;
+       wire [8191:0] row3_tree_l7;
+       wire [16383:0] row3_tree_l8;
+       for (i = 0; i < 256; i = i + 1) begin : row3_tree_node8
+          assign row3_tree_l8[i * 64 +: 64] = key3[0] ? rows[(2 * i + 1) * 64 +: 64] : rows[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 128; i = i + 1) begin : row3_tree_node7
+          assign row3_tree_l7[i * 64 +: 64] = key3[1] ? row3_tree_l8[(2 * i + 1) * 64 +: 64] : row3_tree_l8[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 64; i = i + 1) begin : row3_tree_node6
+          assign row3_tree_l6[i * 64 +: 64] = key3[2] ? row3_tree_l7[(2 * i + 1) * 64 +: 64] : row3_tree_l7[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 32; i = i + 1) begin : row3_tree_node5
+          assign row3_tree_l5[i * 64 +: 64] = key3[3] ? row3_tree_l6[(2 * i + 1) * 64 +: 64] : row3_tree_l6[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 16; i = i + 1) begin : row3_tree_node4
+          assign row3_tree_l4[i * 64 +: 64] = key3[4] ? row3_tree_l5[(2 * i + 1) * 64 +: 64] : row3_tree_l5[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 8; i = i + 1) begin : row3_tree_node3
+          assign row3_tree_l3[i * 64 +: 64] = key3[5] ? row3_tree_l4[(2 * i + 1) * 64 +: 64] : row3_tree_l4[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 4; i = i + 1) begin : row3_tree_node2
+          assign row3_tree_l2[i * 64 +: 64] = key3[6] ? row3_tree_l3[(2 * i + 1) * 64 +: 64] : row3_tree_l3[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 2; i = i + 1) begin : row3_tree_node1
+          assign row3_tree_l1[i * 64 +: 64] = key3[7] ? row3_tree_l2[(2 * i + 1) * 64 +: 64] : row3_tree_l2[2 * i * 64 +: 64];
+       end
+       for (i = 0; i < 1; i = i + 1) begin : row3_tree_node0
+          assign row3_tree_l0[i * 64 +: 64] = key3[8] ? row3_tree_l1[(2 * i + 1) * 64 +: 64] : row3_tree_l1[2 * i * 64 +: 64];
+       end
+       always @(*) row3 = row3_tree_l0;
     endgenerate
 endmodule // capfc_paper__e_rows
 

@@ -100,7 +100,6 @@ pub struct CapfcCore<
     counter_top: Constant<Bits<16>>,
     inspect_mask: Constant<Bits<32>>,
     field6: Constant<Bits<8>>,
-    pb_shift: Constant<Bits<4>>,
     /// Priority bits of a key (`KB - PB`) and their mask.
     prio_bits: Constant<Bits<KB>>,
     prio_mask: Constant<Bits<KB>>,
@@ -229,6 +228,8 @@ pub struct CapfcCore<
     insp_port8: Signal<Local, Bits<8>>,
     insp_input8: Signal<Local, Bits<8>>,
     insp_prio: Signal<Local, Bits<3>>,
+    insp_next_port8: Signal<Local, Bits<8>>,
+    insp_next_prio: Signal<Local, Bits<3>>,
     insp_key: Signal<Local, Bits<KB>>,
     insp_key_ok: Signal<Local, Bit>,
     pend_above: Signal<Local, Bits<K>>,
@@ -295,9 +296,10 @@ pub struct CapfcCore<
     set_valid: Signal<Local, Bit>,
     set_key: Signal<Local, Bits<KB>>,
     set_bits: Signal<Local, Bits<PP>>,
-    clear_off: Signal<Local, Bits<16>>,
-    set_off: Signal<Local, Bits<16>>,
-    insp_off: Signal<Local, Bits<16>>,
+    set_key_port: Signal<Local, Bits<KB>>,
+    set_port: Signal<Local, Bits<PB>>,
+    set_lanes: Signal<Local, Bits<PP>>,
+    set_wanted: Signal<Local, Bits<PP>>,
     clear_row: Signal<Local, Bits<PP>>,
     set_row: Signal<Local, Bits<PP>>,
     same_row: Signal<Local, Bit>,
@@ -405,7 +407,11 @@ impl<
             frames: FrameGen::new(cfg.ports),
             counts: LaneRam::new(cfg.ports as usize - 1, cfg.counter_bits as usize),
             maxes: NarrowRam::new(16 + PB),
-            e_rows: Default::default(),
+            e_rows: FlagRows::new(
+                cfg.ports as usize,
+                cfg.priorities as usize,
+                cfg.prio_bits() as usize,
+            ),
             port_ok: Constant::new(port_ok),
             prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
             ports8: Constant::new(u64::from(cfg.ports).into()),
@@ -413,7 +419,6 @@ impl<
             counter_top: c16(mask(cfg.counter_bits)),
             inspect_mask: c32(map.get("inspect").mask()),
             field6: Constant::new(0x3Fu64.into()),
-            pb_shift: Constant::new((PB as u64).into()),
             prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
             prio_mask: Constant::new(mask(cfg.prio_bits()).into()),
             one_k: Constant::new(1u64.into()),
@@ -524,6 +529,8 @@ impl<
             insp_port8: Default::default(),
             insp_input8: Default::default(),
             insp_prio: Default::default(),
+            insp_next_port8: Default::default(),
+            insp_next_prio: Default::default(),
             insp_key: Default::default(),
             insp_key_ok: Default::default(),
             pend_above: Default::default(),
@@ -587,10 +594,11 @@ impl<
             flags_inputs: Default::default(),
             set_valid: Default::default(),
             set_key: Default::default(),
+            set_key_port: Default::default(),
+            set_port: Default::default(),
+            set_lanes: Default::default(),
+            set_wanted: Default::default(),
             set_bits: Default::default(),
-            clear_off: Default::default(),
-            set_off: Default::default(),
-            insp_off: Default::default(),
             clear_row: Default::default(),
             set_row: Default::default(),
             same_row: Default::default(),
@@ -1026,31 +1034,35 @@ impl<
         self.set_valid.next = self.stopmax_set.val() | self.cal_result.val();
         if self.stopmax_set.val() {
             self.set_key.next = self.c_key.q.val();
-            self.set_bits.next = self.one_pp.val() << self.max_in_new.val();
+            self.set_wanted.next = self.one_pp.val() << self.max_in_new.val();
         } else {
             self.set_key.next = self.cal_key.q.val();
-            self.set_bits.next = self.flags_inputs.val();
+            self.set_wanted.next = self.flags_inputs.val();
         }
+        // Only the lanes the E rows keep (the other existing ports, in a row of an existing
+        // key). Every reachable set already lies within them; masking keeps the E messages and
+        // the count planes equal to the rows from any state (k-induction starts from any).
+        self.set_key_port.next = self.set_key.val() >> self.prio_bits.val();
+        self.set_port.next = bit_cast::<PB, KB>(self.set_key_port.val());
+        self.set_prio.next = self.set_key.val() & self.prio_mask.val();
+        self.set_prio_oh.next = self.one_8.val() << self.set_prio.val();
+        self.set_lanes.next = 0.into();
+        if self.port_ok.val().get_bit(self.set_port.val().index())
+            & (self.set_prio_oh.val() & self.prio_ok.val()).any()
+        {
+            self.set_lanes.next = self.port_ok.val() & !(self.one_pp.val() << self.set_port.val());
+        }
+        self.set_bits.next = self.set_wanted.val() & self.set_lanes.val();
         self.e_rows.clear_valid.next = self.xon_now.val();
         self.e_rows.clear_key.next = self.egress.d_key.val();
         self.e_rows.set_valid.next = self.set_valid.val();
         self.e_rows.set_key.next = self.set_key.val();
         self.e_rows.set_bits.next = self.set_bits.val();
-        // Row k of the E matrix is at [k * PP +: PP].
-        self.clear_off.next =
-            bit_cast::<16, KB>(self.e_rows.clear_key.val()) << self.pb_shift.val();
-        self.set_off.next = bit_cast::<16, KB>(self.set_key.val()) << self.pb_shift.val();
-        self.insp_off.next = bit_cast::<16, KB>(self.insp_key.val()) << self.pb_shift.val();
-        self.clear_row.next = self
-            .e_rows
-            .rows
-            .val()
-            .get_bits::<PP>(self.clear_off.val().index());
-        self.set_row.next = self
-            .e_rows
-            .rows
-            .val()
-            .get_bits::<PP>(self.set_off.val().index());
+        self.clear_row.next = self.e_rows.row0.val();
+        self.set_row.next = self.e_rows.row2.val();
+        if self.stopmax_set.val() {
+            self.set_row.next = self.e_rows.row1.val();
+        }
         self.same_row.next = self.xon_now.val()
             & self.set_valid.val()
             & (self.egress.d_key.val() == self.set_key.val());
@@ -1084,9 +1096,7 @@ impl<
         self.o_eclr_mask.d.next = self.eclr.val();
 
         // Counts of set E bits per ingress key: +1 for each set bit, -1 for each cleared bit.
-        self.set_prio.next = self.set_key.val() & self.prio_mask.val();
         self.clr_prio.next = self.egress.d_key.val() & self.prio_mask.val();
-        self.set_prio_oh.next = self.one_8.val() << self.set_prio.val();
         self.clr_prio_oh.next = self.one_8.val() << self.clr_prio.val();
         self.inc.next = 0.into();
         self.dec.next = 0.into();
@@ -1159,11 +1169,7 @@ impl<
         self.insp_state.next = 0.into();
         self.insp_cnt.next = 0.into();
         if self.insp_key_ok.val() {
-            self.insp_row.next = self
-                .e_rows
-                .rows
-                .val()
-                .get_bits::<PP>(self.insp_off.val().index());
+            self.insp_row.next = self.e_rows.row3.val();
             self.insp_row64.next = bit_cast::<64, PP>(self.insp_row.val());
             self.insp_cnt.next = self
                 .insp_cnt
@@ -1371,6 +1377,18 @@ impl<
             self.o_eclr_mask.d.next = 0.into();
             self.o_rdata.d.next = 0.into();
         }
+
+        // ---- The E rows' read keys: what each key register loads on this edge (the rows are
+        // then ready at the start of the next cycle). Row 0 at the dequeue key (the XON clear),
+        // row 1 at Stop-Max's key, row 2 at the engine's key, row 3 at the inspected key.
+        self.e_rows.next_key0.next = self.egress.deq_key.val();
+        self.e_rows.next_key1.next = self.c_key.d.val();
+        self.e_rows.next_key2.next = self.cal_key.d.val();
+        self.insp_next_port8.next = self.r_inspect.d.val().get_bits::<8>(0) & self.field6.val();
+        self.insp_next_prio.next = self.r_inspect.d.val().get_bits::<3>(8);
+        self.e_rows.next_key3.next = (bit_cast::<KB, 8>(self.insp_next_port8.val())
+            << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.insp_next_prio.val()) & self.prio_mask.val());
     }
 }
 

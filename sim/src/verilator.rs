@@ -17,7 +17,8 @@
 //!
 //! Every build lands in `<cache>/<top>-<key>/` where `key` is the SHA-256 of: the shim format
 //! version and the fixed tool flags, the top module name, the Verilog file's bytes, the schema
-//! JSON, the output of `verilator --version`, the trace flag and any extra Verilator arguments.
+//! JSON, the output of `verilator --version`, the host CPU (model name and feature flags: the
+//! model is built with `-march=native`), the trace flag and any extra Verilator arguments.
 //! A hit loads the library that is there and runs no Verilator (only `verilator --version`, once
 //! per process and binary, to compute the key). `<cache>` is, first match wins:
 //!
@@ -43,8 +44,8 @@
 //!
 //! `$VERILATOR` (or [`BuildOptions::verilator`]) picks the verilator binary, default
 //! `verilator` on `PATH`. The generated makefile `V<top>.mk` is driven by GNU make with
-//! `OPT_FAST=-O3 OPT_GLOBAL=-O2` (`MAKE_FLAGS`); the compiler is whatever that makefile uses
-//! (`$CXX`, default `g++`).
+//! `OPT_FAST="-O3 -march=native" OPT_GLOBAL=-O2` (`MAKE_FLAGS`) and `-fvisibility=hidden`; the
+//! compiler is whatever that makefile uses (`$CXX`, default `g++`).
 
 use crate::error::SimError;
 use libloading::Library;
@@ -60,7 +61,7 @@ use switchcraft_core::{Dir, PortSchema};
 
 /// Version of the generated shim and its C ABI. Part of the cache key: bump it whenever the shim,
 /// the tool flags or the build recipe change.
-pub const SHIM_FORMAT_VERSION: u32 = 4;
+pub const SHIM_FORMAT_VERSION: u32 = 5;
 
 /// Verilator flags used for every build (part of the cache key).
 const VERILATOR_FLAGS: &[&str] = &[
@@ -71,12 +72,17 @@ const VERILATOR_FLAGS: &[&str] = &[
     "--x-initial",
     "fast",
     "-Wno-fatal",
+    // Hidden visibility: without it every call between the model's functions inside the shared
+    // library goes through the PLT (-fPIC's symbol interposition), 17% slower per cycle on PFC
+    // `tiny`. The shim's `switchcraft_*` API is marked visible explicitly.
     "-CFLAGS",
-    "-fPIC",
+    "-fPIC -fvisibility=hidden",
 ];
 
-/// C++ optimisation for the model (`OPT_FAST`) and the runtime (`OPT_GLOBAL`).
-const MAKE_FLAGS: &[&str] = &["OPT_FAST=-O3", "OPT_GLOBAL=-O2"];
+/// C++ optimisation for the model (`OPT_FAST`) and the runtime (`OPT_GLOBAL`). The model is built
+/// for the host CPU (5% faster per cycle on PFC `tiny`); the cache key names the CPU, so a
+/// cache shared between machines never loads a library built for another one.
+const MAKE_FLAGS: &[&str] = &["OPT_FAST=-O3 -march=native", "OPT_GLOBAL=-O2"];
 
 /// How many lines of a failing tool's output an error carries.
 const TAIL_LINES: usize = 40;
@@ -193,7 +199,7 @@ fn build_recipe(recipe: Arc<Recipe>, trace: bool) -> Result<VerilatedModel, SimE
     let start = Instant::now();
     let bin = verilator_binary(&recipe.opts);
     let version = verilator_version(&bin)?;
-    let key = cache_key(&recipe, trace, &version);
+    let key = cache_key(&recipe, trace, &format!("{version}\n{}", host_cpu()));
     let cache = recipe
         .opts
         .cache_dir
@@ -298,6 +304,20 @@ fn verilator_binary(opts: &BuildOptions) -> PathBuf {
         Some(v) if !v.is_empty() => PathBuf::from(v),
         _ => PathBuf::from("verilator"),
     }
+}
+
+/// What `-march=native` builds for: the first processor's model name and feature flags from
+/// /proc/cpuinfo (empty where there is none).
+fn host_cpu() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().map(str::trim) == Some(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    format!("cpu {} | {}", field("model name"), field("flags"))
 }
 
 /// `verilator --version`, run once per process and binary.

@@ -13,7 +13,7 @@ mod common;
 use common::{check, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
 use switchcraft::BlockConfig;
-use switchcraft_core::PortValues;
+use switchcraft_core::{CycleModel, PortValues};
 use switchcraft_model::tcd::{reg, TcdConfig, TcdIn, ECT0};
 
 fn preset(name: &str) -> BlockConfig {
@@ -77,8 +77,8 @@ fn cycle_strategy(c: &TcdConfig) -> impl Strategy<Value = TcdIn> {
     let half = c.max_time();
     let csr = prop_oneof![
         30 => Just(None),
-        2 => (1u64..=40).prop_map(|d| Some((reg::MAX_TON, d))),
-        2 => (1u64..=40).prop_map(|d| Some((reg::T_PERIOD, d))),
+        2 => (0u64..=40).prop_map(|d| Some((reg::MAX_TON, d))),
+        2 => (0u64..=40).prop_map(|d| Some((reg::T_PERIOD, d))),
         1 => (0u64..4).prop_map(|d| Some((reg::OPTIONS, d))),
         1 => (0u64..2).prop_map(|d| Some((reg::MODE, d))),
         1 => (0..=qmax.min(2 * c.k)).prop_map(|d| Some((reg::K, d))),
@@ -200,5 +200,50 @@ fn tcd_one_entry_every_cycle_model_equals_verilator() {
         cycles.push(i);
     }
     let replay = "cargo test --test tcd_equivalence one_entry_every_cycle";
+    check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// max(Ton) = 0 and T = 0 written over the CSR bus (the config requires both >= 1; the bus does
+/// not): a RESUME and a dequeue of an undetermined entry in one cycle give Ton = 0, not short,
+/// and an elapsed T of 0 >= T, a boundary, so the congested packet turns the entry CONG.
+#[test]
+fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
+    let cfg = preset("tiny");
+    let BlockConfig::Tcd(tc) = &cfg else {
+        unreachable!()
+    };
+    let mut rtl = verilated(&cfg, "tiny");
+    let q = tc.k + 100;
+    let mut cycles = vec![TcdIn::default(); 40];
+    let pfc = |i: &mut TcdIn, quanta: u64| {
+        (i.rx_pfc_valid, i.rx_pfc_quanta, i.rx_pfc_qlen) = (1, quanta, q);
+    };
+    let csr = |i: &mut TcdIn, addr: u32, data: u64| {
+        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, u64::from(addr), data);
+    };
+    // Entry (0, 0): PAUSE, RESUME, a dequeue 1 cycle later (Ton = 1 < 300): UND.
+    pfc(&mut cycles[0], 0xFFFF);
+    pfc(&mut cycles[5], 0);
+    (cycles[6].deq_valid, cycles[6].deq_qlen) = (1, q);
+    csr(&mut cycles[10], reg::MAX_TON, 0);
+    csr(&mut cycles[11], reg::T_PERIOD, 0);
+    // PAUSE again, then a RESUME and a dequeue in one cycle.
+    pfc(&mut cycles[20], 0xFFFF);
+    pfc(&mut cycles[30], 0);
+    (cycles[30].deq_valid, cycles[30].deq_qlen) = (1, q);
+
+    // The spec's outcome, from the model: UND after edge 6, CONG after edge 30.
+    let mut model = switchcraft_model::tcd::Tcd::new(tc).unwrap();
+    let states: Vec<(u64, u64)> = cycles
+        .iter()
+        .map(|i| {
+            let o = model.step(i);
+            (o.mark_valid, o.mark_state)
+        })
+        .collect();
+    assert_eq!(states[7], (1, switchcraft_model::tcd::UND));
+    assert_eq!(states[31], (1, switchcraft_model::tcd::CONG));
+
+    let replay = "cargo test --test tcd_equivalence zero_max_ton_and_t";
     check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -153,6 +153,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     localparam  reset_k = 32'hbb8;
     localparam  reset_k_low = 32'hbb8;
     localparam  reset_prio_enable = 8'h3;
+    localparam  one_1 = 1'b1;
 
     // Stub signals
     reg  p_valid$d;
@@ -187,8 +188,44 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  [31:0] d_qlen$q;
     reg  [1:0] d_ecn$d;
     wire  [1:0] d_ecn$q;
-    reg  [4:0] l_key$d;
-    wire  [4:0] l_key$q;
+    reg  lk_sel_r$d;
+    wire  lk_sel_r$q;
+    reg  lk_sel_d$d;
+    wire  lk_sel_d$q;
+    reg  lk_pend$d;
+    wire  lk_pend$q;
+    reg  lk_wr$d;
+    wire  lk_wr$q;
+    reg  lk_paused_r$d;
+    wire  lk_paused_r$q;
+    reg  lk_on_hi_r$d;
+    wire  lk_on_hi_r$q;
+    reg  lk_on_lo_r$d;
+    wire  lk_on_lo_r$q;
+    reg  lk_t_hi_pre$d;
+    wire  lk_t_hi_pre$q;
+    reg  lk_t_lo_pre$d;
+    wire  lk_t_lo_pre$q;
+    reg  lk_t_hw$d;
+    wire  lk_t_hw$q;
+    reg  lk_t_w$d;
+    wire  lk_t_w$q;
+    reg  [31:0] on_start$d;
+    wire  [31:0] on_start$q;
+    reg  on_wraps$d;
+    wire  on_wraps$q;
+    reg  on_zero$d;
+    wire  on_zero$q;
+    reg  [31:0] t_start$d;
+    wire  [31:0] t_start$q;
+    reg  t_wraps$d;
+    wire  t_wraps$q;
+    reg  t_zero$d;
+    wire  t_zero$q;
+    reg  rx_resume_r$d;
+    wire  rx_resume_r$q;
+    reg  same_r$d;
+    wire  same_r$q;
     reg  l_ok$d;
     wire  l_ok$q;
     reg  snap_pending$d;
@@ -217,18 +254,10 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [4:0] ram_d_qs$write_address;
     reg  [31:0] ram_d_qs$write_data;
     reg  ram_d_qs$write_enable;
-    reg  fw_r_valid$d;
-    wire  fw_r_valid$q;
-    reg  [4:0] fw_r_key$d;
-    wire  [4:0] fw_r_key$q;
     reg  [31:0] fw_r_t$d;
     wire  [31:0] fw_r_t$q;
     reg  [31:0] fw_r_q$d;
     wire  [31:0] fw_r_q$q;
-    reg  fw_d_valid$d;
-    wire  fw_d_valid$q;
-    reg  [4:0] fw_d_key$d;
-    wire  [4:0] fw_d_key$q;
     reg  [31:0] fw_d_t$d;
     wire  [31:0] fw_d_t$q;
     reg  [31:0] fw_d_qs$d;
@@ -308,6 +337,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [31:0] rx_onehot;
     reg  [31:0] rx_resume_keys;
     reg  [31:0] rx_pause_keys;
+    reg  sel_r_next;
+    reg  sel_d_next;
+    reg  rx_next_valid;
+    reg  [4:0] rx_next_key;
+    reg  rx_next_stop;
+    reg  rx_next_resume;
     reg  [31:0] lk_r_t;
     reg  [31:0] lk_r_q;
     reg  [31:0] lk_d_t;
@@ -326,13 +361,26 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [4:0] d_key;
     reg  [31:0] d_onehot;
     reg  same_key;
-    reg  [31:0] e_t_on;
     reg  [31:0] e_t_t;
     reg  [31:0] e_q_rec;
-    reg  e_on_old;
-    reg  e_t_old;
-    reg  [31:0] ton;
-    reg  [31:0] t_elapsed;
+    reg  at_or_before_ram_r;
+    reg  at_or_before_fw_r;
+    reg  at_or_before_ram_d;
+    reg  at_or_before_fw_d;
+    reg  on_after_ram_r;
+    reg  on_after_fw_r;
+    reg  t_after_ram_r;
+    reg  t_after_fw_r;
+    reg  t_after_ram_d;
+    reg  t_after_fw_d;
+    reg  on_win_ram_r;
+    reg  on_win_fw_r;
+    reg  t_win_ram_r;
+    reg  t_win_fw_r;
+    reg  t_win_ram_d;
+    reg  t_win_fw_d;
+    reg  on_win_lk;
+    reg  t_win_lk;
     reg  ton_short;
     reg  t_expired;
     reg  enabled;
@@ -437,9 +485,99 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .q(d_ecn$q),
         .clock(clock)
     );
-    tcd_tiny__l_key l_key(
-        .d(l_key$d),
-        .q(l_key$q),
+    tcd_tiny__lk_sel_r lk_sel_r(
+        .d(lk_sel_r$d),
+        .q(lk_sel_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_sel_d lk_sel_d(
+        .d(lk_sel_d$d),
+        .q(lk_sel_d$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_pend lk_pend(
+        .d(lk_pend$d),
+        .q(lk_pend$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_wr lk_wr(
+        .d(lk_wr$d),
+        .q(lk_wr$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_paused_r lk_paused_r(
+        .d(lk_paused_r$d),
+        .q(lk_paused_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_on_hi_r lk_on_hi_r(
+        .d(lk_on_hi_r$d),
+        .q(lk_on_hi_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_on_lo_r lk_on_lo_r(
+        .d(lk_on_lo_r$d),
+        .q(lk_on_lo_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_t_hi_pre lk_t_hi_pre(
+        .d(lk_t_hi_pre$d),
+        .q(lk_t_hi_pre$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_t_lo_pre lk_t_lo_pre(
+        .d(lk_t_lo_pre$d),
+        .q(lk_t_lo_pre$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_t_hw lk_t_hw(
+        .d(lk_t_hw$d),
+        .q(lk_t_hw$q),
+        .clock(clock)
+    );
+    tcd_tiny__lk_t_w lk_t_w(
+        .d(lk_t_w$d),
+        .q(lk_t_w$q),
+        .clock(clock)
+    );
+    tcd_tiny__on_start on_start(
+        .d(on_start$d),
+        .q(on_start$q),
+        .clock(clock)
+    );
+    tcd_tiny__on_wraps on_wraps(
+        .d(on_wraps$d),
+        .q(on_wraps$q),
+        .clock(clock)
+    );
+    tcd_tiny__on_zero on_zero(
+        .d(on_zero$d),
+        .q(on_zero$q),
+        .clock(clock)
+    );
+    tcd_tiny__t_start t_start(
+        .d(t_start$d),
+        .q(t_start$q),
+        .clock(clock)
+    );
+    tcd_tiny__t_wraps t_wraps(
+        .d(t_wraps$d),
+        .q(t_wraps$q),
+        .clock(clock)
+    );
+    tcd_tiny__t_zero t_zero(
+        .d(t_zero$d),
+        .q(t_zero$q),
+        .clock(clock)
+    );
+    tcd_tiny__rx_resume_r rx_resume_r(
+        .d(rx_resume_r$d),
+        .q(rx_resume_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__same_r same_r(
+        .d(same_r$d),
+        .q(same_r$q),
         .clock(clock)
     );
     tcd_tiny__l_ok l_ok(
@@ -494,16 +632,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .write_data(ram_d_qs$write_data),
         .write_enable(ram_d_qs$write_enable)
     );
-    tcd_tiny__fw_r_valid fw_r_valid(
-        .d(fw_r_valid$d),
-        .q(fw_r_valid$q),
-        .clock(clock)
-    );
-    tcd_tiny__fw_r_key fw_r_key(
-        .d(fw_r_key$d),
-        .q(fw_r_key$q),
-        .clock(clock)
-    );
     tcd_tiny__fw_r_t fw_r_t(
         .d(fw_r_t$d),
         .q(fw_r_t$q),
@@ -512,16 +640,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     tcd_tiny__fw_r_q fw_r_q(
         .d(fw_r_q$d),
         .q(fw_r_q$q),
-        .clock(clock)
-    );
-    tcd_tiny__fw_d_valid fw_d_valid(
-        .d(fw_d_valid$d),
-        .q(fw_d_valid$q),
-        .clock(clock)
-    );
-    tcd_tiny__fw_d_key fw_d_key(
-        .d(fw_d_key$d),
-        .q(fw_d_key$q),
         .clock(clock)
     );
     tcd_tiny__fw_d_t fw_d_t(
@@ -683,17 +801,31 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         d_prio$d = d_prio$q;
         d_qlen$d = d_qlen$q;
         d_ecn$d = d_ecn$q;
-        l_key$d = l_key$q;
+        lk_sel_r$d = lk_sel_r$q;
+        lk_sel_d$d = lk_sel_d$q;
+        lk_pend$d = lk_pend$q;
+        lk_wr$d = lk_wr$q;
+        lk_paused_r$d = lk_paused_r$q;
+        lk_on_hi_r$d = lk_on_hi_r$q;
+        lk_on_lo_r$d = lk_on_lo_r$q;
+        lk_t_hi_pre$d = lk_t_hi_pre$q;
+        lk_t_lo_pre$d = lk_t_lo_pre$q;
+        lk_t_hw$d = lk_t_hw$q;
+        lk_t_w$d = lk_t_w$q;
+        rx_resume_r$d = rx_resume_r$q;
+        same_r$d = same_r$q;
+        on_start$d = on_start$q;
+        on_wraps$d = on_wraps$q;
+        on_zero$d = on_zero$q;
+        t_start$d = t_start$q;
+        t_wraps$d = t_wraps$q;
+        t_zero$d = t_zero$q;
         l_ok$d = l_ok$q;
         snap_pending$d = snap_pending$q;
         snap_read$d = snap_read$q;
         now$d = now$q;
-        fw_r_valid$d = fw_r_valid$q;
-        fw_r_key$d = fw_r_key$q;
         fw_r_t$d = fw_r_t$q;
         fw_r_q$d = fw_r_q$q;
-        fw_d_valid$d = fw_d_valid$q;
-        fw_d_key$d = fw_d_key$q;
         fw_d_t$d = fw_d_t$q;
         fw_d_qs$d = fw_d_qs$q;
         paused$d = paused$q;
@@ -751,7 +883,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             in_l_key = r_entry_index$q;
         end
         in_s_ok = port_ok[r_entry_index$q[(32'h3)+:(2)]] & prio_ok[r_entry_index$q[(32'h0)+:(3)]];
-        l_key$d = in_l_key;
         l_ok$d = in_s_ok;
         snap_read$d = snap_pending$q & ~deq_valid;
         snap_write = csr_we & (csr_addr == a_entry_index);
@@ -777,7 +908,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             rx_stop = p_stop$q;
             rx_qlen = p_qlen$q;
         end
-        rx_resume = rx_valid & ~rx_stop & paused$q[rx_key];
+        rx_resume = rx_resume_r$q;
         rx_pause = rx_valid & rx_stop;
         rx_onehot = one_k << rx_key;
         rx_resume_keys = 32'h0;
@@ -795,11 +926,11 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         ram_r_q$write_enable = rx_resume;
         ram_r_q$write_address = rx_key;
         ram_r_q$write_data = rx_qlen & queue_mask;
-        fw_r_valid$d = rx_resume;
-        fw_r_key$d = rx_key;
+        sel_r_next = rx_resume & (rx_key == in_l_key);
+        lk_sel_r$d = sel_r_next;
         fw_r_t$d = now$q;
         fw_r_q$d = rx_qlen & queue_mask;
-        if (fw_r_valid$q & (fw_r_key$q == l_key$q)) begin
+        if (lk_sel_r$q) begin
             lk_r_t = fw_r_t$q;
             lk_r_q = fw_r_q$q;
         end
@@ -807,7 +938,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             lk_r_t = ram_r_t$read_data;
             lk_r_q = ram_r_q$read_data;
         end
-        if (fw_d_valid$q & (fw_d_key$q == l_key$q)) begin
+        if (lk_sel_d$q) begin
             lk_d_t = fw_d_t$q;
             lk_d_qs = fw_d_qs$q;
         end
@@ -815,13 +946,24 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             lk_d_t = ram_d_t$read_data;
             lk_d_qs = ram_d_qs$read_data;
         end
-        lk_pending = pending$q[l_key$q];
-        lk_written = written_d$q[l_key$q];
-        lk_on_hi = age_on_hi$q[(l_key$q)+:(1)];
-        lk_on_lo = age_on_lo$q[(l_key$q)+:(1)];
-        lk_t_hi = age_t_hi$q[(l_key$q)+:(1)];
-        lk_t_lo = age_t_lo$q[(l_key$q)+:(1)];
-        lk_paused = paused$q[(l_key$q)+:(1)];
+        lk_pending = lk_pend$q;
+        lk_written = lk_wr$q;
+        lk_on_hi = lk_on_hi_r$q;
+        lk_on_lo = lk_on_lo_r$q;
+        lk_paused = lk_paused_r$q;
+        lk_t_hi = lk_t_hi_pre$q;
+        lk_t_lo = lk_t_lo_pre$q;
+        if (lk_t_hw$q) begin
+            lk_t_hi = lk_t_hi_pre$q | lk_t_lo_pre$q;
+            lk_t_lo = ~(lk_t_hi_pre$q ^ lk_t_lo_pre$q);
+        end
+        if (lk_t_w$q) begin
+            lk_t_hi = 1'h0;
+            lk_t_lo = 1'h0;
+            if (lk_t_hw$q) begin
+                lk_t_lo = one_1;
+            end
+        end
         lk_t_t = 32'h0;
         lk_q_rec = 32'h0;
         lk_ls = 2'h0;
@@ -853,25 +995,56 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         end
         d_key = ({3'd0, d_port$q} << 32'h3) | {2'd0, d_prio$q};
         d_onehot = one_k << d_key;
-        same_key = rx_resume & d_valid$q & (rx_key == d_key);
+        same_key = same_r$q;
         if (same_key) begin
-            e_t_on = now$q;
             e_t_t = now$q;
             e_q_rec = rx_qlen & queue_mask;
-            e_on_old = 1'b0;
-            e_t_old = 1'b0;
         end
         else begin
-            e_t_on = lk_r_t;
             e_t_t = lk_t_t;
             e_q_rec = lk_q_rec;
-            e_on_old = |lk_on_hi;
-            e_t_old = |lk_t_hi;
         end
-        ton = (now$q - e_t_on) & time_mask;
-        t_elapsed = (now$q - e_t_t) & time_mask;
-        ton_short = ~e_on_old & (ton < r_max_ton$q);
-        t_expired = e_t_old | (t_elapsed >= r_t_period$q);
+        at_or_before_ram_r = ram_r_t$read_data <= now$q;
+        at_or_before_fw_r = fw_r_t$q <= now$q;
+        at_or_before_ram_d = ram_d_t$read_data <= now$q;
+        at_or_before_fw_d = fw_d_t$q <= now$q;
+        on_after_ram_r = ram_r_t$read_data > on_start$q;
+        on_win_ram_r = (on_after_ram_r & at_or_before_ram_r) | (on_wraps$q & (on_after_ram_r | at_or_before_ram_r));
+        on_after_fw_r = fw_r_t$q > on_start$q;
+        on_win_fw_r = (on_after_fw_r & at_or_before_fw_r) | (on_wraps$q & (on_after_fw_r | at_or_before_fw_r));
+        t_after_ram_r = ram_r_t$read_data > t_start$q;
+        t_win_ram_r = (t_after_ram_r & at_or_before_ram_r) | (t_wraps$q & (t_after_ram_r | at_or_before_ram_r));
+        t_after_fw_r = fw_r_t$q > t_start$q;
+        t_win_fw_r = (t_after_fw_r & at_or_before_fw_r) | (t_wraps$q & (t_after_fw_r | at_or_before_fw_r));
+        t_after_ram_d = ram_d_t$read_data > t_start$q;
+        t_win_ram_d = (t_after_ram_d & at_or_before_ram_d) | (t_wraps$q & (t_after_ram_d | at_or_before_ram_d));
+        t_after_fw_d = fw_d_t$q > t_start$q;
+        t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
+        t_win_lk = t_wraps$q;
+        if (lk_pending) begin
+            t_win_lk = t_win_ram_r;
+            if (lk_sel_r$q) begin
+                t_win_lk = t_win_fw_r;
+            end
+        end
+        else if (lk_written) begin
+            t_win_lk = t_win_ram_d;
+            if (lk_sel_d$q) begin
+                t_win_lk = t_win_fw_d;
+            end
+        end
+        on_win_lk = on_win_ram_r;
+        if (lk_sel_r$q) begin
+            on_win_lk = on_win_fw_r;
+        end
+        if (same_key) begin
+            ton_short = ~on_zero$q;
+            t_expired = t_zero$q;
+        end
+        else begin
+            ton_short = ~|lk_on_hi & on_win_lk;
+            t_expired = |lk_t_hi | ~t_win_lk;
+        end
         enabled = r_prio_enable$q[d_prio$q];
         at_boundary = r_options$q[32'h0];
         if (&d_ecn$q | ~|d_ecn$q) begin
@@ -937,8 +1110,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         ram_d_qs$write_enable = d_write;
         ram_d_qs$write_address = d_key;
         ram_d_qs$write_data = (w_q_rec << 32'h2) | {30'd0, new_ls};
-        fw_d_valid$d = d_write;
-        fw_d_key$d = d_key;
+        sel_d_next = d_write & (d_key == in_l_key);
+        lk_sel_d$d = sel_d_next;
         fw_d_t$d = w_t_t;
         fw_d_qs$d = (w_q_rec << 32'h2) | {30'd0, new_ls};
         d_write_keys = 32'h0;
@@ -972,6 +1145,10 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         age_on_lo$d = (on_lo_stepped & ~rx_resume_keys) | fresh_on;
         age_t_hi$d = t_hi_stepped & ~age_t_writes;
         age_t_lo$d = (t_lo_stepped & ~age_t_writes) | fresh_t;
+        lk_t_hi_pre$d = age_t_hi$q[(in_l_key)+:(1)];
+        lk_t_lo_pre$d = age_t_lo$q[(in_l_key)+:(1)];
+        lk_t_hw$d = half_wrap;
+        lk_t_w$d = sel_r_next | (sel_d_next & boundary);
         o_valid$d = d_valid$q | d_bad$q;
         o_port$d = 2'h0;
         o_prio$d = 3'h0;
@@ -1091,8 +1268,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             snap_pending$d = 1'b0;
             snap_read$d = 1'b0;
             now$d = 32'h0;
-            fw_r_valid$d = 1'b0;
-            fw_d_valid$d = 1'b0;
+            lk_sel_r$d = 1'b0;
+            lk_sel_d$d = 1'b0;
+            lk_t_hi_pre$d = one_1;
+            lk_t_lo_pre$d = one_1;
+            lk_t_hw$d = 1'b0;
+            lk_t_w$d = 1'b0;
             paused$d = 32'h0;
             pending$d = 32'h0;
             written_d$d = 32'h0;
@@ -1120,6 +1301,30 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             o_state$d = 2'h0;
             o_rdata$d = 32'h0;
         end
+        lk_pend$d = pending$d[in_l_key];
+        lk_wr$d = written_d$d[in_l_key];
+        lk_paused_r$d = paused$d[(in_l_key)+:(1)];
+        lk_on_hi_r$d = age_on_hi$d[(in_l_key)+:(1)];
+        lk_on_lo_r$d = age_on_lo$d[(in_l_key)+:(1)];
+        if (r_mode$d) begin
+            rx_next_valid = c_valid$d;
+            rx_next_key = c_key$d;
+            rx_next_stop = c_stop$d;
+        end
+        else begin
+            rx_next_valid = p_valid$d;
+            rx_next_key = p_key$d;
+            rx_next_stop = p_stop$d;
+        end
+        rx_next_resume = rx_next_valid & ~rx_next_stop & paused$d[rx_next_key];
+        rx_resume_r$d = rx_next_resume;
+        same_r$d = rx_next_resume & d_valid$d & (rx_next_key == in_d_key);
+        on_start$d = (now$d - r_max_ton$d) & time_mask;
+        on_wraps$d = now$d < r_max_ton$d;
+        on_zero$d = ~|r_max_ton$d;
+        t_start$d = (now$d - r_t_period$d) & time_mask;
+        t_wraps$d = now$d < r_t_period$d;
+        t_zero$d = ~|r_t_period$d;
     end
 
 endmodule // top
@@ -1410,25 +1615,6 @@ module tcd_tiny__d_valid(d,q,clock);
 endmodule // tcd_tiny__d_valid
 
 
-module tcd_tiny__fw_d_key(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__fw_d_key
-
-
 module tcd_tiny__fw_d_qs(d,q,clock);
 
     // Module arguments
@@ -1465,44 +1651,6 @@ module tcd_tiny__fw_d_t(d,q,clock);
     end
 
 endmodule // tcd_tiny__fw_d_t
-
-
-module tcd_tiny__fw_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__fw_d_valid
-
-
-module tcd_tiny__fw_r_key(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__fw_r_key
 
 
 module tcd_tiny__fw_r_q(d,q,clock);
@@ -1543,44 +1691,6 @@ module tcd_tiny__fw_r_t(d,q,clock);
 endmodule // tcd_tiny__fw_r_t
 
 
-module tcd_tiny__fw_r_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__fw_r_valid
-
-
-module tcd_tiny__l_key(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__l_key
-
-
 module tcd_tiny__l_ok(d,q,clock);
 
     // Module arguments
@@ -1598,6 +1708,215 @@ module tcd_tiny__l_ok(d,q,clock);
     end
 
 endmodule // tcd_tiny__l_ok
+
+
+module tcd_tiny__lk_on_hi_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_on_hi_r
+
+
+module tcd_tiny__lk_on_lo_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_on_lo_r
+
+
+module tcd_tiny__lk_paused_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_paused_r
+
+
+module tcd_tiny__lk_pend(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_pend
+
+
+module tcd_tiny__lk_sel_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_sel_d
+
+
+module tcd_tiny__lk_sel_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_sel_r
+
+
+module tcd_tiny__lk_t_hi_pre(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_t_hi_pre
+
+
+module tcd_tiny__lk_t_hw(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_t_hw
+
+
+module tcd_tiny__lk_t_lo_pre(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_t_lo_pre
+
+
+module tcd_tiny__lk_t_w(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_t_w
+
+
+module tcd_tiny__lk_wr(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_wr
 
 
 module tcd_tiny__now(d,q,clock);
@@ -1731,6 +2050,63 @@ module tcd_tiny__o_valid(d,q,clock);
     end
 
 endmodule // tcd_tiny__o_valid
+
+
+module tcd_tiny__on_start(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__on_start
+
+
+module tcd_tiny__on_wraps(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__on_wraps
+
+
+module tcd_tiny__on_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__on_zero
 
 
 module tcd_tiny__p_bad(d,q,clock);
@@ -2129,6 +2505,25 @@ module tcd_tiny__ram_r_t(clock,read_address,read_data,write_address,write_data,w
 endmodule // tcd_tiny__ram_r_t
 
 
+module tcd_tiny__rx_resume_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__rx_resume_r
+
+
 module tcd_tiny__s_q_rec(d,q,clock);
 
     // Module arguments
@@ -2205,6 +2600,25 @@ module tcd_tiny__s_t_t(d,q,clock);
 endmodule // tcd_tiny__s_t_t
 
 
+module tcd_tiny__same_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__same_r
+
+
 module tcd_tiny__snap_pending(d,q,clock);
 
     // Module arguments
@@ -2241,6 +2655,63 @@ module tcd_tiny__snap_read(d,q,clock);
     end
 
 endmodule // tcd_tiny__snap_read
+
+
+module tcd_tiny__t_start(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__t_start
+
+
+module tcd_tiny__t_wraps(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__t_wraps
+
+
+module tcd_tiny__t_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__t_zero
 
 
 module tcd_tiny__written_d(d,q,clock);

@@ -1115,6 +1115,10 @@ impl TcdWorkload {
                 u64::from(self.ib)
             }
             reg::OPTIONS => self.rng.below(4),
+            // Sometimes 0: max(Ton) = 0 never calls an ON period short; T = 0 makes every
+            // dequeue a T boundary.
+            reg::MAX_TON if self.rng.chance(10) => 0,
+            reg::T_PERIOD if self.rng.chance(10) => 0,
             reg::MAX_TON => self.rng.range(1, (2 * self.cfg.max_ton).min(half)),
             reg::T_PERIOD => self.rng.range(1, (2 * self.cfg.t_period).min(half)),
             reg::K => {

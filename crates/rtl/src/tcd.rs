@@ -101,6 +101,7 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     reset_k: Constant<Bits<32>>,
     reset_k_low: Constant<Bits<32>>,
     reset_prio_enable: Constant<Bits<8>>,
+    one_1: Constant<Bits<1>>,
 
     // Input stage.
     p_valid: DFF<Bit>,
@@ -119,8 +120,37 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     d_prio: DFF<Bits<3>>,
     d_qlen: DFF<Bits<32>>,
     d_ecn: DFF<Bits<2>>,
-    /// The key the RAMs were addressed with at the last edge (dequeue or snapshot).
-    l_key: DFF<Bits<KB>>,
+    // The entry the RAMs were addressed with at the last edge (dequeue or snapshot), as it was
+    // after that edge: where its words come from and its per-key flags, decided at the edge
+    // from the keys alone so that cycle n starts from registers instead of key compares and
+    // K-way multiplexers (the critical path).
+    /// Bank R's word is the RESUME written at the last edge (forwarded), not the RAM's.
+    lk_sel_r: DFF<Bit>,
+    /// Bank D's word is the dequeue written at the last edge (forwarded), not the RAM's.
+    lk_sel_d: DFF<Bit>,
+    lk_pend: DFF<Bit>,
+    lk_wr: DFF<Bit>,
+    lk_paused_r: DFF<Bits<1>>,
+    lk_on_hi_r: DFF<Bits<1>>,
+    lk_on_lo_r: DFF<Bits<1>>,
+    /// The T age before the last edge, and what that edge did to it (half-wrap, write): its
+    /// write depends on the flowchart's boundary, too late in the cycle for a K-way mux after it.
+    lk_t_hi_pre: DFF<Bits<1>>,
+    lk_t_lo_pre: DFF<Bits<1>>,
+    lk_t_hw: DFF<Bit>,
+    lk_t_w: DFF<Bit>,
+    /// The windows of this cycle (see the flowchart): `now - max_ton` and `now - T` (mod 2^time_bits),
+    /// whether they wrapped below 0, and whether max(Ton) and T are 0 (empty windows).
+    on_start: DFF<Bits<32>>,
+    on_wraps: DFF<Bit>,
+    on_zero: DFF<Bit>,
+    t_start: DFF<Bits<32>>,
+    t_wraps: DFF<Bit>,
+    t_zero: DFF<Bit>,
+    /// The received frame captured at the last edge is a RESUME of a paused entry.
+    rx_resume_r: DFF<Bit>,
+    /// ... and the dequeue captured at the same edge is of that entry.
+    same_r: DFF<Bit>,
     /// The snapshot index names an existing entry.
     l_ok: DFF<Bit>,
     snap_pending: DFF<Bit>,
@@ -132,12 +162,8 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     ram_r_q: NarrowRam<KB, 32>,
     ram_d_t: NarrowRam<KB, 32>,
     ram_d_qs: NarrowRam<KB, 32>,
-    fw_r_valid: DFF<Bit>,
-    fw_r_key: DFF<Bits<KB>>,
     fw_r_t: DFF<Bits<32>>,
     fw_r_q: DFF<Bits<32>>,
-    fw_d_valid: DFF<Bit>,
-    fw_d_key: DFF<Bits<KB>>,
     fw_d_t: DFF<Bits<32>>,
     fw_d_qs: DFF<Bits<32>>,
     paused: DFF<Bits<K>>,
@@ -194,6 +220,13 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     rx_onehot: Signal<Local, Bits<K>>,
     rx_resume_keys: Signal<Local, Bits<K>>,
     rx_pause_keys: Signal<Local, Bits<K>>,
+    // The lookup of the next cycle (decided at this edge).
+    sel_r_next: Signal<Local, Bit>,
+    sel_d_next: Signal<Local, Bit>,
+    rx_next_valid: Signal<Local, Bit>,
+    rx_next_key: Signal<Local, Bits<KB>>,
+    rx_next_stop: Signal<Local, Bit>,
+    rx_next_resume: Signal<Local, Bit>,
     // Lookup of `l_key`, before this cycle's events.
     lk_r_t: Signal<Local, Bits<32>>,
     lk_r_q: Signal<Local, Bits<32>>,
@@ -215,15 +248,28 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     d_key: Signal<Local, Bits<KB>>,
     d_onehot: Signal<Local, Bits<K>>,
     same_key: Signal<Local, Bit>,
-    e_t_on: Signal<Local, Bits<32>>,
     e_t_t: Signal<Local, Bits<32>>,
     e_q_rec: Signal<Local, Bits<32>>,
-    /// The timestamp is over half a wrap old (age >= 2).
-    e_on_old: Signal<Local, Bit>,
-    e_t_old: Signal<Local, Bit>,
     // The flowchart.
-    ton: Signal<Local, Bits<32>>,
-    t_elapsed: Signal<Local, Bits<32>>,
+    // `x <= now`, `x > window start` and the windows of each word a timestamp can come from.
+    at_or_before_ram_r: Signal<Local, Bit>,
+    at_or_before_fw_r: Signal<Local, Bit>,
+    at_or_before_ram_d: Signal<Local, Bit>,
+    at_or_before_fw_d: Signal<Local, Bit>,
+    on_after_ram_r: Signal<Local, Bit>,
+    on_after_fw_r: Signal<Local, Bit>,
+    t_after_ram_r: Signal<Local, Bit>,
+    t_after_fw_r: Signal<Local, Bit>,
+    t_after_ram_d: Signal<Local, Bit>,
+    t_after_fw_d: Signal<Local, Bit>,
+    on_win_ram_r: Signal<Local, Bit>,
+    on_win_fw_r: Signal<Local, Bit>,
+    t_win_ram_r: Signal<Local, Bit>,
+    t_win_fw_r: Signal<Local, Bit>,
+    t_win_ram_d: Signal<Local, Bit>,
+    t_win_fw_d: Signal<Local, Bit>,
+    on_win_lk: Signal<Local, Bit>,
+    t_win_lk: Signal<Local, Bit>,
     ton_short: Signal<Local, Bit>,
     t_expired: Signal<Local, Bit>,
     enabled: Signal<Local, Bit>,
@@ -331,6 +377,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             reset_k: c32(map.get("k").reset),
             reset_k_low: c32(map.get("k_low").reset),
             reset_prio_enable: Constant::new(map.get("prio_enable").reset.into()),
+            one_1: Constant::new(1u64.into()),
             p_valid: Default::default(),
             p_bad: Default::default(),
             p_key: Default::default(),
@@ -347,7 +394,25 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             d_prio: Default::default(),
             d_qlen: Default::default(),
             d_ecn: Default::default(),
-            l_key: Default::default(),
+            lk_sel_r: Default::default(),
+            lk_sel_d: Default::default(),
+            lk_pend: Default::default(),
+            lk_wr: Default::default(),
+            lk_paused_r: Default::default(),
+            lk_on_hi_r: Default::default(),
+            lk_on_lo_r: Default::default(),
+            lk_t_hi_pre: Default::default(),
+            lk_t_lo_pre: Default::default(),
+            lk_t_hw: Default::default(),
+            lk_t_w: Default::default(),
+            rx_resume_r: Default::default(),
+            same_r: Default::default(),
+            on_start: Default::default(),
+            on_wraps: Default::default(),
+            on_zero: Default::default(),
+            t_start: Default::default(),
+            t_wraps: Default::default(),
+            t_zero: Default::default(),
             l_ok: Default::default(),
             snap_pending: Default::default(),
             snap_read: Default::default(),
@@ -356,12 +421,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             ram_r_q: NarrowRam::new(cfg.queue_bits as usize),
             ram_d_t: NarrowRam::new(tb as usize),
             ram_d_qs: NarrowRam::new(cfg.queue_bits as usize + 2),
-            fw_r_valid: Default::default(),
-            fw_r_key: Default::default(),
             fw_r_t: Default::default(),
             fw_r_q: Default::default(),
-            fw_d_valid: Default::default(),
-            fw_d_key: Default::default(),
             fw_d_t: Default::default(),
             fw_d_qs: Default::default(),
             paused: Default::default(),
@@ -411,6 +472,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             rx_onehot: Default::default(),
             rx_resume_keys: Default::default(),
             rx_pause_keys: Default::default(),
+            sel_r_next: Default::default(),
+            sel_d_next: Default::default(),
+            rx_next_valid: Default::default(),
+            rx_next_key: Default::default(),
+            rx_next_stop: Default::default(),
+            rx_next_resume: Default::default(),
             lk_r_t: Default::default(),
             lk_r_q: Default::default(),
             lk_d_t: Default::default(),
@@ -429,13 +496,26 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             d_key: Default::default(),
             d_onehot: Default::default(),
             same_key: Default::default(),
-            e_t_on: Default::default(),
             e_t_t: Default::default(),
             e_q_rec: Default::default(),
-            e_on_old: Default::default(),
-            e_t_old: Default::default(),
-            ton: Default::default(),
-            t_elapsed: Default::default(),
+            at_or_before_ram_r: Default::default(),
+            at_or_before_fw_r: Default::default(),
+            at_or_before_ram_d: Default::default(),
+            at_or_before_fw_d: Default::default(),
+            on_after_ram_r: Default::default(),
+            on_after_fw_r: Default::default(),
+            t_after_ram_r: Default::default(),
+            t_after_fw_r: Default::default(),
+            t_after_ram_d: Default::default(),
+            t_after_fw_d: Default::default(),
+            on_win_ram_r: Default::default(),
+            on_win_fw_r: Default::default(),
+            t_win_ram_r: Default::default(),
+            t_win_fw_r: Default::default(),
+            t_win_ram_d: Default::default(),
+            t_win_fw_d: Default::default(),
+            on_win_lk: Default::default(),
+            t_win_lk: Default::default(),
             ton_short: Default::default(),
             t_expired: Default::default(),
             enabled: Default::default(),
@@ -486,17 +566,31 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             d_prio,
             d_qlen,
             d_ecn,
-            l_key,
+            lk_sel_r,
+            lk_sel_d,
+            lk_pend,
+            lk_wr,
+            lk_paused_r,
+            lk_on_hi_r,
+            lk_on_lo_r,
+            lk_t_hi_pre,
+            lk_t_lo_pre,
+            lk_t_hw,
+            lk_t_w,
+            rx_resume_r,
+            same_r,
+            on_start,
+            on_wraps,
+            on_zero,
+            t_start,
+            t_wraps,
+            t_zero,
             l_ok,
             snap_pending,
             snap_read,
             now,
-            fw_r_valid,
-            fw_r_key,
             fw_r_t,
             fw_r_q,
-            fw_d_valid,
-            fw_d_key,
             fw_d_t,
             fw_d_qs,
             paused,
@@ -577,7 +671,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
                 .prio_ok
                 .val()
                 .get_bit(self.r_entry_index.q.val().get_bits::<3>(0).index());
-        self.l_key.d.next = self.in_l_key.val();
         self.l_ok.d.next = self.in_s_ok.val();
         self.snap_read.d.next = self.snap_pending.q.val() & !self.deq_valid.val();
         self.snap_write.next =
@@ -609,9 +702,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.rx_stop.next = self.p_stop.q.val();
             self.rx_qlen.next = self.p_qlen.q.val();
         }
-        self.rx_resume.next = self.rx_valid.val()
-            & !self.rx_stop.val()
-            & self.paused.q.val().get_bit(self.rx_key.val().index());
+        self.rx_resume.next = self.rx_resume_r.q.val();
         self.rx_pause.next = self.rx_valid.val() & self.rx_stop.val();
         self.rx_onehot.next = self.one_k.val() << self.rx_key.val();
         self.rx_resume_keys.next = 0.into();
@@ -630,53 +721,45 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.ram_r_q.write_enable.next = self.rx_resume.val();
         self.ram_r_q.write_address.next = self.rx_key.val();
         self.ram_r_q.write_data.next = self.rx_qlen.val() & self.queue_mask.val();
-        self.fw_r_valid.d.next = self.rx_resume.val();
-        self.fw_r_key.d.next = self.rx_key.val();
+        self.sel_r_next.next = self.rx_resume.val() & (self.rx_key.val() == self.in_l_key.val());
+        self.lk_sel_r.d.next = self.sel_r_next.val();
         self.fw_r_t.d.next = self.now.q.val();
         self.fw_r_q.d.next = self.rx_qlen.val() & self.queue_mask.val();
 
         // Lookup of the entry the RAMs were addressed with, as it was before this cycle.
-        if self.fw_r_valid.q.val() & (self.fw_r_key.q.val() == self.l_key.q.val()) {
+        if self.lk_sel_r.q.val() {
             self.lk_r_t.next = self.fw_r_t.q.val();
             self.lk_r_q.next = self.fw_r_q.q.val();
         } else {
             self.lk_r_t.next = self.ram_r_t.read_data.val();
             self.lk_r_q.next = self.ram_r_q.read_data.val();
         }
-        if self.fw_d_valid.q.val() & (self.fw_d_key.q.val() == self.l_key.q.val()) {
+        if self.lk_sel_d.q.val() {
             self.lk_d_t.next = self.fw_d_t.q.val();
             self.lk_d_qs.next = self.fw_d_qs.q.val();
         } else {
             self.lk_d_t.next = self.ram_d_t.read_data.val();
             self.lk_d_qs.next = self.ram_d_qs.read_data.val();
         }
-        self.lk_pending.next = self.pending.q.val().get_bit(self.l_key.q.val().index());
-        self.lk_written.next = self.written_d.q.val().get_bit(self.l_key.q.val().index());
-        self.lk_on_hi.next = self
-            .age_on_hi
-            .q
-            .val()
-            .get_bits::<1>(self.l_key.q.val().index());
-        self.lk_on_lo.next = self
-            .age_on_lo
-            .q
-            .val()
-            .get_bits::<1>(self.l_key.q.val().index());
-        self.lk_t_hi.next = self
-            .age_t_hi
-            .q
-            .val()
-            .get_bits::<1>(self.l_key.q.val().index());
-        self.lk_t_lo.next = self
-            .age_t_lo
-            .q
-            .val()
-            .get_bits::<1>(self.l_key.q.val().index());
-        self.lk_paused.next = self
-            .paused
-            .q
-            .val()
-            .get_bits::<1>(self.l_key.q.val().index());
+        self.lk_pending.next = self.lk_pend.q.val();
+        self.lk_written.next = self.lk_wr.q.val();
+        self.lk_on_hi.next = self.lk_on_hi_r.q.val();
+        self.lk_on_lo.next = self.lk_on_lo_r.q.val();
+        self.lk_paused.next = self.lk_paused_r.q.val();
+        // The T age as the last edge left it (see `age_t_*` below).
+        self.lk_t_hi.next = self.lk_t_hi_pre.q.val();
+        self.lk_t_lo.next = self.lk_t_lo_pre.q.val();
+        if self.lk_t_hw.q.val() {
+            self.lk_t_hi.next = self.lk_t_hi_pre.q.val() | self.lk_t_lo_pre.q.val();
+            self.lk_t_lo.next = !(self.lk_t_hi_pre.q.val() ^ self.lk_t_lo_pre.q.val());
+        }
+        if self.lk_t_w.q.val() {
+            self.lk_t_hi.next = 0.into();
+            self.lk_t_lo.next = 0.into();
+            if self.lk_t_hw.q.val() {
+                self.lk_t_lo.next = self.one_1.val();
+            }
+        }
         self.lk_t_t.next = 0.into();
         self.lk_q_rec.next = 0.into();
         self.lk_ls.next = 0.into();
@@ -718,28 +801,71 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.d_key.next =
             (bit_cast::<KB, PB>(self.d_port.q.val()) << 3) | bit_cast::<KB, 3>(self.d_prio.q.val());
         self.d_onehot.next = self.one_k.val() << self.d_key.val();
-        self.same_key.next =
-            self.rx_resume.val() & self.d_valid.q.val() & (self.rx_key.val() == self.d_key.val());
+        self.same_key.next = self.same_r.q.val();
         if self.same_key.val() {
-            self.e_t_on.next = self.now.q.val();
             self.e_t_t.next = self.now.q.val();
             self.e_q_rec.next = self.rx_qlen.val() & self.queue_mask.val();
-            self.e_on_old.next = false;
-            self.e_t_old.next = false;
         } else {
-            self.e_t_on.next = self.lk_r_t.val();
             self.e_t_t.next = self.lk_t_t.val();
             self.e_q_rec.next = self.lk_q_rec.val();
-            self.e_on_old.next = self.lk_on_hi.val().any();
-            self.e_t_old.next = self.lk_t_hi.val().any();
         }
 
-        // The flowchart (spec §1.3).
-        self.ton.next = (self.now.q.val() - self.e_t_on.val()) & self.time_mask.val();
-        self.t_elapsed.next = (self.now.q.val() - self.e_t_t.val()) & self.time_mask.val();
-        self.ton_short.next = !self.e_on_old.val() & (self.ton.val() < self.r_max_ton.q.val());
-        self.t_expired.next =
-            self.e_t_old.val() | (self.t_elapsed.val() >= self.r_t_period.q.val());
+        // Ton < max(Ton) and t_elapsed >= T as windows: `now - x < L` (mod 2^time_bits, L
+        // below half a wrap) holds exactly when x lies in the L cycles up to `now`, (now - L,
+        // now]: `x > now - L and x <= now`, or, when the window wraps below 0 (now < L), either
+        // of the two. With `now - L` registered, each test is two comparisons of x in parallel
+        // instead of a subtraction and then a comparison; they run on every word x can come
+        // from (RAM or forwarded write), and the registered selects pick a result afterwards.
+        self.at_or_before_ram_r.next = self.ram_r_t.read_data.val() <= self.now.q.val();
+        self.at_or_before_fw_r.next = self.fw_r_t.q.val() <= self.now.q.val();
+        self.at_or_before_ram_d.next = self.ram_d_t.read_data.val() <= self.now.q.val();
+        self.at_or_before_fw_d.next = self.fw_d_t.q.val() <= self.now.q.val();
+        self.on_after_ram_r.next = self.ram_r_t.read_data.val() > self.on_start.q.val();
+        self.on_win_ram_r.next = (self.on_after_ram_r.val() & self.at_or_before_ram_r.val())
+            | (self.on_wraps.q.val() & (self.on_after_ram_r.val() | self.at_or_before_ram_r.val()));
+        self.on_after_fw_r.next = self.fw_r_t.q.val() > self.on_start.q.val();
+        self.on_win_fw_r.next = (self.on_after_fw_r.val() & self.at_or_before_fw_r.val())
+            | (self.on_wraps.q.val() & (self.on_after_fw_r.val() | self.at_or_before_fw_r.val()));
+        self.t_after_ram_r.next = self.ram_r_t.read_data.val() > self.t_start.q.val();
+        self.t_win_ram_r.next = (self.t_after_ram_r.val() & self.at_or_before_ram_r.val())
+            | (self.t_wraps.q.val() & (self.t_after_ram_r.val() | self.at_or_before_ram_r.val()));
+        self.t_after_fw_r.next = self.fw_r_t.q.val() > self.t_start.q.val();
+        self.t_win_fw_r.next = (self.t_after_fw_r.val() & self.at_or_before_fw_r.val())
+            | (self.t_wraps.q.val() & (self.t_after_fw_r.val() | self.at_or_before_fw_r.val()));
+        self.t_after_ram_d.next = self.ram_d_t.read_data.val() > self.t_start.q.val();
+        self.t_win_ram_d.next = (self.t_after_ram_d.val() & self.at_or_before_ram_d.val())
+            | (self.t_wraps.q.val() & (self.t_after_ram_d.val() | self.at_or_before_ram_d.val()));
+        self.t_after_fw_d.next = self.fw_d_t.q.val() > self.t_start.q.val();
+        self.t_win_fw_d.next = (self.t_after_fw_d.val() & self.at_or_before_fw_d.val())
+            | (self.t_wraps.q.val() & (self.t_after_fw_d.val() | self.at_or_before_fw_d.val()));
+        // x = 0 (D never written): 0 > start never holds, 0 <= now always does.
+        self.t_win_lk.next = self.t_wraps.q.val();
+        if self.lk_pending.val() {
+            self.t_win_lk.next = self.t_win_ram_r.val();
+            if self.lk_sel_r.q.val() {
+                self.t_win_lk.next = self.t_win_fw_r.val();
+            }
+        } else if self.lk_written.val() {
+            self.t_win_lk.next = self.t_win_ram_d.val();
+            if self.lk_sel_d.q.val() {
+                self.t_win_lk.next = self.t_win_fw_d.val();
+            }
+        }
+        self.on_win_lk.next = self.on_win_ram_r.val();
+        if self.lk_sel_r.q.val() {
+            self.on_win_lk.next = self.on_win_fw_r.val();
+        }
+
+        // The flowchart (spec §1.3). A RESUME of this entry in this cycle makes Ton and the
+        // elapsed T both 0. A timestamp over half a wrap old (age >= 2) is long ago.
+        if self.same_key.val() {
+            self.ton_short.next = !self.on_zero.q.val();
+            self.t_expired.next = self.t_zero.q.val();
+        } else {
+            // (An empty window, max(Ton) = 0 or T = 0, holds no x.)
+            self.ton_short.next = !self.lk_on_hi.val().any() & self.on_win_lk.val();
+            self.t_expired.next = self.lk_t_hi.val().any() | !self.t_win_lk.val();
+        }
         self.enabled.next = self
             .r_prio_enable
             .q
@@ -807,8 +933,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.ram_d_qs.write_address.next = self.d_key.val();
         self.ram_d_qs.write_data.next =
             (self.w_q_rec.val() << 2) | bit_cast::<32, 2>(self.new_ls.val());
-        self.fw_d_valid.d.next = self.d_write.val();
-        self.fw_d_key.d.next = self.d_key.val();
+        self.sel_d_next.next = self.d_write.val() & (self.d_key.val() == self.in_l_key.val());
+        self.lk_sel_d.d.next = self.sel_d_next.val();
         self.fw_d_t.d.next = self.w_t_t.val();
         self.fw_d_qs.d.next = (self.w_q_rec.val() << 2) | bit_cast::<32, 2>(self.new_ls.val());
         self.d_write_keys.next = 0.into();
@@ -847,6 +973,18 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.age_t_hi.d.next = self.t_hi_stepped.val() & !self.age_t_writes.val();
         self.age_t_lo.d.next =
             (self.t_lo_stepped.val() & !self.age_t_writes.val()) | self.fresh_t.val();
+        self.lk_t_hi_pre.d.next = self
+            .age_t_hi
+            .q
+            .val()
+            .get_bits::<1>(self.in_l_key.val().index());
+        self.lk_t_lo_pre.d.next = self
+            .age_t_lo
+            .q
+            .val()
+            .get_bits::<1>(self.in_l_key.val().index());
+        self.lk_t_hw.d.next = self.half_wrap.val();
+        self.lk_t_w.d.next = self.sel_r_next.val() | (self.sel_d_next.val() & self.boundary.val());
 
         // Dequeue outputs (fields zero when not valid; a bad index passes the ECN unchanged).
         self.o_valid.d.next = self.d_valid.q.val() | self.d_bad.q.val();
@@ -960,8 +1098,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.snap_pending.d.next = false;
             self.snap_read.d.next = false;
             self.now.d.next = 0.into();
-            self.fw_r_valid.d.next = false;
-            self.fw_d_valid.d.next = false;
+            self.lk_sel_r.d.next = false;
+            self.lk_sel_d.d.next = false;
+            self.lk_t_hi_pre.d.next = self.one_1.val();
+            self.lk_t_lo_pre.d.next = self.one_1.val();
+            self.lk_t_hw.d.next = false;
+            self.lk_t_w.d.next = false;
             self.paused.d.next = 0.into();
             self.pending.d.next = 0.into();
             self.written_d.d.next = 0.into();
@@ -989,6 +1131,49 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.o_state.d.next = 0.into();
             self.o_rdata.d.next = 0.into();
         }
+
+        // ---- The next cycle's lookup, from the registers' final D values (reset included):
+        // the per-key flags of the entry the RAMs are addressed with, as this edge leaves them,
+        // and whether the captured frame is a RESUME of a paused entry (of the dequeued one).
+        self.lk_pend.d.next = self.pending.d.val().get_bit(self.in_l_key.val().index());
+        self.lk_wr.d.next = self.written_d.d.val().get_bit(self.in_l_key.val().index());
+        self.lk_paused_r.d.next = self
+            .paused
+            .d
+            .val()
+            .get_bits::<1>(self.in_l_key.val().index());
+        self.lk_on_hi_r.d.next = self
+            .age_on_hi
+            .d
+            .val()
+            .get_bits::<1>(self.in_l_key.val().index());
+        self.lk_on_lo_r.d.next = self
+            .age_on_lo
+            .d
+            .val()
+            .get_bits::<1>(self.in_l_key.val().index());
+        if self.r_mode.d.val() {
+            self.rx_next_valid.next = self.c_valid.d.val();
+            self.rx_next_key.next = self.c_key.d.val();
+            self.rx_next_stop.next = self.c_stop.d.val();
+        } else {
+            self.rx_next_valid.next = self.p_valid.d.val();
+            self.rx_next_key.next = self.p_key.d.val();
+            self.rx_next_stop.next = self.p_stop.d.val();
+        }
+        self.rx_next_resume.next = self.rx_next_valid.val()
+            & !self.rx_next_stop.val()
+            & self.paused.d.val().get_bit(self.rx_next_key.val().index());
+        self.rx_resume_r.d.next = self.rx_next_resume.val();
+        self.same_r.d.next = self.rx_next_resume.val()
+            & self.d_valid.d.val()
+            & (self.rx_next_key.val() == self.in_d_key.val());
+        self.on_start.d.next = (self.now.d.val() - self.r_max_ton.d.val()) & self.time_mask.val();
+        self.on_wraps.d.next = self.now.d.val() < self.r_max_ton.d.val();
+        self.on_zero.d.next = !self.r_max_ton.d.val().any();
+        self.t_start.d.next = (self.now.d.val() - self.r_t_period.d.val()) & self.time_mask.val();
+        self.t_wraps.d.next = self.now.d.val() < self.r_t_period.d.val();
+        self.t_zero.d.next = !self.r_t_period.d.val().any();
     }
 }
 

@@ -1,5 +1,5 @@
 //! `K` rows of `R` flag bits in flip-flops, with one clear port and one set port per edge and
-//! three row reads. CaPFC keeps its E bits here: row = egress key `{port, priority}` (priority
+//! four row reads. CaPFC keeps its E bits here: row = egress key `{port, priority}` (priority
 //! in the low `prio_bits` bits), bit = ingress port.
 //!
 //! On an edge, a valid clear empties row `clear_key`, then a valid set ORs `set_bits` into row

@@ -522,6 +522,15 @@ pub fn run(
             'batches: for batch in full_rx.iter() {
                 let rows = batch.rows;
                 main.step_rows(&batch.inputs[..rows * n_in], &mut actual[..rows * n_out]);
+                // Without a VCD to write, a batch that matches as a whole needs no per-row work.
+                if writer.is_none()
+                    && first.is_none()
+                    && batch.expected[..rows * n_out] == actual[..rows * n_out]
+                {
+                    cycle += rows as u64;
+                    let _ = empty_tx.send(batch);
+                    continue;
+                }
                 for row in 0..rows {
                     let inputs = &batch.inputs[row * n_in..][..n_in];
                     let expected = &batch.expected[row * n_out..][..n_out];

@@ -360,6 +360,27 @@ fn cosim_mismatch_names_cycle_and_port_and_writes_waves() {
     assert_eq!(lines[5], format!("waves: {}", rtl_vcd.display()));
 }
 
+/// A mismatch after whole batches that matched (the comparison skips per-row work for those)
+/// is still reported at its own cycle.
+#[test]
+fn cosim_mismatch_after_matching_batches_names_its_cycle() {
+    let dir = test_dir("mismatch_late");
+    let v = write_verilog(&dir);
+    let mut rtl = build(&v, "acc_top", &schema(), &BuildOptions::default()).unwrap();
+    let mut model = AccModel::new(Some(2_500));
+    let mut stim = SeededStimulus::new(7, 10_000, SplitMix64::new, random_inputs);
+    let opts = CosimOptions {
+        seed: Some(7),
+        out_dir: dir.join("waves"),
+        ..Default::default()
+    };
+    let report = cosim::run(&mut model, &mut rtl, &mut stim, &opts).unwrap();
+    let m = report.mismatch.as_ref().expect("a mismatch");
+    assert_eq!(m.cycle, 2_500, "{report}");
+    assert_eq!(m.first.port, "sum");
+    assert_eq!(report.cycles, 2_509, "runs window_after = 8 more cycles");
+}
+
 #[test]
 fn cosim_writes_full_run_vcds_and_accepts_file_stimulus() {
     let dir = test_dir("fullvcd");

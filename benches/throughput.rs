@@ -173,7 +173,9 @@ fn main() {
          simulator. Unit: cycles per second, best of the runs with the median in parentheses.\n\n\
          {table}\n\
          Targets (issue 2): model >= 5e7 cycles/s, co-simulation >= 1e7 cycles/s on `tiny`.\n\n\
-         Machine: {cpu}, {cores} cores; {verilator}.\n"
+         Machine: {cpu}, {cores} cores; {verilator}. Rates depend on the machine: on a shared\n\
+         virtual machine the CPU time of one identical co-simulation run varies by up to 1.5x\n\
+         from run to run, so compare rows of one report, not rows of reports from different days.\n"
     );
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reports/bench.md");
     std::fs::write(path, report).unwrap();

@@ -122,13 +122,17 @@ module capfc_props (
     (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.c_key$q
     (* keep *) wire cal_result;              // probe: dut.core.cal_result
     (* keep *) wire cal_summed;              // probe: dut.core.cal_summed$q
-    (* keep *) wire [16*PP-1:0] cal_counts;  // probe: dut.core.cal_counts$q
-    (* keep *) wire [PP-1:0] cal_flagged;    // probe: dut.core.cal_flagged$q
+    (* keep *) wire [16*PP-1:0] cal_counts;  // probe: dut.core.cal_row.counts
+    (* keep *) wire [PP-1:0] cal_flagged;    // probe: dut.core.cal_row.flagged
     (* keep *) wire [31:0] cal_cum;          // probe: dut.core.cal_cum$q
     (* keep *) wire [31:0] cal_total;        // probe: dut.core.cal_total$q
     (* keep *) wire [15:0] cal_cut;          // probe: dut.core.cal_cut$q
     (* keep *) wire cal_done;                // probe: dut.core.cal_done
     (* keep *) wire [PP-1:0] flags_lanes;    // probe: dut.core.flags_lanes
+    (* keep *) wire [PP-1:0] cal_sel;        // probe: dut.core.cal_row.sel
+    (* keep *) wire [15:0] cal_best;         // probe: dut.core.cal_row.best_val
+    (* keep *) wire cal_found;               // probe: dut.core.cal_row.found
+    (* keep *) wire cal_left;                // probe: dut.core.cal_row.left
 
     // ---------------------------------------------------------------- assumptions
     // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the
@@ -325,6 +329,29 @@ module capfc_props (
         end
     endfunction
 
+    // The largest nonzero lane not in `flagged`, lowest lane on ties, one-hot (0 when none).
+    function [PP-1:0] largest_remaining(input [16*PP-1:0] r, input [PP-1:0] flagged);
+        integer a;
+        reg [15:0] best;
+        begin
+            best = 16'd0;
+            largest_remaining = {PP{1'b0}};
+            for (a = 0; a < PP; a = a + 1)
+                if (!flagged[a] && r[a * 16 +: 16] > best) begin
+                    best = r[a * 16 +: 16];
+                    largest_remaining = {{(PP-1){1'b0}}, 1'b1} << a;
+                end
+        end
+    endfunction
+
+    // The nonzero lanes not in `flagged`.
+    function [PP-1:0] candidates(input [16*PP-1:0] r, input [PP-1:0] flagged);
+        integer a;
+        begin
+            for (a = 0; a < PP; a = a + 1) candidates[a] = r[a * 16 +: 16] != 16'd0 && !flagged[a];
+        end
+    endfunction
+
     // `sel` is closed under the ranking: every lane ranked before a selected lane is selected,
     // and only nonzero lanes are.
     function ranked_prefix(input [16*PP-1:0] r, input [PP-1:0] sel);
@@ -404,6 +431,12 @@ module capfc_props (
             a_engine_total: assert (cal_total == lane_sum(cal_counts, {PP{1'b1}}));
             a_engine_cum: assert (cal_cum == flagged_sum);
             a_engine_flags_ranked: assert (ranked_prefix(cal_counts, cal_flagged));
+            // The selection is registered a cycle ahead (CalRow); it must be the one the
+            // registers as they are now give.
+            a_engine_selection: assert (cal_sel == largest_remaining(cal_counts, cal_flagged)
+                && cal_found == (cal_sel != {PP{1'b0}})
+                && cal_best == lane_sum(cal_counts, cal_sel)
+                && cal_left == ((candidates(cal_counts, cal_flagged) & ~cal_sel) != {PP{1'b0}}));
         end
     end
 `ifndef SC_INDUCTION

@@ -287,6 +287,15 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [3:0] e_rows$row2;
     wire  [3:0] e_rows$row3;
     wire  [31:0] e_rows$rows;
+    reg  [63:0] cal_row$next_counts;
+    reg  [3:0] cal_row$next_flagged;
+    wire  [63:0] cal_row$counts;
+    wire  [3:0] cal_row$flagged;
+    wire  [15:0] cal_row$best_val;
+    wire  cal_row$found;
+    wire  [3:0] cal_row$sel;
+    wire  cal_row$left;
+    wire  [31:0] cal_row$sum;
     reg  [2:0] r_policy$d;
     wire  [2:0] r_policy$q;
     reg  [15:0] r_cut$d;
@@ -353,14 +362,10 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [2:0] cal_key$q;
     reg  [15:0] cal_cut$d;
     wire  [15:0] cal_cut$q;
-    reg  [63:0] cal_counts$d;
-    wire  [63:0] cal_counts$q;
     reg  [31:0] cal_total$d;
     wire  [31:0] cal_total$q;
     reg  [31:0] cal_cum$d;
     wire  [31:0] cal_cum$q;
-    reg  [3:0] cal_flagged$d;
-    wire  [3:0] cal_flagged$q;
     reg  [7:0] cnt0$d;
     wire  [7:0] cnt0$q;
     reg  [7:0] cnt1$d;
@@ -444,19 +449,16 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  capture;
     reg  [7:0] c_onehot;
     reg  [7:0] d_onehot;
-    reg  [3:0] cand;
-    reg  [15:0] best_val;
-    reg  [1:0] best_lane;
-    reg  found;
-    reg  [3:0] sel;
-    reg  left;
     reg  [31:0] cum_new;
     reg  [7:0] den;
     reg  [7:0] num;
     reg  [31:0] den_cum;
     reg  [31:0] num_total;
-    reg  [31:0] sum;
-    reg  [31:0] lane32;
+    reg  [31:0] pp_lo;
+    reg  [31:0] pp_hi;
+    reg  [31:0] pp_pair;
+    reg  [127:0] den_pairs;
+    reg  [127:0] num_pairs;
     reg  cal_done;
     reg  cancel_now;
     reg  cal_result;
@@ -594,6 +596,18 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .row2(e_rows$row2),
         .row3(e_rows$row3),
         .rows(e_rows$rows)
+    );
+    capfc_tiny__cal_row cal_row(
+        .clock(clock),
+        .next_counts(cal_row$next_counts),
+        .next_flagged(cal_row$next_flagged),
+        .counts(cal_row$counts),
+        .flagged(cal_row$flagged),
+        .best_val(cal_row$best_val),
+        .found(cal_row$found),
+        .sel(cal_row$sel),
+        .left(cal_row$left),
+        .sum(cal_row$sum)
     );
     capfc_tiny__r_policy r_policy(
         .d(r_policy$d),
@@ -760,11 +774,6 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .q(cal_cut$q),
         .clock(clock)
     );
-    capfc_tiny__cal_counts cal_counts(
-        .d(cal_counts$d),
-        .q(cal_counts$q),
-        .clock(clock)
-    );
     capfc_tiny__cal_total cal_total(
         .d(cal_total$d),
         .q(cal_total$q),
@@ -773,11 +782,6 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     capfc_tiny__cal_cum cal_cum(
         .d(cal_cum$d),
         .q(cal_cum$q),
-        .clock(clock)
-    );
-    capfc_tiny__cal_flagged cal_flagged(
-        .d(cal_flagged$d),
-        .q(cal_flagged$q),
         .clock(clock)
     );
     capfc_tiny__cnt0 cnt0(
@@ -891,10 +895,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         cal_cancel$d = cal_cancel$q;
         cal_key$d = cal_key$q;
         cal_cut$d = cal_cut$q;
-        cal_counts$d = cal_counts$q;
         cal_total$d = cal_total$q;
         cal_cum$d = cal_cum$q;
-        cal_flagged$d = cal_flagged$q;
         cnt0$d = cnt0$q;
         cnt1$d = cnt1$q;
         cnt2$d = cnt2$q;
@@ -910,6 +912,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         o_eclr_key$d = o_eclr_key$q;
         o_eclr_mask$d = o_eclr_mask$q;
         o_rdata$d = o_rdata$q;
+        cal_row$next_counts = cal_row$counts;
+        cal_row$next_flagged = cal_row$flagged;
         e_rows$reset = reset;
         in_e_ok = port_ok[in_enq_port] & prio_ok[in_enq_prio];
         in_d_ok = port_ok[in_deq_port] & prio_ok[in_deq_prio];
@@ -1124,128 +1128,112 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
                 r_snap$d = row_raw[(c_lane * 32'h10)+:(16)];
             end
         end
-        cand = 4'h0;
-        best_val = 16'h0;
-        best_lane = 2'h0;
-        sum = 32'h0;
-        lane = cal_counts$q[(0 * 32'h10)+:(16)];
-        lane32 = {16'd0, lane};
-        sum = sum + lane32;
-        if (|lane & ~cal_flagged$q[0]) begin
-            cand[0] = 1'b1;
-            if (lane > best_val) begin
-                best_val = lane;
-                best_lane = 0;
-            end
-        end
-        lane = cal_counts$q[(1 * 32'h10)+:(16)];
-        lane32 = {16'd0, lane};
-        sum = sum + lane32;
-        if (|lane & ~cal_flagged$q[1]) begin
-            cand[1] = 1'b1;
-            if (lane > best_val) begin
-                best_val = lane;
-                best_lane = 1;
-            end
-        end
-        lane = cal_counts$q[(2 * 32'h10)+:(16)];
-        lane32 = {16'd0, lane};
-        sum = sum + lane32;
-        if (|lane & ~cal_flagged$q[2]) begin
-            cand[2] = 1'b1;
-            if (lane > best_val) begin
-                best_val = lane;
-                best_lane = 2;
-            end
-        end
-        lane = cal_counts$q[(3 * 32'h10)+:(16)];
-        lane32 = {16'd0, lane};
-        sum = sum + lane32;
-        if (|lane & ~cal_flagged$q[3]) begin
-            cand[3] = 1'b1;
-            if (lane > best_val) begin
-                best_val = lane;
-                best_lane = 3;
-            end
-        end
-        found = |best_val;
-        sel = 4'h0;
-        if (found) begin
-            sel = one_pp << best_lane;
-        end
-        left = |(cand & ~sel);
-        cum_new = cal_cum$q + {16'd0, best_val};
+        cum_new = cal_cum$q + {16'd0, cal_row$best_val};
         den = cal_cut$q[(32'h8)+:(8)];
         num = cal_cut$q[(32'h0)+:(8)];
-        den_cum = 32'h0;
-        num_total = 32'h0;
-        if (den[0]) begin
-            den_cum = den_cum + (cum_new << 0);
+        den_pairs = 128'h0;
+        num_pairs = 128'h0;
+        pp_lo = 32'h0;
+        pp_hi = 32'h0;
+        if (den[32'h2 * 0]) begin
+            pp_lo = cum_new << (32'h2 * 0);
         end
-        if (num[0]) begin
-            num_total = num_total + (cal_total$q << 0);
+        if (den[32'h2 * 0 + 32'h1]) begin
+            pp_hi = cum_new << (32'h2 * 0 + 32'h1);
         end
-        if (den[1]) begin
-            den_cum = den_cum + (cum_new << 1);
+        pp_pair = pp_lo + pp_hi;
+        den_pairs = den_pairs | ({96'd0, pp_pair} << (0 * 32'h20));
+        pp_lo = 32'h0;
+        pp_hi = 32'h0;
+        if (num[32'h2 * 0]) begin
+            pp_lo = cal_total$q << (32'h2 * 0);
         end
-        if (num[1]) begin
-            num_total = num_total + (cal_total$q << 1);
+        if (num[32'h2 * 0 + 32'h1]) begin
+            pp_hi = cal_total$q << (32'h2 * 0 + 32'h1);
         end
-        if (den[2]) begin
-            den_cum = den_cum + (cum_new << 2);
+        pp_pair = pp_lo + pp_hi;
+        num_pairs = num_pairs | ({96'd0, pp_pair} << (0 * 32'h20));
+        pp_lo = 32'h0;
+        pp_hi = 32'h0;
+        if (den[32'h2 * 1]) begin
+            pp_lo = cum_new << (32'h2 * 1);
         end
-        if (num[2]) begin
-            num_total = num_total + (cal_total$q << 2);
+        if (den[32'h2 * 1 + 32'h1]) begin
+            pp_hi = cum_new << (32'h2 * 1 + 32'h1);
         end
-        if (den[3]) begin
-            den_cum = den_cum + (cum_new << 3);
+        pp_pair = pp_lo + pp_hi;
+        den_pairs = den_pairs | ({96'd0, pp_pair} << (1 * 32'h20));
+        pp_lo = 32'h0;
+        pp_hi = 32'h0;
+        if (num[32'h2 * 1]) begin
+            pp_lo = cal_total$q << (32'h2 * 1);
         end
-        if (num[3]) begin
-            num_total = num_total + (cal_total$q << 3);
+        if (num[32'h2 * 1 + 32'h1]) begin
+            pp_hi = cal_total$q << (32'h2 * 1 + 32'h1);
         end
-        if (den[4]) begin
-            den_cum = den_cum + (cum_new << 4);
+        pp_pair = pp_lo + pp_hi;
+        num_pairs = num_pairs | ({96'd0, pp_pair} << (1 * 32'h20));
+        pp_lo = 32'h0;
+        pp_hi = 32'h0;
+        if (den[32'h2 * 2]) begin
+            pp_lo = cum_new << (32'h2 * 2);
         end
-        if (num[4]) begin
-            num_total = num_total + (cal_total$q << 4);
+        if (den[32'h2 * 2 + 32'h1]) begin
+            pp_hi = cum_new << (32'h2 * 2 + 32'h1);
         end
-        if (den[5]) begin
-            den_cum = den_cum + (cum_new << 5);
+        pp_pair = pp_lo + pp_hi;
+        den_pairs = den_pairs | ({96'd0, pp_pair} << (2 * 32'h20));
+        pp_lo = 32'h0;
+        pp_hi = 32'h0;
+        if (num[32'h2 * 2]) begin
+            pp_lo = cal_total$q << (32'h2 * 2);
         end
-        if (num[5]) begin
-            num_total = num_total + (cal_total$q << 5);
+        if (num[32'h2 * 2 + 32'h1]) begin
+            pp_hi = cal_total$q << (32'h2 * 2 + 32'h1);
         end
-        if (den[6]) begin
-            den_cum = den_cum + (cum_new << 6);
+        pp_pair = pp_lo + pp_hi;
+        num_pairs = num_pairs | ({96'd0, pp_pair} << (2 * 32'h20));
+        pp_lo = 32'h0;
+        pp_hi = 32'h0;
+        if (den[32'h2 * 3]) begin
+            pp_lo = cum_new << (32'h2 * 3);
         end
-        if (num[6]) begin
-            num_total = num_total + (cal_total$q << 6);
+        if (den[32'h2 * 3 + 32'h1]) begin
+            pp_hi = cum_new << (32'h2 * 3 + 32'h1);
         end
-        if (den[7]) begin
-            den_cum = den_cum + (cum_new << 7);
+        pp_pair = pp_lo + pp_hi;
+        den_pairs = den_pairs | ({96'd0, pp_pair} << (3 * 32'h20));
+        pp_lo = 32'h0;
+        pp_hi = 32'h0;
+        if (num[32'h2 * 3]) begin
+            pp_lo = cal_total$q << (32'h2 * 3);
         end
-        if (num[7]) begin
-            num_total = num_total + (cal_total$q << 7);
+        if (num[32'h2 * 3 + 32'h1]) begin
+            pp_hi = cal_total$q << (32'h2 * 3 + 32'h1);
         end
+        pp_pair = pp_lo + pp_hi;
+        num_pairs = num_pairs | ({96'd0, pp_pair} << (3 * 32'h20));
+        den_cum = (den_pairs[(32'h0)+:(32)] + den_pairs[(32'h20)+:(32)]) + (den_pairs[(32'h40)+:(32)] + den_pairs[(32'h60)+:(32)]);
+        num_total = (num_pairs[(32'h0)+:(32)] + num_pairs[(32'h20)+:(32)]) + (num_pairs[(32'h40)+:(32)] + num_pairs[(32'h60)+:(32)]);
         cancel_now = cal_cancel$q | ((reset_now | xon_now) & (egress$d_key == cal_key$q));
         cal_done = 1'b0;
         if (cal_busy$q) begin
             cal_cancel$d = cancel_now;
             if (~cal_summed$q) begin
-                cal_total$d = sum;
+                cal_total$d = cal_row$sum;
                 cal_summed$d = 1'b1;
             end
             else begin
-                cal_flagged$d = cal_flagged$q | sel;
+                cal_row$next_flagged = cal_row$flagged | cal_row$sel;
                 cal_cum$d = cum_new;
-                cal_done = ~found | (den_cum >= num_total) | ~left;
+                cal_done = ~cal_row$found | (den_cum >= num_total) | ~cal_row$left;
             end
         end
         if (cal_done) begin
             cal_busy$d = 1'b0;
         end
         cal_result = cal_done & ~cancel_now & (policy == policy_cal);
-        flags_lanes = cal_flagged$q | sel;
+        flags_lanes = cal_row$flagged | cal_row$sel;
         cal_key_port = cal_key$q >> prio_bits;
         cal_port = cal_key_port[1:0];
         below_port = (one_pp << cal_port) - one_pp;
@@ -1257,12 +1245,12 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
             cal_key$d = c_key$q;
             cal_cut$d = r_cut$q;
             cal_cum$d = 32'h0;
-            cal_flagged$d = 4'h0;
+            cal_row$next_flagged = 4'h0;
             if (serve_capture) begin
-                cal_counts$d = row_raw;
+                cal_row$next_counts = row_raw;
             end
             else begin
-                cal_counts$d = row_new;
+                cal_row$next_counts = row_new;
             end
         end
         set_valid = stopmax_set | cal_result;
@@ -1710,25 +1698,6 @@ module capfc_tiny__cal_cancel(d,q,clock);
 endmodule // capfc_tiny__cal_cancel
 
 
-module capfc_tiny__cal_counts(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__cal_counts
-
-
 module capfc_tiny__cal_cum(d,q,clock);
 
     // Module arguments
@@ -1767,25 +1736,6 @@ module capfc_tiny__cal_cut(d,q,clock);
 endmodule // capfc_tiny__cal_cut
 
 
-module capfc_tiny__cal_flagged(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__cal_flagged
-
-
 module capfc_tiny__cal_key(d,q,clock);
 
     // Module arguments
@@ -1803,6 +1753,89 @@ module capfc_tiny__cal_key(d,q,clock);
     end
 
 endmodule // capfc_tiny__cal_key
+
+
+module capfc_tiny__cal_row(clock,next_counts,next_flagged,counts,flagged,best_val,found,sel,left,sum);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] next_counts;
+    input wire  [3:0] next_flagged;
+    output reg  [63:0] counts;
+    output reg  [3:0] flagged;
+    output reg  [15:0] best_val;
+    output reg  found;
+    output reg  [3:0] sel;
+    output reg  left;
+    output reg  [31:0] sum;
+
+    // Update code (custom)
+    reg [63:0] counts_r;
+    reg [3:0] flagged_r;
+    always @(*) counts = counts_r;
+    always @(*) flagged = flagged_r;
+    // Level l of each tree has 2^l nodes; level 2 is the lanes. The selection's candidates are
+    // the lanes of the row register that are nonzero and not flagged after this edge.
+    wire [3:0] cand;
+    wire [15:0] max_val_l0;
+    wire [1:0] max_lane_l0;
+    wire [31:0] sum_l0;
+    wire [31:0] max_val_l1;
+    wire [3:0] max_lane_l1;
+    wire [63:0] sum_l1;
+    wire [63:0] max_val_l2;
+    wire [7:0] max_lane_l2;
+    wire [127:0] sum_l2;
+    genvar i;
+    generate
+       for (i = 0; i < 4; i = i + 1) begin : lanes
+          localparam [1:0] LANE = i;
+          assign cand[i] = |counts_r[i * 16 +: 16] && !next_flagged[i];
+          assign max_val_l2[i * 16 +: 16] = cand[i] ? counts_r[i * 16 +: 16] : 16'd0;
+          assign max_lane_l2[i * 2 +: 2] = LANE;
+          assign sum_l2[i * 32 +: 32] = {16'd0, counts_r[i * 16 +: 16]};
+       end
+    for (i = 0; i < 2; i = i + 1) begin : node1
+          wire [15:0] lo = max_val_l2[2 * i * 16 +: 16];
+          wire [15:0] hi = max_val_l2[(2 * i + 1) * 16 +: 16];
+          wire take_hi = hi > lo;
+          assign max_val_l1[i * 16 +: 16] = take_hi ? hi : lo;
+          assign max_lane_l1[i * 2 +: 2] = take_hi
+             ? max_lane_l2[(2 * i + 1) * 2 +: 2] : max_lane_l2[2 * i * 2 +: 2];
+          assign sum_l1[i * 32 +: 32] = sum_l2[2 * i * 32 +: 32] + sum_l2[(2 * i + 1) * 32 +: 32];
+       end
+    for (i = 0; i < 1; i = i + 1) begin : node0
+          wire [15:0] lo = max_val_l1[2 * i * 16 +: 16];
+          wire [15:0] hi = max_val_l1[(2 * i + 1) * 16 +: 16];
+          wire take_hi = hi > lo;
+          assign max_val_l0[i * 16 +: 16] = take_hi ? hi : lo;
+          assign max_lane_l0[i * 2 +: 2] = take_hi
+             ? max_lane_l1[(2 * i + 1) * 2 +: 2] : max_lane_l1[2 * i * 2 +: 2];
+          assign sum_l0[i * 32 +: 32] = sum_l1[2 * i * 32 +: 32] + sum_l1[(2 * i + 1) * 32 +: 32];
+       end
+    endgenerate
+    wire found_next = |max_val_l0;
+    wire [3:0] sel_next = found_next ? 4'd1 << max_lane_l0 : 4'd0;
+    reg [15:0] best_r;
+    reg found_r;
+    reg [3:0] sel_r;
+    reg left_r;
+    always @(posedge clock) begin
+       counts_r <= next_counts;
+       flagged_r <= next_flagged;
+       best_r <= max_val_l0;
+       found_r <= found_next;
+       sel_r <= sel_next;
+       left_r <= |(cand & ~sel_next);
+    end
+    always @(*) begin
+       best_val = best_r;
+       found = found_r;
+       sel = sel_r;
+       left = left_r;
+       sum = sum_l0;
+    end
+endmodule // capfc_tiny__cal_row
 
 
 module capfc_tiny__cal_summed(d,q,clock);

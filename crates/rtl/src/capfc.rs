@@ -16,6 +16,7 @@
 //!   count of set E bits as six bit planes (vector increment/decrement), so D = I or count != 0
 //!   for every key at once.
 
+use crate::cal_row::CalRow;
 use crate::flag_rows::FlagRows;
 use crate::lane_ram::LaneRam;
 use crate::narrow_ram::NarrowRam;
@@ -91,6 +92,8 @@ pub struct CapfcCore<
     pub counts: LaneRam<KB, W>,
     pub maxes: NarrowRam<KB, 32>,
     pub e_rows: FlagRows<KB, K, PP, EB>,
+    /// The engine's captured row and flagged lanes, with its largest-remaining and sum trees.
+    pub cal_row: CalRow<PB, PP, W>,
 
     // Parameters of this instance, from the config and the register map.
     port_ok: Constant<Bits<PP>>,
@@ -194,11 +197,8 @@ pub struct CapfcCore<
     cal_key: DFF<Bits<KB>>,
     /// CUT latched at the capture.
     cal_cut: DFF<Bits<16>>,
-    cal_counts: DFF<Bits<W>>,
     cal_total: DFF<Bits<32>>,
     cal_cum: DFF<Bits<32>>,
-    /// Flagged lanes (input space without the diagonal).
-    cal_flagged: DFF<Bits<PP>>,
 
     // Per ingress key, the number of egresses with its E bit set, as bit planes.
     cnt0: DFF<Bits<K>>,
@@ -272,19 +272,17 @@ pub struct CapfcCore<
     c_onehot: Signal<Local, Bits<K>>,
     d_onehot: Signal<Local, Bits<K>>,
     // Engine.
-    cand: Signal<Local, Bits<PP>>,
-    best_val: Signal<Local, Bits<16>>,
-    best_lane: Signal<Local, Bits<PB>>,
-    found: Signal<Local, Bit>,
-    sel: Signal<Local, Bits<PP>>,
-    left: Signal<Local, Bit>,
     cum_new: Signal<Local, Bits<32>>,
     den: Signal<Local, Bits<8>>,
     num: Signal<Local, Bits<8>>,
     den_cum: Signal<Local, Bits<32>>,
     num_total: Signal<Local, Bits<32>>,
-    sum: Signal<Local, Bits<32>>,
-    lane32: Signal<Local, Bits<32>>,
+    /// Partial products of den * cum and num * S, two at a time (four 32-bit pair sums each).
+    pp_lo: Signal<Local, Bits<32>>,
+    pp_hi: Signal<Local, Bits<32>>,
+    pp_pair: Signal<Local, Bits<32>>,
+    den_pairs: Signal<Local, Bits<128>>,
+    num_pairs: Signal<Local, Bits<128>>,
     cal_done: Signal<Local, Bit>,
     cancel_now: Signal<Local, Bit>,
     cal_result: Signal<Local, Bit>,
@@ -412,6 +410,7 @@ impl<
                 cfg.priorities as usize,
                 cfg.prio_bits() as usize,
             ),
+            cal_row: Default::default(),
             port_ok: Constant::new(port_ok),
             prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
             ports8: Constant::new(u64::from(cfg.ports).into()),
@@ -502,10 +501,8 @@ impl<
             cal_cancel: Default::default(),
             cal_key: Default::default(),
             cal_cut: Default::default(),
-            cal_counts: Default::default(),
             cal_total: Default::default(),
             cal_cum: Default::default(),
-            cal_flagged: Default::default(),
             cnt0: Default::default(),
             cnt1: Default::default(),
             cnt2: Default::default(),
@@ -572,19 +569,16 @@ impl<
             capture: Default::default(),
             c_onehot: Default::default(),
             d_onehot: Default::default(),
-            cand: Default::default(),
-            best_val: Default::default(),
-            best_lane: Default::default(),
-            found: Default::default(),
-            sel: Default::default(),
-            left: Default::default(),
             cum_new: Default::default(),
             den: Default::default(),
             num: Default::default(),
             den_cum: Default::default(),
             num_total: Default::default(),
-            sum: Default::default(),
-            lane32: Default::default(),
+            pp_lo: Default::default(),
+            pp_hi: Default::default(),
+            pp_pair: Default::default(),
+            den_pairs: Default::default(),
+            num_pairs: Default::default(),
             cal_done: Default::default(),
             cancel_now: Default::default(),
             cal_result: Default::default(),
@@ -684,10 +678,8 @@ impl<
             cal_cancel,
             cal_key,
             cal_cut,
-            cal_counts,
             cal_total,
             cal_cum,
-            cal_flagged,
             cnt0,
             cnt1,
             cnt2,
@@ -707,6 +699,9 @@ impl<
         self.counts.clock.next = self.clock.val();
         self.maxes.clock.next = self.clock.val();
         self.e_rows.clock.next = self.clock.val();
+        self.cal_row.clock.next = self.clock.val();
+        self.cal_row.next_counts.next = self.cal_row.counts.val();
+        self.cal_row.next_flagged.next = self.cal_row.flagged.val();
         self.e_rows.reset.next = self.reset.val();
 
         // ---- Edge n: events naming existing ports and priorities go to the buffers.
@@ -948,43 +943,43 @@ impl<
         }
 
         // ---- The calibration engine: sum, then one largest remaining counter per edge.
-        self.cand.next = 0.into();
-        self.best_val.next = 0.into();
-        self.best_lane.next = 0.into();
-        self.sum.next = 0.into();
-        for j in 0..PP {
-            self.lane.next = self.cal_counts.q.val().get_bits::<16>(j * 16);
-            self.lane32.next = bit_cast::<32, 16>(self.lane.val());
-            self.sum.next = self.sum.val() + self.lane32.val();
-            if self.lane.val().any() & !self.cal_flagged.q.val().get_bit(j) {
-                self.cand.next = self.cand.val().replace_bit(j, true);
-                if self.lane.val() > self.best_val.val() {
-                    self.best_val.next = self.lane.val();
-                    self.best_lane.next = j.to_bits::<PB>();
-                }
-            }
-        }
-        self.found.next = self.best_val.val().any();
-        self.sel.next = 0.into();
-        if self.found.val() {
-            self.sel.next = self.one_pp.val() << self.best_lane.val();
-        }
-        self.left.next = (self.cand.val() & !self.sel.val()).any();
-        self.cum_new.next = self.cal_cum.q.val() + bit_cast::<32, 16>(self.best_val.val());
+        self.cum_new.next = self.cal_cum.q.val() + bit_cast::<32, 16>(self.cal_row.best_val.val());
         self.den.next = self.cal_cut.q.val().get_bits::<8>(8);
         self.num.next = self.cal_cut.q.val().get_bits::<8>(0);
-        // den * cum and num * S by shift and add (8-bit factors).
-        self.den_cum.next = 0.into();
-        self.num_total.next = 0.into();
-        for b in 0..8 {
-            if self.den.val().get_bit(b) {
-                self.den_cum.next = self.den_cum.val() + (self.cum_new.val() << b.to_bits::<8>());
+        // den * cum and num * S by shift and add (8-bit factors): four pair sums in parallel,
+        // then a balanced sum of the pairs, so each product is three adders deep, not eight.
+        self.den_pairs.next = 0.into();
+        self.num_pairs.next = 0.into();
+        for b in 0..4 {
+            self.pp_lo.next = 0.into();
+            self.pp_hi.next = 0.into();
+            if self.den.val().get_bit(2 * b) {
+                self.pp_lo.next = self.cum_new.val() << (2 * b).to_bits::<8>();
             }
-            if self.num.val().get_bit(b) {
-                self.num_total.next =
-                    self.num_total.val() + (self.cal_total.q.val() << b.to_bits::<8>());
+            if self.den.val().get_bit(2 * b + 1) {
+                self.pp_hi.next = self.cum_new.val() << (2 * b + 1).to_bits::<8>();
             }
+            self.pp_pair.next = self.pp_lo.val() + self.pp_hi.val();
+            self.den_pairs.next = self.den_pairs.val()
+                | (bit_cast::<128, 32>(self.pp_pair.val()) << (b * 32).to_bits::<8>());
+            self.pp_lo.next = 0.into();
+            self.pp_hi.next = 0.into();
+            if self.num.val().get_bit(2 * b) {
+                self.pp_lo.next = self.cal_total.q.val() << (2 * b).to_bits::<8>();
+            }
+            if self.num.val().get_bit(2 * b + 1) {
+                self.pp_hi.next = self.cal_total.q.val() << (2 * b + 1).to_bits::<8>();
+            }
+            self.pp_pair.next = self.pp_lo.val() + self.pp_hi.val();
+            self.num_pairs.next = self.num_pairs.val()
+                | (bit_cast::<128, 32>(self.pp_pair.val()) << (b * 32).to_bits::<8>());
         }
+        self.den_cum.next = (self.den_pairs.val().get_bits::<32>(0)
+            + self.den_pairs.val().get_bits::<32>(32))
+            + (self.den_pairs.val().get_bits::<32>(64) + self.den_pairs.val().get_bits::<32>(96));
+        self.num_total.next = (self.num_pairs.val().get_bits::<32>(0)
+            + self.num_pairs.val().get_bits::<32>(32))
+            + (self.num_pairs.val().get_bits::<32>(64) + self.num_pairs.val().get_bits::<32>(96));
         self.cancel_now.next = self.cal_cancel.q.val()
             | ((self.reset_now.val() | self.xon_now.val())
                 & (self.egress.d_key.val() == self.cal_key.q.val()));
@@ -992,14 +987,15 @@ impl<
         if self.cal_busy.q.val() {
             self.cal_cancel.d.next = self.cancel_now.val();
             if !self.cal_summed.q.val() {
-                self.cal_total.d.next = self.sum.val();
+                self.cal_total.d.next = self.cal_row.sum.val();
                 self.cal_summed.d.next = true;
             } else {
-                self.cal_flagged.d.next = self.cal_flagged.q.val() | self.sel.val();
+                self.cal_row.next_flagged.next =
+                    self.cal_row.flagged.val() | self.cal_row.sel.val();
                 self.cal_cum.d.next = self.cum_new.val();
-                self.cal_done.next = !self.found.val()
+                self.cal_done.next = !self.cal_row.found.val()
                     | (self.den_cum.val() >= self.num_total.val())
-                    | !self.left.val();
+                    | !self.cal_row.left.val();
             }
         }
         if self.cal_done.val() {
@@ -1009,7 +1005,7 @@ impl<
             & !self.cancel_now.val()
             & (self.policy.val() == self.policy_cal.val());
         // Lanes back to inputs: lanes at and above the egress port move up by one.
-        self.flags_lanes.next = self.cal_flagged.q.val() | self.sel.val();
+        self.flags_lanes.next = self.cal_row.flagged.val() | self.cal_row.sel.val();
         self.cal_key_port.next = self.cal_key.q.val() >> self.prio_bits.val();
         self.cal_port.next = bit_cast::<PB, KB>(self.cal_key_port.val());
         self.below_port.next = (self.one_pp.val() << self.cal_port.val()) - self.one_pp.val();
@@ -1022,11 +1018,11 @@ impl<
             self.cal_key.d.next = self.c_key.q.val();
             self.cal_cut.d.next = self.r_cut.q.val();
             self.cal_cum.d.next = 0.into();
-            self.cal_flagged.d.next = 0.into();
+            self.cal_row.next_flagged.next = 0.into();
             if self.serve_capture.val() {
-                self.cal_counts.d.next = self.row_raw.val();
+                self.cal_row.next_counts.next = self.row_raw.val();
             } else {
-                self.cal_counts.d.next = self.row_new.val();
+                self.cal_row.next_counts.next = self.row_new.val();
             }
         }
 

@@ -4,6 +4,7 @@
 //! the files under rtl/<b>/.
 
 pub mod bfc;
+pub mod cal_row;
 pub mod capfc;
 pub mod counter_row_ram;
 pub mod export;

@@ -421,8 +421,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  reset_now;
     reg  xon_now;
     reg  same_reset;
-    reg  [127:0] row_eff;
-    reg  [31:0] max_eff;
+    reg  [127:0] row_counted;
+    reg  [31:0] max_counted;
+    reg  [127:0] row_one;
     reg  [2:0] c_port;
     reg  [2:0] c_lane;
     reg  is_enq;
@@ -430,8 +431,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  count_it;
     reg  [15:0] lane_old;
     reg  at_top;
-    reg  halve;
-    reg  bump;
+    reg  raw_at_top;
+    reg  raw_halve;
+    reg  raw_bump;
     reg  [15:0] lane;
     reg  [127:0] row_new;
     reg  [15:0] lane_new;
@@ -1041,14 +1043,6 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         reset_now = egress$d_valid & (egress$d_b1 <= r_eg_warn$q);
         xon_now = egress$d_valid & (egress$d_b1 <= r_eg_xon$q);
         same_reset = reset_now & (egress$d_key == c_key$q);
-        if (same_reset) begin
-            row_eff = 128'h0;
-            max_eff = 32'h0;
-        end
-        else begin
-            row_eff = row_raw;
-            max_eff = max_raw;
-        end
         c_key_port = c_key$q >> prio_bits;
         c_port = c_key_port[2:0];
         if (c_input$q > c_port) begin
@@ -1060,85 +1054,126 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         is_enq = egress$e_valid;
         accepted = is_enq & ~egress$e_drop;
         count_it = accepted & (egress$e_b1 >= r_eg_warn$q) & (c_input$q != c_port);
-        lane_old = row_eff[(c_lane * 32'h10)+:(16)];
-        at_top = lane_old == counter_top;
-        halve = count_it & at_top & ~r_policy$q[32'h2];
-        bump = count_it & ~(at_top & r_policy$q[32'h2]);
-        row_new = 128'h0;
-        lane = row_eff[(0 * 32'h10)+:(16)];
-        if (halve) begin
+        lane_old = row_raw[(c_lane * 32'h10)+:(16)];
+        raw_at_top = lane_old == counter_top;
+        raw_halve = raw_at_top & ~r_policy$q[32'h2];
+        raw_bump = ~(raw_at_top & r_policy$q[32'h2]);
+        row_counted = 128'h0;
+        row_one = 128'h0;
+        lane = row_raw[(0 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 0)) begin
+        if (raw_bump & (c_lane == 0)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({112'd0, lane} << (0 * 32'h10));
-        lane = row_eff[(1 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({112'd0, lane} << (0 * 32'h10));
+        if (c_lane == 0) begin
+            row_one = row_one | ({112'd0, one_16} << (0 * 32'h10));
+        end
+        lane = row_raw[(1 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 1)) begin
+        if (raw_bump & (c_lane == 1)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({112'd0, lane} << (1 * 32'h10));
-        lane = row_eff[(2 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({112'd0, lane} << (1 * 32'h10));
+        if (c_lane == 1) begin
+            row_one = row_one | ({112'd0, one_16} << (1 * 32'h10));
+        end
+        lane = row_raw[(2 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 2)) begin
+        if (raw_bump & (c_lane == 2)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({112'd0, lane} << (2 * 32'h10));
-        lane = row_eff[(3 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({112'd0, lane} << (2 * 32'h10));
+        if (c_lane == 2) begin
+            row_one = row_one | ({112'd0, one_16} << (2 * 32'h10));
+        end
+        lane = row_raw[(3 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 3)) begin
+        if (raw_bump & (c_lane == 3)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({112'd0, lane} << (3 * 32'h10));
-        lane = row_eff[(4 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({112'd0, lane} << (3 * 32'h10));
+        if (c_lane == 3) begin
+            row_one = row_one | ({112'd0, one_16} << (3 * 32'h10));
+        end
+        lane = row_raw[(4 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 4)) begin
+        if (raw_bump & (c_lane == 4)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({112'd0, lane} << (4 * 32'h10));
-        lane = row_eff[(5 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({112'd0, lane} << (4 * 32'h10));
+        if (c_lane == 4) begin
+            row_one = row_one | ({112'd0, one_16} << (4 * 32'h10));
+        end
+        lane = row_raw[(5 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 5)) begin
+        if (raw_bump & (c_lane == 5)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({112'd0, lane} << (5 * 32'h10));
-        lane = row_eff[(6 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({112'd0, lane} << (5 * 32'h10));
+        if (c_lane == 5) begin
+            row_one = row_one | ({112'd0, one_16} << (5 * 32'h10));
+        end
+        lane = row_raw[(6 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 6)) begin
+        if (raw_bump & (c_lane == 6)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({112'd0, lane} << (6 * 32'h10));
-        lane = row_eff[(7 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({112'd0, lane} << (6 * 32'h10));
+        if (c_lane == 6) begin
+            row_one = row_one | ({112'd0, one_16} << (6 * 32'h10));
+        end
+        lane = row_raw[(7 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 7)) begin
+        if (raw_bump & (c_lane == 7)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({112'd0, lane} << (7 * 32'h10));
-        lane_new = row_new[(c_lane * 32'h10)+:(16)];
-        max_val = max_eff[(32'h0)+:(16)];
-        max_in = max_eff[(32'h10)+:(3)];
-        max_val_new = max_val;
-        max_in_new = max_in;
-        if (halve | (count_it & ((lane_new > max_val) | ((lane_new == max_val) & (c_input$q < max_in))))) begin
-            max_val_new = lane_new;
-            max_in_new = c_input$q;
+        row_counted = row_counted | ({112'd0, lane} << (7 * 32'h10));
+        if (c_lane == 7) begin
+            row_one = row_one | ({112'd0, one_16} << (7 * 32'h10));
         end
-        max_new = {16'd0, max_val_new} | ({29'd0, max_in_new} << 32'h10);
+        lane_new = row_counted[(c_lane * 32'h10)+:(16)];
+        max_val = max_raw[(32'h0)+:(16)];
+        max_in = max_raw[(32'h10)+:(3)];
+        max_counted = max_raw;
+        if (raw_halve | (lane_new > max_val) | ((lane_new == max_val) & (c_input$q < max_in))) begin
+            max_counted = {16'd0, lane_new} | ({29'd0, c_input$q} << 32'h10);
+        end
+        at_top = ~same_reset & raw_at_top;
+        if (same_reset) begin
+            row_new = 128'h0;
+            max_new = 32'h0;
+            if (count_it) begin
+                row_new = row_one;
+                max_new = {16'd0, one_16} | ({29'd0, c_input$q} << 32'h10);
+            end
+        end
+        else if (count_it) begin
+            row_new = row_counted;
+            max_new = max_counted;
+        end
+        else begin
+            row_new = row_raw;
+            max_new = max_raw;
+        end
+        max_val_new = max_new[(32'h0)+:(16)];
+        max_in_new = max_new[(32'h10)+:(3)];
         counts$write_enable = count_it;
         counts$write_address = c_key$q;
         counts$write_data = row_new;

@@ -421,8 +421,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  reset_now;
     reg  xon_now;
     reg  same_reset;
-    reg  [1023:0] row_eff;
-    reg  [31:0] max_eff;
+    reg  [1023:0] row_counted;
+    reg  [31:0] max_counted;
+    reg  [1023:0] row_one;
     reg  [5:0] c_port;
     reg  [5:0] c_lane;
     reg  is_enq;
@@ -430,8 +431,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  count_it;
     reg  [15:0] lane_old;
     reg  at_top;
-    reg  halve;
-    reg  bump;
+    reg  raw_at_top;
+    reg  raw_halve;
+    reg  raw_bump;
     reg  [15:0] lane;
     reg  [1023:0] row_new;
     reg  [15:0] lane_new;
@@ -2529,14 +2531,6 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         reset_now = egress$d_valid & (egress$d_b1 <= r_eg_warn$q);
         xon_now = egress$d_valid & (egress$d_b1 <= r_eg_xon$q);
         same_reset = reset_now & (egress$d_key == c_key$q);
-        if (same_reset) begin
-            row_eff = 1024'h0;
-            max_eff = 32'h0;
-        end
-        else begin
-            row_eff = row_raw;
-            max_eff = max_raw;
-        end
         c_key_port = c_key$q >> prio_bits;
         c_port = c_key_port[5:0];
         if (c_input$q > c_port) begin
@@ -2548,533 +2542,742 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         is_enq = egress$e_valid;
         accepted = is_enq & ~egress$e_drop;
         count_it = accepted & (egress$e_b1 >= r_eg_warn$q) & (c_input$q != c_port);
-        lane_old = row_eff[(c_lane * 32'h10)+:(16)];
-        at_top = lane_old == counter_top;
-        halve = count_it & at_top & ~r_policy$q[32'h2];
-        bump = count_it & ~(at_top & r_policy$q[32'h2]);
-        row_new = 1024'h0;
-        lane = row_eff[(0 * 32'h10)+:(16)];
-        if (halve) begin
+        lane_old = row_raw[(c_lane * 32'h10)+:(16)];
+        raw_at_top = lane_old == counter_top;
+        raw_halve = raw_at_top & ~r_policy$q[32'h2];
+        raw_bump = ~(raw_at_top & r_policy$q[32'h2]);
+        row_counted = 1024'h0;
+        row_one = 1024'h0;
+        lane = row_raw[(0 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 0)) begin
+        if (raw_bump & (c_lane == 0)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (0 * 32'h10));
-        lane = row_eff[(1 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (0 * 32'h10));
+        if (c_lane == 0) begin
+            row_one = row_one | ({1008'd0, one_16} << (0 * 32'h10));
+        end
+        lane = row_raw[(1 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 1)) begin
+        if (raw_bump & (c_lane == 1)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (1 * 32'h10));
+        if (c_lane == 1) begin
+            row_one = row_one | ({1008'd0, one_16} << (1 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (1 * 32'h10));
-        lane = row_eff[(2 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(2 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 2)) begin
+        if (raw_bump & (c_lane == 2)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (2 * 32'h10));
-        lane = row_eff[(3 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (2 * 32'h10));
+        if (c_lane == 2) begin
+            row_one = row_one | ({1008'd0, one_16} << (2 * 32'h10));
+        end
+        lane = row_raw[(3 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 3)) begin
+        if (raw_bump & (c_lane == 3)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (3 * 32'h10));
+        if (c_lane == 3) begin
+            row_one = row_one | ({1008'd0, one_16} << (3 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (3 * 32'h10));
-        lane = row_eff[(4 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(4 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 4)) begin
+        if (raw_bump & (c_lane == 4)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (4 * 32'h10));
-        lane = row_eff[(5 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (4 * 32'h10));
+        if (c_lane == 4) begin
+            row_one = row_one | ({1008'd0, one_16} << (4 * 32'h10));
+        end
+        lane = row_raw[(5 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 5)) begin
+        if (raw_bump & (c_lane == 5)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (5 * 32'h10));
+        if (c_lane == 5) begin
+            row_one = row_one | ({1008'd0, one_16} << (5 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (5 * 32'h10));
-        lane = row_eff[(6 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(6 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 6)) begin
+        if (raw_bump & (c_lane == 6)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (6 * 32'h10));
-        lane = row_eff[(7 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (6 * 32'h10));
+        if (c_lane == 6) begin
+            row_one = row_one | ({1008'd0, one_16} << (6 * 32'h10));
+        end
+        lane = row_raw[(7 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 7)) begin
+        if (raw_bump & (c_lane == 7)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (7 * 32'h10));
+        if (c_lane == 7) begin
+            row_one = row_one | ({1008'd0, one_16} << (7 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (7 * 32'h10));
-        lane = row_eff[(8 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(8 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 8)) begin
+        if (raw_bump & (c_lane == 8)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (8 * 32'h10));
-        lane = row_eff[(9 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (8 * 32'h10));
+        if (c_lane == 8) begin
+            row_one = row_one | ({1008'd0, one_16} << (8 * 32'h10));
+        end
+        lane = row_raw[(9 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 9)) begin
+        if (raw_bump & (c_lane == 9)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (9 * 32'h10));
+        if (c_lane == 9) begin
+            row_one = row_one | ({1008'd0, one_16} << (9 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (9 * 32'h10));
-        lane = row_eff[(10 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(10 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 10)) begin
+        if (raw_bump & (c_lane == 10)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (10 * 32'h10));
-        lane = row_eff[(11 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (10 * 32'h10));
+        if (c_lane == 10) begin
+            row_one = row_one | ({1008'd0, one_16} << (10 * 32'h10));
+        end
+        lane = row_raw[(11 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 11)) begin
+        if (raw_bump & (c_lane == 11)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (11 * 32'h10));
+        if (c_lane == 11) begin
+            row_one = row_one | ({1008'd0, one_16} << (11 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (11 * 32'h10));
-        lane = row_eff[(12 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(12 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 12)) begin
+        if (raw_bump & (c_lane == 12)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (12 * 32'h10));
-        lane = row_eff[(13 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (12 * 32'h10));
+        if (c_lane == 12) begin
+            row_one = row_one | ({1008'd0, one_16} << (12 * 32'h10));
+        end
+        lane = row_raw[(13 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 13)) begin
+        if (raw_bump & (c_lane == 13)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (13 * 32'h10));
+        if (c_lane == 13) begin
+            row_one = row_one | ({1008'd0, one_16} << (13 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (13 * 32'h10));
-        lane = row_eff[(14 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(14 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 14)) begin
+        if (raw_bump & (c_lane == 14)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (14 * 32'h10));
-        lane = row_eff[(15 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (14 * 32'h10));
+        if (c_lane == 14) begin
+            row_one = row_one | ({1008'd0, one_16} << (14 * 32'h10));
+        end
+        lane = row_raw[(15 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 15)) begin
+        if (raw_bump & (c_lane == 15)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (15 * 32'h10));
+        if (c_lane == 15) begin
+            row_one = row_one | ({1008'd0, one_16} << (15 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (15 * 32'h10));
-        lane = row_eff[(16 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(16 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 16)) begin
+        if (raw_bump & (c_lane == 16)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (16 * 32'h10));
-        lane = row_eff[(17 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (16 * 32'h10));
+        if (c_lane == 16) begin
+            row_one = row_one | ({1008'd0, one_16} << (16 * 32'h10));
+        end
+        lane = row_raw[(17 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 17)) begin
+        if (raw_bump & (c_lane == 17)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (17 * 32'h10));
+        if (c_lane == 17) begin
+            row_one = row_one | ({1008'd0, one_16} << (17 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (17 * 32'h10));
-        lane = row_eff[(18 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(18 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 18)) begin
+        if (raw_bump & (c_lane == 18)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (18 * 32'h10));
-        lane = row_eff[(19 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (18 * 32'h10));
+        if (c_lane == 18) begin
+            row_one = row_one | ({1008'd0, one_16} << (18 * 32'h10));
+        end
+        lane = row_raw[(19 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 19)) begin
+        if (raw_bump & (c_lane == 19)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (19 * 32'h10));
+        if (c_lane == 19) begin
+            row_one = row_one | ({1008'd0, one_16} << (19 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (19 * 32'h10));
-        lane = row_eff[(20 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(20 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 20)) begin
+        if (raw_bump & (c_lane == 20)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (20 * 32'h10));
-        lane = row_eff[(21 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (20 * 32'h10));
+        if (c_lane == 20) begin
+            row_one = row_one | ({1008'd0, one_16} << (20 * 32'h10));
+        end
+        lane = row_raw[(21 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 21)) begin
+        if (raw_bump & (c_lane == 21)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (21 * 32'h10));
+        if (c_lane == 21) begin
+            row_one = row_one | ({1008'd0, one_16} << (21 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (21 * 32'h10));
-        lane = row_eff[(22 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(22 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 22)) begin
+        if (raw_bump & (c_lane == 22)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (22 * 32'h10));
-        lane = row_eff[(23 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (22 * 32'h10));
+        if (c_lane == 22) begin
+            row_one = row_one | ({1008'd0, one_16} << (22 * 32'h10));
+        end
+        lane = row_raw[(23 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 23)) begin
+        if (raw_bump & (c_lane == 23)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (23 * 32'h10));
+        if (c_lane == 23) begin
+            row_one = row_one | ({1008'd0, one_16} << (23 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (23 * 32'h10));
-        lane = row_eff[(24 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(24 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 24)) begin
+        if (raw_bump & (c_lane == 24)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (24 * 32'h10));
-        lane = row_eff[(25 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (24 * 32'h10));
+        if (c_lane == 24) begin
+            row_one = row_one | ({1008'd0, one_16} << (24 * 32'h10));
+        end
+        lane = row_raw[(25 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 25)) begin
+        if (raw_bump & (c_lane == 25)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (25 * 32'h10));
+        if (c_lane == 25) begin
+            row_one = row_one | ({1008'd0, one_16} << (25 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (25 * 32'h10));
-        lane = row_eff[(26 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(26 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 26)) begin
+        if (raw_bump & (c_lane == 26)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (26 * 32'h10));
-        lane = row_eff[(27 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (26 * 32'h10));
+        if (c_lane == 26) begin
+            row_one = row_one | ({1008'd0, one_16} << (26 * 32'h10));
+        end
+        lane = row_raw[(27 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 27)) begin
+        if (raw_bump & (c_lane == 27)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (27 * 32'h10));
+        if (c_lane == 27) begin
+            row_one = row_one | ({1008'd0, one_16} << (27 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (27 * 32'h10));
-        lane = row_eff[(28 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(28 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 28)) begin
+        if (raw_bump & (c_lane == 28)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (28 * 32'h10));
-        lane = row_eff[(29 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (28 * 32'h10));
+        if (c_lane == 28) begin
+            row_one = row_one | ({1008'd0, one_16} << (28 * 32'h10));
+        end
+        lane = row_raw[(29 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 29)) begin
+        if (raw_bump & (c_lane == 29)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (29 * 32'h10));
+        if (c_lane == 29) begin
+            row_one = row_one | ({1008'd0, one_16} << (29 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (29 * 32'h10));
-        lane = row_eff[(30 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(30 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 30)) begin
+        if (raw_bump & (c_lane == 30)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (30 * 32'h10));
-        lane = row_eff[(31 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (30 * 32'h10));
+        if (c_lane == 30) begin
+            row_one = row_one | ({1008'd0, one_16} << (30 * 32'h10));
+        end
+        lane = row_raw[(31 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 31)) begin
+        if (raw_bump & (c_lane == 31)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (31 * 32'h10));
-        lane = row_eff[(32 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (31 * 32'h10));
+        if (c_lane == 31) begin
+            row_one = row_one | ({1008'd0, one_16} << (31 * 32'h10));
+        end
+        lane = row_raw[(32 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 32)) begin
+        if (raw_bump & (c_lane == 32)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (32 * 32'h10));
+        if (c_lane == 32) begin
+            row_one = row_one | ({1008'd0, one_16} << (32 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (32 * 32'h10));
-        lane = row_eff[(33 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(33 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 33)) begin
+        if (raw_bump & (c_lane == 33)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (33 * 32'h10));
-        lane = row_eff[(34 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (33 * 32'h10));
+        if (c_lane == 33) begin
+            row_one = row_one | ({1008'd0, one_16} << (33 * 32'h10));
+        end
+        lane = row_raw[(34 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 34)) begin
+        if (raw_bump & (c_lane == 34)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (34 * 32'h10));
+        if (c_lane == 34) begin
+            row_one = row_one | ({1008'd0, one_16} << (34 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (34 * 32'h10));
-        lane = row_eff[(35 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(35 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 35)) begin
+        if (raw_bump & (c_lane == 35)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (35 * 32'h10));
-        lane = row_eff[(36 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (35 * 32'h10));
+        if (c_lane == 35) begin
+            row_one = row_one | ({1008'd0, one_16} << (35 * 32'h10));
+        end
+        lane = row_raw[(36 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 36)) begin
+        if (raw_bump & (c_lane == 36)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (36 * 32'h10));
+        if (c_lane == 36) begin
+            row_one = row_one | ({1008'd0, one_16} << (36 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (36 * 32'h10));
-        lane = row_eff[(37 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(37 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 37)) begin
+        if (raw_bump & (c_lane == 37)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (37 * 32'h10));
-        lane = row_eff[(38 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (37 * 32'h10));
+        if (c_lane == 37) begin
+            row_one = row_one | ({1008'd0, one_16} << (37 * 32'h10));
+        end
+        lane = row_raw[(38 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 38)) begin
+        if (raw_bump & (c_lane == 38)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (38 * 32'h10));
+        if (c_lane == 38) begin
+            row_one = row_one | ({1008'd0, one_16} << (38 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (38 * 32'h10));
-        lane = row_eff[(39 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(39 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 39)) begin
+        if (raw_bump & (c_lane == 39)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (39 * 32'h10));
-        lane = row_eff[(40 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (39 * 32'h10));
+        if (c_lane == 39) begin
+            row_one = row_one | ({1008'd0, one_16} << (39 * 32'h10));
+        end
+        lane = row_raw[(40 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 40)) begin
+        if (raw_bump & (c_lane == 40)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (40 * 32'h10));
+        if (c_lane == 40) begin
+            row_one = row_one | ({1008'd0, one_16} << (40 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (40 * 32'h10));
-        lane = row_eff[(41 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(41 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 41)) begin
+        if (raw_bump & (c_lane == 41)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (41 * 32'h10));
-        lane = row_eff[(42 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (41 * 32'h10));
+        if (c_lane == 41) begin
+            row_one = row_one | ({1008'd0, one_16} << (41 * 32'h10));
+        end
+        lane = row_raw[(42 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 42)) begin
+        if (raw_bump & (c_lane == 42)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (42 * 32'h10));
+        if (c_lane == 42) begin
+            row_one = row_one | ({1008'd0, one_16} << (42 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (42 * 32'h10));
-        lane = row_eff[(43 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(43 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 43)) begin
+        if (raw_bump & (c_lane == 43)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (43 * 32'h10));
-        lane = row_eff[(44 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (43 * 32'h10));
+        if (c_lane == 43) begin
+            row_one = row_one | ({1008'd0, one_16} << (43 * 32'h10));
+        end
+        lane = row_raw[(44 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 44)) begin
+        if (raw_bump & (c_lane == 44)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (44 * 32'h10));
+        if (c_lane == 44) begin
+            row_one = row_one | ({1008'd0, one_16} << (44 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (44 * 32'h10));
-        lane = row_eff[(45 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(45 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 45)) begin
+        if (raw_bump & (c_lane == 45)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (45 * 32'h10));
-        lane = row_eff[(46 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (45 * 32'h10));
+        if (c_lane == 45) begin
+            row_one = row_one | ({1008'd0, one_16} << (45 * 32'h10));
+        end
+        lane = row_raw[(46 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 46)) begin
+        if (raw_bump & (c_lane == 46)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (46 * 32'h10));
+        if (c_lane == 46) begin
+            row_one = row_one | ({1008'd0, one_16} << (46 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (46 * 32'h10));
-        lane = row_eff[(47 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(47 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 47)) begin
+        if (raw_bump & (c_lane == 47)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (47 * 32'h10));
-        lane = row_eff[(48 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (47 * 32'h10));
+        if (c_lane == 47) begin
+            row_one = row_one | ({1008'd0, one_16} << (47 * 32'h10));
+        end
+        lane = row_raw[(48 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 48)) begin
+        if (raw_bump & (c_lane == 48)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (48 * 32'h10));
-        lane = row_eff[(49 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (48 * 32'h10));
+        if (c_lane == 48) begin
+            row_one = row_one | ({1008'd0, one_16} << (48 * 32'h10));
+        end
+        lane = row_raw[(49 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 49)) begin
+        if (raw_bump & (c_lane == 49)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (49 * 32'h10));
+        if (c_lane == 49) begin
+            row_one = row_one | ({1008'd0, one_16} << (49 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (49 * 32'h10));
-        lane = row_eff[(50 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(50 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 50)) begin
+        if (raw_bump & (c_lane == 50)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (50 * 32'h10));
-        lane = row_eff[(51 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (50 * 32'h10));
+        if (c_lane == 50) begin
+            row_one = row_one | ({1008'd0, one_16} << (50 * 32'h10));
+        end
+        lane = row_raw[(51 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 51)) begin
+        if (raw_bump & (c_lane == 51)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (51 * 32'h10));
+        if (c_lane == 51) begin
+            row_one = row_one | ({1008'd0, one_16} << (51 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (51 * 32'h10));
-        lane = row_eff[(52 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(52 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 52)) begin
+        if (raw_bump & (c_lane == 52)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (52 * 32'h10));
-        lane = row_eff[(53 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (52 * 32'h10));
+        if (c_lane == 52) begin
+            row_one = row_one | ({1008'd0, one_16} << (52 * 32'h10));
+        end
+        lane = row_raw[(53 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 53)) begin
+        if (raw_bump & (c_lane == 53)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (53 * 32'h10));
+        if (c_lane == 53) begin
+            row_one = row_one | ({1008'd0, one_16} << (53 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (53 * 32'h10));
-        lane = row_eff[(54 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(54 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 54)) begin
+        if (raw_bump & (c_lane == 54)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (54 * 32'h10));
-        lane = row_eff[(55 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (54 * 32'h10));
+        if (c_lane == 54) begin
+            row_one = row_one | ({1008'd0, one_16} << (54 * 32'h10));
+        end
+        lane = row_raw[(55 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 55)) begin
+        if (raw_bump & (c_lane == 55)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (55 * 32'h10));
+        if (c_lane == 55) begin
+            row_one = row_one | ({1008'd0, one_16} << (55 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (55 * 32'h10));
-        lane = row_eff[(56 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(56 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 56)) begin
+        if (raw_bump & (c_lane == 56)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (56 * 32'h10));
-        lane = row_eff[(57 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (56 * 32'h10));
+        if (c_lane == 56) begin
+            row_one = row_one | ({1008'd0, one_16} << (56 * 32'h10));
+        end
+        lane = row_raw[(57 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 57)) begin
+        if (raw_bump & (c_lane == 57)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (57 * 32'h10));
+        if (c_lane == 57) begin
+            row_one = row_one | ({1008'd0, one_16} << (57 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (57 * 32'h10));
-        lane = row_eff[(58 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(58 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 58)) begin
+        if (raw_bump & (c_lane == 58)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (58 * 32'h10));
-        lane = row_eff[(59 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (58 * 32'h10));
+        if (c_lane == 58) begin
+            row_one = row_one | ({1008'd0, one_16} << (58 * 32'h10));
+        end
+        lane = row_raw[(59 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 59)) begin
+        if (raw_bump & (c_lane == 59)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (59 * 32'h10));
+        if (c_lane == 59) begin
+            row_one = row_one | ({1008'd0, one_16} << (59 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (59 * 32'h10));
-        lane = row_eff[(60 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(60 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 60)) begin
+        if (raw_bump & (c_lane == 60)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (60 * 32'h10));
-        lane = row_eff[(61 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (60 * 32'h10));
+        if (c_lane == 60) begin
+            row_one = row_one | ({1008'd0, one_16} << (60 * 32'h10));
+        end
+        lane = row_raw[(61 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 61)) begin
+        if (raw_bump & (c_lane == 61)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (61 * 32'h10));
+        if (c_lane == 61) begin
+            row_one = row_one | ({1008'd0, one_16} << (61 * 32'h10));
         end
-        row_new = row_new | ({1008'd0, lane} << (61 * 32'h10));
-        lane = row_eff[(62 * 32'h10)+:(16)];
-        if (halve) begin
+        lane = row_raw[(62 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 62)) begin
+        if (raw_bump & (c_lane == 62)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({1008'd0, lane} << (62 * 32'h10));
-        lane = row_eff[(63 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({1008'd0, lane} << (62 * 32'h10));
+        if (c_lane == 62) begin
+            row_one = row_one | ({1008'd0, one_16} << (62 * 32'h10));
+        end
+        lane = row_raw[(63 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 63)) begin
+        if (raw_bump & (c_lane == 63)) begin
             lane = lane + one_16;
+        end
+        row_counted = row_counted | ({1008'd0, lane} << (63 * 32'h10));
+        if (c_lane == 63) begin
+            row_one = row_one | ({1008'd0, one_16} << (63 * 32'h10));
+        end
+        lane_new = row_counted[(c_lane * 32'h10)+:(16)];
+        max_val = max_raw[(32'h0)+:(16)];
+        max_in = max_raw[(32'h10)+:(6)];
+        max_counted = max_raw;
+        if (raw_halve | (lane_new > max_val) | ((lane_new == max_val) & (c_input$q < max_in))) begin
+            max_counted = {16'd0, lane_new} | ({26'd0, c_input$q} << 32'h10);
+        end
+        at_top = ~same_reset & raw_at_top;
+        if (same_reset) begin
+            row_new = 1024'h0;
+            max_new = 32'h0;
+            if (count_it) begin
+                row_new = row_one;
+                max_new = {16'd0, one_16} | ({26'd0, c_input$q} << 32'h10);
+            end
+        end
+        else if (count_it) begin
+            row_new = row_counted;
+            max_new = max_counted;
         end
-        row_new = row_new | ({1008'd0, lane} << (63 * 32'h10));
-        lane_new = row_new[(c_lane * 32'h10)+:(16)];
-        max_val = max_eff[(32'h0)+:(16)];
-        max_in = max_eff[(32'h10)+:(6)];
-        max_val_new = max_val;
-        max_in_new = max_in;
-        if (halve | (count_it & ((lane_new > max_val) | ((lane_new == max_val) & (c_input$q < max_in))))) begin
-            max_val_new = lane_new;
-            max_in_new = c_input$q;
+        else begin
+            row_new = row_raw;
+            max_new = max_raw;
         end
-        max_new = {16'd0, max_val_new} | ({26'd0, max_in_new} << 32'h10);
+        max_val_new = max_new[(32'h0)+:(16)];
+        max_in_new = max_new[(32'h10)+:(6)];
         counts$write_enable = count_it;
         counts$write_address = c_key$q;
         counts$write_data = row_new;

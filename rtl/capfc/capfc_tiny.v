@@ -421,8 +421,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  reset_now;
     reg  xon_now;
     reg  same_reset;
-    reg  [63:0] row_eff;
-    reg  [31:0] max_eff;
+    reg  [63:0] row_counted;
+    reg  [31:0] max_counted;
+    reg  [63:0] row_one;
     reg  [1:0] c_port;
     reg  [1:0] c_lane;
     reg  is_enq;
@@ -430,8 +431,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  count_it;
     reg  [15:0] lane_old;
     reg  at_top;
-    reg  halve;
-    reg  bump;
+    reg  raw_at_top;
+    reg  raw_halve;
+    reg  raw_bump;
     reg  [15:0] lane;
     reg  [63:0] row_new;
     reg  [15:0] lane_new;
@@ -1017,14 +1019,6 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         reset_now = egress$d_valid & (egress$d_b1 <= r_eg_warn$q);
         xon_now = egress$d_valid & (egress$d_b1 <= r_eg_xon$q);
         same_reset = reset_now & (egress$d_key == c_key$q);
-        if (same_reset) begin
-            row_eff = 64'h0;
-            max_eff = 32'h0;
-        end
-        else begin
-            row_eff = row_raw;
-            max_eff = max_raw;
-        end
         c_key_port = c_key$q >> prio_bits;
         c_port = c_key_port[1:0];
         if (c_input$q > c_port) begin
@@ -1036,53 +1030,82 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         is_enq = egress$e_valid;
         accepted = is_enq & ~egress$e_drop;
         count_it = accepted & (egress$e_b1 >= r_eg_warn$q) & (c_input$q != c_port);
-        lane_old = row_eff[(c_lane * 32'h10)+:(16)];
-        at_top = lane_old == counter_top;
-        halve = count_it & at_top & ~r_policy$q[32'h2];
-        bump = count_it & ~(at_top & r_policy$q[32'h2]);
-        row_new = 64'h0;
-        lane = row_eff[(0 * 32'h10)+:(16)];
-        if (halve) begin
+        lane_old = row_raw[(c_lane * 32'h10)+:(16)];
+        raw_at_top = lane_old == counter_top;
+        raw_halve = raw_at_top & ~r_policy$q[32'h2];
+        raw_bump = ~(raw_at_top & r_policy$q[32'h2]);
+        row_counted = 64'h0;
+        row_one = 64'h0;
+        lane = row_raw[(0 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 0)) begin
+        if (raw_bump & (c_lane == 0)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({48'd0, lane} << (0 * 32'h10));
-        lane = row_eff[(1 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({48'd0, lane} << (0 * 32'h10));
+        if (c_lane == 0) begin
+            row_one = row_one | ({48'd0, one_16} << (0 * 32'h10));
+        end
+        lane = row_raw[(1 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 1)) begin
+        if (raw_bump & (c_lane == 1)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({48'd0, lane} << (1 * 32'h10));
-        lane = row_eff[(2 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({48'd0, lane} << (1 * 32'h10));
+        if (c_lane == 1) begin
+            row_one = row_one | ({48'd0, one_16} << (1 * 32'h10));
+        end
+        lane = row_raw[(2 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 2)) begin
+        if (raw_bump & (c_lane == 2)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({48'd0, lane} << (2 * 32'h10));
-        lane = row_eff[(3 * 32'h10)+:(16)];
-        if (halve) begin
+        row_counted = row_counted | ({48'd0, lane} << (2 * 32'h10));
+        if (c_lane == 2) begin
+            row_one = row_one | ({48'd0, one_16} << (2 * 32'h10));
+        end
+        lane = row_raw[(3 * 32'h10)+:(16)];
+        if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (bump & (c_lane == 3)) begin
+        if (raw_bump & (c_lane == 3)) begin
             lane = lane + one_16;
         end
-        row_new = row_new | ({48'd0, lane} << (3 * 32'h10));
-        lane_new = row_new[(c_lane * 32'h10)+:(16)];
-        max_val = max_eff[(32'h0)+:(16)];
-        max_in = max_eff[(32'h10)+:(2)];
-        max_val_new = max_val;
-        max_in_new = max_in;
-        if (halve | (count_it & ((lane_new > max_val) | ((lane_new == max_val) & (c_input$q < max_in))))) begin
-            max_val_new = lane_new;
-            max_in_new = c_input$q;
+        row_counted = row_counted | ({48'd0, lane} << (3 * 32'h10));
+        if (c_lane == 3) begin
+            row_one = row_one | ({48'd0, one_16} << (3 * 32'h10));
         end
-        max_new = {16'd0, max_val_new} | ({30'd0, max_in_new} << 32'h10);
+        lane_new = row_counted[(c_lane * 32'h10)+:(16)];
+        max_val = max_raw[(32'h0)+:(16)];
+        max_in = max_raw[(32'h10)+:(2)];
+        max_counted = max_raw;
+        if (raw_halve | (lane_new > max_val) | ((lane_new == max_val) & (c_input$q < max_in))) begin
+            max_counted = {16'd0, lane_new} | ({30'd0, c_input$q} << 32'h10);
+        end
+        at_top = ~same_reset & raw_at_top;
+        if (same_reset) begin
+            row_new = 64'h0;
+            max_new = 32'h0;
+            if (count_it) begin
+                row_new = row_one;
+                max_new = {16'd0, one_16} | ({30'd0, c_input$q} << 32'h10);
+            end
+        end
+        else if (count_it) begin
+            row_new = row_counted;
+            max_new = max_counted;
+        end
+        else begin
+            row_new = row_raw;
+            max_new = max_raw;
+        end
+        max_val_new = max_new[(32'h0)+:(16)];
+        max_in_new = max_new[(32'h10)+:(2)];
         counts$write_enable = count_it;
         counts$write_address = c_key$q;
         counts$write_data = row_new;

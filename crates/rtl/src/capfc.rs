@@ -243,8 +243,11 @@ pub struct CapfcCore<
     reset_now: Signal<Local, Bit>,
     xon_now: Signal<Local, Bit>,
     same_reset: Signal<Local, Bit>,
-    row_eff: Signal<Local, Bits<W>>,
-    max_eff: Signal<Local, Bits<32>>,
+    /// The row and running maximum as they would be after counting, from the row as read.
+    row_counted: Signal<Local, Bits<W>>,
+    max_counted: Signal<Local, Bits<32>>,
+    /// Only the counted lane, at 1: the row counted after a reset on this cycle.
+    row_one: Signal<Local, Bits<W>>,
     c_port: Signal<Local, Bits<PB>>,
     c_lane: Signal<Local, Bits<PB>>,
     is_enq: Signal<Local, Bit>,
@@ -252,8 +255,9 @@ pub struct CapfcCore<
     count_it: Signal<Local, Bit>,
     lane_old: Signal<Local, Bits<16>>,
     at_top: Signal<Local, Bit>,
-    halve: Signal<Local, Bit>,
-    bump: Signal<Local, Bit>,
+    raw_at_top: Signal<Local, Bit>,
+    raw_halve: Signal<Local, Bit>,
+    raw_bump: Signal<Local, Bit>,
     lane: Signal<Local, Bits<16>>,
     row_new: Signal<Local, Bits<W>>,
     lane_new: Signal<Local, Bits<16>>,
@@ -541,8 +545,9 @@ impl<
             reset_now: Default::default(),
             xon_now: Default::default(),
             same_reset: Default::default(),
-            row_eff: Default::default(),
-            max_eff: Default::default(),
+            row_counted: Default::default(),
+            max_counted: Default::default(),
+            row_one: Default::default(),
             c_port: Default::default(),
             c_lane: Default::default(),
             is_enq: Default::default(),
@@ -550,8 +555,9 @@ impl<
             count_it: Default::default(),
             lane_old: Default::default(),
             at_top: Default::default(),
-            halve: Default::default(),
-            bump: Default::default(),
+            raw_at_top: Default::default(),
+            raw_halve: Default::default(),
+            raw_bump: Default::default(),
             lane: Default::default(),
             row_new: Default::default(),
             lane_new: Default::default(),
@@ -818,14 +824,6 @@ impl<
             self.egress.d_valid.val() & (self.egress.d_b1.val() <= self.r_eg_xon.q.val());
         self.same_reset.next =
             self.reset_now.val() & (self.egress.d_key.val() == self.c_key.q.val());
-        if self.same_reset.val() {
-            self.row_eff.next = 0.into();
-            self.max_eff.next = 0.into();
-        } else {
-            self.row_eff.next = self.row_raw.val();
-            self.max_eff.next = self.max_raw.val();
-        }
-
         // Then the egress enqueue: count at WARN (not from the egress port itself).
         self.c_key_port.next = self.c_key.q.val() >> self.prio_bits.val();
         self.c_port.next = bit_cast::<PB, KB>(self.c_key_port.val());
@@ -839,48 +837,69 @@ impl<
         self.count_it.next = self.accepted.val()
             & (self.egress.e_b1.val() >= self.r_eg_warn.q.val())
             & (self.c_input.q.val() != self.c_port.val());
+        // The counted row and maximum are computed from the row as read, in parallel with the
+        // late tests (the occupancy results decide `count_it` and `same_reset`), and selected
+        // after them. A row reset on this cycle's dequeue counts from zero instead: its lane
+        // becomes 1 (0 is never at the top) and so does the maximum, at the counted input.
         self.lane_old.next = self
-            .row_eff
+            .row_raw
             .val()
             .get_bits::<16>(self.c_lane.val().index() * 16);
-        self.at_top.next = self.lane_old.val() == self.counter_top.val();
-        self.halve.next =
-            self.count_it.val() & self.at_top.val() & !self.r_policy.q.val().get_bit(2);
-        self.bump.next =
-            self.count_it.val() & !(self.at_top.val() & self.r_policy.q.val().get_bit(2));
-        self.row_new.next = 0.into();
+        self.raw_at_top.next = self.lane_old.val() == self.counter_top.val();
+        self.raw_halve.next = self.raw_at_top.val() & !self.r_policy.q.val().get_bit(2);
+        self.raw_bump.next = !(self.raw_at_top.val() & self.r_policy.q.val().get_bit(2));
+        self.row_counted.next = 0.into();
+        self.row_one.next = 0.into();
         for j in 0..PP {
-            self.lane.next = self.row_eff.val().get_bits::<16>(j * 16);
-            if self.halve.val() {
+            self.lane.next = self.row_raw.val().get_bits::<16>(j * 16);
+            if self.raw_halve.val() {
                 self.lane.next = self.lane.val() >> 1;
             }
-            if self.bump.val() & (self.c_lane.val() == j.to_bits::<PB>()) {
+            if self.raw_bump.val() & (self.c_lane.val() == j.to_bits::<PB>()) {
                 self.lane.next = self.lane.val() + self.one_16.val();
             }
-            self.row_new.next = self.row_new.val()
+            self.row_counted.next = self.row_counted.val()
                 | (bit_cast::<W, 16>(self.lane.val()) << (j * 16).to_bits::<16>());
+            if self.c_lane.val() == j.to_bits::<PB>() {
+                self.row_one.next = self.row_one.val()
+                    | (bit_cast::<W, 16>(self.one_16.val()) << (j * 16).to_bits::<16>());
+            }
         }
         self.lane_new.next = self
-            .row_new
+            .row_counted
             .val()
             .get_bits::<16>(self.c_lane.val().index() * 16);
         // The running maximum (lowest input on ties); a halving leaves the counted input as the
         // only maximum.
-        self.max_val.next = self.max_eff.val().get_bits::<16>(0);
-        self.max_in.next = self.max_eff.val().get_bits::<PB>(16);
-        self.max_val_new.next = self.max_val.val();
-        self.max_in_new.next = self.max_in.val();
-        if self.halve.val()
-            | (self.count_it.val()
-                & ((self.lane_new.val() > self.max_val.val())
-                    | ((self.lane_new.val() == self.max_val.val())
-                        & (self.c_input.q.val() < self.max_in.val()))))
+        self.max_val.next = self.max_raw.val().get_bits::<16>(0);
+        self.max_in.next = self.max_raw.val().get_bits::<PB>(16);
+        self.max_counted.next = self.max_raw.val();
+        if self.raw_halve.val()
+            | (self.lane_new.val() > self.max_val.val())
+            | ((self.lane_new.val() == self.max_val.val())
+                & (self.c_input.q.val() < self.max_in.val()))
         {
-            self.max_val_new.next = self.lane_new.val();
-            self.max_in_new.next = self.c_input.q.val();
+            self.max_counted.next = bit_cast::<32, 16>(self.lane_new.val())
+                | (bit_cast::<32, PB>(self.c_input.q.val()) << 16);
         }
-        self.max_new.next = bit_cast::<32, 16>(self.max_val_new.val())
-            | (bit_cast::<32, PB>(self.max_in_new.val()) << 16);
+        self.at_top.next = !self.same_reset.val() & self.raw_at_top.val();
+        if self.same_reset.val() {
+            self.row_new.next = 0.into();
+            self.max_new.next = 0.into();
+            if self.count_it.val() {
+                self.row_new.next = self.row_one.val();
+                self.max_new.next = bit_cast::<32, 16>(self.one_16.val())
+                    | (bit_cast::<32, PB>(self.c_input.q.val()) << 16);
+            }
+        } else if self.count_it.val() {
+            self.row_new.next = self.row_counted.val();
+            self.max_new.next = self.max_counted.val();
+        } else {
+            self.row_new.next = self.row_raw.val();
+            self.max_new.next = self.max_raw.val();
+        }
+        self.max_val_new.next = self.max_new.val().get_bits::<16>(0);
+        self.max_in_new.next = self.max_new.val().get_bits::<PB>(16);
 
         // Edge n + 1: the row write, forwarding, live bits.
         self.counts.write_enable.next = self.count_it.val();

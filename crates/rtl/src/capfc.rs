@@ -824,6 +824,7 @@ impl<
             self.egress.d_valid.val() & (self.egress.d_b1.val() <= self.r_eg_xon.q.val());
         self.same_reset.next =
             self.reset_now.val() & (self.egress.d_key.val() == self.c_key.q.val());
+
         // Then the egress enqueue: count at WARN (not from the egress port itself).
         self.c_key_port.next = self.c_key.q.val() >> self.prio_bits.val();
         self.c_port.next = bit_cast::<PB, KB>(self.c_key_port.val());

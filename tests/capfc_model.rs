@@ -145,6 +145,13 @@ impl Bench {
         self.step(idle())
     }
 
+    /// Steps an ingress event `i` then two idle edges; returns the outputs of the second: its I
+    /// bit is decided one edge after its occupancy (`in_drop` showed one edge earlier).
+    fn apply_in(&mut self, i: CapfcIn) -> CapfcOut {
+        self.apply(i);
+        self.step(idle())
+    }
+
     fn idle(&mut self, edges: usize) {
         for _ in 0..edges {
             self.step(idle());
@@ -932,13 +939,13 @@ fn capfc_max_drops_leave_occupancy_and_counters() {
 #[test]
 fn capfc_ingress_xoff_xon_hysteresis_sets_and_clears_i() {
     let mut b = Bench::new(&cfg(Policy::StopMax));
-    b.apply(in_enq(2, 1, 3999));
+    b.apply_in(in_enq(2, 1, 3999));
     assert!(!b.m.is_i(2, 1));
-    b.apply(in_enq(2, 1, 1));
+    b.apply_in(in_enq(2, 1, 1));
     assert!(b.m.is_i(2, 1), "4000 >= IN_XOFF");
-    b.apply(in_deq(2, 1, 1499));
+    b.apply_in(in_deq(2, 1, 1499));
     assert!(b.m.is_i(2, 1), "2501 > IN_XON");
-    b.apply(in_deq(2, 1, 1));
+    b.apply_in(in_deq(2, 1, 1));
     assert!(!b.m.is_i(2, 1), "2500 <= IN_XON");
     assert_eq!(b.m.ingress_occupancy(2, 1), 2500);
 }
@@ -1015,9 +1022,14 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     let pbit = 1 << P;
     let pause = |port| (port, pbit, pbit);
     let resume = |port| (port, pbit, 0);
-    // I alone raises D; the PAUSE frame follows D by one edge.
+    // I alone raises D (two edges after the arrival); the PAUSE frame follows D by one edge.
     let n = b.edge();
     b.step(in_enq(0, P, 4000));
+    b.step(idle());
+    assert!(
+        !b.m.is_i(0, P as usize),
+        "I is decided one edge after the occupancy"
+    );
     b.step(idle());
     assert!(b.m.is_i(0, P as usize) && b.m.is_d(0, P as usize));
     let f = b.step(idle());
@@ -1033,7 +1045,7 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     assert_eq!(f.frame_quanta, 0x1234);
     assert_eq!(b.frames(n), vec![pause(0)]);
     let n = b.edge();
-    b.apply(in_deq(0, P, 1500));
+    b.apply_in(in_deq(0, P, 1500));
     assert!(!b.m.is_d(0, P as usize));
     b.idle(2);
     assert_eq!(b.frames(n), vec![resume(0)], "RESUME when D falls");
@@ -1060,7 +1072,7 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
         assert!(b.m.is_d(0, P as usize), "E of egress 4 still set");
     }
     // I rises too (2500 -> 4000), then egress 4 clears: D held by I.
-    b.apply(in_enq(0, P, 1500));
+    b.apply_in(in_enq(0, P, 1500));
     b.apply(deq(4, P, 1000));
     assert_eq!(b.m.e_bits(4, P as usize), 0);
     assert!(b.m.is_d(0, P as usize), "I alone holds D");
@@ -1068,7 +1080,7 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     assert_eq!(b.frames(n), vec![], "D never fell");
     // I falls: D falls, RESUME.
     let n = b.edge();
-    b.apply(in_deq(0, P, 1500));
+    b.apply_in(in_deq(0, P, 1500));
     assert!(!b.m.is_d(0, P as usize));
     b.idle(2);
     assert_eq!(b.frames(n), vec![resume(0)]);
@@ -1387,14 +1399,14 @@ fn capfc_inspect_e_and_state_read_directly() {
     assert_eq!(b.read(reg::INSPECT_STATE), 0b10 | 2 << 8);
     assert_eq!(b.read(reg::INSPECT_E_LO), 0, "egress (0, 1) has no E bits");
     // I rises: bit 0.
-    b.apply(in_enq(0, 1, 4000));
+    b.apply_in(in_enq(0, 1, 4000));
     assert_eq!(b.read(reg::INSPECT_STATE), 0b11 | 2 << 8);
     // Egress (1, 1) clears at XON: one egress left; the register follows without a write.
     b.apply(deq(1, 1, 1000));
     assert_eq!(b.read(reg::INSPECT_STATE), 0b11 | 1 << 8);
     b.apply(deq(2, 1, 1000));
     assert_eq!(b.read(reg::INSPECT_STATE), 0b11);
-    b.apply(in_deq(0, 1, 1500));
+    b.apply_in(in_deq(0, 1, 1500));
     assert_eq!(b.read(reg::INSPECT_STATE), 0);
     // An ingress that is not blamed.
     b.write(reg::INSPECT, inspect(3, 1, 0));
@@ -1499,11 +1511,15 @@ fn capfc_long_random_run_fpga_exercises_the_block() {
 
 /// Algorithm 1 and the ingress block re-implemented from §2.3-§2.4 and §2.10 (dequeue before
 /// enqueue, counters halve or saturate), with the model's edge timing: the events given to
-/// `step` at edge n are applied here at edge n + 1. E bits are modelled only under Stop-Max.
+/// `step` at edge n are applied here at edge n + 1, and their I bits show at edge n + 2. E bits
+/// are modelled only under Stop-Max.
 struct Reference {
     c: CapfcConfig,
     in_b: Vec<u64>,
+    /// I as the model shows it: `i_decided` one edge later.
     i_bit: Vec<bool>,
+    /// I after the events applied so far.
+    i_decided: Vec<bool>,
     eg_b: Vec<u64>,
     cnt: Vec<Vec<u64>>,
     e: Vec<u64>,
@@ -1517,6 +1533,7 @@ impl Reference {
             c: c.clone(),
             in_b: vec![0; keys],
             i_bit: vec![false; keys],
+            i_decided: vec![false; keys],
             eg_b: vec![0; keys],
             cnt: vec![vec![0; c.ports as usize]; keys],
             e: vec![0; keys],
@@ -1533,6 +1550,7 @@ impl Reference {
     fn apply(&mut self, x: &CapfcIn) -> (u64, u64) {
         let c = self.c.clone();
         let (mut in_drop, mut eg_drop) = (0, 0);
+        self.i_bit.clone_from(&self.i_decided);
         // Ingress: dequeue, then enqueue.
         if x.in_deq_valid == 1 {
             match self.key(x.in_deq_port, x.in_deq_prio) {
@@ -1543,7 +1561,7 @@ impl Reference {
                     }
                     self.in_b[k] = self.in_b[k].saturating_sub(x.in_deq_len);
                     if self.in_b[k] <= c.in_xon {
-                        self.i_bit[k] = false;
+                        self.i_decided[k] = false;
                     }
                 }
             }
@@ -1558,7 +1576,7 @@ impl Reference {
                         self.in_b[k] += x.in_enq_len;
                     }
                     if self.in_b[k] >= c.in_xoff {
-                        self.i_bit[k] = true;
+                        self.i_decided[k] = true;
                     }
                 }
             }

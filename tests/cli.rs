@@ -79,7 +79,7 @@ fn cli_generate_writes_verilog_manifest_and_header() {
 #[test]
 fn cli_simulate_writes_trace_and_vcd() {
     let d = tmp("sim");
-    let stim = "{\"enq_valid\":1,\"enq_port\":1,\"enq_prio\":1,\"enq_len\":1000}\n{}\n{}\n{\"csr_addr\":0}\n";
+    let stim = "{\"enq_valid\":1,\"enq_port\":1,\"enq_prio\":1,\"enq_len\":1000}\n{}\n{}\n{}\n{\"csr_addr\":0}\n";
     let vcd = d.join("w.vcd");
     let (o, out) = simulate_with(&d, GOOD_TOML, stim, &["--vcd", vcd.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -88,19 +88,19 @@ fn cli_simulate_writes_trace_and_vcd() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 4);
-    // XOFF = 1000 reached: request one edge later, PAUSE frame the edge after.
+    assert_eq!(lines.len(), 5);
+    // XOFF = 1000 reached: request two edges later, PAUSE frame the edge after.
     assert_eq!(
         (
-            lines[1]["xoff_valid"].as_u64(),
-            lines[1]["xoff_port"].as_u64()
+            lines[2]["xoff_valid"].as_u64(),
+            lines[2]["xoff_port"].as_u64()
         ),
         (Some(1), Some(1))
     );
-    assert_eq!(lines[2]["frame_valid"], 1);
-    assert_eq!(lines[2]["frame_pause"], 2);
-    assert_eq!(lines[2]["frame_quanta"], 4660);
-    assert_eq!(lines[3]["csr_rdata"], 0x5046_4301u64);
+    assert_eq!(lines[3]["frame_valid"], 1);
+    assert_eq!(lines[3]["frame_pause"], 2);
+    assert_eq!(lines[3]["frame_quanta"], 4660);
+    assert_eq!(lines[4]["csr_rdata"], 0x5046_4301u64);
     assert!(std::fs::read_to_string(&vcd)
         .unwrap()
         .contains("$scope module pfc $end"));

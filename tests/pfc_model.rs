@@ -54,9 +54,11 @@ fn idle() -> PfcIn {
     PfcIn::default()
 }
 
-/// Steps `i` then one idle edge, returning the outputs of the idle edge: the results of `i`.
+/// Steps `i` then two idle edges, returning the outputs of the second: the XOFF/XON decisions
+/// on `i` (latency 2; its `enq_drop` came one edge earlier).
 fn apply(m: &mut Pfc, i: PfcIn) -> PfcOut {
     m.step(&i);
+    m.step(&idle());
     m.step(&idle())
 }
 
@@ -102,23 +104,42 @@ fn pfc_hysteresis_holds_between_thresholds() {
 }
 
 #[test]
-fn pfc_pause_request_has_latency_one() {
+fn pfc_pause_request_has_latency_two() {
     let mut m = Pfc::new(&cfg()).unwrap();
     let o0 = m.step(&enq(3, 1, 1200));
     let o1 = m.step(&idle());
-    assert_eq!(o0.xoff_valid, 0);
-    assert_eq!((o1.xoff_valid, o1.xoff_port, o1.xoff_prio), (1, 3, 1));
+    let o2 = m.step(&idle());
+    assert_eq!((o0.xoff_valid, o1.xoff_valid), (0, 0));
+    assert_eq!((o2.xoff_valid, o2.xoff_port, o2.xoff_prio), (1, 3, 1));
+    assert!(m.is_xoff(3, 1));
+}
+
+#[test]
+fn pfc_drop_has_latency_one() {
+    let mut m = Pfc::new(&cfg()).unwrap();
+    let outs: Vec<PfcOut> = [enq(3, 1, 1501), idle(), idle()]
+        .iter()
+        .map(|i| m.step(i))
+        .collect();
+    let drops: Vec<u64> = outs.iter().map(|o| o.enq_drop).collect();
+    assert_eq!(
+        drops,
+        [0, 1, 0],
+        "1501 > MAX, reported after the next edge only"
+    );
 }
 
 #[test]
 fn pfc_enqueue_over_max_is_dropped_and_leaves_occupancy() {
     let mut m = Pfc::new(&cfg()).unwrap();
+    let drop = |m: &mut Pfc, i: PfcIn| {
+        m.step(&i);
+        m.step(&idle()).enq_drop
+    };
     apply(&mut m, enq(1, 0, 1400));
-    let o = apply(&mut m, enq(1, 0, 101));
-    assert_eq!(o.enq_drop, 1, "1400 + 101 > MAX = 1500");
+    assert_eq!(drop(&mut m, enq(1, 0, 101)), 1, "1400 + 101 > MAX = 1500");
     assert_eq!(m.occupancy(1, 0), 1400);
-    let o = apply(&mut m, enq(1, 0, 100));
-    assert_eq!(o.enq_drop, 0, "exactly MAX is accepted");
+    assert_eq!(drop(&mut m, enq(1, 0, 100)), 0, "exactly MAX is accepted");
     assert_eq!(m.occupancy(1, 0), 1500);
 }
 
@@ -183,22 +204,22 @@ fn pfc_back_to_back_events_on_one_key_every_cycle_match_sequential_sum() {
 #[test]
 fn pfc_pause_frame_follows_xoff_with_quanta() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    let outs: Vec<PfcOut> = [enq(2, 1, 1000), idle(), idle(), idle()]
+    let outs: Vec<PfcOut> = [enq(2, 1, 1000), idle(), idle(), idle(), idle()]
         .iter()
         .map(|i| m.step(i))
         .collect();
-    assert_eq!(outs[1].xoff_valid, 1);
+    assert_eq!(outs[2].xoff_valid, 1);
     assert_eq!(
-        outs[1].frame_valid, 0,
+        outs[2].frame_valid, 0,
         "the frame follows the request by one edge"
     );
-    let f = outs[2];
+    let f = outs[3];
     assert_eq!(f.frame_valid, 1);
     assert_eq!(f.frame_port, 2);
     assert_eq!(f.frame_class_enable, 0b10);
     assert_eq!(f.frame_pause, 0b10);
     assert_eq!(f.frame_quanta, 0x1234);
-    assert_eq!(outs[3].frame_valid, 0, "one frame per change");
+    assert_eq!(outs[4].frame_valid, 0, "one frame per change");
 }
 
 #[test]
@@ -208,6 +229,7 @@ fn pfc_resume_frame_enables_the_class_with_zero_time() {
     apply(&mut m, enq(2, 1, 1000));
     m.step(&idle());
     m.step(&deq(2, 1, 1000));
+    m.step(&idle());
     m.step(&idle());
     let f = m.step(&idle());
     assert_eq!(f.frame_valid, 1);
@@ -236,7 +258,7 @@ fn pfc_refresh_resends_pause_every_period_while_xoff_holds() {
             frames.push(cycle);
         }
     }
-    assert_eq!(frames[0], 2, "first PAUSE right after the XOFF request");
+    assert_eq!(frames[0], 3, "first PAUSE right after the XOFF request");
     for w in frames.windows(2) {
         assert!(w[1] - w[0] <= 20, "refresh gap {} > REFRESH", w[1] - w[0]);
     }
@@ -286,6 +308,26 @@ fn pfc_csr_write_applies_to_events_of_the_same_edge() {
     let o = apply(&mut m, i);
     assert_eq!(o.xoff_valid, 1, "the new XOFF = 600 already applies");
     assert_eq!(m.csr(reg::XOFF), 600);
+}
+
+#[test]
+fn pfc_threshold_written_after_an_event_does_not_apply_to_it() {
+    // The decision one edge later uses the thresholds of the event's own edge.
+    let mut m = Pfc::new(&cfg()).unwrap();
+    m.step(&enq(0, 0, 600));
+    let mut w = idle();
+    w.csr_we = 1;
+    w.csr_addr = reg::XOFF.into();
+    w.csr_wdata = 600;
+    m.step(&w);
+    assert_eq!(
+        m.step(&idle()).xoff_valid,
+        0,
+        "XOFF was 1000 at the event's edge"
+    );
+    assert!(!m.is_xoff(0, 0));
+    let o = apply(&mut m, enq(0, 0, 1));
+    assert_eq!(o.xoff_valid, 1, "the next event sees XOFF = 600");
 }
 
 #[test]

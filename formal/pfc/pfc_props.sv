@@ -13,8 +13,8 @@
 // internal net <path> of the design under test (yosys cannot read hierarchical references).
 // The paths are rust-hdl's names in the core, the same for every preset.
 //
-// Cycle conventions (docs/blocks/pfc.md): events sampled at edge n are applied at edge n+1 and
-// reported by the outputs after that edge; `csr_rdata` after edge n is the register addressed at
+// Cycle conventions (docs/blocks/pfc.md): events sampled at edge n update the occupancy at edge
+// n+1 (`enq_drop` after that edge) and the XOFF bits at edge n+2 (`xoff_*`/`xon_*` after it); `csr_rdata` after edge n is the register addressed at
 // edge n as it was before that edge; a CSR write at edge n is in the register after edge n.
 //
 // Assertions are named a_*, assumptions m_*. A mutant (`-DSC_MUTANT`) flips one assertion so
@@ -141,13 +141,14 @@ module pfc_props (
 `endif
     end
 
-    // a_xoff_only_after_threshold: a (port, priority) is in XOFF only if, since it last entered
-    // XOFF, its occupancy was written with a value >= the XOFF threshold of that moment.
-    // `reached` is ghost state: per key, "a write >= XOFF happened during this XOFF period".
+    // a_xoff_only_after_threshold: a (port, priority) is in XOFF only if its occupancy was
+    // written with a value >= the XOFF threshold of that moment, during this XOFF period or in
+    // the cycle before it began (the decision stage acts one edge after the write). `reached`
+    // is ghost state: per key, "such a write happened in this XOFF period, or at the last edge".
     reg [K-1:0] reached = {K{1'b0}};
     wire [K-1:0] wrote_high = ((e_we && e_wd >= r_xoff) ? one << e_wa : {K{1'b0}})
                             | ((d_we && d_wd >= r_xoff) ? one << d_wa : {K{1'b0}});
-    always @(posedge clk) reached <= rst ? {K{1'b0}} : (reached | wrote_high) & xoff_d;
+    always @(posedge clk) reached <= rst ? {K{1'b0}} : (reached & xoff_d) | wrote_high;
     always @(*) if (past_valid) a_xoff_only_after_threshold: assert ((xoff_q & ~reached) == 0);
 
     // ---------------------------------------------------------------- occupancy arithmetic

@@ -913,6 +913,24 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
     wire  occ$same_key;
     reg  [31:0] state$d;
     wire  [31:0] state$q;
+    reg  st_e_valid$d;
+    wire  st_e_valid$q;
+    reg  [4:0] st_e_key$d;
+    wire  [4:0] st_e_key$q;
+    reg  [31:0] st_e_b$d;
+    wire  [31:0] st_e_b$q;
+    reg  st_d_valid$d;
+    wire  st_d_valid$q;
+    reg  [4:0] st_d_key$d;
+    wire  [4:0] st_d_key$q;
+    reg  [31:0] st_d_b$d;
+    wire  [31:0] st_d_b$q;
+    reg  st_same$d;
+    wire  st_same$q;
+    reg  [31:0] st_xoff_thr$d;
+    wire  [31:0] st_xoff_thr$q;
+    reg  [31:0] st_xon_thr$d;
+    wire  [31:0] st_xon_thr$q;
 
     // Local signals
     reg  xo_d_old;
@@ -952,10 +970,64 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         .q(state$q),
         .clock(clock)
     );
+    pfc_fpga__ingress$st_e_valid st_e_valid(
+        .d(st_e_valid$d),
+        .q(st_e_valid$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$st_e_key st_e_key(
+        .d(st_e_key$d),
+        .q(st_e_key$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$st_e_b st_e_b(
+        .d(st_e_b$d),
+        .q(st_e_b$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$st_d_valid st_d_valid(
+        .d(st_d_valid$d),
+        .q(st_d_valid$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$st_d_key st_d_key(
+        .d(st_d_key$d),
+        .q(st_d_key$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$st_d_b st_d_b(
+        .d(st_d_b$d),
+        .q(st_d_b$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$st_same st_same(
+        .d(st_same$d),
+        .q(st_same$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$st_xoff_thr st_xoff_thr(
+        .d(st_xoff_thr$d),
+        .q(st_xoff_thr$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$st_xon_thr st_xon_thr(
+        .d(st_xon_thr$d),
+        .q(st_xon_thr$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
         state$d = state$q;
+        st_e_valid$d = st_e_valid$q;
+        st_e_key$d = st_e_key$q;
+        st_e_b$d = st_e_b$q;
+        st_d_valid$d = st_d_valid$q;
+        st_d_key$d = st_d_key$q;
+        st_d_b$d = st_d_b$q;
+        st_same$d = st_same$q;
+        st_xoff_thr$d = st_xoff_thr$q;
+        st_xon_thr$d = st_xon_thr$q;
         occ$reset = reset;
         occ$enq_valid = enq_valid;
         occ$enq_key = enq_key;
@@ -964,33 +1036,42 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         occ$deq_key = deq_key;
         occ$deq_len = deq_len;
         occ$max = max;
-        xo_d_old = state$q[occ$d_key];
-        xo_d1 = xo_d_old & ~(occ$d_b1 <= xon_thr);
-        xo_e_old = state$q[occ$e_key];
-        if (occ$same_key) begin
+        st_e_valid$d = occ$e_valid & ~reset;
+        st_e_key$d = occ$e_key;
+        st_e_b$d = occ$e_b1;
+        st_d_valid$d = occ$d_valid & ~reset;
+        st_d_key$d = occ$d_key;
+        st_d_b$d = occ$d_b1;
+        st_same$d = occ$same_key;
+        st_xoff_thr$d = xoff_thr;
+        st_xon_thr$d = xon_thr;
+        xo_d_old = state$q[st_d_key$q];
+        xo_d1 = xo_d_old & ~(st_d_b$q <= st_xon_thr$q);
+        xo_e_old = state$q[st_e_key$q];
+        if (st_same$q) begin
             xo_e_base = xo_d1;
         end
         else begin
             xo_e_base = xo_e_old;
         end
-        xo_e1 = xo_e_base | (occ$e_b1 >= xoff_thr);
-        if (occ$same_key) begin
+        xo_e1 = xo_e_base | (st_e_b$q >= st_xoff_thr$q);
+        if (st_same$q) begin
             d_final = xo_e1;
         end
         else begin
             d_final = xo_d1;
         end
-        e_onehot = one_k << occ$e_key;
-        d_onehot = one_k << occ$d_key;
+        e_onehot = one_k << st_e_key$q;
+        d_onehot = one_k << st_d_key$q;
         touched = 32'h0;
         set = 32'h0;
-        if (occ$e_valid) begin
+        if (st_e_valid$q) begin
             touched = e_onehot;
             if (xo_e1) begin
                 set = e_onehot;
             end
         end
-        if (occ$d_valid) begin
+        if (st_d_valid$q) begin
             touched = touched | d_onehot;
             if (d_final) begin
                 set = set | d_onehot;
@@ -1004,10 +1085,10 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         xoff_next = state$d;
         drop = occ$e_drop;
         underflow = occ$d_underflow;
-        xoff_event = occ$e_valid & ~xo_e_old & xo_e1;
-        e_key = occ$e_key;
-        xon_event = occ$d_valid & xo_d_old & ~d_final;
-        d_key = occ$d_key;
+        xoff_event = st_e_valid$q & ~xo_e_old & xo_e1;
+        e_key = st_e_key$q;
+        xon_event = st_d_valid$q & xo_d_old & ~d_final;
+        d_key = st_d_key$q;
     end
 
 endmodule // pfc_fpga__ingress
@@ -1872,6 +1953,177 @@ module pfc_fpga__ingress$occ$same_q(d,q,clock);
     end
 
 endmodule // pfc_fpga__ingress$occ$same_q
+
+
+module pfc_fpga__ingress$st_d_b(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_d_b
+
+
+module pfc_fpga__ingress$st_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_d_key
+
+
+module pfc_fpga__ingress$st_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_d_valid
+
+
+module pfc_fpga__ingress$st_e_b(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_e_b
+
+
+module pfc_fpga__ingress$st_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_e_key
+
+
+module pfc_fpga__ingress$st_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_e_valid
+
+
+module pfc_fpga__ingress$st_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_same
+
+
+module pfc_fpga__ingress$st_xoff_thr(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_xoff_thr
+
+
+module pfc_fpga__ingress$st_xon_thr(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$st_xon_thr
 
 
 module pfc_fpga__ingress$state(d,q,clock);

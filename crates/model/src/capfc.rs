@@ -11,7 +11,8 @@
 //! edge n + 1, in this order, each seeing the results of the previous ones:
 //! 1. the frame generator sends the frame of this edge and the refresh timer ticks, both from
 //!    D as it was before the edge;
-//! 2. ingress dequeue, then ingress enqueue: occupancy and the I bit, exactly as PFC;
+//! 2. ingress dequeue, then ingress enqueue: occupancy, and the I bits of the previous edge's
+//!    ingress events (decided one edge after their occupancy), exactly as PFC;
 //! 3. egress dequeue: occupancy B; B <= WARN resets the counters of (o, p), B <= XON clears
 //!    its E bits, and either drops a pending calibration request of (o, p) and cancels a
 //!    running one;

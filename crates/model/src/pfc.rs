@@ -5,10 +5,11 @@
 //! docs/blocks/pfc.md; this model is its reference.
 //!
 //! Cycle semantics (one [`Pfc::step`] = one rising edge n):
-//! * events sampled at edge n are applied at edge n + 1 (latency 1 for `enq_drop`, `xoff_*`,
-//!   `xon_*`), dequeue before enqueue, using the CSR values written up to edge n;
+//! * events sampled at edge n update the occupancy at edge n + 1 (latency 1 for `enq_drop`),
+//!   dequeue before enqueue, and set or clear the XOFF bits at edge n + 2 (latency 2 for
+//!   `xoff_*`, `xon_*`); both use the CSR values written up to edge n;
 //! * a pause-request event is emitted only for a net change of a (port, priority) state over the
-//!   cycle, so one cycle never yields a spurious XOFF/XON pair;
+//!   two events of one edge, so one edge never yields a spurious XOFF/XON pair;
 //! * the frame generator keeps, per port, the classes changed since that port's last frame and
 //!   a refresh flag; each edge it sends at most one frame, for the first dirty port after the one
 //!   it served last (round robin). A frame enables every changed or paused class; paused classes
@@ -427,26 +428,42 @@ pub struct Thresholds {
     pub max: u64,
 }
 
-/// What one edge of [`Ingress::apply`] did.
+/// What one edge of [`Ingress::apply`] did: the occupancy results of this edge's events and
+/// the XOFF/XON decisions of the previous edge's.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IngressEdge {
     /// The enqueue would have exceeded MAX.
     pub drop: bool,
     pub underflow: bool,
     pub bad_index: bool,
-    /// (port, priority) that entered XOFF over the edge.
+    /// (port, priority) that entered XOFF over the edge (an event of the previous edge).
     pub xoff: Option<(usize, usize)>,
-    /// (port, priority) that left XOFF over the edge.
+    /// (port, priority) that left XOFF over the edge (an event of the previous edge).
     pub xon: Option<(usize, usize)>,
 }
 
+/// One edge's occupancy results as the XOFF/XON decision stage gets them: each event's key and
+/// its occupancy after the edge, with the thresholds in force when the event was captured.
+#[derive(Clone, Copy, Debug, Default)]
+struct Staged {
+    /// Dequeue: (port, priority, occupancy after the dequeue).
+    deq: Option<(usize, usize, u64)>,
+    /// Enqueue: (port, priority, occupancy after the dequeue and the enqueue).
+    enq: Option<(usize, usize, u64)>,
+    xoff: u64,
+    xon: u64,
+}
+
 /// PFC's ingress logic, shared by PFC and CaPFC: occupancy per (port, priority) and its XOFF
-/// bit, `>=` XOFF sets on enqueue, `<=` XON clears on dequeue (spec §2.3).
+/// bit, `>=` XOFF sets on enqueue, `<=` XON clears on dequeue (spec §2.3). Two stages: an edge
+/// updates the occupancy of its events, the next edge decides their XOFF bits.
 #[derive(Clone, Debug)]
 pub struct Ingress {
     occupancy: Occupancy,
     /// Per port: classes in XOFF (bit = priority).
     xoff: Vec<u8>,
+    /// The previous edge's results, waiting for their XOFF/XON decision.
+    staged: Staged,
 }
 
 impl Ingress {
@@ -454,12 +471,14 @@ impl Ingress {
         Ingress {
             occupancy: Occupancy::new(ports, priorities),
             xoff: vec![0; ports as usize],
+            staged: Staged::default(),
         }
     }
 
     pub fn reset(&mut self) {
         self.occupancy.reset();
         self.xoff.fill(0);
+        self.staged = Staged::default();
     }
 
     pub fn occupancy(&self, port: usize, prio: usize) -> u64 {
@@ -475,34 +494,55 @@ impl Ingress {
         &self.xoff
     }
 
-    /// Applies one edge's events: dequeue, then enqueue. A transition is reported only when the
-    /// state differs over the whole edge, so one edge never yields a spurious XOFF/XON pair.
+    /// One edge. Decides the XOFF bits of the previous edge's events (dequeue, then enqueue, with
+    /// that edge's thresholds), then applies this edge's events to the occupancy (dequeue, then
+    /// enqueue). A transition is reported only when the state differs over the whole decision, so
+    /// one edge never yields a spurious XOFF/XON pair.
     pub fn apply(&mut self, deq: Event, enq: Event, thr: Thresholds) -> IngressEdge {
-        let mut edge = IngressEdge {
-            bad_index: deq.bad_index || enq.bad_index,
+        let mut edge = self.decide();
+        edge.bad_index = deq.bad_index || enq.bad_index;
+        let mut staged = Staged {
+            xoff: thr.xoff,
+            xon: thr.xon,
             ..Default::default()
         };
-        let was_deq = deq.valid && self.is_xoff(deq.port, deq.prio);
-        let was_enq = enq.valid && self.is_xoff(enq.port, enq.prio);
         if deq.valid {
             let (b, underflow) = self.occupancy.dequeue(deq.port, deq.prio, deq.len);
             edge.underflow = underflow;
-            if b <= thr.xon {
-                self.xoff[deq.port] &= !(1 << deq.prio);
-            }
+            staged.deq = Some((deq.port, deq.prio, b));
         }
         if enq.valid {
             let (b, drop) = self.occupancy.enqueue(enq.port, enq.prio, enq.len, thr.max);
             edge.drop = drop;
-            if b >= thr.xoff {
-                self.xoff[enq.port] |= 1 << enq.prio;
+            staged.enq = Some((enq.port, enq.prio, b));
+        }
+        self.staged = staged;
+        edge
+    }
+
+    /// The decision stage on the staged results: XOFF and XON events only.
+    fn decide(&mut self) -> IngressEdge {
+        let s = self.staged;
+        let mut edge = IngressEdge::default();
+        let was_deq = s.deq.map(|(port, prio, _)| self.is_xoff(port, prio));
+        let was_enq = s.enq.map(|(port, prio, _)| self.is_xoff(port, prio));
+        if let Some((port, prio, b)) = s.deq {
+            if b <= s.xon {
+                self.xoff[port] &= !(1 << prio);
             }
         }
-        if enq.valid && !was_enq && self.is_xoff(enq.port, enq.prio) {
-            edge.xoff = Some((enq.port, enq.prio));
+        if let Some((port, prio, b)) = s.enq {
+            if b >= s.xoff {
+                self.xoff[port] |= 1 << prio;
+            }
+            if was_enq == Some(false) && self.is_xoff(port, prio) {
+                edge.xoff = Some((port, prio));
+            }
         }
-        if deq.valid && was_deq && !self.is_xoff(deq.port, deq.prio) {
-            edge.xon = Some((deq.port, deq.prio));
+        if let Some((port, prio, _)) = s.deq {
+            if was_deq == Some(true) && !self.is_xoff(port, prio) {
+                edge.xon = Some((port, prio));
+            }
         }
         edge
     }

@@ -9,9 +9,11 @@
 //! generator ([`FrameGen`]) and the CSR map; CaPFC reuses the first two. Pipeline, initiation
 //! interval 1 on both event buses:
 //! * edge n: the events are captured and their keys address the occupancy RAMs;
-//! * cycle n: dequeue, then enqueue, net state change; the frame arbiter and the refresh tick
+//! * cycle n: dequeue, then enqueue, on the occupancy; the frame arbiter and the refresh tick
 //!   work on the per-key vectors in parallel;
-//! * edge n + 1: RAM writes, per-key vectors, output registers.
+//! * edge n + 1: RAM writes, `enq_drop`; the results and thresholds move to the decision stage;
+//! * cycle n + 1: XOFF/XON decisions, net state change;
+//! * edge n + 2: XOFF vector, `xoff_*`/`xon_*` output registers.
 
 pub mod frame_gen;
 pub mod ingress;

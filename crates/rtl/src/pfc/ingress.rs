@@ -1,7 +1,9 @@
 //! PFC's ingress logic, shared by PFC and CaPFC: occupancy per key and its XOFF bit (`>=` XOFF
 //! sets on enqueue, `<=` XON clears on dequeue, spec §2.3). The RTL form of
-//! `switchcraft_model::pfc::Ingress`; timing as [`Occupancy`]: events of edge n act in cycle n,
-//! the XOFF vector changes at edge n + 1.
+//! `switchcraft_model::pfc::Ingress`, two stages: events of edge n update the occupancy in
+//! cycle n ([`Occupancy`]); edge n + 1 registers the results with the thresholds, cycle n + 1
+//! decides, and the XOFF vector changes at edge n + 2. The decision stage reads and writes only
+//! the XOFF flip-flops, so it needs no forwarding from the occupancy stage.
 
 use super::occupancy::Occupancy;
 use rust_hdl::prelude::*;
@@ -25,9 +27,10 @@ pub struct Ingress<const KB: usize, const K: usize> {
     /// Keys in XOFF before the next edge, and after it.
     pub xoff: Signal<Out, Bits<K>>,
     pub xoff_next: Signal<Out, Bits<K>>,
-    // Cycle n: what the events of edge n - 1 do.
+    // Cycle n: what the events of edge n - 1 do to the occupancy.
     pub drop: Signal<Out, Bit>,
     pub underflow: Signal<Out, Bit>,
+    // Cycle n: the decisions on the events of edge n - 2.
     /// The enqueue's key enters XOFF over the edge.
     pub xoff_event: Signal<Out, Bit>,
     pub e_key: Signal<Out, Bits<KB>>,
@@ -37,6 +40,17 @@ pub struct Ingress<const KB: usize, const K: usize> {
 
     pub occ: Occupancy<KB, K>,
     state: DFF<Bits<K>>,
+    // The decision stage's inputs: the occupancy stage's results and the thresholds of their
+    // capture edge.
+    st_e_valid: DFF<Bit>,
+    st_e_key: DFF<Bits<KB>>,
+    st_e_b: DFF<Bits<32>>,
+    st_d_valid: DFF<Bit>,
+    st_d_key: DFF<Bits<KB>>,
+    st_d_b: DFF<Bits<32>>,
+    st_same: DFF<Bit>,
+    st_xoff_thr: DFF<Bits<32>>,
+    st_xon_thr: DFF<Bits<32>>,
     one_k: Constant<Bits<K>>,
     xo_d_old: Signal<Local, Bit>,
     xo_d1: Signal<Local, Bit>,
@@ -75,6 +89,15 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             d_key: Default::default(),
             occ: Occupancy::new(width),
             state: Default::default(),
+            st_e_valid: Default::default(),
+            st_e_key: Default::default(),
+            st_e_b: Default::default(),
+            st_d_valid: Default::default(),
+            st_d_key: Default::default(),
+            st_d_b: Default::default(),
+            st_same: Default::default(),
+            st_xoff_thr: Default::default(),
+            st_xon_thr: Default::default(),
             one_k: Constant::new(1u64.into()),
             xo_d_old: Default::default(),
             xo_d1: Default::default(),
@@ -93,7 +116,20 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
 impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state);
+        dff_setup!(
+            self,
+            clock,
+            state,
+            st_e_valid,
+            st_e_key,
+            st_e_b,
+            st_d_valid,
+            st_d_key,
+            st_d_b,
+            st_same,
+            st_xoff_thr,
+            st_xon_thr
+        );
         self.occ.clock.next = self.clock.val();
         self.occ.reset.next = self.reset.val();
         self.occ.enq_valid.next = self.enq_valid.val();
@@ -104,35 +140,46 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.occ.deq_len.next = self.deq_len.val();
         self.occ.max.next = self.max.val();
 
+        // Edge n + 1: the occupancy stage's results move to the decision stage.
+        self.st_e_valid.d.next = self.occ.e_valid.val() & !self.reset.val();
+        self.st_e_key.d.next = self.occ.e_key.val();
+        self.st_e_b.d.next = self.occ.e_b1.val();
+        self.st_d_valid.d.next = self.occ.d_valid.val() & !self.reset.val();
+        self.st_d_key.d.next = self.occ.d_key.val();
+        self.st_d_b.d.next = self.occ.d_b1.val();
+        self.st_same.d.next = self.occ.same_key.val();
+        self.st_xoff_thr.d.next = self.xoff_thr.val();
+        self.st_xon_thr.d.next = self.xon_thr.val();
+
         // Dequeue first: XON at or below the threshold.
-        self.xo_d_old.next = self.state.q.val().get_bit(self.occ.d_key.val().index());
-        self.xo_d1.next = self.xo_d_old.val() & !(self.occ.d_b1.val() <= self.xon_thr.val());
+        self.xo_d_old.next = self.state.q.val().get_bit(self.st_d_key.q.val().index());
+        self.xo_d1.next = self.xo_d_old.val() & !(self.st_d_b.q.val() <= self.st_xon_thr.q.val());
         // Then enqueue, on top of the dequeue when both name one key.
-        self.xo_e_old.next = self.state.q.val().get_bit(self.occ.e_key.val().index());
-        if self.occ.same_key.val() {
+        self.xo_e_old.next = self.state.q.val().get_bit(self.st_e_key.q.val().index());
+        if self.st_same.q.val() {
             self.xo_e_base.next = self.xo_d1.val();
         } else {
             self.xo_e_base.next = self.xo_e_old.val();
         }
-        self.xo_e1.next = self.xo_e_base.val() | (self.occ.e_b1.val() >= self.xoff_thr.val());
-        if self.occ.same_key.val() {
+        self.xo_e1.next = self.xo_e_base.val() | (self.st_e_b.q.val() >= self.st_xoff_thr.q.val());
+        if self.st_same.q.val() {
             self.d_final.next = self.xo_e1.val();
         } else {
             self.d_final.next = self.xo_d1.val();
         }
 
-        // Edge n + 1: the XOFF bits of the touched keys take their final values.
-        self.e_onehot.next = self.one_k.val() << self.occ.e_key.val();
-        self.d_onehot.next = self.one_k.val() << self.occ.d_key.val();
+        // Edge n + 2: the XOFF bits of the decided keys take their final values.
+        self.e_onehot.next = self.one_k.val() << self.st_e_key.q.val();
+        self.d_onehot.next = self.one_k.val() << self.st_d_key.q.val();
         self.touched.next = 0.into();
         self.set.next = 0.into();
-        if self.occ.e_valid.val() {
+        if self.st_e_valid.q.val() {
             self.touched.next = self.e_onehot.val();
             if self.xo_e1.val() {
                 self.set.next = self.e_onehot.val();
             }
         }
-        if self.occ.d_valid.val() {
+        if self.st_d_valid.q.val() {
             self.touched.next = self.touched.val() | self.d_onehot.val();
             if self.d_final.val() {
                 self.set.next = self.set.val() | self.d_onehot.val();
@@ -147,9 +194,9 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.xoff_next.next = self.state.d.val();
         self.drop.next = self.occ.e_drop.val();
         self.underflow.next = self.occ.d_underflow.val();
-        self.xoff_event.next = self.occ.e_valid.val() & !self.xo_e_old.val() & self.xo_e1.val();
-        self.e_key.next = self.occ.e_key.val();
-        self.xon_event.next = self.occ.d_valid.val() & self.xo_d_old.val() & !self.d_final.val();
-        self.d_key.next = self.occ.d_key.val();
+        self.xoff_event.next = self.st_e_valid.q.val() & !self.xo_e_old.val() & self.xo_e1.val();
+        self.e_key.next = self.st_e_key.q.val();
+        self.xon_event.next = self.st_d_valid.q.val() & self.xo_d_old.val() & !self.d_final.val();
+        self.d_key.next = self.st_d_key.q.val();
     }
 }

@@ -1,8 +1,11 @@
 //! `switchcraft bfc thresholds`: the paper's Th table from link parameters, a config that loads
 //! back, and bad input gives exit 2 naming the option, with no output file.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
+
+#[path = "common/scratch.rs"]
+mod scratch;
+use scratch::ScratchDir;
 use switchcraft_model::bfc::BfcConfig;
 
 fn sc(args: &[&str]) -> Output {
@@ -13,11 +16,8 @@ fn sc(args: &[&str]) -> Output {
         .expect("runs")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sc-bfc-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> ScratchDir {
+    ScratchDir::new("bfc-cli", name)
 }
 
 fn text(b: &[u8]) -> String {

@@ -4,6 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "common/scratch.rs"]
+mod scratch;
+use scratch::ScratchDir;
+
 fn sc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_switchcraft"))
         .args(args)
@@ -12,11 +16,8 @@ fn sc(args: &[&str]) -> Output {
         .expect("runs")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sc-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> ScratchDir {
+    ScratchDir::new("cli", name)
 }
 
 fn stderr(o: &Output) -> String {

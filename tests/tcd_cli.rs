@@ -2,8 +2,11 @@
 //! parameters, configs that load back, and every bad input gives exit 2 naming the option, with
 //! no output file.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
+
+#[path = "common/scratch.rs"]
+mod scratch;
+use scratch::ScratchDir;
 use switchcraft::model::tcd::{Mode, TcdConfig};
 
 fn sc(args: &[&str]) -> Output {
@@ -14,11 +17,8 @@ fn sc(args: &[&str]) -> Output {
         .expect("runs")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sc-tcd-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmp(name: &str) -> ScratchDir {
+    ScratchDir::new("tcd-cli", name)
 }
 
 fn stdout(o: &Output) -> String {

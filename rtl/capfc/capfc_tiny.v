@@ -2211,18 +2211,18 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     wire  e_from_fe$q;
     reg  e_from_fd$d;
     wire  e_from_fd$q;
-    reg  e_lvt_any$d;
-    wire  e_lvt_any$q;
-    reg  e_lvt_e$d;
-    wire  e_lvt_e$q;
+    reg  e_from_re$d;
+    wire  e_from_re$q;
+    reg  e_from_rd$d;
+    wire  e_from_rd$q;
     reg  d_from_fe$d;
     wire  d_from_fe$q;
     reg  d_from_fd$d;
     wire  d_from_fd$q;
-    reg  d_lvt_any$d;
-    wire  d_lvt_any$q;
-    reg  d_lvt_e$d;
-    wire  d_lvt_e$q;
+    reg  d_from_re$d;
+    wire  d_from_re$q;
+    reg  d_from_rd$d;
+    wire  d_from_rd$q;
     reg  [2:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
     reg  [2:0] ram_e_for_enq$write_address;
@@ -2255,6 +2255,16 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     // Local signals
     reg  [31:0] e_b0;
     reg  [31:0] d_b0;
+    reg  e_hit_fe;
+    reg  e_hit_fd;
+    reg  e_in_ram;
+    reg  d_hit_fe;
+    reg  d_hit_fd;
+    reg  d_in_ram;
+    reg  [31:0] e_b0_fw;
+    reg  [31:0] e_b0_ram;
+    reg  [31:0] d_b0_fw;
+    reg  [31:0] d_b0_ram;
     reg  [32:0] e_len33;
     reg  [32:0] d_len33;
     reg  len_over_max;
@@ -2324,14 +2334,14 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .q(e_from_fd$q),
         .clock(clock)
     );
-    capfc_tiny__egress$e_lvt_any e_lvt_any(
-        .d(e_lvt_any$d),
-        .q(e_lvt_any$q),
+    capfc_tiny__egress$e_from_re e_from_re(
+        .d(e_from_re$d),
+        .q(e_from_re$q),
         .clock(clock)
     );
-    capfc_tiny__egress$e_lvt_e e_lvt_e(
-        .d(e_lvt_e$d),
-        .q(e_lvt_e$q),
+    capfc_tiny__egress$e_from_rd e_from_rd(
+        .d(e_from_rd$d),
+        .q(e_from_rd$q),
         .clock(clock)
     );
     capfc_tiny__egress$d_from_fe d_from_fe(
@@ -2344,14 +2354,14 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .q(d_from_fd$q),
         .clock(clock)
     );
-    capfc_tiny__egress$d_lvt_any d_lvt_any(
-        .d(d_lvt_any$d),
-        .q(d_lvt_any$q),
+    capfc_tiny__egress$d_from_re d_from_re(
+        .d(d_from_re$d),
+        .q(d_from_re$q),
         .clock(clock)
     );
-    capfc_tiny__egress$d_lvt_e d_lvt_e(
-        .d(d_lvt_e$d),
-        .q(d_lvt_e$q),
+    capfc_tiny__egress$d_from_rd d_from_rd(
+        .d(d_from_rd$d),
+        .q(d_from_rd$q),
         .clock(clock)
     );
     capfc_tiny__egress$ram_e_for_enq ram_e_for_enq(
@@ -2418,12 +2428,12 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         same_q$d = same_q$q;
         e_from_fe$d = e_from_fe$q;
         e_from_fd$d = e_from_fd$q;
-        e_lvt_any$d = e_lvt_any$q;
-        e_lvt_e$d = e_lvt_e$q;
+        e_from_re$d = e_from_re$q;
+        e_from_rd$d = e_from_rd$q;
         d_from_fe$d = d_from_fe$q;
         d_from_fd$d = d_from_fd$q;
-        d_lvt_any$d = d_lvt_any$q;
-        d_lvt_e$d = d_lvt_e$q;
+        d_from_re$d = d_from_re$q;
+        d_from_rd$d = d_from_rd$q;
         lvt_any$d = lvt_any$q;
         lvt_e$d = lvt_e$q;
         fw_e_val$d = fw_e_val$q;
@@ -2436,14 +2446,20 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         d_len_q$d = deq_len;
         same_q$d = enq_valid & deq_valid & (enq_key == deq_key);
         d_write = d_valid_q$q & ~same_q$q;
-        e_from_fe$d = e_valid_q$q & (e_key_q$q == enq_key);
-        e_from_fd$d = d_write & (d_key_q$q == enq_key);
-        e_lvt_any$d = lvt_any$q[enq_key];
-        e_lvt_e$d = lvt_e$q[enq_key];
-        d_from_fe$d = e_valid_q$q & (e_key_q$q == deq_key);
-        d_from_fd$d = d_write & (d_key_q$q == deq_key);
-        d_lvt_any$d = lvt_any$q[deq_key];
-        d_lvt_e$d = lvt_e$q[deq_key];
+        e_hit_fe = e_valid_q$q & (e_key_q$q == enq_key);
+        e_hit_fd = d_write & (d_key_q$q == enq_key);
+        e_in_ram = ~e_hit_fe & ~e_hit_fd & lvt_any$q[enq_key];
+        e_from_fe$d = e_hit_fe;
+        e_from_fd$d = e_hit_fd;
+        e_from_re$d = e_in_ram & lvt_e$q[enq_key];
+        e_from_rd$d = e_in_ram & ~lvt_e$q[enq_key];
+        d_hit_fe = e_valid_q$q & (e_key_q$q == deq_key);
+        d_hit_fd = d_write & (d_key_q$q == deq_key);
+        d_in_ram = ~d_hit_fe & ~d_hit_fd & lvt_any$q[deq_key];
+        d_from_fe$d = d_hit_fe;
+        d_from_fd$d = d_hit_fd;
+        d_from_re$d = d_in_ram & lvt_e$q[deq_key];
+        d_from_rd$d = d_in_ram & ~lvt_e$q[deq_key];
         ram_e_for_enq$read_address = enq_key;
         ram_d_for_enq$read_address = enq_key;
         ram_e_for_deq$read_address = deq_key;
@@ -2453,36 +2469,36 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         d_valid = d_valid_q$q;
         d_key = d_key_q$q;
         same_key = same_q$q;
+        e_b0_fw = 32'h0;
         if (e_from_fe$q) begin
-            e_b0 = fw_e_val$q;
+            e_b0_fw = fw_e_val$q;
         end
-        else if (e_from_fd$q) begin
-            e_b0 = fw_d_val$q;
+        if (e_from_fd$q) begin
+            e_b0_fw = e_b0_fw | fw_d_val$q;
         end
-        else if (~e_lvt_any$q) begin
-            e_b0 = 32'h0;
+        e_b0_ram = 32'h0;
+        if (e_from_re$q) begin
+            e_b0_ram = ram_e_for_enq$read_data;
         end
-        else if (e_lvt_e$q) begin
-            e_b0 = ram_e_for_enq$read_data;
+        if (e_from_rd$q) begin
+            e_b0_ram = e_b0_ram | ram_d_for_enq$read_data;
         end
-        else begin
-            e_b0 = ram_d_for_enq$read_data;
-        end
+        e_b0 = e_b0_fw | e_b0_ram;
+        d_b0_fw = 32'h0;
         if (d_from_fe$q) begin
-            d_b0 = fw_e_val$q;
+            d_b0_fw = fw_e_val$q;
         end
-        else if (d_from_fd$q) begin
-            d_b0 = fw_d_val$q;
+        if (d_from_fd$q) begin
+            d_b0_fw = d_b0_fw | fw_d_val$q;
         end
-        else if (~d_lvt_any$q) begin
-            d_b0 = 32'h0;
+        d_b0_ram = 32'h0;
+        if (d_from_re$q) begin
+            d_b0_ram = ram_e_for_deq$read_data;
         end
-        else if (d_lvt_e$q) begin
-            d_b0 = ram_e_for_deq$read_data;
+        if (d_from_rd$q) begin
+            d_b0_ram = d_b0_ram | ram_d_for_deq$read_data;
         end
-        else begin
-            d_b0 = ram_d_for_deq$read_data;
-        end
+        d_b0 = d_b0_fw | d_b0_ram;
         e_len33 = {17'd0, e_len_q$q};
         d_len33 = {17'd0, d_len_q$q};
         len_over_max = e_len33 > {1'd0, max};
@@ -2611,6 +2627,44 @@ module capfc_tiny__egress$d_from_fe(d,q,clock);
 endmodule // capfc_tiny__egress$d_from_fe
 
 
+module capfc_tiny__egress$d_from_rd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__egress$d_from_rd
+
+
+module capfc_tiny__egress$d_from_re(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__egress$d_from_re
+
+
 module capfc_tiny__egress$d_key_q(d,q,clock);
 
     // Module arguments
@@ -2647,44 +2701,6 @@ module capfc_tiny__egress$d_len_q(d,q,clock);
     end
 
 endmodule // capfc_tiny__egress$d_len_q
-
-
-module capfc_tiny__egress$d_lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__egress$d_lvt_any
-
-
-module capfc_tiny__egress$d_lvt_e(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__egress$d_lvt_e
 
 
 module capfc_tiny__egress$d_valid_q(d,q,clock);
@@ -2744,6 +2760,44 @@ module capfc_tiny__egress$e_from_fe(d,q,clock);
 endmodule // capfc_tiny__egress$e_from_fe
 
 
+module capfc_tiny__egress$e_from_rd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__egress$e_from_rd
+
+
+module capfc_tiny__egress$e_from_re(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__egress$e_from_re
+
+
 module capfc_tiny__egress$e_key_q(d,q,clock);
 
     // Module arguments
@@ -2780,44 +2834,6 @@ module capfc_tiny__egress$e_len_q(d,q,clock);
     end
 
 endmodule // capfc_tiny__egress$e_len_q
-
-
-module capfc_tiny__egress$e_lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__egress$e_lvt_any
-
-
-module capfc_tiny__egress$e_lvt_e(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__egress$e_lvt_e
 
 
 module capfc_tiny__egress$e_valid_q(d,q,clock);
@@ -3758,18 +3774,18 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     wire  e_from_fe$q;
     reg  e_from_fd$d;
     wire  e_from_fd$q;
-    reg  e_lvt_any$d;
-    wire  e_lvt_any$q;
-    reg  e_lvt_e$d;
-    wire  e_lvt_e$q;
+    reg  e_from_re$d;
+    wire  e_from_re$q;
+    reg  e_from_rd$d;
+    wire  e_from_rd$q;
     reg  d_from_fe$d;
     wire  d_from_fe$q;
     reg  d_from_fd$d;
     wire  d_from_fd$q;
-    reg  d_lvt_any$d;
-    wire  d_lvt_any$q;
-    reg  d_lvt_e$d;
-    wire  d_lvt_e$q;
+    reg  d_from_re$d;
+    wire  d_from_re$q;
+    reg  d_from_rd$d;
+    wire  d_from_rd$q;
     reg  [2:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
     reg  [2:0] ram_e_for_enq$write_address;
@@ -3802,6 +3818,16 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
     // Local signals
     reg  [31:0] e_b0;
     reg  [31:0] d_b0;
+    reg  e_hit_fe;
+    reg  e_hit_fd;
+    reg  e_in_ram;
+    reg  d_hit_fe;
+    reg  d_hit_fd;
+    reg  d_in_ram;
+    reg  [31:0] e_b0_fw;
+    reg  [31:0] e_b0_ram;
+    reg  [31:0] d_b0_fw;
+    reg  [31:0] d_b0_ram;
     reg  [32:0] e_len33;
     reg  [32:0] d_len33;
     reg  len_over_max;
@@ -3871,14 +3897,14 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         .q(e_from_fd$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$occ$e_lvt_any e_lvt_any(
-        .d(e_lvt_any$d),
-        .q(e_lvt_any$q),
+    capfc_tiny__ingress$occ$e_from_re e_from_re(
+        .d(e_from_re$d),
+        .q(e_from_re$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$occ$e_lvt_e e_lvt_e(
-        .d(e_lvt_e$d),
-        .q(e_lvt_e$q),
+    capfc_tiny__ingress$occ$e_from_rd e_from_rd(
+        .d(e_from_rd$d),
+        .q(e_from_rd$q),
         .clock(clock)
     );
     capfc_tiny__ingress$occ$d_from_fe d_from_fe(
@@ -3891,14 +3917,14 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         .q(d_from_fd$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$occ$d_lvt_any d_lvt_any(
-        .d(d_lvt_any$d),
-        .q(d_lvt_any$q),
+    capfc_tiny__ingress$occ$d_from_re d_from_re(
+        .d(d_from_re$d),
+        .q(d_from_re$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$occ$d_lvt_e d_lvt_e(
-        .d(d_lvt_e$d),
-        .q(d_lvt_e$q),
+    capfc_tiny__ingress$occ$d_from_rd d_from_rd(
+        .d(d_from_rd$d),
+        .q(d_from_rd$q),
         .clock(clock)
     );
     capfc_tiny__ingress$occ$ram_e_for_enq ram_e_for_enq(
@@ -3965,12 +3991,12 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         same_q$d = same_q$q;
         e_from_fe$d = e_from_fe$q;
         e_from_fd$d = e_from_fd$q;
-        e_lvt_any$d = e_lvt_any$q;
-        e_lvt_e$d = e_lvt_e$q;
+        e_from_re$d = e_from_re$q;
+        e_from_rd$d = e_from_rd$q;
         d_from_fe$d = d_from_fe$q;
         d_from_fd$d = d_from_fd$q;
-        d_lvt_any$d = d_lvt_any$q;
-        d_lvt_e$d = d_lvt_e$q;
+        d_from_re$d = d_from_re$q;
+        d_from_rd$d = d_from_rd$q;
         lvt_any$d = lvt_any$q;
         lvt_e$d = lvt_e$q;
         fw_e_val$d = fw_e_val$q;
@@ -3983,14 +4009,20 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         d_len_q$d = deq_len;
         same_q$d = enq_valid & deq_valid & (enq_key == deq_key);
         d_write = d_valid_q$q & ~same_q$q;
-        e_from_fe$d = e_valid_q$q & (e_key_q$q == enq_key);
-        e_from_fd$d = d_write & (d_key_q$q == enq_key);
-        e_lvt_any$d = lvt_any$q[enq_key];
-        e_lvt_e$d = lvt_e$q[enq_key];
-        d_from_fe$d = e_valid_q$q & (e_key_q$q == deq_key);
-        d_from_fd$d = d_write & (d_key_q$q == deq_key);
-        d_lvt_any$d = lvt_any$q[deq_key];
-        d_lvt_e$d = lvt_e$q[deq_key];
+        e_hit_fe = e_valid_q$q & (e_key_q$q == enq_key);
+        e_hit_fd = d_write & (d_key_q$q == enq_key);
+        e_in_ram = ~e_hit_fe & ~e_hit_fd & lvt_any$q[enq_key];
+        e_from_fe$d = e_hit_fe;
+        e_from_fd$d = e_hit_fd;
+        e_from_re$d = e_in_ram & lvt_e$q[enq_key];
+        e_from_rd$d = e_in_ram & ~lvt_e$q[enq_key];
+        d_hit_fe = e_valid_q$q & (e_key_q$q == deq_key);
+        d_hit_fd = d_write & (d_key_q$q == deq_key);
+        d_in_ram = ~d_hit_fe & ~d_hit_fd & lvt_any$q[deq_key];
+        d_from_fe$d = d_hit_fe;
+        d_from_fd$d = d_hit_fd;
+        d_from_re$d = d_in_ram & lvt_e$q[deq_key];
+        d_from_rd$d = d_in_ram & ~lvt_e$q[deq_key];
         ram_e_for_enq$read_address = enq_key;
         ram_d_for_enq$read_address = enq_key;
         ram_e_for_deq$read_address = deq_key;
@@ -4000,36 +4032,36 @@ module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,d
         d_valid = d_valid_q$q;
         d_key = d_key_q$q;
         same_key = same_q$q;
+        e_b0_fw = 32'h0;
         if (e_from_fe$q) begin
-            e_b0 = fw_e_val$q;
+            e_b0_fw = fw_e_val$q;
         end
-        else if (e_from_fd$q) begin
-            e_b0 = fw_d_val$q;
+        if (e_from_fd$q) begin
+            e_b0_fw = e_b0_fw | fw_d_val$q;
         end
-        else if (~e_lvt_any$q) begin
-            e_b0 = 32'h0;
+        e_b0_ram = 32'h0;
+        if (e_from_re$q) begin
+            e_b0_ram = ram_e_for_enq$read_data;
         end
-        else if (e_lvt_e$q) begin
-            e_b0 = ram_e_for_enq$read_data;
+        if (e_from_rd$q) begin
+            e_b0_ram = e_b0_ram | ram_d_for_enq$read_data;
         end
-        else begin
-            e_b0 = ram_d_for_enq$read_data;
-        end
+        e_b0 = e_b0_fw | e_b0_ram;
+        d_b0_fw = 32'h0;
         if (d_from_fe$q) begin
-            d_b0 = fw_e_val$q;
+            d_b0_fw = fw_e_val$q;
         end
-        else if (d_from_fd$q) begin
-            d_b0 = fw_d_val$q;
+        if (d_from_fd$q) begin
+            d_b0_fw = d_b0_fw | fw_d_val$q;
         end
-        else if (~d_lvt_any$q) begin
-            d_b0 = 32'h0;
+        d_b0_ram = 32'h0;
+        if (d_from_re$q) begin
+            d_b0_ram = ram_e_for_deq$read_data;
         end
-        else if (d_lvt_e$q) begin
-            d_b0 = ram_e_for_deq$read_data;
+        if (d_from_rd$q) begin
+            d_b0_ram = d_b0_ram | ram_d_for_deq$read_data;
         end
-        else begin
-            d_b0 = ram_d_for_deq$read_data;
-        end
+        d_b0 = d_b0_fw | d_b0_ram;
         e_len33 = {17'd0, e_len_q$q};
         d_len33 = {17'd0, d_len_q$q};
         len_over_max = e_len33 > {1'd0, max};
@@ -4158,6 +4190,44 @@ module capfc_tiny__ingress$occ$d_from_fe(d,q,clock);
 endmodule // capfc_tiny__ingress$occ$d_from_fe
 
 
+module capfc_tiny__ingress$occ$d_from_rd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$d_from_rd
+
+
+module capfc_tiny__ingress$occ$d_from_re(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$d_from_re
+
+
 module capfc_tiny__ingress$occ$d_key_q(d,q,clock);
 
     // Module arguments
@@ -4194,44 +4264,6 @@ module capfc_tiny__ingress$occ$d_len_q(d,q,clock);
     end
 
 endmodule // capfc_tiny__ingress$occ$d_len_q
-
-
-module capfc_tiny__ingress$occ$d_lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$occ$d_lvt_any
-
-
-module capfc_tiny__ingress$occ$d_lvt_e(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$occ$d_lvt_e
 
 
 module capfc_tiny__ingress$occ$d_valid_q(d,q,clock);
@@ -4291,6 +4323,44 @@ module capfc_tiny__ingress$occ$e_from_fe(d,q,clock);
 endmodule // capfc_tiny__ingress$occ$e_from_fe
 
 
+module capfc_tiny__ingress$occ$e_from_rd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$e_from_rd
+
+
+module capfc_tiny__ingress$occ$e_from_re(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$e_from_re
+
+
 module capfc_tiny__ingress$occ$e_key_q(d,q,clock);
 
     // Module arguments
@@ -4327,44 +4397,6 @@ module capfc_tiny__ingress$occ$e_len_q(d,q,clock);
     end
 
 endmodule // capfc_tiny__ingress$occ$e_len_q
-
-
-module capfc_tiny__ingress$occ$e_lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$occ$e_lvt_any
-
-
-module capfc_tiny__ingress$occ$e_lvt_e(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$occ$e_lvt_e
 
 
 module capfc_tiny__ingress$occ$e_valid_q(d,q,clock);

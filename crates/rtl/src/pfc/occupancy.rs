@@ -3,7 +3,7 @@
 //!
 //! * edge n: the events are captured (`e_*`, `d_*`) and their keys address the RAMs; where each
 //!   event's occupancy will come from (a forwarded write, a bank, or "never written") is decided
-//!   now, from the keys alone, and registered;
+//!   now, from the keys alone, and registered as one-hot selects;
 //! * cycle n: read data (or a forwarded value) -> dequeue (clamp at 0, flagged), then enqueue on
 //!   top of it when both name one key (drop when the sum exceeds `max`);
 //! * edge n + 1: RAM writes.
@@ -17,7 +17,8 @@
 //! (`fw_*`). When both buses hit one key, the combined result is written to bank E only.
 //!
 //! Cycle n is the loop that limits the clock (a value written at edge n + 1 is read back in
-//! cycle n + 1), so it holds only the lookup mux and one carry chain per result: every test is
+//! cycle n + 1), so it holds only the lookup (an AND-OR of the one-hot selects, two LUT levels)
+//! and one carry chain per result: every test is
 //! rewritten against the value read (`b0`), with the other operand computed from registers in
 //! parallel with the RAM read (`e_b0 + len > max` is `e_b0 > max - len`; the same-key sum
 //! `d_b0 - d_len + e_len` is one addition of `e_len - d_len`). Results are masked to the
@@ -68,17 +69,18 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     d_key_q: DFF<Bits<KB>>,
     d_len_q: DFF<Bits<16>>,
     same_q: DFF<Bit>,
-    // Where each event's occupancy comes from, decided at capture: the enqueue path's write
-    // of this edge (`*_from_fe`), the dequeue path's (`*_from_fd`), else bank E (`*_lvt_e`) or
-    // D of a key written since reset (`*_lvt_any`), else 0.
+    // Where each event's occupancy comes from, decided at capture, one-hot or none: the
+    // enqueue path's write of this edge (`*_from_fe`), the dequeue path's (`*_from_fd`), else
+    // bank E (`*_from_re`) or bank D (`*_from_rd`) of a key written since reset, else 0. One-hot
+    // selects make the lookup an AND-OR of two LUT levels instead of a chain of multiplexers.
     e_from_fe: DFF<Bit>,
     e_from_fd: DFF<Bit>,
-    e_lvt_any: DFF<Bit>,
-    e_lvt_e: DFF<Bit>,
+    e_from_re: DFF<Bit>,
+    e_from_rd: DFF<Bit>,
     d_from_fe: DFF<Bit>,
     d_from_fd: DFF<Bit>,
-    d_lvt_any: DFF<Bit>,
-    d_lvt_e: DFF<Bit>,
+    d_from_re: DFF<Bit>,
+    d_from_rd: DFF<Bit>,
     ram_e_for_enq: NarrowRam<KB, 32>,
     ram_e_for_deq: NarrowRam<KB, 32>,
     ram_d_for_enq: NarrowRam<KB, 32>,
@@ -91,6 +93,18 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     /// Occupancy before the enqueue (when the keys differ) and before the dequeue.
     e_b0: Signal<Local, Bits<32>>,
     d_b0: Signal<Local, Bits<32>>,
+    // At capture: the new keys' hits on this edge's writes, and their bank bits.
+    e_hit_fe: Signal<Local, Bit>,
+    e_hit_fd: Signal<Local, Bit>,
+    e_in_ram: Signal<Local, Bit>,
+    d_hit_fe: Signal<Local, Bit>,
+    d_hit_fd: Signal<Local, Bit>,
+    d_in_ram: Signal<Local, Bit>,
+    // Cycle n: the AND-OR lookup's two halves.
+    e_b0_fw: Signal<Local, Bits<32>>,
+    e_b0_ram: Signal<Local, Bits<32>>,
+    d_b0_fw: Signal<Local, Bits<32>>,
+    d_b0_ram: Signal<Local, Bits<32>>,
     e_len33: Signal<Local, Bits<33>>,
     d_len33: Signal<Local, Bits<33>>,
     // From registers only, in parallel with the RAM read.
@@ -157,12 +171,12 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             same_q: Default::default(),
             e_from_fe: Default::default(),
             e_from_fd: Default::default(),
-            e_lvt_any: Default::default(),
-            e_lvt_e: Default::default(),
+            e_from_re: Default::default(),
+            e_from_rd: Default::default(),
             d_from_fe: Default::default(),
             d_from_fd: Default::default(),
-            d_lvt_any: Default::default(),
-            d_lvt_e: Default::default(),
+            d_from_re: Default::default(),
+            d_from_rd: Default::default(),
             ram_e_for_enq: NarrowRam::new(width),
             ram_e_for_deq: NarrowRam::new(width),
             ram_d_for_enq: NarrowRam::new(width),
@@ -173,6 +187,16 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             fw_d_val: Default::default(),
             e_b0: Default::default(),
             d_b0: Default::default(),
+            e_hit_fe: Default::default(),
+            e_hit_fd: Default::default(),
+            e_in_ram: Default::default(),
+            d_hit_fe: Default::default(),
+            d_hit_fd: Default::default(),
+            d_in_ram: Default::default(),
+            e_b0_fw: Default::default(),
+            e_b0_ram: Default::default(),
+            d_b0_fw: Default::default(),
+            d_b0_ram: Default::default(),
             e_len33: Default::default(),
             d_len33: Default::default(),
             len_over_max: Default::default(),
@@ -204,7 +228,7 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, e_valid_q, e_key_q, e_len_q, d_valid_q, d_key_q, d_len_q, same_q,
-            e_from_fe, e_from_fd, e_lvt_any, e_lvt_e, d_from_fe, d_from_fd, d_lvt_any, d_lvt_e,
+            e_from_fe, e_from_fd, e_from_re, e_from_rd, d_from_fe, d_from_fd, d_from_re, d_from_rd,
             lvt_any, lvt_e, fw_e_val, fw_d_val
         );
         self.ram_e_for_enq.clock.next = self.clock.val();
@@ -225,16 +249,30 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             & (self.enq_key.val() == self.deq_key.val());
         // The dequeue path writes bank D at edge n unless its key is the enqueue's.
         self.d_write.next = self.d_valid_q.q.val() & !self.same_q.q.val();
-        self.e_from_fe.d.next =
-            self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.enq_key.val());
-        self.e_from_fd.d.next = self.d_write.val() & (self.d_key_q.q.val() == self.enq_key.val());
-        self.e_lvt_any.d.next = self.lvt_any.q.val().get_bit(self.enq_key.val().index());
-        self.e_lvt_e.d.next = self.lvt_e.q.val().get_bit(self.enq_key.val().index());
-        self.d_from_fe.d.next =
-            self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.deq_key.val());
-        self.d_from_fd.d.next = self.d_write.val() & (self.d_key_q.q.val() == self.deq_key.val());
-        self.d_lvt_any.d.next = self.lvt_any.q.val().get_bit(self.deq_key.val().index());
-        self.d_lvt_e.d.next = self.lvt_e.q.val().get_bit(self.deq_key.val().index());
+        // The two writes of this edge never name one key (a same-key pair writes bank E only),
+        // so at most one hit is set.
+        self.e_hit_fe.next = self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.enq_key.val());
+        self.e_hit_fd.next = self.d_write.val() & (self.d_key_q.q.val() == self.enq_key.val());
+        self.e_in_ram.next = !self.e_hit_fe.val()
+            & !self.e_hit_fd.val()
+            & self.lvt_any.q.val().get_bit(self.enq_key.val().index());
+        self.e_from_fe.d.next = self.e_hit_fe.val();
+        self.e_from_fd.d.next = self.e_hit_fd.val();
+        self.e_from_re.d.next =
+            self.e_in_ram.val() & self.lvt_e.q.val().get_bit(self.enq_key.val().index());
+        self.e_from_rd.d.next =
+            self.e_in_ram.val() & !self.lvt_e.q.val().get_bit(self.enq_key.val().index());
+        self.d_hit_fe.next = self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.deq_key.val());
+        self.d_hit_fd.next = self.d_write.val() & (self.d_key_q.q.val() == self.deq_key.val());
+        self.d_in_ram.next = !self.d_hit_fe.val()
+            & !self.d_hit_fd.val()
+            & self.lvt_any.q.val().get_bit(self.deq_key.val().index());
+        self.d_from_fe.d.next = self.d_hit_fe.val();
+        self.d_from_fd.d.next = self.d_hit_fd.val();
+        self.d_from_re.d.next =
+            self.d_in_ram.val() & self.lvt_e.q.val().get_bit(self.deq_key.val().index());
+        self.d_from_rd.d.next =
+            self.d_in_ram.val() & !self.lvt_e.q.val().get_bit(self.deq_key.val().index());
         self.ram_e_for_enq.read_address.next = self.enq_key.val();
         self.ram_d_for_enq.read_address.next = self.enq_key.val();
         self.ram_e_for_deq.read_address.next = self.deq_key.val();
@@ -246,28 +284,36 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         self.d_valid.next = self.d_valid_q.q.val();
         self.d_key.next = self.d_key_q.q.val();
         self.same_key.next = self.same_q.q.val();
+        self.e_b0_fw.next = 0.into();
         if self.e_from_fe.q.val() {
-            self.e_b0.next = self.fw_e_val.q.val();
-        } else if self.e_from_fd.q.val() {
-            self.e_b0.next = self.fw_d_val.q.val();
-        } else if !self.e_lvt_any.q.val() {
-            self.e_b0.next = 0.into();
-        } else if self.e_lvt_e.q.val() {
-            self.e_b0.next = self.ram_e_for_enq.read_data.val();
-        } else {
-            self.e_b0.next = self.ram_d_for_enq.read_data.val();
+            self.e_b0_fw.next = self.fw_e_val.q.val();
         }
+        if self.e_from_fd.q.val() {
+            self.e_b0_fw.next = self.e_b0_fw.val() | self.fw_d_val.q.val();
+        }
+        self.e_b0_ram.next = 0.into();
+        if self.e_from_re.q.val() {
+            self.e_b0_ram.next = self.ram_e_for_enq.read_data.val();
+        }
+        if self.e_from_rd.q.val() {
+            self.e_b0_ram.next = self.e_b0_ram.val() | self.ram_d_for_enq.read_data.val();
+        }
+        self.e_b0.next = self.e_b0_fw.val() | self.e_b0_ram.val();
+        self.d_b0_fw.next = 0.into();
         if self.d_from_fe.q.val() {
-            self.d_b0.next = self.fw_e_val.q.val();
-        } else if self.d_from_fd.q.val() {
-            self.d_b0.next = self.fw_d_val.q.val();
-        } else if !self.d_lvt_any.q.val() {
-            self.d_b0.next = 0.into();
-        } else if self.d_lvt_e.q.val() {
-            self.d_b0.next = self.ram_e_for_deq.read_data.val();
-        } else {
-            self.d_b0.next = self.ram_d_for_deq.read_data.val();
+            self.d_b0_fw.next = self.fw_e_val.q.val();
         }
+        if self.d_from_fd.q.val() {
+            self.d_b0_fw.next = self.d_b0_fw.val() | self.fw_d_val.q.val();
+        }
+        self.d_b0_ram.next = 0.into();
+        if self.d_from_re.q.val() {
+            self.d_b0_ram.next = self.ram_e_for_deq.read_data.val();
+        }
+        if self.d_from_rd.q.val() {
+            self.d_b0_ram.next = self.d_b0_ram.val() | self.ram_d_for_deq.read_data.val();
+        }
+        self.d_b0.next = self.d_b0_fw.val() | self.d_b0_ram.val();
 
         // From registers only (lengths, max), in parallel with the lookup.
         self.e_len33.next = bit_cast::<33, 16>(self.e_len_q.q.val());

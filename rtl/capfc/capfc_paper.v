@@ -5767,7 +5767,6 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     reg  [63:0] candidates;
     reg  [63:0] grant;
     reg  [5:0] g_port;
-    reg  [8:0] g_base;
     reg  [511:0] g_keys;
     reg  [511:0] g_enabled;
     reg  [511:0] g_paused;
@@ -5907,210 +5906,400 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
             candidates = dirty_ports;
         end
         grant = candidates & (~candidates + one_pp);
+        enabled_keys = changed$q | paused;
         g_port = 6'h0;
+        g_keys = 512'h0;
+        g_enabled = 512'h0;
+        g_paused = 512'h0;
         if (grant[0]) begin
-            g_port = 0;
+            g_port = g_port | 0;
+            g_keys = g_keys | (group << (0 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (0 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
         if (grant[1]) begin
-            g_port = 1;
+            g_port = g_port | 1;
+            g_keys = g_keys | (group << (1 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (1 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
         if (grant[2]) begin
-            g_port = 2;
+            g_port = g_port | 2;
+            g_keys = g_keys | (group << (2 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (2 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
         if (grant[3]) begin
-            g_port = 3;
+            g_port = g_port | 3;
+            g_keys = g_keys | (group << (3 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (3 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
         if (grant[4]) begin
-            g_port = 4;
+            g_port = g_port | 4;
+            g_keys = g_keys | (group << (4 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (4 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (4 << prio_bits)) & group);
         end
         if (grant[5]) begin
-            g_port = 5;
+            g_port = g_port | 5;
+            g_keys = g_keys | (group << (5 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (5 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (5 << prio_bits)) & group);
         end
         if (grant[6]) begin
-            g_port = 6;
+            g_port = g_port | 6;
+            g_keys = g_keys | (group << (6 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (6 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (6 << prio_bits)) & group);
         end
         if (grant[7]) begin
-            g_port = 7;
+            g_port = g_port | 7;
+            g_keys = g_keys | (group << (7 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (7 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (7 << prio_bits)) & group);
         end
         if (grant[8]) begin
-            g_port = 8;
+            g_port = g_port | 8;
+            g_keys = g_keys | (group << (8 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (8 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (8 << prio_bits)) & group);
         end
         if (grant[9]) begin
-            g_port = 9;
+            g_port = g_port | 9;
+            g_keys = g_keys | (group << (9 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (9 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (9 << prio_bits)) & group);
         end
         if (grant[10]) begin
-            g_port = 10;
+            g_port = g_port | 10;
+            g_keys = g_keys | (group << (10 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (10 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (10 << prio_bits)) & group);
         end
         if (grant[11]) begin
-            g_port = 11;
+            g_port = g_port | 11;
+            g_keys = g_keys | (group << (11 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (11 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (11 << prio_bits)) & group);
         end
         if (grant[12]) begin
-            g_port = 12;
+            g_port = g_port | 12;
+            g_keys = g_keys | (group << (12 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (12 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (12 << prio_bits)) & group);
         end
         if (grant[13]) begin
-            g_port = 13;
+            g_port = g_port | 13;
+            g_keys = g_keys | (group << (13 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (13 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (13 << prio_bits)) & group);
         end
         if (grant[14]) begin
-            g_port = 14;
+            g_port = g_port | 14;
+            g_keys = g_keys | (group << (14 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (14 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (14 << prio_bits)) & group);
         end
         if (grant[15]) begin
-            g_port = 15;
+            g_port = g_port | 15;
+            g_keys = g_keys | (group << (15 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (15 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (15 << prio_bits)) & group);
         end
         if (grant[16]) begin
-            g_port = 16;
+            g_port = g_port | 16;
+            g_keys = g_keys | (group << (16 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (16 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (16 << prio_bits)) & group);
         end
         if (grant[17]) begin
-            g_port = 17;
+            g_port = g_port | 17;
+            g_keys = g_keys | (group << (17 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (17 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (17 << prio_bits)) & group);
         end
         if (grant[18]) begin
-            g_port = 18;
+            g_port = g_port | 18;
+            g_keys = g_keys | (group << (18 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (18 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (18 << prio_bits)) & group);
         end
         if (grant[19]) begin
-            g_port = 19;
+            g_port = g_port | 19;
+            g_keys = g_keys | (group << (19 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (19 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (19 << prio_bits)) & group);
         end
         if (grant[20]) begin
-            g_port = 20;
+            g_port = g_port | 20;
+            g_keys = g_keys | (group << (20 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (20 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (20 << prio_bits)) & group);
         end
         if (grant[21]) begin
-            g_port = 21;
+            g_port = g_port | 21;
+            g_keys = g_keys | (group << (21 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (21 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (21 << prio_bits)) & group);
         end
         if (grant[22]) begin
-            g_port = 22;
+            g_port = g_port | 22;
+            g_keys = g_keys | (group << (22 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (22 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (22 << prio_bits)) & group);
         end
         if (grant[23]) begin
-            g_port = 23;
+            g_port = g_port | 23;
+            g_keys = g_keys | (group << (23 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (23 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (23 << prio_bits)) & group);
         end
         if (grant[24]) begin
-            g_port = 24;
+            g_port = g_port | 24;
+            g_keys = g_keys | (group << (24 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (24 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (24 << prio_bits)) & group);
         end
         if (grant[25]) begin
-            g_port = 25;
+            g_port = g_port | 25;
+            g_keys = g_keys | (group << (25 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (25 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (25 << prio_bits)) & group);
         end
         if (grant[26]) begin
-            g_port = 26;
+            g_port = g_port | 26;
+            g_keys = g_keys | (group << (26 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (26 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (26 << prio_bits)) & group);
         end
         if (grant[27]) begin
-            g_port = 27;
+            g_port = g_port | 27;
+            g_keys = g_keys | (group << (27 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (27 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (27 << prio_bits)) & group);
         end
         if (grant[28]) begin
-            g_port = 28;
+            g_port = g_port | 28;
+            g_keys = g_keys | (group << (28 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (28 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (28 << prio_bits)) & group);
         end
         if (grant[29]) begin
-            g_port = 29;
+            g_port = g_port | 29;
+            g_keys = g_keys | (group << (29 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (29 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (29 << prio_bits)) & group);
         end
         if (grant[30]) begin
-            g_port = 30;
+            g_port = g_port | 30;
+            g_keys = g_keys | (group << (30 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (30 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (30 << prio_bits)) & group);
         end
         if (grant[31]) begin
-            g_port = 31;
+            g_port = g_port | 31;
+            g_keys = g_keys | (group << (31 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (31 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (31 << prio_bits)) & group);
         end
         if (grant[32]) begin
-            g_port = 32;
+            g_port = g_port | 32;
+            g_keys = g_keys | (group << (32 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (32 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (32 << prio_bits)) & group);
         end
         if (grant[33]) begin
-            g_port = 33;
+            g_port = g_port | 33;
+            g_keys = g_keys | (group << (33 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (33 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (33 << prio_bits)) & group);
         end
         if (grant[34]) begin
-            g_port = 34;
+            g_port = g_port | 34;
+            g_keys = g_keys | (group << (34 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (34 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (34 << prio_bits)) & group);
         end
         if (grant[35]) begin
-            g_port = 35;
+            g_port = g_port | 35;
+            g_keys = g_keys | (group << (35 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (35 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (35 << prio_bits)) & group);
         end
         if (grant[36]) begin
-            g_port = 36;
+            g_port = g_port | 36;
+            g_keys = g_keys | (group << (36 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (36 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (36 << prio_bits)) & group);
         end
         if (grant[37]) begin
-            g_port = 37;
+            g_port = g_port | 37;
+            g_keys = g_keys | (group << (37 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (37 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (37 << prio_bits)) & group);
         end
         if (grant[38]) begin
-            g_port = 38;
+            g_port = g_port | 38;
+            g_keys = g_keys | (group << (38 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (38 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (38 << prio_bits)) & group);
         end
         if (grant[39]) begin
-            g_port = 39;
+            g_port = g_port | 39;
+            g_keys = g_keys | (group << (39 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (39 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (39 << prio_bits)) & group);
         end
         if (grant[40]) begin
-            g_port = 40;
+            g_port = g_port | 40;
+            g_keys = g_keys | (group << (40 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (40 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (40 << prio_bits)) & group);
         end
         if (grant[41]) begin
-            g_port = 41;
+            g_port = g_port | 41;
+            g_keys = g_keys | (group << (41 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (41 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (41 << prio_bits)) & group);
         end
         if (grant[42]) begin
-            g_port = 42;
+            g_port = g_port | 42;
+            g_keys = g_keys | (group << (42 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (42 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (42 << prio_bits)) & group);
         end
         if (grant[43]) begin
-            g_port = 43;
+            g_port = g_port | 43;
+            g_keys = g_keys | (group << (43 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (43 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (43 << prio_bits)) & group);
         end
         if (grant[44]) begin
-            g_port = 44;
+            g_port = g_port | 44;
+            g_keys = g_keys | (group << (44 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (44 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (44 << prio_bits)) & group);
         end
         if (grant[45]) begin
-            g_port = 45;
+            g_port = g_port | 45;
+            g_keys = g_keys | (group << (45 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (45 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (45 << prio_bits)) & group);
         end
         if (grant[46]) begin
-            g_port = 46;
+            g_port = g_port | 46;
+            g_keys = g_keys | (group << (46 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (46 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (46 << prio_bits)) & group);
         end
         if (grant[47]) begin
-            g_port = 47;
+            g_port = g_port | 47;
+            g_keys = g_keys | (group << (47 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (47 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (47 << prio_bits)) & group);
         end
         if (grant[48]) begin
-            g_port = 48;
+            g_port = g_port | 48;
+            g_keys = g_keys | (group << (48 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (48 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (48 << prio_bits)) & group);
         end
         if (grant[49]) begin
-            g_port = 49;
+            g_port = g_port | 49;
+            g_keys = g_keys | (group << (49 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (49 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (49 << prio_bits)) & group);
         end
         if (grant[50]) begin
-            g_port = 50;
+            g_port = g_port | 50;
+            g_keys = g_keys | (group << (50 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (50 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (50 << prio_bits)) & group);
         end
         if (grant[51]) begin
-            g_port = 51;
+            g_port = g_port | 51;
+            g_keys = g_keys | (group << (51 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (51 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (51 << prio_bits)) & group);
         end
         if (grant[52]) begin
-            g_port = 52;
+            g_port = g_port | 52;
+            g_keys = g_keys | (group << (52 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (52 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (52 << prio_bits)) & group);
         end
         if (grant[53]) begin
-            g_port = 53;
+            g_port = g_port | 53;
+            g_keys = g_keys | (group << (53 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (53 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (53 << prio_bits)) & group);
         end
         if (grant[54]) begin
-            g_port = 54;
+            g_port = g_port | 54;
+            g_keys = g_keys | (group << (54 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (54 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (54 << prio_bits)) & group);
         end
         if (grant[55]) begin
-            g_port = 55;
+            g_port = g_port | 55;
+            g_keys = g_keys | (group << (55 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (55 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (55 << prio_bits)) & group);
         end
         if (grant[56]) begin
-            g_port = 56;
+            g_port = g_port | 56;
+            g_keys = g_keys | (group << (56 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (56 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (56 << prio_bits)) & group);
         end
         if (grant[57]) begin
-            g_port = 57;
+            g_port = g_port | 57;
+            g_keys = g_keys | (group << (57 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (57 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (57 << prio_bits)) & group);
         end
         if (grant[58]) begin
-            g_port = 58;
+            g_port = g_port | 58;
+            g_keys = g_keys | (group << (58 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (58 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (58 << prio_bits)) & group);
         end
         if (grant[59]) begin
-            g_port = 59;
+            g_port = g_port | 59;
+            g_keys = g_keys | (group << (59 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (59 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (59 << prio_bits)) & group);
         end
         if (grant[60]) begin
-            g_port = 60;
+            g_port = g_port | 60;
+            g_keys = g_keys | (group << (60 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (60 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (60 << prio_bits)) & group);
         end
         if (grant[61]) begin
-            g_port = 61;
+            g_port = g_port | 61;
+            g_keys = g_keys | (group << (61 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (61 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (61 << prio_bits)) & group);
         end
         if (grant[62]) begin
-            g_port = 62;
+            g_port = g_port | 62;
+            g_keys = g_keys | (group << (62 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (62 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (62 << prio_bits)) & group);
         end
         if (grant[63]) begin
-            g_port = 63;
+            g_port = g_port | 63;
+            g_keys = g_keys | (group << (63 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (63 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (63 << prio_bits)) & group);
         end
-        g_base = {3'd0, g_port} << prio_bits;
-        g_keys = 512'h0;
         if (|grant) begin
-            g_keys = group << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
         o_valid$d = |grant;
         o_port$d = g_port;
-        enabled_keys = changed$q | paused;
-        g_enabled = (enabled_keys >> g_base) & group;
-        g_paused = (paused >> g_base) & group;
         o_class_enable$d = 8'h0;
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;

@@ -3091,7 +3091,6 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     reg  [3:0] candidates;
     reg  [3:0] grant;
     reg  [1:0] g_port;
-    reg  [2:0] g_base;
     reg  [7:0] g_keys;
     reg  [7:0] g_enabled;
     reg  [7:0] g_paused;
@@ -3171,30 +3170,40 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
             candidates = dirty_ports;
         end
         grant = candidates & (~candidates + one_pp);
+        enabled_keys = changed$q | paused;
         g_port = 2'h0;
+        g_keys = 8'h0;
+        g_enabled = 8'h0;
+        g_paused = 8'h0;
         if (grant[0]) begin
-            g_port = 0;
+            g_port = g_port | 0;
+            g_keys = g_keys | (group << (0 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (0 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
         if (grant[1]) begin
-            g_port = 1;
+            g_port = g_port | 1;
+            g_keys = g_keys | (group << (1 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (1 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
         if (grant[2]) begin
-            g_port = 2;
+            g_port = g_port | 2;
+            g_keys = g_keys | (group << (2 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (2 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
         if (grant[3]) begin
-            g_port = 3;
+            g_port = g_port | 3;
+            g_keys = g_keys | (group << (3 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (3 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
-        g_base = {1'd0, g_port} << prio_bits;
-        g_keys = 8'h0;
         if (|grant) begin
-            g_keys = group << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
         o_valid$d = |grant;
         o_port$d = g_port;
-        enabled_keys = changed$q | paused;
-        g_enabled = (enabled_keys >> g_base) & group;
-        g_paused = (paused >> g_base) & group;
         o_class_enable$d = 8'h0;
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;

@@ -529,7 +529,6 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
     reg  [31:0] candidates;
     reg  [31:0] grant;
     reg  [4:0] g_port;
-    reg  [7:0] g_base;
     reg  [255:0] g_keys;
     reg  [255:0] g_enabled;
     reg  [255:0] g_paused;
@@ -637,114 +636,208 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
             candidates = dirty_ports;
         end
         grant = candidates & (~candidates + one_pp);
+        enabled_keys = changed$q | paused;
         g_port = 5'h0;
+        g_keys = 256'h0;
+        g_enabled = 256'h0;
+        g_paused = 256'h0;
         if (grant[0]) begin
-            g_port = 0;
+            g_port = g_port | 0;
+            g_keys = g_keys | (group << (0 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (0 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
         if (grant[1]) begin
-            g_port = 1;
+            g_port = g_port | 1;
+            g_keys = g_keys | (group << (1 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (1 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
         if (grant[2]) begin
-            g_port = 2;
+            g_port = g_port | 2;
+            g_keys = g_keys | (group << (2 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (2 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
         if (grant[3]) begin
-            g_port = 3;
+            g_port = g_port | 3;
+            g_keys = g_keys | (group << (3 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (3 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
         if (grant[4]) begin
-            g_port = 4;
+            g_port = g_port | 4;
+            g_keys = g_keys | (group << (4 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (4 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (4 << prio_bits)) & group);
         end
         if (grant[5]) begin
-            g_port = 5;
+            g_port = g_port | 5;
+            g_keys = g_keys | (group << (5 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (5 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (5 << prio_bits)) & group);
         end
         if (grant[6]) begin
-            g_port = 6;
+            g_port = g_port | 6;
+            g_keys = g_keys | (group << (6 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (6 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (6 << prio_bits)) & group);
         end
         if (grant[7]) begin
-            g_port = 7;
+            g_port = g_port | 7;
+            g_keys = g_keys | (group << (7 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (7 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (7 << prio_bits)) & group);
         end
         if (grant[8]) begin
-            g_port = 8;
+            g_port = g_port | 8;
+            g_keys = g_keys | (group << (8 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (8 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (8 << prio_bits)) & group);
         end
         if (grant[9]) begin
-            g_port = 9;
+            g_port = g_port | 9;
+            g_keys = g_keys | (group << (9 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (9 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (9 << prio_bits)) & group);
         end
         if (grant[10]) begin
-            g_port = 10;
+            g_port = g_port | 10;
+            g_keys = g_keys | (group << (10 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (10 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (10 << prio_bits)) & group);
         end
         if (grant[11]) begin
-            g_port = 11;
+            g_port = g_port | 11;
+            g_keys = g_keys | (group << (11 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (11 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (11 << prio_bits)) & group);
         end
         if (grant[12]) begin
-            g_port = 12;
+            g_port = g_port | 12;
+            g_keys = g_keys | (group << (12 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (12 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (12 << prio_bits)) & group);
         end
         if (grant[13]) begin
-            g_port = 13;
+            g_port = g_port | 13;
+            g_keys = g_keys | (group << (13 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (13 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (13 << prio_bits)) & group);
         end
         if (grant[14]) begin
-            g_port = 14;
+            g_port = g_port | 14;
+            g_keys = g_keys | (group << (14 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (14 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (14 << prio_bits)) & group);
         end
         if (grant[15]) begin
-            g_port = 15;
+            g_port = g_port | 15;
+            g_keys = g_keys | (group << (15 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (15 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (15 << prio_bits)) & group);
         end
         if (grant[16]) begin
-            g_port = 16;
+            g_port = g_port | 16;
+            g_keys = g_keys | (group << (16 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (16 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (16 << prio_bits)) & group);
         end
         if (grant[17]) begin
-            g_port = 17;
+            g_port = g_port | 17;
+            g_keys = g_keys | (group << (17 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (17 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (17 << prio_bits)) & group);
         end
         if (grant[18]) begin
-            g_port = 18;
+            g_port = g_port | 18;
+            g_keys = g_keys | (group << (18 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (18 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (18 << prio_bits)) & group);
         end
         if (grant[19]) begin
-            g_port = 19;
+            g_port = g_port | 19;
+            g_keys = g_keys | (group << (19 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (19 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (19 << prio_bits)) & group);
         end
         if (grant[20]) begin
-            g_port = 20;
+            g_port = g_port | 20;
+            g_keys = g_keys | (group << (20 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (20 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (20 << prio_bits)) & group);
         end
         if (grant[21]) begin
-            g_port = 21;
+            g_port = g_port | 21;
+            g_keys = g_keys | (group << (21 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (21 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (21 << prio_bits)) & group);
         end
         if (grant[22]) begin
-            g_port = 22;
+            g_port = g_port | 22;
+            g_keys = g_keys | (group << (22 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (22 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (22 << prio_bits)) & group);
         end
         if (grant[23]) begin
-            g_port = 23;
+            g_port = g_port | 23;
+            g_keys = g_keys | (group << (23 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (23 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (23 << prio_bits)) & group);
         end
         if (grant[24]) begin
-            g_port = 24;
+            g_port = g_port | 24;
+            g_keys = g_keys | (group << (24 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (24 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (24 << prio_bits)) & group);
         end
         if (grant[25]) begin
-            g_port = 25;
+            g_port = g_port | 25;
+            g_keys = g_keys | (group << (25 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (25 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (25 << prio_bits)) & group);
         end
         if (grant[26]) begin
-            g_port = 26;
+            g_port = g_port | 26;
+            g_keys = g_keys | (group << (26 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (26 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (26 << prio_bits)) & group);
         end
         if (grant[27]) begin
-            g_port = 27;
+            g_port = g_port | 27;
+            g_keys = g_keys | (group << (27 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (27 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (27 << prio_bits)) & group);
         end
         if (grant[28]) begin
-            g_port = 28;
+            g_port = g_port | 28;
+            g_keys = g_keys | (group << (28 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (28 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (28 << prio_bits)) & group);
         end
         if (grant[29]) begin
-            g_port = 29;
+            g_port = g_port | 29;
+            g_keys = g_keys | (group << (29 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (29 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (29 << prio_bits)) & group);
         end
         if (grant[30]) begin
-            g_port = 30;
+            g_port = g_port | 30;
+            g_keys = g_keys | (group << (30 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (30 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (30 << prio_bits)) & group);
         end
         if (grant[31]) begin
-            g_port = 31;
+            g_port = g_port | 31;
+            g_keys = g_keys | (group << (31 << prio_bits));
+            g_enabled = g_enabled | ((enabled_keys >> (31 << prio_bits)) & group);
+            g_paused = g_paused | ((paused >> (31 << prio_bits)) & group);
         end
-        g_base = {3'd0, g_port} << prio_bits;
-        g_keys = 256'h0;
         if (|grant) begin
-            g_keys = group << g_base;
             rr_above$d = ~(grant | (grant - one_pp));
         end
         o_valid$d = |grant;
         o_port$d = g_port;
-        enabled_keys = changed$q | paused;
-        g_enabled = (enabled_keys >> g_base) & group;
-        g_paused = (paused >> g_base) & group;
         o_class_enable$d = 8'h0;
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;

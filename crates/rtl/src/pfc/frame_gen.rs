@@ -53,7 +53,6 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     candidates: Signal<Local, Bits<PP>>,
     grant: Signal<Local, Bits<PP>>,
     g_port: Signal<Local, Bits<PB>>,
-    g_base: Signal<Local, Bits<KB>>,
     g_keys: Signal<Local, Bits<K>>,
     g_enabled: Signal<Local, Bits<K>>,
     g_paused: Signal<Local, Bits<K>>,
@@ -105,7 +104,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             candidates: Default::default(),
             grant: Default::default(),
             g_port: Default::default(),
-            g_base: Default::default(),
             g_keys: Default::default(),
             g_enabled: Default::default(),
             g_paused: Default::default(),
@@ -153,23 +151,32 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.candidates.next = self.dirty_ports.val();
         }
         self.grant.next = self.candidates.val() & (!self.candidates.val() + self.one_pp.val());
+        // The grant is one-hot (or zero), so the port number, the port's keys and its class
+        // vectors are ORs over the ports of terms gated by their grant bit: balanced trees,
+        // instead of a priority chain and shifts by the encoded port.
+        self.enabled_keys.next = self.changed.q.val() | self.paused.val();
         self.g_port.next = 0.into();
+        self.g_keys.next = 0.into();
+        self.g_enabled.next = 0.into();
+        self.g_paused.next = 0.into();
         for p in 0..PP {
             if self.grant.val().get_bit(p) {
-                self.g_port.next = p.to_bits::<PB>();
+                self.g_port.next = self.g_port.val() | p.to_bits::<PB>();
+                self.g_keys.next = self.g_keys.val()
+                    | (self.group.val() << (p.to_bits::<KB>() << self.prio_bits.val()));
+                self.g_enabled.next = self.g_enabled.val()
+                    | ((self.enabled_keys.val() >> (p.to_bits::<KB>() << self.prio_bits.val()))
+                        & self.group.val());
+                self.g_paused.next = self.g_paused.val()
+                    | ((self.paused.val() >> (p.to_bits::<KB>() << self.prio_bits.val()))
+                        & self.group.val());
             }
         }
-        self.g_base.next = bit_cast::<KB, PB>(self.g_port.val()) << self.prio_bits.val();
-        self.g_keys.next = 0.into();
         if self.grant.val().any() {
-            self.g_keys.next = self.group.val() << self.g_base.val();
             self.rr_above.d.next = !(self.grant.val() | (self.grant.val() - self.one_pp.val()));
         }
         self.o_valid.d.next = self.grant.val().any();
         self.o_port.d.next = self.g_port.val();
-        self.enabled_keys.next = self.changed.q.val() | self.paused.val();
-        self.g_enabled.next = (self.enabled_keys.val() >> self.g_base.val()) & self.group.val();
-        self.g_paused.next = (self.paused.val() >> self.g_base.val()) & self.group.val();
         self.o_class_enable.d.next = 0.into();
         self.o_pause.d.next = 0.into();
         self.o_quanta.d.next = 0.into();

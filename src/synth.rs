@@ -655,12 +655,13 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
         BlockConfig::Pfc(c) => {
             // crates/rtl/src/pfc.rs: keys {port, priority}, 2^(port_bits + prio_bits); the
             // live-value table keeps 4 RAM copies of the occupancy (2 banks x 2 readers) and
-            // 2 bits per key (lvt_e, lvt_any); the frame generator 3 (xoff, changed,
-            // refresh_due).
+            // 2 bits per key (lvt_e, lvt_any); the XOFF bit and the frame generator's changed
+            // bit per key; the frame generator's 2 dirty bits per physical port.
             let copies = 4u64;
             let occ = c.occupancy_bits as u64;
-            let flags = 2 + 3;
-            let physical = 1u64 << (c.port_bits() + c.prio_bits());
+            let flags = 2 + 2;
+            let physical_ports = 1u64 << c.port_bits();
+            let physical = physical_ports << c.prio_bits();
             let keys = c.ports as u64 * c.priorities as u64;
             let per_physical = copies * occ + flags;
             let measured = core.dff + core.memory_bits;
@@ -670,11 +671,12 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
                 measured_bits: measured,
                 measured_per_key: measured as f64 / keys as f64,
                 architectural_per_physical_key: per_physical,
-                architectural_per_key: (per_physical * physical) as f64 / keys as f64,
+                architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
+                    / keys as f64,
                 architecture: format!(
-                    "{copies} occupancy RAM copies x {occ} b + 5 flag bits (lvt_e, lvt_any, \
-                     xoff, changed, refresh_due) = {per_physical} b per physical key; \
-                     {physical} physical keys for {keys} (port, priority)"
+                    "{copies} occupancy RAM copies x {occ} b + 4 flag bits (lvt_e, lvt_any, \
+                     xoff, changed) = {per_physical} b per physical key, + 2 dirty bits per \
+                     physical port; {physical} physical keys for {keys} (port, priority)"
                 ),
                 spec_per_key: Some(occ + 1),
                 spec_note: format!(
@@ -721,16 +723,17 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
         BlockConfig::Capfc(c) => {
             // crates/rtl/src/capfc.rs: per physical key {port, priority}, as an ingress
             // key: PFC's ingress (4 occupancy RAM copies, lvt_e, lvt_any, I), 6 bits of E
-            // count, and the frame generator's changed/refresh_due; as an egress key: PFC's
-            // occupancy (4 copies, 2 LVT bits), a counter row of P - 1 counters and its
+            // count, and the frame generator's changed bit (and its 2 dirty bits per physical
+            // port); as an egress key: PFC's occupancy (4 copies, 2 LVT bits), a counter row of P - 1 counters and its
             // running maximum (value 16 b, input PB b) in RAM, row_live and pending bits, and
             // an E row of 2^PB flip-flops.
             let occ = c.occupancy_bits as u64;
             let (p, cb, pb) = (c.ports as u64, c.counter_bits as u64, c.port_bits() as u64);
-            let ingress = 4 * occ + 3 + 6 + 2;
+            let ingress = 4 * occ + 3 + 6 + 1;
             let egress = 4 * occ + 2 + (p - 1) * cb + (16 + pb) + 2 + (1 << pb);
             let per_physical = ingress + egress;
-            let physical = 1u64 << (c.port_bits() + c.prio_bits());
+            let physical_ports = 1u64 << c.port_bits();
+            let physical = physical_ports << c.prio_bits();
             let keys = p * c.priorities as u64;
             let measured = core.dff + core.memory_bits;
             let spec = 2 * occ + (p - 1) * cb + 2 * (p - 1) + 3;
@@ -740,13 +743,14 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
                 measured_bits: measured,
                 measured_per_key: measured as f64 / keys as f64,
                 architectural_per_physical_key: per_physical,
-                architectural_per_key: (per_physical * physical) as f64 / keys as f64,
+                architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
+                    / keys as f64,
                 architecture: format!(
-                    "ingress {ingress} b (4 x {occ} b occupancy, I, 2 LVT, 6 b E count, 2 frame \
-                     flags) + egress {egress} b (4 x {occ} b occupancy, 2 LVT, {} x {cb} b \
+                    "ingress {ingress} b (4 x {occ} b occupancy, I, 2 LVT, 6 b E count, frame \
+                     flag) + egress {egress} b (4 x {occ} b occupancy, 2 LVT, {} x {cb} b \
                      counters, {} b running maximum, live and pending bits, {} E flip-flops) = \
-                     {per_physical} b per physical key; {physical} physical keys for {keys} \
-                     (port, priority)",
+                     {per_physical} b per physical key, + 2 frame dirty bits per physical port; \
+                     {physical} physical keys for {keys} (port, priority)",
                     p - 1,
                     16 + pb,
                     1u64 << pb

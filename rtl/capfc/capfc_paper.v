@@ -5743,8 +5743,10 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     // Stub signals
     reg  [511:0] changed$d;
     wire  [511:0] changed$q;
-    reg  [511:0] refresh_due$d;
-    wire  [511:0] refresh_due$q;
+    reg  [63:0] dirty_old$d;
+    wire  [63:0] dirty_old$q;
+    reg  [63:0] dirty_new$d;
+    wire  [63:0] dirty_new$q;
     reg  [63:0] rr_above$d;
     wire  [63:0] rr_above$q;
     reg  [15:0] refresh_timer$d;
@@ -5761,11 +5763,14 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     wire  [15:0] o_quanta$q;
 
     // Local signals
-    reg  [511:0] dirty_keys;
     reg  [63:0] dirty_ports;
     reg  [63:0] above;
-    reg  [63:0] candidates;
+    reg  [63:0] grant_above;
+    reg  [63:0] grant_any;
     reg  [63:0] grant;
+    reg  [63:0] served_below;
+    reg  [511:0] flipped;
+    reg  [63:0] fresh_ports;
     reg  [5:0] g_port;
     reg  [511:0] g_keys;
     reg  [511:0] g_enabled;
@@ -5780,9 +5785,14 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         .q(changed$q),
         .clock(clock)
     );
-    capfc_paper__frames$refresh_due refresh_due(
-        .d(refresh_due$d),
-        .q(refresh_due$q),
+    capfc_paper__frames$dirty_old dirty_old(
+        .d(dirty_old$d),
+        .q(dirty_old$q),
+        .clock(clock)
+    );
+    capfc_paper__frames$dirty_new dirty_new(
+        .d(dirty_new$d),
+        .q(dirty_new$q),
         .clock(clock)
     );
     capfc_paper__frames$rr_above rr_above(
@@ -5824,7 +5834,8 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     // Update code
     always @(*) begin
         changed$d = changed$q;
-        refresh_due$d = refresh_due$q;
+        dirty_old$d = dirty_old$q;
+        dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
         refresh_timer$d = refresh_timer$q;
         o_valid$d = o_valid$q;
@@ -5832,80 +5843,16 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         o_class_enable$d = o_class_enable$q;
         o_pause$d = o_pause$q;
         o_quanta$d = o_quanta$q;
-        dirty_keys = changed$q | refresh_due$q;
-        dirty_ports = 64'h0;
-        dirty_ports[0] = |((dirty_keys >> (0 << prio_bits)) & group);
-        dirty_ports[1] = |((dirty_keys >> (1 << prio_bits)) & group);
-        dirty_ports[2] = |((dirty_keys >> (2 << prio_bits)) & group);
-        dirty_ports[3] = |((dirty_keys >> (3 << prio_bits)) & group);
-        dirty_ports[4] = |((dirty_keys >> (4 << prio_bits)) & group);
-        dirty_ports[5] = |((dirty_keys >> (5 << prio_bits)) & group);
-        dirty_ports[6] = |((dirty_keys >> (6 << prio_bits)) & group);
-        dirty_ports[7] = |((dirty_keys >> (7 << prio_bits)) & group);
-        dirty_ports[8] = |((dirty_keys >> (8 << prio_bits)) & group);
-        dirty_ports[9] = |((dirty_keys >> (9 << prio_bits)) & group);
-        dirty_ports[10] = |((dirty_keys >> (10 << prio_bits)) & group);
-        dirty_ports[11] = |((dirty_keys >> (11 << prio_bits)) & group);
-        dirty_ports[12] = |((dirty_keys >> (12 << prio_bits)) & group);
-        dirty_ports[13] = |((dirty_keys >> (13 << prio_bits)) & group);
-        dirty_ports[14] = |((dirty_keys >> (14 << prio_bits)) & group);
-        dirty_ports[15] = |((dirty_keys >> (15 << prio_bits)) & group);
-        dirty_ports[16] = |((dirty_keys >> (16 << prio_bits)) & group);
-        dirty_ports[17] = |((dirty_keys >> (17 << prio_bits)) & group);
-        dirty_ports[18] = |((dirty_keys >> (18 << prio_bits)) & group);
-        dirty_ports[19] = |((dirty_keys >> (19 << prio_bits)) & group);
-        dirty_ports[20] = |((dirty_keys >> (20 << prio_bits)) & group);
-        dirty_ports[21] = |((dirty_keys >> (21 << prio_bits)) & group);
-        dirty_ports[22] = |((dirty_keys >> (22 << prio_bits)) & group);
-        dirty_ports[23] = |((dirty_keys >> (23 << prio_bits)) & group);
-        dirty_ports[24] = |((dirty_keys >> (24 << prio_bits)) & group);
-        dirty_ports[25] = |((dirty_keys >> (25 << prio_bits)) & group);
-        dirty_ports[26] = |((dirty_keys >> (26 << prio_bits)) & group);
-        dirty_ports[27] = |((dirty_keys >> (27 << prio_bits)) & group);
-        dirty_ports[28] = |((dirty_keys >> (28 << prio_bits)) & group);
-        dirty_ports[29] = |((dirty_keys >> (29 << prio_bits)) & group);
-        dirty_ports[30] = |((dirty_keys >> (30 << prio_bits)) & group);
-        dirty_ports[31] = |((dirty_keys >> (31 << prio_bits)) & group);
-        dirty_ports[32] = |((dirty_keys >> (32 << prio_bits)) & group);
-        dirty_ports[33] = |((dirty_keys >> (33 << prio_bits)) & group);
-        dirty_ports[34] = |((dirty_keys >> (34 << prio_bits)) & group);
-        dirty_ports[35] = |((dirty_keys >> (35 << prio_bits)) & group);
-        dirty_ports[36] = |((dirty_keys >> (36 << prio_bits)) & group);
-        dirty_ports[37] = |((dirty_keys >> (37 << prio_bits)) & group);
-        dirty_ports[38] = |((dirty_keys >> (38 << prio_bits)) & group);
-        dirty_ports[39] = |((dirty_keys >> (39 << prio_bits)) & group);
-        dirty_ports[40] = |((dirty_keys >> (40 << prio_bits)) & group);
-        dirty_ports[41] = |((dirty_keys >> (41 << prio_bits)) & group);
-        dirty_ports[42] = |((dirty_keys >> (42 << prio_bits)) & group);
-        dirty_ports[43] = |((dirty_keys >> (43 << prio_bits)) & group);
-        dirty_ports[44] = |((dirty_keys >> (44 << prio_bits)) & group);
-        dirty_ports[45] = |((dirty_keys >> (45 << prio_bits)) & group);
-        dirty_ports[46] = |((dirty_keys >> (46 << prio_bits)) & group);
-        dirty_ports[47] = |((dirty_keys >> (47 << prio_bits)) & group);
-        dirty_ports[48] = |((dirty_keys >> (48 << prio_bits)) & group);
-        dirty_ports[49] = |((dirty_keys >> (49 << prio_bits)) & group);
-        dirty_ports[50] = |((dirty_keys >> (50 << prio_bits)) & group);
-        dirty_ports[51] = |((dirty_keys >> (51 << prio_bits)) & group);
-        dirty_ports[52] = |((dirty_keys >> (52 << prio_bits)) & group);
-        dirty_ports[53] = |((dirty_keys >> (53 << prio_bits)) & group);
-        dirty_ports[54] = |((dirty_keys >> (54 << prio_bits)) & group);
-        dirty_ports[55] = |((dirty_keys >> (55 << prio_bits)) & group);
-        dirty_ports[56] = |((dirty_keys >> (56 << prio_bits)) & group);
-        dirty_ports[57] = |((dirty_keys >> (57 << prio_bits)) & group);
-        dirty_ports[58] = |((dirty_keys >> (58 << prio_bits)) & group);
-        dirty_ports[59] = |((dirty_keys >> (59 << prio_bits)) & group);
-        dirty_ports[60] = |((dirty_keys >> (60 << prio_bits)) & group);
-        dirty_ports[61] = |((dirty_keys >> (61 << prio_bits)) & group);
-        dirty_ports[62] = |((dirty_keys >> (62 << prio_bits)) & group);
-        dirty_ports[63] = |((dirty_keys >> (63 << prio_bits)) & group);
+        dirty_ports = dirty_old$q | dirty_new$q;
         above = dirty_ports & rr_above$q;
+        grant_above = above & (~above + one_pp);
+        grant_any = dirty_ports & (~dirty_ports + one_pp);
         if (|above) begin
-            candidates = above;
+            grant = grant_above;
         end
         else begin
-            candidates = dirty_ports;
+            grant = grant_any;
         end
-        grant = candidates & (~candidates + one_pp);
         enabled_keys = changed$q | paused;
         g_port = 6'h0;
         g_keys = 512'h0;
@@ -6295,8 +6242,72 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
             g_enabled = g_enabled | ((enabled_keys >> (63 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (63 << prio_bits)) & group);
         end
+        served_below = 64'h0;
+        served_below[1] = served_below[1 - 32'h1] | grant[1 - 32'h1];
+        served_below[2] = served_below[2 - 32'h1] | grant[2 - 32'h1];
+        served_below[3] = served_below[3 - 32'h1] | grant[3 - 32'h1];
+        served_below[4] = served_below[4 - 32'h1] | grant[4 - 32'h1];
+        served_below[5] = served_below[5 - 32'h1] | grant[5 - 32'h1];
+        served_below[6] = served_below[6 - 32'h1] | grant[6 - 32'h1];
+        served_below[7] = served_below[7 - 32'h1] | grant[7 - 32'h1];
+        served_below[8] = served_below[8 - 32'h1] | grant[8 - 32'h1];
+        served_below[9] = served_below[9 - 32'h1] | grant[9 - 32'h1];
+        served_below[10] = served_below[10 - 32'h1] | grant[10 - 32'h1];
+        served_below[11] = served_below[11 - 32'h1] | grant[11 - 32'h1];
+        served_below[12] = served_below[12 - 32'h1] | grant[12 - 32'h1];
+        served_below[13] = served_below[13 - 32'h1] | grant[13 - 32'h1];
+        served_below[14] = served_below[14 - 32'h1] | grant[14 - 32'h1];
+        served_below[15] = served_below[15 - 32'h1] | grant[15 - 32'h1];
+        served_below[16] = served_below[16 - 32'h1] | grant[16 - 32'h1];
+        served_below[17] = served_below[17 - 32'h1] | grant[17 - 32'h1];
+        served_below[18] = served_below[18 - 32'h1] | grant[18 - 32'h1];
+        served_below[19] = served_below[19 - 32'h1] | grant[19 - 32'h1];
+        served_below[20] = served_below[20 - 32'h1] | grant[20 - 32'h1];
+        served_below[21] = served_below[21 - 32'h1] | grant[21 - 32'h1];
+        served_below[22] = served_below[22 - 32'h1] | grant[22 - 32'h1];
+        served_below[23] = served_below[23 - 32'h1] | grant[23 - 32'h1];
+        served_below[24] = served_below[24 - 32'h1] | grant[24 - 32'h1];
+        served_below[25] = served_below[25 - 32'h1] | grant[25 - 32'h1];
+        served_below[26] = served_below[26 - 32'h1] | grant[26 - 32'h1];
+        served_below[27] = served_below[27 - 32'h1] | grant[27 - 32'h1];
+        served_below[28] = served_below[28 - 32'h1] | grant[28 - 32'h1];
+        served_below[29] = served_below[29 - 32'h1] | grant[29 - 32'h1];
+        served_below[30] = served_below[30 - 32'h1] | grant[30 - 32'h1];
+        served_below[31] = served_below[31 - 32'h1] | grant[31 - 32'h1];
+        served_below[32] = served_below[32 - 32'h1] | grant[32 - 32'h1];
+        served_below[33] = served_below[33 - 32'h1] | grant[33 - 32'h1];
+        served_below[34] = served_below[34 - 32'h1] | grant[34 - 32'h1];
+        served_below[35] = served_below[35 - 32'h1] | grant[35 - 32'h1];
+        served_below[36] = served_below[36 - 32'h1] | grant[36 - 32'h1];
+        served_below[37] = served_below[37 - 32'h1] | grant[37 - 32'h1];
+        served_below[38] = served_below[38 - 32'h1] | grant[38 - 32'h1];
+        served_below[39] = served_below[39 - 32'h1] | grant[39 - 32'h1];
+        served_below[40] = served_below[40 - 32'h1] | grant[40 - 32'h1];
+        served_below[41] = served_below[41 - 32'h1] | grant[41 - 32'h1];
+        served_below[42] = served_below[42 - 32'h1] | grant[42 - 32'h1];
+        served_below[43] = served_below[43 - 32'h1] | grant[43 - 32'h1];
+        served_below[44] = served_below[44 - 32'h1] | grant[44 - 32'h1];
+        served_below[45] = served_below[45 - 32'h1] | grant[45 - 32'h1];
+        served_below[46] = served_below[46 - 32'h1] | grant[46 - 32'h1];
+        served_below[47] = served_below[47 - 32'h1] | grant[47 - 32'h1];
+        served_below[48] = served_below[48 - 32'h1] | grant[48 - 32'h1];
+        served_below[49] = served_below[49 - 32'h1] | grant[49 - 32'h1];
+        served_below[50] = served_below[50 - 32'h1] | grant[50 - 32'h1];
+        served_below[51] = served_below[51 - 32'h1] | grant[51 - 32'h1];
+        served_below[52] = served_below[52 - 32'h1] | grant[52 - 32'h1];
+        served_below[53] = served_below[53 - 32'h1] | grant[53 - 32'h1];
+        served_below[54] = served_below[54 - 32'h1] | grant[54 - 32'h1];
+        served_below[55] = served_below[55 - 32'h1] | grant[55 - 32'h1];
+        served_below[56] = served_below[56 - 32'h1] | grant[56 - 32'h1];
+        served_below[57] = served_below[57 - 32'h1] | grant[57 - 32'h1];
+        served_below[58] = served_below[58 - 32'h1] | grant[58 - 32'h1];
+        served_below[59] = served_below[59 - 32'h1] | grant[59 - 32'h1];
+        served_below[60] = served_below[60 - 32'h1] | grant[60 - 32'h1];
+        served_below[61] = served_below[61 - 32'h1] | grant[61 - 32'h1];
+        served_below[62] = served_below[62 - 32'h1] | grant[62 - 32'h1];
+        served_below[63] = served_below[63 - 32'h1] | grant[63 - 32'h1];
         if (|grant) begin
-            rr_above$d = ~(grant | (grant - one_pp));
+            rr_above$d = served_below;
         end
         o_valid$d = |grant;
         o_port$d = g_port;
@@ -6317,8 +6328,75 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         else begin
             refresh_timer$d = refresh_timer$q + one_16;
         end
-        changed$d = (changed$q & ~g_keys) | (paused ^ paused_next);
-        refresh_due$d = (refresh_due$q & ~g_keys) | tick_keys;
+        flipped = paused ^ paused_next;
+        changed$d = (changed$q & ~g_keys) | flipped;
+        fresh_ports = 64'h0;
+        fresh_ports[0] = |(((flipped | tick_keys) >> (0 << prio_bits)) & group);
+        fresh_ports[1] = |(((flipped | tick_keys) >> (1 << prio_bits)) & group);
+        fresh_ports[2] = |(((flipped | tick_keys) >> (2 << prio_bits)) & group);
+        fresh_ports[3] = |(((flipped | tick_keys) >> (3 << prio_bits)) & group);
+        fresh_ports[4] = |(((flipped | tick_keys) >> (4 << prio_bits)) & group);
+        fresh_ports[5] = |(((flipped | tick_keys) >> (5 << prio_bits)) & group);
+        fresh_ports[6] = |(((flipped | tick_keys) >> (6 << prio_bits)) & group);
+        fresh_ports[7] = |(((flipped | tick_keys) >> (7 << prio_bits)) & group);
+        fresh_ports[8] = |(((flipped | tick_keys) >> (8 << prio_bits)) & group);
+        fresh_ports[9] = |(((flipped | tick_keys) >> (9 << prio_bits)) & group);
+        fresh_ports[10] = |(((flipped | tick_keys) >> (10 << prio_bits)) & group);
+        fresh_ports[11] = |(((flipped | tick_keys) >> (11 << prio_bits)) & group);
+        fresh_ports[12] = |(((flipped | tick_keys) >> (12 << prio_bits)) & group);
+        fresh_ports[13] = |(((flipped | tick_keys) >> (13 << prio_bits)) & group);
+        fresh_ports[14] = |(((flipped | tick_keys) >> (14 << prio_bits)) & group);
+        fresh_ports[15] = |(((flipped | tick_keys) >> (15 << prio_bits)) & group);
+        fresh_ports[16] = |(((flipped | tick_keys) >> (16 << prio_bits)) & group);
+        fresh_ports[17] = |(((flipped | tick_keys) >> (17 << prio_bits)) & group);
+        fresh_ports[18] = |(((flipped | tick_keys) >> (18 << prio_bits)) & group);
+        fresh_ports[19] = |(((flipped | tick_keys) >> (19 << prio_bits)) & group);
+        fresh_ports[20] = |(((flipped | tick_keys) >> (20 << prio_bits)) & group);
+        fresh_ports[21] = |(((flipped | tick_keys) >> (21 << prio_bits)) & group);
+        fresh_ports[22] = |(((flipped | tick_keys) >> (22 << prio_bits)) & group);
+        fresh_ports[23] = |(((flipped | tick_keys) >> (23 << prio_bits)) & group);
+        fresh_ports[24] = |(((flipped | tick_keys) >> (24 << prio_bits)) & group);
+        fresh_ports[25] = |(((flipped | tick_keys) >> (25 << prio_bits)) & group);
+        fresh_ports[26] = |(((flipped | tick_keys) >> (26 << prio_bits)) & group);
+        fresh_ports[27] = |(((flipped | tick_keys) >> (27 << prio_bits)) & group);
+        fresh_ports[28] = |(((flipped | tick_keys) >> (28 << prio_bits)) & group);
+        fresh_ports[29] = |(((flipped | tick_keys) >> (29 << prio_bits)) & group);
+        fresh_ports[30] = |(((flipped | tick_keys) >> (30 << prio_bits)) & group);
+        fresh_ports[31] = |(((flipped | tick_keys) >> (31 << prio_bits)) & group);
+        fresh_ports[32] = |(((flipped | tick_keys) >> (32 << prio_bits)) & group);
+        fresh_ports[33] = |(((flipped | tick_keys) >> (33 << prio_bits)) & group);
+        fresh_ports[34] = |(((flipped | tick_keys) >> (34 << prio_bits)) & group);
+        fresh_ports[35] = |(((flipped | tick_keys) >> (35 << prio_bits)) & group);
+        fresh_ports[36] = |(((flipped | tick_keys) >> (36 << prio_bits)) & group);
+        fresh_ports[37] = |(((flipped | tick_keys) >> (37 << prio_bits)) & group);
+        fresh_ports[38] = |(((flipped | tick_keys) >> (38 << prio_bits)) & group);
+        fresh_ports[39] = |(((flipped | tick_keys) >> (39 << prio_bits)) & group);
+        fresh_ports[40] = |(((flipped | tick_keys) >> (40 << prio_bits)) & group);
+        fresh_ports[41] = |(((flipped | tick_keys) >> (41 << prio_bits)) & group);
+        fresh_ports[42] = |(((flipped | tick_keys) >> (42 << prio_bits)) & group);
+        fresh_ports[43] = |(((flipped | tick_keys) >> (43 << prio_bits)) & group);
+        fresh_ports[44] = |(((flipped | tick_keys) >> (44 << prio_bits)) & group);
+        fresh_ports[45] = |(((flipped | tick_keys) >> (45 << prio_bits)) & group);
+        fresh_ports[46] = |(((flipped | tick_keys) >> (46 << prio_bits)) & group);
+        fresh_ports[47] = |(((flipped | tick_keys) >> (47 << prio_bits)) & group);
+        fresh_ports[48] = |(((flipped | tick_keys) >> (48 << prio_bits)) & group);
+        fresh_ports[49] = |(((flipped | tick_keys) >> (49 << prio_bits)) & group);
+        fresh_ports[50] = |(((flipped | tick_keys) >> (50 << prio_bits)) & group);
+        fresh_ports[51] = |(((flipped | tick_keys) >> (51 << prio_bits)) & group);
+        fresh_ports[52] = |(((flipped | tick_keys) >> (52 << prio_bits)) & group);
+        fresh_ports[53] = |(((flipped | tick_keys) >> (53 << prio_bits)) & group);
+        fresh_ports[54] = |(((flipped | tick_keys) >> (54 << prio_bits)) & group);
+        fresh_ports[55] = |(((flipped | tick_keys) >> (55 << prio_bits)) & group);
+        fresh_ports[56] = |(((flipped | tick_keys) >> (56 << prio_bits)) & group);
+        fresh_ports[57] = |(((flipped | tick_keys) >> (57 << prio_bits)) & group);
+        fresh_ports[58] = |(((flipped | tick_keys) >> (58 << prio_bits)) & group);
+        fresh_ports[59] = |(((flipped | tick_keys) >> (59 << prio_bits)) & group);
+        fresh_ports[60] = |(((flipped | tick_keys) >> (60 << prio_bits)) & group);
+        fresh_ports[61] = |(((flipped | tick_keys) >> (61 << prio_bits)) & group);
+        fresh_ports[62] = |(((flipped | tick_keys) >> (62 << prio_bits)) & group);
+        fresh_ports[63] = |(((flipped | tick_keys) >> (63 << prio_bits)) & group);
+        dirty_old$d = dirty_ports & ~grant;
+        dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
         frame_port = o_port$q;
         frame_class_enable = o_class_enable$q;
@@ -6326,7 +6404,8 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         frame_quanta = o_quanta$q;
         if (reset) begin
             changed$d = 512'h0;
-            refresh_due$d = 512'h0;
+            dirty_old$d = 64'h0;
+            dirty_new$d = 64'h0;
             rr_above$d = port_ok;
             refresh_timer$d = 16'h0;
             o_valid$d = 1'b0;
@@ -6357,6 +6436,44 @@ module capfc_paper__frames$changed(d,q,clock);
     end
 
 endmodule // capfc_paper__frames$changed
+
+
+module capfc_paper__frames$dirty_new(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__frames$dirty_new
+
+
+module capfc_paper__frames$dirty_old(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__frames$dirty_old
 
 
 module capfc_paper__frames$o_class_enable(d,q,clock);
@@ -6452,25 +6569,6 @@ module capfc_paper__frames$o_valid(d,q,clock);
     end
 
 endmodule // capfc_paper__frames$o_valid
-
-
-module capfc_paper__frames$refresh_due(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__frames$refresh_due
 
 
 module capfc_paper__frames$refresh_timer(d,q,clock);

@@ -505,8 +505,10 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
     // Stub signals
     reg  [255:0] changed$d;
     wire  [255:0] changed$q;
-    reg  [255:0] refresh_due$d;
-    wire  [255:0] refresh_due$q;
+    reg  [31:0] dirty_old$d;
+    wire  [31:0] dirty_old$q;
+    reg  [31:0] dirty_new$d;
+    wire  [31:0] dirty_new$q;
     reg  [31:0] rr_above$d;
     wire  [31:0] rr_above$q;
     reg  [15:0] refresh_timer$d;
@@ -523,11 +525,14 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
     wire  [15:0] o_quanta$q;
 
     // Local signals
-    reg  [255:0] dirty_keys;
     reg  [31:0] dirty_ports;
     reg  [31:0] above;
-    reg  [31:0] candidates;
+    reg  [31:0] grant_above;
+    reg  [31:0] grant_any;
     reg  [31:0] grant;
+    reg  [31:0] served_below;
+    reg  [255:0] flipped;
+    reg  [31:0] fresh_ports;
     reg  [4:0] g_port;
     reg  [255:0] g_keys;
     reg  [255:0] g_enabled;
@@ -542,9 +547,14 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         .q(changed$q),
         .clock(clock)
     );
-    pfc_paper__frames$refresh_due refresh_due(
-        .d(refresh_due$d),
-        .q(refresh_due$q),
+    pfc_paper__frames$dirty_old dirty_old(
+        .d(dirty_old$d),
+        .q(dirty_old$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$dirty_new dirty_new(
+        .d(dirty_new$d),
+        .q(dirty_new$q),
         .clock(clock)
     );
     pfc_paper__frames$rr_above rr_above(
@@ -586,7 +596,8 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
     // Update code
     always @(*) begin
         changed$d = changed$q;
-        refresh_due$d = refresh_due$q;
+        dirty_old$d = dirty_old$q;
+        dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
         refresh_timer$d = refresh_timer$q;
         o_valid$d = o_valid$q;
@@ -594,48 +605,16 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         o_class_enable$d = o_class_enable$q;
         o_pause$d = o_pause$q;
         o_quanta$d = o_quanta$q;
-        dirty_keys = changed$q | refresh_due$q;
-        dirty_ports = 32'h0;
-        dirty_ports[0] = |((dirty_keys >> (0 << prio_bits)) & group);
-        dirty_ports[1] = |((dirty_keys >> (1 << prio_bits)) & group);
-        dirty_ports[2] = |((dirty_keys >> (2 << prio_bits)) & group);
-        dirty_ports[3] = |((dirty_keys >> (3 << prio_bits)) & group);
-        dirty_ports[4] = |((dirty_keys >> (4 << prio_bits)) & group);
-        dirty_ports[5] = |((dirty_keys >> (5 << prio_bits)) & group);
-        dirty_ports[6] = |((dirty_keys >> (6 << prio_bits)) & group);
-        dirty_ports[7] = |((dirty_keys >> (7 << prio_bits)) & group);
-        dirty_ports[8] = |((dirty_keys >> (8 << prio_bits)) & group);
-        dirty_ports[9] = |((dirty_keys >> (9 << prio_bits)) & group);
-        dirty_ports[10] = |((dirty_keys >> (10 << prio_bits)) & group);
-        dirty_ports[11] = |((dirty_keys >> (11 << prio_bits)) & group);
-        dirty_ports[12] = |((dirty_keys >> (12 << prio_bits)) & group);
-        dirty_ports[13] = |((dirty_keys >> (13 << prio_bits)) & group);
-        dirty_ports[14] = |((dirty_keys >> (14 << prio_bits)) & group);
-        dirty_ports[15] = |((dirty_keys >> (15 << prio_bits)) & group);
-        dirty_ports[16] = |((dirty_keys >> (16 << prio_bits)) & group);
-        dirty_ports[17] = |((dirty_keys >> (17 << prio_bits)) & group);
-        dirty_ports[18] = |((dirty_keys >> (18 << prio_bits)) & group);
-        dirty_ports[19] = |((dirty_keys >> (19 << prio_bits)) & group);
-        dirty_ports[20] = |((dirty_keys >> (20 << prio_bits)) & group);
-        dirty_ports[21] = |((dirty_keys >> (21 << prio_bits)) & group);
-        dirty_ports[22] = |((dirty_keys >> (22 << prio_bits)) & group);
-        dirty_ports[23] = |((dirty_keys >> (23 << prio_bits)) & group);
-        dirty_ports[24] = |((dirty_keys >> (24 << prio_bits)) & group);
-        dirty_ports[25] = |((dirty_keys >> (25 << prio_bits)) & group);
-        dirty_ports[26] = |((dirty_keys >> (26 << prio_bits)) & group);
-        dirty_ports[27] = |((dirty_keys >> (27 << prio_bits)) & group);
-        dirty_ports[28] = |((dirty_keys >> (28 << prio_bits)) & group);
-        dirty_ports[29] = |((dirty_keys >> (29 << prio_bits)) & group);
-        dirty_ports[30] = |((dirty_keys >> (30 << prio_bits)) & group);
-        dirty_ports[31] = |((dirty_keys >> (31 << prio_bits)) & group);
+        dirty_ports = dirty_old$q | dirty_new$q;
         above = dirty_ports & rr_above$q;
+        grant_above = above & (~above + one_pp);
+        grant_any = dirty_ports & (~dirty_ports + one_pp);
         if (|above) begin
-            candidates = above;
+            grant = grant_above;
         end
         else begin
-            candidates = dirty_ports;
+            grant = grant_any;
         end
-        grant = candidates & (~candidates + one_pp);
         enabled_keys = changed$q | paused;
         g_port = 5'h0;
         g_keys = 256'h0;
@@ -833,8 +812,40 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
             g_enabled = g_enabled | ((enabled_keys >> (31 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (31 << prio_bits)) & group);
         end
+        served_below = 32'h0;
+        served_below[1] = served_below[1 - 32'h1] | grant[1 - 32'h1];
+        served_below[2] = served_below[2 - 32'h1] | grant[2 - 32'h1];
+        served_below[3] = served_below[3 - 32'h1] | grant[3 - 32'h1];
+        served_below[4] = served_below[4 - 32'h1] | grant[4 - 32'h1];
+        served_below[5] = served_below[5 - 32'h1] | grant[5 - 32'h1];
+        served_below[6] = served_below[6 - 32'h1] | grant[6 - 32'h1];
+        served_below[7] = served_below[7 - 32'h1] | grant[7 - 32'h1];
+        served_below[8] = served_below[8 - 32'h1] | grant[8 - 32'h1];
+        served_below[9] = served_below[9 - 32'h1] | grant[9 - 32'h1];
+        served_below[10] = served_below[10 - 32'h1] | grant[10 - 32'h1];
+        served_below[11] = served_below[11 - 32'h1] | grant[11 - 32'h1];
+        served_below[12] = served_below[12 - 32'h1] | grant[12 - 32'h1];
+        served_below[13] = served_below[13 - 32'h1] | grant[13 - 32'h1];
+        served_below[14] = served_below[14 - 32'h1] | grant[14 - 32'h1];
+        served_below[15] = served_below[15 - 32'h1] | grant[15 - 32'h1];
+        served_below[16] = served_below[16 - 32'h1] | grant[16 - 32'h1];
+        served_below[17] = served_below[17 - 32'h1] | grant[17 - 32'h1];
+        served_below[18] = served_below[18 - 32'h1] | grant[18 - 32'h1];
+        served_below[19] = served_below[19 - 32'h1] | grant[19 - 32'h1];
+        served_below[20] = served_below[20 - 32'h1] | grant[20 - 32'h1];
+        served_below[21] = served_below[21 - 32'h1] | grant[21 - 32'h1];
+        served_below[22] = served_below[22 - 32'h1] | grant[22 - 32'h1];
+        served_below[23] = served_below[23 - 32'h1] | grant[23 - 32'h1];
+        served_below[24] = served_below[24 - 32'h1] | grant[24 - 32'h1];
+        served_below[25] = served_below[25 - 32'h1] | grant[25 - 32'h1];
+        served_below[26] = served_below[26 - 32'h1] | grant[26 - 32'h1];
+        served_below[27] = served_below[27 - 32'h1] | grant[27 - 32'h1];
+        served_below[28] = served_below[28 - 32'h1] | grant[28 - 32'h1];
+        served_below[29] = served_below[29 - 32'h1] | grant[29 - 32'h1];
+        served_below[30] = served_below[30 - 32'h1] | grant[30 - 32'h1];
+        served_below[31] = served_below[31 - 32'h1] | grant[31 - 32'h1];
         if (|grant) begin
-            rr_above$d = ~(grant | (grant - one_pp));
+            rr_above$d = served_below;
         end
         o_valid$d = |grant;
         o_port$d = g_port;
@@ -855,8 +866,43 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         else begin
             refresh_timer$d = refresh_timer$q + one_16;
         end
-        changed$d = (changed$q & ~g_keys) | (paused ^ paused_next);
-        refresh_due$d = (refresh_due$q & ~g_keys) | tick_keys;
+        flipped = paused ^ paused_next;
+        changed$d = (changed$q & ~g_keys) | flipped;
+        fresh_ports = 32'h0;
+        fresh_ports[0] = |(((flipped | tick_keys) >> (0 << prio_bits)) & group);
+        fresh_ports[1] = |(((flipped | tick_keys) >> (1 << prio_bits)) & group);
+        fresh_ports[2] = |(((flipped | tick_keys) >> (2 << prio_bits)) & group);
+        fresh_ports[3] = |(((flipped | tick_keys) >> (3 << prio_bits)) & group);
+        fresh_ports[4] = |(((flipped | tick_keys) >> (4 << prio_bits)) & group);
+        fresh_ports[5] = |(((flipped | tick_keys) >> (5 << prio_bits)) & group);
+        fresh_ports[6] = |(((flipped | tick_keys) >> (6 << prio_bits)) & group);
+        fresh_ports[7] = |(((flipped | tick_keys) >> (7 << prio_bits)) & group);
+        fresh_ports[8] = |(((flipped | tick_keys) >> (8 << prio_bits)) & group);
+        fresh_ports[9] = |(((flipped | tick_keys) >> (9 << prio_bits)) & group);
+        fresh_ports[10] = |(((flipped | tick_keys) >> (10 << prio_bits)) & group);
+        fresh_ports[11] = |(((flipped | tick_keys) >> (11 << prio_bits)) & group);
+        fresh_ports[12] = |(((flipped | tick_keys) >> (12 << prio_bits)) & group);
+        fresh_ports[13] = |(((flipped | tick_keys) >> (13 << prio_bits)) & group);
+        fresh_ports[14] = |(((flipped | tick_keys) >> (14 << prio_bits)) & group);
+        fresh_ports[15] = |(((flipped | tick_keys) >> (15 << prio_bits)) & group);
+        fresh_ports[16] = |(((flipped | tick_keys) >> (16 << prio_bits)) & group);
+        fresh_ports[17] = |(((flipped | tick_keys) >> (17 << prio_bits)) & group);
+        fresh_ports[18] = |(((flipped | tick_keys) >> (18 << prio_bits)) & group);
+        fresh_ports[19] = |(((flipped | tick_keys) >> (19 << prio_bits)) & group);
+        fresh_ports[20] = |(((flipped | tick_keys) >> (20 << prio_bits)) & group);
+        fresh_ports[21] = |(((flipped | tick_keys) >> (21 << prio_bits)) & group);
+        fresh_ports[22] = |(((flipped | tick_keys) >> (22 << prio_bits)) & group);
+        fresh_ports[23] = |(((flipped | tick_keys) >> (23 << prio_bits)) & group);
+        fresh_ports[24] = |(((flipped | tick_keys) >> (24 << prio_bits)) & group);
+        fresh_ports[25] = |(((flipped | tick_keys) >> (25 << prio_bits)) & group);
+        fresh_ports[26] = |(((flipped | tick_keys) >> (26 << prio_bits)) & group);
+        fresh_ports[27] = |(((flipped | tick_keys) >> (27 << prio_bits)) & group);
+        fresh_ports[28] = |(((flipped | tick_keys) >> (28 << prio_bits)) & group);
+        fresh_ports[29] = |(((flipped | tick_keys) >> (29 << prio_bits)) & group);
+        fresh_ports[30] = |(((flipped | tick_keys) >> (30 << prio_bits)) & group);
+        fresh_ports[31] = |(((flipped | tick_keys) >> (31 << prio_bits)) & group);
+        dirty_old$d = dirty_ports & ~grant;
+        dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
         frame_port = o_port$q;
         frame_class_enable = o_class_enable$q;
@@ -864,7 +910,8 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         frame_quanta = o_quanta$q;
         if (reset) begin
             changed$d = 256'h0;
-            refresh_due$d = 256'h0;
+            dirty_old$d = 32'h0;
+            dirty_new$d = 32'h0;
             rr_above$d = port_ok;
             refresh_timer$d = 16'h0;
             o_valid$d = 1'b0;
@@ -895,6 +942,44 @@ module pfc_paper__frames$changed(d,q,clock);
     end
 
 endmodule // pfc_paper__frames$changed
+
+
+module pfc_paper__frames$dirty_new(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__frames$dirty_new
+
+
+module pfc_paper__frames$dirty_old(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__frames$dirty_old
 
 
 module pfc_paper__frames$o_class_enable(d,q,clock);
@@ -990,25 +1075,6 @@ module pfc_paper__frames$o_valid(d,q,clock);
     end
 
 endmodule // pfc_paper__frames$o_valid
-
-
-module pfc_paper__frames$refresh_due(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__frames$refresh_due
 
 
 module pfc_paper__frames$refresh_timer(d,q,clock);

@@ -512,8 +512,10 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     // Stub signals
     reg  [7:0] changed$d;
     wire  [7:0] changed$q;
-    reg  [7:0] refresh_due$d;
-    wire  [7:0] refresh_due$q;
+    reg  [3:0] dirty_old$d;
+    wire  [3:0] dirty_old$q;
+    reg  [3:0] dirty_new$d;
+    wire  [3:0] dirty_new$q;
     reg  [3:0] rr_above$d;
     wire  [3:0] rr_above$q;
     reg  [15:0] refresh_timer$d;
@@ -530,11 +532,14 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     wire  [15:0] o_quanta$q;
 
     // Local signals
-    reg  [7:0] dirty_keys;
     reg  [3:0] dirty_ports;
     reg  [3:0] above;
-    reg  [3:0] candidates;
+    reg  [3:0] grant_above;
+    reg  [3:0] grant_any;
     reg  [3:0] grant;
+    reg  [3:0] served_below;
+    reg  [7:0] flipped;
+    reg  [3:0] fresh_ports;
     reg  [1:0] g_port;
     reg  [7:0] g_keys;
     reg  [7:0] g_enabled;
@@ -549,9 +554,14 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         .q(changed$q),
         .clock(clock)
     );
-    pfc_tiny__frames$refresh_due refresh_due(
-        .d(refresh_due$d),
-        .q(refresh_due$q),
+    pfc_tiny__frames$dirty_old dirty_old(
+        .d(dirty_old$d),
+        .q(dirty_old$q),
+        .clock(clock)
+    );
+    pfc_tiny__frames$dirty_new dirty_new(
+        .d(dirty_new$d),
+        .q(dirty_new$q),
         .clock(clock)
     );
     pfc_tiny__frames$rr_above rr_above(
@@ -593,7 +603,8 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     // Update code
     always @(*) begin
         changed$d = changed$q;
-        refresh_due$d = refresh_due$q;
+        dirty_old$d = dirty_old$q;
+        dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
         refresh_timer$d = refresh_timer$q;
         o_valid$d = o_valid$q;
@@ -601,20 +612,16 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         o_class_enable$d = o_class_enable$q;
         o_pause$d = o_pause$q;
         o_quanta$d = o_quanta$q;
-        dirty_keys = changed$q | refresh_due$q;
-        dirty_ports = 4'h0;
-        dirty_ports[0] = |((dirty_keys >> (0 << prio_bits)) & group);
-        dirty_ports[1] = |((dirty_keys >> (1 << prio_bits)) & group);
-        dirty_ports[2] = |((dirty_keys >> (2 << prio_bits)) & group);
-        dirty_ports[3] = |((dirty_keys >> (3 << prio_bits)) & group);
+        dirty_ports = dirty_old$q | dirty_new$q;
         above = dirty_ports & rr_above$q;
+        grant_above = above & (~above + one_pp);
+        grant_any = dirty_ports & (~dirty_ports + one_pp);
         if (|above) begin
-            candidates = above;
+            grant = grant_above;
         end
         else begin
-            candidates = dirty_ports;
+            grant = grant_any;
         end
-        grant = candidates & (~candidates + one_pp);
         enabled_keys = changed$q | paused;
         g_port = 2'h0;
         g_keys = 8'h0;
@@ -644,8 +651,12 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
             g_enabled = g_enabled | ((enabled_keys >> (3 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
+        served_below = 4'h0;
+        served_below[1] = served_below[1 - 32'h1] | grant[1 - 32'h1];
+        served_below[2] = served_below[2 - 32'h1] | grant[2 - 32'h1];
+        served_below[3] = served_below[3 - 32'h1] | grant[3 - 32'h1];
         if (|grant) begin
-            rr_above$d = ~(grant | (grant - one_pp));
+            rr_above$d = served_below;
         end
         o_valid$d = |grant;
         o_port$d = g_port;
@@ -666,8 +677,15 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         else begin
             refresh_timer$d = refresh_timer$q + one_16;
         end
-        changed$d = (changed$q & ~g_keys) | (paused ^ paused_next);
-        refresh_due$d = (refresh_due$q & ~g_keys) | tick_keys;
+        flipped = paused ^ paused_next;
+        changed$d = (changed$q & ~g_keys) | flipped;
+        fresh_ports = 4'h0;
+        fresh_ports[0] = |(((flipped | tick_keys) >> (0 << prio_bits)) & group);
+        fresh_ports[1] = |(((flipped | tick_keys) >> (1 << prio_bits)) & group);
+        fresh_ports[2] = |(((flipped | tick_keys) >> (2 << prio_bits)) & group);
+        fresh_ports[3] = |(((flipped | tick_keys) >> (3 << prio_bits)) & group);
+        dirty_old$d = dirty_ports & ~grant;
+        dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
         frame_port = o_port$q;
         frame_class_enable = o_class_enable$q;
@@ -675,7 +693,8 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         frame_quanta = o_quanta$q;
         if (reset) begin
             changed$d = 8'h0;
-            refresh_due$d = 8'h0;
+            dirty_old$d = 4'h0;
+            dirty_new$d = 4'h0;
             rr_above$d = port_ok;
             refresh_timer$d = 16'h0;
             o_valid$d = 1'b0;
@@ -706,6 +725,44 @@ module pfc_tiny__frames$changed(d,q,clock);
     end
 
 endmodule // pfc_tiny__frames$changed
+
+
+module pfc_tiny__frames$dirty_new(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__frames$dirty_new
+
+
+module pfc_tiny__frames$dirty_old(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__frames$dirty_old
 
 
 module pfc_tiny__frames$o_class_enable(d,q,clock);
@@ -801,25 +858,6 @@ module pfc_tiny__frames$o_valid(d,q,clock);
     end
 
 endmodule // pfc_tiny__frames$o_valid
-
-
-module pfc_tiny__frames$refresh_due(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__frames$refresh_due
 
 
 module pfc_tiny__frames$refresh_timer(d,q,clock);

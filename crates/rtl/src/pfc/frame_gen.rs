@@ -38,7 +38,12 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     one_16: Constant<Bits<16>>,
 
     changed: DFF<Bits<K>>,
-    refresh_due: DFF<Bits<K>>,
+    /// Ports made dirty (a changed or refresh-due class) before the last edge and not served
+    /// since. Kept per port (a frame clears its whole port), so the round robin's loop is
+    /// grant -> this register, not an OR over each port's keys.
+    dirty_old: DFF<Bits<PP>>,
+    /// Ports that a class change or a refresh tick made dirty on the last edge.
+    dirty_new: DFF<Bits<PP>>,
     rr_above: DFF<Bits<PP>>,
     refresh_timer: DFF<Bits<16>>,
     o_valid: DFF<Bit>,
@@ -47,11 +52,14 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     o_pause: DFF<Bits<8>>,
     o_quanta: DFF<Bits<16>>,
 
-    dirty_keys: Signal<Local, Bits<K>>,
     dirty_ports: Signal<Local, Bits<PP>>,
     above: Signal<Local, Bits<PP>>,
-    candidates: Signal<Local, Bits<PP>>,
+    grant_above: Signal<Local, Bits<PP>>,
+    grant_any: Signal<Local, Bits<PP>>,
     grant: Signal<Local, Bits<PP>>,
+    served_below: Signal<Local, Bits<PP>>,
+    flipped: Signal<Local, Bits<K>>,
+    fresh_ports: Signal<Local, Bits<PP>>,
     g_port: Signal<Local, Bits<PB>>,
     g_keys: Signal<Local, Bits<K>>,
     g_enabled: Signal<Local, Bits<K>>,
@@ -90,7 +98,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             one_pp: Constant::new(1u64.into()),
             one_16: Constant::new(1u64.into()),
             changed: Default::default(),
-            refresh_due: Default::default(),
+            dirty_old: Default::default(),
+            dirty_new: Default::default(),
             rr_above: Default::default(),
             refresh_timer: Default::default(),
             o_valid: Default::default(),
@@ -98,11 +107,14 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             o_class_enable: Default::default(),
             o_pause: Default::default(),
             o_quanta: Default::default(),
-            dirty_keys: Default::default(),
             dirty_ports: Default::default(),
             above: Default::default(),
-            candidates: Default::default(),
+            grant_above: Default::default(),
+            grant_any: Default::default(),
             grant: Default::default(),
+            served_below: Default::default(),
+            flipped: Default::default(),
+            fresh_ports: Default::default(),
             g_port: Default::default(),
             g_keys: Default::default(),
             g_enabled: Default::default(),
@@ -123,7 +135,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self,
             clock,
             changed,
-            refresh_due,
+            dirty_old,
+            dirty_new,
             rr_above,
             refresh_timer,
             o_valid,
@@ -133,24 +146,19 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             o_quanta
         );
 
-        // First dirty port after the last one served, round robin.
-        self.dirty_keys.next = self.changed.q.val() | self.refresh_due.q.val();
-        self.dirty_ports.next = 0.into();
-        for p in 0..PP {
-            self.dirty_ports.next = self.dirty_ports.val().replace_bit(
-                p,
-                ((self.dirty_keys.val() >> (p.to_bits::<KB>() << self.prio_bits.val()))
-                    & self.group.val())
-                .any(),
-            );
-        }
+        // First dirty port after the last one served, round robin: the lowest dirty port above
+        // the last grant if there is one, else the lowest dirty port. Both candidates come from
+        // parallel carry chains; the choice between them is one LUT level after them.
+        self.dirty_ports.next = self.dirty_old.q.val() | self.dirty_new.q.val();
         self.above.next = self.dirty_ports.val() & self.rr_above.q.val();
+        self.grant_above.next = self.above.val() & (!self.above.val() + self.one_pp.val());
+        self.grant_any.next =
+            self.dirty_ports.val() & (!self.dirty_ports.val() + self.one_pp.val());
         if self.above.val().any() {
-            self.candidates.next = self.above.val();
+            self.grant.next = self.grant_above.val();
         } else {
-            self.candidates.next = self.dirty_ports.val();
+            self.grant.next = self.grant_any.val();
         }
-        self.grant.next = self.candidates.val() & (!self.candidates.val() + self.one_pp.val());
         // The grant is one-hot (or zero), so the port number, the port's keys and its class
         // vectors are ORs over the ports of terms gated by their grant bit: balanced trees,
         // instead of a priority chain and shifts by the encoded port.
@@ -172,8 +180,17 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
                         & self.group.val());
             }
         }
+        // The ports above the granted one: a prefix OR of the one-hot grant (logic, not a
+        // second carry chain behind the first).
+        self.served_below.next = 0.into();
+        for p in 1..PP {
+            self.served_below.next = self.served_below.val().replace_bit(
+                p,
+                self.served_below.val().get_bit(p - 1) | self.grant.val().get_bit(p - 1),
+            );
+        }
         if self.grant.val().any() {
-            self.rr_above.d.next = !(self.grant.val() | (self.grant.val() - self.one_pp.val()));
+            self.rr_above.d.next = self.served_below.val();
         }
         self.o_valid.d.next = self.grant.val().any();
         self.o_port.d.next = self.g_port.val();
@@ -196,10 +213,20 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.refresh_timer.d.next = self.refresh_timer.q.val() + self.one_16.val();
         }
         // A change on this edge survives the clear of a frame sent on this edge.
-        self.changed.d.next = (self.changed.q.val() & !self.g_keys.val())
-            | (self.paused.val() ^ self.paused_next.val());
-        self.refresh_due.d.next =
-            (self.refresh_due.q.val() & !self.g_keys.val()) | self.tick_keys.val();
+        self.flipped.next = self.paused.val() ^ self.paused_next.val();
+        self.changed.d.next = (self.changed.q.val() & !self.g_keys.val()) | self.flipped.val();
+        self.fresh_ports.next = 0.into();
+        for p in 0..PP {
+            self.fresh_ports.next = self.fresh_ports.val().replace_bit(
+                p,
+                (((self.flipped.val() | self.tick_keys.val())
+                    >> (p.to_bits::<KB>() << self.prio_bits.val()))
+                    & self.group.val())
+                .any(),
+            );
+        }
+        self.dirty_old.d.next = self.dirty_ports.val() & !self.grant.val();
+        self.dirty_new.d.next = self.fresh_ports.val();
 
         self.frame_valid.next = self.o_valid.q.val();
         self.frame_port.next = self.o_port.q.val();
@@ -209,7 +236,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
 
         if self.reset.val() {
             self.changed.d.next = 0.into();
-            self.refresh_due.d.next = 0.into();
+            self.dirty_old.d.next = 0.into();
+            self.dirty_new.d.next = 0.into();
             self.rr_above.d.next = self.port_ok.val();
             self.refresh_timer.d.next = 0.into();
             self.o_valid.d.next = false;

@@ -4,7 +4,9 @@
 //! `fpga`; its `paper` Verilog takes long to verilate). Writes docs/reports/bench.md.
 //!
 //! Run: `make bench` (or `cargo bench --bench throughput`). Targets (issue 2): model >= 5e7
-//! cycles/s and co-simulation >= 1e7 cycles/s on `tiny`.
+//! cycles/s and co-simulation >= 1e7 cycles/s on `tiny`. `cargo bench --bench throughput --
+//! pfc capfc/tiny` measures only the rows named (block, or block/preset) and prints them
+//! without writing the report.
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -79,6 +81,11 @@ fn model_rate<M: CycleModel>(mut model: M, stim: &[Vec<u64>]) -> Rate {
 }
 
 fn main() {
+    // Positional arguments select rows; cargo's own `--bench` flag is not one.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     let mut table = String::from(
         "| block | preset | golden model | Verilator alone | co-simulation, per-cycle compare | rust-hdl simulator |\n|---|---|---|---|---|---|\n",
     );
@@ -92,6 +99,10 @@ fn main() {
         ("bfc", "tiny"),
         ("bfc", "fpga"),
     ] {
+        let row = format!("{block}/{preset}");
+        if !only.is_empty() && !only.iter().any(|o| *o == block || *o == row) {
+            continue;
+        }
         let cfg = BlockConfig::preset(block, preset).unwrap();
         let n = 1_000_000;
         let stim = rows(&cfg, n);
@@ -146,6 +157,13 @@ fn main() {
             table,
             "| {block} | {preset} | {model_rate} | {rtl_rate} | {cosim_rate} | {hdl} |"
         );
+    }
+    if !only.is_empty() {
+        println!(
+            "only {} measured: docs/reports/bench.md not written",
+            only.join(", ")
+        );
+        return;
     }
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()

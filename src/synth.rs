@@ -1227,7 +1227,9 @@ pub fn markdown(r: &Report) -> String {
               `sin` -> input chain -> every core input; every core output -> capture register \
               -> output chain -> `sout`; its cells are the wrapped design minus the core (both \
               `synth_ice40`). Constant core outputs (unused padding bits) need no capture \
-              register, so the wrapper's DFF count is below input bits + 2 x output bits.\n\n\
+              register, so the wrapper's DFF count is below input bits + 2 x output bits. The LUT4 \
+              difference can be negative: ABC maps the wrapped design and the core alone \
+              separately and its heuristics do not always find the same cover.\n\n\
               | preset | critical path: first net -> last net (nets on the path) | wrapper: input bits / \
               output bits | + LUT4 | + DFF | + carry | + BRAM | place and route: seconds per seed |\n\
               |---|---|---|---|---|---|---|---|\n";

@@ -247,3 +247,48 @@ fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
     let replay = "cargo test --test tcd_equivalence zero_max_ton_and_t";
     check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Two dequeues of one entry on consecutive cycles, across the end of max(Ton) = T: the first
+/// (Ton still short: UND) carries the pending RESUME's queue into bank D, the second (T expired)
+/// compares against it. Bank D's RAM word is still an older, larger `Q_rec`, so only the
+/// forwarded word gives the spec's outcome (CONG); the RAM word would leave the entry UND.
+#[test]
+fn tcd_boundary_right_after_a_carried_queue_model_equals_verilator() {
+    let cfg = preset("tiny");
+    let BlockConfig::Tcd(tc) = &cfg else {
+        unreachable!()
+    };
+    let mut rtl = verilated(&cfg, "tiny");
+    let (q_old, q_resume, q_deq) = (tc.k + 2000, tc.k + 500, tc.k + 1000);
+    let build = |first: usize| {
+        let mut cycles = vec![TcdIn::default(); first + 10];
+        let pfc = |i: &mut TcdIn, quanta: u64, qlen: u64| {
+            (i.rx_pfc_valid, i.rx_pfc_quanta, i.rx_pfc_qlen) = (1, quanta, qlen);
+        };
+        // Entry (0, 0): an ON period that leaves Q_rec = q_old in bank D.
+        pfc(&mut cycles[0], 0xFFFF, 0);
+        pfc(&mut cycles[2], 0, q_old);
+        (cycles[3].deq_valid, cycles[3].deq_qlen) = (1, q_old);
+        // A second one: RESUME with q_resume, then the two dequeues.
+        pfc(&mut cycles[10], 0xFFFF, 0);
+        pfc(&mut cycles[12], 0, q_resume);
+        for c in [first, first + 1] {
+            (cycles[c].deq_valid, cycles[c].deq_qlen) = (1, q_deq);
+        }
+        cycles
+    };
+    // The dequeue pair that straddles the end of max(Ton), found with the model (outputs
+    // one edge after their dequeue).
+    let states = |cycles: &[TcdIn]| -> Vec<u64> {
+        let mut model = switchcraft_model::tcd::Tcd::new(tc).unwrap();
+        cycles.iter().map(|i| model.step(i).mark_state).collect()
+    };
+    let (und, cong) = (switchcraft_model::tcd::UND, switchcraft_model::tcd::CONG);
+    let first = (13..13 + 2 * tc.max_ton as usize)
+        .find(|&f| states(&build(f))[f + 1..=f + 2] == [und, cong])
+        .expect("one dequeue pair straddles the end of max(Ton)");
+    let cycles = build(first);
+
+    let replay = "cargo test --test tcd_equivalence boundary_right_after";
+    check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
+}

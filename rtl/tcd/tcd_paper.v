@@ -205,6 +205,20 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  lk_t_hw$q;
     reg  lk_t_w$d;
     wire  lk_t_w$q;
+    reg  tq_fw_r$d;
+    wire  tq_fw_r$q;
+    reg  tq_ram_r$d;
+    wire  tq_ram_r$q;
+    reg  tq_fw_d$d;
+    wire  tq_fw_d$q;
+    reg  tq_ram_d$d;
+    wire  tq_ram_d$q;
+    reg  tq_zero$d;
+    wire  tq_zero$q;
+    reg  ls_fw_d$d;
+    wire  ls_fw_d$q;
+    reg  ls_ram_d$d;
+    wire  ls_ram_d$q;
     reg  [31:0] on_start$d;
     wire  [31:0] on_start$q;
     reg  on_wraps$d;
@@ -358,6 +372,18 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  same_key;
     reg  [31:0] e_t_t;
     reg  [31:0] e_q_rec;
+    reg  [31:0] e_t_fw;
+    reg  [31:0] e_t_ram;
+    reg  [31:0] e_q_fw;
+    reg  [31:0] e_q_ram;
+    reg  q_ge_ram_r;
+    reg  q_ge_fw_r;
+    reg  q_ge_ram_d;
+    reg  q_ge_fw_d;
+    reg  q_ge_same;
+    reg  q_ge;
+    reg  tq_from_r;
+    reg  tq_from_d;
     reg  at_or_before_ram_r;
     reg  at_or_before_fw_r;
     reg  at_or_before_ram_d;
@@ -533,6 +559,41 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     tcd_paper__lk_t_w lk_t_w(
         .d(lk_t_w$d),
         .q(lk_t_w$q),
+        .clock(clock)
+    );
+    tcd_paper__tq_fw_r tq_fw_r(
+        .d(tq_fw_r$d),
+        .q(tq_fw_r$q),
+        .clock(clock)
+    );
+    tcd_paper__tq_ram_r tq_ram_r(
+        .d(tq_ram_r$d),
+        .q(tq_ram_r$q),
+        .clock(clock)
+    );
+    tcd_paper__tq_fw_d tq_fw_d(
+        .d(tq_fw_d$d),
+        .q(tq_fw_d$q),
+        .clock(clock)
+    );
+    tcd_paper__tq_ram_d tq_ram_d(
+        .d(tq_ram_d$d),
+        .q(tq_ram_d$q),
+        .clock(clock)
+    );
+    tcd_paper__tq_zero tq_zero(
+        .d(tq_zero$d),
+        .q(tq_zero$q),
+        .clock(clock)
+    );
+    tcd_paper__ls_fw_d ls_fw_d(
+        .d(ls_fw_d$d),
+        .q(ls_fw_d$q),
+        .clock(clock)
+    );
+    tcd_paper__ls_ram_d ls_ram_d(
+        .d(ls_ram_d$d),
+        .q(ls_ram_d$q),
         .clock(clock)
     );
     tcd_paper__on_start on_start(
@@ -807,6 +868,13 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         lk_t_lo_pre$d = lk_t_lo_pre$q;
         lk_t_hw$d = lk_t_hw$q;
         lk_t_w$d = lk_t_w$q;
+        tq_fw_r$d = tq_fw_r$q;
+        tq_ram_r$d = tq_ram_r$q;
+        tq_fw_d$d = tq_fw_d$q;
+        tq_ram_d$d = tq_ram_d$q;
+        tq_zero$d = tq_zero$q;
+        ls_fw_d$d = ls_fw_d$q;
+        ls_ram_d$d = ls_ram_d$q;
         rx_resume_r$d = rx_resume_r$q;
         same_r$d = same_r$q;
         on_start$d = on_start$q;
@@ -961,11 +1029,16 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         end
         lk_t_t = 32'h0;
         lk_q_rec = 32'h0;
-        lk_ls = 2'h0;
         if (lk_written) begin
             lk_t_t = lk_d_t;
             lk_q_rec = lk_d_qs >> 32'h2;
-            lk_ls = lk_d_qs[(32'h0)+:(2)];
+        end
+        lk_ls = 2'h0;
+        if (ls_fw_d$q) begin
+            lk_ls = fw_d_qs$q[(32'h0)+:(2)];
+        end
+        if (ls_ram_d$q) begin
+            lk_ls = lk_ls | ram_d_qs$read_data[(32'h0)+:(2)];
         end
         if (lk_pending) begin
             lk_t_t = lk_r_t;
@@ -991,14 +1064,38 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         d_key = ({3'd0, d_port$q} << 32'h3) | {6'd0, d_prio$q};
         d_onehot = one_k << d_key;
         same_key = same_r$q;
+        e_t_fw = 32'h0;
+        e_q_fw = 32'h0;
         if (same_key) begin
-            e_t_t = now$q;
-            e_q_rec = rx_qlen & queue_mask;
+            e_t_fw = now$q;
+            e_q_fw = rx_qlen & queue_mask;
         end
-        else begin
-            e_t_t = lk_t_t;
-            e_q_rec = lk_q_rec;
+        if (tq_fw_r$q) begin
+            e_t_fw = e_t_fw | fw_r_t$q;
+            e_q_fw = e_q_fw | fw_r_q$q;
         end
+        if (tq_fw_d$q) begin
+            e_t_fw = e_t_fw | fw_d_t$q;
+            e_q_fw = e_q_fw | (fw_d_qs$q >> 32'h2);
+        end
+        e_t_ram = 32'h0;
+        e_q_ram = 32'h0;
+        if (tq_ram_r$q) begin
+            e_t_ram = ram_r_t$read_data;
+            e_q_ram = ram_r_q$read_data;
+        end
+        if (tq_ram_d$q) begin
+            e_t_ram = e_t_ram | ram_d_t$read_data;
+            e_q_ram = e_q_ram | (ram_d_qs$read_data >> 32'h2);
+        end
+        e_t_t = e_t_fw | e_t_ram;
+        e_q_rec = e_q_fw | e_q_ram;
+        q_ge_ram_r = d_qlen$q >= ram_r_q$read_data;
+        q_ge_fw_r = d_qlen$q >= fw_r_q$q;
+        q_ge_ram_d = d_qlen$q >= (ram_d_qs$read_data >> 32'h2);
+        q_ge_fw_d = d_qlen$q >= (fw_d_qs$q >> 32'h2);
+        q_ge_same = d_qlen$q >= (rx_qlen & queue_mask);
+        q_ge = (same_key & q_ge_same) | (tq_fw_r$q & q_ge_fw_r) | (tq_ram_r$q & q_ge_ram_r) | (tq_fw_d$q & q_ge_fw_d) | (tq_ram_d$q & q_ge_ram_d) | tq_zero$q;
         at_or_before_ram_r = ram_r_t$read_data <= now$q;
         at_or_before_fw_r = fw_r_t$q <= now$q;
         at_or_before_ram_d = ram_d_t$read_data <= now$q;
@@ -1015,19 +1112,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         t_win_ram_d = (t_after_ram_d & at_or_before_ram_d) | (t_wraps$q & (t_after_ram_d | at_or_before_ram_d));
         t_after_fw_d = fw_d_t$q > t_start$q;
         t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
-        t_win_lk = t_wraps$q;
-        if (lk_pending) begin
-            t_win_lk = t_win_ram_r;
-            if (lk_sel_r$q) begin
-                t_win_lk = t_win_fw_r;
-            end
-        end
-        else if (lk_written) begin
-            t_win_lk = t_win_ram_d;
-            if (lk_sel_d$q) begin
-                t_win_lk = t_win_fw_d;
-            end
-        end
+        t_win_lk = (tq_zero$q & t_wraps$q) | (tq_fw_r$q & t_win_fw_r) | (tq_ram_r$q & t_win_ram_r) | (tq_fw_d$q & t_win_fw_d) | (tq_ram_d$q & t_win_ram_d);
         on_win_lk = on_win_ram_r;
         if (lk_sel_r$q) begin
             on_win_lk = on_win_fw_r;
@@ -1078,7 +1163,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
             if (at_boundary & (d_qlen$q < r_k_low$q)) begin
                 new_ls = 2'h0;
             end
-            else if ((d_qlen$q >= e_q_rec) & (d_qlen$q > r_k$q)) begin
+            else if (q_ge & (d_qlen$q > r_k$q)) begin
                 new_ls = ls_cong;
                 if (r_options$q[32'h1]) begin
                     new_ecn = ecn_as_ce;
@@ -1314,6 +1399,15 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         rx_next_resume = rx_next_valid & ~rx_next_stop & paused$d[rx_next_key];
         rx_resume_r$d = rx_next_resume;
         same_r$d = rx_next_resume & d_valid$d & (rx_next_key == in_d_key);
+        tq_from_r = ~same_r$d & lk_pend$d;
+        tq_from_d = ~same_r$d & ~lk_pend$d & lk_wr$d;
+        tq_fw_r$d = tq_from_r & lk_sel_r$d;
+        tq_ram_r$d = tq_from_r & ~lk_sel_r$d;
+        tq_fw_d$d = tq_from_d & lk_sel_d$d;
+        tq_ram_d$d = tq_from_d & ~lk_sel_d$d;
+        tq_zero$d = ~same_r$d & ~lk_pend$d & ~lk_wr$d;
+        ls_fw_d$d = lk_wr$d & lk_sel_d$d;
+        ls_ram_d$d = lk_wr$d & ~lk_sel_d$d;
         on_start$d = (now$d - r_max_ton$d) & time_mask;
         on_wraps$d = now$d < r_max_ton$d;
         on_zero$d = ~|r_max_ton$d;
@@ -1912,6 +2006,44 @@ module tcd_paper__lk_wr(d,q,clock);
     end
 
 endmodule // tcd_paper__lk_wr
+
+
+module tcd_paper__ls_fw_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__ls_fw_d
+
+
+module tcd_paper__ls_ram_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__ls_ram_d
 
 
 module tcd_paper__now(d,q,clock);
@@ -2705,6 +2837,101 @@ module tcd_paper__t_zero(d,q,clock);
     end
 
 endmodule // tcd_paper__t_zero
+
+
+module tcd_paper__tq_fw_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__tq_fw_d
+
+
+module tcd_paper__tq_fw_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__tq_fw_r
+
+
+module tcd_paper__tq_ram_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__tq_ram_d
+
+
+module tcd_paper__tq_ram_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__tq_ram_r
+
+
+module tcd_paper__tq_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__tq_zero
 
 
 module tcd_paper__written_d(d,q,clock);

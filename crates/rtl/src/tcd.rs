@@ -139,6 +139,18 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     lk_t_lo_pre: DFF<Bits<1>>,
     lk_t_hw: DFF<Bit>,
     lk_t_w: DFF<Bit>,
+    /// Where the dequeued entry's `(t_T, Q_rec)` come from, one-hot or none (never written:
+    /// `tq_zero`; a RESUME of the same cycle: `same_r`): bank R's forwarded write or RAM word
+    /// (a RESUME is pending), else bank D's. One-hot selects make each lookup an AND-OR of two
+    /// LUT levels, and let every test run on each source word before the selection.
+    tq_fw_r: DFF<Bit>,
+    tq_ram_r: DFF<Bit>,
+    tq_fw_d: DFF<Bit>,
+    tq_ram_d: DFF<Bit>,
+    tq_zero: DFF<Bit>,
+    /// Where LAST_STATE comes from: bank D's forwarded write or RAM word, else 0.
+    ls_fw_d: DFF<Bit>,
+    ls_ram_d: DFF<Bit>,
     /// The windows of this cycle (see the flowchart): `now - max_ton` and `now - T` (mod 2^time_bits),
     /// whether they wrapped below 0, and whether max(Ton) and T are 0 (empty windows).
     on_start: DFF<Bits<32>>,
@@ -250,6 +262,19 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     same_key: Signal<Local, Bit>,
     e_t_t: Signal<Local, Bits<32>>,
     e_q_rec: Signal<Local, Bits<32>>,
+    e_t_fw: Signal<Local, Bits<32>>,
+    e_t_ram: Signal<Local, Bits<32>>,
+    e_q_fw: Signal<Local, Bits<32>>,
+    e_q_ram: Signal<Local, Bits<32>>,
+    // `deq_qlen >= Q_rec` on each word Q_rec can come from.
+    q_ge_ram_r: Signal<Local, Bit>,
+    q_ge_fw_r: Signal<Local, Bit>,
+    q_ge_ram_d: Signal<Local, Bit>,
+    q_ge_fw_d: Signal<Local, Bit>,
+    q_ge_same: Signal<Local, Bit>,
+    q_ge: Signal<Local, Bit>,
+    tq_from_r: Signal<Local, Bit>,
+    tq_from_d: Signal<Local, Bit>,
     // The flowchart.
     // `x <= now`, `x > window start` and the windows of each word a timestamp can come from.
     at_or_before_ram_r: Signal<Local, Bit>,
@@ -405,6 +430,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             lk_t_lo_pre: Default::default(),
             lk_t_hw: Default::default(),
             lk_t_w: Default::default(),
+            tq_fw_r: Default::default(),
+            tq_ram_r: Default::default(),
+            tq_fw_d: Default::default(),
+            tq_ram_d: Default::default(),
+            tq_zero: Default::default(),
+            ls_fw_d: Default::default(),
+            ls_ram_d: Default::default(),
             rx_resume_r: Default::default(),
             same_r: Default::default(),
             on_start: Default::default(),
@@ -498,6 +530,18 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             same_key: Default::default(),
             e_t_t: Default::default(),
             e_q_rec: Default::default(),
+            e_t_fw: Default::default(),
+            e_t_ram: Default::default(),
+            e_q_fw: Default::default(),
+            e_q_ram: Default::default(),
+            q_ge_ram_r: Default::default(),
+            q_ge_fw_r: Default::default(),
+            q_ge_ram_d: Default::default(),
+            q_ge_fw_d: Default::default(),
+            q_ge_same: Default::default(),
+            q_ge: Default::default(),
+            tq_from_r: Default::default(),
+            tq_from_d: Default::default(),
             at_or_before_ram_r: Default::default(),
             at_or_before_fw_r: Default::default(),
             at_or_before_ram_d: Default::default(),
@@ -577,6 +621,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             lk_t_lo_pre,
             lk_t_hw,
             lk_t_w,
+            tq_fw_r,
+            tq_ram_r,
+            tq_fw_d,
+            tq_ram_d,
+            tq_zero,
+            ls_fw_d,
+            ls_ram_d,
             rx_resume_r,
             same_r,
             on_start,
@@ -762,11 +813,16 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         }
         self.lk_t_t.next = 0.into();
         self.lk_q_rec.next = 0.into();
-        self.lk_ls.next = 0.into();
         if self.lk_written.val() {
             self.lk_t_t.next = self.lk_d_t.val();
             self.lk_q_rec.next = self.lk_d_qs.val() >> 2;
-            self.lk_ls.next = self.lk_d_qs.val().get_bits::<2>(0);
+        }
+        self.lk_ls.next = 0.into();
+        if self.ls_fw_d.q.val() {
+            self.lk_ls.next = self.fw_d_qs.q.val().get_bits::<2>(0);
+        }
+        if self.ls_ram_d.q.val() {
+            self.lk_ls.next = self.lk_ls.val() | self.ram_d_qs.read_data.val().get_bits::<2>(0);
         }
         if self.lk_pending.val() {
             self.lk_t_t.next = self.lk_r_t.val();
@@ -802,13 +858,45 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             (bit_cast::<KB, PB>(self.d_port.q.val()) << 3) | bit_cast::<KB, 3>(self.d_prio.q.val());
         self.d_onehot.next = self.one_k.val() << self.d_key.val();
         self.same_key.next = self.same_r.q.val();
+        self.e_t_fw.next = 0.into();
+        self.e_q_fw.next = 0.into();
         if self.same_key.val() {
-            self.e_t_t.next = self.now.q.val();
-            self.e_q_rec.next = self.rx_qlen.val() & self.queue_mask.val();
-        } else {
-            self.e_t_t.next = self.lk_t_t.val();
-            self.e_q_rec.next = self.lk_q_rec.val();
+            self.e_t_fw.next = self.now.q.val();
+            self.e_q_fw.next = self.rx_qlen.val() & self.queue_mask.val();
         }
+        if self.tq_fw_r.q.val() {
+            self.e_t_fw.next = self.e_t_fw.val() | self.fw_r_t.q.val();
+            self.e_q_fw.next = self.e_q_fw.val() | self.fw_r_q.q.val();
+        }
+        if self.tq_fw_d.q.val() {
+            self.e_t_fw.next = self.e_t_fw.val() | self.fw_d_t.q.val();
+            self.e_q_fw.next = self.e_q_fw.val() | (self.fw_d_qs.q.val() >> 2);
+        }
+        self.e_t_ram.next = 0.into();
+        self.e_q_ram.next = 0.into();
+        if self.tq_ram_r.q.val() {
+            self.e_t_ram.next = self.ram_r_t.read_data.val();
+            self.e_q_ram.next = self.ram_r_q.read_data.val();
+        }
+        if self.tq_ram_d.q.val() {
+            self.e_t_ram.next = self.e_t_ram.val() | self.ram_d_t.read_data.val();
+            self.e_q_ram.next = self.e_q_ram.val() | (self.ram_d_qs.read_data.val() >> 2);
+        }
+        self.e_t_t.next = self.e_t_fw.val() | self.e_t_ram.val();
+        self.e_q_rec.next = self.e_q_fw.val() | self.e_q_ram.val();
+        // The flowchart's queue test on every word Q_rec can come from (0 when never written:
+        // always true), selected like the word itself.
+        self.q_ge_ram_r.next = self.d_qlen.q.val() >= self.ram_r_q.read_data.val();
+        self.q_ge_fw_r.next = self.d_qlen.q.val() >= self.fw_r_q.q.val();
+        self.q_ge_ram_d.next = self.d_qlen.q.val() >= (self.ram_d_qs.read_data.val() >> 2);
+        self.q_ge_fw_d.next = self.d_qlen.q.val() >= (self.fw_d_qs.q.val() >> 2);
+        self.q_ge_same.next = self.d_qlen.q.val() >= (self.rx_qlen.val() & self.queue_mask.val());
+        self.q_ge.next = (self.same_key.val() & self.q_ge_same.val())
+            | (self.tq_fw_r.q.val() & self.q_ge_fw_r.val())
+            | (self.tq_ram_r.q.val() & self.q_ge_ram_r.val())
+            | (self.tq_fw_d.q.val() & self.q_ge_fw_d.val())
+            | (self.tq_ram_d.q.val() & self.q_ge_ram_d.val())
+            | self.tq_zero.q.val();
 
         // Ton < max(Ton) and t_elapsed >= T as windows: `now - x < L` (mod 2^time_bits, L
         // below half a wrap) holds exactly when x lies in the L cycles up to `now`, (now - L,
@@ -838,19 +926,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.t_after_fw_d.next = self.fw_d_t.q.val() > self.t_start.q.val();
         self.t_win_fw_d.next = (self.t_after_fw_d.val() & self.at_or_before_fw_d.val())
             | (self.t_wraps.q.val() & (self.t_after_fw_d.val() | self.at_or_before_fw_d.val()));
-        // x = 0 (D never written): 0 > start never holds, 0 <= now always does.
-        self.t_win_lk.next = self.t_wraps.q.val();
-        if self.lk_pending.val() {
-            self.t_win_lk.next = self.t_win_ram_r.val();
-            if self.lk_sel_r.q.val() {
-                self.t_win_lk.next = self.t_win_fw_r.val();
-            }
-        } else if self.lk_written.val() {
-            self.t_win_lk.next = self.t_win_ram_d.val();
-            if self.lk_sel_d.q.val() {
-                self.t_win_lk.next = self.t_win_fw_d.val();
-            }
-        }
+        // x = 0 (D never written): 0 > start never holds, 0 <= now always does. (Not used
+        // when a RESUME of this cycle names the entry: `same_key` below.)
+        self.t_win_lk.next = (self.tq_zero.q.val() & self.t_wraps.q.val())
+            | (self.tq_fw_r.q.val() & self.t_win_fw_r.val())
+            | (self.tq_ram_r.q.val() & self.t_win_ram_r.val())
+            | (self.tq_fw_d.q.val() & self.t_win_fw_d.val())
+            | (self.tq_ram_d.q.val() & self.t_win_ram_d.val());
         self.on_win_lk.next = self.on_win_ram_r.val();
         if self.lk_sel_r.q.val() {
             self.on_win_lk.next = self.on_win_fw_r.val();
@@ -902,9 +984,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.boundary.next = true;
             if self.at_boundary.val() & (self.d_qlen.q.val() < self.r_k_low.q.val()) {
                 self.new_ls.next = 0.into();
-            } else if (self.d_qlen.q.val() >= self.e_q_rec.val())
-                & (self.d_qlen.q.val() > self.r_k.q.val())
-            {
+            } else if self.q_ge.val() & (self.d_qlen.q.val() > self.r_k.q.val()) {
                 self.new_ls.next = self.ls_cong.val();
                 if self.r_options.q.val().get_bit(1) {
                     self.new_ecn.next = self.ecn_as_ce.val();
@@ -1168,6 +1248,15 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.same_r.d.next = self.rx_next_resume.val()
             & self.d_valid.d.val()
             & (self.rx_next_key.val() == self.in_d_key.val());
+        self.tq_from_r.next = !self.same_r.d.val() & self.lk_pend.d.val();
+        self.tq_from_d.next = !self.same_r.d.val() & !self.lk_pend.d.val() & self.lk_wr.d.val();
+        self.tq_fw_r.d.next = self.tq_from_r.val() & self.lk_sel_r.d.val();
+        self.tq_ram_r.d.next = self.tq_from_r.val() & !self.lk_sel_r.d.val();
+        self.tq_fw_d.d.next = self.tq_from_d.val() & self.lk_sel_d.d.val();
+        self.tq_ram_d.d.next = self.tq_from_d.val() & !self.lk_sel_d.d.val();
+        self.tq_zero.d.next = !self.same_r.d.val() & !self.lk_pend.d.val() & !self.lk_wr.d.val();
+        self.ls_fw_d.d.next = self.lk_wr.d.val() & self.lk_sel_d.d.val();
+        self.ls_ram_d.d.next = self.lk_wr.d.val() & !self.lk_sel_d.d.val();
         self.on_start.d.next = (self.now.d.val() - self.r_max_ton.d.val()) & self.time_mask.val();
         self.on_wraps.d.next = self.now.d.val() < self.r_max_ton.d.val();
         self.on_zero.d.next = !self.r_max_ton.d.val().any();

@@ -22,7 +22,9 @@ pub trait CycleModel {
     fn ports(&self) -> &PortSchema;
     /// Synchronous reset: every register and RAM entry to its reset value.
     fn reset(&mut self);
-    /// One rising clock edge.
+    /// One rising clock edge. Implementations mark it `#[inline]` so that callers in other
+    /// crates (the co-simulation's producer, the benchmark) can inline it: worth about 8% on
+    /// PFC `tiny`.
     fn step(&mut self, inputs: &Self::In) -> Self::Out;
 }
 

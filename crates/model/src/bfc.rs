@@ -1466,6 +1466,7 @@ impl CycleModel for Bfc {
         self.set_status();
     }
 
+    #[inline]
     fn step(&mut self, i: &BfcIn) -> BfcOut {
         let mut out = BfcOut::default();
         let mut err = 0;

@@ -999,6 +999,7 @@ impl CycleModel for Capfc {
         self.update_inspect_regs();
     }
 
+    #[inline]
     fn step(&mut self, i: &CapfcIn) -> CapfcOut {
         let mut out = CapfcOut::default();
         let mut err = 0;

@@ -401,6 +401,7 @@ impl Occupancy {
     }
 
     /// Removes `len` bytes; returns the new occupancy and whether it underflowed (clamped to 0).
+    #[inline]
     pub fn dequeue(&mut self, port: usize, prio: usize, len: u64) -> (u64, bool) {
         let b = &mut self.bytes[port * self.priorities + prio];
         let underflow = len > *b;
@@ -410,6 +411,7 @@ impl Occupancy {
 
     /// Adds `len` bytes unless the sum would exceed `max`; returns the new occupancy and
     /// whether the packet was dropped.
+    #[inline]
     pub fn enqueue(&mut self, port: usize, prio: usize, len: u64, max: u64) -> (u64, bool) {
         let b = &mut self.bytes[port * self.priorities + prio];
         let drop = *b + len > max;
@@ -498,6 +500,7 @@ impl Ingress {
     /// that edge's thresholds), then applies this edge's events to the occupancy (dequeue, then
     /// enqueue). A transition is reported only when the state differs over the whole decision, so
     /// one edge never yields a spurious XOFF/XON pair.
+    #[inline]
     pub fn apply(&mut self, deq: Event, enq: Event, thr: Thresholds) -> IngressEdge {
         let mut edge = self.decide();
         edge.bad_index = deq.bad_index || enq.bad_index;
@@ -521,6 +524,7 @@ impl Ingress {
     }
 
     /// The decision stage on the staged results: XOFF and XON events only.
+    #[inline]
     fn decide(&mut self) -> IngressEdge {
         let s = self.staged;
         let mut edge = IngressEdge::default();
@@ -599,12 +603,14 @@ impl FrameGen {
     }
 
     /// Records that class `prio` of `port` changed state on this edge.
+    #[inline]
     pub fn mark_changed(&mut self, port: usize, prio: usize) {
         self.changed[port] |= 1 << prio;
         self.dirty |= 1 << port;
     }
 
     /// The frame of this edge, given the paused classes of every port before the edge.
+    #[inline]
     pub fn send(&mut self, paused: &[u8]) -> Option<Frame> {
         if self.dirty == 0 {
             return None;
@@ -624,6 +630,7 @@ impl FrameGen {
     }
 
     /// The refresh timer's edge. REFRESH = 0 behaves as 1 (a tick every cycle).
+    #[inline]
     pub fn tick(&mut self, paused: &[u8], refresh: u64) {
         if self.refresh_timer + 1 >= refresh {
             self.refresh_timer = 0;
@@ -704,6 +711,7 @@ impl CycleModel for Pfc {
         self.deq = Event::default();
     }
 
+    #[inline]
     fn step(&mut self, i: &PfcIn) -> PfcOut {
         let mut out = PfcOut::default();
         // Everything below reads the state as it was before this edge; the frame generator and

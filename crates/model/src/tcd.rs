@@ -868,6 +868,7 @@ impl CycleModel for Tcd {
         self.snap_reading = None;
     }
 
+    #[inline]
     fn step(&mut self, i: &TcdIn) -> TcdOut {
         let mut out = TcdOut::default();
         let mut err = 0;

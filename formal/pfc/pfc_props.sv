@@ -197,6 +197,10 @@ module pfc_props (
         if (prev_csr_addr == `SC_A_XON) a_csr_read_xon: assert (csr_rdata == prev_r_xon);
         if (prev_csr_addr == `SC_A_MAX) a_csr_read_max: assert (csr_rdata == prev_r_max);
         if (prev_csr_addr == `SC_A_ERR) a_csr_read_err: assert (csr_rdata == {30'd0, prev_r_err});
+        // a_max_in_range: MAX fits the counter width (writes are masked, the reset value fits).
+        // The occupancy stage's drop test relies on it; as an assertion it also keeps
+        // k-induction from starting in a state with an out-of-range MAX.
+        a_max_in_range: assert (r_max <= OCC_MASK);
     end
 
     // ---------------------------------------------------------------- pause frames

@@ -77,17 +77,12 @@ const MODEL_RUNS: usize = 20;
 #[inline(never)]
 fn model_rate<M: CycleModel>(mut model: M, stim: &[Vec<u64>]) -> Rate {
     let typed: Vec<M::In> = stim.iter().map(|r| M::In::from_values(r)).collect();
-    let rates = (0..MODEL_RUNS)
-        .map(|_| {
-            model.reset();
-            let t = Instant::now();
-            for i in &typed {
-                std::hint::black_box(model.step(i));
-            }
-            typed.len() as f64 / t.elapsed().as_secs_f64()
-        })
-        .collect();
-    Rate::of(rates)
+    timed(MODEL_RUNS, typed.len(), || {
+        model.reset();
+        for i in &typed {
+            std::hint::black_box(model.step(i));
+        }
+    })
 }
 
 fn main() {

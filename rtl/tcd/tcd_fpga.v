@@ -215,10 +215,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  tq_ram_d$q;
     reg  tq_zero$d;
     wire  tq_zero$q;
-    reg  ls_fw_d$d;
-    wire  ls_fw_d$q;
-    reg  ls_ram_d$d;
-    wire  ls_ram_d$q;
     reg  [31:0] on_start$d;
     wire  [31:0] on_start$q;
     reg  on_wraps$d;
@@ -586,16 +582,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .q(tq_zero$q),
         .clock(clock)
     );
-    tcd_fpga__ls_fw_d ls_fw_d(
-        .d(ls_fw_d$d),
-        .q(ls_fw_d$q),
-        .clock(clock)
-    );
-    tcd_fpga__ls_ram_d ls_ram_d(
-        .d(ls_ram_d$d),
-        .q(ls_ram_d$q),
-        .clock(clock)
-    );
     tcd_fpga__on_start on_start(
         .d(on_start$d),
         .q(on_start$q),
@@ -873,8 +859,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         tq_fw_d$d = tq_fw_d$q;
         tq_ram_d$d = tq_ram_d$q;
         tq_zero$d = tq_zero$q;
-        ls_fw_d$d = ls_fw_d$q;
-        ls_ram_d$d = ls_ram_d$q;
         rx_resume_r$d = rx_resume_r$q;
         same_r$d = same_r$q;
         on_start$d = on_start$q;
@@ -1034,11 +1018,8 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             lk_q_rec = lk_d_qs >> 32'h2;
         end
         lk_ls = 2'h0;
-        if (ls_fw_d$q) begin
-            lk_ls = fw_d_qs$q[(32'h0)+:(2)];
-        end
-        if (ls_ram_d$q) begin
-            lk_ls = lk_ls | ram_d_qs$read_data[(32'h0)+:(2)];
+        if (lk_written) begin
+            lk_ls = lk_d_qs[(32'h0)+:(2)];
         end
         if (lk_pending) begin
             lk_t_t = lk_r_t;
@@ -1406,8 +1387,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         tq_fw_d$d = tq_from_d & lk_sel_d$d;
         tq_ram_d$d = tq_from_d & ~lk_sel_d$d;
         tq_zero$d = ~same_r$d & ~lk_pend$d & ~lk_wr$d;
-        ls_fw_d$d = lk_wr$d & lk_sel_d$d;
-        ls_ram_d$d = lk_wr$d & ~lk_sel_d$d;
         on_start$d = (now$d - r_max_ton$d) & time_mask;
         on_wraps$d = now$d < r_max_ton$d;
         on_zero$d = ~|r_max_ton$d;
@@ -2006,44 +1985,6 @@ module tcd_fpga__lk_wr(d,q,clock);
     end
 
 endmodule // tcd_fpga__lk_wr
-
-
-module tcd_fpga__ls_fw_d(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_fpga__ls_fw_d
-
-
-module tcd_fpga__ls_ram_d(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_fpga__ls_ram_d
 
 
 module tcd_fpga__now(d,q,clock);

@@ -142,15 +142,13 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     /// Where the dequeued entry's `(t_T, Q_rec)` come from, one-hot or none (never written:
     /// `tq_zero`; a RESUME of the same cycle: `same_r`): bank R's forwarded write or RAM word
     /// (a RESUME is pending), else bank D's. One-hot selects make each lookup an AND-OR of two
-    /// LUT levels, and let every test run on each source word before the selection.
+    /// LUT levels, and let every test run on each source word before the selection. LAST_STATE
+    /// needs none: it comes from bank D alone, picked by `lk_written`, one LUT level per bit.
     tq_fw_r: DFF<Bit>,
     tq_ram_r: DFF<Bit>,
     tq_fw_d: DFF<Bit>,
     tq_ram_d: DFF<Bit>,
     tq_zero: DFF<Bit>,
-    /// Where LAST_STATE comes from: bank D's forwarded write or RAM word, else 0.
-    ls_fw_d: DFF<Bit>,
-    ls_ram_d: DFF<Bit>,
     /// The windows of this cycle (see the flowchart): `now - max_ton` and `now - T` (mod 2^time_bits),
     /// whether they wrapped below 0, and whether max(Ton) and T are 0 (empty windows).
     on_start: DFF<Bits<32>>,
@@ -435,8 +433,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             tq_fw_d: Default::default(),
             tq_ram_d: Default::default(),
             tq_zero: Default::default(),
-            ls_fw_d: Default::default(),
-            ls_ram_d: Default::default(),
             rx_resume_r: Default::default(),
             same_r: Default::default(),
             on_start: Default::default(),
@@ -626,8 +622,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             tq_fw_d,
             tq_ram_d,
             tq_zero,
-            ls_fw_d,
-            ls_ram_d,
             rx_resume_r,
             same_r,
             on_start,
@@ -817,12 +811,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.lk_t_t.next = self.lk_d_t.val();
             self.lk_q_rec.next = self.lk_d_qs.val() >> 2;
         }
+        // LAST_STATE comes from bank D alone (forwarded or RAM), else 0: one LUT per bit.
         self.lk_ls.next = 0.into();
-        if self.ls_fw_d.q.val() {
-            self.lk_ls.next = self.fw_d_qs.q.val().get_bits::<2>(0);
-        }
-        if self.ls_ram_d.q.val() {
-            self.lk_ls.next = self.lk_ls.val() | self.ram_d_qs.read_data.val().get_bits::<2>(0);
+        if self.lk_written.val() {
+            self.lk_ls.next = self.lk_d_qs.val().get_bits::<2>(0);
         }
         if self.lk_pending.val() {
             self.lk_t_t.next = self.lk_r_t.val();
@@ -1255,8 +1247,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.tq_fw_d.d.next = self.tq_from_d.val() & self.lk_sel_d.d.val();
         self.tq_ram_d.d.next = self.tq_from_d.val() & !self.lk_sel_d.d.val();
         self.tq_zero.d.next = !self.same_r.d.val() & !self.lk_pend.d.val() & !self.lk_wr.d.val();
-        self.ls_fw_d.d.next = self.lk_wr.d.val() & self.lk_sel_d.d.val();
-        self.ls_ram_d.d.next = self.lk_wr.d.val() & !self.lk_sel_d.d.val();
         self.on_start.d.next = (self.now.d.val() - self.r_max_ton.d.val()) & self.time_mask.val();
         self.on_wraps.d.next = self.now.d.val() < self.r_max_ton.d.val();
         self.on_zero.d.next = !self.r_max_ton.d.val().any();

@@ -6,7 +6,8 @@
 //!   one, regressions in `proptest-regressions/`; seed from `SWITCHCRAFT_SEED`, printed on
 //!   failure;
 //! * directed: one entry dequeued every cycle while PAUSE/RESUME toggle it, including a RESUME
-//!   and a dequeue of that entry in the same cycle.
+//!   and a dequeue of that entry in the same cycle; a same-cycle RESUME with max(Ton) = T = 0;
+//!   a T boundary right after a carried queue; a T boundary on a half-wrap edge.
 
 mod common;
 
@@ -291,4 +292,78 @@ fn tcd_boundary_right_after_a_carried_queue_model_equals_verilator() {
 
     let replay = "cargo test --test tcd_equivalence boundary_right_after";
     check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// A T boundary written on the very edge where the time counter's top bit flips: its timestamp
+/// belongs to the half that edge leaves, so its age starts at 1, not 0 (`entry_state` [7:6]).
+/// Then a RESUME on the next edge writes t_T again (age 0). The random workloads never put a
+/// boundary on that edge: an RTL mutant that starts such a T age at 0 passed all of them.
+#[test]
+fn tcd_boundary_on_a_half_wrap_edge_ages_its_timestamp_model_equals_verilator() {
+    let cfg = preset("tiny");
+    let BlockConfig::Tcd(tc) = &cfg else {
+        unreachable!()
+    };
+    let mut rtl = verilated(&cfg, "tiny");
+    let half = 1usize << (tc.time_bits - 1);
+    let q = tc.k + 100;
+    let build = |at: usize, resume_after: bool| {
+        let mut cycles = vec![TcdIn::default(); at + 20];
+        let pfc = |i: &mut TcdIn, quanta: u64| (i.rx_pfc_valid, i.rx_pfc_quanta) = (1, quanta);
+        // Entry (0, 0): PAUSE, RESUME, a dequeue within max(Ton) (UND), then one at `at`, long
+        // after T: a boundary, which sets t_T. Optionally PAUSE before it and RESUME after it.
+        pfc(&mut cycles[0], 0xFFFF);
+        pfc(&mut cycles[2], 0);
+        for c in [3, at] {
+            (cycles[c].deq_valid, cycles[c].deq_qlen) = (1, q);
+        }
+        if resume_after {
+            pfc(&mut cycles[at - 5], 0xFFFF);
+            pfc(&mut cycles[at + 1], 0);
+        }
+        // Snapshot (0, 0), then read t_T, then the state (the last read of each is settled).
+        (cycles[at + 3].csr_we, cycles[at + 3].csr_addr) = (1, u64::from(reg::ENTRY_INDEX));
+        for (c, i) in cycles.iter_mut().enumerate().skip(at + 6) {
+            i.csr_addr = u64::from(if c <= at + 12 {
+                reg::ENTRY_T_T
+            } else {
+                reg::ENTRY_STATE
+            });
+        }
+        cycles
+    };
+    // (t_T, age of t_T) as the model's snapshot reports them.
+    let snapshot = |at: usize, resume_after: bool| {
+        let mut model = switchcraft_model::tcd::Tcd::new(tc).unwrap();
+        let rdata: Vec<u64> = build(at, resume_after)
+            .iter()
+            .map(|i| model.step(i).csr_rdata)
+            .collect();
+        (rdata[at + 12], (rdata[at + 19] >> 6) & 3)
+    };
+    let last = half as u64 - 1;
+    let at = (half - 10..half + 10)
+        .find(|&at| snapshot(at, false).0 == last)
+        .expect("a dequeue whose boundary timestamp is the last cycle of the first half");
+    assert_eq!(
+        snapshot(at, false),
+        (last, 1),
+        "t_T written at the half-wrap"
+    );
+    assert_eq!(
+        snapshot(at + 1, false),
+        (last + 1, 0),
+        "t_T written just after it"
+    );
+    assert_eq!(
+        snapshot(at, true),
+        (last + 1, 0),
+        "t_T rewritten by the next RESUME"
+    );
+
+    let replay = "cargo test --test tcd_equivalence boundary_on_a_half_wrap";
+    for resume_after in [false, true] {
+        check(&cfg, &mut rtl, rows(&build(at, resume_after)), replay)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
 }

@@ -21,6 +21,15 @@ fn preset(name: &str) -> BlockConfig {
     BlockConfig::preset("tcd", name).unwrap()
 }
 
+/// The `tiny` preset, its TCD config (for the directed tests' thresholds and model runs) and
+/// its Verilated RTL.
+fn tiny_directed() -> (BlockConfig, TcdConfig, switchcraft_sim::VerilatedModel) {
+    let tc = TcdConfig::preset("tiny").unwrap();
+    let cfg = BlockConfig::Tcd(tc.clone());
+    let rtl = verilated(&cfg, "tiny");
+    (cfg, tc, rtl)
+}
+
 fn odd() -> BlockConfig {
     BlockConfig::Tcd(TcdConfig {
         ports: 3,
@@ -209,11 +218,8 @@ fn tcd_one_entry_every_cycle_model_equals_verilator() {
 /// and an elapsed T of 0 >= T, a boundary, so the congested packet turns the entry CONG.
 #[test]
 fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
-    let cfg = preset("tiny");
-    let BlockConfig::Tcd(tc) = &cfg else {
-        unreachable!()
-    };
-    let mut rtl = verilated(&cfg, "tiny");
+    let (cfg, tc, mut rtl) = tiny_directed();
+    let tc = &tc;
     let q = tc.k + 100;
     let mut cycles = vec![TcdIn::default(); 40];
     let pfc = |i: &mut TcdIn, quanta: u64| {
@@ -255,11 +261,8 @@ fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
 /// forwarded word gives the spec's outcome (CONG); the RAM word would leave the entry UND.
 #[test]
 fn tcd_boundary_right_after_a_carried_queue_model_equals_verilator() {
-    let cfg = preset("tiny");
-    let BlockConfig::Tcd(tc) = &cfg else {
-        unreachable!()
-    };
-    let mut rtl = verilated(&cfg, "tiny");
+    let (cfg, tc, mut rtl) = tiny_directed();
+    let tc = &tc;
     let (q_old, q_resume, q_deq) = (tc.k + 2000, tc.k + 500, tc.k + 1000);
     let build = |first: usize| {
         let mut cycles = vec![TcdIn::default(); first + 10];
@@ -300,11 +303,8 @@ fn tcd_boundary_right_after_a_carried_queue_model_equals_verilator() {
 /// boundary on that edge: an RTL mutant that starts such a T age at 0 passed all of them.
 #[test]
 fn tcd_boundary_on_a_half_wrap_edge_ages_its_timestamp_model_equals_verilator() {
-    let cfg = preset("tiny");
-    let BlockConfig::Tcd(tc) = &cfg else {
-        unreachable!()
-    };
-    let mut rtl = verilated(&cfg, "tiny");
+    let (cfg, tc, mut rtl) = tiny_directed();
+    let tc = &tc;
     let half = 1usize << (tc.time_bits - 1);
     let q = tc.k + 100;
     let build = |at: usize, resume_after: bool| {

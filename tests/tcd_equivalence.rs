@@ -219,7 +219,6 @@ fn tcd_one_entry_every_cycle_model_equals_verilator() {
 #[test]
 fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
     let (cfg, tc, mut rtl) = tiny_directed();
-    let tc = &tc;
     let q = tc.k + 100;
     let mut cycles = vec![TcdIn::default(); 40];
     let pfc = |i: &mut TcdIn, quanta: u64| {
@@ -240,7 +239,7 @@ fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
     (cycles[30].deq_valid, cycles[30].deq_qlen) = (1, q);
 
     // The spec's outcome, from the model: UND after edge 6, CONG after edge 30.
-    let mut model = switchcraft_model::tcd::Tcd::new(tc).unwrap();
+    let mut model = switchcraft_model::tcd::Tcd::new(&tc).unwrap();
     let states: Vec<(u64, u64)> = cycles
         .iter()
         .map(|i| {
@@ -262,7 +261,6 @@ fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
 #[test]
 fn tcd_boundary_right_after_a_carried_queue_model_equals_verilator() {
     let (cfg, tc, mut rtl) = tiny_directed();
-    let tc = &tc;
     let (q_old, q_resume, q_deq) = (tc.k + 2000, tc.k + 500, tc.k + 1000);
     let build = |first: usize| {
         let mut cycles = vec![TcdIn::default(); first + 10];
@@ -284,7 +282,7 @@ fn tcd_boundary_right_after_a_carried_queue_model_equals_verilator() {
     // The dequeue pair that straddles the end of max(Ton), found with the model (outputs
     // one edge after their dequeue).
     let states = |cycles: &[TcdIn]| -> Vec<u64> {
-        let mut model = switchcraft_model::tcd::Tcd::new(tc).unwrap();
+        let mut model = switchcraft_model::tcd::Tcd::new(&tc).unwrap();
         cycles.iter().map(|i| model.step(i).mark_state).collect()
     };
     let (und, cong) = (switchcraft_model::tcd::UND, switchcraft_model::tcd::CONG);
@@ -304,7 +302,6 @@ fn tcd_boundary_right_after_a_carried_queue_model_equals_verilator() {
 #[test]
 fn tcd_boundary_on_a_half_wrap_edge_ages_its_timestamp_model_equals_verilator() {
     let (cfg, tc, mut rtl) = tiny_directed();
-    let tc = &tc;
     let half = 1usize << (tc.time_bits - 1);
     let q = tc.k + 100;
     let build = |at: usize, resume_after: bool| {
@@ -334,7 +331,7 @@ fn tcd_boundary_on_a_half_wrap_edge_ages_its_timestamp_model_equals_verilator() 
     };
     // (t_T, age of t_T) as the model's snapshot reports them.
     let snapshot = |at: usize, resume_after: bool| {
-        let mut model = switchcraft_model::tcd::Tcd::new(tc).unwrap();
+        let mut model = switchcraft_model::tcd::Tcd::new(&tc).unwrap();
         let rdata: Vec<u64> = build(at, resume_after)
             .iter()
             .map(|i| model.step(i).csr_rdata)

@@ -148,20 +148,22 @@ impl RegMap {
 /// The model side of a CSR bus: register values, read-before-write semantics, access rules.
 #[derive(Clone, Debug)]
 pub struct CsrFile {
-    values: Vec<u64>,
-    masks: Vec<u64>,
-    access: Vec<Option<Access>>,
-    resets: Vec<u64>,
+    values: [u64; CSR_SLOTS],
+    masks: [u64; CSR_SLOTS],
+    access: [Option<Access>; CSR_SLOTS],
+    resets: [u64; CSR_SLOTS],
 }
+
+/// Word slots of the CSR address space.
+const CSR_SLOTS: usize = 1 << CSR_ADDR_BITS;
 
 impl CsrFile {
     pub fn new(map: &RegMap) -> Self {
-        let slots = 1usize << CSR_ADDR_BITS;
         let mut f = CsrFile {
-            values: vec![0; slots],
-            masks: vec![0; slots],
-            access: vec![None; slots],
-            resets: vec![0; slots],
+            values: [0; CSR_SLOTS],
+            masks: [0; CSR_SLOTS],
+            access: [None; CSR_SLOTS],
+            resets: [0; CSR_SLOTS],
         };
         for r in &map.regs {
             let i = r.index as usize;
@@ -174,7 +176,7 @@ impl CsrFile {
     }
 
     pub fn reset(&mut self) {
-        self.values.copy_from_slice(&self.resets);
+        self.values = self.resets;
     }
 
     /// Value of register `index` now.
@@ -193,7 +195,7 @@ impl CsrFile {
     /// One CSR bus cycle: returns the read data (value before the write), then applies the write.
     #[inline]
     pub fn access(&mut self, we: bool, addr: u64, wdata: u64) -> u64 {
-        let i = addr as usize & ((1 << CSR_ADDR_BITS) - 1);
+        let i = addr as usize % CSR_SLOTS;
         let rdata = self.values[i];
         if we {
             match self.access[i] {

@@ -802,9 +802,11 @@ fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
     }
     cfg.validate().map_err(|e| {
         if e.field == "max_ton" || e.field == "t_period" {
+            // A time register holds at most half a wrap of the time counter.
+            let needed = 65 - cfg.max_ton.max(cfg.t_period).leading_zeros();
             Failure::Input(format!(
                 "{source} with max(Ton) = {} at {} MHz: {e}; use a slower --clock-mhz or a \
-                 config with more time_bits",
+                 config with time_bits >= {needed}",
                 us(bound.max_ton_ns),
                 num(clock)
             ))

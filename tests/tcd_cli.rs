@@ -259,26 +259,26 @@ fn tcd_config_csr_writes_one_register_per_cycle() {
 }
 
 #[test]
-fn tcd_config_max_ton_beyond_time_bits_exits_2_naming_max_ton_and_writes_nothing() {
+fn tcd_config_max_ton_beyond_time_bits_exits_2_naming_max_ton_and_the_width_it_needs() {
     let d = tmp("toolong");
     let out = d.join("c.toml");
-    assert_bad_input(
-        &[
-            "tcd",
-            "config",
-            "--preset",
-            "tiny",
-            "--rate",
-            "40G",
-            "--prop-delay",
-            "1us",
-            "--clock-mhz",
-            "1000",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "max_ton = 34400: must be in 1..=2047 cycles",
-    );
+    let args = [
+        "tcd",
+        "config",
+        "--preset",
+        "tiny",
+        "--rate",
+        "40G",
+        "--prop-delay",
+        "1us",
+        "--clock-mhz",
+        "1000",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    assert_bad_input(&args, "max_ton = 34400: must be in 1..=2047 cycles");
+    // 34 400 cycles need 16 bits, and a time register holds at most half a wrap.
+    assert_bad_input(&args, "config with time_bits >= 17");
     assert!(!out.exists(), "no output file on error");
     assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0, "no partial file");
 }

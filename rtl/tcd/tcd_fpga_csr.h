@@ -11,7 +11,7 @@
 /* ports [7:0], priorities [15:8], queue_bits [23:16], time_bits [31:24] (RO) */
 #define TCD_FPGA_PARAMS_OFFSET 0x04u
 #define TCD_FPGA_PARAMS_MASK 0xffffffffu
-#define TCD_FPGA_PARAMS_RESET 0x18140808u
+#define TCD_FPGA_PARAMS_RESET 0x10140808u
 
 /* 0 CEE (rx_pfc PAUSE/RESUME), 1 InfiniBand (rx_credit blocked/unblocked) (RW) */
 #define TCD_FPGA_MODE_OFFSET 0x08u
@@ -25,12 +25,12 @@
 
 /* max(Ton) in cycles: Ton < max_ton means undetermined (RW) */
 #define TCD_FPGA_MAX_TON_OFFSET 0x10u
-#define TCD_FPGA_MAX_TON_MASK 0x7fffffu
+#define TCD_FPGA_MAX_TON_MASK 0x7fffu
 #define TCD_FPGA_MAX_TON_RESET 0xd70u
 
 /* the period T in cycles (a released port is judged once per T) (RW) */
 #define TCD_FPGA_T_PERIOD_OFFSET 0x14u
-#define TCD_FPGA_T_PERIOD_MASK 0x7fffffu
+#define TCD_FPGA_T_PERIOD_MASK 0x7fffu
 #define TCD_FPGA_T_PERIOD_RESET 0xd70u
 
 /* CE threshold in bytes: queue > K marks CE (RW) */
@@ -50,7 +50,7 @@
 
 /* the cycle counter that timestamps events (RO) */
 #define TCD_FPGA_NOW_OFFSET 0x24u
-#define TCD_FPGA_NOW_MASK 0xffffffu
+#define TCD_FPGA_NOW_MASK 0xffffu
 #define TCD_FPGA_NOW_RESET 0x0u
 
 /* sticky: bit 0 event index out of range (event ignored) (RW1C) */
@@ -70,12 +70,12 @@
 
 /* snapshot: t_on_start, the end of the latest OFF period (RO) */
 #define TCD_FPGA_ENTRY_T_ON_OFFSET 0x34u
-#define TCD_FPGA_ENTRY_T_ON_MASK 0xffffffu
+#define TCD_FPGA_ENTRY_T_ON_MASK 0xffffu
 #define TCD_FPGA_ENTRY_T_ON_RESET 0x0u
 
 /* snapshot: t_T, the start of the current T period (RO) */
 #define TCD_FPGA_ENTRY_T_T_OFFSET 0x38u
-#define TCD_FPGA_ENTRY_T_T_MASK 0xffffffu
+#define TCD_FPGA_ENTRY_T_T_MASK 0xffffu
 #define TCD_FPGA_ENTRY_T_T_RESET 0x0u
 
 /* snapshot: Q_rec, the queue recorded at RESUME or the last T boundary (RO) */

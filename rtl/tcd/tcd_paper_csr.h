@@ -11,7 +11,7 @@
 /* ports [7:0], priorities [15:8], queue_bits [23:16], time_bits [31:24] (RO) */
 #define TCD_PAPER_PARAMS_OFFSET 0x04u
 #define TCD_PAPER_PARAMS_MASK 0xffffffffu
-#define TCD_PAPER_PARAMS_RESET 0x20180840u
+#define TCD_PAPER_PARAMS_RESET 0x12180840u
 
 /* 0 CEE (rx_pfc PAUSE/RESUME), 1 InfiniBand (rx_credit blocked/unblocked) (RW) */
 #define TCD_PAPER_MODE_OFFSET 0x08u
@@ -25,12 +25,12 @@
 
 /* max(Ton) in cycles: Ton < max_ton means undetermined (RW) */
 #define TCD_PAPER_MAX_TON_OFFSET 0x10u
-#define TCD_PAPER_MAX_TON_MASK 0x7fffffffu
+#define TCD_PAPER_MAX_TON_MASK 0x1ffffu
 #define TCD_PAPER_MAX_TON_RESET 0x8660u
 
 /* the period T in cycles (a released port is judged once per T) (RW) */
 #define TCD_PAPER_T_PERIOD_OFFSET 0x14u
-#define TCD_PAPER_T_PERIOD_MASK 0x7fffffffu
+#define TCD_PAPER_T_PERIOD_MASK 0x1ffffu
 #define TCD_PAPER_T_PERIOD_RESET 0x8660u
 
 /* CE threshold in bytes: queue > K marks CE (RW) */
@@ -50,7 +50,7 @@
 
 /* the cycle counter that timestamps events (RO) */
 #define TCD_PAPER_NOW_OFFSET 0x24u
-#define TCD_PAPER_NOW_MASK 0xffffffffu
+#define TCD_PAPER_NOW_MASK 0x3ffffu
 #define TCD_PAPER_NOW_RESET 0x0u
 
 /* sticky: bit 0 event index out of range (event ignored) (RW1C) */
@@ -70,12 +70,12 @@
 
 /* snapshot: t_on_start, the end of the latest OFF period (RO) */
 #define TCD_PAPER_ENTRY_T_ON_OFFSET 0x34u
-#define TCD_PAPER_ENTRY_T_ON_MASK 0xffffffffu
+#define TCD_PAPER_ENTRY_T_ON_MASK 0x3ffffu
 #define TCD_PAPER_ENTRY_T_ON_RESET 0x0u
 
 /* snapshot: t_T, the start of the current T period (RO) */
 #define TCD_PAPER_ENTRY_T_T_OFFSET 0x38u
-#define TCD_PAPER_ENTRY_T_T_MASK 0xffffffffu
+#define TCD_PAPER_ENTRY_T_T_MASK 0x3ffffu
 #define TCD_PAPER_ENTRY_T_T_RESET 0x0u
 
 /* snapshot: Q_rec, the queue recorded at RESUME or the last T boundary (RO) */

@@ -107,12 +107,15 @@ impl TcdConfig {
                 prio_enable: 0x3,
             },
             // Fits an iCE40 HX8K. A 100 MHz clock and the paper's 40 Gb/s max(Ton) = 34.4 us;
-            // K = 40 KB as in the spec's flowchart trace (§7.1 T12).
+            // K = 40 KB as in the spec's flowchart trace (§7.1 T12). Timestamps need only span
+            // the longest time register (the ages make the wrap safe): 16 bits take max(Ton)
+            // and T up to 327 us, every CEE rate of the paper down to 10 Gb/s (71.6 us) and the
+            // InfiniBand credit-period bound at 10 Gb/s (262 us).
             "fpga" => TcdConfig {
                 ports: 8,
                 priorities: 8,
                 queue_bits: 20,
-                time_bits: 24,
+                time_bits: 16,
                 mode: Mode::Cee,
                 max_ton: 3440,
                 t_period: 3440,
@@ -122,13 +125,15 @@ impl TcdConfig {
                 mark_transition: false,
                 prio_enable: 0xFF,
             },
-            // 64 ports x 8 priorities, the spec's 32-bit time and 24-bit queues; a 1 GHz clock
-            // and max(Ton) = 34.4 us at 40 Gb/s.
+            // 64 ports x 8 priorities, the spec's 24-bit queues; a 1 GHz clock and max(Ton) =
+            // 34.4 us at 40 Gb/s. 18-bit timestamps take max(Ton) and T up to 131 us: every CEE
+            // rate of the paper down to 10 Gb/s (71.6 us) and the InfiniBand credit-period bound
+            // at 40 Gb/s (65.5 us). The spec's 32-bit stamps would add 28 RAM bits per entry.
             "paper" => TcdConfig {
                 ports: 64,
                 priorities: 8,
                 queue_bits: 24,
-                time_bits: 32,
+                time_bits: 18,
                 mode: Mode::Cee,
                 max_ton: 34_400,
                 t_period: 34_400,

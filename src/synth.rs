@@ -12,7 +12,7 @@
 //!    (pins and a 100 MHz clock), once per seed, one after the other; Fmax is the median of the
 //!    seeds' post-route "Max frequency for clock" lines; icepack packs the median seed's result;
 //! 4. yosys `synth_xilinx` (7-series) of the core alone: a synthesis-only estimate for users of
-//!    larger FPGAs, never placed or routed here;
+//!    larger FPGAs, never placed or routed here; it runs in a second thread alongside steps 1-3;
 //! 5. state bits per (port, priority): measured (DFF + memory bits) and architectural.
 //!
 //! Results go to `<out>/<instance>/` (logs, scripts, netlists, bitstream) and, merged with the
@@ -903,11 +903,78 @@ pub fn run_preset(
     std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, "cannot create", e))?;
     let say = |msg: String| println!("{block} {preset}: {msg}");
 
+    // The Xilinx estimate needs nothing from the iCE40 flow, so it runs alongside it on a
+    // second core: at the `paper` sizes each takes up to an hour and a half.
+    let (ice40, xilinx) = std::thread::scope(|s| {
+        let xilinx = s.spawn(|| {
+            synth_xilinx(
+                tools,
+                std::slice::from_ref(&verilog),
+                &manifest.top,
+                &dir,
+                "xilinx",
+            )
+        });
+        let ice40 = ice40_flow(tools, &verilog, &manifest, &dir, seeds, &say);
+        let xilinx = xilinx.join().expect("synth_xilinx does not panic");
+        (ice40, xilinx)
+    });
+    let Ice40Flow {
+        core,
+        fits,
+        fit_reason,
+        overhead,
+        pnr,
+    } = ice40?;
+    let xilinx = xilinx?;
+    say(format!(
+        "synth_xilinx estimate: {} LUT, {} LUT as RAM, {} FF, {} RAMB18 ({:.1} s)",
+        xilinx.lut, xilinx.lut_as_ram, xilinx.ff, xilinx.bram18, xilinx.seconds
+    ));
+
+    let state = state_bits(&cfg, &core);
+    Ok(Entry {
+        block: block.into(),
+        preset: preset.into(),
+        instance: instance.clone(),
+        top: manifest.top.clone(),
+        verilog: verilog.display().to_string(),
+        date: today(),
+        ice40: core,
+        wrapper: overhead,
+        fits_ice40: fits,
+        fit_reason,
+        pnr,
+        xilinx_estimate: xilinx,
+        state_bits: state,
+        seconds: seconds_since(start),
+    })
+}
+
+/// What the iCE40 part of the flow found for one preset.
+struct Ice40Flow {
+    core: Ice40Resources,
+    fits: bool,
+    fit_reason: String,
+    overhead: Option<WrapperOverhead>,
+    pnr: Option<Pnr>,
+}
+
+/// The iCE40 part of the flow: the core's resources, then, if it can fit, the wrapper, place
+/// and route with every seed, and the bitstream of the median seed.
+fn ice40_flow(
+    tools: &Tools,
+    verilog: &Path,
+    manifest: &Manifest,
+    dir: &Path,
+    seeds: u32,
+    say: &dyn Fn(String),
+) -> Result<Ice40Flow, SynthError> {
     let core = synth_ice40(
         tools,
-        std::slice::from_ref(&verilog),
+        &[verilog.to_path_buf()],
         &manifest.top,
-        &dir,
+        dir,
         "core",
         false,
     )?;
@@ -929,9 +996,9 @@ pub fn run_preset(
             write_file(&wrapper_path, &w.verilog)?;
             let wrapped = synth_ice40(
                 tools,
-                &[verilog.clone(), wrapper_path],
+                &[verilog.to_path_buf(), wrapper_path],
                 &w.module,
-                &dir,
+                dir,
                 "wrapped",
                 true,
             )?;
@@ -961,7 +1028,7 @@ pub fn run_preset(
         let constraints = Path::new(ICE40_CONSTRAINTS);
         let mut runs: Vec<(SeedRun, PnrLog)> = Vec::new();
         for seed in 1..=seeds {
-            match place_route(tools, &dir, constraints, seed)? {
+            match place_route(tools, dir, constraints, seed)? {
                 Some((run, log)) => {
                     say(format!(
                         "nextpnr-ice40 seed {seed}: Fmax {:.2} MHz ({:.1} s)",
@@ -1033,34 +1100,12 @@ pub fn run_preset(
         say(format!("does not fit the {DEVICE}: {fit_reason}"));
     }
 
-    let xilinx = synth_xilinx(
-        tools,
-        std::slice::from_ref(&verilog),
-        &manifest.top,
-        &dir,
-        "xilinx",
-    )?;
-    say(format!(
-        "synth_xilinx estimate: {} LUT, {} LUT as RAM, {} FF, {} RAMB18 ({:.1} s)",
-        xilinx.lut, xilinx.lut_as_ram, xilinx.ff, xilinx.bram18, xilinx.seconds
-    ));
-
-    let state = state_bits(&cfg, &core);
-    Ok(Entry {
-        block: block.into(),
-        preset: preset.into(),
-        instance: instance.clone(),
-        top: manifest.top.clone(),
-        verilog: verilog.display().to_string(),
-        date: today(),
-        ice40: core,
-        wrapper: overhead,
-        fits_ice40: fits,
+    Ok(Ice40Flow {
+        core,
+        fits,
         fit_reason,
+        overhead,
         pnr,
-        xilinx_estimate: xilinx,
-        state_bits: state,
-        seconds: seconds_since(start),
     })
 }
 

@@ -775,7 +775,7 @@ fn load_tcd(
 
 fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
     use switchcraft_model::tcd::max_ton::{config_toml, cycles, parse_bytes, parse_clock_mhz};
-    use switchcraft_model::tcd::{reg, Mode, MODE_IB};
+    use switchcraft_model::tcd::{reg, Mode, MODE_IB, TIME_BITS_MAX};
     let bound = a.link.bound()?;
     let clock = opt("--clock-mhz", &a.clock_mhz, parse_clock_mhz)?;
     let k =
@@ -804,9 +804,16 @@ fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
         if e.field == "max_ton" || e.field == "t_period" {
             // A time register holds at most half a wrap of the time counter.
             let needed = 65 - cfg.max_ton.max(cfg.t_period).leading_zeros();
+            let fix = if needed <= TIME_BITS_MAX {
+                format!("use a slower --clock-mhz or a config with time_bits >= {needed}")
+            } else {
+                format!(
+                    "use a slower --clock-mhz (it needs {needed} time_bits; at most \
+                     {TIME_BITS_MAX} exist)"
+                )
+            };
             Failure::Input(format!(
-                "{source} with max(Ton) = {} at {} MHz: {e}; use a slower --clock-mhz or a \
-                 config with time_bits >= {needed}",
+                "{source} with max(Ton) = {} at {} MHz: {e}; {fix}",
                 us(bound.max_ton_ns),
                 num(clock)
             ))

@@ -284,6 +284,32 @@ fn tcd_config_max_ton_beyond_time_bits_exits_2_naming_max_ton_and_the_width_it_n
 }
 
 #[test]
+fn tcd_config_max_ton_beyond_any_time_bits_asks_only_for_a_slower_clock() {
+    let d = tmp("waytoolong");
+    let out = d.join("c.toml");
+    let args = [
+        "tcd",
+        "config",
+        "--preset",
+        "paper",
+        "--rate",
+        "1G",
+        "--prop-delay",
+        "10s",
+        "--clock-mhz",
+        "5000",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    // About 1.1e12 cycles: 41 bits, so time_bits would have to be 42, beyond the limit of 32.
+    assert_bad_input(
+        &args,
+        "use a slower --clock-mhz (it needs 42 time_bits; at most 32 exist)",
+    );
+    assert!(!out.exists(), "no output file on error");
+}
+
+#[test]
 fn tcd_bad_units_exit_2_naming_the_option() {
     let cee = |opt: &str, value: &str| {
         let mut a = vec![

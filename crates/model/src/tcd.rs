@@ -86,6 +86,9 @@ pub struct TcdConfig {
 
 pub const PRESETS: &[&str] = &["tiny", "fpga", "paper"];
 
+/// The widest time counter a config may ask for (`time_bits`).
+pub const TIME_BITS_MAX: u32 = 32;
+
 impl TcdConfig {
     pub fn preset(name: &str) -> Option<TcdConfig> {
         Some(match name {
@@ -160,7 +163,7 @@ impl TcdConfig {
         range("ports", self.ports.into(), 1, 64)?;
         range("priorities", self.priorities.into(), 1, 8)?;
         range("queue_bits", self.queue_bits.into(), 8, 30)?;
-        range("time_bits", self.time_bits.into(), 8, 32)?;
+        range("time_bits", self.time_bits.into(), 8, TIME_BITS_MAX.into())?;
         let half = self.max_time();
         for (field, v) in [("max_ton", self.max_ton), ("t_period", self.t_period)] {
             if v == 0 || v > half {

@@ -688,11 +688,11 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
         }
         BlockConfig::Tcd(c) => {
             // crates/rtl/src/tcd.rs: keys {port, priority[2:0]}; bank R {t_on, Q at RESUME},
-            // bank D {t_T, Q_rec, LAST_STATE}, one RAM copy each; 7 flag bits per key (paused,
-            // pending, written_d, two 2-bit timestamp ages).
+            // bank D {t_T, Q_rec, LAST_STATE}, one RAM copy each; 6 flag bits per key (paused,
+            // pending, two 2-bit timestamp ages; T age 3 says bank D was never written).
             let (tb, qb) = (c.time_bits as u64, c.queue_bits as u64);
             let ram = (tb + qb) + (tb + qb + 2);
-            let flags = 7;
+            let flags = 6;
             let physical = 8u64 << c.port_bits();
             let keys = c.ports as u64 * c.priorities as u64;
             let per_physical = ram + flags;
@@ -707,7 +707,7 @@ fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
                 architectural_per_key: (per_physical * physical) as f64 / keys as f64,
                 architecture: format!(
                     "bank R {} b + bank D {} b (one RAM copy each, split by writer) + {flags} \
-                     flag bits (paused, pending, written_d, 2 x 2-bit ages) = {per_physical} b \
+                     flag bits (paused, pending, 2 x 2-bit ages) = {per_physical} b \
                      per physical key; {physical} physical keys for {keys} (port, priority)",
                     tb + qb,
                     tb + qb + 2

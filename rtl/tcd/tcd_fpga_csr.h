@@ -43,7 +43,7 @@
 #define TCD_FPGA_K_LOW_MASK 0xfffffu
 #define TCD_FPGA_K_LOW_RESET 0x9c40u
 
-/* bit p: TCD marks on priority p (state tracking runs on every priority) (RW) */
+/* bit p: dequeues on priority p are classified and marked (PAUSE/RESUME tracking runs on every priority) (RW) */
 #define TCD_FPGA_PRIO_ENABLE_OFFSET 0x20u
 #define TCD_FPGA_PRIO_ENABLE_MASK 0xffu
 #define TCD_FPGA_PRIO_ENABLE_RESET 0xffu

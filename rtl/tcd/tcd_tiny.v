@@ -202,14 +202,14 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  lk_on_hi_r$q;
     reg  lk_on_lo_r$d;
     wire  lk_on_lo_r$q;
-    reg  lk_t_hi_pre$d;
-    wire  lk_t_hi_pre$q;
-    reg  lk_t_lo_pre$d;
-    wire  lk_t_lo_pre$q;
-    reg  lk_t_hw$d;
-    wire  lk_t_hw$q;
-    reg  lk_t_w$d;
-    wire  lk_t_w$q;
+    reg  lk_t_keep_hi$d;
+    wire  lk_t_keep_hi$q;
+    reg  lk_t_keep_lo$d;
+    wire  lk_t_keep_lo$q;
+    reg  lk_t_w_hi$d;
+    wire  lk_t_w_hi$q;
+    reg  lk_t_w_lo$d;
+    wire  lk_t_w_lo$q;
     reg  tq_fw_r$d;
     wire  tq_fw_r$q;
     reg  tq_ram_r$d;
@@ -276,8 +276,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  [31:0] paused$q;
     reg  [31:0] pending$d;
     wire  [31:0] pending$q;
-    reg  [31:0] written_d$d;
-    wire  [31:0] written_d$q;
     reg  [31:0] age_on_hi$d;
     wire  [31:0] age_on_hi$q;
     reg  [31:0] age_on_lo$d;
@@ -363,6 +361,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  lk_on_lo;
     reg  lk_t_hi;
     reg  lk_t_lo;
+    reg  snap_t_hi;
+    reg  snap_t_lo;
     reg  lk_paused;
     reg  [7:0] snap_state;
     reg  [31:0] lk_t_t;
@@ -414,16 +414,21 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  boundary;
     reg  d_write;
     reg  [31:0] d_write_keys;
-    reg  [31:0] d_boundary_keys;
     reg  [31:0] w_t_t;
     reg  [31:0] w_q_rec;
     reg  [31:0] on_hi_stepped;
     reg  [31:0] on_lo_stepped;
     reg  [31:0] t_hi_stepped;
     reg  [31:0] t_lo_stepped;
-    reg  [31:0] age_t_writes;
     reg  [31:0] fresh_on;
-    reg  [31:0] fresh_t;
+    reg  [31:0] d_unwritten;
+    reg  [31:0] d_unwritten_next;
+    reg  [31:0] t_hi_keep;
+    reg  [31:0] t_lo_keep;
+    reg  w_on_hi;
+    reg  w_on_lo;
+    reg  w_t_hi;
+    reg  w_t_lo;
     reg  err_clear;
 
     // Sub module instances
@@ -542,24 +547,24 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .q(lk_on_lo_r$q),
         .clock(clock)
     );
-    tcd_tiny__lk_t_hi_pre lk_t_hi_pre(
-        .d(lk_t_hi_pre$d),
-        .q(lk_t_hi_pre$q),
+    tcd_tiny__lk_t_keep_hi lk_t_keep_hi(
+        .d(lk_t_keep_hi$d),
+        .q(lk_t_keep_hi$q),
         .clock(clock)
     );
-    tcd_tiny__lk_t_lo_pre lk_t_lo_pre(
-        .d(lk_t_lo_pre$d),
-        .q(lk_t_lo_pre$q),
+    tcd_tiny__lk_t_keep_lo lk_t_keep_lo(
+        .d(lk_t_keep_lo$d),
+        .q(lk_t_keep_lo$q),
         .clock(clock)
     );
-    tcd_tiny__lk_t_hw lk_t_hw(
-        .d(lk_t_hw$d),
-        .q(lk_t_hw$q),
+    tcd_tiny__lk_t_w_hi lk_t_w_hi(
+        .d(lk_t_w_hi$d),
+        .q(lk_t_w_hi$q),
         .clock(clock)
     );
-    tcd_tiny__lk_t_w lk_t_w(
-        .d(lk_t_w$d),
-        .q(lk_t_w$q),
+    tcd_tiny__lk_t_w_lo lk_t_w_lo(
+        .d(lk_t_w_lo$d),
+        .q(lk_t_w_lo$q),
         .clock(clock)
     );
     tcd_tiny__tq_fw_r tq_fw_r(
@@ -709,11 +714,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .q(pending$q),
         .clock(clock)
     );
-    tcd_tiny__written_d written_d(
-        .d(written_d$d),
-        .q(written_d$q),
-        .clock(clock)
-    );
     tcd_tiny__age_on_hi age_on_hi(
         .d(age_on_hi$d),
         .q(age_on_hi$q),
@@ -855,10 +855,10 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         lk_paused_r$d = lk_paused_r$q;
         lk_on_hi_r$d = lk_on_hi_r$q;
         lk_on_lo_r$d = lk_on_lo_r$q;
-        lk_t_hi_pre$d = lk_t_hi_pre$q;
-        lk_t_lo_pre$d = lk_t_lo_pre$q;
-        lk_t_hw$d = lk_t_hw$q;
-        lk_t_w$d = lk_t_w$q;
+        lk_t_keep_hi$d = lk_t_keep_hi$q;
+        lk_t_keep_lo$d = lk_t_keep_lo$q;
+        lk_t_w_hi$d = lk_t_w_hi$q;
+        lk_t_w_lo$d = lk_t_w_lo$q;
         tq_fw_r$d = tq_fw_r$q;
         tq_ram_r$d = tq_ram_r$q;
         tq_fw_d$d = tq_fw_d$q;
@@ -882,7 +882,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         fw_d_qs$d = fw_d_qs$q;
         paused$d = paused$q;
         pending$d = pending$q;
-        written_d$d = written_d$q;
         age_on_hi$d = age_on_hi$q;
         age_on_lo$d = age_on_lo$q;
         age_t_hi$d = age_t_hi$q;
@@ -1003,18 +1002,11 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         lk_on_hi = lk_on_hi_r$q;
         lk_on_lo = lk_on_lo_r$q;
         lk_paused = lk_paused_r$q;
-        lk_t_hi = lk_t_hi_pre$q;
-        lk_t_lo = lk_t_lo_pre$q;
-        if (lk_t_hw$q) begin
-            lk_t_hi = lk_t_hi_pre$q | lk_t_lo_pre$q;
-            lk_t_lo = ~(lk_t_hi_pre$q ^ lk_t_lo_pre$q);
-        end
-        if (lk_t_w$q) begin
-            lk_t_hi = 1'h0;
-            lk_t_lo = 1'h0;
-            if (lk_t_hw$q) begin
-                lk_t_lo = one_1;
-            end
+        lk_t_hi = lk_t_keep_hi$q;
+        lk_t_lo = lk_t_keep_lo$q;
+        if (lk_sel_d$q) begin
+            lk_t_hi = lk_t_w_hi$q;
+            lk_t_lo = lk_t_w_lo$q;
         end
         lk_t_t = 32'h0;
         lk_q_rec = 32'h0;
@@ -1030,7 +1022,13 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             lk_t_t = lk_r_t;
             lk_q_rec = lk_r_q;
         end
-        snap_state = {6'd0, lk_ls} | ({7'd0, lk_paused} << 32'h2) | ({7'd0, lk_on_lo} << 32'h4) | ({7'd0, lk_on_hi} << 32'h5) | ({7'd0, lk_t_lo} << 32'h6) | ({7'd0, lk_t_hi} << 32'h7);
+        snap_t_hi = lk_t_hi;
+        snap_t_lo = lk_t_lo;
+        if (~lk_written | |(lk_on_hi & lk_on_lo)) begin
+            snap_t_hi = lk_on_hi;
+            snap_t_lo = lk_on_lo;
+        end
+        snap_state = {6'd0, lk_ls} | ({7'd0, lk_paused} << 32'h2) | ({7'd0, lk_on_lo} << 32'h4) | ({7'd0, lk_on_hi} << 32'h5) | ({7'd0, snap_t_lo} << 32'h6) | ({7'd0, snap_t_hi} << 32'h7);
         if (snap_read$q) begin
             s_t_on$d = 32'h0;
             s_t_t$d = 32'h0;
@@ -1040,7 +1038,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
                 if (~|(lk_on_hi & lk_on_lo)) begin
                     s_t_on$d = lk_r_t;
                 end
-                if (~|(lk_t_hi & lk_t_lo)) begin
+                if (~|(snap_t_hi & snap_t_lo)) begin
                     s_t_t$d = lk_t_t;
                 end
                 s_q_rec$d = lk_q_rec;
@@ -1184,19 +1182,15 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         if (d_write) begin
             d_write_keys = d_onehot;
         end
-        d_boundary_keys = 32'h0;
-        if (d_write & boundary) begin
-            d_boundary_keys = d_onehot;
-        end
         pending$d = (pending$q & ~d_write_keys) | rx_resume_keys;
-        written_d$d = written_d$q | d_write_keys;
+        d_unwritten = age_t_hi$q & age_t_lo$q;
+        d_unwritten_next = d_unwritten & ~d_write_keys;
         if (half_wrap) begin
             on_hi_stepped = age_on_hi$q | age_on_lo$q;
             on_lo_stepped = ~(age_on_hi$q ^ age_on_lo$q);
             t_hi_stepped = age_t_hi$q | age_t_lo$q;
             t_lo_stepped = ~(age_t_hi$q ^ age_t_lo$q);
             fresh_on = rx_resume_keys;
-            fresh_t = rx_resume_keys | d_boundary_keys;
         end
         else begin
             on_hi_stepped = age_on_hi$q;
@@ -1204,17 +1198,53 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             t_hi_stepped = age_t_hi$q;
             t_lo_stepped = age_t_lo$q;
             fresh_on = 32'h0;
-            fresh_t = 32'h0;
         end
-        age_t_writes = rx_resume_keys | d_boundary_keys;
         age_on_hi$d = on_hi_stepped & ~rx_resume_keys;
         age_on_lo$d = (on_lo_stepped & ~rx_resume_keys) | fresh_on;
-        age_t_hi$d = t_hi_stepped & ~age_t_writes;
-        age_t_lo$d = (t_lo_stepped & ~age_t_writes) | fresh_t;
-        lk_t_hi_pre$d = age_t_hi$q[(in_l_key)+:(1)];
-        lk_t_lo_pre$d = age_t_lo$q[(in_l_key)+:(1)];
-        lk_t_hw$d = half_wrap;
-        lk_t_w$d = sel_r_next | (sel_d_next & boundary);
+        t_hi_keep = d_unwritten | (t_hi_stepped & ~rx_resume_keys);
+        t_lo_keep = d_unwritten | (t_lo_stepped & ~rx_resume_keys) | fresh_on;
+        w_on_hi = lk_on_hi;
+        w_on_lo = lk_on_lo;
+        if (half_wrap) begin
+            w_on_hi = lk_on_hi | lk_on_lo;
+            w_on_lo = ~(lk_on_hi ^ lk_on_lo);
+        end
+        if (same_key) begin
+            w_on_hi = 1'h0;
+            w_on_lo = 1'h0;
+            if (half_wrap) begin
+                w_on_lo = one_1;
+            end
+        end
+        w_t_hi = lk_t_hi;
+        w_t_lo = lk_t_lo;
+        if (half_wrap) begin
+            w_t_hi = lk_t_hi | lk_t_lo;
+            w_t_lo = ~(lk_t_hi ^ lk_t_lo);
+        end
+        if (~lk_written) begin
+            w_t_hi = w_on_hi;
+            w_t_lo = w_on_lo & ~w_on_hi;
+        end
+        else if (same_key | boundary) begin
+            w_t_hi = 1'h0;
+            w_t_lo = 1'h0;
+            if (half_wrap) begin
+                w_t_lo = one_1;
+            end
+        end
+        age_t_hi$d = t_hi_keep & ~d_write_keys;
+        if (|w_t_hi) begin
+            age_t_hi$d = t_hi_keep | d_write_keys;
+        end
+        age_t_lo$d = t_lo_keep & ~d_write_keys;
+        if (|w_t_lo) begin
+            age_t_lo$d = t_lo_keep | d_write_keys;
+        end
+        lk_t_keep_hi$d = t_hi_keep[(in_l_key)+:(1)];
+        lk_t_keep_lo$d = t_lo_keep[(in_l_key)+:(1)];
+        lk_t_w_hi$d = w_t_hi;
+        lk_t_w_lo$d = w_t_lo;
         o_valid$d = d_valid$q | d_bad$q;
         o_port$d = 2'h0;
         o_prio$d = 3'h0;
@@ -1336,13 +1366,13 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             now$d = 32'h0;
             lk_sel_r$d = 1'b0;
             lk_sel_d$d = 1'b0;
-            lk_t_hi_pre$d = one_1;
-            lk_t_lo_pre$d = one_1;
-            lk_t_hw$d = 1'b0;
-            lk_t_w$d = 1'b0;
+            lk_t_keep_hi$d = one_1;
+            lk_t_keep_lo$d = one_1;
+            lk_t_w_hi$d = 1'h0;
+            lk_t_w_lo$d = 1'h0;
             paused$d = 32'h0;
             pending$d = 32'h0;
-            written_d$d = 32'h0;
+            d_unwritten_next = all_k;
             age_on_hi$d = all_k;
             age_on_lo$d = all_k;
             age_t_hi$d = all_k;
@@ -1368,7 +1398,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
             o_rdata$d = 32'h0;
         end
         lk_pend$d = pending$d[in_l_key];
-        lk_wr$d = written_d$d[in_l_key];
+        lk_wr$d = ~d_unwritten_next[in_l_key];
         lk_paused_r$d = paused$d[(in_l_key)+:(1)];
         lk_on_hi_r$d = age_on_hi$d[(in_l_key)+:(1)];
         lk_on_lo_r$d = age_on_lo$d[(in_l_key)+:(1)];
@@ -1897,7 +1927,7 @@ module tcd_tiny__lk_sel_r(d,q,clock);
 endmodule // tcd_tiny__lk_sel_r
 
 
-module tcd_tiny__lk_t_hi_pre(d,q,clock);
+module tcd_tiny__lk_t_keep_hi(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1913,29 +1943,10 @@ module tcd_tiny__lk_t_hi_pre(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_tiny__lk_t_hi_pre
+endmodule // tcd_tiny__lk_t_keep_hi
 
 
-module tcd_tiny__lk_t_hw(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__lk_t_hw
-
-
-module tcd_tiny__lk_t_lo_pre(d,q,clock);
+module tcd_tiny__lk_t_keep_lo(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1951,10 +1962,10 @@ module tcd_tiny__lk_t_lo_pre(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_tiny__lk_t_lo_pre
+endmodule // tcd_tiny__lk_t_keep_lo
 
 
-module tcd_tiny__lk_t_w(d,q,clock);
+module tcd_tiny__lk_t_w_hi(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1970,7 +1981,26 @@ module tcd_tiny__lk_t_w(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_tiny__lk_t_w
+endmodule // tcd_tiny__lk_t_w_hi
+
+
+module tcd_tiny__lk_t_w_lo(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__lk_t_w_lo
 
 
 module tcd_tiny__lk_wr(d,q,clock);
@@ -2880,22 +2910,3 @@ module tcd_tiny__tq_zero(d,q,clock);
     end
 
 endmodule // tcd_tiny__tq_zero
-
-
-module tcd_tiny__written_d(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__written_d

@@ -388,7 +388,7 @@ pub fn regmap(cfg: &TcdConfig) -> RegMap {
                 8,
                 Rw,
                 cfg.prio_enable,
-                "bit p: TCD marks on priority p (state tracking runs on every priority)",
+                "bit p: dequeues on priority p are classified and marked (PAUSE/RESUME tracking runs on every priority)",
             ),
             r(
                 "now",

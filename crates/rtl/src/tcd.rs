@@ -16,13 +16,19 @@
 //! path, holds `{t_T, Q_rec, LAST_STATE}`. A RESUME restarts T at `t_on`, so `pending` (one bit
 //! per key: R is newer than D) tells the dequeue path to take `t_T = t_on` and `Q_rec` from R;
 //! its write to D then carries them over. Only the dequeue path reads, so each bank is one RAM
-//! copy. Small per-key flags live in registers: `paused`, `pending`, `written_d` (D holds data:
-//! RAMs have no reset), and two 2-bit timestamp ages.
+//! copy. Small per-key flags live in registers: `paused`, `pending`, and two 2-bit timestamp
+//! ages (6 bits).
 //!
 //! Wrap-safe time without a sweep: a timestamp's age counts the half-wraps of `now` since it was
 //! written (all ages step together when `now`'s top bit flips), saturating at 2, reset value 3
 //! ("never set"). With age <= 1 the modular difference `now - t` is exact; with age >= 2 it is
 //! over half a wrap, longer than any time register can hold, so Ton is long and T expired.
+//!
+//! The T age's 3 also means "bank D never written" (RAMs have no reset, so D's words are not
+//! meaningful yet), and no per-key flag says it: until D's first write the entry's `t_T` is
+//! either never set (no RESUME yet) or R's `t_on` (a RESUME is pending), whose age `age_on`
+//! is. That write loads the T age from `age_on` (3, never set, becomes 2: no decision reads
+//! `t_T` before a RESUME, and the snapshot then shows `age_on`'s 3).
 
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
@@ -133,12 +139,13 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     lk_paused_r: DFF<Bits<1>>,
     lk_on_hi_r: DFF<Bits<1>>,
     lk_on_lo_r: DFF<Bits<1>>,
-    /// The T age before the last edge, and what that edge did to it (half-wrap, write): its
-    /// write depends on the flowchart's boundary, too late in the cycle for a K-way mux after it.
-    lk_t_hi_pre: DFF<Bits<1>>,
-    lk_t_lo_pre: DFF<Bits<1>>,
-    lk_t_hw: DFF<Bit>,
-    lk_t_w: DFF<Bit>,
+    /// The T age as the last edge left it: the per-key value kept when that edge did not
+    /// write bank D, and the dequeue's value when it did (`lk_sel_d`). The latter depends on
+    /// the flowchart's boundary, too late in the cycle for a K-way mux after it.
+    lk_t_keep_hi: DFF<Bits<1>>,
+    lk_t_keep_lo: DFF<Bits<1>>,
+    lk_t_w_hi: DFF<Bits<1>>,
+    lk_t_w_lo: DFF<Bits<1>>,
     /// Where the dequeued entry's `(t_T, Q_rec)` come from, one-hot or none (never written:
     /// `tq_zero`; a RESUME of the same cycle: `same_r`): bank R's forwarded write or RAM word
     /// (a RESUME is pending), else bank D's. One-hot selects make each lookup an AND-OR of two
@@ -178,7 +185,6 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     fw_d_qs: DFF<Bits<32>>,
     paused: DFF<Bits<K>>,
     pending: DFF<Bits<K>>,
-    written_d: DFF<Bits<K>>,
     age_on_hi: DFF<Bits<K>>,
     age_on_lo: DFF<Bits<K>>,
     age_t_hi: DFF<Bits<K>>,
@@ -249,6 +255,9 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     lk_on_lo: Signal<Local, Bits<1>>,
     lk_t_hi: Signal<Local, Bits<1>>,
     lk_t_lo: Signal<Local, Bits<1>>,
+    /// The snapshot's T age: the model's, 3 when `t_T` was never set.
+    snap_t_hi: Signal<Local, Bits<1>>,
+    snap_t_lo: Signal<Local, Bits<1>>,
     lk_paused: Signal<Local, Bits<1>>,
     snap_state: Signal<Local, Bits<8>>,
     lk_t_t: Signal<Local, Bits<32>>,
@@ -304,7 +313,6 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     boundary: Signal<Local, Bit>,
     d_write: Signal<Local, Bit>,
     d_write_keys: Signal<Local, Bits<K>>,
-    d_boundary_keys: Signal<Local, Bits<K>>,
     w_t_t: Signal<Local, Bits<32>>,
     w_q_rec: Signal<Local, Bits<32>>,
     // Ages: all step on a half-wrap; written timestamps restart.
@@ -312,9 +320,19 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     on_lo_stepped: Signal<Local, Bits<K>>,
     t_hi_stepped: Signal<Local, Bits<K>>,
     t_lo_stepped: Signal<Local, Bits<K>>,
-    age_t_writes: Signal<Local, Bits<K>>,
     fresh_on: Signal<Local, Bits<K>>,
-    fresh_t: Signal<Local, Bits<K>>,
+    /// Bank D never written (T age 3), before this edge and after it (reset included).
+    d_unwritten: Signal<Local, Bits<K>>,
+    d_unwritten_next: Signal<Local, Bits<K>>,
+    /// Each T age as this edge leaves it if bank D's write is not its key's.
+    t_hi_keep: Signal<Local, Bits<K>>,
+    t_lo_keep: Signal<Local, Bits<K>>,
+    /// The dequeued entry's `age_on` and T age as this edge leaves them (the latter written
+    /// with bank D).
+    w_on_hi: Signal<Local, Bits<1>>,
+    w_on_lo: Signal<Local, Bits<1>>,
+    w_t_hi: Signal<Local, Bits<1>>,
+    w_t_lo: Signal<Local, Bits<1>>,
     err_clear: Signal<Local, Bit>,
 }
 
@@ -424,10 +442,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             lk_paused_r: Default::default(),
             lk_on_hi_r: Default::default(),
             lk_on_lo_r: Default::default(),
-            lk_t_hi_pre: Default::default(),
-            lk_t_lo_pre: Default::default(),
-            lk_t_hw: Default::default(),
-            lk_t_w: Default::default(),
+            lk_t_keep_hi: Default::default(),
+            lk_t_keep_lo: Default::default(),
+            lk_t_w_hi: Default::default(),
+            lk_t_w_lo: Default::default(),
             tq_fw_r: Default::default(),
             tq_ram_r: Default::default(),
             tq_fw_d: Default::default(),
@@ -455,7 +473,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             fw_d_qs: Default::default(),
             paused: Default::default(),
             pending: Default::default(),
-            written_d: Default::default(),
             age_on_hi: Default::default(),
             age_on_lo: Default::default(),
             age_t_hi: Default::default(),
@@ -516,6 +533,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             lk_on_lo: Default::default(),
             lk_t_hi: Default::default(),
             lk_t_lo: Default::default(),
+            snap_t_hi: Default::default(),
+            snap_t_lo: Default::default(),
             lk_paused: Default::default(),
             snap_state: Default::default(),
             lk_t_t: Default::default(),
@@ -567,16 +586,21 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             boundary: Default::default(),
             d_write: Default::default(),
             d_write_keys: Default::default(),
-            d_boundary_keys: Default::default(),
             w_t_t: Default::default(),
             w_q_rec: Default::default(),
             on_hi_stepped: Default::default(),
             on_lo_stepped: Default::default(),
             t_hi_stepped: Default::default(),
             t_lo_stepped: Default::default(),
-            age_t_writes: Default::default(),
             fresh_on: Default::default(),
-            fresh_t: Default::default(),
+            d_unwritten: Default::default(),
+            d_unwritten_next: Default::default(),
+            t_hi_keep: Default::default(),
+            t_lo_keep: Default::default(),
+            w_on_hi: Default::default(),
+            w_on_lo: Default::default(),
+            w_t_hi: Default::default(),
+            w_t_lo: Default::default(),
             err_clear: Default::default(),
         }
     }
@@ -613,10 +637,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             lk_paused_r,
             lk_on_hi_r,
             lk_on_lo_r,
-            lk_t_hi_pre,
-            lk_t_lo_pre,
-            lk_t_hw,
-            lk_t_w,
+            lk_t_keep_hi,
+            lk_t_keep_lo,
+            lk_t_w_hi,
+            lk_t_w_lo,
             tq_fw_r,
             tq_ram_r,
             tq_fw_d,
@@ -640,7 +664,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             fw_d_qs,
             paused,
             pending,
-            written_d,
             age_on_hi,
             age_on_lo,
             age_t_hi,
@@ -792,18 +815,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.lk_on_lo.next = self.lk_on_lo_r.q.val();
         self.lk_paused.next = self.lk_paused_r.q.val();
         // The T age as the last edge left it (see `age_t_*` below).
-        self.lk_t_hi.next = self.lk_t_hi_pre.q.val();
-        self.lk_t_lo.next = self.lk_t_lo_pre.q.val();
-        if self.lk_t_hw.q.val() {
-            self.lk_t_hi.next = self.lk_t_hi_pre.q.val() | self.lk_t_lo_pre.q.val();
-            self.lk_t_lo.next = !(self.lk_t_hi_pre.q.val() ^ self.lk_t_lo_pre.q.val());
-        }
-        if self.lk_t_w.q.val() {
-            self.lk_t_hi.next = 0.into();
-            self.lk_t_lo.next = 0.into();
-            if self.lk_t_hw.q.val() {
-                self.lk_t_lo.next = self.one_1.val();
-            }
+        self.lk_t_hi.next = self.lk_t_keep_hi.q.val();
+        self.lk_t_lo.next = self.lk_t_keep_lo.q.val();
+        if self.lk_sel_d.q.val() {
+            self.lk_t_hi.next = self.lk_t_w_hi.q.val();
+            self.lk_t_lo.next = self.lk_t_w_lo.q.val();
         }
         self.lk_t_t.next = 0.into();
         self.lk_q_rec.next = 0.into();
@@ -822,12 +838,20 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         }
 
         // Snapshot registers (the entry before this cycle's events; zero for a bad index).
+        // Until D is written, `t_T` is `t_on` or never set: its age is `age_on`; so it is when
+        // `t_on` was never set (D's T age is then only a placeholder).
+        self.snap_t_hi.next = self.lk_t_hi.val();
+        self.snap_t_lo.next = self.lk_t_lo.val();
+        if !self.lk_written.val() | (self.lk_on_hi.val() & self.lk_on_lo.val()).any() {
+            self.snap_t_hi.next = self.lk_on_hi.val();
+            self.snap_t_lo.next = self.lk_on_lo.val();
+        }
         self.snap_state.next = bit_cast::<8, 2>(self.lk_ls.val())
             | (bit_cast::<8, 1>(self.lk_paused.val()) << 2)
             | (bit_cast::<8, 1>(self.lk_on_lo.val()) << 4)
             | (bit_cast::<8, 1>(self.lk_on_hi.val()) << 5)
-            | (bit_cast::<8, 1>(self.lk_t_lo.val()) << 6)
-            | (bit_cast::<8, 1>(self.lk_t_hi.val()) << 7);
+            | (bit_cast::<8, 1>(self.snap_t_lo.val()) << 6)
+            | (bit_cast::<8, 1>(self.snap_t_hi.val()) << 7);
         if self.snap_read.q.val() {
             self.s_t_on.d.next = 0.into();
             self.s_t_t.d.next = 0.into();
@@ -838,7 +862,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
                 if !(self.lk_on_hi.val() & self.lk_on_lo.val()).any() {
                     self.s_t_on.d.next = self.lk_r_t.val();
                 }
-                if !(self.lk_t_hi.val() & self.lk_t_lo.val()).any() {
+                if !(self.snap_t_hi.val() & self.snap_t_lo.val()).any() {
                     self.s_t_t.d.next = self.lk_t_t.val();
                 }
                 self.s_q_rec.d.next = self.lk_q_rec.val();
@@ -1013,13 +1037,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         if self.d_write.val() {
             self.d_write_keys.next = self.d_onehot.val();
         }
-        self.d_boundary_keys.next = 0.into();
-        if self.d_write.val() & self.boundary.val() {
-            self.d_boundary_keys.next = self.d_onehot.val();
-        }
         self.pending.d.next =
             (self.pending.q.val() & !self.d_write_keys.val()) | self.rx_resume_keys.val();
-        self.written_d.d.next = self.written_d.q.val() | self.d_write_keys.val();
+        self.d_unwritten.next = self.age_t_hi.q.val() & self.age_t_lo.q.val();
+        self.d_unwritten_next.next = self.d_unwritten.val() & !self.d_write_keys.val();
 
         // Ages: 0 -> 1 -> 2 -> 2 and 3 -> 3 on a half-wrap; a written timestamp restarts at 0,
         // or at 1 when it is written on the half-wrap edge itself.
@@ -1029,34 +1050,74 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.t_hi_stepped.next = self.age_t_hi.q.val() | self.age_t_lo.q.val();
             self.t_lo_stepped.next = !(self.age_t_hi.q.val() ^ self.age_t_lo.q.val());
             self.fresh_on.next = self.rx_resume_keys.val();
-            self.fresh_t.next = self.rx_resume_keys.val() | self.d_boundary_keys.val();
         } else {
             self.on_hi_stepped.next = self.age_on_hi.q.val();
             self.on_lo_stepped.next = self.age_on_lo.q.val();
             self.t_hi_stepped.next = self.age_t_hi.q.val();
             self.t_lo_stepped.next = self.age_t_lo.q.val();
             self.fresh_on.next = 0.into();
-            self.fresh_t.next = 0.into();
         }
-        self.age_t_writes.next = self.rx_resume_keys.val() | self.d_boundary_keys.val();
         self.age_on_hi.d.next = self.on_hi_stepped.val() & !self.rx_resume_keys.val();
         self.age_on_lo.d.next =
             (self.on_lo_stepped.val() & !self.rx_resume_keys.val()) | self.fresh_on.val();
-        self.age_t_hi.d.next = self.t_hi_stepped.val() & !self.age_t_writes.val();
-        self.age_t_lo.d.next =
-            (self.t_lo_stepped.val() & !self.age_t_writes.val()) | self.fresh_t.val();
-        self.lk_t_hi_pre.d.next = self
-            .age_t_hi
-            .q
+        // The T age stays 3 until bank D's first write; after that a RESUME restarts it like
+        // `age_on`. The dequeued entry's comes from the dequeue path: computed once, late (it
+        // depends on the boundary), and written only to its key.
+        self.t_hi_keep.next =
+            self.d_unwritten.val() | (self.t_hi_stepped.val() & !self.rx_resume_keys.val());
+        self.t_lo_keep.next = self.d_unwritten.val()
+            | (self.t_lo_stepped.val() & !self.rx_resume_keys.val())
+            | self.fresh_on.val();
+        // The dequeued entry's `age_on` after this edge (a RESUME of this cycle restarts it) ...
+        self.w_on_hi.next = self.lk_on_hi.val();
+        self.w_on_lo.next = self.lk_on_lo.val();
+        if self.half_wrap.val() {
+            self.w_on_hi.next = self.lk_on_hi.val() | self.lk_on_lo.val();
+            self.w_on_lo.next = !(self.lk_on_hi.val() ^ self.lk_on_lo.val());
+        }
+        if self.same_key.val() {
+            self.w_on_hi.next = 0.into();
+            self.w_on_lo.next = 0.into();
+            if self.half_wrap.val() {
+                self.w_on_lo.next = self.one_1.val();
+            }
+        }
+        // ... and its T age: a boundary restarts it; D's first write loads `age_on` (`t_T` is
+        // `t_on`; 3, never set, becomes 2: see the module doc); else as any other key's.
+        self.w_t_hi.next = self.lk_t_hi.val();
+        self.w_t_lo.next = self.lk_t_lo.val();
+        if self.half_wrap.val() {
+            self.w_t_hi.next = self.lk_t_hi.val() | self.lk_t_lo.val();
+            self.w_t_lo.next = !(self.lk_t_hi.val() ^ self.lk_t_lo.val());
+        }
+        if !self.lk_written.val() {
+            self.w_t_hi.next = self.w_on_hi.val();
+            self.w_t_lo.next = self.w_on_lo.val() & !self.w_on_hi.val();
+        } else if self.same_key.val() | self.boundary.val() {
+            self.w_t_hi.next = 0.into();
+            self.w_t_lo.next = 0.into();
+            if self.half_wrap.val() {
+                self.w_t_lo.next = self.one_1.val();
+            }
+        }
+        self.age_t_hi.d.next = self.t_hi_keep.val() & !self.d_write_keys.val();
+        if self.w_t_hi.val().any() {
+            self.age_t_hi.d.next = self.t_hi_keep.val() | self.d_write_keys.val();
+        }
+        self.age_t_lo.d.next = self.t_lo_keep.val() & !self.d_write_keys.val();
+        if self.w_t_lo.val().any() {
+            self.age_t_lo.d.next = self.t_lo_keep.val() | self.d_write_keys.val();
+        }
+        self.lk_t_keep_hi.d.next = self
+            .t_hi_keep
             .val()
             .get_bits::<1>(self.in_l_key.val().index());
-        self.lk_t_lo_pre.d.next = self
-            .age_t_lo
-            .q
+        self.lk_t_keep_lo.d.next = self
+            .t_lo_keep
             .val()
             .get_bits::<1>(self.in_l_key.val().index());
-        self.lk_t_hw.d.next = self.half_wrap.val();
-        self.lk_t_w.d.next = self.sel_r_next.val() | (self.sel_d_next.val() & self.boundary.val());
+        self.lk_t_w_hi.d.next = self.w_t_hi.val();
+        self.lk_t_w_lo.d.next = self.w_t_lo.val();
 
         // Dequeue outputs (fields zero when not valid; a bad index passes the ECN unchanged).
         self.o_valid.d.next = self.d_valid.q.val() | self.d_bad.q.val();
@@ -1172,13 +1233,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.now.d.next = 0.into();
             self.lk_sel_r.d.next = false;
             self.lk_sel_d.d.next = false;
-            self.lk_t_hi_pre.d.next = self.one_1.val();
-            self.lk_t_lo_pre.d.next = self.one_1.val();
-            self.lk_t_hw.d.next = false;
-            self.lk_t_w.d.next = false;
+            self.lk_t_keep_hi.d.next = self.one_1.val();
+            self.lk_t_keep_lo.d.next = self.one_1.val();
+            self.lk_t_w_hi.d.next = 0.into();
+            self.lk_t_w_lo.d.next = 0.into();
             self.paused.d.next = 0.into();
             self.pending.d.next = 0.into();
-            self.written_d.d.next = 0.into();
+            self.d_unwritten_next.next = self.all_k.val();
             self.age_on_hi.d.next = self.all_k.val();
             self.age_on_lo.d.next = self.all_k.val();
             self.age_t_hi.d.next = self.all_k.val();
@@ -1208,7 +1269,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         // the per-key flags of the entry the RAMs are addressed with, as this edge leaves them,
         // and whether the captured frame is a RESUME of a paused entry (of the dequeued one).
         self.lk_pend.d.next = self.pending.d.val().get_bit(self.in_l_key.val().index());
-        self.lk_wr.d.next = self.written_d.d.val().get_bit(self.in_l_key.val().index());
+        self.lk_wr.d.next = !self
+            .d_unwritten_next
+            .val()
+            .get_bit(self.in_l_key.val().index());
         self.lk_paused_r.d.next = self
             .paused
             .d

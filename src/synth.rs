@@ -991,7 +991,7 @@ fn ice40_flow(
             (false, why, None)
         }
         None => {
-            let w = wrapper(&manifest)?;
+            let w = wrapper(manifest)?;
             let wrapper_path = dir.join(format!("{}.v", w.module));
             write_file(&wrapper_path, &w.verilog)?;
             let wrapped = synth_ice40(

@@ -385,11 +385,11 @@ fn tcd_first_dequeue_of_an_entry_read_on_the_next_cycle_model_equals_verilator()
     let entry_reads = |cycles: &mut [TcdIn], write: usize, index: u64| {
         (cycles[write].csr_we, cycles[write].csr_addr) = (1, u64::from(reg::ENTRY_INDEX));
         cycles[write].csr_wdata = index;
-        for c in write + 3..write + 6 {
-            cycles[c].csr_addr = u64::from(reg::ENTRY_T_T);
+        for i in &mut cycles[write + 3..write + 6] {
+            i.csr_addr = u64::from(reg::ENTRY_T_T);
         }
-        for c in write + 6..write + 9 {
-            cycles[c].csr_addr = u64::from(reg::ENTRY_STATE);
+        for i in &mut cycles[write + 6..write + 9] {
+            i.csr_addr = u64::from(reg::ENTRY_STATE);
         }
     };
     let build = |first: usize, t_period: u64| {

@@ -3,14 +3,12 @@
 # yosys 0.23, nextpnr-ice40, icestorm, z3).
 
 CARGO  ?= cargo
-SC      = target/release/switchcraft
-BLOCKS  = pfc tcd capfc bfc
-PRESETS_pfc = tiny fpga paper
-PRESETS_tcd = tiny fpga paper
-PRESETS_capfc = tiny fpga paper
-PRESETS_bfc = tiny fpga tofino-loopback ns3-tor tofino2
-# block:preset pairs (make expands PRESETS_<block> here; a shell loop variable cannot name it).
-PAIRS   = $(foreach b,$(BLOCKS),$(foreach p,$(PRESETS_$(b)),$(b):$(p)))
+# cargo's own output directory, wherever CARGO_TARGET_DIR puts it.
+SC      = $(or $(CARGO_TARGET_DIR),target)/release/switchcraft
+# Blocks and presets come from the registry (src/blocks/mod.rs), asked at run time; `make x
+# BLOCK=b` narrows a per-block target to one block.
+BLOCKS  = $$($(SC) list --blocks)
+PAIRS   = $$($(SC) list --presets)
 
 .PHONY: formal help setup demo test rtl check-generated lint cosim waves bench clean build
 
@@ -27,7 +25,7 @@ help:
 	@echo "make cosim            1e6-cycle co-simulation of every block's tiny and fpga presets"
 	@echo "make waves            a short co-simulation with VCDs under target/waves/"
 	@echo "make bench            throughput of model, Verilator, co-simulation, rust-hdl (docs/reports/bench.md)"
-	@echo "make formal [BLOCK=b] BMC (depth 12) + k-induction (k 4) of formal/<b>/<b>_props.sv on the tiny preset"
+	@echo "make formal [BLOCK=b] BMC + k-induction of formal/<b>/<b>_props.sv (depth, k, config: the block's own)"
 	@echo "make synth [BLOCK=b]  iCE40 HX8K synthesis, place and route (3 seeds), bitstream; Xilinx estimate (docs/reports/synth.md)"
 	@echo "make setup            install missing system tools (apt-get; needs root)"
 
@@ -50,7 +48,7 @@ rtl: build
 check-generated: setup
 	$(CARGO) test --test generated_fresh generated_rtl_is_fresh
 
-lint: setup
+lint: build
 	@for bp in $(PAIRS); do b=$${bp%%:*}; p=$${bp#*:}; \
 	  i=$$(echo $${b}_$$p | tr -c 'A-Za-z0-9_\n' _); echo "lint $$b $$p"; \
 	  verilator --lint-only -Wall --top-module $${i}_top rtl/$$b/$$b.vlt rtl/$$b/$$i.v || exit 1; \
@@ -70,19 +68,13 @@ waves: build
 bench: setup
 	$(CARGO) bench --bench throughput
 
-# BMC depth 12 from reset, k-induction at 4; CaPFC's ghost counters make each BMC step costly,
-# so it stops at depth 6 (about 2 minutes; docs/blocks/capfc.md), BFC at depth 14 and k 2 (about
-# 9 minutes; docs/blocks/bfc.md). A block with its own formal
-# config (formal/<b>/<b>_formal.toml: BFC, whose tiny preset sweeps its flow table for 128
-# edges after reset) is proved on that config instead of the tiny preset.
+# Each block's formal settings (BMC depth, induction k, and the config proved: its tiny preset
+# or formal/<b>/<b>_formal.toml) are its own (src/blocks/<b>.rs; docs/blocks/<b>.md says why).
 formal: build
 	@for b in $(BLOCK); do \
 	  if [ ! -f formal/$$b/$${b}_props.sv ]; then \
 	    echo "formal: block $$b has no formal/$$b/$${b}_props.sv yet; skipped"; continue; fi; \
-	  case $$b in capfc) d=6; k=4;; bfc) d=14; k=2;; *) d=12; k=4;; esac; \
-	  if [ -f formal/$$b/$${b}_formal.toml ]; then t="--config formal/$$b/$${b}_formal.toml"; \
-	  else t="--preset tiny"; fi; \
-	  $(SC) formal --block $$b $$t --depth $$d --k $$k || exit 1; done
+	  $(SC) formal --block $$b || exit 1; done
 
 # Minutes: every preset of every block is synthesized, placed and routed 3 times, one seed after
 # the other. Logs, netlists and bitstreams under target/synth/; results merged into

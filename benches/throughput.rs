@@ -1,7 +1,8 @@
 //! Throughput of each block's golden model, of Verilator co-simulation with per-cycle comparison,
 //! and (PFC) of rust-hdl's own simulator, on the same seeded stimulus (pre-generated, so the
-//! workload generator is not timed), for the `tiny` and `paper` presets (CaPFC: `tiny` and
-//! `fpga`; its `paper` Verilog takes long to verilate). Writes docs/reports/bench.md.
+//! workload generator is not timed), for each block's bench presets (its descriptor's
+//! `bench_presets`: `tiny` and `paper`, or `tiny` and `fpga` where `paper` takes long to
+//! verilate). Writes docs/reports/bench.md.
 //!
 //! Run: `make bench` (or `cargo bench --bench throughput`). Targets (issue 2): model >= 5e7
 //! cycles/s and co-simulation >= 1e7 cycles/s on `tiny`. `cargo bench --bench throughput --
@@ -10,12 +11,7 @@
 
 use std::fmt::Write as _;
 use std::time::Instant;
-use switchcraft::BlockConfig;
-use switchcraft_core::{CycleModel, PortValues};
-use switchcraft_model::bfc::Bfc;
-use switchcraft_model::capfc::Capfc;
-use switchcraft_model::pfc::Pfc;
-use switchcraft_model::tcd::Tcd;
+use switchcraft::{BlockConfig, REGISTRY};
 use switchcraft_sim::{CosimOptions, VecStimulus};
 
 const SEED: u64 = 1;
@@ -72,19 +68,6 @@ const RUNS: usize = 5;
 /// matter on a shared virtual machine whose speed drifts over seconds.
 const MODEL_RUNS: usize = 20;
 
-/// The golden model alone, typed (no conversion from port values in the timed loop). Not
-/// inlined into `main`, so the timed loop is laid out the same whatever else `main` holds.
-#[inline(never)]
-fn model_rate<M: CycleModel>(mut model: M, stim: &[Vec<u64>]) -> Rate {
-    let typed: Vec<M::In> = stim.iter().map(|r| M::In::from_values(r)).collect();
-    timed(MODEL_RUNS, typed.len(), || {
-        model.reset();
-        for i in &typed {
-            std::hint::black_box(model.step(i));
-        }
-    })
-}
-
 fn main() {
     // Positional arguments select rows; cargo's own `--bench` flag is not one.
     let only: Vec<String> = std::env::args()
@@ -94,16 +77,10 @@ fn main() {
     let mut table = String::from(
         "| block | preset | golden model | Verilator alone | co-simulation, per-cycle compare | rust-hdl simulator |\n|---|---|---|---|---|---|\n",
     );
-    for (block, preset) in [
-        ("pfc", "tiny"),
-        ("pfc", "paper"),
-        ("tcd", "tiny"),
-        ("tcd", "paper"),
-        ("capfc", "tiny"),
-        ("capfc", "fpga"),
-        ("bfc", "tiny"),
-        ("bfc", "fpga"),
-    ] {
+    let rows_of_blocks = REGISTRY
+        .iter()
+        .flat_map(|b| b.bench_presets().iter().map(move |p| (b.stem(), *p)));
+    for (block, preset) in rows_of_blocks {
         let row = format!("{block}/{preset}");
         if !only.is_empty() && !only.iter().any(|o| *o == block || *o == row) {
             continue;
@@ -111,12 +88,8 @@ fn main() {
         let cfg = BlockConfig::preset(block, preset).unwrap();
         let n = 1_000_000;
         let stim = rows(&cfg, n);
-        let model_rate = match &cfg {
-            BlockConfig::Pfc(c) => model_rate(Pfc::new(c).unwrap(), &stim),
-            BlockConfig::Tcd(c) => model_rate(Tcd::new(c).unwrap(), &stim),
-            BlockConfig::Capfc(c) => model_rate(Capfc::new(c).unwrap(), &stim),
-            BlockConfig::Bfc(c) => model_rate(Bfc::new(c).unwrap(), &stim),
-        };
+        // The golden model alone, typed (no conversion from port values in the timed loop).
+        let model_rate = Rate::of(cfg.model_rates(&stim, MODEL_RUNS));
 
         let pkg = cfg.package(preset, "bench");
         let mut rtl = switchcraft::verilate(&pkg, &cfg.schema(), false).unwrap();
@@ -142,20 +115,16 @@ fn main() {
             rtl.step_rows(&flat, &mut outs);
         });
 
-        // rust-hdl's own simulator: a reference for PFC only.
-        let hdl = match &cfg {
-            BlockConfig::Pfc(pc) => {
-                let m = 5_000;
+        // rust-hdl's own simulator, a reference where the block offers it (PFC).
+        let m = 5_000;
+        let hdl = match cfg.simulate_rust_hdl(2, &[]) {
+            Some(_) => {
                 let rate = timed(1, m, || {
-                    std::hint::black_box(switchcraft_rtl::pfc::simulate_rust_hdl(
-                        pc,
-                        2,
-                        &stim[..m],
-                    ));
+                    std::hint::black_box(cfg.simulate_rust_hdl(2, &stim[..m]));
                 });
                 format!("{:.2e}", rate.best)
             }
-            _ => "-".to_string(),
+            None => "-".to_string(),
         };
         println!("{block} {preset}: model {model_rate}, verilator {rtl_rate}, cosim {cosim_rate}, rust-hdl {hdl} cycles/s (best (median))");
         let _ = writeln!(

@@ -16,7 +16,6 @@ use crate::tool::{run_logged, run_tool, ToolError, Tools};
 use crate::{BlockConfig, InputError};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use switchcraft_core::mask;
 
 #[derive(Clone, Debug)]
 pub struct FormalOptions {
@@ -172,80 +171,6 @@ pub fn assertion_names(props: &str) -> Vec<String> {
     names
 }
 
-/// Macro definitions the props file of `cfg`'s block reads (see its header).
-fn defines(cfg: &BlockConfig, instance: &str) -> Vec<(String, String)> {
-    let regmap = cfg.regmap();
-    let mut d = vec![("SC_TOP".to_string(), format!("{instance}_top"))];
-    for r in &regmap.regs {
-        d.push((
-            format!("SC_A_{}", r.name.to_uppercase()),
-            r.index.to_string(),
-        ));
-    }
-    match cfg {
-        BlockConfig::Pfc(c) => {
-            let schema = cfg.schema();
-            let width = |n: &str| {
-                schema
-                    .ports
-                    .iter()
-                    .find(|p| p.name == n)
-                    .map_or(0, |p| p.width)
-            };
-            d.push(("SC_PB".into(), width("enq_port").to_string()));
-            d.push(("SC_QB".into(), width("enq_prio").to_string()));
-            d.push(("SC_LB".into(), width("enq_len").to_string()));
-            d.push(("SC_PORTS".into(), c.ports.to_string()));
-            d.push(("SC_W_OCC".into(), c.occupancy_bits.to_string()));
-            let id = regmap.regs[0].reset;
-            d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
-        }
-        BlockConfig::Tcd(c) => {
-            d.push(("SC_PB".into(), c.port_bits().to_string()));
-            d.push(("SC_NB".into(), c.prio_bits().to_string()));
-            d.push(("SC_QB".into(), c.queue_bits.to_string()));
-            d.push(("SC_TB".into(), c.time_bits.to_string()));
-            d.push(("SC_PORTS".into(), c.ports.to_string()));
-            d.push(("SC_PRIOS".into(), c.priorities.to_string()));
-            let id = regmap.regs[0].reset;
-            d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
-        }
-        BlockConfig::Bfc(c) => {
-            // Every port's width, as SC_W_<PORT>: BFC's field widths all depend on the config.
-            for port in &cfg.schema().ports {
-                d.push((
-                    format!("SC_W_{}", port.name.to_uppercase()),
-                    port.width.to_string(),
-                ));
-            }
-            d.push(("SC_PB".into(), c.port_bits().to_string()));
-            d.push(("SC_QB".into(), c.queue_bits().to_string()));
-            d.push(("SC_UB".into(), c.upstream_bits().to_string()));
-            d.push(("SC_PORTS".into(), c.ports.to_string()));
-            d.push(("SC_QUEUES".into(), c.queues.to_string()));
-            d.push(("SC_UPSTREAM".into(), c.upstream_queues.to_string()));
-            d.push(("SC_INIT".into(), c.init_cycles().to_string()));
-            d.push(("SC_M".into(), c.entries_per_port().to_string()));
-            d.push(("SC_SIZE_MAX".into(), mask(c.size_bits).to_string()));
-            d.push(("SC_OCC_MAX".into(), mask(c.occupancy_bits).to_string()));
-            let id = regmap.regs[0].reset;
-            d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
-        }
-        BlockConfig::Capfc(c) => {
-            d.push(("SC_PB".into(), c.port_bits().to_string()));
-            d.push(("SC_NB".into(), c.prio_bits().to_string()));
-            d.push(("SC_LB".into(), c.length_bits.to_string()));
-            d.push(("SC_CB".into(), c.counter_bits.to_string()));
-            d.push(("SC_PORTS".into(), c.ports.to_string()));
-            d.push(("SC_PRIOS".into(), c.priorities.to_string()));
-            d.push(("SC_W_OCC".into(), c.occupancy_bits.to_string()));
-            let id = regmap.regs[0].reset;
-            d.push(("SC_ID_WORD".into(), format!("32'h{id:08x}")));
-        }
-    }
-    d
-}
-
 /// Runs BMC and k-induction on `cfg` packaged under `name` (instance `<block>_<name>`).
 pub fn run(
     block: &str,
@@ -263,7 +188,7 @@ pub fn run(
     let verilog = dir.join(format!("{instance}.v"));
     std::fs::write(&verilog, &pkg.verilog).map_err(io(&verilog))?;
 
-    let mut base = defines(cfg, instance);
+    let mut base = cfg.formal_defines(instance);
     if opts.mutant {
         base.push(("SC_MUTANT".into(), "1".into()));
     }

@@ -1,11 +1,12 @@
 //! The `switchcraft` command line. Exit status: 0 success, 1 co-simulation mismatch or tool
 //! failure, 2 bad input (arguments, config, stimulus).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use switchcraft::{BlockConfig, InputError, BLOCKS};
+use switchcraft::cli::io_err;
+use switchcraft::{BlockConfig, Failure, InputError, REGISTRY};
 use switchcraft_core::stimulus::{read_stimulus, write_line, OutputFile};
 use switchcraft_core::vcd::VcdWriter;
 use switchcraft_core::Dir;
@@ -26,7 +27,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// List the blocks and their presets.
-    List,
+    List {
+        /// Only the block stems, one per line (for scripts and the Makefile).
+        #[arg(long, conflicts_with = "presets")]
+        blocks: bool,
+        /// Only `block:preset` pairs, one per line (for scripts and the Makefile).
+        #[arg(long)]
+        presets: bool,
+    },
     /// Generate a block's Verilog, port manifest and C header.
     Generate {
         #[command(flatten)]
@@ -89,16 +97,18 @@ enum Command {
     },
     /// Formal proof of the block's properties (formal/<block>/<block>_props.sv) with
     /// yosys-smtbmc and z3: BMC from reset, then k-induction. Exit 1 if a proof fails, with
-    /// the counterexample VCD's path.
+    /// the counterexample VCD's path. Without --preset or --config, the block's own formal
+    /// config (the tiny preset for most).
     Formal {
         #[command(flatten)]
         target: Target,
-        /// BMC depth in cycles from reset (also the base case of the induction).
-        #[arg(long, default_value_t = 12)]
-        depth: u32,
-        /// Induction length k (at most --depth).
-        #[arg(long, default_value_t = 4)]
-        k: u32,
+        /// BMC depth in cycles from reset (also the base case of the induction) [default: the
+        /// block's, 12 for most].
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Induction length k (at most --depth) [default: the block's, 4 for most].
+        #[arg(long)]
+        k: Option<u32>,
         /// Check the props file's deliberately wrong assertion instead (the proof must fail).
         #[arg(long)]
         mutant: bool,
@@ -125,134 +135,6 @@ enum Command {
         #[arg(long, default_value = "docs/reports")]
         report: PathBuf,
     },
-    /// TCD helpers: max(Ton) and T from link parameters, and a loadable config from them.
-    Tcd {
-        #[command(subcommand)]
-        command: TcdCommand,
-    },
-    /// BFC helpers: the pause-threshold table from link parameters.
-    Bfc {
-        #[command(subcommand)]
-        command: BfcCommand,
-    },
-}
-
-#[derive(Subcommand)]
-enum BfcCommand {
-    /// Print the pause-threshold table Th(N) = HRTT x rate / N for N = 1..=queues active
-    /// queues (spec §3.4), and with --out write a BFC config whose `th` is that table.
-    ///
-    /// The table holds whole bytes, rounded down (781.25 B -> 781). The queue count comes from
-    /// the base config (--preset or --config), else from --queues.
-    Thresholds(BfcThresholdsArgs),
-}
-
-#[derive(Args)]
-#[command(group(clap::ArgGroup::new("base").args(["preset", "config"])))]
-struct BfcThresholdsArgs {
-    /// Egress link rate in bit/s: 100G, 400Gbps, 25e9.
-    #[arg(long)]
-    rate: String,
-    /// The largest one-hop RTT of the ingresses feeding the port: 2us, 1500ns.
-    #[arg(long)]
-    hrtt: String,
-    /// Rows to print without a base config, 1..=4096 [default: 32]. A config's own queue
-    /// count is 2..=128.
-    #[arg(long, conflicts_with_all = ["preset", "config"])]
-    queues: Option<u32>,
-    /// The base config: a named BFC preset (tiny, fpga, tofino-loopback, ns3-tor, tofino2).
-    #[arg(long)]
-    preset: Option<String>,
-    /// The base config: a BFC TOML file.
-    #[arg(long)]
-    config: Option<PathBuf>,
-    /// Write the base config with this `th` table here (nothing is written on error).
-    #[arg(long, requires = "base")]
-    out: Option<PathBuf>,
-}
-
-#[derive(Subcommand)]
-enum TcdCommand {
-    /// Print max(Ton) and T from link parameters (PFC/CEE: the spec's §1.7 hypothesis; or IB).
-    ///
-    /// Prints the inputs, the formula's terms, max(Ton) and T (= max(Ton), as the paper
-    /// recommends) and, with --clock-mhz, both in clock cycles (rounded up).
-    ///
-    /// PFC/CEE: max(Ton) = (B1-B0)/(eps C) + tau/(2 eps) + tau, tau = 2 MTU/C + 2 t_p. This is
-    /// the spec's hypothesis (mechanisms.md §1.7 [H]) for the paper's Eq. 3: it reproduces the
-    /// paper's 34.4 / 26.96 / 24.48 us at 40 / 100 / 200 Gb/s, but the paper extract does not
-    /// print the equation. InfiniBand/CBFC (--credit-period): max(Ton) = Tc (spec §1.8).
-    MaxTon {
-        #[command(flatten)]
-        link: LinkArgs,
-        /// Block clock in MHz: also print the values in cycles (rounded up).
-        #[arg(long, value_name = "MHZ")]
-        clock_mhz: Option<String>,
-    },
-    /// Write a TCD config (TOML, or a CSR write list) with max(Ton) = T from link parameters.
-    ///
-    /// Loads the base config, sets max_ton and t_period to the cycles of max(Ton) = T computed
-    /// as `tcd max-ton` does (spec §1.7 hypothesis for PFC/CEE; Tc for IB, which also sets
-    /// mode = "ib"), and K/K_low if given, validates, and writes it: link parameters to a
-    /// loaded block in one step.
-    Config(TcdConfigArgs),
-}
-
-#[derive(Args)]
-struct TcdConfigArgs {
-    /// The base config: a named TCD preset (tiny, fpga, paper).
-    #[arg(long, conflicts_with = "config")]
-    preset: Option<String>,
-    /// The base config: a TCD TOML file.
-    #[arg(long)]
-    config: Option<PathBuf>,
-    #[command(flatten)]
-    link: LinkArgs,
-    /// Block clock in MHz (max(Ton) and T are rounded up to whole cycles).
-    #[arg(long, value_name = "MHZ")]
-    clock_mhz: String,
-    /// Set the CE threshold K (bytes: 40000, 40KB, 64KiB); K_low follows it unless --k-low.
-    #[arg(long, value_name = "BYTES")]
-    k: Option<String>,
-    /// Set the low threshold K_low (bytes; at most K).
-    #[arg(long, value_name = "BYTES")]
-    k_low: Option<String>,
-    /// Write here (nothing is written on error) instead of to stdout.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Write a JSON Lines CSR write list (mode, max_ton, t_period, k, k_low; one write per
-    /// cycle, usable as a stimulus) instead of TOML.
-    #[arg(long)]
-    csr: bool,
-}
-
-/// Link parameters of `tcd max-ton` and `tcd config`: PFC/CEE (--rate ...) or IB
-/// (--credit-period).
-#[derive(Args)]
-struct LinkArgs {
-    /// PFC/CEE link rate C in bit/s: 40G, 100Gbps, 400Mb/s, 25e9.
-    #[arg(long, required_unless_present = "credit_period")]
-    rate: Option<String>,
-    /// PFC/CEE one-way propagation delay t_p: 1us, 500ns (a unit is required).
-    #[arg(long, value_name = "DURATION", required_unless_present_any = ["credit_period", "tau"])]
-    prop_delay: Option<String>,
-    /// PFC/CEE MTU in bytes [default: 1000, the paper's].
-    #[arg(long, value_name = "BYTES")]
-    mtu: Option<String>,
-    /// PFC/CEE epsilon in (0, 1): ON-period input rate = drain rate + eps C [default: 0.05, the
-    /// paper's; its testbed used 0.04].
-    #[arg(long)]
-    epsilon: Option<String>,
-    /// PFC/CEE B1 - B0 = Xoff - Xon of the upstream port, in bytes [default: 2 MTU].
-    #[arg(long, value_name = "BYTES")]
-    gap: Option<String>,
-    /// PFC/CEE tau, replacing 2 MTU/C + 2 t_p (e.g. a measured 20us).
-    #[arg(long, value_name = "DURATION")]
-    tau: Option<String>,
-    /// InfiniBand/CBFC credit period Tc (e.g. 60us): max(Ton) = T = Tc. Not with the PFC/CEE
-    /// options.
-    #[arg(long, value_name = "DURATION", conflicts_with_all = ["rate", "prop_delay", "mtu", "epsilon", "gap", "tau"])]
-    credit_period: Option<String>,
 }
 
 #[derive(Args)]
@@ -283,21 +165,41 @@ impl Target {
     }
 }
 
-enum Failure {
-    Input(String),
-    Run(String),
-}
-
-impl From<InputError> for Failure {
-    fn from(e: InputError) -> Self {
-        Failure::Input(e.0)
+fn main() -> ExitCode {
+    // The blocks' own helpers (`switchcraft tcd max-ton`) are subcommands named after them.
+    let mut command = Cli::command();
+    for block in REGISTRY {
+        if let Some(sub) = block.command() {
+            command = command.subcommand(sub);
+        }
+    }
+    let matches = command.get_matches();
+    let result = match matches.subcommand() {
+        Some((name, sub)) if REGISTRY.iter().any(|b| b.stem() == name) => {
+            let block = REGISTRY.iter().find(|b| b.stem() == name).expect("found");
+            block.run_command(sub)
+        }
+        _ => match Cli::from_arg_matches(&matches) {
+            Ok(cli) => run(cli.command),
+            Err(e) => e.exit(),
+        },
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Run(msg)) => {
+            eprintln!("{msg}");
+            ExitCode::from(1)
+        }
     }
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::List => list(),
+fn run(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::List { blocks, presets } => list(blocks, presets),
         Command::Generate { target, out } => generate(&target, &out),
         Command::Simulate {
             target,
@@ -329,83 +231,30 @@ fn main() -> ExitCode {
             out,
             report,
         } => synth(block, presets, seeds, out, report),
-        Command::Tcd {
-            command: TcdCommand::MaxTon { link, clock_mhz },
-        } => tcd_max_ton(&link, clock_mhz.as_deref()),
-        Command::Tcd {
-            command: TcdCommand::Config(args),
-        } => tcd_config(&args),
-        Command::Bfc {
-            command: BfcCommand::Thresholds(args),
-        } => bfc_thresholds(&args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Run(msg)) => {
-            eprintln!("{msg}");
-            ExitCode::from(1)
-        }
     }
 }
 
-fn list() -> Result<(), Failure> {
-    for block in BLOCKS {
-        println!("{block}");
-        for preset in BlockConfig::presets(block)? {
-            let cfg = BlockConfig::preset(block, preset)?;
-            println!("  {preset:<8} {}", describe(&cfg));
+fn list(blocks: bool, presets: bool) -> Result<(), Failure> {
+    let mut out = String::new();
+    for block in REGISTRY {
+        if blocks {
+            out += &format!("{}\n", block.stem());
+            continue;
+        }
+        if !presets {
+            out += &format!("{}\n", block.stem());
+        }
+        for preset in block.presets() {
+            if presets {
+                out += &format!("{}:{preset}\n", block.stem());
+            } else {
+                let cfg = BlockConfig::preset(block.stem(), preset)?;
+                out += &format!("  {preset:<8} {}\n", cfg.describe());
+            }
         }
     }
+    print!("{out}");
     Ok(())
-}
-
-fn describe(cfg: &BlockConfig) -> String {
-    match cfg {
-        BlockConfig::Pfc(c) => format!(
-            "{} ports x {} priorities, {}-bit occupancy, XOFF/XON/MAX {}/{}/{} B",
-            c.ports, c.priorities, c.occupancy_bits, c.xoff, c.xon, c.max
-        ),
-        BlockConfig::Tcd(c) => format!(
-            "{} ports x {} priorities, {}-bit time, {}-bit queues, max(Ton)/T {}/{} cycles, \
-             K {} B",
-            c.ports, c.priorities, c.time_bits, c.queue_bits, c.max_ton, c.t_period, c.k
-        ),
-        BlockConfig::Capfc(c) => format!(
-            "{} ports x {} priorities, {}-bit occupancy, {}-bit counters, egress \
-             MAX/XOFF/WARN/XON {}/{}/{}/{} B, {:?}, CUT {}/{}",
-            c.ports,
-            c.priorities,
-            c.occupancy_bits,
-            c.counter_bits,
-            c.eg_max,
-            c.eg_xoff,
-            c.eg_warn,
-            c.eg_xon,
-            c.policy,
-            c.cut_num,
-            c.cut_den
-        ),
-        BlockConfig::Bfc(c) => format!(
-            "{} ports x {} queues, {} flow-table entries ({} per port), {} upstream queues, \
-             {:?} assignment, sticky {} x 2^{} cycles",
-            c.ports,
-            c.queues,
-            c.entries(),
-            c.entries_per_port(),
-            c.upstream_queues,
-            c.assign,
-            c.sticky,
-            c.ts_shift
-        ),
-    }
-}
-
-fn io_err<'a>(what: &'static str, path: &'a Path) -> impl Fn(std::io::Error) -> Failure + 'a {
-    move |e| Failure::Input(format!("{}: {what}: {e}", path.display()))
 }
 
 fn generate(target: &Target, out: &Path) -> Result<(), Failure> {
@@ -552,18 +401,30 @@ fn cosim(
     }
 }
 
-fn formal(target: &Target, depth: u32, k: u32, mutant: bool, out: PathBuf) -> Result<(), Failure> {
+fn formal(
+    target: &Target,
+    depth: Option<u32>,
+    k: Option<u32>,
+    mutant: bool,
+    out: PathBuf,
+) -> Result<(), Failure> {
+    let settings = switchcraft::blocks::find(&target.block)?.formal();
+    let (depth, k) = (depth.unwrap_or(settings.depth), k.unwrap_or(settings.k));
     if k == 0 || k > depth {
         return Err(Failure::Input(format!(
             "--k {k}: must be 1..=--depth ({depth}); the BMC run is the induction's base case"
         )));
     }
-    let (cfg, name) = target.load()?;
+    let (cfg, name) = match (&target.preset, &target.config, settings.config) {
+        (None, None, Some(file)) => BlockConfig::load(&target.block, None, Some(Path::new(file)))?,
+        (None, None, None) => BlockConfig::load(&target.block, Some("tiny"), None)?,
+        _ => target.load()?,
+    };
     let opts = switchcraft::formal::FormalOptions {
         bmc_depth: depth,
         k,
         mutant,
-        out_dir: out.join(&name),
+        out_dir: out.join(switchcraft::instance_name(&target.block, &name)),
         tools: switchcraft::tool::Tools::from_env(),
     };
     let report =
@@ -602,267 +463,6 @@ fn synth(
     }
 }
 
-/// A link's max(Ton) = T in ns, with the report lines that explain it.
-struct LinkBound {
-    /// InfiniBand (from --credit-period) rather than PFC/CEE.
-    ib: bool,
-    max_ton_ns: f64,
-    /// Heading, inputs and the formula's terms.
-    lines: Vec<String>,
-}
-
-/// Parses `value` of `option`; the error names both.
-fn opt<T>(
-    option: &str,
-    value: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<T, Failure> {
-    parse(value).map_err(|e| Failure::Input(format!("{option} {value}: {e}")))
-}
-
-/// A number without float noise or trailing zeros: 34.4, 26.96, 2.
-fn num(x: f64) -> String {
-    let s = format!("{x:.6}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-fn us(ns: f64) -> String {
-    format!("{} us", num(ns / 1000.0))
-}
-
-fn rate_text(bps: f64) -> String {
-    for (scale, prefix) in [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")] {
-        if bps >= scale {
-            return format!("{} {prefix}b/s", num(bps / scale));
-        }
-    }
-    format!("{} b/s", num(bps))
-}
-
-impl LinkArgs {
-    fn bound(&self) -> Result<LinkBound, Failure> {
-        use switchcraft_model::tcd::max_ton::{self, CeeParams};
-        if let Some(tc) = &self.credit_period {
-            let tc_ns = opt("--credit-period", tc, max_ton::parse_duration_ns)?;
-            let max_ton_ns = max_ton::ib_max_ton_ns(tc_ns).map_err(Failure::Input)?;
-            return Ok(LinkBound {
-                ib: true,
-                max_ton_ns,
-                lines: vec![
-                    "TCD max(Ton), InfiniBand/CBFC (spec §1.8)".into(),
-                    "inputs:".into(),
-                    format!("  Tc = {} (credit period)", us(tc_ns)),
-                    "max(Ton) = Tc".into(),
-                ],
-            });
-        }
-        // clap requires --rate without --credit-period, and --prop-delay without --tau too.
-        let rate = opt(
-            "--rate",
-            self.rate.as_deref().unwrap_or_default(),
-            max_ton::parse_rate,
-        )?;
-        let prop_delay = match &self.prop_delay {
-            Some(v) => Some(opt("--prop-delay", v, max_ton::parse_duration_ns)?),
-            None => None,
-        };
-        let bytes = |option: &str, v: &Option<String>| -> Result<Option<f64>, Failure> {
-            match v {
-                Some(v) => Ok(Some(opt(option, v, max_ton::parse_bytes)? as f64)),
-                None => Ok(None),
-            }
-        };
-        let p = CeeParams {
-            rate_bps: rate,
-            mtu_bytes: bytes("--mtu", &self.mtu)?.unwrap_or(1000.0),
-            prop_delay_ns: prop_delay.unwrap_or(0.0),
-            epsilon: match &self.epsilon {
-                Some(v) => opt("--epsilon", v, max_ton::parse_epsilon)?,
-                None => 0.05,
-            },
-            gap_bytes: bytes("--gap", &self.gap)?,
-            tau_ns: match &self.tau {
-                Some(v) => Some(opt("--tau", v, max_ton::parse_duration_ns)?),
-                None => None,
-            },
-        };
-        let m = p.max_ton().map_err(Failure::Input)?;
-        let mut lines = vec![
-            format!("TCD max(Ton), PFC/CEE ({})", max_ton::CEE_HYPOTHESIS),
-            "inputs:".into(),
-            format!("  C       = {}", rate_text(p.rate_bps)),
-            format!("  MTU     = {} B", num(p.mtu_bytes)),
-        ];
-        if let Some(tp) = prop_delay {
-            let unused = if p.tau_ns.is_some() {
-                " (unused: --tau given)"
-            } else {
-                ""
-            };
-            lines.push(format!("  t_p     = {}{unused}", us(tp)));
-        }
-        lines.push(format!("  eps     = {}", num(p.epsilon)));
-        let gap_note = if p.gap_bytes.is_none() {
-            " (2 MTU)"
-        } else {
-            ""
-        };
-        lines.push(format!("  B1 - B0 = {} B{gap_note}", num(p.gap())));
-        let tau_note = if p.tau_ns.is_some() { " (--tau)" } else { "" };
-        lines.extend([
-            "max(Ton) = (B1-B0)/(eps C) + tau/(2 eps) + tau, tau = 2 MTU/C + 2 t_p".into(),
-            format!("  tau             = {}{tau_note}", us(m.tau_ns)),
-            format!("  (B1-B0)/(eps C) = {}", us(m.gap_term_ns)),
-            format!("  tau/(2 eps)     = {}", us(m.tau_over_2eps_ns)),
-            format!("  + tau           = {}", us(m.tau_ns)),
-        ]);
-        Ok(LinkBound {
-            ib: false,
-            max_ton_ns: m.max_ton_ns,
-            lines,
-        })
-    }
-}
-
-/// The closing lines of a report: max(Ton), T and, given a clock, their cycles.
-fn bound_summary(bound: &LinkBound, clock_mhz: Option<f64>) -> Vec<String> {
-    use switchcraft_model::tcd::max_ton::cycles;
-    let mut lines = vec![
-        format!("max(Ton) = {}", us(bound.max_ton_ns)),
-        format!(
-            "T        = {} (T = max(Ton), as the paper recommends)",
-            us(bound.max_ton_ns)
-        ),
-    ];
-    if let Some(f) = clock_mhz {
-        let c = cycles(bound.max_ton_ns, f);
-        lines.push(format!(
-            "at {} MHz: max_ton = {c} cycles, t_period = {c} cycles (rounded up)",
-            num(f)
-        ));
-    }
-    lines
-}
-
-fn tcd_max_ton(link: &LinkArgs, clock_mhz: Option<&str>) -> Result<(), Failure> {
-    use switchcraft_model::tcd::max_ton::parse_clock_mhz;
-    let bound = link.bound()?;
-    let clock = match clock_mhz {
-        Some(v) => Some(opt("--clock-mhz", v, parse_clock_mhz)?),
-        None => None,
-    };
-    for line in bound.lines.iter().chain(&bound_summary(&bound, clock)) {
-        println!("{line}");
-    }
-    Ok(())
-}
-
-/// The base config of `tcd config`, and how to name it in messages.
-fn load_tcd(
-    preset: Option<&str>,
-    config: Option<&Path>,
-) -> Result<(switchcraft_model::tcd::TcdConfig, String), Failure> {
-    let source = match (preset, config) {
-        (Some(p), _) => format!("preset {p}"),
-        (_, Some(f)) => f.display().to_string(),
-        _ => String::new(),
-    };
-    match BlockConfig::load("tcd", preset, config)? {
-        (BlockConfig::Tcd(c), _) => Ok((c, source)),
-        (other, _) => unreachable!("block tcd loaded a {} config", other.block()),
-    }
-}
-
-fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
-    use switchcraft_model::tcd::max_ton::{config_toml, cycles, parse_bytes, parse_clock_mhz};
-    use switchcraft_model::tcd::{reg, Mode, MODE_IB, TIME_BITS_MAX};
-    let bound = a.link.bound()?;
-    let clock = opt("--clock-mhz", &a.clock_mhz, parse_clock_mhz)?;
-    let k =
-        a.k.as_deref()
-            .map(|v| opt("--k", v, parse_bytes))
-            .transpose()?;
-    let k_low = a
-        .k_low
-        .as_deref()
-        .map(|v| opt("--k-low", v, parse_bytes))
-        .transpose()?;
-    let (mut cfg, source) = load_tcd(a.preset.as_deref(), a.config.as_deref())?;
-    let c = cycles(bound.max_ton_ns, clock);
-    cfg.max_ton = c;
-    cfg.t_period = c;
-    cfg.mode = if bound.ib { Mode::Ib } else { Mode::Cee };
-    if let Some(k) = k {
-        // The spec's default K_low = K.
-        cfg.k = k;
-        cfg.k_low = k;
-    }
-    if let Some(k_low) = k_low {
-        cfg.k_low = k_low;
-    }
-    cfg.validate().map_err(|e| {
-        if e.field == "max_ton" || e.field == "t_period" {
-            // A time register holds at most half a wrap of the time counter.
-            let needed = 65 - cfg.max_ton.max(cfg.t_period).leading_zeros();
-            let fix = if needed <= TIME_BITS_MAX {
-                format!("use a slower --clock-mhz or a config with time_bits >= {needed}")
-            } else {
-                format!(
-                    "use a slower --clock-mhz (it needs {needed} time_bits; at most \
-                     {TIME_BITS_MAX} exist)"
-                )
-            };
-            Failure::Input(format!(
-                "{source} with max(Ton) = {} at {} MHz: {e}; {fix}",
-                us(bound.max_ton_ns),
-                num(clock)
-            ))
-        } else {
-            Failure::Input(format!("{source}: {e}"))
-        }
-    })?;
-    let text = if a.csr {
-        let mode = if cfg.mode == Mode::Ib { MODE_IB } else { 0 };
-        [
-            (reg::MODE, mode),
-            (reg::MAX_TON, cfg.max_ton),
-            (reg::T_PERIOD, cfg.t_period),
-            (reg::K, cfg.k),
-            (reg::K_LOW, cfg.k_low),
-        ]
-        .iter()
-        .map(|(addr, data)| format!("{{\"csr_we\":1,\"csr_addr\":{addr},\"csr_wdata\":{data}}}\n"))
-        .collect::<String>()
-    } else {
-        let command: Vec<String> = std::env::args().skip(1).collect();
-        let mut head = format!("# switchcraft {}\n", command.join(" "));
-        for line in bound
-            .lines
-            .iter()
-            .chain(&bound_summary(&bound, Some(clock)))
-        {
-            head += &format!("# {line}\n");
-        }
-        head + &config_toml(&cfg)
-    };
-    match &a.out {
-        Some(path) => {
-            let mut f = OutputFile::create(path).map_err(io_err("cannot create", path))?;
-            f.write_all(text.as_bytes())
-                .map_err(io_err("cannot write", path))?;
-            f.commit().map_err(io_err("cannot write", path))?;
-            println!(
-                "wrote {}: max_ton = t_period = {c} cycles ({} at {} MHz)",
-                path.display(),
-                us(bound.max_ton_ns),
-                num(clock)
-            );
-        }
-        None => print!("{text}"),
-    }
-    Ok(())
-}
-
 /// Cycles of the demo's waveform run (a VCD of a million cycles helps nobody).
 const DEMO_WAVE_CYCLES: u64 = 2_000;
 
@@ -875,7 +475,7 @@ fn demo(out: &Path, cycles: u64) -> Result<(), Failure> {
     );
     let mut failed = false;
     let mut waves = Vec::new();
-    for block in BLOCKS {
+    for block in REGISTRY.iter().map(|b| b.stem()) {
         for preset in BlockConfig::presets(block)? {
             let cfg = BlockConfig::preset(block, preset)?;
             let schema = cfg.schema();
@@ -954,87 +554,4 @@ fn demo(out: &Path, cycles: u64) -> Result<(), Failure> {
     } else {
         Ok(())
     }
-}
-
-fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
-    use switchcraft_model::bfc::{th_table, BfcConfig, PRESETS};
-    use switchcraft_model::units::{parse_duration_ns, parse_rate};
-    let rate = opt("--rate", &a.rate, parse_rate)?;
-    let hrtt = opt("--hrtt", &a.hrtt, parse_duration_ns)?;
-    if hrtt <= 0.0 {
-        return Err(Failure::Input(format!(
-            "--hrtt {}: must be more than 0 (the threshold is HRTT x rate)",
-            a.hrtt
-        )));
-    }
-    let base = match (&a.preset, &a.config) {
-        (Some(p), _) => Some((
-            BfcConfig::preset(p).ok_or_else(|| {
-                Failure::Input(format!(
-                    "--preset {p}: unknown BFC preset (known: {})",
-                    PRESETS.join(", ")
-                ))
-            })?,
-            format!("preset {p}"),
-        )),
-        (_, Some(f)) => {
-            let text = std::fs::read_to_string(f).map_err(io_err("cannot read", f))?;
-            let name = f.display().to_string();
-            // Checked after `th` is replaced: the file's own table may be short or missing.
-            let cfg = BfcConfig::parse_unchecked(&text, &name).map_err(|e| Failure::Input(e.0))?;
-            Some((cfg, name))
-        }
-        _ => None,
-    };
-    let queues = match (&base, a.queues) {
-        (Some((c, _)), _) => c.queues,
-        (None, Some(q)) if (1..=4096).contains(&q) => q,
-        (None, Some(q)) => {
-            return Err(Failure::Input(format!("--queues {q}: must be in 1..=4096")))
-        }
-        (None, None) => 32,
-    };
-    let table = th_table(rate, hrtt, queues);
-    let mut lines = vec![
-        format!(
-            "BFC pause threshold Th(N) = HRTT x rate / N (spec §3.4): HRTT {} ns, rate {} Gb/s, \
-             HRTT x rate = {} B",
-            num(hrtt),
-            num(rate / 1e9),
-            num(hrtt * 1e-9 * rate / 8.0)
-        ),
-        "N_active  Th exact (B)  table (B)".to_string(),
-    ];
-    for t in &table {
-        lines.push(format!(
-            "{:>8}  {:>12}  {:>9}",
-            t.n_active,
-            num(t.exact),
-            t.bytes
-        ));
-    }
-    let (Some((mut cfg, source)), Some(path)) = (base, &a.out) else {
-        for line in &lines {
-            println!("{line}");
-        }
-        return Ok(());
-    };
-    cfg.th = table.iter().map(|t| t.bytes).collect();
-    cfg.validate()
-        .map_err(|e| Failure::Input(format!("{source} with this Th table: {e}")))?;
-    let command: Vec<String> = std::env::args().skip(1).collect();
-    let mut text = format!("# switchcraft {}\n", command.join(" "));
-    for line in &lines {
-        text += &format!("# {line}\n");
-    }
-    text += &cfg.to_toml();
-    let mut f = OutputFile::create(path).map_err(io_err("cannot create", path))?;
-    f.write_all(text.as_bytes())
-        .map_err(io_err("cannot write", path))?;
-    f.commit().map_err(io_err("cannot write", path))?;
-    for line in &lines {
-        println!("{line}");
-    }
-    println!("wrote {}: th = {} entries", path.display(), cfg.th.len());
-    Ok(())
 }

@@ -650,154 +650,6 @@ pub struct StateBits {
     pub spec_note: String,
 }
 
-fn state_bits(cfg: &BlockConfig, core: &Ice40Resources) -> StateBits {
-    match cfg {
-        BlockConfig::Pfc(c) => {
-            // crates/rtl/src/pfc.rs: keys {port, priority}, 2^(port_bits + prio_bits); the
-            // live-value table keeps 4 RAM copies of the occupancy (2 banks x 2 readers) and
-            // 2 bits per key (lvt_e, lvt_any); the XOFF bit and the frame generator's changed
-            // bit per key; the frame generator's 2 dirty bits per physical port.
-            let copies = 4u64;
-            let occ = c.occupancy_bits as u64;
-            let flags = 2 + 2;
-            let physical_ports = 1u64 << c.port_bits();
-            let physical = physical_ports << c.prio_bits();
-            let keys = c.ports as u64 * c.priorities as u64;
-            let per_physical = copies * occ + flags;
-            let measured = core.dff + core.memory_bits;
-            StateBits {
-                keys,
-                physical_keys: physical,
-                measured_bits: measured,
-                measured_per_key: measured as f64 / keys as f64,
-                architectural_per_physical_key: per_physical,
-                architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
-                    / keys as f64,
-                architecture: format!(
-                    "{copies} occupancy RAM copies x {occ} b + 4 flag bits (lvt_e, lvt_any, \
-                     xoff, changed) = {per_physical} b per physical key, + 2 dirty bits per \
-                     physical port; {physical} physical keys for {keys} (port, priority)"
-                ),
-                spec_per_key: Some(occ + 1),
-                spec_note: format!(
-                    "§2.2/§2.3 of ../shared/spec/mechanisms.md: B_in (24 b there, {occ} b in \
-                     this config) + I 1 b = {} b",
-                    occ + 1
-                ),
-            }
-        }
-        BlockConfig::Tcd(c) => {
-            // crates/rtl/src/tcd.rs: keys {port, priority[2:0]}; bank R {t_on, Q at RESUME},
-            // bank D {t_T, Q_rec, LAST_STATE}, one RAM copy each; 6 flag bits per key (paused,
-            // pending, two 2-bit timestamp ages; T age 3 says bank D was never written).
-            let (tb, qb) = (c.time_bits as u64, c.queue_bits as u64);
-            let ram = (tb + qb) + (tb + qb + 2);
-            let flags = 6;
-            let physical = 8u64 << c.port_bits();
-            let keys = c.ports as u64 * c.priorities as u64;
-            let per_physical = ram + flags;
-            let measured = core.dff + core.memory_bits;
-            let spec = 2 * tb + qb + 2 + 1 + 1;
-            StateBits {
-                keys,
-                physical_keys: physical,
-                measured_bits: measured,
-                measured_per_key: measured as f64 / keys as f64,
-                architectural_per_physical_key: per_physical,
-                architectural_per_key: (per_physical * physical) as f64 / keys as f64,
-                architecture: format!(
-                    "bank R {} b + bank D {} b (one RAM copy each, split by writer) + {flags} \
-                     flag bits (paused, pending, 2 x 2-bit ages) = {per_physical} b \
-                     per physical key; {physical} physical keys for {keys} (port, priority)",
-                    tb + qb,
-                    tb + qb + 2
-                ),
-                spec_per_key: Some(spec),
-                spec_note: format!(
-                    "§1.4 of ../shared/spec/mechanisms.md: t_on_start {tb} b + valid 1 b + t_T \
-                     {tb} b + Q_rec {qb} b + LAST_STATE 2 b + paused 1 b = {spec} b (92 b at \
-                     32-bit time and 24-bit queues)"
-                ),
-            }
-        }
-        BlockConfig::Capfc(c) => {
-            // crates/rtl/src/capfc.rs: per physical key {port, priority}, as an ingress
-            // key: PFC's ingress (4 occupancy RAM copies, lvt_e, lvt_any, I), 6 bits of E
-            // count, and the frame generator's changed bit (and its 2 dirty bits per physical
-            // port); as an egress key: PFC's occupancy (4 copies, 2 LVT bits), a counter row of P - 1 counters and its
-            // running maximum (value 16 b, input PB b) in RAM, row_live and pending bits, and
-            // an E row of 2^PB flip-flops.
-            let occ = c.occupancy_bits as u64;
-            let (p, cb, pb) = (c.ports as u64, c.counter_bits as u64, c.port_bits() as u64);
-            let ingress = 4 * occ + 3 + 6 + 1;
-            let egress = 4 * occ + 2 + (p - 1) * cb + (16 + pb) + 2 + (1 << pb);
-            let per_physical = ingress + egress;
-            let physical_ports = 1u64 << c.port_bits();
-            let physical = physical_ports << c.prio_bits();
-            let keys = p * c.priorities as u64;
-            let measured = core.dff + core.memory_bits;
-            let spec = 2 * occ + (p - 1) * cb + 2 * (p - 1) + 3;
-            StateBits {
-                keys,
-                physical_keys: physical,
-                measured_bits: measured,
-                measured_per_key: measured as f64 / keys as f64,
-                architectural_per_physical_key: per_physical,
-                architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
-                    / keys as f64,
-                architecture: format!(
-                    "ingress {ingress} b (4 x {occ} b occupancy, I, 2 LVT, 6 b E count, frame \
-                     flag) + egress {egress} b (4 x {occ} b occupancy, 2 LVT, {} x {cb} b \
-                     counters, {} b running maximum, live and pending bits, {} E flip-flops) = \
-                     {per_physical} b per physical key, + 2 frame dirty bits per physical port; \
-                     {physical} physical keys for {keys} (port, priority)",
-                    p - 1,
-                    16 + pb,
-                    1u64 << pb
-                ),
-                spec_per_key: Some(spec),
-                spec_note: format!(
-                    "§2.2 of ../shared/spec/mechanisms.md with this config's widths: B_in and \
-                     B_eg {occ} b each + I + C {} x {cb} b + E and E_in {} b each + D + \
-                     pfc_state = {spec} b",
-                    p - 1,
-                    p - 1
-                ),
-            }
-        }
-        BlockConfig::Bfc(c) => {
-            // crates/rtl/src/bfc.rs: per flow-table entry, bank E {q (8 b), enq_count} in two
-            // RAM copies, bank D deq_count in two copies and the timestamp in one. The counter
-            // rows (2 x occupancy_bits per queue, 2 x pc_bits per upstream queue) and the flag
-            // registers are counted in the measured bits, not per entry.
-            let (sb, tb) = (c.size_bits as u64, c.ts_bits as u64);
-            let per_entry = 2 * (8 + sb) + 2 * sb + tb;
-            let entries = c.entries();
-            let measured = core.dff + core.memory_bits;
-            let spec = c.entry_bits() as u64;
-            StateBits {
-                keys: entries,
-                physical_keys: entries,
-                measured_bits: measured,
-                measured_per_key: measured as f64 / entries as f64,
-                architectural_per_physical_key: per_entry,
-                architectural_per_key: per_entry as f64,
-                architecture: format!(
-                    "per flow-table entry: 2 x (8 b queue + {sb} b enq_count) + 2 x {sb} b \
-                     deq_count + {tb} b timestamp = {per_entry} b (size has two writers per \
-                     cycle, so it is two counts; one RAM copy per reader)"
-                ),
-                spec_per_key: Some(spec),
-                spec_note: format!(
-                    "§3.2 of ../shared/spec/mechanisms.md with this config's widths: q {} b + \
-                     size {sb} b + ts {tb} b = {spec} b per entry",
-                    c.queue_bits()
-                ),
-            }
-        }
-    }
-}
-
 // ------------------------------------------------------------------------------------------
 // One preset, end to end
 
@@ -933,7 +785,7 @@ pub fn run_preset(
         xilinx.lut, xilinx.lut_as_ram, xilinx.ff, xilinx.bram18, xilinx.seconds
     ));
 
-    let state = state_bits(&cfg, &core);
+    let state = cfg.state_bits(&core);
     Ok(Entry {
         block: block.into(),
         preset: preset.into(),
@@ -1188,11 +1040,10 @@ fn empty_report() -> Report {
     }
 }
 
-/// Report order: blocks as in `BLOCKS`, presets as the block lists them.
+/// Report order: blocks as the registry lists them, presets as the block lists them.
 fn order(block: &str, preset: &str) -> (usize, usize) {
-    let b = crate::BLOCKS
-        .iter()
-        .position(|x| *x == block)
+    let b = crate::blocks::stems()
+        .position(|x| x == block)
         .unwrap_or(usize::MAX);
     let p = BlockConfig::presets(block)
         .ok()
@@ -1320,12 +1171,8 @@ pub fn markdown(r: &Report) -> String {
                 e.preset, x.lut, x.lut_as_ram, x.ff, x.carry4, x.bram18, x.memory_bits
             );
         }
-        // BFC keeps its state per flow-table entry; the others per (port, priority).
-        let key = if b == "bfc" {
-            "flow-table entry"
-        } else {
-            "(port, priority)"
-        };
+        // What a key is (a (port, priority), a flow-table entry) is the block's to say.
+        let key = crate::blocks::find(b).map_or("key", |d| d.key_name());
         s += &format!(
             "\n### State bits per {key}\n\n\
              Measured: every DFF of the core (`synth_ice40`) plus every memory bit, over the \
@@ -1377,7 +1224,7 @@ pub fn markdown(r: &Report) -> String {
     }
     s += "## How to reproduce\n\n\
           ```sh\n\
-          make synth              # every block in $(BLOCKS), every preset (runs make build first)\n\
+          make synth              # every block of `switchcraft list`, every preset (runs make build first)\n\
           make synth BLOCK=pfc    # one block\n\
           target/release/switchcraft synth --block pfc --preset fpga --seeds 3 --out target/synth\n\
           ```\n\n\

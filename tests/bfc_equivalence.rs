@@ -14,6 +14,7 @@ mod common;
 use common::{check, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
 use std::collections::VecDeque;
+use switchcraft::blocks::bfc::BfcBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
 use switchcraft_model::bfc::{reg, Bfc, BfcConfig, BfcIn, LATENCY, RX_BITMAP};
@@ -42,13 +43,16 @@ fn bfc_fpga_random_workload_model_equals_verilator() {
 /// queues, class ranges, and the base design's reassignment.
 #[test]
 fn bfc_odd_shape_random_workload_model_equals_verilator() {
-    let cfg = BlockConfig::Bfc(BfcConfig {
-        ports: 3,
-        classes: 2,
-        upstream_queues: 6,
-        sticky: 0,
-        ..tiny()
-    });
+    let cfg = BlockConfig::new(
+        BfcBlock,
+        BfcConfig {
+            ports: 3,
+            classes: 2,
+            upstream_queues: 6,
+            sticky: 0,
+            ..tiny()
+        },
+    );
     let replay =
         "switchcraft cosim --block bfc --config (3 ports, 2 classes, 6 upstream, else tiny)";
     random_workload(&cfg, "odd", replay, seed(), 200_000);
@@ -58,20 +62,23 @@ fn bfc_odd_shape_random_workload_model_equals_verilator() {
 /// flow ids hashed into 32-bit keys; timestamps in units of 8 cycles.
 #[test]
 fn bfc_wide_chunks_random_workload_model_equals_verilator() {
-    let cfg = BlockConfig::Bfc(BfcConfig {
-        ports: 2,
-        queues: 40,
-        upstream_queues: 40,
-        ft_multiple: 2,
-        fid_bits: 64,
-        hash_bits: 32,
-        ts_shift: 3,
-        sticky: 5,
-        classes: 3,
-        t_bm: 200,
-        th: vec![2000; 40],
-        ..tiny()
-    });
+    let cfg = BlockConfig::new(
+        BfcBlock,
+        BfcConfig {
+            ports: 2,
+            queues: 40,
+            upstream_queues: 40,
+            ft_multiple: 2,
+            fid_bits: 64,
+            hash_bits: 32,
+            ts_shift: 3,
+            sticky: 5,
+            classes: 3,
+            t_bm: 200,
+            th: vec![2000; 40],
+            ..tiny()
+        },
+    );
     let replay = "switchcraft cosim --block bfc --config (2 x 40 queues, 40 upstream, else tiny)";
     random_workload(&cfg, "wide", replay, seed(), 150_000);
 }
@@ -225,7 +232,13 @@ fn bfc_proptest(cfg: BfcConfig, name: &str, test: &str) {
         env!("CARGO_MANIFEST_DIR"),
         "/proptest-regressions/bfc_equivalence.txt"
     );
-    proptest_equivalence(&BlockConfig::Bfc(cfg), name, test, regressions, strategy);
+    proptest_equivalence(
+        &BlockConfig::new(BfcBlock, cfg),
+        name,
+        test,
+        regressions,
+        strategy,
+    );
 }
 
 #[test]

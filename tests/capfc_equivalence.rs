@@ -15,6 +15,7 @@ mod common;
 
 use common::{check, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
+use switchcraft::blocks::capfc::CapfcBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::PortValues;
 use switchcraft_model::capfc::{reg, CapfcConfig, CapfcIn, Policy, Saturation, POLICY_SATURATE};
@@ -41,23 +42,29 @@ fn capfc_fpga_random_workload_model_equals_verilator() {
 
 #[test]
 fn capfc_stop_max_saturating_random_workload_model_equals_verilator() {
-    let cfg = BlockConfig::Capfc(CapfcConfig {
-        policy: Policy::StopMax,
-        saturation: Saturation::Saturate,
-        counter_bits: 3,
-        ..tiny()
-    });
+    let cfg = BlockConfig::new(
+        CapfcBlock,
+        CapfcConfig {
+            policy: Policy::StopMax,
+            saturation: Saturation::Saturate,
+            counter_bits: 3,
+            ..tiny()
+        },
+    );
     let replay = "switchcraft cosim --block capfc --config (tiny, stop_max, saturate, 3-bit)";
     random_workload(&cfg, "maxsat", replay, seed(), 200_000);
 }
 
 #[test]
 fn capfc_3_ports_random_workload_model_equals_verilator() {
-    let cfg = BlockConfig::Capfc(CapfcConfig {
-        ports: 3,
-        priorities: 3,
-        ..tiny()
-    });
+    let cfg = BlockConfig::new(
+        CapfcBlock,
+        CapfcConfig {
+            ports: 3,
+            priorities: 3,
+            ..tiny()
+        },
+    );
     let replay = "switchcraft cosim --block capfc --config (3 x 3, else tiny)";
     random_workload(&cfg, "odd3x3", replay, seed(), 200_000);
 }
@@ -66,11 +73,14 @@ fn capfc_3_ports_random_workload_model_equals_verilator() {
 /// frame's class vector).
 #[test]
 fn capfc_2_ports_1_priority_random_workload_model_equals_verilator() {
-    let cfg = BlockConfig::Capfc(CapfcConfig {
-        ports: 2,
-        priorities: 1,
-        ..tiny()
-    });
+    let cfg = BlockConfig::new(
+        CapfcBlock,
+        CapfcConfig {
+            ports: 2,
+            priorities: 1,
+            ..tiny()
+        },
+    );
     let replay = "switchcraft cosim --block capfc --config (2 x 1, else tiny)";
     random_workload(&cfg, "min2x1", replay, seed(), 100_000);
 }
@@ -78,11 +88,14 @@ fn capfc_2_ports_1_priority_random_workload_model_equals_verilator() {
 /// 5 ports x 5 priorities: three priority bits per key with three unused priority codes.
 #[test]
 fn capfc_5_ports_5_priorities_random_workload_model_equals_verilator() {
-    let cfg = BlockConfig::Capfc(CapfcConfig {
-        ports: 5,
-        priorities: 5,
-        ..tiny()
-    });
+    let cfg = BlockConfig::new(
+        CapfcBlock,
+        CapfcConfig {
+            ports: 5,
+            priorities: 5,
+            ..tiny()
+        },
+    );
     let replay = "switchcraft cosim --block capfc --config (5 x 5, else tiny)";
     random_workload(&cfg, "odd5x5", replay, seed(), 100_000);
 }
@@ -215,9 +228,7 @@ fn rows(cycles: &[CapfcIn]) -> Vec<Vec<u64>> {
 }
 
 fn capfc_proptest(cfg: BlockConfig, name: &str, test: &str) {
-    let BlockConfig::Capfc(cc) = cfg.clone() else {
-        unreachable!()
-    };
+    let cc = cfg.get::<CapfcConfig>().expect("a CaPFC config").clone();
     let strategy = prop::collection::vec(cycle_strategy(&cc), 1..600).prop_map(|c| rows(&c));
     let regressions = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -238,13 +249,16 @@ fn capfc_tiny_proptest_model_equals_verilator() {
 #[test]
 fn capfc_fpga_proptest_model_equals_verilator() {
     // Egress thresholds low enough for a 600-cycle sequence to cross them.
-    let cfg = BlockConfig::Capfc(CapfcConfig {
-        eg_xoff: 3000,
-        eg_xon: 2000,
-        eg_warn: 2500,
-        eg_max: 6000,
-        ..CapfcConfig::preset("fpga").unwrap()
-    });
+    let cfg = BlockConfig::new(
+        CapfcBlock,
+        CapfcConfig {
+            eg_xoff: 3000,
+            eg_xon: 2000,
+            eg_warn: 2500,
+            eg_max: 6000,
+            ..CapfcConfig::preset("fpga").unwrap()
+        },
+    );
     capfc_proptest(
         cfg,
         "fpga_low",

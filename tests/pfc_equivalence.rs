@@ -10,6 +10,7 @@ mod common;
 
 use common::{check, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
+use switchcraft::blocks::pfc::PfcBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::PortValues;
 use switchcraft_model::pfc::{reg, PfcConfig, PfcIn};
@@ -36,14 +37,15 @@ fn pfc_fpga_random_workload_model_equals_verilator() {
 /// Shapes other than the presets' (priority fields of 1 and 3 bits): keys are `{port, priority}`
 /// with the bus's priority width, so each width packs keys and class groups differently.
 fn pfc_shape(ports: u32, priorities: u32, cycles: u64) {
-    let BlockConfig::Pfc(tiny) = preset("tiny") else {
-        unreachable!("the pfc preset is a PfcConfig")
-    };
-    let cfg = BlockConfig::Pfc(PfcConfig {
-        ports,
-        priorities,
-        ..tiny
-    });
+    let tiny = PfcConfig::preset("tiny").unwrap();
+    let cfg = BlockConfig::new(
+        PfcBlock,
+        PfcConfig {
+            ports,
+            priorities,
+            ..tiny
+        },
+    );
     let name = format!("shape{ports}x{priorities}");
     let replay =
         format!("switchcraft cosim --block pfc --config ({ports} x {priorities}, else tiny)");
@@ -66,17 +68,18 @@ fn pfc_5_ports_5_priorities_random_workload_model_equals_verilator() {
 /// go wrong.
 #[test]
 fn pfc_thresholds_at_the_counter_mask_random_workload_model_equals_verilator() {
-    let BlockConfig::Pfc(tiny) = preset("tiny") else {
-        unreachable!("the pfc preset is a PfcConfig")
-    };
-    let cfg = BlockConfig::Pfc(PfcConfig {
-        occupancy_bits: 10,
-        length_bits: 8,
-        max: 1023,
-        xoff: 1000,
-        xon: 600,
-        ..tiny
-    });
+    let tiny = PfcConfig::preset("tiny").unwrap();
+    let cfg = BlockConfig::new(
+        PfcBlock,
+        PfcConfig {
+            occupancy_bits: 10,
+            length_bits: 8,
+            max: 1023,
+            xoff: 1000,
+            xon: 600,
+            ..tiny
+        },
+    );
     let replay = "switchcraft cosim --block pfc --config (occupancy_bits 10, length_bits 8, \
                   max 1023, xoff 1000, xon 600, else tiny)";
     random_workload(&cfg, "mask_edge", replay, seed(), 200_000);
@@ -128,9 +131,7 @@ fn cycle_strategy(c: &PfcConfig) -> impl Strategy<Value = PfcIn> {
 
 fn pfc_proptest(name: &str, test: &str) {
     let cfg = preset(name);
-    let BlockConfig::Pfc(pc) = cfg.clone() else {
-        unreachable!()
-    };
+    let pc = cfg.get::<PfcConfig>().expect("a PFC config").clone();
     let rows = prop::collection::vec(cycle_strategy(&pc), 1..600).prop_map(|cycles| {
         cycles
             .iter()

@@ -3,13 +3,12 @@
 //! only catches gross breakage early and documents where rust-hdl's simulator stands.)
 
 use switchcraft::BlockConfig;
+use switchcraft_model::pfc::PfcConfig;
 
 #[test]
 fn pfc_rust_hdl_simulation_matches_model_on_a_short_run() {
     let cfg = BlockConfig::preset("pfc", "tiny").unwrap();
-    let BlockConfig::Pfc(pc) = &cfg else {
-        unreachable!("a pfc preset")
-    };
+    let pc = cfg.get::<PfcConfig>().expect("a PFC config");
     let mut gen = cfg.workload(11);
     let rows: Vec<Vec<u64>> = (0..3000)
         .map(|_| {

@@ -13,6 +13,7 @@ mod common;
 
 use common::{check, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
+use switchcraft::blocks::tcd::TcdBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
 use switchcraft_model::tcd::{reg, TcdConfig, TcdIn, ECT0};
@@ -25,18 +26,21 @@ fn preset(name: &str) -> BlockConfig {
 /// its Verilated RTL.
 fn tiny_directed() -> (BlockConfig, TcdConfig, switchcraft_sim::VerilatedModel) {
     let tc = TcdConfig::preset("tiny").unwrap();
-    let cfg = BlockConfig::Tcd(tc.clone());
+    let cfg = BlockConfig::new(TcdBlock, tc.clone());
     let rtl = verilated(&cfg, "tiny");
     (cfg, tc, rtl)
 }
 
 fn odd() -> BlockConfig {
-    BlockConfig::Tcd(TcdConfig {
-        ports: 3,
-        priorities: 3,
-        time_bits: 10,
-        ..TcdConfig::preset("tiny").unwrap()
-    })
+    BlockConfig::new(
+        TcdBlock,
+        TcdConfig {
+            ports: 3,
+            priorities: 3,
+            time_bits: 10,
+            ..TcdConfig::preset("tiny").unwrap()
+        },
+    )
 }
 
 #[test]
@@ -139,9 +143,7 @@ fn rows(cycles: &[TcdIn]) -> Vec<Vec<u64>> {
 }
 
 fn tcd_proptest(cfg: BlockConfig, name: &str, test: &str) {
-    let BlockConfig::Tcd(tc) = cfg.clone() else {
-        unreachable!()
-    };
+    let tc = cfg.get::<TcdConfig>().expect("a TCD config").clone();
     let strategy = prop::collection::vec(cycle_strategy(&tc), 1..600).prop_map(|c| rows(&c));
     let regressions = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -537,7 +537,7 @@ fn batched_steps_with_the_fast_falling_edge_equal_exact_single_steps() {
     exact.reset(2);
     fast.reset(2);
 
-    let seed = 0x5eed_0fed_9e;
+    let seed = 0x5e_ed0f_ed9e;
     let mut rng = SplitMix64::new(seed);
     let (n_in, n_out) = (3, 5);
     let mut one = [0u64; 5];

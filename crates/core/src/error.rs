@@ -21,6 +21,12 @@ impl ConfigError {
     }
 }
 
+/// Bad user input of any kind (an unreadable or malformed file, an unknown key, a broken rule,
+/// an unknown block or preset): one message naming the file:line or field and the rule.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
+
 /// A malformed line of a stimulus file.
 #[derive(Debug, Error)]
 pub enum StimulusError {

@@ -15,7 +15,7 @@ pub mod rng;
 pub mod stimulus;
 pub mod vcd;
 
-pub use error::{ConfigError, StimulusError};
+pub use error::{ConfigError, InputError, StimulusError};
 pub use model::{CycleModel, DynModel, PortValues};
 pub use port::{Dir, Port, PortSchema};
 
@@ -40,6 +40,17 @@ pub fn mask(bits: u32) -> u64 {
     } else {
         (1u64 << bits) - 1
     }
+}
+
+
+/// FNV-1a 64-bit digest, for content identifiers in generated files (not for security).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 #[cfg(test)]
@@ -67,14 +78,4 @@ mod tests {
         assert_eq!(mask(5), 31);
         assert_eq!(mask(64), u64::MAX);
     }
-}
-
-/// FNV-1a 64-bit digest, for content identifiers in generated files (not for security).
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }

@@ -19,11 +19,12 @@
 //!   exact for the packets it did count;
 //! * colliding flows share the entry's queue even across classes (order is kept).
 
-use crate::config::{parse_toml, LoadError};
+use crate::config::parse_toml;
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
 use switchcraft_core::hash::{hash32, reduce_top};
 use switchcraft_core::lfsr::Lfsr32;
+use switchcraft_core::InputError;
 use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
 
 /// How a new flow gets its queue (spec §3.6).
@@ -213,16 +214,16 @@ impl BfcConfig {
         })
     }
 
-    pub fn from_toml(text: &str, name: &str) -> Result<BfcConfig, LoadError> {
+    pub fn from_toml(text: &str, name: &str) -> Result<BfcConfig, InputError> {
         let cfg = Self::parse_unchecked(text, name)?;
         cfg.validate()
-            .map_err(|e| LoadError(format!("{name}: {e}")))?;
+            .map_err(|e| InputError(format!("{name}: {e}")))?;
         Ok(cfg)
     }
 
     /// Parses without [`BfcConfig::validate`], for tools that change fields before checking
     /// (the thresholds calculator replaces `th`).
-    pub fn parse_unchecked(text: &str, name: &str) -> Result<BfcConfig, LoadError> {
+    pub fn parse_unchecked(text: &str, name: &str) -> Result<BfcConfig, InputError> {
         parse_toml(text, name)
     }
 

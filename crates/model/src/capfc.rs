@@ -42,10 +42,11 @@
 //!
 //! `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
-use crate::config::{parse_toml, LoadError};
+use crate::config::parse_toml;
 use crate::pfc::{Event, FrameGen, Ingress, Occupancy, Thresholds};
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
+use switchcraft_core::InputError;
 use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
 
 /// Which egress reaction sets E bits (the reset value of the `policy` register).
@@ -189,10 +190,10 @@ impl CapfcConfig {
         })
     }
 
-    pub fn from_toml(text: &str, name: &str) -> Result<CapfcConfig, LoadError> {
+    pub fn from_toml(text: &str, name: &str) -> Result<CapfcConfig, InputError> {
         let cfg: CapfcConfig = parse_toml(text, name)?;
         cfg.validate()
-            .map_err(|e| LoadError(format!("{name}: {e}")))?;
+            .map_err(|e| InputError(format!("{name}: {e}")))?;
         Ok(cfg)
     }
 

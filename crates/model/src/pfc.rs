@@ -17,9 +17,10 @@
 //! * every `REFRESH` cycles a global tick flags every port with a paused class for a refresh;
 //! * `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
-use crate::config::{parse_toml, LoadError};
+use crate::config::parse_toml;
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
+use switchcraft_core::InputError;
 use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
 
 /// Static parameters of a PFC instance. Thresholds, quanta and refresh are the reset values of
@@ -92,10 +93,10 @@ impl PfcConfig {
         })
     }
 
-    pub fn from_toml(text: &str, name: &str) -> Result<PfcConfig, LoadError> {
+    pub fn from_toml(text: &str, name: &str) -> Result<PfcConfig, InputError> {
         let cfg: PfcConfig = parse_toml(text, name)?;
         cfg.validate()
-            .map_err(|e| LoadError(format!("{name}: {e}")))?;
+            .map_err(|e| InputError(format!("{name}: {e}")))?;
         Ok(cfg)
     }
 

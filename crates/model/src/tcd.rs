@@ -21,9 +21,10 @@
 
 pub mod max_ton;
 
-use crate::config::{parse_toml, LoadError};
+use crate::config::parse_toml;
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
+use switchcraft_core::InputError;
 use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
 
 /// Which received frames start an ON period (the reset value of the `mode` register).
@@ -150,10 +151,10 @@ impl TcdConfig {
         })
     }
 
-    pub fn from_toml(text: &str, name: &str) -> Result<TcdConfig, LoadError> {
+    pub fn from_toml(text: &str, name: &str) -> Result<TcdConfig, InputError> {
         let cfg: TcdConfig = parse_toml(text, name)?;
         cfg.validate()
-            .map_err(|e| LoadError(format!("{name}: {e}")))?;
+            .map_err(|e| InputError(format!("{name}: {e}")))?;
         Ok(cfg)
     }
 

@@ -1047,6 +1047,9 @@ const CLASS_NAMES: [&str; 8] = [
 ];
 
 impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R> {
+    // The checked-in Verilog is generated from this code's shape; kept as synthesized until the
+    // core is split into stage modules (issue 28), which rewrites it anyway.
+    #[allow(clippy::collapsible_if)]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(

@@ -475,6 +475,23 @@ fn rewrite_replace_bit(line: &str) -> String {
     }
 }
 
+
+/// Runs a block's Verilog generation on its own thread with a 256 MiB stack and returns the
+/// result. A core is built in one arm of a large `match` over its const-generic shapes, and an
+/// unoptimised build reserves stack for every arm's core: more than a 2 MiB test thread holds
+/// (PFC's overflowed once its occupancy grew). The stack is virtual memory, committed only as
+/// it is used.
+pub fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(s, f)
+            .expect("a thread for Verilog generation")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,20 +550,4 @@ mod tests {
             vec![("a".into(), 1), ("b".into(), 3), ("c".into(), 32)]
         );
     }
-}
-
-/// Runs a block's Verilog generation on its own thread with a 256 MiB stack and returns the
-/// result. A core is built in one arm of a large `match` over its const-generic shapes, and an
-/// unoptimised build reserves stack for every arm's core: more than a 2 MiB test thread holds
-/// (PFC's overflowed once its occupancy grew). The stack is virtual memory, committed only as
-/// it is used.
-pub fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(256 << 20)
-            .spawn_scoped(s, f)
-            .expect("a thread for Verilog generation")
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
 }

@@ -114,6 +114,9 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
 }
 
 impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
+    // `!(b <= xon)` is the spec's "not at or below XON" and the shape the checked-in Verilog
+    // (and its synthesis results) came from.
+    #[allow(clippy::nonminimal_bool)]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(

@@ -1,0 +1,271 @@
+//! BFC: flow table with dynamic queue assignment and pause counters (docs/blocks/bfc.md), and
+//! its helper `switchcraft bfc thresholds`.
+
+use super::{def, generator, Block, FormalSettings, InputGenerator};
+use crate::cli::{command_line, io_err, num, opt, write_output, Failure};
+use crate::synth::{Ice40Resources, StateBits};
+use clap::{Args, FromArgMatches, Subcommand};
+use std::path::PathBuf;
+use switchcraft_core::csr::RegMap;
+use switchcraft_core::{mask, InputError, PortSchema};
+use switchcraft_model::bfc::{self, Bfc, BfcConfig, BfcWorkload};
+use switchcraft_rtl::export::Package;
+
+#[derive(Clone, Copy, Debug)]
+pub struct BfcBlock;
+
+impl Block for BfcBlock {
+    type Config = BfcConfig;
+    type Model = Bfc;
+
+    fn stem(&self) -> &'static str {
+        "bfc"
+    }
+
+    fn presets(&self) -> &'static [&'static str] {
+        bfc::PRESETS
+    }
+
+    fn preset(&self, name: &str) -> Option<BfcConfig> {
+        BfcConfig::preset(name)
+    }
+
+    fn parse(&self, text: &str, name: &str) -> Result<BfcConfig, InputError> {
+        BfcConfig::from_toml(text, name)
+    }
+
+    fn describe(&self, c: &BfcConfig) -> String {
+        format!(
+            "{} ports x {} queues, {} flow-table entries ({} per port), {} upstream queues, \
+             {:?} assignment, sticky {} x 2^{} cycles",
+            c.ports,
+            c.queues,
+            c.entries(),
+            c.entries_per_port(),
+            c.upstream_queues,
+            c.assign,
+            c.sticky,
+            c.ts_shift
+        )
+    }
+
+    fn schema(&self, c: &BfcConfig) -> PortSchema {
+        bfc::port_schema(c)
+    }
+
+    fn regmap(&self, c: &BfcConfig) -> RegMap {
+        bfc::regmap(c)
+    }
+
+    fn model(&self, c: &BfcConfig) -> Bfc {
+        Bfc::new(c).expect("validated config")
+    }
+
+    fn package(&self, c: &BfcConfig, instance: &str, command: &str) -> Package {
+        switchcraft_rtl::bfc::package(c, instance, command)
+    }
+
+    fn workload(&self, c: &BfcConfig, seed: u64) -> InputGenerator {
+        let mut w = BfcWorkload::new(c, seed);
+        generator(move || w.next_input())
+    }
+
+    /// The tiny preset sweeps its flow table for 128 edges after reset, too long for BMC: the
+    /// proof runs on a 2-port config (docs/blocks/bfc.md), at depth 14 and k 2 (about 9
+    /// minutes).
+    fn formal(&self) -> FormalSettings {
+        FormalSettings {
+            depth: 14,
+            k: 2,
+            config: Some("formal/bfc/bfc_formal.toml"),
+        }
+    }
+
+    fn formal_defines(&self, c: &BfcConfig) -> Vec<(String, String)> {
+        // Every port's width, as SC_W_<PORT>: BFC's field widths all depend on the config.
+        let mut d: Vec<(String, String)> = bfc::port_schema(c)
+            .ports
+            .iter()
+            .map(|p| def(&format!("SC_W_{}", p.name.to_uppercase()), p.width))
+            .collect();
+        d.extend([
+            def("SC_PB", c.port_bits()),
+            def("SC_QB", c.queue_bits()),
+            def("SC_UB", c.upstream_bits()),
+            def("SC_PORTS", c.ports),
+            def("SC_QUEUES", c.queues),
+            def("SC_UPSTREAM", c.upstream_queues),
+            def("SC_INIT", c.init_cycles()),
+            def("SC_M", c.entries_per_port()),
+            def("SC_SIZE_MAX", mask(c.size_bits)),
+            def("SC_OCC_MAX", mask(c.occupancy_bits)),
+        ]);
+        d
+    }
+
+    fn state_bits(&self, c: &BfcConfig, core: &Ice40Resources) -> StateBits {
+        // crates/rtl/src/bfc.rs: per flow-table entry, bank E {q (8 b), enq_count} in two
+        // RAM copies, bank D deq_count in two copies and the timestamp in one. The counter
+        // rows (2 x occupancy_bits per queue, 2 x pc_bits per upstream queue) and the flag
+        // registers are counted in the measured bits, not per entry.
+        let (sb, tb) = (c.size_bits as u64, c.ts_bits as u64);
+        let per_entry = 2 * (8 + sb) + 2 * sb + tb;
+        let entries = c.entries();
+        let measured = core.dff + core.memory_bits;
+        let spec = c.entry_bits() as u64;
+        StateBits {
+            keys: entries,
+            physical_keys: entries,
+            measured_bits: measured,
+            measured_per_key: measured as f64 / entries as f64,
+            architectural_per_physical_key: per_entry,
+            architectural_per_key: per_entry as f64,
+            architecture: format!(
+                "per flow-table entry: 2 x (8 b queue + {sb} b enq_count) + 2 x {sb} b \
+                 deq_count + {tb} b timestamp = {per_entry} b (size has two writers per \
+                 cycle, so it is two counts; one RAM copy per reader)"
+            ),
+            spec_per_key: Some(spec),
+            spec_note: format!(
+                "§3.2 of ../shared/spec/mechanisms.md with this config's widths: q {} b + \
+                 size {sb} b + ts {tb} b = {spec} b per entry",
+                c.queue_bits()
+            ),
+        }
+    }
+
+    fn key_name(&self) -> &'static str {
+        "flow-table entry"
+    }
+
+    fn bench_presets(&self) -> &'static [&'static str] {
+        &["tiny", "fpga"]
+    }
+
+    fn command(&self) -> Option<clap::Command> {
+        Some(BfcCommand::augment_subcommands(
+            clap::Command::new("bfc")
+                .about("BFC helpers: the pause-threshold table from link parameters")
+                .subcommand_required(true),
+        ))
+    }
+
+    fn run_command(&self, matches: &clap::ArgMatches) -> Result<(), Failure> {
+        match BfcCommand::from_arg_matches(matches).map_err(|e| Failure::Input(e.to_string()))? {
+            BfcCommand::Thresholds(args) => bfc_thresholds(&args),
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum BfcCommand {
+    /// Print the pause-threshold table Th(N) = HRTT x rate / N for N = 1..=queues active
+    /// queues (spec §3.4), and with --out write a BFC config whose `th` is that table.
+    ///
+    /// The table holds whole bytes, rounded down (781.25 B -> 781). The queue count comes from
+    /// the base config (--preset or --config), else from --queues.
+    Thresholds(BfcThresholdsArgs),
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("base").args(["preset", "config"])))]
+struct BfcThresholdsArgs {
+    /// Egress link rate in bit/s: 100G, 400Gbps, 25e9.
+    #[arg(long)]
+    rate: String,
+    /// The largest one-hop RTT of the ingresses feeding the port: 2us, 1500ns.
+    #[arg(long)]
+    hrtt: String,
+    /// Rows to print without a base config, 1..=4096 [default: 32]. A config's own queue
+    /// count is 2..=128.
+    #[arg(long, conflicts_with_all = ["preset", "config"])]
+    queues: Option<u32>,
+    /// The base config: a named BFC preset (tiny, fpga, tofino-loopback, ns3-tor, tofino2).
+    #[arg(long)]
+    preset: Option<String>,
+    /// The base config: a BFC TOML file.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Write the base config with this `th` table here (nothing is written on error).
+    #[arg(long, requires = "base")]
+    out: Option<PathBuf>,
+}
+
+fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
+    use switchcraft_model::bfc::{th_table, BfcConfig, PRESETS};
+    use switchcraft_model::units::{parse_duration_ns, parse_rate};
+    let rate = opt("--rate", &a.rate, parse_rate)?;
+    let hrtt = opt("--hrtt", &a.hrtt, parse_duration_ns)?;
+    if hrtt <= 0.0 {
+        return Err(Failure::Input(format!(
+            "--hrtt {}: must be more than 0 (the threshold is HRTT x rate)",
+            a.hrtt
+        )));
+    }
+    let base = match (&a.preset, &a.config) {
+        (Some(p), _) => Some((
+            BfcConfig::preset(p).ok_or_else(|| {
+                Failure::Input(format!(
+                    "--preset {p}: unknown BFC preset (known: {})",
+                    PRESETS.join(", ")
+                ))
+            })?,
+            format!("preset {p}"),
+        )),
+        (_, Some(f)) => {
+            let text = std::fs::read_to_string(f).map_err(io_err("cannot read", f))?;
+            let name = f.display().to_string();
+            // Checked after `th` is replaced: the file's own table may be short or missing.
+            let cfg = BfcConfig::parse_unchecked(&text, &name).map_err(|e| Failure::Input(e.0))?;
+            Some((cfg, name))
+        }
+        _ => None,
+    };
+    let queues = match (&base, a.queues) {
+        (Some((c, _)), _) => c.queues,
+        (None, Some(q)) if (1..=4096).contains(&q) => q,
+        (None, Some(q)) => {
+            return Err(Failure::Input(format!("--queues {q}: must be in 1..=4096")))
+        }
+        (None, None) => 32,
+    };
+    let table = th_table(rate, hrtt, queues);
+    let mut lines = vec![
+        format!(
+            "BFC pause threshold Th(N) = HRTT x rate / N (spec §3.4): HRTT {} ns, rate {} Gb/s, \
+             HRTT x rate = {} B",
+            num(hrtt),
+            num(rate / 1e9),
+            num(hrtt * 1e-9 * rate / 8.0)
+        ),
+        "N_active  Th exact (B)  table (B)".to_string(),
+    ];
+    for t in &table {
+        lines.push(format!(
+            "{:>8}  {:>12}  {:>9}",
+            t.n_active,
+            num(t.exact),
+            t.bytes
+        ));
+    }
+    let (Some((mut cfg, source)), Some(path)) = (base, &a.out) else {
+        for line in &lines {
+            println!("{line}");
+        }
+        return Ok(());
+    };
+    cfg.th = table.iter().map(|t| t.bytes).collect();
+    cfg.validate()
+        .map_err(|e| Failure::Input(format!("{source} with this Th table: {e}")))?;
+    let mut text = format!("# switchcraft {}\n", command_line());
+    for line in &lines {
+        text += &format!("# {line}\n");
+    }
+    text += &cfg.to_toml();
+    write_output(path, &text)?;
+    for line in &lines {
+        println!("{line}");
+    }
+    println!("wrote {}: th = {} entries", path.display(), cfg.th.len());
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! CaPFC: PFC's ingress plus per-input egress counters, Stop-Max and Stop-Calibrate
+//! (docs/blocks/capfc.md).
+
+use super::{def, generator, Block, FormalSettings, InputGenerator};
+use crate::synth::{Ice40Resources, StateBits};
+use switchcraft_core::csr::RegMap;
+use switchcraft_core::{InputError, PortSchema};
+use switchcraft_model::capfc::{self, Capfc, CapfcConfig, CapfcWorkload};
+use switchcraft_rtl::export::Package;
+
+#[derive(Clone, Copy, Debug)]
+pub struct CapfcBlock;
+
+impl Block for CapfcBlock {
+    type Config = CapfcConfig;
+    type Model = Capfc;
+
+    fn stem(&self) -> &'static str {
+        "capfc"
+    }
+
+    fn presets(&self) -> &'static [&'static str] {
+        capfc::PRESETS
+    }
+
+    fn preset(&self, name: &str) -> Option<CapfcConfig> {
+        CapfcConfig::preset(name)
+    }
+
+    fn parse(&self, text: &str, name: &str) -> Result<CapfcConfig, InputError> {
+        CapfcConfig::from_toml(text, name)
+    }
+
+    fn describe(&self, c: &CapfcConfig) -> String {
+        format!(
+            "{} ports x {} priorities, {}-bit occupancy, {}-bit counters, egress \
+             MAX/XOFF/WARN/XON {}/{}/{}/{} B, {:?}, CUT {}/{}",
+            c.ports,
+            c.priorities,
+            c.occupancy_bits,
+            c.counter_bits,
+            c.eg_max,
+            c.eg_xoff,
+            c.eg_warn,
+            c.eg_xon,
+            c.policy,
+            c.cut_num,
+            c.cut_den
+        )
+    }
+
+    fn schema(&self, c: &CapfcConfig) -> PortSchema {
+        capfc::port_schema(c)
+    }
+
+    fn regmap(&self, c: &CapfcConfig) -> RegMap {
+        capfc::regmap(c)
+    }
+
+    fn model(&self, c: &CapfcConfig) -> Capfc {
+        Capfc::new(c).expect("validated config")
+    }
+
+    fn package(&self, c: &CapfcConfig, instance: &str, command: &str) -> Package {
+        switchcraft_rtl::capfc::package(c, instance, command)
+    }
+
+    fn workload(&self, c: &CapfcConfig, seed: u64) -> InputGenerator {
+        let mut w = CapfcWorkload::new(c, seed);
+        generator(move || w.next_input())
+    }
+
+    /// The ghost counters make each BMC step costly: depth 6 takes about 2 minutes
+    /// (docs/blocks/capfc.md).
+    fn formal(&self) -> FormalSettings {
+        FormalSettings {
+            depth: 6,
+            ..FormalSettings::DEFAULT
+        }
+    }
+
+    fn formal_defines(&self, c: &CapfcConfig) -> Vec<(String, String)> {
+        vec![
+            def("SC_PB", c.port_bits()),
+            def("SC_NB", c.prio_bits()),
+            def("SC_LB", c.length_bits),
+            def("SC_CB", c.counter_bits),
+            def("SC_PORTS", c.ports),
+            def("SC_PRIOS", c.priorities),
+            def("SC_W_OCC", c.occupancy_bits),
+        ]
+    }
+
+    fn state_bits(&self, c: &CapfcConfig, core: &Ice40Resources) -> StateBits {
+        // crates/rtl/src/capfc.rs: per physical key {port, priority}, as an ingress key:
+        // PFC's ingress (4 occupancy RAM copies, lvt_e, lvt_any, I), 6 bits of E count, and
+        // the frame generator's changed bit (and its 2 dirty bits per physical port); as an
+        // egress key: PFC's occupancy (4 copies, 2 LVT bits), a counter row of P - 1 counters
+        // and its running maximum (value 16 b, input PB b) in RAM, row_live and pending bits,
+        // and an E row of 2^PB flip-flops.
+        let occ = c.occupancy_bits as u64;
+        let (p, cb, pb) = (c.ports as u64, c.counter_bits as u64, c.port_bits() as u64);
+        let ingress = 4 * occ + 3 + 6 + 1;
+        let egress = 4 * occ + 2 + (p - 1) * cb + (16 + pb) + 2 + (1 << pb);
+        let per_physical = ingress + egress;
+        let physical_ports = 1u64 << c.port_bits();
+        let physical = physical_ports << c.prio_bits();
+        let keys = p * c.priorities as u64;
+        let measured = core.dff + core.memory_bits;
+        let spec = 2 * occ + (p - 1) * cb + 2 * (p - 1) + 3;
+        StateBits {
+            keys,
+            physical_keys: physical,
+            measured_bits: measured,
+            measured_per_key: measured as f64 / keys as f64,
+            architectural_per_physical_key: per_physical,
+            architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
+                / keys as f64,
+            architecture: format!(
+                "ingress {ingress} b (4 x {occ} b occupancy, I, 2 LVT, 6 b E count, frame \
+                 flag) + egress {egress} b (4 x {occ} b occupancy, 2 LVT, {} x {cb} b \
+                 counters, {} b running maximum, live and pending bits, {} E flip-flops) = \
+                 {per_physical} b per physical key, + 2 frame dirty bits per physical port; \
+                 {physical} physical keys for {keys} (port, priority)",
+                p - 1,
+                16 + pb,
+                1u64 << pb
+            ),
+            spec_per_key: Some(spec),
+            spec_note: format!(
+                "§2.2 of ../shared/spec/mechanisms.md with this config's widths: B_in and \
+                 B_eg {occ} b each + I + C {} x {cb} b + E and E_in {} b each + D + \
+                 pfc_state = {spec} b",
+                p - 1,
+                p - 1
+            ),
+        }
+    }
+
+    /// Its `paper` Verilog takes long to verilate.
+    fn bench_presets(&self) -> &'static [&'static str] {
+        &["tiny", "fpga"]
+    }
+}

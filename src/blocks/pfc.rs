@@ -1,0 +1,119 @@
+//! PFC ingress: occupancy, XOFF/XON hysteresis and pause frames (docs/blocks/pfc.md).
+
+use super::{def, generator, port_width, Block, InputGenerator};
+use crate::synth::{Ice40Resources, StateBits};
+use switchcraft_core::csr::RegMap;
+use switchcraft_core::{InputError, PortSchema};
+use switchcraft_model::pfc::{self, Pfc, PfcConfig, PfcWorkload};
+use switchcraft_rtl::export::Package;
+
+#[derive(Clone, Copy, Debug)]
+pub struct PfcBlock;
+
+impl Block for PfcBlock {
+    type Config = PfcConfig;
+    type Model = Pfc;
+
+    fn stem(&self) -> &'static str {
+        "pfc"
+    }
+
+    fn presets(&self) -> &'static [&'static str] {
+        pfc::PRESETS
+    }
+
+    fn preset(&self, name: &str) -> Option<PfcConfig> {
+        PfcConfig::preset(name)
+    }
+
+    fn parse(&self, text: &str, name: &str) -> Result<PfcConfig, InputError> {
+        PfcConfig::from_toml(text, name)
+    }
+
+    fn describe(&self, c: &PfcConfig) -> String {
+        format!(
+            "{} ports x {} priorities, {}-bit occupancy, XOFF/XON/MAX {}/{}/{} B",
+            c.ports, c.priorities, c.occupancy_bits, c.xoff, c.xon, c.max
+        )
+    }
+
+    fn schema(&self, c: &PfcConfig) -> PortSchema {
+        pfc::port_schema(c)
+    }
+
+    fn regmap(&self, c: &PfcConfig) -> RegMap {
+        pfc::regmap(c)
+    }
+
+    fn model(&self, c: &PfcConfig) -> Pfc {
+        Pfc::new(c).expect("validated config")
+    }
+
+    fn package(&self, c: &PfcConfig, instance: &str, command: &str) -> Package {
+        switchcraft_rtl::pfc::package(c, instance, command)
+    }
+
+    fn workload(&self, c: &PfcConfig, seed: u64) -> InputGenerator {
+        let mut w = PfcWorkload::new(c, seed);
+        generator(move || w.next_input())
+    }
+
+    fn formal_defines(&self, c: &PfcConfig) -> Vec<(String, String)> {
+        let schema = pfc::port_schema(c);
+        vec![
+            def("SC_PB", port_width(&schema, "enq_port")),
+            def("SC_QB", port_width(&schema, "enq_prio")),
+            def("SC_LB", port_width(&schema, "enq_len")),
+            def("SC_PORTS", c.ports),
+            def("SC_W_OCC", c.occupancy_bits),
+        ]
+    }
+
+    fn simulate_rust_hdl(
+        &self,
+        c: &PfcConfig,
+        reset_cycles: usize,
+        inputs: &[Vec<u64>],
+    ) -> Option<Vec<Vec<u64>>> {
+        Some(switchcraft_rtl::pfc::simulate_rust_hdl(
+            c,
+            reset_cycles,
+            inputs,
+        ))
+    }
+
+    fn state_bits(&self, c: &PfcConfig, core: &Ice40Resources) -> StateBits {
+        // crates/rtl/src/pfc.rs: keys {port, priority}, 2^(port_bits + prio_bits); the
+        // live-value table keeps 4 RAM copies of the occupancy (2 banks x 2 readers) and
+        // 2 bits per key (lvt_e, lvt_any); the XOFF bit and the frame generator's changed
+        // bit per key; the frame generator's 2 dirty bits per physical port.
+        let copies = 4u64;
+        let occ = c.occupancy_bits as u64;
+        let flags = 2 + 2;
+        let physical_ports = 1u64 << c.port_bits();
+        let physical = physical_ports << c.prio_bits();
+        let keys = c.ports as u64 * c.priorities as u64;
+        let per_physical = copies * occ + flags;
+        let measured = core.dff + core.memory_bits;
+        StateBits {
+            keys,
+            physical_keys: physical,
+            measured_bits: measured,
+            measured_per_key: measured as f64 / keys as f64,
+            architectural_per_physical_key: per_physical,
+            architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
+                / keys as f64,
+            architecture: format!(
+                "{copies} occupancy RAM copies x {occ} b + 4 flag bits (lvt_e, lvt_any, \
+                 xoff, changed) = {per_physical} b per physical key, + 2 dirty bits per \
+                 physical port; {physical} physical keys for {keys} (port, priority)"
+            ),
+            spec_per_key: Some(occ + 1),
+            spec_note: format!(
+                "§2.2/§2.3 of ../shared/spec/mechanisms.md: B_in (24 b there, {occ} b in \
+                 this config) + I 1 b = {} b",
+                occ + 1
+            ),
+        }
+    }
+}

@@ -18,7 +18,7 @@ BLOCK ?= $(BLOCKS)
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
-	@echo "make test             all tests (unit, equivalence, formal tiny, synthesis smoke, CLI, freshness, lint)"
+	@echo "make test             fmt and clippy gates, then all tests (unit, equivalence, formal tiny, synthesis smoke, CLI, freshness, lint)"
 	@echo "make rtl              regenerate rtl/<block>/ for every preset"
 	@echo "make check-generated  fail if rtl/ is stale"
 	@echo "make lint             verilator --lint-only -Wall on rtl/"
@@ -38,7 +38,10 @@ build: setup
 demo: build
 	$(SC) demo --out target/demo
 
+# Gates first (seconds): formatting, then clippy with warnings as errors, then every test.
 test: setup
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace
 
 rtl: build

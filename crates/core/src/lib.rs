@@ -42,7 +42,6 @@ pub fn mask(bits: u32) -> u64 {
     }
 }
 
-
 /// FNV-1a 64-bit digest, for content identifiers in generated files (not for security).
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

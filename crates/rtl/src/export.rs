@@ -475,7 +475,6 @@ fn rewrite_replace_bit(line: &str) -> String {
     }
 }
 
-
 /// Runs a block's Verilog generation on its own thread with a 256 MiB stack and returns the
 /// result. A core is built in one arm of a large `match` over its const-generic shapes, and an
 /// unoptimised build reserves stack for every arm's core: more than a 2 MiB test thread holds

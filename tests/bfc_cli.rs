@@ -1,20 +1,11 @@
 //! `switchcraft bfc thresholds`: the paper's Th table from link parameters, a config that loads
 //! back, and bad input gives exit 2 naming the option, with no output file.
 
-use std::process::{Command, Output};
+mod common;
 
-#[path = "common/scratch.rs"]
-mod scratch;
-use scratch::ScratchDir;
+use common::cli::sc;
+use common::scratch::ScratchDir;
 use switchcraft_model::bfc::BfcConfig;
-
-fn sc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_switchcraft"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runs")
-}
 
 fn tmp(name: &str) -> ScratchDir {
     ScratchDir::new("bfc-cli", name)

@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{check, proptest_equivalence, random_workload, seed, verilated};
+use common::{check, preset_workload, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
 use std::collections::VecDeque;
 use switchcraft::blocks::bfc::BfcBlock;
@@ -19,24 +19,18 @@ use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
 use switchcraft_model::bfc::{reg, Bfc, BfcConfig, BfcIn, LATENCY, RX_BITMAP};
 
-fn preset(name: &str) -> BlockConfig {
-    BlockConfig::preset("bfc", name).unwrap()
-}
-
 fn tiny() -> BfcConfig {
     BfcConfig::preset("tiny").unwrap()
 }
 
 #[test]
 fn bfc_tiny_random_workload_model_equals_verilator() {
-    let replay = "switchcraft cosim --block bfc --preset tiny";
-    random_workload(&preset("tiny"), "tiny", replay, seed(), 200_000);
+    preset_workload("bfc", "tiny", 200_000);
 }
 
 #[test]
 fn bfc_fpga_random_workload_model_equals_verilator() {
-    let replay = "switchcraft cosim --block bfc --preset fpga";
-    random_workload(&preset("fpga"), "fpga", replay, seed(), 200_000);
+    preset_workload("bfc", "fpga", 200_000);
 }
 
 /// 3 ports, 2 classes, 6 upstream queues, sticky 0: buses that can name missing ports and
@@ -53,9 +47,7 @@ fn bfc_odd_shape_random_workload_model_equals_verilator() {
             ..tiny()
         },
     );
-    let replay =
-        "switchcraft cosim --block bfc --config (3 ports, 2 classes, 6 upstream, else tiny)";
-    random_workload(&cfg, "odd", replay, seed(), 200_000);
+    random_workload(&cfg, "odd", seed(), 200_000);
 }
 
 /// 40 queues and 40 upstream queues: two 32-queue chunks in received and sent bitmaps; 64-bit
@@ -79,8 +71,7 @@ fn bfc_wide_chunks_random_workload_model_equals_verilator() {
             ..tiny()
         },
     );
-    let replay = "switchcraft cosim --block bfc --config (2 x 40 queues, 40 upstream, else tiny)";
-    random_workload(&cfg, "wide", replay, seed(), 150_000);
+    random_workload(&cfg, "wide", seed(), 150_000);
 }
 
 /// One enqueue: flow (index into the driver's few flow ids), egress, ingress, upstream queue,

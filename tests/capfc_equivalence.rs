@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{check, proptest_equivalence, random_workload, seed, verilated};
+use common::{check, preset_workload, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
 use switchcraft::blocks::capfc::CapfcBlock;
 use switchcraft::BlockConfig;
@@ -30,14 +30,12 @@ fn tiny() -> CapfcConfig {
 
 #[test]
 fn capfc_tiny_random_workload_model_equals_verilator() {
-    let replay = "switchcraft cosim --block capfc --preset tiny";
-    random_workload(&preset("tiny"), "tiny", replay, seed(), 400_000);
+    preset_workload("capfc", "tiny", 400_000);
 }
 
 #[test]
 fn capfc_fpga_random_workload_model_equals_verilator() {
-    let replay = "switchcraft cosim --block capfc --preset fpga";
-    random_workload(&preset("fpga"), "fpga", replay, seed(), 300_000);
+    preset_workload("capfc", "fpga", 300_000);
 }
 
 #[test]
@@ -51,8 +49,7 @@ fn capfc_stop_max_saturating_random_workload_model_equals_verilator() {
             ..tiny()
         },
     );
-    let replay = "switchcraft cosim --block capfc --config (tiny, stop_max, saturate, 3-bit)";
-    random_workload(&cfg, "maxsat", replay, seed(), 200_000);
+    random_workload(&cfg, "maxsat", seed(), 200_000);
 }
 
 #[test]
@@ -65,8 +62,7 @@ fn capfc_3_ports_random_workload_model_equals_verilator() {
             ..tiny()
         },
     );
-    let replay = "switchcraft cosim --block capfc --config (3 x 3, else tiny)";
-    random_workload(&cfg, "odd3x3", replay, seed(), 200_000);
+    random_workload(&cfg, "odd3x3", seed(), 200_000);
 }
 
 /// The smallest shape: 2 ports x 1 priority, 4 keys of 2 bits (fewer keys than the 8 bits of a
@@ -81,8 +77,7 @@ fn capfc_2_ports_1_priority_random_workload_model_equals_verilator() {
             ..tiny()
         },
     );
-    let replay = "switchcraft cosim --block capfc --config (2 x 1, else tiny)";
-    random_workload(&cfg, "min2x1", replay, seed(), 100_000);
+    random_workload(&cfg, "min2x1", seed(), 100_000);
 }
 
 /// 5 ports x 5 priorities: three priority bits per key with three unused priority codes.
@@ -96,8 +91,7 @@ fn capfc_5_ports_5_priorities_random_workload_model_equals_verilator() {
             ..tiny()
         },
     );
-    let replay = "switchcraft cosim --block capfc --config (5 x 5, else tiny)";
-    random_workload(&cfg, "odd5x5", replay, seed(), 100_000);
+    random_workload(&cfg, "odd5x5", seed(), 100_000);
 }
 
 /// The Stop-Calibrate episode of docs/blocks/capfc.md ("Waveform"): the model's trace has the

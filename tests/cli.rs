@@ -1,39 +1,15 @@
 //! The `switchcraft` command line: every subcommand, and every bad-input path gives one clear
 //! message, exit status 2, no panic and no partial output file.
 
+mod common;
+
+use common::cli::{assert_bad_input, sc, stderr, stdout};
+use common::scratch::ScratchDir;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-#[path = "common/scratch.rs"]
-mod scratch;
-use scratch::ScratchDir;
-
-fn sc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_switchcraft"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runs")
-}
+use std::process::Output;
 
 fn tmp(name: &str) -> ScratchDir {
     ScratchDir::new("cli", name)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Exit 2, the message contains `want`, no panic.
-fn assert_bad_input(o: &Output, want: &str) {
-    let e = stderr(o);
-    assert_eq!(o.status.code(), Some(2), "stderr: {e}");
-    assert!(e.contains(want), "{e:?} lacks {want:?}");
-    assert!(!e.contains("panicked"), "{e}");
 }
 
 const GOOD_TOML: &str = "ports = 4\npriorities = 2\noccupancy_bits = 16\nlength_bits = 11\n\

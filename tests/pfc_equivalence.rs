@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{check, proptest_equivalence, random_workload, seed, verilated};
+use common::{check, preset_workload, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
 use switchcraft::blocks::pfc::PfcBlock;
 use switchcraft::BlockConfig;
@@ -20,8 +20,7 @@ fn preset(name: &str) -> BlockConfig {
 }
 
 fn pfc_workload(name: &str, cycles: u64) {
-    let replay = format!("switchcraft cosim --block pfc --preset {name}");
-    random_workload(&preset(name), name, &replay, seed(), cycles);
+    preset_workload("pfc", name, cycles);
 }
 
 #[test]
@@ -47,9 +46,7 @@ fn pfc_shape(ports: u32, priorities: u32, cycles: u64) {
         },
     );
     let name = format!("shape{ports}x{priorities}");
-    let replay =
-        format!("switchcraft cosim --block pfc --config ({ports} x {priorities}, else tiny)");
-    random_workload(&cfg, &name, &replay, seed(), cycles);
+    random_workload(&cfg, &name, seed(), cycles);
 }
 
 #[test]
@@ -80,9 +77,7 @@ fn pfc_thresholds_at_the_counter_mask_random_workload_model_equals_verilator() {
             ..tiny
         },
     );
-    let replay = "switchcraft cosim --block pfc --config (occupancy_bits 10, length_bits 8, \
-                  max 1023, xoff 1000, xon 600, else tiny)";
-    random_workload(&cfg, "mask_edge", replay, seed(), 200_000);
+    random_workload(&cfg, "mask_edge", seed(), 200_000);
 }
 
 /// One cycle of events, biased to a few keys and to lengths that land on the thresholds.

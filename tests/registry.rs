@@ -165,3 +165,17 @@ fn stems_are_unique_identifiers() {
         assert!(!all[..i].contains(s), "stem {s} registered twice");
     }
 }
+
+#[test]
+fn every_preset_round_trips_through_its_toml() {
+    // Replay commands of non-preset configs pass them as `--config FILE` written by `to_toml`.
+    for block in REGISTRY {
+        for p in block.presets() {
+            let cfg = BlockConfig::preset(block.stem(), p).unwrap();
+            let back = block
+                .parse(&cfg.to_toml(), "round-trip")
+                .unwrap_or_else(|e| panic!("{}/{p}: {e}", block.stem()));
+            assert_eq!(back.preset_name(), Some(*p), "{}/{p}", block.stem());
+        }
+    }
+}

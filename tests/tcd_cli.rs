@@ -2,38 +2,14 @@
 //! parameters, configs that load back, and every bad input gives exit 2 naming the option, with
 //! no output file.
 
-use std::process::{Command, Output};
+mod common;
 
-#[path = "common/scratch.rs"]
-mod scratch;
-use scratch::ScratchDir;
+use common::cli::{ok, sc, stderr, stdout};
+use common::scratch::ScratchDir;
 use switchcraft::model::tcd::{Mode, TcdConfig};
-
-fn sc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_switchcraft"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runs")
-}
 
 fn tmp(name: &str) -> ScratchDir {
     ScratchDir::new("tcd-cli", name)
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Success; returns stdout.
-fn ok(args: &[&str]) -> String {
-    let o = sc(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    stdout(&o)
 }
 
 fn assert_contains(s: &str, wants: &[&str]) {
@@ -45,10 +21,7 @@ fn assert_contains(s: &str, wants: &[&str]) {
 /// Exit 2, the message contains `want`, no panic, nothing on stdout.
 fn assert_bad_input(args: &[&str], want: &str) {
     let o = sc(args);
-    let e = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
-    assert!(e.contains(want), "{args:?}: {e:?} lacks {want:?}");
-    assert!(!e.contains("panicked"), "{e}");
+    common::cli::assert_bad_input(&o, want);
     assert!(o.stdout.is_empty(), "{}", stdout(&o));
 }
 

@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{check, proptest_equivalence, random_workload, seed, verilated};
+use common::{check, preset_workload, proptest_equivalence, random_workload, seed, verilated};
 use proptest::prelude::*;
 use switchcraft::blocks::tcd::TcdBlock;
 use switchcraft::BlockConfig;
@@ -45,20 +45,17 @@ fn odd() -> BlockConfig {
 
 #[test]
 fn tcd_tiny_random_workload_model_equals_verilator() {
-    let replay = "switchcraft cosim --block tcd --preset tiny";
-    random_workload(&preset("tiny"), "tiny", replay, seed(), 400_000);
+    preset_workload("tcd", "tiny", 400_000);
 }
 
 #[test]
 fn tcd_fpga_random_workload_model_equals_verilator() {
-    let replay = "switchcraft cosim --block tcd --preset fpga";
-    random_workload(&preset("fpga"), "fpga", replay, seed(), 300_000);
+    preset_workload("tcd", "fpga", 300_000);
 }
 
 #[test]
 fn tcd_3x3_random_workload_with_missing_entries_model_equals_verilator() {
-    let replay = "switchcraft cosim --block tcd --config (3 x 3, time_bits 10, else tiny)";
-    random_workload(&odd(), "odd3x3", replay, seed(), 200_000);
+    random_workload(&odd(), "odd3x3", seed(), 200_000);
 }
 
 /// One cycle of events, biased to a few entries, to queue lengths on the thresholds, and to

@@ -112,7 +112,8 @@ impl DynModel for AccModel {
 }
 
 fn test_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
+    // Under cargo's target/tmp/, like every file the tests leave.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("switchcraft-sim-tests")
         .join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -79,7 +79,7 @@ impl FormalSettings {
 
 /// One block, with its own config and model types. Implemented by a unit struct per block.
 pub trait Block: Copy + Send + Sync + 'static {
-    type Config: Clone + fmt::Debug + Send + Sync + 'static;
+    type Config: Clone + PartialEq + fmt::Debug + serde::Serialize + Send + Sync + 'static;
     type Model: CycleModel + Send + 'static;
 
     /// The stem used everywhere: files, CLI, reports.
@@ -196,6 +196,8 @@ trait AnyConfig: Send + Sync {
     fn model_rates(&self, rows: &[Vec<u64>], runs: usize) -> Vec<f64>;
     fn simulate_rust_hdl(&self, reset_cycles: usize, inputs: &[Vec<u64>]) -> Option<Vec<Vec<u64>>>;
     fn config(&self) -> &dyn Any;
+    fn to_toml(&self) -> String;
+    fn preset_name(&self) -> Option<&'static str>;
     fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
@@ -241,6 +243,16 @@ impl<B: Block> AnyConfig for Typed<B> {
     }
     fn config(&self) -> &dyn Any {
         &self.config
+    }
+    fn to_toml(&self) -> String {
+        toml::to_string(&self.config).expect("a config serializes to TOML")
+    }
+    fn preset_name(&self) -> Option<&'static str> {
+        let b = self.block;
+        b.presets()
+            .iter()
+            .copied()
+            .find(|p| b.preset(p).as_ref() == Some(&self.config))
     }
     fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {:?}", self.block.stem(), self.config)
@@ -352,6 +364,16 @@ impl BlockConfig {
 
     pub fn describe(&self) -> String {
         self.0.describe()
+    }
+
+    /// The config as a TOML file `--config` loads back.
+    pub fn to_toml(&self) -> String {
+        self.0.to_toml()
+    }
+
+    /// The preset this config equals, if any.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        self.0.preset_name()
     }
 
     pub fn schema(&self) -> PortSchema {

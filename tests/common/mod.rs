@@ -1,9 +1,15 @@
-//! Helpers shared by the `<block>_equivalence` tests: golden model vs exported Verilog under
-//! Verilator, every output compared on every cycle.
+//! Helpers shared by the tests: the equivalence opening (golden model vs exported Verilog under
+//! Verilator, every output compared on every cycle) here, the CLI runner in [`cli`], the formal
+//! flow in [`formal`], scratch directories in [`scratch`]. Every file a test leaves for
+//! inspection goes under cargo's `target/tmp/`.
 
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod formal;
+pub mod scratch;
+
+use std::path::PathBuf;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError, TestRunner};
@@ -20,22 +26,56 @@ pub fn seed() -> u64 {
         .unwrap_or(DEFAULT_SEED)
 }
 
+/// `target/tmp/<name>`: where tests leave files (mismatch waveforms, replay configs).
+pub fn artefacts(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+/// A preset of `block`.
+pub fn preset(block: &str, name: &str) -> BlockConfig {
+    BlockConfig::preset(block, name).unwrap()
+}
+
+/// The `switchcraft cosim` arguments that name `cfg`: its preset, or a TOML file of it written
+/// under `target/tmp/` so the printed replay command runs as printed.
+pub fn cosim_target(cfg: &BlockConfig, name: &str) -> String {
+    let block = cfg.block();
+    match cfg.preset_name() {
+        Some(p) => format!("--block {block} --preset {p}"),
+        None => {
+            let path = artefacts(&format!("sc-replay-{block}-{name}.toml"));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, cfg.to_toml()).unwrap();
+            format!("--block {block} --config {}", path.display())
+        }
+    }
+}
+
+/// Co-simulates `cycles` of a preset's seeded random workload (seed: [`seed`]).
+pub fn preset_workload(block: &str, name: &str, cycles: u64) {
+    random_workload(&preset(block, name), name, seed(), cycles);
+}
+
 /// `cfg` exported as instance `<block>_<name>` and verilated (cached by content).
 pub fn verilated(cfg: &BlockConfig, name: &str) -> VerilatedModel {
     let pkg = cfg.package(name, "test");
     switchcraft::verilate(&pkg, &cfg.schema(), false).unwrap()
 }
 
-/// Co-simulates `cycles` of the block's seeded random workload; panics with the report.
-pub fn random_workload(cfg: &BlockConfig, name: &str, replay: &str, seed: u64, cycles: u64) {
+/// Co-simulates `cycles` of the block's seeded random workload; panics with the report, whose
+/// replay command reruns it with `switchcraft cosim`.
+pub fn random_workload(cfg: &BlockConfig, name: &str, seed: u64, cycles: u64) {
     let mut rtl = verilated(cfg, name);
     let c2 = cfg.clone();
     let mut stim = SeededStimulus::new(seed, cycles, move |s| c2.workload(s), |g, i| g(i));
     let opts = CosimOptions {
         max_cycles: cycles,
         seed: Some(seed),
-        replay: Some(format!("{replay} --seed {seed} --cycles {cycles}")),
-        out_dir: std::env::temp_dir().join(format!("sc-{}-eq-{name}-{seed}", cfg.block())),
+        replay: Some(format!(
+            "switchcraft cosim {} --seed {seed} --cycles {cycles}",
+            cosim_target(cfg, name)
+        )),
+        out_dir: artefacts(&format!("sc-{}-eq-{name}-{seed}", cfg.block())),
         ..Default::default()
     };
     let report = switchcraft_sim::run(cfg.model().as_mut(), &mut rtl, &mut stim, &opts).unwrap();
@@ -55,7 +95,7 @@ pub fn check(
         max_cycles: cycles,
         seed: Some(seed()),
         replay: Some(format!("SWITCHCRAFT_SEED={} {replay}", seed())),
-        out_dir: std::env::temp_dir().join(format!("sc-{}-check", cfg.block())),
+        out_dir: artefacts(&format!("sc-{}-check", cfg.block())),
         ..Default::default()
     };
     let report = switchcraft_sim::run(cfg.model().as_mut(), rtl, &mut stim, &opts)

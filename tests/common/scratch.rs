@@ -1,5 +1,5 @@
-//! A scratch directory per test under the system's temp dir: removed when the test passes,
-//! kept (and its path printed) when it panics, so a failure's files can be inspected.
+//! A scratch directory per test under cargo's `target/tmp/`: removed when the test passes, kept
+//! (and its path printed) when it panics, so a failure's files can be inspected.
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 pub struct ScratchDir(PathBuf);
 
 impl ScratchDir {
-    /// An empty directory `<temp>/sc-<prefix>-<pid>-<name>`.
+    /// An empty directory `target/tmp/sc-<prefix>-<pid>-<name>`.
     pub fn new(prefix: &str, name: &str) -> ScratchDir {
-        let d = std::env::temp_dir().join(format!("sc-{prefix}-{}-{name}", std::process::id()));
+        let d = super::artefacts(&format!("sc-{prefix}-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         ScratchDir(d)

@@ -10,7 +10,7 @@ SC      = $(or $(CARGO_TARGET_DIR),target)/release/switchcraft
 BLOCKS  = $$($(SC) list --blocks)
 PAIRS   = $$($(SC) list --presets)
 
-.PHONY: formal help setup demo test rtl check-generated lint cosim waves bench clean build
+.PHONY: formal help setup demo test rtl docs check-generated lint cosim waves bench clean build
 
 # `make synth BLOCK=pfc` runs one block; default: every block.
 BLOCK ?= $(BLOCKS)
@@ -20,6 +20,7 @@ help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
 	@echo "make test             fmt and clippy gates, then all tests (unit, equivalence, formal tiny, synthesis smoke, CLI, freshness, lint)"
 	@echo "make rtl              regenerate rtl/<block>/ for every preset"
+	@echo "make docs             regenerate the register and port tables of docs/blocks/<block>.md"
 	@echo "make check-generated  fail if rtl/ is stale"
 	@echo "make lint             verilator --lint-only -Wall on rtl/"
 	@echo "make cosim            1e6-cycle co-simulation of every block's tiny and fpga presets"
@@ -48,13 +49,16 @@ rtl: build
 	@for bp in $(PAIRS); do b=$${bp%%:*}; p=$${bp#*:}; \
 	  $(SC) generate --block $$b --preset $$p --out rtl/$$b || exit 1; done
 
+docs: build
+	$(SC) docs
+
 check-generated: setup
 	$(CARGO) test --test generated_fresh generated_rtl_is_fresh
 
 lint: build
 	@for bp in $(PAIRS); do b=$${bp%%:*}; p=$${bp#*:}; \
 	  i=$$(echo $${b}_$$p | tr -c 'A-Za-z0-9_\n' _); echo "lint $$b $$p"; \
-	  verilator --lint-only -Wall --top-module $${i}_top rtl/$$b/$$b.vlt rtl/$$b/$$i.v || exit 1; \
+	  verilator --lint-only -Wall --top-module $${i}_top rtl/$$b/$$i.vlt rtl/$$b/$$i.v || exit 1; \
 	done
 
 cosim: build

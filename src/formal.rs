@@ -155,17 +155,26 @@ pub fn probes(props: &str) -> Result<Vec<(String, String)>, InputError> {
     Ok(out)
 }
 
-/// Names of the assertions (`a_*: assert`) in a props file, in order, without repeats.
-pub fn assertion_names(props: &str) -> Vec<String> {
+/// Names of the assertions in the elaborated design: the `; yosys-smt2-assert <n> <name>` lines
+/// yosys writes into an SMT-LIB2 file, in order, without repeats. An assertion the props text
+/// states but the elaboration dropped (a mistyped `ifdef`, a dead branch) is not among them.
+pub fn elaborated_assertions(smt2: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for (at, _) in props.match_indices(": assert") {
-        let before = &props[..at];
-        let start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |k| k + 1);
-        let label = &before[start..];
-        if label.starts_with("a_") && !names.iter().any(|n| n == label) {
-            names.push(label.to_string());
+    for line in smt2.lines() {
+        let Some(rest) = line.strip_prefix("; yosys-smt2-assert ") else {
+            continue;
+        };
+        let Some(name) = rest.split_whitespace().nth(1) else {
+            continue;
+        };
+        // Hierarchical names (`props.a_x`) keep their last part; the labels are unique.
+        let name = name
+            .rsplit('.')
+            .next()
+            .unwrap_or(name)
+            .trim_start_matches('\\');
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
         }
     }
     names
@@ -220,7 +229,9 @@ pub fn run(
     let induction = solve(tools, dir, "induction", &ind_smt, opts.k, true)?;
     Ok(FormalReport {
         instance: instance.to_string(),
-        assertions: assertion_names(&props),
+        assertions: elaborated_assertions(
+            &std::fs::read_to_string(&bmc_smt).map_err(io(&bmc_smt))?,
+        ),
         bmc,
         induction,
     })
@@ -326,7 +337,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn probes_and_assertions_are_read_from_the_props_text() {
+    fn probes_are_read_from_the_props_text() {
         let text = "    (* keep *) wire [3:0] a; // probe: dut.core.a$q\n\
                     // a comment about a `// probe: x` line\n\
                     wire b;   // probe: dut.b\n\
@@ -339,8 +350,17 @@ mod tests {
                 ("b".to_string(), "dut.b".to_string())
             ]
         );
-        assert_eq!(assertion_names(text), ["a_one", "a_two"]);
         let bad = probes("wire c // probe: x\n").unwrap_err();
         assert!(bad.0.contains("props line 1"), "{bad}");
+    }
+
+    #[test]
+    fn assertions_are_read_from_the_elaborated_design() {
+        let smt2 = "; yosys-smt2-module top\n\
+                    ; yosys-smt2-assert 0 a_one props.sv:3.5-3.30\n\
+                    ; yosys-smt2-assert 1 \\props.a_two\n\
+                    ; yosys-smt2-assert 2 a_one\n\
+                    (define-fun |top_a 0| ((state |top_s|)) Bool true)\n";
+        assert_eq!(elaborated_assertions(smt2), ["a_one", "a_two"]);
     }
 }

@@ -55,6 +55,11 @@ pub fn instance_name(block: &str, name: &str) -> String {
 pub const REGMAP_BEGIN: &str = "<!-- BEGIN regmap: switchcraft regmap --block";
 pub const REGMAP_END: &str = "<!-- END regmap -->";
 
+/// The ports table of docs/blocks/<block>.md, between these markers, is generated from the
+/// block's port schema (the only list of its ports) at every preset.
+pub const PORTS_BEGIN: &str = "<!-- BEGIN ports: switchcraft docs -->";
+pub const PORTS_END: &str = "<!-- END ports -->";
+
 /// The generated register section of docs/blocks/<block>.md.
 pub fn regmap_doc_section(block: &str) -> Result<String, InputError> {
     // The block's largest preset (its paper scale), listed last.
@@ -66,6 +71,75 @@ pub fn regmap_doc_section(block: &str) -> Result<String, InputError> {
         "{REGMAP_BEGIN} {block} --preset {preset} -->\n{}{REGMAP_END}",
         cfg.regmap().markdown_table()
     ))
+}
+
+/// The generated ports section of docs/blocks/<block>.md: one row per port of the schema, its
+/// width at each preset (one number when every preset agrees).
+pub fn ports_doc_section(block: &str) -> Result<String, InputError> {
+    let presets = BlockConfig::presets(block)?;
+    let schemas = presets
+        .iter()
+        .map(|p| Ok(BlockConfig::preset(block, p)?.schema()))
+        .collect::<Result<Vec<_>, InputError>>()?;
+    let last = schemas.last().expect("every block has presets");
+    let mut s = format!(
+        "{PORTS_BEGIN}\n| port | dir | width ({}) | meaning |\n|---|---|---|---|\n",
+        presets.join(" / ")
+    );
+    for port in &last.ports {
+        let widths: Vec<u32> = schemas
+            .iter()
+            .map(|sc| {
+                sc.ports
+                    .iter()
+                    .find(|p| p.name == port.name)
+                    .map_or(0, |p| p.width)
+            })
+            .collect();
+        let width = if widths.iter().all(|w| *w == widths[0]) {
+            widths[0].to_string()
+        } else {
+            widths
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" / ")
+        };
+        let dir = match port.dir {
+            switchcraft_core::Dir::In => "in",
+            switchcraft_core::Dir::Out => "out",
+        };
+        s += &format!("| `{}` | {dir} | {width} | {} |\n", port.name, port.doc);
+    }
+    s += PORTS_END;
+    Ok(s)
+}
+
+/// `doc` with the section from the line starting with `begin` through `end` replaced by
+/// `section` (which holds both markers); an error names the missing marker.
+pub fn replace_doc_section(
+    doc: &str,
+    begin: &str,
+    end: &str,
+    section: &str,
+) -> Result<String, String> {
+    let start = doc
+        .find(begin)
+        .ok_or_else(|| format!("no `{begin}` marker"))?;
+    let stop = doc[start..]
+        .find(end)
+        .map(|i| start + i + end.len())
+        .ok_or_else(|| format!("no `{end}` marker after `{begin}`"))?;
+    Ok(format!("{}{section}{}", &doc[..start], &doc[stop..]))
+}
+
+/// docs/blocks/<block>.md with its generated sections (registers, ports) brought up to date.
+pub fn block_doc_regenerated(block: &str, doc: &str) -> Result<String, InputError> {
+    let name = format!("docs/blocks/{block}.md");
+    let doc = replace_doc_section(doc, REGMAP_BEGIN, REGMAP_END, &regmap_doc_section(block)?)
+        .map_err(|e| InputError(format!("{name}: {e}")))?;
+    replace_doc_section(&doc, PORTS_BEGIN, PORTS_END, &ports_doc_section(block)?)
+        .map_err(|e| InputError(format!("{name}: {e}")))
 }
 
 /// The command that regenerates the checked-in files of a preset (their header names it).

@@ -51,6 +51,16 @@ enum Command {
         #[arg(long)]
         c_header: bool,
     },
+    /// Bring the generated sections of docs/blocks/<block>.md (the register and port tables)
+    /// up to date from the registry (`make docs`).
+    Docs {
+        /// Only check: exit 1 naming each stale file, write nothing.
+        #[arg(long)]
+        check: bool,
+        /// The block docs' directory.
+        #[arg(long, default_value = "docs/blocks")]
+        dir: PathBuf,
+    },
     /// Run the golden model on a stimulus file and write its output trace.
     Simulate {
         #[command(flatten)]
@@ -209,6 +219,7 @@ fn run(command: Command) -> Result<(), Failure> {
         } => simulate(&target, &stimulus, &out, vcd.as_deref()),
         Command::Demo { out, cycles } => demo(&out, cycles),
         Command::Regmap { target, c_header } => regmap(&target, c_header),
+        Command::Docs { check, dir } => docs(check, &dir),
         Command::Cosim {
             target,
             cycles,
@@ -277,6 +288,32 @@ fn generate(target: &Target, out: &Path) -> Result<(), Failure> {
     }
     println!("top module: {}", pkg.top());
     Ok(())
+}
+
+fn docs(check: bool, dir: &Path) -> Result<(), Failure> {
+    let mut stale = Vec::new();
+    for block in REGISTRY {
+        let path = dir.join(format!("{}.md", block.stem()));
+        let doc = std::fs::read_to_string(&path).map_err(io_err("cannot read", &path))?;
+        let fresh = switchcraft::block_doc_regenerated(block.stem(), &doc)?;
+        if fresh == doc {
+            continue;
+        }
+        if check {
+            stale.push(path.display().to_string());
+        } else {
+            switchcraft::cli::write_output(&path, &fresh)?;
+            println!("updated {}", path.display());
+        }
+    }
+    if stale.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Run(format!(
+            "stale (run `make docs`): {}",
+            stale.join(", ")
+        )))
+    }
 }
 
 fn regmap(target: &Target, c_header: bool) -> Result<(), Failure> {

@@ -54,6 +54,43 @@ fn cli_generate_writes_verilog_manifest_and_header() {
 }
 
 #[test]
+fn cli_generated_files_lint_clean_in_any_directory() {
+    // The waivers name the file, not rtl/<block>/: a user's own directory lints as clean.
+    // CaPFC has the most waivers (it reuses PFC's stages and leaves some of their outputs).
+    let d = tmp("lint");
+    let out = d.join("my-project").join("ip");
+    let o = sc(&[
+        "generate",
+        "--block",
+        "capfc",
+        "--preset",
+        "tiny",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("capfc_tiny.vlt"), "{}", stdout(&o));
+    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
+    for dir in [out.as_path(), &*d] {
+        // Relative file names too, as a user in that directory would type them.
+        let rel = out.strip_prefix(dir).unwrap();
+        let lint = std::process::Command::new(&verilator)
+            .args(["--lint-only", "-Wall", "--top-module", "capfc_tiny_top"])
+            .arg(rel.join("capfc_tiny.vlt"))
+            .arg(rel.join("capfc_tiny.v"))
+            .current_dir(dir)
+            .output()
+            .expect("verilator runs");
+        assert!(
+            lint.status.success(),
+            "from {}: {}",
+            dir.display(),
+            String::from_utf8_lossy(&lint.stderr)
+        );
+    }
+}
+
+#[test]
 fn cli_simulate_writes_trace_and_vcd() {
     let d = tmp("sim");
     let stim = "{\"enq_valid\":1,\"enq_port\":1,\"enq_prio\":1,\"enq_len\":1000}\n{}\n{}\n{}\n{\"csr_addr\":0}\n";

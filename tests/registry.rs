@@ -179,3 +179,32 @@ fn every_preset_round_trips_through_its_toml() {
         }
     }
 }
+
+#[test]
+fn formal_harnesses_connect_exactly_the_schema_ports() {
+    // The props file instantiates the exported top by port name; an unconnected port would be
+    // a free input (or an unchecked output) that yosys accepts silently.
+    for block in REGISTRY {
+        let b = block.stem();
+        let path = root().join(format!("formal/{b}/{b}_props.sv"));
+        let props = std::fs::read_to_string(&path).unwrap();
+        let start = props
+            .find("`SC_TOP dut (")
+            .unwrap_or_else(|| panic!("{}: no `SC_TOP dut ( instance", path.display()));
+        let inst = &props[start..start + props[start..].find(");").expect("instance ends")];
+        let mut connected: Vec<&str> = inst
+            .split('.')
+            .skip(1)
+            .map(|c| c.split('(').next().unwrap().trim())
+            .collect();
+        connected.sort_unstable();
+        let cfg = match block.formal().config {
+            Some(f) => BlockConfig::from_file(b, &root().join(f)).unwrap(),
+            None => BlockConfig::preset(b, "tiny").unwrap(),
+        };
+        let mut want: Vec<String> = cfg.schema().ports.iter().map(|p| p.name.clone()).collect();
+        want.extend(["clk".to_string(), "rst".to_string()]);
+        want.sort_unstable();
+        assert_eq!(connected, want, "{}: the dut's connections", path.display());
+    }
+}

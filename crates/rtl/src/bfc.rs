@@ -2329,6 +2329,7 @@ pub fn package(cfg: &BfcConfig, instance: &str, command: &str) -> crate::export:
     let config_toml = cfg.to_toml();
     let schema = switchcraft_model::bfc::port_schema(cfg);
     let header = regmap(cfg).c_header(instance, command);
+    use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "bfc",
         instance,
@@ -2342,6 +2343,13 @@ pub fn package(cfg: &BfcConfig, instance: &str, command: &str) -> crate::export:
             "the flow-table entries' count of edges after reset; a snapshot is readable the edge",
             "after an edge without enq_valid. See docs/blocks/bfc.md.",
         ],
+        waivers: &[Waiver {
+            rule: "UNUSEDSIGNAL",
+            signals: &["*_wide"],
+            reason: "the `*_wide` locals hold a vector shifted right by a run-time offset (a \
+                     queue row, a class word, a timestamp after ts_shift) at the vector's full \
+                     width; only the low bits that the field needs are read.",
+        }],
     })
 }
 

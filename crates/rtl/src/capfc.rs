@@ -1521,6 +1521,7 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::capfc::port_schema(cfg);
     let header = regmap(cfg).c_header(instance, command);
+    use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "capfc",
         instance,
@@ -1533,6 +1534,44 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
             "Latency: in_drop, eg_drop, eset_* (Stop-Max), eclr_* 1 edge after the events;",
             "Stop-Calibrate eset_* 2 + max(m, 1) edges after the triggering enqueue (m flagged);",
             "first frame_* 2 edges after a D change. See docs/blocks/capfc.md.",
+        ],
+        waivers: &[
+            Waiver {
+                rule: "UNUSEDSIGNAL",
+                signals: &[
+                    "ingress$xoff_event",
+                    "ingress$xon_event",
+                    "ingress$e_key",
+                    "ingress$d_key",
+                    "egress$e_key",
+                    "egress$same_key",
+                    "max_eff",
+                ],
+                reason: "outputs of the sub-blocks shared with PFC that CaPFC does not need \
+                         (PFC's pause-request events, the egress stage's key and same-key flag), \
+                         and the unused high bits of the running-maximum RAM's 32-bit bus.",
+            },
+            Waiver {
+                rule: "UNUSEDSIGNAL",
+                signals: &["e_rows$rows"],
+                reason: "the whole E matrix: the core reads rows through the E rows' read \
+                         ports; the matrix is an output for the formal properties \
+                         (formal/capfc/capfc_props.sv probes it).",
+            },
+            Waiver {
+                rule: "UNUSEDSIGNAL",
+                signals: &[
+                    "*_key_port",
+                    "*_key_prio",
+                    "insp_next_port8",
+                    "g_enabled",
+                    "g_paused",
+                ],
+                reason: "the high bits of the key-field locals, which keep the key's width \
+                         through the shift or mask (only the low PB port bits or the priority \
+                         bits are used), and of the frame generator's selected class group (K \
+                         wide; its low 8 bits at most are the class vector).",
+            },
         ],
     })
 }

@@ -479,6 +479,7 @@ pub fn package(cfg: &PfcConfig, instance: &str, command: &str) -> crate::export:
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::pfc::port_schema(cfg);
     let header = regmap(cfg).c_header(instance, command);
+    use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "pfc",
         instance,
@@ -491,6 +492,14 @@ pub fn package(cfg: &PfcConfig, instance: &str, command: &str) -> crate::export:
             "Latency: enq_drop, xoff_*, xon_* 1 edge after the events; first frame_* 2 edges;",
             "csr_rdata on the edge that samples csr_addr. See docs/blocks/pfc.md.",
         ],
+        waivers: &[Waiver {
+            rule: "UNUSEDSIGNAL",
+            signals: &["*_key_port", "*_key_prio", "g_enabled", "g_paused"],
+            reason: "the high bits of the key-field locals, which keep the key's width through \
+                     the shift or mask (only the low port bits or the priority bits are used), \
+                     and of the frame generator's selected class group (K wide; its low 8 bits \
+                     at most are the class vector).",
+        }],
     })
 }
 

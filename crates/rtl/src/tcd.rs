@@ -1382,5 +1382,6 @@ pub fn package(cfg: &TcdConfig, instance: &str, command: &str) -> crate::export:
             "csr_addr; an entry snapshot is readable 2 edges after a cycle without deq_valid.",
             "See docs/blocks/tcd.md.",
         ],
+        waivers: &[],
     })
 }

@@ -74,7 +74,7 @@ pub fn regmap_doc_section(block: &str) -> Result<String, InputError> {
 }
 
 /// The generated ports section of docs/blocks/<block>.md: one row per port of the schema, its
-/// width at each preset (one number when every preset agrees).
+/// width and (outputs) pipeline latency at each preset (one number when every preset agrees).
 pub fn ports_doc_section(block: &str) -> Result<String, InputError> {
     let presets = BlockConfig::presets(block)?;
     let schemas = presets
@@ -83,33 +83,37 @@ pub fn ports_doc_section(block: &str) -> Result<String, InputError> {
         .collect::<Result<Vec<_>, InputError>>()?;
     let last = schemas.last().expect("every block has presets");
     let mut s = format!(
-        "{PORTS_BEGIN}\n| port | dir | width ({}) | meaning |\n|---|---|---|---|\n",
+        "{PORTS_BEGIN}\n| port | dir | width ({}) | latency | meaning |\n|---|---|---|---|---|\n",
         presets.join(" / ")
     );
     for port in &last.ports {
-        let widths: Vec<u32> = schemas
-            .iter()
-            .map(|sc| {
-                sc.ports
-                    .iter()
-                    .find(|p| p.name == port.name)
-                    .map_or(0, |p| p.width)
-            })
-            .collect();
-        let width = if widths.iter().all(|w| *w == widths[0]) {
-            widths[0].to_string()
-        } else {
-            widths
+        // One value when every preset agrees, else one per preset.
+        let of_presets = |f: &dyn Fn(&switchcraft_core::Port) -> String| {
+            let values: Vec<String> = schemas
                 .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(" / ")
+                .map(|sc| {
+                    sc.ports
+                        .iter()
+                        .find(|p| p.name == port.name)
+                        .map_or("-".into(), f)
+                })
+                .collect();
+            if values.iter().all(|v| *v == values[0]) {
+                values[0].clone()
+            } else {
+                values.join(" / ")
+            }
         };
+        let width = of_presets(&|p| p.width.to_string());
+        let latency = of_presets(&|p| p.latency.map_or("-".into(), |l| l.to_string()));
         let dir = match port.dir {
             switchcraft_core::Dir::In => "in",
             switchcraft_core::Dir::Out => "out",
         };
-        s += &format!("| `{}` | {dir} | {width} | {} |\n", port.name, port.doc);
+        s += &format!(
+            "| `{}` | {dir} | {width} | {latency} | {} |\n",
+            port.name, port.doc
+        );
     }
     s += PORTS_END;
     Ok(s)

@@ -93,4 +93,12 @@
 #define BFC_NS3_TOR_CLASS0_MASK 0x7fffu
 #define BFC_NS3_TOR_CLASS0_RESET 0x1f01u
 
+/* Pipeline latency of each output bus, in clock edges after the edge that sampled the
+ * events (csr_rdata: after the edge that sampled csr_addr). */
+#define BFC_NS3_TOR_ASG_LATENCY 1u
+#define BFC_NS3_TOR_PAUSE_LATENCY 1u
+#define BFC_NS3_TOR_RESUME_LATENCY 1u
+#define BFC_NS3_TOR_BM_LATENCY 1u
+#define BFC_NS3_TOR_CSR_RDATA_LATENCY 0u
+
 #endif /* BFC_NS3_TOR_CSR_H */

@@ -21,6 +21,11 @@ pub struct Port {
     /// One-line meaning, for the manifest and the docs.
     #[serde(default)]
     pub doc: String,
+    /// Outputs: the pipeline latency in edges. The effect of events sampled at edge n appears
+    /// on this port after edge n + latency at the earliest (arbitration may add more, which the
+    /// block's docs state). Measured from the event buses; CSR writes are documented apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<u32>,
 }
 
 impl Port {
@@ -42,7 +47,20 @@ impl Port {
             width,
             dir,
             doc: doc.to_string(),
+            latency: None,
         }
+    }
+
+    /// This output's pipeline latency in edges (see [`Port::latency`]).
+    pub fn after(mut self, edges: u32) -> Self {
+        assert_eq!(
+            self.dir,
+            Dir::Out,
+            "port {}: only outputs have a latency",
+            self.name
+        );
+        self.latency = Some(edges);
+        self
     }
 
     pub fn mask(&self) -> u64 {
@@ -93,6 +111,29 @@ impl PortSchema {
     /// Position of output `name` in the output value order.
     pub fn output_index(&self, name: &str) -> Option<usize> {
         self.outputs().position(|p| p.name == name)
+    }
+
+    /// The bus an output belongs to: its name up to the first `_` (`xoff_valid` -> `xoff`).
+    pub fn bus(name: &str) -> &str {
+        name.split('_').next().unwrap_or(name)
+    }
+
+    /// Declares each output bus's pipeline latency in edges ([`Port::latency`]). A bus not
+    /// listed is a status no event reaches (BFC's `ready`); tests/latency.rs checks both kinds
+    /// against the model. Every listed bus must have an output.
+    pub fn with_latencies(mut self, buses: &[(&str, u32)]) -> Self {
+        for p in self.ports.iter_mut().filter(|p| p.dir == Dir::Out) {
+            let bus = Self::bus(&p.name);
+            p.latency = buses.iter().find(|(b, _)| *b == bus).map(|(_, l)| *l);
+        }
+        for (b, _) in buses {
+            assert!(
+                self.outputs().any(|p| Self::bus(&p.name) == *b),
+                "{}: latency for {b}, which has no output",
+                self.block
+            );
+        }
+        self
     }
 
     pub fn to_json(&self) -> String {

@@ -834,6 +834,13 @@ pub fn port_schema(cfg: &BfcConfig) -> PortSchema {
             Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
         ],
     )
+    .with_latencies(&[
+        ("asg", 1),
+        ("pause", 1),
+        ("resume", 1),
+        ("bm", 1),
+        ("csr", 0),
+    ])
 }
 
 port_bundle!(

@@ -584,6 +584,22 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
 }
 
 /// The ports of `capfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
+/// Pipeline latency per output bus under the config's policy (the `policy` register's reset
+/// value; software that switches it gets the new policy's). Stop-Max decides on the enqueue's
+/// own counter row: E set 1 edge after it. Stop-Calibrate takes L_cal = 2 + max(m, 1) edges for m
+/// flagged counters, at least 3. Plain PFC sets and clears no E bits, so only ingress events
+/// move D: their frames come after the occupancy and I, 3 edges; with E, an egress event's E
+/// change moves D and its frame comes 2 edges after it.
+fn output_latencies(policy: Policy) -> Vec<(&'static str, u32)> {
+    let mut buses = vec![("in", 1), ("eg", 1), ("csr", 0)];
+    match policy {
+        Policy::PfcOnly => buses.push(("frame", 3)),
+        Policy::StopMax => buses.extend([("eset", 1), ("eclr", 1), ("frame", 2)]),
+        Policy::StopCalibrate => buses.extend([("eset", 3), ("eclr", 1), ("frame", 2)]),
+    }
+    buses
+}
+
 pub fn port_schema(cfg: &CapfcConfig) -> PortSchema {
     let (pb, nb, lb, p) = (cfg.port_bits(), cfg.prio_bits(), cfg.length_bits, cfg.ports);
     PortSchema::new(
@@ -647,6 +663,7 @@ pub fn port_schema(cfg: &CapfcConfig) -> PortSchema {
             Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
         ],
     )
+    .with_latencies(&output_latencies(cfg.policy))
 }
 
 port_bundle!(

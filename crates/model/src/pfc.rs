@@ -323,6 +323,13 @@ pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
             Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
         ],
     )
+    .with_latencies(&[
+        ("enq", 1),
+        ("xoff", 2),
+        ("xon", 2),
+        ("frame", 3),
+        ("csr", 0),
+    ])
 }
 
 port_bundle!(

@@ -524,6 +524,7 @@ pub fn port_schema(cfg: &TcdConfig) -> PortSchema {
             Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
         ],
     )
+    .with_latencies(&[("mark", 1), ("csr", 0)])
 }
 
 port_bundle!(

@@ -2339,9 +2339,8 @@ pub fn package(cfg: &BfcConfig, instance: &str, command: &str) -> crate::export:
         core_verilog: &core_verilog(cfg),
         c_header: &header,
         notes: &[
-            "Latency: asg_*, pause_*, resume_*, bm_* 1 edge after the events; ready low for",
-            "the flow-table entries' count of edges after reset; a snapshot is readable the edge",
-            "after an edge without enq_valid. See docs/blocks/bfc.md.",
+            "ready is low for the flow-table entries' count of edges after reset; a snapshot is",
+            "readable the edge after an edge without enq_valid. See docs/blocks/bfc.md.",
         ],
         waivers: &[Waiver {
             rule: "UNUSEDSIGNAL",

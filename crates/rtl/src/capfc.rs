@@ -1531,9 +1531,8 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
         core_verilog: &core_verilog(cfg),
         c_header: &header,
         notes: &[
-            "Latency: in_drop, eg_drop, eset_* (Stop-Max), eclr_* 1 edge after the events;",
-            "Stop-Calibrate eset_* 2 + max(m, 1) edges after the triggering enqueue (m flagged);",
-            "first frame_* 2 edges after a D change. See docs/blocks/capfc.md.",
+            "Stop-Calibrate sets eset_* 2 + max(m, 1) edges after the triggering enqueue (m",
+            "flagged counters). See docs/blocks/capfc.md.",
         ],
         waivers: &[
             Waiver {

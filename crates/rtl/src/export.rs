@@ -115,6 +115,9 @@ pub fn package(src: &Source) -> Package {
         "// Block {}, instance {}, top module {}_top, config digest fnv1a64:{digest:016x}\n",
         src.block, src.instance, src.instance
     );
+    for line in wrap(&latency_note(src.schema), 94) {
+        v += &format!("// {line}\n");
+    }
     for n in src.notes {
         v += &format!("// {n}\n");
     }
@@ -143,7 +146,7 @@ pub fn package(src: &Source) -> Package {
         instance: src.instance.to_string(),
         verilog: v,
         manifest: serde_json::to_string_pretty(&manifest).expect("json") + "\n",
-        c_header: src.c_header.to_string(),
+        c_header: with_latencies(src.c_header, src.instance, src.schema),
         gtkw_model: gtkw(
             src,
             src.block,
@@ -155,6 +158,58 @@ pub fn package(src: &Source) -> Package {
             "a Verilator trace (`W.rtl.vcd` next to the model's W.vcd)",
         ),
         vlt: vlt(src),
+    }
+}
+
+/// The output buses in schema order, each named by its port when it has one (`enq_drop`), else
+/// by its prefix (`xoff`), with its declared latency (`None`: a status no event reaches).
+fn output_buses(schema: &PortSchema) -> Vec<(String, Option<u32>)> {
+    let mut buses: Vec<(&str, Vec<&str>, Option<u32>)> = Vec::new();
+    for p in schema.outputs() {
+        let bus = PortSchema::bus(&p.name);
+        match buses.iter_mut().find(|(b, _, _)| *b == bus) {
+            Some((_, ports, _)) => ports.push(&p.name),
+            None => buses.push((bus, vec![&p.name], p.latency)),
+        }
+    }
+    buses
+        .into_iter()
+        .map(|(bus, ports, l)| match ports.as_slice() {
+            [one] => (one.to_string(), l),
+            _ => (format!("{bus}_*"), l),
+        })
+        .collect()
+}
+
+/// "Latency ...": the declared pipeline latency of every output bus, for the Verilog header.
+fn latency_note(schema: &PortSchema) -> String {
+    let buses: Vec<String> = output_buses(schema)
+        .iter()
+        .filter_map(|(b, l)| l.map(|l| format!("{b} {l}")))
+        .collect();
+    format!(
+        "Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): {}.",
+        buses.join(", ")
+    )
+}
+
+/// The C header with a `<INSTANCE>_<BUS>_LATENCY` define per output bus before its `#endif`.
+fn with_latencies(header: &str, instance: &str, schema: &PortSchema) -> String {
+    let prefix = instance.to_uppercase();
+    let mut defs = String::from(
+        "/* Pipeline latency of each output bus, in clock edges after the edge that sampled the\n \
+         * events (csr_rdata: after the edge that sampled csr_addr). */\n",
+    );
+    for (bus, latency) in output_buses(schema) {
+        if let Some(l) = latency {
+            let name = bus.trim_end_matches("_*").to_uppercase();
+            defs += &format!("#define {prefix}_{name}_LATENCY {l}u\n");
+        }
+    }
+    defs.push('\n');
+    match header.rfind("#endif") {
+        Some(at) => format!("{}{defs}{}", &header[..at], &header[at..]),
+        None => header.to_string() + &defs,
     }
 }
 

@@ -489,8 +489,7 @@ pub fn package(cfg: &PfcConfig, instance: &str, command: &str) -> crate::export:
         core_verilog: &core_verilog(cfg),
         c_header: &header,
         notes: &[
-            "Latency: enq_drop, xoff_*, xon_* 1 edge after the events; first frame_* 2 edges;",
-            "csr_rdata on the edge that samples csr_addr. See docs/blocks/pfc.md.",
+            "A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.",
         ],
         waivers: &[Waiver {
             rule: "UNUSEDSIGNAL",

@@ -1378,8 +1378,7 @@ pub fn package(cfg: &TcdConfig, instance: &str, command: &str) -> crate::export:
         core_verilog: &core_verilog(cfg),
         c_header: &header,
         notes: &[
-            "Latency: mark_* 1 edge after the dequeue; csr_rdata on the edge that samples",
-            "csr_addr; an entry snapshot is readable 2 edges after a cycle without deq_valid.",
+            "An entry snapshot is readable 2 edges after a cycle without deq_valid.",
             "See docs/blocks/tcd.md.",
         ],
         waivers: &[],

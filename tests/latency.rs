@@ -1,0 +1,161 @@
+//! Every output's declared latency (ports.json, the C header, docs) is what the golden model
+//! does, for every block of the registry: changing the event inputs of edge k never changes an
+//! output with latency L before edge k + L, and some change shows at exactly k + L. Every edge
+//! of a window of several seeded workloads is changed in turn (seed 0..SEEDS, so a failure
+//! reproduces as is).
+//! The model equals the Verilog cycle for cycle (the equivalence tests), so this holds for both.
+
+use switchcraft::blocks::REGISTRY;
+use switchcraft::BlockConfig;
+use switchcraft_core::{Dir, PortSchema};
+
+/// Edges before the perturbed window: past every block's start-up (BFC sweeps its flow table).
+const WARMUP: usize = 200;
+/// Perturbed edges per seed: every edge of the window, one at a time.
+const WINDOW: usize = 240;
+/// Edges compared after the perturbed one.
+const HORIZON: usize = 24;
+const SEEDS: u64 = 16;
+
+/// Whether an input is on the CSR bus; `csr_rdata`'s latency counts from it, every other
+/// output's from the event buses.
+fn is_csr(name: &str) -> bool {
+    name.starts_with("csr_")
+}
+
+fn run(cfg: &BlockConfig, rows: &[Vec<u64>]) -> Vec<Vec<u64>> {
+    let mut model = cfg.model();
+    model.reset();
+    let n_out = cfg.schema().output_count();
+    rows.iter()
+        .map(|r| {
+            let mut out = vec![0; n_out];
+            model.step_values(r, &mut out);
+            out
+        })
+        .collect()
+}
+
+fn rows(cfg: &BlockConfig, seed: u64, n: usize) -> Vec<Vec<u64>> {
+    let mut gen = cfg.workload(seed);
+    let n_in = cfg.schema().input_count();
+    (0..n)
+        .map(|_| {
+            let mut v = vec![0; n_in];
+            gen(&mut v);
+            v
+        })
+        .collect()
+}
+
+/// Per output, the smallest delay (in edges, from the perturbed edge) at which changing one
+/// edge's events changed it, over every edge of the window and two kinds of change (events
+/// removed, events replaced by another workload's); None if no change ever reached it.
+fn earliest_effects(cfg: &BlockConfig, schema: &PortSchema, csr: bool) -> Vec<Option<usize>> {
+    let event: Vec<bool> = schema.inputs().map(|p| is_csr(&p.name) == csr).collect();
+    let mut earliest: Vec<Option<usize>> = vec![None; schema.output_count()];
+    let n = WARMUP + WINDOW + HORIZON;
+    for seed in 0..SEEDS {
+        let base = rows(cfg, seed, n);
+        let other = rows(cfg, seed + 1_000, n);
+        let a = run(cfg, &base);
+        for k in WARMUP..WARMUP + WINDOW {
+            for removed in [true, false] {
+                let mut changed = base[..k + HORIZON].to_vec();
+                for (i, is_event) in event.iter().enumerate() {
+                    if *is_event {
+                        changed[k][i] = if removed { 0 } else { other[k][i] };
+                    }
+                }
+                if changed[k] == base[k] {
+                    continue;
+                }
+                let b = run(cfg, &changed);
+                for (o, first) in earliest.iter_mut().enumerate() {
+                    if let Some(s) = (0..k + HORIZON).find(|&s| a[s][o] != b[s][o]) {
+                        assert!(s >= k, "seed {seed}: output {o} changed before edge {k}");
+                        let d = s - k;
+                        *first = Some(first.map_or(d, |f| f.min(d)));
+                    }
+                }
+            }
+        }
+    }
+    earliest
+}
+
+/// Configs beyond the `tiny` presets whose declared latencies differ: (block, base preset,
+/// TOML line of the base, its replacement).
+const VARIANTS: &[(&str, &str, &str, &str)] = &[
+    (
+        "capfc",
+        "tiny",
+        "policy = \"stop_calibrate\"",
+        "policy = \"stop_max\"",
+    ),
+    (
+        "capfc",
+        "tiny",
+        "policy = \"stop_calibrate\"",
+        "policy = \"pfc_only\"",
+    ),
+];
+
+/// Declared against measured, per output bus: the bus's latency is the earliest effect on any of
+/// its ports (None for a status no event reaches); no port of it changes earlier.
+fn check(name: &str, cfg: &BlockConfig, wrong: &mut Vec<String>) {
+    let schema = cfg.schema();
+    let from_events = earliest_effects(cfg, &schema, false);
+    let from_csr = earliest_effects(cfg, &schema, true);
+    let outputs: Vec<_> = schema.outputs().collect();
+    let earliest = |o: usize| {
+        if is_csr(&outputs[o].name) {
+            from_csr[o]
+        } else {
+            from_events[o]
+        }
+    };
+    let mut buses: Vec<&str> = outputs.iter().map(|p| PortSchema::bus(&p.name)).collect();
+    buses.dedup();
+    for bus in buses {
+        let ports: Vec<usize> = (0..outputs.len())
+            .filter(|&o| PortSchema::bus(&outputs[o].name) == bus)
+            .collect();
+        let declared = outputs[ports[0]].latency;
+        let measured = ports.iter().filter_map(|&o| earliest(o)).min();
+        eprintln!("{name}/{bus}: declared {declared:?}, earliest effect {measured:?}");
+        if declared != measured.map(|m| m as u32) {
+            wrong.push(format!(
+                "{name}: bus {bus}_*: declared latency {declared:?}, but the earliest effect \
+                 of a change is {measured:?} edges"
+            ));
+        }
+        for &o in &ports {
+            assert_eq!(outputs[o].latency, declared, "{name}: one latency per bus");
+            assert_eq!(outputs[o].dir, Dir::Out);
+        }
+    }
+}
+
+#[test]
+fn declared_latencies_are_the_models() {
+    let mut wrong = Vec::new();
+    for block in REGISTRY {
+        let cfg = BlockConfig::preset(block.stem(), "tiny").unwrap();
+        check(&format!("{}/tiny", block.stem()), &cfg, &mut wrong);
+    }
+    for (block, preset, from, to) in VARIANTS {
+        let base = BlockConfig::preset(block, preset).unwrap();
+        let text = base.to_toml();
+        assert!(
+            text.contains(from),
+            "{block}/{preset}: no `{from}` in\n{text}"
+        );
+        let cfg = switchcraft::blocks::find(block)
+            .unwrap()
+            .parse(&text.replace(from, to), "variant")
+            .unwrap();
+        check(&format!("{block}/{preset} with {to}"), &cfg, &mut wrong);
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -64,12 +64,16 @@ module pfc_props (
     // ---------------------------------------------------------------- probes
     (* keep *) wire [K-1:0] xoff_q;          // probe: dut.core.ingress.state$q
     (* keep *) wire [K-1:0] xoff_d;          // probe: dut.core.ingress.state$d
-    (* keep *) wire [31:0] r_xoff;           // probe: dut.core.r_xoff$q
-    (* keep *) wire [31:0] r_xon;            // probe: dut.core.r_xon$q
-    (* keep *) wire [31:0] r_max;            // probe: dut.core.r_max$q
-    (* keep *) wire [15:0] r_quanta;         // probe: dut.core.r_quanta$q
-    (* keep *) wire [15:0] r_refresh;        // probe: dut.core.r_refresh$q
-    (* keep *) wire [1:0] r_err;             // probe: dut.core.r_err$q
+    // Registers of the CSR bank (crates/rtl/src/csr_bank.rs), named r_<register>.
+    (* keep *) wire [`SC_W_OCC-1:0] r_xoff_q; // probe: dut.core.csr.r_xoff
+    (* keep *) wire [`SC_W_OCC-1:0] r_xon_q;  // probe: dut.core.csr.r_xon
+    (* keep *) wire [`SC_W_OCC-1:0] r_max_q;  // probe: dut.core.csr.r_max
+    (* keep *) wire [15:0] r_quanta;         // probe: dut.core.csr.r_quanta
+    (* keep *) wire [15:0] r_refresh;        // probe: dut.core.csr.r_refresh
+    (* keep *) wire [1:0] r_err;             // probe: dut.core.csr.r_err
+    wire [31:0] r_xoff = r_xoff_q;          // zero-extended
+    wire [31:0] r_xon = r_xon_q;
+    wire [31:0] r_max = r_max_q;
     (* keep *) wire e_valid;                 // probe: dut.core.ingress.occ.e_valid_q$q
     (* keep *) wire d_valid;                 // probe: dut.core.ingress.occ.d_valid_q$q
     (* keep *) wire same_key;                // probe: dut.core.ingress.occ.same_q$q

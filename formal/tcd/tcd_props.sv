@@ -85,12 +85,16 @@ module tcd_props (
     (* keep *) wire [1:0] d_ecn;             // probe: dut.core.d_ecn$q
     (* keep *) wire [1:0] o_ecn_d;           // probe: dut.core.o_ecn$d
     (* keep *) wire [1:0] o_state_d;         // probe: dut.core.o_state$d
-    (* keep *) wire r_mode;                  // probe: dut.core.r_mode$q
-    (* keep *) wire [31:0] r_max_ton;        // probe: dut.core.r_max_ton$q
-    (* keep *) wire [31:0] r_t_period;       // probe: dut.core.r_t_period$q
-    (* keep *) wire [31:0] r_k;              // probe: dut.core.r_k$q
-    (* keep *) wire [7:0] r_prio_enable;     // probe: dut.core.r_prio_enable$q
-    (* keep *) wire r_err;                   // probe: dut.core.r_err$q
+    // Registers of the CSR bank (crates/rtl/src/csr_bank.rs), named r_<register>.
+    (* keep *) wire r_mode;                  // probe: dut.core.csr.r_mode
+    (* keep *) wire [`SC_TB-2:0] r_max_ton_q; // probe: dut.core.csr.r_max_ton
+    (* keep *) wire [`SC_TB-2:0] r_t_period_q; // probe: dut.core.csr.r_t_period
+    (* keep *) wire [`SC_QB-1:0] r_k_q;      // probe: dut.core.csr.r_k
+    (* keep *) wire [7:0] r_prio_enable;     // probe: dut.core.csr.r_prio_enable
+    (* keep *) wire r_err;                   // probe: dut.core.csr.r_err
+    wire [31:0] r_max_ton = r_max_ton_q;     // zero-extended
+    wire [31:0] r_t_period = r_t_period_q;
+    wire [31:0] r_k = r_k_q;
     (* keep *) wire [31:0] now;              // probe: dut.core.now$q
     (* keep *) wire [K-1:0] paused_q;        // probe: dut.core.paused$q
     (* keep *) wire d_we;                    // probe: dut.core.ram_d_qs$write_enable

@@ -108,24 +108,14 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     // Constant declarations
     localparam  port_ok = 32'hffffffff;
     localparam  prio_ok = 8'hff;
-    localparam  occ_mask = 32'hffffff;
     localparam  err_underflow = 2'b1;
     localparam  err_index = 2'b10;
-    localparam  id_word = 32'h50464301;
-    localparam  params_word = 32'he180820;
-    localparam  a_id = 6'b0;
-    localparam  a_params = 6'b1;
-    localparam  a_xoff = 6'b10;
-    localparam  a_xon = 6'b11;
-    localparam  a_max = 6'b100;
-    localparam  a_quanta = 6'b101;
-    localparam  a_refresh = 6'b110;
-    localparam  a_err = 6'b111;
-    localparam  reset_xoff = 32'hc350;
-    localparam  reset_xon = 32'h9c40;
-    localparam  reset_max = 32'hea60;
-    localparam  reset_quanta = 16'hffff;
-    localparam  reset_refresh = 16'h1000;
+    localparam  at_xoff = 8'h40;
+    localparam  at_xon = 8'h60;
+    localparam  at_max = 8'h80;
+    localparam  at_quanta = 8'ha0;
+    localparam  at_refresh = 8'hc0;
+    localparam  at_err = 8'he0;
     localparam  prio_bits = 8'h3;
     localparam  prio_mask = 8'h7;
 
@@ -158,22 +148,20 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     wire  [7:0] frames$frame_class_enable;
     wire  [7:0] frames$frame_pause;
     wire  [15:0] frames$frame_quanta;
+    reg  csr$reset;
+    reg  csr$we;
+    reg  [5:0] csr$addr;
+    reg  [31:0] csr$wdata;
+    reg  [255:0] csr$hw_value;
+    reg  [255:0] csr$hw_set;
+    wire  [31:0] csr$rdata;
+    wire  [255:0] csr$value;
+    wire  [255:0] csr$value_next;
+    wire  [7:0] csr$write;
     reg  e_bad$d;
     wire  e_bad$q;
     reg  d_bad$d;
     wire  d_bad$q;
-    reg  [31:0] r_xoff$d;
-    wire  [31:0] r_xoff$q;
-    reg  [31:0] r_xon$d;
-    wire  [31:0] r_xon$q;
-    reg  [31:0] r_max$d;
-    wire  [31:0] r_max$q;
-    reg  [15:0] r_quanta$d;
-    wire  [15:0] r_quanta$q;
-    reg  [15:0] r_refresh$d;
-    wire  [15:0] r_refresh$q;
-    reg  [1:0] r_err$d;
-    wire  [1:0] r_err$q;
     reg  o_drop$d;
     wire  o_drop$q;
     reg  o_xoff_valid$d;
@@ -184,15 +172,13 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     wire  o_xon_valid$q;
     reg  [7:0] o_xon_key$d;
     wire  [7:0] o_xon_key$q;
-    reg  [31:0] o_rdata$d;
-    wire  [31:0] o_rdata$q;
 
     // Local signals
     reg  in_e_ok;
     reg  in_d_ok;
     reg  [1:0] err_uf_bits;
     reg  [1:0] err_ix_bits;
-    reg  [1:0] err_clear;
+    reg  [1:0] err_raised;
     reg  [7:0] xoff_key_port;
     reg  [7:0] xoff_key_prio;
     reg  [7:0] xon_key_port;
@@ -233,6 +219,19 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         .frame_pause(frames$frame_pause),
         .frame_quanta(frames$frame_quanta)
     );
+    pfc_paper__csr csr(
+        .clock(clock),
+        .reset(csr$reset),
+        .we(csr$we),
+        .addr(csr$addr),
+        .wdata(csr$wdata),
+        .hw_value(csr$hw_value),
+        .hw_set(csr$hw_set),
+        .rdata(csr$rdata),
+        .value(csr$value),
+        .value_next(csr$value_next),
+        .write(csr$write)
+    );
     pfc_paper__e_bad e_bad(
         .d(e_bad$d),
         .q(e_bad$q),
@@ -241,36 +240,6 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     pfc_paper__d_bad d_bad(
         .d(d_bad$d),
         .q(d_bad$q),
-        .clock(clock)
-    );
-    pfc_paper__r_xoff r_xoff(
-        .d(r_xoff$d),
-        .q(r_xoff$q),
-        .clock(clock)
-    );
-    pfc_paper__r_xon r_xon(
-        .d(r_xon$d),
-        .q(r_xon$q),
-        .clock(clock)
-    );
-    pfc_paper__r_max r_max(
-        .d(r_max$d),
-        .q(r_max$q),
-        .clock(clock)
-    );
-    pfc_paper__r_quanta r_quanta(
-        .d(r_quanta$d),
-        .q(r_quanta$q),
-        .clock(clock)
-    );
-    pfc_paper__r_refresh r_refresh(
-        .d(r_refresh$d),
-        .q(r_refresh$q),
-        .clock(clock)
-    );
-    pfc_paper__r_err r_err(
-        .d(r_err$d),
-        .q(r_err$q),
         .clock(clock)
     );
     pfc_paper__o_drop o_drop(
@@ -298,28 +267,16 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         .q(o_xon_key$q),
         .clock(clock)
     );
-    pfc_paper__o_rdata o_rdata(
-        .d(o_rdata$d),
-        .q(o_rdata$q),
-        .clock(clock)
-    );
 
     // Update code
     always @(*) begin
         e_bad$d = e_bad$q;
         d_bad$d = d_bad$q;
-        r_xoff$d = r_xoff$q;
-        r_xon$d = r_xon$q;
-        r_max$d = r_max$q;
-        r_quanta$d = r_quanta$q;
-        r_refresh$d = r_refresh$q;
-        r_err$d = r_err$q;
         o_drop$d = o_drop$q;
         o_xoff_valid$d = o_xoff_valid$q;
         o_xoff_key$d = o_xoff_key$q;
         o_xon_valid$d = o_xon_valid$q;
         o_xon_key$d = o_xon_key$q;
-        o_rdata$d = o_rdata$q;
         in_e_ok = port_ok[enq_port] & prio_ok[enq_prio];
         in_d_ok = port_ok[deq_port] & prio_ok[deq_prio];
         ingress$reset = reset;
@@ -329,16 +286,16 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         ingress$deq_valid = deq_valid & in_d_ok;
         ingress$deq_key = ({3'd0, deq_port} << prio_bits) | ({5'd0, deq_prio} & prio_mask);
         ingress$deq_len = deq_len;
-        ingress$xoff_thr = r_xoff$q;
-        ingress$xon_thr = r_xon$q;
-        ingress$max = r_max$q;
+        ingress$xoff_thr = csr$value[(at_xoff)+:(32)];
+        ingress$xon_thr = csr$value[(at_xon)+:(32)];
+        ingress$max = csr$value[(at_max)+:(32)];
         e_bad$d = enq_valid & ~in_e_ok;
         d_bad$d = deq_valid & ~in_d_ok;
         frames$reset = reset;
         frames$paused = ingress$xoff;
         frames$paused_next = ingress$xoff_next;
-        frames$quanta = r_quanta$q;
-        frames$refresh = r_refresh$q;
+        frames$quanta = csr$value[(at_quanta)+:(16)];
+        frames$refresh = csr$value[(at_refresh)+:(16)];
         o_drop$d = ingress$drop;
         o_xoff_valid$d = ingress$xoff_event;
         o_xoff_key$d = 8'h0;
@@ -350,52 +307,11 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         if (ingress$xon_event) begin
             o_xon_key$d = ingress$d_key;
         end
-        o_rdata$d = 32'h0;
-        if (csr_addr == a_id) begin
-            o_rdata$d = id_word;
-        end
-        else if (csr_addr == a_params) begin
-            o_rdata$d = params_word;
-        end
-        else if (csr_addr == a_xoff) begin
-            o_rdata$d = r_xoff$q;
-        end
-        else if (csr_addr == a_xon) begin
-            o_rdata$d = r_xon$q;
-        end
-        else if (csr_addr == a_max) begin
-            o_rdata$d = r_max$q;
-        end
-        else if (csr_addr == a_quanta) begin
-            o_rdata$d = {16'd0, r_quanta$q};
-        end
-        else if (csr_addr == a_refresh) begin
-            o_rdata$d = {16'd0, r_refresh$q};
-        end
-        else if (csr_addr == a_err) begin
-            o_rdata$d = {30'd0, r_err$q};
-        end
-        err_clear = 2'h0;
-        if (csr_we) begin
-            if (csr_addr == a_xoff) begin
-                r_xoff$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_xon) begin
-                r_xon$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_max) begin
-                r_max$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_quanta) begin
-                r_quanta$d = csr_wdata[(32'h0)+:(16)];
-            end
-            if (csr_addr == a_refresh) begin
-                r_refresh$d = csr_wdata[(32'h0)+:(16)];
-            end
-            if (csr_addr == a_err) begin
-                err_clear = csr_wdata[(32'h0)+:(2)];
-            end
-        end
+        csr$reset = reset;
+        csr$we = csr_we;
+        csr$addr = csr_addr;
+        csr$wdata = csr_wdata;
+        csr$hw_value = 256'h0;
         err_uf_bits = 2'h0;
         if (ingress$underflow) begin
             err_uf_bits = err_underflow;
@@ -404,7 +320,8 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         if (e_bad$q | d_bad$q) begin
             err_ix_bits = err_index;
         end
-        r_err$d = (r_err$q & ~err_clear) | err_uf_bits | err_ix_bits;
+        err_raised = err_uf_bits | err_ix_bits;
+        csr$hw_set = {254'd0, err_raised} << at_err;
         enq_drop = o_drop$q;
         xoff_valid = o_xoff_valid$q;
         xoff_key_port = o_xoff_key$q >> prio_bits;
@@ -421,26 +338,79 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         frame_class_enable = frames$frame_class_enable;
         frame_pause = frames$frame_pause;
         frame_quanta = frames$frame_quanta;
-        csr_rdata = o_rdata$q;
+        csr_rdata = csr$rdata;
         if (reset) begin
             e_bad$d = 1'b0;
             d_bad$d = 1'b0;
-            r_xoff$d = reset_xoff;
-            r_xon$d = reset_xon;
-            r_max$d = reset_max;
-            r_quanta$d = reset_quanta;
-            r_refresh$d = reset_refresh;
-            r_err$d = 2'h0;
             o_drop$d = 1'b0;
             o_xoff_valid$d = 1'b0;
             o_xoff_key$d = 8'h0;
             o_xon_valid$d = 1'b0;
             o_xon_key$d = 8'h0;
-            o_rdata$d = 32'h0;
         end
     end
 
 endmodule // top
+
+
+module pfc_paper__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value_next,write);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  we;
+    input wire  [5:0] addr;
+    input wire  [31:0] wdata;
+    input wire  [255:0] hw_value;
+    input wire  [255:0] hw_set;
+    output reg  [31:0] rdata;
+    output reg  [255:0] value;
+    output reg  [255:0] value_next;
+    output reg  [7:0] write;
+
+    // Update code (custom)
+    reg [23:0] r_xoff;
+    reg [23:0] r_xon;
+    reg [23:0] r_max;
+    reg [15:0] r_quanta;
+    reg [15:0] r_refresh;
+    reg [1:0] r_err;
+    // Each slot reads only its register's bits of the buses; the rest is unused on purpose.
+    wire unused_bus_bits = ^{wdata, hw_value, hw_set};
+    wire [7:0] slot = we ? 8'd1 << addr : 8'd0;
+    always @(posedge clock) begin
+       if (reset) begin
+          r_xoff <= 24'hc350;
+          r_xon <= 24'h9c40;
+          r_max <= 24'hea60;
+          r_quanta <= 16'hffff;
+          r_refresh <= 16'h1000;
+          r_err <= 2'h0;
+          rdata <= 32'd0;
+       end else begin
+          if (slot[2]) r_xoff <= wdata[23:0];
+          if (slot[3]) r_xon <= wdata[23:0];
+          if (slot[4]) r_max <= wdata[23:0];
+          if (slot[5]) r_quanta <= wdata[15:0];
+          if (slot[6]) r_refresh <= wdata[15:0];
+          r_err <= r_err & ~(slot[7] ? wdata[1:0] : 2'd0) | hw_set[225:224];
+          case (addr)
+             6'd0: rdata <= 32'h50464301;
+             6'd1: rdata <= 32'h0e180820;
+             6'd2: rdata <= {8'd0, r_xoff};
+             6'd3: rdata <= {8'd0, r_xon};
+             6'd4: rdata <= {8'd0, r_max};
+             6'd5: rdata <= {16'd0, r_quanta};
+             6'd6: rdata <= {16'd0, r_refresh};
+             6'd7: rdata <= {30'd0, r_err};
+             default: rdata <= 32'd0;
+          endcase
+       end
+    end
+    always @(*) value = {{30'd0, r_err}, {16'd0, r_refresh}, {16'd0, r_quanta}, {8'd0, r_max}, {8'd0, r_xon}, {8'd0, r_xoff}, 32'd0, 32'd0};
+    always @(*) value_next = {32'd0, {16'd0, (reset ? 16'h1000 : slot[6] ? wdata[15:0] : r_refresh)}, {16'd0, (reset ? 16'hffff : slot[5] ? wdata[15:0] : r_quanta)}, {8'd0, (reset ? 24'hea60 : slot[4] ? wdata[23:0] : r_max)}, {8'd0, (reset ? 24'h9c40 : slot[3] ? wdata[23:0] : r_xon)}, {8'd0, (reset ? 24'hc350 : slot[2] ? wdata[23:0] : r_xoff)}, 32'd0, 32'd0};
+    always @(*) write = slot;
+endmodule // pfc_paper__csr
 
 
 module pfc_paper__d_bad(d,q,clock);
@@ -2429,25 +2399,6 @@ module pfc_paper__o_drop(d,q,clock);
 endmodule // pfc_paper__o_drop
 
 
-module pfc_paper__o_rdata(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__o_rdata
-
-
 module pfc_paper__o_xoff_key(d,q,clock);
 
     // Module arguments
@@ -2522,117 +2473,3 @@ module pfc_paper__o_xon_valid(d,q,clock);
     end
 
 endmodule // pfc_paper__o_xon_valid
-
-
-module pfc_paper__r_err(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__r_err
-
-
-module pfc_paper__r_max(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__r_max
-
-
-module pfc_paper__r_quanta(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__r_quanta
-
-
-module pfc_paper__r_refresh(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__r_refresh
-
-
-module pfc_paper__r_xoff(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__r_xoff
-
-
-module pfc_paper__r_xon(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__r_xon

@@ -114,7 +114,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     localparam  prio_ok = 8'hff;
     localparam  time_mask = 32'h3ffff;
     localparam  time_top = 32'h20000;
-    localparam  half_mask = 32'h1ffff;
     localparam  queue_mask = 32'hffffff;
     localparam  one_32 = 32'h1;
     localparam  one_k = 512'h1;
@@ -123,32 +122,22 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     localparam  ecn_ue = 2'b1;
     localparam  ecn_ce = 2'b11;
     localparam  all_k = 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
-    localparam  id_word = 32'h54434401;
-    localparam  params_word = 32'h12180840;
-    localparam  a_id = 6'b0;
-    localparam  a_params = 6'b1;
-    localparam  a_mode = 6'b10;
-    localparam  a_options = 6'b11;
-    localparam  a_max_ton = 6'b100;
-    localparam  a_t_period = 6'b101;
-    localparam  a_k = 6'b110;
-    localparam  a_k_low = 6'b111;
-    localparam  a_prio_enable = 6'b1000;
-    localparam  a_now = 6'b1001;
-    localparam  a_err = 6'b1010;
-    localparam  a_entry_index = 6'b1011;
-    localparam  a_entry_status = 6'b1100;
-    localparam  a_entry_t_on = 6'b1101;
-    localparam  a_entry_t_t = 6'b1110;
-    localparam  a_entry_q_rec = 6'b1111;
-    localparam  a_entry_state = 6'b10000;
-    localparam  reset_mode = 1'b0;
-    localparam  reset_options = 2'b0;
-    localparam  reset_max_ton = 32'h8660;
-    localparam  reset_t_period = 32'h8660;
-    localparam  reset_k = 32'h9c40;
-    localparam  reset_k_low = 32'h9c40;
-    localparam  reset_prio_enable = 8'hff;
+    localparam  at_mode = 10'b1000000;
+    localparam  at_options = 10'b1100000;
+    localparam  at_max_ton = 10'b10000000;
+    localparam  at_t_period = 10'b10100000;
+    localparam  at_k = 10'b11000000;
+    localparam  at_k_low = 10'b11100000;
+    localparam  at_prio_enable = 10'b100000000;
+    localparam  at_now = 10'b100100000;
+    localparam  at_entry_index = 10'b101100000;
+    localparam  at_entry_status = 10'b110000000;
+    localparam  at_entry_t_on = 10'b110100000;
+    localparam  at_entry_t_t = 10'b111000000;
+    localparam  at_entry_q_rec = 10'b111100000;
+    localparam  at_entry_state = 10'b1000000000;
+    localparam  err_flag = 544'h100000000000000000000000000000000000000000000000000000000000000000000000000000000;
+    localparam  entry_index_written = 17'b100000000000;
     localparam  one_1 = 1'b1;
 
     // Stub signals
@@ -280,24 +269,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  [511:0] age_t_hi$q;
     reg  [511:0] age_t_lo$d;
     wire  [511:0] age_t_lo$q;
-    reg  r_mode$d;
-    wire  r_mode$q;
-    reg  [1:0] r_options$d;
-    wire  [1:0] r_options$q;
-    reg  [31:0] r_max_ton$d;
-    wire  [31:0] r_max_ton$q;
-    reg  [31:0] r_t_period$d;
-    wire  [31:0] r_t_period$q;
-    reg  [31:0] r_k$d;
-    wire  [31:0] r_k$q;
-    reg  [31:0] r_k_low$d;
-    wire  [31:0] r_k_low$q;
-    reg  [7:0] r_prio_enable$d;
-    wire  [7:0] r_prio_enable$q;
-    reg  r_err$d;
-    wire  r_err$q;
-    reg  [8:0] r_entry_index$d;
-    wire  [8:0] r_entry_index$q;
     reg  [31:0] s_t_on$d;
     wire  [31:0] s_t_on$q;
     reg  [31:0] s_t_t$d;
@@ -316,10 +287,28 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  [1:0] o_ecn$q;
     reg  [1:0] o_state$d;
     wire  [1:0] o_state$q;
-    reg  [31:0] o_rdata$d;
-    wire  [31:0] o_rdata$q;
+    reg  csr$reset;
+    reg  csr$we;
+    reg  [5:0] csr$addr;
+    reg  [31:0] csr$wdata;
+    reg  [543:0] csr$hw_value;
+    reg  [543:0] csr$hw_set;
+    wire  [31:0] csr$rdata;
+    wire  [543:0] csr$value;
+    wire  [543:0] csr$value_next;
+    wire  [16:0] csr$write;
 
     // Local signals
+    reg  r_mode;
+    reg  r_mode_next;
+    reg  [1:0] r_options;
+    reg  [31:0] r_max_ton_next;
+    reg  [31:0] r_t_period_next;
+    reg  [31:0] r_k;
+    reg  [31:0] r_k_low;
+    reg  [7:0] r_prio_enable;
+    reg  [8:0] r_entry_index;
+    reg  [31:0] snap_busy;
     reg  [8:0] in_p_key;
     reg  [8:0] in_c_key;
     reg  [8:0] in_d_key;
@@ -425,7 +414,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  w_on_lo;
     reg  w_t_hi;
     reg  w_t_lo;
-    reg  err_clear;
 
     // Sub module instances
     tcd_paper__p_valid p_valid(
@@ -730,51 +718,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .q(age_t_lo$q),
         .clock(clock)
     );
-    tcd_paper__r_mode r_mode(
-        .d(r_mode$d),
-        .q(r_mode$q),
-        .clock(clock)
-    );
-    tcd_paper__r_options r_options(
-        .d(r_options$d),
-        .q(r_options$q),
-        .clock(clock)
-    );
-    tcd_paper__r_max_ton r_max_ton(
-        .d(r_max_ton$d),
-        .q(r_max_ton$q),
-        .clock(clock)
-    );
-    tcd_paper__r_t_period r_t_period(
-        .d(r_t_period$d),
-        .q(r_t_period$q),
-        .clock(clock)
-    );
-    tcd_paper__r_k r_k(
-        .d(r_k$d),
-        .q(r_k$q),
-        .clock(clock)
-    );
-    tcd_paper__r_k_low r_k_low(
-        .d(r_k_low$d),
-        .q(r_k_low$q),
-        .clock(clock)
-    );
-    tcd_paper__r_prio_enable r_prio_enable(
-        .d(r_prio_enable$d),
-        .q(r_prio_enable$q),
-        .clock(clock)
-    );
-    tcd_paper__r_err r_err(
-        .d(r_err$d),
-        .q(r_err$q),
-        .clock(clock)
-    );
-    tcd_paper__r_entry_index r_entry_index(
-        .d(r_entry_index$d),
-        .q(r_entry_index$q),
-        .clock(clock)
-    );
     tcd_paper__s_t_on s_t_on(
         .d(s_t_on$d),
         .q(s_t_on$q),
@@ -820,10 +763,18 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .q(o_state$q),
         .clock(clock)
     );
-    tcd_paper__o_rdata o_rdata(
-        .d(o_rdata$d),
-        .q(o_rdata$q),
-        .clock(clock)
+    tcd_paper__csr csr(
+        .clock(clock),
+        .reset(csr$reset),
+        .we(csr$we),
+        .addr(csr$addr),
+        .wdata(csr$wdata),
+        .hw_value(csr$hw_value),
+        .hw_set(csr$hw_set),
+        .rdata(csr$rdata),
+        .value(csr$value),
+        .value_next(csr$value_next),
+        .write(csr$write)
     );
 
     // Update code
@@ -882,15 +833,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         age_on_lo$d = age_on_lo$q;
         age_t_hi$d = age_t_hi$q;
         age_t_lo$d = age_t_lo$q;
-        r_mode$d = r_mode$q;
-        r_options$d = r_options$q;
-        r_max_ton$d = r_max_ton$q;
-        r_t_period$d = r_t_period$q;
-        r_k$d = r_k$q;
-        r_k_low$d = r_k_low$q;
-        r_prio_enable$d = r_prio_enable$q;
-        r_err$d = r_err$q;
-        r_entry_index$d = r_entry_index$q;
         s_t_on$d = s_t_on$q;
         s_t_t$d = s_t_t$q;
         s_q_rec$d = s_q_rec$q;
@@ -900,7 +842,15 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         o_prio$d = o_prio$q;
         o_ecn$d = o_ecn$q;
         o_state$d = o_state$q;
-        o_rdata$d = o_rdata$q;
+        r_mode = csr$value[at_mode];
+        r_options = csr$value[(at_options)+:(2)];
+        r_k = csr$value[(at_k)+:(32)];
+        r_k_low = csr$value[(at_k_low)+:(32)];
+        r_prio_enable = csr$value[(at_prio_enable)+:(8)];
+        r_entry_index = csr$value[(at_entry_index)+:(9)];
+        r_mode_next = csr$value_next[at_mode];
+        r_max_ton_next = csr$value_next[(at_max_ton)+:(32)];
+        r_t_period_next = csr$value_next[(at_t_period)+:(32)];
         in_p_key = ({3'd0, rx_pfc_port} << 32'h3) | {6'd0, rx_pfc_prio};
         in_c_key = ({3'd0, rx_credit_port} << 32'h3) | {6'd0, rx_credit_vl};
         in_d_key = ({3'd0, deq_port} << 32'h3) | {6'd0, deq_prio};
@@ -927,12 +877,12 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
             in_l_key = in_d_key;
         end
         else begin
-            in_l_key = r_entry_index$q;
+            in_l_key = r_entry_index;
         end
-        in_s_ok = port_ok[r_entry_index$q[(32'h3)+:(6)]] & prio_ok[r_entry_index$q[(32'h0)+:(3)]];
+        in_s_ok = port_ok[r_entry_index[(32'h3)+:(6)]] & prio_ok[r_entry_index[(32'h0)+:(3)]];
         l_ok$d = in_s_ok;
         snap_read$d = snap_pending$q & ~deq_valid;
-        snap_write = csr_we & (csr_addr == a_entry_index);
+        snap_write = |(csr$write & entry_index_written);
         snap_pending$d = (snap_pending$q & deq_valid) | snap_write;
         ram_r_t$read_address = in_l_key;
         ram_r_q$read_address = in_l_key;
@@ -941,7 +891,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         next_now = (now$q + one_32) & time_mask;
         now$d = next_now;
         half_wrap = |((next_now ^ now$q) & time_top);
-        if (r_mode$q) begin
+        if (r_mode) begin
             rx_valid = c_valid$q;
             rx_bad = c_bad$q;
             rx_key = c_key$q;
@@ -1105,8 +1055,8 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
             ton_short = ~|lk_on_hi & on_win_lk;
             t_expired = |lk_t_hi | ~t_win_lk;
         end
-        enabled = r_prio_enable$q[d_prio$q];
-        at_boundary = r_options$q[32'h0];
+        enabled = r_prio_enable[d_prio$q];
+        at_boundary = r_options[32'h0];
         if (&d_ecn$q | ~|d_ecn$q) begin
             ecn_as_ue = d_ecn$q;
         end
@@ -1127,7 +1077,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
             new_ecn = ecn_as_ue;
         end
         else if (lk_ls != ls_und) begin
-            if (d_qlen$q > r_k$q) begin
+            if (d_qlen$q > r_k) begin
                 new_ls = ls_cong;
                 new_ecn = ecn_as_ce;
             end
@@ -1135,17 +1085,17 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
                 new_ls = 2'h0;
             end
         end
-        else if (~at_boundary & (d_qlen$q < r_k_low$q)) begin
+        else if (~at_boundary & (d_qlen$q < r_k_low)) begin
             new_ls = 2'h0;
         end
         else if (t_expired) begin
             boundary = 1'b1;
-            if (at_boundary & (d_qlen$q < r_k_low$q)) begin
+            if (at_boundary & (d_qlen$q < r_k_low)) begin
                 new_ls = 2'h0;
             end
-            else if (q_ge & (d_qlen$q > r_k$q)) begin
+            else if (q_ge & (d_qlen$q > r_k)) begin
                 new_ls = ls_cong;
-                if (r_options$q[32'h1]) begin
+                if (r_options[32'h1]) begin
                     new_ecn = ecn_as_ce;
                 end
             end
@@ -1255,101 +1205,25 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
             o_ecn$d = new_ecn;
             o_state$d = new_ls;
         end
-        o_rdata$d = 32'h0;
-        if (csr_addr == a_id) begin
-            o_rdata$d = id_word;
+        csr$reset = reset;
+        csr$we = csr_we;
+        csr$addr = csr_addr;
+        csr$wdata = csr_wdata;
+        snap_busy = 32'h0;
+        if (snap_pending$q | snap_read$q) begin
+            snap_busy = one_32;
         end
-        else if (csr_addr == a_params) begin
-            o_rdata$d = params_word;
+        csr$hw_value = ({512'd0, now$q} << at_now) | ({512'd0, snap_busy} << at_entry_status) | ({512'd0, s_t_on$q} << at_entry_t_on) | ({512'd0, s_t_t$q} << at_entry_t_t) | ({512'd0, s_q_rec$q} << at_entry_q_rec) | ({536'd0, s_state$q} << at_entry_state);
+        csr$hw_set = 544'h0;
+        if (rx_bad | d_bad$q) begin
+            csr$hw_set = err_flag;
         end
-        else if (csr_addr == a_mode) begin
-            if (r_mode$q) begin
-                o_rdata$d = one_32;
-            end
-        end
-        else if (csr_addr == a_options) begin
-            o_rdata$d = {30'd0, r_options$q};
-        end
-        else if (csr_addr == a_max_ton) begin
-            o_rdata$d = r_max_ton$q;
-        end
-        else if (csr_addr == a_t_period) begin
-            o_rdata$d = r_t_period$q;
-        end
-        else if (csr_addr == a_k) begin
-            o_rdata$d = r_k$q;
-        end
-        else if (csr_addr == a_k_low) begin
-            o_rdata$d = r_k_low$q;
-        end
-        else if (csr_addr == a_prio_enable) begin
-            o_rdata$d = {24'd0, r_prio_enable$q};
-        end
-        else if (csr_addr == a_now) begin
-            o_rdata$d = now$q;
-        end
-        else if (csr_addr == a_err) begin
-            if (r_err$q) begin
-                o_rdata$d = one_32;
-            end
-        end
-        else if (csr_addr == a_entry_index) begin
-            o_rdata$d = {23'd0, r_entry_index$q};
-        end
-        else if (csr_addr == a_entry_status) begin
-            if (snap_pending$q | snap_read$q) begin
-                o_rdata$d = one_32;
-            end
-        end
-        else if (csr_addr == a_entry_t_on) begin
-            o_rdata$d = s_t_on$q;
-        end
-        else if (csr_addr == a_entry_t_t) begin
-            o_rdata$d = s_t_t$q;
-        end
-        else if (csr_addr == a_entry_q_rec) begin
-            o_rdata$d = s_q_rec$q;
-        end
-        else if (csr_addr == a_entry_state) begin
-            o_rdata$d = {24'd0, s_state$q};
-        end
-        err_clear = 1'b0;
-        if (csr_we) begin
-            if (csr_addr == a_mode) begin
-                r_mode$d = csr_wdata[32'h0];
-            end
-            if (csr_addr == a_options) begin
-                r_options$d = csr_wdata[(32'h0)+:(2)];
-            end
-            if (csr_addr == a_max_ton) begin
-                r_max_ton$d = csr_wdata & half_mask;
-            end
-            if (csr_addr == a_t_period) begin
-                r_t_period$d = csr_wdata & half_mask;
-            end
-            if (csr_addr == a_k) begin
-                r_k$d = csr_wdata & queue_mask;
-            end
-            if (csr_addr == a_k_low) begin
-                r_k_low$d = csr_wdata & queue_mask;
-            end
-            if (csr_addr == a_prio_enable) begin
-                r_prio_enable$d = csr_wdata[(32'h0)+:(8)];
-            end
-            if (csr_addr == a_err) begin
-                err_clear = csr_wdata[32'h0];
-            end
-            if (csr_addr == a_entry_index) begin
-                r_entry_index$d = csr_wdata[(32'h0)+:(9)];
-            end
-        end
-        r_err$d = (r_err$q & ~err_clear) | rx_bad | d_bad$q;
         mark_valid = o_valid$q;
         mark_port = o_port$q;
         mark_prio = o_prio$q;
         mark_ecn = o_ecn$q;
         mark_state = o_state$q;
-        csr_rdata = o_rdata$q;
+        csr_rdata = csr$rdata;
         if (reset) begin
             p_valid$d = 1'b0;
             p_bad$d = 1'b0;
@@ -1373,15 +1247,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
             age_on_lo$d = all_k;
             age_t_hi$d = all_k;
             age_t_lo$d = all_k;
-            r_mode$d = reset_mode;
-            r_options$d = reset_options;
-            r_max_ton$d = reset_max_ton;
-            r_t_period$d = reset_t_period;
-            r_k$d = reset_k;
-            r_k_low$d = reset_k_low;
-            r_prio_enable$d = reset_prio_enable;
-            r_err$d = 1'b0;
-            r_entry_index$d = 9'h0;
             s_t_on$d = 32'h0;
             s_t_t$d = 32'h0;
             s_q_rec$d = 32'h0;
@@ -1391,14 +1256,13 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
             o_prio$d = 3'h0;
             o_ecn$d = 2'h0;
             o_state$d = 2'h0;
-            o_rdata$d = 32'h0;
         end
         lk_pend$d = pending$d[in_l_key];
         lk_wr$d = ~d_unwritten_next[in_l_key];
         lk_paused_r$d = paused$d[(in_l_key)+:(1)];
         lk_on_hi_r$d = age_on_hi$d[(in_l_key)+:(1)];
         lk_on_lo_r$d = age_on_lo$d[(in_l_key)+:(1)];
-        if (r_mode$d) begin
+        if (r_mode_next) begin
             rx_next_valid = c_valid$d;
             rx_next_key = c_key$d;
             rx_next_stop = c_stop$d;
@@ -1418,12 +1282,12 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         tq_fw_d$d = tq_from_d & lk_sel_d$d;
         tq_ram_d$d = tq_from_d & ~lk_sel_d$d;
         tq_zero$d = ~same_r$d & ~lk_pend$d & ~lk_wr$d;
-        on_start$d = (now$d - r_max_ton$d) & time_mask;
-        on_wraps$d = now$d < r_max_ton$d;
-        on_zero$d = ~|r_max_ton$d;
-        t_start$d = (now$d - r_t_period$d) & time_mask;
-        t_wraps$d = now$d < r_t_period$d;
-        t_zero$d = ~|r_t_period$d;
+        on_start$d = (now$d - r_max_ton_next) & time_mask;
+        on_wraps$d = now$d < r_max_ton_next;
+        on_zero$d = ~|r_max_ton_next;
+        t_start$d = (now$d - r_t_period_next) & time_mask;
+        t_wraps$d = now$d < r_t_period_next;
+        t_zero$d = ~|r_t_period_next;
     end
 
 endmodule // top
@@ -1598,6 +1462,84 @@ module tcd_paper__c_valid(d,q,clock);
     end
 
 endmodule // tcd_paper__c_valid
+
+
+module tcd_paper__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value_next,write);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  we;
+    input wire  [5:0] addr;
+    input wire  [31:0] wdata;
+    input wire  [543:0] hw_value;
+    input wire  [543:0] hw_set;
+    output reg  [31:0] rdata;
+    output reg  [543:0] value;
+    output reg  [543:0] value_next;
+    output reg  [16:0] write;
+
+    // Update code (custom)
+    reg [0:0] r_mode;
+    reg [1:0] r_options;
+    reg [16:0] r_max_ton;
+    reg [16:0] r_t_period;
+    reg [23:0] r_k;
+    reg [23:0] r_k_low;
+    reg [7:0] r_prio_enable;
+    reg [0:0] r_err;
+    reg [8:0] r_entry_index;
+    // Each slot reads only its register's bits of the buses; the rest is unused on purpose.
+    wire unused_bus_bits = ^{wdata, hw_value, hw_set};
+    wire [16:0] slot = we ? 17'd1 << addr : 17'd0;
+    always @(posedge clock) begin
+       if (reset) begin
+          r_mode <= 1'h0;
+          r_options <= 2'h0;
+          r_max_ton <= 17'h8660;
+          r_t_period <= 17'h8660;
+          r_k <= 24'h9c40;
+          r_k_low <= 24'h9c40;
+          r_prio_enable <= 8'hff;
+          r_err <= 1'h0;
+          r_entry_index <= 9'h0;
+          rdata <= 32'd0;
+       end else begin
+          if (slot[2]) r_mode <= wdata[0:0];
+          if (slot[3]) r_options <= wdata[1:0];
+          if (slot[4]) r_max_ton <= wdata[16:0];
+          if (slot[5]) r_t_period <= wdata[16:0];
+          if (slot[6]) r_k <= wdata[23:0];
+          if (slot[7]) r_k_low <= wdata[23:0];
+          if (slot[8]) r_prio_enable <= wdata[7:0];
+          r_err <= r_err & ~(slot[10] ? wdata[0:0] : 1'd0) | hw_set[320:320];
+          if (slot[11]) r_entry_index <= wdata[8:0];
+          case (addr)
+             6'd0: rdata <= 32'h54434401;
+             6'd1: rdata <= 32'h12180840;
+             6'd2: rdata <= {31'd0, r_mode};
+             6'd3: rdata <= {30'd0, r_options};
+             6'd4: rdata <= {15'd0, r_max_ton};
+             6'd5: rdata <= {15'd0, r_t_period};
+             6'd6: rdata <= {8'd0, r_k};
+             6'd7: rdata <= {8'd0, r_k_low};
+             6'd8: rdata <= {24'd0, r_prio_enable};
+             6'd9: rdata <= {14'd0, hw_value[305:288]};
+             6'd10: rdata <= {31'd0, r_err};
+             6'd11: rdata <= {23'd0, r_entry_index};
+             6'd12: rdata <= {31'd0, hw_value[384:384]};
+             6'd13: rdata <= {14'd0, hw_value[433:416]};
+             6'd14: rdata <= {14'd0, hw_value[465:448]};
+             6'd15: rdata <= {8'd0, hw_value[503:480]};
+             6'd16: rdata <= {24'd0, hw_value[519:512]};
+             default: rdata <= 32'd0;
+          endcase
+       end
+    end
+    always @(*) value = {32'd0, 32'd0, 32'd0, 32'd0, 32'd0, {23'd0, r_entry_index}, {31'd0, r_err}, 32'd0, {24'd0, r_prio_enable}, {8'd0, r_k_low}, {8'd0, r_k}, {15'd0, r_t_period}, {15'd0, r_max_ton}, {30'd0, r_options}, {31'd0, r_mode}, 32'd0, 32'd0};
+    always @(*) value_next = {32'd0, 32'd0, 32'd0, 32'd0, 32'd0, {23'd0, (reset ? 9'h0 : slot[11] ? wdata[8:0] : r_entry_index)}, 32'd0, 32'd0, {24'd0, (reset ? 8'hff : slot[8] ? wdata[7:0] : r_prio_enable)}, {8'd0, (reset ? 24'h9c40 : slot[7] ? wdata[23:0] : r_k_low)}, {8'd0, (reset ? 24'h9c40 : slot[6] ? wdata[23:0] : r_k)}, {15'd0, (reset ? 17'h8660 : slot[5] ? wdata[16:0] : r_t_period)}, {15'd0, (reset ? 17'h8660 : slot[4] ? wdata[16:0] : r_max_ton)}, {30'd0, (reset ? 2'h0 : slot[3] ? wdata[1:0] : r_options)}, {31'd0, (reset ? 1'h0 : slot[2] ? wdata[0:0] : r_mode)}, 32'd0, 32'd0};
+    always @(*) write = slot;
+endmodule // tcd_paper__csr
 
 
 module tcd_paper__d_bad(d,q,clock);
@@ -2094,25 +2036,6 @@ module tcd_paper__o_prio(d,q,clock);
 endmodule // tcd_paper__o_prio
 
 
-module tcd_paper__o_rdata(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__o_rdata
-
-
 module tcd_paper__o_state(d,q,clock);
 
     // Module arguments
@@ -2339,177 +2262,6 @@ module tcd_paper__pending(d,q,clock);
     end
 
 endmodule // tcd_paper__pending
-
-
-module tcd_paper__r_entry_index(d,q,clock);
-
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_entry_index
-
-
-module tcd_paper__r_err(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_err
-
-
-module tcd_paper__r_k(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_k
-
-
-module tcd_paper__r_k_low(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_k_low
-
-
-module tcd_paper__r_max_ton(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_max_ton
-
-
-module tcd_paper__r_mode(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_mode
-
-
-module tcd_paper__r_options(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_options
-
-
-module tcd_paper__r_prio_enable(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_prio_enable
-
-
-module tcd_paper__r_t_period(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__r_t_period
 
 
 module tcd_paper__ram_d_qs(clock,read_address,read_data,write_address,write_data,write_enable);

@@ -1,8 +1,8 @@
 //! Register-map declarations.
 //!
 //! Each block declares its CSR map once, as a [`RegMap`]. From that one description come the RTL
-//! decode (crates/rtl), the model's accessors (crates/model), the register table of
-//! docs/blocks/<b>.md and the C header under rtl/<b>/.
+//! CSR bank (crates/rtl/src/csr_bank.rs), the model's accessors (crates/model), the register
+//! table of docs/blocks/<b>.md and the C header under rtl/<b>/.
 //!
 //! The CSR bus is the same for every block: `csr_we`, `csr_addr` (word index), `csr_wdata` (32 b),
 //! `csr_rdata` (32 b). A write is applied on the edge that samples it and is seen by the events
@@ -18,19 +18,26 @@ pub const CSR_DATA_BITS: u32 = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
-    /// Read-only: written by the hardware, writes ignored.
+    /// Read-only constant (ID, parameters): reads the reset value, writes ignored.
+    Const,
+    /// Read-only status kept by the hardware, writes ignored.
     Ro,
     /// Read-write: software writes the low `width` bits of `csr_wdata`.
     Rw,
     /// Read, write-1-to-clear: sticky flags set by hardware.
     Rw1c,
+    /// Read-write window on a table entry that an index register selects: a read returns the
+    /// entry, a write sets it (the model applies it from the written value, the RTL bank
+    /// passes the write to the core).
+    Window,
 }
 
 impl Access {
+    /// The name software sees in the docs and the C header.
     pub fn name(self) -> &'static str {
         match self {
-            Access::Ro => "RO",
-            Access::Rw => "RW",
+            Access::Const | Access::Ro => "RO",
+            Access::Rw | Access::Window => "RW",
             Access::Rw1c => "RW1C",
         }
     }
@@ -86,8 +93,8 @@ impl RegMap {
         }
         assert!(
             regs.first()
-                .is_some_and(|r| r.index == 0 && r.access == Access::Ro),
-            "index 0 must be the RO ID word"
+                .is_some_and(|r| r.index == 0 && r.access == Access::Const),
+            "index 0 must be the constant ID word"
         );
         RegMap { block, regs }
     }
@@ -199,9 +206,9 @@ impl CsrFile {
         let rdata = self.values[i];
         if we {
             match self.access[i] {
-                Some(Access::Rw) => self.values[i] = wdata & self.masks[i],
+                Some(Access::Rw | Access::Window) => self.values[i] = wdata & self.masks[i],
                 Some(Access::Rw1c) => self.values[i] &= !wdata,
-                Some(Access::Ro) | None => {}
+                Some(Access::Const | Access::Ro) | None => {}
             }
         }
         rdata

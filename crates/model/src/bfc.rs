@@ -557,15 +557,15 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
         reset,
         doc,
     };
-    use Access::{Ro, Rw, Rw1c};
+    use Access::{Const, Ro, Rw, Rw1c, Window};
     let mut regs =
         vec![
-        r("id", reg::ID, 32, Ro, ID_WORD, "block ID \"BFC\" and version 1"),
+        r("id", reg::ID, 32, Const, ID_WORD, "block ID \"BFC\" and version 1"),
         r(
             "params",
             reg::PARAMS,
             32,
-            Ro,
+            Const,
             params,
             "ports [7:0], queues [15:8], upstream_queues [23:16], classes [31:24]",
         ),
@@ -573,7 +573,7 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             "ft_size",
             reg::FT_SIZE,
             20,
-            Ro,
+            Const,
             cfg.entries_per_port(),
             "flow-table entries per egress port (M = ft_multiple x queues)",
         ),
@@ -649,7 +649,7 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             "th_data",
             reg::TH_DATA,
             cfg.occupancy_bits,
-            Rw,
+            Window,
             0,
             "window on Th[th_index], bytes: a read returns it, a write sets it",
         ),
@@ -665,7 +665,7 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             "bpen_lo",
             reg::BPEN_LO,
             cfg.ports.min(32),
-            Rw,
+            Window,
             0,
             "window on bpEn[i][egress 0..31]: bit o clear skips the pause counter for i -> o",
         ),
@@ -675,7 +675,7 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             "bpen_hi",
             reg::BPEN_HI,
             cfg.ports - 32,
-            Rw,
+            Window,
             0,
             "window on bpEn[i][egress 32..]",
         ));

@@ -409,7 +409,7 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
         reset,
         doc,
     };
-    use Access::{Ro, Rw, Rw1c};
+    use Access::{Const, Ro, Rw, Rw1c};
     RegMap::new(
         "capfc",
         vec![
@@ -417,7 +417,7 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
                 "id",
                 reg::ID,
                 32,
-                Ro,
+                Const,
                 ID_WORD,
                 "block ID \"CAP\" and version 1",
             ),
@@ -425,7 +425,7 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
                 "params",
                 reg::PARAMS,
                 32,
-                Ro,
+                Const,
                 params,
                 "ports [7:0], priorities [15:8], occupancy_bits [21:16], length_bits [26:22], \
                  counter_bits [31:27]",

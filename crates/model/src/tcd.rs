@@ -315,7 +315,7 @@ pub fn regmap(cfg: &TcdConfig) -> RegMap {
         reset,
         doc,
     };
-    use Access::{Ro, Rw, Rw1c};
+    use Access::{Const, Ro, Rw, Rw1c};
     RegMap::new(
         "tcd",
         vec![
@@ -323,7 +323,7 @@ pub fn regmap(cfg: &TcdConfig) -> RegMap {
                 "id",
                 reg::ID,
                 32,
-                Ro,
+                Const,
                 ID_WORD,
                 "block ID \"TCD\" and version 1",
             ),
@@ -331,7 +331,7 @@ pub fn regmap(cfg: &TcdConfig) -> RegMap {
                 "params",
                 reg::PARAMS,
                 32,
-                Ro,
+                Const,
                 params,
                 "ports [7:0], priorities [15:8], queue_bits [23:16], time_bits [31:24]",
             ),

@@ -7,6 +7,7 @@ pub mod bfc;
 pub mod cal_row;
 pub mod capfc;
 pub mod counter_row_ram;
+pub mod csr_bank;
 pub mod export;
 pub mod flag_rows;
 pub mod lane_ram;

@@ -19,10 +19,17 @@ pub mod frame_gen;
 pub mod ingress;
 pub mod occupancy;
 
+use crate::csr_bank::{self, CsrBank};
 use frame_gen::FrameGen;
 use ingress::Ingress;
 use rust_hdl::prelude::*;
 use switchcraft_model::pfc::{regmap, PfcConfig, ERR_INDEX, ERR_UNDERFLOW};
+
+/// Word slots of the CSR bank (the register map's indices 0..8) and their bits.
+pub const CSR_SLOTS: usize = 8;
+const CSR_BITS: usize = 32 * CSR_SLOTS;
+/// Bits of an offset into the bank's `CSR_BITS`-bit buses.
+const CSR_OFFSET_BITS: usize = 8;
 
 /// PFC core for ports addressed by `PB` bits. `PP = 2^PB` padded ports, keys `{port, priority}`
 /// of `KB = PB + NQ` bits (`NQ` = the config's priority bits), `K = 2^KB` keys (Rust cannot yet
@@ -60,30 +67,22 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
 
     pub ingress: Ingress<KB, K>,
     pub frames: FrameGen<PB, PP, K, KB>,
+    pub csr: CsrBank<CSR_SLOTS, CSR_BITS, CSR_OFFSET_BITS>,
 
     // Parameters of this instance, from the config and the register map.
     /// Bit p set when port p exists.
     port_ok: Constant<Bits<PP>>,
     /// Bit c set when priority c exists.
     prio_ok: Constant<Bits<8>>,
-    occ_mask: Constant<Bits<32>>,
     err_underflow: Constant<Bits<2>>,
     err_index: Constant<Bits<2>>,
-    id_word: Constant<Bits<32>>,
-    params_word: Constant<Bits<32>>,
-    a_id: Constant<Bits<6>>,
-    a_params: Constant<Bits<6>>,
-    a_xoff: Constant<Bits<6>>,
-    a_xon: Constant<Bits<6>>,
-    a_max: Constant<Bits<6>>,
-    a_quanta: Constant<Bits<6>>,
-    a_refresh: Constant<Bits<6>>,
-    a_err: Constant<Bits<6>>,
-    reset_xoff: Constant<Bits<32>>,
-    reset_xon: Constant<Bits<32>>,
-    reset_max: Constant<Bits<32>>,
-    reset_quanta: Constant<Bits<16>>,
-    reset_refresh: Constant<Bits<16>>,
+    /// Bit offsets of the registers' words on the CSR bank's buses.
+    at_xoff: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_xon: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_max: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_quanta: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_refresh: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_err: Constant<Bits<CSR_OFFSET_BITS>>,
     /// Priority bits of a key (`KB - PB`) and their mask.
     prio_bits: Constant<Bits<KB>>,
     prio_mask: Constant<Bits<KB>>,
@@ -92,28 +91,19 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     e_bad: DFF<Bit>,
     d_bad: DFF<Bit>,
 
-    // Registers of the CSR map.
-    r_xoff: DFF<Bits<32>>,
-    r_xon: DFF<Bits<32>>,
-    r_max: DFF<Bits<32>>,
-    r_quanta: DFF<Bits<16>>,
-    r_refresh: DFF<Bits<16>>,
-    r_err: DFF<Bits<2>>,
-
     // Output registers.
     o_drop: DFF<Bit>,
     o_xoff_valid: DFF<Bit>,
     o_xoff_key: DFF<Bits<KB>>,
     o_xon_valid: DFF<Bit>,
     o_xon_key: DFF<Bits<KB>>,
-    o_rdata: DFF<Bits<32>>,
 
     /// The event names an existing port and priority.
     in_e_ok: Signal<Local, Bit>,
     in_d_ok: Signal<Local, Bit>,
     err_uf_bits: Signal<Local, Bits<2>>,
     err_ix_bits: Signal<Local, Bits<2>>,
-    err_clear: Signal<Local, Bits<2>>,
+    err_raised: Signal<Local, Bits<2>>,
     /// The port and priority fields of the output keys (`>>` and `&` by the priority bits).
     xoff_key_port: Signal<Local, Bits<KB>>,
     xoff_key_prio: Signal<Local, Bits<KB>>,
@@ -132,9 +122,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
         for p in 0..PP {
             port_ok = port_ok.replace_bit(p, p < cfg.ports as usize);
         }
-        let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
-        let c16 = |v: u64| Constant::new(Bits::<16>::from(v));
-        let addr = |name: &str| Constant::new(Bits::<6>::from(u64::from(map.get(name).index)));
+        let at = |name: &str| CsrBank::<CSR_SLOTS, CSR_BITS, CSR_OFFSET_BITS>::offset(&map, name);
         PfcCore {
             clock: Default::default(),
             reset: Default::default(),
@@ -164,47 +152,31 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             csr_rdata: Default::default(),
             ingress: Ingress::new(cfg.occupancy_bits as usize),
             frames: FrameGen::new(cfg.ports),
+            csr: CsrBank::new(&map),
             port_ok: Constant::new(port_ok),
             prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
-            occ_mask: c32(map.get("xoff").mask()),
             err_underflow: Constant::new(ERR_UNDERFLOW.into()),
             err_index: Constant::new(ERR_INDEX.into()),
-            id_word: c32(map.get("id").reset),
-            params_word: c32(map.get("params").reset),
-            a_id: addr("id"),
-            a_params: addr("params"),
-            a_xoff: addr("xoff"),
-            a_xon: addr("xon"),
-            a_max: addr("max"),
-            a_quanta: addr("quanta"),
-            a_refresh: addr("refresh"),
-            a_err: addr("err"),
-            reset_xoff: c32(map.get("xoff").reset),
-            reset_xon: c32(map.get("xon").reset),
-            reset_max: c32(map.get("max").reset),
-            reset_quanta: c16(map.get("quanta").reset),
-            reset_refresh: c16(map.get("refresh").reset),
+            at_xoff: at("xoff"),
+            at_xon: at("xon"),
+            at_max: at("max"),
+            at_quanta: at("quanta"),
+            at_refresh: at("refresh"),
+            at_err: at("err"),
             prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
             prio_mask: Constant::new(switchcraft_core::mask(cfg.prio_bits()).into()),
             e_bad: Default::default(),
             d_bad: Default::default(),
-            r_xoff: Default::default(),
-            r_xon: Default::default(),
-            r_max: Default::default(),
-            r_quanta: Default::default(),
-            r_refresh: Default::default(),
-            r_err: Default::default(),
             o_drop: Default::default(),
             o_xoff_valid: Default::default(),
             o_xoff_key: Default::default(),
             o_xon_valid: Default::default(),
             o_xon_key: Default::default(),
-            o_rdata: Default::default(),
             in_e_ok: Default::default(),
             in_d_ok: Default::default(),
             err_uf_bits: Default::default(),
             err_ix_bits: Default::default(),
-            err_clear: Default::default(),
+            err_raised: Default::default(),
             xoff_key_port: Default::default(),
             xoff_key_prio: Default::default(),
             xon_key_port: Default::default(),
@@ -223,18 +195,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             clock,
             e_bad,
             d_bad,
-            r_xoff,
-            r_xon,
-            r_max,
-            r_quanta,
-            r_refresh,
-            r_err,
             o_drop,
             o_xoff_valid,
             o_xoff_key,
             o_xon_valid,
-            o_xon_key,
-            o_rdata
+            o_xon_key
         );
 
         // ---- Edge n: events naming an existing port and priority go to the ingress logic.
@@ -254,9 +219,21 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.deq_prio.val()) & self.prio_mask.val());
         self.ingress.deq_len.next = self.deq_len.val();
-        self.ingress.xoff_thr.next = self.r_xoff.q.val();
-        self.ingress.xon_thr.next = self.r_xon.q.val();
-        self.ingress.max.next = self.r_max.q.val();
+        self.ingress.xoff_thr.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_xoff.val().index());
+        self.ingress.xon_thr.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_xon.val().index());
+        self.ingress.max.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_max.val().index());
         self.e_bad.d.next = self.enq_valid.val() & !self.in_e_ok.val();
         self.d_bad.d.next = self.deq_valid.val() & !self.in_d_ok.val();
 
@@ -265,8 +242,16 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.frames.reset.next = self.reset.val();
         self.frames.paused.next = self.ingress.xoff.val();
         self.frames.paused_next.next = self.ingress.xoff_next.val();
-        self.frames.quanta.next = self.r_quanta.q.val();
-        self.frames.refresh.next = self.r_refresh.q.val();
+        self.frames.quanta.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<16>(self.at_quanta.val().index());
+        self.frames.refresh.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<16>(self.at_refresh.val().index());
 
         // ---- Edge n + 1: event outputs (key fields zero when not valid).
         self.o_drop.d.next = self.ingress.drop.val();
@@ -281,46 +266,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.o_xon_key.d.next = self.ingress.d_key.val();
         }
 
-        // CSR bus: read the value before the edge; writes apply at the edge.
-        self.o_rdata.d.next = 0.into();
-        if self.csr_addr.val() == self.a_id.val() {
-            self.o_rdata.d.next = self.id_word.val();
-        } else if self.csr_addr.val() == self.a_params.val() {
-            self.o_rdata.d.next = self.params_word.val();
-        } else if self.csr_addr.val() == self.a_xoff.val() {
-            self.o_rdata.d.next = self.r_xoff.q.val();
-        } else if self.csr_addr.val() == self.a_xon.val() {
-            self.o_rdata.d.next = self.r_xon.q.val();
-        } else if self.csr_addr.val() == self.a_max.val() {
-            self.o_rdata.d.next = self.r_max.q.val();
-        } else if self.csr_addr.val() == self.a_quanta.val() {
-            self.o_rdata.d.next = bit_cast::<32, 16>(self.r_quanta.q.val());
-        } else if self.csr_addr.val() == self.a_refresh.val() {
-            self.o_rdata.d.next = bit_cast::<32, 16>(self.r_refresh.q.val());
-        } else if self.csr_addr.val() == self.a_err.val() {
-            self.o_rdata.d.next = bit_cast::<32, 2>(self.r_err.q.val());
-        }
-        self.err_clear.next = 0.into();
-        if self.csr_we.val() {
-            if self.csr_addr.val() == self.a_xoff.val() {
-                self.r_xoff.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_xon.val() {
-                self.r_xon.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_max.val() {
-                self.r_max.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_quanta.val() {
-                self.r_quanta.d.next = self.csr_wdata.val().get_bits::<16>(0);
-            }
-            if self.csr_addr.val() == self.a_refresh.val() {
-                self.r_refresh.d.next = self.csr_wdata.val().get_bits::<16>(0);
-            }
-            if self.csr_addr.val() == self.a_err.val() {
-                self.err_clear.next = self.csr_wdata.val().get_bits::<2>(0);
-            }
-        }
+        // CSR bank: the bus, and the sticky flags raised on this edge.
+        self.csr.clock.next = self.clock.val();
+        self.csr.reset.next = self.reset.val();
+        self.csr.we.next = self.csr_we.val();
+        self.csr.addr.next = self.csr_addr.val();
+        self.csr.wdata.next = self.csr_wdata.val();
+        self.csr.hw_value.next = 0.into();
         self.err_uf_bits.next = 0.into();
         if self.ingress.underflow.val() {
             self.err_uf_bits.next = self.err_underflow.val();
@@ -329,10 +281,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         if self.e_bad.q.val() | self.d_bad.q.val() {
             self.err_ix_bits.next = self.err_index.val();
         }
-        // A flag raised on this edge wins over a write-1-to-clear of the same edge.
-        self.r_err.d.next = (self.r_err.q.val() & !self.err_clear.val())
-            | self.err_uf_bits.val()
-            | self.err_ix_bits.val();
+        self.err_raised.next = self.err_uf_bits.val() | self.err_ix_bits.val();
+        self.csr.hw_set.next = bit_cast::<CSR_BITS, 2>(self.err_raised.val()) << self.at_err.val();
 
         // Outputs.
         self.enq_drop.next = self.o_drop.q.val();
@@ -351,24 +301,17 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.frame_class_enable.next = self.frames.frame_class_enable.val();
         self.frame_pause.next = self.frames.frame_pause.val();
         self.frame_quanta.next = self.frames.frame_quanta.val();
-        self.csr_rdata.next = self.o_rdata.q.val();
+        self.csr_rdata.next = self.csr.rdata.val();
 
         // Synchronous reset: registers to their reset values.
         if self.reset.val() {
             self.e_bad.d.next = false;
             self.d_bad.d.next = false;
-            self.r_xoff.d.next = self.reset_xoff.val();
-            self.r_xon.d.next = self.reset_xon.val();
-            self.r_max.d.next = self.reset_max.val();
-            self.r_quanta.d.next = self.reset_quanta.val();
-            self.r_refresh.d.next = self.reset_refresh.val();
-            self.r_err.d.next = 0.into();
             self.o_drop.d.next = false;
             self.o_xoff_valid.d.next = false;
             self.o_xoff_key.d.next = 0.into();
             self.o_xon_valid.d.next = false;
             self.o_xon_key.d.next = 0.into();
-            self.o_rdata.d.next = 0.into();
         }
     }
 }
@@ -491,14 +434,18 @@ pub fn package(cfg: &PfcConfig, instance: &str, command: &str) -> crate::export:
         notes: &[
             "A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.",
         ],
-        waivers: &[Waiver {
-            rule: "UNUSEDSIGNAL",
-            signals: &["*_key_port", "*_key_prio", "g_enabled", "g_paused"],
-            reason: "the high bits of the key-field locals, which keep the key's width through \
+        waivers: &[
+            csr_bank::UNUSED_WAIVER,
+            Waiver {
+                rule: "UNUSEDSIGNAL",
+                signals: &["*_key_port", "*_key_prio", "g_enabled", "g_paused"],
+                reason:
+                    "the high bits of the key-field locals, which keep the key's width through \
                      the shift or mask (only the low port bits or the priority bits are used), \
                      and of the frame generator's selected class group (K wide; its low 8 bits \
                      at most are the class vector).",
-        }],
+            },
+        ],
     })
 }
 

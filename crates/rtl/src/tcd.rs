@@ -30,9 +30,17 @@
 //! is. That write loads the T age from `age_on` (3, never set, becomes 2: no decision reads
 //! `t_T` before a RESUME, and the snapshot then shows `age_on`'s 3).
 
+use crate::csr_bank::{self, CsrBank};
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
 use switchcraft_model::tcd::{regmap, TcdConfig, CONG, ERR_INDEX, UND};
+
+/// Word slots of the CSR bank (the register map's indices 0..17) and their bits.
+pub const CSR_SLOTS: usize = 17;
+const CSR_BITS: usize = 32 * CSR_SLOTS;
+/// Bits of an offset into the bank's `CSR_BITS`-bit buses.
+const CSR_OFFSET_BITS: usize = 10;
+type Bank = CsrBank<CSR_SLOTS, CSR_BITS, CSR_OFFSET_BITS>;
 
 /// TCD core for ports addressed by `PB` bits. `PP = 2^PB` padded ports, `K = 8 * PP` keys,
 /// `KB = PB + 3` key bits.
@@ -72,7 +80,6 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     prio_ok: Constant<Bits<8>>,
     time_mask: Constant<Bits<32>>,
     time_top: Constant<Bits<32>>,
-    half_mask: Constant<Bits<32>>,
     queue_mask: Constant<Bits<32>>,
     one_32: Constant<Bits<32>>,
     one_k: Constant<Bits<K>>,
@@ -81,32 +88,24 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     ecn_ue: Constant<Bits<2>>,
     ecn_ce: Constant<Bits<2>>,
     all_k: Constant<Bits<K>>,
-    id_word: Constant<Bits<32>>,
-    params_word: Constant<Bits<32>>,
-    a_id: Constant<Bits<6>>,
-    a_params: Constant<Bits<6>>,
-    a_mode: Constant<Bits<6>>,
-    a_options: Constant<Bits<6>>,
-    a_max_ton: Constant<Bits<6>>,
-    a_t_period: Constant<Bits<6>>,
-    a_k: Constant<Bits<6>>,
-    a_k_low: Constant<Bits<6>>,
-    a_prio_enable: Constant<Bits<6>>,
-    a_now: Constant<Bits<6>>,
-    a_err: Constant<Bits<6>>,
-    a_entry_index: Constant<Bits<6>>,
-    a_entry_status: Constant<Bits<6>>,
-    a_entry_t_on: Constant<Bits<6>>,
-    a_entry_t_t: Constant<Bits<6>>,
-    a_entry_q_rec: Constant<Bits<6>>,
-    a_entry_state: Constant<Bits<6>>,
-    reset_mode: Constant<Bit>,
-    reset_options: Constant<Bits<2>>,
-    reset_max_ton: Constant<Bits<32>>,
-    reset_t_period: Constant<Bits<32>>,
-    reset_k: Constant<Bits<32>>,
-    reset_k_low: Constant<Bits<32>>,
-    reset_prio_enable: Constant<Bits<8>>,
+    /// Bit offsets of the registers' words on the CSR bank's buses.
+    at_mode: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_options: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_max_ton: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_t_period: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_k: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_k_low: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_prio_enable: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_now: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_entry_index: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_entry_status: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_entry_t_on: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_entry_t_t: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_entry_q_rec: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_entry_state: Constant<Bits<CSR_OFFSET_BITS>>,
+    /// The `err` flag in the bank's words, and the write strobe of `entry_index`.
+    err_flag: Constant<Bits<CSR_BITS>>,
+    entry_index_written: Constant<Bits<CSR_SLOTS>>,
     one_1: Constant<Bits<1>>,
 
     // Input stage.
@@ -190,16 +189,7 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     age_t_hi: DFF<Bits<K>>,
     age_t_lo: DFF<Bits<K>>,
 
-    // Registers of the CSR map.
-    r_mode: DFF<Bit>,
-    r_options: DFF<Bits<2>>,
-    r_max_ton: DFF<Bits<32>>,
-    r_t_period: DFF<Bits<32>>,
-    r_k: DFF<Bits<32>>,
-    r_k_low: DFF<Bits<32>>,
-    r_prio_enable: DFF<Bits<8>>,
-    r_err: DFF<Bit>,
-    r_entry_index: DFF<Bits<KB>>,
+    // The snapshot of the entry `entry_index` names (the `entry_*` status words).
     s_t_on: DFF<Bits<32>>,
     s_t_t: DFF<Bits<32>>,
     s_q_rec: DFF<Bits<32>>,
@@ -211,7 +201,19 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     o_prio: DFF<Bits<3>>,
     o_ecn: DFF<Bits<2>>,
     o_state: DFF<Bits<2>>,
-    o_rdata: DFF<Bits<32>>,
+
+    pub csr: Bank,
+    /// CSR values this core reads (the bank's stored words, or their next values).
+    r_mode: Signal<Local, Bit>,
+    r_mode_next: Signal<Local, Bit>,
+    r_options: Signal<Local, Bits<2>>,
+    r_max_ton_next: Signal<Local, Bits<32>>,
+    r_t_period_next: Signal<Local, Bits<32>>,
+    r_k: Signal<Local, Bits<32>>,
+    r_k_low: Signal<Local, Bits<32>>,
+    r_prio_enable: Signal<Local, Bits<8>>,
+    r_entry_index: Signal<Local, Bits<KB>>,
+    snap_busy: Signal<Local, Bits<32>>,
 
     // Combinational values of cycle n.
     in_p_key: Signal<Local, Bits<KB>>,
@@ -333,7 +335,6 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     w_on_lo: Signal<Local, Bits<1>>,
     w_t_hi: Signal<Local, Bits<1>>,
     w_t_lo: Signal<Local, Bits<1>>,
-    err_clear: Signal<Local, Bit>,
 }
 
 impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<PB, PP, K, KB> {
@@ -349,7 +350,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             port_ok = port_ok.replace_bit(p, p < cfg.ports as usize);
         }
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
-        let addr = |name: &str| Constant::new(Bits::<6>::from(u64::from(map.get(name).index)));
+        let at = |name: &str| Bank::offset(&map, name);
         let tb = cfg.time_bits;
         let mask = switchcraft_core::mask;
         TcdCore {
@@ -383,7 +384,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             prio_ok: Constant::new(mask(cfg.priorities).into()),
             time_mask: c32(mask(tb)),
             time_top: c32(1 << (tb - 1)),
-            half_mask: c32(mask(tb - 1)),
             queue_mask: c32(mask(cfg.queue_bits)),
             one_32: c32(1),
             one_k: Constant::new(1u64.into()),
@@ -392,32 +392,22 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             ecn_ue: Constant::new(switchcraft_model::tcd::UE.into()),
             ecn_ce: Constant::new(switchcraft_model::tcd::CE.into()),
             all_k: Constant::new(!Bits::<K>::default()),
-            id_word: c32(map.get("id").reset),
-            params_word: c32(map.get("params").reset),
-            a_id: addr("id"),
-            a_params: addr("params"),
-            a_mode: addr("mode"),
-            a_options: addr("options"),
-            a_max_ton: addr("max_ton"),
-            a_t_period: addr("t_period"),
-            a_k: addr("k"),
-            a_k_low: addr("k_low"),
-            a_prio_enable: addr("prio_enable"),
-            a_now: addr("now"),
-            a_err: addr("err"),
-            a_entry_index: addr("entry_index"),
-            a_entry_status: addr("entry_status"),
-            a_entry_t_on: addr("entry_t_on"),
-            a_entry_t_t: addr("entry_t_t"),
-            a_entry_q_rec: addr("entry_q_rec"),
-            a_entry_state: addr("entry_state"),
-            reset_mode: Constant::new(map.get("mode").reset == 1),
-            reset_options: Constant::new(map.get("options").reset.into()),
-            reset_max_ton: c32(map.get("max_ton").reset),
-            reset_t_period: c32(map.get("t_period").reset),
-            reset_k: c32(map.get("k").reset),
-            reset_k_low: c32(map.get("k_low").reset),
-            reset_prio_enable: Constant::new(map.get("prio_enable").reset.into()),
+            at_mode: at("mode"),
+            at_options: at("options"),
+            at_max_ton: at("max_ton"),
+            at_t_period: at("t_period"),
+            at_k: at("k"),
+            at_k_low: at("k_low"),
+            at_prio_enable: at("prio_enable"),
+            at_now: at("now"),
+            at_entry_index: at("entry_index"),
+            at_entry_status: at("entry_status"),
+            at_entry_t_on: at("entry_t_on"),
+            at_entry_t_t: at("entry_t_t"),
+            at_entry_q_rec: at("entry_q_rec"),
+            at_entry_state: at("entry_state"),
+            err_flag: Bank::bits(&map, "err", 1),
+            entry_index_written: Bank::strobe(&map, "entry_index"),
             one_1: Constant::new(1u64.into()),
             p_valid: Default::default(),
             p_bad: Default::default(),
@@ -477,15 +467,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             age_on_lo: Default::default(),
             age_t_hi: Default::default(),
             age_t_lo: Default::default(),
-            r_mode: Default::default(),
-            r_options: Default::default(),
-            r_max_ton: Default::default(),
-            r_t_period: Default::default(),
-            r_k: Default::default(),
-            r_k_low: Default::default(),
-            r_prio_enable: Default::default(),
-            r_err: Default::default(),
-            r_entry_index: Default::default(),
             s_t_on: Default::default(),
             s_t_t: Default::default(),
             s_q_rec: Default::default(),
@@ -495,7 +476,17 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             o_prio: Default::default(),
             o_ecn: Default::default(),
             o_state: Default::default(),
-            o_rdata: Default::default(),
+            csr: Bank::new(&map),
+            r_mode: Default::default(),
+            r_mode_next: Default::default(),
+            r_options: Default::default(),
+            r_max_ton_next: Default::default(),
+            r_t_period_next: Default::default(),
+            r_k: Default::default(),
+            r_k_low: Default::default(),
+            r_prio_enable: Default::default(),
+            r_entry_index: Default::default(),
+            snap_busy: Default::default(),
             in_p_key: Default::default(),
             in_c_key: Default::default(),
             in_d_key: Default::default(),
@@ -601,7 +592,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             w_on_lo: Default::default(),
             w_t_hi: Default::default(),
             w_t_lo: Default::default(),
-            err_clear: Default::default(),
         }
     }
 }
@@ -668,15 +658,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             age_on_lo,
             age_t_hi,
             age_t_lo,
-            r_mode,
-            r_options,
-            r_max_ton,
-            r_t_period,
-            r_k,
-            r_k_low,
-            r_prio_enable,
-            r_err,
-            r_entry_index,
             s_t_on,
             s_t_t,
             s_q_rec,
@@ -685,9 +666,47 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             o_port,
             o_prio,
             o_ecn,
-            o_state,
-            o_rdata
+            o_state
         );
+
+        // The CSR registers this core reads, from the bank.
+        self.r_mode.next = self.csr.value.val().get_bit(self.at_mode.val().index());
+        self.r_options.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<2>(self.at_options.val().index());
+        self.r_k.next = self.csr.value.val().get_bits::<32>(self.at_k.val().index());
+        self.r_k_low.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_k_low.val().index());
+        self.r_prio_enable.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<8>(self.at_prio_enable.val().index());
+        self.r_entry_index.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<KB>(self.at_entry_index.val().index());
+        self.r_mode_next.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bit(self.at_mode.val().index());
+        self.r_max_ton_next.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_max_ton.val().index());
+        self.r_t_period_next.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_t_period.val().index());
         self.ram_r_t.clock.next = self.clock.val();
         self.ram_r_q.clock.next = self.clock.val();
         self.ram_d_t.clock.next = self.clock.val();
@@ -729,20 +748,19 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         if self.deq_valid.val() {
             self.in_l_key.next = self.in_d_key.val();
         } else {
-            self.in_l_key.next = self.r_entry_index.q.val();
+            self.in_l_key.next = self.r_entry_index.val();
         }
         self.in_s_ok.next = self
             .port_ok
             .val()
-            .get_bit(self.r_entry_index.q.val().get_bits::<PB>(3).index())
+            .get_bit(self.r_entry_index.val().get_bits::<PB>(3).index())
             & self
                 .prio_ok
                 .val()
-                .get_bit(self.r_entry_index.q.val().get_bits::<3>(0).index());
+                .get_bit(self.r_entry_index.val().get_bits::<3>(0).index());
         self.l_ok.d.next = self.in_s_ok.val();
         self.snap_read.d.next = self.snap_pending.q.val() & !self.deq_valid.val();
-        self.snap_write.next =
-            self.csr_we.val() & (self.csr_addr.val() == self.a_entry_index.val());
+        self.snap_write.next = (self.csr.write.val() & self.entry_index_written.val()).any();
         self.snap_pending.d.next =
             (self.snap_pending.q.val() & self.deq_valid.val()) | self.snap_write.val();
         self.ram_r_t.read_address.next = self.in_l_key.val();
@@ -757,7 +775,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             ((self.next_now.val() ^ self.now.q.val()) & self.time_top.val()).any();
 
         // ---- Cycle n: the received frame of the active mode.
-        if self.r_mode.q.val() {
+        if self.r_mode.val() {
             self.rx_valid.next = self.c_valid.q.val();
             self.rx_bad.next = self.c_bad.q.val();
             self.rx_key.next = self.c_key.q.val();
@@ -966,10 +984,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         }
         self.enabled.next = self
             .r_prio_enable
-            .q
             .val()
             .get_bit(self.d_prio.q.val().index());
-        self.at_boundary.next = self.r_options.q.val().get_bit(0);
+        self.at_boundary.next = self.r_options.val().get_bit(0);
         // Mark(UE) never on CE or Not-ECT; Mark(CE) never on Not-ECT.
         if self.d_ecn.q.val().all() | !self.d_ecn.q.val().any() {
             self.ecn_as_ue.next = self.d_ecn.q.val();
@@ -988,21 +1005,21 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.new_ls.next = self.ls_und.val();
             self.new_ecn.next = self.ecn_as_ue.val();
         } else if self.lk_ls.val() != self.ls_und.val() {
-            if self.d_qlen.q.val() > self.r_k.q.val() {
+            if self.d_qlen.q.val() > self.r_k.val() {
                 self.new_ls.next = self.ls_cong.val();
                 self.new_ecn.next = self.ecn_as_ce.val();
             } else {
                 self.new_ls.next = 0.into();
             }
-        } else if !self.at_boundary.val() & (self.d_qlen.q.val() < self.r_k_low.q.val()) {
+        } else if !self.at_boundary.val() & (self.d_qlen.q.val() < self.r_k_low.val()) {
             self.new_ls.next = 0.into();
         } else if self.t_expired.val() {
             self.boundary.next = true;
-            if self.at_boundary.val() & (self.d_qlen.q.val() < self.r_k_low.q.val()) {
+            if self.at_boundary.val() & (self.d_qlen.q.val() < self.r_k_low.val()) {
                 self.new_ls.next = 0.into();
-            } else if self.q_ge.val() & (self.d_qlen.q.val() > self.r_k.q.val()) {
+            } else if self.q_ge.val() & (self.d_qlen.q.val() > self.r_k.val()) {
                 self.new_ls.next = self.ls_cong.val();
-                if self.r_options.q.val().get_bit(1) {
+                if self.r_options.val().get_bit(1) {
                     self.new_ecn.next = self.ecn_as_ce.val();
                 }
             }
@@ -1135,82 +1152,26 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.o_state.d.next = self.new_ls.val();
         }
 
-        // CSR bus: read the value before the edge; writes apply at the edge.
-        self.o_rdata.d.next = 0.into();
-        if self.csr_addr.val() == self.a_id.val() {
-            self.o_rdata.d.next = self.id_word.val();
-        } else if self.csr_addr.val() == self.a_params.val() {
-            self.o_rdata.d.next = self.params_word.val();
-        } else if self.csr_addr.val() == self.a_mode.val() {
-            if self.r_mode.q.val() {
-                self.o_rdata.d.next = self.one_32.val();
-            }
-        } else if self.csr_addr.val() == self.a_options.val() {
-            self.o_rdata.d.next = bit_cast::<32, 2>(self.r_options.q.val());
-        } else if self.csr_addr.val() == self.a_max_ton.val() {
-            self.o_rdata.d.next = self.r_max_ton.q.val();
-        } else if self.csr_addr.val() == self.a_t_period.val() {
-            self.o_rdata.d.next = self.r_t_period.q.val();
-        } else if self.csr_addr.val() == self.a_k.val() {
-            self.o_rdata.d.next = self.r_k.q.val();
-        } else if self.csr_addr.val() == self.a_k_low.val() {
-            self.o_rdata.d.next = self.r_k_low.q.val();
-        } else if self.csr_addr.val() == self.a_prio_enable.val() {
-            self.o_rdata.d.next = bit_cast::<32, 8>(self.r_prio_enable.q.val());
-        } else if self.csr_addr.val() == self.a_now.val() {
-            self.o_rdata.d.next = self.now.q.val();
-        } else if self.csr_addr.val() == self.a_err.val() {
-            if self.r_err.q.val() {
-                self.o_rdata.d.next = self.one_32.val();
-            }
-        } else if self.csr_addr.val() == self.a_entry_index.val() {
-            self.o_rdata.d.next = bit_cast::<32, KB>(self.r_entry_index.q.val());
-        } else if self.csr_addr.val() == self.a_entry_status.val() {
-            if self.snap_pending.q.val() | self.snap_read.q.val() {
-                self.o_rdata.d.next = self.one_32.val();
-            }
-        } else if self.csr_addr.val() == self.a_entry_t_on.val() {
-            self.o_rdata.d.next = self.s_t_on.q.val();
-        } else if self.csr_addr.val() == self.a_entry_t_t.val() {
-            self.o_rdata.d.next = self.s_t_t.q.val();
-        } else if self.csr_addr.val() == self.a_entry_q_rec.val() {
-            self.o_rdata.d.next = self.s_q_rec.q.val();
-        } else if self.csr_addr.val() == self.a_entry_state.val() {
-            self.o_rdata.d.next = bit_cast::<32, 8>(self.s_state.q.val());
+        // CSR bank: the bus, the status words as they are before the edge, the flag raised.
+        self.csr.clock.next = self.clock.val();
+        self.csr.reset.next = self.reset.val();
+        self.csr.we.next = self.csr_we.val();
+        self.csr.addr.next = self.csr_addr.val();
+        self.csr.wdata.next = self.csr_wdata.val();
+        self.snap_busy.next = 0.into();
+        if self.snap_pending.q.val() | self.snap_read.q.val() {
+            self.snap_busy.next = self.one_32.val();
         }
-        self.err_clear.next = false;
-        if self.csr_we.val() {
-            if self.csr_addr.val() == self.a_mode.val() {
-                self.r_mode.d.next = self.csr_wdata.val().get_bit(0);
-            }
-            if self.csr_addr.val() == self.a_options.val() {
-                self.r_options.d.next = self.csr_wdata.val().get_bits::<2>(0);
-            }
-            if self.csr_addr.val() == self.a_max_ton.val() {
-                self.r_max_ton.d.next = self.csr_wdata.val() & self.half_mask.val();
-            }
-            if self.csr_addr.val() == self.a_t_period.val() {
-                self.r_t_period.d.next = self.csr_wdata.val() & self.half_mask.val();
-            }
-            if self.csr_addr.val() == self.a_k.val() {
-                self.r_k.d.next = self.csr_wdata.val() & self.queue_mask.val();
-            }
-            if self.csr_addr.val() == self.a_k_low.val() {
-                self.r_k_low.d.next = self.csr_wdata.val() & self.queue_mask.val();
-            }
-            if self.csr_addr.val() == self.a_prio_enable.val() {
-                self.r_prio_enable.d.next = self.csr_wdata.val().get_bits::<8>(0);
-            }
-            if self.csr_addr.val() == self.a_err.val() {
-                self.err_clear.next = self.csr_wdata.val().get_bit(0);
-            }
-            if self.csr_addr.val() == self.a_entry_index.val() {
-                self.r_entry_index.d.next = self.csr_wdata.val().get_bits::<KB>(0);
-            }
+        self.csr.hw_value.next = (bit_cast::<CSR_BITS, 32>(self.now.q.val()) << self.at_now.val())
+            | (bit_cast::<CSR_BITS, 32>(self.snap_busy.val()) << self.at_entry_status.val())
+            | (bit_cast::<CSR_BITS, 32>(self.s_t_on.q.val()) << self.at_entry_t_on.val())
+            | (bit_cast::<CSR_BITS, 32>(self.s_t_t.q.val()) << self.at_entry_t_t.val())
+            | (bit_cast::<CSR_BITS, 32>(self.s_q_rec.q.val()) << self.at_entry_q_rec.val())
+            | (bit_cast::<CSR_BITS, 8>(self.s_state.q.val()) << self.at_entry_state.val());
+        self.csr.hw_set.next = 0.into();
+        if self.rx_bad.val() | self.d_bad.q.val() {
+            self.csr.hw_set.next = self.err_flag.val();
         }
-        // A flag raised on this edge wins over a write-1-to-clear of the same edge.
-        self.r_err.d.next =
-            (self.r_err.q.val() & !self.err_clear.val()) | self.rx_bad.val() | self.d_bad.q.val();
 
         // Outputs.
         self.mark_valid.next = self.o_valid.q.val();
@@ -1218,7 +1179,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.mark_prio.next = self.o_prio.q.val();
         self.mark_ecn.next = self.o_ecn.q.val();
         self.mark_state.next = self.o_state.q.val();
-        self.csr_rdata.next = self.o_rdata.q.val();
+        self.csr_rdata.next = self.csr.rdata.val();
 
         // Synchronous reset: registers to their reset values (RAMs are covered by the flags).
         if self.reset.val() {
@@ -1244,15 +1205,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.age_on_lo.d.next = self.all_k.val();
             self.age_t_hi.d.next = self.all_k.val();
             self.age_t_lo.d.next = self.all_k.val();
-            self.r_mode.d.next = self.reset_mode.val();
-            self.r_options.d.next = self.reset_options.val();
-            self.r_max_ton.d.next = self.reset_max_ton.val();
-            self.r_t_period.d.next = self.reset_t_period.val();
-            self.r_k.d.next = self.reset_k.val();
-            self.r_k_low.d.next = self.reset_k_low.val();
-            self.r_prio_enable.d.next = self.reset_prio_enable.val();
-            self.r_err.d.next = false;
-            self.r_entry_index.d.next = 0.into();
             self.s_t_on.d.next = 0.into();
             self.s_t_t.d.next = 0.into();
             self.s_q_rec.d.next = 0.into();
@@ -1262,7 +1214,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.o_prio.d.next = 0.into();
             self.o_ecn.d.next = 0.into();
             self.o_state.d.next = 0.into();
-            self.o_rdata.d.next = 0.into();
         }
 
         // ---- The next cycle's lookup, from the registers' final D values (reset included):
@@ -1288,7 +1239,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .d
             .val()
             .get_bits::<1>(self.in_l_key.val().index());
-        if self.r_mode.d.val() {
+        if self.r_mode_next.val() {
             self.rx_next_valid.next = self.c_valid.d.val();
             self.rx_next_key.next = self.c_key.d.val();
             self.rx_next_stop.next = self.c_stop.d.val();
@@ -1311,12 +1262,14 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.tq_fw_d.d.next = self.tq_from_d.val() & self.lk_sel_d.d.val();
         self.tq_ram_d.d.next = self.tq_from_d.val() & !self.lk_sel_d.d.val();
         self.tq_zero.d.next = !self.same_r.d.val() & !self.lk_pend.d.val() & !self.lk_wr.d.val();
-        self.on_start.d.next = (self.now.d.val() - self.r_max_ton.d.val()) & self.time_mask.val();
-        self.on_wraps.d.next = self.now.d.val() < self.r_max_ton.d.val();
-        self.on_zero.d.next = !self.r_max_ton.d.val().any();
-        self.t_start.d.next = (self.now.d.val() - self.r_t_period.d.val()) & self.time_mask.val();
-        self.t_wraps.d.next = self.now.d.val() < self.r_t_period.d.val();
-        self.t_zero.d.next = !self.r_t_period.d.val().any();
+        self.on_start.d.next =
+            (self.now.d.val() - self.r_max_ton_next.val()) & self.time_mask.val();
+        self.on_wraps.d.next = self.now.d.val() < self.r_max_ton_next.val();
+        self.on_zero.d.next = !self.r_max_ton_next.val().any();
+        self.t_start.d.next =
+            (self.now.d.val() - self.r_t_period_next.val()) & self.time_mask.val();
+        self.t_wraps.d.next = self.now.d.val() < self.r_t_period_next.val();
+        self.t_zero.d.next = !self.r_t_period_next.val().any();
     }
 }
 
@@ -1381,6 +1334,6 @@ pub fn package(cfg: &TcdConfig, instance: &str, command: &str) -> crate::export:
             "An entry snapshot is readable 2 edges after a cycle without deq_valid.",
             "See docs/blocks/tcd.md.",
         ],
-        waivers: &[],
+        waivers: &[csr_bank::UNUSED_WAIVER],
     })
 }

@@ -109,11 +109,15 @@ module capfc_props (
     (* keep *) wire d_valid;                 // probe: dut.core.egress.d_valid
     (* keep *) wire [KB-1:0] d_key;          // probe: dut.core.egress.d_key
     (* keep *) wire [31:0] d_b1;             // probe: dut.core.egress.d_b1
-    (* keep *) wire [2:0] r_policy;          // probe: dut.core.r_policy$q
-    (* keep *) wire [15:0] r_cut;            // probe: dut.core.r_cut$q
-    (* keep *) wire [31:0] r_eg_xoff;        // probe: dut.core.r_eg_xoff$q
-    (* keep *) wire [31:0] r_eg_xon;         // probe: dut.core.r_eg_xon$q
-    (* keep *) wire [31:0] r_eg_warn;        // probe: dut.core.r_eg_warn$q
+    // Registers of the CSR bank (crates/rtl/src/csr_bank.rs), named r_<register>.
+    (* keep *) wire [2:0] r_policy;          // probe: dut.core.csr.r_policy
+    (* keep *) wire [15:0] r_cut;            // probe: dut.core.csr.r_cut
+    (* keep *) wire [`SC_W_OCC-1:0] r_eg_xoff_q; // probe: dut.core.csr.r_eg_xoff
+    (* keep *) wire [`SC_W_OCC-1:0] r_eg_xon_q;  // probe: dut.core.csr.r_eg_xon
+    (* keep *) wire [`SC_W_OCC-1:0] r_eg_warn_q; // probe: dut.core.csr.r_eg_warn
+    wire [31:0] r_eg_xoff = r_eg_xoff_q;     // zero-extended
+    wire [31:0] r_eg_xon = r_eg_xon_q;
+    wire [31:0] r_eg_warn = r_eg_warn_q;
     (* keep *) wire [K-1:0] pending;         // probe: dut.core.pending$q
     (* keep *) wire cal_busy;                // probe: dut.core.cal_busy$q
     (* keep *) wire cal_cancel;              // probe: dut.core.cal_cancel$q

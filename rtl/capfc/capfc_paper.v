@@ -162,9 +162,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     localparam  port_ok = 64'hffffffffffff;
     localparam  prio_ok = 8'hff;
     localparam  ports8 = 8'h30;
-    localparam  occ_mask = 32'hffffff;
     localparam  counter_top = 16'hffff;
-    localparam  inspect_mask = 32'h3fffff;
     localparam  field6 = 8'h3f;
     localparam  prio_bits = 9'b11;
     localparam  prio_mask = 9'b111;
@@ -183,39 +181,24 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     localparam  err_eg_underflow = 4'h2;
     localparam  err_index = 4'h4;
     localparam  err_saturation = 4'h8;
-    localparam  id_word = 32'h43415001;
-    localparam  params_word = 32'h83980830;
-    localparam  a_id = 6'b0;
-    localparam  a_params = 6'b1;
-    localparam  a_policy = 6'b10;
-    localparam  a_cut = 6'b11;
-    localparam  a_in_xoff = 6'b100;
-    localparam  a_in_xon = 6'b101;
-    localparam  a_in_max = 6'b110;
-    localparam  a_eg_xoff = 6'b111;
-    localparam  a_eg_xon = 6'b1000;
-    localparam  a_eg_warn = 6'b1001;
-    localparam  a_eg_max = 6'b1010;
-    localparam  a_quanta = 6'b1011;
-    localparam  a_refresh = 6'b1100;
-    localparam  a_err = 6'b1101;
-    localparam  a_status = 6'b1110;
-    localparam  a_inspect = 6'b1111;
-    localparam  a_inspect_counter = 6'b10000;
-    localparam  a_inspect_e_lo = 6'b10001;
-    localparam  a_inspect_e_hi = 6'b10010;
-    localparam  a_inspect_state = 6'b10011;
-    localparam  reset_policy = 3'b10;
-    localparam  reset_cut = 16'h504;
-    localparam  reset_in_xoff = 32'hc350;
-    localparam  reset_in_xon = 32'h9c40;
-    localparam  reset_in_max = 32'hea60;
-    localparam  reset_eg_xoff = 32'h61a8;
-    localparam  reset_eg_xon = 32'h4e20;
-    localparam  reset_eg_warn = 32'h4e20;
-    localparam  reset_eg_max = 32'hea60;
-    localparam  reset_quanta = 16'hffff;
-    localparam  reset_refresh = 16'h1000;
+    localparam  at_policy = 10'b1000000;
+    localparam  at_cut = 10'b1100000;
+    localparam  at_in_xoff = 10'b10000000;
+    localparam  at_in_xon = 10'b10100000;
+    localparam  at_in_max = 10'b11000000;
+    localparam  at_eg_xoff = 10'b11100000;
+    localparam  at_eg_xon = 10'b100000000;
+    localparam  at_eg_warn = 10'b100100000;
+    localparam  at_eg_max = 10'b101000000;
+    localparam  at_quanta = 10'b101100000;
+    localparam  at_refresh = 10'b110000000;
+    localparam  at_err = 10'b110100000;
+    localparam  at_status = 10'b111000000;
+    localparam  at_inspect = 10'b111100000;
+    localparam  at_inspect_counter = 10'b1000000000;
+    localparam  at_inspect_e_lo = 10'b1000100000;
+    localparam  at_inspect_state = 10'b1001100000;
+    localparam  inspect_written = 20'h8000;
 
     // Stub signals
     reg  ingress$reset;
@@ -297,32 +280,6 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     wire  [63:0] cal_row$sel;
     wire  cal_row$left;
     wire  [31:0] cal_row$sum;
-    reg  [2:0] r_policy$d;
-    wire  [2:0] r_policy$q;
-    reg  [15:0] r_cut$d;
-    wire  [15:0] r_cut$q;
-    reg  [31:0] r_in_xoff$d;
-    wire  [31:0] r_in_xoff$q;
-    reg  [31:0] r_in_xon$d;
-    wire  [31:0] r_in_xon$q;
-    reg  [31:0] r_in_max$d;
-    wire  [31:0] r_in_max$q;
-    reg  [31:0] r_eg_xoff$d;
-    wire  [31:0] r_eg_xoff$q;
-    reg  [31:0] r_eg_xon$d;
-    wire  [31:0] r_eg_xon$q;
-    reg  [31:0] r_eg_warn$d;
-    wire  [31:0] r_eg_warn$q;
-    reg  [31:0] r_eg_max$d;
-    wire  [31:0] r_eg_max$q;
-    reg  [15:0] r_quanta$d;
-    wire  [15:0] r_quanta$q;
-    reg  [15:0] r_refresh$d;
-    wire  [15:0] r_refresh$q;
-    reg  [3:0] r_err$d;
-    wire  [3:0] r_err$q;
-    reg  [31:0] r_inspect$d;
-    wire  [31:0] r_inspect$q;
     reg  [15:0] r_snap$d;
     wire  [15:0] r_snap$q;
     reg  snap_pending$d;
@@ -395,10 +352,31 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     wire  [8:0] o_eclr_key$q;
     reg  [63:0] o_eclr_mask$d;
     wire  [63:0] o_eclr_mask$q;
-    reg  [31:0] o_rdata$d;
-    wire  [31:0] o_rdata$q;
+    reg  csr$reset;
+    reg  csr$we;
+    reg  [5:0] csr$addr;
+    reg  [31:0] csr$wdata;
+    reg  [639:0] csr$hw_value;
+    reg  [639:0] csr$hw_set;
+    wire  [31:0] csr$rdata;
+    wire  [639:0] csr$value;
+    wire  [639:0] csr$value_next;
+    wire  [19:0] csr$write;
 
     // Local signals
+    reg  [2:0] r_policy;
+    reg  [15:0] r_cut;
+    reg  [31:0] r_in_xoff;
+    reg  [31:0] r_in_xon;
+    reg  [31:0] r_in_max;
+    reg  [31:0] r_eg_xoff;
+    reg  [31:0] r_eg_xon;
+    reg  [31:0] r_eg_warn;
+    reg  [31:0] r_eg_max;
+    reg  [15:0] r_quanta;
+    reg  [15:0] r_refresh;
+    reg  [31:0] r_inspect;
+    reg  [31:0] r_inspect_next;
     reg  in_e_ok;
     reg  in_d_ok;
     reg  eg_e_ok;
@@ -509,7 +487,6 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  [15:0] insp_state;
     reg  [7:0] insp_cnt;
     reg  [3:0] err_set;
-    reg  [3:0] err_clear;
 
     // Sub module instances
     capfc_paper__ingress ingress(
@@ -611,71 +588,6 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .sel(cal_row$sel),
         .left(cal_row$left),
         .sum(cal_row$sum)
-    );
-    capfc_paper__r_policy r_policy(
-        .d(r_policy$d),
-        .q(r_policy$q),
-        .clock(clock)
-    );
-    capfc_paper__r_cut r_cut(
-        .d(r_cut$d),
-        .q(r_cut$q),
-        .clock(clock)
-    );
-    capfc_paper__r_in_xoff r_in_xoff(
-        .d(r_in_xoff$d),
-        .q(r_in_xoff$q),
-        .clock(clock)
-    );
-    capfc_paper__r_in_xon r_in_xon(
-        .d(r_in_xon$d),
-        .q(r_in_xon$q),
-        .clock(clock)
-    );
-    capfc_paper__r_in_max r_in_max(
-        .d(r_in_max$d),
-        .q(r_in_max$q),
-        .clock(clock)
-    );
-    capfc_paper__r_eg_xoff r_eg_xoff(
-        .d(r_eg_xoff$d),
-        .q(r_eg_xoff$q),
-        .clock(clock)
-    );
-    capfc_paper__r_eg_xon r_eg_xon(
-        .d(r_eg_xon$d),
-        .q(r_eg_xon$q),
-        .clock(clock)
-    );
-    capfc_paper__r_eg_warn r_eg_warn(
-        .d(r_eg_warn$d),
-        .q(r_eg_warn$q),
-        .clock(clock)
-    );
-    capfc_paper__r_eg_max r_eg_max(
-        .d(r_eg_max$d),
-        .q(r_eg_max$q),
-        .clock(clock)
-    );
-    capfc_paper__r_quanta r_quanta(
-        .d(r_quanta$d),
-        .q(r_quanta$q),
-        .clock(clock)
-    );
-    capfc_paper__r_refresh r_refresh(
-        .d(r_refresh$d),
-        .q(r_refresh$q),
-        .clock(clock)
-    );
-    capfc_paper__r_err r_err(
-        .d(r_err$d),
-        .q(r_err$q),
-        .clock(clock)
-    );
-    capfc_paper__r_inspect r_inspect(
-        .d(r_inspect$d),
-        .q(r_inspect$q),
-        .clock(clock)
     );
     capfc_paper__r_snap r_snap(
         .d(r_snap$d),
@@ -857,27 +769,22 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .q(o_eclr_mask$q),
         .clock(clock)
     );
-    capfc_paper__o_rdata o_rdata(
-        .d(o_rdata$d),
-        .q(o_rdata$q),
-        .clock(clock)
+    capfc_paper__csr csr(
+        .clock(clock),
+        .reset(csr$reset),
+        .we(csr$we),
+        .addr(csr$addr),
+        .wdata(csr$wdata),
+        .hw_value(csr$hw_value),
+        .hw_set(csr$hw_set),
+        .rdata(csr$rdata),
+        .value(csr$value),
+        .value_next(csr$value_next),
+        .write(csr$write)
     );
 
     // Update code
     always @(*) begin
-        r_policy$d = r_policy$q;
-        r_cut$d = r_cut$q;
-        r_in_xoff$d = r_in_xoff$q;
-        r_in_xon$d = r_in_xon$q;
-        r_in_max$d = r_in_max$q;
-        r_eg_xoff$d = r_eg_xoff$q;
-        r_eg_xon$d = r_eg_xon$q;
-        r_eg_warn$d = r_eg_warn$q;
-        r_eg_max$d = r_eg_max$q;
-        r_quanta$d = r_quanta$q;
-        r_refresh$d = r_refresh$q;
-        r_err$d = r_err$q;
-        r_inspect$d = r_inspect$q;
         r_snap$d = r_snap$q;
         snap_pending$d = snap_pending$q;
         in_bad$d = in_bad$q;
@@ -914,7 +821,19 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         o_eclr_valid$d = o_eclr_valid$q;
         o_eclr_key$d = o_eclr_key$q;
         o_eclr_mask$d = o_eclr_mask$q;
-        o_rdata$d = o_rdata$q;
+        r_policy = csr$value[(at_policy)+:(3)];
+        r_cut = csr$value[(at_cut)+:(16)];
+        r_in_xoff = csr$value[(at_in_xoff)+:(32)];
+        r_in_xon = csr$value[(at_in_xon)+:(32)];
+        r_in_max = csr$value[(at_in_max)+:(32)];
+        r_eg_xoff = csr$value[(at_eg_xoff)+:(32)];
+        r_eg_xon = csr$value[(at_eg_xon)+:(32)];
+        r_eg_warn = csr$value[(at_eg_warn)+:(32)];
+        r_eg_max = csr$value[(at_eg_max)+:(32)];
+        r_quanta = csr$value[(at_quanta)+:(16)];
+        r_refresh = csr$value[(at_refresh)+:(16)];
+        r_inspect = csr$value[(at_inspect)+:(32)];
+        r_inspect_next = csr$value_next[(at_inspect)+:(32)];
         cal_row$next_counts = cal_row$counts;
         cal_row$next_flagged = cal_row$flagged;
         e_rows$reset = reset;
@@ -931,9 +850,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         ingress$deq_valid = in_deq_valid & in_d_ok;
         ingress$deq_key = ({3'd0, in_deq_port} << prio_bits) | ({6'd0, in_deq_prio} & prio_mask);
         ingress$deq_len = in_deq_len;
-        ingress$xoff_thr = r_in_xoff$q;
-        ingress$xon_thr = r_in_xon$q;
-        ingress$max = r_in_max$q;
+        ingress$xoff_thr = r_in_xoff;
+        ingress$xon_thr = r_in_xon;
+        ingress$max = r_in_max;
         eg_key_in = ({3'd0, eg_enq_port} << prio_bits) | ({6'd0, eg_enq_prio} & prio_mask);
         egress$reset = reset;
         egress$enq_valid = eg_enq_valid & eg_e_ok;
@@ -942,10 +861,10 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         egress$deq_valid = eg_deq_valid & eg_d_ok;
         egress$deq_key = ({3'd0, eg_deq_port} << prio_bits) | ({6'd0, eg_deq_prio} & prio_mask);
         egress$deq_len = eg_deq_len;
-        egress$max = r_eg_max$q;
-        insp_port8 = r_inspect$q[(32'h0)+:(8)] & field6;
-        insp_prio = r_inspect$q[(32'h8)+:(3)];
-        insp_input8 = r_inspect$q[(32'h10)+:(8)] & field6;
+        egress$max = r_eg_max;
+        insp_port8 = r_inspect[(32'h0)+:(8)] & field6;
+        insp_prio = r_inspect[(32'h8)+:(3)];
+        insp_input8 = r_inspect[(32'h10)+:(8)] & field6;
         insp_key = ({1'd0, insp_port8} << prio_bits) | ({6'd0, insp_prio} & prio_mask);
         insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
         pend_above = pending$q & ~((one_k << rr_next$q) - one_k);
@@ -2529,8 +2448,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
             row_raw = 1024'h0;
             max_raw = 32'h0;
         end
-        reset_now = egress$d_valid & (egress$d_b1 <= r_eg_warn$q);
-        xon_now = egress$d_valid & (egress$d_b1 <= r_eg_xon$q);
+        reset_now = egress$d_valid & (egress$d_b1 <= r_eg_warn);
+        xon_now = egress$d_valid & (egress$d_b1 <= r_eg_xon);
         same_reset = reset_now & (egress$d_key == c_key$q);
         c_key_port = c_key$q >> prio_bits;
         c_port = c_key_port[5:0];
@@ -2542,11 +2461,11 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         end
         is_enq = egress$e_valid;
         accepted = is_enq & ~egress$e_drop;
-        count_it = accepted & (egress$e_b1 >= r_eg_warn$q) & (c_input$q != c_port);
+        count_it = accepted & (egress$e_b1 >= r_eg_warn) & (c_input$q != c_port);
         lane_old = row_raw[(c_lane * 32'h10)+:(16)];
         raw_at_top = lane_old == counter_top;
-        raw_halve = raw_at_top & ~r_policy$q[32'h2];
-        raw_bump = ~(raw_at_top & r_policy$q[32'h2]);
+        raw_halve = raw_at_top & ~r_policy[32'h2];
+        raw_bump = ~(raw_at_top & r_policy[32'h2]);
         row_counted = 1024'h0;
         row_one = 1024'h0;
         lane = row_raw[(0 * 32'h10)+:(16)];
@@ -3298,8 +3217,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         if (count_it) begin
             row_live$d = row_live$d | c_onehot;
         end
-        policy = r_policy$q[(32'h0)+:(2)];
-        xoff_hit = accepted & (egress$e_b1 >= r_eg_xoff$q);
+        policy = r_policy[(32'h0)+:(2)];
+        xoff_hit = accepted & (egress$e_b1 >= r_eg_xoff);
         stopmax_set = xoff_hit & (policy == policy_max) & |max_val_new;
         cal_trigger = xoff_hit & (policy == policy_cal);
         pending_left = pending$q;
@@ -3439,7 +3358,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
             cal_summed$d = 1'b0;
             cal_cancel$d = 1'b0;
             cal_key$d = c_key$q;
-            cal_cut$d = r_cut$q;
+            cal_cut$d = r_cut;
             cal_cum$d = 32'h0;
             cal_row$next_flagged = 64'h0;
             if (serve_capture) begin
@@ -3925,8 +3844,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         frames$reset = reset;
         frames$paused = d_old;
         frames$paused_next = d_new;
-        frames$quanta = r_quanta$q;
-        frames$refresh = r_refresh$q;
+        frames$quanta = r_quanta;
+        frames$refresh = r_refresh;
         o_in_drop$d = ingress$drop;
         o_eg_drop$d = egress$e_drop;
         insp_row = 64'h0;
@@ -3949,109 +3868,13 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         status = 2'h0;
         status[0] = snap_pending$q | (c_kind$q == kind_inspect);
         status[1] = cal_busy$q;
-        o_rdata$d = 32'h0;
-        if (csr_addr == a_id) begin
-            o_rdata$d = id_word;
-        end
-        else if (csr_addr == a_params) begin
-            o_rdata$d = params_word;
-        end
-        else if (csr_addr == a_policy) begin
-            o_rdata$d = {29'd0, r_policy$q};
-        end
-        else if (csr_addr == a_cut) begin
-            o_rdata$d = {16'd0, r_cut$q};
-        end
-        else if (csr_addr == a_in_xoff) begin
-            o_rdata$d = r_in_xoff$q;
-        end
-        else if (csr_addr == a_in_xon) begin
-            o_rdata$d = r_in_xon$q;
-        end
-        else if (csr_addr == a_in_max) begin
-            o_rdata$d = r_in_max$q;
-        end
-        else if (csr_addr == a_eg_xoff) begin
-            o_rdata$d = r_eg_xoff$q;
-        end
-        else if (csr_addr == a_eg_xon) begin
-            o_rdata$d = r_eg_xon$q;
-        end
-        else if (csr_addr == a_eg_warn) begin
-            o_rdata$d = r_eg_warn$q;
-        end
-        else if (csr_addr == a_eg_max) begin
-            o_rdata$d = r_eg_max$q;
-        end
-        else if (csr_addr == a_quanta) begin
-            o_rdata$d = {16'd0, r_quanta$q};
-        end
-        else if (csr_addr == a_refresh) begin
-            o_rdata$d = {16'd0, r_refresh$q};
-        end
-        else if (csr_addr == a_err) begin
-            o_rdata$d = {28'd0, r_err$q};
-        end
-        else if (csr_addr == a_status) begin
-            o_rdata$d = {30'd0, status};
-        end
-        else if (csr_addr == a_inspect) begin
-            o_rdata$d = r_inspect$q;
-        end
-        else if (csr_addr == a_inspect_counter) begin
-            o_rdata$d = {16'd0, r_snap$q};
-        end
-        else if (csr_addr == a_inspect_e_lo) begin
-            o_rdata$d = insp_row64[(32'h0)+:(32)];
-        end
-        else if (csr_addr == a_inspect_e_hi) begin
-            o_rdata$d = insp_row64[(32'h20)+:(32)];
-        end
-        else if (csr_addr == a_inspect_state) begin
-            o_rdata$d = {16'd0, insp_state};
-        end
-        err_clear = 4'h0;
-        if (csr_we) begin
-            if (csr_addr == a_policy) begin
-                r_policy$d = csr_wdata[(32'h0)+:(3)];
-            end
-            if (csr_addr == a_cut) begin
-                r_cut$d = csr_wdata[(32'h0)+:(16)];
-            end
-            if (csr_addr == a_in_xoff) begin
-                r_in_xoff$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_in_xon) begin
-                r_in_xon$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_in_max) begin
-                r_in_max$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_eg_xoff) begin
-                r_eg_xoff$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_eg_xon) begin
-                r_eg_xon$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_eg_warn) begin
-                r_eg_warn$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_eg_max) begin
-                r_eg_max$d = csr_wdata & occ_mask;
-            end
-            if (csr_addr == a_quanta) begin
-                r_quanta$d = csr_wdata[(32'h0)+:(16)];
-            end
-            if (csr_addr == a_refresh) begin
-                r_refresh$d = csr_wdata[(32'h0)+:(16)];
-            end
-            if (csr_addr == a_err) begin
-                err_clear = csr_wdata[(32'h0)+:(4)];
-            end
-            if (csr_addr == a_inspect) begin
-                r_inspect$d = csr_wdata & inspect_mask;
-                snap_pending$d = 1'b1;
-            end
+        csr$reset = reset;
+        csr$we = csr_we;
+        csr$addr = csr_addr;
+        csr$wdata = csr_wdata;
+        csr$hw_value = ({638'd0, status} << at_status) | ({624'd0, r_snap$q} << at_inspect_counter) | ({576'd0, insp_row64} << at_inspect_e_lo) | ({624'd0, insp_state} << at_inspect_state);
+        if (|(csr$write & inspect_written)) begin
+            snap_pending$d = 1'b1;
         end
         err_set = 4'h0;
         if (ingress$underflow) begin
@@ -4066,7 +3889,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         if (count_it & at_top) begin
             err_set = err_set | err_saturation;
         end
-        r_err$d = (r_err$q & ~err_clear) | err_set;
+        csr$hw_set = {636'd0, err_set} << at_err;
         in_drop = o_in_drop$q;
         eg_drop = o_eg_drop$q;
         eset_valid = o_eset_valid$q;
@@ -4086,21 +3909,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         frame_class_enable = frames$frame_class_enable;
         frame_pause = frames$frame_pause;
         frame_quanta = frames$frame_quanta;
-        csr_rdata = o_rdata$q;
+        csr_rdata = csr$rdata;
         if (reset) begin
-            r_policy$d = reset_policy;
-            r_cut$d = reset_cut;
-            r_in_xoff$d = reset_in_xoff;
-            r_in_xon$d = reset_in_xon;
-            r_in_max$d = reset_in_max;
-            r_eg_xoff$d = reset_eg_xoff;
-            r_eg_xon$d = reset_eg_xon;
-            r_eg_warn$d = reset_eg_warn;
-            r_eg_max$d = reset_eg_max;
-            r_quanta$d = reset_quanta;
-            r_refresh$d = reset_refresh;
-            r_err$d = 4'h0;
-            r_inspect$d = 32'h0;
             r_snap$d = 16'h0;
             snap_pending$d = 1'b0;
             in_bad$d = 1'b0;
@@ -4127,13 +3937,12 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
             o_eclr_valid$d = 1'b0;
             o_eclr_key$d = 9'h0;
             o_eclr_mask$d = 64'h0;
-            o_rdata$d = 32'h0;
         end
         e_rows$next_key0 = egress$deq_key;
         e_rows$next_key1 = c_key$d;
         e_rows$next_key2 = cal_key$d;
-        insp_next_port8 = r_inspect$d[(32'h0)+:(8)] & field6;
-        insp_next_prio = r_inspect$d[(32'h8)+:(3)];
+        insp_next_port8 = r_inspect_next[(32'h0)+:(8)] & field6;
+        insp_next_prio = r_inspect_next[(32'h8)+:(3)];
         e_rows$next_key3 = ({1'd0, insp_next_port8} << prio_bits) | ({6'd0, insp_next_prio} & prio_mask);
     end
 
@@ -4621,6 +4430,99 @@ module capfc_paper__counts(clock,read_address,read_data,write_address,write_data
        read_data = {272'd0, word[751:736], word[735:720], word[719:704], word[703:688], word[687:672], word[671:656], word[655:640], word[639:624], word[623:608], word[607:592], word[591:576], word[575:560], word[559:544], word[543:528], word[527:512], word[511:496], word[495:480], word[479:464], word[463:448], word[447:432], word[431:416], word[415:400], word[399:384], word[383:368], word[367:352], word[351:336], word[335:320], word[319:304], word[303:288], word[287:272], word[271:256], word[255:240], word[239:224], word[223:208], word[207:192], word[191:176], word[175:160], word[159:144], word[143:128], word[127:112], word[111:96], word[95:80], word[79:64], word[63:48], word[47:32], word[31:16], word[15:0]};
     end
 endmodule // capfc_paper__counts
+
+
+module capfc_paper__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value_next,write);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  we;
+    input wire  [5:0] addr;
+    input wire  [31:0] wdata;
+    input wire  [639:0] hw_value;
+    input wire  [639:0] hw_set;
+    output reg  [31:0] rdata;
+    output reg  [639:0] value;
+    output reg  [639:0] value_next;
+    output reg  [19:0] write;
+
+    // Update code (custom)
+    reg [2:0] r_policy;
+    reg [15:0] r_cut;
+    reg [23:0] r_in_xoff;
+    reg [23:0] r_in_xon;
+    reg [23:0] r_in_max;
+    reg [23:0] r_eg_xoff;
+    reg [23:0] r_eg_xon;
+    reg [23:0] r_eg_warn;
+    reg [23:0] r_eg_max;
+    reg [15:0] r_quanta;
+    reg [15:0] r_refresh;
+    reg [3:0] r_err;
+    reg [21:0] r_inspect;
+    // Each slot reads only its register's bits of the buses; the rest is unused on purpose.
+    wire unused_bus_bits = ^{wdata, hw_value, hw_set};
+    wire [19:0] slot = we ? 20'd1 << addr : 20'd0;
+    always @(posedge clock) begin
+       if (reset) begin
+          r_policy <= 3'h2;
+          r_cut <= 16'h504;
+          r_in_xoff <= 24'hc350;
+          r_in_xon <= 24'h9c40;
+          r_in_max <= 24'hea60;
+          r_eg_xoff <= 24'h61a8;
+          r_eg_xon <= 24'h4e20;
+          r_eg_warn <= 24'h4e20;
+          r_eg_max <= 24'hea60;
+          r_quanta <= 16'hffff;
+          r_refresh <= 16'h1000;
+          r_err <= 4'h0;
+          r_inspect <= 22'h0;
+          rdata <= 32'd0;
+       end else begin
+          if (slot[2]) r_policy <= wdata[2:0];
+          if (slot[3]) r_cut <= wdata[15:0];
+          if (slot[4]) r_in_xoff <= wdata[23:0];
+          if (slot[5]) r_in_xon <= wdata[23:0];
+          if (slot[6]) r_in_max <= wdata[23:0];
+          if (slot[7]) r_eg_xoff <= wdata[23:0];
+          if (slot[8]) r_eg_xon <= wdata[23:0];
+          if (slot[9]) r_eg_warn <= wdata[23:0];
+          if (slot[10]) r_eg_max <= wdata[23:0];
+          if (slot[11]) r_quanta <= wdata[15:0];
+          if (slot[12]) r_refresh <= wdata[15:0];
+          r_err <= r_err & ~(slot[13] ? wdata[3:0] : 4'd0) | hw_set[419:416];
+          if (slot[15]) r_inspect <= wdata[21:0];
+          case (addr)
+             6'd0: rdata <= 32'h43415001;
+             6'd1: rdata <= 32'h83980830;
+             6'd2: rdata <= {29'd0, r_policy};
+             6'd3: rdata <= {16'd0, r_cut};
+             6'd4: rdata <= {8'd0, r_in_xoff};
+             6'd5: rdata <= {8'd0, r_in_xon};
+             6'd6: rdata <= {8'd0, r_in_max};
+             6'd7: rdata <= {8'd0, r_eg_xoff};
+             6'd8: rdata <= {8'd0, r_eg_xon};
+             6'd9: rdata <= {8'd0, r_eg_warn};
+             6'd10: rdata <= {8'd0, r_eg_max};
+             6'd11: rdata <= {16'd0, r_quanta};
+             6'd12: rdata <= {16'd0, r_refresh};
+             6'd13: rdata <= {28'd0, r_err};
+             6'd14: rdata <= {30'd0, hw_value[449:448]};
+             6'd15: rdata <= {10'd0, r_inspect};
+             6'd16: rdata <= {16'd0, hw_value[527:512]};
+             6'd17: rdata <= hw_value[575:544];
+             6'd18: rdata <= hw_value[607:576];
+             6'd19: rdata <= {16'd0, hw_value[623:608]};
+             default: rdata <= 32'd0;
+          endcase
+       end
+    end
+    always @(*) value = {32'd0, 32'd0, 32'd0, 32'd0, {10'd0, r_inspect}, 32'd0, {28'd0, r_err}, {16'd0, r_refresh}, {16'd0, r_quanta}, {8'd0, r_eg_max}, {8'd0, r_eg_warn}, {8'd0, r_eg_xon}, {8'd0, r_eg_xoff}, {8'd0, r_in_max}, {8'd0, r_in_xon}, {8'd0, r_in_xoff}, {16'd0, r_cut}, {29'd0, r_policy}, 32'd0, 32'd0};
+    always @(*) value_next = {32'd0, 32'd0, 32'd0, 32'd0, {10'd0, (reset ? 22'h0 : slot[15] ? wdata[21:0] : r_inspect)}, 32'd0, 32'd0, {16'd0, (reset ? 16'h1000 : slot[12] ? wdata[15:0] : r_refresh)}, {16'd0, (reset ? 16'hffff : slot[11] ? wdata[15:0] : r_quanta)}, {8'd0, (reset ? 24'hea60 : slot[10] ? wdata[23:0] : r_eg_max)}, {8'd0, (reset ? 24'h4e20 : slot[9] ? wdata[23:0] : r_eg_warn)}, {8'd0, (reset ? 24'h4e20 : slot[8] ? wdata[23:0] : r_eg_xon)}, {8'd0, (reset ? 24'h61a8 : slot[7] ? wdata[23:0] : r_eg_xoff)}, {8'd0, (reset ? 24'hea60 : slot[6] ? wdata[23:0] : r_in_max)}, {8'd0, (reset ? 24'h9c40 : slot[5] ? wdata[23:0] : r_in_xon)}, {8'd0, (reset ? 24'hc350 : slot[4] ? wdata[23:0] : r_in_xoff)}, {16'd0, (reset ? 16'h504 : slot[3] ? wdata[15:0] : r_cut)}, {29'd0, (reset ? 3'h2 : slot[2] ? wdata[2:0] : r_policy)}, 32'd0, 32'd0};
+    always @(*) write = slot;
+endmodule // capfc_paper__csr
 
 
 module capfc_paper__e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,set_bits,next_key0,next_key1,next_key2,next_key3,row0,row1,row2,row3,rows);
@@ -8174,25 +8076,6 @@ module capfc_paper__o_in_drop(d,q,clock);
 endmodule // capfc_paper__o_in_drop
 
 
-module capfc_paper__o_rdata(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__o_rdata
-
-
 module capfc_paper__pending(d,q,clock);
 
     // Module arguments
@@ -8210,253 +8093,6 @@ module capfc_paper__pending(d,q,clock);
     end
 
 endmodule // capfc_paper__pending
-
-
-module capfc_paper__r_cut(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_cut
-
-
-module capfc_paper__r_eg_max(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_eg_max
-
-
-module capfc_paper__r_eg_warn(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_eg_warn
-
-
-module capfc_paper__r_eg_xoff(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_eg_xoff
-
-
-module capfc_paper__r_eg_xon(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_eg_xon
-
-
-module capfc_paper__r_err(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_err
-
-
-module capfc_paper__r_in_max(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_in_max
-
-
-module capfc_paper__r_in_xoff(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_in_xoff
-
-
-module capfc_paper__r_in_xon(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_in_xon
-
-
-module capfc_paper__r_inspect(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_inspect
-
-
-module capfc_paper__r_policy(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_policy
-
-
-module capfc_paper__r_quanta(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_quanta
-
-
-module capfc_paper__r_refresh(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__r_refresh
 
 
 module capfc_paper__r_snap(d,q,clock);

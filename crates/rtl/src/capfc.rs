@@ -17,6 +17,7 @@
 //!   for every key at once.
 
 use crate::cal_row::CalRow;
+use crate::csr_bank::{self, CsrBank};
 use crate::flag_rows::FlagRows;
 use crate::lane_ram::LaneRam;
 use crate::narrow_ram::NarrowRam;
@@ -28,6 +29,13 @@ use switchcraft_core::mask;
 use switchcraft_model::capfc::{
     regmap, CapfcConfig, ERR_EG_UNDERFLOW, ERR_INDEX, ERR_IN_UNDERFLOW, ERR_SATURATION,
 };
+
+/// Word slots of the CSR bank (the register map's indices 0..20) and their bits.
+pub const CSR_SLOTS: usize = 20;
+const CSR_BITS: usize = 32 * CSR_SLOTS;
+/// Bits of an offset into the bank's `CSR_BITS`-bit buses.
+const CSR_OFFSET_BITS: usize = 10;
+type Bank = CsrBank<CSR_SLOTS, CSR_BITS, CSR_OFFSET_BITS>;
 
 /// Read-port users of the counter RAM (`c_kind`).
 const KIND_ENQUEUE: u64 = 1;
@@ -99,9 +107,7 @@ pub struct CapfcCore<
     port_ok: Constant<Bits<PP>>,
     prio_ok: Constant<Bits<8>>,
     ports8: Constant<Bits<8>>,
-    occ_mask: Constant<Bits<32>>,
     counter_top: Constant<Bits<16>>,
-    inspect_mask: Constant<Bits<32>>,
     field6: Constant<Bits<8>>,
     /// Priority bits of a key (`KB - PB`) and their mask.
     prio_bits: Constant<Bits<KB>>,
@@ -121,54 +127,27 @@ pub struct CapfcCore<
     err_eg_underflow: Constant<Bits<4>>,
     err_index: Constant<Bits<4>>,
     err_saturation: Constant<Bits<4>>,
-    id_word: Constant<Bits<32>>,
-    params_word: Constant<Bits<32>>,
-    a_id: Constant<Bits<6>>,
-    a_params: Constant<Bits<6>>,
-    a_policy: Constant<Bits<6>>,
-    a_cut: Constant<Bits<6>>,
-    a_in_xoff: Constant<Bits<6>>,
-    a_in_xon: Constant<Bits<6>>,
-    a_in_max: Constant<Bits<6>>,
-    a_eg_xoff: Constant<Bits<6>>,
-    a_eg_xon: Constant<Bits<6>>,
-    a_eg_warn: Constant<Bits<6>>,
-    a_eg_max: Constant<Bits<6>>,
-    a_quanta: Constant<Bits<6>>,
-    a_refresh: Constant<Bits<6>>,
-    a_err: Constant<Bits<6>>,
-    a_status: Constant<Bits<6>>,
-    a_inspect: Constant<Bits<6>>,
-    a_inspect_counter: Constant<Bits<6>>,
-    a_inspect_e_lo: Constant<Bits<6>>,
-    a_inspect_e_hi: Constant<Bits<6>>,
-    a_inspect_state: Constant<Bits<6>>,
-    reset_policy: Constant<Bits<3>>,
-    reset_cut: Constant<Bits<16>>,
-    reset_in_xoff: Constant<Bits<32>>,
-    reset_in_xon: Constant<Bits<32>>,
-    reset_in_max: Constant<Bits<32>>,
-    reset_eg_xoff: Constant<Bits<32>>,
-    reset_eg_xon: Constant<Bits<32>>,
-    reset_eg_warn: Constant<Bits<32>>,
-    reset_eg_max: Constant<Bits<32>>,
-    reset_quanta: Constant<Bits<16>>,
-    reset_refresh: Constant<Bits<16>>,
+    /// Bit offsets of the registers' words on the CSR bank's buses.
+    at_policy: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_cut: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_in_xoff: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_in_xon: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_in_max: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_eg_xoff: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_eg_xon: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_eg_warn: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_eg_max: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_quanta: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_refresh: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_err: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_status: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_inspect: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_inspect_counter: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_inspect_e_lo: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_inspect_state: Constant<Bits<CSR_OFFSET_BITS>>,
+    inspect_written: Constant<Bits<CSR_SLOTS>>,
 
     // Registers of the CSR map.
-    r_policy: DFF<Bits<3>>,
-    r_cut: DFF<Bits<16>>,
-    r_in_xoff: DFF<Bits<32>>,
-    r_in_xon: DFF<Bits<32>>,
-    r_in_max: DFF<Bits<32>>,
-    r_eg_xoff: DFF<Bits<32>>,
-    r_eg_xon: DFF<Bits<32>>,
-    r_eg_warn: DFF<Bits<32>>,
-    r_eg_max: DFF<Bits<32>>,
-    r_quanta: DFF<Bits<16>>,
-    r_refresh: DFF<Bits<16>>,
-    r_err: DFF<Bits<4>>,
-    r_inspect: DFF<Bits<32>>,
     r_snap: DFF<Bits<16>>,
     snap_pending: DFF<Bit>,
     /// An event of edge n - 1 named a port, priority or input that does not exist.
@@ -217,7 +196,22 @@ pub struct CapfcCore<
     o_eclr_valid: DFF<Bit>,
     o_eclr_key: DFF<Bits<KB>>,
     o_eclr_mask: DFF<Bits<PP>>,
-    o_rdata: DFF<Bits<32>>,
+
+    pub csr: Bank,
+    // The CSR registers this core reads, from the bank (`r_inspect_next`: after this edge).
+    r_policy: Signal<Local, Bits<3>>,
+    r_cut: Signal<Local, Bits<16>>,
+    r_in_xoff: Signal<Local, Bits<32>>,
+    r_in_xon: Signal<Local, Bits<32>>,
+    r_in_max: Signal<Local, Bits<32>>,
+    r_eg_xoff: Signal<Local, Bits<32>>,
+    r_eg_xon: Signal<Local, Bits<32>>,
+    r_eg_warn: Signal<Local, Bits<32>>,
+    r_eg_max: Signal<Local, Bits<32>>,
+    r_quanta: Signal<Local, Bits<16>>,
+    r_refresh: Signal<Local, Bits<16>>,
+    r_inspect: Signal<Local, Bits<32>>,
+    r_inspect_next: Signal<Local, Bits<32>>,
 
     // Combinational values.
     in_e_ok: Signal<Local, Bit>,
@@ -337,7 +331,6 @@ pub struct CapfcCore<
     insp_state: Signal<Local, Bits<16>>,
     insp_cnt: Signal<Local, Bits<8>>,
     err_set: Signal<Local, Bits<4>>,
-    err_clear: Signal<Local, Bits<4>>,
 }
 
 impl<
@@ -361,10 +354,13 @@ impl<
         for p in 0..PP {
             port_ok = port_ok.replace_bit(p, p < cfg.ports as usize);
         }
-        let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
         let c16 = |v: u64| Constant::new(Bits::<16>::from(v));
-        let addr = |name: &str| Constant::new(Bits::<6>::from(u64::from(map.get(name).index)));
-        let reset32 = |name: &str| c32(map.get(name).reset);
+        let at = |name: &str| Bank::offset(&map, name);
+        assert_eq!(
+            map.get("inspect_e_hi").index,
+            map.get("inspect_e_lo").index + 1,
+            "the E row is one 64-bit word pair"
+        );
         CapfcCore {
             clock: Default::default(),
             reset: Default::default(),
@@ -418,9 +414,7 @@ impl<
             port_ok: Constant::new(port_ok),
             prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
             ports8: Constant::new(u64::from(cfg.ports).into()),
-            occ_mask: c32(map.get("in_xoff").mask()),
             counter_top: c16(mask(cfg.counter_bits)),
-            inspect_mask: c32(map.get("inspect").mask()),
             field6: Constant::new(0x3Fu64.into()),
             prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
             prio_mask: Constant::new(mask(cfg.prio_bits()).into()),
@@ -439,52 +433,24 @@ impl<
             err_eg_underflow: Constant::new(ERR_EG_UNDERFLOW.into()),
             err_index: Constant::new(ERR_INDEX.into()),
             err_saturation: Constant::new(ERR_SATURATION.into()),
-            id_word: c32(map.get("id").reset),
-            params_word: c32(map.get("params").reset),
-            a_id: addr("id"),
-            a_params: addr("params"),
-            a_policy: addr("policy"),
-            a_cut: addr("cut"),
-            a_in_xoff: addr("in_xoff"),
-            a_in_xon: addr("in_xon"),
-            a_in_max: addr("in_max"),
-            a_eg_xoff: addr("eg_xoff"),
-            a_eg_xon: addr("eg_xon"),
-            a_eg_warn: addr("eg_warn"),
-            a_eg_max: addr("eg_max"),
-            a_quanta: addr("quanta"),
-            a_refresh: addr("refresh"),
-            a_err: addr("err"),
-            a_status: addr("status"),
-            a_inspect: addr("inspect"),
-            a_inspect_counter: addr("inspect_counter"),
-            a_inspect_e_lo: addr("inspect_e_lo"),
-            a_inspect_e_hi: addr("inspect_e_hi"),
-            a_inspect_state: addr("inspect_state"),
-            reset_policy: Constant::new(map.get("policy").reset.into()),
-            reset_cut: c16(map.get("cut").reset),
-            reset_in_xoff: reset32("in_xoff"),
-            reset_in_xon: reset32("in_xon"),
-            reset_in_max: reset32("in_max"),
-            reset_eg_xoff: reset32("eg_xoff"),
-            reset_eg_xon: reset32("eg_xon"),
-            reset_eg_warn: reset32("eg_warn"),
-            reset_eg_max: reset32("eg_max"),
-            reset_quanta: c16(map.get("quanta").reset),
-            reset_refresh: c16(map.get("refresh").reset),
-            r_policy: Default::default(),
-            r_cut: Default::default(),
-            r_in_xoff: Default::default(),
-            r_in_xon: Default::default(),
-            r_in_max: Default::default(),
-            r_eg_xoff: Default::default(),
-            r_eg_xon: Default::default(),
-            r_eg_warn: Default::default(),
-            r_eg_max: Default::default(),
-            r_quanta: Default::default(),
-            r_refresh: Default::default(),
-            r_err: Default::default(),
-            r_inspect: Default::default(),
+            at_policy: at("policy"),
+            at_cut: at("cut"),
+            at_in_xoff: at("in_xoff"),
+            at_in_xon: at("in_xon"),
+            at_in_max: at("in_max"),
+            at_eg_xoff: at("eg_xoff"),
+            at_eg_xon: at("eg_xon"),
+            at_eg_warn: at("eg_warn"),
+            at_eg_max: at("eg_max"),
+            at_quanta: at("quanta"),
+            at_refresh: at("refresh"),
+            at_err: at("err"),
+            at_status: at("status"),
+            at_inspect: at("inspect"),
+            at_inspect_counter: at("inspect_counter"),
+            at_inspect_e_lo: at("inspect_e_lo"),
+            at_inspect_state: at("inspect_state"),
+            inspect_written: Bank::strobe(&map, "inspect"),
             r_snap: Default::default(),
             snap_pending: Default::default(),
             in_bad: Default::default(),
@@ -521,7 +487,20 @@ impl<
             o_eclr_valid: Default::default(),
             o_eclr_key: Default::default(),
             o_eclr_mask: Default::default(),
-            o_rdata: Default::default(),
+            csr: Bank::new(&map),
+            r_policy: Default::default(),
+            r_cut: Default::default(),
+            r_in_xoff: Default::default(),
+            r_in_xon: Default::default(),
+            r_in_max: Default::default(),
+            r_eg_xoff: Default::default(),
+            r_eg_xon: Default::default(),
+            r_eg_warn: Default::default(),
+            r_eg_max: Default::default(),
+            r_quanta: Default::default(),
+            r_refresh: Default::default(),
+            r_inspect: Default::default(),
+            r_inspect_next: Default::default(),
             in_e_ok: Default::default(),
             in_d_ok: Default::default(),
             eg_e_ok: Default::default(),
@@ -632,7 +611,6 @@ impl<
             insp_state: Default::default(),
             insp_cnt: Default::default(),
             err_set: Default::default(),
-            err_clear: Default::default(),
         }
     }
 }
@@ -651,19 +629,6 @@ impl<
         dff_setup!(
             self,
             clock,
-            r_policy,
-            r_cut,
-            r_in_xoff,
-            r_in_xon,
-            r_in_max,
-            r_eg_xoff,
-            r_eg_xon,
-            r_eg_warn,
-            r_eg_max,
-            r_quanta,
-            r_refresh,
-            r_err,
-            r_inspect,
             r_snap,
             snap_pending,
             in_bad,
@@ -699,9 +664,75 @@ impl<
             o_eset_mask,
             o_eclr_valid,
             o_eclr_key,
-            o_eclr_mask,
-            o_rdata
+            o_eclr_mask
         );
+
+        // The CSR registers this core reads, from the bank.
+        self.r_policy.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<3>(self.at_policy.val().index());
+        self.r_cut.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<16>(self.at_cut.val().index());
+        self.r_in_xoff.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_in_xoff.val().index());
+        self.r_in_xon.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_in_xon.val().index());
+        self.r_in_max.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_in_max.val().index());
+        self.r_eg_xoff.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_eg_xoff.val().index());
+        self.r_eg_xon.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_eg_xon.val().index());
+        self.r_eg_warn.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_eg_warn.val().index());
+        self.r_eg_max.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_eg_max.val().index());
+        self.r_quanta.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<16>(self.at_quanta.val().index());
+        self.r_refresh.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<16>(self.at_refresh.val().index());
+        self.r_inspect.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_inspect.val().index());
+        self.r_inspect_next.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_inspect.val().index());
         self.counts.clock.next = self.clock.val();
         self.maxes.clock.next = self.clock.val();
         self.e_rows.clock.next = self.clock.val();
@@ -737,9 +768,9 @@ impl<
             << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.in_deq_prio.val()) & self.prio_mask.val());
         self.ingress.deq_len.next = self.in_deq_len.val();
-        self.ingress.xoff_thr.next = self.r_in_xoff.q.val();
-        self.ingress.xon_thr.next = self.r_in_xon.q.val();
-        self.ingress.max.next = self.r_in_max.q.val();
+        self.ingress.xoff_thr.next = self.r_in_xoff.val();
+        self.ingress.xon_thr.next = self.r_in_xon.val();
+        self.ingress.max.next = self.r_in_max.val();
 
         self.eg_key_in.next = (bit_cast::<KB, PB>(self.eg_enq_port.val()) << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.eg_enq_prio.val()) & self.prio_mask.val());
@@ -753,12 +784,12 @@ impl<
             << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.eg_deq_prio.val()) & self.prio_mask.val());
         self.egress.deq_len.next = self.eg_deq_len.val();
-        self.egress.max.next = self.r_eg_max.q.val();
+        self.egress.max.next = self.r_eg_max.val();
 
         // The inspection fields: port [5:0], priority [10:8], input [21:16].
-        self.insp_port8.next = self.r_inspect.q.val().get_bits::<8>(0) & self.field6.val();
-        self.insp_prio.next = self.r_inspect.q.val().get_bits::<3>(8);
-        self.insp_input8.next = self.r_inspect.q.val().get_bits::<8>(16) & self.field6.val();
+        self.insp_port8.next = self.r_inspect.val().get_bits::<8>(0) & self.field6.val();
+        self.insp_prio.next = self.r_inspect.val().get_bits::<3>(8);
+        self.insp_input8.next = self.r_inspect.val().get_bits::<8>(16) & self.field6.val();
         self.insp_key.next = (bit_cast::<KB, 8>(self.insp_port8.val()) << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.insp_prio.val()) & self.prio_mask.val());
         self.insp_key_ok.next = (self.insp_port8.val() < self.ports8.val())
@@ -819,9 +850,9 @@ impl<
         }
         // Egress dequeue first: B <= WARN resets the counters, B <= XON clears the E bits.
         self.reset_now.next =
-            self.egress.d_valid.val() & (self.egress.d_b1.val() <= self.r_eg_warn.q.val());
+            self.egress.d_valid.val() & (self.egress.d_b1.val() <= self.r_eg_warn.val());
         self.xon_now.next =
-            self.egress.d_valid.val() & (self.egress.d_b1.val() <= self.r_eg_xon.q.val());
+            self.egress.d_valid.val() & (self.egress.d_b1.val() <= self.r_eg_xon.val());
         self.same_reset.next =
             self.reset_now.val() & (self.egress.d_key.val() == self.c_key.q.val());
 
@@ -836,7 +867,7 @@ impl<
         self.is_enq.next = self.egress.e_valid.val();
         self.accepted.next = self.is_enq.val() & !self.egress.e_drop.val();
         self.count_it.next = self.accepted.val()
-            & (self.egress.e_b1.val() >= self.r_eg_warn.q.val())
+            & (self.egress.e_b1.val() >= self.r_eg_warn.val())
             & (self.c_input.q.val() != self.c_port.val());
         // The counted row and maximum are computed from the row as read, in parallel with the
         // late tests (the occupancy results decide `count_it` and `same_reset`), and selected
@@ -847,8 +878,8 @@ impl<
             .val()
             .get_bits::<16>(self.c_lane.val().index() * 16);
         self.raw_at_top.next = self.lane_old.val() == self.counter_top.val();
-        self.raw_halve.next = self.raw_at_top.val() & !self.r_policy.q.val().get_bit(2);
-        self.raw_bump.next = !(self.raw_at_top.val() & self.r_policy.q.val().get_bit(2));
+        self.raw_halve.next = self.raw_at_top.val() & !self.r_policy.val().get_bit(2);
+        self.raw_bump.next = !(self.raw_at_top.val() & self.r_policy.val().get_bit(2));
         self.row_counted.next = 0.into();
         self.row_one.next = 0.into();
         for j in 0..PP {
@@ -924,9 +955,8 @@ impl<
         }
 
         // At XOFF: Stop-Max flags the maximum, Stop-Calibrate requests a calibration.
-        self.policy.next = self.r_policy.q.val().get_bits::<2>(0);
-        self.xoff_hit.next =
-            self.accepted.val() & (self.egress.e_b1.val() >= self.r_eg_xoff.q.val());
+        self.policy.next = self.r_policy.val().get_bits::<2>(0);
+        self.xoff_hit.next = self.accepted.val() & (self.egress.e_b1.val() >= self.r_eg_xoff.val());
         self.stopmax_set.next = self.xoff_hit.val()
             & (self.policy.val() == self.policy_max.val())
             & self.max_val_new.val().any();
@@ -1036,7 +1066,7 @@ impl<
             self.cal_summed.d.next = false;
             self.cal_cancel.d.next = false;
             self.cal_key.d.next = self.c_key.q.val();
-            self.cal_cut.d.next = self.r_cut.q.val();
+            self.cal_cut.d.next = self.r_cut.val();
             self.cal_cum.d.next = 0.into();
             self.cal_row.next_flagged.next = 0.into();
             if self.serve_capture.val() {
@@ -1172,8 +1202,8 @@ impl<
         self.frames.reset.next = self.reset.val();
         self.frames.paused.next = self.d_old.val();
         self.frames.paused_next.next = self.d_new.val();
-        self.frames.quanta.next = self.r_quanta.q.val();
-        self.frames.refresh.next = self.r_refresh.q.val();
+        self.frames.quanta.next = self.r_quanta.val();
+        self.frames.refresh.next = self.r_refresh.val();
 
         // ---- Drops.
         self.o_in_drop.d.next = self.ingress.drop.val();
@@ -1227,90 +1257,20 @@ impl<
             self.snap_pending.q.val() | (self.c_kind.q.val() == self.kind_inspect.val()),
         );
         self.status.next = self.status.val().replace_bit(1, self.cal_busy.q.val());
-        self.o_rdata.d.next = 0.into();
-        if self.csr_addr.val() == self.a_id.val() {
-            self.o_rdata.d.next = self.id_word.val();
-        } else if self.csr_addr.val() == self.a_params.val() {
-            self.o_rdata.d.next = self.params_word.val();
-        } else if self.csr_addr.val() == self.a_policy.val() {
-            self.o_rdata.d.next = bit_cast::<32, 3>(self.r_policy.q.val());
-        } else if self.csr_addr.val() == self.a_cut.val() {
-            self.o_rdata.d.next = bit_cast::<32, 16>(self.r_cut.q.val());
-        } else if self.csr_addr.val() == self.a_in_xoff.val() {
-            self.o_rdata.d.next = self.r_in_xoff.q.val();
-        } else if self.csr_addr.val() == self.a_in_xon.val() {
-            self.o_rdata.d.next = self.r_in_xon.q.val();
-        } else if self.csr_addr.val() == self.a_in_max.val() {
-            self.o_rdata.d.next = self.r_in_max.q.val();
-        } else if self.csr_addr.val() == self.a_eg_xoff.val() {
-            self.o_rdata.d.next = self.r_eg_xoff.q.val();
-        } else if self.csr_addr.val() == self.a_eg_xon.val() {
-            self.o_rdata.d.next = self.r_eg_xon.q.val();
-        } else if self.csr_addr.val() == self.a_eg_warn.val() {
-            self.o_rdata.d.next = self.r_eg_warn.q.val();
-        } else if self.csr_addr.val() == self.a_eg_max.val() {
-            self.o_rdata.d.next = self.r_eg_max.q.val();
-        } else if self.csr_addr.val() == self.a_quanta.val() {
-            self.o_rdata.d.next = bit_cast::<32, 16>(self.r_quanta.q.val());
-        } else if self.csr_addr.val() == self.a_refresh.val() {
-            self.o_rdata.d.next = bit_cast::<32, 16>(self.r_refresh.q.val());
-        } else if self.csr_addr.val() == self.a_err.val() {
-            self.o_rdata.d.next = bit_cast::<32, 4>(self.r_err.q.val());
-        } else if self.csr_addr.val() == self.a_status.val() {
-            self.o_rdata.d.next = bit_cast::<32, 2>(self.status.val());
-        } else if self.csr_addr.val() == self.a_inspect.val() {
-            self.o_rdata.d.next = self.r_inspect.q.val();
-        } else if self.csr_addr.val() == self.a_inspect_counter.val() {
-            self.o_rdata.d.next = bit_cast::<32, 16>(self.r_snap.q.val());
-        } else if self.csr_addr.val() == self.a_inspect_e_lo.val() {
-            self.o_rdata.d.next = self.insp_row64.val().get_bits::<32>(0);
-        } else if self.csr_addr.val() == self.a_inspect_e_hi.val() {
-            self.o_rdata.d.next = self.insp_row64.val().get_bits::<32>(32);
-        } else if self.csr_addr.val() == self.a_inspect_state.val() {
-            self.o_rdata.d.next = bit_cast::<32, 16>(self.insp_state.val());
-        }
-        self.err_clear.next = 0.into();
-        if self.csr_we.val() {
-            if self.csr_addr.val() == self.a_policy.val() {
-                self.r_policy.d.next = self.csr_wdata.val().get_bits::<3>(0);
-            }
-            if self.csr_addr.val() == self.a_cut.val() {
-                self.r_cut.d.next = self.csr_wdata.val().get_bits::<16>(0);
-            }
-            if self.csr_addr.val() == self.a_in_xoff.val() {
-                self.r_in_xoff.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_in_xon.val() {
-                self.r_in_xon.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_in_max.val() {
-                self.r_in_max.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_eg_xoff.val() {
-                self.r_eg_xoff.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_eg_xon.val() {
-                self.r_eg_xon.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_eg_warn.val() {
-                self.r_eg_warn.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_eg_max.val() {
-                self.r_eg_max.d.next = self.csr_wdata.val() & self.occ_mask.val();
-            }
-            if self.csr_addr.val() == self.a_quanta.val() {
-                self.r_quanta.d.next = self.csr_wdata.val().get_bits::<16>(0);
-            }
-            if self.csr_addr.val() == self.a_refresh.val() {
-                self.r_refresh.d.next = self.csr_wdata.val().get_bits::<16>(0);
-            }
-            if self.csr_addr.val() == self.a_err.val() {
-                self.err_clear.next = self.csr_wdata.val().get_bits::<4>(0);
-            }
-            if self.csr_addr.val() == self.a_inspect.val() {
-                self.r_inspect.d.next = self.csr_wdata.val() & self.inspect_mask.val();
-                self.snap_pending.d.next = true;
-            }
+        // CSR bank: the bus, the status words as they are before the edge.
+        self.csr.clock.next = self.clock.val();
+        self.csr.reset.next = self.reset.val();
+        self.csr.we.next = self.csr_we.val();
+        self.csr.addr.next = self.csr_addr.val();
+        self.csr.wdata.next = self.csr_wdata.val();
+        self.csr.hw_value.next = (bit_cast::<CSR_BITS, 2>(self.status.val())
+            << self.at_status.val())
+            | (bit_cast::<CSR_BITS, 16>(self.r_snap.q.val()) << self.at_inspect_counter.val())
+            | (bit_cast::<CSR_BITS, 64>(self.insp_row64.val()) << self.at_inspect_e_lo.val())
+            | (bit_cast::<CSR_BITS, 16>(self.insp_state.val()) << self.at_inspect_state.val());
+        // A write of `inspect` asks for a snapshot.
+        if (self.csr.write.val() & self.inspect_written.val()).any() {
+            self.snap_pending.d.next = true;
         }
         self.err_set.next = 0.into();
         if self.ingress.underflow.val() {
@@ -1325,8 +1285,7 @@ impl<
         if self.count_it.val() & self.at_top.val() {
             self.err_set.next = self.err_set.val() | self.err_saturation.val();
         }
-        // A flag raised on this edge wins over a write-1-to-clear of the same edge.
-        self.r_err.d.next = (self.r_err.q.val() & !self.err_clear.val()) | self.err_set.val();
+        self.csr.hw_set.next = bit_cast::<CSR_BITS, 4>(self.err_set.val()) << self.at_err.val();
 
         // ---- Outputs.
         self.in_drop.next = self.o_in_drop.q.val();
@@ -1348,23 +1307,10 @@ impl<
         self.frame_class_enable.next = self.frames.frame_class_enable.val();
         self.frame_pause.next = self.frames.frame_pause.val();
         self.frame_quanta.next = self.frames.frame_quanta.val();
-        self.csr_rdata.next = self.o_rdata.q.val();
+        self.csr_rdata.next = self.csr.rdata.val();
 
         // ---- Synchronous reset: registers to their reset values.
         if self.reset.val() {
-            self.r_policy.d.next = self.reset_policy.val();
-            self.r_cut.d.next = self.reset_cut.val();
-            self.r_in_xoff.d.next = self.reset_in_xoff.val();
-            self.r_in_xon.d.next = self.reset_in_xon.val();
-            self.r_in_max.d.next = self.reset_in_max.val();
-            self.r_eg_xoff.d.next = self.reset_eg_xoff.val();
-            self.r_eg_xon.d.next = self.reset_eg_xon.val();
-            self.r_eg_warn.d.next = self.reset_eg_warn.val();
-            self.r_eg_max.d.next = self.reset_eg_max.val();
-            self.r_quanta.d.next = self.reset_quanta.val();
-            self.r_refresh.d.next = self.reset_refresh.val();
-            self.r_err.d.next = 0.into();
-            self.r_inspect.d.next = 0.into();
             self.r_snap.d.next = 0.into();
             self.snap_pending.d.next = false;
             self.in_bad.d.next = false;
@@ -1391,7 +1337,6 @@ impl<
             self.o_eclr_valid.d.next = false;
             self.o_eclr_key.d.next = 0.into();
             self.o_eclr_mask.d.next = 0.into();
-            self.o_rdata.d.next = 0.into();
         }
 
         // ---- The E rows' read keys: what each key register loads on this edge (the rows are
@@ -1400,8 +1345,8 @@ impl<
         self.e_rows.next_key0.next = self.egress.deq_key.val();
         self.e_rows.next_key1.next = self.c_key.d.val();
         self.e_rows.next_key2.next = self.cal_key.d.val();
-        self.insp_next_port8.next = self.r_inspect.d.val().get_bits::<8>(0) & self.field6.val();
-        self.insp_next_prio.next = self.r_inspect.d.val().get_bits::<3>(8);
+        self.insp_next_port8.next = self.r_inspect_next.val().get_bits::<8>(0) & self.field6.val();
+        self.insp_next_prio.next = self.r_inspect_next.val().get_bits::<3>(8);
         self.e_rows.next_key3.next = (bit_cast::<KB, 8>(self.insp_next_port8.val())
             << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.insp_next_prio.val()) & self.prio_mask.val());
@@ -1535,6 +1480,7 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
             "flagged counters). See docs/blocks/capfc.md.",
         ],
         waivers: &[
+            csr_bank::UNUSED_WAIVER,
             Waiver {
                 rule: "UNUSEDSIGNAL",
                 signals: &[
@@ -1563,13 +1509,16 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
                     "*_key_port",
                     "*_key_prio",
                     "insp_next_port8",
+                    "r_inspect",
+                    "r_inspect_next",
                     "g_enabled",
                     "g_paused",
                 ],
                 reason: "the high bits of the key-field locals, which keep the key's width \
                          through the shift or mask (only the low PB port bits or the priority \
-                         bits are used), and of the frame generator's selected class group (K \
-                         wide; its low 8 bits at most are the class vector).",
+                         bits are used), the bits of the inspect word between its fields, and \
+                         the frame generator's selected class group (K wide; its low 8 bits at \
+                         most are the class vector).",
             },
         ],
     })

@@ -175,7 +175,20 @@ impl Target {
     }
 }
 
+/// A closed stdout (`switchcraft bfc thresholds ... | head -1`) ends the run as it ends other
+/// Unix tools, by SIGPIPE, instead of a panic in `println!`: Rust sets SIGPIPE to "ignore" at
+/// startup, so a write to a closed pipe returns an error that `println!` turns into a panic.
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: first thing in `main`, before any thread exists; it only sets a disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    default_sigpipe();
     // The blocks' own helpers (`switchcraft tcd max-ton`) are subcommands named after them.
     let mut command = Cli::command();
     for block in REGISTRY {

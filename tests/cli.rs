@@ -304,3 +304,42 @@ fn cli_bad_arguments_exit_2() {
         "/nonexistent.jsonl",
     );
 }
+
+/// A reader that stops early (`| head -1`) ends the run without a panic: the output (about
+/// 139 KB) is more than a pipe holds, so the binary is still writing when the pipe closes.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_run_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_switchcraft"))
+        .args([
+            "bfc",
+            "thresholds",
+            "--rate",
+            "25G",
+            "--hrtt",
+            "2us",
+            "--queues",
+            "4096",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    assert!(first.starts_with("BFC pause threshold"), "{first}");
+    // The reader is dropped here: the pipe is closed while the binary still writes.
+    let out = child.wait_with_output().expect("waits");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+        "exit {:?}: {err}",
+        out.status
+    );
+}

@@ -335,7 +335,7 @@ fn regmap(target: &Target, c_header: bool) -> Result<(), Failure> {
     if c_header {
         let instance = switchcraft::instance_name(&target.block, &name);
         let command = format!("switchcraft regmap {} --c-header", target.args());
-        print!("{}", map.c_header(&instance, &command));
+        print!("{}", map.c_header(&instance, &command, &cfg.schema()));
     } else {
         print!("{}", map.markdown_table());
     }

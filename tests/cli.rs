@@ -343,3 +343,27 @@ fn a_closed_stdout_ends_the_run_without_a_panic() {
         out.status
     );
 }
+
+/// `regmap --c-header` prints the header `generate` writes (registers and output latencies),
+/// apart from the command line that made it.
+#[test]
+fn regmap_c_header_is_the_generated_header() {
+    let printed = stdout(&sc(&[
+        "regmap",
+        "--block",
+        "pfc",
+        "--preset",
+        "tiny",
+        "--c-header",
+    ]));
+    let written = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl/pfc/pfc_tiny_csr.h"),
+    )
+    .expect("rtl/pfc/pfc_tiny_csr.h");
+    let body = |h: &str| h.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        printed.contains("#define PFC_TINY_XOFF_LATENCY 2u"),
+        "{printed}"
+    );
+    assert_eq!(body(&printed), body(&written));
+}

@@ -9,6 +9,7 @@
 //! sampled on that same edge. `csr_rdata` is registered: after edge n it holds the value that
 //! register `csr_addr` had before edge n (latency 0 in step terms, a plain synchronous read).
 
+use crate::PortSchema;
 use std::fmt::Write;
 
 /// Width of the CSR address bus (word index), common to every block.
@@ -132,8 +133,9 @@ impl RegMap {
         s
     }
 
-    /// A C header with byte offsets, masks and reset values, for driver software.
-    pub fn c_header(&self, instance: &str, command: &str) -> String {
+    /// A C header with byte offsets, masks and reset values, for driver software, and the
+    /// declared pipeline latency of each output bus of `schema`.
+    pub fn c_header(&self, instance: &str, command: &str, schema: &PortSchema) -> String {
         let guard = format!("{}_CSR_H", instance.to_uppercase());
         let prefix = instance.to_uppercase();
         let mut s = format!(
@@ -147,6 +149,15 @@ impl RegMap {
             let _ = writeln!(s, "#define {prefix}_{n}_MASK 0x{:x}u", r.mask());
             let _ = writeln!(s, "#define {prefix}_{n}_RESET 0x{:x}u\n", r.reset);
         }
+        s += "/* Pipeline latency of each output bus, in clock edges after the edge that sampled \
+              the\n * events (csr_rdata: after the edge that sampled csr_addr). */\n";
+        for (bus, latency) in schema.output_buses() {
+            if let Some(l) = latency {
+                let name = bus.trim_end_matches("_*").to_uppercase();
+                let _ = writeln!(s, "#define {prefix}_{name}_LATENCY {l}u");
+            }
+        }
+        s.push('\n');
         let _ = writeln!(s, "#endif /* {guard} */");
         s
     }

@@ -136,6 +136,27 @@ impl PortSchema {
         self
     }
 
+    /// The output buses in schema order, each named by its port when it has one (`enq_drop`),
+    /// else by its prefix and `_*` (`xoff_*`), with its declared latency (`None`: a status no
+    /// event reaches).
+    pub fn output_buses(&self) -> Vec<(String, Option<u32>)> {
+        let mut buses: Vec<(&str, Vec<&str>, Option<u32>)> = Vec::new();
+        for p in self.outputs() {
+            let bus = Self::bus(&p.name);
+            match buses.iter_mut().find(|(b, _, _)| *b == bus) {
+                Some((_, ports, _)) => ports.push(&p.name),
+                None => buses.push((bus, vec![&p.name], p.latency)),
+            }
+        }
+        buses
+            .into_iter()
+            .map(|(bus, ports, l)| match ports.as_slice() {
+                [one] => (one.to_string(), l),
+                _ => (format!("{bus}_*"), l),
+            })
+            .collect()
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("schema serializes") + "\n"
     }

@@ -2328,7 +2328,7 @@ pub fn core_verilog(cfg: &BfcConfig) -> String {
 pub fn package(cfg: &BfcConfig, instance: &str, command: &str) -> crate::export::Package {
     let config_toml = cfg.to_toml();
     let schema = switchcraft_model::bfc::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command);
+    let header = regmap(cfg).c_header(instance, command, &schema);
     use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "bfc",

@@ -1465,7 +1465,7 @@ pub fn core_verilog(cfg: &CapfcConfig) -> String {
 pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::capfc::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command);
+    let header = regmap(cfg).c_header(instance, command, &schema);
     use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "capfc",

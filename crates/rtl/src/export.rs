@@ -72,7 +72,7 @@ pub struct Source<'a> {
     /// names, each at least as wide as in the schema).
     pub core_verilog: &'a str,
     pub c_header: &'a str,
-    /// Lines for the header describing latency and semantics.
+    /// Header lines on semantics the declared latencies do not say (arbitration, paths).
     pub notes: &'a [&'a str],
     /// The block's lint waivers beyond the one every package needs (DECLFILENAME).
     pub waivers: &'a [Waiver],
@@ -146,7 +146,7 @@ pub fn package(src: &Source) -> Package {
         instance: src.instance.to_string(),
         verilog: v,
         manifest: serde_json::to_string_pretty(&manifest).expect("json") + "\n",
-        c_header: with_latencies(src.c_header, src.instance, src.schema),
+        c_header: src.c_header.to_string(),
         gtkw_model: gtkw(
             src,
             src.block,
@@ -161,29 +161,10 @@ pub fn package(src: &Source) -> Package {
     }
 }
 
-/// The output buses in schema order, each named by its port when it has one (`enq_drop`), else
-/// by its prefix (`xoff`), with its declared latency (`None`: a status no event reaches).
-fn output_buses(schema: &PortSchema) -> Vec<(String, Option<u32>)> {
-    let mut buses: Vec<(&str, Vec<&str>, Option<u32>)> = Vec::new();
-    for p in schema.outputs() {
-        let bus = PortSchema::bus(&p.name);
-        match buses.iter_mut().find(|(b, _, _)| *b == bus) {
-            Some((_, ports, _)) => ports.push(&p.name),
-            None => buses.push((bus, vec![&p.name], p.latency)),
-        }
-    }
-    buses
-        .into_iter()
-        .map(|(bus, ports, l)| match ports.as_slice() {
-            [one] => (one.to_string(), l),
-            _ => (format!("{bus}_*"), l),
-        })
-        .collect()
-}
-
 /// "Latency ...": the declared pipeline latency of every output bus, for the Verilog header.
 fn latency_note(schema: &PortSchema) -> String {
-    let buses: Vec<String> = output_buses(schema)
+    let buses: Vec<String> = schema
+        .output_buses()
         .iter()
         .filter_map(|(b, l)| l.map(|l| format!("{b} {l}")))
         .collect();
@@ -191,26 +172,6 @@ fn latency_note(schema: &PortSchema) -> String {
         "Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): {}.",
         buses.join(", ")
     )
-}
-
-/// The C header with a `<INSTANCE>_<BUS>_LATENCY` define per output bus before its `#endif`.
-fn with_latencies(header: &str, instance: &str, schema: &PortSchema) -> String {
-    let prefix = instance.to_uppercase();
-    let mut defs = String::from(
-        "/* Pipeline latency of each output bus, in clock edges after the edge that sampled the\n \
-         * events (csr_rdata: after the edge that sampled csr_addr). */\n",
-    );
-    for (bus, latency) in output_buses(schema) {
-        if let Some(l) = latency {
-            let name = bus.trim_end_matches("_*").to_uppercase();
-            defs += &format!("#define {prefix}_{name}_LATENCY {l}u\n");
-        }
-    }
-    defs.push('\n');
-    match header.rfind("#endif") {
-        Some(at) => format!("{}{defs}{}", &header[..at], &header[at..]),
-        None => header.to_string() + &defs,
-    }
 }
 
 /// The lint waiver file. Its patterns name the Verilog file without a directory, so the

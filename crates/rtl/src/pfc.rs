@@ -421,7 +421,7 @@ pub fn core_verilog(cfg: &PfcConfig) -> String {
 pub fn package(cfg: &PfcConfig, instance: &str, command: &str) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::pfc::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command);
+    let header = regmap(cfg).c_header(instance, command, &schema);
     use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "pfc",

@@ -1321,7 +1321,7 @@ pub fn core_verilog(cfg: &TcdConfig) -> String {
 pub fn package(cfg: &TcdConfig, instance: &str, command: &str) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::tcd::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command);
+    let header = regmap(cfg).c_header(instance, command, &schema);
     crate::export::package(&crate::export::Source {
         block: "tcd",
         instance,

@@ -91,17 +91,17 @@ module capfc_props (
 
     // ---------------------------------------------------------------- probes
     (* keep *) wire [K-1:0] i_bits;          // probe: dut.core.ingress.state$q
-    (* keep *) wire [K*PP-1:0] e_rows;       // probe: dut.core.e_rows.rows
-    (* keep *) wire [KB-1:0] e_rows_key0;    // probe: dut.core.e_rows.key0
-    (* keep *) wire [KB-1:0] e_rows_key1;    // probe: dut.core.e_rows.key1
-    (* keep *) wire [KB-1:0] e_rows_key2;    // probe: dut.core.e_rows.key2
-    (* keep *) wire [K-1:0] cnt0;            // probe: dut.core.cnt0$q
-    (* keep *) wire [K-1:0] cnt1;            // probe: dut.core.cnt1$q
-    (* keep *) wire [K-1:0] cnt2;            // probe: dut.core.cnt2$q
-    (* keep *) wire [K-1:0] cnt3;            // probe: dut.core.cnt3$q
-    (* keep *) wire [K-1:0] cnt4;            // probe: dut.core.cnt4$q
-    (* keep *) wire [K-1:0] cnt5;            // probe: dut.core.cnt5$q
-    (* keep *) wire [K-1:0] d_bits;          // probe: dut.core.d_old
+    (* keep *) wire [K*PP-1:0] e_rows;       // probe: dut.core.decision.e_rows.rows
+    (* keep *) wire [KB-1:0] e_rows_key0;    // probe: dut.core.decision.e_rows.key0
+    (* keep *) wire [KB-1:0] e_rows_key1;    // probe: dut.core.decision.e_rows.key1
+    (* keep *) wire [KB-1:0] e_rows_key2;    // probe: dut.core.decision.e_rows.key2
+    (* keep *) wire [K-1:0] cnt0;            // probe: dut.core.decision.cnt0$q
+    (* keep *) wire [K-1:0] cnt1;            // probe: dut.core.decision.cnt1$q
+    (* keep *) wire [K-1:0] cnt2;            // probe: dut.core.decision.cnt2$q
+    (* keep *) wire [K-1:0] cnt3;            // probe: dut.core.decision.cnt3$q
+    (* keep *) wire [K-1:0] cnt4;            // probe: dut.core.decision.cnt4$q
+    (* keep *) wire [K-1:0] cnt5;            // probe: dut.core.decision.cnt5$q
+    (* keep *) wire [K-1:0] d_bits;          // probe: dut.core.decision.d_old
     (* keep *) wire e_valid;                 // probe: dut.core.egress.e_valid
     (* keep *) wire [KB-1:0] e_key;          // probe: dut.core.egress.e_key
     (* keep *) wire [31:0] e_b1;             // probe: dut.core.egress.e_b1
@@ -118,25 +118,25 @@ module capfc_props (
     wire [31:0] r_eg_xoff = r_eg_xoff_q;     // zero-extended
     wire [31:0] r_eg_xon = r_eg_xon_q;
     wire [31:0] r_eg_warn = r_eg_warn_q;
-    (* keep *) wire [K-1:0] pending;         // probe: dut.core.pending$q
-    (* keep *) wire cal_busy;                // probe: dut.core.cal_busy$q
-    (* keep *) wire cal_cancel;              // probe: dut.core.cal_cancel$q
-    (* keep *) wire [KB-1:0] cal_key;        // probe: dut.core.cal_key$q
-    (* keep *) wire capture;                 // probe: dut.core.capture
-    (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.c_key$q
-    (* keep *) wire cal_result;              // probe: dut.core.cal_result
-    (* keep *) wire cal_summed;              // probe: dut.core.cal_summed$q
-    (* keep *) wire [16*PP-1:0] cal_counts;  // probe: dut.core.cal_row.counts
-    (* keep *) wire [PP-1:0] cal_flagged;    // probe: dut.core.cal_row.flagged
-    (* keep *) wire [31:0] cal_cum;          // probe: dut.core.cal_cum$q
-    (* keep *) wire [31:0] cal_total;        // probe: dut.core.cal_total$q
-    (* keep *) wire [15:0] cal_cut;          // probe: dut.core.cal_cut$q
-    (* keep *) wire cal_done;                // probe: dut.core.cal_done
-    (* keep *) wire [PP-1:0] flags_lanes;    // probe: dut.core.flags_lanes
-    (* keep *) wire [PP-1:0] cal_sel;        // probe: dut.core.cal_row.sel
-    (* keep *) wire [15:0] cal_best;         // probe: dut.core.cal_row.best_val
-    (* keep *) wire cal_found;               // probe: dut.core.cal_row.found
-    (* keep *) wire cal_left;                // probe: dut.core.cal_row.left
+    (* keep *) wire [K-1:0] pending;         // probe: dut.core.calibrate.pending$q
+    (* keep *) wire cal_busy;                // probe: dut.core.calibrate.cal_busy$q
+    (* keep *) wire cal_cancel;              // probe: dut.core.calibrate.cal_cancel$q
+    (* keep *) wire [KB-1:0] cal_key;        // probe: dut.core.calibrate.cal_key_r$q
+    (* keep *) wire capture;                 // probe: dut.core.calibrate.capture
+    (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.counters.c_key$q
+    (* keep *) wire cal_result;              // probe: dut.core.calibrate.result
+    (* keep *) wire cal_summed;              // probe: dut.core.calibrate.cal_summed$q
+    (* keep *) wire [16*PP-1:0] cal_counts;  // probe: dut.core.calibrate.cal_row.counts
+    (* keep *) wire [PP-1:0] cal_flagged;    // probe: dut.core.calibrate.cal_row.flagged
+    (* keep *) wire [31:0] cal_cum;          // probe: dut.core.calibrate.cal_cum$q
+    (* keep *) wire [31:0] cal_total;        // probe: dut.core.calibrate.cal_total$q
+    (* keep *) wire [15:0] cal_cut;          // probe: dut.core.calibrate.cal_cut$q
+    (* keep *) wire cal_done;                // probe: dut.core.calibrate.cal_done
+    (* keep *) wire [PP-1:0] flags_lanes;    // probe: dut.core.calibrate.flags_lanes
+    (* keep *) wire [PP-1:0] cal_sel;        // probe: dut.core.calibrate.cal_row.sel
+    (* keep *) wire [15:0] cal_best;         // probe: dut.core.calibrate.cal_row.best_val
+    (* keep *) wire cal_found;               // probe: dut.core.calibrate.cal_row.found
+    (* keep *) wire cal_left;                // probe: dut.core.calibrate.cal_row.left
 
     // ---------------------------------------------------------------- assumptions
     // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the

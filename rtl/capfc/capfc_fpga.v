@@ -161,21 +161,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     // Constant declarations
     localparam  port_ok = 8'hff;
     localparam  prio_ok = 8'h3;
-    localparam  ports8 = 8'h8;
-    localparam  counter_top = 16'hffff;
-    localparam  field6 = 8'h3f;
     localparam  prio_bits = 4'h1;
     localparam  prio_mask = 4'h1;
-    localparam  one_k = 16'h1;
-    localparam  one_pp = 8'h1;
-    localparam  one_kb = 4'h1;
-    localparam  one_pb = 3'b1;
-    localparam  one_8 = 8'h1;
-    localparam  one_16 = 16'h1;
-    localparam  kind_enqueue = 2'b1;
-    localparam  kind_inspect = 2'b10;
-    localparam  kind_serve = 2'b11;
-    localparam  policy_max = 2'b1;
     localparam  policy_cal = 2'b10;
     localparam  err_in_underflow = 4'h1;
     localparam  err_eg_underflow = 4'h2;
@@ -236,6 +223,78 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [31:0] egress$d_b1;
     wire  egress$d_underflow;
     wire  egress$same_key;
+    reg  counters$reset;
+    reg  counters$enq_valid;
+    reg  [3:0] counters$enq_key;
+    reg  [2:0] counters$enq_input;
+    reg  counters$inspect_request;
+    reg  [31:0] counters$inspect;
+    reg  counters$serve_valid;
+    reg  [3:0] counters$serve_key;
+    reg  counters$e_valid;
+    reg  counters$e_drop;
+    reg  [31:0] counters$e_b1;
+    reg  counters$d_valid;
+    reg  [3:0] counters$d_key;
+    reg  [31:0] counters$d_b1;
+    reg  [2:0] counters$policy;
+    reg  [31:0] counters$xoff;
+    reg  [31:0] counters$warn;
+    wire  counters$serving;
+    wire  [3:0] counters$key;
+    wire  [3:0] counters$key_next;
+    wire  [127:0] counters$row;
+    wire  [127:0] counters$row_new;
+    wire  counters$row_reset;
+    wire  counters$max_set;
+    wire  [2:0] counters$max_input;
+    wire  counters$cal_trigger;
+    wire  counters$saturated;
+    wire  counters$inspect_busy;
+    wire  [15:0] counters$inspected;
+    reg  calibrate$reset;
+    reg  calibrate$serving;
+    reg  [3:0] calibrate$key;
+    reg  [127:0] calibrate$row;
+    reg  [127:0] calibrate$row_new;
+    reg  calibrate$trigger;
+    reg  calibrate$withdraw;
+    reg  [3:0] calibrate$withdraw_key;
+    reg  [15:0] calibrate$cut;
+    reg  calibrate$enabled;
+    wire  calibrate$requesting;
+    wire  [3:0] calibrate$serve_key;
+    wire  calibrate$busy;
+    wire  [3:0] calibrate$cal_key;
+    wire  [3:0] calibrate$cal_key_next;
+    wire  calibrate$result;
+    wire  [7:0] calibrate$flags;
+    reg  decision$reset;
+    reg  decision$clear_valid;
+    reg  [3:0] decision$clear_key;
+    reg  decision$max_valid;
+    reg  [3:0] decision$max_key;
+    reg  [2:0] decision$max_input;
+    reg  decision$cal_valid;
+    reg  [3:0] decision$cal_key;
+    reg  [7:0] decision$cal_flags;
+    reg  [15:0] decision$xoff;
+    reg  [15:0] decision$xoff_next;
+    reg  [3:0] decision$next_clear_key;
+    reg  [3:0] decision$next_max_key;
+    reg  [3:0] decision$next_cal_key;
+    reg  [31:0] decision$inspect;
+    reg  [31:0] decision$inspect_next;
+    wire  decision$eset_valid;
+    wire  [3:0] decision$eset_key;
+    wire  [7:0] decision$eset_mask;
+    wire  decision$eclr_valid;
+    wire  [3:0] decision$eclr_key;
+    wire  [7:0] decision$eclr_mask;
+    wire  [15:0] decision$d;
+    wire  [15:0] decision$d_next;
+    wire  [63:0] decision$inspect_row;
+    wire  [15:0] decision$inspect_state;
     reg  frames$reset;
     reg  [15:0] frames$paused;
     reg  [15:0] frames$paused_next;
@@ -246,112 +305,6 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [7:0] frames$frame_class_enable;
     wire  [7:0] frames$frame_pause;
     wire  [15:0] frames$frame_quanta;
-    reg  [3:0] counts$read_address;
-    wire  [127:0] counts$read_data;
-    reg  [3:0] counts$write_address;
-    reg  [127:0] counts$write_data;
-    reg  counts$write_enable;
-    reg  [3:0] maxes$read_address;
-    wire  [31:0] maxes$read_data;
-    reg  [3:0] maxes$write_address;
-    reg  [31:0] maxes$write_data;
-    reg  maxes$write_enable;
-    reg  e_rows$reset;
-    reg  e_rows$clear_valid;
-    reg  [3:0] e_rows$clear_key;
-    reg  e_rows$set_valid;
-    reg  [3:0] e_rows$set_key;
-    reg  [7:0] e_rows$set_bits;
-    reg  [3:0] e_rows$next_key0;
-    reg  [3:0] e_rows$next_key1;
-    reg  [3:0] e_rows$next_key2;
-    reg  [3:0] e_rows$next_key3;
-    wire  [7:0] e_rows$row0;
-    wire  [7:0] e_rows$row1;
-    wire  [7:0] e_rows$row2;
-    wire  [7:0] e_rows$row3;
-    wire  [127:0] e_rows$rows;
-    reg  [127:0] cal_row$next_counts;
-    reg  [7:0] cal_row$next_flagged;
-    wire  [127:0] cal_row$counts;
-    wire  [7:0] cal_row$flagged;
-    wire  [15:0] cal_row$best_val;
-    wire  cal_row$found;
-    wire  [7:0] cal_row$sel;
-    wire  cal_row$left;
-    wire  [31:0] cal_row$sum;
-    reg  [15:0] r_snap$d;
-    wire  [15:0] r_snap$q;
-    reg  snap_pending$d;
-    wire  snap_pending$q;
-    reg  in_bad$d;
-    wire  in_bad$q;
-    reg  eg_bad$d;
-    wire  eg_bad$q;
-    reg  [1:0] c_kind$d;
-    wire  [1:0] c_kind$q;
-    reg  [3:0] c_key$d;
-    wire  [3:0] c_key$q;
-    reg  [2:0] c_input$d;
-    wire  [2:0] c_input$q;
-    reg  c_ok$d;
-    wire  c_ok$q;
-    reg  [15:0] row_live$d;
-    wire  [15:0] row_live$q;
-    reg  fw_valid$d;
-    wire  fw_valid$q;
-    reg  [3:0] fw_key$d;
-    wire  [3:0] fw_key$q;
-    reg  [127:0] fw_row$d;
-    wire  [127:0] fw_row$q;
-    reg  [31:0] fw_max$d;
-    wire  [31:0] fw_max$q;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  [3:0] rr_next$d;
-    wire  [3:0] rr_next$q;
-    reg  cal_busy$d;
-    wire  cal_busy$q;
-    reg  cal_summed$d;
-    wire  cal_summed$q;
-    reg  cal_cancel$d;
-    wire  cal_cancel$q;
-    reg  [3:0] cal_key$d;
-    wire  [3:0] cal_key$q;
-    reg  [15:0] cal_cut$d;
-    wire  [15:0] cal_cut$q;
-    reg  [31:0] cal_total$d;
-    wire  [31:0] cal_total$q;
-    reg  [31:0] cal_cum$d;
-    wire  [31:0] cal_cum$q;
-    reg  [15:0] cnt0$d;
-    wire  [15:0] cnt0$q;
-    reg  [15:0] cnt1$d;
-    wire  [15:0] cnt1$q;
-    reg  [15:0] cnt2$d;
-    wire  [15:0] cnt2$q;
-    reg  [15:0] cnt3$d;
-    wire  [15:0] cnt3$q;
-    reg  [15:0] cnt4$d;
-    wire  [15:0] cnt4$q;
-    reg  [15:0] cnt5$d;
-    wire  [15:0] cnt5$q;
-    reg  o_in_drop$d;
-    wire  o_in_drop$q;
-    reg  o_eg_drop$d;
-    wire  o_eg_drop$q;
-    reg  o_eset_valid$d;
-    wire  o_eset_valid$q;
-    reg  [3:0] o_eset_key$d;
-    wire  [3:0] o_eset_key$q;
-    reg  [7:0] o_eset_mask$d;
-    wire  [7:0] o_eset_mask$q;
-    reg  o_eclr_valid$d;
-    wire  o_eclr_valid$q;
-    reg  [3:0] o_eclr_key$d;
-    wire  [3:0] o_eclr_key$q;
-    reg  [7:0] o_eclr_mask$d;
-    wire  [7:0] o_eclr_mask$q;
     reg  csr$reset;
     reg  csr$we;
     reg  [5:0] csr$addr;
@@ -362,130 +315,27 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [639:0] csr$value;
     wire  [639:0] csr$value_next;
     wire  [19:0] csr$write;
+    reg  in_bad$d;
+    wire  in_bad$q;
+    reg  eg_bad$d;
+    wire  eg_bad$q;
+    reg  o_in_drop$d;
+    wire  o_in_drop$q;
+    reg  o_eg_drop$d;
+    wire  o_eg_drop$q;
 
     // Local signals
-    reg  [2:0] r_policy;
-    reg  [15:0] r_cut;
-    reg  [31:0] r_in_xoff;
-    reg  [31:0] r_in_xon;
-    reg  [31:0] r_in_max;
-    reg  [31:0] r_eg_xoff;
-    reg  [31:0] r_eg_xon;
-    reg  [31:0] r_eg_warn;
-    reg  [31:0] r_eg_max;
-    reg  [15:0] r_quanta;
-    reg  [15:0] r_refresh;
-    reg  [31:0] r_inspect;
-    reg  [31:0] r_inspect_next;
     reg  in_e_ok;
     reg  in_d_ok;
     reg  eg_e_ok;
     reg  eg_d_ok;
     reg  [3:0] eg_key_in;
-    reg  [7:0] insp_port8;
-    reg  [7:0] insp_input8;
-    reg  [2:0] insp_prio;
-    reg  [7:0] insp_next_port8;
-    reg  [2:0] insp_next_prio;
-    reg  [3:0] insp_key;
-    reg  insp_key_ok;
-    reg  [15:0] pend_above;
-    reg  [15:0] pend_cand;
-    reg  [15:0] pend_grant;
-    reg  [3:0] serve_key;
-    reg  [3:0] read_key;
-    reg  fw_hit;
-    reg  [127:0] row_raw;
-    reg  [31:0] max_raw;
-    reg  reset_now;
     reg  xon_now;
-    reg  same_reset;
-    reg  [127:0] row_counted;
-    reg  [31:0] max_counted;
-    reg  [127:0] row_one;
-    reg  [2:0] c_port;
-    reg  [2:0] c_lane;
-    reg  is_enq;
-    reg  accepted;
-    reg  count_it;
-    reg  [15:0] lane_old;
-    reg  at_top;
-    reg  raw_at_top;
-    reg  raw_halve;
-    reg  raw_bump;
-    reg  [15:0] lane;
-    reg  [127:0] row_new;
-    reg  [15:0] lane_new;
-    reg  [15:0] max_val;
-    reg  [2:0] max_in;
-    reg  [15:0] max_val_new;
-    reg  [2:0] max_in_new;
-    reg  [31:0] max_new;
-    reg  xoff_hit;
-    reg  [1:0] policy;
-    reg  stopmax_set;
-    reg  cal_trigger;
-    reg  [15:0] pending_left;
-    reg  serve_capture;
-    reg  capture;
-    reg  [15:0] c_onehot;
-    reg  [15:0] d_onehot;
-    reg  [31:0] cum_new;
-    reg  [7:0] den;
-    reg  [7:0] num;
-    reg  [31:0] den_cum;
-    reg  [31:0] num_total;
-    reg  [31:0] pp_lo;
-    reg  [31:0] pp_hi;
-    reg  [31:0] pp_pair;
-    reg  [127:0] den_pairs;
-    reg  [127:0] num_pairs;
-    reg  cal_done;
-    reg  cancel_now;
-    reg  cal_result;
-    reg  [7:0] flags_lanes;
-    reg  [2:0] cal_port;
-    reg  [7:0] below_port;
-    reg  [7:0] flags_inputs;
-    reg  set_valid;
-    reg  [3:0] set_key;
-    reg  [7:0] set_bits;
-    reg  [3:0] set_key_port;
-    reg  [2:0] set_port;
-    reg  [7:0] set_lanes;
-    reg  [7:0] set_wanted;
-    reg  [7:0] clear_row;
-    reg  [7:0] set_row;
-    reg  same_row;
-    reg  [7:0] eset;
-    reg  [7:0] eclr;
-    reg  [3:0] set_prio;
-    reg  [3:0] clr_prio;
-    reg  [7:0] set_prio_oh;
-    reg  [7:0] clr_prio_oh;
-    reg  [3:0] c_key_port;
-    reg  [3:0] cal_key_port;
     reg  [3:0] eset_key_port;
     reg  [3:0] eclr_key_port;
     reg  [3:0] eset_key_prio;
     reg  [3:0] eclr_key_prio;
-    reg  [15:0] inc;
-    reg  [15:0] dec;
-    reg  [15:0] carry;
-    reg  [15:0] borrow;
-    reg  [15:0] n0;
-    reg  [15:0] n1;
-    reg  [15:0] n2;
-    reg  [15:0] n3;
-    reg  [15:0] n4;
-    reg  [15:0] n5;
-    reg  [15:0] d_old;
-    reg  [15:0] d_new;
     reg  [1:0] status;
-    reg  [7:0] insp_row;
-    reg  [63:0] insp_row64;
-    reg  [15:0] insp_state;
-    reg  [7:0] insp_cnt;
     reg  [3:0] err_set;
 
     // Sub module instances
@@ -530,6 +380,87 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .d_underflow(egress$d_underflow),
         .same_key(egress$same_key)
     );
+    capfc_fpga__counters counters(
+        .clock(clock),
+        .reset(counters$reset),
+        .enq_valid(counters$enq_valid),
+        .enq_key(counters$enq_key),
+        .enq_input(counters$enq_input),
+        .inspect_request(counters$inspect_request),
+        .inspect(counters$inspect),
+        .serve_valid(counters$serve_valid),
+        .serve_key(counters$serve_key),
+        .e_valid(counters$e_valid),
+        .e_drop(counters$e_drop),
+        .e_b1(counters$e_b1),
+        .d_valid(counters$d_valid),
+        .d_key(counters$d_key),
+        .d_b1(counters$d_b1),
+        .policy(counters$policy),
+        .xoff(counters$xoff),
+        .warn(counters$warn),
+        .serving(counters$serving),
+        .key(counters$key),
+        .key_next(counters$key_next),
+        .row(counters$row),
+        .row_new(counters$row_new),
+        .row_reset(counters$row_reset),
+        .max_set(counters$max_set),
+        .max_input(counters$max_input),
+        .cal_trigger(counters$cal_trigger),
+        .saturated(counters$saturated),
+        .inspect_busy(counters$inspect_busy),
+        .inspected(counters$inspected)
+    );
+    capfc_fpga__calibrate calibrate(
+        .clock(clock),
+        .reset(calibrate$reset),
+        .serving(calibrate$serving),
+        .key(calibrate$key),
+        .row(calibrate$row),
+        .row_new(calibrate$row_new),
+        .trigger(calibrate$trigger),
+        .withdraw(calibrate$withdraw),
+        .withdraw_key(calibrate$withdraw_key),
+        .cut(calibrate$cut),
+        .enabled(calibrate$enabled),
+        .requesting(calibrate$requesting),
+        .serve_key(calibrate$serve_key),
+        .busy(calibrate$busy),
+        .cal_key(calibrate$cal_key),
+        .cal_key_next(calibrate$cal_key_next),
+        .result(calibrate$result),
+        .flags(calibrate$flags)
+    );
+    capfc_fpga__decision decision(
+        .clock(clock),
+        .reset(decision$reset),
+        .clear_valid(decision$clear_valid),
+        .clear_key(decision$clear_key),
+        .max_valid(decision$max_valid),
+        .max_key(decision$max_key),
+        .max_input(decision$max_input),
+        .cal_valid(decision$cal_valid),
+        .cal_key(decision$cal_key),
+        .cal_flags(decision$cal_flags),
+        .xoff(decision$xoff),
+        .xoff_next(decision$xoff_next),
+        .next_clear_key(decision$next_clear_key),
+        .next_max_key(decision$next_max_key),
+        .next_cal_key(decision$next_cal_key),
+        .inspect(decision$inspect),
+        .inspect_next(decision$inspect_next),
+        .eset_valid(decision$eset_valid),
+        .eset_key(decision$eset_key),
+        .eset_mask(decision$eset_mask),
+        .eclr_valid(decision$eclr_valid),
+        .eclr_key(decision$eclr_key),
+        .eclr_mask(decision$eclr_mask),
+        .d(decision$d),
+        .d_next(decision$d_next),
+        .inspect_row(decision$inspect_row),
+        .inspect_state(decision$inspect_state)
+    );
     capfc_fpga__frames frames(
         .clock(clock),
         .reset(frames$reset),
@@ -542,232 +473,6 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .frame_class_enable(frames$frame_class_enable),
         .frame_pause(frames$frame_pause),
         .frame_quanta(frames$frame_quanta)
-    );
-    capfc_fpga__counts counts(
-        .clock(clock),
-        .read_address(counts$read_address),
-        .read_data(counts$read_data),
-        .write_address(counts$write_address),
-        .write_data(counts$write_data),
-        .write_enable(counts$write_enable)
-    );
-    capfc_fpga__maxes maxes(
-        .clock(clock),
-        .read_address(maxes$read_address),
-        .read_data(maxes$read_data),
-        .write_address(maxes$write_address),
-        .write_data(maxes$write_data),
-        .write_enable(maxes$write_enable)
-    );
-    capfc_fpga__e_rows e_rows(
-        .clock(clock),
-        .reset(e_rows$reset),
-        .clear_valid(e_rows$clear_valid),
-        .clear_key(e_rows$clear_key),
-        .set_valid(e_rows$set_valid),
-        .set_key(e_rows$set_key),
-        .set_bits(e_rows$set_bits),
-        .next_key0(e_rows$next_key0),
-        .next_key1(e_rows$next_key1),
-        .next_key2(e_rows$next_key2),
-        .next_key3(e_rows$next_key3),
-        .row0(e_rows$row0),
-        .row1(e_rows$row1),
-        .row2(e_rows$row2),
-        .row3(e_rows$row3),
-        .rows(e_rows$rows)
-    );
-    capfc_fpga__cal_row cal_row(
-        .clock(clock),
-        .next_counts(cal_row$next_counts),
-        .next_flagged(cal_row$next_flagged),
-        .counts(cal_row$counts),
-        .flagged(cal_row$flagged),
-        .best_val(cal_row$best_val),
-        .found(cal_row$found),
-        .sel(cal_row$sel),
-        .left(cal_row$left),
-        .sum(cal_row$sum)
-    );
-    capfc_fpga__r_snap r_snap(
-        .d(r_snap$d),
-        .q(r_snap$q),
-        .clock(clock)
-    );
-    capfc_fpga__snap_pending snap_pending(
-        .d(snap_pending$d),
-        .q(snap_pending$q),
-        .clock(clock)
-    );
-    capfc_fpga__in_bad in_bad(
-        .d(in_bad$d),
-        .q(in_bad$q),
-        .clock(clock)
-    );
-    capfc_fpga__eg_bad eg_bad(
-        .d(eg_bad$d),
-        .q(eg_bad$q),
-        .clock(clock)
-    );
-    capfc_fpga__c_kind c_kind(
-        .d(c_kind$d),
-        .q(c_kind$q),
-        .clock(clock)
-    );
-    capfc_fpga__c_key c_key(
-        .d(c_key$d),
-        .q(c_key$q),
-        .clock(clock)
-    );
-    capfc_fpga__c_input c_input(
-        .d(c_input$d),
-        .q(c_input$q),
-        .clock(clock)
-    );
-    capfc_fpga__c_ok c_ok(
-        .d(c_ok$d),
-        .q(c_ok$q),
-        .clock(clock)
-    );
-    capfc_fpga__row_live row_live(
-        .d(row_live$d),
-        .q(row_live$q),
-        .clock(clock)
-    );
-    capfc_fpga__fw_valid fw_valid(
-        .d(fw_valid$d),
-        .q(fw_valid$q),
-        .clock(clock)
-    );
-    capfc_fpga__fw_key fw_key(
-        .d(fw_key$d),
-        .q(fw_key$q),
-        .clock(clock)
-    );
-    capfc_fpga__fw_row fw_row(
-        .d(fw_row$d),
-        .q(fw_row$q),
-        .clock(clock)
-    );
-    capfc_fpga__fw_max fw_max(
-        .d(fw_max$d),
-        .q(fw_max$q),
-        .clock(clock)
-    );
-    capfc_fpga__pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(clock)
-    );
-    capfc_fpga__rr_next rr_next(
-        .d(rr_next$d),
-        .q(rr_next$q),
-        .clock(clock)
-    );
-    capfc_fpga__cal_busy cal_busy(
-        .d(cal_busy$d),
-        .q(cal_busy$q),
-        .clock(clock)
-    );
-    capfc_fpga__cal_summed cal_summed(
-        .d(cal_summed$d),
-        .q(cal_summed$q),
-        .clock(clock)
-    );
-    capfc_fpga__cal_cancel cal_cancel(
-        .d(cal_cancel$d),
-        .q(cal_cancel$q),
-        .clock(clock)
-    );
-    capfc_fpga__cal_key cal_key(
-        .d(cal_key$d),
-        .q(cal_key$q),
-        .clock(clock)
-    );
-    capfc_fpga__cal_cut cal_cut(
-        .d(cal_cut$d),
-        .q(cal_cut$q),
-        .clock(clock)
-    );
-    capfc_fpga__cal_total cal_total(
-        .d(cal_total$d),
-        .q(cal_total$q),
-        .clock(clock)
-    );
-    capfc_fpga__cal_cum cal_cum(
-        .d(cal_cum$d),
-        .q(cal_cum$q),
-        .clock(clock)
-    );
-    capfc_fpga__cnt0 cnt0(
-        .d(cnt0$d),
-        .q(cnt0$q),
-        .clock(clock)
-    );
-    capfc_fpga__cnt1 cnt1(
-        .d(cnt1$d),
-        .q(cnt1$q),
-        .clock(clock)
-    );
-    capfc_fpga__cnt2 cnt2(
-        .d(cnt2$d),
-        .q(cnt2$q),
-        .clock(clock)
-    );
-    capfc_fpga__cnt3 cnt3(
-        .d(cnt3$d),
-        .q(cnt3$q),
-        .clock(clock)
-    );
-    capfc_fpga__cnt4 cnt4(
-        .d(cnt4$d),
-        .q(cnt4$q),
-        .clock(clock)
-    );
-    capfc_fpga__cnt5 cnt5(
-        .d(cnt5$d),
-        .q(cnt5$q),
-        .clock(clock)
-    );
-    capfc_fpga__o_in_drop o_in_drop(
-        .d(o_in_drop$d),
-        .q(o_in_drop$q),
-        .clock(clock)
-    );
-    capfc_fpga__o_eg_drop o_eg_drop(
-        .d(o_eg_drop$d),
-        .q(o_eg_drop$q),
-        .clock(clock)
-    );
-    capfc_fpga__o_eset_valid o_eset_valid(
-        .d(o_eset_valid$d),
-        .q(o_eset_valid$q),
-        .clock(clock)
-    );
-    capfc_fpga__o_eset_key o_eset_key(
-        .d(o_eset_key$d),
-        .q(o_eset_key$q),
-        .clock(clock)
-    );
-    capfc_fpga__o_eset_mask o_eset_mask(
-        .d(o_eset_mask$d),
-        .q(o_eset_mask$q),
-        .clock(clock)
-    );
-    capfc_fpga__o_eclr_valid o_eclr_valid(
-        .d(o_eclr_valid$d),
-        .q(o_eclr_valid$q),
-        .clock(clock)
-    );
-    capfc_fpga__o_eclr_key o_eclr_key(
-        .d(o_eclr_key$d),
-        .q(o_eclr_key$q),
-        .clock(clock)
-    );
-    capfc_fpga__o_eclr_mask o_eclr_mask(
-        .d(o_eclr_mask$d),
-        .q(o_eclr_mask$q),
-        .clock(clock)
     );
     capfc_fpga__csr csr(
         .clock(clock),
@@ -782,61 +487,33 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .value_next(csr$value_next),
         .write(csr$write)
     );
+    capfc_fpga__in_bad in_bad(
+        .d(in_bad$d),
+        .q(in_bad$q),
+        .clock(clock)
+    );
+    capfc_fpga__eg_bad eg_bad(
+        .d(eg_bad$d),
+        .q(eg_bad$q),
+        .clock(clock)
+    );
+    capfc_fpga__o_in_drop o_in_drop(
+        .d(o_in_drop$d),
+        .q(o_in_drop$q),
+        .clock(clock)
+    );
+    capfc_fpga__o_eg_drop o_eg_drop(
+        .d(o_eg_drop$d),
+        .q(o_eg_drop$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
-        r_snap$d = r_snap$q;
-        snap_pending$d = snap_pending$q;
         in_bad$d = in_bad$q;
         eg_bad$d = eg_bad$q;
-        c_kind$d = c_kind$q;
-        c_key$d = c_key$q;
-        c_input$d = c_input$q;
-        c_ok$d = c_ok$q;
-        row_live$d = row_live$q;
-        fw_valid$d = fw_valid$q;
-        fw_key$d = fw_key$q;
-        fw_row$d = fw_row$q;
-        fw_max$d = fw_max$q;
-        pending$d = pending$q;
-        rr_next$d = rr_next$q;
-        cal_busy$d = cal_busy$q;
-        cal_summed$d = cal_summed$q;
-        cal_cancel$d = cal_cancel$q;
-        cal_key$d = cal_key$q;
-        cal_cut$d = cal_cut$q;
-        cal_total$d = cal_total$q;
-        cal_cum$d = cal_cum$q;
-        cnt0$d = cnt0$q;
-        cnt1$d = cnt1$q;
-        cnt2$d = cnt2$q;
-        cnt3$d = cnt3$q;
-        cnt4$d = cnt4$q;
-        cnt5$d = cnt5$q;
         o_in_drop$d = o_in_drop$q;
         o_eg_drop$d = o_eg_drop$q;
-        o_eset_valid$d = o_eset_valid$q;
-        o_eset_key$d = o_eset_key$q;
-        o_eset_mask$d = o_eset_mask$q;
-        o_eclr_valid$d = o_eclr_valid$q;
-        o_eclr_key$d = o_eclr_key$q;
-        o_eclr_mask$d = o_eclr_mask$q;
-        r_policy = csr$value[(at_policy)+:(3)];
-        r_cut = csr$value[(at_cut)+:(16)];
-        r_in_xoff = csr$value[(at_in_xoff)+:(32)];
-        r_in_xon = csr$value[(at_in_xon)+:(32)];
-        r_in_max = csr$value[(at_in_max)+:(32)];
-        r_eg_xoff = csr$value[(at_eg_xoff)+:(32)];
-        r_eg_xon = csr$value[(at_eg_xon)+:(32)];
-        r_eg_warn = csr$value[(at_eg_warn)+:(32)];
-        r_eg_max = csr$value[(at_eg_max)+:(32)];
-        r_quanta = csr$value[(at_quanta)+:(16)];
-        r_refresh = csr$value[(at_refresh)+:(16)];
-        r_inspect = csr$value[(at_inspect)+:(32)];
-        r_inspect_next = csr$value_next[(at_inspect)+:(32)];
-        cal_row$next_counts = cal_row$counts;
-        cal_row$next_flagged = cal_row$flagged;
-        e_rows$reset = reset;
         in_e_ok = port_ok[in_enq_port] & prio_ok[in_enq_prio];
         in_d_ok = port_ok[in_deq_port] & prio_ok[in_deq_prio];
         eg_e_ok = port_ok[eg_enq_port] & prio_ok[eg_enq_prio] & port_ok[eg_enq_input];
@@ -850,9 +527,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         ingress$deq_valid = in_deq_valid & in_d_ok;
         ingress$deq_key = ({1'd0, in_deq_port} << prio_bits) | ({1'd0, in_deq_prio} & prio_mask);
         ingress$deq_len = in_deq_len;
-        ingress$xoff_thr = r_in_xoff;
-        ingress$xon_thr = r_in_xon;
-        ingress$max = r_in_max;
+        ingress$xoff_thr = csr$value[(at_in_xoff)+:(32)];
+        ingress$xon_thr = csr$value[(at_in_xon)+:(32)];
+        ingress$max = csr$value[(at_in_max)+:(32)];
         eg_key_in = ({1'd0, eg_enq_port} << prio_bits) | ({1'd0, eg_enq_prio} & prio_mask);
         egress$reset = reset;
         egress$enq_valid = eg_enq_valid & eg_e_ok;
@@ -861,12 +538,266 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         egress$deq_valid = eg_deq_valid & eg_d_ok;
         egress$deq_key = ({1'd0, eg_deq_port} << prio_bits) | ({1'd0, eg_deq_prio} & prio_mask);
         egress$deq_len = eg_deq_len;
-        egress$max = r_eg_max;
-        insp_port8 = r_inspect[(32'h0)+:(8)] & field6;
-        insp_prio = r_inspect[(32'h8)+:(3)];
-        insp_input8 = r_inspect[(32'h10)+:(8)] & field6;
-        insp_key = (insp_port8[3:0] << prio_bits) | ({1'd0, insp_prio} & prio_mask);
-        insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
+        egress$max = csr$value[(at_eg_max)+:(32)];
+        counters$reset = reset;
+        counters$enq_valid = eg_enq_valid & eg_e_ok;
+        counters$enq_key = eg_key_in;
+        counters$enq_input = eg_enq_input;
+        counters$inspect_request = |(csr$write & inspect_written);
+        counters$inspect = csr$value[(at_inspect)+:(32)];
+        counters$serve_valid = calibrate$requesting;
+        counters$serve_key = calibrate$serve_key;
+        counters$e_valid = egress$e_valid;
+        counters$e_drop = egress$e_drop;
+        counters$e_b1 = egress$e_b1;
+        counters$d_valid = egress$d_valid;
+        counters$d_key = egress$d_key;
+        counters$d_b1 = egress$d_b1;
+        counters$policy = csr$value[(at_policy)+:(3)];
+        counters$xoff = csr$value[(at_eg_xoff)+:(32)];
+        counters$warn = csr$value[(at_eg_warn)+:(32)];
+        xon_now = egress$d_valid & (egress$d_b1 <= csr$value[(at_eg_xon)+:(32)]);
+        calibrate$reset = reset;
+        calibrate$serving = counters$serving;
+        calibrate$key = counters$key;
+        calibrate$row = counters$row;
+        calibrate$row_new = counters$row_new;
+        calibrate$trigger = counters$cal_trigger;
+        calibrate$withdraw = counters$row_reset | xon_now;
+        calibrate$withdraw_key = egress$d_key;
+        calibrate$cut = csr$value[(at_cut)+:(16)];
+        calibrate$enabled = csr$value[(at_policy)+:(2)] == policy_cal;
+        decision$reset = reset;
+        decision$clear_valid = xon_now;
+        decision$clear_key = egress$d_key;
+        decision$max_valid = counters$max_set;
+        decision$max_key = counters$key;
+        decision$max_input = counters$max_input;
+        decision$cal_valid = calibrate$result;
+        decision$cal_key = calibrate$cal_key;
+        decision$cal_flags = calibrate$flags;
+        decision$xoff = ingress$xoff;
+        decision$xoff_next = ingress$xoff_next;
+        decision$next_clear_key = egress$deq_key;
+        decision$next_max_key = counters$key_next;
+        decision$next_cal_key = calibrate$cal_key_next;
+        decision$inspect = csr$value[(at_inspect)+:(32)];
+        decision$inspect_next = csr$value_next[(at_inspect)+:(32)];
+        frames$reset = reset;
+        frames$paused = decision$d;
+        frames$paused_next = decision$d_next;
+        frames$quanta = csr$value[(at_quanta)+:(16)];
+        frames$refresh = csr$value[(at_refresh)+:(16)];
+        o_in_drop$d = ingress$drop;
+        o_eg_drop$d = egress$e_drop;
+        status = 2'h0;
+        status[0] = counters$inspect_busy;
+        status[1] = calibrate$busy;
+        csr$reset = reset;
+        csr$we = csr_we;
+        csr$addr = csr_addr;
+        csr$wdata = csr_wdata;
+        csr$hw_value = ({638'd0, status} << at_status) | ({624'd0, counters$inspected} << at_inspect_counter) | ({576'd0, decision$inspect_row} << at_inspect_e_lo) | ({624'd0, decision$inspect_state} << at_inspect_state);
+        err_set = 4'h0;
+        if (ingress$underflow) begin
+            err_set = err_set | err_in_underflow;
+        end
+        if (egress$d_underflow) begin
+            err_set = err_set | err_eg_underflow;
+        end
+        if (in_bad$q | eg_bad$q) begin
+            err_set = err_set | err_index;
+        end
+        if (counters$saturated) begin
+            err_set = err_set | err_saturation;
+        end
+        csr$hw_set = {636'd0, err_set} << at_err;
+        in_drop = o_in_drop$q;
+        eg_drop = o_eg_drop$q;
+        eset_valid = decision$eset_valid;
+        eset_key_port = decision$eset_key >> prio_bits;
+        eset_port = eset_key_port[2:0];
+        eset_key_prio = decision$eset_key & prio_mask;
+        eset_prio = eset_key_prio[2:0];
+        eset_mask = decision$eset_mask;
+        eclr_valid = decision$eclr_valid;
+        eclr_key_port = decision$eclr_key >> prio_bits;
+        eclr_port = eclr_key_port[2:0];
+        eclr_key_prio = decision$eclr_key & prio_mask;
+        eclr_prio = eclr_key_prio[2:0];
+        eclr_mask = decision$eclr_mask;
+        frame_valid = frames$frame_valid;
+        frame_port = frames$frame_port;
+        frame_class_enable = frames$frame_class_enable;
+        frame_pause = frames$frame_pause;
+        frame_quanta = frames$frame_quanta;
+        csr_rdata = csr$rdata;
+        if (reset) begin
+            in_bad$d = 1'b0;
+            eg_bad$d = 1'b0;
+            o_in_drop$d = 1'b0;
+            o_eg_drop$d = 1'b0;
+        end
+    end
+
+endmodule // top
+
+
+module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,cal_key_next,result,flags);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  serving;
+    input wire  [3:0] key;
+    input wire  [127:0] row;
+    input wire  [127:0] row_new;
+    input wire  trigger;
+    input wire  withdraw;
+    input wire  [3:0] withdraw_key;
+    input wire  [15:0] cut;
+    input wire  enabled;
+    output reg  requesting;
+    output reg  [3:0] serve_key;
+    output reg  busy;
+    output reg  [3:0] cal_key;
+    output reg  [3:0] cal_key_next;
+    output reg  result;
+    output reg  [7:0] flags;
+
+    // Constant declarations
+    localparam  prio_bits = 4'h1;
+    localparam  one_k = 16'h1;
+    localparam  one_kb = 4'h1;
+    localparam  one_pp = 8'h1;
+
+    // Stub signals
+    reg  [127:0] cal_row$next_counts;
+    reg  [7:0] cal_row$next_flagged;
+    wire  [127:0] cal_row$counts;
+    wire  [7:0] cal_row$flagged;
+    wire  [15:0] cal_row$best_val;
+    wire  cal_row$found;
+    wire  [7:0] cal_row$sel;
+    wire  cal_row$left;
+    wire  [31:0] cal_row$sum;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  [3:0] rr_next$d;
+    wire  [3:0] rr_next$q;
+    reg  cal_busy$d;
+    wire  cal_busy$q;
+    reg  cal_summed$d;
+    wire  cal_summed$q;
+    reg  cal_cancel$d;
+    wire  cal_cancel$q;
+    reg  [3:0] cal_key_r$d;
+    wire  [3:0] cal_key_r$q;
+    reg  [15:0] cal_cut$d;
+    wire  [15:0] cal_cut$q;
+    reg  [31:0] cal_total$d;
+    wire  [31:0] cal_total$q;
+    reg  [31:0] cal_cum$d;
+    wire  [31:0] cal_cum$q;
+
+    // Local signals
+    reg  [15:0] pend_above;
+    reg  [15:0] pend_cand;
+    reg  [15:0] pend_grant;
+    reg  [15:0] key_onehot;
+    reg  [15:0] withdraw_onehot;
+    reg  [15:0] pending_left;
+    reg  serve_capture;
+    reg  capture;
+    reg  [31:0] cum_new;
+    reg  [7:0] den;
+    reg  [7:0] num;
+    reg  [31:0] den_cum;
+    reg  [31:0] num_total;
+    reg  [31:0] pp_lo;
+    reg  [31:0] pp_hi;
+    reg  [31:0] pp_pair;
+    reg  [127:0] den_pairs;
+    reg  [127:0] num_pairs;
+    reg  cal_done;
+    reg  cancel_now;
+    reg  [7:0] flags_lanes;
+    reg  [3:0] cal_key_port;
+    reg  [2:0] cal_port;
+    reg  [7:0] below_port;
+
+    // Sub module instances
+    capfc_fpga__calibrate$cal_row cal_row(
+        .clock(clock),
+        .next_counts(cal_row$next_counts),
+        .next_flagged(cal_row$next_flagged),
+        .counts(cal_row$counts),
+        .flagged(cal_row$flagged),
+        .best_val(cal_row$best_val),
+        .found(cal_row$found),
+        .sel(cal_row$sel),
+        .left(cal_row$left),
+        .sum(cal_row$sum)
+    );
+    capfc_fpga__calibrate$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(clock)
+    );
+    capfc_fpga__calibrate$rr_next rr_next(
+        .d(rr_next$d),
+        .q(rr_next$q),
+        .clock(clock)
+    );
+    capfc_fpga__calibrate$cal_busy cal_busy(
+        .d(cal_busy$d),
+        .q(cal_busy$q),
+        .clock(clock)
+    );
+    capfc_fpga__calibrate$cal_summed cal_summed(
+        .d(cal_summed$d),
+        .q(cal_summed$q),
+        .clock(clock)
+    );
+    capfc_fpga__calibrate$cal_cancel cal_cancel(
+        .d(cal_cancel$d),
+        .q(cal_cancel$q),
+        .clock(clock)
+    );
+    capfc_fpga__calibrate$cal_key_r cal_key_r(
+        .d(cal_key_r$d),
+        .q(cal_key_r$q),
+        .clock(clock)
+    );
+    capfc_fpga__calibrate$cal_cut cal_cut(
+        .d(cal_cut$d),
+        .q(cal_cut$q),
+        .clock(clock)
+    );
+    capfc_fpga__calibrate$cal_total cal_total(
+        .d(cal_total$d),
+        .q(cal_total$q),
+        .clock(clock)
+    );
+    capfc_fpga__calibrate$cal_cum cal_cum(
+        .d(cal_cum$d),
+        .q(cal_cum$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        pending$d = pending$q;
+        rr_next$d = rr_next$q;
+        cal_busy$d = cal_busy$q;
+        cal_summed$d = cal_summed$q;
+        cal_cancel$d = cal_cancel$q;
+        cal_key_r$d = cal_key_r$q;
+        cal_cut$d = cal_cut$q;
+        cal_total$d = cal_total$q;
+        cal_cum$d = cal_cum$q;
+        cal_row$next_counts = cal_row$counts;
+        cal_row$next_flagged = cal_row$flagged;
         pend_above = pending$q & ~((one_k << rr_next$q) - one_k);
         if (|pend_above) begin
             pend_cand = pend_above;
@@ -924,220 +855,23 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         if (pend_grant[15]) begin
             serve_key = 15;
         end
-        c_kind$d = 2'h0;
-        c_key$d = 4'h0;
-        c_input$d = 3'h0;
-        c_ok$d = 1'b0;
-        read_key = serve_key;
-        if (eg_enq_valid & eg_e_ok) begin
-            c_kind$d = kind_enqueue;
-            read_key = eg_key_in;
-            c_input$d = eg_enq_input;
-        end
-        else if (snap_pending$q) begin
-            c_kind$d = kind_inspect;
-            read_key = insp_key;
-            c_input$d = insp_input8[2:0];
-            c_ok$d = insp_key_ok & (insp_input8 < ports8) & (insp_input8 != insp_port8);
-            snap_pending$d = 1'b0;
-        end
-        else if (|pending$q) begin
-            c_kind$d = kind_serve;
-        end
-        c_key$d = read_key;
-        counts$read_address = read_key;
-        maxes$read_address = read_key;
-        fw_hit = fw_valid$q & (fw_key$q == c_key$q);
-        if (fw_hit) begin
-            row_raw = fw_row$q;
-            max_raw = fw_max$q;
-        end
-        else if (row_live$q[c_key$q]) begin
-            row_raw = counts$read_data;
-            max_raw = maxes$read_data;
-        end
-        else begin
-            row_raw = 128'h0;
-            max_raw = 32'h0;
-        end
-        reset_now = egress$d_valid & (egress$d_b1 <= r_eg_warn);
-        xon_now = egress$d_valid & (egress$d_b1 <= r_eg_xon);
-        same_reset = reset_now & (egress$d_key == c_key$q);
-        c_key_port = c_key$q >> prio_bits;
-        c_port = c_key_port[2:0];
-        if (c_input$q > c_port) begin
-            c_lane = c_input$q - one_pb;
-        end
-        else begin
-            c_lane = c_input$q;
-        end
-        is_enq = egress$e_valid;
-        accepted = is_enq & ~egress$e_drop;
-        count_it = accepted & (egress$e_b1 >= r_eg_warn) & (c_input$q != c_port);
-        lane_old = row_raw[(c_lane * 32'h10)+:(16)];
-        raw_at_top = lane_old == counter_top;
-        raw_halve = raw_at_top & ~r_policy[32'h2];
-        raw_bump = ~(raw_at_top & r_policy[32'h2]);
-        row_counted = 128'h0;
-        row_one = 128'h0;
-        lane = row_raw[(0 * 32'h10)+:(16)];
-        if (raw_halve) begin
-            lane = lane >> 32'h1;
-        end
-        if (raw_bump & (c_lane == 0)) begin
-            lane = lane + one_16;
-        end
-        row_counted = row_counted | ({112'd0, lane} << (0 * 32'h10));
-        if (c_lane == 0) begin
-            row_one = row_one | ({112'd0, one_16} << (0 * 32'h10));
-        end
-        lane = row_raw[(1 * 32'h10)+:(16)];
-        if (raw_halve) begin
-            lane = lane >> 32'h1;
-        end
-        if (raw_bump & (c_lane == 1)) begin
-            lane = lane + one_16;
-        end
-        row_counted = row_counted | ({112'd0, lane} << (1 * 32'h10));
-        if (c_lane == 1) begin
-            row_one = row_one | ({112'd0, one_16} << (1 * 32'h10));
-        end
-        lane = row_raw[(2 * 32'h10)+:(16)];
-        if (raw_halve) begin
-            lane = lane >> 32'h1;
-        end
-        if (raw_bump & (c_lane == 2)) begin
-            lane = lane + one_16;
-        end
-        row_counted = row_counted | ({112'd0, lane} << (2 * 32'h10));
-        if (c_lane == 2) begin
-            row_one = row_one | ({112'd0, one_16} << (2 * 32'h10));
-        end
-        lane = row_raw[(3 * 32'h10)+:(16)];
-        if (raw_halve) begin
-            lane = lane >> 32'h1;
-        end
-        if (raw_bump & (c_lane == 3)) begin
-            lane = lane + one_16;
-        end
-        row_counted = row_counted | ({112'd0, lane} << (3 * 32'h10));
-        if (c_lane == 3) begin
-            row_one = row_one | ({112'd0, one_16} << (3 * 32'h10));
-        end
-        lane = row_raw[(4 * 32'h10)+:(16)];
-        if (raw_halve) begin
-            lane = lane >> 32'h1;
-        end
-        if (raw_bump & (c_lane == 4)) begin
-            lane = lane + one_16;
-        end
-        row_counted = row_counted | ({112'd0, lane} << (4 * 32'h10));
-        if (c_lane == 4) begin
-            row_one = row_one | ({112'd0, one_16} << (4 * 32'h10));
-        end
-        lane = row_raw[(5 * 32'h10)+:(16)];
-        if (raw_halve) begin
-            lane = lane >> 32'h1;
-        end
-        if (raw_bump & (c_lane == 5)) begin
-            lane = lane + one_16;
-        end
-        row_counted = row_counted | ({112'd0, lane} << (5 * 32'h10));
-        if (c_lane == 5) begin
-            row_one = row_one | ({112'd0, one_16} << (5 * 32'h10));
-        end
-        lane = row_raw[(6 * 32'h10)+:(16)];
-        if (raw_halve) begin
-            lane = lane >> 32'h1;
-        end
-        if (raw_bump & (c_lane == 6)) begin
-            lane = lane + one_16;
-        end
-        row_counted = row_counted | ({112'd0, lane} << (6 * 32'h10));
-        if (c_lane == 6) begin
-            row_one = row_one | ({112'd0, one_16} << (6 * 32'h10));
-        end
-        lane = row_raw[(7 * 32'h10)+:(16)];
-        if (raw_halve) begin
-            lane = lane >> 32'h1;
-        end
-        if (raw_bump & (c_lane == 7)) begin
-            lane = lane + one_16;
-        end
-        row_counted = row_counted | ({112'd0, lane} << (7 * 32'h10));
-        if (c_lane == 7) begin
-            row_one = row_one | ({112'd0, one_16} << (7 * 32'h10));
-        end
-        lane_new = row_counted[(c_lane * 32'h10)+:(16)];
-        max_val = max_raw[(32'h0)+:(16)];
-        max_in = max_raw[(32'h10)+:(3)];
-        max_counted = max_raw;
-        if (raw_halve | (lane_new > max_val) | ((lane_new == max_val) & (c_input$q < max_in))) begin
-            max_counted = {16'd0, lane_new} | ({29'd0, c_input$q} << 32'h10);
-        end
-        at_top = ~same_reset & raw_at_top;
-        if (same_reset) begin
-            row_new = 128'h0;
-            max_new = 32'h0;
-            if (count_it) begin
-                row_new = row_one;
-                max_new = {16'd0, one_16} | ({29'd0, c_input$q} << 32'h10);
-            end
-        end
-        else if (count_it) begin
-            row_new = row_counted;
-            max_new = max_counted;
-        end
-        else begin
-            row_new = row_raw;
-            max_new = max_raw;
-        end
-        max_val_new = max_new[(32'h0)+:(16)];
-        max_in_new = max_new[(32'h10)+:(3)];
-        counts$write_enable = count_it;
-        counts$write_address = c_key$q;
-        counts$write_data = row_new;
-        maxes$write_enable = count_it;
-        maxes$write_address = c_key$q;
-        maxes$write_data = max_new;
-        fw_valid$d = count_it;
-        fw_key$d = c_key$q;
-        fw_row$d = row_new;
-        fw_max$d = max_new;
-        c_onehot = one_k << c_key$q;
-        d_onehot = one_k << egress$d_key;
-        row_live$d = row_live$q;
-        if (reset_now) begin
-            row_live$d = row_live$q & ~d_onehot;
-        end
-        if (count_it) begin
-            row_live$d = row_live$d | c_onehot;
-        end
-        policy = r_policy[(32'h0)+:(2)];
-        xoff_hit = accepted & (egress$e_b1 >= r_eg_xoff);
-        stopmax_set = xoff_hit & (policy == policy_max) & |max_val_new;
-        cal_trigger = xoff_hit & (policy == policy_cal);
+        key_onehot = one_k << key;
+        withdraw_onehot = one_k << withdraw_key;
         pending_left = pending$q;
-        if (reset_now | xon_now) begin
-            pending_left = pending$q & ~d_onehot;
+        if (withdraw) begin
+            pending_left = pending$q & ~withdraw_onehot;
         end
-        serve_capture = (c_kind$q == kind_serve) & ~cal_busy$q & pending_left[c_key$q];
-        capture = (cal_trigger & ~cal_busy$q) | serve_capture;
+        serve_capture = serving & ~cal_busy$q & pending_left[key];
+        capture = (trigger & ~cal_busy$q) | serve_capture;
         pending$d = pending_left;
-        if (cal_trigger & cal_busy$q) begin
-            pending$d = pending_left | c_onehot;
+        if (trigger & cal_busy$q) begin
+            pending$d = pending_left | key_onehot;
         end
         if (capture) begin
-            pending$d = pending_left & ~c_onehot;
+            pending$d = pending_left & ~key_onehot;
         end
         if (serve_capture) begin
-            rr_next$d = c_key$q + one_kb;
-        end
-        if (c_kind$q == kind_inspect) begin
-            r_snap$d = 16'h0;
-            if (c_ok$q) begin
-                r_snap$d = row_raw[(c_lane * 32'h10)+:(16)];
-            end
+            rr_next$d = key + one_kb;
         end
         cum_new = cal_cum$q + {16'd0, cal_row$best_val};
         den = cal_cut$q[(32'h8)+:(8)];
@@ -1226,7 +960,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         num_pairs = num_pairs | ({96'd0, pp_pair} << (3 * 32'h20));
         den_cum = (den_pairs[(32'h0)+:(32)] + den_pairs[(32'h20)+:(32)]) + (den_pairs[(32'h40)+:(32)] + den_pairs[(32'h60)+:(32)]);
         num_total = (num_pairs[(32'h0)+:(32)] + num_pairs[(32'h20)+:(32)]) + (num_pairs[(32'h40)+:(32)] + num_pairs[(32'h60)+:(32)]);
-        cancel_now = cal_cancel$q | ((reset_now | xon_now) & (egress$d_key == cal_key$q));
+        cancel_now = cal_cancel$q | (withdraw & (withdraw_key == cal_key_r$q));
         cal_done = 1'b0;
         if (cal_busy$q) begin
             cal_cancel$d = cancel_now;
@@ -1243,330 +977,44 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         if (cal_done) begin
             cal_busy$d = 1'b0;
         end
-        cal_result = cal_done & ~cancel_now & (policy == policy_cal);
+        result = cal_done & ~cancel_now & enabled;
         flags_lanes = cal_row$flagged | cal_row$sel;
-        cal_key_port = cal_key$q >> prio_bits;
+        cal_key_port = cal_key_r$q >> prio_bits;
         cal_port = cal_key_port[2:0];
         below_port = (one_pp << cal_port) - one_pp;
-        flags_inputs = (flags_lanes & below_port) | ((flags_lanes & ~below_port) << 32'h1);
+        flags = (flags_lanes & below_port) | ((flags_lanes & ~below_port) << 32'h1);
         if (capture) begin
             cal_busy$d = 1'b1;
             cal_summed$d = 1'b0;
             cal_cancel$d = 1'b0;
-            cal_key$d = c_key$q;
-            cal_cut$d = r_cut;
+            cal_key_r$d = key;
+            cal_cut$d = cut;
             cal_cum$d = 32'h0;
             cal_row$next_flagged = 8'h0;
             if (serve_capture) begin
-                cal_row$next_counts = row_raw;
+                cal_row$next_counts = row;
             end
             else begin
                 cal_row$next_counts = row_new;
             end
         end
-        set_valid = stopmax_set | cal_result;
-        if (stopmax_set) begin
-            set_key = c_key$q;
-            set_wanted = one_pp << max_in_new;
-        end
-        else begin
-            set_key = cal_key$q;
-            set_wanted = flags_inputs;
-        end
-        set_key_port = set_key >> prio_bits;
-        set_port = set_key_port[2:0];
-        set_prio = set_key & prio_mask;
-        set_prio_oh = one_8 << set_prio;
-        set_lanes = 8'h0;
-        if (port_ok[set_port] & |(set_prio_oh & prio_ok)) begin
-            set_lanes = port_ok & ~(one_pp << set_port);
-        end
-        set_bits = set_wanted & set_lanes;
-        e_rows$clear_valid = xon_now;
-        e_rows$clear_key = egress$d_key;
-        e_rows$set_valid = set_valid;
-        e_rows$set_key = set_key;
-        e_rows$set_bits = set_bits;
-        clear_row = e_rows$row0;
-        set_row = e_rows$row2;
-        if (stopmax_set) begin
-            set_row = e_rows$row1;
-        end
-        same_row = xon_now & set_valid & (egress$d_key == set_key);
-        eset = 8'h0;
-        if (set_valid) begin
-            if (same_row) begin
-                eset = set_bits & ~clear_row;
-            end
-            else begin
-                eset = set_bits & ~set_row;
-            end
-        end
-        eclr = 8'h0;
-        if (xon_now) begin
-            if (same_row) begin
-                eclr = clear_row & ~set_bits;
-            end
-            else begin
-                eclr = clear_row;
-            end
-        end
-        o_eset_valid$d = |eset;
-        o_eset_key$d = 4'h0;
-        if (|eset) begin
-            o_eset_key$d = set_key;
-        end
-        o_eset_mask$d = eset;
-        o_eclr_valid$d = |eclr;
-        o_eclr_key$d = 4'h0;
-        if (|eclr) begin
-            o_eclr_key$d = egress$d_key;
-        end
-        o_eclr_mask$d = eclr;
-        clr_prio = egress$d_key & prio_mask;
-        clr_prio_oh = one_8 << clr_prio;
-        inc = 16'h0;
-        dec = 16'h0;
-        if (eset[0]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (0 << prio_bits));
-        end
-        if (eclr[0]) begin
-            dec = dec | ({8'd0, clr_prio_oh} << (0 << prio_bits));
-        end
-        if (eset[1]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (1 << prio_bits));
-        end
-        if (eclr[1]) begin
-            dec = dec | ({8'd0, clr_prio_oh} << (1 << prio_bits));
-        end
-        if (eset[2]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (2 << prio_bits));
-        end
-        if (eclr[2]) begin
-            dec = dec | ({8'd0, clr_prio_oh} << (2 << prio_bits));
-        end
-        if (eset[3]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (3 << prio_bits));
-        end
-        if (eclr[3]) begin
-            dec = dec | ({8'd0, clr_prio_oh} << (3 << prio_bits));
-        end
-        if (eset[4]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (4 << prio_bits));
-        end
-        if (eclr[4]) begin
-            dec = dec | ({8'd0, clr_prio_oh} << (4 << prio_bits));
-        end
-        if (eset[5]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (5 << prio_bits));
-        end
-        if (eclr[5]) begin
-            dec = dec | ({8'd0, clr_prio_oh} << (5 << prio_bits));
-        end
-        if (eset[6]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (6 << prio_bits));
-        end
-        if (eclr[6]) begin
-            dec = dec | ({8'd0, clr_prio_oh} << (6 << prio_bits));
-        end
-        if (eset[7]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (7 << prio_bits));
-        end
-        if (eclr[7]) begin
-            dec = dec | ({8'd0, clr_prio_oh} << (7 << prio_bits));
-        end
-        carry = inc & ~dec;
-        borrow = dec & ~inc;
-        n0 = cnt0$q ^ (carry | borrow);
-        carry = carry & cnt0$q;
-        borrow = borrow & ~cnt0$q;
-        n1 = cnt1$q ^ (carry | borrow);
-        carry = carry & cnt1$q;
-        borrow = borrow & ~cnt1$q;
-        n2 = cnt2$q ^ (carry | borrow);
-        carry = carry & cnt2$q;
-        borrow = borrow & ~cnt2$q;
-        n3 = cnt3$q ^ (carry | borrow);
-        carry = carry & cnt3$q;
-        borrow = borrow & ~cnt3$q;
-        n4 = cnt4$q ^ (carry | borrow);
-        carry = carry & cnt4$q;
-        borrow = borrow & ~cnt4$q;
-        n5 = cnt5$q ^ (carry | borrow);
-        cnt0$d = n0;
-        cnt1$d = n1;
-        cnt2$d = n2;
-        cnt3$d = n3;
-        cnt4$d = n4;
-        cnt5$d = n5;
-        d_old = ingress$xoff | cnt0$q | cnt1$q | cnt2$q | cnt3$q | cnt4$q | cnt5$q;
-        d_new = ingress$xoff_next | n0 | n1 | n2 | n3 | n4 | n5;
-        frames$reset = reset;
-        frames$paused = d_old;
-        frames$paused_next = d_new;
-        frames$quanta = r_quanta;
-        frames$refresh = r_refresh;
-        o_in_drop$d = ingress$drop;
-        o_eg_drop$d = egress$e_drop;
-        insp_row = 8'h0;
-        insp_row64 = 64'h0;
-        insp_state = 16'h0;
-        insp_cnt = 8'h0;
-        if (insp_key_ok) begin
-            insp_row = e_rows$row3;
-            insp_row64 = {56'd0, insp_row};
-            insp_cnt[0] = cnt0$q[insp_key];
-            insp_cnt[1] = cnt1$q[insp_key];
-            insp_cnt[2] = cnt2$q[insp_key];
-            insp_cnt[3] = cnt3$q[insp_key];
-            insp_cnt[4] = cnt4$q[insp_key];
-            insp_cnt[5] = cnt5$q[insp_key];
-            insp_state = {8'd0, insp_cnt} << 32'h8;
-            insp_state[0] = ingress$xoff[insp_key];
-            insp_state[1] = d_old[insp_key];
-        end
-        status = 2'h0;
-        status[0] = snap_pending$q | (c_kind$q == kind_inspect);
-        status[1] = cal_busy$q;
-        csr$reset = reset;
-        csr$we = csr_we;
-        csr$addr = csr_addr;
-        csr$wdata = csr_wdata;
-        csr$hw_value = ({638'd0, status} << at_status) | ({624'd0, r_snap$q} << at_inspect_counter) | ({576'd0, insp_row64} << at_inspect_e_lo) | ({624'd0, insp_state} << at_inspect_state);
-        if (|(csr$write & inspect_written)) begin
-            snap_pending$d = 1'b1;
-        end
-        err_set = 4'h0;
-        if (ingress$underflow) begin
-            err_set = err_set | err_in_underflow;
-        end
-        if (egress$d_underflow) begin
-            err_set = err_set | err_eg_underflow;
-        end
-        if (in_bad$q | eg_bad$q) begin
-            err_set = err_set | err_index;
-        end
-        if (count_it & at_top) begin
-            err_set = err_set | err_saturation;
-        end
-        csr$hw_set = {636'd0, err_set} << at_err;
-        in_drop = o_in_drop$q;
-        eg_drop = o_eg_drop$q;
-        eset_valid = o_eset_valid$q;
-        eset_key_port = o_eset_key$q >> prio_bits;
-        eset_port = eset_key_port[2:0];
-        eset_key_prio = o_eset_key$q & prio_mask;
-        eset_prio = eset_key_prio[2:0];
-        eset_mask = o_eset_mask$q;
-        eclr_valid = o_eclr_valid$q;
-        eclr_key_port = o_eclr_key$q >> prio_bits;
-        eclr_port = eclr_key_port[2:0];
-        eclr_key_prio = o_eclr_key$q & prio_mask;
-        eclr_prio = eclr_key_prio[2:0];
-        eclr_mask = o_eclr_mask$q;
-        frame_valid = frames$frame_valid;
-        frame_port = frames$frame_port;
-        frame_class_enable = frames$frame_class_enable;
-        frame_pause = frames$frame_pause;
-        frame_quanta = frames$frame_quanta;
-        csr_rdata = csr$rdata;
+        requesting = |pending$q;
+        busy = cal_busy$q;
+        cal_key = cal_key_r$q;
+        cal_key_next = cal_key_r$d;
         if (reset) begin
-            r_snap$d = 16'h0;
-            snap_pending$d = 1'b0;
-            in_bad$d = 1'b0;
-            eg_bad$d = 1'b0;
-            c_kind$d = 2'h0;
-            row_live$d = 16'h0;
-            fw_valid$d = 1'b0;
             pending$d = 16'h0;
             rr_next$d = 4'h0;
             cal_busy$d = 1'b0;
             cal_summed$d = 1'b0;
             cal_cancel$d = 1'b0;
-            cnt0$d = 16'h0;
-            cnt1$d = 16'h0;
-            cnt2$d = 16'h0;
-            cnt3$d = 16'h0;
-            cnt4$d = 16'h0;
-            cnt5$d = 16'h0;
-            o_in_drop$d = 1'b0;
-            o_eg_drop$d = 1'b0;
-            o_eset_valid$d = 1'b0;
-            o_eset_key$d = 4'h0;
-            o_eset_mask$d = 8'h0;
-            o_eclr_valid$d = 1'b0;
-            o_eclr_key$d = 4'h0;
-            o_eclr_mask$d = 8'h0;
         end
-        e_rows$next_key0 = egress$deq_key;
-        e_rows$next_key1 = c_key$d;
-        e_rows$next_key2 = cal_key$d;
-        insp_next_port8 = r_inspect_next[(32'h0)+:(8)] & field6;
-        insp_next_prio = r_inspect_next[(32'h8)+:(3)];
-        e_rows$next_key3 = (insp_next_port8[3:0] << prio_bits) | ({1'd0, insp_next_prio} & prio_mask);
     end
 
-endmodule // top
+endmodule // capfc_fpga__calibrate
 
 
-module capfc_fpga__c_input(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__c_input
-
-
-module capfc_fpga__c_key(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__c_key
-
-
-module capfc_fpga__c_kind(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__c_kind
-
-
-module capfc_fpga__c_ok(d,q,clock);
+module capfc_fpga__calibrate$cal_busy(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1582,29 +1030,10 @@ module capfc_fpga__c_ok(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__c_ok
+endmodule // capfc_fpga__calibrate$cal_busy
 
 
-module capfc_fpga__cal_busy(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__cal_busy
-
-
-module capfc_fpga__cal_cancel(d,q,clock);
+module capfc_fpga__calibrate$cal_cancel(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1620,10 +1049,10 @@ module capfc_fpga__cal_cancel(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__cal_cancel
+endmodule // capfc_fpga__calibrate$cal_cancel
 
 
-module capfc_fpga__cal_cum(d,q,clock);
+module capfc_fpga__calibrate$cal_cum(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1639,10 +1068,10 @@ module capfc_fpga__cal_cum(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__cal_cum
+endmodule // capfc_fpga__calibrate$cal_cum
 
 
-module capfc_fpga__cal_cut(d,q,clock);
+module capfc_fpga__calibrate$cal_cut(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1658,10 +1087,10 @@ module capfc_fpga__cal_cut(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__cal_cut
+endmodule // capfc_fpga__calibrate$cal_cut
 
 
-module capfc_fpga__cal_key(d,q,clock);
+module capfc_fpga__calibrate$cal_key_r(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -1677,10 +1106,10 @@ module capfc_fpga__cal_key(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__cal_key
+endmodule // capfc_fpga__calibrate$cal_key_r
 
 
-module capfc_fpga__cal_row(clock,next_counts,next_flagged,counts,flagged,best_val,found,sel,left,sum);
+module capfc_fpga__calibrate$cal_row(clock,next_counts,next_flagged,counts,flagged,best_val,found,sel,left,sum);
 
     // Module arguments
     input wire  clock;
@@ -1772,10 +1201,10 @@ module capfc_fpga__cal_row(clock,next_counts,next_flagged,counts,flagged,best_va
        left = left_r;
        sum = sum_l0;
     end
-endmodule // capfc_fpga__cal_row
+endmodule // capfc_fpga__calibrate$cal_row
 
 
-module capfc_fpga__cal_summed(d,q,clock);
+module capfc_fpga__calibrate$cal_summed(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1791,10 +1220,10 @@ module capfc_fpga__cal_summed(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__cal_summed
+endmodule // capfc_fpga__calibrate$cal_summed
 
 
-module capfc_fpga__cal_total(d,q,clock);
+module capfc_fpga__calibrate$cal_total(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1810,29 +1239,10 @@ module capfc_fpga__cal_total(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__cal_total
+endmodule // capfc_fpga__calibrate$cal_total
 
 
-module capfc_fpga__cnt0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__cnt0
-
-
-module capfc_fpga__cnt1(d,q,clock);
+module capfc_fpga__calibrate$pending(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1848,86 +1258,529 @@ module capfc_fpga__cnt1(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__cnt1
+endmodule // capfc_fpga__calibrate$pending
 
 
-module capfc_fpga__cnt2(d,q,clock);
+module capfc_fpga__calibrate$rr_next(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // capfc_fpga__cnt2
+endmodule // capfc_fpga__calibrate$rr_next
 
 
-module capfc_fpga__cnt3(d,q,clock);
+module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,serving,key,key_next,row,row_new,row_reset,max_set,max_input,cal_trigger,saturated,inspect_busy,inspected);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  clock;
+    input wire  reset;
+    input wire  enq_valid;
+    input wire  [3:0] enq_key;
+    input wire  [2:0] enq_input;
+    input wire  inspect_request;
+    input wire  [31:0] inspect;
+    input wire  serve_valid;
+    input wire  [3:0] serve_key;
+    input wire  e_valid;
+    input wire  e_drop;
+    input wire  [31:0] e_b1;
+    input wire  d_valid;
+    input wire  [3:0] d_key;
+    input wire  [31:0] d_b1;
+    input wire  [2:0] policy;
+    input wire  [31:0] xoff;
+    input wire  [31:0] warn;
+    output reg  serving;
+    output reg  [3:0] key;
+    output reg  [3:0] key_next;
+    output reg  [127:0] row;
+    output reg  [127:0] row_new;
+    output reg  row_reset;
+    output reg  max_set;
+    output reg  [2:0] max_input;
+    output reg  cal_trigger;
+    output reg  saturated;
+    output reg  inspect_busy;
+    output reg  [15:0] inspected;
+
+    // Constant declarations
+    localparam  prio_bits = 4'h1;
+    localparam  prio_mask = 4'h1;
+    localparam  prio_ok = 8'h3;
+    localparam  ports8 = 8'h8;
+    localparam  field6 = 8'h3f;
+    localparam  policy_max = 2'b1;
+    localparam  policy_cal = 2'b10;
+    localparam  counter_top = 16'hffff;
+    localparam  one_k = 16'h1;
+    localparam  one_pb = 3'b1;
+    localparam  one_16 = 16'h1;
+    localparam  kind_enqueue = 2'b1;
+    localparam  kind_inspect = 2'b10;
+    localparam  kind_serve = 2'b11;
+
+    // Stub signals
+    reg  [3:0] counts$read_address;
+    wire  [127:0] counts$read_data;
+    reg  [3:0] counts$write_address;
+    reg  [127:0] counts$write_data;
+    reg  counts$write_enable;
+    reg  [3:0] maxes$read_address;
+    wire  [31:0] maxes$read_data;
+    reg  [3:0] maxes$write_address;
+    reg  [31:0] maxes$write_data;
+    reg  maxes$write_enable;
+    reg  snap_pending$d;
+    wire  snap_pending$q;
+    reg  [15:0] r_snap$d;
+    wire  [15:0] r_snap$q;
+    reg  [1:0] c_kind$d;
+    wire  [1:0] c_kind$q;
+    reg  [3:0] c_key$d;
+    wire  [3:0] c_key$q;
+    reg  [2:0] c_input$d;
+    wire  [2:0] c_input$q;
+    reg  c_ok$d;
+    wire  c_ok$q;
+    reg  [15:0] row_live$d;
+    wire  [15:0] row_live$q;
+    reg  fw_valid$d;
+    wire  fw_valid$q;
+    reg  [3:0] fw_key$d;
+    wire  [3:0] fw_key$q;
+    reg  [127:0] fw_row$d;
+    wire  [127:0] fw_row$q;
+    reg  [31:0] fw_max$d;
+    wire  [31:0] fw_max$q;
+
+    // Local signals
+    reg  [7:0] insp_port8;
+    reg  [7:0] insp_input8;
+    reg  [2:0] insp_prio;
+    reg  [3:0] insp_key;
+    reg  [3:0] read_key;
+    reg  accepted;
+    reg  reset_now;
+    reg  xoff_hit;
+    reg  [15:0] max_val;
+    reg  fw_hit;
+    reg  [127:0] row_raw;
+    reg  [31:0] max_raw;
+    reg  same_reset;
+    reg  [127:0] row_counted;
+    reg  [31:0] max_counted;
+    reg  [127:0] row_one;
+    reg  [3:0] c_key_port;
+    reg  [2:0] c_port;
+    reg  [2:0] c_lane;
+    reg  count_it;
+    reg  [15:0] lane_old;
+    reg  raw_at_top;
+    reg  raw_halve;
+    reg  raw_bump;
+    reg  [15:0] lane;
+    reg  [15:0] lane_new;
+    reg  [15:0] cur_max_val;
+    reg  [2:0] cur_max_in;
+    reg  [31:0] max_new;
+    reg  [15:0] c_onehot;
+    reg  [15:0] r_onehot;
+
+    // Sub module instances
+    capfc_fpga__counters$counts counts(
+        .clock(clock),
+        .read_address(counts$read_address),
+        .read_data(counts$read_data),
+        .write_address(counts$write_address),
+        .write_data(counts$write_data),
+        .write_enable(counts$write_enable)
+    );
+    capfc_fpga__counters$maxes maxes(
+        .clock(clock),
+        .read_address(maxes$read_address),
+        .read_data(maxes$read_data),
+        .write_address(maxes$write_address),
+        .write_data(maxes$write_data),
+        .write_enable(maxes$write_enable)
+    );
+    capfc_fpga__counters$snap_pending snap_pending(
+        .d(snap_pending$d),
+        .q(snap_pending$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$r_snap r_snap(
+        .d(r_snap$d),
+        .q(r_snap$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$c_kind c_kind(
+        .d(c_kind$d),
+        .q(c_kind$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$c_key c_key(
+        .d(c_key$d),
+        .q(c_key$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$c_input c_input(
+        .d(c_input$d),
+        .q(c_input$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$c_ok c_ok(
+        .d(c_ok$d),
+        .q(c_ok$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$row_live row_live(
+        .d(row_live$d),
+        .q(row_live$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$fw_valid fw_valid(
+        .d(fw_valid$d),
+        .q(fw_valid$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$fw_key fw_key(
+        .d(fw_key$d),
+        .q(fw_key$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$fw_row fw_row(
+        .d(fw_row$d),
+        .q(fw_row$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$fw_max fw_max(
+        .d(fw_max$d),
+        .q(fw_max$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        snap_pending$d = snap_pending$q;
+        r_snap$d = r_snap$q;
+        c_kind$d = c_kind$q;
+        c_key$d = c_key$q;
+        c_input$d = c_input$q;
+        c_ok$d = c_ok$q;
+        row_live$d = row_live$q;
+        fw_valid$d = fw_valid$q;
+        fw_key$d = fw_key$q;
+        fw_row$d = fw_row$q;
+        fw_max$d = fw_max$q;
+        insp_port8 = inspect[(32'h0)+:(8)] & field6;
+        insp_prio = inspect[(32'h8)+:(3)];
+        insp_input8 = inspect[(32'h10)+:(8)] & field6;
+        insp_key = (insp_port8[3:0] << prio_bits) | ({1'd0, insp_prio} & prio_mask);
+        c_kind$d = 2'h0;
+        c_input$d = 3'h0;
+        c_ok$d = 1'b0;
+        read_key = serve_key;
+        if (enq_valid) begin
+            c_kind$d = kind_enqueue;
+            read_key = enq_key;
+            c_input$d = enq_input;
+        end
+        else if (snap_pending$q) begin
+            c_kind$d = kind_inspect;
+            read_key = insp_key;
+            c_input$d = insp_input8[2:0];
+            c_ok$d = (insp_port8 < ports8) & prio_ok[insp_prio] & (insp_input8 < ports8) & (insp_input8 != insp_port8);
+            snap_pending$d = 1'b0;
+        end
+        else if (serve_valid) begin
+            c_kind$d = kind_serve;
+        end
+        c_key$d = read_key;
+        counts$read_address = read_key;
+        maxes$read_address = read_key;
+        fw_hit = fw_valid$q & (fw_key$q == c_key$q);
+        if (fw_hit) begin
+            row_raw = fw_row$q;
+            max_raw = fw_max$q;
+        end
+        else if (row_live$q[c_key$q]) begin
+            row_raw = counts$read_data;
+            max_raw = maxes$read_data;
+        end
+        else begin
+            row_raw = 128'h0;
+            max_raw = 32'h0;
+        end
+        reset_now = d_valid & (d_b1 <= warn);
+        same_reset = reset_now & (d_key == c_key$q);
+        c_key_port = c_key$q >> prio_bits;
+        c_port = c_key_port[2:0];
+        if (c_input$q > c_port) begin
+            c_lane = c_input$q - one_pb;
+        end
+        else begin
+            c_lane = c_input$q;
+        end
+        accepted = e_valid & ~e_drop;
+        count_it = accepted & (e_b1 >= warn) & (c_input$q != c_port);
+        lane_old = row_raw[(c_lane * 32'h10)+:(16)];
+        raw_at_top = lane_old == counter_top;
+        raw_halve = raw_at_top & ~policy[32'h2];
+        raw_bump = ~(raw_at_top & policy[32'h2]);
+        row_counted = 128'h0;
+        row_one = 128'h0;
+        lane = row_raw[(0 * 32'h10)+:(16)];
+        if (raw_halve) begin
+            lane = lane >> 32'h1;
+        end
+        if (raw_bump & (c_lane == 0)) begin
+            lane = lane + one_16;
+        end
+        row_counted = row_counted | ({112'd0, lane} << (0 * 32'h10));
+        if (c_lane == 0) begin
+            row_one = row_one | ({112'd0, one_16} << (0 * 32'h10));
+        end
+        lane = row_raw[(1 * 32'h10)+:(16)];
+        if (raw_halve) begin
+            lane = lane >> 32'h1;
+        end
+        if (raw_bump & (c_lane == 1)) begin
+            lane = lane + one_16;
+        end
+        row_counted = row_counted | ({112'd0, lane} << (1 * 32'h10));
+        if (c_lane == 1) begin
+            row_one = row_one | ({112'd0, one_16} << (1 * 32'h10));
+        end
+        lane = row_raw[(2 * 32'h10)+:(16)];
+        if (raw_halve) begin
+            lane = lane >> 32'h1;
+        end
+        if (raw_bump & (c_lane == 2)) begin
+            lane = lane + one_16;
+        end
+        row_counted = row_counted | ({112'd0, lane} << (2 * 32'h10));
+        if (c_lane == 2) begin
+            row_one = row_one | ({112'd0, one_16} << (2 * 32'h10));
+        end
+        lane = row_raw[(3 * 32'h10)+:(16)];
+        if (raw_halve) begin
+            lane = lane >> 32'h1;
+        end
+        if (raw_bump & (c_lane == 3)) begin
+            lane = lane + one_16;
+        end
+        row_counted = row_counted | ({112'd0, lane} << (3 * 32'h10));
+        if (c_lane == 3) begin
+            row_one = row_one | ({112'd0, one_16} << (3 * 32'h10));
+        end
+        lane = row_raw[(4 * 32'h10)+:(16)];
+        if (raw_halve) begin
+            lane = lane >> 32'h1;
+        end
+        if (raw_bump & (c_lane == 4)) begin
+            lane = lane + one_16;
+        end
+        row_counted = row_counted | ({112'd0, lane} << (4 * 32'h10));
+        if (c_lane == 4) begin
+            row_one = row_one | ({112'd0, one_16} << (4 * 32'h10));
+        end
+        lane = row_raw[(5 * 32'h10)+:(16)];
+        if (raw_halve) begin
+            lane = lane >> 32'h1;
+        end
+        if (raw_bump & (c_lane == 5)) begin
+            lane = lane + one_16;
+        end
+        row_counted = row_counted | ({112'd0, lane} << (5 * 32'h10));
+        if (c_lane == 5) begin
+            row_one = row_one | ({112'd0, one_16} << (5 * 32'h10));
+        end
+        lane = row_raw[(6 * 32'h10)+:(16)];
+        if (raw_halve) begin
+            lane = lane >> 32'h1;
+        end
+        if (raw_bump & (c_lane == 6)) begin
+            lane = lane + one_16;
+        end
+        row_counted = row_counted | ({112'd0, lane} << (6 * 32'h10));
+        if (c_lane == 6) begin
+            row_one = row_one | ({112'd0, one_16} << (6 * 32'h10));
+        end
+        lane = row_raw[(7 * 32'h10)+:(16)];
+        if (raw_halve) begin
+            lane = lane >> 32'h1;
+        end
+        if (raw_bump & (c_lane == 7)) begin
+            lane = lane + one_16;
+        end
+        row_counted = row_counted | ({112'd0, lane} << (7 * 32'h10));
+        if (c_lane == 7) begin
+            row_one = row_one | ({112'd0, one_16} << (7 * 32'h10));
+        end
+        lane_new = row_counted[(c_lane * 32'h10)+:(16)];
+        cur_max_val = max_raw[(32'h0)+:(16)];
+        cur_max_in = max_raw[(32'h10)+:(3)];
+        max_counted = max_raw;
+        if (raw_halve | (lane_new > cur_max_val) | ((lane_new == cur_max_val) & (c_input$q < cur_max_in))) begin
+            max_counted = {16'd0, lane_new} | ({29'd0, c_input$q} << 32'h10);
+        end
+        if (same_reset) begin
+            row_new = 128'h0;
+            max_new = 32'h0;
+            if (count_it) begin
+                row_new = row_one;
+                max_new = {16'd0, one_16} | ({29'd0, c_input$q} << 32'h10);
+            end
+        end
+        else if (count_it) begin
+            row_new = row_counted;
+            max_new = max_counted;
+        end
+        else begin
+            row_new = row_raw;
+            max_new = max_raw;
+        end
+        counts$write_enable = count_it;
+        counts$write_address = c_key$q;
+        counts$write_data = row_new;
+        maxes$write_enable = count_it;
+        maxes$write_address = c_key$q;
+        maxes$write_data = max_new;
+        fw_valid$d = count_it;
+        fw_key$d = c_key$q;
+        fw_row$d = row_new;
+        fw_max$d = max_new;
+        c_onehot = one_k << c_key$q;
+        r_onehot = one_k << d_key;
+        row_live$d = row_live$q;
+        if (reset_now) begin
+            row_live$d = row_live$q & ~r_onehot;
+        end
+        if (count_it) begin
+            row_live$d = row_live$d | c_onehot;
+        end
+        max_val = max_new[(32'h0)+:(16)];
+        xoff_hit = accepted & (e_b1 >= xoff);
+        max_set = xoff_hit & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
+        cal_trigger = xoff_hit & (policy[(32'h0)+:(2)] == policy_cal);
+        if (c_kind$q == kind_inspect) begin
+            r_snap$d = 16'h0;
+            if (c_ok$q) begin
+                r_snap$d = lane_old;
+            end
+        end
+        if (inspect_request) begin
+            snap_pending$d = 1'b1;
+        end
+        serving = c_kind$q == kind_serve;
+        key = c_key$q;
+        key_next = c_key$d;
+        row = row_raw;
+        row_reset = reset_now;
+        max_input = max_new[(32'h10)+:(3)];
+        saturated = count_it & ~same_reset & raw_at_top;
+        inspect_busy = snap_pending$q | (c_kind$q == kind_inspect);
+        inspected = r_snap$q;
+        if (reset) begin
+            snap_pending$d = 1'b0;
+            r_snap$d = 16'h0;
+            c_kind$d = 2'h0;
+            row_live$d = 16'h0;
+            fw_valid$d = 1'b0;
+        end
+    end
+
+endmodule // capfc_fpga__counters
+
+
+module capfc_fpga__counters$c_input(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 3'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // capfc_fpga__cnt3
+endmodule // capfc_fpga__counters$c_input
 
 
-module capfc_fpga__cnt4(d,q,clock);
+module capfc_fpga__counters$c_key(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // capfc_fpga__cnt4
+endmodule // capfc_fpga__counters$c_key
 
 
-module capfc_fpga__cnt5(d,q,clock);
+module capfc_fpga__counters$c_kind(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 2'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // capfc_fpga__cnt5
+endmodule // capfc_fpga__counters$c_kind
 
 
-module capfc_fpga__counts(clock,read_address,read_data,write_address,write_data,write_enable);
+module capfc_fpga__counters$c_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$c_ok
+
+
+module capfc_fpga__counters$counts(clock,read_address,read_data,write_address,write_data,write_enable);
 
     // Module arguments
     input wire  clock;
@@ -1953,7 +1806,163 @@ module capfc_fpga__counts(clock,read_address,read_data,write_address,write_data,
     always @(*) begin
        read_data = {16'd0, word[111:96], word[95:80], word[79:64], word[63:48], word[47:32], word[31:16], word[15:0]};
     end
-endmodule // capfc_fpga__counts
+endmodule // capfc_fpga__counters$counts
+
+
+module capfc_fpga__counters$fw_key(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$fw_key
+
+
+module capfc_fpga__counters$fw_max(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$fw_max
+
+
+module capfc_fpga__counters$fw_row(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$fw_row
+
+
+module capfc_fpga__counters$fw_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$fw_valid
+
+
+module capfc_fpga__counters$maxes(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [3:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [18:0] mem [0:15];
+    wire unused_write_data_high = ^write_data[31:19];
+
+    always @(posedge clock) begin
+       read_data <= {13'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[18:0];
+       end
+    end
+endmodule // capfc_fpga__counters$maxes
+
+
+module capfc_fpga__counters$r_snap(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$r_snap
+
+
+module capfc_fpga__counters$row_live(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$row_live
+
+
+module capfc_fpga__counters$snap_pending(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$snap_pending
 
 
 module capfc_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value_next,write);
@@ -2049,7 +2058,520 @@ module capfc_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,val
 endmodule // capfc_fpga__csr
 
 
-module capfc_fpga__e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,set_bits,next_key0,next_key1,next_key2,next_key3,row0,row1,row2,row3,rows);
+module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,max_input,cal_valid,cal_key,cal_flags,xoff,xoff_next,next_clear_key,next_max_key,next_cal_key,inspect,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  clear_valid;
+    input wire  [3:0] clear_key;
+    input wire  max_valid;
+    input wire  [3:0] max_key;
+    input wire  [2:0] max_input;
+    input wire  cal_valid;
+    input wire  [3:0] cal_key;
+    input wire  [7:0] cal_flags;
+    input wire  [15:0] xoff;
+    input wire  [15:0] xoff_next;
+    input wire  [3:0] next_clear_key;
+    input wire  [3:0] next_max_key;
+    input wire  [3:0] next_cal_key;
+    input wire  [31:0] inspect;
+    input wire  [31:0] inspect_next;
+    output reg  eset_valid;
+    output reg  [3:0] eset_key;
+    output reg  [7:0] eset_mask;
+    output reg  eclr_valid;
+    output reg  [3:0] eclr_key;
+    output reg  [7:0] eclr_mask;
+    output reg  [15:0] d;
+    output reg  [15:0] d_next;
+    output reg  [63:0] inspect_row;
+    output reg  [15:0] inspect_state;
+
+    // Constant declarations
+    localparam  port_ok = 8'hff;
+    localparam  prio_ok = 8'h3;
+    localparam  prio_bits = 4'h1;
+    localparam  prio_mask = 4'h1;
+    localparam  ports8 = 8'h8;
+    localparam  field6 = 8'h3f;
+    localparam  one_pp = 8'h1;
+    localparam  one_8 = 8'h1;
+
+    // Stub signals
+    reg  e_rows$reset;
+    reg  e_rows$clear_valid;
+    reg  [3:0] e_rows$clear_key;
+    reg  e_rows$set_valid;
+    reg  [3:0] e_rows$set_key;
+    reg  [7:0] e_rows$set_bits;
+    reg  [3:0] e_rows$next_key0;
+    reg  [3:0] e_rows$next_key1;
+    reg  [3:0] e_rows$next_key2;
+    reg  [3:0] e_rows$next_key3;
+    wire  [7:0] e_rows$row0;
+    wire  [7:0] e_rows$row1;
+    wire  [7:0] e_rows$row2;
+    wire  [7:0] e_rows$row3;
+    wire  [127:0] e_rows$rows;
+    reg  [15:0] cnt0$d;
+    wire  [15:0] cnt0$q;
+    reg  [15:0] cnt1$d;
+    wire  [15:0] cnt1$q;
+    reg  [15:0] cnt2$d;
+    wire  [15:0] cnt2$q;
+    reg  [15:0] cnt3$d;
+    wire  [15:0] cnt3$q;
+    reg  [15:0] cnt4$d;
+    wire  [15:0] cnt4$q;
+    reg  [15:0] cnt5$d;
+    wire  [15:0] cnt5$q;
+    reg  o_eset_valid$d;
+    wire  o_eset_valid$q;
+    reg  [3:0] o_eset_key$d;
+    wire  [3:0] o_eset_key$q;
+    reg  [7:0] o_eset_mask$d;
+    wire  [7:0] o_eset_mask$q;
+    reg  o_eclr_valid$d;
+    wire  o_eclr_valid$q;
+    reg  [3:0] o_eclr_key$d;
+    wire  [3:0] o_eclr_key$q;
+    reg  [7:0] o_eclr_mask$d;
+    wire  [7:0] o_eclr_mask$q;
+
+    // Local signals
+    reg  set_valid;
+    reg  [3:0] set_key;
+    reg  [7:0] set_bits;
+    reg  [3:0] set_key_port;
+    reg  [2:0] set_port;
+    reg  [7:0] set_lanes;
+    reg  [7:0] set_wanted;
+    reg  [7:0] clear_row;
+    reg  [7:0] set_row;
+    reg  same_row;
+    reg  [7:0] eset;
+    reg  [7:0] eclr;
+    reg  [3:0] set_prio;
+    reg  [3:0] clr_prio;
+    reg  [7:0] set_prio_oh;
+    reg  [7:0] clr_prio_oh;
+    reg  [15:0] inc;
+    reg  [15:0] dec;
+    reg  [15:0] carry;
+    reg  [15:0] borrow;
+    reg  [15:0] n0;
+    reg  [15:0] n1;
+    reg  [15:0] n2;
+    reg  [15:0] n3;
+    reg  [15:0] n4;
+    reg  [15:0] n5;
+    reg  [7:0] insp_port8;
+    reg  [2:0] insp_prio;
+    reg  [3:0] insp_key;
+    reg  [7:0] insp_next_port8;
+    reg  [2:0] insp_next_prio;
+    reg  [7:0] insp_count;
+    reg  [15:0] d_old;
+
+    // Sub module instances
+    capfc_fpga__decision$e_rows e_rows(
+        .clock(clock),
+        .reset(e_rows$reset),
+        .clear_valid(e_rows$clear_valid),
+        .clear_key(e_rows$clear_key),
+        .set_valid(e_rows$set_valid),
+        .set_key(e_rows$set_key),
+        .set_bits(e_rows$set_bits),
+        .next_key0(e_rows$next_key0),
+        .next_key1(e_rows$next_key1),
+        .next_key2(e_rows$next_key2),
+        .next_key3(e_rows$next_key3),
+        .row0(e_rows$row0),
+        .row1(e_rows$row1),
+        .row2(e_rows$row2),
+        .row3(e_rows$row3),
+        .rows(e_rows$rows)
+    );
+    capfc_fpga__decision$cnt0 cnt0(
+        .d(cnt0$d),
+        .q(cnt0$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$cnt1 cnt1(
+        .d(cnt1$d),
+        .q(cnt1$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$cnt2 cnt2(
+        .d(cnt2$d),
+        .q(cnt2$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$cnt3 cnt3(
+        .d(cnt3$d),
+        .q(cnt3$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$cnt4 cnt4(
+        .d(cnt4$d),
+        .q(cnt4$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$cnt5 cnt5(
+        .d(cnt5$d),
+        .q(cnt5$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$o_eset_valid o_eset_valid(
+        .d(o_eset_valid$d),
+        .q(o_eset_valid$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$o_eset_key o_eset_key(
+        .d(o_eset_key$d),
+        .q(o_eset_key$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$o_eset_mask o_eset_mask(
+        .d(o_eset_mask$d),
+        .q(o_eset_mask$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$o_eclr_valid o_eclr_valid(
+        .d(o_eclr_valid$d),
+        .q(o_eclr_valid$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$o_eclr_key o_eclr_key(
+        .d(o_eclr_key$d),
+        .q(o_eclr_key$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$o_eclr_mask o_eclr_mask(
+        .d(o_eclr_mask$d),
+        .q(o_eclr_mask$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        cnt0$d = cnt0$q;
+        cnt1$d = cnt1$q;
+        cnt2$d = cnt2$q;
+        cnt3$d = cnt3$q;
+        cnt4$d = cnt4$q;
+        cnt5$d = cnt5$q;
+        o_eset_valid$d = o_eset_valid$q;
+        o_eset_key$d = o_eset_key$q;
+        o_eset_mask$d = o_eset_mask$q;
+        o_eclr_valid$d = o_eclr_valid$q;
+        o_eclr_key$d = o_eclr_key$q;
+        o_eclr_mask$d = o_eclr_mask$q;
+        e_rows$reset = reset;
+        set_valid = max_valid | cal_valid;
+        if (max_valid) begin
+            set_key = max_key;
+            set_wanted = one_pp << max_input;
+        end
+        else begin
+            set_key = cal_key;
+            set_wanted = cal_flags;
+        end
+        set_key_port = set_key >> prio_bits;
+        set_port = set_key_port[2:0];
+        set_prio = set_key & prio_mask;
+        set_prio_oh = one_8 << set_prio;
+        set_lanes = 8'h0;
+        if (port_ok[set_port] & |(set_prio_oh & prio_ok)) begin
+            set_lanes = port_ok & ~(one_pp << set_port);
+        end
+        set_bits = set_wanted & set_lanes;
+        e_rows$clear_valid = clear_valid;
+        e_rows$clear_key = clear_key;
+        e_rows$set_valid = set_valid;
+        e_rows$set_key = set_key;
+        e_rows$set_bits = set_bits;
+        clear_row = e_rows$row0;
+        set_row = e_rows$row2;
+        if (max_valid) begin
+            set_row = e_rows$row1;
+        end
+        same_row = clear_valid & set_valid & (clear_key == set_key);
+        eset = 8'h0;
+        if (set_valid) begin
+            if (same_row) begin
+                eset = set_bits & ~clear_row;
+            end
+            else begin
+                eset = set_bits & ~set_row;
+            end
+        end
+        eclr = 8'h0;
+        if (clear_valid) begin
+            if (same_row) begin
+                eclr = clear_row & ~set_bits;
+            end
+            else begin
+                eclr = clear_row;
+            end
+        end
+        o_eset_valid$d = |eset;
+        o_eset_key$d = 4'h0;
+        if (|eset) begin
+            o_eset_key$d = set_key;
+        end
+        o_eset_mask$d = eset;
+        o_eclr_valid$d = |eclr;
+        o_eclr_key$d = 4'h0;
+        if (|eclr) begin
+            o_eclr_key$d = clear_key;
+        end
+        o_eclr_mask$d = eclr;
+        clr_prio = clear_key & prio_mask;
+        clr_prio_oh = one_8 << clr_prio;
+        inc = 16'h0;
+        dec = 16'h0;
+        if (eset[0]) begin
+            inc = inc | ({8'd0, set_prio_oh} << (0 << prio_bits));
+        end
+        if (eclr[0]) begin
+            dec = dec | ({8'd0, clr_prio_oh} << (0 << prio_bits));
+        end
+        if (eset[1]) begin
+            inc = inc | ({8'd0, set_prio_oh} << (1 << prio_bits));
+        end
+        if (eclr[1]) begin
+            dec = dec | ({8'd0, clr_prio_oh} << (1 << prio_bits));
+        end
+        if (eset[2]) begin
+            inc = inc | ({8'd0, set_prio_oh} << (2 << prio_bits));
+        end
+        if (eclr[2]) begin
+            dec = dec | ({8'd0, clr_prio_oh} << (2 << prio_bits));
+        end
+        if (eset[3]) begin
+            inc = inc | ({8'd0, set_prio_oh} << (3 << prio_bits));
+        end
+        if (eclr[3]) begin
+            dec = dec | ({8'd0, clr_prio_oh} << (3 << prio_bits));
+        end
+        if (eset[4]) begin
+            inc = inc | ({8'd0, set_prio_oh} << (4 << prio_bits));
+        end
+        if (eclr[4]) begin
+            dec = dec | ({8'd0, clr_prio_oh} << (4 << prio_bits));
+        end
+        if (eset[5]) begin
+            inc = inc | ({8'd0, set_prio_oh} << (5 << prio_bits));
+        end
+        if (eclr[5]) begin
+            dec = dec | ({8'd0, clr_prio_oh} << (5 << prio_bits));
+        end
+        if (eset[6]) begin
+            inc = inc | ({8'd0, set_prio_oh} << (6 << prio_bits));
+        end
+        if (eclr[6]) begin
+            dec = dec | ({8'd0, clr_prio_oh} << (6 << prio_bits));
+        end
+        if (eset[7]) begin
+            inc = inc | ({8'd0, set_prio_oh} << (7 << prio_bits));
+        end
+        if (eclr[7]) begin
+            dec = dec | ({8'd0, clr_prio_oh} << (7 << prio_bits));
+        end
+        carry = inc & ~dec;
+        borrow = dec & ~inc;
+        n0 = cnt0$q ^ (carry | borrow);
+        carry = carry & cnt0$q;
+        borrow = borrow & ~cnt0$q;
+        n1 = cnt1$q ^ (carry | borrow);
+        carry = carry & cnt1$q;
+        borrow = borrow & ~cnt1$q;
+        n2 = cnt2$q ^ (carry | borrow);
+        carry = carry & cnt2$q;
+        borrow = borrow & ~cnt2$q;
+        n3 = cnt3$q ^ (carry | borrow);
+        carry = carry & cnt3$q;
+        borrow = borrow & ~cnt3$q;
+        n4 = cnt4$q ^ (carry | borrow);
+        carry = carry & cnt4$q;
+        borrow = borrow & ~cnt4$q;
+        n5 = cnt5$q ^ (carry | borrow);
+        cnt0$d = n0;
+        cnt1$d = n1;
+        cnt2$d = n2;
+        cnt3$d = n3;
+        cnt4$d = n4;
+        cnt5$d = n5;
+        d_old = xoff | cnt0$q | cnt1$q | cnt2$q | cnt3$q | cnt4$q | cnt5$q;
+        d = d_old;
+        d_next = xoff_next | n0 | n1 | n2 | n3 | n4 | n5;
+        insp_port8 = inspect[(32'h0)+:(8)] & field6;
+        insp_prio = inspect[(32'h8)+:(3)];
+        insp_key = (insp_port8[3:0] << prio_bits) | ({1'd0, insp_prio} & prio_mask);
+        insp_count = 8'h0;
+        insp_count[0] = cnt0$q[insp_key];
+        insp_count[1] = cnt1$q[insp_key];
+        insp_count[2] = cnt2$q[insp_key];
+        insp_count[3] = cnt3$q[insp_key];
+        insp_count[4] = cnt4$q[insp_key];
+        insp_count[5] = cnt5$q[insp_key];
+        inspect_row = 64'h0;
+        inspect_state = 16'h0;
+        if ((insp_port8 < ports8) & prio_ok[insp_prio]) begin
+            inspect_row = {56'd0, e_rows$row3};
+            inspect_state = {8'd0, insp_count} << 32'h8;
+            inspect_state[0] = xoff[insp_key];
+            inspect_state[1] = d_old[insp_key];
+        end
+        insp_next_port8 = inspect_next[(32'h0)+:(8)] & field6;
+        insp_next_prio = inspect_next[(32'h8)+:(3)];
+        e_rows$next_key0 = next_clear_key;
+        e_rows$next_key1 = next_max_key;
+        e_rows$next_key2 = next_cal_key;
+        e_rows$next_key3 = (insp_next_port8[3:0] << prio_bits) | ({1'd0, insp_next_prio} & prio_mask);
+        eset_valid = o_eset_valid$q;
+        eset_key = o_eset_key$q;
+        eset_mask = o_eset_mask$q;
+        eclr_valid = o_eclr_valid$q;
+        eclr_key = o_eclr_key$q;
+        eclr_mask = o_eclr_mask$q;
+        if (reset) begin
+            cnt0$d = 16'h0;
+            cnt1$d = 16'h0;
+            cnt2$d = 16'h0;
+            cnt3$d = 16'h0;
+            cnt4$d = 16'h0;
+            cnt5$d = 16'h0;
+            o_eset_valid$d = 1'b0;
+            o_eset_key$d = 4'h0;
+            o_eset_mask$d = 8'h0;
+            o_eclr_valid$d = 1'b0;
+            o_eclr_key$d = 4'h0;
+            o_eclr_mask$d = 8'h0;
+        end
+    end
+
+endmodule // capfc_fpga__decision
+
+
+module capfc_fpga__decision$cnt0(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$cnt0
+
+
+module capfc_fpga__decision$cnt1(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$cnt1
+
+
+module capfc_fpga__decision$cnt2(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$cnt2
+
+
+module capfc_fpga__decision$cnt3(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$cnt3
+
+
+module capfc_fpga__decision$cnt4(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$cnt4
+
+
+module capfc_fpga__decision$cnt5(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$cnt5
+
+
+module capfc_fpga__decision$e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,set_bits,next_key0,next_key1,next_key2,next_key3,row0,row1,row2,row3,rows);
 
     // Module arguments
     input wire  clock;
@@ -2166,7 +2688,121 @@ module capfc_fpga__e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,se
        end
        always @(*) row3 = row3_tree_l0;
     endgenerate
-endmodule // capfc_fpga__e_rows
+endmodule // capfc_fpga__decision$e_rows
+
+
+module capfc_fpga__decision$o_eclr_key(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$o_eclr_key
+
+
+module capfc_fpga__decision$o_eclr_mask(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$o_eclr_mask
+
+
+module capfc_fpga__decision$o_eclr_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$o_eclr_valid
+
+
+module capfc_fpga__decision$o_eset_key(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$o_eset_key
+
+
+module capfc_fpga__decision$o_eset_mask(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$o_eset_mask
+
+
+module capfc_fpga__decision$o_eset_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$o_eset_valid
 
 
 module capfc_fpga__eg_bad(d,q,clock);
@@ -3508,82 +4144,6 @@ module capfc_fpga__frames$rr_above(d,q,clock);
 endmodule // capfc_fpga__frames$rr_above
 
 
-module capfc_fpga__fw_key(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__fw_key
-
-
-module capfc_fpga__fw_max(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__fw_max
-
-
-module capfc_fpga__fw_row(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__fw_row
-
-
-module capfc_fpga__fw_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__fw_valid
-
-
 module capfc_fpga__in_bad(d,q,clock);
 
     // Module arguments
@@ -4897,86 +5457,6 @@ module capfc_fpga__ingress$state(d,q,clock);
 endmodule // capfc_fpga__ingress$state
 
 
-module capfc_fpga__maxes(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [3:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [3:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [18:0] mem [0:15];
-    wire unused_write_data_high = ^write_data[31:19];
-
-    always @(posedge clock) begin
-       read_data <= {13'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[18:0];
-       end
-    end
-endmodule // capfc_fpga__maxes
-
-
-module capfc_fpga__o_eclr_key(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__o_eclr_key
-
-
-module capfc_fpga__o_eclr_mask(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__o_eclr_mask
-
-
-module capfc_fpga__o_eclr_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__o_eclr_valid
-
-
 module capfc_fpga__o_eg_drop(d,q,clock);
 
     // Module arguments
@@ -4996,63 +5476,6 @@ module capfc_fpga__o_eg_drop(d,q,clock);
 endmodule // capfc_fpga__o_eg_drop
 
 
-module capfc_fpga__o_eset_key(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__o_eset_key
-
-
-module capfc_fpga__o_eset_mask(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__o_eset_mask
-
-
-module capfc_fpga__o_eset_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__o_eset_valid
-
-
 module capfc_fpga__o_in_drop(d,q,clock);
 
     // Module arguments
@@ -5070,98 +5493,3 @@ module capfc_fpga__o_in_drop(d,q,clock);
     end
 
 endmodule // capfc_fpga__o_in_drop
-
-
-module capfc_fpga__pending(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__pending
-
-
-module capfc_fpga__r_snap(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__r_snap
-
-
-module capfc_fpga__row_live(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__row_live
-
-
-module capfc_fpga__rr_next(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__rr_next
-
-
-module capfc_fpga__snap_pending(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__snap_pending

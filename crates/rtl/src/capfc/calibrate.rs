@@ -1,0 +1,313 @@
+//! CaPFC's Stop-Calibrate engine (the model's `capture` and `calibrate_step`) and its request
+//! queue. At XOFF an enqueue triggers a calibration of its row; the one engine captures the row
+//! when it is idle, else the row's request waits in `pending` and the counter RAMs' read port
+//! serves the requests round robin on cycles it has free ([`super::counters::Counters`]).
+//! A dequeue at WARN or XON withdraws its row's request and cancels its running calibration.
+//!
+//! The engine captures a row ([`CalRow`]), sums it on the next edge, then flags one largest
+//! remaining counter per edge until `den * cum >= num * S` (CUT = num/den, latched at the
+//! capture); the flagged lanes, as inputs, are the E bits to set.
+
+use crate::cal_row::CalRow;
+use rust_hdl::prelude::*;
+use switchcraft_model::capfc::CapfcConfig;
+
+/// The engine for keys of `KB` bits (`K = 2^KB`), ports of `PB` bits (`PP = 2^PB`), rows of
+/// `W = 16 * PP` bits.
+#[derive(LogicBlock)]
+pub struct Calibrate<
+    const PB: usize,
+    const PP: usize,
+    const K: usize,
+    const KB: usize,
+    const W: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    /// Cycle n: the counter RAMs' row `key` as read and as this edge writes it, and whether
+    /// the read served a request (`serving`).
+    pub serving: Signal<In, Bit>,
+    pub key: Signal<In, Bits<KB>>,
+    pub row: Signal<In, Bits<W>>,
+    pub row_new: Signal<In, Bits<W>>,
+    /// An accepted enqueue at or above XOFF under Stop-Calibrate, on row `key`.
+    pub trigger: Signal<In, Bit>,
+    /// A dequeue at or below WARN or XON on row `withdraw_key`.
+    pub withdraw: Signal<In, Bit>,
+    pub withdraw_key: Signal<In, Bits<KB>>,
+    /// CUT: numerator in bits 7:0, denominator in 15:8.
+    pub cut: Signal<In, Bits<16>>,
+    /// The policy is Stop-Calibrate (results are dropped otherwise).
+    pub enabled: Signal<In, Bit>,
+
+    /// A request waits, and the row to serve next.
+    pub requesting: Signal<Out, Bit>,
+    pub serve_key: Signal<Out, Bits<KB>>,
+    pub busy: Signal<Out, Bit>,
+    /// The engine's row, now and after this edge.
+    pub cal_key: Signal<Out, Bits<KB>>,
+    pub cal_key_next: Signal<Out, Bits<KB>>,
+    /// The engine finishes on this edge, uncancelled: set the E bits of `flags` in row `cal_key`.
+    pub result: Signal<Out, Bit>,
+    pub flags: Signal<Out, Bits<PP>>,
+
+    /// The engine's captured row and flagged lanes, with its largest-remaining and sum trees.
+    pub cal_row: CalRow<PB, PP, W>,
+
+    prio_bits: Constant<Bits<KB>>,
+    one_k: Constant<Bits<K>>,
+    one_kb: Constant<Bits<KB>>,
+    one_pp: Constant<Bits<PP>>,
+
+    pending: DFF<Bits<K>>,
+    rr_next: DFF<Bits<KB>>,
+    cal_busy: DFF<Bit>,
+    cal_summed: DFF<Bit>,
+    cal_cancel: DFF<Bit>,
+    cal_key_r: DFF<Bits<KB>>,
+    /// CUT latched at the capture.
+    cal_cut: DFF<Bits<16>>,
+    cal_total: DFF<Bits<32>>,
+    cal_cum: DFF<Bits<32>>,
+
+    pend_above: Signal<Local, Bits<K>>,
+    pend_cand: Signal<Local, Bits<K>>,
+    pend_grant: Signal<Local, Bits<K>>,
+    key_onehot: Signal<Local, Bits<K>>,
+    withdraw_onehot: Signal<Local, Bits<K>>,
+    pending_left: Signal<Local, Bits<K>>,
+    serve_capture: Signal<Local, Bit>,
+    capture: Signal<Local, Bit>,
+    cum_new: Signal<Local, Bits<32>>,
+    den: Signal<Local, Bits<8>>,
+    num: Signal<Local, Bits<8>>,
+    den_cum: Signal<Local, Bits<32>>,
+    num_total: Signal<Local, Bits<32>>,
+    /// Partial products of den * cum and num * S, two at a time (four 32-bit pair sums each).
+    pp_lo: Signal<Local, Bits<32>>,
+    pp_hi: Signal<Local, Bits<32>>,
+    pp_pair: Signal<Local, Bits<32>>,
+    den_pairs: Signal<Local, Bits<128>>,
+    num_pairs: Signal<Local, Bits<128>>,
+    cal_done: Signal<Local, Bit>,
+    cancel_now: Signal<Local, Bit>,
+    flags_lanes: Signal<Local, Bits<PP>>,
+    cal_key_port: Signal<Local, Bits<KB>>,
+    cal_port: Signal<Local, Bits<PB>>,
+    below_port: Signal<Local, Bits<PP>>,
+}
+
+impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W: usize>
+    Calibrate<PB, PP, K, KB, W>
+{
+    pub fn new(cfg: &CapfcConfig) -> Self {
+        Calibrate {
+            clock: Default::default(),
+            reset: Default::default(),
+            serving: Default::default(),
+            key: Default::default(),
+            row: Default::default(),
+            row_new: Default::default(),
+            trigger: Default::default(),
+            withdraw: Default::default(),
+            withdraw_key: Default::default(),
+            cut: Default::default(),
+            enabled: Default::default(),
+            requesting: Default::default(),
+            serve_key: Default::default(),
+            busy: Default::default(),
+            cal_key: Default::default(),
+            cal_key_next: Default::default(),
+            result: Default::default(),
+            flags: Default::default(),
+            cal_row: Default::default(),
+            prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
+            one_k: Constant::new(1u64.into()),
+            one_kb: Constant::new(1u64.into()),
+            one_pp: Constant::new(1u64.into()),
+            pending: Default::default(),
+            rr_next: Default::default(),
+            cal_busy: Default::default(),
+            cal_summed: Default::default(),
+            cal_cancel: Default::default(),
+            cal_key_r: Default::default(),
+            cal_cut: Default::default(),
+            cal_total: Default::default(),
+            cal_cum: Default::default(),
+            pend_above: Default::default(),
+            pend_cand: Default::default(),
+            pend_grant: Default::default(),
+            key_onehot: Default::default(),
+            withdraw_onehot: Default::default(),
+            pending_left: Default::default(),
+            serve_capture: Default::default(),
+            capture: Default::default(),
+            cum_new: Default::default(),
+            den: Default::default(),
+            num: Default::default(),
+            den_cum: Default::default(),
+            num_total: Default::default(),
+            pp_lo: Default::default(),
+            pp_hi: Default::default(),
+            pp_pair: Default::default(),
+            den_pairs: Default::default(),
+            num_pairs: Default::default(),
+            cal_done: Default::default(),
+            cancel_now: Default::default(),
+            flags_lanes: Default::default(),
+            cal_key_port: Default::default(),
+            cal_port: Default::default(),
+            below_port: Default::default(),
+        }
+    }
+}
+
+impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W: usize> Logic
+    for Calibrate<PB, PP, K, KB, W>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, pending, rr_next, cal_busy, cal_summed, cal_cancel, cal_key_r, cal_cut,
+            cal_total, cal_cum
+        );
+        self.cal_row.clock.next = self.clock.val();
+        self.cal_row.next_counts.next = self.cal_row.counts.val();
+        self.cal_row.next_flagged.next = self.cal_row.flagged.val();
+
+        // The pending request at or after the round-robin pointer.
+        self.pend_above.next =
+            self.pending.q.val() & !((self.one_k.val() << self.rr_next.q.val()) - self.one_k.val());
+        if self.pend_above.val().any() {
+            self.pend_cand.next = self.pend_above.val();
+        } else {
+            self.pend_cand.next = self.pending.q.val();
+        }
+        self.pend_grant.next = self.pend_cand.val() & (!self.pend_cand.val() + self.one_k.val());
+        self.serve_key.next = 0.into();
+        for k in 0..K {
+            if self.pend_grant.val().get_bit(k) {
+                self.serve_key.next = k.to_bits::<KB>();
+            }
+        }
+
+        // Requests: a dequeue withdraws one, a trigger while busy queues one, a capture serves
+        // one (its own, or the one the read port served).
+        self.key_onehot.next = self.one_k.val() << self.key.val();
+        self.withdraw_onehot.next = self.one_k.val() << self.withdraw_key.val();
+        self.pending_left.next = self.pending.q.val();
+        if self.withdraw.val() {
+            self.pending_left.next = self.pending.q.val() & !self.withdraw_onehot.val();
+        }
+        self.serve_capture.next = self.serving.val()
+            & !self.cal_busy.q.val()
+            & self.pending_left.val().get_bit(self.key.val().index());
+        self.capture.next =
+            (self.trigger.val() & !self.cal_busy.q.val()) | self.serve_capture.val();
+        self.pending.d.next = self.pending_left.val();
+        if self.trigger.val() & self.cal_busy.q.val() {
+            self.pending.d.next = self.pending_left.val() | self.key_onehot.val();
+        }
+        if self.capture.val() {
+            self.pending.d.next = self.pending_left.val() & !self.key_onehot.val();
+        }
+        if self.serve_capture.val() {
+            self.rr_next.d.next = self.key.val() + self.one_kb.val();
+        }
+
+        // ---- The engine: sum, then one largest remaining counter per edge.
+        self.cum_new.next = self.cal_cum.q.val() + bit_cast::<32, 16>(self.cal_row.best_val.val());
+        self.den.next = self.cal_cut.q.val().get_bits::<8>(8);
+        self.num.next = self.cal_cut.q.val().get_bits::<8>(0);
+        // den * cum and num * S by shift and add (8-bit factors): four pair sums in parallel,
+        // then a balanced sum of the pairs, so each product is three adders deep, not eight.
+        self.den_pairs.next = 0.into();
+        self.num_pairs.next = 0.into();
+        for b in 0..4 {
+            self.pp_lo.next = 0.into();
+            self.pp_hi.next = 0.into();
+            if self.den.val().get_bit(2 * b) {
+                self.pp_lo.next = self.cum_new.val() << (2 * b).to_bits::<8>();
+            }
+            if self.den.val().get_bit(2 * b + 1) {
+                self.pp_hi.next = self.cum_new.val() << (2 * b + 1).to_bits::<8>();
+            }
+            self.pp_pair.next = self.pp_lo.val() + self.pp_hi.val();
+            self.den_pairs.next = self.den_pairs.val()
+                | (bit_cast::<128, 32>(self.pp_pair.val()) << (b * 32).to_bits::<8>());
+            self.pp_lo.next = 0.into();
+            self.pp_hi.next = 0.into();
+            if self.num.val().get_bit(2 * b) {
+                self.pp_lo.next = self.cal_total.q.val() << (2 * b).to_bits::<8>();
+            }
+            if self.num.val().get_bit(2 * b + 1) {
+                self.pp_hi.next = self.cal_total.q.val() << (2 * b + 1).to_bits::<8>();
+            }
+            self.pp_pair.next = self.pp_lo.val() + self.pp_hi.val();
+            self.num_pairs.next = self.num_pairs.val()
+                | (bit_cast::<128, 32>(self.pp_pair.val()) << (b * 32).to_bits::<8>());
+        }
+        self.den_cum.next = (self.den_pairs.val().get_bits::<32>(0)
+            + self.den_pairs.val().get_bits::<32>(32))
+            + (self.den_pairs.val().get_bits::<32>(64) + self.den_pairs.val().get_bits::<32>(96));
+        self.num_total.next = (self.num_pairs.val().get_bits::<32>(0)
+            + self.num_pairs.val().get_bits::<32>(32))
+            + (self.num_pairs.val().get_bits::<32>(64) + self.num_pairs.val().get_bits::<32>(96));
+        self.cancel_now.next = self.cal_cancel.q.val()
+            | (self.withdraw.val() & (self.withdraw_key.val() == self.cal_key_r.q.val()));
+        self.cal_done.next = false;
+        if self.cal_busy.q.val() {
+            self.cal_cancel.d.next = self.cancel_now.val();
+            if !self.cal_summed.q.val() {
+                self.cal_total.d.next = self.cal_row.sum.val();
+                self.cal_summed.d.next = true;
+            } else {
+                self.cal_row.next_flagged.next =
+                    self.cal_row.flagged.val() | self.cal_row.sel.val();
+                self.cal_cum.d.next = self.cum_new.val();
+                self.cal_done.next = !self.cal_row.found.val()
+                    | (self.den_cum.val() >= self.num_total.val())
+                    | !self.cal_row.left.val();
+            }
+        }
+        if self.cal_done.val() {
+            self.cal_busy.d.next = false;
+        }
+        self.result.next = self.cal_done.val() & !self.cancel_now.val() & self.enabled.val();
+        // Lanes back to inputs: lanes at and above the egress port move up by one.
+        self.flags_lanes.next = self.cal_row.flagged.val() | self.cal_row.sel.val();
+        self.cal_key_port.next = self.cal_key_r.q.val() >> self.prio_bits.val();
+        self.cal_port.next = bit_cast::<PB, KB>(self.cal_key_port.val());
+        self.below_port.next = (self.one_pp.val() << self.cal_port.val()) - self.one_pp.val();
+        self.flags.next = (self.flags_lanes.val() & self.below_port.val())
+            | ((self.flags_lanes.val() & !self.below_port.val()) << 1);
+        if self.capture.val() {
+            self.cal_busy.d.next = true;
+            self.cal_summed.d.next = false;
+            self.cal_cancel.d.next = false;
+            self.cal_key_r.d.next = self.key.val();
+            self.cal_cut.d.next = self.cut.val();
+            self.cal_cum.d.next = 0.into();
+            self.cal_row.next_flagged.next = 0.into();
+            if self.serve_capture.val() {
+                self.cal_row.next_counts.next = self.row.val();
+            } else {
+                self.cal_row.next_counts.next = self.row_new.val();
+            }
+        }
+
+        self.requesting.next = self.pending.q.val().any();
+        self.busy.next = self.cal_busy.q.val();
+        self.cal_key.next = self.cal_key_r.q.val();
+        self.cal_key_next.next = self.cal_key_r.d.val();
+
+        if self.reset.val() {
+            self.pending.d.next = 0.into();
+            self.rr_next.d.next = 0.into();
+            self.cal_busy.d.next = false;
+            self.cal_summed.d.next = false;
+            self.cal_cancel.d.next = false;
+        }
+    }
+}

@@ -1,0 +1,457 @@
+//! CaPFC's per-input arrival counters (the model's `count`): one row of P - 1 counters per
+//! egress key in a 1R1W RAM ([`LaneRam`], lane j = input j, or j + 1 at and above the egress
+//! port: the diagonal is not stored), and the running maximum (value, input) of the row in a
+//! second RAM for Stop-Max. The egress enqueue is the only writer; a row reset at WARN only
+//! clears a live bit (RAMs have no reset).
+//!
+//! At XOFF the enqueue applies the policy: Stop-Max sets the E bit of the row's maximum,
+//! Stop-Calibrate triggers the engine ([`super::calibrate::Calibrate`]).
+//!
+//! The RAMs' read port serves, in this order, the egress enqueue, a CSR inspection (the
+//! `inspect` register's counter, snapshot into `inspect_counter`) and a pending calibration
+//! request (the engine names its row):
+//! * edge n: the read key and who reads (`kind`) are registered, the RAMs are addressed;
+//! * cycle n: the row as read (the write of edge n forwarded, else the live RAM row, else
+//!   zero) and, for an enqueue the occupancy stage accepted at or above WARN, the row counted;
+//! * edge n + 1: the counted row and maximum are written and kept for forwarding.
+
+use crate::lane_ram::LaneRam;
+use crate::narrow_ram::NarrowRam;
+use rust_hdl::prelude::*;
+use switchcraft_core::mask;
+use switchcraft_model::capfc::CapfcConfig;
+
+/// Who reads the counter RAMs (`c_kind`).
+const KIND_ENQUEUE: u64 = 1;
+const KIND_INSPECT: u64 = 2;
+const KIND_SERVE: u64 = 3;
+
+/// Counters for keys of `KB` bits (`K = 2^KB`), ports of `PB` bits (`PP = 2^PB`), rows of
+/// `W = 16 * PP` bits.
+#[derive(LogicBlock)]
+pub struct Counters<
+    const PB: usize,
+    const PP: usize,
+    const K: usize,
+    const KB: usize,
+    const W: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    // Edge n: the read port's requests, highest priority first.
+    /// An egress enqueue of an existing key and input.
+    pub enq_valid: Signal<In, Bit>,
+    pub enq_key: Signal<In, Bits<KB>>,
+    pub enq_input: Signal<In, Bits<PB>>,
+    /// A write of the `inspect` register asks for a snapshot of the counter it names.
+    pub inspect_request: Signal<In, Bit>,
+    /// The `inspect` register: port [5:0], priority [10:8], input [21:16].
+    pub inspect: Signal<In, Bits<32>>,
+    /// A pending calibration request, for row `serve_key`.
+    pub serve_valid: Signal<In, Bit>,
+    pub serve_key: Signal<In, Bits<KB>>,
+    // Cycle n: the egress occupancy stage's results for the events of edge n - 1: the
+    // enqueue (dropped or not, and its queue's occupancy after it) and the dequeue.
+    pub e_valid: Signal<In, Bit>,
+    pub e_drop: Signal<In, Bit>,
+    pub e_b1: Signal<In, Bits<32>>,
+    pub d_valid: Signal<In, Bit>,
+    pub d_key: Signal<In, Bits<KB>>,
+    pub d_b1: Signal<In, Bits<32>>,
+    /// The `policy` register (bits 1:0 the policy, bit 2 saturate instead of halving) and the
+    /// egress thresholds.
+    pub policy: Signal<In, Bits<3>>,
+    pub xoff: Signal<In, Bits<32>>,
+    pub warn: Signal<In, Bits<32>>,
+
+    /// The read port serves a calibration request in cycle n; its row; the row it reads at
+    /// the next edge.
+    pub serving: Signal<Out, Bit>,
+    pub key: Signal<Out, Bits<KB>>,
+    pub key_next: Signal<Out, Bits<KB>>,
+    /// The row as read, and as this edge writes it.
+    pub row: Signal<Out, Bits<W>>,
+    pub row_new: Signal<Out, Bits<W>>,
+    /// The dequeue resets row `d_key` (B <= WARN), before the enqueue counts.
+    pub row_reset: Signal<Out, Bit>,
+    /// Stop-Max: set the E bit of `max_input` in row `key`. Stop-Calibrate: calibrate row `key`.
+    pub max_set: Signal<Out, Bit>,
+    pub max_input: Signal<Out, Bits<PB>>,
+    pub cal_trigger: Signal<Out, Bit>,
+    /// The enqueue's counter was at the top (saturation) when counted.
+    pub saturated: Signal<Out, Bit>,
+    /// An inspection is pending or reading, and the last snapshot (0 for no such counter).
+    pub inspect_busy: Signal<Out, Bit>,
+    pub inspected: Signal<Out, Bits<16>>,
+
+    pub counts: LaneRam<KB, W>,
+    pub maxes: NarrowRam<KB, 32>,
+
+    prio_bits: Constant<Bits<KB>>,
+    prio_mask: Constant<Bits<KB>>,
+    prio_ok: Constant<Bits<8>>,
+    ports8: Constant<Bits<8>>,
+    field6: Constant<Bits<8>>,
+    policy_max: Constant<Bits<2>>,
+    policy_cal: Constant<Bits<2>>,
+    counter_top: Constant<Bits<16>>,
+    one_k: Constant<Bits<K>>,
+    one_pb: Constant<Bits<PB>>,
+    one_16: Constant<Bits<16>>,
+    kind_enqueue: Constant<Bits<2>>,
+    kind_inspect: Constant<Bits<2>>,
+    kind_serve: Constant<Bits<2>>,
+
+    snap_pending: DFF<Bit>,
+    r_snap: DFF<Bits<16>>,
+    c_kind: DFF<Bits<2>>,
+    c_key: DFF<Bits<KB>>,
+    c_input: DFF<Bits<PB>>,
+    /// An inspection names an existing counter.
+    c_ok: DFF<Bit>,
+    /// Rows written since their last reset.
+    row_live: DFF<Bits<K>>,
+    fw_valid: DFF<Bit>,
+    fw_key: DFF<Bits<KB>>,
+    fw_row: DFF<Bits<W>>,
+    fw_max: DFF<Bits<32>>,
+
+    insp_port8: Signal<Local, Bits<8>>,
+    insp_input8: Signal<Local, Bits<8>>,
+    insp_prio: Signal<Local, Bits<3>>,
+    insp_key: Signal<Local, Bits<KB>>,
+    read_key: Signal<Local, Bits<KB>>,
+    accepted: Signal<Local, Bit>,
+    reset_now: Signal<Local, Bit>,
+    xoff_hit: Signal<Local, Bit>,
+    max_val: Signal<Local, Bits<16>>,
+    fw_hit: Signal<Local, Bit>,
+    row_raw: Signal<Local, Bits<W>>,
+    max_raw: Signal<Local, Bits<32>>,
+    same_reset: Signal<Local, Bit>,
+    /// The row and running maximum as they would be after counting, from the row as read.
+    row_counted: Signal<Local, Bits<W>>,
+    max_counted: Signal<Local, Bits<32>>,
+    /// Only the counted lane, at 1: the row counted after a reset on this cycle.
+    row_one: Signal<Local, Bits<W>>,
+    c_key_port: Signal<Local, Bits<KB>>,
+    c_port: Signal<Local, Bits<PB>>,
+    c_lane: Signal<Local, Bits<PB>>,
+    count_it: Signal<Local, Bit>,
+    lane_old: Signal<Local, Bits<16>>,
+    raw_at_top: Signal<Local, Bit>,
+    raw_halve: Signal<Local, Bit>,
+    raw_bump: Signal<Local, Bit>,
+    lane: Signal<Local, Bits<16>>,
+    lane_new: Signal<Local, Bits<16>>,
+    cur_max_val: Signal<Local, Bits<16>>,
+    cur_max_in: Signal<Local, Bits<PB>>,
+    max_new: Signal<Local, Bits<32>>,
+    c_onehot: Signal<Local, Bits<K>>,
+    r_onehot: Signal<Local, Bits<K>>,
+}
+
+impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W: usize>
+    Counters<PB, PP, K, KB, W>
+{
+    pub fn new(cfg: &CapfcConfig) -> Self {
+        Counters {
+            clock: Default::default(),
+            reset: Default::default(),
+            enq_valid: Default::default(),
+            enq_key: Default::default(),
+            enq_input: Default::default(),
+            inspect_request: Default::default(),
+            inspect: Default::default(),
+            serve_valid: Default::default(),
+            serve_key: Default::default(),
+            e_valid: Default::default(),
+            e_drop: Default::default(),
+            e_b1: Default::default(),
+            d_valid: Default::default(),
+            d_key: Default::default(),
+            d_b1: Default::default(),
+            policy: Default::default(),
+            xoff: Default::default(),
+            warn: Default::default(),
+            serving: Default::default(),
+            key: Default::default(),
+            key_next: Default::default(),
+            row: Default::default(),
+            row_new: Default::default(),
+            row_reset: Default::default(),
+            max_set: Default::default(),
+            max_input: Default::default(),
+            cal_trigger: Default::default(),
+            saturated: Default::default(),
+            inspect_busy: Default::default(),
+            inspected: Default::default(),
+            counts: LaneRam::new(cfg.ports as usize - 1, cfg.counter_bits as usize),
+            maxes: NarrowRam::new(16 + PB),
+            prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
+            prio_mask: Constant::new(mask(cfg.prio_bits()).into()),
+            prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
+            ports8: Constant::new(u64::from(cfg.ports).into()),
+            field6: Constant::new(0x3Fu64.into()),
+            policy_max: Constant::new(1u64.into()),
+            policy_cal: Constant::new(2u64.into()),
+            counter_top: Constant::new(mask(cfg.counter_bits).into()),
+            one_k: Constant::new(1u64.into()),
+            one_pb: Constant::new(1u64.into()),
+            one_16: Constant::new(1u64.into()),
+            kind_enqueue: Constant::new(KIND_ENQUEUE.into()),
+            kind_inspect: Constant::new(KIND_INSPECT.into()),
+            kind_serve: Constant::new(KIND_SERVE.into()),
+            snap_pending: Default::default(),
+            r_snap: Default::default(),
+            c_kind: Default::default(),
+            c_key: Default::default(),
+            c_input: Default::default(),
+            c_ok: Default::default(),
+            row_live: Default::default(),
+            fw_valid: Default::default(),
+            fw_key: Default::default(),
+            fw_row: Default::default(),
+            fw_max: Default::default(),
+            insp_port8: Default::default(),
+            insp_input8: Default::default(),
+            insp_prio: Default::default(),
+            insp_key: Default::default(),
+            read_key: Default::default(),
+            accepted: Default::default(),
+            reset_now: Default::default(),
+            xoff_hit: Default::default(),
+            max_val: Default::default(),
+            fw_hit: Default::default(),
+            row_raw: Default::default(),
+            max_raw: Default::default(),
+            same_reset: Default::default(),
+            row_counted: Default::default(),
+            max_counted: Default::default(),
+            row_one: Default::default(),
+            c_key_port: Default::default(),
+            c_port: Default::default(),
+            c_lane: Default::default(),
+            count_it: Default::default(),
+            lane_old: Default::default(),
+            raw_at_top: Default::default(),
+            raw_halve: Default::default(),
+            raw_bump: Default::default(),
+            lane: Default::default(),
+            lane_new: Default::default(),
+            cur_max_val: Default::default(),
+            cur_max_in: Default::default(),
+            max_new: Default::default(),
+            c_onehot: Default::default(),
+            r_onehot: Default::default(),
+        }
+    }
+}
+
+impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W: usize> Logic
+    for Counters<PB, PP, K, KB, W>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            snap_pending,
+            r_snap,
+            c_kind,
+            c_key,
+            c_input,
+            c_ok,
+            row_live,
+            fw_valid,
+            fw_key,
+            fw_row,
+            fw_max
+        );
+        self.counts.clock.next = self.clock.val();
+        self.maxes.clock.next = self.clock.val();
+
+        // The inspected counter: port [5:0], priority [10:8], input [21:16].
+        self.insp_port8.next = self.inspect.val().get_bits::<8>(0) & self.field6.val();
+        self.insp_prio.next = self.inspect.val().get_bits::<3>(8);
+        self.insp_input8.next = self.inspect.val().get_bits::<8>(16) & self.field6.val();
+        self.insp_key.next = (bit_cast::<KB, 8>(self.insp_port8.val()) << self.prio_bits.val())
+            | (bit_cast::<KB, 3>(self.insp_prio.val()) & self.prio_mask.val());
+
+        // ---- Edge n: the read port, egress enqueue first, then inspection, then a request.
+        self.c_kind.d.next = 0.into();
+        self.c_input.d.next = 0.into();
+        self.c_ok.d.next = false;
+        self.read_key.next = self.serve_key.val();
+        if self.enq_valid.val() {
+            self.c_kind.d.next = self.kind_enqueue.val();
+            self.read_key.next = self.enq_key.val();
+            self.c_input.d.next = self.enq_input.val();
+        } else if self.snap_pending.q.val() {
+            self.c_kind.d.next = self.kind_inspect.val();
+            self.read_key.next = self.insp_key.val();
+            self.c_input.d.next = bit_cast::<PB, 8>(self.insp_input8.val());
+            self.c_ok.d.next = (self.insp_port8.val() < self.ports8.val())
+                & self.prio_ok.val().get_bit(self.insp_prio.val().index())
+                & (self.insp_input8.val() < self.ports8.val())
+                & (self.insp_input8.val() != self.insp_port8.val());
+            self.snap_pending.d.next = false;
+        } else if self.serve_valid.val() {
+            self.c_kind.d.next = self.kind_serve.val();
+        }
+        self.c_key.d.next = self.read_key.val();
+        self.counts.read_address.next = self.read_key.val();
+        self.maxes.read_address.next = self.read_key.val();
+
+        // ---- Cycle n: the row (forwarded write, else live RAM row, else zero).
+        self.fw_hit.next = self.fw_valid.q.val() & (self.fw_key.q.val() == self.c_key.q.val());
+        if self.fw_hit.val() {
+            self.row_raw.next = self.fw_row.q.val();
+            self.max_raw.next = self.fw_max.q.val();
+        } else if self.row_live.q.val().get_bit(self.c_key.q.val().index()) {
+            self.row_raw.next = self.counts.read_data.val();
+            self.max_raw.next = self.maxes.read_data.val();
+        } else {
+            self.row_raw.next = 0.into();
+            self.max_raw.next = 0.into();
+        }
+        // The dequeue first: B <= WARN resets its row, and the enqueue then counts from zero.
+        self.reset_now.next = self.d_valid.val() & (self.d_b1.val() <= self.warn.val());
+        self.same_reset.next = self.reset_now.val() & (self.d_key.val() == self.c_key.q.val());
+
+        // Then the egress enqueue: count at WARN (not from the egress port itself).
+        self.c_key_port.next = self.c_key.q.val() >> self.prio_bits.val();
+        self.c_port.next = bit_cast::<PB, KB>(self.c_key_port.val());
+        if self.c_input.q.val() > self.c_port.val() {
+            self.c_lane.next = self.c_input.q.val() - self.one_pb.val();
+        } else {
+            self.c_lane.next = self.c_input.q.val();
+        }
+        self.accepted.next = self.e_valid.val() & !self.e_drop.val();
+        self.count_it.next = self.accepted.val()
+            & (self.e_b1.val() >= self.warn.val())
+            & (self.c_input.q.val() != self.c_port.val());
+        // The counted row and maximum are computed from the row as read, in parallel with the
+        // late tests (the occupancy results decide `count_it` and `same_reset`), and selected
+        // after them. A row reset on this cycle's dequeue counts from zero instead: its lane
+        // becomes 1 (0 is never at the top) and so does the maximum, at the counted input.
+        self.lane_old.next = self
+            .row_raw
+            .val()
+            .get_bits::<16>(self.c_lane.val().index() * 16);
+        self.raw_at_top.next = self.lane_old.val() == self.counter_top.val();
+        self.raw_halve.next = self.raw_at_top.val() & !self.policy.val().get_bit(2);
+        self.raw_bump.next = !(self.raw_at_top.val() & self.policy.val().get_bit(2));
+        self.row_counted.next = 0.into();
+        self.row_one.next = 0.into();
+        for j in 0..PP {
+            self.lane.next = self.row_raw.val().get_bits::<16>(j * 16);
+            if self.raw_halve.val() {
+                self.lane.next = self.lane.val() >> 1;
+            }
+            if self.raw_bump.val() & (self.c_lane.val() == j.to_bits::<PB>()) {
+                self.lane.next = self.lane.val() + self.one_16.val();
+            }
+            self.row_counted.next = self.row_counted.val()
+                | (bit_cast::<W, 16>(self.lane.val()) << (j * 16).to_bits::<16>());
+            if self.c_lane.val() == j.to_bits::<PB>() {
+                self.row_one.next = self.row_one.val()
+                    | (bit_cast::<W, 16>(self.one_16.val()) << (j * 16).to_bits::<16>());
+            }
+        }
+        self.lane_new.next = self
+            .row_counted
+            .val()
+            .get_bits::<16>(self.c_lane.val().index() * 16);
+        // The running maximum (lowest input on ties); a halving leaves the counted input as the
+        // only maximum.
+        self.cur_max_val.next = self.max_raw.val().get_bits::<16>(0);
+        self.cur_max_in.next = self.max_raw.val().get_bits::<PB>(16);
+        self.max_counted.next = self.max_raw.val();
+        if self.raw_halve.val()
+            | (self.lane_new.val() > self.cur_max_val.val())
+            | ((self.lane_new.val() == self.cur_max_val.val())
+                & (self.c_input.q.val() < self.cur_max_in.val()))
+        {
+            self.max_counted.next = bit_cast::<32, 16>(self.lane_new.val())
+                | (bit_cast::<32, PB>(self.c_input.q.val()) << 16);
+        }
+        if self.same_reset.val() {
+            self.row_new.next = 0.into();
+            self.max_new.next = 0.into();
+            if self.count_it.val() {
+                self.row_new.next = self.row_one.val();
+                self.max_new.next = bit_cast::<32, 16>(self.one_16.val())
+                    | (bit_cast::<32, PB>(self.c_input.q.val()) << 16);
+            }
+        } else if self.count_it.val() {
+            self.row_new.next = self.row_counted.val();
+            self.max_new.next = self.max_counted.val();
+        } else {
+            self.row_new.next = self.row_raw.val();
+            self.max_new.next = self.max_raw.val();
+        }
+
+        // ---- Edge n + 1: the row write, forwarding, live bits.
+        self.counts.write_enable.next = self.count_it.val();
+        self.counts.write_address.next = self.c_key.q.val();
+        self.counts.write_data.next = self.row_new.val();
+        self.maxes.write_enable.next = self.count_it.val();
+        self.maxes.write_address.next = self.c_key.q.val();
+        self.maxes.write_data.next = self.max_new.val();
+        self.fw_valid.d.next = self.count_it.val();
+        self.fw_key.d.next = self.c_key.q.val();
+        self.fw_row.d.next = self.row_new.val();
+        self.fw_max.d.next = self.max_new.val();
+        self.c_onehot.next = self.one_k.val() << self.c_key.q.val();
+        self.r_onehot.next = self.one_k.val() << self.d_key.val();
+        self.row_live.d.next = self.row_live.q.val();
+        if self.reset_now.val() {
+            self.row_live.d.next = self.row_live.q.val() & !self.r_onehot.val();
+        }
+        if self.count_it.val() {
+            self.row_live.d.next = self.row_live.d.val() | self.c_onehot.val();
+        }
+
+        // ---- At XOFF: Stop-Max flags the maximum, Stop-Calibrate requests a calibration.
+        self.max_val.next = self.max_new.val().get_bits::<16>(0);
+        self.xoff_hit.next = self.accepted.val() & (self.e_b1.val() >= self.xoff.val());
+        self.max_set.next = self.xoff_hit.val()
+            & (self.policy.val().get_bits::<2>(0) == self.policy_max.val())
+            & self.max_val.val().any();
+        self.cal_trigger.next =
+            self.xoff_hit.val() & (self.policy.val().get_bits::<2>(0) == self.policy_cal.val());
+
+        // ---- The inspection snapshot shows the row before this edge's events.
+        if self.c_kind.q.val() == self.kind_inspect.val() {
+            self.r_snap.d.next = 0.into();
+            if self.c_ok.q.val() {
+                self.r_snap.d.next = self.lane_old.val();
+            }
+        }
+        if self.inspect_request.val() {
+            self.snap_pending.d.next = true;
+        }
+
+        // ---- Outputs.
+        self.serving.next = self.c_kind.q.val() == self.kind_serve.val();
+        self.key.next = self.c_key.q.val();
+        self.key_next.next = self.c_key.d.val();
+        self.row.next = self.row_raw.val();
+        self.row_reset.next = self.reset_now.val();
+        self.max_input.next = self.max_new.val().get_bits::<PB>(16);
+        self.saturated.next = self.count_it.val() & !self.same_reset.val() & self.raw_at_top.val();
+        self.inspect_busy.next =
+            self.snap_pending.q.val() | (self.c_kind.q.val() == self.kind_inspect.val());
+        self.inspected.next = self.r_snap.q.val();
+
+        if self.reset.val() {
+            self.snap_pending.d.next = false;
+            self.r_snap.d.next = 0.into();
+            self.c_kind.d.next = 0.into();
+            self.row_live.d.next = 0.into();
+            self.fw_valid.d.next = false;
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use switchcraft_core::stimulus::OutputFile;
+use switchcraft_core::output::OutputFile;
 use switchcraft_core::InputError;
 
 /// Why a command failed. Exit status: 2 for bad input, 1 for a failed run.

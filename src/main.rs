@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use switchcraft::cli::io_err;
 use switchcraft::{BlockConfig, Failure, InputError, REGISTRY};
-use switchcraft_core::stimulus::{read_stimulus, write_line, OutputFile};
+use switchcraft_core::output::OutputFile;
+use switchcraft_core::stimulus::{read_stimulus, write_line};
 use switchcraft_core::vcd::VcdWriter;
 use switchcraft_core::Dir;
 use switchcraft_sim::{CosimOptions, SeededStimulus, Stimulus, VecStimulus};
@@ -189,6 +190,11 @@ fn default_sigpipe() {
 fn main() -> ExitCode {
     #[cfg(unix)]
     default_sigpipe();
+    // Ctrl-C or SIGTERM: remove the files still being written, then stop as interrupted.
+    let _ = ctrlc::set_handler(|| {
+        switchcraft_core::output::remove_partial_files();
+        std::process::exit(130);
+    });
     // The blocks' own helpers (`switchcraft tcd max-ton`) are subcommands named after them.
     let mut command = Cli::command();
     for block in REGISTRY {
@@ -283,6 +289,11 @@ fn list(blocks: bool, presets: bool) -> Result<(), Failure> {
 
 fn generate(target: &Target, out: &Path) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
+    if let Some(config) = &target.config {
+        // The files go into `out`; none of them may be the config.
+        let config_name = config.file_name().map(Path::new).unwrap_or(config);
+        distinct(target, &[], &[("--out", &out.join(config_name))])?;
+    }
     let command = match &target.preset {
         // Presets regenerate the checked-in files; their header must not depend on the caller.
         Some(p) if out == Path::new(&format!("rtl/{}", target.block)) => {
@@ -329,6 +340,17 @@ fn docs(check: bool, dir: &Path) -> Result<(), Failure> {
     }
 }
 
+/// Refuses outputs that name the target's config, one of `inputs` or each other.
+fn distinct(
+    target: &Target,
+    inputs: &[(&str, &Path)],
+    outputs: &[(&str, &Path)],
+) -> Result<(), Failure> {
+    let mut all: Vec<(&str, &Path)> = inputs.to_vec();
+    all.extend(target.config.as_deref().map(|c| ("--config", c)));
+    switchcraft_core::output::check_distinct(&all, outputs).map_err(Failure::Input)
+}
+
 fn regmap(target: &Target, c_header: bool) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
     let map = cfg.regmap();
@@ -349,6 +371,9 @@ fn simulate(
     vcd: Option<&Path>,
 ) -> Result<(), Failure> {
     let (cfg, _) = target.load()?;
+    let mut outputs = vec![("--out", out)];
+    outputs.extend(vcd.map(|v| ("--vcd", v)));
+    distinct(target, &[("--stimulus", stimulus)], &outputs)?;
     let schema = cfg.schema();
     let rows = read_stimulus(stimulus, &schema).map_err(|e| Failure::Input(e.to_string()))?;
     let mut model = cfg.model();
@@ -399,6 +424,15 @@ fn cosim(
     out_dir: PathBuf,
 ) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
+    if let Some(v) = &vcd {
+        let rtl_vcd = switchcraft_sim::cosim::rtl_vcd_path(v);
+        let inputs: Vec<(&str, &Path)> = stimulus.iter().map(|s| ("--stimulus", *s)).collect();
+        distinct(
+            target,
+            &inputs,
+            &[("--vcd", v), ("--vcd (its Verilator trace)", &rtl_vcd)],
+        )?;
+    }
     let schema = cfg.schema();
     let mut stim: Box<dyn Stimulus + Send> = match stimulus {
         Some(p) => Box::new(VecStimulus::new(

@@ -19,7 +19,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use switchcraft_core::stimulus::OutputFile;
+use switchcraft_core::output::OutputFile;
 use switchcraft_core::vcd::VcdWriter;
 use switchcraft_core::{DynModel, PortSchema};
 
@@ -357,8 +357,9 @@ impl fmt::Display for CosimReport {
     }
 }
 
-/// `run.vcd` -> `run.rtl.vcd`.
-fn rtl_vcd_path(model_vcd: &Path) -> PathBuf {
+/// Where co-simulation writes the Verilator trace beside the model's: `run.vcd` ->
+/// `run.rtl.vcd`.
+pub fn rtl_vcd_path(model_vcd: &Path) -> PathBuf {
     let name = model_vcd
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -962,6 +962,8 @@ pub struct VerilatedModel {
     cycle: u64,
     has_trace: bool,
     tracing: bool,
+    /// The open trace's file: incomplete until closed, so an interrupt removes it.
+    trace_path: Option<PathBuf>,
     /// The shim records the falling edge without an eval (Verilator 5's edge memory found).
     fall_skips_eval: bool,
     /// Always evaluate on the falling edge (see [`set_exact_falling_edge`](Self::set_exact_falling_edge)).
@@ -1095,6 +1097,7 @@ impl VerilatedModel {
                 outputs,
                 cycle: 0,
                 has_trace: trace,
+                trace_path: None,
                 tracing: false,
                 exact_falling_edge: false,
                 fall_skips_eval,
@@ -1301,6 +1304,8 @@ impl VerilatedModel {
         self.trace_close();
         // Fail with a clear message if the file cannot be created (Verilator would only print).
         std::fs::File::create(path).map_err(|e| SimError::io("cannot create", path, e))?;
+        switchcraft_core::output::track_partial(path);
+        self.trace_path = Some(path.to_path_buf());
         use std::os::unix::ffi::OsStrExt;
         let c_path = CString::new(path.as_os_str().as_bytes()).map_err(|_| SimError::Model {
             top: self.recipe.top.clone(),
@@ -1325,6 +1330,9 @@ impl VerilatedModel {
             // SAFETY: live handle.
             unsafe { (self.shim.trace_close)(self.handle) };
             self.tracing = false;
+        }
+        if let Some(p) = self.trace_path.take() {
+            switchcraft_core::output::untrack_partial(&p);
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod error;
 pub mod hash;
 pub mod lfsr;
 pub mod model;
+pub mod output;
 pub mod port;
 pub mod rng;
 pub mod stimulus;

@@ -2,13 +2,13 @@
 //!
 //! A stimulus line holds input values; an input port that is omitted is 0 that cycle. Values are
 //! JSON numbers or strings in hex (`"0x1f"`). A trace line holds every output port. Files are
-//! written through [`OutputFile`], so a failed run leaves no partial file behind.
+//! written through [`OutputFile`](crate::output::OutputFile), so a failed run leaves no partial file behind.
 
 use crate::error::StimulusError;
 use crate::port::{Dir, PortSchema};
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 
 /// Input values per cycle, in schema input order.
 pub type Stimulus = Vec<Vec<u64>>;
@@ -105,64 +105,6 @@ pub fn write_line(
     w.write_all(b"}\n")
 }
 
-/// A file written under a temporary name and renamed into place by [`OutputFile::commit`].
-/// Dropped without commit, it removes the temporary: no half-written output survives an error.
-pub struct OutputFile {
-    path: PathBuf,
-    tmp: PathBuf,
-    writer: Option<BufWriter<File>>,
-}
-
-impl OutputFile {
-    pub fn create(path: &Path) -> std::io::Result<Self> {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "out".into());
-        // Unique per call, not only per process: two threads writing one path (tests that
-        // package the same preset at once) must not share, truncate or rename each other's
-        // temporary; the last rename wins and both leave a complete file.
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let tmp = path.with_file_name(format!(".{name}.partial-{}-{n}", std::process::id()));
-        let f = File::create(&tmp)?;
-        Ok(OutputFile {
-            path: path.to_path_buf(),
-            tmp,
-            writer: Some(BufWriter::new(f)),
-        })
-    }
-
-    pub fn writer(&mut self) -> &mut BufWriter<File> {
-        self.writer.as_mut().expect("open")
-    }
-
-    pub fn commit(mut self) -> std::io::Result<()> {
-        let mut w = self.writer.take().expect("open");
-        w.flush()?;
-        drop(w);
-        std::fs::rename(&self.tmp, &self.path)
-    }
-}
-
-impl Drop for OutputFile {
-    fn drop(&mut self) {
-        if self.writer.take().is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
-}
-
-impl Write for OutputFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.writer().write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.writer().flush()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,12 +170,12 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("x.jsonl");
         {
-            let mut f = OutputFile::create(&p).unwrap();
+            let mut f = crate::output::OutputFile::create(&p).unwrap();
             f.write_all(b"half").unwrap();
         }
         assert!(!p.exists());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-        let mut f = OutputFile::create(&p).unwrap();
+        let mut f = crate::output::OutputFile::create(&p).unwrap();
         f.write_all(b"whole").unwrap();
         f.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "whole");
@@ -252,7 +194,7 @@ mod tests {
             for _ in 0..8 {
                 s.spawn(|| {
                     for _ in 0..50 {
-                        let mut f = OutputFile::create(&p).unwrap();
+                        let mut f = crate::output::OutputFile::create(&p).unwrap();
                         f.write_all(body.as_bytes()).unwrap();
                         f.commit().unwrap();
                     }

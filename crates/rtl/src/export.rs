@@ -50,7 +50,7 @@ impl Package {
         let mut paths = Vec::new();
         for (name, text) in self.files() {
             let path = dir.join(name);
-            let mut f = switchcraft_core::stimulus::OutputFile::create(&path)?;
+            let mut f = switchcraft_core::output::OutputFile::create(&path)?;
             std::io::Write::write_all(&mut f, text.as_bytes())?;
             f.commit()?;
             paths.push(path);

@@ -1,0 +1,180 @@
+//! Hostile inputs to the command line (issue 30): output paths that name an input, another
+//! output, a special file or a link, and runs interrupted while they write. Each must end with a
+//! clear error or a clean stop, and touch no file it should not.
+
+mod common;
+
+use common::cli::{assert_bad_input, sc};
+use common::scratch::ScratchDir;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::Path;
+
+fn tmp(name: &str) -> ScratchDir {
+    ScratchDir::new("hostile", name)
+}
+
+/// A short PFC `tiny` stimulus.
+fn stimulus(dir: &Path) -> std::path::PathBuf {
+    let p = dir.join("stim.jsonl");
+    std::fs::write(&p, "{\"enq_valid\":1,\"enq_len\":64}\n{}\n{}\n").unwrap();
+    p
+}
+
+fn simulate(stim: &Path, out: &Path, vcd: Option<&Path>) -> std::process::Output {
+    let mut args = vec![
+        "simulate",
+        "--block",
+        "pfc",
+        "--preset",
+        "tiny",
+        "--stimulus",
+        stim.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if let Some(v) = vcd {
+        args.extend(["--vcd", v.to_str().unwrap()]);
+    }
+    sc(&args)
+}
+
+fn partials(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".partial-"))
+        .collect()
+}
+
+#[test]
+fn an_output_over_an_input_or_another_output_is_refused() {
+    let d = tmp("same");
+    let stim = stimulus(&d);
+    let before = std::fs::read(&stim).unwrap();
+    // The same file by another spelling.
+    let alias = d.join(".").join("stim.jsonl");
+    assert_bad_input(&simulate(&stim, &alias, None), "--out");
+    let o = simulate(&stim, &alias, None);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--stimulus"));
+    assert_eq!(
+        std::fs::read(&stim).unwrap(),
+        before,
+        "the stimulus was touched"
+    );
+
+    let out = d.join("out.jsonl");
+    assert_bad_input(&simulate(&stim, &out, Some(&out)), "--vcd");
+    assert!(!out.exists());
+
+    // The config file given to `generate` is not overwritten by a generated file's name.
+    let cfg = d.join("pfc_x.v");
+    std::fs::write(&cfg, "ports = 4\npriorities = 2\noccupancy_bits = 16\nlength_bits = 11\nxoff = 1000\nxon = 500\nmax = 1500\nquanta = 4660\nrefresh = 100\n").unwrap();
+    let o = sc(&[
+        "generate",
+        "--block",
+        "pfc",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_bad_input(&o, "--config");
+    assert!(partials(&d).is_empty());
+}
+
+#[test]
+fn special_files_are_refused_and_links_are_kept() {
+    let d = tmp("special");
+    let stim = stimulus(&d);
+    // A device (as root, replacing it would break the system) and a FIFO.
+    assert_bad_input(
+        &simulate(&stim, Path::new("/dev/null"), None),
+        "not a regular file",
+    );
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    let fifo = d.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    assert_bad_input(&simulate(&stim, &fifo, None), "not a regular file");
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+
+    // A symlink stays a link and its target is written; an existing file keeps its mode and
+    // its hard links.
+    let real = d.join("real.jsonl");
+    let link = d.join("link.jsonl");
+    let other = d.join("other_name.jsonl");
+    std::fs::write(&real, "old\n").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o604)).unwrap();
+    std::fs::hard_link(&real, &other).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let o = simulate(&stim, &link, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let written = std::fs::read_to_string(&real).unwrap();
+    assert_eq!(written.lines().count(), 3, "{written}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), written);
+    let m = std::fs::metadata(&real).unwrap();
+    assert_eq!(m.permissions().mode() & 0o777, 0o604);
+    assert_eq!(m.nlink(), 2);
+    assert!(partials(&d).is_empty());
+}
+
+#[test]
+fn an_interrupted_run_leaves_no_partial_file() {
+    let d = tmp("interrupt");
+    // Long enough to be caught writing: a million cycles of PFC `tiny`.
+    let stim = d.join("long.jsonl");
+    std::fs::write(
+        &stim,
+        "{\"enq_valid\":1,\"enq_len\":64}\n{}\n".repeat(500_000),
+    )
+    .unwrap();
+    let out = d.join("out.jsonl");
+    let vcd = d.join("out.vcd");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_switchcraft"))
+        .args([
+            "simulate",
+            "--block",
+            "pfc",
+            "--preset",
+            "tiny",
+            "--stimulus",
+        ])
+        .arg(&stim)
+        .arg("--out")
+        .arg(&out)
+        .arg("--vcd")
+        .arg(&vcd)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let start = std::time::Instant::now();
+    while partials(&d).is_empty() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no temporary appeared"
+        );
+        if child.try_wait().unwrap().is_some() {
+            panic!("the run ended before it could be interrupted");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(partials(&d).is_empty(), "{:?}", partials(&d));
+    assert!(!out.exists() && !vcd.exists());
+}

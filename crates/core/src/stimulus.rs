@@ -37,6 +37,17 @@ pub fn parse_stimulus(
             msg,
         };
         let line = line.map_err(|e| err(format!("cannot read: {e}")))?;
+        // A UTF-8 byte-order mark, as some editors write, is not part of the first object.
+        let line: &str = match line_no {
+            1 => line.strip_prefix('\u{feff}').unwrap_or(&line),
+            _ => &line,
+        };
+        if line.trim().is_empty() {
+            return Err(err(
+                "empty line: each line is one cycle's JSON object (`{}` for a cycle without events)"
+                    .into(),
+            ));
+        }
         let value: serde_json::Value =
             serde_json::from_str(&line).map_err(|e| err(format!("bad JSON: {e}")))?;
         let obj = value
@@ -48,7 +59,13 @@ pub fn parse_stimulus(
                 .ports
                 .iter()
                 .find(|p| &p.name == name)
-                .ok_or_else(|| err(format!("unknown port `{name}` (block {})", schema.block)))?;
+                .ok_or_else(|| {
+                    err(format!(
+                        "unknown port `{}` (block {})",
+                        shorten(name),
+                        schema.block
+                    ))
+                })?;
             if port.dir != Dir::In {
                 return Err(err(format!("`{name}` is an output port, not an input")));
             }
@@ -64,6 +81,14 @@ pub fn parse_stimulus(
         cycles.push(row);
     }
     Ok(cycles)
+}
+
+/// `name` as shown in a message: at most 64 characters (an unknown key may be megabytes).
+fn shorten(name: &str) -> String {
+    match name.char_indices().nth(64) {
+        Some((at, _)) => format!("{}...", &name[..at]),
+        None => name.to_string(),
+    }
 }
 
 fn parse_value(v: &serde_json::Value) -> Result<u64, String> {
@@ -126,6 +151,18 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_is_skipped_and_long_keys_are_shortened() {
+        let s = parse("\u{feff}{\"b\":7}\n{}\n").unwrap();
+        assert_eq!(s, vec![vec![0, 7], vec![0, 0]]);
+        let long = "k".repeat(100_000);
+        let e = parse(&format!("{{\"{long}\":1}}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.len() < 200, "{} characters", e.len());
+        assert!(e.contains(&format!("`{}...`", "k".repeat(64))), "{e}");
+    }
+
+    #[test]
     fn omitted_inputs_are_zero() {
         let s = parse("{\"b\":7}\n{}\n{\"a\":\"0xf\",\"b\":255}\n").unwrap();
         assert_eq!(s, vec![vec![0, 7], vec![0, 0], vec![15, 255]]);
@@ -139,6 +176,11 @@ mod tests {
                 "s.jsonl:2: port `a`: value 16 does not fit its 4 bits",
             ),
             ("{\"zz\":1}\n", "s.jsonl:1: unknown port `zz`"),
+            (
+                "{}\n\n{}\n",
+                "s.jsonl:2: empty line: each line is one cycle's JSON object",
+            ),
+            ("{}\n   \n", "s.jsonl:2: empty line"),
             ("{\"y\":1}\n", "s.jsonl:1: `y` is an output port"),
             ("{\"a\":\n", "s.jsonl:1: bad JSON"),
             ("[1]\n", "s.jsonl:1: expected a JSON object"),

@@ -49,7 +49,7 @@ pub fn parse_stimulus(
             ));
         }
         let value: serde_json::Value =
-            serde_json::from_str(&line).map_err(|e| err(format!("bad JSON: {e}")))?;
+            serde_json::from_str(line).map_err(|e| err(format!("bad JSON: {e}")))?;
         let obj = value
             .as_object()
             .ok_or_else(|| err("expected a JSON object keyed by port name".into()))?;

@@ -289,11 +289,6 @@ fn list(blocks: bool, presets: bool) -> Result<(), Failure> {
 
 fn generate(target: &Target, out: &Path) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
-    if let Some(config) = &target.config {
-        // The files go into `out`; none of them may be the config.
-        let config_name = config.file_name().map(Path::new).unwrap_or(config);
-        distinct(target, &[], &[("--out", &out.join(config_name))])?;
-    }
     let command = match &target.preset {
         // Presets regenerate the checked-in files; their header must not depend on the caller.
         Some(p) if out == Path::new(&format!("rtl/{}", target.block)) => {
@@ -306,6 +301,10 @@ fn generate(target: &Target, out: &Path) -> Result<(), Failure> {
         ),
     };
     let pkg = cfg.package(&name, &command);
+    // None of the files written may be the config.
+    let targets: Vec<PathBuf> = pkg.files().iter().map(|(f, _)| out.join(f)).collect();
+    let outputs: Vec<(&str, &Path)> = targets.iter().map(|p| ("--out", p.as_path())).collect();
+    distinct(target, &[], &outputs)?;
     let paths = pkg.write_to(out).map_err(io_err("cannot write", out))?;
     for p in paths {
         println!("wrote {}", p.display());

@@ -66,20 +66,40 @@ fn an_output_over_an_input_or_another_output_is_refused() {
     assert_bad_input(&simulate(&stim, &out, Some(&out)), "--vcd");
     assert!(!out.exists());
 
-    // The config file given to `generate` is not overwritten by a generated file's name.
-    let cfg = d.join("pfc_x.v");
+    // `generate` never writes over its config: here `a.toml` is a link to `pfc_a.v`, the
+    // Verilog file it would write.
+    let cfg = d.join("pfc_a.v");
     std::fs::write(&cfg, "ports = 4\npriorities = 2\noccupancy_bits = 16\nlength_bits = 11\nxoff = 1000\nxon = 500\nmax = 1500\nquanta = 4660\nrefresh = 100\n").unwrap();
+    let link = d.join("a.toml");
+    std::os::unix::fs::symlink(&cfg, &link).unwrap();
     let o = sc(&[
         "generate",
         "--block",
         "pfc",
         "--config",
-        cfg.to_str().unwrap(),
+        link.to_str().unwrap(),
         "--out",
         d.to_str().unwrap(),
     ]);
     assert_bad_input(&o, "--config");
+    assert!(std::fs::read_to_string(&cfg)
+        .unwrap()
+        .starts_with("ports = 4"));
     assert!(partials(&d).is_empty());
+    // A config beside the generated files is fine when no file takes its name.
+    let own = d.join("own.toml");
+    std::fs::copy(&cfg, &own).unwrap();
+    let o = sc(&[
+        "generate",
+        "--block",
+        "pfc",
+        "--config",
+        own.to_str().unwrap(),
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&own).unwrap(), std::fs::read(&cfg).unwrap());
 }
 
 #[test]

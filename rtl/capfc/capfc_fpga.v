@@ -250,6 +250,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [2:0] counters$max_input;
     wire  counters$cal_trigger;
     wire  counters$saturated;
+    wire  [3:0] counters$inspect_key;
+    wire  counters$inspect_key_ok;
     wire  counters$inspect_busy;
     wire  [15:0] counters$inspected;
     reg  calibrate$reset;
@@ -283,7 +285,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [3:0] decision$next_clear_key;
     reg  [3:0] decision$next_max_key;
     reg  [3:0] decision$next_cal_key;
-    reg  [31:0] decision$inspect;
+    reg  [3:0] decision$inspect_key;
+    reg  decision$inspect_key_ok;
     reg  [31:0] decision$inspect_next;
     wire  decision$eset_valid;
     wire  [3:0] decision$eset_key;
@@ -409,6 +412,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .max_input(counters$max_input),
         .cal_trigger(counters$cal_trigger),
         .saturated(counters$saturated),
+        .inspect_key(counters$inspect_key),
+        .inspect_key_ok(counters$inspect_key_ok),
         .inspect_busy(counters$inspect_busy),
         .inspected(counters$inspected)
     );
@@ -448,7 +453,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .next_clear_key(decision$next_clear_key),
         .next_max_key(decision$next_max_key),
         .next_cal_key(decision$next_cal_key),
-        .inspect(decision$inspect),
+        .inspect_key(decision$inspect_key),
+        .inspect_key_ok(decision$inspect_key_ok),
         .inspect_next(decision$inspect_next),
         .eset_valid(decision$eset_valid),
         .eset_key(decision$eset_key),
@@ -581,7 +587,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         decision$next_clear_key = egress$deq_key;
         decision$next_max_key = counters$key_next;
         decision$next_cal_key = calibrate$cal_key_next;
-        decision$inspect = csr$value[(at_inspect)+:(32)];
+        decision$inspect_key = counters$inspect_key;
+        decision$inspect_key_ok = counters$inspect_key_ok;
         decision$inspect_next = csr$value_next[(at_inspect)+:(32)];
         frames$reset = reset;
         frames$paused = decision$d;
@@ -1280,7 +1287,7 @@ module capfc_fpga__calibrate$rr_next(d,q,clock);
 endmodule // capfc_fpga__calibrate$rr_next
 
 
-module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,serving,key,key_next,row,row_new,row_reset,max_set,max_input,cal_trigger,saturated,inspect_busy,inspected);
+module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,serving,key,key_next,row,row_new,row_reset,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
 
     // Module arguments
     input wire  clock;
@@ -1311,6 +1318,8 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     output reg  [2:0] max_input;
     output reg  cal_trigger;
     output reg  saturated;
+    output reg  [3:0] inspect_key;
+    output reg  inspect_key_ok;
     output reg  inspect_busy;
     output reg  [15:0] inspected;
 
@@ -1369,6 +1378,7 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     reg  [7:0] insp_input8;
     reg  [2:0] insp_prio;
     reg  [3:0] insp_key;
+    reg  insp_key_ok;
     reg  [3:0] read_key;
     reg  accepted;
     reg  reset_now;
@@ -1487,6 +1497,7 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         insp_prio = inspect[(32'h8)+:(3)];
         insp_input8 = inspect[(32'h10)+:(8)] & field6;
         insp_key = (insp_port8[3:0] << prio_bits) | ({1'd0, insp_prio} & prio_mask);
+        insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
         c_kind$d = 2'h0;
         c_input$d = 3'h0;
         c_ok$d = 1'b0;
@@ -1500,7 +1511,7 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
             c_kind$d = kind_inspect;
             read_key = insp_key;
             c_input$d = insp_input8[2:0];
-            c_ok$d = (insp_port8 < ports8) & prio_ok[insp_prio] & (insp_input8 < ports8) & (insp_input8 != insp_port8);
+            c_ok$d = insp_key_ok & (insp_input8 < ports8) & (insp_input8 != insp_port8);
             snap_pending$d = 1'b0;
         end
         else if (serve_valid) begin
@@ -1690,6 +1701,8 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         row_reset = reset_now;
         max_input = max_new[(32'h10)+:(3)];
         saturated = count_it & ~same_reset & raw_at_top;
+        inspect_key = insp_key;
+        inspect_key_ok = insp_key_ok;
         inspect_busy = snap_pending$q | (c_kind$q == kind_inspect);
         inspected = r_snap$q;
         if (reset) begin
@@ -2058,7 +2071,7 @@ module capfc_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,val
 endmodule // capfc_fpga__csr
 
 
-module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,max_input,cal_valid,cal_key,cal_flags,xoff,xoff_next,next_clear_key,next_max_key,next_cal_key,inspect,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
+module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,max_input,cal_valid,cal_key,cal_flags,xoff,xoff_next,next_clear_key,next_max_key,next_cal_key,inspect_key,inspect_key_ok,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
 
     // Module arguments
     input wire  clock;
@@ -2076,7 +2089,8 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     input wire  [3:0] next_clear_key;
     input wire  [3:0] next_max_key;
     input wire  [3:0] next_cal_key;
-    input wire  [31:0] inspect;
+    input wire  [3:0] inspect_key;
+    input wire  inspect_key_ok;
     input wire  [31:0] inspect_next;
     output reg  eset_valid;
     output reg  [3:0] eset_key;
@@ -2094,7 +2108,6 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     localparam  prio_ok = 8'h3;
     localparam  prio_bits = 4'h1;
     localparam  prio_mask = 4'h1;
-    localparam  ports8 = 8'h8;
     localparam  field6 = 8'h3f;
     localparam  one_pp = 8'h1;
     localparam  one_8 = 8'h1;
@@ -2167,9 +2180,6 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     reg  [15:0] n3;
     reg  [15:0] n4;
     reg  [15:0] n5;
-    reg  [7:0] insp_port8;
-    reg  [2:0] insp_prio;
-    reg  [3:0] insp_key;
     reg  [7:0] insp_next_port8;
     reg  [2:0] insp_next_prio;
     reg  [7:0] insp_count;
@@ -2408,23 +2418,20 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         d_old = xoff | cnt0$q | cnt1$q | cnt2$q | cnt3$q | cnt4$q | cnt5$q;
         d = d_old;
         d_next = xoff_next | n0 | n1 | n2 | n3 | n4 | n5;
-        insp_port8 = inspect[(32'h0)+:(8)] & field6;
-        insp_prio = inspect[(32'h8)+:(3)];
-        insp_key = (insp_port8[3:0] << prio_bits) | ({1'd0, insp_prio} & prio_mask);
         insp_count = 8'h0;
-        insp_count[0] = cnt0$q[insp_key];
-        insp_count[1] = cnt1$q[insp_key];
-        insp_count[2] = cnt2$q[insp_key];
-        insp_count[3] = cnt3$q[insp_key];
-        insp_count[4] = cnt4$q[insp_key];
-        insp_count[5] = cnt5$q[insp_key];
+        insp_count[0] = cnt0$q[inspect_key];
+        insp_count[1] = cnt1$q[inspect_key];
+        insp_count[2] = cnt2$q[inspect_key];
+        insp_count[3] = cnt3$q[inspect_key];
+        insp_count[4] = cnt4$q[inspect_key];
+        insp_count[5] = cnt5$q[inspect_key];
         inspect_row = 64'h0;
         inspect_state = 16'h0;
-        if ((insp_port8 < ports8) & prio_ok[insp_prio]) begin
+        if (inspect_key_ok) begin
             inspect_row = {56'd0, e_rows$row3};
             inspect_state = {8'd0, insp_count} << 32'h8;
-            inspect_state[0] = xoff[insp_key];
-            inspect_state[1] = d_old[insp_key];
+            inspect_state[0] = xoff[inspect_key];
+            inspect_state[1] = d_old[inspect_key];
         end
         insp_next_port8 = inspect_next[(32'h0)+:(8)] & field6;
         insp_next_prio = inspect_next[(32'h8)+:(3)];

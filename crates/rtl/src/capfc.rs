@@ -431,11 +431,8 @@ impl<
         self.decision.next_clear_key.next = self.egress.deq_key.val();
         self.decision.next_max_key.next = self.counters.key_next.val();
         self.decision.next_cal_key.next = self.calibrate.cal_key_next.val();
-        self.decision.inspect.next = self
-            .csr
-            .value
-            .val()
-            .get_bits::<32>(self.at_inspect.val().index());
+        self.decision.inspect_key.next = self.counters.inspect_key.val();
+        self.decision.inspect_key_ok.next = self.counters.inspect_key_ok.val();
         self.decision.inspect_next.next = self
             .csr
             .value_next

@@ -81,6 +81,9 @@ pub struct Counters<
     pub cal_trigger: Signal<Out, Bit>,
     /// The enqueue's counter was at the top (saturation) when counted.
     pub saturated: Signal<Out, Bit>,
+    /// The key the `inspect` register names, and whether it exists.
+    pub inspect_key: Signal<Out, Bits<KB>>,
+    pub inspect_key_ok: Signal<Out, Bit>,
     /// An inspection is pending or reading, and the last snapshot (0 for no such counter).
     pub inspect_busy: Signal<Out, Bit>,
     pub inspected: Signal<Out, Bits<16>>,
@@ -121,6 +124,7 @@ pub struct Counters<
     insp_input8: Signal<Local, Bits<8>>,
     insp_prio: Signal<Local, Bits<3>>,
     insp_key: Signal<Local, Bits<KB>>,
+    insp_key_ok: Signal<Local, Bit>,
     read_key: Signal<Local, Bits<KB>>,
     accepted: Signal<Local, Bit>,
     reset_now: Signal<Local, Bit>,
@@ -185,6 +189,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             max_input: Default::default(),
             cal_trigger: Default::default(),
             saturated: Default::default(),
+            inspect_key: Default::default(),
+            inspect_key_ok: Default::default(),
             inspect_busy: Default::default(),
             inspected: Default::default(),
             counts: LaneRam::new(cfg.ports as usize - 1, cfg.counter_bits as usize),
@@ -218,6 +224,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             insp_input8: Default::default(),
             insp_prio: Default::default(),
             insp_key: Default::default(),
+            insp_key_ok: Default::default(),
             read_key: Default::default(),
             accepted: Default::default(),
             reset_now: Default::default(),
@@ -278,6 +285,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.insp_input8.next = self.inspect.val().get_bits::<8>(16) & self.field6.val();
         self.insp_key.next = (bit_cast::<KB, 8>(self.insp_port8.val()) << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.insp_prio.val()) & self.prio_mask.val());
+        self.insp_key_ok.next = (self.insp_port8.val() < self.ports8.val())
+            & self.prio_ok.val().get_bit(self.insp_prio.val().index());
 
         // ---- Edge n: the read port, egress enqueue first, then inspection, then a request.
         self.c_kind.d.next = 0.into();
@@ -292,8 +301,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.c_kind.d.next = self.kind_inspect.val();
             self.read_key.next = self.insp_key.val();
             self.c_input.d.next = bit_cast::<PB, 8>(self.insp_input8.val());
-            self.c_ok.d.next = (self.insp_port8.val() < self.ports8.val())
-                & self.prio_ok.val().get_bit(self.insp_prio.val().index())
+            self.c_ok.d.next = self.insp_key_ok.val()
                 & (self.insp_input8.val() < self.ports8.val())
                 & (self.insp_input8.val() != self.insp_port8.val());
             self.snap_pending.d.next = false;
@@ -442,6 +450,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.row_reset.next = self.reset_now.val();
         self.max_input.next = self.max_new.val().get_bits::<PB>(16);
         self.saturated.next = self.count_it.val() & !self.same_reset.val() & self.raw_at_top.val();
+        self.inspect_key.next = self.insp_key.val();
+        self.inspect_key_ok.next = self.insp_key_ok.val();
         self.inspect_busy.next =
             self.snap_pending.q.val() | (self.c_kind.q.val() == self.kind_inspect.val());
         self.inspected.next = self.r_snap.q.val();

@@ -39,8 +39,10 @@ pub struct Decision<
     pub next_clear_key: Signal<In, Bits<KB>>,
     pub next_max_key: Signal<In, Bits<KB>>,
     pub next_cal_key: Signal<In, Bits<KB>>,
-    /// The `inspect` register (port [5:0], priority [10:8]) before and after this edge.
-    pub inspect: Signal<In, Bits<32>>,
+    /// The inspected key and whether it exists; the `inspect` register (port [5:0],
+    /// priority [10:8]) after this edge, for the row read port.
+    pub inspect_key: Signal<In, Bits<KB>>,
+    pub inspect_key_ok: Signal<In, Bit>,
     pub inspect_next: Signal<In, Bits<32>>,
 
     /// The net E messages of the last edge (registered).
@@ -64,7 +66,6 @@ pub struct Decision<
     prio_ok: Constant<Bits<8>>,
     prio_bits: Constant<Bits<KB>>,
     prio_mask: Constant<Bits<KB>>,
-    ports8: Constant<Bits<8>>,
     field6: Constant<Bits<8>>,
     one_pp: Constant<Bits<PP>>,
     one_8: Constant<Bits<8>>,
@@ -109,9 +110,6 @@ pub struct Decision<
     n3: Signal<Local, Bits<K>>,
     n4: Signal<Local, Bits<K>>,
     n5: Signal<Local, Bits<K>>,
-    insp_port8: Signal<Local, Bits<8>>,
-    insp_prio: Signal<Local, Bits<3>>,
-    insp_key: Signal<Local, Bits<KB>>,
     insp_next_port8: Signal<Local, Bits<8>>,
     insp_next_prio: Signal<Local, Bits<3>>,
     insp_count: Signal<Local, Bits<8>>,
@@ -142,7 +140,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             next_clear_key: Default::default(),
             next_max_key: Default::default(),
             next_cal_key: Default::default(),
-            inspect: Default::default(),
+            inspect_key: Default::default(),
+            inspect_key_ok: Default::default(),
             inspect_next: Default::default(),
             eset_valid: Default::default(),
             eset_key: Default::default(),
@@ -163,7 +162,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
             prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
             prio_mask: Constant::new(switchcraft_core::mask(cfg.prio_bits()).into()),
-            ports8: Constant::new(u64::from(cfg.ports).into()),
             field6: Constant::new(0x3Fu64.into()),
             one_pp: Constant::new(1u64.into()),
             one_8: Constant::new(1u64.into()),
@@ -205,9 +203,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             n3: Default::default(),
             n4: Default::default(),
             n5: Default::default(),
-            insp_port8: Default::default(),
-            insp_prio: Default::default(),
-            insp_key: Default::default(),
             insp_next_port8: Default::default(),
             insp_next_prio: Default::default(),
             insp_count: Default::default(),
@@ -363,50 +358,44 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             | self.n5.val();
 
         // ---- The inspected key: its row (E row read port 3) and state.
-        self.insp_port8.next = self.inspect.val().get_bits::<8>(0) & self.field6.val();
-        self.insp_prio.next = self.inspect.val().get_bits::<3>(8);
-        self.insp_key.next = (bit_cast::<KB, 8>(self.insp_port8.val()) << self.prio_bits.val())
-            | (bit_cast::<KB, 3>(self.insp_prio.val()) & self.prio_mask.val());
         self.insp_count.next = 0.into();
         self.insp_count.next = self
             .insp_count
             .val()
-            .replace_bit(0, self.cnt0.q.val().get_bit(self.insp_key.val().index()));
+            .replace_bit(0, self.cnt0.q.val().get_bit(self.inspect_key.val().index()));
         self.insp_count.next = self
             .insp_count
             .val()
-            .replace_bit(1, self.cnt1.q.val().get_bit(self.insp_key.val().index()));
+            .replace_bit(1, self.cnt1.q.val().get_bit(self.inspect_key.val().index()));
         self.insp_count.next = self
             .insp_count
             .val()
-            .replace_bit(2, self.cnt2.q.val().get_bit(self.insp_key.val().index()));
+            .replace_bit(2, self.cnt2.q.val().get_bit(self.inspect_key.val().index()));
         self.insp_count.next = self
             .insp_count
             .val()
-            .replace_bit(3, self.cnt3.q.val().get_bit(self.insp_key.val().index()));
+            .replace_bit(3, self.cnt3.q.val().get_bit(self.inspect_key.val().index()));
         self.insp_count.next = self
             .insp_count
             .val()
-            .replace_bit(4, self.cnt4.q.val().get_bit(self.insp_key.val().index()));
+            .replace_bit(4, self.cnt4.q.val().get_bit(self.inspect_key.val().index()));
         self.insp_count.next = self
             .insp_count
             .val()
-            .replace_bit(5, self.cnt5.q.val().get_bit(self.insp_key.val().index()));
+            .replace_bit(5, self.cnt5.q.val().get_bit(self.inspect_key.val().index()));
         self.inspect_row.next = 0.into();
         self.inspect_state.next = 0.into();
-        if (self.insp_port8.val() < self.ports8.val())
-            & self.prio_ok.val().get_bit(self.insp_prio.val().index())
-        {
+        if self.inspect_key_ok.val() {
             self.inspect_row.next = bit_cast::<64, PP>(self.e_rows.row3.val());
             self.inspect_state.next = bit_cast::<16, 8>(self.insp_count.val()) << 8;
             self.inspect_state.next = self
                 .inspect_state
                 .val()
-                .replace_bit(0, self.xoff.val().get_bit(self.insp_key.val().index()));
+                .replace_bit(0, self.xoff.val().get_bit(self.inspect_key.val().index()));
             self.inspect_state.next = self
                 .inspect_state
                 .val()
-                .replace_bit(1, self.d_old.val().get_bit(self.insp_key.val().index()));
+                .replace_bit(1, self.d_old.val().get_bit(self.inspect_key.val().index()));
         }
         self.insp_next_port8.next = self.inspect_next.val().get_bits::<8>(0) & self.field6.val();
         self.insp_next_prio.next = self.inspect_next.val().get_bits::<3>(8);

@@ -51,18 +51,6 @@ impl Port {
         }
     }
 
-    /// This output's pipeline latency in edges (see [`Port::latency`]).
-    pub fn after(mut self, edges: u32) -> Self {
-        assert_eq!(
-            self.dir,
-            Dir::Out,
-            "port {}: only outputs have a latency",
-            self.name
-        );
-        self.latency = Some(edges);
-        self
-    }
-
     pub fn mask(&self) -> u64 {
         crate::mask(self.width)
     }

@@ -72,17 +72,17 @@ module tcd_props (
     );
 
     // ---------------------------------------------------------------- probes
-    (* keep *) wire p_valid;                 // probe: dut.core.p_valid$q
-    (* keep *) wire [KB-1:0] p_key;          // probe: dut.core.p_key$q
-    (* keep *) wire p_stop;                  // probe: dut.core.p_stop$q
-    (* keep *) wire c_valid;                 // probe: dut.core.c_valid$q
-    (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.c_key$q
-    (* keep *) wire c_stop;                  // probe: dut.core.c_stop$q
-    (* keep *) wire d_valid;                 // probe: dut.core.d_valid$q
-    (* keep *) wire d_bad;                   // probe: dut.core.d_bad$q
-    (* keep *) wire [`SC_PB-1:0] d_port;     // probe: dut.core.d_port$q
-    (* keep *) wire [2:0] d_prio;            // probe: dut.core.d_prio$q
-    (* keep *) wire [1:0] d_ecn;             // probe: dut.core.d_ecn$q
+    (* keep *) wire p_valid;                 // probe: dut.core.capture.p_valid$q
+    (* keep *) wire [KB-1:0] p_key;          // probe: dut.core.capture.p_key$q
+    (* keep *) wire p_stop;                  // probe: dut.core.capture.p_stop$q
+    (* keep *) wire c_valid;                 // probe: dut.core.capture.c_valid$q
+    (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.capture.c_key$q
+    (* keep *) wire c_stop;                  // probe: dut.core.capture.c_stop$q
+    (* keep *) wire d_valid;                 // probe: dut.core.capture.d_valid_r$q
+    (* keep *) wire d_bad;                   // probe: dut.core.capture.d_bad_r$q
+    (* keep *) wire [`SC_PB-1:0] d_port;     // probe: dut.core.capture.d_port_r$q
+    (* keep *) wire [2:0] d_prio;            // probe: dut.core.capture.d_prio_r$q
+    (* keep *) wire [1:0] d_ecn;             // probe: dut.core.capture.d_ecn_r$q
     (* keep *) wire [1:0] o_ecn_d;           // probe: dut.core.o_ecn$d
     (* keep *) wire [1:0] o_state_d;         // probe: dut.core.o_state$d
     // Registers of the CSR bank (crates/rtl/src/csr_bank.rs), named r_<register>.
@@ -95,10 +95,10 @@ module tcd_props (
     wire [31:0] r_max_ton = r_max_ton_q;     // zero-extended
     wire [31:0] r_t_period = r_t_period_q;
     wire [31:0] r_k = r_k_q;
-    (* keep *) wire [31:0] now;              // probe: dut.core.now$q
-    (* keep *) wire [K-1:0] paused_q;        // probe: dut.core.paused$q
-    (* keep *) wire d_we;                    // probe: dut.core.ram_d_qs$write_enable
-    (* keep *) wire [31:0] d_wd;             // probe: dut.core.ram_d_qs$write_data
+    (* keep *) wire [31:0] now;              // probe: dut.core.capture.now_r$q
+    (* keep *) wire [K-1:0] paused_q;        // probe: dut.core.entries.paused$q
+    (* keep *) wire d_we;                    // probe: dut.core.entries.ram_d_qs$write_enable
+    (* keep *) wire [31:0] d_wd;             // probe: dut.core.entries.ram_d_qs$write_data
 
     // ---------------------------------------------------------------- assumptions
     // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the

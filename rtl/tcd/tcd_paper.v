@@ -110,18 +110,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     output reg  [31:0] csr_rdata;
 
     // Constant declarations
-    localparam  port_ok = 64'hffffffffffffffff;
-    localparam  prio_ok = 8'hff;
-    localparam  time_mask = 32'h3ffff;
-    localparam  time_top = 32'h20000;
-    localparam  queue_mask = 32'hffffff;
-    localparam  one_32 = 32'h1;
-    localparam  one_k = 512'h1;
-    localparam  ls_cong = 2'b1;
-    localparam  ls_und = 2'b10;
-    localparam  ecn_ue = 2'b1;
-    localparam  ecn_ce = 2'b11;
-    localparam  all_k = 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
     localparam  at_mode = 10'b1000000;
     localparam  at_options = 10'b1100000;
     localparam  at_max_ton = 10'b10000000;
@@ -138,155 +126,8 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     localparam  at_entry_state = 10'b1000000000;
     localparam  err_flag = 544'h100000000000000000000000000000000000000000000000000000000000000000000000000000000;
     localparam  entry_index_written = 17'b100000000000;
-    localparam  one_1 = 1'b1;
 
     // Stub signals
-    reg  p_valid$d;
-    wire  p_valid$q;
-    reg  p_bad$d;
-    wire  p_bad$q;
-    reg  [8:0] p_key$d;
-    wire  [8:0] p_key$q;
-    reg  p_stop$d;
-    wire  p_stop$q;
-    reg  [31:0] p_qlen$d;
-    wire  [31:0] p_qlen$q;
-    reg  c_valid$d;
-    wire  c_valid$q;
-    reg  c_bad$d;
-    wire  c_bad$q;
-    reg  [8:0] c_key$d;
-    wire  [8:0] c_key$q;
-    reg  c_stop$d;
-    wire  c_stop$q;
-    reg  [31:0] c_qlen$d;
-    wire  [31:0] c_qlen$q;
-    reg  d_valid$d;
-    wire  d_valid$q;
-    reg  d_bad$d;
-    wire  d_bad$q;
-    reg  [5:0] d_port$d;
-    wire  [5:0] d_port$q;
-    reg  [2:0] d_prio$d;
-    wire  [2:0] d_prio$q;
-    reg  [31:0] d_qlen$d;
-    wire  [31:0] d_qlen$q;
-    reg  [1:0] d_ecn$d;
-    wire  [1:0] d_ecn$q;
-    reg  lk_sel_r$d;
-    wire  lk_sel_r$q;
-    reg  lk_sel_d$d;
-    wire  lk_sel_d$q;
-    reg  lk_pend$d;
-    wire  lk_pend$q;
-    reg  lk_wr$d;
-    wire  lk_wr$q;
-    reg  lk_paused_r$d;
-    wire  lk_paused_r$q;
-    reg  lk_on_hi_r$d;
-    wire  lk_on_hi_r$q;
-    reg  lk_on_lo_r$d;
-    wire  lk_on_lo_r$q;
-    reg  lk_t_keep_hi$d;
-    wire  lk_t_keep_hi$q;
-    reg  lk_t_keep_lo$d;
-    wire  lk_t_keep_lo$q;
-    reg  lk_t_w_hi$d;
-    wire  lk_t_w_hi$q;
-    reg  lk_t_w_lo$d;
-    wire  lk_t_w_lo$q;
-    reg  tq_fw_r$d;
-    wire  tq_fw_r$q;
-    reg  tq_ram_r$d;
-    wire  tq_ram_r$q;
-    reg  tq_fw_d$d;
-    wire  tq_fw_d$q;
-    reg  tq_ram_d$d;
-    wire  tq_ram_d$q;
-    reg  tq_zero$d;
-    wire  tq_zero$q;
-    reg  [31:0] on_start$d;
-    wire  [31:0] on_start$q;
-    reg  on_wraps$d;
-    wire  on_wraps$q;
-    reg  on_zero$d;
-    wire  on_zero$q;
-    reg  [31:0] t_start$d;
-    wire  [31:0] t_start$q;
-    reg  t_wraps$d;
-    wire  t_wraps$q;
-    reg  t_zero$d;
-    wire  t_zero$q;
-    reg  rx_resume_r$d;
-    wire  rx_resume_r$q;
-    reg  same_r$d;
-    wire  same_r$q;
-    reg  l_ok$d;
-    wire  l_ok$q;
-    reg  snap_pending$d;
-    wire  snap_pending$q;
-    reg  snap_read$d;
-    wire  snap_read$q;
-    reg  [31:0] now$d;
-    wire  [31:0] now$q;
-    reg  [8:0] ram_r_t$read_address;
-    wire  [31:0] ram_r_t$read_data;
-    reg  [8:0] ram_r_t$write_address;
-    reg  [31:0] ram_r_t$write_data;
-    reg  ram_r_t$write_enable;
-    reg  [8:0] ram_r_q$read_address;
-    wire  [31:0] ram_r_q$read_data;
-    reg  [8:0] ram_r_q$write_address;
-    reg  [31:0] ram_r_q$write_data;
-    reg  ram_r_q$write_enable;
-    reg  [8:0] ram_d_t$read_address;
-    wire  [31:0] ram_d_t$read_data;
-    reg  [8:0] ram_d_t$write_address;
-    reg  [31:0] ram_d_t$write_data;
-    reg  ram_d_t$write_enable;
-    reg  [8:0] ram_d_qs$read_address;
-    wire  [31:0] ram_d_qs$read_data;
-    reg  [8:0] ram_d_qs$write_address;
-    reg  [31:0] ram_d_qs$write_data;
-    reg  ram_d_qs$write_enable;
-    reg  [31:0] fw_r_t$d;
-    wire  [31:0] fw_r_t$q;
-    reg  [31:0] fw_r_q$d;
-    wire  [31:0] fw_r_q$q;
-    reg  [31:0] fw_d_t$d;
-    wire  [31:0] fw_d_t$q;
-    reg  [31:0] fw_d_qs$d;
-    wire  [31:0] fw_d_qs$q;
-    reg  [511:0] paused$d;
-    wire  [511:0] paused$q;
-    reg  [511:0] pending$d;
-    wire  [511:0] pending$q;
-    reg  [511:0] age_on_hi$d;
-    wire  [511:0] age_on_hi$q;
-    reg  [511:0] age_on_lo$d;
-    wire  [511:0] age_on_lo$q;
-    reg  [511:0] age_t_hi$d;
-    wire  [511:0] age_t_hi$q;
-    reg  [511:0] age_t_lo$d;
-    wire  [511:0] age_t_lo$q;
-    reg  [31:0] s_t_on$d;
-    wire  [31:0] s_t_on$q;
-    reg  [31:0] s_t_t$d;
-    wire  [31:0] s_t_t$q;
-    reg  [31:0] s_q_rec$d;
-    wire  [31:0] s_q_rec$q;
-    reg  [7:0] s_state$d;
-    wire  [7:0] s_state$q;
-    reg  o_valid$d;
-    wire  o_valid$q;
-    reg  [5:0] o_port$d;
-    wire  [5:0] o_port$q;
-    reg  [2:0] o_prio$d;
-    wire  [2:0] o_prio$q;
-    reg  [1:0] o_ecn$d;
-    wire  [1:0] o_ecn$q;
-    reg  [1:0] o_state$d;
-    wire  [1:0] o_state$q;
     reg  csr$reset;
     reg  csr$we;
     reg  [5:0] csr$addr;
@@ -297,446 +138,281 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  [543:0] csr$value;
     wire  [543:0] csr$value_next;
     wire  [16:0] csr$write;
-
-    // Local signals
-    reg  r_mode;
-    reg  r_mode_next;
-    reg  [1:0] r_options;
-    reg  [31:0] r_max_ton_next;
-    reg  [31:0] r_t_period_next;
-    reg  [31:0] r_k;
-    reg  [31:0] r_k_low;
-    reg  [7:0] r_prio_enable;
-    reg  [8:0] r_entry_index;
-    reg  [31:0] snap_busy;
-    reg  [8:0] in_p_key;
-    reg  [8:0] in_c_key;
-    reg  [8:0] in_d_key;
-    reg  [8:0] in_l_key;
-    reg  in_p_ok;
-    reg  in_c_ok;
-    reg  in_d_ok;
-    reg  in_s_ok;
-    reg  snap_write;
-    reg  [31:0] next_now;
-    reg  half_wrap;
-    reg  rx_valid;
-    reg  rx_bad;
-    reg  [8:0] rx_key;
-    reg  rx_stop;
-    reg  [31:0] rx_qlen;
-    reg  rx_resume;
-    reg  rx_pause;
-    reg  [511:0] rx_onehot;
-    reg  [511:0] rx_resume_keys;
-    reg  [511:0] rx_pause_keys;
-    reg  sel_r_next;
-    reg  sel_d_next;
-    reg  rx_next_valid;
-    reg  [8:0] rx_next_key;
-    reg  rx_next_stop;
-    reg  rx_next_resume;
-    reg  [31:0] lk_r_t;
-    reg  [31:0] lk_r_q;
-    reg  [31:0] lk_d_t;
-    reg  [31:0] lk_d_qs;
-    reg  lk_pending;
-    reg  lk_written;
-    reg  lk_on_hi;
-    reg  lk_on_lo;
-    reg  lk_t_hi;
-    reg  lk_t_lo;
-    reg  snap_t_hi;
-    reg  snap_t_lo;
-    reg  lk_paused;
-    reg  [7:0] snap_state;
-    reg  [31:0] lk_t_t;
-    reg  [31:0] lk_q_rec;
-    reg  [1:0] lk_ls;
-    reg  [8:0] d_key;
-    reg  [511:0] d_onehot;
-    reg  same_key;
-    reg  [31:0] e_t_t;
-    reg  [31:0] e_q_rec;
-    reg  [31:0] e_t_fw;
-    reg  [31:0] e_t_ram;
-    reg  [31:0] e_q_fw;
-    reg  [31:0] e_q_ram;
-    reg  q_ge_ram_r;
-    reg  q_ge_fw_r;
-    reg  q_ge_ram_d;
-    reg  q_ge_fw_d;
-    reg  q_ge_same;
-    reg  q_ge;
-    reg  tq_from_r;
-    reg  tq_from_d;
-    reg  at_or_before_ram_r;
-    reg  at_or_before_fw_r;
-    reg  at_or_before_ram_d;
-    reg  at_or_before_fw_d;
-    reg  on_after_ram_r;
-    reg  on_after_fw_r;
-    reg  t_after_ram_r;
-    reg  t_after_fw_r;
-    reg  t_after_ram_d;
-    reg  t_after_fw_d;
-    reg  on_win_ram_r;
-    reg  on_win_fw_r;
-    reg  t_win_ram_r;
-    reg  t_win_fw_r;
-    reg  t_win_ram_d;
-    reg  t_win_fw_d;
-    reg  on_win_lk;
-    reg  t_win_lk;
-    reg  ton_short;
-    reg  t_expired;
-    reg  enabled;
-    reg  at_boundary;
-    reg  [1:0] ecn_as_ue;
-    reg  [1:0] ecn_as_ce;
-    reg  [1:0] new_ls;
-    reg  [1:0] new_ecn;
-    reg  boundary;
-    reg  d_write;
-    reg  [511:0] d_write_keys;
-    reg  [31:0] w_t_t;
-    reg  [31:0] w_q_rec;
-    reg  [511:0] on_hi_stepped;
-    reg  [511:0] on_lo_stepped;
-    reg  [511:0] t_hi_stepped;
-    reg  [511:0] t_lo_stepped;
-    reg  [511:0] fresh_on;
-    reg  [511:0] d_unwritten;
-    reg  [511:0] d_unwritten_next;
-    reg  [511:0] t_hi_keep;
-    reg  [511:0] t_lo_keep;
-    reg  w_on_hi;
-    reg  w_on_lo;
-    reg  w_t_hi;
-    reg  w_t_lo;
+    reg  capture$reset;
+    reg  capture$rx_pfc_valid;
+    reg  [5:0] capture$rx_pfc_port;
+    reg  [2:0] capture$rx_pfc_prio;
+    reg  [15:0] capture$rx_pfc_quanta;
+    reg  [31:0] capture$rx_pfc_qlen;
+    reg  capture$rx_credit_valid;
+    reg  [5:0] capture$rx_credit_port;
+    reg  [2:0] capture$rx_credit_vl;
+    reg  capture$rx_credit_ok;
+    reg  [31:0] capture$rx_credit_qlen;
+    reg  capture$deq_valid;
+    reg  [5:0] capture$deq_port;
+    reg  [2:0] capture$deq_prio;
+    reg  [31:0] capture$deq_qlen;
+    reg  [1:0] capture$deq_ecn;
+    reg  capture$mode;
+    reg  capture$mode_next;
+    reg  [8:0] capture$entry_index;
+    reg  capture$snap_write;
+    wire  capture$rx_valid;
+    wire  capture$rx_bad;
+    wire  [8:0] capture$rx_key;
+    wire  capture$rx_stop;
+    wire  [31:0] capture$rx_qlen;
+    wire  capture$d_valid;
+    wire  capture$d_bad;
+    wire  [5:0] capture$d_port;
+    wire  [2:0] capture$d_prio;
+    wire  [8:0] capture$d_key;
+    wire  [31:0] capture$d_qlen;
+    wire  [1:0] capture$d_ecn;
+    wire  capture$snap_read;
+    wire  capture$snap_ok;
+    wire  [31:0] capture$snap_busy;
+    wire  [31:0] capture$now;
+    wire  [31:0] capture$now_next;
+    wire  capture$half_wrap;
+    wire  [8:0] capture$lookup_key;
+    wire  capture$next_rx_valid;
+    wire  [8:0] capture$next_rx_key;
+    wire  capture$next_rx_stop;
+    wire  capture$next_d_valid;
+    wire  [8:0] capture$next_d_key;
+    reg  entries$reset;
+    reg  entries$rx_valid;
+    reg  entries$rx_stop;
+    reg  [8:0] entries$rx_key;
+    reg  [31:0] entries$rx_qlen;
+    reg  [31:0] entries$now;
+    reg  entries$half_wrap;
+    reg  [8:0] entries$d_key;
+    reg  [31:0] entries$d_qlen;
+    reg  entries$snap_read;
+    reg  entries$snap_ok;
+    reg  entries$write;
+    reg  entries$boundary;
+    reg  [1:0] entries$new_ls;
+    reg  [8:0] entries$lookup_key;
+    reg  entries$next_rx_valid;
+    reg  [8:0] entries$next_rx_key;
+    reg  entries$next_rx_stop;
+    reg  entries$next_d_valid;
+    reg  [8:0] entries$next_d_key;
+    wire  entries$same_key;
+    wire  [31:0] entries$ram_r_t;
+    wire  [31:0] entries$ram_r_q;
+    wire  [31:0] entries$ram_d_t;
+    wire  [31:0] entries$ram_d_q;
+    wire  [31:0] entries$fw_r_t;
+    wire  [31:0] entries$fw_r_q;
+    wire  [31:0] entries$fw_d_t;
+    wire  [31:0] entries$fw_d_q;
+    wire  entries$sel_r;
+    wire  entries$tq_fw_r;
+    wire  entries$tq_ram_r;
+    wire  entries$tq_fw_d;
+    wire  entries$tq_ram_d;
+    wire  entries$tq_zero;
+    wire  entries$on_old;
+    wire  entries$t_old;
+    wire  [1:0] entries$last_state;
+    wire  [31:0] entries$snap_t_on;
+    wire  [31:0] entries$snap_t_t;
+    wire  [31:0] entries$snap_q_rec;
+    wire  [7:0] entries$snap_state;
+    reg  [31:0] classify$now;
+    reg  [31:0] classify$now_next;
+    reg  [1:0] classify$options;
+    reg  [31:0] classify$k;
+    reg  [31:0] classify$k_low;
+    reg  [7:0] classify$prio_enable;
+    reg  [31:0] classify$max_ton_next;
+    reg  [31:0] classify$t_period_next;
+    reg  classify$d_valid;
+    reg  [2:0] classify$d_prio;
+    reg  [31:0] classify$d_qlen;
+    reg  [1:0] classify$d_ecn;
+    reg  classify$same_key;
+    reg  [31:0] classify$rx_qlen;
+    reg  [31:0] classify$ram_r_t;
+    reg  [31:0] classify$ram_r_q;
+    reg  [31:0] classify$ram_d_t;
+    reg  [31:0] classify$ram_d_q;
+    reg  [31:0] classify$fw_r_t;
+    reg  [31:0] classify$fw_r_q;
+    reg  [31:0] classify$fw_d_t;
+    reg  [31:0] classify$fw_d_q;
+    reg  classify$sel_r;
+    reg  classify$tq_fw_r;
+    reg  classify$tq_ram_r;
+    reg  classify$tq_fw_d;
+    reg  classify$tq_ram_d;
+    reg  classify$tq_zero;
+    reg  classify$on_old;
+    reg  classify$t_old;
+    reg  [1:0] classify$last_state;
+    wire  classify$write;
+    wire  classify$boundary;
+    wire  [1:0] classify$new_ls;
+    wire  [1:0] classify$new_ecn;
+    reg  o_valid$d;
+    wire  o_valid$q;
+    reg  [5:0] o_port$d;
+    wire  [5:0] o_port$q;
+    reg  [2:0] o_prio$d;
+    wire  [2:0] o_prio$q;
+    reg  [1:0] o_ecn$d;
+    wire  [1:0] o_ecn$q;
+    reg  [1:0] o_state$d;
+    wire  [1:0] o_state$q;
 
     // Sub module instances
-    tcd_paper__p_valid p_valid(
-        .d(p_valid$d),
-        .q(p_valid$q),
-        .clock(clock)
-    );
-    tcd_paper__p_bad p_bad(
-        .d(p_bad$d),
-        .q(p_bad$q),
-        .clock(clock)
-    );
-    tcd_paper__p_key p_key(
-        .d(p_key$d),
-        .q(p_key$q),
-        .clock(clock)
-    );
-    tcd_paper__p_stop p_stop(
-        .d(p_stop$d),
-        .q(p_stop$q),
-        .clock(clock)
-    );
-    tcd_paper__p_qlen p_qlen(
-        .d(p_qlen$d),
-        .q(p_qlen$q),
-        .clock(clock)
-    );
-    tcd_paper__c_valid c_valid(
-        .d(c_valid$d),
-        .q(c_valid$q),
-        .clock(clock)
-    );
-    tcd_paper__c_bad c_bad(
-        .d(c_bad$d),
-        .q(c_bad$q),
-        .clock(clock)
-    );
-    tcd_paper__c_key c_key(
-        .d(c_key$d),
-        .q(c_key$q),
-        .clock(clock)
-    );
-    tcd_paper__c_stop c_stop(
-        .d(c_stop$d),
-        .q(c_stop$q),
-        .clock(clock)
-    );
-    tcd_paper__c_qlen c_qlen(
-        .d(c_qlen$d),
-        .q(c_qlen$q),
-        .clock(clock)
-    );
-    tcd_paper__d_valid d_valid(
-        .d(d_valid$d),
-        .q(d_valid$q),
-        .clock(clock)
-    );
-    tcd_paper__d_bad d_bad(
-        .d(d_bad$d),
-        .q(d_bad$q),
-        .clock(clock)
-    );
-    tcd_paper__d_port d_port(
-        .d(d_port$d),
-        .q(d_port$q),
-        .clock(clock)
-    );
-    tcd_paper__d_prio d_prio(
-        .d(d_prio$d),
-        .q(d_prio$q),
-        .clock(clock)
-    );
-    tcd_paper__d_qlen d_qlen(
-        .d(d_qlen$d),
-        .q(d_qlen$q),
-        .clock(clock)
-    );
-    tcd_paper__d_ecn d_ecn(
-        .d(d_ecn$d),
-        .q(d_ecn$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_sel_r lk_sel_r(
-        .d(lk_sel_r$d),
-        .q(lk_sel_r$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_sel_d lk_sel_d(
-        .d(lk_sel_d$d),
-        .q(lk_sel_d$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_pend lk_pend(
-        .d(lk_pend$d),
-        .q(lk_pend$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_wr lk_wr(
-        .d(lk_wr$d),
-        .q(lk_wr$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_paused_r lk_paused_r(
-        .d(lk_paused_r$d),
-        .q(lk_paused_r$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_on_hi_r lk_on_hi_r(
-        .d(lk_on_hi_r$d),
-        .q(lk_on_hi_r$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_on_lo_r lk_on_lo_r(
-        .d(lk_on_lo_r$d),
-        .q(lk_on_lo_r$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_t_keep_hi lk_t_keep_hi(
-        .d(lk_t_keep_hi$d),
-        .q(lk_t_keep_hi$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_t_keep_lo lk_t_keep_lo(
-        .d(lk_t_keep_lo$d),
-        .q(lk_t_keep_lo$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_t_w_hi lk_t_w_hi(
-        .d(lk_t_w_hi$d),
-        .q(lk_t_w_hi$q),
-        .clock(clock)
-    );
-    tcd_paper__lk_t_w_lo lk_t_w_lo(
-        .d(lk_t_w_lo$d),
-        .q(lk_t_w_lo$q),
-        .clock(clock)
-    );
-    tcd_paper__tq_fw_r tq_fw_r(
-        .d(tq_fw_r$d),
-        .q(tq_fw_r$q),
-        .clock(clock)
-    );
-    tcd_paper__tq_ram_r tq_ram_r(
-        .d(tq_ram_r$d),
-        .q(tq_ram_r$q),
-        .clock(clock)
-    );
-    tcd_paper__tq_fw_d tq_fw_d(
-        .d(tq_fw_d$d),
-        .q(tq_fw_d$q),
-        .clock(clock)
-    );
-    tcd_paper__tq_ram_d tq_ram_d(
-        .d(tq_ram_d$d),
-        .q(tq_ram_d$q),
-        .clock(clock)
-    );
-    tcd_paper__tq_zero tq_zero(
-        .d(tq_zero$d),
-        .q(tq_zero$q),
-        .clock(clock)
-    );
-    tcd_paper__on_start on_start(
-        .d(on_start$d),
-        .q(on_start$q),
-        .clock(clock)
-    );
-    tcd_paper__on_wraps on_wraps(
-        .d(on_wraps$d),
-        .q(on_wraps$q),
-        .clock(clock)
-    );
-    tcd_paper__on_zero on_zero(
-        .d(on_zero$d),
-        .q(on_zero$q),
-        .clock(clock)
-    );
-    tcd_paper__t_start t_start(
-        .d(t_start$d),
-        .q(t_start$q),
-        .clock(clock)
-    );
-    tcd_paper__t_wraps t_wraps(
-        .d(t_wraps$d),
-        .q(t_wraps$q),
-        .clock(clock)
-    );
-    tcd_paper__t_zero t_zero(
-        .d(t_zero$d),
-        .q(t_zero$q),
-        .clock(clock)
-    );
-    tcd_paper__rx_resume_r rx_resume_r(
-        .d(rx_resume_r$d),
-        .q(rx_resume_r$q),
-        .clock(clock)
-    );
-    tcd_paper__same_r same_r(
-        .d(same_r$d),
-        .q(same_r$q),
-        .clock(clock)
-    );
-    tcd_paper__l_ok l_ok(
-        .d(l_ok$d),
-        .q(l_ok$q),
-        .clock(clock)
-    );
-    tcd_paper__snap_pending snap_pending(
-        .d(snap_pending$d),
-        .q(snap_pending$q),
-        .clock(clock)
-    );
-    tcd_paper__snap_read snap_read(
-        .d(snap_read$d),
-        .q(snap_read$q),
-        .clock(clock)
-    );
-    tcd_paper__now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(clock)
-    );
-    tcd_paper__ram_r_t ram_r_t(
+    tcd_paper__csr csr(
         .clock(clock),
-        .read_address(ram_r_t$read_address),
-        .read_data(ram_r_t$read_data),
-        .write_address(ram_r_t$write_address),
-        .write_data(ram_r_t$write_data),
-        .write_enable(ram_r_t$write_enable)
+        .reset(csr$reset),
+        .we(csr$we),
+        .addr(csr$addr),
+        .wdata(csr$wdata),
+        .hw_value(csr$hw_value),
+        .hw_set(csr$hw_set),
+        .rdata(csr$rdata),
+        .value(csr$value),
+        .value_next(csr$value_next),
+        .write(csr$write)
     );
-    tcd_paper__ram_r_q ram_r_q(
+    tcd_paper__capture capture(
         .clock(clock),
-        .read_address(ram_r_q$read_address),
-        .read_data(ram_r_q$read_data),
-        .write_address(ram_r_q$write_address),
-        .write_data(ram_r_q$write_data),
-        .write_enable(ram_r_q$write_enable)
+        .reset(capture$reset),
+        .rx_pfc_valid(capture$rx_pfc_valid),
+        .rx_pfc_port(capture$rx_pfc_port),
+        .rx_pfc_prio(capture$rx_pfc_prio),
+        .rx_pfc_quanta(capture$rx_pfc_quanta),
+        .rx_pfc_qlen(capture$rx_pfc_qlen),
+        .rx_credit_valid(capture$rx_credit_valid),
+        .rx_credit_port(capture$rx_credit_port),
+        .rx_credit_vl(capture$rx_credit_vl),
+        .rx_credit_ok(capture$rx_credit_ok),
+        .rx_credit_qlen(capture$rx_credit_qlen),
+        .deq_valid(capture$deq_valid),
+        .deq_port(capture$deq_port),
+        .deq_prio(capture$deq_prio),
+        .deq_qlen(capture$deq_qlen),
+        .deq_ecn(capture$deq_ecn),
+        .mode(capture$mode),
+        .mode_next(capture$mode_next),
+        .entry_index(capture$entry_index),
+        .snap_write(capture$snap_write),
+        .rx_valid(capture$rx_valid),
+        .rx_bad(capture$rx_bad),
+        .rx_key(capture$rx_key),
+        .rx_stop(capture$rx_stop),
+        .rx_qlen(capture$rx_qlen),
+        .d_valid(capture$d_valid),
+        .d_bad(capture$d_bad),
+        .d_port(capture$d_port),
+        .d_prio(capture$d_prio),
+        .d_key(capture$d_key),
+        .d_qlen(capture$d_qlen),
+        .d_ecn(capture$d_ecn),
+        .snap_read(capture$snap_read),
+        .snap_ok(capture$snap_ok),
+        .snap_busy(capture$snap_busy),
+        .now(capture$now),
+        .now_next(capture$now_next),
+        .half_wrap(capture$half_wrap),
+        .lookup_key(capture$lookup_key),
+        .next_rx_valid(capture$next_rx_valid),
+        .next_rx_key(capture$next_rx_key),
+        .next_rx_stop(capture$next_rx_stop),
+        .next_d_valid(capture$next_d_valid),
+        .next_d_key(capture$next_d_key)
     );
-    tcd_paper__ram_d_t ram_d_t(
+    tcd_paper__entries entries(
         .clock(clock),
-        .read_address(ram_d_t$read_address),
-        .read_data(ram_d_t$read_data),
-        .write_address(ram_d_t$write_address),
-        .write_data(ram_d_t$write_data),
-        .write_enable(ram_d_t$write_enable)
+        .reset(entries$reset),
+        .rx_valid(entries$rx_valid),
+        .rx_stop(entries$rx_stop),
+        .rx_key(entries$rx_key),
+        .rx_qlen(entries$rx_qlen),
+        .now(entries$now),
+        .half_wrap(entries$half_wrap),
+        .d_key(entries$d_key),
+        .d_qlen(entries$d_qlen),
+        .snap_read(entries$snap_read),
+        .snap_ok(entries$snap_ok),
+        .write(entries$write),
+        .boundary(entries$boundary),
+        .new_ls(entries$new_ls),
+        .lookup_key(entries$lookup_key),
+        .next_rx_valid(entries$next_rx_valid),
+        .next_rx_key(entries$next_rx_key),
+        .next_rx_stop(entries$next_rx_stop),
+        .next_d_valid(entries$next_d_valid),
+        .next_d_key(entries$next_d_key),
+        .same_key(entries$same_key),
+        .ram_r_t(entries$ram_r_t),
+        .ram_r_q(entries$ram_r_q),
+        .ram_d_t(entries$ram_d_t),
+        .ram_d_q(entries$ram_d_q),
+        .fw_r_t(entries$fw_r_t),
+        .fw_r_q(entries$fw_r_q),
+        .fw_d_t(entries$fw_d_t),
+        .fw_d_q(entries$fw_d_q),
+        .sel_r(entries$sel_r),
+        .tq_fw_r(entries$tq_fw_r),
+        .tq_ram_r(entries$tq_ram_r),
+        .tq_fw_d(entries$tq_fw_d),
+        .tq_ram_d(entries$tq_ram_d),
+        .tq_zero(entries$tq_zero),
+        .on_old(entries$on_old),
+        .t_old(entries$t_old),
+        .last_state(entries$last_state),
+        .snap_t_on(entries$snap_t_on),
+        .snap_t_t(entries$snap_t_t),
+        .snap_q_rec(entries$snap_q_rec),
+        .snap_state(entries$snap_state)
     );
-    tcd_paper__ram_d_qs ram_d_qs(
+    tcd_paper__classify classify(
         .clock(clock),
-        .read_address(ram_d_qs$read_address),
-        .read_data(ram_d_qs$read_data),
-        .write_address(ram_d_qs$write_address),
-        .write_data(ram_d_qs$write_data),
-        .write_enable(ram_d_qs$write_enable)
-    );
-    tcd_paper__fw_r_t fw_r_t(
-        .d(fw_r_t$d),
-        .q(fw_r_t$q),
-        .clock(clock)
-    );
-    tcd_paper__fw_r_q fw_r_q(
-        .d(fw_r_q$d),
-        .q(fw_r_q$q),
-        .clock(clock)
-    );
-    tcd_paper__fw_d_t fw_d_t(
-        .d(fw_d_t$d),
-        .q(fw_d_t$q),
-        .clock(clock)
-    );
-    tcd_paper__fw_d_qs fw_d_qs(
-        .d(fw_d_qs$d),
-        .q(fw_d_qs$q),
-        .clock(clock)
-    );
-    tcd_paper__paused paused(
-        .d(paused$d),
-        .q(paused$q),
-        .clock(clock)
-    );
-    tcd_paper__pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(clock)
-    );
-    tcd_paper__age_on_hi age_on_hi(
-        .d(age_on_hi$d),
-        .q(age_on_hi$q),
-        .clock(clock)
-    );
-    tcd_paper__age_on_lo age_on_lo(
-        .d(age_on_lo$d),
-        .q(age_on_lo$q),
-        .clock(clock)
-    );
-    tcd_paper__age_t_hi age_t_hi(
-        .d(age_t_hi$d),
-        .q(age_t_hi$q),
-        .clock(clock)
-    );
-    tcd_paper__age_t_lo age_t_lo(
-        .d(age_t_lo$d),
-        .q(age_t_lo$q),
-        .clock(clock)
-    );
-    tcd_paper__s_t_on s_t_on(
-        .d(s_t_on$d),
-        .q(s_t_on$q),
-        .clock(clock)
-    );
-    tcd_paper__s_t_t s_t_t(
-        .d(s_t_t$d),
-        .q(s_t_t$q),
-        .clock(clock)
-    );
-    tcd_paper__s_q_rec s_q_rec(
-        .d(s_q_rec$d),
-        .q(s_q_rec$q),
-        .clock(clock)
-    );
-    tcd_paper__s_state s_state(
-        .d(s_state$d),
-        .q(s_state$q),
-        .clock(clock)
+        .now(classify$now),
+        .now_next(classify$now_next),
+        .options(classify$options),
+        .k(classify$k),
+        .k_low(classify$k_low),
+        .prio_enable(classify$prio_enable),
+        .max_ton_next(classify$max_ton_next),
+        .t_period_next(classify$t_period_next),
+        .d_valid(classify$d_valid),
+        .d_prio(classify$d_prio),
+        .d_qlen(classify$d_qlen),
+        .d_ecn(classify$d_ecn),
+        .same_key(classify$same_key),
+        .rx_qlen(classify$rx_qlen),
+        .ram_r_t(classify$ram_r_t),
+        .ram_r_q(classify$ram_r_q),
+        .ram_d_t(classify$ram_d_t),
+        .ram_d_q(classify$ram_d_q),
+        .fw_r_t(classify$fw_r_t),
+        .fw_r_q(classify$fw_r_q),
+        .fw_d_t(classify$fw_d_t),
+        .fw_d_q(classify$fw_d_q),
+        .sel_r(classify$sel_r),
+        .tq_fw_r(classify$tq_fw_r),
+        .tq_ram_r(classify$tq_ram_r),
+        .tq_fw_d(classify$tq_fw_d),
+        .tq_ram_d(classify$tq_ram_d),
+        .tq_zero(classify$tq_zero),
+        .on_old(classify$on_old),
+        .t_old(classify$t_old),
+        .last_state(classify$last_state),
+        .write(classify$write),
+        .boundary(classify$boundary),
+        .new_ls(classify$new_ls),
+        .new_ecn(classify$new_ecn)
     );
     tcd_paper__o_valid o_valid(
         .d(o_valid$d),
@@ -763,18 +439,334 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .q(o_state$q),
         .clock(clock)
     );
-    tcd_paper__csr csr(
-        .clock(clock),
-        .reset(csr$reset),
-        .we(csr$we),
-        .addr(csr$addr),
-        .wdata(csr$wdata),
-        .hw_value(csr$hw_value),
-        .hw_set(csr$hw_set),
-        .rdata(csr$rdata),
-        .value(csr$value),
-        .value_next(csr$value_next),
-        .write(csr$write)
+
+    // Update code
+    always @(*) begin
+        o_valid$d = o_valid$q;
+        o_port$d = o_port$q;
+        o_prio$d = o_prio$q;
+        o_ecn$d = o_ecn$q;
+        o_state$d = o_state$q;
+        capture$reset = reset;
+        capture$rx_pfc_valid = rx_pfc_valid;
+        capture$rx_pfc_port = rx_pfc_port;
+        capture$rx_pfc_prio = rx_pfc_prio;
+        capture$rx_pfc_quanta = rx_pfc_quanta;
+        capture$rx_pfc_qlen = rx_pfc_qlen;
+        capture$rx_credit_valid = rx_credit_valid;
+        capture$rx_credit_port = rx_credit_port;
+        capture$rx_credit_vl = rx_credit_vl;
+        capture$rx_credit_ok = rx_credit_ok;
+        capture$rx_credit_qlen = rx_credit_qlen;
+        capture$deq_valid = deq_valid;
+        capture$deq_port = deq_port;
+        capture$deq_prio = deq_prio;
+        capture$deq_qlen = deq_qlen;
+        capture$deq_ecn = deq_ecn;
+        capture$mode = csr$value[at_mode];
+        capture$mode_next = csr$value_next[at_mode];
+        capture$entry_index = csr$value[(at_entry_index)+:(9)];
+        capture$snap_write = |(csr$write & entry_index_written);
+        entries$reset = reset;
+        entries$rx_valid = capture$rx_valid;
+        entries$rx_stop = capture$rx_stop;
+        entries$rx_key = capture$rx_key;
+        entries$rx_qlen = capture$rx_qlen;
+        entries$now = capture$now;
+        entries$half_wrap = capture$half_wrap;
+        entries$d_key = capture$d_key;
+        entries$d_qlen = capture$d_qlen;
+        entries$snap_read = capture$snap_read;
+        entries$snap_ok = capture$snap_ok;
+        entries$write = classify$write;
+        entries$boundary = classify$boundary;
+        entries$new_ls = classify$new_ls;
+        entries$lookup_key = capture$lookup_key;
+        entries$next_rx_valid = capture$next_rx_valid;
+        entries$next_rx_key = capture$next_rx_key;
+        entries$next_rx_stop = capture$next_rx_stop;
+        entries$next_d_valid = capture$next_d_valid;
+        entries$next_d_key = capture$next_d_key;
+        classify$now = capture$now;
+        classify$now_next = capture$now_next;
+        classify$options = csr$value[(at_options)+:(2)];
+        classify$k = csr$value[(at_k)+:(32)];
+        classify$k_low = csr$value[(at_k_low)+:(32)];
+        classify$prio_enable = csr$value[(at_prio_enable)+:(8)];
+        classify$max_ton_next = csr$value_next[(at_max_ton)+:(32)];
+        classify$t_period_next = csr$value_next[(at_t_period)+:(32)];
+        classify$d_valid = capture$d_valid;
+        classify$d_prio = capture$d_prio;
+        classify$d_qlen = capture$d_qlen;
+        classify$d_ecn = capture$d_ecn;
+        classify$same_key = entries$same_key;
+        classify$rx_qlen = capture$rx_qlen;
+        classify$ram_r_t = entries$ram_r_t;
+        classify$ram_r_q = entries$ram_r_q;
+        classify$ram_d_t = entries$ram_d_t;
+        classify$ram_d_q = entries$ram_d_q;
+        classify$fw_r_t = entries$fw_r_t;
+        classify$fw_r_q = entries$fw_r_q;
+        classify$fw_d_t = entries$fw_d_t;
+        classify$fw_d_q = entries$fw_d_q;
+        classify$sel_r = entries$sel_r;
+        classify$tq_fw_r = entries$tq_fw_r;
+        classify$tq_ram_r = entries$tq_ram_r;
+        classify$tq_fw_d = entries$tq_fw_d;
+        classify$tq_ram_d = entries$tq_ram_d;
+        classify$tq_zero = entries$tq_zero;
+        classify$on_old = entries$on_old;
+        classify$t_old = entries$t_old;
+        classify$last_state = entries$last_state;
+        o_valid$d = capture$d_valid | capture$d_bad;
+        o_port$d = 6'h0;
+        o_prio$d = 3'h0;
+        o_ecn$d = 2'h0;
+        o_state$d = 2'h0;
+        if (capture$d_valid | capture$d_bad) begin
+            o_port$d = capture$d_port;
+            o_prio$d = capture$d_prio;
+            o_ecn$d = capture$d_ecn;
+        end
+        if (capture$d_valid) begin
+            o_ecn$d = classify$new_ecn;
+            o_state$d = classify$new_ls;
+        end
+        if (reset) begin
+            o_valid$d = 1'b0;
+            o_port$d = 6'h0;
+            o_prio$d = 3'h0;
+            o_ecn$d = 2'h0;
+            o_state$d = 2'h0;
+        end
+        csr$reset = reset;
+        csr$we = csr_we;
+        csr$addr = csr_addr;
+        csr$wdata = csr_wdata;
+        csr$hw_value = ({512'd0, capture$now} << at_now) | ({512'd0, capture$snap_busy} << at_entry_status) | ({512'd0, entries$snap_t_on} << at_entry_t_on) | ({512'd0, entries$snap_t_t} << at_entry_t_t) | ({512'd0, entries$snap_q_rec} << at_entry_q_rec) | ({536'd0, entries$snap_state} << at_entry_state);
+        csr$hw_set = 544'h0;
+        if (capture$rx_bad | capture$d_bad) begin
+            csr$hw_set = err_flag;
+        end
+        mark_valid = o_valid$q;
+        mark_port = o_port$q;
+        mark_prio = o_prio$q;
+        mark_ecn = o_ecn$q;
+        mark_state = o_state$q;
+        csr_rdata = csr$rdata;
+    end
+
+endmodule // top
+
+
+module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,mode_next,entry_index,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,snap_read,snap_ok,snap_busy,now,now_next,half_wrap,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  rx_pfc_valid;
+    input wire  [5:0] rx_pfc_port;
+    input wire  [2:0] rx_pfc_prio;
+    input wire  [15:0] rx_pfc_quanta;
+    input wire  [31:0] rx_pfc_qlen;
+    input wire  rx_credit_valid;
+    input wire  [5:0] rx_credit_port;
+    input wire  [2:0] rx_credit_vl;
+    input wire  rx_credit_ok;
+    input wire  [31:0] rx_credit_qlen;
+    input wire  deq_valid;
+    input wire  [5:0] deq_port;
+    input wire  [2:0] deq_prio;
+    input wire  [31:0] deq_qlen;
+    input wire  [1:0] deq_ecn;
+    input wire  mode;
+    input wire  mode_next;
+    input wire  [8:0] entry_index;
+    input wire  snap_write;
+    output reg  rx_valid;
+    output reg  rx_bad;
+    output reg  [8:0] rx_key;
+    output reg  rx_stop;
+    output reg  [31:0] rx_qlen;
+    output reg  d_valid;
+    output reg  d_bad;
+    output reg  [5:0] d_port;
+    output reg  [2:0] d_prio;
+    output reg  [8:0] d_key;
+    output reg  [31:0] d_qlen;
+    output reg  [1:0] d_ecn;
+    output reg  snap_read;
+    output reg  snap_ok;
+    output reg  [31:0] snap_busy;
+    output reg  [31:0] now;
+    output reg  [31:0] now_next;
+    output reg  half_wrap;
+    output reg  [8:0] lookup_key;
+    output reg  next_rx_valid;
+    output reg  [8:0] next_rx_key;
+    output reg  next_rx_stop;
+    output reg  next_d_valid;
+    output reg  [8:0] next_d_key;
+
+    // Constant declarations
+    localparam  port_ok = 64'hffffffffffffffff;
+    localparam  prio_ok = 8'hff;
+    localparam  time_mask = 32'h3ffff;
+    localparam  time_top = 32'h20000;
+    localparam  queue_mask = 32'hffffff;
+    localparam  one_32 = 32'h1;
+
+    // Stub signals
+    reg  p_valid$d;
+    wire  p_valid$q;
+    reg  p_bad$d;
+    wire  p_bad$q;
+    reg  [8:0] p_key$d;
+    wire  [8:0] p_key$q;
+    reg  p_stop$d;
+    wire  p_stop$q;
+    reg  [31:0] p_qlen$d;
+    wire  [31:0] p_qlen$q;
+    reg  c_valid$d;
+    wire  c_valid$q;
+    reg  c_bad$d;
+    wire  c_bad$q;
+    reg  [8:0] c_key$d;
+    wire  [8:0] c_key$q;
+    reg  c_stop$d;
+    wire  c_stop$q;
+    reg  [31:0] c_qlen$d;
+    wire  [31:0] c_qlen$q;
+    reg  d_valid_r$d;
+    wire  d_valid_r$q;
+    reg  d_bad_r$d;
+    wire  d_bad_r$q;
+    reg  [5:0] d_port_r$d;
+    wire  [5:0] d_port_r$q;
+    reg  [2:0] d_prio_r$d;
+    wire  [2:0] d_prio_r$q;
+    reg  [31:0] d_qlen_r$d;
+    wire  [31:0] d_qlen_r$q;
+    reg  [1:0] d_ecn_r$d;
+    wire  [1:0] d_ecn_r$q;
+    reg  l_ok$d;
+    wire  l_ok$q;
+    reg  snap_pending$d;
+    wire  snap_pending$q;
+    reg  snap_read_r$d;
+    wire  snap_read_r$q;
+    reg  [31:0] now_r$d;
+    wire  [31:0] now_r$q;
+
+    // Local signals
+    reg  [8:0] in_p_key;
+    reg  [8:0] in_c_key;
+    reg  [8:0] in_d_key;
+    reg  in_p_ok;
+    reg  in_c_ok;
+    reg  in_d_ok;
+    reg  [31:0] count;
+
+    // Sub module instances
+    tcd_paper__capture$p_valid p_valid(
+        .d(p_valid$d),
+        .q(p_valid$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$p_bad p_bad(
+        .d(p_bad$d),
+        .q(p_bad$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$p_key p_key(
+        .d(p_key$d),
+        .q(p_key$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$p_stop p_stop(
+        .d(p_stop$d),
+        .q(p_stop$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$p_qlen p_qlen(
+        .d(p_qlen$d),
+        .q(p_qlen$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$c_valid c_valid(
+        .d(c_valid$d),
+        .q(c_valid$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$c_bad c_bad(
+        .d(c_bad$d),
+        .q(c_bad$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$c_key c_key(
+        .d(c_key$d),
+        .q(c_key$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$c_stop c_stop(
+        .d(c_stop$d),
+        .q(c_stop$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$c_qlen c_qlen(
+        .d(c_qlen$d),
+        .q(c_qlen$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$d_valid_r d_valid_r(
+        .d(d_valid_r$d),
+        .q(d_valid_r$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$d_bad_r d_bad_r(
+        .d(d_bad_r$d),
+        .q(d_bad_r$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$d_port_r d_port_r(
+        .d(d_port_r$d),
+        .q(d_port_r$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$d_prio_r d_prio_r(
+        .d(d_prio_r$d),
+        .q(d_prio_r$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$d_qlen_r d_qlen_r(
+        .d(d_qlen_r$d),
+        .q(d_qlen_r$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$d_ecn_r d_ecn_r(
+        .d(d_ecn_r$d),
+        .q(d_ecn_r$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$l_ok l_ok(
+        .d(l_ok$d),
+        .q(l_ok$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$snap_pending snap_pending(
+        .d(snap_pending$d),
+        .q(snap_pending$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$snap_read_r snap_read_r(
+        .d(snap_read_r$d),
+        .q(snap_read_r$q),
+        .clock(clock)
+    );
+    tcd_paper__capture$now_r now_r(
+        .d(now_r$d),
+        .q(now_r$q),
+        .clock(clock)
     );
 
     // Update code
@@ -789,68 +781,16 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         c_key$d = c_key$q;
         c_stop$d = c_stop$q;
         c_qlen$d = c_qlen$q;
-        d_valid$d = d_valid$q;
-        d_bad$d = d_bad$q;
-        d_port$d = d_port$q;
-        d_prio$d = d_prio$q;
-        d_qlen$d = d_qlen$q;
-        d_ecn$d = d_ecn$q;
-        lk_sel_r$d = lk_sel_r$q;
-        lk_sel_d$d = lk_sel_d$q;
-        lk_pend$d = lk_pend$q;
-        lk_wr$d = lk_wr$q;
-        lk_paused_r$d = lk_paused_r$q;
-        lk_on_hi_r$d = lk_on_hi_r$q;
-        lk_on_lo_r$d = lk_on_lo_r$q;
-        lk_t_keep_hi$d = lk_t_keep_hi$q;
-        lk_t_keep_lo$d = lk_t_keep_lo$q;
-        lk_t_w_hi$d = lk_t_w_hi$q;
-        lk_t_w_lo$d = lk_t_w_lo$q;
-        tq_fw_r$d = tq_fw_r$q;
-        tq_ram_r$d = tq_ram_r$q;
-        tq_fw_d$d = tq_fw_d$q;
-        tq_ram_d$d = tq_ram_d$q;
-        tq_zero$d = tq_zero$q;
-        rx_resume_r$d = rx_resume_r$q;
-        same_r$d = same_r$q;
-        on_start$d = on_start$q;
-        on_wraps$d = on_wraps$q;
-        on_zero$d = on_zero$q;
-        t_start$d = t_start$q;
-        t_wraps$d = t_wraps$q;
-        t_zero$d = t_zero$q;
+        d_valid_r$d = d_valid_r$q;
+        d_bad_r$d = d_bad_r$q;
+        d_port_r$d = d_port_r$q;
+        d_prio_r$d = d_prio_r$q;
+        d_qlen_r$d = d_qlen_r$q;
+        d_ecn_r$d = d_ecn_r$q;
         l_ok$d = l_ok$q;
         snap_pending$d = snap_pending$q;
-        snap_read$d = snap_read$q;
-        now$d = now$q;
-        fw_r_t$d = fw_r_t$q;
-        fw_r_q$d = fw_r_q$q;
-        fw_d_t$d = fw_d_t$q;
-        fw_d_qs$d = fw_d_qs$q;
-        paused$d = paused$q;
-        pending$d = pending$q;
-        age_on_hi$d = age_on_hi$q;
-        age_on_lo$d = age_on_lo$q;
-        age_t_hi$d = age_t_hi$q;
-        age_t_lo$d = age_t_lo$q;
-        s_t_on$d = s_t_on$q;
-        s_t_t$d = s_t_t$q;
-        s_q_rec$d = s_q_rec$q;
-        s_state$d = s_state$q;
-        o_valid$d = o_valid$q;
-        o_port$d = o_port$q;
-        o_prio$d = o_prio$q;
-        o_ecn$d = o_ecn$q;
-        o_state$d = o_state$q;
-        r_mode = csr$value[at_mode];
-        r_options = csr$value[(at_options)+:(2)];
-        r_k = csr$value[(at_k)+:(32)];
-        r_k_low = csr$value[(at_k_low)+:(32)];
-        r_prio_enable = csr$value[(at_prio_enable)+:(8)];
-        r_entry_index = csr$value[(at_entry_index)+:(9)];
-        r_mode_next = csr$value_next[at_mode];
-        r_max_ton_next = csr$value_next[(at_max_ton)+:(32)];
-        r_t_period_next = csr$value_next[(at_t_period)+:(32)];
+        snap_read_r$d = snap_read_r$q;
+        now_r$d = now_r$q;
         in_p_key = ({3'd0, rx_pfc_port} << 32'h3) | {6'd0, rx_pfc_prio};
         in_c_key = ({3'd0, rx_credit_port} << 32'h3) | {6'd0, rx_credit_vl};
         in_d_key = ({3'd0, deq_port} << 32'h3) | {6'd0, deq_prio};
@@ -867,509 +807,82 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         c_key$d = in_c_key;
         c_stop$d = ~rx_credit_ok;
         c_qlen$d = rx_credit_qlen;
-        d_valid$d = deq_valid & in_d_ok;
-        d_bad$d = deq_valid & ~in_d_ok;
-        d_port$d = deq_port;
-        d_prio$d = deq_prio;
-        d_qlen$d = deq_qlen;
-        d_ecn$d = deq_ecn;
+        d_valid_r$d = deq_valid & in_d_ok;
+        d_bad_r$d = deq_valid & ~in_d_ok;
+        d_port_r$d = deq_port;
+        d_prio_r$d = deq_prio;
+        d_qlen_r$d = deq_qlen;
+        d_ecn_r$d = deq_ecn;
         if (deq_valid) begin
-            in_l_key = in_d_key;
+            lookup_key = in_d_key;
         end
         else begin
-            in_l_key = r_entry_index;
+            lookup_key = entry_index;
         end
-        in_s_ok = port_ok[r_entry_index[(32'h3)+:(6)]] & prio_ok[r_entry_index[(32'h0)+:(3)]];
-        l_ok$d = in_s_ok;
-        snap_read$d = snap_pending$q & ~deq_valid;
-        snap_write = |(csr$write & entry_index_written);
+        l_ok$d = port_ok[entry_index[(32'h3)+:(6)]] & prio_ok[entry_index[(32'h0)+:(3)]];
+        snap_read_r$d = snap_pending$q & ~deq_valid;
         snap_pending$d = (snap_pending$q & deq_valid) | snap_write;
-        ram_r_t$read_address = in_l_key;
-        ram_r_q$read_address = in_l_key;
-        ram_d_t$read_address = in_l_key;
-        ram_d_qs$read_address = in_l_key;
-        next_now = (now$q + one_32) & time_mask;
-        now$d = next_now;
-        half_wrap = |((next_now ^ now$q) & time_top);
-        if (r_mode) begin
+        count = (now_r$q + one_32) & time_mask;
+        now_r$d = count;
+        half_wrap = |((count ^ now_r$q) & time_top);
+        if (reset) begin
+            p_valid$d = 1'b0;
+            p_bad$d = 1'b0;
+            c_valid$d = 1'b0;
+            c_bad$d = 1'b0;
+            d_valid_r$d = 1'b0;
+            d_bad_r$d = 1'b0;
+            snap_pending$d = 1'b0;
+            snap_read_r$d = 1'b0;
+            now_r$d = 32'h0;
+        end
+        if (mode) begin
             rx_valid = c_valid$q;
             rx_bad = c_bad$q;
             rx_key = c_key$q;
             rx_stop = c_stop$q;
-            rx_qlen = c_qlen$q;
+            rx_qlen = c_qlen$q & queue_mask;
         end
         else begin
             rx_valid = p_valid$q;
             rx_bad = p_bad$q;
             rx_key = p_key$q;
             rx_stop = p_stop$q;
-            rx_qlen = p_qlen$q;
+            rx_qlen = p_qlen$q & queue_mask;
         end
-        rx_resume = rx_resume_r$q;
-        rx_pause = rx_valid & rx_stop;
-        rx_onehot = one_k << rx_key;
-        rx_resume_keys = 512'h0;
-        if (rx_resume) begin
-            rx_resume_keys = rx_onehot;
-        end
-        rx_pause_keys = 512'h0;
-        if (rx_pause) begin
-            rx_pause_keys = rx_onehot;
-        end
-        paused$d = (paused$q & ~rx_resume_keys) | rx_pause_keys;
-        ram_r_t$write_enable = rx_resume;
-        ram_r_t$write_address = rx_key;
-        ram_r_t$write_data = now$q;
-        ram_r_q$write_enable = rx_resume;
-        ram_r_q$write_address = rx_key;
-        ram_r_q$write_data = rx_qlen & queue_mask;
-        sel_r_next = rx_resume & (rx_key == in_l_key);
-        lk_sel_r$d = sel_r_next;
-        fw_r_t$d = now$q;
-        fw_r_q$d = rx_qlen & queue_mask;
-        if (lk_sel_r$q) begin
-            lk_r_t = fw_r_t$q;
-            lk_r_q = fw_r_q$q;
-        end
-        else begin
-            lk_r_t = ram_r_t$read_data;
-            lk_r_q = ram_r_q$read_data;
-        end
-        if (lk_sel_d$q) begin
-            lk_d_t = fw_d_t$q;
-            lk_d_qs = fw_d_qs$q;
-        end
-        else begin
-            lk_d_t = ram_d_t$read_data;
-            lk_d_qs = ram_d_qs$read_data;
-        end
-        lk_pending = lk_pend$q;
-        lk_written = lk_wr$q;
-        lk_on_hi = lk_on_hi_r$q;
-        lk_on_lo = lk_on_lo_r$q;
-        lk_paused = lk_paused_r$q;
-        lk_t_hi = lk_t_keep_hi$q;
-        lk_t_lo = lk_t_keep_lo$q;
-        if (lk_sel_d$q) begin
-            lk_t_hi = lk_t_w_hi$q;
-            lk_t_lo = lk_t_w_lo$q;
-        end
-        lk_t_t = 32'h0;
-        lk_q_rec = 32'h0;
-        if (lk_written) begin
-            lk_t_t = lk_d_t;
-            lk_q_rec = lk_d_qs >> 32'h2;
-        end
-        lk_ls = 2'h0;
-        if (lk_written) begin
-            lk_ls = lk_d_qs[(32'h0)+:(2)];
-        end
-        if (lk_pending) begin
-            lk_t_t = lk_r_t;
-            lk_q_rec = lk_r_q;
-        end
-        snap_t_hi = lk_t_hi;
-        snap_t_lo = lk_t_lo;
-        if (~lk_written | |(lk_on_hi & lk_on_lo)) begin
-            snap_t_hi = lk_on_hi;
-            snap_t_lo = lk_on_lo;
-        end
-        snap_state = {6'd0, lk_ls} | ({7'd0, lk_paused} << 32'h2) | ({7'd0, lk_on_lo} << 32'h4) | ({7'd0, lk_on_hi} << 32'h5) | ({7'd0, snap_t_lo} << 32'h6) | ({7'd0, snap_t_hi} << 32'h7);
-        if (snap_read$q) begin
-            s_t_on$d = 32'h0;
-            s_t_t$d = 32'h0;
-            s_q_rec$d = 32'h0;
-            s_state$d = 8'h0;
-            if (l_ok$q) begin
-                if (~|(lk_on_hi & lk_on_lo)) begin
-                    s_t_on$d = lk_r_t;
-                end
-                if (~|(snap_t_hi & snap_t_lo)) begin
-                    s_t_t$d = lk_t_t;
-                end
-                s_q_rec$d = lk_q_rec;
-                s_state$d = snap_state;
-            end
-        end
-        d_key = ({3'd0, d_port$q} << 32'h3) | {6'd0, d_prio$q};
-        d_onehot = one_k << d_key;
-        same_key = same_r$q;
-        e_t_fw = 32'h0;
-        e_q_fw = 32'h0;
-        if (same_key) begin
-            e_t_fw = now$q;
-            e_q_fw = rx_qlen & queue_mask;
-        end
-        if (tq_fw_r$q) begin
-            e_t_fw = e_t_fw | fw_r_t$q;
-            e_q_fw = e_q_fw | fw_r_q$q;
-        end
-        if (tq_fw_d$q) begin
-            e_t_fw = e_t_fw | fw_d_t$q;
-            e_q_fw = e_q_fw | (fw_d_qs$q >> 32'h2);
-        end
-        e_t_ram = 32'h0;
-        e_q_ram = 32'h0;
-        if (tq_ram_r$q) begin
-            e_t_ram = ram_r_t$read_data;
-            e_q_ram = ram_r_q$read_data;
-        end
-        if (tq_ram_d$q) begin
-            e_t_ram = e_t_ram | ram_d_t$read_data;
-            e_q_ram = e_q_ram | (ram_d_qs$read_data >> 32'h2);
-        end
-        e_t_t = e_t_fw | e_t_ram;
-        e_q_rec = e_q_fw | e_q_ram;
-        q_ge_ram_r = d_qlen$q >= ram_r_q$read_data;
-        q_ge_fw_r = d_qlen$q >= fw_r_q$q;
-        q_ge_ram_d = d_qlen$q >= (ram_d_qs$read_data >> 32'h2);
-        q_ge_fw_d = d_qlen$q >= (fw_d_qs$q >> 32'h2);
-        q_ge_same = d_qlen$q >= (rx_qlen & queue_mask);
-        q_ge = (same_key & q_ge_same) | (tq_fw_r$q & q_ge_fw_r) | (tq_ram_r$q & q_ge_ram_r) | (tq_fw_d$q & q_ge_fw_d) | (tq_ram_d$q & q_ge_ram_d) | tq_zero$q;
-        at_or_before_ram_r = ram_r_t$read_data <= now$q;
-        at_or_before_fw_r = fw_r_t$q <= now$q;
-        at_or_before_ram_d = ram_d_t$read_data <= now$q;
-        at_or_before_fw_d = fw_d_t$q <= now$q;
-        on_after_ram_r = ram_r_t$read_data > on_start$q;
-        on_win_ram_r = (on_after_ram_r & at_or_before_ram_r) | (on_wraps$q & (on_after_ram_r | at_or_before_ram_r));
-        on_after_fw_r = fw_r_t$q > on_start$q;
-        on_win_fw_r = (on_after_fw_r & at_or_before_fw_r) | (on_wraps$q & (on_after_fw_r | at_or_before_fw_r));
-        t_after_ram_r = ram_r_t$read_data > t_start$q;
-        t_win_ram_r = (t_after_ram_r & at_or_before_ram_r) | (t_wraps$q & (t_after_ram_r | at_or_before_ram_r));
-        t_after_fw_r = fw_r_t$q > t_start$q;
-        t_win_fw_r = (t_after_fw_r & at_or_before_fw_r) | (t_wraps$q & (t_after_fw_r | at_or_before_fw_r));
-        t_after_ram_d = ram_d_t$read_data > t_start$q;
-        t_win_ram_d = (t_after_ram_d & at_or_before_ram_d) | (t_wraps$q & (t_after_ram_d | at_or_before_ram_d));
-        t_after_fw_d = fw_d_t$q > t_start$q;
-        t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
-        t_win_lk = (tq_zero$q & t_wraps$q) | (tq_fw_r$q & t_win_fw_r) | (tq_ram_r$q & t_win_ram_r) | (tq_fw_d$q & t_win_fw_d) | (tq_ram_d$q & t_win_ram_d);
-        on_win_lk = on_win_ram_r;
-        if (lk_sel_r$q) begin
-            on_win_lk = on_win_fw_r;
-        end
-        if (same_key) begin
-            ton_short = ~on_zero$q;
-            t_expired = t_zero$q;
-        end
-        else begin
-            ton_short = ~|lk_on_hi & on_win_lk;
-            t_expired = |lk_t_hi | ~t_win_lk;
-        end
-        enabled = r_prio_enable[d_prio$q];
-        at_boundary = r_options[32'h0];
-        if (&d_ecn$q | ~|d_ecn$q) begin
-            ecn_as_ue = d_ecn$q;
-        end
-        else begin
-            ecn_as_ue = ecn_ue;
-        end
-        if (|d_ecn$q) begin
-            ecn_as_ce = ecn_ce;
-        end
-        else begin
-            ecn_as_ce = d_ecn$q;
-        end
-        new_ls = lk_ls;
-        new_ecn = d_ecn$q;
-        boundary = 1'b0;
-        if (ton_short) begin
-            new_ls = ls_und;
-            new_ecn = ecn_as_ue;
-        end
-        else if (lk_ls != ls_und) begin
-            if (d_qlen$q > r_k) begin
-                new_ls = ls_cong;
-                new_ecn = ecn_as_ce;
-            end
-            else begin
-                new_ls = 2'h0;
-            end
-        end
-        else if (~at_boundary & (d_qlen$q < r_k_low)) begin
-            new_ls = 2'h0;
-        end
-        else if (t_expired) begin
-            boundary = 1'b1;
-            if (at_boundary & (d_qlen$q < r_k_low)) begin
-                new_ls = 2'h0;
-            end
-            else if (q_ge & (d_qlen$q > r_k)) begin
-                new_ls = ls_cong;
-                if (r_options[32'h1]) begin
-                    new_ecn = ecn_as_ce;
-                end
-            end
-        end
-        if (~enabled) begin
-            new_ls = lk_ls;
-            new_ecn = d_ecn$q;
-            boundary = 1'b0;
-        end
-        d_write = d_valid$q & enabled;
-        if (boundary) begin
-            w_t_t = now$q;
-            w_q_rec = d_qlen$q & queue_mask;
-        end
-        else begin
-            w_t_t = e_t_t;
-            w_q_rec = e_q_rec;
-        end
-        ram_d_t$write_enable = d_write;
-        ram_d_t$write_address = d_key;
-        ram_d_t$write_data = w_t_t;
-        ram_d_qs$write_enable = d_write;
-        ram_d_qs$write_address = d_key;
-        ram_d_qs$write_data = (w_q_rec << 32'h2) | {30'd0, new_ls};
-        sel_d_next = d_write & (d_key == in_l_key);
-        lk_sel_d$d = sel_d_next;
-        fw_d_t$d = w_t_t;
-        fw_d_qs$d = (w_q_rec << 32'h2) | {30'd0, new_ls};
-        d_write_keys = 512'h0;
-        if (d_write) begin
-            d_write_keys = d_onehot;
-        end
-        pending$d = (pending$q & ~d_write_keys) | rx_resume_keys;
-        d_unwritten = age_t_hi$q & age_t_lo$q;
-        d_unwritten_next = d_unwritten & ~d_write_keys;
-        if (half_wrap) begin
-            on_hi_stepped = age_on_hi$q | age_on_lo$q;
-            on_lo_stepped = ~(age_on_hi$q ^ age_on_lo$q);
-            t_hi_stepped = age_t_hi$q | age_t_lo$q;
-            t_lo_stepped = ~(age_t_hi$q ^ age_t_lo$q);
-            fresh_on = rx_resume_keys;
-        end
-        else begin
-            on_hi_stepped = age_on_hi$q;
-            on_lo_stepped = age_on_lo$q;
-            t_hi_stepped = age_t_hi$q;
-            t_lo_stepped = age_t_lo$q;
-            fresh_on = 512'h0;
-        end
-        age_on_hi$d = on_hi_stepped & ~rx_resume_keys;
-        age_on_lo$d = (on_lo_stepped & ~rx_resume_keys) | fresh_on;
-        t_hi_keep = d_unwritten | (t_hi_stepped & ~rx_resume_keys);
-        t_lo_keep = d_unwritten | (t_lo_stepped & ~rx_resume_keys) | fresh_on;
-        w_on_hi = lk_on_hi;
-        w_on_lo = lk_on_lo;
-        if (half_wrap) begin
-            w_on_hi = lk_on_hi | lk_on_lo;
-            w_on_lo = ~(lk_on_hi ^ lk_on_lo);
-        end
-        if (same_key) begin
-            w_on_hi = 1'h0;
-            w_on_lo = 1'h0;
-            if (half_wrap) begin
-                w_on_lo = one_1;
-            end
-        end
-        w_t_hi = lk_t_hi;
-        w_t_lo = lk_t_lo;
-        if (half_wrap) begin
-            w_t_hi = lk_t_hi | lk_t_lo;
-            w_t_lo = ~(lk_t_hi ^ lk_t_lo);
-        end
-        if (~lk_written) begin
-            w_t_hi = w_on_hi;
-            w_t_lo = w_on_lo & ~w_on_hi;
-        end
-        else if (same_key | boundary) begin
-            w_t_hi = 1'h0;
-            w_t_lo = 1'h0;
-            if (half_wrap) begin
-                w_t_lo = one_1;
-            end
-        end
-        age_t_hi$d = t_hi_keep & ~d_write_keys;
-        if (|w_t_hi) begin
-            age_t_hi$d = t_hi_keep | d_write_keys;
-        end
-        age_t_lo$d = t_lo_keep & ~d_write_keys;
-        if (|w_t_lo) begin
-            age_t_lo$d = t_lo_keep | d_write_keys;
-        end
-        lk_t_keep_hi$d = t_hi_keep[(in_l_key)+:(1)];
-        lk_t_keep_lo$d = t_lo_keep[(in_l_key)+:(1)];
-        lk_t_w_hi$d = w_t_hi;
-        lk_t_w_lo$d = w_t_lo;
-        o_valid$d = d_valid$q | d_bad$q;
-        o_port$d = 6'h0;
-        o_prio$d = 3'h0;
-        o_ecn$d = 2'h0;
-        o_state$d = 2'h0;
-        if (d_valid$q | d_bad$q) begin
-            o_port$d = d_port$q;
-            o_prio$d = d_prio$q;
-            o_ecn$d = d_ecn$q;
-        end
-        if (d_valid$q) begin
-            o_ecn$d = new_ecn;
-            o_state$d = new_ls;
-        end
-        csr$reset = reset;
-        csr$we = csr_we;
-        csr$addr = csr_addr;
-        csr$wdata = csr_wdata;
+        d_valid = d_valid_r$q;
+        d_bad = d_bad_r$q;
+        d_port = d_port_r$q;
+        d_prio = d_prio_r$q;
+        d_key = ({3'd0, d_port_r$q} << 32'h3) | {6'd0, d_prio_r$q};
+        d_qlen = d_qlen_r$q;
+        d_ecn = d_ecn_r$q;
+        snap_read = snap_read_r$q;
+        snap_ok = l_ok$q;
         snap_busy = 32'h0;
-        if (snap_pending$q | snap_read$q) begin
+        if (snap_pending$q | snap_read_r$q) begin
             snap_busy = one_32;
         end
-        csr$hw_value = ({512'd0, now$q} << at_now) | ({512'd0, snap_busy} << at_entry_status) | ({512'd0, s_t_on$q} << at_entry_t_on) | ({512'd0, s_t_t$q} << at_entry_t_t) | ({512'd0, s_q_rec$q} << at_entry_q_rec) | ({536'd0, s_state$q} << at_entry_state);
-        csr$hw_set = 544'h0;
-        if (rx_bad | d_bad$q) begin
-            csr$hw_set = err_flag;
-        end
-        mark_valid = o_valid$q;
-        mark_port = o_port$q;
-        mark_prio = o_prio$q;
-        mark_ecn = o_ecn$q;
-        mark_state = o_state$q;
-        csr_rdata = csr$rdata;
-        if (reset) begin
-            p_valid$d = 1'b0;
-            p_bad$d = 1'b0;
-            c_valid$d = 1'b0;
-            c_bad$d = 1'b0;
-            d_valid$d = 1'b0;
-            d_bad$d = 1'b0;
-            snap_pending$d = 1'b0;
-            snap_read$d = 1'b0;
-            now$d = 32'h0;
-            lk_sel_r$d = 1'b0;
-            lk_sel_d$d = 1'b0;
-            lk_t_keep_hi$d = one_1;
-            lk_t_keep_lo$d = one_1;
-            lk_t_w_hi$d = 1'h0;
-            lk_t_w_lo$d = 1'h0;
-            paused$d = 512'h0;
-            pending$d = 512'h0;
-            d_unwritten_next = all_k;
-            age_on_hi$d = all_k;
-            age_on_lo$d = all_k;
-            age_t_hi$d = all_k;
-            age_t_lo$d = all_k;
-            s_t_on$d = 32'h0;
-            s_t_t$d = 32'h0;
-            s_q_rec$d = 32'h0;
-            s_state$d = 8'h0;
-            o_valid$d = 1'b0;
-            o_port$d = 6'h0;
-            o_prio$d = 3'h0;
-            o_ecn$d = 2'h0;
-            o_state$d = 2'h0;
-        end
-        lk_pend$d = pending$d[in_l_key];
-        lk_wr$d = ~d_unwritten_next[in_l_key];
-        lk_paused_r$d = paused$d[(in_l_key)+:(1)];
-        lk_on_hi_r$d = age_on_hi$d[(in_l_key)+:(1)];
-        lk_on_lo_r$d = age_on_lo$d[(in_l_key)+:(1)];
-        if (r_mode_next) begin
-            rx_next_valid = c_valid$d;
-            rx_next_key = c_key$d;
-            rx_next_stop = c_stop$d;
+        now = now_r$q;
+        now_next = now_r$d;
+        if (mode_next) begin
+            next_rx_valid = c_valid$d;
+            next_rx_key = c_key$d;
+            next_rx_stop = c_stop$d;
         end
         else begin
-            rx_next_valid = p_valid$d;
-            rx_next_key = p_key$d;
-            rx_next_stop = p_stop$d;
+            next_rx_valid = p_valid$d;
+            next_rx_key = p_key$d;
+            next_rx_stop = p_stop$d;
         end
-        rx_next_resume = rx_next_valid & ~rx_next_stop & paused$d[rx_next_key];
-        rx_resume_r$d = rx_next_resume;
-        same_r$d = rx_next_resume & d_valid$d & (rx_next_key == in_d_key);
-        tq_from_r = ~same_r$d & lk_pend$d;
-        tq_from_d = ~same_r$d & ~lk_pend$d & lk_wr$d;
-        tq_fw_r$d = tq_from_r & lk_sel_r$d;
-        tq_ram_r$d = tq_from_r & ~lk_sel_r$d;
-        tq_fw_d$d = tq_from_d & lk_sel_d$d;
-        tq_ram_d$d = tq_from_d & ~lk_sel_d$d;
-        tq_zero$d = ~same_r$d & ~lk_pend$d & ~lk_wr$d;
-        on_start$d = (now$d - r_max_ton_next) & time_mask;
-        on_wraps$d = now$d < r_max_ton_next;
-        on_zero$d = ~|r_max_ton_next;
-        t_start$d = (now$d - r_t_period_next) & time_mask;
-        t_wraps$d = now$d < r_t_period_next;
-        t_zero$d = ~|r_t_period_next;
+        next_d_valid = d_valid_r$d;
+        next_d_key = in_d_key;
     end
 
-endmodule // top
+endmodule // tcd_paper__capture
 
 
-module tcd_paper__age_on_hi(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__age_on_hi
-
-
-module tcd_paper__age_on_lo(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__age_on_lo
-
-
-module tcd_paper__age_t_hi(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__age_t_hi
-
-
-module tcd_paper__age_t_lo(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__age_t_lo
-
-
-module tcd_paper__c_bad(d,q,clock);
+module tcd_paper__capture$c_bad(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1385,10 +898,10 @@ module tcd_paper__c_bad(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__c_bad
+endmodule // tcd_paper__capture$c_bad
 
 
-module tcd_paper__c_key(d,q,clock);
+module tcd_paper__capture$c_key(d,q,clock);
 
     // Module arguments
     input wire  [8:0] d;
@@ -1404,10 +917,10 @@ module tcd_paper__c_key(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__c_key
+endmodule // tcd_paper__capture$c_key
 
 
-module tcd_paper__c_qlen(d,q,clock);
+module tcd_paper__capture$c_qlen(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1423,29 +936,10 @@ module tcd_paper__c_qlen(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__c_qlen
+endmodule // tcd_paper__capture$c_qlen
 
 
-module tcd_paper__c_stop(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__c_stop
-
-
-module tcd_paper__c_valid(d,q,clock);
+module tcd_paper__capture$c_stop(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1461,7 +955,655 @@ module tcd_paper__c_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__c_valid
+endmodule // tcd_paper__capture$c_stop
+
+
+module tcd_paper__capture$c_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$c_valid
+
+
+module tcd_paper__capture$d_bad_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$d_bad_r
+
+
+module tcd_paper__capture$d_ecn_r(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$d_ecn_r
+
+
+module tcd_paper__capture$d_port_r(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$d_port_r
+
+
+module tcd_paper__capture$d_prio_r(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$d_prio_r
+
+
+module tcd_paper__capture$d_qlen_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$d_qlen_r
+
+
+module tcd_paper__capture$d_valid_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$d_valid_r
+
+
+module tcd_paper__capture$l_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$l_ok
+
+
+module tcd_paper__capture$now_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$now_r
+
+
+module tcd_paper__capture$p_bad(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$p_bad
+
+
+module tcd_paper__capture$p_key(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$p_key
+
+
+module tcd_paper__capture$p_qlen(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$p_qlen
+
+
+module tcd_paper__capture$p_stop(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$p_stop
+
+
+module tcd_paper__capture$p_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$p_valid
+
+
+module tcd_paper__capture$snap_pending(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$snap_pending
+
+
+module tcd_paper__capture$snap_read_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$snap_read_r
+
+
+module tcd_paper__classify(clock,now,now_next,options,k,k_low,prio_enable,max_ton_next,t_period_next,d_valid,d_prio,d_qlen,d_ecn,same_key,rx_qlen,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,write,boundary,new_ls,new_ecn);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [31:0] now;
+    input wire  [31:0] now_next;
+    input wire  [1:0] options;
+    input wire  [31:0] k;
+    input wire  [31:0] k_low;
+    input wire  [7:0] prio_enable;
+    input wire  [31:0] max_ton_next;
+    input wire  [31:0] t_period_next;
+    input wire  d_valid;
+    input wire  [2:0] d_prio;
+    input wire  [31:0] d_qlen;
+    input wire  [1:0] d_ecn;
+    input wire  same_key;
+    input wire  [31:0] rx_qlen;
+    input wire  [31:0] ram_r_t;
+    input wire  [31:0] ram_r_q;
+    input wire  [31:0] ram_d_t;
+    input wire  [31:0] ram_d_q;
+    input wire  [31:0] fw_r_t;
+    input wire  [31:0] fw_r_q;
+    input wire  [31:0] fw_d_t;
+    input wire  [31:0] fw_d_q;
+    input wire  sel_r;
+    input wire  tq_fw_r;
+    input wire  tq_ram_r;
+    input wire  tq_fw_d;
+    input wire  tq_ram_d;
+    input wire  tq_zero;
+    input wire  on_old;
+    input wire  t_old;
+    input wire  [1:0] last_state;
+    output reg  write;
+    output reg  boundary;
+    output reg  [1:0] new_ls;
+    output reg  [1:0] new_ecn;
+
+    // Constant declarations
+    localparam  time_mask = 32'h3ffff;
+    localparam  ls_cong = 2'b1;
+    localparam  ls_und = 2'b10;
+    localparam  ecn_ue = 2'b1;
+    localparam  ecn_ce = 2'b11;
+
+    // Stub signals
+    reg  [31:0] on_start$d;
+    wire  [31:0] on_start$q;
+    reg  on_wraps$d;
+    wire  on_wraps$q;
+    reg  on_zero$d;
+    wire  on_zero$q;
+    reg  [31:0] t_start$d;
+    wire  [31:0] t_start$q;
+    reg  t_wraps$d;
+    wire  t_wraps$q;
+    reg  t_zero$d;
+    wire  t_zero$q;
+
+    // Local signals
+    reg  q_ge_ram_r;
+    reg  q_ge_fw_r;
+    reg  q_ge_ram_d;
+    reg  q_ge_fw_d;
+    reg  q_ge_same;
+    reg  q_ge;
+    reg  at_or_before_ram_r;
+    reg  at_or_before_fw_r;
+    reg  at_or_before_ram_d;
+    reg  at_or_before_fw_d;
+    reg  on_after_ram_r;
+    reg  on_after_fw_r;
+    reg  t_after_ram_r;
+    reg  t_after_fw_r;
+    reg  t_after_ram_d;
+    reg  t_after_fw_d;
+    reg  on_win_ram_r;
+    reg  on_win_fw_r;
+    reg  t_win_ram_r;
+    reg  t_win_fw_r;
+    reg  t_win_ram_d;
+    reg  t_win_fw_d;
+    reg  on_win;
+    reg  t_win;
+    reg  ton_short;
+    reg  t_expired;
+    reg  enabled;
+    reg  at_boundary;
+    reg  [1:0] ecn_as_ue;
+    reg  [1:0] ecn_as_ce;
+
+    // Sub module instances
+    tcd_paper__classify$on_start on_start(
+        .d(on_start$d),
+        .q(on_start$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$on_wraps on_wraps(
+        .d(on_wraps$d),
+        .q(on_wraps$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$on_zero on_zero(
+        .d(on_zero$d),
+        .q(on_zero$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$t_start t_start(
+        .d(t_start$d),
+        .q(t_start$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$t_wraps t_wraps(
+        .d(t_wraps$d),
+        .q(t_wraps$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$t_zero t_zero(
+        .d(t_zero$d),
+        .q(t_zero$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        on_start$d = on_start$q;
+        on_wraps$d = on_wraps$q;
+        on_zero$d = on_zero$q;
+        t_start$d = t_start$q;
+        t_wraps$d = t_wraps$q;
+        t_zero$d = t_zero$q;
+        q_ge_ram_r = d_qlen >= ram_r_q;
+        q_ge_fw_r = d_qlen >= fw_r_q;
+        q_ge_ram_d = d_qlen >= ram_d_q;
+        q_ge_fw_d = d_qlen >= fw_d_q;
+        q_ge_same = d_qlen >= rx_qlen;
+        q_ge = (same_key & q_ge_same) | (tq_fw_r & q_ge_fw_r) | (tq_ram_r & q_ge_ram_r) | (tq_fw_d & q_ge_fw_d) | (tq_ram_d & q_ge_ram_d) | tq_zero;
+        at_or_before_ram_r = ram_r_t <= now;
+        at_or_before_fw_r = fw_r_t <= now;
+        at_or_before_ram_d = ram_d_t <= now;
+        at_or_before_fw_d = fw_d_t <= now;
+        on_after_ram_r = ram_r_t > on_start$q;
+        on_win_ram_r = (on_after_ram_r & at_or_before_ram_r) | (on_wraps$q & (on_after_ram_r | at_or_before_ram_r));
+        on_after_fw_r = fw_r_t > on_start$q;
+        on_win_fw_r = (on_after_fw_r & at_or_before_fw_r) | (on_wraps$q & (on_after_fw_r | at_or_before_fw_r));
+        t_after_ram_r = ram_r_t > t_start$q;
+        t_win_ram_r = (t_after_ram_r & at_or_before_ram_r) | (t_wraps$q & (t_after_ram_r | at_or_before_ram_r));
+        t_after_fw_r = fw_r_t > t_start$q;
+        t_win_fw_r = (t_after_fw_r & at_or_before_fw_r) | (t_wraps$q & (t_after_fw_r | at_or_before_fw_r));
+        t_after_ram_d = ram_d_t > t_start$q;
+        t_win_ram_d = (t_after_ram_d & at_or_before_ram_d) | (t_wraps$q & (t_after_ram_d | at_or_before_ram_d));
+        t_after_fw_d = fw_d_t > t_start$q;
+        t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
+        t_win = (tq_zero & t_wraps$q) | (tq_fw_r & t_win_fw_r) | (tq_ram_r & t_win_ram_r) | (tq_fw_d & t_win_fw_d) | (tq_ram_d & t_win_ram_d);
+        on_win = on_win_ram_r;
+        if (sel_r) begin
+            on_win = on_win_fw_r;
+        end
+        if (same_key) begin
+            ton_short = ~on_zero$q;
+            t_expired = t_zero$q;
+        end
+        else begin
+            ton_short = ~on_old & on_win;
+            t_expired = t_old | ~t_win;
+        end
+        enabled = prio_enable[d_prio];
+        at_boundary = options[32'h0];
+        if (&d_ecn | ~|d_ecn) begin
+            ecn_as_ue = d_ecn;
+        end
+        else begin
+            ecn_as_ue = ecn_ue;
+        end
+        if (|d_ecn) begin
+            ecn_as_ce = ecn_ce;
+        end
+        else begin
+            ecn_as_ce = d_ecn;
+        end
+        new_ls = last_state;
+        new_ecn = d_ecn;
+        boundary = 1'b0;
+        if (ton_short) begin
+            new_ls = ls_und;
+            new_ecn = ecn_as_ue;
+        end
+        else if (last_state != ls_und) begin
+            if (d_qlen > k) begin
+                new_ls = ls_cong;
+                new_ecn = ecn_as_ce;
+            end
+            else begin
+                new_ls = 2'h0;
+            end
+        end
+        else if (~at_boundary & (d_qlen < k_low)) begin
+            new_ls = 2'h0;
+        end
+        else if (t_expired) begin
+            boundary = 1'b1;
+            if (at_boundary & (d_qlen < k_low)) begin
+                new_ls = 2'h0;
+            end
+            else if (q_ge & (d_qlen > k)) begin
+                new_ls = ls_cong;
+                if (options[32'h1]) begin
+                    new_ecn = ecn_as_ce;
+                end
+            end
+        end
+        if (~enabled) begin
+            new_ls = last_state;
+            new_ecn = d_ecn;
+            boundary = 1'b0;
+        end
+        write = d_valid & enabled;
+        on_start$d = (now_next - max_ton_next) & time_mask;
+        on_wraps$d = now_next < max_ton_next;
+        on_zero$d = ~|max_ton_next;
+        t_start$d = (now_next - t_period_next) & time_mask;
+        t_wraps$d = now_next < t_period_next;
+        t_zero$d = ~|t_period_next;
+    end
+
+endmodule // tcd_paper__classify
+
+
+module tcd_paper__classify$on_start(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$on_start
+
+
+module tcd_paper__classify$on_wraps(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$on_wraps
+
+
+module tcd_paper__classify$on_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$on_zero
+
+
+module tcd_paper__classify$t_start(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$t_start
+
+
+module tcd_paper__classify$t_wraps(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$t_wraps
+
+
+module tcd_paper__classify$t_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$t_zero
 
 
 module tcd_paper__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value_next,write);
@@ -1542,83 +1684,756 @@ module tcd_paper__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,valu
 endmodule // tcd_paper__csr
 
 
-module tcd_paper__d_bad(d,q,clock);
+module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,d_qlen,snap_read,snap_ok,write,boundary,new_ls,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,same_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,snap_t_on,snap_t_t,snap_q_rec,snap_state);
 
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  clock;
+    input wire  reset;
+    input wire  rx_valid;
+    input wire  rx_stop;
+    input wire  [8:0] rx_key;
+    input wire  [31:0] rx_qlen;
+    input wire  [31:0] now;
+    input wire  half_wrap;
+    input wire  [8:0] d_key;
+    input wire  [31:0] d_qlen;
+    input wire  snap_read;
+    input wire  snap_ok;
+    input wire  write;
+    input wire  boundary;
+    input wire  [1:0] new_ls;
+    input wire  [8:0] lookup_key;
+    input wire  next_rx_valid;
+    input wire  [8:0] next_rx_key;
+    input wire  next_rx_stop;
+    input wire  next_d_valid;
+    input wire  [8:0] next_d_key;
+    output reg  same_key;
+    output reg  [31:0] ram_r_t;
+    output reg  [31:0] ram_r_q;
+    output reg  [31:0] ram_d_t;
+    output reg  [31:0] ram_d_q;
+    output reg  [31:0] fw_r_t;
+    output reg  [31:0] fw_r_q;
+    output reg  [31:0] fw_d_t;
+    output reg  [31:0] fw_d_q;
+    output reg  sel_r;
+    output reg  tq_fw_r;
+    output reg  tq_ram_r;
+    output reg  tq_fw_d;
+    output reg  tq_ram_d;
+    output reg  tq_zero;
+    output reg  on_old;
+    output reg  t_old;
+    output reg  [1:0] last_state;
+    output reg  [31:0] snap_t_on;
+    output reg  [31:0] snap_t_t;
+    output reg  [31:0] snap_q_rec;
+    output reg  [7:0] snap_state;
+
+    // Constant declarations
+    localparam  queue_mask = 32'hffffff;
+    localparam  one_k = 512'h1;
+    localparam  one_1 = 1'b1;
+    localparam  all_k = 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+
+    // Stub signals
+    reg  [8:0] ram_r_t_m$read_address;
+    wire  [31:0] ram_r_t_m$read_data;
+    reg  [8:0] ram_r_t_m$write_address;
+    reg  [31:0] ram_r_t_m$write_data;
+    reg  ram_r_t_m$write_enable;
+    reg  [8:0] ram_r_q_m$read_address;
+    wire  [31:0] ram_r_q_m$read_data;
+    reg  [8:0] ram_r_q_m$write_address;
+    reg  [31:0] ram_r_q_m$write_data;
+    reg  ram_r_q_m$write_enable;
+    reg  [8:0] ram_d_t_m$read_address;
+    wire  [31:0] ram_d_t_m$read_data;
+    reg  [8:0] ram_d_t_m$write_address;
+    reg  [31:0] ram_d_t_m$write_data;
+    reg  ram_d_t_m$write_enable;
+    reg  [8:0] ram_d_qs$read_address;
+    wire  [31:0] ram_d_qs$read_data;
+    reg  [8:0] ram_d_qs$write_address;
+    reg  [31:0] ram_d_qs$write_data;
+    reg  ram_d_qs$write_enable;
+    reg  [31:0] fw_r_t_r$d;
+    wire  [31:0] fw_r_t_r$q;
+    reg  [31:0] fw_r_q_r$d;
+    wire  [31:0] fw_r_q_r$q;
+    reg  [31:0] fw_d_t_r$d;
+    wire  [31:0] fw_d_t_r$q;
+    reg  [31:0] fw_d_qs$d;
+    wire  [31:0] fw_d_qs$q;
+    reg  [511:0] paused$d;
+    wire  [511:0] paused$q;
+    reg  [511:0] pending$d;
+    wire  [511:0] pending$q;
+    reg  [511:0] age_on_hi$d;
+    wire  [511:0] age_on_hi$q;
+    reg  [511:0] age_on_lo$d;
+    wire  [511:0] age_on_lo$q;
+    reg  [511:0] age_t_hi$d;
+    wire  [511:0] age_t_hi$q;
+    reg  [511:0] age_t_lo$d;
+    wire  [511:0] age_t_lo$q;
+    reg  lk_sel_r$d;
+    wire  lk_sel_r$q;
+    reg  lk_sel_d$d;
+    wire  lk_sel_d$q;
+    reg  lk_pend$d;
+    wire  lk_pend$q;
+    reg  lk_wr$d;
+    wire  lk_wr$q;
+    reg  lk_paused_r$d;
+    wire  lk_paused_r$q;
+    reg  lk_on_hi_r$d;
+    wire  lk_on_hi_r$q;
+    reg  lk_on_lo_r$d;
+    wire  lk_on_lo_r$q;
+    reg  lk_t_keep_hi$d;
+    wire  lk_t_keep_hi$q;
+    reg  lk_t_keep_lo$d;
+    wire  lk_t_keep_lo$q;
+    reg  lk_t_w_hi$d;
+    wire  lk_t_w_hi$q;
+    reg  lk_t_w_lo$d;
+    wire  lk_t_w_lo$q;
+    reg  tq_fw_r_r$d;
+    wire  tq_fw_r_r$q;
+    reg  tq_ram_r_r$d;
+    wire  tq_ram_r_r$q;
+    reg  tq_fw_d_r$d;
+    wire  tq_fw_d_r$q;
+    reg  tq_ram_d_r$d;
+    wire  tq_ram_d_r$q;
+    reg  tq_zero_r$d;
+    wire  tq_zero_r$q;
+    reg  rx_resume_r$d;
+    wire  rx_resume_r$q;
+    reg  same_r$d;
+    wire  same_r$q;
+    reg  [31:0] s_t_on$d;
+    wire  [31:0] s_t_on$q;
+    reg  [31:0] s_t_t$d;
+    wire  [31:0] s_t_t$q;
+    reg  [31:0] s_q_rec$d;
+    wire  [31:0] s_q_rec$q;
+    reg  [7:0] s_state$d;
+    wire  [7:0] s_state$q;
+
+    // Local signals
+    reg  [511:0] rx_resume_keys;
+    reg  [511:0] rx_pause_keys;
+    reg  [31:0] lk_r_t;
+    reg  [31:0] lk_r_q;
+    reg  [31:0] lk_d_t;
+    reg  [31:0] lk_d_qs;
+    reg  lk_on_hi;
+    reg  lk_on_lo;
+    reg  lk_t_hi;
+    reg  lk_t_lo;
+    reg  [31:0] lk_t_t;
+    reg  [31:0] lk_q_rec;
+    reg  [1:0] lk_ls;
+    reg  snap_t_hi;
+    reg  snap_t_lo;
+    reg  [7:0] snap_flags;
+    reg  [31:0] e_t_fw;
+    reg  [31:0] e_t_ram;
+    reg  [31:0] e_q_fw;
+    reg  [31:0] e_q_ram;
+    reg  [31:0] w_t_t;
+    reg  [31:0] w_q_rec;
+    reg  [31:0] w_qs;
+    reg  [511:0] d_write_keys;
+    reg  [511:0] on_hi_stepped;
+    reg  [511:0] on_lo_stepped;
+    reg  [511:0] t_hi_stepped;
+    reg  [511:0] t_lo_stepped;
+    reg  [511:0] fresh_on;
+    reg  [511:0] d_unwritten;
+    reg  [511:0] d_unwritten_next;
+    reg  [511:0] t_hi_keep;
+    reg  [511:0] t_lo_keep;
+    reg  w_on_hi;
+    reg  w_on_lo;
+    reg  w_t_hi;
+    reg  w_t_lo;
+    reg  next_resume;
+    reg  next_same;
+    reg  tq_from_r;
+    reg  tq_from_d;
+
+    // Sub module instances
+    tcd_paper__entries$ram_r_t_m ram_r_t_m(
+        .clock(clock),
+        .read_address(ram_r_t_m$read_address),
+        .read_data(ram_r_t_m$read_data),
+        .write_address(ram_r_t_m$write_address),
+        .write_data(ram_r_t_m$write_data),
+        .write_enable(ram_r_t_m$write_enable)
+    );
+    tcd_paper__entries$ram_r_q_m ram_r_q_m(
+        .clock(clock),
+        .read_address(ram_r_q_m$read_address),
+        .read_data(ram_r_q_m$read_data),
+        .write_address(ram_r_q_m$write_address),
+        .write_data(ram_r_q_m$write_data),
+        .write_enable(ram_r_q_m$write_enable)
+    );
+    tcd_paper__entries$ram_d_t_m ram_d_t_m(
+        .clock(clock),
+        .read_address(ram_d_t_m$read_address),
+        .read_data(ram_d_t_m$read_data),
+        .write_address(ram_d_t_m$write_address),
+        .write_data(ram_d_t_m$write_data),
+        .write_enable(ram_d_t_m$write_enable)
+    );
+    tcd_paper__entries$ram_d_qs ram_d_qs(
+        .clock(clock),
+        .read_address(ram_d_qs$read_address),
+        .read_data(ram_d_qs$read_data),
+        .write_address(ram_d_qs$write_address),
+        .write_data(ram_d_qs$write_data),
+        .write_enable(ram_d_qs$write_enable)
+    );
+    tcd_paper__entries$fw_r_t_r fw_r_t_r(
+        .d(fw_r_t_r$d),
+        .q(fw_r_t_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$fw_r_q_r fw_r_q_r(
+        .d(fw_r_q_r$d),
+        .q(fw_r_q_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$fw_d_t_r fw_d_t_r(
+        .d(fw_d_t_r$d),
+        .q(fw_d_t_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$fw_d_qs fw_d_qs(
+        .d(fw_d_qs$d),
+        .q(fw_d_qs$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$paused paused(
+        .d(paused$d),
+        .q(paused$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$age_on_hi age_on_hi(
+        .d(age_on_hi$d),
+        .q(age_on_hi$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$age_on_lo age_on_lo(
+        .d(age_on_lo$d),
+        .q(age_on_lo$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$age_t_hi age_t_hi(
+        .d(age_t_hi$d),
+        .q(age_t_hi$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$age_t_lo age_t_lo(
+        .d(age_t_lo$d),
+        .q(age_t_lo$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_sel_r lk_sel_r(
+        .d(lk_sel_r$d),
+        .q(lk_sel_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_sel_d lk_sel_d(
+        .d(lk_sel_d$d),
+        .q(lk_sel_d$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_pend lk_pend(
+        .d(lk_pend$d),
+        .q(lk_pend$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_wr lk_wr(
+        .d(lk_wr$d),
+        .q(lk_wr$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_paused_r lk_paused_r(
+        .d(lk_paused_r$d),
+        .q(lk_paused_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_on_hi_r lk_on_hi_r(
+        .d(lk_on_hi_r$d),
+        .q(lk_on_hi_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_on_lo_r lk_on_lo_r(
+        .d(lk_on_lo_r$d),
+        .q(lk_on_lo_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_t_keep_hi lk_t_keep_hi(
+        .d(lk_t_keep_hi$d),
+        .q(lk_t_keep_hi$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_t_keep_lo lk_t_keep_lo(
+        .d(lk_t_keep_lo$d),
+        .q(lk_t_keep_lo$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_t_w_hi lk_t_w_hi(
+        .d(lk_t_w_hi$d),
+        .q(lk_t_w_hi$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$lk_t_w_lo lk_t_w_lo(
+        .d(lk_t_w_lo$d),
+        .q(lk_t_w_lo$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$tq_fw_r_r tq_fw_r_r(
+        .d(tq_fw_r_r$d),
+        .q(tq_fw_r_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$tq_ram_r_r tq_ram_r_r(
+        .d(tq_ram_r_r$d),
+        .q(tq_ram_r_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$tq_fw_d_r tq_fw_d_r(
+        .d(tq_fw_d_r$d),
+        .q(tq_fw_d_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$tq_ram_d_r tq_ram_d_r(
+        .d(tq_ram_d_r$d),
+        .q(tq_ram_d_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$tq_zero_r tq_zero_r(
+        .d(tq_zero_r$d),
+        .q(tq_zero_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$rx_resume_r rx_resume_r(
+        .d(rx_resume_r$d),
+        .q(rx_resume_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$same_r same_r(
+        .d(same_r$d),
+        .q(same_r$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$s_t_on s_t_on(
+        .d(s_t_on$d),
+        .q(s_t_on$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$s_t_t s_t_t(
+        .d(s_t_t$d),
+        .q(s_t_t$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$s_q_rec s_q_rec(
+        .d(s_q_rec$d),
+        .q(s_q_rec$q),
+        .clock(clock)
+    );
+    tcd_paper__entries$s_state s_state(
+        .d(s_state$d),
+        .q(s_state$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        fw_r_t_r$d = fw_r_t_r$q;
+        fw_r_q_r$d = fw_r_q_r$q;
+        fw_d_t_r$d = fw_d_t_r$q;
+        fw_d_qs$d = fw_d_qs$q;
+        paused$d = paused$q;
+        pending$d = pending$q;
+        age_on_hi$d = age_on_hi$q;
+        age_on_lo$d = age_on_lo$q;
+        age_t_hi$d = age_t_hi$q;
+        age_t_lo$d = age_t_lo$q;
+        lk_sel_r$d = lk_sel_r$q;
+        lk_sel_d$d = lk_sel_d$q;
+        lk_pend$d = lk_pend$q;
+        lk_wr$d = lk_wr$q;
+        lk_paused_r$d = lk_paused_r$q;
+        lk_on_hi_r$d = lk_on_hi_r$q;
+        lk_on_lo_r$d = lk_on_lo_r$q;
+        lk_t_keep_hi$d = lk_t_keep_hi$q;
+        lk_t_keep_lo$d = lk_t_keep_lo$q;
+        lk_t_w_hi$d = lk_t_w_hi$q;
+        lk_t_w_lo$d = lk_t_w_lo$q;
+        tq_fw_r_r$d = tq_fw_r_r$q;
+        tq_ram_r_r$d = tq_ram_r_r$q;
+        tq_fw_d_r$d = tq_fw_d_r$q;
+        tq_ram_d_r$d = tq_ram_d_r$q;
+        tq_zero_r$d = tq_zero_r$q;
+        rx_resume_r$d = rx_resume_r$q;
+        same_r$d = same_r$q;
+        s_t_on$d = s_t_on$q;
+        s_t_t$d = s_t_t$q;
+        s_q_rec$d = s_q_rec$q;
+        s_state$d = s_state$q;
+        ram_r_t_m$read_address = lookup_key;
+        ram_r_q_m$read_address = lookup_key;
+        ram_d_t_m$read_address = lookup_key;
+        ram_d_qs$read_address = lookup_key;
+        same_key = same_r$q;
+        ram_r_t = ram_r_t_m$read_data;
+        ram_r_q = ram_r_q_m$read_data;
+        ram_d_t = ram_d_t_m$read_data;
+        ram_d_q = ram_d_qs$read_data >> 32'h2;
+        fw_r_t = fw_r_t_r$q;
+        fw_r_q = fw_r_q_r$q;
+        fw_d_t = fw_d_t_r$q;
+        fw_d_q = fw_d_qs$q >> 32'h2;
+        sel_r = lk_sel_r$q;
+        tq_fw_r = tq_fw_r_r$q;
+        tq_ram_r = tq_ram_r_r$q;
+        tq_fw_d = tq_fw_d_r$q;
+        tq_ram_d = tq_ram_d_r$q;
+        tq_zero = tq_zero_r$q;
+        on_old = |lk_on_hi_r$q;
+        t_old = |lk_t_keep_hi$q;
+        if (lk_sel_d$q) begin
+            t_old = |lk_t_w_hi$q;
+        end
+        last_state = 2'h0;
+        if (lk_wr$q) begin
+            if (lk_sel_d$q) begin
+                last_state = fw_d_qs$q[(32'h0)+:(2)];
+            end
+            else begin
+                last_state = ram_d_qs$read_data[(32'h0)+:(2)];
+            end
+        end
+        rx_resume_keys = 512'h0;
+        if (rx_resume_r$q) begin
+            rx_resume_keys = one_k << rx_key;
+        end
+        rx_pause_keys = 512'h0;
+        if (rx_valid & rx_stop) begin
+            rx_pause_keys = one_k << rx_key;
+        end
+        paused$d = (paused$q & ~rx_resume_keys) | rx_pause_keys;
+        ram_r_t_m$write_enable = rx_resume_r$q;
+        ram_r_t_m$write_address = rx_key;
+        ram_r_t_m$write_data = now;
+        ram_r_q_m$write_enable = rx_resume_r$q;
+        ram_r_q_m$write_address = rx_key;
+        ram_r_q_m$write_data = rx_qlen;
+        lk_sel_r$d = rx_resume_r$q & (rx_key == lookup_key);
+        fw_r_t_r$d = now;
+        fw_r_q_r$d = rx_qlen;
+        if (lk_sel_r$q) begin
+            lk_r_t = fw_r_t_r$q;
+            lk_r_q = fw_r_q_r$q;
+        end
+        else begin
+            lk_r_t = ram_r_t_m$read_data;
+            lk_r_q = ram_r_q_m$read_data;
+        end
+        if (lk_sel_d$q) begin
+            lk_d_t = fw_d_t_r$q;
+            lk_d_qs = fw_d_qs$q;
+        end
+        else begin
+            lk_d_t = ram_d_t_m$read_data;
+            lk_d_qs = ram_d_qs$read_data;
+        end
+        lk_on_hi = lk_on_hi_r$q;
+        lk_on_lo = lk_on_lo_r$q;
+        lk_t_hi = lk_t_keep_hi$q;
+        lk_t_lo = lk_t_keep_lo$q;
+        if (lk_sel_d$q) begin
+            lk_t_hi = lk_t_w_hi$q;
+            lk_t_lo = lk_t_w_lo$q;
+        end
+        lk_t_t = 32'h0;
+        lk_q_rec = 32'h0;
+        lk_ls = 2'h0;
+        if (lk_wr$q) begin
+            lk_t_t = lk_d_t;
+            lk_q_rec = lk_d_qs >> 32'h2;
+            lk_ls = lk_d_qs[(32'h0)+:(2)];
+        end
+        if (lk_pend$q) begin
+            lk_t_t = lk_r_t;
+            lk_q_rec = lk_r_q;
+        end
+        snap_t_hi = lk_t_hi;
+        snap_t_lo = lk_t_lo;
+        if (~lk_wr$q | |(lk_on_hi & lk_on_lo)) begin
+            snap_t_hi = lk_on_hi;
+            snap_t_lo = lk_on_lo;
+        end
+        snap_flags = {6'd0, lk_ls} | ({7'd0, lk_paused_r$q} << 32'h2) | ({7'd0, lk_on_lo} << 32'h4) | ({7'd0, lk_on_hi} << 32'h5) | ({7'd0, snap_t_lo} << 32'h6) | ({7'd0, snap_t_hi} << 32'h7);
+        if (snap_read) begin
+            s_t_on$d = 32'h0;
+            s_t_t$d = 32'h0;
+            s_q_rec$d = 32'h0;
+            s_state$d = 8'h0;
+            if (snap_ok) begin
+                if (~|(lk_on_hi & lk_on_lo)) begin
+                    s_t_on$d = lk_r_t;
+                end
+                if (~|(snap_t_hi & snap_t_lo)) begin
+                    s_t_t$d = lk_t_t;
+                end
+                s_q_rec$d = lk_q_rec;
+                s_state$d = snap_flags;
+            end
+        end
+        snap_t_on = s_t_on$q;
+        snap_t_t = s_t_t$q;
+        snap_q_rec = s_q_rec$q;
+        snap_state = s_state$q;
+        e_t_fw = 32'h0;
+        e_q_fw = 32'h0;
+        if (same_r$q) begin
+            e_t_fw = now;
+            e_q_fw = rx_qlen;
+        end
+        if (tq_fw_r_r$q) begin
+            e_t_fw = e_t_fw | fw_r_t_r$q;
+            e_q_fw = e_q_fw | fw_r_q_r$q;
+        end
+        if (tq_fw_d_r$q) begin
+            e_t_fw = e_t_fw | fw_d_t_r$q;
+            e_q_fw = e_q_fw | (fw_d_qs$q >> 32'h2);
+        end
+        e_t_ram = 32'h0;
+        e_q_ram = 32'h0;
+        if (tq_ram_r_r$q) begin
+            e_t_ram = ram_r_t_m$read_data;
+            e_q_ram = ram_r_q_m$read_data;
+        end
+        if (tq_ram_d_r$q) begin
+            e_t_ram = e_t_ram | ram_d_t_m$read_data;
+            e_q_ram = e_q_ram | (ram_d_qs$read_data >> 32'h2);
+        end
+        if (boundary) begin
+            w_t_t = now;
+            w_q_rec = d_qlen & queue_mask;
+        end
+        else begin
+            w_t_t = e_t_fw | e_t_ram;
+            w_q_rec = e_q_fw | e_q_ram;
+        end
+        w_qs = (w_q_rec << 32'h2) | {30'd0, new_ls};
+        ram_d_t_m$write_enable = write;
+        ram_d_t_m$write_address = d_key;
+        ram_d_t_m$write_data = w_t_t;
+        ram_d_qs$write_enable = write;
+        ram_d_qs$write_address = d_key;
+        ram_d_qs$write_data = w_qs;
+        lk_sel_d$d = write & (d_key == lookup_key);
+        fw_d_t_r$d = w_t_t;
+        fw_d_qs$d = w_qs;
+        d_write_keys = 512'h0;
+        if (write) begin
+            d_write_keys = one_k << d_key;
+        end
+        pending$d = (pending$q & ~d_write_keys) | rx_resume_keys;
+        d_unwritten = age_t_hi$q & age_t_lo$q;
+        d_unwritten_next = d_unwritten & ~d_write_keys;
+        if (half_wrap) begin
+            on_hi_stepped = age_on_hi$q | age_on_lo$q;
+            on_lo_stepped = ~(age_on_hi$q ^ age_on_lo$q);
+            t_hi_stepped = age_t_hi$q | age_t_lo$q;
+            t_lo_stepped = ~(age_t_hi$q ^ age_t_lo$q);
+            fresh_on = rx_resume_keys;
+        end
+        else begin
+            on_hi_stepped = age_on_hi$q;
+            on_lo_stepped = age_on_lo$q;
+            t_hi_stepped = age_t_hi$q;
+            t_lo_stepped = age_t_lo$q;
+            fresh_on = 512'h0;
+        end
+        age_on_hi$d = on_hi_stepped & ~rx_resume_keys;
+        age_on_lo$d = (on_lo_stepped & ~rx_resume_keys) | fresh_on;
+        t_hi_keep = d_unwritten | (t_hi_stepped & ~rx_resume_keys);
+        t_lo_keep = d_unwritten | (t_lo_stepped & ~rx_resume_keys) | fresh_on;
+        w_on_hi = lk_on_hi;
+        w_on_lo = lk_on_lo;
+        if (half_wrap) begin
+            w_on_hi = lk_on_hi | lk_on_lo;
+            w_on_lo = ~(lk_on_hi ^ lk_on_lo);
+        end
+        if (same_r$q) begin
+            w_on_hi = 1'h0;
+            w_on_lo = 1'h0;
+            if (half_wrap) begin
+                w_on_lo = one_1;
+            end
+        end
+        w_t_hi = lk_t_hi;
+        w_t_lo = lk_t_lo;
+        if (half_wrap) begin
+            w_t_hi = lk_t_hi | lk_t_lo;
+            w_t_lo = ~(lk_t_hi ^ lk_t_lo);
+        end
+        if (~lk_wr$q) begin
+            w_t_hi = w_on_hi;
+            w_t_lo = w_on_lo & ~w_on_hi;
+        end
+        else if (same_r$q | boundary) begin
+            w_t_hi = 1'h0;
+            w_t_lo = 1'h0;
+            if (half_wrap) begin
+                w_t_lo = one_1;
+            end
+        end
+        age_t_hi$d = t_hi_keep & ~d_write_keys;
+        if (|w_t_hi) begin
+            age_t_hi$d = t_hi_keep | d_write_keys;
+        end
+        age_t_lo$d = t_lo_keep & ~d_write_keys;
+        if (|w_t_lo) begin
+            age_t_lo$d = t_lo_keep | d_write_keys;
+        end
+        lk_t_keep_hi$d = t_hi_keep[(lookup_key)+:(1)];
+        lk_t_keep_lo$d = t_lo_keep[(lookup_key)+:(1)];
+        lk_t_w_hi$d = w_t_hi;
+        lk_t_w_lo$d = w_t_lo;
+        if (reset) begin
+            lk_sel_r$d = 1'b0;
+            lk_sel_d$d = 1'b0;
+            lk_t_keep_hi$d = one_1;
+            lk_t_keep_lo$d = one_1;
+            lk_t_w_hi$d = 1'h0;
+            lk_t_w_lo$d = 1'h0;
+            paused$d = 512'h0;
+            pending$d = 512'h0;
+            d_unwritten_next = all_k;
+            age_on_hi$d = all_k;
+            age_on_lo$d = all_k;
+            age_t_hi$d = all_k;
+            age_t_lo$d = all_k;
+            s_t_on$d = 32'h0;
+            s_t_t$d = 32'h0;
+            s_q_rec$d = 32'h0;
+            s_state$d = 8'h0;
+        end
+        lk_pend$d = pending$d[lookup_key];
+        lk_wr$d = ~d_unwritten_next[lookup_key];
+        lk_paused_r$d = paused$d[(lookup_key)+:(1)];
+        lk_on_hi_r$d = age_on_hi$d[(lookup_key)+:(1)];
+        lk_on_lo_r$d = age_on_lo$d[(lookup_key)+:(1)];
+        next_resume = next_rx_valid & ~next_rx_stop & paused$d[next_rx_key];
+        rx_resume_r$d = next_resume;
+        next_same = next_resume & next_d_valid & (next_rx_key == next_d_key);
+        same_r$d = next_same;
+        tq_from_r = ~next_same & lk_pend$d;
+        tq_from_d = ~next_same & ~lk_pend$d & lk_wr$d;
+        tq_fw_r_r$d = tq_from_r & lk_sel_r$d;
+        tq_ram_r_r$d = tq_from_r & ~lk_sel_r$d;
+        tq_fw_d_r$d = tq_from_d & lk_sel_d$d;
+        tq_ram_d_r$d = tq_from_d & ~lk_sel_d$d;
+        tq_zero_r$d = ~next_same & ~lk_pend$d & ~lk_wr$d;
+    end
+
+endmodule // tcd_paper__entries
+
+
+module tcd_paper__entries$age_on_hi(d,q,clock);
+
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 512'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // tcd_paper__d_bad
+endmodule // tcd_paper__entries$age_on_hi
 
 
-module tcd_paper__d_ecn(d,q,clock);
+module tcd_paper__entries$age_on_lo(d,q,clock);
 
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [511:0] d;
+    output reg  [511:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 512'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // tcd_paper__d_ecn
+endmodule // tcd_paper__entries$age_on_lo
 
 
-module tcd_paper__d_port(d,q,clock);
+module tcd_paper__entries$age_t_hi(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [511:0] d;
+    output reg  [511:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 512'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // tcd_paper__d_port
+endmodule // tcd_paper__entries$age_t_hi
 
 
-module tcd_paper__d_prio(d,q,clock);
+module tcd_paper__entries$age_t_lo(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [511:0] d;
+    output reg  [511:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 512'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // tcd_paper__d_prio
+endmodule // tcd_paper__entries$age_t_lo
 
 
-module tcd_paper__d_qlen(d,q,clock);
+module tcd_paper__entries$fw_d_qs(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1634,29 +2449,10 @@ module tcd_paper__d_qlen(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__d_qlen
+endmodule // tcd_paper__entries$fw_d_qs
 
 
-module tcd_paper__d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__d_valid
-
-
-module tcd_paper__fw_d_qs(d,q,clock);
+module tcd_paper__entries$fw_d_t_r(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1672,29 +2468,10 @@ module tcd_paper__fw_d_qs(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__fw_d_qs
+endmodule // tcd_paper__entries$fw_d_t_r
 
 
-module tcd_paper__fw_d_t(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__fw_d_t
-
-
-module tcd_paper__fw_r_q(d,q,clock);
+module tcd_paper__entries$fw_r_q_r(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1710,10 +2487,10 @@ module tcd_paper__fw_r_q(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__fw_r_q
+endmodule // tcd_paper__entries$fw_r_q_r
 
 
-module tcd_paper__fw_r_t(d,q,clock);
+module tcd_paper__entries$fw_r_t_r(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1729,29 +2506,10 @@ module tcd_paper__fw_r_t(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__fw_r_t
+endmodule // tcd_paper__entries$fw_r_t_r
 
 
-module tcd_paper__l_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__l_ok
-
-
-module tcd_paper__lk_on_hi_r(d,q,clock);
+module tcd_paper__entries$lk_on_hi_r(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1767,29 +2525,10 @@ module tcd_paper__lk_on_hi_r(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__lk_on_hi_r
+endmodule // tcd_paper__entries$lk_on_hi_r
 
 
-module tcd_paper__lk_on_lo_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__lk_on_lo_r
-
-
-module tcd_paper__lk_paused_r(d,q,clock);
+module tcd_paper__entries$lk_on_lo_r(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1805,29 +2544,10 @@ module tcd_paper__lk_paused_r(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__lk_paused_r
+endmodule // tcd_paper__entries$lk_on_lo_r
 
 
-module tcd_paper__lk_pend(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__lk_pend
-
-
-module tcd_paper__lk_sel_d(d,q,clock);
+module tcd_paper__entries$lk_paused_r(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1843,29 +2563,10 @@ module tcd_paper__lk_sel_d(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__lk_sel_d
+endmodule // tcd_paper__entries$lk_paused_r
 
 
-module tcd_paper__lk_sel_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__lk_sel_r
-
-
-module tcd_paper__lk_t_keep_hi(d,q,clock);
+module tcd_paper__entries$lk_pend(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1881,29 +2582,10 @@ module tcd_paper__lk_t_keep_hi(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__lk_t_keep_hi
+endmodule // tcd_paper__entries$lk_pend
 
 
-module tcd_paper__lk_t_keep_lo(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__lk_t_keep_lo
-
-
-module tcd_paper__lk_t_w_hi(d,q,clock);
+module tcd_paper__entries$lk_sel_d(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1919,29 +2601,10 @@ module tcd_paper__lk_t_w_hi(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__lk_t_w_hi
+endmodule // tcd_paper__entries$lk_sel_d
 
 
-module tcd_paper__lk_t_w_lo(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__lk_t_w_lo
-
-
-module tcd_paper__lk_wr(d,q,clock);
+module tcd_paper__entries$lk_sel_r(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1957,10 +2620,254 @@ module tcd_paper__lk_wr(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__lk_wr
+endmodule // tcd_paper__entries$lk_sel_r
 
 
-module tcd_paper__now(d,q,clock);
+module tcd_paper__entries$lk_t_keep_hi(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$lk_t_keep_hi
+
+
+module tcd_paper__entries$lk_t_keep_lo(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$lk_t_keep_lo
+
+
+module tcd_paper__entries$lk_t_w_hi(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$lk_t_w_hi
+
+
+module tcd_paper__entries$lk_t_w_lo(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$lk_t_w_lo
+
+
+module tcd_paper__entries$lk_wr(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$lk_wr
+
+
+module tcd_paper__entries$paused(d,q,clock);
+
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$paused
+
+
+module tcd_paper__entries$pending(d,q,clock);
+
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$pending
+
+
+module tcd_paper__entries$ram_d_qs(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [8:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [25:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:26];
+
+    always @(posedge clock) begin
+       read_data <= {6'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[25:0];
+       end
+    end
+endmodule // tcd_paper__entries$ram_d_qs
+
+
+module tcd_paper__entries$ram_d_t_m(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [8:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [17:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:18];
+
+    always @(posedge clock) begin
+       read_data <= {14'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[17:0];
+       end
+    end
+endmodule // tcd_paper__entries$ram_d_t_m
+
+
+module tcd_paper__entries$ram_r_q_m(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [8:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [23:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:24];
+
+    always @(posedge clock) begin
+       read_data <= {8'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[23:0];
+       end
+    end
+endmodule // tcd_paper__entries$ram_r_q_m
+
+
+module tcd_paper__entries$ram_r_t_m(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [8:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [8:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [17:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:18];
+
+    always @(posedge clock) begin
+       read_data <= {14'd0, mem[read_address]};
+       if (write_enable) begin
+          mem[write_address] <= write_data[17:0];
+       end
+    end
+endmodule // tcd_paper__entries$ram_r_t_m
+
+
+module tcd_paper__entries$rx_resume_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$rx_resume_r
+
+
+module tcd_paper__entries$s_q_rec(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1976,7 +2883,178 @@ module tcd_paper__now(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__now
+endmodule // tcd_paper__entries$s_q_rec
+
+
+module tcd_paper__entries$s_state(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$s_state
+
+
+module tcd_paper__entries$s_t_on(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$s_t_on
+
+
+module tcd_paper__entries$s_t_t(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$s_t_t
+
+
+module tcd_paper__entries$same_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$same_r
+
+
+module tcd_paper__entries$tq_fw_d_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$tq_fw_d_r
+
+
+module tcd_paper__entries$tq_fw_r_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$tq_fw_r_r
+
+
+module tcd_paper__entries$tq_ram_d_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$tq_ram_d_r
+
+
+module tcd_paper__entries$tq_ram_r_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$tq_ram_r_r
+
+
+module tcd_paper__entries$tq_zero_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__entries$tq_zero_r
 
 
 module tcd_paper__o_ecn(d,q,clock);
@@ -2072,589 +3150,3 @@ module tcd_paper__o_valid(d,q,clock);
     end
 
 endmodule // tcd_paper__o_valid
-
-
-module tcd_paper__on_start(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__on_start
-
-
-module tcd_paper__on_wraps(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__on_wraps
-
-
-module tcd_paper__on_zero(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__on_zero
-
-
-module tcd_paper__p_bad(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__p_bad
-
-
-module tcd_paper__p_key(d,q,clock);
-
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__p_key
-
-
-module tcd_paper__p_qlen(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__p_qlen
-
-
-module tcd_paper__p_stop(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__p_stop
-
-
-module tcd_paper__p_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__p_valid
-
-
-module tcd_paper__paused(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__paused
-
-
-module tcd_paper__pending(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__pending
-
-
-module tcd_paper__ram_d_qs(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [8:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [8:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [25:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:26];
-
-    always @(posedge clock) begin
-       read_data <= {6'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[25:0];
-       end
-    end
-endmodule // tcd_paper__ram_d_qs
-
-
-module tcd_paper__ram_d_t(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [8:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [8:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [17:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:18];
-
-    always @(posedge clock) begin
-       read_data <= {14'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[17:0];
-       end
-    end
-endmodule // tcd_paper__ram_d_t
-
-
-module tcd_paper__ram_r_q(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [8:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [8:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [23:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:24];
-
-    always @(posedge clock) begin
-       read_data <= {8'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[23:0];
-       end
-    end
-endmodule // tcd_paper__ram_r_q
-
-
-module tcd_paper__ram_r_t(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [8:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [8:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [17:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:18];
-
-    always @(posedge clock) begin
-       read_data <= {14'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[17:0];
-       end
-    end
-endmodule // tcd_paper__ram_r_t
-
-
-module tcd_paper__rx_resume_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__rx_resume_r
-
-
-module tcd_paper__s_q_rec(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__s_q_rec
-
-
-module tcd_paper__s_state(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__s_state
-
-
-module tcd_paper__s_t_on(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__s_t_on
-
-
-module tcd_paper__s_t_t(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__s_t_t
-
-
-module tcd_paper__same_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__same_r
-
-
-module tcd_paper__snap_pending(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__snap_pending
-
-
-module tcd_paper__snap_read(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__snap_read
-
-
-module tcd_paper__t_start(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__t_start
-
-
-module tcd_paper__t_wraps(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__t_wraps
-
-
-module tcd_paper__t_zero(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__t_zero
-
-
-module tcd_paper__tq_fw_d(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__tq_fw_d
-
-
-module tcd_paper__tq_fw_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__tq_fw_r
-
-
-module tcd_paper__tq_ram_d(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__tq_ram_d
-
-
-module tcd_paper__tq_ram_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__tq_ram_r
-
-
-module tcd_paper__tq_zero(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__tq_zero

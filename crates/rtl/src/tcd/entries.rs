@@ -1,0 +1,678 @@
+//! TCD's entry storage (the model's `Entry` table, `apply_rx` and `snapshot`): banks R and D
+//! with the forwarding of their last writes, the per-key flags, and the lookup of the entry the
+//! RAMs read at edge n, prepared at that edge from the keys alone.
+//!
+//! Bank R, written only by received frames, holds `{t_on, Q at RESUME}`; bank D, written only
+//! by dequeues, holds `{t_T, Q_rec, LAST_STATE}` (see the module doc of [`super`]). Per key:
+//! `paused`, `pending` (R is newer than D) and the two 2-bit timestamp ages.
+//!
+//! In cycle n the stage outputs the dequeued entry as the words it can come from (RAM or
+//! forwarded write of bank R or D, one-hot selected by registers), so that
+//! [`super::classify::Classify`] runs each test on every word before the selection; it takes
+//! back the flowchart's result (`write`, `boundary`, `new_ls`) and writes bank D and the ages.
+
+use crate::narrow_ram::NarrowRam;
+use rust_hdl::prelude::*;
+use switchcraft_core::mask;
+use switchcraft_model::tcd::TcdConfig;
+
+/// The entries of `K` keys of `KB` bits.
+#[derive(LogicBlock)]
+pub struct Entries<const K: usize, const KB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    /// Cycle n: the received frame ([`super::capture::Capture`]), time, the dequeue's key and
+    /// queue length, the snapshot read.
+    pub rx_valid: Signal<In, Bit>,
+    pub rx_stop: Signal<In, Bit>,
+    pub rx_key: Signal<In, Bits<KB>>,
+    pub rx_qlen: Signal<In, Bits<32>>,
+    pub now: Signal<In, Bits<32>>,
+    pub half_wrap: Signal<In, Bit>,
+    pub d_key: Signal<In, Bits<KB>>,
+    pub d_qlen: Signal<In, Bits<32>>,
+    pub snap_read: Signal<In, Bit>,
+    pub snap_ok: Signal<In, Bit>,
+    /// Cycle n: the flowchart's result for the dequeue (write bank D; restart T; LAST_STATE).
+    pub write: Signal<In, Bit>,
+    pub boundary: Signal<In, Bit>,
+    pub new_ls: Signal<In, Bits<2>>,
+    /// Edge n: the RAMs' read address and what the input stage loads for cycle n + 1.
+    pub lookup_key: Signal<In, Bits<KB>>,
+    pub next_rx_valid: Signal<In, Bit>,
+    pub next_rx_key: Signal<In, Bits<KB>>,
+    pub next_rx_stop: Signal<In, Bit>,
+    pub next_d_valid: Signal<In, Bit>,
+    pub next_d_key: Signal<In, Bits<KB>>,
+
+    /// Cycle n: a RESUME of the dequeued entry (frames first: Ton and the elapsed T are 0).
+    pub same_key: Signal<Out, Bit>,
+    /// The words `t_on`, `t_T` and `Q_rec` can come from: the RAMs' read data and the
+    /// forwarded writes of banks R and D.
+    pub ram_r_t: Signal<Out, Bits<32>>,
+    pub ram_r_q: Signal<Out, Bits<32>>,
+    pub ram_d_t: Signal<Out, Bits<32>>,
+    pub ram_d_q: Signal<Out, Bits<32>>,
+    pub fw_r_t: Signal<Out, Bits<32>>,
+    pub fw_r_q: Signal<Out, Bits<32>>,
+    pub fw_d_t: Signal<Out, Bits<32>>,
+    pub fw_d_q: Signal<Out, Bits<32>>,
+    /// `t_on` is bank R's forwarded write (else its RAM word).
+    pub sel_r: Signal<Out, Bit>,
+    /// Where `(t_T, Q_rec)` come from, one-hot or none (a RESUME of this cycle: `same_key`).
+    pub tq_fw_r: Signal<Out, Bit>,
+    pub tq_ram_r: Signal<Out, Bit>,
+    pub tq_fw_d: Signal<Out, Bit>,
+    pub tq_ram_d: Signal<Out, Bit>,
+    pub tq_zero: Signal<Out, Bit>,
+    /// The high bits of the entry's ages (>= 2: over half a wrap old, or never set) and its
+    /// LAST_STATE.
+    pub on_old: Signal<Out, Bit>,
+    pub t_old: Signal<Out, Bit>,
+    pub last_state: Signal<Out, Bits<2>>,
+    /// The snapshot of the entry `entry_index` names (the `entry_*` status words).
+    pub snap_t_on: Signal<Out, Bits<32>>,
+    pub snap_t_t: Signal<Out, Bits<32>>,
+    pub snap_q_rec: Signal<Out, Bits<32>>,
+    pub snap_state: Signal<Out, Bits<8>>,
+
+    queue_mask: Constant<Bits<32>>,
+    one_k: Constant<Bits<K>>,
+    one_1: Constant<Bits<1>>,
+    all_k: Constant<Bits<K>>,
+
+    ram_r_t_m: NarrowRam<KB, 32>,
+    ram_r_q_m: NarrowRam<KB, 32>,
+    ram_d_t_m: NarrowRam<KB, 32>,
+    ram_d_qs: NarrowRam<KB, 32>,
+    fw_r_t_r: DFF<Bits<32>>,
+    fw_r_q_r: DFF<Bits<32>>,
+    fw_d_t_r: DFF<Bits<32>>,
+    fw_d_qs: DFF<Bits<32>>,
+    paused: DFF<Bits<K>>,
+    pending: DFF<Bits<K>>,
+    age_on_hi: DFF<Bits<K>>,
+    age_on_lo: DFF<Bits<K>>,
+    age_t_hi: DFF<Bits<K>>,
+    age_t_lo: DFF<Bits<K>>,
+
+    // The entry the RAMs were addressed with at the last edge, as it was after that edge:
+    // where its words come from and its per-key flags, decided at the edge from the keys alone
+    // so that cycle n starts from registers instead of key compares and K-way multiplexers.
+    /// Bank R's (D's) word is the write of the last edge (forwarded), not the RAM's.
+    lk_sel_r: DFF<Bit>,
+    lk_sel_d: DFF<Bit>,
+    lk_pend: DFF<Bit>,
+    lk_wr: DFF<Bit>,
+    lk_paused_r: DFF<Bits<1>>,
+    lk_on_hi_r: DFF<Bits<1>>,
+    lk_on_lo_r: DFF<Bits<1>>,
+    /// The T age as the last edge left it: the per-key value kept when that edge did not
+    /// write bank D, and the dequeue's value when it did (`lk_sel_d`). The latter depends on
+    /// the flowchart's boundary, too late in the cycle for a K-way mux after it.
+    lk_t_keep_hi: DFF<Bits<1>>,
+    lk_t_keep_lo: DFF<Bits<1>>,
+    lk_t_w_hi: DFF<Bits<1>>,
+    lk_t_w_lo: DFF<Bits<1>>,
+    tq_fw_r_r: DFF<Bit>,
+    tq_ram_r_r: DFF<Bit>,
+    tq_fw_d_r: DFF<Bit>,
+    tq_ram_d_r: DFF<Bit>,
+    tq_zero_r: DFF<Bit>,
+    /// The received frame captured at the last edge is a RESUME of a paused entry ...
+    rx_resume_r: DFF<Bit>,
+    /// ... and the dequeue captured at the same edge is of that entry.
+    same_r: DFF<Bit>,
+    s_t_on: DFF<Bits<32>>,
+    s_t_t: DFF<Bits<32>>,
+    s_q_rec: DFF<Bits<32>>,
+    s_state: DFF<Bits<8>>,
+
+    rx_resume_keys: Signal<Local, Bits<K>>,
+    rx_pause_keys: Signal<Local, Bits<K>>,
+    // Lookup of `lookup_key`, before this cycle's events.
+    lk_r_t: Signal<Local, Bits<32>>,
+    lk_r_q: Signal<Local, Bits<32>>,
+    lk_d_t: Signal<Local, Bits<32>>,
+    lk_d_qs: Signal<Local, Bits<32>>,
+    lk_on_hi: Signal<Local, Bits<1>>,
+    lk_on_lo: Signal<Local, Bits<1>>,
+    lk_t_hi: Signal<Local, Bits<1>>,
+    lk_t_lo: Signal<Local, Bits<1>>,
+    lk_t_t: Signal<Local, Bits<32>>,
+    lk_q_rec: Signal<Local, Bits<32>>,
+    lk_ls: Signal<Local, Bits<2>>,
+    /// The snapshot's T age: the model's, 3 when `t_T` was never set.
+    snap_t_hi: Signal<Local, Bits<1>>,
+    snap_t_lo: Signal<Local, Bits<1>>,
+    snap_flags: Signal<Local, Bits<8>>,
+    // The dequeued entry after a RESUME of the same cycle, and its write to bank D.
+    e_t_fw: Signal<Local, Bits<32>>,
+    e_t_ram: Signal<Local, Bits<32>>,
+    e_q_fw: Signal<Local, Bits<32>>,
+    e_q_ram: Signal<Local, Bits<32>>,
+    w_t_t: Signal<Local, Bits<32>>,
+    w_q_rec: Signal<Local, Bits<32>>,
+    w_qs: Signal<Local, Bits<32>>,
+    d_write_keys: Signal<Local, Bits<K>>,
+    // Ages: all step on a half-wrap; written timestamps restart.
+    on_hi_stepped: Signal<Local, Bits<K>>,
+    on_lo_stepped: Signal<Local, Bits<K>>,
+    t_hi_stepped: Signal<Local, Bits<K>>,
+    t_lo_stepped: Signal<Local, Bits<K>>,
+    fresh_on: Signal<Local, Bits<K>>,
+    /// Bank D never written (T age 3), before this edge and after it (reset included).
+    d_unwritten: Signal<Local, Bits<K>>,
+    d_unwritten_next: Signal<Local, Bits<K>>,
+    /// Each T age as this edge leaves it if bank D's write is not its key's.
+    t_hi_keep: Signal<Local, Bits<K>>,
+    t_lo_keep: Signal<Local, Bits<K>>,
+    /// The dequeued entry's `age_on` and T age as this edge leaves them.
+    w_on_hi: Signal<Local, Bits<1>>,
+    w_on_lo: Signal<Local, Bits<1>>,
+    w_t_hi: Signal<Local, Bits<1>>,
+    w_t_lo: Signal<Local, Bits<1>>,
+    // The next cycle's lookup.
+    next_resume: Signal<Local, Bit>,
+    next_same: Signal<Local, Bit>,
+    tq_from_r: Signal<Local, Bit>,
+    tq_from_d: Signal<Local, Bit>,
+}
+
+impl<const K: usize, const KB: usize> Entries<K, KB> {
+    pub fn new(cfg: &TcdConfig) -> Self {
+        Entries {
+            clock: Default::default(),
+            reset: Default::default(),
+            rx_valid: Default::default(),
+            rx_stop: Default::default(),
+            rx_key: Default::default(),
+            rx_qlen: Default::default(),
+            now: Default::default(),
+            half_wrap: Default::default(),
+            d_key: Default::default(),
+            d_qlen: Default::default(),
+            snap_read: Default::default(),
+            snap_ok: Default::default(),
+            write: Default::default(),
+            boundary: Default::default(),
+            new_ls: Default::default(),
+            lookup_key: Default::default(),
+            next_rx_valid: Default::default(),
+            next_rx_key: Default::default(),
+            next_rx_stop: Default::default(),
+            next_d_valid: Default::default(),
+            next_d_key: Default::default(),
+            same_key: Default::default(),
+            ram_r_t: Default::default(),
+            ram_r_q: Default::default(),
+            ram_d_t: Default::default(),
+            ram_d_q: Default::default(),
+            fw_r_t: Default::default(),
+            fw_r_q: Default::default(),
+            fw_d_t: Default::default(),
+            fw_d_q: Default::default(),
+            sel_r: Default::default(),
+            tq_fw_r: Default::default(),
+            tq_ram_r: Default::default(),
+            tq_fw_d: Default::default(),
+            tq_ram_d: Default::default(),
+            tq_zero: Default::default(),
+            on_old: Default::default(),
+            t_old: Default::default(),
+            last_state: Default::default(),
+            snap_t_on: Default::default(),
+            snap_t_t: Default::default(),
+            snap_q_rec: Default::default(),
+            snap_state: Default::default(),
+            queue_mask: Constant::new(mask(cfg.queue_bits).into()),
+            one_k: Constant::new(1u64.into()),
+            one_1: Constant::new(1u64.into()),
+            all_k: Constant::new(!Bits::<K>::default()),
+            ram_r_t_m: NarrowRam::new(cfg.time_bits as usize),
+            ram_r_q_m: NarrowRam::new(cfg.queue_bits as usize),
+            ram_d_t_m: NarrowRam::new(cfg.time_bits as usize),
+            ram_d_qs: NarrowRam::new(cfg.queue_bits as usize + 2),
+            fw_r_t_r: Default::default(),
+            fw_r_q_r: Default::default(),
+            fw_d_t_r: Default::default(),
+            fw_d_qs: Default::default(),
+            paused: Default::default(),
+            pending: Default::default(),
+            age_on_hi: Default::default(),
+            age_on_lo: Default::default(),
+            age_t_hi: Default::default(),
+            age_t_lo: Default::default(),
+            lk_sel_r: Default::default(),
+            lk_sel_d: Default::default(),
+            lk_pend: Default::default(),
+            lk_wr: Default::default(),
+            lk_paused_r: Default::default(),
+            lk_on_hi_r: Default::default(),
+            lk_on_lo_r: Default::default(),
+            lk_t_keep_hi: Default::default(),
+            lk_t_keep_lo: Default::default(),
+            lk_t_w_hi: Default::default(),
+            lk_t_w_lo: Default::default(),
+            tq_fw_r_r: Default::default(),
+            tq_ram_r_r: Default::default(),
+            tq_fw_d_r: Default::default(),
+            tq_ram_d_r: Default::default(),
+            tq_zero_r: Default::default(),
+            rx_resume_r: Default::default(),
+            same_r: Default::default(),
+            s_t_on: Default::default(),
+            s_t_t: Default::default(),
+            s_q_rec: Default::default(),
+            s_state: Default::default(),
+            rx_resume_keys: Default::default(),
+            rx_pause_keys: Default::default(),
+            lk_r_t: Default::default(),
+            lk_r_q: Default::default(),
+            lk_d_t: Default::default(),
+            lk_d_qs: Default::default(),
+            lk_on_hi: Default::default(),
+            lk_on_lo: Default::default(),
+            lk_t_hi: Default::default(),
+            lk_t_lo: Default::default(),
+            lk_t_t: Default::default(),
+            lk_q_rec: Default::default(),
+            lk_ls: Default::default(),
+            snap_t_hi: Default::default(),
+            snap_t_lo: Default::default(),
+            snap_flags: Default::default(),
+            e_t_fw: Default::default(),
+            e_t_ram: Default::default(),
+            e_q_fw: Default::default(),
+            e_q_ram: Default::default(),
+            w_t_t: Default::default(),
+            w_q_rec: Default::default(),
+            w_qs: Default::default(),
+            d_write_keys: Default::default(),
+            on_hi_stepped: Default::default(),
+            on_lo_stepped: Default::default(),
+            t_hi_stepped: Default::default(),
+            t_lo_stepped: Default::default(),
+            fresh_on: Default::default(),
+            d_unwritten: Default::default(),
+            d_unwritten_next: Default::default(),
+            t_hi_keep: Default::default(),
+            t_lo_keep: Default::default(),
+            w_on_hi: Default::default(),
+            w_on_lo: Default::default(),
+            w_t_hi: Default::default(),
+            w_t_lo: Default::default(),
+            next_resume: Default::default(),
+            next_same: Default::default(),
+            tq_from_r: Default::default(),
+            tq_from_d: Default::default(),
+        }
+    }
+}
+
+impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            fw_r_t_r,
+            fw_r_q_r,
+            fw_d_t_r,
+            fw_d_qs,
+            paused,
+            pending,
+            age_on_hi,
+            age_on_lo,
+            age_t_hi,
+            age_t_lo,
+            lk_sel_r,
+            lk_sel_d,
+            lk_pend,
+            lk_wr,
+            lk_paused_r,
+            lk_on_hi_r,
+            lk_on_lo_r,
+            lk_t_keep_hi,
+            lk_t_keep_lo,
+            lk_t_w_hi,
+            lk_t_w_lo,
+            tq_fw_r_r,
+            tq_ram_r_r,
+            tq_fw_d_r,
+            tq_ram_d_r,
+            tq_zero_r,
+            rx_resume_r,
+            same_r,
+            s_t_on,
+            s_t_t,
+            s_q_rec,
+            s_state
+        );
+        self.ram_r_t_m.clock.next = self.clock.val();
+        self.ram_r_q_m.clock.next = self.clock.val();
+        self.ram_d_t_m.clock.next = self.clock.val();
+        self.ram_d_qs.clock.next = self.clock.val();
+        self.ram_r_t_m.read_address.next = self.lookup_key.val();
+        self.ram_r_q_m.read_address.next = self.lookup_key.val();
+        self.ram_d_t_m.read_address.next = self.lookup_key.val();
+        self.ram_d_qs.read_address.next = self.lookup_key.val();
+
+        // ---- Cycle n: the words the dequeued entry can come from, and their selects.
+        self.same_key.next = self.same_r.q.val();
+        self.ram_r_t.next = self.ram_r_t_m.read_data.val();
+        self.ram_r_q.next = self.ram_r_q_m.read_data.val();
+        self.ram_d_t.next = self.ram_d_t_m.read_data.val();
+        self.ram_d_q.next = self.ram_d_qs.read_data.val() >> 2;
+        self.fw_r_t.next = self.fw_r_t_r.q.val();
+        self.fw_r_q.next = self.fw_r_q_r.q.val();
+        self.fw_d_t.next = self.fw_d_t_r.q.val();
+        self.fw_d_q.next = self.fw_d_qs.q.val() >> 2;
+        self.sel_r.next = self.lk_sel_r.q.val();
+        self.tq_fw_r.next = self.tq_fw_r_r.q.val();
+        self.tq_ram_r.next = self.tq_ram_r_r.q.val();
+        self.tq_fw_d.next = self.tq_fw_d_r.q.val();
+        self.tq_ram_d.next = self.tq_ram_d_r.q.val();
+        self.tq_zero.next = self.tq_zero_r.q.val();
+        self.on_old.next = self.lk_on_hi_r.q.val().any();
+        self.t_old.next = self.lk_t_keep_hi.q.val().any();
+        if self.lk_sel_d.q.val() {
+            self.t_old.next = self.lk_t_w_hi.q.val().any();
+        }
+        // LAST_STATE comes from bank D alone (forwarded or RAM), else 0: one LUT per bit.
+        self.last_state.next = 0.into();
+        if self.lk_wr.q.val() {
+            if self.lk_sel_d.q.val() {
+                self.last_state.next = self.fw_d_qs.q.val().get_bits::<2>(0);
+            } else {
+                self.last_state.next = self.ram_d_qs.read_data.val().get_bits::<2>(0);
+            }
+        }
+
+        // ---- Received frames: `paused`, and a RESUME writes bank R.
+        self.rx_resume_keys.next = 0.into();
+        if self.rx_resume_r.q.val() {
+            self.rx_resume_keys.next = self.one_k.val() << self.rx_key.val();
+        }
+        self.rx_pause_keys.next = 0.into();
+        if self.rx_valid.val() & self.rx_stop.val() {
+            self.rx_pause_keys.next = self.one_k.val() << self.rx_key.val();
+        }
+        self.paused.d.next =
+            (self.paused.q.val() & !self.rx_resume_keys.val()) | self.rx_pause_keys.val();
+        self.ram_r_t_m.write_enable.next = self.rx_resume_r.q.val();
+        self.ram_r_t_m.write_address.next = self.rx_key.val();
+        self.ram_r_t_m.write_data.next = self.now.val();
+        self.ram_r_q_m.write_enable.next = self.rx_resume_r.q.val();
+        self.ram_r_q_m.write_address.next = self.rx_key.val();
+        self.ram_r_q_m.write_data.next = self.rx_qlen.val();
+        self.lk_sel_r.d.next =
+            self.rx_resume_r.q.val() & (self.rx_key.val() == self.lookup_key.val());
+        self.fw_r_t_r.d.next = self.now.val();
+        self.fw_r_q_r.d.next = self.rx_qlen.val();
+
+        // ---- Lookup of the entry the RAMs were addressed with, as it was before this cycle.
+        if self.lk_sel_r.q.val() {
+            self.lk_r_t.next = self.fw_r_t_r.q.val();
+            self.lk_r_q.next = self.fw_r_q_r.q.val();
+        } else {
+            self.lk_r_t.next = self.ram_r_t_m.read_data.val();
+            self.lk_r_q.next = self.ram_r_q_m.read_data.val();
+        }
+        if self.lk_sel_d.q.val() {
+            self.lk_d_t.next = self.fw_d_t_r.q.val();
+            self.lk_d_qs.next = self.fw_d_qs.q.val();
+        } else {
+            self.lk_d_t.next = self.ram_d_t_m.read_data.val();
+            self.lk_d_qs.next = self.ram_d_qs.read_data.val();
+        }
+        self.lk_on_hi.next = self.lk_on_hi_r.q.val();
+        self.lk_on_lo.next = self.lk_on_lo_r.q.val();
+        // The T age as the last edge left it (see `age_t_*` below).
+        self.lk_t_hi.next = self.lk_t_keep_hi.q.val();
+        self.lk_t_lo.next = self.lk_t_keep_lo.q.val();
+        if self.lk_sel_d.q.val() {
+            self.lk_t_hi.next = self.lk_t_w_hi.q.val();
+            self.lk_t_lo.next = self.lk_t_w_lo.q.val();
+        }
+        self.lk_t_t.next = 0.into();
+        self.lk_q_rec.next = 0.into();
+        self.lk_ls.next = 0.into();
+        if self.lk_wr.q.val() {
+            self.lk_t_t.next = self.lk_d_t.val();
+            self.lk_q_rec.next = self.lk_d_qs.val() >> 2;
+            self.lk_ls.next = self.lk_d_qs.val().get_bits::<2>(0);
+        }
+        if self.lk_pend.q.val() {
+            self.lk_t_t.next = self.lk_r_t.val();
+            self.lk_q_rec.next = self.lk_r_q.val();
+        }
+
+        // ---- Snapshot (the entry before this cycle's events; zero for a bad index). Until D
+        // is written, `t_T` is `t_on` or never set: its age is `age_on`; so it is when `t_on`
+        // was never set (D's T age is then only a placeholder).
+        self.snap_t_hi.next = self.lk_t_hi.val();
+        self.snap_t_lo.next = self.lk_t_lo.val();
+        if !self.lk_wr.q.val() | (self.lk_on_hi.val() & self.lk_on_lo.val()).any() {
+            self.snap_t_hi.next = self.lk_on_hi.val();
+            self.snap_t_lo.next = self.lk_on_lo.val();
+        }
+        self.snap_flags.next = bit_cast::<8, 2>(self.lk_ls.val())
+            | (bit_cast::<8, 1>(self.lk_paused_r.q.val()) << 2)
+            | (bit_cast::<8, 1>(self.lk_on_lo.val()) << 4)
+            | (bit_cast::<8, 1>(self.lk_on_hi.val()) << 5)
+            | (bit_cast::<8, 1>(self.snap_t_lo.val()) << 6)
+            | (bit_cast::<8, 1>(self.snap_t_hi.val()) << 7);
+        if self.snap_read.val() {
+            self.s_t_on.d.next = 0.into();
+            self.s_t_t.d.next = 0.into();
+            self.s_q_rec.d.next = 0.into();
+            self.s_state.d.next = 0.into();
+            if self.snap_ok.val() {
+                // Age 3 means never set: the RAM word is not meaningful, show 0.
+                if !(self.lk_on_hi.val() & self.lk_on_lo.val()).any() {
+                    self.s_t_on.d.next = self.lk_r_t.val();
+                }
+                if !(self.snap_t_hi.val() & self.snap_t_lo.val()).any() {
+                    self.s_t_t.d.next = self.lk_t_t.val();
+                }
+                self.s_q_rec.d.next = self.lk_q_rec.val();
+                self.s_state.d.next = self.snap_flags.val();
+            }
+        }
+        self.snap_t_on.next = self.s_t_on.q.val();
+        self.snap_t_t.next = self.s_t_t.q.val();
+        self.snap_q_rec.next = self.s_q_rec.q.val();
+        self.snap_state.next = self.s_state.q.val();
+
+        // ---- Edge n + 1: the dequeued entry after a RESUME of the same cycle, into bank D.
+        self.e_t_fw.next = 0.into();
+        self.e_q_fw.next = 0.into();
+        if self.same_r.q.val() {
+            self.e_t_fw.next = self.now.val();
+            self.e_q_fw.next = self.rx_qlen.val();
+        }
+        if self.tq_fw_r_r.q.val() {
+            self.e_t_fw.next = self.e_t_fw.val() | self.fw_r_t_r.q.val();
+            self.e_q_fw.next = self.e_q_fw.val() | self.fw_r_q_r.q.val();
+        }
+        if self.tq_fw_d_r.q.val() {
+            self.e_t_fw.next = self.e_t_fw.val() | self.fw_d_t_r.q.val();
+            self.e_q_fw.next = self.e_q_fw.val() | (self.fw_d_qs.q.val() >> 2);
+        }
+        self.e_t_ram.next = 0.into();
+        self.e_q_ram.next = 0.into();
+        if self.tq_ram_r_r.q.val() {
+            self.e_t_ram.next = self.ram_r_t_m.read_data.val();
+            self.e_q_ram.next = self.ram_r_q_m.read_data.val();
+        }
+        if self.tq_ram_d_r.q.val() {
+            self.e_t_ram.next = self.e_t_ram.val() | self.ram_d_t_m.read_data.val();
+            self.e_q_ram.next = self.e_q_ram.val() | (self.ram_d_qs.read_data.val() >> 2);
+        }
+        if self.boundary.val() {
+            self.w_t_t.next = self.now.val();
+            self.w_q_rec.next = self.d_qlen.val() & self.queue_mask.val();
+        } else {
+            self.w_t_t.next = self.e_t_fw.val() | self.e_t_ram.val();
+            self.w_q_rec.next = self.e_q_fw.val() | self.e_q_ram.val();
+        }
+        self.w_qs.next = (self.w_q_rec.val() << 2) | bit_cast::<32, 2>(self.new_ls.val());
+        self.ram_d_t_m.write_enable.next = self.write.val();
+        self.ram_d_t_m.write_address.next = self.d_key.val();
+        self.ram_d_t_m.write_data.next = self.w_t_t.val();
+        self.ram_d_qs.write_enable.next = self.write.val();
+        self.ram_d_qs.write_address.next = self.d_key.val();
+        self.ram_d_qs.write_data.next = self.w_qs.val();
+        self.lk_sel_d.d.next = self.write.val() & (self.d_key.val() == self.lookup_key.val());
+        self.fw_d_t_r.d.next = self.w_t_t.val();
+        self.fw_d_qs.d.next = self.w_qs.val();
+        self.d_write_keys.next = 0.into();
+        if self.write.val() {
+            self.d_write_keys.next = self.one_k.val() << self.d_key.val();
+        }
+        self.pending.d.next =
+            (self.pending.q.val() & !self.d_write_keys.val()) | self.rx_resume_keys.val();
+        self.d_unwritten.next = self.age_t_hi.q.val() & self.age_t_lo.q.val();
+        self.d_unwritten_next.next = self.d_unwritten.val() & !self.d_write_keys.val();
+
+        // ---- Ages: 0 -> 1 -> 2 -> 2 and 3 -> 3 on a half-wrap; a written timestamp restarts
+        // at 0, or at 1 when it is written on the half-wrap edge itself.
+        if self.half_wrap.val() {
+            self.on_hi_stepped.next = self.age_on_hi.q.val() | self.age_on_lo.q.val();
+            self.on_lo_stepped.next = !(self.age_on_hi.q.val() ^ self.age_on_lo.q.val());
+            self.t_hi_stepped.next = self.age_t_hi.q.val() | self.age_t_lo.q.val();
+            self.t_lo_stepped.next = !(self.age_t_hi.q.val() ^ self.age_t_lo.q.val());
+            self.fresh_on.next = self.rx_resume_keys.val();
+        } else {
+            self.on_hi_stepped.next = self.age_on_hi.q.val();
+            self.on_lo_stepped.next = self.age_on_lo.q.val();
+            self.t_hi_stepped.next = self.age_t_hi.q.val();
+            self.t_lo_stepped.next = self.age_t_lo.q.val();
+            self.fresh_on.next = 0.into();
+        }
+        self.age_on_hi.d.next = self.on_hi_stepped.val() & !self.rx_resume_keys.val();
+        self.age_on_lo.d.next =
+            (self.on_lo_stepped.val() & !self.rx_resume_keys.val()) | self.fresh_on.val();
+        // The T age stays 3 until bank D's first write; after that a RESUME restarts it like
+        // `age_on`. The dequeued entry's comes from the dequeue path: computed once, late (it
+        // depends on the boundary), and written only to its key.
+        self.t_hi_keep.next =
+            self.d_unwritten.val() | (self.t_hi_stepped.val() & !self.rx_resume_keys.val());
+        self.t_lo_keep.next = self.d_unwritten.val()
+            | (self.t_lo_stepped.val() & !self.rx_resume_keys.val())
+            | self.fresh_on.val();
+        // The dequeued entry's `age_on` after this edge (a RESUME of this cycle restarts it) ...
+        self.w_on_hi.next = self.lk_on_hi.val();
+        self.w_on_lo.next = self.lk_on_lo.val();
+        if self.half_wrap.val() {
+            self.w_on_hi.next = self.lk_on_hi.val() | self.lk_on_lo.val();
+            self.w_on_lo.next = !(self.lk_on_hi.val() ^ self.lk_on_lo.val());
+        }
+        if self.same_r.q.val() {
+            self.w_on_hi.next = 0.into();
+            self.w_on_lo.next = 0.into();
+            if self.half_wrap.val() {
+                self.w_on_lo.next = self.one_1.val();
+            }
+        }
+        // ... and its T age: a boundary restarts it; D's first write loads `age_on` (`t_T` is
+        // `t_on`; 3, never set, becomes 2: see the module doc of [`super`]); else as any other
+        // key's.
+        self.w_t_hi.next = self.lk_t_hi.val();
+        self.w_t_lo.next = self.lk_t_lo.val();
+        if self.half_wrap.val() {
+            self.w_t_hi.next = self.lk_t_hi.val() | self.lk_t_lo.val();
+            self.w_t_lo.next = !(self.lk_t_hi.val() ^ self.lk_t_lo.val());
+        }
+        if !self.lk_wr.q.val() {
+            self.w_t_hi.next = self.w_on_hi.val();
+            self.w_t_lo.next = self.w_on_lo.val() & !self.w_on_hi.val();
+        } else if self.same_r.q.val() | self.boundary.val() {
+            self.w_t_hi.next = 0.into();
+            self.w_t_lo.next = 0.into();
+            if self.half_wrap.val() {
+                self.w_t_lo.next = self.one_1.val();
+            }
+        }
+        self.age_t_hi.d.next = self.t_hi_keep.val() & !self.d_write_keys.val();
+        if self.w_t_hi.val().any() {
+            self.age_t_hi.d.next = self.t_hi_keep.val() | self.d_write_keys.val();
+        }
+        self.age_t_lo.d.next = self.t_lo_keep.val() & !self.d_write_keys.val();
+        if self.w_t_lo.val().any() {
+            self.age_t_lo.d.next = self.t_lo_keep.val() | self.d_write_keys.val();
+        }
+        self.lk_t_keep_hi.d.next = self
+            .t_hi_keep
+            .val()
+            .get_bits::<1>(self.lookup_key.val().index());
+        self.lk_t_keep_lo.d.next = self
+            .t_lo_keep
+            .val()
+            .get_bits::<1>(self.lookup_key.val().index());
+        self.lk_t_w_hi.d.next = self.w_t_hi.val();
+        self.lk_t_w_lo.d.next = self.w_t_lo.val();
+
+        // Synchronous reset: registers to their reset values (RAMs are covered by the flags).
+        if self.reset.val() {
+            self.lk_sel_r.d.next = false;
+            self.lk_sel_d.d.next = false;
+            self.lk_t_keep_hi.d.next = self.one_1.val();
+            self.lk_t_keep_lo.d.next = self.one_1.val();
+            self.lk_t_w_hi.d.next = 0.into();
+            self.lk_t_w_lo.d.next = 0.into();
+            self.paused.d.next = 0.into();
+            self.pending.d.next = 0.into();
+            self.d_unwritten_next.next = self.all_k.val();
+            self.age_on_hi.d.next = self.all_k.val();
+            self.age_on_lo.d.next = self.all_k.val();
+            self.age_t_hi.d.next = self.all_k.val();
+            self.age_t_lo.d.next = self.all_k.val();
+            self.s_t_on.d.next = 0.into();
+            self.s_t_t.d.next = 0.into();
+            self.s_q_rec.d.next = 0.into();
+            self.s_state.d.next = 0.into();
+        }
+
+        // ---- The next cycle's lookup, from the registers' final D values (reset included):
+        // the per-key flags of the entry the RAMs are addressed with, as this edge leaves them,
+        // and whether the captured frame is a RESUME of a paused entry (of the dequeued one).
+        self.lk_pend.d.next = self.pending.d.val().get_bit(self.lookup_key.val().index());
+        self.lk_wr.d.next = !self
+            .d_unwritten_next
+            .val()
+            .get_bit(self.lookup_key.val().index());
+        self.lk_paused_r.d.next = self
+            .paused
+            .d
+            .val()
+            .get_bits::<1>(self.lookup_key.val().index());
+        self.lk_on_hi_r.d.next = self
+            .age_on_hi
+            .d
+            .val()
+            .get_bits::<1>(self.lookup_key.val().index());
+        self.lk_on_lo_r.d.next = self
+            .age_on_lo
+            .d
+            .val()
+            .get_bits::<1>(self.lookup_key.val().index());
+        self.next_resume.next = self.next_rx_valid.val()
+            & !self.next_rx_stop.val()
+            & self.paused.d.val().get_bit(self.next_rx_key.val().index());
+        self.rx_resume_r.d.next = self.next_resume.val();
+        self.next_same.next = self.next_resume.val()
+            & self.next_d_valid.val()
+            & (self.next_rx_key.val() == self.next_d_key.val());
+        self.same_r.d.next = self.next_same.val();
+        self.tq_from_r.next = !self.next_same.val() & self.lk_pend.d.val();
+        self.tq_from_d.next = !self.next_same.val() & !self.lk_pend.d.val() & self.lk_wr.d.val();
+        self.tq_fw_r_r.d.next = self.tq_from_r.val() & self.lk_sel_r.d.val();
+        self.tq_ram_r_r.d.next = self.tq_from_r.val() & !self.lk_sel_r.d.val();
+        self.tq_fw_d_r.d.next = self.tq_from_d.val() & self.lk_sel_d.d.val();
+        self.tq_ram_d_r.d.next = self.tq_from_d.val() & !self.lk_sel_d.d.val();
+        self.tq_zero_r.d.next = !self.next_same.val() & !self.lk_pend.d.val() & !self.lk_wr.d.val();
+    }
+}

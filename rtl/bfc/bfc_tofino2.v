@@ -217,49 +217,37 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  used_th = 4096'hffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff;
     localparam  used_bpen = 4096'hffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff;
     localparam  used_rr = 512'h7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f;
-    localparam  used_classes = 128'hffff;
     localparam  mode_stochastic = 2'b1;
     localparam  mode_single = 2'b10;
     localparam  kind_pause = 2'b0;
     localparam  kind_resume = 2'b1;
     localparam  kind_bitmap = 2'b10;
-    localparam  a_id = 6'b0;
-    localparam  a_params = 6'b1;
-    localparam  a_ft_size = 6'b10;
-    localparam  a_mode = 6'b11;
-    localparam  a_sticky = 6'b100;
-    localparam  a_t_bm = 6'b101;
-    localparam  a_lfsr_seed = 6'b110;
-    localparam  a_status = 6'b111;
-    localparam  a_err = 6'b1000;
-    localparam  a_now_ts = 6'b1001;
-    localparam  a_th_index = 6'b1010;
-    localparam  a_th_data = 6'b1011;
-    localparam  a_bpen_index = 6'b1100;
-    localparam  a_bpen_lo = 6'b1101;
-    localparam  a_bpen_hi = 6'b1110;
-    localparam  a_snap_index = 6'b1111;
-    localparam  a_snap_data0 = 6'b10000;
-    localparam  a_snap_data1 = 6'b10001;
-    localparam  a_class_base = 6'b11000;
-    localparam  id_word = 32'h42464301;
-    localparam  params_word = 32'h1808020;
-    localparam  sticky_mask = 32'h7fff;
-    localparam  th_index_mask = 32'h7f;
-    localparam  bpen_index_mask = 32'h1f;
-    localparam  reset_mode = 2'b0;
-    localparam  reset_sticky = 32'h10;
-    localparam  reset_t_bm = 32'h1388;
-    localparam  reset_seed = 32'h1;
-    localparam  reset_classes = 128'h7f01;
     localparam  reset_th = 4096'hc3000000c4000000c6000000c8000000c9000000cb000000cc000000ce000000d0000000d2000000d3000000d5000000d7000000d9000000db000000dd000000df000000e1000000e3000000e5000000e7000000e9000000eb000000ee000000f0000000f2000000f5000000f7000000fa000000fc000000ff000001010000010400000107000001090000010c0000010f0000011200000115000001180000011c0000011f0000012200000126000001290000012d0000013000000134000001380000013c0000014000000144000001480000014d00000151000001560000015b00000160000001650000016a0000016f000001750000017a00000180000001860000018c0000019300000199000001a0000001a7000001af000001b6000001be000001c6000001ce000001d7000001e0000001ea000001f4000001fe00000208000002130000021f0000022b00000238000002450000025300000261000002710000028100000291000002a3000002b6000002ca000002df000002f50000030d00000326000003410000035e0000037c0000039d000003c1000003e8000004110000043e00000470000004a6000004e2000005230000056c000005be0000061a00000682000006f90000078300000823000008e0000009c400000ad900000c3500000df300001046000013880000186a0000208d000030d4000061a8;
     localparam  reset_lfsr = 32'h1;
     localparam  lfsr_toggle = 32'h80200003;
     localparam  mask_24 = 32'hffffff;
     localparam  mask_7 = 8'h7f;
-    localparam  lane_class = 128'h7fff;
+    localparam  at_mode = 10'b1100000;
+    localparam  at_sticky = 10'b10000000;
+    localparam  at_t_bm = 10'b10100000;
+    localparam  at_status = 10'b11100000;
+    localparam  at_err = 10'b100000000;
+    localparam  at_now_ts = 10'b100100000;
+    localparam  at_th_index = 10'b101000000;
+    localparam  at_th_data = 10'b101100000;
+    localparam  at_bpen_index = 10'b110000000;
+    localparam  at_bpen_lo = 10'b110100000;
+    localparam  at_bpen_hi = 10'b111000000;
+    localparam  at_snap_index = 10'b111100000;
+    localparam  at_snap_data0 = 10'b1000000000;
+    localparam  at_snap_data1 = 10'b1000100000;
+    localparam  at_class0 = 10'b1100000000;
+    localparam  lfsr_seed_written = 32'h40;
+    localparam  th_data_written = 32'h800;
+    localparam  bpen_lo_written = 32'h2000;
+    localparam  bpen_hi_written = 32'h4000;
+    localparam  snap_index_written = 32'h8000;
     localparam  q_lane_mask = 8'h7f;
-    localparam  class_lane_mask = 8'h1;
     localparam  init_mask = 32'h7ffff;
     localparam  bm_port_mask = 32'h3f;
     localparam  ft_addr_mask = 20'h7ffff;
@@ -267,8 +255,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  port_mask = 12'h1f;
     localparam  th_lane_mask = 12'h7f;
     localparam  snap_k_mask = 32'hfffff;
-    localparam  snap_index_mask = 32'h3fffff;
-    localparam  class_word_mask = 32'h7fff;
     localparam  one_8 = 8'h1;
     localparam  one_48 = 48'h1;
     localparam  c32_16 = 12'h20;
@@ -285,6 +271,17 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  f_pc_underflow = 8'h80;
 
     // Stub signals
+    reg  csr$reset;
+    reg  csr$we;
+    reg  [5:0] csr$addr;
+    reg  [31:0] csr$wdata;
+    reg  [5:0] csr$raddr;
+    reg  [1023:0] csr$hw_value;
+    reg  [1023:0] csr$hw_set;
+    wire  [31:0] csr$rdata;
+    wire  [1023:0] csr$value;
+    wire  [1023:0] csr$value_next;
+    wire  [31:0] csr$write;
     reg  i_enq_valid$d;
     wire  i_enq_valid$q;
     reg  [5:0] i_enq_in$d;
@@ -480,28 +477,10 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     wire  [31:0] bm_port_c$q;
     reg  [7:0] bm_chunk_c$d;
     wire  [7:0] bm_chunk_c$q;
-    reg  [1:0] r_mode$d;
-    wire  [1:0] r_mode$q;
-    reg  [31:0] r_sticky$d;
-    wire  [31:0] r_sticky$q;
-    reg  [31:0] r_t_bm$d;
-    wire  [31:0] r_t_bm$q;
-    reg  [31:0] r_seed$d;
-    wire  [31:0] r_seed$q;
-    reg  [7:0] r_err$d;
-    wire  [7:0] r_err$q;
-    reg  [31:0] r_th_index$d;
-    wire  [31:0] r_th_index$q;
-    reg  [31:0] r_bpen_index$d;
-    wire  [31:0] r_bpen_index$q;
-    reg  [31:0] r_snap_index$d;
-    wire  [31:0] r_snap_index$q;
     reg  [31:0] r_snap0$d;
     wire  [31:0] r_snap0$q;
     reg  [31:0] r_snap1$d;
     wire  [31:0] r_snap1$q;
-    reg  [127:0] r_classes$d;
-    wire  [127:0] r_classes$q;
     reg  snap_pending$d;
     wire  snap_pending$q;
     reg  o_ready$d;
@@ -538,8 +517,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     wire  [1:0] o_bm_base$q;
     reg  [31:0] o_bm_bits$d;
     wire  [31:0] o_bm_bits$q;
-    reg  [31:0] o_rdata$d;
-    wire  [31:0] o_rdata$q;
 
     // Local signals
     reg  [31:0] h_full;
@@ -551,25 +528,16 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [19:0] addr_e;
     reg  [19:0] addr_d;
     reg  [19:0] addr_a;
-    reg  w_mode;
-    reg  w_sticky;
-    reg  w_t_bm;
     reg  w_seed;
-    reg  w_err;
-    reg  w_th_index;
     reg  w_th_data;
-    reg  w_bpen_index;
     reg  w_bpen_lo;
     reg  w_bpen_hi;
     reg  w_snap_index;
-    reg  w_class;
-    reg  [7:0] w_class_index;
     reg  [1:0] mode_eff;
     reg  [31:0] sticky_eff;
     reg  [31:0] t_bm_eff;
-    reg  [31:0] seed_eff;
     reg  [31:0] lfsr_eff;
-    reg  [127:0] classes_eff;
+    reg  [255:0] classes_eff;
     reg  [4095:0] th_eff;
     reg  [4095:0] bpen_eff;
     reg  [11:0] th_off;
@@ -660,7 +628,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [31:0] bpen_hi_wdata;
     reg  [47:0] now_wide;
     reg  [127:0] rx_cmask_wide;
-    reg  [127:0] e_cw_wide;
+    reg  [255:0] e_cw_wide;
     reg  [4095:0] e_row_empty_wide;
     reg  [4095:0] e_row_paused_wide;
     reg  [511:0] e_rr_wide;
@@ -668,7 +636,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [11:0] e_bp_idx;
     reg  [4095:0] bm_bits_wide;
     reg  [47:0] now_next_wide;
-    reg  [127:0] rd_class_wide;
     reg  [11:0] s_qi;
     reg  [7:0] e_q_first;
     reg  [31:0] e_rand_prod;
@@ -704,7 +671,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [31:0] s_d0;
     reg  [31:0] s_d1;
     reg  [7:0] flags;
-    reg  [7:0] err_next;
     reg  [47:0] now_next;
     reg  ready_next;
     reg  pending_next;
@@ -713,10 +679,15 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [31:0] snap_index_next;
     reg  [31:0] snap0_next;
     reg  [31:0] snap1_next;
-    reg  [11:0] rd_th_off;
-    reg  [11:0] rd_bpen_off;
-    reg  [7:0] rd_class;
     reg  [31:0] status_word;
+    reg  [31:0] snap_index;
+    reg  [31:0] th_index;
+    reg  [31:0] bpen_index;
+    reg  [31:0] rd_th;
+    reg  [31:0] now_ts_next;
+    reg  [11:0] rd_bpen_off;
+    reg  [31:0] rd_bpen_lo;
+    reg  [31:0] rd_bpen_hi;
     reg  pause_now;
     reg  resume_now;
     reg  we_e;
@@ -728,6 +699,20 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [31:0] wd_ts;
 
     // Sub module instances
+    bfc_tofino2__csr csr(
+        .clock(clock),
+        .reset(csr$reset),
+        .we(csr$we),
+        .addr(csr$addr),
+        .wdata(csr$wdata),
+        .raddr(csr$raddr),
+        .hw_value(csr$hw_value),
+        .hw_set(csr$hw_set),
+        .rdata(csr$rdata),
+        .value(csr$value),
+        .value_next(csr$value_next),
+        .write(csr$write)
+    );
     bfc_tofino2__i_enq_valid i_enq_valid(
         .d(i_enq_valid$d),
         .q(i_enq_valid$q),
@@ -1151,46 +1136,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .q(bm_chunk_c$q),
         .clock(clock)
     );
-    bfc_tofino2__r_mode r_mode(
-        .d(r_mode$d),
-        .q(r_mode$q),
-        .clock(clock)
-    );
-    bfc_tofino2__r_sticky r_sticky(
-        .d(r_sticky$d),
-        .q(r_sticky$q),
-        .clock(clock)
-    );
-    bfc_tofino2__r_t_bm r_t_bm(
-        .d(r_t_bm$d),
-        .q(r_t_bm$q),
-        .clock(clock)
-    );
-    bfc_tofino2__r_seed r_seed(
-        .d(r_seed$d),
-        .q(r_seed$q),
-        .clock(clock)
-    );
-    bfc_tofino2__r_err r_err(
-        .d(r_err$d),
-        .q(r_err$q),
-        .clock(clock)
-    );
-    bfc_tofino2__r_th_index r_th_index(
-        .d(r_th_index$d),
-        .q(r_th_index$q),
-        .clock(clock)
-    );
-    bfc_tofino2__r_bpen_index r_bpen_index(
-        .d(r_bpen_index$d),
-        .q(r_bpen_index$q),
-        .clock(clock)
-    );
-    bfc_tofino2__r_snap_index r_snap_index(
-        .d(r_snap_index$d),
-        .q(r_snap_index$q),
-        .clock(clock)
-    );
     bfc_tofino2__r_snap0 r_snap0(
         .d(r_snap0$d),
         .q(r_snap0$q),
@@ -1199,11 +1144,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     bfc_tofino2__r_snap1 r_snap1(
         .d(r_snap1$d),
         .q(r_snap1$q),
-        .clock(clock)
-    );
-    bfc_tofino2__r_classes r_classes(
-        .d(r_classes$d),
-        .q(r_classes$q),
         .clock(clock)
     );
     bfc_tofino2__snap_pending snap_pending(
@@ -1296,11 +1236,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .q(o_bm_bits$q),
         .clock(clock)
     );
-    bfc_tofino2__o_rdata o_rdata(
-        .d(o_rdata$d),
-        .q(o_rdata$q),
-        .clock(clock)
-    );
 
     // Update code
     always @(*) begin
@@ -1371,17 +1306,8 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         bm_slot$d = bm_slot$q;
         bm_port_c$d = bm_port_c$q;
         bm_chunk_c$d = bm_chunk_c$q;
-        r_mode$d = r_mode$q;
-        r_sticky$d = r_sticky$q;
-        r_t_bm$d = r_t_bm$q;
-        r_seed$d = r_seed$q;
-        r_err$d = r_err$q;
-        r_th_index$d = r_th_index$q;
-        r_bpen_index$d = r_bpen_index$q;
-        r_snap_index$d = r_snap_index$q;
         r_snap0$d = r_snap0$q;
         r_snap1$d = r_snap1$q;
-        r_classes$d = r_classes$q;
         snap_pending$d = snap_pending$q;
         o_ready$d = o_ready$q;
         o_asg_valid$d = o_asg_valid$q;
@@ -1400,27 +1326,19 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         o_bm_port$d = o_bm_port$q;
         o_bm_base$d = o_bm_base$q;
         o_bm_bits$d = o_bm_bits$q;
-        o_rdata$d = o_rdata$q;
-        w_mode = i_csr_we$q & (i_csr_addr$q == a_mode);
-        w_sticky = i_csr_we$q & (i_csr_addr$q == a_sticky);
-        w_t_bm = i_csr_we$q & (i_csr_addr$q == a_t_bm);
-        w_seed = i_csr_we$q & (i_csr_addr$q == a_lfsr_seed);
-        w_err = i_csr_we$q & (i_csr_addr$q == a_err);
-        w_th_index = i_csr_we$q & (i_csr_addr$q == a_th_index);
-        w_th_data = i_csr_we$q & (i_csr_addr$q == a_th_data);
-        w_bpen_index = i_csr_we$q & (i_csr_addr$q == a_bpen_index);
-        w_bpen_lo = i_csr_we$q & (i_csr_addr$q == a_bpen_lo);
-        w_bpen_hi = i_csr_we$q & (i_csr_addr$q == a_bpen_hi) & has_bpen_hi;
-        w_snap_index = i_csr_we$q & (i_csr_addr$q == a_snap_index);
-        w_class_index = {2'd0, i_csr_addr$q} - {2'd0, a_class_base};
-        w_class = i_csr_we$q & (i_csr_addr$q >= a_class_base) & (w_class_index < n_classes);
-        w_class_index = w_class_index & class_lane_mask;
+        csr$reset = reset;
+        csr$we = i_csr_we$q;
+        csr$addr = i_csr_addr$q;
+        csr$wdata = i_csr_wdata$q;
+        csr$raddr = csr_addr;
+        w_seed = |(csr$write & lfsr_seed_written);
+        w_th_data = |(csr$write & th_data_written);
+        w_bpen_lo = |(csr$write & bpen_lo_written);
+        w_bpen_hi = |(csr$write & bpen_hi_written) & has_bpen_hi;
+        w_snap_index = |(csr$write & snap_index_written);
         s_serve = i_serve$q & init_done$q;
         pending_next = (snap_pending$q & ~s_serve) | w_snap_index;
-        snap_index_next = r_snap_index$q;
-        if (w_snap_index) begin
-            snap_index_next = i_csr_wdata$q & snap_index_mask;
-        end
+        snap_index_next = csr$value_next[(at_snap_index)+:(32)];
         h_full = crc_zero;
         if (^(enq_fid & crc_masks[(0 * 32'h40)+:(64)])) begin
             h_full[0] = ~h_full[0];
@@ -1670,26 +1588,18 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         i_csr_addr$d = csr_addr;
         i_csr_wdata$d = csr_wdata;
         i_serve$d = pending_next & ~enq_valid;
-        s_k = r_snap_index$q & snap_k_mask;
+        snap_index = csr$value[(at_snap_index)+:(32)];
+        th_index = csr$value[(at_th_index)+:(32)];
+        bpen_index = csr$value[(at_bpen_index)+:(32)];
+        s_k = snap_index & snap_k_mask;
         s_qi = s_k[11:0];
         s_qlane_wide = s_k & ((one_32 << queue_bits) - one_32);
         s_plane_wide = s_k & ((one_32 << upstream_bits) - one_32);
-        mode_eff = r_mode$q;
-        if (w_mode) begin
-            mode_eff = i_csr_wdata$q[(32'h0)+:(2)];
-        end
-        sticky_eff = r_sticky$q;
-        if (w_sticky) begin
-            sticky_eff = i_csr_wdata$q & sticky_mask;
-        end
-        t_bm_eff = r_t_bm$q;
-        if (w_t_bm) begin
-            t_bm_eff = i_csr_wdata$q & mask_24;
-        end
-        seed_eff = r_seed$q;
+        mode_eff = csr$value_next[(at_mode)+:(2)];
+        sticky_eff = csr$value_next[(at_sticky)+:(32)];
+        t_bm_eff = csr$value_next[(at_t_bm)+:(32)];
         lfsr_eff = lfsr$q;
         if (w_seed) begin
-            seed_eff = i_csr_wdata$q;
             if (|i_csr_wdata$q) begin
                 lfsr_eff = i_csr_wdata$q;
             end
@@ -1697,21 +1607,18 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
                 lfsr_eff = one_32;
             end
         end
-        classes_eff = r_classes$q;
-        if (w_class) begin
-            classes_eff = (r_classes$q & ~(lane_class << (w_class_index << 32'h4))) | (({96'd0, i_csr_wdata$q} & lane_class) << (w_class_index << 32'h4));
-        end
-        th_off = (r_th_index$q[11:0] & th_lane_mask) << 32'h5;
+        classes_eff = csr$value_next[(at_class0)+:(256)];
+        th_off = (th_index[11:0] & th_lane_mask) << 32'h5;
         th_wdata = i_csr_wdata$q & occ_max;
         th_eff = th$q ^ reset_th;
-        if (w_th_data & (r_th_index$q < {24'd0, n_queues})) begin
+        if (w_th_data & (th_index < {24'd0, n_queues})) begin
             th_eff = ((th$q ^ reset_th) & ~(lane_th << th_off)) | ({4064'd0, th_wdata} << th_off);
         end
-        bpen_off = (r_bpen_index$q[11:0] & port_mask) << 32'h6;
+        bpen_off = (bpen_index[11:0] & port_mask) << 32'h6;
         bpen_lo_wdata = ~i_csr_wdata$q & bpen_lo_mask;
         bpen_hi_wdata = ~i_csr_wdata$q & bpen_hi_mask;
         bpen_eff = bpen$q;
-        if (r_bpen_index$q < {24'd0, n_ports}) begin
+        if (bpen_index < {24'd0, n_ports}) begin
             if (w_bpen_lo) begin
                 bpen_eff = (bpen$q & ~({4064'd0, bpen_lo_mask} << bpen_off)) | ({4064'd0, bpen_lo_wdata} << bpen_off);
             end
@@ -1826,7 +1733,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             a_ts = now_ts;
         end
         a_size = (a_ec - a_dc) & size_mask;
-        e_cw_wide = classes_eff >> ({5'd0, i_enq_class$q} << 32'h4);
+        e_cw_wide = classes_eff >> ({5'd0, i_enq_class$q} << 32'h5);
         e_cw = e_cw_wide[15:0];
         e_first = e_cw[7:0] & mask_7;
         e_count = e_cw[(32'h8)+:(8)] & mask_7;
@@ -2880,7 +2787,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
                 end
             end
         end
-        s_table = r_snap_index$q[(32'h14)+:(2)];
+        s_table = snap_index[(32'h14)+:(2)];
         s_ok = 1'b0;
         s_d0 = 32'h0;
         s_d1 = 32'h0;
@@ -2935,10 +2842,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (d_pc_under) begin
             flags = flags | f_pc_underflow;
         end
-        err_next = r_err$q | flags;
-        if (w_err) begin
-            err_next = (r_err$q & ~i_csr_wdata$q[(32'h0)+:(8)]) | flags;
-        end
+        csr$hw_set = {1016'd0, flags} << at_err;
         now_next = now$q;
         if (live$q) begin
             now_next = now$q + one_48;
@@ -2947,14 +2851,8 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (live$q & ((init_cnt$q + one_32) >= ft_entries)) begin
             ready_next = 1'b1;
         end
-        th_index_next = r_th_index$q;
-        if (w_th_index) begin
-            th_index_next = i_csr_wdata$q & th_index_mask;
-        end
-        bpen_index_next = r_bpen_index$q;
-        if (w_bpen_index) begin
-            bpen_index_next = i_csr_wdata$q & bpen_index_mask;
-        end
+        th_index_next = csr$value_next[(at_th_index)+:(32)];
+        bpen_index_next = csr$value_next[(at_bpen_index)+:(32)];
         live$d = 1'b1;
         now$d = now_next;
         init_cnt$d = init_cnt$q & init_mask;
@@ -2978,17 +2876,8 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         end
         th$d = (th_eff ^ reset_th) & used_th;
         bpen$d = bpen_eff & used_bpen;
-        r_mode$d = mode_eff;
-        r_sticky$d = sticky_eff & sticky_mask;
-        r_t_bm$d = t_bm_eff & mask_24;
-        r_seed$d = seed_eff;
-        r_err$d = err_next;
-        r_th_index$d = th_index_next & th_index_mask;
-        r_bpen_index$d = bpen_index_next & bpen_index_mask;
-        r_snap_index$d = snap_index_next & snap_index_mask;
         r_snap0$d = snap0_next;
         r_snap1$d = snap1_next;
-        r_classes$d = classes_eff & used_classes;
         snap_pending$d = pending_next;
         o_ready$d = init_done$q | (live$q & ((init_cnt$q + one_32 + one_32) >= ft_entries));
         o_asg_valid$d = i_enq_valid$q;
@@ -3029,11 +2918,8 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             o_bm_base$d = bm_chunk_c$q[1:0];
             o_bm_bits$d = bm_bits_wide[31:0];
         end
-        rd_th_off = (th_index_next[11:0] & th_lane_mask) << 32'h5;
-        rd_bpen_off = (bpen_index_next[11:0] & port_mask) << 32'h6;
         now_next_wide = now_next >> ts_shift;
-        rd_class = {2'd0, csr_addr} - {2'd0, a_class_base};
-        rd_class_wide = classes_eff >> ((rd_class & class_lane_mask) << 32'h4);
+        now_ts_next = now_next_wide[31:0] & ts_mask;
         status_word = 32'h0;
         if (ready_next) begin
             status_word = status_word | one_32;
@@ -3041,64 +2927,18 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (pending_next) begin
             status_word = status_word | (one_32 << 32'h1);
         end
-        o_rdata$d = 32'h0;
-        if (csr_addr == a_id) begin
-            o_rdata$d = id_word;
+        rd_th = 32'h0;
+        if (th_index_next < {24'd0, n_queues}) begin
+            rd_th = th_eff[(((th_index_next[11:0] & th_lane_mask) << 32'h5))+:(32)];
         end
-        if (csr_addr == a_params) begin
-            o_rdata$d = params_word;
+        rd_bpen_lo = 32'h0;
+        rd_bpen_hi = 32'h0;
+        rd_bpen_off = (bpen_index_next[11:0] & port_mask) << 32'h6;
+        if (bpen_index_next < {24'd0, n_ports}) begin
+            rd_bpen_lo = ~bpen_eff[(rd_bpen_off)+:(32)] & bpen_lo_mask;
+            rd_bpen_hi = ~bpen_eff[((rd_bpen_off + c32_16))+:(32)] & bpen_hi_mask;
         end
-        if (csr_addr == a_ft_size) begin
-            o_rdata$d = m_entries;
-        end
-        if (csr_addr == a_mode) begin
-            o_rdata$d = {30'd0, mode_eff};
-        end
-        if (csr_addr == a_sticky) begin
-            o_rdata$d = sticky_eff;
-        end
-        if (csr_addr == a_t_bm) begin
-            o_rdata$d = t_bm_eff;
-        end
-        if (csr_addr == a_lfsr_seed) begin
-            o_rdata$d = seed_eff;
-        end
-        if (csr_addr == a_status) begin
-            o_rdata$d = status_word;
-        end
-        if (csr_addr == a_err) begin
-            o_rdata$d = {24'd0, err_next};
-        end
-        if (csr_addr == a_now_ts) begin
-            o_rdata$d = now_next_wide[31:0] & ts_mask;
-        end
-        if (csr_addr == a_th_index) begin
-            o_rdata$d = th_index_next;
-        end
-        if ((csr_addr == a_th_data) & (th_index_next < {24'd0, n_queues})) begin
-            o_rdata$d = th_eff[(rd_th_off)+:(32)];
-        end
-        if (csr_addr == a_bpen_index) begin
-            o_rdata$d = bpen_index_next;
-        end
-        if ((csr_addr == a_bpen_lo) & (bpen_index_next < {24'd0, n_ports})) begin
-            o_rdata$d = ~bpen_eff[(rd_bpen_off)+:(32)] & bpen_lo_mask;
-        end
-        if ((csr_addr == a_bpen_hi) & has_bpen_hi & (bpen_index_next < {24'd0, n_ports})) begin
-            o_rdata$d = ~bpen_eff[((rd_bpen_off + c32_16))+:(32)] & bpen_hi_mask;
-        end
-        if (csr_addr == a_snap_index) begin
-            o_rdata$d = snap_index_next;
-        end
-        if (csr_addr == a_snap_data0) begin
-            o_rdata$d = snap0_next;
-        end
-        if (csr_addr == a_snap_data1) begin
-            o_rdata$d = snap1_next;
-        end
-        if ((csr_addr >= a_class_base) & (rd_class < n_classes)) begin
-            o_rdata$d = rd_class_wide[31:0] & class_word_mask;
-        end
+        csr$hw_value = ({992'd0, status_word} << at_status) | ({992'd0, now_ts_next} << at_now_ts) | ({992'd0, rd_th} << at_th_data) | ({992'd0, rd_bpen_lo} << at_bpen_lo) | ({992'd0, rd_bpen_hi} << at_bpen_hi) | ({992'd0, snap0_next} << at_snap_data0) | ({992'd0, snap1_next} << at_snap_data1);
         ready = o_ready$q;
         asg_valid = o_asg_valid$q;
         asg_refused = o_asg_refused$q;
@@ -3116,7 +2956,7 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         bm_port = o_bm_port$q;
         bm_base = o_bm_base$q;
         bm_bits = o_bm_bits$q;
-        csr_rdata = o_rdata$q;
+        csr_rdata = csr$rdata;
         if (reset) begin
             i_enq_valid$d = 1'b0;
             i_enq_in$d = 6'h0;
@@ -3171,17 +3011,8 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             bm_slot$d = 32'h0;
             bm_port_c$d = 32'h0;
             bm_chunk_c$d = 8'h0;
-            r_mode$d = reset_mode;
-            r_sticky$d = reset_sticky;
-            r_t_bm$d = reset_t_bm;
-            r_seed$d = reset_seed;
-            r_err$d = 8'h0;
-            r_th_index$d = 32'h0;
-            r_bpen_index$d = 32'h0;
-            r_snap_index$d = 32'h0;
             r_snap0$d = 32'h0;
             r_snap1$d = 32'h0;
-            r_classes$d = reset_classes;
             snap_pending$d = 1'b0;
             o_ready$d = 1'b0;
             o_asg_valid$d = 1'b0;
@@ -3200,7 +3031,6 @@ module bfc_tofino2__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             o_bm_port$d = 6'h0;
             o_bm_base$d = 2'h0;
             o_bm_bits$d = 32'h0;
-            o_rdata$d = 32'h0;
         end
     end
 
@@ -3281,6 +3111,86 @@ module bfc_tofino2__bpen(d,q,clock);
     end
 
 endmodule // bfc_tofino2__bpen
+
+
+module bfc_tofino2__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  we;
+    input wire  [5:0] addr;
+    input wire  [31:0] wdata;
+    input wire  [5:0] raddr;
+    input wire  [1023:0] hw_value;
+    input wire  [1023:0] hw_set;
+    output reg  [31:0] rdata;
+    output reg  [1023:0] value;
+    output reg  [1023:0] value_next;
+    output reg  [31:0] write;
+
+    // Update code (custom)
+    reg [1:0] r_mode;
+    reg [14:0] r_sticky;
+    reg [23:0] r_t_bm;
+    reg [31:0] r_lfsr_seed;
+    reg [7:0] r_err;
+    reg [6:0] r_th_index;
+    reg [4:0] r_bpen_index;
+    reg [21:0] r_snap_index;
+    reg [14:0] r_class0;
+    // Each slot reads only its register's bits of the buses; the rest is unused on purpose.
+    wire unused_bus_bits = ^{wdata, hw_value, hw_set};
+    wire [31:0] slot = we ? 32'd1 << addr : 32'd0;
+    always @(posedge clock) begin
+       if (reset) begin
+          r_mode <= 2'h0;
+          r_sticky <= 15'h10;
+          r_t_bm <= 24'h1388;
+          r_lfsr_seed <= 32'h1;
+          r_err <= 8'h0;
+          r_th_index <= 7'h0;
+          r_bpen_index <= 5'h0;
+          r_snap_index <= 22'h0;
+          r_class0 <= 15'h7f01;
+          rdata <= 32'd0;
+       end else begin
+          if (slot[3]) r_mode <= wdata[1:0];
+          if (slot[4]) r_sticky <= wdata[14:0];
+          if (slot[5]) r_t_bm <= wdata[23:0];
+          if (slot[6]) r_lfsr_seed <= wdata[31:0];
+          r_err <= r_err & ~(slot[8] ? wdata[7:0] : 8'd0) | hw_set[263:256];
+          if (slot[10]) r_th_index <= wdata[6:0];
+          if (slot[12]) r_bpen_index <= wdata[4:0];
+          if (slot[15]) r_snap_index <= wdata[21:0];
+          if (slot[24]) r_class0 <= wdata[14:0];
+          case (raddr)
+             6'd0: rdata <= 32'h42464301;
+             6'd1: rdata <= 32'h01808020;
+             6'd2: rdata <= 32'h00003200;
+             6'd3: rdata <= {30'd0, (slot[3] ? wdata[1:0] : r_mode)};
+             6'd4: rdata <= {17'd0, (slot[4] ? wdata[14:0] : r_sticky)};
+             6'd5: rdata <= {8'd0, (slot[5] ? wdata[23:0] : r_t_bm)};
+             6'd6: rdata <= (slot[6] ? wdata[31:0] : r_lfsr_seed);
+             6'd7: rdata <= {30'd0, hw_value[225:224]};
+             6'd8: rdata <= {24'd0, (r_err & ~(slot[8] ? wdata[7:0] : 8'd0) | hw_set[263:256])};
+             6'd9: rdata <= {16'd0, hw_value[303:288]};
+             6'd10: rdata <= {25'd0, (slot[10] ? wdata[6:0] : r_th_index)};
+             6'd11: rdata <= {8'd0, hw_value[375:352]};
+             6'd12: rdata <= {27'd0, (slot[12] ? wdata[4:0] : r_bpen_index)};
+             6'd13: rdata <= hw_value[447:416];
+             6'd15: rdata <= {10'd0, (slot[15] ? wdata[21:0] : r_snap_index)};
+             6'd16: rdata <= hw_value[543:512];
+             6'd17: rdata <= hw_value[575:544];
+             6'd24: rdata <= {17'd0, (slot[24] ? wdata[14:0] : r_class0)};
+             default: rdata <= 32'd0;
+          endcase
+       end
+    end
+    always @(*) value = {32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, {17'd0, r_class0}, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, {10'd0, r_snap_index}, 32'd0, 32'd0, {27'd0, r_bpen_index}, 32'd0, {25'd0, r_th_index}, 32'd0, {24'd0, r_err}, 32'd0, r_lfsr_seed, {8'd0, r_t_bm}, {17'd0, r_sticky}, {30'd0, r_mode}, 32'd0, 32'd0, 32'd0};
+    always @(*) value_next = {32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, {17'd0, (reset ? 15'h7f01 : slot[24] ? wdata[14:0] : r_class0)}, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, {10'd0, (reset ? 22'h0 : slot[15] ? wdata[21:0] : r_snap_index)}, 32'd0, 32'd0, {27'd0, (reset ? 5'h0 : slot[12] ? wdata[4:0] : r_bpen_index)}, 32'd0, {25'd0, (reset ? 7'h0 : slot[10] ? wdata[6:0] : r_th_index)}, 32'd0, 32'd0, 32'd0, (reset ? 32'h1 : slot[6] ? wdata[31:0] : r_lfsr_seed), {8'd0, (reset ? 24'h1388 : slot[5] ? wdata[23:0] : r_t_bm)}, {17'd0, (reset ? 15'h10 : slot[4] ? wdata[14:0] : r_sticky)}, {30'd0, (reset ? 2'h0 : slot[3] ? wdata[1:0] : r_mode)}, 32'd0, 32'd0, 32'd0};
+    always @(*) write = slot;
+endmodule // bfc_tofino2__csr
 
 
 module bfc_tofino2__dsp(d,q,clock);
@@ -4689,25 +4599,6 @@ module bfc_tofino2__o_pause_valid(d,q,clock);
 endmodule // bfc_tofino2__o_pause_valid
 
 
-module bfc_tofino2__o_rdata(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__o_rdata
-
-
 module bfc_tofino2__o_ready(d,q,clock);
 
     // Module arguments
@@ -4952,101 +4843,6 @@ module bfc_tofino2__qe(clock,read_address,read_data,read_address_b,read_data_b,w
 endmodule // bfc_tofino2__qe
 
 
-module bfc_tofino2__r_bpen_index(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_bpen_index
-
-
-module bfc_tofino2__r_classes(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_classes
-
-
-module bfc_tofino2__r_err(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_err
-
-
-module bfc_tofino2__r_mode(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_mode
-
-
-module bfc_tofino2__r_seed(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_seed
-
-
 module bfc_tofino2__r_snap0(d,q,clock);
 
     // Module arguments
@@ -5083,82 +4879,6 @@ module bfc_tofino2__r_snap1(d,q,clock);
     end
 
 endmodule // bfc_tofino2__r_snap1
-
-
-module bfc_tofino2__r_snap_index(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_snap_index
-
-
-module bfc_tofino2__r_sticky(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_sticky
-
-
-module bfc_tofino2__r_t_bm(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_t_bm
-
-
-module bfc_tofino2__r_th_index(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino2__r_th_index
 
 
 module bfc_tofino2__ram_dc_a(clock,read_address,read_data,write_address,write_data,write_enable);

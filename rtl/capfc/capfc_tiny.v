@@ -312,6 +312,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  csr$we;
     reg  [5:0] csr$addr;
     reg  [31:0] csr$wdata;
+    reg  [5:0] csr$raddr;
     reg  [639:0] csr$hw_value;
     reg  [639:0] csr$hw_set;
     wire  [31:0] csr$rdata;
@@ -486,6 +487,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .we(csr$we),
         .addr(csr$addr),
         .wdata(csr$wdata),
+        .raddr(csr$raddr),
         .hw_value(csr$hw_value),
         .hw_set(csr$hw_set),
         .rdata(csr$rdata),
@@ -603,6 +605,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         csr$reset = reset;
         csr$we = csr_we;
         csr$addr = csr_addr;
+        csr$raddr = csr_addr;
         csr$wdata = csr_wdata;
         csr$hw_value = ({638'd0, status} << at_status) | ({624'd0, counters$inspected} << at_inspect_counter) | ({576'd0, decision$inspect_row} << at_inspect_e_lo) | ({624'd0, decision$inspect_state} << at_inspect_state);
         err_set = 4'h0;
@@ -1898,7 +1901,7 @@ module capfc_tiny__counters$snap_pending(d,q,clock);
 endmodule // capfc_tiny__counters$snap_pending
 
 
-module capfc_tiny__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value_next,write);
+module capfc_tiny__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
 
     // Module arguments
     input wire  clock;
@@ -1906,6 +1909,7 @@ module capfc_tiny__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,val
     input wire  we;
     input wire  [5:0] addr;
     input wire  [31:0] wdata;
+    input wire  [5:0] raddr;
     input wire  [639:0] hw_value;
     input wire  [639:0] hw_set;
     output reg  [31:0] rdata;
@@ -1960,7 +1964,7 @@ module capfc_tiny__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,val
           if (slot[12]) r_refresh <= wdata[15:0];
           r_err <= r_err & ~(slot[13] ? wdata[3:0] : 4'd0) | hw_set[419:416];
           if (slot[15]) r_inspect <= wdata[21:0];
-          case (addr)
+          case (raddr)
              6'd0: rdata <= 32'h43415001;
              6'd1: rdata <= 32'h32d00204;
              6'd2: rdata <= {29'd0, r_policy};

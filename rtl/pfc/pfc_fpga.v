@@ -159,6 +159,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     reg  csr$we;
     reg  [5:0] csr$addr;
     reg  [31:0] csr$wdata;
+    reg  [5:0] csr$raddr;
     reg  [255:0] csr$hw_value;
     reg  [255:0] csr$hw_set;
     wire  [31:0] csr$rdata;
@@ -232,6 +233,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .we(csr$we),
         .addr(csr$addr),
         .wdata(csr$wdata),
+        .raddr(csr$raddr),
         .hw_value(csr$hw_value),
         .hw_set(csr$hw_set),
         .rdata(csr$rdata),
@@ -317,6 +319,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         csr$reset = reset;
         csr$we = csr_we;
         csr$addr = csr_addr;
+        csr$raddr = csr_addr;
         csr$wdata = csr_wdata;
         csr$hw_value = 256'h0;
         err_uf_bits = 2'h0;
@@ -360,7 +363,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
 endmodule // top
 
 
-module pfc_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value_next,write);
+module pfc_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
 
     // Module arguments
     input wire  clock;
@@ -368,6 +371,7 @@ module pfc_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value
     input wire  we;
     input wire  [5:0] addr;
     input wire  [31:0] wdata;
+    input wire  [5:0] raddr;
     input wire  [255:0] hw_value;
     input wire  [255:0] hw_set;
     output reg  [31:0] rdata;
@@ -401,7 +405,7 @@ module pfc_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value
           if (slot[5]) r_quanta <= wdata[15:0];
           if (slot[6]) r_refresh <= wdata[15:0];
           r_err <= r_err & ~(slot[7] ? wdata[1:0] : 2'd0) | hw_set[225:224];
-          case (addr)
+          case (raddr)
              6'd0: rdata <= 32'h50464301;
              6'd1: rdata <= 32'h0b100408;
              6'd2: rdata <= {16'd0, r_xoff};

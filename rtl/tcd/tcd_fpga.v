@@ -132,6 +132,7 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  csr$we;
     reg  [5:0] csr$addr;
     reg  [31:0] csr$wdata;
+    reg  [5:0] csr$raddr;
     reg  [543:0] csr$hw_value;
     reg  [543:0] csr$hw_set;
     wire  [31:0] csr$rdata;
@@ -277,6 +278,7 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .we(csr$we),
         .addr(csr$addr),
         .wdata(csr$wdata),
+        .raddr(csr$raddr),
         .hw_value(csr$hw_value),
         .hw_set(csr$hw_set),
         .rdata(csr$rdata),
@@ -542,6 +544,7 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         csr$reset = reset;
         csr$we = csr_we;
         csr$addr = csr_addr;
+        csr$raddr = csr_addr;
         csr$wdata = csr_wdata;
         csr$hw_value = ({512'd0, capture$now} << at_now) | ({512'd0, capture$snap_busy} << at_entry_status) | ({512'd0, entries$snap_t_on} << at_entry_t_on) | ({512'd0, entries$snap_t_t} << at_entry_t_t) | ({512'd0, entries$snap_q_rec} << at_entry_q_rec) | ({536'd0, entries$snap_state} << at_entry_state);
         csr$hw_set = 544'h0;
@@ -1606,7 +1609,7 @@ module tcd_fpga__classify$t_zero(d,q,clock);
 endmodule // tcd_fpga__classify$t_zero
 
 
-module tcd_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value_next,write);
+module tcd_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
 
     // Module arguments
     input wire  clock;
@@ -1614,6 +1617,7 @@ module tcd_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value
     input wire  we;
     input wire  [5:0] addr;
     input wire  [31:0] wdata;
+    input wire  [5:0] raddr;
     input wire  [543:0] hw_value;
     input wire  [543:0] hw_set;
     output reg  [31:0] rdata;
@@ -1656,7 +1660,7 @@ module tcd_fpga__csr(clock,reset,we,addr,wdata,hw_value,hw_set,rdata,value,value
           if (slot[8]) r_prio_enable <= wdata[7:0];
           r_err <= r_err & ~(slot[10] ? wdata[0:0] : 1'd0) | hw_set[320:320];
           if (slot[11]) r_entry_index <= wdata[5:0];
-          case (addr)
+          case (raddr)
              6'd0: rdata <= 32'h54434401;
              6'd1: rdata <= 32'h10140808;
              6'd2: rdata <= {31'd0, r_mode};

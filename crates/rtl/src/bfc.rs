@@ -32,6 +32,7 @@
 //! `N = 2^NB` entries; counter rows hold `R / 32 = min(N, 128)` lanes.
 
 use crate::counter_row_ram::CounterRowRam;
+use crate::csr_bank::{self, CsrBank};
 use crate::narrow_ram::{low_bits, NarrowRam};
 use rust_hdl::prelude::*;
 use switchcraft_core::hash::hash32;
@@ -44,6 +45,13 @@ use switchcraft_model::bfc::{
 
 /// Address bits of the flow-table RAMs (409 600 entries at most).
 const FA: usize = 20;
+
+/// Word slots of the CSR bank (the register map's indices 0..32: 24 + 8 classes) and their bits.
+pub const CSR_SLOTS: usize = 32;
+const CSR_BITS: usize = 32 * CSR_SLOTS;
+/// Bits of an offset into the bank's `CSR_BITS`-bit buses.
+const CSR_OFFSET_BITS: usize = 10;
+type Bank = CsrBank<CSR_SLOTS, CSR_BITS, CSR_OFFSET_BITS>;
 
 /// The CRC-32C of a `bytes`-byte key as an affine map: bit b of the hash is the parity of
 /// `key & masks[b]` XOR bit b of `constant` (CRC is linear over GF(2); the constant is the
@@ -109,6 +117,10 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     pub bm_bits: Signal<Out, Bits<32>>,
     pub csr_rdata: Signal<Out, Bits<32>>,
 
+    /// The registers; the core registers the bus at its input and writes the bank at the
+    /// next edge, with the events of its own edge.
+    pub csr: Bank,
+
     // ---- Parameters of this instance.
     /// 32 masks of 64 bits, bit b's at [64b+63:64b], and the hash of the zero key.
     crc_masks: Constant<Bits<2048>>,
@@ -155,52 +167,42 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     used_th: Constant<Bits<4096>>,
     used_bpen: Constant<Bits<4096>>,
     used_rr: Constant<Bits<512>>,
-    used_classes: Constant<Bits<128>>,
     mode_stochastic: Constant<Bits<2>>,
     mode_single: Constant<Bits<2>>,
     kind_pause: Constant<Bits<2>>,
     kind_resume: Constant<Bits<2>>,
     kind_bitmap: Constant<Bits<2>>,
     // Register map: addresses, masks, read-only words and reset values.
-    a_id: Constant<Bits<6>>,
-    a_params: Constant<Bits<6>>,
-    a_ft_size: Constant<Bits<6>>,
-    a_mode: Constant<Bits<6>>,
-    a_sticky: Constant<Bits<6>>,
-    a_t_bm: Constant<Bits<6>>,
-    a_lfsr_seed: Constant<Bits<6>>,
-    a_status: Constant<Bits<6>>,
-    a_err: Constant<Bits<6>>,
-    a_now_ts: Constant<Bits<6>>,
-    a_th_index: Constant<Bits<6>>,
-    a_th_data: Constant<Bits<6>>,
-    a_bpen_index: Constant<Bits<6>>,
-    a_bpen_lo: Constant<Bits<6>>,
-    a_bpen_hi: Constant<Bits<6>>,
-    a_snap_index: Constant<Bits<6>>,
-    a_snap_data0: Constant<Bits<6>>,
-    a_snap_data1: Constant<Bits<6>>,
-    a_class_base: Constant<Bits<6>>,
-    id_word: Constant<Bits<32>>,
-    params_word: Constant<Bits<32>>,
-    sticky_mask: Constant<Bits<32>>,
-    th_index_mask: Constant<Bits<32>>,
-    bpen_index_mask: Constant<Bits<32>>,
-    reset_mode: Constant<Bits<2>>,
-    reset_sticky: Constant<Bits<32>>,
-    reset_t_bm: Constant<Bits<32>>,
-    reset_seed: Constant<Bits<32>>,
-    reset_classes: Constant<Bits<128>>,
     reset_th: Constant<Bits<4096>>,
     reset_lfsr: Constant<Bits<32>>,
     lfsr_toggle: Constant<Bits<32>>,
     mask_24: Constant<Bits<32>>,
     mask_7: Constant<Bits<8>>,
-    lane_class: Constant<Bits<128>>,
+    /// Bit offsets of the registers' words on the CSR bank's buses.
+    at_mode: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_sticky: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_t_bm: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_status: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_err: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_now_ts: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_th_index: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_th_data: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_bpen_index: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_bpen_lo: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_bpen_hi: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_snap_index: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_snap_data0: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_snap_data1: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_class0: Constant<Bits<CSR_OFFSET_BITS>>,
+    /// The write strobes of the registers whose writes act.
+    lfsr_seed_written: Constant<Bits<CSR_SLOTS>>,
+    th_data_written: Constant<Bits<CSR_SLOTS>>,
+    bpen_lo_written: Constant<Bits<CSR_SLOTS>>,
+    bpen_hi_written: Constant<Bits<CSR_SLOTS>>,
+    snap_index_written: Constant<Bits<CSR_SLOTS>>,
     // Masks of the lane and port index bits the config uses: indices pass through them
     // so synthesis sees the unused lanes of the fixed-width rows and tables as constant.
     q_lane_mask: Constant<Bits<8>>,
-    class_lane_mask: Constant<Bits<8>>,
     init_mask: Constant<Bits<32>>,
     bm_port_mask: Constant<Bits<32>>,
     ft_addr_mask: Constant<Bits<FA>>,
@@ -208,8 +210,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     port_mask: Constant<Bits<12>>,
     th_lane_mask: Constant<Bits<12>>,
     snap_k_mask: Constant<Bits<32>>,
-    snap_index_mask: Constant<Bits<32>>,
-    class_word_mask: Constant<Bits<32>>,
     one_8: Constant<Bits<8>>,
     one_48: Constant<Bits<48>>,
     c32_16: Constant<Bits<12>>,
@@ -316,17 +316,8 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     bm_slot: DFF<Bits<32>>,
     bm_port_c: DFF<Bits<32>>,
     bm_chunk_c: DFF<Bits<8>>,
-    r_mode: DFF<Bits<2>>,
-    r_sticky: DFF<Bits<32>>,
-    r_t_bm: DFF<Bits<32>>,
-    r_seed: DFF<Bits<32>>,
-    r_err: DFF<Bits<8>>,
-    r_th_index: DFF<Bits<32>>,
-    r_bpen_index: DFF<Bits<32>>,
-    r_snap_index: DFF<Bits<32>>,
     r_snap0: DFF<Bits<32>>,
     r_snap1: DFF<Bits<32>>,
-    r_classes: DFF<Bits<128>>,
     snap_pending: DFF<Bit>,
     o_ready: DFF<Bit>,
     o_asg_valid: DFF<Bit>,
@@ -345,7 +336,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     o_bm_port: DFF<Bits<6>>,
     o_bm_base: DFF<Bits<2>>,
     o_bm_bits: DFF<Bits<32>>,
-    o_rdata: DFF<Bits<32>>,
 
     // ---- Before edge n: hash and key.
     h_full: Signal<Local, Bits<32>>,
@@ -358,25 +348,16 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     addr_d: Signal<Local, Bits<FA>>,
     addr_a: Signal<Local, Bits<FA>>,
     // ---- Cycle n: CSR writes as this cycle's events see them.
-    w_mode: Signal<Local, Bit>,
-    w_sticky: Signal<Local, Bit>,
-    w_t_bm: Signal<Local, Bit>,
     w_seed: Signal<Local, Bit>,
-    w_err: Signal<Local, Bit>,
-    w_th_index: Signal<Local, Bit>,
     w_th_data: Signal<Local, Bit>,
-    w_bpen_index: Signal<Local, Bit>,
     w_bpen_lo: Signal<Local, Bit>,
     w_bpen_hi: Signal<Local, Bit>,
     w_snap_index: Signal<Local, Bit>,
-    w_class: Signal<Local, Bit>,
-    w_class_index: Signal<Local, Bits<8>>,
     mode_eff: Signal<Local, Bits<2>>,
     sticky_eff: Signal<Local, Bits<32>>,
     t_bm_eff: Signal<Local, Bits<32>>,
-    seed_eff: Signal<Local, Bits<32>>,
     lfsr_eff: Signal<Local, Bits<32>>,
-    classes_eff: Signal<Local, Bits<128>>,
+    classes_eff: Signal<Local, Bits<256>>,
     th_eff: Signal<Local, Bits<4096>>,
     bpen_eff: Signal<Local, Bits<4096>>,
     th_off: Signal<Local, Bits<12>>,
@@ -471,7 +452,7 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     bpen_hi_wdata: Signal<Local, Bits<32>>,
     now_wide: Signal<Local, Bits<48>>,
     rx_cmask_wide: Signal<Local, Bits<128>>,
-    e_cw_wide: Signal<Local, Bits<128>>,
+    e_cw_wide: Signal<Local, Bits<256>>,
     e_row_empty_wide: Signal<Local, Bits<N>>,
     e_row_paused_wide: Signal<Local, Bits<N>>,
     e_rr_wide: Signal<Local, Bits<512>>,
@@ -479,7 +460,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     e_bp_idx: Signal<Local, Bits<12>>,
     bm_bits_wide: Signal<Local, Bits<N>>,
     now_next_wide: Signal<Local, Bits<48>>,
-    rd_class_wide: Signal<Local, Bits<128>>,
     s_qi: Signal<Local, Bits<NB>>,
     e_q_first: Signal<Local, Bits<8>>,
     e_rand_prod: Signal<Local, Bits<32>>,
@@ -518,7 +498,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     s_d1: Signal<Local, Bits<32>>,
     // Next state and read data.
     flags: Signal<Local, Bits<8>>,
-    err_next: Signal<Local, Bits<8>>,
     now_next: Signal<Local, Bits<48>>,
     ready_next: Signal<Local, Bit>,
     pending_next: Signal<Local, Bit>,
@@ -527,10 +506,17 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     snap_index_next: Signal<Local, Bits<32>>,
     snap0_next: Signal<Local, Bits<32>>,
     snap1_next: Signal<Local, Bits<32>>,
-    rd_th_off: Signal<Local, Bits<12>>,
-    rd_bpen_off: Signal<Local, Bits<12>>,
-    rd_class: Signal<Local, Bits<8>>,
     status_word: Signal<Local, Bits<32>>,
+    /// Registers as stored (before this cycle's write).
+    snap_index: Signal<Local, Bits<32>>,
+    th_index: Signal<Local, Bits<32>>,
+    bpen_index: Signal<Local, Bits<32>>,
+    /// The window words as the edge leaves them.
+    rd_th: Signal<Local, Bits<32>>,
+    now_ts_next: Signal<Local, Bits<32>>,
+    rd_bpen_off: Signal<Local, Bits<12>>,
+    rd_bpen_lo: Signal<Local, Bits<32>>,
+    rd_bpen_hi: Signal<Local, Bits<32>>,
     pause_now: Signal<Local, Bit>,
     resume_now: Signal<Local, Bit>,
     we_e: Signal<Local, Bit>,
@@ -552,7 +538,7 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
         let map = regmap(cfg);
         let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
-        let addr = |index: u32| Constant::new(Bits::<6>::from(u64::from(index)));
+        let at = |name: &str| Bank::offset(&map, name);
         let (masks, crc_zero) = crc_matrix(cfg.fid_bits.div_ceil(8) as usize);
         let mut crc_masks = Bits::<2048>::default();
         for (b, m) in masks.iter().enumerate() {
@@ -563,11 +549,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             queue_valid = queue_valid.replace_bit(q, true);
         }
         let data_queues = queue_valid.replace_bit(0, false);
-        let mut classes = Bits::<128>::default();
-        for c in 0..cfg.classes {
-            let word = map.get(CLASS_NAMES[c as usize]).reset;
-            classes = classes | (Bits::<128>::from(word) << u64::from(16 * c));
-        }
         let mut th = Bits::<4096>::default();
         for (n, &t) in cfg.th[..cfg.queues as usize].iter().enumerate() {
             th = th | (Bits::<4096>::from(t) << (32 * n) as u64);
@@ -641,6 +622,30 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             bm_base: Default::default(),
             bm_bits: Default::default(),
             csr_rdata: Default::default(),
+            csr: Bank::new(&map).reading_after(),
+            at_mode: at("mode"),
+            at_sticky: at("sticky"),
+            at_t_bm: at("t_bm"),
+            at_status: at("status"),
+            at_err: at("err"),
+            at_now_ts: at("now_ts"),
+            at_th_index: at("th_index"),
+            at_th_data: at("th_data"),
+            at_bpen_index: at("bpen_index"),
+            at_bpen_lo: at("bpen_lo"),
+            // (bpen_hi exists above 32 ports; below, the bank ignores its slot.)
+            at_bpen_hi: Constant::new(u64::from(32 * reg::BPEN_HI).into()),
+            at_snap_index: at("snap_index"),
+            at_snap_data0: at("snap_data0"),
+            at_snap_data1: at("snap_data1"),
+            at_class0: at("class0"),
+            lfsr_seed_written: Bank::strobe(&map, "lfsr_seed"),
+            th_data_written: Bank::strobe(&map, "th_data"),
+            bpen_lo_written: Bank::strobe(&map, "bpen_lo"),
+            bpen_hi_written: Constant::new(
+                Bits::<CSR_SLOTS>::from(1u64) << u64::from(reg::BPEN_HI),
+            ),
+            snap_index_written: Bank::strobe(&map, "snap_index"),
             crc_masks: Constant::new(crc_masks),
             crc_zero: c32(u64::from(crc_zero)),
             hash_drop: c8(u64::from(32 - cfg.hash_bits)),
@@ -681,49 +686,17 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             used_th: Constant::new(used_th),
             used_bpen: Constant::new(used_bpen),
             used_rr: Constant::new(used_rr),
-            used_classes: Constant::new(low_bits::<128>(16 * cfg.classes as usize)),
             mode_stochastic: Constant::new(switchcraft_model::bfc::MODE_STOCHASTIC.into()),
             mode_single: Constant::new(switchcraft_model::bfc::MODE_SINGLE.into()),
             kind_pause: Constant::new(RX_PAUSE.into()),
             kind_resume: Constant::new(RX_RESUME.into()),
             kind_bitmap: Constant::new(RX_BITMAP.into()),
-            a_id: addr(reg::ID),
-            a_params: addr(reg::PARAMS),
-            a_ft_size: addr(reg::FT_SIZE),
-            a_mode: addr(reg::MODE),
-            a_sticky: addr(reg::STICKY),
-            a_t_bm: addr(reg::T_BM),
-            a_lfsr_seed: addr(reg::LFSR_SEED),
-            a_status: addr(reg::STATUS),
-            a_err: addr(reg::ERR),
-            a_now_ts: addr(reg::NOW_TS),
-            a_th_index: addr(reg::TH_INDEX),
-            a_th_data: addr(reg::TH_DATA),
-            a_bpen_index: addr(reg::BPEN_INDEX),
-            a_bpen_lo: addr(reg::BPEN_LO),
-            a_bpen_hi: addr(reg::BPEN_HI),
-            a_snap_index: addr(reg::SNAP_INDEX),
-            a_snap_data0: addr(reg::SNAP_DATA0),
-            a_snap_data1: addr(reg::SNAP_DATA1),
-            a_class_base: addr(reg::CLASS_BASE),
-            id_word: c32(map.get("id").reset),
-            params_word: c32(map.get("params").reset),
-            sticky_mask: c32(map.get("sticky").mask()),
-            th_index_mask: c32(map.get("th_index").mask()),
-            bpen_index_mask: c32(map.get("bpen_index").mask()),
-            reset_mode: Constant::new(map.get("mode").reset.into()),
-            reset_sticky: c32(map.get("sticky").reset),
-            reset_t_bm: c32(map.get("t_bm").reset),
-            reset_seed: c32(map.get("lfsr_seed").reset),
-            reset_classes: Constant::new(classes),
             reset_th: Constant::new(th),
             reset_lfsr: c32(u64::from(Lfsr32::new(cfg.lfsr_seed).state())),
             lfsr_toggle: c32(u64::from(Lfsr32::TOGGLE)),
             mask_24: c32(mask(24)),
             mask_7: c8(0x7F),
-            lane_class: Constant::new(0x7FFFu64.into()),
             q_lane_mask: c8(mask(cfg.queue_bits())),
-            class_lane_mask: c8(mask(cfg.class_bits())),
             init_mask: c32(mask(index_bits(cfg.entries() + 1))),
             bm_port_mask: c32(mask(index_bits(u64::from(cfg.ports) + 1))),
             ft_addr_mask: Constant::new(mask(index_bits(cfg.entries())).into()),
@@ -731,8 +704,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             port_mask: Constant::new(mask(cfg.port_bits()).into()),
             th_lane_mask: Constant::new(mask(cfg.queue_bits()).into()),
             snap_k_mask: c32(mask(SNAP_TABLE_SHIFT)),
-            snap_index_mask: c32(map.get("snap_index").mask()),
-            class_word_mask: c32(0x7FFF),
             one_8: c8(1),
             one_48: Constant::new(1u64.into()),
             c32_16: Constant::new(32u64.into()),
@@ -823,17 +794,8 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             bm_slot: Default::default(),
             bm_port_c: Default::default(),
             bm_chunk_c: Default::default(),
-            r_mode: Default::default(),
-            r_sticky: Default::default(),
-            r_t_bm: Default::default(),
-            r_seed: Default::default(),
-            r_err: Default::default(),
-            r_th_index: Default::default(),
-            r_bpen_index: Default::default(),
-            r_snap_index: Default::default(),
             r_snap0: Default::default(),
             r_snap1: Default::default(),
-            r_classes: Default::default(),
             snap_pending: Default::default(),
             o_ready: Default::default(),
             o_asg_valid: Default::default(),
@@ -852,7 +814,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             o_bm_port: Default::default(),
             o_bm_base: Default::default(),
             o_bm_bits: Default::default(),
-            o_rdata: Default::default(),
             h_full: Default::default(),
             h_top: Default::default(),
             key_prod: Default::default(),
@@ -862,23 +823,14 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             addr_e: Default::default(),
             addr_d: Default::default(),
             addr_a: Default::default(),
-            w_mode: Default::default(),
-            w_sticky: Default::default(),
-            w_t_bm: Default::default(),
             w_seed: Default::default(),
-            w_err: Default::default(),
-            w_th_index: Default::default(),
             w_th_data: Default::default(),
-            w_bpen_index: Default::default(),
             w_bpen_lo: Default::default(),
             w_bpen_hi: Default::default(),
             w_snap_index: Default::default(),
-            w_class: Default::default(),
-            w_class_index: Default::default(),
             mode_eff: Default::default(),
             sticky_eff: Default::default(),
             t_bm_eff: Default::default(),
-            seed_eff: Default::default(),
             lfsr_eff: Default::default(),
             classes_eff: Default::default(),
             th_eff: Default::default(),
@@ -979,7 +931,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             e_bp_idx: Default::default(),
             bm_bits_wide: Default::default(),
             now_next_wide: Default::default(),
-            rd_class_wide: Default::default(),
             s_qi: Default::default(),
             e_q_first: Default::default(),
             e_rand_prod: Default::default(),
@@ -1015,7 +966,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             s_d0: Default::default(),
             s_d1: Default::default(),
             flags: Default::default(),
-            err_next: Default::default(),
             now_next: Default::default(),
             ready_next: Default::default(),
             pending_next: Default::default(),
@@ -1024,10 +974,15 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             snap_index_next: Default::default(),
             snap0_next: Default::default(),
             snap1_next: Default::default(),
-            rd_th_off: Default::default(),
-            rd_bpen_off: Default::default(),
-            rd_class: Default::default(),
             status_word: Default::default(),
+            snap_index: Default::default(),
+            th_index: Default::default(),
+            bpen_index: Default::default(),
+            rd_th: Default::default(),
+            now_ts_next: Default::default(),
+            rd_bpen_off: Default::default(),
+            rd_bpen_lo: Default::default(),
+            rd_bpen_hi: Default::default(),
             pause_now: Default::default(),
             resume_now: Default::default(),
             we_e: Default::default(),
@@ -1040,11 +995,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
         }
     }
 }
-
-/// Names of the class registers in the register map.
-const CLASS_NAMES: [&str; 8] = [
-    "class0", "class1", "class2", "class3", "class4", "class5", "class6", "class7",
-];
 
 impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R> {
     // The checked-in Verilog is generated from this code's shape; kept as synthesized until the
@@ -1122,17 +1072,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             bm_slot,
             bm_port_c,
             bm_chunk_c,
-            r_mode,
-            r_sticky,
-            r_t_bm,
-            r_seed,
-            r_err,
-            r_th_index,
-            r_bpen_index,
-            r_snap_index,
             r_snap0,
             r_snap1,
-            r_classes,
             snap_pending,
             o_ready,
             o_asg_valid,
@@ -1150,8 +1091,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             o_bm_valid,
             o_bm_port,
             o_bm_base,
-            o_bm_bits,
-            o_rdata
+            o_bm_bits
         );
         self.ram_e_a.clock.next = self.clock.val();
         self.ram_e_d.clock.next = self.clock.val();
@@ -1163,43 +1103,31 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.pi.clock.next = self.clock.val();
         self.pd.clock.next = self.clock.val();
 
-        // ---- Cycle n: decode the CSR write of edge n (this edge's events see it).
-        self.w_mode.next = self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_mode.val());
-        self.w_sticky.next =
-            self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_sticky.val());
-        self.w_t_bm.next = self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_t_bm.val());
-        self.w_seed.next =
-            self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_lfsr_seed.val());
-        self.w_err.next = self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_err.val());
-        self.w_th_index.next =
-            self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_th_index.val());
-        self.w_th_data.next =
-            self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_th_data.val());
-        self.w_bpen_index.next =
-            self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_bpen_index.val());
-        self.w_bpen_lo.next =
-            self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_bpen_lo.val());
-        self.w_bpen_hi.next = self.i_csr_we.q.val()
-            & (self.i_csr_addr.q.val() == self.a_bpen_hi.val())
-            & self.has_bpen_hi.val();
-        self.w_snap_index.next =
-            self.i_csr_we.q.val() & (self.i_csr_addr.q.val() == self.a_snap_index.val());
-        self.w_class_index.next =
-            bit_cast::<8, 6>(self.i_csr_addr.q.val()) - bit_cast::<8, 6>(self.a_class_base.val());
-        self.w_class.next = self.i_csr_we.q.val()
-            & (self.i_csr_addr.q.val() >= self.a_class_base.val())
-            & (self.w_class_index.val() < self.n_classes.val());
-        // Only a class that exists is written: its index fits the config's class bits.
-        self.w_class_index.next = self.w_class_index.val() & self.class_lane_mask.val();
+        // ---- CSR bank: the bus registered at edge n is written at edge n + 1 with this cycle's
+        // events, which see it (`value_next`); a read at edge n + 1 returns the word as that
+        // edge leaves it (the bank reads after the edge).
+        self.csr.clock.next = self.clock.val();
+        self.csr.reset.next = self.reset.val();
+        self.csr.we.next = self.i_csr_we.q.val();
+        self.csr.addr.next = self.i_csr_addr.q.val();
+        self.csr.wdata.next = self.i_csr_wdata.q.val();
+        self.csr.raddr.next = self.csr_addr.val();
+        self.w_seed.next = (self.csr.write.val() & self.lfsr_seed_written.val()).any();
+        self.w_th_data.next = (self.csr.write.val() & self.th_data_written.val()).any();
+        self.w_bpen_lo.next = (self.csr.write.val() & self.bpen_lo_written.val()).any();
+        self.w_bpen_hi.next =
+            (self.csr.write.val() & self.bpen_hi_written.val()).any() & self.has_bpen_hi.val();
+        self.w_snap_index.next = (self.csr.write.val() & self.snap_index_written.val()).any();
 
         // The snapshot request as this cycle leaves it (read before edge n + 1 below).
         self.s_serve.next = self.i_serve.q.val() & self.init_done.q.val();
         self.pending_next.next =
             (self.snap_pending.q.val() & !self.s_serve.val()) | self.w_snap_index.val();
-        self.snap_index_next.next = self.r_snap_index.q.val();
-        if self.w_snap_index.val() {
-            self.snap_index_next.next = self.i_csr_wdata.q.val() & self.snap_index_mask.val();
-        }
+        self.snap_index_next.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_snap_index.val().index());
 
         // ---- Before edge n: the arrival's key (CRC-32C, top hash_bits bits times M) and the
         // flow-table addresses egress x M + key.
@@ -1298,59 +1226,72 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.i_serve.d.next = self.pending_next.val() & !self.enq_valid.val();
 
         // ---- Cycle n: registers as this edge's events see them.
-        self.s_k.next = self.r_snap_index.q.val() & self.snap_k_mask.val();
+        self.snap_index.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_snap_index.val().index());
+        self.th_index.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_th_index.val().index());
+        self.bpen_index.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_bpen_index.val().index());
+        self.s_k.next = self.snap_index.val() & self.snap_k_mask.val();
         self.s_qi.next = bit_cast::<NB, 32>(self.s_k.val());
         self.s_qlane_wide.next =
             self.s_k.val() & ((self.one_32.val() << self.queue_bits.val()) - self.one_32.val());
         self.s_plane_wide.next =
             self.s_k.val() & ((self.one_32.val() << self.upstream_bits.val()) - self.one_32.val());
-        self.mode_eff.next = self.r_mode.q.val();
-        if self.w_mode.val() {
-            self.mode_eff.next = self.i_csr_wdata.q.val().get_bits::<2>(0);
-        }
-        self.sticky_eff.next = self.r_sticky.q.val();
-        if self.w_sticky.val() {
-            self.sticky_eff.next = self.i_csr_wdata.q.val() & self.sticky_mask.val();
-        }
-        self.t_bm_eff.next = self.r_t_bm.q.val();
-        if self.w_t_bm.val() {
-            self.t_bm_eff.next = self.i_csr_wdata.q.val() & self.mask_24.val();
-        }
-        self.seed_eff.next = self.r_seed.q.val();
+        self.mode_eff.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<2>(self.at_mode.val().index());
+        self.sticky_eff.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_sticky.val().index());
+        self.t_bm_eff.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_t_bm.val().index());
         self.lfsr_eff.next = self.lfsr.q.val();
         if self.w_seed.val() {
-            self.seed_eff.next = self.i_csr_wdata.q.val();
             if self.i_csr_wdata.q.val().any() {
                 self.lfsr_eff.next = self.i_csr_wdata.q.val();
             } else {
                 self.lfsr_eff.next = self.one_32.val();
             }
         }
-        self.classes_eff.next = self.r_classes.q.val();
-        if self.w_class.val() {
-            self.classes_eff.next = (self.r_classes.q.val()
-                & !(self.lane_class.val() << (self.w_class_index.val() << 4)))
-                | ((bit_cast::<128, 32>(self.i_csr_wdata.q.val()) & self.lane_class.val())
-                    << (self.w_class_index.val() << 4));
-        }
-        self.th_off.next =
-            (bit_cast::<12, 32>(self.r_th_index.q.val()) & self.th_lane_mask.val()) << 5;
+        // The class words, one 32-bit slot each (15 bits stored).
+        self.classes_eff.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<256>(self.at_class0.val().index());
+        self.th_off.next = (bit_cast::<12, 32>(self.th_index.val()) & self.th_lane_mask.val()) << 5;
         self.th_wdata.next = self.i_csr_wdata.q.val() & self.occ_max.val();
         // The Th table is kept XOR its reset value, so its register resets to 0.
         self.th_eff.next = self.th.q.val() ^ self.reset_th.val();
-        if self.w_th_data.val() & (self.r_th_index.q.val() < bit_cast::<32, 8>(self.n_queues.val()))
-        {
+        if self.w_th_data.val() & (self.th_index.val() < bit_cast::<32, 8>(self.n_queues.val())) {
             self.th_eff.next = ((self.th.q.val() ^ self.reset_th.val())
                 & !(self.lane_th.val() << self.th_off.val()))
                 | (bit_cast::<4096, 32>(self.th_wdata.val()) << self.th_off.val());
         }
         self.bpen_off.next =
-            (bit_cast::<12, 32>(self.r_bpen_index.q.val()) & self.port_mask.val()) << 6;
+            (bit_cast::<12, 32>(self.bpen_index.val()) & self.port_mask.val()) << 6;
         self.bpen_lo_wdata.next = !self.i_csr_wdata.q.val() & self.bpen_lo_mask.val();
         self.bpen_hi_wdata.next = !self.i_csr_wdata.q.val() & self.bpen_hi_mask.val();
         // bpEn is kept inverted (set bits disable backpressure), so its reset value is 0.
         self.bpen_eff.next = self.bpen.q.val();
-        if self.r_bpen_index.q.val() < bit_cast::<32, 8>(self.n_ports.val()) {
+        if self.bpen_index.val() < bit_cast::<32, 8>(self.n_ports.val()) {
             if self.w_bpen_lo.val() {
                 self.bpen_eff.next = (self.bpen.q.val()
                     & !(bit_cast::<4096, 32>(self.bpen_lo_mask.val()) << self.bpen_off.val()))
@@ -1529,9 +1470,9 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
 
         // ---- The arrival.
         self.e_cw_wide.next =
-            self.classes_eff.val() >> (bit_cast::<8, 3>(self.i_enq_class.q.val()) << 4);
+            self.classes_eff.val() >> (bit_cast::<8, 3>(self.i_enq_class.q.val()) << 5);
         // (A class past the config's refuses the arrival, see e_ok.)
-        self.e_cw.next = bit_cast::<16, 128>(self.e_cw_wide.val());
+        self.e_cw.next = bit_cast::<16, 256>(self.e_cw_wide.val());
         self.e_first.next = bit_cast::<8, 16>(self.e_cw.val()) & self.mask_7.val();
         self.e_count.next = self.e_cw.val().get_bits::<8>(8) & self.mask_7.val();
         self.e_class_ok.next = self.e_first.val().any()
@@ -1880,7 +1821,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         }
 
         // ---- A snapshot, after this edge's events.
-        self.s_table.next = self.r_snap_index.q.val().get_bits::<2>(20);
+        self.s_table.next = self.snap_index.val().get_bits::<2>(20);
         self.s_ok.next = false;
         self.s_d0.next = 0.into();
         self.s_d1.next = 0.into();
@@ -1947,11 +1888,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         if self.d_pc_under.val() {
             self.flags.next = self.flags.val() | self.f_pc_underflow.val();
         }
-        self.err_next.next = self.r_err.q.val() | self.flags.val();
-        if self.w_err.val() {
-            self.err_next.next = (self.r_err.q.val() & !self.i_csr_wdata.q.val().get_bits::<8>(0))
-                | self.flags.val();
-        }
+        self.csr.hw_set.next = bit_cast::<CSR_BITS, 8>(self.flags.val()) << self.at_err.val();
         self.now_next.next = self.now.q.val();
         if self.live.q.val() {
             self.now_next.next = self.now.q.val() + self.one_48.val();
@@ -1962,14 +1899,16 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         {
             self.ready_next.next = true;
         }
-        self.th_index_next.next = self.r_th_index.q.val();
-        if self.w_th_index.val() {
-            self.th_index_next.next = self.i_csr_wdata.q.val() & self.th_index_mask.val();
-        }
-        self.bpen_index_next.next = self.r_bpen_index.q.val();
-        if self.w_bpen_index.val() {
-            self.bpen_index_next.next = self.i_csr_wdata.q.val() & self.bpen_index_mask.val();
-        }
+        self.th_index_next.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_th_index.val().index());
+        self.bpen_index_next.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_bpen_index.val().index());
 
         self.live.d.next = true;
         self.now.d.next = self.now_next.val();
@@ -2003,19 +1942,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         }
         self.th.d.next = (self.th_eff.val() ^ self.reset_th.val()) & self.used_th.val();
         self.bpen.d.next = self.bpen_eff.val() & self.used_bpen.val();
-        self.r_mode.d.next = self.mode_eff.val();
-        // Registers keep only their fields' bits (their writes are masked already; the mask
-        // here makes the unused flip-flops constant, so synthesis removes them).
-        self.r_sticky.d.next = self.sticky_eff.val() & self.sticky_mask.val();
-        self.r_t_bm.d.next = self.t_bm_eff.val() & self.mask_24.val();
-        self.r_seed.d.next = self.seed_eff.val();
-        self.r_err.d.next = self.err_next.val();
-        self.r_th_index.d.next = self.th_index_next.val() & self.th_index_mask.val();
-        self.r_bpen_index.d.next = self.bpen_index_next.val() & self.bpen_index_mask.val();
-        self.r_snap_index.d.next = self.snap_index_next.val() & self.snap_index_mask.val();
         self.r_snap0.d.next = self.snap0_next.val();
         self.r_snap1.d.next = self.snap1_next.val();
-        self.r_classes.d.next = self.classes_eff.val() & self.used_classes.val();
         self.snap_pending.d.next = self.pending_next.val();
 
         // ---- Outputs of edge n + 1.
@@ -2065,17 +1993,9 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.o_bm_bits.d.next = bit_cast::<32, N>(self.bm_bits_wide.val());
         }
 
-        // csr_rdata after edge n + 1: the register named by the address sampled there, as
-        // edge n + 1 leaves it.
-        self.rd_th_off.next =
-            (bit_cast::<12, 32>(self.th_index_next.val()) & self.th_lane_mask.val()) << 5;
-        self.rd_bpen_off.next =
-            (bit_cast::<12, 32>(self.bpen_index_next.val()) & self.port_mask.val()) << 6;
+        // The bank's status and window words as edge n + 1 leaves them (read after the edge).
         self.now_next_wide.next = self.now_next.val() >> self.ts_shift.val();
-        self.rd_class.next =
-            bit_cast::<8, 6>(self.csr_addr.val()) - bit_cast::<8, 6>(self.a_class_base.val());
-        self.rd_class_wide.next =
-            self.classes_eff.val() >> ((self.rd_class.val() & self.class_lane_mask.val()) << 4);
+        self.now_ts_next.next = bit_cast::<32, 48>(self.now_next_wide.val()) & self.ts_mask.val();
         self.status_word.next = 0.into();
         if self.ready_next.val() {
             self.status_word.next = self.status_word.val() | self.one_32.val();
@@ -2083,85 +2003,37 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         if self.pending_next.val() {
             self.status_word.next = self.status_word.val() | (self.one_32.val() << 1);
         }
-        self.o_rdata.d.next = 0.into();
-        if self.csr_addr.val() == self.a_id.val() {
-            self.o_rdata.d.next = self.id_word.val();
+        self.rd_th.next = 0.into();
+        if self.th_index_next.val() < bit_cast::<32, 8>(self.n_queues.val()) {
+            self.rd_th.next = self.th_eff.val().get_bits::<32>(
+                ((bit_cast::<12, 32>(self.th_index_next.val()) & self.th_lane_mask.val()) << 5)
+                    .index(),
+            );
         }
-        if self.csr_addr.val() == self.a_params.val() {
-            self.o_rdata.d.next = self.params_word.val();
-        }
-        if self.csr_addr.val() == self.a_ft_size.val() {
-            self.o_rdata.d.next = self.m_entries.val();
-        }
-        if self.csr_addr.val() == self.a_mode.val() {
-            self.o_rdata.d.next = bit_cast::<32, 2>(self.mode_eff.val());
-        }
-        if self.csr_addr.val() == self.a_sticky.val() {
-            self.o_rdata.d.next = self.sticky_eff.val();
-        }
-        if self.csr_addr.val() == self.a_t_bm.val() {
-            self.o_rdata.d.next = self.t_bm_eff.val();
-        }
-        if self.csr_addr.val() == self.a_lfsr_seed.val() {
-            self.o_rdata.d.next = self.seed_eff.val();
-        }
-        if self.csr_addr.val() == self.a_status.val() {
-            self.o_rdata.d.next = self.status_word.val();
-        }
-        if self.csr_addr.val() == self.a_err.val() {
-            self.o_rdata.d.next = bit_cast::<32, 8>(self.err_next.val());
-        }
-        if self.csr_addr.val() == self.a_now_ts.val() {
-            self.o_rdata.d.next = bit_cast::<32, 48>(self.now_next_wide.val()) & self.ts_mask.val();
-        }
-        if self.csr_addr.val() == self.a_th_index.val() {
-            self.o_rdata.d.next = self.th_index_next.val();
-        }
-        if (self.csr_addr.val() == self.a_th_data.val())
-            & (self.th_index_next.val() < bit_cast::<32, 8>(self.n_queues.val()))
-        {
-            self.o_rdata.d.next = self
-                .th_eff
-                .val()
-                .get_bits::<32>(self.rd_th_off.val().index());
-        }
-        if self.csr_addr.val() == self.a_bpen_index.val() {
-            self.o_rdata.d.next = self.bpen_index_next.val();
-        }
-        if (self.csr_addr.val() == self.a_bpen_lo.val())
-            & (self.bpen_index_next.val() < bit_cast::<32, 8>(self.n_ports.val()))
-        {
-            self.o_rdata.d.next = !self
+        self.rd_bpen_lo.next = 0.into();
+        self.rd_bpen_hi.next = 0.into();
+        self.rd_bpen_off.next =
+            (bit_cast::<12, 32>(self.bpen_index_next.val()) & self.port_mask.val()) << 6;
+        if self.bpen_index_next.val() < bit_cast::<32, 8>(self.n_ports.val()) {
+            self.rd_bpen_lo.next = !self
                 .bpen_eff
                 .val()
                 .get_bits::<32>(self.rd_bpen_off.val().index())
                 & self.bpen_lo_mask.val();
-        }
-        if (self.csr_addr.val() == self.a_bpen_hi.val())
-            & self.has_bpen_hi.val()
-            & (self.bpen_index_next.val() < bit_cast::<32, 8>(self.n_ports.val()))
-        {
-            self.o_rdata.d.next = !self
+            self.rd_bpen_hi.next = !self
                 .bpen_eff
                 .val()
                 .get_bits::<32>((self.rd_bpen_off.val() + self.c32_16.val()).index())
                 & self.bpen_hi_mask.val();
         }
-        if self.csr_addr.val() == self.a_snap_index.val() {
-            self.o_rdata.d.next = self.snap_index_next.val();
-        }
-        if self.csr_addr.val() == self.a_snap_data0.val() {
-            self.o_rdata.d.next = self.snap0_next.val();
-        }
-        if self.csr_addr.val() == self.a_snap_data1.val() {
-            self.o_rdata.d.next = self.snap1_next.val();
-        }
-        if (self.csr_addr.val() >= self.a_class_base.val())
-            & (self.rd_class.val() < self.n_classes.val())
-        {
-            self.o_rdata.d.next =
-                bit_cast::<32, 128>(self.rd_class_wide.val()) & self.class_word_mask.val();
-        }
+        self.csr.hw_value.next = (bit_cast::<CSR_BITS, 32>(self.status_word.val())
+            << self.at_status.val())
+            | (bit_cast::<CSR_BITS, 32>(self.now_ts_next.val()) << self.at_now_ts.val())
+            | (bit_cast::<CSR_BITS, 32>(self.rd_th.val()) << self.at_th_data.val())
+            | (bit_cast::<CSR_BITS, 32>(self.rd_bpen_lo.val()) << self.at_bpen_lo.val())
+            | (bit_cast::<CSR_BITS, 32>(self.rd_bpen_hi.val()) << self.at_bpen_hi.val())
+            | (bit_cast::<CSR_BITS, 32>(self.snap0_next.val()) << self.at_snap_data0.val())
+            | (bit_cast::<CSR_BITS, 32>(self.snap1_next.val()) << self.at_snap_data1.val());
 
         self.ready.next = self.o_ready.q.val();
         self.asg_valid.next = self.o_asg_valid.q.val();
@@ -2180,7 +2052,7 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.bm_port.next = self.o_bm_port.q.val();
         self.bm_base.next = self.o_bm_base.q.val();
         self.bm_bits.next = self.o_bm_bits.q.val();
-        self.csr_rdata.next = self.o_rdata.q.val();
+        self.csr_rdata.next = self.csr.rdata.val();
 
         // ---- Synchronous reset.
         if self.reset.val() {
@@ -2237,17 +2109,8 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.bm_slot.d.next = 0.into();
             self.bm_port_c.d.next = 0.into();
             self.bm_chunk_c.d.next = 0.into();
-            self.r_mode.d.next = self.reset_mode.val();
-            self.r_sticky.d.next = self.reset_sticky.val();
-            self.r_t_bm.d.next = self.reset_t_bm.val();
-            self.r_seed.d.next = self.reset_seed.val();
-            self.r_err.d.next = 0.into();
-            self.r_th_index.d.next = 0.into();
-            self.r_bpen_index.d.next = 0.into();
-            self.r_snap_index.d.next = 0.into();
             self.r_snap0.d.next = 0.into();
             self.r_snap1.d.next = 0.into();
-            self.r_classes.d.next = self.reset_classes.val();
             self.snap_pending.d.next = false;
             self.o_ready.d.next = false;
             self.o_asg_valid.d.next = false;
@@ -2266,7 +2129,6 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.o_bm_port.d.next = 0.into();
             self.o_bm_base.d.next = 0.into();
             self.o_bm_bits.d.next = 0.into();
-            self.o_rdata.d.next = 0.into();
         }
     }
 }
@@ -2342,13 +2204,16 @@ pub fn package(cfg: &BfcConfig, instance: &str, command: &str) -> crate::export:
             "ready is low for the flow-table entries' count of edges after reset; a snapshot is",
             "readable the edge after an edge without enq_valid. See docs/blocks/bfc.md.",
         ],
-        waivers: &[Waiver {
-            rule: "UNUSEDSIGNAL",
-            signals: &["*_wide"],
-            reason: "the `*_wide` locals hold a vector shifted right by a run-time offset (a \
+        waivers: &[
+            csr_bank::UNUSED_WAIVER,
+            Waiver {
+                rule: "UNUSEDSIGNAL",
+                signals: &["*_wide"],
+                reason: "the `*_wide` locals hold a vector shifted right by a run-time offset (a \
                      queue row, a class word, a timestamp after ts_shift) at the vector's full \
                      width; only the low bits that the field needs are read.",
-        }],
+            },
+        ],
     })
 }
 

@@ -469,6 +469,7 @@ impl<
         self.csr.reset.next = self.reset.val();
         self.csr.we.next = self.csr_we.val();
         self.csr.addr.next = self.csr_addr.val();
+        self.csr.raddr.next = self.csr_addr.val();
         self.csr.wdata.next = self.csr_wdata.val();
         self.csr.hw_value.next = (bit_cast::<CSR_BITS, 2>(self.status.val())
             << self.at_status.val())

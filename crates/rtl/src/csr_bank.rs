@@ -14,6 +14,12 @@
 //! * `Window`: nothing stored; reads the core's `hw_value` word (an entry of a table the
 //!   index register selects), and a write is the core's to apply (`write` and `wdata`).
 //!
+//! Reads are registered: `rdata` after edge n is the word `raddr` names at edge n, as it was
+//! before that edge ([`CsrBank::new`]) or as that edge leaves it ([`CsrBank::reading_after`],
+//! for a core that registers the bus at its input and applies a write one edge later, with
+//! the events of the same edge: BFC). A core ties `raddr` to the bus's address, or to the
+//! address input when its write bus is registered.
+//!
 //! `S` slots of `SW = 32 * S` bits, offsets of `OB = ceil(log2(SW))` bits (Verilog's width for
 //! an index into `SW` bits).
 //!
@@ -35,11 +41,14 @@ pub struct CsrBank<const S: usize, const SW: usize, const OB: usize> {
     pub we: Signal<In, Bit>,
     pub addr: Signal<In, Bits<6>>,
     pub wdata: Signal<In, Bits<32>>,
+    /// The word the registered read returns.
+    pub raddr: Signal<In, Bits<6>>,
     /// The words of the `Ro` and `Window` slots, as the core has them before the edge.
     pub hw_value: Signal<In, Bits<SW>>,
     /// Flags the core raises on this edge in `Rw1c` slots.
     pub hw_set: Signal<In, Bits<SW>>,
-    /// Read data: after edge n, the word `addr` had before edge n (0 past the bank's slots).
+    /// Read data: after edge n, the word `raddr` names, before edge n or as edge n leaves it
+    /// (0 past the bank's slots).
     pub rdata: Signal<Out, Bits<32>>,
     /// The stored `Rw` and `Rw1c` words (zero elsewhere).
     pub value: Signal<Out, Bits<SW>>,
@@ -58,6 +67,8 @@ pub struct CsrBank<const S: usize, const SW: usize, const OB: usize> {
     _reset_words: Bits<SW>,
     /// The registers, for the Verilog.
     _regs: Vec<Reg>,
+    /// `rdata` shows the words as the edge leaves them (see the module doc).
+    _read_after: bool,
     /// Simulation state: the stored words.
     _stored: Bits<SW>,
 }
@@ -101,6 +112,7 @@ impl<const S: usize, const SW: usize, const OB: usize> CsrBank<S, SW, OB> {
             we: Default::default(),
             addr: Default::default(),
             wdata: Default::default(),
+            raddr: Default::default(),
             hw_value: Default::default(),
             hw_set: Default::default(),
             rdata: Default::default(),
@@ -113,8 +125,17 @@ impl<const S: usize, const SW: usize, const OB: usize> CsrBank<S, SW, OB> {
             _const_words: consts,
             _reset_words: resets,
             _regs: map.regs.clone(),
+            _read_after: false,
             _stored: resets,
         }
+    }
+
+    /// `rdata` after edge n shows the word as edge n leaves it: an `Rw` word with the write of
+    /// that edge, an `Rw1c` word with its clear and the flags raised, `hw_value` as the core
+    /// drives it (its next state).
+    pub fn reading_after(mut self) -> Self {
+        self._read_after = true;
+        self
     }
 
     /// The bit offset of register `name`'s word in the packed buses, for `get_bits` in a core.
@@ -175,13 +196,16 @@ impl<const S: usize, const SW: usize, const OB: usize> Logic for CsrBank<S, SW, 
         };
         self.value_next.next = self.next_rw();
         if self.clock.pos_edge() {
-            let words = self._stored | self._const_words | (self.hw_value.val() & self._hw_bits);
-            self.rdata.next = if self.reset.val() || addr >= S as u64 {
+            let next = self.next_rw() | self.next_w1c();
+            let stored = if self._read_after { next } else { self._stored };
+            let words = stored | self._const_words | (self.hw_value.val() & self._hw_bits);
+            let raddr = self.raddr.val().to_u64();
+            self.rdata.next = if self.reset.val() || raddr >= S as u64 {
                 Bits::default()
             } else {
-                (words >> (32 * addr)).get_bits::<32>(0)
+                (words >> (32 * raddr)).get_bits::<32>(0)
             };
-            self._stored = self.next_rw() | self.next_w1c();
+            self._stored = next;
         }
         self.value.next = self._stored;
     }
@@ -213,11 +237,17 @@ impl<const S: usize, const SW: usize, const OB: usize> Logic for CsrBank<S, SW, 
                 }
             };
             let lo = 32 * k;
+            let set = format!("hw_set[{}:{lo}]", lo + msb as usize);
+            let cleared = format!("r_{n} & ~(slot[{k}] ? wdata[{msb}:0] : {w}'d0) | {set}");
             let word = match r.access {
                 Access::Const => format!("32'h{:08x}", r.reset),
                 Access::Ro | Access::Window => {
                     pad(&format!("hw_value[{}:{lo}]", lo + msb as usize))
                 }
+                Access::Rw if self._read_after => {
+                    pad(&format!("(slot[{k}] ? wdata[{msb}:0] : r_{n})"))
+                }
+                Access::Rw1c if self._read_after => pad(&format!("({cleared})")),
                 Access::Rw | Access::Rw1c => pad(&format!("r_{n}")),
             };
             reads += &format!("         6'd{k}: rdata <= {word};\n");
@@ -234,13 +264,7 @@ impl<const S: usize, const SW: usize, const OB: usize> Logic for CsrBank<S, SW, 
                         r.reset
                     ));
                 }
-                Access::Rw1c => {
-                    writes += &format!(
-                        "      r_{n} <= r_{n} & ~(slot[{k}] ? wdata[{msb}:0] : {w}'d0) \
-                         | hw_set[{}:{lo}];\n",
-                        lo + msb as usize
-                    );
-                }
+                Access::Rw1c => writes += &format!("      r_{n} <= {cleared};\n"),
                 _ => {}
             }
         }
@@ -254,7 +278,7 @@ always @(posedge clock) begin
    if (reset) begin
 {resets}      rdata <= 32'd0;
    end else begin
-{writes}      case (addr)
+{writes}      case (raddr)
 {reads}         default: rdata <= 32'd0;
       endcase
    end
@@ -336,6 +360,25 @@ mod tests {
             "{v}"
         );
         assert!(!v.contains("r_id") && !v.contains("r_status"), "{v}");
+    }
+
+    #[test]
+    fn reading_after_the_edge_reads_each_word_as_the_edge_leaves_it() {
+        let Verilog::Custom(v) = CsrBank::<4, 128, 7>::new(&map()).reading_after().hdl() else {
+            panic!("custom Verilog")
+        };
+        assert!(v.contains("case (raddr)"), "{v}");
+        assert!(
+            v.contains("6'd1: rdata <= {27'd0, (slot[1] ? wdata[4:0] : r_rw)};"),
+            "{v}"
+        );
+        assert!(
+            v.contains(
+                "6'd2: rdata <= {30'd0, (r_flags & ~(slot[2] ? wdata[1:0] : 2'd0) | hw_set[65:64])};"
+            ),
+            "{v}"
+        );
+        assert!(v.contains("if (slot[1]) r_rw <= wdata[4:0];"), "{v}");
     }
 
     #[test]

@@ -271,6 +271,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.csr.reset.next = self.reset.val();
         self.csr.we.next = self.csr_we.val();
         self.csr.addr.next = self.csr_addr.val();
+        self.csr.raddr.next = self.csr_addr.val();
         self.csr.wdata.next = self.csr_wdata.val();
         self.csr.hw_value.next = 0.into();
         self.err_uf_bits.next = 0.into();

@@ -327,6 +327,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.csr.reset.next = self.reset.val();
         self.csr.we.next = self.csr_we.val();
         self.csr.addr.next = self.csr_addr.val();
+        self.csr.raddr.next = self.csr_addr.val();
         self.csr.wdata.next = self.csr_wdata.val();
         self.csr.hw_value.next = (bit_cast::<CSR_BITS, 32>(self.capture.now.val())
             << self.at_now.val())

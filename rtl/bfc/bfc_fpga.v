@@ -203,7 +203,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     localparam  n_upstream = 8'h8;
     localparam  n_classes = 8'h1;
     localparam  rx_chunks = 8'h1;
-    localparam  bm_chunks = 8'h1;
     localparam  queue_bits = 8'h3;
     localparam  upstream_bits = 8'h3;
     localparam  ts_shift = 8'h4;
@@ -235,7 +234,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     localparam  reset_th = 4096'h30d0000037c00000411000004e20000061a0000082300000c350000186a;
     localparam  reset_lfsr = 32'h1;
     localparam  lfsr_toggle = 32'h80200003;
-    localparam  mask_24 = 32'hffffff;
     localparam  mask_7 = 8'h7f;
     localparam  at_mode = 10'b1100000;
     localparam  at_sticky = 10'b10000000;
@@ -259,7 +257,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     localparam  snap_index_written = 32'h8000;
     localparam  q_lane_mask = 8'h7;
     localparam  init_mask = 32'h3ff;
-    localparam  bm_port_mask = 32'h7;
     localparam  ft_addr_mask = 20'h1ff;
     localparam  u_lane_mask = 8'h7;
     localparam  port_mask = 12'h3;
@@ -292,6 +289,13 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     wire  [1023:0] csr$value;
     wire  [1023:0] csr$value_next;
     wire  [31:0] csr$write;
+    reg  bitmap$reset;
+    reg  bitmap$live;
+    reg  [31:0] bitmap$t_bm;
+    wire  bitmap$emit;
+    wire  [5:0] bitmap$port;
+    wire  [1:0] bitmap$chunk;
+    wire  [15:0] bitmap$offset;
     reg  i_enq_valid$d;
     wire  i_enq_valid$q;
     reg  [5:0] i_enq_in$d;
@@ -481,12 +485,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     wire  [4095:0] th$q;
     reg  [4095:0] bpen$d;
     wire  [4095:0] bpen$q;
-    reg  [31:0] bm_slot$d;
-    wire  [31:0] bm_slot$q;
-    reg  [31:0] bm_port_c$d;
-    wire  [31:0] bm_port_c$q;
-    reg  [7:0] bm_chunk_c$d;
-    wire  [7:0] bm_chunk_c$q;
     reg  [31:0] r_snap0$d;
     wire  [31:0] r_snap0$q;
     reg  [31:0] r_snap1$d;
@@ -545,7 +543,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     reg  w_snap_index;
     reg  [1:0] mode_eff;
     reg  [31:0] sticky_eff;
-    reg  [31:0] t_bm_eff;
     reg  [31:0] lfsr_eff;
     reg  [255:0] classes_eff;
     reg  [4095:0] th_eff;
@@ -671,9 +668,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     reg  e_ql_sat;
     reg  [31:0] empty_fin;
     reg  [31:0] nz_fin;
-    reg  bm_live;
-    reg  bm_emit;
-    reg  [15:0] bm_off;
     reg  s_serve;
     reg  [1:0] s_table;
     reg  [31:0] s_k;
@@ -722,6 +716,16 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         .value(csr$value),
         .value_next(csr$value_next),
         .write(csr$write)
+    );
+    bfc_fpga__bitmap bitmap(
+        .clock(clock),
+        .reset(bitmap$reset),
+        .live(bitmap$live),
+        .t_bm(bitmap$t_bm),
+        .emit(bitmap$emit),
+        .port(bitmap$port),
+        .chunk(bitmap$chunk),
+        .offset(bitmap$offset)
     );
     bfc_fpga__i_enq_valid i_enq_valid(
         .d(i_enq_valid$d),
@@ -1131,21 +1135,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         .q(bpen$q),
         .clock(clock)
     );
-    bfc_fpga__bm_slot bm_slot(
-        .d(bm_slot$d),
-        .q(bm_slot$q),
-        .clock(clock)
-    );
-    bfc_fpga__bm_port_c bm_port_c(
-        .d(bm_port_c$d),
-        .q(bm_port_c$q),
-        .clock(clock)
-    );
-    bfc_fpga__bm_chunk_c bm_chunk_c(
-        .d(bm_chunk_c$d),
-        .q(bm_chunk_c$q),
-        .clock(clock)
-    );
     bfc_fpga__r_snap0 r_snap0(
         .d(r_snap0$d),
         .q(r_snap0$q),
@@ -1313,9 +1302,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         rr$d = rr$q;
         th$d = th$q;
         bpen$d = bpen$q;
-        bm_slot$d = bm_slot$q;
-        bm_port_c$d = bm_port_c$q;
-        bm_chunk_c$d = bm_chunk_c$q;
         r_snap0$d = r_snap0$q;
         r_snap1$d = r_snap1$q;
         snap_pending$d = snap_pending$q;
@@ -1607,7 +1593,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         s_plane_wide = s_k & ((one_32 << upstream_bits) - one_32);
         mode_eff = csr$value_next[(at_mode)+:(2)];
         sticky_eff = csr$value_next[(at_sticky)+:(32)];
-        t_bm_eff = csr$value_next[(at_t_bm)+:(32)];
         lfsr_eff = lfsr$q;
         if (w_seed) begin
             if (|i_csr_wdata$q) begin
@@ -2773,30 +2758,9 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         fw_pd_row$d = i_deq_in$q;
         fw_pd_lane$d = d_lane_u;
         fw_pd_val$d = d_pd_new & pc_max;
-        bm_live = live$q & |t_bm_eff;
-        bm_emit = bm_live & (bm_port_c$q < {24'd0, n_ports});
-        bm_off = (bm_port_c$q[15:0] << upstream_bits) + ({8'd0, bm_chunk_c$q} << 32'h5);
-        bm_slot$d = bm_slot$q & mask_24;
-        bm_port_c$d = bm_port_c$q & bm_port_mask;
-        if (live$q) begin
-            if (~|t_bm_eff | ((bm_slot$q + one_32) >= t_bm_eff)) begin
-                bm_slot$d = 32'h0;
-                bm_port_c$d = 32'h0;
-                bm_chunk_c$d = 8'h0;
-            end
-            else begin
-                bm_slot$d = (bm_slot$q + one_32) & mask_24;
-                if (bm_emit) begin
-                    if ((bm_chunk_c$q + one_8) == bm_chunks) begin
-                        bm_chunk_c$d = 8'h0;
-                        bm_port_c$d = (bm_port_c$q + one_32) & bm_port_mask;
-                    end
-                    else begin
-                        bm_chunk_c$d = bm_chunk_c$q + one_8;
-                    end
-                end
-            end
-        end
+        bitmap$reset = reset;
+        bitmap$live = live$q;
+        bitmap$t_bm = csr$value_next[(at_t_bm)+:(32)];
         s_table = snap_index[(32'h14)+:(2)];
         s_ok = 1'b0;
         s_d0 = 32'h0;
@@ -2918,14 +2882,14 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
             o_resume_port$d = i_deq_in$q;
             o_resume_queue$d = i_deq_upq$q;
         end
-        o_bm_valid$d = bm_emit;
-        bm_bits_wide = nz_fin >> bm_off;
+        o_bm_valid$d = bitmap$emit;
+        bm_bits_wide = nz_fin >> bitmap$offset;
         o_bm_port$d = 6'h0;
         o_bm_base$d = 2'h0;
         o_bm_bits$d = 32'h0;
-        if (bm_emit) begin
-            o_bm_port$d = bm_port_c$q[5:0];
-            o_bm_base$d = bm_chunk_c$q[1:0];
+        if (bitmap$emit) begin
+            o_bm_port$d = bitmap$port;
+            o_bm_base$d = bitmap$chunk;
             o_bm_bits$d = bm_bits_wide;
         end
         now_next_wide = now_next >> ts_shift;
@@ -3018,9 +2982,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
             rr$d = 512'h0;
             th$d = 4096'h0;
             bpen$d = 4096'h0;
-            bm_slot$d = 32'h0;
-            bm_port_c$d = 32'h0;
-            bm_chunk_c$d = 8'h0;
             r_snap0$d = 32'h0;
             r_snap1$d = 32'h0;
             snap_pending$d = 1'b0;
@@ -3047,7 +3008,97 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
 endmodule // top
 
 
-module bfc_fpga__bm_chunk_c(d,q,clock);
+module bfc_fpga__bitmap(clock,reset,live,t_bm,emit,port,chunk,offset);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  live;
+    input wire  [31:0] t_bm;
+    output reg  emit;
+    output reg  [5:0] port;
+    output reg  [1:0] chunk;
+    output reg  [15:0] offset;
+
+    // Constant declarations
+    localparam  n_ports = 8'h4;
+    localparam  chunks = 8'h1;
+    localparam  upstream_bits = 8'h3;
+    localparam  one_32 = 32'h1;
+    localparam  one_8 = 8'h1;
+    localparam  mask_24 = 32'hffffff;
+    localparam  port_mask = 32'h7;
+
+    // Stub signals
+    reg  [31:0] slot$d;
+    wire  [31:0] slot$q;
+    reg  [31:0] port_c$d;
+    wire  [31:0] port_c$q;
+    reg  [7:0] chunk_c$d;
+    wire  [7:0] chunk_c$q;
+
+    // Local signals
+    reg  running;
+
+    // Sub module instances
+    bfc_fpga__bitmap$slot slot(
+        .d(slot$d),
+        .q(slot$q),
+        .clock(clock)
+    );
+    bfc_fpga__bitmap$port_c port_c(
+        .d(port_c$d),
+        .q(port_c$q),
+        .clock(clock)
+    );
+    bfc_fpga__bitmap$chunk_c chunk_c(
+        .d(chunk_c$d),
+        .q(chunk_c$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        slot$d = slot$q;
+        port_c$d = port_c$q;
+        chunk_c$d = chunk_c$q;
+        running = live & |t_bm;
+        emit = running & (port_c$q < {24'd0, n_ports});
+        port = port_c$q[5:0];
+        chunk = chunk_c$q[1:0];
+        offset = (port_c$q[15:0] << upstream_bits) + ({8'd0, chunk_c$q} << 32'h5);
+        slot$d = slot$q & mask_24;
+        port_c$d = port_c$q & port_mask;
+        if (live) begin
+            if (~|t_bm | ((slot$q + one_32) >= t_bm)) begin
+                slot$d = 32'h0;
+                port_c$d = 32'h0;
+                chunk_c$d = 8'h0;
+            end
+            else begin
+                slot$d = (slot$q + one_32) & mask_24;
+                if (emit) begin
+                    if ((chunk_c$q + one_8) == chunks) begin
+                        chunk_c$d = 8'h0;
+                        port_c$d = (port_c$q + one_32) & port_mask;
+                    end
+                    else begin
+                        chunk_c$d = chunk_c$q + one_8;
+                    end
+                end
+            end
+        end
+        if (reset) begin
+            slot$d = 32'h0;
+            port_c$d = 32'h0;
+            chunk_c$d = 8'h0;
+        end
+    end
+
+endmodule // bfc_fpga__bitmap
+
+
+module bfc_fpga__bitmap$chunk_c(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -3063,29 +3114,10 @@ module bfc_fpga__bm_chunk_c(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__bm_chunk_c
+endmodule // bfc_fpga__bitmap$chunk_c
 
 
-module bfc_fpga__bm_port_c(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__bm_port_c
-
-
-module bfc_fpga__bm_slot(d,q,clock);
+module bfc_fpga__bitmap$port_c(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3101,7 +3133,26 @@ module bfc_fpga__bm_slot(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__bm_slot
+endmodule // bfc_fpga__bitmap$port_c
+
+
+module bfc_fpga__bitmap$slot(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__bitmap$slot
 
 
 module bfc_fpga__bpen(d,q,clock);

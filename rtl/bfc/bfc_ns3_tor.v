@@ -201,7 +201,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  n_upstream = 8'h20;
     localparam  n_classes = 8'h1;
     localparam  rx_chunks = 8'h1;
-    localparam  bm_chunks = 8'h1;
     localparam  queue_bits = 8'h5;
     localparam  upstream_bits = 8'h5;
     localparam  ts_shift = 8'h6;
@@ -233,7 +232,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  reset_th = 4096'h30d00000326000003410000035e0000037c0000039d000003c1000003e8000004110000043e00000470000004a6000004e2000005230000056c000005be0000061a00000682000006f90000078300000823000008e0000009c400000ad900000c3500000df300001046000013880000186a0000208d000030d4000061a8;
     localparam  reset_lfsr = 32'h1;
     localparam  lfsr_toggle = 32'h80200003;
-    localparam  mask_24 = 32'hffffff;
     localparam  mask_7 = 8'h7f;
     localparam  at_mode = 10'b1100000;
     localparam  at_sticky = 10'b10000000;
@@ -257,7 +255,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  snap_index_written = 32'h8000;
     localparam  q_lane_mask = 8'h1f;
     localparam  init_mask = 32'h1ffff;
-    localparam  bm_port_mask = 32'h1f;
     localparam  ft_addr_mask = 20'h1ffff;
     localparam  u_lane_mask = 8'h1f;
     localparam  port_mask = 12'h1f;
@@ -290,6 +287,13 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     wire  [1023:0] csr$value;
     wire  [1023:0] csr$value_next;
     wire  [31:0] csr$write;
+    reg  bitmap$reset;
+    reg  bitmap$live;
+    reg  [31:0] bitmap$t_bm;
+    wire  bitmap$emit;
+    wire  [5:0] bitmap$port;
+    wire  [1:0] bitmap$chunk;
+    wire  [15:0] bitmap$offset;
     reg  i_enq_valid$d;
     wire  i_enq_valid$q;
     reg  [5:0] i_enq_in$d;
@@ -479,12 +483,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     wire  [4095:0] th$q;
     reg  [4095:0] bpen$d;
     wire  [4095:0] bpen$q;
-    reg  [31:0] bm_slot$d;
-    wire  [31:0] bm_slot$q;
-    reg  [31:0] bm_port_c$d;
-    wire  [31:0] bm_port_c$q;
-    reg  [7:0] bm_chunk_c$d;
-    wire  [7:0] bm_chunk_c$q;
     reg  [31:0] r_snap0$d;
     wire  [31:0] r_snap0$q;
     reg  [31:0] r_snap1$d;
@@ -543,7 +541,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  w_snap_index;
     reg  [1:0] mode_eff;
     reg  [31:0] sticky_eff;
-    reg  [31:0] t_bm_eff;
     reg  [31:0] lfsr_eff;
     reg  [255:0] classes_eff;
     reg  [4095:0] th_eff;
@@ -669,9 +666,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  e_ql_sat;
     reg  [1023:0] empty_fin;
     reg  [1023:0] nz_fin;
-    reg  bm_live;
-    reg  bm_emit;
-    reg  [15:0] bm_off;
     reg  s_serve;
     reg  [1:0] s_table;
     reg  [31:0] s_k;
@@ -720,6 +714,16 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .value(csr$value),
         .value_next(csr$value_next),
         .write(csr$write)
+    );
+    bfc_ns3_tor__bitmap bitmap(
+        .clock(clock),
+        .reset(bitmap$reset),
+        .live(bitmap$live),
+        .t_bm(bitmap$t_bm),
+        .emit(bitmap$emit),
+        .port(bitmap$port),
+        .chunk(bitmap$chunk),
+        .offset(bitmap$offset)
     );
     bfc_ns3_tor__i_enq_valid i_enq_valid(
         .d(i_enq_valid$d),
@@ -1129,21 +1133,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .q(bpen$q),
         .clock(clock)
     );
-    bfc_ns3_tor__bm_slot bm_slot(
-        .d(bm_slot$d),
-        .q(bm_slot$q),
-        .clock(clock)
-    );
-    bfc_ns3_tor__bm_port_c bm_port_c(
-        .d(bm_port_c$d),
-        .q(bm_port_c$q),
-        .clock(clock)
-    );
-    bfc_ns3_tor__bm_chunk_c bm_chunk_c(
-        .d(bm_chunk_c$d),
-        .q(bm_chunk_c$q),
-        .clock(clock)
-    );
     bfc_ns3_tor__r_snap0 r_snap0(
         .d(r_snap0$d),
         .q(r_snap0$q),
@@ -1311,9 +1300,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         rr$d = rr$q;
         th$d = th$q;
         bpen$d = bpen$q;
-        bm_slot$d = bm_slot$q;
-        bm_port_c$d = bm_port_c$q;
-        bm_chunk_c$d = bm_chunk_c$q;
         r_snap0$d = r_snap0$q;
         r_snap1$d = r_snap1$q;
         snap_pending$d = snap_pending$q;
@@ -1605,7 +1591,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         s_plane_wide = s_k & ((one_32 << upstream_bits) - one_32);
         mode_eff = csr$value_next[(at_mode)+:(2)];
         sticky_eff = csr$value_next[(at_sticky)+:(32)];
-        t_bm_eff = csr$value_next[(at_t_bm)+:(32)];
         lfsr_eff = lfsr$q;
         if (w_seed) begin
             if (|i_csr_wdata$q) begin
@@ -2771,30 +2756,9 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         fw_pd_row$d = i_deq_in$q;
         fw_pd_lane$d = d_lane_u;
         fw_pd_val$d = d_pd_new & pc_max;
-        bm_live = live$q & |t_bm_eff;
-        bm_emit = bm_live & (bm_port_c$q < {24'd0, n_ports});
-        bm_off = (bm_port_c$q[15:0] << upstream_bits) + ({8'd0, bm_chunk_c$q} << 32'h5);
-        bm_slot$d = bm_slot$q & mask_24;
-        bm_port_c$d = bm_port_c$q & bm_port_mask;
-        if (live$q) begin
-            if (~|t_bm_eff | ((bm_slot$q + one_32) >= t_bm_eff)) begin
-                bm_slot$d = 32'h0;
-                bm_port_c$d = 32'h0;
-                bm_chunk_c$d = 8'h0;
-            end
-            else begin
-                bm_slot$d = (bm_slot$q + one_32) & mask_24;
-                if (bm_emit) begin
-                    if ((bm_chunk_c$q + one_8) == bm_chunks) begin
-                        bm_chunk_c$d = 8'h0;
-                        bm_port_c$d = (bm_port_c$q + one_32) & bm_port_mask;
-                    end
-                    else begin
-                        bm_chunk_c$d = bm_chunk_c$q + one_8;
-                    end
-                end
-            end
-        end
+        bitmap$reset = reset;
+        bitmap$live = live$q;
+        bitmap$t_bm = csr$value_next[(at_t_bm)+:(32)];
         s_table = snap_index[(32'h14)+:(2)];
         s_ok = 1'b0;
         s_d0 = 32'h0;
@@ -2916,14 +2880,14 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             o_resume_port$d = i_deq_in$q;
             o_resume_queue$d = i_deq_upq$q;
         end
-        o_bm_valid$d = bm_emit;
-        bm_bits_wide = nz_fin >> bm_off;
+        o_bm_valid$d = bitmap$emit;
+        bm_bits_wide = nz_fin >> bitmap$offset;
         o_bm_port$d = 6'h0;
         o_bm_base$d = 2'h0;
         o_bm_bits$d = 32'h0;
-        if (bm_emit) begin
-            o_bm_port$d = bm_port_c$q[5:0];
-            o_bm_base$d = bm_chunk_c$q[1:0];
+        if (bitmap$emit) begin
+            o_bm_port$d = bitmap$port;
+            o_bm_base$d = bitmap$chunk;
             o_bm_bits$d = bm_bits_wide[31:0];
         end
         now_next_wide = now_next >> ts_shift;
@@ -3016,9 +2980,6 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
             rr$d = 512'h0;
             th$d = 4096'h0;
             bpen$d = 4096'h0;
-            bm_slot$d = 32'h0;
-            bm_port_c$d = 32'h0;
-            bm_chunk_c$d = 8'h0;
             r_snap0$d = 32'h0;
             r_snap1$d = 32'h0;
             snap_pending$d = 1'b0;
@@ -3045,7 +3006,97 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
 endmodule // top
 
 
-module bfc_ns3_tor__bm_chunk_c(d,q,clock);
+module bfc_ns3_tor__bitmap(clock,reset,live,t_bm,emit,port,chunk,offset);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  live;
+    input wire  [31:0] t_bm;
+    output reg  emit;
+    output reg  [5:0] port;
+    output reg  [1:0] chunk;
+    output reg  [15:0] offset;
+
+    // Constant declarations
+    localparam  n_ports = 8'h18;
+    localparam  chunks = 8'h1;
+    localparam  upstream_bits = 8'h5;
+    localparam  one_32 = 32'h1;
+    localparam  one_8 = 8'h1;
+    localparam  mask_24 = 32'hffffff;
+    localparam  port_mask = 32'h1f;
+
+    // Stub signals
+    reg  [31:0] slot$d;
+    wire  [31:0] slot$q;
+    reg  [31:0] port_c$d;
+    wire  [31:0] port_c$q;
+    reg  [7:0] chunk_c$d;
+    wire  [7:0] chunk_c$q;
+
+    // Local signals
+    reg  running;
+
+    // Sub module instances
+    bfc_ns3_tor__bitmap$slot slot(
+        .d(slot$d),
+        .q(slot$q),
+        .clock(clock)
+    );
+    bfc_ns3_tor__bitmap$port_c port_c(
+        .d(port_c$d),
+        .q(port_c$q),
+        .clock(clock)
+    );
+    bfc_ns3_tor__bitmap$chunk_c chunk_c(
+        .d(chunk_c$d),
+        .q(chunk_c$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        slot$d = slot$q;
+        port_c$d = port_c$q;
+        chunk_c$d = chunk_c$q;
+        running = live & |t_bm;
+        emit = running & (port_c$q < {24'd0, n_ports});
+        port = port_c$q[5:0];
+        chunk = chunk_c$q[1:0];
+        offset = (port_c$q[15:0] << upstream_bits) + ({8'd0, chunk_c$q} << 32'h5);
+        slot$d = slot$q & mask_24;
+        port_c$d = port_c$q & port_mask;
+        if (live) begin
+            if (~|t_bm | ((slot$q + one_32) >= t_bm)) begin
+                slot$d = 32'h0;
+                port_c$d = 32'h0;
+                chunk_c$d = 8'h0;
+            end
+            else begin
+                slot$d = (slot$q + one_32) & mask_24;
+                if (emit) begin
+                    if ((chunk_c$q + one_8) == chunks) begin
+                        chunk_c$d = 8'h0;
+                        port_c$d = (port_c$q + one_32) & port_mask;
+                    end
+                    else begin
+                        chunk_c$d = chunk_c$q + one_8;
+                    end
+                end
+            end
+        end
+        if (reset) begin
+            slot$d = 32'h0;
+            port_c$d = 32'h0;
+            chunk_c$d = 8'h0;
+        end
+    end
+
+endmodule // bfc_ns3_tor__bitmap
+
+
+module bfc_ns3_tor__bitmap$chunk_c(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -3061,29 +3112,10 @@ module bfc_ns3_tor__bm_chunk_c(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_ns3_tor__bm_chunk_c
+endmodule // bfc_ns3_tor__bitmap$chunk_c
 
 
-module bfc_ns3_tor__bm_port_c(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_ns3_tor__bm_port_c
-
-
-module bfc_ns3_tor__bm_slot(d,q,clock);
+module bfc_ns3_tor__bitmap$port_c(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3099,7 +3131,26 @@ module bfc_ns3_tor__bm_slot(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_ns3_tor__bm_slot
+endmodule // bfc_ns3_tor__bitmap$port_c
+
+
+module bfc_ns3_tor__bitmap$slot(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__bitmap$slot
 
 
 module bfc_ns3_tor__bpen(d,q,clock);

@@ -31,9 +31,12 @@
 //! registers. Per-(port, index) bit vectors use `{port, index}` with the index's own bits,
 //! `N = 2^NB` entries; counter rows hold `R / 32 = min(N, 128)` lanes.
 
+mod bitmap;
+
 use crate::counter_row_ram::CounterRowRam;
 use crate::csr_bank::{self, CsrBank};
 use crate::narrow_ram::{low_bits, NarrowRam};
+use bitmap::Bitmap;
 use rust_hdl::prelude::*;
 use switchcraft_core::hash::hash32;
 use switchcraft_core::lfsr::Lfsr32;
@@ -120,6 +123,7 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     /// The registers; the core registers the bus at its input and writes the bank at the
     /// next edge, with the events of its own edge.
     pub csr: Bank,
+    pub bitmap: Bitmap,
 
     // ---- Parameters of this instance.
     /// 32 masks of 64 bits, bit b's at [64b+63:64b], and the hash of the zero key.
@@ -137,7 +141,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     n_upstream: Constant<Bits<8>>,
     n_classes: Constant<Bits<8>>,
     rx_chunks: Constant<Bits<8>>,
-    bm_chunks: Constant<Bits<8>>,
     /// Index bits of queues and upstream queues: the shift of `{port, index}`.
     queue_bits: Constant<Bits<8>>,
     upstream_bits: Constant<Bits<8>>,
@@ -176,7 +179,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     reset_th: Constant<Bits<4096>>,
     reset_lfsr: Constant<Bits<32>>,
     lfsr_toggle: Constant<Bits<32>>,
-    mask_24: Constant<Bits<32>>,
     mask_7: Constant<Bits<8>>,
     /// Bit offsets of the registers' words on the CSR bank's buses.
     at_mode: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -204,7 +206,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     // so synthesis sees the unused lanes of the fixed-width rows and tables as constant.
     q_lane_mask: Constant<Bits<8>>,
     init_mask: Constant<Bits<32>>,
-    bm_port_mask: Constant<Bits<32>>,
     ft_addr_mask: Constant<Bits<FA>>,
     u_lane_mask: Constant<Bits<8>>,
     port_mask: Constant<Bits<12>>,
@@ -313,9 +314,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     rr: DFF<Bits<512>>,
     th: DFF<Bits<4096>>,
     bpen: DFF<Bits<4096>>,
-    bm_slot: DFF<Bits<32>>,
-    bm_port_c: DFF<Bits<32>>,
-    bm_chunk_c: DFF<Bits<8>>,
     r_snap0: DFF<Bits<32>>,
     r_snap1: DFF<Bits<32>>,
     snap_pending: DFF<Bit>,
@@ -355,7 +353,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     w_snap_index: Signal<Local, Bit>,
     mode_eff: Signal<Local, Bits<2>>,
     sticky_eff: Signal<Local, Bits<32>>,
-    t_bm_eff: Signal<Local, Bits<32>>,
     lfsr_eff: Signal<Local, Bits<32>>,
     classes_eff: Signal<Local, Bits<256>>,
     th_eff: Signal<Local, Bits<4096>>,
@@ -486,9 +483,6 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     empty_fin: Signal<Local, Bits<N>>,
     nz_fin: Signal<Local, Bits<N>>,
     // Bitmap timer.
-    bm_live: Signal<Local, Bit>,
-    bm_emit: Signal<Local, Bit>,
-    bm_off: Signal<Local, Bits<16>>,
     // Snapshot.
     s_serve: Signal<Local, Bit>,
     s_table: Signal<Local, Bits<2>>,
@@ -623,6 +617,7 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             bm_bits: Default::default(),
             csr_rdata: Default::default(),
             csr: Bank::new(&map).reading_after(),
+            bitmap: Bitmap::new(cfg),
             at_mode: at("mode"),
             at_sticky: at("sticky"),
             at_t_bm: at("t_bm"),
@@ -658,7 +653,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             n_upstream: c8(cfg.upstream_queues.into()),
             n_classes: c8(cfg.classes.into()),
             rx_chunks: c8(cfg.rx_chunks().into()),
-            bm_chunks: c8(cfg.bitmap_chunks().into()),
             queue_bits: c8(cfg.queue_bits().into()),
             upstream_bits: c8(cfg.upstream_bits().into()),
             ts_shift: c8(cfg.ts_shift.into()),
@@ -694,11 +688,9 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             reset_th: Constant::new(th),
             reset_lfsr: c32(u64::from(Lfsr32::new(cfg.lfsr_seed).state())),
             lfsr_toggle: c32(u64::from(Lfsr32::TOGGLE)),
-            mask_24: c32(mask(24)),
             mask_7: c8(0x7F),
             q_lane_mask: c8(mask(cfg.queue_bits())),
             init_mask: c32(mask(index_bits(cfg.entries() + 1))),
-            bm_port_mask: c32(mask(index_bits(u64::from(cfg.ports) + 1))),
             ft_addr_mask: Constant::new(mask(index_bits(cfg.entries())).into()),
             u_lane_mask: c8(mask(cfg.upstream_bits())),
             port_mask: Constant::new(mask(cfg.port_bits()).into()),
@@ -791,9 +783,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             rr: Default::default(),
             th: Default::default(),
             bpen: Default::default(),
-            bm_slot: Default::default(),
-            bm_port_c: Default::default(),
-            bm_chunk_c: Default::default(),
             r_snap0: Default::default(),
             r_snap1: Default::default(),
             snap_pending: Default::default(),
@@ -830,7 +819,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             w_snap_index: Default::default(),
             mode_eff: Default::default(),
             sticky_eff: Default::default(),
-            t_bm_eff: Default::default(),
             lfsr_eff: Default::default(),
             classes_eff: Default::default(),
             th_eff: Default::default(),
@@ -956,9 +944,6 @@ impl<const NB: usize, const N: usize, const R: usize> BfcCore<NB, N, R> {
             e_ql_sat: Default::default(),
             empty_fin: Default::default(),
             nz_fin: Default::default(),
-            bm_live: Default::default(),
-            bm_emit: Default::default(),
-            bm_off: Default::default(),
             s_serve: Default::default(),
             s_table: Default::default(),
             s_k: Default::default(),
@@ -1069,9 +1054,6 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             rr,
             th,
             bpen,
-            bm_slot,
-            bm_port_c,
-            bm_chunk_c,
             r_snap0,
             r_snap1,
             snap_pending,
@@ -1257,11 +1239,6 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             .value_next
             .val()
             .get_bits::<32>(self.at_sticky.val().index());
-        self.t_bm_eff.next = self
-            .csr
-            .value_next
-            .val()
-            .get_bits::<32>(self.at_t_bm.val().index());
         self.lfsr_eff.next = self.lfsr.q.val();
         if self.w_seed.val() {
             if self.i_csr_wdata.q.val().any() {
@@ -1789,36 +1766,15 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
         self.fw_pd_lane.d.next = self.d_lane_u.val();
         self.fw_pd_val.d.next = self.d_pd_new.val() & self.pc_max.val();
 
-        // ---- The bitmap timer: slot s sends chunk s % chunks of ingress s / chunks.
-        self.bm_live.next = self.live.q.val() & self.t_bm_eff.val().any();
-        self.bm_emit.next =
-            self.bm_live.val() & (self.bm_port_c.q.val() < bit_cast::<32, 8>(self.n_ports.val()));
-        self.bm_off.next = (bit_cast::<16, 32>(self.bm_port_c.q.val()) << self.upstream_bits.val())
-            + (bit_cast::<16, 8>(self.bm_chunk_c.q.val()) << 5);
-        // The slot stays below T_BM (< 2^24), the port counter at most `ports`.
-        self.bm_slot.d.next = self.bm_slot.q.val() & self.mask_24.val();
-        self.bm_port_c.d.next = self.bm_port_c.q.val() & self.bm_port_mask.val();
-        if self.live.q.val() {
-            if !self.t_bm_eff.val().any()
-                | ((self.bm_slot.q.val() + self.one_32.val()) >= self.t_bm_eff.val())
-            {
-                self.bm_slot.d.next = 0.into();
-                self.bm_port_c.d.next = 0.into();
-                self.bm_chunk_c.d.next = 0.into();
-            } else {
-                self.bm_slot.d.next =
-                    (self.bm_slot.q.val() + self.one_32.val()) & self.mask_24.val();
-                if self.bm_emit.val() {
-                    if (self.bm_chunk_c.q.val() + self.one_8.val()) == self.bm_chunks.val() {
-                        self.bm_chunk_c.d.next = 0.into();
-                        self.bm_port_c.d.next =
-                            (self.bm_port_c.q.val() + self.one_32.val()) & self.bm_port_mask.val();
-                    } else {
-                        self.bm_chunk_c.d.next = self.bm_chunk_c.q.val() + self.one_8.val();
-                    }
-                }
-            }
-        }
+        // ---- The bitmap timer, with the period this cycle's events see.
+        self.bitmap.clock.next = self.clock.val();
+        self.bitmap.reset.next = self.reset.val();
+        self.bitmap.live.next = self.live.q.val();
+        self.bitmap.t_bm.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_t_bm.val().index());
 
         // ---- A snapshot, after this edge's events.
         self.s_table.next = self.snap_index.val().get_bits::<2>(20);
@@ -1982,14 +1938,14 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.o_resume_port.d.next = self.i_deq_in.q.val();
             self.o_resume_queue.d.next = self.i_deq_upq.q.val();
         }
-        self.o_bm_valid.d.next = self.bm_emit.val();
-        self.bm_bits_wide.next = self.nz_fin.val() >> self.bm_off.val();
+        self.o_bm_valid.d.next = self.bitmap.emit.val();
+        self.bm_bits_wide.next = self.nz_fin.val() >> self.bitmap.offset.val();
         self.o_bm_port.d.next = 0.into();
         self.o_bm_base.d.next = 0.into();
         self.o_bm_bits.d.next = 0.into();
-        if self.bm_emit.val() {
-            self.o_bm_port.d.next = bit_cast::<6, 32>(self.bm_port_c.q.val());
-            self.o_bm_base.d.next = bit_cast::<2, 8>(self.bm_chunk_c.q.val());
+        if self.bitmap.emit.val() {
+            self.o_bm_port.d.next = self.bitmap.port.val();
+            self.o_bm_base.d.next = self.bitmap.chunk.val();
             self.o_bm_bits.d.next = bit_cast::<32, N>(self.bm_bits_wide.val());
         }
 
@@ -2106,9 +2062,6 @@ impl<const NB: usize, const N: usize, const R: usize> Logic for BfcCore<NB, N, R
             self.rr.d.next = 0.into();
             self.th.d.next = 0.into();
             self.bpen.d.next = 0.into();
-            self.bm_slot.d.next = 0.into();
-            self.bm_port_c.d.next = 0.into();
-            self.bm_chunk_c.d.next = 0.into();
             self.r_snap0.d.next = 0.into();
             self.r_snap1.d.next = 0.into();
             self.snap_pending.d.next = false;

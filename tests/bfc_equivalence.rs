@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use switchcraft::blocks::bfc::BfcBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
-use switchcraft_model::bfc::{reg, Bfc, BfcConfig, BfcIn, LATENCY, RX_BITMAP};
+use switchcraft_model::bfc::{err, reg, Bfc, BfcConfig, BfcIn, LATENCY, RX_BITMAP};
 
 fn tiny() -> BfcConfig {
     BfcConfig::preset("tiny").unwrap()
@@ -311,4 +311,80 @@ fn bfc_documented_pause_resume_episode_model_and_verilator() {
     assert_eq!(seen, expected);
     let mut rtl = verilated(&cfg, "episode");
     check(&cfg, &mut rtl, rows, "the documented episode").unwrap();
+}
+
+/// The CSR contract of docs/blocks/bfc.md, asserted on the model and then checked cycle for
+/// cycle against the Verilog: a write at edge n is seen by the events of edge n and read back
+/// at edge n + 1; a read at edge n returns the register as before edge n; an `err` flag raised
+/// on the edge of a clearing write stays set (the write clears first, the edge's events then
+/// raise their flags).
+#[test]
+fn bfc_csr_writes_reads_and_error_clears_model_and_verilator() {
+    let cfg = tiny();
+    let mut model = Bfc::new(&cfg).unwrap();
+    let mut rows = Vec::new();
+    let mut step = |i: BfcIn| {
+        let out = model.step(&i);
+        let mut v = vec![0; BfcIn::NAMES.len()];
+        i.to_values(&mut v);
+        rows.push(v);
+        out
+    };
+    let write = |addr: u32, data: u64| BfcIn {
+        csr_we: 1,
+        csr_addr: addr.into(),
+        csr_wdata: data,
+        ..BfcIn::default()
+    };
+    let read = |addr: u32| BfcIn {
+        csr_addr: addr.into(),
+        ..BfcIn::default()
+    };
+    // A received frame of an unknown kind (3) is a bad event.
+    let bad_frame = BfcIn {
+        rx_valid: 1,
+        rx_kind: 3,
+        ..BfcIn::default()
+    };
+    while step(BfcIn::default()).ready == 0 {}
+    // A write at edge n: a read addressed at edge n still returns the old value ...
+    let sticky = cfg.sticky;
+    let out = step(BfcIn {
+        csr_addr: reg::STICKY.into(),
+        ..write(reg::STICKY, sticky + 3)
+    });
+    assert_eq!(
+        out.csr_rdata, sticky,
+        "a read returns the register as before its edge"
+    );
+    // ... and one at edge n + 1 the new one.
+    assert_eq!(step(read(reg::STICKY)).csr_rdata, sticky + 3);
+    // A bad event raises err.BAD_EVENT, readable at the next edge.
+    step(bad_frame);
+    assert_eq!(step(read(reg::ERR)).csr_rdata, err::BAD_EVENT);
+    // A clear on the edge of another bad event: the flag stays.
+    step(BfcIn {
+        csr_we: 1,
+        csr_addr: reg::ERR.into(),
+        csr_wdata: 0xFF,
+        ..bad_frame
+    });
+    assert_eq!(
+        step(read(reg::ERR)).csr_rdata,
+        err::BAD_EVENT,
+        "set wins over clear"
+    );
+    // A clear alone clears it.
+    step(write(reg::ERR, 0xFF));
+    assert_eq!(step(read(reg::ERR)).csr_rdata, 0, "write 1 to clear");
+    // The Th window reads the entry the index names after the index's write.
+    step(write(reg::TH_INDEX, 1));
+    step(write(reg::TH_DATA, 1234));
+    assert_eq!(step(read(reg::TH_DATA)).csr_rdata, 1234);
+    for _ in 0..4 {
+        step(BfcIn::default());
+    }
+    let block = BlockConfig::new(BfcBlock, cfg);
+    let mut rtl = verilated(&block, "csr_contract");
+    check(&block, &mut rtl, rows, "the CSR contract").unwrap();
 }

@@ -175,7 +175,7 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     kind_pause: Constant<Bits<2>>,
     kind_resume: Constant<Bits<2>>,
     kind_bitmap: Constant<Bits<2>>,
-    // Register map: addresses, masks, read-only words and reset values.
+    // Reset values of the tables and the LFSR the core keeps.
     reset_th: Constant<Bits<4096>>,
     reset_lfsr: Constant<Bits<32>>,
     lfsr_toggle: Constant<Bits<32>>,
@@ -345,7 +345,7 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     addr_e: Signal<Local, Bits<FA>>,
     addr_d: Signal<Local, Bits<FA>>,
     addr_a: Signal<Local, Bits<FA>>,
-    // ---- Cycle n: CSR writes as this cycle's events see them.
+    // ---- Cycle n: the CSR writes that act (reseed, window writes, snapshot request).
     w_seed: Signal<Local, Bit>,
     w_th_data: Signal<Local, Bit>,
     w_bpen_lo: Signal<Local, Bit>,
@@ -490,7 +490,7 @@ pub struct BfcCore<const NB: usize, const N: usize, const R: usize> {
     s_ok: Signal<Local, Bit>,
     s_d0: Signal<Local, Bits<32>>,
     s_d1: Signal<Local, Bits<32>>,
-    // Next state and read data.
+    // Next state and the bank's status and window words.
     flags: Signal<Local, Bits<8>>,
     now_next: Signal<Local, Bits<48>>,
     ready_next: Signal<Local, Bit>,

@@ -375,6 +375,9 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.tq_fw_d.next = self.tq_fw_d_r.q.val();
         self.tq_ram_d.next = self.tq_ram_d_r.q.val();
         self.tq_zero.next = self.tq_zero_r.q.val();
+        // These come from the registers, not from the `lk_*` locals below: those also feed
+        // the write path, which reads Classify's outputs, and a shared local would join
+        // Classify's input and output into one loop for Verilator (UNOPTFLAT).
         self.on_old.next = self.lk_on_hi_r.q.val().any();
         self.t_old.next = self.lk_t_keep_hi.q.val().any();
         if self.lk_sel_d.q.val() {

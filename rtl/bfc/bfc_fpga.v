@@ -191,50 +191,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     output reg  [31:0] csr_rdata;
 
     // Constant declarations
-    localparam  crc_masks = 2048'h8fc8e57b0000000047e472bd0000000023f2395e0000000011f91caf0000000008fc8e5700000000047e472b000000008df7c6ee0000000046fbe37700000000acb514c000000000d9926f1b00000000e301d2f600000000fe480c00000000007f24060000000000b05ae67b00000000d7e59646000000006bf2cb230000000035f96591000000001afcb2c80000000082b6bc1f00000000ce93bb7400000000e88138c10000000074409c6000000000b5e8ab4b00000000d53cb0de000000006a9e586f00000000ba87c94c00000000d28b01dd00000000e68d659500000000fc8e57b1000000007e472bd8000000003f2395ec000000001f91caf6;
-    localparam  crc_zero = 32'h48674bc7;
-    localparam  hash_drop = 8'h10;
-    localparam  hash_bits = 8'h10;
-    localparam  m_entries = 32'h80;
-    localparam  m_entries_fa = 20'h80;
-    localparam  ft_entries = 32'h200;
-    localparam  n_ports = 8'h4;
-    localparam  n_queues = 8'h8;
-    localparam  n_upstream = 8'h8;
-    localparam  n_classes = 8'h1;
-    localparam  rx_chunks = 8'h1;
-    localparam  queue_bits = 8'h3;
-    localparam  upstream_bits = 8'h3;
-    localparam  ts_shift = 8'h4;
-    localparam  ts_mask = 32'hfff;
-    localparam  size_mask = 32'hff;
-    localparam  occ_max = 32'h3fff;
-    localparam  pc_max = 32'h3f;
-    localparam  queue_valid = 128'hff;
-    localparam  data_queues = 128'hfe;
-    localparam  bpen_lo_mask = 32'hf;
-    localparam  bpen_hi_mask = 32'h0;
-    localparam  has_bpen_hi = 1'b0;
-    localparam  one_32 = 32'h1;
-    localparam  one_128 = 128'h1;
-    localparam  one_n = 32'h1;
-    localparam  all_n = 32'hffffffff;
-    localparam  lane_th = 4096'hffffffff;
-    localparam  lane_rr = 512'hff;
-    localparam  used_q = 32'hffffffff;
-    localparam  used_u = 32'hffffffff;
-    localparam  used_th = 4096'h3fff00003fff00003fff00003fff00003fff00003fff00003fff00003fff;
-    localparam  used_bpen = 4096'hf000000000000000f000000000000000f000000000000000f;
-    localparam  used_rr = 512'h7070707;
-    localparam  mode_stochastic = 2'b1;
-    localparam  mode_single = 2'b10;
-    localparam  kind_pause = 2'b0;
-    localparam  kind_resume = 2'b1;
-    localparam  kind_bitmap = 2'b10;
-    localparam  reset_th = 4096'h30d0000037c00000411000004e20000061a0000082300000c350000186a;
-    localparam  reset_lfsr = 32'h1;
-    localparam  lfsr_toggle = 32'h80200003;
-    localparam  mask_7 = 8'h7f;
     localparam  at_mode = 10'b1100000;
     localparam  at_sticky = 10'b10000000;
     localparam  at_t_bm = 10'b10100000;
@@ -251,23 +207,8 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     localparam  at_snap_data1 = 10'b1000100000;
     localparam  at_class0 = 10'b1100000000;
     localparam  lfsr_seed_written = 32'h40;
-    localparam  th_data_written = 32'h800;
-    localparam  bpen_lo_written = 32'h2000;
-    localparam  bpen_hi_written = 32'h4000;
     localparam  snap_index_written = 32'h8000;
-    localparam  q_lane_mask = 8'h7;
-    localparam  init_mask = 32'h3ff;
-    localparam  ft_addr_mask = 20'h1ff;
-    localparam  u_lane_mask = 8'h7;
-    localparam  port_mask = 12'h3;
-    localparam  th_lane_mask = 12'h7;
-    localparam  snap_k_mask = 32'hfffff;
-    localparam  one_8 = 8'h1;
-    localparam  one_48 = 48'h1;
-    localparam  c32_16 = 12'h20;
-    localparam  t_flow_table = 2'b0;
-    localparam  t_pause_counter = 2'b1;
-    localparam  t_queue = 2'b10;
+    localparam  one_32 = 32'h1;
     localparam  f_bad_event = 8'h1;
     localparam  f_not_ready = 8'h2;
     localparam  f_size_saturated = 8'h4;
@@ -289,6 +230,219 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     wire  [1023:0] csr$value;
     wire  [1023:0] csr$value_next;
     wire  [31:0] csr$write;
+    reg  capture$reset;
+    reg  capture$enq_valid;
+    reg  [5:0] capture$enq_in_port;
+    reg  [5:0] capture$enq_eg_port;
+    reg  [63:0] capture$enq_fid;
+    reg  [15:0] capture$enq_len;
+    reg  [6:0] capture$enq_upstream_q;
+    reg  [2:0] capture$enq_class;
+    reg  capture$deq_valid;
+    reg  [5:0] capture$deq_eg_port;
+    reg  [6:0] capture$deq_queue;
+    reg  [16:0] capture$deq_ft_key;
+    reg  capture$deq_counter_incr;
+    reg  [5:0] capture$deq_in_port;
+    reg  [6:0] capture$deq_upstream_q;
+    reg  [15:0] capture$deq_len;
+    reg  capture$rx_valid;
+    reg  [5:0] capture$rx_port;
+    reg  [1:0] capture$rx_kind;
+    reg  [6:0] capture$rx_queue;
+    reg  [1:0] capture$rx_base;
+    reg  [31:0] capture$rx_bitmap;
+    reg  capture$csr_we;
+    reg  [5:0] capture$csr_addr;
+    reg  [31:0] capture$csr_wdata;
+    reg  [31:0] capture$snap_index_next;
+    wire  [19:0] capture$addr_a;
+    wire  [19:0] capture$addr_d;
+    wire  [5:0] capture$qrow_a;
+    wire  [5:0] capture$prow_a;
+    wire  capture$e_valid;
+    wire  [5:0] capture$e_in;
+    wire  [5:0] capture$e_eg;
+    wire  [15:0] capture$e_len;
+    wire  [6:0] capture$e_upq;
+    wire  [2:0] capture$e_class;
+    wire  [16:0] capture$e_key;
+    wire  [31:0] capture$e_hash;
+    wire  capture$d_valid;
+    wire  [5:0] capture$d_eg;
+    wire  [6:0] capture$d_q;
+    wire  [16:0] capture$d_key;
+    wire  capture$d_cnt;
+    wire  [5:0] capture$d_in;
+    wire  [6:0] capture$d_upq;
+    wire  [15:0] capture$d_len;
+    wire  capture$f_valid;
+    wire  [5:0] capture$f_port;
+    wire  [1:0] capture$f_kind;
+    wire  [6:0] capture$f_queue;
+    wire  [1:0] capture$f_base;
+    wire  [31:0] capture$f_bitmap;
+    wire  capture$bus_we;
+    wire  [5:0] capture$bus_addr;
+    wire  [31:0] capture$bus_wdata;
+    wire  [5:0] capture$qrow;
+    wire  [5:0] capture$prow;
+    wire  [7:0] capture$lane_p;
+    wire  [7:0] capture$snap_lane_q;
+    wire  [7:0] capture$d_lane_q;
+    wire  [7:0] capture$d_lane_u;
+    wire  capture$live;
+    wire  [31:0] capture$now_ts;
+    wire  [31:0] capture$now_ts_next;
+    reg  flow_table$reset;
+    reg  flow_table$live;
+    reg  [19:0] flow_table$read_a;
+    reg  [19:0] flow_table$read_d;
+    reg  flow_table$e_write;
+    reg  [31:0] flow_table$e_word;
+    reg  flow_table$d_write;
+    reg  [31:0] flow_table$d_count;
+    reg  [31:0] flow_table$d_ts;
+    wire  [31:0] flow_table$a_word;
+    wire  [31:0] flow_table$a_dc;
+    wire  [31:0] flow_table$a_ts;
+    wire  [31:0] flow_table$d_ec;
+    wire  [31:0] flow_table$d_dc;
+    wire  flow_table$same_entry;
+    wire  flow_table$ready;
+    wire  flow_table$ready_next;
+    wire  flow_table$ready_soon;
+    wire  flow_table$sweep;
+    wire  [5:0] flow_table$sweep_row;
+    reg  frames$reset;
+    reg  frames$ready;
+    reg  frames$valid;
+    reg  [5:0] frames$port;
+    reg  [1:0] frames$kind;
+    reg  [6:0] frames$queue;
+    reg  [1:0] frames$base;
+    reg  [31:0] frames$bitmap;
+    wire  [31:0] frames$paused;
+    wire  frames$bad;
+    reg  departure$ready;
+    reg  departure$valid;
+    reg  [5:0] departure$eg;
+    reg  [6:0] departure$q;
+    reg  [16:0] departure$key;
+    reg  departure$cnt;
+    reg  [5:0] departure$in_port;
+    reg  [6:0] departure$upq;
+    reg  [15:0] departure$len;
+    reg  [31:0] departure$ec;
+    reg  [31:0] departure$dc;
+    reg  [31:0] departure$qe;
+    reg  [31:0] departure$qd;
+    reg  [31:0] departure$pi;
+    reg  [31:0] departure$pd;
+    wire  departure$act;
+    wire  departure$bad;
+    wire  departure$size_under;
+    wire  [31:0] departure$dc_next;
+    wire  departure$pc_dec;
+    wire  departure$pc_under;
+    wire  departure$pc_write;
+    wire  [31:0] departure$pc_old;
+    wire  [31:0] departure$pc_after;
+    wire  [31:0] departure$pd_next;
+    wire  departure$ql_under;
+    wire  departure$emptied;
+    wire  [31:0] departure$qd_next;
+    wire  [15:0] departure$qi;
+    wire  [15:0] departure$j;
+    reg  tables$reset;
+    reg  [31:0] tables$write;
+    reg  [31:0] tables$wdata;
+    reg  [31:0] tables$th_index;
+    reg  [31:0] tables$bpen_index;
+    reg  [31:0] tables$th_index_next;
+    reg  [31:0] tables$bpen_index_next;
+    wire  [4095:0] tables$th;
+    wire  [4095:0] tables$bp_off;
+    wire  [31:0] tables$rd_th;
+    wire  [31:0] tables$rd_bpen_lo;
+    wire  [31:0] tables$rd_bpen_hi;
+    reg  lookup$reset;
+    reg  lookup$live;
+    reg  lookup$ready;
+    reg  lookup$valid;
+    reg  [5:0] lookup$in_port;
+    reg  [5:0] lookup$eg;
+    reg  [6:0] lookup$upq;
+    reg  [2:0] lookup$class_id;
+    reg  [15:0] lookup$len;
+    reg  [31:0] lookup$hash;
+    reg  [31:0] lookup$word;
+    reg  [31:0] lookup$dc;
+    reg  [31:0] lookup$ts;
+    reg  lookup$same_entry;
+    reg  lookup$d_act;
+    reg  [31:0] lookup$d_dc_next;
+    reg  lookup$d_emptied;
+    reg  [15:0] lookup$d_qi;
+    reg  [31:0] lookup$now_ts;
+    reg  [255:0] lookup$classes;
+    reg  [1:0] lookup$mode;
+    reg  [31:0] lookup$sticky;
+    reg  lookup$reseed;
+    reg  [31:0] lookup$seed;
+    reg  [7:0] lookup$snap_lane_q;
+    wire  lookup$act;
+    wire  lookup$refused;
+    wire  [6:0] lookup$q;
+    wire  lookup$reassigned;
+    wire  [7:0] lookup$lane_q;
+    wire  [127:0] lookup$row_empty;
+    wire  [7:0] lookup$entry_q;
+    wire  [31:0] lookup$size;
+    wire  [31:0] lookup$entry_ts;
+    wire  lookup$size_sat;
+    wire  [31:0] lookup$word_next;
+    reg  arrival$reset;
+    reg  arrival$act;
+    reg  [5:0] arrival$in_port;
+    reg  [5:0] arrival$eg;
+    reg  [6:0] arrival$upq;
+    reg  [15:0] arrival$len;
+    reg  [5:0] arrival$qrow;
+    reg  [7:0] arrival$lane_q;
+    reg  [5:0] arrival$prow;
+    reg  [7:0] arrival$lane_p;
+    reg  [31:0] arrival$qe;
+    reg  [31:0] arrival$qd;
+    reg  [31:0] arrival$pi;
+    reg  [31:0] arrival$pd;
+    reg  [127:0] arrival$row_empty;
+    reg  [31:0] arrival$paused;
+    reg  [4095:0] arrival$th;
+    reg  [4095:0] arrival$bp_off;
+    reg  arrival$d_act;
+    reg  [5:0] arrival$d_eg;
+    reg  [7:0] arrival$d_lane_q;
+    reg  [31:0] arrival$d_qd_next;
+    reg  [5:0] arrival$d_in;
+    reg  [6:0] arrival$d_upq;
+    reg  [7:0] arrival$d_lane_u;
+    reg  [15:0] arrival$d_j;
+    reg  arrival$d_pc_dec;
+    reg  arrival$d_pc_write;
+    reg  [31:0] arrival$d_pd_next;
+    reg  [31:0] arrival$d_pc_old;
+    reg  [31:0] arrival$d_pc_after;
+    wire  [31:0] arrival$ql_old;
+    wire  [31:0] arrival$pc_old;
+    wire  arrival$counted;
+    wire  arrival$pc_full;
+    wire  arrival$ql_full;
+    wire  [31:0] arrival$qe_next;
+    wire  [31:0] arrival$pi_next;
+    wire  arrival$pause;
+    wire  arrival$resume;
+    wire  [31:0] arrival$nz_next;
     reg  bitmap$reset;
     reg  bitmap$live;
     reg  [31:0] bitmap$t_bm;
@@ -296,201 +450,64 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     wire  [5:0] bitmap$port;
     wire  [1:0] bitmap$chunk;
     wire  [15:0] bitmap$offset;
-    reg  i_enq_valid$d;
-    wire  i_enq_valid$q;
-    reg  [5:0] i_enq_in$d;
-    wire  [5:0] i_enq_in$q;
-    reg  [5:0] i_enq_eg$d;
-    wire  [5:0] i_enq_eg$q;
-    reg  [15:0] i_enq_len$d;
-    wire  [15:0] i_enq_len$q;
-    reg  [6:0] i_enq_upq$d;
-    wire  [6:0] i_enq_upq$q;
-    reg  [2:0] i_enq_class$d;
-    wire  [2:0] i_enq_class$q;
-    reg  [16:0] i_key$d;
-    wire  [16:0] i_key$q;
-    reg  [31:0] i_hash$d;
-    wire  [31:0] i_hash$q;
-    reg  [19:0] i_addr_a$d;
-    wire  [19:0] i_addr_a$q;
-    reg  i_deq_valid$d;
-    wire  i_deq_valid$q;
-    reg  [5:0] i_deq_eg$d;
-    wire  [5:0] i_deq_eg$q;
-    reg  [6:0] i_deq_q$d;
-    wire  [6:0] i_deq_q$q;
-    reg  [16:0] i_deq_key$d;
-    wire  [16:0] i_deq_key$q;
-    reg  i_deq_cnt$d;
-    wire  i_deq_cnt$q;
-    reg  [5:0] i_deq_in$d;
-    wire  [5:0] i_deq_in$q;
-    reg  [6:0] i_deq_upq$d;
-    wire  [6:0] i_deq_upq$q;
-    reg  [15:0] i_deq_len$d;
-    wire  [15:0] i_deq_len$q;
-    reg  [19:0] i_addr_d$d;
-    wire  [19:0] i_addr_d$q;
-    reg  i_rx_valid$d;
-    wire  i_rx_valid$q;
-    reg  [5:0] i_rx_port$d;
-    wire  [5:0] i_rx_port$q;
-    reg  [1:0] i_rx_kind$d;
-    wire  [1:0] i_rx_kind$q;
-    reg  [6:0] i_rx_queue$d;
-    wire  [6:0] i_rx_queue$q;
-    reg  [1:0] i_rx_base$d;
-    wire  [1:0] i_rx_base$q;
-    reg  [31:0] i_rx_bitmap$d;
-    wire  [31:0] i_rx_bitmap$q;
-    reg  i_csr_we$d;
-    wire  i_csr_we$q;
-    reg  [5:0] i_csr_addr$d;
-    wire  [5:0] i_csr_addr$q;
-    reg  [31:0] i_csr_wdata$d;
-    wire  [31:0] i_csr_wdata$q;
-    reg  i_serve$d;
-    wire  i_serve$q;
-    reg  [19:0] ram_e_a$read_address;
-    wire  [31:0] ram_e_a$read_data;
-    reg  [19:0] ram_e_a$write_address;
-    reg  [31:0] ram_e_a$write_data;
-    reg  ram_e_a$write_enable;
-    reg  [19:0] ram_e_d$read_address;
-    wire  [31:0] ram_e_d$read_data;
-    reg  [19:0] ram_e_d$write_address;
-    reg  [31:0] ram_e_d$write_data;
-    reg  ram_e_d$write_enable;
-    reg  [19:0] ram_dc_a$read_address;
-    wire  [31:0] ram_dc_a$read_data;
-    reg  [19:0] ram_dc_a$write_address;
-    reg  [31:0] ram_dc_a$write_data;
-    reg  ram_dc_a$write_enable;
-    reg  [19:0] ram_ts_a$read_address;
-    wire  [31:0] ram_ts_a$read_data;
-    reg  [19:0] ram_ts_a$write_address;
-    reg  [31:0] ram_ts_a$write_data;
-    reg  ram_ts_a$write_enable;
-    reg  [19:0] ram_dc_d$read_address;
-    wire  [31:0] ram_dc_d$read_data;
-    reg  [19:0] ram_dc_d$write_address;
-    reg  [31:0] ram_dc_d$write_data;
-    reg  ram_dc_d$write_enable;
-    reg  fw_e_valid$d;
-    wire  fw_e_valid$q;
-    reg  [19:0] fw_e_addr$d;
-    wire  [19:0] fw_e_addr$q;
-    reg  [31:0] fw_e_word$d;
-    wire  [31:0] fw_e_word$q;
-    reg  fw_d_valid$d;
-    wire  fw_d_valid$q;
-    reg  [19:0] fw_d_addr$d;
-    wire  [19:0] fw_d_addr$q;
-    reg  [31:0] fw_d_dc$d;
-    wire  [31:0] fw_d_dc$q;
-    reg  [31:0] fw_d_ts$d;
-    wire  [31:0] fw_d_ts$q;
+    reg  snapshot$reset;
+    reg  snapshot$enq_valid;
+    reg  snapshot$request;
+    reg  [31:0] snapshot$index;
+    reg  snapshot$ready;
+    reg  [7:0] snapshot$entry_q;
+    reg  [31:0] snapshot$size;
+    reg  [31:0] snapshot$ts;
+    reg  [31:0] snapshot$pc;
+    reg  [31:0] snapshot$qlen;
+    reg  [31:0] snapshot$paused;
+    wire  snapshot$pending;
+    wire  [31:0] snapshot$data0;
+    wire  [31:0] snapshot$data1;
     reg  [5:0] qe$read_address;
-    wire  [1023:0] qe$read_data;
+    reg  [7:0] qe$read_lane;
+    wire  [31:0] qe$lane_data;
     reg  [5:0] qe$read_address_b;
-    wire  [1023:0] qe$read_data_b;
+    reg  [7:0] qe$read_lane_b;
+    wire  [31:0] qe$lane_data_b;
     reg  [5:0] qe$write_address;
     reg  qe$write_enable;
     reg  qe$write_clear;
     reg  [7:0] qe$write_lane;
     reg  [31:0] qe$write_value;
     reg  [5:0] qd$read_address;
-    wire  [1023:0] qd$read_data;
+    reg  [7:0] qd$read_lane;
+    wire  [31:0] qd$lane_data;
     reg  [5:0] qd$read_address_b;
-    wire  [1023:0] qd$read_data_b;
+    reg  [7:0] qd$read_lane_b;
+    wire  [31:0] qd$lane_data_b;
     reg  [5:0] qd$write_address;
     reg  qd$write_enable;
     reg  qd$write_clear;
     reg  [7:0] qd$write_lane;
     reg  [31:0] qd$write_value;
     reg  [5:0] pi$read_address;
-    wire  [1023:0] pi$read_data;
+    reg  [7:0] pi$read_lane;
+    wire  [31:0] pi$lane_data;
     reg  [5:0] pi$read_address_b;
-    wire  [1023:0] pi$read_data_b;
+    reg  [7:0] pi$read_lane_b;
+    wire  [31:0] pi$lane_data_b;
     reg  [5:0] pi$write_address;
     reg  pi$write_enable;
     reg  pi$write_clear;
     reg  [7:0] pi$write_lane;
     reg  [31:0] pi$write_value;
     reg  [5:0] pd$read_address;
-    wire  [1023:0] pd$read_data;
+    reg  [7:0] pd$read_lane;
+    wire  [31:0] pd$lane_data;
     reg  [5:0] pd$read_address_b;
-    wire  [1023:0] pd$read_data_b;
+    reg  [7:0] pd$read_lane_b;
+    wire  [31:0] pd$lane_data_b;
     reg  [5:0] pd$write_address;
     reg  pd$write_enable;
     reg  pd$write_clear;
     reg  [7:0] pd$write_lane;
     reg  [31:0] pd$write_value;
-    reg  fw_qe_valid$d;
-    wire  fw_qe_valid$q;
-    reg  [5:0] fw_qe_row$d;
-    wire  [5:0] fw_qe_row$q;
-    reg  [7:0] fw_qe_lane$d;
-    wire  [7:0] fw_qe_lane$q;
-    reg  [31:0] fw_qe_val$d;
-    wire  [31:0] fw_qe_val$q;
-    reg  fw_qd_valid$d;
-    wire  fw_qd_valid$q;
-    reg  [5:0] fw_qd_row$d;
-    wire  [5:0] fw_qd_row$q;
-    reg  [7:0] fw_qd_lane$d;
-    wire  [7:0] fw_qd_lane$q;
-    reg  [31:0] fw_qd_val$d;
-    wire  [31:0] fw_qd_val$q;
-    reg  fw_pi_valid$d;
-    wire  fw_pi_valid$q;
-    reg  [5:0] fw_pi_row$d;
-    wire  [5:0] fw_pi_row$q;
-    reg  [7:0] fw_pi_lane$d;
-    wire  [7:0] fw_pi_lane$q;
-    reg  [31:0] fw_pi_val$d;
-    wire  [31:0] fw_pi_val$q;
-    reg  fw_pd_valid$d;
-    wire  fw_pd_valid$q;
-    reg  [5:0] fw_pd_row$d;
-    wire  [5:0] fw_pd_row$q;
-    reg  [7:0] fw_pd_lane$d;
-    wire  [7:0] fw_pd_lane$q;
-    reg  [31:0] fw_pd_val$d;
-    wire  [31:0] fw_pd_val$q;
-    reg  [5:0] i_qrow_a$d;
-    wire  [5:0] i_qrow_a$q;
-    reg  [5:0] i_prow_a$d;
-    wire  [5:0] i_prow_a$q;
-    reg  live$d;
-    wire  live$q;
-    reg  [47:0] now$d;
-    wire  [47:0] now$q;
-    reg  [31:0] init_cnt$d;
-    wire  [31:0] init_cnt$q;
-    reg  init_done$d;
-    wire  init_done$q;
-    reg  [31:0] lfsr$d;
-    wire  [31:0] lfsr$q;
-    reg  [31:0] empty$d;
-    wire  [31:0] empty$q;
-    reg  [31:0] dsp$d;
-    wire  [31:0] dsp$q;
-    reg  [31:0] nz$d;
-    wire  [31:0] nz$q;
-    reg  [511:0] rr$d;
-    wire  [511:0] rr$q;
-    reg  [4095:0] th$d;
-    wire  [4095:0] th$q;
-    reg  [4095:0] bpen$d;
-    wire  [4095:0] bpen$q;
-    reg  [31:0] r_snap0$d;
-    wire  [31:0] r_snap0$q;
-    reg  [31:0] r_snap1$d;
-    wire  [31:0] r_snap1$q;
-    reg  snap_pending$d;
-    wire  snap_pending$q;
     reg  o_ready$d;
     wire  o_ready$q;
     reg  o_asg_valid$d;
@@ -527,180 +544,9 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     wire  [31:0] o_bm_bits$q;
 
     // Local signals
-    reg  [31:0] h_full;
-    reg  [63:0] h_top;
-    reg  [63:0] key_prod;
-    reg  [16:0] key_e;
-    reg  [19:0] eg_m_e;
-    reg  [19:0] eg_m_d;
-    reg  [19:0] addr_e;
-    reg  [19:0] addr_d;
-    reg  [19:0] addr_a;
-    reg  w_seed;
-    reg  w_th_data;
-    reg  w_bpen_lo;
-    reg  w_bpen_hi;
-    reg  w_snap_index;
-    reg  [1:0] mode_eff;
-    reg  [31:0] sticky_eff;
-    reg  [31:0] lfsr_eff;
-    reg  [255:0] classes_eff;
-    reg  [4095:0] th_eff;
-    reg  [4095:0] bpen_eff;
-    reg  [11:0] th_off;
-    reg  [11:0] bpen_off;
-    reg  [31:0] now_ts;
-    reg  ready_now;
-    reg  rx_ok;
-    reg  rx_bad;
-    reg  [15:0] rx_idx;
-    reg  [15:0] rx_off;
-    reg  [31:0] rx_cmask;
-    reg  [31:0] dsp_rx;
-    reg  d_ok;
-    reg  d_v;
-    reg  d_bad;
-    reg  [31:0] d_ec;
-    reg  [31:0] d_dc;
-    reg  [31:0] d_size;
-    reg  d_size_under;
-    reg  [31:0] d_dc_new;
-    reg  [15:0] d_j;
-    reg  [31:0] d_pc_old;
-    reg  d_pc_dec;
-    reg  d_pc_under;
-    reg  [15:0] d_qi;
-    reg  [31:0] d_ql_old;
-    reg  d_ql_under;
-    reg  [31:0] d_ql_new;
-    reg  [31:0] empty_mid;
-    reg  [31:0] a_word;
-    reg  [7:0] a_q;
-    reg  [31:0] a_ec;
-    reg  [31:0] a_dc;
-    reg  [31:0] a_ts;
-    reg  [31:0] a_size;
-    reg  [15:0] e_cw;
-    reg  [7:0] e_first;
-    reg  [7:0] e_count;
-    reg  e_class_ok;
-    reg  e_ok;
-    reg  e_v;
-    reg  e_refused;
-    reg  [31:0] e_age;
-    reg  e_reassign;
-    reg  [15:0] e_row_off;
-    reg  [127:0] e_row_empty;
-    reg  [127:0] e_row_paused;
-    reg  [127:0] e_class_mask;
-    reg  [127:0] e_cand;
-    reg  [7:0] e_rr;
-    reg  [127:0] e_upper;
-    reg  [127:0] e_pick;
-    reg  [31:0] snap_qrow_wide;
-    reg  [31:0] snap_prow_wide;
-    reg  [5:0] qrow_a;
-    reg  [5:0] prow_a;
-    reg  [31:0] s_qlane_wide;
-    reg  [31:0] s_plane_wide;
-    reg  [31:0] d_qe_lane;
-    reg  [31:0] d_qd_lane;
-    reg  [31:0] d_qd_new;
-    reg  [7:0] a_lane_q;
-    reg  [7:0] e_lane_q;
-    reg  [7:0] e_lane_u;
-    reg  [7:0] d_lane_q;
-    reg  [7:0] d_lane_u;
-    reg  [31:0] a_qe_lane;
-    reg  [31:0] a_qd_lane;
-    reg  [31:0] e_qe_new;
-    reg  [31:0] d_pi_lane;
-    reg  [31:0] d_pd_lane;
-    reg  d_pc_write;
-    reg  [31:0] d_pd_new;
-    reg  [31:0] d_pc_after;
-    reg  [7:0] a_lane_p;
-    reg  [31:0] a_pi_lane;
-    reg  [31:0] a_pd_lane_start;
-    reg  [31:0] a_pd_lane;
-    reg  [31:0] e_pc_start;
-    reg  [31:0] e_pi_new;
-    reg  [31:0] e_pc_fin;
-    reg  [31:0] d_pc_fin;
-    reg  same_j;
-    reg  [31:0] rx_bits;
-    reg  [63:0] key_wide;
-    reg  [31:0] th_wdata;
-    reg  [31:0] bpen_lo_wdata;
-    reg  [31:0] bpen_hi_wdata;
-    reg  [47:0] now_wide;
-    reg  [127:0] rx_cmask_wide;
-    reg  [255:0] e_cw_wide;
-    reg  [31:0] e_row_empty_wide;
-    reg  [31:0] e_row_paused_wide;
-    reg  [511:0] e_rr_wide;
-    reg  [127:0] e_pick_low;
-    reg  [11:0] e_bp_idx;
-    reg  [31:0] bm_bits_wide;
-    reg  [47:0] now_next_wide;
-    reg  [4:0] s_qi;
-    reg  [7:0] e_q_first;
-    reg  [31:0] e_rand_prod;
-    reg  [31:0] e_stoch_prod;
-    reg  [7:0] e_q;
-    reg  e_new;
-    reg  e_rr_write;
-    reg  [7:0] e_rr_next;
-    reg  e_size_sat;
-    reg  [31:0] e_ec_new;
-    reg  [15:0] e_qi;
-    reg  [31:0] e_ql_old;
-    reg  [127:0] e_active;
-    reg  [7:0] e_nact;
-    reg  [7:0] e_th_idx;
-    reg  [31:0] e_th;
-    reg  e_above;
-    reg  e_bp;
-    reg  [15:0] e_j;
-    reg  [31:0] e_pc_old;
-    reg  e_pc_sat;
-    reg  e_counted;
-    reg  e_ql_sat;
-    reg  [31:0] empty_fin;
-    reg  [31:0] nz_fin;
-    reg  s_serve;
-    reg  [1:0] s_table;
-    reg  [31:0] s_k;
-    reg  s_ok;
-    reg  [31:0] s_d0;
-    reg  [31:0] s_d1;
     reg  [7:0] flags;
-    reg  [47:0] now_next;
-    reg  ready_next;
-    reg  pending_next;
-    reg  [31:0] th_index_next;
-    reg  [31:0] bpen_index_next;
-    reg  [31:0] snap_index_next;
-    reg  [31:0] snap0_next;
-    reg  [31:0] snap1_next;
     reg  [31:0] status_word;
-    reg  [31:0] snap_index;
-    reg  [31:0] th_index;
-    reg  [31:0] bpen_index;
-    reg  [31:0] rd_th;
-    reg  [31:0] now_ts_next;
-    reg  [11:0] rd_bpen_off;
-    reg  [31:0] rd_bpen_lo;
-    reg  [31:0] rd_bpen_hi;
-    reg  pause_now;
-    reg  resume_now;
-    reg  we_e;
-    reg  [19:0] wa_e;
-    reg  [31:0] wd_e;
-    reg  we_d;
-    reg  [19:0] wa_d;
-    reg  [31:0] wd_dc;
-    reg  [31:0] wd_ts;
+    reg  [31:0] bm_bits_wide;
 
     // Sub module instances
     bfc_fpga__csr csr(
@@ -717,6 +563,239 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         .value_next(csr$value_next),
         .write(csr$write)
     );
+    bfc_fpga__capture capture(
+        .clock(clock),
+        .reset(capture$reset),
+        .enq_valid(capture$enq_valid),
+        .enq_in_port(capture$enq_in_port),
+        .enq_eg_port(capture$enq_eg_port),
+        .enq_fid(capture$enq_fid),
+        .enq_len(capture$enq_len),
+        .enq_upstream_q(capture$enq_upstream_q),
+        .enq_class(capture$enq_class),
+        .deq_valid(capture$deq_valid),
+        .deq_eg_port(capture$deq_eg_port),
+        .deq_queue(capture$deq_queue),
+        .deq_ft_key(capture$deq_ft_key),
+        .deq_counter_incr(capture$deq_counter_incr),
+        .deq_in_port(capture$deq_in_port),
+        .deq_upstream_q(capture$deq_upstream_q),
+        .deq_len(capture$deq_len),
+        .rx_valid(capture$rx_valid),
+        .rx_port(capture$rx_port),
+        .rx_kind(capture$rx_kind),
+        .rx_queue(capture$rx_queue),
+        .rx_base(capture$rx_base),
+        .rx_bitmap(capture$rx_bitmap),
+        .csr_we(capture$csr_we),
+        .csr_addr(capture$csr_addr),
+        .csr_wdata(capture$csr_wdata),
+        .snap_index_next(capture$snap_index_next),
+        .addr_a(capture$addr_a),
+        .addr_d(capture$addr_d),
+        .qrow_a(capture$qrow_a),
+        .prow_a(capture$prow_a),
+        .e_valid(capture$e_valid),
+        .e_in(capture$e_in),
+        .e_eg(capture$e_eg),
+        .e_len(capture$e_len),
+        .e_upq(capture$e_upq),
+        .e_class(capture$e_class),
+        .e_key(capture$e_key),
+        .e_hash(capture$e_hash),
+        .d_valid(capture$d_valid),
+        .d_eg(capture$d_eg),
+        .d_q(capture$d_q),
+        .d_key(capture$d_key),
+        .d_cnt(capture$d_cnt),
+        .d_in(capture$d_in),
+        .d_upq(capture$d_upq),
+        .d_len(capture$d_len),
+        .f_valid(capture$f_valid),
+        .f_port(capture$f_port),
+        .f_kind(capture$f_kind),
+        .f_queue(capture$f_queue),
+        .f_base(capture$f_base),
+        .f_bitmap(capture$f_bitmap),
+        .bus_we(capture$bus_we),
+        .bus_addr(capture$bus_addr),
+        .bus_wdata(capture$bus_wdata),
+        .qrow(capture$qrow),
+        .prow(capture$prow),
+        .lane_p(capture$lane_p),
+        .snap_lane_q(capture$snap_lane_q),
+        .d_lane_q(capture$d_lane_q),
+        .d_lane_u(capture$d_lane_u),
+        .live(capture$live),
+        .now_ts(capture$now_ts),
+        .now_ts_next(capture$now_ts_next)
+    );
+    bfc_fpga__flow_table flow_table(
+        .clock(clock),
+        .reset(flow_table$reset),
+        .live(flow_table$live),
+        .read_a(flow_table$read_a),
+        .read_d(flow_table$read_d),
+        .e_write(flow_table$e_write),
+        .e_word(flow_table$e_word),
+        .d_write(flow_table$d_write),
+        .d_count(flow_table$d_count),
+        .d_ts(flow_table$d_ts),
+        .a_word(flow_table$a_word),
+        .a_dc(flow_table$a_dc),
+        .a_ts(flow_table$a_ts),
+        .d_ec(flow_table$d_ec),
+        .d_dc(flow_table$d_dc),
+        .same_entry(flow_table$same_entry),
+        .ready(flow_table$ready),
+        .ready_next(flow_table$ready_next),
+        .ready_soon(flow_table$ready_soon),
+        .sweep(flow_table$sweep),
+        .sweep_row(flow_table$sweep_row)
+    );
+    bfc_fpga__frames frames(
+        .clock(clock),
+        .reset(frames$reset),
+        .ready(frames$ready),
+        .valid(frames$valid),
+        .port(frames$port),
+        .kind(frames$kind),
+        .queue(frames$queue),
+        .base(frames$base),
+        .bitmap(frames$bitmap),
+        .paused(frames$paused),
+        .bad(frames$bad)
+    );
+    bfc_fpga__departure departure(
+        .ready(departure$ready),
+        .valid(departure$valid),
+        .eg(departure$eg),
+        .q(departure$q),
+        .key(departure$key),
+        .cnt(departure$cnt),
+        .in_port(departure$in_port),
+        .upq(departure$upq),
+        .len(departure$len),
+        .ec(departure$ec),
+        .dc(departure$dc),
+        .qe(departure$qe),
+        .qd(departure$qd),
+        .pi(departure$pi),
+        .pd(departure$pd),
+        .act(departure$act),
+        .bad(departure$bad),
+        .size_under(departure$size_under),
+        .dc_next(departure$dc_next),
+        .pc_dec(departure$pc_dec),
+        .pc_under(departure$pc_under),
+        .pc_write(departure$pc_write),
+        .pc_old(departure$pc_old),
+        .pc_after(departure$pc_after),
+        .pd_next(departure$pd_next),
+        .ql_under(departure$ql_under),
+        .emptied(departure$emptied),
+        .qd_next(departure$qd_next),
+        .qi(departure$qi),
+        .j(departure$j)
+    );
+    bfc_fpga__tables tables(
+        .clock(clock),
+        .reset(tables$reset),
+        .write(tables$write),
+        .wdata(tables$wdata),
+        .th_index(tables$th_index),
+        .bpen_index(tables$bpen_index),
+        .th_index_next(tables$th_index_next),
+        .bpen_index_next(tables$bpen_index_next),
+        .th(tables$th),
+        .bp_off(tables$bp_off),
+        .rd_th(tables$rd_th),
+        .rd_bpen_lo(tables$rd_bpen_lo),
+        .rd_bpen_hi(tables$rd_bpen_hi)
+    );
+    bfc_fpga__lookup lookup(
+        .clock(clock),
+        .reset(lookup$reset),
+        .live(lookup$live),
+        .ready(lookup$ready),
+        .valid(lookup$valid),
+        .in_port(lookup$in_port),
+        .eg(lookup$eg),
+        .upq(lookup$upq),
+        .class_id(lookup$class_id),
+        .len(lookup$len),
+        .hash(lookup$hash),
+        .word(lookup$word),
+        .dc(lookup$dc),
+        .ts(lookup$ts),
+        .same_entry(lookup$same_entry),
+        .d_act(lookup$d_act),
+        .d_dc_next(lookup$d_dc_next),
+        .d_emptied(lookup$d_emptied),
+        .d_qi(lookup$d_qi),
+        .now_ts(lookup$now_ts),
+        .classes(lookup$classes),
+        .mode(lookup$mode),
+        .sticky(lookup$sticky),
+        .reseed(lookup$reseed),
+        .seed(lookup$seed),
+        .snap_lane_q(lookup$snap_lane_q),
+        .act(lookup$act),
+        .refused(lookup$refused),
+        .q(lookup$q),
+        .reassigned(lookup$reassigned),
+        .lane_q(lookup$lane_q),
+        .row_empty(lookup$row_empty),
+        .entry_q(lookup$entry_q),
+        .size(lookup$size),
+        .entry_ts(lookup$entry_ts),
+        .size_sat(lookup$size_sat),
+        .word_next(lookup$word_next)
+    );
+    bfc_fpga__arrival arrival(
+        .clock(clock),
+        .reset(arrival$reset),
+        .act(arrival$act),
+        .in_port(arrival$in_port),
+        .eg(arrival$eg),
+        .upq(arrival$upq),
+        .len(arrival$len),
+        .qrow(arrival$qrow),
+        .lane_q(arrival$lane_q),
+        .prow(arrival$prow),
+        .lane_p(arrival$lane_p),
+        .qe(arrival$qe),
+        .qd(arrival$qd),
+        .pi(arrival$pi),
+        .pd(arrival$pd),
+        .row_empty(arrival$row_empty),
+        .paused(arrival$paused),
+        .th(arrival$th),
+        .bp_off(arrival$bp_off),
+        .d_act(arrival$d_act),
+        .d_eg(arrival$d_eg),
+        .d_lane_q(arrival$d_lane_q),
+        .d_qd_next(arrival$d_qd_next),
+        .d_in(arrival$d_in),
+        .d_upq(arrival$d_upq),
+        .d_lane_u(arrival$d_lane_u),
+        .d_j(arrival$d_j),
+        .d_pc_dec(arrival$d_pc_dec),
+        .d_pc_write(arrival$d_pc_write),
+        .d_pd_next(arrival$d_pd_next),
+        .d_pc_old(arrival$d_pc_old),
+        .d_pc_after(arrival$d_pc_after),
+        .ql_old(arrival$ql_old),
+        .pc_old(arrival$pc_old),
+        .counted(arrival$counted),
+        .pc_full(arrival$pc_full),
+        .ql_full(arrival$ql_full),
+        .qe_next(arrival$qe_next),
+        .pi_next(arrival$pi_next),
+        .pause(arrival$pause),
+        .resume(arrival$resume),
+        .nz_next(arrival$nz_next)
+    );
     bfc_fpga__bitmap bitmap(
         .clock(clock),
         .reset(bitmap$reset),
@@ -727,227 +806,31 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         .chunk(bitmap$chunk),
         .offset(bitmap$offset)
     );
-    bfc_fpga__i_enq_valid i_enq_valid(
-        .d(i_enq_valid$d),
-        .q(i_enq_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_enq_in i_enq_in(
-        .d(i_enq_in$d),
-        .q(i_enq_in$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_enq_eg i_enq_eg(
-        .d(i_enq_eg$d),
-        .q(i_enq_eg$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_enq_len i_enq_len(
-        .d(i_enq_len$d),
-        .q(i_enq_len$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_enq_upq i_enq_upq(
-        .d(i_enq_upq$d),
-        .q(i_enq_upq$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_enq_class i_enq_class(
-        .d(i_enq_class$d),
-        .q(i_enq_class$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_key i_key(
-        .d(i_key$d),
-        .q(i_key$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_hash i_hash(
-        .d(i_hash$d),
-        .q(i_hash$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_addr_a i_addr_a(
-        .d(i_addr_a$d),
-        .q(i_addr_a$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_deq_valid i_deq_valid(
-        .d(i_deq_valid$d),
-        .q(i_deq_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_deq_eg i_deq_eg(
-        .d(i_deq_eg$d),
-        .q(i_deq_eg$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_deq_q i_deq_q(
-        .d(i_deq_q$d),
-        .q(i_deq_q$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_deq_key i_deq_key(
-        .d(i_deq_key$d),
-        .q(i_deq_key$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_deq_cnt i_deq_cnt(
-        .d(i_deq_cnt$d),
-        .q(i_deq_cnt$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_deq_in i_deq_in(
-        .d(i_deq_in$d),
-        .q(i_deq_in$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_deq_upq i_deq_upq(
-        .d(i_deq_upq$d),
-        .q(i_deq_upq$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_deq_len i_deq_len(
-        .d(i_deq_len$d),
-        .q(i_deq_len$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_addr_d i_addr_d(
-        .d(i_addr_d$d),
-        .q(i_addr_d$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_rx_valid i_rx_valid(
-        .d(i_rx_valid$d),
-        .q(i_rx_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_rx_port i_rx_port(
-        .d(i_rx_port$d),
-        .q(i_rx_port$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_rx_kind i_rx_kind(
-        .d(i_rx_kind$d),
-        .q(i_rx_kind$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_rx_queue i_rx_queue(
-        .d(i_rx_queue$d),
-        .q(i_rx_queue$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_rx_base i_rx_base(
-        .d(i_rx_base$d),
-        .q(i_rx_base$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_rx_bitmap i_rx_bitmap(
-        .d(i_rx_bitmap$d),
-        .q(i_rx_bitmap$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_csr_we i_csr_we(
-        .d(i_csr_we$d),
-        .q(i_csr_we$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_csr_addr i_csr_addr(
-        .d(i_csr_addr$d),
-        .q(i_csr_addr$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_csr_wdata i_csr_wdata(
-        .d(i_csr_wdata$d),
-        .q(i_csr_wdata$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_serve i_serve(
-        .d(i_serve$d),
-        .q(i_serve$q),
-        .clock(clock)
-    );
-    bfc_fpga__ram_e_a ram_e_a(
+    bfc_fpga__snapshot snapshot(
         .clock(clock),
-        .read_address(ram_e_a$read_address),
-        .read_data(ram_e_a$read_data),
-        .write_address(ram_e_a$write_address),
-        .write_data(ram_e_a$write_data),
-        .write_enable(ram_e_a$write_enable)
-    );
-    bfc_fpga__ram_e_d ram_e_d(
-        .clock(clock),
-        .read_address(ram_e_d$read_address),
-        .read_data(ram_e_d$read_data),
-        .write_address(ram_e_d$write_address),
-        .write_data(ram_e_d$write_data),
-        .write_enable(ram_e_d$write_enable)
-    );
-    bfc_fpga__ram_dc_a ram_dc_a(
-        .clock(clock),
-        .read_address(ram_dc_a$read_address),
-        .read_data(ram_dc_a$read_data),
-        .write_address(ram_dc_a$write_address),
-        .write_data(ram_dc_a$write_data),
-        .write_enable(ram_dc_a$write_enable)
-    );
-    bfc_fpga__ram_ts_a ram_ts_a(
-        .clock(clock),
-        .read_address(ram_ts_a$read_address),
-        .read_data(ram_ts_a$read_data),
-        .write_address(ram_ts_a$write_address),
-        .write_data(ram_ts_a$write_data),
-        .write_enable(ram_ts_a$write_enable)
-    );
-    bfc_fpga__ram_dc_d ram_dc_d(
-        .clock(clock),
-        .read_address(ram_dc_d$read_address),
-        .read_data(ram_dc_d$read_data),
-        .write_address(ram_dc_d$write_address),
-        .write_data(ram_dc_d$write_data),
-        .write_enable(ram_dc_d$write_enable)
-    );
-    bfc_fpga__fw_e_valid fw_e_valid(
-        .d(fw_e_valid$d),
-        .q(fw_e_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_e_addr fw_e_addr(
-        .d(fw_e_addr$d),
-        .q(fw_e_addr$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_e_word fw_e_word(
-        .d(fw_e_word$d),
-        .q(fw_e_word$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_d_valid fw_d_valid(
-        .d(fw_d_valid$d),
-        .q(fw_d_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_d_addr fw_d_addr(
-        .d(fw_d_addr$d),
-        .q(fw_d_addr$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_d_dc fw_d_dc(
-        .d(fw_d_dc$d),
-        .q(fw_d_dc$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_d_ts fw_d_ts(
-        .d(fw_d_ts$d),
-        .q(fw_d_ts$q),
-        .clock(clock)
+        .reset(snapshot$reset),
+        .enq_valid(snapshot$enq_valid),
+        .request(snapshot$request),
+        .index(snapshot$index),
+        .ready(snapshot$ready),
+        .entry_q(snapshot$entry_q),
+        .size(snapshot$size),
+        .ts(snapshot$ts),
+        .pc(snapshot$pc),
+        .qlen(snapshot$qlen),
+        .paused(snapshot$paused),
+        .pending(snapshot$pending),
+        .data0(snapshot$data0),
+        .data1(snapshot$data1)
     );
     bfc_fpga__qe qe(
         .clock(clock),
         .read_address(qe$read_address),
-        .read_data(qe$read_data),
+        .read_lane(qe$read_lane),
+        .lane_data(qe$lane_data),
         .read_address_b(qe$read_address_b),
-        .read_data_b(qe$read_data_b),
+        .read_lane_b(qe$read_lane_b),
+        .lane_data_b(qe$lane_data_b),
         .write_address(qe$write_address),
         .write_enable(qe$write_enable),
         .write_clear(qe$write_clear),
@@ -957,9 +840,11 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     bfc_fpga__qd qd(
         .clock(clock),
         .read_address(qd$read_address),
-        .read_data(qd$read_data),
+        .read_lane(qd$read_lane),
+        .lane_data(qd$lane_data),
         .read_address_b(qd$read_address_b),
-        .read_data_b(qd$read_data_b),
+        .read_lane_b(qd$read_lane_b),
+        .lane_data_b(qd$lane_data_b),
         .write_address(qd$write_address),
         .write_enable(qd$write_enable),
         .write_clear(qd$write_clear),
@@ -969,9 +854,11 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     bfc_fpga__pi pi(
         .clock(clock),
         .read_address(pi$read_address),
-        .read_data(pi$read_data),
+        .read_lane(pi$read_lane),
+        .lane_data(pi$lane_data),
         .read_address_b(pi$read_address_b),
-        .read_data_b(pi$read_data_b),
+        .read_lane_b(pi$read_lane_b),
+        .lane_data_b(pi$lane_data_b),
         .write_address(pi$write_address),
         .write_enable(pi$write_enable),
         .write_clear(pi$write_clear),
@@ -981,174 +868,16 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
     bfc_fpga__pd pd(
         .clock(clock),
         .read_address(pd$read_address),
-        .read_data(pd$read_data),
+        .read_lane(pd$read_lane),
+        .lane_data(pd$lane_data),
         .read_address_b(pd$read_address_b),
-        .read_data_b(pd$read_data_b),
+        .read_lane_b(pd$read_lane_b),
+        .lane_data_b(pd$lane_data_b),
         .write_address(pd$write_address),
         .write_enable(pd$write_enable),
         .write_clear(pd$write_clear),
         .write_lane(pd$write_lane),
         .write_value(pd$write_value)
-    );
-    bfc_fpga__fw_qe_valid fw_qe_valid(
-        .d(fw_qe_valid$d),
-        .q(fw_qe_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_qe_row fw_qe_row(
-        .d(fw_qe_row$d),
-        .q(fw_qe_row$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_qe_lane fw_qe_lane(
-        .d(fw_qe_lane$d),
-        .q(fw_qe_lane$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_qe_val fw_qe_val(
-        .d(fw_qe_val$d),
-        .q(fw_qe_val$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_qd_valid fw_qd_valid(
-        .d(fw_qd_valid$d),
-        .q(fw_qd_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_qd_row fw_qd_row(
-        .d(fw_qd_row$d),
-        .q(fw_qd_row$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_qd_lane fw_qd_lane(
-        .d(fw_qd_lane$d),
-        .q(fw_qd_lane$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_qd_val fw_qd_val(
-        .d(fw_qd_val$d),
-        .q(fw_qd_val$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_pi_valid fw_pi_valid(
-        .d(fw_pi_valid$d),
-        .q(fw_pi_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_pi_row fw_pi_row(
-        .d(fw_pi_row$d),
-        .q(fw_pi_row$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_pi_lane fw_pi_lane(
-        .d(fw_pi_lane$d),
-        .q(fw_pi_lane$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_pi_val fw_pi_val(
-        .d(fw_pi_val$d),
-        .q(fw_pi_val$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_pd_valid fw_pd_valid(
-        .d(fw_pd_valid$d),
-        .q(fw_pd_valid$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_pd_row fw_pd_row(
-        .d(fw_pd_row$d),
-        .q(fw_pd_row$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_pd_lane fw_pd_lane(
-        .d(fw_pd_lane$d),
-        .q(fw_pd_lane$q),
-        .clock(clock)
-    );
-    bfc_fpga__fw_pd_val fw_pd_val(
-        .d(fw_pd_val$d),
-        .q(fw_pd_val$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_qrow_a i_qrow_a(
-        .d(i_qrow_a$d),
-        .q(i_qrow_a$q),
-        .clock(clock)
-    );
-    bfc_fpga__i_prow_a i_prow_a(
-        .d(i_prow_a$d),
-        .q(i_prow_a$q),
-        .clock(clock)
-    );
-    bfc_fpga__live live(
-        .d(live$d),
-        .q(live$q),
-        .clock(clock)
-    );
-    bfc_fpga__now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(clock)
-    );
-    bfc_fpga__init_cnt init_cnt(
-        .d(init_cnt$d),
-        .q(init_cnt$q),
-        .clock(clock)
-    );
-    bfc_fpga__init_done init_done(
-        .d(init_done$d),
-        .q(init_done$q),
-        .clock(clock)
-    );
-    bfc_fpga__lfsr lfsr(
-        .d(lfsr$d),
-        .q(lfsr$q),
-        .clock(clock)
-    );
-    bfc_fpga__empty empty(
-        .d(empty$d),
-        .q(empty$q),
-        .clock(clock)
-    );
-    bfc_fpga__dsp dsp(
-        .d(dsp$d),
-        .q(dsp$q),
-        .clock(clock)
-    );
-    bfc_fpga__nz nz(
-        .d(nz$d),
-        .q(nz$q),
-        .clock(clock)
-    );
-    bfc_fpga__rr rr(
-        .d(rr$d),
-        .q(rr$q),
-        .clock(clock)
-    );
-    bfc_fpga__th th(
-        .d(th$d),
-        .q(th$q),
-        .clock(clock)
-    );
-    bfc_fpga__bpen bpen(
-        .d(bpen$d),
-        .q(bpen$q),
-        .clock(clock)
-    );
-    bfc_fpga__r_snap0 r_snap0(
-        .d(r_snap0$d),
-        .q(r_snap0$q),
-        .clock(clock)
-    );
-    bfc_fpga__r_snap1 r_snap1(
-        .d(r_snap1$d),
-        .q(r_snap1$q),
-        .clock(clock)
-    );
-    bfc_fpga__snap_pending snap_pending(
-        .d(snap_pending$d),
-        .q(snap_pending$q),
-        .clock(clock)
     );
     bfc_fpga__o_ready o_ready(
         .d(o_ready$d),
@@ -1238,73 +967,6 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
 
     // Update code
     always @(*) begin
-        i_enq_valid$d = i_enq_valid$q;
-        i_enq_in$d = i_enq_in$q;
-        i_enq_eg$d = i_enq_eg$q;
-        i_enq_len$d = i_enq_len$q;
-        i_enq_upq$d = i_enq_upq$q;
-        i_enq_class$d = i_enq_class$q;
-        i_key$d = i_key$q;
-        i_hash$d = i_hash$q;
-        i_addr_a$d = i_addr_a$q;
-        i_deq_valid$d = i_deq_valid$q;
-        i_deq_eg$d = i_deq_eg$q;
-        i_deq_q$d = i_deq_q$q;
-        i_deq_key$d = i_deq_key$q;
-        i_deq_cnt$d = i_deq_cnt$q;
-        i_deq_in$d = i_deq_in$q;
-        i_deq_upq$d = i_deq_upq$q;
-        i_deq_len$d = i_deq_len$q;
-        i_addr_d$d = i_addr_d$q;
-        i_rx_valid$d = i_rx_valid$q;
-        i_rx_port$d = i_rx_port$q;
-        i_rx_kind$d = i_rx_kind$q;
-        i_rx_queue$d = i_rx_queue$q;
-        i_rx_base$d = i_rx_base$q;
-        i_rx_bitmap$d = i_rx_bitmap$q;
-        i_csr_we$d = i_csr_we$q;
-        i_csr_addr$d = i_csr_addr$q;
-        i_csr_wdata$d = i_csr_wdata$q;
-        i_serve$d = i_serve$q;
-        fw_e_valid$d = fw_e_valid$q;
-        fw_e_addr$d = fw_e_addr$q;
-        fw_e_word$d = fw_e_word$q;
-        fw_d_valid$d = fw_d_valid$q;
-        fw_d_addr$d = fw_d_addr$q;
-        fw_d_dc$d = fw_d_dc$q;
-        fw_d_ts$d = fw_d_ts$q;
-        fw_qe_valid$d = fw_qe_valid$q;
-        fw_qe_row$d = fw_qe_row$q;
-        fw_qe_lane$d = fw_qe_lane$q;
-        fw_qe_val$d = fw_qe_val$q;
-        fw_qd_valid$d = fw_qd_valid$q;
-        fw_qd_row$d = fw_qd_row$q;
-        fw_qd_lane$d = fw_qd_lane$q;
-        fw_qd_val$d = fw_qd_val$q;
-        fw_pi_valid$d = fw_pi_valid$q;
-        fw_pi_row$d = fw_pi_row$q;
-        fw_pi_lane$d = fw_pi_lane$q;
-        fw_pi_val$d = fw_pi_val$q;
-        fw_pd_valid$d = fw_pd_valid$q;
-        fw_pd_row$d = fw_pd_row$q;
-        fw_pd_lane$d = fw_pd_lane$q;
-        fw_pd_val$d = fw_pd_val$q;
-        i_qrow_a$d = i_qrow_a$q;
-        i_prow_a$d = i_prow_a$q;
-        live$d = live$q;
-        now$d = now$q;
-        init_cnt$d = init_cnt$q;
-        init_done$d = init_done$q;
-        lfsr$d = lfsr$q;
-        empty$d = empty$q;
-        dsp$d = dsp$q;
-        nz$d = nz$q;
-        rr$d = rr$q;
-        th$d = th$q;
-        bpen$d = bpen$q;
-        r_snap0$d = r_snap0$q;
-        r_snap1$d = r_snap1$q;
-        snap_pending$d = snap_pending$q;
         o_ready$d = o_ready$q;
         o_asg_valid$d = o_asg_valid$q;
         o_asg_refused$d = o_asg_refused$q;
@@ -1323,18 +985,1391 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         o_bm_base$d = o_bm_base$q;
         o_bm_bits$d = o_bm_bits$q;
         csr$reset = reset;
-        csr$we = i_csr_we$q;
-        csr$addr = i_csr_addr$q;
-        csr$wdata = i_csr_wdata$q;
+        capture$reset = reset;
+        flow_table$reset = reset;
+        frames$reset = reset;
+        tables$reset = reset;
+        lookup$reset = reset;
+        arrival$reset = reset;
+        bitmap$reset = reset;
+        snapshot$reset = reset;
+        csr$we = capture$bus_we;
+        csr$addr = capture$bus_addr;
+        csr$wdata = capture$bus_wdata;
         csr$raddr = csr_addr;
-        w_seed = |(csr$write & lfsr_seed_written);
-        w_th_data = |(csr$write & th_data_written);
-        w_bpen_lo = |(csr$write & bpen_lo_written);
-        w_bpen_hi = |(csr$write & bpen_hi_written) & has_bpen_hi;
-        w_snap_index = |(csr$write & snap_index_written);
-        s_serve = i_serve$q & init_done$q;
-        pending_next = (snap_pending$q & ~s_serve) | w_snap_index;
-        snap_index_next = csr$value_next[(at_snap_index)+:(32)];
+        capture$enq_valid = enq_valid;
+        capture$enq_in_port = enq_in_port;
+        capture$enq_eg_port = enq_eg_port;
+        capture$enq_fid = enq_fid;
+        capture$enq_len = enq_len;
+        capture$enq_upstream_q = enq_upstream_q;
+        capture$enq_class = enq_class;
+        capture$deq_valid = deq_valid;
+        capture$deq_eg_port = deq_eg_port;
+        capture$deq_queue = deq_queue;
+        capture$deq_ft_key = deq_ft_key;
+        capture$deq_counter_incr = deq_counter_incr;
+        capture$deq_in_port = deq_in_port;
+        capture$deq_upstream_q = deq_upstream_q;
+        capture$deq_len = deq_len;
+        capture$rx_valid = rx_valid;
+        capture$rx_port = rx_port;
+        capture$rx_kind = rx_kind;
+        capture$rx_queue = rx_queue;
+        capture$rx_base = rx_base;
+        capture$rx_bitmap = rx_bitmap;
+        capture$csr_we = csr_we;
+        capture$csr_addr = csr_addr;
+        capture$csr_wdata = csr_wdata;
+        capture$snap_index_next = csr$value_next[(at_snap_index)+:(32)];
+        flow_table$read_a = capture$addr_a;
+        flow_table$read_d = capture$addr_d;
+        qe$read_address = capture$qrow_a;
+        qd$read_address = capture$qrow_a;
+        pi$read_address = capture$prow_a;
+        pd$read_address = capture$prow_a;
+        qe$read_address_b = deq_eg_port;
+        qd$read_address_b = deq_eg_port;
+        pi$read_address_b = deq_in_port;
+        pd$read_address_b = deq_in_port;
+        snapshot$enq_valid = enq_valid;
+        qe$read_lane = lookup$lane_q;
+        qd$read_lane = lookup$lane_q;
+        pi$read_lane = capture$lane_p;
+        pd$read_lane = capture$lane_p;
+        qe$read_lane_b = capture$d_lane_q;
+        qd$read_lane_b = capture$d_lane_q;
+        pi$read_lane_b = capture$d_lane_u;
+        pd$read_lane_b = capture$d_lane_u;
+        flow_table$live = capture$live;
+        flow_table$e_write = lookup$act;
+        flow_table$e_word = lookup$word_next;
+        flow_table$d_write = departure$act;
+        flow_table$d_count = departure$dc_next;
+        flow_table$d_ts = capture$now_ts;
+        tables$write = csr$write;
+        tables$wdata = capture$bus_wdata;
+        tables$th_index = csr$value[(at_th_index)+:(32)];
+        tables$bpen_index = csr$value[(at_bpen_index)+:(32)];
+        tables$th_index_next = csr$value_next[(at_th_index)+:(32)];
+        tables$bpen_index_next = csr$value_next[(at_bpen_index)+:(32)];
+        frames$ready = flow_table$ready;
+        frames$valid = capture$f_valid;
+        frames$port = capture$f_port;
+        frames$kind = capture$f_kind;
+        frames$queue = capture$f_queue;
+        frames$base = capture$f_base;
+        frames$bitmap = capture$f_bitmap;
+        departure$ready = flow_table$ready;
+        departure$valid = capture$d_valid;
+        departure$eg = capture$d_eg;
+        departure$q = capture$d_q;
+        departure$key = capture$d_key;
+        departure$cnt = capture$d_cnt;
+        departure$in_port = capture$d_in;
+        departure$upq = capture$d_upq;
+        departure$len = capture$d_len;
+        departure$ec = flow_table$d_ec;
+        departure$dc = flow_table$d_dc;
+        departure$qe = qe$lane_data_b;
+        departure$qd = qd$lane_data_b;
+        departure$pi = pi$lane_data_b;
+        departure$pd = pd$lane_data_b;
+        lookup$live = capture$live;
+        lookup$ready = flow_table$ready;
+        lookup$valid = capture$e_valid;
+        lookup$in_port = capture$e_in;
+        lookup$eg = capture$e_eg;
+        lookup$upq = capture$e_upq;
+        lookup$class_id = capture$e_class;
+        lookup$len = capture$e_len;
+        lookup$hash = capture$e_hash;
+        lookup$word = flow_table$a_word;
+        lookup$dc = flow_table$a_dc;
+        lookup$ts = flow_table$a_ts;
+        lookup$same_entry = flow_table$same_entry;
+        lookup$d_act = departure$act;
+        lookup$d_dc_next = departure$dc_next;
+        lookup$d_emptied = departure$emptied;
+        lookup$d_qi = departure$qi;
+        lookup$now_ts = capture$now_ts;
+        lookup$classes = csr$value_next[(at_class0)+:(256)];
+        lookup$mode = csr$value_next[(at_mode)+:(2)];
+        lookup$sticky = csr$value_next[(at_sticky)+:(32)];
+        lookup$reseed = |(csr$write & lfsr_seed_written);
+        lookup$seed = capture$bus_wdata;
+        lookup$snap_lane_q = capture$snap_lane_q;
+        arrival$act = lookup$act;
+        arrival$in_port = capture$e_in;
+        arrival$eg = capture$e_eg;
+        arrival$upq = capture$e_upq;
+        arrival$len = capture$e_len;
+        arrival$qrow = capture$qrow;
+        arrival$lane_q = lookup$lane_q;
+        arrival$prow = capture$prow;
+        arrival$lane_p = capture$lane_p;
+        arrival$qe = qe$lane_data;
+        arrival$qd = qd$lane_data;
+        arrival$pi = pi$lane_data;
+        arrival$pd = pd$lane_data;
+        arrival$row_empty = lookup$row_empty;
+        arrival$paused = frames$paused;
+        arrival$th = tables$th;
+        arrival$bp_off = tables$bp_off;
+        arrival$d_act = departure$act;
+        arrival$d_eg = capture$d_eg;
+        arrival$d_lane_q = capture$d_lane_q;
+        arrival$d_qd_next = departure$qd_next;
+        arrival$d_in = capture$d_in;
+        arrival$d_upq = capture$d_upq;
+        arrival$d_lane_u = capture$d_lane_u;
+        arrival$d_j = departure$j;
+        arrival$d_pc_dec = departure$pc_dec;
+        arrival$d_pc_write = departure$pc_write;
+        arrival$d_pd_next = departure$pd_next;
+        arrival$d_pc_old = departure$pc_old;
+        arrival$d_pc_after = departure$pc_after;
+        bitmap$live = capture$live;
+        bitmap$t_bm = csr$value_next[(at_t_bm)+:(32)];
+        snapshot$request = |(csr$write & snap_index_written);
+        snapshot$index = csr$value[(at_snap_index)+:(32)];
+        snapshot$ready = flow_table$ready;
+        snapshot$entry_q = lookup$entry_q;
+        snapshot$size = lookup$size;
+        snapshot$ts = lookup$entry_ts;
+        snapshot$pc = arrival$pc_old;
+        snapshot$qlen = arrival$ql_old;
+        snapshot$paused = frames$paused;
+        qe$write_enable = lookup$act;
+        qe$write_address = capture$e_eg;
+        qe$write_clear = 1'b0;
+        qe$write_lane = lookup$lane_q;
+        qe$write_value = arrival$qe_next;
+        qd$write_enable = departure$act;
+        qd$write_address = capture$d_eg;
+        qd$write_clear = 1'b0;
+        qd$write_lane = capture$d_lane_q;
+        qd$write_value = departure$qd_next;
+        pi$write_enable = arrival$counted;
+        pi$write_address = capture$e_in;
+        pi$write_clear = 1'b0;
+        pi$write_lane = capture$lane_p;
+        pi$write_value = arrival$pi_next;
+        pd$write_enable = departure$pc_write;
+        pd$write_address = capture$d_in;
+        pd$write_clear = 1'b0;
+        pd$write_lane = capture$d_lane_u;
+        pd$write_value = departure$pd_next;
+        if (flow_table$sweep) begin
+            qe$write_enable = 1'b1;
+            qe$write_address = flow_table$sweep_row;
+            qe$write_clear = 1'b1;
+            qd$write_enable = 1'b1;
+            qd$write_address = flow_table$sweep_row;
+            qd$write_clear = 1'b1;
+            pi$write_enable = 1'b1;
+            pi$write_address = flow_table$sweep_row;
+            pi$write_clear = 1'b1;
+            pd$write_enable = 1'b1;
+            pd$write_address = flow_table$sweep_row;
+            pd$write_clear = 1'b1;
+        end
+        flags = 8'h0;
+        if (frames$bad | departure$bad | (lookup$refused & flow_table$ready)) begin
+            flags = flags | f_bad_event;
+        end
+        if (~flow_table$ready & (capture$e_valid | capture$d_valid | capture$f_valid)) begin
+            flags = flags | f_not_ready;
+        end
+        if (lookup$act & lookup$size_sat) begin
+            flags = flags | f_size_saturated;
+        end
+        if (departure$act & departure$size_under) begin
+            flags = flags | f_size_underflow;
+        end
+        if (arrival$ql_full) begin
+            flags = flags | f_qlen_saturated;
+        end
+        if (departure$ql_under) begin
+            flags = flags | f_qlen_underflow;
+        end
+        if (arrival$pc_full) begin
+            flags = flags | f_pc_saturated;
+        end
+        if (departure$pc_under) begin
+            flags = flags | f_pc_underflow;
+        end
+        csr$hw_set = {1016'd0, flags} << at_err;
+        status_word = 32'h0;
+        if (flow_table$ready_next) begin
+            status_word = status_word | one_32;
+        end
+        if (snapshot$pending) begin
+            status_word = status_word | (one_32 << 32'h1);
+        end
+        csr$hw_value = ({992'd0, status_word} << at_status) | ({992'd0, capture$now_ts_next} << at_now_ts) | ({992'd0, tables$rd_th} << at_th_data) | ({992'd0, tables$rd_bpen_lo} << at_bpen_lo) | ({992'd0, tables$rd_bpen_hi} << at_bpen_hi) | ({992'd0, snapshot$data0} << at_snap_data0) | ({992'd0, snapshot$data1} << at_snap_data1);
+        o_ready$d = flow_table$ready_soon;
+        o_asg_valid$d = capture$e_valid;
+        o_asg_refused$d = lookup$refused;
+        o_asg_queue$d = 7'h0;
+        o_asg_key$d = 17'h0;
+        o_asg_cnt$d = 1'b0;
+        o_asg_new$d = 1'b0;
+        if (lookup$act) begin
+            o_asg_queue$d = lookup$q;
+            o_asg_key$d = capture$e_key;
+            o_asg_cnt$d = arrival$counted;
+            o_asg_new$d = lookup$reassigned;
+        end
+        o_pause_valid$d = arrival$pause;
+        o_pause_port$d = 6'h0;
+        o_pause_queue$d = 7'h0;
+        if (arrival$pause) begin
+            o_pause_port$d = capture$e_in;
+            o_pause_queue$d = capture$e_upq;
+        end
+        o_resume_valid$d = arrival$resume;
+        o_resume_port$d = 6'h0;
+        o_resume_queue$d = 7'h0;
+        if (arrival$resume) begin
+            o_resume_port$d = capture$d_in;
+            o_resume_queue$d = capture$d_upq;
+        end
+        o_bm_valid$d = bitmap$emit;
+        bm_bits_wide = arrival$nz_next >> bitmap$offset;
+        o_bm_port$d = 6'h0;
+        o_bm_base$d = 2'h0;
+        o_bm_bits$d = 32'h0;
+        if (bitmap$emit) begin
+            o_bm_port$d = bitmap$port;
+            o_bm_base$d = bitmap$chunk;
+            o_bm_bits$d = bm_bits_wide;
+        end
+        if (reset) begin
+            o_ready$d = 1'b0;
+            o_asg_valid$d = 1'b0;
+            o_asg_refused$d = 1'b0;
+            o_asg_queue$d = 7'h0;
+            o_asg_key$d = 17'h0;
+            o_asg_cnt$d = 1'b0;
+            o_asg_new$d = 1'b0;
+            o_pause_valid$d = 1'b0;
+            o_pause_port$d = 6'h0;
+            o_pause_queue$d = 7'h0;
+            o_resume_valid$d = 1'b0;
+            o_resume_port$d = 6'h0;
+            o_resume_queue$d = 7'h0;
+            o_bm_valid$d = 1'b0;
+            o_bm_port$d = 6'h0;
+            o_bm_base$d = 2'h0;
+            o_bm_bits$d = 32'h0;
+        end
+        ready = o_ready$q;
+        asg_valid = o_asg_valid$q;
+        asg_refused = o_asg_refused$q;
+        asg_queue = o_asg_queue$q;
+        asg_ft_key = o_asg_key$q;
+        asg_counter_incr = o_asg_cnt$q;
+        asg_new = o_asg_new$q;
+        pause_valid = o_pause_valid$q;
+        pause_port = o_pause_port$q;
+        pause_queue = o_pause_queue$q;
+        resume_valid = o_resume_valid$q;
+        resume_port = o_resume_port$q;
+        resume_queue = o_resume_queue$q;
+        bm_valid = o_bm_valid$q;
+        bm_port = o_bm_port$q;
+        bm_base = o_bm_base$q;
+        bm_bits = o_bm_bits$q;
+        csr_rdata = csr$rdata;
+    end
+
+endmodule // top
+
+
+module bfc_fpga__arrival(clock,reset,act,in_port,eg,upq,len,qrow,lane_q,prow,lane_p,qe,qd,pi,pd,row_empty,paused,th,bp_off,d_act,d_eg,d_lane_q,d_qd_next,d_in,d_upq,d_lane_u,d_j,d_pc_dec,d_pc_write,d_pd_next,d_pc_old,d_pc_after,ql_old,pc_old,counted,pc_full,ql_full,qe_next,pi_next,pause,resume,nz_next);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  act;
+    input wire  [5:0] in_port;
+    input wire  [5:0] eg;
+    input wire  [6:0] upq;
+    input wire  [15:0] len;
+    input wire  [5:0] qrow;
+    input wire  [7:0] lane_q;
+    input wire  [5:0] prow;
+    input wire  [7:0] lane_p;
+    input wire  [31:0] qe;
+    input wire  [31:0] qd;
+    input wire  [31:0] pi;
+    input wire  [31:0] pd;
+    input wire  [127:0] row_empty;
+    input wire  [31:0] paused;
+    input wire  [4095:0] th;
+    input wire  [4095:0] bp_off;
+    input wire  d_act;
+    input wire  [5:0] d_eg;
+    input wire  [7:0] d_lane_q;
+    input wire  [31:0] d_qd_next;
+    input wire  [5:0] d_in;
+    input wire  [6:0] d_upq;
+    input wire  [7:0] d_lane_u;
+    input wire  [15:0] d_j;
+    input wire  d_pc_dec;
+    input wire  d_pc_write;
+    input wire  [31:0] d_pd_next;
+    input wire  [31:0] d_pc_old;
+    input wire  [31:0] d_pc_after;
+    output reg  [31:0] ql_old;
+    output reg  [31:0] pc_old;
+    output reg  counted;
+    output reg  pc_full;
+    output reg  ql_full;
+    output reg  [31:0] qe_next;
+    output reg  [31:0] pi_next;
+    output reg  pause;
+    output reg  resume;
+    output reg  [31:0] nz_next;
+
+    // Constant declarations
+    localparam  occ_max = 32'h3fff;
+    localparam  pc_max = 32'h3f;
+    localparam  queue_bits = 8'h3;
+    localparam  upstream_bits = 8'h3;
+    localparam  q_lane_mask = 8'h7;
+    localparam  port_mask = 12'h3;
+    localparam  data_queues = 128'hfe;
+    localparam  one_8 = 8'h1;
+    localparam  one_32 = 32'h1;
+    localparam  one_n = 32'h1;
+    localparam  used_u = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] nz$d;
+    wire  [31:0] nz$q;
+
+    // Local signals
+    reg  [31:0] qd_now;
+    reg  [31:0] row_paused_wide;
+    reg  [127:0] row_paused;
+    reg  [127:0] active;
+    reg  [7:0] n_active;
+    reg  [7:0] th_idx;
+    reg  [31:0] th_now;
+    reg  above;
+    reg  [11:0] bp_idx;
+    reg  bp;
+    reg  [15:0] j;
+    reg  [31:0] pd_now;
+    reg  [31:0] pc_start;
+    reg  pc_sat;
+    reg  [31:0] pc_fin;
+    reg  [31:0] d_pc_fin;
+    reg  ql_sat;
+
+    // Sub module instances
+    bfc_fpga__arrival$nz nz(
+        .d(nz$d),
+        .q(nz$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        nz$d = nz$q;
+        qd_now = qd;
+        if (d_act & (d_eg == qrow) & (d_lane_q == lane_q)) begin
+            qd_now = d_qd_next;
+        end
+        ql_old = (qe - qd_now) & occ_max;
+        ql_sat = (occ_max - ql_old) < {16'd0, len};
+        ql_full = act & ql_sat;
+        qe_next = qe + {16'd0, len};
+        if (ql_sat) begin
+            qe_next = qd_now + occ_max;
+        end
+        row_paused_wide = paused >> ({10'd0, eg} << queue_bits);
+        row_paused = {96'd0, row_paused_wide};
+        active = ~row_empty & ~row_paused & data_queues;
+        n_active = 8'h0;
+        if (active[0]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[1]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[2]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[3]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[4]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[5]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[6]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[7]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[8]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[9]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[10]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[11]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[12]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[13]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[14]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[15]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[16]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[17]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[18]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[19]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[20]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[21]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[22]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[23]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[24]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[25]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[26]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[27]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[28]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[29]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[30]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[31]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[32]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[33]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[34]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[35]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[36]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[37]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[38]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[39]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[40]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[41]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[42]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[43]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[44]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[45]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[46]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[47]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[48]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[49]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[50]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[51]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[52]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[53]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[54]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[55]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[56]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[57]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[58]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[59]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[60]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[61]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[62]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[63]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[64]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[65]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[66]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[67]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[68]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[69]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[70]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[71]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[72]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[73]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[74]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[75]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[76]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[77]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[78]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[79]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[80]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[81]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[82]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[83]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[84]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[85]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[86]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[87]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[88]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[89]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[90]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[91]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[92]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[93]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[94]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[95]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[96]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[97]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[98]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[99]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[100]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[101]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[102]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[103]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[104]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[105]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[106]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[107]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[108]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[109]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[110]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[111]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[112]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[113]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[114]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[115]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[116]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[117]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[118]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[119]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[120]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[121]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[122]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[123]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[124]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[125]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[126]) begin
+            n_active = n_active + one_8;
+        end
+        if (active[127]) begin
+            n_active = n_active + one_8;
+        end
+        th_idx = 8'h0;
+        if (|n_active) begin
+            th_idx = (n_active - one_8) & q_lane_mask;
+        end
+        th_now = th[(th_idx * 32'h20)+:(32)];
+        above = ql_old > th_now;
+        bp_idx = (({6'd0, in_port} & port_mask) << 32'h6) | ({6'd0, eg} & port_mask);
+        bp = ~bp_off[bp_idx];
+        j = ({10'd0, in_port} << upstream_bits) | {9'd0, upq};
+        pd_now = pd;
+        if (d_pc_write & (d_in == prow) & (d_lane_u == lane_p)) begin
+            pd_now = d_pd_next;
+        end
+        pc_start = (pi - pd) & pc_max;
+        pc_old = (pi - pd_now) & pc_max;
+        pc_sat = pc_old == pc_max;
+        pc_full = act & above & bp & pc_sat;
+        counted = act & above & bp & ~pc_sat;
+        pi_next = pi + one_32;
+        pc_fin = pc_old;
+        if (counted) begin
+            pc_fin = pc_old + one_32;
+        end
+        d_pc_fin = d_pc_after;
+        if (act & (in_port == d_in) & (upq == d_upq)) begin
+            d_pc_fin = pc_fin;
+        end
+        pause = act & ~|pc_start & |pc_fin;
+        resume = d_pc_dec & |d_pc_old & ~|d_pc_fin;
+        nz_next = nz$q;
+        if (d_pc_dec) begin
+            if (|d_pc_fin) begin
+                nz_next = nz_next | (one_n << d_j);
+            end
+            else begin
+                nz_next = nz_next & ~(one_n << d_j);
+            end
+        end
+        if (act) begin
+            if (|pc_fin) begin
+                nz_next = nz_next | (one_n << j);
+            end
+            else begin
+                nz_next = nz_next & ~(one_n << j);
+            end
+        end
+        nz$d = nz_next & used_u;
+        if (reset) begin
+            nz$d = 32'h0;
+        end
+    end
+
+endmodule // bfc_fpga__arrival
+
+
+module bfc_fpga__arrival$nz(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__arrival$nz
+
+
+module bfc_fpga__bitmap(clock,reset,live,t_bm,emit,port,chunk,offset);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  live;
+    input wire  [31:0] t_bm;
+    output reg  emit;
+    output reg  [5:0] port;
+    output reg  [1:0] chunk;
+    output reg  [15:0] offset;
+
+    // Constant declarations
+    localparam  n_ports = 8'h4;
+    localparam  chunks = 8'h1;
+    localparam  upstream_bits = 8'h3;
+    localparam  one_32 = 32'h1;
+    localparam  one_8 = 8'h1;
+    localparam  mask_24 = 32'hffffff;
+    localparam  port_mask = 32'h7;
+
+    // Stub signals
+    reg  [31:0] slot$d;
+    wire  [31:0] slot$q;
+    reg  [31:0] port_c$d;
+    wire  [31:0] port_c$q;
+    reg  [7:0] chunk_c$d;
+    wire  [7:0] chunk_c$q;
+
+    // Local signals
+    reg  running;
+
+    // Sub module instances
+    bfc_fpga__bitmap$slot slot(
+        .d(slot$d),
+        .q(slot$q),
+        .clock(clock)
+    );
+    bfc_fpga__bitmap$port_c port_c(
+        .d(port_c$d),
+        .q(port_c$q),
+        .clock(clock)
+    );
+    bfc_fpga__bitmap$chunk_c chunk_c(
+        .d(chunk_c$d),
+        .q(chunk_c$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        slot$d = slot$q;
+        port_c$d = port_c$q;
+        chunk_c$d = chunk_c$q;
+        running = live & |t_bm;
+        emit = running & (port_c$q < {24'd0, n_ports});
+        port = port_c$q[5:0];
+        chunk = chunk_c$q[1:0];
+        offset = (port_c$q[15:0] << upstream_bits) + ({8'd0, chunk_c$q} << 32'h5);
+        slot$d = slot$q & mask_24;
+        port_c$d = port_c$q & port_mask;
+        if (live) begin
+            if (~|t_bm | ((slot$q + one_32) >= t_bm)) begin
+                slot$d = 32'h0;
+                port_c$d = 32'h0;
+                chunk_c$d = 8'h0;
+            end
+            else begin
+                slot$d = (slot$q + one_32) & mask_24;
+                if (emit) begin
+                    if ((chunk_c$q + one_8) == chunks) begin
+                        chunk_c$d = 8'h0;
+                        port_c$d = (port_c$q + one_32) & port_mask;
+                    end
+                    else begin
+                        chunk_c$d = chunk_c$q + one_8;
+                    end
+                end
+            end
+        end
+        if (reset) begin
+            slot$d = 32'h0;
+            port_c$d = 32'h0;
+            chunk_c$d = 8'h0;
+        end
+    end
+
+endmodule // bfc_fpga__bitmap
+
+
+module bfc_fpga__bitmap$chunk_c(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__bitmap$chunk_c
+
+
+module bfc_fpga__bitmap$port_c(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__bitmap$port_c
+
+
+module bfc_fpga__bitmap$slot(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__bitmap$slot
+
+
+module bfc_fpga__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_len,enq_upstream_q,enq_class,deq_valid,deq_eg_port,deq_queue,deq_ft_key,deq_counter_incr,deq_in_port,deq_upstream_q,deq_len,rx_valid,rx_port,rx_kind,rx_queue,rx_base,rx_bitmap,csr_we,csr_addr,csr_wdata,snap_index_next,addr_a,addr_d,qrow_a,prow_a,e_valid,e_in,e_eg,e_len,e_upq,e_class,e_key,e_hash,d_valid,d_eg,d_q,d_key,d_cnt,d_in,d_upq,d_len,f_valid,f_port,f_kind,f_queue,f_base,f_bitmap,bus_we,bus_addr,bus_wdata,qrow,prow,lane_p,snap_lane_q,d_lane_q,d_lane_u,live,now_ts,now_ts_next);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  enq_valid;
+    input wire  [5:0] enq_in_port;
+    input wire  [5:0] enq_eg_port;
+    input wire  [63:0] enq_fid;
+    input wire  [15:0] enq_len;
+    input wire  [6:0] enq_upstream_q;
+    input wire  [2:0] enq_class;
+    input wire  deq_valid;
+    input wire  [5:0] deq_eg_port;
+    input wire  [6:0] deq_queue;
+    input wire  [16:0] deq_ft_key;
+    input wire  deq_counter_incr;
+    input wire  [5:0] deq_in_port;
+    input wire  [6:0] deq_upstream_q;
+    input wire  [15:0] deq_len;
+    input wire  rx_valid;
+    input wire  [5:0] rx_port;
+    input wire  [1:0] rx_kind;
+    input wire  [6:0] rx_queue;
+    input wire  [1:0] rx_base;
+    input wire  [31:0] rx_bitmap;
+    input wire  csr_we;
+    input wire  [5:0] csr_addr;
+    input wire  [31:0] csr_wdata;
+    input wire  [31:0] snap_index_next;
+    output reg  [19:0] addr_a;
+    output reg  [19:0] addr_d;
+    output reg  [5:0] qrow_a;
+    output reg  [5:0] prow_a;
+    output reg  e_valid;
+    output reg  [5:0] e_in;
+    output reg  [5:0] e_eg;
+    output reg  [15:0] e_len;
+    output reg  [6:0] e_upq;
+    output reg  [2:0] e_class;
+    output reg  [16:0] e_key;
+    output reg  [31:0] e_hash;
+    output reg  d_valid;
+    output reg  [5:0] d_eg;
+    output reg  [6:0] d_q;
+    output reg  [16:0] d_key;
+    output reg  d_cnt;
+    output reg  [5:0] d_in;
+    output reg  [6:0] d_upq;
+    output reg  [15:0] d_len;
+    output reg  f_valid;
+    output reg  [5:0] f_port;
+    output reg  [1:0] f_kind;
+    output reg  [6:0] f_queue;
+    output reg  [1:0] f_base;
+    output reg  [31:0] f_bitmap;
+    output reg  bus_we;
+    output reg  [5:0] bus_addr;
+    output reg  [31:0] bus_wdata;
+    output reg  [5:0] qrow;
+    output reg  [5:0] prow;
+    output reg  [7:0] lane_p;
+    output reg  [7:0] snap_lane_q;
+    output reg  [7:0] d_lane_q;
+    output reg  [7:0] d_lane_u;
+    output reg  live;
+    output reg  [31:0] now_ts;
+    output reg  [31:0] now_ts_next;
+
+    // Constant declarations
+    localparam  crc_masks = 2048'h8fc8e57b0000000047e472bd0000000023f2395e0000000011f91caf0000000008fc8e5700000000047e472b000000008df7c6ee0000000046fbe37700000000acb514c000000000d9926f1b00000000e301d2f600000000fe480c00000000007f24060000000000b05ae67b00000000d7e59646000000006bf2cb230000000035f96591000000001afcb2c80000000082b6bc1f00000000ce93bb7400000000e88138c10000000074409c6000000000b5e8ab4b00000000d53cb0de000000006a9e586f00000000ba87c94c00000000d28b01dd00000000e68d659500000000fc8e57b1000000007e472bd8000000003f2395ec000000001f91caf6;
+    localparam  crc_zero = 32'h48674bc7;
+    localparam  hash_drop = 8'h10;
+    localparam  hash_bits = 8'h10;
+    localparam  m_entries = 32'h80;
+    localparam  m_entries_fa = 20'h80;
+    localparam  queue_bits = 8'h3;
+    localparam  upstream_bits = 8'h3;
+    localparam  snap_k_mask = 32'hfffff;
+    localparam  q_lane_mask = 8'h7;
+    localparam  u_lane_mask = 8'h7;
+    localparam  ts_shift = 8'h4;
+    localparam  ts_mask = 32'hfff;
+    localparam  one_48 = 48'h1;
+
+    // Stub signals
+    reg  r_e_valid$d;
+    wire  r_e_valid$q;
+    reg  [5:0] r_e_in$d;
+    wire  [5:0] r_e_in$q;
+    reg  [5:0] r_e_eg$d;
+    wire  [5:0] r_e_eg$q;
+    reg  [15:0] r_e_len$d;
+    wire  [15:0] r_e_len$q;
+    reg  [6:0] r_e_upq$d;
+    wire  [6:0] r_e_upq$q;
+    reg  [2:0] r_e_class$d;
+    wire  [2:0] r_e_class$q;
+    reg  [16:0] r_e_key$d;
+    wire  [16:0] r_e_key$q;
+    reg  [31:0] r_e_hash$d;
+    wire  [31:0] r_e_hash$q;
+    reg  r_d_valid$d;
+    wire  r_d_valid$q;
+    reg  [5:0] r_d_eg$d;
+    wire  [5:0] r_d_eg$q;
+    reg  [6:0] r_d_q$d;
+    wire  [6:0] r_d_q$q;
+    reg  [16:0] r_d_key$d;
+    wire  [16:0] r_d_key$q;
+    reg  r_d_cnt$d;
+    wire  r_d_cnt$q;
+    reg  [5:0] r_d_in$d;
+    wire  [5:0] r_d_in$q;
+    reg  [6:0] r_d_upq$d;
+    wire  [6:0] r_d_upq$q;
+    reg  [15:0] r_d_len$d;
+    wire  [15:0] r_d_len$q;
+    reg  r_f_valid$d;
+    wire  r_f_valid$q;
+    reg  [5:0] r_f_port$d;
+    wire  [5:0] r_f_port$q;
+    reg  [1:0] r_f_kind$d;
+    wire  [1:0] r_f_kind$q;
+    reg  [6:0] r_f_queue$d;
+    wire  [6:0] r_f_queue$q;
+    reg  [1:0] r_f_base$d;
+    wire  [1:0] r_f_base$q;
+    reg  [31:0] r_f_bitmap$d;
+    wire  [31:0] r_f_bitmap$q;
+    reg  r_bus_we$d;
+    wire  r_bus_we$q;
+    reg  [5:0] r_bus_addr$d;
+    wire  [5:0] r_bus_addr$q;
+    reg  [31:0] r_bus_wdata$d;
+    wire  [31:0] r_bus_wdata$q;
+    reg  [5:0] r_qrow$d;
+    wire  [5:0] r_qrow$q;
+    reg  [5:0] r_prow$d;
+    wire  [5:0] r_prow$q;
+    reg  [7:0] r_lane_p$d;
+    wire  [7:0] r_lane_p$q;
+    reg  [7:0] r_snap_lane_q$d;
+    wire  [7:0] r_snap_lane_q$q;
+    reg  [7:0] r_d_lane_q$d;
+    wire  [7:0] r_d_lane_q$q;
+    reg  [7:0] r_d_lane_u$d;
+    wire  [7:0] r_d_lane_u$q;
+    reg  r_live$d;
+    wire  r_live$q;
+    reg  [47:0] now$d;
+    wire  [47:0] now$q;
+
+    // Local signals
+    reg  [31:0] h_full;
+    reg  [63:0] h_top;
+    reg  [63:0] key_prod;
+    reg  [63:0] key_wide;
+    reg  [16:0] key;
+    reg  [19:0] eg_m_e;
+    reg  [19:0] eg_m_d;
+    reg  [19:0] addr_e;
+    reg  [31:0] snap_k;
+    reg  [31:0] snap_qrow_wide;
+    reg  [31:0] snap_prow_wide;
+    reg  [47:0] now_wide;
+    reg  [47:0] now_next;
+    reg  [47:0] now_next_wide;
+
+    // Sub module instances
+    bfc_fpga__capture$r_e_valid r_e_valid(
+        .d(r_e_valid$d),
+        .q(r_e_valid$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_e_in r_e_in(
+        .d(r_e_in$d),
+        .q(r_e_in$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_e_eg r_e_eg(
+        .d(r_e_eg$d),
+        .q(r_e_eg$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_e_len r_e_len(
+        .d(r_e_len$d),
+        .q(r_e_len$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_e_upq r_e_upq(
+        .d(r_e_upq$d),
+        .q(r_e_upq$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_e_class r_e_class(
+        .d(r_e_class$d),
+        .q(r_e_class$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_e_key r_e_key(
+        .d(r_e_key$d),
+        .q(r_e_key$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_e_hash r_e_hash(
+        .d(r_e_hash$d),
+        .q(r_e_hash$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_valid r_d_valid(
+        .d(r_d_valid$d),
+        .q(r_d_valid$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_eg r_d_eg(
+        .d(r_d_eg$d),
+        .q(r_d_eg$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_q r_d_q(
+        .d(r_d_q$d),
+        .q(r_d_q$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_key r_d_key(
+        .d(r_d_key$d),
+        .q(r_d_key$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_cnt r_d_cnt(
+        .d(r_d_cnt$d),
+        .q(r_d_cnt$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_in r_d_in(
+        .d(r_d_in$d),
+        .q(r_d_in$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_upq r_d_upq(
+        .d(r_d_upq$d),
+        .q(r_d_upq$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_len r_d_len(
+        .d(r_d_len$d),
+        .q(r_d_len$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_f_valid r_f_valid(
+        .d(r_f_valid$d),
+        .q(r_f_valid$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_f_port r_f_port(
+        .d(r_f_port$d),
+        .q(r_f_port$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_f_kind r_f_kind(
+        .d(r_f_kind$d),
+        .q(r_f_kind$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_f_queue r_f_queue(
+        .d(r_f_queue$d),
+        .q(r_f_queue$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_f_base r_f_base(
+        .d(r_f_base$d),
+        .q(r_f_base$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_f_bitmap r_f_bitmap(
+        .d(r_f_bitmap$d),
+        .q(r_f_bitmap$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_bus_we r_bus_we(
+        .d(r_bus_we$d),
+        .q(r_bus_we$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_bus_addr r_bus_addr(
+        .d(r_bus_addr$d),
+        .q(r_bus_addr$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_bus_wdata r_bus_wdata(
+        .d(r_bus_wdata$d),
+        .q(r_bus_wdata$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_qrow r_qrow(
+        .d(r_qrow$d),
+        .q(r_qrow$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_prow r_prow(
+        .d(r_prow$d),
+        .q(r_prow$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_lane_p r_lane_p(
+        .d(r_lane_p$d),
+        .q(r_lane_p$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_snap_lane_q r_snap_lane_q(
+        .d(r_snap_lane_q$d),
+        .q(r_snap_lane_q$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_lane_q r_d_lane_q(
+        .d(r_d_lane_q$d),
+        .q(r_d_lane_q$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_d_lane_u r_d_lane_u(
+        .d(r_d_lane_u$d),
+        .q(r_d_lane_u$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$r_live r_live(
+        .d(r_live$d),
+        .q(r_live$q),
+        .clock(clock)
+    );
+    bfc_fpga__capture$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        r_e_valid$d = r_e_valid$q;
+        r_e_in$d = r_e_in$q;
+        r_e_eg$d = r_e_eg$q;
+        r_e_len$d = r_e_len$q;
+        r_e_upq$d = r_e_upq$q;
+        r_e_class$d = r_e_class$q;
+        r_e_key$d = r_e_key$q;
+        r_e_hash$d = r_e_hash$q;
+        r_d_valid$d = r_d_valid$q;
+        r_d_eg$d = r_d_eg$q;
+        r_d_q$d = r_d_q$q;
+        r_d_key$d = r_d_key$q;
+        r_d_cnt$d = r_d_cnt$q;
+        r_d_in$d = r_d_in$q;
+        r_d_upq$d = r_d_upq$q;
+        r_d_len$d = r_d_len$q;
+        r_f_valid$d = r_f_valid$q;
+        r_f_port$d = r_f_port$q;
+        r_f_kind$d = r_f_kind$q;
+        r_f_queue$d = r_f_queue$q;
+        r_f_base$d = r_f_base$q;
+        r_f_bitmap$d = r_f_bitmap$q;
+        r_bus_we$d = r_bus_we$q;
+        r_bus_addr$d = r_bus_addr$q;
+        r_bus_wdata$d = r_bus_wdata$q;
+        r_qrow$d = r_qrow$q;
+        r_prow$d = r_prow$q;
+        r_lane_p$d = r_lane_p$q;
+        r_snap_lane_q$d = r_snap_lane_q$q;
+        r_d_lane_q$d = r_d_lane_q$q;
+        r_d_lane_u$d = r_d_lane_u$q;
+        r_live$d = r_live$q;
+        now$d = now$q;
         h_full = crc_zero;
         if (^(enq_fid & crc_masks[(0 * 32'h40)+:(64)])) begin
             h_full[0] = ~h_full[0];
@@ -1486,7 +2521,7 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
             key_prod = key_prod + (h_top << 16);
         end
         key_wide = key_prod >> hash_bits;
-        key_e = key_wide[16:0];
+        key = key_wide[16:0];
         eg_m_e = 20'h0;
         eg_m_d = 20'h0;
         if (enq_eg_port[0]) begin
@@ -1525,1580 +2560,282 @@ module bfc_fpga__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_
         if (deq_eg_port[5]) begin
             eg_m_d = eg_m_d + (m_entries_fa << 5);
         end
-        addr_e = eg_m_e + {3'd0, key_e};
+        addr_e = eg_m_e + {3'd0, key};
         addr_d = eg_m_d + {3'd0, deq_ft_key};
+        snap_k = snap_index_next & snap_k_mask;
+        snap_qrow_wide = snap_k >> queue_bits;
+        snap_prow_wide = snap_k >> upstream_bits;
+        r_snap_lane_q$d = snap_k[7:0] & q_lane_mask;
         if (enq_valid) begin
             addr_a = addr_e;
+            qrow_a = enq_eg_port;
+            prow_a = enq_in_port;
+            r_lane_p$d = {1'd0, enq_upstream_q} & u_lane_mask;
         end
         else begin
             addr_a = snap_index_next[19:0];
-        end
-        ram_e_a$read_address = addr_a;
-        ram_dc_a$read_address = addr_a;
-        ram_ts_a$read_address = addr_a;
-        ram_e_d$read_address = addr_d;
-        ram_dc_d$read_address = addr_d;
-        i_enq_valid$d = enq_valid;
-        i_enq_in$d = enq_in_port;
-        i_enq_eg$d = enq_eg_port;
-        i_enq_len$d = enq_len;
-        i_enq_upq$d = enq_upstream_q;
-        i_enq_class$d = enq_class;
-        i_key$d = key_e;
-        i_hash$d = h_full;
-        i_addr_a$d = addr_a & ft_addr_mask;
-        snap_qrow_wide = (snap_index_next & snap_k_mask) >> queue_bits;
-        snap_prow_wide = (snap_index_next & snap_k_mask) >> upstream_bits;
-        qrow_a = snap_qrow_wide[5:0];
-        prow_a = snap_prow_wide[5:0];
-        if (enq_valid) begin
-            qrow_a = enq_eg_port;
-            prow_a = enq_in_port;
-        end
-        qe$read_address = qrow_a;
-        qd$read_address = qrow_a;
-        pi$read_address = prow_a;
-        pd$read_address = prow_a;
-        qe$read_address_b = deq_eg_port;
-        qd$read_address_b = deq_eg_port;
-        pi$read_address_b = deq_in_port;
-        pd$read_address_b = deq_in_port;
-        i_qrow_a$d = qrow_a;
-        i_prow_a$d = prow_a;
-        i_deq_valid$d = deq_valid;
-        i_deq_eg$d = deq_eg_port;
-        i_deq_q$d = deq_queue;
-        i_deq_key$d = deq_ft_key;
-        i_deq_cnt$d = deq_counter_incr;
-        i_deq_in$d = deq_in_port;
-        i_deq_upq$d = deq_upstream_q;
-        i_deq_len$d = deq_len;
-        i_addr_d$d = addr_d & ft_addr_mask;
-        i_rx_valid$d = rx_valid;
-        i_rx_port$d = rx_port;
-        i_rx_kind$d = rx_kind;
-        i_rx_queue$d = rx_queue;
-        i_rx_base$d = rx_base;
-        i_rx_bitmap$d = rx_bitmap;
-        i_csr_we$d = csr_we;
-        i_csr_addr$d = csr_addr;
-        i_csr_wdata$d = csr_wdata;
-        i_serve$d = pending_next & ~enq_valid;
-        snap_index = csr$value[(at_snap_index)+:(32)];
-        th_index = csr$value[(at_th_index)+:(32)];
-        bpen_index = csr$value[(at_bpen_index)+:(32)];
-        s_k = snap_index & snap_k_mask;
-        s_qi = s_k[4:0];
-        s_qlane_wide = s_k & ((one_32 << queue_bits) - one_32);
-        s_plane_wide = s_k & ((one_32 << upstream_bits) - one_32);
-        mode_eff = csr$value_next[(at_mode)+:(2)];
-        sticky_eff = csr$value_next[(at_sticky)+:(32)];
-        lfsr_eff = lfsr$q;
-        if (w_seed) begin
-            if (|i_csr_wdata$q) begin
-                lfsr_eff = i_csr_wdata$q;
-            end
-            else begin
-                lfsr_eff = one_32;
-            end
-        end
-        classes_eff = csr$value_next[(at_class0)+:(256)];
-        th_off = (th_index[11:0] & th_lane_mask) << 32'h5;
-        th_wdata = i_csr_wdata$q & occ_max;
-        th_eff = th$q ^ reset_th;
-        if (w_th_data & (th_index < {24'd0, n_queues})) begin
-            th_eff = ((th$q ^ reset_th) & ~(lane_th << th_off)) | ({4064'd0, th_wdata} << th_off);
-        end
-        bpen_off = (bpen_index[11:0] & port_mask) << 32'h6;
-        bpen_lo_wdata = ~i_csr_wdata$q & bpen_lo_mask;
-        bpen_hi_wdata = ~i_csr_wdata$q & bpen_hi_mask;
-        bpen_eff = bpen$q;
-        if (bpen_index < {24'd0, n_ports}) begin
-            if (w_bpen_lo) begin
-                bpen_eff = (bpen$q & ~({4064'd0, bpen_lo_mask} << bpen_off)) | ({4064'd0, bpen_lo_wdata} << bpen_off);
-            end
-            if (w_bpen_hi) begin
-                bpen_eff = (bpen$q & ~({4064'd0, bpen_hi_mask} << (bpen_off + c32_16))) | ({4064'd0, bpen_hi_wdata} << (bpen_off + c32_16));
-            end
-        end
-        now_wide = now$q >> ts_shift;
-        now_ts = now_wide[31:0] & ts_mask;
-        ready_now = init_done$q;
-        rx_idx = ({10'd0, i_rx_port$q} << queue_bits) | {9'd0, i_rx_queue$q};
-        rx_off = ({10'd0, i_rx_port$q} << queue_bits) + ({14'd0, i_rx_base$q} << 32'h5);
-        rx_cmask_wide = queue_valid >> ({6'd0, i_rx_base$q} << 32'h5);
-        rx_cmask = rx_cmask_wide[31:0];
-        rx_bits = i_rx_bitmap$q & rx_cmask;
-        rx_ok = 1'b0;
-        if ({2'd0, i_rx_port$q} < n_ports) begin
-            if ((i_rx_kind$q == kind_pause) | (i_rx_kind$q == kind_resume)) begin
-                rx_ok = {1'd0, i_rx_queue$q} < n_queues;
-            end
-            if (i_rx_kind$q == kind_bitmap) begin
-                rx_ok = {6'd0, i_rx_base$q} < rx_chunks;
-            end
-        end
-        rx_bad = i_rx_valid$q & ready_now & ~rx_ok;
-        dsp_rx = dsp$q;
-        if (i_rx_valid$q & ready_now & rx_ok) begin
-            if (i_rx_kind$q == kind_pause) begin
-                dsp_rx = dsp$q | (one_n << rx_idx);
-            end
-            if (i_rx_kind$q == kind_resume) begin
-                dsp_rx = dsp$q & ~(one_n << rx_idx);
-            end
-            if (i_rx_kind$q == kind_bitmap) begin
-                dsp_rx = (dsp$q & ~(rx_cmask << rx_off)) | (rx_bits << rx_off);
-            end
-        end
-        d_ok = ({2'd0, i_deq_eg$q} < n_ports) & |i_deq_q$q & ({1'd0, i_deq_q$q} < n_queues) & ({15'd0, i_deq_key$q} < m_entries) & |i_deq_len$q & (~i_deq_cnt$q | (({2'd0, i_deq_in$q} < n_ports) & ({1'd0, i_deq_upq$q} < n_upstream)));
-        d_v = i_deq_valid$q & ready_now & d_ok;
-        d_bad = i_deq_valid$q & ready_now & ~d_ok;
-        d_ec = ram_e_d$read_data >> 32'h8;
-        if (fw_e_valid$q & (fw_e_addr$q == i_addr_d$q)) begin
-            d_ec = fw_e_word$q >> 32'h8;
-        end
-        d_dc = ram_dc_d$read_data;
-        if (fw_d_valid$q & (fw_d_addr$q == i_addr_d$q)) begin
-            d_dc = fw_d_dc$q;
-        end
-        d_size = (d_ec - d_dc) & size_mask;
-        d_size_under = ~|d_size;
-        d_dc_new = d_dc;
-        if (~d_size_under) begin
-            d_dc_new = (d_dc + one_32) & size_mask;
-        end
-        d_lane_q = {1'd0, i_deq_q$q} & q_lane_mask;
-        d_lane_u = {1'd0, i_deq_upq$q} & u_lane_mask;
-        d_j = ({10'd0, i_deq_in$q} << upstream_bits) | {9'd0, i_deq_upq$q};
-        d_pi_lane = pi$read_data_b[(d_lane_u * 32'h20)+:(32)];
-        if (fw_pi_valid$q & (fw_pi_row$q == i_deq_in$q) & (fw_pi_lane$q == d_lane_u)) begin
-            d_pi_lane = fw_pi_val$q;
-        end
-        d_pd_lane = pd$read_data_b[(d_lane_u * 32'h20)+:(32)];
-        if (fw_pd_valid$q & (fw_pd_row$q == i_deq_in$q) & (fw_pd_lane$q == d_lane_u)) begin
-            d_pd_lane = fw_pd_val$q;
-        end
-        d_pc_old = (d_pi_lane - d_pd_lane) & pc_max;
-        d_pc_dec = d_v & i_deq_cnt$q;
-        d_pc_under = d_pc_dec & ~|d_pc_old;
-        d_pc_write = d_pc_dec & ~d_pc_under;
-        d_pd_new = d_pd_lane + one_32;
-        d_pc_after = d_pc_old;
-        if (d_pc_write) begin
-            d_pc_after = d_pc_old - one_32;
-        end
-        d_qi = ({10'd0, i_deq_eg$q} << queue_bits) | {9'd0, i_deq_q$q};
-        d_qe_lane = qe$read_data_b[(d_lane_q * 32'h20)+:(32)];
-        if (fw_qe_valid$q & (fw_qe_row$q == i_deq_eg$q) & (fw_qe_lane$q == d_lane_q)) begin
-            d_qe_lane = fw_qe_val$q;
-        end
-        d_qd_lane = qd$read_data_b[(d_lane_q * 32'h20)+:(32)];
-        if (fw_qd_valid$q & (fw_qd_row$q == i_deq_eg$q) & (fw_qd_lane$q == d_lane_q)) begin
-            d_qd_lane = fw_qd_val$q;
-        end
-        d_ql_old = (d_qe_lane - d_qd_lane) & occ_max;
-        d_ql_under = d_v & (d_ql_old < {16'd0, i_deq_len$q});
-        d_ql_new = d_ql_old - {16'd0, i_deq_len$q};
-        d_qd_new = d_qd_lane + {16'd0, i_deq_len$q};
-        if (d_ql_under) begin
-            d_ql_new = 32'h0;
-            d_qd_new = d_qe_lane;
-        end
-        empty_mid = empty$q;
-        if (d_v) begin
-            if (~|d_ql_new) begin
-                empty_mid = empty$q | (one_n << d_qi);
-            end
-        end
-        a_word = ram_e_a$read_data;
-        if (fw_e_valid$q & (fw_e_addr$q == i_addr_a$q)) begin
-            a_word = fw_e_word$q;
-        end
-        a_q = a_word[(32'h0)+:(8)];
-        a_ec = a_word >> 32'h8;
-        a_dc = ram_dc_a$read_data;
-        a_ts = ram_ts_a$read_data;
-        if (fw_d_valid$q & (fw_d_addr$q == i_addr_a$q)) begin
-            a_dc = fw_d_dc$q;
-            a_ts = fw_d_ts$q;
-        end
-        if (d_v & (i_addr_d$q == i_addr_a$q)) begin
-            a_dc = d_dc_new;
-            a_ts = now_ts;
-        end
-        a_size = (a_ec - a_dc) & size_mask;
-        e_cw_wide = classes_eff >> ({5'd0, i_enq_class$q} << 32'h5);
-        e_cw = e_cw_wide[15:0];
-        e_first = e_cw[7:0] & mask_7;
-        e_count = e_cw[(32'h8)+:(8)] & mask_7;
-        e_class_ok = |e_first & |e_count & ((e_first + e_count) <= n_queues);
-        e_first = e_first & q_lane_mask;
-        e_count = e_count & q_lane_mask;
-        e_ok = ({2'd0, i_enq_in$q} < n_ports) & ({2'd0, i_enq_eg$q} < n_ports) & ({1'd0, i_enq_upq$q} < n_upstream) & ({5'd0, i_enq_class$q} < n_classes) & |i_enq_len$q & e_class_ok;
-        e_v = i_enq_valid$q & ready_now & e_ok;
-        e_refused = i_enq_valid$q & ~(ready_now & e_ok);
-        e_age = (now_ts - a_ts) & ts_mask;
-        e_reassign = ~|a_size & (~|a_q | (e_age >= sticky_eff));
-        e_row_off = {10'd0, i_enq_eg$q} << queue_bits;
-        e_row_empty_wide = empty_mid >> e_row_off;
-        e_row_empty = {96'd0, e_row_empty_wide};
-        e_row_paused_wide = dsp_rx >> e_row_off;
-        e_row_paused = {96'd0, e_row_paused_wide};
-        e_class_mask = ((one_128 << e_count) - one_128) << e_first;
-        e_cand = e_row_empty & e_class_mask & data_queues;
-        e_rr_wide = rr$q >> ({10'd0, i_enq_eg$q} << 32'h3);
-        e_rr = e_rr_wide[7:0];
-        e_upper = e_cand & ~((one_128 << e_rr) - one_128);
-        e_pick = e_cand;
-        if (|e_upper) begin
-            e_pick = e_upper;
-        end
-        e_pick_low = e_pick & (~e_pick + one_128);
-        e_q_first = 8'h0;
-        if (e_pick_low[0]) begin
-            e_q_first = e_q_first | 0;
-        end
-        if (e_pick_low[1]) begin
-            e_q_first = e_q_first | 1;
-        end
-        if (e_pick_low[2]) begin
-            e_q_first = e_q_first | 2;
-        end
-        if (e_pick_low[3]) begin
-            e_q_first = e_q_first | 3;
-        end
-        if (e_pick_low[4]) begin
-            e_q_first = e_q_first | 4;
-        end
-        if (e_pick_low[5]) begin
-            e_q_first = e_q_first | 5;
-        end
-        if (e_pick_low[6]) begin
-            e_q_first = e_q_first | 6;
-        end
-        if (e_pick_low[7]) begin
-            e_q_first = e_q_first | 7;
-        end
-        if (e_pick_low[8]) begin
-            e_q_first = e_q_first | 8;
-        end
-        if (e_pick_low[9]) begin
-            e_q_first = e_q_first | 9;
-        end
-        if (e_pick_low[10]) begin
-            e_q_first = e_q_first | 10;
-        end
-        if (e_pick_low[11]) begin
-            e_q_first = e_q_first | 11;
-        end
-        if (e_pick_low[12]) begin
-            e_q_first = e_q_first | 12;
-        end
-        if (e_pick_low[13]) begin
-            e_q_first = e_q_first | 13;
-        end
-        if (e_pick_low[14]) begin
-            e_q_first = e_q_first | 14;
-        end
-        if (e_pick_low[15]) begin
-            e_q_first = e_q_first | 15;
-        end
-        if (e_pick_low[16]) begin
-            e_q_first = e_q_first | 16;
-        end
-        if (e_pick_low[17]) begin
-            e_q_first = e_q_first | 17;
-        end
-        if (e_pick_low[18]) begin
-            e_q_first = e_q_first | 18;
-        end
-        if (e_pick_low[19]) begin
-            e_q_first = e_q_first | 19;
-        end
-        if (e_pick_low[20]) begin
-            e_q_first = e_q_first | 20;
-        end
-        if (e_pick_low[21]) begin
-            e_q_first = e_q_first | 21;
-        end
-        if (e_pick_low[22]) begin
-            e_q_first = e_q_first | 22;
-        end
-        if (e_pick_low[23]) begin
-            e_q_first = e_q_first | 23;
-        end
-        if (e_pick_low[24]) begin
-            e_q_first = e_q_first | 24;
-        end
-        if (e_pick_low[25]) begin
-            e_q_first = e_q_first | 25;
-        end
-        if (e_pick_low[26]) begin
-            e_q_first = e_q_first | 26;
-        end
-        if (e_pick_low[27]) begin
-            e_q_first = e_q_first | 27;
-        end
-        if (e_pick_low[28]) begin
-            e_q_first = e_q_first | 28;
-        end
-        if (e_pick_low[29]) begin
-            e_q_first = e_q_first | 29;
-        end
-        if (e_pick_low[30]) begin
-            e_q_first = e_q_first | 30;
-        end
-        if (e_pick_low[31]) begin
-            e_q_first = e_q_first | 31;
-        end
-        if (e_pick_low[32]) begin
-            e_q_first = e_q_first | 32;
-        end
-        if (e_pick_low[33]) begin
-            e_q_first = e_q_first | 33;
-        end
-        if (e_pick_low[34]) begin
-            e_q_first = e_q_first | 34;
-        end
-        if (e_pick_low[35]) begin
-            e_q_first = e_q_first | 35;
-        end
-        if (e_pick_low[36]) begin
-            e_q_first = e_q_first | 36;
-        end
-        if (e_pick_low[37]) begin
-            e_q_first = e_q_first | 37;
-        end
-        if (e_pick_low[38]) begin
-            e_q_first = e_q_first | 38;
-        end
-        if (e_pick_low[39]) begin
-            e_q_first = e_q_first | 39;
-        end
-        if (e_pick_low[40]) begin
-            e_q_first = e_q_first | 40;
-        end
-        if (e_pick_low[41]) begin
-            e_q_first = e_q_first | 41;
-        end
-        if (e_pick_low[42]) begin
-            e_q_first = e_q_first | 42;
-        end
-        if (e_pick_low[43]) begin
-            e_q_first = e_q_first | 43;
-        end
-        if (e_pick_low[44]) begin
-            e_q_first = e_q_first | 44;
-        end
-        if (e_pick_low[45]) begin
-            e_q_first = e_q_first | 45;
-        end
-        if (e_pick_low[46]) begin
-            e_q_first = e_q_first | 46;
-        end
-        if (e_pick_low[47]) begin
-            e_q_first = e_q_first | 47;
-        end
-        if (e_pick_low[48]) begin
-            e_q_first = e_q_first | 48;
-        end
-        if (e_pick_low[49]) begin
-            e_q_first = e_q_first | 49;
-        end
-        if (e_pick_low[50]) begin
-            e_q_first = e_q_first | 50;
-        end
-        if (e_pick_low[51]) begin
-            e_q_first = e_q_first | 51;
-        end
-        if (e_pick_low[52]) begin
-            e_q_first = e_q_first | 52;
-        end
-        if (e_pick_low[53]) begin
-            e_q_first = e_q_first | 53;
-        end
-        if (e_pick_low[54]) begin
-            e_q_first = e_q_first | 54;
-        end
-        if (e_pick_low[55]) begin
-            e_q_first = e_q_first | 55;
-        end
-        if (e_pick_low[56]) begin
-            e_q_first = e_q_first | 56;
-        end
-        if (e_pick_low[57]) begin
-            e_q_first = e_q_first | 57;
-        end
-        if (e_pick_low[58]) begin
-            e_q_first = e_q_first | 58;
-        end
-        if (e_pick_low[59]) begin
-            e_q_first = e_q_first | 59;
-        end
-        if (e_pick_low[60]) begin
-            e_q_first = e_q_first | 60;
-        end
-        if (e_pick_low[61]) begin
-            e_q_first = e_q_first | 61;
-        end
-        if (e_pick_low[62]) begin
-            e_q_first = e_q_first | 62;
-        end
-        if (e_pick_low[63]) begin
-            e_q_first = e_q_first | 63;
-        end
-        if (e_pick_low[64]) begin
-            e_q_first = e_q_first | 64;
-        end
-        if (e_pick_low[65]) begin
-            e_q_first = e_q_first | 65;
-        end
-        if (e_pick_low[66]) begin
-            e_q_first = e_q_first | 66;
-        end
-        if (e_pick_low[67]) begin
-            e_q_first = e_q_first | 67;
-        end
-        if (e_pick_low[68]) begin
-            e_q_first = e_q_first | 68;
-        end
-        if (e_pick_low[69]) begin
-            e_q_first = e_q_first | 69;
-        end
-        if (e_pick_low[70]) begin
-            e_q_first = e_q_first | 70;
-        end
-        if (e_pick_low[71]) begin
-            e_q_first = e_q_first | 71;
-        end
-        if (e_pick_low[72]) begin
-            e_q_first = e_q_first | 72;
-        end
-        if (e_pick_low[73]) begin
-            e_q_first = e_q_first | 73;
-        end
-        if (e_pick_low[74]) begin
-            e_q_first = e_q_first | 74;
-        end
-        if (e_pick_low[75]) begin
-            e_q_first = e_q_first | 75;
-        end
-        if (e_pick_low[76]) begin
-            e_q_first = e_q_first | 76;
-        end
-        if (e_pick_low[77]) begin
-            e_q_first = e_q_first | 77;
-        end
-        if (e_pick_low[78]) begin
-            e_q_first = e_q_first | 78;
-        end
-        if (e_pick_low[79]) begin
-            e_q_first = e_q_first | 79;
-        end
-        if (e_pick_low[80]) begin
-            e_q_first = e_q_first | 80;
-        end
-        if (e_pick_low[81]) begin
-            e_q_first = e_q_first | 81;
-        end
-        if (e_pick_low[82]) begin
-            e_q_first = e_q_first | 82;
-        end
-        if (e_pick_low[83]) begin
-            e_q_first = e_q_first | 83;
-        end
-        if (e_pick_low[84]) begin
-            e_q_first = e_q_first | 84;
-        end
-        if (e_pick_low[85]) begin
-            e_q_first = e_q_first | 85;
-        end
-        if (e_pick_low[86]) begin
-            e_q_first = e_q_first | 86;
-        end
-        if (e_pick_low[87]) begin
-            e_q_first = e_q_first | 87;
-        end
-        if (e_pick_low[88]) begin
-            e_q_first = e_q_first | 88;
-        end
-        if (e_pick_low[89]) begin
-            e_q_first = e_q_first | 89;
-        end
-        if (e_pick_low[90]) begin
-            e_q_first = e_q_first | 90;
-        end
-        if (e_pick_low[91]) begin
-            e_q_first = e_q_first | 91;
-        end
-        if (e_pick_low[92]) begin
-            e_q_first = e_q_first | 92;
-        end
-        if (e_pick_low[93]) begin
-            e_q_first = e_q_first | 93;
-        end
-        if (e_pick_low[94]) begin
-            e_q_first = e_q_first | 94;
-        end
-        if (e_pick_low[95]) begin
-            e_q_first = e_q_first | 95;
-        end
-        if (e_pick_low[96]) begin
-            e_q_first = e_q_first | 96;
-        end
-        if (e_pick_low[97]) begin
-            e_q_first = e_q_first | 97;
-        end
-        if (e_pick_low[98]) begin
-            e_q_first = e_q_first | 98;
-        end
-        if (e_pick_low[99]) begin
-            e_q_first = e_q_first | 99;
-        end
-        if (e_pick_low[100]) begin
-            e_q_first = e_q_first | 100;
-        end
-        if (e_pick_low[101]) begin
-            e_q_first = e_q_first | 101;
-        end
-        if (e_pick_low[102]) begin
-            e_q_first = e_q_first | 102;
-        end
-        if (e_pick_low[103]) begin
-            e_q_first = e_q_first | 103;
-        end
-        if (e_pick_low[104]) begin
-            e_q_first = e_q_first | 104;
-        end
-        if (e_pick_low[105]) begin
-            e_q_first = e_q_first | 105;
-        end
-        if (e_pick_low[106]) begin
-            e_q_first = e_q_first | 106;
-        end
-        if (e_pick_low[107]) begin
-            e_q_first = e_q_first | 107;
-        end
-        if (e_pick_low[108]) begin
-            e_q_first = e_q_first | 108;
-        end
-        if (e_pick_low[109]) begin
-            e_q_first = e_q_first | 109;
-        end
-        if (e_pick_low[110]) begin
-            e_q_first = e_q_first | 110;
-        end
-        if (e_pick_low[111]) begin
-            e_q_first = e_q_first | 111;
-        end
-        if (e_pick_low[112]) begin
-            e_q_first = e_q_first | 112;
-        end
-        if (e_pick_low[113]) begin
-            e_q_first = e_q_first | 113;
-        end
-        if (e_pick_low[114]) begin
-            e_q_first = e_q_first | 114;
-        end
-        if (e_pick_low[115]) begin
-            e_q_first = e_q_first | 115;
-        end
-        if (e_pick_low[116]) begin
-            e_q_first = e_q_first | 116;
-        end
-        if (e_pick_low[117]) begin
-            e_q_first = e_q_first | 117;
-        end
-        if (e_pick_low[118]) begin
-            e_q_first = e_q_first | 118;
-        end
-        if (e_pick_low[119]) begin
-            e_q_first = e_q_first | 119;
-        end
-        if (e_pick_low[120]) begin
-            e_q_first = e_q_first | 120;
-        end
-        if (e_pick_low[121]) begin
-            e_q_first = e_q_first | 121;
-        end
-        if (e_pick_low[122]) begin
-            e_q_first = e_q_first | 122;
-        end
-        if (e_pick_low[123]) begin
-            e_q_first = e_q_first | 123;
-        end
-        if (e_pick_low[124]) begin
-            e_q_first = e_q_first | 124;
-        end
-        if (e_pick_low[125]) begin
-            e_q_first = e_q_first | 125;
-        end
-        if (e_pick_low[126]) begin
-            e_q_first = e_q_first | 126;
-        end
-        if (e_pick_low[127]) begin
-            e_q_first = e_q_first | 127;
-        end
-        e_rand_prod = 32'h0;
-        e_stoch_prod = 32'h0;
-        if (e_count[0]) begin
-            e_rand_prod = e_rand_prod + ((lfsr_eff >> 32'h10) << 0);
-            e_stoch_prod = e_stoch_prod + ((i_hash$q >> 32'h10) << 0);
-        end
-        if (e_count[1]) begin
-            e_rand_prod = e_rand_prod + ((lfsr_eff >> 32'h10) << 1);
-            e_stoch_prod = e_stoch_prod + ((i_hash$q >> 32'h10) << 1);
-        end
-        if (e_count[2]) begin
-            e_rand_prod = e_rand_prod + ((lfsr_eff >> 32'h10) << 2);
-            e_stoch_prod = e_stoch_prod + ((i_hash$q >> 32'h10) << 2);
-        end
-        if (e_count[3]) begin
-            e_rand_prod = e_rand_prod + ((lfsr_eff >> 32'h10) << 3);
-            e_stoch_prod = e_stoch_prod + ((i_hash$q >> 32'h10) << 3);
-        end
-        if (e_count[4]) begin
-            e_rand_prod = e_rand_prod + ((lfsr_eff >> 32'h10) << 4);
-            e_stoch_prod = e_stoch_prod + ((i_hash$q >> 32'h10) << 4);
-        end
-        if (e_count[5]) begin
-            e_rand_prod = e_rand_prod + ((lfsr_eff >> 32'h10) << 5);
-            e_stoch_prod = e_stoch_prod + ((i_hash$q >> 32'h10) << 5);
-        end
-        if (e_count[6]) begin
-            e_rand_prod = e_rand_prod + ((lfsr_eff >> 32'h10) << 6);
-            e_stoch_prod = e_stoch_prod + ((i_hash$q >> 32'h10) << 6);
-        end
-        e_new = 1'b0;
-        e_rr_write = 1'b0;
-        if (mode_eff == mode_stochastic) begin
-            e_q = e_first + e_stoch_prod[(32'h10)+:(8)];
-        end
-        else if (mode_eff == mode_single) begin
-            e_q = e_first;
-        end
-        else if (e_reassign) begin
-            e_new = 1'b1;
-            if (|e_cand) begin
-                e_q = e_q_first;
-                e_rr_write = 1'b1;
-            end
-            else begin
-                e_q = e_first + e_rand_prod[(32'h10)+:(8)];
-            end
-        end
-        else begin
-            e_q = a_q;
-        end
-        e_rr_next = e_q + one_8;
-        if (e_rr_next == n_queues) begin
-            e_rr_next = 8'h0;
-        end
-        e_size_sat = a_size == size_mask;
-        e_ec_new = a_ec;
-        if (~e_size_sat) begin
-            e_ec_new = (a_ec + one_32) & size_mask;
-        end
-        e_qi = e_row_off | {8'd0, e_q};
-        e_lane_q = e_q & q_lane_mask;
-        a_lane_q = e_lane_q;
-        if (~i_enq_valid$q) begin
-            a_lane_q = s_qlane_wide[7:0];
-        end
-        a_qe_lane = qe$read_data[(a_lane_q * 32'h20)+:(32)];
-        if (fw_qe_valid$q & (fw_qe_row$q == i_qrow_a$q) & (fw_qe_lane$q == a_lane_q)) begin
-            a_qe_lane = fw_qe_val$q;
-        end
-        a_qd_lane = qd$read_data[(a_lane_q * 32'h20)+:(32)];
-        if (fw_qd_valid$q & (fw_qd_row$q == i_qrow_a$q) & (fw_qd_lane$q == a_lane_q)) begin
-            a_qd_lane = fw_qd_val$q;
-        end
-        if (d_v & (i_deq_eg$q == i_qrow_a$q) & (d_lane_q == a_lane_q)) begin
-            a_qd_lane = d_qd_new;
-        end
-        e_ql_old = (a_qe_lane - a_qd_lane) & occ_max;
-        e_active = ~e_row_empty & ~e_row_paused & data_queues;
-        e_nact = 8'h0;
-        if (e_active[0]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[1]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[2]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[3]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[4]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[5]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[6]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[7]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[8]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[9]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[10]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[11]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[12]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[13]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[14]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[15]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[16]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[17]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[18]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[19]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[20]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[21]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[22]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[23]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[24]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[25]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[26]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[27]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[28]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[29]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[30]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[31]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[32]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[33]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[34]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[35]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[36]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[37]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[38]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[39]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[40]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[41]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[42]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[43]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[44]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[45]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[46]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[47]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[48]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[49]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[50]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[51]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[52]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[53]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[54]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[55]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[56]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[57]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[58]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[59]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[60]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[61]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[62]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[63]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[64]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[65]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[66]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[67]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[68]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[69]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[70]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[71]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[72]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[73]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[74]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[75]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[76]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[77]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[78]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[79]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[80]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[81]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[82]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[83]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[84]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[85]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[86]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[87]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[88]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[89]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[90]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[91]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[92]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[93]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[94]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[95]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[96]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[97]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[98]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[99]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[100]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[101]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[102]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[103]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[104]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[105]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[106]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[107]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[108]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[109]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[110]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[111]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[112]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[113]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[114]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[115]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[116]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[117]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[118]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[119]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[120]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[121]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[122]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[123]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[124]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[125]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[126]) begin
-            e_nact = e_nact + one_8;
-        end
-        if (e_active[127]) begin
-            e_nact = e_nact + one_8;
-        end
-        e_th_idx = 8'h0;
-        if (|e_nact) begin
-            e_th_idx = (e_nact - one_8) & q_lane_mask;
-        end
-        e_th = th_eff[(e_th_idx * 32'h20)+:(32)];
-        e_above = e_ql_old > e_th;
-        e_bp_idx = (({6'd0, i_enq_in$q} & port_mask) << 32'h6) | ({6'd0, i_enq_eg$q} & port_mask);
-        e_bp = ~bpen_eff[e_bp_idx];
-        e_j = ({10'd0, i_enq_in$q} << upstream_bits) | {9'd0, i_enq_upq$q};
-        e_lane_u = {1'd0, i_enq_upq$q} & u_lane_mask;
-        a_lane_p = e_lane_u;
-        if (~i_enq_valid$q) begin
-            a_lane_p = s_plane_wide[7:0];
-        end
-        a_pi_lane = pi$read_data[(a_lane_p * 32'h20)+:(32)];
-        if (fw_pi_valid$q & (fw_pi_row$q == i_prow_a$q) & (fw_pi_lane$q == a_lane_p)) begin
-            a_pi_lane = fw_pi_val$q;
-        end
-        a_pd_lane_start = pd$read_data[(a_lane_p * 32'h20)+:(32)];
-        if (fw_pd_valid$q & (fw_pd_row$q == i_prow_a$q) & (fw_pd_lane$q == a_lane_p)) begin
-            a_pd_lane_start = fw_pd_val$q;
-        end
-        a_pd_lane = a_pd_lane_start;
-        if (d_pc_write & (i_deq_in$q == i_prow_a$q) & (d_lane_u == a_lane_p)) begin
-            a_pd_lane = d_pd_new;
-        end
-        e_pc_start = (a_pi_lane - a_pd_lane_start) & pc_max;
-        e_pc_old = (a_pi_lane - a_pd_lane) & pc_max;
-        e_pc_sat = e_pc_old == pc_max;
-        e_counted = e_v & e_above & e_bp & ~e_pc_sat;
-        e_pi_new = a_pi_lane + one_32;
-        e_pc_fin = e_pc_old;
-        if (e_counted) begin
-            e_pc_fin = e_pc_old + one_32;
-        end
-        same_j = e_v & (i_enq_in$q == i_deq_in$q) & (i_enq_upq$q == i_deq_upq$q);
-        d_pc_fin = d_pc_after;
-        if (same_j) begin
-            d_pc_fin = e_pc_fin;
-        end
-        e_ql_sat = (occ_max - e_ql_old) < {16'd0, i_enq_len$q};
-        e_qe_new = a_qe_lane + {16'd0, i_enq_len$q};
-        if (e_ql_sat) begin
-            e_qe_new = a_qd_lane + occ_max;
-        end
-        empty_fin = empty_mid;
-        if (e_v) begin
-            empty_fin = empty_mid & ~(one_n << e_qi);
-        end
-        nz_fin = nz$q;
-        if (d_pc_dec) begin
-            if (|d_pc_fin) begin
-                nz_fin = nz_fin | (one_n << d_j);
-            end
-            else begin
-                nz_fin = nz_fin & ~(one_n << d_j);
-            end
-        end
-        if (e_v) begin
-            if (|e_pc_fin) begin
-                nz_fin = nz_fin | (one_n << e_j);
-            end
-            else begin
-                nz_fin = nz_fin & ~(one_n << e_j);
-            end
-        end
-        we_e = e_v;
-        wa_e = i_addr_a$q;
-        wd_e = {24'd0, e_q} | (e_ec_new << 32'h8);
-        we_d = d_v;
-        wa_d = i_addr_d$q;
-        wd_dc = d_dc_new;
-        wd_ts = now_ts;
-        if (live$q & ~init_done$q) begin
-            we_e = 1'b1;
-            wa_e = init_cnt$q[19:0];
-            wd_e = 32'h0;
-            we_d = 1'b1;
-            wa_d = init_cnt$q[19:0];
-            wd_dc = 32'h0;
-            wd_ts = 32'h0;
-        end
-        ram_e_a$write_enable = we_e;
-        ram_e_a$write_address = wa_e;
-        ram_e_a$write_data = wd_e;
-        ram_e_d$write_enable = we_e;
-        ram_e_d$write_address = wa_e;
-        ram_e_d$write_data = wd_e;
-        ram_dc_a$write_enable = we_d;
-        ram_dc_a$write_address = wa_d;
-        ram_dc_a$write_data = wd_dc;
-        ram_dc_d$write_enable = we_d;
-        ram_dc_d$write_address = wa_d;
-        ram_dc_d$write_data = wd_dc;
-        ram_ts_a$write_enable = we_d;
-        ram_ts_a$write_address = wa_d;
-        ram_ts_a$write_data = wd_ts;
-        fw_e_valid$d = we_e;
-        fw_e_addr$d = wa_e;
-        fw_e_word$d = wd_e;
-        fw_d_valid$d = we_d;
-        fw_d_addr$d = wa_d;
-        fw_d_dc$d = wd_dc;
-        fw_d_ts$d = wd_ts;
-        qe$write_enable = e_v;
-        qe$write_address = i_enq_eg$q;
-        qe$write_clear = 1'b0;
-        qe$write_lane = e_lane_q;
-        qe$write_value = e_qe_new;
-        qd$write_enable = d_v;
-        qd$write_address = i_deq_eg$q;
-        qd$write_clear = 1'b0;
-        qd$write_lane = d_lane_q;
-        qd$write_value = d_qd_new;
-        pi$write_enable = e_counted;
-        pi$write_address = i_enq_in$q;
-        pi$write_clear = 1'b0;
-        pi$write_lane = e_lane_u;
-        pi$write_value = e_pi_new;
-        pd$write_enable = d_pc_write;
-        pd$write_address = i_deq_in$q;
-        pd$write_clear = 1'b0;
-        pd$write_lane = d_lane_u;
-        pd$write_value = d_pd_new;
-        if (live$q & ~init_done$q) begin
-            qe$write_enable = 1'b1;
-            qe$write_address = init_cnt$q[5:0];
-            qe$write_clear = 1'b1;
-            qd$write_enable = 1'b1;
-            qd$write_address = init_cnt$q[5:0];
-            qd$write_clear = 1'b1;
-            pi$write_enable = 1'b1;
-            pi$write_address = init_cnt$q[5:0];
-            pi$write_clear = 1'b1;
-            pd$write_enable = 1'b1;
-            pd$write_address = init_cnt$q[5:0];
-            pd$write_clear = 1'b1;
-        end
-        fw_qe_valid$d = e_v;
-        fw_qe_row$d = i_enq_eg$q;
-        fw_qe_lane$d = e_lane_q;
-        fw_qe_val$d = e_qe_new & occ_max;
-        fw_qd_valid$d = d_v;
-        fw_qd_row$d = i_deq_eg$q;
-        fw_qd_lane$d = d_lane_q;
-        fw_qd_val$d = d_qd_new & occ_max;
-        fw_pi_valid$d = e_counted;
-        fw_pi_row$d = i_enq_in$q;
-        fw_pi_lane$d = e_lane_u;
-        fw_pi_val$d = e_pi_new & pc_max;
-        fw_pd_valid$d = d_pc_write;
-        fw_pd_row$d = i_deq_in$q;
-        fw_pd_lane$d = d_lane_u;
-        fw_pd_val$d = d_pd_new & pc_max;
-        bitmap$reset = reset;
-        bitmap$live = live$q;
-        bitmap$t_bm = csr$value_next[(at_t_bm)+:(32)];
-        s_table = snap_index[(32'h14)+:(2)];
-        s_ok = 1'b0;
-        s_d0 = 32'h0;
-        s_d1 = 32'h0;
-        if (s_table == t_flow_table) begin
-            s_ok = s_k < ft_entries;
-            s_d0 = {24'd0, a_q} | (a_size << 32'h8);
-            s_d1 = a_ts;
-        end
-        if (s_table == t_pause_counter) begin
-            s_ok = ((s_k >> upstream_bits) < {24'd0, n_ports}) & ((s_k & ((one_32 << upstream_bits) - one_32)) < {24'd0, n_upstream});
-            s_d0 = e_pc_old;
-        end
-        if (s_table == t_queue) begin
-            s_ok = ((s_k >> queue_bits) < {24'd0, n_ports}) & ((s_k & ((one_32 << queue_bits) - one_32)) < {24'd0, n_queues});
-            s_d0 = e_ql_old;
-            if (dsp_rx[s_qi]) begin
-                s_d1 = one_32;
-            end
-        end
-        if (~s_ok) begin
-            s_d0 = 32'h0;
-            s_d1 = 32'h0;
-        end
-        snap0_next = r_snap0$q;
-        snap1_next = r_snap1$q;
-        if (s_serve) begin
-            snap0_next = s_d0;
-            snap1_next = s_d1;
-        end
-        flags = 8'h0;
-        if (rx_bad | d_bad | (e_refused & ready_now)) begin
-            flags = flags | f_bad_event;
-        end
-        if (~ready_now & (i_enq_valid$q | i_deq_valid$q | i_rx_valid$q)) begin
-            flags = flags | f_not_ready;
-        end
-        if (e_v & e_size_sat) begin
-            flags = flags | f_size_saturated;
-        end
-        if (d_v & d_size_under) begin
-            flags = flags | f_size_underflow;
-        end
-        if (e_v & e_ql_sat) begin
-            flags = flags | f_qlen_saturated;
-        end
-        if (d_ql_under) begin
-            flags = flags | f_qlen_underflow;
-        end
-        if (e_v & e_above & e_bp & e_pc_sat) begin
-            flags = flags | f_pc_saturated;
-        end
-        if (d_pc_under) begin
-            flags = flags | f_pc_underflow;
-        end
-        csr$hw_set = {1016'd0, flags} << at_err;
+            qrow_a = snap_qrow_wide[5:0];
+            prow_a = snap_prow_wide[5:0];
+            r_lane_p$d = snap_k[7:0] & u_lane_mask;
+        end
+        r_qrow$d = qrow_a;
+        r_prow$d = prow_a;
+        r_d_lane_q$d = {1'd0, deq_queue} & q_lane_mask;
+        r_d_lane_u$d = {1'd0, deq_upstream_q} & u_lane_mask;
+        r_e_valid$d = enq_valid;
+        r_e_in$d = enq_in_port;
+        r_e_eg$d = enq_eg_port;
+        r_e_len$d = enq_len;
+        r_e_upq$d = enq_upstream_q;
+        r_e_class$d = enq_class;
+        r_e_key$d = key;
+        r_e_hash$d = h_full;
+        r_d_valid$d = deq_valid;
+        r_d_eg$d = deq_eg_port;
+        r_d_q$d = deq_queue;
+        r_d_key$d = deq_ft_key;
+        r_d_cnt$d = deq_counter_incr;
+        r_d_in$d = deq_in_port;
+        r_d_upq$d = deq_upstream_q;
+        r_d_len$d = deq_len;
+        r_f_valid$d = rx_valid;
+        r_f_port$d = rx_port;
+        r_f_kind$d = rx_kind;
+        r_f_queue$d = rx_queue;
+        r_f_base$d = rx_base;
+        r_f_bitmap$d = rx_bitmap;
+        r_bus_we$d = csr_we;
+        r_bus_addr$d = csr_addr;
+        r_bus_wdata$d = csr_wdata;
+        r_live$d = 1'b1;
         now_next = now$q;
-        if (live$q) begin
+        if (r_live$q) begin
             now_next = now$q + one_48;
         end
-        ready_next = init_done$q;
-        if (live$q & ((init_cnt$q + one_32) >= ft_entries)) begin
-            ready_next = 1'b1;
-        end
-        th_index_next = csr$value_next[(at_th_index)+:(32)];
-        bpen_index_next = csr$value_next[(at_bpen_index)+:(32)];
-        live$d = 1'b1;
         now$d = now_next;
-        init_cnt$d = init_cnt$q & init_mask;
-        if (live$q & ~init_done$q) begin
-            init_cnt$d = (init_cnt$q + one_32) & init_mask;
-        end
-        init_done$d = ready_next;
-        lfsr$d = lfsr_eff;
-        if (live$q) begin
-            lfsr$d = lfsr_eff >> 32'h1;
-            if (lfsr_eff[32'h0]) begin
-                lfsr$d = (lfsr_eff >> 32'h1) ^ lfsr_toggle;
-            end
-        end
-        empty$d = empty_fin | ~used_q;
-        dsp$d = dsp_rx & used_q;
-        nz$d = nz_fin & used_u;
-        rr$d = rr$q & used_rr;
-        if (e_rr_write & e_v) begin
-            rr$d = ((rr$q & ~(lane_rr << ({10'd0, i_enq_eg$q} << 32'h3))) | ({504'd0, e_rr_next} << ({10'd0, i_enq_eg$q} << 32'h3))) & used_rr;
-        end
-        th$d = (th_eff ^ reset_th) & used_th;
-        bpen$d = bpen_eff & used_bpen;
-        r_snap0$d = snap0_next;
-        r_snap1$d = snap1_next;
-        snap_pending$d = pending_next;
-        o_ready$d = init_done$q | (live$q & ((init_cnt$q + one_32 + one_32) >= ft_entries));
-        o_asg_valid$d = i_enq_valid$q;
-        o_asg_refused$d = e_refused;
-        o_asg_queue$d = 7'h0;
-        o_asg_key$d = 17'h0;
-        o_asg_cnt$d = 1'b0;
-        o_asg_new$d = 1'b0;
-        if (e_v) begin
-            o_asg_queue$d = e_q[6:0];
-            o_asg_key$d = i_key$q;
-            o_asg_cnt$d = e_counted;
-            o_asg_new$d = e_new;
-        end
-        pause_now = e_v & ~|e_pc_start & |e_pc_fin;
-        o_pause_valid$d = pause_now;
-        o_pause_port$d = 6'h0;
-        o_pause_queue$d = 7'h0;
-        if (pause_now) begin
-            o_pause_port$d = i_enq_in$q;
-            o_pause_queue$d = i_enq_upq$q;
-        end
-        resume_now = d_pc_dec & |d_pc_old & ~|d_pc_fin;
-        o_resume_valid$d = resume_now;
-        o_resume_port$d = 6'h0;
-        o_resume_queue$d = 7'h0;
-        if (resume_now) begin
-            o_resume_port$d = i_deq_in$q;
-            o_resume_queue$d = i_deq_upq$q;
-        end
-        o_bm_valid$d = bitmap$emit;
-        bm_bits_wide = nz_fin >> bitmap$offset;
-        o_bm_port$d = 6'h0;
-        o_bm_base$d = 2'h0;
-        o_bm_bits$d = 32'h0;
-        if (bitmap$emit) begin
-            o_bm_port$d = bitmap$port;
-            o_bm_base$d = bitmap$chunk;
-            o_bm_bits$d = bm_bits_wide;
-        end
+        now_wide = now$q >> ts_shift;
         now_next_wide = now_next >> ts_shift;
+        e_valid = r_e_valid$q;
+        e_in = r_e_in$q;
+        e_eg = r_e_eg$q;
+        e_len = r_e_len$q;
+        e_upq = r_e_upq$q;
+        e_class = r_e_class$q;
+        e_key = r_e_key$q;
+        e_hash = r_e_hash$q;
+        d_valid = r_d_valid$q;
+        d_eg = r_d_eg$q;
+        d_q = r_d_q$q;
+        d_key = r_d_key$q;
+        d_cnt = r_d_cnt$q;
+        d_in = r_d_in$q;
+        d_upq = r_d_upq$q;
+        d_len = r_d_len$q;
+        f_valid = r_f_valid$q;
+        f_port = r_f_port$q;
+        f_kind = r_f_kind$q;
+        f_queue = r_f_queue$q;
+        f_base = r_f_base$q;
+        f_bitmap = r_f_bitmap$q;
+        bus_we = r_bus_we$q;
+        bus_addr = r_bus_addr$q;
+        bus_wdata = r_bus_wdata$q;
+        qrow = r_qrow$q;
+        prow = r_prow$q;
+        lane_p = r_lane_p$q;
+        snap_lane_q = r_snap_lane_q$q;
+        d_lane_q = r_d_lane_q$q;
+        d_lane_u = r_d_lane_u$q;
+        live = r_live$q;
+        now_ts = now_wide[31:0] & ts_mask;
         now_ts_next = now_next_wide[31:0] & ts_mask;
-        status_word = 32'h0;
-        if (ready_next) begin
-            status_word = status_word | one_32;
-        end
-        if (pending_next) begin
-            status_word = status_word | (one_32 << 32'h1);
-        end
-        rd_th = 32'h0;
-        if (th_index_next < {24'd0, n_queues}) begin
-            rd_th = th_eff[(((th_index_next[11:0] & th_lane_mask) << 32'h5))+:(32)];
-        end
-        rd_bpen_lo = 32'h0;
-        rd_bpen_hi = 32'h0;
-        rd_bpen_off = (bpen_index_next[11:0] & port_mask) << 32'h6;
-        if (bpen_index_next < {24'd0, n_ports}) begin
-            rd_bpen_lo = ~bpen_eff[(rd_bpen_off)+:(32)] & bpen_lo_mask;
-            rd_bpen_hi = ~bpen_eff[((rd_bpen_off + c32_16))+:(32)] & bpen_hi_mask;
-        end
-        csr$hw_value = ({992'd0, status_word} << at_status) | ({992'd0, now_ts_next} << at_now_ts) | ({992'd0, rd_th} << at_th_data) | ({992'd0, rd_bpen_lo} << at_bpen_lo) | ({992'd0, rd_bpen_hi} << at_bpen_hi) | ({992'd0, snap0_next} << at_snap_data0) | ({992'd0, snap1_next} << at_snap_data1);
-        ready = o_ready$q;
-        asg_valid = o_asg_valid$q;
-        asg_refused = o_asg_refused$q;
-        asg_queue = o_asg_queue$q;
-        asg_ft_key = o_asg_key$q;
-        asg_counter_incr = o_asg_cnt$q;
-        asg_new = o_asg_new$q;
-        pause_valid = o_pause_valid$q;
-        pause_port = o_pause_port$q;
-        pause_queue = o_pause_queue$q;
-        resume_valid = o_resume_valid$q;
-        resume_port = o_resume_port$q;
-        resume_queue = o_resume_queue$q;
-        bm_valid = o_bm_valid$q;
-        bm_port = o_bm_port$q;
-        bm_base = o_bm_base$q;
-        bm_bits = o_bm_bits$q;
-        csr_rdata = csr$rdata;
         if (reset) begin
-            i_enq_valid$d = 1'b0;
-            i_enq_in$d = 6'h0;
-            i_enq_eg$d = 6'h0;
-            i_enq_len$d = 16'h0;
-            i_enq_upq$d = 7'h0;
-            i_enq_class$d = 3'h0;
-            i_key$d = 17'h0;
-            i_hash$d = 32'h0;
-            i_addr_a$d = 20'h0;
-            i_deq_valid$d = 1'b0;
-            i_deq_eg$d = 6'h0;
-            i_deq_q$d = 7'h0;
-            i_deq_key$d = 17'h0;
-            i_deq_cnt$d = 1'b0;
-            i_deq_in$d = 6'h0;
-            i_deq_upq$d = 7'h0;
-            i_deq_len$d = 16'h0;
-            i_addr_d$d = 20'h0;
-            i_rx_valid$d = 1'b0;
-            i_rx_port$d = 6'h0;
-            i_rx_kind$d = 2'h0;
-            i_rx_queue$d = 7'h0;
-            i_rx_base$d = 2'h0;
-            i_rx_bitmap$d = 32'h0;
-            i_csr_we$d = 1'b0;
-            i_csr_addr$d = 6'h0;
-            i_csr_wdata$d = 32'h0;
-            i_serve$d = 1'b0;
-            fw_e_valid$d = 1'b0;
-            fw_e_addr$d = 20'h0;
-            fw_e_word$d = 32'h0;
-            fw_d_valid$d = 1'b0;
-            fw_d_addr$d = 20'h0;
-            fw_d_dc$d = 32'h0;
-            fw_d_ts$d = 32'h0;
-            fw_qe_valid$d = 1'b0;
-            fw_qd_valid$d = 1'b0;
-            fw_pi_valid$d = 1'b0;
-            fw_pd_valid$d = 1'b0;
-            live$d = 1'b0;
+            r_e_valid$d = 1'b0;
+            r_e_in$d = 6'h0;
+            r_e_eg$d = 6'h0;
+            r_e_len$d = 16'h0;
+            r_e_upq$d = 7'h0;
+            r_e_class$d = 3'h0;
+            r_e_key$d = 17'h0;
+            r_e_hash$d = 32'h0;
+            r_d_valid$d = 1'b0;
+            r_d_eg$d = 6'h0;
+            r_d_q$d = 7'h0;
+            r_d_key$d = 17'h0;
+            r_d_cnt$d = 1'b0;
+            r_d_in$d = 6'h0;
+            r_d_upq$d = 7'h0;
+            r_d_len$d = 16'h0;
+            r_f_valid$d = 1'b0;
+            r_f_port$d = 6'h0;
+            r_f_kind$d = 2'h0;
+            r_f_queue$d = 7'h0;
+            r_f_base$d = 2'h0;
+            r_f_bitmap$d = 32'h0;
+            r_bus_we$d = 1'b0;
+            r_bus_addr$d = 6'h0;
+            r_bus_wdata$d = 32'h0;
+            r_live$d = 1'b0;
             now$d = 48'h0;
-            init_cnt$d = 32'h0;
-            init_done$d = 1'b0;
-            lfsr$d = reset_lfsr;
-            empty$d = all_n;
-            dsp$d = 32'h0;
-            nz$d = 32'h0;
-            rr$d = 512'h0;
-            th$d = 4096'h0;
-            bpen$d = 4096'h0;
-            r_snap0$d = 32'h0;
-            r_snap1$d = 32'h0;
-            snap_pending$d = 1'b0;
-            o_ready$d = 1'b0;
-            o_asg_valid$d = 1'b0;
-            o_asg_refused$d = 1'b0;
-            o_asg_queue$d = 7'h0;
-            o_asg_key$d = 17'h0;
-            o_asg_cnt$d = 1'b0;
-            o_asg_new$d = 1'b0;
-            o_pause_valid$d = 1'b0;
-            o_pause_port$d = 6'h0;
-            o_pause_queue$d = 7'h0;
-            o_resume_valid$d = 1'b0;
-            o_resume_port$d = 6'h0;
-            o_resume_queue$d = 7'h0;
-            o_bm_valid$d = 1'b0;
-            o_bm_port$d = 6'h0;
-            o_bm_base$d = 2'h0;
-            o_bm_bits$d = 32'h0;
         end
     end
 
-endmodule // top
+endmodule // bfc_fpga__capture
 
 
-module bfc_fpga__bitmap(clock,reset,live,t_bm,emit,port,chunk,offset);
+module bfc_fpga__capture$now(d,q,clock);
 
     // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
     input wire  clock;
-    input wire  reset;
-    input wire  live;
-    input wire  [31:0] t_bm;
-    output reg  emit;
-    output reg  [5:0] port;
-    output reg  [1:0] chunk;
-    output reg  [15:0] offset;
 
-    // Constant declarations
-    localparam  n_ports = 8'h4;
-    localparam  chunks = 8'h1;
-    localparam  upstream_bits = 8'h3;
-    localparam  one_32 = 32'h1;
-    localparam  one_8 = 8'h1;
-    localparam  mask_24 = 32'hffffff;
-    localparam  port_mask = 32'h7;
-
-    // Stub signals
-    reg  [31:0] slot$d;
-    wire  [31:0] slot$q;
-    reg  [31:0] port_c$d;
-    wire  [31:0] port_c$q;
-    reg  [7:0] chunk_c$d;
-    wire  [7:0] chunk_c$q;
-
-    // Local signals
-    reg  running;
-
-    // Sub module instances
-    bfc_fpga__bitmap$slot slot(
-        .d(slot$d),
-        .q(slot$q),
-        .clock(clock)
-    );
-    bfc_fpga__bitmap$port_c port_c(
-        .d(port_c$d),
-        .q(port_c$q),
-        .clock(clock)
-    );
-    bfc_fpga__bitmap$chunk_c chunk_c(
-        .d(chunk_c$d),
-        .q(chunk_c$q),
-        .clock(clock)
-    );
-
-    // Update code
-    always @(*) begin
-        slot$d = slot$q;
-        port_c$d = port_c$q;
-        chunk_c$d = chunk_c$q;
-        running = live & |t_bm;
-        emit = running & (port_c$q < {24'd0, n_ports});
-        port = port_c$q[5:0];
-        chunk = chunk_c$q[1:0];
-        offset = (port_c$q[15:0] << upstream_bits) + ({8'd0, chunk_c$q} << 32'h5);
-        slot$d = slot$q & mask_24;
-        port_c$d = port_c$q & port_mask;
-        if (live) begin
-            if (~|t_bm | ((slot$q + one_32) >= t_bm)) begin
-                slot$d = 32'h0;
-                port_c$d = 32'h0;
-                chunk_c$d = 8'h0;
-            end
-            else begin
-                slot$d = (slot$q + one_32) & mask_24;
-                if (emit) begin
-                    if ((chunk_c$q + one_8) == chunks) begin
-                        chunk_c$d = 8'h0;
-                        port_c$d = (port_c$q + one_32) & port_mask;
-                    end
-                    else begin
-                        chunk_c$d = chunk_c$q + one_8;
-                    end
-                end
-            end
-        end
-        if (reset) begin
-            slot$d = 32'h0;
-            port_c$d = 32'h0;
-            chunk_c$d = 8'h0;
-        end
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
     end
 
-endmodule // bfc_fpga__bitmap
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$now
 
 
-module bfc_fpga__bitmap$chunk_c(d,q,clock);
+module bfc_fpga__capture$r_bus_addr(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_bus_addr
+
+
+module bfc_fpga__capture$r_bus_wdata(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_bus_wdata
+
+
+module bfc_fpga__capture$r_bus_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_bus_we
+
+
+module bfc_fpga__capture$r_d_cnt(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_cnt
+
+
+module bfc_fpga__capture$r_d_eg(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_eg
+
+
+module bfc_fpga__capture$r_d_in(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_in
+
+
+module bfc_fpga__capture$r_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_key
+
+
+module bfc_fpga__capture$r_d_lane_q(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -3114,10 +2851,143 @@ module bfc_fpga__bitmap$chunk_c(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__bitmap$chunk_c
+endmodule // bfc_fpga__capture$r_d_lane_q
 
 
-module bfc_fpga__bitmap$port_c(d,q,clock);
+module bfc_fpga__capture$r_d_lane_u(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_lane_u
+
+
+module bfc_fpga__capture$r_d_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_len
+
+
+module bfc_fpga__capture$r_d_q(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_q
+
+
+module bfc_fpga__capture$r_d_upq(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_upq
+
+
+module bfc_fpga__capture$r_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_d_valid
+
+
+module bfc_fpga__capture$r_e_class(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_e_class
+
+
+module bfc_fpga__capture$r_e_eg(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_e_eg
+
+
+module bfc_fpga__capture$r_e_hash(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3133,10 +3003,124 @@ module bfc_fpga__bitmap$port_c(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__bitmap$port_c
+endmodule // bfc_fpga__capture$r_e_hash
 
 
-module bfc_fpga__bitmap$slot(d,q,clock);
+module bfc_fpga__capture$r_e_in(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_e_in
+
+
+module bfc_fpga__capture$r_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_e_key
+
+
+module bfc_fpga__capture$r_e_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_e_len
+
+
+module bfc_fpga__capture$r_e_upq(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_e_upq
+
+
+module bfc_fpga__capture$r_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_e_valid
+
+
+module bfc_fpga__capture$r_f_base(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_f_base
+
+
+module bfc_fpga__capture$r_f_bitmap(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3152,26 +3136,178 @@ module bfc_fpga__bitmap$slot(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__bitmap$slot
+endmodule // bfc_fpga__capture$r_f_bitmap
 
 
-module bfc_fpga__bpen(d,q,clock);
+module bfc_fpga__capture$r_f_kind(d,q,clock);
 
     // Module arguments
-    input wire  [4095:0] d;
-    output reg  [4095:0] q;
+    input wire  [1:0] d;
+    output reg  [1:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4096'h0;
+       q = 2'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_fpga__bpen
+endmodule // bfc_fpga__capture$r_f_kind
+
+
+module bfc_fpga__capture$r_f_port(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_f_port
+
+
+module bfc_fpga__capture$r_f_queue(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_f_queue
+
+
+module bfc_fpga__capture$r_f_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_f_valid
+
+
+module bfc_fpga__capture$r_lane_p(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_lane_p
+
+
+module bfc_fpga__capture$r_live(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_live
+
+
+module bfc_fpga__capture$r_prow(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_prow
+
+
+module bfc_fpga__capture$r_qrow(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_qrow
+
+
+module bfc_fpga__capture$r_snap_lane_q(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__capture$r_snap_lane_q
 
 
 module bfc_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
@@ -3254,482 +3390,389 @@ module bfc_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value
 endmodule // bfc_fpga__csr
 
 
-module bfc_fpga__dsp(d,q,clock);
+module bfc_fpga__departure(ready,valid,eg,q,key,cnt,in_port,upq,len,ec,dc,qe,qd,pi,pd,act,bad,size_under,dc_next,pc_dec,pc_under,pc_write,pc_old,pc_after,pd_next,ql_under,emptied,qd_next,qi,j);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
+    input wire  ready;
+    input wire  valid;
+    input wire  [5:0] eg;
+    input wire  [6:0] q;
+    input wire  [16:0] key;
+    input wire  cnt;
+    input wire  [5:0] in_port;
+    input wire  [6:0] upq;
+    input wire  [15:0] len;
+    input wire  [31:0] ec;
+    input wire  [31:0] dc;
+    input wire  [31:0] qe;
+    input wire  [31:0] qd;
+    input wire  [31:0] pi;
+    input wire  [31:0] pd;
+    output reg  act;
+    output reg  bad;
+    output reg  size_under;
+    output reg  [31:0] dc_next;
+    output reg  pc_dec;
+    output reg  pc_under;
+    output reg  pc_write;
+    output reg  [31:0] pc_old;
+    output reg  [31:0] pc_after;
+    output reg  [31:0] pd_next;
+    output reg  ql_under;
+    output reg  emptied;
+    output reg  [31:0] qd_next;
+    output reg  [15:0] qi;
+    output reg  [15:0] j;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
+    // Constant declarations
+    localparam  n_ports = 8'h4;
+    localparam  n_queues = 8'h8;
+    localparam  n_upstream = 8'h8;
+    localparam  m_entries = 32'h80;
+    localparam  queue_bits = 8'h3;
+    localparam  upstream_bits = 8'h3;
+    localparam  size_mask = 32'hff;
+    localparam  occ_max = 32'h3fff;
+    localparam  pc_max = 32'h3f;
+    localparam  one_32 = 32'h1;
+
+    // Local signals
+    reg  ok;
+    reg  [31:0] size;
+    reg  [31:0] ql_old;
+    reg  [31:0] ql_new;
+
+    // Update code
+    always @(*) begin
+        ok = ({2'd0, eg} < n_ports) & |q & ({1'd0, q} < n_queues) & ({15'd0, key} < m_entries) & |len & (~cnt | (({2'd0, in_port} < n_ports) & ({1'd0, upq} < n_upstream)));
+        act = valid & ready & ok;
+        bad = valid & ready & ~ok;
+        size = (ec - dc) & size_mask;
+        size_under = ~|size;
+        dc_next = dc;
+        if (|size) begin
+            dc_next = (dc + one_32) & size_mask;
+        end
+        j = ({10'd0, in_port} << upstream_bits) | {9'd0, upq};
+        pc_old = (pi - pd) & pc_max;
+        pc_dec = act & cnt;
+        pc_under = pc_dec & ~|pc_old;
+        pc_write = pc_dec & |pc_old;
+        pd_next = pd + one_32;
+        pc_after = pc_old;
+        if (pc_write) begin
+            pc_after = pc_old - one_32;
+        end
+        qi = ({10'd0, eg} << queue_bits) | {9'd0, q};
+        ql_old = (qe - qd) & occ_max;
+        ql_under = act & (ql_old < {16'd0, len});
+        ql_new = ql_old - {16'd0, len};
+        qd_next = qd + {16'd0, len};
+        if (ql_under) begin
+            ql_new = 32'h0;
+            qd_next = qe;
+        end
+        emptied = act & ~|ql_new;
     end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__dsp
+endmodule // bfc_fpga__departure
 
 
-module bfc_fpga__empty(d,q,clock);
+module bfc_fpga__flow_table(clock,reset,live,read_a,read_d,e_write,e_word,d_write,d_count,d_ts,a_word,a_dc,a_ts,d_ec,d_dc,same_entry,ready,ready_next,ready_soon,sweep,sweep_row);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  live;
+    input wire  [19:0] read_a;
+    input wire  [19:0] read_d;
+    input wire  e_write;
+    input wire  [31:0] e_word;
+    input wire  d_write;
+    input wire  [31:0] d_count;
+    input wire  [31:0] d_ts;
+    output reg  [31:0] a_word;
+    output reg  [31:0] a_dc;
+    output reg  [31:0] a_ts;
+    output reg  [31:0] d_ec;
+    output reg  [31:0] d_dc;
+    output reg  same_entry;
+    output reg  ready;
+    output reg  ready_next;
+    output reg  ready_soon;
+    output reg  sweep;
+    output reg  [5:0] sweep_row;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
+    // Constant declarations
+    localparam  ft_addr_mask = 20'h1ff;
+    localparam  init_mask = 32'h3ff;
+    localparam  ft_entries = 32'h200;
+    localparam  one_32 = 32'h1;
+    localparam  two_32 = 32'h2;
+
+    // Stub signals
+    reg  [19:0] ram_e_a$read_address;
+    wire  [31:0] ram_e_a$read_data;
+    reg  [19:0] ram_e_a$write_address;
+    reg  [31:0] ram_e_a$write_data;
+    reg  ram_e_a$write_enable;
+    reg  [19:0] ram_e_d$read_address;
+    wire  [31:0] ram_e_d$read_data;
+    reg  [19:0] ram_e_d$write_address;
+    reg  [31:0] ram_e_d$write_data;
+    reg  ram_e_d$write_enable;
+    reg  [19:0] ram_dc_a$read_address;
+    wire  [31:0] ram_dc_a$read_data;
+    reg  [19:0] ram_dc_a$write_address;
+    reg  [31:0] ram_dc_a$write_data;
+    reg  ram_dc_a$write_enable;
+    reg  [19:0] ram_ts_a$read_address;
+    wire  [31:0] ram_ts_a$read_data;
+    reg  [19:0] ram_ts_a$write_address;
+    reg  [31:0] ram_ts_a$write_data;
+    reg  ram_ts_a$write_enable;
+    reg  [19:0] ram_dc_d$read_address;
+    wire  [31:0] ram_dc_d$read_data;
+    reg  [19:0] ram_dc_d$write_address;
+    reg  [31:0] ram_dc_d$write_data;
+    reg  ram_dc_d$write_enable;
+    reg  [19:0] addr_a$d;
+    wire  [19:0] addr_a$q;
+    reg  [19:0] addr_d$d;
+    wire  [19:0] addr_d$q;
+    reg  fw_e_valid$d;
+    wire  fw_e_valid$q;
+    reg  [19:0] fw_e_addr$d;
+    wire  [19:0] fw_e_addr$q;
+    reg  [31:0] fw_e_word$d;
+    wire  [31:0] fw_e_word$q;
+    reg  fw_d_valid$d;
+    wire  fw_d_valid$q;
+    reg  [19:0] fw_d_addr$d;
+    wire  [19:0] fw_d_addr$q;
+    reg  [31:0] fw_d_dc$d;
+    wire  [31:0] fw_d_dc$q;
+    reg  [31:0] fw_d_ts$d;
+    wire  [31:0] fw_d_ts$q;
+    reg  [31:0] init_cnt$d;
+    wire  [31:0] init_cnt$q;
+    reg  init_done$d;
+    wire  init_done$q;
+
+    // Local signals
+    reg  sweeping;
+    reg  we_e;
+    reg  [19:0] wa_e;
+    reg  [31:0] wd_e;
+    reg  we_d;
+    reg  [19:0] wa_d;
+    reg  [31:0] wd_dc;
+    reg  [31:0] wd_ts;
+
+    // Sub module instances
+    bfc_fpga__flow_table$ram_e_a ram_e_a(
+        .clock(clock),
+        .read_address(ram_e_a$read_address),
+        .read_data(ram_e_a$read_data),
+        .write_address(ram_e_a$write_address),
+        .write_data(ram_e_a$write_data),
+        .write_enable(ram_e_a$write_enable)
+    );
+    bfc_fpga__flow_table$ram_e_d ram_e_d(
+        .clock(clock),
+        .read_address(ram_e_d$read_address),
+        .read_data(ram_e_d$read_data),
+        .write_address(ram_e_d$write_address),
+        .write_data(ram_e_d$write_data),
+        .write_enable(ram_e_d$write_enable)
+    );
+    bfc_fpga__flow_table$ram_dc_a ram_dc_a(
+        .clock(clock),
+        .read_address(ram_dc_a$read_address),
+        .read_data(ram_dc_a$read_data),
+        .write_address(ram_dc_a$write_address),
+        .write_data(ram_dc_a$write_data),
+        .write_enable(ram_dc_a$write_enable)
+    );
+    bfc_fpga__flow_table$ram_ts_a ram_ts_a(
+        .clock(clock),
+        .read_address(ram_ts_a$read_address),
+        .read_data(ram_ts_a$read_data),
+        .write_address(ram_ts_a$write_address),
+        .write_data(ram_ts_a$write_data),
+        .write_enable(ram_ts_a$write_enable)
+    );
+    bfc_fpga__flow_table$ram_dc_d ram_dc_d(
+        .clock(clock),
+        .read_address(ram_dc_d$read_address),
+        .read_data(ram_dc_d$read_data),
+        .write_address(ram_dc_d$write_address),
+        .write_data(ram_dc_d$write_data),
+        .write_enable(ram_dc_d$write_enable)
+    );
+    bfc_fpga__flow_table$addr_a addr_a(
+        .d(addr_a$d),
+        .q(addr_a$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$addr_d addr_d(
+        .d(addr_d$d),
+        .q(addr_d$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$fw_e_valid fw_e_valid(
+        .d(fw_e_valid$d),
+        .q(fw_e_valid$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$fw_e_addr fw_e_addr(
+        .d(fw_e_addr$d),
+        .q(fw_e_addr$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$fw_e_word fw_e_word(
+        .d(fw_e_word$d),
+        .q(fw_e_word$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$fw_d_valid fw_d_valid(
+        .d(fw_d_valid$d),
+        .q(fw_d_valid$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$fw_d_addr fw_d_addr(
+        .d(fw_d_addr$d),
+        .q(fw_d_addr$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$fw_d_dc fw_d_dc(
+        .d(fw_d_dc$d),
+        .q(fw_d_dc$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$fw_d_ts fw_d_ts(
+        .d(fw_d_ts$d),
+        .q(fw_d_ts$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$init_cnt init_cnt(
+        .d(init_cnt$d),
+        .q(init_cnt$q),
+        .clock(clock)
+    );
+    bfc_fpga__flow_table$init_done init_done(
+        .d(init_done$d),
+        .q(init_done$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        addr_a$d = addr_a$q;
+        addr_d$d = addr_d$q;
+        fw_e_valid$d = fw_e_valid$q;
+        fw_e_addr$d = fw_e_addr$q;
+        fw_e_word$d = fw_e_word$q;
+        fw_d_valid$d = fw_d_valid$q;
+        fw_d_addr$d = fw_d_addr$q;
+        fw_d_dc$d = fw_d_dc$q;
+        fw_d_ts$d = fw_d_ts$q;
+        init_cnt$d = init_cnt$q;
+        init_done$d = init_done$q;
+        ram_e_a$read_address = read_a;
+        ram_dc_a$read_address = read_a;
+        ram_ts_a$read_address = read_a;
+        ram_e_d$read_address = read_d;
+        ram_dc_d$read_address = read_d;
+        addr_a$d = read_a & ft_addr_mask;
+        addr_d$d = read_d & ft_addr_mask;
+        a_word = ram_e_a$read_data;
+        if (fw_e_valid$q & (fw_e_addr$q == addr_a$q)) begin
+            a_word = fw_e_word$q;
+        end
+        a_dc = ram_dc_a$read_data;
+        a_ts = ram_ts_a$read_data;
+        if (fw_d_valid$q & (fw_d_addr$q == addr_a$q)) begin
+            a_dc = fw_d_dc$q;
+            a_ts = fw_d_ts$q;
+        end
+        d_ec = ram_e_d$read_data >> 32'h8;
+        if (fw_e_valid$q & (fw_e_addr$q == addr_d$q)) begin
+            d_ec = fw_e_word$q >> 32'h8;
+        end
+        d_dc = ram_dc_d$read_data;
+        if (fw_d_valid$q & (fw_d_addr$q == addr_d$q)) begin
+            d_dc = fw_d_dc$q;
+        end
+        same_entry = addr_a$q == addr_d$q;
+        ready = init_done$q;
+        ready_next = init_done$q | (live & ((init_cnt$q + one_32) >= ft_entries));
+        ready_soon = init_done$q | (live & ((init_cnt$q + two_32) >= ft_entries));
+        sweep = live & ~init_done$q;
+        sweep_row = init_cnt$q[5:0];
+        sweeping = live & ~init_done$q;
+        we_e = e_write;
+        wa_e = addr_a$q;
+        wd_e = e_word;
+        we_d = d_write;
+        wa_d = addr_d$q;
+        wd_dc = d_count;
+        wd_ts = d_ts;
+        if (sweeping) begin
+            we_e = 1'b1;
+            wa_e = init_cnt$q[19:0];
+            wd_e = 32'h0;
+            we_d = 1'b1;
+            wa_d = init_cnt$q[19:0];
+            wd_dc = 32'h0;
+            wd_ts = 32'h0;
+        end
+        ram_e_a$write_enable = we_e;
+        ram_e_a$write_address = wa_e;
+        ram_e_a$write_data = wd_e;
+        ram_e_d$write_enable = we_e;
+        ram_e_d$write_address = wa_e;
+        ram_e_d$write_data = wd_e;
+        ram_dc_a$write_enable = we_d;
+        ram_dc_a$write_address = wa_d;
+        ram_dc_a$write_data = wd_dc;
+        ram_dc_d$write_enable = we_d;
+        ram_dc_d$write_address = wa_d;
+        ram_dc_d$write_data = wd_dc;
+        ram_ts_a$write_enable = we_d;
+        ram_ts_a$write_address = wa_d;
+        ram_ts_a$write_data = wd_ts;
+        fw_e_valid$d = we_e;
+        fw_e_addr$d = wa_e;
+        fw_e_word$d = wd_e;
+        fw_d_valid$d = we_d;
+        fw_d_addr$d = wa_d;
+        fw_d_dc$d = wd_dc;
+        fw_d_ts$d = wd_ts;
+        init_cnt$d = init_cnt$q & init_mask;
+        if (sweeping) begin
+            init_cnt$d = (init_cnt$q + one_32) & init_mask;
+        end
+        init_done$d = init_done$q | (live & ((init_cnt$q + one_32) >= ft_entries));
+        if (reset) begin
+            addr_a$d = 20'h0;
+            addr_d$d = 20'h0;
+            fw_e_valid$d = 1'b0;
+            fw_e_addr$d = 20'h0;
+            fw_e_word$d = 32'h0;
+            fw_d_valid$d = 1'b0;
+            fw_d_addr$d = 20'h0;
+            fw_d_dc$d = 32'h0;
+            fw_d_ts$d = 32'h0;
+            init_cnt$d = 32'h0;
+            init_done$d = 1'b0;
+        end
     end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
+endmodule // bfc_fpga__flow_table
 
-endmodule // bfc_fpga__empty
 
-
-module bfc_fpga__fw_d_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_d_addr
-
-
-module bfc_fpga__fw_d_dc(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_d_dc
-
-
-module bfc_fpga__fw_d_ts(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_d_ts
-
-
-module bfc_fpga__fw_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_d_valid
-
-
-module bfc_fpga__fw_e_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [19:0] d;
-    output reg  [19:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 20'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_e_addr
-
-
-module bfc_fpga__fw_e_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_e_valid
-
-
-module bfc_fpga__fw_e_word(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_e_word
-
-
-module bfc_fpga__fw_pd_lane(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_pd_lane
-
-
-module bfc_fpga__fw_pd_row(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_pd_row
-
-
-module bfc_fpga__fw_pd_val(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_pd_val
-
-
-module bfc_fpga__fw_pd_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_pd_valid
-
-
-module bfc_fpga__fw_pi_lane(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_pi_lane
-
-
-module bfc_fpga__fw_pi_row(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_pi_row
-
-
-module bfc_fpga__fw_pi_val(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_pi_val
-
-
-module bfc_fpga__fw_pi_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_pi_valid
-
-
-module bfc_fpga__fw_qd_lane(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_qd_lane
-
-
-module bfc_fpga__fw_qd_row(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_qd_row
-
-
-module bfc_fpga__fw_qd_val(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_qd_val
-
-
-module bfc_fpga__fw_qd_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_qd_valid
-
-
-module bfc_fpga__fw_qe_lane(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_qe_lane
-
-
-module bfc_fpga__fw_qe_row(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_qe_row
-
-
-module bfc_fpga__fw_qe_val(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_qe_val
-
-
-module bfc_fpga__fw_qe_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__fw_qe_valid
-
-
-module bfc_fpga__i_addr_a(d,q,clock);
+module bfc_fpga__flow_table$addr_a(d,q,clock);
 
     // Module arguments
     input wire  [19:0] d;
@@ -3745,10 +3788,10 @@ module bfc_fpga__i_addr_a(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__i_addr_a
+endmodule // bfc_fpga__flow_table$addr_a
 
 
-module bfc_fpga__i_addr_d(d,q,clock);
+module bfc_fpga__flow_table$addr_d(d,q,clock);
 
     // Module arguments
     input wire  [19:0] d;
@@ -3764,29 +3807,29 @@ module bfc_fpga__i_addr_d(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__i_addr_d
+endmodule // bfc_fpga__flow_table$addr_d
 
 
-module bfc_fpga__i_csr_addr(d,q,clock);
+module bfc_fpga__flow_table$fw_d_addr(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [19:0] d;
+    output reg  [19:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 20'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_fpga__i_csr_addr
+endmodule // bfc_fpga__flow_table$fw_d_addr
 
 
-module bfc_fpga__i_csr_wdata(d,q,clock);
+module bfc_fpga__flow_table$fw_d_dc(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3802,10 +3845,29 @@ module bfc_fpga__i_csr_wdata(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__i_csr_wdata
+endmodule // bfc_fpga__flow_table$fw_d_dc
 
 
-module bfc_fpga__i_csr_we(d,q,clock);
+module bfc_fpga__flow_table$fw_d_ts(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__flow_table$fw_d_ts
+
+
+module bfc_fpga__flow_table$fw_d_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -3821,10 +3883,29 @@ module bfc_fpga__i_csr_we(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__i_csr_we
+endmodule // bfc_fpga__flow_table$fw_d_valid
 
 
-module bfc_fpga__i_deq_cnt(d,q,clock);
+module bfc_fpga__flow_table$fw_e_addr(d,q,clock);
+
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__flow_table$fw_e_addr
+
+
+module bfc_fpga__flow_table$fw_e_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -3840,257 +3921,939 @@ module bfc_fpga__i_deq_cnt(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__i_deq_cnt
+endmodule // bfc_fpga__flow_table$fw_e_valid
 
 
-module bfc_fpga__i_deq_eg(d,q,clock);
+module bfc_fpga__flow_table$fw_e_word(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_fpga__i_deq_eg
+endmodule // bfc_fpga__flow_table$fw_e_word
 
 
-module bfc_fpga__i_deq_in(d,q,clock);
+module bfc_fpga__flow_table$init_cnt(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_fpga__i_deq_in
+endmodule // bfc_fpga__flow_table$init_cnt
 
 
-module bfc_fpga__i_deq_key(d,q,clock);
+module bfc_fpga__flow_table$init_done(d,q,clock);
 
     // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 17'h0;
+       q = 1'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_fpga__i_deq_key
+endmodule // bfc_fpga__flow_table$init_done
 
 
-module bfc_fpga__i_deq_len(d,q,clock);
+module bfc_fpga__flow_table$ram_dc_a(clock,read_address,read_data,write_address,write_data,write_enable);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  clock;
+    input wire  [19:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [19:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [7:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:8];
+    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
+
+    always @(posedge clock) begin
+       read_data <= {24'd0, mem[read_address[8:0]]};
+       if (write_enable) begin
+          mem[write_address[8:0]] <= write_data[7:0];
+       end
+    end
+endmodule // bfc_fpga__flow_table$ram_dc_a
+
+
+module bfc_fpga__flow_table$ram_dc_d(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [19:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [19:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [7:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:8];
+    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
+
+    always @(posedge clock) begin
+       read_data <= {24'd0, mem[read_address[8:0]]};
+       if (write_enable) begin
+          mem[write_address[8:0]] <= write_data[7:0];
+       end
+    end
+endmodule // bfc_fpga__flow_table$ram_dc_d
+
+
+module bfc_fpga__flow_table$ram_e_a(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [19:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [19:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [15:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:16];
+    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
+
+    always @(posedge clock) begin
+       read_data <= {16'd0, mem[read_address[8:0]]};
+       if (write_enable) begin
+          mem[write_address[8:0]] <= write_data[15:0];
+       end
+    end
+endmodule // bfc_fpga__flow_table$ram_e_a
+
+
+module bfc_fpga__flow_table$ram_e_d(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [19:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [19:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [15:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:16];
+    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
+
+    always @(posedge clock) begin
+       read_data <= {16'd0, mem[read_address[8:0]]};
+       if (write_enable) begin
+          mem[write_address[8:0]] <= write_data[15:0];
+       end
+    end
+endmodule // bfc_fpga__flow_table$ram_e_d
+
+
+module bfc_fpga__flow_table$ram_ts_a(clock,read_address,read_data,write_address,write_data,write_enable);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [19:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [19:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg [11:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[31:12];
+    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
+
+    always @(posedge clock) begin
+       read_data <= {20'd0, mem[read_address[8:0]]};
+       if (write_enable) begin
+          mem[write_address[8:0]] <= write_data[11:0];
+       end
+    end
+endmodule // bfc_fpga__flow_table$ram_ts_a
+
+
+module bfc_fpga__frames(clock,reset,ready,valid,port,kind,queue,base,bitmap,paused,bad);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  ready;
+    input wire  valid;
+    input wire  [5:0] port;
+    input wire  [1:0] kind;
+    input wire  [6:0] queue;
+    input wire  [1:0] base;
+    input wire  [31:0] bitmap;
+    output reg  [31:0] paused;
+    output reg  bad;
+
+    // Constant declarations
+    localparam  n_ports = 8'h4;
+    localparam  n_queues = 8'h8;
+    localparam  rx_chunks = 8'h1;
+    localparam  queue_bits = 8'h3;
+    localparam  queue_valid = 128'hff;
+    localparam  kind_pause = 2'b0;
+    localparam  kind_resume = 2'b1;
+    localparam  kind_bitmap = 2'b10;
+    localparam  one_n = 32'h1;
+    localparam  used_q = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] dsp$d;
+    wire  [31:0] dsp$q;
+
+    // Local signals
+    reg  ok;
+    reg  [15:0] idx;
+    reg  [15:0] off;
+    reg  [127:0] chunk_mask_wide;
+    reg  [31:0] chunk_mask;
+    reg  [31:0] bits;
+
+    // Sub module instances
+    bfc_fpga__frames$dsp dsp(
+        .d(dsp$d),
+        .q(dsp$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        dsp$d = dsp$q;
+        idx = ({10'd0, port} << queue_bits) | {9'd0, queue};
+        off = ({10'd0, port} << queue_bits) + ({14'd0, base} << 32'h5);
+        chunk_mask_wide = queue_valid >> ({6'd0, base} << 32'h5);
+        chunk_mask = chunk_mask_wide[31:0];
+        bits = bitmap & chunk_mask;
+        ok = 1'b0;
+        if ({2'd0, port} < n_ports) begin
+            if ((kind == kind_pause) | (kind == kind_resume)) begin
+                ok = {1'd0, queue} < n_queues;
+            end
+            if (kind == kind_bitmap) begin
+                ok = {6'd0, base} < rx_chunks;
+            end
+        end
+        bad = valid & ready & ~ok;
+        paused = dsp$q;
+        if (valid & ready & ok) begin
+            if (kind == kind_pause) begin
+                paused = dsp$q | (one_n << idx);
+            end
+            if (kind == kind_resume) begin
+                paused = dsp$q & ~(one_n << idx);
+            end
+            if (kind == kind_bitmap) begin
+                paused = (dsp$q & ~(chunk_mask << off)) | (bits << off);
+            end
+        end
+        dsp$d = paused & used_q;
+        if (reset) begin
+            dsp$d = 32'h0;
+        end
+    end
+
+endmodule // bfc_fpga__frames
+
+
+module bfc_fpga__frames$dsp(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_fpga__i_deq_len
+endmodule // bfc_fpga__frames$dsp
 
 
-module bfc_fpga__i_deq_q(d,q,clock);
+module bfc_fpga__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,size_sat,word_next);
 
     // Module arguments
-    input wire  [6:0] d;
+    input wire  clock;
+    input wire  reset;
+    input wire  live;
+    input wire  ready;
+    input wire  valid;
+    input wire  [5:0] in_port;
+    input wire  [5:0] eg;
+    input wire  [6:0] upq;
+    input wire  [2:0] class_id;
+    input wire  [15:0] len;
+    input wire  [31:0] hash;
+    input wire  [31:0] word;
+    input wire  [31:0] dc;
+    input wire  [31:0] ts;
+    input wire  same_entry;
+    input wire  d_act;
+    input wire  [31:0] d_dc_next;
+    input wire  d_emptied;
+    input wire  [15:0] d_qi;
+    input wire  [31:0] now_ts;
+    input wire  [255:0] classes;
+    input wire  [1:0] mode;
+    input wire  [31:0] sticky;
+    input wire  reseed;
+    input wire  [31:0] seed;
+    input wire  [7:0] snap_lane_q;
+    output reg  act;
+    output reg  refused;
     output reg  [6:0] q;
-    input wire  clock;
+    output reg  reassigned;
+    output reg  [7:0] lane_q;
+    output reg  [127:0] row_empty;
+    output reg  [7:0] entry_q;
+    output reg  [31:0] size;
+    output reg  [31:0] entry_ts;
+    output reg  size_sat;
+    output reg  [31:0] word_next;
 
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
+    // Constant declarations
+    localparam  n_ports = 8'h4;
+    localparam  n_queues = 8'h8;
+    localparam  n_upstream = 8'h8;
+    localparam  n_classes = 8'h1;
+    localparam  queue_bits = 8'h3;
+    localparam  q_lane_mask = 8'h7;
+    localparam  mask_7 = 8'h7f;
+    localparam  ts_mask = 32'hfff;
+    localparam  size_mask = 32'hff;
+    localparam  data_queues = 128'hfe;
+    localparam  mode_stochastic = 2'b1;
+    localparam  mode_single = 2'b10;
+    localparam  one_8 = 8'h1;
+    localparam  one_32 = 32'h1;
+    localparam  one_128 = 128'h1;
+    localparam  one_n = 32'h1;
+    localparam  all_n = 32'hffffffff;
+    localparam  lane_rr = 512'hff;
+    localparam  used_q = 32'hffffffff;
+    localparam  used_rr = 512'h7070707;
+    localparam  reset_lfsr = 32'h1;
+    localparam  lfsr_toggle = 32'h80200003;
+
+    // Stub signals
+    reg  [31:0] empty$d;
+    wire  [31:0] empty$q;
+    reg  [511:0] rr$d;
+    wire  [511:0] rr$q;
+    reg  [31:0] lfsr$d;
+    wire  [31:0] lfsr$q;
+
+    // Local signals
+    reg  [31:0] ec;
+    reg  [31:0] dc_now;
+    reg  [31:0] lfsr_now;
+    reg  [31:0] empty_now;
+    reg  [255:0] cw_wide;
+    reg  [15:0] cw;
+    reg  [7:0] first;
+    reg  [7:0] count;
+    reg  class_ok;
+    reg  ok;
+    reg  [31:0] age;
+    reg  reassign;
+    reg  [15:0] row_off;
+    reg  [31:0] row_empty_wide;
+    reg  [127:0] class_mask;
+    reg  [127:0] cand;
+    reg  [511:0] rr_wide;
+    reg  [7:0] start;
+    reg  [127:0] upper;
+    reg  [127:0] pick;
+    reg  [127:0] pick_low;
+    reg  [7:0] q_first;
+    reg  [31:0] rand_prod;
+    reg  [31:0] stoch_prod;
+    reg  rr_write;
+    reg  [7:0] rr_next;
+    reg  [31:0] ec_next;
+    reg  [15:0] qi;
+    reg  [7:0] chosen;
+
+    // Sub module instances
+    bfc_fpga__lookup$empty empty(
+        .d(empty$d),
+        .q(empty$q),
+        .clock(clock)
+    );
+    bfc_fpga__lookup$rr rr(
+        .d(rr$d),
+        .q(rr$q),
+        .clock(clock)
+    );
+    bfc_fpga__lookup$lfsr lfsr(
+        .d(lfsr$d),
+        .q(lfsr$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        empty$d = empty$q;
+        rr$d = rr$q;
+        lfsr$d = lfsr$q;
+        entry_q = word[(32'h0)+:(8)];
+        ec = word >> 32'h8;
+        dc_now = dc;
+        entry_ts = ts;
+        if (d_act & same_entry) begin
+            dc_now = d_dc_next;
+            entry_ts = now_ts;
+        end
+        size = (ec - dc_now) & size_mask;
+        size_sat = size == size_mask;
+        ec_next = ec;
+        if (~size_sat) begin
+            ec_next = (ec + one_32) & size_mask;
+        end
+        empty_now = empty$q;
+        if (d_emptied) begin
+            empty_now = empty$q | (one_n << d_qi);
+        end
+        lfsr_now = lfsr$q;
+        if (reseed) begin
+            if (|seed) begin
+                lfsr_now = seed;
+            end
+            else begin
+                lfsr_now = one_32;
+            end
+        end
+        cw_wide = classes >> ({5'd0, class_id} << 32'h5);
+        cw = cw_wide[15:0];
+        first = cw[7:0] & mask_7;
+        count = cw[(32'h8)+:(8)] & mask_7;
+        class_ok = |first & |count & ((first + count) <= n_queues);
+        first = first & q_lane_mask;
+        count = count & q_lane_mask;
+        ok = ({2'd0, in_port} < n_ports) & ({2'd0, eg} < n_ports) & ({1'd0, upq} < n_upstream) & ({5'd0, class_id} < n_classes) & |len & class_ok;
+        act = valid & ready & ok;
+        refused = valid & ~(ready & ok);
+        age = (now_ts - entry_ts) & ts_mask;
+        reassign = ~|size & (~|entry_q | (age >= sticky));
+        row_off = {10'd0, eg} << queue_bits;
+        row_empty_wide = empty_now >> row_off;
+        row_empty = {96'd0, row_empty_wide};
+        class_mask = ((one_128 << count) - one_128) << first;
+        cand = row_empty & class_mask & data_queues;
+        rr_wide = rr$q >> ({10'd0, eg} << 32'h3);
+        start = rr_wide[7:0];
+        upper = cand & ~((one_128 << start) - one_128);
+        pick = cand;
+        if (|upper) begin
+            pick = upper;
+        end
+        pick_low = pick & (~pick + one_128);
+        q_first = 8'h0;
+        if (pick_low[0]) begin
+            q_first = q_first | 0;
+        end
+        if (pick_low[1]) begin
+            q_first = q_first | 1;
+        end
+        if (pick_low[2]) begin
+            q_first = q_first | 2;
+        end
+        if (pick_low[3]) begin
+            q_first = q_first | 3;
+        end
+        if (pick_low[4]) begin
+            q_first = q_first | 4;
+        end
+        if (pick_low[5]) begin
+            q_first = q_first | 5;
+        end
+        if (pick_low[6]) begin
+            q_first = q_first | 6;
+        end
+        if (pick_low[7]) begin
+            q_first = q_first | 7;
+        end
+        if (pick_low[8]) begin
+            q_first = q_first | 8;
+        end
+        if (pick_low[9]) begin
+            q_first = q_first | 9;
+        end
+        if (pick_low[10]) begin
+            q_first = q_first | 10;
+        end
+        if (pick_low[11]) begin
+            q_first = q_first | 11;
+        end
+        if (pick_low[12]) begin
+            q_first = q_first | 12;
+        end
+        if (pick_low[13]) begin
+            q_first = q_first | 13;
+        end
+        if (pick_low[14]) begin
+            q_first = q_first | 14;
+        end
+        if (pick_low[15]) begin
+            q_first = q_first | 15;
+        end
+        if (pick_low[16]) begin
+            q_first = q_first | 16;
+        end
+        if (pick_low[17]) begin
+            q_first = q_first | 17;
+        end
+        if (pick_low[18]) begin
+            q_first = q_first | 18;
+        end
+        if (pick_low[19]) begin
+            q_first = q_first | 19;
+        end
+        if (pick_low[20]) begin
+            q_first = q_first | 20;
+        end
+        if (pick_low[21]) begin
+            q_first = q_first | 21;
+        end
+        if (pick_low[22]) begin
+            q_first = q_first | 22;
+        end
+        if (pick_low[23]) begin
+            q_first = q_first | 23;
+        end
+        if (pick_low[24]) begin
+            q_first = q_first | 24;
+        end
+        if (pick_low[25]) begin
+            q_first = q_first | 25;
+        end
+        if (pick_low[26]) begin
+            q_first = q_first | 26;
+        end
+        if (pick_low[27]) begin
+            q_first = q_first | 27;
+        end
+        if (pick_low[28]) begin
+            q_first = q_first | 28;
+        end
+        if (pick_low[29]) begin
+            q_first = q_first | 29;
+        end
+        if (pick_low[30]) begin
+            q_first = q_first | 30;
+        end
+        if (pick_low[31]) begin
+            q_first = q_first | 31;
+        end
+        if (pick_low[32]) begin
+            q_first = q_first | 32;
+        end
+        if (pick_low[33]) begin
+            q_first = q_first | 33;
+        end
+        if (pick_low[34]) begin
+            q_first = q_first | 34;
+        end
+        if (pick_low[35]) begin
+            q_first = q_first | 35;
+        end
+        if (pick_low[36]) begin
+            q_first = q_first | 36;
+        end
+        if (pick_low[37]) begin
+            q_first = q_first | 37;
+        end
+        if (pick_low[38]) begin
+            q_first = q_first | 38;
+        end
+        if (pick_low[39]) begin
+            q_first = q_first | 39;
+        end
+        if (pick_low[40]) begin
+            q_first = q_first | 40;
+        end
+        if (pick_low[41]) begin
+            q_first = q_first | 41;
+        end
+        if (pick_low[42]) begin
+            q_first = q_first | 42;
+        end
+        if (pick_low[43]) begin
+            q_first = q_first | 43;
+        end
+        if (pick_low[44]) begin
+            q_first = q_first | 44;
+        end
+        if (pick_low[45]) begin
+            q_first = q_first | 45;
+        end
+        if (pick_low[46]) begin
+            q_first = q_first | 46;
+        end
+        if (pick_low[47]) begin
+            q_first = q_first | 47;
+        end
+        if (pick_low[48]) begin
+            q_first = q_first | 48;
+        end
+        if (pick_low[49]) begin
+            q_first = q_first | 49;
+        end
+        if (pick_low[50]) begin
+            q_first = q_first | 50;
+        end
+        if (pick_low[51]) begin
+            q_first = q_first | 51;
+        end
+        if (pick_low[52]) begin
+            q_first = q_first | 52;
+        end
+        if (pick_low[53]) begin
+            q_first = q_first | 53;
+        end
+        if (pick_low[54]) begin
+            q_first = q_first | 54;
+        end
+        if (pick_low[55]) begin
+            q_first = q_first | 55;
+        end
+        if (pick_low[56]) begin
+            q_first = q_first | 56;
+        end
+        if (pick_low[57]) begin
+            q_first = q_first | 57;
+        end
+        if (pick_low[58]) begin
+            q_first = q_first | 58;
+        end
+        if (pick_low[59]) begin
+            q_first = q_first | 59;
+        end
+        if (pick_low[60]) begin
+            q_first = q_first | 60;
+        end
+        if (pick_low[61]) begin
+            q_first = q_first | 61;
+        end
+        if (pick_low[62]) begin
+            q_first = q_first | 62;
+        end
+        if (pick_low[63]) begin
+            q_first = q_first | 63;
+        end
+        if (pick_low[64]) begin
+            q_first = q_first | 64;
+        end
+        if (pick_low[65]) begin
+            q_first = q_first | 65;
+        end
+        if (pick_low[66]) begin
+            q_first = q_first | 66;
+        end
+        if (pick_low[67]) begin
+            q_first = q_first | 67;
+        end
+        if (pick_low[68]) begin
+            q_first = q_first | 68;
+        end
+        if (pick_low[69]) begin
+            q_first = q_first | 69;
+        end
+        if (pick_low[70]) begin
+            q_first = q_first | 70;
+        end
+        if (pick_low[71]) begin
+            q_first = q_first | 71;
+        end
+        if (pick_low[72]) begin
+            q_first = q_first | 72;
+        end
+        if (pick_low[73]) begin
+            q_first = q_first | 73;
+        end
+        if (pick_low[74]) begin
+            q_first = q_first | 74;
+        end
+        if (pick_low[75]) begin
+            q_first = q_first | 75;
+        end
+        if (pick_low[76]) begin
+            q_first = q_first | 76;
+        end
+        if (pick_low[77]) begin
+            q_first = q_first | 77;
+        end
+        if (pick_low[78]) begin
+            q_first = q_first | 78;
+        end
+        if (pick_low[79]) begin
+            q_first = q_first | 79;
+        end
+        if (pick_low[80]) begin
+            q_first = q_first | 80;
+        end
+        if (pick_low[81]) begin
+            q_first = q_first | 81;
+        end
+        if (pick_low[82]) begin
+            q_first = q_first | 82;
+        end
+        if (pick_low[83]) begin
+            q_first = q_first | 83;
+        end
+        if (pick_low[84]) begin
+            q_first = q_first | 84;
+        end
+        if (pick_low[85]) begin
+            q_first = q_first | 85;
+        end
+        if (pick_low[86]) begin
+            q_first = q_first | 86;
+        end
+        if (pick_low[87]) begin
+            q_first = q_first | 87;
+        end
+        if (pick_low[88]) begin
+            q_first = q_first | 88;
+        end
+        if (pick_low[89]) begin
+            q_first = q_first | 89;
+        end
+        if (pick_low[90]) begin
+            q_first = q_first | 90;
+        end
+        if (pick_low[91]) begin
+            q_first = q_first | 91;
+        end
+        if (pick_low[92]) begin
+            q_first = q_first | 92;
+        end
+        if (pick_low[93]) begin
+            q_first = q_first | 93;
+        end
+        if (pick_low[94]) begin
+            q_first = q_first | 94;
+        end
+        if (pick_low[95]) begin
+            q_first = q_first | 95;
+        end
+        if (pick_low[96]) begin
+            q_first = q_first | 96;
+        end
+        if (pick_low[97]) begin
+            q_first = q_first | 97;
+        end
+        if (pick_low[98]) begin
+            q_first = q_first | 98;
+        end
+        if (pick_low[99]) begin
+            q_first = q_first | 99;
+        end
+        if (pick_low[100]) begin
+            q_first = q_first | 100;
+        end
+        if (pick_low[101]) begin
+            q_first = q_first | 101;
+        end
+        if (pick_low[102]) begin
+            q_first = q_first | 102;
+        end
+        if (pick_low[103]) begin
+            q_first = q_first | 103;
+        end
+        if (pick_low[104]) begin
+            q_first = q_first | 104;
+        end
+        if (pick_low[105]) begin
+            q_first = q_first | 105;
+        end
+        if (pick_low[106]) begin
+            q_first = q_first | 106;
+        end
+        if (pick_low[107]) begin
+            q_first = q_first | 107;
+        end
+        if (pick_low[108]) begin
+            q_first = q_first | 108;
+        end
+        if (pick_low[109]) begin
+            q_first = q_first | 109;
+        end
+        if (pick_low[110]) begin
+            q_first = q_first | 110;
+        end
+        if (pick_low[111]) begin
+            q_first = q_first | 111;
+        end
+        if (pick_low[112]) begin
+            q_first = q_first | 112;
+        end
+        if (pick_low[113]) begin
+            q_first = q_first | 113;
+        end
+        if (pick_low[114]) begin
+            q_first = q_first | 114;
+        end
+        if (pick_low[115]) begin
+            q_first = q_first | 115;
+        end
+        if (pick_low[116]) begin
+            q_first = q_first | 116;
+        end
+        if (pick_low[117]) begin
+            q_first = q_first | 117;
+        end
+        if (pick_low[118]) begin
+            q_first = q_first | 118;
+        end
+        if (pick_low[119]) begin
+            q_first = q_first | 119;
+        end
+        if (pick_low[120]) begin
+            q_first = q_first | 120;
+        end
+        if (pick_low[121]) begin
+            q_first = q_first | 121;
+        end
+        if (pick_low[122]) begin
+            q_first = q_first | 122;
+        end
+        if (pick_low[123]) begin
+            q_first = q_first | 123;
+        end
+        if (pick_low[124]) begin
+            q_first = q_first | 124;
+        end
+        if (pick_low[125]) begin
+            q_first = q_first | 125;
+        end
+        if (pick_low[126]) begin
+            q_first = q_first | 126;
+        end
+        if (pick_low[127]) begin
+            q_first = q_first | 127;
+        end
+        rand_prod = 32'h0;
+        stoch_prod = 32'h0;
+        if (count[0]) begin
+            rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 0);
+            stoch_prod = stoch_prod + ((hash >> 32'h10) << 0);
+        end
+        if (count[1]) begin
+            rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 1);
+            stoch_prod = stoch_prod + ((hash >> 32'h10) << 1);
+        end
+        if (count[2]) begin
+            rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 2);
+            stoch_prod = stoch_prod + ((hash >> 32'h10) << 2);
+        end
+        if (count[3]) begin
+            rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 3);
+            stoch_prod = stoch_prod + ((hash >> 32'h10) << 3);
+        end
+        if (count[4]) begin
+            rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 4);
+            stoch_prod = stoch_prod + ((hash >> 32'h10) << 4);
+        end
+        if (count[5]) begin
+            rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 5);
+            stoch_prod = stoch_prod + ((hash >> 32'h10) << 5);
+        end
+        if (count[6]) begin
+            rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 6);
+            stoch_prod = stoch_prod + ((hash >> 32'h10) << 6);
+        end
+        reassigned = 1'b0;
+        rr_write = 1'b0;
+        chosen = entry_q;
+        if (mode == mode_stochastic) begin
+            chosen = first + stoch_prod[(32'h10)+:(8)];
+        end
+        else if (mode == mode_single) begin
+            chosen = first;
+        end
+        else if (reassign) begin
+            reassigned = 1'b1;
+            if (|cand) begin
+                chosen = q_first;
+                rr_write = 1'b1;
+            end
+            else begin
+                chosen = first + rand_prod[(32'h10)+:(8)];
+            end
+        end
+        rr_next = chosen + one_8;
+        if (rr_next == n_queues) begin
+            rr_next = 8'h0;
+        end
+        lane_q = snap_lane_q;
+        if (valid) begin
+            lane_q = chosen & q_lane_mask;
+        end
+        q = chosen[6:0];
+        word_next = {24'd0, chosen} | (ec_next << 32'h8);
+        qi = row_off | {8'd0, chosen};
+        empty$d = empty_now | ~used_q;
+        if (act) begin
+            empty$d = (empty_now & ~(one_n << qi)) | ~used_q;
+        end
+        rr$d = rr$q & used_rr;
+        if (rr_write & act) begin
+            rr$d = ((rr$q & ~(lane_rr << ({10'd0, eg} << 32'h3))) | ({504'd0, rr_next} << ({10'd0, eg} << 32'h3))) & used_rr;
+        end
+        lfsr$d = lfsr_now;
+        if (live) begin
+            lfsr$d = lfsr_now >> 32'h1;
+            if (lfsr_now[32'h0]) begin
+                lfsr$d = (lfsr_now >> 32'h1) ^ lfsr_toggle;
+            end
+        end
+        if (reset) begin
+            empty$d = all_n;
+            rr$d = 512'h0;
+            lfsr$d = reset_lfsr;
+        end
     end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_deq_q
+endmodule // bfc_fpga__lookup
 
 
-module bfc_fpga__i_deq_upq(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_deq_upq
-
-
-module bfc_fpga__i_deq_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_deq_valid
-
-
-module bfc_fpga__i_enq_class(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_enq_class
-
-
-module bfc_fpga__i_enq_eg(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_enq_eg
-
-
-module bfc_fpga__i_enq_in(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_enq_in
-
-
-module bfc_fpga__i_enq_len(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_enq_len
-
-
-module bfc_fpga__i_enq_upq(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_enq_upq
-
-
-module bfc_fpga__i_enq_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_enq_valid
-
-
-module bfc_fpga__i_hash(d,q,clock);
+module bfc_fpga__lookup$empty(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4106,86 +4869,10 @@ module bfc_fpga__i_hash(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__i_hash
+endmodule // bfc_fpga__lookup$empty
 
 
-module bfc_fpga__i_key(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_key
-
-
-module bfc_fpga__i_prow_a(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_prow_a
-
-
-module bfc_fpga__i_qrow_a(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_qrow_a
-
-
-module bfc_fpga__i_rx_base(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_rx_base
-
-
-module bfc_fpga__i_rx_bitmap(d,q,clock);
+module bfc_fpga__lookup$lfsr(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4201,216 +4888,26 @@ module bfc_fpga__i_rx_bitmap(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__i_rx_bitmap
+endmodule // bfc_fpga__lookup$lfsr
 
 
-module bfc_fpga__i_rx_kind(d,q,clock);
+module bfc_fpga__lookup$rr(d,q,clock);
 
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
+    input wire  [511:0] d;
+    output reg  [511:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 512'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_fpga__i_rx_kind
-
-
-module bfc_fpga__i_rx_port(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_rx_port
-
-
-module bfc_fpga__i_rx_queue(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_rx_queue
-
-
-module bfc_fpga__i_rx_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_rx_valid
-
-
-module bfc_fpga__i_serve(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__i_serve
-
-
-module bfc_fpga__init_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__init_cnt
-
-
-module bfc_fpga__init_done(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__init_done
-
-
-module bfc_fpga__lfsr(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__lfsr
-
-
-module bfc_fpga__live(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__live
-
-
-module bfc_fpga__now(d,q,clock);
-
-    // Module arguments
-    input wire  [47:0] d;
-    output reg  [47:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 48'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__now
-
-
-module bfc_fpga__nz(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__nz
+endmodule // bfc_fpga__lookup$rr
 
 
 module bfc_fpga__o_asg_cnt(d,q,clock);
@@ -4736,14 +5233,16 @@ module bfc_fpga__o_resume_valid(d,q,clock);
 endmodule // bfc_fpga__o_resume_valid
 
 
-module bfc_fpga__pd(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_fpga__pd(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
-    output reg  [1023:0] read_data;
+    input wire  [7:0] read_lane;
+    output reg  [31:0] lane_data;
     input wire  [5:0] read_address_b;
-    output reg  [1023:0] read_data_b;
+    input wire  [7:0] read_lane_b;
+    output reg  [31:0] lane_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -4752,15 +5251,29 @@ module bfc_fpga__pd(clock,read_address,read_data,read_address_b,read_data_b,writ
 
     // Update code (custom)
     reg [47:0] mem [0:3];
-    reg [47:0] word;
+    reg [47:0] word_a;
     reg [47:0] word_b;
+    reg [1:0] row_a;
+    reg [1:0] row_b;
+    reg last_write;
+    reg last_clear;
+    reg [1:0] last_row;
+    reg [2:0] last_lane;
+    reg [5:0] last_value;
     wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
-    wire unused_lane_high = ^write_lane[7:3];
+    wire unused_lane_high = ^{read_lane[7:3], read_lane_b[7:3], write_lane[7:3]};
     wire unused_value_high = ^write_value[31:6];
 
     always @(posedge clock) begin
-       word <= mem[read_address[1:0]];
+       word_a <= mem[read_address[1:0]];
        word_b <= mem[read_address_b[1:0]];
+       row_a <= read_address[1:0];
+       row_b <= read_address_b[1:0];
+       last_write <= write_enable;
+       last_clear <= write_clear;
+       last_row <= write_address[1:0];
+       last_lane <= write_lane[2:0];
+       last_value <= write_value[5:0];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 48'd0;
@@ -4780,21 +5293,25 @@ module bfc_fpga__pd(clock,read_address,read_data,read_address_b,read_data_b,writ
        end
     end
 
-    always @(*) begin
-       read_data = {768'd0, 26'd0, word[47:42], 26'd0, word[41:36], 26'd0, word[35:30], 26'd0, word[29:24], 26'd0, word[23:18], 26'd0, word[17:12], 26'd0, word[11:6], 26'd0, word[5:0]};
-       read_data_b = {768'd0, 26'd0, word_b[47:42], 26'd0, word_b[41:36], 26'd0, word_b[35:30], 26'd0, word_b[29:24], 26'd0, word_b[23:18], 26'd0, word_b[17:12], 26'd0, word_b[11:6], 26'd0, word_b[5:0]};
-    end
+    wire [255:0] word_a_lanes = {26'd0, word_a[47:42], 26'd0, word_a[41:36], 26'd0, word_a[35:30], 26'd0, word_a[29:24], 26'd0, word_a[23:18], 26'd0, word_a[17:12], 26'd0, word_a[11:6], 26'd0, word_a[5:0]};
+    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[2:0]);
+    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
+    wire [255:0] word_b_lanes = {26'd0, word_b[47:42], 26'd0, word_b[41:36], 26'd0, word_b[35:30], 26'd0, word_b[29:24], 26'd0, word_b[23:18], 26'd0, word_b[17:12], 26'd0, word_b[11:6], 26'd0, word_b[5:0]};
+    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[2:0]);
+    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
 endmodule // bfc_fpga__pd
 
 
-module bfc_fpga__pi(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_fpga__pi(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
-    output reg  [1023:0] read_data;
+    input wire  [7:0] read_lane;
+    output reg  [31:0] lane_data;
     input wire  [5:0] read_address_b;
-    output reg  [1023:0] read_data_b;
+    input wire  [7:0] read_lane_b;
+    output reg  [31:0] lane_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -4803,15 +5320,29 @@ module bfc_fpga__pi(clock,read_address,read_data,read_address_b,read_data_b,writ
 
     // Update code (custom)
     reg [47:0] mem [0:3];
-    reg [47:0] word;
+    reg [47:0] word_a;
     reg [47:0] word_b;
+    reg [1:0] row_a;
+    reg [1:0] row_b;
+    reg last_write;
+    reg last_clear;
+    reg [1:0] last_row;
+    reg [2:0] last_lane;
+    reg [5:0] last_value;
     wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
-    wire unused_lane_high = ^write_lane[7:3];
+    wire unused_lane_high = ^{read_lane[7:3], read_lane_b[7:3], write_lane[7:3]};
     wire unused_value_high = ^write_value[31:6];
 
     always @(posedge clock) begin
-       word <= mem[read_address[1:0]];
+       word_a <= mem[read_address[1:0]];
        word_b <= mem[read_address_b[1:0]];
+       row_a <= read_address[1:0];
+       row_b <= read_address_b[1:0];
+       last_write <= write_enable;
+       last_clear <= write_clear;
+       last_row <= write_address[1:0];
+       last_lane <= write_lane[2:0];
+       last_value <= write_value[5:0];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 48'd0;
@@ -4831,21 +5362,25 @@ module bfc_fpga__pi(clock,read_address,read_data,read_address_b,read_data_b,writ
        end
     end
 
-    always @(*) begin
-       read_data = {768'd0, 26'd0, word[47:42], 26'd0, word[41:36], 26'd0, word[35:30], 26'd0, word[29:24], 26'd0, word[23:18], 26'd0, word[17:12], 26'd0, word[11:6], 26'd0, word[5:0]};
-       read_data_b = {768'd0, 26'd0, word_b[47:42], 26'd0, word_b[41:36], 26'd0, word_b[35:30], 26'd0, word_b[29:24], 26'd0, word_b[23:18], 26'd0, word_b[17:12], 26'd0, word_b[11:6], 26'd0, word_b[5:0]};
-    end
+    wire [255:0] word_a_lanes = {26'd0, word_a[47:42], 26'd0, word_a[41:36], 26'd0, word_a[35:30], 26'd0, word_a[29:24], 26'd0, word_a[23:18], 26'd0, word_a[17:12], 26'd0, word_a[11:6], 26'd0, word_a[5:0]};
+    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[2:0]);
+    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
+    wire [255:0] word_b_lanes = {26'd0, word_b[47:42], 26'd0, word_b[41:36], 26'd0, word_b[35:30], 26'd0, word_b[29:24], 26'd0, word_b[23:18], 26'd0, word_b[17:12], 26'd0, word_b[11:6], 26'd0, word_b[5:0]};
+    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[2:0]);
+    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
 endmodule // bfc_fpga__pi
 
 
-module bfc_fpga__qd(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_fpga__qd(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
-    output reg  [1023:0] read_data;
+    input wire  [7:0] read_lane;
+    output reg  [31:0] lane_data;
     input wire  [5:0] read_address_b;
-    output reg  [1023:0] read_data_b;
+    input wire  [7:0] read_lane_b;
+    output reg  [31:0] lane_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -4854,15 +5389,29 @@ module bfc_fpga__qd(clock,read_address,read_data,read_address_b,read_data_b,writ
 
     // Update code (custom)
     reg [111:0] mem [0:3];
-    reg [111:0] word;
+    reg [111:0] word_a;
     reg [111:0] word_b;
+    reg [1:0] row_a;
+    reg [1:0] row_b;
+    reg last_write;
+    reg last_clear;
+    reg [1:0] last_row;
+    reg [2:0] last_lane;
+    reg [13:0] last_value;
     wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
-    wire unused_lane_high = ^write_lane[7:3];
+    wire unused_lane_high = ^{read_lane[7:3], read_lane_b[7:3], write_lane[7:3]};
     wire unused_value_high = ^write_value[31:14];
 
     always @(posedge clock) begin
-       word <= mem[read_address[1:0]];
+       word_a <= mem[read_address[1:0]];
        word_b <= mem[read_address_b[1:0]];
+       row_a <= read_address[1:0];
+       row_b <= read_address_b[1:0];
+       last_write <= write_enable;
+       last_clear <= write_clear;
+       last_row <= write_address[1:0];
+       last_lane <= write_lane[2:0];
+       last_value <= write_value[13:0];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 112'd0;
@@ -4882,21 +5431,25 @@ module bfc_fpga__qd(clock,read_address,read_data,read_address_b,read_data_b,writ
        end
     end
 
-    always @(*) begin
-       read_data = {768'd0, 18'd0, word[111:98], 18'd0, word[97:84], 18'd0, word[83:70], 18'd0, word[69:56], 18'd0, word[55:42], 18'd0, word[41:28], 18'd0, word[27:14], 18'd0, word[13:0]};
-       read_data_b = {768'd0, 18'd0, word_b[111:98], 18'd0, word_b[97:84], 18'd0, word_b[83:70], 18'd0, word_b[69:56], 18'd0, word_b[55:42], 18'd0, word_b[41:28], 18'd0, word_b[27:14], 18'd0, word_b[13:0]};
-    end
+    wire [255:0] word_a_lanes = {18'd0, word_a[111:98], 18'd0, word_a[97:84], 18'd0, word_a[83:70], 18'd0, word_a[69:56], 18'd0, word_a[55:42], 18'd0, word_a[41:28], 18'd0, word_a[27:14], 18'd0, word_a[13:0]};
+    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[2:0]);
+    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {18'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
+    wire [255:0] word_b_lanes = {18'd0, word_b[111:98], 18'd0, word_b[97:84], 18'd0, word_b[83:70], 18'd0, word_b[69:56], 18'd0, word_b[55:42], 18'd0, word_b[41:28], 18'd0, word_b[27:14], 18'd0, word_b[13:0]};
+    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[2:0]);
+    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {18'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
 endmodule // bfc_fpga__qd
 
 
-module bfc_fpga__qe(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_enable,write_clear,write_lane,write_value);
+module bfc_fpga__qe(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
 
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
-    output reg  [1023:0] read_data;
+    input wire  [7:0] read_lane;
+    output reg  [31:0] lane_data;
     input wire  [5:0] read_address_b;
-    output reg  [1023:0] read_data_b;
+    input wire  [7:0] read_lane_b;
+    output reg  [31:0] lane_data_b;
     input wire  [5:0] write_address;
     input wire  write_enable;
     input wire  write_clear;
@@ -4905,15 +5458,29 @@ module bfc_fpga__qe(clock,read_address,read_data,read_address_b,read_data_b,writ
 
     // Update code (custom)
     reg [111:0] mem [0:3];
-    reg [111:0] word;
+    reg [111:0] word_a;
     reg [111:0] word_b;
+    reg [1:0] row_a;
+    reg [1:0] row_b;
+    reg last_write;
+    reg last_clear;
+    reg [1:0] last_row;
+    reg [2:0] last_lane;
+    reg [13:0] last_value;
     wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
-    wire unused_lane_high = ^write_lane[7:3];
+    wire unused_lane_high = ^{read_lane[7:3], read_lane_b[7:3], write_lane[7:3]};
     wire unused_value_high = ^write_value[31:14];
 
     always @(posedge clock) begin
-       word <= mem[read_address[1:0]];
+       word_a <= mem[read_address[1:0]];
        word_b <= mem[read_address_b[1:0]];
+       row_a <= read_address[1:0];
+       row_b <= read_address_b[1:0];
+       last_write <= write_enable;
+       last_clear <= write_clear;
+       last_row <= write_address[1:0];
+       last_lane <= write_lane[2:0];
+       last_value <= write_value[13:0];
        if (write_enable) begin
           if (write_clear) begin
              mem[write_address[1:0]] <= 112'd0;
@@ -4933,14 +5500,144 @@ module bfc_fpga__qe(clock,read_address,read_data,read_address_b,read_data_b,writ
        end
     end
 
-    always @(*) begin
-       read_data = {768'd0, 18'd0, word[111:98], 18'd0, word[97:84], 18'd0, word[83:70], 18'd0, word[69:56], 18'd0, word[55:42], 18'd0, word[41:28], 18'd0, word[27:14], 18'd0, word[13:0]};
-       read_data_b = {768'd0, 18'd0, word_b[111:98], 18'd0, word_b[97:84], 18'd0, word_b[83:70], 18'd0, word_b[69:56], 18'd0, word_b[55:42], 18'd0, word_b[41:28], 18'd0, word_b[27:14], 18'd0, word_b[13:0]};
-    end
+    wire [255:0] word_a_lanes = {18'd0, word_a[111:98], 18'd0, word_a[97:84], 18'd0, word_a[83:70], 18'd0, word_a[69:56], 18'd0, word_a[55:42], 18'd0, word_a[41:28], 18'd0, word_a[27:14], 18'd0, word_a[13:0]};
+    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[2:0]);
+    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {18'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
+    wire [255:0] word_b_lanes = {18'd0, word_b[111:98], 18'd0, word_b[97:84], 18'd0, word_b[83:70], 18'd0, word_b[69:56], 18'd0, word_b[55:42], 18'd0, word_b[41:28], 18'd0, word_b[27:14], 18'd0, word_b[13:0]};
+    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[2:0]);
+    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {18'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
 endmodule // bfc_fpga__qe
 
 
-module bfc_fpga__r_snap0(d,q,clock);
+module bfc_fpga__snapshot(clock,reset,enq_valid,request,index,ready,entry_q,size,ts,pc,qlen,paused,pending,data0,data1);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  enq_valid;
+    input wire  request;
+    input wire  [31:0] index;
+    input wire  ready;
+    input wire  [7:0] entry_q;
+    input wire  [31:0] size;
+    input wire  [31:0] ts;
+    input wire  [31:0] pc;
+    input wire  [31:0] qlen;
+    input wire  [31:0] paused;
+    output reg  pending;
+    output reg  [31:0] data0;
+    output reg  [31:0] data1;
+
+    // Constant declarations
+    localparam  snap_k_mask = 32'hfffff;
+    localparam  ft_entries = 32'h200;
+    localparam  n_ports = 8'h4;
+    localparam  n_upstream = 8'h8;
+    localparam  n_queues = 8'h8;
+    localparam  queue_bits = 8'h3;
+    localparam  upstream_bits = 8'h3;
+    localparam  t_flow_table = 2'b0;
+    localparam  t_pause_counter = 2'b1;
+    localparam  t_queue = 2'b10;
+    localparam  one_32 = 32'h1;
+
+    // Stub signals
+    reg  r_pending$d;
+    wire  r_pending$q;
+    reg  r_serve$d;
+    wire  r_serve$q;
+    reg  [31:0] r_data0$d;
+    wire  [31:0] r_data0$q;
+    reg  [31:0] r_data1$d;
+    wire  [31:0] r_data1$q;
+
+    // Local signals
+    reg  serve;
+    reg  [1:0] which;
+    reg  [31:0] k;
+    reg  [4:0] qi;
+    reg  ok;
+    reg  [31:0] d0;
+    reg  [31:0] d1;
+
+    // Sub module instances
+    bfc_fpga__snapshot$r_pending r_pending(
+        .d(r_pending$d),
+        .q(r_pending$q),
+        .clock(clock)
+    );
+    bfc_fpga__snapshot$r_serve r_serve(
+        .d(r_serve$d),
+        .q(r_serve$q),
+        .clock(clock)
+    );
+    bfc_fpga__snapshot$r_data0 r_data0(
+        .d(r_data0$d),
+        .q(r_data0$q),
+        .clock(clock)
+    );
+    bfc_fpga__snapshot$r_data1 r_data1(
+        .d(r_data1$d),
+        .q(r_data1$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        r_pending$d = r_pending$q;
+        r_serve$d = r_serve$q;
+        r_data0$d = r_data0$q;
+        r_data1$d = r_data1$q;
+        serve = r_serve$q & ready;
+        pending = (r_pending$q & ~serve) | request;
+        r_pending$d = pending;
+        r_serve$d = pending & ~enq_valid;
+        which = index[(32'h14)+:(2)];
+        k = index & snap_k_mask;
+        qi = k[4:0];
+        ok = 1'b0;
+        d0 = 32'h0;
+        d1 = 32'h0;
+        if (which == t_flow_table) begin
+            ok = k < ft_entries;
+            d0 = {24'd0, entry_q} | (size << 32'h8);
+            d1 = ts;
+        end
+        if (which == t_pause_counter) begin
+            ok = ((k >> upstream_bits) < {24'd0, n_ports}) & ((k & ((one_32 << upstream_bits) - one_32)) < {24'd0, n_upstream});
+            d0 = pc;
+        end
+        if (which == t_queue) begin
+            ok = ((k >> queue_bits) < {24'd0, n_ports}) & ((k & ((one_32 << queue_bits) - one_32)) < {24'd0, n_queues});
+            d0 = qlen;
+            if (paused[qi]) begin
+                d1 = one_32;
+            end
+        end
+        data0 = r_data0$q;
+        data1 = r_data1$q;
+        if (serve) begin
+            data0 = 32'h0;
+            data1 = 32'h0;
+            if (ok) begin
+                data0 = d0;
+                data1 = d1;
+            end
+        end
+        r_data0$d = data0;
+        r_data1$d = data1;
+        if (reset) begin
+            r_pending$d = 1'b0;
+            r_serve$d = 1'b0;
+            r_data0$d = 32'h0;
+            r_data1$d = 32'h0;
+        end
+    end
+
+endmodule // bfc_fpga__snapshot
+
+
+module bfc_fpga__snapshot$r_data0(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4956,10 +5653,10 @@ module bfc_fpga__r_snap0(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__r_snap0
+endmodule // bfc_fpga__snapshot$r_data0
 
 
-module bfc_fpga__r_snap1(d,q,clock);
+module bfc_fpga__snapshot$r_data1(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4975,149 +5672,10 @@ module bfc_fpga__r_snap1(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__r_snap1
+endmodule // bfc_fpga__snapshot$r_data1
 
 
-module bfc_fpga__ram_dc_a(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [19:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [19:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [7:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:8];
-    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
-
-    always @(posedge clock) begin
-       read_data <= {24'd0, mem[read_address[8:0]]};
-       if (write_enable) begin
-          mem[write_address[8:0]] <= write_data[7:0];
-       end
-    end
-endmodule // bfc_fpga__ram_dc_a
-
-
-module bfc_fpga__ram_dc_d(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [19:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [19:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [7:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:8];
-    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
-
-    always @(posedge clock) begin
-       read_data <= {24'd0, mem[read_address[8:0]]};
-       if (write_enable) begin
-          mem[write_address[8:0]] <= write_data[7:0];
-       end
-    end
-endmodule // bfc_fpga__ram_dc_d
-
-
-module bfc_fpga__ram_e_a(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [19:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [19:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [15:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:16];
-    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
-
-    always @(posedge clock) begin
-       read_data <= {16'd0, mem[read_address[8:0]]};
-       if (write_enable) begin
-          mem[write_address[8:0]] <= write_data[15:0];
-       end
-    end
-endmodule // bfc_fpga__ram_e_a
-
-
-module bfc_fpga__ram_e_d(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [19:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [19:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [15:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:16];
-    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
-
-    always @(posedge clock) begin
-       read_data <= {16'd0, mem[read_address[8:0]]};
-       if (write_enable) begin
-          mem[write_address[8:0]] <= write_data[15:0];
-       end
-    end
-endmodule // bfc_fpga__ram_e_d
-
-
-module bfc_fpga__ram_ts_a(clock,read_address,read_data,write_address,write_data,write_enable);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [19:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [19:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg [11:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:12];
-    wire unused_address_high = ^{read_address[19:9], write_address[19:9]};
-
-    always @(posedge clock) begin
-       read_data <= {20'd0, mem[read_address[8:0]]};
-       if (write_enable) begin
-          mem[write_address[8:0]] <= write_data[11:0];
-       end
-    end
-endmodule // bfc_fpga__ram_ts_a
-
-
-module bfc_fpga__rr(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_fpga__rr
-
-
-module bfc_fpga__snap_pending(d,q,clock);
+module bfc_fpga__snapshot$r_pending(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5133,10 +5691,140 @@ module bfc_fpga__snap_pending(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__snap_pending
+endmodule // bfc_fpga__snapshot$r_pending
 
 
-module bfc_fpga__th(d,q,clock);
+module bfc_fpga__snapshot$r_serve(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__snapshot$r_serve
+
+
+module bfc_fpga__tables(clock,reset,write,wdata,th_index,bpen_index,th_index_next,bpen_index_next,th,bp_off,rd_th,rd_bpen_lo,rd_bpen_hi);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [31:0] write;
+    input wire  [31:0] wdata;
+    input wire  [31:0] th_index;
+    input wire  [31:0] bpen_index;
+    input wire  [31:0] th_index_next;
+    input wire  [31:0] bpen_index_next;
+    output reg  [4095:0] th;
+    output reg  [4095:0] bp_off;
+    output reg  [31:0] rd_th;
+    output reg  [31:0] rd_bpen_lo;
+    output reg  [31:0] rd_bpen_hi;
+
+    // Constant declarations
+    localparam  th_data_written = 32'h800;
+    localparam  bpen_lo_written = 32'h2000;
+    localparam  bpen_hi_written = 32'h4000;
+    localparam  has_bpen_hi = 1'b0;
+    localparam  n_queues = 8'h8;
+    localparam  n_ports = 8'h4;
+    localparam  occ_max = 32'h3fff;
+    localparam  bpen_lo_mask = 32'hf;
+    localparam  bpen_hi_mask = 32'h0;
+    localparam  th_lane_mask = 12'h7;
+    localparam  port_mask = 12'h3;
+    localparam  lane_th = 4096'hffffffff;
+    localparam  c32_12 = 12'h20;
+    localparam  reset_th = 4096'h30d0000037c00000411000004e20000061a0000082300000c350000186a;
+    localparam  used_th = 4096'h3fff00003fff00003fff00003fff00003fff00003fff00003fff00003fff;
+    localparam  used_bpen = 4096'hf000000000000000f000000000000000f000000000000000f;
+
+    // Stub signals
+    reg  [4095:0] th_x$d;
+    wire  [4095:0] th_x$q;
+    reg  [4095:0] bpen_x$d;
+    wire  [4095:0] bpen_x$q;
+
+    // Local signals
+    reg  w_th;
+    reg  w_lo;
+    reg  w_hi;
+    reg  [11:0] th_off;
+    reg  [31:0] th_wdata;
+    reg  [11:0] bpen_off;
+    reg  [31:0] lo_wdata;
+    reg  [31:0] hi_wdata;
+    reg  [11:0] rd_off;
+
+    // Sub module instances
+    bfc_fpga__tables$th_x th_x(
+        .d(th_x$d),
+        .q(th_x$q),
+        .clock(clock)
+    );
+    bfc_fpga__tables$bpen_x bpen_x(
+        .d(bpen_x$d),
+        .q(bpen_x$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        th_x$d = th_x$q;
+        bpen_x$d = bpen_x$q;
+        w_th = |(write & th_data_written);
+        w_lo = |(write & bpen_lo_written);
+        w_hi = |(write & bpen_hi_written) & has_bpen_hi;
+        th_off = (th_index[11:0] & th_lane_mask) << 32'h5;
+        th_wdata = wdata & occ_max;
+        th = th_x$q ^ reset_th;
+        if (w_th & (th_index < {24'd0, n_queues})) begin
+            th = ((th_x$q ^ reset_th) & ~(lane_th << th_off)) | ({4064'd0, th_wdata} << th_off);
+        end
+        bpen_off = (bpen_index[11:0] & port_mask) << 32'h6;
+        lo_wdata = ~wdata & bpen_lo_mask;
+        hi_wdata = ~wdata & bpen_hi_mask;
+        bp_off = bpen_x$q;
+        if (bpen_index < {24'd0, n_ports}) begin
+            if (w_lo) begin
+                bp_off = (bpen_x$q & ~({4064'd0, bpen_lo_mask} << bpen_off)) | ({4064'd0, lo_wdata} << bpen_off);
+            end
+            if (w_hi) begin
+                bp_off = (bpen_x$q & ~({4064'd0, bpen_hi_mask} << (bpen_off + c32_12))) | ({4064'd0, hi_wdata} << (bpen_off + c32_12));
+            end
+        end
+        th_x$d = (th ^ reset_th) & used_th;
+        bpen_x$d = bp_off & used_bpen;
+        rd_th = 32'h0;
+        if (th_index_next < {24'd0, n_queues}) begin
+            rd_th = th[(((th_index_next[11:0] & th_lane_mask) << 32'h5))+:(32)];
+        end
+        rd_bpen_lo = 32'h0;
+        rd_bpen_hi = 32'h0;
+        rd_off = (bpen_index_next[11:0] & port_mask) << 32'h6;
+        if (bpen_index_next < {24'd0, n_ports}) begin
+            rd_bpen_lo = ~bp_off[(rd_off)+:(32)] & bpen_lo_mask;
+            rd_bpen_hi = ~bp_off[((rd_off + c32_12))+:(32)] & bpen_hi_mask;
+        end
+        if (reset) begin
+            th_x$d = 4096'h0;
+            bpen_x$d = 4096'h0;
+        end
+    end
+
+endmodule // bfc_fpga__tables
+
+
+module bfc_fpga__tables$bpen_x(d,q,clock);
 
     // Module arguments
     input wire  [4095:0] d;
@@ -5152,4 +5840,23 @@ module bfc_fpga__th(d,q,clock);
        q <= d;
     end
 
-endmodule // bfc_fpga__th
+endmodule // bfc_fpga__tables$bpen_x
+
+
+module bfc_fpga__tables$th_x(d,q,clock);
+
+    // Module arguments
+    input wire  [4095:0] d;
+    output reg  [4095:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4096'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_fpga__tables$th_x

@@ -1,0 +1,396 @@
+//! BFC's lookup and queue assignment (the first half of the model's `apply_enq`): the
+//! arrival's flow-table entry after this cycle's departure, and the queue it goes to. In dynamic mode
+//! an entry without packets whose queue is unset or older than `sticky` is reassigned: to
+//! the first empty queue of the class at or after the port's rotating start, else to a
+//! random queue of the class (the shared LFSR); otherwise it keeps its queue. Stochastic
+//! mode hashes the flow onto the class's queues, single mode uses the class's first queue.
+//!
+//! Owns the per-queue empty bits (a departure can empty a queue, the arrival fills one), the
+//! rotating starts and the LFSR.
+
+use rust_hdl::prelude::*;
+use switchcraft_core::lfsr::Lfsr32;
+use switchcraft_core::mask;
+use switchcraft_model::bfc::{BfcConfig, MODE_SINGLE, MODE_STOCHASTIC};
+
+#[derive(LogicBlock)]
+pub struct Lookup<const N: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    /// The block is out of reset (the LFSR runs); events are accepted in this cycle.
+    pub live: Signal<In, Bit>,
+    pub ready: Signal<In, Bit>,
+    /// Cycle n: the arrival.
+    pub valid: Signal<In, Bit>,
+    pub in_port: Signal<In, Bits<6>>,
+    pub eg: Signal<In, Bits<6>>,
+    pub upq: Signal<In, Bits<7>>,
+    pub class_id: Signal<In, Bits<3>>,
+    pub len: Signal<In, Bits<16>>,
+    pub hash: Signal<In, Bits<32>>,
+    /// Its entry as the last edge left it: bank-E word, departure count, timestamp; and
+    /// whether this cycle's departure is at the same entry.
+    pub word: Signal<In, Bits<32>>,
+    pub dc: Signal<In, Bits<32>>,
+    pub ts: Signal<In, Bits<32>>,
+    pub same_entry: Signal<In, Bit>,
+    /// This cycle's departure: it acts, its new departure count, it empties queue `d_qi`.
+    pub d_act: Signal<In, Bit>,
+    pub d_dc_next: Signal<In, Bits<32>>,
+    pub d_emptied: Signal<In, Bit>,
+    pub d_qi: Signal<In, Bits<16>>,
+    pub now_ts: Signal<In, Bits<32>>,
+    /// Registers as this edge's events see them: the class words (one 32-bit slot each),
+    /// the mode and the sticky time; a write of the LFSR seed, and the written word.
+    pub classes: Signal<In, Bits<256>>,
+    pub mode: Signal<In, Bits<2>>,
+    pub sticky: Signal<In, Bits<32>>,
+    pub reseed: Signal<In, Bit>,
+    pub seed: Signal<In, Bits<32>>,
+    /// The snapshot's queue lane, read on a cycle without an arrival.
+    pub snap_lane_q: Signal<In, Bits<8>>,
+
+    /// The arrival acts (valid, ready, well-formed), or is refused.
+    pub act: Signal<Out, Bit>,
+    pub refused: Signal<Out, Bit>,
+    /// Its queue; the entry was (re)assigned.
+    pub q: Signal<Out, Bits<7>>,
+    pub reassigned: Signal<Out, Bit>,
+    /// The queue lane the arrival side reads: the arrival's queue, or the snapshot's.
+    pub lane_q: Signal<Out, Bits<8>>,
+    /// The empty bits of the arrival's egress row after this cycle's departure.
+    pub row_empty: Signal<Out, Bits<128>>,
+    /// The entry after this cycle's departure: its queue, size and timestamp.
+    pub entry_q: Signal<Out, Bits<8>>,
+    pub size: Signal<Out, Bits<32>>,
+    pub entry_ts: Signal<Out, Bits<32>>,
+    /// The size is at its maximum (flag); the new bank-E word.
+    pub size_sat: Signal<Out, Bit>,
+    pub word_next: Signal<Out, Bits<32>>,
+
+    n_ports: Constant<Bits<8>>,
+    n_queues: Constant<Bits<8>>,
+    n_upstream: Constant<Bits<8>>,
+    n_classes: Constant<Bits<8>>,
+    queue_bits: Constant<Bits<8>>,
+    q_lane_mask: Constant<Bits<8>>,
+    mask_7: Constant<Bits<8>>,
+    ts_mask: Constant<Bits<32>>,
+    size_mask: Constant<Bits<32>>,
+    /// Bit q set for the data queues (1..queues).
+    data_queues: Constant<Bits<128>>,
+    mode_stochastic: Constant<Bits<2>>,
+    mode_single: Constant<Bits<2>>,
+    one_8: Constant<Bits<8>>,
+    one_32: Constant<Bits<32>>,
+    one_128: Constant<Bits<128>>,
+    one_n: Constant<Bits<N>>,
+    all_n: Constant<Bits<N>>,
+    lane_rr: Constant<Bits<512>>,
+    /// The `{port, queue}` bits and the rotating-start bits this config has.
+    used_q: Constant<Bits<N>>,
+    used_rr: Constant<Bits<512>>,
+    reset_lfsr: Constant<Bits<32>>,
+    lfsr_toggle: Constant<Bits<32>>,
+
+    empty: DFF<Bits<N>>,
+    /// Each port's rotating start, 8 bits per port.
+    rr: DFF<Bits<512>>,
+    lfsr: DFF<Bits<32>>,
+
+    ec: Signal<Local, Bits<32>>,
+    dc_now: Signal<Local, Bits<32>>,
+    lfsr_now: Signal<Local, Bits<32>>,
+    empty_now: Signal<Local, Bits<N>>,
+    cw_wide: Signal<Local, Bits<256>>,
+    cw: Signal<Local, Bits<16>>,
+    first: Signal<Local, Bits<8>>,
+    count: Signal<Local, Bits<8>>,
+    class_ok: Signal<Local, Bit>,
+    ok: Signal<Local, Bit>,
+    age: Signal<Local, Bits<32>>,
+    reassign: Signal<Local, Bit>,
+    row_off: Signal<Local, Bits<16>>,
+    row_empty_wide: Signal<Local, Bits<N>>,
+    class_mask: Signal<Local, Bits<128>>,
+    cand: Signal<Local, Bits<128>>,
+    rr_wide: Signal<Local, Bits<512>>,
+    start: Signal<Local, Bits<8>>,
+    upper: Signal<Local, Bits<128>>,
+    pick: Signal<Local, Bits<128>>,
+    pick_low: Signal<Local, Bits<128>>,
+    q_first: Signal<Local, Bits<8>>,
+    rand_prod: Signal<Local, Bits<32>>,
+    stoch_prod: Signal<Local, Bits<32>>,
+    rr_write: Signal<Local, Bit>,
+    rr_next: Signal<Local, Bits<8>>,
+    ec_next: Signal<Local, Bits<32>>,
+    qi: Signal<Local, Bits<16>>,
+    /// The queue (below 128).
+    chosen: Signal<Local, Bits<8>>,
+}
+
+impl<const N: usize> Lookup<N> {
+    pub fn new(cfg: &BfcConfig, used_q: Bits<N>) -> Self {
+        let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
+        let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
+        let mut data_queues = Bits::<128>::default();
+        for q in 1..cfg.queues as usize {
+            data_queues = data_queues.replace_bit(q, true);
+        }
+        // A rotating start is a queue index: queue_bits of each port's 8-bit lane.
+        let mut used_rr = Bits::<512>::default();
+        for p in 0..cfg.ports as usize {
+            used_rr = used_rr
+                | (crate::narrow_ram::low_bits::<512>(cfg.queue_bits() as usize) << (8 * p) as u64);
+        }
+        Lookup {
+            clock: Default::default(),
+            reset: Default::default(),
+            live: Default::default(),
+            ready: Default::default(),
+            valid: Default::default(),
+            in_port: Default::default(),
+            eg: Default::default(),
+            upq: Default::default(),
+            class_id: Default::default(),
+            len: Default::default(),
+            hash: Default::default(),
+            word: Default::default(),
+            dc: Default::default(),
+            ts: Default::default(),
+            same_entry: Default::default(),
+            d_act: Default::default(),
+            d_dc_next: Default::default(),
+            d_emptied: Default::default(),
+            d_qi: Default::default(),
+            now_ts: Default::default(),
+            classes: Default::default(),
+            mode: Default::default(),
+            sticky: Default::default(),
+            reseed: Default::default(),
+            seed: Default::default(),
+            snap_lane_q: Default::default(),
+            act: Default::default(),
+            refused: Default::default(),
+            q: Default::default(),
+            reassigned: Default::default(),
+            lane_q: Default::default(),
+            row_empty: Default::default(),
+            entry_q: Default::default(),
+            size: Default::default(),
+            entry_ts: Default::default(),
+            size_sat: Default::default(),
+            word_next: Default::default(),
+            n_ports: c8(cfg.ports.into()),
+            n_queues: c8(cfg.queues.into()),
+            n_upstream: c8(cfg.upstream_queues.into()),
+            n_classes: c8(cfg.classes.into()),
+            queue_bits: c8(cfg.queue_bits().into()),
+            q_lane_mask: c8(mask(cfg.queue_bits())),
+            mask_7: c8(0x7F),
+            ts_mask: c32(mask(cfg.ts_bits)),
+            size_mask: c32(mask(cfg.size_bits)),
+            data_queues: Constant::new(data_queues),
+            mode_stochastic: Constant::new(MODE_STOCHASTIC.into()),
+            mode_single: Constant::new(MODE_SINGLE.into()),
+            one_8: c8(1),
+            one_32: c32(1),
+            one_128: Constant::new(1u64.into()),
+            one_n: Constant::new(1u64.into()),
+            all_n: Constant::new(!Bits::<N>::default()),
+            lane_rr: Constant::new(0xFFu64.into()),
+            used_q: Constant::new(used_q),
+            used_rr: Constant::new(used_rr),
+            reset_lfsr: c32(u64::from(Lfsr32::new(cfg.lfsr_seed).state())),
+            lfsr_toggle: c32(u64::from(Lfsr32::TOGGLE)),
+            empty: Default::default(),
+            rr: Default::default(),
+            lfsr: Default::default(),
+            ec: Default::default(),
+            dc_now: Default::default(),
+            lfsr_now: Default::default(),
+            empty_now: Default::default(),
+            cw_wide: Default::default(),
+            cw: Default::default(),
+            first: Default::default(),
+            count: Default::default(),
+            class_ok: Default::default(),
+            ok: Default::default(),
+            age: Default::default(),
+            reassign: Default::default(),
+            row_off: Default::default(),
+            row_empty_wide: Default::default(),
+            class_mask: Default::default(),
+            cand: Default::default(),
+            rr_wide: Default::default(),
+            start: Default::default(),
+            upper: Default::default(),
+            pick: Default::default(),
+            pick_low: Default::default(),
+            q_first: Default::default(),
+            rand_prod: Default::default(),
+            stoch_prod: Default::default(),
+            rr_write: Default::default(),
+            rr_next: Default::default(),
+            ec_next: Default::default(),
+            qi: Default::default(),
+            chosen: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize> Logic for Lookup<N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, empty, rr, lfsr);
+        // ---- The entry after this cycle's departure.
+        self.entry_q.next = self.word.val().get_bits::<8>(0);
+        self.ec.next = self.word.val() >> 8;
+        self.dc_now.next = self.dc.val();
+        self.entry_ts.next = self.ts.val();
+        if self.d_act.val() & self.same_entry.val() {
+            self.dc_now.next = self.d_dc_next.val();
+            self.entry_ts.next = self.now_ts.val();
+        }
+        self.size.next = (self.ec.val() - self.dc_now.val()) & self.size_mask.val();
+        self.size_sat.next = self.size.val() == self.size_mask.val();
+        self.ec_next.next = self.ec.val();
+        if !self.size_sat.val() {
+            self.ec_next.next = (self.ec.val() + self.one_32.val()) & self.size_mask.val();
+        }
+        self.empty_now.next = self.empty.q.val();
+        if self.d_emptied.val() {
+            self.empty_now.next = self.empty.q.val() | (self.one_n.val() << self.d_qi.val());
+        }
+        self.lfsr_now.next = self.lfsr.q.val();
+        if self.reseed.val() {
+            if self.seed.val().any() {
+                self.lfsr_now.next = self.seed.val();
+            } else {
+                self.lfsr_now.next = self.one_32.val();
+            }
+        }
+
+        // ---- The arrival's class: its first queue and count (a class past the config's, or
+        // a malformed word, refuses the arrival).
+        self.cw_wide.next = self.classes.val() >> (bit_cast::<8, 3>(self.class_id.val()) << 5);
+        self.cw.next = bit_cast::<16, 256>(self.cw_wide.val());
+        self.first.next = bit_cast::<8, 16>(self.cw.val()) & self.mask_7.val();
+        self.count.next = self.cw.val().get_bits::<8>(8) & self.mask_7.val();
+        self.class_ok.next = self.first.val().any()
+            & self.count.val().any()
+            & ((self.first.val() + self.count.val()) <= self.n_queues.val());
+        // A valid class lies in 1..queues, so its first queue and count fit the queue bits.
+        // Narrowed, the class mask, the products and the candidate search below shrink to
+        // the config's queues in synthesis.
+        self.first.next = self.first.val() & self.q_lane_mask.val();
+        self.count.next = self.count.val() & self.q_lane_mask.val();
+        self.ok.next = (bit_cast::<8, 6>(self.in_port.val()) < self.n_ports.val())
+            & (bit_cast::<8, 6>(self.eg.val()) < self.n_ports.val())
+            & (bit_cast::<8, 7>(self.upq.val()) < self.n_upstream.val())
+            & (bit_cast::<8, 3>(self.class_id.val()) < self.n_classes.val())
+            & self.len.val().any()
+            & self.class_ok.val();
+        self.act.next = self.valid.val() & self.ready.val() & self.ok.val();
+        self.refused.next = self.valid.val() & !(self.ready.val() & self.ok.val());
+
+        // ---- Dynamic mode: the empty queues of the class, from the rotating start.
+        self.age.next = (self.now_ts.val() - self.entry_ts.val()) & self.ts_mask.val();
+        self.reassign.next = !self.size.val().any()
+            & (!self.entry_q.val().any() | (self.age.val() >= self.sticky.val()));
+        self.row_off.next = bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val();
+        self.row_empty_wide.next = self.empty_now.val() >> self.row_off.val();
+        self.row_empty.next = bit_cast::<128, N>(self.row_empty_wide.val());
+        self.class_mask.next =
+            ((self.one_128.val() << self.count.val()) - self.one_128.val()) << self.first.val();
+        self.cand.next = self.row_empty.val() & self.class_mask.val() & self.data_queues.val();
+        self.rr_wide.next = self.rr.q.val() >> (bit_cast::<16, 6>(self.eg.val()) << 3);
+        self.start.next = bit_cast::<8, 512>(self.rr_wide.val());
+        self.upper.next =
+            self.cand.val() & !((self.one_128.val() << self.start.val()) - self.one_128.val());
+        self.pick.next = self.cand.val();
+        if self.upper.val().any() {
+            self.pick.next = self.upper.val();
+        }
+        // The lowest set bit (x & -x), then its index by OR-ing the indices of the one-hot
+        // bits: a carry chain and an OR tree instead of a 128-deep priority chain.
+        self.pick_low.next = self.pick.val() & (!self.pick.val() + self.one_128.val());
+        self.q_first.next = 0.into();
+        for i in 0..128 {
+            if self.pick_low.val().get_bit(i) {
+                self.q_first.next = self.q_first.val() | i.to_bits::<8>();
+            }
+        }
+        // first + (top 16 bits x count) >> 16, for the LFSR and for the flow hash.
+        self.rand_prod.next = 0.into();
+        self.stoch_prod.next = 0.into();
+        for b in 0..7 {
+            if self.count.val().get_bit(b) {
+                self.rand_prod.next =
+                    self.rand_prod.val() + ((self.lfsr_now.val() >> 16) << b.to_bits::<8>());
+                self.stoch_prod.next =
+                    self.stoch_prod.val() + ((self.hash.val() >> 16) << b.to_bits::<8>());
+            }
+        }
+
+        // ---- The queue.
+        self.reassigned.next = false;
+        self.rr_write.next = false;
+        self.chosen.next = self.entry_q.val();
+        if self.mode.val() == self.mode_stochastic.val() {
+            self.chosen.next = self.first.val() + self.stoch_prod.val().get_bits::<8>(16);
+        } else if self.mode.val() == self.mode_single.val() {
+            self.chosen.next = self.first.val();
+        } else if self.reassign.val() {
+            self.reassigned.next = true;
+            if self.cand.val().any() {
+                self.chosen.next = self.q_first.val();
+                self.rr_write.next = true;
+            } else {
+                self.chosen.next = self.first.val() + self.rand_prod.val().get_bits::<8>(16);
+            }
+        }
+        self.rr_next.next = self.chosen.val() + self.one_8.val();
+        if self.rr_next.val() == self.n_queues.val() {
+            self.rr_next.next = 0.into();
+        }
+        self.lane_q.next = self.snap_lane_q.val();
+        if self.valid.val() {
+            self.lane_q.next = self.chosen.val() & self.q_lane_mask.val();
+        }
+        self.q.next = bit_cast::<7, 8>(self.chosen.val());
+        self.word_next.next = bit_cast::<32, 8>(self.chosen.val()) | (self.ec_next.val() << 8);
+
+        // ---- Edge n + 1. Entries this config does not have are never written, which
+        // synthesis sees.
+        self.qi.next = self.row_off.val() | bit_cast::<16, 8>(self.chosen.val());
+        self.empty.d.next = self.empty_now.val() | !self.used_q.val();
+        if self.act.val() {
+            self.empty.d.next =
+                (self.empty_now.val() & !(self.one_n.val() << self.qi.val())) | !self.used_q.val();
+        }
+        self.rr.d.next = self.rr.q.val() & self.used_rr.val();
+        if self.rr_write.val() & self.act.val() {
+            self.rr.d.next = ((self.rr.q.val()
+                & !(self.lane_rr.val() << (bit_cast::<16, 6>(self.eg.val()) << 3)))
+                | (bit_cast::<512, 8>(self.rr_next.val())
+                    << (bit_cast::<16, 6>(self.eg.val()) << 3)))
+                & self.used_rr.val();
+        }
+        // The shared Galois LFSR: shift right, toggle on a set low bit.
+        self.lfsr.d.next = self.lfsr_now.val();
+        if self.live.val() {
+            self.lfsr.d.next = self.lfsr_now.val() >> 1;
+            if self.lfsr_now.val().get_bit(0) {
+                self.lfsr.d.next = (self.lfsr_now.val() >> 1) ^ self.lfsr_toggle.val();
+            }
+        }
+        if self.reset.val() {
+            self.empty.d.next = self.all_n.val();
+            self.rr.d.next = 0.into();
+            self.lfsr.d.next = self.reset_lfsr.val();
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! BFC's configuration tables behind the register bank's windows: the pause thresholds
+//! `Th[N_active]` (one 32-bit lane per active-queue count) and bpEn (one bit per
+//! (ingress, egress) pair, 64 per ingress). A write of `th_data`, `bpen_lo` or `bpen_hi`
+//! stores into the entry its index register names; the events of the same edge see it.
+
+use super::{Bank, CSR_SLOTS};
+use crate::narrow_ram::low_bits;
+use rust_hdl::prelude::*;
+use switchcraft_core::mask;
+use switchcraft_model::bfc::{reg, regmap, BfcConfig};
+
+#[derive(LogicBlock)]
+pub struct Tables {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    /// The bank's write strobes of this edge and the written word.
+    pub write: Signal<In, Bits<CSR_SLOTS>>,
+    pub wdata: Signal<In, Bits<32>>,
+    /// The index registers as stored (the entry a write stores into) and as this edge
+    /// leaves them (the entry a read returns).
+    pub th_index: Signal<In, Bits<32>>,
+    pub bpen_index: Signal<In, Bits<32>>,
+    pub th_index_next: Signal<In, Bits<32>>,
+    pub bpen_index_next: Signal<In, Bits<32>>,
+
+    /// The tables as this cycle's events see them: Th lanes, and the bpEn bits inverted
+    /// (bit `64 ingress + egress` set when backpressure is disabled).
+    pub th: Signal<Out, Bits<4096>>,
+    pub bp_off: Signal<Out, Bits<4096>>,
+    /// The window words as this edge leaves them.
+    pub rd_th: Signal<Out, Bits<32>>,
+    pub rd_bpen_lo: Signal<Out, Bits<32>>,
+    pub rd_bpen_hi: Signal<Out, Bits<32>>,
+
+    th_data_written: Constant<Bits<CSR_SLOTS>>,
+    bpen_lo_written: Constant<Bits<CSR_SLOTS>>,
+    bpen_hi_written: Constant<Bits<CSR_SLOTS>>,
+    has_bpen_hi: Constant<Bit>,
+    n_queues: Constant<Bits<8>>,
+    n_ports: Constant<Bits<8>>,
+    occ_max: Constant<Bits<32>>,
+    /// bpEn bits a row holds, low and high words.
+    bpen_lo_mask: Constant<Bits<32>>,
+    bpen_hi_mask: Constant<Bits<32>>,
+    th_lane_mask: Constant<Bits<12>>,
+    port_mask: Constant<Bits<12>>,
+    lane_th: Constant<Bits<4096>>,
+    c32_12: Constant<Bits<12>>,
+    /// The reset Th table; the bits this config has.
+    reset_th: Constant<Bits<4096>>,
+    used_th: Constant<Bits<4096>>,
+    used_bpen: Constant<Bits<4096>>,
+
+    /// The Th table XOR its reset value, so the register resets to 0.
+    th_x: DFF<Bits<4096>>,
+    /// bpEn inverted (set bits disable backpressure), so its reset value is 0.
+    bpen_x: DFF<Bits<4096>>,
+    w_th: Signal<Local, Bit>,
+    w_lo: Signal<Local, Bit>,
+    w_hi: Signal<Local, Bit>,
+    th_off: Signal<Local, Bits<12>>,
+    th_wdata: Signal<Local, Bits<32>>,
+    bpen_off: Signal<Local, Bits<12>>,
+    lo_wdata: Signal<Local, Bits<32>>,
+    hi_wdata: Signal<Local, Bits<32>>,
+    rd_off: Signal<Local, Bits<12>>,
+}
+
+impl Tables {
+    pub fn new(cfg: &BfcConfig) -> Self {
+        let map = regmap(cfg);
+        let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
+        let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
+        let mut reset_th = Bits::<4096>::default();
+        let mut used_th = Bits::<4096>::default();
+        for (n, &t) in cfg.th[..cfg.queues as usize].iter().enumerate() {
+            reset_th = reset_th | (Bits::<4096>::from(t) << (32 * n) as u64);
+            // Th lanes hold occupancy_bits (the config's and written values fit, see
+            // BfcConfig::validate and th_wdata).
+            used_th = used_th | (low_bits::<4096>(cfg.occupancy_bits as usize) << (32 * n) as u64);
+        }
+        let mut used_bpen = Bits::<4096>::default();
+        for p in 0..cfg.ports as usize {
+            used_bpen = used_bpen | (low_bits::<4096>(cfg.ports as usize) << ((64 * p) as u64));
+        }
+        Tables {
+            clock: Default::default(),
+            reset: Default::default(),
+            write: Default::default(),
+            wdata: Default::default(),
+            th_index: Default::default(),
+            bpen_index: Default::default(),
+            th_index_next: Default::default(),
+            bpen_index_next: Default::default(),
+            th: Default::default(),
+            bp_off: Default::default(),
+            rd_th: Default::default(),
+            rd_bpen_lo: Default::default(),
+            rd_bpen_hi: Default::default(),
+            th_data_written: Bank::strobe(&map, "th_data"),
+            bpen_lo_written: Bank::strobe(&map, "bpen_lo"),
+            // (bpen_hi exists above 32 ports; below, its writes do nothing.)
+            bpen_hi_written: Constant::new(
+                Bits::<CSR_SLOTS>::from(1u64) << u64::from(reg::BPEN_HI),
+            ),
+            has_bpen_hi: Constant::new(cfg.ports > 32),
+            n_queues: c8(cfg.queues.into()),
+            n_ports: c8(cfg.ports.into()),
+            occ_max: c32(mask(cfg.occupancy_bits)),
+            bpen_lo_mask: c32(mask(cfg.ports.min(32))),
+            bpen_hi_mask: c32(if cfg.ports > 32 {
+                mask(cfg.ports - 32)
+            } else {
+                0
+            }),
+            th_lane_mask: Constant::new(mask(cfg.queue_bits()).into()),
+            port_mask: Constant::new(mask(cfg.port_bits()).into()),
+            lane_th: Constant::new(0xFFFF_FFFFu64.into()),
+            c32_12: Constant::new(32u64.into()),
+            reset_th: Constant::new(reset_th),
+            used_th: Constant::new(used_th),
+            used_bpen: Constant::new(used_bpen),
+            th_x: Default::default(),
+            bpen_x: Default::default(),
+            w_th: Default::default(),
+            w_lo: Default::default(),
+            w_hi: Default::default(),
+            th_off: Default::default(),
+            th_wdata: Default::default(),
+            bpen_off: Default::default(),
+            lo_wdata: Default::default(),
+            hi_wdata: Default::default(),
+            rd_off: Default::default(),
+        }
+    }
+}
+
+impl Logic for Tables {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, th_x, bpen_x);
+        self.w_th.next = (self.write.val() & self.th_data_written.val()).any();
+        self.w_lo.next = (self.write.val() & self.bpen_lo_written.val()).any();
+        self.w_hi.next =
+            (self.write.val() & self.bpen_hi_written.val()).any() & self.has_bpen_hi.val();
+
+        self.th_off.next = (bit_cast::<12, 32>(self.th_index.val()) & self.th_lane_mask.val()) << 5;
+        self.th_wdata.next = self.wdata.val() & self.occ_max.val();
+        self.th.next = self.th_x.q.val() ^ self.reset_th.val();
+        if self.w_th.val() & (self.th_index.val() < bit_cast::<32, 8>(self.n_queues.val())) {
+            self.th.next = ((self.th_x.q.val() ^ self.reset_th.val())
+                & !(self.lane_th.val() << self.th_off.val()))
+                | (bit_cast::<4096, 32>(self.th_wdata.val()) << self.th_off.val());
+        }
+
+        self.bpen_off.next =
+            (bit_cast::<12, 32>(self.bpen_index.val()) & self.port_mask.val()) << 6;
+        self.lo_wdata.next = !self.wdata.val() & self.bpen_lo_mask.val();
+        self.hi_wdata.next = !self.wdata.val() & self.bpen_hi_mask.val();
+        self.bp_off.next = self.bpen_x.q.val();
+        if self.bpen_index.val() < bit_cast::<32, 8>(self.n_ports.val()) {
+            if self.w_lo.val() {
+                self.bp_off.next = (self.bpen_x.q.val()
+                    & !(bit_cast::<4096, 32>(self.bpen_lo_mask.val()) << self.bpen_off.val()))
+                    | (bit_cast::<4096, 32>(self.lo_wdata.val()) << self.bpen_off.val());
+            }
+            if self.w_hi.val() {
+                self.bp_off.next = (self.bpen_x.q.val()
+                    & !(bit_cast::<4096, 32>(self.bpen_hi_mask.val())
+                        << (self.bpen_off.val() + self.c32_12.val())))
+                    | (bit_cast::<4096, 32>(self.hi_wdata.val())
+                        << (self.bpen_off.val() + self.c32_12.val()));
+            }
+        }
+        // Entries this config does not have are never written, which synthesis sees.
+        self.th_x.d.next = (self.th.val() ^ self.reset_th.val()) & self.used_th.val();
+        self.bpen_x.d.next = self.bp_off.val() & self.used_bpen.val();
+
+        self.rd_th.next = 0.into();
+        if self.th_index_next.val() < bit_cast::<32, 8>(self.n_queues.val()) {
+            self.rd_th.next = self.th.val().get_bits::<32>(
+                ((bit_cast::<12, 32>(self.th_index_next.val()) & self.th_lane_mask.val()) << 5)
+                    .index(),
+            );
+        }
+        self.rd_bpen_lo.next = 0.into();
+        self.rd_bpen_hi.next = 0.into();
+        self.rd_off.next =
+            (bit_cast::<12, 32>(self.bpen_index_next.val()) & self.port_mask.val()) << 6;
+        if self.bpen_index_next.val() < bit_cast::<32, 8>(self.n_ports.val()) {
+            self.rd_bpen_lo.next = !self.bp_off.val().get_bits::<32>(self.rd_off.val().index())
+                & self.bpen_lo_mask.val();
+            self.rd_bpen_hi.next = !self
+                .bp_off
+                .val()
+                .get_bits::<32>((self.rd_off.val() + self.c32_12.val()).index())
+                & self.bpen_hi_mask.val();
+        }
+        if self.reset.val() {
+            self.th_x.d.next = 0.into();
+            self.bpen_x.d.next = 0.into();
+        }
+    }
+}

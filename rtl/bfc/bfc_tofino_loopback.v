@@ -197,9 +197,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     localparam  at_status = 10'b11100000;
     localparam  at_err = 10'b100000000;
     localparam  at_now_ts = 10'b100100000;
-    localparam  at_th_index = 10'b101000000;
     localparam  at_th_data = 10'b101100000;
-    localparam  at_bpen_index = 10'b110000000;
     localparam  at_bpen_lo = 10'b110100000;
     localparam  at_bpen_hi = 10'b111000000;
     localparam  at_snap_index = 10'b111100000;
@@ -209,14 +207,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     localparam  lfsr_seed_written = 32'h40;
     localparam  snap_index_written = 32'h8000;
     localparam  one_32 = 32'h1;
-    localparam  f_bad_event = 8'h1;
-    localparam  f_not_ready = 8'h2;
-    localparam  f_size_saturated = 8'h4;
-    localparam  f_size_underflow = 8'h8;
-    localparam  f_qlen_saturated = 8'h10;
-    localparam  f_qlen_underflow = 8'h20;
-    localparam  f_pc_saturated = 8'h40;
-    localparam  f_pc_underflow = 8'h80;
 
     // Stub signals
     reg  csr$reset;
@@ -256,6 +246,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [5:0] capture$csr_addr;
     reg  [31:0] capture$csr_wdata;
     reg  [31:0] capture$snap_index_next;
+    reg  capture$ready;
     wire  [19:0] capture$addr_a;
     wire  [19:0] capture$addr_d;
     wire  [5:0] capture$qrow_a;
@@ -294,6 +285,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     wire  capture$live;
     wire  [31:0] capture$now_ts;
     wire  [31:0] capture$now_ts_next;
+    wire  [7:0] capture$flags;
     reg  flow_table$reset;
     reg  flow_table$live;
     reg  [19:0] flow_table$read_a;
@@ -323,7 +315,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [1:0] frames$base;
     reg  [31:0] frames$bitmap;
     wire  [127:0] frames$paused;
-    wire  frames$bad;
+    wire  [7:0] frames$flags;
     reg  departure$ready;
     reg  departure$valid;
     reg  [5:0] departure$eg;
@@ -340,16 +332,13 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [31:0] departure$pi;
     reg  [31:0] departure$pd;
     wire  departure$act;
-    wire  departure$bad;
-    wire  departure$size_under;
+    wire  [7:0] departure$flags;
     wire  [31:0] departure$dc_next;
     wire  departure$pc_dec;
-    wire  departure$pc_under;
     wire  departure$pc_write;
     wire  [31:0] departure$pc_old;
     wire  [31:0] departure$pc_after;
     wire  [31:0] departure$pd_next;
-    wire  departure$ql_under;
     wire  departure$emptied;
     wire  [31:0] departure$qd_next;
     wire  [15:0] departure$qi;
@@ -357,10 +346,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  tables$reset;
     reg  [31:0] tables$write;
     reg  [31:0] tables$wdata;
-    reg  [31:0] tables$th_index;
-    reg  [31:0] tables$bpen_index;
-    reg  [31:0] tables$th_index_next;
-    reg  [31:0] tables$bpen_index_next;
+    reg  [1023:0] tables$value;
+    reg  [1023:0] tables$value_next;
     wire  [4095:0] tables$th;
     wire  [4095:0] tables$bp_off;
     wire  [31:0] tables$rd_th;
@@ -400,7 +387,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     wire  [7:0] lookup$entry_q;
     wire  [31:0] lookup$size;
     wire  [31:0] lookup$entry_ts;
-    wire  lookup$size_sat;
+    wire  [7:0] lookup$flags;
     wire  [31:0] lookup$word_next;
     reg  arrival$reset;
     reg  arrival$act;
@@ -436,20 +423,24 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     wire  [31:0] arrival$ql_old;
     wire  [31:0] arrival$pc_old;
     wire  arrival$counted;
-    wire  arrival$pc_full;
-    wire  arrival$ql_full;
+    wire  [7:0] arrival$flags;
     wire  [31:0] arrival$qe_next;
     wire  [31:0] arrival$pi_next;
-    wire  arrival$pause;
-    wire  arrival$resume;
+    wire  arrival$pause_valid;
+    wire  [5:0] arrival$pause_port;
+    wire  [6:0] arrival$pause_queue;
+    wire  arrival$resume_valid;
+    wire  [5:0] arrival$resume_port;
+    wire  [6:0] arrival$resume_queue;
     wire  [127:0] arrival$nz_next;
     reg  bitmap$reset;
     reg  bitmap$live;
     reg  [31:0] bitmap$t_bm;
-    wire  bitmap$emit;
-    wire  [5:0] bitmap$port;
-    wire  [1:0] bitmap$chunk;
-    wire  [15:0] bitmap$offset;
+    reg  [127:0] bitmap$nz;
+    wire  bitmap$bm_valid;
+    wire  [5:0] bitmap$bm_port;
+    wire  [1:0] bitmap$bm_base;
+    wire  [31:0] bitmap$bm_bits;
     reg  snapshot$reset;
     reg  snapshot$enq_valid;
     reg  snapshot$request;
@@ -464,50 +455,36 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     wire  snapshot$pending;
     wire  [31:0] snapshot$data0;
     wire  [31:0] snapshot$data1;
-    reg  [5:0] qe$read_address;
-    reg  [7:0] qe$read_lane;
-    wire  [31:0] qe$lane_data;
-    reg  [5:0] qe$read_address_b;
-    reg  [7:0] qe$read_lane_b;
-    wire  [31:0] qe$lane_data_b;
-    reg  [5:0] qe$write_address;
-    reg  qe$write_enable;
-    reg  qe$write_clear;
-    reg  [7:0] qe$write_lane;
-    reg  [31:0] qe$write_value;
-    reg  [5:0] qd$read_address;
-    reg  [7:0] qd$read_lane;
-    wire  [31:0] qd$lane_data;
-    reg  [5:0] qd$read_address_b;
-    reg  [7:0] qd$read_lane_b;
-    wire  [31:0] qd$lane_data_b;
-    reg  [5:0] qd$write_address;
-    reg  qd$write_enable;
-    reg  qd$write_clear;
-    reg  [7:0] qd$write_lane;
-    reg  [31:0] qd$write_value;
-    reg  [5:0] pi$read_address;
-    reg  [7:0] pi$read_lane;
-    wire  [31:0] pi$lane_data;
-    reg  [5:0] pi$read_address_b;
-    reg  [7:0] pi$read_lane_b;
-    wire  [31:0] pi$lane_data_b;
-    reg  [5:0] pi$write_address;
-    reg  pi$write_enable;
-    reg  pi$write_clear;
-    reg  [7:0] pi$write_lane;
-    reg  [31:0] pi$write_value;
-    reg  [5:0] pd$read_address;
-    reg  [7:0] pd$read_lane;
-    wire  [31:0] pd$lane_data;
-    reg  [5:0] pd$read_address_b;
-    reg  [7:0] pd$read_lane_b;
-    wire  [31:0] pd$lane_data_b;
-    reg  [5:0] pd$write_address;
-    reg  pd$write_enable;
-    reg  pd$write_clear;
-    reg  [7:0] pd$write_lane;
-    reg  [31:0] pd$write_value;
+    reg  [5:0] counters$qrow_a;
+    reg  [5:0] counters$prow_a;
+    reg  [5:0] counters$qrow_d;
+    reg  [5:0] counters$prow_d;
+    reg  [7:0] counters$lane_qa;
+    reg  [7:0] counters$lane_pa;
+    reg  [7:0] counters$lane_qd;
+    reg  [7:0] counters$lane_pd;
+    reg  counters$e_write;
+    reg  [5:0] counters$e_row;
+    reg  [31:0] counters$qe_next;
+    reg  counters$i_write;
+    reg  [5:0] counters$i_row;
+    reg  [31:0] counters$pi_next;
+    reg  counters$d_write;
+    reg  [5:0] counters$d_row;
+    reg  [31:0] counters$qd_next;
+    reg  counters$dp_write;
+    reg  [5:0] counters$dp_row;
+    reg  [31:0] counters$pd_next;
+    reg  counters$sweep;
+    reg  [5:0] counters$sweep_row;
+    wire  [31:0] counters$a_qe;
+    wire  [31:0] counters$a_qd;
+    wire  [31:0] counters$a_pi;
+    wire  [31:0] counters$a_pd;
+    wire  [31:0] counters$d_qe;
+    wire  [31:0] counters$d_qd;
+    wire  [31:0] counters$d_pi;
+    wire  [31:0] counters$d_pd;
     reg  o_ready$d;
     wire  o_ready$q;
     reg  o_asg_valid$d;
@@ -522,31 +499,10 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     wire  o_asg_cnt$q;
     reg  o_asg_new$d;
     wire  o_asg_new$q;
-    reg  o_pause_valid$d;
-    wire  o_pause_valid$q;
-    reg  [5:0] o_pause_port$d;
-    wire  [5:0] o_pause_port$q;
-    reg  [6:0] o_pause_queue$d;
-    wire  [6:0] o_pause_queue$q;
-    reg  o_resume_valid$d;
-    wire  o_resume_valid$q;
-    reg  [5:0] o_resume_port$d;
-    wire  [5:0] o_resume_port$q;
-    reg  [6:0] o_resume_queue$d;
-    wire  [6:0] o_resume_queue$q;
-    reg  o_bm_valid$d;
-    wire  o_bm_valid$q;
-    reg  [5:0] o_bm_port$d;
-    wire  [5:0] o_bm_port$q;
-    reg  [1:0] o_bm_base$d;
-    wire  [1:0] o_bm_base$q;
-    reg  [31:0] o_bm_bits$d;
-    wire  [31:0] o_bm_bits$q;
 
     // Local signals
     reg  [7:0] flags;
     reg  [31:0] status_word;
-    reg  [127:0] bm_bits_wide;
 
     // Sub module instances
     bfc_tofino_loopback__csr csr(
@@ -591,6 +547,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .csr_addr(capture$csr_addr),
         .csr_wdata(capture$csr_wdata),
         .snap_index_next(capture$snap_index_next),
+        .ready(capture$ready),
         .addr_a(capture$addr_a),
         .addr_d(capture$addr_d),
         .qrow_a(capture$qrow_a),
@@ -628,7 +585,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .d_lane_u(capture$d_lane_u),
         .live(capture$live),
         .now_ts(capture$now_ts),
-        .now_ts_next(capture$now_ts_next)
+        .now_ts_next(capture$now_ts_next),
+        .flags(capture$flags)
     );
     bfc_tofino_loopback__flow_table flow_table(
         .clock(clock),
@@ -664,7 +622,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .base(frames$base),
         .bitmap(frames$bitmap),
         .paused(frames$paused),
-        .bad(frames$bad)
+        .flags(frames$flags)
     );
     bfc_tofino_loopback__departure departure(
         .ready(departure$ready),
@@ -683,16 +641,13 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .pi(departure$pi),
         .pd(departure$pd),
         .act(departure$act),
-        .bad(departure$bad),
-        .size_under(departure$size_under),
+        .flags(departure$flags),
         .dc_next(departure$dc_next),
         .pc_dec(departure$pc_dec),
-        .pc_under(departure$pc_under),
         .pc_write(departure$pc_write),
         .pc_old(departure$pc_old),
         .pc_after(departure$pc_after),
         .pd_next(departure$pd_next),
-        .ql_under(departure$ql_under),
         .emptied(departure$emptied),
         .qd_next(departure$qd_next),
         .qi(departure$qi),
@@ -703,10 +658,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .reset(tables$reset),
         .write(tables$write),
         .wdata(tables$wdata),
-        .th_index(tables$th_index),
-        .bpen_index(tables$bpen_index),
-        .th_index_next(tables$th_index_next),
-        .bpen_index_next(tables$bpen_index_next),
+        .value(tables$value),
+        .value_next(tables$value_next),
         .th(tables$th),
         .bp_off(tables$bp_off),
         .rd_th(tables$rd_th),
@@ -749,7 +702,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .entry_q(lookup$entry_q),
         .size(lookup$size),
         .entry_ts(lookup$entry_ts),
-        .size_sat(lookup$size_sat),
+        .flags(lookup$flags),
         .word_next(lookup$word_next)
     );
     bfc_tofino_loopback__arrival arrival(
@@ -788,12 +741,15 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .ql_old(arrival$ql_old),
         .pc_old(arrival$pc_old),
         .counted(arrival$counted),
-        .pc_full(arrival$pc_full),
-        .ql_full(arrival$ql_full),
+        .flags(arrival$flags),
         .qe_next(arrival$qe_next),
         .pi_next(arrival$pi_next),
-        .pause(arrival$pause),
-        .resume(arrival$resume),
+        .pause_valid(arrival$pause_valid),
+        .pause_port(arrival$pause_port),
+        .pause_queue(arrival$pause_queue),
+        .resume_valid(arrival$resume_valid),
+        .resume_port(arrival$resume_port),
+        .resume_queue(arrival$resume_queue),
         .nz_next(arrival$nz_next)
     );
     bfc_tofino_loopback__bitmap bitmap(
@@ -801,10 +757,11 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .reset(bitmap$reset),
         .live(bitmap$live),
         .t_bm(bitmap$t_bm),
-        .emit(bitmap$emit),
-        .port(bitmap$port),
-        .chunk(bitmap$chunk),
-        .offset(bitmap$offset)
+        .nz(bitmap$nz),
+        .bm_valid(bitmap$bm_valid),
+        .bm_port(bitmap$bm_port),
+        .bm_base(bitmap$bm_base),
+        .bm_bits(bitmap$bm_bits)
     );
     bfc_tofino_loopback__snapshot snapshot(
         .clock(clock),
@@ -823,61 +780,38 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .data0(snapshot$data0),
         .data1(snapshot$data1)
     );
-    bfc_tofino_loopback__qe qe(
+    bfc_tofino_loopback__counters counters(
         .clock(clock),
-        .read_address(qe$read_address),
-        .read_lane(qe$read_lane),
-        .lane_data(qe$lane_data),
-        .read_address_b(qe$read_address_b),
-        .read_lane_b(qe$read_lane_b),
-        .lane_data_b(qe$lane_data_b),
-        .write_address(qe$write_address),
-        .write_enable(qe$write_enable),
-        .write_clear(qe$write_clear),
-        .write_lane(qe$write_lane),
-        .write_value(qe$write_value)
-    );
-    bfc_tofino_loopback__qd qd(
-        .clock(clock),
-        .read_address(qd$read_address),
-        .read_lane(qd$read_lane),
-        .lane_data(qd$lane_data),
-        .read_address_b(qd$read_address_b),
-        .read_lane_b(qd$read_lane_b),
-        .lane_data_b(qd$lane_data_b),
-        .write_address(qd$write_address),
-        .write_enable(qd$write_enable),
-        .write_clear(qd$write_clear),
-        .write_lane(qd$write_lane),
-        .write_value(qd$write_value)
-    );
-    bfc_tofino_loopback__pi pi(
-        .clock(clock),
-        .read_address(pi$read_address),
-        .read_lane(pi$read_lane),
-        .lane_data(pi$lane_data),
-        .read_address_b(pi$read_address_b),
-        .read_lane_b(pi$read_lane_b),
-        .lane_data_b(pi$lane_data_b),
-        .write_address(pi$write_address),
-        .write_enable(pi$write_enable),
-        .write_clear(pi$write_clear),
-        .write_lane(pi$write_lane),
-        .write_value(pi$write_value)
-    );
-    bfc_tofino_loopback__pd pd(
-        .clock(clock),
-        .read_address(pd$read_address),
-        .read_lane(pd$read_lane),
-        .lane_data(pd$lane_data),
-        .read_address_b(pd$read_address_b),
-        .read_lane_b(pd$read_lane_b),
-        .lane_data_b(pd$lane_data_b),
-        .write_address(pd$write_address),
-        .write_enable(pd$write_enable),
-        .write_clear(pd$write_clear),
-        .write_lane(pd$write_lane),
-        .write_value(pd$write_value)
+        .qrow_a(counters$qrow_a),
+        .prow_a(counters$prow_a),
+        .qrow_d(counters$qrow_d),
+        .prow_d(counters$prow_d),
+        .lane_qa(counters$lane_qa),
+        .lane_pa(counters$lane_pa),
+        .lane_qd(counters$lane_qd),
+        .lane_pd(counters$lane_pd),
+        .e_write(counters$e_write),
+        .e_row(counters$e_row),
+        .qe_next(counters$qe_next),
+        .i_write(counters$i_write),
+        .i_row(counters$i_row),
+        .pi_next(counters$pi_next),
+        .d_write(counters$d_write),
+        .d_row(counters$d_row),
+        .qd_next(counters$qd_next),
+        .dp_write(counters$dp_write),
+        .dp_row(counters$dp_row),
+        .pd_next(counters$pd_next),
+        .sweep(counters$sweep),
+        .sweep_row(counters$sweep_row),
+        .a_qe(counters$a_qe),
+        .a_qd(counters$a_qd),
+        .a_pi(counters$a_pi),
+        .a_pd(counters$a_pd),
+        .d_qe(counters$d_qe),
+        .d_qd(counters$d_qd),
+        .d_pi(counters$d_pi),
+        .d_pd(counters$d_pd)
     );
     bfc_tofino_loopback__o_ready o_ready(
         .d(o_ready$d),
@@ -914,56 +848,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .q(o_asg_new$q),
         .clock(clock)
     );
-    bfc_tofino_loopback__o_pause_valid o_pause_valid(
-        .d(o_pause_valid$d),
-        .q(o_pause_valid$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_pause_port o_pause_port(
-        .d(o_pause_port$d),
-        .q(o_pause_port$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_pause_queue o_pause_queue(
-        .d(o_pause_queue$d),
-        .q(o_pause_queue$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_resume_valid o_resume_valid(
-        .d(o_resume_valid$d),
-        .q(o_resume_valid$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_resume_port o_resume_port(
-        .d(o_resume_port$d),
-        .q(o_resume_port$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_resume_queue o_resume_queue(
-        .d(o_resume_queue$d),
-        .q(o_resume_queue$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_bm_valid o_bm_valid(
-        .d(o_bm_valid$d),
-        .q(o_bm_valid$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_bm_port o_bm_port(
-        .d(o_bm_port$d),
-        .q(o_bm_port$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_bm_base o_bm_base(
-        .d(o_bm_base$d),
-        .q(o_bm_base$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__o_bm_bits o_bm_bits(
-        .d(o_bm_bits$d),
-        .q(o_bm_bits$q),
-        .clock(clock)
-    );
 
     // Update code
     always @(*) begin
@@ -974,16 +858,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         o_asg_key$d = o_asg_key$q;
         o_asg_cnt$d = o_asg_cnt$q;
         o_asg_new$d = o_asg_new$q;
-        o_pause_valid$d = o_pause_valid$q;
-        o_pause_port$d = o_pause_port$q;
-        o_pause_queue$d = o_pause_queue$q;
-        o_resume_valid$d = o_resume_valid$q;
-        o_resume_port$d = o_resume_port$q;
-        o_resume_queue$d = o_resume_queue$q;
-        o_bm_valid$d = o_bm_valid$q;
-        o_bm_port$d = o_bm_port$q;
-        o_bm_base$d = o_bm_base$q;
-        o_bm_bits$d = o_bm_bits$q;
         csr$reset = reset;
         capture$reset = reset;
         flow_table$reset = reset;
@@ -1021,26 +895,33 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         capture$csr_we = csr_we;
         capture$csr_addr = csr_addr;
         capture$csr_wdata = csr_wdata;
+        capture$ready = flow_table$ready;
         capture$snap_index_next = csr$value_next[(at_snap_index)+:(32)];
         flow_table$read_a = capture$addr_a;
         flow_table$read_d = capture$addr_d;
-        qe$read_address = capture$qrow_a;
-        qd$read_address = capture$qrow_a;
-        pi$read_address = capture$prow_a;
-        pd$read_address = capture$prow_a;
-        qe$read_address_b = deq_eg_port;
-        qd$read_address_b = deq_eg_port;
-        pi$read_address_b = deq_in_port;
-        pd$read_address_b = deq_in_port;
+        counters$qrow_a = capture$qrow_a;
+        counters$prow_a = capture$prow_a;
+        counters$qrow_d = deq_eg_port;
+        counters$prow_d = deq_in_port;
         snapshot$enq_valid = enq_valid;
-        qe$read_lane = lookup$lane_q;
-        qd$read_lane = lookup$lane_q;
-        pi$read_lane = capture$lane_p;
-        pd$read_lane = capture$lane_p;
-        qe$read_lane_b = capture$d_lane_q;
-        qd$read_lane_b = capture$d_lane_q;
-        pi$read_lane_b = capture$d_lane_u;
-        pd$read_lane_b = capture$d_lane_u;
+        counters$lane_qa = lookup$lane_q;
+        counters$lane_pa = capture$lane_p;
+        counters$lane_qd = capture$d_lane_q;
+        counters$lane_pd = capture$d_lane_u;
+        counters$e_write = lookup$act;
+        counters$e_row = capture$e_eg;
+        counters$qe_next = arrival$qe_next;
+        counters$i_write = arrival$counted;
+        counters$i_row = capture$e_in;
+        counters$pi_next = arrival$pi_next;
+        counters$d_write = departure$act;
+        counters$d_row = capture$d_eg;
+        counters$qd_next = departure$qd_next;
+        counters$dp_write = departure$pc_write;
+        counters$dp_row = capture$d_in;
+        counters$pd_next = departure$pd_next;
+        counters$sweep = flow_table$sweep;
+        counters$sweep_row = flow_table$sweep_row;
         flow_table$live = capture$live;
         flow_table$e_write = lookup$act;
         flow_table$e_word = lookup$word_next;
@@ -1049,10 +930,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         flow_table$d_ts = capture$now_ts;
         tables$write = csr$write;
         tables$wdata = capture$bus_wdata;
-        tables$th_index = csr$value[(at_th_index)+:(32)];
-        tables$bpen_index = csr$value[(at_bpen_index)+:(32)];
-        tables$th_index_next = csr$value_next[(at_th_index)+:(32)];
-        tables$bpen_index_next = csr$value_next[(at_bpen_index)+:(32)];
+        tables$value = csr$value;
+        tables$value_next = csr$value_next;
         frames$ready = flow_table$ready;
         frames$valid = capture$f_valid;
         frames$port = capture$f_port;
@@ -1071,10 +950,10 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         departure$len = capture$d_len;
         departure$ec = flow_table$d_ec;
         departure$dc = flow_table$d_dc;
-        departure$qe = qe$lane_data_b;
-        departure$qd = qd$lane_data_b;
-        departure$pi = pi$lane_data_b;
-        departure$pd = pd$lane_data_b;
+        departure$qe = counters$d_qe;
+        departure$qd = counters$d_qd;
+        departure$pi = counters$d_pi;
+        departure$pd = counters$d_pd;
         lookup$live = capture$live;
         lookup$ready = flow_table$ready;
         lookup$valid = capture$e_valid;
@@ -1108,10 +987,10 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         arrival$lane_q = lookup$lane_q;
         arrival$prow = capture$prow;
         arrival$lane_p = capture$lane_p;
-        arrival$qe = qe$lane_data;
-        arrival$qd = qd$lane_data;
-        arrival$pi = pi$lane_data;
-        arrival$pd = pd$lane_data;
+        arrival$qe = counters$a_qe;
+        arrival$qd = counters$a_qd;
+        arrival$pi = counters$a_pi;
+        arrival$pd = counters$a_pd;
         arrival$row_empty = lookup$row_empty;
         arrival$paused = frames$paused;
         arrival$th = tables$th;
@@ -1130,6 +1009,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         arrival$d_pc_old = departure$pc_old;
         arrival$d_pc_after = departure$pc_after;
         bitmap$live = capture$live;
+        bitmap$nz = arrival$nz_next;
         bitmap$t_bm = csr$value_next[(at_t_bm)+:(32)];
         snapshot$request = |(csr$write & snap_index_written);
         snapshot$index = csr$value[(at_snap_index)+:(32)];
@@ -1140,65 +1020,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         snapshot$pc = arrival$pc_old;
         snapshot$qlen = arrival$ql_old;
         snapshot$paused = frames$paused;
-        qe$write_enable = lookup$act;
-        qe$write_address = capture$e_eg;
-        qe$write_clear = 1'b0;
-        qe$write_lane = lookup$lane_q;
-        qe$write_value = arrival$qe_next;
-        qd$write_enable = departure$act;
-        qd$write_address = capture$d_eg;
-        qd$write_clear = 1'b0;
-        qd$write_lane = capture$d_lane_q;
-        qd$write_value = departure$qd_next;
-        pi$write_enable = arrival$counted;
-        pi$write_address = capture$e_in;
-        pi$write_clear = 1'b0;
-        pi$write_lane = capture$lane_p;
-        pi$write_value = arrival$pi_next;
-        pd$write_enable = departure$pc_write;
-        pd$write_address = capture$d_in;
-        pd$write_clear = 1'b0;
-        pd$write_lane = capture$d_lane_u;
-        pd$write_value = departure$pd_next;
-        if (flow_table$sweep) begin
-            qe$write_enable = 1'b1;
-            qe$write_address = flow_table$sweep_row;
-            qe$write_clear = 1'b1;
-            qd$write_enable = 1'b1;
-            qd$write_address = flow_table$sweep_row;
-            qd$write_clear = 1'b1;
-            pi$write_enable = 1'b1;
-            pi$write_address = flow_table$sweep_row;
-            pi$write_clear = 1'b1;
-            pd$write_enable = 1'b1;
-            pd$write_address = flow_table$sweep_row;
-            pd$write_clear = 1'b1;
-        end
-        flags = 8'h0;
-        if (frames$bad | departure$bad | (lookup$refused & flow_table$ready)) begin
-            flags = flags | f_bad_event;
-        end
-        if (~flow_table$ready & (capture$e_valid | capture$d_valid | capture$f_valid)) begin
-            flags = flags | f_not_ready;
-        end
-        if (lookup$act & lookup$size_sat) begin
-            flags = flags | f_size_saturated;
-        end
-        if (departure$act & departure$size_under) begin
-            flags = flags | f_size_underflow;
-        end
-        if (arrival$ql_full) begin
-            flags = flags | f_qlen_saturated;
-        end
-        if (departure$ql_under) begin
-            flags = flags | f_qlen_underflow;
-        end
-        if (arrival$pc_full) begin
-            flags = flags | f_pc_saturated;
-        end
-        if (departure$pc_under) begin
-            flags = flags | f_pc_underflow;
-        end
+        flags = capture$flags | frames$flags | departure$flags | lookup$flags | arrival$flags;
         csr$hw_set = {1016'd0, flags} << at_err;
         status_word = 32'h0;
         if (flow_table$ready_next) begin
@@ -1221,30 +1043,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
             o_asg_cnt$d = arrival$counted;
             o_asg_new$d = lookup$reassigned;
         end
-        o_pause_valid$d = arrival$pause;
-        o_pause_port$d = 6'h0;
-        o_pause_queue$d = 7'h0;
-        if (arrival$pause) begin
-            o_pause_port$d = capture$e_in;
-            o_pause_queue$d = capture$e_upq;
-        end
-        o_resume_valid$d = arrival$resume;
-        o_resume_port$d = 6'h0;
-        o_resume_queue$d = 7'h0;
-        if (arrival$resume) begin
-            o_resume_port$d = capture$d_in;
-            o_resume_queue$d = capture$d_upq;
-        end
-        o_bm_valid$d = bitmap$emit;
-        bm_bits_wide = arrival$nz_next >> bitmap$offset;
-        o_bm_port$d = 6'h0;
-        o_bm_base$d = 2'h0;
-        o_bm_bits$d = 32'h0;
-        if (bitmap$emit) begin
-            o_bm_port$d = bitmap$port;
-            o_bm_base$d = bitmap$chunk;
-            o_bm_bits$d = bm_bits_wide[31:0];
-        end
         if (reset) begin
             o_ready$d = 1'b0;
             o_asg_valid$d = 1'b0;
@@ -1253,16 +1051,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
             o_asg_key$d = 17'h0;
             o_asg_cnt$d = 1'b0;
             o_asg_new$d = 1'b0;
-            o_pause_valid$d = 1'b0;
-            o_pause_port$d = 6'h0;
-            o_pause_queue$d = 7'h0;
-            o_resume_valid$d = 1'b0;
-            o_resume_port$d = 6'h0;
-            o_resume_queue$d = 7'h0;
-            o_bm_valid$d = 1'b0;
-            o_bm_port$d = 6'h0;
-            o_bm_base$d = 2'h0;
-            o_bm_bits$d = 32'h0;
         end
         ready = o_ready$q;
         asg_valid = o_asg_valid$q;
@@ -1271,23 +1059,23 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         asg_ft_key = o_asg_key$q;
         asg_counter_incr = o_asg_cnt$q;
         asg_new = o_asg_new$q;
-        pause_valid = o_pause_valid$q;
-        pause_port = o_pause_port$q;
-        pause_queue = o_pause_queue$q;
-        resume_valid = o_resume_valid$q;
-        resume_port = o_resume_port$q;
-        resume_queue = o_resume_queue$q;
-        bm_valid = o_bm_valid$q;
-        bm_port = o_bm_port$q;
-        bm_base = o_bm_base$q;
-        bm_bits = o_bm_bits$q;
+        pause_valid = arrival$pause_valid;
+        pause_port = arrival$pause_port;
+        pause_queue = arrival$pause_queue;
+        resume_valid = arrival$resume_valid;
+        resume_port = arrival$resume_port;
+        resume_queue = arrival$resume_queue;
+        bm_valid = bitmap$bm_valid;
+        bm_port = bitmap$bm_port;
+        bm_base = bitmap$bm_base;
+        bm_bits = bitmap$bm_bits;
         csr_rdata = csr$rdata;
     end
 
 endmodule // top
 
 
-module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,qrow,lane_q,prow,lane_p,qe,qd,pi,pd,row_empty,paused,th,bp_off,d_act,d_eg,d_lane_q,d_qd_next,d_in,d_upq,d_lane_u,d_j,d_pc_dec,d_pc_write,d_pd_next,d_pc_old,d_pc_after,ql_old,pc_old,counted,pc_full,ql_full,qe_next,pi_next,pause,resume,nz_next);
+module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,qrow,lane_q,prow,lane_p,qe,qd,pi,pd,row_empty,paused,th,bp_off,d_act,d_eg,d_lane_q,d_qd_next,d_in,d_upq,d_lane_u,d_j,d_pc_dec,d_pc_write,d_pd_next,d_pc_old,d_pc_after,ql_old,pc_old,counted,flags,qe_next,pi_next,pause_valid,pause_port,pause_queue,resume_valid,resume_port,resume_queue,nz_next);
 
     // Module arguments
     input wire  clock;
@@ -1325,12 +1113,15 @@ module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,qrow,lane
     output reg  [31:0] ql_old;
     output reg  [31:0] pc_old;
     output reg  counted;
-    output reg  pc_full;
-    output reg  ql_full;
+    output reg  [7:0] flags;
     output reg  [31:0] qe_next;
     output reg  [31:0] pi_next;
-    output reg  pause;
-    output reg  resume;
+    output reg  pause_valid;
+    output reg  [5:0] pause_port;
+    output reg  [6:0] pause_queue;
+    output reg  resume_valid;
+    output reg  [5:0] resume_port;
+    output reg  [6:0] resume_queue;
     output reg  [127:0] nz_next;
 
     // Constant declarations
@@ -1345,12 +1136,28 @@ module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,qrow,lane
     localparam  one_32 = 32'h1;
     localparam  one_n = 128'h1;
     localparam  used_u = 128'hffffffffffffffffffffffffffffffff;
+    localparam  f_qlen_saturated = 8'h10;
+    localparam  f_pc_saturated = 8'h40;
 
     // Stub signals
     reg  [127:0] nz$d;
     wire  [127:0] nz$q;
+    reg  o_pause_valid$d;
+    wire  o_pause_valid$q;
+    reg  [5:0] o_pause_port$d;
+    wire  [5:0] o_pause_port$q;
+    reg  [6:0] o_pause_queue$d;
+    wire  [6:0] o_pause_queue$q;
+    reg  o_resume_valid$d;
+    wire  o_resume_valid$q;
+    reg  [5:0] o_resume_port$d;
+    wire  [5:0] o_resume_port$q;
+    reg  [6:0] o_resume_queue$d;
+    wire  [6:0] o_resume_queue$q;
 
     // Local signals
+    reg  pause;
+    reg  resume;
     reg  [31:0] qd_now;
     reg  [127:0] row_paused_wide;
     reg  [127:0] row_paused;
@@ -1375,17 +1182,52 @@ module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,qrow,lane
         .q(nz$q),
         .clock(clock)
     );
+    bfc_tofino_loopback__arrival$o_pause_valid o_pause_valid(
+        .d(o_pause_valid$d),
+        .q(o_pause_valid$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__arrival$o_pause_port o_pause_port(
+        .d(o_pause_port$d),
+        .q(o_pause_port$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__arrival$o_pause_queue o_pause_queue(
+        .d(o_pause_queue$d),
+        .q(o_pause_queue$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__arrival$o_resume_valid o_resume_valid(
+        .d(o_resume_valid$d),
+        .q(o_resume_valid$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__arrival$o_resume_port o_resume_port(
+        .d(o_resume_port$d),
+        .q(o_resume_port$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__arrival$o_resume_queue o_resume_queue(
+        .d(o_resume_queue$d),
+        .q(o_resume_queue$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
         nz$d = nz$q;
+        o_pause_valid$d = o_pause_valid$q;
+        o_pause_port$d = o_pause_port$q;
+        o_pause_queue$d = o_pause_queue$q;
+        o_resume_valid$d = o_resume_valid$q;
+        o_resume_port$d = o_resume_port$q;
+        o_resume_queue$d = o_resume_queue$q;
         qd_now = qd;
         if (d_act & (d_eg == qrow) & (d_lane_q == lane_q)) begin
             qd_now = d_qd_next;
         end
         ql_old = (qe - qd_now) & occ_max;
         ql_sat = (occ_max - ql_old) < {16'd0, len};
-        ql_full = act & ql_sat;
         qe_next = qe + {16'd0, len};
         if (ql_sat) begin
             qe_next = qd_now + occ_max;
@@ -1794,7 +1636,13 @@ module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,qrow,lane
         pc_start = (pi - pd) & pc_max;
         pc_old = (pi - pd_now) & pc_max;
         pc_sat = pc_old == pc_max;
-        pc_full = act & above & bp & pc_sat;
+        flags = 8'h0;
+        if (act & ql_sat) begin
+            flags = f_qlen_saturated;
+        end
+        if (act & above & bp & pc_sat) begin
+            flags = flags | f_pc_saturated;
+        end
         counted = act & above & bp & ~pc_sat;
         pi_next = pi + one_32;
         pc_fin = pc_old;
@@ -1825,8 +1673,34 @@ module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,qrow,lane
             end
         end
         nz$d = nz_next & used_u;
+        o_pause_valid$d = pause;
+        o_pause_port$d = 6'h0;
+        o_pause_queue$d = 7'h0;
+        if (pause) begin
+            o_pause_port$d = in_port;
+            o_pause_queue$d = upq;
+        end
+        o_resume_valid$d = resume;
+        o_resume_port$d = 6'h0;
+        o_resume_queue$d = 7'h0;
+        if (resume) begin
+            o_resume_port$d = d_in;
+            o_resume_queue$d = d_upq;
+        end
+        pause_valid = o_pause_valid$q;
+        pause_port = o_pause_port$q;
+        pause_queue = o_pause_queue$q;
+        resume_valid = o_resume_valid$q;
+        resume_port = o_resume_port$q;
+        resume_queue = o_resume_queue$q;
         if (reset) begin
             nz$d = 128'h0;
+            o_pause_valid$d = 1'b0;
+            o_pause_port$d = 6'h0;
+            o_pause_queue$d = 7'h0;
+            o_resume_valid$d = 1'b0;
+            o_resume_port$d = 6'h0;
+            o_resume_queue$d = 7'h0;
         end
     end
 
@@ -1852,17 +1726,132 @@ module bfc_tofino_loopback__arrival$nz(d,q,clock);
 endmodule // bfc_tofino_loopback__arrival$nz
 
 
-module bfc_tofino_loopback__bitmap(clock,reset,live,t_bm,emit,port,chunk,offset);
+module bfc_tofino_loopback__arrival$o_pause_port(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__arrival$o_pause_port
+
+
+module bfc_tofino_loopback__arrival$o_pause_queue(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__arrival$o_pause_queue
+
+
+module bfc_tofino_loopback__arrival$o_pause_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__arrival$o_pause_valid
+
+
+module bfc_tofino_loopback__arrival$o_resume_port(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__arrival$o_resume_port
+
+
+module bfc_tofino_loopback__arrival$o_resume_queue(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__arrival$o_resume_queue
+
+
+module bfc_tofino_loopback__arrival$o_resume_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__arrival$o_resume_valid
+
+
+module bfc_tofino_loopback__bitmap(clock,reset,live,t_bm,nz,bm_valid,bm_port,bm_base,bm_bits);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  live;
     input wire  [31:0] t_bm;
-    output reg  emit;
-    output reg  [5:0] port;
-    output reg  [1:0] chunk;
-    output reg  [15:0] offset;
+    input wire  [127:0] nz;
+    output reg  bm_valid;
+    output reg  [5:0] bm_port;
+    output reg  [1:0] bm_base;
+    output reg  [31:0] bm_bits;
 
     // Constant declarations
     localparam  n_ports = 8'h8;
@@ -1880,9 +1869,20 @@ module bfc_tofino_loopback__bitmap(clock,reset,live,t_bm,emit,port,chunk,offset)
     wire  [31:0] port_c$q;
     reg  [7:0] chunk_c$d;
     wire  [7:0] chunk_c$q;
+    reg  o_valid$d;
+    wire  o_valid$q;
+    reg  [5:0] o_port$d;
+    wire  [5:0] o_port$q;
+    reg  [1:0] o_base$d;
+    wire  [1:0] o_base$q;
+    reg  [31:0] o_bits$d;
+    wire  [31:0] o_bits$q;
 
     // Local signals
     reg  running;
+    reg  emit;
+    reg  [15:0] offset;
+    reg  [127:0] nz_wide;
 
     // Sub module instances
     bfc_tofino_loopback__bitmap$slot slot(
@@ -1900,16 +1900,38 @@ module bfc_tofino_loopback__bitmap(clock,reset,live,t_bm,emit,port,chunk,offset)
         .q(chunk_c$q),
         .clock(clock)
     );
+    bfc_tofino_loopback__bitmap$o_valid o_valid(
+        .d(o_valid$d),
+        .q(o_valid$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__bitmap$o_port o_port(
+        .d(o_port$d),
+        .q(o_port$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__bitmap$o_base o_base(
+        .d(o_base$d),
+        .q(o_base$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__bitmap$o_bits o_bits(
+        .d(o_bits$d),
+        .q(o_bits$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
         slot$d = slot$q;
         port_c$d = port_c$q;
         chunk_c$d = chunk_c$q;
+        o_valid$d = o_valid$q;
+        o_port$d = o_port$q;
+        o_base$d = o_base$q;
+        o_bits$d = o_bits$q;
         running = live & |t_bm;
         emit = running & (port_c$q < {24'd0, n_ports});
-        port = port_c$q[5:0];
-        chunk = chunk_c$q[1:0];
         offset = (port_c$q[15:0] << upstream_bits) + ({8'd0, chunk_c$q} << 32'h5);
         slot$d = slot$q & mask_24;
         port_c$d = port_c$q & port_mask;
@@ -1932,7 +1954,25 @@ module bfc_tofino_loopback__bitmap(clock,reset,live,t_bm,emit,port,chunk,offset)
                 end
             end
         end
+        nz_wide = nz >> offset;
+        o_valid$d = emit;
+        o_port$d = 6'h0;
+        o_base$d = 2'h0;
+        o_bits$d = 32'h0;
+        if (emit) begin
+            o_port$d = port_c$q[5:0];
+            o_base$d = chunk_c$q[1:0];
+            o_bits$d = nz_wide[31:0];
+        end
+        bm_valid = o_valid$q;
+        bm_port = o_port$q;
+        bm_base = o_base$q;
+        bm_bits = o_bits$q;
         if (reset) begin
+            o_valid$d = 1'b0;
+            o_port$d = 6'h0;
+            o_base$d = 2'h0;
+            o_bits$d = 32'h0;
             slot$d = 32'h0;
             port_c$d = 32'h0;
             chunk_c$d = 8'h0;
@@ -1959,6 +1999,82 @@ module bfc_tofino_loopback__bitmap$chunk_c(d,q,clock);
     end
 
 endmodule // bfc_tofino_loopback__bitmap$chunk_c
+
+
+module bfc_tofino_loopback__bitmap$o_base(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__bitmap$o_base
+
+
+module bfc_tofino_loopback__bitmap$o_bits(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__bitmap$o_bits
+
+
+module bfc_tofino_loopback__bitmap$o_port(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__bitmap$o_port
+
+
+module bfc_tofino_loopback__bitmap$o_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__bitmap$o_valid
 
 
 module bfc_tofino_loopback__bitmap$port_c(d,q,clock);
@@ -1999,7 +2115,7 @@ module bfc_tofino_loopback__bitmap$slot(d,q,clock);
 endmodule // bfc_tofino_loopback__bitmap$slot
 
 
-module bfc_tofino_loopback__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_len,enq_upstream_q,enq_class,deq_valid,deq_eg_port,deq_queue,deq_ft_key,deq_counter_incr,deq_in_port,deq_upstream_q,deq_len,rx_valid,rx_port,rx_kind,rx_queue,rx_base,rx_bitmap,csr_we,csr_addr,csr_wdata,snap_index_next,addr_a,addr_d,qrow_a,prow_a,e_valid,e_in,e_eg,e_len,e_upq,e_class,e_key,e_hash,d_valid,d_eg,d_q,d_key,d_cnt,d_in,d_upq,d_len,f_valid,f_port,f_kind,f_queue,f_base,f_bitmap,bus_we,bus_addr,bus_wdata,qrow,prow,lane_p,snap_lane_q,d_lane_q,d_lane_u,live,now_ts,now_ts_next);
+module bfc_tofino_loopback__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_len,enq_upstream_q,enq_class,deq_valid,deq_eg_port,deq_queue,deq_ft_key,deq_counter_incr,deq_in_port,deq_upstream_q,deq_len,rx_valid,rx_port,rx_kind,rx_queue,rx_base,rx_bitmap,csr_we,csr_addr,csr_wdata,snap_index_next,ready,addr_a,addr_d,qrow_a,prow_a,e_valid,e_in,e_eg,e_len,e_upq,e_class,e_key,e_hash,d_valid,d_eg,d_q,d_key,d_cnt,d_in,d_upq,d_len,f_valid,f_port,f_kind,f_queue,f_base,f_bitmap,bus_we,bus_addr,bus_wdata,qrow,prow,lane_p,snap_lane_q,d_lane_q,d_lane_u,live,now_ts,now_ts_next,flags);
 
     // Module arguments
     input wire  clock;
@@ -2029,6 +2145,7 @@ module bfc_tofino_loopback__capture(clock,reset,enq_valid,enq_in_port,enq_eg_por
     input wire  [5:0] csr_addr;
     input wire  [31:0] csr_wdata;
     input wire  [31:0] snap_index_next;
+    input wire  ready;
     output reg  [19:0] addr_a;
     output reg  [19:0] addr_d;
     output reg  [5:0] qrow_a;
@@ -2067,6 +2184,7 @@ module bfc_tofino_loopback__capture(clock,reset,enq_valid,enq_in_port,enq_eg_por
     output reg  live;
     output reg  [31:0] now_ts;
     output reg  [31:0] now_ts_next;
+    output reg  [7:0] flags;
 
     // Constant declarations
     localparam  crc_masks = 2048'h8fc8e57b1c37961247e472bd8e1bcb0923f2395ec70de58411f91caf6386f2c208fc8e57b1c37961047e472bd8e1bcb08df7c6eef047484a46fbe3777823a425acb514c0a0264400d9926f1b4c24b412e301d2f6ba25cc1bfe480c004125701f7f2406002092b80fb05ae67b0c7eca15d7e596469a08f3186bf2cb234d04798c35f96591a6823cc61afcb2c8d3411e6382b6bc1f75971923ce93bb74a6fc1a83e88138c14f499b5374409c60a7a4cda9b5e8ab4b4fe5f0c6d53cb0debbc56e716a9e586f5de2b738ba87c94cb2c6cd8ed28b01dd4554f0d5e68d6595be9dee78fc8e57b1c379612e7e472bd8e1bcb0973f2395ec70de584b1f91caf6386f2c25;
@@ -2083,6 +2201,7 @@ module bfc_tofino_loopback__capture(clock,reset,enq_valid,enq_in_port,enq_eg_por
     localparam  ts_shift = 8'h6;
     localparam  ts_mask = 32'hffff;
     localparam  one_48 = 48'h1;
+    localparam  f_not_ready = 8'h2;
 
     // Stub signals
     reg  r_e_valid$d;
@@ -2649,6 +2768,10 @@ module bfc_tofino_loopback__capture(clock,reset,enq_valid,enq_in_port,enq_eg_por
         live = r_live$q;
         now_ts = now_wide[31:0] & ts_mask;
         now_ts_next = now_next_wide[31:0] & ts_mask;
+        flags = 8'h0;
+        if (~ready & (r_e_valid$q | r_d_valid$q | r_f_valid$q)) begin
+            flags = f_not_ready;
+        end
         if (reset) begin
             r_e_valid$d = 1'b0;
             r_e_in$d = 6'h0;
@@ -3310,6 +3433,518 @@ module bfc_tofino_loopback__capture$r_snap_lane_q(d,q,clock);
 endmodule // bfc_tofino_loopback__capture$r_snap_lane_q
 
 
+module bfc_tofino_loopback__counters(clock,qrow_a,prow_a,qrow_d,prow_d,lane_qa,lane_pa,lane_qd,lane_pd,e_write,e_row,qe_next,i_write,i_row,pi_next,d_write,d_row,qd_next,dp_write,dp_row,pd_next,sweep,sweep_row,a_qe,a_qd,a_pi,a_pd,d_qe,d_qd,d_pi,d_pd);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [5:0] qrow_a;
+    input wire  [5:0] prow_a;
+    input wire  [5:0] qrow_d;
+    input wire  [5:0] prow_d;
+    input wire  [7:0] lane_qa;
+    input wire  [7:0] lane_pa;
+    input wire  [7:0] lane_qd;
+    input wire  [7:0] lane_pd;
+    input wire  e_write;
+    input wire  [5:0] e_row;
+    input wire  [31:0] qe_next;
+    input wire  i_write;
+    input wire  [5:0] i_row;
+    input wire  [31:0] pi_next;
+    input wire  d_write;
+    input wire  [5:0] d_row;
+    input wire  [31:0] qd_next;
+    input wire  dp_write;
+    input wire  [5:0] dp_row;
+    input wire  [31:0] pd_next;
+    input wire  sweep;
+    input wire  [5:0] sweep_row;
+    output reg  [31:0] a_qe;
+    output reg  [31:0] a_qd;
+    output reg  [31:0] a_pi;
+    output reg  [31:0] a_pd;
+    output reg  [31:0] d_qe;
+    output reg  [31:0] d_qd;
+    output reg  [31:0] d_pi;
+    output reg  [31:0] d_pd;
+
+    // Stub signals
+    reg  [5:0] qe$read_address;
+    reg  [7:0] qe$read_lane;
+    wire  [31:0] qe$lane_data;
+    reg  [5:0] qe$read_address_b;
+    reg  [7:0] qe$read_lane_b;
+    wire  [31:0] qe$lane_data_b;
+    reg  [5:0] qe$write_address;
+    reg  qe$write_enable;
+    reg  qe$write_clear;
+    reg  [7:0] qe$write_lane;
+    reg  [31:0] qe$write_value;
+    reg  [5:0] qd$read_address;
+    reg  [7:0] qd$read_lane;
+    wire  [31:0] qd$lane_data;
+    reg  [5:0] qd$read_address_b;
+    reg  [7:0] qd$read_lane_b;
+    wire  [31:0] qd$lane_data_b;
+    reg  [5:0] qd$write_address;
+    reg  qd$write_enable;
+    reg  qd$write_clear;
+    reg  [7:0] qd$write_lane;
+    reg  [31:0] qd$write_value;
+    reg  [5:0] pi$read_address;
+    reg  [7:0] pi$read_lane;
+    wire  [31:0] pi$lane_data;
+    reg  [5:0] pi$read_address_b;
+    reg  [7:0] pi$read_lane_b;
+    wire  [31:0] pi$lane_data_b;
+    reg  [5:0] pi$write_address;
+    reg  pi$write_enable;
+    reg  pi$write_clear;
+    reg  [7:0] pi$write_lane;
+    reg  [31:0] pi$write_value;
+    reg  [5:0] pd$read_address;
+    reg  [7:0] pd$read_lane;
+    wire  [31:0] pd$lane_data;
+    reg  [5:0] pd$read_address_b;
+    reg  [7:0] pd$read_lane_b;
+    wire  [31:0] pd$lane_data_b;
+    reg  [5:0] pd$write_address;
+    reg  pd$write_enable;
+    reg  pd$write_clear;
+    reg  [7:0] pd$write_lane;
+    reg  [31:0] pd$write_value;
+
+    // Sub module instances
+    bfc_tofino_loopback__counters$qe qe(
+        .clock(clock),
+        .read_address(qe$read_address),
+        .read_lane(qe$read_lane),
+        .lane_data(qe$lane_data),
+        .read_address_b(qe$read_address_b),
+        .read_lane_b(qe$read_lane_b),
+        .lane_data_b(qe$lane_data_b),
+        .write_address(qe$write_address),
+        .write_enable(qe$write_enable),
+        .write_clear(qe$write_clear),
+        .write_lane(qe$write_lane),
+        .write_value(qe$write_value)
+    );
+    bfc_tofino_loopback__counters$qd qd(
+        .clock(clock),
+        .read_address(qd$read_address),
+        .read_lane(qd$read_lane),
+        .lane_data(qd$lane_data),
+        .read_address_b(qd$read_address_b),
+        .read_lane_b(qd$read_lane_b),
+        .lane_data_b(qd$lane_data_b),
+        .write_address(qd$write_address),
+        .write_enable(qd$write_enable),
+        .write_clear(qd$write_clear),
+        .write_lane(qd$write_lane),
+        .write_value(qd$write_value)
+    );
+    bfc_tofino_loopback__counters$pi pi(
+        .clock(clock),
+        .read_address(pi$read_address),
+        .read_lane(pi$read_lane),
+        .lane_data(pi$lane_data),
+        .read_address_b(pi$read_address_b),
+        .read_lane_b(pi$read_lane_b),
+        .lane_data_b(pi$lane_data_b),
+        .write_address(pi$write_address),
+        .write_enable(pi$write_enable),
+        .write_clear(pi$write_clear),
+        .write_lane(pi$write_lane),
+        .write_value(pi$write_value)
+    );
+    bfc_tofino_loopback__counters$pd pd(
+        .clock(clock),
+        .read_address(pd$read_address),
+        .read_lane(pd$read_lane),
+        .lane_data(pd$lane_data),
+        .read_address_b(pd$read_address_b),
+        .read_lane_b(pd$read_lane_b),
+        .lane_data_b(pd$lane_data_b),
+        .write_address(pd$write_address),
+        .write_enable(pd$write_enable),
+        .write_clear(pd$write_clear),
+        .write_lane(pd$write_lane),
+        .write_value(pd$write_value)
+    );
+
+    // Update code
+    always @(*) begin
+        qe$read_address = qrow_a;
+        qd$read_address = qrow_a;
+        pi$read_address = prow_a;
+        pd$read_address = prow_a;
+        qe$read_address_b = qrow_d;
+        qd$read_address_b = qrow_d;
+        pi$read_address_b = prow_d;
+        pd$read_address_b = prow_d;
+        qe$read_lane = lane_qa;
+        qd$read_lane = lane_qa;
+        pi$read_lane = lane_pa;
+        pd$read_lane = lane_pa;
+        qe$read_lane_b = lane_qd;
+        qd$read_lane_b = lane_qd;
+        pi$read_lane_b = lane_pd;
+        pd$read_lane_b = lane_pd;
+        a_qe = qe$lane_data;
+        a_qd = qd$lane_data;
+        a_pi = pi$lane_data;
+        a_pd = pd$lane_data;
+        d_qe = qe$lane_data_b;
+        d_qd = qd$lane_data_b;
+        d_pi = pi$lane_data_b;
+        d_pd = pd$lane_data_b;
+        qe$write_enable = e_write;
+        qe$write_address = e_row;
+        qe$write_clear = 1'b0;
+        qe$write_lane = lane_qa;
+        qe$write_value = qe_next;
+        pi$write_enable = i_write;
+        pi$write_address = i_row;
+        pi$write_clear = 1'b0;
+        pi$write_lane = lane_pa;
+        pi$write_value = pi_next;
+        qd$write_enable = d_write;
+        qd$write_address = d_row;
+        qd$write_clear = 1'b0;
+        qd$write_lane = lane_qd;
+        qd$write_value = qd_next;
+        pd$write_enable = dp_write;
+        pd$write_address = dp_row;
+        pd$write_clear = 1'b0;
+        pd$write_lane = lane_pd;
+        pd$write_value = pd_next;
+        if (sweep) begin
+            qe$write_enable = 1'b1;
+            qe$write_address = sweep_row;
+            qe$write_clear = 1'b1;
+            qd$write_enable = 1'b1;
+            qd$write_address = sweep_row;
+            qd$write_clear = 1'b1;
+            pi$write_enable = 1'b1;
+            pi$write_address = sweep_row;
+            pi$write_clear = 1'b1;
+            pd$write_enable = 1'b1;
+            pd$write_address = sweep_row;
+            pd$write_clear = 1'b1;
+        end
+    end
+
+endmodule // bfc_tofino_loopback__counters
+
+
+module bfc_tofino_loopback__counters$pd(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [5:0] read_address;
+    input wire  [7:0] read_lane;
+    output reg  [31:0] lane_data;
+    input wire  [5:0] read_address_b;
+    input wire  [7:0] read_lane_b;
+    output reg  [31:0] lane_data_b;
+    input wire  [5:0] write_address;
+    input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
+
+    // Update code (custom)
+    reg [287:0] mem [0:7];
+    reg [287:0] word_a;
+    reg [287:0] word_b;
+    reg [2:0] row_a;
+    reg [2:0] row_b;
+    reg last_write;
+    reg last_clear;
+    reg [2:0] last_row;
+    reg [3:0] last_lane;
+    reg [17:0] last_value;
+    wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
+    wire unused_lane_high = ^{read_lane[7:4], read_lane_b[7:4], write_lane[7:4]};
+    wire unused_value_high = ^write_value[31:18];
+
+    always @(posedge clock) begin
+       word_a <= mem[read_address[2:0]];
+       word_b <= mem[read_address_b[2:0]];
+       row_a <= read_address[2:0];
+       row_b <= read_address_b[2:0];
+       last_write <= write_enable;
+       last_clear <= write_clear;
+       last_row <= write_address[2:0];
+       last_lane <= write_lane[3:0];
+       last_value <= write_value[17:0];
+       if (write_enable) begin
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 288'd0;
+          end else begin
+             case (write_lane[3:0])
+                4'd0: mem[write_address[2:0]][17:0] <= write_value[17:0];
+                4'd1: mem[write_address[2:0]][35:18] <= write_value[17:0];
+                4'd2: mem[write_address[2:0]][53:36] <= write_value[17:0];
+                4'd3: mem[write_address[2:0]][71:54] <= write_value[17:0];
+                4'd4: mem[write_address[2:0]][89:72] <= write_value[17:0];
+                4'd5: mem[write_address[2:0]][107:90] <= write_value[17:0];
+                4'd6: mem[write_address[2:0]][125:108] <= write_value[17:0];
+                4'd7: mem[write_address[2:0]][143:126] <= write_value[17:0];
+                4'd8: mem[write_address[2:0]][161:144] <= write_value[17:0];
+                4'd9: mem[write_address[2:0]][179:162] <= write_value[17:0];
+                4'd10: mem[write_address[2:0]][197:180] <= write_value[17:0];
+                4'd11: mem[write_address[2:0]][215:198] <= write_value[17:0];
+                4'd12: mem[write_address[2:0]][233:216] <= write_value[17:0];
+                4'd13: mem[write_address[2:0]][251:234] <= write_value[17:0];
+                4'd14: mem[write_address[2:0]][269:252] <= write_value[17:0];
+                4'd15: mem[write_address[2:0]][287:270] <= write_value[17:0];
+                default: ;
+             endcase
+          end
+       end
+    end
+
+    wire [511:0] word_a_lanes = {14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
+    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
+    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
+    wire [511:0] word_b_lanes = {14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
+    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
+    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
+endmodule // bfc_tofino_loopback__counters$pd
+
+
+module bfc_tofino_loopback__counters$pi(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [5:0] read_address;
+    input wire  [7:0] read_lane;
+    output reg  [31:0] lane_data;
+    input wire  [5:0] read_address_b;
+    input wire  [7:0] read_lane_b;
+    output reg  [31:0] lane_data_b;
+    input wire  [5:0] write_address;
+    input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
+
+    // Update code (custom)
+    reg [287:0] mem [0:7];
+    reg [287:0] word_a;
+    reg [287:0] word_b;
+    reg [2:0] row_a;
+    reg [2:0] row_b;
+    reg last_write;
+    reg last_clear;
+    reg [2:0] last_row;
+    reg [3:0] last_lane;
+    reg [17:0] last_value;
+    wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
+    wire unused_lane_high = ^{read_lane[7:4], read_lane_b[7:4], write_lane[7:4]};
+    wire unused_value_high = ^write_value[31:18];
+
+    always @(posedge clock) begin
+       word_a <= mem[read_address[2:0]];
+       word_b <= mem[read_address_b[2:0]];
+       row_a <= read_address[2:0];
+       row_b <= read_address_b[2:0];
+       last_write <= write_enable;
+       last_clear <= write_clear;
+       last_row <= write_address[2:0];
+       last_lane <= write_lane[3:0];
+       last_value <= write_value[17:0];
+       if (write_enable) begin
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 288'd0;
+          end else begin
+             case (write_lane[3:0])
+                4'd0: mem[write_address[2:0]][17:0] <= write_value[17:0];
+                4'd1: mem[write_address[2:0]][35:18] <= write_value[17:0];
+                4'd2: mem[write_address[2:0]][53:36] <= write_value[17:0];
+                4'd3: mem[write_address[2:0]][71:54] <= write_value[17:0];
+                4'd4: mem[write_address[2:0]][89:72] <= write_value[17:0];
+                4'd5: mem[write_address[2:0]][107:90] <= write_value[17:0];
+                4'd6: mem[write_address[2:0]][125:108] <= write_value[17:0];
+                4'd7: mem[write_address[2:0]][143:126] <= write_value[17:0];
+                4'd8: mem[write_address[2:0]][161:144] <= write_value[17:0];
+                4'd9: mem[write_address[2:0]][179:162] <= write_value[17:0];
+                4'd10: mem[write_address[2:0]][197:180] <= write_value[17:0];
+                4'd11: mem[write_address[2:0]][215:198] <= write_value[17:0];
+                4'd12: mem[write_address[2:0]][233:216] <= write_value[17:0];
+                4'd13: mem[write_address[2:0]][251:234] <= write_value[17:0];
+                4'd14: mem[write_address[2:0]][269:252] <= write_value[17:0];
+                4'd15: mem[write_address[2:0]][287:270] <= write_value[17:0];
+                default: ;
+             endcase
+          end
+       end
+    end
+
+    wire [511:0] word_a_lanes = {14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
+    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
+    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
+    wire [511:0] word_b_lanes = {14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
+    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
+    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
+endmodule // bfc_tofino_loopback__counters$pi
+
+
+module bfc_tofino_loopback__counters$qd(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [5:0] read_address;
+    input wire  [7:0] read_lane;
+    output reg  [31:0] lane_data;
+    input wire  [5:0] read_address_b;
+    input wire  [7:0] read_lane_b;
+    output reg  [31:0] lane_data_b;
+    input wire  [5:0] write_address;
+    input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
+
+    // Update code (custom)
+    reg [383:0] mem [0:7];
+    reg [383:0] word_a;
+    reg [383:0] word_b;
+    reg [2:0] row_a;
+    reg [2:0] row_b;
+    reg last_write;
+    reg last_clear;
+    reg [2:0] last_row;
+    reg [3:0] last_lane;
+    reg [23:0] last_value;
+    wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
+    wire unused_lane_high = ^{read_lane[7:4], read_lane_b[7:4], write_lane[7:4]};
+    wire unused_value_high = ^write_value[31:24];
+
+    always @(posedge clock) begin
+       word_a <= mem[read_address[2:0]];
+       word_b <= mem[read_address_b[2:0]];
+       row_a <= read_address[2:0];
+       row_b <= read_address_b[2:0];
+       last_write <= write_enable;
+       last_clear <= write_clear;
+       last_row <= write_address[2:0];
+       last_lane <= write_lane[3:0];
+       last_value <= write_value[23:0];
+       if (write_enable) begin
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 384'd0;
+          end else begin
+             case (write_lane[3:0])
+                4'd0: mem[write_address[2:0]][23:0] <= write_value[23:0];
+                4'd1: mem[write_address[2:0]][47:24] <= write_value[23:0];
+                4'd2: mem[write_address[2:0]][71:48] <= write_value[23:0];
+                4'd3: mem[write_address[2:0]][95:72] <= write_value[23:0];
+                4'd4: mem[write_address[2:0]][119:96] <= write_value[23:0];
+                4'd5: mem[write_address[2:0]][143:120] <= write_value[23:0];
+                4'd6: mem[write_address[2:0]][167:144] <= write_value[23:0];
+                4'd7: mem[write_address[2:0]][191:168] <= write_value[23:0];
+                4'd8: mem[write_address[2:0]][215:192] <= write_value[23:0];
+                4'd9: mem[write_address[2:0]][239:216] <= write_value[23:0];
+                4'd10: mem[write_address[2:0]][263:240] <= write_value[23:0];
+                4'd11: mem[write_address[2:0]][287:264] <= write_value[23:0];
+                4'd12: mem[write_address[2:0]][311:288] <= write_value[23:0];
+                4'd13: mem[write_address[2:0]][335:312] <= write_value[23:0];
+                4'd14: mem[write_address[2:0]][359:336] <= write_value[23:0];
+                4'd15: mem[write_address[2:0]][383:360] <= write_value[23:0];
+                default: ;
+             endcase
+          end
+       end
+    end
+
+    wire [511:0] word_a_lanes = {8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
+    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
+    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
+    wire [511:0] word_b_lanes = {8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
+    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
+    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
+endmodule // bfc_tofino_loopback__counters$qd
+
+
+module bfc_tofino_loopback__counters$qe(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [5:0] read_address;
+    input wire  [7:0] read_lane;
+    output reg  [31:0] lane_data;
+    input wire  [5:0] read_address_b;
+    input wire  [7:0] read_lane_b;
+    output reg  [31:0] lane_data_b;
+    input wire  [5:0] write_address;
+    input wire  write_enable;
+    input wire  write_clear;
+    input wire  [7:0] write_lane;
+    input wire  [31:0] write_value;
+
+    // Update code (custom)
+    reg [383:0] mem [0:7];
+    reg [383:0] word_a;
+    reg [383:0] word_b;
+    reg [2:0] row_a;
+    reg [2:0] row_b;
+    reg last_write;
+    reg last_clear;
+    reg [2:0] last_row;
+    reg [3:0] last_lane;
+    reg [23:0] last_value;
+    wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
+    wire unused_lane_high = ^{read_lane[7:4], read_lane_b[7:4], write_lane[7:4]};
+    wire unused_value_high = ^write_value[31:24];
+
+    always @(posedge clock) begin
+       word_a <= mem[read_address[2:0]];
+       word_b <= mem[read_address_b[2:0]];
+       row_a <= read_address[2:0];
+       row_b <= read_address_b[2:0];
+       last_write <= write_enable;
+       last_clear <= write_clear;
+       last_row <= write_address[2:0];
+       last_lane <= write_lane[3:0];
+       last_value <= write_value[23:0];
+       if (write_enable) begin
+          if (write_clear) begin
+             mem[write_address[2:0]] <= 384'd0;
+          end else begin
+             case (write_lane[3:0])
+                4'd0: mem[write_address[2:0]][23:0] <= write_value[23:0];
+                4'd1: mem[write_address[2:0]][47:24] <= write_value[23:0];
+                4'd2: mem[write_address[2:0]][71:48] <= write_value[23:0];
+                4'd3: mem[write_address[2:0]][95:72] <= write_value[23:0];
+                4'd4: mem[write_address[2:0]][119:96] <= write_value[23:0];
+                4'd5: mem[write_address[2:0]][143:120] <= write_value[23:0];
+                4'd6: mem[write_address[2:0]][167:144] <= write_value[23:0];
+                4'd7: mem[write_address[2:0]][191:168] <= write_value[23:0];
+                4'd8: mem[write_address[2:0]][215:192] <= write_value[23:0];
+                4'd9: mem[write_address[2:0]][239:216] <= write_value[23:0];
+                4'd10: mem[write_address[2:0]][263:240] <= write_value[23:0];
+                4'd11: mem[write_address[2:0]][287:264] <= write_value[23:0];
+                4'd12: mem[write_address[2:0]][311:288] <= write_value[23:0];
+                4'd13: mem[write_address[2:0]][335:312] <= write_value[23:0];
+                4'd14: mem[write_address[2:0]][359:336] <= write_value[23:0];
+                4'd15: mem[write_address[2:0]][383:360] <= write_value[23:0];
+                default: ;
+             endcase
+          end
+       end
+    end
+
+    wire [511:0] word_a_lanes = {8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
+    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
+    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
+    wire [511:0] word_b_lanes = {8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
+    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
+    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
+endmodule // bfc_tofino_loopback__counters$qe
+
+
 module bfc_tofino_loopback__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
 
     // Module arguments
@@ -3390,7 +4025,7 @@ module bfc_tofino_loopback__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,
 endmodule // bfc_tofino_loopback__csr
 
 
-module bfc_tofino_loopback__departure(ready,valid,eg,q,key,cnt,in_port,upq,len,ec,dc,qe,qd,pi,pd,act,bad,size_under,dc_next,pc_dec,pc_under,pc_write,pc_old,pc_after,pd_next,ql_under,emptied,qd_next,qi,j);
+module bfc_tofino_loopback__departure(ready,valid,eg,q,key,cnt,in_port,upq,len,ec,dc,qe,qd,pi,pd,act,flags,dc_next,pc_dec,pc_write,pc_old,pc_after,pd_next,emptied,qd_next,qi,j);
 
     // Module arguments
     input wire  ready;
@@ -3409,16 +4044,13 @@ module bfc_tofino_loopback__departure(ready,valid,eg,q,key,cnt,in_port,upq,len,e
     input wire  [31:0] pi;
     input wire  [31:0] pd;
     output reg  act;
-    output reg  bad;
-    output reg  size_under;
+    output reg  [7:0] flags;
     output reg  [31:0] dc_next;
     output reg  pc_dec;
-    output reg  pc_under;
     output reg  pc_write;
     output reg  [31:0] pc_old;
     output reg  [31:0] pc_after;
     output reg  [31:0] pd_next;
-    output reg  ql_under;
     output reg  emptied;
     output reg  [31:0] qd_next;
     output reg  [15:0] qi;
@@ -3435,9 +4067,16 @@ module bfc_tofino_loopback__departure(ready,valid,eg,q,key,cnt,in_port,upq,len,e
     localparam  occ_max = 32'hffffff;
     localparam  pc_max = 32'h3ffff;
     localparam  one_32 = 32'h1;
+    localparam  f_bad_event = 8'h1;
+    localparam  f_size_underflow = 8'h8;
+    localparam  f_qlen_underflow = 8'h20;
+    localparam  f_pc_underflow = 8'h80;
 
     // Local signals
     reg  ok;
+    reg  size_under;
+    reg  pc_under;
+    reg  ql_under;
     reg  [31:0] size;
     reg  [31:0] ql_old;
     reg  [31:0] ql_new;
@@ -3446,7 +4085,6 @@ module bfc_tofino_loopback__departure(ready,valid,eg,q,key,cnt,in_port,upq,len,e
     always @(*) begin
         ok = ({2'd0, eg} < n_ports) & |q & ({1'd0, q} < n_queues) & ({15'd0, key} < m_entries) & |len & (~cnt | (({2'd0, in_port} < n_ports) & ({1'd0, upq} < n_upstream)));
         act = valid & ready & ok;
-        bad = valid & ready & ~ok;
         size = (ec - dc) & size_mask;
         size_under = ~|size;
         dc_next = dc;
@@ -3473,6 +4111,19 @@ module bfc_tofino_loopback__departure(ready,valid,eg,q,key,cnt,in_port,upq,len,e
             qd_next = qe;
         end
         emptied = act & ~|ql_new;
+        flags = 8'h0;
+        if (valid & ready & ~ok) begin
+            flags = f_bad_event;
+        end
+        if (act & size_under) begin
+            flags = flags | f_size_underflow;
+        end
+        if (ql_under) begin
+            flags = flags | f_qlen_underflow;
+        end
+        if (pc_under) begin
+            flags = flags | f_pc_underflow;
+        end
     end
 
 endmodule // bfc_tofino_loopback__departure
@@ -4101,7 +4752,7 @@ module bfc_tofino_loopback__flow_table$ram_ts_a(clock,read_address,read_data,wri
 endmodule // bfc_tofino_loopback__flow_table$ram_ts_a
 
 
-module bfc_tofino_loopback__frames(clock,reset,ready,valid,port,kind,queue,base,bitmap,paused,bad);
+module bfc_tofino_loopback__frames(clock,reset,ready,valid,port,kind,queue,base,bitmap,paused,flags);
 
     // Module arguments
     input wire  clock;
@@ -4114,7 +4765,7 @@ module bfc_tofino_loopback__frames(clock,reset,ready,valid,port,kind,queue,base,
     input wire  [1:0] base;
     input wire  [31:0] bitmap;
     output reg  [127:0] paused;
-    output reg  bad;
+    output reg  [7:0] flags;
 
     // Constant declarations
     localparam  n_ports = 8'h8;
@@ -4127,6 +4778,7 @@ module bfc_tofino_loopback__frames(clock,reset,ready,valid,port,kind,queue,base,
     localparam  kind_bitmap = 2'b10;
     localparam  one_n = 128'h1;
     localparam  used_q = 128'hffffffffffffffffffffffffffffffff;
+    localparam  f_bad_event = 8'h1;
 
     // Stub signals
     reg  [127:0] dsp$d;
@@ -4164,7 +4816,10 @@ module bfc_tofino_loopback__frames(clock,reset,ready,valid,port,kind,queue,base,
                 ok = {6'd0, base} < rx_chunks;
             end
         end
-        bad = valid & ready & ~ok;
+        flags = 8'h0;
+        if (valid & ready & ~ok) begin
+            flags = f_bad_event;
+        end
         paused = dsp$q;
         if (valid & ready & ok) begin
             if (kind == kind_pause) begin
@@ -4205,7 +4860,7 @@ module bfc_tofino_loopback__frames$dsp(d,q,clock);
 endmodule // bfc_tofino_loopback__frames$dsp
 
 
-module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,size_sat,word_next);
+module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,flags,word_next);
 
     // Module arguments
     input wire  clock;
@@ -4243,7 +4898,7 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     output reg  [7:0] entry_q;
     output reg  [31:0] size;
     output reg  [31:0] entry_ts;
-    output reg  size_sat;
+    output reg  [7:0] flags;
     output reg  [31:0] word_next;
 
     // Constant declarations
@@ -4267,6 +4922,8 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     localparam  lane_rr = 512'hff;
     localparam  used_q = 128'hffffffffffffffffffffffffffffffff;
     localparam  used_rr = 512'hf0f0f0f0f0f0f0f;
+    localparam  f_bad_event = 8'h1;
+    localparam  f_size_saturated = 8'h4;
     localparam  reset_lfsr = 32'h1;
     localparam  lfsr_toggle = 32'h80200003;
 
@@ -4280,6 +4937,7 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
 
     // Local signals
     reg  [31:0] ec;
+    reg  size_sat;
     reg  [31:0] dc_now;
     reg  [31:0] lfsr_now;
     reg  [127:0] empty_now;
@@ -4368,6 +5026,13 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
         ok = ({2'd0, in_port} < n_ports) & ({2'd0, eg} < n_ports) & ({1'd0, upq} < n_upstream) & ({5'd0, class_id} < n_classes) & |len & class_ok;
         act = valid & ready & ok;
         refused = valid & ~(ready & ok);
+        flags = 8'h0;
+        if (valid & ready & ~ok) begin
+            flags = f_bad_event;
+        end
+        if (act & size_sat) begin
+            flags = flags | f_size_saturated;
+        end
         age = (now_ts - entry_ts) & ts_mask;
         reassign = ~|size & (~|entry_q | (age >= sticky));
         row_off = {10'd0, eg} << queue_bits;
@@ -5024,139 +5689,6 @@ module bfc_tofino_loopback__o_asg_valid(d,q,clock);
 endmodule // bfc_tofino_loopback__o_asg_valid
 
 
-module bfc_tofino_loopback__o_bm_base(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_bm_base
-
-
-module bfc_tofino_loopback__o_bm_bits(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_bm_bits
-
-
-module bfc_tofino_loopback__o_bm_port(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_bm_port
-
-
-module bfc_tofino_loopback__o_bm_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_bm_valid
-
-
-module bfc_tofino_loopback__o_pause_port(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_pause_port
-
-
-module bfc_tofino_loopback__o_pause_queue(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_pause_queue
-
-
-module bfc_tofino_loopback__o_pause_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_pause_valid
-
-
 module bfc_tofino_loopback__o_ready(d,q,clock);
 
     // Module arguments
@@ -5174,371 +5706,6 @@ module bfc_tofino_loopback__o_ready(d,q,clock);
     end
 
 endmodule // bfc_tofino_loopback__o_ready
-
-
-module bfc_tofino_loopback__o_resume_port(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_resume_port
-
-
-module bfc_tofino_loopback__o_resume_queue(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_resume_queue
-
-
-module bfc_tofino_loopback__o_resume_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__o_resume_valid
-
-
-module bfc_tofino_loopback__pd(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    input wire  [7:0] read_lane;
-    output reg  [31:0] lane_data;
-    input wire  [5:0] read_address_b;
-    input wire  [7:0] read_lane_b;
-    output reg  [31:0] lane_data_b;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [287:0] mem [0:7];
-    reg [287:0] word_a;
-    reg [287:0] word_b;
-    reg [2:0] row_a;
-    reg [2:0] row_b;
-    reg last_write;
-    reg last_clear;
-    reg [2:0] last_row;
-    reg [3:0] last_lane;
-    reg [17:0] last_value;
-    wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
-    wire unused_lane_high = ^{read_lane[7:4], read_lane_b[7:4], write_lane[7:4]};
-    wire unused_value_high = ^write_value[31:18];
-
-    always @(posedge clock) begin
-       word_a <= mem[read_address[2:0]];
-       word_b <= mem[read_address_b[2:0]];
-       row_a <= read_address[2:0];
-       row_b <= read_address_b[2:0];
-       last_write <= write_enable;
-       last_clear <= write_clear;
-       last_row <= write_address[2:0];
-       last_lane <= write_lane[3:0];
-       last_value <= write_value[17:0];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[2:0]] <= 288'd0;
-          end else begin
-             case (write_lane[3:0])
-                4'd0: mem[write_address[2:0]][17:0] <= write_value[17:0];
-                4'd1: mem[write_address[2:0]][35:18] <= write_value[17:0];
-                4'd2: mem[write_address[2:0]][53:36] <= write_value[17:0];
-                4'd3: mem[write_address[2:0]][71:54] <= write_value[17:0];
-                4'd4: mem[write_address[2:0]][89:72] <= write_value[17:0];
-                4'd5: mem[write_address[2:0]][107:90] <= write_value[17:0];
-                4'd6: mem[write_address[2:0]][125:108] <= write_value[17:0];
-                4'd7: mem[write_address[2:0]][143:126] <= write_value[17:0];
-                4'd8: mem[write_address[2:0]][161:144] <= write_value[17:0];
-                4'd9: mem[write_address[2:0]][179:162] <= write_value[17:0];
-                4'd10: mem[write_address[2:0]][197:180] <= write_value[17:0];
-                4'd11: mem[write_address[2:0]][215:198] <= write_value[17:0];
-                4'd12: mem[write_address[2:0]][233:216] <= write_value[17:0];
-                4'd13: mem[write_address[2:0]][251:234] <= write_value[17:0];
-                4'd14: mem[write_address[2:0]][269:252] <= write_value[17:0];
-                4'd15: mem[write_address[2:0]][287:270] <= write_value[17:0];
-                default: ;
-             endcase
-          end
-       end
-    end
-
-    wire [511:0] word_a_lanes = {14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
-    wire [511:0] word_b_lanes = {14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
-endmodule // bfc_tofino_loopback__pd
-
-
-module bfc_tofino_loopback__pi(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    input wire  [7:0] read_lane;
-    output reg  [31:0] lane_data;
-    input wire  [5:0] read_address_b;
-    input wire  [7:0] read_lane_b;
-    output reg  [31:0] lane_data_b;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [287:0] mem [0:7];
-    reg [287:0] word_a;
-    reg [287:0] word_b;
-    reg [2:0] row_a;
-    reg [2:0] row_b;
-    reg last_write;
-    reg last_clear;
-    reg [2:0] last_row;
-    reg [3:0] last_lane;
-    reg [17:0] last_value;
-    wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
-    wire unused_lane_high = ^{read_lane[7:4], read_lane_b[7:4], write_lane[7:4]};
-    wire unused_value_high = ^write_value[31:18];
-
-    always @(posedge clock) begin
-       word_a <= mem[read_address[2:0]];
-       word_b <= mem[read_address_b[2:0]];
-       row_a <= read_address[2:0];
-       row_b <= read_address_b[2:0];
-       last_write <= write_enable;
-       last_clear <= write_clear;
-       last_row <= write_address[2:0];
-       last_lane <= write_lane[3:0];
-       last_value <= write_value[17:0];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[2:0]] <= 288'd0;
-          end else begin
-             case (write_lane[3:0])
-                4'd0: mem[write_address[2:0]][17:0] <= write_value[17:0];
-                4'd1: mem[write_address[2:0]][35:18] <= write_value[17:0];
-                4'd2: mem[write_address[2:0]][53:36] <= write_value[17:0];
-                4'd3: mem[write_address[2:0]][71:54] <= write_value[17:0];
-                4'd4: mem[write_address[2:0]][89:72] <= write_value[17:0];
-                4'd5: mem[write_address[2:0]][107:90] <= write_value[17:0];
-                4'd6: mem[write_address[2:0]][125:108] <= write_value[17:0];
-                4'd7: mem[write_address[2:0]][143:126] <= write_value[17:0];
-                4'd8: mem[write_address[2:0]][161:144] <= write_value[17:0];
-                4'd9: mem[write_address[2:0]][179:162] <= write_value[17:0];
-                4'd10: mem[write_address[2:0]][197:180] <= write_value[17:0];
-                4'd11: mem[write_address[2:0]][215:198] <= write_value[17:0];
-                4'd12: mem[write_address[2:0]][233:216] <= write_value[17:0];
-                4'd13: mem[write_address[2:0]][251:234] <= write_value[17:0];
-                4'd14: mem[write_address[2:0]][269:252] <= write_value[17:0];
-                4'd15: mem[write_address[2:0]][287:270] <= write_value[17:0];
-                default: ;
-             endcase
-          end
-       end
-    end
-
-    wire [511:0] word_a_lanes = {14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
-    wire [511:0] word_b_lanes = {14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
-endmodule // bfc_tofino_loopback__pi
-
-
-module bfc_tofino_loopback__qd(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    input wire  [7:0] read_lane;
-    output reg  [31:0] lane_data;
-    input wire  [5:0] read_address_b;
-    input wire  [7:0] read_lane_b;
-    output reg  [31:0] lane_data_b;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [383:0] mem [0:7];
-    reg [383:0] word_a;
-    reg [383:0] word_b;
-    reg [2:0] row_a;
-    reg [2:0] row_b;
-    reg last_write;
-    reg last_clear;
-    reg [2:0] last_row;
-    reg [3:0] last_lane;
-    reg [23:0] last_value;
-    wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
-    wire unused_lane_high = ^{read_lane[7:4], read_lane_b[7:4], write_lane[7:4]};
-    wire unused_value_high = ^write_value[31:24];
-
-    always @(posedge clock) begin
-       word_a <= mem[read_address[2:0]];
-       word_b <= mem[read_address_b[2:0]];
-       row_a <= read_address[2:0];
-       row_b <= read_address_b[2:0];
-       last_write <= write_enable;
-       last_clear <= write_clear;
-       last_row <= write_address[2:0];
-       last_lane <= write_lane[3:0];
-       last_value <= write_value[23:0];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[2:0]] <= 384'd0;
-          end else begin
-             case (write_lane[3:0])
-                4'd0: mem[write_address[2:0]][23:0] <= write_value[23:0];
-                4'd1: mem[write_address[2:0]][47:24] <= write_value[23:0];
-                4'd2: mem[write_address[2:0]][71:48] <= write_value[23:0];
-                4'd3: mem[write_address[2:0]][95:72] <= write_value[23:0];
-                4'd4: mem[write_address[2:0]][119:96] <= write_value[23:0];
-                4'd5: mem[write_address[2:0]][143:120] <= write_value[23:0];
-                4'd6: mem[write_address[2:0]][167:144] <= write_value[23:0];
-                4'd7: mem[write_address[2:0]][191:168] <= write_value[23:0];
-                4'd8: mem[write_address[2:0]][215:192] <= write_value[23:0];
-                4'd9: mem[write_address[2:0]][239:216] <= write_value[23:0];
-                4'd10: mem[write_address[2:0]][263:240] <= write_value[23:0];
-                4'd11: mem[write_address[2:0]][287:264] <= write_value[23:0];
-                4'd12: mem[write_address[2:0]][311:288] <= write_value[23:0];
-                4'd13: mem[write_address[2:0]][335:312] <= write_value[23:0];
-                4'd14: mem[write_address[2:0]][359:336] <= write_value[23:0];
-                4'd15: mem[write_address[2:0]][383:360] <= write_value[23:0];
-                default: ;
-             endcase
-          end
-       end
-    end
-
-    wire [511:0] word_a_lanes = {8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
-    wire [511:0] word_b_lanes = {8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
-endmodule // bfc_tofino_loopback__qd
-
-
-module bfc_tofino_loopback__qe(clock,read_address,read_lane,lane_data,read_address_b,read_lane_b,lane_data_b,write_address,write_enable,write_clear,write_lane,write_value);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] read_address;
-    input wire  [7:0] read_lane;
-    output reg  [31:0] lane_data;
-    input wire  [5:0] read_address_b;
-    input wire  [7:0] read_lane_b;
-    output reg  [31:0] lane_data_b;
-    input wire  [5:0] write_address;
-    input wire  write_enable;
-    input wire  write_clear;
-    input wire  [7:0] write_lane;
-    input wire  [31:0] write_value;
-
-    // Update code (custom)
-    reg [383:0] mem [0:7];
-    reg [383:0] word_a;
-    reg [383:0] word_b;
-    reg [2:0] row_a;
-    reg [2:0] row_b;
-    reg last_write;
-    reg last_clear;
-    reg [2:0] last_row;
-    reg [3:0] last_lane;
-    reg [23:0] last_value;
-    wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
-    wire unused_lane_high = ^{read_lane[7:4], read_lane_b[7:4], write_lane[7:4]};
-    wire unused_value_high = ^write_value[31:24];
-
-    always @(posedge clock) begin
-       word_a <= mem[read_address[2:0]];
-       word_b <= mem[read_address_b[2:0]];
-       row_a <= read_address[2:0];
-       row_b <= read_address_b[2:0];
-       last_write <= write_enable;
-       last_clear <= write_clear;
-       last_row <= write_address[2:0];
-       last_lane <= write_lane[3:0];
-       last_value <= write_value[23:0];
-       if (write_enable) begin
-          if (write_clear) begin
-             mem[write_address[2:0]] <= 384'd0;
-          end else begin
-             case (write_lane[3:0])
-                4'd0: mem[write_address[2:0]][23:0] <= write_value[23:0];
-                4'd1: mem[write_address[2:0]][47:24] <= write_value[23:0];
-                4'd2: mem[write_address[2:0]][71:48] <= write_value[23:0];
-                4'd3: mem[write_address[2:0]][95:72] <= write_value[23:0];
-                4'd4: mem[write_address[2:0]][119:96] <= write_value[23:0];
-                4'd5: mem[write_address[2:0]][143:120] <= write_value[23:0];
-                4'd6: mem[write_address[2:0]][167:144] <= write_value[23:0];
-                4'd7: mem[write_address[2:0]][191:168] <= write_value[23:0];
-                4'd8: mem[write_address[2:0]][215:192] <= write_value[23:0];
-                4'd9: mem[write_address[2:0]][239:216] <= write_value[23:0];
-                4'd10: mem[write_address[2:0]][263:240] <= write_value[23:0];
-                4'd11: mem[write_address[2:0]][287:264] <= write_value[23:0];
-                4'd12: mem[write_address[2:0]][311:288] <= write_value[23:0];
-                4'd13: mem[write_address[2:0]][335:312] <= write_value[23:0];
-                4'd14: mem[write_address[2:0]][359:336] <= write_value[23:0];
-                4'd15: mem[write_address[2:0]][383:360] <= write_value[23:0];
-                default: ;
-             endcase
-          end
-       end
-    end
-
-    wire [511:0] word_a_lanes = {8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
-    wire [511:0] word_b_lanes = {8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
-endmodule // bfc_tofino_loopback__qe
 
 
 module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,entry_q,size,ts,pc,qlen,paused,pending,data0,data1);
@@ -5745,17 +5912,15 @@ module bfc_tofino_loopback__snapshot$r_serve(d,q,clock);
 endmodule // bfc_tofino_loopback__snapshot$r_serve
 
 
-module bfc_tofino_loopback__tables(clock,reset,write,wdata,th_index,bpen_index,th_index_next,bpen_index_next,th,bp_off,rd_th,rd_bpen_lo,rd_bpen_hi);
+module bfc_tofino_loopback__tables(clock,reset,write,wdata,value,value_next,th,bp_off,rd_th,rd_bpen_lo,rd_bpen_hi);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [31:0] write;
     input wire  [31:0] wdata;
-    input wire  [31:0] th_index;
-    input wire  [31:0] bpen_index;
-    input wire  [31:0] th_index_next;
-    input wire  [31:0] bpen_index_next;
+    input wire  [1023:0] value;
+    input wire  [1023:0] value_next;
     output reg  [4095:0] th;
     output reg  [4095:0] bp_off;
     output reg  [31:0] rd_th;
@@ -5763,6 +5928,8 @@ module bfc_tofino_loopback__tables(clock,reset,write,wdata,th_index,bpen_index,t
     output reg  [31:0] rd_bpen_hi;
 
     // Constant declarations
+    localparam  at_th_index = 10'b101000000;
+    localparam  at_bpen_index = 10'b110000000;
     localparam  th_data_written = 32'h800;
     localparam  bpen_lo_written = 32'h2000;
     localparam  bpen_hi_written = 32'h4000;
@@ -5787,6 +5954,10 @@ module bfc_tofino_loopback__tables(clock,reset,write,wdata,th_index,bpen_index,t
     wire  [4095:0] bpen_x$q;
 
     // Local signals
+    reg  [31:0] th_index;
+    reg  [31:0] bpen_index;
+    reg  [31:0] th_index_next;
+    reg  [31:0] bpen_index_next;
     reg  w_th;
     reg  w_lo;
     reg  w_hi;
@@ -5813,6 +5984,10 @@ module bfc_tofino_loopback__tables(clock,reset,write,wdata,th_index,bpen_index,t
     always @(*) begin
         th_x$d = th_x$q;
         bpen_x$d = bpen_x$q;
+        th_index = value[(at_th_index)+:(32)];
+        bpen_index = value[(at_bpen_index)+:(32)];
+        th_index_next = value_next[(at_th_index)+:(32)];
+        bpen_index_next = value_next[(at_bpen_index)+:(32)];
         w_th = |(write & th_data_written);
         w_lo = |(write & bpen_lo_written);
         w_hi = |(write & bpen_hi_written) & has_bpen_hi;

@@ -33,6 +33,7 @@
 mod arrival;
 mod bitmap;
 mod capture;
+mod counters;
 mod departure;
 mod flow_table;
 mod frames;
@@ -40,12 +41,12 @@ mod lookup;
 mod snapshot;
 mod tables;
 
-use crate::counter_row_ram::CounterRowRam;
 use crate::csr_bank::{self, CsrBank};
 use crate::narrow_ram::low_bits;
 use arrival::Arrival;
 use bitmap::Bitmap;
 use capture::Capture;
+use counters::Counters;
 use departure::Departure;
 use flow_table::FlowTable;
 use frames::Frames;
@@ -53,7 +54,7 @@ use lookup::Lookup;
 use rust_hdl::prelude::*;
 use snapshot::Snapshot;
 use switchcraft_core::hash::hash32;
-use switchcraft_model::bfc::{err, regmap, BfcConfig};
+use switchcraft_model::bfc::{regmap, BfcConfig};
 use tables::Tables;
 
 /// Address bits of the flow-table RAMs (409 600 entries at most).
@@ -140,17 +141,9 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     pub tables: Tables,
     pub lookup: Lookup<N>,
     pub arrival: Arrival<N>,
-    pub bitmap: Bitmap,
+    pub bitmap: Bitmap<N>,
     pub snapshot: Snapshot<NB, N>,
-    /// Bytes enqueued (written by arrivals, row = egress) and dequeued (written by departures)
-    /// per queue, qlen = enqueued - dequeued (mod 2^occupancy_bits); read port A for the
-    /// arrival side (the arrival's egress row, or the snapshot's), B for the departure side.
-    qe: CounterRowRam<6>,
-    qd: CounterRowRam<6>,
-    /// Pause-counter increments (arrivals, row = ingress) and decrements (departures) per
-    /// upstream queue, counter = increments - decrements (mod 2^pc_bits).
-    pi: CounterRowRam<6>,
-    pd: CounterRowRam<6>,
+    pub counters: Counters,
 
     /// Bit offsets of the registers' words on the CSR bank's buses.
     at_mode: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -159,9 +152,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     at_status: Constant<Bits<CSR_OFFSET_BITS>>,
     at_err: Constant<Bits<CSR_OFFSET_BITS>>,
     at_now_ts: Constant<Bits<CSR_OFFSET_BITS>>,
-    at_th_index: Constant<Bits<CSR_OFFSET_BITS>>,
     at_th_data: Constant<Bits<CSR_OFFSET_BITS>>,
-    at_bpen_index: Constant<Bits<CSR_OFFSET_BITS>>,
     at_bpen_lo: Constant<Bits<CSR_OFFSET_BITS>>,
     at_bpen_hi: Constant<Bits<CSR_OFFSET_BITS>>,
     at_snap_index: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -172,14 +163,6 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     lfsr_seed_written: Constant<Bits<CSR_SLOTS>>,
     snap_index_written: Constant<Bits<CSR_SLOTS>>,
     one_32: Constant<Bits<32>>,
-    f_bad_event: Constant<Bits<8>>,
-    f_not_ready: Constant<Bits<8>>,
-    f_size_saturated: Constant<Bits<8>>,
-    f_size_underflow: Constant<Bits<8>>,
-    f_qlen_saturated: Constant<Bits<8>>,
-    f_qlen_underflow: Constant<Bits<8>>,
-    f_pc_saturated: Constant<Bits<8>>,
-    f_pc_underflow: Constant<Bits<8>>,
 
     // ---- Outputs of edge n + 1.
     o_ready: DFF<Bit>,
@@ -189,20 +172,9 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     o_asg_key: DFF<Bits<17>>,
     o_asg_cnt: DFF<Bit>,
     o_asg_new: DFF<Bit>,
-    o_pause_valid: DFF<Bit>,
-    o_pause_port: DFF<Bits<6>>,
-    o_pause_queue: DFF<Bits<7>>,
-    o_resume_valid: DFF<Bit>,
-    o_resume_port: DFF<Bits<6>>,
-    o_resume_queue: DFF<Bits<7>>,
-    o_bm_valid: DFF<Bit>,
-    o_bm_port: DFF<Bits<6>>,
-    o_bm_base: DFF<Bits<2>>,
-    o_bm_bits: DFF<Bits<32>>,
 
     flags: Signal<Local, Bits<8>>,
     status_word: Signal<Local, Bits<32>>,
-    bm_bits_wide: Signal<Local, Bits<N>>,
 }
 
 impl<const NB: usize, const N: usize> BfcCore<NB, N> {
@@ -212,7 +184,6 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
         assert!(cfg.port_bits() + cfg.upstream_bits() <= NB as u32);
         assert!(cfg.entries() <= 1 << FA);
         let map = regmap(cfg);
-        let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
         let at = |name: &str| Bank::offset(&map, name);
         let (qb, ub) = (cfg.queue_bits() as usize, cfg.upstream_bits() as usize);
         // The {port, queue} and {port, upstream queue} bits this config has.
@@ -222,8 +193,6 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             used_q = used_q | (low_bits::<N>(cfg.queues as usize) << ((p << qb) as u64));
             used_u = used_u | (low_bits::<N>(cfg.upstream_queues as usize) << ((p << ub) as u64));
         }
-        let rows = cfg.ports as usize;
-        let (queues, upstream) = (cfg.queues as usize, cfg.upstream_queues as usize);
         BfcCore {
             clock: Default::default(),
             reset: Default::default(),
@@ -279,19 +248,14 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             arrival: Arrival::new(cfg, used_u),
             bitmap: Bitmap::new(cfg),
             snapshot: Snapshot::new(cfg),
-            qe: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
-            qd: CounterRowRam::new(queues, cfg.occupancy_bits as usize, rows),
-            pi: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
-            pd: CounterRowRam::new(upstream, cfg.pc_bits as usize, rows),
+            counters: Counters::new(cfg),
             at_mode: at("mode"),
             at_sticky: at("sticky"),
             at_t_bm: at("t_bm"),
             at_status: at("status"),
             at_err: at("err"),
             at_now_ts: at("now_ts"),
-            at_th_index: at("th_index"),
             at_th_data: at("th_data"),
-            at_bpen_index: at("bpen_index"),
             at_bpen_lo: at("bpen_lo"),
             // (bpen_hi exists above 32 ports; below, the bank ignores its slot.)
             at_bpen_hi: Constant::new(u64::from(32 * switchcraft_model::bfc::reg::BPEN_HI).into()),
@@ -302,14 +266,6 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             lfsr_seed_written: Bank::strobe(&map, "lfsr_seed"),
             snap_index_written: Bank::strobe(&map, "snap_index"),
             one_32: Constant::new(1u64.into()),
-            f_bad_event: c8(err::BAD_EVENT),
-            f_not_ready: c8(err::NOT_READY),
-            f_size_saturated: c8(err::SIZE_SATURATED),
-            f_size_underflow: c8(err::SIZE_UNDERFLOW),
-            f_qlen_saturated: c8(err::QLEN_SATURATED),
-            f_qlen_underflow: c8(err::QLEN_UNDERFLOW),
-            f_pc_saturated: c8(err::PC_SATURATED),
-            f_pc_underflow: c8(err::PC_UNDERFLOW),
             o_ready: Default::default(),
             o_asg_valid: Default::default(),
             o_asg_refused: Default::default(),
@@ -317,19 +273,8 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             o_asg_key: Default::default(),
             o_asg_cnt: Default::default(),
             o_asg_new: Default::default(),
-            o_pause_valid: Default::default(),
-            o_pause_port: Default::default(),
-            o_pause_queue: Default::default(),
-            o_resume_valid: Default::default(),
-            o_resume_port: Default::default(),
-            o_resume_queue: Default::default(),
-            o_bm_valid: Default::default(),
-            o_bm_port: Default::default(),
-            o_bm_base: Default::default(),
-            o_bm_bits: Default::default(),
             flags: Default::default(),
             status_word: Default::default(),
-            bm_bits_wide: Default::default(),
         }
     }
 }
@@ -346,17 +291,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             o_asg_queue,
             o_asg_key,
             o_asg_cnt,
-            o_asg_new,
-            o_pause_valid,
-            o_pause_port,
-            o_pause_queue,
-            o_resume_valid,
-            o_resume_port,
-            o_resume_queue,
-            o_bm_valid,
-            o_bm_port,
-            o_bm_base,
-            o_bm_bits
+            o_asg_new
         );
         self.csr.clock.next = self.clock.val();
         self.capture.clock.next = self.clock.val();
@@ -367,10 +302,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.arrival.clock.next = self.clock.val();
         self.bitmap.clock.next = self.clock.val();
         self.snapshot.clock.next = self.clock.val();
-        self.qe.clock.next = self.clock.val();
-        self.qd.clock.next = self.clock.val();
-        self.pi.clock.next = self.clock.val();
-        self.pd.clock.next = self.clock.val();
+        self.counters.clock.next = self.clock.val();
         self.csr.reset.next = self.reset.val();
         self.capture.reset.next = self.reset.val();
         self.flow_table.reset.next = self.reset.val();
@@ -414,6 +346,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.capture.csr_we.next = self.csr_we.val();
         self.capture.csr_addr.next = self.csr_addr.val();
         self.capture.csr_wdata.next = self.csr_wdata.val();
+        self.capture.ready.next = self.flow_table.ready.val();
         self.capture.snap_index_next.next = self
             .csr
             .value_next
@@ -421,25 +354,31 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             .get_bits::<32>(self.at_snap_index.val().index());
         self.flow_table.read_a.next = self.capture.addr_a.val();
         self.flow_table.read_d.next = self.capture.addr_d.val();
-        self.qe.read_address.next = self.capture.qrow_a.val();
-        self.qd.read_address.next = self.capture.qrow_a.val();
-        self.pi.read_address.next = self.capture.prow_a.val();
-        self.pd.read_address.next = self.capture.prow_a.val();
-        self.qe.read_address_b.next = self.deq_eg_port.val();
-        self.qd.read_address_b.next = self.deq_eg_port.val();
-        self.pi.read_address_b.next = self.deq_in_port.val();
-        self.pd.read_address_b.next = self.deq_in_port.val();
+        self.counters.qrow_a.next = self.capture.qrow_a.val();
+        self.counters.prow_a.next = self.capture.prow_a.val();
+        self.counters.qrow_d.next = self.deq_eg_port.val();
+        self.counters.prow_d.next = self.deq_in_port.val();
         self.snapshot.enq_valid.next = self.enq_valid.val();
 
-        // ---- Cycle n: the lanes the counter rows return.
-        self.qe.read_lane.next = self.lookup.lane_q.val();
-        self.qd.read_lane.next = self.lookup.lane_q.val();
-        self.pi.read_lane.next = self.capture.lane_p.val();
-        self.pd.read_lane.next = self.capture.lane_p.val();
-        self.qe.read_lane_b.next = self.capture.d_lane_q.val();
-        self.qd.read_lane_b.next = self.capture.d_lane_q.val();
-        self.pi.read_lane_b.next = self.capture.d_lane_u.val();
-        self.pd.read_lane_b.next = self.capture.d_lane_u.val();
+        // ---- Cycle n: the lanes the counter rows return, and their writes.
+        self.counters.lane_qa.next = self.lookup.lane_q.val();
+        self.counters.lane_pa.next = self.capture.lane_p.val();
+        self.counters.lane_qd.next = self.capture.d_lane_q.val();
+        self.counters.lane_pd.next = self.capture.d_lane_u.val();
+        self.counters.e_write.next = self.lookup.act.val();
+        self.counters.e_row.next = self.capture.e_eg.val();
+        self.counters.qe_next.next = self.arrival.qe_next.val();
+        self.counters.i_write.next = self.arrival.counted.val();
+        self.counters.i_row.next = self.capture.e_in.val();
+        self.counters.pi_next.next = self.arrival.pi_next.val();
+        self.counters.d_write.next = self.departure.act.val();
+        self.counters.d_row.next = self.capture.d_eg.val();
+        self.counters.qd_next.next = self.departure.qd_next.val();
+        self.counters.dp_write.next = self.departure.pc_write.val();
+        self.counters.dp_row.next = self.capture.d_in.val();
+        self.counters.pd_next.next = self.departure.pd_next.val();
+        self.counters.sweep.next = self.flow_table.sweep.val();
+        self.counters.sweep_row.next = self.flow_table.sweep_row.val();
 
         // ---- Cycle n: the flow table, the tables, the frame.
         self.flow_table.live.next = self.capture.live.val();
@@ -450,26 +389,8 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.flow_table.d_ts.next = self.capture.now_ts.val();
         self.tables.write.next = self.csr.write.val();
         self.tables.wdata.next = self.capture.bus_wdata.val();
-        self.tables.th_index.next = self
-            .csr
-            .value
-            .val()
-            .get_bits::<32>(self.at_th_index.val().index());
-        self.tables.bpen_index.next = self
-            .csr
-            .value
-            .val()
-            .get_bits::<32>(self.at_bpen_index.val().index());
-        self.tables.th_index_next.next = self
-            .csr
-            .value_next
-            .val()
-            .get_bits::<32>(self.at_th_index.val().index());
-        self.tables.bpen_index_next.next = self
-            .csr
-            .value_next
-            .val()
-            .get_bits::<32>(self.at_bpen_index.val().index());
+        self.tables.value.next = self.csr.value.val();
+        self.tables.value_next.next = self.csr.value_next.val();
         self.frames.ready.next = self.flow_table.ready.val();
         self.frames.valid.next = self.capture.f_valid.val();
         self.frames.port.next = self.capture.f_port.val();
@@ -490,10 +411,10 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.departure.len.next = self.capture.d_len.val();
         self.departure.ec.next = self.flow_table.d_ec.val();
         self.departure.dc.next = self.flow_table.d_dc.val();
-        self.departure.qe.next = self.qe.lane_data_b.val();
-        self.departure.qd.next = self.qd.lane_data_b.val();
-        self.departure.pi.next = self.pi.lane_data_b.val();
-        self.departure.pd.next = self.pd.lane_data_b.val();
+        self.departure.qe.next = self.counters.d_qe.val();
+        self.departure.qd.next = self.counters.d_qd.val();
+        self.departure.pi.next = self.counters.d_pi.val();
+        self.departure.pd.next = self.counters.d_pd.val();
 
         // ---- The arrival's queue, with the registers as this edge's events see them.
         self.lookup.live.next = self.capture.live.val();
@@ -543,10 +464,10 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.arrival.lane_q.next = self.lookup.lane_q.val();
         self.arrival.prow.next = self.capture.prow.val();
         self.arrival.lane_p.next = self.capture.lane_p.val();
-        self.arrival.qe.next = self.qe.lane_data.val();
-        self.arrival.qd.next = self.qd.lane_data.val();
-        self.arrival.pi.next = self.pi.lane_data.val();
-        self.arrival.pd.next = self.pd.lane_data.val();
+        self.arrival.qe.next = self.counters.a_qe.val();
+        self.arrival.qd.next = self.counters.a_qd.val();
+        self.arrival.pi.next = self.counters.a_pi.val();
+        self.arrival.pd.next = self.counters.a_pd.val();
         self.arrival.row_empty.next = self.lookup.row_empty.val();
         self.arrival.paused.next = self.frames.paused.val();
         self.arrival.th.next = self.tables.th.val();
@@ -567,6 +488,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
 
         // ---- The bitmap timer, with the period this cycle's events see, and a snapshot.
         self.bitmap.live.next = self.capture.live.val();
+        self.bitmap.nz.next = self.arrival.nz_next.val();
         self.bitmap.t_bm.next = self
             .csr
             .value_next
@@ -586,73 +508,12 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.snapshot.qlen.next = self.arrival.ql_old.val();
         self.snapshot.paused.next = self.frames.paused.val();
 
-        // ---- Counter rows: each bank writes one lane; the reset sweep clears every row.
-        self.qe.write_enable.next = self.lookup.act.val();
-        self.qe.write_address.next = self.capture.e_eg.val();
-        self.qe.write_clear.next = false;
-        self.qe.write_lane.next = self.lookup.lane_q.val();
-        self.qe.write_value.next = self.arrival.qe_next.val();
-        self.qd.write_enable.next = self.departure.act.val();
-        self.qd.write_address.next = self.capture.d_eg.val();
-        self.qd.write_clear.next = false;
-        self.qd.write_lane.next = self.capture.d_lane_q.val();
-        self.qd.write_value.next = self.departure.qd_next.val();
-        self.pi.write_enable.next = self.arrival.counted.val();
-        self.pi.write_address.next = self.capture.e_in.val();
-        self.pi.write_clear.next = false;
-        self.pi.write_lane.next = self.capture.lane_p.val();
-        self.pi.write_value.next = self.arrival.pi_next.val();
-        self.pd.write_enable.next = self.departure.pc_write.val();
-        self.pd.write_address.next = self.capture.d_in.val();
-        self.pd.write_clear.next = false;
-        self.pd.write_lane.next = self.capture.d_lane_u.val();
-        self.pd.write_value.next = self.departure.pd_next.val();
-        if self.flow_table.sweep.val() {
-            self.qe.write_enable.next = true;
-            self.qe.write_address.next = self.flow_table.sweep_row.val();
-            self.qe.write_clear.next = true;
-            self.qd.write_enable.next = true;
-            self.qd.write_address.next = self.flow_table.sweep_row.val();
-            self.qd.write_clear.next = true;
-            self.pi.write_enable.next = true;
-            self.pi.write_address.next = self.flow_table.sweep_row.val();
-            self.pi.write_clear.next = true;
-            self.pd.write_enable.next = true;
-            self.pd.write_address.next = self.flow_table.sweep_row.val();
-            self.pd.write_clear.next = true;
-        }
-
-        // ---- The sticky error flags.
-        self.flags.next = 0.into();
-        if self.frames.bad.val()
-            | self.departure.bad.val()
-            | (self.lookup.refused.val() & self.flow_table.ready.val())
-        {
-            self.flags.next = self.flags.val() | self.f_bad_event.val();
-        }
-        if !self.flow_table.ready.val()
-            & (self.capture.e_valid.val() | self.capture.d_valid.val() | self.capture.f_valid.val())
-        {
-            self.flags.next = self.flags.val() | self.f_not_ready.val();
-        }
-        if self.lookup.act.val() & self.lookup.size_sat.val() {
-            self.flags.next = self.flags.val() | self.f_size_saturated.val();
-        }
-        if self.departure.act.val() & self.departure.size_under.val() {
-            self.flags.next = self.flags.val() | self.f_size_underflow.val();
-        }
-        if self.arrival.ql_full.val() {
-            self.flags.next = self.flags.val() | self.f_qlen_saturated.val();
-        }
-        if self.departure.ql_under.val() {
-            self.flags.next = self.flags.val() | self.f_qlen_underflow.val();
-        }
-        if self.arrival.pc_full.val() {
-            self.flags.next = self.flags.val() | self.f_pc_saturated.val();
-        }
-        if self.departure.pc_under.val() {
-            self.flags.next = self.flags.val() | self.f_pc_underflow.val();
-        }
+        // ---- The sticky error flags each stage raises.
+        self.flags.next = self.capture.flags.val()
+            | self.frames.flags.val()
+            | self.departure.flags.val()
+            | self.lookup.flags.val()
+            | self.arrival.flags.val();
         self.csr.hw_set.next = bit_cast::<CSR_BITS, 8>(self.flags.val()) << self.at_err.val();
 
         // ---- The bank's status and window words as edge n + 1 leaves them (read after the
@@ -687,30 +548,6 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             self.o_asg_cnt.d.next = self.arrival.counted.val();
             self.o_asg_new.d.next = self.lookup.reassigned.val();
         }
-        self.o_pause_valid.d.next = self.arrival.pause.val();
-        self.o_pause_port.d.next = 0.into();
-        self.o_pause_queue.d.next = 0.into();
-        if self.arrival.pause.val() {
-            self.o_pause_port.d.next = self.capture.e_in.val();
-            self.o_pause_queue.d.next = self.capture.e_upq.val();
-        }
-        self.o_resume_valid.d.next = self.arrival.resume.val();
-        self.o_resume_port.d.next = 0.into();
-        self.o_resume_queue.d.next = 0.into();
-        if self.arrival.resume.val() {
-            self.o_resume_port.d.next = self.capture.d_in.val();
-            self.o_resume_queue.d.next = self.capture.d_upq.val();
-        }
-        self.o_bm_valid.d.next = self.bitmap.emit.val();
-        self.bm_bits_wide.next = self.arrival.nz_next.val() >> self.bitmap.offset.val();
-        self.o_bm_port.d.next = 0.into();
-        self.o_bm_base.d.next = 0.into();
-        self.o_bm_bits.d.next = 0.into();
-        if self.bitmap.emit.val() {
-            self.o_bm_port.d.next = self.bitmap.port.val();
-            self.o_bm_base.d.next = self.bitmap.chunk.val();
-            self.o_bm_bits.d.next = bit_cast::<32, N>(self.bm_bits_wide.val());
-        }
         if self.reset.val() {
             self.o_ready.d.next = false;
             self.o_asg_valid.d.next = false;
@@ -719,16 +556,6 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             self.o_asg_key.d.next = 0.into();
             self.o_asg_cnt.d.next = false;
             self.o_asg_new.d.next = false;
-            self.o_pause_valid.d.next = false;
-            self.o_pause_port.d.next = 0.into();
-            self.o_pause_queue.d.next = 0.into();
-            self.o_resume_valid.d.next = false;
-            self.o_resume_port.d.next = 0.into();
-            self.o_resume_queue.d.next = 0.into();
-            self.o_bm_valid.d.next = false;
-            self.o_bm_port.d.next = 0.into();
-            self.o_bm_base.d.next = 0.into();
-            self.o_bm_bits.d.next = 0.into();
         }
 
         self.ready.next = self.o_ready.q.val();
@@ -738,16 +565,16 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.asg_ft_key.next = self.o_asg_key.q.val();
         self.asg_counter_incr.next = self.o_asg_cnt.q.val();
         self.asg_new.next = self.o_asg_new.q.val();
-        self.pause_valid.next = self.o_pause_valid.q.val();
-        self.pause_port.next = self.o_pause_port.q.val();
-        self.pause_queue.next = self.o_pause_queue.q.val();
-        self.resume_valid.next = self.o_resume_valid.q.val();
-        self.resume_port.next = self.o_resume_port.q.val();
-        self.resume_queue.next = self.o_resume_queue.q.val();
-        self.bm_valid.next = self.o_bm_valid.q.val();
-        self.bm_port.next = self.o_bm_port.q.val();
-        self.bm_base.next = self.o_bm_base.q.val();
-        self.bm_bits.next = self.o_bm_bits.q.val();
+        self.pause_valid.next = self.arrival.pause_valid.val();
+        self.pause_port.next = self.arrival.pause_port.val();
+        self.pause_queue.next = self.arrival.pause_queue.val();
+        self.resume_valid.next = self.arrival.resume_valid.val();
+        self.resume_port.next = self.arrival.resume_port.val();
+        self.resume_queue.next = self.arrival.resume_queue.val();
+        self.bm_valid.next = self.bitmap.bm_valid.val();
+        self.bm_port.next = self.bitmap.bm_port.val();
+        self.bm_base.next = self.bitmap.bm_base.val();
+        self.bm_bits.next = self.bitmap.bm_bits.val();
         self.csr_rdata.next = self.csr.rdata.val();
     }
 }

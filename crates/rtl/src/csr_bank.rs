@@ -296,13 +296,13 @@ always @(*) write = slot;
 }
 
 /// Lint waiver for a core with a bank: it reads only the words it uses, and the strobes of the
-/// registers whose writes do something.
+/// registers whose writes do something; so does a stage module that takes the packed buses.
 pub const UNUSED_WAIVER: crate::export::Waiver = crate::export::Waiver {
     rule: "UNUSEDSIGNAL",
-    signals: &["csr$value", "csr$value_next", "csr$write"],
-    reason: "a core reads from its CSR bank only the register bits it uses (the packed \
-             `csr$value` and `csr$value_next` buses hold every slot) and only the write strobes of the registers \
-             whose writes act.",
+    signals: &["csr$value", "csr$value_next", "csr$write", "value", "value_next"],
+    reason: "a core, or a stage module given the packed `value` and `value_next` buses (which \
+             hold every slot), reads from its CSR bank only the register bits it uses, and only \
+             the write strobes of the registers whose writes act.",
 };
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
-use switchcraft_model::bfc::BfcConfig;
+use switchcraft_model::bfc::{err, BfcConfig};
 
 #[derive(LogicBlock)]
 pub struct Arrival<const N: usize> {
@@ -58,16 +58,20 @@ pub struct Arrival<const N: usize> {
     /// arrival (also the snapshot's values).
     pub ql_old: Signal<Out, Bits<32>>,
     pub pc_old: Signal<Out, Bits<32>>,
-    /// The packet is counted; the counter or the queue is full (flags).
+    /// The packet is counted; the error flags it raises (a full queue or counter).
     pub counted: Signal<Out, Bit>,
-    pub pc_full: Signal<Out, Bit>,
-    pub ql_full: Signal<Out, Bit>,
+    pub flags: Signal<Out, Bits<8>>,
     /// The new bytes-enqueued and increment counts.
     pub qe_next: Signal<Out, Bits<32>>,
     pub pi_next: Signal<Out, Bits<32>>,
-    /// PAUSE the arrival's upstream queue; RESUME the departure's.
-    pub pause: Signal<Out, Bit>,
-    pub resume: Signal<Out, Bit>,
+    /// The PAUSE (of the arrival's upstream queue) and RESUME (of the departure's) of edge
+    /// n + 1.
+    pub pause_valid: Signal<Out, Bit>,
+    pub pause_port: Signal<Out, Bits<6>>,
+    pub pause_queue: Signal<Out, Bits<7>>,
+    pub resume_valid: Signal<Out, Bit>,
+    pub resume_port: Signal<Out, Bits<6>>,
+    pub resume_queue: Signal<Out, Bits<7>>,
     /// The non-zero bits of the counters as this edge leaves them.
     pub nz_next: Signal<Out, Bits<N>>,
 
@@ -85,7 +89,18 @@ pub struct Arrival<const N: usize> {
     /// The `{port, upstream queue}` bits this config has.
     used_u: Constant<Bits<N>>,
 
+    f_qlen_saturated: Constant<Bits<8>>,
+    f_pc_saturated: Constant<Bits<8>>,
+
     nz: DFF<Bits<N>>,
+    o_pause_valid: DFF<Bit>,
+    o_pause_port: DFF<Bits<6>>,
+    o_pause_queue: DFF<Bits<7>>,
+    o_resume_valid: DFF<Bit>,
+    o_resume_port: DFF<Bits<6>>,
+    o_resume_queue: DFF<Bits<7>>,
+    pause: Signal<Local, Bit>,
+    resume: Signal<Local, Bit>,
     qd_now: Signal<Local, Bits<32>>,
     row_paused_wide: Signal<Local, Bits<N>>,
     row_paused: Signal<Local, Bits<128>>,
@@ -149,12 +164,15 @@ impl<const N: usize> Arrival<N> {
             ql_old: Default::default(),
             pc_old: Default::default(),
             counted: Default::default(),
-            pc_full: Default::default(),
-            ql_full: Default::default(),
+            flags: Default::default(),
             qe_next: Default::default(),
             pi_next: Default::default(),
-            pause: Default::default(),
-            resume: Default::default(),
+            pause_valid: Default::default(),
+            pause_port: Default::default(),
+            pause_queue: Default::default(),
+            resume_valid: Default::default(),
+            resume_port: Default::default(),
+            resume_queue: Default::default(),
             nz_next: Default::default(),
             occ_max: c32(mask(cfg.occupancy_bits)),
             pc_max: c32(mask(cfg.pc_bits)),
@@ -167,7 +185,17 @@ impl<const N: usize> Arrival<N> {
             one_32: c32(1),
             one_n: Constant::new(1u64.into()),
             used_u: Constant::new(used_u),
+            f_qlen_saturated: c8(err::QLEN_SATURATED),
+            f_pc_saturated: c8(err::PC_SATURATED),
             nz: Default::default(),
+            o_pause_valid: Default::default(),
+            o_pause_port: Default::default(),
+            o_pause_queue: Default::default(),
+            o_resume_valid: Default::default(),
+            o_resume_port: Default::default(),
+            o_resume_queue: Default::default(),
+            pause: Default::default(),
+            resume: Default::default(),
             qd_now: Default::default(),
             row_paused_wide: Default::default(),
             row_paused: Default::default(),
@@ -192,7 +220,17 @@ impl<const N: usize> Arrival<N> {
 impl<const N: usize> Logic for Arrival<N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, nz);
+        dff_setup!(
+            self,
+            clock,
+            nz,
+            o_pause_valid,
+            o_pause_port,
+            o_pause_queue,
+            o_resume_valid,
+            o_resume_port,
+            o_resume_queue
+        );
         // ---- The queue before this packet, after this cycle's departure.
         self.qd_now.next = self.qd.val();
         if self.d_act.val()
@@ -204,7 +242,6 @@ impl<const N: usize> Logic for Arrival<N> {
         self.ql_old.next = (self.qe.val() - self.qd_now.val()) & self.occ_max.val();
         self.ql_sat.next =
             (self.occ_max.val() - self.ql_old.val()) < bit_cast::<32, 16>(self.len.val());
-        self.ql_full.next = self.act.val() & self.ql_sat.val();
         // A saturated queue holds occ_max: enqueued = dequeued + occ_max.
         self.qe_next.next = self.qe.val() + bit_cast::<32, 16>(self.len.val());
         if self.ql_sat.val() {
@@ -247,7 +284,13 @@ impl<const N: usize> Logic for Arrival<N> {
         self.pc_start.next = (self.pi.val() - self.pd.val()) & self.pc_max.val();
         self.pc_old.next = (self.pi.val() - self.pd_now.val()) & self.pc_max.val();
         self.pc_sat.next = self.pc_old.val() == self.pc_max.val();
-        self.pc_full.next = self.act.val() & self.above.val() & self.bp.val() & self.pc_sat.val();
+        self.flags.next = 0.into();
+        if self.act.val() & self.ql_sat.val() {
+            self.flags.next = self.f_qlen_saturated.val();
+        }
+        if self.act.val() & self.above.val() & self.bp.val() & self.pc_sat.val() {
+            self.flags.next = self.flags.val() | self.f_pc_saturated.val();
+        }
         self.counted.next = self.act.val() & self.above.val() & self.bp.val() & !self.pc_sat.val();
         self.pi_next.next = self.pi.val() + self.one_32.val();
         self.pc_fin.next = self.pc_old.val();
@@ -283,8 +326,35 @@ impl<const N: usize> Logic for Arrival<N> {
             }
         }
         self.nz.d.next = self.nz_next.val() & self.used_u.val();
+
+        self.o_pause_valid.d.next = self.pause.val();
+        self.o_pause_port.d.next = 0.into();
+        self.o_pause_queue.d.next = 0.into();
+        if self.pause.val() {
+            self.o_pause_port.d.next = self.in_port.val();
+            self.o_pause_queue.d.next = self.upq.val();
+        }
+        self.o_resume_valid.d.next = self.resume.val();
+        self.o_resume_port.d.next = 0.into();
+        self.o_resume_queue.d.next = 0.into();
+        if self.resume.val() {
+            self.o_resume_port.d.next = self.d_in.val();
+            self.o_resume_queue.d.next = self.d_upq.val();
+        }
+        self.pause_valid.next = self.o_pause_valid.q.val();
+        self.pause_port.next = self.o_pause_port.q.val();
+        self.pause_queue.next = self.o_pause_queue.q.val();
+        self.resume_valid.next = self.o_resume_valid.q.val();
+        self.resume_port.next = self.o_resume_port.q.val();
+        self.resume_queue.next = self.o_resume_queue.q.val();
         if self.reset.val() {
             self.nz.d.next = 0.into();
+            self.o_pause_valid.d.next = false;
+            self.o_pause_port.d.next = 0.into();
+            self.o_pause_queue.d.next = 0.into();
+            self.o_resume_valid.d.next = false;
+            self.o_resume_port.d.next = 0.into();
+            self.o_resume_queue.d.next = 0.into();
         }
     }
 }

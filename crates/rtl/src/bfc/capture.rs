@@ -9,7 +9,7 @@
 use super::{crc_matrix, FA};
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
-use switchcraft_model::bfc::{BfcConfig, SNAP_TABLE_SHIFT};
+use switchcraft_model::bfc::{err, BfcConfig, SNAP_TABLE_SHIFT};
 
 #[derive(LogicBlock)]
 pub struct Capture {
@@ -42,6 +42,8 @@ pub struct Capture {
     pub csr_wdata: Signal<In, Bits<32>>,
     /// The `snap_index` register as this edge leaves it.
     pub snap_index_next: Signal<In, Bits<32>>,
+    /// Events are accepted in cycle n.
+    pub ready: Signal<In, Bit>,
 
     /// Before edge n: the flow-table addresses `egress x M + key` of the arrival (or the
     /// snapshot's index) and of the departure, and the arrival side's counter rows.
@@ -92,6 +94,8 @@ pub struct Capture {
     pub live: Signal<Out, Bit>,
     pub now_ts: Signal<Out, Bits<32>>,
     pub now_ts_next: Signal<Out, Bits<32>>,
+    /// The error flags of cycle n: an event before `ready`.
+    pub flags: Signal<Out, Bits<8>>,
 
     /// 32 masks of 64 bits, bit b's at [64b+63:64b], and the hash of the zero key.
     crc_masks: Constant<Bits<2048>>,
@@ -110,6 +114,7 @@ pub struct Capture {
     ts_shift: Constant<Bits<8>>,
     ts_mask: Constant<Bits<32>>,
     one_48: Constant<Bits<48>>,
+    f_not_ready: Constant<Bits<8>>,
 
     r_e_valid: DFF<Bit>,
     r_e_in: DFF<Bits<6>>,
@@ -198,6 +203,7 @@ impl Capture {
             csr_addr: Default::default(),
             csr_wdata: Default::default(),
             snap_index_next: Default::default(),
+            ready: Default::default(),
             addr_a: Default::default(),
             addr_d: Default::default(),
             qrow_a: Default::default(),
@@ -236,6 +242,7 @@ impl Capture {
             live: Default::default(),
             now_ts: Default::default(),
             now_ts_next: Default::default(),
+            flags: Default::default(),
             crc_masks: Constant::new(crc_masks),
             crc_zero: c32(u64::from(crc_zero)),
             hash_drop: c8(u64::from(32 - cfg.hash_bits)),
@@ -250,6 +257,7 @@ impl Capture {
             ts_shift: c8(cfg.ts_shift.into()),
             ts_mask: c32(mask(cfg.ts_bits)),
             one_48: Constant::new(1u64.into()),
+            f_not_ready: c8(err::NOT_READY),
             r_e_valid: Default::default(),
             r_e_in: Default::default(),
             r_e_eg: Default::default(),
@@ -470,6 +478,12 @@ impl Logic for Capture {
         self.live.next = self.r_live.q.val();
         self.now_ts.next = bit_cast::<32, 48>(self.now_wide.val()) & self.ts_mask.val();
         self.now_ts_next.next = bit_cast::<32, 48>(self.now_next_wide.val()) & self.ts_mask.val();
+        self.flags.next = 0.into();
+        if !self.ready.val()
+            & (self.r_e_valid.q.val() | self.r_d_valid.q.val() | self.r_f_valid.q.val())
+        {
+            self.flags.next = self.f_not_ready.val();
+        }
 
         if self.reset.val() {
             self.r_e_valid.d.next = false;

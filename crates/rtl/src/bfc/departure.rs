@@ -4,7 +4,7 @@
 
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
-use switchcraft_model::bfc::BfcConfig;
+use switchcraft_model::bfc::{err, BfcConfig};
 
 #[derive(LogicBlock)]
 pub struct Departure {
@@ -28,22 +28,20 @@ pub struct Departure {
     pub pi: Signal<In, Bits<32>>,
     pub pd: Signal<In, Bits<32>>,
 
-    /// The departure acts (valid, ready, on an existing queue and entry), or is bad.
+    /// The departure acts (valid, ready, on an existing queue and entry).
     pub act: Signal<Out, Bit>,
-    pub bad: Signal<Out, Bit>,
-    /// The entry's size was 0 (flag); its new departure count.
-    pub size_under: Signal<Out, Bit>,
+    /// The error flags it raises: a bad event, or an entry, queue or counter it finds empty.
+    pub flags: Signal<Out, Bits<8>>,
+    /// The entry's new departure count.
     pub dc_next: Signal<Out, Bits<32>>,
-    /// Its pause counter: decremented (a counted packet), at 0 already (flag), written; the
-    /// counter before and after, and the new decrement count.
+    /// Its pause counter: decremented (a counted packet), written (it was not 0 already);
+    /// the counter before and after, and the new decrement count.
     pub pc_dec: Signal<Out, Bit>,
-    pub pc_under: Signal<Out, Bit>,
     pub pc_write: Signal<Out, Bit>,
     pub pc_old: Signal<Out, Bits<32>>,
     pub pc_after: Signal<Out, Bits<32>>,
     pub pd_next: Signal<Out, Bits<32>>,
-    /// Its queue: shorter than the packet (flag), left empty; the new dequeued-bytes count.
-    pub ql_under: Signal<Out, Bit>,
+    /// Its queue is left empty; the new dequeued-bytes count.
     pub emptied: Signal<Out, Bit>,
     pub qd_next: Signal<Out, Bits<32>>,
     /// `{egress, queue}` and `{ingress, upstream queue}`: its bits in the per-queue and
@@ -61,8 +59,15 @@ pub struct Departure {
     occ_max: Constant<Bits<32>>,
     pc_max: Constant<Bits<32>>,
     one_32: Constant<Bits<32>>,
+    f_bad_event: Constant<Bits<8>>,
+    f_size_underflow: Constant<Bits<8>>,
+    f_qlen_underflow: Constant<Bits<8>>,
+    f_pc_underflow: Constant<Bits<8>>,
 
     ok: Signal<Local, Bit>,
+    size_under: Signal<Local, Bit>,
+    pc_under: Signal<Local, Bit>,
+    ql_under: Signal<Local, Bit>,
     size: Signal<Local, Bits<32>>,
     ql_old: Signal<Local, Bits<32>>,
     ql_new: Signal<Local, Bits<32>>,
@@ -89,16 +94,13 @@ impl Departure {
             pi: Default::default(),
             pd: Default::default(),
             act: Default::default(),
-            bad: Default::default(),
-            size_under: Default::default(),
+            flags: Default::default(),
             dc_next: Default::default(),
             pc_dec: Default::default(),
-            pc_under: Default::default(),
             pc_write: Default::default(),
             pc_old: Default::default(),
             pc_after: Default::default(),
             pd_next: Default::default(),
-            ql_under: Default::default(),
             emptied: Default::default(),
             qd_next: Default::default(),
             qi: Default::default(),
@@ -113,7 +115,14 @@ impl Departure {
             occ_max: c32(mask(cfg.occupancy_bits)),
             pc_max: c32(mask(cfg.pc_bits)),
             one_32: c32(1),
+            f_bad_event: c8(err::BAD_EVENT),
+            f_size_underflow: c8(err::SIZE_UNDERFLOW),
+            f_qlen_underflow: c8(err::QLEN_UNDERFLOW),
+            f_pc_underflow: c8(err::PC_UNDERFLOW),
             ok: Default::default(),
+            size_under: Default::default(),
+            pc_under: Default::default(),
+            ql_under: Default::default(),
             size: Default::default(),
             ql_old: Default::default(),
             ql_new: Default::default(),
@@ -133,7 +142,6 @@ impl Logic for Departure {
                 | ((bit_cast::<8, 6>(self.in_port.val()) < self.n_ports.val())
                     & (bit_cast::<8, 7>(self.upq.val()) < self.n_upstream.val())));
         self.act.next = self.valid.val() & self.ready.val() & self.ok.val();
-        self.bad.next = self.valid.val() & self.ready.val() & !self.ok.val();
 
         // The entry: size = enq_count - deq_count; an empty entry stays empty.
         self.size.next = (self.ec.val() - self.dc.val()) & self.size_mask.val();
@@ -170,5 +178,19 @@ impl Logic for Departure {
             self.qd_next.next = self.qe.val();
         }
         self.emptied.next = self.act.val() & !self.ql_new.val().any();
+
+        self.flags.next = 0.into();
+        if self.valid.val() & self.ready.val() & !self.ok.val() {
+            self.flags.next = self.f_bad_event.val();
+        }
+        if self.act.val() & self.size_under.val() {
+            self.flags.next = self.flags.val() | self.f_size_underflow.val();
+        }
+        if self.ql_under.val() {
+            self.flags.next = self.flags.val() | self.f_qlen_underflow.val();
+        }
+        if self.pc_under.val() {
+            self.flags.next = self.flags.val() | self.f_pc_underflow.val();
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! queue (PAUSE, RESUME) or of 32 at once (a bitmap), kept as one bit per `{port, queue}`.
 
 use rust_hdl::prelude::*;
-use switchcraft_model::bfc::{BfcConfig, RX_BITMAP, RX_PAUSE, RX_RESUME};
+use switchcraft_model::bfc::{err, BfcConfig, RX_BITMAP, RX_PAUSE, RX_RESUME};
 
 #[derive(LogicBlock)]
 pub struct Frames<const N: usize> {
@@ -21,8 +21,9 @@ pub struct Frames<const N: usize> {
 
     /// The downstream-paused bits after this cycle's frame.
     pub paused: Signal<Out, Bits<N>>,
-    /// The frame names a port, queue or chunk the config does not have.
-    pub bad: Signal<Out, Bit>,
+    /// The error flags it raises: a frame naming a port, queue or chunk the config does not
+    /// have is a bad event.
+    pub flags: Signal<Out, Bits<8>>,
 
     n_ports: Constant<Bits<8>>,
     n_queues: Constant<Bits<8>>,
@@ -36,6 +37,8 @@ pub struct Frames<const N: usize> {
     one_n: Constant<Bits<N>>,
     /// The `{port, queue}` bits this config has.
     used_q: Constant<Bits<N>>,
+
+    f_bad_event: Constant<Bits<8>>,
 
     dsp: DFF<Bits<N>>,
     ok: Signal<Local, Bit>,
@@ -64,7 +67,7 @@ impl<const N: usize> Frames<N> {
             base: Default::default(),
             bitmap: Default::default(),
             paused: Default::default(),
-            bad: Default::default(),
+            flags: Default::default(),
             n_ports: c8(cfg.ports.into()),
             n_queues: c8(cfg.queues.into()),
             rx_chunks: c8(cfg.rx_chunks().into()),
@@ -75,6 +78,7 @@ impl<const N: usize> Frames<N> {
             kind_bitmap: Constant::new(RX_BITMAP.into()),
             one_n: Constant::new(1u64.into()),
             used_q: Constant::new(used_q),
+            f_bad_event: Constant::new(err::BAD_EVENT.into()),
             dsp: Default::default(),
             ok: Default::default(),
             idx: Default::default(),
@@ -109,7 +113,10 @@ impl<const N: usize> Logic for Frames<N> {
                 self.ok.next = bit_cast::<8, 2>(self.base.val()) < self.rx_chunks.val();
             }
         }
-        self.bad.next = self.valid.val() & self.ready.val() & !self.ok.val();
+        self.flags.next = 0.into();
+        if self.valid.val() & self.ready.val() & !self.ok.val() {
+            self.flags.next = self.f_bad_event.val();
+        }
         self.paused.next = self.dsp.q.val();
         if self.valid.val() & self.ready.val() & self.ok.val() {
             if self.kind.val() == self.kind_pause.val() {

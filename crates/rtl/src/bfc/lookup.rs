@@ -11,7 +11,7 @@
 use rust_hdl::prelude::*;
 use switchcraft_core::lfsr::Lfsr32;
 use switchcraft_core::mask;
-use switchcraft_model::bfc::{BfcConfig, MODE_SINGLE, MODE_STOCHASTIC};
+use switchcraft_model::bfc::{err, BfcConfig, MODE_SINGLE, MODE_STOCHASTIC};
 
 #[derive(LogicBlock)]
 pub struct Lookup<const N: usize> {
@@ -65,8 +65,9 @@ pub struct Lookup<const N: usize> {
     pub entry_q: Signal<Out, Bits<8>>,
     pub size: Signal<Out, Bits<32>>,
     pub entry_ts: Signal<Out, Bits<32>>,
-    /// The size is at its maximum (flag); the new bank-E word.
-    pub size_sat: Signal<Out, Bit>,
+    /// The new bank-E word; the error flags the arrival raises (refused while ready, an
+    /// entry at its maximum size).
+    pub flags: Signal<Out, Bits<8>>,
     pub word_next: Signal<Out, Bits<32>>,
 
     n_ports: Constant<Bits<8>>,
@@ -91,6 +92,8 @@ pub struct Lookup<const N: usize> {
     /// The `{port, queue}` bits and the rotating-start bits this config has.
     used_q: Constant<Bits<N>>,
     used_rr: Constant<Bits<512>>,
+    f_bad_event: Constant<Bits<8>>,
+    f_size_saturated: Constant<Bits<8>>,
     reset_lfsr: Constant<Bits<32>>,
     lfsr_toggle: Constant<Bits<32>>,
 
@@ -100,6 +103,7 @@ pub struct Lookup<const N: usize> {
     lfsr: DFF<Bits<32>>,
 
     ec: Signal<Local, Bits<32>>,
+    size_sat: Signal<Local, Bit>,
     dc_now: Signal<Local, Bits<32>>,
     lfsr_now: Signal<Local, Bits<32>>,
     empty_now: Signal<Local, Bits<N>>,
@@ -181,7 +185,7 @@ impl<const N: usize> Lookup<N> {
             entry_q: Default::default(),
             size: Default::default(),
             entry_ts: Default::default(),
-            size_sat: Default::default(),
+            flags: Default::default(),
             word_next: Default::default(),
             n_ports: c8(cfg.ports.into()),
             n_queues: c8(cfg.queues.into()),
@@ -203,12 +207,15 @@ impl<const N: usize> Lookup<N> {
             lane_rr: Constant::new(0xFFu64.into()),
             used_q: Constant::new(used_q),
             used_rr: Constant::new(used_rr),
+            f_bad_event: c8(err::BAD_EVENT),
+            f_size_saturated: c8(err::SIZE_SATURATED),
             reset_lfsr: c32(u64::from(Lfsr32::new(cfg.lfsr_seed).state())),
             lfsr_toggle: c32(u64::from(Lfsr32::TOGGLE)),
             empty: Default::default(),
             rr: Default::default(),
             lfsr: Default::default(),
             ec: Default::default(),
+            size_sat: Default::default(),
             dc_now: Default::default(),
             lfsr_now: Default::default(),
             empty_now: Default::default(),
@@ -295,6 +302,13 @@ impl<const N: usize> Logic for Lookup<N> {
             & self.class_ok.val();
         self.act.next = self.valid.val() & self.ready.val() & self.ok.val();
         self.refused.next = self.valid.val() & !(self.ready.val() & self.ok.val());
+        self.flags.next = 0.into();
+        if self.valid.val() & self.ready.val() & !self.ok.val() {
+            self.flags.next = self.f_bad_event.val();
+        }
+        if self.act.val() & self.size_sat.val() {
+            self.flags.next = self.flags.val() | self.f_size_saturated.val();
+        }
 
         // ---- Dynamic mode: the empty queues of the class, from the rotating start.
         self.age.next = (self.now_ts.val() - self.entry_ts.val()) & self.ts_mask.val();

@@ -3,7 +3,7 @@
 //! (ingress, egress) pair, 64 per ingress). A write of `th_data`, `bpen_lo` or `bpen_hi`
 //! stores into the entry its index register names; the events of the same edge see it.
 
-use super::{Bank, CSR_SLOTS};
+use super::{Bank, CSR_BITS, CSR_OFFSET_BITS, CSR_SLOTS};
 use crate::narrow_ram::low_bits;
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
@@ -17,12 +17,10 @@ pub struct Tables {
     /// The bank's write strobes of this edge and the written word.
     pub write: Signal<In, Bits<CSR_SLOTS>>,
     pub wdata: Signal<In, Bits<32>>,
-    /// The index registers as stored (the entry a write stores into) and as this edge
-    /// leaves them (the entry a read returns).
-    pub th_index: Signal<In, Bits<32>>,
-    pub bpen_index: Signal<In, Bits<32>>,
-    pub th_index_next: Signal<In, Bits<32>>,
-    pub bpen_index_next: Signal<In, Bits<32>>,
+    /// The registers as stored and as this edge leaves them: a write stores into the entry
+    /// its index register names as stored, a read returns the one it names after the edge.
+    pub value: Signal<In, Bits<CSR_BITS>>,
+    pub value_next: Signal<In, Bits<CSR_BITS>>,
 
     /// The tables as this cycle's events see them: Th lanes, and the bpEn bits inverted
     /// (bit `64 ingress + egress` set when backpressure is disabled).
@@ -33,6 +31,8 @@ pub struct Tables {
     pub rd_bpen_lo: Signal<Out, Bits<32>>,
     pub rd_bpen_hi: Signal<Out, Bits<32>>,
 
+    at_th_index: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_bpen_index: Constant<Bits<CSR_OFFSET_BITS>>,
     th_data_written: Constant<Bits<CSR_SLOTS>>,
     bpen_lo_written: Constant<Bits<CSR_SLOTS>>,
     bpen_hi_written: Constant<Bits<CSR_SLOTS>>,
@@ -56,6 +56,10 @@ pub struct Tables {
     th_x: DFF<Bits<4096>>,
     /// bpEn inverted (set bits disable backpressure), so its reset value is 0.
     bpen_x: DFF<Bits<4096>>,
+    th_index: Signal<Local, Bits<32>>,
+    bpen_index: Signal<Local, Bits<32>>,
+    th_index_next: Signal<Local, Bits<32>>,
+    bpen_index_next: Signal<Local, Bits<32>>,
     w_th: Signal<Local, Bit>,
     w_lo: Signal<Local, Bit>,
     w_hi: Signal<Local, Bit>,
@@ -89,15 +93,15 @@ impl Tables {
             reset: Default::default(),
             write: Default::default(),
             wdata: Default::default(),
-            th_index: Default::default(),
-            bpen_index: Default::default(),
-            th_index_next: Default::default(),
-            bpen_index_next: Default::default(),
+            value: Default::default(),
+            value_next: Default::default(),
             th: Default::default(),
             bp_off: Default::default(),
             rd_th: Default::default(),
             rd_bpen_lo: Default::default(),
             rd_bpen_hi: Default::default(),
+            at_th_index: Bank::offset(&map, "th_index"),
+            at_bpen_index: Bank::offset(&map, "bpen_index"),
             th_data_written: Bank::strobe(&map, "th_data"),
             bpen_lo_written: Bank::strobe(&map, "bpen_lo"),
             // (bpen_hi exists above 32 ports; below, its writes do nothing.)
@@ -123,6 +127,10 @@ impl Tables {
             used_bpen: Constant::new(used_bpen),
             th_x: Default::default(),
             bpen_x: Default::default(),
+            th_index: Default::default(),
+            bpen_index: Default::default(),
+            th_index_next: Default::default(),
+            bpen_index_next: Default::default(),
             w_th: Default::default(),
             w_lo: Default::default(),
             w_hi: Default::default(),
@@ -140,6 +148,22 @@ impl Logic for Tables {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, th_x, bpen_x);
+        self.th_index.next = self
+            .value
+            .val()
+            .get_bits::<32>(self.at_th_index.val().index());
+        self.bpen_index.next = self
+            .value
+            .val()
+            .get_bits::<32>(self.at_bpen_index.val().index());
+        self.th_index_next.next = self
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_th_index.val().index());
+        self.bpen_index_next.next = self
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_bpen_index.val().index());
         self.w_th.next = (self.write.val() & self.th_data_written.val()).any();
         self.w_lo.next = (self.write.val() & self.bpen_lo_written.val()).any();
         self.w_hi.next =

@@ -196,12 +196,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [31:0] entries$now;
     reg  entries$half_wrap;
     reg  [4:0] entries$d_key;
-    reg  [31:0] entries$d_qlen;
     reg  entries$snap_read;
     reg  entries$snap_ok;
     reg  entries$write;
     reg  entries$boundary;
-    reg  [1:0] entries$new_ls;
+    reg  [31:0] entries$write_t;
+    reg  [31:0] entries$write_qs;
     reg  [4:0] entries$lookup_key;
     reg  entries$next_rx_valid;
     reg  [4:0] entries$next_rx_key;
@@ -265,6 +265,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  classify$boundary;
     wire  [1:0] classify$new_ls;
     wire  [1:0] classify$new_ecn;
+    wire  [31:0] classify$write_t;
+    wire  [31:0] classify$write_qs;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  [1:0] o_port$d;
@@ -348,12 +350,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .now(entries$now),
         .half_wrap(entries$half_wrap),
         .d_key(entries$d_key),
-        .d_qlen(entries$d_qlen),
         .snap_read(entries$snap_read),
         .snap_ok(entries$snap_ok),
         .write(entries$write),
         .boundary(entries$boundary),
-        .new_ls(entries$new_ls),
+        .write_t(entries$write_t),
+        .write_qs(entries$write_qs),
         .lookup_key(entries$lookup_key),
         .next_rx_valid(entries$next_rx_valid),
         .next_rx_key(entries$next_rx_key),
@@ -419,7 +421,9 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .write(classify$write),
         .boundary(classify$boundary),
         .new_ls(classify$new_ls),
-        .new_ecn(classify$new_ecn)
+        .new_ecn(classify$new_ecn),
+        .write_t(classify$write_t),
+        .write_qs(classify$write_qs)
     );
     tcd_tiny__o_valid o_valid(
         .d(o_valid$d),
@@ -482,12 +486,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         entries$now = capture$now;
         entries$half_wrap = capture$half_wrap;
         entries$d_key = capture$d_key;
-        entries$d_qlen = capture$d_qlen;
         entries$snap_read = capture$snap_read;
         entries$snap_ok = capture$snap_ok;
         entries$write = classify$write;
         entries$boundary = classify$boundary;
-        entries$new_ls = classify$new_ls;
+        entries$write_t = classify$write_t;
+        entries$write_qs = classify$write_qs;
         entries$lookup_key = capture$lookup_key;
         entries$next_rx_valid = capture$next_rx_valid;
         entries$next_rx_key = capture$next_rx_key;
@@ -1270,7 +1274,7 @@ module tcd_tiny__capture$snap_read_r(d,q,clock);
 endmodule // tcd_tiny__capture$snap_read_r
 
 
-module tcd_tiny__classify(clock,now,now_next,options,k,k_low,prio_enable,max_ton_next,t_period_next,d_valid,d_prio,d_qlen,d_ecn,same_key,rx_qlen,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,write,boundary,new_ls,new_ecn);
+module tcd_tiny__classify(clock,now,now_next,options,k,k_low,prio_enable,max_ton_next,t_period_next,d_valid,d_prio,d_qlen,d_ecn,same_key,rx_qlen,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,write,boundary,new_ls,new_ecn,write_t,write_qs);
 
     // Module arguments
     input wire  clock;
@@ -1309,9 +1313,12 @@ module tcd_tiny__classify(clock,now,now_next,options,k,k_low,prio_enable,max_ton
     output reg  boundary;
     output reg  [1:0] new_ls;
     output reg  [1:0] new_ecn;
+    output reg  [31:0] write_t;
+    output reg  [31:0] write_qs;
 
     // Constant declarations
     localparam  time_mask = 32'hfff;
+    localparam  queue_mask = 32'hffff;
     localparam  ls_cong = 2'b1;
     localparam  ls_und = 2'b10;
     localparam  ecn_ue = 2'b1;
@@ -1362,6 +1369,11 @@ module tcd_tiny__classify(clock,now,now_next,options,k,k_low,prio_enable,max_ton
     reg  at_boundary;
     reg  [1:0] ecn_as_ue;
     reg  [1:0] ecn_as_ce;
+    reg  [31:0] t_fw;
+    reg  [31:0] q_fw;
+    reg  [31:0] t_ram;
+    reg  [31:0] q_ram;
+    reg  [31:0] q_rec;
 
     // Sub module instances
     tcd_tiny__classify$on_start on_start(
@@ -1489,6 +1501,39 @@ module tcd_tiny__classify(clock,now,now_next,options,k,k_low,prio_enable,max_ton
             boundary = 1'b0;
         end
         write = d_valid & enabled;
+        t_fw = 32'h0;
+        q_fw = 32'h0;
+        if (same_key) begin
+            t_fw = now;
+            q_fw = rx_qlen;
+        end
+        if (tq_fw_r) begin
+            t_fw = t_fw | fw_r_t;
+            q_fw = q_fw | fw_r_q;
+        end
+        if (tq_fw_d) begin
+            t_fw = t_fw | fw_d_t;
+            q_fw = q_fw | fw_d_q;
+        end
+        t_ram = 32'h0;
+        q_ram = 32'h0;
+        if (tq_ram_r) begin
+            t_ram = ram_r_t;
+            q_ram = ram_r_q;
+        end
+        if (tq_ram_d) begin
+            t_ram = t_ram | ram_d_t;
+            q_ram = q_ram | ram_d_q;
+        end
+        if (boundary) begin
+            write_t = now;
+            q_rec = d_qlen & queue_mask;
+        end
+        else begin
+            write_t = t_fw | t_ram;
+            q_rec = q_fw | q_ram;
+        end
+        write_qs = (q_rec << 32'h2) | {30'd0, new_ls};
         on_start$d = (now_next - max_ton_next) & time_mask;
         on_wraps$d = now_next < max_ton_next;
         on_zero$d = ~|max_ton_next;
@@ -1693,7 +1738,7 @@ module tcd_tiny__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value
 endmodule // tcd_tiny__csr
 
 
-module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,d_qlen,snap_read,snap_ok,write,boundary,new_ls,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,same_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,snap_t_on,snap_t_t,snap_q_rec,snap_state);
+module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,snap_read,snap_ok,write,boundary,write_t,write_qs,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,same_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,snap_t_on,snap_t_t,snap_q_rec,snap_state);
 
     // Module arguments
     input wire  clock;
@@ -1705,12 +1750,12 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     input wire  [31:0] now;
     input wire  half_wrap;
     input wire  [4:0] d_key;
-    input wire  [31:0] d_qlen;
     input wire  snap_read;
     input wire  snap_ok;
     input wire  write;
     input wire  boundary;
-    input wire  [1:0] new_ls;
+    input wire  [31:0] write_t;
+    input wire  [31:0] write_qs;
     input wire  [4:0] lookup_key;
     input wire  next_rx_valid;
     input wire  [4:0] next_rx_key;
@@ -1741,7 +1786,6 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     output reg  [7:0] snap_state;
 
     // Constant declarations
-    localparam  queue_mask = 32'hffff;
     localparam  one_k = 32'h1;
     localparam  one_1 = 1'b1;
     localparam  all_k = 32'hffffffff;
@@ -1849,13 +1893,6 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     reg  snap_t_hi;
     reg  snap_t_lo;
     reg  [7:0] snap_flags;
-    reg  [31:0] e_t_fw;
-    reg  [31:0] e_t_ram;
-    reg  [31:0] e_q_fw;
-    reg  [31:0] e_q_ram;
-    reg  [31:0] w_t_t;
-    reg  [31:0] w_q_rec;
-    reg  [31:0] w_qs;
     reg  [31:0] d_write_keys;
     reg  [31:0] on_hi_stepped;
     reg  [31:0] on_lo_stepped;
@@ -2217,48 +2254,15 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         snap_t_t = s_t_t$q;
         snap_q_rec = s_q_rec$q;
         snap_state = s_state$q;
-        e_t_fw = 32'h0;
-        e_q_fw = 32'h0;
-        if (same_r$q) begin
-            e_t_fw = now;
-            e_q_fw = rx_qlen;
-        end
-        if (tq_fw_r_r$q) begin
-            e_t_fw = e_t_fw | fw_r_t_r$q;
-            e_q_fw = e_q_fw | fw_r_q_r$q;
-        end
-        if (tq_fw_d_r$q) begin
-            e_t_fw = e_t_fw | fw_d_t_r$q;
-            e_q_fw = e_q_fw | (fw_d_qs$q >> 32'h2);
-        end
-        e_t_ram = 32'h0;
-        e_q_ram = 32'h0;
-        if (tq_ram_r_r$q) begin
-            e_t_ram = ram_r_t_m$read_data;
-            e_q_ram = ram_r_q_m$read_data;
-        end
-        if (tq_ram_d_r$q) begin
-            e_t_ram = e_t_ram | ram_d_t_m$read_data;
-            e_q_ram = e_q_ram | (ram_d_qs$read_data >> 32'h2);
-        end
-        if (boundary) begin
-            w_t_t = now;
-            w_q_rec = d_qlen & queue_mask;
-        end
-        else begin
-            w_t_t = e_t_fw | e_t_ram;
-            w_q_rec = e_q_fw | e_q_ram;
-        end
-        w_qs = (w_q_rec << 32'h2) | {30'd0, new_ls};
         ram_d_t_m$write_enable = write;
         ram_d_t_m$write_address = d_key;
-        ram_d_t_m$write_data = w_t_t;
+        ram_d_t_m$write_data = write_t;
         ram_d_qs$write_enable = write;
         ram_d_qs$write_address = d_key;
-        ram_d_qs$write_data = w_qs;
+        ram_d_qs$write_data = write_qs;
         lk_sel_d$d = write & (d_key == lookup_key);
-        fw_d_t_r$d = w_t_t;
-        fw_d_qs$d = w_qs;
+        fw_d_t_r$d = write_t;
+        fw_d_qs$d = write_qs;
         d_write_keys = 32'h0;
         if (write) begin
             d_write_keys = one_k << d_key;

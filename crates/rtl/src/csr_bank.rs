@@ -299,7 +299,13 @@ always @(*) write = slot;
 /// registers whose writes do something; so does a stage module that takes the packed buses.
 pub const UNUSED_WAIVER: crate::export::Waiver = crate::export::Waiver {
     rule: "UNUSEDSIGNAL",
-    signals: &["csr$value", "csr$value_next", "csr$write", "value", "value_next"],
+    signals: &[
+        "csr$value",
+        "csr$value_next",
+        "csr$write",
+        "value",
+        "value_next",
+    ],
     reason: "a core, or a stage module given the packed `value` and `value_next` buses (which \
              hold every slot), reads from its CSR bank only the register bits it uses, and only \
              the write strobes of the registers whose writes act.",

@@ -232,12 +232,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.entries.now.next = self.capture.now.val();
         self.entries.half_wrap.next = self.capture.half_wrap.val();
         self.entries.d_key.next = self.capture.d_key.val();
-        self.entries.d_qlen.next = self.capture.d_qlen.val();
         self.entries.snap_read.next = self.capture.snap_read.val();
         self.entries.snap_ok.next = self.capture.snap_ok.val();
         self.entries.write.next = self.classify.write.val();
         self.entries.boundary.next = self.classify.boundary.val();
-        self.entries.new_ls.next = self.classify.new_ls.val();
+        self.entries.write_t.next = self.classify.write_t.val();
+        self.entries.write_qs.next = self.classify.write_qs.val();
         self.entries.lookup_key.next = self.capture.lookup_key.val();
         self.entries.next_rx_valid.next = self.capture.next_rx_valid.val();
         self.entries.next_rx_key.next = self.capture.next_rx_key.val();

@@ -59,8 +59,13 @@ pub struct Classify {
     pub boundary: Signal<Out, Bit>,
     pub new_ls: Signal<Out, Bits<2>>,
     pub new_ecn: Signal<Out, Bits<2>>,
+    /// The entry's new bank-D words: `t_T` and `{Q_rec, LAST_STATE}` (Q_rec from the entry,
+    /// after a RESUME of this cycle, or restarted at a boundary).
+    pub write_t: Signal<Out, Bits<32>>,
+    pub write_qs: Signal<Out, Bits<32>>,
 
     time_mask: Constant<Bits<32>>,
+    queue_mask: Constant<Bits<32>>,
     ls_cong: Constant<Bits<2>>,
     ls_und: Constant<Bits<2>>,
     ecn_ue: Constant<Bits<2>>,
@@ -107,6 +112,12 @@ pub struct Classify {
     at_boundary: Signal<Local, Bit>,
     ecn_as_ue: Signal<Local, Bits<2>>,
     ecn_as_ce: Signal<Local, Bits<2>>,
+    // The entry's T and Q_rec from a forwarded word or from a RAM.
+    t_fw: Signal<Local, Bits<32>>,
+    q_fw: Signal<Local, Bits<32>>,
+    t_ram: Signal<Local, Bits<32>>,
+    q_ram: Signal<Local, Bits<32>>,
+    q_rec: Signal<Local, Bits<32>>,
 }
 
 impl Classify {
@@ -148,7 +159,10 @@ impl Classify {
             boundary: Default::default(),
             new_ls: Default::default(),
             new_ecn: Default::default(),
+            write_t: Default::default(),
+            write_qs: Default::default(),
             time_mask: Constant::new(mask(cfg.time_bits).into()),
+            queue_mask: Constant::new(mask(cfg.queue_bits).into()),
             ls_cong: Constant::new(CONG.into()),
             ls_und: Constant::new(UND.into()),
             ecn_ue: Constant::new(UE.into()),
@@ -189,6 +203,11 @@ impl Classify {
             at_boundary: Default::default(),
             ecn_as_ue: Default::default(),
             ecn_as_ce: Default::default(),
+            t_fw: Default::default(),
+            q_fw: Default::default(),
+            t_ram: Default::default(),
+            q_ram: Default::default(),
+            q_rec: Default::default(),
         }
     }
 }
@@ -302,6 +321,41 @@ impl Logic for Classify {
             self.boundary.next = false;
         }
         self.write.next = self.d_valid.val() & self.enabled.val();
+
+        // The new bank-D words: the entry's T and Q_rec (the one-hot selects OR the words
+        // together), or at a boundary `now` and the queue length.
+        self.t_fw.next = 0.into();
+        self.q_fw.next = 0.into();
+        if self.same_key.val() {
+            self.t_fw.next = self.now.val();
+            self.q_fw.next = self.rx_qlen.val();
+        }
+        if self.tq_fw_r.val() {
+            self.t_fw.next = self.t_fw.val() | self.fw_r_t.val();
+            self.q_fw.next = self.q_fw.val() | self.fw_r_q.val();
+        }
+        if self.tq_fw_d.val() {
+            self.t_fw.next = self.t_fw.val() | self.fw_d_t.val();
+            self.q_fw.next = self.q_fw.val() | self.fw_d_q.val();
+        }
+        self.t_ram.next = 0.into();
+        self.q_ram.next = 0.into();
+        if self.tq_ram_r.val() {
+            self.t_ram.next = self.ram_r_t.val();
+            self.q_ram.next = self.ram_r_q.val();
+        }
+        if self.tq_ram_d.val() {
+            self.t_ram.next = self.t_ram.val() | self.ram_d_t.val();
+            self.q_ram.next = self.q_ram.val() | self.ram_d_q.val();
+        }
+        if self.boundary.val() {
+            self.write_t.next = self.now.val();
+            self.q_rec.next = self.d_qlen.val() & self.queue_mask.val();
+        } else {
+            self.write_t.next = self.t_fw.val() | self.t_ram.val();
+            self.q_rec.next = self.q_fw.val() | self.q_ram.val();
+        }
+        self.write_qs.next = (self.q_rec.val() << 2) | bit_cast::<32, 2>(self.new_ls.val());
 
         // The next cycle's windows.
         self.on_start.d.next =

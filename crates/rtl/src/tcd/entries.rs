@@ -9,11 +9,11 @@
 //! In cycle n the stage outputs the dequeued entry as the words it can come from (RAM or
 //! forwarded write of bank R or D, one-hot selected by registers), so that
 //! [`super::classify::Classify`] runs each test on every word before the selection; it takes
-//! back the flowchart's result (`write`, `boundary`, `new_ls`) and writes bank D and the ages.
+//! back the flowchart's result (`write`, `boundary`, the new bank-D words) and writes bank D
+//! and the ages.
 
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
-use switchcraft_core::mask;
 use switchcraft_model::tcd::TcdConfig;
 
 /// The entries of `K` keys of `KB` bits.
@@ -22,8 +22,8 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// Cycle n: the received frame ([`super::capture::Capture`]), time, the dequeue's key and
-    /// queue length, the snapshot read.
+    /// Cycle n: the received frame ([`super::capture::Capture`]), time, the dequeue's key,
+    /// the snapshot read.
     pub rx_valid: Signal<In, Bit>,
     pub rx_stop: Signal<In, Bit>,
     pub rx_key: Signal<In, Bits<KB>>,
@@ -31,13 +31,14 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub now: Signal<In, Bits<32>>,
     pub half_wrap: Signal<In, Bit>,
     pub d_key: Signal<In, Bits<KB>>,
-    pub d_qlen: Signal<In, Bits<32>>,
     pub snap_read: Signal<In, Bit>,
     pub snap_ok: Signal<In, Bit>,
-    /// Cycle n: the flowchart's result for the dequeue (write bank D; restart T; LAST_STATE).
+    /// Cycle n: the flowchart's result for the dequeue: write bank D, with the T period
+    /// restarted, and the new words `{t_T}` and `{Q_rec, LAST_STATE}`.
     pub write: Signal<In, Bit>,
     pub boundary: Signal<In, Bit>,
-    pub new_ls: Signal<In, Bits<2>>,
+    pub write_t: Signal<In, Bits<32>>,
+    pub write_qs: Signal<In, Bits<32>>,
     /// Edge n: the RAMs' read address and what the input stage loads for cycle n + 1.
     pub lookup_key: Signal<In, Bits<KB>>,
     pub next_rx_valid: Signal<In, Bit>,
@@ -77,7 +78,6 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub snap_q_rec: Signal<Out, Bits<32>>,
     pub snap_state: Signal<Out, Bits<8>>,
 
-    queue_mask: Constant<Bits<32>>,
     one_k: Constant<Bits<K>>,
     one_1: Constant<Bits<1>>,
     all_k: Constant<Bits<K>>,
@@ -148,13 +148,6 @@ pub struct Entries<const K: usize, const KB: usize> {
     snap_t_lo: Signal<Local, Bits<1>>,
     snap_flags: Signal<Local, Bits<8>>,
     // The dequeued entry after a RESUME of the same cycle, and its write to bank D.
-    e_t_fw: Signal<Local, Bits<32>>,
-    e_t_ram: Signal<Local, Bits<32>>,
-    e_q_fw: Signal<Local, Bits<32>>,
-    e_q_ram: Signal<Local, Bits<32>>,
-    w_t_t: Signal<Local, Bits<32>>,
-    w_q_rec: Signal<Local, Bits<32>>,
-    w_qs: Signal<Local, Bits<32>>,
     d_write_keys: Signal<Local, Bits<K>>,
     // Ages: all step on a half-wrap; written timestamps restart.
     on_hi_stepped: Signal<Local, Bits<K>>,
@@ -192,12 +185,12 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             now: Default::default(),
             half_wrap: Default::default(),
             d_key: Default::default(),
-            d_qlen: Default::default(),
             snap_read: Default::default(),
             snap_ok: Default::default(),
             write: Default::default(),
             boundary: Default::default(),
-            new_ls: Default::default(),
+            write_t: Default::default(),
+            write_qs: Default::default(),
             lookup_key: Default::default(),
             next_rx_valid: Default::default(),
             next_rx_key: Default::default(),
@@ -226,7 +219,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             snap_t_t: Default::default(),
             snap_q_rec: Default::default(),
             snap_state: Default::default(),
-            queue_mask: Constant::new(mask(cfg.queue_bits).into()),
             one_k: Constant::new(1u64.into()),
             one_1: Constant::new(1u64.into()),
             all_k: Constant::new(!Bits::<K>::default()),
@@ -282,13 +274,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             snap_t_hi: Default::default(),
             snap_t_lo: Default::default(),
             snap_flags: Default::default(),
-            e_t_fw: Default::default(),
-            e_t_ram: Default::default(),
-            e_q_fw: Default::default(),
-            e_q_ram: Default::default(),
-            w_t_t: Default::default(),
-            w_q_rec: Default::default(),
-            w_qs: Default::default(),
             d_write_keys: Default::default(),
             on_hi_stepped: Default::default(),
             on_lo_stepped: Default::default(),
@@ -489,48 +474,16 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.snap_q_rec.next = self.s_q_rec.q.val();
         self.snap_state.next = self.s_state.q.val();
 
-        // ---- Edge n + 1: the dequeued entry after a RESUME of the same cycle, into bank D.
-        self.e_t_fw.next = 0.into();
-        self.e_q_fw.next = 0.into();
-        if self.same_r.q.val() {
-            self.e_t_fw.next = self.now.val();
-            self.e_q_fw.next = self.rx_qlen.val();
-        }
-        if self.tq_fw_r_r.q.val() {
-            self.e_t_fw.next = self.e_t_fw.val() | self.fw_r_t_r.q.val();
-            self.e_q_fw.next = self.e_q_fw.val() | self.fw_r_q_r.q.val();
-        }
-        if self.tq_fw_d_r.q.val() {
-            self.e_t_fw.next = self.e_t_fw.val() | self.fw_d_t_r.q.val();
-            self.e_q_fw.next = self.e_q_fw.val() | (self.fw_d_qs.q.val() >> 2);
-        }
-        self.e_t_ram.next = 0.into();
-        self.e_q_ram.next = 0.into();
-        if self.tq_ram_r_r.q.val() {
-            self.e_t_ram.next = self.ram_r_t_m.read_data.val();
-            self.e_q_ram.next = self.ram_r_q_m.read_data.val();
-        }
-        if self.tq_ram_d_r.q.val() {
-            self.e_t_ram.next = self.e_t_ram.val() | self.ram_d_t_m.read_data.val();
-            self.e_q_ram.next = self.e_q_ram.val() | (self.ram_d_qs.read_data.val() >> 2);
-        }
-        if self.boundary.val() {
-            self.w_t_t.next = self.now.val();
-            self.w_q_rec.next = self.d_qlen.val() & self.queue_mask.val();
-        } else {
-            self.w_t_t.next = self.e_t_fw.val() | self.e_t_ram.val();
-            self.w_q_rec.next = self.e_q_fw.val() | self.e_q_ram.val();
-        }
-        self.w_qs.next = (self.w_q_rec.val() << 2) | bit_cast::<32, 2>(self.new_ls.val());
+        // ---- Edge n + 1: the dequeued entry's new bank-D word (from Classify).
         self.ram_d_t_m.write_enable.next = self.write.val();
         self.ram_d_t_m.write_address.next = self.d_key.val();
-        self.ram_d_t_m.write_data.next = self.w_t_t.val();
+        self.ram_d_t_m.write_data.next = self.write_t.val();
         self.ram_d_qs.write_enable.next = self.write.val();
         self.ram_d_qs.write_address.next = self.d_key.val();
-        self.ram_d_qs.write_data.next = self.w_qs.val();
+        self.ram_d_qs.write_data.next = self.write_qs.val();
         self.lk_sel_d.d.next = self.write.val() & (self.d_key.val() == self.lookup_key.val());
-        self.fw_d_t_r.d.next = self.w_t_t.val();
-        self.fw_d_qs.d.next = self.w_qs.val();
+        self.fw_d_t_r.d.next = self.write_t.val();
+        self.fw_d_qs.d.next = self.write_qs.val();
         self.d_write_keys.next = 0.into();
         if self.write.val() {
             self.d_write_keys.next = self.one_k.val() << self.d_key.val();

@@ -191,8 +191,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  [31:0] entries$now;
     reg  entries$half_wrap;
     reg  [8:0] entries$d_key;
-    reg  entries$snap_read;
-    reg  entries$snap_ok;
     reg  entries$write;
     reg  entries$boundary;
     reg  [31:0] entries$write_t;
@@ -221,10 +219,29 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  entries$on_old;
     wire  entries$t_old;
     wire  [1:0] entries$last_state;
-    wire  [31:0] entries$snap_t_on;
-    wire  [31:0] entries$snap_t_t;
-    wire  [31:0] entries$snap_q_rec;
-    wire  [7:0] entries$snap_state;
+    wire  [31:0] entries$entry_t_on;
+    wire  [31:0] entries$entry_t_t;
+    wire  [31:0] entries$entry_q_rec;
+    wire  [1:0] entries$entry_ls;
+    wire  entries$entry_paused;
+    wire  entries$entry_written;
+    wire  [1:0] entries$entry_age_on;
+    wire  [1:0] entries$entry_age_t;
+    reg  snapshot$reset;
+    reg  snapshot$read;
+    reg  snapshot$ok;
+    reg  [31:0] snapshot$t_on;
+    reg  [31:0] snapshot$t_t;
+    reg  [31:0] snapshot$q_rec;
+    reg  [1:0] snapshot$last_state;
+    reg  snapshot$paused;
+    reg  snapshot$d_written;
+    reg  [1:0] snapshot$age_on;
+    reg  [1:0] snapshot$age_t;
+    wire  [31:0] snapshot$snap_t_on;
+    wire  [31:0] snapshot$snap_t_t;
+    wire  [31:0] snapshot$snap_q_rec;
+    wire  [7:0] snapshot$snap_state;
     reg  [31:0] classify$now;
     reg  [31:0] classify$now_next;
     reg  [1:0] classify$options;
@@ -345,8 +362,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .now(entries$now),
         .half_wrap(entries$half_wrap),
         .d_key(entries$d_key),
-        .snap_read(entries$snap_read),
-        .snap_ok(entries$snap_ok),
         .write(entries$write),
         .boundary(entries$boundary),
         .write_t(entries$write_t),
@@ -375,10 +390,32 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .on_old(entries$on_old),
         .t_old(entries$t_old),
         .last_state(entries$last_state),
-        .snap_t_on(entries$snap_t_on),
-        .snap_t_t(entries$snap_t_t),
-        .snap_q_rec(entries$snap_q_rec),
-        .snap_state(entries$snap_state)
+        .entry_t_on(entries$entry_t_on),
+        .entry_t_t(entries$entry_t_t),
+        .entry_q_rec(entries$entry_q_rec),
+        .entry_ls(entries$entry_ls),
+        .entry_paused(entries$entry_paused),
+        .entry_written(entries$entry_written),
+        .entry_age_on(entries$entry_age_on),
+        .entry_age_t(entries$entry_age_t)
+    );
+    tcd_paper__snapshot snapshot(
+        .clock(clock),
+        .reset(snapshot$reset),
+        .read(snapshot$read),
+        .ok(snapshot$ok),
+        .t_on(snapshot$t_on),
+        .t_t(snapshot$t_t),
+        .q_rec(snapshot$q_rec),
+        .last_state(snapshot$last_state),
+        .paused(snapshot$paused),
+        .d_written(snapshot$d_written),
+        .age_on(snapshot$age_on),
+        .age_t(snapshot$age_t),
+        .snap_t_on(snapshot$snap_t_on),
+        .snap_t_t(snapshot$snap_t_t),
+        .snap_q_rec(snapshot$snap_q_rec),
+        .snap_state(snapshot$snap_state)
     );
     tcd_paper__classify classify(
         .clock(clock),
@@ -473,6 +510,17 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         capture$mode_next = csr$value_next[at_mode];
         capture$entry_index = csr$value[(at_entry_index)+:(9)];
         capture$snap_write = |(csr$write & entry_index_written);
+        snapshot$reset = reset;
+        snapshot$read = capture$snap_read;
+        snapshot$ok = capture$snap_ok;
+        snapshot$t_on = entries$entry_t_on;
+        snapshot$t_t = entries$entry_t_t;
+        snapshot$q_rec = entries$entry_q_rec;
+        snapshot$last_state = entries$entry_ls;
+        snapshot$paused = entries$entry_paused;
+        snapshot$d_written = entries$entry_written;
+        snapshot$age_on = entries$entry_age_on;
+        snapshot$age_t = entries$entry_age_t;
         entries$reset = reset;
         entries$rx_valid = capture$rx_valid;
         entries$rx_stop = capture$rx_stop;
@@ -481,8 +529,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         entries$now = capture$now;
         entries$half_wrap = capture$half_wrap;
         entries$d_key = capture$d_key;
-        entries$snap_read = capture$snap_read;
-        entries$snap_ok = capture$snap_ok;
         entries$write = classify$write;
         entries$boundary = classify$boundary;
         entries$write_t = classify$write_t;
@@ -550,7 +596,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         csr$addr = csr_addr;
         csr$raddr = csr_addr;
         csr$wdata = csr_wdata;
-        csr$hw_value = ({512'd0, capture$now} << at_now) | ({512'd0, capture$snap_busy} << at_entry_status) | ({512'd0, entries$snap_t_on} << at_entry_t_on) | ({512'd0, entries$snap_t_t} << at_entry_t_t) | ({512'd0, entries$snap_q_rec} << at_entry_q_rec) | ({536'd0, entries$snap_state} << at_entry_state);
+        csr$hw_value = ({512'd0, capture$now} << at_now) | ({512'd0, capture$snap_busy} << at_entry_status) | ({512'd0, snapshot$snap_t_on} << at_entry_t_on) | ({512'd0, snapshot$snap_t_t} << at_entry_t_t) | ({512'd0, snapshot$snap_q_rec} << at_entry_q_rec) | ({536'd0, snapshot$snap_state} << at_entry_state);
         csr$hw_set = 544'h0;
         if (capture$rx_bad | capture$d_bad) begin
             csr$hw_set = err_flag;
@@ -1733,7 +1779,7 @@ module tcd_paper__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,valu
 endmodule // tcd_paper__csr
 
 
-module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,snap_read,snap_ok,write,boundary,write_t,write_qs,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,same_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,snap_t_on,snap_t_t,snap_q_rec,snap_state);
+module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,write,boundary,write_t,write_qs,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,same_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_written,entry_age_on,entry_age_t);
 
     // Module arguments
     input wire  clock;
@@ -1745,8 +1791,6 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     input wire  [31:0] now;
     input wire  half_wrap;
     input wire  [8:0] d_key;
-    input wire  snap_read;
-    input wire  snap_ok;
     input wire  write;
     input wire  boundary;
     input wire  [31:0] write_t;
@@ -1775,10 +1819,14 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     output reg  on_old;
     output reg  t_old;
     output reg  [1:0] last_state;
-    output reg  [31:0] snap_t_on;
-    output reg  [31:0] snap_t_t;
-    output reg  [31:0] snap_q_rec;
-    output reg  [7:0] snap_state;
+    output reg  [31:0] entry_t_on;
+    output reg  [31:0] entry_t_t;
+    output reg  [31:0] entry_q_rec;
+    output reg  [1:0] entry_ls;
+    output reg  entry_paused;
+    output reg  entry_written;
+    output reg  [1:0] entry_age_on;
+    output reg  [1:0] entry_age_t;
 
     // Constant declarations
     localparam  one_k = 512'h1;
@@ -1862,14 +1910,6 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     wire  rx_resume_r$q;
     reg  same_r$d;
     wire  same_r$q;
-    reg  [31:0] s_t_on$d;
-    wire  [31:0] s_t_on$q;
-    reg  [31:0] s_t_t$d;
-    wire  [31:0] s_t_t$q;
-    reg  [31:0] s_q_rec$d;
-    wire  [31:0] s_q_rec$q;
-    reg  [7:0] s_state$d;
-    wire  [7:0] s_state$q;
 
     // Local signals
     reg  [511:0] rx_resume_keys;
@@ -1885,9 +1925,6 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     reg  [31:0] lk_t_t;
     reg  [31:0] lk_q_rec;
     reg  [1:0] lk_ls;
-    reg  snap_t_hi;
-    reg  snap_t_lo;
-    reg  [7:0] snap_flags;
     reg  [511:0] d_write_keys;
     reg  [511:0] on_hi_stepped;
     reg  [511:0] on_lo_stepped;
@@ -2080,26 +2117,6 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
         .q(same_r$q),
         .clock(clock)
     );
-    tcd_paper__entries$s_t_on s_t_on(
-        .d(s_t_on$d),
-        .q(s_t_on$q),
-        .clock(clock)
-    );
-    tcd_paper__entries$s_t_t s_t_t(
-        .d(s_t_t$d),
-        .q(s_t_t$q),
-        .clock(clock)
-    );
-    tcd_paper__entries$s_q_rec s_q_rec(
-        .d(s_q_rec$d),
-        .q(s_q_rec$q),
-        .clock(clock)
-    );
-    tcd_paper__entries$s_state s_state(
-        .d(s_state$d),
-        .q(s_state$q),
-        .clock(clock)
-    );
 
     // Update code
     always @(*) begin
@@ -2131,10 +2148,6 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
         tq_zero_r$d = tq_zero_r$q;
         rx_resume_r$d = rx_resume_r$q;
         same_r$d = same_r$q;
-        s_t_on$d = s_t_on$q;
-        s_t_t$d = s_t_t$q;
-        s_q_rec$d = s_q_rec$q;
-        s_state$d = s_state$q;
         ram_r_t_m$read_address = lookup_key;
         ram_r_q_m$read_address = lookup_key;
         ram_d_t_m$read_address = lookup_key;
@@ -2222,33 +2235,14 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
             lk_t_t = lk_r_t;
             lk_q_rec = lk_r_q;
         end
-        snap_t_hi = lk_t_hi;
-        snap_t_lo = lk_t_lo;
-        if (~lk_wr$q | |(lk_on_hi & lk_on_lo)) begin
-            snap_t_hi = lk_on_hi;
-            snap_t_lo = lk_on_lo;
-        end
-        snap_flags = {6'd0, lk_ls} | ({7'd0, lk_paused_r$q} << 32'h2) | ({7'd0, lk_on_lo} << 32'h4) | ({7'd0, lk_on_hi} << 32'h5) | ({7'd0, snap_t_lo} << 32'h6) | ({7'd0, snap_t_hi} << 32'h7);
-        if (snap_read) begin
-            s_t_on$d = 32'h0;
-            s_t_t$d = 32'h0;
-            s_q_rec$d = 32'h0;
-            s_state$d = 8'h0;
-            if (snap_ok) begin
-                if (~|(lk_on_hi & lk_on_lo)) begin
-                    s_t_on$d = lk_r_t;
-                end
-                if (~|(snap_t_hi & snap_t_lo)) begin
-                    s_t_t$d = lk_t_t;
-                end
-                s_q_rec$d = lk_q_rec;
-                s_state$d = snap_flags;
-            end
-        end
-        snap_t_on = s_t_on$q;
-        snap_t_t = s_t_t$q;
-        snap_q_rec = s_q_rec$q;
-        snap_state = s_state$q;
+        entry_t_on = lk_r_t;
+        entry_t_t = lk_t_t;
+        entry_q_rec = lk_q_rec;
+        entry_ls = lk_ls;
+        entry_paused = lk_paused_r$q;
+        entry_written = lk_wr$q;
+        entry_age_on = ({1'd0, lk_on_hi} << 32'h1) | {1'd0, lk_on_lo};
+        entry_age_t = ({1'd0, lk_t_hi} << 32'h1) | {1'd0, lk_t_lo};
         ram_d_t_m$write_enable = write;
         ram_d_t_m$write_address = d_key;
         ram_d_t_m$write_data = write_t;
@@ -2339,10 +2333,6 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
             age_on_lo$d = all_k;
             age_t_hi$d = all_k;
             age_t_lo$d = all_k;
-            s_t_on$d = 32'h0;
-            s_t_t$d = 32'h0;
-            s_q_rec$d = 32'h0;
-            s_state$d = 8'h0;
         end
         lk_pend$d = pending$d[lookup_key];
         lk_wr$d = ~d_unwritten_next[lookup_key];
@@ -2875,82 +2865,6 @@ module tcd_paper__entries$rx_resume_r(d,q,clock);
 endmodule // tcd_paper__entries$rx_resume_r
 
 
-module tcd_paper__entries$s_q_rec(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__entries$s_q_rec
-
-
-module tcd_paper__entries$s_state(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__entries$s_state
-
-
-module tcd_paper__entries$s_t_on(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__entries$s_t_on
-
-
-module tcd_paper__entries$s_t_t(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__entries$s_t_t
-
-
 module tcd_paper__entries$same_r(d,q,clock);
 
     // Module arguments
@@ -3158,3 +3072,180 @@ module tcd_paper__o_valid(d,q,clock);
     end
 
 endmodule // tcd_paper__o_valid
+
+
+module tcd_paper__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,d_written,age_on,age_t,snap_t_on,snap_t_t,snap_q_rec,snap_state);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  read;
+    input wire  ok;
+    input wire  [31:0] t_on;
+    input wire  [31:0] t_t;
+    input wire  [31:0] q_rec;
+    input wire  [1:0] last_state;
+    input wire  paused;
+    input wire  d_written;
+    input wire  [1:0] age_on;
+    input wire  [1:0] age_t;
+    output reg  [31:0] snap_t_on;
+    output reg  [31:0] snap_t_t;
+    output reg  [31:0] snap_q_rec;
+    output reg  [7:0] snap_state;
+
+    // Constant declarations
+    localparam  never = 2'b11;
+
+    // Stub signals
+    reg  [31:0] s_t_on$d;
+    wire  [31:0] s_t_on$q;
+    reg  [31:0] s_t_t$d;
+    wire  [31:0] s_t_t$q;
+    reg  [31:0] s_q_rec$d;
+    wire  [31:0] s_q_rec$q;
+    reg  [7:0] s_state$d;
+    wire  [7:0] s_state$q;
+
+    // Local signals
+    reg  [1:0] age_t_now;
+    reg  [7:0] flags;
+
+    // Sub module instances
+    tcd_paper__snapshot$s_t_on s_t_on(
+        .d(s_t_on$d),
+        .q(s_t_on$q),
+        .clock(clock)
+    );
+    tcd_paper__snapshot$s_t_t s_t_t(
+        .d(s_t_t$d),
+        .q(s_t_t$q),
+        .clock(clock)
+    );
+    tcd_paper__snapshot$s_q_rec s_q_rec(
+        .d(s_q_rec$d),
+        .q(s_q_rec$q),
+        .clock(clock)
+    );
+    tcd_paper__snapshot$s_state s_state(
+        .d(s_state$d),
+        .q(s_state$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        s_t_on$d = s_t_on$q;
+        s_t_t$d = s_t_t$q;
+        s_q_rec$d = s_q_rec$q;
+        s_state$d = s_state$q;
+        age_t_now = age_t;
+        if (~d_written | (age_on == never)) begin
+            age_t_now = age_on;
+        end
+        flags = {6'd0, last_state} | ({7'd0, paused} << 32'h2) | ({6'd0, age_on} << 32'h4) | ({6'd0, age_t_now} << 32'h6);
+        if (read) begin
+            s_t_on$d = 32'h0;
+            s_t_t$d = 32'h0;
+            s_q_rec$d = 32'h0;
+            s_state$d = 8'h0;
+            if (ok) begin
+                if (age_on != never) begin
+                    s_t_on$d = t_on;
+                end
+                if (age_t_now != never) begin
+                    s_t_t$d = t_t;
+                end
+                s_q_rec$d = q_rec;
+                s_state$d = flags;
+            end
+        end
+        snap_t_on = s_t_on$q;
+        snap_t_t = s_t_t$q;
+        snap_q_rec = s_q_rec$q;
+        snap_state = s_state$q;
+        if (reset) begin
+            s_t_on$d = 32'h0;
+            s_t_t$d = 32'h0;
+            s_q_rec$d = 32'h0;
+            s_state$d = 8'h0;
+        end
+    end
+
+endmodule // tcd_paper__snapshot
+
+
+module tcd_paper__snapshot$s_q_rec(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__snapshot$s_q_rec
+
+
+module tcd_paper__snapshot$s_state(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__snapshot$s_state
+
+
+module tcd_paper__snapshot$s_t_on(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__snapshot$s_t_on
+
+
+module tcd_paper__snapshot$s_t_t(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__snapshot$s_t_t

@@ -38,12 +38,14 @@
 mod capture;
 mod classify;
 mod entries;
+mod snapshot;
 
 use crate::csr_bank::{self, CsrBank};
 use capture::Capture;
 use classify::Classify;
 use entries::Entries;
 use rust_hdl::prelude::*;
+use snapshot::Snapshot;
 use switchcraft_model::tcd::{regmap, TcdConfig, ERR_INDEX};
 
 /// Word slots of the CSR bank (the register map's indices 0..17) and their bits.
@@ -89,6 +91,7 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     pub csr: Bank,
     pub capture: Capture<PB, PP, KB>,
     pub entries: Entries<K, KB>,
+    pub snapshot: Snapshot,
     pub classify: Classify,
 
     /// Bit offsets of the registers' words on the CSR bank's buses.
@@ -157,6 +160,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             csr: Bank::new(&map),
             capture: Capture::new(cfg),
             entries: Entries::new(cfg),
+            snapshot: Snapshot::new(),
             classify: Classify::new(cfg),
             at_mode: at("mode"),
             at_options: at("options"),
@@ -223,6 +227,18 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             (self.csr.write.val() & self.entry_index_written.val()).any();
 
         // ---- Entries: storage, received frames, lookup, snapshot.
+        self.snapshot.clock.next = self.clock.val();
+        self.snapshot.reset.next = self.reset.val();
+        self.snapshot.read.next = self.capture.snap_read.val();
+        self.snapshot.ok.next = self.capture.snap_ok.val();
+        self.snapshot.t_on.next = self.entries.entry_t_on.val();
+        self.snapshot.t_t.next = self.entries.entry_t_t.val();
+        self.snapshot.q_rec.next = self.entries.entry_q_rec.val();
+        self.snapshot.last_state.next = self.entries.entry_ls.val();
+        self.snapshot.paused.next = self.entries.entry_paused.val();
+        self.snapshot.d_written.next = self.entries.entry_written.val();
+        self.snapshot.age_on.next = self.entries.entry_age_on.val();
+        self.snapshot.age_t.next = self.entries.entry_age_t.val();
         self.entries.clock.next = self.clock.val();
         self.entries.reset.next = self.reset.val();
         self.entries.rx_valid.next = self.capture.rx_valid.val();
@@ -232,8 +248,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.entries.now.next = self.capture.now.val();
         self.entries.half_wrap.next = self.capture.half_wrap.val();
         self.entries.d_key.next = self.capture.d_key.val();
-        self.entries.snap_read.next = self.capture.snap_read.val();
-        self.entries.snap_ok.next = self.capture.snap_ok.val();
         self.entries.write.next = self.classify.write.val();
         self.entries.boundary.next = self.classify.boundary.val();
         self.entries.write_t.next = self.classify.write_t.val();
@@ -333,11 +347,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             << self.at_now.val())
             | (bit_cast::<CSR_BITS, 32>(self.capture.snap_busy.val())
                 << self.at_entry_status.val())
-            | (bit_cast::<CSR_BITS, 32>(self.entries.snap_t_on.val()) << self.at_entry_t_on.val())
-            | (bit_cast::<CSR_BITS, 32>(self.entries.snap_t_t.val()) << self.at_entry_t_t.val())
-            | (bit_cast::<CSR_BITS, 32>(self.entries.snap_q_rec.val())
+            | (bit_cast::<CSR_BITS, 32>(self.snapshot.snap_t_on.val()) << self.at_entry_t_on.val())
+            | (bit_cast::<CSR_BITS, 32>(self.snapshot.snap_t_t.val()) << self.at_entry_t_t.val())
+            | (bit_cast::<CSR_BITS, 32>(self.snapshot.snap_q_rec.val())
                 << self.at_entry_q_rec.val())
-            | (bit_cast::<CSR_BITS, 8>(self.entries.snap_state.val()) << self.at_entry_state.val());
+            | (bit_cast::<CSR_BITS, 8>(self.snapshot.snap_state.val())
+                << self.at_entry_state.val());
         self.csr.hw_set.next = 0.into();
         if self.capture.rx_bad.val() | self.capture.d_bad.val() {
             self.csr.hw_set.next = self.err_flag.val();

@@ -22,8 +22,7 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// Cycle n: the received frame ([`super::capture::Capture`]), time, the dequeue's key,
-    /// the snapshot read.
+    /// Cycle n: the received frame ([`super::capture::Capture`]), time, the dequeue's key.
     pub rx_valid: Signal<In, Bit>,
     pub rx_stop: Signal<In, Bit>,
     pub rx_key: Signal<In, Bits<KB>>,
@@ -31,8 +30,6 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub now: Signal<In, Bits<32>>,
     pub half_wrap: Signal<In, Bit>,
     pub d_key: Signal<In, Bits<KB>>,
-    pub snap_read: Signal<In, Bit>,
-    pub snap_ok: Signal<In, Bit>,
     /// Cycle n: the flowchart's result for the dequeue: write bank D, with the T period
     /// restarted, and the new words `{t_T}` and `{Q_rec, LAST_STATE}`.
     pub write: Signal<In, Bit>,
@@ -72,11 +69,16 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub on_old: Signal<Out, Bit>,
     pub t_old: Signal<Out, Bit>,
     pub last_state: Signal<Out, Bits<2>>,
-    /// The snapshot of the entry `entry_index` names (the `entry_*` status words).
-    pub snap_t_on: Signal<Out, Bits<32>>,
-    pub snap_t_t: Signal<Out, Bits<32>>,
-    pub snap_q_rec: Signal<Out, Bits<32>>,
-    pub snap_state: Signal<Out, Bits<8>>,
+    /// The entry the RAMs read, before this cycle's events (for [`super::snapshot::Snapshot`]):
+    /// `t_on`, `t_T`, `Q_rec`, LAST_STATE, paused; bank D was written; the ages `{hi, lo}`.
+    pub entry_t_on: Signal<Out, Bits<32>>,
+    pub entry_t_t: Signal<Out, Bits<32>>,
+    pub entry_q_rec: Signal<Out, Bits<32>>,
+    pub entry_ls: Signal<Out, Bits<2>>,
+    pub entry_paused: Signal<Out, Bits<1>>,
+    pub entry_written: Signal<Out, Bit>,
+    pub entry_age_on: Signal<Out, Bits<2>>,
+    pub entry_age_t: Signal<Out, Bits<2>>,
 
     one_k: Constant<Bits<K>>,
     one_1: Constant<Bits<1>>,
@@ -124,10 +126,6 @@ pub struct Entries<const K: usize, const KB: usize> {
     rx_resume_r: DFF<Bit>,
     /// ... and the dequeue captured at the same edge is of that entry.
     same_r: DFF<Bit>,
-    s_t_on: DFF<Bits<32>>,
-    s_t_t: DFF<Bits<32>>,
-    s_q_rec: DFF<Bits<32>>,
-    s_state: DFF<Bits<8>>,
 
     rx_resume_keys: Signal<Local, Bits<K>>,
     rx_pause_keys: Signal<Local, Bits<K>>,
@@ -144,9 +142,6 @@ pub struct Entries<const K: usize, const KB: usize> {
     lk_q_rec: Signal<Local, Bits<32>>,
     lk_ls: Signal<Local, Bits<2>>,
     /// The snapshot's T age: the model's, 3 when `t_T` was never set.
-    snap_t_hi: Signal<Local, Bits<1>>,
-    snap_t_lo: Signal<Local, Bits<1>>,
-    snap_flags: Signal<Local, Bits<8>>,
     // The dequeued entry after a RESUME of the same cycle, and its write to bank D.
     d_write_keys: Signal<Local, Bits<K>>,
     // Ages: all step on a half-wrap; written timestamps restart.
@@ -185,8 +180,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             now: Default::default(),
             half_wrap: Default::default(),
             d_key: Default::default(),
-            snap_read: Default::default(),
-            snap_ok: Default::default(),
             write: Default::default(),
             boundary: Default::default(),
             write_t: Default::default(),
@@ -215,10 +208,14 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             on_old: Default::default(),
             t_old: Default::default(),
             last_state: Default::default(),
-            snap_t_on: Default::default(),
-            snap_t_t: Default::default(),
-            snap_q_rec: Default::default(),
-            snap_state: Default::default(),
+            entry_t_on: Default::default(),
+            entry_t_t: Default::default(),
+            entry_q_rec: Default::default(),
+            entry_ls: Default::default(),
+            entry_paused: Default::default(),
+            entry_written: Default::default(),
+            entry_age_on: Default::default(),
+            entry_age_t: Default::default(),
             one_k: Constant::new(1u64.into()),
             one_1: Constant::new(1u64.into()),
             all_k: Constant::new(!Bits::<K>::default()),
@@ -254,10 +251,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             tq_zero_r: Default::default(),
             rx_resume_r: Default::default(),
             same_r: Default::default(),
-            s_t_on: Default::default(),
-            s_t_t: Default::default(),
-            s_q_rec: Default::default(),
-            s_state: Default::default(),
             rx_resume_keys: Default::default(),
             rx_pause_keys: Default::default(),
             lk_r_t: Default::default(),
@@ -271,9 +264,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             lk_t_t: Default::default(),
             lk_q_rec: Default::default(),
             lk_ls: Default::default(),
-            snap_t_hi: Default::default(),
-            snap_t_lo: Default::default(),
-            snap_flags: Default::default(),
             d_write_keys: Default::default(),
             on_hi_stepped: Default::default(),
             on_lo_stepped: Default::default(),
@@ -329,11 +319,7 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             tq_ram_d_r,
             tq_zero_r,
             rx_resume_r,
-            same_r,
-            s_t_on,
-            s_t_t,
-            s_q_rec,
-            s_state
+            same_r
         );
         self.ram_r_t_m.clock.next = self.clock.val();
         self.ram_r_q_m.clock.next = self.clock.val();
@@ -437,42 +423,17 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.lk_q_rec.next = self.lk_r_q.val();
         }
 
-        // ---- Snapshot (the entry before this cycle's events; zero for a bad index). Until D
-        // is written, `t_T` is `t_on` or never set: its age is `age_on`; so it is when `t_on`
-        // was never set (D's T age is then only a placeholder).
-        self.snap_t_hi.next = self.lk_t_hi.val();
-        self.snap_t_lo.next = self.lk_t_lo.val();
-        if !self.lk_wr.q.val() | (self.lk_on_hi.val() & self.lk_on_lo.val()).any() {
-            self.snap_t_hi.next = self.lk_on_hi.val();
-            self.snap_t_lo.next = self.lk_on_lo.val();
-        }
-        self.snap_flags.next = bit_cast::<8, 2>(self.lk_ls.val())
-            | (bit_cast::<8, 1>(self.lk_paused_r.q.val()) << 2)
-            | (bit_cast::<8, 1>(self.lk_on_lo.val()) << 4)
-            | (bit_cast::<8, 1>(self.lk_on_hi.val()) << 5)
-            | (bit_cast::<8, 1>(self.snap_t_lo.val()) << 6)
-            | (bit_cast::<8, 1>(self.snap_t_hi.val()) << 7);
-        if self.snap_read.val() {
-            self.s_t_on.d.next = 0.into();
-            self.s_t_t.d.next = 0.into();
-            self.s_q_rec.d.next = 0.into();
-            self.s_state.d.next = 0.into();
-            if self.snap_ok.val() {
-                // Age 3 means never set: the RAM word is not meaningful, show 0.
-                if !(self.lk_on_hi.val() & self.lk_on_lo.val()).any() {
-                    self.s_t_on.d.next = self.lk_r_t.val();
-                }
-                if !(self.snap_t_hi.val() & self.snap_t_lo.val()).any() {
-                    self.s_t_t.d.next = self.lk_t_t.val();
-                }
-                self.s_q_rec.d.next = self.lk_q_rec.val();
-                self.s_state.d.next = self.snap_flags.val();
-            }
-        }
-        self.snap_t_on.next = self.s_t_on.q.val();
-        self.snap_t_t.next = self.s_t_t.q.val();
-        self.snap_q_rec.next = self.s_q_rec.q.val();
-        self.snap_state.next = self.s_state.q.val();
+        // ---- The entry for the snapshot, before this cycle's events.
+        self.entry_t_on.next = self.lk_r_t.val();
+        self.entry_t_t.next = self.lk_t_t.val();
+        self.entry_q_rec.next = self.lk_q_rec.val();
+        self.entry_ls.next = self.lk_ls.val();
+        self.entry_paused.next = self.lk_paused_r.q.val();
+        self.entry_written.next = self.lk_wr.q.val();
+        self.entry_age_on.next =
+            (bit_cast::<2, 1>(self.lk_on_hi.val()) << 1) | bit_cast::<2, 1>(self.lk_on_lo.val());
+        self.entry_age_t.next =
+            (bit_cast::<2, 1>(self.lk_t_hi.val()) << 1) | bit_cast::<2, 1>(self.lk_t_lo.val());
 
         // ---- Edge n + 1: the dequeued entry's new bank-D word (from Classify).
         self.ram_d_t_m.write_enable.next = self.write.val();
@@ -586,10 +547,6 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.age_on_lo.d.next = self.all_k.val();
             self.age_t_hi.d.next = self.all_k.val();
             self.age_t_lo.d.next = self.all_k.val();
-            self.s_t_on.d.next = 0.into();
-            self.s_t_t.d.next = 0.into();
-            self.s_q_rec.d.next = 0.into();
-            self.s_state.d.next = 0.into();
         }
 
         // ---- The next cycle's lookup, from the registers' final D values (reset included):

@@ -244,6 +244,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [5:0] capture$csr_addr;
     reg  [31:0] capture$csr_wdata;
     reg  [31:0] capture$snap_index_next;
+    reg  [7:0] capture$snap_index_low;
     reg  capture$ready;
     wire  [19:0] capture$addr_a;
     wire  [19:0] capture$addr_d;
@@ -545,6 +546,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .csr_addr(capture$csr_addr),
         .csr_wdata(capture$csr_wdata),
         .snap_index_next(capture$snap_index_next),
+        .snap_index_low(capture$snap_index_low),
         .ready(capture$ready),
         .addr_a(capture$addr_a),
         .addr_d(capture$addr_d),
@@ -894,6 +896,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         capture$csr_addr = csr_addr;
         capture$csr_wdata = csr_wdata;
         capture$ready = flow_table$ready;
+        capture$snap_index_low = csr$value[(at_snap_index)+:(8)];
         capture$snap_index_next = csr$value_next[(at_snap_index)+:(32)];
         flow_table$read_a = capture$addr_a;
         flow_table$read_d = capture$addr_d;
@@ -2113,7 +2116,7 @@ module bfc_ns3_tor__bitmap$slot(d,q,clock);
 endmodule // bfc_ns3_tor__bitmap$slot
 
 
-module bfc_ns3_tor__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_len,enq_upstream_q,enq_class,deq_valid,deq_eg_port,deq_queue,deq_ft_key,deq_counter_incr,deq_in_port,deq_upstream_q,deq_len,rx_valid,rx_port,rx_kind,rx_queue,rx_base,rx_bitmap,csr_we,csr_addr,csr_wdata,snap_index_next,ready,addr_a,addr_d,qrow_a,prow_a,e_valid,e_in,e_eg,e_len,e_upq,e_class,e_key,e_hash,d_valid,d_eg,d_q,d_key,d_cnt,d_in,d_upq,d_len,f_valid,f_port,f_kind,f_queue,f_base,f_bitmap,bus_we,bus_addr,bus_wdata,qrow,prow,lane_p,snap_lane_q,d_lane_q,d_lane_u,live,now_ts,now_ts_next,flags);
+module bfc_ns3_tor__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_len,enq_upstream_q,enq_class,deq_valid,deq_eg_port,deq_queue,deq_ft_key,deq_counter_incr,deq_in_port,deq_upstream_q,deq_len,rx_valid,rx_port,rx_kind,rx_queue,rx_base,rx_bitmap,csr_we,csr_addr,csr_wdata,snap_index_next,snap_index_low,ready,addr_a,addr_d,qrow_a,prow_a,e_valid,e_in,e_eg,e_len,e_upq,e_class,e_key,e_hash,d_valid,d_eg,d_q,d_key,d_cnt,d_in,d_upq,d_len,f_valid,f_port,f_kind,f_queue,f_base,f_bitmap,bus_we,bus_addr,bus_wdata,qrow,prow,lane_p,snap_lane_q,d_lane_q,d_lane_u,live,now_ts,now_ts_next,flags);
 
     // Module arguments
     input wire  clock;
@@ -2143,6 +2146,7 @@ module bfc_ns3_tor__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fi
     input wire  [5:0] csr_addr;
     input wire  [31:0] csr_wdata;
     input wire  [31:0] snap_index_next;
+    input wire  [7:0] snap_index_low;
     input wire  ready;
     output reg  [19:0] addr_a;
     output reg  [19:0] addr_d;
@@ -2256,14 +2260,6 @@ module bfc_ns3_tor__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fi
     wire  [5:0] r_qrow$q;
     reg  [5:0] r_prow$d;
     wire  [5:0] r_prow$q;
-    reg  [7:0] r_lane_p$d;
-    wire  [7:0] r_lane_p$q;
-    reg  [7:0] r_snap_lane_q$d;
-    wire  [7:0] r_snap_lane_q$q;
-    reg  [7:0] r_d_lane_q$d;
-    wire  [7:0] r_d_lane_q$q;
-    reg  [7:0] r_d_lane_u$d;
-    wire  [7:0] r_d_lane_u$q;
     reg  r_live$d;
     wire  r_live$q;
     reg  [47:0] now$d;
@@ -2421,26 +2417,6 @@ module bfc_ns3_tor__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fi
         .q(r_prow$q),
         .clock(clock)
     );
-    bfc_ns3_tor__capture$r_lane_p r_lane_p(
-        .d(r_lane_p$d),
-        .q(r_lane_p$q),
-        .clock(clock)
-    );
-    bfc_ns3_tor__capture$r_snap_lane_q r_snap_lane_q(
-        .d(r_snap_lane_q$d),
-        .q(r_snap_lane_q$q),
-        .clock(clock)
-    );
-    bfc_ns3_tor__capture$r_d_lane_q r_d_lane_q(
-        .d(r_d_lane_q$d),
-        .q(r_d_lane_q$q),
-        .clock(clock)
-    );
-    bfc_ns3_tor__capture$r_d_lane_u r_d_lane_u(
-        .d(r_d_lane_u$d),
-        .q(r_d_lane_u$q),
-        .clock(clock)
-    );
     bfc_ns3_tor__capture$r_live r_live(
         .d(r_live$d),
         .q(r_live$q),
@@ -2481,10 +2457,6 @@ module bfc_ns3_tor__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fi
         r_bus_wdata$d = r_bus_wdata$q;
         r_qrow$d = r_qrow$q;
         r_prow$d = r_prow$q;
-        r_lane_p$d = r_lane_p$q;
-        r_snap_lane_q$d = r_snap_lane_q$q;
-        r_d_lane_q$d = r_d_lane_q$q;
-        r_d_lane_u$d = r_d_lane_u$q;
         r_live$d = r_live$q;
         now$d = now$q;
         h_full = crc_zero;
@@ -2682,23 +2654,18 @@ module bfc_ns3_tor__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fi
         snap_k = snap_index_next & snap_k_mask;
         snap_qrow_wide = snap_k >> queue_bits;
         snap_prow_wide = snap_k >> upstream_bits;
-        r_snap_lane_q$d = snap_k[7:0] & q_lane_mask;
         if (enq_valid) begin
             addr_a = addr_e;
             qrow_a = enq_eg_port;
             prow_a = enq_in_port;
-            r_lane_p$d = {1'd0, enq_upstream_q} & u_lane_mask;
         end
         else begin
             addr_a = snap_index_next[19:0];
             qrow_a = snap_qrow_wide[5:0];
             prow_a = snap_prow_wide[5:0];
-            r_lane_p$d = snap_k[7:0] & u_lane_mask;
         end
         r_qrow$d = qrow_a;
         r_prow$d = prow_a;
-        r_d_lane_q$d = {1'd0, deq_queue} & q_lane_mask;
-        r_d_lane_u$d = {1'd0, deq_upstream_q} & u_lane_mask;
         r_e_valid$d = enq_valid;
         r_e_in$d = enq_in_port;
         r_e_eg$d = enq_eg_port;
@@ -2759,10 +2726,13 @@ module bfc_ns3_tor__capture(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fi
         bus_wdata = r_bus_wdata$q;
         qrow = r_qrow$q;
         prow = r_prow$q;
-        lane_p = r_lane_p$q;
-        snap_lane_q = r_snap_lane_q$q;
-        d_lane_q = r_d_lane_q$q;
-        d_lane_u = r_d_lane_u$q;
+        d_lane_q = {1'd0, r_d_q$q} & q_lane_mask;
+        d_lane_u = {1'd0, r_d_upq$q} & u_lane_mask;
+        snap_lane_q = snap_index_low & q_lane_mask;
+        lane_p = snap_index_low & u_lane_mask;
+        if (r_e_valid$q) begin
+            lane_p = {1'd0, r_e_upq$q} & u_lane_mask;
+        end
         live = r_live$q;
         now_ts = now_wide[31:0] & ts_mask;
         now_ts_next = now_next_wide[31:0] & ts_mask;
@@ -2954,44 +2924,6 @@ module bfc_ns3_tor__capture$r_d_key(d,q,clock);
     end
 
 endmodule // bfc_ns3_tor__capture$r_d_key
-
-
-module bfc_ns3_tor__capture$r_d_lane_q(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_ns3_tor__capture$r_d_lane_q
-
-
-module bfc_ns3_tor__capture$r_d_lane_u(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_ns3_tor__capture$r_d_lane_u
 
 
 module bfc_ns3_tor__capture$r_d_len(d,q,clock);
@@ -3336,25 +3268,6 @@ module bfc_ns3_tor__capture$r_f_valid(d,q,clock);
 endmodule // bfc_ns3_tor__capture$r_f_valid
 
 
-module bfc_ns3_tor__capture$r_lane_p(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_ns3_tor__capture$r_lane_p
-
-
 module bfc_ns3_tor__capture$r_live(d,q,clock);
 
     // Module arguments
@@ -3410,25 +3323,6 @@ module bfc_ns3_tor__capture$r_qrow(d,q,clock);
     end
 
 endmodule // bfc_ns3_tor__capture$r_qrow
-
-
-module bfc_ns3_tor__capture$r_snap_lane_q(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_ns3_tor__capture$r_snap_lane_q
 
 
 module bfc_ns3_tor__counters(clock,qrow_a,prow_a,qrow_d,prow_d,lane_qa,lane_pa,lane_qd,lane_pd,e_write,e_row,qe_next,i_write,i_row,pi_next,d_write,d_row,qd_next,dp_write,dp_row,pd_next,sweep,sweep_row,a_qe,a_qd,a_pi,a_pd,d_qe,d_qd,d_pi,d_pd);

@@ -347,6 +347,11 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.capture.csr_addr.next = self.csr_addr.val();
         self.capture.csr_wdata.next = self.csr_wdata.val();
         self.capture.ready.next = self.flow_table.ready.val();
+        self.capture.snap_index_low.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<8>(self.at_snap_index.val().index());
         self.capture.snap_index_next.next = self
             .csr
             .value_next

@@ -3,8 +3,8 @@
 //! RAMs read at edge n, and the time.
 //!
 //! The arrival side of the RAMs reads the arrival's entry and rows, or on an edge without an
-//! arrival the snapshot's; the departure side reads the departure's. Lanes that are known
-//! before the edge are registered here, so the counter-row RAMs get them from a register.
+//! arrival the snapshot's; the departure side reads the departure's. The lanes known from
+//! registers are formed here, so the counter-row RAMs get them from no other stage.
 
 use super::{crc_matrix, FA};
 use rust_hdl::prelude::*;
@@ -40,8 +40,9 @@ pub struct Capture {
     pub csr_we: Signal<In, Bit>,
     pub csr_addr: Signal<In, Bits<6>>,
     pub csr_wdata: Signal<In, Bits<32>>,
-    /// The `snap_index` register as this edge leaves it.
+    /// The `snap_index` register as this edge leaves it, and its low bits as stored.
     pub snap_index_next: Signal<In, Bits<32>>,
+    pub snap_index_low: Signal<In, Bits<8>>,
     /// Events are accepted in cycle n.
     pub ready: Signal<In, Bit>,
 
@@ -143,10 +144,6 @@ pub struct Capture {
     r_bus_wdata: DFF<Bits<32>>,
     r_qrow: DFF<Bits<6>>,
     r_prow: DFF<Bits<6>>,
-    r_lane_p: DFF<Bits<8>>,
-    r_snap_lane_q: DFF<Bits<8>>,
-    r_d_lane_q: DFF<Bits<8>>,
-    r_d_lane_u: DFF<Bits<8>>,
     r_live: DFF<Bit>,
     now: DFF<Bits<48>>,
 
@@ -203,6 +200,7 @@ impl Capture {
             csr_addr: Default::default(),
             csr_wdata: Default::default(),
             snap_index_next: Default::default(),
+            snap_index_low: Default::default(),
             ready: Default::default(),
             addr_a: Default::default(),
             addr_d: Default::default(),
@@ -285,10 +283,6 @@ impl Capture {
             r_bus_wdata: Default::default(),
             r_qrow: Default::default(),
             r_prow: Default::default(),
-            r_lane_p: Default::default(),
-            r_snap_lane_q: Default::default(),
-            r_d_lane_q: Default::default(),
-            r_d_lane_u: Default::default(),
             r_live: Default::default(),
             now: Default::default(),
             h_full: Default::default(),
@@ -342,10 +336,6 @@ impl Logic for Capture {
             r_bus_wdata,
             r_qrow,
             r_prow,
-            r_lane_p,
-            r_snap_lane_q,
-            r_d_lane_q,
-            r_d_lane_u,
             r_live,
             now
         );
@@ -388,24 +378,17 @@ impl Logic for Capture {
         self.snap_k.next = self.snap_index_next.val() & self.snap_k_mask.val();
         self.snap_qrow_wide.next = self.snap_k.val() >> self.queue_bits.val();
         self.snap_prow_wide.next = self.snap_k.val() >> self.upstream_bits.val();
-        self.r_snap_lane_q.d.next = bit_cast::<8, 32>(self.snap_k.val()) & self.q_lane_mask.val();
         if self.enq_valid.val() {
             self.addr_a.next = self.addr_e.val();
             self.qrow_a.next = self.enq_eg_port.val();
             self.prow_a.next = self.enq_in_port.val();
-            self.r_lane_p.d.next =
-                bit_cast::<8, 7>(self.enq_upstream_q.val()) & self.u_lane_mask.val();
         } else {
             self.addr_a.next = bit_cast::<FA, 32>(self.snap_index_next.val());
             self.qrow_a.next = bit_cast::<6, 32>(self.snap_qrow_wide.val());
             self.prow_a.next = bit_cast::<6, 32>(self.snap_prow_wide.val());
-            self.r_lane_p.d.next = bit_cast::<8, 32>(self.snap_k.val()) & self.u_lane_mask.val();
         }
         self.r_qrow.d.next = self.qrow_a.val();
         self.r_prow.d.next = self.prow_a.val();
-        self.r_d_lane_q.d.next = bit_cast::<8, 7>(self.deq_queue.val()) & self.q_lane_mask.val();
-        self.r_d_lane_u.d.next =
-            bit_cast::<8, 7>(self.deq_upstream_q.val()) & self.u_lane_mask.val();
 
         self.r_e_valid.d.next = self.enq_valid.val();
         self.r_e_in.d.next = self.enq_in_port.val();
@@ -471,10 +454,15 @@ impl Logic for Capture {
         self.bus_wdata.next = self.r_bus_wdata.q.val();
         self.qrow.next = self.r_qrow.q.val();
         self.prow.next = self.r_prow.q.val();
-        self.lane_p.next = self.r_lane_p.q.val();
-        self.snap_lane_q.next = self.r_snap_lane_q.q.val();
-        self.d_lane_q.next = self.r_d_lane_q.q.val();
-        self.d_lane_u.next = self.r_d_lane_u.q.val();
+        // Lanes from registers (the snapshot's from its index as stored): the counter rows
+        // take them straight from here.
+        self.d_lane_q.next = bit_cast::<8, 7>(self.r_d_q.q.val()) & self.q_lane_mask.val();
+        self.d_lane_u.next = bit_cast::<8, 7>(self.r_d_upq.q.val()) & self.u_lane_mask.val();
+        self.snap_lane_q.next = self.snap_index_low.val() & self.q_lane_mask.val();
+        self.lane_p.next = self.snap_index_low.val() & self.u_lane_mask.val();
+        if self.r_e_valid.q.val() {
+            self.lane_p.next = bit_cast::<8, 7>(self.r_e_upq.q.val()) & self.u_lane_mask.val();
+        }
         self.live.next = self.r_live.q.val();
         self.now_ts.next = bit_cast::<32, 48>(self.now_wide.val()) & self.ts_mask.val();
         self.now_ts_next.next = bit_cast::<32, 48>(self.now_next_wide.val()) & self.ts_mask.val();

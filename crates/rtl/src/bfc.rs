@@ -82,6 +82,12 @@ pub fn crc_matrix(bytes: usize) -> ([u64; 32], u32) {
     (masks, constant)
 }
 
+/// Bit q set for the data queues `1..queues` of a port's row: queue 0 is never picked by the
+/// empty-queue search nor counted in N_active.
+fn data_queues(cfg: &BfcConfig) -> Bits<128> {
+    low_bits::<128>(cfg.queues as usize).replace_bit(0, false)
+}
+
 #[derive(LogicBlock)]
 pub struct BfcCore<const NB: usize, const N: usize> {
     pub clock: Signal<In, Clock>,

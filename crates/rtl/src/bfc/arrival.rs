@@ -124,10 +124,6 @@ impl<const N: usize> Arrival<N> {
     pub fn new(cfg: &BfcConfig, used_u: Bits<N>) -> Self {
         let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
-        let mut data_queues = Bits::<128>::default();
-        for q in 1..cfg.queues as usize {
-            data_queues = data_queues.replace_bit(q, true);
-        }
         Arrival {
             clock: Default::default(),
             reset: Default::default(),
@@ -180,7 +176,7 @@ impl<const N: usize> Arrival<N> {
             upstream_bits: c8(cfg.upstream_bits().into()),
             q_lane_mask: c8(mask(cfg.queue_bits())),
             port_mask: Constant::new(mask(cfg.port_bits()).into()),
-            data_queues: Constant::new(data_queues),
+            data_queues: Constant::new(super::data_queues(cfg)),
             one_8: c8(1),
             one_32: c32(1),
             one_n: Constant::new(1u64.into()),

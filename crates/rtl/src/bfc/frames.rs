@@ -1,6 +1,7 @@
 //! BFC's received frames (the model's `apply_rx`): the downstream pause state of one egress
 //! queue (PAUSE, RESUME) or of 32 at once (a bitmap), kept as one bit per `{port, queue}`.
 
+use crate::narrow_ram::low_bits;
 use rust_hdl::prelude::*;
 use switchcraft_model::bfc::{err, BfcConfig, RX_BITMAP, RX_PAUSE, RX_RESUME};
 
@@ -52,10 +53,6 @@ pub struct Frames<const N: usize> {
 impl<const N: usize> Frames<N> {
     pub fn new(cfg: &BfcConfig, used_q: Bits<N>) -> Self {
         let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
-        let mut queue_valid = Bits::<128>::default();
-        for q in 0..cfg.queues as usize {
-            queue_valid = queue_valid.replace_bit(q, true);
-        }
         Frames {
             clock: Default::default(),
             reset: Default::default(),
@@ -72,7 +69,7 @@ impl<const N: usize> Frames<N> {
             n_queues: c8(cfg.queues.into()),
             rx_chunks: c8(cfg.rx_chunks().into()),
             queue_bits: c8(cfg.queue_bits().into()),
-            queue_valid: Constant::new(queue_valid),
+            queue_valid: Constant::new(low_bits::<128>(cfg.queues as usize)),
             kind_pause: Constant::new(RX_PAUSE.into()),
             kind_resume: Constant::new(RX_RESUME.into()),
             kind_bitmap: Constant::new(RX_BITMAP.into()),

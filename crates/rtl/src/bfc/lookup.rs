@@ -139,10 +139,6 @@ impl<const N: usize> Lookup<N> {
     pub fn new(cfg: &BfcConfig, used_q: Bits<N>) -> Self {
         let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
-        let mut data_queues = Bits::<128>::default();
-        for q in 1..cfg.queues as usize {
-            data_queues = data_queues.replace_bit(q, true);
-        }
         // A rotating start is a queue index: queue_bits of each port's 8-bit lane.
         let mut used_rr = Bits::<512>::default();
         for p in 0..cfg.ports as usize {
@@ -196,7 +192,7 @@ impl<const N: usize> Lookup<N> {
             mask_7: c8(0x7F),
             ts_mask: c32(mask(cfg.ts_bits)),
             size_mask: c32(mask(cfg.size_bits)),
-            data_queues: Constant::new(data_queues),
+            data_queues: Constant::new(super::data_queues(cfg)),
             mode_stochastic: Constant::new(MODE_STOCHASTIC.into()),
             mode_single: Constant::new(MODE_SINGLE.into()),
             one_8: c8(1),

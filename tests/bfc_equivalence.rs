@@ -50,6 +50,20 @@ fn bfc_odd_shape_random_workload_model_equals_verilator() {
     random_workload(&cfg, "odd", seed(), 200_000);
 }
 
+/// 11 ports: counter-row RAMs and port buses past a power of two (buses that can name missing
+/// ports), deep enough that synthesis puts the counter rows in block RAM.
+#[test]
+fn bfc_many_ports_random_workload_model_equals_verilator() {
+    let cfg = BlockConfig::new(
+        BfcBlock,
+        BfcConfig {
+            ports: 11,
+            ..tiny()
+        },
+    );
+    random_workload(&cfg, "ports", seed(), 150_000);
+}
+
 /// 40 queues and 40 upstream queues: two 32-queue chunks in received and sent bitmaps; 64-bit
 /// flow ids hashed into 32-bit keys; timestamps in units of 8 cycles.
 #[test]

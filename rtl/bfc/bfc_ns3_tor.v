@@ -3549,11 +3549,9 @@ module bfc_ns3_tor__counters$pd(clock,read_address,read_lane,lane_data,read_addr
     reg [575:0] mem [0:23];
     reg [575:0] word_a;
     reg [575:0] word_b;
-    reg [4:0] row_a;
-    reg [4:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [4:0] last_row;
     reg [4:0] last_lane;
     reg [17:0] last_value;
     wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
@@ -3563,11 +3561,9 @@ module bfc_ns3_tor__counters$pd(clock,read_address,read_lane,lane_data,read_addr
     always @(posedge clock) begin
        word_a <= mem[read_address[4:0]];
        word_b <= mem[read_address_b[4:0]];
-       row_a <= read_address[4:0];
-       row_b <= read_address_b[4:0];
-       last_write <= write_enable && (write_address[4:0] < 5'd24);
+       row_hit_a <= write_enable && (write_address[4:0] < 5'd24) && write_address[4:0] == read_address[4:0];
+       row_hit_b <= write_enable && (write_address[4:0] < 5'd24) && write_address[4:0] == read_address_b[4:0];
        last_clear <= write_clear;
-       last_row <= write_address[4:0];
        last_lane <= write_lane[4:0];
        last_value <= write_value[17:0];
        if (write_enable) begin
@@ -3614,11 +3610,11 @@ module bfc_ns3_tor__counters$pd(clock,read_address,read_lane,lane_data,read_addr
     end
 
     wire [1023:0] word_a_lanes = {14'd0, word_a[575:558], 14'd0, word_a[557:540], 14'd0, word_a[539:522], 14'd0, word_a[521:504], 14'd0, word_a[503:486], 14'd0, word_a[485:468], 14'd0, word_a[467:450], 14'd0, word_a[449:432], 14'd0, word_a[431:414], 14'd0, word_a[413:396], 14'd0, word_a[395:378], 14'd0, word_a[377:360], 14'd0, word_a[359:342], 14'd0, word_a[341:324], 14'd0, word_a[323:306], 14'd0, word_a[305:288], 14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[4:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[4:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[4:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[4:0], 5'd0} +: 32];
     wire [1023:0] word_b_lanes = {14'd0, word_b[575:558], 14'd0, word_b[557:540], 14'd0, word_b[539:522], 14'd0, word_b[521:504], 14'd0, word_b[503:486], 14'd0, word_b[485:468], 14'd0, word_b[467:450], 14'd0, word_b[449:432], 14'd0, word_b[431:414], 14'd0, word_b[413:396], 14'd0, word_b[395:378], 14'd0, word_b[377:360], 14'd0, word_b[359:342], 14'd0, word_b[341:324], 14'd0, word_b[323:306], 14'd0, word_b[305:288], 14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[4:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[4:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[4:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[4:0], 5'd0} +: 32];
 endmodule // bfc_ns3_tor__counters$pd
 
 
@@ -3642,11 +3638,9 @@ module bfc_ns3_tor__counters$pi(clock,read_address,read_lane,lane_data,read_addr
     reg [575:0] mem [0:23];
     reg [575:0] word_a;
     reg [575:0] word_b;
-    reg [4:0] row_a;
-    reg [4:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [4:0] last_row;
     reg [4:0] last_lane;
     reg [17:0] last_value;
     wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
@@ -3656,11 +3650,9 @@ module bfc_ns3_tor__counters$pi(clock,read_address,read_lane,lane_data,read_addr
     always @(posedge clock) begin
        word_a <= mem[read_address[4:0]];
        word_b <= mem[read_address_b[4:0]];
-       row_a <= read_address[4:0];
-       row_b <= read_address_b[4:0];
-       last_write <= write_enable && (write_address[4:0] < 5'd24);
+       row_hit_a <= write_enable && (write_address[4:0] < 5'd24) && write_address[4:0] == read_address[4:0];
+       row_hit_b <= write_enable && (write_address[4:0] < 5'd24) && write_address[4:0] == read_address_b[4:0];
        last_clear <= write_clear;
-       last_row <= write_address[4:0];
        last_lane <= write_lane[4:0];
        last_value <= write_value[17:0];
        if (write_enable) begin
@@ -3707,11 +3699,11 @@ module bfc_ns3_tor__counters$pi(clock,read_address,read_lane,lane_data,read_addr
     end
 
     wire [1023:0] word_a_lanes = {14'd0, word_a[575:558], 14'd0, word_a[557:540], 14'd0, word_a[539:522], 14'd0, word_a[521:504], 14'd0, word_a[503:486], 14'd0, word_a[485:468], 14'd0, word_a[467:450], 14'd0, word_a[449:432], 14'd0, word_a[431:414], 14'd0, word_a[413:396], 14'd0, word_a[395:378], 14'd0, word_a[377:360], 14'd0, word_a[359:342], 14'd0, word_a[341:324], 14'd0, word_a[323:306], 14'd0, word_a[305:288], 14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[4:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[4:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[4:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[4:0], 5'd0} +: 32];
     wire [1023:0] word_b_lanes = {14'd0, word_b[575:558], 14'd0, word_b[557:540], 14'd0, word_b[539:522], 14'd0, word_b[521:504], 14'd0, word_b[503:486], 14'd0, word_b[485:468], 14'd0, word_b[467:450], 14'd0, word_b[449:432], 14'd0, word_b[431:414], 14'd0, word_b[413:396], 14'd0, word_b[395:378], 14'd0, word_b[377:360], 14'd0, word_b[359:342], 14'd0, word_b[341:324], 14'd0, word_b[323:306], 14'd0, word_b[305:288], 14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[4:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[4:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[4:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[4:0], 5'd0} +: 32];
 endmodule // bfc_ns3_tor__counters$pi
 
 
@@ -3735,11 +3727,9 @@ module bfc_ns3_tor__counters$qd(clock,read_address,read_lane,lane_data,read_addr
     reg [767:0] mem [0:23];
     reg [767:0] word_a;
     reg [767:0] word_b;
-    reg [4:0] row_a;
-    reg [4:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [4:0] last_row;
     reg [4:0] last_lane;
     reg [23:0] last_value;
     wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
@@ -3749,11 +3739,9 @@ module bfc_ns3_tor__counters$qd(clock,read_address,read_lane,lane_data,read_addr
     always @(posedge clock) begin
        word_a <= mem[read_address[4:0]];
        word_b <= mem[read_address_b[4:0]];
-       row_a <= read_address[4:0];
-       row_b <= read_address_b[4:0];
-       last_write <= write_enable && (write_address[4:0] < 5'd24);
+       row_hit_a <= write_enable && (write_address[4:0] < 5'd24) && write_address[4:0] == read_address[4:0];
+       row_hit_b <= write_enable && (write_address[4:0] < 5'd24) && write_address[4:0] == read_address_b[4:0];
        last_clear <= write_clear;
-       last_row <= write_address[4:0];
        last_lane <= write_lane[4:0];
        last_value <= write_value[23:0];
        if (write_enable) begin
@@ -3800,11 +3788,11 @@ module bfc_ns3_tor__counters$qd(clock,read_address,read_lane,lane_data,read_addr
     end
 
     wire [1023:0] word_a_lanes = {8'd0, word_a[767:744], 8'd0, word_a[743:720], 8'd0, word_a[719:696], 8'd0, word_a[695:672], 8'd0, word_a[671:648], 8'd0, word_a[647:624], 8'd0, word_a[623:600], 8'd0, word_a[599:576], 8'd0, word_a[575:552], 8'd0, word_a[551:528], 8'd0, word_a[527:504], 8'd0, word_a[503:480], 8'd0, word_a[479:456], 8'd0, word_a[455:432], 8'd0, word_a[431:408], 8'd0, word_a[407:384], 8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[4:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[4:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[4:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[4:0], 5'd0} +: 32];
     wire [1023:0] word_b_lanes = {8'd0, word_b[767:744], 8'd0, word_b[743:720], 8'd0, word_b[719:696], 8'd0, word_b[695:672], 8'd0, word_b[671:648], 8'd0, word_b[647:624], 8'd0, word_b[623:600], 8'd0, word_b[599:576], 8'd0, word_b[575:552], 8'd0, word_b[551:528], 8'd0, word_b[527:504], 8'd0, word_b[503:480], 8'd0, word_b[479:456], 8'd0, word_b[455:432], 8'd0, word_b[431:408], 8'd0, word_b[407:384], 8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[4:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[4:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[4:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[4:0], 5'd0} +: 32];
 endmodule // bfc_ns3_tor__counters$qd
 
 
@@ -3828,11 +3816,9 @@ module bfc_ns3_tor__counters$qe(clock,read_address,read_lane,lane_data,read_addr
     reg [767:0] mem [0:23];
     reg [767:0] word_a;
     reg [767:0] word_b;
-    reg [4:0] row_a;
-    reg [4:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [4:0] last_row;
     reg [4:0] last_lane;
     reg [23:0] last_value;
     wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
@@ -3842,11 +3828,9 @@ module bfc_ns3_tor__counters$qe(clock,read_address,read_lane,lane_data,read_addr
     always @(posedge clock) begin
        word_a <= mem[read_address[4:0]];
        word_b <= mem[read_address_b[4:0]];
-       row_a <= read_address[4:0];
-       row_b <= read_address_b[4:0];
-       last_write <= write_enable && (write_address[4:0] < 5'd24);
+       row_hit_a <= write_enable && (write_address[4:0] < 5'd24) && write_address[4:0] == read_address[4:0];
+       row_hit_b <= write_enable && (write_address[4:0] < 5'd24) && write_address[4:0] == read_address_b[4:0];
        last_clear <= write_clear;
-       last_row <= write_address[4:0];
        last_lane <= write_lane[4:0];
        last_value <= write_value[23:0];
        if (write_enable) begin
@@ -3893,11 +3877,11 @@ module bfc_ns3_tor__counters$qe(clock,read_address,read_lane,lane_data,read_addr
     end
 
     wire [1023:0] word_a_lanes = {8'd0, word_a[767:744], 8'd0, word_a[743:720], 8'd0, word_a[719:696], 8'd0, word_a[695:672], 8'd0, word_a[671:648], 8'd0, word_a[647:624], 8'd0, word_a[623:600], 8'd0, word_a[599:576], 8'd0, word_a[575:552], 8'd0, word_a[551:528], 8'd0, word_a[527:504], 8'd0, word_a[503:480], 8'd0, word_a[479:456], 8'd0, word_a[455:432], 8'd0, word_a[431:408], 8'd0, word_a[407:384], 8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[4:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[4:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[4:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[4:0], 5'd0} +: 32];
     wire [1023:0] word_b_lanes = {8'd0, word_b[767:744], 8'd0, word_b[743:720], 8'd0, word_b[719:696], 8'd0, word_b[695:672], 8'd0, word_b[671:648], 8'd0, word_b[647:624], 8'd0, word_b[623:600], 8'd0, word_b[599:576], 8'd0, word_b[575:552], 8'd0, word_b[551:528], 8'd0, word_b[527:504], 8'd0, word_b[503:480], 8'd0, word_b[479:456], 8'd0, word_b[455:432], 8'd0, word_b[431:408], 8'd0, word_b[407:384], 8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[4:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[4:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[4:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[4:0], 5'd0} +: 32];
 endmodule // bfc_ns3_tor__counters$qe
 
 

@@ -3551,11 +3551,9 @@ module bfc_tiny__counters$pd(clock,read_address,read_lane,lane_data,read_address
     reg [47:0] mem [0:3];
     reg [47:0] word_a;
     reg [47:0] word_b;
-    reg [1:0] row_a;
-    reg [1:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [1:0] last_row;
     reg [2:0] last_lane;
     reg [5:0] last_value;
     wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
@@ -3565,11 +3563,9 @@ module bfc_tiny__counters$pd(clock,read_address,read_lane,lane_data,read_address
     always @(posedge clock) begin
        word_a <= mem[read_address[1:0]];
        word_b <= mem[read_address_b[1:0]];
-       row_a <= read_address[1:0];
-       row_b <= read_address_b[1:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[1:0] == read_address[1:0];
+       row_hit_b <= write_enable && write_address[1:0] == read_address_b[1:0];
        last_clear <= write_clear;
-       last_row <= write_address[1:0];
        last_lane <= write_lane[2:0];
        last_value <= write_value[5:0];
        if (write_enable) begin
@@ -3592,11 +3588,11 @@ module bfc_tiny__counters$pd(clock,read_address,read_lane,lane_data,read_address
     end
 
     wire [255:0] word_a_lanes = {26'd0, word_a[47:42], 26'd0, word_a[41:36], 26'd0, word_a[35:30], 26'd0, word_a[29:24], 26'd0, word_a[23:18], 26'd0, word_a[17:12], 26'd0, word_a[11:6], 26'd0, word_a[5:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[2:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[2:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
     wire [255:0] word_b_lanes = {26'd0, word_b[47:42], 26'd0, word_b[41:36], 26'd0, word_b[35:30], 26'd0, word_b[29:24], 26'd0, word_b[23:18], 26'd0, word_b[17:12], 26'd0, word_b[11:6], 26'd0, word_b[5:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[2:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[2:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
 endmodule // bfc_tiny__counters$pd
 
 
@@ -3620,11 +3616,9 @@ module bfc_tiny__counters$pi(clock,read_address,read_lane,lane_data,read_address
     reg [47:0] mem [0:3];
     reg [47:0] word_a;
     reg [47:0] word_b;
-    reg [1:0] row_a;
-    reg [1:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [1:0] last_row;
     reg [2:0] last_lane;
     reg [5:0] last_value;
     wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
@@ -3634,11 +3628,9 @@ module bfc_tiny__counters$pi(clock,read_address,read_lane,lane_data,read_address
     always @(posedge clock) begin
        word_a <= mem[read_address[1:0]];
        word_b <= mem[read_address_b[1:0]];
-       row_a <= read_address[1:0];
-       row_b <= read_address_b[1:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[1:0] == read_address[1:0];
+       row_hit_b <= write_enable && write_address[1:0] == read_address_b[1:0];
        last_clear <= write_clear;
-       last_row <= write_address[1:0];
        last_lane <= write_lane[2:0];
        last_value <= write_value[5:0];
        if (write_enable) begin
@@ -3661,11 +3653,11 @@ module bfc_tiny__counters$pi(clock,read_address,read_lane,lane_data,read_address
     end
 
     wire [255:0] word_a_lanes = {26'd0, word_a[47:42], 26'd0, word_a[41:36], 26'd0, word_a[35:30], 26'd0, word_a[29:24], 26'd0, word_a[23:18], 26'd0, word_a[17:12], 26'd0, word_a[11:6], 26'd0, word_a[5:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[2:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[2:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
     wire [255:0] word_b_lanes = {26'd0, word_b[47:42], 26'd0, word_b[41:36], 26'd0, word_b[35:30], 26'd0, word_b[29:24], 26'd0, word_b[23:18], 26'd0, word_b[17:12], 26'd0, word_b[11:6], 26'd0, word_b[5:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[2:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[2:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {26'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
 endmodule // bfc_tiny__counters$pi
 
 
@@ -3689,11 +3681,9 @@ module bfc_tiny__counters$qd(clock,read_address,read_lane,lane_data,read_address
     reg [127:0] mem [0:3];
     reg [127:0] word_a;
     reg [127:0] word_b;
-    reg [1:0] row_a;
-    reg [1:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [1:0] last_row;
     reg [2:0] last_lane;
     reg [15:0] last_value;
     wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
@@ -3703,11 +3693,9 @@ module bfc_tiny__counters$qd(clock,read_address,read_lane,lane_data,read_address
     always @(posedge clock) begin
        word_a <= mem[read_address[1:0]];
        word_b <= mem[read_address_b[1:0]];
-       row_a <= read_address[1:0];
-       row_b <= read_address_b[1:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[1:0] == read_address[1:0];
+       row_hit_b <= write_enable && write_address[1:0] == read_address_b[1:0];
        last_clear <= write_clear;
-       last_row <= write_address[1:0];
        last_lane <= write_lane[2:0];
        last_value <= write_value[15:0];
        if (write_enable) begin
@@ -3730,11 +3718,11 @@ module bfc_tiny__counters$qd(clock,read_address,read_lane,lane_data,read_address
     end
 
     wire [255:0] word_a_lanes = {16'd0, word_a[127:112], 16'd0, word_a[111:96], 16'd0, word_a[95:80], 16'd0, word_a[79:64], 16'd0, word_a[63:48], 16'd0, word_a[47:32], 16'd0, word_a[31:16], 16'd0, word_a[15:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[2:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {16'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[2:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {16'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
     wire [255:0] word_b_lanes = {16'd0, word_b[127:112], 16'd0, word_b[111:96], 16'd0, word_b[95:80], 16'd0, word_b[79:64], 16'd0, word_b[63:48], 16'd0, word_b[47:32], 16'd0, word_b[31:16], 16'd0, word_b[15:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[2:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {16'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[2:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {16'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
 endmodule // bfc_tiny__counters$qd
 
 
@@ -3758,11 +3746,9 @@ module bfc_tiny__counters$qe(clock,read_address,read_lane,lane_data,read_address
     reg [127:0] mem [0:3];
     reg [127:0] word_a;
     reg [127:0] word_b;
-    reg [1:0] row_a;
-    reg [1:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [1:0] last_row;
     reg [2:0] last_lane;
     reg [15:0] last_value;
     wire unused_address_high = ^{read_address[5:2], read_address_b[5:2], write_address[5:2]};
@@ -3772,11 +3758,9 @@ module bfc_tiny__counters$qe(clock,read_address,read_lane,lane_data,read_address
     always @(posedge clock) begin
        word_a <= mem[read_address[1:0]];
        word_b <= mem[read_address_b[1:0]];
-       row_a <= read_address[1:0];
-       row_b <= read_address_b[1:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[1:0] == read_address[1:0];
+       row_hit_b <= write_enable && write_address[1:0] == read_address_b[1:0];
        last_clear <= write_clear;
-       last_row <= write_address[1:0];
        last_lane <= write_lane[2:0];
        last_value <= write_value[15:0];
        if (write_enable) begin
@@ -3799,11 +3783,11 @@ module bfc_tiny__counters$qe(clock,read_address,read_lane,lane_data,read_address
     end
 
     wire [255:0] word_a_lanes = {16'd0, word_a[127:112], 16'd0, word_a[111:96], 16'd0, word_a[95:80], 16'd0, word_a[79:64], 16'd0, word_a[63:48], 16'd0, word_a[47:32], 16'd0, word_a[31:16], 16'd0, word_a[15:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[2:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {16'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[2:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {16'd0, last_value}) : word_a_lanes[{read_lane[2:0], 5'd0} +: 32];
     wire [255:0] word_b_lanes = {16'd0, word_b[127:112], 16'd0, word_b[111:96], 16'd0, word_b[95:80], 16'd0, word_b[79:64], 16'd0, word_b[63:48], 16'd0, word_b[47:32], 16'd0, word_b[31:16], 16'd0, word_b[15:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[2:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {16'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[2:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {16'd0, last_value}) : word_b_lanes[{read_lane_b[2:0], 5'd0} +: 32];
 endmodule // bfc_tiny__counters$qe
 
 

@@ -3541,11 +3541,9 @@ module bfc_tofino2__counters$pd(clock,read_address,read_lane,lane_data,read_addr
     reg [2303:0] mem [0:31];
     reg [2303:0] word_a;
     reg [2303:0] word_b;
-    reg [4:0] row_a;
-    reg [4:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [4:0] last_row;
     reg [6:0] last_lane;
     reg [17:0] last_value;
     wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
@@ -3556,11 +3554,9 @@ module bfc_tofino2__counters$pd(clock,read_address,read_lane,lane_data,read_addr
     always @(posedge clock) begin
        word_a <= mem[read_address[4:0]];
        word_b <= mem[read_address_b[4:0]];
-       row_a <= read_address[4:0];
-       row_b <= read_address_b[4:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[4:0] == read_address[4:0];
+       row_hit_b <= write_enable && write_address[4:0] == read_address_b[4:0];
        last_clear <= write_clear;
-       last_row <= write_address[4:0];
        last_lane <= write_lane[6:0];
        last_value <= write_value[17:0];
        if (write_enable) begin
@@ -3573,11 +3569,11 @@ module bfc_tofino2__counters$pd(clock,read_address,read_lane,lane_data,read_addr
     end
 
     wire [4095:0] word_a_lanes = {14'd0, word_a[2303:2286], 14'd0, word_a[2285:2268], 14'd0, word_a[2267:2250], 14'd0, word_a[2249:2232], 14'd0, word_a[2231:2214], 14'd0, word_a[2213:2196], 14'd0, word_a[2195:2178], 14'd0, word_a[2177:2160], 14'd0, word_a[2159:2142], 14'd0, word_a[2141:2124], 14'd0, word_a[2123:2106], 14'd0, word_a[2105:2088], 14'd0, word_a[2087:2070], 14'd0, word_a[2069:2052], 14'd0, word_a[2051:2034], 14'd0, word_a[2033:2016], 14'd0, word_a[2015:1998], 14'd0, word_a[1997:1980], 14'd0, word_a[1979:1962], 14'd0, word_a[1961:1944], 14'd0, word_a[1943:1926], 14'd0, word_a[1925:1908], 14'd0, word_a[1907:1890], 14'd0, word_a[1889:1872], 14'd0, word_a[1871:1854], 14'd0, word_a[1853:1836], 14'd0, word_a[1835:1818], 14'd0, word_a[1817:1800], 14'd0, word_a[1799:1782], 14'd0, word_a[1781:1764], 14'd0, word_a[1763:1746], 14'd0, word_a[1745:1728], 14'd0, word_a[1727:1710], 14'd0, word_a[1709:1692], 14'd0, word_a[1691:1674], 14'd0, word_a[1673:1656], 14'd0, word_a[1655:1638], 14'd0, word_a[1637:1620], 14'd0, word_a[1619:1602], 14'd0, word_a[1601:1584], 14'd0, word_a[1583:1566], 14'd0, word_a[1565:1548], 14'd0, word_a[1547:1530], 14'd0, word_a[1529:1512], 14'd0, word_a[1511:1494], 14'd0, word_a[1493:1476], 14'd0, word_a[1475:1458], 14'd0, word_a[1457:1440], 14'd0, word_a[1439:1422], 14'd0, word_a[1421:1404], 14'd0, word_a[1403:1386], 14'd0, word_a[1385:1368], 14'd0, word_a[1367:1350], 14'd0, word_a[1349:1332], 14'd0, word_a[1331:1314], 14'd0, word_a[1313:1296], 14'd0, word_a[1295:1278], 14'd0, word_a[1277:1260], 14'd0, word_a[1259:1242], 14'd0, word_a[1241:1224], 14'd0, word_a[1223:1206], 14'd0, word_a[1205:1188], 14'd0, word_a[1187:1170], 14'd0, word_a[1169:1152], 14'd0, word_a[1151:1134], 14'd0, word_a[1133:1116], 14'd0, word_a[1115:1098], 14'd0, word_a[1097:1080], 14'd0, word_a[1079:1062], 14'd0, word_a[1061:1044], 14'd0, word_a[1043:1026], 14'd0, word_a[1025:1008], 14'd0, word_a[1007:990], 14'd0, word_a[989:972], 14'd0, word_a[971:954], 14'd0, word_a[953:936], 14'd0, word_a[935:918], 14'd0, word_a[917:900], 14'd0, word_a[899:882], 14'd0, word_a[881:864], 14'd0, word_a[863:846], 14'd0, word_a[845:828], 14'd0, word_a[827:810], 14'd0, word_a[809:792], 14'd0, word_a[791:774], 14'd0, word_a[773:756], 14'd0, word_a[755:738], 14'd0, word_a[737:720], 14'd0, word_a[719:702], 14'd0, word_a[701:684], 14'd0, word_a[683:666], 14'd0, word_a[665:648], 14'd0, word_a[647:630], 14'd0, word_a[629:612], 14'd0, word_a[611:594], 14'd0, word_a[593:576], 14'd0, word_a[575:558], 14'd0, word_a[557:540], 14'd0, word_a[539:522], 14'd0, word_a[521:504], 14'd0, word_a[503:486], 14'd0, word_a[485:468], 14'd0, word_a[467:450], 14'd0, word_a[449:432], 14'd0, word_a[431:414], 14'd0, word_a[413:396], 14'd0, word_a[395:378], 14'd0, word_a[377:360], 14'd0, word_a[359:342], 14'd0, word_a[341:324], 14'd0, word_a[323:306], 14'd0, word_a[305:288], 14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[6:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[6:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[6:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[6:0], 5'd0} +: 32];
     wire [4095:0] word_b_lanes = {14'd0, word_b[2303:2286], 14'd0, word_b[2285:2268], 14'd0, word_b[2267:2250], 14'd0, word_b[2249:2232], 14'd0, word_b[2231:2214], 14'd0, word_b[2213:2196], 14'd0, word_b[2195:2178], 14'd0, word_b[2177:2160], 14'd0, word_b[2159:2142], 14'd0, word_b[2141:2124], 14'd0, word_b[2123:2106], 14'd0, word_b[2105:2088], 14'd0, word_b[2087:2070], 14'd0, word_b[2069:2052], 14'd0, word_b[2051:2034], 14'd0, word_b[2033:2016], 14'd0, word_b[2015:1998], 14'd0, word_b[1997:1980], 14'd0, word_b[1979:1962], 14'd0, word_b[1961:1944], 14'd0, word_b[1943:1926], 14'd0, word_b[1925:1908], 14'd0, word_b[1907:1890], 14'd0, word_b[1889:1872], 14'd0, word_b[1871:1854], 14'd0, word_b[1853:1836], 14'd0, word_b[1835:1818], 14'd0, word_b[1817:1800], 14'd0, word_b[1799:1782], 14'd0, word_b[1781:1764], 14'd0, word_b[1763:1746], 14'd0, word_b[1745:1728], 14'd0, word_b[1727:1710], 14'd0, word_b[1709:1692], 14'd0, word_b[1691:1674], 14'd0, word_b[1673:1656], 14'd0, word_b[1655:1638], 14'd0, word_b[1637:1620], 14'd0, word_b[1619:1602], 14'd0, word_b[1601:1584], 14'd0, word_b[1583:1566], 14'd0, word_b[1565:1548], 14'd0, word_b[1547:1530], 14'd0, word_b[1529:1512], 14'd0, word_b[1511:1494], 14'd0, word_b[1493:1476], 14'd0, word_b[1475:1458], 14'd0, word_b[1457:1440], 14'd0, word_b[1439:1422], 14'd0, word_b[1421:1404], 14'd0, word_b[1403:1386], 14'd0, word_b[1385:1368], 14'd0, word_b[1367:1350], 14'd0, word_b[1349:1332], 14'd0, word_b[1331:1314], 14'd0, word_b[1313:1296], 14'd0, word_b[1295:1278], 14'd0, word_b[1277:1260], 14'd0, word_b[1259:1242], 14'd0, word_b[1241:1224], 14'd0, word_b[1223:1206], 14'd0, word_b[1205:1188], 14'd0, word_b[1187:1170], 14'd0, word_b[1169:1152], 14'd0, word_b[1151:1134], 14'd0, word_b[1133:1116], 14'd0, word_b[1115:1098], 14'd0, word_b[1097:1080], 14'd0, word_b[1079:1062], 14'd0, word_b[1061:1044], 14'd0, word_b[1043:1026], 14'd0, word_b[1025:1008], 14'd0, word_b[1007:990], 14'd0, word_b[989:972], 14'd0, word_b[971:954], 14'd0, word_b[953:936], 14'd0, word_b[935:918], 14'd0, word_b[917:900], 14'd0, word_b[899:882], 14'd0, word_b[881:864], 14'd0, word_b[863:846], 14'd0, word_b[845:828], 14'd0, word_b[827:810], 14'd0, word_b[809:792], 14'd0, word_b[791:774], 14'd0, word_b[773:756], 14'd0, word_b[755:738], 14'd0, word_b[737:720], 14'd0, word_b[719:702], 14'd0, word_b[701:684], 14'd0, word_b[683:666], 14'd0, word_b[665:648], 14'd0, word_b[647:630], 14'd0, word_b[629:612], 14'd0, word_b[611:594], 14'd0, word_b[593:576], 14'd0, word_b[575:558], 14'd0, word_b[557:540], 14'd0, word_b[539:522], 14'd0, word_b[521:504], 14'd0, word_b[503:486], 14'd0, word_b[485:468], 14'd0, word_b[467:450], 14'd0, word_b[449:432], 14'd0, word_b[431:414], 14'd0, word_b[413:396], 14'd0, word_b[395:378], 14'd0, word_b[377:360], 14'd0, word_b[359:342], 14'd0, word_b[341:324], 14'd0, word_b[323:306], 14'd0, word_b[305:288], 14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[6:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[6:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[6:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[6:0], 5'd0} +: 32];
 endmodule // bfc_tofino2__counters$pd
 
 
@@ -3601,11 +3597,9 @@ module bfc_tofino2__counters$pi(clock,read_address,read_lane,lane_data,read_addr
     reg [2303:0] mem [0:31];
     reg [2303:0] word_a;
     reg [2303:0] word_b;
-    reg [4:0] row_a;
-    reg [4:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [4:0] last_row;
     reg [6:0] last_lane;
     reg [17:0] last_value;
     wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
@@ -3616,11 +3610,9 @@ module bfc_tofino2__counters$pi(clock,read_address,read_lane,lane_data,read_addr
     always @(posedge clock) begin
        word_a <= mem[read_address[4:0]];
        word_b <= mem[read_address_b[4:0]];
-       row_a <= read_address[4:0];
-       row_b <= read_address_b[4:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[4:0] == read_address[4:0];
+       row_hit_b <= write_enable && write_address[4:0] == read_address_b[4:0];
        last_clear <= write_clear;
-       last_row <= write_address[4:0];
        last_lane <= write_lane[6:0];
        last_value <= write_value[17:0];
        if (write_enable) begin
@@ -3633,11 +3625,11 @@ module bfc_tofino2__counters$pi(clock,read_address,read_lane,lane_data,read_addr
     end
 
     wire [4095:0] word_a_lanes = {14'd0, word_a[2303:2286], 14'd0, word_a[2285:2268], 14'd0, word_a[2267:2250], 14'd0, word_a[2249:2232], 14'd0, word_a[2231:2214], 14'd0, word_a[2213:2196], 14'd0, word_a[2195:2178], 14'd0, word_a[2177:2160], 14'd0, word_a[2159:2142], 14'd0, word_a[2141:2124], 14'd0, word_a[2123:2106], 14'd0, word_a[2105:2088], 14'd0, word_a[2087:2070], 14'd0, word_a[2069:2052], 14'd0, word_a[2051:2034], 14'd0, word_a[2033:2016], 14'd0, word_a[2015:1998], 14'd0, word_a[1997:1980], 14'd0, word_a[1979:1962], 14'd0, word_a[1961:1944], 14'd0, word_a[1943:1926], 14'd0, word_a[1925:1908], 14'd0, word_a[1907:1890], 14'd0, word_a[1889:1872], 14'd0, word_a[1871:1854], 14'd0, word_a[1853:1836], 14'd0, word_a[1835:1818], 14'd0, word_a[1817:1800], 14'd0, word_a[1799:1782], 14'd0, word_a[1781:1764], 14'd0, word_a[1763:1746], 14'd0, word_a[1745:1728], 14'd0, word_a[1727:1710], 14'd0, word_a[1709:1692], 14'd0, word_a[1691:1674], 14'd0, word_a[1673:1656], 14'd0, word_a[1655:1638], 14'd0, word_a[1637:1620], 14'd0, word_a[1619:1602], 14'd0, word_a[1601:1584], 14'd0, word_a[1583:1566], 14'd0, word_a[1565:1548], 14'd0, word_a[1547:1530], 14'd0, word_a[1529:1512], 14'd0, word_a[1511:1494], 14'd0, word_a[1493:1476], 14'd0, word_a[1475:1458], 14'd0, word_a[1457:1440], 14'd0, word_a[1439:1422], 14'd0, word_a[1421:1404], 14'd0, word_a[1403:1386], 14'd0, word_a[1385:1368], 14'd0, word_a[1367:1350], 14'd0, word_a[1349:1332], 14'd0, word_a[1331:1314], 14'd0, word_a[1313:1296], 14'd0, word_a[1295:1278], 14'd0, word_a[1277:1260], 14'd0, word_a[1259:1242], 14'd0, word_a[1241:1224], 14'd0, word_a[1223:1206], 14'd0, word_a[1205:1188], 14'd0, word_a[1187:1170], 14'd0, word_a[1169:1152], 14'd0, word_a[1151:1134], 14'd0, word_a[1133:1116], 14'd0, word_a[1115:1098], 14'd0, word_a[1097:1080], 14'd0, word_a[1079:1062], 14'd0, word_a[1061:1044], 14'd0, word_a[1043:1026], 14'd0, word_a[1025:1008], 14'd0, word_a[1007:990], 14'd0, word_a[989:972], 14'd0, word_a[971:954], 14'd0, word_a[953:936], 14'd0, word_a[935:918], 14'd0, word_a[917:900], 14'd0, word_a[899:882], 14'd0, word_a[881:864], 14'd0, word_a[863:846], 14'd0, word_a[845:828], 14'd0, word_a[827:810], 14'd0, word_a[809:792], 14'd0, word_a[791:774], 14'd0, word_a[773:756], 14'd0, word_a[755:738], 14'd0, word_a[737:720], 14'd0, word_a[719:702], 14'd0, word_a[701:684], 14'd0, word_a[683:666], 14'd0, word_a[665:648], 14'd0, word_a[647:630], 14'd0, word_a[629:612], 14'd0, word_a[611:594], 14'd0, word_a[593:576], 14'd0, word_a[575:558], 14'd0, word_a[557:540], 14'd0, word_a[539:522], 14'd0, word_a[521:504], 14'd0, word_a[503:486], 14'd0, word_a[485:468], 14'd0, word_a[467:450], 14'd0, word_a[449:432], 14'd0, word_a[431:414], 14'd0, word_a[413:396], 14'd0, word_a[395:378], 14'd0, word_a[377:360], 14'd0, word_a[359:342], 14'd0, word_a[341:324], 14'd0, word_a[323:306], 14'd0, word_a[305:288], 14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[6:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[6:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[6:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[6:0], 5'd0} +: 32];
     wire [4095:0] word_b_lanes = {14'd0, word_b[2303:2286], 14'd0, word_b[2285:2268], 14'd0, word_b[2267:2250], 14'd0, word_b[2249:2232], 14'd0, word_b[2231:2214], 14'd0, word_b[2213:2196], 14'd0, word_b[2195:2178], 14'd0, word_b[2177:2160], 14'd0, word_b[2159:2142], 14'd0, word_b[2141:2124], 14'd0, word_b[2123:2106], 14'd0, word_b[2105:2088], 14'd0, word_b[2087:2070], 14'd0, word_b[2069:2052], 14'd0, word_b[2051:2034], 14'd0, word_b[2033:2016], 14'd0, word_b[2015:1998], 14'd0, word_b[1997:1980], 14'd0, word_b[1979:1962], 14'd0, word_b[1961:1944], 14'd0, word_b[1943:1926], 14'd0, word_b[1925:1908], 14'd0, word_b[1907:1890], 14'd0, word_b[1889:1872], 14'd0, word_b[1871:1854], 14'd0, word_b[1853:1836], 14'd0, word_b[1835:1818], 14'd0, word_b[1817:1800], 14'd0, word_b[1799:1782], 14'd0, word_b[1781:1764], 14'd0, word_b[1763:1746], 14'd0, word_b[1745:1728], 14'd0, word_b[1727:1710], 14'd0, word_b[1709:1692], 14'd0, word_b[1691:1674], 14'd0, word_b[1673:1656], 14'd0, word_b[1655:1638], 14'd0, word_b[1637:1620], 14'd0, word_b[1619:1602], 14'd0, word_b[1601:1584], 14'd0, word_b[1583:1566], 14'd0, word_b[1565:1548], 14'd0, word_b[1547:1530], 14'd0, word_b[1529:1512], 14'd0, word_b[1511:1494], 14'd0, word_b[1493:1476], 14'd0, word_b[1475:1458], 14'd0, word_b[1457:1440], 14'd0, word_b[1439:1422], 14'd0, word_b[1421:1404], 14'd0, word_b[1403:1386], 14'd0, word_b[1385:1368], 14'd0, word_b[1367:1350], 14'd0, word_b[1349:1332], 14'd0, word_b[1331:1314], 14'd0, word_b[1313:1296], 14'd0, word_b[1295:1278], 14'd0, word_b[1277:1260], 14'd0, word_b[1259:1242], 14'd0, word_b[1241:1224], 14'd0, word_b[1223:1206], 14'd0, word_b[1205:1188], 14'd0, word_b[1187:1170], 14'd0, word_b[1169:1152], 14'd0, word_b[1151:1134], 14'd0, word_b[1133:1116], 14'd0, word_b[1115:1098], 14'd0, word_b[1097:1080], 14'd0, word_b[1079:1062], 14'd0, word_b[1061:1044], 14'd0, word_b[1043:1026], 14'd0, word_b[1025:1008], 14'd0, word_b[1007:990], 14'd0, word_b[989:972], 14'd0, word_b[971:954], 14'd0, word_b[953:936], 14'd0, word_b[935:918], 14'd0, word_b[917:900], 14'd0, word_b[899:882], 14'd0, word_b[881:864], 14'd0, word_b[863:846], 14'd0, word_b[845:828], 14'd0, word_b[827:810], 14'd0, word_b[809:792], 14'd0, word_b[791:774], 14'd0, word_b[773:756], 14'd0, word_b[755:738], 14'd0, word_b[737:720], 14'd0, word_b[719:702], 14'd0, word_b[701:684], 14'd0, word_b[683:666], 14'd0, word_b[665:648], 14'd0, word_b[647:630], 14'd0, word_b[629:612], 14'd0, word_b[611:594], 14'd0, word_b[593:576], 14'd0, word_b[575:558], 14'd0, word_b[557:540], 14'd0, word_b[539:522], 14'd0, word_b[521:504], 14'd0, word_b[503:486], 14'd0, word_b[485:468], 14'd0, word_b[467:450], 14'd0, word_b[449:432], 14'd0, word_b[431:414], 14'd0, word_b[413:396], 14'd0, word_b[395:378], 14'd0, word_b[377:360], 14'd0, word_b[359:342], 14'd0, word_b[341:324], 14'd0, word_b[323:306], 14'd0, word_b[305:288], 14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[6:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[6:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[6:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[6:0], 5'd0} +: 32];
 endmodule // bfc_tofino2__counters$pi
 
 
@@ -3661,11 +3653,9 @@ module bfc_tofino2__counters$qd(clock,read_address,read_lane,lane_data,read_addr
     reg [3071:0] mem [0:31];
     reg [3071:0] word_a;
     reg [3071:0] word_b;
-    reg [4:0] row_a;
-    reg [4:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [4:0] last_row;
     reg [6:0] last_lane;
     reg [23:0] last_value;
     wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
@@ -3676,11 +3666,9 @@ module bfc_tofino2__counters$qd(clock,read_address,read_lane,lane_data,read_addr
     always @(posedge clock) begin
        word_a <= mem[read_address[4:0]];
        word_b <= mem[read_address_b[4:0]];
-       row_a <= read_address[4:0];
-       row_b <= read_address_b[4:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[4:0] == read_address[4:0];
+       row_hit_b <= write_enable && write_address[4:0] == read_address_b[4:0];
        last_clear <= write_clear;
-       last_row <= write_address[4:0];
        last_lane <= write_lane[6:0];
        last_value <= write_value[23:0];
        if (write_enable) begin
@@ -3693,11 +3681,11 @@ module bfc_tofino2__counters$qd(clock,read_address,read_lane,lane_data,read_addr
     end
 
     wire [4095:0] word_a_lanes = {8'd0, word_a[3071:3048], 8'd0, word_a[3047:3024], 8'd0, word_a[3023:3000], 8'd0, word_a[2999:2976], 8'd0, word_a[2975:2952], 8'd0, word_a[2951:2928], 8'd0, word_a[2927:2904], 8'd0, word_a[2903:2880], 8'd0, word_a[2879:2856], 8'd0, word_a[2855:2832], 8'd0, word_a[2831:2808], 8'd0, word_a[2807:2784], 8'd0, word_a[2783:2760], 8'd0, word_a[2759:2736], 8'd0, word_a[2735:2712], 8'd0, word_a[2711:2688], 8'd0, word_a[2687:2664], 8'd0, word_a[2663:2640], 8'd0, word_a[2639:2616], 8'd0, word_a[2615:2592], 8'd0, word_a[2591:2568], 8'd0, word_a[2567:2544], 8'd0, word_a[2543:2520], 8'd0, word_a[2519:2496], 8'd0, word_a[2495:2472], 8'd0, word_a[2471:2448], 8'd0, word_a[2447:2424], 8'd0, word_a[2423:2400], 8'd0, word_a[2399:2376], 8'd0, word_a[2375:2352], 8'd0, word_a[2351:2328], 8'd0, word_a[2327:2304], 8'd0, word_a[2303:2280], 8'd0, word_a[2279:2256], 8'd0, word_a[2255:2232], 8'd0, word_a[2231:2208], 8'd0, word_a[2207:2184], 8'd0, word_a[2183:2160], 8'd0, word_a[2159:2136], 8'd0, word_a[2135:2112], 8'd0, word_a[2111:2088], 8'd0, word_a[2087:2064], 8'd0, word_a[2063:2040], 8'd0, word_a[2039:2016], 8'd0, word_a[2015:1992], 8'd0, word_a[1991:1968], 8'd0, word_a[1967:1944], 8'd0, word_a[1943:1920], 8'd0, word_a[1919:1896], 8'd0, word_a[1895:1872], 8'd0, word_a[1871:1848], 8'd0, word_a[1847:1824], 8'd0, word_a[1823:1800], 8'd0, word_a[1799:1776], 8'd0, word_a[1775:1752], 8'd0, word_a[1751:1728], 8'd0, word_a[1727:1704], 8'd0, word_a[1703:1680], 8'd0, word_a[1679:1656], 8'd0, word_a[1655:1632], 8'd0, word_a[1631:1608], 8'd0, word_a[1607:1584], 8'd0, word_a[1583:1560], 8'd0, word_a[1559:1536], 8'd0, word_a[1535:1512], 8'd0, word_a[1511:1488], 8'd0, word_a[1487:1464], 8'd0, word_a[1463:1440], 8'd0, word_a[1439:1416], 8'd0, word_a[1415:1392], 8'd0, word_a[1391:1368], 8'd0, word_a[1367:1344], 8'd0, word_a[1343:1320], 8'd0, word_a[1319:1296], 8'd0, word_a[1295:1272], 8'd0, word_a[1271:1248], 8'd0, word_a[1247:1224], 8'd0, word_a[1223:1200], 8'd0, word_a[1199:1176], 8'd0, word_a[1175:1152], 8'd0, word_a[1151:1128], 8'd0, word_a[1127:1104], 8'd0, word_a[1103:1080], 8'd0, word_a[1079:1056], 8'd0, word_a[1055:1032], 8'd0, word_a[1031:1008], 8'd0, word_a[1007:984], 8'd0, word_a[983:960], 8'd0, word_a[959:936], 8'd0, word_a[935:912], 8'd0, word_a[911:888], 8'd0, word_a[887:864], 8'd0, word_a[863:840], 8'd0, word_a[839:816], 8'd0, word_a[815:792], 8'd0, word_a[791:768], 8'd0, word_a[767:744], 8'd0, word_a[743:720], 8'd0, word_a[719:696], 8'd0, word_a[695:672], 8'd0, word_a[671:648], 8'd0, word_a[647:624], 8'd0, word_a[623:600], 8'd0, word_a[599:576], 8'd0, word_a[575:552], 8'd0, word_a[551:528], 8'd0, word_a[527:504], 8'd0, word_a[503:480], 8'd0, word_a[479:456], 8'd0, word_a[455:432], 8'd0, word_a[431:408], 8'd0, word_a[407:384], 8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[6:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[6:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[6:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[6:0], 5'd0} +: 32];
     wire [4095:0] word_b_lanes = {8'd0, word_b[3071:3048], 8'd0, word_b[3047:3024], 8'd0, word_b[3023:3000], 8'd0, word_b[2999:2976], 8'd0, word_b[2975:2952], 8'd0, word_b[2951:2928], 8'd0, word_b[2927:2904], 8'd0, word_b[2903:2880], 8'd0, word_b[2879:2856], 8'd0, word_b[2855:2832], 8'd0, word_b[2831:2808], 8'd0, word_b[2807:2784], 8'd0, word_b[2783:2760], 8'd0, word_b[2759:2736], 8'd0, word_b[2735:2712], 8'd0, word_b[2711:2688], 8'd0, word_b[2687:2664], 8'd0, word_b[2663:2640], 8'd0, word_b[2639:2616], 8'd0, word_b[2615:2592], 8'd0, word_b[2591:2568], 8'd0, word_b[2567:2544], 8'd0, word_b[2543:2520], 8'd0, word_b[2519:2496], 8'd0, word_b[2495:2472], 8'd0, word_b[2471:2448], 8'd0, word_b[2447:2424], 8'd0, word_b[2423:2400], 8'd0, word_b[2399:2376], 8'd0, word_b[2375:2352], 8'd0, word_b[2351:2328], 8'd0, word_b[2327:2304], 8'd0, word_b[2303:2280], 8'd0, word_b[2279:2256], 8'd0, word_b[2255:2232], 8'd0, word_b[2231:2208], 8'd0, word_b[2207:2184], 8'd0, word_b[2183:2160], 8'd0, word_b[2159:2136], 8'd0, word_b[2135:2112], 8'd0, word_b[2111:2088], 8'd0, word_b[2087:2064], 8'd0, word_b[2063:2040], 8'd0, word_b[2039:2016], 8'd0, word_b[2015:1992], 8'd0, word_b[1991:1968], 8'd0, word_b[1967:1944], 8'd0, word_b[1943:1920], 8'd0, word_b[1919:1896], 8'd0, word_b[1895:1872], 8'd0, word_b[1871:1848], 8'd0, word_b[1847:1824], 8'd0, word_b[1823:1800], 8'd0, word_b[1799:1776], 8'd0, word_b[1775:1752], 8'd0, word_b[1751:1728], 8'd0, word_b[1727:1704], 8'd0, word_b[1703:1680], 8'd0, word_b[1679:1656], 8'd0, word_b[1655:1632], 8'd0, word_b[1631:1608], 8'd0, word_b[1607:1584], 8'd0, word_b[1583:1560], 8'd0, word_b[1559:1536], 8'd0, word_b[1535:1512], 8'd0, word_b[1511:1488], 8'd0, word_b[1487:1464], 8'd0, word_b[1463:1440], 8'd0, word_b[1439:1416], 8'd0, word_b[1415:1392], 8'd0, word_b[1391:1368], 8'd0, word_b[1367:1344], 8'd0, word_b[1343:1320], 8'd0, word_b[1319:1296], 8'd0, word_b[1295:1272], 8'd0, word_b[1271:1248], 8'd0, word_b[1247:1224], 8'd0, word_b[1223:1200], 8'd0, word_b[1199:1176], 8'd0, word_b[1175:1152], 8'd0, word_b[1151:1128], 8'd0, word_b[1127:1104], 8'd0, word_b[1103:1080], 8'd0, word_b[1079:1056], 8'd0, word_b[1055:1032], 8'd0, word_b[1031:1008], 8'd0, word_b[1007:984], 8'd0, word_b[983:960], 8'd0, word_b[959:936], 8'd0, word_b[935:912], 8'd0, word_b[911:888], 8'd0, word_b[887:864], 8'd0, word_b[863:840], 8'd0, word_b[839:816], 8'd0, word_b[815:792], 8'd0, word_b[791:768], 8'd0, word_b[767:744], 8'd0, word_b[743:720], 8'd0, word_b[719:696], 8'd0, word_b[695:672], 8'd0, word_b[671:648], 8'd0, word_b[647:624], 8'd0, word_b[623:600], 8'd0, word_b[599:576], 8'd0, word_b[575:552], 8'd0, word_b[551:528], 8'd0, word_b[527:504], 8'd0, word_b[503:480], 8'd0, word_b[479:456], 8'd0, word_b[455:432], 8'd0, word_b[431:408], 8'd0, word_b[407:384], 8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[6:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[6:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[6:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[6:0], 5'd0} +: 32];
 endmodule // bfc_tofino2__counters$qd
 
 
@@ -3721,11 +3709,9 @@ module bfc_tofino2__counters$qe(clock,read_address,read_lane,lane_data,read_addr
     reg [3071:0] mem [0:31];
     reg [3071:0] word_a;
     reg [3071:0] word_b;
-    reg [4:0] row_a;
-    reg [4:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [4:0] last_row;
     reg [6:0] last_lane;
     reg [23:0] last_value;
     wire unused_address_high = ^{read_address[5:5], read_address_b[5:5], write_address[5:5]};
@@ -3736,11 +3722,9 @@ module bfc_tofino2__counters$qe(clock,read_address,read_lane,lane_data,read_addr
     always @(posedge clock) begin
        word_a <= mem[read_address[4:0]];
        word_b <= mem[read_address_b[4:0]];
-       row_a <= read_address[4:0];
-       row_b <= read_address_b[4:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[4:0] == read_address[4:0];
+       row_hit_b <= write_enable && write_address[4:0] == read_address_b[4:0];
        last_clear <= write_clear;
-       last_row <= write_address[4:0];
        last_lane <= write_lane[6:0];
        last_value <= write_value[23:0];
        if (write_enable) begin
@@ -3753,11 +3737,11 @@ module bfc_tofino2__counters$qe(clock,read_address,read_lane,lane_data,read_addr
     end
 
     wire [4095:0] word_a_lanes = {8'd0, word_a[3071:3048], 8'd0, word_a[3047:3024], 8'd0, word_a[3023:3000], 8'd0, word_a[2999:2976], 8'd0, word_a[2975:2952], 8'd0, word_a[2951:2928], 8'd0, word_a[2927:2904], 8'd0, word_a[2903:2880], 8'd0, word_a[2879:2856], 8'd0, word_a[2855:2832], 8'd0, word_a[2831:2808], 8'd0, word_a[2807:2784], 8'd0, word_a[2783:2760], 8'd0, word_a[2759:2736], 8'd0, word_a[2735:2712], 8'd0, word_a[2711:2688], 8'd0, word_a[2687:2664], 8'd0, word_a[2663:2640], 8'd0, word_a[2639:2616], 8'd0, word_a[2615:2592], 8'd0, word_a[2591:2568], 8'd0, word_a[2567:2544], 8'd0, word_a[2543:2520], 8'd0, word_a[2519:2496], 8'd0, word_a[2495:2472], 8'd0, word_a[2471:2448], 8'd0, word_a[2447:2424], 8'd0, word_a[2423:2400], 8'd0, word_a[2399:2376], 8'd0, word_a[2375:2352], 8'd0, word_a[2351:2328], 8'd0, word_a[2327:2304], 8'd0, word_a[2303:2280], 8'd0, word_a[2279:2256], 8'd0, word_a[2255:2232], 8'd0, word_a[2231:2208], 8'd0, word_a[2207:2184], 8'd0, word_a[2183:2160], 8'd0, word_a[2159:2136], 8'd0, word_a[2135:2112], 8'd0, word_a[2111:2088], 8'd0, word_a[2087:2064], 8'd0, word_a[2063:2040], 8'd0, word_a[2039:2016], 8'd0, word_a[2015:1992], 8'd0, word_a[1991:1968], 8'd0, word_a[1967:1944], 8'd0, word_a[1943:1920], 8'd0, word_a[1919:1896], 8'd0, word_a[1895:1872], 8'd0, word_a[1871:1848], 8'd0, word_a[1847:1824], 8'd0, word_a[1823:1800], 8'd0, word_a[1799:1776], 8'd0, word_a[1775:1752], 8'd0, word_a[1751:1728], 8'd0, word_a[1727:1704], 8'd0, word_a[1703:1680], 8'd0, word_a[1679:1656], 8'd0, word_a[1655:1632], 8'd0, word_a[1631:1608], 8'd0, word_a[1607:1584], 8'd0, word_a[1583:1560], 8'd0, word_a[1559:1536], 8'd0, word_a[1535:1512], 8'd0, word_a[1511:1488], 8'd0, word_a[1487:1464], 8'd0, word_a[1463:1440], 8'd0, word_a[1439:1416], 8'd0, word_a[1415:1392], 8'd0, word_a[1391:1368], 8'd0, word_a[1367:1344], 8'd0, word_a[1343:1320], 8'd0, word_a[1319:1296], 8'd0, word_a[1295:1272], 8'd0, word_a[1271:1248], 8'd0, word_a[1247:1224], 8'd0, word_a[1223:1200], 8'd0, word_a[1199:1176], 8'd0, word_a[1175:1152], 8'd0, word_a[1151:1128], 8'd0, word_a[1127:1104], 8'd0, word_a[1103:1080], 8'd0, word_a[1079:1056], 8'd0, word_a[1055:1032], 8'd0, word_a[1031:1008], 8'd0, word_a[1007:984], 8'd0, word_a[983:960], 8'd0, word_a[959:936], 8'd0, word_a[935:912], 8'd0, word_a[911:888], 8'd0, word_a[887:864], 8'd0, word_a[863:840], 8'd0, word_a[839:816], 8'd0, word_a[815:792], 8'd0, word_a[791:768], 8'd0, word_a[767:744], 8'd0, word_a[743:720], 8'd0, word_a[719:696], 8'd0, word_a[695:672], 8'd0, word_a[671:648], 8'd0, word_a[647:624], 8'd0, word_a[623:600], 8'd0, word_a[599:576], 8'd0, word_a[575:552], 8'd0, word_a[551:528], 8'd0, word_a[527:504], 8'd0, word_a[503:480], 8'd0, word_a[479:456], 8'd0, word_a[455:432], 8'd0, word_a[431:408], 8'd0, word_a[407:384], 8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[6:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[6:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[6:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[6:0], 5'd0} +: 32];
     wire [4095:0] word_b_lanes = {8'd0, word_b[3071:3048], 8'd0, word_b[3047:3024], 8'd0, word_b[3023:3000], 8'd0, word_b[2999:2976], 8'd0, word_b[2975:2952], 8'd0, word_b[2951:2928], 8'd0, word_b[2927:2904], 8'd0, word_b[2903:2880], 8'd0, word_b[2879:2856], 8'd0, word_b[2855:2832], 8'd0, word_b[2831:2808], 8'd0, word_b[2807:2784], 8'd0, word_b[2783:2760], 8'd0, word_b[2759:2736], 8'd0, word_b[2735:2712], 8'd0, word_b[2711:2688], 8'd0, word_b[2687:2664], 8'd0, word_b[2663:2640], 8'd0, word_b[2639:2616], 8'd0, word_b[2615:2592], 8'd0, word_b[2591:2568], 8'd0, word_b[2567:2544], 8'd0, word_b[2543:2520], 8'd0, word_b[2519:2496], 8'd0, word_b[2495:2472], 8'd0, word_b[2471:2448], 8'd0, word_b[2447:2424], 8'd0, word_b[2423:2400], 8'd0, word_b[2399:2376], 8'd0, word_b[2375:2352], 8'd0, word_b[2351:2328], 8'd0, word_b[2327:2304], 8'd0, word_b[2303:2280], 8'd0, word_b[2279:2256], 8'd0, word_b[2255:2232], 8'd0, word_b[2231:2208], 8'd0, word_b[2207:2184], 8'd0, word_b[2183:2160], 8'd0, word_b[2159:2136], 8'd0, word_b[2135:2112], 8'd0, word_b[2111:2088], 8'd0, word_b[2087:2064], 8'd0, word_b[2063:2040], 8'd0, word_b[2039:2016], 8'd0, word_b[2015:1992], 8'd0, word_b[1991:1968], 8'd0, word_b[1967:1944], 8'd0, word_b[1943:1920], 8'd0, word_b[1919:1896], 8'd0, word_b[1895:1872], 8'd0, word_b[1871:1848], 8'd0, word_b[1847:1824], 8'd0, word_b[1823:1800], 8'd0, word_b[1799:1776], 8'd0, word_b[1775:1752], 8'd0, word_b[1751:1728], 8'd0, word_b[1727:1704], 8'd0, word_b[1703:1680], 8'd0, word_b[1679:1656], 8'd0, word_b[1655:1632], 8'd0, word_b[1631:1608], 8'd0, word_b[1607:1584], 8'd0, word_b[1583:1560], 8'd0, word_b[1559:1536], 8'd0, word_b[1535:1512], 8'd0, word_b[1511:1488], 8'd0, word_b[1487:1464], 8'd0, word_b[1463:1440], 8'd0, word_b[1439:1416], 8'd0, word_b[1415:1392], 8'd0, word_b[1391:1368], 8'd0, word_b[1367:1344], 8'd0, word_b[1343:1320], 8'd0, word_b[1319:1296], 8'd0, word_b[1295:1272], 8'd0, word_b[1271:1248], 8'd0, word_b[1247:1224], 8'd0, word_b[1223:1200], 8'd0, word_b[1199:1176], 8'd0, word_b[1175:1152], 8'd0, word_b[1151:1128], 8'd0, word_b[1127:1104], 8'd0, word_b[1103:1080], 8'd0, word_b[1079:1056], 8'd0, word_b[1055:1032], 8'd0, word_b[1031:1008], 8'd0, word_b[1007:984], 8'd0, word_b[983:960], 8'd0, word_b[959:936], 8'd0, word_b[935:912], 8'd0, word_b[911:888], 8'd0, word_b[887:864], 8'd0, word_b[863:840], 8'd0, word_b[839:816], 8'd0, word_b[815:792], 8'd0, word_b[791:768], 8'd0, word_b[767:744], 8'd0, word_b[743:720], 8'd0, word_b[719:696], 8'd0, word_b[695:672], 8'd0, word_b[671:648], 8'd0, word_b[647:624], 8'd0, word_b[623:600], 8'd0, word_b[599:576], 8'd0, word_b[575:552], 8'd0, word_b[551:528], 8'd0, word_b[527:504], 8'd0, word_b[503:480], 8'd0, word_b[479:456], 8'd0, word_b[455:432], 8'd0, word_b[431:408], 8'd0, word_b[407:384], 8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[6:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[6:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[6:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[6:0], 5'd0} +: 32];
 endmodule // bfc_tofino2__counters$qe
 
 

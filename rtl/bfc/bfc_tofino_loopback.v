@@ -3551,11 +3551,9 @@ module bfc_tofino_loopback__counters$pd(clock,read_address,read_lane,lane_data,r
     reg [287:0] mem [0:7];
     reg [287:0] word_a;
     reg [287:0] word_b;
-    reg [2:0] row_a;
-    reg [2:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [2:0] last_row;
     reg [3:0] last_lane;
     reg [17:0] last_value;
     wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
@@ -3565,11 +3563,9 @@ module bfc_tofino_loopback__counters$pd(clock,read_address,read_lane,lane_data,r
     always @(posedge clock) begin
        word_a <= mem[read_address[2:0]];
        word_b <= mem[read_address_b[2:0]];
-       row_a <= read_address[2:0];
-       row_b <= read_address_b[2:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[2:0] == read_address[2:0];
+       row_hit_b <= write_enable && write_address[2:0] == read_address_b[2:0];
        last_clear <= write_clear;
-       last_row <= write_address[2:0];
        last_lane <= write_lane[3:0];
        last_value <= write_value[17:0];
        if (write_enable) begin
@@ -3600,11 +3596,11 @@ module bfc_tofino_loopback__counters$pd(clock,read_address,read_lane,lane_data,r
     end
 
     wire [511:0] word_a_lanes = {14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[3:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
     wire [511:0] word_b_lanes = {14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[3:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
 endmodule // bfc_tofino_loopback__counters$pd
 
 
@@ -3628,11 +3624,9 @@ module bfc_tofino_loopback__counters$pi(clock,read_address,read_lane,lane_data,r
     reg [287:0] mem [0:7];
     reg [287:0] word_a;
     reg [287:0] word_b;
-    reg [2:0] row_a;
-    reg [2:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [2:0] last_row;
     reg [3:0] last_lane;
     reg [17:0] last_value;
     wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
@@ -3642,11 +3636,9 @@ module bfc_tofino_loopback__counters$pi(clock,read_address,read_lane,lane_data,r
     always @(posedge clock) begin
        word_a <= mem[read_address[2:0]];
        word_b <= mem[read_address_b[2:0]];
-       row_a <= read_address[2:0];
-       row_b <= read_address_b[2:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[2:0] == read_address[2:0];
+       row_hit_b <= write_enable && write_address[2:0] == read_address_b[2:0];
        last_clear <= write_clear;
-       last_row <= write_address[2:0];
        last_lane <= write_lane[3:0];
        last_value <= write_value[17:0];
        if (write_enable) begin
@@ -3677,11 +3669,11 @@ module bfc_tofino_loopback__counters$pi(clock,read_address,read_lane,lane_data,r
     end
 
     wire [511:0] word_a_lanes = {14'd0, word_a[287:270], 14'd0, word_a[269:252], 14'd0, word_a[251:234], 14'd0, word_a[233:216], 14'd0, word_a[215:198], 14'd0, word_a[197:180], 14'd0, word_a[179:162], 14'd0, word_a[161:144], 14'd0, word_a[143:126], 14'd0, word_a[125:108], 14'd0, word_a[107:90], 14'd0, word_a[89:72], 14'd0, word_a[71:54], 14'd0, word_a[53:36], 14'd0, word_a[35:18], 14'd0, word_a[17:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[3:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
     wire [511:0] word_b_lanes = {14'd0, word_b[287:270], 14'd0, word_b[269:252], 14'd0, word_b[251:234], 14'd0, word_b[233:216], 14'd0, word_b[215:198], 14'd0, word_b[197:180], 14'd0, word_b[179:162], 14'd0, word_b[161:144], 14'd0, word_b[143:126], 14'd0, word_b[125:108], 14'd0, word_b[107:90], 14'd0, word_b[89:72], 14'd0, word_b[71:54], 14'd0, word_b[53:36], 14'd0, word_b[35:18], 14'd0, word_b[17:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[3:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {14'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
 endmodule // bfc_tofino_loopback__counters$pi
 
 
@@ -3705,11 +3697,9 @@ module bfc_tofino_loopback__counters$qd(clock,read_address,read_lane,lane_data,r
     reg [383:0] mem [0:7];
     reg [383:0] word_a;
     reg [383:0] word_b;
-    reg [2:0] row_a;
-    reg [2:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [2:0] last_row;
     reg [3:0] last_lane;
     reg [23:0] last_value;
     wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
@@ -3719,11 +3709,9 @@ module bfc_tofino_loopback__counters$qd(clock,read_address,read_lane,lane_data,r
     always @(posedge clock) begin
        word_a <= mem[read_address[2:0]];
        word_b <= mem[read_address_b[2:0]];
-       row_a <= read_address[2:0];
-       row_b <= read_address_b[2:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[2:0] == read_address[2:0];
+       row_hit_b <= write_enable && write_address[2:0] == read_address_b[2:0];
        last_clear <= write_clear;
-       last_row <= write_address[2:0];
        last_lane <= write_lane[3:0];
        last_value <= write_value[23:0];
        if (write_enable) begin
@@ -3754,11 +3742,11 @@ module bfc_tofino_loopback__counters$qd(clock,read_address,read_lane,lane_data,r
     end
 
     wire [511:0] word_a_lanes = {8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[3:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
     wire [511:0] word_b_lanes = {8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[3:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
 endmodule // bfc_tofino_loopback__counters$qd
 
 
@@ -3782,11 +3770,9 @@ module bfc_tofino_loopback__counters$qe(clock,read_address,read_lane,lane_data,r
     reg [383:0] mem [0:7];
     reg [383:0] word_a;
     reg [383:0] word_b;
-    reg [2:0] row_a;
-    reg [2:0] row_b;
-    reg last_write;
+    reg row_hit_a;
+    reg row_hit_b;
     reg last_clear;
-    reg [2:0] last_row;
     reg [3:0] last_lane;
     reg [23:0] last_value;
     wire unused_address_high = ^{read_address[5:3], read_address_b[5:3], write_address[5:3]};
@@ -3796,11 +3782,9 @@ module bfc_tofino_loopback__counters$qe(clock,read_address,read_lane,lane_data,r
     always @(posedge clock) begin
        word_a <= mem[read_address[2:0]];
        word_b <= mem[read_address_b[2:0]];
-       row_a <= read_address[2:0];
-       row_b <= read_address_b[2:0];
-       last_write <= write_enable;
+       row_hit_a <= write_enable && write_address[2:0] == read_address[2:0];
+       row_hit_b <= write_enable && write_address[2:0] == read_address_b[2:0];
        last_clear <= write_clear;
-       last_row <= write_address[2:0];
        last_lane <= write_lane[3:0];
        last_value <= write_value[23:0];
        if (write_enable) begin
@@ -3831,11 +3815,11 @@ module bfc_tofino_loopback__counters$qe(clock,read_address,read_lane,lane_data,r
     end
 
     wire [511:0] word_a_lanes = {8'd0, word_a[383:360], 8'd0, word_a[359:336], 8'd0, word_a[335:312], 8'd0, word_a[311:288], 8'd0, word_a[287:264], 8'd0, word_a[263:240], 8'd0, word_a[239:216], 8'd0, word_a[215:192], 8'd0, word_a[191:168], 8'd0, word_a[167:144], 8'd0, word_a[143:120], 8'd0, word_a[119:96], 8'd0, word_a[95:72], 8'd0, word_a[71:48], 8'd0, word_a[47:24], 8'd0, word_a[23:0]};
-    wire row_a_hit = last_write && last_row == row_a && (last_clear || last_lane == read_lane[3:0]);
-    assign lane_data = row_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
+    wire word_a_hit = row_hit_a && (last_clear || last_lane == read_lane[3:0]);
+    assign lane_data = word_a_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_a_lanes[{read_lane[3:0], 5'd0} +: 32];
     wire [511:0] word_b_lanes = {8'd0, word_b[383:360], 8'd0, word_b[359:336], 8'd0, word_b[335:312], 8'd0, word_b[311:288], 8'd0, word_b[287:264], 8'd0, word_b[263:240], 8'd0, word_b[239:216], 8'd0, word_b[215:192], 8'd0, word_b[191:168], 8'd0, word_b[167:144], 8'd0, word_b[143:120], 8'd0, word_b[119:96], 8'd0, word_b[95:72], 8'd0, word_b[71:48], 8'd0, word_b[47:24], 8'd0, word_b[23:0]};
-    wire row_b_hit = last_write && last_row == row_b && (last_clear || last_lane == read_lane_b[3:0]);
-    assign lane_data_b = row_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
+    wire word_b_hit = row_hit_b && (last_clear || last_lane == read_lane_b[3:0]);
+    assign lane_data_b = word_b_hit ? (last_clear ? 32'd0 : {8'd0, last_value}) : word_b_lanes[{read_lane_b[3:0], 5'd0} +: 32];
 endmodule // bfc_tofino_loopback__counters$qe
 
 

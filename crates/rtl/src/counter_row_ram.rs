@@ -233,13 +233,14 @@ impl<const A: usize> Logic for CounterRowRam<A> {
         } else {
             "last_value".to_string()
         };
-        // The read of a port: the row's lane, or the last edge's write where it hit them.
-        let port = |lane: &str, data: &str, word: &str, row: &str| {
+        // The read of a port: the row's lane, or the last edge's write where it hit them. Whether
+        // the write hit the row is known at the edge; only the lane is compared in the cycle.
+        let port = |lane: &str, data: &str, word: &str, row_hit: &str| {
             format!(
                 "\
 wire [{wm}:0] {word}_lanes = {{{fields}}};
-wire {row}_hit = last_write && last_row == {row} && (last_clear || last_lane == {lane}[{lm}:0]);
-assign {data} = {row}_hit ? (last_clear ? 32'd0 : {value}) : {word}_lanes[{{{lane}[{lm}:0], 5'd0}} +: 32];",
+wire {word}_hit = {row_hit} && (last_clear || last_lane == {lane}[{lm}:0]);
+assign {data} = {word}_hit ? (last_clear ? 32'd0 : {value}) : {word}_lanes[{{{lane}[{lm}:0], 5'd0}} +: 32];",
                 wm = 32 * (1 << lane_bits) - 1,
                 fields = lanes(word),
             )
@@ -249,11 +250,9 @@ assign {data} = {row}_hit ? (last_clear ? 32'd0 : {value}) : {word}_lanes[{{{lan
 reg [{smsb}:0] mem [0:{last}];
 reg [{smsb}:0] word_a;
 reg [{smsb}:0] word_b;
-reg [{am}:0] row_a;
-reg [{am}:0] row_b;
-reg last_write;
+reg row_hit_a;
+reg row_hit_b;
 reg last_clear;
-reg [{am}:0] last_row;
 reg [{lm}:0] last_lane;
 reg [{bm}:0] last_value;
 {declarations}
@@ -261,11 +260,9 @@ reg [{bm}:0] last_value;
 always @(posedge clock) begin
    word_a <= mem[{ra}];
    word_b <= mem[{rb}];
-   row_a <= {ra};
-   row_b <= {rb};
-   last_write <= {stored};
+   row_hit_a <= {stored} && {wa} == {ra};
+   row_hit_b <= {stored} && {wa} == {rb};
    last_clear <= write_clear;
-   last_row <= {wa};
    last_lane <= write_lane[{lm}:0];
    last_value <= write_value[{bm}:0];
    if (write_enable) begin
@@ -288,8 +285,8 @@ end
             rb = address("read_address_b"),
             stored = stored.join(" && "),
             declarations = declarations.join("\n"),
-            port_a = port("read_lane", "lane_data", "word_a", "row_a"),
-            port_b = port("read_lane_b", "lane_data_b", "word_b", "row_b"),
+            port_a = port("read_lane", "lane_data", "word_a", "row_hit_a"),
+            port_b = port("read_lane_b", "lane_data_b", "word_b", "row_hit_b"),
         ))
     }
 

@@ -6,6 +6,7 @@
 //! bit-exactly.
 
 pub mod csr;
+pub mod delay;
 pub mod error;
 pub mod hash;
 pub mod lfsr;
@@ -16,6 +17,7 @@ pub mod rng;
 pub mod stimulus;
 pub mod vcd;
 
+pub use delay::DelayLine;
 pub use error::{ConfigError, InputError, StimulusError};
 pub use model::{CycleModel, DynModel, PortValues};
 pub use port::{Dir, Port, PortSchema};

@@ -124,6 +124,14 @@ impl PortSchema {
         self
     }
 
+    /// The declared latency of output bus `bus` (`None`: no such bus, or a status no event
+    /// reaches). Models size their delay lines from it, so the declaration is the one source.
+    pub fn latency(&self, bus: &str) -> Option<u32> {
+        self.outputs()
+            .find(|p| Self::bus(&p.name) == bus)
+            .and_then(|p| p.latency)
+    }
+
     /// The output buses in schema order, each named by its port when it has one (`enq_drop`),
     /// else by its prefix and `_*` (`xoff_*`), with its declared latency (`None`: a status no
     /// event reaches).

@@ -43,11 +43,11 @@
 //! `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
 use crate::config::parse_toml;
-use crate::pfc::{Event, FrameGen, Ingress, Occupancy, Thresholds};
+use crate::pfc::{self, Event, FrameGen, Ingress, IngressEdge, Occupancy, PauseState, Thresholds};
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
 use switchcraft_core::InputError;
-use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, DelayLine, Port, PortSchema};
 
 /// Which egress reaction sets E bits (the reset value of the `policy` register).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -740,6 +740,10 @@ pub struct Capfc {
     schema: PortSchema,
     csr: CsrFile,
     ingress: Ingress,
+    /// Each edge's ingress results until PFC's decision stage turns them into I changes.
+    i_stage: DelayLine<IngressEdge>,
+    /// I per ingress port, bit = priority, as the decision stage has set it.
+    i: PauseState,
     egress: Occupancy,
     frames: FrameGen,
     /// C per egress key (port * priorities + priority), by ingress port (the diagonal stays 0).
@@ -778,6 +782,8 @@ impl Capfc {
             schema: port_schema(cfg),
             csr: CsrFile::new(&regmap(cfg)),
             ingress: Ingress::new(cfg.ports, cfg.priorities),
+            i_stage: DelayLine::new(pfc::REQUEST_LATENCY - pfc::DROP_LATENCY),
+            i: PauseState::new(cfg.ports),
             egress: Occupancy::new(cfg.ports, cfg.priorities),
             frames: FrameGen::new(cfg.ports),
             counts: vec![vec![0; cfg.ports as usize]; keys],
@@ -837,7 +843,7 @@ impl Capfc {
     }
 
     pub fn is_i(&self, port: usize, prio: usize) -> bool {
-        self.ingress.is_xoff(port, prio)
+        self.i.get(port, prio)
     }
 
     /// D = I or any E, of ingress (port, prio).
@@ -995,6 +1001,8 @@ impl CycleModel for Capfc {
     fn reset(&mut self) {
         self.csr.reset();
         self.ingress.reset();
+        self.i_stage.reset();
+        self.i.reset();
         self.egress.reset();
         self.frames.reset();
         for row in &mut self.counts {
@@ -1055,7 +1063,8 @@ impl CycleModel for Capfc {
         out.in_drop = edge.drop.into();
         err |= u64::from(edge.underflow) * ERR_IN_UNDERFLOW;
         err |= u64::from(edge.bad_index) * ERR_INDEX;
-        for (port, prio) in edge.xoff.into_iter().chain(edge.xon) {
+        let decided = self.i_stage.push(edge);
+        for (port, prio) in self.i.follow(&decided) {
             self.touch_d(port * n + prio);
         }
 

@@ -4,16 +4,19 @@
 //! sets, `<=` XON clears), §2.6 (FSM, pause refresh). The contract, with its latencies, is
 //! docs/blocks/pfc.md; this model is its reference.
 //!
-//! Cycle semantics (one [`Pfc::step`] = one rising edge n):
-//! * events sampled at edge n update the occupancy at edge n + 1 (latency 1 for `enq_drop`),
-//!   dequeue before enqueue, and set or clear the XOFF bits at edge n + 2 (latency 2 for
-//!   `xoff_*`, `xon_*`); both use the CSR values written up to edge n;
+//! Cycle semantics (one [`Pfc::step`] = one rising edge n). The model applies the events
+//! sampled at edge n on that edge, in the spec's order, and delays the results to the RTL's
+//! declared latencies ([`DROP_LATENCY`], [`REQUEST_LATENCY`]) with delay lines:
+//! * the dequeue, then the enqueue, update the occupancy (`enq_drop` for an enqueue that would
+//!   exceed MAX) and set or clear the key's XOFF bit (`xoff_*`, `xon_*`), with the CSR values
+//!   written up to edge n;
 //! * a pause-request event is emitted only for a net change of a (port, priority) state over the
 //!   two events of one edge, so one edge never yields a spurious XOFF/XON pair;
-//! * the frame generator keeps, per port, the classes changed since that port's last frame and
-//!   a refresh flag; each edge it sends at most one frame, for the first dirty port after the one
-//!   it served last (round robin). A frame enables every changed or paused class; paused classes
-//!   carry the `QUANTA` time (PAUSE), the others time 0 (RESUME);
+//! * the frame generator follows the requests as the outputs show them. It keeps, per port, the
+//!   classes changed since that port's last frame and a refresh flag; each edge it sends at most
+//!   one frame, for the first dirty port after the one it served last (round robin). A frame
+//!   enables every changed or paused class; paused classes carry the `QUANTA` time (PAUSE), the
+//!   others time 0 (RESUME);
 //! * every `REFRESH` cycles a global tick flags every port with a paused class for a refresh;
 //! * `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
@@ -21,7 +24,7 @@ use crate::config::parse_toml;
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
 use switchcraft_core::InputError;
-use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, DelayLine, Port, PortSchema};
 
 /// Static parameters of a PFC instance. Thresholds, quanta and refresh are the reset values of
 /// their CSRs; software may change them at run time.
@@ -272,6 +275,12 @@ pub fn regmap(cfg: &PfcConfig) -> RegMap {
 }
 
 /// The ports of `pfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
+/// Edges from an event to its `enq_drop`: the RTL's occupancy stage.
+pub const DROP_LATENCY: u32 = 1;
+/// Edges from an event to its pause request: occupancy, then the XOFF/XON decision. A frame
+/// follows its request by one edge at the earliest.
+pub const REQUEST_LATENCY: u32 = 2;
+
 pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
     let (pb, nb, lb) = (cfg.port_bits(), cfg.prio_bits(), cfg.length_bits);
     PortSchema::new(
@@ -324,10 +333,10 @@ pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
         ],
     )
     .with_latencies(&[
-        ("enq", 1),
-        ("xoff", 2),
-        ("xon", 2),
-        ("frame", 3),
+        ("enq", DROP_LATENCY),
+        ("xoff", REQUEST_LATENCY),
+        ("xon", REQUEST_LATENCY),
+        ("frame", REQUEST_LATENCY + 1),
         ("csr", 0),
     ])
 }
@@ -439,82 +448,53 @@ pub struct Thresholds {
     pub max: u64,
 }
 
-/// What one edge of [`Ingress::apply`] did: the occupancy results of this edge's events and
-/// the XOFF/XON decisions of the previous edge's.
+/// What [`Ingress::apply`] did with one edge's events, in the spec's order (dequeue, then
+/// enqueue). Blocks delay it to their declared latencies before it reaches an output.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IngressEdge {
     /// The enqueue would have exceeded MAX.
     pub drop: bool,
     pub underflow: bool,
     pub bad_index: bool,
-    /// (port, priority) that entered XOFF over the edge (an event of the previous edge).
+    /// (port, priority) that entered XOFF (only an enqueue can cause it).
     pub xoff: Option<(usize, usize)>,
-    /// (port, priority) that left XOFF over the edge (an event of the previous edge).
+    /// (port, priority) that left XOFF (only a dequeue can cause it).
     pub xon: Option<(usize, usize)>,
 }
 
-/// One edge's occupancy results as the XOFF/XON decision stage gets them: each event's key and
-/// its occupancy after the edge, with the thresholds in force when the event was captured.
-#[derive(Clone, Copy, Debug, Default)]
-struct Staged {
-    /// Dequeue: (valid, port, priority, occupancy after the dequeue).
-    deq: (bool, usize, usize, u64),
-    /// Enqueue: (valid, port, priority, occupancy after the dequeue and the enqueue).
-    enq: (bool, usize, usize, u64),
-    xoff: u64,
-    xon: u64,
-}
-
 /// PFC's ingress logic, shared by PFC and CaPFC: occupancy per (port, priority) and its XOFF
-/// bit, `>=` XOFF sets on enqueue, `<=` XON clears on dequeue (spec §2.3). Two stages: an edge
-/// updates the occupancy of its events, the next edge decides their XOFF bits.
+/// bit, `>=` XOFF sets on enqueue, `<=` XON clears on dequeue (spec §2.3), applied on the edge
+/// that samples the events.
 #[derive(Clone, Debug)]
 pub struct Ingress {
     occupancy: Occupancy,
-    /// Per port: classes in XOFF (bit = priority).
-    xoff: Vec<u8>,
-    /// The previous edge's results, waiting for their XOFF/XON decision.
-    staged: Staged,
+    xoff: PauseState,
 }
 
 impl Ingress {
     pub fn new(ports: u32, priorities: u32) -> Ingress {
         Ingress {
             occupancy: Occupancy::new(ports, priorities),
-            xoff: vec![0; ports as usize],
-            staged: Staged::default(),
+            xoff: PauseState::new(ports),
         }
     }
 
     pub fn reset(&mut self) {
         self.occupancy.reset();
-        self.xoff.fill(0);
-        self.staged = Staged::default();
+        self.xoff.reset();
     }
 
     pub fn occupancy(&self, port: usize, prio: usize) -> u64 {
         self.occupancy.get(port, prio)
     }
 
-    pub fn is_xoff(&self, port: usize, prio: usize) -> bool {
-        self.xoff[port] >> prio & 1 == 1
-    }
-
-    /// Per port, the classes in XOFF.
-    pub fn xoff(&self) -> &[u8] {
-        &self.xoff
-    }
-
-    /// One edge. Decides the XOFF bits of the previous edge's events (dequeue, then enqueue, with
-    /// that edge's thresholds), then applies this edge's events to the occupancy (dequeue, then
-    /// enqueue). A transition is reported only when the state differs over the whole decision, so
-    /// one edge never yields a spurious XOFF/XON pair.
+    /// One edge's events: the dequeue, then the enqueue, update the occupancy, and each sets or
+    /// clears its key's XOFF bit with `thr`. A transition is reported only when the state differs
+    /// over the whole edge, so one edge never yields a spurious XOFF/XON pair.
     // Always: left to itself, LLVM keeps this call out of callers that inline `step`, which
     // costs PFC's model 15%.
     #[inline(always)]
     pub fn apply(&mut self, deq: Event, enq: Event, thr: Thresholds) -> IngressEdge {
-        let mut edge = self.decide();
-        edge.bad_index = deq.bad_index || enq.bad_index;
         // An idle bus is applied as a zero-length event on key (0, 0), which changes nothing, so
         // the model takes one path whatever the traffic: random valid bits would otherwise cost
         // a mispredicted branch on most cycles.
@@ -522,37 +502,64 @@ impl Ingress {
         let enq_len = if enq.valid { enq.len } else { 0 };
         let (b_deq, underflow) = self.occupancy.dequeue(deq.port, deq.prio, deq_len);
         let (b_enq, drop) = self.occupancy.enqueue(enq.port, enq.prio, enq_len, thr.max);
-        edge.underflow = underflow;
-        edge.drop = drop && enq.valid;
-        self.staged = Staged {
-            deq: (deq.valid, deq.port, deq.prio, b_deq),
-            enq: (enq.valid, enq.port, enq.prio, b_enq),
-            xoff: thr.xoff,
-            xon: thr.xon,
-        };
-        edge
+        let was_deq = self.xoff.get(deq.port, deq.prio);
+        let was_enq = self.xoff.get(enq.port, enq.prio);
+        if deq.valid && b_deq <= thr.xon {
+            self.xoff.set(deq.port, deq.prio, false);
+        }
+        if enq.valid && b_enq >= thr.xoff {
+            self.xoff.set(enq.port, enq.prio, true);
+        }
+        let entered = enq.valid && !was_enq && self.xoff.get(enq.port, enq.prio);
+        let left = deq.valid && was_deq && !self.xoff.get(deq.port, deq.prio);
+        IngressEdge {
+            drop: drop && enq.valid,
+            underflow,
+            bad_index: deq.bad_index || enq.bad_index,
+            xoff: entered.then_some((enq.port, enq.prio)),
+            xon: left.then_some((deq.port, deq.prio)),
+        }
+    }
+}
+
+/// Per port, the classes in XOFF (bit = priority). [`Ingress`] keeps the state its decisions
+/// make; a block keeps another that follows its delayed pause requests, the state its outputs
+/// have shown, which is what the frame generator and the register reads see.
+#[derive(Clone, Debug)]
+pub struct PauseState(Vec<u8>);
+
+impl PauseState {
+    pub fn new(ports: u32) -> PauseState {
+        PauseState(vec![0; ports as usize])
     }
 
-    /// The decision stage on the staged results: XOFF and XON events only.
-    #[inline(always)]
-    fn decide(&mut self) -> IngressEdge {
-        let s = self.staged;
-        let mut edge = IngressEdge::default();
-        let (deq_valid, deq_port, deq_prio, deq_b) = s.deq;
-        let (enq_valid, enq_port, enq_prio, enq_b) = s.enq;
-        let was_deq = self.is_xoff(deq_port, deq_prio);
-        let was_enq = self.is_xoff(enq_port, enq_prio);
-        let clear = deq_valid && deq_b <= s.xon;
-        self.xoff[deq_port] &= !(u8::from(clear) << deq_prio);
-        let set = enq_valid && enq_b >= s.xoff;
-        self.xoff[enq_port] |= u8::from(set) << enq_prio;
-        if enq_valid && !was_enq && self.is_xoff(enq_port, enq_prio) {
-            edge.xoff = Some((enq_port, enq_prio));
+    pub fn reset(&mut self) {
+        self.0.fill(0);
+    }
+
+    pub fn get(&self, port: usize, prio: usize) -> bool {
+        self.0[port] >> prio & 1 == 1
+    }
+
+    pub fn set(&mut self, port: usize, prio: usize, on: bool) {
+        self.0[port] = self.0[port] & !(1 << prio) | u8::from(on) << prio;
+    }
+
+    /// Applies the pause requests of `edge`; returns the keys that changed (XOFF, then XON).
+    #[inline]
+    pub fn follow(&mut self, edge: &IngressEdge) -> impl Iterator<Item = (usize, usize)> + use<> {
+        if let Some((port, prio)) = edge.xoff {
+            self.set(port, prio, true);
         }
-        if deq_valid && was_deq && !self.is_xoff(deq_port, deq_prio) {
-            edge.xon = Some((deq_port, deq_prio));
+        if let Some((port, prio)) = edge.xon {
+            self.set(port, prio, false);
         }
-        edge
+        edge.xoff.into_iter().chain(edge.xon)
+    }
+
+    /// Per port, the classes in XOFF.
+    pub fn ports(&self) -> &[u8] {
+        &self.0
     }
 }
 
@@ -655,23 +662,30 @@ pub struct Pfc {
     schema: PortSchema,
     csr: CsrFile,
     ingress: Ingress,
+    /// Each edge's ingress results, until the RTL's occupancy stage reports them (`enq_drop`,
+    /// the `ERR` bits).
+    occupancy_stage: DelayLine<IngressEdge>,
+    /// Each edge's ingress results, until the RTL's decision stage reports its pause requests.
+    decision_stage: DelayLine<IngressEdge>,
+    /// The pause state the request outputs have shown, which the frame generator follows.
+    paused: PauseState,
     frames: FrameGen,
-    /// The events sampled at the previous edge (the RTL's input stage).
-    enq: Event,
-    deq: Event,
 }
 
 impl Pfc {
     pub fn new(cfg: &PfcConfig) -> Result<Pfc, ConfigError> {
         cfg.validate()?;
+        let schema = port_schema(cfg);
+        let latency = |bus| schema.latency(bus).expect("PFC declares its latencies");
         let mut m = Pfc {
             cfg: cfg.clone(),
-            schema: port_schema(cfg),
             csr: CsrFile::new(&regmap(cfg)),
             ingress: Ingress::new(cfg.ports, cfg.priorities),
+            occupancy_stage: DelayLine::new(latency("enq")),
+            decision_stage: DelayLine::new(latency("xoff")),
+            paused: PauseState::new(cfg.ports),
             frames: FrameGen::new(cfg.ports),
-            enq: Event::default(),
-            deq: Event::default(),
+            schema,
         };
         CycleModel::reset(&mut m);
         Ok(m)
@@ -686,12 +700,14 @@ impl Pfc {
         self.csr.get(index)
     }
 
+    /// The occupancy after the events sampled so far (the RTL shows it one stage later).
     pub fn occupancy(&self, port: usize, prio: usize) -> u64 {
         self.ingress.occupancy(port, prio)
     }
 
+    /// The pause state as the request outputs have shown it.
     pub fn is_xoff(&self, port: usize, prio: usize) -> bool {
-        self.ingress.is_xoff(port, prio)
+        self.paused.get(port, prio)
     }
 
     fn sample(&self, valid: u64, port: u64, prio: u64, len: u64) -> Event {
@@ -710,17 +726,18 @@ impl CycleModel for Pfc {
     fn reset(&mut self) {
         self.csr.reset();
         self.ingress.reset();
+        self.occupancy_stage.reset();
+        self.decision_stage.reset();
+        self.paused.reset();
         self.frames.reset();
-        self.enq = Event::default();
-        self.deq = Event::default();
     }
 
     #[inline]
     fn step(&mut self, i: &PfcIn) -> PfcOut {
         let mut out = PfcOut::default();
-        // Everything below reads the state as it was before this edge; the frame generator and
-        // the refresh tick go first because the event stage's changes must survive their clears.
-        if let Some(f) = self.frames.send(self.ingress.xoff()) {
+        // The frame generator and the refresh tick see the pause state before this edge, and go
+        // first because this edge's requests must survive their clears.
+        if let Some(f) = self.frames.send(self.paused.ports()) {
             out.frame_valid = 1;
             out.frame_port = f.port as u64;
             out.frame_class_enable = f.class_enable.into();
@@ -728,29 +745,35 @@ impl CycleModel for Pfc {
             out.frame_quanta = self.csr.get(reg::QUANTA);
         }
         self.frames
-            .tick(self.ingress.xoff(), self.csr.get(reg::REFRESH));
+            .tick(self.paused.ports(), self.csr.get(reg::REFRESH));
+        // A CSR write applies to the events of its own edge.
+        out.csr_rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
         let thr = Thresholds {
             xoff: self.csr.get(reg::XOFF),
             xon: self.csr.get(reg::XON),
             max: self.csr.get(reg::MAX),
         };
-        let edge = self.ingress.apply(self.deq, self.enq, thr);
-        out.enq_drop = edge.drop.into();
-        if let Some((port, prio)) = edge.xoff {
-            (out.xoff_valid, out.xoff_port, out.xoff_prio) = (1, port as u64, prio as u64);
-            self.frames.mark_changed(port, prio);
-        }
-        if let Some((port, prio)) = edge.xon {
-            (out.xon_valid, out.xon_port, out.xon_prio) = (1, port as u64, prio as u64);
-            self.frames.mark_changed(port, prio);
-        }
-        let err =
-            (u64::from(edge.underflow) * ERR_UNDERFLOW) | (u64::from(edge.bad_index) * ERR_INDEX);
-        out.csr_rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
+        let deq = self.sample(i.deq_valid, i.deq_port, i.deq_prio, i.deq_len);
+        let enq = self.sample(i.enq_valid, i.enq_port, i.enq_prio, i.enq_len);
+        let edge = self.ingress.apply(deq, enq, thr);
+
+        let occupied = self.occupancy_stage.push(edge);
+        out.enq_drop = occupied.drop.into();
+        let err = (u64::from(occupied.underflow) * ERR_UNDERFLOW)
+            | (u64::from(occupied.bad_index) * ERR_INDEX);
         // Hardware-set flags win over a write-1-to-clear on the same edge.
         self.csr.set(reg::ERR, self.csr.get(reg::ERR) | err);
-        self.enq = self.sample(i.enq_valid, i.enq_port, i.enq_prio, i.enq_len);
-        self.deq = self.sample(i.deq_valid, i.deq_port, i.deq_prio, i.deq_len);
+
+        let decided = self.decision_stage.push(edge);
+        if let Some((port, prio)) = decided.xoff {
+            (out.xoff_valid, out.xoff_port, out.xoff_prio) = (1, port as u64, prio as u64);
+        }
+        if let Some((port, prio)) = decided.xon {
+            (out.xon_valid, out.xon_port, out.xon_prio) = (1, port as u64, prio as u64);
+        }
+        for (port, prio) in self.paused.follow(&decided) {
+            self.frames.mark_changed(port, prio);
+        }
         out
     }
 }

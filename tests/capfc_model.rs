@@ -2,14 +2,17 @@
 //! §0.3, §2.1-§2.10, vectors §7.2 C7-C10) or of the cycle semantics in the module doc of
 //! crates/model/src/capfc.rs, with the expected values worked out here.
 //!
-//! Timing used throughout: an event given to `step` at edge n acts at edge n + 1, so its
-//! effect shows in the outputs of the following `step` and in the state after it.
+//! Timing used throughout: an egress event given to `step` at edge n acts at edge n + 1, so its
+//! effect shows in the outputs of the following `step` and in the state after it. Ingress events
+//! follow PFC's pipeline: `in_drop` at `pfc::DROP_LATENCY`, I at `pfc::REQUEST_LATENCY`.
 
+use std::collections::VecDeque;
 use switchcraft_core::CycleModel;
 use switchcraft_model::capfc::{
     reg, Capfc, CapfcConfig, CapfcIn, CapfcOut, CapfcWorkload, Policy, Saturation, ERR_INDEX,
     ERR_SATURATION, ID_WORD, POLICY_SATURATE, PRESETS,
 };
+use switchcraft_model::pfc::{DROP_LATENCY, REQUEST_LATENCY};
 
 // ---------------------------------------------------------------------------------------------
 // Configurations and stimulus helpers.
@@ -145,11 +148,25 @@ impl Bench {
         self.step(idle())
     }
 
-    /// Steps an ingress event `i` then two idle edges; returns the outputs of the second: its I
-    /// bit is decided one edge after its occupancy (`in_drop` showed one edge earlier).
+    /// Steps an ingress event `i` then idle edges up to PFC's request latency; returns the
+    /// outputs of the last, the edge its I bit is decided on.
     fn apply_in(&mut self, i: CapfcIn) -> CapfcOut {
-        self.apply(i);
-        self.step(idle())
+        let mut out = self.step(i);
+        for _ in 0..REQUEST_LATENCY {
+            out = self.step(idle());
+        }
+        out
+    }
+
+    /// Steps an ingress event `i` then idle edges up to PFC's drop latency; returns its
+    /// `in_drop` (nothing earlier shows one).
+    fn in_drop(&mut self, i: CapfcIn) -> u64 {
+        let mut out = self.step(i);
+        for _ in 0..DROP_LATENCY {
+            assert_eq!(out.in_drop, 0, "no in_drop before the drop latency");
+            out = self.step(idle());
+        }
+        out.in_drop
     }
 
     fn idle(&mut self, edges: usize) {
@@ -927,12 +944,10 @@ fn capfc_max_drops_leave_occupancy_and_counters() {
     b.apply(in_enq(1, 0, 2000));
     b.apply(in_enq(1, 0, 1800));
     assert!(b.m.is_i(1, 0));
-    let out = b.apply(in_enq(1, 0, 201));
-    assert_eq!((out.in_drop, out.eg_drop), (1, 0));
+    assert_eq!(b.in_drop(in_enq(1, 0, 201)), 1);
     assert_eq!(b.m.ingress_occupancy(1, 0), 5800);
     assert!(b.m.is_i(1, 0));
-    let out = b.apply(in_enq(1, 0, 200));
-    assert_eq!(out.in_drop, 0);
+    assert_eq!(b.in_drop(in_enq(1, 0, 200)), 0);
     assert_eq!(b.m.ingress_occupancy(1, 0), 6000);
 }
 
@@ -1022,14 +1037,16 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     let pbit = 1 << P;
     let pause = |port| (port, pbit, pbit);
     let resume = |port| (port, pbit, 0);
-    // I alone raises D (two edges after the arrival); the PAUSE frame follows D by one edge.
+    // I alone raises D (at the request latency); the PAUSE frame follows D by one edge.
     let n = b.edge();
     b.step(in_enq(0, P, 4000));
-    b.step(idle());
-    assert!(
-        !b.m.is_i(0, P as usize),
-        "I is decided one edge after the occupancy"
-    );
+    for _ in 1..REQUEST_LATENCY {
+        b.step(idle());
+        assert!(
+            !b.m.is_i(0, P as usize),
+            "I is decided at the request latency"
+        );
+    }
     b.step(idle());
     assert!(b.m.is_i(0, P as usize) && b.m.is_d(0, P as usize));
     let f = b.step(idle());
@@ -1511,15 +1528,19 @@ fn capfc_long_random_run_fpga_exercises_the_block() {
 
 /// Algorithm 1 and the ingress block re-implemented from §2.3-§2.4 and §2.10 (dequeue before
 /// enqueue, counters halve or saturate), with the model's edge timing: the events given to
-/// `step` at edge n are applied here at edge n + 1, and their I bits show at edge n + 2. E bits
-/// are modelled only under Stop-Max.
+/// `step` at edge n are applied here at edge n + 1; their `in_drop` and ingress underflow show
+/// at edge n + `DROP_LATENCY`, their I bits at edge n + `REQUEST_LATENCY`. E bits are modelled
+/// only under Stop-Max.
 struct Reference {
     c: CapfcConfig,
     in_b: Vec<u64>,
-    /// I as the model shows it: `i_decided` one edge later.
+    /// I as the model shows it: `i_decided` as it was `REQUEST_LATENCY - 1` applications ago.
     i_bit: Vec<bool>,
     /// I after the events applied so far.
     i_decided: Vec<bool>,
+    i_history: VecDeque<Vec<bool>>,
+    /// Each application's (in_drop, ingress underflow), until `DROP_LATENCY - 1` later.
+    in_pending: VecDeque<(u64, bool)>,
     eg_b: Vec<u64>,
     cnt: Vec<Vec<u64>>,
     e: Vec<u64>,
@@ -1534,6 +1555,8 @@ impl Reference {
             in_b: vec![0; keys],
             i_bit: vec![false; keys],
             i_decided: vec![false; keys],
+            i_history: vec![vec![false; keys]; REQUEST_LATENCY as usize - 2].into(),
+            in_pending: vec![(0, false); DROP_LATENCY as usize - 1].into(),
             eg_b: vec![0; keys],
             cnt: vec![vec![0; c.ports as usize]; keys],
             e: vec![0; keys],
@@ -1546,19 +1569,19 @@ impl Reference {
             .then(|| (port * u64::from(self.c.priorities) + prio) as usize)
     }
 
-    /// Applies the events of `x`; returns (in_drop, eg_drop).
+    /// Applies the events of `x`; returns (in_drop, eg_drop) as the model shows them now (the
+    /// in_drop of an earlier application, see `in_pending`).
     fn apply(&mut self, x: &CapfcIn) -> (u64, u64) {
         let c = self.c.clone();
-        let (mut in_drop, mut eg_drop) = (0, 0);
-        self.i_bit.clone_from(&self.i_decided);
+        let (mut in_drop, mut eg_drop, mut in_underflow) = (0, 0, false);
+        self.i_history.push_back(self.i_decided.clone());
+        self.i_bit = self.i_history.pop_front().expect("one pushed");
         // Ingress: dequeue, then enqueue.
         if x.in_deq_valid == 1 {
             match self.key(x.in_deq_port, x.in_deq_prio) {
                 None => self.err |= ERR_INDEX,
                 Some(k) => {
-                    if x.in_deq_len > self.in_b[k] {
-                        self.err |= 1;
-                    }
+                    in_underflow = x.in_deq_len > self.in_b[k];
                     self.in_b[k] = self.in_b[k].saturating_sub(x.in_deq_len);
                     if self.in_b[k] <= c.in_xon {
                         self.i_decided[k] = false;
@@ -1639,6 +1662,9 @@ impl Reference {
                 }
             }
         }
+        self.in_pending.push_back((in_drop, in_underflow));
+        let (in_drop, in_underflow) = self.in_pending.pop_front().expect("one pushed");
+        self.err |= u64::from(in_underflow);
         (in_drop, eg_drop)
     }
 }

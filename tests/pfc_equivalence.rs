@@ -4,7 +4,8 @@
 //! * proptest: short random event sequences, shrunk to a minimal failing one, regressions kept
 //!   in `proptest-regressions/`; the seed comes from `SWITCHCRAFT_SEED` (default below) and is in
 //!   every failure message;
-//! * directed: both buses on one (port, priority) every cycle.
+//! * directed: both buses on one (port, priority) every cycle; every hazard distance of the
+//!   occupancy pipeline on every pair of buses.
 
 mod common;
 
@@ -12,8 +13,9 @@ use common::{check, preset_workload, proptest_equivalence, random_workload, seed
 use proptest::prelude::*;
 use switchcraft::blocks::pfc::PfcBlock;
 use switchcraft::BlockConfig;
+use switchcraft_core::rng::SplitMix64;
 use switchcraft_core::PortValues;
-use switchcraft_model::pfc::{reg, PfcConfig, PfcIn};
+use switchcraft_model::pfc::{reg, PfcConfig, PfcIn, REQUEST_LATENCY};
 
 fn preset(name: &str) -> BlockConfig {
     BlockConfig::preset("pfc", name).unwrap()
@@ -181,4 +183,59 @@ fn pfc_back_to_back_events_on_one_key_every_cycle_model_equals_verilator() {
         .collect();
     let replay = "cargo test --test pfc_equivalence back_to_back";
     check(&cfg, &mut rtl, rows, replay).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Every read-modify-write hazard distance of the occupancy pipeline, for every pair of buses,
+/// on one key: distance 0 is both buses in one edge, 1 the bypass into the arithmetic, 2 the
+/// operand lookup of the write the RAM read did not see, 3 and more the RAMs. Lengths cross
+/// XOFF, XON, MAX and zero; the edges in between carry events on other keys or none, so each
+/// distance is also seen with the stages between busy.
+#[test]
+fn pfc_every_hazard_distance_on_every_bus_pair_model_equals_verilator() {
+    let cfg = preset("tiny");
+    let mut rtl = verilated(&cfg, "tiny");
+    let mut rng = SplitMix64::new(seed());
+    let lens = [1u64, 499, 1000, 1999, 2047];
+    let hot = (1u64, 1u64);
+    let others = [(2u64, 0u64), (0, 1), (3, 1)];
+    let mut rows = Vec::new();
+    let depth = REQUEST_LATENCY as usize + 2;
+    for distance in 0..=depth {
+        for (first_enq, second_enq) in [(true, true), (true, false), (false, true), (false, false)]
+        {
+            if distance == 0 && first_enq == second_enq {
+                continue; // one event per bus and edge
+            }
+            for _ in 0..150 {
+                let mut window = vec![PfcIn::default(); distance + 1];
+                for slot in window.iter_mut().take(distance).skip(1) {
+                    if rng.chance(50) {
+                        let (port, prio) = others[rng.below(others.len() as u64) as usize];
+                        let len = lens[rng.below(lens.len() as u64) as usize];
+                        put(slot, rng.chance(50), port, prio, len);
+                    }
+                }
+                for (slot, enq) in [(0, first_enq), (distance, second_enq)] {
+                    let len = lens[rng.below(lens.len() as u64) as usize];
+                    put(&mut window[slot], enq, hot.0, hot.1, len);
+                }
+                rows.extend(window.iter().map(|i| {
+                    let mut v = vec![0; PfcIn::NAMES.len()];
+                    i.to_values(&mut v);
+                    v
+                }));
+            }
+        }
+    }
+    let replay = "cargo test --test pfc_equivalence every_hazard_distance";
+    check(&cfg, &mut rtl, rows, replay).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Puts an enqueue or a dequeue of `len` bytes on (port, prio) into `i`.
+fn put(i: &mut PfcIn, enq: bool, port: u64, prio: u64, len: u64) {
+    if enq {
+        (i.enq_valid, i.enq_port, i.enq_prio, i.enq_len) = (1, port, prio, len);
+    } else {
+        (i.deq_valid, i.deq_port, i.deq_prio, i.deq_len) = (1, port, prio, len);
+    }
 }

@@ -3,8 +3,13 @@
 
 use switchcraft_core::CycleModel;
 use switchcraft_model::pfc::{
-    reg, Pfc, PfcConfig, PfcIn, PfcOut, ERR_INDEX, ERR_UNDERFLOW, ID_WORD,
+    reg, Pfc, PfcConfig, PfcIn, PfcOut, DROP_LATENCY, ERR_INDEX, ERR_UNDERFLOW, ID_WORD,
+    REQUEST_LATENCY,
 };
+
+/// The declared latencies as indices into a run's outputs (the event's edge is index 0).
+const DROP: usize = DROP_LATENCY as usize;
+const REQUEST: usize = REQUEST_LATENCY as usize;
 
 fn cfg() -> PfcConfig {
     PfcConfig {
@@ -54,12 +59,17 @@ fn idle() -> PfcIn {
     PfcIn::default()
 }
 
-/// Steps `i` then two idle edges, returning the outputs of the second: the XOFF/XON decisions
-/// on `i` (latency 2; its `enq_drop` came one edge earlier).
+/// Steps `i` then idle edges up to the request latency, returning the outputs of the last: the
+/// XOFF/XON decisions on `i` (its `enq_drop` came earlier, at the drop latency).
 fn apply(m: &mut Pfc, i: PfcIn) -> PfcOut {
-    m.step(&i);
-    m.step(&idle());
-    m.step(&idle())
+    run(m, &[i], REQUEST + 1)[REQUEST]
+}
+
+/// The outputs of `inputs` followed by idle edges, `edges` in all.
+fn run(m: &mut Pfc, inputs: &[PfcIn], edges: usize) -> Vec<PfcOut> {
+    (0..edges)
+        .map(|k| m.step(inputs.get(k).unwrap_or(&idle())))
+        .collect()
 }
 
 #[test]
@@ -104,38 +114,36 @@ fn pfc_hysteresis_holds_between_thresholds() {
 }
 
 #[test]
-fn pfc_pause_request_has_latency_two() {
+fn pfc_pause_request_comes_at_the_declared_latency() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    let o0 = m.step(&enq(3, 1, 1200));
-    let o1 = m.step(&idle());
-    let o2 = m.step(&idle());
-    assert_eq!((o0.xoff_valid, o1.xoff_valid), (0, 0));
-    assert_eq!((o2.xoff_valid, o2.xoff_port, o2.xoff_prio), (1, 3, 1));
+    let outs = run(&mut m, &[enq(3, 1, 1200)], REQUEST + 2);
+    let valid: Vec<u64> = outs.iter().map(|o| o.xoff_valid).collect();
+    let mut expect = vec![0; REQUEST + 2];
+    expect[REQUEST] = 1;
+    assert_eq!(valid, expect);
+    assert_eq!((outs[REQUEST].xoff_port, outs[REQUEST].xoff_prio), (3, 1));
     assert!(m.is_xoff(3, 1));
 }
 
 #[test]
-fn pfc_drop_has_latency_one() {
+fn pfc_drop_comes_at_the_declared_latency() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    let outs: Vec<PfcOut> = [enq(3, 1, 1501), idle(), idle()]
+    let drops: Vec<u64> = run(&mut m, &[enq(3, 1, 1501)], DROP + 2)
         .iter()
-        .map(|i| m.step(i))
+        .map(|o| o.enq_drop)
         .collect();
-    let drops: Vec<u64> = outs.iter().map(|o| o.enq_drop).collect();
+    let mut expect = vec![0; DROP + 2];
+    expect[DROP] = 1;
     assert_eq!(
-        drops,
-        [0, 1, 0],
-        "1501 > MAX, reported after the next edge only"
+        drops, expect,
+        "1501 > MAX, reported once, at the drop latency"
     );
 }
 
 #[test]
 fn pfc_enqueue_over_max_is_dropped_and_leaves_occupancy() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    let drop = |m: &mut Pfc, i: PfcIn| {
-        m.step(&i);
-        m.step(&idle()).enq_drop
-    };
+    let drop = |m: &mut Pfc, i: PfcIn| run(m, &[i], DROP + 1)[DROP].enq_drop;
     apply(&mut m, enq(1, 0, 1400));
     assert_eq!(drop(&mut m, enq(1, 0, 101)), 1, "1400 + 101 > MAX = 1500");
     assert_eq!(m.occupancy(1, 0), 1400);
@@ -204,22 +212,19 @@ fn pfc_back_to_back_events_on_one_key_every_cycle_match_sequential_sum() {
 #[test]
 fn pfc_pause_frame_follows_xoff_with_quanta() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    let outs: Vec<PfcOut> = [enq(2, 1, 1000), idle(), idle(), idle(), idle()]
-        .iter()
-        .map(|i| m.step(i))
-        .collect();
-    assert_eq!(outs[2].xoff_valid, 1);
+    let outs = run(&mut m, &[enq(2, 1, 1000)], REQUEST + 3);
+    assert_eq!(outs[REQUEST].xoff_valid, 1);
     assert_eq!(
-        outs[2].frame_valid, 0,
+        outs[REQUEST].frame_valid, 0,
         "the frame follows the request by one edge"
     );
-    let f = outs[3];
+    let f = outs[REQUEST + 1];
     assert_eq!(f.frame_valid, 1);
     assert_eq!(f.frame_port, 2);
     assert_eq!(f.frame_class_enable, 0b10);
     assert_eq!(f.frame_pause, 0b10);
     assert_eq!(f.frame_quanta, 0x1234);
-    assert_eq!(outs[4].frame_valid, 0, "one frame per change");
+    assert_eq!(outs[REQUEST + 2].frame_valid, 0, "one frame per change");
 }
 
 #[test]
@@ -228,10 +233,7 @@ fn pfc_resume_frame_enables_the_class_with_zero_time() {
     apply(&mut m, enq(2, 0, 1000));
     apply(&mut m, enq(2, 1, 1000));
     m.step(&idle());
-    m.step(&deq(2, 1, 1000));
-    m.step(&idle());
-    m.step(&idle());
-    let f = m.step(&idle());
+    let f = run(&mut m, &[deq(2, 1, 1000)], REQUEST + 2)[REQUEST + 1];
     assert_eq!(f.frame_valid, 1);
     assert_eq!(f.frame_port, 2);
     assert_eq!(
@@ -258,7 +260,11 @@ fn pfc_refresh_resends_pause_every_period_while_xoff_holds() {
             frames.push(cycle);
         }
     }
-    assert_eq!(frames[0], 3, "first PAUSE right after the XOFF request");
+    assert_eq!(
+        frames[0],
+        REQUEST as u64 + 1,
+        "first PAUSE right after the XOFF request"
+    );
     for w in frames.windows(2) {
         assert!(w[1] - w[0] <= 20, "refresh gap {} > REFRESH", w[1] - w[0]);
     }
@@ -312,17 +318,15 @@ fn pfc_csr_write_applies_to_events_of_the_same_edge() {
 
 #[test]
 fn pfc_threshold_written_after_an_event_does_not_apply_to_it() {
-    // The decision one edge later uses the thresholds of the event's own edge.
+    // The decision, edges later, uses the thresholds of the event's own edge.
     let mut m = Pfc::new(&cfg()).unwrap();
-    m.step(&enq(0, 0, 600));
     let mut w = idle();
     w.csr_we = 1;
     w.csr_addr = reg::XOFF.into();
     w.csr_wdata = 600;
-    m.step(&w);
-    assert_eq!(
-        m.step(&idle()).xoff_valid,
-        0,
+    let outs = run(&mut m, &[enq(0, 0, 600), w], REQUEST + 1);
+    assert!(
+        outs.iter().all(|o| o.xoff_valid == 0),
         "XOFF was 1000 at the event's edge"
     );
     assert!(!m.is_xoff(0, 0));
@@ -379,12 +383,15 @@ fn pfc_csr_reads_value_before_the_edge_and_respects_access() {
 #[test]
 fn pfc_error_flag_set_wins_over_clear_on_the_same_edge() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    m.step(&deq(0, 0, 5));
     let mut clear = idle();
     clear.csr_we = 1;
     clear.csr_addr = reg::ERR.into();
     clear.csr_wdata = 3;
-    m.step(&clear); // the underflow lands on this edge too
+    // The underflow lands on the clear's edge: the drop latency after the dequeue.
+    let mut inputs = vec![idle(); DROP + 1];
+    inputs[0] = deq(0, 0, 5);
+    inputs[DROP] = clear;
+    run(&mut m, &inputs, DROP + 1);
     assert_eq!(m.csr(reg::ERR), ERR_UNDERFLOW);
 }
 

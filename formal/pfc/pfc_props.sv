@@ -13,9 +13,11 @@
 // internal net <path> of the design under test (yosys cannot read hierarchical references).
 // The paths are rust-hdl's names in the core, the same for every preset.
 //
-// Cycle conventions (docs/blocks/pfc.md): events sampled at edge n update the occupancy at edge
-// n+1 (`enq_drop` after that edge) and the XOFF bits at edge n+2 (`xoff_*`/`xon_*` after it); `csr_rdata` after edge n is the register addressed at
-// edge n as it was before that edge; a CSR write at edge n is in the register after edge n.
+// Cycle conventions (docs/blocks/pfc.md): events sampled at edge n are read at edge n, their
+// operands registered at edge n+1, the occupancy written at edge n+2 (`enq_drop` after that
+// edge) and the XOFF bits at edge n+3 (`xoff_*`/`xon_*` after it), all with the thresholds of
+// edge n; `csr_rdata` after edge n is the register addressed at edge n as it was before that
+// edge; a CSR write at edge n is in the register after edge n.
 //
 // Assertions are named a_*, assumptions m_*. A mutant (`-DSC_MUTANT`) flips one assertion so
 // the flow can be seen to fail.
@@ -74,9 +76,11 @@ module pfc_props (
     wire [31:0] r_xoff = r_xoff_q;          // zero-extended
     wire [31:0] r_xon = r_xon_q;
     wire [31:0] r_max = r_max_q;
-    (* keep *) wire e_valid;                 // probe: dut.core.ingress.occ.e_valid_q$q
-    (* keep *) wire d_valid;                 // probe: dut.core.ingress.occ.d_valid_q$q
-    (* keep *) wire same_key;                // probe: dut.core.ingress.occ.same_q$q
+    // The occupancy's arithmetic stage: cycle n+1 for the events of edge n, whose MAX and XOFF
+    // are the registers' values one cycle earlier (`prev_r_max`, `prev_r_xoff`).
+    (* keep *) wire e_valid;                 // probe: dut.core.ingress.occ.o_e_valid$q
+    (* keep *) wire d_valid;                 // probe: dut.core.ingress.occ.o_d_valid$q
+    (* keep *) wire same_key;                // probe: dut.core.ingress.occ.o_same$q
     (* keep *) wire [31:0] e_b0;             // probe: dut.core.ingress.occ.e_b0
     (* keep *) wire [31:0] e_b1;             // probe: dut.core.ingress.occ.e_b1
     (* keep *) wire e_drop;                  // probe: dut.core.ingress.occ.e_drop
@@ -146,12 +150,12 @@ module pfc_props (
     end
 
     // a_xoff_only_after_threshold: a (port, priority) is in XOFF only if its occupancy was
-    // written with a value >= the XOFF threshold of that moment, during this XOFF period or in
-    // the cycle before it began (the decision stage acts one edge after the write). `reached`
+    // written with a value >= the XOFF threshold of the event's edge, during this XOFF period or
+    // in the cycle before it began (the decision stage acts one edge after the write). `reached`
     // is ghost state: per key, "such a write happened in this XOFF period, or at the last edge".
     reg [K-1:0] reached = {K{1'b0}};
-    wire [K-1:0] wrote_high = ((e_we && e_wd >= r_xoff) ? one << e_wa : {K{1'b0}})
-                            | ((d_we && d_wd >= r_xoff) ? one << d_wa : {K{1'b0}});
+    wire [K-1:0] wrote_high = ((e_we && e_wd >= prev_r_xoff) ? one << e_wa : {K{1'b0}})
+                            | ((d_we && d_wd >= prev_r_xoff) ? one << d_wa : {K{1'b0}});
     always @(posedge clk) reached <= rst ? {K{1'b0}} : (reached & xoff_d) | wrote_high;
     always @(*) if (past_valid) a_xoff_only_after_threshold: assert ((xoff_q & ~reached) == 0);
 
@@ -159,13 +163,13 @@ module pfc_props (
     // What the enqueue adds to: the dequeue's result when both name one key, else its read.
     // (The RTL computes its sums from the reads directly; this is the contract's view.)
     wire [31:0] e_base = same_key ? d_b1 : e_b0;
-    always @(*) if (!rst) begin
+    always @(*) if (past_ok) begin
         // a_no_underflow: a dequeue never wraps below zero; more than the occupancy clamps to 0
         // and raises the underflow flag (checked below).
         if (d_valid) a_no_underflow: assert (d_b1 <= d_b0 && (!d_underflow || d_b1 == 0));
         // a_no_overflow: an accepted enqueue never wraps and never passes MAX; a refused one
         // (drop) leaves the occupancy unchanged.
-        if (e_valid && !e_drop) a_no_overflow: assert (e_b1 >= e_base && e_b1 <= r_max);
+        if (e_valid && !e_drop) a_no_overflow: assert (e_b1 >= e_base && e_b1 <= prev_r_max);
         if (e_drop) a_drop_keeps_occupancy: assert (e_b1 == e_base);
     end
     // a_drop_reported / a_underflow_flagged: the saturation events are visible.
@@ -204,7 +208,7 @@ module pfc_props (
         // a_max_in_range: MAX fits the counter width (writes are masked, the reset value fits).
         // The occupancy stage's drop test relies on it; as an assertion it also keeps
         // k-induction from starting in a state with an out-of-range MAX.
-        a_max_in_range: assert (r_max <= OCC_MASK);
+        a_max_in_range: assert (r_max <= OCC_MASK && prev_r_max <= OCC_MASK);
     end
 
     // ---------------------------------------------------------------- pause frames

@@ -11,8 +11,8 @@
 //! edge n + 1, in this order, each seeing the results of the previous ones:
 //! 1. the frame generator sends the frame of this edge and the refresh timer ticks, both from
 //!    D as it was before the edge;
-//! 2. ingress dequeue, then ingress enqueue: occupancy, and the I bits of the previous edge's
-//!    ingress events (decided one edge after their occupancy), exactly as PFC;
+//! 2. ingress dequeue, then ingress enqueue: occupancy and I, exactly as PFC and at PFC's
+//!    latencies (`in_drop` at `pfc::DROP_LATENCY`, I changes at `pfc::REQUEST_LATENCY`);
 //! 3. egress dequeue: occupancy B; B <= WARN resets the counters of (o, p), B <= XON clears
 //!    its E bits, and either drops a pending calibration request of (o, p) and cancels a
 //!    running one;
@@ -591,9 +591,9 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
 /// move D: their frames come after the occupancy and I, 3 edges; with E, an egress event's E
 /// change moves D and its frame comes 2 edges after it.
 fn output_latencies(policy: Policy) -> Vec<(&'static str, u32)> {
-    let mut buses = vec![("in", 1), ("eg", 1), ("csr", 0)];
+    let mut buses = vec![("in", pfc::DROP_LATENCY), ("eg", 1), ("csr", 0)];
     match policy {
-        Policy::PfcOnly => buses.push(("frame", 3)),
+        Policy::PfcOnly => buses.push(("frame", pfc::REQUEST_LATENCY + 1)),
         Policy::StopMax => buses.extend([("eset", 1), ("eclr", 1), ("frame", 2)]),
         Policy::StopCalibrate => buses.extend([("eset", 3), ("eclr", 1), ("frame", 2)]),
     }
@@ -628,12 +628,12 @@ pub fn port_schema(cfg: &CapfcConfig) -> PortSchema {
             Port::output(
                 "in_drop",
                 1,
-                "the ingress enqueue of the previous edge would exceed IN_MAX: dropped",
+                "an ingress enqueue would exceed IN_MAX: dropped",
             ),
             Port::output(
                 "eg_drop",
                 1,
-                "the egress enqueue of the previous edge would exceed EG_MAX: dropped",
+                "an egress enqueue would exceed EG_MAX: dropped",
             ),
             Port::output(
                 "eset_valid",
@@ -740,7 +740,10 @@ pub struct Capfc {
     schema: PortSchema,
     csr: CsrFile,
     ingress: Ingress,
-    /// Each edge's ingress results until PFC's decision stage turns them into I changes.
+    /// Each edge's ingress results until PFC's occupancy stages report them (`in_drop`, the
+    /// underflow flag), and until its decision stage turns them into I changes. The first edge
+    /// of each is this model's input stage.
+    in_stage: DelayLine<IngressEdge>,
     i_stage: DelayLine<IngressEdge>,
     /// I per ingress port, bit = priority, as the decision stage has set it.
     i: PauseState,
@@ -782,7 +785,8 @@ impl Capfc {
             schema: port_schema(cfg),
             csr: CsrFile::new(&regmap(cfg)),
             ingress: Ingress::new(cfg.ports, cfg.priorities),
-            i_stage: DelayLine::new(pfc::REQUEST_LATENCY - pfc::DROP_LATENCY),
+            in_stage: DelayLine::new(pfc::DROP_LATENCY - 1),
+            i_stage: DelayLine::new(pfc::REQUEST_LATENCY - 1),
             i: PauseState::new(cfg.ports),
             egress: Occupancy::new(cfg.ports, cfg.priorities),
             frames: FrameGen::new(cfg.ports),
@@ -1001,6 +1005,7 @@ impl CycleModel for Capfc {
     fn reset(&mut self) {
         self.csr.reset();
         self.ingress.reset();
+        self.in_stage.reset();
         self.i_stage.reset();
         self.i.reset();
         self.egress.reset();
@@ -1060,9 +1065,10 @@ impl CycleModel for Capfc {
             max: self.csr.get(reg::IN_MAX),
         };
         let edge = self.ingress.apply(self.in_deq, self.in_enq, thr);
-        out.in_drop = edge.drop.into();
-        err |= u64::from(edge.underflow) * ERR_IN_UNDERFLOW;
         err |= u64::from(edge.bad_index) * ERR_INDEX;
+        let occupied = self.in_stage.push(edge);
+        out.in_drop = occupied.drop.into();
+        err |= u64::from(occupied.underflow) * ERR_IN_UNDERFLOW;
         let decided = self.i_stage.push(edge);
         for (port, prio) in self.i.follow(&decided) {
             self.touch_d(port * n + prio);

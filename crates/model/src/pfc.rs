@@ -275,11 +275,12 @@ pub fn regmap(cfg: &PfcConfig) -> RegMap {
 }
 
 /// The ports of `pfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
-/// Edges from an event to its `enq_drop`: the RTL's occupancy stage.
-pub const DROP_LATENCY: u32 = 1;
+/// Edges from an event to its `enq_drop` and `ERR` flags: the RTL's occupancy stages (read,
+/// operand, then the arithmetic and the write).
+pub const DROP_LATENCY: u32 = 2;
 /// Edges from an event to its pause request: occupancy, then the XOFF/XON decision. A frame
 /// follows its request by one edge at the earliest.
-pub const REQUEST_LATENCY: u32 = 2;
+pub const REQUEST_LATENCY: u32 = 3;
 
 pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
     let (pb, nb, lb) = (cfg.port_bits(), cfg.prio_bits(), cfg.length_bits);
@@ -301,11 +302,7 @@ pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
             Port::input("csr_we", 1, "CSR write strobe"),
             Port::input("csr_addr", CSR_ADDR_BITS, "CSR word index"),
             Port::input("csr_wdata", CSR_DATA_BITS, "CSR write data"),
-            Port::output(
-                "enq_drop",
-                1,
-                "the enqueue of the previous edge would exceed MAX: dropped",
-            ),
+            Port::output("enq_drop", 1, "an enqueue would exceed MAX: dropped"),
             Port::output(
                 "xoff_valid",
                 1,

@@ -9,15 +9,21 @@
 //! generator ([`FrameGen`]) and the CSR map; CaPFC reuses the first two. Pipeline, initiation
 //! interval 1 on both event buses:
 //! * edge n: the events are captured and their keys address the occupancy RAMs;
-//! * cycle n: dequeue, then enqueue, on the occupancy; the frame arbiter and the refresh tick
-//!   work on the per-key vectors in parallel;
-//! * edge n + 1: RAM writes, `enq_drop`; the results and thresholds move to the decision stage;
-//! * cycle n + 1: XOFF/XON decisions, net state change;
-//! * edge n + 2: XOFF vector, `xoff_*`/`xon_*` output registers.
+//! * cycle n: each event's operand is looked up (read data, or a write the read did not see);
+//! * edge n + 1: the operands are registered;
+//! * cycle n + 1: dequeue, then enqueue, on the occupancy (with a bypass from the previous
+//!   edge's results); the frame arbiter and the refresh tick work on the per-key vectors in
+//!   parallel;
+//! * edge n + 2: RAM writes, `enq_drop`, the `ERR` flags; the results and thresholds move to
+//!   the decision stage;
+//! * cycle n + 2: XOFF/XON decisions, net state change;
+//! * edge n + 3: XOFF vector, `xoff_*`/`xon_*` output registers.
 
 pub mod frame_gen;
 pub mod ingress;
 pub mod occupancy;
+pub mod occupancy_pipeline;
+pub mod occupancy_update;
 
 use crate::csr_bank::{self, CsrBank};
 use frame_gen::FrameGen;
@@ -90,6 +96,9 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     /// An event of edge n - 1 named a port or priority that does not exist.
     e_bad: DFF<Bit>,
     d_bad: DFF<Bit>,
+    /// An event of the edge before named a missing key: flagged with the occupancy stage's
+    /// flags, at the declared latency of `ERR`'s hardware-set bits.
+    bad_late: DFF<Bit>,
 
     // Output registers.
     o_drop: DFF<Bit>,
@@ -167,6 +176,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             prio_mask: Constant::new(switchcraft_core::mask(cfg.prio_bits()).into()),
             e_bad: Default::default(),
             d_bad: Default::default(),
+            bad_late: Default::default(),
             o_drop: Default::default(),
             o_xoff_valid: Default::default(),
             o_xoff_key: Default::default(),
@@ -195,6 +205,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             clock,
             e_bad,
             d_bad,
+            bad_late,
             o_drop,
             o_xoff_valid,
             o_xoff_key,
@@ -236,6 +247,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .get_bits::<32>(self.at_max.val().index());
         self.e_bad.d.next = self.enq_valid.val() & !self.in_e_ok.val();
         self.d_bad.d.next = self.deq_valid.val() & !self.in_d_ok.val();
+        self.bad_late.d.next = self.e_bad.q.val() | self.d_bad.q.val();
 
         // ---- The frame generator follows the XOFF bits.
         self.frames.clock.next = self.clock.val();
@@ -279,7 +291,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.err_uf_bits.next = self.err_underflow.val();
         }
         self.err_ix_bits.next = 0.into();
-        if self.e_bad.q.val() | self.d_bad.q.val() {
+        if self.bad_late.q.val() {
             self.err_ix_bits.next = self.err_index.val();
         }
         self.err_raised.next = self.err_uf_bits.val() | self.err_ix_bits.val();
@@ -308,6 +320,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         if self.reset.val() {
             self.e_bad.d.next = false;
             self.d_bad.d.next = false;
+            self.bad_late.d.next = false;
             self.o_drop.d.next = false;
             self.o_xoff_valid.d.next = false;
             self.o_xoff_key.d.next = 0.into();

@@ -1,11 +1,12 @@
 //! PFC's ingress logic, shared by PFC and CaPFC: occupancy per key and its XOFF bit (`>=` XOFF
 //! sets on enqueue, `<=` XON clears on dequeue, spec §2.3). The RTL form of
-//! `switchcraft_model::pfc::Ingress`, two stages: events of edge n update the occupancy in
-//! cycle n ([`Occupancy`]); edge n + 1 registers the results with the thresholds, cycle n + 1
-//! decides, and the XOFF vector changes at edge n + 2. The decision stage reads and writes only
-//! the XOFF flip-flops, so it needs no forwarding from the occupancy stage.
+//! `switchcraft_model::pfc::Ingress`: events of edge n update the occupancy in cycle n + 1
+//! ([`PipelinedOccupancy`], read, operand and write stages); edge n + 2 registers the results
+//! with the thresholds of edge n, cycle n + 2 decides, and the XOFF vector changes at edge
+//! n + 3. The decision stage reads and writes only the XOFF flip-flops, so it needs no
+//! forwarding from the occupancy stages.
 
-use super::occupancy::Occupancy;
+use super::occupancy_pipeline::PipelinedOccupancy;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -27,10 +28,10 @@ pub struct Ingress<const KB: usize, const K: usize> {
     /// Keys in XOFF before the next edge, and after it.
     pub xoff: Signal<Out, Bits<K>>,
     pub xoff_next: Signal<Out, Bits<K>>,
-    // Cycle n: what the events of edge n - 1 do to the occupancy.
+    // Cycle n + 1: what the events of edge n do to the occupancy.
     pub drop: Signal<Out, Bit>,
     pub underflow: Signal<Out, Bit>,
-    // Cycle n: the decisions on the events of edge n - 2.
+    // Cycle n + 2: the decisions on the events of edge n.
     /// The enqueue's key enters XOFF over the edge.
     pub xoff_event: Signal<Out, Bit>,
     pub e_key: Signal<Out, Bits<KB>>,
@@ -38,8 +39,11 @@ pub struct Ingress<const KB: usize, const K: usize> {
     pub xon_event: Signal<Out, Bit>,
     pub d_key: Signal<Out, Bits<KB>>,
 
-    pub occ: Occupancy<KB, K>,
+    pub occ: PipelinedOccupancy<KB, K>,
     state: DFF<Bits<K>>,
+    /// The thresholds of the events in the occupancy's operand stage (their capture edge's).
+    thr_xoff_q: DFF<Bits<32>>,
+    thr_xon_q: DFF<Bits<32>>,
     // The decision stage's inputs: the occupancy stage's results and the thresholds of their
     // capture edge.
     st_e_valid: DFF<Bit>,
@@ -87,7 +91,9 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             e_key: Default::default(),
             xon_event: Default::default(),
             d_key: Default::default(),
-            occ: Occupancy::new(width),
+            occ: PipelinedOccupancy::new(width),
+            thr_xoff_q: Default::default(),
+            thr_xon_q: Default::default(),
             state: Default::default(),
             st_e_valid: Default::default(),
             st_e_key: Default::default(),
@@ -123,6 +129,8 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
             self,
             clock,
             state,
+            thr_xoff_q,
+            thr_xon_q,
             st_e_valid,
             st_e_key,
             st_e_b,
@@ -143,7 +151,10 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.occ.deq_len.next = self.deq_len.val();
         self.occ.max.next = self.max.val();
 
-        // Edge n + 1: the occupancy stage's results move to the decision stage.
+        // Edge n + 2: the occupancy stage's results move to the decision stage, with the
+        // thresholds that applied at their capture edge n.
+        self.thr_xoff_q.d.next = self.xoff_thr.val();
+        self.thr_xon_q.d.next = self.xon_thr.val();
         self.st_e_valid.d.next = self.occ.e_valid.val() & !self.reset.val();
         self.st_e_key.d.next = self.occ.e_key.val();
         self.st_e_b.d.next = self.occ.e_b1.val();
@@ -151,8 +162,8 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.st_d_key.d.next = self.occ.d_key.val();
         self.st_d_b.d.next = self.occ.d_b1.val();
         self.st_same.d.next = self.occ.same_key.val();
-        self.st_xoff_thr.d.next = self.xoff_thr.val();
-        self.st_xon_thr.d.next = self.xon_thr.val();
+        self.st_xoff_thr.d.next = self.thr_xoff_q.q.val();
+        self.st_xon_thr.d.next = self.thr_xon_q.q.val();
 
         // Dequeue first: XON at or below the threshold.
         self.xo_d_old.next = self.state.q.val().get_bit(self.st_d_key.q.val().index());
@@ -171,7 +182,7 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
             self.d_final.next = self.xo_d1.val();
         }
 
-        // Edge n + 2: the XOFF bits of the decided keys take their final values.
+        // Edge n + 3: the XOFF bits of the decided keys take their final values.
         self.e_onehot.next = self.one_k.val() << self.st_e_key.q.val();
         self.d_onehot.next = self.one_k.val() << self.st_d_key.q.val();
         self.touched.next = 0.into();

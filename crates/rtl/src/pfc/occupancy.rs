@@ -18,13 +18,11 @@
 //!
 //! Cycle n is the loop that limits the clock (a value written at edge n + 1 is read back in
 //! cycle n + 1), so it holds only the lookup (an AND-OR of the one-hot selects, two LUT levels)
-//! and one carry chain per result: every test is
-//! rewritten against the value read (`b0`), with the other operand computed from registers in
-//! parallel with the RAM read (`e_b0 + len > max` is `e_b0 > max - len`; the same-key sum
-//! `d_b0 - d_len + e_len` is one addition of `e_len - d_len`). Results are masked to the
-//! counter width (they never exceed `max`, which is masked the same way) so that synthesis
-//! sizes every chain by the counter width instead of 32 bits.
+//! and the arithmetic of [`OccupancyUpdate`]. PFC's ingress uses the pipelined form,
+//! [`super::occupancy_pipeline::PipelinedOccupancy`], which moves the lookup into a stage of
+//! its own; CaPFC's egress buffers still use this one.
 
+use super::occupancy_update::{OccupancyBounds, OccupancyUpdate};
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
 
@@ -59,9 +57,8 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     pub same_key: Signal<Out, Bit>,
 
     one_k: Constant<Bits<K>>,
-    /// The counter width's mask.
-    mask: Constant<Bits<32>>,
-    mask33: Constant<Bits<33>>,
+    bounds: OccupancyBounds,
+    upd: OccupancyUpdate,
     e_valid_q: DFF<Bit>,
     e_key_q: DFF<Bits<KB>>,
     e_len_q: DFF<Bits<16>>,
@@ -105,31 +102,6 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     e_b0_ram: Signal<Local, Bits<32>>,
     d_b0_fw: Signal<Local, Bits<32>>,
     d_b0_ram: Signal<Local, Bits<32>>,
-    e_len33: Signal<Local, Bits<33>>,
-    d_len33: Signal<Local, Bits<33>>,
-    // From registers only, in parallel with the RAM read.
-    len_over_max: Signal<Local, Bit>,
-    /// `max - e_len`: an enqueue onto `b` drops when `b` is above it. Masked: it is used only
-    /// when `e_len <= max`, and then it is at most `max`.
-    room: Signal<Local, Bits<33>>,
-    /// `max - e_len + d_len`: the same for a same-key pair, tested on `d_b0`.
-    room_same: Signal<Local, Bits<33>>,
-    /// `e_len - d_len` modulo the counter width: the same-key sum is used only when it is at
-    /// most `max`, so it is exact modulo that width.
-    delta: Signal<Local, Bits<32>>,
-    e_len_only: Signal<Local, Bits<32>>,
-    // One carry chain each from the value read.
-    e_b0_33: Signal<Local, Bits<33>>,
-    d_b0_33: Signal<Local, Bits<33>>,
-    /// Used only when not dropped, so at most `max`: 32 bits hold it.
-    e_sum: Signal<Local, Bits<32>>,
-    e_over: Signal<Local, Bit>,
-    d_diff: Signal<Local, Bits<32>>,
-    same_sum: Signal<Local, Bits<32>>,
-    same_over: Signal<Local, Bit>,
-    drop_any: Signal<Local, Bit>,
-    e_res: Signal<Local, Bits<32>>,
-    d_res: Signal<Local, Bits<32>>,
     d_write: Signal<Local, Bit>,
     e_onehot: Signal<Local, Bits<K>>,
     d_onehot: Signal<Local, Bits<K>>,
@@ -160,8 +132,8 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             d_underflow: Default::default(),
             same_key: Default::default(),
             one_k: Constant::new(1u64.into()),
-            mask: Constant::new(crate::narrow_ram::low_bits(width)),
-            mask33: Constant::new(crate::narrow_ram::low_bits(width)),
+            bounds: OccupancyBounds::new(width),
+            upd: OccupancyUpdate::new(width),
             e_valid_q: Default::default(),
             e_key_q: Default::default(),
             e_len_q: Default::default(),
@@ -197,23 +169,6 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             e_b0_ram: Default::default(),
             d_b0_fw: Default::default(),
             d_b0_ram: Default::default(),
-            e_len33: Default::default(),
-            d_len33: Default::default(),
-            len_over_max: Default::default(),
-            room: Default::default(),
-            room_same: Default::default(),
-            delta: Default::default(),
-            e_len_only: Default::default(),
-            e_b0_33: Default::default(),
-            d_b0_33: Default::default(),
-            e_sum: Default::default(),
-            e_over: Default::default(),
-            d_diff: Default::default(),
-            same_sum: Default::default(),
-            same_over: Default::default(),
-            drop_any: Default::default(),
-            e_res: Default::default(),
-            d_res: Default::default(),
             d_write: Default::default(),
             e_onehot: Default::default(),
             d_onehot: Default::default(),
@@ -315,59 +270,26 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         }
         self.d_b0.next = self.d_b0_fw.val() | self.d_b0_ram.val();
 
-        // From registers only (lengths, max), in parallel with the lookup.
-        self.e_len33.next = bit_cast::<33, 16>(self.e_len_q.q.val());
-        self.d_len33.next = bit_cast::<33, 16>(self.d_len_q.q.val());
-        self.len_over_max.next = self.e_len33.val() > bit_cast::<33, 32>(self.max.val());
-        self.room.next =
-            (bit_cast::<33, 32>(self.max.val()) - self.e_len33.val()) & self.mask33.val();
-        self.room_same.next = self.room.val() + self.d_len33.val();
-        self.delta.next = (bit_cast::<32, 16>(self.e_len_q.q.val())
-            - bit_cast::<32, 16>(self.d_len_q.q.val()))
-            & self.mask.val();
-        self.e_len_only.next = 0.into();
-        if !self.len_over_max.val() {
-            self.e_len_only.next = bit_cast::<32, 16>(self.e_len_q.q.val());
-        }
-
-        // Dequeue first: clamp at zero (flagged).
-        self.d_underflow.next =
-            self.d_valid_q.q.val() & (bit_cast::<32, 16>(self.d_len_q.q.val()) > self.d_b0.val());
-        self.d_diff.next = self.d_b0.val() - bit_cast::<32, 16>(self.d_len_q.q.val());
-        // Then enqueue, on top of the dequeue when both name one key: every candidate sum and
-        // every drop test in parallel from e_b0 / d_b0.
-        self.e_b0_33.next = bit_cast::<33, 32>(self.e_b0.val());
-        self.d_b0_33.next = bit_cast::<33, 32>(self.d_b0.val());
-        self.e_sum.next = self.e_b0.val() + bit_cast::<32, 16>(self.e_len_q.q.val());
-        self.e_over.next = self.len_over_max.val() | (self.e_b0_33.val() > self.room.val());
-        self.same_sum.next = self.d_b0.val() + self.delta.val();
-        self.same_over.next = self.len_over_max.val() | (self.d_b0_33.val() > self.room_same.val());
-        if !self.same_q.q.val() {
-            self.drop_any.next = self.e_over.val();
-            if self.e_over.val() {
-                self.e_res.next = self.e_b0.val();
-            } else {
-                self.e_res.next = self.e_sum.val();
-            }
-        } else if self.d_underflow.val() {
-            // The dequeue emptied the key: the enqueue adds to 0.
-            self.drop_any.next = self.len_over_max.val();
-            self.e_res.next = self.e_len_only.val();
-        } else {
-            self.drop_any.next = self.same_over.val();
-            if self.same_over.val() {
-                self.e_res.next = self.d_diff.val();
-            } else {
-                self.e_res.next = self.same_sum.val();
-            }
-        }
-        self.e_drop.next = self.e_valid_q.q.val() & self.drop_any.val();
-        self.e_b1.next = self.e_res.val() & self.mask.val();
-        self.d_res.next = 0.into();
-        if !self.d_underflow.val() {
-            self.d_res.next = self.d_diff.val();
-        }
-        self.d_b1.next = self.d_res.val() & self.mask.val();
+        // Dequeue, then enqueue, on the values looked up.
+        self.upd.e_valid.next = self.e_valid_q.q.val();
+        self.upd.e_len.next = self.e_len_q.q.val();
+        self.upd.e_b0.next = self.e_b0.val();
+        self.upd.d_valid.next = self.d_valid_q.q.val();
+        self.upd.d_len.next = self.d_len_q.q.val();
+        self.upd.d_b0.next = self.d_b0.val();
+        self.upd.same.next = self.same_q.q.val();
+        self.bounds.e_len.next = self.e_len_q.q.val();
+        self.bounds.d_len.next = self.d_len_q.q.val();
+        self.bounds.max.next = self.max.val();
+        self.upd.len_over_max.next = self.bounds.len_over_max.val();
+        self.upd.room.next = self.bounds.room.val();
+        self.upd.room_same.next = self.bounds.room_same.val();
+        self.upd.delta.next = self.bounds.delta.val();
+        self.upd.e_len_only.next = self.bounds.e_len_only.val();
+        self.e_drop.next = self.upd.e_drop.val();
+        self.e_b1.next = self.upd.e_b1.val();
+        self.d_underflow.next = self.upd.d_underflow.val();
+        self.d_b1.next = self.upd.d_b1.val();
 
         // ---- Edge n + 1: RAM writes, live-value table, forwarding registers.
         self.ram_e_for_enq.write_enable.next = self.e_valid_q.q.val();

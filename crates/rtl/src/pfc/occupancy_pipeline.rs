@@ -1,0 +1,510 @@
+//! Byte occupancy per key from an enqueue and a dequeue bus, II = 1 on both, in three stages:
+//! the pipelined RTL form of `switchcraft_model::pfc::Occupancy`, used by PFC's ingress.
+//!
+//! * edge n (read): the events are captured (`r_*`) and their keys address the RAMs; the
+//!   live-value bits of the keys are captured with them, consistent with what the RAMs return;
+//! * cycle n: each event's operand is looked up: the result of the event two edges older
+//!   (`w_*`, written to the RAMs at this same edge n, so not yet readable) where it wrote the
+//!   key, else the live bank's read data, else 0 (never written since reset);
+//! * edge n + 1 (operand): the operands and the events move to `o_*`, with a one-hot select
+//!   that says whether the event one edge older wrote the key, and with what the arithmetic
+//!   compares them with ([`OccupancyBounds`], from the lengths and MAX alone);
+//! * cycle n + 1: the operand, or that older event's result (`w_*` now holds it), goes through
+//!   [`OccupancyUpdate`]: dequeue, then enqueue;
+//! * edge n + 2 (write): RAM writes, the live-value table, and the results to `w_*`.
+//!
+//! So a key's value reaches an event at every hazard distance: 1 through the bypass into the
+//! arithmetic, 2 through the operand lookup, 3 and more through the RAMs. The loop that limits
+//! the clock is the bypass: `w_*` -> a 3-way AND-OR -> one carry chain -> `w_*`; the RAM read,
+//! the lookup and the bounds' carry chains have a cycle of their own.
+//!
+//! Storage is the live-value table of [`super::occupancy::Occupancy`]: banks E (enqueue path)
+//! and D (dequeue path), one copy per reading path, and two bits per key (`lvt_e`, `lvt_any`).
+//! When both buses hit one key, the combined result is written to bank E only.
+
+use super::occupancy_update::{OccupancyBounds, OccupancyUpdate};
+use crate::narrow_ram::NarrowRam;
+use rust_hdl::prelude::*;
+
+/// Occupancy of `K` keys addressed by `KB` bits, counters of `width` bits (at most 32).
+#[derive(LogicBlock)]
+pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    /// Events of edge n; the caller has already dropped those naming a key that does not exist.
+    pub enq_valid: Signal<In, Bit>,
+    pub enq_key: Signal<In, Bits<KB>>,
+    pub enq_len: Signal<In, Bits<16>>,
+    pub deq_valid: Signal<In, Bit>,
+    pub deq_key: Signal<In, Bits<KB>>,
+    pub deq_len: Signal<In, Bits<16>>,
+    /// The MAX that applies to the events of edge n, in cycle n. At most the counter mask.
+    pub max: Signal<In, Bits<32>>,
+
+    // Cycle n + 1: the events of edge n - 1 and what they do.
+    pub e_valid: Signal<Out, Bit>,
+    pub e_key: Signal<Out, Bits<KB>>,
+    /// Occupancy after the enqueue (its base when dropped).
+    pub e_b1: Signal<Out, Bits<32>>,
+    pub e_drop: Signal<Out, Bit>,
+    pub d_valid: Signal<Out, Bit>,
+    pub d_key: Signal<Out, Bits<KB>>,
+    /// Occupancy after the dequeue (0 when it underflowed).
+    pub d_b1: Signal<Out, Bits<32>>,
+    pub d_underflow: Signal<Out, Bit>,
+    /// Both events are valid and name one key.
+    pub same_key: Signal<Out, Bit>,
+
+    one_k: Constant<Bits<K>>,
+    bounds: OccupancyBounds,
+    upd: OccupancyUpdate,
+    // Read stage.
+    r_e_valid: DFF<Bit>,
+    r_e_key: DFF<Bits<KB>>,
+    r_e_len: DFF<Bits<16>>,
+    r_d_valid: DFF<Bit>,
+    r_d_key: DFF<Bits<KB>>,
+    r_d_len: DFF<Bits<16>>,
+    r_same: DFF<Bit>,
+    /// The keys' live-value bits as the RAM reads of this edge see them (writes up to the
+    /// previous edge): written since reset, and bank E live.
+    r_e_any: DFF<Bit>,
+    r_e_in_e: DFF<Bit>,
+    r_d_any: DFF<Bit>,
+    r_d_in_e: DFF<Bit>,
+    // Operand stage.
+    o_e_valid: DFF<Bit>,
+    o_e_key: DFF<Bits<KB>>,
+    o_e_len: DFF<Bits<16>>,
+    o_d_valid: DFF<Bit>,
+    o_d_key: DFF<Bits<KB>>,
+    o_d_len: DFF<Bits<16>>,
+    o_same: DFF<Bit>,
+    // What the arithmetic compares with, from the lengths and the MAX of the events' edge.
+    o_len_over_max: DFF<Bit>,
+    o_room: DFF<Bits<33>>,
+    o_room_same: DFF<Bits<33>>,
+    o_delta: DFF<Bits<32>>,
+    o_e_len_only: DFF<Bits<32>>,
+    o_e_b: DFF<Bits<32>>,
+    o_d_b: DFF<Bits<32>>,
+    // Where each operand comes from in the arithmetic, one-hot: the older event's enqueue
+    // result (`*_from_we`), its dequeue result (`*_from_wd`), or the looked-up operand.
+    o_e_from_we: DFF<Bit>,
+    o_e_from_wd: DFF<Bit>,
+    o_e_from_o: DFF<Bit>,
+    o_d_from_we: DFF<Bit>,
+    o_d_from_wd: DFF<Bit>,
+    o_d_from_o: DFF<Bit>,
+    // Write stage: the results written at the last edge.
+    w_e_valid: DFF<Bit>,
+    w_e_key: DFF<Bits<KB>>,
+    w_e_val: DFF<Bits<32>>,
+    w_d_write: DFF<Bit>,
+    w_d_key: DFF<Bits<KB>>,
+    w_d_val: DFF<Bits<32>>,
+    ram_e_for_enq: NarrowRam<KB, 32>,
+    ram_e_for_deq: NarrowRam<KB, 32>,
+    ram_d_for_enq: NarrowRam<KB, 32>,
+    ram_d_for_deq: NarrowRam<KB, 32>,
+    lvt_any: DFF<Bits<K>>,
+    lvt_e: DFF<Bits<K>>,
+
+    // Cycle n: the lookup of the read stage's operands.
+    r_e_hit_we: Signal<Local, Bit>,
+    r_e_hit_wd: Signal<Local, Bit>,
+    r_e_from_re: Signal<Local, Bit>,
+    r_e_from_rd: Signal<Local, Bit>,
+    r_d_hit_we: Signal<Local, Bit>,
+    r_d_hit_wd: Signal<Local, Bit>,
+    r_d_from_re: Signal<Local, Bit>,
+    r_d_from_rd: Signal<Local, Bit>,
+    r_e_b_w: Signal<Local, Bits<32>>,
+    r_e_b_ram: Signal<Local, Bits<32>>,
+    r_d_b_w: Signal<Local, Bits<32>>,
+    r_d_b_ram: Signal<Local, Bits<32>>,
+    /// The operand stage's dequeue writes bank D (its key is not the enqueue's).
+    o_d_write: Signal<Local, Bit>,
+    // Cycle n: the operand stage's writes (at edge n + 1) that hit the read stage's keys.
+    o_e_hit_we: Signal<Local, Bit>,
+    o_e_hit_wd: Signal<Local, Bit>,
+    o_d_hit_we: Signal<Local, Bit>,
+    o_d_hit_wd: Signal<Local, Bit>,
+    // Cycle n + 1: the operands.
+    e_b0: Signal<Local, Bits<32>>,
+    d_b0: Signal<Local, Bits<32>>,
+    e_b0_we: Signal<Local, Bits<32>>,
+    e_b0_wd: Signal<Local, Bits<32>>,
+    e_b0_o: Signal<Local, Bits<32>>,
+    d_b0_we: Signal<Local, Bits<32>>,
+    d_b0_wd: Signal<Local, Bits<32>>,
+    d_b0_o: Signal<Local, Bits<32>>,
+    e_onehot: Signal<Local, Bits<K>>,
+    d_onehot: Signal<Local, Bits<K>>,
+    e_touch: Signal<Local, Bits<K>>,
+    d_touch: Signal<Local, Bits<K>>,
+}
+
+impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
+    pub fn new(width: usize) -> Self {
+        assert_eq!(1 << KB, K);
+        PipelinedOccupancy {
+            clock: Default::default(),
+            reset: Default::default(),
+            enq_valid: Default::default(),
+            enq_key: Default::default(),
+            enq_len: Default::default(),
+            deq_valid: Default::default(),
+            deq_key: Default::default(),
+            deq_len: Default::default(),
+            max: Default::default(),
+            e_valid: Default::default(),
+            e_key: Default::default(),
+            e_b1: Default::default(),
+            e_drop: Default::default(),
+            d_valid: Default::default(),
+            d_key: Default::default(),
+            d_b1: Default::default(),
+            d_underflow: Default::default(),
+            same_key: Default::default(),
+            one_k: Constant::new(1u64.into()),
+            bounds: OccupancyBounds::new(width),
+            upd: OccupancyUpdate::new(width),
+            r_e_valid: Default::default(),
+            r_e_key: Default::default(),
+            r_e_len: Default::default(),
+            r_d_valid: Default::default(),
+            r_d_key: Default::default(),
+            r_d_len: Default::default(),
+            r_same: Default::default(),
+            r_e_any: Default::default(),
+            r_e_in_e: Default::default(),
+            r_d_any: Default::default(),
+            r_d_in_e: Default::default(),
+            o_e_valid: Default::default(),
+            o_e_key: Default::default(),
+            o_e_len: Default::default(),
+            o_d_valid: Default::default(),
+            o_d_key: Default::default(),
+            o_d_len: Default::default(),
+            o_same: Default::default(),
+            o_len_over_max: Default::default(),
+            o_room: Default::default(),
+            o_room_same: Default::default(),
+            o_delta: Default::default(),
+            o_e_len_only: Default::default(),
+            o_e_b: Default::default(),
+            o_d_b: Default::default(),
+            o_e_from_we: Default::default(),
+            o_e_from_wd: Default::default(),
+            o_e_from_o: Default::default(),
+            o_d_from_we: Default::default(),
+            o_d_from_wd: Default::default(),
+            o_d_from_o: Default::default(),
+            w_e_valid: Default::default(),
+            w_e_key: Default::default(),
+            w_e_val: Default::default(),
+            w_d_write: Default::default(),
+            w_d_key: Default::default(),
+            w_d_val: Default::default(),
+            ram_e_for_enq: NarrowRam::new(width),
+            ram_e_for_deq: NarrowRam::new(width),
+            ram_d_for_enq: NarrowRam::new(width),
+            ram_d_for_deq: NarrowRam::new(width),
+            lvt_any: Default::default(),
+            lvt_e: Default::default(),
+            r_e_hit_we: Default::default(),
+            r_e_hit_wd: Default::default(),
+            r_e_from_re: Default::default(),
+            r_e_from_rd: Default::default(),
+            r_d_hit_we: Default::default(),
+            r_d_hit_wd: Default::default(),
+            r_d_from_re: Default::default(),
+            r_d_from_rd: Default::default(),
+            r_e_b_w: Default::default(),
+            r_e_b_ram: Default::default(),
+            r_d_b_w: Default::default(),
+            r_d_b_ram: Default::default(),
+            o_d_write: Default::default(),
+            o_e_hit_we: Default::default(),
+            o_e_hit_wd: Default::default(),
+            o_d_hit_we: Default::default(),
+            o_d_hit_wd: Default::default(),
+            e_b0: Default::default(),
+            d_b0: Default::default(),
+            e_b0_we: Default::default(),
+            e_b0_wd: Default::default(),
+            e_b0_o: Default::default(),
+            d_b0_we: Default::default(),
+            d_b0_wd: Default::default(),
+            d_b0_o: Default::default(),
+            e_onehot: Default::default(),
+            d_onehot: Default::default(),
+            e_touch: Default::default(),
+            d_touch: Default::default(),
+        }
+    }
+}
+
+impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            r_e_valid,
+            r_e_key,
+            r_e_len,
+            r_d_valid,
+            r_d_key,
+            r_d_len,
+            r_same,
+            r_e_any,
+            r_e_in_e,
+            r_d_any,
+            r_d_in_e,
+            o_e_valid,
+            o_e_key,
+            o_e_len,
+            o_d_valid,
+            o_d_key,
+            o_d_len,
+            o_same,
+            o_len_over_max,
+            o_room,
+            o_room_same,
+            o_delta,
+            o_e_len_only,
+            o_e_b,
+            o_d_b,
+            o_e_from_we,
+            o_e_from_wd,
+            o_e_from_o,
+            o_d_from_we,
+            o_d_from_wd,
+            o_d_from_o,
+            w_e_valid,
+            w_e_key,
+            w_e_val,
+            w_d_write,
+            w_d_key,
+            w_d_val,
+            lvt_any,
+            lvt_e
+        );
+        self.ram_e_for_enq.clock.next = self.clock.val();
+        self.ram_e_for_deq.clock.next = self.clock.val();
+        self.ram_d_for_enq.clock.next = self.clock.val();
+        self.ram_d_for_deq.clock.next = self.clock.val();
+
+        // ---- Edge n (read): capture the events; their keys address the RAMs.
+        self.r_e_valid.d.next = self.enq_valid.val();
+        self.r_e_key.d.next = self.enq_key.val();
+        self.r_e_len.d.next = self.enq_len.val();
+        self.r_d_valid.d.next = self.deq_valid.val();
+        self.r_d_key.d.next = self.deq_key.val();
+        self.r_d_len.d.next = self.deq_len.val();
+        self.r_same.d.next = self.enq_valid.val()
+            & self.deq_valid.val()
+            & (self.enq_key.val() == self.deq_key.val());
+        self.r_e_any.d.next = self.lvt_any.q.val().get_bit(self.enq_key.val().index());
+        self.r_e_in_e.d.next = self.lvt_e.q.val().get_bit(self.enq_key.val().index());
+        self.r_d_any.d.next = self.lvt_any.q.val().get_bit(self.deq_key.val().index());
+        self.r_d_in_e.d.next = self.lvt_e.q.val().get_bit(self.deq_key.val().index());
+        self.ram_e_for_enq.read_address.next = self.enq_key.val();
+        self.ram_d_for_enq.read_address.next = self.enq_key.val();
+        self.ram_e_for_deq.read_address.next = self.deq_key.val();
+        self.ram_d_for_deq.read_address.next = self.deq_key.val();
+
+        // ---- Cycle n: each operand from the write of this edge n (`w_*`, which the read did not
+        // see) where it hit the key, else from the live bank. The two writes of one edge never
+        // name one key (a same-key pair writes bank E only), so at most one hit is set.
+        self.r_e_hit_we.next =
+            self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_e_key.q.val());
+        self.r_e_hit_wd.next =
+            self.w_d_write.q.val() & (self.w_d_key.q.val() == self.r_e_key.q.val());
+        self.r_e_from_re.next = !self.r_e_hit_we.val()
+            & !self.r_e_hit_wd.val()
+            & self.r_e_any.q.val()
+            & self.r_e_in_e.q.val();
+        self.r_e_from_rd.next = !self.r_e_hit_we.val()
+            & !self.r_e_hit_wd.val()
+            & self.r_e_any.q.val()
+            & !self.r_e_in_e.q.val();
+        self.r_d_hit_we.next =
+            self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_d_key.q.val());
+        self.r_d_hit_wd.next =
+            self.w_d_write.q.val() & (self.w_d_key.q.val() == self.r_d_key.q.val());
+        self.r_d_from_re.next = !self.r_d_hit_we.val()
+            & !self.r_d_hit_wd.val()
+            & self.r_d_any.q.val()
+            & self.r_d_in_e.q.val();
+        self.r_d_from_rd.next = !self.r_d_hit_we.val()
+            & !self.r_d_hit_wd.val()
+            & self.r_d_any.q.val()
+            & !self.r_d_in_e.q.val();
+        self.r_e_b_w.next = 0.into();
+        if self.r_e_hit_we.val() {
+            self.r_e_b_w.next = self.w_e_val.q.val();
+        }
+        if self.r_e_hit_wd.val() {
+            self.r_e_b_w.next = self.r_e_b_w.val() | self.w_d_val.q.val();
+        }
+        self.r_e_b_ram.next = 0.into();
+        if self.r_e_from_re.val() {
+            self.r_e_b_ram.next = self.ram_e_for_enq.read_data.val();
+        }
+        if self.r_e_from_rd.val() {
+            self.r_e_b_ram.next = self.r_e_b_ram.val() | self.ram_d_for_enq.read_data.val();
+        }
+        self.r_d_b_w.next = 0.into();
+        if self.r_d_hit_we.val() {
+            self.r_d_b_w.next = self.w_e_val.q.val();
+        }
+        if self.r_d_hit_wd.val() {
+            self.r_d_b_w.next = self.r_d_b_w.val() | self.w_d_val.q.val();
+        }
+        self.r_d_b_ram.next = 0.into();
+        if self.r_d_from_re.val() {
+            self.r_d_b_ram.next = self.ram_e_for_deq.read_data.val();
+        }
+        if self.r_d_from_rd.val() {
+            self.r_d_b_ram.next = self.r_d_b_ram.val() | self.ram_d_for_deq.read_data.val();
+        }
+
+        // ---- Edge n + 1 (operand). Whether the event now in the operand stage (one edge older)
+        // writes each key decides the bypass in cycle n + 1.
+        self.o_d_write.next = self.o_d_valid.q.val() & !self.o_same.q.val();
+        self.o_e_valid.d.next = self.r_e_valid.q.val();
+        self.o_e_key.d.next = self.r_e_key.q.val();
+        self.o_e_len.d.next = self.r_e_len.q.val();
+        self.o_d_valid.d.next = self.r_d_valid.q.val();
+        self.o_d_key.d.next = self.r_d_key.q.val();
+        self.o_d_len.d.next = self.r_d_len.q.val();
+        self.o_same.d.next = self.r_same.q.val();
+        self.bounds.e_len.next = self.r_e_len.q.val();
+        self.bounds.d_len.next = self.r_d_len.q.val();
+        self.bounds.max.next = self.max.val();
+        self.o_len_over_max.d.next = self.bounds.len_over_max.val();
+        self.o_room.d.next = self.bounds.room.val();
+        self.o_room_same.d.next = self.bounds.room_same.val();
+        self.o_delta.d.next = self.bounds.delta.val();
+        self.o_e_len_only.d.next = self.bounds.e_len_only.val();
+        self.o_e_b.d.next = self.r_e_b_w.val() | self.r_e_b_ram.val();
+        self.o_d_b.d.next = self.r_d_b_w.val() | self.r_d_b_ram.val();
+        self.o_e_hit_we.next =
+            self.o_e_valid.q.val() & (self.o_e_key.q.val() == self.r_e_key.q.val());
+        self.o_e_hit_wd.next =
+            self.o_d_write.val() & (self.o_d_key.q.val() == self.r_e_key.q.val());
+        self.o_d_hit_we.next =
+            self.o_e_valid.q.val() & (self.o_e_key.q.val() == self.r_d_key.q.val());
+        self.o_d_hit_wd.next =
+            self.o_d_write.val() & (self.o_d_key.q.val() == self.r_d_key.q.val());
+        self.o_e_from_we.d.next = self.o_e_hit_we.val();
+        self.o_e_from_wd.d.next = self.o_e_hit_wd.val();
+        self.o_e_from_o.d.next = !self.o_e_hit_we.val() & !self.o_e_hit_wd.val();
+        self.o_d_from_we.d.next = self.o_d_hit_we.val();
+        self.o_d_from_wd.d.next = self.o_d_hit_wd.val();
+        self.o_d_from_o.d.next = !self.o_d_hit_we.val() & !self.o_d_hit_wd.val();
+
+        // ---- Cycle n + 1: the operands, then the arithmetic.
+        self.e_b0_we.next = 0.into();
+        if self.o_e_from_we.q.val() {
+            self.e_b0_we.next = self.w_e_val.q.val();
+        }
+        self.e_b0_wd.next = 0.into();
+        if self.o_e_from_wd.q.val() {
+            self.e_b0_wd.next = self.w_d_val.q.val();
+        }
+        self.e_b0_o.next = 0.into();
+        if self.o_e_from_o.q.val() {
+            self.e_b0_o.next = self.o_e_b.q.val();
+        }
+        self.e_b0.next = self.e_b0_we.val() | self.e_b0_wd.val() | self.e_b0_o.val();
+        self.d_b0_we.next = 0.into();
+        if self.o_d_from_we.q.val() {
+            self.d_b0_we.next = self.w_e_val.q.val();
+        }
+        self.d_b0_wd.next = 0.into();
+        if self.o_d_from_wd.q.val() {
+            self.d_b0_wd.next = self.w_d_val.q.val();
+        }
+        self.d_b0_o.next = 0.into();
+        if self.o_d_from_o.q.val() {
+            self.d_b0_o.next = self.o_d_b.q.val();
+        }
+        self.d_b0.next = self.d_b0_we.val() | self.d_b0_wd.val() | self.d_b0_o.val();
+        self.upd.e_valid.next = self.o_e_valid.q.val();
+        self.upd.e_len.next = self.o_e_len.q.val();
+        self.upd.e_b0.next = self.e_b0.val();
+        self.upd.d_valid.next = self.o_d_valid.q.val();
+        self.upd.d_len.next = self.o_d_len.q.val();
+        self.upd.d_b0.next = self.d_b0.val();
+        self.upd.same.next = self.o_same.q.val();
+        self.upd.len_over_max.next = self.o_len_over_max.q.val();
+        self.upd.room.next = self.o_room.q.val();
+        self.upd.room_same.next = self.o_room_same.q.val();
+        self.upd.delta.next = self.o_delta.q.val();
+        self.upd.e_len_only.next = self.o_e_len_only.q.val();
+        self.e_valid.next = self.o_e_valid.q.val();
+        self.e_key.next = self.o_e_key.q.val();
+        self.e_b1.next = self.upd.e_b1.val();
+        self.e_drop.next = self.upd.e_drop.val();
+        self.d_valid.next = self.o_d_valid.q.val();
+        self.d_key.next = self.o_d_key.q.val();
+        self.d_b1.next = self.upd.d_b1.val();
+        self.d_underflow.next = self.upd.d_underflow.val();
+        self.same_key.next = self.o_same.q.val();
+
+        // ---- Edge n + 2 (write): RAM writes, live-value table, write-stage registers.
+        self.ram_e_for_enq.write_enable.next = self.o_e_valid.q.val();
+        self.ram_e_for_enq.write_address.next = self.o_e_key.q.val();
+        self.ram_e_for_enq.write_data.next = self.upd.e_b1.val();
+        self.ram_e_for_deq.write_enable.next = self.o_e_valid.q.val();
+        self.ram_e_for_deq.write_address.next = self.o_e_key.q.val();
+        self.ram_e_for_deq.write_data.next = self.upd.e_b1.val();
+        self.ram_d_for_enq.write_enable.next = self.o_d_write.val();
+        self.ram_d_for_enq.write_address.next = self.o_d_key.q.val();
+        self.ram_d_for_enq.write_data.next = self.upd.d_b1.val();
+        self.ram_d_for_deq.write_enable.next = self.o_d_write.val();
+        self.ram_d_for_deq.write_address.next = self.o_d_key.q.val();
+        self.ram_d_for_deq.write_data.next = self.upd.d_b1.val();
+        self.w_e_valid.d.next = self.o_e_valid.q.val();
+        self.w_e_key.d.next = self.o_e_key.q.val();
+        self.w_e_val.d.next = self.upd.e_b1.val();
+        self.w_d_write.d.next = self.o_d_write.val();
+        self.w_d_key.d.next = self.o_d_key.q.val();
+        self.w_d_val.d.next = self.upd.d_b1.val();
+        self.e_onehot.next = self.one_k.val() << self.o_e_key.q.val();
+        self.d_onehot.next = self.one_k.val() << self.o_d_key.q.val();
+        self.e_touch.next = 0.into();
+        if self.o_e_valid.q.val() {
+            self.e_touch.next = self.e_onehot.val();
+        }
+        self.d_touch.next = 0.into();
+        if self.o_d_valid.q.val() {
+            self.d_touch.next = self.d_onehot.val();
+        }
+        self.lvt_any.d.next = self.lvt_any.q.val() | self.e_touch.val() | self.d_touch.val();
+        if self.o_d_write.val() {
+            self.lvt_e.d.next = (self.lvt_e.q.val() & !self.d_onehot.val()) | self.e_touch.val();
+        } else {
+            self.lvt_e.d.next = self.lvt_e.q.val() | self.e_touch.val();
+        }
+
+        // Synchronous reset (RAM contents are covered by lvt_any).
+        if self.reset.val() {
+            self.r_e_valid.d.next = false;
+            self.r_d_valid.d.next = false;
+            self.r_same.d.next = false;
+            self.o_e_valid.d.next = false;
+            self.o_d_valid.d.next = false;
+            self.o_same.d.next = false;
+            self.w_e_valid.d.next = false;
+            self.w_d_write.d.next = false;
+            self.lvt_any.d.next = 0.into();
+            self.lvt_e.d.next = 0.into();
+        }
+    }
+}

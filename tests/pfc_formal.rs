@@ -18,6 +18,9 @@ fn pfc_tiny_properties_are_proved() {
             "a_csr_read_xoff",
             "a_err_rw1c",
             "a_refresh_bound",
+            "a_occupancy_is_sequential_e",
+            "a_occupancy_is_sequential_d",
+            "a_drop_is_sequential",
         ],
     );
 }

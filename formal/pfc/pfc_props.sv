@@ -6,6 +6,7 @@
 //   SC_PB, SC_QB  widths of the port and priority fields of the event buses
 //   SC_LB         width of the length field
 //   SC_PORTS      number of ports
+//   SC_PRIOS      number of priorities
 //   SC_A_<REG>    word index of register <REG> (ID, XOFF, XON, MAX, QUANTA, REFRESH, ERR)
 //   SC_W_OCC      occupancy width in bits
 //   SC_ID_WORD    reset value of the ID register
@@ -87,6 +88,7 @@ module pfc_props (
     (* keep *) wire [31:0] d_b0;             // probe: dut.core.ingress.occ.d_b0
     (* keep *) wire [31:0] d_b1;             // probe: dut.core.ingress.occ.d_b1
     (* keep *) wire d_underflow;             // probe: dut.core.ingress.occ.d_underflow
+    (* keep *) wire [KB-1:0] e_key;          // probe: dut.core.ingress.occ.o_e_key$q
     (* keep *) wire e_we;                    // probe: dut.core.ingress.occ.ram_e_for_enq$write_enable
     (* keep *) wire [KB-1:0] e_wa;           // probe: dut.core.ingress.occ.ram_e_for_enq$write_address
     (* keep *) wire [31:0] e_wd;             // probe: dut.core.ingress.occ.ram_e_for_enq$write_data
@@ -177,6 +179,45 @@ module pfc_props (
         a_drop_reported: assert (enq_drop == prev_e_drop);
         if (prev_d_underflow) a_underflow_flagged: assert (r_err[0]);
     end
+
+    // ---------------------------------------------------------------- the pipeline is the spec
+    // a_occupancy_is_sequential / a_drop_is_sequential: the pipelined occupancy equals the
+    // unpipelined specification on every key. `watch` is any key (the solver picks it); the
+    // ghost `spec_b` is its occupancy updated on the events' own edge exactly as spec §2.3 says
+    // (dequeue clamped at 0, then enqueue dropped above the MAX of that edge), with no pipeline,
+    // forwarding or RAM. Two edges later the RTL writes the watched key: the value written must
+    // be the spec's, at every hazard distance the stimulus makes. BMC only: the RAM contents are
+    // not tied to `spec_b` in an arbitrary starting state, so the property is not inductive.
+    (* anyconst *) reg [KB-1:0] watch;
+    wire e_on = enq_valid && enq_port < `SC_PORTS && enq_prio < `SC_PRIOS
+             && {enq_port, enq_prio} == watch;
+    wire d_on = deq_valid && deq_port < `SC_PORTS && deq_prio < `SC_PRIOS
+             && {deq_port, deq_prio} == watch;
+    wire [31:0] max_now = (csr_we && csr_addr == `SC_A_MAX) ? (csr_wdata & OCC_MASK) : r_max;
+    reg [31:0] spec_b = 32'd0;
+    reg [31:0] spec_b_prev = 32'd0;
+    reg spec_drop = 1'b0, spec_drop_prev = 1'b0;
+    wire [31:0] spec_after_deq = !d_on ? spec_b : (deq_len > spec_b ? 32'd0 : spec_b - deq_len);
+    wire spec_over = e_on && {1'b0, spec_after_deq} + enq_len > {1'b0, max_now};
+    wire [31:0] spec_after = (e_on && !spec_over) ? spec_after_deq + enq_len : spec_after_deq;
+    // `settled`: the last two edges were out of reset, so the events in the arithmetic stage
+    // were sampled after it.
+    reg alive1 = 1'b0, settled = 1'b0;
+    always @(posedge clk) begin
+        spec_b <= rst ? 32'd0 : spec_after;
+        spec_b_prev <= spec_b;
+        spec_drop <= spec_over;
+        spec_drop_prev <= spec_drop;
+        alive1 <= !rst;
+        settled <= alive1 && !rst;
+    end
+`ifndef SC_INDUCTION
+    always @(*) if (settled && !rst) begin
+        if (e_we && e_wa == watch) a_occupancy_is_sequential_e: assert (e_wd == spec_b_prev);
+        if (d_we && d_wa == watch) a_occupancy_is_sequential_d: assert (d_wd == spec_b_prev);
+        if (e_valid && e_key == watch) a_drop_is_sequential: assert (e_drop == spec_drop_prev);
+    end
+`endif
 
     // ---------------------------------------------------------------- CSR map
     // a_csr_write_*: a write lands in the register at the same edge, masked to its width.

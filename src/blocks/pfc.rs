@@ -1,6 +1,6 @@
 //! PFC ingress: occupancy, XOFF/XON hysteresis and pause frames (docs/blocks/pfc.md).
 
-use super::{def, generator, port_width, Block, InputGenerator};
+use super::{def, generator, port_width, Block, FormalSettings, InputGenerator};
 use crate::synth::{Ice40Resources, StateBits};
 use switchcraft_core::csr::RegMap;
 use switchcraft_core::{InputError, PortSchema};
@@ -58,6 +58,15 @@ impl Block for PfcBlock {
         generator(move || w.next_input())
     }
 
+    /// The sequential-spec properties make each BMC step costly: depth 10 takes about 5.5
+    /// minutes (docs/blocks/pfc.md).
+    fn formal(&self) -> FormalSettings {
+        FormalSettings {
+            depth: 10,
+            ..FormalSettings::DEFAULT
+        }
+    }
+
     fn formal_defines(&self, c: &PfcConfig) -> Vec<(String, String)> {
         let schema = pfc::port_schema(c);
         vec![
@@ -65,6 +74,7 @@ impl Block for PfcBlock {
             def("SC_QB", port_width(&schema, "enq_prio")),
             def("SC_LB", port_width(&schema, "enq_len")),
             def("SC_PORTS", c.ports),
+            def("SC_PRIOS", c.priorities),
             def("SC_W_OCC", c.occupancy_bits),
         ]
     }

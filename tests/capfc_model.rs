@@ -4,15 +4,14 @@
 //!
 //! Timing used throughout: an egress event given to `step` at edge n acts at edge n + 1, so its
 //! effect shows in the outputs of the following `step` and in the state after it. Ingress events
-//! follow PFC's pipeline: `in_drop` at `pfc::DROP_LATENCY`, I at `pfc::REQUEST_LATENCY`.
+//! show `in_drop` at `IN_DROP_LATENCY` and I at `I_LATENCY`.
 
 use std::collections::VecDeque;
 use switchcraft_core::CycleModel;
 use switchcraft_model::capfc::{
     reg, Capfc, CapfcConfig, CapfcIn, CapfcOut, CapfcWorkload, Policy, Saturation, ERR_INDEX,
-    ERR_SATURATION, ID_WORD, POLICY_SATURATE, PRESETS,
+    ERR_SATURATION, ID_WORD, IN_DROP_LATENCY, I_LATENCY, POLICY_SATURATE, PRESETS,
 };
-use switchcraft_model::pfc::{DROP_LATENCY, REQUEST_LATENCY};
 
 // ---------------------------------------------------------------------------------------------
 // Configurations and stimulus helpers.
@@ -148,21 +147,21 @@ impl Bench {
         self.step(idle())
     }
 
-    /// Steps an ingress event `i` then idle edges up to PFC's request latency; returns the
+    /// Steps an ingress event `i` then idle edges up to the I latency; returns the
     /// outputs of the last, the edge its I bit is decided on.
     fn apply_in(&mut self, i: CapfcIn) -> CapfcOut {
         let mut out = self.step(i);
-        for _ in 0..REQUEST_LATENCY {
+        for _ in 0..I_LATENCY {
             out = self.step(idle());
         }
         out
     }
 
-    /// Steps an ingress event `i` then idle edges up to PFC's drop latency; returns its
+    /// Steps an ingress event `i` then idle edges up to the in_drop latency; returns its
     /// `in_drop` (nothing earlier shows one).
     fn in_drop(&mut self, i: CapfcIn) -> u64 {
         let mut out = self.step(i);
-        for _ in 0..DROP_LATENCY {
+        for _ in 0..IN_DROP_LATENCY {
             assert_eq!(out.in_drop, 0, "no in_drop before the drop latency");
             out = self.step(idle());
         }
@@ -1037,15 +1036,12 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     let pbit = 1 << P;
     let pause = |port| (port, pbit, pbit);
     let resume = |port| (port, pbit, 0);
-    // I alone raises D (at the request latency); the PAUSE frame follows D by one edge.
+    // I alone raises D (at its latency); the PAUSE frame follows D by one edge.
     let n = b.edge();
     b.step(in_enq(0, P, 4000));
-    for _ in 1..REQUEST_LATENCY {
+    for _ in 1..I_LATENCY {
         b.step(idle());
-        assert!(
-            !b.m.is_i(0, P as usize),
-            "I is decided at the request latency"
-        );
+        assert!(!b.m.is_i(0, P as usize), "I is decided at its latency");
     }
     b.step(idle());
     assert!(b.m.is_i(0, P as usize) && b.m.is_d(0, P as usize));
@@ -1529,17 +1525,17 @@ fn capfc_long_random_run_fpga_exercises_the_block() {
 /// Algorithm 1 and the ingress block re-implemented from §2.3-§2.4 and §2.10 (dequeue before
 /// enqueue, counters halve or saturate), with the model's edge timing: the events given to
 /// `step` at edge n are applied here at edge n + 1; their `in_drop` and ingress underflow show
-/// at edge n + `DROP_LATENCY`, their I bits at edge n + `REQUEST_LATENCY`. E bits are modelled
+/// at edge n + `IN_DROP_LATENCY`, their I bits at edge n + `I_LATENCY`. E bits are modelled
 /// only under Stop-Max.
 struct Reference {
     c: CapfcConfig,
     in_b: Vec<u64>,
-    /// I as the model shows it: `i_decided` as it was `REQUEST_LATENCY - 1` applications ago.
+    /// I as the model shows it: `i_decided` as it was `I_LATENCY - 1` applications ago.
     i_bit: Vec<bool>,
     /// I after the events applied so far.
     i_decided: Vec<bool>,
     i_history: VecDeque<Vec<bool>>,
-    /// Each application's (in_drop, ingress underflow), until `DROP_LATENCY - 1` later.
+    /// Each application's (in_drop, ingress underflow), until `IN_DROP_LATENCY - 1` later.
     in_pending: VecDeque<(u64, bool)>,
     eg_b: Vec<u64>,
     cnt: Vec<Vec<u64>>,
@@ -1555,8 +1551,8 @@ impl Reference {
             in_b: vec![0; keys],
             i_bit: vec![false; keys],
             i_decided: vec![false; keys],
-            i_history: vec![vec![false; keys]; REQUEST_LATENCY as usize - 2].into(),
-            in_pending: vec![(0, false); DROP_LATENCY as usize - 1].into(),
+            i_history: vec![vec![false; keys]; I_LATENCY as usize - 2].into(),
+            in_pending: vec![(0, false); IN_DROP_LATENCY as usize - 1].into(),
             eg_b: vec![0; keys],
             cnt: vec![vec![0; c.ports as usize]; keys],
             e: vec![0; keys],

@@ -65,8 +65,8 @@ module pfc_props (
     );
 
     // ---------------------------------------------------------------- probes
-    (* keep *) wire [K-1:0] xoff_q;          // probe: dut.core.ingress.state$q
-    (* keep *) wire [K-1:0] xoff_d;          // probe: dut.core.ingress.state$d
+    (* keep *) wire [K-1:0] xoff_q;          // probe: dut.core.ingress.decision.state$q
+    (* keep *) wire [K-1:0] xoff_d;          // probe: dut.core.ingress.decision.state$d
     // Registers of the CSR bank (crates/rtl/src/csr_bank.rs), named r_<register>.
     (* keep *) wire [`SC_W_OCC-1:0] r_xoff_q; // probe: dut.core.csr.r_xoff
     (* keep *) wire [`SC_W_OCC-1:0] r_xon_q;  // probe: dut.core.csr.r_xon

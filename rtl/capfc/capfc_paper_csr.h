@@ -105,7 +105,7 @@
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */
-#define CAPFC_PAPER_IN_DROP_LATENCY 2u
+#define CAPFC_PAPER_IN_DROP_LATENCY 1u
 #define CAPFC_PAPER_EG_DROP_LATENCY 1u
 #define CAPFC_PAPER_ESET_LATENCY 3u
 #define CAPFC_PAPER_ECLR_LATENCY 1u

@@ -105,7 +105,7 @@
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */
-#define CAPFC_TINY_IN_DROP_LATENCY 2u
+#define CAPFC_TINY_IN_DROP_LATENCY 1u
 #define CAPFC_TINY_EG_DROP_LATENCY 1u
 #define CAPFC_TINY_ESET_LATENCY 3u
 #define CAPFC_TINY_ECLR_LATENCY 1u

@@ -1142,9 +1142,6 @@ module pfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     output reg  xon_event;
     output reg  [7:0] d_key;
 
-    // Constant declarations
-    localparam  one_k = 256'h1;
-
     // Stub signals
     reg  occ$reset;
     reg  occ$enq_valid;
@@ -1163,12 +1160,142 @@ module pfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     wire  [31:0] occ$d_b1;
     wire  occ$d_underflow;
     wire  occ$same_key;
-    reg  [255:0] state$d;
-    wire  [255:0] state$q;
+    reg  decision$reset;
+    reg  decision$e_valid;
+    reg  [7:0] decision$e_key;
+    reg  [31:0] decision$e_b;
+    reg  decision$d_valid;
+    reg  [7:0] decision$d_key;
+    reg  [31:0] decision$d_b;
+    reg  decision$same;
+    reg  [31:0] decision$xoff_thr;
+    reg  [31:0] decision$xon_thr;
+    wire  [255:0] decision$xoff;
+    wire  [255:0] decision$xoff_next;
+    wire  decision$xoff_event;
+    wire  [7:0] decision$xoff_key;
+    wire  decision$xon_event;
+    wire  [7:0] decision$xon_key;
     reg  [31:0] thr_xoff_q$d;
     wire  [31:0] thr_xoff_q$q;
     reg  [31:0] thr_xon_q$d;
     wire  [31:0] thr_xon_q$q;
+
+    // Sub module instances
+    pfc_paper__ingress$occ occ(
+        .clock(clock),
+        .reset(occ$reset),
+        .enq_valid(occ$enq_valid),
+        .enq_key(occ$enq_key),
+        .enq_len(occ$enq_len),
+        .deq_valid(occ$deq_valid),
+        .deq_key(occ$deq_key),
+        .deq_len(occ$deq_len),
+        .max(occ$max),
+        .e_valid(occ$e_valid),
+        .e_key(occ$e_key),
+        .e_b1(occ$e_b1),
+        .e_drop(occ$e_drop),
+        .d_valid(occ$d_valid),
+        .d_key(occ$d_key),
+        .d_b1(occ$d_b1),
+        .d_underflow(occ$d_underflow),
+        .same_key(occ$same_key)
+    );
+    pfc_paper__ingress$decision decision(
+        .clock(clock),
+        .reset(decision$reset),
+        .e_valid(decision$e_valid),
+        .e_key(decision$e_key),
+        .e_b(decision$e_b),
+        .d_valid(decision$d_valid),
+        .d_key(decision$d_key),
+        .d_b(decision$d_b),
+        .same(decision$same),
+        .xoff_thr(decision$xoff_thr),
+        .xon_thr(decision$xon_thr),
+        .xoff(decision$xoff),
+        .xoff_next(decision$xoff_next),
+        .xoff_event(decision$xoff_event),
+        .xoff_key(decision$xoff_key),
+        .xon_event(decision$xon_event),
+        .xon_key(decision$xon_key)
+    );
+    pfc_paper__ingress$thr_xoff_q thr_xoff_q(
+        .d(thr_xoff_q$d),
+        .q(thr_xoff_q$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$thr_xon_q thr_xon_q(
+        .d(thr_xon_q$d),
+        .q(thr_xon_q$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        thr_xoff_q$d = thr_xoff_q$q;
+        thr_xon_q$d = thr_xon_q$q;
+        occ$reset = reset;
+        occ$enq_valid = enq_valid;
+        occ$enq_key = enq_key;
+        occ$enq_len = enq_len;
+        occ$deq_valid = deq_valid;
+        occ$deq_key = deq_key;
+        occ$deq_len = deq_len;
+        occ$max = max;
+        thr_xoff_q$d = xoff_thr;
+        thr_xon_q$d = xon_thr;
+        decision$reset = reset;
+        decision$e_valid = occ$e_valid;
+        decision$e_key = occ$e_key;
+        decision$e_b = occ$e_b1;
+        decision$d_valid = occ$d_valid;
+        decision$d_key = occ$d_key;
+        decision$d_b = occ$d_b1;
+        decision$same = occ$same_key;
+        decision$xoff_thr = thr_xoff_q$q;
+        decision$xon_thr = thr_xon_q$q;
+        xoff = decision$xoff;
+        xoff_next = decision$xoff_next;
+        drop = occ$e_drop;
+        underflow = occ$d_underflow;
+        xoff_event = decision$xoff_event;
+        e_key = decision$xoff_key;
+        xon_event = decision$xon_event;
+        d_key = decision$xon_key;
+    end
+
+endmodule // pfc_paper__ingress
+
+
+module pfc_paper__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same,xoff_thr,xon_thr,xoff,xoff_next,xoff_event,xoff_key,xon_event,xon_key);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  e_valid;
+    input wire  [7:0] e_key;
+    input wire  [31:0] e_b;
+    input wire  d_valid;
+    input wire  [7:0] d_key;
+    input wire  [31:0] d_b;
+    input wire  same;
+    input wire  [31:0] xoff_thr;
+    input wire  [31:0] xon_thr;
+    output reg  [255:0] xoff;
+    output reg  [255:0] xoff_next;
+    output reg  xoff_event;
+    output reg  [7:0] xoff_key;
+    output reg  xon_event;
+    output reg  [7:0] xon_key;
+
+    // Constant declarations
+    localparam  one_k = 256'h1;
+
+    // Stub signals
+    reg  [255:0] state$d;
+    wire  [255:0] state$q;
     reg  st_e_valid$d;
     wire  st_e_valid$q;
     reg  [7:0] st_e_key$d;
@@ -1201,82 +1328,52 @@ module pfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [255:0] set;
 
     // Sub module instances
-    pfc_paper__ingress$occ occ(
-        .clock(clock),
-        .reset(occ$reset),
-        .enq_valid(occ$enq_valid),
-        .enq_key(occ$enq_key),
-        .enq_len(occ$enq_len),
-        .deq_valid(occ$deq_valid),
-        .deq_key(occ$deq_key),
-        .deq_len(occ$deq_len),
-        .max(occ$max),
-        .e_valid(occ$e_valid),
-        .e_key(occ$e_key),
-        .e_b1(occ$e_b1),
-        .e_drop(occ$e_drop),
-        .d_valid(occ$d_valid),
-        .d_key(occ$d_key),
-        .d_b1(occ$d_b1),
-        .d_underflow(occ$d_underflow),
-        .same_key(occ$same_key)
-    );
-    pfc_paper__ingress$state state(
+    pfc_paper__ingress$decision$state state(
         .d(state$d),
         .q(state$q),
         .clock(clock)
     );
-    pfc_paper__ingress$thr_xoff_q thr_xoff_q(
-        .d(thr_xoff_q$d),
-        .q(thr_xoff_q$q),
-        .clock(clock)
-    );
-    pfc_paper__ingress$thr_xon_q thr_xon_q(
-        .d(thr_xon_q$d),
-        .q(thr_xon_q$q),
-        .clock(clock)
-    );
-    pfc_paper__ingress$st_e_valid st_e_valid(
+    pfc_paper__ingress$decision$st_e_valid st_e_valid(
         .d(st_e_valid$d),
         .q(st_e_valid$q),
         .clock(clock)
     );
-    pfc_paper__ingress$st_e_key st_e_key(
+    pfc_paper__ingress$decision$st_e_key st_e_key(
         .d(st_e_key$d),
         .q(st_e_key$q),
         .clock(clock)
     );
-    pfc_paper__ingress$st_e_b st_e_b(
+    pfc_paper__ingress$decision$st_e_b st_e_b(
         .d(st_e_b$d),
         .q(st_e_b$q),
         .clock(clock)
     );
-    pfc_paper__ingress$st_d_valid st_d_valid(
+    pfc_paper__ingress$decision$st_d_valid st_d_valid(
         .d(st_d_valid$d),
         .q(st_d_valid$q),
         .clock(clock)
     );
-    pfc_paper__ingress$st_d_key st_d_key(
+    pfc_paper__ingress$decision$st_d_key st_d_key(
         .d(st_d_key$d),
         .q(st_d_key$q),
         .clock(clock)
     );
-    pfc_paper__ingress$st_d_b st_d_b(
+    pfc_paper__ingress$decision$st_d_b st_d_b(
         .d(st_d_b$d),
         .q(st_d_b$q),
         .clock(clock)
     );
-    pfc_paper__ingress$st_same st_same(
+    pfc_paper__ingress$decision$st_same st_same(
         .d(st_same$d),
         .q(st_same$q),
         .clock(clock)
     );
-    pfc_paper__ingress$st_xoff_thr st_xoff_thr(
+    pfc_paper__ingress$decision$st_xoff_thr st_xoff_thr(
         .d(st_xoff_thr$d),
         .q(st_xoff_thr$q),
         .clock(clock)
     );
-    pfc_paper__ingress$st_xon_thr st_xon_thr(
+    pfc_paper__ingress$decision$st_xon_thr st_xon_thr(
         .d(st_xon_thr$d),
         .q(st_xon_thr$q),
         .clock(clock)
@@ -1285,8 +1382,6 @@ module pfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     // Update code
     always @(*) begin
         state$d = state$q;
-        thr_xoff_q$d = thr_xoff_q$q;
-        thr_xon_q$d = thr_xon_q$q;
         st_e_valid$d = st_e_valid$q;
         st_e_key$d = st_e_key$q;
         st_e_b$d = st_e_b$q;
@@ -1296,25 +1391,15 @@ module pfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         st_same$d = st_same$q;
         st_xoff_thr$d = st_xoff_thr$q;
         st_xon_thr$d = st_xon_thr$q;
-        occ$reset = reset;
-        occ$enq_valid = enq_valid;
-        occ$enq_key = enq_key;
-        occ$enq_len = enq_len;
-        occ$deq_valid = deq_valid;
-        occ$deq_key = deq_key;
-        occ$deq_len = deq_len;
-        occ$max = max;
-        thr_xoff_q$d = xoff_thr;
-        thr_xon_q$d = xon_thr;
-        st_e_valid$d = occ$e_valid & ~reset;
-        st_e_key$d = occ$e_key;
-        st_e_b$d = occ$e_b1;
-        st_d_valid$d = occ$d_valid & ~reset;
-        st_d_key$d = occ$d_key;
-        st_d_b$d = occ$d_b1;
-        st_same$d = occ$same_key;
-        st_xoff_thr$d = thr_xoff_q$q;
-        st_xon_thr$d = thr_xon_q$q;
+        st_e_valid$d = e_valid & ~reset;
+        st_e_key$d = e_key;
+        st_e_b$d = e_b;
+        st_d_valid$d = d_valid & ~reset;
+        st_d_key$d = d_key;
+        st_d_b$d = d_b;
+        st_same$d = same;
+        st_xoff_thr$d = xoff_thr;
+        st_xon_thr$d = xon_thr;
         xo_d_old = state$q[st_d_key$q];
         xo_d1 = xo_d_old & ~(st_d_b$q <= st_xon_thr$q);
         xo_e_old = state$q[st_e_key$q];
@@ -1353,15 +1438,203 @@ module pfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         end
         xoff = state$q;
         xoff_next = state$d;
-        drop = occ$e_drop;
-        underflow = occ$d_underflow;
         xoff_event = st_e_valid$q & ~xo_e_old & xo_e1;
-        e_key = st_e_key$q;
+        xoff_key = st_e_key$q;
         xon_event = st_d_valid$q & xo_d_old & ~d_final;
-        d_key = st_d_key$q;
+        xon_key = st_d_key$q;
     end
 
-endmodule // pfc_paper__ingress
+endmodule // pfc_paper__ingress$decision
+
+
+module pfc_paper__ingress$decision$st_d_b(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_d_b
+
+
+module pfc_paper__ingress$decision$st_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_d_key
+
+
+module pfc_paper__ingress$decision$st_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_d_valid
+
+
+module pfc_paper__ingress$decision$st_e_b(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_e_b
+
+
+module pfc_paper__ingress$decision$st_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_e_key
+
+
+module pfc_paper__ingress$decision$st_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_e_valid
+
+
+module pfc_paper__ingress$decision$st_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_same
+
+
+module pfc_paper__ingress$decision$st_xoff_thr(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_xoff_thr
+
+
+module pfc_paper__ingress$decision$st_xon_thr(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$st_xon_thr
+
+
+module pfc_paper__ingress$decision$state(d,q,clock);
+
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$state
 
 
 module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key);
@@ -2967,196 +3240,6 @@ module pfc_paper__ingress$occ$w_e_valid(d,q,clock);
     end
 
 endmodule // pfc_paper__ingress$occ$w_e_valid
-
-
-module pfc_paper__ingress$st_d_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_d_b
-
-
-module pfc_paper__ingress$st_d_key(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_d_key
-
-
-module pfc_paper__ingress$st_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_d_valid
-
-
-module pfc_paper__ingress$st_e_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_e_b
-
-
-module pfc_paper__ingress$st_e_key(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_e_key
-
-
-module pfc_paper__ingress$st_e_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_e_valid
-
-
-module pfc_paper__ingress$st_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_same
-
-
-module pfc_paper__ingress$st_xoff_thr(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_xoff_thr
-
-
-module pfc_paper__ingress$st_xon_thr(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$st_xon_thr
-
-
-module pfc_paper__ingress$state(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$state
 
 
 module pfc_paper__ingress$thr_xoff_q(d,q,clock);

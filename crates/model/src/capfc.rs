@@ -11,8 +11,8 @@
 //! edge n + 1, in this order, each seeing the results of the previous ones:
 //! 1. the frame generator sends the frame of this edge and the refresh timer ticks, both from
 //!    D as it was before the edge;
-//! 2. ingress dequeue, then ingress enqueue: occupancy and I, exactly as PFC and at PFC's
-//!    latencies (`in_drop` at `pfc::DROP_LATENCY`, I changes at `pfc::REQUEST_LATENCY`);
+//! 2. ingress dequeue, then ingress enqueue: occupancy and I, as PFC's logic decides them
+//!    (`in_drop` at [`IN_DROP_LATENCY`], I changes at [`I_LATENCY`]);
 //! 3. egress dequeue: occupancy B; B <= WARN resets the counters of (o, p), B <= XON clears
 //!    its E bits, and either drops a pending calibration request of (o, p) and cancels a
 //!    running one;
@@ -43,7 +43,7 @@
 //! `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
 use crate::config::parse_toml;
-use crate::pfc::{self, Event, FrameGen, Ingress, IngressEdge, Occupancy, PauseState, Thresholds};
+use crate::pfc::{Event, FrameGen, Ingress, IngressEdge, Occupancy, PauseState, Thresholds};
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
 use switchcraft_core::InputError;
@@ -590,10 +590,16 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
 /// flagged counters, at least 3. Plain PFC sets and clears no E bits, so only ingress events
 /// move D: their frames come after the occupancy and I, 3 edges; with E, an egress event's E
 /// change moves D and its frame comes 2 edges after it.
+/// Edges from an ingress event to its `in_drop` and underflow flag, and to its I change: PFC's
+/// ingress logic on the single-stage occupancy (occupancy, then the XOFF/XON decision). PFC
+/// itself runs a pipelined occupancy (`pfc::DROP_LATENCY`, `pfc::REQUEST_LATENCY`).
+pub const IN_DROP_LATENCY: u32 = 1;
+pub const I_LATENCY: u32 = 2;
+
 fn output_latencies(policy: Policy) -> Vec<(&'static str, u32)> {
-    let mut buses = vec![("in", pfc::DROP_LATENCY), ("eg", 1), ("csr", 0)];
+    let mut buses = vec![("in", IN_DROP_LATENCY), ("eg", 1), ("csr", 0)];
     match policy {
-        Policy::PfcOnly => buses.push(("frame", pfc::REQUEST_LATENCY + 1)),
+        Policy::PfcOnly => buses.push(("frame", I_LATENCY + 1)),
         Policy::StopMax => buses.extend([("eset", 1), ("eclr", 1), ("frame", 2)]),
         Policy::StopCalibrate => buses.extend([("eset", 3), ("eclr", 1), ("frame", 2)]),
     }
@@ -740,8 +746,8 @@ pub struct Capfc {
     schema: PortSchema,
     csr: CsrFile,
     ingress: Ingress,
-    /// Each edge's ingress results until PFC's occupancy stages report them (`in_drop`, the
-    /// underflow flag), and until its decision stage turns them into I changes. The first edge
+    /// Each edge's ingress results until the occupancy stage reports them (`in_drop`, the
+    /// underflow flag), and until the decision stage turns them into I changes. The first edge
     /// of each is this model's input stage.
     in_stage: DelayLine<IngressEdge>,
     i_stage: DelayLine<IngressEdge>,
@@ -785,8 +791,8 @@ impl Capfc {
             schema: port_schema(cfg),
             csr: CsrFile::new(&regmap(cfg)),
             ingress: Ingress::new(cfg.ports, cfg.priorities),
-            in_stage: DelayLine::new(pfc::DROP_LATENCY - 1),
-            i_stage: DelayLine::new(pfc::REQUEST_LATENCY - 1),
+            in_stage: DelayLine::new(IN_DROP_LATENCY - 1),
+            i_stage: DelayLine::new(I_LATENCY - 1),
             i: PauseState::new(cfg.ports),
             egress: Occupancy::new(cfg.ports, cfg.priorities),
             frames: FrameGen::new(cfg.ports),

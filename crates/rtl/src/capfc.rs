@@ -2,8 +2,10 @@
 //!
 //! Contract and cycle semantics: docs/blocks/capfc.md and crates/model/src/capfc.rs. Keys are
 //! `{port, priority}` with the configured priority bits (1..=3), as in PFC. The core reuses
-//! PFC's ingress logic ([`Ingress`]), its occupancy RAMs for the egress queues ([`Occupancy`])
-//! and its frame generator ([`FrameGen`]), and adds three stages named after the model's
+//! PFC's ingress logic on the single-stage occupancy ([`Occupancy`] and [`PauseDecision`]; PFC
+//! itself runs the pipelined one, which costs more cells than CaPFC's `fpga` preset has left
+//! and would not lift its clock, set by the stages below), the same occupancy RAMs for the
+//! egress queues and PFC's frame generator ([`FrameGen`]), and adds three stages named after the model's
 //! functions, all at initiation interval 1:
 //! * [`Counters`]: the per-input arrival counters and Stop-Max's running maximum per egress key,
 //!   whose RAM read port also serves CSR inspections and calibration requests;
@@ -19,8 +21,8 @@ mod decision;
 
 use crate::csr_bank::{self, CsrBank};
 use crate::pfc::frame_gen::FrameGen;
-use crate::pfc::ingress::Ingress;
 use crate::pfc::occupancy::Occupancy;
+use crate::pfc::pause_decision::PauseDecision;
 use calibrate::Calibrate;
 use counters::Counters;
 use decision::Decision;
@@ -89,7 +91,9 @@ pub struct CapfcCore<
     pub frame_quanta: Signal<Out, Bits<16>>,
     pub csr_rdata: Signal<Out, Bits<32>>,
 
-    pub ingress: Ingress<KB, K>,
+    pub ingress: Occupancy<KB, K>,
+    /// I per ingress key: PFC's XOFF/XON decision on the ingress occupancy.
+    pub in_pause: PauseDecision<KB, K>,
     pub egress: Occupancy<KB, K>,
     pub counters: Counters<PB, PP, K, KB, W>,
     pub calibrate: Calibrate<PB, PP, K, KB, W>,
@@ -217,7 +221,8 @@ impl<
             frame_pause: Default::default(),
             frame_quanta: Default::default(),
             csr_rdata: Default::default(),
-            ingress: Ingress::new(cfg.occupancy_bits as usize),
+            ingress: Occupancy::new(cfg.occupancy_bits as usize),
+            in_pause: Default::default(),
             egress: Occupancy::new(cfg.occupancy_bits as usize),
             counters: Counters::new(cfg),
             calibrate: Calibrate::new(cfg),
@@ -311,12 +316,21 @@ impl<
             << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.in_deq_prio.val()) & self.prio_mask.val());
         self.ingress.deq_len.next = self.in_deq_len.val();
-        self.ingress.xoff_thr.next = self
+        self.in_pause.clock.next = self.clock.val();
+        self.in_pause.reset.next = self.reset.val();
+        self.in_pause.e_valid.next = self.ingress.e_valid.val();
+        self.in_pause.e_key.next = self.ingress.e_key.val();
+        self.in_pause.e_b.next = self.ingress.e_b1.val();
+        self.in_pause.d_valid.next = self.ingress.d_valid.val();
+        self.in_pause.d_key.next = self.ingress.d_key.val();
+        self.in_pause.d_b.next = self.ingress.d_b1.val();
+        self.in_pause.same.next = self.ingress.same_key.val();
+        self.in_pause.xoff_thr.next = self
             .csr
             .value
             .val()
             .get_bits::<32>(self.at_in_xoff.val().index());
-        self.ingress.xon_thr.next = self
+        self.in_pause.xon_thr.next = self
             .csr
             .value
             .val()
@@ -426,8 +440,8 @@ impl<
         self.decision.cal_valid.next = self.calibrate.result.val();
         self.decision.cal_key.next = self.calibrate.cal_key.val();
         self.decision.cal_flags.next = self.calibrate.flags.val();
-        self.decision.xoff.next = self.ingress.xoff.val();
-        self.decision.xoff_next.next = self.ingress.xoff_next.val();
+        self.decision.xoff.next = self.in_pause.xoff.val();
+        self.decision.xoff_next.next = self.in_pause.xoff_next.val();
         self.decision.next_clear_key.next = self.egress.deq_key.val();
         self.decision.next_max_key.next = self.counters.key_next.val();
         self.decision.next_cal_key.next = self.calibrate.cal_key_next.val();
@@ -454,7 +468,7 @@ impl<
             .get_bits::<16>(self.at_refresh.val().index());
 
         // ---- Drops.
-        self.o_in_drop.d.next = self.ingress.drop.val();
+        self.o_in_drop.d.next = self.ingress.e_drop.val();
         self.o_eg_drop.d.next = self.egress.e_drop.val();
 
         // ---- CSR bus: read the value before the edge; writes apply at the edge.
@@ -480,7 +494,7 @@ impl<
             | (bit_cast::<CSR_BITS, 16>(self.decision.inspect_state.val())
                 << self.at_inspect_state.val());
         self.err_set.next = 0.into();
-        if self.ingress.underflow.val() {
+        if self.ingress.d_underflow.val() {
             self.err_set.next = self.err_set.val() | self.err_in_underflow.val();
         }
         if self.egress.d_underflow.val() {
@@ -657,10 +671,10 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
             Waiver {
                 rule: "UNUSEDSIGNAL",
                 signals: &[
-                    "ingress$xoff_event",
-                    "ingress$xon_event",
-                    "ingress$e_key",
-                    "ingress$d_key",
+                    "in_pause$xoff_event",
+                    "in_pause$xon_event",
+                    "in_pause$xoff_key",
+                    "in_pause$xon_key",
                     "egress$e_key",
                     "egress$same_key",
                     "max_eff",

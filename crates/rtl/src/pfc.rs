@@ -24,6 +24,7 @@ pub mod ingress;
 pub mod occupancy;
 pub mod occupancy_pipeline;
 pub mod occupancy_update;
+pub mod pause_decision;
 
 use crate::csr_bank::{self, CsrBank};
 use frame_gen::FrameGen;

@@ -1,0 +1,186 @@
+//! The XOFF/XON decision stage of PFC's ingress logic (spec §2.3: `>=` XOFF sets on enqueue,
+//! `<=` XON clears on dequeue), shared by PFC's pipelined [`super::ingress::Ingress`] and
+//! CaPFC's single-stage ingress. It takes one edge's occupancy results in the cycle they are
+//! computed, with the thresholds of the events' own edge, registers them, decides in the next
+//! cycle, and updates the XOFF vector at the edge after. It reads and writes only the XOFF
+//! flip-flops, whose update completes in its own cycle, so back-to-back decisions on one key
+//! need no forwarding, and the occupancy stages do not read the pause state at all.
+
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct PauseDecision<const KB: usize, const K: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    // Cycle m: one edge's occupancy results, and the thresholds of the events' edge.
+    pub e_valid: Signal<In, Bit>,
+    pub e_key: Signal<In, Bits<KB>>,
+    /// Occupancy after the enqueue.
+    pub e_b: Signal<In, Bits<32>>,
+    pub d_valid: Signal<In, Bit>,
+    pub d_key: Signal<In, Bits<KB>>,
+    /// Occupancy after the dequeue.
+    pub d_b: Signal<In, Bits<32>>,
+    /// Both events are valid and name one key.
+    pub same: Signal<In, Bit>,
+    pub xoff_thr: Signal<In, Bits<32>>,
+    pub xon_thr: Signal<In, Bits<32>>,
+
+    /// Keys in XOFF before the next edge, and after it.
+    pub xoff: Signal<Out, Bits<K>>,
+    pub xoff_next: Signal<Out, Bits<K>>,
+    // Cycle m + 1: the decisions on the results given in cycle m.
+    /// The enqueue's key enters XOFF over the edge.
+    pub xoff_event: Signal<Out, Bit>,
+    pub xoff_key: Signal<Out, Bits<KB>>,
+    /// The dequeue's key leaves XOFF over the edge.
+    pub xon_event: Signal<Out, Bit>,
+    pub xon_key: Signal<Out, Bits<KB>>,
+
+    state: DFF<Bits<K>>,
+    st_e_valid: DFF<Bit>,
+    st_e_key: DFF<Bits<KB>>,
+    st_e_b: DFF<Bits<32>>,
+    st_d_valid: DFF<Bit>,
+    st_d_key: DFF<Bits<KB>>,
+    st_d_b: DFF<Bits<32>>,
+    st_same: DFF<Bit>,
+    st_xoff_thr: DFF<Bits<32>>,
+    st_xon_thr: DFF<Bits<32>>,
+    one_k: Constant<Bits<K>>,
+    xo_d_old: Signal<Local, Bit>,
+    xo_d1: Signal<Local, Bit>,
+    xo_e_old: Signal<Local, Bit>,
+    xo_e_base: Signal<Local, Bit>,
+    xo_e1: Signal<Local, Bit>,
+    d_final: Signal<Local, Bit>,
+    e_onehot: Signal<Local, Bits<K>>,
+    d_onehot: Signal<Local, Bits<K>>,
+    touched: Signal<Local, Bits<K>>,
+    set: Signal<Local, Bits<K>>,
+}
+
+impl<const KB: usize, const K: usize> Default for PauseDecision<KB, K> {
+    fn default() -> Self {
+        PauseDecision {
+            clock: Default::default(),
+            reset: Default::default(),
+            e_valid: Default::default(),
+            e_key: Default::default(),
+            e_b: Default::default(),
+            d_valid: Default::default(),
+            d_key: Default::default(),
+            d_b: Default::default(),
+            same: Default::default(),
+            xoff_thr: Default::default(),
+            xon_thr: Default::default(),
+            xoff: Default::default(),
+            xoff_next: Default::default(),
+            xoff_event: Default::default(),
+            xoff_key: Default::default(),
+            xon_event: Default::default(),
+            xon_key: Default::default(),
+            state: Default::default(),
+            st_e_valid: Default::default(),
+            st_e_key: Default::default(),
+            st_e_b: Default::default(),
+            st_d_valid: Default::default(),
+            st_d_key: Default::default(),
+            st_d_b: Default::default(),
+            st_same: Default::default(),
+            st_xoff_thr: Default::default(),
+            st_xon_thr: Default::default(),
+            one_k: Constant::new(1u64.into()),
+            xo_d_old: Default::default(),
+            xo_d1: Default::default(),
+            xo_e_old: Default::default(),
+            xo_e_base: Default::default(),
+            xo_e1: Default::default(),
+            d_final: Default::default(),
+            e_onehot: Default::default(),
+            d_onehot: Default::default(),
+            touched: Default::default(),
+            set: Default::default(),
+        }
+    }
+}
+
+impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
+    // `!(b <= xon)` is the spec's "not at or below XON" and the shape the checked-in Verilog
+    // (and its synthesis results) came from.
+    #[allow(clippy::nonminimal_bool)]
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            st_e_valid,
+            st_e_key,
+            st_e_b,
+            st_d_valid,
+            st_d_key,
+            st_d_b,
+            st_same,
+            st_xoff_thr,
+            st_xon_thr
+        );
+        // Edge m + 1: the results move into the stage, with their thresholds.
+        self.st_e_valid.d.next = self.e_valid.val() & !self.reset.val();
+        self.st_e_key.d.next = self.e_key.val();
+        self.st_e_b.d.next = self.e_b.val();
+        self.st_d_valid.d.next = self.d_valid.val() & !self.reset.val();
+        self.st_d_key.d.next = self.d_key.val();
+        self.st_d_b.d.next = self.d_b.val();
+        self.st_same.d.next = self.same.val();
+        self.st_xoff_thr.d.next = self.xoff_thr.val();
+        self.st_xon_thr.d.next = self.xon_thr.val();
+
+        // Cycle m + 1. Dequeue first: XON at or below the threshold.
+        self.xo_d_old.next = self.state.q.val().get_bit(self.st_d_key.q.val().index());
+        self.xo_d1.next = self.xo_d_old.val() & !(self.st_d_b.q.val() <= self.st_xon_thr.q.val());
+        // Then enqueue, on top of the dequeue when both name one key.
+        self.xo_e_old.next = self.state.q.val().get_bit(self.st_e_key.q.val().index());
+        if self.st_same.q.val() {
+            self.xo_e_base.next = self.xo_d1.val();
+        } else {
+            self.xo_e_base.next = self.xo_e_old.val();
+        }
+        self.xo_e1.next = self.xo_e_base.val() | (self.st_e_b.q.val() >= self.st_xoff_thr.q.val());
+        if self.st_same.q.val() {
+            self.d_final.next = self.xo_e1.val();
+        } else {
+            self.d_final.next = self.xo_d1.val();
+        }
+
+        // Edge m + 2: the XOFF bits of the decided keys take their final values.
+        self.e_onehot.next = self.one_k.val() << self.st_e_key.q.val();
+        self.d_onehot.next = self.one_k.val() << self.st_d_key.q.val();
+        self.touched.next = 0.into();
+        self.set.next = 0.into();
+        if self.st_e_valid.q.val() {
+            self.touched.next = self.e_onehot.val();
+            if self.xo_e1.val() {
+                self.set.next = self.e_onehot.val();
+            }
+        }
+        if self.st_d_valid.q.val() {
+            self.touched.next = self.touched.val() | self.d_onehot.val();
+            if self.d_final.val() {
+                self.set.next = self.set.val() | self.d_onehot.val();
+            }
+        }
+        self.state.d.next = (self.state.q.val() & !self.touched.val()) | self.set.val();
+        if self.reset.val() {
+            self.state.d.next = 0.into();
+        }
+
+        self.xoff.next = self.state.q.val();
+        self.xoff_next.next = self.state.d.val();
+        self.xoff_event.next = self.st_e_valid.q.val() & !self.xo_e_old.val() & self.xo_e1.val();
+        self.xoff_key.next = self.st_e_key.q.val();
+        self.xon_event.next = self.st_d_valid.q.val() & self.xo_d_old.val() & !self.d_final.val();
+        self.xon_key.next = self.st_d_key.q.val();
+    }
+}

@@ -7,6 +7,7 @@ use common::cli::{assert_bad_input, sc, stderr, stdout};
 use common::scratch::ScratchDir;
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use switchcraft_model::pfc::REQUEST_LATENCY;
 
 fn tmp(name: &str) -> ScratchDir {
     ScratchDir::new("cli", name)
@@ -93,28 +94,32 @@ fn cli_generated_files_lint_clean_in_any_directory() {
 #[test]
 fn cli_simulate_writes_trace_and_vcd() {
     let d = tmp("sim");
-    let stim = "{\"enq_valid\":1,\"enq_port\":1,\"enq_prio\":1,\"enq_len\":1000}\n{}\n{}\n{}\n{\"csr_addr\":0}\n";
+    // The PAUSE frame follows the request by one edge; one more edge reads the ID register.
+    let (request, frame) = (REQUEST_LATENCY as usize, REQUEST_LATENCY as usize + 1);
+    let mut stim = "{\"enq_valid\":1,\"enq_port\":1,\"enq_prio\":1,\"enq_len\":1000}\n".to_string();
+    stim += &"{}\n".repeat(frame);
+    stim += "{\"csr_addr\":0}\n";
     let vcd = d.join("w.vcd");
-    let (o, out) = simulate_with(&d, GOOD_TOML, stim, &["--vcd", vcd.to_str().unwrap()]);
+    let (o, out) = simulate_with(&d, GOOD_TOML, &stim, &["--vcd", vcd.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 5);
-    // XOFF = 1000 reached: request two edges later, PAUSE frame the edge after.
+    assert_eq!(lines.len(), frame + 2);
+    // XOFF = 1000 reached: the request at its declared latency, the PAUSE frame the edge after.
     assert_eq!(
         (
-            lines[2]["xoff_valid"].as_u64(),
-            lines[2]["xoff_port"].as_u64()
+            lines[request]["xoff_valid"].as_u64(),
+            lines[request]["xoff_port"].as_u64()
         ),
         (Some(1), Some(1))
     );
-    assert_eq!(lines[3]["frame_valid"], 1);
-    assert_eq!(lines[3]["frame_pause"], 2);
-    assert_eq!(lines[3]["frame_quanta"], 4660);
-    assert_eq!(lines[4]["csr_rdata"], 0x5046_4301u64);
+    assert_eq!(lines[frame]["frame_valid"], 1);
+    assert_eq!(lines[frame]["frame_pause"], 2);
+    assert_eq!(lines[frame]["frame_quanta"], 4660);
+    assert_eq!(lines[frame + 1]["csr_rdata"], 0x5046_4301u64);
     assert!(std::fs::read_to_string(&vcd)
         .unwrap()
         .contains("$scope module pfc $end"));
@@ -362,7 +367,7 @@ fn regmap_c_header_is_the_generated_header() {
     .expect("rtl/pfc/pfc_tiny_csr.h");
     let body = |h: &str| h.lines().skip(1).collect::<Vec<_>>().join("\n");
     assert!(
-        printed.contains("#define PFC_TINY_XOFF_LATENCY 2u"),
+        printed.contains(&format!("#define PFC_TINY_XOFF_LATENCY {REQUEST_LATENCY}u")),
         "{printed}"
     );
     assert_eq!(body(&printed), body(&written));

@@ -34,7 +34,7 @@ impl<T: Copy + Default> DelayLine<T> {
     }
 
     /// Pushes this edge's value and returns the one pushed `depth` edges ago.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, value: T) -> T {
         let Some(slot) = self.slots.get_mut(self.head) else {
             return value;

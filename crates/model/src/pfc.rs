@@ -540,10 +540,6 @@ impl PauseState {
         self.0[port] >> prio & 1 == 1
     }
 
-    pub fn set(&mut self, port: usize, prio: usize, on: bool) {
-        self.0[port] = self.0[port] & !(1 << prio) | u8::from(on) << prio;
-    }
-
     /// Sets the bit when `cond` holds, without a branch.
     #[inline]
     pub fn set_when(&mut self, port: usize, prio: usize, cond: bool) {
@@ -562,10 +558,10 @@ impl PauseState {
         let key = |(port, prio): (u8, u8)| (usize::from(port), usize::from(prio));
         let (xoff, xon) = (edge.xoff.map(key), edge.xon.map(key));
         if let Some((port, prio)) = xoff {
-            self.set(port, prio, true);
+            self.set_when(port, prio, true);
         }
         if let Some((port, prio)) = xon {
-            self.set(port, prio, false);
+            self.clear_when(port, prio, true);
         }
         xoff.into_iter().chain(xon)
     }

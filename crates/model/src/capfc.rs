@@ -741,16 +741,22 @@ struct Calibration {
     cut: u64,
 }
 
+/// Adds `key` to the ingress keys whose D may change on this edge.
+fn touch(d_touched: &mut Vec<usize>, key: usize) {
+    if !d_touched.contains(&key) {
+        d_touched.push(key);
+    }
+}
+
 pub struct Capfc {
     cfg: CapfcConfig,
     schema: PortSchema,
     csr: CsrFile,
     ingress: Ingress,
-    /// Each edge's ingress results until the occupancy stage reports them (`in_drop`, the
-    /// underflow flag), and until the decision stage turns them into I changes. The first edge
-    /// of each is this model's input stage.
-    in_stage: DelayLine<IngressEdge>,
-    i_stage: DelayLine<IngressEdge>,
+    /// Each edge's ingress results, until the occupancy stage reports them (`in_drop`, the
+    /// underflow flag) and the decision stage turns them into I changes. This model's input
+    /// stage is the first edge of each latency.
+    ingress_results: DelayLine<IngressEdge>,
     /// I per ingress port, bit = priority, as the decision stage has set it.
     i: PauseState,
     egress: Occupancy,
@@ -791,8 +797,7 @@ impl Capfc {
             schema: port_schema(cfg),
             csr: CsrFile::new(&regmap(cfg)),
             ingress: Ingress::new(cfg.ports, cfg.priorities),
-            in_stage: DelayLine::new(IN_DROP_LATENCY - 1),
-            i_stage: DelayLine::new(I_LATENCY - 1),
+            ingress_results: DelayLine::new(),
             i: PauseState::new(cfg.ports),
             egress: Occupancy::new(cfg.ports, cfg.priorities),
             frames: FrameGen::new(cfg.ports),
@@ -926,9 +931,7 @@ impl Capfc {
     }
 
     fn touch_d(&mut self, key: usize) {
-        if !self.d_touched.contains(&key) {
-            self.d_touched.push(key);
-        }
+        touch(&mut self.d_touched, key);
     }
 
     /// One edge of the calibration engine; returns (key, flags) when it finishes.
@@ -1011,8 +1014,7 @@ impl CycleModel for Capfc {
     fn reset(&mut self) {
         self.csr.reset();
         self.ingress.reset();
-        self.in_stage.reset();
-        self.i_stage.reset();
+        self.ingress_results.reset();
         self.i.reset();
         self.egress.reset();
         self.frames.reset();
@@ -1072,13 +1074,14 @@ impl CycleModel for Capfc {
         };
         let edge = self.ingress.apply(self.in_deq, self.in_enq, thr);
         err |= u64::from(edge.bad_index) * ERR_INDEX;
-        let occupied = self.in_stage.push(edge);
+        self.ingress_results.push(edge);
+        let occupied = self.ingress_results.tap(IN_DROP_LATENCY - 1);
         out.in_drop = occupied.drop.into();
         err |= u64::from(occupied.underflow) * ERR_IN_UNDERFLOW;
-        let decided = self.i_stage.push(edge);
-        for (port, prio) in self.i.follow(&decided) {
-            self.touch_d(port * n + prio);
-        }
+        let decided = self.ingress_results.tap(I_LATENCY - 1);
+        let d_touched = &mut self.d_touched;
+        self.i
+            .follow(&decided, |port, prio| touch(d_touched, port * n + prio));
 
         // 3. Egress dequeue: reset the counters at WARN, clear E at XON.
         let (warn, xon) = (self.csr.get(reg::EG_WARN), self.csr.get(reg::EG_XON));

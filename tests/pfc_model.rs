@@ -3,13 +3,14 @@
 
 use switchcraft_core::CycleModel;
 use switchcraft_model::pfc::{
-    reg, Pfc, PfcConfig, PfcIn, PfcOut, DROP_LATENCY, ERR_INDEX, ERR_UNDERFLOW, ID_WORD,
-    REQUEST_LATENCY,
+    reg, Pfc, PfcConfig, PfcIn, PfcOut, DROP_LATENCY, ERR_INDEX, ERR_UNDERFLOW, FRAME_LATENCY,
+    ID_WORD, REQUEST_LATENCY,
 };
 
 /// The declared latencies as indices into a run's outputs (the event's edge is index 0).
 const DROP: usize = DROP_LATENCY as usize;
 const REQUEST: usize = REQUEST_LATENCY as usize;
+const FRAME: usize = FRAME_LATENCY as usize;
 
 fn cfg() -> PfcConfig {
     PfcConfig {
@@ -212,19 +213,19 @@ fn pfc_back_to_back_events_on_one_key_every_cycle_match_sequential_sum() {
 #[test]
 fn pfc_pause_frame_follows_xoff_with_quanta() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    let outs = run(&mut m, &[enq(2, 1, 1000)], REQUEST + 3);
+    let outs = run(&mut m, &[enq(2, 1, 1000)], FRAME + 2);
     assert_eq!(outs[REQUEST].xoff_valid, 1);
-    assert_eq!(
-        outs[REQUEST].frame_valid, 0,
-        "the frame follows the request by one edge"
+    assert!(
+        outs[..FRAME].iter().all(|o| o.frame_valid == 0),
+        "the frame follows the event by FRAME_LATENCY edges"
     );
-    let f = outs[REQUEST + 1];
+    let f = outs[FRAME];
     assert_eq!(f.frame_valid, 1);
     assert_eq!(f.frame_port, 2);
     assert_eq!(f.frame_class_enable, 0b10);
     assert_eq!(f.frame_pause, 0b10);
     assert_eq!(f.frame_quanta, 0x1234);
-    assert_eq!(outs[REQUEST + 2].frame_valid, 0, "one frame per change");
+    assert_eq!(outs[FRAME + 1].frame_valid, 0, "one frame per change");
 }
 
 #[test]
@@ -233,7 +234,7 @@ fn pfc_resume_frame_enables_the_class_with_zero_time() {
     apply(&mut m, enq(2, 0, 1000));
     apply(&mut m, enq(2, 1, 1000));
     m.step(&idle());
-    let f = run(&mut m, &[deq(2, 1, 1000)], REQUEST + 2)[REQUEST + 1];
+    let f = run(&mut m, &[deq(2, 1, 1000)], FRAME + 1)[FRAME];
     assert_eq!(f.frame_valid, 1);
     assert_eq!(f.frame_port, 2);
     assert_eq!(
@@ -261,9 +262,8 @@ fn pfc_refresh_resends_pause_every_period_while_xoff_holds() {
         }
     }
     assert_eq!(
-        frames[0],
-        REQUEST as u64 + 1,
-        "first PAUSE right after the XOFF request"
+        frames[0], FRAME as u64,
+        "first PAUSE at the declared frame latency"
     );
     for w in frames.windows(2) {
         assert!(w[1] - w[0] <= 20, "refresh gap {} > REFRESH", w[1] - w[0]);

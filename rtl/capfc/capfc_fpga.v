@@ -3905,8 +3905,8 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     wire  [7:0] dirty_new$q;
     reg  [7:0] rr_above$d;
     wire  [7:0] rr_above$q;
-    reg  [15:0] refresh_timer$d;
-    wire  [15:0] refresh_timer$q;
+    reg  [15:0] refresh_count$d;
+    wire  [15:0] refresh_count$q;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  [2:0] o_port$d;
@@ -3956,9 +3956,9 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         .q(rr_above$q),
         .clock(clock)
     );
-    capfc_fpga__frames$refresh_timer refresh_timer(
-        .d(refresh_timer$d),
-        .q(refresh_timer$q),
+    capfc_fpga__frames$refresh_count refresh_count(
+        .d(refresh_count$d),
+        .q(refresh_count$q),
         .clock(clock)
     );
     capfc_fpga__frames$o_valid o_valid(
@@ -3993,7 +3993,7 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
-        refresh_timer$d = refresh_timer$q;
+        refresh_count$d = refresh_count$q;
         o_valid$d = o_valid$q;
         o_port$d = o_port$q;
         o_class_enable$d = o_class_enable$q;
@@ -4083,14 +4083,14 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
             o_pause$d = g_paused[7:0];
             o_quanta$d = quanta;
         end
-        tick = (refresh_timer$q + one_16) >= refresh;
+        tick = refresh_count$q >= refresh;
         tick_keys = 16'h0;
         if (tick) begin
-            refresh_timer$d = 16'h0;
+            refresh_count$d = one_16;
             tick_keys = paused;
         end
         else begin
-            refresh_timer$d = refresh_timer$q + one_16;
+            refresh_count$d = refresh_count$q + one_16;
         end
         flipped = paused ^ paused_next;
         changed$d = (changed$q & ~g_keys) | flipped;
@@ -4115,7 +4115,7 @@ module capfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
             dirty_old$d = 8'h0;
             dirty_new$d = 8'h0;
             rr_above$d = port_ok;
-            refresh_timer$d = 16'h0;
+            refresh_count$d = one_16;
             o_valid$d = 1'b0;
             o_port$d = 3'h0;
             o_class_enable$d = 8'h0;
@@ -4279,7 +4279,7 @@ module capfc_fpga__frames$o_valid(d,q,clock);
 endmodule // capfc_fpga__frames$o_valid
 
 
-module capfc_fpga__frames$refresh_timer(d,q,clock);
+module capfc_fpga__frames$refresh_count(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4295,7 +4295,7 @@ module capfc_fpga__frames$refresh_timer(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__frames$refresh_timer
+endmodule // capfc_fpga__frames$refresh_count
 
 
 module capfc_fpga__frames$rr_above(d,q,clock);

@@ -6461,8 +6461,8 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     wire  [63:0] dirty_new$q;
     reg  [63:0] rr_above$d;
     wire  [63:0] rr_above$q;
-    reg  [15:0] refresh_timer$d;
-    wire  [15:0] refresh_timer$q;
+    reg  [15:0] refresh_count$d;
+    wire  [15:0] refresh_count$q;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  [5:0] o_port$d;
@@ -6512,9 +6512,9 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         .q(rr_above$q),
         .clock(clock)
     );
-    capfc_paper__frames$refresh_timer refresh_timer(
-        .d(refresh_timer$d),
-        .q(refresh_timer$q),
+    capfc_paper__frames$refresh_count refresh_count(
+        .d(refresh_count$d),
+        .q(refresh_count$q),
         .clock(clock)
     );
     capfc_paper__frames$o_valid o_valid(
@@ -6549,7 +6549,7 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
-        refresh_timer$d = refresh_timer$q;
+        refresh_count$d = refresh_count$q;
         o_valid$d = o_valid$q;
         o_port$d = o_port$q;
         o_class_enable$d = o_class_enable$q;
@@ -7031,14 +7031,14 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
             o_pause$d = g_paused[7:0];
             o_quanta$d = quanta;
         end
-        tick = (refresh_timer$q + one_16) >= refresh;
+        tick = refresh_count$q >= refresh;
         tick_keys = 512'h0;
         if (tick) begin
-            refresh_timer$d = 16'h0;
+            refresh_count$d = one_16;
             tick_keys = paused;
         end
         else begin
-            refresh_timer$d = refresh_timer$q + one_16;
+            refresh_count$d = refresh_count$q + one_16;
         end
         flipped = paused ^ paused_next;
         changed$d = (changed$q & ~g_keys) | flipped;
@@ -7119,7 +7119,7 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
             dirty_old$d = 64'h0;
             dirty_new$d = 64'h0;
             rr_above$d = port_ok;
-            refresh_timer$d = 16'h0;
+            refresh_count$d = one_16;
             o_valid$d = 1'b0;
             o_port$d = 6'h0;
             o_class_enable$d = 8'h0;
@@ -7283,7 +7283,7 @@ module capfc_paper__frames$o_valid(d,q,clock);
 endmodule // capfc_paper__frames$o_valid
 
 
-module capfc_paper__frames$refresh_timer(d,q,clock);
+module capfc_paper__frames$refresh_count(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -7299,7 +7299,7 @@ module capfc_paper__frames$refresh_timer(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_paper__frames$refresh_timer
+endmodule // capfc_paper__frames$refresh_count
 
 
 module capfc_paper__frames$rr_above(d,q,clock);

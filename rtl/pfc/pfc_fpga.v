@@ -2,7 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block pfc, instance pfc_fpga, top module pfc_fpga_top, config digest fnv1a64:f378ad97da926e3b
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): enq_drop 2,
-// xoff_* 3, xon_* 3, frame_* 4, csr_rdata 0.
+// xoff_* 3, xon_* 3, frame_* 5, csr_rdata 0.
 // A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.
 // Config:
 //   ports = 8
@@ -138,7 +138,6 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     reg  [31:0] ingress$xon_thr;
     reg  [31:0] ingress$max;
     wire  [31:0] ingress$xoff;
-    wire  [31:0] ingress$xoff_next;
     wire  ingress$drop;
     wire  ingress$underflow;
     wire  ingress$xoff_event;
@@ -170,6 +169,8 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     wire  e_bad$q;
     reg  d_bad$d;
     wire  d_bad$q;
+    reg  [31:0] paused_seen$d;
+    wire  [31:0] paused_seen$q;
     reg  bad_late$d;
     wire  bad_late$q;
     reg  o_drop$d;
@@ -208,7 +209,6 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .xon_thr(ingress$xon_thr),
         .max(ingress$max),
         .xoff(ingress$xoff),
-        .xoff_next(ingress$xoff_next),
         .drop(ingress$drop),
         .underflow(ingress$underflow),
         .xoff_event(ingress$xoff_event),
@@ -253,6 +253,11 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .q(d_bad$q),
         .clock(clock)
     );
+    pfc_fpga__paused_seen paused_seen(
+        .d(paused_seen$d),
+        .q(paused_seen$q),
+        .clock(clock)
+    );
     pfc_fpga__bad_late bad_late(
         .d(bad_late$d),
         .q(bad_late$q),
@@ -289,6 +294,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         e_bad$d = e_bad$q;
         d_bad$d = d_bad$q;
         bad_late$d = bad_late$q;
+        paused_seen$d = paused_seen$q;
         o_drop$d = o_drop$q;
         o_xoff_valid$d = o_xoff_valid$q;
         o_xoff_key$d = o_xoff_key$q;
@@ -310,8 +316,9 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         d_bad$d = deq_valid & ~in_d_ok;
         bad_late$d = e_bad$q | d_bad$q;
         frames$reset = reset;
-        frames$paused = ingress$xoff;
-        frames$paused_next = ingress$xoff_next;
+        paused_seen$d = ingress$xoff;
+        frames$paused = paused_seen$q;
+        frames$paused_next = ingress$xoff;
         frames$quanta = csr$value[(at_quanta)+:(16)];
         frames$refresh = csr$value[(at_refresh)+:(16)];
         o_drop$d = ingress$drop;
@@ -359,6 +366,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         frame_quanta = frames$frame_quanta;
         csr_rdata = csr$rdata;
         if (reset) begin
+            paused_seen$d = 32'h0;
             e_bad$d = 1'b0;
             d_bad$d = 1'b0;
             bad_late$d = 1'b0;
@@ -522,8 +530,8 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     wire  [7:0] dirty_new$q;
     reg  [7:0] rr_above$d;
     wire  [7:0] rr_above$q;
-    reg  [15:0] refresh_timer$d;
-    wire  [15:0] refresh_timer$q;
+    reg  [15:0] refresh_count$d;
+    wire  [15:0] refresh_count$q;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  [2:0] o_port$d;
@@ -573,9 +581,9 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         .q(rr_above$q),
         .clock(clock)
     );
-    pfc_fpga__frames$refresh_timer refresh_timer(
-        .d(refresh_timer$d),
-        .q(refresh_timer$q),
+    pfc_fpga__frames$refresh_count refresh_count(
+        .d(refresh_count$d),
+        .q(refresh_count$q),
         .clock(clock)
     );
     pfc_fpga__frames$o_valid o_valid(
@@ -610,7 +618,7 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
-        refresh_timer$d = refresh_timer$q;
+        refresh_count$d = refresh_count$q;
         o_valid$d = o_valid$q;
         o_port$d = o_port$q;
         o_class_enable$d = o_class_enable$q;
@@ -700,14 +708,14 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
             o_pause$d = g_paused[7:0];
             o_quanta$d = quanta;
         end
-        tick = (refresh_timer$q + one_16) >= refresh;
+        tick = refresh_count$q >= refresh;
         tick_keys = 32'h0;
         if (tick) begin
-            refresh_timer$d = 16'h0;
+            refresh_count$d = one_16;
             tick_keys = paused;
         end
         else begin
-            refresh_timer$d = refresh_timer$q + one_16;
+            refresh_count$d = refresh_count$q + one_16;
         end
         flipped = paused ^ paused_next;
         changed$d = (changed$q & ~g_keys) | flipped;
@@ -732,7 +740,7 @@ module pfc_fpga__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
             dirty_old$d = 8'h0;
             dirty_new$d = 8'h0;
             rr_above$d = port_ok;
-            refresh_timer$d = 16'h0;
+            refresh_count$d = one_16;
             o_valid$d = 1'b0;
             o_port$d = 3'h0;
             o_class_enable$d = 8'h0;
@@ -896,7 +904,7 @@ module pfc_fpga__frames$o_valid(d,q,clock);
 endmodule // pfc_fpga__frames$o_valid
 
 
-module pfc_fpga__frames$refresh_timer(d,q,clock);
+module pfc_fpga__frames$refresh_count(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -912,7 +920,7 @@ module pfc_fpga__frames$refresh_timer(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_fpga__frames$refresh_timer
+endmodule // pfc_fpga__frames$refresh_count
 
 
 module pfc_fpga__frames$rr_above(d,q,clock);
@@ -934,7 +942,7 @@ module pfc_fpga__frames$rr_above(d,q,clock);
 endmodule // pfc_fpga__frames$rr_above
 
 
-module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max,xoff,xoff_next,drop,underflow,xoff_event,e_key,xon_event,d_key);
+module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max,xoff,drop,underflow,xoff_event,e_key,xon_event,d_key);
 
     // Module arguments
     input wire  clock;
@@ -949,7 +957,6 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
     input wire  [31:0] xon_thr;
     input wire  [31:0] max;
     output reg  [31:0] xoff;
-    output reg  [31:0] xoff_next;
     output reg  drop;
     output reg  underflow;
     output reg  xoff_event;
@@ -1072,7 +1079,6 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         decision$xoff_thr = thr_xoff_q$q;
         decision$xon_thr = thr_xon_q$q;
         xoff = decision$xoff;
-        xoff_next = decision$xoff_next;
         drop = occ$e_drop;
         underflow = occ$d_underflow;
         xoff_event = decision$xoff_event;
@@ -3188,3 +3194,22 @@ module pfc_fpga__o_xon_valid(d,q,clock);
     end
 
 endmodule // pfc_fpga__o_xon_valid
+
+
+module pfc_fpga__paused_seen(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__paused_seen

@@ -6,17 +6,18 @@
 //!
 //! Cycle semantics (one [`Pfc::step`] = one rising edge n). The model applies the events
 //! sampled at edge n on that edge, in the spec's order, and delays the results to the RTL's
-//! declared latencies ([`DROP_LATENCY`], [`REQUEST_LATENCY`]) with delay lines:
+//! declared latencies ([`DROP_LATENCY`], [`REQUEST_LATENCY`], [`FRAME_LATENCY`]) with a delay
+//! line:
 //! * the dequeue, then the enqueue, update the occupancy (`enq_drop` for an enqueue that would
 //!   exceed MAX) and set or clear the key's XOFF bit (`xoff_*`, `xon_*`), with the CSR values
 //!   written up to edge n;
 //! * a pause-request event is emitted only for a net change of a (port, priority) state over the
 //!   two events of one edge, so one edge never yields a spurious XOFF/XON pair;
-//! * the frame generator follows the requests as the outputs show them. It keeps, per port, the
-//!   classes changed since that port's last frame and a refresh flag; each edge it sends at most
-//!   one frame, for the first dirty port after the one it served last (round robin). A frame
-//!   enables every changed or paused class; paused classes carry the `QUANTA` time (PAUSE), the
-//!   others time 0 (RESUME);
+//! * the frame generator follows the requests one edge after the outputs show them. It keeps,
+//!   per port, the classes changed since that port's last frame and a refresh flag; each edge
+//!   it sends at most one frame, for the first dirty port after the one it served last (round
+//!   robin). A frame enables every changed or paused class; paused classes carry the `QUANTA`
+//!   time (PAUSE), the others time 0 (RESUME);
 //! * every `REFRESH` cycles a global tick flags every port with a paused class for a refresh;
 //! * `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
@@ -278,10 +279,13 @@ pub fn regmap(cfg: &PfcConfig) -> RegMap {
 /// Edges from an event to its `enq_drop` and `ERR` flags: the RTL's occupancy stages (read,
 /// operand, then the arithmetic and the write).
 pub const DROP_LATENCY: u32 = 2;
-/// Edges from an event to its pause request: occupancy, then the XOFF/XON decision. A frame
-/// follows its request by one edge at the earliest.
+/// Edges from an event to its pause request: occupancy, then the XOFF/XON decision.
 pub const REQUEST_LATENCY: u32 = 3;
-const _: () = assert!(REQUEST_LATENCY <= DelayLine::<IngressEdge>::MAX_LATENCY);
+/// Edges from an event to the earliest frame it causes: the frame generator sees the XOFF bits
+/// one edge after the decision sets them (a register that keeps the decision's logic and the
+/// frame generator's in separate cycles), and sends a frame on the edge after that.
+pub const FRAME_LATENCY: u32 = REQUEST_LATENCY + 2;
+const _: () = assert!(FRAME_LATENCY <= DelayLine::<IngressEdge>::MAX_LATENCY);
 
 pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
     let (pb, nb, lb) = (cfg.port_bits(), cfg.prio_bits(), cfg.length_bits);
@@ -334,7 +338,7 @@ pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
         ("enq", DROP_LATENCY),
         ("xoff", REQUEST_LATENCY),
         ("xon", REQUEST_LATENCY),
-        ("frame", REQUEST_LATENCY + 1),
+        ("frame", FRAME_LATENCY),
         ("csr", 0),
     ])
 }
@@ -486,6 +490,10 @@ impl Ingress {
 
     pub fn occupancy(&self, port: usize, prio: usize) -> u64 {
         self.occupancy.get(port, prio)
+    }
+
+    pub fn is_xoff(&self, port: usize, prio: usize) -> bool {
+        self.xoff.get(port, prio)
     }
 
     /// One edge's events: the dequeue, then the enqueue, update the occupancy, and each sets or
@@ -679,7 +687,7 @@ pub struct Pfc {
     /// Each edge's ingress results, until the RTL's occupancy stage reports them (`enq_drop`,
     /// the `ERR` bits) and its decision stage the pause requests.
     ingress_results: DelayLine<IngressEdge>,
-    /// The pause state the request outputs have shown, which the frame generator follows.
+    /// The pause state as the frame generator sees it, one edge after the request outputs.
     paused: PauseState,
     frames: FrameGen,
 }
@@ -715,9 +723,10 @@ impl Pfc {
         self.ingress.occupancy(port, prio)
     }
 
-    /// The pause state as the request outputs have shown it.
+    /// The XOFF state after the events sampled so far (the request outputs show its changes
+    /// `REQUEST_LATENCY` edges later).
     pub fn is_xoff(&self, port: usize, prio: usize) -> bool {
-        self.paused.get(port, prio)
+        self.ingress.is_xoff(port, prio)
     }
 
     fn sample(&self, valid: u64, port: u64, prio: u64, len: u64) -> Event {
@@ -781,9 +790,10 @@ impl CycleModel for Pfc {
         if let Some((port, prio)) = decided.xon {
             (out.xon_valid, out.xon_port, out.xon_prio) = (1, port.into(), prio.into());
         }
+        let seen = self.ingress_results.tap(FRAME_LATENCY - 1);
         let frames = &mut self.frames;
         self.paused
-            .follow(&decided, |port, prio| frames.mark_changed(port, prio));
+            .follow(&seen, |port, prio| frames.mark_changed(port, prio));
         out
     }
 }

@@ -97,6 +97,9 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     /// An event of edge n - 1 named a port or priority that does not exist.
     e_bad: DFF<Bit>,
     d_bad: DFF<Bit>,
+    /// The XOFF bits one edge after the decision set them: the frame generator's view, so the
+    /// decision's logic and the frame generator's are in separate cycles.
+    paused_seen: DFF<Bits<K>>,
     /// An event of the edge before named a missing key: flagged with the occupancy stage's
     /// flags, at the declared latency of `ERR`'s hardware-set bits.
     bad_late: DFF<Bit>,
@@ -177,6 +180,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             prio_mask: Constant::new(switchcraft_core::mask(cfg.prio_bits()).into()),
             e_bad: Default::default(),
             d_bad: Default::default(),
+            paused_seen: Default::default(),
             bad_late: Default::default(),
             o_drop: Default::default(),
             o_xoff_valid: Default::default(),
@@ -207,6 +211,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             e_bad,
             d_bad,
             bad_late,
+            paused_seen,
             o_drop,
             o_xoff_valid,
             o_xoff_key,
@@ -253,8 +258,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         // ---- The frame generator follows the XOFF bits.
         self.frames.clock.next = self.clock.val();
         self.frames.reset.next = self.reset.val();
-        self.frames.paused.next = self.ingress.xoff.val();
-        self.frames.paused_next.next = self.ingress.xoff_next.val();
+        self.paused_seen.d.next = self.ingress.xoff.val();
+        self.frames.paused.next = self.paused_seen.q.val();
+        self.frames.paused_next.next = self.ingress.xoff.val();
         self.frames.quanta.next = self
             .csr
             .value
@@ -319,6 +325,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
 
         // Synchronous reset: registers to their reset values.
         if self.reset.val() {
+            self.paused_seen.d.next = 0.into();
             self.e_bad.d.next = false;
             self.d_bad.d.next = false;
             self.bad_late.d.next = false;
@@ -459,6 +466,12 @@ pub fn package(cfg: &PfcConfig, instance: &str, command: &str) -> crate::export:
                      the shift or mask (only the low port bits or the priority bits are used), \
                      and of the frame generator's selected class group (K wide; its low 8 bits \
                      at most are the class vector).",
+            },
+            Waiver {
+                rule: "UNUSEDSIGNAL",
+                signals: &["decision$xoff_next"],
+                reason: "the XOFF/XON decision's next-state vector, which CaPFC's combined \
+                         decision reads; PFC's frame generator reads the registered state.",
             },
         ],
     })

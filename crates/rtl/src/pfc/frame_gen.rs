@@ -45,7 +45,9 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     /// Ports that a class change or a refresh tick made dirty on the last edge.
     dirty_new: DFF<Bits<PP>>,
     rr_above: DFF<Bits<PP>>,
-    refresh_timer: DFF<Bits<16>>,
+    /// Cycles since the last refresh tick, plus one: the model's timer + 1, held so that the
+    /// tick's test is one comparison, without an increment in front of it.
+    refresh_count: DFF<Bits<16>>,
     o_valid: DFF<Bit>,
     o_port: DFF<Bits<PB>>,
     o_class_enable: DFF<Bits<8>>,
@@ -101,7 +103,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             dirty_old: Default::default(),
             dirty_new: Default::default(),
             rr_above: Default::default(),
-            refresh_timer: Default::default(),
+            refresh_count: Default::default(),
             o_valid: Default::default(),
             o_port: Default::default(),
             o_class_enable: Default::default(),
@@ -138,7 +140,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             dirty_old,
             dirty_new,
             rr_above,
-            refresh_timer,
+            refresh_count,
             o_valid,
             o_port,
             o_class_enable,
@@ -204,13 +206,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         }
 
         // Refresh tick: every REFRESH cycles, flag the paused classes of every port.
-        self.tick.next = (self.refresh_timer.q.val() + self.one_16.val()) >= self.refresh.val();
+        self.tick.next = self.refresh_count.q.val() >= self.refresh.val();
         self.tick_keys.next = 0.into();
         if self.tick.val() {
-            self.refresh_timer.d.next = 0.into();
+            self.refresh_count.d.next = self.one_16.val();
             self.tick_keys.next = self.paused.val();
         } else {
-            self.refresh_timer.d.next = self.refresh_timer.q.val() + self.one_16.val();
+            self.refresh_count.d.next = self.refresh_count.q.val() + self.one_16.val();
         }
         // A change on this edge survives the clear of a frame sent on this edge.
         self.flipped.next = self.paused.val() ^ self.paused_next.val();
@@ -239,7 +241,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.dirty_old.d.next = 0.into();
             self.dirty_new.d.next = 0.into();
             self.rr_above.d.next = self.port_ok.val();
-            self.refresh_timer.d.next = 0.into();
+            self.refresh_count.d.next = self.one_16.val();
             self.o_valid.d.next = false;
             self.o_port.d.next = 0.into();
             self.o_class_enable.d.next = 0.into();

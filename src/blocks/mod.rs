@@ -111,6 +111,9 @@ pub trait Block: Copy + Send + Sync + 'static {
     fn key_name(&self) -> &'static str {
         "(port, priority)"
     }
+    /// The input bus on which one event is one packet of the switch's traffic (the block
+    /// takes one per cycle, II = 1): what the report's packet rate counts.
+    fn packet_bus(&self) -> &'static str;
     /// Presets measured by `make bench`.
     fn bench_presets(&self) -> &'static [&'static str] {
         &["tiny", "paper"]
@@ -147,6 +150,7 @@ pub trait DynBlock: Sync {
     fn parse(&self, text: &str, name: &str) -> Result<BlockConfig, InputError>;
     fn formal(&self) -> FormalSettings;
     fn key_name(&self) -> &'static str;
+    fn packet_bus(&self) -> &'static str;
     fn bench_presets(&self) -> &'static [&'static str];
     fn command(&self) -> Option<clap::Command>;
     fn run_command(&self, matches: &clap::ArgMatches) -> Result<(), Failure>;
@@ -170,6 +174,9 @@ impl<B: Block> DynBlock for B {
     }
     fn key_name(&self) -> &'static str {
         Block::key_name(self)
+    }
+    fn packet_bus(&self) -> &'static str {
+        Block::packet_bus(self)
     }
     fn bench_presets(&self) -> &'static [&'static str] {
         Block::bench_presets(self)

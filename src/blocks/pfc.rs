@@ -92,14 +92,18 @@ impl Block for PfcBlock {
         ))
     }
 
+    /// Each `enq` event is an arrival at the ingress buffer.
+    fn packet_bus(&self) -> &'static str {
+        "enq"
+    }
     fn state_bits(&self, c: &PfcConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/pfc.rs: keys {port, priority}, 2^(port_bits + prio_bits); the
         // live-value table keeps 4 RAM copies of the occupancy (2 banks x 2 readers) and
-        // 2 bits per key (lvt_e, lvt_any); the XOFF bit and the frame generator's changed
-        // bit per key; the frame generator's 2 dirty bits per physical port.
+        // 2 bits per key (lvt_e, lvt_any); the XOFF bit, the frame generator's view of it and
+        // its changed bit per key; the frame generator's 2 dirty bits per physical port.
         let copies = 4u64;
         let occ = c.occupancy_bits as u64;
-        let flags = 2 + 2;
+        let flags = 2 + 3;
         let physical_ports = 1u64 << c.port_bits();
         let physical = physical_ports << c.prio_bits();
         let keys = c.ports as u64 * c.priorities as u64;
@@ -114,8 +118,8 @@ impl Block for PfcBlock {
             architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
                 / keys as f64,
             architecture: format!(
-                "{copies} occupancy RAM copies x {occ} b + 4 flag bits (lvt_e, lvt_any, \
-                 xoff, changed) = {per_physical} b per physical key, + 2 dirty bits per \
+                "{copies} occupancy RAM copies x {occ} b + 5 flag bits (lvt_e, lvt_any, \
+                 xoff, seen, changed) = {per_physical} b per physical key, + 2 dirty bits per \
                  physical port; {physical} physical keys for {keys} (port, priority)"
             ),
             spec_per_key: Some(occ + 1),

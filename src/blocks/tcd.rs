@@ -75,6 +75,10 @@ impl Block for TcdBlock {
         ]
     }
 
+    /// Each `deq` event is a packet transmitted from an egress queue.
+    fn packet_bus(&self) -> &'static str {
+        "deq"
+    }
     fn state_bits(&self, c: &TcdConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/tcd.rs: keys {port, priority[2:0]}; bank R {t_on, Q at RESUME},
         // bank D {t_T, Q_rec, LAST_STATE}, one RAM copy each; 6 flag bits per key (paused,

@@ -76,6 +76,9 @@ pub struct Entry {
     /// Why it does not fit, or the logic used at the median seed.
     pub fit_reason: String,
     pub pnr: Option<Pnr>,
+    /// State bits per key with this target's flip-flops and memory bits as the measured ones.
+    #[serde(default)]
+    pub state_bits: Option<super::StateBits>,
     pub seconds: f64,
 }
 
@@ -192,7 +195,7 @@ pub fn run_preset(
     seeds: u32,
     out: &Path,
 ) -> Result<Entry, SynthError> {
-    BlockConfig::preset(block, preset).map_err(|e| SynthError::Input(e.0))?;
+    let cfg = BlockConfig::preset(block, preset).map_err(|e| SynthError::Input(e.0))?;
     let start = Instant::now();
     let instance = crate::instance_name(block, preset);
     let rtl = Path::new("rtl").join(block);
@@ -268,6 +271,16 @@ pub fn run_preset(
     if pnr.is_none() {
         say(format!("does not fit the {DEVICE}: {fit_reason}"));
     }
+    // The blocks count state from iCE40 resources: the same counts, under their ECP5 names.
+    let state_bits = Some(cfg.state_bits(&super::Ice40Resources {
+        lut4: resources.lut4,
+        dff: resources.ff,
+        carry: resources.carry,
+        bram: resources.dp16kd,
+        memory_bits: resources.memory_bits,
+        cells: BTreeMap::new(),
+        seconds: 0.0,
+    }));
     Ok(Entry {
         block: block.into(),
         preset: preset.into(),
@@ -279,6 +292,7 @@ pub fn run_preset(
         fits: pnr.is_some(),
         fit_reason,
         pnr,
+        state_bits,
         seconds: seconds_since(start),
     })
 }

@@ -1098,6 +1098,20 @@ pub fn run(opts: &Options) -> Result<(), SynthError> {
     Ok(())
 }
 
+/// Renders `<dir>/synth.md` again from `<dir>/synth.json`, running no tool.
+pub fn render(dir: &Path) -> Result<(), SynthError> {
+    let json_path = dir.join("synth.json");
+    let text = read_file(&json_path)?;
+    let report: Report = serde_json::from_str(&text).map_err(|e| SynthError::Io {
+        path: json_path.clone(),
+        detail: format!("not a synthesis report: {e}"),
+    })?;
+    let md_path = dir.join("synth.md");
+    write_file(&md_path, &markdown(&report))?;
+    println!("report: {}", md_path.display());
+    Ok(())
+}
+
 fn empty_report() -> Report {
     Report {
         device: DEVICE.into(),
@@ -1256,6 +1270,7 @@ pub fn markdown(r: &Report) -> String {
                 e.preset, x.lut, x.lut_as_ram, x.ff, x.carry4, x.bram18, x.memory_bits
             );
         }
+        s += &line_rate(b, &es, &ecp5_es);
         // What a key is (a (port, priority), a flow-table entry) is the block's to say.
         let key = crate::blocks::find(b).map_or("key", |d| d.key_name());
         s += &format!(
@@ -1316,6 +1331,82 @@ pub fn markdown(r: &Report) -> String {
           Per preset, `target/synth/<instance>/` holds the yosys scripts (`*.ys`) and logs, the \
           generated wrapper, the netlist `wrapped.json`, one nextpnr log and `.asc` per seed and \
           the bitstream `<instance>_synth_top.bin`.\n";
+    s
+}
+
+/// Bits on the wire per 64-byte frame: the frame, its 8-byte preamble and the 12-byte gap.
+const WIRE_BITS_64B: f64 = ((64 + 8 + 12) * 8) as f64;
+
+/// The table users ask for first: per preset and target, the clock, the packet rate it
+/// sustains at one packet per cycle, state per key and each output's latency.
+fn line_rate(block: &str, ice40: &[&Entry], ecp5: &[&ecp5::Entry]) -> String {
+    let Ok(desc) = crate::blocks::find(block) else {
+        return String::new();
+    };
+    let key = desc.key_name();
+    let bus = desc.packet_bus();
+    let mut s = format!(
+        "### Line rate, state per {key} and latency\n\n\
+         One packet per cycle (one `{bus}` event, II = 1), so Mpps = Fmax in MHz; Gb/s is that \
+         rate of 64-byte frames on the wire (84 bytes each with preamble and gap: 148.8 Mpps \
+         is 100 Gb/s). Physical bits: every flip-flop plus every memory bit of the core on that \
+         target, over the {key} count (an upper bound: pipeline, CSR and output registers count \
+         too); architectural: the storage the design allocates. Latency: edges from the \
+         sampling edge to each output bus (at the earliest, where an arbiter may add more).\n\n\
+         | preset | target | Fmax median (MHz) | Mpps | Gb/s of 64-byte frames | physical bits \
+         per {key} | architectural bits per {key} | output latency (edges) |\n\
+         |---|---|---|---|---|---|---|---|\n"
+    );
+    let presets = BlockConfig::presets(block).unwrap_or(&[]);
+    for preset in presets {
+        let latency = BlockConfig::preset(block, preset)
+            .map(|c| {
+                c.schema()
+                    .output_buses()
+                    .into_iter()
+                    .filter_map(|(bus, l)| l.map(|l| format!("`{bus}` {l}")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default();
+        let rows = ice40
+            .iter()
+            .filter(|e| e.preset == *preset)
+            .map(|e| {
+                (
+                    "iCE40 HX8K",
+                    e.pnr.as_ref().map(|p| p.fmax_median_mhz),
+                    Some(&e.state_bits),
+                )
+            })
+            .chain(ecp5.iter().filter(|e| e.preset == *preset).map(|e| {
+                (
+                    "ECP5-85F",
+                    e.pnr.as_ref().map(|p| p.fmax_median_mhz),
+                    e.state_bits.as_ref(),
+                )
+            }));
+        for (target, fmax, bits) in rows {
+            let (mhz, mpps, gbps) = match fmax {
+                Some(f) => (
+                    format!("{f:.2}"),
+                    format!("{f:.1}"),
+                    format!("{:.1}", f * WIRE_BITS_64B / 1000.0),
+                ),
+                None => ("does not fit".into(), "-".into(), "-".into()),
+            };
+            let (physical, architectural) = bits.map_or(("-".into(), "-".into()), |b| {
+                (
+                    format!("{:.1}", b.measured_per_key),
+                    format!("{:.1}", b.architectural_per_key),
+                )
+            });
+            s += &format!(
+                "| {preset} | {target} | {mhz} | {mpps} | {gbps} | {physical} | {architectural} \
+                 | {latency} |\n"
+            );
+        }
+    }
     s
 }
 

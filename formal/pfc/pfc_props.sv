@@ -89,12 +89,16 @@ module pfc_props (
     (* keep *) wire [31:0] d_b1;             // probe: dut.core.ingress.occ.d_b1
     (* keep *) wire d_underflow;             // probe: dut.core.ingress.occ.d_underflow
     (* keep *) wire [KB-1:0] e_key;          // probe: dut.core.ingress.occ.o_e_key$q
-    (* keep *) wire e_we;                    // probe: dut.core.ingress.occ.ram_e_for_enq$write_enable
-    (* keep *) wire [KB-1:0] e_wa;           // probe: dut.core.ingress.occ.ram_e_for_enq$write_address
-    (* keep *) wire [31:0] e_wd;             // probe: dut.core.ingress.occ.ram_e_for_enq$write_data
-    (* keep *) wire d_we;                    // probe: dut.core.ingress.occ.ram_d_for_enq$write_enable
-    (* keep *) wire [KB-1:0] d_wa;           // probe: dut.core.ingress.occ.ram_d_for_enq$write_address
-    (* keep *) wire [31:0] d_wd;             // probe: dut.core.ingress.occ.ram_d_for_enq$write_data
+    (* keep *) wire [KB-1:0] d_key;          // probe: dut.core.ingress.occ.o_d_key$q
+    // The results each edge writes (to the write stage, the RAMs' copy one edge later): the
+    // enqueue's key with its result, and the dequeue's when the keys differ (a same-key pair
+    // writes one combined result).
+    wire e_we = e_valid;
+    wire [KB-1:0] e_wa = e_key;
+    wire [31:0] e_wd = e_b1;
+    wire d_we = d_valid && !same_key;
+    wire [KB-1:0] d_wa = d_key;
+    wire [31:0] d_wd = d_b1;
 
     // ---------------------------------------------------------------- assumptions
     // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the
@@ -153,12 +157,18 @@ module pfc_props (
 
     // a_xoff_only_after_threshold: a (port, priority) is in XOFF only if its occupancy was
     // written with a value >= the XOFF threshold of the event's edge, during this XOFF period or
-    // in the cycle before it began (the decision stage acts one edge after the write). `reached`
-    // is ghost state: per key, "such a write happened in this XOFF period, or at the last edge".
+    // in the two cycles before it began (the decision tests the write one edge after it and
+    // sets the state one edge after that). `reached` is ghost state: per key, "such a write
+    // happened in this XOFF period, or at one of the last two edges"; `wrote_high_q` is the
+    // last edge's writes.
     reg [K-1:0] reached = {K{1'b0}};
+    reg [K-1:0] wrote_high_q = {K{1'b0}};
     wire [K-1:0] wrote_high = ((e_we && e_wd >= prev_r_xoff) ? one << e_wa : {K{1'b0}})
                             | ((d_we && d_wd >= prev_r_xoff) ? one << d_wa : {K{1'b0}});
-    always @(posedge clk) reached <= rst ? {K{1'b0}} : (reached & xoff_d) | wrote_high;
+    always @(posedge clk) begin
+        wrote_high_q <= rst ? {K{1'b0}} : wrote_high;
+        reached <= rst ? {K{1'b0}} : (reached & xoff_d) | wrote_high_q | wrote_high;
+    end
     always @(*) if (past_valid) a_xoff_only_after_threshold: assert ((xoff_q & ~reached) == 0);
 
     // ---------------------------------------------------------------- occupancy arithmetic

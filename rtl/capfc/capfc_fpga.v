@@ -2923,6 +2923,8 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
+    wire  [31:0] upd$e_b1_same;
+    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -3029,6 +3031,8 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
+        .e_b1_same(upd$e_b1_same),
+        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -3795,7 +3799,7 @@ module capfc_fpga__egress$same_q(d,q,clock);
 endmodule // capfc_fpga__egress$same_q
 
 
-module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
+module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -3811,6 +3815,8 @@ module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
+    output reg  [31:0] e_b1_same;
+    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -3827,7 +3833,8 @@ module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
     reg  [31:0] same_sum;
     reg  same_over;
     reg  drop_any;
-    reg  [31:0] e_res;
+    reg  [31:0] res_same;
+    reg  [31:0] res_apart;
     reg  [31:0] d_res;
 
     // Update code
@@ -3840,30 +3847,39 @@ module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
         e_over = len_over_max | (e_b0_33 > room);
         same_sum = d_b0 + delta;
         same_over = len_over_max | (d_b0_33 > room_same);
+        if (e_over) begin
+            res_apart = e_b0;
+        end
+        else begin
+            res_apart = e_sum;
+        end
+        if (d_underflow) begin
+            res_same = e_len_only;
+        end
+        else if (same_over) begin
+            res_same = d_diff;
+        end
+        else begin
+            res_same = same_sum;
+        end
         if (~same) begin
             drop_any = e_over;
-            if (e_over) begin
-                e_res = e_b0;
-            end
-            else begin
-                e_res = e_sum;
-            end
         end
         else if (d_underflow) begin
             drop_any = len_over_max;
-            e_res = e_len_only;
         end
         else begin
             drop_any = same_over;
-            if (same_over) begin
-                e_res = d_diff;
-            end
-            else begin
-                e_res = same_sum;
-            end
         end
         e_drop = e_valid & drop_any;
-        e_b1 = e_res & mask;
+        e_b1_same = res_same & mask;
+        e_b1_apart = res_apart & mask;
+        if (same) begin
+            e_b1 = e_b1_same;
+        end
+        else begin
+            e_b1 = e_b1_apart;
+        end
         d_res = 32'h0;
         if (~d_underflow) begin
             d_res = d_diff;
@@ -4358,6 +4374,7 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
     output reg  [3:0] xon_key;
 
     // Constant declarations
+    localparam  registered_compare = 1'b0;
     localparam  one_k = 16'h1;
 
     // Stub signals
@@ -4381,8 +4398,31 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
     wire  [31:0] st_xoff_thr$q;
     reg  [31:0] st_xon_thr$d;
     wire  [31:0] st_xon_thr$q;
+    reg  cm_e_valid$d;
+    wire  cm_e_valid$q;
+    reg  [3:0] cm_e_key$d;
+    wire  [3:0] cm_e_key$q;
+    reg  cm_ge_xoff$d;
+    wire  cm_ge_xoff$q;
+    reg  cm_d_valid$d;
+    wire  cm_d_valid$q;
+    reg  [3:0] cm_d_key$d;
+    wire  [3:0] cm_d_key$q;
+    reg  cm_le_xon$d;
+    wire  cm_le_xon$q;
+    reg  cm_same$d;
+    wire  cm_same$q;
 
     // Local signals
+    reg  ge_xoff_now;
+    reg  le_xon_now;
+    reg  u_e_valid;
+    reg  [3:0] u_e_key;
+    reg  u_ge_xoff;
+    reg  u_d_valid;
+    reg  [3:0] u_d_key;
+    reg  u_le_xon;
+    reg  u_same;
     reg  xo_d_old;
     reg  xo_d1;
     reg  xo_e_old;
@@ -4445,6 +4485,41 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         .q(st_xon_thr$q),
         .clock(clock)
     );
+    capfc_fpga__in_pause$cm_e_valid cm_e_valid(
+        .d(cm_e_valid$d),
+        .q(cm_e_valid$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$cm_e_key cm_e_key(
+        .d(cm_e_key$d),
+        .q(cm_e_key$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$cm_ge_xoff cm_ge_xoff(
+        .d(cm_ge_xoff$d),
+        .q(cm_ge_xoff$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$cm_d_valid cm_d_valid(
+        .d(cm_d_valid$d),
+        .q(cm_d_valid$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$cm_d_key cm_d_key(
+        .d(cm_d_key$d),
+        .q(cm_d_key$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$cm_le_xon cm_le_xon(
+        .d(cm_le_xon$d),
+        .q(cm_le_xon$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$cm_same cm_same(
+        .d(cm_same$d),
+        .q(cm_same$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -4458,6 +4533,13 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         st_same$d = st_same$q;
         st_xoff_thr$d = st_xoff_thr$q;
         st_xon_thr$d = st_xon_thr$q;
+        cm_e_valid$d = cm_e_valid$q;
+        cm_e_key$d = cm_e_key$q;
+        cm_ge_xoff$d = cm_ge_xoff$q;
+        cm_d_valid$d = cm_d_valid$q;
+        cm_d_key$d = cm_d_key$q;
+        cm_le_xon$d = cm_le_xon$q;
+        cm_same$d = cm_same$q;
         st_e_valid$d = e_valid & ~reset;
         st_e_key$d = e_key;
         st_e_b$d = e_b;
@@ -4467,33 +4549,60 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         st_same$d = same;
         st_xoff_thr$d = xoff_thr;
         st_xon_thr$d = xon_thr;
-        xo_d_old = state$q[st_d_key$q];
-        xo_d1 = xo_d_old & ~(st_d_b$q <= st_xon_thr$q);
-        xo_e_old = state$q[st_e_key$q];
-        if (st_same$q) begin
+        ge_xoff_now = st_e_b$q >= st_xoff_thr$q;
+        le_xon_now = st_d_b$q <= st_xon_thr$q;
+        cm_e_valid$d = st_e_valid$q & ~reset;
+        cm_e_key$d = st_e_key$q;
+        cm_ge_xoff$d = ge_xoff_now;
+        cm_d_valid$d = st_d_valid$q & ~reset;
+        cm_d_key$d = st_d_key$q;
+        cm_le_xon$d = le_xon_now;
+        cm_same$d = st_same$q;
+        if (registered_compare) begin
+            u_e_valid = cm_e_valid$q;
+            u_e_key = cm_e_key$q;
+            u_ge_xoff = cm_ge_xoff$q;
+            u_d_valid = cm_d_valid$q;
+            u_d_key = cm_d_key$q;
+            u_le_xon = cm_le_xon$q;
+            u_same = cm_same$q;
+        end
+        else begin
+            u_e_valid = st_e_valid$q;
+            u_e_key = st_e_key$q;
+            u_ge_xoff = ge_xoff_now;
+            u_d_valid = st_d_valid$q;
+            u_d_key = st_d_key$q;
+            u_le_xon = le_xon_now;
+            u_same = st_same$q;
+        end
+        xo_d_old = state$q[u_d_key];
+        xo_d1 = xo_d_old & ~u_le_xon;
+        xo_e_old = state$q[u_e_key];
+        if (u_same) begin
             xo_e_base = xo_d1;
         end
         else begin
             xo_e_base = xo_e_old;
         end
-        xo_e1 = xo_e_base | (st_e_b$q >= st_xoff_thr$q);
-        if (st_same$q) begin
+        xo_e1 = xo_e_base | u_ge_xoff;
+        if (u_same) begin
             d_final = xo_e1;
         end
         else begin
             d_final = xo_d1;
         end
-        e_onehot = one_k << st_e_key$q;
-        d_onehot = one_k << st_d_key$q;
+        e_onehot = one_k << u_e_key;
+        d_onehot = one_k << u_d_key;
         touched = 16'h0;
         set = 16'h0;
-        if (st_e_valid$q) begin
+        if (u_e_valid) begin
             touched = e_onehot;
             if (xo_e1) begin
                 set = e_onehot;
             end
         end
-        if (st_d_valid$q) begin
+        if (u_d_valid) begin
             touched = touched | d_onehot;
             if (d_final) begin
                 set = set | d_onehot;
@@ -4505,13 +4614,146 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         end
         xoff = state$q;
         xoff_next = state$d;
-        xoff_event = st_e_valid$q & ~xo_e_old & xo_e1;
-        xoff_key = st_e_key$q;
-        xon_event = st_d_valid$q & xo_d_old & ~d_final;
-        xon_key = st_d_key$q;
+        xoff_event = u_e_valid & ~xo_e_old & xo_e1;
+        xoff_key = u_e_key;
+        xon_event = u_d_valid & xo_d_old & ~d_final;
+        xon_key = u_d_key;
     end
 
 endmodule // capfc_fpga__in_pause
+
+
+module capfc_fpga__in_pause$cm_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_d_key
+
+
+module capfc_fpga__in_pause$cm_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_d_valid
+
+
+module capfc_fpga__in_pause$cm_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_e_key
+
+
+module capfc_fpga__in_pause$cm_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_e_valid
+
+
+module capfc_fpga__in_pause$cm_ge_xoff(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_ge_xoff
+
+
+module capfc_fpga__in_pause$cm_le_xon(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_le_xon
+
+
+module capfc_fpga__in_pause$cm_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_same
 
 
 module capfc_fpga__in_pause$st_d_b(d,q,clock);
@@ -4751,6 +4993,8 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
+    wire  [31:0] upd$e_b1_same;
+    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -4857,6 +5101,8 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
+        .e_b1_same(upd$e_b1_same),
+        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -5623,7 +5869,7 @@ module capfc_fpga__ingress$same_q(d,q,clock);
 endmodule // capfc_fpga__ingress$same_q
 
 
-module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
+module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -5639,6 +5885,8 @@ module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
+    output reg  [31:0] e_b1_same;
+    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -5655,7 +5903,8 @@ module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
     reg  [31:0] same_sum;
     reg  same_over;
     reg  drop_any;
-    reg  [31:0] e_res;
+    reg  [31:0] res_same;
+    reg  [31:0] res_apart;
     reg  [31:0] d_res;
 
     // Update code
@@ -5668,30 +5917,39 @@ module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
         e_over = len_over_max | (e_b0_33 > room);
         same_sum = d_b0 + delta;
         same_over = len_over_max | (d_b0_33 > room_same);
+        if (e_over) begin
+            res_apart = e_b0;
+        end
+        else begin
+            res_apart = e_sum;
+        end
+        if (d_underflow) begin
+            res_same = e_len_only;
+        end
+        else if (same_over) begin
+            res_same = d_diff;
+        end
+        else begin
+            res_same = same_sum;
+        end
         if (~same) begin
             drop_any = e_over;
-            if (e_over) begin
-                e_res = e_b0;
-            end
-            else begin
-                e_res = e_sum;
-            end
         end
         else if (d_underflow) begin
             drop_any = len_over_max;
-            e_res = e_len_only;
         end
         else begin
             drop_any = same_over;
-            if (same_over) begin
-                e_res = d_diff;
-            end
-            else begin
-                e_res = same_sum;
-            end
         end
         e_drop = e_valid & drop_any;
-        e_b1 = e_res & mask;
+        e_b1_same = res_same & mask;
+        e_b1_apart = res_apart & mask;
+        if (same) begin
+            e_b1 = e_b1_same;
+        end
+        else begin
+            e_b1 = e_b1_apart;
+        end
         d_res = 32'h0;
         if (~d_underflow) begin
             d_res = d_diff;

@@ -2,7 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block pfc, instance pfc_paper, top module pfc_paper_top, config digest fnv1a64:0bc353f055aaeb76
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): enq_drop 2,
-// xoff_* 3, xon_* 3, frame_* 5, csr_rdata 0.
+// xoff_* 4, xon_* 4, frame_* 6, csr_rdata 0.
 // A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.
 // Config:
 //   ports = 32
@@ -1297,6 +1297,7 @@ module pfc_paper__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d
     output reg  [7:0] xon_key;
 
     // Constant declarations
+    localparam  registered_compare = 1'b1;
     localparam  one_k = 256'h1;
 
     // Stub signals
@@ -1320,8 +1321,31 @@ module pfc_paper__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d
     wire  [31:0] st_xoff_thr$q;
     reg  [31:0] st_xon_thr$d;
     wire  [31:0] st_xon_thr$q;
+    reg  cm_e_valid$d;
+    wire  cm_e_valid$q;
+    reg  [7:0] cm_e_key$d;
+    wire  [7:0] cm_e_key$q;
+    reg  cm_ge_xoff$d;
+    wire  cm_ge_xoff$q;
+    reg  cm_d_valid$d;
+    wire  cm_d_valid$q;
+    reg  [7:0] cm_d_key$d;
+    wire  [7:0] cm_d_key$q;
+    reg  cm_le_xon$d;
+    wire  cm_le_xon$q;
+    reg  cm_same$d;
+    wire  cm_same$q;
 
     // Local signals
+    reg  ge_xoff_now;
+    reg  le_xon_now;
+    reg  u_e_valid;
+    reg  [7:0] u_e_key;
+    reg  u_ge_xoff;
+    reg  u_d_valid;
+    reg  [7:0] u_d_key;
+    reg  u_le_xon;
+    reg  u_same;
     reg  xo_d_old;
     reg  xo_d1;
     reg  xo_e_old;
@@ -1384,6 +1408,41 @@ module pfc_paper__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d
         .q(st_xon_thr$q),
         .clock(clock)
     );
+    pfc_paper__ingress$decision$cm_e_valid cm_e_valid(
+        .d(cm_e_valid$d),
+        .q(cm_e_valid$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$decision$cm_e_key cm_e_key(
+        .d(cm_e_key$d),
+        .q(cm_e_key$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$decision$cm_ge_xoff cm_ge_xoff(
+        .d(cm_ge_xoff$d),
+        .q(cm_ge_xoff$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$decision$cm_d_valid cm_d_valid(
+        .d(cm_d_valid$d),
+        .q(cm_d_valid$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$decision$cm_d_key cm_d_key(
+        .d(cm_d_key$d),
+        .q(cm_d_key$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$decision$cm_le_xon cm_le_xon(
+        .d(cm_le_xon$d),
+        .q(cm_le_xon$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$decision$cm_same cm_same(
+        .d(cm_same$d),
+        .q(cm_same$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -1397,6 +1456,13 @@ module pfc_paper__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d
         st_same$d = st_same$q;
         st_xoff_thr$d = st_xoff_thr$q;
         st_xon_thr$d = st_xon_thr$q;
+        cm_e_valid$d = cm_e_valid$q;
+        cm_e_key$d = cm_e_key$q;
+        cm_ge_xoff$d = cm_ge_xoff$q;
+        cm_d_valid$d = cm_d_valid$q;
+        cm_d_key$d = cm_d_key$q;
+        cm_le_xon$d = cm_le_xon$q;
+        cm_same$d = cm_same$q;
         st_e_valid$d = e_valid & ~reset;
         st_e_key$d = e_key;
         st_e_b$d = e_b;
@@ -1406,33 +1472,60 @@ module pfc_paper__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d
         st_same$d = same;
         st_xoff_thr$d = xoff_thr;
         st_xon_thr$d = xon_thr;
-        xo_d_old = state$q[st_d_key$q];
-        xo_d1 = xo_d_old & ~(st_d_b$q <= st_xon_thr$q);
-        xo_e_old = state$q[st_e_key$q];
-        if (st_same$q) begin
+        ge_xoff_now = st_e_b$q >= st_xoff_thr$q;
+        le_xon_now = st_d_b$q <= st_xon_thr$q;
+        cm_e_valid$d = st_e_valid$q & ~reset;
+        cm_e_key$d = st_e_key$q;
+        cm_ge_xoff$d = ge_xoff_now;
+        cm_d_valid$d = st_d_valid$q & ~reset;
+        cm_d_key$d = st_d_key$q;
+        cm_le_xon$d = le_xon_now;
+        cm_same$d = st_same$q;
+        if (registered_compare) begin
+            u_e_valid = cm_e_valid$q;
+            u_e_key = cm_e_key$q;
+            u_ge_xoff = cm_ge_xoff$q;
+            u_d_valid = cm_d_valid$q;
+            u_d_key = cm_d_key$q;
+            u_le_xon = cm_le_xon$q;
+            u_same = cm_same$q;
+        end
+        else begin
+            u_e_valid = st_e_valid$q;
+            u_e_key = st_e_key$q;
+            u_ge_xoff = ge_xoff_now;
+            u_d_valid = st_d_valid$q;
+            u_d_key = st_d_key$q;
+            u_le_xon = le_xon_now;
+            u_same = st_same$q;
+        end
+        xo_d_old = state$q[u_d_key];
+        xo_d1 = xo_d_old & ~u_le_xon;
+        xo_e_old = state$q[u_e_key];
+        if (u_same) begin
             xo_e_base = xo_d1;
         end
         else begin
             xo_e_base = xo_e_old;
         end
-        xo_e1 = xo_e_base | (st_e_b$q >= st_xoff_thr$q);
-        if (st_same$q) begin
+        xo_e1 = xo_e_base | u_ge_xoff;
+        if (u_same) begin
             d_final = xo_e1;
         end
         else begin
             d_final = xo_d1;
         end
-        e_onehot = one_k << st_e_key$q;
-        d_onehot = one_k << st_d_key$q;
+        e_onehot = one_k << u_e_key;
+        d_onehot = one_k << u_d_key;
         touched = 256'h0;
         set = 256'h0;
-        if (st_e_valid$q) begin
+        if (u_e_valid) begin
             touched = e_onehot;
             if (xo_e1) begin
                 set = e_onehot;
             end
         end
-        if (st_d_valid$q) begin
+        if (u_d_valid) begin
             touched = touched | d_onehot;
             if (d_final) begin
                 set = set | d_onehot;
@@ -1444,13 +1537,146 @@ module pfc_paper__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d
         end
         xoff = state$q;
         xoff_next = state$d;
-        xoff_event = st_e_valid$q & ~xo_e_old & xo_e1;
-        xoff_key = st_e_key$q;
-        xon_event = st_d_valid$q & xo_d_old & ~d_final;
-        xon_key = st_d_key$q;
+        xoff_event = u_e_valid & ~xo_e_old & xo_e1;
+        xoff_key = u_e_key;
+        xon_event = u_d_valid & xo_d_old & ~d_final;
+        xon_key = u_d_key;
     end
 
 endmodule // pfc_paper__ingress$decision
+
+
+module pfc_paper__ingress$decision$cm_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$cm_d_key
+
+
+module pfc_paper__ingress$decision$cm_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$cm_d_valid
+
+
+module pfc_paper__ingress$decision$cm_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$cm_e_key
+
+
+module pfc_paper__ingress$decision$cm_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$cm_e_valid
+
+
+module pfc_paper__ingress$decision$cm_ge_xoff(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$cm_ge_xoff
+
+
+module pfc_paper__ingress$decision$cm_le_xon(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$cm_le_xon
+
+
+module pfc_paper__ingress$decision$cm_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$decision$cm_same
 
 
 module pfc_paper__ingress$decision$st_d_b(d,q,clock);
@@ -1690,6 +1916,8 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
+    wire  [31:0] upd$e_b1_same;
+    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -1743,14 +1971,18 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     wire  [31:0] o_e_b$q;
     reg  [31:0] o_d_b$d;
     wire  [31:0] o_d_b$q;
-    reg  o_e_from_we$d;
-    wire  o_e_from_we$q;
+    reg  o_e_from_we_same$d;
+    wire  o_e_from_we_same$q;
+    reg  o_e_from_we_apart$d;
+    wire  o_e_from_we_apart$q;
     reg  o_e_from_wd$d;
     wire  o_e_from_wd$q;
     reg  o_e_from_o$d;
     wire  o_e_from_o$q;
-    reg  o_d_from_we$d;
-    wire  o_d_from_we$q;
+    reg  o_d_from_we_same$d;
+    wire  o_d_from_we_same$q;
+    reg  o_d_from_we_apart$d;
+    wire  o_d_from_we_apart$q;
     reg  o_d_from_wd$d;
     wire  o_d_from_wd$q;
     reg  o_d_from_o$d;
@@ -1759,14 +1991,30 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     wire  w_e_valid$q;
     reg  [7:0] w_e_key$d;
     wire  [7:0] w_e_key$q;
-    reg  [31:0] w_e_val$d;
-    wire  [31:0] w_e_val$q;
+    reg  [31:0] w_e_val_same$d;
+    wire  [31:0] w_e_val_same$q;
+    reg  [31:0] w_e_val_apart$d;
+    wire  [31:0] w_e_val_apart$q;
+    reg  w_e_same$d;
+    wire  w_e_same$q;
     reg  w_d_write$d;
     wire  w_d_write$q;
     reg  [7:0] w_d_key$d;
     wire  [7:0] w_d_key$q;
     reg  [31:0] w_d_val$d;
     wire  [31:0] w_d_val$q;
+    reg  x_e_valid$d;
+    wire  x_e_valid$q;
+    reg  [7:0] x_e_key$d;
+    wire  [7:0] x_e_key$q;
+    reg  [31:0] x_e_val$d;
+    wire  [31:0] x_e_val$q;
+    reg  x_d_write$d;
+    wire  x_d_write$q;
+    reg  [7:0] x_d_key$d;
+    wire  [7:0] x_d_key$q;
+    reg  [31:0] x_d_val$d;
+    wire  [31:0] x_d_val$q;
     reg  [7:0] ram_e_for_enq$read_address;
     wire  [31:0] ram_e_for_enq$read_data;
     reg  [7:0] ram_e_for_enq$write_address;
@@ -1795,15 +2043,21 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     // Local signals
     reg  r_e_hit_we;
     reg  r_e_hit_wd;
+    reg  r_e_hit_xe;
+    reg  r_e_hit_xd;
     reg  r_e_from_re;
     reg  r_e_from_rd;
     reg  r_d_hit_we;
     reg  r_d_hit_wd;
+    reg  r_d_hit_xe;
+    reg  r_d_hit_xd;
     reg  r_d_from_re;
     reg  r_d_from_rd;
     reg  [31:0] r_e_b_w;
+    reg  [31:0] r_e_b_x;
     reg  [31:0] r_e_b_ram;
     reg  [31:0] r_d_b_w;
+    reg  [31:0] r_d_b_x;
     reg  [31:0] r_d_b_ram;
     reg  o_d_write;
     reg  o_e_hit_we;
@@ -1812,10 +2066,13 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     reg  o_d_hit_wd;
     reg  [31:0] e_b0;
     reg  [31:0] d_b0;
-    reg  [31:0] e_b0_we;
+    reg  [31:0] w_e_val;
+    reg  [31:0] e_b0_we_same;
+    reg  [31:0] e_b0_we_apart;
     reg  [31:0] e_b0_wd;
     reg  [31:0] e_b0_o;
-    reg  [31:0] d_b0_we;
+    reg  [31:0] d_b0_we_same;
+    reg  [31:0] d_b0_we_apart;
     reg  [31:0] d_b0_wd;
     reg  [31:0] d_b0_o;
     reg  [255:0] e_onehot;
@@ -1848,6 +2105,8 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
+        .e_b1_same(upd$e_b1_same),
+        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -1977,9 +2236,14 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         .q(o_d_b$q),
         .clock(clock)
     );
-    pfc_paper__ingress$occ$o_e_from_we o_e_from_we(
-        .d(o_e_from_we$d),
-        .q(o_e_from_we$q),
+    pfc_paper__ingress$occ$o_e_from_we_same o_e_from_we_same(
+        .d(o_e_from_we_same$d),
+        .q(o_e_from_we_same$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$o_e_from_we_apart o_e_from_we_apart(
+        .d(o_e_from_we_apart$d),
+        .q(o_e_from_we_apart$q),
         .clock(clock)
     );
     pfc_paper__ingress$occ$o_e_from_wd o_e_from_wd(
@@ -1992,9 +2256,14 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         .q(o_e_from_o$q),
         .clock(clock)
     );
-    pfc_paper__ingress$occ$o_d_from_we o_d_from_we(
-        .d(o_d_from_we$d),
-        .q(o_d_from_we$q),
+    pfc_paper__ingress$occ$o_d_from_we_same o_d_from_we_same(
+        .d(o_d_from_we_same$d),
+        .q(o_d_from_we_same$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$o_d_from_we_apart o_d_from_we_apart(
+        .d(o_d_from_we_apart$d),
+        .q(o_d_from_we_apart$q),
         .clock(clock)
     );
     pfc_paper__ingress$occ$o_d_from_wd o_d_from_wd(
@@ -2017,9 +2286,19 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         .q(w_e_key$q),
         .clock(clock)
     );
-    pfc_paper__ingress$occ$w_e_val w_e_val(
-        .d(w_e_val$d),
-        .q(w_e_val$q),
+    pfc_paper__ingress$occ$w_e_val_same w_e_val_same(
+        .d(w_e_val_same$d),
+        .q(w_e_val_same$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$w_e_val_apart w_e_val_apart(
+        .d(w_e_val_apart$d),
+        .q(w_e_val_apart$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$w_e_same w_e_same(
+        .d(w_e_same$d),
+        .q(w_e_same$q),
         .clock(clock)
     );
     pfc_paper__ingress$occ$w_d_write w_d_write(
@@ -2035,6 +2314,36 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     pfc_paper__ingress$occ$w_d_val w_d_val(
         .d(w_d_val$d),
         .q(w_d_val$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$x_e_valid x_e_valid(
+        .d(x_e_valid$d),
+        .q(x_e_valid$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$x_e_key x_e_key(
+        .d(x_e_key$d),
+        .q(x_e_key$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$x_e_val x_e_val(
+        .d(x_e_val$d),
+        .q(x_e_val$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$x_d_write x_d_write(
+        .d(x_d_write$d),
+        .q(x_d_write$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$x_d_key x_d_key(
+        .d(x_d_key$d),
+        .q(x_d_key$q),
+        .clock(clock)
+    );
+    pfc_paper__ingress$occ$x_d_val x_d_val(
+        .d(x_d_val$d),
+        .q(x_d_val$q),
         .clock(clock)
     );
     pfc_paper__ingress$occ$ram_e_for_enq ram_e_for_enq(
@@ -2107,18 +2416,28 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         o_e_len_only$d = o_e_len_only$q;
         o_e_b$d = o_e_b$q;
         o_d_b$d = o_d_b$q;
-        o_e_from_we$d = o_e_from_we$q;
+        o_e_from_we_same$d = o_e_from_we_same$q;
+        o_e_from_we_apart$d = o_e_from_we_apart$q;
         o_e_from_wd$d = o_e_from_wd$q;
         o_e_from_o$d = o_e_from_o$q;
-        o_d_from_we$d = o_d_from_we$q;
+        o_d_from_we_same$d = o_d_from_we_same$q;
+        o_d_from_we_apart$d = o_d_from_we_apart$q;
         o_d_from_wd$d = o_d_from_wd$q;
         o_d_from_o$d = o_d_from_o$q;
         w_e_valid$d = w_e_valid$q;
         w_e_key$d = w_e_key$q;
-        w_e_val$d = w_e_val$q;
+        w_e_val_same$d = w_e_val_same$q;
+        w_e_val_apart$d = w_e_val_apart$q;
+        w_e_same$d = w_e_same$q;
         w_d_write$d = w_d_write$q;
         w_d_key$d = w_d_key$q;
         w_d_val$d = w_d_val$q;
+        x_e_valid$d = x_e_valid$q;
+        x_e_key$d = x_e_key$q;
+        x_e_val$d = x_e_val$q;
+        x_d_write$d = x_d_write$q;
+        x_d_key$d = x_d_key$q;
+        x_d_val$d = x_d_val$q;
         lvt_any$d = lvt_any$q;
         lvt_e$d = lvt_e$q;
         r_e_valid$d = enq_valid;
@@ -2136,20 +2455,37 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         ram_d_for_enq$read_address = enq_key;
         ram_e_for_deq$read_address = deq_key;
         ram_d_for_deq$read_address = deq_key;
+        if (w_e_same$q) begin
+            w_e_val = w_e_val_same$q;
+        end
+        else begin
+            w_e_val = w_e_val_apart$q;
+        end
         r_e_hit_we = w_e_valid$q & (w_e_key$q == r_e_key$q);
         r_e_hit_wd = w_d_write$q & (w_d_key$q == r_e_key$q);
-        r_e_from_re = ~r_e_hit_we & ~r_e_hit_wd & r_e_any$q & r_e_in_e$q;
-        r_e_from_rd = ~r_e_hit_we & ~r_e_hit_wd & r_e_any$q & ~r_e_in_e$q;
+        r_e_hit_xe = ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
+        r_e_hit_xd = ~r_e_hit_we & ~r_e_hit_wd & x_d_write$q & (x_d_key$q == r_e_key$q);
+        r_e_from_re = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & r_e_any$q & r_e_in_e$q;
+        r_e_from_rd = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & r_e_any$q & ~r_e_in_e$q;
         r_d_hit_we = w_e_valid$q & (w_e_key$q == r_d_key$q);
         r_d_hit_wd = w_d_write$q & (w_d_key$q == r_d_key$q);
-        r_d_from_re = ~r_d_hit_we & ~r_d_hit_wd & r_d_any$q & r_d_in_e$q;
-        r_d_from_rd = ~r_d_hit_we & ~r_d_hit_wd & r_d_any$q & ~r_d_in_e$q;
+        r_d_hit_xe = ~r_d_hit_we & ~r_d_hit_wd & x_e_valid$q & (x_e_key$q == r_d_key$q);
+        r_d_hit_xd = ~r_d_hit_we & ~r_d_hit_wd & x_d_write$q & (x_d_key$q == r_d_key$q);
+        r_d_from_re = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & r_d_any$q & r_d_in_e$q;
+        r_d_from_rd = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & r_d_any$q & ~r_d_in_e$q;
         r_e_b_w = 32'h0;
         if (r_e_hit_we) begin
-            r_e_b_w = w_e_val$q;
+            r_e_b_w = w_e_val;
         end
         if (r_e_hit_wd) begin
             r_e_b_w = r_e_b_w | w_d_val$q;
+        end
+        r_e_b_x = 32'h0;
+        if (r_e_hit_xe) begin
+            r_e_b_x = x_e_val$q;
+        end
+        if (r_e_hit_xd) begin
+            r_e_b_x = r_e_b_x | x_d_val$q;
         end
         r_e_b_ram = 32'h0;
         if (r_e_from_re) begin
@@ -2160,10 +2496,17 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         end
         r_d_b_w = 32'h0;
         if (r_d_hit_we) begin
-            r_d_b_w = w_e_val$q;
+            r_d_b_w = w_e_val;
         end
         if (r_d_hit_wd) begin
             r_d_b_w = r_d_b_w | w_d_val$q;
+        end
+        r_d_b_x = 32'h0;
+        if (r_d_hit_xe) begin
+            r_d_b_x = x_e_val$q;
+        end
+        if (r_d_hit_xd) begin
+            r_d_b_x = r_d_b_x | x_d_val$q;
         end
         r_d_b_ram = 32'h0;
         if (r_d_from_re) begin
@@ -2188,21 +2531,27 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         o_room_same$d = bounds$room_same;
         o_delta$d = bounds$delta;
         o_e_len_only$d = bounds$e_len_only;
-        o_e_b$d = r_e_b_w | r_e_b_ram;
-        o_d_b$d = r_d_b_w | r_d_b_ram;
+        o_e_b$d = r_e_b_w | r_e_b_x | r_e_b_ram;
+        o_d_b$d = r_d_b_w | r_d_b_x | r_d_b_ram;
         o_e_hit_we = o_e_valid$q & (o_e_key$q == r_e_key$q);
         o_e_hit_wd = o_d_write & (o_d_key$q == r_e_key$q);
         o_d_hit_we = o_e_valid$q & (o_e_key$q == r_d_key$q);
         o_d_hit_wd = o_d_write & (o_d_key$q == r_d_key$q);
-        o_e_from_we$d = o_e_hit_we;
+        o_e_from_we_same$d = o_e_hit_we & o_same$q;
+        o_e_from_we_apart$d = o_e_hit_we & ~o_same$q;
         o_e_from_wd$d = o_e_hit_wd;
         o_e_from_o$d = ~o_e_hit_we & ~o_e_hit_wd;
-        o_d_from_we$d = o_d_hit_we;
+        o_d_from_we_same$d = o_d_hit_we & o_same$q;
+        o_d_from_we_apart$d = o_d_hit_we & ~o_same$q;
         o_d_from_wd$d = o_d_hit_wd;
         o_d_from_o$d = ~o_d_hit_we & ~o_d_hit_wd;
-        e_b0_we = 32'h0;
-        if (o_e_from_we$q) begin
-            e_b0_we = w_e_val$q;
+        e_b0_we_same = 32'h0;
+        if (o_e_from_we_same$q) begin
+            e_b0_we_same = w_e_val_same$q;
+        end
+        e_b0_we_apart = 32'h0;
+        if (o_e_from_we_apart$q) begin
+            e_b0_we_apart = w_e_val_apart$q;
         end
         e_b0_wd = 32'h0;
         if (o_e_from_wd$q) begin
@@ -2212,10 +2561,14 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         if (o_e_from_o$q) begin
             e_b0_o = o_e_b$q;
         end
-        e_b0 = e_b0_we | e_b0_wd | e_b0_o;
-        d_b0_we = 32'h0;
-        if (o_d_from_we$q) begin
-            d_b0_we = w_e_val$q;
+        e_b0 = e_b0_we_same | e_b0_we_apart | e_b0_wd | e_b0_o;
+        d_b0_we_same = 32'h0;
+        if (o_d_from_we_same$q) begin
+            d_b0_we_same = w_e_val_same$q;
+        end
+        d_b0_we_apart = 32'h0;
+        if (o_d_from_we_apart$q) begin
+            d_b0_we_apart = w_e_val_apart$q;
         end
         d_b0_wd = 32'h0;
         if (o_d_from_wd$q) begin
@@ -2225,7 +2578,7 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         if (o_d_from_o$q) begin
             d_b0_o = o_d_b$q;
         end
-        d_b0 = d_b0_we | d_b0_wd | d_b0_o;
+        d_b0 = d_b0_we_same | d_b0_we_apart | d_b0_wd | d_b0_o;
         upd$e_valid = o_e_valid$q;
         upd$e_len = o_e_len$q;
         upd$e_b0 = e_b0;
@@ -2247,36 +2600,44 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         d_b1 = upd$d_b1;
         d_underflow = upd$d_underflow;
         same_key = o_same$q;
-        ram_e_for_enq$write_enable = o_e_valid$q;
-        ram_e_for_enq$write_address = o_e_key$q;
-        ram_e_for_enq$write_data = upd$e_b1;
-        ram_e_for_deq$write_enable = o_e_valid$q;
-        ram_e_for_deq$write_address = o_e_key$q;
-        ram_e_for_deq$write_data = upd$e_b1;
-        ram_d_for_enq$write_enable = o_d_write;
-        ram_d_for_enq$write_address = o_d_key$q;
-        ram_d_for_enq$write_data = upd$d_b1;
-        ram_d_for_deq$write_enable = o_d_write;
-        ram_d_for_deq$write_address = o_d_key$q;
-        ram_d_for_deq$write_data = upd$d_b1;
         w_e_valid$d = o_e_valid$q;
         w_e_key$d = o_e_key$q;
-        w_e_val$d = upd$e_b1;
+        w_e_val_same$d = upd$e_b1_same;
+        w_e_val_apart$d = upd$e_b1_apart;
+        w_e_same$d = o_same$q;
         w_d_write$d = o_d_write;
         w_d_key$d = o_d_key$q;
         w_d_val$d = upd$d_b1;
-        e_onehot = one_k << o_e_key$q;
-        d_onehot = one_k << o_d_key$q;
+        ram_e_for_enq$write_enable = w_e_valid$q;
+        ram_e_for_enq$write_address = w_e_key$q;
+        ram_e_for_enq$write_data = w_e_val;
+        ram_e_for_deq$write_enable = w_e_valid$q;
+        ram_e_for_deq$write_address = w_e_key$q;
+        ram_e_for_deq$write_data = w_e_val;
+        ram_d_for_enq$write_enable = w_d_write$q;
+        ram_d_for_enq$write_address = w_d_key$q;
+        ram_d_for_enq$write_data = w_d_val$q;
+        ram_d_for_deq$write_enable = w_d_write$q;
+        ram_d_for_deq$write_address = w_d_key$q;
+        ram_d_for_deq$write_data = w_d_val$q;
+        x_e_valid$d = w_e_valid$q;
+        x_e_key$d = w_e_key$q;
+        x_e_val$d = w_e_val;
+        x_d_write$d = w_d_write$q;
+        x_d_key$d = w_d_key$q;
+        x_d_val$d = w_d_val$q;
+        e_onehot = one_k << w_e_key$q;
+        d_onehot = one_k << w_d_key$q;
         e_touch = 256'h0;
-        if (o_e_valid$q) begin
+        if (w_e_valid$q) begin
             e_touch = e_onehot;
         end
         d_touch = 256'h0;
-        if (o_d_valid$q) begin
+        if (w_d_write$q) begin
             d_touch = d_onehot;
         end
         lvt_any$d = lvt_any$q | e_touch | d_touch;
-        if (o_d_write) begin
+        if (w_d_write$q) begin
             lvt_e$d = (lvt_e$q & ~d_onehot) | e_touch;
         end
         else begin
@@ -2291,6 +2652,8 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
             o_same$d = 1'b0;
             w_e_valid$d = 1'b0;
             w_d_write$d = 1'b0;
+            x_e_valid$d = 1'b0;
+            x_d_write$d = 1'b0;
             lvt_any$d = 256'h0;
             lvt_e$d = 256'h0;
         end
@@ -2431,7 +2794,7 @@ module pfc_paper__ingress$occ$o_d_from_wd(d,q,clock);
 endmodule // pfc_paper__ingress$occ$o_d_from_wd
 
 
-module pfc_paper__ingress$occ$o_d_from_we(d,q,clock);
+module pfc_paper__ingress$occ$o_d_from_we_apart(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2447,7 +2810,26 @@ module pfc_paper__ingress$occ$o_d_from_we(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__ingress$occ$o_d_from_we
+endmodule // pfc_paper__ingress$occ$o_d_from_we_apart
+
+
+module pfc_paper__ingress$occ$o_d_from_we_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$o_d_from_we_same
 
 
 module pfc_paper__ingress$occ$o_d_key(d,q,clock);
@@ -2583,7 +2965,7 @@ module pfc_paper__ingress$occ$o_e_from_wd(d,q,clock);
 endmodule // pfc_paper__ingress$occ$o_e_from_wd
 
 
-module pfc_paper__ingress$occ$o_e_from_we(d,q,clock);
+module pfc_paper__ingress$occ$o_e_from_we_apart(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2599,7 +2981,26 @@ module pfc_paper__ingress$occ$o_e_from_we(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__ingress$occ$o_e_from_we
+endmodule // pfc_paper__ingress$occ$o_e_from_we_apart
+
+
+module pfc_paper__ingress$occ$o_e_from_we_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$o_e_from_we_same
 
 
 module pfc_paper__ingress$occ$o_e_key(d,q,clock);
@@ -3055,7 +3456,7 @@ module pfc_paper__ingress$occ$ram_e_for_enq(clock,read_address,read_data,write_a
 endmodule // pfc_paper__ingress$occ$ram_e_for_enq
 
 
-module pfc_paper__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
+module pfc_paper__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -3071,6 +3472,8 @@ module pfc_paper__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
+    output reg  [31:0] e_b1_same;
+    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -3087,7 +3490,8 @@ module pfc_paper__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len
     reg  [31:0] same_sum;
     reg  same_over;
     reg  drop_any;
-    reg  [31:0] e_res;
+    reg  [31:0] res_same;
+    reg  [31:0] res_apart;
     reg  [31:0] d_res;
 
     // Update code
@@ -3100,30 +3504,39 @@ module pfc_paper__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len
         e_over = len_over_max | (e_b0_33 > room);
         same_sum = d_b0 + delta;
         same_over = len_over_max | (d_b0_33 > room_same);
+        if (e_over) begin
+            res_apart = e_b0;
+        end
+        else begin
+            res_apart = e_sum;
+        end
+        if (d_underflow) begin
+            res_same = e_len_only;
+        end
+        else if (same_over) begin
+            res_same = d_diff;
+        end
+        else begin
+            res_same = same_sum;
+        end
         if (~same) begin
             drop_any = e_over;
-            if (e_over) begin
-                e_res = e_b0;
-            end
-            else begin
-                e_res = e_sum;
-            end
         end
         else if (d_underflow) begin
             drop_any = len_over_max;
-            e_res = e_len_only;
         end
         else begin
             drop_any = same_over;
-            if (same_over) begin
-                e_res = d_diff;
-            end
-            else begin
-                e_res = same_sum;
-            end
         end
         e_drop = e_valid & drop_any;
-        e_b1 = e_res & mask;
+        e_b1_same = res_same & mask;
+        e_b1_apart = res_apart & mask;
+        if (same) begin
+            e_b1 = e_b1_same;
+        end
+        else begin
+            e_b1 = e_b1_apart;
+        end
         d_res = 32'h0;
         if (~d_underflow) begin
             d_res = d_diff;
@@ -3210,7 +3623,26 @@ module pfc_paper__ingress$occ$w_e_key(d,q,clock);
 endmodule // pfc_paper__ingress$occ$w_e_key
 
 
-module pfc_paper__ingress$occ$w_e_val(d,q,clock);
+module pfc_paper__ingress$occ$w_e_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$w_e_same
+
+
+module pfc_paper__ingress$occ$w_e_val_apart(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3226,7 +3658,26 @@ module pfc_paper__ingress$occ$w_e_val(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_paper__ingress$occ$w_e_val
+endmodule // pfc_paper__ingress$occ$w_e_val_apart
+
+
+module pfc_paper__ingress$occ$w_e_val_same(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$w_e_val_same
 
 
 module pfc_paper__ingress$occ$w_e_valid(d,q,clock);
@@ -3246,6 +3697,120 @@ module pfc_paper__ingress$occ$w_e_valid(d,q,clock);
     end
 
 endmodule // pfc_paper__ingress$occ$w_e_valid
+
+
+module pfc_paper__ingress$occ$x_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$x_d_key
+
+
+module pfc_paper__ingress$occ$x_d_val(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$x_d_val
+
+
+module pfc_paper__ingress$occ$x_d_write(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$x_d_write
+
+
+module pfc_paper__ingress$occ$x_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$x_e_key
+
+
+module pfc_paper__ingress$occ$x_e_val(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$x_e_val
+
+
+module pfc_paper__ingress$occ$x_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__ingress$occ$x_e_valid
 
 
 module pfc_paper__ingress$thr_xoff_q(d,q,clock);

@@ -61,8 +61,11 @@ impl Block for PfcBlock {
     /// The sequential-spec properties make each BMC step costly: depth 10 takes about 5.5
     /// minutes (docs/blocks/pfc.md).
     fn formal(&self) -> FormalSettings {
+        // k = 5: the decision's registered tests put five edges between an arbitrary
+        // occupancy stage and the XOFF state and events it decides.
         FormalSettings {
             depth: 10,
+            k: 5,
             ..FormalSettings::DEFAULT
         }
     }

@@ -15,13 +15,14 @@ pub struct Proof {
 }
 
 impl Proof {
-    /// The block's `tiny` preset at BMC depth 6, k = 4 (the small blocks).
+    /// The block's `tiny` preset at BMC depth 6 (the small blocks), with the block's own
+    /// induction length (its pipeline depth sets it).
     pub fn tiny(block: &str) -> Proof {
         Proof {
             cfg: BlockConfig::preset(block, "tiny").unwrap(),
             name: "tiny",
             bmc_depth: 6,
-            k: 4,
+            k: switchcraft::blocks::find(block).unwrap().formal().k,
         }
     }
 }

@@ -279,8 +279,9 @@ pub fn regmap(cfg: &PfcConfig) -> RegMap {
 /// Edges from an event to its `enq_drop` and `ERR` flags: the RTL's occupancy stages (read,
 /// operand, then the arithmetic and the write).
 pub const DROP_LATENCY: u32 = 2;
-/// Edges from an event to its pause request: occupancy, then the XOFF/XON decision.
-pub const REQUEST_LATENCY: u32 = 3;
+/// Edges from an event to its pause request: occupancy, then the XOFF/XON decision's threshold
+/// tests and its state update.
+pub const REQUEST_LATENCY: u32 = 4;
 /// Edges from an event to the earliest frame it causes: the frame generator sees the XOFF bits
 /// one edge after the decision sets them (a register that keeps the decision's logic and the
 /// frame generator's in separate cycles), and sends a frame on the edge after that.

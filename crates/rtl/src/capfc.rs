@@ -222,7 +222,7 @@ impl<
             frame_quanta: Default::default(),
             csr_rdata: Default::default(),
             ingress: Occupancy::new(cfg.occupancy_bits as usize),
-            in_pause: Default::default(),
+            in_pause: PauseDecision::new(false),
             egress: Occupancy::new(cfg.occupancy_bits as usize),
             counters: Counters::new(cfg),
             calibrate: Calibrate::new(cfg),
@@ -682,6 +682,13 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
                 reason: "outputs of the sub-blocks shared with PFC that CaPFC does not need \
                          (PFC's pause-request events, the egress stage's key and same-key flag), \
                          and the unused high bits of the running-maximum RAM's 32-bit bus.",
+            },
+            Waiver {
+                rule: "UNUSEDSIGNAL",
+                signals: &["upd$e_b1_same", "upd$e_b1_apart"],
+                reason: "the occupancy arithmetic's two forms of the enqueue result, which \
+                         PFC's pipelined occupancy registers separately; the single-stage \
+                         occupancy uses the selected result.",
             },
             Waiver {
                 rule: "UNUSEDSIGNAL",

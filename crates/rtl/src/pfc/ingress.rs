@@ -2,8 +2,9 @@
 //! clears on dequeue, spec §2.3). The RTL form of `switchcraft_model::pfc::Ingress`: events of
 //! edge n update the occupancy in cycle n + 1 ([`PipelinedOccupancy`]: read, operand and write
 //! stages); edge n + 2 registers the results with the thresholds of edge n ([`PauseDecision`]),
-//! cycle n + 2 decides, and the XOFF vector changes at edge n + 3. CaPFC builds its ingress from
-//! the single-stage occupancy and the same [`PauseDecision`] (crates/rtl/src/capfc.rs).
+//! cycle n + 2 tests them, edge n + 3 registers the tests, cycle n + 3 decides, and the XOFF
+//! vector changes at edge n + 4. CaPFC builds its ingress from the single-stage occupancy and
+//! the same [`PauseDecision`] without the registered tests (crates/rtl/src/capfc.rs).
 
 use super::occupancy_pipeline::PipelinedOccupancy;
 use super::pause_decision::PauseDecision;
@@ -68,7 +69,7 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             xon_event: Default::default(),
             d_key: Default::default(),
             occ: PipelinedOccupancy::new(width),
-            decision: Default::default(),
+            decision: PauseDecision::new(true),
             thr_xoff_q: Default::default(),
             thr_xon_q: Default::default(),
         }

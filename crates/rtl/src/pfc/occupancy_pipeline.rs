@@ -1,22 +1,26 @@
-//! Byte occupancy per key from an enqueue and a dequeue bus, II = 1 on both, in three stages:
+//! Byte occupancy per key from an enqueue and a dequeue bus, II = 1 on both, in four stages:
 //! the pipelined RTL form of `switchcraft_model::pfc::Occupancy`, used by PFC's ingress.
 //!
 //! * edge n (read): the events are captured (`r_*`) and their keys address the RAMs; the
 //!   live-value bits of the keys are captured with them, consistent with what the RAMs return;
 //! * cycle n: each event's operand is looked up: the result of the event two edges older
-//!   (`w_*`, written to the RAMs at this same edge n, so not yet readable) where it wrote the
-//!   key, else the live bank's read data, else 0 (never written since reset);
+//!   (`w_*`, not yet in the RAMs) where it wrote the key, else that of the event three edges
+//!   older (`x_*`, written to the RAMs at this same edge n, so not yet readable), else the live
+//!   bank's read data, else 0 (never written since reset);
 //! * edge n + 1 (operand): the operands and the events move to `o_*`, with a one-hot select
 //!   that says whether the event one edge older wrote the key, and with what the arithmetic
 //!   compares them with ([`OccupancyBounds`], from the lengths and MAX alone);
 //! * cycle n + 1: the operand, or that older event's result (`w_*` now holds it), goes through
 //!   [`OccupancyUpdate`]: dequeue, then enqueue;
-//! * edge n + 2 (write): RAM writes, the live-value table, and the results to `w_*`.
+//! * edge n + 2: the results to `w_*`;
+//! * edge n + 3 (write): RAM writes and the live-value table from `w_*`, which moves to `x_*`.
 //!
 //! So a key's value reaches an event at every hazard distance: 1 through the bypass into the
-//! arithmetic, 2 through the operand lookup, 3 and more through the RAMs. The loop that limits
-//! the clock is the bypass: `w_*` -> a 3-way AND-OR -> one carry chain -> `w_*`; the RAM read,
-//! the lookup and the bounds' carry chains have a cycle of their own.
+//! arithmetic, 2 and 3 through the operand lookup, 4 and more through the RAMs. The loop that
+//! limits the clock is the bypass: `w_*` -> a 3-way AND-OR -> one carry chain -> `w_*`; the RAM
+//! read, the lookup, the bounds' carry chains and the RAM writes have a cycle of their own
+//! (writing the RAMs from the arithmetic directly put the RAMs' data inputs, far from the
+//! arithmetic, at the end of that loop).
 //!
 //! Storage is the live-value table of [`super::occupancy::Occupancy`]: banks E (enqueue path)
 //! and D (dequeue path), one copy per reading path, and two bits per key (`lvt_e`, `lvt_any`).
@@ -91,19 +95,31 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     o_d_b: DFF<Bits<32>>,
     // Where each operand comes from in the arithmetic, one-hot: the older event's enqueue
     // result (`*_from_we`), its dequeue result (`*_from_wd`), or the looked-up operand.
-    o_e_from_we: DFF<Bit>,
+    o_e_from_we_same: DFF<Bit>,
+    o_e_from_we_apart: DFF<Bit>,
     o_e_from_wd: DFF<Bit>,
     o_e_from_o: DFF<Bit>,
-    o_d_from_we: DFF<Bit>,
+    o_d_from_we_same: DFF<Bit>,
+    o_d_from_we_apart: DFF<Bit>,
     o_d_from_wd: DFF<Bit>,
     o_d_from_o: DFF<Bit>,
-    // Write stage: the results written at the last edge.
+    // Write stage: the results of the last edge, written to the RAMs at the next one.
     w_e_valid: DFF<Bit>,
     w_e_key: DFF<Bits<KB>>,
-    w_e_val: DFF<Bits<32>>,
+    /// The enqueue's result, as a same-key pair's and as a lone enqueue's, and which holds.
+    w_e_val_same: DFF<Bits<32>>,
+    w_e_val_apart: DFF<Bits<32>>,
+    w_e_same: DFF<Bit>,
     w_d_write: DFF<Bit>,
     w_d_key: DFF<Bits<KB>>,
     w_d_val: DFF<Bits<32>>,
+    // Written stage: what the RAMs took at the last edge (not yet readable by that edge's reads).
+    x_e_valid: DFF<Bit>,
+    x_e_key: DFF<Bits<KB>>,
+    x_e_val: DFF<Bits<32>>,
+    x_d_write: DFF<Bit>,
+    x_d_key: DFF<Bits<KB>>,
+    x_d_val: DFF<Bits<32>>,
     ram_e_for_enq: NarrowRam<KB, 32>,
     ram_e_for_deq: NarrowRam<KB, 32>,
     ram_d_for_enq: NarrowRam<KB, 32>,
@@ -114,15 +130,21 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     // Cycle n: the lookup of the read stage's operands.
     r_e_hit_we: Signal<Local, Bit>,
     r_e_hit_wd: Signal<Local, Bit>,
+    r_e_hit_xe: Signal<Local, Bit>,
+    r_e_hit_xd: Signal<Local, Bit>,
     r_e_from_re: Signal<Local, Bit>,
     r_e_from_rd: Signal<Local, Bit>,
     r_d_hit_we: Signal<Local, Bit>,
     r_d_hit_wd: Signal<Local, Bit>,
+    r_d_hit_xe: Signal<Local, Bit>,
+    r_d_hit_xd: Signal<Local, Bit>,
     r_d_from_re: Signal<Local, Bit>,
     r_d_from_rd: Signal<Local, Bit>,
     r_e_b_w: Signal<Local, Bits<32>>,
+    r_e_b_x: Signal<Local, Bits<32>>,
     r_e_b_ram: Signal<Local, Bits<32>>,
     r_d_b_w: Signal<Local, Bits<32>>,
+    r_d_b_x: Signal<Local, Bits<32>>,
     r_d_b_ram: Signal<Local, Bits<32>>,
     /// The operand stage's dequeue writes bank D (its key is not the enqueue's).
     o_d_write: Signal<Local, Bit>,
@@ -134,10 +156,14 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     // Cycle n + 1: the operands.
     e_b0: Signal<Local, Bits<32>>,
     d_b0: Signal<Local, Bits<32>>,
-    e_b0_we: Signal<Local, Bits<32>>,
+    /// The write stage's enqueue result, whichever form holds.
+    w_e_val: Signal<Local, Bits<32>>,
+    e_b0_we_same: Signal<Local, Bits<32>>,
+    e_b0_we_apart: Signal<Local, Bits<32>>,
     e_b0_wd: Signal<Local, Bits<32>>,
     e_b0_o: Signal<Local, Bits<32>>,
-    d_b0_we: Signal<Local, Bits<32>>,
+    d_b0_we_same: Signal<Local, Bits<32>>,
+    d_b0_we_apart: Signal<Local, Bits<32>>,
     d_b0_wd: Signal<Local, Bits<32>>,
     d_b0_o: Signal<Local, Bits<32>>,
     e_onehot: Signal<Local, Bits<K>>,
@@ -196,18 +222,28 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             o_e_len_only: Default::default(),
             o_e_b: Default::default(),
             o_d_b: Default::default(),
-            o_e_from_we: Default::default(),
+            o_e_from_we_same: Default::default(),
+            o_e_from_we_apart: Default::default(),
             o_e_from_wd: Default::default(),
             o_e_from_o: Default::default(),
-            o_d_from_we: Default::default(),
+            o_d_from_we_same: Default::default(),
+            o_d_from_we_apart: Default::default(),
             o_d_from_wd: Default::default(),
             o_d_from_o: Default::default(),
             w_e_valid: Default::default(),
             w_e_key: Default::default(),
-            w_e_val: Default::default(),
+            w_e_val_same: Default::default(),
+            w_e_val_apart: Default::default(),
+            w_e_same: Default::default(),
             w_d_write: Default::default(),
             w_d_key: Default::default(),
             w_d_val: Default::default(),
+            x_e_valid: Default::default(),
+            x_e_key: Default::default(),
+            x_e_val: Default::default(),
+            x_d_write: Default::default(),
+            x_d_key: Default::default(),
+            x_d_val: Default::default(),
             ram_e_for_enq: NarrowRam::new(width),
             ram_e_for_deq: NarrowRam::new(width),
             ram_d_for_enq: NarrowRam::new(width),
@@ -216,15 +252,21 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             lvt_e: Default::default(),
             r_e_hit_we: Default::default(),
             r_e_hit_wd: Default::default(),
+            r_e_hit_xe: Default::default(),
+            r_e_hit_xd: Default::default(),
             r_e_from_re: Default::default(),
             r_e_from_rd: Default::default(),
             r_d_hit_we: Default::default(),
             r_d_hit_wd: Default::default(),
+            r_d_hit_xe: Default::default(),
+            r_d_hit_xd: Default::default(),
             r_d_from_re: Default::default(),
             r_d_from_rd: Default::default(),
             r_e_b_w: Default::default(),
+            r_e_b_x: Default::default(),
             r_e_b_ram: Default::default(),
             r_d_b_w: Default::default(),
+            r_d_b_x: Default::default(),
             r_d_b_ram: Default::default(),
             o_d_write: Default::default(),
             o_e_hit_we: Default::default(),
@@ -233,10 +275,13 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             o_d_hit_wd: Default::default(),
             e_b0: Default::default(),
             d_b0: Default::default(),
-            e_b0_we: Default::default(),
+            w_e_val: Default::default(),
+            e_b0_we_same: Default::default(),
+            e_b0_we_apart: Default::default(),
             e_b0_wd: Default::default(),
             e_b0_o: Default::default(),
-            d_b0_we: Default::default(),
+            d_b0_we_same: Default::default(),
+            d_b0_we_apart: Default::default(),
             d_b0_wd: Default::default(),
             d_b0_o: Default::default(),
             e_onehot: Default::default(),
@@ -278,18 +323,28 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             o_e_len_only,
             o_e_b,
             o_d_b,
-            o_e_from_we,
+            o_e_from_we_same,
+            o_e_from_we_apart,
             o_e_from_wd,
             o_e_from_o,
-            o_d_from_we,
+            o_d_from_we_same,
+            o_d_from_we_apart,
             o_d_from_wd,
             o_d_from_o,
             w_e_valid,
             w_e_key,
-            w_e_val,
+            w_e_val_same,
+            w_e_val_apart,
+            w_e_same,
             w_d_write,
             w_d_key,
             w_d_val,
+            x_e_valid,
+            x_e_key,
+            x_e_val,
+            x_d_write,
+            x_d_key,
+            x_d_val,
             lvt_any,
             lvt_e
         );
@@ -317,39 +372,79 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.ram_e_for_deq.read_address.next = self.deq_key.val();
         self.ram_d_for_deq.read_address.next = self.deq_key.val();
 
-        // ---- Cycle n: each operand from the write of this edge n (`w_*`, which the read did not
-        // see) where it hit the key, else from the live bank. The two writes of one edge never
-        // name one key (a same-key pair writes bank E only), so at most one hit is set.
+        // The write stage's enqueue result: one LUT level from registers, outside the loop.
+        if self.w_e_same.q.val() {
+            self.w_e_val.next = self.w_e_val_same.q.val();
+        } else {
+            self.w_e_val.next = self.w_e_val_apart.q.val();
+        }
+
+        // ---- Cycle n: each operand from the newest value the RAM read of edge n did not see:
+        // the write stage's (`w_*`, written to the RAMs at edge n + 1), else the written stage's
+        // (`x_*`, written at this edge n), else the live bank's read data. The two writes of one
+        // stage never name one key (a same-key pair writes bank E only), so at most one hit per
+        // stage counts.
         self.r_e_hit_we.next =
             self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_e_key.q.val());
         self.r_e_hit_wd.next =
             self.w_d_write.q.val() & (self.w_d_key.q.val() == self.r_e_key.q.val());
+        self.r_e_hit_xe.next = !self.r_e_hit_we.val()
+            & !self.r_e_hit_wd.val()
+            & self.x_e_valid.q.val()
+            & (self.x_e_key.q.val() == self.r_e_key.q.val());
+        self.r_e_hit_xd.next = !self.r_e_hit_we.val()
+            & !self.r_e_hit_wd.val()
+            & self.x_d_write.q.val()
+            & (self.x_d_key.q.val() == self.r_e_key.q.val());
         self.r_e_from_re.next = !self.r_e_hit_we.val()
             & !self.r_e_hit_wd.val()
+            & !self.r_e_hit_xe.val()
+            & !self.r_e_hit_xd.val()
             & self.r_e_any.q.val()
             & self.r_e_in_e.q.val();
         self.r_e_from_rd.next = !self.r_e_hit_we.val()
             & !self.r_e_hit_wd.val()
+            & !self.r_e_hit_xe.val()
+            & !self.r_e_hit_xd.val()
             & self.r_e_any.q.val()
             & !self.r_e_in_e.q.val();
         self.r_d_hit_we.next =
             self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_d_key.q.val());
         self.r_d_hit_wd.next =
             self.w_d_write.q.val() & (self.w_d_key.q.val() == self.r_d_key.q.val());
+        self.r_d_hit_xe.next = !self.r_d_hit_we.val()
+            & !self.r_d_hit_wd.val()
+            & self.x_e_valid.q.val()
+            & (self.x_e_key.q.val() == self.r_d_key.q.val());
+        self.r_d_hit_xd.next = !self.r_d_hit_we.val()
+            & !self.r_d_hit_wd.val()
+            & self.x_d_write.q.val()
+            & (self.x_d_key.q.val() == self.r_d_key.q.val());
         self.r_d_from_re.next = !self.r_d_hit_we.val()
             & !self.r_d_hit_wd.val()
+            & !self.r_d_hit_xe.val()
+            & !self.r_d_hit_xd.val()
             & self.r_d_any.q.val()
             & self.r_d_in_e.q.val();
         self.r_d_from_rd.next = !self.r_d_hit_we.val()
             & !self.r_d_hit_wd.val()
+            & !self.r_d_hit_xe.val()
+            & !self.r_d_hit_xd.val()
             & self.r_d_any.q.val()
             & !self.r_d_in_e.q.val();
         self.r_e_b_w.next = 0.into();
         if self.r_e_hit_we.val() {
-            self.r_e_b_w.next = self.w_e_val.q.val();
+            self.r_e_b_w.next = self.w_e_val.val();
         }
         if self.r_e_hit_wd.val() {
             self.r_e_b_w.next = self.r_e_b_w.val() | self.w_d_val.q.val();
+        }
+        self.r_e_b_x.next = 0.into();
+        if self.r_e_hit_xe.val() {
+            self.r_e_b_x.next = self.x_e_val.q.val();
+        }
+        if self.r_e_hit_xd.val() {
+            self.r_e_b_x.next = self.r_e_b_x.val() | self.x_d_val.q.val();
         }
         self.r_e_b_ram.next = 0.into();
         if self.r_e_from_re.val() {
@@ -360,10 +455,17 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         }
         self.r_d_b_w.next = 0.into();
         if self.r_d_hit_we.val() {
-            self.r_d_b_w.next = self.w_e_val.q.val();
+            self.r_d_b_w.next = self.w_e_val.val();
         }
         if self.r_d_hit_wd.val() {
             self.r_d_b_w.next = self.r_d_b_w.val() | self.w_d_val.q.val();
+        }
+        self.r_d_b_x.next = 0.into();
+        if self.r_d_hit_xe.val() {
+            self.r_d_b_x.next = self.x_e_val.q.val();
+        }
+        if self.r_d_hit_xd.val() {
+            self.r_d_b_x.next = self.r_d_b_x.val() | self.x_d_val.q.val();
         }
         self.r_d_b_ram.next = 0.into();
         if self.r_d_from_re.val() {
@@ -391,8 +493,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.o_room_same.d.next = self.bounds.room_same.val();
         self.o_delta.d.next = self.bounds.delta.val();
         self.o_e_len_only.d.next = self.bounds.e_len_only.val();
-        self.o_e_b.d.next = self.r_e_b_w.val() | self.r_e_b_ram.val();
-        self.o_d_b.d.next = self.r_d_b_w.val() | self.r_d_b_ram.val();
+        self.o_e_b.d.next = self.r_e_b_w.val() | self.r_e_b_x.val() | self.r_e_b_ram.val();
+        self.o_d_b.d.next = self.r_d_b_w.val() | self.r_d_b_x.val() | self.r_d_b_ram.val();
         self.o_e_hit_we.next =
             self.o_e_valid.q.val() & (self.o_e_key.q.val() == self.r_e_key.q.val());
         self.o_e_hit_wd.next =
@@ -401,17 +503,25 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.o_e_valid.q.val() & (self.o_e_key.q.val() == self.r_d_key.q.val());
         self.o_d_hit_wd.next =
             self.o_d_write.val() & (self.o_d_key.q.val() == self.r_d_key.q.val());
-        self.o_e_from_we.d.next = self.o_e_hit_we.val();
+        // The event now in the operand stage reaches the write stage with its same-key flag,
+        // so which form of its enqueue result holds is known here too.
+        self.o_e_from_we_same.d.next = self.o_e_hit_we.val() & self.o_same.q.val();
+        self.o_e_from_we_apart.d.next = self.o_e_hit_we.val() & !self.o_same.q.val();
         self.o_e_from_wd.d.next = self.o_e_hit_wd.val();
         self.o_e_from_o.d.next = !self.o_e_hit_we.val() & !self.o_e_hit_wd.val();
-        self.o_d_from_we.d.next = self.o_d_hit_we.val();
+        self.o_d_from_we_same.d.next = self.o_d_hit_we.val() & self.o_same.q.val();
+        self.o_d_from_we_apart.d.next = self.o_d_hit_we.val() & !self.o_same.q.val();
         self.o_d_from_wd.d.next = self.o_d_hit_wd.val();
         self.o_d_from_o.d.next = !self.o_d_hit_we.val() & !self.o_d_hit_wd.val();
 
         // ---- Cycle n + 1: the operands, then the arithmetic.
-        self.e_b0_we.next = 0.into();
-        if self.o_e_from_we.q.val() {
-            self.e_b0_we.next = self.w_e_val.q.val();
+        self.e_b0_we_same.next = 0.into();
+        if self.o_e_from_we_same.q.val() {
+            self.e_b0_we_same.next = self.w_e_val_same.q.val();
+        }
+        self.e_b0_we_apart.next = 0.into();
+        if self.o_e_from_we_apart.q.val() {
+            self.e_b0_we_apart.next = self.w_e_val_apart.q.val();
         }
         self.e_b0_wd.next = 0.into();
         if self.o_e_from_wd.q.val() {
@@ -421,10 +531,17 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         if self.o_e_from_o.q.val() {
             self.e_b0_o.next = self.o_e_b.q.val();
         }
-        self.e_b0.next = self.e_b0_we.val() | self.e_b0_wd.val() | self.e_b0_o.val();
-        self.d_b0_we.next = 0.into();
-        if self.o_d_from_we.q.val() {
-            self.d_b0_we.next = self.w_e_val.q.val();
+        self.e_b0.next = self.e_b0_we_same.val()
+            | self.e_b0_we_apart.val()
+            | self.e_b0_wd.val()
+            | self.e_b0_o.val();
+        self.d_b0_we_same.next = 0.into();
+        if self.o_d_from_we_same.q.val() {
+            self.d_b0_we_same.next = self.w_e_val_same.q.val();
+        }
+        self.d_b0_we_apart.next = 0.into();
+        if self.o_d_from_we_apart.q.val() {
+            self.d_b0_we_apart.next = self.w_e_val_apart.q.val();
         }
         self.d_b0_wd.next = 0.into();
         if self.o_d_from_wd.q.val() {
@@ -434,7 +551,10 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         if self.o_d_from_o.q.val() {
             self.d_b0_o.next = self.o_d_b.q.val();
         }
-        self.d_b0.next = self.d_b0_we.val() | self.d_b0_wd.val() | self.d_b0_o.val();
+        self.d_b0.next = self.d_b0_we_same.val()
+            | self.d_b0_we_apart.val()
+            | self.d_b0_wd.val()
+            | self.d_b0_o.val();
         self.upd.e_valid.next = self.o_e_valid.q.val();
         self.upd.e_len.next = self.o_e_len.q.val();
         self.upd.e_b0.next = self.e_b0.val();
@@ -457,37 +577,49 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.d_underflow.next = self.upd.d_underflow.val();
         self.same_key.next = self.o_same.q.val();
 
-        // ---- Edge n + 2 (write): RAM writes, live-value table, write-stage registers.
-        self.ram_e_for_enq.write_enable.next = self.o_e_valid.q.val();
-        self.ram_e_for_enq.write_address.next = self.o_e_key.q.val();
-        self.ram_e_for_enq.write_data.next = self.upd.e_b1.val();
-        self.ram_e_for_deq.write_enable.next = self.o_e_valid.q.val();
-        self.ram_e_for_deq.write_address.next = self.o_e_key.q.val();
-        self.ram_e_for_deq.write_data.next = self.upd.e_b1.val();
-        self.ram_d_for_enq.write_enable.next = self.o_d_write.val();
-        self.ram_d_for_enq.write_address.next = self.o_d_key.q.val();
-        self.ram_d_for_enq.write_data.next = self.upd.d_b1.val();
-        self.ram_d_for_deq.write_enable.next = self.o_d_write.val();
-        self.ram_d_for_deq.write_address.next = self.o_d_key.q.val();
-        self.ram_d_for_deq.write_data.next = self.upd.d_b1.val();
+        // ---- Edge n + 2: the results to the write stage.
         self.w_e_valid.d.next = self.o_e_valid.q.val();
         self.w_e_key.d.next = self.o_e_key.q.val();
-        self.w_e_val.d.next = self.upd.e_b1.val();
+        self.w_e_val_same.d.next = self.upd.e_b1_same.val();
+        self.w_e_val_apart.d.next = self.upd.e_b1_apart.val();
+        self.w_e_same.d.next = self.o_same.q.val();
         self.w_d_write.d.next = self.o_d_write.val();
         self.w_d_key.d.next = self.o_d_key.q.val();
         self.w_d_val.d.next = self.upd.d_b1.val();
-        self.e_onehot.next = self.one_k.val() << self.o_e_key.q.val();
-        self.d_onehot.next = self.one_k.val() << self.o_d_key.q.val();
+
+        // ---- Edge n + 3 (write): RAM writes and the live-value table, from registers (the
+        // arithmetic's results feed only the write stage and the bypass, not the RAMs' data
+        // inputs), and the written stage.
+        self.ram_e_for_enq.write_enable.next = self.w_e_valid.q.val();
+        self.ram_e_for_enq.write_address.next = self.w_e_key.q.val();
+        self.ram_e_for_enq.write_data.next = self.w_e_val.val();
+        self.ram_e_for_deq.write_enable.next = self.w_e_valid.q.val();
+        self.ram_e_for_deq.write_address.next = self.w_e_key.q.val();
+        self.ram_e_for_deq.write_data.next = self.w_e_val.val();
+        self.ram_d_for_enq.write_enable.next = self.w_d_write.q.val();
+        self.ram_d_for_enq.write_address.next = self.w_d_key.q.val();
+        self.ram_d_for_enq.write_data.next = self.w_d_val.q.val();
+        self.ram_d_for_deq.write_enable.next = self.w_d_write.q.val();
+        self.ram_d_for_deq.write_address.next = self.w_d_key.q.val();
+        self.ram_d_for_deq.write_data.next = self.w_d_val.q.val();
+        self.x_e_valid.d.next = self.w_e_valid.q.val();
+        self.x_e_key.d.next = self.w_e_key.q.val();
+        self.x_e_val.d.next = self.w_e_val.val();
+        self.x_d_write.d.next = self.w_d_write.q.val();
+        self.x_d_key.d.next = self.w_d_key.q.val();
+        self.x_d_val.d.next = self.w_d_val.q.val();
+        self.e_onehot.next = self.one_k.val() << self.w_e_key.q.val();
+        self.d_onehot.next = self.one_k.val() << self.w_d_key.q.val();
         self.e_touch.next = 0.into();
-        if self.o_e_valid.q.val() {
+        if self.w_e_valid.q.val() {
             self.e_touch.next = self.e_onehot.val();
         }
         self.d_touch.next = 0.into();
-        if self.o_d_valid.q.val() {
+        if self.w_d_write.q.val() {
             self.d_touch.next = self.d_onehot.val();
         }
         self.lvt_any.d.next = self.lvt_any.q.val() | self.e_touch.val() | self.d_touch.val();
-        if self.o_d_write.val() {
+        if self.w_d_write.q.val() {
             self.lvt_e.d.next = (self.lvt_e.q.val() & !self.d_onehot.val()) | self.e_touch.val();
         } else {
             self.lvt_e.d.next = self.lvt_e.q.val() | self.e_touch.val();
@@ -503,6 +635,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.o_same.d.next = false;
             self.w_e_valid.d.next = false;
             self.w_d_write.d.next = false;
+            self.x_e_valid.d.next = false;
+            self.x_d_write.d.next = false;
             self.lvt_any.d.next = 0.into();
             self.lvt_e.d.next = 0.into();
         }

@@ -101,6 +101,11 @@ pub struct OccupancyUpdate {
 
     /// Occupancy after the enqueue (its base when dropped).
     pub e_b1: Signal<Out, Bits<32>>,
+    /// `e_b1` when both events name one key, and when they do not: a consumer that knows
+    /// `same` early (a register) selects between them itself, which keeps that selection out
+    /// of this logic's depth.
+    pub e_b1_same: Signal<Out, Bits<32>>,
+    pub e_b1_apart: Signal<Out, Bits<32>>,
     pub e_drop: Signal<Out, Bit>,
     /// Occupancy after the dequeue (0 when it underflowed).
     pub d_b1: Signal<Out, Bits<32>>,
@@ -118,7 +123,8 @@ pub struct OccupancyUpdate {
     same_sum: Signal<Local, Bits<32>>,
     same_over: Signal<Local, Bit>,
     drop_any: Signal<Local, Bit>,
-    e_res: Signal<Local, Bits<32>>,
+    res_same: Signal<Local, Bits<32>>,
+    res_apart: Signal<Local, Bits<32>>,
     d_res: Signal<Local, Bits<32>>,
 }
 
@@ -139,6 +145,8 @@ impl OccupancyUpdate {
             delta: Default::default(),
             e_len_only: Default::default(),
             e_b1: Default::default(),
+            e_b1_same: Default::default(),
+            e_b1_apart: Default::default(),
             e_drop: Default::default(),
             d_b1: Default::default(),
             d_underflow: Default::default(),
@@ -151,7 +159,8 @@ impl OccupancyUpdate {
             same_sum: Default::default(),
             same_over: Default::default(),
             drop_any: Default::default(),
-            e_res: Default::default(),
+            res_same: Default::default(),
+            res_apart: Default::default(),
             d_res: Default::default(),
         }
     }
@@ -172,27 +181,34 @@ impl Logic for OccupancyUpdate {
         self.e_over.next = self.len_over_max.val() | (self.e_b0_33.val() > self.room.val());
         self.same_sum.next = self.d_b0.val() + self.delta.val();
         self.same_over.next = self.len_over_max.val() | (self.d_b0_33.val() > self.room_same.val());
+        if self.e_over.val() {
+            self.res_apart.next = self.e_b0.val();
+        } else {
+            self.res_apart.next = self.e_sum.val();
+        }
+        if self.d_underflow.val() {
+            // The dequeue emptied the key: the enqueue adds to 0.
+            self.res_same.next = self.e_len_only.val();
+        } else if self.same_over.val() {
+            self.res_same.next = self.d_diff.val();
+        } else {
+            self.res_same.next = self.same_sum.val();
+        }
         if !self.same.val() {
             self.drop_any.next = self.e_over.val();
-            if self.e_over.val() {
-                self.e_res.next = self.e_b0.val();
-            } else {
-                self.e_res.next = self.e_sum.val();
-            }
         } else if self.d_underflow.val() {
-            // The dequeue emptied the key: the enqueue adds to 0.
             self.drop_any.next = self.len_over_max.val();
-            self.e_res.next = self.e_len_only.val();
         } else {
             self.drop_any.next = self.same_over.val();
-            if self.same_over.val() {
-                self.e_res.next = self.d_diff.val();
-            } else {
-                self.e_res.next = self.same_sum.val();
-            }
         }
         self.e_drop.next = self.e_valid.val() & self.drop_any.val();
-        self.e_b1.next = self.e_res.val() & self.mask.val();
+        self.e_b1_same.next = self.res_same.val() & self.mask.val();
+        self.e_b1_apart.next = self.res_apart.val() & self.mask.val();
+        if self.same.val() {
+            self.e_b1.next = self.e_b1_same.val();
+        } else {
+            self.e_b1.next = self.e_b1_apart.val();
+        }
         self.d_res.next = 0.into();
         if !self.d_underflow.val() {
             self.d_res.next = self.d_diff.val();

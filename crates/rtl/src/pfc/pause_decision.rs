@@ -5,6 +5,12 @@
 //! cycle, and updates the XOFF vector at the edge after. It reads and writes only the XOFF
 //! flip-flops, whose update completes in its own cycle, so back-to-back decisions on one key
 //! need no forwarding, and the occupancy stages do not read the pause state at all.
+//!
+//! With `registered_compare` (PFC), the threshold comparisons get a cycle of their own: they
+//! are registered with the events (`cm_*`), and the state update follows one edge later, so
+//! that the comparisons' carry chains and the state's lookup and update logic are never in one
+//! cycle (one more edge of latency on the requests). Without it (CaPFC) the `cm_*` registers
+//! are bypassed by a constant select, and synthesis removes them.
 
 use rust_hdl::prelude::*;
 
@@ -30,7 +36,8 @@ pub struct PauseDecision<const KB: usize, const K: usize> {
     /// Keys in XOFF before the next edge, and after it.
     pub xoff: Signal<Out, Bits<K>>,
     pub xoff_next: Signal<Out, Bits<K>>,
-    // Cycle m + 1: the decisions on the results given in cycle m.
+    // Cycle m + 1 (m + 2 with registered comparisons): the decisions on the results given in
+    // cycle m.
     /// The enqueue's key enters XOFF over the edge.
     pub xoff_event: Signal<Out, Bit>,
     pub xoff_key: Signal<Out, Bits<KB>>,
@@ -48,7 +55,26 @@ pub struct PauseDecision<const KB: usize, const K: usize> {
     st_same: DFF<Bit>,
     st_xoff_thr: DFF<Bits<32>>,
     st_xon_thr: DFF<Bits<32>>,
+    // The comparisons, registered with their events (used with `registered_compare`).
+    cm_e_valid: DFF<Bit>,
+    cm_e_key: DFF<Bits<KB>>,
+    cm_ge_xoff: DFF<Bit>,
+    cm_d_valid: DFF<Bit>,
+    cm_d_key: DFF<Bits<KB>>,
+    cm_le_xon: DFF<Bit>,
+    cm_same: DFF<Bit>,
+    registered_compare: Constant<Bit>,
     one_k: Constant<Bits<K>>,
+    ge_xoff_now: Signal<Local, Bit>,
+    le_xon_now: Signal<Local, Bit>,
+    // What the state update sees: the registered comparisons, or this cycle's.
+    u_e_valid: Signal<Local, Bit>,
+    u_e_key: Signal<Local, Bits<KB>>,
+    u_ge_xoff: Signal<Local, Bit>,
+    u_d_valid: Signal<Local, Bit>,
+    u_d_key: Signal<Local, Bits<KB>>,
+    u_le_xon: Signal<Local, Bit>,
+    u_same: Signal<Local, Bit>,
     xo_d_old: Signal<Local, Bit>,
     xo_d1: Signal<Local, Bit>,
     xo_e_old: Signal<Local, Bit>,
@@ -61,8 +87,8 @@ pub struct PauseDecision<const KB: usize, const K: usize> {
     set: Signal<Local, Bits<K>>,
 }
 
-impl<const KB: usize, const K: usize> Default for PauseDecision<KB, K> {
-    fn default() -> Self {
+impl<const KB: usize, const K: usize> PauseDecision<KB, K> {
+    pub fn new(registered_compare: bool) -> Self {
         PauseDecision {
             clock: Default::default(),
             reset: Default::default(),
@@ -91,7 +117,24 @@ impl<const KB: usize, const K: usize> Default for PauseDecision<KB, K> {
             st_same: Default::default(),
             st_xoff_thr: Default::default(),
             st_xon_thr: Default::default(),
+            cm_e_valid: Default::default(),
+            cm_e_key: Default::default(),
+            cm_ge_xoff: Default::default(),
+            cm_d_valid: Default::default(),
+            cm_d_key: Default::default(),
+            cm_le_xon: Default::default(),
+            cm_same: Default::default(),
+            registered_compare: Constant::new(registered_compare),
             one_k: Constant::new(1u64.into()),
+            ge_xoff_now: Default::default(),
+            le_xon_now: Default::default(),
+            u_e_valid: Default::default(),
+            u_e_key: Default::default(),
+            u_ge_xoff: Default::default(),
+            u_d_valid: Default::default(),
+            u_d_key: Default::default(),
+            u_le_xon: Default::default(),
+            u_same: Default::default(),
             xo_d_old: Default::default(),
             xo_d1: Default::default(),
             xo_e_old: Default::default(),
@@ -107,9 +150,6 @@ impl<const KB: usize, const K: usize> Default for PauseDecision<KB, K> {
 }
 
 impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
-    // `!(b <= xon)` is the spec's "not at or below XON" and the shape the checked-in Verilog
-    // (and its synthesis results) came from.
-    #[allow(clippy::nonminimal_bool)]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -124,7 +164,14 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
             st_d_b,
             st_same,
             st_xoff_thr,
-            st_xon_thr
+            st_xon_thr,
+            cm_e_valid,
+            cm_e_key,
+            cm_ge_xoff,
+            cm_d_valid,
+            cm_d_key,
+            cm_le_xon,
+            cm_same
         );
         // Edge m + 1: the results move into the stage, with their thresholds.
         self.st_e_valid.d.next = self.e_valid.val() & !self.reset.val();
@@ -137,35 +184,64 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
         self.st_xoff_thr.d.next = self.xoff_thr.val();
         self.st_xon_thr.d.next = self.xon_thr.val();
 
-        // Cycle m + 1. Dequeue first: XON at or below the threshold.
-        self.xo_d_old.next = self.state.q.val().get_bit(self.st_d_key.q.val().index());
-        self.xo_d1.next = self.xo_d_old.val() & !(self.st_d_b.q.val() <= self.st_xon_thr.q.val());
+        // Cycle m + 1: the threshold tests.
+        self.ge_xoff_now.next = self.st_e_b.q.val() >= self.st_xoff_thr.q.val();
+        self.le_xon_now.next = self.st_d_b.q.val() <= self.st_xon_thr.q.val();
+        self.cm_e_valid.d.next = self.st_e_valid.q.val() & !self.reset.val();
+        self.cm_e_key.d.next = self.st_e_key.q.val();
+        self.cm_ge_xoff.d.next = self.ge_xoff_now.val();
+        self.cm_d_valid.d.next = self.st_d_valid.q.val() & !self.reset.val();
+        self.cm_d_key.d.next = self.st_d_key.q.val();
+        self.cm_le_xon.d.next = self.le_xon_now.val();
+        self.cm_same.d.next = self.st_same.q.val();
+        if self.registered_compare.val() {
+            self.u_e_valid.next = self.cm_e_valid.q.val();
+            self.u_e_key.next = self.cm_e_key.q.val();
+            self.u_ge_xoff.next = self.cm_ge_xoff.q.val();
+            self.u_d_valid.next = self.cm_d_valid.q.val();
+            self.u_d_key.next = self.cm_d_key.q.val();
+            self.u_le_xon.next = self.cm_le_xon.q.val();
+            self.u_same.next = self.cm_same.q.val();
+        } else {
+            self.u_e_valid.next = self.st_e_valid.q.val();
+            self.u_e_key.next = self.st_e_key.q.val();
+            self.u_ge_xoff.next = self.ge_xoff_now.val();
+            self.u_d_valid.next = self.st_d_valid.q.val();
+            self.u_d_key.next = self.st_d_key.q.val();
+            self.u_le_xon.next = self.le_xon_now.val();
+            self.u_same.next = self.st_same.q.val();
+        }
+
+        // The update's cycle (m + 1, or m + 2 with registered comparisons). Dequeue first: XON
+        // at or below the threshold.
+        self.xo_d_old.next = self.state.q.val().get_bit(self.u_d_key.val().index());
+        self.xo_d1.next = self.xo_d_old.val() & !self.u_le_xon.val();
         // Then enqueue, on top of the dequeue when both name one key.
-        self.xo_e_old.next = self.state.q.val().get_bit(self.st_e_key.q.val().index());
-        if self.st_same.q.val() {
+        self.xo_e_old.next = self.state.q.val().get_bit(self.u_e_key.val().index());
+        if self.u_same.val() {
             self.xo_e_base.next = self.xo_d1.val();
         } else {
             self.xo_e_base.next = self.xo_e_old.val();
         }
-        self.xo_e1.next = self.xo_e_base.val() | (self.st_e_b.q.val() >= self.st_xoff_thr.q.val());
-        if self.st_same.q.val() {
+        self.xo_e1.next = self.xo_e_base.val() | self.u_ge_xoff.val();
+        if self.u_same.val() {
             self.d_final.next = self.xo_e1.val();
         } else {
             self.d_final.next = self.xo_d1.val();
         }
 
-        // Edge m + 2: the XOFF bits of the decided keys take their final values.
-        self.e_onehot.next = self.one_k.val() << self.st_e_key.q.val();
-        self.d_onehot.next = self.one_k.val() << self.st_d_key.q.val();
+        // The next edge: the XOFF bits of the decided keys take their final values.
+        self.e_onehot.next = self.one_k.val() << self.u_e_key.val();
+        self.d_onehot.next = self.one_k.val() << self.u_d_key.val();
         self.touched.next = 0.into();
         self.set.next = 0.into();
-        if self.st_e_valid.q.val() {
+        if self.u_e_valid.val() {
             self.touched.next = self.e_onehot.val();
             if self.xo_e1.val() {
                 self.set.next = self.e_onehot.val();
             }
         }
-        if self.st_d_valid.q.val() {
+        if self.u_d_valid.val() {
             self.touched.next = self.touched.val() | self.d_onehot.val();
             if self.d_final.val() {
                 self.set.next = self.set.val() | self.d_onehot.val();
@@ -178,9 +254,9 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
 
         self.xoff.next = self.state.q.val();
         self.xoff_next.next = self.state.d.val();
-        self.xoff_event.next = self.st_e_valid.q.val() & !self.xo_e_old.val() & self.xo_e1.val();
-        self.xoff_key.next = self.st_e_key.q.val();
-        self.xon_event.next = self.st_d_valid.q.val() & self.xo_d_old.val() & !self.d_final.val();
-        self.xon_key.next = self.st_d_key.q.val();
+        self.xoff_event.next = self.u_e_valid.val() & !self.xo_e_old.val() & self.xo_e1.val();
+        self.xoff_key.next = self.u_e_key.val();
+        self.xon_event.next = self.u_d_valid.val() & self.xo_d_old.val() & !self.d_final.val();
+        self.xon_key.next = self.u_d_key.val();
     }
 }

@@ -242,6 +242,7 @@ Info: Critical path report for clock 'clk' (posedge -> posedge):
 Info:   clk-to-q  0.52  0.52 Source core.occ.w_d_val.q_TRELLIS_FF_Q_5.Q
 Info:    routing  1.63  2.15 Net core.decision.state.q_TRELLIS_FF_Q_DI_L6MUX21_Z_SD[1] (19,9) -> (14,5)
 Info:    routing  0.00  4.97 Net core.occ.upd_CCU2C_S1_CIN_CCU2C_COUT (17,5) -> (17,5)
+Info:    routing  0.70  9.90 Net core.ingress$xon_event_LUT4_Z_D[1] (20,3) -> (22,3)
 Info:    routing  0.08  10.46 Net core.occ.ram_e.mem.0.7$RAMW_SLICE$conn$WDO3 (22,3) -> (22,3)
 Info: 3.17 ns logic, 7.30 ns routing
 
@@ -259,8 +260,20 @@ ERROR: Max frequency for clock 'clk': 95.59 MHz (FAIL at 150.00 MHz)
         Some((
             "core.decision.state.q".into(),
             "core.occ.ram_e.mem.0.7".into(),
-            3
+            4
         ))
+    );
+
+    // rust-hdl names a sub-block's signal `block$signal`: that `$` is part of the name.
+    let log = "\
+Info: Routing complete.
+Info: Critical path report for clock 'clk' (posedge -> posedge):
+Info:    routing  1.63  2.15 Net core.a.q[1] (19,9) -> (14,5)
+Info:    routing  0.70  9.90 Net core.ingress$xon_event_LUT4_Z_D[1] (20,3) -> (22,3)
+";
+    assert_eq!(
+        parse_nextpnr_log(log).critical_path,
+        Some(("core.a.q[1]".into(), "core.ingress$xon_event".into(), 2))
     );
 
     // yosys 0.70 `stat`: counts before names, the hierarchy's total last.

@@ -564,17 +564,20 @@ pub fn parse_nextpnr_log(text: &str) -> PnrLog {
 /// The design signal a mapped net is named after. Yosys names mapped nets after the cells
 /// around the signal (`core.core.d_b0_SB_LUT4_O_I0_...[0]` on the iCE40,
 /// `core.state.q_TRELLIS_FF_Q_DI_L6MUX21_Z_...` and `core.ram.mem.0.7$RAMW_SLICE$conn$WDO3` on
-/// the ECP5); the signal is the part before the first cell name. A name that starts with a
-/// cell name (nextpnr's own, `$nextpnr_...`) is kept whole.
+/// the ECP5); the signal is the part before the first cell name. (A bare `$` is not one:
+/// rust-hdl names a sub-block's signals `block$signal`.) A name that starts with a cell name
+/// (nextpnr's own, `$nextpnr_...`) is kept whole.
 fn signal_of_net(name: &str) -> &str {
-    const CELLS: [&str; 7] = [
+    const CELLS: [&str; 9] = [
         "_SB_",
         "_TRELLIS_",
         "_CCU2C_",
         "_LUT4_",
         "_PFUMX_",
         "_L6MUX21_",
-        "$",
+        "$RAMW_SLICE",
+        "$DPRAM",
+        "$CCU2",
     ];
     let cut = CELLS
         .iter()

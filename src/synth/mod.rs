@@ -211,7 +211,7 @@ fn yosys_synth(
     let (rtl_stat, mapped_stat) = (dir.join(&rtl_name), dir.join(&mapped_name));
     let reads = sources
         .iter()
-        .map(|s| std::path::absolute(s).map(|a| ys_path(&a)))
+        .map(|s| relative_from(dir, s).map(|r| ys_path(&r)))
         .collect::<Result<Vec<String>, _>>()
         .map_err(|e| io_error(dir, "cannot resolve the sources from", e))?;
     let script = format!(
@@ -247,6 +247,18 @@ fn yosys_synth(
         return Err(missing(&mapped_stat));
     }
     Ok((rtl, mapped, seconds))
+}
+
+/// The existing `target` named relative to the existing directory `from`. Relative, because
+/// the WebAssembly tools reach some absolute paths (any under `/tmp`, unless it is their
+/// working directory) only through `..`.
+fn relative_from(from: &Path, target: &Path) -> std::io::Result<PathBuf> {
+    let (from, target) = (from.canonicalize()?, target.canonicalize()?);
+    let (f, t): (Vec<_>, Vec<_>) = (from.components().collect(), target.components().collect());
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut rel: PathBuf = f[common..].iter().map(|_| "..").collect();
+    rel.extend(&t[common..]);
+    Ok(rel)
 }
 
 /// iCE40 resources of one synthesized design.

@@ -14,7 +14,7 @@
 //! Debian 12 has no nextpnr-ecp5). An out-of-context design cannot be packed, so there is no
 //! bitstream. Speed grade 6, nextpnr's default and the slowest: the numbers are a floor.
 
-use super::{io_error, median, parse_nextpnr_log, SeedRun};
+use super::{io_error, parse_nextpnr_log, SeedRun};
 use super::{SynthError, Tools};
 use crate::tool::{run_tool_in, seconds_since};
 use crate::BlockConfig;
@@ -238,16 +238,7 @@ pub fn run_preset(
             }
         }
         if fit_reason.is_empty() {
-            let fmaxes: Vec<f64> = runs.iter().map(|(r, _)| r.fmax_mhz).collect();
-            let med = median(&fmaxes);
-            let (_, log) = runs
-                .iter()
-                .min_by(|a, b| {
-                    (a.0.fmax_mhz - med)
-                        .abs()
-                        .total_cmp(&(b.0.fmax_mhz - med).abs())
-                })
-                .expect("at least one seed");
+            let (med, (_, log)) = super::median_run(&runs);
             let comb = log
                 .utilisation
                 .get("TRELLIS_COMB")

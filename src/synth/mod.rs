@@ -606,6 +606,21 @@ fn mhz_before(s: &str, unit: &str) -> Option<f64> {
     s[..end].split_whitespace().last()?.parse().ok()
 }
 
+/// The median Fmax of the seeds' runs, and the run nearest it (the one reported in detail).
+fn median_run(runs: &[(SeedRun, PnrLog)]) -> (f64, &(SeedRun, PnrLog)) {
+    let fmaxes: Vec<f64> = runs.iter().map(|(r, _)| r.fmax_mhz).collect();
+    let med = median(&fmaxes);
+    let nearest = runs
+        .iter()
+        .min_by(|a, b| {
+            (a.0.fmax_mhz - med)
+                .abs()
+                .total_cmp(&(b.0.fmax_mhz - med).abs())
+        })
+        .expect("at least one seed");
+    (med, nearest)
+}
+
 /// Median of a non-empty list (mean of the middle two for an even count).
 pub fn median(values: &[f64]) -> f64 {
     let mut v = values.to_vec();
@@ -969,17 +984,8 @@ fn ice40_flow(
             }
         }
         if fits {
-            let fmaxes: Vec<f64> = runs.iter().map(|(r, _)| r.fmax_mhz).collect();
-            let med = median(&fmaxes);
             // The seed whose Fmax is nearest the median is the one packed.
-            let (best, log) = runs
-                .iter()
-                .min_by(|a, b| {
-                    (a.0.fmax_mhz - med)
-                        .abs()
-                        .total_cmp(&(b.0.fmax_mhz - med).abs())
-                })
-                .expect("at least one seed");
+            let (med, (best, log)) = median_run(&runs);
             let asc = dir.join(format!("pnr-seed{}.asc", best.seed));
             let module = &overhead
                 .as_ref()

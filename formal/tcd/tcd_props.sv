@@ -98,7 +98,7 @@ module tcd_props (
     (* keep *) wire [31:0] now;              // probe: dut.core.capture.now_r$q
     (* keep *) wire [K-1:0] paused_q;        // probe: dut.core.entries.paused$q
     (* keep *) wire d_we;                    // probe: dut.core.entries.ram_d_qs$write_enable
-    (* keep *) wire [31:0] d_wd;             // probe: dut.core.entries.ram_d_qs$write_data
+    (* keep *) wire [33:0] d_wd;             // probe: dut.core.entries.ram_d_qs$write_data
 
     // ---------------------------------------------------------------- assumptions
     // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the

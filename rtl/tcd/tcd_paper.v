@@ -192,9 +192,8 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  entries$half_wrap;
     reg  [8:0] entries$d_key;
     reg  entries$write;
-    reg  entries$boundary;
     reg  [31:0] entries$write_t;
-    reg  [31:0] entries$write_qs;
+    reg  [33:0] entries$write_qs;
     reg  [8:0] entries$lookup_key;
     reg  entries$next_rx_valid;
     reg  [8:0] entries$next_rx_key;
@@ -218,13 +217,13 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  entries$tq_zero;
     wire  entries$on_old;
     wire  entries$t_old;
+    wire  [1:0] entries$age_t;
     wire  [1:0] entries$last_state;
     wire  [31:0] entries$entry_t_on;
     wire  [31:0] entries$entry_t_t;
     wire  [31:0] entries$entry_q_rec;
     wire  [1:0] entries$entry_ls;
     wire  entries$entry_paused;
-    wire  entries$entry_written;
     wire  [1:0] entries$entry_age_on;
     wire  [1:0] entries$entry_age_t;
     reg  snapshot$reset;
@@ -235,7 +234,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  [31:0] snapshot$q_rec;
     reg  [1:0] snapshot$last_state;
     reg  snapshot$paused;
-    reg  snapshot$d_written;
     reg  [1:0] snapshot$age_on;
     reg  [1:0] snapshot$age_t;
     wire  [31:0] snapshot$snap_t_on;
@@ -272,13 +270,13 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  classify$tq_zero;
     reg  classify$on_old;
     reg  classify$t_old;
+    reg  [1:0] classify$age_t;
     reg  [1:0] classify$last_state;
     wire  classify$write;
-    wire  classify$boundary;
     wire  [1:0] classify$new_ls;
     wire  [1:0] classify$new_ecn;
     wire  [31:0] classify$write_t;
-    wire  [31:0] classify$write_qs;
+    wire  [33:0] classify$write_qs;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  [5:0] o_port$d;
@@ -363,7 +361,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .half_wrap(entries$half_wrap),
         .d_key(entries$d_key),
         .write(entries$write),
-        .boundary(entries$boundary),
         .write_t(entries$write_t),
         .write_qs(entries$write_qs),
         .lookup_key(entries$lookup_key),
@@ -389,13 +386,13 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .tq_zero(entries$tq_zero),
         .on_old(entries$on_old),
         .t_old(entries$t_old),
+        .age_t(entries$age_t),
         .last_state(entries$last_state),
         .entry_t_on(entries$entry_t_on),
         .entry_t_t(entries$entry_t_t),
         .entry_q_rec(entries$entry_q_rec),
         .entry_ls(entries$entry_ls),
         .entry_paused(entries$entry_paused),
-        .entry_written(entries$entry_written),
         .entry_age_on(entries$entry_age_on),
         .entry_age_t(entries$entry_age_t)
     );
@@ -409,7 +406,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .q_rec(snapshot$q_rec),
         .last_state(snapshot$last_state),
         .paused(snapshot$paused),
-        .d_written(snapshot$d_written),
         .age_on(snapshot$age_on),
         .age_t(snapshot$age_t),
         .snap_t_on(snapshot$snap_t_on),
@@ -449,9 +445,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .tq_zero(classify$tq_zero),
         .on_old(classify$on_old),
         .t_old(classify$t_old),
+        .age_t(classify$age_t),
         .last_state(classify$last_state),
         .write(classify$write),
-        .boundary(classify$boundary),
         .new_ls(classify$new_ls),
         .new_ecn(classify$new_ecn),
         .write_t(classify$write_t),
@@ -518,7 +514,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         snapshot$q_rec = entries$entry_q_rec;
         snapshot$last_state = entries$entry_ls;
         snapshot$paused = entries$entry_paused;
-        snapshot$d_written = entries$entry_written;
         snapshot$age_on = entries$entry_age_on;
         snapshot$age_t = entries$entry_age_t;
         entries$reset = reset;
@@ -530,7 +525,6 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         entries$half_wrap = capture$half_wrap;
         entries$d_key = capture$d_key;
         entries$write = classify$write;
-        entries$boundary = classify$boundary;
         entries$write_t = classify$write_t;
         entries$write_qs = classify$write_qs;
         entries$lookup_key = capture$lookup_key;
@@ -569,6 +563,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         classify$tq_zero = entries$tq_zero;
         classify$on_old = entries$on_old;
         classify$t_old = entries$t_old;
+        classify$age_t = entries$age_t;
         classify$last_state = entries$last_state;
         o_valid$d = capture$d_valid | capture$d_bad;
         o_port$d = 6'h0;
@@ -665,7 +660,7 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
     localparam  port_ok = 64'hffffffffffffffff;
     localparam  prio_ok = 8'hff;
     localparam  time_mask = 32'h3ffff;
-    localparam  time_top = 32'h20000;
+    localparam  time_low = 32'h1ffff;
     localparam  queue_mask = 32'hffffff;
     localparam  one_32 = 32'h1;
 
@@ -710,6 +705,8 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
     wire  snap_read_r$q;
     reg  [31:0] now_r$d;
     wire  [31:0] now_r$q;
+    reg  half_wrap_r$d;
+    wire  half_wrap_r$q;
 
     // Local signals
     reg  [8:0] in_p_key;
@@ -821,6 +818,11 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
         .q(now_r$q),
         .clock(clock)
     );
+    tcd_paper__capture$half_wrap_r half_wrap_r(
+        .d(half_wrap_r$d),
+        .q(half_wrap_r$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -844,6 +846,7 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
         snap_pending$d = snap_pending$q;
         snap_read_r$d = snap_read_r$q;
         now_r$d = now_r$q;
+        half_wrap_r$d = half_wrap_r$q;
         in_p_key = ({3'd0, rx_pfc_port} << 32'h3) | {6'd0, rx_pfc_prio};
         in_c_key = ({3'd0, rx_credit_port} << 32'h3) | {6'd0, rx_credit_vl};
         in_d_key = ({3'd0, deq_port} << 32'h3) | {6'd0, deq_prio};
@@ -877,7 +880,6 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
         snap_pending$d = (snap_pending$q & deq_valid) | snap_write;
         count = (now_r$q + one_32) & time_mask;
         now_r$d = count;
-        half_wrap = |((count ^ now_r$q) & time_top);
         if (reset) begin
             p_valid$d = 1'b0;
             p_bad$d = 1'b0;
@@ -918,6 +920,8 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
         end
         now = now_r$q;
         now_next = now_r$d;
+        half_wrap_r$d = (now_r$d & time_low) == time_low;
+        half_wrap = half_wrap_r$q;
         if (mode_next) begin
             next_rx_valid = c_valid$d;
             next_rx_key = c_key$d;
@@ -1144,6 +1148,25 @@ module tcd_paper__capture$d_valid_r(d,q,clock);
 endmodule // tcd_paper__capture$d_valid_r
 
 
+module tcd_paper__capture$half_wrap_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$half_wrap_r
+
+
 module tcd_paper__capture$l_ok(d,q,clock);
 
     // Module arguments
@@ -1315,7 +1338,7 @@ module tcd_paper__capture$snap_read_r(d,q,clock);
 endmodule // tcd_paper__capture$snap_read_r
 
 
-module tcd_paper__classify(clock,now,now_next,options,k,k_low,prio_enable,max_ton_next,t_period_next,d_valid,d_prio,d_qlen,d_ecn,same_key,rx_qlen,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,write,boundary,new_ls,new_ecn,write_t,write_qs);
+module tcd_paper__classify(clock,now,now_next,options,k,k_low,prio_enable,max_ton_next,t_period_next,d_valid,d_prio,d_qlen,d_ecn,same_key,rx_qlen,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,last_state,write,new_ls,new_ecn,write_t,write_qs);
 
     // Module arguments
     input wire  clock;
@@ -1349,13 +1372,13 @@ module tcd_paper__classify(clock,now,now_next,options,k,k_low,prio_enable,max_to
     input wire  tq_zero;
     input wire  on_old;
     input wire  t_old;
+    input wire  [1:0] age_t;
     input wire  [1:0] last_state;
     output reg  write;
-    output reg  boundary;
     output reg  [1:0] new_ls;
     output reg  [1:0] new_ecn;
     output reg  [31:0] write_t;
-    output reg  [31:0] write_qs;
+    output reg  [33:0] write_qs;
 
     // Constant declarations
     localparam  time_mask = 32'h3ffff;
@@ -1415,6 +1438,8 @@ module tcd_paper__classify(clock,now,now_next,options,k,k_low,prio_enable,max_to
     reg  [31:0] t_ram;
     reg  [31:0] q_ram;
     reg  [31:0] q_rec;
+    reg  [1:0] age_w;
+    reg  boundary;
 
     // Sub module instances
     tcd_paper__classify$on_start on_start(
@@ -1566,15 +1591,20 @@ module tcd_paper__classify(clock,now,now_next,options,k,k_low,prio_enable,max_to
             t_ram = t_ram | ram_d_t;
             q_ram = q_ram | ram_d_q;
         end
+        age_w = age_t;
+        if (same_key) begin
+            age_w = 2'h0;
+        end
         if (boundary) begin
             write_t = now;
             q_rec = d_qlen & queue_mask;
+            age_w = 2'h0;
         end
         else begin
             write_t = t_fw | t_ram;
             q_rec = q_fw | q_ram;
         end
-        write_qs = (q_rec << 32'h2) | {30'd0, new_ls};
+        write_qs = ({2'd0, q_rec} << 32'h4) | ({32'd0, age_w} << 32'h2) | {32'd0, new_ls};
         on_start$d = (now_next - max_ton_next) & time_mask;
         on_wraps$d = now_next < max_ton_next;
         on_zero$d = ~|max_ton_next;
@@ -1779,7 +1809,7 @@ module tcd_paper__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,valu
 endmodule // tcd_paper__csr
 
 
-module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,write,boundary,write_t,write_qs,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,same_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_written,entry_age_on,entry_age_t);
+module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,write,write_t,write_qs,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,same_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,fw_d_t,fw_d_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
 
     // Module arguments
     input wire  clock;
@@ -1792,9 +1822,8 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     input wire  half_wrap;
     input wire  [8:0] d_key;
     input wire  write;
-    input wire  boundary;
     input wire  [31:0] write_t;
-    input wire  [31:0] write_qs;
+    input wire  [33:0] write_qs;
     input wire  [8:0] lookup_key;
     input wire  next_rx_valid;
     input wire  [8:0] next_rx_key;
@@ -1818,20 +1847,20 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     output reg  tq_zero;
     output reg  on_old;
     output reg  t_old;
+    output reg  [1:0] age_t;
     output reg  [1:0] last_state;
     output reg  [31:0] entry_t_on;
     output reg  [31:0] entry_t_t;
     output reg  [31:0] entry_q_rec;
     output reg  [1:0] entry_ls;
     output reg  entry_paused;
-    output reg  entry_written;
     output reg  [1:0] entry_age_on;
     output reg  [1:0] entry_age_t;
 
     // Constant declarations
     localparam  one_k = 512'h1;
-    localparam  one_1 = 1'b1;
     localparam  all_k = 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+    localparam  never = 2'b11;
 
     // Stub signals
     reg  [8:0] ram_r_t_m$read_address;
@@ -1850,9 +1879,9 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     reg  [31:0] ram_d_t_m$write_data;
     reg  ram_d_t_m$write_enable;
     reg  [8:0] ram_d_qs$read_address;
-    wire  [31:0] ram_d_qs$read_data;
+    wire  [33:0] ram_d_qs$read_data;
     reg  [8:0] ram_d_qs$write_address;
-    reg  [31:0] ram_d_qs$write_data;
+    reg  [33:0] ram_d_qs$write_data;
     reg  ram_d_qs$write_enable;
     reg  [31:0] fw_r_t_r$d;
     wire  [31:0] fw_r_t_r$q;
@@ -1860,8 +1889,8 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     wire  [31:0] fw_r_q_r$q;
     reg  [31:0] fw_d_t_r$d;
     wire  [31:0] fw_d_t_r$q;
-    reg  [31:0] fw_d_qs$d;
-    wire  [31:0] fw_d_qs$q;
+    reg  [33:0] fw_d_qs$d;
+    wire  [33:0] fw_d_qs$q;
     reg  [511:0] paused$d;
     wire  [511:0] paused$q;
     reg  [511:0] pending$d;
@@ -1870,10 +1899,10 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     wire  [511:0] age_on_hi$q;
     reg  [511:0] age_on_lo$d;
     wire  [511:0] age_on_lo$q;
-    reg  [511:0] age_t_hi$d;
-    wire  [511:0] age_t_hi$q;
-    reg  [511:0] age_t_lo$d;
-    wire  [511:0] age_t_lo$q;
+    reg  [511:0] age_w_hi$d;
+    wire  [511:0] age_w_hi$q;
+    reg  [511:0] age_w_lo$d;
+    wire  [511:0] age_w_lo$q;
     reg  lk_sel_r$d;
     wire  lk_sel_r$q;
     reg  lk_sel_d$d;
@@ -1888,14 +1917,10 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     wire  lk_on_hi_r$q;
     reg  lk_on_lo_r$d;
     wire  lk_on_lo_r$q;
-    reg  lk_t_keep_hi$d;
-    wire  lk_t_keep_hi$q;
-    reg  lk_t_keep_lo$d;
-    wire  lk_t_keep_lo$q;
-    reg  lk_t_w_hi$d;
-    wire  lk_t_w_hi$q;
-    reg  lk_t_w_lo$d;
-    wire  lk_t_w_lo$q;
+    reg  lk_w_hi_r$d;
+    wire  lk_w_hi_r$q;
+    reg  lk_w_lo_r$d;
+    wire  lk_w_lo_r$q;
     reg  tq_fw_r_r$d;
     wire  tq_fw_r_r$q;
     reg  tq_ram_r_r$d;
@@ -1917,28 +1942,31 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
     reg  [31:0] lk_r_t;
     reg  [31:0] lk_r_q;
     reg  [31:0] lk_d_t;
-    reg  [31:0] lk_d_qs;
-    reg  lk_on_hi;
-    reg  lk_on_lo;
-    reg  lk_t_hi;
-    reg  lk_t_lo;
+    reg  [33:0] lk_d_qs;
     reg  [31:0] lk_t_t;
     reg  [31:0] lk_q_rec;
     reg  [1:0] lk_ls;
+    reg  [1:0] lk_aw;
+    reg  [1:0] lk_age_t;
+    reg  [29:0] ram_d_q30;
+    reg  [29:0] fw_d_q30;
+    reg  [29:0] lk_q30;
     reg  [511:0] d_write_keys;
     reg  [511:0] on_hi_stepped;
     reg  [511:0] on_lo_stepped;
-    reg  [511:0] t_hi_stepped;
-    reg  [511:0] t_lo_stepped;
+    reg  [511:0] w_hi_stepped;
+    reg  [511:0] w_lo_stepped;
     reg  [511:0] fresh_on;
-    reg  [511:0] d_unwritten;
-    reg  [511:0] d_unwritten_next;
-    reg  [511:0] t_hi_keep;
-    reg  [511:0] t_lo_keep;
-    reg  w_on_hi;
-    reg  w_on_lo;
-    reg  w_t_hi;
-    reg  w_t_lo;
+    reg  [511:0] fresh_w;
+    reg  lk_hit_d;
+    reg  lk_hit_resume;
+    reg  lk_hit_pause;
+    reg  lk_paused_now;
+    reg  lk_on_hi_now;
+    reg  lk_on_lo_now;
+    reg  lk_w_hi_now;
+    reg  lk_w_lo_now;
+    reg  next_paused;
     reg  next_resume;
     reg  next_same;
     reg  tq_from_r;
@@ -2017,14 +2045,14 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
         .q(age_on_lo$q),
         .clock(clock)
     );
-    tcd_paper__entries$age_t_hi age_t_hi(
-        .d(age_t_hi$d),
-        .q(age_t_hi$q),
+    tcd_paper__entries$age_w_hi age_w_hi(
+        .d(age_w_hi$d),
+        .q(age_w_hi$q),
         .clock(clock)
     );
-    tcd_paper__entries$age_t_lo age_t_lo(
-        .d(age_t_lo$d),
-        .q(age_t_lo$q),
+    tcd_paper__entries$age_w_lo age_w_lo(
+        .d(age_w_lo$d),
+        .q(age_w_lo$q),
         .clock(clock)
     );
     tcd_paper__entries$lk_sel_r lk_sel_r(
@@ -2062,24 +2090,14 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
         .q(lk_on_lo_r$q),
         .clock(clock)
     );
-    tcd_paper__entries$lk_t_keep_hi lk_t_keep_hi(
-        .d(lk_t_keep_hi$d),
-        .q(lk_t_keep_hi$q),
+    tcd_paper__entries$lk_w_hi_r lk_w_hi_r(
+        .d(lk_w_hi_r$d),
+        .q(lk_w_hi_r$q),
         .clock(clock)
     );
-    tcd_paper__entries$lk_t_keep_lo lk_t_keep_lo(
-        .d(lk_t_keep_lo$d),
-        .q(lk_t_keep_lo$q),
-        .clock(clock)
-    );
-    tcd_paper__entries$lk_t_w_hi lk_t_w_hi(
-        .d(lk_t_w_hi$d),
-        .q(lk_t_w_hi$q),
-        .clock(clock)
-    );
-    tcd_paper__entries$lk_t_w_lo lk_t_w_lo(
-        .d(lk_t_w_lo$d),
-        .q(lk_t_w_lo$q),
+    tcd_paper__entries$lk_w_lo_r lk_w_lo_r(
+        .d(lk_w_lo_r$d),
+        .q(lk_w_lo_r$q),
         .clock(clock)
     );
     tcd_paper__entries$tq_fw_r_r tq_fw_r_r(
@@ -2128,8 +2146,8 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
         pending$d = pending$q;
         age_on_hi$d = age_on_hi$q;
         age_on_lo$d = age_on_lo$q;
-        age_t_hi$d = age_t_hi$q;
-        age_t_lo$d = age_t_lo$q;
+        age_w_hi$d = age_w_hi$q;
+        age_w_lo$d = age_w_lo$q;
         lk_sel_r$d = lk_sel_r$q;
         lk_sel_d$d = lk_sel_d$q;
         lk_pend$d = lk_pend$q;
@@ -2137,10 +2155,8 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
         lk_paused_r$d = lk_paused_r$q;
         lk_on_hi_r$d = lk_on_hi_r$q;
         lk_on_lo_r$d = lk_on_lo_r$q;
-        lk_t_keep_hi$d = lk_t_keep_hi$q;
-        lk_t_keep_lo$d = lk_t_keep_lo$q;
-        lk_t_w_hi$d = lk_t_w_hi$q;
-        lk_t_w_lo$d = lk_t_w_lo$q;
+        lk_w_hi_r$d = lk_w_hi_r$q;
+        lk_w_lo_r$d = lk_w_lo_r$q;
         tq_fw_r_r$d = tq_fw_r_r$q;
         tq_ram_r_r$d = tq_ram_r_r$q;
         tq_fw_d_r$d = tq_fw_d_r$q;
@@ -2156,11 +2172,13 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
         ram_r_t = ram_r_t_m$read_data;
         ram_r_q = ram_r_q_m$read_data;
         ram_d_t = ram_d_t_m$read_data;
-        ram_d_q = ram_d_qs$read_data >> 32'h2;
+        ram_d_q30 = ram_d_qs$read_data[(32'h4)+:(30)];
+        ram_d_q = {2'd0, ram_d_q30};
         fw_r_t = fw_r_t_r$q;
         fw_r_q = fw_r_q_r$q;
         fw_d_t = fw_d_t_r$q;
-        fw_d_q = fw_d_qs$q >> 32'h2;
+        fw_d_q30 = fw_d_qs$q[(32'h4)+:(30)];
+        fw_d_q = {2'd0, fw_d_q30};
         sel_r = lk_sel_r$q;
         tq_fw_r = tq_fw_r_r$q;
         tq_ram_r = tq_ram_r_r$q;
@@ -2168,10 +2186,6 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
         tq_ram_d = tq_ram_d_r$q;
         tq_zero = tq_zero_r$q;
         on_old = |lk_on_hi_r$q;
-        t_old = |lk_t_keep_hi$q;
-        if (lk_sel_d$q) begin
-            t_old = |lk_t_w_hi$q;
-        end
         last_state = 2'h0;
         if (lk_wr$q) begin
             if (lk_sel_d$q) begin
@@ -2215,34 +2229,44 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
             lk_d_t = ram_d_t_m$read_data;
             lk_d_qs = ram_d_qs$read_data;
         end
-        lk_on_hi = lk_on_hi_r$q;
-        lk_on_lo = lk_on_lo_r$q;
-        lk_t_hi = lk_t_keep_hi$q;
-        lk_t_lo = lk_t_keep_lo$q;
-        if (lk_sel_d$q) begin
-            lk_t_hi = lk_t_w_hi$q;
-            lk_t_lo = lk_t_w_lo$q;
-        end
+        lk_q30 = lk_d_qs[(32'h4)+:(30)];
         lk_t_t = 32'h0;
         lk_q_rec = 32'h0;
         lk_ls = 2'h0;
         if (lk_wr$q) begin
             lk_t_t = lk_d_t;
-            lk_q_rec = lk_d_qs >> 32'h2;
+            lk_q_rec = {2'd0, lk_q30};
             lk_ls = lk_d_qs[(32'h0)+:(2)];
         end
         if (lk_pend$q) begin
             lk_t_t = lk_r_t;
             lk_q_rec = lk_r_q;
         end
+        lk_aw = lk_d_qs[(32'h2)+:(2)];
+        if (lk_pend$q) begin
+            lk_age_t = ({1'd0, lk_on_hi_r$q} << 32'h1) | {1'd0, lk_on_lo_r$q};
+        end
+        else if (~lk_wr$q | (lk_aw == never)) begin
+            lk_age_t = never;
+        end
+        else if (lk_aw[32'h1] | |lk_w_hi_r$q | (lk_aw[32'h0] & |lk_w_lo_r$q)) begin
+            lk_age_t = 2'h2;
+        end
+        else if (lk_aw[32'h0] ^ |lk_w_lo_r$q) begin
+            lk_age_t = 2'h1;
+        end
+        else begin
+            lk_age_t = 2'h0;
+        end
+        age_t = lk_age_t;
+        t_old = lk_age_t[32'h1];
         entry_t_on = lk_r_t;
         entry_t_t = lk_t_t;
         entry_q_rec = lk_q_rec;
         entry_ls = lk_ls;
         entry_paused = lk_paused_r$q;
-        entry_written = lk_wr$q;
-        entry_age_on = ({1'd0, lk_on_hi} << 32'h1) | {1'd0, lk_on_lo};
-        entry_age_t = ({1'd0, lk_t_hi} << 32'h1) | {1'd0, lk_t_lo};
+        entry_age_on = ({1'd0, lk_on_hi_r$q} << 32'h1) | {1'd0, lk_on_lo_r$q};
+        entry_age_t = lk_age_t;
         ram_d_t_m$write_enable = write;
         ram_d_t_m$write_address = d_key;
         ram_d_t_m$write_data = write_t;
@@ -2257,89 +2281,81 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_w
             d_write_keys = one_k << d_key;
         end
         pending$d = (pending$q & ~d_write_keys) | rx_resume_keys;
-        d_unwritten = age_t_hi$q & age_t_lo$q;
-        d_unwritten_next = d_unwritten & ~d_write_keys;
         if (half_wrap) begin
             on_hi_stepped = age_on_hi$q | age_on_lo$q;
             on_lo_stepped = ~(age_on_hi$q ^ age_on_lo$q);
-            t_hi_stepped = age_t_hi$q | age_t_lo$q;
-            t_lo_stepped = ~(age_t_hi$q ^ age_t_lo$q);
+            w_hi_stepped = age_w_hi$q | age_w_lo$q;
+            w_lo_stepped = ~(age_w_hi$q ^ age_w_lo$q);
             fresh_on = rx_resume_keys;
+            fresh_w = d_write_keys;
         end
         else begin
             on_hi_stepped = age_on_hi$q;
             on_lo_stepped = age_on_lo$q;
-            t_hi_stepped = age_t_hi$q;
-            t_lo_stepped = age_t_lo$q;
+            w_hi_stepped = age_w_hi$q;
+            w_lo_stepped = age_w_lo$q;
             fresh_on = 512'h0;
+            fresh_w = 512'h0;
         end
         age_on_hi$d = on_hi_stepped & ~rx_resume_keys;
         age_on_lo$d = (on_lo_stepped & ~rx_resume_keys) | fresh_on;
-        t_hi_keep = d_unwritten | (t_hi_stepped & ~rx_resume_keys);
-        t_lo_keep = d_unwritten | (t_lo_stepped & ~rx_resume_keys) | fresh_on;
-        w_on_hi = lk_on_hi;
-        w_on_lo = lk_on_lo;
-        if (half_wrap) begin
-            w_on_hi = lk_on_hi | lk_on_lo;
-            w_on_lo = ~(lk_on_hi ^ lk_on_lo);
-        end
-        if (same_r$q) begin
-            w_on_hi = 1'h0;
-            w_on_lo = 1'h0;
-            if (half_wrap) begin
-                w_on_lo = one_1;
-            end
-        end
-        w_t_hi = lk_t_hi;
-        w_t_lo = lk_t_lo;
-        if (half_wrap) begin
-            w_t_hi = lk_t_hi | lk_t_lo;
-            w_t_lo = ~(lk_t_hi ^ lk_t_lo);
-        end
-        if (~lk_wr$q) begin
-            w_t_hi = w_on_hi;
-            w_t_lo = w_on_lo & ~w_on_hi;
-        end
-        else if (same_r$q | boundary) begin
-            w_t_hi = 1'h0;
-            w_t_lo = 1'h0;
-            if (half_wrap) begin
-                w_t_lo = one_1;
-            end
-        end
-        age_t_hi$d = t_hi_keep & ~d_write_keys;
-        if (|w_t_hi) begin
-            age_t_hi$d = t_hi_keep | d_write_keys;
-        end
-        age_t_lo$d = t_lo_keep & ~d_write_keys;
-        if (|w_t_lo) begin
-            age_t_lo$d = t_lo_keep | d_write_keys;
-        end
-        lk_t_keep_hi$d = t_hi_keep[(lookup_key)+:(1)];
-        lk_t_keep_lo$d = t_lo_keep[(lookup_key)+:(1)];
-        lk_t_w_hi$d = w_t_hi;
-        lk_t_w_lo$d = w_t_lo;
+        age_w_hi$d = w_hi_stepped & ~d_write_keys;
+        age_w_lo$d = (w_lo_stepped & ~d_write_keys) | fresh_w;
         if (reset) begin
             lk_sel_r$d = 1'b0;
             lk_sel_d$d = 1'b0;
-            lk_t_keep_hi$d = one_1;
-            lk_t_keep_lo$d = one_1;
-            lk_t_w_hi$d = 1'h0;
-            lk_t_w_lo$d = 1'h0;
             paused$d = 512'h0;
             pending$d = 512'h0;
-            d_unwritten_next = all_k;
             age_on_hi$d = all_k;
             age_on_lo$d = all_k;
-            age_t_hi$d = all_k;
-            age_t_lo$d = all_k;
+            age_w_hi$d = all_k;
+            age_w_lo$d = all_k;
         end
-        lk_pend$d = pending$d[lookup_key];
-        lk_wr$d = ~d_unwritten_next[lookup_key];
-        lk_paused_r$d = paused$d[(lookup_key)+:(1)];
-        lk_on_hi_r$d = age_on_hi$d[(lookup_key)+:(1)];
-        lk_on_lo_r$d = age_on_lo$d[(lookup_key)+:(1)];
-        next_resume = next_rx_valid & ~next_rx_stop & paused$d[next_rx_key];
+        lk_hit_d = write & (d_key == lookup_key);
+        lk_hit_resume = rx_resume_r$q & (rx_key == lookup_key);
+        lk_hit_pause = rx_valid & rx_stop & (rx_key == lookup_key);
+        lk_pend$d = (pending$q[lookup_key] & ~lk_hit_d) | lk_hit_resume;
+        lk_paused_now = paused$q[(lookup_key)+:(1)];
+        lk_paused_r$d = lk_paused_now;
+        if (lk_hit_resume) begin
+            lk_paused_r$d = 1'h0;
+        end
+        if (lk_hit_pause) begin
+            lk_paused_r$d = 1'h1;
+        end
+        lk_on_hi_now = age_on_hi$q[(lookup_key)+:(1)];
+        lk_on_lo_now = age_on_lo$q[(lookup_key)+:(1)];
+        lk_w_hi_now = age_w_hi$q[(lookup_key)+:(1)];
+        lk_w_lo_now = age_w_lo$q[(lookup_key)+:(1)];
+        lk_on_hi_r$d = lk_on_hi_now;
+        lk_on_lo_r$d = lk_on_lo_now;
+        lk_w_hi_r$d = lk_w_hi_now;
+        lk_w_lo_r$d = lk_w_lo_now;
+        if (half_wrap) begin
+            lk_on_hi_r$d = lk_on_hi_now | lk_on_lo_now;
+            lk_on_lo_r$d = ~(lk_on_hi_now ^ lk_on_lo_now);
+            lk_w_hi_r$d = lk_w_hi_now | lk_w_lo_now;
+            lk_w_lo_r$d = ~(lk_w_hi_now ^ lk_w_lo_now);
+        end
+        if (lk_hit_resume) begin
+            lk_on_hi_r$d = 1'h0;
+            lk_on_lo_r$d = half_wrap;
+        end
+        if (lk_hit_d) begin
+            lk_w_hi_r$d = 1'h0;
+            lk_w_lo_r$d = half_wrap;
+        end
+        if (reset) begin
+            lk_pend$d = 1'b0;
+            lk_paused_r$d = 1'h0;
+            lk_on_hi_r$d = 1'h1;
+            lk_on_lo_r$d = 1'h1;
+            lk_w_hi_r$d = 1'h1;
+            lk_w_lo_r$d = 1'h1;
+        end
+        lk_wr$d = ~(|lk_w_hi_r$d & |lk_w_lo_r$d);
+        next_paused = (paused$q[next_rx_key] & ~(rx_resume_r$q & (rx_key == next_rx_key))) | (rx_valid & rx_stop & (rx_key == next_rx_key));
+        next_resume = next_rx_valid & ~next_rx_stop & next_paused & ~reset;
         rx_resume_r$d = next_resume;
         next_same = next_resume & next_d_valid & (next_rx_key == next_d_key);
         same_r$d = next_same;
@@ -2393,7 +2409,7 @@ module tcd_paper__entries$age_on_lo(d,q,clock);
 endmodule // tcd_paper__entries$age_on_lo
 
 
-module tcd_paper__entries$age_t_hi(d,q,clock);
+module tcd_paper__entries$age_w_hi(d,q,clock);
 
     // Module arguments
     input wire  [511:0] d;
@@ -2409,10 +2425,10 @@ module tcd_paper__entries$age_t_hi(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__entries$age_t_hi
+endmodule // tcd_paper__entries$age_w_hi
 
 
-module tcd_paper__entries$age_t_lo(d,q,clock);
+module tcd_paper__entries$age_w_lo(d,q,clock);
 
     // Module arguments
     input wire  [511:0] d;
@@ -2428,19 +2444,19 @@ module tcd_paper__entries$age_t_lo(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__entries$age_t_lo
+endmodule // tcd_paper__entries$age_w_lo
 
 
 module tcd_paper__entries$fw_d_qs(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [33:0] d;
+    output reg  [33:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 34'h0;
     end
 
     always @(posedge clock) begin
@@ -2621,7 +2637,7 @@ module tcd_paper__entries$lk_sel_r(d,q,clock);
 endmodule // tcd_paper__entries$lk_sel_r
 
 
-module tcd_paper__entries$lk_t_keep_hi(d,q,clock);
+module tcd_paper__entries$lk_w_hi_r(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2637,29 +2653,10 @@ module tcd_paper__entries$lk_t_keep_hi(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__entries$lk_t_keep_hi
+endmodule // tcd_paper__entries$lk_w_hi_r
 
 
-module tcd_paper__entries$lk_t_keep_lo(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__entries$lk_t_keep_lo
-
-
-module tcd_paper__entries$lk_t_w_hi(d,q,clock);
+module tcd_paper__entries$lk_w_lo_r(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2675,26 +2672,7 @@ module tcd_paper__entries$lk_t_w_hi(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__entries$lk_t_w_hi
-
-
-module tcd_paper__entries$lk_t_w_lo(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__entries$lk_t_w_lo
+endmodule // tcd_paper__entries$lk_w_lo_r
 
 
 module tcd_paper__entries$lk_wr(d,q,clock);
@@ -2759,19 +2737,19 @@ module tcd_paper__entries$ram_d_qs(clock,read_address,read_data,write_address,wr
     // Module arguments
     input wire  clock;
     input wire  [8:0] read_address;
-    output reg  [31:0] read_data;
+    output reg  [33:0] read_data;
     input wire  [8:0] write_address;
-    input wire  [31:0] write_data;
+    input wire  [33:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg [25:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:26];
+    reg [27:0] mem [0:511];
+    wire unused_write_data_high = ^write_data[33:28];
 
     always @(posedge clock) begin
        read_data <= {6'd0, mem[read_address]};
        if (write_enable) begin
-          mem[write_address] <= write_data[25:0];
+          mem[write_address] <= write_data[27:0];
        end
     end
 endmodule // tcd_paper__entries$ram_d_qs
@@ -3074,7 +3052,7 @@ module tcd_paper__o_valid(d,q,clock);
 endmodule // tcd_paper__o_valid
 
 
-module tcd_paper__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,d_written,age_on,age_t,snap_t_on,snap_t_t,snap_q_rec,snap_state);
+module tcd_paper__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,age_on,age_t,snap_t_on,snap_t_t,snap_q_rec,snap_state);
 
     // Module arguments
     input wire  clock;
@@ -3086,7 +3064,6 @@ module tcd_paper__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,
     input wire  [31:0] q_rec;
     input wire  [1:0] last_state;
     input wire  paused;
-    input wire  d_written;
     input wire  [1:0] age_on;
     input wire  [1:0] age_t;
     output reg  [31:0] snap_t_on;
@@ -3108,7 +3085,6 @@ module tcd_paper__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,
     wire  [7:0] s_state$q;
 
     // Local signals
-    reg  [1:0] age_t_now;
     reg  [7:0] flags;
 
     // Sub module instances
@@ -3139,11 +3115,7 @@ module tcd_paper__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,
         s_t_t$d = s_t_t$q;
         s_q_rec$d = s_q_rec$q;
         s_state$d = s_state$q;
-        age_t_now = age_t;
-        if (~d_written | (age_on == never)) begin
-            age_t_now = age_on;
-        end
-        flags = {6'd0, last_state} | ({7'd0, paused} << 32'h2) | ({6'd0, age_on} << 32'h4) | ({6'd0, age_t_now} << 32'h6);
+        flags = {6'd0, last_state} | ({7'd0, paused} << 32'h2) | ({6'd0, age_on} << 32'h4) | ({6'd0, age_t} << 32'h6);
         if (read) begin
             s_t_on$d = 32'h0;
             s_t_t$d = 32'h0;
@@ -3153,7 +3125,7 @@ module tcd_paper__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,
                 if (age_on != never) begin
                     s_t_on$d = t_on;
                 end
-                if (age_t_now != never) begin
+                if (age_t != never) begin
                     s_t_t$d = t_t;
                 end
                 s_q_rec$d = q_rec;

@@ -81,10 +81,11 @@ impl Block for TcdBlock {
     }
     fn state_bits(&self, c: &TcdConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/tcd.rs: keys {port, priority[2:0]}; bank R {t_on, Q at RESUME},
-        // bank D {t_T, Q_rec, LAST_STATE}, one RAM copy each; 6 flag bits per key (paused,
-        // pending, two 2-bit timestamp ages; T age 3 says bank D was never written).
+        // bank D {t_T, Q_rec, age of t_T when written, LAST_STATE}, one RAM copy each; 6 flag
+        // bits per key (paused, pending, the 2-bit ages of t_on and of bank D's last write,
+        // whose 3 says bank D was never written).
         let (tb, qb) = (c.time_bits as u64, c.queue_bits as u64);
-        let ram = (tb + qb) + (tb + qb + 2);
+        let ram = (tb + qb) + (tb + qb + 4);
         let flags = 6;
         let physical = 8u64 << c.port_bits();
         let keys = c.ports as u64 * c.priorities as u64;
@@ -103,7 +104,7 @@ impl Block for TcdBlock {
                  flag bits (paused, pending, 2 x 2-bit ages) = {per_physical} b \
                  per physical key; {physical} physical keys for {keys} (port, priority)",
                 tb + qb,
-                tb + qb + 2
+                tb + qb + 4
             ),
             spec_per_key: Some(spec),
             spec_note: format!(

@@ -236,7 +236,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.snapshot.q_rec.next = self.entries.entry_q_rec.val();
         self.snapshot.last_state.next = self.entries.entry_ls.val();
         self.snapshot.paused.next = self.entries.entry_paused.val();
-        self.snapshot.d_written.next = self.entries.entry_written.val();
         self.snapshot.age_on.next = self.entries.entry_age_on.val();
         self.snapshot.age_t.next = self.entries.entry_age_t.val();
         self.entries.clock.next = self.clock.val();
@@ -249,7 +248,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.entries.half_wrap.next = self.capture.half_wrap.val();
         self.entries.d_key.next = self.capture.d_key.val();
         self.entries.write.next = self.classify.write.val();
-        self.entries.boundary.next = self.classify.boundary.val();
         self.entries.write_t.next = self.classify.write_t.val();
         self.entries.write_qs.next = self.classify.write_qs.val();
         self.entries.lookup_key.next = self.capture.lookup_key.val();
@@ -311,6 +309,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.tq_zero.next = self.entries.tq_zero.val();
         self.classify.on_old.next = self.entries.on_old.val();
         self.classify.t_old.next = self.entries.t_old.val();
+        self.classify.age_t.next = self.entries.age_t.val();
         self.classify.last_state.next = self.entries.last_state.val();
 
         // ---- Dequeue outputs (fields zero when not valid; a bad index passes the ECN unchanged).

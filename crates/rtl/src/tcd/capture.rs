@@ -73,7 +73,8 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     port_ok: Constant<Bits<PP>>,
     prio_ok: Constant<Bits<8>>,
     time_mask: Constant<Bits<32>>,
-    time_top: Constant<Bits<32>>,
+    /// The bits of `now` below its top bit.
+    time_low: Constant<Bits<32>>,
     queue_mask: Constant<Bits<32>>,
     one_32: Constant<Bits<32>>,
 
@@ -97,6 +98,9 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     snap_pending: DFF<Bit>,
     snap_read_r: DFF<Bit>,
     now_r: DFF<Bits<32>>,
+    /// `now`'s top bit flips at the next edge: its low bits are all ones. Registered, so the
+    /// ages' stepping starts from a flip-flop instead of the counter's carry chain.
+    half_wrap_r: DFF<Bit>,
 
     in_p_key: Signal<Local, Bits<KB>>,
     in_c_key: Signal<Local, Bits<KB>>,
@@ -163,7 +167,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             port_ok: Constant::new(port_ok),
             prio_ok: Constant::new(mask(cfg.priorities).into()),
             time_mask: c32(mask(cfg.time_bits)),
-            time_top: c32(1 << (cfg.time_bits - 1)),
+            time_low: c32(mask(cfg.time_bits - 1)),
             queue_mask: c32(mask(cfg.queue_bits)),
             one_32: c32(1),
             p_valid: Default::default(),
@@ -186,6 +190,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             snap_pending: Default::default(),
             snap_read_r: Default::default(),
             now_r: Default::default(),
+            half_wrap_r: Default::default(),
             in_p_key: Default::default(),
             in_c_key: Default::default(),
             in_d_key: Default::default(),
@@ -222,7 +227,8 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
             l_ok,
             snap_pending,
             snap_read_r,
-            now_r
+            now_r,
+            half_wrap_r
         );
 
         // Edge n: keys, and whether they name an existing entry (else the event is bad).
@@ -279,7 +285,6 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
         // Time: a free-running counter; the per-key ages step when its top bit flips.
         self.count.next = (self.now_r.q.val() + self.one_32.val()) & self.time_mask.val();
         self.now_r.d.next = self.count.val();
-        self.half_wrap.next = ((self.count.val() ^ self.now_r.q.val()) & self.time_top.val()).any();
 
         if self.reset.val() {
             self.p_valid.d.next = false;
@@ -323,6 +328,9 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
         }
         self.now.next = self.now_r.q.val();
         self.now_next.next = self.now_r.d.val();
+        self.half_wrap_r.d.next =
+            (self.now_r.d.val() & self.time_low.val()) == self.time_low.val();
+        self.half_wrap.next = self.half_wrap_r.q.val();
 
         // What this edge loads, reset included.
         if self.mode_next.val() {

@@ -51,18 +51,18 @@ pub struct Classify {
     pub tq_zero: Signal<In, Bit>,
     pub on_old: Signal<In, Bit>,
     pub t_old: Signal<In, Bit>,
+    /// The age of the entry's `t_T` (3: never set), stored with the new bank-D word.
+    pub age_t: Signal<In, Bits<2>>,
     pub last_state: Signal<In, Bits<2>>,
 
     /// The dequeue updates its entry (valid and its priority enabled).
     pub write: Signal<Out, Bit>,
-    /// The T period ended: bank D restarts T at `now` with `Q_rec` = the queue length.
-    pub boundary: Signal<Out, Bit>,
     pub new_ls: Signal<Out, Bits<2>>,
     pub new_ecn: Signal<Out, Bits<2>>,
-    /// The entry's new bank-D words: `t_T` and `{Q_rec, LAST_STATE}` (Q_rec from the entry,
-    /// after a RESUME of this cycle, or restarted at a boundary).
+    /// The entry's new bank-D words: `t_T` and `{Q_rec, age of t_T, LAST_STATE}` (from the
+    /// entry, after a RESUME of this cycle, or restarted at a boundary: age 0).
     pub write_t: Signal<Out, Bits<32>>,
-    pub write_qs: Signal<Out, Bits<32>>,
+    pub write_qs: Signal<Out, Bits<34>>,
 
     time_mask: Constant<Bits<32>>,
     queue_mask: Constant<Bits<32>>,
@@ -118,6 +118,9 @@ pub struct Classify {
     t_ram: Signal<Local, Bits<32>>,
     q_ram: Signal<Local, Bits<32>>,
     q_rec: Signal<Local, Bits<32>>,
+    age_w: Signal<Local, Bits<2>>,
+    /// The T period ended: bank D restarts T at `now` with `Q_rec` = the queue length.
+    boundary: Signal<Local, Bit>,
 }
 
 impl Classify {
@@ -154,6 +157,7 @@ impl Classify {
             tq_zero: Default::default(),
             on_old: Default::default(),
             t_old: Default::default(),
+            age_t: Default::default(),
             last_state: Default::default(),
             write: Default::default(),
             boundary: Default::default(),
@@ -208,6 +212,7 @@ impl Classify {
             t_ram: Default::default(),
             q_ram: Default::default(),
             q_rec: Default::default(),
+            age_w: Default::default(),
         }
     }
 }
@@ -348,14 +353,23 @@ impl Logic for Classify {
             self.t_ram.next = self.t_ram.val() | self.ram_d_t.val();
             self.q_ram.next = self.q_ram.val() | self.ram_d_q.val();
         }
+        // A RESUME of this cycle restarted T at `now` as well (age 0).
+        self.age_w.next = self.age_t.val();
+        if self.same_key.val() {
+            self.age_w.next = 0.into();
+        }
         if self.boundary.val() {
             self.write_t.next = self.now.val();
             self.q_rec.next = self.d_qlen.val() & self.queue_mask.val();
+            self.age_w.next = 0.into();
         } else {
             self.write_t.next = self.t_fw.val() | self.t_ram.val();
             self.q_rec.next = self.q_fw.val() | self.q_ram.val();
         }
-        self.write_qs.next = (self.q_rec.val() << 2) | bit_cast::<32, 2>(self.new_ls.val());
+        // (Q_rec has at most 30 bits: the shift drops only zeros.)
+        self.write_qs.next = (bit_cast::<34, 32>(self.q_rec.val()) << 4)
+            | (bit_cast::<34, 2>(self.age_w.val()) << 2)
+            | bit_cast::<34, 2>(self.new_ls.val());
 
         // The next cycle's windows.
         self.on_start.d.next =

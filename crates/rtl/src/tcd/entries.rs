@@ -3,8 +3,10 @@
 //! RAMs read at edge n, prepared at that edge from the keys alone.
 //!
 //! Bank R, written only by received frames, holds `{t_on, Q at RESUME}`; bank D, written only
-//! by dequeues, holds `{t_T, Q_rec, LAST_STATE}` (see the module doc of [`super`]). Per key:
-//! `paused`, `pending` (R is newer than D) and the two 2-bit timestamp ages.
+//! by dequeues, holds `{t_T, Q_rec, age of t_T when written, LAST_STATE}` (see the module doc
+//! of [`super`]). Per key: `paused`, `pending` (R is newer than D), the age of `t_on` and the
+//! age of bank D's last write. Every per-key flag changes on events known at capture (frames,
+//! and whether a dequeue writes bank D); only bank D's words depend on the flowchart.
 //!
 //! In cycle n the stage outputs the dequeued entry as the words it can come from (RAM or
 //! forwarded write of bank R or D, one-hot selected by registers), so that
@@ -30,12 +32,11 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub now: Signal<In, Bits<32>>,
     pub half_wrap: Signal<In, Bit>,
     pub d_key: Signal<In, Bits<KB>>,
-    /// Cycle n: the flowchart's result for the dequeue: write bank D, with the T period
-    /// restarted, and the new words `{t_T}` and `{Q_rec, LAST_STATE}`.
+    /// Cycle n: the dequeue writes bank D (known from the captured event alone), and the
+    /// flowchart's new words `{t_T}` and `{Q_rec, age of t_T, LAST_STATE}`.
     pub write: Signal<In, Bit>,
-    pub boundary: Signal<In, Bit>,
     pub write_t: Signal<In, Bits<32>>,
-    pub write_qs: Signal<In, Bits<32>>,
+    pub write_qs: Signal<In, Bits<34>>,
     /// Edge n: the RAMs' read address and what the input stage loads for cycle n + 1.
     pub lookup_key: Signal<In, Bits<KB>>,
     pub next_rx_valid: Signal<In, Bit>,
@@ -64,40 +65,41 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub tq_fw_d: Signal<Out, Bit>,
     pub tq_ram_d: Signal<Out, Bit>,
     pub tq_zero: Signal<Out, Bit>,
-    /// The high bits of the entry's ages (>= 2: over half a wrap old, or never set) and its
-    /// LAST_STATE.
+    /// The high bits of the entry's ages (>= 2: over half a wrap old, or never set), the
+    /// age of its `t_T` (3: never set) and its LAST_STATE.
     pub on_old: Signal<Out, Bit>,
     pub t_old: Signal<Out, Bit>,
+    pub age_t: Signal<Out, Bits<2>>,
     pub last_state: Signal<Out, Bits<2>>,
     /// The entry the RAMs read, before this cycle's events (for [`super::snapshot::Snapshot`]):
-    /// `t_on`, `t_T`, `Q_rec`, LAST_STATE, paused; bank D was written; the ages `{hi, lo}`.
+    /// `t_on`, `t_T`, `Q_rec`, LAST_STATE, paused; the ages `{hi, lo}` of `t_on` and `t_T`.
     pub entry_t_on: Signal<Out, Bits<32>>,
     pub entry_t_t: Signal<Out, Bits<32>>,
     pub entry_q_rec: Signal<Out, Bits<32>>,
     pub entry_ls: Signal<Out, Bits<2>>,
     pub entry_paused: Signal<Out, Bits<1>>,
-    pub entry_written: Signal<Out, Bit>,
     pub entry_age_on: Signal<Out, Bits<2>>,
     pub entry_age_t: Signal<Out, Bits<2>>,
 
     one_k: Constant<Bits<K>>,
-    one_1: Constant<Bits<1>>,
     all_k: Constant<Bits<K>>,
+    never: Constant<Bits<2>>,
 
     ram_r_t_m: NarrowRam<KB, 32>,
     ram_r_q_m: NarrowRam<KB, 32>,
     ram_d_t_m: NarrowRam<KB, 32>,
-    ram_d_qs: NarrowRam<KB, 32>,
+    ram_d_qs: NarrowRam<KB, 34>,
     fw_r_t_r: DFF<Bits<32>>,
     fw_r_q_r: DFF<Bits<32>>,
     fw_d_t_r: DFF<Bits<32>>,
-    fw_d_qs: DFF<Bits<32>>,
+    fw_d_qs: DFF<Bits<34>>,
     paused: DFF<Bits<K>>,
     pending: DFF<Bits<K>>,
     age_on_hi: DFF<Bits<K>>,
     age_on_lo: DFF<Bits<K>>,
-    age_t_hi: DFF<Bits<K>>,
-    age_t_lo: DFF<Bits<K>>,
+    /// Half-wraps since bank D was last written (saturating at 2; 3: never written).
+    age_w_hi: DFF<Bits<K>>,
+    age_w_lo: DFF<Bits<K>>,
 
     // The entry the RAMs were addressed with at the last edge, as it was after that edge:
     // where its words come from and its per-key flags, decided at the edge from the keys alone
@@ -110,13 +112,8 @@ pub struct Entries<const K: usize, const KB: usize> {
     lk_paused_r: DFF<Bits<1>>,
     lk_on_hi_r: DFF<Bits<1>>,
     lk_on_lo_r: DFF<Bits<1>>,
-    /// The T age as the last edge left it: the per-key value kept when that edge did not
-    /// write bank D, and the dequeue's value when it did (`lk_sel_d`). The latter depends on
-    /// the flowchart's boundary, too late in the cycle for a K-way mux after it.
-    lk_t_keep_hi: DFF<Bits<1>>,
-    lk_t_keep_lo: DFF<Bits<1>>,
-    lk_t_w_hi: DFF<Bits<1>>,
-    lk_t_w_lo: DFF<Bits<1>>,
+    lk_w_hi_r: DFF<Bits<1>>,
+    lk_w_lo_r: DFF<Bits<1>>,
     tq_fw_r_r: DFF<Bit>,
     tq_ram_r_r: DFF<Bit>,
     tq_fw_d_r: DFF<Bit>,
@@ -133,35 +130,38 @@ pub struct Entries<const K: usize, const KB: usize> {
     lk_r_t: Signal<Local, Bits<32>>,
     lk_r_q: Signal<Local, Bits<32>>,
     lk_d_t: Signal<Local, Bits<32>>,
-    lk_d_qs: Signal<Local, Bits<32>>,
-    lk_on_hi: Signal<Local, Bits<1>>,
-    lk_on_lo: Signal<Local, Bits<1>>,
-    lk_t_hi: Signal<Local, Bits<1>>,
-    lk_t_lo: Signal<Local, Bits<1>>,
+    lk_d_qs: Signal<Local, Bits<34>>,
     lk_t_t: Signal<Local, Bits<32>>,
     lk_q_rec: Signal<Local, Bits<32>>,
     lk_ls: Signal<Local, Bits<2>>,
-    /// The snapshot's T age: the model's, 3 when `t_T` was never set.
-    // The dequeued entry after a RESUME of the same cycle, and its write to bank D.
+    /// The age of `t_T` stored with bank D's word (forwarded or RAM), and the entry's age of
+    /// `t_T` now: `age_on` while R is newer, never set while D was never written, else the
+    /// stored age plus the half-wraps since the write.
+    lk_aw: Signal<Local, Bits<2>>,
+    lk_age_t: Signal<Local, Bits<2>>,
+    // `Q_rec` of bank D's words ({Q_rec, age, LAST_STATE}; at most 30 bits).
+    ram_d_q30: Signal<Local, Bits<30>>,
+    fw_d_q30: Signal<Local, Bits<30>>,
+    lk_q30: Signal<Local, Bits<30>>,
+    // The dequeue's write to bank D, by key.
     d_write_keys: Signal<Local, Bits<K>>,
-    // Ages: all step on a half-wrap; written timestamps restart.
+    // Ages: all step on a half-wrap; written timestamps restart (at 1 on the half-wrap edge).
     on_hi_stepped: Signal<Local, Bits<K>>,
     on_lo_stepped: Signal<Local, Bits<K>>,
-    t_hi_stepped: Signal<Local, Bits<K>>,
-    t_lo_stepped: Signal<Local, Bits<K>>,
+    w_hi_stepped: Signal<Local, Bits<K>>,
+    w_lo_stepped: Signal<Local, Bits<K>>,
     fresh_on: Signal<Local, Bits<K>>,
-    /// Bank D never written (T age 3), before this edge and after it (reset included).
-    d_unwritten: Signal<Local, Bits<K>>,
-    d_unwritten_next: Signal<Local, Bits<K>>,
-    /// Each T age as this edge leaves it if bank D's write is not its key's.
-    t_hi_keep: Signal<Local, Bits<K>>,
-    t_lo_keep: Signal<Local, Bits<K>>,
-    /// The dequeued entry's `age_on` and T age as this edge leaves them.
-    w_on_hi: Signal<Local, Bits<1>>,
-    w_on_lo: Signal<Local, Bits<1>>,
-    w_t_hi: Signal<Local, Bits<1>>,
-    w_t_lo: Signal<Local, Bits<1>>,
-    // The next cycle's lookup.
+    fresh_w: Signal<Local, Bits<K>>,
+    // The next cycle's lookup: this edge's events on the looked-up key, and its flags now.
+    lk_hit_d: Signal<Local, Bit>,
+    lk_hit_resume: Signal<Local, Bit>,
+    lk_hit_pause: Signal<Local, Bit>,
+    lk_paused_now: Signal<Local, Bits<1>>,
+    lk_on_hi_now: Signal<Local, Bits<1>>,
+    lk_on_lo_now: Signal<Local, Bits<1>>,
+    lk_w_hi_now: Signal<Local, Bits<1>>,
+    lk_w_lo_now: Signal<Local, Bits<1>>,
+    next_paused: Signal<Local, Bit>,
     next_resume: Signal<Local, Bit>,
     next_same: Signal<Local, Bit>,
     tq_from_r: Signal<Local, Bit>,
@@ -181,7 +181,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             half_wrap: Default::default(),
             d_key: Default::default(),
             write: Default::default(),
-            boundary: Default::default(),
             write_t: Default::default(),
             write_qs: Default::default(),
             lookup_key: Default::default(),
@@ -207,22 +206,22 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             tq_zero: Default::default(),
             on_old: Default::default(),
             t_old: Default::default(),
+            age_t: Default::default(),
             last_state: Default::default(),
             entry_t_on: Default::default(),
             entry_t_t: Default::default(),
             entry_q_rec: Default::default(),
             entry_ls: Default::default(),
             entry_paused: Default::default(),
-            entry_written: Default::default(),
             entry_age_on: Default::default(),
             entry_age_t: Default::default(),
             one_k: Constant::new(1u64.into()),
-            one_1: Constant::new(1u64.into()),
             all_k: Constant::new(!Bits::<K>::default()),
+            never: Constant::new(3u64.into()),
             ram_r_t_m: NarrowRam::new(cfg.time_bits as usize),
             ram_r_q_m: NarrowRam::new(cfg.queue_bits as usize),
             ram_d_t_m: NarrowRam::new(cfg.time_bits as usize),
-            ram_d_qs: NarrowRam::new(cfg.queue_bits as usize + 2),
+            ram_d_qs: NarrowRam::new(cfg.queue_bits as usize + 4),
             fw_r_t_r: Default::default(),
             fw_r_q_r: Default::default(),
             fw_d_t_r: Default::default(),
@@ -231,8 +230,8 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             pending: Default::default(),
             age_on_hi: Default::default(),
             age_on_lo: Default::default(),
-            age_t_hi: Default::default(),
-            age_t_lo: Default::default(),
+            age_w_hi: Default::default(),
+            age_w_lo: Default::default(),
             lk_sel_r: Default::default(),
             lk_sel_d: Default::default(),
             lk_pend: Default::default(),
@@ -240,10 +239,8 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             lk_paused_r: Default::default(),
             lk_on_hi_r: Default::default(),
             lk_on_lo_r: Default::default(),
-            lk_t_keep_hi: Default::default(),
-            lk_t_keep_lo: Default::default(),
-            lk_t_w_hi: Default::default(),
-            lk_t_w_lo: Default::default(),
+            lk_w_hi_r: Default::default(),
+            lk_w_lo_r: Default::default(),
             tq_fw_r_r: Default::default(),
             tq_ram_r_r: Default::default(),
             tq_fw_d_r: Default::default(),
@@ -257,27 +254,30 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             lk_r_q: Default::default(),
             lk_d_t: Default::default(),
             lk_d_qs: Default::default(),
-            lk_on_hi: Default::default(),
-            lk_on_lo: Default::default(),
-            lk_t_hi: Default::default(),
-            lk_t_lo: Default::default(),
             lk_t_t: Default::default(),
             lk_q_rec: Default::default(),
             lk_ls: Default::default(),
+            lk_aw: Default::default(),
+            lk_age_t: Default::default(),
+            ram_d_q30: Default::default(),
+            fw_d_q30: Default::default(),
+            lk_q30: Default::default(),
             d_write_keys: Default::default(),
             on_hi_stepped: Default::default(),
             on_lo_stepped: Default::default(),
-            t_hi_stepped: Default::default(),
-            t_lo_stepped: Default::default(),
+            w_hi_stepped: Default::default(),
+            w_lo_stepped: Default::default(),
             fresh_on: Default::default(),
-            d_unwritten: Default::default(),
-            d_unwritten_next: Default::default(),
-            t_hi_keep: Default::default(),
-            t_lo_keep: Default::default(),
-            w_on_hi: Default::default(),
-            w_on_lo: Default::default(),
-            w_t_hi: Default::default(),
-            w_t_lo: Default::default(),
+            fresh_w: Default::default(),
+            lk_hit_d: Default::default(),
+            lk_hit_resume: Default::default(),
+            lk_hit_pause: Default::default(),
+            lk_paused_now: Default::default(),
+            lk_on_hi_now: Default::default(),
+            lk_on_lo_now: Default::default(),
+            lk_w_hi_now: Default::default(),
+            lk_w_lo_now: Default::default(),
+            next_paused: Default::default(),
             next_resume: Default::default(),
             next_same: Default::default(),
             tq_from_r: Default::default(),
@@ -300,8 +300,8 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             pending,
             age_on_hi,
             age_on_lo,
-            age_t_hi,
-            age_t_lo,
+            age_w_hi,
+            age_w_lo,
             lk_sel_r,
             lk_sel_d,
             lk_pend,
@@ -309,10 +309,8 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             lk_paused_r,
             lk_on_hi_r,
             lk_on_lo_r,
-            lk_t_keep_hi,
-            lk_t_keep_lo,
-            lk_t_w_hi,
-            lk_t_w_lo,
+            lk_w_hi_r,
+            lk_w_lo_r,
             tq_fw_r_r,
             tq_ram_r_r,
             tq_fw_d_r,
@@ -335,25 +333,20 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.ram_r_t.next = self.ram_r_t_m.read_data.val();
         self.ram_r_q.next = self.ram_r_q_m.read_data.val();
         self.ram_d_t.next = self.ram_d_t_m.read_data.val();
-        self.ram_d_q.next = self.ram_d_qs.read_data.val() >> 2;
+        self.ram_d_q30.next = self.ram_d_qs.read_data.val().get_bits::<30>(4);
+        self.ram_d_q.next = bit_cast::<32, 30>(self.ram_d_q30.val());
         self.fw_r_t.next = self.fw_r_t_r.q.val();
         self.fw_r_q.next = self.fw_r_q_r.q.val();
         self.fw_d_t.next = self.fw_d_t_r.q.val();
-        self.fw_d_q.next = self.fw_d_qs.q.val() >> 2;
+        self.fw_d_q30.next = self.fw_d_qs.q.val().get_bits::<30>(4);
+        self.fw_d_q.next = bit_cast::<32, 30>(self.fw_d_q30.val());
         self.sel_r.next = self.lk_sel_r.q.val();
         self.tq_fw_r.next = self.tq_fw_r_r.q.val();
         self.tq_ram_r.next = self.tq_ram_r_r.q.val();
         self.tq_fw_d.next = self.tq_fw_d_r.q.val();
         self.tq_ram_d.next = self.tq_ram_d_r.q.val();
         self.tq_zero.next = self.tq_zero_r.q.val();
-        // These come from the registers, not from the `lk_*` locals below: those also feed
-        // the write path, which reads Classify's outputs, and a shared local would join
-        // Classify's input and output into one loop for Verilator (UNOPTFLAT).
         self.on_old.next = self.lk_on_hi_r.q.val().any();
-        self.t_old.next = self.lk_t_keep_hi.q.val().any();
-        if self.lk_sel_d.q.val() {
-            self.t_old.next = self.lk_t_w_hi.q.val().any();
-        }
         // LAST_STATE comes from bank D alone (forwarded or RAM), else 0: one LUT per bit.
         self.last_state.next = 0.into();
         if self.lk_wr.q.val() {
@@ -401,27 +394,38 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.lk_d_t.next = self.ram_d_t_m.read_data.val();
             self.lk_d_qs.next = self.ram_d_qs.read_data.val();
         }
-        self.lk_on_hi.next = self.lk_on_hi_r.q.val();
-        self.lk_on_lo.next = self.lk_on_lo_r.q.val();
-        // The T age as the last edge left it (see `age_t_*` below).
-        self.lk_t_hi.next = self.lk_t_keep_hi.q.val();
-        self.lk_t_lo.next = self.lk_t_keep_lo.q.val();
-        if self.lk_sel_d.q.val() {
-            self.lk_t_hi.next = self.lk_t_w_hi.q.val();
-            self.lk_t_lo.next = self.lk_t_w_lo.q.val();
-        }
+        self.lk_q30.next = self.lk_d_qs.val().get_bits::<30>(4);
         self.lk_t_t.next = 0.into();
         self.lk_q_rec.next = 0.into();
         self.lk_ls.next = 0.into();
         if self.lk_wr.q.val() {
             self.lk_t_t.next = self.lk_d_t.val();
-            self.lk_q_rec.next = self.lk_d_qs.val() >> 2;
+            self.lk_q_rec.next = bit_cast::<32, 30>(self.lk_q30.val());
             self.lk_ls.next = self.lk_d_qs.val().get_bits::<2>(0);
         }
         if self.lk_pend.q.val() {
             self.lk_t_t.next = self.lk_r_t.val();
             self.lk_q_rec.next = self.lk_r_q.val();
         }
+        // The age of `t_T` (see `lk_age_t`); sat(aw + age_w) when both are below 3.
+        self.lk_aw.next = self.lk_d_qs.val().get_bits::<2>(2);
+        if self.lk_pend.q.val() {
+            self.lk_age_t.next = (bit_cast::<2, 1>(self.lk_on_hi_r.q.val()) << 1)
+                | bit_cast::<2, 1>(self.lk_on_lo_r.q.val());
+        } else if !self.lk_wr.q.val() | (self.lk_aw.val() == self.never.val()) {
+            self.lk_age_t.next = self.never.val();
+        } else if self.lk_aw.val().get_bit(1)
+            | self.lk_w_hi_r.q.val().any()
+            | (self.lk_aw.val().get_bit(0) & self.lk_w_lo_r.q.val().any())
+        {
+            self.lk_age_t.next = 2.into();
+        } else if self.lk_aw.val().get_bit(0) ^ self.lk_w_lo_r.q.val().any() {
+            self.lk_age_t.next = 1.into();
+        } else {
+            self.lk_age_t.next = 0.into();
+        }
+        self.age_t.next = self.lk_age_t.val();
+        self.t_old.next = self.lk_age_t.val().get_bit(1);
 
         // ---- The entry for the snapshot, before this cycle's events.
         self.entry_t_on.next = self.lk_r_t.val();
@@ -429,11 +433,9 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.entry_q_rec.next = self.lk_q_rec.val();
         self.entry_ls.next = self.lk_ls.val();
         self.entry_paused.next = self.lk_paused_r.q.val();
-        self.entry_written.next = self.lk_wr.q.val();
-        self.entry_age_on.next =
-            (bit_cast::<2, 1>(self.lk_on_hi.val()) << 1) | bit_cast::<2, 1>(self.lk_on_lo.val());
-        self.entry_age_t.next =
-            (bit_cast::<2, 1>(self.lk_t_hi.val()) << 1) | bit_cast::<2, 1>(self.lk_t_lo.val());
+        self.entry_age_on.next = (bit_cast::<2, 1>(self.lk_on_hi_r.q.val()) << 1)
+            | bit_cast::<2, 1>(self.lk_on_lo_r.q.val());
+        self.entry_age_t.next = self.lk_age_t.val();
 
         // ---- Edge n + 1: the dequeued entry's new bank-D word (from Classify).
         self.ram_d_t_m.write_enable.next = self.write.val();
@@ -451,130 +453,134 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         }
         self.pending.d.next =
             (self.pending.q.val() & !self.d_write_keys.val()) | self.rx_resume_keys.val();
-        self.d_unwritten.next = self.age_t_hi.q.val() & self.age_t_lo.q.val();
-        self.d_unwritten_next.next = self.d_unwritten.val() & !self.d_write_keys.val();
 
-        // ---- Ages: 0 -> 1 -> 2 -> 2 and 3 -> 3 on a half-wrap; a written timestamp restarts
-        // at 0, or at 1 when it is written on the half-wrap edge itself.
+        // ---- Ages: 0 -> 1 -> 2 -> 2 and 3 -> 3 on a half-wrap; a RESUME restarts `age_on`, a
+        // write of bank D restarts `age_w`, at 0, or at 1 on the half-wrap edge itself.
         if self.half_wrap.val() {
             self.on_hi_stepped.next = self.age_on_hi.q.val() | self.age_on_lo.q.val();
             self.on_lo_stepped.next = !(self.age_on_hi.q.val() ^ self.age_on_lo.q.val());
-            self.t_hi_stepped.next = self.age_t_hi.q.val() | self.age_t_lo.q.val();
-            self.t_lo_stepped.next = !(self.age_t_hi.q.val() ^ self.age_t_lo.q.val());
+            self.w_hi_stepped.next = self.age_w_hi.q.val() | self.age_w_lo.q.val();
+            self.w_lo_stepped.next = !(self.age_w_hi.q.val() ^ self.age_w_lo.q.val());
             self.fresh_on.next = self.rx_resume_keys.val();
+            self.fresh_w.next = self.d_write_keys.val();
         } else {
             self.on_hi_stepped.next = self.age_on_hi.q.val();
             self.on_lo_stepped.next = self.age_on_lo.q.val();
-            self.t_hi_stepped.next = self.age_t_hi.q.val();
-            self.t_lo_stepped.next = self.age_t_lo.q.val();
+            self.w_hi_stepped.next = self.age_w_hi.q.val();
+            self.w_lo_stepped.next = self.age_w_lo.q.val();
             self.fresh_on.next = 0.into();
+            self.fresh_w.next = 0.into();
         }
         self.age_on_hi.d.next = self.on_hi_stepped.val() & !self.rx_resume_keys.val();
         self.age_on_lo.d.next =
             (self.on_lo_stepped.val() & !self.rx_resume_keys.val()) | self.fresh_on.val();
-        // The T age stays 3 until bank D's first write; after that a RESUME restarts it like
-        // `age_on`. The dequeued entry's comes from the dequeue path: computed once, late (it
-        // depends on the boundary), and written only to its key.
-        self.t_hi_keep.next =
-            self.d_unwritten.val() | (self.t_hi_stepped.val() & !self.rx_resume_keys.val());
-        self.t_lo_keep.next = self.d_unwritten.val()
-            | (self.t_lo_stepped.val() & !self.rx_resume_keys.val())
-            | self.fresh_on.val();
-        // The dequeued entry's `age_on` after this edge (a RESUME of this cycle restarts it) ...
-        self.w_on_hi.next = self.lk_on_hi.val();
-        self.w_on_lo.next = self.lk_on_lo.val();
-        if self.half_wrap.val() {
-            self.w_on_hi.next = self.lk_on_hi.val() | self.lk_on_lo.val();
-            self.w_on_lo.next = !(self.lk_on_hi.val() ^ self.lk_on_lo.val());
-        }
-        if self.same_r.q.val() {
-            self.w_on_hi.next = 0.into();
-            self.w_on_lo.next = 0.into();
-            if self.half_wrap.val() {
-                self.w_on_lo.next = self.one_1.val();
-            }
-        }
-        // ... and its T age: a boundary restarts it; D's first write loads `age_on` (`t_T` is
-        // `t_on`; 3, never set, becomes 2: see the module doc of [`super`]); else as any other
-        // key's.
-        self.w_t_hi.next = self.lk_t_hi.val();
-        self.w_t_lo.next = self.lk_t_lo.val();
-        if self.half_wrap.val() {
-            self.w_t_hi.next = self.lk_t_hi.val() | self.lk_t_lo.val();
-            self.w_t_lo.next = !(self.lk_t_hi.val() ^ self.lk_t_lo.val());
-        }
-        if !self.lk_wr.q.val() {
-            self.w_t_hi.next = self.w_on_hi.val();
-            self.w_t_lo.next = self.w_on_lo.val() & !self.w_on_hi.val();
-        } else if self.same_r.q.val() | self.boundary.val() {
-            self.w_t_hi.next = 0.into();
-            self.w_t_lo.next = 0.into();
-            if self.half_wrap.val() {
-                self.w_t_lo.next = self.one_1.val();
-            }
-        }
-        self.age_t_hi.d.next = self.t_hi_keep.val() & !self.d_write_keys.val();
-        if self.w_t_hi.val().any() {
-            self.age_t_hi.d.next = self.t_hi_keep.val() | self.d_write_keys.val();
-        }
-        self.age_t_lo.d.next = self.t_lo_keep.val() & !self.d_write_keys.val();
-        if self.w_t_lo.val().any() {
-            self.age_t_lo.d.next = self.t_lo_keep.val() | self.d_write_keys.val();
-        }
-        self.lk_t_keep_hi.d.next = self
-            .t_hi_keep
-            .val()
-            .get_bits::<1>(self.lookup_key.val().index());
-        self.lk_t_keep_lo.d.next = self
-            .t_lo_keep
-            .val()
-            .get_bits::<1>(self.lookup_key.val().index());
-        self.lk_t_w_hi.d.next = self.w_t_hi.val();
-        self.lk_t_w_lo.d.next = self.w_t_lo.val();
+        self.age_w_hi.d.next = self.w_hi_stepped.val() & !self.d_write_keys.val();
+        self.age_w_lo.d.next =
+            (self.w_lo_stepped.val() & !self.d_write_keys.val()) | self.fresh_w.val();
 
         // Synchronous reset: registers to their reset values (RAMs are covered by the flags).
         if self.reset.val() {
             self.lk_sel_r.d.next = false;
             self.lk_sel_d.d.next = false;
-            self.lk_t_keep_hi.d.next = self.one_1.val();
-            self.lk_t_keep_lo.d.next = self.one_1.val();
-            self.lk_t_w_hi.d.next = 0.into();
-            self.lk_t_w_lo.d.next = 0.into();
             self.paused.d.next = 0.into();
             self.pending.d.next = 0.into();
-            self.d_unwritten_next.next = self.all_k.val();
             self.age_on_hi.d.next = self.all_k.val();
             self.age_on_lo.d.next = self.all_k.val();
-            self.age_t_hi.d.next = self.all_k.val();
-            self.age_t_lo.d.next = self.all_k.val();
+            self.age_w_hi.d.next = self.all_k.val();
+            self.age_w_lo.d.next = self.all_k.val();
         }
 
-        // ---- The next cycle's lookup, from the registers' final D values (reset included):
-        // the per-key flags of the entry the RAMs are addressed with, as this edge leaves them,
-        // and whether the captured frame is a RESUME of a paused entry (of the dequeued one).
-        self.lk_pend.d.next = self.pending.d.val().get_bit(self.lookup_key.val().index());
-        self.lk_wr.d.next = !self
-            .d_unwritten_next
+        // ---- The next cycle's lookup: the per-key flags of the entry the RAMs are addressed
+        // with, as this edge leaves them, and whether the captured frame is a RESUME of a paused
+        // entry (of the dequeued one). Each is the flag's present value (a K-way multiplexer
+        // on the key) updated by this edge's own events on that key (key comparisons, in
+        // parallel), not a multiplexer after every key's update.
+        self.lk_hit_d.next = self.write.val() & (self.d_key.val() == self.lookup_key.val());
+        self.lk_hit_resume.next =
+            self.rx_resume_r.q.val() & (self.rx_key.val() == self.lookup_key.val());
+        self.lk_hit_pause.next = self.rx_valid.val()
+            & self.rx_stop.val()
+            & (self.rx_key.val() == self.lookup_key.val());
+        self.lk_pend.d.next = (self
+            .pending
+            .q
             .val()
-            .get_bit(self.lookup_key.val().index());
-        self.lk_paused_r.d.next = self
+            .get_bit(self.lookup_key.val().index())
+            & !self.lk_hit_d.val())
+            | self.lk_hit_resume.val();
+        self.lk_paused_now.next = self
             .paused
-            .d
+            .q
             .val()
             .get_bits::<1>(self.lookup_key.val().index());
-        self.lk_on_hi_r.d.next = self
+        self.lk_paused_r.d.next = self.lk_paused_now.val();
+        if self.lk_hit_resume.val() {
+            self.lk_paused_r.d.next = 0.into();
+        }
+        if self.lk_hit_pause.val() {
+            self.lk_paused_r.d.next = 1.into();
+        }
+        self.lk_on_hi_now.next = self
             .age_on_hi
-            .d
+            .q
             .val()
             .get_bits::<1>(self.lookup_key.val().index());
-        self.lk_on_lo_r.d.next = self
+        self.lk_on_lo_now.next = self
             .age_on_lo
-            .d
+            .q
             .val()
             .get_bits::<1>(self.lookup_key.val().index());
+        self.lk_w_hi_now.next = self
+            .age_w_hi
+            .q
+            .val()
+            .get_bits::<1>(self.lookup_key.val().index());
+        self.lk_w_lo_now.next = self
+            .age_w_lo
+            .q
+            .val()
+            .get_bits::<1>(self.lookup_key.val().index());
+        // The ages' step (see above), on the looked-up key alone; a restart wins.
+        self.lk_on_hi_r.d.next = self.lk_on_hi_now.val();
+        self.lk_on_lo_r.d.next = self.lk_on_lo_now.val();
+        self.lk_w_hi_r.d.next = self.lk_w_hi_now.val();
+        self.lk_w_lo_r.d.next = self.lk_w_lo_now.val();
+        if self.half_wrap.val() {
+            self.lk_on_hi_r.d.next = self.lk_on_hi_now.val() | self.lk_on_lo_now.val();
+            self.lk_on_lo_r.d.next = !(self.lk_on_hi_now.val() ^ self.lk_on_lo_now.val());
+            self.lk_w_hi_r.d.next = self.lk_w_hi_now.val() | self.lk_w_lo_now.val();
+            self.lk_w_lo_r.d.next = !(self.lk_w_hi_now.val() ^ self.lk_w_lo_now.val());
+        }
+        if self.lk_hit_resume.val() {
+            self.lk_on_hi_r.d.next = 0.into();
+            self.lk_on_lo_r.d.next = bit_cast::<1, 1>(self.half_wrap.val().into());
+        }
+        if self.lk_hit_d.val() {
+            self.lk_w_hi_r.d.next = 0.into();
+            self.lk_w_lo_r.d.next = bit_cast::<1, 1>(self.half_wrap.val().into());
+        }
+        if self.reset.val() {
+            self.lk_pend.d.next = false;
+            self.lk_paused_r.d.next = 0.into();
+            self.lk_on_hi_r.d.next = 1.into();
+            self.lk_on_lo_r.d.next = 1.into();
+            self.lk_w_hi_r.d.next = 1.into();
+            self.lk_w_lo_r.d.next = 1.into();
+        }
+        self.lk_wr.d.next = !(self.lk_w_hi_r.d.val().any() & self.lk_w_lo_r.d.val().any());
+        self.next_paused.next = (self
+            .paused
+            .q
+            .val()
+            .get_bit(self.next_rx_key.val().index())
+            & !(self.rx_resume_r.q.val() & (self.rx_key.val() == self.next_rx_key.val())))
+            | (self.rx_valid.val()
+                & self.rx_stop.val()
+                & (self.rx_key.val() == self.next_rx_key.val()));
         self.next_resume.next = self.next_rx_valid.val()
             & !self.next_rx_stop.val()
-            & self.paused.d.val().get_bit(self.next_rx_key.val().index());
+            & self.next_paused.val()
+            & !self.reset.val();
         self.rx_resume_r.d.next = self.next_resume.val();
         self.next_same.next = self.next_resume.val()
             & self.next_d_valid.val()

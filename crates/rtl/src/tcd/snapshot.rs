@@ -13,14 +13,12 @@ pub struct Snapshot {
     pub read: Signal<In, Bit>,
     pub ok: Signal<In, Bit>,
     /// The entry ([`super::entries::Entries`]): `t_on`, `t_T`, `Q_rec`, LAST_STATE, paused;
-    /// bank D was written; the ages of `t_on` and of the bank-D `t_T` (`{hi, lo}`, 3 = never
-    /// set).
+    /// the ages of `t_on` and `t_T` (`{hi, lo}`, 3 = never set).
     pub t_on: Signal<In, Bits<32>>,
     pub t_t: Signal<In, Bits<32>>,
     pub q_rec: Signal<In, Bits<32>>,
     pub last_state: Signal<In, Bits<2>>,
     pub paused: Signal<In, Bits<1>>,
-    pub d_written: Signal<In, Bit>,
     pub age_on: Signal<In, Bits<2>>,
     pub age_t: Signal<In, Bits<2>>,
 
@@ -36,7 +34,6 @@ pub struct Snapshot {
     s_t_t: DFF<Bits<32>>,
     s_q_rec: DFF<Bits<32>>,
     s_state: DFF<Bits<8>>,
-    age_t_now: Signal<Local, Bits<2>>,
     flags: Signal<Local, Bits<8>>,
 }
 
@@ -52,7 +49,6 @@ impl Snapshot {
             q_rec: Default::default(),
             last_state: Default::default(),
             paused: Default::default(),
-            d_written: Default::default(),
             age_on: Default::default(),
             age_t: Default::default(),
             snap_t_on: Default::default(),
@@ -64,7 +60,6 @@ impl Snapshot {
             s_t_t: Default::default(),
             s_q_rec: Default::default(),
             s_state: Default::default(),
-            age_t_now: Default::default(),
             flags: Default::default(),
         }
     }
@@ -74,16 +69,10 @@ impl Logic for Snapshot {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s_t_on, s_t_t, s_q_rec, s_state);
-        // Until D is written, `t_T` is `t_on` or never set: its age is `age_on`; so it is when
-        // `t_on` was never set (D's T age is then only a placeholder).
-        self.age_t_now.next = self.age_t.val();
-        if !self.d_written.val() | (self.age_on.val() == self.never.val()) {
-            self.age_t_now.next = self.age_on.val();
-        }
         self.flags.next = bit_cast::<8, 2>(self.last_state.val())
             | (bit_cast::<8, 1>(self.paused.val()) << 2)
             | (bit_cast::<8, 2>(self.age_on.val()) << 4)
-            | (bit_cast::<8, 2>(self.age_t_now.val()) << 6);
+            | (bit_cast::<8, 2>(self.age_t.val()) << 6);
         if self.read.val() {
             self.s_t_on.d.next = 0.into();
             self.s_t_t.d.next = 0.into();
@@ -94,7 +83,7 @@ impl Logic for Snapshot {
                 if self.age_on.val() != self.never.val() {
                     self.s_t_on.d.next = self.t_on.val();
                 }
-                if self.age_t_now.val() != self.never.val() {
+                if self.age_t.val() != self.never.val() {
                     self.s_t_t.d.next = self.t_t.val();
                 }
                 self.s_q_rec.d.next = self.q_rec.val();

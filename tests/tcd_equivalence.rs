@@ -16,7 +16,10 @@ use proptest::prelude::*;
 use switchcraft::blocks::tcd::TcdBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
-use switchcraft_model::tcd::{reg, TcdConfig, TcdIn, ECT0};
+use switchcraft_model::tcd::{reg, TcdConfig, TcdIn, ECT0, MARK_LATENCY};
+
+/// Edges from a dequeue to its `mark_*` outputs, as an index offset.
+const LATENCY: usize = MARK_LATENCY as usize;
 
 fn preset(name: &str) -> BlockConfig {
     BlockConfig::preset("tcd", name).unwrap()
@@ -237,7 +240,7 @@ fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
     pfc(&mut cycles[30], 0);
     (cycles[30].deq_valid, cycles[30].deq_qlen) = (1, q);
 
-    // The spec's outcome, from the model: UND after edge 6, CONG after edge 30.
+    // The spec's outcome, from the model: UND for the dequeue of edge 6, CONG for edge 30.
     let mut model = switchcraft_model::tcd::Tcd::new(&tc).unwrap();
     let states: Vec<(u64, u64)> = cycles
         .iter()
@@ -246,8 +249,8 @@ fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
             (o.mark_valid, o.mark_state)
         })
         .collect();
-    assert_eq!(states[7], (1, switchcraft_model::tcd::UND));
-    assert_eq!(states[31], (1, switchcraft_model::tcd::CONG));
+    assert_eq!(states[6 + LATENCY], (1, switchcraft_model::tcd::UND));
+    assert_eq!(states[30 + LATENCY], (1, switchcraft_model::tcd::CONG));
 
     let replay = "cargo test --test tcd_equivalence zero_max_ton_and_t";
     check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
@@ -279,14 +282,14 @@ fn tcd_boundary_right_after_a_carried_queue_model_equals_verilator() {
         cycles
     };
     // The dequeue pair that straddles the end of max(Ton), found with the model (outputs
-    // one edge after their dequeue).
+    // `LATENCY` edges after their dequeue).
     let states = |cycles: &[TcdIn]| -> Vec<u64> {
         let mut model = switchcraft_model::tcd::Tcd::new(&tc).unwrap();
         cycles.iter().map(|i| model.step(i).mark_state).collect()
     };
     let (und, cong) = (switchcraft_model::tcd::UND, switchcraft_model::tcd::CONG);
     let first = (13..13 + 2 * tc.max_ton as usize)
-        .find(|&f| states(&build(f))[f + 1..=f + 2] == [und, cong])
+        .find(|&f| states(&build(f))[f + LATENCY..=f + LATENCY + 1] == [und, cong])
         .expect("one dequeue pair straddles the end of max(Ton)");
     let cycles = build(first);
 
@@ -433,7 +436,7 @@ fn tcd_first_dequeue_of_an_entry_read_on_the_next_cycle_model_equals_verilator()
             .collect()
     };
     let (und, cong) = (switchcraft_model::tcd::UND, switchcraft_model::tcd::CONG);
-    let states = |out: &[(u64, u64)], f: usize| [out[f + 1].0, out[f + 2].0];
+    let states = |out: &[(u64, u64)], f: usize| [out[f + LATENCY].0, out[f + LATENCY + 1].0];
     // The pair straddling the end of max(Ton): with T = max(Ton) its second dequeue takes the
     // boundary (CONG); with a longer T it must not.
     let first = (100..100 + 2 * tc.max_ton as usize)
@@ -454,4 +457,110 @@ fn tcd_first_dequeue_of_an_entry_read_on_the_next_cycle_model_equals_verilator()
 
     let replay = "cargo test --test tcd_equivalence first_dequeue_of_an_entry";
     check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Every hazard distance of bank D's read-modify-write (the dequeue path looks an entry up in
+/// one cycle and decides in the next, so a dequeue one edge older is still deciding, two edges
+/// older is being written, three or more is in the RAM): seeded runs on two entries with
+/// dequeues 0 to 3 cycles apart and frequent PAUSE/RESUME, under windows so short (max(Ton)
+/// 0-5, T 0-2 cycles, written over the bus) that T boundaries follow each other on consecutive
+/// cycles, and queue lengths around K so that `Q >= Q_rec` goes both ways. The random workloads
+/// use T = 300 cycles and never put two boundaries one cycle apart: an RTL mutant that compared
+/// a dequeue with its older neighbour's operand instead of that neighbour's recorded queue
+/// passed all of them. A directed start covers the one case the seeded part rarely reaches: a
+/// dequeue with a RESUME of its entry in its own cycle, right after a neighbour's boundary,
+/// under max(Ton) = 0 (only then does it read the LAST_STATE the neighbour just wrote; a mutant
+/// that took the lookup's passed the seeded part).
+#[test]
+fn tcd_every_hazard_distance_on_short_windows_model_equals_verilator() {
+    use switchcraft_core::rng::SplitMix64;
+    use switchcraft_model::tcd::Branch;
+    let (cfg, tc, mut rtl) = tiny_directed();
+    let seed = seed();
+    let mut rng = SplitMix64::new(seed);
+    let csr = |addr: u32, data: u64| TcdIn {
+        csr_we: 1,
+        csr_addr: u64::from(addr),
+        csr_wdata: data,
+        ..TcdIn::default()
+    };
+    let pfc = |quanta: u64| TcdIn {
+        rx_pfc_valid: 1,
+        rx_pfc_quanta: quanta,
+        rx_pfc_qlen: tc.k + 100,
+        ..TcdIn::default()
+    };
+    let deq = |i: &mut TcdIn| (i.deq_valid, i.deq_qlen, i.deq_ecn) = (1, tc.k + 200, ECT0);
+    // First, directed, on entry (0, 0): a dequeue within max(Ton) leaves it undetermined; then,
+    // with max(Ton) = 0 and T = 1, a dequeue takes a boundary into CONG, and the next cycle's
+    // dequeue comes with a RESUME of the entry: it must see the CONG its neighbour just wrote
+    // (D6: CONG), not the UND the lookup read (that would stay UND within T).
+    let mut cycles = vec![csr(reg::MAX_TON, 5), pfc(0xFFFF), TcdIn::default(), pfc(0)];
+    cycles.push(TcdIn::default());
+    deq(cycles.last_mut().unwrap());
+    cycles.extend([csr(reg::MAX_TON, 0), csr(reg::T_PERIOD, 1), pfc(0xFFFF)]);
+    cycles.push(TcdIn::default());
+    deq(cycles.last_mut().unwrap());
+    let resumed = cycles.len();
+    cycles.push(pfc(0));
+    deq(&mut cycles[resumed]);
+    cycles.resize(cycles.len() + 4, TcdIn::default());
+    {
+        let mut model = switchcraft_model::tcd::Tcd::new(&tc).unwrap();
+        let states: Vec<u64> = cycles.iter().map(|i| model.step(i).mark_state).collect();
+        let cong = switchcraft_model::tcd::CONG;
+        assert_eq!(
+            states[resumed - 1 + LATENCY..=resumed + LATENCY],
+            [cong, cong]
+        );
+    }
+    for phase in 0..24u64 {
+        let (max_ton, t_period) = ([0, 2, 3, 5][phase as usize % 4], phase % 3);
+        cycles.push(csr(reg::MAX_TON, max_ton));
+        cycles.push(csr(reg::T_PERIOD, t_period));
+        let mut gap = 0;
+        for _ in 0..1000 {
+            let mut i = TcdIn::default();
+            if rng.below(3) == 0 {
+                (i.rx_pfc_valid, i.rx_pfc_port, i.rx_pfc_prio) = (1, 0, rng.below(2));
+                i.rx_pfc_quanta = if rng.below(2) == 0 { 0 } else { 0xFFFF };
+                i.rx_pfc_qlen = tc.k - 100 + rng.below(600);
+            }
+            if gap == 0 {
+                (i.deq_valid, i.deq_port, i.deq_prio) = (1, 0, rng.below(2));
+                i.deq_qlen = tc.k - 100 + rng.below(600);
+                i.deq_ecn = ECT0;
+                gap = rng.below(4);
+            } else {
+                gap -= 1;
+            }
+            cycles.push(i);
+        }
+    }
+    // The workload reaches the paths it is for: boundaries that turn an entry congested and
+    // boundaries that leave it undetermined.
+    let mut model = switchcraft_model::tcd::Tcd::new(&tc).unwrap();
+    for i in &cycles {
+        model.step(i);
+    }
+    let count = |b: Branch| {
+        model
+            .branch_counts()
+            .iter()
+            .find(|c| c.0 == b)
+            .map_or(0, |c| c.1)
+    };
+    assert!(
+        count(Branch::Transition) > 100,
+        "seed {seed}: few transitions"
+    );
+    assert!(
+        count(Branch::StillUndetermined) > 100,
+        "seed {seed}: few undetermined boundaries: {:?}",
+        model.branch_counts()
+    );
+
+    let replay =
+        format!("SWITCHCRAFT_SEED={seed} cargo test --test tcd_equivalence every_hazard_distance");
+    check(&cfg, &mut rtl, rows(&cycles), &replay).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
 }

@@ -19,9 +19,9 @@ fn tcd_tiny_core_synthesizes_for_ice40_with_its_register_file_in_ram() {
         false,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    // Banks R {t_on 12 b, Q 16 b} and D {t_T 12 b, Q_rec 16 b, LAST_STATE 2 b}, 32 keys each
-    // (4 ports x 8 padded priorities): the whole register file in RAM, nothing else.
-    assert_eq!(r.memory_bits, 32 * (12 + 16 + 12 + 16 + 2));
+    // Banks R {t_on 12 b, Q 16 b} and D {t_T 12 b, Q_rec 16 b, age of t_T 2 b, LAST_STATE 2 b},
+    // 32 keys each (4 ports x 8 padded priorities): the whole register file in RAM, nothing else.
+    assert_eq!(r.memory_bits, 32 * (12 + 16 + 12 + 16 + 2 + 2));
     assert!(r.bram >= 4, "BRAM {}", r.bram);
     // Sane, not exact: at least the 7 flag bits per key are flip-flops; a broken flow gives 0.
     assert!((7 * 32..7680).contains(&r.dff), "DFF {}", r.dff);

@@ -12,8 +12,10 @@
 // internal net <path> of the design under test (rust-hdl's names in the core).
 //
 // Cycle conventions (docs/blocks/tcd.md): events sampled at edge n are applied in cycle n (the
-// stage registers `*$q` hold them) with that cycle's `now`; their outputs are the `o_*$d` values
-// of cycle n, registered at edge n + 1. ECN: 00 Not-ECT, 10 ECT(0), 01 UE, 11 CE. LAST_STATE:
+// stage registers `*$q` hold them) with that cycle's `now`; the dequeue's entry is looked up in
+// cycle n and decided in cycle n + 1, so its outputs are the `o_*$d` values of cycle n + 1,
+// registered at edge n + 2 (`mark_*` latency 2). The props register the cycle-n terms of a
+// dequeue (`q_*`) and check its decision one cycle later. ECN: 00 Not-ECT, 10 ECT(0), 01 UE, 11 CE. LAST_STATE:
 // 0 non-congestion, 1 congestion, 2 undetermined.
 //
 // Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` use ghost
@@ -109,7 +111,8 @@ module tcd_props (
 
     // Previous-cycle values (explicit registers: yosys allows $past only in clocked blocks).
     reg past_valid = 1'b0;
-    reg prev_rst, prev_d_valid, prev_d_bad, prev_csr_we, prev_rx_bad;
+    reg prev_rst, prev_d_valid, prev_d_bad, prev_csr_we, prev_rx_bad, prev_enabled;
+    reg pprev_rst, pprev_d_valid, pprev_d_bad;
     reg [1:0] prev_d_ecn, prev_o_ecn_d, prev_o_state_d;
     reg [5:0] prev_csr_addr;
     reg [31:0] prev_csr_wdata, prev_now, prev_r_max_ton;
@@ -118,6 +121,10 @@ module tcd_props (
         prev_rst <= rst;
         prev_d_valid <= d_valid;
         prev_d_bad <= d_bad;
+        prev_enabled <= enabled;
+        pprev_rst <= prev_rst;
+        pprev_d_valid <= prev_d_valid;
+        pprev_d_bad <= prev_d_bad;
         prev_d_ecn <= d_ecn;
         prev_o_ecn_d <= o_ecn_d;
         prev_o_state_d <= o_state_d;
@@ -128,6 +135,8 @@ module tcd_props (
         prev_r_max_ton <= r_max_ton;
     end
     wire past_ok = past_valid && !prev_rst;
+    // The dequeue of the last cycle is being decided (no reset since it was sampled).
+    wire decided_ok = past_ok && !rst;
 
     // ---------------------------------------------------------------- the dequeue of cycle n
     wire [KB-1:0] d_key = {d_port, d_prio};
@@ -143,23 +152,26 @@ module tcd_props (
     always @(*) if (!rst && d_we) a_last_state_written_valid: assert (d_wd[1:0] != 2'd3);
 
     // ---------------------------------------------------------------- ECN rules
-    always @(*) if (!rst && (d_valid || d_bad)) begin
+    always @(*) if (decided_ok && (prev_d_valid || prev_d_bad)) begin
         // a_ce_stays_ce: a packet already CE leaves CE (UE never overwrites CE, nothing
         // removes it).
-        if (d_ecn == CE) a_ce_stays_ce: assert (o_ecn_d == CE);
+        if (prev_d_ecn == CE) a_ce_stays_ce: assert (o_ecn_d == CE);
         // a_not_ect_never_marked: a Not-ECT packet leaves Not-ECT.
-        if (d_ecn == NOT_ECT) a_not_ect_never_marked: assert (o_ecn_d == NOT_ECT);
+        if (prev_d_ecn == NOT_ECT) a_not_ect_never_marked: assert (o_ecn_d == NOT_ECT);
         // a_marks_only_upgrade: the outgoing codepoint is the incoming one, UE or CE.
-        a_marks_only_upgrade: assert (o_ecn_d == d_ecn || o_ecn_d == UE || o_ecn_d == CE);
+        a_marks_only_upgrade: assert (o_ecn_d == prev_d_ecn || o_ecn_d == UE || o_ecn_d == CE);
     end
-    // a_output_is_the_dequeue: mark_* after an edge is the dequeue of the previous cycle; the
-    // state output is a valid code whenever that dequeue was classified (enabled priority).
+    // a_output_is_the_dequeue: mark_* after an edge is the decision registered at that edge,
+    // and it is valid exactly for a dequeue sampled two edges before; the state output is a
+    // valid code whenever that dequeue was classified (enabled priority).
     always @(*) if (past_ok) begin
-        a_output_is_the_dequeue: assert (mark_valid == (prev_d_valid || prev_d_bad)
-                                         && mark_ecn == prev_o_ecn_d
+        a_output_is_the_dequeue: assert (mark_ecn == prev_o_ecn_d
                                          && mark_state == prev_o_state_d);
+        if (!pprev_rst)
+            a_output_valid_two_edges_later: assert (mark_valid == (pprev_d_valid || pprev_d_bad));
     end
-    always @(*) if (!rst && d_valid && enabled) a_state_code_valid: assert (o_state_d != 2'd3);
+    always @(*) if (decided_ok && prev_d_valid && prev_enabled)
+        a_state_code_valid: assert (o_state_d != 2'd3);
 
     // ---------------------------------------------------------------- RESUME and Ton
     // Ghost state, from the events alone: per key, whether the last frame paused it, and the
@@ -186,11 +198,17 @@ module tcd_props (
                     else if (since != {GW{1'b1}}) since <= since + 1'b1;
                 end
             end
-            // In cycle n a RESUME of cycle m < n gives Ton = n - m = since + 1.
+            // In cycle n a RESUME of cycle m < n gives Ton = n - m = since + 1. The dequeue's
+            // terms of cycle n, registered, meet its decision in cycle n + 1.
             wire deq_here = !rst && d_valid && enabled && d_key == k && !resume_now[k];
             wire ton_short = since != {GW{1'b1}} && {16'd0, since} + 32'd1 < r_max_ton;
-            assign late_ue[k] = deq_here && d_ecn == ECT0 && o_ecn_d == UE && !ton_short;
-            assign missed_ue[k] = deq_here && (d_ecn == ECT0 || d_ecn == UE) && ton_short
+            reg late_if_ue = 1'b0, missed_unless_ue = 1'b0;
+            always @(posedge clk) begin
+                late_if_ue <= deq_here && d_ecn == ECT0 && !ton_short;
+                missed_unless_ue <= deq_here && (d_ecn == ECT0 || d_ecn == UE) && ton_short;
+            end
+            assign late_ue[k] = !rst && late_if_ue && o_ecn_d == UE;
+            assign missed_ue[k] = !rst && missed_unless_ue
                                   && !(o_ecn_d == UE && o_state_d == UND);
         end
     endgenerate
@@ -201,13 +219,16 @@ module tcd_props (
 
     // a_resume_same_cycle_ue: a RESUME that ends an OFF period and a dequeue of that entry in
     // the same cycle give Ton = 0: UE (for an ECT packet) and UND, whenever max(Ton) > 0.
-    always @(*) if (!rst && d_valid && enabled && resume_now[d_key] && r_max_ton != 0) begin
+    reg resumed_deq = 1'b0;
+    always @(posedge clk)
+        resumed_deq <= !rst && d_valid && enabled && resume_now[d_key] && r_max_ton != 0;
+    always @(*) if (!rst && resumed_deq) begin
 `ifdef SC_MUTANT
         // The mutant claims such a packet keeps its codepoint: must FAIL.
-        a_resume_same_cycle_ue: assert (d_ecn != ECT0 || o_ecn_d == ECT0);
+        a_resume_same_cycle_ue: assert (prev_d_ecn != ECT0 || o_ecn_d == ECT0);
 `else
         a_resume_same_cycle_ue: assert (o_state_d == UND
-                                        && (d_ecn != ECT0 || o_ecn_d == UE));
+                                        && (prev_d_ecn != ECT0 || o_ecn_d == UE));
 `endif
     end
 `ifndef SC_INDUCTION

@@ -8,7 +8,8 @@
 //! Cycle semantics (one [`Tcd::step`] = one rising edge n):
 //! * time is a free-running cycle counter `now`: 0 in the cycle after reset, +1 per edge. Events
 //!   sampled at edge n are applied in cycle n with that cycle's `now`, and their results (the
-//!   `mark_*` outputs) appear after edge n + 1 (latency 1);
+//!   `mark_*` outputs) appear after edge n + [`MARK_LATENCY`] (the RTL looks the entry up in
+//!   cycle n and decides in cycle n + 1; a delay line holds the results in between);
 //! * in a cycle, the received control frame (`rx_pfc` in CEE mode, `rx_credit` in IB mode) is
 //!   applied before the dequeue, so a RESUME and a dequeue of one entry in one cycle give
 //!   `Ton = 0` (spec §1.11);
@@ -25,7 +26,7 @@ use crate::config::parse_toml;
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
 use switchcraft_core::InputError;
-use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, DelayLine, Port, PortSchema};
 
 /// Which received frames start an ON period (the reset value of the `mode` register).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -524,7 +525,7 @@ pub fn port_schema(cfg: &TcdConfig) -> PortSchema {
             Port::output("csr_rdata", CSR_DATA_BITS, "CSR read data"),
         ],
     )
-    .with_latencies(&[("mark", 1), ("csr", 0)])
+    .with_latencies(&[("mark", MARK_LATENCY), ("csr", 0)])
 }
 
 port_bundle!(
@@ -536,6 +537,20 @@ port_bundle!(
         csr_we, csr_addr, csr_wdata,
     }
 );
+
+/// Edges from sampling a dequeue to its `mark_*` outputs: the lookup's and the decision's.
+pub const MARK_LATENCY: u32 = 2;
+const _: () = assert!(MARK_LATENCY <= DelayLine::<Mark>::MAX_LATENCY);
+
+/// One edge's `mark_*` outputs.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mark {
+    valid: u64,
+    port: u64,
+    prio: u64,
+    ecn: u64,
+    state: u64,
+}
 
 port_bundle!(
     /// Registered outputs after one edge.
@@ -632,6 +647,7 @@ struct DeqEvent {
     ecn: u64,
 }
 
+#[derive(Clone)]
 pub struct Tcd {
     cfg: TcdConfig,
     schema: PortSchema,
@@ -648,6 +664,11 @@ pub struct Tcd {
     snap_pending: bool,
     /// The index read at the previous edge: its snapshot is taken on this edge.
     snap_reading: Option<u64>,
+    /// The snapshot taken on the previous edge (`entry_t_on`, `entry_t_t`, `entry_q_rec`,
+    /// `entry_state`): the status words show it from this edge on.
+    snap_taken: Option<[u64; 4]>,
+    /// The `mark_*` results of the edges in flight.
+    marks: DelayLine<Mark>,
     branches: [u64; Branch::ALL.len()],
 }
 
@@ -666,6 +687,8 @@ impl Tcd {
             deq: DeqEvent::default(),
             snap_pending: false,
             snap_reading: None,
+            snap_taken: None,
+            marks: DelayLine::new(),
             branches: [0; Branch::ALL.len()],
         };
         CycleModel::reset(&mut m);
@@ -725,8 +748,9 @@ impl Tcd {
         t.map_or(3, |t| ((self.now >> half) - (t >> half)).min(2))
     }
 
-    /// The snapshot registers of entry `index` (`{port, priority[2:0]}`) in this cycle.
-    fn snapshot(&mut self, index: u64) {
+    /// The snapshot registers of entry `index` (`{port, priority[2:0]}`) in this cycle:
+    /// `entry_t_on`, `entry_t_t`, `entry_q_rec`, `entry_state`.
+    fn snapshot(&mut self, index: u64) -> [u64; 4] {
         self.count(Branch::Snapshot);
         let e = self.key_of(index >> 3, index & 7).map(|k| self.entries[k]);
         let tmask = mask(self.cfg.time_bits);
@@ -742,10 +766,7 @@ impl Tcd {
                     | self.age(e.t_t) << 6,
             ),
         };
-        self.csr.set(reg::ENTRY_T_ON, t_on);
-        self.csr.set(reg::ENTRY_T_T, t_t);
-        self.csr.set(reg::ENTRY_Q_REC, q_rec);
-        self.csr.set(reg::ENTRY_STATE, state);
+        [t_on, t_t, q_rec, state]
     }
 
     /// A received PAUSE/RESUME or credit update, spec §1.5 items 1-3.
@@ -876,6 +897,8 @@ impl CycleModel for Tcd {
         self.deq = DeqEvent::default();
         self.snap_pending = false;
         self.snap_reading = None;
+        self.snap_taken = None;
+        self.marks.reset();
     }
 
     #[inline]
@@ -886,14 +909,41 @@ impl CycleModel for Tcd {
         self.csr.set(reg::NOW, self.now);
         self.csr.set(
             reg::ENTRY_STATUS,
-            u64::from(self.snap_pending || self.snap_reading.is_some()),
+            u64::from(
+                self.snap_pending || self.snap_reading.is_some() || self.snap_taken.is_some(),
+            ),
         );
         let rdata = self.csr.get(i.csr_addr as u32 & mask(CSR_ADDR_BITS) as u32);
+        // The snapshot taken on the previous edge reaches the status words on this one.
+        if let Some(words) = self.snap_taken.take() {
+            for (r, w) in [
+                reg::ENTRY_T_ON,
+                reg::ENTRY_T_T,
+                reg::ENTRY_Q_REC,
+                reg::ENTRY_STATE,
+            ]
+            .into_iter()
+            .zip(words)
+            {
+                self.csr.set(r, w);
+            }
+        }
         // The snapshot of the previous edge's read shows the state before this edge's events.
         if let Some(index) = self.snap_reading.take() {
-            self.snapshot(index);
+            self.snap_taken = Some(self.snapshot(index));
         }
         self.apply_events(&mut out, &mut err);
+        self.marks.push(Mark {
+            valid: out.mark_valid,
+            port: out.mark_port,
+            prio: out.mark_prio,
+            ecn: out.mark_ecn,
+            state: out.mark_state,
+        });
+        // This edge applied the events sampled at the last one: their marks are one edge old.
+        let m = self.marks.tap(MARK_LATENCY - 1);
+        (out.mark_valid, out.mark_port, out.mark_prio) = (m.valid, m.port, m.prio);
+        (out.mark_ecn, out.mark_state) = (m.ecn, m.state);
         // The entry RAMs' read port is free when no dequeue comes in: a pending snapshot reads.
         if self.snap_pending && i.deq_valid == 0 {
             self.snap_pending = false;

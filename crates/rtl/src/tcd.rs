@@ -3,17 +3,25 @@
 //! Contract and cycle semantics: docs/blocks/tcd.md and crates/model/src/tcd.rs. Keys are
 //! `{port, priority[2:0]}` (priorities padded to 8; PFC and CaPFC key by the bus's priority width).
 //!
-//! Pipeline, initiation interval 1 on every bus:
+//! Pipeline, initiation interval 1 on every bus (`mark_*` latency 2):
 //! * edge n: the events are captured; the dequeue key (or, on a cycle without a dequeue input,
 //!   a pending snapshot index) addresses the entry RAMs;
-//! * cycle n: lookup (RAM read data, or the forwarded write of edge n), the received frame,
-//!   then the dequeue's flowchart on the entry as the frame left it;
-//! * edge n + 1: RAM writes, per-key flags, output registers.
+//! * cycle n: lookup (RAM read data, or the forwarded write of edge n), the received frame
+//!   (its RAM write and the per-key flags of both events land at edge n + 1), and every test
+//!   of the dequeue's flowchart, on the entry as the lookup found it and on what the dequeue
+//!   still deciding in this cycle will leave in it;
+//! * cycle n + 1: the decision: the older dequeue's write, when it names the entry, picks among
+//!   the precomputed tests (the bypass), then the flowchart combines bits;
+//! * edge n + 2: bank D's write, output registers.
 //!
-//! Three stages named after the model's functions, wired by this core:
+//! Hazard distances on bank D: 1 through the bypass, 2 through the lookup's forwarding of the
+//! write of edge n, 3 and more through the RAM.
+//!
+//! Four stages named after the model's functions, wired by this core:
 //! * [`Capture`]: the events of cycle n, the RAMs' read address, `now`;
-//! * [`Entries`]: the entry storage, received frames, the lookup and the snapshot;
-//! * [`Classify`]: the flowchart on the dequeued entry.
+//! * [`Entries`]: the entry storage, received frames, the per-key flags and the lookup;
+//! * [`Classify`]: the flowchart on the dequeued entry, tested in cycle n, decided in n + 1;
+//! * [`Snapshot`]: the `entry_*` words, through the same two cycles.
 //!
 //! The entry has two writers per cycle (a RESUME and a dequeue, on any keys) but 1R1W RAMs
 //! have one write port, so it is split by writer, like a live-value table: bank R, written only
@@ -92,7 +100,7 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     pub capture: Capture<PB, PP, KB>,
     pub entries: Entries<K, KB>,
     pub snapshot: Snapshot,
-    pub classify: Classify,
+    pub classify: Classify<PB, KB>,
 
     /// Bit offsets of the registers' words on the CSR bank's buses.
     at_mode: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -112,6 +120,10 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     /// The `err` flag in the bank's words, and the write strobe of `entry_index`.
     err_flag: Constant<Bits<CSR_BITS>>,
     entry_index_written: Constant<Bits<CSR_SLOTS>>,
+
+    /// `entry_status`: a snapshot is pending or in flight.
+    snap_busy: Signal<Local, Bits<32>>,
+    one_32: Constant<Bits<32>>,
 
     // Output registers.
     o_valid: DFF<Bit>,
@@ -178,6 +190,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             at_entry_state: at("entry_state"),
             err_flag: Bank::bits(&map, "err", 1),
             entry_index_written: Bank::strobe(&map, "entry_index"),
+            snap_busy: Default::default(),
+            one_32: Constant::new(1u64.into()),
             o_valid: Default::default(),
             o_port: Default::default(),
             o_prio: Default::default(),
@@ -236,6 +250,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.snapshot.q_rec.next = self.entries.entry_q_rec.val();
         self.snapshot.last_state.next = self.entries.entry_ls.val();
         self.snapshot.paused.next = self.entries.entry_paused.val();
+        self.snapshot.age_w.next = self.entries.age_w.val();
+        self.snapshot.bypass.next = self.classify.bypass_next.val();
+        self.snapshot.last_t.next = self.classify.last_t.val();
+        self.snapshot.last_qs.next = self.classify.last_qs.val();
         self.snapshot.age_on.next = self.entries.entry_age_on.val();
         self.snapshot.age_t.next = self.entries.entry_age_t.val();
         self.entries.clock.next = self.clock.val();
@@ -247,7 +265,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.entries.now.next = self.capture.now.val();
         self.entries.half_wrap.next = self.capture.half_wrap.val();
         self.entries.d_key.next = self.capture.d_key.val();
+        self.entries.flag_write.next = self.classify.write_now.val();
         self.entries.write.next = self.classify.write.val();
+        self.entries.write_key.next = self.classify.write_key.val();
+        self.entries.last_t.next = self.classify.last_t.val();
+        self.entries.last_qs.next = self.classify.last_qs.val();
         self.entries.write_t.next = self.classify.write_t.val();
         self.entries.write_qs.next = self.classify.write_qs.val();
         self.entries.lookup_key.next = self.capture.lookup_key.val();
@@ -259,6 +281,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
 
         // ---- Classify: the flowchart on the dequeued entry.
         self.classify.clock.next = self.clock.val();
+        self.classify.reset.next = self.reset.val();
         self.classify.now.next = self.capture.now.val();
         self.classify.now_next.next = self.capture.now_next.val();
         self.classify.options.next = self
@@ -288,6 +311,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .val()
             .get_bits::<32>(self.at_t_period.val().index());
         self.classify.d_valid.next = self.capture.d_valid.val();
+        self.classify.d_bad.next = self.capture.d_bad.val();
+        self.classify.d_port.next = self.capture.d_port.val();
+        self.classify.d_key.next = self.capture.d_key.val();
+        self.classify.lk_key.next = self.entries.lk_key.val();
+        self.classify.age_w.next = self.entries.age_w.val();
         self.classify.d_prio.next = self.capture.d_prio.val();
         self.classify.d_qlen.next = self.capture.d_qlen.val();
         self.classify.d_ecn.next = self.capture.d_ecn.val();
@@ -299,8 +327,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.ram_d_q.next = self.entries.ram_d_q.val();
         self.classify.fw_r_t.next = self.entries.fw_r_t.val();
         self.classify.fw_r_q.next = self.entries.fw_r_q.val();
-        self.classify.fw_d_t.next = self.entries.fw_d_t.val();
-        self.classify.fw_d_q.next = self.entries.fw_d_q.val();
         self.classify.sel_r.next = self.entries.sel_r.val();
         self.classify.tq_fw_r.next = self.entries.tq_fw_r.val();
         self.classify.tq_ram_r.next = self.entries.tq_ram_r.val();
@@ -312,21 +338,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.age_t.next = self.entries.age_t.val();
         self.classify.last_state.next = self.entries.last_state.val();
 
-        // ---- Dequeue outputs (fields zero when not valid; a bad index passes the ECN unchanged).
-        self.o_valid.d.next = self.capture.d_valid.val() | self.capture.d_bad.val();
-        self.o_port.d.next = 0.into();
-        self.o_prio.d.next = 0.into();
-        self.o_ecn.d.next = 0.into();
-        self.o_state.d.next = 0.into();
-        if self.capture.d_valid.val() | self.capture.d_bad.val() {
-            self.o_port.d.next = self.capture.d_port.val();
-            self.o_prio.d.next = self.capture.d_prio.val();
-            self.o_ecn.d.next = self.capture.d_ecn.val();
-        }
-        if self.capture.d_valid.val() {
-            self.o_ecn.d.next = self.classify.new_ecn.val();
-            self.o_state.d.next = self.classify.new_ls.val();
-        }
+        // ---- The marked packets, decided one cycle after their lookup.
+        self.o_valid.d.next = self.classify.m_valid.val();
+        self.o_port.d.next = self.classify.m_port.val();
+        self.o_prio.d.next = self.classify.m_prio.val();
+        self.o_ecn.d.next = self.classify.m_ecn.val();
+        self.o_state.d.next = self.classify.m_state.val();
         if self.reset.val() {
             self.o_valid.d.next = false;
             self.o_port.d.next = 0.into();
@@ -342,10 +359,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.csr.addr.next = self.csr_addr.val();
         self.csr.raddr.next = self.csr_addr.val();
         self.csr.wdata.next = self.csr_wdata.val();
+        self.snap_busy.next = self.capture.snap_busy.val();
+        if self.snapshot.busy.val() {
+            self.snap_busy.next = self.one_32.val();
+        }
         self.csr.hw_value.next = (bit_cast::<CSR_BITS, 32>(self.capture.now.val())
             << self.at_now.val())
-            | (bit_cast::<CSR_BITS, 32>(self.capture.snap_busy.val())
-                << self.at_entry_status.val())
+            | (bit_cast::<CSR_BITS, 32>(self.snap_busy.val()) << self.at_entry_status.val())
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.snap_t_on.val()) << self.at_entry_t_on.val())
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.snap_t_t.val()) << self.at_entry_t_t.val())
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.snap_q_rec.val())
@@ -425,7 +445,7 @@ pub fn package(cfg: &TcdConfig, instance: &str, command: &str) -> crate::export:
         core_verilog: &core_verilog(cfg),
         c_header: &header,
         notes: &[
-            "An entry snapshot is readable 2 edges after a cycle without deq_valid.",
+            "An entry snapshot is readable 3 edges after a cycle without deq_valid.",
             "See docs/blocks/tcd.md.",
         ],
         waivers: &[csr_bank::UNUSED_WAIVER],

@@ -328,8 +328,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
         }
         self.now.next = self.now_r.q.val();
         self.now_next.next = self.now_r.d.val();
-        self.half_wrap_r.d.next =
-            (self.now_r.d.val() & self.time_low.val()) == self.time_low.val();
+        self.half_wrap_r.d.next = (self.now_r.d.val() & self.time_low.val()) == self.time_low.val();
         self.half_wrap.next = self.half_wrap_r.q.val();
 
         // What this edge loads, reset included.

@@ -1,4 +1,5 @@
-//! TCD's flowchart (the model's `classify`, spec §1.3) for the dequeue of cycle n: Ton against
+//! TCD's flowchart (the model's `classify`, spec §1.3) for a dequeue, in two stages: the tests
+//! in the cycle its entry is looked up (n), the decision in the next (n + 1). Ton against
 //! max(Ton), the T period, the queue tests against K, K_low and Q_rec, and the ECN marks.
 //!
 //! Time tests are windows: `now - x < L` (mod 2^time_bits, L below half a wrap) holds exactly
@@ -7,14 +8,26 @@
 //! is two comparisons of x in parallel instead of a subtraction and then a comparison; they run
 //! on every word x can come from ([`super::entries::Entries`]: RAM or forwarded write), and the
 //! registered one-hot selects pick a result afterwards.
+//!
+//! Cycle n (test stage): every comparison of the flowchart, on the entry as the lookup found it
+//! and on what the dequeue one edge older (in the decide stage now, `c_*`) will leave in it:
+//! its kept words, or its boundary (`now - 1`, its queue length). The results are registered
+//! with the event (`c_*`) at edge n + 1. Cycle n + 1 (decide stage): when the older dequeue
+//! wrote this entry, its registered write (`w_*`: boundary, LAST_STATE, words) picks among the
+//! precomputed results (the bypass); then the flowchart, which only combines bits, and bank D's
+//! new words, written at edge n + 2 (and registered in `w_*` for the lookup's forwarding). The
+//! loop from one decision to the next is a few LUT levels, without a comparison.
 
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
 use switchcraft_model::tcd::{TcdConfig, CE, CONG, UE, UND};
 
+/// The flowchart for ports of `PB` bits and keys of `KB` bits.
 #[derive(LogicBlock)]
-pub struct Classify {
+pub struct Classify<const PB: usize, const KB: usize> {
     pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
     /// Time of cycle n and n + 1.
     pub now: Signal<In, Bits<32>>,
     pub now_next: Signal<In, Bits<32>>,
@@ -26,14 +39,19 @@ pub struct Classify {
     pub prio_enable: Signal<In, Bits<8>>,
     pub max_ton_next: Signal<In, Bits<32>>,
     pub t_period_next: Signal<In, Bits<32>>,
-    /// The dequeue of cycle n.
+    /// The dequeue of cycle n (a bad index: passed through to the output unchanged).
     pub d_valid: Signal<In, Bit>,
+    pub d_bad: Signal<In, Bit>,
+    pub d_port: Signal<In, Bits<PB>>,
     pub d_prio: Signal<In, Bits<3>>,
+    pub d_key: Signal<In, Bits<KB>>,
     pub d_qlen: Signal<In, Bits<32>>,
     pub d_ecn: Signal<In, Bits<2>>,
     /// A RESUME of the dequeued entry in this cycle, and its queue length (masked).
     pub same_key: Signal<In, Bit>,
     pub rx_qlen: Signal<In, Bits<32>>,
+    /// The key the lookup of cycle n read (the dequeue's, or a snapshot's).
+    pub lk_key: Signal<In, Bits<KB>>,
     /// The entry's source words and selects, ages and LAST_STATE ([`super::entries::Entries`]).
     pub ram_r_t: Signal<In, Bits<32>>,
     pub ram_r_q: Signal<In, Bits<32>>,
@@ -41,8 +59,6 @@ pub struct Classify {
     pub ram_d_q: Signal<In, Bits<32>>,
     pub fw_r_t: Signal<In, Bits<32>>,
     pub fw_r_q: Signal<In, Bits<32>>,
-    pub fw_d_t: Signal<In, Bits<32>>,
-    pub fw_d_q: Signal<In, Bits<32>>,
     pub sel_r: Signal<In, Bit>,
     pub tq_fw_r: Signal<In, Bit>,
     pub tq_ram_r: Signal<In, Bit>,
@@ -51,18 +67,31 @@ pub struct Classify {
     pub tq_zero: Signal<In, Bit>,
     pub on_old: Signal<In, Bit>,
     pub t_old: Signal<In, Bit>,
-    /// The age of the entry's `t_T` (3: never set), stored with the new bank-D word.
+    /// The age of the entry's `t_T` (3: never set), and of bank D's last write (as edge n
+    /// left it).
     pub age_t: Signal<In, Bits<2>>,
+    pub age_w: Signal<In, Bits<2>>,
     pub last_state: Signal<In, Bits<2>>,
 
-    /// The dequeue updates its entry (valid and its priority enabled).
+    /// Cycle n: the dequeue updates its entry (valid and its priority enabled), and the
+    /// dequeue in the decide stage writes the entry the lookup read (the bypass).
+    pub write_now: Signal<Out, Bit>,
+    pub bypass_next: Signal<Out, Bit>,
+    /// Cycle n + 1: bank D's write (at edge n + 2): the entry's key and new words `t_T` and
+    /// `{Q_rec, age of t_T, LAST_STATE}` (restarted at a boundary or by a RESUME: age 0).
     pub write: Signal<Out, Bit>,
-    pub new_ls: Signal<Out, Bits<2>>,
-    pub new_ecn: Signal<Out, Bits<2>>,
-    /// The entry's new bank-D words: `t_T` and `{Q_rec, age of t_T, LAST_STATE}` (from the
-    /// entry, after a RESUME of this cycle, or restarted at a boundary: age 0).
+    pub write_key: Signal<Out, Bits<KB>>,
     pub write_t: Signal<Out, Bits<32>>,
     pub write_qs: Signal<Out, Bits<34>>,
+    /// Bank D's write of the last edge (the lookup's forwarding, the snapshot's bypass).
+    pub last_t: Signal<Out, Bits<32>>,
+    pub last_qs: Signal<Out, Bits<34>>,
+    /// Cycle n + 1: the marked packet (the dequeue of cycle n).
+    pub m_valid: Signal<Out, Bit>,
+    pub m_port: Signal<Out, Bits<PB>>,
+    pub m_prio: Signal<Out, Bits<3>>,
+    pub m_ecn: Signal<Out, Bits<2>>,
+    pub m_state: Signal<Out, Bits<2>>,
 
     time_mask: Constant<Bits<32>>,
     queue_mask: Constant<Bits<32>>,
@@ -70,17 +99,57 @@ pub struct Classify {
     ls_und: Constant<Bits<2>>,
     ecn_ue: Constant<Bits<2>>,
     ecn_ce: Constant<Bits<2>>,
+    never: Constant<Bits<2>>,
 
     /// The windows of this cycle: `now - max_ton` and `now - T` (mod 2^time_bits), whether
-    /// they wrapped below 0, and whether max(Ton) and T are 0 (empty windows).
+    /// they wrapped below 0, whether max(Ton) and T are 0 (empty windows), and T <= 1 (the
+    /// previous cycle lies outside the T window).
     on_start: DFF<Bits<32>>,
     on_wraps: DFF<Bit>,
     on_zero: DFF<Bit>,
     t_start: DFF<Bits<32>>,
     t_wraps: DFF<Bit>,
     t_zero: DFF<Bit>,
+    t_le_one: DFF<Bit>,
 
-    // `deq_qlen >= Q_rec` on each word Q_rec can come from.
+    // ---- The decide stage: the dequeue looked up in the last cycle, with its tests.
+    c_valid: DFF<Bit>,
+    c_bad: DFF<Bit>,
+    c_enabled: DFF<Bit>,
+    c_port: DFF<Bits<PB>>,
+    c_prio: DFF<Bits<3>>,
+    c_key: DFF<Bits<KB>>,
+    c_ecn: DFF<Bits<2>>,
+    c_now: DFF<Bits<32>>,
+    c_qlen: DFF<Bits<32>>,
+    c_options: DFF<Bits<2>>,
+    /// The entry as the lookup found it: `t_T`, `Q_rec`, their age, LAST_STATE and `age_w`.
+    c_t: DFF<Bits<32>>,
+    c_q: DFF<Bits<32>>,
+    c_age: DFF<Bits<2>>,
+    c_ls: DFF<Bits<2>>,
+    c_age_w: DFF<Bits<2>>,
+    /// The flowchart's tests on it: Ton short, T expired, `Q >= Q_rec`, `Q > K`, `Q < K_low`.
+    c_ton_short: DFF<Bit>,
+    c_t_exp: DFF<Bit>,
+    c_q_ge: DFF<Bit>,
+    c_q_gt_k: DFF<Bit>,
+    c_q_lt_k_low: DFF<Bit>,
+    /// The dequeue one edge older wrote this entry: all of it (`c_byp_tq`), or LAST_STATE only
+    /// (a RESUME of this cycle set `t_T` and `Q_rec`).
+    c_byp: DFF<Bit>,
+    c_byp_tq: DFF<Bit>,
+    /// The T and queue tests against what that dequeue leaves: its kept words, or its boundary.
+    c_keep_t_exp: DFF<Bit>,
+    c_keep_q_ge: DFF<Bit>,
+    c_bnd_t_exp: DFF<Bit>,
+    c_bnd_q_ge: DFF<Bit>,
+    // ---- Bank D's write of the last edge.
+    w_t: DFF<Bits<32>>,
+    w_qs: DFF<Bits<34>>,
+    w_boundary: DFF<Bit>,
+
+    // Cycle n: `deq_qlen >= Q_rec` on each word Q_rec can come from.
     q_ge_ram_r: Signal<Local, Bit>,
     q_ge_fw_r: Signal<Local, Bit>,
     q_ge_ram_d: Signal<Local, Bit>,
@@ -106,27 +175,49 @@ pub struct Classify {
     t_win_fw_d: Signal<Local, Bit>,
     on_win: Signal<Local, Bit>,
     t_win: Signal<Local, Bit>,
-    ton_short: Signal<Local, Bit>,
-    t_expired: Signal<Local, Bit>,
     enabled: Signal<Local, Bit>,
-    at_boundary: Signal<Local, Bit>,
-    ecn_as_ue: Signal<Local, Bits<2>>,
-    ecn_as_ce: Signal<Local, Bits<2>>,
-    // The entry's T and Q_rec from a forwarded word or from a RAM.
+    // The entry's T and Q_rec as the lookup found them (a forwarded word, or a RAM's).
+    fw_d_t: Signal<Local, Bits<32>>,
+    fw_d_q: Signal<Local, Bits<32>>,
+    fw_d_q30: Signal<Local, Bits<30>>,
     t_fw: Signal<Local, Bits<32>>,
     q_fw: Signal<Local, Bits<32>>,
     t_ram: Signal<Local, Bits<32>>,
     q_ram: Signal<Local, Bits<32>>,
-    q_rec: Signal<Local, Bits<32>>,
-    age_w: Signal<Local, Bits<2>>,
+    // What the decide stage's dequeue keeps if it takes no boundary (its own words, or the
+    // write it bypassed), and the tests of this cycle's dequeue on them.
+    keep_t: Signal<Local, Bits<32>>,
+    keep_q: Signal<Local, Bits<32>>,
+    keep_age: Signal<Local, Bits<2>>,
+    keep_old: Signal<Local, Bit>,
+    keep_at_or_before: Signal<Local, Bit>,
+    keep_after: Signal<Local, Bit>,
+    keep_t_win: Signal<Local, Bit>,
+    // Cycle n + 1: the bypass, the flowchart, the new words.
+    w_ls: Signal<Local, Bits<2>>,
+    w_age: Signal<Local, Bits<2>>,
+    w_age_now: Signal<Local, Bits<2>>,
+    ls: Signal<Local, Bits<2>>,
+    t_exp: Signal<Local, Bit>,
+    q_ge_d: Signal<Local, Bit>,
+    age_sel: Signal<Local, Bits<2>>,
+    t_sel: Signal<Local, Bits<32>>,
+    q_sel: Signal<Local, Bits<32>>,
+    ecn_as_ue: Signal<Local, Bits<2>>,
+    ecn_as_ce: Signal<Local, Bits<2>>,
+    new_ls: Signal<Local, Bits<2>>,
+    new_ecn: Signal<Local, Bits<2>>,
     /// The T period ended: bank D restarts T at `now` with `Q_rec` = the queue length.
     boundary: Signal<Local, Bit>,
+    q_rec: Signal<Local, Bits<32>>,
+    age_new: Signal<Local, Bits<2>>,
 }
 
-impl Classify {
+impl<const PB: usize, const KB: usize> Classify<PB, KB> {
     pub fn new(cfg: &TcdConfig) -> Self {
         Classify {
             clock: Default::default(),
+            reset: Default::default(),
             now: Default::default(),
             now_next: Default::default(),
             options: Default::default(),
@@ -136,19 +227,21 @@ impl Classify {
             max_ton_next: Default::default(),
             t_period_next: Default::default(),
             d_valid: Default::default(),
+            d_bad: Default::default(),
+            d_port: Default::default(),
             d_prio: Default::default(),
+            d_key: Default::default(),
             d_qlen: Default::default(),
             d_ecn: Default::default(),
             same_key: Default::default(),
             rx_qlen: Default::default(),
+            lk_key: Default::default(),
             ram_r_t: Default::default(),
             ram_r_q: Default::default(),
             ram_d_t: Default::default(),
             ram_d_q: Default::default(),
             fw_r_t: Default::default(),
             fw_r_q: Default::default(),
-            fw_d_t: Default::default(),
-            fw_d_q: Default::default(),
             sel_r: Default::default(),
             tq_fw_r: Default::default(),
             tq_ram_r: Default::default(),
@@ -158,25 +251,64 @@ impl Classify {
             on_old: Default::default(),
             t_old: Default::default(),
             age_t: Default::default(),
+            age_w: Default::default(),
             last_state: Default::default(),
+            write_now: Default::default(),
+            bypass_next: Default::default(),
             write: Default::default(),
-            boundary: Default::default(),
-            new_ls: Default::default(),
-            new_ecn: Default::default(),
+            write_key: Default::default(),
             write_t: Default::default(),
             write_qs: Default::default(),
+            last_t: Default::default(),
+            last_qs: Default::default(),
+            m_valid: Default::default(),
+            m_port: Default::default(),
+            m_prio: Default::default(),
+            m_ecn: Default::default(),
+            m_state: Default::default(),
             time_mask: Constant::new(mask(cfg.time_bits).into()),
             queue_mask: Constant::new(mask(cfg.queue_bits).into()),
             ls_cong: Constant::new(CONG.into()),
             ls_und: Constant::new(UND.into()),
             ecn_ue: Constant::new(UE.into()),
             ecn_ce: Constant::new(CE.into()),
+            never: Constant::new(3u64.into()),
             on_start: Default::default(),
             on_wraps: Default::default(),
             on_zero: Default::default(),
             t_start: Default::default(),
             t_wraps: Default::default(),
             t_zero: Default::default(),
+            t_le_one: Default::default(),
+            c_valid: Default::default(),
+            c_bad: Default::default(),
+            c_enabled: Default::default(),
+            c_port: Default::default(),
+            c_prio: Default::default(),
+            c_key: Default::default(),
+            c_ecn: Default::default(),
+            c_now: Default::default(),
+            c_qlen: Default::default(),
+            c_options: Default::default(),
+            c_t: Default::default(),
+            c_q: Default::default(),
+            c_age: Default::default(),
+            c_ls: Default::default(),
+            c_age_w: Default::default(),
+            c_ton_short: Default::default(),
+            c_t_exp: Default::default(),
+            c_q_ge: Default::default(),
+            c_q_gt_k: Default::default(),
+            c_q_lt_k_low: Default::default(),
+            c_byp: Default::default(),
+            c_byp_tq: Default::default(),
+            c_keep_t_exp: Default::default(),
+            c_keep_q_ge: Default::default(),
+            c_bnd_t_exp: Default::default(),
+            c_bnd_q_ge: Default::default(),
+            w_t: Default::default(),
+            w_qs: Default::default(),
+            w_boundary: Default::default(),
             q_ge_ram_r: Default::default(),
             q_ge_fw_r: Default::default(),
             q_ge_ram_d: Default::default(),
@@ -201,27 +333,106 @@ impl Classify {
             t_win_fw_d: Default::default(),
             on_win: Default::default(),
             t_win: Default::default(),
-            ton_short: Default::default(),
-            t_expired: Default::default(),
             enabled: Default::default(),
-            at_boundary: Default::default(),
-            ecn_as_ue: Default::default(),
-            ecn_as_ce: Default::default(),
+            fw_d_t: Default::default(),
+            fw_d_q: Default::default(),
+            fw_d_q30: Default::default(),
             t_fw: Default::default(),
             q_fw: Default::default(),
             t_ram: Default::default(),
             q_ram: Default::default(),
+            keep_t: Default::default(),
+            keep_q: Default::default(),
+            keep_age: Default::default(),
+            keep_old: Default::default(),
+            keep_at_or_before: Default::default(),
+            keep_after: Default::default(),
+            keep_t_win: Default::default(),
+            w_ls: Default::default(),
+            w_age: Default::default(),
+            w_age_now: Default::default(),
+            ls: Default::default(),
+            t_exp: Default::default(),
+            q_ge_d: Default::default(),
+            age_sel: Default::default(),
+            t_sel: Default::default(),
+            q_sel: Default::default(),
+            ecn_as_ue: Default::default(),
+            ecn_as_ce: Default::default(),
+            new_ls: Default::default(),
+            new_ecn: Default::default(),
+            boundary: Default::default(),
             q_rec: Default::default(),
-            age_w: Default::default(),
+            age_new: Default::default(),
         }
     }
 }
 
-impl Logic for Classify {
+impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, on_start, on_wraps, on_zero, t_start, t_wraps, t_zero);
+        dff_setup!(
+            self,
+            clock,
+            on_start,
+            on_wraps,
+            on_zero,
+            t_start,
+            t_wraps,
+            t_zero,
+            t_le_one,
+            c_valid,
+            c_bad,
+            c_enabled,
+            c_port,
+            c_prio,
+            c_key,
+            c_ecn,
+            c_now,
+            c_qlen,
+            c_options,
+            c_t,
+            c_q,
+            c_age,
+            c_ls,
+            c_age_w,
+            c_ton_short,
+            c_t_exp,
+            c_q_ge,
+            c_q_gt_k,
+            c_q_lt_k_low,
+            c_byp,
+            c_byp_tq,
+            c_keep_t_exp,
+            c_keep_q_ge,
+            c_bnd_t_exp,
+            c_bnd_q_ge,
+            w_t,
+            w_qs,
+            w_boundary
+        );
 
+        // The write of the last edge (the decide stage's older dequeue): LAST_STATE, and the
+        // age of its `t_T` as the decide stage's dequeue sees it (plus its `age_w`).
+        self.w_ls.next = self.w_qs.q.val().get_bits::<2>(0);
+        self.w_age.next = self.w_qs.q.val().get_bits::<2>(2);
+        if self.w_age.val() == self.never.val() {
+            self.w_age_now.next = self.never.val();
+        } else if self.w_age.val().get_bit(1)
+            | self.c_age_w.q.val().get_bit(1)
+            | (self.w_age.val().get_bit(0) & self.c_age_w.q.val().get_bit(0))
+        {
+            self.w_age_now.next = 2.into();
+        } else if self.w_age.val().get_bit(0) ^ self.c_age_w.q.val().get_bit(0) {
+            self.w_age_now.next = 1.into();
+        } else {
+            self.w_age_now.next = 0.into();
+        }
+
+        // ==== Cycle n: the tests.
+        self.fw_d_t.next = self.w_t.q.val();
+        self.fw_d_q30.next = self.w_qs.q.val().get_bits::<30>(4);
+        self.fw_d_q.next = bit_cast::<32, 30>(self.fw_d_q30.val());
         // The flowchart's queue test on every word Q_rec can come from (0 when never written:
         // always true), selected like the word itself.
         self.q_ge_ram_r.next = self.d_qlen.val() >= self.ram_r_q.val();
@@ -271,64 +482,8 @@ impl Logic for Classify {
             self.on_win.next = self.on_win_fw_r.val();
         }
 
-        // The flowchart. A RESUME of this entry in this cycle makes Ton and the elapsed T both
-        // 0. A timestamp over half a wrap old (age >= 2) is long ago.
-        if self.same_key.val() {
-            self.ton_short.next = !self.on_zero.q.val();
-            self.t_expired.next = self.t_zero.q.val();
-        } else {
-            // (An empty window, max(Ton) = 0 or T = 0, holds no x.)
-            self.ton_short.next = !self.on_old.val() & self.on_win.val();
-            self.t_expired.next = self.t_old.val() | !self.t_win.val();
-        }
-        self.enabled.next = self.prio_enable.val().get_bit(self.d_prio.val().index());
-        self.at_boundary.next = self.options.val().get_bit(0);
-        // Mark(UE) never on CE or Not-ECT; Mark(CE) never on Not-ECT.
-        if self.d_ecn.val().all() | !self.d_ecn.val().any() {
-            self.ecn_as_ue.next = self.d_ecn.val();
-        } else {
-            self.ecn_as_ue.next = self.ecn_ue.val();
-        }
-        if self.d_ecn.val().any() {
-            self.ecn_as_ce.next = self.ecn_ce.val();
-        } else {
-            self.ecn_as_ce.next = self.d_ecn.val();
-        }
-        self.new_ls.next = self.last_state.val();
-        self.new_ecn.next = self.d_ecn.val();
-        self.boundary.next = false;
-        if self.ton_short.val() {
-            self.new_ls.next = self.ls_und.val();
-            self.new_ecn.next = self.ecn_as_ue.val();
-        } else if self.last_state.val() != self.ls_und.val() {
-            if self.d_qlen.val() > self.k.val() {
-                self.new_ls.next = self.ls_cong.val();
-                self.new_ecn.next = self.ecn_as_ce.val();
-            } else {
-                self.new_ls.next = 0.into();
-            }
-        } else if !self.at_boundary.val() & (self.d_qlen.val() < self.k_low.val()) {
-            self.new_ls.next = 0.into();
-        } else if self.t_expired.val() {
-            self.boundary.next = true;
-            if self.at_boundary.val() & (self.d_qlen.val() < self.k_low.val()) {
-                self.new_ls.next = 0.into();
-            } else if self.q_ge.val() & (self.d_qlen.val() > self.k.val()) {
-                self.new_ls.next = self.ls_cong.val();
-                if self.options.val().get_bit(1) {
-                    self.new_ecn.next = self.ecn_as_ce.val();
-                }
-            }
-        }
-        if !self.enabled.val() {
-            self.new_ls.next = self.last_state.val();
-            self.new_ecn.next = self.d_ecn.val();
-            self.boundary.next = false;
-        }
-        self.write.next = self.d_valid.val() & self.enabled.val();
-
-        // The new bank-D words: the entry's T and Q_rec (the one-hot selects OR the words
-        // together), or at a boundary `now` and the queue length.
+        // The entry's T and Q_rec (the one-hot selects OR the words together; a RESUME of this
+        // cycle: `now` and its queue length, age 0).
         self.t_fw.next = 0.into();
         self.q_fw.next = 0.into();
         if self.same_key.val() {
@@ -353,23 +508,175 @@ impl Logic for Classify {
             self.t_ram.next = self.t_ram.val() | self.ram_d_t.val();
             self.q_ram.next = self.q_ram.val() | self.ram_d_q.val();
         }
-        // A RESUME of this cycle restarted T at `now` as well (age 0).
-        self.age_w.next = self.age_t.val();
-        if self.same_key.val() {
-            self.age_w.next = 0.into();
+
+        // What the dequeue in the decide stage leaves in its entry without a boundary: the
+        // words it holds, or the write it bypasses (its age then counted to its own cycle).
+        // Its age as this cycle's dequeue sees it, one edge later: plus `age_w`, saturating
+        // (3, never set, stays 3).
+        self.keep_t.next = self.c_t.q.val();
+        self.keep_q.next = self.c_q.q.val();
+        self.keep_age.next = self.c_age.q.val();
+        if self.c_byp_tq.q.val() {
+            self.keep_t.next = self.w_t.q.val();
+            self.keep_q.next = self.fw_d_q.val();
+            self.keep_age.next = self.w_age_now.val();
         }
-        if self.boundary.val() {
-            self.write_t.next = self.now.val();
-            self.q_rec.next = self.d_qlen.val() & self.queue_mask.val();
-            self.age_w.next = 0.into();
+        // Over half a wrap old (age >= 2; 3, never set, included) as this cycle's dequeue
+        // sees it: its age plus `age_w` (the half-wraps since that write), saturating.
+        self.keep_old.next = self.keep_age.val().get_bit(1)
+            | self.age_w.val().get_bit(1)
+            | (self.keep_age.val().get_bit(0) & self.age_w.val().get_bit(0));
+        self.keep_at_or_before.next = self.keep_t.val() <= self.now.val();
+        self.keep_after.next = self.keep_t.val() > self.t_start.q.val();
+        self.keep_t_win.next = (self.keep_after.val() & self.keep_at_or_before.val())
+            | (self.t_wraps.q.val() & (self.keep_after.val() | self.keep_at_or_before.val()));
+
+        self.enabled.next = self.prio_enable.val().get_bit(self.d_prio.val().index());
+        self.write_now.next = self.d_valid.val() & self.enabled.val();
+        self.bypass_next.next = self.c_valid.q.val()
+            & self.c_enabled.q.val()
+            & (self.c_key.q.val() == self.lk_key.val());
+
+        // ---- Edge n + 1: the event and its tests into the decide stage. A RESUME of this
+        // entry in this cycle makes Ton and the elapsed T both 0; a timestamp over half a wrap
+        // old (age >= 2) is long ago; an empty window (max(Ton) = 0 or T = 0) holds no x.
+        self.c_valid.d.next = self.d_valid.val();
+        self.c_bad.d.next = self.d_bad.val();
+        self.c_enabled.d.next = self.enabled.val();
+        self.c_port.d.next = self.d_port.val();
+        self.c_prio.d.next = self.d_prio.val();
+        self.c_key.d.next = self.d_key.val();
+        self.c_ecn.d.next = self.d_ecn.val();
+        self.c_now.d.next = self.now.val();
+        self.c_qlen.d.next = self.d_qlen.val() & self.queue_mask.val();
+        self.c_options.d.next = self.options.val();
+        self.c_t.d.next = self.t_fw.val() | self.t_ram.val();
+        self.c_q.d.next = self.q_fw.val() | self.q_ram.val();
+        self.c_ls.d.next = self.last_state.val();
+        self.c_age_w.d.next = self.age_w.val();
+        self.c_q_ge.d.next = self.q_ge.val();
+        self.c_q_gt_k.d.next = self.d_qlen.val() > self.k.val();
+        self.c_q_lt_k_low.d.next = self.d_qlen.val() < self.k_low.val();
+        if self.same_key.val() {
+            self.c_age.d.next = 0.into();
+            self.c_ton_short.d.next = !self.on_zero.q.val();
+            self.c_t_exp.d.next = self.t_zero.q.val();
         } else {
-            self.write_t.next = self.t_fw.val() | self.t_ram.val();
-            self.q_rec.next = self.q_fw.val() | self.q_ram.val();
+            self.c_age.d.next = self.age_t.val();
+            self.c_ton_short.d.next = !self.on_old.val() & self.on_win.val();
+            self.c_t_exp.d.next = self.t_old.val() | !self.t_win.val();
+        }
+        self.c_byp.d.next = self.bypass_next.val();
+        self.c_byp_tq.d.next = self.bypass_next.val() & !self.same_key.val();
+        self.c_keep_t_exp.d.next = self.keep_old.val() | !self.keep_t_win.val();
+        self.c_keep_q_ge.d.next = self.d_qlen.val() >= self.keep_q.val();
+        // A boundary one cycle ago: the elapsed T is 1, its age 0 (or 1: not old).
+        self.c_bnd_t_exp.d.next = self.t_le_one.q.val();
+        self.c_bnd_q_ge.d.next = self.d_qlen.val() >= self.c_qlen.q.val();
+
+        // ==== Cycle n + 1: the bypass of the older dequeue's write, then the flowchart.
+        self.ls.next = self.c_ls.q.val();
+        if self.c_byp.q.val() {
+            self.ls.next = self.w_ls.val();
+        }
+        self.t_exp.next = self.c_t_exp.q.val();
+        self.q_ge_d.next = self.c_q_ge.q.val();
+        self.age_sel.next = self.c_age.q.val();
+        self.t_sel.next = self.c_t.q.val();
+        self.q_sel.next = self.c_q.q.val();
+        if self.c_byp_tq.q.val() {
+            self.age_sel.next = self.w_age_now.val();
+            self.t_sel.next = self.w_t.q.val();
+            self.q_sel.next = self.fw_d_q.val();
+            if self.w_boundary.q.val() {
+                self.t_exp.next = self.c_bnd_t_exp.q.val();
+                self.q_ge_d.next = self.c_bnd_q_ge.q.val();
+            } else {
+                self.t_exp.next = self.c_keep_t_exp.q.val();
+                self.q_ge_d.next = self.c_keep_q_ge.q.val();
+            }
+        }
+
+        // Mark(UE) never on CE or Not-ECT; Mark(CE) never on Not-ECT.
+        if self.c_ecn.q.val().all() | !self.c_ecn.q.val().any() {
+            self.ecn_as_ue.next = self.c_ecn.q.val();
+        } else {
+            self.ecn_as_ue.next = self.ecn_ue.val();
+        }
+        if self.c_ecn.q.val().any() {
+            self.ecn_as_ce.next = self.ecn_ce.val();
+        } else {
+            self.ecn_as_ce.next = self.c_ecn.q.val();
+        }
+        self.new_ls.next = self.ls.val();
+        self.new_ecn.next = self.c_ecn.q.val();
+        self.boundary.next = false;
+        if self.c_ton_short.q.val() {
+            self.new_ls.next = self.ls_und.val();
+            self.new_ecn.next = self.ecn_as_ue.val();
+        } else if self.ls.val() != self.ls_und.val() {
+            if self.c_q_gt_k.q.val() {
+                self.new_ls.next = self.ls_cong.val();
+                self.new_ecn.next = self.ecn_as_ce.val();
+            } else {
+                self.new_ls.next = 0.into();
+            }
+        } else if !self.c_options.q.val().get_bit(0) & self.c_q_lt_k_low.q.val() {
+            self.new_ls.next = 0.into();
+        } else if self.t_exp.val() {
+            self.boundary.next = true;
+            if self.c_options.q.val().get_bit(0) & self.c_q_lt_k_low.q.val() {
+                self.new_ls.next = 0.into();
+            } else if self.q_ge_d.val() & self.c_q_gt_k.q.val() {
+                self.new_ls.next = self.ls_cong.val();
+                if self.c_options.q.val().get_bit(1) {
+                    self.new_ecn.next = self.ecn_as_ce.val();
+                }
+            }
+        }
+        if !self.c_enabled.q.val() {
+            self.new_ls.next = self.ls.val();
+            self.new_ecn.next = self.c_ecn.q.val();
+            self.boundary.next = false;
+        }
+
+        // Bank D's new words: the entry's, or at a boundary `now` and the queue length (age 0).
+        self.age_new.next = self.age_sel.val();
+        if self.boundary.val() {
+            self.write_t.next = self.c_now.q.val();
+            self.q_rec.next = self.c_qlen.q.val();
+            self.age_new.next = 0.into();
+        } else {
+            self.write_t.next = self.t_sel.val();
+            self.q_rec.next = self.q_sel.val();
         }
         // (Q_rec has at most 30 bits: the shift drops only zeros.)
         self.write_qs.next = (bit_cast::<34, 32>(self.q_rec.val()) << 4)
-            | (bit_cast::<34, 2>(self.age_w.val()) << 2)
+            | (bit_cast::<34, 2>(self.age_new.val()) << 2)
             | bit_cast::<34, 2>(self.new_ls.val());
+        self.write.next = self.c_valid.q.val() & self.c_enabled.q.val();
+        self.write_key.next = self.c_key.q.val();
+        self.w_t.d.next = self.write_t.val();
+        self.w_qs.d.next = self.write_qs.val();
+        self.w_boundary.d.next = self.boundary.val();
+        self.last_t.next = self.w_t.q.val();
+        self.last_qs.next = self.w_qs.q.val();
+
+        // The marked packet (fields zero when not valid; a bad index passes the ECN unchanged).
+        self.m_valid.next = self.c_valid.q.val() | self.c_bad.q.val();
+        self.m_port.next = 0.into();
+        self.m_prio.next = 0.into();
+        self.m_ecn.next = 0.into();
+        self.m_state.next = 0.into();
+        if self.c_valid.q.val() | self.c_bad.q.val() {
+            self.m_port.next = self.c_port.q.val();
+            self.m_prio.next = self.c_prio.q.val();
+            self.m_ecn.next = self.c_ecn.q.val();
+        }
+        if self.c_valid.q.val() {
+            self.m_ecn.next = self.new_ecn.val();
+            self.m_state.next = self.new_ls.val();
+        }
 
         // The next cycle's windows.
         self.on_start.d.next =
@@ -380,5 +687,14 @@ impl Logic for Classify {
             (self.now_next.val() - self.t_period_next.val()) & self.time_mask.val();
         self.t_wraps.d.next = self.now_next.val() < self.t_period_next.val();
         self.t_zero.d.next = !self.t_period_next.val().any();
+        self.t_le_one.d.next = self.t_period_next.val() <= 1;
+
+        if self.reset.val() {
+            self.c_valid.d.next = false;
+            self.c_bad.d.next = false;
+            self.c_enabled.d.next = false;
+            self.c_byp.d.next = false;
+            self.c_byp_tq.d.next = false;
+        }
     }
 }

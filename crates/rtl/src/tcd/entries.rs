@@ -10,9 +10,10 @@
 //!
 //! In cycle n the stage outputs the dequeued entry as the words it can come from (RAM or
 //! forwarded write of bank R or D, one-hot selected by registers), so that
-//! [`super::classify::Classify`] runs each test on every word before the selection; it takes
-//! back the flowchart's result (`write`, `boundary`, the new bank-D words) and writes bank D
-//! and the ages.
+//! [`super::classify::Classify`] runs each test on every word before the selection. It takes
+//! the dequeue's `flag_write` in the same cycle (the per-key flags change at edge n + 1), and
+//! bank D's write from Classify's decide stage one cycle later (the write of edge n + 2; the
+//! decide stage keeps the last write, which this stage forwards to the lookup).
 
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
@@ -32,11 +33,17 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub now: Signal<In, Bits<32>>,
     pub half_wrap: Signal<In, Bit>,
     pub d_key: Signal<In, Bits<KB>>,
-    /// Cycle n: the dequeue writes bank D (known from the captured event alone), and the
-    /// flowchart's new words `{t_T}` and `{Q_rec, age of t_T, LAST_STATE}`.
+    /// Cycle n: the dequeue will write bank D (known from the captured event alone): its
+    /// flags change at edge n + 1.
+    pub flag_write: Signal<In, Bit>,
+    /// Cycle n: bank D's write at edge n + 1 (the dequeue of cycle n - 1, decided now): key
+    /// and words `{t_T}` and `{Q_rec, age of t_T, LAST_STATE}`; and the write of edge n.
     pub write: Signal<In, Bit>,
+    pub write_key: Signal<In, Bits<KB>>,
     pub write_t: Signal<In, Bits<32>>,
     pub write_qs: Signal<In, Bits<34>>,
+    pub last_t: Signal<In, Bits<32>>,
+    pub last_qs: Signal<In, Bits<34>>,
     /// Edge n: the RAMs' read address and what the input stage loads for cycle n + 1.
     pub lookup_key: Signal<In, Bits<KB>>,
     pub next_rx_valid: Signal<In, Bit>,
@@ -45,18 +52,18 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub next_d_valid: Signal<In, Bit>,
     pub next_d_key: Signal<In, Bits<KB>>,
 
+    /// Cycle n: the key the RAMs read at edge n.
+    pub lk_key: Signal<Out, Bits<KB>>,
     /// Cycle n: a RESUME of the dequeued entry (frames first: Ton and the elapsed T are 0).
     pub same_key: Signal<Out, Bit>,
     /// The words `t_on`, `t_T` and `Q_rec` can come from: the RAMs' read data and the
-    /// forwarded writes of banks R and D.
+    /// forwarded write of bank R (bank D's is the decide stage's own `last_*`).
     pub ram_r_t: Signal<Out, Bits<32>>,
     pub ram_r_q: Signal<Out, Bits<32>>,
     pub ram_d_t: Signal<Out, Bits<32>>,
     pub ram_d_q: Signal<Out, Bits<32>>,
     pub fw_r_t: Signal<Out, Bits<32>>,
     pub fw_r_q: Signal<Out, Bits<32>>,
-    pub fw_d_t: Signal<Out, Bits<32>>,
-    pub fw_d_q: Signal<Out, Bits<32>>,
     /// `t_on` is bank R's forwarded write (else its RAM word).
     pub sel_r: Signal<Out, Bit>,
     /// Where `(t_T, Q_rec)` come from, one-hot or none (a RESUME of this cycle: `same_key`).
@@ -70,6 +77,8 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub on_old: Signal<Out, Bit>,
     pub t_old: Signal<Out, Bit>,
     pub age_t: Signal<Out, Bits<2>>,
+    /// The age of bank D's last write (3: never written), as edge n left it.
+    pub age_w: Signal<Out, Bits<2>>,
     pub last_state: Signal<Out, Bits<2>>,
     /// The entry the RAMs read, before this cycle's events (for [`super::snapshot::Snapshot`]):
     /// `t_on`, `t_T`, `Q_rec`, LAST_STATE, paused; the ages `{hi, lo}` of `t_on` and `t_T`.
@@ -91,8 +100,7 @@ pub struct Entries<const K: usize, const KB: usize> {
     ram_d_qs: NarrowRam<KB, 34>,
     fw_r_t_r: DFF<Bits<32>>,
     fw_r_q_r: DFF<Bits<32>>,
-    fw_d_t_r: DFF<Bits<32>>,
-    fw_d_qs: DFF<Bits<34>>,
+    lk_key_r: DFF<Bits<KB>>,
     paused: DFF<Bits<K>>,
     pending: DFF<Bits<K>>,
     age_on_hi: DFF<Bits<K>>,
@@ -141,7 +149,6 @@ pub struct Entries<const K: usize, const KB: usize> {
     lk_age_t: Signal<Local, Bits<2>>,
     // `Q_rec` of bank D's words ({Q_rec, age, LAST_STATE}; at most 30 bits).
     ram_d_q30: Signal<Local, Bits<30>>,
-    fw_d_q30: Signal<Local, Bits<30>>,
     lk_q30: Signal<Local, Bits<30>>,
     // The dequeue's write to bank D, by key.
     d_write_keys: Signal<Local, Bits<K>>,
@@ -180,7 +187,13 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             now: Default::default(),
             half_wrap: Default::default(),
             d_key: Default::default(),
+            flag_write: Default::default(),
             write: Default::default(),
+            write_key: Default::default(),
+            last_t: Default::default(),
+            last_qs: Default::default(),
+            lk_key: Default::default(),
+            age_w: Default::default(),
             write_t: Default::default(),
             write_qs: Default::default(),
             lookup_key: Default::default(),
@@ -196,8 +209,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             ram_d_q: Default::default(),
             fw_r_t: Default::default(),
             fw_r_q: Default::default(),
-            fw_d_t: Default::default(),
-            fw_d_q: Default::default(),
             sel_r: Default::default(),
             tq_fw_r: Default::default(),
             tq_ram_r: Default::default(),
@@ -224,8 +235,7 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             ram_d_qs: NarrowRam::new(cfg.queue_bits as usize + 4),
             fw_r_t_r: Default::default(),
             fw_r_q_r: Default::default(),
-            fw_d_t_r: Default::default(),
-            fw_d_qs: Default::default(),
+            lk_key_r: Default::default(),
             paused: Default::default(),
             pending: Default::default(),
             age_on_hi: Default::default(),
@@ -260,7 +270,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             lk_aw: Default::default(),
             lk_age_t: Default::default(),
             ram_d_q30: Default::default(),
-            fw_d_q30: Default::default(),
             lk_q30: Default::default(),
             d_write_keys: Default::default(),
             on_hi_stepped: Default::default(),
@@ -294,8 +303,7 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             clock,
             fw_r_t_r,
             fw_r_q_r,
-            fw_d_t_r,
-            fw_d_qs,
+            lk_key_r,
             paused,
             pending,
             age_on_hi,
@@ -329,6 +337,10 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.ram_d_qs.read_address.next = self.lookup_key.val();
 
         // ---- Cycle n: the words the dequeued entry can come from, and their selects.
+        self.lk_key_r.d.next = self.lookup_key.val();
+        self.lk_key.next = self.lk_key_r.q.val();
+        self.age_w.next = (bit_cast::<2, 1>(self.lk_w_hi_r.q.val()) << 1)
+            | bit_cast::<2, 1>(self.lk_w_lo_r.q.val());
         self.same_key.next = self.same_r.q.val();
         self.ram_r_t.next = self.ram_r_t_m.read_data.val();
         self.ram_r_q.next = self.ram_r_q_m.read_data.val();
@@ -337,9 +349,6 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.ram_d_q.next = bit_cast::<32, 30>(self.ram_d_q30.val());
         self.fw_r_t.next = self.fw_r_t_r.q.val();
         self.fw_r_q.next = self.fw_r_q_r.q.val();
-        self.fw_d_t.next = self.fw_d_t_r.q.val();
-        self.fw_d_q30.next = self.fw_d_qs.q.val().get_bits::<30>(4);
-        self.fw_d_q.next = bit_cast::<32, 30>(self.fw_d_q30.val());
         self.sel_r.next = self.lk_sel_r.q.val();
         self.tq_fw_r.next = self.tq_fw_r_r.q.val();
         self.tq_ram_r.next = self.tq_ram_r_r.q.val();
@@ -351,7 +360,7 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.last_state.next = 0.into();
         if self.lk_wr.q.val() {
             if self.lk_sel_d.q.val() {
-                self.last_state.next = self.fw_d_qs.q.val().get_bits::<2>(0);
+                self.last_state.next = self.last_qs.val().get_bits::<2>(0);
             } else {
                 self.last_state.next = self.ram_d_qs.read_data.val().get_bits::<2>(0);
             }
@@ -388,8 +397,8 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.lk_r_q.next = self.ram_r_q_m.read_data.val();
         }
         if self.lk_sel_d.q.val() {
-            self.lk_d_t.next = self.fw_d_t_r.q.val();
-            self.lk_d_qs.next = self.fw_d_qs.q.val();
+            self.lk_d_t.next = self.last_t.val();
+            self.lk_d_qs.next = self.last_qs.val();
         } else {
             self.lk_d_t.next = self.ram_d_t_m.read_data.val();
             self.lk_d_qs.next = self.ram_d_qs.read_data.val();
@@ -437,18 +446,17 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             | bit_cast::<2, 1>(self.lk_on_lo_r.q.val());
         self.entry_age_t.next = self.lk_age_t.val();
 
-        // ---- Edge n + 1: the dequeued entry's new bank-D word (from Classify).
+        // ---- Edge n + 1: bank D's write (from Classify's decide stage), and the flags of the
+        // dequeue of cycle n.
         self.ram_d_t_m.write_enable.next = self.write.val();
-        self.ram_d_t_m.write_address.next = self.d_key.val();
+        self.ram_d_t_m.write_address.next = self.write_key.val();
         self.ram_d_t_m.write_data.next = self.write_t.val();
         self.ram_d_qs.write_enable.next = self.write.val();
-        self.ram_d_qs.write_address.next = self.d_key.val();
+        self.ram_d_qs.write_address.next = self.write_key.val();
         self.ram_d_qs.write_data.next = self.write_qs.val();
-        self.lk_sel_d.d.next = self.write.val() & (self.d_key.val() == self.lookup_key.val());
-        self.fw_d_t_r.d.next = self.write_t.val();
-        self.fw_d_qs.d.next = self.write_qs.val();
+        self.lk_sel_d.d.next = self.write.val() & (self.write_key.val() == self.lookup_key.val());
         self.d_write_keys.next = 0.into();
-        if self.write.val() {
+        if self.flag_write.val() {
             self.d_write_keys.next = self.one_k.val() << self.d_key.val();
         }
         self.pending.d.next =
@@ -495,17 +503,12 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         // entry (of the dequeued one). Each is the flag's present value (a K-way multiplexer
         // on the key) updated by this edge's own events on that key (key comparisons, in
         // parallel), not a multiplexer after every key's update.
-        self.lk_hit_d.next = self.write.val() & (self.d_key.val() == self.lookup_key.val());
+        self.lk_hit_d.next = self.flag_write.val() & (self.d_key.val() == self.lookup_key.val());
         self.lk_hit_resume.next =
             self.rx_resume_r.q.val() & (self.rx_key.val() == self.lookup_key.val());
-        self.lk_hit_pause.next = self.rx_valid.val()
-            & self.rx_stop.val()
-            & (self.rx_key.val() == self.lookup_key.val());
-        self.lk_pend.d.next = (self
-            .pending
-            .q
-            .val()
-            .get_bit(self.lookup_key.val().index())
+        self.lk_hit_pause.next =
+            self.rx_valid.val() & self.rx_stop.val() & (self.rx_key.val() == self.lookup_key.val());
+        self.lk_pend.d.next = (self.pending.q.val().get_bit(self.lookup_key.val().index())
             & !self.lk_hit_d.val())
             | self.lk_hit_resume.val();
         self.lk_paused_now.next = self
@@ -568,11 +571,7 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.lk_w_lo_r.d.next = 1.into();
         }
         self.lk_wr.d.next = !(self.lk_w_hi_r.d.val().any() & self.lk_w_lo_r.d.val().any());
-        self.next_paused.next = (self
-            .paused
-            .q
-            .val()
-            .get_bit(self.next_rx_key.val().index())
+        self.next_paused.next = (self.paused.q.val().get_bit(self.next_rx_key.val().index())
             & !(self.rx_resume_r.q.val() & (self.rx_key.val() == self.next_rx_key.val())))
             | (self.rx_valid.val()
                 & self.rx_stop.val()

@@ -1887,7 +1887,8 @@ module tcd_fpga__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
         keep_t_win = (keep_after & keep_at_or_before) | (t_wraps$q & (keep_after | keep_at_or_before));
         enabled = prio_enable[d_prio];
         write_now = d_valid & enabled;
-        bypass_next = c_valid$q & c_enabled$q & (c_key$q == lk_key);
+        write = c_valid$q & c_enabled$q;
+        bypass_next = write & (c_key$q == lk_key);
         c_valid$d = d_valid;
         c_bad$d = d_bad;
         c_enabled$d = enabled;
@@ -2002,7 +2003,6 @@ module tcd_fpga__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
             q_rec = q_sel;
         end
         write_qs = ({2'd0, q_rec} << 32'h4) | ({32'd0, age_new} << 32'h2) | {32'd0, new_ls};
-        write = c_valid$q & c_enabled$q;
         write_key = c_key$q;
         w_t$d = write_t;
         w_qs$d = write_qs;

@@ -533,9 +533,9 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
 
         self.enabled.next = self.prio_enable.val().get_bit(self.d_prio.val().index());
         self.write_now.next = self.d_valid.val() & self.enabled.val();
-        self.bypass_next.next = self.c_valid.q.val()
-            & self.c_enabled.q.val()
-            & (self.c_key.q.val() == self.lk_key.val());
+        // The decide stage's dequeue writes bank D (at edge n + 1), and it names this entry.
+        self.write.next = self.c_valid.q.val() & self.c_enabled.q.val();
+        self.bypass_next.next = self.write.val() & (self.c_key.q.val() == self.lk_key.val());
 
         // ---- Edge n + 1: the event and its tests into the decide stage. A RESUME of this
         // entry in this cycle makes Ton and the elapsed T both 0; a timestamp over half a wrap
@@ -654,7 +654,6 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.write_qs.next = (bit_cast::<34, 32>(self.q_rec.val()) << 4)
             | (bit_cast::<34, 2>(self.age_new.val()) << 2)
             | bit_cast::<34, 2>(self.new_ls.val());
-        self.write.next = self.c_valid.q.val() & self.c_enabled.q.val();
         self.write_key.next = self.c_key.q.val();
         self.w_t.d.next = self.write_t.val();
         self.w_qs.d.next = self.write_qs.val();

@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use switchcraft::blocks::bfc::BfcBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
-use switchcraft_model::bfc::{err, reg, Bfc, BfcConfig, BfcIn, LATENCY, RX_BITMAP};
+use switchcraft_model::bfc::{err, reg, Bfc, BfcConfig, BfcIn, EVENT_LATENCY, RX_BITMAP};
 
 fn tiny() -> BfcConfig {
     BfcConfig::preset("tiny").unwrap()
@@ -162,7 +162,7 @@ fn drive(c: &BfcConfig, actions: &[Action]) -> Vec<Vec<u64>> {
         i.to_values(&mut v);
         rows.push(v);
         pending.push_back(enq);
-        if pending.len() > LATENCY {
+        if pending.len() > EVENT_LATENCY as usize {
             if let (Some(mut p), 1, 0) =
                 (pending.pop_front().unwrap(), out.asg_valid, out.asg_refused)
             {
@@ -266,6 +266,144 @@ fn bfc_fpga_proptest_model_equals_verilator() {
     );
 }
 
+/// The pipeline's hazards at every distance. An arrival's occupancy and pause counter are
+/// written in the accounting stage, one edge after its lookup, while the next edge's departure
+/// already reads the queue to decide whether it empties it: the departure at distance 1 from an
+/// arrival on its queue adds the arrival's bytes itself (`departure.rs`), at distance 2 the RAM
+/// leaf forwards the write, from 3 on the RAM holds it. One egress with three data queues,
+/// occupancies as narrow as the lengths (a queue saturates, and one departure can drain a
+/// saturated queue) and 2-bit pause counters, an event of each kind on almost
+/// every edge, and departure lengths around the queue's exact occupancy (emptied, one byte
+/// short, underflow): each distance 0..=3 from an arrival to a departure on its queue, and to
+/// a marked departure on its counter, must occur often, and both sides agree on every cycle.
+#[test]
+fn bfc_every_hazard_distance_on_few_queues_model_equals_verilator() {
+    let cfg = BfcConfig {
+        ports: 2,
+        queues: 4,
+        occupancy_bits: 11,
+        length_bits: 11,
+        upstream_queues: 2,
+        pc_bits: 2,
+        size_bits: 3,
+        sticky: 0,
+        th: vec![900, 600, 300, 200],
+        ..tiny()
+    };
+    let mut rng = switchcraft_core::rng::SplitMix64::new(seed());
+    let mut model = Bfc::new(&cfg).unwrap();
+    let fids: Vec<u64> = {
+        let mut keys = std::collections::HashSet::new();
+        (1..)
+            .filter(|&f| keys.insert(model.ft_key(f)))
+            .take(4)
+            .collect()
+    };
+    let mut rows = Vec::new();
+    // Per edge, the arrival's queue and upstream queue once its result is out; per departure,
+    // its edge, queue, upstream queue, mark and whether it drains its queue.
+    let mut arrivals: Vec<Option<(u64, u64)>> = Vec::new();
+    let mut departures: Vec<(usize, u64, u64, bool, bool)> = Vec::new();
+    let steps = cfg.init_cycles() + 40_000;
+    // `err` as read on each edge.
+    let mut err_reads = Vec::new();
+    for n in 0..steps {
+        // `err` is read on every edge and cleared on every eighth, so each flag's edge shows.
+        let mut i = BfcIn {
+            csr_addr: reg::ERR.into(),
+            ..BfcIn::default()
+        };
+        if n % 8 == 7 {
+            (i.csr_we, i.csr_wdata) = (1, 0xFF);
+        }
+        let live = n >= cfg.init_cycles();
+        if live && rng.chance(85) {
+            let upq = rng.below(2);
+            (i.enq_valid, i.enq_eg_port, i.enq_in_port, i.enq_upstream_q) = (1, 0, 0, upq);
+            i.enq_fid = fids[rng.below(4) as usize];
+            i.enq_len = [1, rng.range(1, 300), rng.range(1, 2047)][rng.below(3) as usize];
+        }
+        if live && rng.chance(85) {
+            let q = rng.range(1, 3);
+            let qlen = model.qlen(0, q as usize);
+            (i.deq_valid, i.deq_eg_port, i.deq_queue) = (1, 0, q);
+            i.deq_ft_key = model.ft_key(fids[rng.below(4) as usize]) as u64;
+            (i.deq_counter_incr, i.deq_in_port, i.deq_upstream_q) = (rng.below(2), 0, rng.below(2));
+            // The exact occupancy (emptied), one byte less or more, or anything.
+            let around = [qlen, qlen.saturating_sub(1), qlen + 1, rng.range(1, 2047)];
+            i.deq_len = around[rng.below(4) as usize].clamp(1, 2047);
+            let drains = i.deq_len >= qlen;
+            departures.push((
+                n as usize,
+                q,
+                i.deq_upstream_q,
+                i.deq_counter_incr == 1,
+                drains,
+            ));
+        }
+        let out = model.step(&i);
+        err_reads.push(out.csr_rdata);
+        let mut v = vec![0; BfcIn::NAMES.len()];
+        i.to_values(&mut v);
+        rows.push(v);
+        arrivals.push(None);
+        if n >= u64::from(EVENT_LATENCY) && out.asg_valid == 1 && out.asg_refused == 0 {
+            let at = (n - u64::from(EVENT_LATENCY)) as usize;
+            let upq = rows[at][BfcIn::NAMES
+                .iter()
+                .position(|&p| p == "enq_upstream_q")
+                .unwrap()];
+            arrivals[at] = Some((out.asg_queue, upq));
+        }
+    }
+    // Per distance d: departures d edges after an arrival on their queue, those of them that
+    // drained it, and marked departures d edges after an arrival on their counter.
+    let (mut on_queue, mut drained, mut on_counter) = ([0u64; 4], [0u64; 4], [0u64; 4]);
+    for &(n, q, upq, marked, drains) in &departures {
+        for d in 0..4usize {
+            let Some(Some((aq, aupq))) = n.checked_sub(d).map(|a| arrivals[a]) else {
+                continue;
+            };
+            if aq == q {
+                on_queue[d] += 1;
+                drained[d] += u64::from(drains);
+            }
+            if marked && aupq == upq {
+                on_counter[d] += 1;
+            }
+        }
+    }
+    for d in 0..4 {
+        assert!(
+            on_queue[d] > 2000 && drained[d] > 1000 && on_counter[d] > 2000,
+            "distance {d}: {} departures on an arrival's queue ({} drained it), {} marked \
+             departures on its counter",
+            on_queue[d],
+            drained[d],
+            on_counter[d]
+        );
+    }
+    for flag in [
+        err::SIZE_SATURATED,
+        err::SIZE_UNDERFLOW,
+        err::QLEN_SATURATED,
+        err::QLEN_UNDERFLOW,
+        err::PC_SATURATED,
+        err::PC_UNDERFLOW,
+    ] {
+        let edges = err_reads.iter().filter(|&&e| e & flag != 0).count();
+        assert!(edges > 100, "err flag {flag:#x} read on only {edges} edges");
+    }
+    let mut rtl = verilated(&BlockConfig::new(BfcBlock, cfg), "hazard");
+    check(
+        &BlockConfig::new(BfcBlock, model.config().clone()),
+        &mut rtl,
+        rows,
+        "cargo test --test bfc_equivalence bfc_every_hazard_distance",
+    )
+    .unwrap();
+}
+
 /// The pause/resume episode of docs/blocks/bfc.md ("Waveform"): the model's trace has the
 /// documented assignments, PAUSE, bitmap and RESUME on the documented steps, and the Verilog
 /// agrees.
@@ -293,34 +431,34 @@ fn bfc_documented_pause_resume_episode_model_and_verilator() {
     }
     let expected = vec![
         // Flow A (ingress 0, upstream queue 0) to egress 1: the first empty queue, then kept.
-        (9, "asg_valid", 1),
-        (9, "asg_queue", 1),
-        (9, "asg_new", 1),
         (10, "asg_valid", 1),
         (10, "asg_queue", 1),
+        (10, "asg_new", 1),
         (11, "asg_valid", 1),
         (11, "asg_queue", 1),
-        // The fourth packet finds 4 500 B > Th(1) = 3 000 B: counted, its counter leaves 0.
         (12, "asg_valid", 1),
         (12, "asg_queue", 1),
-        (12, "asg_counter_incr", 1),
-        (12, "pause_valid", 1),
-        // The fifth is counted too (counter 2): no second PAUSE.
+        // The fourth packet finds 4 500 B > Th(1) = 3 000 B: counted, its counter leaves 0.
         (13, "asg_valid", 1),
         (13, "asg_queue", 1),
         (13, "asg_counter_incr", 1),
-        // Flow B (ingress 1) gets the next empty queue, from the rotating start.
+        (13, "pause_valid", 1),
+        // The fifth is counted too (counter 2): no second PAUSE.
         (14, "asg_valid", 1),
-        (14, "asg_queue", 2),
-        (14, "asg_ft_key", 1),
-        (14, "asg_new", 1),
+        (14, "asg_queue", 1),
+        (14, "asg_counter_incr", 1),
+        // Flow B (ingress 1) gets the next empty queue, from the rotating start.
+        (15, "asg_valid", 1),
+        (15, "asg_queue", 2),
+        (15, "asg_ft_key", 1),
+        (15, "asg_new", 1),
         // The periodic bitmaps (T_BM = 14): ingress 0 has a non-zero counter at bit 0.
-        (15, "bm_valid", 1),
-        (15, "bm_bits", 1),
         (16, "bm_valid", 1),
-        (16, "bm_port", 1),
+        (16, "bm_bits", 1),
+        (17, "bm_valid", 1),
+        (17, "bm_port", 1),
         // The second marked departure brings the counter back to 0.
-        (18, "resume_valid", 1),
+        (19, "resume_valid", 1),
     ];
     assert_eq!(seen, expected);
     let mut rtl = verilated(&cfg, "episode");

@@ -1,7 +1,8 @@
 //! The formal flow on BFC's formal config (`formal/bfc/bfc_formal.toml`: 2 ports x 4 queues,
 //! 8 flow-table entries, so events are accepted from edge 8): every property holds to BMC
-//! depth 11 (two edges of events, with their results) and by 2-induction, and the mutant
-//! assertion makes the flow fail with a counterexample. `make formal BLOCK=bfc` goes deeper.
+//! depth 12 (two edges of events, with their results two edges later) and by 3-induction (the
+//! pipeline is three registers deep from an input to its result), and the mutant assertion
+//! makes the flow fail with a counterexample. `make formal BLOCK=bfc` goes deeper.
 
 mod common;
 
@@ -14,8 +15,8 @@ fn proof() -> Proof {
     Proof {
         cfg: BlockConfig::from_file("bfc", &path).unwrap(),
         name: "formal",
-        bmc_depth: 11,
-        k: 2,
+        bmc_depth: 12,
+        k: 3,
     }
 }
 

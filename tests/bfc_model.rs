@@ -217,7 +217,7 @@ use switchcraft_core::hash::{hash32, reduce_top};
 use switchcraft_core::lfsr::Lfsr32;
 use switchcraft_core::CycleModel;
 use switchcraft_model::bfc::{
-    class_word, err, reg, Bfc, BfcIn, BfcOut, Branch, LATENCY, MODE_SINGLE, MODE_STOCHASTIC,
+    class_word, err, reg, Bfc, BfcIn, BfcOut, Branch, EVENT_LATENCY, MODE_SINGLE, MODE_STOCHASTIC,
     PICK_BITS, RX_BITMAP, RX_PAUSE, RX_RESUME, SNAP_FLOW_TABLE, SNAP_PAUSE_COUNTER,
     SNAP_TABLE_SHIFT, STATUS_READY, STATUS_SNAP_BUSY,
 };
@@ -274,7 +274,7 @@ impl Drive {
     /// Steps `i`, then idles until its results come out, and returns them.
     fn op(&mut self, i: BfcIn) -> BfcOut {
         self.step(i);
-        (0..LATENCY).map(|_| self.step(IDLE)).last().unwrap()
+        (0..EVENT_LATENCY).map(|_| self.step(IDLE)).last().unwrap()
     }
 
     fn idle(&mut self, cycles: u64) {
@@ -388,7 +388,7 @@ fn bfc_reset_refuses_events_until_the_tables_are_cleared() {
     for n in 1..init {
         let out = m.step(&IDLE);
         assert_eq!(out.ready, u64::from(n + 1 == init), "edge {n}");
-        if n == LATENCY as u64 {
+        if n == u64::from(EVENT_LATENCY) {
             assert_eq!((out.asg_valid, out.asg_refused), (1, 1), "refused enqueue");
         }
     }
@@ -804,7 +804,7 @@ fn bfc_periodic_bitmap_lists_the_nonzero_pause_counters_of_each_ingress() {
         d.op(enq(1, 2, f, 1000, 6));
     }
     assert_eq!(d.m.pause_counter(1, 3), 1);
-    // Over one period: ports 0..3 in slots 0..3, the results LATENCY edges later.
+    // Over one period: ports 0..3 in slots 0..3, the results EVENT_LATENCY edges later.
     let mut seen = vec![];
     for _ in 0..cfg.t_bm {
         let o = d.step(IDLE);
@@ -816,7 +816,7 @@ fn bfc_periodic_bitmap_lists_the_nonzero_pause_counters_of_each_ingress() {
     assert_eq!(seen, [(0, 0, 0), (1, 0, 0b0100_1000), (2, 0, 0), (3, 0, 0)]);
     // T_BM = 0 stops them.
     d.csr_write(reg::T_BM, 0);
-    d.idle(LATENCY as u64);
+    d.idle(EVENT_LATENCY.into());
     assert!((0..2 * cfg.t_bm).all(|_| d.step(IDLE).bm_valid == 0));
 }
 
@@ -1000,9 +1000,12 @@ fn bfc_snapshot_waits_for_an_edge_without_an_enqueue() {
         });
         assert_eq!(o.csr_rdata & STATUS_SNAP_BUSY, STATUS_SNAP_BUSY);
     }
-    // Served at the first idle edge n, after its events; readable from n + 1.
+    // Served at the first idle edge n, after its events; readable from n + 2 (the RTL
+    // reads the occupancy and pause counter in the stage after the flow table).
     d.step(IDLE);
-    assert_eq!(d.csr_read(reg::STATUS) & STATUS_SNAP_BUSY, 0);
+    let busy = d.csr_read(reg::STATUS) & STATUS_SNAP_BUSY;
+    assert_eq!(busy, STATUS_SNAP_BUSY, "read at edge n + 1");
+    assert_eq!(d.csr_read(reg::STATUS) & STATUS_SNAP_BUSY, 0, "edge n + 2");
     let word = d.csr_read(reg::SNAP_DATA0);
     assert_eq!((word & 0xFF, word >> 8), (a.asg_queue, 6), "queue, size");
     // Pause counter {ingress 1, upstream queue 4}: tiny has 3 upstream-queue bits.
@@ -1010,7 +1013,7 @@ fn bfc_snapshot_waits_for_an_edge_without_an_enqueue() {
         reg::SNAP_INDEX,
         SNAP_PAUSE_COUNTER << SNAP_TABLE_SHIFT | (1 << 3 | 4),
     );
-    d.idle(1);
+    d.idle(2);
     // Queue before the five packets: 700, 1700, 2700, 3700, 4700 B; Th 3000.
     assert_eq!(d.csr_read(reg::SNAP_DATA0), 2);
     assert_eq!(d.m.pause_counter(1, 4), 2);

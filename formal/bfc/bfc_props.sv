@@ -13,9 +13,10 @@
 //   SC_ID_WORD            reset value of the ID register
 //
 // Cycle conventions (docs/blocks/bfc.md): the events sampled at edge n give their results
-// (asg_*, pause_*, resume_*) after edge n + 1; `ready` after edge n says whether edge n + 1
-// accepts events; csr_rdata after edge n is the register addressed at edge n. The `p1_*`
-// registers below hold the inputs of the last edge, `p2_*` those of the edge before.
+// (asg_*, pause_*, resume_*) after edge n + 2 (EVENT_LATENCY); `ready` after edge n says
+// whether edge n + 1 accepts events; csr_rdata after edge n is the register addressed at edge
+// n. The `p1_*` registers below hold the inputs of the last edge, `p2_*` those of the edge
+// before, `p3_*` those of the edge before that (the events whose results are out now).
 //
 // Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` use ghost
 // state (edges since reset, which upstream queues are paused) or RAM contents that induction
@@ -97,62 +98,76 @@ module bfc_props (
 
     // ---------------------------------------------------------------- the inputs of past edges
     // Cleared by reset as the block's own input stage is, so they match it under induction.
-    reg p1_enq = 1'b0, p2_enq = 1'b0, p1_deq = 1'b0, p2_deq = 1'b0, p1_cnt = 1'b0, p2_cnt = 1'b0;
-    reg [`SC_W_ENQ_IN_PORT-1:0] p1_enq_in = 0, p2_enq_in = 0;
-    reg [`SC_W_ENQ_UPSTREAM_Q-1:0] p1_enq_upq = 0, p2_enq_upq = 0;
-    reg [`SC_W_DEQ_IN_PORT-1:0] p1_deq_in = 0, p2_deq_in = 0;
-    reg [`SC_W_DEQ_UPSTREAM_Q-1:0] p1_deq_upq = 0, p2_deq_upq = 0;
-    reg [`SC_W_ENQ_EG_PORT-1:0] p1_enq_eg = 0, p2_enq_eg = 0;
-    reg [`SC_W_ENQ_LEN-1:0] p1_enq_len = 0, p2_enq_len = 0;
-    reg [`SC_W_DEQ_EG_PORT-1:0] p1_deq_eg = 0, p2_deq_eg = 0;
-    reg [`SC_W_DEQ_QUEUE-1:0] p1_deq_q = 0, p2_deq_q = 0;
-    reg [`SC_W_DEQ_FT_KEY-1:0] p1_deq_key = 0, p2_deq_key = 0;
-    reg [`SC_W_DEQ_LEN-1:0] p1_deq_len = 0, p2_deq_len = 0;
+    reg p1_enq = 1'b0, p2_enq = 1'b0, p3_enq = 1'b0, p1_deq = 1'b0, p2_deq = 1'b0, p3_deq = 1'b0;
+    reg p1_cnt = 1'b0, p2_cnt = 1'b0, p3_cnt = 1'b0;
+    reg [`SC_W_ENQ_IN_PORT-1:0] p1_enq_in = 0, p2_enq_in = 0, p3_enq_in = 0;
+    reg [`SC_W_ENQ_UPSTREAM_Q-1:0] p1_enq_upq = 0, p2_enq_upq = 0, p3_enq_upq = 0;
+    reg [`SC_W_DEQ_IN_PORT-1:0] p1_deq_in = 0, p2_deq_in = 0, p3_deq_in = 0;
+    reg [`SC_W_DEQ_UPSTREAM_Q-1:0] p1_deq_upq = 0, p2_deq_upq = 0, p3_deq_upq = 0;
+    reg [`SC_W_ENQ_EG_PORT-1:0] p1_enq_eg = 0, p2_enq_eg = 0, p3_enq_eg = 0;
+    reg [`SC_W_ENQ_LEN-1:0] p1_enq_len = 0, p2_enq_len = 0, p3_enq_len = 0;
+    reg [`SC_W_DEQ_EG_PORT-1:0] p1_deq_eg = 0, p2_deq_eg = 0, p3_deq_eg = 0;
+    reg [`SC_W_DEQ_QUEUE-1:0] p1_deq_q = 0, p2_deq_q = 0, p3_deq_q = 0;
+    reg [`SC_W_DEQ_FT_KEY-1:0] p1_deq_key = 0, p2_deq_key = 0, p3_deq_key = 0;
+    reg [`SC_W_DEQ_LEN-1:0] p1_deq_len = 0, p2_deq_len = 0, p3_deq_len = 0;
     reg [5:0] p1_csr_addr = 6'd0;
     reg p1_live = 1'b0;                 // an edge without reset has passed
     always @(posedge clk) begin
         p1_enq <= !rst && enq_valid;
         p2_enq <= !rst && p1_enq;
+        p3_enq <= !rst && p2_enq;
         p1_deq <= !rst && deq_valid;
         p2_deq <= !rst && p1_deq;
+        p3_deq <= !rst && p2_deq;
         p1_cnt <= !rst && deq_counter_incr;
         p2_cnt <= !rst && p1_cnt;
+        p3_cnt <= !rst && p2_cnt;
         p1_enq_in <= rst ? 0 : enq_in_port;
         p2_enq_in <= rst ? 0 : p1_enq_in;
+        p3_enq_in <= rst ? 0 : p2_enq_in;
         p1_enq_upq <= rst ? 0 : enq_upstream_q;
         p2_enq_upq <= rst ? 0 : p1_enq_upq;
+        p3_enq_upq <= rst ? 0 : p2_enq_upq;
         p1_deq_in <= rst ? 0 : deq_in_port;
         p2_deq_in <= rst ? 0 : p1_deq_in;
+        p3_deq_in <= rst ? 0 : p2_deq_in;
         p1_deq_upq <= rst ? 0 : deq_upstream_q;
         p2_deq_upq <= rst ? 0 : p1_deq_upq;
+        p3_deq_upq <= rst ? 0 : p2_deq_upq;
         p1_enq_eg <= rst ? 0 : enq_eg_port;
         p2_enq_eg <= rst ? 0 : p1_enq_eg;
+        p3_enq_eg <= rst ? 0 : p2_enq_eg;
         p1_enq_len <= rst ? 0 : enq_len;
         p2_enq_len <= rst ? 0 : p1_enq_len;
+        p3_enq_len <= rst ? 0 : p2_enq_len;
         p1_deq_eg <= rst ? 0 : deq_eg_port;
         p2_deq_eg <= rst ? 0 : p1_deq_eg;
+        p3_deq_eg <= rst ? 0 : p2_deq_eg;
         p1_deq_q <= rst ? 0 : deq_queue;
         p2_deq_q <= rst ? 0 : p1_deq_q;
+        p3_deq_q <= rst ? 0 : p2_deq_q;
         p1_deq_key <= rst ? 0 : deq_ft_key;
         p2_deq_key <= rst ? 0 : p1_deq_key;
+        p3_deq_key <= rst ? 0 : p2_deq_key;
         p1_deq_len <= rst ? 0 : deq_len;
         p2_deq_len <= rst ? 0 : p1_deq_len;
+        p3_deq_len <= rst ? 0 : p2_deq_len;
         p1_csr_addr <= csr_addr;
         p1_live <= !rst;
     end
 
     // ---------------------------------------------------------------- structural (inductive)
     always @(*) begin
-        // Every enqueue gets one assignment result, one edge after its own; nothing else does.
-        a_asg_per_enqueue: assert (asg_valid == p2_enq);
+        // Every enqueue gets one assignment result, two edges after its own; nothing else does.
+        a_asg_per_enqueue: assert (asg_valid == p3_enq);
         // A refused enqueue is not assigned, counted or new.
         a_refused_is_empty: assert (!(asg_refused && (asg_counter_incr || asg_new)));
         // RESUME only for the marked departure of that edge, at its (ingress, upstream queue).
         a_resume_needs_marked_departure: assert (!resume_valid ||
-            (p2_deq && p2_cnt && resume_port == p2_deq_in && resume_queue == p2_deq_upq));
+            (p3_deq && p3_cnt && resume_port == p3_deq_in && resume_queue == p3_deq_upq));
         // PAUSE only with the enqueue of that edge, at its (ingress, upstream queue).
         a_pause_needs_enqueue: assert (!pause_valid ||
-            (p2_enq && pause_port == p2_enq_in && pause_queue == p2_enq_upq));
+            (p3_enq && pause_port == p3_enq_in && pause_queue == p3_enq_upq));
         // The ID register reads its constant.
         if (p1_live && p1_csr_addr == `SC_A_ID) a_csr_read_id: assert (csr_rdata == `SC_ID_WORD);
     end
@@ -163,10 +178,11 @@ module bfc_props (
     reg [15:0] since = 16'd0;
     always @(posedge clk) since <= rst ? 16'd0 : (since > `SC_INIT ? since : since + 16'd1);
     // `ready` as it was when the enqueue behind this cycle's assignment was sampled.
-    reg p1_ready = 1'b0, p2_ready = 1'b0;
+    reg p1_ready = 1'b0, p2_ready = 1'b0, p3_ready = 1'b0;
     always @(posedge clk) begin
         p1_ready <= !rst && ready;
         p2_ready <= !rst && p1_ready;
+        p3_ready <= !rst && p2_ready;
     end
     // Which (ingress, upstream queue) the block has paused: set by PAUSE, cleared by RESUME.
     reg [J-1:0] paused = {J{1'b0}};
@@ -188,7 +204,7 @@ module bfc_props (
             a_ready_after_sweep: assert (ready == (since >= `SC_INIT));
 `endif
             // An enqueue sampled while the block was not ready is refused.
-            if (asg_valid && !p2_ready) a_refused_while_sweeping: assert (asg_refused);
+            if (asg_valid && !p3_ready) a_refused_while_sweeping: assert (asg_refused);
             // The control queue 0 is never assigned, nor a queue the port does not have.
             if (asg_valid && !asg_refused)
                 a_data_queue_assigned: assert (asg_queue != 0 && asg_queue < `SC_QUEUES);
@@ -213,10 +229,10 @@ module bfc_props (
     localparam QI = `SC_W_DEQ_EG_PORT + `SC_W_DEQ_QUEUE;    // {egress, queue}
     // The result out now: an accepted arrival, and the departure sampled with it.
     wire arr_now = asg_valid && !asg_refused;
-    wire [EB-1:0] arr_entry = {p2_enq_eg, asg_ft_key};
-    wire [QI-1:0] arr_queue = {p2_enq_eg, asg_queue};
-    wire [EB-1:0] dep_entry = {p2_deq_eg, p2_deq_key};
-    wire [QI-1:0] dep_queue = {p2_deq_eg, p2_deq_q};
+    wire [EB-1:0] arr_entry = {p3_enq_eg, asg_ft_key};
+    wire [QI-1:0] arr_queue = {p3_enq_eg, asg_queue};
+    wire [EB-1:0] dep_entry = {p3_deq_eg, p3_deq_key};
+    wire [QI-1:0] dep_queue = {p3_deq_eg, p3_deq_q};
     // The departure sampled at the coming edge.
     wire [EB-1:0] take_entry = {deq_eg_port, deq_ft_key};
     wire [QI-1:0] take_queue = {deq_eg_port, deq_queue};
@@ -251,8 +267,8 @@ module bfc_props (
     wire [J-1:0] pc_take_ok, pc_pause_ok, pc_resume_ok, pc_paused_ok;
     // Pause counters: marked packets per (ingress, upstream queue).
     generate for (g = 0; g < J; g = g + 1) begin : pc
-        wire inc = arr_now && asg_counter_incr && {p2_enq_in, p2_enq_upq} == g;
-        wire dec = p2_deq && p2_cnt && {p2_deq_in, p2_deq_upq} == g;
+        wire inc = arr_now && asg_counter_incr && {p3_enq_in, p3_enq_upq} == g;
+        wire dec = p3_deq && p3_cnt && {p3_deq_in, p3_deq_upq} == g;
         reg [4:0] reported = 5'd0, queued = 5'd0;
         wire [4:0] reported_next = reported + inc - dec;
         wire take = deq_valid && deq_counter_incr && take_j == g;
@@ -281,7 +297,7 @@ module bfc_props (
     wire [(1 << EB)-1:0] ft_take_ok, ft_keep_ok;
     generate for (g = 0; g < (1 << EB); g = g + 1) begin : ft
         wire arr = arr_now && arr_entry == g;
-        wire dep = p2_deq && dep_entry == g;
+        wire dep = p3_deq && dep_entry == g;
         reg [4:0] reported = 5'd0, queued = 5'd0;
         reg [`SC_W_ASG_QUEUE-1:0] q = 0;
         // The count went past what `size` holds: the block flagged saturation and may lose track.
@@ -311,8 +327,8 @@ module bfc_props (
     wire [(1 << QI)-1:0] occ_take_ok;
     generate for (g = 0; g < (1 << QI); g = g + 1) begin : occ
         reg [OW-1:0] reported = 0, queued = 0;
-        wire [OW-1:0] add = (arr_now && arr_queue == g) ? p2_enq_len : 0;
-        wire [OW-1:0] sub = (p2_deq && dep_queue == g) ? p2_deq_len : 0;
+        wire [OW-1:0] add = (arr_now && arr_queue == g) ? p3_enq_len : 0;
+        wire [OW-1:0] sub = (p3_deq && dep_queue == g) ? p3_deq_len : 0;
         wire [OW-1:0] take = (deq_valid && take_queue == g) ? deq_len : 0;
         always @(posedge clk) begin
             reported <= rst ? 0 : reported + add - sub;
@@ -331,7 +347,7 @@ module bfc_props (
     always @(*) begin
         some_empty = 1'b0;
         for (k = 1; k < `SC_QUEUES; k = k + 1)
-            if (occ_seen[({p2_enq_eg, k[`SC_W_DEQ_QUEUE-1:0]})*OW +: OW] == 0) some_empty = 1'b1;
+            if (occ_seen[({p3_enq_eg, k[`SC_W_DEQ_QUEUE-1:0]})*OW +: OW] == 0) some_empty = 1'b1;
     end
     // A new assignment takes an empty queue when the egress has one: the empty bitmap the
     // search reads matches the occupancies (spec §3.3, dynamic mode, the reset's class map).

@@ -95,10 +95,10 @@
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */
-#define BFC_NS3_TOR_ASG_LATENCY 1u
-#define BFC_NS3_TOR_PAUSE_LATENCY 1u
-#define BFC_NS3_TOR_RESUME_LATENCY 1u
-#define BFC_NS3_TOR_BM_LATENCY 1u
+#define BFC_NS3_TOR_ASG_LATENCY 2u
+#define BFC_NS3_TOR_PAUSE_LATENCY 2u
+#define BFC_NS3_TOR_RESUME_LATENCY 2u
+#define BFC_NS3_TOR_BM_LATENCY 2u
 #define BFC_NS3_TOR_CSR_RDATA_LATENCY 0u
 
 #endif /* BFC_NS3_TOR_CSR_H */

@@ -71,12 +71,12 @@ impl Block for BfcBlock {
     }
 
     /// The tiny preset sweeps its flow table for 128 edges after reset, too long for BMC: the
-    /// proof runs on a 2-port config (docs/blocks/bfc.md), at depth 14 and k 2 (about 9
+    /// proof runs on a 2-port config (docs/blocks/bfc.md), at depth 14 and k 3 (about 9
     /// minutes).
     fn formal(&self) -> FormalSettings {
         FormalSettings {
             depth: 14,
-            k: 2,
+            k: 3,
             config: Some("formal/bfc/bfc_formal.toml"),
         }
     }

@@ -25,7 +25,7 @@ use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DAT
 use switchcraft_core::hash::{hash32, reduce_top};
 use switchcraft_core::lfsr::Lfsr32;
 use switchcraft_core::InputError;
-use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, Port, PortSchema};
+use switchcraft_core::{index_bits, mask, ConfigError, CycleModel, DelayLine, Port, PortSchema};
 
 /// How a new flow gets its queue (spec §3.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -458,8 +458,23 @@ pub fn th_table(rate_bps: f64, hrtt_ns: f64, queues: u32) -> Vec<Th> {
 // ------------------------------------------------------------------------------------------
 // The cycle model
 
-/// Outputs for the inputs of step n are returned by step n + `LATENCY`.
-pub const LATENCY: usize = 1;
+/// Edges from the events of edge n to their results (`asg_*`, `pause_*`, `resume_*`, `bm_*`):
+/// the RTL looks the flow-table entry up and picks the queue in cycle n, and runs the
+/// occupancy, threshold and pause-counter stage in cycle n + 1.
+pub const EVENT_LATENCY: u32 = 2;
+const _: () = assert!(EVENT_LATENCY <= DelayLine::<Results>::MAX_LATENCY);
+
+/// The `ERR` flags of the occupancy and pause-counter stage: they reach `err` one edge after
+/// the flags of the lookup (a bad or refused event, a flow-table count at its limit, a
+/// dequeue longer than its queue).
+pub const ERR_LATE: u64 = err::QLEN_SATURATED | err::PC_SATURATED | err::PC_UNDERFLOW;
+
+/// One edge's results on their way out, and the flags its second stage raises.
+#[derive(Clone, Copy, Default)]
+struct Results {
+    out: BfcOut,
+    err_late: u64,
+}
 
 /// Top bits of the LFSR (random fallback) or of the flow hash (stochastic mode) that pick a
 /// queue within a class: `first + (top16 * count) >> 16`, a 16 x 7-bit multiply in hardware.
@@ -835,10 +850,10 @@ pub fn port_schema(cfg: &BfcConfig) -> PortSchema {
         ],
     )
     .with_latencies(&[
-        ("asg", 1),
-        ("pause", 1),
-        ("resume", 1),
-        ("bm", 1),
+        ("asg", EVENT_LATENCY),
+        ("pause", EVENT_LATENCY),
+        ("resume", EVENT_LATENCY),
+        ("bm", EVENT_LATENCY),
         ("csr", 0),
     ])
 }
@@ -971,9 +986,10 @@ struct Deq {
 ///   edge n is register `csr_addr` as it was before edge n;
 /// * the events of edge n apply in the spec's order (§0.3): received frame, dequeue, enqueue,
 ///   then the bitmap timer; pause counters report the net change of the cycle;
-/// * the results (`asg_*`, `pause_*`, `resume_*`, `bm_*`) appear after edge n + [`LATENCY`];
+/// * the results (`asg_*`, `pause_*`, `resume_*`, `bm_*`) appear after edge n +
+///   [`EVENT_LATENCY`]; the `err` flags of [`ERR_LATE`] one edge after the others;
 /// * a snapshot requested by a `snap_index` write at edge w is taken at the first edge n > w
-///   with no enqueue input, after that edge's events, and is readable from edge n + 1
+///   with no enqueue input, after that edge's events, and is readable from edge n + 2
 ///   (`status` bit 1 clears then).
 pub struct Bfc {
     cfg: BfcConfig,
@@ -997,8 +1013,10 @@ pub struct Bfc {
     now: u64,
     bm_slot: u64,
     snap_pending: bool,
-    /// Outputs on their way out, oldest first; index 0 leaves at this edge.
-    pipe: [BfcOut; LATENCY],
+    /// A snapshot taken at the last edge, reaching `snap_data0/1` at this one.
+    snap_taken: Option<(u64, u64)>,
+    /// Each edge's results, read back at their latency.
+    results: DelayLine<Results>,
     branches: [u64; Branch::ALL.len()],
 }
 
@@ -1020,7 +1038,8 @@ impl Bfc {
             now: 0,
             bm_slot: 0,
             snap_pending: false,
-            pipe: Default::default(),
+            snap_taken: None,
+            results: DelayLine::new(),
             branches: [0; Branch::ALL.len()],
         };
         CycleModel::reset(&mut m);
@@ -1392,7 +1411,7 @@ impl Bfc {
         self.csr.set(
             reg::STATUS,
             (u64::from(self.ready()) * STATUS_READY)
-                | (u64::from(self.snap_pending) * STATUS_SNAP_BUSY),
+                | (u64::from(self.snap_pending || self.snap_taken.is_some()) * STATUS_SNAP_BUSY),
         );
     }
 
@@ -1470,7 +1489,8 @@ impl CycleModel for Bfc {
         self.now = 0;
         self.bm_slot = 0;
         self.snap_pending = false;
-        self.pipe = Default::default();
+        self.snap_taken = None;
+        self.results.reset();
         self.set_status();
     }
 
@@ -1573,24 +1593,29 @@ impl CycleModel for Bfc {
             }
         }
         self.bitmap_tick(&mut out);
-        if serve {
-            let (d0, d1) = self.snapshot(snap_index);
+        if let Some((d0, d1)) = self.snap_taken.take() {
             self.csr.set(reg::SNAP_DATA0, d0);
             self.csr.set(reg::SNAP_DATA1, d1);
         }
+        if serve {
+            self.snap_taken = Some(self.snapshot(snap_index));
+        }
 
-        // Results leave LATENCY edges later.
-        let leaving = std::mem::replace(&mut self.pipe[0], out);
-        self.pipe.rotate_left(1);
-        let err_now = self.csr.get(reg::ERR) | err;
-        self.csr.set(reg::ERR, err_now);
+        // Results leave EVENT_LATENCY edges later; the second stage's flags one edge later.
+        self.results.push(Results {
+            out,
+            err_late: err & ERR_LATE,
+        });
+        let leaving = self.results.tap(EVENT_LATENCY);
+        let raised = err & !ERR_LATE | self.results.tap(1).err_late;
+        self.csr.set(reg::ERR, self.csr.get(reg::ERR) | raised);
         self.lfsr.step();
         self.now += 1;
         self.set_status();
         BfcOut {
             ready: u64::from(self.ready()),
             csr_rdata: rdata,
-            ..leaving
+            ..leaving.out
         }
     }
 }

@@ -170,7 +170,13 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     snap_index_written: Constant<Bits<CSR_SLOTS>>,
     one_32: Constant<Bits<32>>,
 
-    // ---- Outputs of edge n + 1.
+    // ---- The assignment as the lookup leaves it (edge n + 1), and the outputs of edge n + 2
+    // (`ready` of edge n + 1).
+    s_asg_valid: DFF<Bit>,
+    s_asg_refused: DFF<Bit>,
+    s_asg_queue: DFF<Bits<7>>,
+    s_asg_key: DFF<Bits<17>>,
+    s_asg_new: DFF<Bit>,
     o_ready: DFF<Bit>,
     o_asg_valid: DFF<Bit>,
     o_asg_refused: DFF<Bit>,
@@ -272,6 +278,11 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             lfsr_seed_written: Bank::strobe(&map, "lfsr_seed"),
             snap_index_written: Bank::strobe(&map, "snap_index"),
             one_32: Constant::new(1u64.into()),
+            s_asg_valid: Default::default(),
+            s_asg_refused: Default::default(),
+            s_asg_queue: Default::default(),
+            s_asg_key: Default::default(),
+            s_asg_new: Default::default(),
             o_ready: Default::default(),
             o_asg_valid: Default::default(),
             o_asg_refused: Default::default(),
@@ -291,6 +302,11 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         dff_setup!(
             self,
             clock,
+            s_asg_valid,
+            s_asg_refused,
+            s_asg_queue,
+            s_asg_key,
+            s_asg_new,
             o_ready,
             o_asg_valid,
             o_asg_refused,
@@ -365,29 +381,31 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             .get_bits::<32>(self.at_snap_index.val().index());
         self.flow_table.read_a.next = self.capture.addr_a.val();
         self.flow_table.read_d.next = self.capture.addr_d.val();
-        self.counters.qrow_a.next = self.capture.qrow_a.val();
-        self.counters.prow_a.next = self.capture.prow_a.val();
         self.counters.qrow_d.next = self.deq_eg_port.val();
-        self.counters.prow_d.next = self.deq_in_port.val();
         self.snapshot.enq_valid.next = self.enq_valid.val();
 
-        // ---- Cycle n: the lanes the counter rows return, and their writes.
-        self.counters.lane_qa.next = self.lookup.lane_q.val();
-        self.counters.lane_pa.next = self.capture.lane_p.val();
+        // ---- The counter rows. The departure reads and writes its queue's dequeued bytes in
+        // cycle n; the accounting stage reads the rows of cycle n's arrival (or snapshot) and
+        // departure counter at edge n + 1 and writes them at edge n + 2.
+        self.counters.qrow_a.next = self.capture.qrow.val();
+        self.counters.prow_a.next = self.capture.prow.val();
+        self.counters.prow_d.next = self.capture.d_in.val();
+        self.counters.lane_qa.next = self.arrival.s_lane_q.val();
+        self.counters.lane_pa.next = self.arrival.s_lane_p.val();
         self.counters.lane_qd.next = self.capture.d_lane_q.val();
-        self.counters.lane_pd.next = self.capture.d_lane_u.val();
-        self.counters.e_write.next = self.lookup.act.val();
-        self.counters.e_row.next = self.capture.e_eg.val();
+        self.counters.lane_pd.next = self.arrival.s_d_lane_u.val();
+        self.counters.e_write.next = self.arrival.s_act.val();
+        self.counters.e_row.next = self.arrival.s_eg.val();
         self.counters.qe_next.next = self.arrival.qe_next.val();
         self.counters.i_write.next = self.arrival.counted.val();
-        self.counters.i_row.next = self.capture.e_in.val();
+        self.counters.i_row.next = self.arrival.s_in.val();
         self.counters.pi_next.next = self.arrival.pi_next.val();
         self.counters.d_write.next = self.departure.act.val();
         self.counters.d_row.next = self.capture.d_eg.val();
         self.counters.qd_next.next = self.departure.qd_next.val();
-        self.counters.dp_write.next = self.departure.pc_write.val();
-        self.counters.dp_row.next = self.capture.d_in.val();
-        self.counters.pd_next.next = self.departure.pd_next.val();
+        self.counters.dp_write.next = self.arrival.d_pc_write.val();
+        self.counters.dp_row.next = self.arrival.s_d_in.val();
+        self.counters.pd_next.next = self.arrival.pd_next.val();
         self.counters.sweep.next = self.flow_table.sweep.val();
         self.counters.sweep_row.next = self.flow_table.sweep_row.val();
 
@@ -424,8 +442,10 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.departure.dc.next = self.flow_table.d_dc.val();
         self.departure.qe.next = self.counters.d_qe.val();
         self.departure.qd.next = self.counters.d_qd.val();
-        self.departure.pi.next = self.counters.d_pi.val();
-        self.departure.pd.next = self.counters.d_pd.val();
+        self.departure.a_act.next = self.arrival.s_act.val();
+        self.departure.a_eg.next = self.arrival.s_eg.val();
+        self.departure.a_q.next = self.arrival.s_q.val();
+        self.departure.a_len.next = self.arrival.s_len.val();
 
         // ---- The arrival's queue, with the registers as this edge's events see them.
         self.lookup.live.next = self.capture.live.val();
@@ -465,44 +485,38 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.lookup.seed.next = self.capture.bus_wdata.val();
         self.lookup.snap_lane_q.next = self.capture.snap_lane_q.val();
 
-        // ---- The arrival's occupancy, threshold and pause counter.
+        // ---- The accounting stage: the arrival's occupancy, threshold and pause counter, and
+        // the departure's pause counter, in cycle n + 1.
         self.arrival.act.next = self.lookup.act.val();
         self.arrival.in_port.next = self.capture.e_in.val();
         self.arrival.eg.next = self.capture.e_eg.val();
         self.arrival.upq.next = self.capture.e_upq.val();
         self.arrival.len.next = self.capture.e_len.val();
-        self.arrival.qrow.next = self.capture.qrow.val();
         self.arrival.lane_q.next = self.lookup.lane_q.val();
-        self.arrival.prow.next = self.capture.prow.val();
         self.arrival.lane_p.next = self.capture.lane_p.val();
-        self.arrival.qe.next = self.counters.a_qe.val();
-        self.arrival.qd.next = self.counters.a_qd.val();
-        self.arrival.pi.next = self.counters.a_pi.val();
-        self.arrival.pd.next = self.counters.a_pd.val();
+        self.arrival.prow.next = self.capture.prow.val();
         self.arrival.row_empty.next = self.lookup.row_empty.val();
         self.arrival.paused.next = self.frames.paused.val();
         self.arrival.th.next = self.tables.th.val();
         self.arrival.bp_off.next = self.tables.bp_off.val();
-        self.arrival.d_act.next = self.departure.act.val();
-        self.arrival.d_eg.next = self.capture.d_eg.val();
-        self.arrival.d_lane_q.next = self.capture.d_lane_q.val();
-        self.arrival.d_qd_next.next = self.departure.qd_next.val();
+        self.arrival.d_dec.next = self.departure.act.val() & self.capture.d_cnt.val();
         self.arrival.d_in.next = self.capture.d_in.val();
         self.arrival.d_upq.next = self.capture.d_upq.val();
         self.arrival.d_lane_u.next = self.capture.d_lane_u.val();
-        self.arrival.d_j.next = self.departure.j.val();
-        self.arrival.d_pc_dec.next = self.departure.pc_dec.val();
-        self.arrival.d_pc_write.next = self.departure.pc_write.val();
-        self.arrival.d_pd_next.next = self.departure.pd_next.val();
-        self.arrival.d_pc_old.next = self.departure.pc_old.val();
-        self.arrival.d_pc_after.next = self.departure.pc_after.val();
+        self.arrival.qe.next = self.counters.a_qe.val();
+        self.arrival.qd.next = self.counters.a_qd.val();
+        self.arrival.pi.next = self.counters.a_pi.val();
+        self.arrival.pd.next = self.counters.a_pd.val();
+        self.arrival.d_pi.next = self.counters.d_pi.val();
+        self.arrival.d_pd.next = self.counters.d_pd.val();
 
-        // ---- The bitmap timer, with the period this cycle's events see, and a snapshot.
+        // ---- The bitmap timer in the accounting stage, with the period the events of the
+        // last edge saw (the bank as stored), and a snapshot.
         self.bitmap.live.next = self.capture.live.val();
         self.bitmap.nz.next = self.arrival.nz_next.val();
         self.bitmap.t_bm.next = self
             .csr
-            .value_next
+            .value
             .val()
             .get_bits::<32>(self.at_t_bm.val().index());
         self.snapshot.request.next = (self.csr.write.val() & self.snap_index_written.val()).any();
@@ -547,19 +561,28 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
 
         // ---- Outputs of edge n + 1.
         self.o_ready.d.next = self.flow_table.ready_soon.val();
-        self.o_asg_valid.d.next = self.capture.e_valid.val();
-        self.o_asg_refused.d.next = self.lookup.refused.val();
-        self.o_asg_queue.d.next = 0.into();
-        self.o_asg_key.d.next = 0.into();
-        self.o_asg_cnt.d.next = false;
-        self.o_asg_new.d.next = false;
+        self.s_asg_valid.d.next = self.capture.e_valid.val();
+        self.s_asg_refused.d.next = self.lookup.refused.val();
+        self.s_asg_queue.d.next = 0.into();
+        self.s_asg_key.d.next = 0.into();
+        self.s_asg_new.d.next = false;
         if self.lookup.act.val() {
-            self.o_asg_queue.d.next = self.lookup.q.val();
-            self.o_asg_key.d.next = self.capture.e_key.val();
-            self.o_asg_cnt.d.next = self.arrival.counted.val();
-            self.o_asg_new.d.next = self.lookup.reassigned.val();
+            self.s_asg_queue.d.next = self.lookup.q.val();
+            self.s_asg_key.d.next = self.capture.e_key.val();
+            self.s_asg_new.d.next = self.lookup.reassigned.val();
         }
+        self.o_asg_valid.d.next = self.s_asg_valid.q.val();
+        self.o_asg_refused.d.next = self.s_asg_refused.q.val();
+        self.o_asg_queue.d.next = self.s_asg_queue.q.val();
+        self.o_asg_key.d.next = self.s_asg_key.q.val();
+        self.o_asg_cnt.d.next = self.arrival.counted.val();
+        self.o_asg_new.d.next = self.s_asg_new.q.val();
         if self.reset.val() {
+            self.s_asg_valid.d.next = false;
+            self.s_asg_refused.d.next = false;
+            self.s_asg_queue.d.next = 0.into();
+            self.s_asg_key.d.next = 0.into();
+            self.s_asg_new.d.next = false;
             self.o_ready.d.next = false;
             self.o_asg_valid.d.next = false;
             self.o_asg_refused.d.next = false;
@@ -648,7 +671,7 @@ pub fn package(cfg: &BfcConfig, instance: &str, command: &str) -> crate::export:
         c_header: &header,
         notes: &[
             "ready is low for the flow-table entries' count of edges after reset; a snapshot is",
-            "readable the edge after an edge without enq_valid. See docs/blocks/bfc.md.",
+            "readable two edges after an edge without enq_valid. See docs/blocks/bfc.md.",
         ],
         waivers: &[
             csr_bank::UNUSED_WAIVER,

@@ -267,10 +267,10 @@ impl BfcWorkload {
                 self.csr_write(&mut i);
             }
         }
-        // Follow the block: the result of the enqueue LATENCY edges ago comes out now.
+        // Follow the block: the result of the enqueue EVENT_LATENCY edges ago comes out now.
         let out = self.model.step(&i);
         self.pending.push_back(enq);
-        if self.pending.len() > LATENCY {
+        if self.pending.len() > EVENT_LATENCY as usize {
             let sent = self.pending.pop_front().expect("non-empty");
             if let (Some(mut p), 1, 0) = (sent, out.asg_valid, out.asg_refused) {
                 (p.q, p.key, p.counted) = (out.asg_queue, out.asg_ft_key, out.asg_counter_incr);

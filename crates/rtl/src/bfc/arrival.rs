@@ -1,8 +1,14 @@
-//! BFC's arrival accounting (the second half of the model's `apply_enq`): the queue's
-//! occupancy and the upstream pause counter, each after this cycle's departure. The packet
-//! is counted (the counter incremented) when its queue is above `Th[N_active - 1]` and
-//! backpressure is enabled from its ingress to its egress; a counter leaving 0 pauses the
-//! upstream queue, a departure bringing it back to 0 resumes it.
+//! BFC's accounting stage (the second half of the model's `apply_enq`, and the pause counter
+//! of `apply_deq`), one edge after the lookup: the arrival's queue occupancy and the pause
+//! counters of the arrival and of the departure of the same edge. The packet is counted (its
+//! counter incremented) when its queue is above `Th[N_active - 1]` and backpressure is
+//! enabled from its ingress to its egress; a counter leaving 0 pauses the upstream queue, a
+//! departure bringing it back to 0 resumes it.
+//!
+//! In cycle n (the lookup's cycle) it takes the threshold and bpEn bit the arrival sees, from
+//! the empty bits after the departure and the downstream-paused bits after the frame, and
+//! registers them with the events; in cycle n + 1 it reads the lanes (the departure of edge n
+//! wrote its bytes at edge n + 1, which the RAM leaf forwards) and writes them at edge n + 2.
 //!
 //! Owns the non-zero bits of the pause counters, which the bitmap frames carry. On a cycle
 //! without an arrival the same lanes hold the snapshot's queue and counter.
@@ -16,63 +22,71 @@ pub struct Arrival<const N: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// Cycle n: the arrival acts; its ports, upstream queue and length.
+    /// Cycle n: the arrival acts; its ports, upstream queue, length, and the lanes the
+    /// accounting stage reads (its queue and counter, or the snapshot's) with the counter's
+    /// row.
     pub act: Signal<In, Bit>,
     pub in_port: Signal<In, Bits<6>>,
     pub eg: Signal<In, Bits<6>>,
     pub upq: Signal<In, Bits<7>>,
     pub len: Signal<In, Bits<16>>,
-    /// The arrival side's rows and lanes read, and their lanes' values (bytes enqueued and
-    /// dequeued, counter increments and decrements) as the last edge left them.
-    pub qrow: Signal<In, Bits<6>>,
     pub lane_q: Signal<In, Bits<8>>,
     pub prow: Signal<In, Bits<6>>,
     pub lane_p: Signal<In, Bits<8>>,
-    pub qe: Signal<In, Bits<32>>,
-    pub qd: Signal<In, Bits<32>>,
-    pub pi: Signal<In, Bits<32>>,
-    pub pd: Signal<In, Bits<32>>,
-    /// The egress row's empty bits after this cycle's departure; the downstream-paused bits
-    /// after this cycle's frame; the Th and bpEn tables.
+    /// Cycle n: the egress row's empty bits after this cycle's departure; the
+    /// downstream-paused bits after this cycle's frame; the Th and bpEn tables.
     pub row_empty: Signal<In, Bits<128>>,
     pub paused: Signal<In, Bits<N>>,
     pub th: Signal<In, Bits<4096>>,
     pub bp_off: Signal<In, Bits<4096>>,
-    /// This cycle's departure: its queue's row and lane and new dequeued-bytes count; its
-    /// counter's row, lane, index and new decrement count; the counter before and after.
-    pub d_act: Signal<In, Bit>,
-    pub d_eg: Signal<In, Bits<6>>,
-    pub d_lane_q: Signal<In, Bits<8>>,
-    pub d_qd_next: Signal<In, Bits<32>>,
+    /// Cycle n: the departure acts on a counted packet; its counter's port, upstream queue
+    /// and lane.
+    pub d_dec: Signal<In, Bit>,
     pub d_in: Signal<In, Bits<6>>,
     pub d_upq: Signal<In, Bits<7>>,
     pub d_lane_u: Signal<In, Bits<8>>,
-    pub d_j: Signal<In, Bits<16>>,
-    pub d_pc_dec: Signal<In, Bit>,
-    pub d_pc_write: Signal<In, Bit>,
-    pub d_pd_next: Signal<In, Bits<32>>,
-    pub d_pc_old: Signal<In, Bits<32>>,
-    pub d_pc_after: Signal<In, Bits<32>>,
+    /// Cycle n + 1: the lanes read (bytes enqueued and dequeued, counter increments and
+    /// decrements) as edge n + 1 left them, on the arrival side and the departure's counter.
+    pub qe: Signal<In, Bits<32>>,
+    pub qd: Signal<In, Bits<32>>,
+    pub pi: Signal<In, Bits<32>>,
+    pub pd: Signal<In, Bits<32>>,
+    pub d_pi: Signal<In, Bits<32>>,
+    pub d_pd: Signal<In, Bits<32>>,
 
-    /// The queue's occupancy and the counter after this cycle's departure, before the
-    /// arrival (also the snapshot's values).
+    /// Cycle n + 1: the registered events, for the RAM writes and the lookup's forwarding.
+    pub s_act: Signal<Out, Bit>,
+    pub s_in: Signal<Out, Bits<6>>,
+    pub s_eg: Signal<Out, Bits<6>>,
+    pub s_q: Signal<Out, Bits<7>>,
+    pub s_len: Signal<Out, Bits<16>>,
+    pub s_lane_q: Signal<Out, Bits<8>>,
+    pub s_lane_p: Signal<Out, Bits<8>>,
+    pub s_d_in: Signal<Out, Bits<6>>,
+    pub s_d_lane_u: Signal<Out, Bits<8>>,
+    /// The queue's occupancy and the counter after the departure, before the arrival (also
+    /// the snapshot's values).
     pub ql_old: Signal<Out, Bits<32>>,
     pub pc_old: Signal<Out, Bits<32>>,
-    /// The packet is counted; the error flags it raises (a full queue or counter).
+    /// The packet is counted; the error flags of this stage (a full queue or counter, a
+    /// counter found at 0).
     pub counted: Signal<Out, Bit>,
     pub flags: Signal<Out, Bits<8>>,
-    /// The new bytes-enqueued and increment counts.
+    /// The new bytes-enqueued and increment counts; the departure's counter is written (it
+    /// was not 0) with its new decrement count.
     pub qe_next: Signal<Out, Bits<32>>,
     pub pi_next: Signal<Out, Bits<32>>,
+    pub d_pc_write: Signal<Out, Bit>,
+    pub pd_next: Signal<Out, Bits<32>>,
     /// The PAUSE (of the arrival's upstream queue) and RESUME (of the departure's) of edge
-    /// n + 1.
+    /// n + 2.
     pub pause_valid: Signal<Out, Bit>,
     pub pause_port: Signal<Out, Bits<6>>,
     pub pause_queue: Signal<Out, Bits<7>>,
     pub resume_valid: Signal<Out, Bit>,
     pub resume_port: Signal<Out, Bits<6>>,
     pub resume_queue: Signal<Out, Bits<7>>,
-    /// The non-zero bits of the counters as this edge leaves them.
+    /// The non-zero bits of the counters as edge n + 2 leaves them.
     pub nz_next: Signal<Out, Bits<N>>,
 
     occ_max: Constant<Bits<32>>,
@@ -91,6 +105,31 @@ pub struct Arrival<const N: usize> {
 
     f_qlen_saturated: Constant<Bits<8>>,
     f_pc_saturated: Constant<Bits<8>>,
+    f_pc_underflow: Constant<Bits<8>>,
+
+    // ---- Cycle n: the threshold and bpEn bit the arrival sees.
+    row_paused_wide: Signal<Local, Bits<N>>,
+    row_paused: Signal<Local, Bits<128>>,
+    active: Signal<Local, Bits<128>>,
+    n_active: Signal<Local, Bits<8>>,
+    th_idx: Signal<Local, Bits<8>>,
+    bp_idx: Signal<Local, Bits<12>>,
+
+    // ---- The accounting stage's registers (edge n + 1).
+    r_act: DFF<Bit>,
+    r_in: DFF<Bits<6>>,
+    r_eg: DFF<Bits<6>>,
+    r_upq: DFF<Bits<7>>,
+    r_len: DFF<Bits<16>>,
+    r_lane_q: DFF<Bits<8>>,
+    r_lane_p: DFF<Bits<8>>,
+    r_prow: DFF<Bits<6>>,
+    r_th: DFF<Bits<32>>,
+    r_bp: DFF<Bit>,
+    r_d_dec: DFF<Bit>,
+    r_d_in: DFF<Bits<6>>,
+    r_d_upq: DFF<Bits<7>>,
+    r_d_lane_u: DFF<Bits<8>>,
 
     nz: DFF<Bits<N>>,
     o_pause_valid: DFF<Bit>,
@@ -101,21 +140,15 @@ pub struct Arrival<const N: usize> {
     o_resume_queue: DFF<Bits<7>>,
     pause: Signal<Local, Bit>,
     resume: Signal<Local, Bit>,
-    qd_now: Signal<Local, Bits<32>>,
-    row_paused_wide: Signal<Local, Bits<N>>,
-    row_paused: Signal<Local, Bits<128>>,
-    active: Signal<Local, Bits<128>>,
-    n_active: Signal<Local, Bits<8>>,
-    th_idx: Signal<Local, Bits<8>>,
-    th_now: Signal<Local, Bits<32>>,
     above: Signal<Local, Bit>,
-    bp_idx: Signal<Local, Bits<12>>,
-    bp: Signal<Local, Bit>,
     j: Signal<Local, Bits<16>>,
+    d_j: Signal<Local, Bits<16>>,
     pd_now: Signal<Local, Bits<32>>,
     pc_start: Signal<Local, Bits<32>>,
     pc_sat: Signal<Local, Bit>,
     pc_fin: Signal<Local, Bits<32>>,
+    d_pc_old: Signal<Local, Bits<32>>,
+    d_pc_after: Signal<Local, Bits<32>>,
     d_pc_fin: Signal<Local, Bits<32>>,
     ql_sat: Signal<Local, Bit>,
 }
@@ -132,37 +165,40 @@ impl<const N: usize> Arrival<N> {
             eg: Default::default(),
             upq: Default::default(),
             len: Default::default(),
-            qrow: Default::default(),
             lane_q: Default::default(),
-            prow: Default::default(),
             lane_p: Default::default(),
-            qe: Default::default(),
-            qd: Default::default(),
-            pi: Default::default(),
-            pd: Default::default(),
+            prow: Default::default(),
             row_empty: Default::default(),
             paused: Default::default(),
             th: Default::default(),
             bp_off: Default::default(),
-            d_act: Default::default(),
-            d_eg: Default::default(),
-            d_lane_q: Default::default(),
-            d_qd_next: Default::default(),
+            d_dec: Default::default(),
             d_in: Default::default(),
             d_upq: Default::default(),
             d_lane_u: Default::default(),
-            d_j: Default::default(),
-            d_pc_dec: Default::default(),
-            d_pc_write: Default::default(),
-            d_pd_next: Default::default(),
-            d_pc_old: Default::default(),
-            d_pc_after: Default::default(),
+            qe: Default::default(),
+            qd: Default::default(),
+            pi: Default::default(),
+            pd: Default::default(),
+            d_pi: Default::default(),
+            d_pd: Default::default(),
+            s_act: Default::default(),
+            s_in: Default::default(),
+            s_eg: Default::default(),
+            s_q: Default::default(),
+            s_len: Default::default(),
+            s_lane_q: Default::default(),
+            s_lane_p: Default::default(),
+            s_d_in: Default::default(),
+            s_d_lane_u: Default::default(),
             ql_old: Default::default(),
             pc_old: Default::default(),
             counted: Default::default(),
             flags: Default::default(),
             qe_next: Default::default(),
             pi_next: Default::default(),
+            d_pc_write: Default::default(),
+            pd_next: Default::default(),
             pause_valid: Default::default(),
             pause_port: Default::default(),
             pause_queue: Default::default(),
@@ -183,6 +219,27 @@ impl<const N: usize> Arrival<N> {
             used_u: Constant::new(used_u),
             f_qlen_saturated: c8(err::QLEN_SATURATED),
             f_pc_saturated: c8(err::PC_SATURATED),
+            f_pc_underflow: c8(err::PC_UNDERFLOW),
+            row_paused_wide: Default::default(),
+            row_paused: Default::default(),
+            active: Default::default(),
+            n_active: Default::default(),
+            th_idx: Default::default(),
+            bp_idx: Default::default(),
+            r_act: Default::default(),
+            r_in: Default::default(),
+            r_eg: Default::default(),
+            r_upq: Default::default(),
+            r_len: Default::default(),
+            r_lane_q: Default::default(),
+            r_lane_p: Default::default(),
+            r_prow: Default::default(),
+            r_th: Default::default(),
+            r_bp: Default::default(),
+            r_d_dec: Default::default(),
+            r_d_in: Default::default(),
+            r_d_upq: Default::default(),
+            r_d_lane_u: Default::default(),
             nz: Default::default(),
             o_pause_valid: Default::default(),
             o_pause_port: Default::default(),
@@ -192,21 +249,15 @@ impl<const N: usize> Arrival<N> {
             o_resume_queue: Default::default(),
             pause: Default::default(),
             resume: Default::default(),
-            qd_now: Default::default(),
-            row_paused_wide: Default::default(),
-            row_paused: Default::default(),
-            active: Default::default(),
-            n_active: Default::default(),
-            th_idx: Default::default(),
-            th_now: Default::default(),
             above: Default::default(),
-            bp_idx: Default::default(),
-            bp: Default::default(),
             j: Default::default(),
+            d_j: Default::default(),
             pd_now: Default::default(),
             pc_start: Default::default(),
             pc_sat: Default::default(),
             pc_fin: Default::default(),
+            d_pc_old: Default::default(),
+            d_pc_after: Default::default(),
             d_pc_fin: Default::default(),
             ql_sat: Default::default(),
         }
@@ -219,6 +270,20 @@ impl<const N: usize> Logic for Arrival<N> {
         dff_setup!(
             self,
             clock,
+            r_act,
+            r_in,
+            r_eg,
+            r_upq,
+            r_len,
+            r_lane_q,
+            r_lane_p,
+            r_prow,
+            r_th,
+            r_bp,
+            r_d_dec,
+            r_d_in,
+            r_d_upq,
+            r_d_lane_u,
             nz,
             o_pause_valid,
             o_pause_port,
@@ -227,25 +292,8 @@ impl<const N: usize> Logic for Arrival<N> {
             o_resume_port,
             o_resume_queue
         );
-        // ---- The queue before this packet, after this cycle's departure.
-        self.qd_now.next = self.qd.val();
-        if self.d_act.val()
-            & (self.d_eg.val() == self.qrow.val())
-            & (self.d_lane_q.val() == self.lane_q.val())
-        {
-            self.qd_now.next = self.d_qd_next.val();
-        }
-        self.ql_old.next = (self.qe.val() - self.qd_now.val()) & self.occ_max.val();
-        self.ql_sat.next =
-            (self.occ_max.val() - self.ql_old.val()) < bit_cast::<32, 16>(self.len.val());
-        // A saturated queue holds occ_max: enqueued = dequeued + occ_max.
-        self.qe_next.next = self.qe.val() + bit_cast::<32, 16>(self.len.val());
-        if self.ql_sat.val() {
-            self.qe_next.next = self.qd_now.val() + self.occ_max.val();
-        }
-
-        // ---- The threshold: Th[N_active - 1], N_active the data queues of the egress that
-        // are neither empty nor paused downstream.
+        // ---- Cycle n: Th[N_active - 1], N_active the data queues of the egress that are
+        // neither empty nor paused downstream, and the bpEn bit, as the arrival sees them.
         self.row_paused_wide.next =
             self.paused.val() >> (bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val());
         self.row_paused.next = bit_cast::<128, N>(self.row_paused_wide.val());
@@ -260,34 +308,81 @@ impl<const N: usize> Logic for Arrival<N> {
         if self.n_active.val().any() {
             self.th_idx.next = (self.n_active.val() - self.one_8.val()) & self.q_lane_mask.val();
         }
-        self.th_now.next = self.th.val().get_bits::<32>(self.th_idx.val().index() * 32);
-        self.above.next = self.ql_old.val() > self.th_now.val();
         self.bp_idx.next = ((bit_cast::<12, 6>(self.in_port.val()) & self.port_mask.val()) << 6)
             | (bit_cast::<12, 6>(self.eg.val()) & self.port_mask.val());
-        self.bp.next = !self.bp_off.val().get_bit(self.bp_idx.val().index());
+        self.r_th.d.next = self.th.val().get_bits::<32>(self.th_idx.val().index() * 32);
+        self.r_bp.d.next = !self.bp_off.val().get_bit(self.bp_idx.val().index());
+        self.r_act.d.next = self.act.val();
+        self.r_in.d.next = self.in_port.val();
+        self.r_eg.d.next = self.eg.val();
+        self.r_upq.d.next = self.upq.val();
+        self.r_len.d.next = self.len.val();
+        self.r_lane_q.d.next = self.lane_q.val();
+        self.r_lane_p.d.next = self.lane_p.val();
+        self.r_prow.d.next = self.prow.val();
+        self.r_d_dec.d.next = self.d_dec.val();
+        self.r_d_in.d.next = self.d_in.val();
+        self.r_d_upq.d.next = self.d_upq.val();
+        self.r_d_lane_u.d.next = self.d_lane_u.val();
+        self.s_act.next = self.r_act.q.val();
+        self.s_in.next = self.r_in.q.val();
+        self.s_eg.next = self.r_eg.q.val();
+        self.s_q.next = bit_cast::<7, 8>(self.r_lane_q.q.val());
+        self.s_len.next = self.r_len.q.val();
+        self.s_lane_q.next = self.r_lane_q.q.val();
+        self.s_lane_p.next = self.r_lane_p.q.val();
+        self.s_d_in.next = self.r_d_in.q.val();
+        self.s_d_lane_u.next = self.r_d_lane_u.q.val();
 
-        // ---- The pause counter at the start of the cycle (for PAUSE) and after this cycle's
-        // departure.
-        self.j.next = (bit_cast::<16, 6>(self.in_port.val()) << self.upstream_bits.val())
-            | bit_cast::<16, 7>(self.upq.val());
+        // ---- Cycle n + 1: the queue before this packet (after the departure of its edge,
+        // which the lane read includes).
+        self.ql_old.next = (self.qe.val() - self.qd.val()) & self.occ_max.val();
+        self.ql_sat.next =
+            (self.occ_max.val() - self.ql_old.val()) < bit_cast::<32, 16>(self.r_len.q.val());
+        // A saturated queue holds occ_max: enqueued = dequeued + occ_max.
+        self.qe_next.next = self.qe.val() + bit_cast::<32, 16>(self.r_len.q.val());
+        if self.ql_sat.val() {
+            self.qe_next.next = self.qd.val() + self.occ_max.val();
+        }
+        self.above.next = self.ql_old.val() > self.r_th.q.val();
+
+        // ---- The departure's counter: decrements, clamping at 0.
+        self.d_j.next = (bit_cast::<16, 6>(self.r_d_in.q.val()) << self.upstream_bits.val())
+            | bit_cast::<16, 7>(self.r_d_upq.q.val());
+        self.d_pc_old.next = (self.d_pi.val() - self.d_pd.val()) & self.pc_max.val();
+        self.d_pc_write.next = self.r_d_dec.q.val() & self.d_pc_old.val().any();
+        self.pd_next.next = self.d_pd.val() + self.one_32.val();
+        self.d_pc_after.next = self.d_pc_old.val();
+        if self.d_pc_write.val() {
+            self.d_pc_after.next = self.d_pc_old.val() - self.one_32.val();
+        }
+
+        // ---- The arrival's counter (or the snapshot's) at the start of the cycle (for PAUSE)
+        // and after the departure.
+        self.j.next = (bit_cast::<16, 6>(self.r_in.q.val()) << self.upstream_bits.val())
+            | bit_cast::<16, 7>(self.r_upq.q.val());
         self.pd_now.next = self.pd.val();
         if self.d_pc_write.val()
-            & (self.d_in.val() == self.prow.val())
-            & (self.d_lane_u.val() == self.lane_p.val())
+            & (self.r_d_in.q.val() == self.r_prow.q.val())
+            & (self.r_d_lane_u.q.val() == self.r_lane_p.q.val())
         {
-            self.pd_now.next = self.d_pd_next.val();
+            self.pd_now.next = self.pd_next.val();
         }
         self.pc_start.next = (self.pi.val() - self.pd.val()) & self.pc_max.val();
         self.pc_old.next = (self.pi.val() - self.pd_now.val()) & self.pc_max.val();
         self.pc_sat.next = self.pc_old.val() == self.pc_max.val();
         self.flags.next = 0.into();
-        if self.act.val() & self.ql_sat.val() {
+        if self.r_act.q.val() & self.ql_sat.val() {
             self.flags.next = self.f_qlen_saturated.val();
         }
-        if self.act.val() & self.above.val() & self.bp.val() & self.pc_sat.val() {
+        if self.r_act.q.val() & self.above.val() & self.r_bp.q.val() & self.pc_sat.val() {
             self.flags.next = self.flags.val() | self.f_pc_saturated.val();
         }
-        self.counted.next = self.act.val() & self.above.val() & self.bp.val() & !self.pc_sat.val();
+        if self.r_d_dec.q.val() & !self.d_pc_old.val().any() {
+            self.flags.next = self.flags.val() | self.f_pc_underflow.val();
+        }
+        self.counted.next =
+            self.r_act.q.val() & self.above.val() & self.r_bp.q.val() & !self.pc_sat.val();
         self.pi_next.next = self.pi.val() + self.one_32.val();
         self.pc_fin.next = self.pc_old.val();
         if self.counted.val() {
@@ -295,26 +390,26 @@ impl<const N: usize> Logic for Arrival<N> {
         }
         // The departure's counter after the cycle: the arrival's result if it is the same one.
         self.d_pc_fin.next = self.d_pc_after.val();
-        if self.act.val()
-            & (self.in_port.val() == self.d_in.val())
-            & (self.upq.val() == self.d_upq.val())
+        if self.r_act.q.val()
+            & (self.r_in.q.val() == self.r_d_in.q.val())
+            & (self.r_upq.q.val() == self.r_d_upq.q.val())
         {
             self.d_pc_fin.next = self.pc_fin.val();
         }
-        self.pause.next = self.act.val() & !self.pc_start.val().any() & self.pc_fin.val().any();
+        self.pause.next = self.r_act.q.val() & !self.pc_start.val().any() & self.pc_fin.val().any();
         self.resume.next =
-            self.d_pc_dec.val() & self.d_pc_old.val().any() & !self.d_pc_fin.val().any();
+            self.r_d_dec.q.val() & self.d_pc_old.val().any() & !self.d_pc_fin.val().any();
 
         // ---- The non-zero bits, departure first.
         self.nz_next.next = self.nz.q.val();
-        if self.d_pc_dec.val() {
+        if self.r_d_dec.q.val() {
             if self.d_pc_fin.val().any() {
                 self.nz_next.next = self.nz_next.val() | (self.one_n.val() << self.d_j.val());
             } else {
                 self.nz_next.next = self.nz_next.val() & !(self.one_n.val() << self.d_j.val());
             }
         }
-        if self.act.val() {
+        if self.r_act.q.val() {
             if self.pc_fin.val().any() {
                 self.nz_next.next = self.nz_next.val() | (self.one_n.val() << self.j.val());
             } else {
@@ -327,15 +422,15 @@ impl<const N: usize> Logic for Arrival<N> {
         self.o_pause_port.d.next = 0.into();
         self.o_pause_queue.d.next = 0.into();
         if self.pause.val() {
-            self.o_pause_port.d.next = self.in_port.val();
-            self.o_pause_queue.d.next = self.upq.val();
+            self.o_pause_port.d.next = self.r_in.q.val();
+            self.o_pause_queue.d.next = self.r_upq.q.val();
         }
         self.o_resume_valid.d.next = self.resume.val();
         self.o_resume_port.d.next = 0.into();
         self.o_resume_queue.d.next = 0.into();
         if self.resume.val() {
-            self.o_resume_port.d.next = self.d_in.val();
-            self.o_resume_queue.d.next = self.d_upq.val();
+            self.o_resume_port.d.next = self.r_d_in.q.val();
+            self.o_resume_queue.d.next = self.r_d_upq.q.val();
         }
         self.pause_valid.next = self.o_pause_valid.q.val();
         self.pause_port.next = self.o_pause_port.q.val();
@@ -344,6 +439,8 @@ impl<const N: usize> Logic for Arrival<N> {
         self.resume_port.next = self.o_resume_port.q.val();
         self.resume_queue.next = self.o_resume_queue.q.val();
         if self.reset.val() {
+            self.r_act.d.next = false;
+            self.r_d_dec.d.next = false;
             self.nz.d.next = 0.into();
             self.o_pause_valid.d.next = false;
             self.o_pause_port.d.next = 0.into();

@@ -2,6 +2,10 @@
 //! into slots; slot s sends chunk s % chunks of ingress port s / chunks (32 upstream queues of
 //! its non-zero pause counters), while ports are left; `t_bm = 0` stops the timer. The bitmap
 //! frame leaves on the `bm_*` bus at the edge that ends its slot.
+//!
+//! It runs in the accounting stage, one cycle behind the events: the slot of edge n is
+//! served in cycle n + 1, with the counters after edge n's events, and its frame leaves at
+//! edge n + 2.
 
 use rust_hdl::prelude::*;
 use switchcraft_core::{index_bits, mask};
@@ -12,15 +16,15 @@ pub struct Bitmap<const N: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// The block is out of reset (the timer runs).
+    /// Cycle n: the block is out of reset (the timer runs from the next cycle).
     pub live: Signal<In, Bit>,
-    /// The period, as this cycle's events see it.
+    /// Cycle n + 1: the period, as the events of edge n saw it.
     pub t_bm: Signal<In, Bits<32>>,
 
-    /// The non-zero bits of the pause counters as this edge leaves them.
+    /// The non-zero bits of the pause counters after edge n's events.
     pub nz: Signal<In, Bits<N>>,
 
-    /// The bitmap frame of edge n + 1: ingress `port`, chunk `base` (at most 4), 32 bits.
+    /// The bitmap frame of edge n + 2: ingress `port`, chunk `base` (at most 4), 32 bits.
     pub bm_valid: Signal<Out, Bit>,
     pub bm_port: Signal<Out, Bits<6>>,
     pub bm_base: Signal<Out, Bits<2>>,
@@ -36,6 +40,7 @@ pub struct Bitmap<const N: usize> {
 
     /// The slot (below T_BM < 2^24) and the port and chunk it sends (the port at most `ports`).
     slot: DFF<Bits<32>>,
+    r_live: DFF<Bit>,
     port_c: DFF<Bits<32>>,
     chunk_c: DFF<Bits<8>>,
     o_valid: DFF<Bit>,
@@ -72,6 +77,7 @@ impl<const N: usize> Bitmap<N> {
             mask_24: c32(mask(24)),
             port_mask: c32(mask(index_bits(u64::from(cfg.ports) + 1))),
             slot: Default::default(),
+            r_live: Default::default(),
             port_c: Default::default(),
             chunk_c: Default::default(),
             o_valid: Default::default(),
@@ -89,15 +95,16 @@ impl<const N: usize> Bitmap<N> {
 impl<const N: usize> Logic for Bitmap<N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, slot, port_c, chunk_c, o_valid, o_port, o_base, o_bits);
-        self.running.next = self.live.val() & self.t_bm.val().any();
+        dff_setup!(self, clock, slot, r_live, port_c, chunk_c, o_valid, o_port, o_base, o_bits);
+        self.r_live.d.next = self.live.val();
+        self.running.next = self.r_live.q.val() & self.t_bm.val().any();
         self.emit.next =
             self.running.val() & (self.port_c.q.val() < bit_cast::<32, 8>(self.n_ports.val()));
         self.offset.next = (bit_cast::<16, 32>(self.port_c.q.val()) << self.upstream_bits.val())
             + (bit_cast::<16, 8>(self.chunk_c.q.val()) << 5);
         self.slot.d.next = self.slot.q.val() & self.mask_24.val();
         self.port_c.d.next = self.port_c.q.val() & self.port_mask.val();
-        if self.live.val() {
+        if self.r_live.q.val() {
             if !self.t_bm.val().any() | ((self.slot.q.val() + self.one_32.val()) >= self.t_bm.val())
             {
                 self.slot.d.next = 0.into();
@@ -136,6 +143,7 @@ impl<const N: usize> Logic for Bitmap<N> {
             self.o_base.d.next = 0.into();
             self.o_bits.d.next = 0.into();
             self.slot.d.next = 0.into();
+            self.r_live.d.next = false;
             self.port_c.d.next = 0.into();
             self.chunk_c.d.next = 0.into();
         }

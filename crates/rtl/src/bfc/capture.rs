@@ -47,11 +47,9 @@ pub struct Capture {
     pub ready: Signal<In, Bit>,
 
     /// Before edge n: the flow-table addresses `egress x M + key` of the arrival (or the
-    /// snapshot's index) and of the departure, and the arrival side's counter rows.
+    /// snapshot's index) and of the departure.
     pub addr_a: Signal<Out, Bits<FA>>,
     pub addr_d: Signal<Out, Bits<FA>>,
-    pub qrow_a: Signal<Out, Bits<6>>,
-    pub prow_a: Signal<Out, Bits<6>>,
 
     /// Cycle n: the arrival, its key and flow hash.
     pub e_valid: Signal<Out, Bit>,
@@ -82,9 +80,9 @@ pub struct Capture {
     pub bus_we: Signal<Out, Bit>,
     pub bus_addr: Signal<Out, Bits<6>>,
     pub bus_wdata: Signal<Out, Bits<32>>,
-    /// Cycle n: the arrival side's rows read at edge n and its pause-counter lane (the
-    /// arrival's upstream queue, or the snapshot's); the snapshot's queue lane; the
-    /// departure's lanes.
+    /// Cycle n: the arrival side's counter rows (the arrival's ports, or the snapshot's),
+    /// which the accounting stage reads at edge n + 1, and its pause-counter lane; the
+    /// snapshot's queue lane; the departure's lanes.
     pub qrow: Signal<Out, Bits<6>>,
     pub prow: Signal<Out, Bits<6>>,
     pub lane_p: Signal<Out, Bits<8>>,
@@ -160,6 +158,9 @@ pub struct Capture {
     snap_prow_wide: Signal<Local, Bits<32>>,
     now_wide: Signal<Local, Bits<48>>,
     now_next: Signal<Local, Bits<48>>,
+    /// Before edge n: the arrival side's counter rows.
+    qrow_a: Signal<Local, Bits<6>>,
+    prow_a: Signal<Local, Bits<6>>,
     now_next_wide: Signal<Local, Bits<48>>,
 }
 

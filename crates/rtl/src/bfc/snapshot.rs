@@ -1,7 +1,9 @@
 //! BFC's snapshot (the model's `snapshot`): a write of `snap_index` requests one entry of the
 //! flow table, a pause counter or a queue; the arrival side's RAM ports read it on the next
-//! edge without an arrival, after that edge's events, and `snap_data0/1` hold it until the
-//! next request is served.
+//! edge n without an arrival, after that edge's events: the flow-table entry and the
+//! downstream-paused bit in cycle n, the occupancy and the pause counter in the accounting
+//! stage's cycle n + 1. `snap_data0/1` take it at edge n + 2 and hold it until the next
+//! request is served; the request shows busy until then.
 
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
@@ -21,17 +23,18 @@ pub struct Snapshot<const NB: usize, const N: usize> {
     pub request: Signal<In, Bit>,
     pub index: Signal<In, Bits<32>>,
     pub ready: Signal<In, Bit>,
-    /// What the arrival side read, after this cycle's events: the flow-table entry's queue,
-    /// size and timestamp, the pause counter, the queue's occupancy; and the
-    /// downstream-paused bits.
+    /// What the arrival side read in cycle n, after its events: the flow-table entry's queue,
+    /// size and timestamp; and the downstream-paused bits.
     pub entry_q: Signal<In, Bits<8>>,
     pub size: Signal<In, Bits<32>>,
     pub ts: Signal<In, Bits<32>>,
+    pub paused: Signal<In, Bits<N>>,
+    /// What the accounting stage read in cycle n + 1: the pause counter and the queue's
+    /// occupancy after edge n's events.
     pub pc: Signal<In, Bits<32>>,
     pub qlen: Signal<In, Bits<32>>,
-    pub paused: Signal<In, Bits<N>>,
 
-    /// A request is pending, and `snap_data0/1`, as this edge leaves them.
+    /// A request is pending or in flight, and `snap_data0/1`, as this edge leaves them.
     pub pending: Signal<Out, Bit>,
     pub data0: Signal<Out, Bits<32>>,
     pub data1: Signal<Out, Bits<32>>,
@@ -53,7 +56,15 @@ pub struct Snapshot<const NB: usize, const N: usize> {
     r_serve: DFF<Bit>,
     r_data0: DFF<Bits<32>>,
     r_data1: DFF<Bits<32>>,
+    /// The request served in the last cycle, for the accounting stage's values: its table,
+    /// whether its index exists, and its words so far.
+    t_serve: DFF<Bit>,
+    t_which: DFF<Bits<2>>,
+    t_ok: DFF<Bit>,
+    t_d0: DFF<Bits<32>>,
+    t_d1: DFF<Bits<32>>,
     serve: Signal<Local, Bit>,
+    waiting: Signal<Local, Bit>,
     which: Signal<Local, Bits<2>>,
     k: Signal<Local, Bits<32>>,
     qi: Signal<Local, Bits<NB>>,
@@ -97,7 +108,13 @@ impl<const NB: usize, const N: usize> Snapshot<NB, N> {
             r_serve: Default::default(),
             r_data0: Default::default(),
             r_data1: Default::default(),
+            t_serve: Default::default(),
+            t_which: Default::default(),
+            t_ok: Default::default(),
+            t_d0: Default::default(),
+            t_d1: Default::default(),
             serve: Default::default(),
+            waiting: Default::default(),
             which: Default::default(),
             k: Default::default(),
             qi: Default::default(),
@@ -111,13 +128,17 @@ impl<const NB: usize, const N: usize> Snapshot<NB, N> {
 impl<const NB: usize, const N: usize> Logic for Snapshot<NB, N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r_pending, r_serve, r_data0, r_data1);
+        dff_setup!(
+            self, clock, r_pending, r_serve, r_data0, r_data1, t_serve, t_which, t_ok, t_d0, t_d1
+        );
         // The request as this cycle leaves it (a request written this cycle counts).
         self.serve.next = self.r_serve.q.val() & self.ready.val();
-        self.pending.next = (self.r_pending.q.val() & !self.serve.val()) | self.request.val();
-        self.r_pending.d.next = self.pending.val();
-        self.r_serve.d.next = self.pending.val() & !self.enq_valid.val();
+        self.waiting.next = (self.r_pending.q.val() & !self.serve.val()) | self.request.val();
+        self.pending.next = self.waiting.val() | self.serve.val();
+        self.r_pending.d.next = self.waiting.val();
+        self.r_serve.d.next = self.waiting.val() & !self.enq_valid.val();
 
+        // ---- Cycle n: the table, the index's range, the flow-table words and the paused bit.
         self.which.next = self.index.val().get_bits::<2>(20);
         self.k.next = self.index.val() & self.snap_k_mask.val();
         self.qi.next = bit_cast::<NB, 32>(self.k.val());
@@ -135,7 +156,6 @@ impl<const NB: usize, const N: usize> Logic for Snapshot<NB, N> {
                 & ((self.k.val()
                     & ((self.one_32.val() << self.upstream_bits.val()) - self.one_32.val()))
                     < bit_cast::<32, 8>(self.n_upstream.val()));
-            self.d0.next = self.pc.val();
         }
         if self.which.val() == self.t_queue.val() {
             self.ok.next = ((self.k.val() >> self.queue_bits.val())
@@ -143,19 +163,31 @@ impl<const NB: usize, const N: usize> Logic for Snapshot<NB, N> {
                 & ((self.k.val()
                     & ((self.one_32.val() << self.queue_bits.val()) - self.one_32.val()))
                     < bit_cast::<32, 8>(self.n_queues.val()));
-            self.d0.next = self.qlen.val();
             if self.paused.val().get_bit(self.qi.val().index()) {
                 self.d1.next = self.one_32.val();
             }
         }
+        self.t_serve.d.next = self.serve.val();
+        self.t_which.d.next = self.which.val();
+        self.t_ok.d.next = self.ok.val();
+        self.t_d0.d.next = self.d0.val();
+        self.t_d1.d.next = self.d1.val();
+
+        // ---- Cycle n + 1: the counter or occupancy, and the words.
         self.data0.next = self.r_data0.q.val();
         self.data1.next = self.r_data1.q.val();
-        if self.serve.val() {
+        if self.t_serve.q.val() {
             self.data0.next = 0.into();
             self.data1.next = 0.into();
-            if self.ok.val() {
-                self.data0.next = self.d0.val();
-                self.data1.next = self.d1.val();
+            if self.t_ok.q.val() {
+                self.data0.next = self.t_d0.q.val();
+                if self.t_which.q.val() == self.t_pause_counter.val() {
+                    self.data0.next = self.pc.val();
+                }
+                if self.t_which.q.val() == self.t_queue.val() {
+                    self.data0.next = self.qlen.val();
+                }
+                self.data1.next = self.t_d1.q.val();
             }
         }
         self.r_data0.d.next = self.data0.val();
@@ -163,6 +195,7 @@ impl<const NB: usize, const N: usize> Logic for Snapshot<NB, N> {
         if self.reset.val() {
             self.r_pending.d.next = false;
             self.r_serve.d.next = false;
+            self.t_serve.d.next = false;
             self.r_data0.d.next = 0.into();
             self.r_data1.d.next = 0.into();
         }

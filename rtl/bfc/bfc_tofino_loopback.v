@@ -366,6 +366,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [31:0] lookup$d_dc_next;
     reg  lookup$d_emptied;
     reg  [15:0] lookup$d_qi;
+    reg  [5:0] lookup$d_eg;
+    reg  [6:0] lookup$d_q;
     reg  [31:0] lookup$now_ts;
     reg  [255:0] lookup$classes;
     reg  [1:0] lookup$mode;
@@ -394,6 +396,9 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [5:0] arrival$prow;
     reg  [7:0] arrival$lane_p;
     reg  [127:0] arrival$row_empty;
+    reg  arrival$d_emptied;
+    reg  [5:0] arrival$d_eg;
+    reg  [7:0] arrival$d_lane_q;
     reg  [127:0] arrival$paused;
     reg  [4095:0] arrival$th;
     reg  [4095:0] arrival$bp_off;
@@ -689,6 +694,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .d_dc_next(lookup$d_dc_next),
         .d_emptied(lookup$d_emptied),
         .d_qi(lookup$d_qi),
+        .d_eg(lookup$d_eg),
+        .d_q(lookup$d_q),
         .now_ts(lookup$now_ts),
         .classes(lookup$classes),
         .mode(lookup$mode),
@@ -720,6 +727,9 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .prow(arrival$prow),
         .lane_p(arrival$lane_p),
         .row_empty(arrival$row_empty),
+        .d_emptied(arrival$d_emptied),
+        .d_eg(arrival$d_eg),
+        .d_lane_q(arrival$d_lane_q),
         .paused(arrival$paused),
         .th(arrival$th),
         .bp_off(arrival$bp_off),
@@ -1010,6 +1020,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         lookup$d_dc_next = departure$dc_next;
         lookup$d_emptied = departure$emptied;
         lookup$d_qi = departure$qi;
+        lookup$d_eg = capture$d_eg;
+        lookup$d_q = capture$d_q;
         lookup$now_ts = capture$now_ts;
         lookup$classes = csr$value_next[(at_class0)+:(256)];
         lookup$mode = csr$value_next[(at_mode)+:(2)];
@@ -1026,6 +1038,9 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         arrival$lane_p = capture$lane_p;
         arrival$prow = capture$prow;
         arrival$row_empty = lookup$row_empty;
+        arrival$d_emptied = departure$emptied;
+        arrival$d_eg = capture$d_eg;
+        arrival$d_lane_q = capture$d_lane_q;
         arrival$paused = frames$paused;
         arrival$th = tables$th;
         arrival$bp_off = tables$bp_off;
@@ -1115,7 +1130,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
 endmodule // top
 
 
-module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,row_empty,paused,th,bp_off,d_dec,d_in,d_upq,d_lane_u,qe,qd,pi,pd,d_pi,d_pd,s_act,s_in,s_eg,s_q,s_len,s_lane_q,s_lane_p,s_d_in,s_d_lane_u,ql_old,pc_old,counted,flags,qe_next,pi_next,d_pc_write,pd_next,pause_valid,pause_port,pause_queue,resume_valid,resume_port,resume_queue,nz_next);
+module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,row_empty,d_emptied,d_eg,d_lane_q,paused,th,bp_off,d_dec,d_in,d_upq,d_lane_u,qe,qd,pi,pd,d_pi,d_pd,s_act,s_in,s_eg,s_q,s_len,s_lane_q,s_lane_p,s_d_in,s_d_lane_u,ql_old,pc_old,counted,flags,qe_next,pi_next,d_pc_write,pd_next,pause_valid,pause_port,pause_queue,resume_valid,resume_port,resume_queue,nz_next);
 
     // Module arguments
     input wire  clock;
@@ -1129,6 +1144,9 @@ module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,pr
     input wire  [5:0] prow;
     input wire  [7:0] lane_p;
     input wire  [127:0] row_empty;
+    input wire  d_emptied;
+    input wire  [5:0] d_eg;
+    input wire  [7:0] d_lane_q;
     input wire  [127:0] paused;
     input wire  [4095:0] th;
     input wire  [4095:0] bp_off;
@@ -1233,6 +1251,8 @@ module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,pr
     reg  [127:0] active;
     reg  [7:0] n_active;
     reg  [7:0] th_idx;
+    reg  [7:0] th_idx_less;
+    reg  dep_active;
     reg  [11:0] bp_idx;
     reg  pause;
     reg  resume;
@@ -1770,8 +1790,16 @@ module bfc_tofino_loopback__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,pr
         if (|n_active) begin
             th_idx = (n_active - one_8) & q_lane_mask;
         end
+        th_idx_less = 8'h0;
+        if (|th_idx) begin
+            th_idx_less = th_idx - one_8;
+        end
+        dep_active = (d_eg == eg) & active[d_lane_q];
         bp_idx = (({6'd0, in_port} & port_mask) << 32'h6) | ({6'd0, eg} & port_mask);
         r_th$d = th[(th_idx * 32'h20)+:(32)];
+        if (d_emptied & dep_active) begin
+            r_th$d = th[(th_idx_less * 32'h20)+:(32)];
+        end
         r_bp$d = ~bp_off[bp_idx];
         r_act$d = act;
         r_in$d = in_port;
@@ -5211,7 +5239,7 @@ module bfc_tofino_loopback__frames$dsp(d,q,clock);
 endmodule // bfc_tofino_loopback__frames$dsp
 
 
-module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,flags,word_next);
+module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_q,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,flags,word_next);
 
     // Module arguments
     input wire  clock;
@@ -5233,6 +5261,8 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     input wire  [31:0] d_dc_next;
     input wire  d_emptied;
     input wire  [15:0] d_qi;
+    input wire  [5:0] d_eg;
+    input wire  [6:0] d_q;
     input wire  [31:0] now_ts;
     input wire  [255:0] classes;
     input wire  [1:0] mode;
@@ -5310,6 +5340,11 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     reg  [127:0] pick;
     reg  [127:0] pick_low;
     reg  [7:0] q_first;
+    reg  [7:0] dq_lane;
+    reg  [127:0] class_data;
+    reg  dq_in_class;
+    reg  dq_first;
+    reg  take_dq;
     reg  [31:0] rand_prod;
     reg  [31:0] stoch_prod;
     reg  rr_write;
@@ -5387,10 +5422,11 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
         age = (now_ts - entry_ts) & ts_mask;
         reassign = ~|size & (~|entry_q | (age >= sticky));
         row_off = {10'd0, eg} << queue_bits;
-        row_empty_wide = empty_now >> row_off;
+        row_empty_wide = empty$q >> row_off;
         row_empty = row_empty_wide;
         class_mask = ((one_128 << count) - one_128) << first;
-        cand = row_empty & class_mask & data_queues;
+        class_data = class_mask & data_queues;
+        cand = row_empty & class_data;
         rr_wide = rr$q >> ({10'd0, eg} << 32'h3);
         start = rr_wide[7:0];
         upper = cand & ~((one_128 << start) - one_128);
@@ -5814,6 +5850,18 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
             rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 6);
             stoch_prod = stoch_prod + ((hash >> 32'h10) << 6);
         end
+        dq_lane = {1'd0, d_q} & q_lane_mask;
+        dq_in_class = (d_eg == eg) & class_data[dq_lane];
+        dq_first = ~|cand;
+        if ((dq_lane >= start) == (q_first >= start)) begin
+            if (dq_lane < q_first) begin
+                dq_first = 1'b1;
+            end
+        end
+        else if (dq_lane >= start) begin
+            dq_first = 1'b1;
+        end
+        take_dq = d_emptied & dq_in_class & dq_first;
         reassigned = 1'b0;
         rr_write = 1'b0;
         chosen = entry_q;
@@ -5825,7 +5873,11 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
         end
         else if (reassign) begin
             reassigned = 1'b1;
-            if (|cand) begin
+            if (take_dq) begin
+                chosen = dq_lane;
+                rr_write = 1'b1;
+            end
+            else if (|cand) begin
                 chosen = q_first;
                 rr_write = 1'b1;
             end

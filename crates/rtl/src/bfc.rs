@@ -465,6 +465,8 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.lookup.d_dc_next.next = self.departure.dc_next.val();
         self.lookup.d_emptied.next = self.departure.emptied.val();
         self.lookup.d_qi.next = self.departure.qi.val();
+        self.lookup.d_eg.next = self.capture.d_eg.val();
+        self.lookup.d_q.next = self.capture.d_q.val();
         self.lookup.now_ts.next = self.capture.now_ts.val();
         self.lookup.classes.next = self
             .csr
@@ -496,6 +498,9 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.arrival.lane_p.next = self.capture.lane_p.val();
         self.arrival.prow.next = self.capture.prow.val();
         self.arrival.row_empty.next = self.lookup.row_empty.val();
+        self.arrival.d_emptied.next = self.departure.emptied.val();
+        self.arrival.d_eg.next = self.capture.d_eg.val();
+        self.arrival.d_lane_q.next = self.capture.d_lane_q.val();
         self.arrival.paused.next = self.frames.paused.val();
         self.arrival.th.next = self.tables.th.val();
         self.arrival.bp_off.next = self.tables.bp_off.val();

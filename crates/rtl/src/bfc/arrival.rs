@@ -33,9 +33,13 @@ pub struct Arrival<const N: usize> {
     pub lane_q: Signal<In, Bits<8>>,
     pub prow: Signal<In, Bits<6>>,
     pub lane_p: Signal<In, Bits<8>>,
-    /// Cycle n: the egress row's empty bits after this cycle's departure; the
-    /// downstream-paused bits after this cycle's frame; the Th and bpEn tables.
+    /// Cycle n: the egress row's empty bits before this cycle's departure, and whether the
+    /// departure (at `d_eg`, `d_lane_q`) empties its queue; the downstream-paused bits after
+    /// this cycle's frame; the Th and bpEn tables.
     pub row_empty: Signal<In, Bits<128>>,
+    pub d_emptied: Signal<In, Bit>,
+    pub d_eg: Signal<In, Bits<6>>,
+    pub d_lane_q: Signal<In, Bits<8>>,
     pub paused: Signal<In, Bits<N>>,
     pub th: Signal<In, Bits<4096>>,
     pub bp_off: Signal<In, Bits<4096>>,
@@ -113,6 +117,9 @@ pub struct Arrival<const N: usize> {
     active: Signal<Local, Bits<128>>,
     n_active: Signal<Local, Bits<8>>,
     th_idx: Signal<Local, Bits<8>>,
+    th_idx_less: Signal<Local, Bits<8>>,
+    /// The departure empties a queue that counts in N_active.
+    dep_active: Signal<Local, Bit>,
     bp_idx: Signal<Local, Bits<12>>,
 
     // ---- The accounting stage's registers (edge n + 1).
@@ -169,6 +176,9 @@ impl<const N: usize> Arrival<N> {
             lane_p: Default::default(),
             prow: Default::default(),
             row_empty: Default::default(),
+            d_emptied: Default::default(),
+            d_eg: Default::default(),
+            d_lane_q: Default::default(),
             paused: Default::default(),
             th: Default::default(),
             bp_off: Default::default(),
@@ -225,6 +235,8 @@ impl<const N: usize> Arrival<N> {
             active: Default::default(),
             n_active: Default::default(),
             th_idx: Default::default(),
+            th_idx_less: Default::default(),
+            dep_active: Default::default(),
             bp_idx: Default::default(),
             r_act: Default::default(),
             r_in: Default::default(),
@@ -293,7 +305,9 @@ impl<const N: usize> Logic for Arrival<N> {
             o_resume_queue
         );
         // ---- Cycle n: Th[N_active - 1], N_active the data queues of the egress that are
-        // neither empty nor paused downstream, and the bpEn bit, as the arrival sees them.
+        // neither empty nor paused downstream, and the bpEn bit, as the arrival sees them. The
+        // count runs on the row before the departure, whose "emptied" comes late: both
+        // thresholds are read, and the departure picks one.
         self.row_paused_wide.next =
             self.paused.val() >> (bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val());
         self.row_paused.next = bit_cast::<128, N>(self.row_paused_wide.val());
@@ -308,9 +322,21 @@ impl<const N: usize> Logic for Arrival<N> {
         if self.n_active.val().any() {
             self.th_idx.next = (self.n_active.val() - self.one_8.val()) & self.q_lane_mask.val();
         }
+        self.th_idx_less.next = 0.into();
+        if self.th_idx.val().any() {
+            self.th_idx_less.next = self.th_idx.val() - self.one_8.val();
+        }
+        self.dep_active.next = (self.d_eg.val() == self.eg.val())
+            & self.active.val().get_bit(self.d_lane_q.val().index());
         self.bp_idx.next = ((bit_cast::<12, 6>(self.in_port.val()) & self.port_mask.val()) << 6)
             | (bit_cast::<12, 6>(self.eg.val()) & self.port_mask.val());
         self.r_th.d.next = self.th.val().get_bits::<32>(self.th_idx.val().index() * 32);
+        if self.d_emptied.val() & self.dep_active.val() {
+            self.r_th.d.next = self
+                .th
+                .val()
+                .get_bits::<32>(self.th_idx_less.val().index() * 32);
+        }
         self.r_bp.d.next = !self.bp_off.val().get_bit(self.bp_idx.val().index());
         self.r_act.d.next = self.act.val();
         self.r_in.d.next = self.in_port.val();

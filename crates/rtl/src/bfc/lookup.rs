@@ -35,11 +35,15 @@ pub struct Lookup<const N: usize> {
     pub dc: Signal<In, Bits<32>>,
     pub ts: Signal<In, Bits<32>>,
     pub same_entry: Signal<In, Bit>,
-    /// This cycle's departure: it acts, its new departure count, it empties queue `d_qi`.
+    /// This cycle's departure: it acts, its new departure count, it empties its queue `d_qi`
+    /// (`{d_eg, d_q}`). Whether it empties it comes late in the cycle, so the queue search
+    /// runs without it and takes its queue afterwards when that comes first.
     pub d_act: Signal<In, Bit>,
     pub d_dc_next: Signal<In, Bits<32>>,
     pub d_emptied: Signal<In, Bit>,
     pub d_qi: Signal<In, Bits<16>>,
+    pub d_eg: Signal<In, Bits<6>>,
+    pub d_q: Signal<In, Bits<7>>,
     pub now_ts: Signal<In, Bits<32>>,
     /// Registers as this edge's events see them: the class words (one 32-bit slot each),
     /// the mode and the sticky time; a write of the LFSR seed, and the written word.
@@ -59,7 +63,7 @@ pub struct Lookup<const N: usize> {
     pub reassigned: Signal<Out, Bit>,
     /// The queue lane the arrival side reads: the arrival's queue, or the snapshot's.
     pub lane_q: Signal<Out, Bits<8>>,
-    /// The empty bits of the arrival's egress row after this cycle's departure.
+    /// The empty bits of the arrival's egress row before this cycle's departure.
     pub row_empty: Signal<Out, Bits<128>>,
     /// The entry after this cycle's departure: its queue, size and timestamp.
     pub entry_q: Signal<Out, Bits<8>>,
@@ -125,6 +129,13 @@ pub struct Lookup<const N: usize> {
     pick: Signal<Local, Bits<128>>,
     pick_low: Signal<Local, Bits<128>>,
     q_first: Signal<Local, Bits<8>>,
+    /// The departure's queue: its lane, it is a candidate of the class once emptied, and it
+    /// comes before the search's pick from the rotating start.
+    dq_lane: Signal<Local, Bits<8>>,
+    class_data: Signal<Local, Bits<128>>,
+    dq_in_class: Signal<Local, Bit>,
+    dq_first: Signal<Local, Bit>,
+    take_dq: Signal<Local, Bit>,
     rand_prod: Signal<Local, Bits<32>>,
     stoch_prod: Signal<Local, Bits<32>>,
     rr_write: Signal<Local, Bit>,
@@ -165,6 +176,8 @@ impl<const N: usize> Lookup<N> {
             d_dc_next: Default::default(),
             d_emptied: Default::default(),
             d_qi: Default::default(),
+            d_eg: Default::default(),
+            d_q: Default::default(),
             now_ts: Default::default(),
             classes: Default::default(),
             mode: Default::default(),
@@ -233,6 +246,11 @@ impl<const N: usize> Lookup<N> {
             pick: Default::default(),
             pick_low: Default::default(),
             q_first: Default::default(),
+            dq_lane: Default::default(),
+            class_data: Default::default(),
+            dq_in_class: Default::default(),
+            dq_first: Default::default(),
+            take_dq: Default::default(),
             rand_prod: Default::default(),
             stoch_prod: Default::default(),
             rr_write: Default::default(),
@@ -311,11 +329,12 @@ impl<const N: usize> Logic for Lookup<N> {
         self.reassign.next = !self.size.val().any()
             & (!self.entry_q.val().any() | (self.age.val() >= self.sticky.val()));
         self.row_off.next = bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val();
-        self.row_empty_wide.next = self.empty_now.val() >> self.row_off.val();
+        self.row_empty_wide.next = self.empty.q.val() >> self.row_off.val();
         self.row_empty.next = bit_cast::<128, N>(self.row_empty_wide.val());
         self.class_mask.next =
             ((self.one_128.val() << self.count.val()) - self.one_128.val()) << self.first.val();
-        self.cand.next = self.row_empty.val() & self.class_mask.val() & self.data_queues.val();
+        self.class_data.next = self.class_mask.val() & self.data_queues.val();
+        self.cand.next = self.row_empty.val() & self.class_data.val();
         self.rr_wide.next = self.rr.q.val() >> (bit_cast::<16, 6>(self.eg.val()) << 3);
         self.start.next = bit_cast::<8, 512>(self.rr_wide.val());
         self.upper.next =
@@ -345,6 +364,22 @@ impl<const N: usize> Logic for Lookup<N> {
             }
         }
 
+        // The departure's queue, if this departure empties it, is one more candidate: it wins
+        // when the search found none or it comes first from the start (positions at or above
+        // the start before those below, each ascending).
+        self.dq_lane.next = bit_cast::<8, 7>(self.d_q.val()) & self.q_lane_mask.val();
+        self.dq_in_class.next = (self.d_eg.val() == self.eg.val())
+            & self.class_data.val().get_bit(self.dq_lane.val().index());
+        self.dq_first.next = !self.cand.val().any();
+        if (self.dq_lane.val() >= self.start.val()) == (self.q_first.val() >= self.start.val()) {
+            if self.dq_lane.val() < self.q_first.val() {
+                self.dq_first.next = true;
+            }
+        } else if self.dq_lane.val() >= self.start.val() {
+            self.dq_first.next = true;
+        }
+        self.take_dq.next = self.d_emptied.val() & self.dq_in_class.val() & self.dq_first.val();
+
         // ---- The queue.
         self.reassigned.next = false;
         self.rr_write.next = false;
@@ -355,7 +390,10 @@ impl<const N: usize> Logic for Lookup<N> {
             self.chosen.next = self.first.val();
         } else if self.reassign.val() {
             self.reassigned.next = true;
-            if self.cand.val().any() {
+            if self.take_dq.val() {
+                self.chosen.next = self.dq_lane.val();
+                self.rr_write.next = true;
+            } else if self.cand.val().any() {
                 self.chosen.next = self.q_first.val();
                 self.rr_write.next = true;
             } else {

@@ -396,7 +396,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [127:0] arrival$row_empty;
     reg  arrival$d_emptied;
     reg  [5:0] arrival$d_eg;
-    reg  [7:0] arrival$d_lane_q;
+    reg  [6:0] arrival$d_q;
     reg  [1023:0] arrival$paused;
     reg  [4095:0] arrival$th;
     reg  [4095:0] arrival$bp_off;
@@ -727,7 +727,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .row_empty(arrival$row_empty),
         .d_emptied(arrival$d_emptied),
         .d_eg(arrival$d_eg),
-        .d_lane_q(arrival$d_lane_q),
+        .d_q(arrival$d_q),
         .paused(arrival$paused),
         .th(arrival$th),
         .bp_off(arrival$bp_off),
@@ -1038,7 +1038,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         arrival$row_empty = lookup$row_empty;
         arrival$d_emptied = departure$emptied;
         arrival$d_eg = capture$d_eg;
-        arrival$d_lane_q = capture$d_lane_q;
+        arrival$d_q = capture$d_q;
         arrival$paused = frames$paused;
         arrival$th = tables$th;
         arrival$bp_off = tables$bp_off;
@@ -1128,7 +1128,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
 endmodule // top
 
 
-module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,row_empty,d_emptied,d_eg,d_lane_q,paused,th,bp_off,d_dec,d_in,d_upq,d_lane_u,qe,qd,pi,pd,d_pi,d_pd,s_act,s_in,s_eg,s_q,s_len,s_lane_q,s_lane_p,s_d_in,s_d_lane_u,ql_old,pc_old,counted,flags,qe_next,pi_next,d_pc_write,pd_next,pause_valid,pause_port,pause_queue,resume_valid,resume_port,resume_queue,nz_next);
+module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,row_empty,d_emptied,d_eg,d_q,paused,th,bp_off,d_dec,d_in,d_upq,d_lane_u,qe,qd,pi,pd,d_pi,d_pd,s_act,s_in,s_eg,s_q,s_len,s_lane_q,s_lane_p,s_d_in,s_d_lane_u,ql_old,pc_old,counted,flags,qe_next,pi_next,d_pc_write,pd_next,pause_valid,pause_port,pause_queue,resume_valid,resume_port,resume_queue,nz_next);
 
     // Module arguments
     input wire  clock;
@@ -1144,7 +1144,7 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
     input wire  [127:0] row_empty;
     input wire  d_emptied;
     input wire  [5:0] d_eg;
-    input wire  [7:0] d_lane_q;
+    input wire  [6:0] d_q;
     input wire  [1023:0] paused;
     input wire  [4095:0] th;
     input wire  [4095:0] bp_off;
@@ -1250,6 +1250,7 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
     reg  [7:0] n_active;
     reg  [7:0] th_idx;
     reg  [7:0] th_idx_less;
+    reg  [6:0] d_q_index;
     reg  dep_active;
     reg  [11:0] bp_idx;
     reg  pause;
@@ -1792,7 +1793,8 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
         if (|th_idx) begin
             th_idx_less = th_idx - one_8;
         end
-        dep_active = (d_eg == eg) & active[d_lane_q];
+        d_q_index = d_q & q_lane_mask[6:0];
+        dep_active = (d_eg == eg) & active[d_q_index];
         bp_idx = (({6'd0, in_port} & port_mask) << 32'h6) | ({6'd0, eg} & port_mask);
         r_th$d = th[(th_idx * 32'h20)+:(32)];
         if (d_emptied & dep_active) begin
@@ -5402,6 +5404,7 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
     reg  [127:0] pick;
     reg  [127:0] pick_low;
     reg  [7:0] q_first;
+    reg  [6:0] dq_index;
     reg  [7:0] dq_lane;
     reg  [127:0] class_data;
     reg  dq_in_class;
@@ -5913,7 +5916,8 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
             stoch_prod = stoch_prod + ((hash >> 32'h10) << 6);
         end
         dq_lane = {1'd0, d_q} & q_lane_mask;
-        dq_in_class = (d_eg == eg) & class_data[dq_lane];
+        dq_index = dq_lane[6:0];
+        dq_in_class = (d_eg == eg) & class_data[dq_index];
         dq_first = ~|cand;
         if ((dq_lane >= start) == (q_first >= start)) begin
             if (dq_lane < q_first) begin

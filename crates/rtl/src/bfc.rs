@@ -500,7 +500,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.arrival.row_empty.next = self.lookup.row_empty.val();
         self.arrival.d_emptied.next = self.departure.emptied.val();
         self.arrival.d_eg.next = self.capture.d_eg.val();
-        self.arrival.d_lane_q.next = self.capture.d_lane_q.val();
+        self.arrival.d_q.next = self.capture.d_q.val();
         self.arrival.paused.next = self.frames.paused.val();
         self.arrival.th.next = self.tables.th.val();
         self.arrival.bp_off.next = self.tables.bp_off.val();

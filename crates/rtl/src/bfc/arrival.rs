@@ -34,12 +34,12 @@ pub struct Arrival<const N: usize> {
     pub prow: Signal<In, Bits<6>>,
     pub lane_p: Signal<In, Bits<8>>,
     /// Cycle n: the egress row's empty bits before this cycle's departure, and whether the
-    /// departure (at `d_eg`, `d_lane_q`) empties its queue; the downstream-paused bits after
+    /// departure (at `d_eg`, `d_q`) empties its queue; the downstream-paused bits after
     /// this cycle's frame; the Th and bpEn tables.
     pub row_empty: Signal<In, Bits<128>>,
     pub d_emptied: Signal<In, Bit>,
     pub d_eg: Signal<In, Bits<6>>,
-    pub d_lane_q: Signal<In, Bits<8>>,
+    pub d_q: Signal<In, Bits<7>>,
     pub paused: Signal<In, Bits<N>>,
     pub th: Signal<In, Bits<4096>>,
     pub bp_off: Signal<In, Bits<4096>>,
@@ -118,7 +118,8 @@ pub struct Arrival<const N: usize> {
     n_active: Signal<Local, Bits<8>>,
     th_idx: Signal<Local, Bits<8>>,
     th_idx_less: Signal<Local, Bits<8>>,
-    /// The departure empties a queue that counts in N_active.
+    /// The departure's queue as a lane index; it counts in N_active.
+    d_q_index: Signal<Local, Bits<7>>,
     dep_active: Signal<Local, Bit>,
     bp_idx: Signal<Local, Bits<12>>,
 
@@ -178,7 +179,7 @@ impl<const N: usize> Arrival<N> {
             row_empty: Default::default(),
             d_emptied: Default::default(),
             d_eg: Default::default(),
-            d_lane_q: Default::default(),
+            d_q: Default::default(),
             paused: Default::default(),
             th: Default::default(),
             bp_off: Default::default(),
@@ -236,6 +237,7 @@ impl<const N: usize> Arrival<N> {
             n_active: Default::default(),
             th_idx: Default::default(),
             th_idx_less: Default::default(),
+            d_q_index: Default::default(),
             dep_active: Default::default(),
             bp_idx: Default::default(),
             r_act: Default::default(),
@@ -326,8 +328,9 @@ impl<const N: usize> Logic for Arrival<N> {
         if self.th_idx.val().any() {
             self.th_idx_less.next = self.th_idx.val() - self.one_8.val();
         }
+        self.d_q_index.next = self.d_q.val() & bit_cast::<7, 8>(self.q_lane_mask.val());
         self.dep_active.next = (self.d_eg.val() == self.eg.val())
-            & self.active.val().get_bit(self.d_lane_q.val().index());
+            & self.active.val().get_bit(self.d_q_index.val().index());
         self.bp_idx.next = ((bit_cast::<12, 6>(self.in_port.val()) & self.port_mask.val()) << 6)
             | (bit_cast::<12, 6>(self.eg.val()) & self.port_mask.val());
         self.r_th.d.next = self.th.val().get_bits::<32>(self.th_idx.val().index() * 32);

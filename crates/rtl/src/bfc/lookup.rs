@@ -131,6 +131,7 @@ pub struct Lookup<const N: usize> {
     q_first: Signal<Local, Bits<8>>,
     /// The departure's queue: its lane, it is a candidate of the class once emptied, and it
     /// comes before the search's pick from the rotating start.
+    dq_index: Signal<Local, Bits<7>>,
     dq_lane: Signal<Local, Bits<8>>,
     class_data: Signal<Local, Bits<128>>,
     dq_in_class: Signal<Local, Bit>,
@@ -246,6 +247,7 @@ impl<const N: usize> Lookup<N> {
             pick: Default::default(),
             pick_low: Default::default(),
             q_first: Default::default(),
+            dq_index: Default::default(),
             dq_lane: Default::default(),
             class_data: Default::default(),
             dq_in_class: Default::default(),
@@ -368,8 +370,9 @@ impl<const N: usize> Logic for Lookup<N> {
         // when the search found none or it comes first from the start (positions at or above
         // the start before those below, each ascending).
         self.dq_lane.next = bit_cast::<8, 7>(self.d_q.val()) & self.q_lane_mask.val();
+        self.dq_index.next = bit_cast::<7, 8>(self.dq_lane.val());
         self.dq_in_class.next = (self.d_eg.val() == self.eg.val())
-            & self.class_data.val().get_bit(self.dq_lane.val().index());
+            & self.class_data.val().get_bit(self.dq_index.val().index());
         self.dq_first.next = !self.cand.val().any();
         if (self.dq_lane.val() >= self.start.val()) == (self.q_first.val() >= self.start.val()) {
             if self.dq_lane.val() < self.q_first.val() {

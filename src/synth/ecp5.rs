@@ -229,10 +229,13 @@ pub fn run_preset(
                     runs.push((run, log));
                 }
                 None => {
-                    fit_reason = format!(
-                        "nextpnr-ecp5 ran out of cells (see {})",
+                    // The report is committed: its reason names no local path; the log's is
+                    // printed.
+                    fit_reason = format!("nextpnr-ecp5 ran out of cells (seed {seed})");
+                    say(format!(
+                        "{fit_reason}: {}",
                         dir.join(format!("ecp5-pnr-seed{seed}.log")).display()
-                    );
+                    ));
                     break;
                 }
             }

@@ -975,10 +975,15 @@ fn ice40_flow(
                 }
                 None => {
                     fits = false;
+                    // The report is committed: its reason names no local path; the log's is
+                    // printed.
                     fit_reason = format!(
-                        "nextpnr-ice40 ran out of cells (see {})",
-                        dir.join(format!("pnr-seed{seed}.log")).display()
+                        "nextpnr-ice40 ran out of cells placing the wrapped core (seed {seed})"
                     );
+                    say(format!(
+                        "{fit_reason}: {}",
+                        dir.join(format!("pnr-seed{seed}.log")).display()
+                    ));
                     break;
                 }
             }

@@ -6,9 +6,13 @@
 //!   reduced to its key; `egress x M + key` addresses the flow-table RAMs at edge n (the
 //!   dequeue's stored key addresses the departure-side copies), the ports address the
 //!   counter rows;
-//! * cycle n: the received frame, the departure and the arrival in that order, each seeing
-//!   the one before; the bitmap timer and a snapshot;
-//! * edge n + 1: RAM writes, registers, outputs.
+//! * cycle n, the lookup: the received frame, the departure (flow-table count and queue
+//!   bytes) and the arrival's queue choice in that order, each seeing the one before, and
+//!   the threshold the arrival will meet;
+//! * edge n + 1: the lookup's RAM writes and registers; the accounting stage's registers;
+//! * cycle n + 1, the accounting: the arrival's occupancy, both pause counters, PAUSE and
+//!   RESUME, the bitmap timer, the snapshot's counters;
+//! * edge n + 2: its RAM writes and the outputs.
 //!
 //! The core wires stage modules named after the model's functions, each in `bfc/`:
 //! [`capture::Capture`] (the events, the key, the read addresses, the time),
@@ -564,7 +568,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.data0.val()) << self.at_snap_data0.val())
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.data1.val()) << self.at_snap_data1.val());
 
-        // ---- Outputs of edge n + 1.
+        // ---- Outputs: the assignment (edge n + 2) and `ready` (edge n + 1).
         self.o_ready.d.next = self.flow_table.ready_soon.val();
         self.s_asg_valid.d.next = self.capture.e_valid.val();
         self.s_asg_refused.d.next = self.lookup.refused.val();

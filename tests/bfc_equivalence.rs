@@ -272,10 +272,10 @@ fn bfc_fpga_proptest_model_equals_verilator() {
 /// arrival on its queue adds the arrival's bytes itself (`departure.rs`), at distance 2 the RAM
 /// leaf forwards the write, from 3 on the RAM holds it. One egress with three data queues,
 /// occupancies as narrow as the lengths (a queue saturates, and one departure can drain a
-/// saturated queue) and 2-bit pause counters, an event of each kind on almost
-/// every edge, and departure lengths around the queue's exact occupancy (emptied, one byte
-/// short, underflow): each distance 0..=3 from an arrival to a departure on its queue, and to
-/// a marked departure on its counter, must occur often, and both sides agree on every cycle.
+/// saturated queue), 2-bit pause counters, an event of each kind on almost every edge, and
+/// departure lengths around the queue's exact occupancy (emptied, one byte short, underflow):
+/// each distance 0..=3 from an arrival to a departure on its queue, and to a marked departure
+/// on its counter, must occur often, and both sides agree on every cycle.
 #[test]
 fn bfc_every_hazard_distance_on_few_queues_model_equals_verilator() {
     let cfg = BfcConfig {
@@ -376,8 +376,9 @@ fn bfc_every_hazard_distance_on_few_queues_model_equals_verilator() {
     for d in 0..4 {
         assert!(
             on_queue[d] > 2000 && drained[d] > 1000 && on_counter[d] > 2000,
-            "distance {d}: {} departures on an arrival's queue ({} drained it), {} marked \
-             departures on its counter",
+            "seed {}, distance {d}: {} departures on an arrival's queue ({} drained it), {} \
+             marked departures on its counter",
+            seed(),
             on_queue[d],
             drained[d],
             on_counter[d]
@@ -392,7 +393,11 @@ fn bfc_every_hazard_distance_on_few_queues_model_equals_verilator() {
         err::PC_UNDERFLOW,
     ] {
         let edges = err_reads.iter().filter(|&&e| e & flag != 0).count();
-        assert!(edges > 100, "err flag {flag:#x} read on only {edges} edges");
+        assert!(
+            edges > 100,
+            "seed {}: err flag {flag:#x} read on only {edges} edges",
+            seed()
+        );
     }
     let mut rtl = verilated(&BlockConfig::new(BfcBlock, cfg), "hazard");
     check(

@@ -365,7 +365,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  lookup$d_emptied;
     reg  [15:0] lookup$d_qi;
     reg  [5:0] lookup$d_eg;
-    reg  [6:0] lookup$d_q;
+    reg  [7:0] lookup$d_lane_q;
     reg  [31:0] lookup$now_ts;
     reg  [255:0] lookup$classes;
     reg  [1:0] lookup$mode;
@@ -693,7 +693,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .d_emptied(lookup$d_emptied),
         .d_qi(lookup$d_qi),
         .d_eg(lookup$d_eg),
-        .d_q(lookup$d_q),
+        .d_lane_q(lookup$d_lane_q),
         .now_ts(lookup$now_ts),
         .classes(lookup$classes),
         .mode(lookup$mode),
@@ -1019,7 +1019,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         lookup$d_emptied = departure$emptied;
         lookup$d_qi = departure$qi;
         lookup$d_eg = capture$d_eg;
-        lookup$d_q = capture$d_q;
+        lookup$d_lane_q = capture$d_lane_q;
         lookup$now_ts = capture$now_ts;
         lookup$classes = csr$value_next[(at_class0)+:(256)];
         lookup$mode = csr$value_next[(at_mode)+:(2)];
@@ -5303,7 +5303,7 @@ module bfc_ns3_tor__frames$dsp(d,q,clock);
 endmodule // bfc_ns3_tor__frames$dsp
 
 
-module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_q,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,flags,word_next);
+module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_lane_q,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,flags,word_next);
 
     // Module arguments
     input wire  clock;
@@ -5326,7 +5326,7 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
     input wire  d_emptied;
     input wire  [15:0] d_qi;
     input wire  [5:0] d_eg;
-    input wire  [6:0] d_q;
+    input wire  [7:0] d_lane_q;
     input wire  [31:0] now_ts;
     input wire  [255:0] classes;
     input wire  [1:0] mode;
@@ -5405,7 +5405,6 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
     reg  [127:0] pick_low;
     reg  [7:0] q_first;
     reg  [6:0] dq_index;
-    reg  [7:0] dq_lane;
     reg  [127:0] class_data;
     reg  dq_in_class;
     reg  dq_first;
@@ -5915,16 +5914,15 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
             rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 6);
             stoch_prod = stoch_prod + ((hash >> 32'h10) << 6);
         end
-        dq_lane = {1'd0, d_q} & q_lane_mask;
-        dq_index = dq_lane[6:0];
+        dq_index = d_lane_q[6:0];
         dq_in_class = (d_eg == eg) & class_data[dq_index];
         dq_first = ~|cand;
-        if ((dq_lane >= start) == (q_first >= start)) begin
-            if (dq_lane < q_first) begin
+        if ((d_lane_q >= start) == (q_first >= start)) begin
+            if (d_lane_q < q_first) begin
                 dq_first = 1'b1;
             end
         end
-        else if (dq_lane >= start) begin
+        else if (d_lane_q >= start) begin
             dq_first = 1'b1;
         end
         take_dq = d_emptied & dq_in_class & dq_first;
@@ -5940,7 +5938,7 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
         else if (reassign) begin
             reassigned = 1'b1;
             if (take_dq) begin
-                chosen = dq_lane;
+                chosen = d_lane_q;
                 rr_write = 1'b1;
             end
             else if (|cand) begin

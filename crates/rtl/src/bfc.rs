@@ -470,7 +470,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.lookup.d_emptied.next = self.departure.emptied.val();
         self.lookup.d_qi.next = self.departure.qi.val();
         self.lookup.d_eg.next = self.capture.d_eg.val();
-        self.lookup.d_q.next = self.capture.d_q.val();
+        self.lookup.d_lane_q.next = self.capture.d_lane_q.val();
         self.lookup.now_ts.next = self.capture.now_ts.val();
         self.lookup.classes.next = self
             .csr

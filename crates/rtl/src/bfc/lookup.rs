@@ -36,14 +36,14 @@ pub struct Lookup<const N: usize> {
     pub ts: Signal<In, Bits<32>>,
     pub same_entry: Signal<In, Bit>,
     /// This cycle's departure: it acts, its new departure count, it empties its queue `d_qi`
-    /// (`{d_eg, d_q}`). Whether it empties it comes late in the cycle, so the queue search
+    /// (`{d_eg, d_lane_q}`). Whether it empties it comes late in the cycle, so the queue search
     /// runs without it and takes its queue afterwards when that comes first.
     pub d_act: Signal<In, Bit>,
     pub d_dc_next: Signal<In, Bits<32>>,
     pub d_emptied: Signal<In, Bit>,
     pub d_qi: Signal<In, Bits<16>>,
     pub d_eg: Signal<In, Bits<6>>,
-    pub d_q: Signal<In, Bits<7>>,
+    pub d_lane_q: Signal<In, Bits<8>>,
     pub now_ts: Signal<In, Bits<32>>,
     /// Registers as this edge's events see them: the class words (one 32-bit slot each),
     /// the mode and the sticky time; a write of the LFSR seed, and the written word.
@@ -132,7 +132,6 @@ pub struct Lookup<const N: usize> {
     /// The departure's queue: its lane, it is a candidate of the class once emptied, and it
     /// comes before the search's pick from the rotating start.
     dq_index: Signal<Local, Bits<7>>,
-    dq_lane: Signal<Local, Bits<8>>,
     class_data: Signal<Local, Bits<128>>,
     dq_in_class: Signal<Local, Bit>,
     dq_first: Signal<Local, Bit>,
@@ -178,7 +177,7 @@ impl<const N: usize> Lookup<N> {
             d_emptied: Default::default(),
             d_qi: Default::default(),
             d_eg: Default::default(),
-            d_q: Default::default(),
+            d_lane_q: Default::default(),
             now_ts: Default::default(),
             classes: Default::default(),
             mode: Default::default(),
@@ -248,7 +247,6 @@ impl<const N: usize> Lookup<N> {
             pick_low: Default::default(),
             q_first: Default::default(),
             dq_index: Default::default(),
-            dq_lane: Default::default(),
             class_data: Default::default(),
             dq_in_class: Default::default(),
             dq_first: Default::default(),
@@ -369,16 +367,15 @@ impl<const N: usize> Logic for Lookup<N> {
         // The departure's queue, if this departure empties it, is one more candidate: it wins
         // when the search found none or it comes first from the start (positions at or above
         // the start before those below, each ascending).
-        self.dq_lane.next = bit_cast::<8, 7>(self.d_q.val()) & self.q_lane_mask.val();
-        self.dq_index.next = bit_cast::<7, 8>(self.dq_lane.val());
+        self.dq_index.next = bit_cast::<7, 8>(self.d_lane_q.val());
         self.dq_in_class.next = (self.d_eg.val() == self.eg.val())
             & self.class_data.val().get_bit(self.dq_index.val().index());
         self.dq_first.next = !self.cand.val().any();
-        if (self.dq_lane.val() >= self.start.val()) == (self.q_first.val() >= self.start.val()) {
-            if self.dq_lane.val() < self.q_first.val() {
+        if (self.d_lane_q.val() >= self.start.val()) == (self.q_first.val() >= self.start.val()) {
+            if self.d_lane_q.val() < self.q_first.val() {
                 self.dq_first.next = true;
             }
-        } else if self.dq_lane.val() >= self.start.val() {
+        } else if self.d_lane_q.val() >= self.start.val() {
             self.dq_first.next = true;
         }
         self.take_dq.next = self.d_emptied.val() & self.dq_in_class.val() & self.dq_first.val();
@@ -394,7 +391,7 @@ impl<const N: usize> Logic for Lookup<N> {
         } else if self.reassign.val() {
             self.reassigned.next = true;
             if self.take_dq.val() {
-                self.chosen.next = self.dq_lane.val();
+                self.chosen.next = self.d_lane_q.val();
                 self.rr_write.next = true;
             } else if self.cand.val().any() {
                 self.chosen.next = self.q_first.val();

@@ -1,14 +1,30 @@
-//! The formal flow on CaPFC `tiny`: every property holds (BMC from reset and k-induction), and
-//! the mutant assertion makes the flow fail with a counterexample, so the flow can fail at all.
+//! The formal flow on CaPFC's formal config (`formal/capfc/capfc_formal.toml`: 4 ports, 1
+//! priority, 8-bit occupancy, 3-bit counters): every property holds to BMC depth 9 (an event
+//! of step 1 has its E bits by step 6 and its D by step 7, so calibrations with up to three
+//! flags finish within the depth) and by 4-induction, and the mutant assertion makes the flow
+//! fail with a counterexample, so the flow can fail at all.
 
 mod common;
 
-use common::formal::{assert_mutant_fails, assert_proved};
+use common::formal::{assert_mutant_fails_on, assert_proved_on, Proof};
+use std::path::Path;
+use switchcraft::BlockConfig;
+
+fn proof() -> Proof {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("formal/capfc/capfc_formal.toml");
+    Proof {
+        cfg: BlockConfig::from_file("capfc", &path).unwrap(),
+        name: "formal",
+        bmc_depth: 9,
+        k: 4,
+    }
+}
 
 #[test]
-fn capfc_tiny_properties_are_proved() {
-    assert_proved(
+fn capfc_formal_properties_are_proved() {
+    assert_proved_on(
         "capfc",
+        &proof(),
         &[
             "a_e_count_is_column",
             "a_e_row_keys_track",
@@ -17,6 +33,9 @@ fn capfc_tiny_properties_are_proved() {
             "a_e_only_after_xoff",
             "a_pending_only_after_xoff",
             "a_calibration_only_after_xoff",
+            "a_set_only_after_xoff",
+            "a_xoff_test_after_xoff",
+            "a_xon_in_flight",
             "a_engine_flags_ranked",
             "a_engine_result",
             "a_stop_max_flags_a_maximum",
@@ -32,6 +51,6 @@ fn capfc_tiny_properties_are_proved() {
 }
 
 #[test]
-fn capfc_tiny_mutant_fails_with_a_counterexample() {
-    assert_mutant_fails("capfc", "a_d_is_i_or_e", "eg_enq_valid");
+fn capfc_formal_mutant_fails_with_a_counterexample() {
+    assert_mutant_fails_on("capfc", &proof(), "a_d_is_i_or_e", "eg_enq_valid");
 }

@@ -2,16 +2,28 @@
 //! §0.3, §2.1-§2.10, vectors §7.2 C7-C10) or of the cycle semantics in the module doc of
 //! crates/model/src/capfc.rs, with the expected values worked out here.
 //!
-//! Timing used throughout: an egress event given to `step` at edge n acts at edge n + 1, so its
-//! effect shows in the outputs of the following `step` and in the state after it. Ingress events
-//! show `in_drop` at `IN_DROP_LATENCY` and I at `I_LATENCY`.
+//! Timing used throughout: an egress event given to `step` at edge n runs through the model's
+//! stages (its module doc): `eg_drop` shows at edge n + `EG_DROP_LATENCY`, the counters and the
+//! engine move at edge n + `COUNT_LATENCY`, the E bits and their messages at n + `E_LATENCY`,
+//! the E counts and D at n + `D_LATENCY`. `Bench::apply` steps an event through all of them.
+//! Ingress events show `in_drop` at `IN_DROP_LATENCY` and I at `I_LATENCY`.
 
 use std::collections::VecDeque;
 use switchcraft_core::CycleModel;
 use switchcraft_model::capfc::{
-    reg, Capfc, CapfcConfig, CapfcIn, CapfcOut, CapfcWorkload, Policy, Saturation, ERR_INDEX,
-    ERR_SATURATION, ID_WORD, IN_DROP_LATENCY, I_LATENCY, POLICY_SATURATE, PRESETS,
+    reg, Capfc, CapfcConfig, CapfcIn, CapfcOut, CapfcWorkload, Policy, Saturation, COUNT_LATENCY,
+    D_LATENCY, EG_DROP_LATENCY, ERR_INDEX, ERR_SATURATION, E_LATENCY, ID_WORD, IN_DROP_LATENCY,
+    I_LATENCY, POLICY_SATURATE, PRESETS,
 };
+
+/// Edges from an egress event to its counter stage (a capture by the engine), to its E bits
+/// (Stop-Max, XON) and to D.
+const C: usize = COUNT_LATENCY as usize;
+const E: usize = E_LATENCY as usize;
+const D: usize = D_LATENCY as usize;
+/// A calibration with m flags sets E at edge n + CAL + max(m, 1) for the enqueue of edge n:
+/// captured at n + C, summed at n + C + 1, one flag per edge, then the E stage.
+const CAL: usize = C + 2;
 
 // ---------------------------------------------------------------------------------------------
 // Configurations and stimulus helpers.
@@ -136,15 +148,25 @@ impl Bench {
         o
     }
 
-    /// Steps `i` then one idle edge; returns the outputs of the idle edge (the results of `i`).
+    /// Steps `i` then idle edges until D has followed it; returns the results of `i`: each
+    /// output of the edge of its latency (`eg_drop`, `in_drop`; the E messages).
     fn apply(&mut self, i: CapfcIn) -> CapfcOut {
-        let first = self.step(i);
-        assert_eq!(
-            (first.eset_valid, first.eclr_valid),
-            (0, 0),
-            "nothing of this edge's events shows before the next edge"
-        );
-        self.step(idle())
+        let n = self.edge();
+        self.step(i);
+        self.idle(D);
+        for k in n..n + E {
+            assert_eq!(
+                (self.log[k].eset_valid, self.log[k].eclr_valid),
+                (0, 0),
+                "no E message before the E stage (edge n + {})",
+                k - n
+            );
+        }
+        CapfcOut {
+            eg_drop: self.log[n + EG_DROP_LATENCY as usize].eg_drop,
+            in_drop: self.log[n + IN_DROP_LATENCY as usize].in_drop,
+            ..self.log[n + E]
+        }
     }
 
     /// Steps an ingress event `i` then idle edges up to the I latency; returns the
@@ -203,7 +225,7 @@ impl Bench {
                 self.step(enq(o, p, input, 1));
             }
         }
-        self.step(idle());
+        self.idle(D);
         for &(input, k) in counts {
             assert_eq!(self.m.counter(o as usize, p as usize, input as usize), k);
         }
@@ -482,8 +504,8 @@ fn capfc_c10_stop_max_trace() {
             );
             assert_eq!(
                 b.esets(n),
-                vec![(n + 1, 0, P, 0b010)],
-                "E[1] set, shown the edge after the arrival"
+                vec![(n + E, 0, P, 0b010)],
+                "E[1] set, shown at the E latency after the arrival"
             );
             assert_eq!(b.m.e_bits(o, p), 0b010);
         }
@@ -499,7 +521,7 @@ fn capfc_c10_stop_max_trace() {
             assert_eq!(b.esets(n), vec![], "C[2] = {c2} <= C[1] = 4");
             assert_eq!(b.m.e_bits(o, p), 0b010);
         } else {
-            assert_eq!(b.esets(n), vec![(n + 1, 0, P, 0b100)], "C[2] = 5 > 4");
+            assert_eq!(b.esets(n), vec![(n + E, 0, P, 0b100)], "C[2] = 5 > 4");
             assert_eq!(b.m.e_bits(o, p), 0b110);
         }
     }
@@ -559,13 +581,13 @@ fn capfc_stop_max_tie_goes_to_lowest_index_and_diagonal_is_not_counted() {
         0,
         "input = egress port is not counted"
     );
-    assert_eq!(b.esets(n), vec![(n + 1, 2, 0, 0b0010)]);
+    assert_eq!(b.esets(n), vec![(n + E, 2, 0, 0b0010)]);
     assert_eq!(b.m.e_bits(2, 0), 0b0010);
     // A tie that the lower index wins while the higher one is not yet flagged: C[0] = 1 joins
     // {1: 1, 3: 1}; the argmax is 0.
     let n = b.edge();
     b.apply(enq(2, 0, 0, 10));
-    assert_eq!(b.esets(n), vec![(n + 1, 2, 0, 0b0001)]);
+    assert_eq!(b.esets(n), vec![(n + E, 2, 0, 0b0001)]);
     assert_eq!(b.m.e_bits(2, 0), 0b0011);
     assert!(!b.m.is_d(2, 0), "E[o][p][o] never exists");
     assert!(!b.m.is_d(3, 0));
@@ -588,7 +610,7 @@ fn capfc_stop_max_never_flags_zero_counters() {
     // One arrival from 3: C[3] = 1 is the only nonzero counter, and is flagged.
     let n = b.edge();
     b.apply(enq(1, 0, 3, 10));
-    assert_eq!(b.esets(n), vec![(n + 1, 1, 0, 0b1000)]);
+    assert_eq!(b.esets(n), vec![(n + E, 1, 0, 0b1000)]);
     assert_eq!(b.m.e_bits(1, 0), 0b1000);
 }
 
@@ -647,19 +669,18 @@ fn c8_run(cut: (u64, u64)) -> (Bench, usize) {
     (b, n)
 }
 
-/// Checks that E of (0, 0) becomes `mask` at edge n + 2 + max(m, 1), m = flagged counters,
-/// with the engine busy from edge n + 1 until then.
+/// Checks that E of (0, 0) becomes `mask` at edge n + CAL + max(m, 1), m = flagged counters,
+/// with the engine busy from the capture at edge n + C until its last flag, the edge before.
 fn check_calibration(cut: (u64, u64), mask: u64) {
     let m = mask.count_ones() as usize;
     let mut b = c8_bench(cut);
     let n = b.edge();
     let t = b.to_xoff(0, 0, 1);
     b.step(t);
-    assert!(!b.m.calibrating(), "the arrival acts at the next edge");
-    let done = n + 2 + m.max(1);
-    for k in n + 1..done + 4 {
+    let done = n + CAL + m.max(1);
+    for k in n + 1..done + D + 2 {
         b.step(idle());
-        let busy = k < done;
+        let busy = (n + C..done - 1).contains(&k);
         assert_eq!(b.m.calibrating(), busy, "CUT {cut:?}: edge n + {}", k - n);
         assert_eq!(
             b.m.csr(reg::STATUS) >> 1 & 1,
@@ -669,22 +690,23 @@ fn check_calibration(cut: (u64, u64), mask: u64) {
         );
         let e = if k < done { 0 } else { mask };
         assert_eq!(b.m.e_bits(0, 0), e, "CUT {cut:?}: E at edge n + {}", k - n);
+        for i in 1..5usize {
+            let d = k > done && mask >> i & 1 == 1;
+            assert_eq!(b.m.is_d(i, 0), d, "D of ingress {i} at edge n + {}", k - n);
+        }
     }
     assert_eq!(
         b.esets(n),
         vec![(done, 0, 0, mask)],
-        "CUT {cut:?}: one eset, at edge n + 2 + {m}"
+        "CUT {cut:?}: one eset, at edge n + CAL + {m}"
     );
-    for i in 1..5usize {
-        assert_eq!(b.m.is_d(i, 0), mask >> i & 1 == 1, "D of ingress {i}");
-    }
 }
 
 #[test]
 fn capfc_c8_stop_calibrate_boundary_flags_exactly_a_and_b() {
     // cum = 50 + 30 = 80 = 0.8 x 100: ">=" stops at {A, B} (">" would add C).
     let (b, n) = c8_run((4, 5));
-    assert_eq!(b.esets(n), vec![(n + 4, 0, 0, 0b00110)]);
+    assert_eq!(b.esets(n), vec![(n + CAL + 2, 0, 0, 0b00110)]);
     assert_eq!(b.m.e_bits(0, 0), 0b00110);
     check_calibration((4, 5), 0b00110);
 }
@@ -708,13 +730,15 @@ fn capfc_stop_calibrate_with_all_counters_zero_runs_one_empty_edge() {
     b.apply(enq(2, 1, 2, 2000));
     let n = b.edge();
     b.step(enq(2, 1, 2, 1000));
-    // Capture at n + 1, sum at n + 2, one empty edge at n + 3 = n + 2 + max(0, 1).
+    // Capture at n + C, sum at n + C + 1, one empty edge at n + C + 2 = n + CAL - 1 + max(0, 1).
     let mut busy = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..C + 4 {
         b.step(idle());
         busy.push(b.m.calibrating());
     }
-    assert_eq!(busy, vec![true, true, false, false, false]);
+    let mut expected = vec![false; C - 1];
+    expected.extend([true, true, false, false, false]);
+    assert_eq!(busy, expected);
     assert_eq!(b.esets(n), vec![]);
     assert_eq!(b.m.e_bits(2, 1), 0);
 }
@@ -735,8 +759,8 @@ fn capfc_c9_cut_one_flags_every_nonzero_contributor() {
     b.idle(10);
     assert_eq!(b.m.counter(0, 1, 4), 7);
     assert_eq!(b.m.counter(0, 1, 3), 0);
-    // Three selections (4, then 1, then 2): E at n + 2 + 3.
-    assert_eq!(b.esets(n), vec![(n + 5, 0, 1, 0b10110)]);
+    // Three selections (4, then 1, then 2): E at n + CAL + 3.
+    assert_eq!(b.esets(n), vec![(n + CAL + 3, 0, 1, 0b10110)]);
     assert_eq!(
         b.m.e_bits(0, 1),
         0b10110,
@@ -759,7 +783,7 @@ fn capfc_stop_calibrate_ties_go_to_lowest_index() {
     b.step(t);
     b.idle(8);
     // S = 15, CUT 1/3: the first selection (5) reaches 5 >= 15/3; the tie goes to input 2.
-    assert_eq!(b.esets(n), vec![(n + 3, 1, 0, 0b00100)]);
+    assert_eq!(b.esets(n), vec![(n + CAL + 1, 1, 0, 0b00100)]);
 }
 
 #[test]
@@ -806,9 +830,9 @@ fn capfc_warn_equal_xon_dequeue_to_warn_resets_counters_and_clears_e_on_one_edge
         (1, 0, 0, 0b010)
     );
     assert_eq!(
-        (b.log[n].eclr_valid, b.log[n + 1].eclr_valid),
+        (b.log[n + E - 1].eclr_valid, b.log[n + E].eclr_valid),
         (0, 1),
-        "eclr shown on the edge after the dequeue"
+        "eclr shown at the E latency after the dequeue"
     );
     assert_eq!((b.m.counter(0, 0, 1), b.m.counter(0, 0, 2)), (0, 0));
     assert_eq!(b.m.e_bits(0, 0), 0);
@@ -1144,34 +1168,37 @@ fn two_queues(warn: u64) -> Bench {
 fn capfc_request_during_calibration_waits_for_an_edge_without_egress_enqueue() {
     let mut b = two_queues(2000);
     let n = b.edge();
-    let ta = b.to_xoff(1, 0, 0); // {0: 4, 3: 1}: m = 2, E at n + 4
+    let ta = b.to_xoff(1, 0, 0); // {0: 4, 3: 1}: m = 2, E at n + CAL + 2
     b.step(ta);
-    let tb = b.to_xoff(2, 0, 4); // {4: 3}, acts at n + 2 while the engine is busy
+    let tb = b.to_xoff(2, 0, 4); // {4: 3}, requests at n + 1 + C while the engine is busy
     b.step(tb);
     // Keep the egress enqueue bus busy (queue (3, 1), below WARN) through n + 10.
     for _ in n + 2..=n + 10 {
         b.step(enq(3, 1, 0, 1));
-        if b.edge() > n + 4 {
+        if b.edge() > n + CAL + 1 {
             assert!(
                 !b.m.calibrating(),
                 "the read port is taken by the enqueue bus"
             );
         }
     }
-    assert_eq!(b.esets(n), vec![(n + 4, 1, 0, 0b01001)]);
+    assert_eq!(b.esets(n), vec![(n + CAL + 2, 1, 0, 0b01001)]);
     assert_eq!(b.m.e_bits(2, 0), 0, "(2, 0) waits");
     assert_eq!(b.m.csr(reg::STATUS) >> 1 & 1, 0);
-    // Edge n + 11 leaves the bus idle: the pending read, capture at n + 12, E at n + 14.
+    // Edge k = n + 11 leaves the bus idle; on edge k + 1 the occupancy stage holds no enqueue,
+    // so the pending read is issued: capture at k + C, sum, one flag, the E stage.
     let k = b.edge();
     assert_eq!(k, n + 11);
+    for _ in 0..C {
+        b.step(idle());
+        assert!(!b.m.calibrating());
+    }
     b.step(idle());
-    assert!(!b.m.calibrating());
-    b.step(idle());
-    assert!(b.m.calibrating(), "started at k + 1");
+    assert!(b.m.calibrating(), "started at k + C");
     b.idle(5);
     assert_eq!(
         b.esets(n),
-        vec![(n + 4, 1, 0, 0b01001), (k + 3, 2, 0, 0b10000)]
+        vec![(n + CAL + 2, 1, 0, 0b01001), (k + C + 3, 2, 0, 0b10000)]
     );
     assert!(!b.m.calibrating());
 }
@@ -1185,15 +1212,16 @@ fn capfc_pending_request_is_served_once_the_engine_is_idle() {
     b.step(ta);
     let tb = b.to_xoff(2, 0, 4);
     b.step(tb);
-    b.idle(12);
+    b.idle(14);
     let es = b.esets(n);
     assert_eq!(es.len(), 2, "{es:?}");
-    assert_eq!(es[0], (n + 4, 1, 0, 0b01001));
-    // The pending read issued at n + 3 finds the engine busy at n + 4; the one issued at n + 4
-    // starts it at n + 5: sum at n + 6, E at n + 7.
+    let done = n + CAL + 2;
+    assert_eq!(es[0], (done, 1, 0, 0b01001));
+    // The engine's last flag is at done - 1; the pending read issued then starts it at done:
+    // sum at done + 1, one flag at done + 2, E at done + 3.
     assert_eq!(
         es[1],
-        (n + 7, 2, 0, 0b10000),
+        (done + 3, 2, 0, 0b10000),
         "served after the engine finished"
     );
     assert_eq!(b.m.e_bits(2, 0), 0b10000);
@@ -1204,8 +1232,8 @@ fn capfc_xon_of_running_calibration_cancels_its_result() {
     let mut b = two_queues(2000);
     let n = b.edge();
     let ta = b.to_xoff(1, 0, 0);
-    b.step(ta); // capture at n + 1
-    b.step(deq(1, 0, 1000)); // 2000 <= XON at n + 2, before the result at n + 4
+    b.step(ta); // capture at n + C
+    b.step(deq(1, 0, 1000)); // 2000 <= XON at n + 1 + C, before the result at n + CAL + 2
     b.idle(12);
     assert_eq!(b.esets(n), vec![], "result dropped");
     assert_eq!(b.m.e_bits(1, 0), 0);
@@ -1218,7 +1246,7 @@ fn capfc_xon_of_running_calibration_cancels_its_result() {
     b.step(ta);
     b.step(deq(1, 0, 1));
     b.idle(12);
-    assert_eq!(b.esets(n), vec![(n + 4, 1, 0, 0b01001)]);
+    assert_eq!(b.esets(n), vec![(n + CAL + 2, 1, 0, 0b01001)]);
 }
 
 #[test]
@@ -1228,9 +1256,9 @@ fn capfc_warn_reset_of_running_calibration_cancels_its_result() {
     let mut b = two_queues(2500);
     let n = b.edge();
     let ta = b.to_xoff(1, 0, 0);
-    b.step(ta); // capture at n + 1
+    b.step(ta); // capture at n + C
     let to_warn = b.m.csr(reg::EG_XOFF) - 2500; // ta acts at the next edge
-    b.step(deq(1, 0, to_warn)); // B = 2500 = WARN at n + 2, before the result at n + 4
+    b.step(deq(1, 0, to_warn)); // B = 2500 = WARN at n + 1 + C, before the result at n + CAL + 2
     b.idle(12);
     assert_eq!(b.esets(n), vec![], "result dropped");
     assert_eq!(b.m.e_bits(1, 0), 0);
@@ -1254,7 +1282,7 @@ fn capfc_xon_above_warn_by_csr_still_drops_a_pending_request() {
     b.idle(20);
     assert_eq!(
         b.esets(n),
-        vec![(n + 4, 1, 0, 0b01001)],
+        vec![(n + CAL + 2, 1, 0, 0b01001)],
         "no second calibration"
     );
     assert_eq!(b.m.e_bits(2, 0), 0);
@@ -1271,9 +1299,11 @@ fn capfc_warn_reset_drops_a_pending_request() {
     b.step(ta);
     let tb = b.to_xoff(2, 0, 4);
     b.step(tb);
-    b.step(deq(2, 0, 500)); // (2, 0) back to 2500 = WARN at n + 3, engine still on (1, 0)
-                            // New arrivals above WARN are counted again (C[3] = 3): a request that survived the reset
-                            // would flag input 3 once served.
+    // (2, 0) back to 2500 = WARN in the counter stage at n + 2 + C, after its request went
+    // pending and while the engine is still on (1, 0).
+    b.step(deq(2, 0, 500));
+    // New arrivals above WARN are counted again (C[3] = 3): a request that survived the reset
+    // would flag input 3 once served.
     for _ in 0..3 {
         b.step(enq(2, 0, 3, 1));
     }
@@ -1283,7 +1313,7 @@ fn capfc_warn_reset_drops_a_pending_request() {
     }
     assert_eq!(
         b.esets(n),
-        vec![(n + 4, 1, 0, 0b01001)],
+        vec![(n + CAL + 2, 1, 0, 0b01001)],
         "no second calibration"
     );
     assert_eq!((b.m.counter(2, 0, 4), b.m.counter(2, 0, 3)), (0, 3));
@@ -1308,10 +1338,13 @@ fn capfc_cut_written_during_a_calibration_applies_to_the_next_one() {
     let mut b = two_queues(2000);
     let n = b.edge();
     let ta = b.to_xoff(1, 0, 0);
-    b.step(ta); // capture at n + 1
-    b.write(reg::CUT, 1 | 2 << 8);
+    b.step(ta);
+    b.idle(C - 1);
+    assert!(!b.m.calibrating());
+    b.write(reg::CUT, 1 | 2 << 8); // capture at n + C, with the CUT before this write
+    assert!(b.m.calibrating());
     b.idle(10);
-    assert_eq!(b.esets(n), vec![(n + 4, 1, 0, 0b01001)]);
+    assert_eq!(b.esets(n), vec![(n + CAL + 2, 1, 0, 0b01001)]);
     // The next calibration uses 1/2: after draining (1, 0), the same counts flag input 0
     // alone.
     b.step(deq(1, 0, b.m.egress_occupancy(1, 0)));
@@ -1321,7 +1354,7 @@ fn capfc_cut_written_during_a_calibration_applies_to_the_next_one() {
     let ta = b.to_xoff(1, 0, 0);
     b.step(ta);
     b.idle(10);
-    assert_eq!(b.esets(n), vec![(n + 3, 1, 0, 0b00001)]);
+    assert_eq!(b.esets(n), vec![(n + CAL + 1, 1, 0, 0b00001)]);
 }
 
 #[test]
@@ -1330,8 +1363,10 @@ fn capfc_calibration_result_stands_only_under_stop_calibrate() {
     let n = b.edge();
     let ta = b.to_xoff(1, 0, 0);
     b.step(ta);
-    // Switch to PFC-only while the engine runs.
+    b.idle(C - 1);
+    // Switch to PFC-only on the capture's edge: the engine runs under the old policy.
     b.write(reg::POLICY, 0);
+    assert!(b.m.calibrating());
     b.idle(10);
     assert_eq!(b.esets(n), vec![]);
     assert_eq!(b.m.e_bits(1, 0), 0);
@@ -1354,7 +1389,10 @@ fn capfc_inspect_counter_snapshot_waits_for_an_edge_without_egress_enqueue() {
     b.step(enq(1, 1, 2, 10));
     assert_eq!(b.m.csr(reg::STATUS) & 1, 1, "the bus is still busy");
     assert_eq!(b.read(reg::STATUS) & 1, 1, "and software sees it busy");
-    // That read was an edge without an egress enqueue: the snapshot shows at the next edge.
+    // That read was an edge without an egress enqueue: the occupancy stage holds none on the
+    // next edge, whose read port takes the snapshot; it shows one edge later.
+    b.step(idle());
+    assert_eq!(b.m.csr(reg::STATUS) & 1, 1, "reading");
     b.step(idle());
     assert_eq!(b.m.csr(reg::STATUS) & 1, 0, "done");
     assert_eq!(
@@ -1525,8 +1563,9 @@ fn capfc_long_random_run_fpga_exercises_the_block() {
 /// Algorithm 1 and the ingress block re-implemented from §2.3-§2.4 and §2.10 (dequeue before
 /// enqueue, counters halve or saturate), with the model's edge timing: the events given to
 /// `step` at edge n are applied here at edge n + 1; their `in_drop` and ingress underflow show
-/// at edge n + `IN_DROP_LATENCY`, their I bits at edge n + `I_LATENCY`. E bits are modelled
-/// only under Stop-Max.
+/// at edge n + `IN_DROP_LATENCY`, their I bits at edge n + `I_LATENCY`, a counter saturation
+/// at n + `COUNT_LATENCY`. The counters and E bits are compared with the model's at their
+/// stages' latencies (`reference_run`). E bits are modelled only under Stop-Max.
 struct Reference {
     c: CapfcConfig,
     in_b: Vec<u64>,
@@ -1541,6 +1580,8 @@ struct Reference {
     cnt: Vec<Vec<u64>>,
     e: Vec<u64>,
     err: u64,
+    /// Each application's saturation flag, until `COUNT_LATENCY - 1` later.
+    sat_pending: VecDeque<u64>,
 }
 
 impl Reference {
@@ -1557,6 +1598,7 @@ impl Reference {
             cnt: vec![vec![0; c.ports as usize]; keys],
             e: vec![0; keys],
             err: 0,
+            sat_pending: vec![0; C - 1].into(),
         }
     }
 
@@ -1569,7 +1611,7 @@ impl Reference {
     /// in_drop of an earlier application, see `in_pending`).
     fn apply(&mut self, x: &CapfcIn) -> (u64, u64) {
         let c = self.c.clone();
-        let (mut in_drop, mut eg_drop, mut in_underflow) = (0, 0, false);
+        let (mut in_drop, mut eg_drop, mut in_underflow, mut sat) = (0, 0, false, 0);
         self.i_history.push_back(self.i_decided.clone());
         self.i_bit = self.i_history.pop_front().expect("one pushed");
         // Ingress: dequeue, then enqueue.
@@ -1632,7 +1674,7 @@ impl Reference {
                             let top = (1u64 << c.counter_bits) - 1;
                             let row = &mut self.cnt[k];
                             if row[i] == top {
-                                self.err |= ERR_SATURATION;
+                                sat = ERR_SATURATION;
                                 if c.saturation == Saturation::Halve {
                                     row.iter_mut().for_each(|v| *v /= 2);
                                     row[i] += 1;
@@ -1661,6 +1703,8 @@ impl Reference {
         self.in_pending.push_back((in_drop, in_underflow));
         let (in_drop, in_underflow) = self.in_pending.pop_front().expect("one pushed");
         self.err |= u64::from(in_underflow);
+        self.sat_pending.push_back(sat);
+        self.err |= self.sat_pending.pop_front().expect("one pushed");
         (in_drop, eg_drop)
     }
 }
@@ -1680,6 +1724,10 @@ fn reference_run(c: &CapfcConfig, seed: u64, cycles: usize) {
     let mut owed = vec![0u64; ports];
     let mut owed_since = vec![0usize; ports];
     let (mut esets, mut eclrs, mut frames, mut e_seen) = (0, 0, 0, 0);
+    // The reference's (counters, E, egress occupancy) after each application, newest last: the
+    // model's counters are the reference's C - 1 applications ago, its E bits E - 1 ago.
+    type Snapshot = (Vec<Vec<u64>>, Vec<u64>, Vec<u64>);
+    let mut history: VecDeque<Snapshot> = VecDeque::new();
     for n in 0..cycles {
         let mut x = w.next_input();
         x.csr_we = 0;
@@ -1689,6 +1737,13 @@ fn reference_run(c: &CapfcConfig, seed: u64, cycles: usize) {
         let out = m.step(&x);
         let (in_drop, eg_drop) = r.apply(&prev);
         prev = x;
+        history.push_back((r.cnt.clone(), r.e.clone(), r.eg_b.clone()));
+        if history.len() > E {
+            history.pop_front();
+        }
+        let ago = |k: usize| &history[history.len().saturating_sub(k + 1)];
+        let (r_cnt, _, _) = ago(C - 1);
+        let (r_cnt_e, r_e, r_eg_b_e) = ago(E - 1);
         let ctx = format!("seed {seed} edge {n}");
         assert_eq!(
             (out.in_drop, out.eg_drop),
@@ -1766,33 +1821,34 @@ fn reference_run(c: &CapfcConfig, seed: u64, cycles: usize) {
                     "{ctx}: B_in({o}, {q})"
                 );
                 assert_eq!(m.is_i(o, q), r.i_bit[k], "{ctx}: I({o}, {q})");
-                for i in 0..ports {
-                    assert_eq!(m.counter(o, q, i), r.cnt[k][i], "{ctx}: C[{o}][{q}][{i}]");
+                for (i, &count) in r_cnt[k].iter().enumerate() {
+                    assert_eq!(m.counter(o, q, i), count, "{ctx}: C[{o}][{q}][{i}]");
                 }
                 if stop_max {
-                    assert_eq!(e, r.e[k], "{ctx}: E({o}, {q})");
+                    assert_eq!(e, r_e[k], "{ctx}: E({o}, {q})");
                 }
                 // E: never on the diagonal, only above XON, only on counted inputs
-                // (no halving at 16 bits).
+                // (no halving at 16 bits), each as of the events the E stage has seen.
                 assert_eq!(e >> o & 1, 0, "{ctx}: diagonal E");
-                if r.eg_b[k] <= c.eg_xon {
+                if r_eg_b_e[k] <= c.eg_xon {
                     assert_eq!(e, 0, "{ctx}: E at or below XON");
                 }
                 if c.counter_bits == 16 {
-                    for i in 0..ports {
+                    for (i, &count) in r_cnt_e[k].iter().enumerate() {
                         if e >> i & 1 == 1 {
-                            assert!(r.cnt[k][i] > 0, "{ctx}: E({o}, {q}) bit {i}, C = 0");
+                            assert!(count > 0, "{ctx}: E({o}, {q}) bit {i}, C = 0");
                         }
                     }
                 }
                 e_seen += u64::from(e != 0);
             }
         }
-        // D = I or any E (over o != i), and the frames it owes.
+        // D = I or any E (over o != i), with the E bits as they were before this edge (the D
+        // stage follows the E stage by one edge), and the frames it owes.
         for i in 0..ports {
             for q in 0..prios {
                 let k = i * prios + q;
-                let any_e = (0..ports).any(|o| o != i && m.e_bits(o, q) >> i & 1 == 1);
+                let any_e = (0..ports).any(|o| o != i && e_before[o * prios + q] >> i & 1 == 1);
                 let d = r.i_bit[k] || any_e;
                 assert_eq!(m.is_d(i, q), d, "{ctx}: D({i}, {q})");
                 if d != d_prev[k] {

@@ -13,11 +13,14 @@
 // Probes: a wire marked `// probe: <path>` is connected by the flow, after `flatten`, to the
 // internal net <path> of the design under test (rust-hdl's names in the core).
 //
-// Cycle conventions (docs/blocks/capfc.md): events sampled at edge n are applied in cycle n
-// (the egress occupancy stage `egress.e_*` / `egress.d_*` holds them) and their effects are in
-// the registers after edge n + 1: occupancy, counters, E bits and their count, and the
-// registered outputs (eset_*, eclr_*, frames). Keys are {port, priority} (SC_NB priority bits); E row k holds
-// one bit per ingress port (the E bit of egress key k and that input).
+// Cycle conventions (docs/blocks/capfc.md, "Pipeline"): events sampled at edge n are in the
+// egress occupancy stage in cycle n (`egress.e_*` / `egress.d_*`), the occupancy after edge
+// n + 1; the counter stage in cycle n + 1, the counters after edge n + 2; the E stage in cycle
+// n + 2, the E bits and their messages (eset_*, eclr_*) after edge n + 3; the D stage in cycle
+// n + 3, the count of E bits per ingress key and D after edge n + 4. Ghost state kept from the
+// bus events is the spec's view after edge n + 1; the properties compare each stage with the
+// ghost as many edges back as the stage is late. Keys are {port, priority} (SC_NB priority
+// bits); E row k holds one bit per ingress port (the E bit of egress key k and that input).
 //
 // Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` compare
 // the design with ghost state that is not tied to its RAMs (counters, snapshot, latency), so
@@ -94,7 +97,15 @@ module capfc_props (
     (* keep *) wire [K*PP-1:0] e_rows;       // probe: dut.core.decision.e_rows.rows
     (* keep *) wire [KB-1:0] e_rows_key0;    // probe: dut.core.decision.e_rows.key0
     (* keep *) wire [KB-1:0] e_rows_key1;    // probe: dut.core.decision.e_rows.key1
-    (* keep *) wire [KB-1:0] e_rows_key2;    // probe: dut.core.decision.e_rows.key2
+    // The E stage's operands: the counter stage's requests, registered.
+    (* keep *) wire r_clear_valid;           // probe: dut.core.decision.r_clear_valid$q
+    (* keep *) wire [KB-1:0] r_clear_key;    // probe: dut.core.decision.r_clear_key$q
+    (* keep *) wire r_set_valid;             // probe: dut.core.decision.r_set_valid$q
+    (* keep *) wire [KB-1:0] r_set_key;      // probe: dut.core.decision.r_set_key$q
+    // The counter stage's operands: the occupancy stage's tests, registered.
+    (* keep *) wire t_xoff;                  // probe: dut.core.counters.t_xoff$q
+    (* keep *) wire t_xon;                   // probe: dut.core.counters.t_xon$q
+    (* keep *) wire [KB-1:0] t_deq_key;      // probe: dut.core.counters.t_deq_key$q
     (* keep *) wire [K-1:0] cnt0;            // probe: dut.core.decision.cnt0$q
     (* keep *) wire [K-1:0] cnt1;            // probe: dut.core.decision.cnt1$q
     (* keep *) wire [K-1:0] cnt2;            // probe: dut.core.decision.cnt2$q
@@ -160,10 +171,10 @@ module capfc_props (
 
     // The previous cycle's values (yosys allows $past only in clocked blocks).
     reg past_valid = 1'b0;
-    reg prev_rst, prev_csr_we, prev_cal_result;
+    reg prev_rst, prev_csr_we;
     reg [5:0] prev_csr_addr;
     reg [31:0] prev_csr_wdata;
-    reg [1:0] prev_policy;
+    reg [1:0] prev_policy, policy_2;   // the policy one and two cycles ago
     reg [2:0] prev_r_policy;
     reg [15:0] prev_r_cut;
     reg [K*PP-1:0] prev_e_rows;
@@ -175,17 +186,18 @@ module capfc_props (
         prev_csr_addr <= csr_addr;
         prev_csr_wdata <= csr_wdata;
         prev_policy <= policy;
+        policy_2 <= prev_policy;
         prev_r_policy <= r_policy;
         prev_r_cut <= r_cut;
-        prev_cal_result <= cal_result;
         prev_e_rows <= e_rows;
         prev_d <= spec_d;
     end
     wire past_ok = past_valid && !prev_rst;
 
     // ---------------------------------------------------------------- D = I or some E
-    // Per ingress key (i, p): the E bits of column i over the egress rows (o, p), their count,
-    // and D as the spec defines it.
+    // Per ingress key (i, p): the E bits of column i over the egress rows (o, p) now and one
+    // edge ago, and D as the spec defines it with the E bits one edge ago (the D stage follows
+    // the E stage).
     wire [K-1:0] count_ok;
     genvar k;
     generate
@@ -193,32 +205,39 @@ module capfc_props (
             localparam IN = k >> NB;   // ingress port of key k
             localparam PR = k % G;     // its priority
             integer o;
-            reg [7:0] ones;
+            reg [7:0] ones, ones_prev;
             always @(*) begin
                 ones = 8'd0;
+                ones_prev = 8'd0;
                 for (o = 0; o < PP; o = o + 1) begin
                     ones = ones + e_rows[((o << NB) | PR) * PP + IN];
+                    ones_prev = ones_prev + prev_e_rows[((o << NB) | PR) * PP + IN];
                 end
             end
-            assign count_ok[k] = {cnt5[k], cnt4[k], cnt3[k], cnt2[k], cnt1[k], cnt0[k]}
-                                 == ones[5:0];
-            always @(*) spec_d[k] = i_bits[k] | (ones != 8'd0);
+            // The E messages of the last edge, not yet counted.
+            wire set_in = eset_valid && eset_prio == PR && eset_mask[IN];
+            wire clr_in = eclr_valid && eclr_prio == PR && eclr_mask[IN];
+            assign count_ok[k] = {2'b00, cnt5[k], cnt4[k], cnt3[k], cnt2[k], cnt1[k], cnt0[k]}
+                                 + {7'd0, set_in} == ones + {7'd0, clr_in};
+            always @(*) spec_d[k] = i_bits[k] | (ones_prev != 8'd0);
         end
     endgenerate
 
-    // a_e_count_is_column: the kept count of set E bits per (i, p) equals the E bits of
-    // column i over every egress (o, p) (the incremental bookkeeping never drifts).
+    // a_e_count_is_column: the kept count of set E bits per (i, p), plus the bits the last
+    // edge's E messages set and minus those they cleared (the D stage counts them on the next
+    // edge), equals the E bits of column i over every egress (o, p): the incremental
+    // bookkeeping never drifts.
     always @(*) if (!rst) a_e_count_is_column: assert (count_ok == {K{1'b1}});
 
-    // a_e_row_keys_track: the E rows' read-key registers hold the keys the core registered on
-    // the same edge (the dequeue key, Stop-Max's key, the engine's key), so every row the core
-    // reads is the row it names. True after any edge by construction; stated so that
+    // a_e_row_keys_track: the E rows' read-key registers hold the keys of the requests the
+    // E stage registered on the same edge (the clear's and the set's), so every row the E
+    // stage reads is the row it names. True after any edge by construction; stated so that
     // k-induction does not start from states where they differ.
-    always @(*) if (past_valid) a_e_row_keys_track: assert (e_rows_key0 == d_key
-                                                             && e_rows_key1 == c_key
-                                                             && e_rows_key2 == cal_key);
-    // a_d_is_i_or_e: the D that drives the frame generator is I or some E, for every (i, p).
-    always @(*) if (!rst) begin
+    always @(*) if (past_valid) a_e_row_keys_track: assert (e_rows_key0 == r_clear_key
+                                                             && e_rows_key1 == r_set_key);
+    // a_d_is_i_or_e: the D that drives the frame generator is I or some E (of the edge before),
+    // for every (i, p).
+    always @(*) if (past_ok) begin
 `ifdef SC_MUTANT
         // The mutant claims D is I alone: must FAIL once an E bit is set.
         a_d_is_i_or_e: assert (d_bits == i_bits);
@@ -237,12 +256,23 @@ module capfc_props (
 
     // ---------------------------------------------------------------- E only after XOFF
     // Ghost per egress key: an accepted enqueue took B to >= XOFF since the last dequeue that
-    // took B to <= XON (the dequeue acts first in a cycle, so a same-cycle XOFF wins).
+    // took B to <= XON (the dequeue acts first in a cycle, so a same-cycle XOFF wins); and its
+    // value one and two edges before, the view of the counter stage and of the E stage.
     reg [K-1:0] reached = {K{1'b0}};
+    reg [K-1:0] reached_1 = {K{1'b0}};
+    reg [K-1:0] reached_2 = {K{1'b0}};
     wire [K-1:0] one_k = {{(K - 1){1'b0}}, 1'b1};
     wire [K-1:0] xoff_now = xoff_hit ? one_k << e_key : {K{1'b0}};
     wire [K-1:0] xon_now = xon_clear ? one_k << d_key : {K{1'b0}};
-    always @(posedge clk) reached <= rst ? {K{1'b0}} : (reached & ~xon_now) | xoff_now;
+    always @(posedge clk) begin
+        reached <= rst ? {K{1'b0}} : (reached & ~xon_now) | xoff_now;
+        reached_1 <= rst ? {K{1'b0}} : reached;
+        reached_2 <= rst ? {K{1'b0}} : reached_1;
+    end
+    // The keys an XON is still on its way to: in the counter stage's tests, in the E stage's
+    // clear request.
+    wire [K-1:0] xon_tested = t_xon ? one_k << t_deq_key : {K{1'b0}};
+    wire [K-1:0] xon_requested = r_clear_valid ? one_k << r_clear_key : {K{1'b0}};
     wire [K-1:0] row_set;
     generate
         for (k = 0; k < K; k = k + 1) begin : rows
@@ -251,13 +281,20 @@ module capfc_props (
     endgenerate
     always @(*) if (!rst) begin
         // a_e_only_after_xoff: an egress (o, p) has E bits only while its B reached XOFF since
-        // its last XON.
-        a_e_only_after_xoff: assert ((row_set & ~reached) == {K{1'b0}});
-        // a_pending_only_after_xoff / a_calibration_only_after_xoff: the same for a waiting
-        // calibration request and for a running calibration whose result still stands (what
-        // makes the first property inductive).
-        a_pending_only_after_xoff: assert ((pending & ~reached) == {K{1'b0}});
-        if (cal_busy && !cal_cancel) a_calibration_only_after_xoff: assert (reached[cal_key]);
+        // its last XON, as of the events the E stage has seen.
+        a_e_only_after_xoff: assert ((row_set & ~reached_2) == {K{1'b0}});
+        // a_pending_only_after_xoff / a_calibration_only_after_xoff / a_set_only_after_xoff:
+        // the same for a waiting calibration request, a running calibration whose result still
+        // stands and an E set on its way to the E stage, as of the events the counter stage
+        // has seen (what makes the first property inductive, with the two below).
+        a_pending_only_after_xoff: assert ((pending & ~reached_1) == {K{1'b0}});
+        if (cal_busy && !cal_cancel) a_calibration_only_after_xoff: assert (reached_1[cal_key]);
+        if (r_set_valid) a_set_only_after_xoff: assert (reached_1[r_set_key]);
+        if (t_xoff) a_xoff_test_after_xoff: assert (reached[c_key]);
+        // a_xon_in_flight: a key that left the ghost's view between two edges has its XON on
+        // the way to the stage that is that much later.
+        a_xon_in_flight: assert ((reached_1 & ~reached & ~xon_tested) == {K{1'b0}}
+                                 && (reached_2 & ~reached_1 & ~xon_requested) == {K{1'b0}});
     end
 
     // ---------------------------------------------------------------- counters (ghost)
@@ -374,28 +411,51 @@ module capfc_props (
         end
     endfunction
 
-    // Stop-Max on the watched key: the input it must flag at this enqueue.
-    wire max_trigger = xoff_hit && e_key == watched && policy == STOP_MAX
-                       && ghost_next != {RW{1'b0}};
-    reg sm_check = 1'b0;
-    reg [PB-1:0] sm_input;
+    // The ghost counters one and two edges ago: the counter stage's row after its edge is
+    // `ghost` as it is in its cycle.
+    reg [RW-1:0] ghost_1 = {RW{1'b0}};
+    reg [RW-1:0] ghost_2 = {RW{1'b0}};
     always @(posedge clk) begin
-        sm_check <= !rst && max_trigger;
-        sm_input <= argmax(ghost_next);
+        ghost_1 <= ghost;
+        ghost_2 <= ghost_1;
     end
 
-    // A calibration of the watched key: its row and CUT as the engine captured them.
+    // Stop-Max on the watched key: the input it must flag for this enqueue. The counter stage
+    // decides one cycle later, under the policy of that cycle; the E row holds the result two
+    // edges after that.
+    wire max_trigger = xoff_hit && e_key == watched && ghost_next != {RW{1'b0}};
+    reg sm_trigger = 1'b0;
+    reg [1:0] sm_check = 2'd0;         // a Stop-Max decision one and two edges ago
+    reg [PB-1:0] sm_input, sm_input_1, sm_input_2;
+    always @(posedge clk) begin
+        sm_trigger <= !rst && max_trigger;
+        sm_input <= argmax(ghost_next);
+        sm_check <= rst ? 2'd0 : {sm_check[0], sm_trigger && policy == STOP_MAX};
+        sm_input_1 <= sm_input;
+        sm_input_2 <= sm_input_1;
+    end
+
+    // A calibration of the watched key: its row and CUT as the engine captured them (the
+    // counter stage's row is `ghost` in its cycle), kept for two edges after its result.
     reg snap_watched = 1'b0;
     reg [RW-1:0] snap = {RW{1'b0}};
     reg [15:0] snap_cut = 16'd0;
+    reg [1:0] res_watched = 2'd0;      // a result of the watched key, one and two edges ago
+    reg [RW-1:0] snap_1, snap_2;
+    reg [15:0] snap_cut_1, snap_cut_2;
     always @(posedge clk) begin
         if (rst) begin
             snap_watched <= 1'b0;
         end else if (capture) begin
             snap_watched <= c_key == watched;
-            snap <= ghost_next;
+            snap <= ghost;
             snap_cut <= r_cut;
         end
+        res_watched <= rst ? 2'd0 : {res_watched[0], cal_result && snap_watched};
+        snap_1 <= snap;
+        snap_2 <= snap_1;
+        snap_cut_1 <= snap_cut;
+        snap_cut_2 <= snap_cut_1;
     end
     // Cycles the engine has been busy (saturating).
     reg [7:0] busy_for = 8'd0;
@@ -408,17 +468,17 @@ module capfc_props (
     genvar i;
     generate
         for (i = 0; i < PP; i = i + 1) begin : lanes
-            assign ghost_nonzero[i] = ghost[i * CB +: CB] != {CB{1'b0}};
-            assign snap_nonzero[i] = snap[i * CB +: CB] != {CB{1'b0}};
+            assign ghost_nonzero[i] = ghost_2[i * CB +: CB] != {CB{1'b0}};
+            assign snap_nonzero[i] = snap_2[i * CB +: CB] != {CB{1'b0}};
         end
     endgenerate
-    reg [16*PP-1:0] snap16;            // the snapshot in 16-bit lanes, by input
+    reg [16*PP-1:0] snap16;            // the snapshot of two edges ago in 16-bit lanes, by input
     integer l;
     always @(*) begin
         snap16 = {16*PP{1'b0}};
-        for (l = 0; l < PP; l = l + 1) snap16[l * 16 +: CB] = snap[l * CB +: CB];
+        for (l = 0; l < PP; l = l + 1) snap16[l * 16 +: CB] = snap_2[l * CB +: CB];
     end
-    wire [PP-1:0] snap_flags = algorithm_1(snap16, snap_cut);
+    wire [PP-1:0] snap_flags = algorithm_1(snap16, snap_cut_2);
     wire [PP-1:0] watched_row = e_rows[watched * PP +: PP];
     wire [PP-1:0] prev_watched_row = prev_e_rows[watched * PP +: PP];
     wire eset_watched = eset_valid && eset_key == watched;
@@ -463,29 +523,32 @@ module capfc_props (
         // a_stop_max_flags_a_maximum: after an accepted enqueue at or above XOFF under
         // Stop-Max, the E row of that egress has the bit of its largest counter (lowest input
         // on ties), counted with this very packet.
-        if (sm_check) a_stop_max_flags_a_maximum: assert (watched_row[sm_input]);
+        if (sm_check[1]) a_stop_max_flags_a_maximum: assert (watched_row[sm_input_2]);
+        // The E messages below come from a decision of the counter stage two edges back, under
+        // the policy of that cycle and on the counters `ghost_2` (Stop-Max) or the row the
+        // engine captured (Stop-Calibrate).
         // a_stop_max_sets_only_the_maximum: under Stop-Max an E message sets exactly that bit.
-        if (eset_watched && prev_policy == STOP_MAX)
-            a_stop_max_sets_only_the_maximum: assert (eset_mask == one_pp << argmax(ghost));
+        if (eset_watched && policy_2 == STOP_MAX)
+            a_stop_max_sets_only_the_maximum: assert (eset_mask == one_pp << argmax(ghost_2));
         // a_no_e_for_zero_counter: no E bit is set for an input whose counter was zero when
         // the decision was taken: at the enqueue for Stop-Max, in the captured row for
         // Stop-Calibrate.
-        if (eset_watched && prev_policy == STOP_MAX)
+        if (eset_watched && policy_2 == STOP_MAX)
             a_no_e_for_zero_counter: assert ((eset_mask & ~ghost_nonzero) == {PP{1'b0}});
-        if (eset_watched && prev_policy == STOP_CAL)
-            a_no_e_for_zero_counter_cal: assert (snap_watched
+        if (eset_watched && policy_2 == STOP_CAL)
+            a_no_e_for_zero_counter_cal: assert (res_watched[1]
                                                 && (eset_mask & ~snap_nonzero) == {PP{1'b0}});
         // a_calibration_is_algorithm_1: a calibration result ORs exactly the minimal set of
         // largest counters reaching CUT of the sum, of the counters as they were at the
-        // capture, into the E row.
-        if (prev_cal_result && snap_watched)
+        // capture, into the E row (on the E stage's edge, two edges after the result).
+        if (res_watched[1])
             a_calibration_is_algorithm_1: assert (watched_row == (prev_watched_row | snap_flags));
         // E is only set by these two policies.
-        if (eset_valid) a_no_e_under_pfc_only: assert (prev_policy != PFC_ONLY);
+        if (eset_valid) a_no_e_under_pfc_only: assert (policy_2 != PFC_ONLY);
     end
     // a_calibration_latency: the engine is never busy for more than P cycles (the sum, then
     // at most P - 1 flags): L_cal = 2 + max(m, 1) <= P + 1 edges after the enqueue.
-    always @(*) if (!rst) a_calibration_latency: assert (busy_for < `SC_PORTS);
+    always @(*) if (!rst) a_calibration_latency: assert (busy_for <= `SC_PORTS);
 `endif
 
     // ---------------------------------------------------------------- CSR map

@@ -2,9 +2,10 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block capfc, instance capfc_fpga, top module capfc_fpga_top, config digest fnv1a64:732a1824258e6587
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 1,
-// eg_drop 1, eset_* 3, eclr_* 1, frame_* 2, csr_rdata 0.
-// Stop-Calibrate sets eset_* 2 + max(m, 1) edges after the triggering enqueue (m
-// flagged counters). See docs/blocks/capfc.md.
+// eg_drop 1, eset_* 5, eclr_* 3, frame_* 3, csr_rdata 0.
+// Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,
+// "Pipeline"). Stop-Calibrate sets eset_* 4 + max(m, 1) edges after the triggering
+// enqueue (m flagged counters).
 // Config:
 //   ports = 8
 //   priorities = 2
@@ -164,6 +165,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     localparam  prio_bits = 4'h1;
     localparam  prio_mask = 4'h1;
     localparam  policy_cal = 2'b10;
+    localparam  policy_max = 2'b1;
     localparam  err_in_underflow = 4'h1;
     localparam  err_eg_underflow = 4'h2;
     localparam  err_index = 4'h4;
@@ -255,12 +257,14 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [2:0] counters$policy;
     reg  [31:0] counters$xoff;
     reg  [31:0] counters$warn;
+    reg  [31:0] counters$xon;
     wire  counters$serving;
     wire  [3:0] counters$key;
-    wire  [3:0] counters$key_next;
     wire  [127:0] counters$row;
     wire  [127:0] counters$row_new;
     wire  counters$row_reset;
+    wire  counters$xon_clear;
+    wire  [3:0] counters$clear_key;
     wire  counters$max_set;
     wire  [2:0] counters$max_input;
     wire  counters$cal_trigger;
@@ -283,7 +287,6 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [3:0] calibrate$serve_key;
     wire  calibrate$busy;
     wire  [3:0] calibrate$cal_key;
-    wire  [3:0] calibrate$cal_key_next;
     wire  calibrate$result;
     wire  [7:0] calibrate$flags;
     reg  decision$reset;
@@ -295,11 +298,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  decision$cal_valid;
     reg  [3:0] decision$cal_key;
     reg  [7:0] decision$cal_flags;
+    reg  decision$stop_max;
     reg  [15:0] decision$xoff;
     reg  [15:0] decision$xoff_next;
-    reg  [3:0] decision$next_clear_key;
-    reg  [3:0] decision$next_max_key;
-    reg  [3:0] decision$next_cal_key;
     reg  [3:0] decision$inspect_key;
     reg  decision$inspect_key_ok;
     reg  [31:0] decision$inspect_next;
@@ -342,6 +343,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  o_in_drop$q;
     reg  o_eg_drop$d;
     wire  o_eg_drop$q;
+    reg  [2:0] eg_input$d;
+    wire  [2:0] eg_input$q;
 
     // Local signals
     reg  in_e_ok;
@@ -349,7 +352,6 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  eg_e_ok;
     reg  eg_d_ok;
     reg  [3:0] eg_key_in;
-    reg  xon_now;
     reg  [3:0] eset_key_port;
     reg  [3:0] eclr_key_port;
     reg  [3:0] eset_key_prio;
@@ -436,12 +438,14 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .policy(counters$policy),
         .xoff(counters$xoff),
         .warn(counters$warn),
+        .xon(counters$xon),
         .serving(counters$serving),
         .key(counters$key),
-        .key_next(counters$key_next),
         .row(counters$row),
         .row_new(counters$row_new),
         .row_reset(counters$row_reset),
+        .xon_clear(counters$xon_clear),
+        .clear_key(counters$clear_key),
         .max_set(counters$max_set),
         .max_input(counters$max_input),
         .cal_trigger(counters$cal_trigger),
@@ -467,7 +471,6 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .serve_key(calibrate$serve_key),
         .busy(calibrate$busy),
         .cal_key(calibrate$cal_key),
-        .cal_key_next(calibrate$cal_key_next),
         .result(calibrate$result),
         .flags(calibrate$flags)
     );
@@ -482,11 +485,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .cal_valid(decision$cal_valid),
         .cal_key(decision$cal_key),
         .cal_flags(decision$cal_flags),
+        .stop_max(decision$stop_max),
         .xoff(decision$xoff),
         .xoff_next(decision$xoff_next),
-        .next_clear_key(decision$next_clear_key),
-        .next_max_key(decision$next_max_key),
-        .next_cal_key(decision$next_cal_key),
         .inspect_key(decision$inspect_key),
         .inspect_key_ok(decision$inspect_key_ok),
         .inspect_next(decision$inspect_next),
@@ -548,6 +549,11 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .q(o_eg_drop$q),
         .clock(clock)
     );
+    capfc_fpga__eg_input eg_input(
+        .d(eg_input$d),
+        .q(eg_input$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -555,6 +561,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         eg_bad$d = eg_bad$q;
         o_in_drop$d = o_in_drop$q;
         o_eg_drop$d = o_eg_drop$q;
+        eg_input$d = eg_input$q;
         in_e_ok = port_ok[in_enq_port] & prio_ok[in_enq_prio];
         in_d_ok = port_ok[in_deq_port] & prio_ok[in_deq_prio];
         eg_e_ok = port_ok[eg_enq_port] & prio_ok[eg_enq_prio] & port_ok[eg_enq_input];
@@ -589,9 +596,10 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         egress$deq_len = eg_deq_len;
         egress$max = csr$value[(at_eg_max)+:(32)];
         counters$reset = reset;
-        counters$enq_valid = eg_enq_valid & eg_e_ok;
-        counters$enq_key = eg_key_in;
-        counters$enq_input = eg_enq_input;
+        eg_input$d = eg_enq_input;
+        counters$enq_valid = egress$e_valid;
+        counters$enq_key = egress$e_key;
+        counters$enq_input = eg_input$q;
         counters$inspect_request = |(csr$write & inspect_written);
         counters$inspect = csr$value[(at_inspect)+:(32)];
         counters$serve_valid = calibrate$requesting;
@@ -605,31 +613,29 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         counters$policy = csr$value[(at_policy)+:(3)];
         counters$xoff = csr$value[(at_eg_xoff)+:(32)];
         counters$warn = csr$value[(at_eg_warn)+:(32)];
-        xon_now = egress$d_valid & (egress$d_b1 <= csr$value[(at_eg_xon)+:(32)]);
+        counters$xon = csr$value[(at_eg_xon)+:(32)];
         calibrate$reset = reset;
         calibrate$serving = counters$serving;
         calibrate$key = counters$key;
         calibrate$row = counters$row;
         calibrate$row_new = counters$row_new;
         calibrate$trigger = counters$cal_trigger;
-        calibrate$withdraw = counters$row_reset | xon_now;
-        calibrate$withdraw_key = egress$d_key;
+        calibrate$withdraw = counters$row_reset | counters$xon_clear;
+        calibrate$withdraw_key = counters$clear_key;
         calibrate$cut = csr$value[(at_cut)+:(16)];
         calibrate$enabled = csr$value[(at_policy)+:(2)] == policy_cal;
         decision$reset = reset;
-        decision$clear_valid = xon_now;
-        decision$clear_key = egress$d_key;
+        decision$clear_valid = counters$xon_clear;
+        decision$clear_key = counters$clear_key;
         decision$max_valid = counters$max_set;
         decision$max_key = counters$key;
         decision$max_input = counters$max_input;
         decision$cal_valid = calibrate$result;
         decision$cal_key = calibrate$cal_key;
         decision$cal_flags = calibrate$flags;
+        decision$stop_max = csr$value[(at_policy)+:(2)] == policy_max;
         decision$xoff = in_pause$xoff;
         decision$xoff_next = in_pause$xoff_next;
-        decision$next_clear_key = egress$deq_key;
-        decision$next_max_key = counters$key_next;
-        decision$next_cal_key = calibrate$cal_key_next;
         decision$inspect_key = counters$inspect_key;
         decision$inspect_key_ok = counters$inspect_key_ok;
         decision$inspect_next = csr$value_next[(at_inspect)+:(32)];
@@ -694,7 +700,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
 endmodule // top
 
 
-module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,cal_key_next,result,flags);
+module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,result,flags);
 
     // Module arguments
     input wire  clock;
@@ -712,7 +718,6 @@ module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
     output reg  [3:0] serve_key;
     output reg  busy;
     output reg  [3:0] cal_key;
-    output reg  [3:0] cal_key_next;
     output reg  result;
     output reg  [7:0] flags;
 
@@ -725,6 +730,7 @@ module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
     // Stub signals
     reg  [127:0] cal_row$next_counts;
     reg  [7:0] cal_row$next_flagged;
+    reg  [7:0] cal_row$sel_flagged;
     wire  [127:0] cal_row$counts;
     wire  [7:0] cal_row$flagged;
     wire  [15:0] cal_row$best_val;
@@ -782,6 +788,7 @@ module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
         .clock(clock),
         .next_counts(cal_row$next_counts),
         .next_flagged(cal_row$next_flagged),
+        .sel_flagged(cal_row$sel_flagged),
         .counts(cal_row$counts),
         .flagged(cal_row$flagged),
         .best_val(cal_row$best_val),
@@ -849,6 +856,7 @@ module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
         cal_cum$d = cal_cum$q;
         cal_row$next_counts = cal_row$counts;
         cal_row$next_flagged = cal_row$flagged;
+        cal_row$sel_flagged = cal_row$flagged;
         pend_above = pending$q & ~((one_k << rr_next$q) - one_k);
         if (|pend_above) begin
             pend_cand = pend_above;
@@ -1021,6 +1029,7 @@ module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
             end
             else begin
                 cal_row$next_flagged = cal_row$flagged | cal_row$sel;
+                cal_row$sel_flagged = cal_row$flagged | cal_row$sel;
                 cal_cum$d = cum_new;
                 cal_done = ~cal_row$found | (den_cum >= num_total) | ~cal_row$left;
             end
@@ -1052,7 +1061,6 @@ module capfc_fpga__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
         requesting = |pending$q;
         busy = cal_busy$q;
         cal_key = cal_key_r$q;
-        cal_key_next = cal_key_r$d;
         if (reset) begin
             pending$d = 16'h0;
             rr_next$d = 4'h0;
@@ -1160,12 +1168,13 @@ module capfc_fpga__calibrate$cal_key_r(d,q,clock);
 endmodule // capfc_fpga__calibrate$cal_key_r
 
 
-module capfc_fpga__calibrate$cal_row(clock,next_counts,next_flagged,counts,flagged,best_val,found,sel,left,sum);
+module capfc_fpga__calibrate$cal_row(clock,next_counts,next_flagged,sel_flagged,counts,flagged,best_val,found,sel,left,sum);
 
     // Module arguments
     input wire  clock;
     input wire  [127:0] next_counts;
     input wire  [7:0] next_flagged;
+    input wire  [7:0] sel_flagged;
     output reg  [127:0] counts;
     output reg  [7:0] flagged;
     output reg  [15:0] best_val;
@@ -1180,7 +1189,8 @@ module capfc_fpga__calibrate$cal_row(clock,next_counts,next_flagged,counts,flagg
     always @(*) counts = counts_r;
     always @(*) flagged = flagged_r;
     // Level l of each tree has 2^l nodes; level 3 is the lanes. The selection's candidates are
-    // the lanes of the row register that are nonzero and not flagged after this edge.
+    // the lanes of the row register that are nonzero and not flagged after this edge (unless the
+    // edge loads a new row, after which the selection is not used for a cycle).
     wire [7:0] cand;
     wire [15:0] max_val_l0;
     wire [2:0] max_lane_l0;
@@ -1198,7 +1208,7 @@ module capfc_fpga__calibrate$cal_row(clock,next_counts,next_flagged,counts,flagg
     generate
        for (i = 0; i < 8; i = i + 1) begin : lanes
           localparam [2:0] LANE = i;
-          assign cand[i] = |counts_r[i * 16 +: 16] && !next_flagged[i];
+          assign cand[i] = |counts_r[i * 16 +: 16] && !sel_flagged[i];
           assign max_val_l3[i * 16 +: 16] = cand[i] ? counts_r[i * 16 +: 16] : 16'd0;
           assign max_lane_l3[i * 3 +: 3] = LANE;
           assign sum_l3[i * 32 +: 32] = {16'd0, counts_r[i * 16 +: 16]};
@@ -1331,7 +1341,7 @@ module capfc_fpga__calibrate$rr_next(d,q,clock);
 endmodule // capfc_fpga__calibrate$rr_next
 
 
-module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,serving,key,key_next,row,row_new,row_reset,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
+module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,key,row,row_new,row_reset,xon_clear,clear_key,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
 
     // Module arguments
     input wire  clock;
@@ -1352,12 +1362,14 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     input wire  [2:0] policy;
     input wire  [31:0] xoff;
     input wire  [31:0] warn;
+    input wire  [31:0] xon;
     output reg  serving;
     output reg  [3:0] key;
-    output reg  [3:0] key_next;
     output reg  [127:0] row;
     output reg  [127:0] row_new;
     output reg  row_reset;
+    output reg  xon_clear;
+    output reg  [3:0] clear_key;
     output reg  max_set;
     output reg  [2:0] max_input;
     output reg  cal_trigger;
@@ -1408,14 +1420,28 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     wire  c_ok$q;
     reg  [15:0] row_live$d;
     wire  [15:0] row_live$q;
-    reg  fw_valid$d;
-    wire  fw_valid$q;
-    reg  [3:0] fw_key$d;
-    wire  [3:0] fw_key$q;
+    reg  fw_hit$d;
+    wire  fw_hit$q;
+    reg  live_hit$d;
+    wire  live_hit$q;
+    reg  [2:0] c_lane$d;
+    wire  [2:0] c_lane$q;
+    reg  c_diag$d;
+    wire  c_diag$q;
     reg  [127:0] fw_row$d;
     wire  [127:0] fw_row$q;
     reg  [31:0] fw_max$d;
     wire  [31:0] fw_max$q;
+    reg  t_warn$d;
+    wire  t_warn$q;
+    reg  t_xoff$d;
+    wire  t_xoff$q;
+    reg  t_reset$d;
+    wire  t_reset$q;
+    reg  t_xon$d;
+    wire  t_xon$q;
+    reg  [3:0] t_deq_key$d;
+    wire  [3:0] t_deq_key$q;
 
     // Local signals
     reg  [7:0] insp_port8;
@@ -1425,19 +1451,16 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     reg  insp_key_ok;
     reg  [3:0] read_key;
     reg  accepted;
-    reg  reset_now;
-    reg  xoff_hit;
     reg  [15:0] max_val;
-    reg  fw_hit;
     reg  [127:0] row_raw;
     reg  [31:0] max_raw;
     reg  same_reset;
     reg  [127:0] row_counted;
     reg  [31:0] max_counted;
     reg  [127:0] row_one;
-    reg  [3:0] c_key_port;
-    reg  [2:0] c_port;
-    reg  [2:0] c_lane;
+    reg  [3:0] read_key_port;
+    reg  [2:0] read_port;
+    reg  [15:0] lane_base;
     reg  count_it;
     reg  [15:0] lane_old;
     reg  raw_at_top;
@@ -1503,14 +1526,24 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         .q(row_live$q),
         .clock(clock)
     );
-    capfc_fpga__counters$fw_valid fw_valid(
-        .d(fw_valid$d),
-        .q(fw_valid$q),
+    capfc_fpga__counters$fw_hit fw_hit(
+        .d(fw_hit$d),
+        .q(fw_hit$q),
         .clock(clock)
     );
-    capfc_fpga__counters$fw_key fw_key(
-        .d(fw_key$d),
-        .q(fw_key$q),
+    capfc_fpga__counters$live_hit live_hit(
+        .d(live_hit$d),
+        .q(live_hit$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$c_lane c_lane(
+        .d(c_lane$d),
+        .q(c_lane$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$c_diag c_diag(
+        .d(c_diag$d),
+        .q(c_diag$q),
         .clock(clock)
     );
     capfc_fpga__counters$fw_row fw_row(
@@ -1523,6 +1556,31 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         .q(fw_max$q),
         .clock(clock)
     );
+    capfc_fpga__counters$t_warn t_warn(
+        .d(t_warn$d),
+        .q(t_warn$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$t_xoff t_xoff(
+        .d(t_xoff$d),
+        .q(t_xoff$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$t_reset t_reset(
+        .d(t_reset$d),
+        .q(t_reset$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$t_xon t_xon(
+        .d(t_xon$d),
+        .q(t_xon$q),
+        .clock(clock)
+    );
+    capfc_fpga__counters$t_deq_key t_deq_key(
+        .d(t_deq_key$d),
+        .q(t_deq_key$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -1533,15 +1591,28 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         c_input$d = c_input$q;
         c_ok$d = c_ok$q;
         row_live$d = row_live$q;
-        fw_valid$d = fw_valid$q;
-        fw_key$d = fw_key$q;
+        fw_hit$d = fw_hit$q;
+        live_hit$d = live_hit$q;
+        c_lane$d = c_lane$q;
+        c_diag$d = c_diag$q;
         fw_row$d = fw_row$q;
         fw_max$d = fw_max$q;
+        t_warn$d = t_warn$q;
+        t_xoff$d = t_xoff$q;
+        t_reset$d = t_reset$q;
+        t_xon$d = t_xon$q;
+        t_deq_key$d = t_deq_key$q;
         insp_port8 = inspect[(32'h0)+:(8)] & field6;
         insp_prio = inspect[(32'h8)+:(3)];
         insp_input8 = inspect[(32'h10)+:(8)] & field6;
         insp_key = (insp_port8[3:0] << prio_bits) | ({1'd0, insp_prio} & prio_mask);
         insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
+        accepted = e_valid & ~e_drop;
+        t_warn$d = accepted & (e_b1 >= warn);
+        t_xoff$d = accepted & (e_b1 >= xoff);
+        t_reset$d = d_valid & (d_b1 <= warn);
+        t_xon$d = d_valid & (d_b1 <= xon);
+        t_deq_key$d = d_key;
         c_kind$d = 2'h0;
         c_input$d = 3'h0;
         c_ok$d = 1'b0;
@@ -1564,12 +1635,20 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         c_key$d = read_key;
         counts$read_address = read_key;
         maxes$read_address = read_key;
-        fw_hit = fw_valid$q & (fw_key$q == c_key$q);
-        if (fw_hit) begin
+        read_key_port = read_key >> prio_bits;
+        read_port = read_key_port[2:0];
+        if (c_input$d > read_port) begin
+            c_lane$d = c_input$d - one_pb;
+        end
+        else begin
+            c_lane$d = c_input$d;
+        end
+        c_diag$d = c_input$d == read_port;
+        if (fw_hit$q) begin
             row_raw = fw_row$q;
             max_raw = fw_max$q;
         end
-        else if (row_live$q[c_key$q]) begin
+        else if (live_hit$q) begin
             row_raw = counts$read_data;
             max_raw = maxes$read_data;
         end
@@ -1577,19 +1656,9 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
             row_raw = 128'h0;
             max_raw = 32'h0;
         end
-        reset_now = d_valid & (d_b1 <= warn);
-        same_reset = reset_now & (d_key == c_key$q);
-        c_key_port = c_key$q >> prio_bits;
-        c_port = c_key_port[2:0];
-        if (c_input$q > c_port) begin
-            c_lane = c_input$q - one_pb;
-        end
-        else begin
-            c_lane = c_input$q;
-        end
-        accepted = e_valid & ~e_drop;
-        count_it = accepted & (e_b1 >= warn) & (c_input$q != c_port);
-        lane_old = row_raw[(c_lane * 32'h10)+:(16)];
+        same_reset = t_reset$q & (t_deq_key$q == c_key$q);
+        count_it = t_warn$q & ~c_diag$q;
+        lane_old = row_raw[(c_lane$q * 32'h10)+:(16)];
         raw_at_top = lane_old == counter_top;
         raw_halve = raw_at_top & ~policy[32'h2];
         raw_bump = ~(raw_at_top & policy[32'h2]);
@@ -1599,91 +1668,98 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane == 0)) begin
+        if (raw_bump & (c_lane$q == 0)) begin
             lane = lane + one_16;
         end
         row_counted = row_counted | ({112'd0, lane} << (0 * 32'h10));
-        if (c_lane == 0) begin
+        if (c_lane$q == 0) begin
             row_one = row_one | ({112'd0, one_16} << (0 * 32'h10));
         end
         lane = row_raw[(1 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane == 1)) begin
+        if (raw_bump & (c_lane$q == 1)) begin
             lane = lane + one_16;
         end
         row_counted = row_counted | ({112'd0, lane} << (1 * 32'h10));
-        if (c_lane == 1) begin
+        if (c_lane$q == 1) begin
             row_one = row_one | ({112'd0, one_16} << (1 * 32'h10));
         end
         lane = row_raw[(2 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane == 2)) begin
+        if (raw_bump & (c_lane$q == 2)) begin
             lane = lane + one_16;
         end
         row_counted = row_counted | ({112'd0, lane} << (2 * 32'h10));
-        if (c_lane == 2) begin
+        if (c_lane$q == 2) begin
             row_one = row_one | ({112'd0, one_16} << (2 * 32'h10));
         end
         lane = row_raw[(3 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane == 3)) begin
+        if (raw_bump & (c_lane$q == 3)) begin
             lane = lane + one_16;
         end
         row_counted = row_counted | ({112'd0, lane} << (3 * 32'h10));
-        if (c_lane == 3) begin
+        if (c_lane$q == 3) begin
             row_one = row_one | ({112'd0, one_16} << (3 * 32'h10));
         end
         lane = row_raw[(4 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane == 4)) begin
+        if (raw_bump & (c_lane$q == 4)) begin
             lane = lane + one_16;
         end
         row_counted = row_counted | ({112'd0, lane} << (4 * 32'h10));
-        if (c_lane == 4) begin
+        if (c_lane$q == 4) begin
             row_one = row_one | ({112'd0, one_16} << (4 * 32'h10));
         end
         lane = row_raw[(5 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane == 5)) begin
+        if (raw_bump & (c_lane$q == 5)) begin
             lane = lane + one_16;
         end
         row_counted = row_counted | ({112'd0, lane} << (5 * 32'h10));
-        if (c_lane == 5) begin
+        if (c_lane$q == 5) begin
             row_one = row_one | ({112'd0, one_16} << (5 * 32'h10));
         end
         lane = row_raw[(6 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane == 6)) begin
+        if (raw_bump & (c_lane$q == 6)) begin
             lane = lane + one_16;
         end
         row_counted = row_counted | ({112'd0, lane} << (6 * 32'h10));
-        if (c_lane == 6) begin
+        if (c_lane$q == 6) begin
             row_one = row_one | ({112'd0, one_16} << (6 * 32'h10));
         end
         lane = row_raw[(7 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane == 7)) begin
+        if (raw_bump & (c_lane$q == 7)) begin
             lane = lane + one_16;
         end
         row_counted = row_counted | ({112'd0, lane} << (7 * 32'h10));
-        if (c_lane == 7) begin
+        if (c_lane$q == 7) begin
             row_one = row_one | ({112'd0, one_16} << (7 * 32'h10));
         end
-        lane_new = row_counted[(c_lane * 32'h10)+:(16)];
+        lane_base = lane_old;
+        if (raw_halve) begin
+            lane_base = lane_old >> 32'h1;
+        end
+        lane_new = lane_base;
+        if (raw_bump) begin
+            lane_new = lane_base + one_16;
+        end
         cur_max_val = max_raw[(32'h0)+:(16)];
         cur_max_in = max_raw[(32'h10)+:(3)];
         max_counted = max_raw;
@@ -1712,23 +1788,22 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         maxes$write_enable = count_it;
         maxes$write_address = c_key$q;
         maxes$write_data = max_new;
-        fw_valid$d = count_it;
-        fw_key$d = c_key$q;
+        fw_hit$d = count_it & (c_key$q == read_key);
         fw_row$d = row_new;
         fw_max$d = max_new;
         c_onehot = one_k << c_key$q;
-        r_onehot = one_k << d_key;
+        r_onehot = one_k << t_deq_key$q;
         row_live$d = row_live$q;
-        if (reset_now) begin
+        if (t_reset$q) begin
             row_live$d = row_live$q & ~r_onehot;
         end
         if (count_it) begin
             row_live$d = row_live$d | c_onehot;
         end
+        live_hit$d = row_live$d[read_key];
         max_val = max_new[(32'h0)+:(16)];
-        xoff_hit = accepted & (e_b1 >= xoff);
-        max_set = xoff_hit & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
-        cal_trigger = xoff_hit & (policy[(32'h0)+:(2)] == policy_cal);
+        max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
+        cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
         if (c_kind$q == kind_inspect) begin
             r_snap$d = 16'h0;
             if (c_ok$q) begin
@@ -1740,9 +1815,10 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         end
         serving = c_kind$q == kind_serve;
         key = c_key$q;
-        key_next = c_key$d;
         row = row_raw;
-        row_reset = reset_now;
+        row_reset = t_reset$q;
+        xon_clear = t_xon$q;
+        clear_key = t_deq_key$q;
         max_input = max_new[(32'h10)+:(3)];
         saturated = count_it & ~same_reset & raw_at_top;
         inspect_key = insp_key;
@@ -1754,11 +1830,35 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
             r_snap$d = 16'h0;
             c_kind$d = 2'h0;
             row_live$d = 16'h0;
-            fw_valid$d = 1'b0;
+            fw_hit$d = 1'b0;
+            live_hit$d = 1'b0;
+            t_warn$d = 1'b0;
+            t_xoff$d = 1'b0;
+            t_reset$d = 1'b0;
+            t_xon$d = 1'b0;
         end
     end
 
 endmodule // capfc_fpga__counters
+
+
+module capfc_fpga__counters$c_diag(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$c_diag
 
 
 module capfc_fpga__counters$c_input(d,q,clock);
@@ -1818,6 +1918,25 @@ module capfc_fpga__counters$c_kind(d,q,clock);
 endmodule // capfc_fpga__counters$c_kind
 
 
+module capfc_fpga__counters$c_lane(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$c_lane
+
+
 module capfc_fpga__counters$c_ok(d,q,clock);
 
     // Module arguments
@@ -1866,23 +1985,23 @@ module capfc_fpga__counters$counts(clock,read_address,read_data,write_address,wr
 endmodule // capfc_fpga__counters$counts
 
 
-module capfc_fpga__counters$fw_key(d,q,clock);
+module capfc_fpga__counters$fw_hit(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 1'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // capfc_fpga__counters$fw_key
+endmodule // capfc_fpga__counters$fw_hit
 
 
 module capfc_fpga__counters$fw_max(d,q,clock);
@@ -1923,7 +2042,7 @@ module capfc_fpga__counters$fw_row(d,q,clock);
 endmodule // capfc_fpga__counters$fw_row
 
 
-module capfc_fpga__counters$fw_valid(d,q,clock);
+module capfc_fpga__counters$live_hit(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1939,7 +2058,7 @@ module capfc_fpga__counters$fw_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_fpga__counters$fw_valid
+endmodule // capfc_fpga__counters$live_hit
 
 
 module capfc_fpga__counters$maxes(clock,read_address,read_data,write_address,write_data,write_enable);
@@ -2020,6 +2139,101 @@ module capfc_fpga__counters$snap_pending(d,q,clock);
     end
 
 endmodule // capfc_fpga__counters$snap_pending
+
+
+module capfc_fpga__counters$t_deq_key(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$t_deq_key
+
+
+module capfc_fpga__counters$t_reset(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$t_reset
+
+
+module capfc_fpga__counters$t_warn(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$t_warn
+
+
+module capfc_fpga__counters$t_xoff(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$t_xoff
+
+
+module capfc_fpga__counters$t_xon(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__counters$t_xon
 
 
 module capfc_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
@@ -2116,7 +2330,7 @@ module capfc_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,val
 endmodule // capfc_fpga__csr
 
 
-module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,max_input,cal_valid,cal_key,cal_flags,xoff,xoff_next,next_clear_key,next_max_key,next_cal_key,inspect_key,inspect_key_ok,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
+module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,max_input,cal_valid,cal_key,cal_flags,stop_max,xoff,xoff_next,inspect_key,inspect_key_ok,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
 
     // Module arguments
     input wire  clock;
@@ -2129,11 +2343,9 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     input wire  cal_valid;
     input wire  [3:0] cal_key;
     input wire  [7:0] cal_flags;
+    input wire  stop_max;
     input wire  [15:0] xoff;
     input wire  [15:0] xoff_next;
-    input wire  [3:0] next_clear_key;
-    input wire  [3:0] next_max_key;
-    input wire  [3:0] next_cal_key;
     input wire  [3:0] inspect_key;
     input wire  inspect_key_ok;
     input wire  [31:0] inspect_next;
@@ -2167,11 +2379,9 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     reg  [3:0] e_rows$next_key0;
     reg  [3:0] e_rows$next_key1;
     reg  [3:0] e_rows$next_key2;
-    reg  [3:0] e_rows$next_key3;
     wire  [7:0] e_rows$row0;
     wire  [7:0] e_rows$row1;
     wire  [7:0] e_rows$row2;
-    wire  [7:0] e_rows$row3;
     wire  [127:0] e_rows$rows;
     reg  [15:0] cnt0$d;
     wire  [15:0] cnt0$q;
@@ -2197,6 +2407,16 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     wire  [3:0] o_eclr_key$q;
     reg  [7:0] o_eclr_mask$d;
     wire  [7:0] o_eclr_mask$q;
+    reg  r_clear_valid$d;
+    wire  r_clear_valid$q;
+    reg  [3:0] r_clear_key$d;
+    wire  [3:0] r_clear_key$q;
+    reg  r_set_valid$d;
+    wire  r_set_valid$q;
+    reg  [3:0] r_set_key$d;
+    wire  [3:0] r_set_key$q;
+    reg  [7:0] r_set_wanted$d;
+    wire  [7:0] r_set_wanted$q;
 
     // Local signals
     reg  set_valid;
@@ -2215,6 +2435,8 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     reg  [3:0] clr_prio;
     reg  [7:0] set_prio_oh;
     reg  [7:0] clr_prio_oh;
+    reg  [3:0] msg_set_prio;
+    reg  [7:0] msg_set_prio_oh;
     reg  [15:0] inc;
     reg  [15:0] dec;
     reg  [15:0] carry;
@@ -2242,11 +2464,9 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         .next_key0(e_rows$next_key0),
         .next_key1(e_rows$next_key1),
         .next_key2(e_rows$next_key2),
-        .next_key3(e_rows$next_key3),
         .row0(e_rows$row0),
         .row1(e_rows$row1),
         .row2(e_rows$row2),
-        .row3(e_rows$row3),
         .rows(e_rows$rows)
     );
     capfc_fpga__decision$cnt0 cnt0(
@@ -2309,6 +2529,31 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         .q(o_eclr_mask$q),
         .clock(clock)
     );
+    capfc_fpga__decision$r_clear_valid r_clear_valid(
+        .d(r_clear_valid$d),
+        .q(r_clear_valid$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$r_clear_key r_clear_key(
+        .d(r_clear_key$d),
+        .q(r_clear_key$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$r_set_valid r_set_valid(
+        .d(r_set_valid$d),
+        .q(r_set_valid$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$r_set_key r_set_key(
+        .d(r_set_key$d),
+        .q(r_set_key$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$r_set_wanted r_set_wanted(
+        .d(r_set_wanted$d),
+        .q(r_set_wanted$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -2324,9 +2569,14 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         o_eclr_valid$d = o_eclr_valid$q;
         o_eclr_key$d = o_eclr_key$q;
         o_eclr_mask$d = o_eclr_mask$q;
+        r_clear_valid$d = r_clear_valid$q;
+        r_clear_key$d = r_clear_key$q;
+        r_set_valid$d = r_set_valid$q;
+        r_set_key$d = r_set_key$q;
+        r_set_wanted$d = r_set_wanted$q;
         e_rows$reset = reset;
         set_valid = max_valid | cal_valid;
-        if (max_valid) begin
+        if (stop_max) begin
             set_key = max_key;
             set_wanted = one_pp << max_input;
         end
@@ -2334,28 +2584,32 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
             set_key = cal_key;
             set_wanted = cal_flags;
         end
-        set_key_port = set_key >> prio_bits;
+        r_clear_valid$d = clear_valid;
+        r_clear_key$d = clear_key;
+        r_set_valid$d = set_valid;
+        r_set_key$d = set_key;
+        r_set_wanted$d = set_wanted;
+        e_rows$next_key0 = clear_key;
+        e_rows$next_key1 = set_key;
+        set_key_port = r_set_key$q >> prio_bits;
         set_port = set_key_port[2:0];
-        set_prio = set_key & prio_mask;
+        set_prio = r_set_key$q & prio_mask;
         set_prio_oh = one_8 << set_prio;
         set_lanes = 8'h0;
         if (port_ok[set_port] & |(set_prio_oh & prio_ok)) begin
             set_lanes = port_ok & ~(one_pp << set_port);
         end
-        set_bits = set_wanted & set_lanes;
-        e_rows$clear_valid = clear_valid;
-        e_rows$clear_key = clear_key;
-        e_rows$set_valid = set_valid;
-        e_rows$set_key = set_key;
+        set_bits = r_set_wanted$q & set_lanes;
+        e_rows$clear_valid = r_clear_valid$q;
+        e_rows$clear_key = r_clear_key$q;
+        e_rows$set_valid = r_set_valid$q;
+        e_rows$set_key = r_set_key$q;
         e_rows$set_bits = set_bits;
         clear_row = e_rows$row0;
-        set_row = e_rows$row2;
-        if (max_valid) begin
-            set_row = e_rows$row1;
-        end
-        same_row = clear_valid & set_valid & (clear_key == set_key);
+        set_row = e_rows$row1;
+        same_row = r_clear_valid$q & r_set_valid$q & (r_clear_key$q == r_set_key$q);
         eset = 8'h0;
-        if (set_valid) begin
+        if (r_set_valid$q) begin
             if (same_row) begin
                 eset = set_bits & ~clear_row;
             end
@@ -2364,7 +2618,7 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
             end
         end
         eclr = 8'h0;
-        if (clear_valid) begin
+        if (r_clear_valid$q) begin
             if (same_row) begin
                 eclr = clear_row & ~set_bits;
             end
@@ -2375,65 +2629,67 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         o_eset_valid$d = |eset;
         o_eset_key$d = 4'h0;
         if (|eset) begin
-            o_eset_key$d = set_key;
+            o_eset_key$d = r_set_key$q;
         end
         o_eset_mask$d = eset;
         o_eclr_valid$d = |eclr;
         o_eclr_key$d = 4'h0;
         if (|eclr) begin
-            o_eclr_key$d = clear_key;
+            o_eclr_key$d = r_clear_key$q;
         end
         o_eclr_mask$d = eclr;
-        clr_prio = clear_key & prio_mask;
+        msg_set_prio = o_eset_key$q & prio_mask;
+        msg_set_prio_oh = one_8 << msg_set_prio;
+        clr_prio = o_eclr_key$q & prio_mask;
         clr_prio_oh = one_8 << clr_prio;
         inc = 16'h0;
         dec = 16'h0;
-        if (eset[0]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (0 << prio_bits));
+        if (o_eset_mask$q[0]) begin
+            inc = inc | ({8'd0, msg_set_prio_oh} << (0 << prio_bits));
         end
-        if (eclr[0]) begin
+        if (o_eclr_mask$q[0]) begin
             dec = dec | ({8'd0, clr_prio_oh} << (0 << prio_bits));
         end
-        if (eset[1]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (1 << prio_bits));
+        if (o_eset_mask$q[1]) begin
+            inc = inc | ({8'd0, msg_set_prio_oh} << (1 << prio_bits));
         end
-        if (eclr[1]) begin
+        if (o_eclr_mask$q[1]) begin
             dec = dec | ({8'd0, clr_prio_oh} << (1 << prio_bits));
         end
-        if (eset[2]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (2 << prio_bits));
+        if (o_eset_mask$q[2]) begin
+            inc = inc | ({8'd0, msg_set_prio_oh} << (2 << prio_bits));
         end
-        if (eclr[2]) begin
+        if (o_eclr_mask$q[2]) begin
             dec = dec | ({8'd0, clr_prio_oh} << (2 << prio_bits));
         end
-        if (eset[3]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (3 << prio_bits));
+        if (o_eset_mask$q[3]) begin
+            inc = inc | ({8'd0, msg_set_prio_oh} << (3 << prio_bits));
         end
-        if (eclr[3]) begin
+        if (o_eclr_mask$q[3]) begin
             dec = dec | ({8'd0, clr_prio_oh} << (3 << prio_bits));
         end
-        if (eset[4]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (4 << prio_bits));
+        if (o_eset_mask$q[4]) begin
+            inc = inc | ({8'd0, msg_set_prio_oh} << (4 << prio_bits));
         end
-        if (eclr[4]) begin
+        if (o_eclr_mask$q[4]) begin
             dec = dec | ({8'd0, clr_prio_oh} << (4 << prio_bits));
         end
-        if (eset[5]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (5 << prio_bits));
+        if (o_eset_mask$q[5]) begin
+            inc = inc | ({8'd0, msg_set_prio_oh} << (5 << prio_bits));
         end
-        if (eclr[5]) begin
+        if (o_eclr_mask$q[5]) begin
             dec = dec | ({8'd0, clr_prio_oh} << (5 << prio_bits));
         end
-        if (eset[6]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (6 << prio_bits));
+        if (o_eset_mask$q[6]) begin
+            inc = inc | ({8'd0, msg_set_prio_oh} << (6 << prio_bits));
         end
-        if (eclr[6]) begin
+        if (o_eclr_mask$q[6]) begin
             dec = dec | ({8'd0, clr_prio_oh} << (6 << prio_bits));
         end
-        if (eset[7]) begin
-            inc = inc | ({8'd0, set_prio_oh} << (7 << prio_bits));
+        if (o_eset_mask$q[7]) begin
+            inc = inc | ({8'd0, msg_set_prio_oh} << (7 << prio_bits));
         end
-        if (eclr[7]) begin
+        if (o_eclr_mask$q[7]) begin
             dec = dec | ({8'd0, clr_prio_oh} << (7 << prio_bits));
         end
         carry = inc & ~dec;
@@ -2473,17 +2729,14 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         inspect_row = 64'h0;
         inspect_state = 16'h0;
         if (inspect_key_ok) begin
-            inspect_row = {56'd0, e_rows$row3};
+            inspect_row = {56'd0, e_rows$row2};
             inspect_state = {8'd0, insp_count} << 32'h8;
             inspect_state[0] = xoff[inspect_key];
             inspect_state[1] = d_old[inspect_key];
         end
         insp_next_port8 = inspect_next[(32'h0)+:(8)] & field6;
         insp_next_prio = inspect_next[(32'h8)+:(3)];
-        e_rows$next_key0 = next_clear_key;
-        e_rows$next_key1 = next_max_key;
-        e_rows$next_key2 = next_cal_key;
-        e_rows$next_key3 = (insp_next_port8[3:0] << prio_bits) | ({1'd0, insp_next_prio} & prio_mask);
+        e_rows$next_key2 = (insp_next_port8[3:0] << prio_bits) | ({1'd0, insp_next_prio} & prio_mask);
         eset_valid = o_eset_valid$q;
         eset_key = o_eset_key$q;
         eset_mask = o_eset_mask$q;
@@ -2503,6 +2756,8 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
             o_eclr_valid$d = 1'b0;
             o_eclr_key$d = 4'h0;
             o_eclr_mask$d = 8'h0;
+            r_clear_valid$d = 1'b0;
+            r_set_valid$d = 1'b0;
         end
     end
 
@@ -2623,7 +2878,7 @@ module capfc_fpga__decision$cnt5(d,q,clock);
 endmodule // capfc_fpga__decision$cnt5
 
 
-module capfc_fpga__decision$e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,set_bits,next_key0,next_key1,next_key2,next_key3,row0,row1,row2,row3,rows);
+module capfc_fpga__decision$e_rows(clock,reset,clear_valid,clear_key,set_valid,set_key,set_bits,next_key0,next_key1,next_key2,row0,row1,row2,rows);
 
     // Module arguments
     input wire  clock;
@@ -2636,11 +2891,9 @@ module capfc_fpga__decision$e_rows(clock,reset,clear_valid,clear_key,set_valid,s
     input wire  [3:0] next_key0;
     input wire  [3:0] next_key1;
     input wire  [3:0] next_key2;
-    input wire  [3:0] next_key3;
     output reg  [7:0] row0;
     output reg  [7:0] row1;
     output reg  [7:0] row2;
-    output reg  [7:0] row3;
     output reg  [127:0] rows;
 
     // Update code (custom)
@@ -2720,25 +2973,6 @@ module capfc_fpga__decision$e_rows(clock,reset,clear_valid,clear_key,set_valid,s
           assign row2_tree_l0[i * 8 +: 8] = key2[3] ? row2_tree_l1[(2 * i + 1) * 8 +: 8] : row2_tree_l1[2 * i * 8 +: 8];
        end
        always @(*) row2 = row2_tree_l0;
-       reg [3:0] key3;
-       always @(posedge clock) key3 <= next_key3;
-       wire [7:0] row3_tree_l0;
-       wire [15:0] row3_tree_l1;
-       wire [31:0] row3_tree_l2;
-       wire [63:0] row3_tree_l3;
-       for (i = 0; i < 8; i = i + 1) begin : row3_tree_node3
-          assign row3_tree_l3[i * 8 +: 8] = key3[0] ? rows[(2 * i + 1) * 8 +: 8] : rows[2 * i * 8 +: 8];
-       end
-       for (i = 0; i < 4; i = i + 1) begin : row3_tree_node2
-          assign row3_tree_l2[i * 8 +: 8] = key3[1] ? row3_tree_l3[(2 * i + 1) * 8 +: 8] : row3_tree_l3[2 * i * 8 +: 8];
-       end
-       for (i = 0; i < 2; i = i + 1) begin : row3_tree_node1
-          assign row3_tree_l1[i * 8 +: 8] = key3[2] ? row3_tree_l2[(2 * i + 1) * 8 +: 8] : row3_tree_l2[2 * i * 8 +: 8];
-       end
-       for (i = 0; i < 1; i = i + 1) begin : row3_tree_node0
-          assign row3_tree_l0[i * 8 +: 8] = key3[3] ? row3_tree_l1[(2 * i + 1) * 8 +: 8] : row3_tree_l1[2 * i * 8 +: 8];
-       end
-       always @(*) row3 = row3_tree_l0;
     endgenerate
 endmodule // capfc_fpga__decision$e_rows
 
@@ -2857,6 +3091,101 @@ module capfc_fpga__decision$o_eset_valid(d,q,clock);
 endmodule // capfc_fpga__decision$o_eset_valid
 
 
+module capfc_fpga__decision$r_clear_key(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$r_clear_key
+
+
+module capfc_fpga__decision$r_clear_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$r_clear_valid
+
+
+module capfc_fpga__decision$r_set_key(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$r_set_key
+
+
+module capfc_fpga__decision$r_set_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$r_set_valid
+
+
+module capfc_fpga__decision$r_set_wanted(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$r_set_wanted
+
+
 module capfc_fpga__eg_bad(d,q,clock);
 
     // Module arguments
@@ -2874,6 +3203,25 @@ module capfc_fpga__eg_bad(d,q,clock);
     end
 
 endmodule // capfc_fpga__eg_bad
+
+
+module capfc_fpga__eg_input(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__eg_input
 
 
 module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key);

@@ -70,12 +70,14 @@ impl Block for CapfcBlock {
         generator(move || w.next_input())
     }
 
-    /// The ghost counters make each BMC step costly: depth 6 takes about 2 minutes
-    /// (docs/blocks/capfc.md).
+    /// An egress event's E and D changes are three and four edges after it, so the BMC depth
+    /// reaching calibration results is 9; the ghost counters make each step costly on `tiny`,
+    /// hence a narrower config (formal/capfc/capfc_formal.toml; docs/blocks/capfc.md).
     fn formal(&self) -> FormalSettings {
         FormalSettings {
-            depth: 6,
-            ..FormalSettings::DEFAULT
+            depth: 9,
+            k: 4,
+            config: Some("formal/capfc/capfc_formal.toml"),
         }
     }
 

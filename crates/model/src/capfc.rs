@@ -7,22 +7,30 @@
 //! §2.10). The contract, with its latencies, is docs/blocks/capfc.md; this model is its
 //! reference.
 //!
-//! Cycle semantics (one [`Capfc::step`] = one rising edge n). Events sampled at edge n act at
-//! edge n + 1, in this order, each seeing the results of the previous ones:
-//! 1. the frame generator sends the frame of this edge and the refresh timer ticks, both from
-//!    D as it was before the edge;
-//! 2. ingress dequeue, then ingress enqueue: occupancy and I, as PFC's logic decides them
-//!    (`in_drop` at [`IN_DROP_LATENCY`], I changes at [`I_LATENCY`]);
-//! 3. egress dequeue: occupancy B; B <= WARN resets the counters of (o, p), B <= XON clears
-//!    its E bits, and either drops a pending calibration request of (o, p) and cancels a
-//!    running one;
-//! 4. the calibration engine's step (below);
-//! 5. egress enqueue: B + len > MAX drops; else B grows, and B >= WARN counts the packet in
-//!    C[o][p][input] (not for input = o, the diagonal is not stored); B >= XOFF then sets the E
-//!    bit of the heaviest counter (Stop-Max) or requests a calibration (Stop-Calibrate);
-//! 6. a read of a pending request's counters, issued at the previous edge, starts it (below);
-//! 7. E changes update the per-(ingress, priority) count of set E bits; D = I or count != 0,
-//!    and every D that differs over the whole edge is marked for the frame generator.
+//! Cycle semantics (one [`Capfc::step`] = one rising edge). Events sampled at edge n run
+//! through a pipeline of stages, one edge each, so that every stage's logic starts from
+//! registers (docs/blocks/capfc.md, "Pipeline"). Within a stage, events apply in this order,
+//! each seeing the results of the previous ones:
+//! * edge n + 1, the **occupancy stage**: ingress dequeue then enqueue, occupancy and I as PFC's
+//!   logic decides them (`in_drop` at [`IN_DROP_LATENCY`], I changes at [`I_LATENCY`]); egress
+//!   dequeue then enqueue on the egress occupancy B (`eg_drop`, an enqueue with B + len > MAX
+//!   drops), and the threshold tests of the B they leave, against the thresholds of this edge:
+//!   B <= WARN and B <= XON for the dequeue, B >= WARN and B >= XOFF for an accepted enqueue;
+//! * edge n + 2, the **counter stage** ([`COUNT_LATENCY`]), from those tests:
+//!   1. the dequeue: at WARN the counters of (o, p) reset; at WARN or XON its pending
+//!      calibration request is dropped and a running one cancelled; at XON its E row is to clear;
+//!   2. the calibration engine's step (below); a result under Stop-Calibrate is an E set;
+//!   3. the enqueue: at WARN it counts in C[o][p][input] (not for input = o, the diagonal is not
+//!      stored); at XOFF Stop-Max sets the E bit of the heaviest counter, Stop-Calibrate requests
+//!      a calibration;
+//!   4. a read of a pending request's counters, issued at the previous edge, starts it (below);
+//! * edge n + 3, the **E stage** ([`E_LATENCY`]): the E row clear, then the E set, and the net
+//!   set/clear messages of the edge (an E bit cleared and set again sends none);
+//! * edge n + 4, the **D stage** ([`D_LATENCY`]): those messages update the per-(ingress,
+//!   priority) count of set E bits; D = I or count != 0 (with I as it is on this edge), and
+//!   every D that differs over the edge is marked for the frame generator;
+//! * every edge first sends the frame of the edge and ticks the refresh timer, both from D as it
+//!   was before the edge.
 //!
 //! Counters: `counter_bits` wide. An increment of a counter at its maximum either halves every
 //! counter of that (o, p) first (`halve`, the default) or leaves it (`saturate`); both flag
@@ -32,13 +40,13 @@
 //! Stop-Calibrate runs on one engine (the RTL's iterative select). A request captures the
 //! counters of its (o, p); the next edge sums them (S); then each edge flags the largest
 //! remaining nonzero counter and adds it to `cum`, until `den * cum >= num * S` or no nonzero
-//! counter is left. The flags are set on the edge of the last selection: with m flagged
+//! counter is left. The flags are the E set of the edge of the last selection: with m flagged
 //! counters (m >= 1 selection edges, one empty edge when S = 0), E is set at edge
-//! n + 2 + max(m, 1) for an egress enqueue sampled at edge n, so L_cal <= P + 1. A request made
+//! n + 4 + max(m, 1) for an egress enqueue sampled at edge n, so L_cal <= P + 3. A request made
 //! while the engine is busy is remembered per (o, p); the engine's counter RAM has one read
-//! port, used first by the egress enqueue bus, then by a pending CSR inspection, then by the
-//! oldest-served-last (round robin) pending request, whose read starts it one edge later if the
-//! engine is idle.
+//! port, used first by the egress enqueue in the occupancy stage (dropped or not), then by a
+//! pending CSR inspection, then by the oldest-served-last (round robin) pending request, whose
+//! read starts it one edge later if the engine is idle.
 //!
 //! `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
@@ -583,29 +591,43 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
     )
 }
 
-/// The ports of `capfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
-/// Pipeline latency per output bus under the config's policy (the `policy` register's reset
-/// value; software that switches it gets the new policy's). Stop-Max decides on the enqueue's
-/// own counter row: E set 1 edge after it. Stop-Calibrate takes L_cal = 2 + max(m, 1) edges for m
-/// flagged counters, at least 3. Plain PFC sets and clears no E bits, so only ingress events
-/// move D: their frames come after the occupancy and I, 3 edges; with E, an egress event's E
-/// change moves D and its frame comes 2 edges after it.
 /// Edges from an ingress event to its `in_drop` and underflow flag, and to its I change: PFC's
 /// ingress logic on the single-stage occupancy (occupancy, then the XOFF/XON decision). PFC
 /// itself runs a pipelined occupancy (`pfc::DROP_LATENCY`, `pfc::REQUEST_LATENCY`).
 pub const IN_DROP_LATENCY: u32 = 1;
 pub const I_LATENCY: u32 = 2;
+/// Edges from an egress event to its `eg_drop` and underflow flag (the occupancy stage).
+pub const EG_DROP_LATENCY: u32 = 1;
+/// Edges from an egress event to the counter stage's results: its counter update (and `ERR`
+/// bit 3), a WARN reset, a calibration request or capture.
+pub const COUNT_LATENCY: u32 = 2;
+/// Edges from an egress event to the E bits it sets (Stop-Max) or clears (XON), and their
+/// messages.
+pub const E_LATENCY: u32 = 3;
+/// Edges from an egress event to the E counts and D it moves (one edge after its E bits).
+pub const D_LATENCY: u32 = 4;
 
+/// Pipeline latency per output bus under the config's policy (the `policy` register's reset
+/// value; software that switches it gets the new policy's). Stop-Max sets E at [`E_LATENCY`];
+/// Stop-Calibrate at L_cal = 4 + max(m, 1) edges for m flagged counters, at least
+/// `E_LATENCY + 2`. The earliest frame follows an ingress event's I change by one edge; an
+/// egress event's frame comes at `D_LATENCY + 1`. Plain PFC sets and clears no E bits.
 fn output_latencies(policy: Policy) -> Vec<(&'static str, u32)> {
-    let mut buses = vec![("in", IN_DROP_LATENCY), ("eg", 1), ("csr", 0)];
+    let mut buses = vec![
+        ("in", IN_DROP_LATENCY),
+        ("eg", EG_DROP_LATENCY),
+        ("csr", 0),
+        ("frame", I_LATENCY + 1),
+    ];
     match policy {
-        Policy::PfcOnly => buses.push(("frame", I_LATENCY + 1)),
-        Policy::StopMax => buses.extend([("eset", 1), ("eclr", 1), ("frame", 2)]),
-        Policy::StopCalibrate => buses.extend([("eset", 3), ("eclr", 1), ("frame", 2)]),
+        Policy::PfcOnly => {}
+        Policy::StopMax => buses.extend([("eset", E_LATENCY), ("eclr", E_LATENCY)]),
+        Policy::StopCalibrate => buses.extend([("eset", E_LATENCY + 2), ("eclr", E_LATENCY)]),
     }
     buses
 }
 
+/// The ports of `capfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
 pub fn port_schema(cfg: &CapfcConfig) -> PortSchema {
     let (pb, nb, lb, p) = (cfg.port_bits(), cfg.prio_bits(), cfg.length_bits, cfg.ports);
     PortSchema::new(
@@ -709,20 +731,34 @@ enum RowRead {
     Serve(usize),
 }
 
-/// The E rows one edge changed, with their value before the edge.
-#[derive(Default)]
-struct Touched {
-    e_rows: [Option<(usize, u64)>; 3],
+/// The occupancy stage's results for the counter stage: the threshold tests of the occupancy
+/// its egress events left (the register between the two stages).
+#[derive(Clone, Copy, Debug, Default)]
+struct Occupied {
+    /// The dequeue's key, and whether it left B <= WARN and B <= XON.
+    deq_key: usize,
+    deq_warn: bool,
+    deq_xon: bool,
+    /// The enqueue's key and input, whether it was accepted with B >= WARN and with B >= XOFF.
+    enq_key: usize,
+    enq_input: usize,
+    enq_warn: bool,
+    enq_xoff: bool,
 }
 
-impl Touched {
-    fn e_row(&mut self, key: usize, before: u64) {
-        if self.e_rows.iter().flatten().any(|&(k, _)| k == key) {
-            return;
-        }
-        let slot = self.e_rows.iter_mut().find(|s| s.is_none());
-        *slot.expect("at most three E rows change per edge") = Some((key, before));
-    }
+/// The counter stage's E row changes for the E stage: a clear (XON), then at most one set
+/// (Stop-Max or a calibration result, never both: each needs its own policy).
+#[derive(Clone, Copy, Debug, Default)]
+struct ERequests {
+    clear: Option<usize>,
+    set: Option<(usize, u64)>,
+}
+
+/// The E stage's net messages for the D stage: (egress key, ingress ports).
+#[derive(Clone, Copy, Debug, Default)]
+struct EMessages {
+    set: Option<(usize, u64)>,
+    clear: Option<(usize, u64)>,
 }
 
 /// A calibration in progress.
@@ -777,6 +813,10 @@ pub struct Capfc {
     /// Round robin over pending requests: the key after the one served last.
     rr_next: usize,
     engine: Option<Calibration>,
+    /// The registers between the stages (see the module doc).
+    occupied: Occupied,
+    e_requests: ERequests,
+    e_messages: EMessages,
     /// The events sampled at the previous edge (the RTL's input stage).
     in_enq: Event,
     in_deq: Event,
@@ -810,6 +850,9 @@ impl Capfc {
             d_touched: Vec::with_capacity(2 + 2 * cfg.ports as usize),
             rr_next: 0,
             engine: None,
+            occupied: Occupied::default(),
+            e_requests: ERequests::default(),
+            e_messages: EMessages::default(),
             in_enq: Event::default(),
             in_deq: Event::default(),
             eg_enq: Event::default(),
@@ -956,6 +999,149 @@ impl Capfc {
         (!cal.cancelled).then_some((cal.key, cal.flagged))
     }
 
+    /// The occupancy stage: the egress events of the input stage on B, and the threshold tests
+    /// of the B they leave.
+    fn occupancy_stage(&mut self, out: &mut CapfcOut, err: &mut u64) -> Occupied {
+        let (deq, enq) = (self.eg_deq, self.eg_enq);
+        if deq.bad_index || enq.bad_index {
+            *err |= ERR_INDEX;
+        }
+        let mut occupied = Occupied::default();
+        if deq.valid {
+            let (b, underflow) = self.egress.dequeue(deq.port, deq.prio, deq.len);
+            *err |= u64::from(underflow) * ERR_EG_UNDERFLOW;
+            occupied.deq_key = self.key(deq.port, deq.prio);
+            occupied.deq_warn = b <= self.csr.get(reg::EG_WARN);
+            occupied.deq_xon = b <= self.csr.get(reg::EG_XON);
+        }
+        if enq.valid {
+            let max = self.csr.get(reg::EG_MAX);
+            let (b, drop) = self.egress.enqueue(enq.port, enq.prio, enq.len, max);
+            out.eg_drop = drop.into();
+            occupied.enq_key = self.key(enq.port, enq.prio);
+            occupied.enq_input = self.eg_enq_input;
+            occupied.enq_warn = !drop && b >= self.csr.get(reg::EG_WARN);
+            occupied.enq_xoff = !drop && b >= self.csr.get(reg::EG_XOFF);
+        }
+        occupied
+    }
+
+    /// The counter stage: WARN resets and XON clears, the engine's step, counting and the
+    /// policy at XOFF, a served request; returns the E row changes.
+    fn counter_stage(
+        &mut self,
+        occupied: Occupied,
+        row_read: RowRead,
+        engine_idle: bool,
+        err: &mut u64,
+    ) -> ERequests {
+        let mut requests = ERequests::default();
+        // 1. The dequeue. Either threshold ends the episode a calibration of (o, p) was asked
+        // for: its request is dropped and a running one is cancelled. (With XON <= WARN, as the
+        // config check demands, XON implies WARN; the CSRs may still be written otherwise.)
+        let key = occupied.deq_key;
+        if occupied.deq_warn || occupied.deq_xon {
+            self.set_pending(key, false);
+            if let Some(cal) = self.engine.as_mut().filter(|c| c.key == key) {
+                cal.cancelled = true;
+            }
+        }
+        if occupied.deq_warn {
+            self.counts[key].fill(0);
+        }
+        if occupied.deq_xon {
+            requests.clear = Some(key);
+        }
+
+        // 2. The calibration engine; its result stands only under Stop-Calibrate.
+        if let Some((key, flags)) = self.calibrate_step() {
+            if self.policy() == Policy::StopCalibrate.code() {
+                requests.set = Some((key, flags));
+            }
+        }
+
+        // 3. The enqueue: count at WARN, look for culprits at XOFF.
+        let key = occupied.enq_key;
+        if occupied.enq_warn && occupied.enq_input != key / self.prios() {
+            self.count(key, occupied.enq_input, err);
+        }
+        if occupied.enq_xoff {
+            match self.policy() {
+                1 => {
+                    if let Some(culprit) = Self::argmax(&self.counts[key], 0) {
+                        requests.set = Some((key, 1 << culprit));
+                    }
+                }
+                2 if engine_idle => self.capture(key),
+                2 => self.set_pending(key, true),
+                _ => {}
+            }
+        }
+
+        // 4. A pending request's counters were read: start it if the engine is free.
+        if let RowRead::Serve(key) = row_read {
+            if engine_idle && self.pending[key] {
+                self.capture(key);
+                self.rr_next = (key + 1) % self.pending.len();
+            }
+        }
+        requests
+    }
+
+    /// The E stage: the clear, then the set; returns the net messages (also the outputs).
+    fn e_stage(&mut self, requests: ERequests, out: &mut CapfcOut) -> EMessages {
+        let clear_row = requests.clear.map(|k| (k, self.e[k]));
+        let set_row = requests
+            .set
+            .filter(|&(k, _)| requests.clear != Some(k))
+            .map(|(k, _)| (k, self.e[k]));
+        if let Some(k) = requests.clear {
+            self.e[k] = 0;
+        }
+        if let Some((k, bits)) = requests.set {
+            self.e[k] |= bits;
+        }
+        let mut messages = EMessages::default();
+        let n = self.prios() as u64;
+        for (key, old) in [clear_row, set_row].into_iter().flatten() {
+            let new = self.e[key];
+            let (port, prio) = (key as u64 / n, key as u64 % n);
+            let (set, clr) = (new & !old, old & !new);
+            if set != 0 {
+                messages.set = Some((key, set));
+                (out.eset_valid, out.eset_port, out.eset_prio, out.eset_mask) =
+                    (1, port, prio, set);
+            }
+            if clr != 0 {
+                messages.clear = Some((key, clr));
+                (out.eclr_valid, out.eclr_port, out.eclr_prio, out.eclr_mask) =
+                    (1, port, prio, clr);
+            }
+        }
+        messages
+    }
+
+    /// The D stage: the E counts per ingress key follow the E stage's messages.
+    fn d_stage(&mut self, messages: EMessages) {
+        let n = self.prios();
+        for (message, up) in [(messages.set, true), (messages.clear, false)] {
+            let Some((key, inputs)) = message else {
+                continue;
+            };
+            for input in 0..self.cfg.ports as usize {
+                if inputs >> input & 1 == 1 {
+                    let ik = input * n + key % n;
+                    if up {
+                        self.e_count[ik] += 1;
+                    } else {
+                        self.e_count[ik] -= 1;
+                    }
+                    self.touch_d(ik);
+                }
+            }
+        }
+    }
+
     fn sample(&self, valid: u64, port: u64, prio: u64, len: u64) -> Event {
         Event::sample(valid, port, prio, len, self.cfg.ports, self.cfg.priorities)
     }
@@ -1028,6 +1214,9 @@ impl CycleModel for Capfc {
         self.pending_count = 0;
         self.rr_next = 0;
         self.engine = None;
+        self.occupied = Occupied::default();
+        self.e_requests = ERequests::default();
+        self.e_messages = EMessages::default();
         self.in_enq = Event::default();
         self.in_deq = Event::default();
         self.eg_enq = Event::default();
@@ -1046,7 +1235,6 @@ impl CycleModel for Capfc {
         let rdata = self.csr.get(i.csr_addr as u32 & mask(CSR_ADDR_BITS) as u32);
         let engine_idle = self.engine.is_none();
         let serve_pick = self.pending_pick();
-        let mut touched = Touched::default();
         self.d_touched.clear();
 
         // An inspection read issued at the previous edge shows the counters before this edge.
@@ -1056,7 +1244,7 @@ impl CycleModel for Capfc {
             self.csr.set(reg::INSPECT_COUNTER, c);
         }
 
-        // 1. Frames and refresh, from D before the edge.
+        // Frames and refresh, from D before the edge.
         if let Some(f) = self.frames.send(&self.d) {
             out.frame_valid = 1;
             out.frame_port = f.port as u64;
@@ -1066,7 +1254,7 @@ impl CycleModel for Capfc {
         }
         self.frames.tick(&self.d, self.csr.get(reg::REFRESH));
 
-        // 2. Ingress, exactly as PFC.
+        // Ingress: PFC's logic, its occupancy in the occupancy stage.
         let thr = Thresholds {
             xoff: self.csr.get(reg::IN_XOFF),
             xon: self.csr.get(reg::IN_XON),
@@ -1075,108 +1263,27 @@ impl CycleModel for Capfc {
         let edge = self.ingress.apply(self.in_deq, self.in_enq, thr);
         err |= u64::from(edge.bad_index) * ERR_INDEX;
         self.ingress_results.push(edge);
-        let occupied = self.ingress_results.tap(IN_DROP_LATENCY - 1);
-        out.in_drop = occupied.drop.into();
-        err |= u64::from(occupied.underflow) * ERR_IN_UNDERFLOW;
+        let in_occupied = self.ingress_results.tap(IN_DROP_LATENCY - 1);
+        out.in_drop = in_occupied.drop.into();
+        err |= u64::from(in_occupied.underflow) * ERR_IN_UNDERFLOW;
         let decided = self.ingress_results.tap(I_LATENCY - 1);
         let d_touched = &mut self.d_touched;
         self.i
             .follow(&decided, |port, prio| touch(d_touched, port * n + prio));
 
-        // 3. Egress dequeue: reset the counters at WARN, clear E at XON.
-        let (warn, xon) = (self.csr.get(reg::EG_WARN), self.csr.get(reg::EG_XON));
-        let (deq, enq) = (self.eg_deq, self.eg_enq);
-        if deq.bad_index || enq.bad_index {
-            err |= ERR_INDEX;
-        }
-        if deq.valid {
-            let key = self.key(deq.port, deq.prio);
-            let (b, underflow) = self.egress.dequeue(deq.port, deq.prio, deq.len);
-            err |= u64::from(underflow) * ERR_EG_UNDERFLOW;
-            // Either threshold ends the episode a calibration of (o, p) was asked for: its
-            // request is dropped and a running one is cancelled. (With XON <= WARN, as the
-            // config check demands, XON implies WARN; the CSRs may still be written otherwise.)
-            if b <= warn || b <= xon {
-                self.set_pending(key, false);
-                if let Some(cal) = self.engine.as_mut().filter(|c| c.key == key) {
-                    cal.cancelled = true;
-                }
-            }
-            if b <= warn {
-                self.counts[key].fill(0);
-            }
-            if b <= xon {
-                touched.e_row(key, self.e[key]);
-                self.e[key] = 0;
-            }
-        }
+        // The stages, last first: each takes what the stage before it registered at the
+        // previous edge.
+        let messages = std::mem::take(&mut self.e_messages);
+        self.d_stage(messages);
+        let requests = std::mem::take(&mut self.e_requests);
+        self.e_messages = self.e_stage(requests, &mut out);
+        let occupied = self.occupied;
+        self.e_requests = self.counter_stage(occupied, row_read, engine_idle, &mut err);
+        self.occupied = self.occupancy_stage(&mut out, &mut err);
+        let enqueue_reads = self.eg_enq.valid;
 
-        // 4. The calibration engine; its result stands only under Stop-Calibrate.
-        if let Some((key, flags)) = self.calibrate_step() {
-            if self.policy() == Policy::StopCalibrate.code() {
-                touched.e_row(key, self.e[key]);
-                self.e[key] |= flags;
-            }
-        }
-
-        // 5. Egress enqueue: count at WARN, look for culprits at XOFF.
-        if enq.valid {
-            let key = self.key(enq.port, enq.prio);
-            let max = self.csr.get(reg::EG_MAX);
-            let (b, drop) = self.egress.enqueue(enq.port, enq.prio, enq.len, max);
-            out.eg_drop = drop.into();
-            if !drop && b >= warn && self.eg_enq_input != enq.port {
-                self.count(key, self.eg_enq_input, &mut err);
-            }
-            if !drop && b >= self.csr.get(reg::EG_XOFF) {
-                match self.policy() {
-                    1 => {
-                        if let Some(culprit) = Self::argmax(&self.counts[key], 0) {
-                            touched.e_row(key, self.e[key]);
-                            self.e[key] |= 1 << culprit;
-                        }
-                    }
-                    2 if engine_idle => self.capture(key),
-                    2 => self.set_pending(key, true),
-                    _ => {}
-                }
-            }
-        }
-
-        // 6. A pending request's counters were read: start it if the engine is free.
-        if let RowRead::Serve(key) = row_read {
-            if engine_idle && self.pending[key] {
-                self.capture(key);
-                self.rr_next = (key + 1) % self.pending.len();
-            }
-        }
-
-        // 7. E messages and the E counts per ingress key; D changes go to the frame generator.
-        let e_rows = touched.e_rows;
-        for &(key, old) in e_rows.iter().flatten() {
-            let new = self.e[key];
-            let (port, prio) = ((key / n) as u64, (key % n) as u64);
-            let (set, clr) = (new & !old, old & !new);
-            if set != 0 {
-                (out.eset_valid, out.eset_port, out.eset_prio, out.eset_mask) =
-                    (1, port, prio, set);
-            }
-            if clr != 0 {
-                (out.eclr_valid, out.eclr_port, out.eclr_prio, out.eclr_mask) =
-                    (1, port, prio, clr);
-            }
-            for input in 0..self.cfg.ports as usize {
-                let ik = input * n + key % n;
-                if (set | clr) >> input & 1 == 1 {
-                    if set >> input & 1 == 1 {
-                        self.e_count[ik] += 1;
-                    } else {
-                        self.e_count[ik] -= 1;
-                    }
-                    self.touch_d(ik);
-                }
-            }
-        }
+        // D = I or some E, for every key whose I or E count moved; changes go to the frame
+        // generator.
         for t in 0..self.d_touched.len() {
             let key = self.d_touched[t];
             let (port, prio) = (key / n, key % n);
@@ -1198,7 +1305,7 @@ impl CycleModel for Capfc {
         }
         self.eg_enq_input = i.eg_enq_input as usize;
         self.eg_deq = self.sample(i.eg_deq_valid, i.eg_deq_port, i.eg_deq_prio, i.eg_deq_len);
-        self.row_read = if self.eg_enq.valid {
+        self.row_read = if enqueue_reads {
             RowRead::Enqueue
         } else if self.snap_pending {
             self.snap_pending = false;

@@ -9,10 +9,12 @@
 //! * `sum`: the sum of all lanes, flagged or not.
 //!
 //! The selection is registered: it is computed during the cycle before, from the row register
-//! and the flags being loaded (`next_flagged`), so the engine's CUT test starts from a register
-//! instead of from the end of a comparison tree. It therefore describes the registers as they
-//! are except in the cycle right after the row itself was loaded (the engine's summing cycle,
-//! which does not use it). `sum` is combinational from the row register.
+//! and the flags the next cycle will hold if no new row is loaded (`sel_flagged`: the parent's
+//! flags, with this cycle's selection when it flags one), so the engine's CUT test starts from
+//! a register instead of from the end of a comparison tree. It therefore describes the
+//! registers as they are except in the cycle right after a row was loaded (the engine's
+//! summing cycle, which does not use it); so the tree does not wait for the parent's decision
+//! to load a row (a capture), only `next_*` do. `sum` is combinational from the row register.
 //!
 //! Both are balanced trees (`log2 PP` levels): a tournament of 2:1 comparisons, where the
 //! upper half of a pair wins only when it is strictly larger, which keeps the lowest lane on
@@ -31,6 +33,8 @@ pub struct CalRow<const PB: usize, const PP: usize, const W: usize> {
     /// What the registers load on the edge.
     pub next_counts: Signal<In, Bits<W>>,
     pub next_flagged: Signal<In, Bits<PP>>,
+    /// The flags the selection excludes: `next_flagged` on every edge that loads no new row.
+    pub sel_flagged: Signal<In, Bits<PP>>,
     /// The registers.
     pub counts: Signal<Out, Bits<W>>,
     pub flagged: Signal<Out, Bits<PP>>,
@@ -53,6 +57,7 @@ impl<const PB: usize, const PP: usize, const W: usize> Default for CalRow<PB, PP
             clock: Default::default(),
             next_counts: Default::default(),
             next_flagged: Default::default(),
+            sel_flagged: Default::default(),
             counts: Default::default(),
             flagged: Default::default(),
             best_val: Default::default(),
@@ -70,12 +75,12 @@ impl<const PB: usize, const PP: usize, const W: usize> Default for CalRow<PB, PP
 impl<const PB: usize, const PP: usize, const W: usize> Logic for CalRow<PB, PP, W> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            // The selection from the row as it is and the flags being loaded.
-            let next_flagged = self.next_flagged.val();
+            // The selection from the row as it is and the flags it will keep.
+            let sel_flagged = self.sel_flagged.val();
             let mut best = (0usize, Bits::<16>::default(), Bits::<PP>::default());
             for j in 0..PP {
                 let lane = self._counts.get_bits::<16>(j * 16);
-                if lane.any() && !next_flagged.get_bit(j) {
+                if lane.any() && !sel_flagged.get_bit(j) {
                     best.2 = best.2.replace_bit(j, true);
                     if lane > best.1 {
                         (best.0, best.1) = (j, lane);
@@ -84,7 +89,7 @@ impl<const PB: usize, const PP: usize, const W: usize> Logic for CalRow<PB, PP, 
             }
             self._best = best;
             self._counts = self.next_counts.val();
-            self._flagged = next_flagged;
+            self._flagged = self.next_flagged.val();
         }
         let (lane, best_val, cand) = self._best;
         let found = best_val.any();
@@ -124,7 +129,8 @@ reg [{pmsb}:0] flagged_r;
 always @(*) counts = counts_r;
 always @(*) flagged = flagged_r;
 // Level l of each tree has 2^l nodes; level {PB} is the lanes. The selection's candidates are
-// the lanes of the row register that are nonzero and not flagged after this edge.
+// the lanes of the row register that are nonzero and not flagged after this edge (unless the
+// edge loads a new row, after which the selection is not used for a cycle).
 wire [{pmsb}:0] cand;
 ",
             wmsb = W - 1,
@@ -145,7 +151,7 @@ genvar i;
 generate
    for (i = 0; i < {PP}; i = i + 1) begin : lanes
       localparam [{pbmsb}:0] LANE = i;
-      assign cand[i] = |counts_r[i * 16 +: 16] && !next_flagged[i];
+      assign cand[i] = |counts_r[i * 16 +: 16] && !sel_flagged[i];
       assign max_val_l{PB}[i * 16 +: 16] = cand[i] ? counts_r[i * 16 +: 16] : 16'd0;
       assign max_lane_l{PB}[i * {PB} +: {PB}] = LANE;
       assign sum_l{PB}[i * 32 +: 32] = {{16'd0, counts_r[i * 16 +: 16]}};

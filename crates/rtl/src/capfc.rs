@@ -5,12 +5,15 @@
 //! PFC's ingress logic on the single-stage occupancy ([`Occupancy`] and [`PauseDecision`]; PFC
 //! itself runs the pipelined one, which costs more cells than CaPFC's `fpga` preset has left
 //! and would not lift its clock, set by the stages below), the same occupancy RAMs for the
-//! egress queues and PFC's frame generator ([`FrameGen`]), and adds three stages named after the model's
-//! functions, all at initiation interval 1:
-//! * [`Counters`]: the per-input arrival counters and Stop-Max's running maximum per egress key,
-//!   whose RAM read port also serves CSR inspections and calibration requests;
-//! * [`Calibrate`]: the Stop-Calibrate engine and its request queue;
-//! * [`Decision`]: the E bits with their set/clear messages, and D per ingress key.
+//! egress queues and PFC's frame generator ([`FrameGen`]), and adds three modules for the
+//! model's pipeline stages after the egress occupancy, all at initiation interval 1:
+//! * [`Counters`]: the counter stage: the occupancy stage's tests registered, the per-input
+//!   arrival counters and Stop-Max's running maximum per egress key, whose RAM read port also
+//!   serves CSR inspections and calibration requests;
+//! * [`Calibrate`]: the Stop-Calibrate engine and its request queue, in the counter stage;
+//! * [`Decision`]: the E stage (the counter stage's requests registered, the E bits with their
+//!   set/clear messages) and the D stage (the E counts from the registered messages, and D per
+//!   ingress key).
 //!
 //! This file validates the events, reads the CSR bank, applies the policy at XOFF (Stop-Max
 //! sets the maximum's E bit, Stop-Calibrate triggers the engine) and wires the stages.
@@ -108,6 +111,7 @@ pub struct CapfcCore<
     prio_bits: Constant<Bits<KB>>,
     prio_mask: Constant<Bits<KB>>,
     policy_cal: Constant<Bits<2>>,
+    policy_max: Constant<Bits<2>>,
     err_in_underflow: Constant<Bits<4>>,
     err_eg_underflow: Constant<Bits<4>>,
     err_index: Constant<Bits<4>>,
@@ -137,6 +141,8 @@ pub struct CapfcCore<
     eg_bad: DFF<Bit>,
     o_in_drop: DFF<Bit>,
     o_eg_drop: DFF<Bit>,
+    /// The egress enqueue's input, alongside the occupancy stage.
+    eg_input: DFF<Bits<PB>>,
 
     // Combinational values.
     in_e_ok: Signal<Local, Bit>,
@@ -144,7 +150,6 @@ pub struct CapfcCore<
     eg_e_ok: Signal<Local, Bit>,
     eg_d_ok: Signal<Local, Bit>,
     eg_key_in: Signal<Local, Bits<KB>>,
-    xon_now: Signal<Local, Bit>,
     /// The port and priority fields of keys (`>>` and `&` by the priority bits).
     eset_key_port: Signal<Local, Bits<KB>>,
     eclr_key_port: Signal<Local, Bits<KB>>,
@@ -234,6 +239,7 @@ impl<
             prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
             prio_mask: Constant::new(mask(cfg.prio_bits()).into()),
             policy_cal: Constant::new(2u64.into()),
+            policy_max: Constant::new(1u64.into()),
             err_in_underflow: Constant::new(ERR_IN_UNDERFLOW.into()),
             err_eg_underflow: Constant::new(ERR_EG_UNDERFLOW.into()),
             err_index: Constant::new(ERR_INDEX.into()),
@@ -260,12 +266,12 @@ impl<
             eg_bad: Default::default(),
             o_in_drop: Default::default(),
             o_eg_drop: Default::default(),
+            eg_input: Default::default(),
             in_e_ok: Default::default(),
             in_d_ok: Default::default(),
             eg_e_ok: Default::default(),
             eg_d_ok: Default::default(),
             eg_key_in: Default::default(),
-            xon_now: Default::default(),
             eset_key_port: Default::default(),
             eclr_key_port: Default::default(),
             eset_key_prio: Default::default(),
@@ -287,7 +293,7 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, in_bad, eg_bad, o_in_drop, o_eg_drop);
+        dff_setup!(self, clock, in_bad, eg_bad, o_in_drop, o_eg_drop, eg_input);
 
         // ---- Edge n: events naming existing ports and priorities go to the buffers.
         self.in_e_ok.next = self.port_ok.val().get_bit(self.in_enq_port.val().index())
@@ -359,16 +365,18 @@ impl<
             .val()
             .get_bits::<32>(self.at_eg_max.val().index());
 
-        // ---- Arrival counters (cycle n: the egress stage's results for edge n - 1); their
-        // read port also serves inspections and calibration requests. Stages take the bank's
+        // ---- Arrival counters: the counter stage, one edge after the occupancy stage (its
+        // tests registered, its enqueue reading the counter row); the read port also serves
+        // inspections and calibration requests. Stages take the bank's
         // words and other stages' outputs directly, not through this block's locals: Verilator
         // orders this block by the locals its statements share, and a shared local between an
         // input of a stage and a use of that stage's output is a false loop (UNOPTFLAT).
         self.counters.clock.next = self.clock.val();
         self.counters.reset.next = self.reset.val();
-        self.counters.enq_valid.next = self.eg_enq_valid.val() & self.eg_e_ok.val();
-        self.counters.enq_key.next = self.eg_key_in.val();
-        self.counters.enq_input.next = self.eg_enq_input.val();
+        self.eg_input.d.next = self.eg_enq_input.val();
+        self.counters.enq_valid.next = self.egress.e_valid.val();
+        self.counters.enq_key.next = self.egress.e_key.val();
+        self.counters.enq_input.next = self.eg_input.q.val();
         self.counters.inspect_request.next =
             (self.csr.write.val() & self.inspect_written.val()).any();
         self.counters.inspect.next = self
@@ -399,15 +407,13 @@ impl<
             .value
             .val()
             .get_bits::<32>(self.at_eg_warn.val().index());
+        self.counters.xon.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_eg_xon.val().index());
 
         // ---- The engine, triggered at XOFF; a dequeue at WARN or XON withdraws its row.
-        self.xon_now.next = self.egress.d_valid.val()
-            & (self.egress.d_b1.val()
-                <= self
-                    .csr
-                    .value
-                    .val()
-                    .get_bits::<32>(self.at_eg_xon.val().index()));
         self.calibrate.clock.next = self.clock.val();
         self.calibrate.reset.next = self.reset.val();
         self.calibrate.serving.next = self.counters.serving.val();
@@ -415,8 +421,9 @@ impl<
         self.calibrate.row.next = self.counters.row.val();
         self.calibrate.row_new.next = self.counters.row_new.val();
         self.calibrate.trigger.next = self.counters.cal_trigger.val();
-        self.calibrate.withdraw.next = self.counters.row_reset.val() | self.xon_now.val();
-        self.calibrate.withdraw_key.next = self.egress.d_key.val();
+        self.calibrate.withdraw.next =
+            self.counters.row_reset.val() | self.counters.xon_clear.val();
+        self.calibrate.withdraw_key.next = self.counters.clear_key.val();
         self.calibrate.cut.next = self
             .csr
             .value
@@ -429,22 +436,26 @@ impl<
             .get_bits::<2>(self.at_policy.val().index())
             == self.policy_cal.val();
 
-        // ---- E bits and D; the frame generator follows D.
+        // ---- E bits and D, one and two stages after the counter stage; the frame generator
+        // follows D.
         self.decision.clock.next = self.clock.val();
         self.decision.reset.next = self.reset.val();
-        self.decision.clear_valid.next = self.xon_now.val();
-        self.decision.clear_key.next = self.egress.d_key.val();
+        self.decision.clear_valid.next = self.counters.xon_clear.val();
+        self.decision.clear_key.next = self.counters.clear_key.val();
         self.decision.max_valid.next = self.counters.max_set.val();
         self.decision.max_key.next = self.counters.key.val();
         self.decision.max_input.next = self.counters.max_input.val();
         self.decision.cal_valid.next = self.calibrate.result.val();
         self.decision.cal_key.next = self.calibrate.cal_key.val();
         self.decision.cal_flags.next = self.calibrate.flags.val();
+        self.decision.stop_max.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<2>(self.at_policy.val().index())
+            == self.policy_max.val();
         self.decision.xoff.next = self.in_pause.xoff.val();
         self.decision.xoff_next.next = self.in_pause.xoff_next.val();
-        self.decision.next_clear_key.next = self.egress.deq_key.val();
-        self.decision.next_max_key.next = self.counters.key_next.val();
-        self.decision.next_cal_key.next = self.calibrate.cal_key_next.val();
         self.decision.inspect_key.next = self.counters.inspect_key.val();
         self.decision.inspect_key_ok.next = self.counters.inspect_key_ok.val();
         self.decision.inspect_next.next = self
@@ -663,8 +674,9 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
         core_verilog: &core_verilog(cfg),
         c_header: &header,
         notes: &[
-            "Stop-Calibrate sets eset_* 2 + max(m, 1) edges after the triggering enqueue (m",
-            "flagged counters). See docs/blocks/capfc.md.",
+            "Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,",
+            "\"Pipeline\"). Stop-Calibrate sets eset_* 4 + max(m, 1) edges after the triggering",
+            "enqueue (m flagged counters).",
         ],
         waivers: &[
             csr_bank::UNUSED_WAIVER,

@@ -1,5 +1,5 @@
 //! `K` rows of `R` flag bits in flip-flops, with one clear port and one set port per edge and
-//! four row reads. CaPFC keeps its E bits here: row = egress key `{port, priority}` (priority
+//! three row reads. CaPFC keeps its E bits here: row = egress key `{port, priority}` (priority
 //! in the low `prio_bits` bits), bit = ingress port.
 //!
 //! On an edge, a valid clear empties row `clear_key`, then a valid set ORs `set_bits` into row
@@ -9,7 +9,7 @@
 //! never flags itself); every other bit is a constant 0, so synthesis keeps neither its
 //! flip-flop nor its share of the read multiplexers.
 //!
-//! Outputs, all as they are before the edge: four rows, row `n` selected by a key that
+//! Outputs, all as they are before the edge: three rows, row `n` selected by a key that
 //! `next_key<n>` loaded on the previous edge, and the whole matrix (`F = K * R` bits, row k at
 //! `[k * R +: R]`) for the formal properties. The keys are registered here, so no output depends
 //! combinationally on an input: the parent's single combinational block (rust-hdl's form) may
@@ -34,12 +34,10 @@ pub struct FlagRows<const KB: usize, const K: usize, const R: usize, const F: us
     pub next_key0: Signal<In, Bits<KB>>,
     pub next_key1: Signal<In, Bits<KB>>,
     pub next_key2: Signal<In, Bits<KB>>,
-    pub next_key3: Signal<In, Bits<KB>>,
     /// Row `next_key0` of the previous edge.
     pub row0: Signal<Out, Bits<R>>,
     pub row1: Signal<Out, Bits<R>>,
     pub row2: Signal<Out, Bits<R>>,
-    pub row3: Signal<Out, Bits<R>>,
     /// Every row.
     pub rows: Signal<Out, Bits<F>>,
     _ports: usize,
@@ -48,7 +46,7 @@ pub struct FlagRows<const KB: usize, const K: usize, const R: usize, const F: us
     /// Per row, the bits that can be set.
     _lanes: Vec<Bits<R>>,
     _rows: Vec<Bits<R>>,
-    _keys: [Bits<KB>; 4],
+    _keys: [Bits<KB>; 3],
 }
 
 impl<const KB: usize, const K: usize, const R: usize, const F: usize> FlagRows<KB, K, R, F> {
@@ -80,18 +78,16 @@ impl<const KB: usize, const K: usize, const R: usize, const F: usize> FlagRows<K
             next_key0: Default::default(),
             next_key1: Default::default(),
             next_key2: Default::default(),
-            next_key3: Default::default(),
             row0: Default::default(),
             row1: Default::default(),
             row2: Default::default(),
-            row3: Default::default(),
             rows: Default::default(),
             _ports: ports,
             _priorities: priorities,
             _prio_bits: prio_bits,
             _lanes: lanes,
             _rows: vec![Bits::default(); K],
-            _keys: [Bits::default(); 4],
+            _keys: [Bits::default(); 3],
         }
     }
 
@@ -136,7 +132,6 @@ impl<const KB: usize, const K: usize, const R: usize, const F: usize> Logic
                 self.next_key0.val(),
                 self.next_key1.val(),
                 self.next_key2.val(),
-                self.next_key3.val(),
             ];
             if self.reset.val() {
                 self._rows.fill(Bits::default());
@@ -158,7 +153,6 @@ impl<const KB: usize, const K: usize, const R: usize, const F: usize> Logic
         self.row0.next = self._rows[self._keys[0].index()];
         self.row1.next = self._rows[self._keys[1].index()];
         self.row2.next = self._rows[self._keys[2].index()];
-        self.row3.next = self._rows[self._keys[3].index()];
     }
 
     fn connect(&mut self) {
@@ -166,7 +160,6 @@ impl<const KB: usize, const K: usize, const R: usize, const F: usize> Logic
         self.row0.connect();
         self.row1.connect();
         self.row2.connect();
-        self.row3.connect();
     }
 
     fn hdl(&self) -> Verilog {
@@ -199,7 +192,7 @@ generate
             ports = self._ports,
             priorities = self._priorities,
         );
-        for n in 0..4 {
+        for n in 0..3 {
             v += &Self::read_port(n);
         }
         v += "endgenerate\n";

@@ -45,9 +45,8 @@ pub struct Calibrate<
     pub requesting: Signal<Out, Bit>,
     pub serve_key: Signal<Out, Bits<KB>>,
     pub busy: Signal<Out, Bit>,
-    /// The engine's row, now and after this edge.
+    /// The engine's row.
     pub cal_key: Signal<Out, Bits<KB>>,
-    pub cal_key_next: Signal<Out, Bits<KB>>,
     /// The engine finishes on this edge, uncancelled: set the E bits of `flags` in row `cal_key`.
     pub result: Signal<Out, Bit>,
     pub flags: Signal<Out, Bits<PP>>,
@@ -118,7 +117,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             serve_key: Default::default(),
             busy: Default::default(),
             cal_key: Default::default(),
-            cal_key_next: Default::default(),
             result: Default::default(),
             flags: Default::default(),
             cal_row: Default::default(),
@@ -175,6 +173,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.cal_row.clock.next = self.clock.val();
         self.cal_row.next_counts.next = self.cal_row.counts.val();
         self.cal_row.next_flagged.next = self.cal_row.flagged.val();
+        self.cal_row.sel_flagged.next = self.cal_row.flagged.val();
 
         // The pending request at or after the round-robin pointer.
         self.pend_above.next =
@@ -265,6 +264,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             } else {
                 self.cal_row.next_flagged.next =
                     self.cal_row.flagged.val() | self.cal_row.sel.val();
+                self.cal_row.sel_flagged.next = self.cal_row.flagged.val() | self.cal_row.sel.val();
                 self.cal_cum.d.next = self.cum_new.val();
                 self.cal_done.next = !self.cal_row.found.val()
                     | (self.den_cum.val() >= self.num_total.val())
@@ -300,7 +300,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.requesting.next = self.pending.q.val().any();
         self.busy.next = self.cal_busy.q.val();
         self.cal_key.next = self.cal_key_r.q.val();
-        self.cal_key_next.next = self.cal_key_r.d.val();
 
         if self.reset.val() {
             self.pending.d.next = 0.into();

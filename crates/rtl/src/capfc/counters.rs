@@ -7,12 +7,17 @@
 //! At XOFF the enqueue applies the policy: Stop-Max sets the E bit of the row's maximum,
 //! Stop-Calibrate triggers the engine ([`super::calibrate::Calibrate`]).
 //!
-//! The RAMs' read port serves, in this order, the egress enqueue, a CSR inspection (the
-//! `inspect` register's counter, snapshot into `inspect_counter`) and a pending calibration
-//! request (the engine names its row):
-//! * edge n: the read key and who reads (`kind`) are registered, the RAMs are addressed;
+//! This is the counter stage of the model. Its operands start from registers: the occupancy
+//! stage's threshold tests are registered on the edge that addresses the RAMs.
+//! The RAMs' read port serves, in this order, the egress enqueue of the occupancy stage, a CSR
+//! inspection (the `inspect` register's counter, snapshot into `inspect_counter`) and a pending
+//! calibration request (the engine names its row):
+//! * cycle n - 1: the occupancy stage holds the egress events sampled at edge n - 1 and tests
+//!   the occupancy they leave against WARN, XON and XOFF;
+//! * edge n: the tests, the read key and who reads (`kind`) are registered, the RAMs are
+//!   addressed;
 //! * cycle n: the row as read (the write of edge n forwarded, else the live RAM row, else
-//!   zero) and, for an enqueue the occupancy stage accepted at or above WARN, the row counted;
+//!   zero) and, for an enqueue accepted at or above WARN, the row counted;
 //! * edge n + 1: the counted row and maximum are written and kept for forwarding.
 
 use crate::lane_ram::LaneRam;
@@ -40,7 +45,7 @@ pub struct Counters<
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
     // Edge n: the read port's requests, highest priority first.
-    /// An egress enqueue of an existing key and input.
+    /// The occupancy stage's egress enqueue (of an existing key and input, dropped or not).
     pub enq_valid: Signal<In, Bit>,
     pub enq_key: Signal<In, Bits<KB>>,
     pub enq_input: Signal<In, Bits<PB>>,
@@ -51,7 +56,7 @@ pub struct Counters<
     /// A pending calibration request, for row `serve_key`.
     pub serve_valid: Signal<In, Bit>,
     pub serve_key: Signal<In, Bits<KB>>,
-    // Cycle n: the egress occupancy stage's results for the events of edge n - 1: the
+    // Cycle n - 1: the egress occupancy stage's results for the events of edge n - 1: the
     // enqueue (dropped or not, and its queue's occupancy after it) and the dequeue.
     pub e_valid: Signal<In, Bit>,
     pub e_drop: Signal<In, Bit>,
@@ -64,17 +69,19 @@ pub struct Counters<
     pub policy: Signal<In, Bits<3>>,
     pub xoff: Signal<In, Bits<32>>,
     pub warn: Signal<In, Bits<32>>,
+    pub xon: Signal<In, Bits<32>>,
 
-    /// The read port serves a calibration request in cycle n; its row; the row it reads at
-    /// the next edge.
+    /// The read port serves a calibration request in cycle n; its row.
     pub serving: Signal<Out, Bit>,
     pub key: Signal<Out, Bits<KB>>,
-    pub key_next: Signal<Out, Bits<KB>>,
     /// The row as read, and as this edge writes it.
     pub row: Signal<Out, Bits<W>>,
     pub row_new: Signal<Out, Bits<W>>,
-    /// The dequeue resets row `d_key` (B <= WARN), before the enqueue counts.
+    /// The dequeue resets row `clear_key` (B <= WARN), before the enqueue counts.
     pub row_reset: Signal<Out, Bit>,
+    /// The dequeue clears the E row `clear_key` (B <= XON).
+    pub xon_clear: Signal<Out, Bit>,
+    pub clear_key: Signal<Out, Bits<KB>>,
     /// Stop-Max: set the E bit of `max_input` in row `key`. Stop-Calibrate: calibrate row `key`.
     pub max_set: Signal<Out, Bit>,
     pub max_input: Signal<Out, Bits<PB>>,
@@ -115,10 +122,23 @@ pub struct Counters<
     c_ok: DFF<Bit>,
     /// Rows written since their last reset.
     row_live: DFF<Bits<K>>,
-    fw_valid: DFF<Bit>,
-    fw_key: DFF<Bits<KB>>,
+    /// Decided on the read's edge, so the row's sources are chosen by registers: the row read
+    /// is the one this edge writes (forward `fw_row`), or else is live in the RAM.
+    fw_hit: DFF<Bit>,
+    live_hit: DFF<Bit>,
+    /// The counted input's lane in the row (input j at lane j, or j - 1 above the egress
+    /// port), and whether the input is the egress port itself (never counted).
+    c_lane: DFF<Bits<PB>>,
+    c_diag: DFF<Bit>,
     fw_row: DFF<Bits<W>>,
     fw_max: DFF<Bits<32>>,
+    /// The occupancy stage's tests, registered: an accepted enqueue at or above WARN and at or
+    /// above XOFF; a dequeue to WARN or below and to XON or below, and its key.
+    t_warn: DFF<Bit>,
+    t_xoff: DFF<Bit>,
+    t_reset: DFF<Bit>,
+    t_xon: DFF<Bit>,
+    t_deq_key: DFF<Bits<KB>>,
 
     insp_port8: Signal<Local, Bits<8>>,
     insp_input8: Signal<Local, Bits<8>>,
@@ -127,10 +147,7 @@ pub struct Counters<
     insp_key_ok: Signal<Local, Bit>,
     read_key: Signal<Local, Bits<KB>>,
     accepted: Signal<Local, Bit>,
-    reset_now: Signal<Local, Bit>,
-    xoff_hit: Signal<Local, Bit>,
     max_val: Signal<Local, Bits<16>>,
-    fw_hit: Signal<Local, Bit>,
     row_raw: Signal<Local, Bits<W>>,
     max_raw: Signal<Local, Bits<32>>,
     same_reset: Signal<Local, Bit>,
@@ -139,9 +156,9 @@ pub struct Counters<
     max_counted: Signal<Local, Bits<32>>,
     /// Only the counted lane, at 1: the row counted after a reset on this cycle.
     row_one: Signal<Local, Bits<W>>,
-    c_key_port: Signal<Local, Bits<KB>>,
-    c_port: Signal<Local, Bits<PB>>,
-    c_lane: Signal<Local, Bits<PB>>,
+    read_key_port: Signal<Local, Bits<KB>>,
+    read_port: Signal<Local, Bits<PB>>,
+    lane_base: Signal<Local, Bits<16>>,
     count_it: Signal<Local, Bit>,
     lane_old: Signal<Local, Bits<16>>,
     raw_at_top: Signal<Local, Bit>,
@@ -179,12 +196,14 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             policy: Default::default(),
             xoff: Default::default(),
             warn: Default::default(),
+            xon: Default::default(),
             serving: Default::default(),
             key: Default::default(),
-            key_next: Default::default(),
             row: Default::default(),
             row_new: Default::default(),
             row_reset: Default::default(),
+            xon_clear: Default::default(),
+            clear_key: Default::default(),
             max_set: Default::default(),
             max_input: Default::default(),
             cal_trigger: Default::default(),
@@ -216,10 +235,17 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             c_input: Default::default(),
             c_ok: Default::default(),
             row_live: Default::default(),
-            fw_valid: Default::default(),
-            fw_key: Default::default(),
+            fw_hit: Default::default(),
+            live_hit: Default::default(),
+            c_lane: Default::default(),
+            c_diag: Default::default(),
             fw_row: Default::default(),
             fw_max: Default::default(),
+            t_warn: Default::default(),
+            t_xoff: Default::default(),
+            t_reset: Default::default(),
+            t_xon: Default::default(),
+            t_deq_key: Default::default(),
             insp_port8: Default::default(),
             insp_input8: Default::default(),
             insp_prio: Default::default(),
@@ -227,19 +253,16 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             insp_key_ok: Default::default(),
             read_key: Default::default(),
             accepted: Default::default(),
-            reset_now: Default::default(),
-            xoff_hit: Default::default(),
             max_val: Default::default(),
-            fw_hit: Default::default(),
             row_raw: Default::default(),
             max_raw: Default::default(),
             same_reset: Default::default(),
             row_counted: Default::default(),
             max_counted: Default::default(),
             row_one: Default::default(),
-            c_key_port: Default::default(),
-            c_port: Default::default(),
-            c_lane: Default::default(),
+            read_key_port: Default::default(),
+            read_port: Default::default(),
+            lane_base: Default::default(),
             count_it: Default::default(),
             lane_old: Default::default(),
             raw_at_top: Default::default(),
@@ -271,10 +294,17 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             c_input,
             c_ok,
             row_live,
-            fw_valid,
-            fw_key,
+            fw_hit,
+            live_hit,
+            c_lane,
+            c_diag,
             fw_row,
-            fw_max
+            fw_max,
+            t_warn,
+            t_xoff,
+            t_reset,
+            t_xon,
+            t_deq_key
         );
         self.counts.clock.next = self.clock.val();
         self.maxes.clock.next = self.clock.val();
@@ -287,6 +317,14 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             | (bit_cast::<KB, 3>(self.insp_prio.val()) & self.prio_mask.val());
         self.insp_key_ok.next = (self.insp_port8.val() < self.ports8.val())
             & self.prio_ok.val().get_bit(self.insp_prio.val().index());
+
+        // ---- Edge n: the occupancy stage's tests.
+        self.accepted.next = self.e_valid.val() & !self.e_drop.val();
+        self.t_warn.d.next = self.accepted.val() & (self.e_b1.val() >= self.warn.val());
+        self.t_xoff.d.next = self.accepted.val() & (self.e_b1.val() >= self.xoff.val());
+        self.t_reset.d.next = self.d_valid.val() & (self.d_b1.val() <= self.warn.val());
+        self.t_xon.d.next = self.d_valid.val() & (self.d_b1.val() <= self.xon.val());
+        self.t_deq_key.d.next = self.d_key.val();
 
         // ---- Edge n: the read port, egress enqueue first, then inspection, then a request.
         self.c_kind.d.next = 0.into();
@@ -311,13 +349,20 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.c_key.d.next = self.read_key.val();
         self.counts.read_address.next = self.read_key.val();
         self.maxes.read_address.next = self.read_key.val();
+        self.read_key_port.next = self.read_key.val() >> self.prio_bits.val();
+        self.read_port.next = bit_cast::<PB, KB>(self.read_key_port.val());
+        if self.c_input.d.val() > self.read_port.val() {
+            self.c_lane.d.next = self.c_input.d.val() - self.one_pb.val();
+        } else {
+            self.c_lane.d.next = self.c_input.d.val();
+        }
+        self.c_diag.d.next = self.c_input.d.val() == self.read_port.val();
 
         // ---- Cycle n: the row (forwarded write, else live RAM row, else zero).
-        self.fw_hit.next = self.fw_valid.q.val() & (self.fw_key.q.val() == self.c_key.q.val());
-        if self.fw_hit.val() {
+        if self.fw_hit.q.val() {
             self.row_raw.next = self.fw_row.q.val();
             self.max_raw.next = self.fw_max.q.val();
-        } else if self.row_live.q.val().get_bit(self.c_key.q.val().index()) {
+        } else if self.live_hit.q.val() {
             self.row_raw.next = self.counts.read_data.val();
             self.max_raw.next = self.maxes.read_data.val();
         } else {
@@ -325,29 +370,18 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.max_raw.next = 0.into();
         }
         // The dequeue first: B <= WARN resets its row, and the enqueue then counts from zero.
-        self.reset_now.next = self.d_valid.val() & (self.d_b1.val() <= self.warn.val());
-        self.same_reset.next = self.reset_now.val() & (self.d_key.val() == self.c_key.q.val());
+        self.same_reset.next =
+            self.t_reset.q.val() & (self.t_deq_key.q.val() == self.c_key.q.val());
 
         // Then the egress enqueue: count at WARN (not from the egress port itself).
-        self.c_key_port.next = self.c_key.q.val() >> self.prio_bits.val();
-        self.c_port.next = bit_cast::<PB, KB>(self.c_key_port.val());
-        if self.c_input.q.val() > self.c_port.val() {
-            self.c_lane.next = self.c_input.q.val() - self.one_pb.val();
-        } else {
-            self.c_lane.next = self.c_input.q.val();
-        }
-        self.accepted.next = self.e_valid.val() & !self.e_drop.val();
-        self.count_it.next = self.accepted.val()
-            & (self.e_b1.val() >= self.warn.val())
-            & (self.c_input.q.val() != self.c_port.val());
-        // The counted row and maximum are computed from the row as read, in parallel with the
-        // late tests (the occupancy results decide `count_it` and `same_reset`), and selected
-        // after them. A row reset on this cycle's dequeue counts from zero instead: its lane
+        self.count_it.next = self.t_warn.q.val() & !self.c_diag.q.val();
+        // The counted row and maximum are computed from the row as read, in parallel with
+        // `count_it` and `same_reset`, and selected after them. A row reset on this cycle's dequeue counts from zero instead: its lane
         // becomes 1 (0 is never at the top) and so does the maximum, at the counted input.
         self.lane_old.next = self
             .row_raw
             .val()
-            .get_bits::<16>(self.c_lane.val().index() * 16);
+            .get_bits::<16>(self.c_lane.q.val().index() * 16);
         self.raw_at_top.next = self.lane_old.val() == self.counter_top.val();
         self.raw_halve.next = self.raw_at_top.val() & !self.policy.val().get_bit(2);
         self.raw_bump.next = !(self.raw_at_top.val() & self.policy.val().get_bit(2));
@@ -358,20 +392,26 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             if self.raw_halve.val() {
                 self.lane.next = self.lane.val() >> 1;
             }
-            if self.raw_bump.val() & (self.c_lane.val() == j.to_bits::<PB>()) {
+            if self.raw_bump.val() & (self.c_lane.q.val() == j.to_bits::<PB>()) {
                 self.lane.next = self.lane.val() + self.one_16.val();
             }
             self.row_counted.next = self.row_counted.val()
                 | (bit_cast::<W, 16>(self.lane.val()) << (j * 16).to_bits::<16>());
-            if self.c_lane.val() == j.to_bits::<PB>() {
+            if self.c_lane.q.val() == j.to_bits::<PB>() {
                 self.row_one.next = self.row_one.val()
                     | (bit_cast::<W, 16>(self.one_16.val()) << (j * 16).to_bits::<16>());
             }
         }
-        self.lane_new.next = self
-            .row_counted
-            .val()
-            .get_bits::<16>(self.c_lane.val().index() * 16);
+        // The counted lane, from the lane as read (not from the counted row: one lane
+        // multiplexer less on the way to the maximum).
+        self.lane_base.next = self.lane_old.val();
+        if self.raw_halve.val() {
+            self.lane_base.next = self.lane_old.val() >> 1;
+        }
+        self.lane_new.next = self.lane_base.val();
+        if self.raw_bump.val() {
+            self.lane_new.next = self.lane_base.val() + self.one_16.val();
+        }
         // The running maximum (lowest input on ties); a halving leaves the counted input as the
         // only maximum.
         self.cur_max_val.next = self.max_raw.val().get_bits::<16>(0);
@@ -408,28 +448,27 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.maxes.write_enable.next = self.count_it.val();
         self.maxes.write_address.next = self.c_key.q.val();
         self.maxes.write_data.next = self.max_new.val();
-        self.fw_valid.d.next = self.count_it.val();
-        self.fw_key.d.next = self.c_key.q.val();
+        self.fw_hit.d.next = self.count_it.val() & (self.c_key.q.val() == self.read_key.val());
         self.fw_row.d.next = self.row_new.val();
         self.fw_max.d.next = self.max_new.val();
         self.c_onehot.next = self.one_k.val() << self.c_key.q.val();
-        self.r_onehot.next = self.one_k.val() << self.d_key.val();
+        self.r_onehot.next = self.one_k.val() << self.t_deq_key.q.val();
         self.row_live.d.next = self.row_live.q.val();
-        if self.reset_now.val() {
+        if self.t_reset.q.val() {
             self.row_live.d.next = self.row_live.q.val() & !self.r_onehot.val();
         }
         if self.count_it.val() {
             self.row_live.d.next = self.row_live.d.val() | self.c_onehot.val();
         }
+        self.live_hit.d.next = self.row_live.d.val().get_bit(self.read_key.val().index());
 
         // ---- At XOFF: Stop-Max flags the maximum, Stop-Calibrate requests a calibration.
         self.max_val.next = self.max_new.val().get_bits::<16>(0);
-        self.xoff_hit.next = self.accepted.val() & (self.e_b1.val() >= self.xoff.val());
-        self.max_set.next = self.xoff_hit.val()
+        self.max_set.next = self.t_xoff.q.val()
             & (self.policy.val().get_bits::<2>(0) == self.policy_max.val())
             & self.max_val.val().any();
         self.cal_trigger.next =
-            self.xoff_hit.val() & (self.policy.val().get_bits::<2>(0) == self.policy_cal.val());
+            self.t_xoff.q.val() & (self.policy.val().get_bits::<2>(0) == self.policy_cal.val());
 
         // ---- The inspection snapshot shows the row before this edge's events.
         if self.c_kind.q.val() == self.kind_inspect.val() {
@@ -445,9 +484,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         // ---- Outputs.
         self.serving.next = self.c_kind.q.val() == self.kind_serve.val();
         self.key.next = self.c_key.q.val();
-        self.key_next.next = self.c_key.d.val();
         self.row.next = self.row_raw.val();
-        self.row_reset.next = self.reset_now.val();
+        self.row_reset.next = self.t_reset.q.val();
+        self.xon_clear.next = self.t_xon.q.val();
+        self.clear_key.next = self.t_deq_key.q.val();
         self.max_input.next = self.max_new.val().get_bits::<PB>(16);
         self.saturated.next = self.count_it.val() & !self.same_reset.val() & self.raw_at_top.val();
         self.inspect_key.next = self.insp_key.val();
@@ -461,7 +501,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.r_snap.d.next = 0.into();
             self.c_kind.d.next = 0.into();
             self.row_live.d.next = 0.into();
-            self.fw_valid.d.next = false;
+            self.fw_hit.d.next = false;
+            self.live_hit.d.next = false;
+            self.t_warn.d.next = false;
+            self.t_xoff.d.next = false;
+            self.t_reset.d.next = false;
+            self.t_xon.d.next = false;
         }
     }
 }

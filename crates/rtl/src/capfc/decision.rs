@@ -1,8 +1,15 @@
-//! CaPFC's E bits and the combined decision D (the model's E rows and `is_d`): the E matrix
+//! CaPFC's E stage and D stage (the model's `e_stage` and `d_stage`): the E matrix
 //! ([`FlagRows`], flip-flops), cleared by row at XON and then set by Stop-Max or the
 //! calibration engine, with the net set/clear messages it sends; and per ingress key the count
 //! of set E bits as six bit planes (vector increment/decrement), so D = I or count != 0 for
 //! every key at once. It also shows the row and state of the key the `inspect` register names.
+//!
+//! * cycle n: the counter stage's clear and set requests arrive and are registered; the E rows
+//!   they name are loaded into the row read ports on the same edge;
+//! * cycle n + 1 (E stage): the rows change at edge n + 2, and the net messages are registered
+//!   (the `eset_*` / `eclr_*` outputs);
+//! * cycle n + 2 (D stage): the registered messages move the count planes at edge n + 3, so
+//!   the messages' logic and the planes' carry chains are in different cycles.
 
 use crate::flag_rows::FlagRows;
 use rust_hdl::prelude::*;
@@ -31,14 +38,13 @@ pub struct Decision<
     pub cal_valid: Signal<In, Bit>,
     pub cal_key: Signal<In, Bits<KB>>,
     pub cal_flags: Signal<In, Bits<PP>>,
+    /// The policy is Stop-Max: the set's key and bits are Stop-Max's (else the engine's). The
+    /// two never set on one edge (each needs its policy), and the policy is a register, so the
+    /// set row's read key does not wait for `max_valid`.
+    pub stop_max: Signal<In, Bit>,
     /// The ingress XOFF vector before this edge and after it.
     pub xoff: Signal<In, Bits<K>>,
     pub xoff_next: Signal<In, Bits<K>>,
-    /// The keys the E row read ports load on this edge (rows ready in the next cycle): the
-    /// next clear key, Stop-Max key and engine key.
-    pub next_clear_key: Signal<In, Bits<KB>>,
-    pub next_max_key: Signal<In, Bits<KB>>,
-    pub next_cal_key: Signal<In, Bits<KB>>,
     /// The inspected key and whether it exists; the `inspect` register (port [5:0],
     /// priority [10:8]) after this edge, for the row read port.
     pub inspect_key: Signal<In, Bits<KB>>,
@@ -83,6 +89,12 @@ pub struct Decision<
     o_eclr_valid: DFF<Bit>,
     o_eclr_key: DFF<Bits<KB>>,
     o_eclr_mask: DFF<Bits<PP>>,
+    /// The requests of the counter stage, registered: the E stage's operands.
+    r_clear_valid: DFF<Bit>,
+    r_clear_key: DFF<Bits<KB>>,
+    r_set_valid: DFF<Bit>,
+    r_set_key: DFF<Bits<KB>>,
+    r_set_wanted: DFF<Bits<PP>>,
 
     set_valid: Signal<Local, Bit>,
     set_key: Signal<Local, Bits<KB>>,
@@ -100,6 +112,8 @@ pub struct Decision<
     clr_prio: Signal<Local, Bits<KB>>,
     set_prio_oh: Signal<Local, Bits<8>>,
     clr_prio_oh: Signal<Local, Bits<8>>,
+    msg_set_prio: Signal<Local, Bits<KB>>,
+    msg_set_prio_oh: Signal<Local, Bits<8>>,
     inc: Signal<Local, Bits<K>>,
     dec: Signal<Local, Bits<K>>,
     carry: Signal<Local, Bits<K>>,
@@ -135,11 +149,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             cal_valid: Default::default(),
             cal_key: Default::default(),
             cal_flags: Default::default(),
+            stop_max: Default::default(),
             xoff: Default::default(),
             xoff_next: Default::default(),
-            next_clear_key: Default::default(),
-            next_max_key: Default::default(),
-            next_cal_key: Default::default(),
             inspect_key: Default::default(),
             inspect_key_ok: Default::default(),
             inspect_next: Default::default(),
@@ -177,6 +189,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             o_eclr_valid: Default::default(),
             o_eclr_key: Default::default(),
             o_eclr_mask: Default::default(),
+            r_clear_valid: Default::default(),
+            r_clear_key: Default::default(),
+            r_set_valid: Default::default(),
+            r_set_key: Default::default(),
+            r_set_wanted: Default::default(),
             set_valid: Default::default(),
             set_key: Default::default(),
             set_bits: Default::default(),
@@ -193,6 +210,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             clr_prio: Default::default(),
             set_prio_oh: Default::default(),
             clr_prio_oh: Default::default(),
+            msg_set_prio: Default::default(),
+            msg_set_prio_oh: Default::default(),
             inc: Default::default(),
             dec: Default::default(),
             carry: Default::default(),
@@ -230,26 +249,40 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             o_eset_mask,
             o_eclr_valid,
             o_eclr_key,
-            o_eclr_mask
+            o_eclr_mask,
+            r_clear_valid,
+            r_clear_key,
+            r_set_valid,
+            r_set_key,
+            r_set_wanted
         );
         self.e_rows.clock.next = self.clock.val();
         self.e_rows.reset.next = self.reset.val();
 
-        // ---- E bits: clear at XON, then set by Stop-Max or the engine; net messages.
+        // ---- Cycle n: the requests, registered; their rows are loaded into the read ports.
         self.set_valid.next = self.max_valid.val() | self.cal_valid.val();
-        if self.max_valid.val() {
+        if self.stop_max.val() {
             self.set_key.next = self.max_key.val();
             self.set_wanted.next = self.one_pp.val() << self.max_input.val();
         } else {
             self.set_key.next = self.cal_key.val();
             self.set_wanted.next = self.cal_flags.val();
         }
+        self.r_clear_valid.d.next = self.clear_valid.val();
+        self.r_clear_key.d.next = self.clear_key.val();
+        self.r_set_valid.d.next = self.set_valid.val();
+        self.r_set_key.d.next = self.set_key.val();
+        self.r_set_wanted.d.next = self.set_wanted.val();
+        self.e_rows.next_key0.next = self.clear_key.val();
+        self.e_rows.next_key1.next = self.set_key.val();
+
+        // ---- E stage: clear at XON, then set by Stop-Max or the engine; net messages.
         // Only the lanes the E rows keep (the other existing ports, in a row of an existing
         // key). Every reachable set already lies within them; masking keeps the E messages and
         // the count planes equal to the rows from any state (k-induction starts from any).
-        self.set_key_port.next = self.set_key.val() >> self.prio_bits.val();
+        self.set_key_port.next = self.r_set_key.q.val() >> self.prio_bits.val();
         self.set_port.next = bit_cast::<PB, KB>(self.set_key_port.val());
-        self.set_prio.next = self.set_key.val() & self.prio_mask.val();
+        self.set_prio.next = self.r_set_key.q.val() & self.prio_mask.val();
         self.set_prio_oh.next = self.one_8.val() << self.set_prio.val();
         self.set_lanes.next = 0.into();
         if self.port_ok.val().get_bit(self.set_port.val().index())
@@ -257,22 +290,19 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
         {
             self.set_lanes.next = self.port_ok.val() & !(self.one_pp.val() << self.set_port.val());
         }
-        self.set_bits.next = self.set_wanted.val() & self.set_lanes.val();
-        self.e_rows.clear_valid.next = self.clear_valid.val();
-        self.e_rows.clear_key.next = self.clear_key.val();
-        self.e_rows.set_valid.next = self.set_valid.val();
-        self.e_rows.set_key.next = self.set_key.val();
+        self.set_bits.next = self.r_set_wanted.q.val() & self.set_lanes.val();
+        self.e_rows.clear_valid.next = self.r_clear_valid.q.val();
+        self.e_rows.clear_key.next = self.r_clear_key.q.val();
+        self.e_rows.set_valid.next = self.r_set_valid.q.val();
+        self.e_rows.set_key.next = self.r_set_key.q.val();
         self.e_rows.set_bits.next = self.set_bits.val();
         self.clear_row.next = self.e_rows.row0.val();
-        self.set_row.next = self.e_rows.row2.val();
-        if self.max_valid.val() {
-            self.set_row.next = self.e_rows.row1.val();
-        }
-        self.same_row.next = self.clear_valid.val()
-            & self.set_valid.val()
-            & (self.clear_key.val() == self.set_key.val());
+        self.set_row.next = self.e_rows.row1.val();
+        self.same_row.next = self.r_clear_valid.q.val()
+            & self.r_set_valid.q.val()
+            & (self.r_clear_key.q.val() == self.r_set_key.q.val());
         self.eset.next = 0.into();
-        if self.set_valid.val() {
+        if self.r_set_valid.q.val() {
             if self.same_row.val() {
                 self.eset.next = self.set_bits.val() & !self.clear_row.val();
             } else {
@@ -280,7 +310,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             }
         }
         self.eclr.next = 0.into();
-        if self.clear_valid.val() {
+        if self.r_clear_valid.q.val() {
             if self.same_row.val() {
                 self.eclr.next = self.clear_row.val() & !self.set_bits.val();
             } else {
@@ -290,28 +320,31 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
         self.o_eset_valid.d.next = self.eset.val().any();
         self.o_eset_key.d.next = 0.into();
         if self.eset.val().any() {
-            self.o_eset_key.d.next = self.set_key.val();
+            self.o_eset_key.d.next = self.r_set_key.q.val();
         }
         self.o_eset_mask.d.next = self.eset.val();
         self.o_eclr_valid.d.next = self.eclr.val().any();
         self.o_eclr_key.d.next = 0.into();
         if self.eclr.val().any() {
-            self.o_eclr_key.d.next = self.clear_key.val();
+            self.o_eclr_key.d.next = self.r_clear_key.q.val();
         }
         self.o_eclr_mask.d.next = self.eclr.val();
 
-        // Counts of set E bits per ingress key: +1 for each set bit, -1 for each cleared bit.
-        self.clr_prio.next = self.clear_key.val() & self.prio_mask.val();
+        // ---- D stage: the counts of set E bits per ingress key follow the registered
+        // messages: +1 for each set bit, -1 for each cleared bit.
+        self.msg_set_prio.next = self.o_eset_key.q.val() & self.prio_mask.val();
+        self.msg_set_prio_oh.next = self.one_8.val() << self.msg_set_prio.val();
+        self.clr_prio.next = self.o_eclr_key.q.val() & self.prio_mask.val();
         self.clr_prio_oh.next = self.one_8.val() << self.clr_prio.val();
         self.inc.next = 0.into();
         self.dec.next = 0.into();
         for i in 0..PP {
-            if self.eset.val().get_bit(i) {
+            if self.o_eset_mask.q.val().get_bit(i) {
                 self.inc.next = self.inc.val()
-                    | (bit_cast::<K, 8>(self.set_prio_oh.val())
+                    | (bit_cast::<K, 8>(self.msg_set_prio_oh.val())
                         << (i.to_bits::<16>() << self.prio_bits.val()));
             }
-            if self.eclr.val().get_bit(i) {
+            if self.o_eclr_mask.q.val().get_bit(i) {
                 self.dec.next = self.dec.val()
                     | (bit_cast::<K, 8>(self.clr_prio_oh.val())
                         << (i.to_bits::<16>() << self.prio_bits.val()));
@@ -357,7 +390,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             | self.n4.val()
             | self.n5.val();
 
-        // ---- The inspected key: its row (E row read port 3) and state.
+        // ---- The inspected key: its row (E row read port 2) and state.
         self.insp_count.next = 0.into();
         self.insp_count.next = self
             .insp_count
@@ -386,7 +419,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
         self.inspect_row.next = 0.into();
         self.inspect_state.next = 0.into();
         if self.inspect_key_ok.val() {
-            self.inspect_row.next = bit_cast::<64, PP>(self.e_rows.row3.val());
+            self.inspect_row.next = bit_cast::<64, PP>(self.e_rows.row2.val());
             self.inspect_state.next = bit_cast::<16, 8>(self.insp_count.val()) << 8;
             self.inspect_state.next = self
                 .inspect_state
@@ -400,11 +433,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
         self.insp_next_port8.next = self.inspect_next.val().get_bits::<8>(0) & self.field6.val();
         self.insp_next_prio.next = self.inspect_next.val().get_bits::<3>(8);
 
-        // The E rows' read keys.
-        self.e_rows.next_key0.next = self.next_clear_key.val();
-        self.e_rows.next_key1.next = self.next_max_key.val();
-        self.e_rows.next_key2.next = self.next_cal_key.val();
-        self.e_rows.next_key3.next = (bit_cast::<KB, 8>(self.insp_next_port8.val())
+        // The inspected row's read key.
+        self.e_rows.next_key2.next = (bit_cast::<KB, 8>(self.insp_next_port8.val())
             << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.insp_next_prio.val()) & self.prio_mask.val());
 
@@ -429,6 +459,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             self.o_eclr_valid.d.next = false;
             self.o_eclr_key.d.next = 0.into();
             self.o_eclr_mask.d.next = 0.into();
+            self.r_clear_valid.d.next = false;
+            self.r_set_valid.d.next = false;
         }
     }
 }

@@ -547,7 +547,7 @@ module capfc_props (
         if (eset_valid) a_no_e_under_pfc_only: assert (policy_2 != PFC_ONLY);
     end
     // a_calibration_latency: the engine is never busy for more than P cycles (the sum, then
-    // at most P - 1 flags): L_cal = 2 + max(m, 1) <= P + 1 edges after the enqueue.
+    // at most P - 1 flags): L_cal = 4 + max(m, 1) <= P + 3 edges after the enqueue.
     always @(*) if (!rst) a_calibration_latency: assert (busy_for <= `SC_PORTS);
 `endif
 

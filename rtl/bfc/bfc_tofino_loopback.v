@@ -204,9 +204,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     localparam  at_snap_data0 = 10'b1000000000;
     localparam  at_snap_data1 = 10'b1000100000;
     localparam  at_class0 = 10'b1100000000;
-    localparam  class_base = 6'b11000;
-    localparam  n_classes = 8'h1;
-    localparam  class_word_mask = 16'h7fff;
     localparam  lfsr_seed_written = 32'h40;
     localparam  snap_index_written = 32'h8000;
     localparam  one_32 = 32'h1;
@@ -372,7 +369,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [5:0] lookup$d_eg;
     reg  [7:0] lookup$d_lane_q;
     reg  [31:0] lookup$now_ts;
-    reg  [15:0] lookup$class_word_next;
+    reg  [255:0] lookup$classes;
     reg  [1:0] lookup$mode;
     reg  [31:0] lookup$sticky;
     reg  lookup$reseed;
@@ -519,9 +516,6 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     // Local signals
     reg  [7:0] flags;
     reg  [31:0] status_word;
-    reg  [2:0] class_next;
-    reg  class_written_next;
-    reg  [255:0] class_word_wide;
 
     // Sub module instances
     bfc_tofino_loopback__csr csr(
@@ -703,7 +697,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .d_eg(lookup$d_eg),
         .d_lane_q(lookup$d_lane_q),
         .now_ts(lookup$now_ts),
-        .class_word_next(lookup$class_word_next),
+        .classes(lookup$classes),
         .mode(lookup$mode),
         .sticky(lookup$sticky),
         .reseed(lookup$reseed),
@@ -1029,17 +1023,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         lookup$d_eg = capture$d_eg;
         lookup$d_lane_q = capture$d_lane_q;
         lookup$now_ts = capture$now_ts;
-        class_next = enq_class;
-        class_written_next = csr_we & (csr_addr == class_base + {3'd0, class_next}) & ({5'd0, class_next} < n_classes);
-        if (reset) begin
-            class_next = 3'h0;
-            class_written_next = 1'b0;
-        end
-        class_word_wide = csr$value_next[(at_class0)+:(256)] >> ({5'd0, class_next} << 32'h5);
-        lookup$class_word_next = class_word_wide[15:0];
-        if (class_written_next) begin
-            lookup$class_word_next = csr_wdata[(32'h0)+:(16)] & class_word_mask;
-        end
+        lookup$classes = csr$value_next[(at_class0)+:(256)];
         lookup$mode = csr$value_next[(at_mode)+:(2)];
         lookup$sticky = csr$value_next[(at_sticky)+:(32)];
         lookup$reseed = |(csr$write & lfsr_seed_written);
@@ -5257,7 +5241,7 @@ module bfc_tofino_loopback__frames$dsp(d,q,clock);
 endmodule // bfc_tofino_loopback__frames$dsp
 
 
-module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_lane_q,now_ts,class_word_next,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,flags,word_next);
+module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_lane_q,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,flags,word_next);
 
     // Module arguments
     input wire  clock;
@@ -5282,7 +5266,7 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     input wire  [5:0] d_eg;
     input wire  [7:0] d_lane_q;
     input wire  [31:0] now_ts;
-    input wire  [15:0] class_word_next;
+    input wire  [255:0] classes;
     input wire  [1:0] mode;
     input wire  [31:0] sticky;
     input wire  reseed;
@@ -5333,14 +5317,6 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     wire  [511:0] rr$q;
     reg  [31:0] lfsr$d;
     wire  [31:0] lfsr$q;
-    reg  [7:0] cls_first$d;
-    wire  [7:0] cls_first$q;
-    reg  [7:0] cls_count$d;
-    wire  [7:0] cls_count$q;
-    reg  cls_ok$d;
-    wire  cls_ok$q;
-    reg  [127:0] cls_data$d;
-    wire  [127:0] cls_data$q;
 
     // Local signals
     reg  [31:0] ec;
@@ -5348,16 +5324,17 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     reg  [31:0] dc_now;
     reg  [31:0] lfsr_now;
     reg  [127:0] empty_now;
-    reg  [7:0] nx_first;
-    reg  [7:0] nx_count;
+    reg  [255:0] cw_wide;
+    reg  [15:0] cw;
     reg  [7:0] first;
     reg  [7:0] count;
+    reg  class_ok;
     reg  ok;
     reg  [31:0] age;
     reg  reassign;
     reg  [15:0] row_off;
     reg  [127:0] row_empty_wide;
-    reg  [127:0] nx_mask;
+    reg  [127:0] class_mask;
     reg  [127:0] cand;
     reg  [511:0] rr_wide;
     reg  [7:0] start;
@@ -5394,36 +5371,12 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
         .q(lfsr$q),
         .clock(clock)
     );
-    bfc_tofino_loopback__lookup$cls_first cls_first(
-        .d(cls_first$d),
-        .q(cls_first$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__lookup$cls_count cls_count(
-        .d(cls_count$d),
-        .q(cls_count$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__lookup$cls_ok cls_ok(
-        .d(cls_ok$d),
-        .q(cls_ok$q),
-        .clock(clock)
-    );
-    bfc_tofino_loopback__lookup$cls_data cls_data(
-        .d(cls_data$d),
-        .q(cls_data$q),
-        .clock(clock)
-    );
 
     // Update code
     always @(*) begin
         empty$d = empty$q;
         rr$d = rr$q;
         lfsr$d = lfsr$q;
-        cls_first$d = cls_first$q;
-        cls_count$d = cls_count$q;
-        cls_ok$d = cls_ok$q;
-        cls_data$d = cls_data$q;
         entry_q = word[(32'h0)+:(8)];
         ec = word >> 32'h8;
         dc_now = dc;
@@ -5451,18 +5404,14 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
                 lfsr_now = one_32;
             end
         end
-        nx_first = class_word_next[7:0] & mask_7;
-        nx_count = class_word_next[(32'h8)+:(8)] & mask_7;
-        cls_ok$d = |nx_first & |nx_count & ((nx_first + nx_count) <= n_queues);
-        nx_first = nx_first & q_lane_mask;
-        nx_count = nx_count & q_lane_mask;
-        cls_first$d = nx_first;
-        cls_count$d = nx_count;
-        nx_mask = ((one_128 << nx_count) - one_128) << nx_first;
-        cls_data$d = nx_mask & data_queues;
-        first = cls_first$q;
-        count = cls_count$q;
-        ok = ({2'd0, in_port} < n_ports) & ({2'd0, eg} < n_ports) & ({1'd0, upq} < n_upstream) & ({5'd0, class_id} < n_classes) & |len & cls_ok$q;
+        cw_wide = classes >> ({5'd0, class_id} << 32'h5);
+        cw = cw_wide[15:0];
+        first = cw[7:0] & mask_7;
+        count = cw[(32'h8)+:(8)] & mask_7;
+        class_ok = |first & |count & ((first + count) <= n_queues);
+        first = first & q_lane_mask;
+        count = count & q_lane_mask;
+        ok = ({2'd0, in_port} < n_ports) & ({2'd0, eg} < n_ports) & ({1'd0, upq} < n_upstream) & ({5'd0, class_id} < n_classes) & |len & class_ok;
         act = valid & ready & ok;
         refused = valid & ~(ready & ok);
         flags = 8'h0;
@@ -5477,7 +5426,8 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
         row_off = {10'd0, eg} << queue_bits;
         row_empty_wide = empty$q >> row_off;
         row_empty = row_empty_wide;
-        class_data = cls_data$q;
+        class_mask = ((one_128 << count) - one_128) << first;
+        class_data = class_mask & data_queues;
         cand = row_empty & class_data;
         rr_wide = rr$q >> ({10'd0, eg} << 32'h3);
         start = rr_wide[7:0];
@@ -5902,10 +5852,6 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
             rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 6);
             stoch_prod = stoch_prod + ((hash >> 32'h10) << 6);
         end
-        if (count[7]) begin
-            rand_prod = rand_prod + ((lfsr_now >> 32'h10) << 7);
-            stoch_prod = stoch_prod + ((hash >> 32'h10) << 7);
-        end
         dq_index = d_lane_q[6:0];
         dq_in_class = (d_eg == eg) & class_data[dq_index];
         dq_first = ~|cand;
@@ -5975,82 +5921,6 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     end
 
 endmodule // bfc_tofino_loopback__lookup
-
-
-module bfc_tofino_loopback__lookup$cls_count(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__lookup$cls_count
-
-
-module bfc_tofino_loopback__lookup$cls_data(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__lookup$cls_data
-
-
-module bfc_tofino_loopback__lookup$cls_first(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__lookup$cls_first
-
-
-module bfc_tofino_loopback__lookup$cls_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tofino_loopback__lookup$cls_ok
 
 
 module bfc_tofino_loopback__lookup$empty(d,q,clock);

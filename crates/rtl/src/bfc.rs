@@ -58,7 +58,7 @@ use lookup::Lookup;
 use rust_hdl::prelude::*;
 use snapshot::Snapshot;
 use switchcraft_core::hash::hash32;
-use switchcraft_model::bfc::{reg, regmap, BfcConfig};
+use switchcraft_model::bfc::{regmap, BfcConfig};
 use tables::Tables;
 
 /// Address bits of the flow-table RAMs (409 600 entries at most).
@@ -169,10 +169,6 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     at_snap_data0: Constant<Bits<CSR_OFFSET_BITS>>,
     at_snap_data1: Constant<Bits<CSR_OFFSET_BITS>>,
     at_class0: Constant<Bits<CSR_OFFSET_BITS>>,
-    /// Class c's word index (`CLASS_BASE + c`), the configured classes and a class word's bits.
-    class_base: Constant<Bits<6>>,
-    n_classes: Constant<Bits<8>>,
-    class_word_mask: Constant<Bits<16>>,
     /// The write strobes of the registers whose writes act here.
     lfsr_seed_written: Constant<Bits<CSR_SLOTS>>,
     snap_index_written: Constant<Bits<CSR_SLOTS>>,
@@ -195,9 +191,6 @@ pub struct BfcCore<const NB: usize, const N: usize> {
 
     flags: Signal<Local, Bits<8>>,
     status_word: Signal<Local, Bits<32>>,
-    class_next: Signal<Local, Bits<3>>,
-    class_written_next: Signal<Local, Bit>,
-    class_word_wide: Signal<Local, Bits<256>>,
 }
 
 impl<const NB: usize, const N: usize> BfcCore<NB, N> {
@@ -286,9 +279,6 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             at_snap_data0: at("snap_data0"),
             at_snap_data1: at("snap_data1"),
             at_class0: at("class0"),
-            class_base: Constant::new(u64::from(reg::CLASS_BASE).into()),
-            n_classes: Constant::new(u64::from(cfg.classes).into()),
-            class_word_mask: Constant::new(map.get("class0").mask().into()),
             lfsr_seed_written: Bank::strobe(&map, "lfsr_seed"),
             snap_index_written: Bank::strobe(&map, "snap_index"),
             one_32: Constant::new(1u64.into()),
@@ -306,9 +296,6 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             o_asg_new: Default::default(),
             flags: Default::default(),
             status_word: Default::default(),
-            class_next: Default::default(),
-            class_written_next: Default::default(),
-            class_word_wide: Default::default(),
         }
     }
 }
@@ -485,29 +472,11 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.lookup.d_eg.next = self.capture.d_eg.val();
         self.lookup.d_lane_q.next = self.capture.d_lane_q.val();
         self.lookup.now_ts.next = self.capture.now_ts.val();
-        // The next arrival's class word as its cycle will see it: the bank's word after edge n,
-        // or the bus write that edge n registers (capture's registers as they load: zero in
-        // reset). Slots of classes past the config's hold no register and read 0.
-        self.class_next.next = self.enq_class.val();
-        self.class_written_next.next = self.csr_we.val()
-            & (self.csr_addr.val()
-                == self.class_base.val() + bit_cast::<6, 3>(self.class_next.val()))
-            & (bit_cast::<8, 3>(self.class_next.val()) < self.n_classes.val());
-        if self.reset.val() {
-            self.class_next.next = 0.into();
-            self.class_written_next.next = false;
-        }
-        self.class_word_wide.next = self
+        self.lookup.classes.next = self
             .csr
             .value_next
             .val()
-            .get_bits::<256>(self.at_class0.val().index())
-            >> (bit_cast::<8, 3>(self.class_next.val()) << 5);
-        self.lookup.class_word_next.next = bit_cast::<16, 256>(self.class_word_wide.val());
-        if self.class_written_next.val() {
-            self.lookup.class_word_next.next =
-                self.csr_wdata.val().get_bits::<16>(0) & self.class_word_mask.val();
-        }
+            .get_bits::<256>(self.at_class0.val().index());
         self.lookup.mode.next = self
             .csr
             .value_next

@@ -45,12 +45,9 @@ pub struct Lookup<const N: usize> {
     pub d_eg: Signal<In, Bits<6>>,
     pub d_lane_q: Signal<In, Bits<8>>,
     pub now_ts: Signal<In, Bits<32>>,
-    /// Cycle n - 1: the class word of the arrival of cycle n, as cycle n's events see it (the
-    /// bus write that edge n registers applied). Decoded here into registers, so the queue
-    /// search of cycle n starts from them and not from the CSR bus.
-    pub class_word_next: Signal<In, Bits<16>>,
-    /// Registers as this edge's events see them: the mode and the sticky time; a write of the
-    /// LFSR seed, and the written word.
+    /// Registers as this edge's events see them: the class words (one 32-bit slot each),
+    /// the mode and the sticky time; a write of the LFSR seed, and the written word.
+    pub classes: Signal<In, Bits<256>>,
     pub mode: Signal<In, Bits<2>>,
     pub sticky: Signal<In, Bits<32>>,
     pub reseed: Signal<In, Bit>,
@@ -108,28 +105,23 @@ pub struct Lookup<const N: usize> {
     /// Each port's rotating start, 8 bits per port.
     rr: DFF<Bits<512>>,
     lfsr: DFF<Bits<32>>,
-    /// The arrival's class, decoded in the cycle before: its first queue and count (narrowed
-    /// to the queue bits), whether its word is well formed, and its data queues as a mask.
-    cls_first: DFF<Bits<8>>,
-    cls_count: DFF<Bits<8>>,
-    cls_ok: DFF<Bit>,
-    cls_data: DFF<Bits<128>>,
 
     ec: Signal<Local, Bits<32>>,
     size_sat: Signal<Local, Bit>,
     dc_now: Signal<Local, Bits<32>>,
     lfsr_now: Signal<Local, Bits<32>>,
     empty_now: Signal<Local, Bits<N>>,
-    nx_first: Signal<Local, Bits<8>>,
-    nx_count: Signal<Local, Bits<8>>,
+    cw_wide: Signal<Local, Bits<256>>,
+    cw: Signal<Local, Bits<16>>,
     first: Signal<Local, Bits<8>>,
     count: Signal<Local, Bits<8>>,
+    class_ok: Signal<Local, Bit>,
     ok: Signal<Local, Bit>,
     age: Signal<Local, Bits<32>>,
     reassign: Signal<Local, Bit>,
     row_off: Signal<Local, Bits<16>>,
     row_empty_wide: Signal<Local, Bits<N>>,
-    nx_mask: Signal<Local, Bits<128>>,
+    class_mask: Signal<Local, Bits<128>>,
     cand: Signal<Local, Bits<128>>,
     rr_wide: Signal<Local, Bits<512>>,
     start: Signal<Local, Bits<8>>,
@@ -187,7 +179,7 @@ impl<const N: usize> Lookup<N> {
             d_eg: Default::default(),
             d_lane_q: Default::default(),
             now_ts: Default::default(),
-            class_word_next: Default::default(),
+            classes: Default::default(),
             mode: Default::default(),
             sticky: Default::default(),
             reseed: Default::default(),
@@ -231,25 +223,22 @@ impl<const N: usize> Lookup<N> {
             empty: Default::default(),
             rr: Default::default(),
             lfsr: Default::default(),
-            cls_first: Default::default(),
-            cls_count: Default::default(),
-            cls_ok: Default::default(),
-            cls_data: Default::default(),
             ec: Default::default(),
             size_sat: Default::default(),
             dc_now: Default::default(),
             lfsr_now: Default::default(),
             empty_now: Default::default(),
-            nx_first: Default::default(),
-            nx_count: Default::default(),
+            cw_wide: Default::default(),
+            cw: Default::default(),
             first: Default::default(),
             count: Default::default(),
+            class_ok: Default::default(),
             ok: Default::default(),
             age: Default::default(),
             reassign: Default::default(),
             row_off: Default::default(),
             row_empty_wide: Default::default(),
-            nx_mask: Default::default(),
+            class_mask: Default::default(),
             cand: Default::default(),
             rr_wide: Default::default(),
             start: Default::default(),
@@ -276,7 +265,7 @@ impl<const N: usize> Lookup<N> {
 impl<const N: usize> Logic for Lookup<N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, empty, rr, lfsr, cls_first, cls_count, cls_ok, cls_data);
+        dff_setup!(self, clock, empty, rr, lfsr);
         // ---- The entry after this cycle's departure.
         self.entry_q.next = self.word.val().get_bits::<8>(0);
         self.ec.next = self.word.val() >> 8;
@@ -305,33 +294,26 @@ impl<const N: usize> Logic for Lookup<N> {
             }
         }
 
-        // ---- Cycle n - 1: the next arrival's class: its first queue and count (a class past
-        // the config's, or a malformed word, refuses the arrival), and its data queues.
-        self.nx_first.next = bit_cast::<8, 16>(self.class_word_next.val()) & self.mask_7.val();
-        self.nx_count.next = self.class_word_next.val().get_bits::<8>(8) & self.mask_7.val();
-        self.cls_ok.d.next = self.nx_first.val().any()
-            & self.nx_count.val().any()
-            & ((self.nx_first.val() + self.nx_count.val()) <= self.n_queues.val());
+        // ---- The arrival's class: its first queue and count (a class past the config's, or
+        // a malformed word, refuses the arrival).
+        self.cw_wide.next = self.classes.val() >> (bit_cast::<8, 3>(self.class_id.val()) << 5);
+        self.cw.next = bit_cast::<16, 256>(self.cw_wide.val());
+        self.first.next = bit_cast::<8, 16>(self.cw.val()) & self.mask_7.val();
+        self.count.next = self.cw.val().get_bits::<8>(8) & self.mask_7.val();
+        self.class_ok.next = self.first.val().any()
+            & self.count.val().any()
+            & ((self.first.val() + self.count.val()) <= self.n_queues.val());
         // A valid class lies in 1..queues, so its first queue and count fit the queue bits.
         // Narrowed, the class mask, the products and the candidate search below shrink to
         // the config's queues in synthesis.
-        self.nx_first.next = self.nx_first.val() & self.q_lane_mask.val();
-        self.nx_count.next = self.nx_count.val() & self.q_lane_mask.val();
-        self.cls_first.d.next = self.nx_first.val();
-        self.cls_count.d.next = self.nx_count.val();
-        self.nx_mask.next = ((self.one_128.val() << self.nx_count.val()) - self.one_128.val())
-            << self.nx_first.val();
-        self.cls_data.d.next = self.nx_mask.val() & self.data_queues.val();
-
-        // ---- Cycle n: the arrival's class as decoded.
-        self.first.next = self.cls_first.q.val();
-        self.count.next = self.cls_count.q.val();
+        self.first.next = self.first.val() & self.q_lane_mask.val();
+        self.count.next = self.count.val() & self.q_lane_mask.val();
         self.ok.next = (bit_cast::<8, 6>(self.in_port.val()) < self.n_ports.val())
             & (bit_cast::<8, 6>(self.eg.val()) < self.n_ports.val())
             & (bit_cast::<8, 7>(self.upq.val()) < self.n_upstream.val())
             & (bit_cast::<8, 3>(self.class_id.val()) < self.n_classes.val())
             & self.len.val().any()
-            & self.cls_ok.q.val();
+            & self.class_ok.val();
         self.act.next = self.valid.val() & self.ready.val() & self.ok.val();
         self.refused.next = self.valid.val() & !(self.ready.val() & self.ok.val());
         self.flags.next = 0.into();
@@ -349,7 +331,9 @@ impl<const N: usize> Logic for Lookup<N> {
         self.row_off.next = bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val();
         self.row_empty_wide.next = self.empty.q.val() >> self.row_off.val();
         self.row_empty.next = bit_cast::<128, N>(self.row_empty_wide.val());
-        self.class_data.next = self.cls_data.q.val();
+        self.class_mask.next =
+            ((self.one_128.val() << self.count.val()) - self.one_128.val()) << self.first.val();
+        self.class_data.next = self.class_mask.val() & self.data_queues.val();
         self.cand.next = self.row_empty.val() & self.class_data.val();
         self.rr_wide.next = self.rr.q.val() >> (bit_cast::<16, 6>(self.eg.val()) << 3);
         self.start.next = bit_cast::<8, 512>(self.rr_wide.val());
@@ -371,7 +355,7 @@ impl<const N: usize> Logic for Lookup<N> {
         // first + (top 16 bits x count) >> 16, for the LFSR and for the flow hash.
         self.rand_prod.next = 0.into();
         self.stoch_prod.next = 0.into();
-        for b in 0..8 {
+        for b in 0..7 {
             if self.count.val().get_bit(b) {
                 self.rand_prod.next =
                     self.rand_prod.val() + ((self.lfsr_now.val() >> 16) << b.to_bits::<8>());

@@ -3186,14 +3186,22 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         raw_at_top = lane_old == counter_top;
         raw_halve = raw_at_top & ~policy[32'h2];
         raw_bump = ~(raw_at_top & policy[32'h2]);
+        lane_base = lane_old;
+        if (raw_halve) begin
+            lane_base = lane_old >> 32'h1;
+        end
+        lane_new = lane_base;
+        if (raw_bump) begin
+            lane_new = lane_base + one_16;
+        end
         row_counted = 1024'h0;
         row_one = 1024'h0;
         lane = row_raw[(0 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 0)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 0) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (0 * 32'h10));
         if (c_lane$q == 0) begin
@@ -3203,8 +3211,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 1)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 1) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (1 * 32'h10));
         if (c_lane$q == 1) begin
@@ -3214,8 +3222,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 2)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 2) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (2 * 32'h10));
         if (c_lane$q == 2) begin
@@ -3225,8 +3233,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 3)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 3) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (3 * 32'h10));
         if (c_lane$q == 3) begin
@@ -3236,8 +3244,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 4)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 4) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (4 * 32'h10));
         if (c_lane$q == 4) begin
@@ -3247,8 +3255,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 5)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 5) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (5 * 32'h10));
         if (c_lane$q == 5) begin
@@ -3258,8 +3266,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 6)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 6) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (6 * 32'h10));
         if (c_lane$q == 6) begin
@@ -3269,8 +3277,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 7)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 7) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (7 * 32'h10));
         if (c_lane$q == 7) begin
@@ -3280,8 +3288,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 8)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 8) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (8 * 32'h10));
         if (c_lane$q == 8) begin
@@ -3291,8 +3299,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 9)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 9) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (9 * 32'h10));
         if (c_lane$q == 9) begin
@@ -3302,8 +3310,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 10)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 10) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (10 * 32'h10));
         if (c_lane$q == 10) begin
@@ -3313,8 +3321,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 11)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 11) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (11 * 32'h10));
         if (c_lane$q == 11) begin
@@ -3324,8 +3332,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 12)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 12) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (12 * 32'h10));
         if (c_lane$q == 12) begin
@@ -3335,8 +3343,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 13)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 13) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (13 * 32'h10));
         if (c_lane$q == 13) begin
@@ -3346,8 +3354,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 14)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 14) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (14 * 32'h10));
         if (c_lane$q == 14) begin
@@ -3357,8 +3365,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 15)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 15) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (15 * 32'h10));
         if (c_lane$q == 15) begin
@@ -3368,8 +3376,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 16)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 16) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (16 * 32'h10));
         if (c_lane$q == 16) begin
@@ -3379,8 +3387,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 17)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 17) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (17 * 32'h10));
         if (c_lane$q == 17) begin
@@ -3390,8 +3398,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 18)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 18) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (18 * 32'h10));
         if (c_lane$q == 18) begin
@@ -3401,8 +3409,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 19)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 19) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (19 * 32'h10));
         if (c_lane$q == 19) begin
@@ -3412,8 +3420,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 20)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 20) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (20 * 32'h10));
         if (c_lane$q == 20) begin
@@ -3423,8 +3431,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 21)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 21) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (21 * 32'h10));
         if (c_lane$q == 21) begin
@@ -3434,8 +3442,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 22)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 22) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (22 * 32'h10));
         if (c_lane$q == 22) begin
@@ -3445,8 +3453,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 23)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 23) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (23 * 32'h10));
         if (c_lane$q == 23) begin
@@ -3456,8 +3464,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 24)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 24) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (24 * 32'h10));
         if (c_lane$q == 24) begin
@@ -3467,8 +3475,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 25)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 25) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (25 * 32'h10));
         if (c_lane$q == 25) begin
@@ -3478,8 +3486,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 26)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 26) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (26 * 32'h10));
         if (c_lane$q == 26) begin
@@ -3489,8 +3497,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 27)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 27) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (27 * 32'h10));
         if (c_lane$q == 27) begin
@@ -3500,8 +3508,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 28)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 28) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (28 * 32'h10));
         if (c_lane$q == 28) begin
@@ -3511,8 +3519,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 29)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 29) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (29 * 32'h10));
         if (c_lane$q == 29) begin
@@ -3522,8 +3530,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 30)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 30) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (30 * 32'h10));
         if (c_lane$q == 30) begin
@@ -3533,8 +3541,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 31)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 31) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (31 * 32'h10));
         if (c_lane$q == 31) begin
@@ -3544,8 +3552,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 32)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 32) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (32 * 32'h10));
         if (c_lane$q == 32) begin
@@ -3555,8 +3563,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 33)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 33) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (33 * 32'h10));
         if (c_lane$q == 33) begin
@@ -3566,8 +3574,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 34)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 34) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (34 * 32'h10));
         if (c_lane$q == 34) begin
@@ -3577,8 +3585,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 35)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 35) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (35 * 32'h10));
         if (c_lane$q == 35) begin
@@ -3588,8 +3596,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 36)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 36) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (36 * 32'h10));
         if (c_lane$q == 36) begin
@@ -3599,8 +3607,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 37)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 37) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (37 * 32'h10));
         if (c_lane$q == 37) begin
@@ -3610,8 +3618,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 38)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 38) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (38 * 32'h10));
         if (c_lane$q == 38) begin
@@ -3621,8 +3629,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 39)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 39) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (39 * 32'h10));
         if (c_lane$q == 39) begin
@@ -3632,8 +3640,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 40)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 40) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (40 * 32'h10));
         if (c_lane$q == 40) begin
@@ -3643,8 +3651,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 41)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 41) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (41 * 32'h10));
         if (c_lane$q == 41) begin
@@ -3654,8 +3662,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 42)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 42) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (42 * 32'h10));
         if (c_lane$q == 42) begin
@@ -3665,8 +3673,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 43)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 43) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (43 * 32'h10));
         if (c_lane$q == 43) begin
@@ -3676,8 +3684,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 44)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 44) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (44 * 32'h10));
         if (c_lane$q == 44) begin
@@ -3687,8 +3695,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 45)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 45) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (45 * 32'h10));
         if (c_lane$q == 45) begin
@@ -3698,8 +3706,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 46)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 46) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (46 * 32'h10));
         if (c_lane$q == 46) begin
@@ -3709,8 +3717,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 47)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 47) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (47 * 32'h10));
         if (c_lane$q == 47) begin
@@ -3720,8 +3728,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 48)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 48) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (48 * 32'h10));
         if (c_lane$q == 48) begin
@@ -3731,8 +3739,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 49)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 49) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (49 * 32'h10));
         if (c_lane$q == 49) begin
@@ -3742,8 +3750,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 50)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 50) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (50 * 32'h10));
         if (c_lane$q == 50) begin
@@ -3753,8 +3761,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 51)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 51) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (51 * 32'h10));
         if (c_lane$q == 51) begin
@@ -3764,8 +3772,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 52)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 52) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (52 * 32'h10));
         if (c_lane$q == 52) begin
@@ -3775,8 +3783,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 53)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 53) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (53 * 32'h10));
         if (c_lane$q == 53) begin
@@ -3786,8 +3794,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 54)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 54) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (54 * 32'h10));
         if (c_lane$q == 54) begin
@@ -3797,8 +3805,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 55)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 55) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (55 * 32'h10));
         if (c_lane$q == 55) begin
@@ -3808,8 +3816,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 56)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 56) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (56 * 32'h10));
         if (c_lane$q == 56) begin
@@ -3819,8 +3827,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 57)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 57) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (57 * 32'h10));
         if (c_lane$q == 57) begin
@@ -3830,8 +3838,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 58)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 58) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (58 * 32'h10));
         if (c_lane$q == 58) begin
@@ -3841,8 +3849,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 59)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 59) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (59 * 32'h10));
         if (c_lane$q == 59) begin
@@ -3852,8 +3860,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 60)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 60) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (60 * 32'h10));
         if (c_lane$q == 60) begin
@@ -3863,8 +3871,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 61)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 61) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (61 * 32'h10));
         if (c_lane$q == 61) begin
@@ -3874,8 +3882,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 62)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 62) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (62 * 32'h10));
         if (c_lane$q == 62) begin
@@ -3885,20 +3893,12 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 63)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 63) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({1008'd0, lane} << (63 * 32'h10));
         if (c_lane$q == 63) begin
             row_one = row_one | ({1008'd0, one_16} << (63 * 32'h10));
-        end
-        lane_base = lane_old;
-        if (raw_halve) begin
-            lane_base = lane_old >> 32'h1;
-        end
-        lane_new = lane_base;
-        if (raw_bump) begin
-            lane_new = lane_base + one_16;
         end
         cur_max_val = max_raw[(32'h0)+:(16)];
         cur_max_in = max_raw[(32'h10)+:(6)];

@@ -1626,14 +1626,22 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         raw_at_top = lane_old == counter_top;
         raw_halve = raw_at_top & ~policy[32'h2];
         raw_bump = ~(raw_at_top & policy[32'h2]);
+        lane_base = lane_old;
+        if (raw_halve) begin
+            lane_base = lane_old >> 32'h1;
+        end
+        lane_new = lane_base;
+        if (raw_bump) begin
+            lane_new = lane_base + one_16;
+        end
         row_counted = 64'h0;
         row_one = 64'h0;
         lane = row_raw[(0 * 32'h10)+:(16)];
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 0)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 0) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({48'd0, lane} << (0 * 32'h10));
         if (c_lane$q == 0) begin
@@ -1643,8 +1651,8 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 1)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 1) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({48'd0, lane} << (1 * 32'h10));
         if (c_lane$q == 1) begin
@@ -1654,8 +1662,8 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 2)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 2) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({48'd0, lane} << (2 * 32'h10));
         if (c_lane$q == 2) begin
@@ -1665,20 +1673,12 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         if (raw_halve) begin
             lane = lane >> 32'h1;
         end
-        if (raw_bump & (c_lane$q == 3)) begin
-            lane = lane + one_16;
+        if (c_lane$q == 3) begin
+            lane = lane_new;
         end
         row_counted = row_counted | ({48'd0, lane} << (3 * 32'h10));
         if (c_lane$q == 3) begin
             row_one = row_one | ({48'd0, one_16} << (3 * 32'h10));
-        end
-        lane_base = lane_old;
-        if (raw_halve) begin
-            lane_base = lane_old >> 32'h1;
-        end
-        lane_new = lane_base;
-        if (raw_bump) begin
-            lane_new = lane_base + one_16;
         end
         cur_max_val = max_raw[(32'h0)+:(16)];
         cur_max_in = max_raw[(32'h10)+:(2)];

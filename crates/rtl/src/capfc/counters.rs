@@ -376,8 +376,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         // Then the egress enqueue: count at WARN (not from the egress port itself).
         self.count_it.next = self.t_warn.q.val() & !self.c_diag.q.val();
         // The counted row and maximum are computed from the row as read, in parallel with
-        // `count_it` and `same_reset`, and selected after them. A row reset on this cycle's dequeue counts from zero instead: its lane
-        // becomes 1 (0 is never at the top) and so does the maximum, at the counted input.
+        // `count_it` and `same_reset`, and selected after them. A row reset on this cycle's
+        // dequeue counts from zero instead: its lane becomes 1 (0 is never at the top) and so
+        // does the maximum, at the counted input.
         self.lane_old.next = self
             .row_raw
             .val()
@@ -385,25 +386,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.raw_at_top.next = self.lane_old.val() == self.counter_top.val();
         self.raw_halve.next = self.raw_at_top.val() & !self.policy.val().get_bit(2);
         self.raw_bump.next = !(self.raw_at_top.val() & self.policy.val().get_bit(2));
-        self.row_counted.next = 0.into();
-        self.row_one.next = 0.into();
-        for j in 0..PP {
-            self.lane.next = self.row_raw.val().get_bits::<16>(j * 16);
-            if self.raw_halve.val() {
-                self.lane.next = self.lane.val() >> 1;
-            }
-            if self.raw_bump.val() & (self.c_lane.q.val() == j.to_bits::<PB>()) {
-                self.lane.next = self.lane.val() + self.one_16.val();
-            }
-            self.row_counted.next = self.row_counted.val()
-                | (bit_cast::<W, 16>(self.lane.val()) << (j * 16).to_bits::<16>());
-            if self.c_lane.q.val() == j.to_bits::<PB>() {
-                self.row_one.next = self.row_one.val()
-                    | (bit_cast::<W, 16>(self.one_16.val()) << (j * 16).to_bits::<16>());
-            }
-        }
-        // The counted lane, from the lane as read (not from the counted row: one lane
-        // multiplexer less on the way to the maximum).
+        // The counted lane, from the lane as read: one increment, and one lane multiplexer
+        // less on the way to the maximum than reading it back from the counted row.
         self.lane_base.next = self.lane_old.val();
         if self.raw_halve.val() {
             self.lane_base.next = self.lane_old.val() >> 1;
@@ -411,6 +395,25 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.lane_new.next = self.lane_base.val();
         if self.raw_bump.val() {
             self.lane_new.next = self.lane_base.val() + self.one_16.val();
+        }
+        // The row: every lane halved when the counted one was at the top, the counted lane
+        // replaced by its count.
+        self.row_counted.next = 0.into();
+        self.row_one.next = 0.into();
+        for j in 0..PP {
+            self.lane.next = self.row_raw.val().get_bits::<16>(j * 16);
+            if self.raw_halve.val() {
+                self.lane.next = self.lane.val() >> 1;
+            }
+            if self.c_lane.q.val() == j.to_bits::<PB>() {
+                self.lane.next = self.lane_new.val();
+            }
+            self.row_counted.next = self.row_counted.val()
+                | (bit_cast::<W, 16>(self.lane.val()) << (j * 16).to_bits::<16>());
+            if self.c_lane.q.val() == j.to_bits::<PB>() {
+                self.row_one.next = self.row_one.val()
+                    | (bit_cast::<W, 16>(self.one_16.val()) << (j * 16).to_bits::<16>());
+            }
         }
         // The running maximum (lowest input on ties); a halving leaves the counted input as the
         // only maximum.

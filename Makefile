@@ -10,7 +10,7 @@ SC      = $(or $(CARGO_TARGET_DIR),target)/release/switchcraft
 BLOCKS  = $$($(SC) list --blocks)
 PAIRS   = $$($(SC) list --presets)
 
-.PHONY: formal help setup demo test rtl docs check-generated lint cosim waves bench clean build
+.PHONY: formal help setup demo test rtl docs check-generated lint cosim soak waves bench clean build
 
 # `make synth BLOCK=pfc` runs one block; default: every block. `TARGET=ecp5`: the ECP5 flow.
 BLOCK ?= $(BLOCKS)
@@ -25,6 +25,7 @@ help:
 	@echo "make check-generated  fail if rtl/ is stale"
 	@echo "make lint             verilator --lint-only -Wall on rtl/"
 	@echo "make cosim            1e6-cycle co-simulation of every block's tiny and fpga presets"
+	@echo "make soak             1e8 cycles of every preset under injected faults (about an hour; docs/reports/soak.md)"
 	@echo "make waves            a short co-simulation with VCDs under target/waves/"
 	@echo "make bench            throughput of model, Verilator, co-simulation, rust-hdl (docs/reports/bench.md)"
 	@echo "make formal [BLOCK=b] BMC + k-induction of formal/<b>/<b>_props.sv (depth, k, config: the block's own)"
@@ -71,6 +72,26 @@ lint: build
 cosim: build
 	@for b in $(BLOCKS); do for p in tiny fpga; do \
 	  $(SC) cosim --block $$b --preset $$p --cycles 1000000 --seed 1 || exit 1; done; done
+
+# Not in `make test`: every preset of every block co-simulated for SOAK_CYCLES cycles under
+# `cosim --faults` (docs/robustness.md). The table replaces docs/reports/soak.md only when
+# every run passed.
+SOAK_CYCLES ?= 100000000
+soak: build
+	@out=docs/reports/soak.md; \
+	{ echo "# Soak"; echo; \
+	  echo "\`make soak\`: each preset co-simulated for $(SOAK_CYCLES) cycles of its random workload"; \
+	  echo "under \`switchcraft cosim --faults --seed 1\` (docs/robustness.md); commit"; \
+	  echo "$$(git rev-parse --short HEAD 2>/dev/null || echo unknown), $$(date -u +%F), $$(nproc) cores."; \
+	  echo; echo "| block | preset | result | faults injected |"; echo "|---|---|---|---|"; \
+	} > $$out.partial; \
+	for bp in $(PAIRS); do b=$${bp%%:*}; p=$${bp#*:}; echo "soak $$b $$p"; \
+	  r=$$($(SC) cosim --block $$b --preset $$p --cycles $(SOAK_CYCLES) --seed 1 --faults) \
+	    || { echo "$$r"; rm -f $$out.partial; exit 1; }; \
+	  echo "$$r"; \
+	  echo "| $$b | $$p | $$(echo "$$r" | head -1) | $$(echo "$$r" | sed -n 's/^faults injected: //p') |" \
+	    >> $$out.partial; \
+	done; mv $$out.partial $$out; echo "wrote $$out"
 
 waves: build
 	@mkdir -p target/waves

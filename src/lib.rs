@@ -170,9 +170,9 @@ pub fn verilate(
     trace: bool,
 ) -> Result<VerilatedModel, SimError> {
     let dir = gen_dir().join(&pkg.instance);
-    pkg.write_to(&dir).map_err(|source| SimError::Io {
+    pkg.write_to(&dir).map_err(|(path, source)| SimError::Io {
         what: "cannot write",
-        path: dir.clone(),
+        path,
         source,
     })?;
     let opts = BuildOptions {

@@ -105,6 +105,11 @@ enum Command {
         /// Where mismatch waveforms go.
         #[arg(long, default_value = "target/switchcraft-mismatch")]
         out_dir: PathBuf,
+        /// Inject faults, seeded by --seed: lost (5%) and repeated (2%) received messages, stuck
+        /// input valids (64-cycle stretches), random CSR writes and resets in the middle of
+        /// traffic (docs/robustness.md).
+        #[arg(long)]
+        faults: bool,
     },
     /// Formal proof of the block's properties (formal/<block>/<block>_props.sv) with
     /// yosys-smtbmc and z3: BMC from reset, then k-induction. Exit 1 if a proof fails, with
@@ -228,7 +233,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(Failure::Run(msg)) => {
-            eprintln!("{msg}");
+            eprintln!("error: {msg}");
             ExitCode::from(1)
         }
     }
@@ -254,7 +259,16 @@ fn run(command: Command) -> Result<(), Failure> {
             stimulus,
             vcd,
             out_dir,
-        } => cosim(&target, cycles, seed, stimulus.as_deref(), vcd, out_dir),
+            faults,
+        } => cosim(
+            &target,
+            cycles,
+            seed,
+            stimulus.as_deref(),
+            vcd,
+            out_dir,
+            faults,
+        ),
         Command::Formal {
             target,
             depth,
@@ -327,7 +341,9 @@ fn generate(target: &Target, out: &Path) -> Result<(), Failure> {
     let targets: Vec<PathBuf> = pkg.files().iter().map(|(f, _)| out.join(f)).collect();
     let outputs: Vec<(&str, &Path)> = targets.iter().map(|p| ("--out", p.as_path())).collect();
     distinct(target, &[], &outputs)?;
-    let paths = pkg.write_to(out).map_err(io_err("cannot write", out))?;
+    let paths = pkg
+        .write_to(out)
+        .map_err(|(path, e)| io_err("cannot write", &path)(e))?;
     for p in paths {
         println!("wrote {}", p.display());
     }
@@ -443,6 +459,7 @@ fn cosim(
     stimulus: Option<&Path>,
     vcd: Option<PathBuf>,
     out_dir: PathBuf,
+    faults: bool,
 ) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
     if let Some(v) = &vcd {
@@ -455,7 +472,7 @@ fn cosim(
         )?;
     }
     let schema = cfg.schema();
-    let mut stim: Box<dyn Stimulus + Send> = match stimulus {
+    let stim: Box<dyn Stimulus + Send> = match stimulus {
         Some(p) => Box::new(VecStimulus::new(
             read_stimulus(p, &schema).map_err(|e| Failure::Input(e.to_string()))?,
         )),
@@ -469,7 +486,16 @@ fn cosim(
             ))
         }
     };
-    let replay = match stimulus {
+    let (mut plain, mut faulty) = (None, None);
+    let stim: &mut (dyn Stimulus + Send) = if faults {
+        let buses = switchcraft::blocks::find(&target.block)?.message_buses();
+        let plan = switchcraft_sim::FaultPlan::standard(seed, buses);
+        let f = switchcraft_sim::Faulty::new(stim, plan, &schema).map_err(Failure::Run)?;
+        faulty.insert(f)
+    } else {
+        plain.insert(stim)
+    };
+    let mut replay = match stimulus {
         Some(p) => format!(
             "switchcraft cosim {} --stimulus {}",
             target.args(),
@@ -480,6 +506,9 @@ fn cosim(
             target.args()
         ),
     };
+    if faults {
+        replay += " --faults";
+    }
     let pkg = cfg.package(
         &name,
         &format!("switchcraft generate {} --out <dir>", target.args()),
@@ -495,10 +524,18 @@ fn cosim(
         vcd,
         ..Default::default()
     };
-    let report = switchcraft_sim::run(model.as_mut(), &mut rtl, stim.as_mut(), &opts)
-        .map_err(|e| Failure::Run(e.to_string()))?;
+    let report = switchcraft_sim::run(model.as_mut(), &mut rtl, stim, &opts).map_err(|e| {
+        match e {
+            // A trace or report file that cannot be written: the path the user gave.
+            switchcraft_sim::SimError::Io { .. } => Failure::Input(e.to_string()),
+            _ => Failure::Run(e.to_string()),
+        }
+    })?;
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{report}");
+    if let Some(f) = &faulty {
+        let _ = writeln!(stdout, "faults injected: {}", f.counts());
+    }
     if report.passed() {
         Ok(())
     } else {
@@ -589,7 +626,7 @@ fn demo(out: &Path, cycles: u64) -> Result<(), Failure> {
             let rtl_dir = out.join("rtl").join(block);
             let pkg = cfg.package(preset, &switchcraft::generate_command(block, preset));
             pkg.write_to(&rtl_dir)
-                .map_err(io_err("cannot write", &rtl_dir))?;
+                .map_err(|(path, e)| io_err("cannot write", &path)(e))?;
             let verilog = rtl_dir.join(format!("{}.v", pkg.instance));
             println!("{block} {preset}: generated {}", verilog.display());
             let mut rtl = switchcraft::verilate(&pkg, &schema, false)

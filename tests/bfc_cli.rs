@@ -135,6 +135,29 @@ fn bfc_thresholds_fills_a_config_without_a_table() {
 }
 
 #[test]
+fn bfc_thresholds_rounds_down_at_every_size() {
+    // 4 000 000 002 b/s x 2 s / 8 = 1 000 000 000.5 B: the table holds 1 000 000 000, not
+    // 1 000 000 001 (a relative tolerance once rounded it up).
+    let o = sc(&[
+        "bfc",
+        "thresholds",
+        "--rate",
+        "4000000002",
+        "--hrtt",
+        "2s",
+        "--queues",
+        "1",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let row = out.lines().last().unwrap();
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>(),
+        ["1", "1000000000.5", "1000000000"]
+    );
+}
+
+#[test]
 fn bfc_thresholds_bad_input_exits_2_naming_the_option_and_writes_nothing() {
     let d = tmp("bad");
     let path = d.join("out.toml");
@@ -151,6 +174,19 @@ fn bfc_thresholds_bad_input_exits_2_naming_the_option_and_writes_nothing() {
         (
             vec!["bfc", "thresholds", "--rate", "100G", "--hrtt", "0us"],
             "--hrtt 0us: must be more than 0",
+        ),
+        // Rates whose tables once printed inf, u64::MAX or 0 B.
+        (
+            vec!["bfc", "thresholds", "--rate", "1e300", "--hrtt", "2us"],
+            "--rate 1e300: must be at most 1000T",
+        ),
+        (
+            vec!["bfc", "thresholds", "--rate", "1000T", "--hrtt", "1s"],
+            "more than 4294967295 B, the largest threshold a 32-bit queue occupancy holds",
+        ),
+        (
+            vec!["bfc", "thresholds", "--rate", "1M", "--hrtt", "2us"],
+            "leaves Th(1) = 0.25 B, below 1 B",
         ),
         (
             vec![

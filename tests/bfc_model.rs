@@ -1,6 +1,8 @@
 //! BFC golden model: the config rules, the presets' sizing against the paper's numbers
 //! (spec §3.2) and the pause-threshold table (spec §3.4).
 
+mod common;
+
 use switchcraft_model::bfc::{th_table, Assign, BfcConfig, PRESETS};
 
 fn tiny() -> BfcConfig {
@@ -45,12 +47,33 @@ fn bfc_config_rules_name_field_and_rule() {
         (
             Box::new(|c| c.t_bm = 0),
             "t_bm",
-            "t_bm = 0: must be in 4..=16777216 cycles",
+            "t_bm = 0: must be in 4..=16777215 cycles",
         ),
         (
             Box::new(|c| c.t_bm = 3),
             "t_bm",
-            "t_bm = 3: must be in 4..=16777216 cycles",
+            "t_bm = 3: must be in 4..=16777215 cycles",
+        ),
+        // One past the 24-bit T_BM register.
+        (
+            Box::new(|c| c.t_bm = 1 << 24),
+            "t_bm",
+            "t_bm = 16777216: must be in 4..=16777215 cycles",
+        ),
+        // More flow-table entries than the RTL's 20-bit address reaches: 64 x 128 x 200.
+        (
+            Box::new(|c| {
+                c.ports = 64;
+                c.queues = 128;
+                c.th = vec![100; 128];
+                c.ft_multiple = 200;
+                c.fid_bits = 32;
+                c.hash_bits = 20;
+                c.t_bm = 1 << 12
+            }),
+            "ft_multiple",
+            "ft_multiple = 200: the flow table would have 1638400 entries (ports x queues x \
+             ft_multiple); the RTL addresses at most 2^20 = 1048576",
         ),
         // A hash wider than the key.
         (
@@ -1112,4 +1135,93 @@ fn bfc_workload_reaches_every_path() {
             assert!(n >= least, "{preset}: {branch:?} reached only {n} times");
         }
     }
+}
+
+/// Issue 30's promise for BFC under a lossy link: a fifth of the PAUSE and RESUME frames BFC
+/// sends upstream are lost (its periodic bitmaps are delivered), on the random workload
+/// without its writes of T_BM. Upstream's view of each upstream queue (paused by PAUSE, resumed
+/// by RESUME, overwritten by a bitmap of its chunk) differs from what BFC sent (the pause
+/// counter is non-zero) for at most one bitmap period T_bm: every ingress port gets a bitmap
+/// of each chunk once per period. Each bitmap also equals that sent state.
+#[test]
+fn bfc_lost_pause_and_resume_are_repaired_within_one_bitmap_period() {
+    let seed = common::seed();
+    // Low thresholds, so pause counters leave and return to 0 often.
+    let cfg = BfcConfig {
+        t_bm: 200,
+        th: vec![300, 150, 100, 75, 60, 50, 42, 37],
+        ..tiny()
+    };
+    let mut m = Bfc::new(&cfg).unwrap();
+    let mut work = switchcraft_model::bfc::BfcWorkload::new(&cfg, seed);
+    let mut rng = switchcraft_core::rng::SplitMix64::new(seed);
+    let (ports, queues) = (cfg.ports as usize, cfg.upstream_queues as usize);
+    let width = cfg.bitmap_bits() as usize;
+    let mut sent = vec![false; ports * queues];
+    let mut upstream = vec![false; ports * queues];
+    let mut differs_since: Vec<Option<u64>> = vec![None; ports * queues];
+    let (mut lost, mut repaired) = (0u64, 0u64);
+    for cycle in 0..1_000_000u64 {
+        let mut i = work.next_input();
+        // The workload's other CSR writes stay: it follows its own copy of the block.
+        if i.csr_addr == u64::from(reg::T_BM) {
+            i.csr_we = 0;
+        }
+        let o = m.step(&i);
+        let mut deliver = |k: usize, paused: bool, up: &mut Vec<bool>| {
+            if rng.below(1000) < 200 {
+                lost += 1;
+            } else {
+                up[k] = paused;
+            }
+        };
+        if o.pause_valid == 1 {
+            let k = o.pause_port as usize * queues + o.pause_queue as usize;
+            sent[k] = true;
+            deliver(k, true, &mut upstream);
+        }
+        if o.resume_valid == 1 {
+            let k = o.resume_port as usize * queues + o.resume_queue as usize;
+            sent[k] = false;
+            deliver(k, false, &mut upstream);
+        }
+        if o.bm_valid == 1 {
+            let port = o.bm_port as usize;
+            for b in 0..width {
+                let q = o.bm_base as usize * width + b;
+                if q < queues {
+                    let k = port * queues + q;
+                    let bit = o.bm_bits >> b & 1 == 1;
+                    assert_eq!(
+                        bit, sent[k],
+                        "cycle {cycle}, seed {seed}: bitmap bit {q} of port {port}"
+                    );
+                    upstream[k] = bit;
+                }
+            }
+        }
+        for k in 0..ports * queues {
+            let d = &mut differs_since[k];
+            match (upstream[k] != sent[k], *d) {
+                (true, None) => *d = Some(cycle),
+                (false, Some(_)) => {
+                    *d = None;
+                    repaired += 1;
+                }
+                _ => {}
+            }
+            if let Some(since) = *d {
+                assert!(
+                    cycle - since < cfg.t_bm,
+                    "cycle {cycle}, seed {seed}: upstream queue {} of port {} differs since {since}",
+                    k % queues,
+                    k / queues
+                );
+            }
+        }
+    }
+    assert!(
+        lost > 200 && repaired > 100,
+        "seed {seed}: {lost} lost, {repaired} repaired"
+    );
 }

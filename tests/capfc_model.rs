@@ -8,6 +8,8 @@
 //! the E counts and D at n + `D_LATENCY`. `Bench::apply` steps an event through all of them.
 //! Ingress events show `in_drop` at `IN_DROP_LATENCY` and I at `I_LATENCY`.
 
+mod common;
+
 use std::collections::VecDeque;
 use switchcraft_core::CycleModel;
 use switchcraft_model::capfc::{
@@ -1888,4 +1890,83 @@ fn capfc_random_run_stop_calibrate_keeps_invariants() {
     reference_run(&c, 21, 100_000);
     let c = CapfcConfig::preset("fpga").unwrap();
     reference_run(&c, 22, 100_000);
+}
+
+/// Issue 30's promise for CaPFC's frames under a lossy link (a fifth lost, PAUSE and RESUME
+/// alike), on the random workload without its CSR writes: while D holds for an ingress
+/// (port, priority) a PAUSE is resent at least every REFRESH + P - 1 cycles, so a lost PAUSE
+/// is repaired within one refresh period; and once D is clear (I clear: the ingress occupancy
+/// went to XON or below, and no E bit) no PAUSE follows, so upstream holds the class paused
+/// at most one pause time (QUANTA, one cycle per quantum here) longer, even when the RESUME is
+/// lost. D's frames come 3 edges after an ingress event and 5 after an egress one.
+#[test]
+fn capfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_once_d_clears() {
+    let seed = common::seed();
+    let cfg = CapfcConfig {
+        quanta: 300,
+        refresh: 64,
+        ..CapfcConfig::preset("tiny").unwrap()
+    };
+    let mut m = Capfc::new(&cfg).unwrap();
+    let mut work = CapfcWorkload::new(&cfg, seed);
+    let (ports, prios) = (cfg.ports as usize, cfg.priorities as usize);
+    let mut link = common::pause_link::PauseLink::new(ports, 1, 200, seed);
+    let refresh_bound = cfg.refresh + ports as u64 - 1;
+    let slack = 5 + ports as u64;
+    let mut d_since = vec![None; ports * prios];
+    let mut clear_since = vec![None; ports * prios];
+    let mut checked = (0u64, 0u64);
+    for cycle in 0..300_000u64 {
+        let mut i = work.next_input();
+        i.csr_we = 0;
+        let o = m.step(&i);
+        if o.frame_valid == 1 {
+            let port = o.frame_port as usize;
+            link.send(
+                cycle,
+                port,
+                o.frame_class_enable,
+                o.frame_pause,
+                o.frame_quanta,
+            );
+        }
+        for port in 0..ports {
+            for prio in 0..prios {
+                let k = port * prios + prio;
+                let what = format!("cycle {cycle}, ({port}, {prio}), seed {seed}");
+                let d = m.is_d(port, prio);
+                d_since[k] = if d { d_since[k].or(Some(cycle)) } else { None };
+                clear_since[k] = if d {
+                    None
+                } else {
+                    clear_since[k].or(Some(cycle))
+                };
+                if let Some(since) = d_since[k] {
+                    if cycle >= since + slack + refresh_bound {
+                        let last = link.last_pause_sent[port * 8 + prio];
+                        assert!(
+                            last.is_some_and(|t| cycle - t <= refresh_bound),
+                            "{what}: D since {since}, last PAUSE sent {last:?}"
+                        );
+                        checked.0 += 1;
+                    }
+                }
+                if let Some(since) = clear_since[k] {
+                    if cycle > since + slack + cfg.quanta {
+                        assert!(
+                            !link.paused(cycle, port, prio),
+                            "{what}: D clear since {since}, still paused upstream"
+                        );
+                        checked.1 += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        link.lost_pauses > 100 && link.lost_resumes > 20 && checked.0 > 1000 && checked.1 > 1000,
+        "seed {seed}: {} PAUSEs and {} RESUMEs lost, {checked:?} checks",
+        link.lost_pauses,
+        link.lost_resumes
+    );
 }

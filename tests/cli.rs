@@ -207,7 +207,11 @@ fn cli_bad_configs_exit_2_naming_field_and_rule() {
             "refresh = 100\nrefreshh = 3",
             "unknown field `refreshh`",
         ),
-        ("quanta = 4660", "quanta = \"x\"", "quanta"),
+        (
+            "quanta = 4660",
+            "quanta = \"x\"",
+            "quanta: invalid type: string \"x\", expected u64",
+        ),
     ];
     for (from, to, want) in cases {
         let d = tmp("badcfg");

@@ -1,6 +1,7 @@
 //! Hostile inputs to the command line (issue 30): output paths that name an input, another
-//! output, a special file or a link, and runs interrupted while they write. Each must end with a
-//! clear error or a clean stop, and touch no file it should not.
+//! output, a special file or a link, runs interrupted while they write, a disk that fills up,
+//! and inputs whose errors must stay short and clear. Each must end with a clear error or a
+//! clean stop, and touch no file it should not. Random configs are in `config_fuzz.rs`.
 
 mod common;
 
@@ -197,4 +198,127 @@ fn an_interrupted_run_leaves_no_partial_file() {
     );
     assert!(partials(&d).is_empty(), "{:?}", partials(&d));
     assert!(!out.exists() && !vcd.exists());
+}
+
+#[test]
+fn a_trace_that_fills_the_disk_fails_cleanly_instead_of_hanging() {
+    // A file-size limit stands in for a full disk: writes past it fail with EFBIG (SIGXFSZ
+    // ignored, as a shell's `trap "" XFSZ` does). Verilator's own reaction to a failed trace
+    // write was a fatal error that hung the process.
+    let d = tmp("full-disk");
+    let vcd = d.join("t.vcd");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_switchcraft"));
+    cmd.args([
+        "cosim", "--block", "pfc", "--preset", "tiny", "--cycles", "200000",
+    ])
+    .arg("--vcd")
+    .arg(&vcd)
+    .current_dir(env!("CARGO_MANIFEST_DIR"));
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 400 * 1024,
+                rlim_max: 400 * 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("cosim onto a full disk did not end within 300 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_bad_input(&o, "File too large");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("t.rtl.vcd") || e.contains("t.vcd"), "{e}");
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "left {left:?}");
+}
+
+#[test]
+fn generate_writes_every_file_or_none_and_names_the_one_it_cannot_write() {
+    let d = tmp("generate");
+    let out = d.join("rtl");
+    // One of the package's later files is taken by a directory.
+    let blocked = out.join("pfc_tiny_csr.h");
+    std::fs::create_dir_all(&blocked).unwrap();
+    let o = sc(&[
+        "generate",
+        "--block",
+        "pfc",
+        "--preset",
+        "tiny",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_bad_input(&o, &format!("{}: cannot write", blocked.display()));
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        left,
+        vec![blocked],
+        "nothing else written, no temporary left"
+    );
+}
+
+#[test]
+fn errors_on_unwritable_paths_and_huge_keys_are_short_and_clear() {
+    // A trace path that cannot be created: exit 2 with the usual prefix.
+    let o = sc(&[
+        "cosim",
+        "--block",
+        "pfc",
+        "--preset",
+        "tiny",
+        "--cycles",
+        "10",
+        "--vcd",
+        "/proc/x.vcd",
+    ]);
+    assert_bad_input(&o, "/proc/x.vcd");
+    // A megabyte-long unknown key, in a config and in a stimulus: named, shortened.
+    let d = tmp("huge-key");
+    let key = "k".repeat(1 << 20);
+    let config = d.join("c.toml");
+    std::fs::write(&config, format!("{key} = 1\n")).unwrap();
+    let stim = stimulus(&d);
+    let out = d.join("o.jsonl");
+    let o = sc(&[
+        "simulate",
+        "--block",
+        "pfc",
+        "--config",
+        config.to_str().unwrap(),
+        "--stimulus",
+        stim.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_bad_input(&o, "c.toml:1:1: unknown field `kkkk");
+    assert!(o.stderr.len() < 1000, "{} bytes of error", o.stderr.len());
+    let huge = d.join("huge.jsonl");
+    std::fs::write(&huge, format!("{{\"{key}\":1}}\n")).unwrap();
+    let o = simulate(&huge, &out, None);
+    assert_bad_input(&o, "huge.jsonl:1: unknown port `kkkk");
+    assert!(o.stderr.len() < 1000, "{} bytes of error", o.stderr.len());
+    assert!(!out.exists());
 }

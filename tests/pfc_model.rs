@@ -1,10 +1,12 @@
 //! Golden-model tests of PFC: each asserts a rule of the spec (../shared/spec/mechanisms.md §0,
 //! §2.3, §2.6) or of the contract in docs/blocks/pfc.md, computed here from first principles.
 
+mod common;
+
 use switchcraft_core::CycleModel;
 use switchcraft_model::pfc::{
-    reg, Pfc, PfcConfig, PfcIn, PfcOut, DROP_LATENCY, ERR_INDEX, ERR_UNDERFLOW, FRAME_LATENCY,
-    ID_WORD, REQUEST_LATENCY,
+    reg, Pfc, PfcConfig, PfcIn, PfcOut, PfcWorkload, DROP_LATENCY, ERR_INDEX, ERR_UNDERFLOW,
+    FRAME_LATENCY, ID_WORD, REQUEST_LATENCY,
 };
 
 /// The declared latencies as indices into a run's outputs (the event's edge is index 0).
@@ -499,5 +501,90 @@ fn pfc_workload_crosses_both_thresholds_repeatedly() {
     assert!(
         xoffs >= 25 && xons >= 25 && frames > 100 && drops > 0,
         "{xoffs} {xons} {frames} {drops}"
+    );
+}
+
+/// Issue 30's promise for PFC under a lossy link (a fifth of the frames lost, PAUSE and RESUME
+/// alike), on the random workload without its CSR writes: while a class stays in XOFF a PAUSE
+/// is resent at least every REFRESH + P - 1 cycles (docs/blocks/pfc.md), so a lost PAUSE is
+/// repaired within one refresh period; and once a class's occupancy is at or below XON no PAUSE
+/// follows, so upstream holds it paused at most one pause time (QUANTA, here one cycle per
+/// quantum) after the last PAUSE, even when the RESUME is lost.
+#[test]
+fn pfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_below_xon() {
+    let seed = common::seed();
+    let cfg = PfcConfig {
+        quanta: 300,
+        refresh: 64,
+        ..PfcConfig::preset("tiny").unwrap()
+    };
+    let mut m = Pfc::new(&cfg).unwrap();
+    let mut work = PfcWorkload::new(&cfg, seed);
+    let ports = cfg.ports as usize;
+    let prios = cfg.priorities as usize;
+    let mut link = common::pause_link::PauseLink::new(ports, 1, 200, seed);
+    let refresh_bound = cfg.refresh + ports as u64 - 1;
+    let frame = u64::from(FRAME_LATENCY);
+    let mut xoff_since = vec![None; ports * prios];
+    let mut at_or_below_xon_since = vec![None; ports * prios];
+    let mut checked = (0u64, 0u64);
+    for cycle in 0..300_000u64 {
+        let mut i = work.next_input();
+        i.csr_we = 0;
+        let o = m.step(&i);
+        if o.frame_valid == 1 {
+            let port = o.frame_port as usize;
+            link.send(
+                cycle,
+                port,
+                o.frame_class_enable,
+                o.frame_pause,
+                o.frame_quanta,
+            );
+        }
+        for port in 0..ports {
+            for prio in 0..prios {
+                let k = port * prios + prio;
+                let what = format!("cycle {cycle}, ({port}, {prio}), seed {seed}");
+                let xoff = &mut xoff_since[k];
+                *xoff = if m.is_xoff(port, prio) {
+                    xoff.or(Some(cycle))
+                } else {
+                    None
+                };
+                if let Some(since) = *xoff {
+                    if cycle >= since + frame + refresh_bound {
+                        let last = link.last_pause_sent[port * 8 + prio];
+                        assert!(
+                            last.is_some_and(|t| cycle - t <= refresh_bound),
+                            "{what}: in XOFF since {since}, last PAUSE sent {last:?}"
+                        );
+                        checked.0 += 1;
+                    }
+                }
+                let low = &mut at_or_below_xon_since[k];
+                *low = if m.occupancy(port, prio) <= cfg.xon {
+                    low.or(Some(cycle))
+                } else {
+                    None
+                };
+                if let Some(since) = *low {
+                    if cycle > since + frame + ports as u64 + cfg.quanta {
+                        assert!(
+                            !link.paused(cycle, port, prio),
+                            "{what}: at or below XON since {since}, still paused upstream"
+                        );
+                        checked.1 += 1;
+                    }
+                }
+            }
+        }
+    }
+    // The run exercised both repairs.
+    assert!(
+        link.lost_pauses > 100 && link.lost_resumes > 20 && checked.0 > 1000 && checked.1 > 1000,
+        "seed {seed}: {} PAUSEs and {} RESUMEs lost, {checked:?} checks",
+        link.lost_pauses,
+        link.lost_resumes
     );
 }

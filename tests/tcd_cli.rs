@@ -317,6 +317,18 @@ fn tcd_bad_units_exit_2_naming_the_option() {
         ("--gap", "1.5", "--gap 1.5: must be a whole number of bytes"),
         ("--clock-mhz", "0", "--clock-mhz 0: must be more than 0"),
         ("--clock-mhz", "100MHz", "--clock-mhz 100MHz: not a number"),
+        // Values that once printed u64::MAX cycles or an endless rate.
+        (
+            "--clock-mhz",
+            "1e300",
+            "--clock-mhz 1e300: must be more than 0 and at most 100000",
+        ),
+        ("--rate", "1e300", "--rate 1e300: must be at most 1000T"),
+        (
+            "--prop-delay",
+            "1e20s",
+            "--prop-delay 1e20s: must be at most 1000 s",
+        ),
     ];
     for (opt, value, want) in cases {
         let args = cee(opt, value);
@@ -332,6 +344,33 @@ fn tcd_bad_units_exit_2_naming_the_option() {
         "--credit-period: must be more than 0 ns",
     );
     assert_bad_input(&["tcd", "max-ton", "--rate", "40G"], "--prop-delay");
+}
+
+#[test]
+fn tcd_max_ton_cycles_round_up_at_any_size_and_refuse_beyond_2_pow_53() {
+    // 20 000 000 000.4 cycles is never shortened to 2e9 (a relative tolerance once did).
+    let out = ok(&[
+        "tcd",
+        "max-ton",
+        "--credit-period",
+        "20000000004ns",
+        "--clock-mhz",
+        "100",
+    ]);
+    assert_contains(&out, &["max_ton = 2000000001 cycles"]);
+    assert_bad_input(
+        &[
+            "tcd",
+            "max-ton",
+            "--rate",
+            "1",
+            "--prop-delay",
+            "1000s",
+            "--clock-mhz",
+            "100000",
+        ],
+        "cycles, more than 2^53",
+    );
 }
 
 #[test]

@@ -30,6 +30,12 @@ pub trait Stimulus {
     fn restart(&mut self);
     /// Writes the next cycle's inputs; returns false (leaving `inputs` unspecified) at the end.
     fn next(&mut self, inputs: &mut [u64]) -> bool;
+    /// True when both sides are to be reset before the next row (a fault injected in the
+    /// middle of traffic, [`crate::faults`]): the model by [`DynModel::reset`], the RTL by
+    /// [`CosimOptions::reset_cycles`] cycles of `rst`, which are not compared.
+    fn reset_next(&self) -> bool {
+        false
+    }
 }
 
 impl<T: Stimulus + ?Sized> Stimulus for &mut T {
@@ -39,6 +45,9 @@ impl<T: Stimulus + ?Sized> Stimulus for &mut T {
     fn next(&mut self, inputs: &mut [u64]) -> bool {
         (**self).next(inputs)
     }
+    fn reset_next(&self) -> bool {
+        (**self).reset_next()
+    }
 }
 
 impl<T: Stimulus + ?Sized> Stimulus for Box<T> {
@@ -47,6 +56,9 @@ impl<T: Stimulus + ?Sized> Stimulus for Box<T> {
     }
     fn next(&mut self, inputs: &mut [u64]) -> bool {
         (**self).next(inputs)
+    }
+    fn reset_next(&self) -> bool {
+        (**self).reset_next()
     }
 }
 
@@ -408,6 +420,8 @@ const BATCHES_IN_FLIGHT: usize = 2;
 /// Rows of inputs and the model's outputs for consecutive cycles, flattened.
 struct Batch {
     rows: usize,
+    /// Both sides are reset before the batch's first row.
+    reset: bool,
     inputs: Vec<u64>,
     expected: Vec<u64>,
 }
@@ -416,6 +430,7 @@ impl Batch {
     fn new(n_in: usize, n_out: usize) -> Self {
         Batch {
             rows: 0,
+            reset: false,
             inputs: vec![0; BATCH_CYCLES * n_in],
             expected: vec![0; BATCH_CYCLES * n_out],
         }
@@ -440,10 +455,19 @@ fn produce(
             return;
         };
         batch.rows = 0;
+        batch.reset = false;
         while batch.rows < BATCH_CYCLES {
             if cycle >= max_cycles {
                 ended = true;
                 break;
+            }
+            if stim.reset_next() {
+                // A reset starts a batch, so the consumer resets the RTL before its rows.
+                if batch.rows > 0 {
+                    break;
+                }
+                batch.reset = true;
+                model.reset();
             }
             let inputs = &mut batch.inputs[batch.rows * n_in..][..n_in];
             if !stim.next(inputs) {
@@ -471,8 +495,7 @@ pub fn run(
 ) -> Result<CosimReport, SimError> {
     check_schemas(model.ports(), rtl.schema())?;
     let schema = rtl.schema().clone();
-    let (n_in, n_out) = (schema.input_count(), schema.output_count());
-    let mut actual = vec![0u64; BATCH_CYCLES * n_out];
+    let mut actual = vec![0u64; BATCH_CYCLES * schema.output_count()];
 
     // A full-run trace needs the --trace build of the design.
     let mut traced: Option<VerilatedModel> = None;
@@ -480,8 +503,7 @@ pub fn run(
         traced = Some(rtl.trace_variant()?);
     }
 
-    let mut full_vcd = None;
-    let (cycles, wall, first) = {
+    let (cycles, wall, first, full_vcd) = {
         let main: &mut VerilatedModel = match traced.as_mut() {
             Some(t) => t,
             None => &mut *rtl,
@@ -499,76 +521,20 @@ pub fn run(
             ));
             main.trace_open(&rtl_vcd_path(path))?;
         }
-        let mut writer = match model_file.as_mut() {
-            Some((file, path)) => {
-                Some(VcdWriter::new(file, &schema, 0).map_err(vcd_err(path.as_path()))?)
-            }
-            None => None,
-        };
-
-        let start = Instant::now();
-        let mut cycle = 0u64;
-        let mut stop_after = u64::MAX;
-        let mut first: Option<(u64, Vec<u64>, Vec<u64>)> = None;
-        std::thread::scope(|scope| -> Result<(), SimError> {
-            // The stimulus and the model run one batch ahead on a second thread; this thread
-            // steps Verilator and compares. Batches are recycled, so nothing is allocated per cycle.
-            let (full_tx, full_rx) = mpsc::sync_channel::<Batch>(BATCHES_IN_FLIGHT);
-            let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
-            for _ in 0..BATCHES_IN_FLIGHT + 1 {
-                let _ = empty_tx.send(Batch::new(n_in, n_out));
-            }
-            let max_cycles = opts.max_cycles;
-            let (model, stim) = (&mut *model, &mut *stim);
-            scope.spawn(move || produce(model, stim, max_cycles, full_tx, empty_rx));
-
-            'batches: for batch in full_rx.iter() {
-                let rows = batch.rows;
-                main.step_rows(&batch.inputs[..rows * n_in], &mut actual[..rows * n_out]);
-                // Without a VCD to write, a batch that matches as a whole needs no per-row work.
-                if writer.is_none()
-                    && first.is_none()
-                    && batch.expected[..rows * n_out] == actual[..rows * n_out]
-                {
-                    cycle += rows as u64;
-                    let _ = empty_tx.send(batch);
-                    continue;
-                }
-                for row in 0..rows {
-                    let inputs = &batch.inputs[row * n_in..][..n_in];
-                    let expected = &batch.expected[row * n_out..][..n_out];
-                    let actual = &actual[row * n_out..][..n_out];
-                    if let Some(w) = writer.as_mut() {
-                        let path = opts.vcd.as_deref().unwrap_or(Path::new(""));
-                        w.step(cycle, inputs, expected).map_err(vcd_err(path))?;
-                    }
-                    if expected != actual && first.is_none() {
-                        first = Some((cycle, expected.to_vec(), actual.to_vec()));
-                        stop_after = cycle.saturating_add(opts.window_after);
-                    }
-                    cycle += 1;
-                    if cycle > stop_after {
-                        break 'batches;
-                    }
-                }
-                // The producer may have finished and dropped its end: nothing to recycle then.
-                let _ = empty_tx.send(batch);
-            }
-            // Dropping both channel ends here (before the scope joins) unblocks the producer.
-            Ok(())
-        })?;
-        let wall = start.elapsed();
-
-        if let Some(w) = writer {
-            let path = opts.vcd.as_deref().unwrap_or(Path::new(""));
-            w.finish().map_err(vcd_err(path))?;
+        // A failed run leaves no partial Verilator trace.
+        let run = run_traced(
+            model,
+            &mut *main,
+            stim,
+            opts,
+            &schema,
+            &mut actual,
+            model_file,
+        );
+        if run.is_err() {
+            main.trace_abandon();
         }
-        main.trace_close();
-        if let Some((file, path)) = model_file {
-            file.commit().map_err(vcd_err(path))?;
-            full_vcd = Some((path.clone(), rtl_vcd_path(path)));
-        }
-        (cycle, wall, first)
+        run?
     };
 
     let mut report = CosimReport {
@@ -636,6 +602,113 @@ pub fn run(
     Ok(report)
 }
 
+/// The compared run of [`run`], with the full-run VCDs if `model_file` is given (the model's
+/// file, not yet written; the Verilator trace already open on `main`).
+#[allow(clippy::type_complexity)]
+fn run_traced(
+    model: &mut (dyn DynModel + Send),
+    main: &mut VerilatedModel,
+    stim: &mut (dyn Stimulus + Send),
+    opts: &CosimOptions,
+    schema: &PortSchema,
+    actual: &mut [u64],
+    mut model_file: Option<(OutputFile, &PathBuf)>,
+) -> Result<
+    (
+        u64,
+        Duration,
+        Option<(u64, Vec<u64>, Vec<u64>)>,
+        Option<(PathBuf, PathBuf)>,
+    ),
+    SimError,
+> {
+    let (n_in, n_out) = (schema.input_count(), schema.output_count());
+    let model_vcd = opts.vcd.as_deref();
+    let mut writer = match model_file.as_mut() {
+        Some((file, path)) => {
+            Some(VcdWriter::new(file, schema, 0).map_err(vcd_err(path.as_path()))?)
+        }
+        None => None,
+    };
+
+    let start = Instant::now();
+    let mut cycle = 0u64;
+    let mut stop_after = u64::MAX;
+    let mut vcd_shift = 0u64;
+    let mut first: Option<(u64, Vec<u64>, Vec<u64>)> = None;
+    std::thread::scope(|scope| -> Result<(), SimError> {
+        // The stimulus and the model run one batch ahead on a second thread; this thread
+        // steps Verilator and compares. Batches are recycled, so nothing is allocated per cycle.
+        let (full_tx, full_rx) = mpsc::sync_channel::<Batch>(BATCHES_IN_FLIGHT);
+        let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
+        for _ in 0..BATCHES_IN_FLIGHT + 1 {
+            let _ = empty_tx.send(Batch::new(n_in, n_out));
+        }
+        let max_cycles = opts.max_cycles;
+        let (model, stim) = (&mut *model, &mut *stim);
+        scope.spawn(move || produce(model, stim, max_cycles, full_tx, empty_rx));
+
+        'batches: for batch in full_rx.iter() {
+            let rows = batch.rows;
+            if batch.reset {
+                main.reset(opts.reset_cycles);
+                // The Verilator trace records the reset's clock periods; the model's VCD
+                // leaves them out, at the same times.
+                vcd_shift += u64::from(opts.reset_cycles);
+            }
+            main.step_rows(&batch.inputs[..rows * n_in], &mut actual[..rows * n_out]);
+            if model_vcd.is_some() {
+                // A trace that can no longer be written (a full disk) stops the run.
+                main.trace_check()?;
+            }
+            // Without a VCD to write, a batch that matches as a whole needs no per-row work.
+            if writer.is_none()
+                && first.is_none()
+                && batch.expected[..rows * n_out] == actual[..rows * n_out]
+            {
+                cycle += rows as u64;
+                let _ = empty_tx.send(batch);
+                continue;
+            }
+            for row in 0..rows {
+                let inputs = &batch.inputs[row * n_in..][..n_in];
+                let expected = &batch.expected[row * n_out..][..n_out];
+                let actual = &actual[row * n_out..][..n_out];
+                if let Some(w) = writer.as_mut() {
+                    let path = opts.vcd.as_deref().unwrap_or(Path::new(""));
+                    w.step(cycle + vcd_shift, inputs, expected)
+                        .map_err(vcd_err(path))?;
+                }
+                if expected != actual && first.is_none() {
+                    first = Some((cycle, expected.to_vec(), actual.to_vec()));
+                    stop_after = cycle.saturating_add(opts.window_after);
+                }
+                cycle += 1;
+                if cycle > stop_after {
+                    break 'batches;
+                }
+            }
+            // The producer may have finished and dropped its end: nothing to recycle then.
+            let _ = empty_tx.send(batch);
+        }
+        // Dropping both channel ends here (before the scope joins) unblocks the producer.
+        Ok(())
+    })?;
+    let wall = start.elapsed();
+
+    if let Some(w) = writer {
+        let path = opts.vcd.as_deref().unwrap_or(Path::new(""));
+        w.finish().map_err(vcd_err(path))?;
+    }
+    main.trace_close()?;
+    let mut full_vcd = None;
+    if let Some((file, path)) = model_file {
+        file.commit().map_err(vcd_err(path))?;
+        full_vcd = Some((path.clone(), rtl_vcd_path(path)));
+    }
+    Ok((cycle, wall, first, full_vcd))
+}
+
 fn create_parent(path: &Path) -> Result<(), SimError> {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir)
@@ -673,26 +746,42 @@ fn write_window(
     let mut file =
         OutputFile::create(&model_vcd).map_err(|e| SimError::io("cannot create", &model_vcd, e))?;
     let mut writer = VcdWriter::new(&mut file, schema, first).map_err(vcd_err(&model_vcd))?;
-    for cycle in 0..=last {
-        if !stim.next(&mut inputs) {
-            break;
+    // A failed replay leaves no partial Verilator trace.
+    let replay = || -> Result<(), SimError> {
+        let mut shift = 0u64;
+        for cycle in 0..=last {
+            if stim.reset_next() {
+                model.reset();
+                rtl.reset(opts.reset_cycles);
+                if cycle > first {
+                    shift += u64::from(opts.reset_cycles);
+                }
+            }
+            if !stim.next(&mut inputs) {
+                break;
+            }
+            if cycle == first {
+                rtl.trace_open(&rtl_vcd)?;
+            }
+            model.step_values(&inputs, &mut expected);
+            rtl.step(&inputs, &mut actual);
+            if cycle >= first {
+                writer
+                    .step(cycle + shift, &inputs, &expected)
+                    .map_err(vcd_err(&model_vcd))?;
+            }
+            if cycle == at {
+                reproduced = expected == exp_at && actual == act_at;
+            }
         }
-        if cycle == first {
-            rtl.trace_open(&rtl_vcd)?;
-        }
-        model.step_values(&inputs, &mut expected);
-        rtl.step(&inputs, &mut actual);
-        if cycle >= first {
-            writer
-                .step(cycle, &inputs, &expected)
-                .map_err(vcd_err(&model_vcd))?;
-        }
-        if cycle == at {
-            reproduced = expected == exp_at && actual == act_at;
-        }
+        writer.finish().map_err(vcd_err(&model_vcd))?;
+        rtl.trace_close()
+    };
+    let replayed = replay();
+    if replayed.is_err() {
+        rtl.trace_abandon();
     }
-    writer.finish().map_err(vcd_err(&model_vcd))?;
-    rtl.trace_close();
+    replayed?;
     file.commit().map_err(vcd_err(&model_vcd))?;
     Ok((model_vcd, rtl_vcd, reproduced))
 }

@@ -6,9 +6,12 @@
 //! * [`cosim`]: run a golden [`DynModel`](switchcraft_core::DynModel) and the verilated RTL on
 //!   the same stimulus, compare every output every cycle, and on the first difference write both
 //!   sides' waveforms around it.
+//! * [`faults`]: a stimulus wrapper that injects faults (lost and repeated messages, stuck
+//!   inputs, CSR writes and resets in the middle of traffic), for the same comparison.
 
 pub mod cosim;
 pub mod error;
+pub mod faults;
 pub mod verilator;
 
 pub use cosim::{
@@ -16,4 +19,5 @@ pub use cosim::{
     VecStimulus,
 };
 pub use error::SimError;
+pub use faults::{FaultCounts, FaultPlan, Faulty};
 pub use verilator::{build, default_cache_dir, BuildInfo, BuildOptions, VerilatedModel};

@@ -61,7 +61,7 @@ use switchcraft_core::{Dir, PortSchema};
 
 /// Version of the generated shim and its C ABI. Part of the cache key: bump it whenever the shim,
 /// the tool flags or the build recipe change.
-pub const SHIM_FORMAT_VERSION: u32 = 5;
+pub const SHIM_FORMAT_VERSION: u32 = 6;
 
 /// Verilator flags used for every build (part of the cache key).
 const VERILATOR_FLAGS: &[&str] = &[
@@ -661,7 +661,7 @@ fn shim_source(top: &str, schema: &PortSchema) -> String {
     s.push_str("#include <cstdint>\n#include <type_traits>\n#include \"verilated.h\"\n");
     let _ = writeln!(s, "#include \"{class}.h\"");
     let _ = writeln!(s, "#include \"{class}___024root.h\"");
-    s.push_str("#if VM_TRACE\n#include \"verilated_vcd_c.h\"\n#endif\n\n");
+    s.push_str("#include <cerrno>\n#if VM_TRACE\n#include \"verilated_vcd_c.h\"\n#endif\n\n");
     // Storage checks: the Rust side writes exactly this many bytes per port.
     for (k, name) in names.iter().enumerate() {
         let width = if k < 2 { 1 } else { schema.ports[k - 2].width };
@@ -680,12 +680,38 @@ fn shim_source(top: &str, schema: &PortSchema) -> String {
         s,
         r#"
 namespace {{
+#if VM_TRACE
+// The trace's file. A failed write (a full disk) is recorded and the rest of the trace
+// discarded: Verilator's own reaction, a fatal error, runs its flush callbacks under the
+// trace's lock and hangs the process.
+class TraceFile final : public VerilatedVcdFile {{
+public:
+    int error = 0;
+    ssize_t write(const char* bufp, ssize_t len) override {{
+        ssize_t done = 0;
+        while (error == 0 && done < len) {{
+            errno = 0;
+            const ssize_t got = VerilatedVcdFile::write(bufp + done, len - done);
+            if (got > 0) {{
+                done += got;
+            }} else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {{
+                error = errno != 0 ? errno : EIO;
+            }}
+        }}
+        return len;
+    }}
+}};
+#endif
+
 struct SwitchcraftSim {{
     VerilatedContext* ctx = nullptr;
     {class}* top = nullptr;
 #if VM_TRACE
     VerilatedVcdC* vcd = nullptr;
+    TraceFile* file = nullptr;
 #endif
+    // The errno of the last trace's first failed write, 0 if none.
+    int trace_error = 0;
 }};
 }}  // namespace
 
@@ -728,6 +754,7 @@ SWITCHCRAFT_API void switchcraft_destroy(void* p) {{
         s->vcd->close();
         delete s->vcd;
     }}
+    delete s->file;
 #endif
     s->top->final();
     delete s->top;
@@ -824,15 +851,28 @@ SWITCHCRAFT_API void switchcraft_run(void* p, uint64_t rows, const uint64_t* in,
     }}
 }}
 
-SWITCHCRAFT_API int switchcraft_trace_open(void* p, const char* path) {{
 #if VM_TRACE
-    SwitchcraftSim* s = static_cast<SwitchcraftSim*>(p);
+static void close_trace(SwitchcraftSim* s) {{
     if (s->vcd) {{
         s->vcd->close();
         delete s->vcd;
         s->vcd = nullptr;
     }}
-    VerilatedVcdC* v = new VerilatedVcdC;
+    if (s->file) {{
+        s->trace_error = s->file->error;
+        delete s->file;
+        s->file = nullptr;
+    }}
+}}
+#endif
+
+SWITCHCRAFT_API int switchcraft_trace_open(void* p, const char* path) {{
+#if VM_TRACE
+    SwitchcraftSim* s = static_cast<SwitchcraftSim*>(p);
+    close_trace(s);
+    s->trace_error = 0;
+    s->file = new TraceFile;
+    VerilatedVcdC* v = new VerilatedVcdC(s->file);
     // The trace takes its timescale from the thread's default context, not from ours: set it
     // explicitly to match switchcraft-core's VcdWriter (1 ns, one cycle = 10 ns).
     v->set_time_unit("1ns");
@@ -841,6 +881,8 @@ SWITCHCRAFT_API int switchcraft_trace_open(void* p, const char* path) {{
     v->open(path);
     if (!v->isOpen()) {{
         delete v;
+        delete s->file;
+        s->file = nullptr;
         return -2;
     }}
     s->vcd = v;
@@ -864,15 +906,19 @@ SWITCHCRAFT_API void switchcraft_trace_dump(void* p, uint64_t time) {{
 
 SWITCHCRAFT_API void switchcraft_trace_close(void* p) {{
 #if VM_TRACE
-    SwitchcraftSim* s = static_cast<SwitchcraftSim*>(p);
-    if (s->vcd) {{
-        s->vcd->close();
-        delete s->vcd;
-        s->vcd = nullptr;
-    }}
+    close_trace(static_cast<SwitchcraftSim*>(p));
 #else
     (void)p;
 #endif
+}}
+
+// The errno of the open (or last closed) trace's first failed write, 0 if none.
+SWITCHCRAFT_API uint32_t switchcraft_trace_error(void* p) {{
+    SwitchcraftSim* s = static_cast<SwitchcraftSim*>(p);
+#if VM_TRACE
+    if (s->file && s->file->error != 0) return static_cast<uint32_t>(s->file->error);
+#endif
+    return static_cast<uint32_t>(s->trace_error);
 }}
 "#
     );
@@ -913,6 +959,7 @@ struct Shim {
     trace_open: TraceOpenFn,
     trace_dump: TraceDumpFn,
     trace_close: HandleFn,
+    trace_error: StatusFn,
 }
 
 /// Pointer to one port's storage in the verilated model, and its width class.
@@ -1041,6 +1088,7 @@ impl VerilatedModel {
                 trace_open: sym!("switchcraft_trace_open", TraceOpenFn),
                 trace_dump: sym!("switchcraft_trace_dump", TraceDumpFn),
                 trace_close: sym!("switchcraft_trace_close", HandleFn),
+                trace_error: sym!("switchcraft_trace_error", StatusFn),
             };
             let fall_skips_eval = sym!("switchcraft_fall_skips_eval", InfoFn)() != 0;
             let handle = create();
@@ -1301,7 +1349,7 @@ impl VerilatedModel {
                     .into(),
             });
         }
-        self.trace_close();
+        self.trace_close()?;
         // Fail with a clear message if the file cannot be created (Verilator would only print).
         std::fs::File::create(path).map_err(|e| SimError::io("cannot create", path, e))?;
         switchcraft_core::output::track_partial(path);
@@ -1324,15 +1372,44 @@ impl VerilatedModel {
         Ok(())
     }
 
-    /// Flushes and closes the trace, if one is open.
-    pub fn trace_close(&mut self) {
+    /// Flushes and closes the trace, if one is open. A trace that could not be written whole
+    /// (a full disk) is removed, and the error names it.
+    pub fn trace_close(&mut self) -> Result<(), SimError> {
         if self.tracing {
             // SAFETY: live handle.
             unsafe { (self.shim.trace_close)(self.handle) };
             self.tracing = false;
         }
+        let result = self.trace_check();
         if let Some(p) = self.trace_path.take() {
+            if result.is_err() {
+                let _ = std::fs::remove_file(&p);
+            }
             switchcraft_core::output::untrack_partial(&p);
+        }
+        result
+    }
+
+    /// Closes the trace, if one is open, and removes its file: for a run that failed.
+    pub fn trace_abandon(&mut self) {
+        if let Some(p) = self.trace_path.clone() {
+            let _ = self.trace_close();
+            let _ = std::fs::remove_file(p);
+        }
+    }
+
+    /// Fails if a write of the open (or last) trace failed; the rest of that trace is
+    /// discarded, so a run that cares should stop.
+    pub fn trace_check(&self) -> Result<(), SimError> {
+        // SAFETY: live handle.
+        let errno = unsafe { (self.shim.trace_error)(self.handle) };
+        match (errno, &self.trace_path) {
+            (0, _) | (_, None) => Ok(()),
+            (e, Some(p)) => Err(SimError::io(
+                "cannot write",
+                p,
+                std::io::Error::from_raw_os_error(e as i32),
+            )),
         }
     }
 }

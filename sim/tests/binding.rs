@@ -467,7 +467,7 @@ fn trace_needs_a_trace_build() {
         t.step(&[1, 1, 0], &mut out);
     }
     assert_eq!(out[0], 4);
-    t.trace_close();
+    t.trace_close().unwrap();
     let text = std::fs::read_to_string(dir.join("x.vcd")).unwrap();
     assert!(text.contains("#5\n") && text.contains("#30\n"), "{text}");
     // Opening again replaces the trace; times restart at the new opening.

@@ -107,6 +107,10 @@ impl Block for BfcBlock {
     fn packet_bus(&self) -> &'static str {
         "enq"
     }
+    /// Received BFC control frames (PAUSE, RESUME, bitmaps).
+    fn message_buses(&self) -> &'static [&'static str] {
+        &["rx"]
+    }
     fn state_bits(&self, c: &BfcConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/bfc.rs: per flow-table entry, bank E {q (8 b), enq_count} in two
         // RAM copies, bank D deq_count in two copies and the timestamp in one. The counter
@@ -195,6 +199,15 @@ struct BfcThresholdsArgs {
     out: Option<PathBuf>,
 }
 
+/// A byte count for a message: six decimals, or three significant digits below 0.001.
+fn bytes(x: f64) -> String {
+    if x >= 1e-3 {
+        num(x)
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
 fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
     use switchcraft_model::bfc::{th_table, BfcConfig, PRESETS};
     use switchcraft_model::units::{parse_duration_ns, parse_rate};
@@ -234,13 +247,37 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
         (None, None) => 32,
     };
     let table = th_table(rate, hrtt, queues);
+    // Each entry must be a threshold a queue-occupancy register can hold and compare: at least
+    // 1 B (0 B pauses at every arrival) and at most the widest occupancy, 32 bits.
+    let bdp = hrtt * 1e-9 * rate / 8.0;
+    let limit = u64::from(u32::MAX);
+    if table[0].bytes > limit {
+        return Err(Failure::Input(format!(
+            "--rate {} --hrtt {}: HRTT x rate = {} B is more than {limit} B, the largest \
+             threshold a 32-bit queue occupancy holds",
+            a.rate,
+            a.hrtt,
+            num(bdp)
+        )));
+    }
+    if let Some(t) = table.iter().find(|t| t.bytes == 0) {
+        return Err(Failure::Input(format!(
+            "--rate {} --hrtt {}: HRTT x rate = {} B leaves Th({}) = {} B, below 1 B: a \
+             threshold of 0 pauses at every arrival (use fewer queues, or check the units)",
+            a.rate,
+            a.hrtt,
+            bytes(bdp),
+            t.n_active,
+            bytes(t.exact)
+        )));
+    }
     let mut lines = vec![
         format!(
             "BFC pause threshold Th(N) = HRTT x rate / N (spec §3.4): HRTT {} ns, rate {} Gb/s, \
              HRTT x rate = {} B",
             num(hrtt),
             num(rate / 1e9),
-            num(hrtt * 1e-9 * rate / 8.0)
+            num(bdp)
         ),
         "N_active  Th exact (B)  table (B)".to_string(),
     ];

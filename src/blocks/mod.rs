@@ -114,6 +114,11 @@ pub trait Block: Copy + Send + Sync + 'static {
     /// The input bus on which one event is one packet of the switch's traffic (the block
     /// takes one per cycle, II = 1): what the report's packet rate counts.
     fn packet_bus(&self) -> &'static str;
+    /// Input buses that carry messages from a link partner (received frames), which a link can
+    /// lose or repeat: the buses `switchcraft cosim --faults` disturbs (sim's `faults`).
+    fn message_buses(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// Presets measured by `make bench`.
     fn bench_presets(&self) -> &'static [&'static str] {
         &["tiny", "paper"]
@@ -151,6 +156,7 @@ pub trait DynBlock: Sync {
     fn formal(&self) -> FormalSettings;
     fn key_name(&self) -> &'static str;
     fn packet_bus(&self) -> &'static str;
+    fn message_buses(&self) -> &'static [&'static str];
     fn bench_presets(&self) -> &'static [&'static str];
     fn command(&self) -> Option<clap::Command>;
     fn run_command(&self, matches: &clap::ArgMatches) -> Result<(), Failure>;
@@ -177,6 +183,9 @@ impl<B: Block> DynBlock for B {
     }
     fn packet_bus(&self) -> &'static str {
         Block::packet_bus(self)
+    }
+    fn message_buses(&self) -> &'static [&'static str] {
+        Block::message_buses(self)
     }
     fn bench_presets(&self) -> &'static [&'static str] {
         Block::bench_presets(self)

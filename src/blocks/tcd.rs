@@ -79,6 +79,10 @@ impl Block for TcdBlock {
     fn packet_bus(&self) -> &'static str {
         "deq"
     }
+    /// Received PFC frames and credit updates.
+    fn message_buses(&self) -> &'static [&'static str] {
+        &["rx_pfc", "rx_credit"]
+    }
     fn state_bits(&self, c: &TcdConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/tcd.rs: keys {port, priority[2:0]}; bank R {t_on, Q at RESUME},
         // bank D {t_T, Q_rec, age of t_T when written, LAST_STATE}, one RAM copy each; 6 flag
@@ -323,7 +327,7 @@ impl LinkArgs {
 }
 
 /// The closing lines of a report: max(Ton), T and, given a clock, their cycles.
-fn bound_summary(bound: &LinkBound, clock_mhz: Option<f64>) -> Vec<String> {
+fn bound_summary(bound: &LinkBound, clock_mhz: Option<f64>) -> Result<Vec<String>, Failure> {
     use switchcraft_model::tcd::max_ton::cycles;
     let mut lines = vec![
         format!("max(Ton) = {}", us(bound.max_ton_ns)),
@@ -333,13 +337,14 @@ fn bound_summary(bound: &LinkBound, clock_mhz: Option<f64>) -> Vec<String> {
         ),
     ];
     if let Some(f) = clock_mhz {
-        let c = cycles(bound.max_ton_ns, f);
+        let c =
+            cycles(bound.max_ton_ns, f).map_err(|e| Failure::Input(format!("--clock-mhz: {e}")))?;
         lines.push(format!(
             "at {} MHz: max_ton = {c} cycles, t_period = {c} cycles (rounded up)",
             num(f)
         ));
     }
-    lines
+    Ok(lines)
 }
 
 fn tcd_max_ton(link: &LinkArgs, clock_mhz: Option<&str>) -> Result<(), Failure> {
@@ -349,7 +354,7 @@ fn tcd_max_ton(link: &LinkArgs, clock_mhz: Option<&str>) -> Result<(), Failure> 
         Some(v) => Some(opt("--clock-mhz", v, parse_clock_mhz)?),
         None => None,
     };
-    for line in bound.lines.iter().chain(&bound_summary(&bound, clock)) {
+    for line in bound.lines.iter().chain(&bound_summary(&bound, clock)?) {
         println!("{line}");
     }
     Ok(())
@@ -382,7 +387,8 @@ fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
         .map(|v| opt("--k-low", v, parse_bytes))
         .transpose()?;
     let (mut cfg, source) = load_tcd(a.preset.as_deref(), a.config.as_deref())?;
-    let c = cycles(bound.max_ton_ns, clock);
+    let c =
+        cycles(bound.max_ton_ns, clock).map_err(|e| Failure::Input(format!("--clock-mhz: {e}")))?;
     cfg.max_ton = c;
     cfg.t_period = c;
     cfg.mode = if bound.ib { Mode::Ib } else { Mode::Cee };
@@ -432,7 +438,7 @@ fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
         for line in bound
             .lines
             .iter()
-            .chain(&bound_summary(&bound, Some(clock)))
+            .chain(&bound_summary(&bound, Some(clock))?)
         {
             head += &format!("# {line}\n");
         }

@@ -1,12 +1,13 @@
 //! Helpers shared by the tests: the equivalence opening (golden model vs exported Verilog under
 //! Verilator, every output compared on every cycle) here, the CLI runner in [`cli`], the formal
-//! flow in [`formal`], scratch directories in [`scratch`]. Every file a test leaves for
+//! flow in [`formal`], scratch directories in [`scratch`], a lossy PFC link in [`pause_link`]. Every file a test leaves for
 //! inspection goes under cargo's `target/tmp/`.
 
 #![allow(dead_code)]
 
 pub mod cli;
 pub mod formal;
+pub mod pause_link;
 pub mod scratch;
 
 use std::path::PathBuf;

@@ -2,6 +2,20 @@
 
 use thiserror::Error;
 
+/// `name` as shown in a message: at most 64 characters (an unknown key may be megabytes).
+pub fn shorten(name: &str) -> String {
+    match name.char_indices().nth(64) {
+        Some((at, _)) => format!("{}...", &name[..at]),
+        None => name.to_string(),
+    }
+}
+
+/// `msg` with every word longer than 64 characters shortened by [`shorten`]: a parser's
+/// message may quote a key or value of megabytes.
+pub fn shorten_words(msg: &str) -> String {
+    msg.split(' ').map(shorten).collect::<Vec<_>>().join(" ")
+}
+
 /// A configuration value that breaks a rule of the block.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("invalid config: {field} = {value}: {rule}")]

@@ -4,6 +4,7 @@
 //! JSON numbers or strings in hex (`"0x1f"`). A trace line holds every output port. Files are
 //! written through [`OutputFile`](crate::output::OutputFile), so a failed run leaves no partial file behind.
 
+use crate::error::shorten;
 use crate::error::StimulusError;
 use crate::port::{Dir, PortSchema};
 use std::fs::File;
@@ -81,14 +82,6 @@ pub fn parse_stimulus(
         cycles.push(row);
     }
     Ok(cycles)
-}
-
-/// `name` as shown in a message: at most 64 characters (an unknown key may be megabytes).
-fn shorten(name: &str) -> String {
-    match name.char_indices().nth(64) {
-        Some((at, _)) => format!("{}...", &name[..at]),
-        None => name.to_string(),
-    }
 }
 
 fn parse_value(v: &serde_json::Value) -> Result<u64, String> {

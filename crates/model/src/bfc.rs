@@ -51,6 +51,7 @@ pub struct BfcConfig {
     /// flow; queues 1.. carry data.
     pub queues: u32,
     /// Flow-table entries per egress port = `ft_multiple * queues` (1..=1000; the paper's 100).
+    /// The whole table, ports x queues x ft_multiple, is at most 2^20 entries.
     pub ft_multiple: u32,
     /// Width of the flow id on the enqueue bus (8..=64).
     pub fid_bits: u32,
@@ -72,7 +73,7 @@ pub struct BfcConfig {
     pub upstream_queues: u32,
     /// Width of a pause counter (1..=24).
     pub pc_bits: u32,
-    /// Cycles between two pause bitmaps of one ingress port (ports..=2^24).
+    /// Cycles between two pause bitmaps of one ingress port (ports x bitmap chunks..=2^24 - 1).
     pub t_bm: u64,
     /// Traffic classes (1..=8); the data queues are split among them in contiguous ranges.
     pub classes: u32,
@@ -86,9 +87,13 @@ pub struct BfcConfig {
     pub lfsr_seed: u32,
 }
 
+/// Flow-table entries of the whole block the RTL can address (its 20-bit flow-table address).
+pub const MAX_ENTRIES: u64 = 1 << 20;
+/// The largest bitmap period: T_BM is a 24-bit register.
+pub const MAX_T_BM: u64 = (1 << 24) - 1;
+
 pub const PRESETS: &[&str] = &["tiny", "fpga", "tofino-loopback", "ns3-tor", "tofino2"];
 
-/// The Th table of the ns-3 configuration (100 Gb/s, HRTT 2 us) for `queues` queues.
 /// The Th table in whole bytes for a link of `rate_bps` at HRTT 2 us (the paper's ns-3 value).
 fn th_bytes(rate_bps: f64, queues: u32) -> Vec<u64> {
     th_table(rate_bps, 2000.0, queues)
@@ -268,6 +273,17 @@ impl BfcConfig {
                 ),
             ));
         }
+        if self.entries() > MAX_ENTRIES {
+            return Err(ConfigError::new(
+                "ft_multiple",
+                self.ft_multiple,
+                format!(
+                    "the flow table would have {} entries (ports x queues x ft_multiple); the \
+                     RTL addresses at most 2^20 = {MAX_ENTRIES}",
+                    self.entries()
+                ),
+            ));
+        }
         range("size_bits", self.size_bits.into(), 1, 24)?;
         range("ts_bits", self.ts_bits.into(), 2, 32)?;
         range("ts_shift", self.ts_shift.into(), 0, 16)?;
@@ -294,14 +310,15 @@ impl BfcConfig {
         range("upstream_queues", self.upstream_queues.into(), 2, 128)?;
         range("pc_bits", self.pc_bits.into(), 1, 24)?;
         let scan = u64::from(self.ports) * u64::from(self.bitmap_chunks());
-        if self.t_bm < scan || self.t_bm > 1 << 24 {
+        if self.t_bm < scan || self.t_bm > MAX_T_BM {
             return Err(ConfigError::new(
                 "t_bm",
                 self.t_bm,
                 format!(
-                    "must be in {scan}..=16777216 cycles (one cycle per port and {}-queue \
-                     chunk, so every port's whole bitmap goes out each period; the periodic \
-                     bitmap is what repairs a lost RESUME)",
+                    "must be in {scan}..={MAX_T_BM} cycles (at least one cycle per port and \
+                     {}-queue chunk, so every port's whole bitmap goes out each period, and the \
+                     periodic bitmap is what repairs a lost RESUME; at most the 24-bit T_BM \
+                     register)",
                     self.bitmap_bits()
                 ),
             ));
@@ -445,7 +462,7 @@ pub fn th_table(rate_bps: f64, hrtt_ns: f64, queues: u32) -> Vec<Th> {
         .map(|n| {
             let exact = bdp / f64::from(n);
             // Float noise may leave a whole number just below itself (6249.999...).
-            let bytes = (exact + 1e-9 * exact.max(1.0)).floor() as u64;
+            let bytes = crate::units::floor_exact(exact) as u64;
             Th {
                 n_active: n,
                 exact,

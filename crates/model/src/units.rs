@@ -27,6 +27,29 @@ fn number<'a>(s: &'a str, what: &str, hint: &str) -> Result<(f64, &'a str), Stri
     Ok((v, unit))
 }
 
+/// `x` as a whole number when it is one up to float noise (64 ULPs: a few products and sums
+/// of decimal inputs), else `None`. 34.4 us x 100 MHz computes to 3440.0000000000005, which is
+/// 3440; 2 000 000 000.4 is not whole, at any size a register holds.
+pub fn whole(x: f64) -> Option<f64> {
+    let nearest = x.round();
+    ((x - nearest).abs() <= 64.0 * f64::EPSILON * x.abs()).then_some(nearest)
+}
+
+/// `x` rounded down, where float noise does not lose a whole number ([`whole`]).
+pub fn floor_exact(x: f64) -> f64 {
+    whole(x).unwrap_or(x.floor())
+}
+
+/// `x` rounded up, where float noise does not add one ([`whole`]).
+pub fn ceil_exact(x: f64) -> f64 {
+    whole(x).unwrap_or(x.ceil())
+}
+
+/// The fastest link rate the calculators take: 1 Pb/s.
+pub const MAX_RATE_BPS: f64 = 1e15;
+/// The longest duration the calculators take: 1000 s.
+pub const MAX_DURATION_NS: f64 = 1e12;
+
 const RATE_HINT: &str =
     "use b/s with an optional k, M, G or T prefix, e.g. 40G, 100Gbps, 400Mb/s, 25e9";
 
@@ -51,10 +74,12 @@ pub fn parse_rate(s: &str) -> Result<f64, String> {
         _ => return Err(format!("unknown unit `{unit}` ({RATE_HINT})")),
     }
     let rate = v * scale;
-    if rate > 0.0 {
-        Ok(rate)
-    } else {
+    if rate <= 0.0 {
         Err(format!("must be more than 0 ({RATE_HINT})"))
+    } else if rate > MAX_RATE_BPS {
+        Err(format!("must be at most 1000T (1 Pb/s) ({RATE_HINT})"))
+    } else {
+        Ok(rate)
     }
 }
 
@@ -72,7 +97,11 @@ pub fn parse_duration_ns(s: &str) -> Result<f64, String> {
         "" => return Err(format!("a unit is required ({DURATION_HINT})")),
         _ => return Err(format!("unknown unit `{unit}` ({DURATION_HINT})")),
     };
-    Ok(v * scale)
+    let ns = v * scale;
+    if ns > MAX_DURATION_NS {
+        return Err(format!("must be at most 1000 s ({DURATION_HINT})"));
+    }
+    Ok(ns)
 }
 
 const BYTES_HINT: &str = "use bytes with an optional unit B, KB (1000), MB, KiB (1024) or MiB, \
@@ -119,12 +148,13 @@ pub fn parse_epsilon(s: &str) -> Result<f64, String> {
     }
 }
 
-/// A clock frequency in MHz: a plain number more than 0, e.g. `100` or `156.25`.
+/// A clock frequency in MHz: a plain number more than 0 and at most 100 000 (100 GHz, beyond
+/// any digital block's clock), e.g. `100` or `156.25`.
 pub fn parse_clock_mhz(s: &str) -> Result<f64, String> {
     let hint = "a plain number of MHz, e.g. 100 or 156.25";
     match split_number(s) {
-        Some((v, "")) if v.is_finite() && v > 0.0 => Ok(v),
-        Some((_, "")) => Err(format!("must be more than 0 ({hint})")),
+        Some((v, "")) if v.is_finite() && v > 0.0 && v <= 100_000.0 => Ok(v),
+        Some((_, "")) => Err(format!("must be more than 0 and at most 100000 ({hint})")),
         _ => Err(format!("not a number ({hint})")),
     }
 }

@@ -45,14 +45,28 @@ impl Package {
     }
 
     /// Writes every file of the package into `dir` (created if missing); returns their paths.
-    pub fn write_to(&self, dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
-        std::fs::create_dir_all(dir)?;
-        let mut paths = Vec::new();
+    /// All or nothing: every file is written under a temporary name before any is moved into
+    /// place, so a target that cannot be written (a directory, a device) leaves nothing
+    /// behind. The error names the file.
+    pub fn write_to(
+        &self,
+        dir: &std::path::Path,
+    ) -> Result<Vec<std::path::PathBuf>, (std::path::PathBuf, std::io::Error)> {
+        use switchcraft_core::output::OutputFile;
+        std::fs::create_dir_all(dir).map_err(|e| (dir.to_path_buf(), e))?;
+        let mut open = Vec::new();
         for (name, text) in self.files() {
             let path = dir.join(name);
-            let mut f = switchcraft_core::output::OutputFile::create(&path)?;
-            std::io::Write::write_all(&mut f, text.as_bytes())?;
-            f.commit()?;
+            let written = OutputFile::create(&path).and_then(|mut f| {
+                std::io::Write::write_all(&mut f, text.as_bytes())?;
+                Ok(f)
+            });
+            // On an error, the files already open are dropped: their temporaries go.
+            open.push((written.map_err(|e| (path.clone(), e))?, path));
+        }
+        let mut paths = Vec::new();
+        for (f, path) in open {
+            f.commit().map_err(|e| (path.clone(), e))?;
             paths.push(path);
         }
         Ok(paths)

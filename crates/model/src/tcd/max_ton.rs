@@ -155,17 +155,20 @@ pub fn ib_max_credit_period_ns(symbol_ns: f64) -> f64 {
 }
 
 /// Clock cycles of `ns` (finite, >= 0) at `clock_mhz`, rounded up: conservative, the register
-/// value is never shorter than the computed bound. A result within a relative 1e-9 of a whole
-/// number is that number, so float noise does not add a cycle (34.4 us at 100 MHz is 3440, not
-/// 3441). Values beyond `u64::MAX` saturate.
-pub fn cycles(ns: f64, clock_mhz: f64) -> u64 {
+/// value is never shorter than the computed bound. Float noise on a whole number does not add a
+/// cycle (34.4 us at 100 MHz is 3440, not 3441), a real fraction does at any size
+/// (2 000 000 000.4 is 2 000 000 001): [`crate::units::ceil_exact`]. More than 2^53 cycles,
+/// where a float no longer holds every whole number, is an error: no time register is that
+/// wide.
+pub fn cycles(ns: f64, clock_mhz: f64) -> Result<u64, String> {
     let x = ns * clock_mhz / 1000.0;
-    let nearest = x.round();
-    if (x - nearest).abs() <= 1e-9 * x.abs() {
-        nearest as u64
-    } else {
-        x.ceil() as u64
+    if !x.is_finite() || x > (1u64 << 53) as f64 {
+        return Err(format!(
+            "{ns} ns at {clock_mhz} MHz is {x:e} cycles, more than 2^53 (no time register is \
+             that wide)"
+        ));
     }
+    Ok(crate::units::ceil_exact(x) as u64)
 }
 
 /// `cfg` as TOML (the format `TcdConfig::from_toml` reads).
@@ -357,14 +360,24 @@ mod tests {
 
     #[test]
     fn max_ton_cycles_round_up_without_float_noise() {
-        assert_eq!(cycles(paper(40.0).max_ton_ns, 100.0), 3_440);
-        assert_eq!(cycles(paper(40.0).max_ton_ns, 1000.0), 34_400);
-        assert_eq!(cycles(paper(100.0).max_ton_ns, 100.0), 2_696);
-        assert_eq!(cycles(paper(200.0).max_ton_ns, 156.25), 3_825);
+        assert_eq!(cycles(paper(40.0).max_ton_ns, 100.0).unwrap(), 3_440);
+        assert_eq!(cycles(paper(40.0).max_ton_ns, 1000.0).unwrap(), 34_400);
+        assert_eq!(cycles(paper(100.0).max_ton_ns, 100.0).unwrap(), 2_696);
+        assert_eq!(cycles(paper(200.0).max_ton_ns, 156.25).unwrap(), 3_825);
         // 24.48 us at 156.25 MHz is exactly 3825; 10.001 ns at 100 MHz is 1.0001 -> 2.
-        assert_eq!(cycles(10.001, 100.0), 2);
-        assert_eq!(cycles(10.0, 100.0), 1);
-        assert_eq!(cycles(1e-6, 100.0), 1, "a tiny bound is still one cycle");
+        assert_eq!(cycles(10.001, 100.0).unwrap(), 2);
+        assert_eq!(cycles(10.0, 100.0).unwrap(), 1);
+        assert_eq!(
+            cycles(1e-6, 100.0).unwrap(),
+            1,
+            "a tiny bound is still one cycle"
+        );
+        // A real fraction of a cycle at 2^31 cycles is a cycle more, never one less.
+        assert_eq!(cycles(20_000_000_004.0, 100.0).unwrap(), 2_000_000_001);
+        assert_eq!(cycles(20_000_000_000.0, 100.0).unwrap(), 2_000_000_000);
+        assert!(cycles(26_960.0, 1e300)
+            .unwrap_err()
+            .contains("more than 2^53"));
     }
 
     #[test]

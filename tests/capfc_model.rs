@@ -10,6 +10,7 @@
 
 mod common;
 
+use common::pause_link::check_lossy_link;
 use std::collections::VecDeque;
 use switchcraft_core::CycleModel;
 use switchcraft_model::capfc::{
@@ -1910,63 +1911,31 @@ fn capfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_once_d_cl
     let mut m = Capfc::new(&cfg).unwrap();
     let mut work = CapfcWorkload::new(&cfg, seed);
     let (ports, prios) = (cfg.ports as usize, cfg.priorities as usize);
-    let mut link = common::pause_link::PauseLink::new(ports, 1, 200, seed);
-    let refresh_bound = cfg.refresh + ports as u64 - 1;
     let slack = 5 + ports as u64;
-    let mut d_since = vec![None; ports * prios];
-    let mut clear_since = vec![None; ports * prios];
-    let mut checked = (0u64, 0u64);
-    for cycle in 0..300_000u64 {
-        let mut i = work.next_input();
-        i.csr_we = 0;
-        let o = m.step(&i);
-        if o.frame_valid == 1 {
-            let port = o.frame_port as usize;
-            link.send(
-                cycle,
-                port,
+    let refresh_bound = cfg.refresh + ports as u64 - 1;
+    check_lossy_link(
+        ports,
+        prios,
+        refresh_bound,
+        cfg.quanta,
+        slack,
+        seed,
+        300_000,
+        |keys| {
+            let mut i = work.next_input();
+            i.csr_we = 0;
+            let o = m.step(&i);
+            for (k, key) in keys.iter_mut().enumerate() {
+                let d = m.is_d(k / prios, k % prios);
+                (key.pausing, key.released) = (d, !d);
+            }
+            let frame = (
+                o.frame_port,
                 o.frame_class_enable,
                 o.frame_pause,
                 o.frame_quanta,
             );
-        }
-        for port in 0..ports {
-            for prio in 0..prios {
-                let k = port * prios + prio;
-                let what = format!("cycle {cycle}, ({port}, {prio}), seed {seed}");
-                let d = m.is_d(port, prio);
-                d_since[k] = if d { d_since[k].or(Some(cycle)) } else { None };
-                clear_since[k] = if d {
-                    None
-                } else {
-                    clear_since[k].or(Some(cycle))
-                };
-                if let Some(since) = d_since[k] {
-                    if cycle >= since + slack + refresh_bound {
-                        let last = link.last_pause_sent[port * 8 + prio];
-                        assert!(
-                            last.is_some_and(|t| cycle - t <= refresh_bound),
-                            "{what}: D since {since}, last PAUSE sent {last:?}"
-                        );
-                        checked.0 += 1;
-                    }
-                }
-                if let Some(since) = clear_since[k] {
-                    if cycle > since + slack + cfg.quanta {
-                        assert!(
-                            !link.paused(cycle, port, prio),
-                            "{what}: D clear since {since}, still paused upstream"
-                        );
-                        checked.1 += 1;
-                    }
-                }
-            }
-        }
-    }
-    assert!(
-        link.lost_pauses > 100 && link.lost_resumes > 20 && checked.0 > 1000 && checked.1 > 1000,
-        "seed {seed}: {} PAUSEs and {} RESUMEs lost, {checked:?} checks",
-        link.lost_pauses,
-        link.lost_resumes
+            (o.frame_valid == 1).then_some((frame.0 as usize, frame.1, frame.2, frame.3))
+        },
     );
 }

@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::pause_link::check_lossy_link;
 use switchcraft_core::CycleModel;
 use switchcraft_model::pfc::{
     reg, Pfc, PfcConfig, PfcIn, PfcOut, PfcWorkload, DROP_LATENCY, ERR_INDEX, ERR_UNDERFLOW,
@@ -520,71 +521,33 @@ fn pfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_below_xon()
     };
     let mut m = Pfc::new(&cfg).unwrap();
     let mut work = PfcWorkload::new(&cfg, seed);
-    let ports = cfg.ports as usize;
-    let prios = cfg.priorities as usize;
-    let mut link = common::pause_link::PauseLink::new(ports, 1, 200, seed);
+    let (ports, prios) = (cfg.ports as usize, cfg.priorities as usize);
+    let slack = u64::from(FRAME_LATENCY) + ports as u64;
     let refresh_bound = cfg.refresh + ports as u64 - 1;
-    let frame = u64::from(FRAME_LATENCY);
-    let mut xoff_since = vec![None; ports * prios];
-    let mut at_or_below_xon_since = vec![None; ports * prios];
-    let mut checked = (0u64, 0u64);
-    for cycle in 0..300_000u64 {
-        let mut i = work.next_input();
-        i.csr_we = 0;
-        let o = m.step(&i);
-        if o.frame_valid == 1 {
-            let port = o.frame_port as usize;
-            link.send(
-                cycle,
-                port,
+    check_lossy_link(
+        ports,
+        prios,
+        refresh_bound,
+        cfg.quanta,
+        slack,
+        seed,
+        300_000,
+        |keys| {
+            let mut i = work.next_input();
+            i.csr_we = 0;
+            let o = m.step(&i);
+            for (k, key) in keys.iter_mut().enumerate() {
+                let (port, prio) = (k / prios, k % prios);
+                key.pausing = m.is_xoff(port, prio);
+                key.released = m.occupancy(port, prio) <= cfg.xon;
+            }
+            let frame = (
+                o.frame_port,
                 o.frame_class_enable,
                 o.frame_pause,
                 o.frame_quanta,
             );
-        }
-        for port in 0..ports {
-            for prio in 0..prios {
-                let k = port * prios + prio;
-                let what = format!("cycle {cycle}, ({port}, {prio}), seed {seed}");
-                let xoff = &mut xoff_since[k];
-                *xoff = if m.is_xoff(port, prio) {
-                    xoff.or(Some(cycle))
-                } else {
-                    None
-                };
-                if let Some(since) = *xoff {
-                    if cycle >= since + frame + refresh_bound {
-                        let last = link.last_pause_sent[port * 8 + prio];
-                        assert!(
-                            last.is_some_and(|t| cycle - t <= refresh_bound),
-                            "{what}: in XOFF since {since}, last PAUSE sent {last:?}"
-                        );
-                        checked.0 += 1;
-                    }
-                }
-                let low = &mut at_or_below_xon_since[k];
-                *low = if m.occupancy(port, prio) <= cfg.xon {
-                    low.or(Some(cycle))
-                } else {
-                    None
-                };
-                if let Some(since) = *low {
-                    if cycle > since + frame + ports as u64 + cfg.quanta {
-                        assert!(
-                            !link.paused(cycle, port, prio),
-                            "{what}: at or below XON since {since}, still paused upstream"
-                        );
-                        checked.1 += 1;
-                    }
-                }
-            }
-        }
-    }
-    // The run exercised both repairs.
-    assert!(
-        link.lost_pauses > 100 && link.lost_resumes > 20 && checked.0 > 1000 && checked.1 > 1000,
-        "seed {seed}: {} PAUSEs and {} RESUMEs lost, {checked:?} checks",
-        link.lost_pauses,
-        link.lost_resumes
+            (o.frame_valid == 1).then_some((frame.0 as usize, frame.1, frame.2, frame.3))
+        },
     );
 }

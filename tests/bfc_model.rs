@@ -174,6 +174,11 @@ fn bfc_presets_validate_and_match_the_papers_sizes() {
     assert_eq!(u64::from(t2.ports * t2.queues), 4096);
     assert_eq!(t2.entries(), 409_600);
     assert_eq!(t2.pause_counters(), 4096);
+    // 128 queues per port are Tofino2's 400G ports: Th = 400 Gb/s x 2 us / N.
+    assert_eq!((t2.th[0], t2.th[1], t2.th[127]), (100_000, 50_000, 781));
+    // 16 per port in loopback mode, on 100G ports; the ns-3 ToR's links are 100G.
+    assert_eq!(BfcConfig::preset("tofino-loopback").unwrap().th[0], 25_000);
+    assert_eq!(ns3.th[0], 25_000);
     assert_eq!(BfcConfig::preset("tofino-loopback").unwrap().queues, 16);
     assert_eq!(BfcConfig::preset("tiny").unwrap().queues, 8);
     // At most 5 bytes per flow-table entry at the paper's scales (the ns-3 configuration

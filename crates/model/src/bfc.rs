@@ -194,7 +194,8 @@ impl BfcConfig {
                 lfsr_seed: 1,
             },
             // Tofino2 (spec §3.2): 32 ports x 128 queues = 4096 queues, 409 600 entries; pause
-            // counters 32 x 128 = 4096.
+            // counters 32 x 128 = 4096. Tofino2 has 128 queues on its 400G ports (32 on 100G,
+            // spec §3.5), so the Th table is 400 Gb/s x 2 us: Th(1) = 100 000 B.
             "tofino2" => BfcConfig {
                 ports: 32,
                 queues: 128,
@@ -212,7 +213,7 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: th_bytes(100e9, 128),
+                th: th_bytes(400e9, 128),
                 lfsr_seed: 1,
             },
             _ => return None,

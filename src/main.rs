@@ -44,6 +44,15 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Print a block's config as the TOML file `--config` loads: every field of a preset (or
+    /// of a config file, after its checks), to compare with the paper or edit a copy.
+    Config {
+        #[command(flatten)]
+        target: Target,
+        /// Write it to this file instead of stdout.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Print a block's register map: the Markdown table (default) or the C header.
     Regmap {
         #[command(flatten)]
@@ -250,6 +259,7 @@ fn run(command: Command) -> Result<(), Failure> {
             vcd,
         } => simulate(&target, &stimulus, &out, vcd.as_deref()),
         Command::Demo { out, cycles } => demo(&out, cycles),
+        Command::Config { target, out } => config(&target, out.as_deref()),
         Command::Regmap { target, c_header } => regmap(&target, c_header),
         Command::Docs { check, dir } => docs(check, &dir),
         Command::Cosim {
@@ -386,6 +396,25 @@ fn distinct(
     let mut all: Vec<(&str, &Path)> = inputs.to_vec();
     all.extend(target.config.as_deref().map(|c| ("--config", c)));
     switchcraft_core::output::check_distinct(&all, outputs).map_err(Failure::Input)
+}
+
+fn config(target: &Target, out: Option<&Path>) -> Result<(), Failure> {
+    let (cfg, _) = target.load()?;
+    let text = format!(
+        "# switchcraft config {}\n# {}\n{}",
+        target.args(),
+        cfg.describe(),
+        cfg.to_toml()
+    );
+    match out {
+        Some(path) => {
+            distinct(target, &[], &[("--out", path)])?;
+            switchcraft::cli::write_output(path, &text)?;
+            println!("wrote {}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
 }
 
 fn regmap(target: &Target, c_header: bool) -> Result<(), Failure> {

@@ -376,3 +376,48 @@ fn regmap_c_header_is_the_generated_header() {
     );
     assert_eq!(body(&printed), body(&written));
 }
+
+/// `switchcraft config` prints each preset as a file `--config` loads back to the same config.
+#[test]
+fn cli_config_prints_every_preset_as_a_loadable_toml() {
+    let d = tmp("config");
+    for block in switchcraft::blocks::REGISTRY {
+        for preset in block.presets() {
+            let path = d.join(format!("{}-{preset}.toml", block.stem()));
+            let p = path.to_str().unwrap();
+            let printed = stdout(&sc(&[
+                "config",
+                "--block",
+                block.stem(),
+                "--preset",
+                preset,
+            ]));
+            assert!(printed.starts_with(&format!(
+                "# switchcraft config --block {} --preset {preset}\n",
+                block.stem()
+            )));
+            let o = sc(&[
+                "config",
+                "--block",
+                block.stem(),
+                "--preset",
+                preset,
+                "--out",
+                p,
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), printed);
+            let loaded = block.parse(&printed, p).unwrap();
+            assert_eq!(loaded.to_toml(), block.preset(preset).unwrap().to_toml());
+            // And through the CLI: the file's config prints the same fields.
+            let again = stdout(&sc(&["config", "--block", block.stem(), "--config", p]));
+            let fields = |s: &str| {
+                s.lines()
+                    .filter(|l| !l.starts_with('#'))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            assert_eq!(fields(&again), fields(&printed));
+        }
+    }
+}

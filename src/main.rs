@@ -400,12 +400,20 @@ fn distinct(
 
 fn config(target: &Target, out: Option<&Path>) -> Result<(), Failure> {
     let (cfg, _) = target.load()?;
-    let text = format!(
-        "# switchcraft config {}\n# {}\n{}",
+    let mut text = format!(
+        "# switchcraft config {}\n# {}\n",
         target.args(),
-        cfg.describe(),
-        cfg.to_toml()
+        cfg.describe()
     );
+    let block = switchcraft::blocks::find(&target.block)?;
+    if let Some(timing) = target
+        .preset
+        .as_deref()
+        .and_then(|p| block.preset_timing(p))
+    {
+        text += &format!("# {timing}\n");
+    }
+    text += &cfg.to_toml();
     match out {
         Some(path) => {
             distinct(target, &[], &[("--out", path)])?;

@@ -74,6 +74,48 @@ fn bfc_thresholds_writes_a_config_that_loads_back() {
     assert_eq!(rest, BfcConfig::preset("tiny").unwrap(), "only th changes");
 }
 
+/// With --clock-mhz the written config's STICKY (2 HRTT) and T_BM (5 HRTT) follow the clock:
+/// ns3-tor at 500 MHz is 2 000 cycles = 31.25 -> 32 units of 64, and 5 000 cycles; the
+/// preset's own (1 GHz) are 63 and 10 000. A clock too slow for the timestamp unit is refused
+/// by name and writes nothing.
+#[test]
+fn bfc_thresholds_derives_sticky_and_t_bm_from_the_clock() {
+    let d = tmp("clock");
+    let path = d.join("bfc.toml");
+    let p = path.to_str().unwrap();
+    let run = |clock: &str| {
+        sc(&[
+            "bfc",
+            "thresholds",
+            "--rate",
+            "100G",
+            "--hrtt",
+            "2us",
+            "--preset",
+            "ns3-tor",
+            "--clock-mhz",
+            clock,
+            "--out",
+            p,
+        ])
+    };
+    let o = run("500");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let cfg = BfcConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), p).unwrap();
+    assert_eq!((cfg.sticky, cfg.t_bm), (32, 5_000));
+    let preset = BfcConfig::preset("ns3-tor").unwrap();
+    assert_eq!((preset.sticky, preset.t_bm), (63, 10_000));
+    std::fs::remove_file(&path).unwrap();
+    let o = run("10");
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("ts_shift = 6: a timestamp unit of 2^ts_shift cycles is 6400 ns"),
+        "{e}"
+    );
+    assert!(!path.exists());
+}
+
 /// The `fpga` preset's 14-bit occupancies cannot hold 100 Gb/s thresholds: a clear error naming
 /// the entry and the rule, and no file.
 #[test]

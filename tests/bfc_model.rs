@@ -176,6 +176,16 @@ fn bfc_presets_validate_and_match_the_papers_sizes() {
     assert_eq!(t2.pause_counters(), 4096);
     // 128 queues per port are Tofino2's 400G ports: Th = 400 Gb/s x 2 us / N.
     assert_eq!((t2.th[0], t2.th[1], t2.th[127]), (100_000, 50_000, 781));
+    // Time constants from each preset's clock: STICKY = 2 HRTT = 4 us, T_BM = 5 HRTT = 10 us.
+    // fpga at 100 MHz: 400 cycles = 25 units of 16; 1 000 cycles. The paper's scales at an
+    // assumed 1 GHz: 4 000 cycles = 62.5 -> 63 units of 64 (rounded up, never shorter);
+    // 10 000 cycles.
+    let fpga = BfcConfig::preset("fpga").unwrap();
+    assert_eq!((fpga.sticky, fpga.t_bm), (25, 1_000));
+    for p in ["tofino-loopback", "ns3-tor", "tofino2"] {
+        let c = BfcConfig::preset(p).unwrap();
+        assert_eq!((c.sticky, c.ts_shift, c.t_bm), (63, 6, 10_000), "{p}");
+    }
     // 16 per port in loopback mode, on 100G ports; the ns-3 ToR's links are 100G.
     assert_eq!(BfcConfig::preset("tofino-loopback").unwrap().th[0], 25_000);
     assert_eq!(ns3.th[0], 25_000);
@@ -1229,4 +1239,37 @@ fn bfc_lost_pause_and_resume_are_repaired_within_one_bitmap_period() {
         lost > 200 && repaired > 100,
         "seed {seed}: {lost} lost, {repaired} repaired"
     );
+}
+
+/// derive_times refuses a clock that makes a time constant meaningless, naming the field.
+#[test]
+fn bfc_derive_times_refuses_meaningless_constants() {
+    use switchcraft_model::bfc::Timing;
+    let at = |clock_mhz: f64| Timing {
+        clock_mhz,
+        rate_bps: 100e9,
+        hrtt_ns: 2000.0,
+    };
+    let mut c = BfcConfig::preset("ns3-tor").unwrap();
+    // 10 MHz: a timestamp unit of 64 cycles is 6.4 us, longer than STICKY = 4 us.
+    let e = c.clone().derive_times(&at(10.0)).unwrap_err();
+    assert_eq!(e.field, "ts_shift", "{e}");
+    // 10 GHz: 4 us is 625 units of 6.4 ns, within 16-bit timestamps.
+    c.clone().derive_times(&at(10_000.0)).unwrap();
+    // fpga's 12-bit timestamps of 16 cycles: 2 500 units at 10 GHz, not below 2^11.
+    let e = BfcConfig::preset("fpga")
+        .unwrap()
+        .derive_times(&at(10_000.0))
+        .unwrap_err();
+    assert_eq!(e.field, "sticky", "{e}");
+    // HRTT 4 ms at 1 GHz with units of 256 cycles: STICKY = 31 250 units fits, T_BM =
+    // 20 000 000 cycles does not fit its 24 bits.
+    c.ts_shift = 8;
+    let e = c
+        .derive_times(&Timing {
+            hrtt_ns: 4e6,
+            ..at(1000.0)
+        })
+        .unwrap_err();
+    assert_eq!(e.field, "t_bm", "{e}");
 }

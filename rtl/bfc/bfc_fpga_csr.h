@@ -31,7 +31,7 @@
 /* period of the pause bitmaps in cycles; 0 stops them; below ports x chunks, the later ports get none (RW) */
 #define BFC_FPGA_T_BM_OFFSET 0x14u
 #define BFC_FPGA_T_BM_MASK 0xffffffu
-#define BFC_FPGA_T_BM_RESET 0x400u
+#define BFC_FPGA_T_BM_RESET 0x3e8u
 
 /* a write reloads the random-queue LFSR with this seed (0 acts as 1) (RW) */
 #define BFC_FPGA_LFSR_SEED_OFFSET 0x18u

@@ -26,12 +26,12 @@
 /* sticky time in timestamp units (2^ts_shift cycles); 0: reassign as soon as size is 0 (RW) */
 #define BFC_TOFINO2_STICKY_OFFSET 0x10u
 #define BFC_TOFINO2_STICKY_MASK 0x7fffu
-#define BFC_TOFINO2_STICKY_RESET 0x10u
+#define BFC_TOFINO2_STICKY_RESET 0x3fu
 
 /* period of the pause bitmaps in cycles; 0 stops them; below ports x chunks, the later ports get none (RW) */
 #define BFC_TOFINO2_T_BM_OFFSET 0x14u
 #define BFC_TOFINO2_T_BM_MASK 0xffffffu
-#define BFC_TOFINO2_T_BM_RESET 0x1388u
+#define BFC_TOFINO2_T_BM_RESET 0x2710u
 
 /* a write reloads the random-queue LFSR with this seed (0 acts as 1) (RW) */
 #define BFC_TOFINO2_LFSR_SEED_OFFSET 0x18u

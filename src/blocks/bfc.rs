@@ -107,6 +107,13 @@ impl Block for BfcBlock {
     fn packet_bus(&self) -> &'static str {
         "enq"
     }
+    fn preset_timing(&self, preset: &str) -> Option<String> {
+        use switchcraft_model::bfc::Timing;
+        Some(match Timing::of_preset(preset) {
+            Some(t) => format!("Th, sticky and t_bm derived for {}", t.describe()),
+            None => "no clock or link: time constants chosen to exercise the logic".into(),
+        })
+    }
     /// Received BFC control frames (PAUSE, RESUME, bitmaps).
     fn message_buses(&self) -> &'static [&'static str] {
         &["rx"]
@@ -194,6 +201,10 @@ struct BfcThresholdsArgs {
     /// The base config: a BFC TOML file.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// The block's clock in MHz: with --out, also derive STICKY = 2 HRTT (timestamp units)
+    /// and T_BM = 5 HRTT (cycles) instead of keeping the base config's.
+    #[arg(long, requires = "out")]
+    clock_mhz: Option<String>,
     /// Write the base config with this `th` table here (nothing is written on error).
     #[arg(long, requires = "base")]
     out: Option<PathBuf>,
@@ -296,6 +307,34 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
         return Ok(());
     };
     cfg.th = table.iter().map(|t| t.bytes).collect();
+    if let Some(clock) = &a.clock_mhz {
+        use switchcraft_model::bfc::Timing;
+        let clock_mhz = opt(
+            "--clock-mhz",
+            clock,
+            switchcraft_model::units::parse_clock_mhz,
+        )?;
+        let timing = Timing {
+            clock_mhz,
+            rate_bps: rate,
+            hrtt_ns: hrtt,
+        };
+        cfg.derive_times(&timing)
+            .map_err(|e| Failure::Input(format!("{source} at --clock-mhz {clock}: {e}")))?;
+        lines.push(format!(
+            "sticky = 2 HRTT = {} timestamp units of 2^{} cycles, t_bm = 5 HRTT = {} cycles, \
+             at {} MHz",
+            cfg.sticky,
+            cfg.ts_shift,
+            cfg.t_bm,
+            num(clock_mhz)
+        ));
+    } else {
+        lines.push(format!(
+            "sticky = {} and t_bm = {} kept from {source} (--clock-mhz derives them)",
+            cfg.sticky, cfg.t_bm
+        ));
+    }
     cfg.validate()
         .map_err(|e| Failure::Input(format!("{source} with this Th table: {e}")))?;
     let mut text = format!("# switchcraft {}\n", command_line());

@@ -119,6 +119,11 @@ pub trait Block: Copy + Send + Sync + 'static {
     fn message_buses(&self) -> &'static [&'static str] {
         &[]
     }
+    /// The clock and links a preset's time constants are derived for, in words, if it states
+    /// them (`switchcraft config` prints it).
+    fn preset_timing(&self, _preset: &str) -> Option<String> {
+        None
+    }
     /// Presets measured by `make bench`.
     fn bench_presets(&self) -> &'static [&'static str] {
         &["tiny", "paper"]
@@ -157,6 +162,7 @@ pub trait DynBlock: Sync {
     fn key_name(&self) -> &'static str;
     fn packet_bus(&self) -> &'static str;
     fn message_buses(&self) -> &'static [&'static str];
+    fn preset_timing(&self, preset: &str) -> Option<String>;
     fn bench_presets(&self) -> &'static [&'static str];
     fn command(&self) -> Option<clap::Command>;
     fn run_command(&self, matches: &clap::ArgMatches) -> Result<(), Failure>;
@@ -186,6 +192,9 @@ impl<B: Block> DynBlock for B {
     }
     fn message_buses(&self) -> &'static [&'static str] {
         Block::message_buses(self)
+    }
+    fn preset_timing(&self, preset: &str) -> Option<String> {
+        Block::preset_timing(self, preset)
     }
     fn bench_presets(&self) -> &'static [&'static str] {
         Block::bench_presets(self)

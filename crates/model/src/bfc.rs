@@ -94,16 +94,67 @@ pub const MAX_T_BM: u64 = (1 << 24) - 1;
 
 pub const PRESETS: &[&str] = &["tiny", "fpga", "tofino-loopback", "ns3-tor", "tofino2"];
 
-/// The Th table in whole bytes for a link of `rate_bps` at HRTT 2 us (the paper's ns-3 value).
-fn th_bytes(rate_bps: f64, queues: u32) -> Vec<u64> {
-    th_table(rate_bps, 2000.0, queues)
-        .iter()
-        .map(|t| t.bytes)
-        .collect()
+/// The link and clock a config's time constants are derived for ([`BfcConfig::derive_times`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    /// The block's clock, MHz (one event per bus per cycle).
+    pub clock_mhz: f64,
+    /// The egress links' rate, bit/s.
+    pub rate_bps: f64,
+    /// The largest one-hop RTT of the ingresses feeding a port, ns.
+    pub hrtt_ns: f64,
+}
+
+/// T_BM in HRTTs: the spec's default bitmap period, 10 us at HRTT = 2 us (§3.4 [S]).
+pub const T_BM_HRTTS: f64 = 5.0;
+/// STICKY in HRTTs (§3.3.2 [P]: 2 HRTT = 4 us).
+pub const STICKY_HRTTS: f64 = 2.0;
+
+impl Timing {
+    /// The clock and links a preset's time constants are derived for. `tiny` has none: its
+    /// constants are chosen to exercise the logic within a few hundred cycles.
+    pub fn of_preset(name: &str) -> Option<Timing> {
+        let (clock_mhz, rate_bps) = match name {
+            // An HX8K design clock; its links are 25G.
+            "fpga" => (100.0, 25e9),
+            // The paper's hardware: a switch pipeline at an assumed 1 GHz (the paper does not
+            // give Tofino2's clock), with the links of each testbed.
+            "tofino-loopback" | "ns3-tor" => (1000.0, 100e9),
+            // Tofino2's 128 queues per port are those of its 400G ports (spec §3.5).
+            "tofino2" => (1000.0, 400e9),
+            _ => return None,
+        };
+        Some(Timing {
+            clock_mhz,
+            rate_bps,
+            hrtt_ns: 2000.0,
+        })
+    }
+
+    /// `100 MHz clock, 25 Gb/s links, HRTT 2000 ns`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} MHz clock, {} Gb/s links, HRTT {} ns",
+            self.clock_mhz,
+            self.rate_bps / 1e9,
+            self.hrtt_ns
+        )
+    }
 }
 
 impl BfcConfig {
+    /// A named preset; every preset but `tiny` derives its Th table, STICKY and T_BM from its
+    /// [`Timing::of_preset`].
     pub fn preset(name: &str) -> Option<BfcConfig> {
+        let mut cfg = Self::preset_fields(name)?;
+        if let Some(t) = Timing::of_preset(name) {
+            cfg.derive_times(&t)
+                .expect("a preset's timing fits its widths");
+        }
+        Some(cfg)
+    }
+
+    fn preset_fields(name: &str) -> Option<BfcConfig> {
         Some(match name {
             // Few table entries and narrow counters, so random tests collide flows, fill
             // queues and saturate within a few hundred cycles.
@@ -148,7 +199,7 @@ impl BfcConfig {
                 t_bm: 1024,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: th_bytes(25e9, 8),
+                th: Vec::new(),
                 lfsr_seed: 1,
             },
             // The paper's Tofino2 testbed in loopback mode: 16 queues per port.
@@ -169,7 +220,7 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: th_bytes(100e9, 16),
+                th: Vec::new(),
                 lfsr_seed: 1,
             },
             // The ns-3 ToR (spec §3.2): 24 ports x 32 queues x 100 = 76 800 entries.
@@ -190,7 +241,7 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: th_bytes(100e9, 32),
+                th: Vec::new(),
                 lfsr_seed: 1,
             },
             // Tofino2 (spec §3.2): 32 ports x 128 queues = 4096 queues, 409 600 entries; pause
@@ -213,7 +264,7 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
-                th: th_bytes(400e9, 128),
+                th: Vec::new(),
                 lfsr_seed: 1,
             },
             _ => return None,
@@ -225,6 +276,64 @@ impl BfcConfig {
         cfg.validate()
             .map_err(|e| InputError(format!("{name}: {e}")))?;
         Ok(cfg)
+    }
+
+    /// Derives every time constant from `t`: the Th table HRTT x rate / N (§3.4), STICKY =
+    /// 2 HRTT (§3.3.2 [P]) in timestamp units rounded up, T_BM = 5 HRTT (§3.4 [S]) in cycles
+    /// rounded up and at least one bitmap round (ports x chunks cycles). Refuses a combination
+    /// that makes one meaningless: a timestamp unit (2^ts_shift cycles) longer than 2 HRTT,
+    /// STICKY at or past the wrap-safe half of the timestamp range, T_BM past its register.
+    pub fn derive_times(&mut self, t: &Timing) -> Result<(), ConfigError> {
+        use crate::units::ceil_exact;
+        let cycle_ns = 1000.0 / t.clock_mhz;
+        let unit_ns = cycle_ns * f64::from(1u32 << self.ts_shift.min(31));
+        let sticky_ns = STICKY_HRTTS * t.hrtt_ns;
+        if sticky_ns < unit_ns {
+            return Err(ConfigError::new(
+                "ts_shift",
+                self.ts_shift,
+                format!(
+                    "a timestamp unit of 2^ts_shift cycles is {unit_ns} ns at {} MHz, longer \
+                     than STICKY = 2 HRTT = {sticky_ns} ns; lower ts_shift",
+                    t.clock_mhz
+                ),
+            ));
+        }
+        let sticky = ceil_exact(sticky_ns / unit_ns) as u64;
+        let half = 1u64 << (self.ts_bits.clamp(2, 32) - 1);
+        if sticky >= half {
+            return Err(ConfigError::new(
+                "sticky",
+                sticky,
+                format!(
+                    "STICKY = 2 HRTT = {sticky_ns} ns is {sticky} timestamp units of {unit_ns} \
+                     ns at {} MHz, not below 2^(ts_bits - 1) = {half}; raise ts_bits or \
+                     ts_shift",
+                    t.clock_mhz
+                ),
+            ));
+        }
+        let scan = u64::from(self.ports) * u64::from(self.bitmap_chunks());
+        let t_bm = (ceil_exact(T_BM_HRTTS * t.hrtt_ns / cycle_ns) as u64).max(scan);
+        if t_bm > MAX_T_BM {
+            return Err(ConfigError::new(
+                "t_bm",
+                t_bm,
+                format!(
+                    "T_BM = 5 HRTT = {} ns is more than {MAX_T_BM} cycles at {} MHz (the 24-bit \
+                     register)",
+                    T_BM_HRTTS * t.hrtt_ns,
+                    t.clock_mhz
+                ),
+            ));
+        }
+        self.th = th_table(t.rate_bps, t.hrtt_ns, self.queues)
+            .iter()
+            .map(|r| r.bytes)
+            .collect();
+        self.sticky = sticky;
+        self.t_bm = t_bm;
+        Ok(())
     }
 
     /// Parses without [`BfcConfig::validate`], for tools that change fields before checking

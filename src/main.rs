@@ -11,6 +11,7 @@ use switchcraft_core::output::OutputFile;
 use switchcraft_core::stimulus::{read_stimulus, write_line};
 use switchcraft_core::vcd::VcdWriter;
 use switchcraft_core::Dir;
+use switchcraft_rtl::Tech;
 use switchcraft_sim::{CosimOptions, SeededStimulus, Stimulus, VecStimulus};
 
 #[derive(Parser)]
@@ -43,6 +44,13 @@ enum Command {
         /// Output directory (created if missing).
         #[arg(long)]
         out: PathBuf,
+        /// The technology the memories are built for: ice40 (default; the checked-in rtl/),
+        /// ecp5, xilinx (replicated 1R1W RAMs with a live-value table where a memory has two
+        /// write ports) or asic (one array of the architectural bits per memory, in a module an
+        /// ASIC flow swaps for a compiled register file). Other than ice40, the instance name
+        /// gets the target appended.
+        #[arg(long = "target", default_value = "ice40", value_parser = Tech::parse)]
+        tech: Tech,
     },
     /// Print a block's config as the TOML file `--config` loads: every field of a preset (or
     /// of a config file, after its checks), to compare with the paper or edit a copy.
@@ -114,6 +122,9 @@ enum Command {
         /// Where mismatch waveforms go.
         #[arg(long, default_value = "target/switchcraft-mismatch")]
         out_dir: PathBuf,
+        /// The technology of the memories of the co-simulated Verilog (see `generate`).
+        #[arg(long = "target", default_value = "ice40", value_parser = Tech::parse)]
+        tech: Tech,
         /// Inject faults, seeded by --seed: lost (5%) and repeated (2%) received messages, stuck
         /// input valids (64-cycle stretches), random CSR writes and resets in the middle of
         /// traffic (docs/robustness.md).
@@ -251,7 +262,7 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::List { blocks, presets } => list(blocks, presets),
-        Command::Generate { target, out } => generate(&target, &out),
+        Command::Generate { target, out, tech } => generate(&target, &out, tech),
         Command::Simulate {
             target,
             stimulus,
@@ -269,6 +280,7 @@ fn run(command: Command) -> Result<(), Failure> {
             stimulus,
             vcd,
             out_dir,
+            tech,
             faults,
         } => cosim(
             &target,
@@ -277,6 +289,7 @@ fn run(command: Command) -> Result<(), Failure> {
             stimulus.as_deref(),
             vcd,
             out_dir,
+            tech,
             faults,
         ),
         Command::Formal {
@@ -333,20 +346,25 @@ fn list(blocks: bool, presets: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-fn generate(target: &Target, out: &Path) -> Result<(), Failure> {
+fn generate(target: &Target, out: &Path, tech: Tech) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
+    let target_arg = if tech == Tech::default() {
+        String::new()
+    } else {
+        format!(" --target {tech}")
+    };
     let command = match &target.preset {
         // Presets regenerate the checked-in files; their header must not depend on the caller.
-        Some(p) if out == Path::new(&format!("rtl/{}", target.block)) => {
+        Some(p) if out == Path::new(&format!("rtl/{}", target.block)) && target_arg.is_empty() => {
             switchcraft::generate_command(&target.block, p)
         }
         _ => format!(
-            "switchcraft generate {} --out {}",
+            "switchcraft generate {}{target_arg} --out {}",
             target.args(),
             out.display()
         ),
     };
-    let pkg = cfg.package(&name, &command);
+    let pkg = cfg.package_for(&name, &command, tech);
     // None of the files written may be the config.
     let targets: Vec<PathBuf> = pkg.files().iter().map(|(f, _)| out.join(f)).collect();
     let outputs: Vec<(&str, &Path)> = targets.iter().map(|p| ("--out", p.as_path())).collect();
@@ -489,6 +507,8 @@ fn simulate(
     Ok(())
 }
 
+// One argument per `cosim` option, as clap parsed them.
+#[allow(clippy::too_many_arguments)]
 fn cosim(
     target: &Target,
     cycles: u64,
@@ -496,6 +516,7 @@ fn cosim(
     stimulus: Option<&Path>,
     vcd: Option<PathBuf>,
     out_dir: PathBuf,
+    tech: Tech,
     faults: bool,
 ) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
@@ -543,12 +564,19 @@ fn cosim(
             target.args()
         ),
     };
+    if tech != Tech::default() {
+        replay += &format!(" --target {tech}");
+    }
     if faults {
         replay += " --faults";
     }
-    let pkg = cfg.package(
+    let pkg = cfg.package_for(
         &name,
-        &format!("switchcraft generate {} --out <dir>", target.args()),
+        &format!(
+            "switchcraft generate {} --target {tech} --out <dir>",
+            target.args()
+        ),
+        tech,
     );
     let mut rtl =
         switchcraft::verilate(&pkg, &schema, false).map_err(|e| Failure::Run(e.to_string()))?;

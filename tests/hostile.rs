@@ -206,6 +206,24 @@ fn a_trace_that_fills_the_disk_fails_cleanly_instead_of_hanging() {
     // ignored, as a shell's `trap "" XFSZ` does). Verilator's own reaction to a failed trace
     // write was a fatal error that hung the process.
     let d = tmp("full-disk");
+    // Build (or find cached) the traced model first, without the limit: the limit would stop
+    // the compiler too.
+    let warm = d.join("warm.vcd");
+    let o = sc(&[
+        "cosim",
+        "--block",
+        "pfc",
+        "--preset",
+        "tiny",
+        "--cycles",
+        "10",
+        "--vcd",
+        warm.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in std::fs::read_dir(&d).unwrap() {
+        std::fs::remove_file(f.unwrap().path()).unwrap();
+    }
     let vcd = d.join("t.vcd");
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_switchcraft"));
     cmd.args([

@@ -10,6 +10,7 @@ use switchcraft_core::csr::RegMap;
 use switchcraft_core::{mask, InputError, PortSchema};
 use switchcraft_model::bfc::{self, Bfc, BfcConfig, BfcWorkload};
 use switchcraft_rtl::export::Package;
+use switchcraft_rtl::Tech;
 
 #[derive(Clone, Copy, Debug)]
 pub struct BfcBlock;
@@ -61,8 +62,8 @@ impl Block for BfcBlock {
         Bfc::new(c).expect("validated config")
     }
 
-    fn package(&self, c: &BfcConfig, instance: &str, command: &str) -> Package {
-        switchcraft_rtl::bfc::package(c, instance, command)
+    fn package(&self, c: &BfcConfig, instance: &str, command: &str, tech: Tech) -> Package {
+        switchcraft_rtl::bfc::package(c, instance, command, tech)
     }
 
     fn workload(&self, c: &BfcConfig, seed: u64) -> InputGenerator {

@@ -7,6 +7,7 @@ use switchcraft_core::csr::RegMap;
 use switchcraft_core::{InputError, PortSchema};
 use switchcraft_model::capfc::{self, Capfc, CapfcConfig, CapfcWorkload};
 use switchcraft_rtl::export::Package;
+use switchcraft_rtl::Tech;
 
 #[derive(Clone, Copy, Debug)]
 pub struct CapfcBlock;
@@ -61,8 +62,8 @@ impl Block for CapfcBlock {
         Capfc::new(c).expect("validated config")
     }
 
-    fn package(&self, c: &CapfcConfig, instance: &str, command: &str) -> Package {
-        switchcraft_rtl::capfc::package(c, instance, command)
+    fn package(&self, c: &CapfcConfig, instance: &str, command: &str, tech: Tech) -> Package {
+        switchcraft_rtl::capfc::package(c, instance, command, tech)
     }
 
     fn workload(&self, c: &CapfcConfig, seed: u64) -> InputGenerator {
@@ -98,7 +99,9 @@ impl Block for CapfcBlock {
         "in_enq"
     }
     fn state_bits(&self, c: &CapfcConfig, core: &Ice40Resources) -> StateBits {
-        // crates/rtl/src/capfc.rs: per physical key {port, priority}, as an ingress key:
+        // crates/rtl/src/capfc.rs, on the FPGA targets (the checked-in rtl/; on `asic` each
+        // occupancy is one copy without lvt_e, 3 x occ + 2 bits less per key): per physical
+        // key {port, priority}, as an ingress key:
         // PFC's ingress (4 occupancy RAM copies, lvt_e, lvt_any, I), 6 bits of E count, and
         // the frame generator's changed bit (and its 2 dirty bits per physical port); as an
         // egress key: PFC's occupancy (4 copies, 2 LVT bits), a counter row of P - 1 counters
@@ -127,10 +130,12 @@ impl Block for CapfcBlock {
                  flag) + egress {egress} b (4 x {occ} b occupancy, 2 LVT, {} x {cb} b \
                  counters, {} b running maximum, live and pending bits, {} E flip-flops) = \
                  {per_physical} b per physical key, + 2 frame dirty bits per physical port; \
-                 {physical} physical keys for {keys} (port, priority)",
+                 {physical} physical keys for {keys} (port, priority); on the asic target \
+                 one occupancy copy and no lvt_e: {} b per physical key",
                 p - 1,
                 16 + pb,
-                1u64 << pb
+                1u64 << pb,
+                per_physical - 2 * (3 * occ + 1)
             ),
             spec_per_key: Some(spec),
             spec_note: format!(

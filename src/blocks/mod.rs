@@ -17,6 +17,7 @@ use std::sync::Arc;
 use switchcraft_core::csr::RegMap;
 use switchcraft_core::{CycleModel, DynModel, InputError, PortSchema, PortValues};
 use switchcraft_rtl::export::Package;
+use switchcraft_rtl::Tech;
 
 use crate::synth::{Ice40Resources, StateBits};
 use crate::Failure;
@@ -95,8 +96,9 @@ pub trait Block: Copy + Send + Sync + 'static {
     fn regmap(&self, c: &Self::Config) -> RegMap;
     /// The golden model of a validated config.
     fn model(&self, c: &Self::Config) -> Self::Model;
-    /// The Verilog package, its modules prefixed with `instance`, its header naming `command`.
-    fn package(&self, c: &Self::Config, instance: &str, command: &str) -> Package;
+    /// The Verilog package, its modules prefixed with `instance`, its header naming `command`,
+    /// its memories in the form of target `tech`.
+    fn package(&self, c: &Self::Config, instance: &str, command: &str, tech: Tech) -> Package;
     /// The block's seeded random workload.
     fn workload(&self, c: &Self::Config, seed: u64) -> InputGenerator;
     /// Macro definitions the block's props file reads, beyond the common ones (`SC_TOP`,
@@ -214,7 +216,7 @@ trait AnyConfig: Send + Sync {
     fn schema(&self) -> PortSchema;
     fn regmap(&self) -> RegMap;
     fn model(&self) -> Box<dyn DynModel + Send>;
-    fn package(&self, instance: &str, command: &str) -> Package;
+    fn package(&self, instance: &str, command: &str, tech: Tech) -> Package;
     fn workload(&self, seed: u64) -> InputGenerator;
     fn formal_defines(&self) -> Vec<(String, String)>;
     fn state_bits(&self, core: &Ice40Resources) -> StateBits;
@@ -247,8 +249,8 @@ impl<B: Block> AnyConfig for Typed<B> {
     fn model(&self) -> Box<dyn DynModel + Send> {
         Box::new(self.block.model(&self.config))
     }
-    fn package(&self, instance: &str, command: &str) -> Package {
-        self.block.package(&self.config, instance, command)
+    fn package(&self, instance: &str, command: &str, tech: Tech) -> Package {
+        self.block.package(&self.config, instance, command, tech)
     }
     fn workload(&self, seed: u64) -> InputGenerator {
         self.block.workload(&self.config, seed)
@@ -413,10 +415,20 @@ impl BlockConfig {
         self.0.model()
     }
 
-    /// The Verilog package of this config, named [`crate::instance_name`]`(block, name)`.
+    /// The Verilog package of this config for the default target (iCE40, the checked-in rtl/),
+    /// named [`crate::instance_name`]`(block, name)`.
     pub fn package(&self, name: &str, command: &str) -> Package {
-        self.0
-            .package(&crate::instance_name(self.block(), name), command)
+        self.package_for(name, command, Tech::default())
+    }
+
+    /// The Verilog package for target `tech`; an instance other than the default target's is
+    /// named with the target appended (`pfc_tiny_asic`), so both can live in one project.
+    pub fn package_for(&self, name: &str, command: &str, tech: Tech) -> Package {
+        let mut instance = crate::instance_name(self.block(), name);
+        if tech != Tech::default() {
+            instance = format!("{instance}_{tech}");
+        }
+        self.0.package(&instance, command, tech)
     }
 
     /// The block's seeded random workload, as a generator of input rows.

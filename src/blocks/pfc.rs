@@ -6,6 +6,7 @@ use switchcraft_core::csr::RegMap;
 use switchcraft_core::{InputError, PortSchema};
 use switchcraft_model::pfc::{self, Pfc, PfcConfig, PfcWorkload};
 use switchcraft_rtl::export::Package;
+use switchcraft_rtl::Tech;
 
 #[derive(Clone, Copy, Debug)]
 pub struct PfcBlock;
@@ -49,8 +50,8 @@ impl Block for PfcBlock {
         Pfc::new(c).expect("validated config")
     }
 
-    fn package(&self, c: &PfcConfig, instance: &str, command: &str) -> Package {
-        switchcraft_rtl::pfc::package(c, instance, command)
+    fn package(&self, c: &PfcConfig, instance: &str, command: &str, tech: Tech) -> Package {
+        switchcraft_rtl::pfc::package(c, instance, command, tech)
     }
 
     fn workload(&self, c: &PfcConfig, seed: u64) -> InputGenerator {
@@ -100,10 +101,12 @@ impl Block for PfcBlock {
         "enq"
     }
     fn state_bits(&self, c: &PfcConfig, core: &Ice40Resources) -> StateBits {
-        // crates/rtl/src/pfc.rs: keys {port, priority}, 2^(port_bits + prio_bits); the
-        // live-value table keeps 4 RAM copies of the occupancy (2 banks x 2 readers) and
-        // 2 bits per key (lvt_e, lvt_any); the XOFF bit, the frame generator's view of it and
-        // its changed bit per key; the frame generator's 2 dirty bits per physical port.
+        // crates/rtl/src/pfc.rs: keys {port, priority}, 2^(port_bits + prio_bits); on the
+        // FPGA targets (the checked-in rtl/) the occupancy's live-value table keeps 4 RAM copies
+        // (2 banks x 2 readers) and a bank bit per key (lvt_e; on `asic`, one copy and no
+        // bank bit); per key also lvt_any (written since reset), the XOFF bit, the frame
+        // generator's view of it and its changed bit; the frame generator's 2 dirty bits per
+        // physical port.
         let copies = 4u64;
         let occ = c.occupancy_bits as u64;
         let flags = 2 + 3;
@@ -123,7 +126,9 @@ impl Block for PfcBlock {
             architecture: format!(
                 "{copies} occupancy RAM copies x {occ} b + 5 flag bits (lvt_e, lvt_any, \
                  xoff, seen, changed) = {per_physical} b per physical key, + 2 dirty bits per \
-                 physical port; {physical} physical keys for {keys} (port, priority)"
+                 physical port; {physical} physical keys for {keys} (port, priority); on the \
+                 asic target one copy and 4 flag bits: {} b per physical key",
+                occ + 4
             ),
             spec_per_key: Some(occ + 1),
             spec_note: format!(

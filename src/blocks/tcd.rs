@@ -11,6 +11,7 @@ use switchcraft_core::csr::RegMap;
 use switchcraft_core::{InputError, PortSchema};
 use switchcraft_model::tcd::{self, Tcd, TcdConfig, TcdWorkload};
 use switchcraft_rtl::export::Package;
+use switchcraft_rtl::Tech;
 
 #[derive(Clone, Copy, Debug)]
 pub struct TcdBlock;
@@ -55,8 +56,8 @@ impl Block for TcdBlock {
         Tcd::new(c).expect("validated config")
     }
 
-    fn package(&self, c: &TcdConfig, instance: &str, command: &str) -> Package {
-        switchcraft_rtl::tcd::package(c, instance, command)
+    fn package(&self, c: &TcdConfig, instance: &str, command: &str, tech: Tech) -> Package {
+        switchcraft_rtl::tcd::package(c, instance, command, tech)
     }
 
     fn workload(&self, c: &TcdConfig, seed: u64) -> InputGenerator {

@@ -665,7 +665,14 @@ pub fn core_verilog(cfg: &BfcConfig) -> String {
 }
 
 /// The packaged Verilog, manifest and C header of a BFC instance.
-pub fn package(cfg: &BfcConfig, instance: &str, command: &str) -> crate::export::Package {
+/// `tech` is written into the header and manifest; this block's memories take the same form
+/// on every target (see docs/blocks/bfc.md).
+pub fn package(
+    cfg: &BfcConfig,
+    instance: &str,
+    command: &str,
+    tech: crate::tech::Tech,
+) -> crate::export::Package {
     let config_toml = cfg.to_toml();
     let schema = switchcraft_model::bfc::port_schema(cfg);
     let header = regmap(cfg).c_header(instance, command, &schema);
@@ -677,6 +684,7 @@ pub fn package(cfg: &BfcConfig, instance: &str, command: &str) -> crate::export:
         config_toml: &config_toml,
         schema: &schema,
         core_verilog: &core_verilog(cfg),
+        tech,
         c_header: &header,
         notes: &[
             "ready is low for the flow-table entries' count of edges after reset; a snapshot is",

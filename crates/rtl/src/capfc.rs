@@ -26,6 +26,7 @@ use crate::csr_bank::{self, CsrBank};
 use crate::pfc::frame_gen::FrameGen;
 use crate::pfc::occupancy::Occupancy;
 use crate::pfc::pause_decision::PauseDecision;
+use crate::tech::Tech;
 use calibrate::Calibrate;
 use counters::Counters;
 use decision::Decision;
@@ -169,7 +170,7 @@ impl<
         const EB: usize,
     > CapfcCore<PB, PP, K, KB, W, EB>
 {
-    pub fn new(cfg: &CapfcConfig) -> Self {
+    pub fn new(cfg: &CapfcConfig, tech: Tech) -> Self {
         assert_eq!(1 << PB, PP);
         assert_eq!(KB, PB + cfg.prio_bits() as usize);
         assert_eq!(K, 1 << KB);
@@ -226,9 +227,9 @@ impl<
             frame_pause: Default::default(),
             frame_quanta: Default::default(),
             csr_rdata: Default::default(),
-            ingress: Occupancy::new(cfg.occupancy_bits as usize),
+            ingress: Occupancy::new(cfg.occupancy_bits as usize, tech),
             in_pause: PauseDecision::new(false),
-            egress: Occupancy::new(cfg.occupancy_bits as usize),
+            egress: Occupancy::new(cfg.occupancy_bits as usize, tech),
             counters: Counters::new(cfg),
             calibrate: Calibrate::new(cfg),
             decision: Decision::new(cfg),
@@ -553,7 +554,7 @@ impl<
 
 /// A fresh `CapfcCore` with `$pb` port bits and `$nq` priority bits (the sizes follow from them).
 macro_rules! capfc_core {
-    ($pb:literal, $nq:literal, $cfg:expr) => {
+    ($pb:literal, $nq:literal, $cfg:expr, $tech:expr) => {
         CapfcCore::<
             $pb,
             { 1 << $pb },
@@ -561,85 +562,86 @@ macro_rules! capfc_core {
             { $pb + $nq },
             { 16 << $pb },
             { 1 << ($pb + $nq + $pb) },
-        >::new($cfg)
+        >::new($cfg, $tech)
     };
 }
 
 /// Calls `$body` with `$core` bound to a fresh `CapfcCore` sized for `$cfg`.
 macro_rules! with_capfc_core {
-    ($cfg:expr, |$core:ident| $body:expr) => {{
+    ($cfg:expr, $tech:expr, |$core:ident| $body:expr) => {{
         let cfg: &CapfcConfig = $cfg;
+        let tech: Tech = $tech;
         match (cfg.port_bits(), cfg.prio_bits()) {
             (1, 1) => {
-                let mut $core = capfc_core!(1, 1, cfg);
+                let mut $core = capfc_core!(1, 1, cfg, tech);
                 $body
             }
             (1, 2) => {
-                let mut $core = capfc_core!(1, 2, cfg);
+                let mut $core = capfc_core!(1, 2, cfg, tech);
                 $body
             }
             (1, 3) => {
-                let mut $core = capfc_core!(1, 3, cfg);
+                let mut $core = capfc_core!(1, 3, cfg, tech);
                 $body
             }
             (2, 1) => {
-                let mut $core = capfc_core!(2, 1, cfg);
+                let mut $core = capfc_core!(2, 1, cfg, tech);
                 $body
             }
             (2, 2) => {
-                let mut $core = capfc_core!(2, 2, cfg);
+                let mut $core = capfc_core!(2, 2, cfg, tech);
                 $body
             }
             (2, 3) => {
-                let mut $core = capfc_core!(2, 3, cfg);
+                let mut $core = capfc_core!(2, 3, cfg, tech);
                 $body
             }
             (3, 1) => {
-                let mut $core = capfc_core!(3, 1, cfg);
+                let mut $core = capfc_core!(3, 1, cfg, tech);
                 $body
             }
             (3, 2) => {
-                let mut $core = capfc_core!(3, 2, cfg);
+                let mut $core = capfc_core!(3, 2, cfg, tech);
                 $body
             }
             (3, 3) => {
-                let mut $core = capfc_core!(3, 3, cfg);
+                let mut $core = capfc_core!(3, 3, cfg, tech);
                 $body
             }
             (4, 1) => {
-                let mut $core = capfc_core!(4, 1, cfg);
+                let mut $core = capfc_core!(4, 1, cfg, tech);
                 $body
             }
             (4, 2) => {
-                let mut $core = capfc_core!(4, 2, cfg);
+                let mut $core = capfc_core!(4, 2, cfg, tech);
                 $body
             }
             (4, 3) => {
-                let mut $core = capfc_core!(4, 3, cfg);
+                let mut $core = capfc_core!(4, 3, cfg, tech);
                 $body
             }
             (5, 1) => {
-                let mut $core = capfc_core!(5, 1, cfg);
+                let mut $core = capfc_core!(5, 1, cfg, tech);
                 $body
             }
             (5, 2) => {
-                let mut $core = capfc_core!(5, 2, cfg);
+                let mut $core = capfc_core!(5, 2, cfg, tech);
                 $body
             }
             (5, 3) => {
-                let mut $core = capfc_core!(5, 3, cfg);
+                let mut $core = capfc_core!(5, 3, cfg, tech);
                 $body
             }
             (6, 1) => {
-                let mut $core = capfc_core!(6, 1, cfg);
+                let mut $core = capfc_core!(6, 1, cfg, tech);
                 $body
             }
             (6, 2) => {
-                let mut $core = capfc_core!(6, 2, cfg);
+                let mut $core = capfc_core!(6, 2, cfg, tech);
                 $body
             }
             (6, 3) => {
-                let mut $core = capfc_core!(6, 3, cfg);
+                let mut $core = capfc_core!(6, 3, cfg, tech);
                 $body
             }
             (pb, nq) => unreachable!(
@@ -650,9 +652,9 @@ macro_rules! with_capfc_core {
 }
 
 /// rust-hdl's Verilog of the CaPFC core for `cfg` (module `top` and its submodules).
-pub fn core_verilog(cfg: &CapfcConfig) -> String {
+pub fn core_verilog(cfg: &CapfcConfig, tech: Tech) -> String {
     crate::export::on_large_stack(|| {
-        with_capfc_core!(cfg, |core| {
+        with_capfc_core!(cfg, tech, |core| {
             core.connect_all();
             generate_verilog(&core)
         })
@@ -660,7 +662,12 @@ pub fn core_verilog(cfg: &CapfcConfig) -> String {
 }
 
 /// The packaged Verilog, manifest and C header of a CaPFC instance.
-pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::export::Package {
+pub fn package(
+    cfg: &CapfcConfig,
+    instance: &str,
+    command: &str,
+    tech: Tech,
+) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::capfc::port_schema(cfg);
     let header = regmap(cfg).c_header(instance, command, &schema);
@@ -671,7 +678,8 @@ pub fn package(cfg: &CapfcConfig, instance: &str, command: &str) -> crate::expor
         command,
         config_toml: &config_toml,
         schema: &schema,
-        core_verilog: &core_verilog(cfg),
+        core_verilog: &core_verilog(cfg, tech),
+        tech,
         c_header: &header,
         notes: &[
             "Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,",

@@ -86,6 +86,8 @@ pub struct Source<'a> {
     /// names, each at least as wide as in the schema).
     pub core_verilog: &'a str,
     pub c_header: &'a str,
+    /// The target the memories are built for.
+    pub tech: crate::tech::Tech,
     /// Header lines on semantics the declared latencies do not say (arbitration, paths).
     pub notes: &'a [&'a str],
     /// The block's lint waivers beyond the one every package needs (DECLFILENAME).
@@ -111,6 +113,7 @@ const DECLFILENAME: Waiver = Waiver {
 pub fn package(src: &Source) -> Package {
     let prefix = format!("{}__", src.instance);
     let core = rename_modules(&direct_clocks(&tidy_widths(src.core_verilog)), &prefix);
+    let core = once_per_module(&core);
     let core_widths = module_port_widths(src.core_verilog, "top");
     // The port schema is the only list of ports: the rust-hdl core has exactly its ports (the
     // wrapper panics on a schema port the core lacks; this catches the converse).
@@ -129,6 +132,7 @@ pub fn package(src: &Source) -> Package {
         "// Block {}, instance {}, top module {}_top, config digest fnv1a64:{digest:016x}\n",
         src.block, src.instance, src.instance
     );
+    v += &format!("// Memories built for target {}.\n", src.tech);
     for line in wrap(&latency_note(src.schema), 94) {
         v += &format!("// {line}\n");
     }
@@ -154,6 +158,7 @@ pub fn package(src: &Source) -> Package {
         "reset": "rst",
         "reset_kind": "synchronous, active high",
         "config_digest": format!("fnv1a64:{digest:016x}"),
+        "target": src.tech.name(),
         "ports": src.schema.ports,
     });
     Package {
@@ -309,6 +314,31 @@ fn wrapper(src: &Source, prefix: &str, core_widths: &[(String, u32)]) -> String 
 }
 
 /// Renames `top` to `<prefix>core` and `top$x` to `<prefix>x`.
+/// `verilog` with each module defined once: rust-hdl writes a wrapper leaf's library module
+/// (`asic` memories) once per instance of the leaf.
+fn once_per_module(verilog: &str) -> String {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = String::with_capacity(verilog.len());
+    let mut skipping = false;
+    for line in verilog.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix("module ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            skipping = !seen.insert(name);
+        }
+        if !skipping {
+            out += line;
+            out.push('\n');
+        }
+        if skipping && line.trim_start().starts_with("endmodule") {
+            skipping = false;
+        }
+    }
+    out
+}
+
 fn rename_modules(verilog: &str, prefix: &str) -> String {
     let mut out = String::with_capacity(verilog.len() + 4096);
     for line in verilog.lines() {

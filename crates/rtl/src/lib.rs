@@ -13,6 +13,10 @@ pub mod flag_rows;
 pub mod lane_ram;
 pub mod narrow_ram;
 pub mod pfc;
+pub mod ram_2w2r;
 pub mod tcd;
+pub mod tech;
+
+pub use tech::Tech;
 
 pub use rust_hdl;

@@ -27,6 +27,7 @@ pub mod occupancy_update;
 pub mod pause_decision;
 
 use crate::csr_bank::{self, CsrBank};
+use crate::tech::Tech;
 use frame_gen::FrameGen;
 use ingress::Ingress;
 use rust_hdl::prelude::*;
@@ -125,7 +126,7 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
 }
 
 impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<PB, PP, K, KB> {
-    pub fn new(cfg: &PfcConfig) -> Self {
+    pub fn new(cfg: &PfcConfig, tech: Tech) -> Self {
         assert_eq!(1 << PB, PP);
         assert_eq!(KB, PB + cfg.prio_bits() as usize);
         assert_eq!(K, 1 << KB);
@@ -163,7 +164,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             frame_pause: Default::default(),
             frame_quanta: Default::default(),
             csr_rdata: Default::default(),
-            ingress: Ingress::new(cfg.occupancy_bits as usize),
+            ingress: Ingress::new(cfg.occupancy_bits as usize, tech),
             frames: FrameGen::new(cfg.ports),
             csr: CsrBank::new(&map),
             port_ok: Constant::new(port_ok),
@@ -340,86 +341,87 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
 
 /// A fresh `PfcCore` with `$pb` port bits and `$nq` priority bits (the sizes follow from them).
 macro_rules! pfc_core {
-    ($pb:literal, $nq:literal, $cfg:expr) => {
-        PfcCore::<$pb, { 1 << $pb }, { 1 << ($pb + $nq) }, { $pb + $nq }>::new($cfg)
+    ($pb:literal, $nq:literal, $cfg:expr, $tech:expr) => {
+        PfcCore::<$pb, { 1 << $pb }, { 1 << ($pb + $nq) }, { $pb + $nq }>::new($cfg, $tech)
     };
 }
 
 /// Calls `$body` with `$core` bound to a fresh `PfcCore` sized for `$cfg`.
 macro_rules! with_pfc_core {
-    ($cfg:expr, |$core:ident| $body:expr) => {{
+    ($cfg:expr, $tech:expr, |$core:ident| $body:expr) => {{
         let cfg: &PfcConfig = $cfg;
+        let tech: Tech = $tech;
         match (cfg.port_bits(), cfg.prio_bits()) {
             (1, 1) => {
-                let mut $core = pfc_core!(1, 1, cfg);
+                let mut $core = pfc_core!(1, 1, cfg, tech);
                 $body
             }
             (1, 2) => {
-                let mut $core = pfc_core!(1, 2, cfg);
+                let mut $core = pfc_core!(1, 2, cfg, tech);
                 $body
             }
             (1, 3) => {
-                let mut $core = pfc_core!(1, 3, cfg);
+                let mut $core = pfc_core!(1, 3, cfg, tech);
                 $body
             }
             (2, 1) => {
-                let mut $core = pfc_core!(2, 1, cfg);
+                let mut $core = pfc_core!(2, 1, cfg, tech);
                 $body
             }
             (2, 2) => {
-                let mut $core = pfc_core!(2, 2, cfg);
+                let mut $core = pfc_core!(2, 2, cfg, tech);
                 $body
             }
             (2, 3) => {
-                let mut $core = pfc_core!(2, 3, cfg);
+                let mut $core = pfc_core!(2, 3, cfg, tech);
                 $body
             }
             (3, 1) => {
-                let mut $core = pfc_core!(3, 1, cfg);
+                let mut $core = pfc_core!(3, 1, cfg, tech);
                 $body
             }
             (3, 2) => {
-                let mut $core = pfc_core!(3, 2, cfg);
+                let mut $core = pfc_core!(3, 2, cfg, tech);
                 $body
             }
             (3, 3) => {
-                let mut $core = pfc_core!(3, 3, cfg);
+                let mut $core = pfc_core!(3, 3, cfg, tech);
                 $body
             }
             (4, 1) => {
-                let mut $core = pfc_core!(4, 1, cfg);
+                let mut $core = pfc_core!(4, 1, cfg, tech);
                 $body
             }
             (4, 2) => {
-                let mut $core = pfc_core!(4, 2, cfg);
+                let mut $core = pfc_core!(4, 2, cfg, tech);
                 $body
             }
             (4, 3) => {
-                let mut $core = pfc_core!(4, 3, cfg);
+                let mut $core = pfc_core!(4, 3, cfg, tech);
                 $body
             }
             (5, 1) => {
-                let mut $core = pfc_core!(5, 1, cfg);
+                let mut $core = pfc_core!(5, 1, cfg, tech);
                 $body
             }
             (5, 2) => {
-                let mut $core = pfc_core!(5, 2, cfg);
+                let mut $core = pfc_core!(5, 2, cfg, tech);
                 $body
             }
             (5, 3) => {
-                let mut $core = pfc_core!(5, 3, cfg);
+                let mut $core = pfc_core!(5, 3, cfg, tech);
                 $body
             }
             (6, 1) => {
-                let mut $core = pfc_core!(6, 1, cfg);
+                let mut $core = pfc_core!(6, 1, cfg, tech);
                 $body
             }
             (6, 2) => {
-                let mut $core = pfc_core!(6, 2, cfg);
+                let mut $core = pfc_core!(6, 2, cfg, tech);
                 $body
             }
             (6, 3) => {
-                let mut $core = pfc_core!(6, 3, cfg);
+                let mut $core = pfc_core!(6, 3, cfg, tech);
                 $body
             }
             (pb, nq) => unreachable!(
@@ -430,9 +432,9 @@ macro_rules! with_pfc_core {
 }
 
 /// rust-hdl's Verilog of the PFC core for `cfg` (module `top` and its submodules).
-pub fn core_verilog(cfg: &PfcConfig) -> String {
+pub fn core_verilog(cfg: &PfcConfig, tech: Tech) -> String {
     crate::export::on_large_stack(|| {
-        with_pfc_core!(cfg, |core| {
+        with_pfc_core!(cfg, tech, |core| {
             core.connect_all();
             generate_verilog(&core)
         })
@@ -440,7 +442,12 @@ pub fn core_verilog(cfg: &PfcConfig) -> String {
 }
 
 /// The packaged Verilog, manifest and C header of a PFC instance.
-pub fn package(cfg: &PfcConfig, instance: &str, command: &str) -> crate::export::Package {
+pub fn package(
+    cfg: &PfcConfig,
+    instance: &str,
+    command: &str,
+    tech: Tech,
+) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::pfc::port_schema(cfg);
     let header = regmap(cfg).c_header(instance, command, &schema);
@@ -451,7 +458,8 @@ pub fn package(cfg: &PfcConfig, instance: &str, command: &str) -> crate::export:
         command,
         config_toml: &config_toml,
         schema: &schema,
-        core_verilog: &core_verilog(cfg),
+        core_verilog: &core_verilog(cfg, tech),
+        tech,
         c_header: &header,
         notes: &[
             "A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.",
@@ -486,7 +494,9 @@ pub fn simulate_rust_hdl(
     reset_cycles: usize,
     inputs: &[Vec<u64>],
 ) -> Vec<Vec<u64>> {
-    with_pfc_core!(cfg, |core| {
+    // The simulator sees one array whatever the target's memory form.
+    let tech = Tech::default();
+    with_pfc_core!(cfg, tech, |core| {
         core.connect_all();
         let mut outputs = Vec::with_capacity(inputs.len());
         let idle = vec![0u64; 11];

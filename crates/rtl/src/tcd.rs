@@ -432,7 +432,14 @@ pub fn core_verilog(cfg: &TcdConfig) -> String {
 }
 
 /// The packaged Verilog, manifest and C header of a TCD instance.
-pub fn package(cfg: &TcdConfig, instance: &str, command: &str) -> crate::export::Package {
+/// `tech` is written into the header and manifest; this block's memories take the same form
+/// on every target (see docs/blocks/tcd.md).
+pub fn package(
+    cfg: &TcdConfig,
+    instance: &str,
+    command: &str,
+    tech: crate::tech::Tech,
+) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::tcd::port_schema(cfg);
     let header = regmap(cfg).c_header(instance, command, &schema);
@@ -443,6 +450,7 @@ pub fn package(cfg: &TcdConfig, instance: &str, command: &str) -> crate::export:
         config_toml: &config_toml,
         schema: &schema,
         core_verilog: &core_verilog(cfg),
+        tech,
         c_header: &header,
         notes: &[
             "An entry snapshot is readable 3 edges after a cycle without deq_valid.",

@@ -48,7 +48,7 @@ pub struct Ingress<const KB: usize, const K: usize> {
 
 impl<const KB: usize, const K: usize> Ingress<KB, K> {
     /// Occupancy counters of `width` bits.
-    pub fn new(width: usize) -> Self {
+    pub fn new(width: usize, tech: crate::tech::Tech) -> Self {
         Ingress {
             clock: Default::default(),
             reset: Default::default(),
@@ -68,7 +68,7 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             e_key: Default::default(),
             xon_event: Default::default(),
             d_key: Default::default(),
-            occ: PipelinedOccupancy::new(width),
+            occ: PipelinedOccupancy::new(width, tech),
             decision: PauseDecision::new(true),
             thr_xoff_q: Default::default(),
             thr_xon_q: Default::default(),

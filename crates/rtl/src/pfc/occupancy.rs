@@ -9,12 +9,12 @@
 //! * edge n + 1: RAM writes.
 //!
 //! Occupancy is read-modify-written by two buses per cycle, so it needs two write ports and two
-//! read ports. It is built from 1R1W RAMs as a live-value table (LaForest and Steffan, FPGA 2010):
-//! bank E is written only by the enqueue path, bank D only by the dequeue path, each bank has
-//! one copy per reading path, and two bits per key say which bank is live (`lvt_e`) and whether
-//! the key was written since reset (`lvt_any`; RAMs have no reset). The write of edge n is not
-//! yet visible to the read of edge n (read-old), so the last write of each bank is forwarded
-//! (`fw_*`). When both buses hit one key, the combined result is written to bank E only.
+//! read ports: a [`Ram2W2R`] in the target's form (on FPGAs a live-value table over 1R1W RAMs),
+//! port A written by the enqueue path and port B by the dequeue path, and one bit per key that
+//! says whether it was written since reset (`lvt_any`; RAMs have no reset). The write of edge n
+//! is not yet visible to the read of edge n (read-old), so the last write of each path is
+//! forwarded (`fw_*`). When both buses hit one key, the combined result is written through
+//! port A only.
 //!
 //! Cycle n is the loop that limits the clock (a value written at edge n + 1 is read back in
 //! cycle n + 1), so it holds only the lookup (an AND-OR of the one-hot selects, two LUT levels)
@@ -23,7 +23,8 @@
 //! its own; CaPFC's egress buffers still use this one.
 
 use super::occupancy_update::{OccupancyBounds, OccupancyUpdate};
-use crate::narrow_ram::NarrowRam;
+use crate::ram_2w2r::Ram2W2R;
+use crate::tech::Tech;
 use rust_hdl::prelude::*;
 
 /// Occupancy of `K` keys addressed by `KB` bits, counters of `width` bits (at most 32).
@@ -68,22 +69,16 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     same_q: DFF<Bit>,
     // Where each event's occupancy comes from, decided at capture, one-hot or none: the
     // enqueue path's write of this edge (`*_from_fe`), the dequeue path's (`*_from_fd`), else
-    // bank E (`*_from_re`) or bank D (`*_from_rd`) of a key written since reset, else 0. One-hot
-    // selects make the lookup an AND-OR of two LUT levels instead of a chain of multiplexers.
+    // the RAM for a key written since reset (`*_from_ram`), else 0. One-hot selects make the
+    // lookup an AND-OR of two LUT levels instead of a chain of multiplexers.
     e_from_fe: DFF<Bit>,
     e_from_fd: DFF<Bit>,
-    e_from_re: DFF<Bit>,
-    e_from_rd: DFF<Bit>,
+    e_from_ram: DFF<Bit>,
     d_from_fe: DFF<Bit>,
     d_from_fd: DFF<Bit>,
-    d_from_re: DFF<Bit>,
-    d_from_rd: DFF<Bit>,
-    ram_e_for_enq: NarrowRam<KB, 32>,
-    ram_e_for_deq: NarrowRam<KB, 32>,
-    ram_d_for_enq: NarrowRam<KB, 32>,
-    ram_d_for_deq: NarrowRam<KB, 32>,
+    d_from_ram: DFF<Bit>,
+    ram: Ram2W2R<KB, 32>,
     lvt_any: DFF<Bits<K>>,
-    lvt_e: DFF<Bits<K>>,
     fw_e_val: DFF<Bits<32>>,
     fw_d_val: DFF<Bits<32>>,
 
@@ -110,7 +105,7 @@ pub struct Occupancy<const KB: usize, const K: usize> {
 }
 
 impl<const KB: usize, const K: usize> Occupancy<KB, K> {
-    pub fn new(width: usize) -> Self {
+    pub fn new(width: usize, tech: Tech) -> Self {
         assert_eq!(1 << KB, K);
         Occupancy {
             clock: Default::default(),
@@ -143,18 +138,12 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             same_q: Default::default(),
             e_from_fe: Default::default(),
             e_from_fd: Default::default(),
-            e_from_re: Default::default(),
-            e_from_rd: Default::default(),
+            e_from_ram: Default::default(),
             d_from_fe: Default::default(),
             d_from_fd: Default::default(),
-            d_from_re: Default::default(),
-            d_from_rd: Default::default(),
-            ram_e_for_enq: NarrowRam::new(width),
-            ram_e_for_deq: NarrowRam::new(width),
-            ram_d_for_enq: NarrowRam::new(width),
-            ram_d_for_deq: NarrowRam::new(width),
+            d_from_ram: Default::default(),
+            ram: Ram2W2R::new(width, tech),
             lvt_any: Default::default(),
-            lvt_e: Default::default(),
             fw_e_val: Default::default(),
             fw_d_val: Default::default(),
             e_b0: Default::default(),
@@ -183,13 +172,10 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, e_valid_q, e_key_q, e_len_q, d_valid_q, d_key_q, d_len_q, same_q,
-            e_from_fe, e_from_fd, e_from_re, e_from_rd, d_from_fe, d_from_fd, d_from_re, d_from_rd,
-            lvt_any, lvt_e, fw_e_val, fw_d_val
+            e_from_fe, e_from_fd, e_from_ram, d_from_fe, d_from_fd, d_from_ram, lvt_any, fw_e_val,
+            fw_d_val
         );
-        self.ram_e_for_enq.clock.next = self.clock.val();
-        self.ram_e_for_deq.clock.next = self.clock.val();
-        self.ram_d_for_enq.clock.next = self.clock.val();
-        self.ram_d_for_deq.clock.next = self.clock.val();
+        self.ram.clock.next = self.clock.val();
 
         // ---- Edge n: capture the events; their keys address the RAMs. The writes of this same
         // edge (the events now in cycle n - 1) are what the forwarding registers will hold.
@@ -213,10 +199,7 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             & self.lvt_any.q.val().get_bit(self.enq_key.val().index());
         self.e_from_fe.d.next = self.e_hit_fe.val();
         self.e_from_fd.d.next = self.e_hit_fd.val();
-        self.e_from_re.d.next =
-            self.e_in_ram.val() & self.lvt_e.q.val().get_bit(self.enq_key.val().index());
-        self.e_from_rd.d.next =
-            self.e_in_ram.val() & !self.lvt_e.q.val().get_bit(self.enq_key.val().index());
+        self.e_from_ram.d.next = self.e_in_ram.val();
         self.d_hit_fe.next = self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.deq_key.val());
         self.d_hit_fd.next = self.d_write.val() & (self.d_key_q.q.val() == self.deq_key.val());
         self.d_in_ram.next = !self.d_hit_fe.val()
@@ -224,14 +207,9 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             & self.lvt_any.q.val().get_bit(self.deq_key.val().index());
         self.d_from_fe.d.next = self.d_hit_fe.val();
         self.d_from_fd.d.next = self.d_hit_fd.val();
-        self.d_from_re.d.next =
-            self.d_in_ram.val() & self.lvt_e.q.val().get_bit(self.deq_key.val().index());
-        self.d_from_rd.d.next =
-            self.d_in_ram.val() & !self.lvt_e.q.val().get_bit(self.deq_key.val().index());
-        self.ram_e_for_enq.read_address.next = self.enq_key.val();
-        self.ram_d_for_enq.read_address.next = self.enq_key.val();
-        self.ram_e_for_deq.read_address.next = self.deq_key.val();
-        self.ram_d_for_deq.read_address.next = self.deq_key.val();
+        self.d_from_ram.d.next = self.d_in_ram.val();
+        self.ram.read_0_address.next = self.enq_key.val();
+        self.ram.read_1_address.next = self.deq_key.val();
 
         // ---- Cycle n: lookups with the sources chosen at capture.
         self.e_valid.next = self.e_valid_q.q.val();
@@ -247,11 +225,8 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             self.e_b0_fw.next = self.e_b0_fw.val() | self.fw_d_val.q.val();
         }
         self.e_b0_ram.next = 0.into();
-        if self.e_from_re.q.val() {
-            self.e_b0_ram.next = self.ram_e_for_enq.read_data.val();
-        }
-        if self.e_from_rd.q.val() {
-            self.e_b0_ram.next = self.e_b0_ram.val() | self.ram_d_for_enq.read_data.val();
+        if self.e_from_ram.q.val() {
+            self.e_b0_ram.next = self.ram.read_0_data.val();
         }
         self.e_b0.next = self.e_b0_fw.val() | self.e_b0_ram.val();
         self.d_b0_fw.next = 0.into();
@@ -262,11 +237,8 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             self.d_b0_fw.next = self.d_b0_fw.val() | self.fw_d_val.q.val();
         }
         self.d_b0_ram.next = 0.into();
-        if self.d_from_re.q.val() {
-            self.d_b0_ram.next = self.ram_e_for_deq.read_data.val();
-        }
-        if self.d_from_rd.q.val() {
-            self.d_b0_ram.next = self.d_b0_ram.val() | self.ram_d_for_deq.read_data.val();
+        if self.d_from_ram.q.val() {
+            self.d_b0_ram.next = self.ram.read_1_data.val();
         }
         self.d_b0.next = self.d_b0_fw.val() | self.d_b0_ram.val();
 
@@ -291,19 +263,13 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         self.d_underflow.next = self.upd.d_underflow.val();
         self.d_b1.next = self.upd.d_b1.val();
 
-        // ---- Edge n + 1: RAM writes, live-value table, forwarding registers.
-        self.ram_e_for_enq.write_enable.next = self.e_valid_q.q.val();
-        self.ram_e_for_enq.write_address.next = self.e_key_q.q.val();
-        self.ram_e_for_enq.write_data.next = self.e_b1.val();
-        self.ram_e_for_deq.write_enable.next = self.e_valid_q.q.val();
-        self.ram_e_for_deq.write_address.next = self.e_key_q.q.val();
-        self.ram_e_for_deq.write_data.next = self.e_b1.val();
-        self.ram_d_for_enq.write_enable.next = self.d_write.val();
-        self.ram_d_for_enq.write_address.next = self.d_key_q.q.val();
-        self.ram_d_for_enq.write_data.next = self.d_b1.val();
-        self.ram_d_for_deq.write_enable.next = self.d_write.val();
-        self.ram_d_for_deq.write_address.next = self.d_key_q.q.val();
-        self.ram_d_for_deq.write_data.next = self.d_b1.val();
+        // ---- Edge n + 1: RAM writes, written-since-reset bits, forwarding registers.
+        self.ram.write_a_enable.next = self.e_valid_q.q.val();
+        self.ram.write_a_address.next = self.e_key_q.q.val();
+        self.ram.write_a_data.next = self.e_b1.val();
+        self.ram.write_b_enable.next = self.d_write.val();
+        self.ram.write_b_address.next = self.d_key_q.q.val();
+        self.ram.write_b_data.next = self.d_b1.val();
         self.fw_e_val.d.next = self.e_b1.val();
         self.fw_d_val.d.next = self.d_b1.val();
         self.e_onehot.next = self.one_k.val() << self.e_key_q.q.val();
@@ -317,11 +283,6 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             self.d_touch.next = self.d_onehot.val();
         }
         self.lvt_any.d.next = self.lvt_any.q.val() | self.e_touch.val() | self.d_touch.val();
-        if self.d_write.val() {
-            self.lvt_e.d.next = (self.lvt_e.q.val() & !self.d_onehot.val()) | self.e_touch.val();
-        } else {
-            self.lvt_e.d.next = self.lvt_e.q.val() | self.e_touch.val();
-        }
 
         // Synchronous reset (RAM contents are covered by lvt_any).
         if self.reset.val() {
@@ -329,7 +290,6 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             self.d_valid_q.d.next = false;
             self.same_q.d.next = false;
             self.lvt_any.d.next = 0.into();
-            self.lvt_e.d.next = 0.into();
         }
     }
 }

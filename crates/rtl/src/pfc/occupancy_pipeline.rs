@@ -22,12 +22,14 @@
 //! (writing the RAMs from the arithmetic directly put the RAMs' data inputs, far from the
 //! arithmetic, at the end of that loop).
 //!
-//! Storage is the live-value table of [`super::occupancy::Occupancy`]: banks E (enqueue path)
-//! and D (dequeue path), one copy per reading path, and two bits per key (`lvt_e`, `lvt_any`).
-//! When both buses hit one key, the combined result is written to bank E only.
+//! Storage is one [`Ram2W2R`] (two writes and two reads per cycle, in the target's form), port A
+//! written by the enqueue path and port B by the dequeue path, and one bit per key that says
+//! whether it was written since reset (`lvt_any`; RAMs have no reset). When both buses hit one
+//! key, the combined result is written through port A only.
 
 use super::occupancy_update::{OccupancyBounds, OccupancyUpdate};
-use crate::narrow_ram::NarrowRam;
+use crate::ram_2w2r::Ram2W2R;
+use crate::tech::Tech;
 use rust_hdl::prelude::*;
 
 /// Occupancy of `K` keys addressed by `KB` bits, counters of `width` bits (at most 32).
@@ -71,12 +73,10 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     r_d_key: DFF<Bits<KB>>,
     r_d_len: DFF<Bits<16>>,
     r_same: DFF<Bit>,
-    /// The keys' live-value bits as the RAM reads of this edge see them (writes up to the
-    /// previous edge): written since reset, and bank E live.
+    /// Whether the keys were written since reset, as the RAM reads of this edge see them
+    /// (writes up to the previous edge).
     r_e_any: DFF<Bit>,
-    r_e_in_e: DFF<Bit>,
     r_d_any: DFF<Bit>,
-    r_d_in_e: DFF<Bit>,
     // Operand stage.
     o_e_valid: DFF<Bit>,
     o_e_key: DFF<Bits<KB>>,
@@ -120,26 +120,20 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     x_d_write: DFF<Bit>,
     x_d_key: DFF<Bits<KB>>,
     x_d_val: DFF<Bits<32>>,
-    ram_e_for_enq: NarrowRam<KB, 32>,
-    ram_e_for_deq: NarrowRam<KB, 32>,
-    ram_d_for_enq: NarrowRam<KB, 32>,
-    ram_d_for_deq: NarrowRam<KB, 32>,
+    ram: Ram2W2R<KB, 32>,
     lvt_any: DFF<Bits<K>>,
-    lvt_e: DFF<Bits<K>>,
 
     // Cycle n: the lookup of the read stage's operands.
     r_e_hit_we: Signal<Local, Bit>,
     r_e_hit_wd: Signal<Local, Bit>,
     r_e_hit_xe: Signal<Local, Bit>,
     r_e_hit_xd: Signal<Local, Bit>,
-    r_e_from_re: Signal<Local, Bit>,
-    r_e_from_rd: Signal<Local, Bit>,
+    r_e_from_ram: Signal<Local, Bit>,
     r_d_hit_we: Signal<Local, Bit>,
     r_d_hit_wd: Signal<Local, Bit>,
     r_d_hit_xe: Signal<Local, Bit>,
     r_d_hit_xd: Signal<Local, Bit>,
-    r_d_from_re: Signal<Local, Bit>,
-    r_d_from_rd: Signal<Local, Bit>,
+    r_d_from_ram: Signal<Local, Bit>,
     r_e_b_w: Signal<Local, Bits<32>>,
     r_e_b_x: Signal<Local, Bits<32>>,
     r_e_b_ram: Signal<Local, Bits<32>>,
@@ -173,7 +167,7 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
 }
 
 impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
-    pub fn new(width: usize) -> Self {
+    pub fn new(width: usize, tech: Tech) -> Self {
         assert_eq!(1 << KB, K);
         PipelinedOccupancy {
             clock: Default::default(),
@@ -205,9 +199,7 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             r_d_len: Default::default(),
             r_same: Default::default(),
             r_e_any: Default::default(),
-            r_e_in_e: Default::default(),
             r_d_any: Default::default(),
-            r_d_in_e: Default::default(),
             o_e_valid: Default::default(),
             o_e_key: Default::default(),
             o_e_len: Default::default(),
@@ -244,24 +236,18 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             x_d_write: Default::default(),
             x_d_key: Default::default(),
             x_d_val: Default::default(),
-            ram_e_for_enq: NarrowRam::new(width),
-            ram_e_for_deq: NarrowRam::new(width),
-            ram_d_for_enq: NarrowRam::new(width),
-            ram_d_for_deq: NarrowRam::new(width),
+            ram: Ram2W2R::new(width, tech),
             lvt_any: Default::default(),
-            lvt_e: Default::default(),
             r_e_hit_we: Default::default(),
             r_e_hit_wd: Default::default(),
             r_e_hit_xe: Default::default(),
             r_e_hit_xd: Default::default(),
-            r_e_from_re: Default::default(),
-            r_e_from_rd: Default::default(),
+            r_e_from_ram: Default::default(),
             r_d_hit_we: Default::default(),
             r_d_hit_wd: Default::default(),
             r_d_hit_xe: Default::default(),
             r_d_hit_xd: Default::default(),
-            r_d_from_re: Default::default(),
-            r_d_from_rd: Default::default(),
+            r_d_from_ram: Default::default(),
             r_e_b_w: Default::default(),
             r_e_b_x: Default::default(),
             r_e_b_ram: Default::default(),
@@ -306,9 +292,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             r_d_len,
             r_same,
             r_e_any,
-            r_e_in_e,
             r_d_any,
-            r_d_in_e,
             o_e_valid,
             o_e_key,
             o_e_len,
@@ -345,13 +329,9 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             x_d_write,
             x_d_key,
             x_d_val,
-            lvt_any,
-            lvt_e
+            lvt_any
         );
-        self.ram_e_for_enq.clock.next = self.clock.val();
-        self.ram_e_for_deq.clock.next = self.clock.val();
-        self.ram_d_for_enq.clock.next = self.clock.val();
-        self.ram_d_for_deq.clock.next = self.clock.val();
+        self.ram.clock.next = self.clock.val();
 
         // ---- Edge n (read): capture the events; their keys address the RAMs.
         self.r_e_valid.d.next = self.enq_valid.val();
@@ -364,13 +344,9 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             & self.deq_valid.val()
             & (self.enq_key.val() == self.deq_key.val());
         self.r_e_any.d.next = self.lvt_any.q.val().get_bit(self.enq_key.val().index());
-        self.r_e_in_e.d.next = self.lvt_e.q.val().get_bit(self.enq_key.val().index());
         self.r_d_any.d.next = self.lvt_any.q.val().get_bit(self.deq_key.val().index());
-        self.r_d_in_e.d.next = self.lvt_e.q.val().get_bit(self.deq_key.val().index());
-        self.ram_e_for_enq.read_address.next = self.enq_key.val();
-        self.ram_d_for_enq.read_address.next = self.enq_key.val();
-        self.ram_e_for_deq.read_address.next = self.deq_key.val();
-        self.ram_d_for_deq.read_address.next = self.deq_key.val();
+        self.ram.read_0_address.next = self.enq_key.val();
+        self.ram.read_1_address.next = self.deq_key.val();
 
         // The write stage's enqueue result: one LUT level from registers, outside the loop.
         if self.w_e_same.q.val() {
@@ -381,7 +357,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
 
         // ---- Cycle n: each operand from the newest value the RAM read of edge n did not see:
         // the write stage's (`w_*`, written to the RAMs at edge n + 1), else the written stage's
-        // (`x_*`, written at this edge n), else the live bank's read data. The two writes of one
+        // (`x_*`, written at this edge n), else the RAM's read data. The two writes of one
         // stage never name one key (a same-key pair writes bank E only), so at most one hit per
         // stage counts.
         self.r_e_hit_we.next =
@@ -396,18 +372,11 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             & !self.r_e_hit_wd.val()
             & self.x_d_write.q.val()
             & (self.x_d_key.q.val() == self.r_e_key.q.val());
-        self.r_e_from_re.next = !self.r_e_hit_we.val()
+        self.r_e_from_ram.next = !self.r_e_hit_we.val()
             & !self.r_e_hit_wd.val()
             & !self.r_e_hit_xe.val()
             & !self.r_e_hit_xd.val()
-            & self.r_e_any.q.val()
-            & self.r_e_in_e.q.val();
-        self.r_e_from_rd.next = !self.r_e_hit_we.val()
-            & !self.r_e_hit_wd.val()
-            & !self.r_e_hit_xe.val()
-            & !self.r_e_hit_xd.val()
-            & self.r_e_any.q.val()
-            & !self.r_e_in_e.q.val();
+            & self.r_e_any.q.val();
         self.r_d_hit_we.next =
             self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_d_key.q.val());
         self.r_d_hit_wd.next =
@@ -420,18 +389,11 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             & !self.r_d_hit_wd.val()
             & self.x_d_write.q.val()
             & (self.x_d_key.q.val() == self.r_d_key.q.val());
-        self.r_d_from_re.next = !self.r_d_hit_we.val()
+        self.r_d_from_ram.next = !self.r_d_hit_we.val()
             & !self.r_d_hit_wd.val()
             & !self.r_d_hit_xe.val()
             & !self.r_d_hit_xd.val()
-            & self.r_d_any.q.val()
-            & self.r_d_in_e.q.val();
-        self.r_d_from_rd.next = !self.r_d_hit_we.val()
-            & !self.r_d_hit_wd.val()
-            & !self.r_d_hit_xe.val()
-            & !self.r_d_hit_xd.val()
-            & self.r_d_any.q.val()
-            & !self.r_d_in_e.q.val();
+            & self.r_d_any.q.val();
         self.r_e_b_w.next = 0.into();
         if self.r_e_hit_we.val() {
             self.r_e_b_w.next = self.w_e_val.val();
@@ -447,11 +409,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.r_e_b_x.next = self.r_e_b_x.val() | self.x_d_val.q.val();
         }
         self.r_e_b_ram.next = 0.into();
-        if self.r_e_from_re.val() {
-            self.r_e_b_ram.next = self.ram_e_for_enq.read_data.val();
-        }
-        if self.r_e_from_rd.val() {
-            self.r_e_b_ram.next = self.r_e_b_ram.val() | self.ram_d_for_enq.read_data.val();
+        if self.r_e_from_ram.val() {
+            self.r_e_b_ram.next = self.ram.read_0_data.val();
         }
         self.r_d_b_w.next = 0.into();
         if self.r_d_hit_we.val() {
@@ -468,11 +427,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.r_d_b_x.next = self.r_d_b_x.val() | self.x_d_val.q.val();
         }
         self.r_d_b_ram.next = 0.into();
-        if self.r_d_from_re.val() {
-            self.r_d_b_ram.next = self.ram_e_for_deq.read_data.val();
-        }
-        if self.r_d_from_rd.val() {
-            self.r_d_b_ram.next = self.r_d_b_ram.val() | self.ram_d_for_deq.read_data.val();
+        if self.r_d_from_ram.val() {
+            self.r_d_b_ram.next = self.ram.read_1_data.val();
         }
 
         // ---- Edge n + 1 (operand). Whether the event now in the operand stage (one edge older)
@@ -590,18 +546,12 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         // ---- Edge n + 3 (write): RAM writes and the live-value table, from registers (the
         // arithmetic's results feed only the write stage and the bypass, not the RAMs' data
         // inputs), and the written stage.
-        self.ram_e_for_enq.write_enable.next = self.w_e_valid.q.val();
-        self.ram_e_for_enq.write_address.next = self.w_e_key.q.val();
-        self.ram_e_for_enq.write_data.next = self.w_e_val.val();
-        self.ram_e_for_deq.write_enable.next = self.w_e_valid.q.val();
-        self.ram_e_for_deq.write_address.next = self.w_e_key.q.val();
-        self.ram_e_for_deq.write_data.next = self.w_e_val.val();
-        self.ram_d_for_enq.write_enable.next = self.w_d_write.q.val();
-        self.ram_d_for_enq.write_address.next = self.w_d_key.q.val();
-        self.ram_d_for_enq.write_data.next = self.w_d_val.q.val();
-        self.ram_d_for_deq.write_enable.next = self.w_d_write.q.val();
-        self.ram_d_for_deq.write_address.next = self.w_d_key.q.val();
-        self.ram_d_for_deq.write_data.next = self.w_d_val.q.val();
+        self.ram.write_a_enable.next = self.w_e_valid.q.val();
+        self.ram.write_a_address.next = self.w_e_key.q.val();
+        self.ram.write_a_data.next = self.w_e_val.val();
+        self.ram.write_b_enable.next = self.w_d_write.q.val();
+        self.ram.write_b_address.next = self.w_d_key.q.val();
+        self.ram.write_b_data.next = self.w_d_val.q.val();
         self.x_e_valid.d.next = self.w_e_valid.q.val();
         self.x_e_key.d.next = self.w_e_key.q.val();
         self.x_e_val.d.next = self.w_e_val.val();
@@ -619,11 +569,6 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.d_touch.next = self.d_onehot.val();
         }
         self.lvt_any.d.next = self.lvt_any.q.val() | self.e_touch.val() | self.d_touch.val();
-        if self.w_d_write.q.val() {
-            self.lvt_e.d.next = (self.lvt_e.q.val() & !self.d_onehot.val()) | self.e_touch.val();
-        } else {
-            self.lvt_e.d.next = self.lvt_e.q.val() | self.e_touch.val();
-        }
 
         // Synchronous reset (RAM contents are covered by lvt_any).
         if self.reset.val() {
@@ -638,7 +583,6 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.x_e_valid.d.next = false;
             self.x_d_write.d.next = false;
             self.lvt_any.d.next = 0.into();
-            self.lvt_e.d.next = 0.into();
         }
     }
 }

@@ -1,0 +1,255 @@
+//! A memory with two write ports and two read ports, one clock, of config-time width and depth:
+//! what a read-modify-write from two buses per cycle needs (PFC's and CaPFC's occupancies).
+//! Reads are synchronous and read-old: an address given at edge n is read in cycle n, and a
+//! write at edge n is not seen by a read of the same edge. The two write ports never name one
+//! word on one edge (the users write a same-key pair through port A only); if they did, port A
+//! would win.
+//!
+//! Its form depends on the target ([`Tech`]):
+//! * FPGA targets: a live-value table over 1R1W RAMs (LaForest and Steffan, FPGA 2010): bank A
+//!   written only by port A, bank B only by port B, one copy of each bank per read port, and
+//!   one bit per word saying which bank holds the word's last write; 4 x width + 1 bits a word.
+//! * `asic`: one array of exactly width x depth bits in a module of its own,
+//!   `<instance>__sc_ram_2w2r` (parameters `WIDTH`, `DEPTH`, `ADDR`), which an ASIC flow replaces
+//!   with a compiled 2-write, 2-read register file of that name and ports.
+//!
+//! rust-hdl's simulator sees one array in both cases: the two forms behave alike.
+
+use crate::narrow_ram::low_bits;
+use crate::tech::Tech;
+use rust_hdl::prelude::*;
+use std::collections::BTreeMap;
+
+#[derive(LogicBlock)]
+pub struct Ram2W2R<const A: usize, const D: usize> {
+    pub clock: Signal<In, Clock>,
+    pub write_a_enable: Signal<In, Bit>,
+    pub write_a_address: Signal<In, Bits<A>>,
+    pub write_a_data: Signal<In, Bits<D>>,
+    pub write_b_enable: Signal<In, Bit>,
+    pub write_b_address: Signal<In, Bits<A>>,
+    pub write_b_data: Signal<In, Bits<D>>,
+    pub read_0_address: Signal<In, Bits<A>>,
+    pub read_0_data: Signal<Out, Bits<D>>,
+    pub read_1_address: Signal<In, Bits<A>>,
+    pub read_1_data: Signal<Out, Bits<D>>,
+    _width: usize,
+    _tech: Tech,
+    _mem: BTreeMap<u64, Bits<D>>,
+}
+
+/// The module an `asic` package's memories instantiate; the exporter keeps one definition.
+pub const ASIC_MODULE: &str = "sc_ram_2w2r";
+
+impl<const A: usize, const D: usize> Ram2W2R<A, D> {
+    /// `2^A` words of `width` bits (at most `D`).
+    pub fn new(width: usize, tech: Tech) -> Self {
+        assert!((1..=D).contains(&width));
+        Ram2W2R {
+            clock: Default::default(),
+            write_a_enable: Default::default(),
+            write_a_address: Default::default(),
+            write_a_data: Default::default(),
+            write_b_enable: Default::default(),
+            write_b_address: Default::default(),
+            write_b_data: Default::default(),
+            read_0_address: Default::default(),
+            read_0_data: Default::default(),
+            read_1_address: Default::default(),
+            read_1_data: Default::default(),
+            _width: width,
+            _tech: tech,
+            _mem: BTreeMap::new(),
+        }
+    }
+
+    /// Storage bits per word on the target: the architectural width, or the replicated banks
+    /// and the live-value bit.
+    pub fn bits_per_word(width: usize, tech: Tech) -> usize {
+        if tech.replicates() {
+            4 * width + 1
+        } else {
+            width
+        }
+    }
+
+    /// The words' padding to the `D`-bit bus, for reads.
+    fn pad(&self, word: &str) -> String {
+        let w = self._width;
+        if w == D {
+            word.to_string()
+        } else {
+            format!("{{{}'d0, {word}}}", D - w)
+        }
+    }
+
+    fn unused_high(&self) -> String {
+        let w = self._width;
+        if w == D {
+            String::new()
+        } else {
+            format!(
+                "wire unused_write_data_high = ^{{write_a_data[{m}:{w}], write_b_data[{m}:{w}]}};\n",
+                m = D - 1
+            )
+        }
+    }
+
+    fn replicated(&self) -> Verilog {
+        let (msb, last) = (self._width - 1, (1usize << A) - 1);
+        Verilog::Custom(format!(
+            "\
+// Live-value table: banks a and b (one per write port), a copy of each per read port, and
+// per word the bank of its last write.
+reg [{msb}:0] mem_a0 [0:{last}];
+reg [{msb}:0] mem_a1 [0:{last}];
+reg [{msb}:0] mem_b0 [0:{last}];
+reg [{msb}:0] mem_b1 [0:{last}];
+reg [{last}:0] live_a;
+reg [{msb}:0] a0, a1, b0, b1;
+reg sel0, sel1;
+{unused}
+always @(posedge clock) begin
+   a0 <= mem_a0[read_0_address];
+   b0 <= mem_b0[read_0_address];
+   a1 <= mem_a1[read_1_address];
+   b1 <= mem_b1[read_1_address];
+   sel0 <= live_a[read_0_address];
+   sel1 <= live_a[read_1_address];
+   if (write_b_enable) begin
+      mem_b0[write_b_address] <= write_b_data[{msb}:0];
+      mem_b1[write_b_address] <= write_b_data[{msb}:0];
+      live_a[write_b_address] <= 1'b0;
+   end
+   if (write_a_enable) begin
+      mem_a0[write_a_address] <= write_a_data[{msb}:0];
+      mem_a1[write_a_address] <= write_a_data[{msb}:0];
+      live_a[write_a_address] <= 1'b1;
+   end
+end
+always @(*) read_0_data = {r0};
+always @(*) read_1_data = {r1};
+",
+            unused = self.unused_high(),
+            r0 = self.pad("(sel0 ? a0 : b0)"),
+            r1 = self.pad("(sel1 ? a1 : b1)"),
+        ))
+    }
+
+    fn asic(&self) -> Verilog {
+        let w = self._width;
+        let (r0, r1) = if w == D {
+            ("read_0_data".to_string(), "read_1_data".to_string())
+        } else {
+            ("read_0_word".to_string(), "read_1_word".to_string())
+        };
+        let mut code = self.unused_high();
+        if w < D {
+            code += &format!(
+                "wire [{m}:0] read_0_word;\nwire [{m}:0] read_1_word;\n\
+                 assign read_0_data = {};\nassign read_1_data = {};\n",
+                self.pad("read_0_word"),
+                self.pad("read_1_word"),
+                m = w - 1
+            );
+        }
+        code += &format!(
+            "\
+top${ASIC_MODULE} #(.WIDTH({w}), .DEPTH({depth}), .ADDR({A})) mem (
+   .clock(clock),
+   .write_a_enable(write_a_enable), .write_a_address(write_a_address),
+   .write_a_data(write_a_data[{m}:0]),
+   .write_b_enable(write_b_enable), .write_b_address(write_b_address),
+   .write_b_data(write_b_data[{m}:0]),
+   .read_0_address(read_0_address), .read_0_data({r0}),
+   .read_1_address(read_1_address), .read_1_data({r1})
+);
+",
+            depth = 1usize << A,
+            m = w - 1
+        );
+        Verilog::Wrapper(Wrapper {
+            code,
+            cores: format!(
+                "\
+// A 2-write, 2-read memory of exactly WIDTH x DEPTH bits, synchronous read-old reads; the two
+// write ports never name one word on one edge (port A would win). An ASIC flow replaces this
+// module with a compiled register file of the same name and ports.
+module top${ASIC_MODULE} #(parameter WIDTH = 1, parameter DEPTH = 2, parameter ADDR = 1) (
+   input wire clock,
+   input wire write_a_enable,
+   input wire [ADDR-1:0] write_a_address,
+   input wire [WIDTH-1:0] write_a_data,
+   input wire write_b_enable,
+   input wire [ADDR-1:0] write_b_address,
+   input wire [WIDTH-1:0] write_b_data,
+   input wire [ADDR-1:0] read_0_address,
+   output reg [WIDTH-1:0] read_0_data,
+   input wire [ADDR-1:0] read_1_address,
+   output reg [WIDTH-1:0] read_1_data
+);
+   reg [WIDTH-1:0] words [0:DEPTH-1];
+   always @(posedge clock) begin
+      read_0_data <= words[read_0_address];
+      read_1_data <= words[read_1_address];
+      if (write_b_enable) words[write_b_address] <= write_b_data;
+      if (write_a_enable) words[write_a_address] <= write_a_data;
+   end
+endmodule
+"
+            ),
+        })
+    }
+}
+
+impl<const A: usize, const D: usize> Logic for Ram2W2R<A, D> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            let word = |m: &BTreeMap<u64, Bits<D>>, a: Bits<A>| {
+                m.get(&a.to_u64()).copied().unwrap_or_default()
+            };
+            self.read_0_data.next = word(&self._mem, self.read_0_address.val());
+            self.read_1_data.next = word(&self._mem, self.read_1_address.val());
+            let mask = low_bits::<D>(self._width);
+            if self.write_b_enable.val() {
+                let a = self.write_b_address.val().to_u64();
+                self._mem.insert(a, self.write_b_data.val() & mask);
+            }
+            if self.write_a_enable.val() {
+                let a = self.write_a_address.val().to_u64();
+                self._mem.insert(a, self.write_a_data.val() & mask);
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_0_data.connect();
+        self.read_1_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        if self._tech.replicates() {
+            self.replicated()
+        } else {
+            self.asic()
+        }
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "ram_2w2r".into(),
+            clock: "clock".into(),
+            inputs: vec![
+                "write_a_enable".into(),
+                "write_a_address".into(),
+                "write_a_data".into(),
+                "write_b_enable".into(),
+                "write_b_address".into(),
+                "write_b_data".into(),
+                "read_0_address".into(),
+                "read_1_address".into(),
+            ],
+            outputs: vec!["read_0_data".into(), "read_1_data".into()],
+        }]
+    }
+}

@@ -299,6 +299,19 @@ fn generate_writes_every_file_or_none_and_names_the_one_it_cannot_write() {
 }
 
 #[test]
+fn simulate_with_a_directory_as_its_trace_writes_nothing() {
+    let d = tmp("vcd-dir");
+    let stim = stimulus(&d);
+    let out = d.join("o.jsonl");
+    let dir = d.join("waves");
+    std::fs::create_dir(&dir).unwrap();
+    assert_bad_input(&simulate(&stim, &out, Some(&dir)), "waves: cannot create");
+    assert!(!out.exists());
+    assert!(partials(&d).is_empty() && partials(&dir).is_empty());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+#[test]
 fn errors_on_unwritable_paths_and_huge_keys_are_short_and_clear() {
     // A trace path that cannot be created: exit 2 with the usual prefix.
     let o = sc(&[

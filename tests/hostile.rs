@@ -39,6 +39,19 @@ fn simulate(stim: &Path, out: &Path, vcd: Option<&Path>) -> std::process::Output
     sc(&args)
 }
 
+/// Ten cycles of PFC `tiny` co-simulated with a full-run trace at `vcd`.
+fn short_cosim_with_trace(vcd: &Path) -> std::process::Output {
+    let args = [
+        "cosim", "--block", "pfc", "--preset", "tiny", "--cycles", "10", "--vcd",
+    ];
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_switchcraft"));
+    cmd.args(args)
+        .arg(vcd)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs")
+}
+
 fn partials(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
@@ -209,17 +222,7 @@ fn a_trace_that_fills_the_disk_fails_cleanly_instead_of_hanging() {
     // Build (or find cached) the traced model first, without the limit: the limit would stop
     // the compiler too.
     let warm = d.join("warm.vcd");
-    let o = sc(&[
-        "cosim",
-        "--block",
-        "pfc",
-        "--preset",
-        "tiny",
-        "--cycles",
-        "10",
-        "--vcd",
-        warm.to_str().unwrap(),
-    ]);
+    let o = short_cosim_with_trace(&warm);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for f in std::fs::read_dir(&d).unwrap() {
         std::fs::remove_file(f.unwrap().path()).unwrap();
@@ -314,17 +317,7 @@ fn simulate_with_a_directory_as_its_trace_writes_nothing() {
 #[test]
 fn errors_on_unwritable_paths_and_huge_keys_are_short_and_clear() {
     // A trace path that cannot be created: exit 2 with the usual prefix.
-    let o = sc(&[
-        "cosim",
-        "--block",
-        "pfc",
-        "--preset",
-        "tiny",
-        "--cycles",
-        "10",
-        "--vcd",
-        "/proc/x.vcd",
-    ]);
+    let o = short_cosim_with_trace(Path::new("/proc/x.vcd"));
     assert_bad_input(&o, "/proc/x.vcd");
     // A megabyte-long unknown key, in a config and in a stimulus: named, shortened.
     let d = tmp("huge-key");

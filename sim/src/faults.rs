@@ -28,7 +28,8 @@ pub struct FaultPlan {
     pub message_buses: Vec<String>,
     /// Per mille of message events lost.
     pub lose: u64,
-    /// Per mille of message events repeated on the next cycle the bus is idle.
+    /// Per mille of message events repeated on the next cycle the bus is idle (one waiting
+    /// repeat per bus; a later one replaces it).
     pub duplicate: u64,
     /// Per mille of cycles on which a stuck stretch starts (one random bus with a valid port).
     pub stuck: u64,
@@ -99,8 +100,10 @@ pub struct Faulty<S> {
     last: Vec<u64>,
     /// A stuck bus and the cycles it has left.
     stuck: Option<(usize, u64)>,
-    /// Message events waiting to be repeated: bus and the values of its ports.
-    repeat: Vec<(usize, Vec<u64>)>,
+    /// Per bus, a message event waiting to be repeated, and the values of its ports (one
+    /// buffer per bus, allocated once: `next` runs every cycle).
+    repeat_waiting: Vec<bool>,
+    repeat_values: Vec<Vec<u64>>,
     reset_next: bool,
     counts: FaultCounts,
 }
@@ -145,6 +148,7 @@ impl<S: Stimulus> Faulty<S> {
             .map(|p| switchcraft_core::mask(p.width))
             .collect();
         let rng = SplitMix64::new(plan.seed);
+        let repeat_values: Vec<Vec<u64>> = buses.iter().map(|b| vec![0; b.fields.len()]).collect();
         Ok(Faulty {
             inner,
             buses,
@@ -153,7 +157,8 @@ impl<S: Stimulus> Faulty<S> {
             rng,
             last: vec![0; inputs.len()],
             stuck: None,
-            repeat: Vec::new(),
+            repeat_waiting: vec![false; repeat_values.len()],
+            repeat_values,
             reset_next: false,
             counts: FaultCounts::default(),
             plan,
@@ -175,7 +180,7 @@ impl<S: Stimulus> Faulty<S> {
             self.counts.resets += 1;
             // A reset ends a stuck stretch and the repeats in flight: the link restarts too.
             self.stuck = None;
-            self.repeat.clear();
+            self.repeat_waiting.fill(false);
         }
     }
 }
@@ -186,7 +191,7 @@ impl<S: Stimulus> Stimulus for Faulty<S> {
         self.rng = SplitMix64::new(self.plan.seed);
         self.last.iter_mut().for_each(|v| *v = 0);
         self.stuck = None;
-        self.repeat.clear();
+        self.repeat_waiting.fill(false);
         self.reset_next = false;
         self.counts = FaultCounts::default();
     }
@@ -195,38 +200,35 @@ impl<S: Stimulus> Stimulus for Faulty<S> {
         if !self.inner.next(inputs) {
             return false;
         }
-        // Messages: lose or keep for a repeat; then repeats on idle message buses.
+        // Messages: a repeat waiting from an earlier cycle goes out when its bus is idle; an
+        // event is lost, or kept for a repeat.
         for b in 0..self.buses.len() {
             let bus = &self.buses[b];
-            if !bus.message || inputs[bus.valid] == 0 {
+            if !bus.message {
                 continue;
             }
-            let values: Vec<u64> = bus.fields.iter().map(|&k| inputs[k]).collect();
-            let (valid, fields) = (bus.valid, bus.fields.clone());
-            if self.per_mille(self.plan.lose) {
-                inputs[valid] = 0;
-                fields.iter().for_each(|&k| inputs[k] = 0);
+            if inputs[bus.valid] == 0 {
+                if self.repeat_waiting[b] {
+                    self.repeat_waiting[b] = false;
+                    inputs[bus.valid] = 1;
+                    for (&k, &v) in bus.fields.iter().zip(&self.repeat_values[b]) {
+                        inputs[k] = v;
+                    }
+                    self.counts.duplicated += 1;
+                }
+                continue;
+            }
+            if self.rng.below(1000) < self.plan.lose {
+                inputs[bus.valid] = 0;
+                bus.fields.iter().for_each(|&k| inputs[k] = 0);
                 self.counts.lost += 1;
-            } else if self.per_mille(self.plan.duplicate) {
-                self.repeat.push((b, values));
+            } else if self.rng.below(1000) < self.plan.duplicate {
+                self.repeat_waiting[b] = true;
+                for (v, &k) in self.repeat_values[b].iter_mut().zip(&bus.fields) {
+                    *v = inputs[k];
+                }
             }
         }
-        let mut waiting = std::mem::take(&mut self.repeat);
-        waiting.retain(|(b, values)| {
-            let bus = &self.buses[*b];
-            if inputs[bus.valid] != 0 {
-                return true;
-            }
-            inputs[bus.valid] = 1;
-            for (&k, &v) in bus.fields.iter().zip(values) {
-                inputs[k] = v;
-            }
-            self.counts.duplicated += 1;
-            false
-        });
-        // Repeats that never find an idle cycle within a short while are dropped.
-        waiting.truncate(8);
-        self.repeat = waiting;
         // A stuck bus repeats the last row's values of its ports.
         if self.stuck.is_none() && !self.buses.is_empty() && self.per_mille(self.plan.stuck) {
             let b = self.rng.below(self.buses.len() as u64) as usize;

@@ -6,7 +6,7 @@
 mod common;
 
 use switchcraft::blocks::REGISTRY;
-use switchcraft_sim::{CosimOptions, FaultPlan, Faulty, SeededStimulus};
+use switchcraft_sim::{FaultPlan, Faulty};
 
 const CYCLES: u64 = 120_000;
 
@@ -17,26 +17,11 @@ fn every_block_agrees_with_its_verilog_under_injected_faults() {
         let name = block.presets()[0];
         let cfg = common::preset(block.stem(), name);
         let mut rtl = common::verilated(&cfg, name);
-        let schema = cfg.schema();
-        let c2 = cfg.clone();
-        let clean = SeededStimulus::new(seed, CYCLES, move |s| c2.workload(s), |g, i| g(i));
+        let clean = common::workload(&cfg, seed, CYCLES);
         let plan = FaultPlan::standard(seed, block.message_buses());
-        let mut stim = Faulty::new(clean, plan, &schema).unwrap();
-        let opts = CosimOptions {
-            max_cycles: CYCLES,
-            seed: Some(seed),
-            replay: Some(format!(
-                "switchcraft cosim --block {} --preset {name} --seed {seed} --cycles {CYCLES} \
-                 --faults",
-                block.stem()
-            )),
-            out_dir: common::artefacts(&format!("sc-{}-faults-{seed}", block.stem())),
-            ..Default::default()
-        };
-        let report =
-            switchcraft_sim::run(cfg.model().as_mut(), &mut rtl, &mut stim, &opts).unwrap();
-        assert!(report.passed(), "{report}");
-        assert_eq!(report.cycles, CYCLES, "{}", block.stem());
+        let mut stim = Faulty::new(clean, plan, &cfg.schema()).unwrap();
+        let args = format!("--block {} --preset {name} --faults", block.stem());
+        common::assert_cosim(&cfg, &mut rtl, &mut stim, seed, CYCLES, &args, "faults");
         // Every kind of fault struck, more than once.
         let n = stim.counts();
         let messages = !block.message_buses().is_empty();

@@ -8,7 +8,6 @@ mod common;
 
 use switchcraft::blocks::REGISTRY;
 use switchcraft_rtl::Tech;
-use switchcraft_sim::{CosimOptions, SeededStimulus};
 
 #[test]
 fn fpga_targets_differ_from_ice40_only_in_name_and_target_line() {
@@ -73,23 +72,10 @@ fn asic_packages_lint_clean_and_match_the_model() {
             String::from_utf8_lossy(&lint.stderr)
         );
         let mut rtl = switchcraft::verilate(&pkg, &cfg.schema(), false).unwrap();
-        let c2 = cfg.clone();
         let cycles = 60_000;
-        let mut stim = SeededStimulus::new(seed, cycles, move |s| c2.workload(s), |g, i| g(i));
-        let opts = CosimOptions {
-            max_cycles: cycles,
-            seed: Some(seed),
-            replay: Some(format!(
-                "switchcraft cosim --block {} --preset {name} --target asic --seed {seed} \
-                 --cycles {cycles}",
-                block.stem()
-            )),
-            out_dir: common::artefacts(&format!("sc-{}-asic-{seed}", block.stem())),
-            ..Default::default()
-        };
-        let report =
-            switchcraft_sim::run(cfg.model().as_mut(), &mut rtl, &mut stim, &opts).unwrap();
-        assert!(report.passed(), "{report}");
+        let mut stim = common::workload(&cfg, seed, cycles);
+        let args = format!("--block {} --preset {name} --target asic", block.stem());
+        common::assert_cosim(&cfg, &mut rtl, &mut stim, seed, cycles, &args, "asic");
     }
     // The blocks with two-writer memories (PFC's and CaPFC's occupancies) have an asic form.
     assert!(own_form.len() >= 2, "asic forms checked: {own_form:?}");

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError, TestRunner};
 use switchcraft::BlockConfig;
-use switchcraft_sim::{CosimOptions, SeededStimulus, VecStimulus, VerilatedModel};
+use switchcraft_sim::{CosimOptions, SeededStimulus, Stimulus, VecStimulus, VerilatedModel};
 
 const DEFAULT_SEED: u64 = 0x5c_2026;
 
@@ -67,20 +67,53 @@ pub fn verilated(cfg: &BlockConfig, name: &str) -> VerilatedModel {
 /// replay command reruns it with `switchcraft cosim`.
 pub fn random_workload(cfg: &BlockConfig, name: &str, seed: u64, cycles: u64) {
     let mut rtl = verilated(cfg, name);
+    let mut stim = workload(cfg, seed, cycles);
+    assert_cosim(
+        cfg,
+        &mut rtl,
+        &mut stim,
+        seed,
+        cycles,
+        &cosim_target(cfg, name),
+        "eq",
+    );
+}
+
+/// The block's seeded random workload as a stimulus of `cycles` rows.
+pub fn workload(cfg: &BlockConfig, seed: u64, cycles: u64) -> impl Stimulus + Send + use<> {
     let c2 = cfg.clone();
-    let mut stim = SeededStimulus::new(seed, cycles, move |s| c2.workload(s), |g, i| g(i));
+    SeededStimulus::new(seed, cycles, move |s| c2.workload(s), |g, i| g(i))
+}
+
+/// Co-simulates `cycles` rows of `stim` on `rtl` against `cfg`'s model and panics with the
+/// report unless every output matched; the report's replay is `switchcraft cosim <args>
+/// --seed <seed> --cycles <cycles>`, mismatch waveforms go under `target/tmp/sc-<block>-<tag>-*`.
+pub fn assert_cosim(
+    cfg: &BlockConfig,
+    rtl: &mut VerilatedModel,
+    stim: &mut (dyn Stimulus + Send),
+    seed: u64,
+    cycles: u64,
+    args: &str,
+    tag: &str,
+) {
     let opts = CosimOptions {
         max_cycles: cycles,
         seed: Some(seed),
         replay: Some(format!(
-            "switchcraft cosim {} --seed {seed} --cycles {cycles}",
-            cosim_target(cfg, name)
+            "switchcraft cosim {args} --seed {seed} --cycles {cycles}"
         )),
-        out_dir: artefacts(&format!("sc-{}-eq-{name}-{seed}", cfg.block())),
+        out_dir: artefacts(&format!("sc-{}-{tag}-{seed}", cfg.block())),
         ..Default::default()
     };
-    let report = switchcraft_sim::run(cfg.model().as_mut(), &mut rtl, &mut stim, &opts).unwrap();
+    let report = switchcraft_sim::run(cfg.model().as_mut(), rtl, stim, &opts).unwrap();
     assert!(report.passed(), "{report}");
+    assert_eq!(
+        report.cycles,
+        cycles,
+        "{}: the stimulus ended early",
+        cfg.block()
+    );
 }
 
 /// Runs `rows` on a fresh reset of both sides; Err describes the first mismatch.

@@ -346,13 +346,18 @@ fn list(blocks: bool, presets: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-fn generate(target: &Target, out: &Path, tech: Tech) -> Result<(), Failure> {
-    let (cfg, name) = target.load()?;
-    let target_arg = if tech == Tech::default() {
+/// ` --target <tech>` for a command line, empty for the default target.
+fn target_arg(tech: Tech) -> String {
+    if tech == Tech::default() {
         String::new()
     } else {
         format!(" --target {tech}")
-    };
+    }
+}
+
+fn generate(target: &Target, out: &Path, tech: Tech) -> Result<(), Failure> {
+    let (cfg, name) = target.load()?;
+    let target_arg = target_arg(tech);
     let command = match &target.preset {
         // Presets regenerate the checked-in files; their header must not depend on the caller.
         Some(p) if out == Path::new(&format!("rtl/{}", target.block)) && target_arg.is_empty() => {
@@ -564,17 +569,16 @@ fn cosim(
             target.args()
         ),
     };
-    if tech != Tech::default() {
-        replay += &format!(" --target {tech}");
-    }
+    replay += &target_arg(tech);
     if faults {
         replay += " --faults";
     }
     let pkg = cfg.package_for(
         &name,
         &format!(
-            "switchcraft generate {} --target {tech} --out <dir>",
-            target.args()
+            "switchcraft generate {}{} --out <dir>",
+            target.args(),
+            target_arg(tech)
         ),
         tech,
     );

@@ -179,10 +179,12 @@ pub fn verilate(
         trace,
         ..Default::default()
     };
-    switchcraft_sim::build(
+    let mut rtl = switchcraft_sim::build(
         &dir.join(format!("{}.v", pkg.instance)),
         &pkg.top(),
         schema,
         &opts,
-    )
+    )?;
+    rtl.set_min_reset_cycles(pkg.reset_cycles);
+    Ok(rtl)
 }

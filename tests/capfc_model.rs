@@ -555,12 +555,13 @@ fn capfc_c10_stop_max_trace() {
     assert!(!b.m.is_d(1, p) && !b.m.is_d(2, p));
     // XON (RESUME) is sent once D falls, on ports 1 and 2, one frame per edge.
     b.idle(4);
-    let pbit = 1 << P;
-    assert_eq!(b.frames(n), vec![(1, pbit, 0), (2, pbit, 0)]);
+    // Every frame states every class of its port.
+    let (pbit, all) = (1 << P, (1 << c10_cfg().priorities) - 1);
+    assert_eq!(b.frames(n), vec![(1, all, 0), (2, all, 0)]);
     // The whole trace: one PAUSE for each of ports 1 and 2, then their RESUMEs.
     assert_eq!(
         b.frames(0),
-        vec![(1, pbit, pbit), (2, pbit, pbit), (1, pbit, 0), (2, pbit, 0)]
+        vec![(1, all, pbit), (2, all, pbit), (1, all, 0), (2, all, 0)]
     );
 }
 
@@ -1060,9 +1061,10 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     c.priorities = 4;
     c.quanta = 0x1234;
     let mut b = Bench::new(&c);
-    let pbit = 1 << P;
-    let pause = |port| (port, pbit, pbit);
-    let resume = |port| (port, pbit, 0);
+    // Every frame states all 4 classes of its port: P paused (QUANTA) or resumed (0).
+    let (pbit, all) = (1 << P, 0b1111);
+    let pause = |port| (port, all, pbit);
+    let resume = |port| (port, all, 0);
     // I alone raises D (at its latency); the PAUSE frame follows D by one edge.
     let n = b.edge();
     b.step(in_enq(0, P, 4000));
@@ -1080,7 +1082,7 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
             f.frame_class_enable,
             f.frame_pause
         ),
-        (1, 0, pbit, pbit)
+        (1, 0, all, pbit)
     );
     assert_eq!(f.frame_quanta, 0x1234);
     assert_eq!(b.frames(n), vec![pause(0)]);
@@ -1139,15 +1141,16 @@ fn capfc_d_refresh_resends_pause_while_d_holds() {
     b.idle(64);
     let f = b.frames(n);
     assert!(f.len() >= 3, "{f:?}");
-    assert!(f.iter().all(|&x| x == (2, 1, 1)), "{f:?}");
+    // Every class of the port (tiny has 2), class 0 paused.
+    assert!(f.iter().all(|&x| x == (2, 0b11, 1)), "{f:?}");
     // D falls: one RESUME, then no more refreshes.
     let n = b.edge();
     b.apply(deq(1, 0, 1000));
     assert!(!b.m.is_d(2, 0));
     b.idle(64);
     let f = b.frames(n);
-    let resume = f.iter().position(|&x| x == (2, 1, 0)).expect("a RESUME");
-    assert!(f[..resume].iter().all(|&x| x == (2, 1, 1)), "{f:?}");
+    let resume = f.iter().position(|&x| x == (2, 0b11, 0)).expect("a RESUME");
+    assert!(f[..resume].iter().all(|&x| x == (2, 0b11, 1)), "{f:?}");
     assert_eq!(resume, f.len() - 1, "nothing after the RESUME: {f:?}");
 }
 

@@ -225,8 +225,11 @@ fn pfc_pause_frame_follows_xoff_with_quanta() {
     let f = outs[FRAME];
     assert_eq!(f.frame_valid, 1);
     assert_eq!(f.frame_port, 2);
-    assert_eq!(f.frame_class_enable, 0b10);
-    assert_eq!(f.frame_pause, 0b10);
+    assert_eq!(f.frame_class_enable, 0b11, "every class of the port");
+    assert_eq!(
+        f.frame_pause, 0b10,
+        "class 1 paused; class 0 carries time 0"
+    );
     assert_eq!(f.frame_quanta, 0x1234);
     assert_eq!(outs[FRAME + 1].frame_valid, 0, "one frame per change");
 }
@@ -242,7 +245,7 @@ fn pfc_resume_frame_enables_the_class_with_zero_time() {
     assert_eq!(f.frame_port, 2);
     assert_eq!(
         f.frame_class_enable, 0b11,
-        "resumed class 1 plus still-paused class 0"
+        "every class of the port: resumed class 1 and still-paused class 0"
     );
     assert_eq!(f.frame_pause, 0b01, "class 1 carries time 0: RESUME");
 }

@@ -245,12 +245,14 @@ module capfc_props (
         a_d_is_i_or_e: assert (d_bits == spec_d);
 `endif
     end
-    localparam [7:0] CLASSES = (1 << G) - 1;
+    localparam [7:0] CLASSES = (1 << `SC_PRIOS) - 1;   // the classes that exist
     wire [7:0] port_d = prev_d >> (frame_port * G);   // D of the frame's port, from class 0
     // a_frame_pause_is_d: a frame pauses exactly the classes of its port that were in D on the
-    // cycle it was built, and only enabled classes.
+    // cycle it was built, and only enabled classes; a_frame_every_class: it states every
+    // existing class (the others carry time 0, a RESUME).
     always @(*) if (past_ok && frame_valid) begin
         a_frame_pause_is_d: assert (frame_pause == (port_d & CLASSES));
+        a_frame_every_class: assert (frame_class_enable == CLASSES);
         a_frame_pause_enabled: assert ((frame_pause & ~frame_class_enable) == 8'd0);
     end
 

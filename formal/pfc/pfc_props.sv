@@ -263,10 +263,15 @@ module pfc_props (
     end
 
     // ---------------------------------------------------------------- pause frames
-    // a_frame_contents: a frame pauses exactly the paused classes among the enabled ones, with
-    // the QUANTA register's time, on an existing port.
+    // a_frame_contents: a frame, on an existing port, states every existing class and pauses
+    // exactly those of its port that were in XOFF on the cycle it was built, with the QUANTA
+    // register's time.
+    localparam [7:0] CLASSES = (1 << `SC_PRIOS) - 1;
+    wire [K+7:0] frame_port_xoff = {8'd0, prev_xoff_q} >> (frame_port * G);
     always @(*) if (past_ok && frame_valid) begin
         a_frame_port_exists: assert (frame_port < `SC_PORTS);
+        a_frame_every_class: assert (frame_class_enable == CLASSES);
+        a_frame_pause_is_xoff: assert (frame_pause == (frame_port_xoff[7:0] & CLASSES));
         a_frame_pause_enabled: assert ((frame_pause & ~frame_class_enable) == 0);
         a_frame_quanta: assert (frame_quanta == prev_r_quanta);
     end

@@ -2,6 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block bfc, instance bfc_ns3_tor, top module bfc_ns3_tor_top, config digest fnv1a64:a1c5c7b3092034c8
 // Memories built for target ice40.
+// Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): asg_* 2,
 // pause_* 2, resume_* 2, bm_* 2, csr_rdata 0.
 // ready is low for the flow-table entries' count of edges after reset; a snapshot is

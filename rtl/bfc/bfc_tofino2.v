@@ -2,6 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block bfc, instance bfc_tofino2, top module bfc_tofino2_top, config digest fnv1a64:fe5a2007542c3d68
 // Memories built for target ice40.
+// Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): asg_* 2,
 // pause_* 2, resume_* 2, bm_* 2, csr_rdata 0.
 // ready is low for the flow-table entries' count of edges after reset; a snapshot is

@@ -2,6 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block capfc, instance capfc_paper, top module capfc_paper_top, config digest fnv1a64:7931db9d610c1ead
 // Memories built for target ice40.
+// Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 1,
 // eg_drop 1, eset_* 5, eclr_* 3, frame_* 3, csr_rdata 0.
 // Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,
@@ -317,7 +318,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     wire  [15:0] decision$inspect_state;
     reg  frames$reset;
     reg  [511:0] frames$paused;
-    reg  [511:0] frames$paused_next;
+    reg  [511:0] frames$flipped;
+    reg  [63:0] frames$changed_ports;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
     wire  frames$frame_valid;
@@ -507,7 +509,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .clock(clock),
         .reset(frames$reset),
         .paused(frames$paused),
-        .paused_next(frames$paused_next),
+        .flipped(frames$flipped),
+        .changed_ports(frames$changed_ports),
         .quanta(frames$quanta),
         .refresh(frames$refresh),
         .frame_valid(frames$frame_valid),
@@ -642,7 +645,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         decision$inspect_next = csr$value_next[(at_inspect)+:(32)];
         frames$reset = reset;
         frames$paused = decision$d;
-        frames$paused_next = decision$d_next;
+        frames$flipped = decision$d ^ decision$d_next;
+        frames$changed_ports = 64'h0;
         frames$quanta = csr$value[(at_quanta)+:(16)];
         frames$refresh = csr$value[(at_refresh)+:(16)];
         o_in_drop$d = ingress$e_drop;
@@ -5783,9 +5787,6 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     output reg  d_underflow;
     output reg  same_key;
 
-    // Constant declarations
-    localparam  one_k = 512'h1;
-
     // Stub signals
     reg  [15:0] bounds$e_len;
     reg  [15:0] bounds$d_len;
@@ -5839,6 +5840,7 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     wire  d_from_fd$q;
     reg  d_from_ram$d;
     wire  d_from_ram$q;
+    reg  ram$reset;
     reg  ram$write_a_enable;
     reg  [8:0] ram$write_a_address;
     reg  [31:0] ram$write_a_data;
@@ -5849,8 +5851,6 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     wire  [31:0] ram$read_0_data;
     reg  [8:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
-    reg  [511:0] lvt_any$d;
-    wire  [511:0] lvt_any$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -5870,10 +5870,6 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [31:0] d_b0_fw;
     reg  [31:0] d_b0_ram;
     reg  d_write;
-    reg  [511:0] e_onehot;
-    reg  [511:0] d_onehot;
-    reg  [511:0] e_touch;
-    reg  [511:0] d_touch;
 
     // Sub module instances
     capfc_paper__egress$bounds bounds(
@@ -5973,6 +5969,7 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     );
     capfc_paper__egress$ram ram(
         .clock(clock),
+        .reset(ram$reset),
         .write_a_enable(ram$write_a_enable),
         .write_a_address(ram$write_a_address),
         .write_a_data(ram$write_a_data),
@@ -5983,11 +5980,6 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .read_0_data(ram$read_0_data),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data)
-    );
-    capfc_paper__egress$lvt_any lvt_any(
-        .d(lvt_any$d),
-        .q(lvt_any$q),
-        .clock(clock)
     );
     capfc_paper__egress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -6015,9 +6007,9 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         d_from_fe$d = d_from_fe$q;
         d_from_fd$d = d_from_fd$q;
         d_from_ram$d = d_from_ram$q;
-        lvt_any$d = lvt_any$q;
         fw_e_val$d = fw_e_val$q;
         fw_d_val$d = fw_d_val$q;
+        ram$reset = reset;
         e_valid_q$d = enq_valid;
         e_key_q$d = enq_key;
         e_len_q$d = enq_len;
@@ -6028,13 +6020,13 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         d_write = d_valid_q$q & ~same_q$q;
         e_hit_fe = e_valid_q$q & (e_key_q$q == enq_key);
         e_hit_fd = d_write & (d_key_q$q == enq_key);
-        e_in_ram = ~e_hit_fe & ~e_hit_fd & lvt_any$q[enq_key];
+        e_in_ram = ~e_hit_fe & ~e_hit_fd;
         e_from_fe$d = e_hit_fe;
         e_from_fd$d = e_hit_fd;
         e_from_ram$d = e_in_ram;
         d_hit_fe = e_valid_q$q & (e_key_q$q == deq_key);
         d_hit_fd = d_write & (d_key_q$q == deq_key);
-        d_in_ram = ~d_hit_fe & ~d_hit_fd & lvt_any$q[deq_key];
+        d_in_ram = ~d_hit_fe & ~d_hit_fd;
         d_from_fe$d = d_hit_fe;
         d_from_fd$d = d_hit_fd;
         d_from_ram$d = d_in_ram;
@@ -6096,22 +6088,10 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         ram$write_b_data = d_b1;
         fw_e_val$d = e_b1;
         fw_d_val$d = d_b1;
-        e_onehot = one_k << e_key_q$q;
-        d_onehot = one_k << d_key_q$q;
-        e_touch = 512'h0;
-        if (e_valid_q$q) begin
-            e_touch = e_onehot;
-        end
-        d_touch = 512'h0;
-        if (d_valid_q$q) begin
-            d_touch = d_onehot;
-        end
-        lvt_any$d = lvt_any$q | e_touch | d_touch;
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
             same_q$d = 1'b0;
-            lvt_any$d = 512'h0;
         end
     end
 
@@ -6421,29 +6401,11 @@ module capfc_paper__egress$fw_e_val(d,q,clock);
 endmodule // capfc_paper__egress$fw_e_val
 
 
-module capfc_paper__egress$lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__egress$lvt_any
-
-
-module capfc_paper__egress$ram(clock,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
 
     // Module arguments
     input wire  clock;
+    input wire  reset;
     input wire  write_a_enable;
     input wire  [8:0] write_a_address;
     input wire  [31:0] write_a_data;
@@ -6457,14 +6419,16 @@ module capfc_paper__egress$ram(clock,write_a_enable,write_a_address,write_a_data
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
-    // per word the bank of its last write.
+    // per word the bank of its last write. Block RAMs have no reset: per word, whether it was
+    // written since reset (an unwritten word reads 0).
     reg [23:0] mem_a0 [0:511];
     reg [23:0] mem_a1 [0:511];
     reg [23:0] mem_b0 [0:511];
     reg [23:0] mem_b1 [0:511];
     reg [511:0] live_a;
+    reg [511:0] written;
     reg [23:0] a0, a1, b0, b1;
-    reg sel0, sel1;
+    reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:24], write_b_data[31:24]};
 
     always @(posedge clock) begin
@@ -6474,6 +6438,8 @@ module capfc_paper__egress$ram(clock,write_a_enable,write_a_address,write_a_data
        b1 <= mem_b1[read_1_address];
        sel0 <= live_a[read_0_address];
        sel1 <= live_a[read_1_address];
+       w0 <= written[read_0_address];
+       w1 <= written[read_1_address];
        if (write_b_enable) begin
           mem_b0[write_b_address] <= write_b_data[23:0];
           mem_b1[write_b_address] <= write_b_data[23:0];
@@ -6484,9 +6450,15 @@ module capfc_paper__egress$ram(clock,write_a_enable,write_a_address,write_a_data
           mem_a1[write_a_address] <= write_a_data[23:0];
           live_a[write_a_address] <= 1'b1;
        end
+       if (reset) begin
+          written <= {512{1'b0}};
+       end else begin
+          if (write_b_enable) written[write_b_address] <= 1'b1;
+          if (write_a_enable) written[write_a_address] <= 1'b1;
+       end
     end
-    always @(*) read_0_data = {8'd0, (sel0 ? a0 : b0)};
-    always @(*) read_1_data = {8'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_data = {8'd0, (w0 ? (sel0 ? a0 : b0) : 24'd0)};
+    always @(*) read_1_data = {8'd0, (w1 ? (sel1 ? a1 : b1) : 24'd0)};
 endmodule // capfc_paper__egress$ram
 
 
@@ -6600,13 +6572,14 @@ module capfc_paper__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
 endmodule // capfc_paper__egress$upd
 
 
-module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
+module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [511:0] paused;
-    input wire  [511:0] paused_next;
+    input wire  [511:0] flipped;
+    input wire  [63:0] changed_ports;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
     output reg  frame_valid;
@@ -6619,12 +6592,11 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     localparam  port_ok = 64'hffffffffffff;
     localparam  prio_bits = 9'b11;
     localparam  group = 512'hff;
+    localparam  classes = 8'hff;
     localparam  one_pp = 64'h1;
     localparam  one_16 = 16'h1;
 
     // Stub signals
-    reg  [511:0] changed$d;
-    wire  [511:0] changed$q;
     reg  [63:0] dirty_old$d;
     wire  [63:0] dirty_old$q;
     reg  [63:0] dirty_new$d;
@@ -6651,22 +6623,14 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     reg  [63:0] grant_any;
     reg  [63:0] grant;
     reg  [63:0] served_below;
-    reg  [511:0] flipped;
+    reg  [511:0] fresh_keys;
     reg  [63:0] fresh_ports;
     reg  [5:0] g_port;
-    reg  [511:0] g_keys;
-    reg  [511:0] g_enabled;
     reg  [511:0] g_paused;
-    reg  [511:0] enabled_keys;
     reg  tick;
     reg  [511:0] tick_keys;
 
     // Sub module instances
-    capfc_paper__frames$changed changed(
-        .d(changed$d),
-        .q(changed$q),
-        .clock(clock)
-    );
     capfc_paper__frames$dirty_old dirty_old(
         .d(dirty_old$d),
         .q(dirty_old$q),
@@ -6715,7 +6679,6 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
 
     // Update code
     always @(*) begin
-        changed$d = changed$q;
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
@@ -6735,393 +6698,262 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         else begin
             grant = grant_any;
         end
-        enabled_keys = changed$q | paused;
         g_port = 6'h0;
-        g_keys = 512'h0;
-        g_enabled = 512'h0;
         g_paused = 512'h0;
         if (grant[0]) begin
             g_port = g_port | 0;
-            g_keys = g_keys | (group << (0 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (0 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
         if (grant[1]) begin
             g_port = g_port | 1;
-            g_keys = g_keys | (group << (1 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (1 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
         if (grant[2]) begin
             g_port = g_port | 2;
-            g_keys = g_keys | (group << (2 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (2 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
         if (grant[3]) begin
             g_port = g_port | 3;
-            g_keys = g_keys | (group << (3 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (3 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
         if (grant[4]) begin
             g_port = g_port | 4;
-            g_keys = g_keys | (group << (4 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (4 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (4 << prio_bits)) & group);
         end
         if (grant[5]) begin
             g_port = g_port | 5;
-            g_keys = g_keys | (group << (5 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (5 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (5 << prio_bits)) & group);
         end
         if (grant[6]) begin
             g_port = g_port | 6;
-            g_keys = g_keys | (group << (6 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (6 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (6 << prio_bits)) & group);
         end
         if (grant[7]) begin
             g_port = g_port | 7;
-            g_keys = g_keys | (group << (7 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (7 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (7 << prio_bits)) & group);
         end
         if (grant[8]) begin
             g_port = g_port | 8;
-            g_keys = g_keys | (group << (8 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (8 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (8 << prio_bits)) & group);
         end
         if (grant[9]) begin
             g_port = g_port | 9;
-            g_keys = g_keys | (group << (9 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (9 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (9 << prio_bits)) & group);
         end
         if (grant[10]) begin
             g_port = g_port | 10;
-            g_keys = g_keys | (group << (10 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (10 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (10 << prio_bits)) & group);
         end
         if (grant[11]) begin
             g_port = g_port | 11;
-            g_keys = g_keys | (group << (11 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (11 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (11 << prio_bits)) & group);
         end
         if (grant[12]) begin
             g_port = g_port | 12;
-            g_keys = g_keys | (group << (12 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (12 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (12 << prio_bits)) & group);
         end
         if (grant[13]) begin
             g_port = g_port | 13;
-            g_keys = g_keys | (group << (13 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (13 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (13 << prio_bits)) & group);
         end
         if (grant[14]) begin
             g_port = g_port | 14;
-            g_keys = g_keys | (group << (14 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (14 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (14 << prio_bits)) & group);
         end
         if (grant[15]) begin
             g_port = g_port | 15;
-            g_keys = g_keys | (group << (15 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (15 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (15 << prio_bits)) & group);
         end
         if (grant[16]) begin
             g_port = g_port | 16;
-            g_keys = g_keys | (group << (16 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (16 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (16 << prio_bits)) & group);
         end
         if (grant[17]) begin
             g_port = g_port | 17;
-            g_keys = g_keys | (group << (17 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (17 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (17 << prio_bits)) & group);
         end
         if (grant[18]) begin
             g_port = g_port | 18;
-            g_keys = g_keys | (group << (18 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (18 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (18 << prio_bits)) & group);
         end
         if (grant[19]) begin
             g_port = g_port | 19;
-            g_keys = g_keys | (group << (19 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (19 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (19 << prio_bits)) & group);
         end
         if (grant[20]) begin
             g_port = g_port | 20;
-            g_keys = g_keys | (group << (20 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (20 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (20 << prio_bits)) & group);
         end
         if (grant[21]) begin
             g_port = g_port | 21;
-            g_keys = g_keys | (group << (21 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (21 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (21 << prio_bits)) & group);
         end
         if (grant[22]) begin
             g_port = g_port | 22;
-            g_keys = g_keys | (group << (22 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (22 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (22 << prio_bits)) & group);
         end
         if (grant[23]) begin
             g_port = g_port | 23;
-            g_keys = g_keys | (group << (23 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (23 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (23 << prio_bits)) & group);
         end
         if (grant[24]) begin
             g_port = g_port | 24;
-            g_keys = g_keys | (group << (24 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (24 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (24 << prio_bits)) & group);
         end
         if (grant[25]) begin
             g_port = g_port | 25;
-            g_keys = g_keys | (group << (25 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (25 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (25 << prio_bits)) & group);
         end
         if (grant[26]) begin
             g_port = g_port | 26;
-            g_keys = g_keys | (group << (26 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (26 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (26 << prio_bits)) & group);
         end
         if (grant[27]) begin
             g_port = g_port | 27;
-            g_keys = g_keys | (group << (27 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (27 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (27 << prio_bits)) & group);
         end
         if (grant[28]) begin
             g_port = g_port | 28;
-            g_keys = g_keys | (group << (28 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (28 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (28 << prio_bits)) & group);
         end
         if (grant[29]) begin
             g_port = g_port | 29;
-            g_keys = g_keys | (group << (29 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (29 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (29 << prio_bits)) & group);
         end
         if (grant[30]) begin
             g_port = g_port | 30;
-            g_keys = g_keys | (group << (30 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (30 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (30 << prio_bits)) & group);
         end
         if (grant[31]) begin
             g_port = g_port | 31;
-            g_keys = g_keys | (group << (31 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (31 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (31 << prio_bits)) & group);
         end
         if (grant[32]) begin
             g_port = g_port | 32;
-            g_keys = g_keys | (group << (32 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (32 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (32 << prio_bits)) & group);
         end
         if (grant[33]) begin
             g_port = g_port | 33;
-            g_keys = g_keys | (group << (33 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (33 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (33 << prio_bits)) & group);
         end
         if (grant[34]) begin
             g_port = g_port | 34;
-            g_keys = g_keys | (group << (34 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (34 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (34 << prio_bits)) & group);
         end
         if (grant[35]) begin
             g_port = g_port | 35;
-            g_keys = g_keys | (group << (35 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (35 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (35 << prio_bits)) & group);
         end
         if (grant[36]) begin
             g_port = g_port | 36;
-            g_keys = g_keys | (group << (36 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (36 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (36 << prio_bits)) & group);
         end
         if (grant[37]) begin
             g_port = g_port | 37;
-            g_keys = g_keys | (group << (37 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (37 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (37 << prio_bits)) & group);
         end
         if (grant[38]) begin
             g_port = g_port | 38;
-            g_keys = g_keys | (group << (38 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (38 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (38 << prio_bits)) & group);
         end
         if (grant[39]) begin
             g_port = g_port | 39;
-            g_keys = g_keys | (group << (39 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (39 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (39 << prio_bits)) & group);
         end
         if (grant[40]) begin
             g_port = g_port | 40;
-            g_keys = g_keys | (group << (40 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (40 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (40 << prio_bits)) & group);
         end
         if (grant[41]) begin
             g_port = g_port | 41;
-            g_keys = g_keys | (group << (41 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (41 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (41 << prio_bits)) & group);
         end
         if (grant[42]) begin
             g_port = g_port | 42;
-            g_keys = g_keys | (group << (42 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (42 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (42 << prio_bits)) & group);
         end
         if (grant[43]) begin
             g_port = g_port | 43;
-            g_keys = g_keys | (group << (43 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (43 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (43 << prio_bits)) & group);
         end
         if (grant[44]) begin
             g_port = g_port | 44;
-            g_keys = g_keys | (group << (44 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (44 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (44 << prio_bits)) & group);
         end
         if (grant[45]) begin
             g_port = g_port | 45;
-            g_keys = g_keys | (group << (45 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (45 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (45 << prio_bits)) & group);
         end
         if (grant[46]) begin
             g_port = g_port | 46;
-            g_keys = g_keys | (group << (46 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (46 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (46 << prio_bits)) & group);
         end
         if (grant[47]) begin
             g_port = g_port | 47;
-            g_keys = g_keys | (group << (47 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (47 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (47 << prio_bits)) & group);
         end
         if (grant[48]) begin
             g_port = g_port | 48;
-            g_keys = g_keys | (group << (48 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (48 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (48 << prio_bits)) & group);
         end
         if (grant[49]) begin
             g_port = g_port | 49;
-            g_keys = g_keys | (group << (49 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (49 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (49 << prio_bits)) & group);
         end
         if (grant[50]) begin
             g_port = g_port | 50;
-            g_keys = g_keys | (group << (50 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (50 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (50 << prio_bits)) & group);
         end
         if (grant[51]) begin
             g_port = g_port | 51;
-            g_keys = g_keys | (group << (51 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (51 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (51 << prio_bits)) & group);
         end
         if (grant[52]) begin
             g_port = g_port | 52;
-            g_keys = g_keys | (group << (52 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (52 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (52 << prio_bits)) & group);
         end
         if (grant[53]) begin
             g_port = g_port | 53;
-            g_keys = g_keys | (group << (53 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (53 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (53 << prio_bits)) & group);
         end
         if (grant[54]) begin
             g_port = g_port | 54;
-            g_keys = g_keys | (group << (54 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (54 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (54 << prio_bits)) & group);
         end
         if (grant[55]) begin
             g_port = g_port | 55;
-            g_keys = g_keys | (group << (55 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (55 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (55 << prio_bits)) & group);
         end
         if (grant[56]) begin
             g_port = g_port | 56;
-            g_keys = g_keys | (group << (56 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (56 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (56 << prio_bits)) & group);
         end
         if (grant[57]) begin
             g_port = g_port | 57;
-            g_keys = g_keys | (group << (57 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (57 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (57 << prio_bits)) & group);
         end
         if (grant[58]) begin
             g_port = g_port | 58;
-            g_keys = g_keys | (group << (58 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (58 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (58 << prio_bits)) & group);
         end
         if (grant[59]) begin
             g_port = g_port | 59;
-            g_keys = g_keys | (group << (59 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (59 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (59 << prio_bits)) & group);
         end
         if (grant[60]) begin
             g_port = g_port | 60;
-            g_keys = g_keys | (group << (60 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (60 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (60 << prio_bits)) & group);
         end
         if (grant[61]) begin
             g_port = g_port | 61;
-            g_keys = g_keys | (group << (61 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (61 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (61 << prio_bits)) & group);
         end
         if (grant[62]) begin
             g_port = g_port | 62;
-            g_keys = g_keys | (group << (62 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (62 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (62 << prio_bits)) & group);
         end
         if (grant[63]) begin
             g_port = g_port | 63;
-            g_keys = g_keys | (group << (63 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (63 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (63 << prio_bits)) & group);
         end
         served_below = 64'h0;
@@ -7197,8 +7029,8 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = g_enabled[7:0];
-            o_pause$d = g_paused[7:0];
+            o_class_enable$d = classes;
+            o_pause$d = g_paused[7:0] & classes;
             o_quanta$d = quanta;
         end
         tick = refresh_count$q >= refresh;
@@ -7210,73 +7042,72 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         else begin
             refresh_count$d = refresh_count$q + one_16;
         end
-        flipped = paused ^ paused_next;
-        changed$d = (changed$q & ~g_keys) | flipped;
-        fresh_ports = 64'h0;
-        fresh_ports[0] = |(((flipped | tick_keys) >> (0 << prio_bits)) & group);
-        fresh_ports[1] = |(((flipped | tick_keys) >> (1 << prio_bits)) & group);
-        fresh_ports[2] = |(((flipped | tick_keys) >> (2 << prio_bits)) & group);
-        fresh_ports[3] = |(((flipped | tick_keys) >> (3 << prio_bits)) & group);
-        fresh_ports[4] = |(((flipped | tick_keys) >> (4 << prio_bits)) & group);
-        fresh_ports[5] = |(((flipped | tick_keys) >> (5 << prio_bits)) & group);
-        fresh_ports[6] = |(((flipped | tick_keys) >> (6 << prio_bits)) & group);
-        fresh_ports[7] = |(((flipped | tick_keys) >> (7 << prio_bits)) & group);
-        fresh_ports[8] = |(((flipped | tick_keys) >> (8 << prio_bits)) & group);
-        fresh_ports[9] = |(((flipped | tick_keys) >> (9 << prio_bits)) & group);
-        fresh_ports[10] = |(((flipped | tick_keys) >> (10 << prio_bits)) & group);
-        fresh_ports[11] = |(((flipped | tick_keys) >> (11 << prio_bits)) & group);
-        fresh_ports[12] = |(((flipped | tick_keys) >> (12 << prio_bits)) & group);
-        fresh_ports[13] = |(((flipped | tick_keys) >> (13 << prio_bits)) & group);
-        fresh_ports[14] = |(((flipped | tick_keys) >> (14 << prio_bits)) & group);
-        fresh_ports[15] = |(((flipped | tick_keys) >> (15 << prio_bits)) & group);
-        fresh_ports[16] = |(((flipped | tick_keys) >> (16 << prio_bits)) & group);
-        fresh_ports[17] = |(((flipped | tick_keys) >> (17 << prio_bits)) & group);
-        fresh_ports[18] = |(((flipped | tick_keys) >> (18 << prio_bits)) & group);
-        fresh_ports[19] = |(((flipped | tick_keys) >> (19 << prio_bits)) & group);
-        fresh_ports[20] = |(((flipped | tick_keys) >> (20 << prio_bits)) & group);
-        fresh_ports[21] = |(((flipped | tick_keys) >> (21 << prio_bits)) & group);
-        fresh_ports[22] = |(((flipped | tick_keys) >> (22 << prio_bits)) & group);
-        fresh_ports[23] = |(((flipped | tick_keys) >> (23 << prio_bits)) & group);
-        fresh_ports[24] = |(((flipped | tick_keys) >> (24 << prio_bits)) & group);
-        fresh_ports[25] = |(((flipped | tick_keys) >> (25 << prio_bits)) & group);
-        fresh_ports[26] = |(((flipped | tick_keys) >> (26 << prio_bits)) & group);
-        fresh_ports[27] = |(((flipped | tick_keys) >> (27 << prio_bits)) & group);
-        fresh_ports[28] = |(((flipped | tick_keys) >> (28 << prio_bits)) & group);
-        fresh_ports[29] = |(((flipped | tick_keys) >> (29 << prio_bits)) & group);
-        fresh_ports[30] = |(((flipped | tick_keys) >> (30 << prio_bits)) & group);
-        fresh_ports[31] = |(((flipped | tick_keys) >> (31 << prio_bits)) & group);
-        fresh_ports[32] = |(((flipped | tick_keys) >> (32 << prio_bits)) & group);
-        fresh_ports[33] = |(((flipped | tick_keys) >> (33 << prio_bits)) & group);
-        fresh_ports[34] = |(((flipped | tick_keys) >> (34 << prio_bits)) & group);
-        fresh_ports[35] = |(((flipped | tick_keys) >> (35 << prio_bits)) & group);
-        fresh_ports[36] = |(((flipped | tick_keys) >> (36 << prio_bits)) & group);
-        fresh_ports[37] = |(((flipped | tick_keys) >> (37 << prio_bits)) & group);
-        fresh_ports[38] = |(((flipped | tick_keys) >> (38 << prio_bits)) & group);
-        fresh_ports[39] = |(((flipped | tick_keys) >> (39 << prio_bits)) & group);
-        fresh_ports[40] = |(((flipped | tick_keys) >> (40 << prio_bits)) & group);
-        fresh_ports[41] = |(((flipped | tick_keys) >> (41 << prio_bits)) & group);
-        fresh_ports[42] = |(((flipped | tick_keys) >> (42 << prio_bits)) & group);
-        fresh_ports[43] = |(((flipped | tick_keys) >> (43 << prio_bits)) & group);
-        fresh_ports[44] = |(((flipped | tick_keys) >> (44 << prio_bits)) & group);
-        fresh_ports[45] = |(((flipped | tick_keys) >> (45 << prio_bits)) & group);
-        fresh_ports[46] = |(((flipped | tick_keys) >> (46 << prio_bits)) & group);
-        fresh_ports[47] = |(((flipped | tick_keys) >> (47 << prio_bits)) & group);
-        fresh_ports[48] = |(((flipped | tick_keys) >> (48 << prio_bits)) & group);
-        fresh_ports[49] = |(((flipped | tick_keys) >> (49 << prio_bits)) & group);
-        fresh_ports[50] = |(((flipped | tick_keys) >> (50 << prio_bits)) & group);
-        fresh_ports[51] = |(((flipped | tick_keys) >> (51 << prio_bits)) & group);
-        fresh_ports[52] = |(((flipped | tick_keys) >> (52 << prio_bits)) & group);
-        fresh_ports[53] = |(((flipped | tick_keys) >> (53 << prio_bits)) & group);
-        fresh_ports[54] = |(((flipped | tick_keys) >> (54 << prio_bits)) & group);
-        fresh_ports[55] = |(((flipped | tick_keys) >> (55 << prio_bits)) & group);
-        fresh_ports[56] = |(((flipped | tick_keys) >> (56 << prio_bits)) & group);
-        fresh_ports[57] = |(((flipped | tick_keys) >> (57 << prio_bits)) & group);
-        fresh_ports[58] = |(((flipped | tick_keys) >> (58 << prio_bits)) & group);
-        fresh_ports[59] = |(((flipped | tick_keys) >> (59 << prio_bits)) & group);
-        fresh_ports[60] = |(((flipped | tick_keys) >> (60 << prio_bits)) & group);
-        fresh_ports[61] = |(((flipped | tick_keys) >> (61 << prio_bits)) & group);
-        fresh_ports[62] = |(((flipped | tick_keys) >> (62 << prio_bits)) & group);
-        fresh_ports[63] = |(((flipped | tick_keys) >> (63 << prio_bits)) & group);
+        fresh_keys = flipped | tick_keys;
+        fresh_ports = changed_ports;
+        fresh_ports[0] = fresh_ports[0] | |((fresh_keys >> (0 << prio_bits)) & group);
+        fresh_ports[1] = fresh_ports[1] | |((fresh_keys >> (1 << prio_bits)) & group);
+        fresh_ports[2] = fresh_ports[2] | |((fresh_keys >> (2 << prio_bits)) & group);
+        fresh_ports[3] = fresh_ports[3] | |((fresh_keys >> (3 << prio_bits)) & group);
+        fresh_ports[4] = fresh_ports[4] | |((fresh_keys >> (4 << prio_bits)) & group);
+        fresh_ports[5] = fresh_ports[5] | |((fresh_keys >> (5 << prio_bits)) & group);
+        fresh_ports[6] = fresh_ports[6] | |((fresh_keys >> (6 << prio_bits)) & group);
+        fresh_ports[7] = fresh_ports[7] | |((fresh_keys >> (7 << prio_bits)) & group);
+        fresh_ports[8] = fresh_ports[8] | |((fresh_keys >> (8 << prio_bits)) & group);
+        fresh_ports[9] = fresh_ports[9] | |((fresh_keys >> (9 << prio_bits)) & group);
+        fresh_ports[10] = fresh_ports[10] | |((fresh_keys >> (10 << prio_bits)) & group);
+        fresh_ports[11] = fresh_ports[11] | |((fresh_keys >> (11 << prio_bits)) & group);
+        fresh_ports[12] = fresh_ports[12] | |((fresh_keys >> (12 << prio_bits)) & group);
+        fresh_ports[13] = fresh_ports[13] | |((fresh_keys >> (13 << prio_bits)) & group);
+        fresh_ports[14] = fresh_ports[14] | |((fresh_keys >> (14 << prio_bits)) & group);
+        fresh_ports[15] = fresh_ports[15] | |((fresh_keys >> (15 << prio_bits)) & group);
+        fresh_ports[16] = fresh_ports[16] | |((fresh_keys >> (16 << prio_bits)) & group);
+        fresh_ports[17] = fresh_ports[17] | |((fresh_keys >> (17 << prio_bits)) & group);
+        fresh_ports[18] = fresh_ports[18] | |((fresh_keys >> (18 << prio_bits)) & group);
+        fresh_ports[19] = fresh_ports[19] | |((fresh_keys >> (19 << prio_bits)) & group);
+        fresh_ports[20] = fresh_ports[20] | |((fresh_keys >> (20 << prio_bits)) & group);
+        fresh_ports[21] = fresh_ports[21] | |((fresh_keys >> (21 << prio_bits)) & group);
+        fresh_ports[22] = fresh_ports[22] | |((fresh_keys >> (22 << prio_bits)) & group);
+        fresh_ports[23] = fresh_ports[23] | |((fresh_keys >> (23 << prio_bits)) & group);
+        fresh_ports[24] = fresh_ports[24] | |((fresh_keys >> (24 << prio_bits)) & group);
+        fresh_ports[25] = fresh_ports[25] | |((fresh_keys >> (25 << prio_bits)) & group);
+        fresh_ports[26] = fresh_ports[26] | |((fresh_keys >> (26 << prio_bits)) & group);
+        fresh_ports[27] = fresh_ports[27] | |((fresh_keys >> (27 << prio_bits)) & group);
+        fresh_ports[28] = fresh_ports[28] | |((fresh_keys >> (28 << prio_bits)) & group);
+        fresh_ports[29] = fresh_ports[29] | |((fresh_keys >> (29 << prio_bits)) & group);
+        fresh_ports[30] = fresh_ports[30] | |((fresh_keys >> (30 << prio_bits)) & group);
+        fresh_ports[31] = fresh_ports[31] | |((fresh_keys >> (31 << prio_bits)) & group);
+        fresh_ports[32] = fresh_ports[32] | |((fresh_keys >> (32 << prio_bits)) & group);
+        fresh_ports[33] = fresh_ports[33] | |((fresh_keys >> (33 << prio_bits)) & group);
+        fresh_ports[34] = fresh_ports[34] | |((fresh_keys >> (34 << prio_bits)) & group);
+        fresh_ports[35] = fresh_ports[35] | |((fresh_keys >> (35 << prio_bits)) & group);
+        fresh_ports[36] = fresh_ports[36] | |((fresh_keys >> (36 << prio_bits)) & group);
+        fresh_ports[37] = fresh_ports[37] | |((fresh_keys >> (37 << prio_bits)) & group);
+        fresh_ports[38] = fresh_ports[38] | |((fresh_keys >> (38 << prio_bits)) & group);
+        fresh_ports[39] = fresh_ports[39] | |((fresh_keys >> (39 << prio_bits)) & group);
+        fresh_ports[40] = fresh_ports[40] | |((fresh_keys >> (40 << prio_bits)) & group);
+        fresh_ports[41] = fresh_ports[41] | |((fresh_keys >> (41 << prio_bits)) & group);
+        fresh_ports[42] = fresh_ports[42] | |((fresh_keys >> (42 << prio_bits)) & group);
+        fresh_ports[43] = fresh_ports[43] | |((fresh_keys >> (43 << prio_bits)) & group);
+        fresh_ports[44] = fresh_ports[44] | |((fresh_keys >> (44 << prio_bits)) & group);
+        fresh_ports[45] = fresh_ports[45] | |((fresh_keys >> (45 << prio_bits)) & group);
+        fresh_ports[46] = fresh_ports[46] | |((fresh_keys >> (46 << prio_bits)) & group);
+        fresh_ports[47] = fresh_ports[47] | |((fresh_keys >> (47 << prio_bits)) & group);
+        fresh_ports[48] = fresh_ports[48] | |((fresh_keys >> (48 << prio_bits)) & group);
+        fresh_ports[49] = fresh_ports[49] | |((fresh_keys >> (49 << prio_bits)) & group);
+        fresh_ports[50] = fresh_ports[50] | |((fresh_keys >> (50 << prio_bits)) & group);
+        fresh_ports[51] = fresh_ports[51] | |((fresh_keys >> (51 << prio_bits)) & group);
+        fresh_ports[52] = fresh_ports[52] | |((fresh_keys >> (52 << prio_bits)) & group);
+        fresh_ports[53] = fresh_ports[53] | |((fresh_keys >> (53 << prio_bits)) & group);
+        fresh_ports[54] = fresh_ports[54] | |((fresh_keys >> (54 << prio_bits)) & group);
+        fresh_ports[55] = fresh_ports[55] | |((fresh_keys >> (55 << prio_bits)) & group);
+        fresh_ports[56] = fresh_ports[56] | |((fresh_keys >> (56 << prio_bits)) & group);
+        fresh_ports[57] = fresh_ports[57] | |((fresh_keys >> (57 << prio_bits)) & group);
+        fresh_ports[58] = fresh_ports[58] | |((fresh_keys >> (58 << prio_bits)) & group);
+        fresh_ports[59] = fresh_ports[59] | |((fresh_keys >> (59 << prio_bits)) & group);
+        fresh_ports[60] = fresh_ports[60] | |((fresh_keys >> (60 << prio_bits)) & group);
+        fresh_ports[61] = fresh_ports[61] | |((fresh_keys >> (61 << prio_bits)) & group);
+        fresh_ports[62] = fresh_ports[62] | |((fresh_keys >> (62 << prio_bits)) & group);
+        fresh_ports[63] = fresh_ports[63] | |((fresh_keys >> (63 << prio_bits)) & group);
         dirty_old$d = dirty_ports & ~grant;
         dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
@@ -7285,7 +7116,6 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
         frame_pause = o_pause$q;
         frame_quanta = o_quanta$q;
         if (reset) begin
-            changed$d = 512'h0;
             dirty_old$d = 64'h0;
             dirty_new$d = 64'h0;
             rr_above$d = port_ok;
@@ -7299,25 +7129,6 @@ module capfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_v
     end
 
 endmodule // capfc_paper__frames
-
-
-module capfc_paper__frames$changed(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__frames$changed
 
 
 module capfc_paper__frames$dirty_new(d,q,clock);
@@ -8126,9 +7937,6 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     output reg  d_underflow;
     output reg  same_key;
 
-    // Constant declarations
-    localparam  one_k = 512'h1;
-
     // Stub signals
     reg  [15:0] bounds$e_len;
     reg  [15:0] bounds$d_len;
@@ -8182,6 +7990,7 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     wire  d_from_fd$q;
     reg  d_from_ram$d;
     wire  d_from_ram$q;
+    reg  ram$reset;
     reg  ram$write_a_enable;
     reg  [8:0] ram$write_a_address;
     reg  [31:0] ram$write_a_data;
@@ -8192,8 +8001,6 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     wire  [31:0] ram$read_0_data;
     reg  [8:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
-    reg  [511:0] lvt_any$d;
-    wire  [511:0] lvt_any$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -8213,10 +8020,6 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     reg  [31:0] d_b0_fw;
     reg  [31:0] d_b0_ram;
     reg  d_write;
-    reg  [511:0] e_onehot;
-    reg  [511:0] d_onehot;
-    reg  [511:0] e_touch;
-    reg  [511:0] d_touch;
 
     // Sub module instances
     capfc_paper__ingress$bounds bounds(
@@ -8316,6 +8119,7 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     );
     capfc_paper__ingress$ram ram(
         .clock(clock),
+        .reset(ram$reset),
         .write_a_enable(ram$write_a_enable),
         .write_a_address(ram$write_a_address),
         .write_a_data(ram$write_a_data),
@@ -8326,11 +8130,6 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         .read_0_data(ram$read_0_data),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data)
-    );
-    capfc_paper__ingress$lvt_any lvt_any(
-        .d(lvt_any$d),
-        .q(lvt_any$q),
-        .clock(clock)
     );
     capfc_paper__ingress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -8358,9 +8157,9 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         d_from_fe$d = d_from_fe$q;
         d_from_fd$d = d_from_fd$q;
         d_from_ram$d = d_from_ram$q;
-        lvt_any$d = lvt_any$q;
         fw_e_val$d = fw_e_val$q;
         fw_d_val$d = fw_d_val$q;
+        ram$reset = reset;
         e_valid_q$d = enq_valid;
         e_key_q$d = enq_key;
         e_len_q$d = enq_len;
@@ -8371,13 +8170,13 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         d_write = d_valid_q$q & ~same_q$q;
         e_hit_fe = e_valid_q$q & (e_key_q$q == enq_key);
         e_hit_fd = d_write & (d_key_q$q == enq_key);
-        e_in_ram = ~e_hit_fe & ~e_hit_fd & lvt_any$q[enq_key];
+        e_in_ram = ~e_hit_fe & ~e_hit_fd;
         e_from_fe$d = e_hit_fe;
         e_from_fd$d = e_hit_fd;
         e_from_ram$d = e_in_ram;
         d_hit_fe = e_valid_q$q & (e_key_q$q == deq_key);
         d_hit_fd = d_write & (d_key_q$q == deq_key);
-        d_in_ram = ~d_hit_fe & ~d_hit_fd & lvt_any$q[deq_key];
+        d_in_ram = ~d_hit_fe & ~d_hit_fd;
         d_from_fe$d = d_hit_fe;
         d_from_fd$d = d_hit_fd;
         d_from_ram$d = d_in_ram;
@@ -8439,22 +8238,10 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         ram$write_b_data = d_b1;
         fw_e_val$d = e_b1;
         fw_d_val$d = d_b1;
-        e_onehot = one_k << e_key_q$q;
-        d_onehot = one_k << d_key_q$q;
-        e_touch = 512'h0;
-        if (e_valid_q$q) begin
-            e_touch = e_onehot;
-        end
-        d_touch = 512'h0;
-        if (d_valid_q$q) begin
-            d_touch = d_onehot;
-        end
-        lvt_any$d = lvt_any$q | e_touch | d_touch;
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
             same_q$d = 1'b0;
-            lvt_any$d = 512'h0;
         end
     end
 
@@ -8764,29 +8551,11 @@ module capfc_paper__ingress$fw_e_val(d,q,clock);
 endmodule // capfc_paper__ingress$fw_e_val
 
 
-module capfc_paper__ingress$lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__ingress$lvt_any
-
-
-module capfc_paper__ingress$ram(clock,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
 
     // Module arguments
     input wire  clock;
+    input wire  reset;
     input wire  write_a_enable;
     input wire  [8:0] write_a_address;
     input wire  [31:0] write_a_data;
@@ -8800,14 +8569,16 @@ module capfc_paper__ingress$ram(clock,write_a_enable,write_a_address,write_a_dat
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
-    // per word the bank of its last write.
+    // per word the bank of its last write. Block RAMs have no reset: per word, whether it was
+    // written since reset (an unwritten word reads 0).
     reg [23:0] mem_a0 [0:511];
     reg [23:0] mem_a1 [0:511];
     reg [23:0] mem_b0 [0:511];
     reg [23:0] mem_b1 [0:511];
     reg [511:0] live_a;
+    reg [511:0] written;
     reg [23:0] a0, a1, b0, b1;
-    reg sel0, sel1;
+    reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:24], write_b_data[31:24]};
 
     always @(posedge clock) begin
@@ -8817,6 +8588,8 @@ module capfc_paper__ingress$ram(clock,write_a_enable,write_a_address,write_a_dat
        b1 <= mem_b1[read_1_address];
        sel0 <= live_a[read_0_address];
        sel1 <= live_a[read_1_address];
+       w0 <= written[read_0_address];
+       w1 <= written[read_1_address];
        if (write_b_enable) begin
           mem_b0[write_b_address] <= write_b_data[23:0];
           mem_b1[write_b_address] <= write_b_data[23:0];
@@ -8827,9 +8600,15 @@ module capfc_paper__ingress$ram(clock,write_a_enable,write_a_address,write_a_dat
           mem_a1[write_a_address] <= write_a_data[23:0];
           live_a[write_a_address] <= 1'b1;
        end
+       if (reset) begin
+          written <= {512{1'b0}};
+       end else begin
+          if (write_b_enable) written[write_b_address] <= 1'b1;
+          if (write_a_enable) written[write_a_address] <= 1'b1;
+       end
     end
-    always @(*) read_0_data = {8'd0, (sel0 ? a0 : b0)};
-    always @(*) read_1_data = {8'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_data = {8'd0, (w0 ? (sel0 ? a0 : b0) : 24'd0)};
+    always @(*) read_1_data = {8'd0, (w1 ? (sel1 ? a1 : b1) : 24'd0)};
 endmodule // capfc_paper__ingress$ram
 
 

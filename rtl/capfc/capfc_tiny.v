@@ -2,6 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block capfc, instance capfc_tiny, top module capfc_tiny_top, config digest fnv1a64:4cd936757eabfd6a
 // Memories built for target ice40.
+// Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 1,
 // eg_drop 1, eset_* 5, eclr_* 3, frame_* 3, csr_rdata 0.
 // Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,
@@ -317,7 +318,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [15:0] decision$inspect_state;
     reg  frames$reset;
     reg  [7:0] frames$paused;
-    reg  [7:0] frames$paused_next;
+    reg  [7:0] frames$flipped;
+    reg  [3:0] frames$changed_ports;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
     wire  frames$frame_valid;
@@ -507,7 +509,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .clock(clock),
         .reset(frames$reset),
         .paused(frames$paused),
-        .paused_next(frames$paused_next),
+        .flipped(frames$flipped),
+        .changed_ports(frames$changed_ports),
         .quanta(frames$quanta),
         .refresh(frames$refresh),
         .frame_valid(frames$frame_valid),
@@ -642,7 +645,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         decision$inspect_next = csr$value_next[(at_inspect)+:(32)];
         frames$reset = reset;
         frames$paused = decision$d;
-        frames$paused_next = decision$d_next;
+        frames$flipped = decision$d ^ decision$d_next;
+        frames$changed_ports = 4'h0;
         frames$quanta = csr$value[(at_quanta)+:(16)];
         frames$refresh = csr$value[(at_refresh)+:(16)];
         o_in_drop$d = ingress$e_drop;
@@ -3131,9 +3135,6 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     output reg  d_underflow;
     output reg  same_key;
 
-    // Constant declarations
-    localparam  one_k = 8'h1;
-
     // Stub signals
     reg  [15:0] bounds$e_len;
     reg  [15:0] bounds$d_len;
@@ -3187,6 +3188,7 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     wire  d_from_fd$q;
     reg  d_from_ram$d;
     wire  d_from_ram$q;
+    reg  ram$reset;
     reg  ram$write_a_enable;
     reg  [2:0] ram$write_a_address;
     reg  [31:0] ram$write_a_data;
@@ -3197,8 +3199,6 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     wire  [31:0] ram$read_0_data;
     reg  [2:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
-    reg  [7:0] lvt_any$d;
-    wire  [7:0] lvt_any$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -3218,10 +3218,6 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [31:0] d_b0_fw;
     reg  [31:0] d_b0_ram;
     reg  d_write;
-    reg  [7:0] e_onehot;
-    reg  [7:0] d_onehot;
-    reg  [7:0] e_touch;
-    reg  [7:0] d_touch;
 
     // Sub module instances
     capfc_tiny__egress$bounds bounds(
@@ -3321,6 +3317,7 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     );
     capfc_tiny__egress$ram ram(
         .clock(clock),
+        .reset(ram$reset),
         .write_a_enable(ram$write_a_enable),
         .write_a_address(ram$write_a_address),
         .write_a_data(ram$write_a_data),
@@ -3331,11 +3328,6 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .read_0_data(ram$read_0_data),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data)
-    );
-    capfc_tiny__egress$lvt_any lvt_any(
-        .d(lvt_any$d),
-        .q(lvt_any$q),
-        .clock(clock)
     );
     capfc_tiny__egress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -3363,9 +3355,9 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         d_from_fe$d = d_from_fe$q;
         d_from_fd$d = d_from_fd$q;
         d_from_ram$d = d_from_ram$q;
-        lvt_any$d = lvt_any$q;
         fw_e_val$d = fw_e_val$q;
         fw_d_val$d = fw_d_val$q;
+        ram$reset = reset;
         e_valid_q$d = enq_valid;
         e_key_q$d = enq_key;
         e_len_q$d = enq_len;
@@ -3376,13 +3368,13 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         d_write = d_valid_q$q & ~same_q$q;
         e_hit_fe = e_valid_q$q & (e_key_q$q == enq_key);
         e_hit_fd = d_write & (d_key_q$q == enq_key);
-        e_in_ram = ~e_hit_fe & ~e_hit_fd & lvt_any$q[enq_key];
+        e_in_ram = ~e_hit_fe & ~e_hit_fd;
         e_from_fe$d = e_hit_fe;
         e_from_fd$d = e_hit_fd;
         e_from_ram$d = e_in_ram;
         d_hit_fe = e_valid_q$q & (e_key_q$q == deq_key);
         d_hit_fd = d_write & (d_key_q$q == deq_key);
-        d_in_ram = ~d_hit_fe & ~d_hit_fd & lvt_any$q[deq_key];
+        d_in_ram = ~d_hit_fe & ~d_hit_fd;
         d_from_fe$d = d_hit_fe;
         d_from_fd$d = d_hit_fd;
         d_from_ram$d = d_in_ram;
@@ -3444,22 +3436,10 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         ram$write_b_data = d_b1;
         fw_e_val$d = e_b1;
         fw_d_val$d = d_b1;
-        e_onehot = one_k << e_key_q$q;
-        d_onehot = one_k << d_key_q$q;
-        e_touch = 8'h0;
-        if (e_valid_q$q) begin
-            e_touch = e_onehot;
-        end
-        d_touch = 8'h0;
-        if (d_valid_q$q) begin
-            d_touch = d_onehot;
-        end
-        lvt_any$d = lvt_any$q | e_touch | d_touch;
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
             same_q$d = 1'b0;
-            lvt_any$d = 8'h0;
         end
     end
 
@@ -3769,29 +3749,11 @@ module capfc_tiny__egress$fw_e_val(d,q,clock);
 endmodule // capfc_tiny__egress$fw_e_val
 
 
-module capfc_tiny__egress$lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__egress$lvt_any
-
-
-module capfc_tiny__egress$ram(clock,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module capfc_tiny__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
 
     // Module arguments
     input wire  clock;
+    input wire  reset;
     input wire  write_a_enable;
     input wire  [2:0] write_a_address;
     input wire  [31:0] write_a_data;
@@ -3805,14 +3767,16 @@ module capfc_tiny__egress$ram(clock,write_a_enable,write_a_address,write_a_data,
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
-    // per word the bank of its last write.
+    // per word the bank of its last write. Block RAMs have no reset: per word, whether it was
+    // written since reset (an unwritten word reads 0).
     reg [15:0] mem_a0 [0:7];
     reg [15:0] mem_a1 [0:7];
     reg [15:0] mem_b0 [0:7];
     reg [15:0] mem_b1 [0:7];
     reg [7:0] live_a;
+    reg [7:0] written;
     reg [15:0] a0, a1, b0, b1;
-    reg sel0, sel1;
+    reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:16], write_b_data[31:16]};
 
     always @(posedge clock) begin
@@ -3822,6 +3786,8 @@ module capfc_tiny__egress$ram(clock,write_a_enable,write_a_address,write_a_data,
        b1 <= mem_b1[read_1_address];
        sel0 <= live_a[read_0_address];
        sel1 <= live_a[read_1_address];
+       w0 <= written[read_0_address];
+       w1 <= written[read_1_address];
        if (write_b_enable) begin
           mem_b0[write_b_address] <= write_b_data[15:0];
           mem_b1[write_b_address] <= write_b_data[15:0];
@@ -3832,9 +3798,15 @@ module capfc_tiny__egress$ram(clock,write_a_enable,write_a_address,write_a_data,
           mem_a1[write_a_address] <= write_a_data[15:0];
           live_a[write_a_address] <= 1'b1;
        end
+       if (reset) begin
+          written <= {8{1'b0}};
+       end else begin
+          if (write_b_enable) written[write_b_address] <= 1'b1;
+          if (write_a_enable) written[write_a_address] <= 1'b1;
+       end
     end
-    always @(*) read_0_data = {16'd0, (sel0 ? a0 : b0)};
-    always @(*) read_1_data = {16'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_data = {16'd0, (w0 ? (sel0 ? a0 : b0) : 16'd0)};
+    always @(*) read_1_data = {16'd0, (w1 ? (sel1 ? a1 : b1) : 16'd0)};
 endmodule // capfc_tiny__egress$ram
 
 
@@ -3948,13 +3920,14 @@ module capfc_tiny__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
 endmodule // capfc_tiny__egress$upd
 
 
-module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
+module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [7:0] paused;
-    input wire  [7:0] paused_next;
+    input wire  [7:0] flipped;
+    input wire  [3:0] changed_ports;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
     output reg  frame_valid;
@@ -3967,12 +3940,11 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     localparam  port_ok = 4'hf;
     localparam  prio_bits = 3'b1;
     localparam  group = 8'h3;
+    localparam  classes = 8'h3;
     localparam  one_pp = 4'h1;
     localparam  one_16 = 16'h1;
 
     // Stub signals
-    reg  [7:0] changed$d;
-    wire  [7:0] changed$q;
     reg  [3:0] dirty_old$d;
     wire  [3:0] dirty_old$q;
     reg  [3:0] dirty_new$d;
@@ -3999,22 +3971,14 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     reg  [3:0] grant_any;
     reg  [3:0] grant;
     reg  [3:0] served_below;
-    reg  [7:0] flipped;
+    reg  [7:0] fresh_keys;
     reg  [3:0] fresh_ports;
     reg  [1:0] g_port;
-    reg  [7:0] g_keys;
-    reg  [7:0] g_enabled;
     reg  [7:0] g_paused;
-    reg  [7:0] enabled_keys;
     reg  tick;
     reg  [7:0] tick_keys;
 
     // Sub module instances
-    capfc_tiny__frames$changed changed(
-        .d(changed$d),
-        .q(changed$q),
-        .clock(clock)
-    );
     capfc_tiny__frames$dirty_old dirty_old(
         .d(dirty_old$d),
         .q(dirty_old$q),
@@ -4063,7 +4027,6 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
 
     // Update code
     always @(*) begin
-        changed$d = changed$q;
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
@@ -4083,33 +4046,22 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         else begin
             grant = grant_any;
         end
-        enabled_keys = changed$q | paused;
         g_port = 2'h0;
-        g_keys = 8'h0;
-        g_enabled = 8'h0;
         g_paused = 8'h0;
         if (grant[0]) begin
             g_port = g_port | 0;
-            g_keys = g_keys | (group << (0 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (0 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
         if (grant[1]) begin
             g_port = g_port | 1;
-            g_keys = g_keys | (group << (1 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (1 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
         if (grant[2]) begin
             g_port = g_port | 2;
-            g_keys = g_keys | (group << (2 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (2 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
         if (grant[3]) begin
             g_port = g_port | 3;
-            g_keys = g_keys | (group << (3 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (3 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
         served_below = 4'h0;
@@ -4125,8 +4077,8 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = g_enabled;
-            o_pause$d = g_paused;
+            o_class_enable$d = classes;
+            o_pause$d = g_paused & classes;
             o_quanta$d = quanta;
         end
         tick = refresh_count$q >= refresh;
@@ -4138,13 +4090,12 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         else begin
             refresh_count$d = refresh_count$q + one_16;
         end
-        flipped = paused ^ paused_next;
-        changed$d = (changed$q & ~g_keys) | flipped;
-        fresh_ports = 4'h0;
-        fresh_ports[0] = |(((flipped | tick_keys) >> (0 << prio_bits)) & group);
-        fresh_ports[1] = |(((flipped | tick_keys) >> (1 << prio_bits)) & group);
-        fresh_ports[2] = |(((flipped | tick_keys) >> (2 << prio_bits)) & group);
-        fresh_ports[3] = |(((flipped | tick_keys) >> (3 << prio_bits)) & group);
+        fresh_keys = flipped | tick_keys;
+        fresh_ports = changed_ports;
+        fresh_ports[0] = fresh_ports[0] | |((fresh_keys >> (0 << prio_bits)) & group);
+        fresh_ports[1] = fresh_ports[1] | |((fresh_keys >> (1 << prio_bits)) & group);
+        fresh_ports[2] = fresh_ports[2] | |((fresh_keys >> (2 << prio_bits)) & group);
+        fresh_ports[3] = fresh_ports[3] | |((fresh_keys >> (3 << prio_bits)) & group);
         dirty_old$d = dirty_ports & ~grant;
         dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
@@ -4153,7 +4104,6 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
         frame_pause = o_pause$q;
         frame_quanta = o_quanta$q;
         if (reset) begin
-            changed$d = 8'h0;
             dirty_old$d = 4'h0;
             dirty_new$d = 4'h0;
             rr_above$d = port_ok;
@@ -4167,25 +4117,6 @@ module capfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_va
     end
 
 endmodule // capfc_tiny__frames
-
-
-module capfc_tiny__frames$changed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__frames$changed
 
 
 module capfc_tiny__frames$dirty_new(d,q,clock);
@@ -4994,9 +4925,6 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     output reg  d_underflow;
     output reg  same_key;
 
-    // Constant declarations
-    localparam  one_k = 8'h1;
-
     // Stub signals
     reg  [15:0] bounds$e_len;
     reg  [15:0] bounds$d_len;
@@ -5050,6 +4978,7 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     wire  d_from_fd$q;
     reg  d_from_ram$d;
     wire  d_from_ram$q;
+    reg  ram$reset;
     reg  ram$write_a_enable;
     reg  [2:0] ram$write_a_address;
     reg  [31:0] ram$write_a_data;
@@ -5060,8 +4989,6 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     wire  [31:0] ram$read_0_data;
     reg  [2:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
-    reg  [7:0] lvt_any$d;
-    wire  [7:0] lvt_any$q;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -5081,10 +5008,6 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [31:0] d_b0_fw;
     reg  [31:0] d_b0_ram;
     reg  d_write;
-    reg  [7:0] e_onehot;
-    reg  [7:0] d_onehot;
-    reg  [7:0] e_touch;
-    reg  [7:0] d_touch;
 
     // Sub module instances
     capfc_tiny__ingress$bounds bounds(
@@ -5184,6 +5107,7 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     );
     capfc_tiny__ingress$ram ram(
         .clock(clock),
+        .reset(ram$reset),
         .write_a_enable(ram$write_a_enable),
         .write_a_address(ram$write_a_address),
         .write_a_data(ram$write_a_data),
@@ -5194,11 +5118,6 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .read_0_data(ram$read_0_data),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data)
-    );
-    capfc_tiny__ingress$lvt_any lvt_any(
-        .d(lvt_any$d),
-        .q(lvt_any$q),
-        .clock(clock)
     );
     capfc_tiny__ingress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -5226,9 +5145,9 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         d_from_fe$d = d_from_fe$q;
         d_from_fd$d = d_from_fd$q;
         d_from_ram$d = d_from_ram$q;
-        lvt_any$d = lvt_any$q;
         fw_e_val$d = fw_e_val$q;
         fw_d_val$d = fw_d_val$q;
+        ram$reset = reset;
         e_valid_q$d = enq_valid;
         e_key_q$d = enq_key;
         e_len_q$d = enq_len;
@@ -5239,13 +5158,13 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         d_write = d_valid_q$q & ~same_q$q;
         e_hit_fe = e_valid_q$q & (e_key_q$q == enq_key);
         e_hit_fd = d_write & (d_key_q$q == enq_key);
-        e_in_ram = ~e_hit_fe & ~e_hit_fd & lvt_any$q[enq_key];
+        e_in_ram = ~e_hit_fe & ~e_hit_fd;
         e_from_fe$d = e_hit_fe;
         e_from_fd$d = e_hit_fd;
         e_from_ram$d = e_in_ram;
         d_hit_fe = e_valid_q$q & (e_key_q$q == deq_key);
         d_hit_fd = d_write & (d_key_q$q == deq_key);
-        d_in_ram = ~d_hit_fe & ~d_hit_fd & lvt_any$q[deq_key];
+        d_in_ram = ~d_hit_fe & ~d_hit_fd;
         d_from_fe$d = d_hit_fe;
         d_from_fd$d = d_hit_fd;
         d_from_ram$d = d_in_ram;
@@ -5307,22 +5226,10 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         ram$write_b_data = d_b1;
         fw_e_val$d = e_b1;
         fw_d_val$d = d_b1;
-        e_onehot = one_k << e_key_q$q;
-        d_onehot = one_k << d_key_q$q;
-        e_touch = 8'h0;
-        if (e_valid_q$q) begin
-            e_touch = e_onehot;
-        end
-        d_touch = 8'h0;
-        if (d_valid_q$q) begin
-            d_touch = d_onehot;
-        end
-        lvt_any$d = lvt_any$q | e_touch | d_touch;
         if (reset) begin
             e_valid_q$d = 1'b0;
             d_valid_q$d = 1'b0;
             same_q$d = 1'b0;
-            lvt_any$d = 8'h0;
         end
     end
 
@@ -5632,29 +5539,11 @@ module capfc_tiny__ingress$fw_e_val(d,q,clock);
 endmodule // capfc_tiny__ingress$fw_e_val
 
 
-module capfc_tiny__ingress$lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$lvt_any
-
-
-module capfc_tiny__ingress$ram(clock,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module capfc_tiny__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
 
     // Module arguments
     input wire  clock;
+    input wire  reset;
     input wire  write_a_enable;
     input wire  [2:0] write_a_address;
     input wire  [31:0] write_a_data;
@@ -5668,14 +5557,16 @@ module capfc_tiny__ingress$ram(clock,write_a_enable,write_a_address,write_a_data
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
-    // per word the bank of its last write.
+    // per word the bank of its last write. Block RAMs have no reset: per word, whether it was
+    // written since reset (an unwritten word reads 0).
     reg [15:0] mem_a0 [0:7];
     reg [15:0] mem_a1 [0:7];
     reg [15:0] mem_b0 [0:7];
     reg [15:0] mem_b1 [0:7];
     reg [7:0] live_a;
+    reg [7:0] written;
     reg [15:0] a0, a1, b0, b1;
-    reg sel0, sel1;
+    reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:16], write_b_data[31:16]};
 
     always @(posedge clock) begin
@@ -5685,6 +5576,8 @@ module capfc_tiny__ingress$ram(clock,write_a_enable,write_a_address,write_a_data
        b1 <= mem_b1[read_1_address];
        sel0 <= live_a[read_0_address];
        sel1 <= live_a[read_1_address];
+       w0 <= written[read_0_address];
+       w1 <= written[read_1_address];
        if (write_b_enable) begin
           mem_b0[write_b_address] <= write_b_data[15:0];
           mem_b1[write_b_address] <= write_b_data[15:0];
@@ -5695,9 +5588,15 @@ module capfc_tiny__ingress$ram(clock,write_a_enable,write_a_address,write_a_data
           mem_a1[write_a_address] <= write_a_data[15:0];
           live_a[write_a_address] <= 1'b1;
        end
+       if (reset) begin
+          written <= {8{1'b0}};
+       end else begin
+          if (write_b_enable) written[write_b_address] <= 1'b1;
+          if (write_a_enable) written[write_a_address] <= 1'b1;
+       end
     end
-    always @(*) read_0_data = {16'd0, (sel0 ? a0 : b0)};
-    always @(*) read_1_data = {16'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_data = {16'd0, (w0 ? (sel0 ? a0 : b0) : 16'd0)};
+    always @(*) read_1_data = {16'd0, (w1 ? (sel1 ? a1 : b1) : 16'd0)};
 endmodule // capfc_tiny__ingress$ram
 
 

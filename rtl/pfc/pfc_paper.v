@@ -2,6 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block pfc, instance pfc_paper, top module pfc_paper_top, config digest fnv1a64:0bc353f055aaeb76
 // Memories built for target ice40.
+// Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): enq_drop 2,
 // xoff_* 4, xon_* 4, frame_* 6, csr_rdata 0.
 // A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.
@@ -119,6 +120,7 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     localparam  at_err = 8'he0;
     localparam  prio_bits = 8'h3;
     localparam  prio_mask = 8'h7;
+    localparam  one_pp = 32'h1;
 
     // Stub signals
     reg  ingress$reset;
@@ -140,7 +142,8 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     wire  [7:0] ingress$d_key;
     reg  frames$reset;
     reg  [255:0] frames$paused;
-    reg  [255:0] frames$paused_next;
+    reg  [255:0] frames$flipped;
+    reg  [31:0] frames$changed_ports;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
     wire  frames$frame_valid;
@@ -163,8 +166,6 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     wire  e_bad$q;
     reg  d_bad$d;
     wire  d_bad$q;
-    reg  [255:0] paused_seen$d;
-    wire  [255:0] paused_seen$q;
     reg  bad_late$d;
     wire  bad_late$q;
     reg  o_drop$d;
@@ -188,6 +189,7 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     reg  [7:0] xoff_key_prio;
     reg  [7:0] xon_key_port;
     reg  [7:0] xon_key_prio;
+    reg  [31:0] changed_ports;
 
     // Sub module instances
     pfc_paper__ingress ingress(
@@ -214,7 +216,8 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         .clock(clock),
         .reset(frames$reset),
         .paused(frames$paused),
-        .paused_next(frames$paused_next),
+        .flipped(frames$flipped),
+        .changed_ports(frames$changed_ports),
         .quanta(frames$quanta),
         .refresh(frames$refresh),
         .frame_valid(frames$frame_valid),
@@ -245,11 +248,6 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
     pfc_paper__d_bad d_bad(
         .d(d_bad$d),
         .q(d_bad$q),
-        .clock(clock)
-    );
-    pfc_paper__paused_seen paused_seen(
-        .d(paused_seen$d),
-        .q(paused_seen$q),
         .clock(clock)
     );
     pfc_paper__bad_late bad_late(
@@ -288,7 +286,6 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         e_bad$d = e_bad$q;
         d_bad$d = d_bad$q;
         bad_late$d = bad_late$q;
-        paused_seen$d = paused_seen$q;
         o_drop$d = o_drop$q;
         o_xoff_valid$d = o_xoff_valid$q;
         o_xoff_key$d = o_xoff_key$q;
@@ -310,9 +307,7 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         d_bad$d = deq_valid & ~in_d_ok;
         bad_late$d = e_bad$q | d_bad$q;
         frames$reset = reset;
-        paused_seen$d = ingress$xoff;
-        frames$paused = paused_seen$q;
-        frames$paused_next = ingress$xoff;
+        frames$paused = ingress$xoff;
         frames$quanta = csr$value[(at_quanta)+:(16)];
         frames$refresh = csr$value[(at_refresh)+:(16)];
         o_drop$d = ingress$drop;
@@ -353,6 +348,15 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         xon_port = xon_key_port[4:0];
         xon_key_prio = o_xon_key$q & prio_mask;
         xon_prio = xon_key_prio[2:0];
+        frames$flipped = 256'h0;
+        changed_ports = 32'h0;
+        if (o_xoff_valid$q) begin
+            changed_ports = one_pp << xoff_key_port[4:0];
+        end
+        if (o_xon_valid$q) begin
+            changed_ports = changed_ports | (one_pp << xon_key_port[4:0]);
+        end
+        frames$changed_ports = changed_ports;
         frame_valid = frames$frame_valid;
         frame_port = frames$frame_port;
         frame_class_enable = frames$frame_class_enable;
@@ -360,7 +364,6 @@ module pfc_paper__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid
         frame_quanta = frames$frame_quanta;
         csr_rdata = csr$rdata;
         if (reset) begin
-            paused_seen$d = 256'h0;
             e_bad$d = 1'b0;
             d_bad$d = 1'b0;
             bad_late$d = 1'b0;
@@ -493,13 +496,14 @@ module pfc_paper__e_bad(d,q,clock);
 endmodule // pfc_paper__e_bad
 
 
-module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
+module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [255:0] paused;
-    input wire  [255:0] paused_next;
+    input wire  [255:0] flipped;
+    input wire  [31:0] changed_ports;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
     output reg  frame_valid;
@@ -512,12 +516,11 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
     localparam  port_ok = 32'hffffffff;
     localparam  prio_bits = 8'h3;
     localparam  group = 256'hff;
+    localparam  classes = 8'hff;
     localparam  one_pp = 32'h1;
     localparam  one_16 = 16'h1;
 
     // Stub signals
-    reg  [255:0] changed$d;
-    wire  [255:0] changed$q;
     reg  [31:0] dirty_old$d;
     wire  [31:0] dirty_old$q;
     reg  [31:0] dirty_new$d;
@@ -544,22 +547,14 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
     reg  [31:0] grant_any;
     reg  [31:0] grant;
     reg  [31:0] served_below;
-    reg  [255:0] flipped;
+    reg  [255:0] fresh_keys;
     reg  [31:0] fresh_ports;
     reg  [4:0] g_port;
-    reg  [255:0] g_keys;
-    reg  [255:0] g_enabled;
     reg  [255:0] g_paused;
-    reg  [255:0] enabled_keys;
     reg  tick;
     reg  [255:0] tick_keys;
 
     // Sub module instances
-    pfc_paper__frames$changed changed(
-        .d(changed$d),
-        .q(changed$q),
-        .clock(clock)
-    );
     pfc_paper__frames$dirty_old dirty_old(
         .d(dirty_old$d),
         .q(dirty_old$q),
@@ -608,7 +603,6 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
 
     // Update code
     always @(*) begin
-        changed$d = changed$q;
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
@@ -628,201 +622,134 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         else begin
             grant = grant_any;
         end
-        enabled_keys = changed$q | paused;
         g_port = 5'h0;
-        g_keys = 256'h0;
-        g_enabled = 256'h0;
         g_paused = 256'h0;
         if (grant[0]) begin
             g_port = g_port | 0;
-            g_keys = g_keys | (group << (0 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (0 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
         if (grant[1]) begin
             g_port = g_port | 1;
-            g_keys = g_keys | (group << (1 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (1 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
         if (grant[2]) begin
             g_port = g_port | 2;
-            g_keys = g_keys | (group << (2 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (2 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
         if (grant[3]) begin
             g_port = g_port | 3;
-            g_keys = g_keys | (group << (3 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (3 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
         if (grant[4]) begin
             g_port = g_port | 4;
-            g_keys = g_keys | (group << (4 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (4 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (4 << prio_bits)) & group);
         end
         if (grant[5]) begin
             g_port = g_port | 5;
-            g_keys = g_keys | (group << (5 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (5 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (5 << prio_bits)) & group);
         end
         if (grant[6]) begin
             g_port = g_port | 6;
-            g_keys = g_keys | (group << (6 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (6 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (6 << prio_bits)) & group);
         end
         if (grant[7]) begin
             g_port = g_port | 7;
-            g_keys = g_keys | (group << (7 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (7 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (7 << prio_bits)) & group);
         end
         if (grant[8]) begin
             g_port = g_port | 8;
-            g_keys = g_keys | (group << (8 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (8 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (8 << prio_bits)) & group);
         end
         if (grant[9]) begin
             g_port = g_port | 9;
-            g_keys = g_keys | (group << (9 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (9 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (9 << prio_bits)) & group);
         end
         if (grant[10]) begin
             g_port = g_port | 10;
-            g_keys = g_keys | (group << (10 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (10 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (10 << prio_bits)) & group);
         end
         if (grant[11]) begin
             g_port = g_port | 11;
-            g_keys = g_keys | (group << (11 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (11 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (11 << prio_bits)) & group);
         end
         if (grant[12]) begin
             g_port = g_port | 12;
-            g_keys = g_keys | (group << (12 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (12 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (12 << prio_bits)) & group);
         end
         if (grant[13]) begin
             g_port = g_port | 13;
-            g_keys = g_keys | (group << (13 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (13 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (13 << prio_bits)) & group);
         end
         if (grant[14]) begin
             g_port = g_port | 14;
-            g_keys = g_keys | (group << (14 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (14 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (14 << prio_bits)) & group);
         end
         if (grant[15]) begin
             g_port = g_port | 15;
-            g_keys = g_keys | (group << (15 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (15 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (15 << prio_bits)) & group);
         end
         if (grant[16]) begin
             g_port = g_port | 16;
-            g_keys = g_keys | (group << (16 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (16 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (16 << prio_bits)) & group);
         end
         if (grant[17]) begin
             g_port = g_port | 17;
-            g_keys = g_keys | (group << (17 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (17 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (17 << prio_bits)) & group);
         end
         if (grant[18]) begin
             g_port = g_port | 18;
-            g_keys = g_keys | (group << (18 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (18 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (18 << prio_bits)) & group);
         end
         if (grant[19]) begin
             g_port = g_port | 19;
-            g_keys = g_keys | (group << (19 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (19 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (19 << prio_bits)) & group);
         end
         if (grant[20]) begin
             g_port = g_port | 20;
-            g_keys = g_keys | (group << (20 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (20 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (20 << prio_bits)) & group);
         end
         if (grant[21]) begin
             g_port = g_port | 21;
-            g_keys = g_keys | (group << (21 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (21 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (21 << prio_bits)) & group);
         end
         if (grant[22]) begin
             g_port = g_port | 22;
-            g_keys = g_keys | (group << (22 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (22 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (22 << prio_bits)) & group);
         end
         if (grant[23]) begin
             g_port = g_port | 23;
-            g_keys = g_keys | (group << (23 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (23 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (23 << prio_bits)) & group);
         end
         if (grant[24]) begin
             g_port = g_port | 24;
-            g_keys = g_keys | (group << (24 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (24 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (24 << prio_bits)) & group);
         end
         if (grant[25]) begin
             g_port = g_port | 25;
-            g_keys = g_keys | (group << (25 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (25 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (25 << prio_bits)) & group);
         end
         if (grant[26]) begin
             g_port = g_port | 26;
-            g_keys = g_keys | (group << (26 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (26 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (26 << prio_bits)) & group);
         end
         if (grant[27]) begin
             g_port = g_port | 27;
-            g_keys = g_keys | (group << (27 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (27 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (27 << prio_bits)) & group);
         end
         if (grant[28]) begin
             g_port = g_port | 28;
-            g_keys = g_keys | (group << (28 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (28 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (28 << prio_bits)) & group);
         end
         if (grant[29]) begin
             g_port = g_port | 29;
-            g_keys = g_keys | (group << (29 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (29 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (29 << prio_bits)) & group);
         end
         if (grant[30]) begin
             g_port = g_port | 30;
-            g_keys = g_keys | (group << (30 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (30 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (30 << prio_bits)) & group);
         end
         if (grant[31]) begin
             g_port = g_port | 31;
-            g_keys = g_keys | (group << (31 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (31 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (31 << prio_bits)) & group);
         end
         served_below = 32'h0;
@@ -866,8 +793,8 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = g_enabled[7:0];
-            o_pause$d = g_paused[7:0];
+            o_class_enable$d = classes;
+            o_pause$d = g_paused[7:0] & classes;
             o_quanta$d = quanta;
         end
         tick = refresh_count$q >= refresh;
@@ -879,41 +806,40 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         else begin
             refresh_count$d = refresh_count$q + one_16;
         end
-        flipped = paused ^ paused_next;
-        changed$d = (changed$q & ~g_keys) | flipped;
-        fresh_ports = 32'h0;
-        fresh_ports[0] = |(((flipped | tick_keys) >> (0 << prio_bits)) & group);
-        fresh_ports[1] = |(((flipped | tick_keys) >> (1 << prio_bits)) & group);
-        fresh_ports[2] = |(((flipped | tick_keys) >> (2 << prio_bits)) & group);
-        fresh_ports[3] = |(((flipped | tick_keys) >> (3 << prio_bits)) & group);
-        fresh_ports[4] = |(((flipped | tick_keys) >> (4 << prio_bits)) & group);
-        fresh_ports[5] = |(((flipped | tick_keys) >> (5 << prio_bits)) & group);
-        fresh_ports[6] = |(((flipped | tick_keys) >> (6 << prio_bits)) & group);
-        fresh_ports[7] = |(((flipped | tick_keys) >> (7 << prio_bits)) & group);
-        fresh_ports[8] = |(((flipped | tick_keys) >> (8 << prio_bits)) & group);
-        fresh_ports[9] = |(((flipped | tick_keys) >> (9 << prio_bits)) & group);
-        fresh_ports[10] = |(((flipped | tick_keys) >> (10 << prio_bits)) & group);
-        fresh_ports[11] = |(((flipped | tick_keys) >> (11 << prio_bits)) & group);
-        fresh_ports[12] = |(((flipped | tick_keys) >> (12 << prio_bits)) & group);
-        fresh_ports[13] = |(((flipped | tick_keys) >> (13 << prio_bits)) & group);
-        fresh_ports[14] = |(((flipped | tick_keys) >> (14 << prio_bits)) & group);
-        fresh_ports[15] = |(((flipped | tick_keys) >> (15 << prio_bits)) & group);
-        fresh_ports[16] = |(((flipped | tick_keys) >> (16 << prio_bits)) & group);
-        fresh_ports[17] = |(((flipped | tick_keys) >> (17 << prio_bits)) & group);
-        fresh_ports[18] = |(((flipped | tick_keys) >> (18 << prio_bits)) & group);
-        fresh_ports[19] = |(((flipped | tick_keys) >> (19 << prio_bits)) & group);
-        fresh_ports[20] = |(((flipped | tick_keys) >> (20 << prio_bits)) & group);
-        fresh_ports[21] = |(((flipped | tick_keys) >> (21 << prio_bits)) & group);
-        fresh_ports[22] = |(((flipped | tick_keys) >> (22 << prio_bits)) & group);
-        fresh_ports[23] = |(((flipped | tick_keys) >> (23 << prio_bits)) & group);
-        fresh_ports[24] = |(((flipped | tick_keys) >> (24 << prio_bits)) & group);
-        fresh_ports[25] = |(((flipped | tick_keys) >> (25 << prio_bits)) & group);
-        fresh_ports[26] = |(((flipped | tick_keys) >> (26 << prio_bits)) & group);
-        fresh_ports[27] = |(((flipped | tick_keys) >> (27 << prio_bits)) & group);
-        fresh_ports[28] = |(((flipped | tick_keys) >> (28 << prio_bits)) & group);
-        fresh_ports[29] = |(((flipped | tick_keys) >> (29 << prio_bits)) & group);
-        fresh_ports[30] = |(((flipped | tick_keys) >> (30 << prio_bits)) & group);
-        fresh_ports[31] = |(((flipped | tick_keys) >> (31 << prio_bits)) & group);
+        fresh_keys = flipped | tick_keys;
+        fresh_ports = changed_ports;
+        fresh_ports[0] = fresh_ports[0] | |((fresh_keys >> (0 << prio_bits)) & group);
+        fresh_ports[1] = fresh_ports[1] | |((fresh_keys >> (1 << prio_bits)) & group);
+        fresh_ports[2] = fresh_ports[2] | |((fresh_keys >> (2 << prio_bits)) & group);
+        fresh_ports[3] = fresh_ports[3] | |((fresh_keys >> (3 << prio_bits)) & group);
+        fresh_ports[4] = fresh_ports[4] | |((fresh_keys >> (4 << prio_bits)) & group);
+        fresh_ports[5] = fresh_ports[5] | |((fresh_keys >> (5 << prio_bits)) & group);
+        fresh_ports[6] = fresh_ports[6] | |((fresh_keys >> (6 << prio_bits)) & group);
+        fresh_ports[7] = fresh_ports[7] | |((fresh_keys >> (7 << prio_bits)) & group);
+        fresh_ports[8] = fresh_ports[8] | |((fresh_keys >> (8 << prio_bits)) & group);
+        fresh_ports[9] = fresh_ports[9] | |((fresh_keys >> (9 << prio_bits)) & group);
+        fresh_ports[10] = fresh_ports[10] | |((fresh_keys >> (10 << prio_bits)) & group);
+        fresh_ports[11] = fresh_ports[11] | |((fresh_keys >> (11 << prio_bits)) & group);
+        fresh_ports[12] = fresh_ports[12] | |((fresh_keys >> (12 << prio_bits)) & group);
+        fresh_ports[13] = fresh_ports[13] | |((fresh_keys >> (13 << prio_bits)) & group);
+        fresh_ports[14] = fresh_ports[14] | |((fresh_keys >> (14 << prio_bits)) & group);
+        fresh_ports[15] = fresh_ports[15] | |((fresh_keys >> (15 << prio_bits)) & group);
+        fresh_ports[16] = fresh_ports[16] | |((fresh_keys >> (16 << prio_bits)) & group);
+        fresh_ports[17] = fresh_ports[17] | |((fresh_keys >> (17 << prio_bits)) & group);
+        fresh_ports[18] = fresh_ports[18] | |((fresh_keys >> (18 << prio_bits)) & group);
+        fresh_ports[19] = fresh_ports[19] | |((fresh_keys >> (19 << prio_bits)) & group);
+        fresh_ports[20] = fresh_ports[20] | |((fresh_keys >> (20 << prio_bits)) & group);
+        fresh_ports[21] = fresh_ports[21] | |((fresh_keys >> (21 << prio_bits)) & group);
+        fresh_ports[22] = fresh_ports[22] | |((fresh_keys >> (22 << prio_bits)) & group);
+        fresh_ports[23] = fresh_ports[23] | |((fresh_keys >> (23 << prio_bits)) & group);
+        fresh_ports[24] = fresh_ports[24] | |((fresh_keys >> (24 << prio_bits)) & group);
+        fresh_ports[25] = fresh_ports[25] | |((fresh_keys >> (25 << prio_bits)) & group);
+        fresh_ports[26] = fresh_ports[26] | |((fresh_keys >> (26 << prio_bits)) & group);
+        fresh_ports[27] = fresh_ports[27] | |((fresh_keys >> (27 << prio_bits)) & group);
+        fresh_ports[28] = fresh_ports[28] | |((fresh_keys >> (28 << prio_bits)) & group);
+        fresh_ports[29] = fresh_ports[29] | |((fresh_keys >> (29 << prio_bits)) & group);
+        fresh_ports[30] = fresh_ports[30] | |((fresh_keys >> (30 << prio_bits)) & group);
+        fresh_ports[31] = fresh_ports[31] | |((fresh_keys >> (31 << prio_bits)) & group);
         dirty_old$d = dirty_ports & ~grant;
         dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
@@ -922,7 +848,6 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
         frame_pause = o_pause$q;
         frame_quanta = o_quanta$q;
         if (reset) begin
-            changed$d = 256'h0;
             dirty_old$d = 32'h0;
             dirty_new$d = 32'h0;
             rr_above$d = port_ok;
@@ -936,25 +861,6 @@ module pfc_paper__frames(clock,reset,paused,paused_next,quanta,refresh,frame_val
     end
 
 endmodule // pfc_paper__frames
-
-
-module pfc_paper__frames$changed(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__frames$changed
 
 
 module pfc_paper__frames$dirty_new(d,q,clock);
@@ -1892,9 +1798,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     output reg  d_underflow;
     output reg  same_key;
 
-    // Constant declarations
-    localparam  one_k = 256'h1;
-
     // Stub signals
     reg  [15:0] bounds$e_len;
     reg  [15:0] bounds$d_len;
@@ -1936,10 +1839,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     wire  [15:0] r_d_len$q;
     reg  r_same$d;
     wire  r_same$q;
-    reg  r_e_any$d;
-    wire  r_e_any$q;
-    reg  r_d_any$d;
-    wire  r_d_any$q;
     reg  o_e_valid$d;
     wire  o_e_valid$q;
     reg  [7:0] o_e_key$d;
@@ -2012,6 +1911,7 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     wire  [7:0] x_d_key$q;
     reg  [31:0] x_d_val$d;
     wire  [31:0] x_d_val$q;
+    reg  ram$reset;
     reg  ram$write_a_enable;
     reg  [7:0] ram$write_a_address;
     reg  [31:0] ram$write_a_data;
@@ -2022,8 +1922,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     wire  [31:0] ram$read_0_data;
     reg  [7:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
-    reg  [255:0] lvt_any$d;
-    wire  [255:0] lvt_any$q;
 
     // Local signals
     reg  r_e_hit_we;
@@ -2058,10 +1956,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     reg  [31:0] d_b0_we_apart;
     reg  [31:0] d_b0_wd;
     reg  [31:0] d_b0_o;
-    reg  [255:0] e_onehot;
-    reg  [255:0] d_onehot;
-    reg  [255:0] e_touch;
-    reg  [255:0] d_touch;
 
     // Sub module instances
     pfc_paper__ingress$occ$bounds bounds(
@@ -2127,16 +2021,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     pfc_paper__ingress$occ$r_same r_same(
         .d(r_same$d),
         .q(r_same$q),
-        .clock(clock)
-    );
-    pfc_paper__ingress$occ$r_e_any r_e_any(
-        .d(r_e_any$d),
-        .q(r_e_any$q),
-        .clock(clock)
-    );
-    pfc_paper__ingress$occ$r_d_any r_d_any(
-        .d(r_d_any$d),
-        .q(r_d_any$q),
         .clock(clock)
     );
     pfc_paper__ingress$occ$o_e_valid o_e_valid(
@@ -2321,6 +2205,7 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     );
     pfc_paper__ingress$occ$ram ram(
         .clock(clock),
+        .reset(ram$reset),
         .write_a_enable(ram$write_a_enable),
         .write_a_address(ram$write_a_address),
         .write_a_data(ram$write_a_data),
@@ -2332,11 +2217,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data)
     );
-    pfc_paper__ingress$occ$lvt_any lvt_any(
-        .d(lvt_any$d),
-        .q(lvt_any$q),
-        .clock(clock)
-    );
 
     // Update code
     always @(*) begin
@@ -2347,8 +2227,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         r_d_key$d = r_d_key$q;
         r_d_len$d = r_d_len$q;
         r_same$d = r_same$q;
-        r_e_any$d = r_e_any$q;
-        r_d_any$d = r_d_any$q;
         o_e_valid$d = o_e_valid$q;
         o_e_key$d = o_e_key$q;
         o_e_len$d = o_e_len$q;
@@ -2385,7 +2263,7 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         x_d_write$d = x_d_write$q;
         x_d_key$d = x_d_key$q;
         x_d_val$d = x_d_val$q;
-        lvt_any$d = lvt_any$q;
+        ram$reset = reset;
         r_e_valid$d = enq_valid;
         r_e_key$d = enq_key;
         r_e_len$d = enq_len;
@@ -2393,8 +2271,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         r_d_key$d = deq_key;
         r_d_len$d = deq_len;
         r_same$d = enq_valid & deq_valid & (enq_key == deq_key);
-        r_e_any$d = lvt_any$q[enq_key];
-        r_d_any$d = lvt_any$q[deq_key];
         ram$read_0_address = enq_key;
         ram$read_1_address = deq_key;
         if (w_e_same$q) begin
@@ -2407,12 +2283,12 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         r_e_hit_wd = w_d_write$q & (w_d_key$q == r_e_key$q);
         r_e_hit_xe = ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
         r_e_hit_xd = ~r_e_hit_we & ~r_e_hit_wd & x_d_write$q & (x_d_key$q == r_e_key$q);
-        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & r_e_any$q;
+        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd;
         r_d_hit_we = w_e_valid$q & (w_e_key$q == r_d_key$q);
         r_d_hit_wd = w_d_write$q & (w_d_key$q == r_d_key$q);
         r_d_hit_xe = ~r_d_hit_we & ~r_d_hit_wd & x_e_valid$q & (x_e_key$q == r_d_key$q);
         r_d_hit_xd = ~r_d_hit_we & ~r_d_hit_wd & x_d_write$q & (x_d_key$q == r_d_key$q);
-        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & r_d_any$q;
+        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd;
         r_e_b_w = 32'h0;
         if (r_e_hit_we) begin
             r_e_b_w = w_e_val;
@@ -2554,17 +2430,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         x_d_write$d = w_d_write$q;
         x_d_key$d = w_d_key$q;
         x_d_val$d = w_d_val$q;
-        e_onehot = one_k << w_e_key$q;
-        d_onehot = one_k << w_d_key$q;
-        e_touch = 256'h0;
-        if (w_e_valid$q) begin
-            e_touch = e_onehot;
-        end
-        d_touch = 256'h0;
-        if (w_d_write$q) begin
-            d_touch = d_onehot;
-        end
-        lvt_any$d = lvt_any$q | e_touch | d_touch;
         if (reset) begin
             r_e_valid$d = 1'b0;
             r_d_valid$d = 1'b0;
@@ -2576,7 +2441,6 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
             w_d_write$d = 1'b0;
             x_e_valid$d = 1'b0;
             x_d_write$d = 1'b0;
-            lvt_any$d = 256'h0;
         end
     end
 
@@ -2618,25 +2482,6 @@ module pfc_paper__ingress$occ$bounds(e_len,d_len,max,len_over_max,room,room_same
     end
 
 endmodule // pfc_paper__ingress$occ$bounds
-
-
-module pfc_paper__ingress$occ$lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$occ$lvt_any
 
 
 module pfc_paper__ingress$occ$o_d_b(d,q,clock);
@@ -3057,25 +2902,6 @@ module pfc_paper__ingress$occ$o_same(d,q,clock);
 endmodule // pfc_paper__ingress$occ$o_same
 
 
-module pfc_paper__ingress$occ$r_d_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$occ$r_d_any
-
-
 module pfc_paper__ingress$occ$r_d_key(d,q,clock);
 
     // Module arguments
@@ -3131,25 +2957,6 @@ module pfc_paper__ingress$occ$r_d_valid(d,q,clock);
     end
 
 endmodule // pfc_paper__ingress$occ$r_d_valid
-
-
-module pfc_paper__ingress$occ$r_e_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__ingress$occ$r_e_any
 
 
 module pfc_paper__ingress$occ$r_e_key(d,q,clock);
@@ -3228,10 +3035,11 @@ module pfc_paper__ingress$occ$r_same(d,q,clock);
 endmodule // pfc_paper__ingress$occ$r_same
 
 
-module pfc_paper__ingress$occ$ram(clock,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module pfc_paper__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
 
     // Module arguments
     input wire  clock;
+    input wire  reset;
     input wire  write_a_enable;
     input wire  [7:0] write_a_address;
     input wire  [31:0] write_a_data;
@@ -3245,14 +3053,16 @@ module pfc_paper__ingress$occ$ram(clock,write_a_enable,write_a_address,write_a_d
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
-    // per word the bank of its last write.
+    // per word the bank of its last write. Block RAMs have no reset: per word, whether it was
+    // written since reset (an unwritten word reads 0).
     reg [23:0] mem_a0 [0:255];
     reg [23:0] mem_a1 [0:255];
     reg [23:0] mem_b0 [0:255];
     reg [23:0] mem_b1 [0:255];
     reg [255:0] live_a;
+    reg [255:0] written;
     reg [23:0] a0, a1, b0, b1;
-    reg sel0, sel1;
+    reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:24], write_b_data[31:24]};
 
     always @(posedge clock) begin
@@ -3262,6 +3072,8 @@ module pfc_paper__ingress$occ$ram(clock,write_a_enable,write_a_address,write_a_d
        b1 <= mem_b1[read_1_address];
        sel0 <= live_a[read_0_address];
        sel1 <= live_a[read_1_address];
+       w0 <= written[read_0_address];
+       w1 <= written[read_1_address];
        if (write_b_enable) begin
           mem_b0[write_b_address] <= write_b_data[23:0];
           mem_b1[write_b_address] <= write_b_data[23:0];
@@ -3272,9 +3084,15 @@ module pfc_paper__ingress$occ$ram(clock,write_a_enable,write_a_address,write_a_d
           mem_a1[write_a_address] <= write_a_data[23:0];
           live_a[write_a_address] <= 1'b1;
        end
+       if (reset) begin
+          written <= {256{1'b0}};
+       end else begin
+          if (write_b_enable) written[write_b_address] <= 1'b1;
+          if (write_a_enable) written[write_a_address] <= 1'b1;
+       end
     end
-    always @(*) read_0_data = {8'd0, (sel0 ? a0 : b0)};
-    always @(*) read_1_data = {8'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_data = {8'd0, (w0 ? (sel0 ? a0 : b0) : 24'd0)};
+    always @(*) read_1_data = {8'd0, (w1 ? (sel1 ? a1 : b1) : 24'd0)};
 endmodule // pfc_paper__ingress$occ$ram
 
 
@@ -3766,22 +3584,3 @@ module pfc_paper__o_xon_valid(d,q,clock);
     end
 
 endmodule // pfc_paper__o_xon_valid
-
-
-module pfc_paper__paused_seen(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_paper__paused_seen

@@ -2,6 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block pfc, instance pfc_tiny, top module pfc_tiny_top, config digest fnv1a64:80cc0f2b11eff28e
 // Memories built for target ice40.
+// Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): enq_drop 2,
 // xoff_* 4, xon_* 4, frame_* 6, csr_rdata 0.
 // A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.
@@ -126,6 +127,7 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     localparam  at_err = 8'he0;
     localparam  prio_bits = 3'b1;
     localparam  prio_mask = 3'b1;
+    localparam  one_pp = 4'h1;
 
     // Stub signals
     reg  ingress$reset;
@@ -147,7 +149,8 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     wire  [2:0] ingress$d_key;
     reg  frames$reset;
     reg  [7:0] frames$paused;
-    reg  [7:0] frames$paused_next;
+    reg  [7:0] frames$flipped;
+    reg  [3:0] frames$changed_ports;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
     wire  frames$frame_valid;
@@ -170,8 +173,6 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     wire  e_bad$q;
     reg  d_bad$d;
     wire  d_bad$q;
-    reg  [7:0] paused_seen$d;
-    wire  [7:0] paused_seen$q;
     reg  bad_late$d;
     wire  bad_late$q;
     reg  o_drop$d;
@@ -195,6 +196,7 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     reg  [2:0] xoff_key_prio;
     reg  [2:0] xon_key_port;
     reg  [2:0] xon_key_prio;
+    reg  [3:0] changed_ports;
 
     // Sub module instances
     pfc_tiny__ingress ingress(
@@ -221,7 +223,8 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .clock(clock),
         .reset(frames$reset),
         .paused(frames$paused),
-        .paused_next(frames$paused_next),
+        .flipped(frames$flipped),
+        .changed_ports(frames$changed_ports),
         .quanta(frames$quanta),
         .refresh(frames$refresh),
         .frame_valid(frames$frame_valid),
@@ -252,11 +255,6 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     pfc_tiny__d_bad d_bad(
         .d(d_bad$d),
         .q(d_bad$q),
-        .clock(clock)
-    );
-    pfc_tiny__paused_seen paused_seen(
-        .d(paused_seen$d),
-        .q(paused_seen$q),
         .clock(clock)
     );
     pfc_tiny__bad_late bad_late(
@@ -295,7 +293,6 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         e_bad$d = e_bad$q;
         d_bad$d = d_bad$q;
         bad_late$d = bad_late$q;
-        paused_seen$d = paused_seen$q;
         o_drop$d = o_drop$q;
         o_xoff_valid$d = o_xoff_valid$q;
         o_xoff_key$d = o_xoff_key$q;
@@ -317,9 +314,7 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         d_bad$d = deq_valid & ~in_d_ok;
         bad_late$d = e_bad$q | d_bad$q;
         frames$reset = reset;
-        paused_seen$d = ingress$xoff;
-        frames$paused = paused_seen$q;
-        frames$paused_next = ingress$xoff;
+        frames$paused = ingress$xoff;
         frames$quanta = csr$value[(at_quanta)+:(16)];
         frames$refresh = csr$value[(at_refresh)+:(16)];
         o_drop$d = ingress$drop;
@@ -360,6 +355,15 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         xon_port = xon_key_port[1:0];
         xon_key_prio = o_xon_key$q & prio_mask;
         xon_prio = xon_key_prio;
+        frames$flipped = 8'h0;
+        changed_ports = 4'h0;
+        if (o_xoff_valid$q) begin
+            changed_ports = one_pp << xoff_key_port[1:0];
+        end
+        if (o_xon_valid$q) begin
+            changed_ports = changed_ports | (one_pp << xon_key_port[1:0]);
+        end
+        frames$changed_ports = changed_ports;
         frame_valid = frames$frame_valid;
         frame_port = frames$frame_port;
         frame_class_enable = frames$frame_class_enable;
@@ -367,7 +371,6 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         frame_quanta = frames$frame_quanta;
         csr_rdata = csr$rdata;
         if (reset) begin
-            paused_seen$d = 8'h0;
             e_bad$d = 1'b0;
             d_bad$d = 1'b0;
             bad_late$d = 1'b0;
@@ -500,13 +503,14 @@ module pfc_tiny__e_bad(d,q,clock);
 endmodule // pfc_tiny__e_bad
 
 
-module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
+module pfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [7:0] paused;
-    input wire  [7:0] paused_next;
+    input wire  [7:0] flipped;
+    input wire  [3:0] changed_ports;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
     output reg  frame_valid;
@@ -519,12 +523,11 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     localparam  port_ok = 4'hf;
     localparam  prio_bits = 3'b1;
     localparam  group = 8'h3;
+    localparam  classes = 8'h3;
     localparam  one_pp = 4'h1;
     localparam  one_16 = 16'h1;
 
     // Stub signals
-    reg  [7:0] changed$d;
-    wire  [7:0] changed$q;
     reg  [3:0] dirty_old$d;
     wire  [3:0] dirty_old$q;
     reg  [3:0] dirty_new$d;
@@ -551,22 +554,14 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     reg  [3:0] grant_any;
     reg  [3:0] grant;
     reg  [3:0] served_below;
-    reg  [7:0] flipped;
+    reg  [7:0] fresh_keys;
     reg  [3:0] fresh_ports;
     reg  [1:0] g_port;
-    reg  [7:0] g_keys;
-    reg  [7:0] g_enabled;
     reg  [7:0] g_paused;
-    reg  [7:0] enabled_keys;
     reg  tick;
     reg  [7:0] tick_keys;
 
     // Sub module instances
-    pfc_tiny__frames$changed changed(
-        .d(changed$d),
-        .q(changed$q),
-        .clock(clock)
-    );
     pfc_tiny__frames$dirty_old dirty_old(
         .d(dirty_old$d),
         .q(dirty_old$q),
@@ -615,7 +610,6 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
 
     // Update code
     always @(*) begin
-        changed$d = changed$q;
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
@@ -635,33 +629,22 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         else begin
             grant = grant_any;
         end
-        enabled_keys = changed$q | paused;
         g_port = 2'h0;
-        g_keys = 8'h0;
-        g_enabled = 8'h0;
         g_paused = 8'h0;
         if (grant[0]) begin
             g_port = g_port | 0;
-            g_keys = g_keys | (group << (0 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (0 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
         if (grant[1]) begin
             g_port = g_port | 1;
-            g_keys = g_keys | (group << (1 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (1 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
         if (grant[2]) begin
             g_port = g_port | 2;
-            g_keys = g_keys | (group << (2 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (2 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
         if (grant[3]) begin
             g_port = g_port | 3;
-            g_keys = g_keys | (group << (3 << prio_bits));
-            g_enabled = g_enabled | ((enabled_keys >> (3 << prio_bits)) & group);
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
         served_below = 4'h0;
@@ -677,8 +660,8 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         o_pause$d = 8'h0;
         o_quanta$d = 16'h0;
         if (|grant) begin
-            o_class_enable$d = g_enabled;
-            o_pause$d = g_paused;
+            o_class_enable$d = classes;
+            o_pause$d = g_paused & classes;
             o_quanta$d = quanta;
         end
         tick = refresh_count$q >= refresh;
@@ -690,13 +673,12 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         else begin
             refresh_count$d = refresh_count$q + one_16;
         end
-        flipped = paused ^ paused_next;
-        changed$d = (changed$q & ~g_keys) | flipped;
-        fresh_ports = 4'h0;
-        fresh_ports[0] = |(((flipped | tick_keys) >> (0 << prio_bits)) & group);
-        fresh_ports[1] = |(((flipped | tick_keys) >> (1 << prio_bits)) & group);
-        fresh_ports[2] = |(((flipped | tick_keys) >> (2 << prio_bits)) & group);
-        fresh_ports[3] = |(((flipped | tick_keys) >> (3 << prio_bits)) & group);
+        fresh_keys = flipped | tick_keys;
+        fresh_ports = changed_ports;
+        fresh_ports[0] = fresh_ports[0] | |((fresh_keys >> (0 << prio_bits)) & group);
+        fresh_ports[1] = fresh_ports[1] | |((fresh_keys >> (1 << prio_bits)) & group);
+        fresh_ports[2] = fresh_ports[2] | |((fresh_keys >> (2 << prio_bits)) & group);
+        fresh_ports[3] = fresh_ports[3] | |((fresh_keys >> (3 << prio_bits)) & group);
         dirty_old$d = dirty_ports & ~grant;
         dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
@@ -705,7 +687,6 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
         frame_pause = o_pause$q;
         frame_quanta = o_quanta$q;
         if (reset) begin
-            changed$d = 8'h0;
             dirty_old$d = 4'h0;
             dirty_new$d = 4'h0;
             rr_above$d = port_ok;
@@ -719,25 +700,6 @@ module pfc_tiny__frames(clock,reset,paused,paused_next,quanta,refresh,frame_vali
     end
 
 endmodule // pfc_tiny__frames
-
-
-module pfc_tiny__frames$changed(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__frames$changed
 
 
 module pfc_tiny__frames$dirty_new(d,q,clock);
@@ -1675,9 +1637,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     output reg  d_underflow;
     output reg  same_key;
 
-    // Constant declarations
-    localparam  one_k = 8'h1;
-
     // Stub signals
     reg  [15:0] bounds$e_len;
     reg  [15:0] bounds$d_len;
@@ -1719,10 +1678,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     wire  [15:0] r_d_len$q;
     reg  r_same$d;
     wire  r_same$q;
-    reg  r_e_any$d;
-    wire  r_e_any$q;
-    reg  r_d_any$d;
-    wire  r_d_any$q;
     reg  o_e_valid$d;
     wire  o_e_valid$q;
     reg  [2:0] o_e_key$d;
@@ -1795,6 +1750,7 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     wire  [2:0] x_d_key$q;
     reg  [31:0] x_d_val$d;
     wire  [31:0] x_d_val$q;
+    reg  ram$reset;
     reg  ram$write_a_enable;
     reg  [2:0] ram$write_a_address;
     reg  [31:0] ram$write_a_data;
@@ -1805,8 +1761,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     wire  [31:0] ram$read_0_data;
     reg  [2:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
-    reg  [7:0] lvt_any$d;
-    wire  [7:0] lvt_any$q;
 
     // Local signals
     reg  r_e_hit_we;
@@ -1841,10 +1795,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     reg  [31:0] d_b0_we_apart;
     reg  [31:0] d_b0_wd;
     reg  [31:0] d_b0_o;
-    reg  [7:0] e_onehot;
-    reg  [7:0] d_onehot;
-    reg  [7:0] e_touch;
-    reg  [7:0] d_touch;
 
     // Sub module instances
     pfc_tiny__ingress$occ$bounds bounds(
@@ -1910,16 +1860,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     pfc_tiny__ingress$occ$r_same r_same(
         .d(r_same$d),
         .q(r_same$q),
-        .clock(clock)
-    );
-    pfc_tiny__ingress$occ$r_e_any r_e_any(
-        .d(r_e_any$d),
-        .q(r_e_any$q),
-        .clock(clock)
-    );
-    pfc_tiny__ingress$occ$r_d_any r_d_any(
-        .d(r_d_any$d),
-        .q(r_d_any$q),
         .clock(clock)
     );
     pfc_tiny__ingress$occ$o_e_valid o_e_valid(
@@ -2104,6 +2044,7 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     );
     pfc_tiny__ingress$occ$ram ram(
         .clock(clock),
+        .reset(ram$reset),
         .write_a_enable(ram$write_a_enable),
         .write_a_address(ram$write_a_address),
         .write_a_data(ram$write_a_data),
@@ -2115,11 +2056,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data)
     );
-    pfc_tiny__ingress$occ$lvt_any lvt_any(
-        .d(lvt_any$d),
-        .q(lvt_any$q),
-        .clock(clock)
-    );
 
     // Update code
     always @(*) begin
@@ -2130,8 +2066,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_d_key$d = r_d_key$q;
         r_d_len$d = r_d_len$q;
         r_same$d = r_same$q;
-        r_e_any$d = r_e_any$q;
-        r_d_any$d = r_d_any$q;
         o_e_valid$d = o_e_valid$q;
         o_e_key$d = o_e_key$q;
         o_e_len$d = o_e_len$q;
@@ -2168,7 +2102,7 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         x_d_write$d = x_d_write$q;
         x_d_key$d = x_d_key$q;
         x_d_val$d = x_d_val$q;
-        lvt_any$d = lvt_any$q;
+        ram$reset = reset;
         r_e_valid$d = enq_valid;
         r_e_key$d = enq_key;
         r_e_len$d = enq_len;
@@ -2176,8 +2110,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_d_key$d = deq_key;
         r_d_len$d = deq_len;
         r_same$d = enq_valid & deq_valid & (enq_key == deq_key);
-        r_e_any$d = lvt_any$q[enq_key];
-        r_d_any$d = lvt_any$q[deq_key];
         ram$read_0_address = enq_key;
         ram$read_1_address = deq_key;
         if (w_e_same$q) begin
@@ -2190,12 +2122,12 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_e_hit_wd = w_d_write$q & (w_d_key$q == r_e_key$q);
         r_e_hit_xe = ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
         r_e_hit_xd = ~r_e_hit_we & ~r_e_hit_wd & x_d_write$q & (x_d_key$q == r_e_key$q);
-        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & r_e_any$q;
+        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd;
         r_d_hit_we = w_e_valid$q & (w_e_key$q == r_d_key$q);
         r_d_hit_wd = w_d_write$q & (w_d_key$q == r_d_key$q);
         r_d_hit_xe = ~r_d_hit_we & ~r_d_hit_wd & x_e_valid$q & (x_e_key$q == r_d_key$q);
         r_d_hit_xd = ~r_d_hit_we & ~r_d_hit_wd & x_d_write$q & (x_d_key$q == r_d_key$q);
-        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & r_d_any$q;
+        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd;
         r_e_b_w = 32'h0;
         if (r_e_hit_we) begin
             r_e_b_w = w_e_val;
@@ -2337,17 +2269,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         x_d_write$d = w_d_write$q;
         x_d_key$d = w_d_key$q;
         x_d_val$d = w_d_val$q;
-        e_onehot = one_k << w_e_key$q;
-        d_onehot = one_k << w_d_key$q;
-        e_touch = 8'h0;
-        if (w_e_valid$q) begin
-            e_touch = e_onehot;
-        end
-        d_touch = 8'h0;
-        if (w_d_write$q) begin
-            d_touch = d_onehot;
-        end
-        lvt_any$d = lvt_any$q | e_touch | d_touch;
         if (reset) begin
             r_e_valid$d = 1'b0;
             r_d_valid$d = 1'b0;
@@ -2359,7 +2280,6 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
             w_d_write$d = 1'b0;
             x_e_valid$d = 1'b0;
             x_d_write$d = 1'b0;
-            lvt_any$d = 8'h0;
         end
     end
 
@@ -2401,25 +2321,6 @@ module pfc_tiny__ingress$occ$bounds(e_len,d_len,max,len_over_max,room,room_same,
     end
 
 endmodule // pfc_tiny__ingress$occ$bounds
-
-
-module pfc_tiny__ingress$occ$lvt_any(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$lvt_any
 
 
 module pfc_tiny__ingress$occ$o_d_b(d,q,clock);
@@ -2840,25 +2741,6 @@ module pfc_tiny__ingress$occ$o_same(d,q,clock);
 endmodule // pfc_tiny__ingress$occ$o_same
 
 
-module pfc_tiny__ingress$occ$r_d_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$r_d_any
-
-
 module pfc_tiny__ingress$occ$r_d_key(d,q,clock);
 
     // Module arguments
@@ -2914,25 +2796,6 @@ module pfc_tiny__ingress$occ$r_d_valid(d,q,clock);
     end
 
 endmodule // pfc_tiny__ingress$occ$r_d_valid
-
-
-module pfc_tiny__ingress$occ$r_e_any(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$r_e_any
 
 
 module pfc_tiny__ingress$occ$r_e_key(d,q,clock);
@@ -3011,10 +2874,11 @@ module pfc_tiny__ingress$occ$r_same(d,q,clock);
 endmodule // pfc_tiny__ingress$occ$r_same
 
 
-module pfc_tiny__ingress$occ$ram(clock,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module pfc_tiny__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
 
     // Module arguments
     input wire  clock;
+    input wire  reset;
     input wire  write_a_enable;
     input wire  [2:0] write_a_address;
     input wire  [31:0] write_a_data;
@@ -3028,14 +2892,16 @@ module pfc_tiny__ingress$occ$ram(clock,write_a_enable,write_a_address,write_a_da
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
-    // per word the bank of its last write.
+    // per word the bank of its last write. Block RAMs have no reset: per word, whether it was
+    // written since reset (an unwritten word reads 0).
     reg [15:0] mem_a0 [0:7];
     reg [15:0] mem_a1 [0:7];
     reg [15:0] mem_b0 [0:7];
     reg [15:0] mem_b1 [0:7];
     reg [7:0] live_a;
+    reg [7:0] written;
     reg [15:0] a0, a1, b0, b1;
-    reg sel0, sel1;
+    reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:16], write_b_data[31:16]};
 
     always @(posedge clock) begin
@@ -3045,6 +2911,8 @@ module pfc_tiny__ingress$occ$ram(clock,write_a_enable,write_a_address,write_a_da
        b1 <= mem_b1[read_1_address];
        sel0 <= live_a[read_0_address];
        sel1 <= live_a[read_1_address];
+       w0 <= written[read_0_address];
+       w1 <= written[read_1_address];
        if (write_b_enable) begin
           mem_b0[write_b_address] <= write_b_data[15:0];
           mem_b1[write_b_address] <= write_b_data[15:0];
@@ -3055,9 +2923,15 @@ module pfc_tiny__ingress$occ$ram(clock,write_a_enable,write_a_address,write_a_da
           mem_a1[write_a_address] <= write_a_data[15:0];
           live_a[write_a_address] <= 1'b1;
        end
+       if (reset) begin
+          written <= {8{1'b0}};
+       end else begin
+          if (write_b_enable) written[write_b_address] <= 1'b1;
+          if (write_a_enable) written[write_a_address] <= 1'b1;
+       end
     end
-    always @(*) read_0_data = {16'd0, (sel0 ? a0 : b0)};
-    always @(*) read_1_data = {16'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_data = {16'd0, (w0 ? (sel0 ? a0 : b0) : 16'd0)};
+    always @(*) read_1_data = {16'd0, (w1 ? (sel1 ? a1 : b1) : 16'd0)};
 endmodule // pfc_tiny__ingress$occ$ram
 
 
@@ -3549,22 +3423,3 @@ module pfc_tiny__o_xon_valid(d,q,clock);
     end
 
 endmodule // pfc_tiny__o_xon_valid
-
-
-module pfc_tiny__paused_seen(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__paused_seen

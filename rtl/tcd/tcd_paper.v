@@ -2,6 +2,7 @@
 // Do not edit. Regenerate with the command above (or `make rtl`).
 // Block tcd, instance tcd_paper, top module tcd_paper_top, config digest fnv1a64:2120dae0a013472a
 // Memories built for target ice40.
+// Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): mark_* 2,
 // csr_rdata 0.
 // An entry snapshot is readable 3 edges after a cycle without deq_valid.

@@ -198,7 +198,9 @@ where
 pub struct CosimOptions {
     /// Stop after this many cycles even if the stimulus goes on.
     pub max_cycles: u64,
-    /// Clock cycles of `rst` = 1 given to the RTL before cycle 0.
+    /// Clock cycles of `rst` = 1 given to the RTL before cycle 0 and at each reset of the
+    /// stimulus; the RTL's declared minimum when that is more
+    /// ([`VerilatedModel::set_min_reset_cycles`]).
     pub reset_cycles: u32,
     /// The stimulus seed, echoed in the mismatch report.
     pub seed: Option<u64>,
@@ -218,7 +220,7 @@ impl Default for CosimOptions {
     fn default() -> Self {
         CosimOptions {
             max_cycles: u64::MAX,
-            reset_cycles: 2,
+            reset_cycles: 1,
             seed: None,
             replay: None,
             out_dir: PathBuf::from("."),
@@ -651,10 +653,10 @@ fn run_traced(
         'batches: for batch in full_rx.iter() {
             let rows = batch.rows;
             if batch.reset {
-                main.reset(opts.reset_cycles);
+                let held = main.reset(opts.reset_cycles);
                 // The Verilator trace records the reset's clock periods; the model's VCD
                 // leaves them out, at the same times.
-                vcd_shift += u64::from(opts.reset_cycles);
+                vcd_shift += u64::from(held);
             }
             main.step_rows(&batch.inputs[..rows * n_in], &mut actual[..rows * n_out]);
             if model_vcd.is_some() {
@@ -752,9 +754,9 @@ fn write_window(
         for cycle in 0..=last {
             if stim.reset_next() {
                 model.reset();
-                rtl.reset(opts.reset_cycles);
+                let held = rtl.reset(opts.reset_cycles);
                 if cycle > first {
-                    shift += u64::from(opts.reset_cycles);
+                    shift += u64::from(held);
                 }
             }
             if !stim.next(&mut inputs) {

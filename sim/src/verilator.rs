@@ -1017,6 +1017,8 @@ pub struct VerilatedModel {
     exact_falling_edge: bool,
     /// Clock periods dumped since the trace was opened.
     trace_clock: u64,
+    /// The fewest cycles a reset holds `rst` (the package's `reset_cycles`).
+    min_reset_cycles: u32,
     recipe: Arc<Recipe>,
     info: BuildInfo,
     /// Dropped last, after `Drop::drop` has destroyed the instance.
@@ -1150,6 +1152,7 @@ impl VerilatedModel {
                 exact_falling_edge: false,
                 fall_skips_eval,
                 trace_clock: 0,
+                min_reset_cycles: 1,
                 info: BuildInfo {
                     key: String::new(),
                     dir: path.parent().unwrap_or(path).to_path_buf(),
@@ -1196,7 +1199,15 @@ impl VerilatedModel {
 
     /// Builds (or loads from the cache) the same design with `--trace`, as a new instance.
     pub fn trace_variant(&self) -> Result<VerilatedModel, SimError> {
-        build_recipe(self.recipe.clone(), true)
+        let mut traced = build_recipe(self.recipe.clone(), true)?;
+        traced.min_reset_cycles = self.min_reset_cycles;
+        Ok(traced)
+    }
+
+    /// Every later [`reset`](Self::reset) holds `rst` for at least `cycles` cycles: the
+    /// design's declared minimum (its package's `reset_cycles`).
+    pub fn set_min_reset_cycles(&mut self, cycles: u32) {
+        self.min_reset_cycles = cycles.max(1);
     }
 
     /// With `true`, every falling clock edge is a full Verilator eval, as with a trace open. The
@@ -1212,9 +1223,11 @@ impl VerilatedModel {
         self.fall_skips_eval && !self.exact_falling_edge
     }
 
-    /// Synchronous reset: all inputs 0 and `rst` = 1 for `cycles` clock cycles, then `rst` = 0.
-    /// The cycle count restarts at 0. An open trace records the reset cycles too.
-    pub fn reset(&mut self, cycles: u32) {
+    /// Synchronous reset: all inputs 0 and `rst` = 1 for `cycles` clock cycles, or the design's
+    /// minimum if that is more, then `rst` = 0; returns the cycles held. The cycle count
+    /// restarts at 0. An open trace records the reset cycles too.
+    pub fn reset(&mut self, cycles: u32) -> u32 {
+        let cycles = cycles.max(self.min_reset_cycles);
         // SAFETY: the slots point into the live instance.
         unsafe {
             for s in &self.inputs {
@@ -1228,6 +1241,7 @@ impl VerilatedModel {
             (self.shim.eval)(self.handle);
         }
         self.cycle = 0;
+        cycles
     }
 
     /// One clock period without reading outputs (for reset).

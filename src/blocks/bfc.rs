@@ -136,6 +136,8 @@ impl Block for BfcBlock {
             measured_per_key: measured as f64 / entries as f64,
             architectural_per_physical_key: per_entry,
             architectural_per_key: per_entry as f64,
+            // Its memories take one form on every target.
+            asic_per_physical_key: Some(per_entry),
             architecture: format!(
                 "per flow-table entry: 2 x (8 b queue + {sb} b enq_count) + 2 x {sb} b \
                  deq_count + {tb} b timestamp = {per_entry} b (size has two writers per \

@@ -100,18 +100,20 @@ impl Block for CapfcBlock {
     }
     fn state_bits(&self, c: &CapfcConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/capfc.rs, on the FPGA targets (the checked-in rtl/; on `asic` each
-        // occupancy is one copy without lvt_e, 3 x occ + 2 bits less per key): per physical
-        // key {port, priority}, as an ingress key:
-        // PFC's ingress (4 occupancy RAM copies, lvt_e, lvt_any, I), 6 bits of E count, and
-        // the frame generator's changed bit (and its 2 dirty bits per physical port); as an
-        // egress key: PFC's occupancy (4 copies, 2 LVT bits), a counter row of P - 1 counters
-        // and its running maximum (value 16 b, input PB b) in RAM, row_live and pending bits,
-        // and an E row of 2^PB flip-flops.
+        // occupancy is one copy without the bank and written bits, 3 x occ + 2 bits less per
+        // key): per physical key {port, priority}, as an ingress key: PFC's ingress (4
+        // occupancy RAM copies, bank and written bits, I) and 6 bits of E count (D is computed
+        // from them; the frame generator keeps 2 dirty bits per physical port); as an egress
+        // key: PFC's occupancy (4 copies, bank and written bits), a counter row of P - 1
+        // counters and its running maximum (value 16 b, input PB b) in RAM, row_live and
+        // pending bits, and an E row of 2^PB flip-flops.
         let occ = c.occupancy_bits as u64;
         let (p, cb, pb) = (c.ports as u64, c.counter_bits as u64, c.port_bits() as u64);
-        let ingress = 4 * occ + 3 + 6 + 1;
+        let ingress = 4 * occ + 3 + 6;
         let egress = 4 * occ + 2 + (p - 1) * cb + (16 + pb) + 2 + (1 << pb);
         let per_physical = ingress + egress;
+        // On `asic` each of the two occupancies is one copy without bank and written bits.
+        let asic = per_physical - 2 * (3 * occ + 2);
         let physical_ports = 1u64 << c.port_bits();
         let physical = physical_ports << c.prio_bits();
         let keys = p * c.priorities as u64;
@@ -125,17 +127,18 @@ impl Block for CapfcBlock {
             architectural_per_physical_key: per_physical,
             architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
                 / keys as f64,
+            asic_per_physical_key: Some(asic),
             architecture: format!(
-                "ingress {ingress} b (4 x {occ} b occupancy, I, 2 LVT, 6 b E count, frame \
-                 flag) + egress {egress} b (4 x {occ} b occupancy, 2 LVT, {} x {cb} b \
-                 counters, {} b running maximum, live and pending bits, {} E flip-flops) = \
+                "ingress {ingress} b (4 x {occ} b occupancy, I, bank and written bits, 6 b E \
+                 count) + egress {egress} b (4 x {occ} b occupancy, bank and written bits, {} x \
+                 {cb} b counters, {} b running maximum, live and pending bits, {} E flip-flops) = \
                  {per_physical} b per physical key, + 2 frame dirty bits per physical port; \
                  {physical} physical keys for {keys} (port, priority); on the asic target \
-                 one occupancy copy and no lvt_e: {} b per physical key",
+                 one occupancy copy without bank and written bits: {} b per physical key",
                 p - 1,
                 16 + pb,
                 1u64 << pb,
-                per_physical - 2 * (3 * occ + 1)
+                asic
             ),
             spec_per_key: Some(spec),
             spec_note: format!(

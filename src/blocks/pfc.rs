@@ -102,14 +102,13 @@ impl Block for PfcBlock {
     }
     fn state_bits(&self, c: &PfcConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/pfc.rs: keys {port, priority}, 2^(port_bits + prio_bits); on the
-        // FPGA targets (the checked-in rtl/) the occupancy's live-value table keeps 4 RAM copies
-        // (2 banks x 2 readers) and a bank bit per key (lvt_e; on `asic`, one copy and no
-        // bank bit); per key also lvt_any (written since reset), the XOFF bit, the frame
-        // generator's view of it and its changed bit; the frame generator's 2 dirty bits per
-        // physical port.
+        // FPGA targets (the checked-in rtl/) the occupancy memory (`Ram2W2R`) keeps 4 RAM copies
+        // (2 banks x 2 readers), a bank bit and a written-since-reset bit per key (on `asic`,
+        // one copy that clears itself during reset); per key also the XOFF bit; the frame
+        // generator's 2 dirty bits per physical port.
         let copies = 4u64;
         let occ = c.occupancy_bits as u64;
-        let flags = 2 + 3;
+        let flags = 2 + 1;
         let physical_ports = 1u64 << c.port_bits();
         let physical = physical_ports << c.prio_bits();
         let keys = c.ports as u64 * c.priorities as u64;
@@ -123,12 +122,13 @@ impl Block for PfcBlock {
             architectural_per_physical_key: per_physical,
             architectural_per_key: (per_physical * physical + 2 * physical_ports) as f64
                 / keys as f64,
+            asic_per_physical_key: Some(occ + 1),
             architecture: format!(
-                "{copies} occupancy RAM copies x {occ} b + 5 flag bits (lvt_e, lvt_any, \
-                 xoff, seen, changed) = {per_physical} b per physical key, + 2 dirty bits per \
-                 physical port; {physical} physical keys for {keys} (port, priority); on the \
-                 asic target one copy and 4 flag bits: {} b per physical key",
-                occ + 4
+                "{copies} occupancy RAM copies x {occ} b + 3 flag bits (bank, written, xoff) \
+                 = {per_physical} b per physical key, + 2 dirty bits per physical port; \
+                 {physical} physical keys for {keys} (port, priority); on the asic target one \
+                 copy and the xoff bit: {} b per physical key",
+                occ + 1
             ),
             spec_per_key: Some(occ + 1),
             spec_note: format!(

@@ -104,6 +104,8 @@ impl Block for TcdBlock {
             measured_per_key: measured as f64 / keys as f64,
             architectural_per_physical_key: per_physical,
             architectural_per_key: (per_physical * physical) as f64 / keys as f64,
+            // Its memories take one form on every target.
+            asic_per_physical_key: Some(per_physical),
             architecture: format!(
                 "bank R {} b + bank D {} b (one RAM copy each, split by writer) + {flags} \
                  flag bits (paused, pending, 2 x 2-bit ages) = {per_physical} b \

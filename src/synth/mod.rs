@@ -718,6 +718,10 @@ pub struct StateBits {
     /// From the design: storage per physical key, and that over `keys`.
     pub architectural_per_physical_key: u64,
     pub architectural_per_key: f64,
+    /// The same on the `asic` target, whose memories hold exactly their architectural bits
+    /// (none in reports made before it was recorded).
+    #[serde(default)]
+    pub asic_per_physical_key: Option<u64>,
     pub architecture: String,
     /// The spec's estimate, if it gives one, and where it comes from.
     pub spec_per_key: Option<u64>,
@@ -1303,10 +1307,14 @@ pub fn markdown(r: &Report) -> String {
             "\n### State bits per {key}\n\n\
              Measured: every DFF of the core (`synth_ice40`) plus every memory bit, over the \
              config's {key} count; an upper bound, since pipeline, CSR and output registers \
-             count too. Architectural: the storage the design allocates per key.\n\n\
+             count too. Architectural: the storage the design allocates per key, on the FPGA \
+             targets and (per physical key, beside per-port state) on `asic`, whose memories \
+             hold exactly their architectural bits; the last column compares that with the \
+             spec's fields at the config's widths.\n\n\
              | preset | {key} count | physical keys | measured DFF + memory bits | measured \
-             per key | architectural per key | spec estimate per key | within spec |\n\
-             |---|---|---|---|---|---|---|---|\n"
+             per key | architectural per key | spec estimate per key | within spec | asic per \
+             physical key | asic = spec |\n\
+             |---|---|---|---|---|---|---|---|---|---|\n"
         );
         for e in &es {
             let t = &e.state_bits;
@@ -1321,8 +1329,13 @@ pub fn markdown(r: &Report) -> String {
                 ),
                 None => ("-".into(), "-"),
             };
+            let (asic, asic_eq) = match (t.asic_per_physical_key, t.spec_per_key) {
+                (Some(a), Some(v)) => (a.to_string(), if a == v { "yes" } else { "**no**" }),
+                (Some(a), None) => (a.to_string(), "-"),
+                (None, _) => ("-".into(), "-"),
+            };
             s += &format!(
-                "| {} | {} | {} | {} | {:.1} | {:.1} | {spec} | {within} |\n",
+                "| {} | {} | {} | {} | {:.1} | {:.1} | {spec} | {within} | {asic} | {asic_eq} |\n",
                 e.preset,
                 t.keys,
                 t.physical_keys,

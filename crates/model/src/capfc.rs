@@ -840,7 +840,7 @@ impl Capfc {
             ingress_results: DelayLine::new(),
             i: PauseState::new(cfg.ports),
             egress: Occupancy::new(cfg.ports, cfg.priorities),
-            frames: FrameGen::new(cfg.ports),
+            frames: FrameGen::new(cfg.ports, cfg.priorities),
             counts: vec![vec![0; cfg.ports as usize]; keys],
             e: vec![0; keys],
             e_count: vec![0; keys],
@@ -1290,7 +1290,7 @@ impl CycleModel for Capfc {
             let d = self.is_d(port, prio);
             if d != (self.d[port] >> prio & 1 == 1) {
                 self.d[port] ^= 1 << prio;
-                self.frames.mark_changed(port, prio);
+                self.frames.mark_ports(1 << port);
             }
         }
 

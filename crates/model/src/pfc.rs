@@ -282,9 +282,9 @@ pub const DROP_LATENCY: u32 = 2;
 /// Edges from an event to its pause request: occupancy, then the XOFF/XON decision's threshold
 /// tests and its state update.
 pub const REQUEST_LATENCY: u32 = 4;
-/// Edges from an event to the earliest frame it causes: the frame generator sees the XOFF bits
-/// one edge after the decision sets them (a register that keeps the decision's logic and the
-/// frame generator's in separate cycles), and sends a frame on the edge after that.
+/// Edges from an event to the earliest frame it causes: the frame generator flags the port from
+/// the request registers one edge after the decision (so the decision's logic and the frame
+/// generator's are in separate cycles), and sends a frame on the edge after that.
 pub const FRAME_LATENCY: u32 = REQUEST_LATENCY + 2;
 const _: () = assert!(FRAME_LATENCY <= DelayLine::<IngressEdge>::MAX_LATENCY);
 
@@ -596,51 +596,48 @@ pub struct Frame {
     pub pause: u8,
 }
 
-/// The pause-frame generator, shared by PFC and CaPFC. Per port it keeps the classes changed
-/// since the port's last frame and those due for a refresh; each edge it sends at most one frame,
-/// for the first dirty port after the one it served last (round robin). A frame enables every
-/// changed or paused class. Every REFRESH cycles a tick flags every paused class for a refresh.
+/// The pause-frame generator, shared by PFC and CaPFC. Per port it keeps one flag, set when a
+/// class of the port changes state or a refresh tick finds a paused class on it; each edge it
+/// sends at most one frame, for the first flagged port after the one it served last (round
+/// robin). A frame states every class of its port: the paused ones with QUANTA (a PAUSE), the
+/// others with 0 (a RESUME, which upstream ignores for a class it does not hold paused). So the
+/// generator needs no per-class memory of what changed, and any frame repairs a lost RESUME of
+/// its port. Every REFRESH cycles a tick flags every port with a paused class.
 #[derive(Clone, Debug)]
 pub struct FrameGen {
-    /// Per port: classes whose state changed since the port's last frame.
-    changed: Vec<u8>,
-    /// Per port: classes flagged by the last refresh tick and not yet sent.
-    refresh_due: Vec<u8>,
-    /// Ports with a nonzero `changed | refresh_due` (bit = port).
+    /// Ports with a change or a refresh not yet sent (bit = port).
     dirty: u64,
     /// Ports the round robin looks at first: those after the port served last.
     rr_above: u64,
     refresh_timer: u64,
     all_ports: u64,
+    /// The classes that exist: every frame's class-enable vector.
+    all_classes: u8,
 }
 
 impl FrameGen {
-    pub fn new(ports: u32) -> FrameGen {
+    pub fn new(ports: u32, priorities: u32) -> FrameGen {
         let mut g = FrameGen {
-            changed: vec![0; ports as usize],
-            refresh_due: vec![0; ports as usize],
             dirty: 0,
             rr_above: 0,
             refresh_timer: 0,
             all_ports: mask(ports),
+            all_classes: mask(priorities) as u8,
         };
         g.reset();
         g
     }
 
     pub fn reset(&mut self) {
-        self.changed.fill(0);
-        self.refresh_due.fill(0);
         self.dirty = 0;
         self.rr_above = self.all_ports;
         self.refresh_timer = 0;
     }
 
-    /// Records that class `prio` of `port` changed state on this edge.
+    /// Records that a class of each port in `ports` (bit = port) changed state.
     #[inline]
-    pub fn mark_changed(&mut self, port: usize, prio: usize) {
-        self.changed[port] |= 1 << prio;
-        self.dirty |= 1 << port;
+    pub fn mark_ports(&mut self, ports: u64) {
+        self.dirty |= ports;
     }
 
     /// The frame of this edge, given the paused classes of every port before the edge.
@@ -653,11 +650,9 @@ impl FrameGen {
         let port = if above != 0 { above } else { self.dirty }.trailing_zeros() as usize;
         let frame = Frame {
             port,
-            class_enable: self.changed[port] | paused[port],
+            class_enable: self.all_classes,
             pause: paused[port],
         };
-        self.changed[port] = 0;
-        self.refresh_due[port] = 0;
         self.dirty &= !(1 << port);
         self.rr_above = self.all_ports & !mask(port as u32 + 1);
         Some(frame)
@@ -670,7 +665,6 @@ impl FrameGen {
             self.refresh_timer = 0;
             for (p, &classes) in paused.iter().enumerate() {
                 if classes != 0 {
-                    self.refresh_due[p] |= classes;
                     self.dirty |= 1 << p;
                 }
             }
@@ -703,7 +697,7 @@ impl Pfc {
             ingress: Ingress::new(cfg.ports, cfg.priorities),
             ingress_results: DelayLine::new(),
             paused: PauseState::new(cfg.ports),
-            frames: FrameGen::new(cfg.ports),
+            frames: FrameGen::new(cfg.ports, cfg.priorities),
             schema,
         };
         CycleModel::reset(&mut m);
@@ -754,8 +748,15 @@ impl CycleModel for Pfc {
     #[inline]
     fn step(&mut self, i: &PfcIn) -> PfcOut {
         let mut out = PfcOut::default();
-        // The frame generator and the refresh tick see the pause state before this edge, and go
-        // first because this edge's requests must survive their clears.
+        // The frame generator sees the pause state as the request outputs showed it at the
+        // previous edge; the ports those requests changed become eligible one edge later (the
+        // RTL registers them from the request registers). It and the refresh tick go before this
+        // edge's CSR write, and a port's flag raised now survives the clear of its frame.
+        // Before this edge's push, the requests output at the previous edge.
+        let seen = self.ingress_results.tap(REQUEST_LATENCY);
+        let mut changed_ports = 0u64;
+        self.paused
+            .follow(&seen, |port, _| changed_ports |= 1 << port);
         if let Some(f) = self.frames.send(self.paused.ports()) {
             out.frame_valid = 1;
             out.frame_port = f.port as u64;
@@ -765,6 +766,7 @@ impl CycleModel for Pfc {
         }
         self.frames
             .tick(self.paused.ports(), self.csr.get(reg::REFRESH));
+        self.frames.mark_ports(changed_ports);
         // A CSR write applies to the events of its own edge.
         out.csr_rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
         let thr = Thresholds {
@@ -791,10 +793,6 @@ impl CycleModel for Pfc {
         if let Some((port, prio)) = decided.xon {
             (out.xon_valid, out.xon_port, out.xon_prio) = (1, port.into(), prio.into());
         }
-        let seen = self.ingress_results.tap(FRAME_LATENCY - 1);
-        let frames = &mut self.frames;
-        self.paused
-            .follow(&seen, |port, prio| frames.mark_changed(port, prio));
         out
     }
 }

@@ -685,6 +685,7 @@ pub fn package(
         schema: &schema,
         core_verilog: &core_verilog(cfg),
         tech,
+        reset_cycles: 1,
         c_header: &header,
         notes: &[
             "ready is low for the flow-table entries' count of edges after reset; a snapshot is",

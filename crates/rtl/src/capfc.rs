@@ -233,7 +233,7 @@ impl<
             counters: Counters::new(cfg),
             calibrate: Calibrate::new(cfg),
             decision: Decision::new(cfg),
-            frames: FrameGen::new(cfg.ports),
+            frames: FrameGen::new(cfg.ports, cfg.priorities),
             csr: Bank::new(&map),
             port_ok: Constant::new(port_ok),
             prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
@@ -467,7 +467,8 @@ impl<
         self.frames.clock.next = self.clock.val();
         self.frames.reset.next = self.reset.val();
         self.frames.paused.next = self.decision.d.val();
-        self.frames.paused_next.next = self.decision.d_next.val();
+        self.frames.flipped.next = self.decision.d.val() ^ self.decision.d_next.val();
+        self.frames.changed_ports.next = 0.into();
         self.frames.quanta.next = self
             .csr
             .value
@@ -680,6 +681,8 @@ pub fn package(
         schema: &schema,
         core_verilog: &core_verilog(cfg, tech),
         tech,
+        // The occupancy memories clear themselves during reset.
+        reset_cycles: crate::ram_2w2r::reset_cycles(1 << (cfg.port_bits() + cfg.prio_bits()), tech),
         c_header: &header,
         notes: &[
             "Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,",
@@ -725,15 +728,14 @@ pub fn package(
                     "inspect",
                     "inspect_next",
                     "insp_next_port8",
-                    "g_enabled",
                     "g_paused",
                 ],
                 reason: "the high bits of the key-field locals, which keep the key's width \
                          through the shift or mask (only the low PB port bits or the priority \
                          bits are used), the bits of the `inspect` register around its fields \
                          (the stages that read it take the whole word), and \
-                         the frame generator's selected class group (K wide; its low 8 bits at \
-                         most are the class vector).",
+                         the frame generator's selected pause group (K wide; its low 8 bits at \
+                         most are the pause vector).",
             },
         ],
     })

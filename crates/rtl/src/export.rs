@@ -24,6 +24,8 @@ pub struct Package {
     pub gtkw_rtl: String,
     /// `<instance>.vlt`: Verilator lint waivers of `<instance>.v`, each with its reason.
     pub vlt: String,
+    /// Cycles `rst` must be held (ports.json `reset_cycles`).
+    pub reset_cycles: u32,
 }
 
 impl Package {
@@ -88,6 +90,9 @@ pub struct Source<'a> {
     pub c_header: &'a str,
     /// The target the memories are built for.
     pub tech: crate::tech::Tech,
+    /// Cycles `rst` must be held (memories that clear themselves during reset need more than
+    /// one).
+    pub reset_cycles: u32,
     /// Header lines on semantics the declared latencies do not say (arbitration, paths).
     pub notes: &'a [&'a str],
     /// The block's lint waivers beyond the one every package needs (DECLFILENAME).
@@ -133,6 +138,15 @@ pub fn package(src: &Source) -> Package {
         src.block, src.instance, src.instance
     );
     v += &format!("// Memories built for target {}.\n", src.tech);
+    v += &format!(
+        "// Hold rst for at least {} cycle{}.\n",
+        src.reset_cycles,
+        if src.reset_cycles == 1 {
+            ""
+        } else {
+            "s (the memories clear themselves)"
+        }
+    );
     for line in wrap(&latency_note(src.schema), 94) {
         v += &format!("// {line}\n");
     }
@@ -157,6 +171,7 @@ pub fn package(src: &Source) -> Package {
         "clock": "clk",
         "reset": "rst",
         "reset_kind": "synchronous, active high",
+        "reset_cycles": src.reset_cycles,
         "config_digest": format!("fnv1a64:{digest:016x}"),
         "target": src.tech.name(),
         "ports": src.schema.ports,
@@ -177,6 +192,7 @@ pub fn package(src: &Source) -> Package {
             "a Verilator trace (`W.rtl.vcd` next to the model's W.vcd)",
         ),
         vlt: vlt(src),
+        reset_cycles: src.reset_cycles,
     }
 }
 

@@ -98,9 +98,6 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     /// An event of edge n - 1 named a port or priority that does not exist.
     e_bad: DFF<Bit>,
     d_bad: DFF<Bit>,
-    /// The XOFF bits one edge after the decision set them: the frame generator's view, so the
-    /// decision's logic and the frame generator's are in separate cycles.
-    paused_seen: DFF<Bits<K>>,
     /// An event of the edge before named a missing key: flagged with the occupancy stage's
     /// flags, at the declared latency of `ERR`'s hardware-set bits.
     bad_late: DFF<Bit>,
@@ -123,6 +120,11 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     xoff_key_prio: Signal<Local, Bits<KB>>,
     xon_key_port: Signal<Local, Bits<KB>>,
     xon_key_prio: Signal<Local, Bits<KB>>,
+    /// Ports whose class the request registers show changing: the frame generator's marks,
+    /// from registers, so the decision's logic and the frame generator's are in separate
+    /// cycles.
+    changed_ports: Signal<Local, Bits<PP>>,
+    one_pp: Constant<Bits<PP>>,
 }
 
 impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<PB, PP, K, KB> {
@@ -165,7 +167,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             frame_quanta: Default::default(),
             csr_rdata: Default::default(),
             ingress: Ingress::new(cfg.occupancy_bits as usize, tech),
-            frames: FrameGen::new(cfg.ports),
+            frames: FrameGen::new(cfg.ports, cfg.priorities),
             csr: CsrBank::new(&map),
             port_ok: Constant::new(port_ok),
             prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
@@ -181,7 +183,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             prio_mask: Constant::new(switchcraft_core::mask(cfg.prio_bits()).into()),
             e_bad: Default::default(),
             d_bad: Default::default(),
-            paused_seen: Default::default(),
             bad_late: Default::default(),
             o_drop: Default::default(),
             o_xoff_valid: Default::default(),
@@ -197,6 +198,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             xoff_key_prio: Default::default(),
             xon_key_port: Default::default(),
             xon_key_prio: Default::default(),
+            changed_ports: Default::default(),
+            one_pp: Constant::new(1u64.into()),
         }
     }
 }
@@ -212,7 +215,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             e_bad,
             d_bad,
             bad_late,
-            paused_seen,
             o_drop,
             o_xoff_valid,
             o_xoff_key,
@@ -256,12 +258,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.d_bad.d.next = self.deq_valid.val() & !self.in_d_ok.val();
         self.bad_late.d.next = self.e_bad.q.val() | self.d_bad.q.val();
 
-        // ---- The frame generator follows the XOFF bits.
+        // ---- The frame generator follows the XOFF bits; the request registers name the ports
+        // whose state changed at the last edge (below, after their key fields).
         self.frames.clock.next = self.clock.val();
         self.frames.reset.next = self.reset.val();
-        self.paused_seen.d.next = self.ingress.xoff.val();
-        self.frames.paused.next = self.paused_seen.q.val();
-        self.frames.paused_next.next = self.ingress.xoff.val();
+        self.frames.paused.next = self.ingress.xoff.val();
         self.frames.quanta.next = self
             .csr
             .value
@@ -317,6 +318,18 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.xon_port.next = bit_cast::<PB, KB>(self.xon_key_port.val());
         self.xon_key_prio.next = self.o_xon_key.q.val() & self.prio_mask.val();
         self.xon_prio.next = bit_cast::<3, KB>(self.xon_key_prio.val());
+        // The frame generator's marks: the ports of the request registers.
+        self.frames.flipped.next = 0.into();
+        self.changed_ports.next = 0.into();
+        if self.o_xoff_valid.q.val() {
+            self.changed_ports.next =
+                self.one_pp.val() << bit_cast::<PB, KB>(self.xoff_key_port.val());
+        }
+        if self.o_xon_valid.q.val() {
+            self.changed_ports.next = self.changed_ports.val()
+                | (self.one_pp.val() << bit_cast::<PB, KB>(self.xon_key_port.val()));
+        }
+        self.frames.changed_ports.next = self.changed_ports.val();
         self.frame_valid.next = self.frames.frame_valid.val();
         self.frame_port.next = self.frames.frame_port.val();
         self.frame_class_enable.next = self.frames.frame_class_enable.val();
@@ -326,7 +339,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
 
         // Synchronous reset: registers to their reset values.
         if self.reset.val() {
-            self.paused_seen.d.next = 0.into();
             self.e_bad.d.next = false;
             self.d_bad.d.next = false;
             self.bad_late.d.next = false;
@@ -460,6 +472,8 @@ pub fn package(
         schema: &schema,
         core_verilog: &core_verilog(cfg, tech),
         tech,
+        // The occupancy memories clear themselves during reset.
+        reset_cycles: crate::ram_2w2r::reset_cycles(1 << (cfg.port_bits() + cfg.prio_bits()), tech),
         c_header: &header,
         notes: &[
             "A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.",
@@ -468,12 +482,12 @@ pub fn package(
             csr_bank::UNUSED_WAIVER,
             Waiver {
                 rule: "UNUSEDSIGNAL",
-                signals: &["*_key_port", "*_key_prio", "g_enabled", "g_paused"],
+                signals: &["*_key_port", "*_key_prio", "g_paused"],
                 reason:
                     "the high bits of the key-field locals, which keep the key's width through \
                      the shift or mask (only the low port bits or the priority bits are used), \
-                     and of the frame generator's selected class group (K wide; its low 8 bits \
-                     at most are the class vector).",
+                     and of the frame generator's selected pause group (K wide; its low 8 bits \
+                     at most are the pause vector).",
             },
             Waiver {
                 rule: "UNUSEDSIGNAL",

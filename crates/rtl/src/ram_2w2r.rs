@@ -3,15 +3,20 @@
 //! Reads are synchronous and read-old: an address given at edge n is read in cycle n, and a
 //! write at edge n is not seen by a read of the same edge. The two write ports never name one
 //! word on one edge (the users write a same-key pair through port A only); if they did, port A
-//! would win.
+//! would win. After reset every word reads 0, so a user keeps no written-since-reset bits.
 //!
 //! Its form depends on the target ([`Tech`]):
 //! * FPGA targets: a live-value table over 1R1W RAMs (LaForest and Steffan, FPGA 2010): bank A
 //!   written only by port A, bank B only by port B, one copy of each bank per read port, and
-//!   one bit per word saying which bank holds the word's last write; 4 x width + 1 bits a word.
+//!   one bit per word saying which bank holds the word's last write; block RAMs have no reset,
+//!   so one more flip-flop per word says whether it was written since reset (a read of an
+//!   unwritten word gives 0); 4 x width + 2 bits a word, reset in one cycle.
 //! * `asic`: one array of exactly width x depth bits in a module of its own,
 //!   `<instance>__sc_ram_2w2r` (parameters `WIDTH`, `DEPTH`, `ADDR`), which an ASIC flow replaces
-//!   with a compiled 2-write, 2-read register file of that name and ports.
+//!   with a compiled 2-write, 2-read register file of that name and ports, which need not have
+//!   a reset: while `reset` is high, port A writes 0 to one word per cycle (a wrapping address
+//!   counter), so reset must be held for at least `DEPTH` cycles ([`reset_cycles`]; the
+//!   package's ports.json says `reset_cycles`).
 //!
 //! rust-hdl's simulator sees one array in both cases: the two forms behave alike.
 
@@ -23,6 +28,8 @@ use std::collections::BTreeMap;
 #[derive(LogicBlock)]
 pub struct Ram2W2R<const A: usize, const D: usize> {
     pub clock: Signal<In, Clock>,
+    /// Synchronous, active high: afterwards every word reads 0.
+    pub reset: Signal<In, Bit>,
     pub write_a_enable: Signal<In, Bit>,
     pub write_a_address: Signal<In, Bits<A>>,
     pub write_a_data: Signal<In, Bits<D>>,
@@ -41,12 +48,22 @@ pub struct Ram2W2R<const A: usize, const D: usize> {
 /// The module an `asic` package's memories instantiate; the exporter keeps one definition.
 pub const ASIC_MODULE: &str = "sc_ram_2w2r";
 
+/// Cycles `reset` must be held for a memory of `depth` words to read 0 everywhere afterwards.
+pub fn reset_cycles(depth: usize, tech: Tech) -> u32 {
+    if tech.replicates() {
+        1
+    } else {
+        depth as u32
+    }
+}
+
 impl<const A: usize, const D: usize> Ram2W2R<A, D> {
     /// `2^A` words of `width` bits (at most `D`).
     pub fn new(width: usize, tech: Tech) -> Self {
         assert!((1..=D).contains(&width));
         Ram2W2R {
             clock: Default::default(),
+            reset: Default::default(),
             write_a_enable: Default::default(),
             write_a_address: Default::default(),
             write_a_data: Default::default(),
@@ -63,11 +80,11 @@ impl<const A: usize, const D: usize> Ram2W2R<A, D> {
         }
     }
 
-    /// Storage bits per word on the target: the architectural width, or the replicated banks
-    /// and the live-value bit.
+    /// Storage bits per word on the target: the architectural width, or the replicated banks,
+    /// the live-value bit and the written-since-reset bit.
     pub fn bits_per_word(width: usize, tech: Tech) -> usize {
         if tech.replicates() {
-            4 * width + 1
+            4 * width + 2
         } else {
             width
         }
@@ -100,14 +117,16 @@ impl<const A: usize, const D: usize> Ram2W2R<A, D> {
         Verilog::Custom(format!(
             "\
 // Live-value table: banks a and b (one per write port), a copy of each per read port, and
-// per word the bank of its last write.
+// per word the bank of its last write. Block RAMs have no reset: per word, whether it was
+// written since reset (an unwritten word reads 0).
 reg [{msb}:0] mem_a0 [0:{last}];
 reg [{msb}:0] mem_a1 [0:{last}];
 reg [{msb}:0] mem_b0 [0:{last}];
 reg [{msb}:0] mem_b1 [0:{last}];
 reg [{last}:0] live_a;
+reg [{last}:0] written;
 reg [{msb}:0] a0, a1, b0, b1;
-reg sel0, sel1;
+reg sel0, sel1, w0, w1;
 {unused}
 always @(posedge clock) begin
    a0 <= mem_a0[read_0_address];
@@ -116,6 +135,8 @@ always @(posedge clock) begin
    b1 <= mem_b1[read_1_address];
    sel0 <= live_a[read_0_address];
    sel1 <= live_a[read_1_address];
+   w0 <= written[read_0_address];
+   w1 <= written[read_1_address];
    if (write_b_enable) begin
       mem_b0[write_b_address] <= write_b_data[{msb}:0];
       mem_b1[write_b_address] <= write_b_data[{msb}:0];
@@ -126,13 +147,20 @@ always @(posedge clock) begin
       mem_a1[write_a_address] <= write_a_data[{msb}:0];
       live_a[write_a_address] <= 1'b1;
    end
+   if (reset) begin
+      written <= {{{words}{{1'b0}}}};
+   end else begin
+      if (write_b_enable) written[write_b_address] <= 1'b1;
+      if (write_a_enable) written[write_a_address] <= 1'b1;
+   end
 end
 always @(*) read_0_data = {r0};
 always @(*) read_1_data = {r1};
 ",
             unused = self.unused_high(),
-            r0 = self.pad("(sel0 ? a0 : b0)"),
-            r1 = self.pad("(sel1 ? a1 : b1)"),
+            words = last + 1,
+            r0 = self.pad(&format!("(w0 ? (sel0 ? a0 : b0) : {}'d0)", self._width)),
+            r1 = self.pad(&format!("(w1 ? (sel1 ? a1 : b1) : {}'d0)", self._width)),
         ))
     }
 
@@ -155,18 +183,26 @@ always @(*) read_1_data = {r1};
         }
         code += &format!(
             "\
+// Reset clears the memory, one word per cycle through port A (held for at least {depth}
+// cycles it reaches every word, whatever the counter's start).
+reg [{am}:0] clear_address;
+always @(posedge clock) clear_address <= reset ? clear_address + {A}'d1 : {A}'d0;
+wire a_enable = reset | write_a_enable;
+wire [{am}:0] a_address = reset ? clear_address : write_a_address;
+wire [{m}:0] a_data = reset ? {w}'d0 : write_a_data[{m}:0];
 top${ASIC_MODULE} #(.WIDTH({w}), .DEPTH({depth}), .ADDR({A})) mem (
    .clock(clock),
-   .write_a_enable(write_a_enable), .write_a_address(write_a_address),
-   .write_a_data(write_a_data[{m}:0]),
-   .write_b_enable(write_b_enable), .write_b_address(write_b_address),
+   .write_a_enable(a_enable), .write_a_address(a_address),
+   .write_a_data(a_data),
+   .write_b_enable(write_b_enable & !reset), .write_b_address(write_b_address),
    .write_b_data(write_b_data[{m}:0]),
    .read_0_address(read_0_address), .read_0_data({r0}),
    .read_1_address(read_1_address), .read_1_data({r1})
 );
 ",
             depth = 1usize << A,
-            m = w - 1
+            m = w - 1,
+            am = A - 1
         );
         Verilog::Wrapper(Wrapper {
             code,
@@ -219,6 +255,9 @@ impl<const A: usize, const D: usize> Logic for Ram2W2R<A, D> {
                 let a = self.write_a_address.val().to_u64();
                 self._mem.insert(a, self.write_a_data.val() & mask);
             }
+            if self.reset.val() {
+                self._mem.clear();
+            }
         }
     }
 
@@ -240,6 +279,7 @@ impl<const A: usize, const D: usize> Logic for Ram2W2R<A, D> {
             name: "ram_2w2r".into(),
             clock: "clock".into(),
             inputs: vec![
+                "reset".into(),
                 "write_a_enable".into(),
                 "write_a_address".into(),
                 "write_a_data".into(),

@@ -451,6 +451,7 @@ pub fn package(
         schema: &schema,
         core_verilog: &core_verilog(cfg),
         tech,
+        reset_cycles: 1,
         c_header: &header,
         notes: &[
             "An entry snapshot is readable 3 edges after a cycle without deq_valid.",

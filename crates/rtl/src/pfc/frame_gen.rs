@@ -1,12 +1,13 @@
 //! The 802.1Qbb pause-frame generator, shared by PFC and CaPFC: the RTL form of
 //! `switchcraft_model::pfc::FrameGen`. Keys are `{port, priority}` with `KB - PB` priority bits,
-//! so a port's classes form one group of `2^(KB - PB)` bits in every per-key vector; the group,
-//! zero-extended to 8 bits, is the class-enable vector of the frame.
+//! so a port's classes form one group of `2^(KB - PB)` bits in every per-key vector; the group of
+//! the paused vector, zero-extended to 8 bits, is the frame's pause vector.
 //!
 //! Each edge it sends at most one frame, for the first dirty port after the one it served last
-//! (round robin); a frame enables every changed or paused class of its port. Every REFRESH
-//! cycles a tick flags every paused class for a refresh. The frame leaves on the edge after the
-//! state change that caused it.
+//! (round robin); a frame states every class of its port (the paused ones with QUANTA, the
+//! others with 0), so nothing per class is kept but the pause state itself. Every REFRESH
+//! cycles a tick marks every port with a paused class. A frame leaves on the edge after the
+//! port was marked.
 
 use rust_hdl::prelude::*;
 
@@ -17,9 +18,13 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// Paused keys before the next edge, and after it; keys that differ have changed state.
+    /// Paused keys: what a frame sent on the next edge says.
     pub paused: Signal<In, Bits<K>>,
-    pub paused_next: Signal<In, Bits<K>>,
+    /// Keys that change state on the next edge, and ports that had a class change state: a
+    /// parent gives whichever it has registered (the other tied to 0). Their ports become dirty
+    /// on the next edge.
+    pub flipped: Signal<In, Bits<K>>,
+    pub changed_ports: Signal<In, Bits<PP>>,
     pub quanta: Signal<In, Bits<16>>,
     pub refresh: Signal<In, Bits<16>>,
 
@@ -34,10 +39,11 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     /// Priority bits of a key, and the key bits of port 0's classes.
     prio_bits: Constant<Bits<KB>>,
     group: Constant<Bits<K>>,
+    /// The classes that exist: every frame's class-enable vector.
+    classes: Constant<Bits<8>>,
     one_pp: Constant<Bits<PP>>,
     one_16: Constant<Bits<16>>,
 
-    changed: DFF<Bits<K>>,
     /// Ports made dirty (a changed or refresh-due class) before the last edge and not served
     /// since. Kept per port (a frame clears its whole port), so the round robin's loop is
     /// grant -> this register, not an OR over each port's keys.
@@ -60,19 +66,16 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     grant_any: Signal<Local, Bits<PP>>,
     grant: Signal<Local, Bits<PP>>,
     served_below: Signal<Local, Bits<PP>>,
-    flipped: Signal<Local, Bits<K>>,
+    fresh_keys: Signal<Local, Bits<K>>,
     fresh_ports: Signal<Local, Bits<PP>>,
     g_port: Signal<Local, Bits<PB>>,
-    g_keys: Signal<Local, Bits<K>>,
-    g_enabled: Signal<Local, Bits<K>>,
     g_paused: Signal<Local, Bits<K>>,
-    enabled_keys: Signal<Local, Bits<K>>,
     tick: Signal<Local, Bit>,
     tick_keys: Signal<Local, Bits<K>>,
 }
 
 impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen<PB, PP, K, KB> {
-    pub fn new(ports: u32) -> Self {
+    pub fn new(ports: u32, priorities: u32) -> Self {
         assert_eq!(1 << PB, PP);
         assert_eq!(1 << KB, K);
         let prio_bits = KB - PB;
@@ -86,7 +89,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             clock: Default::default(),
             reset: Default::default(),
             paused: Default::default(),
-            paused_next: Default::default(),
+            flipped: Default::default(),
+            changed_ports: Default::default(),
             quanta: Default::default(),
             refresh: Default::default(),
             frame_valid: Default::default(),
@@ -97,9 +101,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             port_ok: Constant::new(port_ok),
             prio_bits: Constant::new((prio_bits as u64).into()),
             group: Constant::new(((1u64 << (1 << prio_bits)) - 1).into()),
+            classes: Constant::new(((1u64 << priorities) - 1).into()),
             one_pp: Constant::new(1u64.into()),
             one_16: Constant::new(1u64.into()),
-            changed: Default::default(),
             dirty_old: Default::default(),
             dirty_new: Default::default(),
             rr_above: Default::default(),
@@ -115,13 +119,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             grant_any: Default::default(),
             grant: Default::default(),
             served_below: Default::default(),
-            flipped: Default::default(),
+            fresh_keys: Default::default(),
             fresh_ports: Default::default(),
             g_port: Default::default(),
-            g_keys: Default::default(),
-            g_enabled: Default::default(),
             g_paused: Default::default(),
-            enabled_keys: Default::default(),
             tick: Default::default(),
             tick_keys: Default::default(),
         }
@@ -136,7 +137,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         dff_setup!(
             self,
             clock,
-            changed,
             dirty_old,
             dirty_new,
             rr_above,
@@ -161,22 +161,14 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         } else {
             self.grant.next = self.grant_any.val();
         }
-        // The grant is one-hot (or zero), so the port number, the port's keys and its class
-        // vectors are ORs over the ports of terms gated by their grant bit: balanced trees,
-        // instead of a priority chain and shifts by the encoded port.
-        self.enabled_keys.next = self.changed.q.val() | self.paused.val();
+        // The grant is one-hot (or zero), so the port number and its paused classes are ORs
+        // over the ports of terms gated by their grant bit: balanced trees, instead of a
+        // priority chain and shifts by the encoded port.
         self.g_port.next = 0.into();
-        self.g_keys.next = 0.into();
-        self.g_enabled.next = 0.into();
         self.g_paused.next = 0.into();
         for p in 0..PP {
             if self.grant.val().get_bit(p) {
                 self.g_port.next = self.g_port.val() | p.to_bits::<PB>();
-                self.g_keys.next = self.g_keys.val()
-                    | (self.group.val() << (p.to_bits::<KB>() << self.prio_bits.val()));
-                self.g_enabled.next = self.g_enabled.val()
-                    | ((self.enabled_keys.val() >> (p.to_bits::<KB>() << self.prio_bits.val()))
-                        & self.group.val());
                 self.g_paused.next = self.g_paused.val()
                     | ((self.paused.val() >> (p.to_bits::<KB>() << self.prio_bits.val()))
                         & self.group.val());
@@ -200,8 +192,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.o_pause.d.next = 0.into();
         self.o_quanta.d.next = 0.into();
         if self.grant.val().any() {
-            self.o_class_enable.d.next = bit_cast::<8, K>(self.g_enabled.val());
-            self.o_pause.d.next = bit_cast::<8, K>(self.g_paused.val());
+            self.o_class_enable.d.next = self.classes.val();
+            // Only existing classes (their pause bits are the only ones ever set).
+            self.o_pause.d.next = bit_cast::<8, K>(self.g_paused.val()) & self.classes.val();
             self.o_quanta.d.next = self.quanta.val();
         }
 
@@ -214,17 +207,16 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         } else {
             self.refresh_count.d.next = self.refresh_count.q.val() + self.one_16.val();
         }
-        // A change on this edge survives the clear of a frame sent on this edge.
-        self.flipped.next = self.paused.val() ^ self.paused_next.val();
-        self.changed.d.next = (self.changed.q.val() & !self.g_keys.val()) | self.flipped.val();
-        self.fresh_ports.next = 0.into();
+        // A mark on this edge survives the clear of a frame sent on this edge.
+        self.fresh_keys.next = self.flipped.val() | self.tick_keys.val();
+        self.fresh_ports.next = self.changed_ports.val();
         for p in 0..PP {
             self.fresh_ports.next = self.fresh_ports.val().replace_bit(
                 p,
-                (((self.flipped.val() | self.tick_keys.val())
-                    >> (p.to_bits::<KB>() << self.prio_bits.val()))
-                    & self.group.val())
-                .any(),
+                self.fresh_ports.val().get_bit(p)
+                    | ((self.fresh_keys.val() >> (p.to_bits::<KB>() << self.prio_bits.val()))
+                        & self.group.val())
+                    .any(),
             );
         }
         self.dirty_old.d.next = self.dirty_ports.val() & !self.grant.val();
@@ -237,7 +229,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.frame_quanta.next = self.o_quanta.q.val();
 
         if self.reset.val() {
-            self.changed.d.next = 0.into();
             self.dirty_old.d.next = 0.into();
             self.dirty_new.d.next = 0.into();
             self.rr_above.d.next = self.port_ok.val();

@@ -10,8 +10,8 @@
 //!
 //! Occupancy is read-modify-written by two buses per cycle, so it needs two write ports and two
 //! read ports: a [`Ram2W2R`] in the target's form (on FPGAs a live-value table over 1R1W RAMs),
-//! port A written by the enqueue path and port B by the dequeue path, and one bit per key that
-//! says whether it was written since reset (`lvt_any`; RAMs have no reset). The write of edge n
+//! port A written by the enqueue path and port B by the dequeue path; after reset it reads 0
+//! (the target decides how). The write of edge n
 //! is not yet visible to the read of edge n (read-old), so the last write of each path is
 //! forwarded (`fw_*`). When both buses hit one key, the combined result is written through
 //! port A only.
@@ -57,7 +57,6 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     /// Both events are valid and name one key.
     pub same_key: Signal<Out, Bit>,
 
-    one_k: Constant<Bits<K>>,
     bounds: OccupancyBounds,
     upd: OccupancyUpdate,
     e_valid_q: DFF<Bit>,
@@ -69,7 +68,7 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     same_q: DFF<Bit>,
     // Where each event's occupancy comes from, decided at capture, one-hot or none: the
     // enqueue path's write of this edge (`*_from_fe`), the dequeue path's (`*_from_fd`), else
-    // the RAM for a key written since reset (`*_from_ram`), else 0. One-hot selects make the
+    // the memory (`*_from_ram`, 0 for a key not written since reset). One-hot selects make the
     // lookup an AND-OR of two LUT levels instead of a chain of multiplexers.
     e_from_fe: DFF<Bit>,
     e_from_fd: DFF<Bit>,
@@ -78,7 +77,6 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     d_from_fd: DFF<Bit>,
     d_from_ram: DFF<Bit>,
     ram: Ram2W2R<KB, 32>,
-    lvt_any: DFF<Bits<K>>,
     fw_e_val: DFF<Bits<32>>,
     fw_d_val: DFF<Bits<32>>,
 
@@ -98,10 +96,6 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     d_b0_fw: Signal<Local, Bits<32>>,
     d_b0_ram: Signal<Local, Bits<32>>,
     d_write: Signal<Local, Bit>,
-    e_onehot: Signal<Local, Bits<K>>,
-    d_onehot: Signal<Local, Bits<K>>,
-    e_touch: Signal<Local, Bits<K>>,
-    d_touch: Signal<Local, Bits<K>>,
 }
 
 impl<const KB: usize, const K: usize> Occupancy<KB, K> {
@@ -126,7 +120,6 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             d_b1: Default::default(),
             d_underflow: Default::default(),
             same_key: Default::default(),
-            one_k: Constant::new(1u64.into()),
             bounds: OccupancyBounds::new(width),
             upd: OccupancyUpdate::new(width),
             e_valid_q: Default::default(),
@@ -143,7 +136,6 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             d_from_fd: Default::default(),
             d_from_ram: Default::default(),
             ram: Ram2W2R::new(width, tech),
-            lvt_any: Default::default(),
             fw_e_val: Default::default(),
             fw_d_val: Default::default(),
             e_b0: Default::default(),
@@ -159,10 +151,6 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             d_b0_fw: Default::default(),
             d_b0_ram: Default::default(),
             d_write: Default::default(),
-            e_onehot: Default::default(),
-            d_onehot: Default::default(),
-            e_touch: Default::default(),
-            d_touch: Default::default(),
         }
     }
 }
@@ -172,10 +160,10 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, e_valid_q, e_key_q, e_len_q, d_valid_q, d_key_q, d_len_q, same_q,
-            e_from_fe, e_from_fd, e_from_ram, d_from_fe, d_from_fd, d_from_ram, lvt_any, fw_e_val,
-            fw_d_val
+            e_from_fe, e_from_fd, e_from_ram, d_from_fe, d_from_fd, d_from_ram, fw_e_val, fw_d_val
         );
         self.ram.clock.next = self.clock.val();
+        self.ram.reset.next = self.reset.val();
 
         // ---- Edge n: capture the events; their keys address the RAMs. The writes of this same
         // edge (the events now in cycle n - 1) are what the forwarding registers will hold.
@@ -194,17 +182,13 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         // so at most one hit is set.
         self.e_hit_fe.next = self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.enq_key.val());
         self.e_hit_fd.next = self.d_write.val() & (self.d_key_q.q.val() == self.enq_key.val());
-        self.e_in_ram.next = !self.e_hit_fe.val()
-            & !self.e_hit_fd.val()
-            & self.lvt_any.q.val().get_bit(self.enq_key.val().index());
+        self.e_in_ram.next = !self.e_hit_fe.val() & !self.e_hit_fd.val();
         self.e_from_fe.d.next = self.e_hit_fe.val();
         self.e_from_fd.d.next = self.e_hit_fd.val();
         self.e_from_ram.d.next = self.e_in_ram.val();
         self.d_hit_fe.next = self.e_valid_q.q.val() & (self.e_key_q.q.val() == self.deq_key.val());
         self.d_hit_fd.next = self.d_write.val() & (self.d_key_q.q.val() == self.deq_key.val());
-        self.d_in_ram.next = !self.d_hit_fe.val()
-            & !self.d_hit_fd.val()
-            & self.lvt_any.q.val().get_bit(self.deq_key.val().index());
+        self.d_in_ram.next = !self.d_hit_fe.val() & !self.d_hit_fd.val();
         self.d_from_fe.d.next = self.d_hit_fe.val();
         self.d_from_fd.d.next = self.d_hit_fd.val();
         self.d_from_ram.d.next = self.d_in_ram.val();
@@ -272,24 +256,12 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         self.ram.write_b_data.next = self.d_b1.val();
         self.fw_e_val.d.next = self.e_b1.val();
         self.fw_d_val.d.next = self.d_b1.val();
-        self.e_onehot.next = self.one_k.val() << self.e_key_q.q.val();
-        self.d_onehot.next = self.one_k.val() << self.d_key_q.q.val();
-        self.e_touch.next = 0.into();
-        if self.e_valid_q.q.val() {
-            self.e_touch.next = self.e_onehot.val();
-        }
-        self.d_touch.next = 0.into();
-        if self.d_valid_q.q.val() {
-            self.d_touch.next = self.d_onehot.val();
-        }
-        self.lvt_any.d.next = self.lvt_any.q.val() | self.e_touch.val() | self.d_touch.val();
 
-        // Synchronous reset (RAM contents are covered by lvt_any).
+        // Synchronous reset (the memory clears itself).
         if self.reset.val() {
             self.e_valid_q.d.next = false;
             self.d_valid_q.d.next = false;
             self.same_q.d.next = false;
-            self.lvt_any.d.next = 0.into();
         }
     }
 }

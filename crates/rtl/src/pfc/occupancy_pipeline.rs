@@ -5,8 +5,8 @@
 //!   live-value bits of the keys are captured with them, consistent with what the RAMs return;
 //! * cycle n: each event's operand is looked up: the result of the event two edges older
 //!   (`w_*`, not yet in the RAMs) where it wrote the key, else that of the event three edges
-//!   older (`x_*`, written to the RAMs at this same edge n, so not yet readable), else the live
-//!   bank's read data, else 0 (never written since reset);
+//!   older (`x_*`, written to the RAMs at this same edge n, so not yet readable), else the
+//!   memory's read data (0 for a key not written since reset);
 //! * edge n + 1 (operand): the operands and the events move to `o_*`, with a one-hot select
 //!   that says whether the event one edge older wrote the key, and with what the arithmetic
 //!   compares them with ([`OccupancyBounds`], from the lengths and MAX alone);
@@ -23,9 +23,9 @@
 //! arithmetic, at the end of that loop).
 //!
 //! Storage is one [`Ram2W2R`] (two writes and two reads per cycle, in the target's form), port A
-//! written by the enqueue path and port B by the dequeue path, and one bit per key that says
-//! whether it was written since reset (`lvt_any`; RAMs have no reset). When both buses hit one
-//! key, the combined result is written through port A only.
+//! written by the enqueue path and port B by the dequeue path; after reset it reads 0 (the
+//! target decides how). When both buses hit one key, the combined result is written through
+//! port A only.
 
 use super::occupancy_update::{OccupancyBounds, OccupancyUpdate};
 use crate::ram_2w2r::Ram2W2R;
@@ -62,7 +62,6 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     /// Both events are valid and name one key.
     pub same_key: Signal<Out, Bit>,
 
-    one_k: Constant<Bits<K>>,
     bounds: OccupancyBounds,
     upd: OccupancyUpdate,
     // Read stage.
@@ -73,10 +72,6 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     r_d_key: DFF<Bits<KB>>,
     r_d_len: DFF<Bits<16>>,
     r_same: DFF<Bit>,
-    /// Whether the keys were written since reset, as the RAM reads of this edge see them
-    /// (writes up to the previous edge).
-    r_e_any: DFF<Bit>,
-    r_d_any: DFF<Bit>,
     // Operand stage.
     o_e_valid: DFF<Bit>,
     o_e_key: DFF<Bits<KB>>,
@@ -121,7 +116,6 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     x_d_key: DFF<Bits<KB>>,
     x_d_val: DFF<Bits<32>>,
     ram: Ram2W2R<KB, 32>,
-    lvt_any: DFF<Bits<K>>,
 
     // Cycle n: the lookup of the read stage's operands.
     r_e_hit_we: Signal<Local, Bit>,
@@ -160,10 +154,6 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     d_b0_we_apart: Signal<Local, Bits<32>>,
     d_b0_wd: Signal<Local, Bits<32>>,
     d_b0_o: Signal<Local, Bits<32>>,
-    e_onehot: Signal<Local, Bits<K>>,
-    d_onehot: Signal<Local, Bits<K>>,
-    e_touch: Signal<Local, Bits<K>>,
-    d_touch: Signal<Local, Bits<K>>,
 }
 
 impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
@@ -188,7 +178,6 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             d_b1: Default::default(),
             d_underflow: Default::default(),
             same_key: Default::default(),
-            one_k: Constant::new(1u64.into()),
             bounds: OccupancyBounds::new(width),
             upd: OccupancyUpdate::new(width),
             r_e_valid: Default::default(),
@@ -198,8 +187,6 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             r_d_key: Default::default(),
             r_d_len: Default::default(),
             r_same: Default::default(),
-            r_e_any: Default::default(),
-            r_d_any: Default::default(),
             o_e_valid: Default::default(),
             o_e_key: Default::default(),
             o_e_len: Default::default(),
@@ -237,7 +224,6 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             x_d_key: Default::default(),
             x_d_val: Default::default(),
             ram: Ram2W2R::new(width, tech),
-            lvt_any: Default::default(),
             r_e_hit_we: Default::default(),
             r_e_hit_wd: Default::default(),
             r_e_hit_xe: Default::default(),
@@ -270,10 +256,6 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             d_b0_we_apart: Default::default(),
             d_b0_wd: Default::default(),
             d_b0_o: Default::default(),
-            e_onehot: Default::default(),
-            d_onehot: Default::default(),
-            e_touch: Default::default(),
-            d_touch: Default::default(),
         }
     }
 }
@@ -291,8 +273,6 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             r_d_key,
             r_d_len,
             r_same,
-            r_e_any,
-            r_d_any,
             o_e_valid,
             o_e_key,
             o_e_len,
@@ -328,10 +308,10 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             x_e_val,
             x_d_write,
             x_d_key,
-            x_d_val,
-            lvt_any
+            x_d_val
         );
         self.ram.clock.next = self.clock.val();
+        self.ram.reset.next = self.reset.val();
 
         // ---- Edge n (read): capture the events; their keys address the RAMs.
         self.r_e_valid.d.next = self.enq_valid.val();
@@ -343,8 +323,6 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.r_same.d.next = self.enq_valid.val()
             & self.deq_valid.val()
             & (self.enq_key.val() == self.deq_key.val());
-        self.r_e_any.d.next = self.lvt_any.q.val().get_bit(self.enq_key.val().index());
-        self.r_d_any.d.next = self.lvt_any.q.val().get_bit(self.deq_key.val().index());
         self.ram.read_0_address.next = self.enq_key.val();
         self.ram.read_1_address.next = self.deq_key.val();
 
@@ -375,8 +353,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.r_e_from_ram.next = !self.r_e_hit_we.val()
             & !self.r_e_hit_wd.val()
             & !self.r_e_hit_xe.val()
-            & !self.r_e_hit_xd.val()
-            & self.r_e_any.q.val();
+            & !self.r_e_hit_xd.val();
         self.r_d_hit_we.next =
             self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_d_key.q.val());
         self.r_d_hit_wd.next =
@@ -392,8 +369,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.r_d_from_ram.next = !self.r_d_hit_we.val()
             & !self.r_d_hit_wd.val()
             & !self.r_d_hit_xe.val()
-            & !self.r_d_hit_xd.val()
-            & self.r_d_any.q.val();
+            & !self.r_d_hit_xd.val();
         self.r_e_b_w.next = 0.into();
         if self.r_e_hit_we.val() {
             self.r_e_b_w.next = self.w_e_val.val();
@@ -558,19 +534,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.x_d_write.d.next = self.w_d_write.q.val();
         self.x_d_key.d.next = self.w_d_key.q.val();
         self.x_d_val.d.next = self.w_d_val.q.val();
-        self.e_onehot.next = self.one_k.val() << self.w_e_key.q.val();
-        self.d_onehot.next = self.one_k.val() << self.w_d_key.q.val();
-        self.e_touch.next = 0.into();
-        if self.w_e_valid.q.val() {
-            self.e_touch.next = self.e_onehot.val();
-        }
-        self.d_touch.next = 0.into();
-        if self.w_d_write.q.val() {
-            self.d_touch.next = self.d_onehot.val();
-        }
-        self.lvt_any.d.next = self.lvt_any.q.val() | self.e_touch.val() | self.d_touch.val();
 
-        // Synchronous reset (RAM contents are covered by lvt_any).
+        // Synchronous reset (the memory clears itself).
         if self.reset.val() {
             self.r_e_valid.d.next = false;
             self.r_d_valid.d.next = false;
@@ -582,7 +547,6 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.w_d_write.d.next = false;
             self.x_e_valid.d.next = false;
             self.x_d_write.d.next = false;
-            self.lvt_any.d.next = 0.into();
         }
     }
 }

@@ -554,3 +554,34 @@ fn pfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_below_xon()
         },
     );
 }
+
+/// While XOFF holds, PAUSE is resent before half the pause time has run out (spec §2.6: every
+/// quanta_time / 2), at the clock and link each sized PFC and CaPFC preset states: the longest
+/// wait is REFRESH + P - 1 cycles (the tick, then the round robin); a PAUSE holds QUANTA x 512
+/// bit times.
+#[test]
+fn sized_presets_refresh_within_half_the_pause_time() {
+    use switchcraft_model::capfc::CapfcConfig;
+    use switchcraft_model::pfc::PresetTiming;
+    let mut checked = 0;
+    for name in ["tiny", "fpga", "paper"] {
+        let pfc = PfcConfig::preset(name).unwrap();
+        let capfc = CapfcConfig::preset(name).unwrap();
+        let Some(t) = PresetTiming::of_preset(name) else {
+            continue;
+        };
+        for (block, quanta, refresh, ports) in [
+            ("pfc", pfc.quanta, pfc.refresh, pfc.ports),
+            ("capfc", capfc.quanta, capfc.refresh, capfc.ports),
+        ] {
+            let wait_ns = (refresh as f64 + f64::from(ports) - 1.0) * 1000.0 / t.clock_mhz;
+            let pause_ns = quanta as f64 * 512.0 / t.rate_bps * 1e9;
+            assert!(
+                wait_ns <= pause_ns / 2.0,
+                "{block} {name}: {wait_ns} ns vs {pause_ns} ns"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4, "fpga and paper of both blocks state a timing");
+}

@@ -208,3 +208,19 @@ fn formal_harnesses_connect_exactly_the_schema_ports() {
         assert_eq!(connected, want, "{}: the dut's connections", path.display());
     }
 }
+
+/// Every preset of every block says what clock and link it is sized for, or that it has none
+/// (`switchcraft config` prints it above the TOML).
+#[test]
+fn every_preset_states_its_timing() {
+    for block in REGISTRY {
+        for preset in block.presets() {
+            let timing = block.preset_timing(preset).unwrap_or_default();
+            assert!(
+                timing.contains("MHz clock") || timing.starts_with("no clock or link"),
+                "{} {preset}: {timing:?}",
+                block.stem()
+            );
+        }
+    }
+}

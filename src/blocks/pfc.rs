@@ -96,6 +96,17 @@ impl Block for PfcBlock {
         ))
     }
 
+    fn preset_timing(&self, preset: &str) -> Option<String> {
+        use switchcraft_model::pfc::PresetTiming;
+        let c = PfcConfig::preset(preset)?;
+        Some(match PresetTiming::of_preset(preset) {
+            Some(t) => format!(
+                "Table II thresholds of the CaPFC paper for {}",
+                t.describe(c.quanta, c.refresh, c.ports)
+            ),
+            None => "no clock or link: sizes and times chosen to exercise the logic".into(),
+        })
+    }
     /// Each `enq` event is an arrival at the ingress buffer.
     fn packet_bus(&self) -> &'static str {
         "enq"

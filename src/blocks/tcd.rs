@@ -80,6 +80,13 @@ impl Block for TcdBlock {
     fn packet_bus(&self) -> &'static str {
         "deq"
     }
+    fn preset_timing(&self, preset: &str) -> Option<String> {
+        use switchcraft_model::tcd::max_ton::PresetTiming;
+        Some(match PresetTiming::of_preset(preset) {
+            Some(t) => format!("max_ton and t_period derived for {}", t.describe()),
+            None => "no clock or link: time constants chosen to exercise the logic".into(),
+        })
+    }
     /// Received PFC frames and credit updates.
     fn message_buses(&self) -> &'static [&'static str] {
         &["rx_pfc", "rx_credit"]

@@ -3313,8 +3313,10 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [31:0] ram$write_b_data;
     reg  [3:0] ram$read_0_address;
     wire  [31:0] ram$read_0_data;
+    wire  ram$read_0_written;
     reg  [3:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
+    wire  ram$read_1_written;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -3442,8 +3444,10 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .write_b_data(ram$write_b_data),
         .read_0_address(ram$read_0_address),
         .read_0_data(ram$read_0_data),
+        .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
-        .read_1_data(ram$read_1_data)
+        .read_1_data(ram$read_1_data),
+        .read_1_written(ram$read_1_written)
     );
     capfc_fpga__egress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -3509,7 +3513,7 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
             e_b0_fw = e_b0_fw | fw_d_val$q;
         end
         e_b0_ram = 32'h0;
-        if (e_from_ram$q) begin
+        if (e_from_ram$q & ram$read_0_written) begin
             e_b0_ram = ram$read_0_data;
         end
         e_b0 = e_b0_fw | e_b0_ram;
@@ -3521,7 +3525,7 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
             d_b0_fw = d_b0_fw | fw_d_val$q;
         end
         d_b0_ram = 32'h0;
-        if (d_from_ram$q) begin
+        if (d_from_ram$q & ram$read_1_written) begin
             d_b0_ram = ram$read_1_data;
         end
         d_b0 = d_b0_fw | d_b0_ram;
@@ -3865,7 +3869,7 @@ module capfc_fpga__egress$fw_e_val(d,q,clock);
 endmodule // capfc_fpga__egress$fw_e_val
 
 
-module capfc_fpga__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module capfc_fpga__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
 
     // Module arguments
     input wire  clock;
@@ -3878,8 +3882,10 @@ module capfc_fpga__egress$ram(clock,reset,write_a_enable,write_a_address,write_a
     input wire  [31:0] write_b_data;
     input wire  [3:0] read_0_address;
     output reg  [31:0] read_0_data;
+    output reg  read_0_written;
     input wire  [3:0] read_1_address;
     output reg  [31:0] read_1_data;
+    output reg  read_1_written;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -3921,8 +3927,10 @@ module capfc_fpga__egress$ram(clock,reset,write_a_enable,write_a_address,write_a
           if (write_a_enable) written[write_a_address] <= 1'b1;
        end
     end
-    always @(*) read_0_data = {16'd0, (w0 ? (sel0 ? a0 : b0) : 16'd0)};
-    always @(*) read_1_data = {16'd0, (w1 ? (sel1 ? a1 : b1) : 16'd0)};
+    always @(*) read_0_data = {16'd0, (sel0 ? a0 : b0)};
+    always @(*) read_1_data = {16'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_written = w0;
+    always @(*) read_1_written = w1;
 endmodule // capfc_fpga__egress$ram
 
 
@@ -5127,8 +5135,10 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [31:0] ram$write_b_data;
     reg  [3:0] ram$read_0_address;
     wire  [31:0] ram$read_0_data;
+    wire  ram$read_0_written;
     reg  [3:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
+    wire  ram$read_1_written;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -5256,8 +5266,10 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .write_b_data(ram$write_b_data),
         .read_0_address(ram$read_0_address),
         .read_0_data(ram$read_0_data),
+        .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
-        .read_1_data(ram$read_1_data)
+        .read_1_data(ram$read_1_data),
+        .read_1_written(ram$read_1_written)
     );
     capfc_fpga__ingress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -5323,7 +5335,7 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
             e_b0_fw = e_b0_fw | fw_d_val$q;
         end
         e_b0_ram = 32'h0;
-        if (e_from_ram$q) begin
+        if (e_from_ram$q & ram$read_0_written) begin
             e_b0_ram = ram$read_0_data;
         end
         e_b0 = e_b0_fw | e_b0_ram;
@@ -5335,7 +5347,7 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
             d_b0_fw = d_b0_fw | fw_d_val$q;
         end
         d_b0_ram = 32'h0;
-        if (d_from_ram$q) begin
+        if (d_from_ram$q & ram$read_1_written) begin
             d_b0_ram = ram$read_1_data;
         end
         d_b0 = d_b0_fw | d_b0_ram;
@@ -5679,7 +5691,7 @@ module capfc_fpga__ingress$fw_e_val(d,q,clock);
 endmodule // capfc_fpga__ingress$fw_e_val
 
 
-module capfc_fpga__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module capfc_fpga__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
 
     // Module arguments
     input wire  clock;
@@ -5692,8 +5704,10 @@ module capfc_fpga__ingress$ram(clock,reset,write_a_enable,write_a_address,write_
     input wire  [31:0] write_b_data;
     input wire  [3:0] read_0_address;
     output reg  [31:0] read_0_data;
+    output reg  read_0_written;
     input wire  [3:0] read_1_address;
     output reg  [31:0] read_1_data;
+    output reg  read_1_written;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -5735,8 +5749,10 @@ module capfc_fpga__ingress$ram(clock,reset,write_a_enable,write_a_address,write_
           if (write_a_enable) written[write_a_address] <= 1'b1;
        end
     end
-    always @(*) read_0_data = {16'd0, (w0 ? (sel0 ? a0 : b0) : 16'd0)};
-    always @(*) read_1_data = {16'd0, (w1 ? (sel1 ? a1 : b1) : 16'd0)};
+    always @(*) read_0_data = {16'd0, (sel0 ? a0 : b0)};
+    always @(*) read_1_data = {16'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_written = w0;
+    always @(*) read_1_written = w1;
 endmodule // capfc_fpga__ingress$ram
 
 

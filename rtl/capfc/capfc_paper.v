@@ -5849,8 +5849,10 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [31:0] ram$write_b_data;
     reg  [8:0] ram$read_0_address;
     wire  [31:0] ram$read_0_data;
+    wire  ram$read_0_written;
     reg  [8:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
+    wire  ram$read_1_written;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -5978,8 +5980,10 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .write_b_data(ram$write_b_data),
         .read_0_address(ram$read_0_address),
         .read_0_data(ram$read_0_data),
+        .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
-        .read_1_data(ram$read_1_data)
+        .read_1_data(ram$read_1_data),
+        .read_1_written(ram$read_1_written)
     );
     capfc_paper__egress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -6045,7 +6049,7 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
             e_b0_fw = e_b0_fw | fw_d_val$q;
         end
         e_b0_ram = 32'h0;
-        if (e_from_ram$q) begin
+        if (e_from_ram$q & ram$read_0_written) begin
             e_b0_ram = ram$read_0_data;
         end
         e_b0 = e_b0_fw | e_b0_ram;
@@ -6057,7 +6061,7 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
             d_b0_fw = d_b0_fw | fw_d_val$q;
         end
         d_b0_ram = 32'h0;
-        if (d_from_ram$q) begin
+        if (d_from_ram$q & ram$read_1_written) begin
             d_b0_ram = ram$read_1_data;
         end
         d_b0 = d_b0_fw | d_b0_ram;
@@ -6401,7 +6405,7 @@ module capfc_paper__egress$fw_e_val(d,q,clock);
 endmodule // capfc_paper__egress$fw_e_val
 
 
-module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
 
     // Module arguments
     input wire  clock;
@@ -6414,8 +6418,10 @@ module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_
     input wire  [31:0] write_b_data;
     input wire  [8:0] read_0_address;
     output reg  [31:0] read_0_data;
+    output reg  read_0_written;
     input wire  [8:0] read_1_address;
     output reg  [31:0] read_1_data;
+    output reg  read_1_written;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -6457,8 +6463,10 @@ module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_
           if (write_a_enable) written[write_a_address] <= 1'b1;
        end
     end
-    always @(*) read_0_data = {8'd0, (w0 ? (sel0 ? a0 : b0) : 24'd0)};
-    always @(*) read_1_data = {8'd0, (w1 ? (sel1 ? a1 : b1) : 24'd0)};
+    always @(*) read_0_data = {8'd0, (sel0 ? a0 : b0)};
+    always @(*) read_1_data = {8'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_written = w0;
+    always @(*) read_1_written = w1;
 endmodule // capfc_paper__egress$ram
 
 
@@ -7999,8 +8007,10 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     reg  [31:0] ram$write_b_data;
     reg  [8:0] ram$read_0_address;
     wire  [31:0] ram$read_0_data;
+    wire  ram$read_0_written;
     reg  [8:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
+    wire  ram$read_1_written;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -8128,8 +8138,10 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         .write_b_data(ram$write_b_data),
         .read_0_address(ram$read_0_address),
         .read_0_data(ram$read_0_data),
+        .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
-        .read_1_data(ram$read_1_data)
+        .read_1_data(ram$read_1_data),
+        .read_1_written(ram$read_1_written)
     );
     capfc_paper__ingress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -8195,7 +8207,7 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
             e_b0_fw = e_b0_fw | fw_d_val$q;
         end
         e_b0_ram = 32'h0;
-        if (e_from_ram$q) begin
+        if (e_from_ram$q & ram$read_0_written) begin
             e_b0_ram = ram$read_0_data;
         end
         e_b0 = e_b0_fw | e_b0_ram;
@@ -8207,7 +8219,7 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
             d_b0_fw = d_b0_fw | fw_d_val$q;
         end
         d_b0_ram = 32'h0;
-        if (d_from_ram$q) begin
+        if (d_from_ram$q & ram$read_1_written) begin
             d_b0_ram = ram$read_1_data;
         end
         d_b0 = d_b0_fw | d_b0_ram;
@@ -8551,7 +8563,7 @@ module capfc_paper__ingress$fw_e_val(d,q,clock);
 endmodule // capfc_paper__ingress$fw_e_val
 
 
-module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
 
     // Module arguments
     input wire  clock;
@@ -8564,8 +8576,10 @@ module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write
     input wire  [31:0] write_b_data;
     input wire  [8:0] read_0_address;
     output reg  [31:0] read_0_data;
+    output reg  read_0_written;
     input wire  [8:0] read_1_address;
     output reg  [31:0] read_1_data;
+    output reg  read_1_written;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -8607,8 +8621,10 @@ module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write
           if (write_a_enable) written[write_a_address] <= 1'b1;
        end
     end
-    always @(*) read_0_data = {8'd0, (w0 ? (sel0 ? a0 : b0) : 24'd0)};
-    always @(*) read_1_data = {8'd0, (w1 ? (sel1 ? a1 : b1) : 24'd0)};
+    always @(*) read_0_data = {8'd0, (sel0 ? a0 : b0)};
+    always @(*) read_1_data = {8'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_written = w0;
+    always @(*) read_1_written = w1;
 endmodule // capfc_paper__ingress$ram
 
 

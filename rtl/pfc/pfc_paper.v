@@ -1920,8 +1920,10 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
     reg  [31:0] ram$write_b_data;
     reg  [7:0] ram$read_0_address;
     wire  [31:0] ram$read_0_data;
+    wire  ram$read_0_written;
     reg  [7:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
+    wire  ram$read_1_written;
 
     // Local signals
     reg  r_e_hit_we;
@@ -2214,8 +2216,10 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         .write_b_data(ram$write_b_data),
         .read_0_address(ram$read_0_address),
         .read_0_data(ram$read_0_data),
+        .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
-        .read_1_data(ram$read_1_data)
+        .read_1_data(ram$read_1_data),
+        .read_1_written(ram$read_1_written)
     );
 
     // Update code
@@ -2283,12 +2287,12 @@ module pfc_paper__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,de
         r_e_hit_wd = w_d_write$q & (w_d_key$q == r_e_key$q);
         r_e_hit_xe = ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
         r_e_hit_xd = ~r_e_hit_we & ~r_e_hit_wd & x_d_write$q & (x_d_key$q == r_e_key$q);
-        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd;
+        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & ram$read_0_written;
         r_d_hit_we = w_e_valid$q & (w_e_key$q == r_d_key$q);
         r_d_hit_wd = w_d_write$q & (w_d_key$q == r_d_key$q);
         r_d_hit_xe = ~r_d_hit_we & ~r_d_hit_wd & x_e_valid$q & (x_e_key$q == r_d_key$q);
         r_d_hit_xd = ~r_d_hit_we & ~r_d_hit_wd & x_d_write$q & (x_d_key$q == r_d_key$q);
-        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd;
+        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & ram$read_1_written;
         r_e_b_w = 32'h0;
         if (r_e_hit_we) begin
             r_e_b_w = w_e_val;
@@ -3035,7 +3039,7 @@ module pfc_paper__ingress$occ$r_same(d,q,clock);
 endmodule // pfc_paper__ingress$occ$r_same
 
 
-module pfc_paper__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module pfc_paper__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
 
     // Module arguments
     input wire  clock;
@@ -3048,8 +3052,10 @@ module pfc_paper__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,wri
     input wire  [31:0] write_b_data;
     input wire  [7:0] read_0_address;
     output reg  [31:0] read_0_data;
+    output reg  read_0_written;
     input wire  [7:0] read_1_address;
     output reg  [31:0] read_1_data;
+    output reg  read_1_written;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -3091,8 +3097,10 @@ module pfc_paper__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,wri
           if (write_a_enable) written[write_a_address] <= 1'b1;
        end
     end
-    always @(*) read_0_data = {8'd0, (w0 ? (sel0 ? a0 : b0) : 24'd0)};
-    always @(*) read_1_data = {8'd0, (w1 ? (sel1 ? a1 : b1) : 24'd0)};
+    always @(*) read_0_data = {8'd0, (sel0 ? a0 : b0)};
+    always @(*) read_1_data = {8'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_written = w0;
+    always @(*) read_1_written = w1;
 endmodule // pfc_paper__ingress$occ$ram
 
 

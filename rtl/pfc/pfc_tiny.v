@@ -1759,8 +1759,10 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     reg  [31:0] ram$write_b_data;
     reg  [2:0] ram$read_0_address;
     wire  [31:0] ram$read_0_data;
+    wire  ram$read_0_written;
     reg  [2:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
+    wire  ram$read_1_written;
 
     // Local signals
     reg  r_e_hit_we;
@@ -2053,8 +2055,10 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         .write_b_data(ram$write_b_data),
         .read_0_address(ram$read_0_address),
         .read_0_data(ram$read_0_data),
+        .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
-        .read_1_data(ram$read_1_data)
+        .read_1_data(ram$read_1_data),
+        .read_1_written(ram$read_1_written)
     );
 
     // Update code
@@ -2122,12 +2126,12 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_e_hit_wd = w_d_write$q & (w_d_key$q == r_e_key$q);
         r_e_hit_xe = ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
         r_e_hit_xd = ~r_e_hit_we & ~r_e_hit_wd & x_d_write$q & (x_d_key$q == r_e_key$q);
-        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd;
+        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & ram$read_0_written;
         r_d_hit_we = w_e_valid$q & (w_e_key$q == r_d_key$q);
         r_d_hit_wd = w_d_write$q & (w_d_key$q == r_d_key$q);
         r_d_hit_xe = ~r_d_hit_we & ~r_d_hit_wd & x_e_valid$q & (x_e_key$q == r_d_key$q);
         r_d_hit_xd = ~r_d_hit_we & ~r_d_hit_wd & x_d_write$q & (x_d_key$q == r_d_key$q);
-        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd;
+        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & ram$read_1_written;
         r_e_b_w = 32'h0;
         if (r_e_hit_we) begin
             r_e_b_w = w_e_val;
@@ -2874,7 +2878,7 @@ module pfc_tiny__ingress$occ$r_same(d,q,clock);
 endmodule // pfc_tiny__ingress$occ$r_same
 
 
-module pfc_tiny__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_1_address,read_1_data);
+module pfc_tiny__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
 
     // Module arguments
     input wire  clock;
@@ -2887,8 +2891,10 @@ module pfc_tiny__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,writ
     input wire  [31:0] write_b_data;
     input wire  [2:0] read_0_address;
     output reg  [31:0] read_0_data;
+    output reg  read_0_written;
     input wire  [2:0] read_1_address;
     output reg  [31:0] read_1_data;
+    output reg  read_1_written;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -2930,8 +2936,10 @@ module pfc_tiny__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,writ
           if (write_a_enable) written[write_a_address] <= 1'b1;
        end
     end
-    always @(*) read_0_data = {16'd0, (w0 ? (sel0 ? a0 : b0) : 16'd0)};
-    always @(*) read_1_data = {16'd0, (w1 ? (sel1 ? a1 : b1) : 16'd0)};
+    always @(*) read_0_data = {16'd0, (sel0 ? a0 : b0)};
+    always @(*) read_1_data = {16'd0, (sel1 ? a1 : b1)};
+    always @(*) read_0_written = w0;
+    always @(*) read_1_written = w1;
 endmodule // pfc_tiny__ingress$occ$ram
 
 

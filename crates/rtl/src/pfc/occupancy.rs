@@ -209,7 +209,7 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             self.e_b0_fw.next = self.e_b0_fw.val() | self.fw_d_val.q.val();
         }
         self.e_b0_ram.next = 0.into();
-        if self.e_from_ram.q.val() {
+        if self.e_from_ram.q.val() & self.ram.read_0_written.val() {
             self.e_b0_ram.next = self.ram.read_0_data.val();
         }
         self.e_b0.next = self.e_b0_fw.val() | self.e_b0_ram.val();
@@ -221,7 +221,7 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             self.d_b0_fw.next = self.d_b0_fw.val() | self.fw_d_val.q.val();
         }
         self.d_b0_ram.next = 0.into();
-        if self.d_from_ram.q.val() {
+        if self.d_from_ram.q.val() & self.ram.read_1_written.val() {
             self.d_b0_ram.next = self.ram.read_1_data.val();
         }
         self.d_b0.next = self.d_b0_fw.val() | self.d_b0_ram.val();

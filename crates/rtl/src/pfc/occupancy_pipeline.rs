@@ -353,7 +353,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.r_e_from_ram.next = !self.r_e_hit_we.val()
             & !self.r_e_hit_wd.val()
             & !self.r_e_hit_xe.val()
-            & !self.r_e_hit_xd.val();
+            & !self.r_e_hit_xd.val()
+            & self.ram.read_0_written.val();
         self.r_d_hit_we.next =
             self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_d_key.q.val());
         self.r_d_hit_wd.next =
@@ -369,7 +370,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.r_d_from_ram.next = !self.r_d_hit_we.val()
             & !self.r_d_hit_wd.val()
             & !self.r_d_hit_xe.val()
-            & !self.r_d_hit_xd.val();
+            & !self.r_d_hit_xd.val()
+            & self.ram.read_1_written.val();
         self.r_e_b_w.next = 0.into();
         if self.r_e_hit_we.val() {
             self.r_e_b_w.next = self.w_e_val.val();

@@ -562,12 +562,12 @@ fn pfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_below_xon()
 #[test]
 fn sized_presets_refresh_within_half_the_pause_time() {
     use switchcraft_model::capfc::CapfcConfig;
-    use switchcraft_model::pfc::PresetTiming;
+    use switchcraft_model::pfc::preset_timing;
     let mut checked = 0;
     for name in ["tiny", "fpga", "paper"] {
         let pfc = PfcConfig::preset(name).unwrap();
         let capfc = CapfcConfig::preset(name).unwrap();
-        let Some(t) = PresetTiming::of_preset(name) else {
+        let Some(t) = preset_timing(name) else {
             continue;
         };
         for (block, quanta, refresh, ports) in [

@@ -550,12 +550,12 @@ fn config_rules_are_enforced_with_clear_errors() {
 /// at 40 Gb/s (spec §7.1 T1) in cycles of that clock: 100 MHz for `fpga`, 1 GHz for `paper`.
 #[test]
 fn sized_presets_hold_the_papers_max_ton_at_their_clock() {
-    use switchcraft_model::tcd::max_ton::PresetTiming;
+    use switchcraft_model::tcd::max_ton::preset_timing;
     for (name, mhz, cycles) in [("fpga", 100.0, 3_440), ("paper", 1000.0, 34_400)] {
-        let t = PresetTiming::of_preset(name).unwrap();
+        let t = preset_timing(name).unwrap();
         assert_eq!((t.clock_mhz, t.rate_bps), (mhz, 40e9), "{name}");
         let c = TcdConfig::preset(name).unwrap();
         assert_eq!((c.max_ton, c.t_period), (cycles, cycles), "{name}");
     }
-    assert!(PresetTiming::of_preset("tiny").is_none());
+    assert!(preset_timing("tiny").is_none());
 }

@@ -97,12 +97,12 @@ impl Block for PfcBlock {
     }
 
     fn preset_timing(&self, preset: &str) -> Option<String> {
-        use switchcraft_model::pfc::PresetTiming;
+        use switchcraft_model::pfc::{describe_timing, preset_timing};
         let c = PfcConfig::preset(preset)?;
-        Some(match PresetTiming::of_preset(preset) {
+        Some(match preset_timing(preset) {
             Some(t) => format!(
                 "Table II thresholds of the CaPFC paper for {}",
-                t.describe(c.quanta, c.refresh, c.ports)
+                describe_timing(&t, c.quanta, c.refresh, c.ports)
             ),
             None => "no clock or link: sizes and times chosen to exercise the logic".into(),
         })

@@ -81,11 +81,19 @@ impl Block for TcdBlock {
         "deq"
     }
     fn preset_timing(&self, preset: &str) -> Option<String> {
-        use switchcraft_model::tcd::max_ton::PresetTiming;
-        Some(match PresetTiming::of_preset(preset) {
-            Some(t) => format!("max_ton and t_period derived for {}", t.describe()),
-            None => "no clock or link: time constants chosen to exercise the logic".into(),
-        })
+        use switchcraft_model::tcd::max_ton::{preset_max_ton_cycles, preset_max_ton_ns};
+        Some(
+            match switchcraft_model::tcd::max_ton::preset_timing(preset) {
+                Some(t) => format!(
+                    "max_ton and t_period derived for {}: max(Ton) = T = {} us (the paper's \
+                 analysis values) = {} cycles",
+                    t.describe(),
+                    preset_max_ton_ns(&t) / 1000.0,
+                    preset_max_ton_cycles(&t)
+                ),
+                None => "no clock or link: time constants chosen to exercise the logic".into(),
+            },
+        )
     }
     /// Received PFC frames and credit updates.
     fn message_buses(&self) -> &'static [&'static str] {

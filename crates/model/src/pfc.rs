@@ -22,6 +22,7 @@
 //! * `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
 use crate::config::parse_toml;
+use crate::units::ClockAndLink;
 use serde::{Deserialize, Serialize};
 use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DATA_BITS};
 use switchcraft_core::InputError;
@@ -586,53 +587,37 @@ impl PauseState {
     }
 }
 
-/// The clock and link speed a PFC or CaPFC preset is sized for (`switchcraft config` states
-/// it): `fpga` a 100 MHz FPGA clock, `paper` a 1 GHz switch clock (assumed: the paper gives
-/// none), both on the CaPFC paper's 1 Gb/s links, for which its Table II thresholds are set.
-/// `tiny` has none: its sizes and times are chosen to exercise the logic.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PresetTiming {
-    pub clock_mhz: f64,
-    /// Link rate in bit/s.
-    pub rate_bps: f64,
+/// The clock and link a PFC or CaPFC preset is sized for (`switchcraft config` states it):
+/// `fpga` a 100 MHz FPGA clock, `paper` a 1 GHz switch clock (assumed: the paper gives none),
+/// both on the CaPFC paper's 1 Gb/s links, for which its Table II thresholds are set. `tiny`
+/// has none: its sizes and times are chosen to exercise the logic.
+pub fn preset_timing(name: &str) -> Option<ClockAndLink> {
+    let clock_mhz = match name {
+        "fpga" => 100.0,
+        "paper" => 1000.0,
+        _ => return None,
+    };
+    Some(ClockAndLink {
+        clock_mhz,
+        rate_bps: 1e9,
+    })
 }
 
-impl PresetTiming {
-    pub fn of_preset(name: &str) -> Option<PresetTiming> {
-        let clock_mhz = match name {
-            "fpga" => 100.0,
-            "paper" => 1000.0,
-            _ => return None,
-        };
-        Some(PresetTiming {
-            clock_mhz,
-            rate_bps: 1e9,
-        })
-    }
+/// How long a PAUSE of `quanta` holds the upstream class on `t`'s link: 512 bit times per
+/// quantum.
+pub fn pause_ns(t: &ClockAndLink, quanta: u64) -> f64 {
+    t.line_ns(quanta as f64 * 512.0)
+}
 
-    /// How long a PAUSE of `quanta` holds the upstream class: 512 bit times per quantum.
-    pub fn pause_ns(&self, quanta: u64) -> f64 {
-        quanta as f64 * 512.0 / self.rate_bps * 1e9
-    }
-
-    /// `cycles` of the clock in ns.
-    pub fn ns(&self, cycles: u64) -> f64 {
-        cycles as f64 * 1000.0 / self.clock_mhz
-    }
-
-    /// The pause time and the longest wait for a refresh PAUSE while XOFF holds (REFRESH + P -
-    /// 1 cycles: the tick, then the round robin).
-    pub fn describe(&self, quanta: u64, refresh: u64, ports: u32) -> String {
-        let wait = self.ns(refresh + u64::from(ports) - 1);
-        format!(
-            "a {} MHz clock and {} Gb/s links: a PAUSE holds {} us, refreshed at least every \
-             {} us",
-            self.clock_mhz,
-            self.rate_bps / 1e9,
-            self.pause_ns(quanta) / 1000.0,
-            wait / 1000.0
-        )
-    }
+/// The pause time and the longest wait for a refresh PAUSE while XOFF holds (REFRESH + P - 1
+/// cycles: the tick, then the round robin), for `switchcraft config`.
+pub fn describe_timing(t: &ClockAndLink, quanta: u64, refresh: u64, ports: u32) -> String {
+    format!(
+        "{}: a PAUSE holds {} us, refreshed at least every {} us",
+        t.describe(),
+        pause_ns(t, quanta) / 1000.0,
+        t.ns(refresh + u64::from(ports) - 1) / 1000.0
+    )
 }
 
 /// One 802.1Qbb PFC frame.

@@ -112,7 +112,7 @@ impl TcdConfig {
                 prio_enable: 0x3,
             },
             // Fits an iCE40 HX8K. A 100 MHz clock and the paper's 40 Gb/s max(Ton) = 34.4 us
-            // (`max_ton::PresetTiming`);
+            // (`max_ton::preset_timing`);
             // K = 40 KB as in the spec's flowchart trace (§7.1 T12). Timestamps need only span
             // the longest time register (the ages make the wrap safe): 16 bits take max(Ton)
             // and T up to 327 us, every CEE rate of the paper down to 10 Gb/s (71.6 us) and the
@@ -123,8 +123,8 @@ impl TcdConfig {
                 queue_bits: 20,
                 time_bits: 16,
                 mode: Mode::Cee,
-                max_ton: max_ton::PresetTiming::of_preset("fpga")?.max_ton_cycles(),
-                t_period: max_ton::PresetTiming::of_preset("fpga")?.max_ton_cycles(),
+                max_ton: max_ton::preset_max_ton_cycles(&max_ton::preset_timing("fpga")?),
+                t_period: max_ton::preset_max_ton_cycles(&max_ton::preset_timing("fpga")?),
                 k: 40_000,
                 k_low: 40_000,
                 low_check: LowCheck::EveryPacket,
@@ -132,7 +132,7 @@ impl TcdConfig {
                 prio_enable: 0xFF,
             },
             // 64 ports x 8 priorities, the spec's 24-bit queues; a 1 GHz clock and max(Ton) =
-            // 34.4 us at 40 Gb/s (`max_ton::PresetTiming`). 18-bit timestamps take max(Ton) and T up to 131 us: every CEE
+            // 34.4 us at 40 Gb/s (`max_ton::preset_timing`). 18-bit timestamps take max(Ton) and T up to 131 us: every CEE
             // rate of the paper down to 10 Gb/s (71.6 us) and the InfiniBand credit-period bound
             // at 40 Gb/s (65.5 us). The spec's 32-bit stamps would add 28 RAM bits per entry.
             "paper" => TcdConfig {
@@ -141,8 +141,8 @@ impl TcdConfig {
                 queue_bits: 24,
                 time_bits: 18,
                 mode: Mode::Cee,
-                max_ton: max_ton::PresetTiming::of_preset("paper")?.max_ton_cycles(),
-                t_period: max_ton::PresetTiming::of_preset("paper")?.max_ton_cycles(),
+                max_ton: max_ton::preset_max_ton_cycles(&max_ton::preset_timing("paper")?),
+                t_period: max_ton::preset_max_ton_cycles(&max_ton::preset_timing("paper")?),
                 k: 40_000,
                 k_low: 40_000,
                 low_check: LowCheck::EveryPacket,

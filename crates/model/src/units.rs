@@ -158,3 +158,32 @@ pub fn parse_clock_mhz(s: &str) -> Result<f64, String> {
         _ => Err(format!("not a number ({hint})")),
     }
 }
+
+/// The clock and link rate a preset is sized for (each block says which presets have one and
+/// what it derives from it; `switchcraft config` prints it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClockAndLink {
+    pub clock_mhz: f64,
+    /// Link rate in bit/s.
+    pub rate_bps: f64,
+}
+
+impl ClockAndLink {
+    /// `cycles` of the clock, in ns.
+    pub fn ns(&self, cycles: u64) -> f64 {
+        cycles as f64 * 1000.0 / self.clock_mhz
+    }
+
+    /// `bits` on the link, in ns.
+    pub fn line_ns(&self, bits: f64) -> f64 {
+        bits / self.rate_bps * 1e9
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "a {} MHz clock and {} Gb/s links",
+            self.clock_mhz,
+            self.rate_bps / 1e9
+        )
+    }
+}

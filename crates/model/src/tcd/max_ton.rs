@@ -18,59 +18,40 @@
 //! value (`--rate 40Q: unknown unit ...`).
 
 use super::TcdConfig;
+use crate::units::ClockAndLink;
 
 /// The status of the CEE formula, quoted in reports: a hypothesis that fits the paper's numbers.
 pub const CEE_HYPOTHESIS: &str = "spec §1.7 hypothesis [H]; it reproduces the paper's \
     34.4 / 26.96 / 24.48 us at 40 / 100 / 200 Gb/s";
 
-/// The clock and link speed a preset is sized for: its `max_ton` and `t_period` are the paper's
-/// PFC/CEE max(Ton) = T at that link rate ([`CeeParams::paper`]), in cycles of that clock.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PresetTiming {
-    pub clock_mhz: f64,
-    /// Link rate in bit/s.
-    pub rate_bps: f64,
+/// The clock and link a preset is sized for: its `max_ton` and `t_period` are the paper's
+/// PFC/CEE max(Ton) = T at that link rate ([`CeeParams::paper`]), in cycles of that clock
+/// ([`preset_max_ton_cycles`]). `fpga`: a 100 MHz FPGA clock; `paper`: a 1 GHz switch clock
+/// (assumed: the paper gives none); both at the paper's 40 Gb/s. `tiny` has none: its times
+/// are chosen to exercise the logic.
+pub fn preset_timing(name: &str) -> Option<ClockAndLink> {
+    let clock_mhz = match name {
+        "fpga" => 100.0,
+        "paper" => 1000.0,
+        _ => return None,
+    };
+    Some(ClockAndLink {
+        clock_mhz,
+        rate_bps: 40e9,
+    })
 }
 
-impl PresetTiming {
-    /// `fpga`: a 100 MHz FPGA clock; `paper`: a 1 GHz switch clock (assumed: the paper gives
-    /// none); both at the paper's 40 Gb/s. `tiny` has none: its times are chosen to exercise
-    /// the logic.
-    pub fn of_preset(name: &str) -> Option<PresetTiming> {
-        let clock_mhz = match name {
-            "fpga" => 100.0,
-            "paper" => 1000.0,
-            _ => return None,
-        };
-        Some(PresetTiming {
-            clock_mhz,
-            rate_bps: 40e9,
-        })
-    }
+/// The paper's max(Ton) = T at `t`'s link rate, in ns.
+pub fn preset_max_ton_ns(t: &ClockAndLink) -> f64 {
+    CeeParams::paper(t.rate_bps)
+        .max_ton()
+        .expect("the paper's parameters are valid")
+        .max_ton_ns
+}
 
-    /// max(Ton) = T in ns.
-    pub fn max_ton_ns(&self) -> f64 {
-        CeeParams::paper(self.rate_bps)
-            .max_ton()
-            .expect("the paper's parameters are valid")
-            .max_ton_ns
-    }
-
-    /// max(Ton) = T in cycles, rounded up.
-    pub fn max_ton_cycles(&self) -> u64 {
-        cycles(self.max_ton_ns(), self.clock_mhz).expect("a preset's max(Ton) fits")
-    }
-
-    pub fn describe(&self) -> String {
-        format!(
-            "a {} MHz clock and {} Gb/s links: max(Ton) = T = {} us (the paper's analysis \
-             values) = {} cycles",
-            self.clock_mhz,
-            self.rate_bps / 1e9,
-            self.max_ton_ns() / 1000.0,
-            self.max_ton_cycles()
-        )
-    }
+/// The same in cycles of `t`'s clock, rounded up.
+pub fn preset_max_ton_cycles(t: &ClockAndLink) -> u64 {
+    cycles(preset_max_ton_ns(t), t.clock_mhz).expect("a preset's max(Ton) fits")
 }
 
 /// Inputs of the PFC/CEE bound.

@@ -716,7 +716,8 @@ pub struct Pfc {
     /// Each edge's ingress results, until the RTL's occupancy stage reports them (`enq_drop`,
     /// the `ERR` bits) and its decision stage the pause requests.
     ingress_results: DelayLine<IngressEdge>,
-    /// The pause state as the frame generator sees it, one edge after the request outputs.
+    /// The pause state as the frame generator sees it: as the request outputs showed it one
+    /// edge before.
     paused: PauseState,
     frames: FrameGen,
 }

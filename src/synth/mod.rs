@@ -1310,7 +1310,7 @@ pub fn markdown(r: &Report) -> String {
              count too. Architectural: the storage the design allocates per key, on the FPGA \
              targets and (per physical key, beside per-port state) on `asic`, whose memories \
              hold exactly their architectural bits; the last column compares that with the \
-             spec's fields at the config's widths.\n\n\
+             spec's fields at the config's widths (fewer: other fields, fewer bits).\n\n\
              | preset | {key} count | physical keys | measured DFF + memory bits | measured \
              per key | architectural per key | spec estimate per key | within spec | asic per \
              physical key | asic = spec |\n\
@@ -1330,7 +1330,14 @@ pub fn markdown(r: &Report) -> String {
                 None => ("-".into(), "-"),
             };
             let (asic, asic_eq) = match (t.asic_per_physical_key, t.spec_per_key) {
-                (Some(a), Some(v)) => (a.to_string(), if a == v { "yes" } else { "**no**" }),
+                (Some(a), Some(v)) => (
+                    a.to_string(),
+                    match a.cmp(&v) {
+                        std::cmp::Ordering::Equal => "yes",
+                        std::cmp::Ordering::Less => "fewer",
+                        std::cmp::Ordering::Greater => "**no**",
+                    },
+                ),
                 (Some(a), None) => (a.to_string(), "-"),
                 (None, _) => ("-".into(), "-"),
             };

@@ -592,15 +592,7 @@ impl PauseState {
 /// both on the CaPFC paper's 1 Gb/s links, for which its Table II thresholds are set. `tiny`
 /// has none: its sizes and times are chosen to exercise the logic.
 pub fn preset_timing(name: &str) -> Option<ClockAndLink> {
-    let clock_mhz = match name {
-        "fpga" => 100.0,
-        "paper" => 1000.0,
-        _ => return None,
-    };
-    Some(ClockAndLink {
-        clock_mhz,
-        rate_bps: 1e9,
-    })
+    ClockAndLink::of_sized_preset(name, 1e9)
 }
 
 /// How long a PAUSE of `quanta` holds the upstream class on `t`'s link: 512 bit times per

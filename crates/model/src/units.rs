@@ -169,6 +169,21 @@ pub struct ClockAndLink {
 }
 
 impl ClockAndLink {
+    /// The clock the house's sized presets assume, with a block's link rate: `fpga` a 100 MHz
+    /// FPGA clock, `paper` a 1 GHz switch clock (assumed: the papers give none); other presets
+    /// (`tiny`) have none.
+    pub fn of_sized_preset(name: &str, rate_bps: f64) -> Option<ClockAndLink> {
+        let clock_mhz = match name {
+            "fpga" => 100.0,
+            "paper" => 1000.0,
+            _ => return None,
+        };
+        Some(ClockAndLink {
+            clock_mhz,
+            rate_bps,
+        })
+    }
+
     /// `cycles` of the clock, in ns.
     pub fn ns(&self, cycles: u64) -> f64 {
         cycles as f64 * 1000.0 / self.clock_mhz

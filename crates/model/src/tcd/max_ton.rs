@@ -30,15 +30,7 @@ pub const CEE_HYPOTHESIS: &str = "spec §1.7 hypothesis [H]; it reproduces the p
 /// (assumed: the paper gives none); both at the paper's 40 Gb/s. `tiny` has none: its times
 /// are chosen to exercise the logic.
 pub fn preset_timing(name: &str) -> Option<ClockAndLink> {
-    let clock_mhz = match name {
-        "fpga" => 100.0,
-        "paper" => 1000.0,
-        _ => return None,
-    };
-    Some(ClockAndLink {
-        clock_mhz,
-        rate_bps: 40e9,
-    })
+    ClockAndLink::of_sized_preset(name, 40e9)
 }
 
 /// The paper's max(Ton) = T at `t`'s link rate, in ns.

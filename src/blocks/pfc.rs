@@ -97,15 +97,10 @@ impl Block for PfcBlock {
     }
 
     fn preset_timing(&self, preset: &str) -> Option<String> {
-        use switchcraft_model::pfc::{describe_timing, preset_timing};
         let c = PfcConfig::preset(preset)?;
-        Some(match preset_timing(preset) {
-            Some(t) => format!(
-                "Table II thresholds of the CaPFC paper for {}",
-                describe_timing(&t, c.quanta, c.refresh, c.ports)
-            ),
-            None => "no clock or link: sizes and times chosen to exercise the logic".into(),
-        })
+        Some(switchcraft_model::pfc::describe_preset_timing(
+            preset, c.quanta, c.refresh, c.ports,
+        ))
     }
     /// Each `enq` event is an arrival at the ingress buffer.
     fn packet_bus(&self) -> &'static str {

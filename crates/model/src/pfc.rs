@@ -601,15 +601,20 @@ pub fn pause_ns(t: &ClockAndLink, quanta: u64) -> f64 {
     t.line_ns(quanta as f64 * 512.0)
 }
 
-/// The pause time and the longest wait for a refresh PAUSE while XOFF holds (REFRESH + P - 1
-/// cycles: the tick, then the round robin), for `switchcraft config`.
-pub fn describe_timing(t: &ClockAndLink, quanta: u64, refresh: u64, ports: u32) -> String {
-    format!(
-        "{}: a PAUSE holds {} us, refreshed at least every {} us",
-        t.describe(),
-        pause_ns(t, quanta) / 1000.0,
-        t.ns(refresh + u64::from(ports) - 1) / 1000.0
-    )
+/// What `switchcraft config` says of a PFC or CaPFC preset's timing: its clock and link, the
+/// pause time and the longest wait for a refresh PAUSE while XOFF holds (REFRESH + P - 1
+/// cycles: the tick, then the round robin); or that it has none.
+pub fn describe_preset_timing(preset: &str, quanta: u64, refresh: u64, ports: u32) -> String {
+    match preset_timing(preset) {
+        Some(t) => format!(
+            "Table II thresholds of the CaPFC paper for {}: a PAUSE holds {} us, refreshed at \
+             least every {} us",
+            t.describe(),
+            pause_ns(&t, quanta) / 1000.0,
+            t.ns(refresh + u64::from(ports) - 1) / 1000.0
+        ),
+        None => "no clock or link: sizes and times chosen to exercise the logic".into(),
+    }
 }
 
 /// One 802.1Qbb PFC frame.

@@ -13,11 +13,10 @@
 //!   written up to edge n;
 //! * a pause-request event is emitted only for a net change of a (port, priority) state over the
 //!   two events of one edge, so one edge never yields a spurious XOFF/XON pair;
-//! * the frame generator follows the requests one edge after the outputs show them. It keeps,
-//!   per port, the classes changed since that port's last frame and a refresh flag; each edge
-//!   it sends at most one frame, for the first dirty port after the one it served last (round
-//!   robin). A frame enables every changed or paused class; paused classes carry the `QUANTA`
-//!   time (PAUSE), the others time 0 (RESUME);
+//! * the frame generator flags a port one edge after the request outputs show a change of one
+//!   of its classes; each edge it sends at most one frame, for the first flagged port after the
+//!   one it served last (round robin). A frame states every class of its port: the paused ones
+//!   with the `QUANTA` time (PAUSE), the others with time 0 (RESUME);
 //! * every `REFRESH` cycles a global tick flags every port with a paused class for a refresh;
 //! * `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 

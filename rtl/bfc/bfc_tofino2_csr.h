@@ -88,6 +88,11 @@
 #define BFC_TOFINO2_SNAP_DATA1_MASK 0xffffffffu
 #define BFC_TOFINO2_SNAP_DATA1_RESET 0x0u
 
+/* snapshot: flow table class [2:0] (the class q was assigned for) (RO) */
+#define BFC_TOFINO2_SNAP_DATA2_OFFSET 0x48u
+#define BFC_TOFINO2_SNAP_DATA2_MASK 0x7u
+#define BFC_TOFINO2_SNAP_DATA2_RESET 0x0u
+
 /* class queue range: first queue [6:0] (>= 1), count [14:8] (>= 1, first + count <= queues) (RW) */
 #define BFC_TOFINO2_CLASS0_OFFSET 0x60u
 #define BFC_TOFINO2_CLASS0_MASK 0x7fffu

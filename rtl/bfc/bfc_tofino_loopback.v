@@ -205,6 +205,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     localparam  at_snap_index = 10'b111100000;
     localparam  at_snap_data0 = 10'b1000000000;
     localparam  at_snap_data1 = 10'b1000100000;
+    localparam  at_snap_data2 = 10'b1001000000;
     localparam  at_class0 = 10'b1100000000;
     localparam  lfsr_seed_written = 32'h40;
     localparam  snap_index_written = 32'h8000;
@@ -292,11 +293,11 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [19:0] flow_table$read_a;
     reg  [19:0] flow_table$read_d;
     reg  flow_table$e_write;
-    reg  [31:0] flow_table$e_word;
+    reg  [39:0] flow_table$e_word;
     reg  flow_table$d_write;
     reg  [31:0] flow_table$d_count;
     reg  [31:0] flow_table$d_ts;
-    wire  [31:0] flow_table$a_word;
+    wire  [39:0] flow_table$a_word;
     wire  [31:0] flow_table$a_dc;
     wire  [31:0] flow_table$a_ts;
     wire  [31:0] flow_table$d_ec;
@@ -360,7 +361,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [2:0] lookup$class_id;
     reg  [15:0] lookup$len;
     reg  [31:0] lookup$hash;
-    reg  [31:0] lookup$word;
+    reg  [39:0] lookup$word;
     reg  [31:0] lookup$dc;
     reg  [31:0] lookup$ts;
     reg  lookup$same_entry;
@@ -384,10 +385,11 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     wire  [7:0] lookup$lane_q;
     wire  [127:0] lookup$row_empty;
     wire  [7:0] lookup$entry_q;
+    wire  [2:0] lookup$entry_class;
     wire  [31:0] lookup$size;
     wire  [31:0] lookup$entry_ts;
     wire  [7:0] lookup$flags;
-    wire  [31:0] lookup$word_next;
+    wire  [39:0] lookup$word_next;
     reg  arrival$reset;
     reg  arrival$act;
     reg  [5:0] arrival$in_port;
@@ -452,6 +454,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     reg  [31:0] snapshot$index;
     reg  snapshot$ready;
     reg  [7:0] snapshot$entry_q;
+    reg  [2:0] snapshot$entry_class;
     reg  [31:0] snapshot$size;
     reg  [31:0] snapshot$ts;
     reg  [127:0] snapshot$paused;
@@ -460,6 +463,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
     wire  snapshot$pending;
     wire  [31:0] snapshot$data0;
     wire  [31:0] snapshot$data1;
+    wire  [2:0] snapshot$data2;
     reg  [5:0] counters$qrow_a;
     reg  [5:0] counters$prow_a;
     reg  [5:0] counters$qrow_d;
@@ -712,6 +716,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .lane_q(lookup$lane_q),
         .row_empty(lookup$row_empty),
         .entry_q(lookup$entry_q),
+        .entry_class(lookup$entry_class),
         .size(lookup$size),
         .entry_ts(lookup$entry_ts),
         .flags(lookup$flags),
@@ -789,6 +794,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .index(snapshot$index),
         .ready(snapshot$ready),
         .entry_q(snapshot$entry_q),
+        .entry_class(snapshot$entry_class),
         .size(snapshot$size),
         .ts(snapshot$ts),
         .paused(snapshot$paused),
@@ -796,7 +802,8 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         .qlen(snapshot$qlen),
         .pending(snapshot$pending),
         .data0(snapshot$data0),
-        .data1(snapshot$data1)
+        .data1(snapshot$data1),
+        .data2(snapshot$data2)
     );
     bfc_tofino_loopback__counters counters(
         .clock(clock),
@@ -1063,6 +1070,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         snapshot$index = csr$value[(at_snap_index)+:(32)];
         snapshot$ready = flow_table$ready;
         snapshot$entry_q = lookup$entry_q;
+        snapshot$entry_class = lookup$entry_class;
         snapshot$size = lookup$size;
         snapshot$ts = lookup$entry_ts;
         snapshot$pc = arrival$pc_old;
@@ -1077,7 +1085,7 @@ module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,e
         if (snapshot$pending) begin
             status_word = status_word | (one_32 << 32'h1);
         end
-        csr$hw_value = ({992'd0, status_word} << at_status) | ({992'd0, capture$now_ts_next} << at_now_ts) | ({992'd0, tables$rd_th} << at_th_data) | ({992'd0, tables$rd_bpen_lo} << at_bpen_lo) | ({992'd0, tables$rd_bpen_hi} << at_bpen_hi) | ({992'd0, snapshot$data0} << at_snap_data0) | ({992'd0, snapshot$data1} << at_snap_data1);
+        csr$hw_value = ({992'd0, status_word} << at_status) | ({992'd0, capture$now_ts_next} << at_now_ts) | ({992'd0, tables$rd_th} << at_th_data) | ({992'd0, tables$rd_bpen_lo} << at_bpen_lo) | ({992'd0, tables$rd_bpen_hi} << at_bpen_hi) | ({992'd0, snapshot$data0} << at_snap_data0) | ({992'd0, snapshot$data1} << at_snap_data1) | ({1021'd0, snapshot$data2} << at_snap_data2);
         o_ready$d = flow_table$ready_soon;
         s_asg_valid$d = capture$e_valid;
         s_asg_refused$d = lookup$refused;
@@ -4402,6 +4410,7 @@ module bfc_tofino_loopback__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,
              6'd15: rdata <= {10'd0, (slot[15] ? wdata[21:0] : r_snap_index)};
              6'd16: rdata <= hw_value[543:512];
              6'd17: rdata <= hw_value[575:544];
+             6'd18: rdata <= {29'd0, hw_value[578:576]};
              6'd24: rdata <= {17'd0, (slot[24] ? wdata[14:0] : r_class0)};
              default: rdata <= 32'd0;
           endcase
@@ -4521,11 +4530,11 @@ module bfc_tofino_loopback__flow_table(clock,reset,live,read_a,read_d,e_write,e_
     input wire  [19:0] read_a;
     input wire  [19:0] read_d;
     input wire  e_write;
-    input wire  [31:0] e_word;
+    input wire  [39:0] e_word;
     input wire  d_write;
     input wire  [31:0] d_count;
     input wire  [31:0] d_ts;
-    output reg  [31:0] a_word;
+    output reg  [39:0] a_word;
     output reg  [31:0] a_dc;
     output reg  [31:0] a_ts;
     output reg  [31:0] d_ec;
@@ -4539,6 +4548,7 @@ module bfc_tofino_loopback__flow_table(clock,reset,live,read_a,read_d,e_write,e_
 
     // Constant declarations
     localparam  ft_addr_mask = 20'h3fff;
+    localparam  size_mask = 32'h3ffff;
     localparam  init_mask = 32'h3fff;
     localparam  ft_entries = 32'h3200;
     localparam  one_32 = 32'h1;
@@ -4546,14 +4556,14 @@ module bfc_tofino_loopback__flow_table(clock,reset,live,read_a,read_d,e_write,e_
 
     // Stub signals
     reg  [19:0] ram_e_a$read_address;
-    wire  [31:0] ram_e_a$read_data;
+    wire  [39:0] ram_e_a$read_data;
     reg  [19:0] ram_e_a$write_address;
-    reg  [31:0] ram_e_a$write_data;
+    reg  [39:0] ram_e_a$write_data;
     reg  ram_e_a$write_enable;
     reg  [19:0] ram_e_d$read_address;
-    wire  [31:0] ram_e_d$read_data;
+    wire  [39:0] ram_e_d$read_data;
     reg  [19:0] ram_e_d$write_address;
-    reg  [31:0] ram_e_d$write_data;
+    reg  [39:0] ram_e_d$write_data;
     reg  ram_e_d$write_enable;
     reg  [19:0] ram_dc_a$read_address;
     wire  [31:0] ram_dc_a$read_data;
@@ -4578,8 +4588,8 @@ module bfc_tofino_loopback__flow_table(clock,reset,live,read_a,read_d,e_write,e_
     wire  fw_e_valid$q;
     reg  [19:0] fw_e_addr$d;
     wire  [19:0] fw_e_addr$q;
-    reg  [31:0] fw_e_word$d;
-    wire  [31:0] fw_e_word$q;
+    reg  [39:0] fw_e_word$d;
+    wire  [39:0] fw_e_word$q;
     reg  fw_d_valid$d;
     wire  fw_d_valid$q;
     reg  [19:0] fw_d_addr$d;
@@ -4594,10 +4604,11 @@ module bfc_tofino_loopback__flow_table(clock,reset,live,read_a,read_d,e_write,e_
     wire  init_done$q;
 
     // Local signals
+    reg  [39:0] d_ec_wide;
     reg  sweeping;
     reg  we_e;
     reg  [19:0] wa_e;
-    reg  [31:0] wd_e;
+    reg  [39:0] wd_e;
     reg  we_d;
     reg  [19:0] wa_d;
     reg  [31:0] wd_dc;
@@ -4730,10 +4741,11 @@ module bfc_tofino_loopback__flow_table(clock,reset,live,read_a,read_d,e_write,e_
             a_dc = fw_d_dc$q;
             a_ts = fw_d_ts$q;
         end
-        d_ec = ram_e_d$read_data >> 32'h8;
+        d_ec_wide = ram_e_d$read_data >> 32'h8;
         if (fw_e_valid$q & (fw_e_addr$q == addr_d$q)) begin
-            d_ec = fw_e_word$q >> 32'h8;
+            d_ec_wide = fw_e_word$q >> 32'h8;
         end
+        d_ec = d_ec_wide[(32'h0)+:(32)] & size_mask;
         d_dc = ram_dc_d$read_data;
         if (fw_d_valid$q & (fw_d_addr$q == addr_d$q)) begin
             d_dc = fw_d_dc$q;
@@ -4755,7 +4767,7 @@ module bfc_tofino_loopback__flow_table(clock,reset,live,read_a,read_d,e_write,e_
         if (sweeping) begin
             we_e = 1'b1;
             wa_e = init_cnt$q[19:0];
-            wd_e = 32'h0;
+            wd_e = 40'h0;
             we_d = 1'b1;
             wa_d = init_cnt$q[19:0];
             wd_dc = 32'h0;
@@ -4793,7 +4805,7 @@ module bfc_tofino_loopback__flow_table(clock,reset,live,read_a,read_d,e_write,e_
             addr_d$d = 20'h0;
             fw_e_valid$d = 1'b0;
             fw_e_addr$d = 20'h0;
-            fw_e_word$d = 32'h0;
+            fw_e_word$d = 40'h0;
             fw_d_valid$d = 1'b0;
             fw_d_addr$d = 20'h0;
             fw_d_dc$d = 32'h0;
@@ -4961,13 +4973,13 @@ endmodule // bfc_tofino_loopback__flow_table$fw_e_valid
 module bfc_tofino_loopback__flow_table$fw_e_word(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [39:0] d;
+    output reg  [39:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 40'h0;
     end
 
     always @(posedge clock) begin
@@ -5068,18 +5080,18 @@ module bfc_tofino_loopback__flow_table$ram_e_a(clock,read_address,read_data,writ
     // Module arguments
     input wire  clock;
     input wire  [19:0] read_address;
-    output reg  [31:0] read_data;
+    output reg  [39:0] read_data;
     input wire  [19:0] write_address;
-    input wire  [31:0] write_data;
+    input wire  [39:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
     reg [25:0] mem [0:12799];
-    wire unused_write_data_high = ^write_data[31:26];
+    wire unused_write_data_high = ^write_data[39:26];
     wire unused_address_high = ^{read_address[19:14], write_address[19:14]};
 
     always @(posedge clock) begin
-       read_data <= {6'd0, mem[read_address[13:0]]};
+       read_data <= {14'd0, mem[read_address[13:0]]};
        if (write_enable) begin
           mem[write_address[13:0]] <= write_data[25:0];
        end
@@ -5092,18 +5104,18 @@ module bfc_tofino_loopback__flow_table$ram_e_d(clock,read_address,read_data,writ
     // Module arguments
     input wire  clock;
     input wire  [19:0] read_address;
-    output reg  [31:0] read_data;
+    output reg  [39:0] read_data;
     input wire  [19:0] write_address;
-    input wire  [31:0] write_data;
+    input wire  [39:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
     reg [25:0] mem [0:12799];
-    wire unused_write_data_high = ^write_data[31:26];
+    wire unused_write_data_high = ^write_data[39:26];
     wire unused_address_high = ^{read_address[19:14], write_address[19:14]};
 
     always @(posedge clock) begin
-       read_data <= {6'd0, mem[read_address[13:0]]};
+       read_data <= {14'd0, mem[read_address[13:0]]};
        if (write_enable) begin
           mem[write_address[13:0]] <= write_data[25:0];
        end
@@ -5243,7 +5255,7 @@ module bfc_tofino_loopback__frames$dsp(d,q,clock);
 endmodule // bfc_tofino_loopback__frames$dsp
 
 
-module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_lane_q,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,size,entry_ts,flags,word_next);
+module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_lane_q,now_ts,classes,mode,sticky,reseed,seed,snap_lane_q,act,refused,q,reassigned,lane_q,row_empty,entry_q,entry_class,size,entry_ts,flags,word_next);
 
     // Module arguments
     input wire  clock;
@@ -5257,7 +5269,7 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     input wire  [2:0] class_id;
     input wire  [15:0] len;
     input wire  [31:0] hash;
-    input wire  [31:0] word;
+    input wire  [39:0] word;
     input wire  [31:0] dc;
     input wire  [31:0] ts;
     input wire  same_entry;
@@ -5281,10 +5293,11 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     output reg  [7:0] lane_q;
     output reg  [127:0] row_empty;
     output reg  [7:0] entry_q;
+    output reg  [2:0] entry_class;
     output reg  [31:0] size;
     output reg  [31:0] entry_ts;
     output reg  [7:0] flags;
-    output reg  [31:0] word_next;
+    output reg  [39:0] word_next;
 
     // Constant declarations
     localparam  n_ports = 8'h8;
@@ -5296,6 +5309,7 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     localparam  mask_7 = 8'h7f;
     localparam  ts_mask = 32'hffff;
     localparam  size_mask = 32'h3ffff;
+    localparam  class_shift = 8'h1a;
     localparam  data_queues = 128'hfffe;
     localparam  mode_stochastic = 2'b1;
     localparam  mode_single = 2'b10;
@@ -5321,7 +5335,9 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     wire  [31:0] lfsr$q;
 
     // Local signals
+    reg  [39:0] ec_wide;
     reg  [31:0] ec;
+    reg  [39:0] class_wide;
     reg  size_sat;
     reg  [31:0] dc_now;
     reg  [31:0] lfsr_now;
@@ -5334,6 +5350,8 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
     reg  ok;
     reg  [31:0] age;
     reg  reassign;
+    reg  other_class;
+    reg  keep_entry;
     reg  [15:0] row_off;
     reg  [127:0] row_empty_wide;
     reg  [127:0] class_mask;
@@ -5380,7 +5398,10 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
         rr$d = rr$q;
         lfsr$d = lfsr$q;
         entry_q = word[(32'h0)+:(8)];
-        ec = word >> 32'h8;
+        ec_wide = word >> 32'h8;
+        ec = ec_wide[(32'h0)+:(32)] & size_mask;
+        class_wide = word >> class_shift;
+        entry_class = class_wide[(32'h0)+:(3)];
         dc_now = dc;
         entry_ts = ts;
         if (d_act & same_entry) begin
@@ -5424,7 +5445,8 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
             flags = flags | f_size_saturated;
         end
         age = (now_ts - entry_ts) & ts_mask;
-        reassign = ~|size & (~|entry_q | (age >= sticky));
+        other_class = entry_class != class_id;
+        reassign = ~|size & (~|entry_q | (age >= sticky) | other_class);
         row_off = {10'd0, eg} << queue_bits;
         row_empty_wide = empty$q >> row_off;
         row_empty = row_empty_wide;
@@ -5868,6 +5890,7 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
         take_dq = d_emptied & dq_in_class & dq_first;
         reassigned = 1'b0;
         rr_write = 1'b0;
+        keep_entry = 1'b0;
         chosen = entry_q;
         if (mode == mode_stochastic) begin
             chosen = first + stoch_prod[(32'h10)+:(8)];
@@ -5889,6 +5912,10 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
                 chosen = first + rand_prod[(32'h10)+:(8)];
             end
         end
+        else if (other_class) begin
+            keep_entry = 1'b1;
+            chosen = first + stoch_prod[(32'h10)+:(8)];
+        end
         rr_next = chosen + one_8;
         if (rr_next == n_queues) begin
             rr_next = 8'h0;
@@ -5898,7 +5925,10 @@ module bfc_tofino_loopback__lookup(clock,reset,live,ready,valid,in_port,eg,upq,c
             lane_q = chosen & q_lane_mask;
         end
         q = chosen[6:0];
-        word_next = {24'd0, chosen} | (ec_next << 32'h8);
+        word_next = {32'd0, chosen} | ({8'd0, ec_next} << 32'h8) | ({37'd0, class_id} << class_shift);
+        if (keep_entry) begin
+            word_next = {32'd0, entry_q} | ({8'd0, ec_next} << 32'h8) | ({37'd0, entry_class} << class_shift);
+        end
         qi = row_off | {8'd0, chosen};
         empty$d = empty_now | ~used_q;
         if (act) begin
@@ -6210,7 +6240,7 @@ module bfc_tofino_loopback__s_asg_valid(d,q,clock);
 endmodule // bfc_tofino_loopback__s_asg_valid
 
 
-module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,entry_q,size,ts,paused,pc,qlen,pending,data0,data1);
+module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,entry_q,entry_class,size,ts,paused,pc,qlen,pending,data0,data1,data2);
 
     // Module arguments
     input wire  clock;
@@ -6220,6 +6250,7 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
     input wire  [31:0] index;
     input wire  ready;
     input wire  [7:0] entry_q;
+    input wire  [2:0] entry_class;
     input wire  [31:0] size;
     input wire  [31:0] ts;
     input wire  [127:0] paused;
@@ -6228,6 +6259,7 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
     output reg  pending;
     output reg  [31:0] data0;
     output reg  [31:0] data1;
+    output reg  [2:0] data2;
 
     // Constant declarations
     localparam  snap_k_mask = 32'hfffff;
@@ -6251,6 +6283,8 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
     wire  [31:0] r_data0$q;
     reg  [31:0] r_data1$d;
     wire  [31:0] r_data1$q;
+    reg  [2:0] r_data2$d;
+    wire  [2:0] r_data2$q;
     reg  t_serve$d;
     wire  t_serve$q;
     reg  [1:0] t_which$d;
@@ -6261,6 +6295,8 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
     wire  [31:0] t_d0$q;
     reg  [31:0] t_d1$d;
     wire  [31:0] t_d1$q;
+    reg  [2:0] t_d2$d;
+    wire  [2:0] t_d2$q;
 
     // Local signals
     reg  serve;
@@ -6271,6 +6307,7 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
     reg  ok;
     reg  [31:0] d0;
     reg  [31:0] d1;
+    reg  [2:0] d2;
 
     // Sub module instances
     bfc_tofino_loopback__snapshot$r_pending r_pending(
@@ -6291,6 +6328,11 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
     bfc_tofino_loopback__snapshot$r_data1 r_data1(
         .d(r_data1$d),
         .q(r_data1$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__snapshot$r_data2 r_data2(
+        .d(r_data2$d),
+        .q(r_data2$q),
         .clock(clock)
     );
     bfc_tofino_loopback__snapshot$t_serve t_serve(
@@ -6318,6 +6360,11 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
         .q(t_d1$q),
         .clock(clock)
     );
+    bfc_tofino_loopback__snapshot$t_d2 t_d2(
+        .d(t_d2$d),
+        .q(t_d2$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -6325,11 +6372,13 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
         r_serve$d = r_serve$q;
         r_data0$d = r_data0$q;
         r_data1$d = r_data1$q;
+        r_data2$d = r_data2$q;
         t_serve$d = t_serve$q;
         t_which$d = t_which$q;
         t_ok$d = t_ok$q;
         t_d0$d = t_d0$q;
         t_d1$d = t_d1$q;
+        t_d2$d = t_d2$q;
         serve = r_serve$q & ready;
         waiting = (r_pending$q & ~serve) | request;
         pending = waiting | serve;
@@ -6341,10 +6390,12 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
         ok = 1'b0;
         d0 = 32'h0;
         d1 = 32'h0;
+        d2 = 3'h0;
         if (which == t_flow_table) begin
             ok = k < ft_entries;
             d0 = {24'd0, entry_q} | (size << 32'h8);
             d1 = ts;
+            d2 = entry_class;
         end
         if (which == t_pause_counter) begin
             ok = ((k >> upstream_bits) < {24'd0, n_ports}) & ((k & ((one_32 << upstream_bits) - one_32)) < {24'd0, n_upstream});
@@ -6360,11 +6411,14 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
         t_ok$d = ok;
         t_d0$d = d0;
         t_d1$d = d1;
+        t_d2$d = d2;
         data0 = r_data0$q;
         data1 = r_data1$q;
+        data2 = r_data2$q;
         if (t_serve$q) begin
             data0 = 32'h0;
             data1 = 32'h0;
+            data2 = 3'h0;
             if (t_ok$q) begin
                 data0 = t_d0$q;
                 if (t_which$q == t_pause_counter) begin
@@ -6374,16 +6428,19 @@ module bfc_tofino_loopback__snapshot(clock,reset,enq_valid,request,index,ready,e
                     data0 = qlen;
                 end
                 data1 = t_d1$q;
+                data2 = t_d2$q;
             end
         end
         r_data0$d = data0;
         r_data1$d = data1;
+        r_data2$d = data2;
         if (reset) begin
             r_pending$d = 1'b0;
             r_serve$d = 1'b0;
             t_serve$d = 1'b0;
             r_data0$d = 32'h0;
             r_data1$d = 32'h0;
+            r_data2$d = 3'h0;
         end
     end
 
@@ -6426,6 +6483,25 @@ module bfc_tofino_loopback__snapshot$r_data1(d,q,clock);
     end
 
 endmodule // bfc_tofino_loopback__snapshot$r_data1
+
+
+module bfc_tofino_loopback__snapshot$r_data2(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__snapshot$r_data2
 
 
 module bfc_tofino_loopback__snapshot$r_pending(d,q,clock);
@@ -6502,6 +6578,25 @@ module bfc_tofino_loopback__snapshot$t_d1(d,q,clock);
     end
 
 endmodule // bfc_tofino_loopback__snapshot$t_d1
+
+
+module bfc_tofino_loopback__snapshot$t_d2(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__snapshot$t_d2
 
 
 module bfc_tofino_loopback__snapshot$t_ok(d,q,clock);

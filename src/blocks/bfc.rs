@@ -121,11 +121,13 @@ impl Block for BfcBlock {
     }
     fn state_bits(&self, c: &BfcConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/bfc.rs: per flow-table entry, bank E {q (8 b), enq_count} in two
-        // RAM copies, bank D deq_count in two copies and the timestamp in one. The counter
-        // rows (2 x occupancy_bits per queue, 2 x pc_bits per upstream queue) and the flag
-        // registers are counted in the measured bits, not per entry.
+        // RAM copies (the arrival side's with the entry's class too), bank D deq_count in two
+        // copies and the timestamp in one. The counter rows (2 x occupancy_bits per queue,
+        // 2 x pc_bits per upstream queue) and the flag registers are counted in the measured
+        // bits, not per entry.
         let (sb, tb) = (c.size_bits as u64, c.ts_bits as u64);
-        let per_entry = 2 * (8 + sb) + 2 * sb + tb;
+        let cb = u64::from(c.entry_class_bits());
+        let per_entry = 2 * (8 + sb) + cb + 2 * sb + tb;
         let entries = c.entries();
         let measured = core.dff + core.memory_bits;
         let spec = c.entry_bits() as u64;
@@ -139,14 +141,15 @@ impl Block for BfcBlock {
             // Its memories take one form on every target.
             asic_per_physical_key: Some(per_entry),
             architecture: format!(
-                "per flow-table entry: 2 x (8 b queue + {sb} b enq_count) + 2 x {sb} b \
-                 deq_count + {tb} b timestamp = {per_entry} b (size has two writers per \
-                 cycle, so it is two counts; one RAM copy per reader)"
+                "per flow-table entry: 2 x (8 b queue + {sb} b enq_count) + {cb} b class + \
+                 2 x {sb} b deq_count + {tb} b timestamp = {per_entry} b (size has two \
+                 writers per cycle, so it is two counts; one RAM copy per reader)"
             ),
             spec_per_key: Some(spec),
             spec_note: format!(
                 "§3.2 of ../shared/spec/mechanisms.md with this config's widths: q {} b + \
-                 size {sb} b + ts {tb} b = {spec} b per entry",
+                 size {sb} b + ts {tb} b + class {cb} b (App. A.3, none with one class) = \
+                 {spec} b per entry",
                 c.queue_bits()
             ),
         }

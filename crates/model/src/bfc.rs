@@ -17,7 +17,11 @@
 //!   the LFSR steps once per edge; stochastic mode does the same with the flow hash;
 //! * a packet that finds its pause counter saturated is not counted, so the counter stays
 //!   exact for the packets it did count;
-//! * colliding flows share the entry's queue even across classes (order is kept).
+//! * colliding flows of one class share the entry's queue (order is kept); the entry keeps
+//!   the class it was assigned for, and a packet of another class that finds the entry busy
+//!   goes to its own class's hash queue (`first + (hash[31:16] * count) >> 16`, stochastic
+//!   mode's pick) without touching the entry's queue, so classes never share a queue (App.
+//!   A.3). An idle entry is reassigned to the new class at once, sticky or not.
 
 use crate::config::parse_toml;
 use serde::{Deserialize, Serialize};
@@ -496,9 +500,18 @@ impl BfcConfig {
         u64::from(self.ports) * self.entries_per_port()
     }
 
-    /// Bits of one flow-table entry: queue, size, timestamp.
+    /// Bits of one flow-table entry: queue, size, timestamp and class.
     pub fn entry_bits(&self) -> u32 {
-        self.queue_bits() + self.size_bits + self.ts_bits
+        self.queue_bits() + self.size_bits + self.ts_bits + self.entry_class_bits()
+    }
+
+    /// Bits of the class an entry keeps: none with one class.
+    pub fn entry_class_bits(&self) -> u32 {
+        if self.classes == 1 {
+            0
+        } else {
+            self.class_bits()
+        }
     }
 
     /// Pause counters of the whole block: one per (ingress port, upstream queue).
@@ -627,6 +640,7 @@ pub mod reg {
     pub const SNAP_INDEX: u32 = 15;
     pub const SNAP_DATA0: u32 = 16;
     pub const SNAP_DATA1: u32 = 17;
+    pub const SNAP_DATA2: u32 = 18;
     /// `CLASS_BASE + c` holds class c's queue range.
     pub const CLASS_BASE: u32 = 24;
 }
@@ -848,6 +862,14 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             0,
             "snapshot: flow table ts (last dequeue); queue: bit 0 paused by the downstream",
         ),
+        r(
+            "snap_data2",
+            reg::SNAP_DATA2,
+            3,
+            Ro,
+            0,
+            "snapshot: flow table class [2:0] (the class q was assigned for)",
+        ),
     ]);
     for c in 0..cfg.classes {
         let q = cfg.class_queues(c);
@@ -1019,6 +1041,10 @@ pub struct FtEntry {
     /// event on the entry was a dequeue, so this is the spec's "last enqueue/dequeue time"
     /// wherever the sticky rule reads it.
     pub ts: u32,
+    /// The traffic class `q` was assigned for (`class_bits` wide). A CSR that moves the
+    /// class's queue range later leaves `q` outside it; the class, not the range, says whether
+    /// a colliding packet is of the entry's class.
+    pub class: u32,
 }
 
 /// The paths through the block, counted so tests can check a workload reaches each.
@@ -1032,6 +1058,9 @@ pub enum Branch {
     KeepBusy,
     /// Dynamic mode: size is 0 but the sticky time has not passed.
     KeepSticky,
+    /// Dynamic mode: the entry has packets of another class; this packet goes to its own
+    /// class's hash queue and the entry keeps its queue and class.
+    CrossClass,
     AssignStochastic,
     AssignSingle,
     /// An enqueue found its queue above Th and was counted.
@@ -1056,11 +1085,12 @@ pub enum Branch {
 }
 
 impl Branch {
-    pub const ALL: [Branch; 21] = [
+    pub const ALL: [Branch; 22] = [
         Branch::AssignEmpty,
         Branch::AssignRandom,
         Branch::KeepBusy,
         Branch::KeepSticky,
+        Branch::CrossClass,
         Branch::AssignStochastic,
         Branch::AssignSingle,
         Branch::Counted,
@@ -1140,8 +1170,8 @@ pub struct Bfc {
     now: u64,
     bm_slot: u64,
     snap_pending: bool,
-    /// A snapshot taken at the last edge, reaching `snap_data0/1` at this one.
-    snap_taken: Option<(u64, u64)>,
+    /// A snapshot taken at the last edge, reaching `snap_data0/1/2` at this one.
+    snap_taken: Option<[u64; 3]>,
     /// Each edge's results, read back at their latency.
     results: DelayLine<Results>,
     branches: [u64; Branch::ALL.len()],
@@ -1395,11 +1425,16 @@ impl Bfc {
         let fi = e.eg * self.m() + key;
         let entry = self.ft[fi];
         let mut new = false;
+        // The entry's own queue and class stay when a packet of another class passes through.
+        let mut keep_entry = false;
+        let fid_bytes = self.cfg.fid_bits.div_ceil(8) as usize;
+        let hash_pick =
+            || first + reduce_top(hash32(u128::from(e.fid), fid_bytes), PICK_BITS, count);
+        let cross = entry.class != e.class as u32;
         let q = match self.csr.get(reg::MODE) {
             MODE_STOCHASTIC => {
                 self.count(Branch::AssignStochastic);
-                let h = hash32(u128::from(e.fid), self.cfg.fid_bits.div_ceil(8) as usize);
-                first + reduce_top(h, PICK_BITS, count)
+                hash_pick()
             }
             MODE_SINGLE => {
                 self.count(Branch::AssignSingle);
@@ -1407,10 +1442,14 @@ impl Bfc {
             }
             _ => {
                 let age = now_ts.wrapping_sub(entry.ts) & mask(self.cfg.ts_bits) as u32;
-                if entry.size > 0 {
+                if entry.size > 0 && cross {
+                    self.count(Branch::CrossClass);
+                    keep_entry = true;
+                    hash_pick()
+                } else if entry.size > 0 {
                     self.count(Branch::KeepBusy);
                     entry.q
-                } else if entry.q != 0 && age < sticky {
+                } else if entry.q != 0 && age < sticky && !cross {
                     self.count(Branch::KeepSticky);
                     entry.q
                 } else {
@@ -1431,7 +1470,10 @@ impl Bfc {
         };
         let size_max = mask(self.cfg.size_bits) as u32;
         let entry = &mut self.ft[fi];
-        entry.q = q;
+        if !keep_entry {
+            entry.q = q;
+            entry.class = e.class as u32;
+        }
         if entry.size == size_max {
             *err |= err::SIZE_SATURATED;
             self.count(Branch::Saturation);
@@ -1506,7 +1548,7 @@ impl Bfc {
     }
 
     /// The snapshot registers for `snap_index` now.
-    fn snapshot(&mut self, index: u64) -> (u64, u64) {
+    fn snapshot(&mut self, index: u64) -> [u64; 3] {
         self.count(Branch::Snapshot);
         let c = &self.cfg;
         let (table, k) = (index >> SNAP_TABLE_SHIFT, index & mask(SNAP_TABLE_SHIFT));
@@ -1518,17 +1560,21 @@ impl Bfc {
         match table {
             SNAP_FLOW_TABLE if k < c.entries() => {
                 let e = self.ft[k as usize];
-                (u64::from(e.q) | u64::from(e.size) << 8, e.ts.into())
+                [
+                    u64::from(e.q) | u64::from(e.size) << 8,
+                    e.ts.into(),
+                    e.class.into(),
+                ]
             }
             SNAP_PAUSE_COUNTER => match split(c.upstream_bits(), c.upstream_queues) {
-                Some((i, u)) => (self.pause_counter(i, u), 0),
-                None => (0, 0),
+                Some((i, u)) => [self.pause_counter(i, u), 0, 0],
+                None => [0; 3],
             },
             SNAP_QUEUE => match split(c.queue_bits(), c.queues) {
-                Some((o, q)) => (self.qlen(o, q), u64::from(self.ds_paused(o, q))),
-                None => (0, 0),
+                Some((o, q)) => [self.qlen(o, q), u64::from(self.ds_paused(o, q)), 0],
+                None => [0; 3],
             },
-            _ => (0, 0),
+            _ => [0; 3],
         }
     }
 
@@ -1720,9 +1766,10 @@ impl CycleModel for Bfc {
             }
         }
         self.bitmap_tick(&mut out);
-        if let Some((d0, d1)) = self.snap_taken.take() {
+        if let Some([d0, d1, d2]) = self.snap_taken.take() {
             self.csr.set(reg::SNAP_DATA0, d0);
             self.csr.set(reg::SNAP_DATA1, d1);
+            self.csr.set(reg::SNAP_DATA2, d2);
         }
         if serve {
             self.snap_taken = Some(self.snapshot(snap_index));

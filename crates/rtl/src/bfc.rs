@@ -168,6 +168,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     at_snap_index: Constant<Bits<CSR_OFFSET_BITS>>,
     at_snap_data0: Constant<Bits<CSR_OFFSET_BITS>>,
     at_snap_data1: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_snap_data2: Constant<Bits<CSR_OFFSET_BITS>>,
     at_class0: Constant<Bits<CSR_OFFSET_BITS>>,
     /// The write strobes of the registers whose writes act here.
     lfsr_seed_written: Constant<Bits<CSR_SLOTS>>,
@@ -278,6 +279,7 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             at_snap_index: at("snap_index"),
             at_snap_data0: at("snap_data0"),
             at_snap_data1: at("snap_data1"),
+            at_snap_data2: at("snap_data2"),
             at_class0: at("class0"),
             lfsr_seed_written: Bank::strobe(&map, "lfsr_seed"),
             snap_index_written: Bank::strobe(&map, "snap_index"),
@@ -536,6 +538,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             .get_bits::<32>(self.at_snap_index.val().index());
         self.snapshot.ready.next = self.flow_table.ready.val();
         self.snapshot.entry_q.next = self.lookup.entry_q.val();
+        self.snapshot.entry_class.next = self.lookup.entry_class.val();
         self.snapshot.size.next = self.lookup.size.val();
         self.snapshot.ts.next = self.lookup.entry_ts.val();
         self.snapshot.pc.next = self.arrival.pc_old.val();
@@ -566,7 +569,8 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             | (bit_cast::<CSR_BITS, 32>(self.tables.rd_bpen_lo.val()) << self.at_bpen_lo.val())
             | (bit_cast::<CSR_BITS, 32>(self.tables.rd_bpen_hi.val()) << self.at_bpen_hi.val())
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.data0.val()) << self.at_snap_data0.val())
-            | (bit_cast::<CSR_BITS, 32>(self.snapshot.data1.val()) << self.at_snap_data1.val());
+            | (bit_cast::<CSR_BITS, 32>(self.snapshot.data1.val()) << self.at_snap_data1.val())
+            | (bit_cast::<CSR_BITS, 3>(self.snapshot.data2.val()) << self.at_snap_data2.val());
 
         // ---- Outputs: the assignment (edge n + 2) and `ready` (edge n + 1).
         self.o_ready.d.next = self.flow_table.ready_soon.val();

@@ -2,10 +2,12 @@
 //!
 //! The entry's `size` has two writers per cycle (+1 by an arrival at one key, -1 by a
 //! departure at another) and a 1R1W RAM has one write port, so it is kept as two counts, one
-//! per writer: `size = enq_count - deq_count (mod 2^size_bits)`. Bank E `{enq_count, q}` is
-//! written by arrivals, bank D `{deq_count}` and the timestamp by departures; each bank has one
-//! copy per reader (the arrival side reads everything at its address, the departure side the
-//! counts at its). Reads are as the last edge left the entry: its writes are forwarded.
+//! per writer: `size = enq_count - deq_count (mod 2^size_bits)`. Bank E `{class, enq_count, q}`
+//! (q in [7:0], enq_count above it, the class above that when there are two classes or more)
+//! is written by arrivals, bank D `{deq_count}` and the timestamp by departures; each bank has
+//! one copy per reader (the arrival side reads everything at its address, the departure side
+//! the counts at its, so its copy of bank E holds `{enq_count, q}` only). Reads are as the last
+//! edge left the entry: its writes are forwarded.
 //!
 //! After reset the sweep clears one entry (and one counter row) per edge; `ready` rises when
 //! every entry is clear.
@@ -29,14 +31,14 @@ pub struct FlowTable {
     /// Cycle n: the arrival's bank-E word at the arrival side's address, and the
     /// departure's new count and timestamp at the departure side's.
     pub e_write: Signal<In, Bit>,
-    pub e_word: Signal<In, Bits<32>>,
+    pub e_word: Signal<In, Bits<40>>,
     pub d_write: Signal<In, Bit>,
     pub d_count: Signal<In, Bits<32>>,
     pub d_ts: Signal<In, Bits<32>>,
 
-    /// Cycle n, the arrival side: the bank-E word `{enq_count, q}`, the departure count and
-    /// the timestamp.
-    pub a_word: Signal<Out, Bits<32>>,
+    /// Cycle n, the arrival side: the bank-E word `{class, enq_count, q}`, the departure
+    /// count and the timestamp.
+    pub a_word: Signal<Out, Bits<40>>,
     pub a_dc: Signal<Out, Bits<32>>,
     pub a_ts: Signal<Out, Bits<32>>,
     /// Cycle n, the departure side: the counts.
@@ -53,13 +55,14 @@ pub struct FlowTable {
     pub sweep_row: Signal<Out, Bits<6>>,
 
     ft_addr_mask: Constant<Bits<FA>>,
+    size_mask: Constant<Bits<32>>,
     init_mask: Constant<Bits<32>>,
     ft_entries: Constant<Bits<32>>,
     one_32: Constant<Bits<32>>,
     two_32: Constant<Bits<32>>,
 
-    ram_e_a: NarrowRam<FA, 32>,
-    ram_e_d: NarrowRam<FA, 32>,
+    ram_e_a: NarrowRam<FA, 40>,
+    ram_e_d: NarrowRam<FA, 40>,
     ram_dc_a: NarrowRam<FA, 32>,
     ram_ts_a: NarrowRam<FA, 32>,
     ram_dc_d: NarrowRam<FA, 32>,
@@ -69,7 +72,7 @@ pub struct FlowTable {
     /// The writes of the last edge: this edge's RAM reads return them old.
     fw_e_valid: DFF<Bit>,
     fw_e_addr: DFF<Bits<FA>>,
-    fw_e_word: DFF<Bits<32>>,
+    fw_e_word: DFF<Bits<40>>,
     fw_d_valid: DFF<Bit>,
     fw_d_addr: DFF<Bits<FA>>,
     fw_d_dc: DFF<Bits<32>>,
@@ -77,10 +80,11 @@ pub struct FlowTable {
     init_cnt: DFF<Bits<32>>,
     init_done: DFF<Bit>,
 
+    d_ec_wide: Signal<Local, Bits<40>>,
     sweeping: Signal<Local, Bit>,
     we_e: Signal<Local, Bit>,
     wa_e: Signal<Local, Bits<FA>>,
-    wd_e: Signal<Local, Bits<32>>,
+    wd_e: Signal<Local, Bits<40>>,
     we_d: Signal<Local, Bit>,
     wa_d: Signal<Local, Bits<FA>>,
     wd_dc: Signal<Local, Bits<32>>,
@@ -115,11 +119,12 @@ impl FlowTable {
             sweep: Default::default(),
             sweep_row: Default::default(),
             ft_addr_mask: Constant::new(mask(index_bits(cfg.entries())).into()),
+            size_mask: c32(mask(cfg.size_bits)),
             init_mask: c32(mask(index_bits(cfg.entries() + 1))),
             ft_entries: c32(cfg.entries()),
             one_32: c32(1),
             two_32: c32(2),
-            ram_e_a: NarrowRam::with_depth(8 + sb, depth),
+            ram_e_a: NarrowRam::with_depth(8 + sb + cfg.entry_class_bits() as usize, depth),
             ram_e_d: NarrowRam::with_depth(8 + sb, depth),
             ram_dc_a: NarrowRam::with_depth(sb, depth),
             ram_ts_a: NarrowRam::with_depth(tb, depth),
@@ -135,6 +140,7 @@ impl FlowTable {
             fw_d_ts: Default::default(),
             init_cnt: Default::default(),
             init_done: Default::default(),
+            d_ec_wide: Default::default(),
             sweeping: Default::default(),
             we_e: Default::default(),
             wa_e: Default::default(),
@@ -180,10 +186,13 @@ impl Logic for FlowTable {
             self.a_dc.next = self.fw_d_dc.q.val();
             self.a_ts.next = self.fw_d_ts.q.val();
         }
-        self.d_ec.next = self.ram_e_d.read_data.val() >> 8;
+        // The departure side's copy holds `{enq_count, q}` only; a forwarded word has the
+        // class above the count.
+        self.d_ec_wide.next = self.ram_e_d.read_data.val() >> 8;
         if self.fw_e_valid.q.val() & (self.fw_e_addr.q.val() == self.addr_d.q.val()) {
-            self.d_ec.next = self.fw_e_word.q.val() >> 8;
+            self.d_ec_wide.next = self.fw_e_word.q.val() >> 8;
         }
+        self.d_ec.next = self.d_ec_wide.val().get_bits::<32>(0) & self.size_mask.val();
         self.d_dc.next = self.ram_dc_d.read_data.val();
         if self.fw_d_valid.q.val() & (self.fw_d_addr.q.val() == self.addr_d.q.val()) {
             self.d_dc.next = self.fw_d_dc.q.val();

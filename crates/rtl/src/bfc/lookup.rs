@@ -2,8 +2,10 @@
 //! arrival's flow-table entry after this cycle's departure, and the queue it goes to. In dynamic mode
 //! an entry without packets whose queue is unset or older than `sticky` is reassigned: to
 //! the first empty queue of the class at or after the port's rotating start, else to a
-//! random queue of the class (the shared LFSR); otherwise it keeps its queue. Stochastic
-//! mode hashes the flow onto the class's queues, single mode uses the class's first queue.
+//! random queue of the class (the shared LFSR); otherwise it keeps its queue. An entry that
+//! holds packets of another class keeps its queue and class, and the arrival goes to its own
+//! class's hash queue; an idle entry of another class is reassigned. Stochastic mode hashes
+//! the flow onto the class's queues, single mode uses the class's first queue.
 //!
 //! Owns the per-queue empty bits (a departure can empty a queue, the arrival fills one), the
 //! rotating starts and the LFSR.
@@ -31,7 +33,7 @@ pub struct Lookup<const N: usize> {
     pub hash: Signal<In, Bits<32>>,
     /// Its entry as the last edge left it: bank-E word, departure count, timestamp; and
     /// whether this cycle's departure is at the same entry.
-    pub word: Signal<In, Bits<32>>,
+    pub word: Signal<In, Bits<40>>,
     pub dc: Signal<In, Bits<32>>,
     pub ts: Signal<In, Bits<32>>,
     pub same_entry: Signal<In, Bit>,
@@ -65,14 +67,15 @@ pub struct Lookup<const N: usize> {
     pub lane_q: Signal<Out, Bits<8>>,
     /// The empty bits of the arrival's egress row before this cycle's departure.
     pub row_empty: Signal<Out, Bits<128>>,
-    /// The entry after this cycle's departure: its queue, size and timestamp.
+    /// The entry after this cycle's departure: its queue, class, size and timestamp.
     pub entry_q: Signal<Out, Bits<8>>,
+    pub entry_class: Signal<Out, Bits<3>>,
     pub size: Signal<Out, Bits<32>>,
     pub entry_ts: Signal<Out, Bits<32>>,
     /// The new bank-E word; the error flags the arrival raises (refused while ready, an
     /// entry at its maximum size).
     pub flags: Signal<Out, Bits<8>>,
-    pub word_next: Signal<Out, Bits<32>>,
+    pub word_next: Signal<Out, Bits<40>>,
 
     n_ports: Constant<Bits<8>>,
     n_queues: Constant<Bits<8>>,
@@ -83,6 +86,8 @@ pub struct Lookup<const N: usize> {
     mask_7: Constant<Bits<8>>,
     ts_mask: Constant<Bits<32>>,
     size_mask: Constant<Bits<32>>,
+    /// Where bank E's word holds the class: above `{enq_count, q}`.
+    class_shift: Constant<Bits<8>>,
     /// Bit q set for the data queues (1..queues).
     data_queues: Constant<Bits<128>>,
     mode_stochastic: Constant<Bits<2>>,
@@ -106,7 +111,9 @@ pub struct Lookup<const N: usize> {
     rr: DFF<Bits<512>>,
     lfsr: DFF<Bits<32>>,
 
+    ec_wide: Signal<Local, Bits<40>>,
     ec: Signal<Local, Bits<32>>,
+    class_wide: Signal<Local, Bits<40>>,
     size_sat: Signal<Local, Bit>,
     dc_now: Signal<Local, Bits<32>>,
     lfsr_now: Signal<Local, Bits<32>>,
@@ -119,6 +126,11 @@ pub struct Lookup<const N: usize> {
     ok: Signal<Local, Bit>,
     age: Signal<Local, Bits<32>>,
     reassign: Signal<Local, Bit>,
+    /// The entry holds another class's assignment.
+    other_class: Signal<Local, Bit>,
+    /// The arrival leaves the entry's queue and class as they are (a busy entry of another
+    /// class).
+    keep_entry: Signal<Local, Bit>,
     row_off: Signal<Local, Bits<16>>,
     row_empty_wide: Signal<Local, Bits<N>>,
     class_mask: Signal<Local, Bits<128>>,
@@ -192,6 +204,7 @@ impl<const N: usize> Lookup<N> {
             lane_q: Default::default(),
             row_empty: Default::default(),
             entry_q: Default::default(),
+            entry_class: Default::default(),
             size: Default::default(),
             entry_ts: Default::default(),
             flags: Default::default(),
@@ -205,6 +218,7 @@ impl<const N: usize> Lookup<N> {
             mask_7: c8(0x7F),
             ts_mask: c32(mask(cfg.ts_bits)),
             size_mask: c32(mask(cfg.size_bits)),
+            class_shift: c8(8 + u64::from(cfg.size_bits)),
             data_queues: Constant::new(super::data_queues(cfg)),
             mode_stochastic: Constant::new(MODE_STOCHASTIC.into()),
             mode_single: Constant::new(MODE_SINGLE.into()),
@@ -223,7 +237,9 @@ impl<const N: usize> Lookup<N> {
             empty: Default::default(),
             rr: Default::default(),
             lfsr: Default::default(),
+            ec_wide: Default::default(),
             ec: Default::default(),
+            class_wide: Default::default(),
             size_sat: Default::default(),
             dc_now: Default::default(),
             lfsr_now: Default::default(),
@@ -236,6 +252,8 @@ impl<const N: usize> Lookup<N> {
             ok: Default::default(),
             age: Default::default(),
             reassign: Default::default(),
+            other_class: Default::default(),
+            keep_entry: Default::default(),
             row_off: Default::default(),
             row_empty_wide: Default::default(),
             class_mask: Default::default(),
@@ -268,7 +286,11 @@ impl<const N: usize> Logic for Lookup<N> {
         dff_setup!(self, clock, empty, rr, lfsr);
         // ---- The entry after this cycle's departure.
         self.entry_q.next = self.word.val().get_bits::<8>(0);
-        self.ec.next = self.word.val() >> 8;
+        self.ec_wide.next = self.word.val() >> 8;
+        self.ec.next = self.ec_wide.val().get_bits::<32>(0) & self.size_mask.val();
+        // Nothing is stored above the class, and with one class nothing at all.
+        self.class_wide.next = self.word.val() >> self.class_shift.val();
+        self.entry_class.next = self.class_wide.val().get_bits::<3>(0);
         self.dc_now.next = self.dc.val();
         self.entry_ts.next = self.ts.val();
         if self.d_act.val() & self.same_entry.val() {
@@ -326,8 +348,11 @@ impl<const N: usize> Logic for Lookup<N> {
 
         // ---- Dynamic mode: the empty queues of the class, from the rotating start.
         self.age.next = (self.now_ts.val() - self.entry_ts.val()) & self.ts_mask.val();
+        self.other_class.next = self.entry_class.val() != self.class_id.val();
         self.reassign.next = !self.size.val().any()
-            & (!self.entry_q.val().any() | (self.age.val() >= self.sticky.val()));
+            & (!self.entry_q.val().any()
+                | (self.age.val() >= self.sticky.val())
+                | self.other_class.val());
         self.row_off.next = bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val();
         self.row_empty_wide.next = self.empty.q.val() >> self.row_off.val();
         self.row_empty.next = bit_cast::<128, N>(self.row_empty_wide.val());
@@ -383,6 +408,7 @@ impl<const N: usize> Logic for Lookup<N> {
         // ---- The queue.
         self.reassigned.next = false;
         self.rr_write.next = false;
+        self.keep_entry.next = false;
         self.chosen.next = self.entry_q.val();
         if self.mode.val() == self.mode_stochastic.val() {
             self.chosen.next = self.first.val() + self.stoch_prod.val().get_bits::<8>(16);
@@ -399,6 +425,10 @@ impl<const N: usize> Logic for Lookup<N> {
             } else {
                 self.chosen.next = self.first.val() + self.rand_prod.val().get_bits::<8>(16);
             }
+        } else if self.other_class.val() {
+            // Busy with another class: its own class's hash queue, the entry untouched.
+            self.keep_entry.next = true;
+            self.chosen.next = self.first.val() + self.stoch_prod.val().get_bits::<8>(16);
         }
         self.rr_next.next = self.chosen.val() + self.one_8.val();
         if self.rr_next.val() == self.n_queues.val() {
@@ -409,7 +439,14 @@ impl<const N: usize> Logic for Lookup<N> {
             self.lane_q.next = self.chosen.val() & self.q_lane_mask.val();
         }
         self.q.next = bit_cast::<7, 8>(self.chosen.val());
-        self.word_next.next = bit_cast::<32, 8>(self.chosen.val()) | (self.ec_next.val() << 8);
+        self.word_next.next = bit_cast::<40, 8>(self.chosen.val())
+            | (bit_cast::<40, 32>(self.ec_next.val()) << 8)
+            | (bit_cast::<40, 3>(self.class_id.val()) << self.class_shift.val());
+        if self.keep_entry.val() {
+            self.word_next.next = bit_cast::<40, 8>(self.entry_q.val())
+                | (bit_cast::<40, 32>(self.ec_next.val()) << 8)
+                | (bit_cast::<40, 3>(self.entry_class.val()) << self.class_shift.val());
+        }
 
         // ---- Edge n + 1. Entries this config does not have are never written, which
         // synthesis sees.

@@ -134,6 +134,8 @@ module capfc_props (
     (* keep *) wire cal_cancel;              // probe: dut.core.calibrate.cal_cancel$q
     (* keep *) wire [KB-1:0] cal_key;        // probe: dut.core.calibrate.cal_key_r$q
     (* keep *) wire capture;                 // probe: dut.core.calibrate.capture
+    (* keep *) wire withdraw;                // probe: dut.core.calibrate.withdraw
+    (* keep *) wire [16*PP-1:0] fw_row;      // probe: dut.core.counters.fw_row$q
     (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.counters.c_key$q
     (* keep *) wire cal_result;              // probe: dut.core.calibrate.result
     (* keep *) wire cal_summed;              // probe: dut.core.calibrate.cal_summed$q
@@ -552,6 +554,36 @@ module capfc_props (
     // at most P - 1 flags): L_cal = 4 + max(m, 1) <= P + 3 edges after the enqueue.
     always @(*) if (!rst) a_calibration_latency: assert (busy_for <= `SC_PORTS);
 `endif
+
+    // a_engine_serves_waiting_requests: while a request waits, the engine starts a
+    // calibration at least every P + 1 cycles, whatever the buses carry (issue 31 item 4): it
+    // is busy for at most P cycles and port B's read starts the next waiting request on the
+    // cycle after. `starved` counts the cycles since the last capture while a request waits;
+    // a dequeue's withdrawal restarts it (the row read for a withdrawn request starts nothing,
+    // and that request needs no service). With round robin over the waiting keys this bounds
+    // the wait of every request (docs/blocks/capfc.md, "Bounded reaction under any load").
+    reg [7:0] starved = 8'd0;
+    always @(posedge clk)
+        starved <= (rst || pending == {K{1'b0}} || capture || withdraw) ? 8'd0
+                   : starved + (starved != 8'hff);
+    always @(*) if (!rst) a_engine_serves_waiting_requests: assert (starved <= `SC_PORTS);
+    // What makes it inductive: a running calibration has counted at most its own busy
+    // cycles (none before the sum, then one per flag), and its row holds no counter in the
+    // lanes past the P - 1 inputs a row stores, so it flags at most P - 1 of them.
+    integer f;
+    reg [7:0] flagged_count;
+    always @(*) begin
+        flagged_count = 8'd0;
+        for (f = 0; f < PP; f = f + 1) flagged_count = flagged_count + cal_flagged[f];
+    end
+    always @(*) if (!rst && cal_busy) begin
+        a_engine_busy_starved: assert (starved <= (cal_summed ? 8'd1 + flagged_count : 8'd0));
+        a_engine_row_padding_clear: assert (cal_counts >> (16 * (`SC_PORTS - 1)) == 0
+                                            && cal_flagged >> (`SC_PORTS - 1) == 0);
+    end
+    // The counter row forwarded from the last write has those lanes clear too (the RAM does
+    // not store them).
+    always @(*) if (!rst) a_forwarded_row_padding_clear: assert (fw_row >> (16 * (`SC_PORTS - 1)) == 0);
 
     // ---------------------------------------------------------------- CSR map
     always @(*) if (past_ok) begin

@@ -261,8 +261,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  [31:0] counters$warn;
     reg  [31:0] counters$xon;
     wire  counters$serving;
+    wire  [8:0] counters$served_key;
+    wire  [1023:0] counters$served_row;
     wire  [8:0] counters$key;
-    wire  [1023:0] counters$row;
     wire  [1023:0] counters$row_new;
     wire  counters$row_reset;
     wire  counters$xon_clear;
@@ -277,8 +278,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     wire  [15:0] counters$inspected;
     reg  calibrate$reset;
     reg  calibrate$serving;
+    reg  [8:0] calibrate$served_key;
+    reg  [1023:0] calibrate$served_row;
     reg  [8:0] calibrate$key;
-    reg  [1023:0] calibrate$row;
     reg  [1023:0] calibrate$row_new;
     reg  calibrate$trigger;
     reg  calibrate$withdraw;
@@ -443,8 +445,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .warn(counters$warn),
         .xon(counters$xon),
         .serving(counters$serving),
+        .served_key(counters$served_key),
+        .served_row(counters$served_row),
         .key(counters$key),
-        .row(counters$row),
         .row_new(counters$row_new),
         .row_reset(counters$row_reset),
         .xon_clear(counters$xon_clear),
@@ -462,8 +465,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .clock(clock),
         .reset(calibrate$reset),
         .serving(calibrate$serving),
+        .served_key(calibrate$served_key),
+        .served_row(calibrate$served_row),
         .key(calibrate$key),
-        .row(calibrate$row),
         .row_new(calibrate$row_new),
         .trigger(calibrate$trigger),
         .withdraw(calibrate$withdraw),
@@ -620,8 +624,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         counters$xon = csr$value[(at_eg_xon)+:(32)];
         calibrate$reset = reset;
         calibrate$serving = counters$serving;
+        calibrate$served_key = counters$served_key;
+        calibrate$served_row = counters$served_row;
         calibrate$key = counters$key;
-        calibrate$row = counters$row;
         calibrate$row_new = counters$row_new;
         calibrate$trigger = counters$cal_trigger;
         calibrate$withdraw = counters$row_reset | counters$xon_clear;
@@ -705,14 +710,15 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
 endmodule // top
 
 
-module capfc_paper__calibrate(clock,reset,serving,key,row,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,result,flags);
+module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,result,flags);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  serving;
+    input wire  [8:0] served_key;
+    input wire  [1023:0] served_row;
     input wire  [8:0] key;
-    input wire  [1023:0] row;
     input wire  [1023:0] row_new;
     input wire  trigger;
     input wire  withdraw;
@@ -767,6 +773,8 @@ module capfc_paper__calibrate(clock,reset,serving,key,row,row_new,trigger,withdr
     reg  [511:0] pend_cand;
     reg  [511:0] pend_grant;
     reg  [511:0] key_onehot;
+    reg  [511:0] served_onehot;
+    reg  direct;
     reg  [511:0] withdraw_onehot;
     reg  [511:0] pending_left;
     reg  serve_capture;
@@ -2408,22 +2416,22 @@ module capfc_paper__calibrate(clock,reset,serving,key,row,row_new,trigger,withdr
             serve_key = 511;
         end
         key_onehot = one_k << key;
+        served_onehot = one_k << served_key;
         withdraw_onehot = one_k << withdraw_key;
         pending_left = pending$q;
         if (withdraw) begin
             pending_left = pending$q & ~withdraw_onehot;
         end
-        serve_capture = serving & ~cal_busy$q & pending_left[key];
-        capture = (trigger & ~cal_busy$q) | serve_capture;
+        serve_capture = serving & ~cal_busy$q & pending_left[served_key];
+        direct = trigger & ~cal_busy$q & ~serve_capture & ~|pending_left;
+        capture = direct | serve_capture;
         pending$d = pending_left;
-        if (trigger & cal_busy$q) begin
-            pending$d = pending_left | key_onehot;
-        end
-        if (capture) begin
-            pending$d = pending_left & ~key_onehot;
-        end
         if (serve_capture) begin
-            rr_next$d = key + one_kb;
+            pending$d = pending_left & ~served_onehot;
+            rr_next$d = served_key + one_kb;
+        end
+        if (trigger & ~direct) begin
+            pending$d = pending$d | key_onehot;
         end
         cum_new = cal_cum$q + {16'd0, cal_row$best_val};
         den = cal_cut$q[(32'h8)+:(8)];
@@ -2544,11 +2552,10 @@ module capfc_paper__calibrate(clock,reset,serving,key,row,row_new,trigger,withdr
             cal_cut$d = cut;
             cal_cum$d = 32'h0;
             cal_row$next_flagged = 64'h0;
+            cal_row$next_counts = row_new;
             if (serve_capture) begin
-                cal_row$next_counts = row;
-            end
-            else begin
-                cal_row$next_counts = row_new;
+                cal_key_r$d = served_key;
+                cal_row$next_counts = served_row;
             end
         end
         requesting = |pending$q;
@@ -2870,7 +2877,7 @@ module capfc_paper__calibrate$rr_next(d,q,clock);
 endmodule // capfc_paper__calibrate$rr_next
 
 
-module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,key,row,row_new,row_reset,xon_clear,clear_key,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
+module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
 
     // Module arguments
     input wire  clock;
@@ -2893,8 +2900,9 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     input wire  [31:0] warn;
     input wire  [31:0] xon;
     output reg  serving;
+    output reg  [8:0] served_key;
+    output reg  [1023:0] served_row;
     output reg  [8:0] key;
-    output reg  [1023:0] row;
     output reg  [1023:0] row_new;
     output reg  row_reset;
     output reg  xon_clear;
@@ -2922,11 +2930,12 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     localparam  one_16 = 16'h1;
     localparam  kind_enqueue = 2'b1;
     localparam  kind_inspect = 2'b10;
-    localparam  kind_serve = 2'b11;
 
     // Stub signals
     reg  [8:0] counts$read_address;
     wire  [1023:0] counts$read_data;
+    reg  [8:0] counts$read_address_b;
+    wire  [1023:0] counts$read_data_b;
     reg  [8:0] counts$write_address;
     reg  [1023:0] counts$write_data;
     reg  counts$write_enable;
@@ -2961,6 +2970,14 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     wire  [1023:0] fw_row$q;
     reg  [31:0] fw_max$d;
     wire  [31:0] fw_max$q;
+    reg  s_valid$d;
+    wire  s_valid$q;
+    reg  [8:0] s_key$d;
+    wire  [8:0] s_key$q;
+    reg  s_fw_hit$d;
+    wire  s_fw_hit$q;
+    reg  s_live_hit$d;
+    wire  s_live_hit$q;
     reg  t_warn$d;
     wire  t_warn$q;
     reg  t_xoff$d;
@@ -3008,6 +3025,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         .clock(clock),
         .read_address(counts$read_address),
         .read_data(counts$read_data),
+        .read_address_b(counts$read_address_b),
+        .read_data_b(counts$read_data_b),
         .write_address(counts$write_address),
         .write_data(counts$write_data),
         .write_enable(counts$write_enable)
@@ -3085,6 +3104,26 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         .q(fw_max$q),
         .clock(clock)
     );
+    capfc_paper__counters$s_valid s_valid(
+        .d(s_valid$d),
+        .q(s_valid$q),
+        .clock(clock)
+    );
+    capfc_paper__counters$s_key s_key(
+        .d(s_key$d),
+        .q(s_key$q),
+        .clock(clock)
+    );
+    capfc_paper__counters$s_fw_hit s_fw_hit(
+        .d(s_fw_hit$d),
+        .q(s_fw_hit$q),
+        .clock(clock)
+    );
+    capfc_paper__counters$s_live_hit s_live_hit(
+        .d(s_live_hit$d),
+        .q(s_live_hit$q),
+        .clock(clock)
+    );
     capfc_paper__counters$t_warn t_warn(
         .d(t_warn$d),
         .q(t_warn$q),
@@ -3126,6 +3165,10 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         c_diag$d = c_diag$q;
         fw_row$d = fw_row$q;
         fw_max$d = fw_max$q;
+        s_valid$d = s_valid$q;
+        s_key$d = s_key$q;
+        s_fw_hit$d = s_fw_hit$q;
+        s_live_hit$d = s_live_hit$q;
         t_warn$d = t_warn$q;
         t_xoff$d = t_xoff$q;
         t_reset$d = t_reset$q;
@@ -3145,7 +3188,7 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         c_kind$d = 2'h0;
         c_input$d = 6'h0;
         c_ok$d = 1'b0;
-        read_key = serve_key;
+        read_key = enq_key;
         if (enq_valid) begin
             c_kind$d = kind_enqueue;
             read_key = enq_key;
@@ -3157,9 +3200,6 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
             c_input$d = insp_input8[5:0];
             c_ok$d = insp_key_ok & (insp_input8 < ports8) & (insp_input8 != insp_port8);
             snap_pending$d = 1'b0;
-        end
-        else if (serve_valid) begin
-            c_kind$d = kind_serve;
         end
         c_key$d = read_key;
         counts$read_address = read_key;
@@ -3946,6 +3986,11 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
             row_live$d = row_live$d | c_onehot;
         end
         live_hit$d = row_live$d[read_key];
+        counts$read_address_b = serve_key;
+        s_valid$d = serve_valid;
+        s_key$d = serve_key;
+        s_fw_hit$d = count_it & (c_key$q == serve_key);
+        s_live_hit$d = row_live$d[serve_key];
         max_val = max_new[(32'h0)+:(16)];
         max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
         cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
@@ -3958,9 +4003,16 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (inspect_request) begin
             snap_pending$d = 1'b1;
         end
-        serving = c_kind$q == kind_serve;
+        serving = s_valid$q;
+        served_key = s_key$q;
+        served_row = 1024'h0;
+        if (s_fw_hit$q) begin
+            served_row = fw_row$q;
+        end
+        else if (s_live_hit$q) begin
+            served_row = counts$read_data_b;
+        end
         key = c_key$q;
-        row = row_raw;
         row_reset = t_reset$q;
         xon_clear = t_xon$q;
         clear_key = t_deq_key$q;
@@ -3977,6 +4029,9 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
             row_live$d = 512'h0;
             fw_hit$d = 1'b0;
             live_hit$d = 1'b0;
+            s_valid$d = 1'b0;
+            s_fw_hit$d = 1'b0;
+            s_live_hit$d = 1'b0;
             t_warn$d = 1'b0;
             t_xoff$d = 1'b0;
             t_reset$d = 1'b0;
@@ -4101,12 +4156,14 @@ module capfc_paper__counters$c_ok(d,q,clock);
 endmodule // capfc_paper__counters$c_ok
 
 
-module capfc_paper__counters$counts(clock,read_address,read_data,write_address,write_data,write_enable);
+module capfc_paper__counters$counts(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_data,write_enable);
 
     // Module arguments
     input wire  clock;
     input wire  [8:0] read_address;
     output reg  [1023:0] read_data;
+    input wire  [8:0] read_address_b;
+    output reg  [1023:0] read_data_b;
     input wire  [8:0] write_address;
     input wire  [1023:0] write_data;
     input wire  write_enable;
@@ -4114,11 +4171,13 @@ module capfc_paper__counters$counts(clock,read_address,read_data,write_address,w
     // Update code (custom)
     reg [751:0] mem [0:511];
     reg [751:0] word;
+    reg [751:0] word_b;
     // Only the stored lanes and bits of write_data are kept; the name tells Verilator so.
     wire unused_write_data = ^write_data;
 
     always @(posedge clock) begin
        word <= mem[read_address];
+       word_b <= mem[read_address_b];
        if (write_enable) begin
           mem[write_address] <= {write_data[751:736], write_data[735:720], write_data[719:704], write_data[703:688], write_data[687:672], write_data[671:656], write_data[655:640], write_data[639:624], write_data[623:608], write_data[607:592], write_data[591:576], write_data[575:560], write_data[559:544], write_data[543:528], write_data[527:512], write_data[511:496], write_data[495:480], write_data[479:464], write_data[463:448], write_data[447:432], write_data[431:416], write_data[415:400], write_data[399:384], write_data[383:368], write_data[367:352], write_data[351:336], write_data[335:320], write_data[319:304], write_data[303:288], write_data[287:272], write_data[271:256], write_data[255:240], write_data[239:224], write_data[223:208], write_data[207:192], write_data[191:176], write_data[175:160], write_data[159:144], write_data[143:128], write_data[127:112], write_data[111:96], write_data[95:80], write_data[79:64], write_data[63:48], write_data[47:32], write_data[31:16], write_data[15:0]};
        end
@@ -4126,6 +4185,7 @@ module capfc_paper__counters$counts(clock,read_address,read_data,write_address,w
 
     always @(*) begin
        read_data = {272'd0, word[751:736], word[735:720], word[719:704], word[703:688], word[687:672], word[671:656], word[655:640], word[639:624], word[623:608], word[607:592], word[591:576], word[575:560], word[559:544], word[543:528], word[527:512], word[511:496], word[495:480], word[479:464], word[463:448], word[447:432], word[431:416], word[415:400], word[399:384], word[383:368], word[367:352], word[351:336], word[335:320], word[319:304], word[303:288], word[287:272], word[271:256], word[255:240], word[239:224], word[223:208], word[207:192], word[191:176], word[175:160], word[159:144], word[143:128], word[127:112], word[111:96], word[95:80], word[79:64], word[63:48], word[47:32], word[31:16], word[15:0]};
+       read_data_b = {272'd0, word_b[751:736], word_b[735:720], word_b[719:704], word_b[703:688], word_b[687:672], word_b[671:656], word_b[655:640], word_b[639:624], word_b[623:608], word_b[607:592], word_b[591:576], word_b[575:560], word_b[559:544], word_b[543:528], word_b[527:512], word_b[511:496], word_b[495:480], word_b[479:464], word_b[463:448], word_b[447:432], word_b[431:416], word_b[415:400], word_b[399:384], word_b[383:368], word_b[367:352], word_b[351:336], word_b[335:320], word_b[319:304], word_b[303:288], word_b[287:272], word_b[271:256], word_b[255:240], word_b[239:224], word_b[223:208], word_b[207:192], word_b[191:176], word_b[175:160], word_b[159:144], word_b[143:128], word_b[127:112], word_b[111:96], word_b[95:80], word_b[79:64], word_b[63:48], word_b[47:32], word_b[31:16], word_b[15:0]};
     end
 endmodule // capfc_paper__counters$counts
 
@@ -4265,6 +4325,82 @@ module capfc_paper__counters$row_live(d,q,clock);
     end
 
 endmodule // capfc_paper__counters$row_live
+
+
+module capfc_paper__counters$s_fw_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__counters$s_fw_hit
+
+
+module capfc_paper__counters$s_key(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__counters$s_key
+
+
+module capfc_paper__counters$s_live_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__counters$s_live_hit
+
+
+module capfc_paper__counters$s_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__counters$s_valid
 
 
 module capfc_paper__counters$snap_pending(d,q,clock);

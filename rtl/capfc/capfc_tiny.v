@@ -261,8 +261,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [31:0] counters$warn;
     reg  [31:0] counters$xon;
     wire  counters$serving;
+    wire  [2:0] counters$served_key;
+    wire  [63:0] counters$served_row;
     wire  [2:0] counters$key;
-    wire  [63:0] counters$row;
     wire  [63:0] counters$row_new;
     wire  counters$row_reset;
     wire  counters$xon_clear;
@@ -277,8 +278,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [15:0] counters$inspected;
     reg  calibrate$reset;
     reg  calibrate$serving;
+    reg  [2:0] calibrate$served_key;
+    reg  [63:0] calibrate$served_row;
     reg  [2:0] calibrate$key;
-    reg  [63:0] calibrate$row;
     reg  [63:0] calibrate$row_new;
     reg  calibrate$trigger;
     reg  calibrate$withdraw;
@@ -443,8 +445,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .warn(counters$warn),
         .xon(counters$xon),
         .serving(counters$serving),
+        .served_key(counters$served_key),
+        .served_row(counters$served_row),
         .key(counters$key),
-        .row(counters$row),
         .row_new(counters$row_new),
         .row_reset(counters$row_reset),
         .xon_clear(counters$xon_clear),
@@ -462,8 +465,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .clock(clock),
         .reset(calibrate$reset),
         .serving(calibrate$serving),
+        .served_key(calibrate$served_key),
+        .served_row(calibrate$served_row),
         .key(calibrate$key),
-        .row(calibrate$row),
         .row_new(calibrate$row_new),
         .trigger(calibrate$trigger),
         .withdraw(calibrate$withdraw),
@@ -620,8 +624,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         counters$xon = csr$value[(at_eg_xon)+:(32)];
         calibrate$reset = reset;
         calibrate$serving = counters$serving;
+        calibrate$served_key = counters$served_key;
+        calibrate$served_row = counters$served_row;
         calibrate$key = counters$key;
-        calibrate$row = counters$row;
         calibrate$row_new = counters$row_new;
         calibrate$trigger = counters$cal_trigger;
         calibrate$withdraw = counters$row_reset | counters$xon_clear;
@@ -705,14 +710,15 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
 endmodule // top
 
 
-module capfc_tiny__calibrate(clock,reset,serving,key,row,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,result,flags);
+module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,result,flags);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  serving;
+    input wire  [2:0] served_key;
+    input wire  [63:0] served_row;
     input wire  [2:0] key;
-    input wire  [63:0] row;
     input wire  [63:0] row_new;
     input wire  trigger;
     input wire  withdraw;
@@ -767,6 +773,8 @@ module capfc_tiny__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
     reg  [7:0] pend_cand;
     reg  [7:0] pend_grant;
     reg  [7:0] key_onehot;
+    reg  [7:0] served_onehot;
+    reg  direct;
     reg  [7:0] withdraw_onehot;
     reg  [7:0] pending_left;
     reg  serve_capture;
@@ -896,22 +904,22 @@ module capfc_tiny__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
             serve_key = 7;
         end
         key_onehot = one_k << key;
+        served_onehot = one_k << served_key;
         withdraw_onehot = one_k << withdraw_key;
         pending_left = pending$q;
         if (withdraw) begin
             pending_left = pending$q & ~withdraw_onehot;
         end
-        serve_capture = serving & ~cal_busy$q & pending_left[key];
-        capture = (trigger & ~cal_busy$q) | serve_capture;
+        serve_capture = serving & ~cal_busy$q & pending_left[served_key];
+        direct = trigger & ~cal_busy$q & ~serve_capture & ~|pending_left;
+        capture = direct | serve_capture;
         pending$d = pending_left;
-        if (trigger & cal_busy$q) begin
-            pending$d = pending_left | key_onehot;
-        end
-        if (capture) begin
-            pending$d = pending_left & ~key_onehot;
-        end
         if (serve_capture) begin
-            rr_next$d = key + one_kb;
+            pending$d = pending_left & ~served_onehot;
+            rr_next$d = served_key + one_kb;
+        end
+        if (trigger & ~direct) begin
+            pending$d = pending$d | key_onehot;
         end
         cum_new = cal_cum$q + {16'd0, cal_row$best_val};
         den = cal_cut$q[(32'h8)+:(8)];
@@ -1032,11 +1040,10 @@ module capfc_tiny__calibrate(clock,reset,serving,key,row,row_new,trigger,withdra
             cal_cut$d = cut;
             cal_cum$d = 32'h0;
             cal_row$next_flagged = 4'h0;
+            cal_row$next_counts = row_new;
             if (serve_capture) begin
-                cal_row$next_counts = row;
-            end
-            else begin
-                cal_row$next_counts = row_new;
+                cal_key_r$d = served_key;
+                cal_row$next_counts = served_row;
             end
         end
         requesting = |pending$q;
@@ -1310,7 +1317,7 @@ module capfc_tiny__calibrate$rr_next(d,q,clock);
 endmodule // capfc_tiny__calibrate$rr_next
 
 
-module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,key,row,row_new,row_reset,xon_clear,clear_key,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
+module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
 
     // Module arguments
     input wire  clock;
@@ -1333,8 +1340,9 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     input wire  [31:0] warn;
     input wire  [31:0] xon;
     output reg  serving;
+    output reg  [2:0] served_key;
+    output reg  [63:0] served_row;
     output reg  [2:0] key;
-    output reg  [63:0] row;
     output reg  [63:0] row_new;
     output reg  row_reset;
     output reg  xon_clear;
@@ -1362,11 +1370,12 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     localparam  one_16 = 16'h1;
     localparam  kind_enqueue = 2'b1;
     localparam  kind_inspect = 2'b10;
-    localparam  kind_serve = 2'b11;
 
     // Stub signals
     reg  [2:0] counts$read_address;
     wire  [63:0] counts$read_data;
+    reg  [2:0] counts$read_address_b;
+    wire  [63:0] counts$read_data_b;
     reg  [2:0] counts$write_address;
     reg  [63:0] counts$write_data;
     reg  counts$write_enable;
@@ -1401,6 +1410,14 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     wire  [63:0] fw_row$q;
     reg  [31:0] fw_max$d;
     wire  [31:0] fw_max$q;
+    reg  s_valid$d;
+    wire  s_valid$q;
+    reg  [2:0] s_key$d;
+    wire  [2:0] s_key$q;
+    reg  s_fw_hit$d;
+    wire  s_fw_hit$q;
+    reg  s_live_hit$d;
+    wire  s_live_hit$q;
     reg  t_warn$d;
     wire  t_warn$q;
     reg  t_xoff$d;
@@ -1448,6 +1465,8 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         .clock(clock),
         .read_address(counts$read_address),
         .read_data(counts$read_data),
+        .read_address_b(counts$read_address_b),
+        .read_data_b(counts$read_data_b),
         .write_address(counts$write_address),
         .write_data(counts$write_data),
         .write_enable(counts$write_enable)
@@ -1525,6 +1544,26 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         .q(fw_max$q),
         .clock(clock)
     );
+    capfc_tiny__counters$s_valid s_valid(
+        .d(s_valid$d),
+        .q(s_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__counters$s_key s_key(
+        .d(s_key$d),
+        .q(s_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__counters$s_fw_hit s_fw_hit(
+        .d(s_fw_hit$d),
+        .q(s_fw_hit$q),
+        .clock(clock)
+    );
+    capfc_tiny__counters$s_live_hit s_live_hit(
+        .d(s_live_hit$d),
+        .q(s_live_hit$q),
+        .clock(clock)
+    );
     capfc_tiny__counters$t_warn t_warn(
         .d(t_warn$d),
         .q(t_warn$q),
@@ -1566,6 +1605,10 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         c_diag$d = c_diag$q;
         fw_row$d = fw_row$q;
         fw_max$d = fw_max$q;
+        s_valid$d = s_valid$q;
+        s_key$d = s_key$q;
+        s_fw_hit$d = s_fw_hit$q;
+        s_live_hit$d = s_live_hit$q;
         t_warn$d = t_warn$q;
         t_xoff$d = t_xoff$q;
         t_reset$d = t_reset$q;
@@ -1585,7 +1628,7 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         c_kind$d = 2'h0;
         c_input$d = 2'h0;
         c_ok$d = 1'b0;
-        read_key = serve_key;
+        read_key = enq_key;
         if (enq_valid) begin
             c_kind$d = kind_enqueue;
             read_key = enq_key;
@@ -1597,9 +1640,6 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
             c_input$d = insp_input8[1:0];
             c_ok$d = insp_key_ok & (insp_input8 < ports8) & (insp_input8 != insp_port8);
             snap_pending$d = 1'b0;
-        end
-        else if (serve_valid) begin
-            c_kind$d = kind_serve;
         end
         c_key$d = read_key;
         counts$read_address = read_key;
@@ -1726,6 +1766,11 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
             row_live$d = row_live$d | c_onehot;
         end
         live_hit$d = row_live$d[read_key];
+        counts$read_address_b = serve_key;
+        s_valid$d = serve_valid;
+        s_key$d = serve_key;
+        s_fw_hit$d = count_it & (c_key$q == serve_key);
+        s_live_hit$d = row_live$d[serve_key];
         max_val = max_new[(32'h0)+:(16)];
         max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
         cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
@@ -1738,9 +1783,16 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         if (inspect_request) begin
             snap_pending$d = 1'b1;
         end
-        serving = c_kind$q == kind_serve;
+        serving = s_valid$q;
+        served_key = s_key$q;
+        served_row = 64'h0;
+        if (s_fw_hit$q) begin
+            served_row = fw_row$q;
+        end
+        else if (s_live_hit$q) begin
+            served_row = counts$read_data_b;
+        end
         key = c_key$q;
-        row = row_raw;
         row_reset = t_reset$q;
         xon_clear = t_xon$q;
         clear_key = t_deq_key$q;
@@ -1757,6 +1809,9 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
             row_live$d = 8'h0;
             fw_hit$d = 1'b0;
             live_hit$d = 1'b0;
+            s_valid$d = 1'b0;
+            s_fw_hit$d = 1'b0;
+            s_live_hit$d = 1'b0;
             t_warn$d = 1'b0;
             t_xoff$d = 1'b0;
             t_reset$d = 1'b0;
@@ -1881,12 +1936,14 @@ module capfc_tiny__counters$c_ok(d,q,clock);
 endmodule // capfc_tiny__counters$c_ok
 
 
-module capfc_tiny__counters$counts(clock,read_address,read_data,write_address,write_data,write_enable);
+module capfc_tiny__counters$counts(clock,read_address,read_data,read_address_b,read_data_b,write_address,write_data,write_enable);
 
     // Module arguments
     input wire  clock;
     input wire  [2:0] read_address;
     output reg  [63:0] read_data;
+    input wire  [2:0] read_address_b;
+    output reg  [63:0] read_data_b;
     input wire  [2:0] write_address;
     input wire  [63:0] write_data;
     input wire  write_enable;
@@ -1894,11 +1951,13 @@ module capfc_tiny__counters$counts(clock,read_address,read_data,write_address,wr
     // Update code (custom)
     reg [17:0] mem [0:7];
     reg [17:0] word;
+    reg [17:0] word_b;
     // Only the stored lanes and bits of write_data are kept; the name tells Verilator so.
     wire unused_write_data = ^write_data;
 
     always @(posedge clock) begin
        word <= mem[read_address];
+       word_b <= mem[read_address_b];
        if (write_enable) begin
           mem[write_address] <= {write_data[37:32], write_data[21:16], write_data[5:0]};
        end
@@ -1906,6 +1965,7 @@ module capfc_tiny__counters$counts(clock,read_address,read_data,write_address,wr
 
     always @(*) begin
        read_data = {16'd0, 10'd0, word[17:12], 10'd0, word[11:6], 10'd0, word[5:0]};
+       read_data_b = {16'd0, 10'd0, word_b[17:12], 10'd0, word_b[11:6], 10'd0, word_b[5:0]};
     end
 endmodule // capfc_tiny__counters$counts
 
@@ -2045,6 +2105,82 @@ module capfc_tiny__counters$row_live(d,q,clock);
     end
 
 endmodule // capfc_tiny__counters$row_live
+
+
+module capfc_tiny__counters$s_fw_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__counters$s_fw_hit
+
+
+module capfc_tiny__counters$s_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__counters$s_key
+
+
+module capfc_tiny__counters$s_live_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__counters$s_live_hit
+
+
+module capfc_tiny__counters$s_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__counters$s_valid
 
 
 module capfc_tiny__counters$snap_pending(d,q,clock);

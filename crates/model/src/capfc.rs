@@ -20,10 +20,10 @@
 //!   1. the dequeue: at WARN the counters of (o, p) reset; at WARN or XON its pending
 //!      calibration request is dropped and a running one cancelled; at XON its E row is to clear;
 //!   2. the calibration engine's step (below); a result under Stop-Calibrate is an E set;
-//!   3. the enqueue: at WARN it counts in C[o][p][input] (not for input = o, the diagonal is not
+//!   3. a read of a pending request's counters, issued at the previous edge, starts it (below);
+//!   4. the enqueue: at WARN it counts in C[o][p][input] (not for input = o, the diagonal is not
 //!      stored); at XOFF Stop-Max sets the E bit of the heaviest counter, Stop-Calibrate requests
 //!      a calibration;
-//!   4. a read of a pending request's counters, issued at the previous edge, starts it (below);
 //! * edge n + 3, the **E stage** ([`E_LATENCY`]): the E row clear, then the E set, and the net
 //!   set/clear messages of the edge (an E bit cleared and set again sends none);
 //! * edge n + 4, the **D stage** ([`D_LATENCY`]): those messages update the per-(ingress,
@@ -42,11 +42,15 @@
 //! remaining nonzero counter and adds it to `cum`, until `den * cum >= num * S` or no nonzero
 //! counter is left. The flags are the E set of the edge of the last selection: with m flagged
 //! counters (m >= 1 selection edges, one empty edge when S = 0), E is set at edge
-//! n + 4 + max(m, 1) for an egress enqueue sampled at edge n, so L_cal <= P + 3. A request made
-//! while the engine is busy is remembered per (o, p); the engine's counter RAM has one read
-//! port, used first by the egress enqueue in the occupancy stage (dropped or not), then by a
-//! pending CSR inspection, then by the oldest-served-last (round robin) pending request, whose
-//! read starts it one edge later if the engine is idle.
+//! n + 4 + max(m, 1) for an egress enqueue sampled at edge n, so L_cal <= P + 3. A request starts
+//! the engine at once only when the engine is idle and no other request waits; otherwise it is
+//! remembered per (o, p). The engine has a read port of its own on the counters: every edge it
+//! reads the row of the first waiting request at or after the one served last (round robin),
+//! and that read starts it one edge later if the engine is idle then, whatever the buses carry.
+//! So a request waits at most for the calibration running and one calibration of every other
+//! waiting (o, p), each at most P + 1 edges (docs/blocks/capfc.md, "The calibration engine and
+//! its latency"). The counters' other read port serves the egress enqueue in the occupancy
+//! stage (dropped or not), then a pending CSR inspection.
 //!
 //! `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
@@ -727,8 +731,6 @@ enum RowRead {
         key: Option<usize>,
         input: usize,
     },
-    /// The pending calibration request of `key`.
-    Serve(usize),
 }
 
 /// The occupancy stage's results for the counter stage: the threshold tests of the occupancy
@@ -824,6 +826,8 @@ pub struct Capfc {
     eg_enq_input: usize,
     eg_deq: Event,
     row_read: RowRead,
+    /// The engine's own read port: the row of the pending request it reads at this edge.
+    serve_read: Option<usize>,
     /// A written `inspect` waiting for a cycle without an egress enqueue input.
     snap_pending: bool,
 }
@@ -859,6 +863,7 @@ impl Capfc {
             eg_enq_input: 0,
             eg_deq: Event::default(),
             row_read: RowRead::Idle,
+            serve_read: None,
             snap_pending: false,
         };
         CycleModel::reset(&mut m);
@@ -1031,7 +1036,7 @@ impl Capfc {
     fn counter_stage(
         &mut self,
         occupied: Occupied,
-        row_read: RowRead,
+        serve_read: Option<usize>,
         engine_idle: bool,
         err: &mut u64,
     ) -> ERequests {
@@ -1060,7 +1065,20 @@ impl Capfc {
             }
         }
 
-        // 3. The enqueue: count at WARN, look for culprits at XOFF.
+        // 3. A pending request's row was read at the last edge: start it if the engine is free.
+        // The row is as the last edge left it: this cycle's count below comes after.
+        let mut served = false;
+        if let Some(key) = serve_read {
+            if engine_idle && self.pending[key] {
+                self.capture(key);
+                self.rr_next = (key + 1) % self.pending.len();
+                served = true;
+            }
+        }
+
+        // 4. The enqueue: count at WARN, look for culprits at XOFF. Stop-Calibrate starts at
+        // once only on an idle engine with no request waiting, so waiting requests are served
+        // in turn and none waits behind a busier queue's repeated requests.
         let key = occupied.enq_key;
         if occupied.enq_warn && occupied.enq_input != key / self.prios() {
             self.count(key, occupied.enq_input, err);
@@ -1072,17 +1090,9 @@ impl Capfc {
                         requests.set = Some((key, 1 << culprit));
                     }
                 }
-                2 if engine_idle => self.capture(key),
+                2 if engine_idle && !served && self.pending_count == 0 => self.capture(key),
                 2 => self.set_pending(key, true),
                 _ => {}
-            }
-        }
-
-        // 4. A pending request's counters were read: start it if the engine is free.
-        if let RowRead::Serve(key) = row_read {
-            if engine_idle && self.pending[key] {
-                self.capture(key);
-                self.rr_next = (key + 1) % self.pending.len();
             }
         }
         requests
@@ -1223,6 +1233,7 @@ impl CycleModel for Capfc {
         self.eg_enq_input = 0;
         self.eg_deq = Event::default();
         self.row_read = RowRead::Idle;
+        self.serve_read = None;
         self.snap_pending = false;
         self.update_inspect_regs();
     }
@@ -1278,7 +1289,8 @@ impl CycleModel for Capfc {
         let requests = std::mem::take(&mut self.e_requests);
         self.e_messages = self.e_stage(requests, &mut out);
         let occupied = self.occupied;
-        self.e_requests = self.counter_stage(occupied, row_read, engine_idle, &mut err);
+        let serve_read = self.serve_read.take();
+        self.e_requests = self.counter_stage(occupied, serve_read, engine_idle, &mut err);
         self.occupied = self.occupancy_stage(&mut out, &mut err);
         let enqueue_reads = self.eg_enq.valid;
 
@@ -1311,11 +1323,10 @@ impl CycleModel for Capfc {
             self.snap_pending = false;
             let (key, _, _, input) = self.inspect_fields();
             RowRead::Inspect { key, input }
-        } else if let Some(key) = serve_pick {
-            RowRead::Serve(key)
         } else {
             RowRead::Idle
         };
+        self.serve_read = serve_pick;
         self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
         out.csr_rdata = rdata;
         // Hardware-set flags win over a write-1-to-clear on the same edge.

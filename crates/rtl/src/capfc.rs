@@ -8,8 +8,8 @@
 //! egress queues and PFC's frame generator ([`FrameGen`]), and adds three modules for the
 //! model's pipeline stages after the egress occupancy, all at initiation interval 1:
 //! * [`Counters`]: the counter stage: the occupancy stage's tests registered, the per-input
-//!   arrival counters and Stop-Max's running maximum per egress key, whose RAM read port also
-//!   serves CSR inspections and calibration requests;
+//!   arrival counters and Stop-Max's running maximum per egress key, in a RAM whose read port
+//!   A also serves CSR inspections and whose read port B reads the calibration requests' rows;
 //! * [`Calibrate`]: the Stop-Calibrate engine and its request queue, in the counter stage;
 //! * [`Decision`]: the E stage (the counter stage's requests registered, the E bits with their
 //!   set/clear messages) and the D stage (the E counts from the registered messages, and D per
@@ -367,8 +367,8 @@ impl<
             .get_bits::<32>(self.at_eg_max.val().index());
 
         // ---- Arrival counters: the counter stage, one edge after the occupancy stage (its
-        // tests registered, its enqueue reading the counter row); the read port also serves
-        // inspections and calibration requests. Stages take the bank's
+        // tests registered, its enqueue reading the counter row); read port A also serves
+        // inspections, read port B the calibration requests. Stages take the bank's
         // words and other stages' outputs directly, not through this block's locals: Verilator
         // orders this block by the locals its statements share, and a shared local between an
         // input of a stage and a use of that stage's output is a false loop (UNOPTFLAT).
@@ -418,8 +418,9 @@ impl<
         self.calibrate.clock.next = self.clock.val();
         self.calibrate.reset.next = self.reset.val();
         self.calibrate.serving.next = self.counters.serving.val();
+        self.calibrate.served_key.next = self.counters.served_key.val();
+        self.calibrate.served_row.next = self.counters.served_row.val();
         self.calibrate.key.next = self.counters.key.val();
-        self.calibrate.row.next = self.counters.row.val();
         self.calibrate.row_new.next = self.counters.row_new.val();
         self.calibrate.trigger.next = self.counters.cal_trigger.val();
         self.calibrate.withdraw.next =

@@ -1,8 +1,11 @@
 //! CaPFC's Stop-Calibrate engine (the model's `capture` and `calibrate_step`) and its request
 //! queue. At XOFF an enqueue triggers a calibration of its row; the one engine captures the row
-//! when it is idle, else the row's request waits in `pending` and the counter RAMs' read port
-//! serves the requests round robin on cycles it has free ([`super::counters::Counters`]).
-//! A dequeue at WARN or XON withdraws its row's request and cancels its running calibration.
+//! when it is idle and no request waits, else the row's request waits in `pending`. The
+//! counter RAM's read port B ([`super::counters::Counters`]) reads, on every edge, the row of
+//! the first waiting request at or after the one served last, and the engine captures it on
+//! the next edge if it is idle then: waiting requests are served round robin whatever the
+//! buses carry. A dequeue at WARN or XON withdraws its row's request and cancels its running
+//! calibration.
 //!
 //! The engine captures a row ([`CalRow`]), sums it on the next edge, then flags one largest
 //! remaining counter per edge until `den * cum >= num * S` (CUT = num/den, latched at the
@@ -25,11 +28,12 @@ pub struct Calibrate<
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// Cycle n: the counter RAMs' row `key` as read and as this edge writes it, and whether
-    /// the read served a request (`serving`).
+    /// Cycle n: port B read request `served_key`'s row (as the last edge left it).
     pub serving: Signal<In, Bit>,
+    pub served_key: Signal<In, Bits<KB>>,
+    pub served_row: Signal<In, Bits<W>>,
+    /// Cycle n: the enqueue's row `key` as this edge writes it.
     pub key: Signal<In, Bits<KB>>,
-    pub row: Signal<In, Bits<W>>,
     pub row_new: Signal<In, Bits<W>>,
     /// An accepted enqueue at or above XOFF under Stop-Calibrate, on row `key`.
     pub trigger: Signal<In, Bit>,
@@ -74,6 +78,9 @@ pub struct Calibrate<
     pend_cand: Signal<Local, Bits<K>>,
     pend_grant: Signal<Local, Bits<K>>,
     key_onehot: Signal<Local, Bits<K>>,
+    served_onehot: Signal<Local, Bits<K>>,
+    /// The trigger captures at once (idle engine, nothing waiting, nothing served now).
+    direct: Signal<Local, Bit>,
     withdraw_onehot: Signal<Local, Bits<K>>,
     pending_left: Signal<Local, Bits<K>>,
     serve_capture: Signal<Local, Bit>,
@@ -105,8 +112,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             clock: Default::default(),
             reset: Default::default(),
             serving: Default::default(),
+            served_key: Default::default(),
+            served_row: Default::default(),
             key: Default::default(),
-            row: Default::default(),
             row_new: Default::default(),
             trigger: Default::default(),
             withdraw: Default::default(),
@@ -137,6 +145,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             pend_cand: Default::default(),
             pend_grant: Default::default(),
             key_onehot: Default::default(),
+            served_onehot: Default::default(),
+            direct: Default::default(),
             withdraw_onehot: Default::default(),
             pending_left: Default::default(),
             serve_capture: Default::default(),
@@ -191,9 +201,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             }
         }
 
-        // Requests: a dequeue withdraws one, a trigger while busy queues one, a capture serves
-        // one (its own, or the one the read port served).
+        // Requests: a dequeue withdraws one; the row port B read starts its request on an
+        // idle engine; a trigger starts at once only on an idle engine with nothing waiting,
+        // else it waits (also behind the request served now, even its own row's).
         self.key_onehot.next = self.one_k.val() << self.key.val();
+        self.served_onehot.next = self.one_k.val() << self.served_key.val();
         self.withdraw_onehot.next = self.one_k.val() << self.withdraw_key.val();
         self.pending_left.next = self.pending.q.val();
         if self.withdraw.val() {
@@ -201,18 +213,22 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         }
         self.serve_capture.next = self.serving.val()
             & !self.cal_busy.q.val()
-            & self.pending_left.val().get_bit(self.key.val().index());
-        self.capture.next =
-            (self.trigger.val() & !self.cal_busy.q.val()) | self.serve_capture.val();
+            & self
+                .pending_left
+                .val()
+                .get_bit(self.served_key.val().index());
+        self.direct.next = self.trigger.val()
+            & !self.cal_busy.q.val()
+            & !self.serve_capture.val()
+            & !self.pending_left.val().any();
+        self.capture.next = self.direct.val() | self.serve_capture.val();
         self.pending.d.next = self.pending_left.val();
-        if self.trigger.val() & self.cal_busy.q.val() {
-            self.pending.d.next = self.pending_left.val() | self.key_onehot.val();
-        }
-        if self.capture.val() {
-            self.pending.d.next = self.pending_left.val() & !self.key_onehot.val();
-        }
         if self.serve_capture.val() {
-            self.rr_next.d.next = self.key.val() + self.one_kb.val();
+            self.pending.d.next = self.pending_left.val() & !self.served_onehot.val();
+            self.rr_next.d.next = self.served_key.val() + self.one_kb.val();
+        }
+        if self.trigger.val() & !self.direct.val() {
+            self.pending.d.next = self.pending.d.val() | self.key_onehot.val();
         }
 
         // ---- The engine: sum, then one largest remaining counter per edge.
@@ -290,10 +306,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.cal_cut.d.next = self.cut.val();
             self.cal_cum.d.next = 0.into();
             self.cal_row.next_flagged.next = 0.into();
+            self.cal_row.next_counts.next = self.row_new.val();
             if self.serve_capture.val() {
-                self.cal_row.next_counts.next = self.row.val();
-            } else {
-                self.cal_row.next_counts.next = self.row_new.val();
+                self.cal_key_r.d.next = self.served_key.val();
+                self.cal_row.next_counts.next = self.served_row.val();
             }
         }
 

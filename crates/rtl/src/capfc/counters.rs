@@ -9,14 +9,15 @@
 //!
 //! This is the counter stage of the model. Its operands start from registers: the occupancy
 //! stage's threshold tests are registered on the edge that addresses the RAMs.
-//! The RAMs' read port serves, in this order, the egress enqueue of the occupancy stage, a CSR
-//! inspection (the `inspect` register's counter, snapshot into `inspect_counter`) and a pending
-//! calibration request (the engine names its row):
+//! The counter RAM's read port A serves, in this order, the egress enqueue of the occupancy
+//! stage and a CSR inspection (the `inspect` register's counter, snapshot into
+//! `inspect_counter`); its read port B is the calibration engine's, which reads the row of the
+//! request it names on every edge, so a waiting request never waits for the enqueue bus:
 //! * cycle n - 1: the occupancy stage holds the egress events sampled at edge n - 1 and tests
 //!   the occupancy they leave against WARN, XON and XOFF;
 //! * edge n: the tests, the read key and who reads (`kind`) are registered, the RAMs are
 //!   addressed;
-//! * cycle n: the row as read (the write of edge n forwarded, else the live RAM row, else
+//! * cycle n: the rows as read (the write of edge n forwarded, else the live RAM row, else
 //!   zero) and, for an enqueue accepted at or above WARN, the row counted;
 //! * edge n + 1: the counted row and maximum are written and kept for forwarding.
 
@@ -26,10 +27,9 @@ use rust_hdl::prelude::*;
 use switchcraft_core::mask;
 use switchcraft_model::capfc::CapfcConfig;
 
-/// Who reads the counter RAMs (`c_kind`).
+/// Who reads the counter RAMs' port A (`c_kind`).
 const KIND_ENQUEUE: u64 = 1;
 const KIND_INSPECT: u64 = 2;
-const KIND_SERVE: u64 = 3;
 
 /// Counters for keys of `KB` bits (`K = 2^KB`), ports of `PB` bits (`PP = 2^PB`), rows of
 /// `W = 16 * PP` bits.
@@ -53,7 +53,7 @@ pub struct Counters<
     pub inspect_request: Signal<In, Bit>,
     /// The `inspect` register: port [5:0], priority [10:8], input [21:16].
     pub inspect: Signal<In, Bits<32>>,
-    /// A pending calibration request, for row `serve_key`.
+    /// A pending calibration request, for row `serve_key` (port B).
     pub serve_valid: Signal<In, Bit>,
     pub serve_key: Signal<In, Bits<KB>>,
     // Cycle n - 1: the egress occupancy stage's results for the events of edge n - 1: the
@@ -71,11 +71,13 @@ pub struct Counters<
     pub warn: Signal<In, Bits<32>>,
     pub xon: Signal<In, Bits<32>>,
 
-    /// The read port serves a calibration request in cycle n; its row.
+    /// Port B read a calibration request's row for cycle n: its key and the row as the last
+    /// edge left it.
     pub serving: Signal<Out, Bit>,
+    pub served_key: Signal<Out, Bits<KB>>,
+    pub served_row: Signal<Out, Bits<W>>,
+    /// Port A's row `key`, as this edge writes it.
     pub key: Signal<Out, Bits<KB>>,
-    /// The row as read, and as this edge writes it.
-    pub row: Signal<Out, Bits<W>>,
     pub row_new: Signal<Out, Bits<W>>,
     /// The dequeue resets row `clear_key` (B <= WARN), before the enqueue counts.
     pub row_reset: Signal<Out, Bit>,
@@ -111,7 +113,6 @@ pub struct Counters<
     one_16: Constant<Bits<16>>,
     kind_enqueue: Constant<Bits<2>>,
     kind_inspect: Constant<Bits<2>>,
-    kind_serve: Constant<Bits<2>>,
 
     snap_pending: DFF<Bit>,
     r_snap: DFF<Bits<16>>,
@@ -132,6 +133,11 @@ pub struct Counters<
     c_diag: DFF<Bit>,
     fw_row: DFF<Bits<W>>,
     fw_max: DFF<Bits<32>>,
+    /// Port B: a request's row is read at this edge, its key, and its sources (as port A's).
+    s_valid: DFF<Bit>,
+    s_key: DFF<Bits<KB>>,
+    s_fw_hit: DFF<Bit>,
+    s_live_hit: DFF<Bit>,
     /// The occupancy stage's tests, registered: an accepted enqueue at or above WARN and at or
     /// above XOFF; a dequeue to WARN or below and to XON or below, and its key.
     t_warn: DFF<Bit>,
@@ -198,8 +204,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             warn: Default::default(),
             xon: Default::default(),
             serving: Default::default(),
+            served_key: Default::default(),
+            served_row: Default::default(),
             key: Default::default(),
-            row: Default::default(),
             row_new: Default::default(),
             row_reset: Default::default(),
             xon_clear: Default::default(),
@@ -227,7 +234,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             one_16: Constant::new(1u64.into()),
             kind_enqueue: Constant::new(KIND_ENQUEUE.into()),
             kind_inspect: Constant::new(KIND_INSPECT.into()),
-            kind_serve: Constant::new(KIND_SERVE.into()),
             snap_pending: Default::default(),
             r_snap: Default::default(),
             c_kind: Default::default(),
@@ -241,6 +247,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             c_diag: Default::default(),
             fw_row: Default::default(),
             fw_max: Default::default(),
+            s_valid: Default::default(),
+            s_key: Default::default(),
+            s_fw_hit: Default::default(),
+            s_live_hit: Default::default(),
             t_warn: Default::default(),
             t_xoff: Default::default(),
             t_reset: Default::default(),
@@ -300,6 +310,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             c_diag,
             fw_row,
             fw_max,
+            s_valid,
+            s_key,
+            s_fw_hit,
+            s_live_hit,
             t_warn,
             t_xoff,
             t_reset,
@@ -326,11 +340,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.t_xon.d.next = self.d_valid.val() & (self.d_b1.val() <= self.xon.val());
         self.t_deq_key.d.next = self.d_key.val();
 
-        // ---- Edge n: the read port, egress enqueue first, then inspection, then a request.
+        // ---- Edge n: read port A, egress enqueue first, then inspection.
         self.c_kind.d.next = 0.into();
         self.c_input.d.next = 0.into();
         self.c_ok.d.next = false;
-        self.read_key.next = self.serve_key.val();
+        self.read_key.next = self.enq_key.val();
         if self.enq_valid.val() {
             self.c_kind.d.next = self.kind_enqueue.val();
             self.read_key.next = self.enq_key.val();
@@ -343,8 +357,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
                 & (self.insp_input8.val() < self.ports8.val())
                 & (self.insp_input8.val() != self.insp_port8.val());
             self.snap_pending.d.next = false;
-        } else if self.serve_valid.val() {
-            self.c_kind.d.next = self.kind_serve.val();
         }
         self.c_key.d.next = self.read_key.val();
         self.counts.read_address.next = self.read_key.val();
@@ -464,6 +476,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.row_live.d.next = self.row_live.d.val() | self.c_onehot.val();
         }
         self.live_hit.d.next = self.row_live.d.val().get_bit(self.read_key.val().index());
+        // Port B, the engine's: the same sources for its row.
+        self.counts.read_address_b.next = self.serve_key.val();
+        self.s_valid.d.next = self.serve_valid.val();
+        self.s_key.d.next = self.serve_key.val();
+        self.s_fw_hit.d.next = self.count_it.val() & (self.c_key.q.val() == self.serve_key.val());
+        self.s_live_hit.d.next = self.row_live.d.val().get_bit(self.serve_key.val().index());
 
         // ---- At XOFF: Stop-Max flags the maximum, Stop-Calibrate requests a calibration.
         self.max_val.next = self.max_new.val().get_bits::<16>(0);
@@ -485,9 +503,15 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         }
 
         // ---- Outputs.
-        self.serving.next = self.c_kind.q.val() == self.kind_serve.val();
+        self.serving.next = self.s_valid.q.val();
+        self.served_key.next = self.s_key.q.val();
+        self.served_row.next = 0.into();
+        if self.s_fw_hit.q.val() {
+            self.served_row.next = self.fw_row.q.val();
+        } else if self.s_live_hit.q.val() {
+            self.served_row.next = self.counts.read_data_b.val();
+        }
         self.key.next = self.c_key.q.val();
-        self.row.next = self.row_raw.val();
         self.row_reset.next = self.t_reset.q.val();
         self.xon_clear.next = self.t_xon.q.val();
         self.clear_key.next = self.t_deq_key.q.val();
@@ -506,6 +530,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.row_live.d.next = 0.into();
             self.fw_hit.d.next = false;
             self.live_hit.d.next = false;
+            self.s_valid.d.next = false;
+            self.s_fw_hit.d.next = false;
+            self.s_live_hit.d.next = false;
             self.t_warn.d.next = false;
             self.t_xoff.d.next = false;
             self.t_reset.d.next = false;

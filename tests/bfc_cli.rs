@@ -199,6 +199,60 @@ fn bfc_thresholds_rounds_down_at_every_size() {
     );
 }
 
+/// Spec §3.4 [S], issue 31: the floor Th_min. At 100 Gb/s and HRTT = 2 us, Th(N) drops below
+/// one MTU from N = 17 (1 470 B); with --th-min 1500 those entries hold 1 500 B, the others
+/// keep the paper's values, and the written config carries the floored table. A floor above
+/// Th(1) is refused by name and writes nothing.
+#[test]
+fn bfc_thresholds_floor_raises_the_small_entries_only() {
+    let d = tmp("floor");
+    let path = d.join("bfc.toml");
+    let p = path.to_str().unwrap();
+    let o = sc(&[
+        "bfc",
+        "thresholds",
+        "--rate",
+        "100G",
+        "--hrtt",
+        "2us",
+        "--th-min",
+        "1500",
+        "--preset",
+        "ns3-tor",
+        "--out",
+        p,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let cfg = BfcConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), p).unwrap();
+    for (n, th) in cfg.th.iter().enumerate() {
+        let paper = 25_000 / (n as u64 + 1);
+        assert_eq!(*th, paper.max(1500), "Th({})", n + 1);
+    }
+    assert_eq!((cfg.th[15], cfg.th[16], cfg.th[31]), (1562, 1500, 1500));
+    let bad = d.join("bad.toml");
+    let o = sc(&[
+        "bfc",
+        "thresholds",
+        "--rate",
+        "100G",
+        "--hrtt",
+        "2us",
+        "--th-min",
+        "25001",
+        "--preset",
+        "ns3-tor",
+        "--out",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--th-min 25001: more than HRTT x rate = 25000 B, Th(1)"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!bad.exists(), "nothing written");
+}
+
 #[test]
 fn bfc_thresholds_bad_input_exits_2_naming_the_option_and_writes_nothing() {
     let d = tmp("bad");

@@ -207,6 +207,11 @@ struct BfcThresholdsArgs {
     /// The base config: a BFC TOML file.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// A floor in bytes under every entry (spec §3.4 [S]; 0, the default, is the paper's
+    /// table; one MTU, e.g. 1500, keeps Th(32) = 781 B at 100G from pausing a queue that
+    /// holds less than one packet). At most HRTT x rate, Th(1).
+    #[arg(long, default_value_t = 0)]
+    th_min: u64,
     /// The block's clock in MHz: with --out, also derive STICKY = 2 HRTT (timestamp units)
     /// and T_BM = 5 HRTT (cycles) instead of keeping the base config's.
     #[arg(long, requires = "out")]
@@ -226,7 +231,7 @@ fn bytes(x: f64) -> String {
 }
 
 fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
-    use switchcraft_model::bfc::{th_table, BfcConfig, PRESETS};
+    use switchcraft_model::bfc::{th_table_with_floor, BfcConfig, PRESETS};
     use switchcraft_model::units::{parse_duration_ns, parse_rate};
     let rate = opt("--rate", &a.rate, parse_rate)?;
     let hrtt = opt("--hrtt", &a.hrtt, parse_duration_ns)?;
@@ -263,7 +268,7 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
         }
         (None, None) => 32,
     };
-    let table = th_table(rate, hrtt, queues);
+    let table = th_table_with_floor(rate, hrtt, queues, a.th_min);
     // Each entry must be a threshold a queue-occupancy register can hold and compare: at least
     // 1 B (0 B pauses at every arrival) and at most the widest occupancy, 32 bits.
     let bdp = hrtt * 1e-9 * rate / 8.0;
@@ -275,6 +280,14 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
             a.rate,
             a.hrtt,
             num(bdp)
+        )));
+    }
+    if a.th_min as f64 > bdp {
+        return Err(Failure::Input(format!(
+            "--th-min {}: more than HRTT x rate = {} B, Th(1); such a floor makes every entry \
+             equal and the threshold no longer follows the active queues",
+            a.th_min,
+            bytes(bdp)
         )));
     }
     if let Some(t) = table.iter().find(|t| t.bytes == 0) {
@@ -298,6 +311,15 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
         ),
         "N_active  Th exact (B)  table (B)".to_string(),
     ];
+    if a.th_min > 0 {
+        lines.insert(
+            1,
+            format!(
+                "floor Th_min = {} B (spec §3.4 [S]): entries below it hold it",
+                a.th_min
+            ),
+        );
+    }
     for t in &table {
         lines.push(format!(
             "{:>8}  {:>12}  {:>9}",

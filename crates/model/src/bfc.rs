@@ -573,19 +573,27 @@ pub struct Th {
     pub n_active: u32,
     /// `HRTT * rate / max(n_active, 1)` in bytes, exact.
     pub exact: f64,
-    /// What the CSR table holds: the exact value rounded down to whole bytes.
+    /// What the CSR table holds: the exact value rounded down to whole bytes (and raised to
+    /// the floor, if any).
     pub bytes: u64,
 }
 
 /// Th(n) = HRTT x rate / n for n = 1..=queues (spec §3.4), `rate_bps` in bit/s, `hrtt_ns` in
 /// ns. At 100 Gb/s and HRTT = 2 us: 25 000, 12 500, 6 250, ..., 781.25 B at n = 32.
 pub fn th_table(rate_bps: f64, hrtt_ns: f64, queues: u32) -> Vec<Th> {
+    th_table_with_floor(rate_bps, hrtt_ns, queues, 0)
+}
+
+/// [`th_table`] with every entry raised to at least `th_min` bytes (spec §3.4 [S]: at 100 Gb/s
+/// and HRTT = 2 us, 32 active queues give 781 B, less than one MTU; a floor of one MTU keeps a
+/// queue from pausing before it holds a full packet). `th_min` 0 is the paper's table.
+pub fn th_table_with_floor(rate_bps: f64, hrtt_ns: f64, queues: u32, th_min: u64) -> Vec<Th> {
     let bdp = hrtt_ns * 1e-9 * rate_bps / 8.0;
     (1..=queues)
         .map(|n| {
             let exact = bdp / f64::from(n);
             // Float noise may leave a whole number just below itself (6249.999...).
-            let bytes = crate::units::floor_exact(exact) as u64;
+            let bytes = (crate::units::floor_exact(exact) as u64).max(th_min);
             Th {
                 n_active: n,
                 exact,

@@ -7,8 +7,9 @@ use super::*;
 ///
 /// Phases of 32..=256 cycles (fill, drain, mixed, hammer, sparse) drive a few hot egress queues
 /// across WARN, XOFF and XON again and again, with arrivals skewed towards a per-phase heavy
-/// input so the argmax moves; sparse phases leave the egress enqueue bus idle often, so pending
-/// calibration requests and inspections get the counter RAM's read port. The ingress buses get
+/// input so the argmax moves; sparse phases leave the egress enqueue bus idle often, so
+/// inspections get the counter RAM's read port A (waiting calibration requests have port B
+/// whatever the bus carries). The ingress buses get
 /// the same treatment with their own hot set. Rare events: oversize dequeues, MAX overruns,
 /// out-of-range indices, CSR writes (policy, CUT, thresholds that keep their order, inspection
 /// indices), and reads of every register.

@@ -48,6 +48,8 @@ fn capfc_formal_properties_are_proved() {
             "a_engine_busy_starved",
             "a_engine_row_padding_clear",
             "a_forwarded_row_padding_clear",
+            "a_no_key_started_twice_while_waiting",
+            "a_started_keys_behind_pointer",
             "a_csr_write_cut",
             "a_csr_read_id",
         ],

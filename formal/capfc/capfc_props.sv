@@ -135,6 +135,11 @@ module capfc_props (
     (* keep *) wire [KB-1:0] cal_key;        // probe: dut.core.calibrate.cal_key_r$q
     (* keep *) wire capture;                 // probe: dut.core.calibrate.capture
     (* keep *) wire withdraw;                // probe: dut.core.calibrate.withdraw
+    (* keep *) wire serve_capture;           // probe: dut.core.calibrate.serve_capture
+    (* keep *) wire [KB-1:0] served_key;     // probe: dut.core.calibrate.served_key
+    (* keep *) wire [KB-1:0] trigger_key;    // probe: dut.core.calibrate.key
+    (* keep *) wire [KB-1:0] rr_next;        // probe: dut.core.calibrate.rr_next$q
+    (* keep *) wire [KB-1:0] withdraw_key;   // probe: dut.core.calibrate.withdraw_key
     (* keep *) wire [16*PP-1:0] fw_row;      // probe: dut.core.counters.fw_row$q
     (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.counters.c_key$q
     (* keep *) wire cal_result;              // probe: dut.core.calibrate.result
@@ -584,6 +589,31 @@ module capfc_props (
     // The counter row forwarded from the last write has those lanes clear too (the RAM does
     // not store them).
     always @(*) if (!rst) a_forwarded_row_padding_clear: assert (fw_row >> (16 * (`SC_PORTS - 1)) == 0);
+
+    // a_no_key_started_twice_while_waiting: while the watched key's request waits, no key's
+    // calibration starts twice (round robin), so with a_engine_serves_waiting_requests the
+    // watched request waits at most for one calibration of every other key, each within P + 1
+    // cycles, plus the one running (the bound in docs/blocks/capfc.md). `served_w` holds the
+    // keys started since the watched request began to wait.
+    wire [KB-1:0] started_key = serve_capture ? served_key : trigger_key;
+    // A dequeue's withdrawal of the watched request ends its wait.
+    wire w_waiting = pending[watched] && !(withdraw && withdraw_key == watched);
+    reg [K-1:0] served_w = {K{1'b0}};
+    always @(posedge clk)
+        if (rst || !w_waiting || (capture && started_key == watched)) served_w <= {K{1'b0}};
+        else if (capture) served_w <= served_w | ({{(K - 1){1'b0}}, 1'b1} << started_key);
+    always @(*) if (!rst && w_waiting && capture && started_key != watched)
+        a_no_key_started_twice_while_waiting: assert (!served_w[started_key]);
+    // What makes it inductive: the keys started while the watched request waits lie behind
+    // the round-robin pointer, none from the pointer up to the watched key.
+    reg behind_ok;
+    integer j;
+    always @(*) begin
+        behind_ok = 1'b1;
+        for (j = 0; j < K; j = j + 1)
+            if (served_w[j] && (j[KB-1:0] - rr_next) < (watched - rr_next)) behind_ok = 1'b0;
+    end
+    always @(*) if (!rst && w_waiting) a_started_keys_behind_pointer: assert (behind_ok);
 
     // ---------------------------------------------------------------- CSR map
     always @(*) if (past_ok) begin

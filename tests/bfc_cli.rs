@@ -206,44 +206,24 @@ fn bfc_thresholds_rounds_down_at_every_size() {
 #[test]
 fn bfc_thresholds_floor_raises_the_small_entries_only() {
     let d = tmp("floor");
+    let run = |th_min: &str, out: &std::path::Path| {
+        let args = ["--th-min", th_min, "--preset", "ns3-tor", "--out"];
+        let mut all = vec!["bfc", "thresholds", "--rate", "100G", "--hrtt", "2us"];
+        all.extend(args);
+        all.push(out.to_str().unwrap());
+        sc(&all)
+    };
     let path = d.join("bfc.toml");
-    let p = path.to_str().unwrap();
-    let o = sc(&[
-        "bfc",
-        "thresholds",
-        "--rate",
-        "100G",
-        "--hrtt",
-        "2us",
-        "--th-min",
-        "1500",
-        "--preset",
-        "ns3-tor",
-        "--out",
-        p,
-    ]);
+    let o = run("1500", &path);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let cfg = BfcConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), p).unwrap();
+    let cfg = BfcConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), "bfc.toml").unwrap();
     for (n, th) in cfg.th.iter().enumerate() {
         let paper = 25_000 / (n as u64 + 1);
         assert_eq!(*th, paper.max(1500), "Th({})", n + 1);
     }
     assert_eq!((cfg.th[15], cfg.th[16], cfg.th[31]), (1562, 1500, 1500));
     let bad = d.join("bad.toml");
-    let o = sc(&[
-        "bfc",
-        "thresholds",
-        "--rate",
-        "100G",
-        "--hrtt",
-        "2us",
-        "--th-min",
-        "25001",
-        "--preset",
-        "ns3-tor",
-        "--out",
-        bad.to_str().unwrap(),
-    ]);
+    let o = run("25001", &bad);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("--th-min 25001: more than HRTT x rate = 25000 B, Th(1)"),

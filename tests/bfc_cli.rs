@@ -233,6 +233,53 @@ fn bfc_thresholds_floor_raises_the_small_entries_only() {
     assert!(!bad.exists(), "nothing written");
 }
 
+/// A mixed-speed switch (spec §3.4: "a different pause threshold for every egress based on its
+/// speed"): one Th row per --rate, ports mapped by --port-speed, and the written config gives
+/// each egress its own row.
+#[test]
+fn bfc_thresholds_mixed_speeds_write_one_row_per_speed_class() {
+    use switchcraft_core::CycleModel;
+    let d = tmp("speeds");
+    let path = d.join("bfc.toml");
+    let p = path.to_str().unwrap();
+    let o = sc(&[
+        "bfc",
+        "thresholds",
+        "--rate",
+        "100G",
+        "--rate",
+        "400G",
+        "--hrtt",
+        "2us",
+        "--preset",
+        "ns3-tor",
+        "--port-speed",
+        &(0..24)
+            .map(|o| if o < 16 { "0" } else { "1" })
+            .collect::<Vec<_>>()
+            .join(","),
+        "--out",
+        p,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("speed class 1: HRTT 2000 ns, rate 400 Gb/s"),
+        "{out}"
+    );
+    let cfg = BfcConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), p).unwrap();
+    assert_eq!(cfg.speeds, 2);
+    assert_eq!(cfg.th.len(), 64);
+    // Th(1) and Th(32) of each class: 25 000 / 781 B at 100G, 100 000 / 3 125 B at 400G.
+    assert_eq!(
+        (cfg.th[0], cfg.th[31], cfg.th[32], cfg.th[63]),
+        (25_000, 781, 100_000, 3_125)
+    );
+    let mut m = switchcraft_model::bfc::Bfc::new(&cfg).unwrap();
+    m.reset();
+    assert_eq!((m.threshold(0), m.threshold(20)), (25_000, 100_000));
+}
+
 #[test]
 fn bfc_thresholds_bad_input_exits_2_naming_the_option_and_writes_nothing() {
     let d = tmp("bad");
@@ -294,6 +341,41 @@ fn bfc_thresholds_bad_input_exits_2_naming_the_option_and_writes_nothing() {
                 p,
             ],
             "preset tiny with this Th table: invalid config: th[0] = 100000: does not fit occupancy_bits = 16",
+        ),
+        (
+            vec![
+                "bfc", "thresholds", "--rate", "100G", "--rate", "400G", "--hrtt", "2us",
+                "--hrtt", "1us", "--hrtt", "3us",
+            ],
+            "--hrtt given 3 times for 2 --rate",
+        ),
+        (
+            vec![
+                "bfc", "thresholds", "--rate", "1G", "--rate", "2G", "--rate", "3G", "--rate",
+                "4G", "--rate", "5G", "--hrtt", "2us",
+            ],
+            "--rate given 5 times: a BFC instance has at most 4 speed classes",
+        ),
+        (
+            vec![
+                "bfc", "thresholds", "--rate", "25G", "--rate", "50G", "--hrtt", "2us",
+                "--preset", "tiny", "--out", p,
+            ],
+            "--port-speed: 2 speed classes need the class of each of the 4 egress ports",
+        ),
+        (
+            vec![
+                "bfc", "thresholds", "--rate", "25G", "--rate", "50G", "--hrtt", "2us",
+                "--preset", "tiny", "--port-speed", "0,1,2,0", "--out", p,
+            ],
+            "port_speed[2] = 2: must be a speed class below speeds = 2",
+        ),
+        (
+            vec![
+                "bfc", "thresholds", "--rate", "25G", "--hrtt", "2us", "--preset", "tiny",
+                "--port-speed", "0,0,0,0", "--out", p,
+            ],
+            "--port-speed: needs several --rate",
         ),
     ] {
         let o = sc(&args);

@@ -33,10 +33,16 @@ fn bfc_fpga_random_workload_model_equals_verilator() {
     preset_workload("bfc", "fpga", 200_000);
 }
 
-/// 3 ports, 2 classes, 6 upstream queues, sticky 0: buses that can name missing ports and
-/// queues, class ranges, and the base design's reassignment.
+/// 3 ports, 2 classes, 6 upstream queues, sticky 0, 3 speed classes (a Th row each, §3.4):
+/// buses that can name missing ports and queues, class ranges, and the base design's
+/// reassignment.
 #[test]
 fn bfc_odd_shape_random_workload_model_equals_verilator() {
+    let t = tiny();
+    let th = [1, 4, 2]
+        .iter()
+        .flat_map(|k| t.th.iter().map(move |b| b * k / 2))
+        .collect();
     let cfg = BlockConfig::new(
         BfcBlock,
         BfcConfig {
@@ -44,21 +50,31 @@ fn bfc_odd_shape_random_workload_model_equals_verilator() {
             classes: 2,
             upstream_queues: 6,
             sticky: 0,
-            ..tiny()
+            speeds: 3,
+            port_speed: vec![2, 0, 1],
+            th,
+            ..t
         },
     );
     random_workload(&cfg, "odd", seed(), 200_000);
 }
 
 /// 11 ports: counter-row RAMs and port buses past a power of two (buses that can name missing
-/// ports), deep enough that synthesis puts the counter rows in block RAM.
+/// ports), deep enough that synthesis puts the counter rows in block RAM; 4 speed classes.
 #[test]
 fn bfc_many_ports_random_workload_model_equals_verilator() {
+    let t = tiny();
+    let th = (1..=4)
+        .flat_map(|k| t.th.iter().map(move |b| b * k))
+        .collect();
     let cfg = BlockConfig::new(
         BfcBlock,
         BfcConfig {
             ports: 11,
-            ..tiny()
+            speeds: 4,
+            port_speed: (0..11).map(|o| o % 4).collect(),
+            th,
+            ..t
         },
     );
     random_workload(&cfg, "ports", seed(), 150_000);

@@ -94,7 +94,8 @@ fn bfc_config_rules_name_field_and_rule() {
         (
             Box::new(|c| c.th.truncate(7)),
             "th",
-            "th = 7: the Th table needs an entry for every N_active = 1..=8 (queues), it has 7 entries",
+            "th = 7: the Th table needs an entry for every speed class and N_active = 1..=8 \
+             (speeds x queues = 8), it has 7 entries",
         ),
         (
             Box::new(|c| c.th[5] = 0),
@@ -143,6 +144,28 @@ fn bfc_config_rules_name_field_and_rule() {
             Box::new(|c| c.upstream_queues = 1),
             "upstream_queues",
             "upstream_queues = 1: must be in 2..=128",
+        ),
+        (
+            Box::new(|c| c.speeds = 5),
+            "speeds",
+            "speeds = 5: must be in 1..=4",
+        ),
+        // Two speed classes need two Th rows (2 x 8 entries).
+        (
+            Box::new(|c| c.speeds = 2),
+            "th",
+            "th = 8: the Th table needs an entry for every speed class and N_active = 1..=8 \
+             (speeds x queues = 16), it has 8 entries",
+        ),
+        (
+            Box::new(|c| c.port_speed = vec![0, 0]),
+            "port_speed",
+            "port_speed = 2: needs one speed class per egress port (4 ports), or none",
+        ),
+        (
+            Box::new(|c| c.port_speed = vec![0, 0, 1, 0]),
+            "port_speed[2]",
+            "port_speed[2] = 1: must be a speed class below speeds = 1",
         ),
     ];
     for (k, (break_it, field, want)) in cases.iter().enumerate() {
@@ -798,6 +821,74 @@ fn bfc_threshold_follows_the_active_queue_count() {
     });
     assert_eq!(d.m.n_active(0), 1);
     assert_eq!(d.op(enq(0, 0, f, 100, 0)).asg_counter_incr, 0);
+}
+
+/// Two speed classes: class 0 the tiny table, class 1 four times it (a 4x faster link at the
+/// same HRTT); egress 1 and 3 in class 1.
+fn two_speed_cfg() -> BfcConfig {
+    let t = tiny();
+    let mut th = t.th.clone();
+    th.extend(t.th.iter().map(|b| 4 * b));
+    BfcConfig {
+        speeds: 2,
+        port_speed: vec![0, 1, 0, 1],
+        th,
+        ..t
+    }
+}
+
+#[test]
+fn bfc_each_egress_reads_the_th_row_of_its_speed_class() {
+    // Spec §3.4: "Each egress gets its own Th", looked up as ThTab[speed][N_active].
+    let mut d = Drive::new(&two_speed_cfg());
+    let f = d.distinct_fids(1)[0];
+    assert_eq!((d.m.threshold(0), d.m.threshold(1)), (3000, 12_000));
+    // The same packets into egress 0 (class 0) and egress 1 (class 1): the first is counted
+    // once its queue passes 3000 B, the second only past 12 000 B.
+    let mut first = [None, None];
+    for k in 0..14 {
+        for eg in 0..2u64 {
+            if d.op(enq(0, eg, f, 1000, eg)).asg_counter_incr == 1 && first[eg as usize].is_none() {
+                first[eg as usize] = Some(k);
+            }
+        }
+    }
+    // Queue before packet k is 1000 k B: counted at k = 4 (4000 > 3000) and k = 13.
+    assert_eq!(first, [Some(4), Some(13)]);
+    // N_active still indexes within the row: two active queues at egress 1 halve its Th.
+    let g = d.distinct_fids(2)[1];
+    d.op(enq(0, 1, g, 100, 0));
+    assert_eq!(d.m.n_active(1), 2);
+    assert_eq!(d.m.threshold(1), 6000);
+}
+
+#[test]
+fn bfc_port_speed_and_th_rows_are_registers() {
+    let mut d = Drive::new(&two_speed_cfg());
+    assert_eq!(d.csr_read(reg::SPEEDS), 2);
+    // The windows show the reset table: ThTab[1][2] = 4 x 1000.
+    d.csr_write(reg::TH_SPEED, 1);
+    d.csr_write(reg::TH_INDEX, 2);
+    assert_eq!(d.csr_read(reg::TH_DATA), 4000);
+    d.csr_write(reg::TH_DATA, 4444);
+    assert_eq!(d.csr_read(reg::TH_DATA), 4444);
+    // A row the table does not have reads 0 and ignores writes.
+    d.csr_write(reg::TH_SPEED, 2);
+    assert_eq!(d.csr_read(reg::TH_DATA), 0);
+    d.csr_write(reg::TH_DATA, 9);
+    d.csr_write(reg::TH_SPEED, 1);
+    assert_eq!(d.csr_read(reg::TH_DATA), 4444);
+    // Moving egress 1 to class 0 gives it class 0's Th at once.
+    d.csr_write(reg::PORT_INDEX, 1);
+    assert_eq!(d.csr_read(reg::PORT_SPEED), 1);
+    d.csr_write(reg::PORT_SPEED, 0);
+    assert_eq!((d.csr_read(reg::PORT_SPEED), d.m.threshold(1)), (0, 3000));
+    // A class without a row is not stored; the port keeps its class.
+    d.csr_write(reg::PORT_SPEED, 3);
+    assert_eq!((d.csr_read(reg::PORT_SPEED), d.m.port_speed(1)), (0, 0));
+    // Egress 3 still has its reset class.
+    d.csr_write(reg::PORT_INDEX, 3);
+    assert_eq!(d.csr_read(reg::PORT_SPEED), 1);
 }
 
 #[test]

@@ -58,7 +58,7 @@
 #define BFC_FPGA_TH_INDEX_MASK 0x7u
 #define BFC_FPGA_TH_INDEX_RESET 0x0u
 
-/* window on Th[th_index], bytes: a read returns it, a write sets it (RW) */
+/* window on ThTab[th_speed][th_index], bytes: a read returns it, a write sets it (RW) */
 #define BFC_FPGA_TH_DATA_OFFSET 0x2cu
 #define BFC_FPGA_TH_DATA_MASK 0x3fffu
 #define BFC_FPGA_TH_DATA_RESET 0x0u
@@ -92,6 +92,26 @@
 #define BFC_FPGA_SNAP_DATA2_OFFSET 0x48u
 #define BFC_FPGA_SNAP_DATA2_MASK 0x7u
 #define BFC_FPGA_SNAP_DATA2_RESET 0x0u
+
+/* speed class s whose Th row th_data shows (ThTab[s][th_index]) (RW) */
+#define BFC_FPGA_TH_SPEED_OFFSET 0x4cu
+#define BFC_FPGA_TH_SPEED_MASK 0x3u
+#define BFC_FPGA_TH_SPEED_RESET 0x0u
+
+/* egress port o whose speed class port_speed shows (RW) */
+#define BFC_FPGA_PORT_INDEX_OFFSET 0x50u
+#define BFC_FPGA_PORT_INDEX_MASK 0x3u
+#define BFC_FPGA_PORT_INDEX_RESET 0x0u
+
+/* window on egress port o's speed class, the Th row its threshold is read from; a write of a class >= speeds is ignored (RW) */
+#define BFC_FPGA_PORT_SPEED_OFFSET 0x54u
+#define BFC_FPGA_PORT_SPEED_MASK 0x3u
+#define BFC_FPGA_PORT_SPEED_RESET 0x0u
+
+/* speed classes S: rows of the Th table, values of port_speed (RO) */
+#define BFC_FPGA_SPEEDS_OFFSET 0x58u
+#define BFC_FPGA_SPEEDS_MASK 0x7u
+#define BFC_FPGA_SPEEDS_RESET 0x1u
 
 /* class queue range: first queue [6:0] (>= 1), count [14:8] (>= 1, first + count <= queues) (RW) */
 #define BFC_FPGA_CLASS0_OFFSET 0x60u

@@ -184,19 +184,22 @@ enum BfcCommand {
     /// queues (spec §3.4), and with --out write a BFC config whose `th` is that table.
     ///
     /// The table holds whole bytes, rounded down (781.25 B -> 781). The queue count comes from
-    /// the base config (--preset or --config), else from --queues.
+    /// the base config (--preset or --config), else from --queues. Several --rate give a
+    /// switch of mixed link speeds one row per speed class (`ThTab[speed][N]`), in the order
+    /// given; --port-speed then says which egress ports are in which class.
     Thresholds(BfcThresholdsArgs),
 }
 
 #[derive(Args)]
 #[command(group(clap::ArgGroup::new("base").args(["preset", "config"])))]
 struct BfcThresholdsArgs {
-    /// Egress link rate in bit/s: 100G, 400Gbps, 25e9.
-    #[arg(long)]
-    rate: String,
-    /// The largest one-hop RTT of the ingresses feeding the port: 2us, 1500ns.
-    #[arg(long)]
-    hrtt: String,
+    /// Egress link rate in bit/s: 100G, 400Gbps, 25e9. Repeat it for speed classes 1, 2, 3.
+    #[arg(long, required = true)]
+    rate: Vec<String>,
+    /// The largest one-hop RTT of the ingresses feeding the port: 2us, 1500ns. Once for every
+    /// speed class, or once per --rate.
+    #[arg(long, required = true)]
+    hrtt: Vec<String>,
     /// Rows to print without a base config, 1..=4096 [default: 32]. A config's own queue
     /// count is 2..=128.
     #[arg(long, conflicts_with_all = ["preset", "config"])]
@@ -209,13 +212,18 @@ struct BfcThresholdsArgs {
     config: Option<PathBuf>,
     /// A floor in bytes under every entry (spec §3.4 [S]; 0, the default, is the paper's
     /// table; one MTU, e.g. 1500, keeps Th(32) = 781 B at 100G from pausing a queue that
-    /// holds less than one packet). At most HRTT x rate, Th(1).
+    /// holds less than one packet). At most HRTT x rate, Th(1), of every class.
     #[arg(long, default_value_t = 0)]
     th_min: u64,
     /// The block's clock in MHz: with --out, also derive STICKY = 2 HRTT (timestamp units)
-    /// and T_BM = 5 HRTT (cycles) instead of keeping the base config's.
+    /// and T_BM = 5 HRTT (cycles), from the largest HRTT, instead of keeping the base
+    /// config's.
     #[arg(long, requires = "out")]
     clock_mhz: Option<String>,
+    /// With --out and several --rate: the speed class of each egress port, comma-separated
+    /// (0,0,1,1: ports 2 and 3 at the second --rate).
+    #[arg(long, requires = "out", value_delimiter = ',')]
+    port_speed: Vec<u32>,
     /// Write the base config with this `th` table here (nothing is written on error).
     #[arg(long, requires = "base")]
     out: Option<PathBuf>,
@@ -230,17 +238,94 @@ fn bytes(x: f64) -> String {
     }
 }
 
-fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
-    use switchcraft_model::bfc::{th_table_with_floor, BfcConfig, PRESETS};
+/// One speed class's link: its rate (bit/s) and HRTT (ns), with the options that gave them.
+struct Link<'a> {
+    rate: f64,
+    hrtt: f64,
+    rate_arg: &'a str,
+    hrtt_arg: &'a str,
+}
+
+/// The links of the speed classes: each --rate with its --hrtt (or the one --hrtt).
+fn links(a: &BfcThresholdsArgs) -> Result<Vec<Link<'_>>, Failure> {
+    use switchcraft_model::bfc::MAX_SPEEDS;
     use switchcraft_model::units::{parse_duration_ns, parse_rate};
-    let rate = opt("--rate", &a.rate, parse_rate)?;
-    let hrtt = opt("--hrtt", &a.hrtt, parse_duration_ns)?;
-    if hrtt <= 0.0 {
+    if a.rate.len() > MAX_SPEEDS as usize {
         return Err(Failure::Input(format!(
-            "--hrtt {}: must be more than 0 (the threshold is HRTT x rate)",
-            a.hrtt
+            "--rate given {} times: a BFC instance has at most {MAX_SPEEDS} speed classes",
+            a.rate.len()
         )));
     }
+    if a.hrtt.len() != 1 && a.hrtt.len() != a.rate.len() {
+        return Err(Failure::Input(format!(
+            "--hrtt given {} times for {} --rate: give it once for every class or once per \
+             --rate",
+            a.hrtt.len(),
+            a.rate.len()
+        )));
+    }
+    a.rate
+        .iter()
+        .enumerate()
+        .map(|(s, r)| {
+            let h = &a.hrtt[s.min(a.hrtt.len() - 1)];
+            let link = Link {
+                rate: opt("--rate", r, parse_rate)?,
+                hrtt: opt("--hrtt", h, parse_duration_ns)?,
+                rate_arg: r,
+                hrtt_arg: h,
+            };
+            if link.hrtt <= 0.0 {
+                return Err(Failure::Input(format!(
+                    "--hrtt {h}: must be more than 0 (the threshold is HRTT x rate)"
+                )));
+            }
+            Ok(link)
+        })
+        .collect()
+}
+
+/// Th(N) of one link, refused with the options named when an entry is 0 or too wide.
+fn link_table(
+    link: &Link,
+    queues: u32,
+    th_min: u64,
+) -> Result<Vec<switchcraft_model::bfc::Th>, Failure> {
+    let table = switchcraft_model::bfc::th_table_with_floor(link.rate, link.hrtt, queues, th_min);
+    // Each entry must be a threshold a queue-occupancy register can hold and compare: at least
+    // 1 B (0 B pauses at every arrival) and at most the widest occupancy, 32 bits.
+    let bdp = link.hrtt * 1e-9 * link.rate / 8.0;
+    let limit = u64::from(u32::MAX);
+    let (rate, hrtt) = (link.rate_arg, link.hrtt_arg);
+    if table[0].bytes > limit {
+        return Err(Failure::Input(format!(
+            "--rate {rate} --hrtt {hrtt}: HRTT x rate = {} B is more than {limit} B, the \
+             largest threshold a 32-bit queue occupancy holds",
+            num(bdp)
+        )));
+    }
+    if th_min as f64 > bdp {
+        return Err(Failure::Input(format!(
+            "--th-min {th_min}: more than HRTT x rate = {} B, Th(1); such a floor makes every \
+             entry equal and the threshold no longer follows the active queues",
+            bytes(bdp)
+        )));
+    }
+    if let Some(t) = table.iter().find(|t| t.bytes == 0) {
+        return Err(Failure::Input(format!(
+            "--rate {rate} --hrtt {hrtt}: HRTT x rate = {} B leaves Th({}) = {} B, below 1 B: \
+             a threshold of 0 pauses at every arrival (use fewer queues, or check the units)",
+            bytes(bdp),
+            t.n_active,
+            bytes(t.exact)
+        )));
+    }
+    Ok(table)
+}
+
+fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
+    use switchcraft_model::bfc::{BfcConfig, PRESETS};
+    let links = links(a)?;
     let base = match (&a.preset, &a.config) {
         (Some(p), _) => Some((
             BfcConfig::preset(p).ok_or_else(|| {
@@ -268,65 +353,39 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
         }
         (None, None) => 32,
     };
-    let table = th_table_with_floor(rate, hrtt, queues, a.th_min);
-    // Each entry must be a threshold a queue-occupancy register can hold and compare: at least
-    // 1 B (0 B pauses at every arrival) and at most the widest occupancy, 32 bits.
-    let bdp = hrtt * 1e-9 * rate / 8.0;
-    let limit = u64::from(u32::MAX);
-    if table[0].bytes > limit {
-        return Err(Failure::Input(format!(
-            "--rate {} --hrtt {}: HRTT x rate = {} B is more than {limit} B, the largest \
-             threshold a 32-bit queue occupancy holds",
-            a.rate,
-            a.hrtt,
-            num(bdp)
-        )));
-    }
-    if a.th_min as f64 > bdp {
-        return Err(Failure::Input(format!(
-            "--th-min {}: more than HRTT x rate = {} B, Th(1); such a floor makes every entry \
-             equal and the threshold no longer follows the active queues",
-            a.th_min,
-            bytes(bdp)
-        )));
-    }
-    if let Some(t) = table.iter().find(|t| t.bytes == 0) {
-        return Err(Failure::Input(format!(
-            "--rate {} --hrtt {}: HRTT x rate = {} B leaves Th({}) = {} B, below 1 B: a \
-             threshold of 0 pauses at every arrival (use fewer queues, or check the units)",
-            a.rate,
-            a.hrtt,
-            bytes(bdp),
-            t.n_active,
-            bytes(t.exact)
-        )));
-    }
-    let mut lines = vec![
-        format!(
-            "BFC pause threshold Th(N) = HRTT x rate / N (spec §3.4): HRTT {} ns, rate {} Gb/s, \
-             HRTT x rate = {} B",
-            num(hrtt),
-            num(rate / 1e9),
-            num(bdp)
-        ),
-        "N_active  Th exact (B)  table (B)".to_string(),
-    ];
-    if a.th_min > 0 {
-        lines.insert(
-            1,
-            format!(
+    let tables = links
+        .iter()
+        .map(|l| link_table(l, queues, a.th_min))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut lines = vec![];
+    for (s, (link, table)) in links.iter().zip(&tables).enumerate() {
+        let class = if links.len() > 1 {
+            format!(" speed class {s}:")
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "BFC pause threshold Th(N) = HRTT x rate / N (spec §3.4):{class} HRTT {} ns, rate \
+             {} Gb/s, HRTT x rate = {} B",
+            num(link.hrtt),
+            num(link.rate / 1e9),
+            num(link.hrtt * 1e-9 * link.rate / 8.0)
+        ));
+        if a.th_min > 0 {
+            lines.push(format!(
                 "floor Th_min = {} B (spec §3.4 [S]): entries below it hold it",
                 a.th_min
-            ),
-        );
-    }
-    for t in &table {
-        lines.push(format!(
-            "{:>8}  {:>12}  {:>9}",
-            t.n_active,
-            num(t.exact),
-            t.bytes
-        ));
+            ));
+        }
+        lines.push("N_active  Th exact (B)  table (B)".to_string());
+        for t in table {
+            lines.push(format!(
+                "{:>8}  {:>12}  {:>9}",
+                t.n_active,
+                num(t.exact),
+                t.bytes
+            ));
+        }
     }
     let (Some((mut cfg, source)), Some(path)) = (base, &a.out) else {
         for line in &lines {
@@ -334,7 +393,22 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
         }
         return Ok(());
     };
-    cfg.th = table.iter().map(|t| t.bytes).collect();
+    cfg.th = tables.iter().flatten().map(|t| t.bytes).collect();
+    cfg.speeds = links.len() as u32;
+    if links.len() == 1 && !a.port_speed.is_empty() {
+        return Err(Failure::Input(
+            "--port-speed: needs several --rate (one speed class has nothing to choose)".into(),
+        ));
+    }
+    if links.len() > 1 && a.port_speed.is_empty() {
+        return Err(Failure::Input(format!(
+            "--port-speed: {} speed classes need the class of each of the {} egress ports \
+             (e.g. --port-speed 0,1,...)",
+            links.len(),
+            cfg.ports
+        )));
+    }
+    cfg.port_speed = a.port_speed.clone();
     if let Some(clock) = &a.clock_mhz {
         use switchcraft_model::bfc::Timing;
         let clock_mhz = opt(
@@ -344,10 +418,10 @@ fn bfc_thresholds(a: &BfcThresholdsArgs) -> Result<(), Failure> {
         )?;
         let timing = Timing {
             clock_mhz,
-            rate_bps: rate,
-            hrtt_ns: hrtt,
+            rate_bps: links[0].rate,
+            hrtt_ns: links.iter().map(|l| l.hrtt).fold(0.0, f64::max),
         };
-        cfg.derive_times(&timing)
+        cfg.derive_clocked_times(&timing)
             .map_err(|e| Failure::Input(format!("{source} at --clock-mhz {clock}: {e}")))?;
         lines.push(format!(
             "sticky = 2 HRTT = {} timestamp units of 2^{} cycles, t_bm = 5 HRTT = {} cycles, \

@@ -82,9 +82,19 @@ pub struct BfcConfig {
     /// Traffic classes (1..=8); the data queues are split among them in contiguous ranges.
     pub classes: u32,
     pub assign: Assign,
-    /// Th in bytes by N_active: entry n - 1 for n = 1..=queues active queues (N_active = 0
-    /// uses entry 0). At least `queues` entries, each in 1..2^occupancy_bits. Missing from a
-    /// TOML file it is empty, which `validate` refuses (`switchcraft bfc thresholds` fills it).
+    /// Speed classes S (1..=4): each has its own row of the Th table (spec §3.4,
+    /// `ThTab[speed][N_active]`), computed from its egress links' rate and HRTT_max. Missing
+    /// from a TOML file it is 1.
+    #[serde(default = "one_speed")]
+    pub speeds: u32,
+    /// The reset speed class of each egress port (`port_speed` CSR), `ports` entries each
+    /// below `speeds`. Missing or empty: every port is class 0.
+    #[serde(default)]
+    pub port_speed: Vec<u32>,
+    /// Th in bytes by speed class and N_active: row s is entries `s * queues ..`, and entry
+    /// `s * queues + n - 1` is Th for n = 1..=queues active queues (N_active = 0 uses n = 1).
+    /// At least `speeds x queues` entries, each in 1..2^occupancy_bits. Missing from a TOML
+    /// file it is empty, which `validate` refuses (`switchcraft bfc thresholds` fills it).
     #[serde(default)]
     pub th: Vec<u64>,
     /// Seed of the LFSR that picks a random queue when no queue of the class is empty.
@@ -95,6 +105,13 @@ pub struct BfcConfig {
 pub const MAX_ENTRIES: u64 = 1 << 20;
 /// The largest bitmap period: T_BM is a 24-bit register.
 pub const MAX_T_BM: u64 = (1 << 24) - 1;
+
+fn one_speed() -> u32 {
+    1
+}
+
+/// The most speed classes a BFC instance has (a 2-bit `port_speed` CSR per port).
+pub const MAX_SPEEDS: u32 = 4;
 
 pub const PRESETS: &[&str] = &["tiny", "fpga", "tofino-loopback", "ns3-tor", "tofino2"];
 
@@ -179,6 +196,8 @@ impl BfcConfig {
                 t_bm: 64,
                 classes: 1,
                 assign: Assign::Dynamic,
+                speeds: 1,
+                port_speed: Vec::new(),
                 th: vec![3000, 1500, 1000, 750, 600, 500, 428, 375],
                 lfsr_seed: 1,
             },
@@ -203,6 +222,8 @@ impl BfcConfig {
                 t_bm: 1024,
                 classes: 1,
                 assign: Assign::Dynamic,
+                speeds: 1,
+                port_speed: Vec::new(),
                 th: Vec::new(),
                 lfsr_seed: 1,
             },
@@ -224,6 +245,8 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
+                speeds: 1,
+                port_speed: Vec::new(),
                 th: Vec::new(),
                 lfsr_seed: 1,
             },
@@ -245,6 +268,8 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
+                speeds: 1,
+                port_speed: Vec::new(),
                 th: Vec::new(),
                 lfsr_seed: 1,
             },
@@ -268,6 +293,8 @@ impl BfcConfig {
                 t_bm: 5000,
                 classes: 1,
                 assign: Assign::Dynamic,
+                speeds: 1,
+                port_speed: Vec::new(),
                 th: Vec::new(),
                 lfsr_seed: 1,
             },
@@ -287,7 +314,22 @@ impl BfcConfig {
     /// rounded up and at least one bitmap round (ports x chunks cycles). Refuses a combination
     /// that makes one meaningless: a timestamp unit (2^ts_shift cycles) longer than 2 HRTT,
     /// STICKY at or past the wrap-safe half of the timestamp range, T_BM past its register.
+    /// The config becomes single-speed (every port at `t.rate_bps`).
     pub fn derive_times(&mut self, t: &Timing) -> Result<(), ConfigError> {
+        self.derive_clocked_times(t)?;
+        self.speeds = 1;
+        self.port_speed.clear();
+        self.th = th_table(t.rate_bps, t.hrtt_ns, self.queues)
+            .iter()
+            .map(|r| r.bytes)
+            .collect();
+        Ok(())
+    }
+
+    /// The part of [`BfcConfig::derive_times`] that does not depend on the links' rate:
+    /// STICKY and T_BM from the clock and HRTT (the largest of all speed classes' HRTTs, for a
+    /// config with several). `t.rate_bps` is not read.
+    pub fn derive_clocked_times(&mut self, t: &Timing) -> Result<(), ConfigError> {
         use crate::units::ceil_exact;
         let cycle_ns = 1000.0 / t.clock_mhz;
         let unit_ns = cycle_ns * f64::from(1u32 << self.ts_shift.min(31));
@@ -331,10 +373,6 @@ impl BfcConfig {
                 ),
             ));
         }
-        self.th = th_table(t.rate_bps, t.hrtt_ns, self.queues)
-            .iter()
-            .map(|r| r.bytes)
-            .collect();
         self.sticky = sticky;
         self.t_bm = t_bm;
         Ok(())
@@ -450,13 +488,40 @@ impl BfcConfig {
                 ),
             ));
         }
-        if self.th.len() < self.queues as usize {
+        range("speeds", self.speeds.into(), 1, MAX_SPEEDS.into())?;
+        if !self.port_speed.is_empty() && self.port_speed.len() != self.ports as usize {
+            return Err(ConfigError::new(
+                "port_speed",
+                self.port_speed.len(),
+                format!(
+                    "needs one speed class per egress port ({} ports), or none (all class 0)",
+                    self.ports
+                ),
+            ));
+        }
+        if let Some((o, &s)) = self
+            .port_speed
+            .iter()
+            .enumerate()
+            .find(|(_, &s)| s >= self.speeds)
+        {
+            return Err(ConfigError::new(
+                &format!("port_speed[{o}]"),
+                s,
+                format!(
+                    "must be a speed class below speeds = {} (a row of the Th table)",
+                    self.speeds
+                ),
+            ));
+        }
+        let rows = (self.speeds * self.queues) as usize;
+        if self.th.len() < rows {
             return Err(ConfigError::new(
                 "th",
                 self.th.len(),
                 format!(
-                    "the Th table needs an entry for every N_active = 1..={} (queues), it has \
-                     {} entries",
+                    "the Th table needs an entry for every speed class and N_active = 1..={} \
+                     (speeds x queues = {rows}), it has {} entries",
                     self.queues,
                     self.th.len()
                 ),
@@ -649,6 +714,10 @@ pub mod reg {
     pub const SNAP_DATA0: u32 = 16;
     pub const SNAP_DATA1: u32 = 17;
     pub const SNAP_DATA2: u32 = 18;
+    pub const TH_SPEED: u32 = 19;
+    pub const PORT_INDEX: u32 = 20;
+    pub const PORT_SPEED: u32 = 21;
+    pub const SPEEDS: u32 = 22;
     /// `CLASS_BASE + c` holds class c's queue range.
     pub const CLASS_BASE: u32 = 24;
 }
@@ -815,7 +884,7 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             cfg.occupancy_bits,
             Window,
             0,
-            "window on Th[th_index], bytes: a read returns it, a write sets it",
+            "window on ThTab[th_speed][th_index], bytes: a read returns it, a write sets it",
         ),
         r(
             "bpen_index",
@@ -877,6 +946,39 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             Ro,
             0,
             "snapshot: flow table class [2:0] (the class q was assigned for)",
+        ),
+        r(
+            "th_speed",
+            reg::TH_SPEED,
+            2,
+            Rw,
+            0,
+            "speed class s whose Th row th_data shows (ThTab[s][th_index])",
+        ),
+        r(
+            "port_index",
+            reg::PORT_INDEX,
+            cfg.port_bits(),
+            Rw,
+            0,
+            "egress port o whose speed class port_speed shows",
+        ),
+        r(
+            "port_speed",
+            reg::PORT_SPEED,
+            2,
+            Window,
+            0,
+            "window on egress port o's speed class, the Th row its threshold is read from; a \
+             write of a class >= speeds is ignored",
+        ),
+        r(
+            "speeds",
+            reg::SPEEDS,
+            3,
+            Const,
+            cfg.speeds.into(),
+            "speed classes S: rows of the Th table, values of port_speed",
         ),
     ]);
     for c in 0..cfg.classes {
@@ -1170,8 +1272,10 @@ pub struct Bfc {
     rr_ptr: Vec<u32>,
     /// Pause counters, index ingress x upstream_queues + upstream queue.
     pc: Vec<u64>,
-    /// Th in bytes by max(N_active, 1) - 1.
+    /// Th in bytes by speed class x queues + max(N_active, 1) - 1.
     th: Vec<u64>,
+    /// The speed class of each egress port (its `port_speed` CSR).
+    port_speed: Vec<u32>,
     /// bpEn rows: bit o of entry i enables backpressure from ingress i for egress o.
     bp_en: Vec<u64>,
     lfsr: Lfsr32,
@@ -1198,6 +1302,7 @@ impl Bfc {
             rr_ptr: vec![0; cfg.ports as usize],
             pc: vec![0; cfg.pause_counters() as usize],
             th: Vec::new(),
+            port_speed: Vec::new(),
             bp_en: Vec::new(),
             lfsr: Lfsr32::new(cfg.lfsr_seed),
             now: 0,
@@ -1256,9 +1361,15 @@ impl Bfc {
         (!self.empty_bitmap(eg) & !self.ds_paused[eg] & data).count_ones()
     }
 
-    /// The pause threshold of `eg` now: `Th[max(N_active, 1) - 1]`.
+    /// The pause threshold of `eg` now: `ThTab[speed(eg)][max(N_active, 1) - 1]`.
     pub fn threshold(&self, eg: usize) -> u64 {
-        self.th[self.n_active(eg).max(1) as usize - 1]
+        let row = self.port_speed[eg] as usize * self.cfg.queues as usize;
+        self.th[row + self.n_active(eg).max(1) as usize - 1]
+    }
+
+    /// The speed class of egress port `eg` now.
+    pub fn port_speed(&self, eg: usize) -> u32 {
+        self.port_speed[eg]
     }
 
     /// The flow-table key (within the egress port's slice) of flow id `fid`.
@@ -1599,11 +1710,20 @@ impl Bfc {
     /// One CSR bus cycle, with the windows onto the Th table and the bpEn rows.
     fn csr_access(&mut self, i: &BfcIn) -> u64 {
         let c = &self.cfg;
-        let th_index = self.csr.get(reg::TH_INDEX) as usize;
+        // Th[th_speed][th_index], if both are in range.
+        let (th_speed, th_n) = (
+            self.csr.get(reg::TH_SPEED) as usize,
+            self.csr.get(reg::TH_INDEX) as usize,
+        );
+        let th_index = (th_speed < c.speeds as usize && th_n < c.queues as usize)
+            .then_some(th_speed * c.queues as usize + th_n);
+        let port_index = self.csr.get(reg::PORT_INDEX) as usize;
         let bp_index = self.csr.get(reg::BPEN_INDEX) as usize;
-        let th = self.th.get(th_index).copied().unwrap_or(0);
+        let th = th_index.map_or(0, |t| self.th[t]);
         let row = self.bp_en.get(bp_index).copied().unwrap_or(0);
+        let speed = self.port_speed.get(port_index).copied().unwrap_or(0);
         self.csr.set(reg::TH_DATA, th);
+        self.csr.set(reg::PORT_SPEED, speed.into());
         self.csr.set(reg::BPEN_LO, row & mask(c.ports.min(32)));
         if c.ports > 32 {
             self.csr.set(reg::BPEN_HI, row >> 32);
@@ -1612,8 +1732,15 @@ impl Bfc {
         let rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
         if i.csr_we == 1 {
             match addr {
-                reg::TH_DATA if th_index < self.th.len() => {
-                    self.th[th_index] = self.csr.get(reg::TH_DATA);
+                reg::TH_DATA if th_index.is_some() => {
+                    self.th[th_index.unwrap()] = self.csr.get(reg::TH_DATA);
+                }
+                // A class the Th table has no row for is not stored.
+                reg::PORT_SPEED
+                    if port_index < self.port_speed.len()
+                        && self.csr.get(reg::PORT_SPEED) < c.speeds.into() =>
+                {
+                    self.port_speed[port_index] = self.csr.get(reg::PORT_SPEED) as u32;
                 }
                 reg::BPEN_LO if bp_index < self.bp_en.len() => {
                     let lo = mask(c.ports.min(32));
@@ -1664,7 +1791,12 @@ impl CycleModel for Bfc {
         self.ds_paused.fill(0);
         self.rr_ptr.fill(0);
         self.pc.fill(0);
-        self.th = c.th[..c.queues as usize].to_vec();
+        self.th = c.th[..(c.speeds * c.queues) as usize].to_vec();
+        self.port_speed = if c.port_speed.is_empty() {
+            vec![0; c.ports as usize]
+        } else {
+            c.port_speed.clone()
+        };
         self.bp_en = vec![mask(c.ports); c.ports as usize];
         self.lfsr = Lfsr32::new(c.lfsr_seed);
         self.now = 0;

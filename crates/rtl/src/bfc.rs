@@ -163,6 +163,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     at_err: Constant<Bits<CSR_OFFSET_BITS>>,
     at_now_ts: Constant<Bits<CSR_OFFSET_BITS>>,
     at_th_data: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_port_speed: Constant<Bits<CSR_OFFSET_BITS>>,
     at_bpen_lo: Constant<Bits<CSR_OFFSET_BITS>>,
     at_bpen_hi: Constant<Bits<CSR_OFFSET_BITS>>,
     at_snap_index: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -273,6 +274,7 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             at_err: at("err"),
             at_now_ts: at("now_ts"),
             at_th_data: at("th_data"),
+            at_port_speed: at("port_speed"),
             at_bpen_lo: at("bpen_lo"),
             // (bpen_hi exists above 32 ports; below, the bank ignores its slot.)
             at_bpen_hi: Constant::new(u64::from(32 * switchcraft_model::bfc::reg::BPEN_HI).into()),
@@ -509,6 +511,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.arrival.d_q.next = self.capture.d_q.val();
         self.arrival.paused.next = self.frames.paused.val();
         self.arrival.th.next = self.tables.th.val();
+        self.arrival.port_speed.next = self.tables.port_speed.val();
         self.arrival.bp_off.next = self.tables.bp_off.val();
         self.arrival.d_dec.next = self.departure.act.val() & self.capture.d_cnt.val();
         self.arrival.d_in.next = self.capture.d_in.val();
@@ -566,6 +569,8 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             << self.at_status.val())
             | (bit_cast::<CSR_BITS, 32>(self.capture.now_ts_next.val()) << self.at_now_ts.val())
             | (bit_cast::<CSR_BITS, 32>(self.tables.rd_th.val()) << self.at_th_data.val())
+            | (bit_cast::<CSR_BITS, 32>(self.tables.rd_port_speed.val())
+                << self.at_port_speed.val())
             | (bit_cast::<CSR_BITS, 32>(self.tables.rd_bpen_lo.val()) << self.at_bpen_lo.val())
             | (bit_cast::<CSR_BITS, 32>(self.tables.rd_bpen_hi.val()) << self.at_bpen_hi.val())
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.data0.val()) << self.at_snap_data0.val())

@@ -186,7 +186,7 @@ impl BfcWorkload {
     /// A CSR write that keeps the block mostly in its useful range.
     fn csr_write(&mut self, i: &mut BfcIn) {
         let c = &self.cfg;
-        let (addr, data) = match self.rng.below(12) {
+        let (addr, data) = match self.rng.below(15) {
             0 => (
                 reg::MODE,
                 if self.rng.chance(70) {
@@ -218,6 +218,11 @@ impl BfcWorkload {
             }
             8 => (reg::LFSR_SEED, self.rng.next_u64() & 0xFFFF_FFFF),
             9 => (reg::ERR, 0xFF),
+            // Speed classes past `speeds` too: their Th rows read 0 and are not written, and a
+            // port is never moved to one.
+            10 => (reg::TH_SPEED, self.rng.below(u64::from(c.speeds) + 1)),
+            11 => (reg::PORT_INDEX, self.rng.below(u64::from(c.ports) + 1)),
+            12 => (reg::PORT_SPEED, self.rng.below(u64::from(c.speeds) + 1)),
             _ => {
                 let table = self.rng.below(3);
                 let size = match table {

@@ -13,6 +13,7 @@
 //! Owns the non-zero bits of the pause counters, which the bitmap frames carry. On a cycle
 //! without an arrival the same lanes hold the snapshot's queue and counter.
 
+use super::tables::TH_BITS;
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
 use switchcraft_model::bfc::{err, BfcConfig};
@@ -35,13 +36,15 @@ pub struct Arrival<const N: usize> {
     pub lane_p: Signal<In, Bits<8>>,
     /// Cycle n: the egress row's empty bits before this cycle's departure, and whether the
     /// departure (at `d_eg`, `d_q`) empties its queue; the downstream-paused bits after
-    /// this cycle's frame; the Th and bpEn tables.
+    /// this cycle's frame; the Th table (lane `speed << queue_bits | n`), each port's speed
+    /// class and the bpEn table.
     pub row_empty: Signal<In, Bits<128>>,
     pub d_emptied: Signal<In, Bit>,
     pub d_eg: Signal<In, Bits<6>>,
     pub d_q: Signal<In, Bits<7>>,
     pub paused: Signal<In, Bits<N>>,
-    pub th: Signal<In, Bits<4096>>,
+    pub th: Signal<In, Bits<TH_BITS>>,
+    pub port_speed: Signal<In, Bits<128>>,
     pub bp_off: Signal<In, Bits<4096>>,
     /// Cycle n: the departure acts on a counted packet; its counter's port, upstream queue
     /// and lane.
@@ -118,6 +121,11 @@ pub struct Arrival<const N: usize> {
     n_active: Signal<Local, Bits<8>>,
     th_idx: Signal<Local, Bits<8>>,
     th_idx_less: Signal<Local, Bits<8>>,
+    /// The first lane of the egress port's speed class, and the lanes read.
+    speed: Signal<Local, Bits<2>>,
+    speed_base: Signal<Local, Bits<14>>,
+    th_lane: Signal<Local, Bits<14>>,
+    th_lane_less: Signal<Local, Bits<14>>,
     /// The departure's queue as a lane index; it counts in N_active.
     d_q_index: Signal<Local, Bits<7>>,
     dep_active: Signal<Local, Bit>,
@@ -182,6 +190,7 @@ impl<const N: usize> Arrival<N> {
             d_q: Default::default(),
             paused: Default::default(),
             th: Default::default(),
+            port_speed: Default::default(),
             bp_off: Default::default(),
             d_dec: Default::default(),
             d_in: Default::default(),
@@ -237,6 +246,10 @@ impl<const N: usize> Arrival<N> {
             n_active: Default::default(),
             th_idx: Default::default(),
             th_idx_less: Default::default(),
+            speed: Default::default(),
+            speed_base: Default::default(),
+            th_lane: Default::default(),
+            th_lane_less: Default::default(),
             d_q_index: Default::default(),
             dep_active: Default::default(),
             bp_idx: Default::default(),
@@ -333,12 +346,22 @@ impl<const N: usize> Logic for Arrival<N> {
             & self.active.val().get_bit(self.d_q_index.val().index());
         self.bp_idx.next = ((bit_cast::<12, 6>(self.in_port.val()) & self.port_mask.val()) << 6)
             | (bit_cast::<12, 6>(self.eg.val()) & self.port_mask.val());
-        self.r_th.d.next = self.th.val().get_bits::<32>(self.th_idx.val().index() * 32);
+        self.speed.next = self
+            .port_speed
+            .val()
+            .get_bits::<2>((bit_cast::<7, 6>(self.eg.val()) << 1).index());
+        self.speed_base.next = bit_cast::<14, 2>(self.speed.val()) << self.queue_bits.val();
+        self.th_lane.next = self.speed_base.val() | bit_cast::<14, 8>(self.th_idx.val());
+        self.th_lane_less.next = self.speed_base.val() | bit_cast::<14, 8>(self.th_idx_less.val());
+        self.r_th.d.next = self
+            .th
+            .val()
+            .get_bits::<32>((self.th_lane.val() << 5).index());
         if self.d_emptied.val() & self.dep_active.val() {
             self.r_th.d.next = self
                 .th
                 .val()
-                .get_bits::<32>(self.th_idx_less.val().index() * 32);
+                .get_bits::<32>((self.th_lane_less.val() << 5).index());
         }
         self.r_bp.d.next = !self.bp_off.val().get_bit(self.bp_idx.val().index());
         self.r_act.d.next = self.act.val();

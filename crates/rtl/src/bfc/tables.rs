@@ -1,13 +1,19 @@
 //! BFC's configuration tables behind the register bank's windows: the pause thresholds
-//! `Th[N_active]` (one 32-bit lane per active-queue count) and bpEn (one bit per
-//! (ingress, egress) pair, 64 per ingress). A write of `th_data`, `bpen_lo` or `bpen_hi`
-//! stores into the entry its index register names; the events of the same edge see it.
+//! `ThTab[speed][N_active]` (one 32-bit lane per (speed class, active-queue count), lane
+//! `speed << queue_bits | n`), each egress port's speed class (2 bits per port), and bpEn (one
+//! bit per (ingress, egress) pair, 64 per ingress). A write of `th_data`, `port_speed`,
+//! `bpen_lo` or `bpen_hi` stores into the entry its index registers name; the events of the
+//! same edge see it.
 
 use super::{Bank, CSR_BITS, CSR_OFFSET_BITS, CSR_SLOTS};
 use crate::narrow_ram::low_bits;
 use rust_hdl::prelude::*;
-use switchcraft_core::mask;
-use switchcraft_model::bfc::{reg, regmap, BfcConfig};
+use switchcraft_core::{index_bits, mask};
+use switchcraft_model::bfc::{reg, regmap, BfcConfig, MAX_SPEEDS};
+
+/// Th lanes: 4 speed classes x 128 queues, 32 bits each.
+pub const TH_LANES: usize = MAX_SPEEDS as usize * 128;
+pub const TH_BITS: usize = 32 * TH_LANES;
 
 #[derive(LogicBlock)]
 pub struct Tables {
@@ -22,16 +28,29 @@ pub struct Tables {
     pub value: Signal<In, Bits<CSR_BITS>>,
     pub value_next: Signal<In, Bits<CSR_BITS>>,
 
-    /// The tables as this cycle's events see them: Th lanes, and the bpEn bits inverted
-    /// (bit `64 ingress + egress` set when backpressure is disabled).
-    pub th: Signal<Out, Bits<4096>>,
+    /// The tables as this cycle's events see them: Th lanes, the speed class of each port
+    /// (bits `2 o + 1 : 2 o`), and the bpEn bits inverted (bit `64 ingress + egress` set when
+    /// backpressure is disabled).
+    pub th: Signal<Out, Bits<TH_BITS>>,
+    pub port_speed: Signal<Out, Bits<128>>,
     pub bp_off: Signal<Out, Bits<4096>>,
     /// The window words as this edge leaves them.
     pub rd_th: Signal<Out, Bits<32>>,
+    pub rd_port_speed: Signal<Out, Bits<32>>,
     pub rd_bpen_lo: Signal<Out, Bits<32>>,
     pub rd_bpen_hi: Signal<Out, Bits<32>>,
 
     at_th_index: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_th_speed: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_port_index: Constant<Bits<CSR_OFFSET_BITS>>,
+    port_speed_written: Constant<Bits<CSR_SLOTS>>,
+    n_speeds: Constant<Bits<32>>,
+    queue_bits: Constant<Bits<16>>,
+    lane_speed: Constant<Bits<128>>,
+    c3_32: Constant<Bits<32>>,
+    port_mask7: Constant<Bits<7>>,
+    reset_speed: Constant<Bits<128>>,
+    used_speed: Constant<Bits<128>>,
     at_bpen_index: Constant<Bits<CSR_OFFSET_BITS>>,
     th_data_written: Constant<Bits<CSR_SLOTS>>,
     bpen_lo_written: Constant<Bits<CSR_SLOTS>>,
@@ -43,27 +62,40 @@ pub struct Tables {
     /// bpEn bits a row holds, low and high words.
     bpen_lo_mask: Constant<Bits<32>>,
     bpen_hi_mask: Constant<Bits<32>>,
-    th_lane_mask: Constant<Bits<12>>,
+    th_lane_mask: Constant<Bits<14>>,
     port_mask: Constant<Bits<12>>,
-    lane_th: Constant<Bits<4096>>,
+    lane_th: Constant<Bits<TH_BITS>>,
     c32_12: Constant<Bits<12>>,
     /// The reset Th table; the bits this config has.
-    reset_th: Constant<Bits<4096>>,
-    used_th: Constant<Bits<4096>>,
+    reset_th: Constant<Bits<TH_BITS>>,
+    used_th: Constant<Bits<TH_BITS>>,
     used_bpen: Constant<Bits<4096>>,
 
     /// The Th table XOR its reset value, so the register resets to 0.
-    th_x: DFF<Bits<4096>>,
+    th_x: DFF<Bits<TH_BITS>>,
+    /// The port speed classes XOR their reset value.
+    speed_x: DFF<Bits<128>>,
     /// bpEn inverted (set bits disable backpressure), so its reset value is 0.
     bpen_x: DFF<Bits<4096>>,
     th_index: Signal<Local, Bits<32>>,
+    th_speed: Signal<Local, Bits<32>>,
+    th_speed_next: Signal<Local, Bits<32>>,
+    port_index: Signal<Local, Bits<32>>,
+    port_index_next: Signal<Local, Bits<32>>,
+    w_speed: Signal<Local, Bit>,
+    speed_off: Signal<Local, Bits<7>>,
+    rd_speed_off: Signal<Local, Bits<7>>,
+    speed_wdata: Signal<Local, Bits<128>>,
+    speed_w32: Signal<Local, Bits<32>>,
+    rd_speed: Signal<Local, Bits<2>>,
     bpen_index: Signal<Local, Bits<32>>,
     th_index_next: Signal<Local, Bits<32>>,
     bpen_index_next: Signal<Local, Bits<32>>,
     w_th: Signal<Local, Bit>,
     w_lo: Signal<Local, Bit>,
     w_hi: Signal<Local, Bit>,
-    th_off: Signal<Local, Bits<12>>,
+    th_off: Signal<Local, Bits<14>>,
+    rd_th_off: Signal<Local, Bits<14>>,
     th_wdata: Signal<Local, Bits<32>>,
     bpen_off: Signal<Local, Bits<12>>,
     lo_wdata: Signal<Local, Bits<32>>,
@@ -76,13 +108,31 @@ impl Tables {
         let map = regmap(cfg);
         let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
-        let mut reset_th = Bits::<4096>::default();
-        let mut used_th = Bits::<4096>::default();
-        for (n, &t) in cfg.th[..cfg.queues as usize].iter().enumerate() {
-            reset_th = reset_th | (Bits::<4096>::from(t) << (32 * n) as u64);
-            // Th lanes hold occupancy_bits (the config's and written values fit, see
-            // BfcConfig::validate and th_wdata).
-            used_th = used_th | (low_bits::<4096>(cfg.occupancy_bits as usize) << (32 * n) as u64);
+        let qb = cfg.queue_bits();
+        let mut reset_th = Bits::<TH_BITS>::default();
+        let mut used_th = Bits::<TH_BITS>::default();
+        for s in 0..cfg.speeds {
+            for n in 0..cfg.queues {
+                let t = cfg.th[(s * cfg.queues + n) as usize];
+                let at = 32 * u64::from(s << qb | n);
+                reset_th = reset_th | (Bits::<TH_BITS>::from(t) << at);
+                // Th lanes hold occupancy_bits (the config's and written values fit, see
+                // BfcConfig::validate and th_wdata).
+                used_th = used_th | (low_bits::<TH_BITS>(cfg.occupancy_bits as usize) << at);
+            }
+        }
+        // A port's speed class has the bits its values need: none with one class.
+        let speed_bits = if cfg.speeds == 1 {
+            0
+        } else {
+            index_bits(cfg.speeds.into()) as usize
+        };
+        let mut reset_speed = Bits::<128>::default();
+        let mut used_speed = Bits::<128>::default();
+        for o in 0..cfg.ports {
+            let s = cfg.port_speed.get(o as usize).copied().unwrap_or(0);
+            reset_speed = reset_speed | (Bits::<128>::from(u64::from(s)) << u64::from(2 * o));
+            used_speed = used_speed | (low_bits::<128>(speed_bits) << u64::from(2 * o));
         }
         let mut used_bpen = Bits::<4096>::default();
         for p in 0..cfg.ports as usize {
@@ -98,9 +148,21 @@ impl Tables {
             th: Default::default(),
             bp_off: Default::default(),
             rd_th: Default::default(),
+            rd_port_speed: Default::default(),
+            port_speed: Default::default(),
             rd_bpen_lo: Default::default(),
             rd_bpen_hi: Default::default(),
             at_th_index: Bank::offset(&map, "th_index"),
+            at_th_speed: Bank::offset(&map, "th_speed"),
+            at_port_index: Bank::offset(&map, "port_index"),
+            port_speed_written: Bank::strobe(&map, "port_speed"),
+            n_speeds: c32(cfg.speeds.into()),
+            queue_bits: Constant::new(u64::from(qb).into()),
+            lane_speed: Constant::new(3u64.into()),
+            c3_32: c32(3),
+            port_mask7: Constant::new(mask(cfg.port_bits()).into()),
+            reset_speed: Constant::new(reset_speed),
+            used_speed: Constant::new(used_speed),
             at_bpen_index: Bank::offset(&map, "bpen_index"),
             th_data_written: Bank::strobe(&map, "th_data"),
             bpen_lo_written: Bank::strobe(&map, "bpen_lo"),
@@ -118,7 +180,7 @@ impl Tables {
             } else {
                 0
             }),
-            th_lane_mask: Constant::new(mask(cfg.queue_bits()).into()),
+            th_lane_mask: Constant::new(mask(qb).into()),
             port_mask: Constant::new(mask(cfg.port_bits()).into()),
             lane_th: Constant::new(0xFFFF_FFFFu64.into()),
             c32_12: Constant::new(32u64.into()),
@@ -126,8 +188,19 @@ impl Tables {
             used_th: Constant::new(used_th),
             used_bpen: Constant::new(used_bpen),
             th_x: Default::default(),
+            speed_x: Default::default(),
             bpen_x: Default::default(),
             th_index: Default::default(),
+            th_speed: Default::default(),
+            th_speed_next: Default::default(),
+            port_index: Default::default(),
+            port_index_next: Default::default(),
+            w_speed: Default::default(),
+            speed_off: Default::default(),
+            rd_speed_off: Default::default(),
+            speed_wdata: Default::default(),
+            speed_w32: Default::default(),
+            rd_speed: Default::default(),
             bpen_index: Default::default(),
             th_index_next: Default::default(),
             bpen_index_next: Default::default(),
@@ -135,6 +208,7 @@ impl Tables {
             w_lo: Default::default(),
             w_hi: Default::default(),
             th_off: Default::default(),
+            rd_th_off: Default::default(),
             th_wdata: Default::default(),
             bpen_off: Default::default(),
             lo_wdata: Default::default(),
@@ -147,7 +221,7 @@ impl Tables {
 impl Logic for Tables {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, th_x, bpen_x);
+        dff_setup!(self, clock, th_x, speed_x, bpen_x);
         self.th_index.next = self
             .value
             .val()
@@ -164,18 +238,41 @@ impl Logic for Tables {
             .value_next
             .val()
             .get_bits::<32>(self.at_bpen_index.val().index());
+        self.th_speed.next = self
+            .value
+            .val()
+            .get_bits::<32>(self.at_th_speed.val().index());
+        self.th_speed_next.next = self
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_th_speed.val().index());
+        self.port_index.next = self
+            .value
+            .val()
+            .get_bits::<32>(self.at_port_index.val().index());
+        self.port_index_next.next = self
+            .value_next
+            .val()
+            .get_bits::<32>(self.at_port_index.val().index());
         self.w_th.next = (self.write.val() & self.th_data_written.val()).any();
+        self.w_speed.next = (self.write.val() & self.port_speed_written.val()).any();
         self.w_lo.next = (self.write.val() & self.bpen_lo_written.val()).any();
         self.w_hi.next =
             (self.write.val() & self.bpen_hi_written.val()).any() & self.has_bpen_hi.val();
 
-        self.th_off.next = (bit_cast::<12, 32>(self.th_index.val()) & self.th_lane_mask.val()) << 5;
+        // Lane {speed, n}: used only when the speed is below `speeds` (<= 3).
+        self.th_off.next = ((bit_cast::<14, 32>(self.th_speed.val()) << self.queue_bits.val())
+            | (bit_cast::<14, 32>(self.th_index.val()) & self.th_lane_mask.val()))
+            << 5;
         self.th_wdata.next = self.wdata.val() & self.occ_max.val();
         self.th.next = self.th_x.q.val() ^ self.reset_th.val();
-        if self.w_th.val() & (self.th_index.val() < bit_cast::<32, 8>(self.n_queues.val())) {
+        if self.w_th.val()
+            & (self.th_index.val() < bit_cast::<32, 8>(self.n_queues.val()))
+            & (self.th_speed.val() < self.n_speeds.val())
+        {
             self.th.next = ((self.th_x.q.val() ^ self.reset_th.val())
                 & !(self.lane_th.val() << self.th_off.val()))
-                | (bit_cast::<4096, 32>(self.th_wdata.val()) << self.th_off.val());
+                | (bit_cast::<TH_BITS, 32>(self.th_wdata.val()) << self.th_off.val());
         }
 
         self.bpen_off.next =
@@ -201,12 +298,42 @@ impl Logic for Tables {
         self.th_x.d.next = (self.th.val() ^ self.reset_th.val()) & self.used_th.val();
         self.bpen_x.d.next = self.bp_off.val() & self.used_bpen.val();
 
+        self.rd_th_off.next = ((bit_cast::<14, 32>(self.th_speed_next.val())
+            << self.queue_bits.val())
+            | (bit_cast::<14, 32>(self.th_index_next.val()) & self.th_lane_mask.val()))
+            << 5;
         self.rd_th.next = 0.into();
-        if self.th_index_next.val() < bit_cast::<32, 8>(self.n_queues.val()) {
-            self.rd_th.next = self.th.val().get_bits::<32>(
-                ((bit_cast::<12, 32>(self.th_index_next.val()) & self.th_lane_mask.val()) << 5)
-                    .index(),
-            );
+        if (self.th_index_next.val() < bit_cast::<32, 8>(self.n_queues.val()))
+            & (self.th_speed_next.val() < self.n_speeds.val())
+        {
+            self.rd_th.next = self.th.val().get_bits::<32>(self.rd_th_off.val().index());
+        }
+
+        // Port speed classes: a class the Th table has no row for is not stored.
+        self.speed_off.next =
+            (bit_cast::<7, 32>(self.port_index.val()) & self.port_mask7.val()) << 1;
+        self.speed_w32.next = self.wdata.val() & self.c3_32.val();
+        self.speed_wdata.next = bit_cast::<128, 32>(self.speed_w32.val());
+        self.port_speed.next = self.speed_x.q.val() ^ self.reset_speed.val();
+        if self.w_speed.val()
+            & (self.port_index.val() < bit_cast::<32, 8>(self.n_ports.val()))
+            & (self.speed_w32.val() < self.n_speeds.val())
+        {
+            self.port_speed.next = ((self.speed_x.q.val() ^ self.reset_speed.val())
+                & !(self.lane_speed.val() << self.speed_off.val()))
+                | (self.speed_wdata.val() << self.speed_off.val());
+        }
+        self.speed_x.d.next =
+            (self.port_speed.val() ^ self.reset_speed.val()) & self.used_speed.val();
+        self.rd_speed_off.next =
+            (bit_cast::<7, 32>(self.port_index_next.val()) & self.port_mask7.val()) << 1;
+        self.rd_speed.next = self
+            .port_speed
+            .val()
+            .get_bits::<2>(self.rd_speed_off.val().index());
+        self.rd_port_speed.next = 0.into();
+        if self.port_index_next.val() < bit_cast::<32, 8>(self.n_ports.val()) {
+            self.rd_port_speed.next = bit_cast::<32, 2>(self.rd_speed.val());
         }
         self.rd_bpen_lo.next = 0.into();
         self.rd_bpen_hi.next = 0.into();
@@ -223,6 +350,7 @@ impl Logic for Tables {
         }
         if self.reset.val() {
             self.th_x.d.next = 0.into();
+            self.speed_x.d.next = 0.into();
             self.bpen_x.d.next = 0.into();
         }
     }

@@ -223,12 +223,100 @@ fn tcd_config_csr_writes_one_register_per_cycle() {
         writes,
         [
             (reg::MODE.into(), 0),
+            (reg::SPEED_SEL.into(), 0),
             (reg::MAX_TON.into(), 3440),
             (reg::T_PERIOD.into(), 3440),
             (reg::K.into(), 50_000),
             (reg::K_LOW.into(), 45_000),
         ]
     );
+}
+
+/// Spec §1.4: max(Ton), T, K and K_low per port-speed class. `--speed-class 1` on a one-class
+/// config adds class 1 (K from class 0), on a two-class config replaces it; the loaded model
+/// judges an entry of class 1 with the 100G max(Ton) (26.96 us) and class 0 keeps 40G's.
+#[test]
+fn tcd_config_speed_class_adds_or_sets_a_class() {
+    let d = ScratchDir::new("tcd-cli", "speed-class");
+    let path = d.join("tcd.toml");
+    let p = path.to_str().unwrap();
+    let base = [
+        "tcd",
+        "config",
+        "--preset",
+        "fpga",
+        "--rate",
+        "100G",
+        "--prop-delay",
+        "1us",
+        "--clock-mhz",
+        "100",
+        "--speed-class",
+        "1",
+        "--out",
+        p,
+    ];
+    let o = sc(&base);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cfg = TcdConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), p).unwrap();
+    let fpga = TcdConfig::preset("fpga").unwrap();
+    assert_eq!(cfg.speeds(), 2);
+    assert_eq!(cfg.speed(0), fpga.speed(0), "class 0 unchanged");
+    assert_eq!(
+        (cfg.speed(1).max_ton, cfg.speed(1).t_period, cfg.speed(1).k),
+        (2_696, 2_696, fpga.k)
+    );
+    // Again on the written file, with a K: class 1 is replaced, no class 2 appears.
+    let o = sc(&[
+        "tcd",
+        "config",
+        "--config",
+        p,
+        "--rate",
+        "100G",
+        "--prop-delay",
+        "1us",
+        "--clock-mhz",
+        "100",
+        "--speed-class",
+        "1",
+        "--k",
+        "30KB",
+        "--out",
+        p,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cfg = TcdConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), p).unwrap();
+    assert_eq!(
+        (cfg.speeds(), cfg.speed(1).k, cfg.speed(1).k_low),
+        (2, 30_000, 30_000)
+    );
+    // A class past the next one, or one the block lacks in a CSR write list: exit 2.
+    for (extra, want) in [
+        (vec!["--speed-class", "3"], "--speed-class 3: "),
+        (
+            vec!["--speed-class", "2", "--csr"],
+            "a CSR write list can only set a class",
+        ),
+    ] {
+        let mut args = vec![
+            "tcd",
+            "config",
+            "--config",
+            p,
+            "--rate",
+            "100G",
+            "--prop-delay",
+            "1us",
+            "--clock-mhz",
+            "100",
+        ];
+        args.extend(extra);
+        let o = sc(&args);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{e}");
+        assert!(e.contains(want), "{e:?} lacks {want:?}");
+    }
 }
 
 #[test]

@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use switchcraft::blocks::tcd::TcdBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
-use switchcraft_model::tcd::{reg, TcdConfig, TcdIn, ECT0, MARK_LATENCY};
+use switchcraft_model::tcd::{reg, TcdConfig, TcdIn, TcdSpeed, ECT0, MARK_LATENCY};
 
 /// Edges from a dequeue to its `mark_*` outputs, as an index offset.
 const LATENCY: usize = MARK_LATENCY as usize;
@@ -34,14 +34,33 @@ fn tiny_directed() -> (BlockConfig, TcdConfig, switchcraft_sim::VerilatedModel) 
     (cfg, tc, rtl)
 }
 
+/// 3 ports x 3 priorities (indices that name no entry), 10-bit time, and 3 speed classes
+/// (spec §1.4: max(Ton), T, K and K_low per port-speed class, per VL share §1.8) spread over
+/// the entries.
 fn odd() -> BlockConfig {
+    let t = TcdConfig::preset("tiny").unwrap();
     BlockConfig::new(
         TcdBlock,
         TcdConfig {
             ports: 3,
             priorities: 3,
             time_bits: 10,
-            ..TcdConfig::preset("tiny").unwrap()
+            entry_speed: (0..9).map(|k| [0, 1, 2, 1][k % 4]).collect(),
+            more_speeds: vec![
+                TcdSpeed {
+                    max_ton: 120,
+                    t_period: 200,
+                    k: t.k / 2,
+                    k_low: t.k / 4,
+                },
+                TcdSpeed {
+                    max_ton: 450,
+                    t_period: 450,
+                    k: t.k * 3 / 2,
+                    k_low: t.k,
+                },
+            ],
+            ..t
         },
     )
 }

@@ -3,8 +3,8 @@
 
 use switchcraft_core::CycleModel;
 use switchcraft_model::tcd::{
-    reg, Branch, LowCheck, Mode, Tcd, TcdConfig, TcdIn, TcdOut, TcdWorkload, CE, CONG, ECT0,
-    ERR_INDEX, ID_WORD, MARK_LATENCY, MODE_IB, NONCONG, NOT_ECT, OPT_LOW_CHECK_AT_T_BOUNDARY,
+    reg, Branch, LowCheck, Mode, Tcd, TcdConfig, TcdIn, TcdOut, TcdSpeed, TcdWorkload, CE, CONG,
+    ECT0, ERR_INDEX, ID_WORD, MARK_LATENCY, MODE_IB, NONCONG, NOT_ECT, OPT_LOW_CHECK_AT_T_BOUNDARY,
     OPT_MARK_TRANSITION, UE, UND,
 };
 
@@ -24,7 +24,88 @@ fn cfg() -> TcdConfig {
         low_check: LowCheck::EveryPacket,
         mark_transition: false,
         prio_enable: 0x3,
+        entry_speed: Vec::new(),
+        more_speeds: Vec::new(),
     }
+}
+
+/// cfg() with a second speed class: a link 4 times faster (max(Ton) and T a quarter, spec
+/// §1.7's max(Ton) falls with the rate) and K = 20 KB, for port 1 (both priorities) and for
+/// priority 1 of port 3 (a VL with its own bandwidth share, §1.8).
+fn two_speeds() -> TcdConfig {
+    TcdConfig {
+        entry_speed: vec![0, 0, 1, 1, 0, 0, 0, 1],
+        more_speeds: vec![TcdSpeed {
+            max_ton: 86,
+            t_period: 86,
+            k: 20_000,
+            k_low: 10_000,
+        }],
+        ..cfg()
+    }
+}
+
+#[test]
+fn each_entry_is_judged_with_its_speed_classes_max_ton_and_k() {
+    // Spec §1.4: max_Ton, T, K and K_low are configured per port-speed class (and per VL).
+    let mut b = Bench::new(&two_speeds());
+    assert_eq!((b.m.entry_speed(1, 0), b.m.entry_speed(3, 1)), (1, 1));
+    // Never paused: plain threshold marking at each class's K.
+    let t = b.now();
+    assert_eq!(b.deq_at(t, 0, 0, 30_000, ECT0), (ECT0, NONCONG));
+    assert_eq!(b.deq_at(t + 2, 1, 0, 30_000, ECT0), (CE, CONG));
+    assert_eq!(b.deq_at(t + 4, 3, 0, 30_000, ECT0), (ECT0, NONCONG));
+    assert_eq!(b.deq_at(t + 6, 3, 1, 30_000, ECT0), (CE, CONG));
+    // Released at the same time: an ON period of 100 cycles is short for class 0 (344) and
+    // not for class 1 (86), which is then past its T and judges the queue against its K.
+    let t0 = pause_resume(&mut b, 0, 1, 60_000);
+    let t1 = pause_resume(&mut b, 1, 1, 60_000);
+    assert_eq!(b.deq_at(t0 + 100, 0, 1, 60_000, ECT0), (UE, UND));
+    assert_eq!(b.deq_at(t1 + 100, 1, 1, 60_000, ECT0), (CE, CONG));
+}
+
+#[test]
+fn speed_classes_and_entry_classes_are_registers() {
+    let mut b = Bench::new(&two_speeds());
+    assert_eq!(b.csr_read(reg::SPEEDS), 2);
+    // The four windows show class speed_sel.
+    assert_eq!(b.csr_read(reg::MAX_TON), 344);
+    b.csr_write(reg::SPEED_SEL, 1);
+    assert_eq!(
+        [reg::MAX_TON, reg::T_PERIOD, reg::K, reg::K_LOW].map(|r| b.csr_read(r)),
+        [86, 86, 20_000, 10_000]
+    );
+    b.csr_write(reg::K, 25_000);
+    assert_eq!(b.csr_read(reg::K), 25_000);
+    // A class the block does not have reads 0 and ignores writes.
+    b.csr_write(reg::SPEED_SEL, 2);
+    assert_eq!(b.csr_read(reg::K), 0);
+    b.csr_write(reg::K, 1);
+    b.csr_write(reg::SPEED_SEL, 0);
+    assert_eq!(b.csr_read(reg::K), 40_000);
+    // entry_speed is a window on entry entry_index {port, priority[2:0]}.
+    b.csr_write(reg::ENTRY_INDEX, 3 << 3 | 1);
+    assert_eq!(b.csr_read(reg::ENTRY_SPEED), 1);
+    b.csr_write(reg::ENTRY_SPEED, 0);
+    assert_eq!(
+        (b.csr_read(reg::ENTRY_SPEED), b.m.entry_speed(3, 1)),
+        (0, 0)
+    );
+    b.csr_write(reg::ENTRY_SPEED, 2);
+    assert_eq!(
+        b.m.entry_speed(3, 1),
+        0,
+        "a class without constants is not stored"
+    );
+    // Moved to class 1, the entry is judged with class 1's K, as written above.
+    b.csr_write(reg::ENTRY_INDEX, 2 << 3);
+    b.csr_write(reg::ENTRY_SPEED, 1);
+    let t = b.now();
+    assert_eq!(b.deq_at(t, 2, 0, 25_000, ECT0), (ECT0, NONCONG));
+    assert_eq!(b.deq_at(t + 2, 2, 0, 25_001, ECT0), (CE, CONG));
+    // An index that names no entry (priority 2 of 2) reads 0.
+    b.csr_write(reg::ENTRY_INDEX, 2);
+    assert_eq!(b.csr_read(reg::ENTRY_SPEED), 0);
 }
 
 /// Drives a model event by event; `now()` is the timestamp the next event gets.
@@ -531,6 +612,40 @@ fn config_rules_are_enforced_with_clear_errors() {
     bad(&|c| c.prio_enable = 0x4, "prio_enable");
     bad(&|c| c.ports = 0, "ports");
     bad(&|c| c.time_bits = 40, "time_bits");
+    bad(&|c| c.entry_speed = vec![0; 3], "entry_speed");
+    bad(
+        &|c| c.entry_speed = vec![0, 0, 0, 1, 0, 0, 0, 0],
+        "entry_speed[3]",
+    );
+    let class = TcdSpeed {
+        max_ton: 10,
+        t_period: 10,
+        k: 100,
+        k_low: 100,
+    };
+    bad(&|c| c.more_speeds = vec![class; 4], "more_speeds");
+    bad(
+        &|c| {
+            c.more_speeds = vec![
+                class,
+                TcdSpeed {
+                    k_low: 101,
+                    ..class
+                },
+            ]
+        },
+        "more_speeds[1].k_low",
+    );
+    bad(
+        &|c| {
+            c.more_speeds = vec![TcdSpeed {
+                max_ton: 0,
+                ..class
+            }]
+        },
+        "more_speeds[0].max_ton",
+    );
+    two_speeds().validate().unwrap();
     for preset in switchcraft_model::tcd::PRESETS {
         TcdConfig::preset(preset).unwrap().validate().unwrap();
     }

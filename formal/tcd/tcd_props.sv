@@ -89,9 +89,12 @@ module tcd_props (
     (* keep *) wire [1:0] o_state_d;         // probe: dut.core.o_state$d
     // Registers of the CSR bank (crates/rtl/src/csr_bank.rs), named r_<register>.
     (* keep *) wire r_mode;                  // probe: dut.core.csr.r_mode
-    (* keep *) wire [`SC_TB-2:0] r_max_ton_q; // probe: dut.core.csr.r_max_ton
-    (* keep *) wire [`SC_TB-2:0] r_t_period_q; // probe: dut.core.csr.r_t_period
-    (* keep *) wire [`SC_QB-1:0] r_k_q;      // probe: dut.core.csr.r_k
+    (* keep *) wire [1:0] r_speed_sel;       // probe: dut.core.csr.r_speed_sel
+    // Speed class 0's max_ton, t_period, k (crates/rtl/src/tcd/speeds.rs: lane 4 s + word).
+    (* keep *) wire [511:0] lanes;           // probe: dut.core.speeds.lanes
+    wire [`SC_TB-2:0] r_max_ton_q = lanes[`SC_TB-2:0];
+    wire [`SC_TB-2:0] r_t_period_q = lanes[32+`SC_TB-2:32];
+    wire [`SC_QB-1:0] r_k_q = lanes[64+`SC_QB-1:64];
     (* keep *) wire [7:0] r_prio_enable;     // probe: dut.core.csr.r_prio_enable
     (* keep *) wire r_err;                   // probe: dut.core.csr.r_err
     wire [31:0] r_max_ton = r_max_ton_q;     // zero-extended
@@ -115,6 +118,7 @@ module tcd_props (
     reg pprev_rst, pprev_d_valid, pprev_d_bad;
     reg [1:0] prev_d_ecn, prev_o_ecn_d, prev_o_state_d;
     reg [5:0] prev_csr_addr;
+    reg [1:0] prev_speed_sel;
     reg [31:0] prev_csr_wdata, prev_now, prev_r_max_ton;
     always @(posedge clk) begin
         past_valid <= 1'b1;
@@ -130,6 +134,7 @@ module tcd_props (
         prev_o_state_d <= o_state_d;
         prev_csr_we <= csr_we;
         prev_csr_addr <= csr_addr;
+        prev_speed_sel <= r_speed_sel;
         prev_csr_wdata <= csr_wdata;
         prev_now <= now;
         prev_r_max_ton <= r_max_ton;
@@ -245,18 +250,21 @@ module tcd_props (
     always @(*) if (past_ok) a_time_counts: assert (now == ((prev_now + 32'd1) & TIME_MASK));
 
     // ---------------------------------------------------------------- CSR map
+    // max_ton, t_period and k are windows on speed class speed_sel; the formal config has one
+    // class, so a write with speed_sel != 0 stores nothing and a read returns 0.
+    wire class0 = prev_speed_sel == 2'd0;
     always @(*) if (past_ok) begin
-        if (prev_csr_we && prev_csr_addr == `SC_A_MAX_TON)
+        if (prev_csr_we && prev_csr_addr == `SC_A_MAX_TON && class0)
             a_csr_write_max_ton: assert (r_max_ton == (prev_csr_wdata & HALF_MASK));
-        if (prev_csr_we && prev_csr_addr == `SC_A_T_PERIOD)
+        if (prev_csr_we && prev_csr_addr == `SC_A_T_PERIOD && class0)
             a_csr_write_t_period: assert (r_t_period == (prev_csr_wdata & HALF_MASK));
-        if (prev_csr_we && prev_csr_addr == `SC_A_K)
+        if (prev_csr_we && prev_csr_addr == `SC_A_K && class0)
             a_csr_write_k: assert (r_k == (prev_csr_wdata & QUEUE_MASK));
-        if (!(prev_csr_we && prev_csr_addr == `SC_A_MAX_TON))
+        if (!(prev_csr_we && prev_csr_addr == `SC_A_MAX_TON && class0))
             a_csr_max_ton_holds: assert (r_max_ton == prev_r_max_ton);
         if (prev_csr_addr == `SC_A_ID) a_csr_read_id: assert (csr_rdata == `SC_ID_WORD);
         if (prev_csr_addr == `SC_A_MAX_TON)
-            a_csr_read_max_ton: assert (csr_rdata == prev_r_max_ton);
+            a_csr_read_max_ton: assert (csr_rdata == (class0 ? prev_r_max_ton : 32'd0));
         if (prev_csr_addr == `SC_A_NOW) a_csr_read_now: assert (csr_rdata == prev_now);
     end
 endmodule

@@ -23,22 +23,22 @@
 #define TCD_TINY_OPTIONS_MASK 0x3u
 #define TCD_TINY_OPTIONS_RESET 0x0u
 
-/* max(Ton) in cycles: Ton < max_ton means undetermined (RW) */
+/* max(Ton) in cycles of speed class speed_sel: Ton < max_ton means undetermined (RW) */
 #define TCD_TINY_MAX_TON_OFFSET 0x10u
 #define TCD_TINY_MAX_TON_MASK 0x7ffu
 #define TCD_TINY_MAX_TON_RESET 0x12cu
 
-/* the period T in cycles (a released port is judged once per T) (RW) */
+/* the period T in cycles of speed class speed_sel (a released port is judged once per T) (RW) */
 #define TCD_TINY_T_PERIOD_OFFSET 0x14u
 #define TCD_TINY_T_PERIOD_MASK 0x7ffu
 #define TCD_TINY_T_PERIOD_RESET 0x12cu
 
-/* CE threshold in bytes: queue > K marks CE (RW) */
+/* CE threshold in bytes of speed class speed_sel: queue > K marks CE (RW) */
 #define TCD_TINY_K_OFFSET 0x18u
 #define TCD_TINY_K_MASK 0xffffu
 #define TCD_TINY_K_RESET 0xbb8u
 
-/* low threshold in bytes: a released port with queue < K_low is non-congested (RW) */
+/* low threshold in bytes of speed class speed_sel: a released port with queue < K_low is non-congested (RW) */
 #define TCD_TINY_K_LOW_OFFSET 0x1cu
 #define TCD_TINY_K_LOW_MASK 0xffffu
 #define TCD_TINY_K_LOW_RESET 0xbb8u
@@ -87,6 +87,21 @@
 #define TCD_TINY_ENTRY_STATE_OFFSET 0x40u
 #define TCD_TINY_ENTRY_STATE_MASK 0xffu
 #define TCD_TINY_ENTRY_STATE_RESET 0x0u
+
+/* speed class whose max_ton, t_period, k and k_low those four windows show (RW) */
+#define TCD_TINY_SPEED_SEL_OFFSET 0x44u
+#define TCD_TINY_SPEED_SEL_MASK 0x3u
+#define TCD_TINY_SPEED_SEL_RESET 0x0u
+
+/* window on the speed class of entry entry_index; a write of a class >= speeds is ignored (RW) */
+#define TCD_TINY_ENTRY_SPEED_OFFSET 0x48u
+#define TCD_TINY_ENTRY_SPEED_MASK 0x3u
+#define TCD_TINY_ENTRY_SPEED_RESET 0x0u
+
+/* speed classes: 1 + more_speeds (RO) */
+#define TCD_TINY_SPEEDS_OFFSET 0x4cu
+#define TCD_TINY_SPEEDS_MASK 0x7u
+#define TCD_TINY_SPEEDS_RESET 0x1u
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */

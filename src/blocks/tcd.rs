@@ -199,6 +199,12 @@ struct TcdConfigArgs {
     /// Set the low threshold K_low (bytes; at most K).
     #[arg(long, value_name = "BYTES")]
     k_low: Option<String>,
+    /// The speed class to set (spec §1.4: constants per port-speed class): 0, the default, is
+    /// the top-level max_ton, t_period, k, k_low; s >= 1 is more_speeds[s - 1], and s = the
+    /// base config's class count adds a class (K and K_low from class 0 unless given). Entries
+    /// join a class through the config's entry_speed.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    speed_class: u32,
     /// Write here (nothing is written on error) instead of to stdout.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -407,21 +413,43 @@ fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
     let (mut cfg, source) = load_tcd(a.preset.as_deref(), a.config.as_deref())?;
     let c =
         cycles(bound.max_ton_ns, clock).map_err(|e| Failure::Input(format!("--clock-mhz: {e}")))?;
-    cfg.max_ton = c;
-    cfg.t_period = c;
-    cfg.mode = if bound.ib { Mode::Ib } else { Mode::Cee };
+    let s = a.speed_class;
+    if s > cfg.speeds() || (a.csr && s >= cfg.speeds()) {
+        return Err(Failure::Input(format!(
+            "--speed-class {s}: {source} has classes 0..={}; {}",
+            cfg.speeds() - 1,
+            if a.csr {
+                "a CSR write list can only set a class the block has"
+            } else {
+                "a new class takes the next number"
+            }
+        )));
+    }
+    let mut class = cfg.speed(s.min(cfg.speeds() - 1));
+    class.max_ton = c;
+    class.t_period = c;
+    if s == cfg.speeds() {
+        class.k = cfg.k;
+        class.k_low = cfg.k_low;
+    }
     if let Some(k) = k {
         // The spec's default K_low = K.
-        cfg.k = k;
-        cfg.k_low = k;
+        class.k = k;
+        class.k_low = k;
     }
     if let Some(k_low) = k_low {
-        cfg.k_low = k_low;
+        class.k_low = k_low;
     }
+    match s {
+        0 => (cfg.max_ton, cfg.t_period, cfg.k, cfg.k_low) = (c, c, class.k, class.k_low),
+        _ if s == cfg.speeds() => cfg.more_speeds.push(class),
+        _ => cfg.more_speeds[s as usize - 1] = class,
+    }
+    cfg.mode = if bound.ib { Mode::Ib } else { Mode::Cee };
     cfg.validate().map_err(|e| {
-        if e.field == "max_ton" || e.field == "t_period" {
+        if e.field.ends_with("max_ton") || e.field.ends_with("t_period") {
             // A time register holds at most half a wrap of the time counter.
-            let needed = 65 - cfg.max_ton.max(cfg.t_period).leading_zeros();
+            let needed = 65 - c.leading_zeros();
             let fix = if needed <= TIME_BITS_MAX {
                 format!("use a slower --clock-mhz or a config with time_bits >= {needed}")
             } else {
@@ -443,10 +471,11 @@ fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
         let mode = if cfg.mode == Mode::Ib { MODE_IB } else { 0 };
         [
             (reg::MODE, mode),
-            (reg::MAX_TON, cfg.max_ton),
-            (reg::T_PERIOD, cfg.t_period),
-            (reg::K, cfg.k),
-            (reg::K_LOW, cfg.k_low),
+            (reg::SPEED_SEL, s.into()),
+            (reg::MAX_TON, class.max_ton),
+            (reg::T_PERIOD, class.t_period),
+            (reg::K, class.k),
+            (reg::K_LOW, class.k_low),
         ]
         .iter()
         .map(|(addr, data)| format!("{{\"csr_we\":1,\"csr_addr\":{addr},\"csr_wdata\":{data}}}\n"))
@@ -466,7 +495,7 @@ fn tcd_config(a: &TcdConfigArgs) -> Result<(), Failure> {
         Some(path) => {
             write_output(path, &text)?;
             println!(
-                "wrote {}: max_ton = t_period = {c} cycles ({} at {} MHz)",
+                "wrote {}: speed class {s}: max_ton = t_period = {c} cycles ({} at {} MHz)",
                 path.display(),
                 us(bound.max_ton_ns),
                 num(clock)

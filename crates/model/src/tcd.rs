@@ -84,7 +84,31 @@ pub struct TcdConfig {
     pub mark_transition: bool,
     /// Bit p enables TCD marking on priority p (8 bits; must cover only existing priorities).
     pub prio_enable: u64,
+    /// The reset speed class of each (port, priority) entry, index port x priorities +
+    /// priority: the class whose max_ton, t_period, k and k_low it is judged with. Empty (the
+    /// default): every entry is class 0.
+    #[serde(default)]
+    pub entry_speed: Vec<u32>,
+    /// Speed classes after the first (spec §1.4: configuration per port-speed class, and per
+    /// VL for InfiniBand's bandwidth shares, §1.8): class s >= 1 is `more_speeds[s - 1]`;
+    /// class 0 is the fields above. At most 3.
+    #[serde(default)]
+    pub more_speeds: Vec<TcdSpeed>,
 }
+
+/// One speed class's time constants and thresholds (the fields of the same names of
+/// [`TcdConfig`] are class 0's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcdSpeed {
+    pub max_ton: u64,
+    pub t_period: u64,
+    pub k: u64,
+    pub k_low: u64,
+}
+
+/// The most speed classes a TCD instance has (a 2-bit class per entry).
+pub const MAX_SPEEDS: u32 = 4;
 
 pub const PRESETS: &[&str] = &["tiny", "fpga", "paper"];
 
@@ -110,6 +134,8 @@ impl TcdConfig {
                 low_check: LowCheck::EveryPacket,
                 mark_transition: false,
                 prio_enable: 0x3,
+                entry_speed: Vec::new(),
+                more_speeds: Vec::new(),
             },
             // Fits an iCE40 HX8K. A 100 MHz clock and the paper's 40 Gb/s max(Ton) = 34.4 us
             // (`max_ton::preset_timing`);
@@ -130,6 +156,8 @@ impl TcdConfig {
                 low_check: LowCheck::EveryPacket,
                 mark_transition: false,
                 prio_enable: 0xFF,
+                entry_speed: Vec::new(),
+                more_speeds: Vec::new(),
             },
             // 64 ports x 8 priorities, the spec's 24-bit queues; a 1 GHz clock and max(Ton) =
             // 34.4 us at 40 Gb/s (`max_ton::preset_timing`). 18-bit timestamps take max(Ton) and T up to 131 us: every CEE
@@ -148,6 +176,8 @@ impl TcdConfig {
                 low_check: LowCheck::EveryPacket,
                 mark_transition: false,
                 prio_enable: 0xFF,
+                entry_speed: Vec::new(),
+                more_speeds: Vec::new(),
             },
             _ => return None,
         })
@@ -167,38 +197,44 @@ impl TcdConfig {
         range("priorities", self.priorities.into(), 1, 8)?;
         range("queue_bits", self.queue_bits.into(), 8, 30)?;
         range("time_bits", self.time_bits.into(), 8, TIME_BITS_MAX.into())?;
-        let half = self.max_time();
-        for (field, v) in [("max_ton", self.max_ton), ("t_period", self.t_period)] {
-            if v == 0 || v > half {
-                return Err(ConfigError::new(
-                    field,
-                    v,
-                    format!(
-                        "must be in 1..={half} cycles (at least 1, at most half the wrap of \
-                         time_bits = {})",
-                        self.time_bits
-                    ),
-                ));
-            }
-        }
-        let qmax = mask(self.queue_bits);
-        for (field, v) in [("k", self.k), ("k_low", self.k_low)] {
-            if v > qmax {
-                return Err(ConfigError::new(
-                    field,
-                    v,
-                    format!(
-                        "does not fit queue_bits = {} (at most {qmax})",
-                        self.queue_bits
-                    ),
-                ));
-            }
-        }
-        if self.k_low > self.k {
+        if self.speeds() > MAX_SPEEDS {
             return Err(ConfigError::new(
-                "k_low",
-                self.k_low,
-                format!("must be <= k ({})", self.k),
+                "more_speeds",
+                self.more_speeds.len(),
+                format!(
+                    "at most {} classes after class 0 (a TCD instance has {MAX_SPEEDS} speed \
+                     classes)",
+                    MAX_SPEEDS - 1
+                ),
+            ));
+        }
+        for s in 0..self.speeds() {
+            self.validate_speed(s)?;
+        }
+        let entries = (self.ports * self.priorities) as usize;
+        if !self.entry_speed.is_empty() && self.entry_speed.len() != entries {
+            return Err(ConfigError::new(
+                "entry_speed",
+                self.entry_speed.len(),
+                format!(
+                    "needs one speed class per (port, priority) entry (ports x priorities = \
+                     {entries}), or none (all class 0)"
+                ),
+            ));
+        }
+        if let Some((e, &c)) = self
+            .entry_speed
+            .iter()
+            .enumerate()
+            .find(|(_, &c)| c >= self.speeds())
+        {
+            return Err(ConfigError::new(
+                &format!("entry_speed[{e}]"),
+                c,
+                format!(
+                    "must be a speed class below {} (1 + more_speeds)",
+                    self.speeds()
+                ),
             ));
         }
         if self.prio_enable > mask(self.priorities) {
@@ -210,6 +246,76 @@ impl TcdConfig {
                     mask(self.priorities),
                     self.priorities
                 ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Speed classes: 1 + `more_speeds`.
+    pub fn speeds(&self) -> u32 {
+        1 + self.more_speeds.len() as u32
+    }
+
+    /// Speed class `s`'s constants.
+    pub fn speed(&self, s: u32) -> TcdSpeed {
+        match s {
+            0 => TcdSpeed {
+                max_ton: self.max_ton,
+                t_period: self.t_period,
+                k: self.k,
+                k_low: self.k_low,
+            },
+            _ => self.more_speeds[s as usize - 1],
+        }
+    }
+
+    /// The reset speed class of entry `key` (port x priorities + priority).
+    pub fn entry_speed_of(&self, key: usize) -> u32 {
+        self.entry_speed.get(key).copied().unwrap_or(0)
+    }
+
+    /// The rules of one speed class's constants; fields are named as in the TOML file.
+    fn validate_speed(&self, s: u32) -> Result<(), ConfigError> {
+        let c = self.speed(s);
+        let name = |f: &str| {
+            if s == 0 {
+                f.to_string()
+            } else {
+                format!("more_speeds[{}].{f}", s - 1)
+            }
+        };
+        let half = self.max_time();
+        for (field, v) in [("max_ton", c.max_ton), ("t_period", c.t_period)] {
+            if v == 0 || v > half {
+                return Err(ConfigError::new(
+                    &name(field),
+                    v,
+                    format!(
+                        "must be in 1..={half} cycles (at least 1, at most half the wrap of \
+                         time_bits = {})",
+                        self.time_bits
+                    ),
+                ));
+            }
+        }
+        let qmax = mask(self.queue_bits);
+        for (field, v) in [("k", c.k), ("k_low", c.k_low)] {
+            if v > qmax {
+                return Err(ConfigError::new(
+                    &name(field),
+                    v,
+                    format!(
+                        "does not fit queue_bits = {} (at most {qmax})",
+                        self.queue_bits
+                    ),
+                ));
+            }
+        }
+        if c.k_low > c.k {
+            return Err(ConfigError::new(
+                &name("k_low"),
+                c.k_low,
+                format!("must be <= k ({})", c.k),
             ));
         }
         Ok(())
@@ -248,6 +354,9 @@ pub mod reg {
     pub const ENTRY_T_T: u32 = 14;
     pub const ENTRY_Q_REC: u32 = 15;
     pub const ENTRY_STATE: u32 = 16;
+    pub const SPEED_SEL: u32 = 17;
+    pub const ENTRY_SPEED: u32 = 18;
+    pub const SPEEDS: u32 = 19;
 }
 
 /// `MODE` value of InfiniBand mode (0 is CEE).
@@ -317,7 +426,7 @@ pub fn regmap(cfg: &TcdConfig) -> RegMap {
         reset,
         doc,
     };
-    use Access::{Const, Ro, Rw, Rw1c};
+    use Access::{Const, Ro, Rw, Rw1c, Window};
     RegMap::new(
         "tcd",
         vec![
@@ -357,33 +466,35 @@ pub fn regmap(cfg: &TcdConfig) -> RegMap {
                 "max_ton",
                 reg::MAX_TON,
                 tb - 1,
-                Rw,
+                Window,
                 cfg.max_ton,
-                "max(Ton) in cycles: Ton < max_ton means undetermined",
+                "max(Ton) in cycles of speed class speed_sel: Ton < max_ton means undetermined",
             ),
             r(
                 "t_period",
                 reg::T_PERIOD,
                 tb - 1,
-                Rw,
+                Window,
                 cfg.t_period,
-                "the period T in cycles (a released port is judged once per T)",
+                "the period T in cycles of speed class speed_sel (a released port is judged \
+                 once per T)",
             ),
             r(
                 "k",
                 reg::K,
                 qb,
-                Rw,
+                Window,
                 cfg.k,
-                "CE threshold in bytes: queue > K marks CE",
+                "CE threshold in bytes of speed class speed_sel: queue > K marks CE",
             ),
             r(
                 "k_low",
                 reg::K_LOW,
                 qb,
-                Rw,
+                Window,
                 cfg.k_low,
-                "low threshold in bytes: a released port with queue < K_low is non-congested",
+                "low threshold in bytes of speed class speed_sel: a released port with queue < \
+                 K_low is non-congested",
             ),
             r(
                 "prio_enable",
@@ -457,6 +568,31 @@ pub fn regmap(cfg: &TcdConfig) -> RegMap {
                 0,
                 "snapshot: [1:0] LAST_STATE, [2] paused, [5:4] age of t_on, [7:6] age of t_T \
                  (0, 1: half-wraps since set; 2: older; 3: never set)",
+            ),
+            r(
+                "speed_sel",
+                reg::SPEED_SEL,
+                2,
+                Rw,
+                0,
+                "speed class whose max_ton, t_period, k and k_low those four windows show",
+            ),
+            r(
+                "entry_speed",
+                reg::ENTRY_SPEED,
+                2,
+                Window,
+                0,
+                "window on the speed class of entry entry_index; a write of a class >= speeds \
+                 is ignored",
+            ),
+            r(
+                "speeds",
+                reg::SPEEDS,
+                3,
+                Const,
+                cfg.speeds().into(),
+                "speed classes: 1 + more_speeds",
             ),
         ],
     )
@@ -655,6 +791,9 @@ pub struct Tcd {
     csr: CsrFile,
     /// Per (port, priority), index port * priorities + priority.
     entries: Vec<Entry>,
+    /// Each speed class's constants and each entry's class (their registers).
+    speeds: Vec<TcdSpeed>,
+    entry_speed: Vec<u32>,
     /// The cycle counter of the cycle whose events are applied next.
     now: u64,
     /// The events sampled at the previous edge (the RTL's input stage).
@@ -682,6 +821,8 @@ impl Tcd {
             schema: port_schema(cfg),
             csr: CsrFile::new(&regmap(cfg)),
             entries: vec![Entry::default(); keys],
+            speeds: Vec::new(),
+            entry_speed: Vec::new(),
             now: 0,
             rx_pfc: RxEvent::default(),
             rx_credit: RxEvent::default(),
@@ -770,6 +911,57 @@ impl Tcd {
         [t_on, t_t, q_rec, state]
     }
 
+    /// The window registers as stored: speed class `speed_sel`'s constants (0 for a class the
+    /// block does not have) and the class of entry `entry_index`.
+    fn show_windows(&mut self) {
+        let sel = self.csr.get(reg::SPEED_SEL) as usize;
+        let c = self.speeds.get(sel).copied().unwrap_or(TcdSpeed {
+            max_ton: 0,
+            t_period: 0,
+            k: 0,
+            k_low: 0,
+        });
+        for (r, v) in [
+            (reg::MAX_TON, c.max_ton),
+            (reg::T_PERIOD, c.t_period),
+            (reg::K, c.k),
+            (reg::K_LOW, c.k_low),
+        ] {
+            self.csr.set(r, v);
+        }
+        let index = self.csr.get(reg::ENTRY_INDEX);
+        let class = self
+            .key_of(index >> 3, index & 7)
+            .map_or(0, |k| self.entry_speed[k]);
+        self.csr.set(reg::ENTRY_SPEED, class.into());
+    }
+
+    /// Stores a write to a window (the bank has masked it to the register's width).
+    fn write_window(&mut self, addr: u32) {
+        let sel = self.csr.get(reg::SPEED_SEL) as usize;
+        let v = self.csr.get(addr);
+        if let Some(c) = self.speeds.get_mut(sel) {
+            match addr {
+                reg::MAX_TON => c.max_ton = v,
+                reg::T_PERIOD => c.t_period = v,
+                reg::K => c.k = v,
+                reg::K_LOW => c.k_low = v,
+                _ => {}
+            }
+        }
+        let index = self.csr.get(reg::ENTRY_INDEX);
+        if addr == reg::ENTRY_SPEED && v < self.speeds.len() as u64 {
+            if let Some(k) = self.key_of(index >> 3, index & 7) {
+                self.entry_speed[k] = v as u32;
+            }
+        }
+    }
+
+    /// The speed class of entry (`port`, `prio`) now.
+    pub fn entry_speed(&self, port: usize, prio: usize) -> u32 {
+        self.entry_speed[port * self.cfg.priorities as usize + prio]
+    }
+
     /// A received PAUSE/RESUME or credit update, spec §1.5 items 1-3.
     fn apply_rx(&mut self, rx: RxEvent) {
         let now = self.now;
@@ -797,10 +989,12 @@ impl Tcd {
     /// the outgoing ECN codepoint and the path taken (the new LAST_STATE is in the entry).
     fn classify(&mut self, key: usize, q: u64, ecn: u64) -> (u64, Branch) {
         let now = self.now;
-        let max_ton = self.csr.get(reg::MAX_TON);
-        let period = self.csr.get(reg::T_PERIOD);
-        let k = self.csr.get(reg::K);
-        let k_low = self.csr.get(reg::K_LOW);
+        let TcdSpeed {
+            max_ton,
+            t_period: period,
+            k,
+            k_low,
+        } = self.speeds[self.entry_speed[key] as usize];
         let options = self.csr.get(reg::OPTIONS);
         let at_boundary = options & OPT_LOW_CHECK_AT_T_BOUNDARY != 0;
         let e = &mut self.entries[key];
@@ -892,6 +1086,11 @@ impl CycleModel for Tcd {
     fn reset(&mut self) {
         self.csr.reset();
         self.entries.fill(Entry::default());
+        let c = &self.cfg;
+        self.speeds = (0..c.speeds()).map(|s| c.speed(s)).collect();
+        self.entry_speed = (0..self.entries.len())
+            .map(|k| c.entry_speed_of(k))
+            .collect();
         self.now = 0;
         self.rx_pfc = RxEvent::default();
         self.rx_credit = RxEvent::default();
@@ -914,6 +1113,7 @@ impl CycleModel for Tcd {
                 self.snap_pending || self.snap_reading.is_some() || self.snap_taken.is_some(),
             ),
         );
+        self.show_windows();
         let rdata = self.csr.get(i.csr_addr as u32 & mask(CSR_ADDR_BITS) as u32);
         // The snapshot taken on the previous edge reaches the status words on this one.
         if let Some(words) = self.snap_taken.take() {
@@ -951,6 +1151,9 @@ impl CycleModel for Tcd {
             self.snap_reading = Some(self.csr.get(reg::ENTRY_INDEX));
         }
         self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
+        if i.csr_we == 1 {
+            self.write_window(i.csr_addr as u32);
+        }
         if i.csr_we == 1 && i.csr_addr == u64::from(reg::ENTRY_INDEX) {
             self.snap_pending = true;
         }

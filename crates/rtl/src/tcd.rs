@@ -47,6 +47,7 @@ mod capture;
 mod classify;
 mod entries;
 mod snapshot;
+mod speeds;
 
 use crate::csr_bank::{self, CsrBank};
 use capture::Capture;
@@ -54,10 +55,11 @@ use classify::Classify;
 use entries::Entries;
 use rust_hdl::prelude::*;
 use snapshot::Snapshot;
+use speeds::Speeds;
 use switchcraft_model::tcd::{regmap, TcdConfig, ERR_INDEX};
 
-/// Word slots of the CSR bank (the register map's indices 0..17) and their bits.
-pub const CSR_SLOTS: usize = 17;
+/// Word slots of the CSR bank (the register map's indices 0..20) and their bits.
+pub const CSR_SLOTS: usize = 20;
 const CSR_BITS: usize = 32 * CSR_SLOTS;
 /// Bits of an offset into the bank's `CSR_BITS`-bit buses.
 const CSR_OFFSET_BITS: usize = 10;
@@ -101,6 +103,7 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     pub entries: Entries<K, KB>,
     pub snapshot: Snapshot,
     pub classify: Classify<PB, KB>,
+    pub speeds: Speeds<KB>,
 
     /// Bit offsets of the registers' words on the CSR bank's buses.
     at_mode: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -117,6 +120,7 @@ pub struct TcdCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     at_entry_t_t: Constant<Bits<CSR_OFFSET_BITS>>,
     at_entry_q_rec: Constant<Bits<CSR_OFFSET_BITS>>,
     at_entry_state: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_entry_speed: Constant<Bits<CSR_OFFSET_BITS>>,
     /// The `err` flag in the bank's words, and the write strobe of `entry_index`.
     err_flag: Constant<Bits<CSR_BITS>>,
     entry_index_written: Constant<Bits<CSR_SLOTS>>,
@@ -174,12 +178,14 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> TcdCore<
             entries: Entries::new(cfg),
             snapshot: Snapshot::new(),
             classify: Classify::new(cfg),
+            speeds: Speeds::new(cfg),
             at_mode: at("mode"),
             at_options: at("options"),
             at_max_ton: at("max_ton"),
             at_t_period: at("t_period"),
             at_k: at("k"),
             at_k_low: at("k_low"),
+            at_entry_speed: at("entry_speed"),
             at_prio_enable: at("prio_enable"),
             at_now: at("now"),
             at_entry_index: at("entry_index"),
@@ -289,27 +295,23 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .value
             .val()
             .get_bits::<2>(self.at_options.val().index());
-        self.classify.k.next = self.csr.value.val().get_bits::<32>(self.at_k.val().index());
-        self.classify.k_low.next = self
-            .csr
-            .value
-            .val()
-            .get_bits::<32>(self.at_k_low.val().index());
+        self.classify.k.next = self.speeds.k.val();
+        self.classify.k_low.next = self.speeds.k_low.val();
         self.classify.prio_enable.next = self
             .csr
             .value
             .val()
             .get_bits::<8>(self.at_prio_enable.val().index());
-        self.classify.max_ton_next.next = self
-            .csr
-            .value_next
-            .val()
-            .get_bits::<32>(self.at_max_ton.val().index());
-        self.classify.t_period_next.next = self
-            .csr
-            .value_next
-            .val()
-            .get_bits::<32>(self.at_t_period.val().index());
+        self.classify.max_ton_next.next = self.speeds.max_ton_next.val();
+        self.classify.t_period_next.next = self.speeds.t_period_next.val();
+
+        // ---- Speed classes: the dequeue's class and the windows onto the tables.
+        self.speeds.clock.next = self.clock.val();
+        self.speeds.reset.next = self.reset.val();
+        self.speeds.write.next = self.csr.write.val();
+        self.speeds.wdata.next = self.csr_wdata.val();
+        self.speeds.value.next = self.csr.value.val();
+        self.speeds.next_d_key.next = self.capture.next_d_key.val();
         self.classify.d_valid.next = self.capture.d_valid.val();
         self.classify.d_bad.next = self.capture.d_bad.val();
         self.classify.d_port.next = self.capture.d_port.val();
@@ -371,7 +373,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.snap_q_rec.val())
                 << self.at_entry_q_rec.val())
             | (bit_cast::<CSR_BITS, 8>(self.snapshot.snap_state.val())
-                << self.at_entry_state.val());
+                << self.at_entry_state.val())
+            | (bit_cast::<CSR_BITS, 32>(self.speeds.rd_max_ton.val()) << self.at_max_ton.val())
+            | (bit_cast::<CSR_BITS, 32>(self.speeds.rd_t_period.val()) << self.at_t_period.val())
+            | (bit_cast::<CSR_BITS, 32>(self.speeds.rd_k.val()) << self.at_k.val())
+            | (bit_cast::<CSR_BITS, 32>(self.speeds.rd_k_low.val()) << self.at_k_low.val())
+            | (bit_cast::<CSR_BITS, 32>(self.speeds.rd_entry_speed.val())
+                << self.at_entry_speed.val());
         self.csr.hw_set.next = 0.into();
         if self.capture.rx_bad.val() | self.capture.d_bad.val() {
             self.csr.hw_set.next = self.err_flag.val();

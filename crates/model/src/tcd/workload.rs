@@ -169,7 +169,7 @@ impl TcdWorkload {
             (i.deq_valid, i.deq_port, i.deq_prio) = (1, port, prio);
             (i.deq_qlen, i.deq_ecn) = (qlen, self.ecn());
         }
-        i.csr_addr = self.rng.below(18);
+        i.csr_addr = self.rng.below(20);
         if self.rng.chance(1) {
             // An entry snapshot, sometimes of an index that names no entry.
             let key = self.rng.below(self.keys()) as usize;
@@ -210,6 +210,8 @@ impl TcdWorkload {
                 self.k_low = self.rng.range(self.k / 2, self.k);
                 self.k_low
             }
+            // Classes past the block's too: their windows read 0 and ignore writes.
+            reg::SPEED_SEL | reg::ENTRY_SPEED => self.rng.below(u64::from(self.cfg.speeds()) + 1),
             reg::PRIO_ENABLE => {
                 if self.rng.chance(50) {
                     mask(self.cfg.priorities)

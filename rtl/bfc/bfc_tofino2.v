@@ -6632,6 +6632,7 @@ module bfc_tofino2__tables(clock,reset,write,wdata,value,value_next,th,port_spee
     localparam  n_speeds = 32'h1;
     localparam  queue_bits = 16'h7;
     localparam  lane_speed = 128'h3;
+    localparam  speed_mask_14 = 14'b0;
     localparam  c3_32 = 32'h3;
     localparam  port_mask7 = 7'b11111;
     localparam  reset_speed = 128'h0;
@@ -6673,6 +6674,9 @@ module bfc_tofino2__tables(clock,reset,write,wdata,value,value_next,th,port_spee
     reg  [6:0] rd_speed_off;
     reg  [127:0] speed_wdata;
     reg  [31:0] speed_w32;
+    reg  [127:0] speed_all;
+    reg  [13:0] th_speed_m;
+    reg  [13:0] th_speed_next_m;
     reg  [1:0] rd_speed;
     reg  [31:0] bpen_index;
     reg  [31:0] th_index_next;
@@ -6722,7 +6726,9 @@ module bfc_tofino2__tables(clock,reset,write,wdata,value,value_next,th,port_spee
         w_speed = |(write & port_speed_written);
         w_lo = |(write & bpen_lo_written);
         w_hi = |(write & bpen_hi_written) & has_bpen_hi;
-        th_off = ((th_speed[13:0] << queue_bits) | (th_index[13:0] & th_lane_mask)) << 32'h5;
+        th_speed_m = th_speed[13:0] & speed_mask_14;
+        th_speed_next_m = th_speed_next[13:0] & speed_mask_14;
+        th_off = ((th_speed_m << queue_bits) | (th_index[13:0] & th_lane_mask)) << 32'h5;
         th_wdata = wdata & occ_max;
         th = th_x$q ^ reset_th;
         if (w_th & (th_index < {24'd0, n_queues}) & (th_speed < n_speeds)) begin
@@ -6742,7 +6748,7 @@ module bfc_tofino2__tables(clock,reset,write,wdata,value,value_next,th,port_spee
         end
         th_x$d = (th ^ reset_th) & used_th;
         bpen_x$d = bp_off & used_bpen;
-        rd_th_off = ((th_speed_next[13:0] << queue_bits) | (th_index_next[13:0] & th_lane_mask)) << 32'h5;
+        rd_th_off = ((th_speed_next_m << queue_bits) | (th_index_next[13:0] & th_lane_mask)) << 32'h5;
         rd_th = 32'h0;
         if ((th_index_next < {24'd0, n_queues}) & (th_speed_next < n_speeds)) begin
             rd_th = th[(rd_th_off)+:(32)];
@@ -6750,10 +6756,11 @@ module bfc_tofino2__tables(clock,reset,write,wdata,value,value_next,th,port_spee
         speed_off = (port_index[6:0] & port_mask7) << 32'h1;
         speed_w32 = wdata & c3_32;
         speed_wdata = {96'd0, speed_w32};
-        port_speed = speed_x$q ^ reset_speed;
+        speed_all = speed_x$q ^ reset_speed;
         if (w_speed & (port_index < {24'd0, n_ports}) & (speed_w32 < n_speeds)) begin
-            port_speed = ((speed_x$q ^ reset_speed) & ~(lane_speed << speed_off)) | (speed_wdata << speed_off);
+            speed_all = ((speed_x$q ^ reset_speed) & ~(lane_speed << speed_off)) | (speed_wdata << speed_off);
         end
+        port_speed = speed_all & used_speed;
         speed_x$d = (port_speed ^ reset_speed) & used_speed;
         rd_speed_off = (port_index_next[6:0] & port_mask7) << 32'h1;
         rd_speed = port_speed[(rd_speed_off)+:(2)];

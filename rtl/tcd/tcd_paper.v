@@ -4605,6 +4605,8 @@ module tcd_paper__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t
     localparam  c64_9 = 9'b1000000;
     localparam  c96_9 = 9'b1100000;
     localparam  n_speeds = 32'h1;
+    localparam  class_mask_9 = 9'b0;
+    localparam  class_mask_2 = 2'b0;
     localparam  c3_32 = 32'h3;
     localparam  ones_32 = 512'hffffffff;
     localparam  lane_class = 1024'h3;
@@ -4629,6 +4631,7 @@ module tcd_paper__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t
     reg  [31:0] speed_sel;
     reg  [9:0] entry_index;
     reg  sel_ok;
+    reg  [8:0] sel_class;
     reg  [8:0] sel_off;
     reg  [9:0] entry_off;
     reg  [9:0] next_off;
@@ -4668,7 +4671,8 @@ module tcd_paper__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t
         lanes = lanes_x$q ^ reset_lanes;
         classes = classes_x$q ^ reset_classes;
         sel_ok = speed_sel < n_speeds;
-        sel_off = speed_sel[8:0] << 32'h7;
+        sel_class = speed_sel[8:0] & class_mask_9;
+        sel_off = sel_class << 32'h7;
         rd_max_ton = 32'h0;
         rd_t_period = 32'h0;
         rd_k = 32'h0;
@@ -4680,7 +4684,7 @@ module tcd_paper__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t
             rd_k_low = lanes[((sel_off + c96_9))+:(32)];
         end
         entry_off = entry_index << 32'h1;
-        entry_class = classes[(entry_off)+:(2)];
+        entry_class = classes[(entry_off)+:(2)] & class_mask_2;
         rd_entry_speed = {30'd0, entry_class};
         w_off = sel_off;
         w_word = wdata & time_mask;
@@ -4711,7 +4715,7 @@ module tcd_paper__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t
         lanes_x$d = (lanes_next ^ reset_lanes) & used_lanes;
         classes_x$d = (classes_next ^ reset_classes) & used_classes;
         next_off = {1'd0, next_d_key} << 32'h1;
-        next_class = classes_next[(next_off)+:(2)];
+        next_class = classes_next[(next_off)+:(2)] & class_mask_2;
         next_lane = {7'd0, next_class} << 32'h7;
         max_ton_next = lanes_next[(next_lane)+:(32)];
         t_period_next = lanes_next[((next_lane + c32_9))+:(32)];

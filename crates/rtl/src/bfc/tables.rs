@@ -47,6 +47,7 @@ pub struct Tables {
     n_speeds: Constant<Bits<32>>,
     queue_bits: Constant<Bits<16>>,
     lane_speed: Constant<Bits<128>>,
+    speed_mask_14: Constant<Bits<14>>,
     c3_32: Constant<Bits<32>>,
     port_mask7: Constant<Bits<7>>,
     reset_speed: Constant<Bits<128>>,
@@ -87,6 +88,9 @@ pub struct Tables {
     rd_speed_off: Signal<Local, Bits<7>>,
     speed_wdata: Signal<Local, Bits<128>>,
     speed_w32: Signal<Local, Bits<32>>,
+    speed_all: Signal<Local, Bits<128>>,
+    th_speed_m: Signal<Local, Bits<14>>,
+    th_speed_next_m: Signal<Local, Bits<14>>,
     rd_speed: Signal<Local, Bits<2>>,
     bpen_index: Signal<Local, Bits<32>>,
     th_index_next: Signal<Local, Bits<32>>,
@@ -159,6 +163,7 @@ impl Tables {
             n_speeds: c32(cfg.speeds.into()),
             queue_bits: Constant::new(u64::from(qb).into()),
             lane_speed: Constant::new(3u64.into()),
+            speed_mask_14: Constant::new(mask(speed_bits as u32).into()),
             c3_32: c32(3),
             port_mask7: Constant::new(mask(cfg.port_bits()).into()),
             reset_speed: Constant::new(reset_speed),
@@ -200,6 +205,9 @@ impl Tables {
             rd_speed_off: Default::default(),
             speed_wdata: Default::default(),
             speed_w32: Default::default(),
+            speed_all: Default::default(),
+            th_speed_m: Default::default(),
+            th_speed_next_m: Default::default(),
             rd_speed: Default::default(),
             bpen_index: Default::default(),
             th_index_next: Default::default(),
@@ -261,7 +269,12 @@ impl Logic for Tables {
             (self.write.val() & self.bpen_hi_written.val()).any() & self.has_bpen_hi.val();
 
         // Lane {speed, n}: used only when the speed is below `speeds` (<= 3).
-        self.th_off.next = ((bit_cast::<14, 32>(self.th_speed.val()) << self.queue_bits.val())
+        // The speed's bits this config has (none with one class), so a single class is the
+        // constant 0 to synthesis and the lane offset is the queue's alone.
+        self.th_speed_m.next = bit_cast::<14, 32>(self.th_speed.val()) & self.speed_mask_14.val();
+        self.th_speed_next_m.next =
+            bit_cast::<14, 32>(self.th_speed_next.val()) & self.speed_mask_14.val();
+        self.th_off.next = ((self.th_speed_m.val() << self.queue_bits.val())
             | (bit_cast::<14, 32>(self.th_index.val()) & self.th_lane_mask.val()))
             << 5;
         self.th_wdata.next = self.wdata.val() & self.occ_max.val();
@@ -298,8 +311,7 @@ impl Logic for Tables {
         self.th_x.d.next = (self.th.val() ^ self.reset_th.val()) & self.used_th.val();
         self.bpen_x.d.next = self.bp_off.val() & self.used_bpen.val();
 
-        self.rd_th_off.next = ((bit_cast::<14, 32>(self.th_speed_next.val())
-            << self.queue_bits.val())
+        self.rd_th_off.next = ((self.th_speed_next_m.val() << self.queue_bits.val())
             | (bit_cast::<14, 32>(self.th_index_next.val()) & self.th_lane_mask.val()))
             << 5;
         self.rd_th.next = 0.into();
@@ -314,15 +326,16 @@ impl Logic for Tables {
             (bit_cast::<7, 32>(self.port_index.val()) & self.port_mask7.val()) << 1;
         self.speed_w32.next = self.wdata.val() & self.c3_32.val();
         self.speed_wdata.next = bit_cast::<128, 32>(self.speed_w32.val());
-        self.port_speed.next = self.speed_x.q.val() ^ self.reset_speed.val();
+        self.speed_all.next = self.speed_x.q.val() ^ self.reset_speed.val();
         if self.w_speed.val()
             & (self.port_index.val() < bit_cast::<32, 8>(self.n_ports.val()))
             & (self.speed_w32.val() < self.n_speeds.val())
         {
-            self.port_speed.next = ((self.speed_x.q.val() ^ self.reset_speed.val())
+            self.speed_all.next = ((self.speed_x.q.val() ^ self.reset_speed.val())
                 & !(self.lane_speed.val() << self.speed_off.val()))
                 | (self.speed_wdata.val() << self.speed_off.val());
         }
+        self.port_speed.next = self.speed_all.val() & self.used_speed.val();
         self.speed_x.d.next =
             (self.port_speed.val() ^ self.reset_speed.val()) & self.used_speed.val();
         self.rd_speed_off.next =

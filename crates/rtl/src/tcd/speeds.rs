@@ -61,6 +61,10 @@ pub struct Speeds<const KB: usize> {
     c64_9: Constant<Bits<9>>,
     c96_9: Constant<Bits<9>>,
     n_speeds: Constant<Bits<32>>,
+    /// The bits a class number has (0 with one class), so that synthesis sees a single class
+    /// as the constant 0 and drops the selects.
+    class_mask_9: Constant<Bits<9>>,
+    class_mask_2: Constant<Bits<2>>,
     c3_32: Constant<Bits<32>>,
     ones_32: Constant<Bits<LANE_BITS>>,
     lane_class: Constant<Bits<CLASS_BITS>>,
@@ -82,6 +86,7 @@ pub struct Speeds<const KB: usize> {
     speed_sel: Signal<Local, Bits<32>>,
     entry_index: Signal<Local, Bits<10>>,
     sel_ok: Signal<Local, Bit>,
+    sel_class: Signal<Local, Bits<9>>,
     /// Bit offset of lane 0 of class `speed_sel`, of entry `entry_index`'s class, of the next
     /// dequeue's class and of lane 0 of its class.
     sel_off: Signal<Local, Bits<9>>,
@@ -168,6 +173,8 @@ impl<const KB: usize> Speeds<KB> {
             c64_9: Constant::new(64u64.into()),
             c96_9: Constant::new(96u64.into()),
             n_speeds: c32(cfg.speeds().into()),
+            class_mask_9: Constant::new(mask(class_bits as u32).into()),
+            class_mask_2: Constant::new(mask(class_bits as u32).into()),
             c3_32: c32(3),
             ones_32: Constant::new(0xFFFF_FFFFu64.into()),
             lane_class: Constant::new(3u64.into()),
@@ -185,6 +192,7 @@ impl<const KB: usize> Speeds<KB> {
             speed_sel: Default::default(),
             entry_index: Default::default(),
             sel_ok: Default::default(),
+            sel_class: Default::default(),
             sel_off: Default::default(),
             entry_off: Default::default(),
             next_off: Default::default(),
@@ -218,7 +226,8 @@ impl<const KB: usize> Logic for Speeds<KB> {
         // Windows as stored. speed_sel is 2 bits: its lanes lie within the table, and read 0
         // for a class the block does not have.
         self.sel_ok.next = self.speed_sel.val() < self.n_speeds.val();
-        self.sel_off.next = bit_cast::<9, 32>(self.speed_sel.val()) << 7;
+        self.sel_class.next = bit_cast::<9, 32>(self.speed_sel.val()) & self.class_mask_9.val();
+        self.sel_off.next = self.sel_class.val() << 7;
         self.rd_max_ton.next = 0.into();
         self.rd_t_period.next = 0.into();
         self.rd_k.next = 0.into();
@@ -242,7 +251,8 @@ impl<const KB: usize> Logic for Speeds<KB> {
         self.entry_class.next = self
             .classes
             .val()
-            .get_bits::<2>(self.entry_off.val().index());
+            .get_bits::<2>(self.entry_off.val().index())
+            & self.class_mask_2.val();
         self.rd_entry_speed.next = bit_cast::<32, 2>(self.entry_class.val());
 
         // Writes: into class speed_sel's lane, or entry entry_index's class.
@@ -288,7 +298,8 @@ impl<const KB: usize> Logic for Speeds<KB> {
         self.next_class.next = self
             .classes_next
             .val()
-            .get_bits::<2>(self.next_off.val().index());
+            .get_bits::<2>(self.next_off.val().index())
+            & self.class_mask_2.val();
         self.next_lane.next = bit_cast::<9, 2>(self.next_class.val()) << 7;
         self.max_ton_next.next = self
             .lanes_next

@@ -1500,3 +1500,94 @@ fn bfc_derive_times_refuses_meaningless_constants() {
         .unwrap_err();
     assert_eq!(e.field, "t_bm", "{e}");
 }
+
+/// Spec §3.6 `ideal_fid_pause` (§3.3.2 [P]: per-flow pause, "nearly identical" performance):
+/// with no collisions (7 flows on 7 data queues, distinct flow-table keys, sticky 0) and one
+/// upstream queue per flow, BFC sends exactly the ideal's PAUSE and RESUME frames, and counts
+/// the same packets, on random traffic; the downstream pauses flows too (N_active).
+#[test]
+fn bfc_without_collisions_equals_the_ideal_per_flow_pause() {
+    use std::collections::VecDeque;
+    use switchcraft_model::bfc::ideal::{FidFrame, IdealFidPause};
+    let seed = common::seed();
+    let cfg = BfcConfig {
+        sticky: 0,
+        ..tiny()
+    };
+    let mut d = Drive::new(&cfg);
+    let mut ideal = IdealFidPause::new(&cfg);
+    let mut rng = switchcraft_core::rng::SplitMix64::new(seed);
+    let fids = d.distinct_fids(7);
+    // Per flow: its packets in the switch (the enqueue's result, length, counted).
+    let mut queued: Vec<VecDeque<(BfcOut, u64)>> = vec![VecDeque::new(); 7];
+    let mut paused = [false; 7];
+    let (mut pauses, mut resumes) = (0, 0);
+    let frame = |valid: u64, port: u64, queue: u64| (valid == 1).then_some((port, queue));
+    for step in 0..50_000 {
+        let f = rng.below(7) as usize;
+        let (inp, upq) = (f % 4, f as u64);
+        let bytes: u64 = queued[f].iter().map(|(_, l)| l).sum();
+        let ctx = format!("seed {seed}, step {step}, flow {f}");
+        if rng.chance(2) && !queued[f].is_empty() {
+            // The downstream pauses or resumes the flow's queue.
+            paused[f] = !paused[f];
+            let q = queued[f][0].0.asg_queue;
+            d.op(BfcIn {
+                rx_valid: 1,
+                rx_port: 0,
+                rx_kind: if paused[f] { RX_PAUSE } else { RX_RESUME },
+                rx_queue: q,
+                ..IDLE
+            });
+            ideal.set_ds_paused(0, fids[f], paused[f]);
+        } else if rng.chance(55) && bytes < 16_000 {
+            // Multiples of 250 B, so a queue often sits exactly on Th (3000, 1500, 1000, 750,
+            // 500 B): the strict compare is tested.
+            let len = 250 * rng.range(1, 6);
+            let a = d.op(enq(inp as u64, 0, fids[f], len, upq));
+            let (counted, sent) = ideal.enqueue(inp, 0, fids[f], len);
+            assert_eq!(a.asg_counter_incr == 1, counted, "{ctx}");
+            let want = sent.map(|_| (inp as u64, upq));
+            assert_eq!(
+                frame(a.pause_valid, a.pause_port, a.pause_queue),
+                want,
+                "{ctx}"
+            );
+            pauses += u32::from(sent.is_some());
+            if let Some((b, _)) = queued[f].front() {
+                assert_eq!(a.asg_queue, b.asg_queue, "{ctx}: the flow keeps its queue");
+            }
+            queued[f].push_back((a, len));
+        } else if let Some((a, len)) = queued[f].pop_front() {
+            let o = d.op(deq(&a, 0, inp as u64, upq, len));
+            let sent = ideal.dequeue(inp, 0, fids[f], len, a.asg_counter_incr == 1);
+            assert_eq!(sent, sent.map(|_| FidFrame::Resume { inp, fid: fids[f] }));
+            let want = sent.map(|_| (inp as u64, upq));
+            assert_eq!(
+                frame(o.resume_valid, o.resume_port, o.resume_queue),
+                want,
+                "{ctx}"
+            );
+            resumes += u32::from(sent.is_some());
+            if queued[f].is_empty() && paused[f] {
+                // An empty queue's pause state stays with the queue in BFC, with the flow in
+                // the ideal: lift it before the flow may move.
+                paused[f] = false;
+                d.op(BfcIn {
+                    rx_valid: 1,
+                    rx_port: 0,
+                    rx_kind: RX_RESUME,
+                    rx_queue: a.asg_queue,
+                    ..IDLE
+                });
+                ideal.set_ds_paused(0, fids[f], false);
+            }
+        }
+        assert_eq!(d.m.n_active(0), ideal.n_active(0), "{ctx}");
+    }
+    assert!(
+        pauses > 50 && resumes > 50,
+        "seed {seed}: {pauses} pauses, {resumes} resumes"
+    );
+    assert_eq!(d.m.csr(reg::ERR), 0, "seed {seed}");
+}

@@ -1934,6 +1934,7 @@ impl CycleModel for Bfc {
     }
 }
 
+pub mod ideal;
 pub mod scheduler;
 mod workload;
 pub use workload::BfcWorkload;

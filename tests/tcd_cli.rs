@@ -266,25 +266,25 @@ fn tcd_config_speed_class_adds_or_sets_a_class() {
         (cfg.speed(1).max_ton, cfg.speed(1).t_period, cfg.speed(1).k),
         (2_696, 2_696, fpga.k)
     );
-    // Again on the written file, with a K: class 1 is replaced, no class 2 appears.
-    let o = sc(&[
-        "tcd",
-        "config",
-        "--config",
-        p,
-        "--rate",
-        "100G",
-        "--prop-delay",
-        "1us",
-        "--clock-mhz",
-        "100",
-        "--speed-class",
-        "1",
-        "--k",
-        "30KB",
-        "--out",
-        p,
-    ]);
+    // `tcd config` on the written file at 100G, with more options.
+    let again = |extra: &[&str]| {
+        let mut args = vec![
+            "tcd",
+            "config",
+            "--config",
+            p,
+            "--rate",
+            "100G",
+            "--prop-delay",
+            "1us",
+            "--clock-mhz",
+            "100",
+        ];
+        args.extend(extra);
+        sc(&args)
+    };
+    // With a K: class 1 is replaced, no class 2 appears.
+    let o = again(&["--speed-class", "1", "--k", "30KB", "--out", p]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let cfg = TcdConfig::from_toml(&std::fs::read_to_string(&path).unwrap(), p).unwrap();
     assert_eq!(
@@ -299,20 +299,7 @@ fn tcd_config_speed_class_adds_or_sets_a_class() {
             "a CSR write list can only set a class",
         ),
     ] {
-        let mut args = vec![
-            "tcd",
-            "config",
-            "--config",
-            p,
-            "--rate",
-            "100G",
-            "--prop-delay",
-            "1us",
-            "--clock-mhz",
-            "100",
-        ];
-        args.extend(extra);
-        let o = sc(&args);
+        let o = again(&extra);
         let e = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{e}");
         assert!(e.contains(want), "{e:?} lacks {want:?}");

@@ -98,7 +98,7 @@ pub struct TcdConfig {
 
 /// One speed class's time constants and thresholds (the fields of the same names of
 /// [`TcdConfig`] are class 0's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcdSpeed {
     pub max_ton: u64,
@@ -915,12 +915,7 @@ impl Tcd {
     /// block does not have) and the class of entry `entry_index`.
     fn show_windows(&mut self) {
         let sel = self.csr.get(reg::SPEED_SEL) as usize;
-        let c = self.speeds.get(sel).copied().unwrap_or(TcdSpeed {
-            max_ton: 0,
-            t_period: 0,
-            k: 0,
-            k_low: 0,
-        });
+        let c = self.speeds.get(sel).copied().unwrap_or_default();
         for (r, v) in [
             (reg::MAX_TON, c.max_ton),
             (reg::T_PERIOD, c.t_period),

@@ -357,6 +357,7 @@ fn target_arg(tech: Tech) -> String {
 
 fn generate(target: &Target, out: &Path, tech: Tech) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
+    cfg.check_rtl()?;
     let target_arg = target_arg(tech);
     let command = match &target.preset {
         // Presets regenerate the checked-in files; their header must not depend on the caller.
@@ -525,6 +526,7 @@ fn cosim(
     faults: bool,
 ) -> Result<(), Failure> {
     let (cfg, name) = target.load()?;
+    cfg.check_rtl()?;
     if let Some(v) = &vcd {
         let rtl_vcd = switchcraft_sim::cosim::rtl_vcd_path(v);
         let inputs: Vec<(&str, &Path)> = stimulus.iter().map(|s| ("--stimulus", *s)).collect();
@@ -631,6 +633,7 @@ fn formal(
         (None, None, None) => BlockConfig::load(&target.block, Some("tiny"), None)?,
         _ => target.load()?,
     };
+    cfg.check_rtl()?;
     let opts = switchcraft::formal::FormalOptions {
         bmc_depth: depth,
         k,

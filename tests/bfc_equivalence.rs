@@ -23,6 +23,17 @@ fn tiny() -> BfcConfig {
     BfcConfig::preset("tiny").unwrap()
 }
 
+/// `tiny` on 3 ports with 2 classes and 6 upstream queues: buses that can name ports and
+/// queues that do not exist.
+fn odd_shape() -> BfcConfig {
+    BfcConfig {
+        ports: 3,
+        classes: 2,
+        upstream_queues: 6,
+        ..tiny()
+    }
+}
+
 #[test]
 fn bfc_tiny_random_workload_model_equals_verilator() {
     preset_workload("bfc", "tiny", 200_000);
@@ -38,7 +49,7 @@ fn bfc_fpga_random_workload_model_equals_verilator() {
 /// reassignment.
 #[test]
 fn bfc_odd_shape_random_workload_model_equals_verilator() {
-    let t = tiny();
+    let t = odd_shape();
     let th = [1, 4, 2]
         .iter()
         .flat_map(|k| t.th.iter().map(move |b| b * k / 2))
@@ -46,9 +57,6 @@ fn bfc_odd_shape_random_workload_model_equals_verilator() {
     let cfg = BlockConfig::new(
         BfcBlock,
         BfcConfig {
-            ports: 3,
-            classes: 2,
-            upstream_queues: 6,
             sticky: 0,
             speeds: 3,
             port_speed: vec![2, 0, 1],
@@ -81,7 +89,8 @@ fn bfc_many_ports_random_workload_model_equals_verilator() {
 }
 
 /// 40 queues and 40 upstream queues: two 32-queue chunks in received and sent bitmaps; 64-bit
-/// flow ids hashed into 32-bit keys; timestamps in units of 8 cycles.
+/// flow ids hashed into 32-bit keys; timestamps in units of 8 cycles; the flow table split
+/// across 2 ingress pipelines (spec §3.5), one port each.
 #[test]
 fn bfc_wide_chunks_random_workload_model_equals_verilator() {
     let cfg = BlockConfig::new(
@@ -98,10 +107,29 @@ fn bfc_wide_chunks_random_workload_model_equals_verilator() {
             classes: 3,
             t_bm: 200,
             th: vec![2000; 40],
+            pipelines: 2,
             ..tiny()
         },
     );
     random_workload(&cfg, "wide", seed(), 150_000);
+}
+
+/// Sampling and incast_label (spec §3.6, App. A.7 and A.8) on 3 ports and 2 classes: sampled
+/// and unsampled packets (the workload writes sample_rate, 0 and >= 256 too), departures that
+/// skip the flow table, arrival stamps keeping entries sticky, and each (port, class)'s incast
+/// queue chosen, kept while it holds packets and chosen again when it drains, also on the edge
+/// a departure drains it.
+#[test]
+fn bfc_sampling_and_incast_random_workload_model_equals_verilator() {
+    let cfg = BlockConfig::new(
+        BfcBlock,
+        BfcConfig {
+            sampling: true,
+            incast_label: true,
+            ..odd_shape()
+        },
+    );
+    random_workload(&cfg, "modes", seed(), 200_000);
 }
 
 /// One enqueue: flow (index into the driver's few flow ids), egress, ingress, upstream queue,
@@ -151,6 +179,7 @@ struct Queued {
     inp: u64,
     upq: u64,
     len: u64,
+    ft_skip: u64,
 }
 
 /// Turns actions into bus rows after the reset sweep, running a private model to learn each
@@ -183,6 +212,7 @@ fn drive(c: &BfcConfig, actions: &[Action]) -> Vec<Vec<u64>> {
                 (pending.pop_front().unwrap(), out.asg_valid, out.asg_refused)
             {
                 (p.q, p.key, p.counted) = (out.asg_queue, out.asg_ft_key, out.asg_counter_incr);
+                p.ft_skip = out.asg_ft_skip;
                 queued[(p.eg * u64::from(c.queues) + p.q) as usize].push_back(p);
             }
         }
@@ -193,6 +223,8 @@ fn drive(c: &BfcConfig, actions: &[Action]) -> Vec<Vec<u64>> {
     let enqueue = |i: &mut BfcIn, (f, eg, inp, upq, len): EnqAction| {
         (i.enq_valid, i.enq_fid, i.enq_eg_port, i.enq_in_port) = (1, flows[f], eg, inp);
         (i.enq_upstream_q, i.enq_len) = (upq, len & switchcraft_core::mask(c.length_bits));
+        // The third flow is labelled incast (ignored without incast_label).
+        i.enq_incast = u64::from(f == 2);
         Queued {
             eg,
             q: 0,
@@ -201,6 +233,7 @@ fn drive(c: &BfcConfig, actions: &[Action]) -> Vec<Vec<u64>> {
             inp,
             upq,
             len: i.enq_len,
+            ft_skip: 0,
         }
     };
     let dequeue = |i: &mut BfcIn, k: usize, queued: &mut Vec<VecDeque<Queued>>| {
@@ -211,7 +244,7 @@ fn drive(c: &BfcConfig, actions: &[Action]) -> Vec<Vec<u64>> {
             let p = queued[q].pop_front().unwrap();
             (i.deq_valid, i.deq_eg_port, i.deq_queue, i.deq_ft_key) = (1, p.eg, p.q, p.key);
             (i.deq_counter_incr, i.deq_in_port) = (p.counted, p.inp);
-            (i.deq_upstream_q, i.deq_len) = (p.upq, p.len);
+            (i.deq_upstream_q, i.deq_len, i.deq_ft_skip) = (p.upq, p.len, p.ft_skip);
         }
     };
     for a in actions {
@@ -270,6 +303,22 @@ fn bfc_tiny_proptest_model_equals_verilator() {
         tiny(),
         "tiny_pt",
         "bfc_tiny_proptest_model_equals_verilator",
+    );
+}
+
+/// App. A's switch options: sampled and unsampled packets, a labelled flow in the incast queue;
+/// and the flow table split across 2 pipelines (§3.5), so one flow holds an entry per pipeline.
+#[test]
+fn bfc_sampling_and_incast_proptest_model_equals_verilator() {
+    bfc_proptest(
+        BfcConfig {
+            sampling: true,
+            incast_label: true,
+            pipelines: 2,
+            ..tiny()
+        },
+        "modes_pt",
+        "bfc_sampling_and_incast_proptest_model_equals_verilator",
     );
 }
 

@@ -291,6 +291,7 @@ const IDLE: BfcIn = BfcIn {
     enq_len: 0,
     enq_upstream_q: 0,
     enq_class: 0,
+    enq_incast: 0,
     deq_valid: 0,
     deq_eg_port: 0,
     deq_queue: 0,
@@ -299,6 +300,7 @@ const IDLE: BfcIn = BfcIn {
     deq_in_port: 0,
     deq_upstream_q: 0,
     deq_len: 0,
+    deq_ft_skip: 0,
     rx_valid: 0,
     rx_port: 0,
     rx_kind: 0,
@@ -402,6 +404,7 @@ fn deq(a: &BfcOut, eg: u64, inp: u64, upq: u64, len: u64) -> BfcIn {
         deq_in_port: inp,
         deq_upstream_q: upq,
         deq_len: len,
+        deq_ft_skip: a.asg_ft_skip,
         ..IDLE
     }
 }
@@ -417,6 +420,7 @@ fn both(e: BfcIn, d: BfcIn) -> BfcIn {
         deq_in_port: d.deq_in_port,
         deq_upstream_q: d.deq_upstream_q,
         deq_len: d.deq_len,
+        deq_ft_skip: d.deq_ft_skip,
         ..e
     }
 }
@@ -1228,15 +1232,23 @@ fn bfc_snapshot_waits_for_an_edge_without_an_enqueue() {
 /// rate mu into a queue whose PAUSE and RESUME act HRTT after they leave the block, with
 /// Th = k x HRTT x mu. Returns the fraction of cycles the link idles, after a warm-up.
 fn app_c_idle_fraction(x: f64, k: f64) -> f64 {
+    app_c_idle_fraction_late(x, k, 0)
+}
+
+/// App. C's loop with `deq_late` of the 400-cycle HRTT spent between a departure and the
+/// block's pause counter (`deq_update_latency`) and the rest on the link.
+fn app_c_idle_fraction_late(x: f64, k: f64, deq_late: u64) -> f64 {
     const LEN: u64 = 100;
     const SERVICE: u64 = 10; // cycles per packet: mu = LEN / SERVICE bytes per cycle
-    const HRTT: u64 = 400; // cycles from a PAUSE/RESUME leaving to its effect on arrivals
+    const HRTT: u64 = 400; // cycles from a departure to its RESUME's effect on arrivals
     let th = (k * (HRTT * LEN / SERVICE) as f64).round() as u64;
+    let link = HRTT - deq_late; // cycles from a PAUSE/RESUME leaving to its effect
     let cfg = BfcConfig {
         th: vec![th; 8],
         occupancy_bits: 20,
         size_bits: 12,
         pc_bits: 12,
+        deq_update_latency: deq_late as u32,
         ..tiny()
     };
     let mut d = Drive::new(&cfg);
@@ -1286,10 +1298,10 @@ fn app_c_idle_fraction(x: f64, k: f64) -> f64 {
             fifo.push_back(o);
         }
         if o.pause_valid == 1 {
-            in_flight.push_back((t + HRTT, true));
+            in_flight.push_back((t + link, true));
         }
         if o.resume_valid == 1 {
-            in_flight.push_back((t + HRTT, false));
+            in_flight.push_back((t + link, false));
         }
     }
     idle as f64 / total as f64
@@ -1350,10 +1362,17 @@ fn bfc_workload_reaches_every_path() {
         upstream_queues: 6,
         ..tiny()
     };
+    // Both optional modes of the switch (App. A.7, A.8) on the odd shape.
+    let modes = BfcConfig {
+        sampling: true,
+        incast_label: true,
+        ..odd.clone()
+    };
     for (preset, c) in [
         ("tiny", tiny()),
         ("fpga", BfcConfig::preset("fpga").unwrap()),
         ("odd", odd),
+        ("modes", modes),
     ] {
         let mut m = Bfc::new(&c).unwrap();
         let mut w = BfcWorkload::new(&c, 7);
@@ -1370,6 +1389,15 @@ fn bfc_workload_reaches_every_path() {
             // Flows of two classes collide only where there are two classes.
             if branch == Branch::CrossClass && c.classes == 1 {
                 assert_eq!(n, 0, "{preset}: one class");
+                continue;
+            }
+            let off = match branch {
+                Branch::Unsampled => !c.sampling,
+                Branch::IncastKeep | Branch::IncastAssign => !c.incast_label,
+                _ => false,
+            };
+            if off {
+                assert_eq!(n, 0, "{preset}: {branch:?} without its option");
                 continue;
             }
             // Events before ready happen only in the first init_cycles edges.
@@ -1590,4 +1618,477 @@ fn bfc_without_collisions_equals_the_ideal_per_flow_pause() {
         "seed {seed}: {pauses} pauses, {resumes} resumes"
     );
     assert_eq!(d.m.csr(reg::ERR), 0, "seed {seed}");
+}
+
+/// Sampling on, and a Th of one byte so every sampled packet on a non-empty queue is counted.
+fn sampling_cfg() -> BfcConfig {
+    BfcConfig {
+        sampling: true,
+        th: vec![1; 8],
+        ..tiny()
+    }
+}
+
+#[test]
+fn bfc_sampling_counts_only_sampled_packets_and_their_departures() {
+    let mut d = Drive::new(&sampling_cfg());
+    assert_eq!(d.csr_read(reg::SAMPLE_RATE), 128, "reset p_s = 50 %");
+    let [f, g] = d.distinct_fids(2)[..] else {
+        unreachable!()
+    };
+    // p_s = 0: packets are assigned and queued but count nowhere.
+    d.csr_write(reg::SAMPLE_RATE, 0);
+    let a0 = d.op(enq(0, 1, f, 100, 2));
+    assert_eq!((a0.asg_queue, a0.asg_new, a0.asg_ft_skip), (1, 1, 1));
+    let a1 = d.op(enq(0, 1, f, 100, 2));
+    assert_eq!(
+        (a1.asg_queue, a1.asg_counter_incr, a1.asg_ft_skip),
+        (1, 0, 1)
+    );
+    let e = d.m.ft_entry(1, a0.asg_ft_key as usize);
+    assert_eq!((e.q, e.size), (1, 0), "assigned, not counted");
+    assert_eq!((d.m.qlen(1, 1), d.m.pause_counter(0, 2)), (200, 0));
+    assert_eq!(branch(&d.m, Branch::Unsampled), 2);
+    // Their departures leave the entry alone (no underflow) and only drain the queue.
+    d.op(deq(&a0, 1, 0, 2, 100));
+    d.op(deq(&a1, 1, 0, 2, 100));
+    assert_eq!(d.m.ft_entry(1, a0.asg_ft_key as usize).size, 0);
+    assert_eq!((d.m.qlen(1, 1), d.csr_read(reg::ERR)), (0, 0));
+    // p_s = 1: as without sampling; the second packet finds 100 B > Th and is counted.
+    d.csr_write(reg::SAMPLE_RATE, 256);
+    let b0 = d.op(enq(0, 1, g, 100, 3));
+    let b1 = d.op(enq(0, 1, g, 100, 3));
+    assert_eq!(
+        (b0.asg_ft_skip, b1.asg_ft_skip, b1.asg_counter_incr),
+        (0, 0, 1)
+    );
+    assert_eq!(d.m.ft_entry(1, b0.asg_ft_key as usize).size, 2);
+    assert_eq!(d.m.pause_counter(0, 3), 1);
+    d.op(deq(&b0, 1, 0, 3, 100));
+    d.op(deq(&b1, 1, 0, 3, 100));
+    assert_eq!(d.m.ft_entry(1, b0.asg_ft_key as usize).size, 0);
+    assert_eq!(d.m.pause_counter(0, 3), 0);
+}
+
+#[test]
+fn bfc_sampling_draws_from_the_lfsr_low_byte() {
+    let cfg = BfcConfig {
+        sample_rate: 100,
+        ..sampling_cfg()
+    };
+    let mut d = Drive::new(&cfg);
+    let f = d.distinct_fids(1)[0];
+    let mut sampled = 0;
+    for k in 0..2000u64 {
+        // Edge n uses the LFSR state n (it steps once per edge from the seed).
+        let mut lfsr = Lfsr32::new(cfg.lfsr_seed);
+        for _ in 0..d.n {
+            lfsr.step();
+        }
+        let want = lfsr.state() & 0xFF < 100;
+        let a = d.op(enq(0, 2, f, 1, 0));
+        assert_eq!(a.asg_ft_skip, u64::from(!want), "packet {k}");
+        sampled += u64::from(want);
+        d.op(deq(&a, 2, 0, 0, 1));
+    }
+    // p_s = 100 / 256 = 39 %.
+    assert!((700..860).contains(&sampled), "{sampled} of 2000 sampled");
+    assert_eq!(d.csr_read(reg::ERR), 0);
+}
+
+#[test]
+fn bfc_sampling_unsampled_arrivals_keep_the_entry_sticky() {
+    // Sticky 16 cycles; p_s = 0, so the entry never holds a packet and never sees a dequeue.
+    let mut d = Drive::new(&BfcConfig {
+        th: vec![60_000; 8],
+        ..sampling_cfg()
+    });
+    d.csr_write(reg::SAMPLE_RATE, 0);
+    let [f, g] = d.distinct_fids(2)[..] else {
+        unreachable!()
+    };
+    let a = d.op(enq(0, 0, f, 100, 0));
+    let t_enq = d.n - 1 - u64::from(EVENT_LATENCY);
+    assert_eq!((a.asg_queue, a.asg_new), (1, 1));
+    assert_eq!(d.m.ft_entry(0, a.asg_ft_key as usize).ts_enq, t_enq as u32);
+    d.op(deq(&a, 0, 0, 0, 100));
+    // g takes queue 2, so a reassignment of f would move it to 3.
+    assert_eq!(d.op(enq(0, 0, g, 100, 0)).asg_queue, 2);
+    // 15 cycles after f's last arrival: kept.
+    d.idle(t_enq + 15 - d.n);
+    let a = d.op(enq(0, 0, f, 100, 0));
+    assert_eq!((a.asg_queue, a.asg_new), (1, 0));
+    assert_eq!(branch(&d.m, Branch::KeepSticky), 1);
+    // 16 after that arrival: reassigned.
+    let t_enq = d.n - 1 - u64::from(EVENT_LATENCY);
+    d.idle(t_enq + 16 - d.n);
+    let a = d.op(enq(0, 0, f, 100, 0));
+    assert_eq!((a.asg_queue, a.asg_new), (3, 1));
+}
+
+#[test]
+fn bfc_sampling_off_samples_every_packet_and_fixes_the_register() {
+    let mut d = Drive::new(&assign_cfg());
+    assert_eq!(d.csr_read(reg::SAMPLE_RATE), 256);
+    d.csr_write(reg::SAMPLE_RATE, 0);
+    assert_eq!(d.csr_read(reg::SAMPLE_RATE), 256, "a constant");
+    let a = d.op(enq(0, 1, 5, 100, 0));
+    assert_eq!(a.asg_ft_skip, 0);
+    assert_eq!(d.m.ft_entry(1, a.asg_ft_key as usize).ts_enq, 0, "no stamp");
+}
+
+fn incast_cfg() -> BfcConfig {
+    BfcConfig {
+        incast_label: true,
+        ..assign_cfg()
+    }
+}
+
+fn incast(i: BfcIn) -> BfcIn {
+    BfcIn { enq_incast: 1, ..i }
+}
+
+#[test]
+fn bfc_incast_flows_of_a_port_share_one_queue_chosen_when_it_has_drained() {
+    let mut d = Drive::new(&incast_cfg());
+    let fids = d.distinct_fids(5);
+    // Three labelled flows to egress 2: one queue, the first empty one; the flow table is
+    // not touched.
+    let a: Vec<BfcOut> = fids[..3]
+        .iter()
+        .map(|&f| d.op(incast(enq(1, 2, f, 100, 0))))
+        .collect();
+    assert!(a
+        .iter()
+        .all(|a| (a.asg_queue, a.asg_ft_skip, a.asg_new) == (1, 1, 0)));
+    for a in &a {
+        assert_eq!(d.m.ft_entry(2, a.asg_ft_key as usize).q, 0, "no entry");
+    }
+    assert_eq!(
+        (
+            branch(&d.m, Branch::IncastAssign),
+            branch(&d.m, Branch::IncastKeep)
+        ),
+        (1, 2)
+    );
+    // An unlabelled flow gets the next empty queue; another port has its own incast queue.
+    assert_eq!(d.op(enq(1, 2, fids[3], 100, 0)).asg_queue, 2);
+    assert_eq!(d.op(incast(enq(1, 3, fids[0], 100, 0))).asg_queue, 1);
+    // Drained, the incast queue is chosen again from the rotating start (after queue 2).
+    for a in &a {
+        d.op(deq(a, 2, 1, 0, 100));
+    }
+    assert_eq!(d.m.qlen(2, 1), 0);
+    assert_eq!(
+        d.csr_read(reg::ERR),
+        0,
+        "the departures skipped the flow table"
+    );
+    let b = d.op(incast(enq(1, 2, fids[4], 100, 0)));
+    assert_eq!((b.asg_queue, b.asg_ft_skip), (3, 1));
+    assert_eq!(branch(&d.m, Branch::IncastAssign), 3);
+}
+
+#[test]
+fn bfc_incast_packets_are_still_paced_by_the_pause_counter() {
+    let mut d = Drive::new(&BfcConfig {
+        th: vec![150; 8],
+        ..incast_cfg()
+    });
+    let [f, g] = d.distinct_fids(2)[..] else {
+        unreachable!()
+    };
+    let a0 = d.op(incast(enq(0, 1, f, 100, 4)));
+    let a1 = d.op(incast(enq(0, 1, g, 100, 4)));
+    let a2 = d.op(incast(enq(0, 1, f, 100, 4)));
+    assert_eq!((a0.asg_queue, a1.asg_queue, a2.asg_queue), (1, 1, 1));
+    assert_eq!(
+        (a1.asg_counter_incr, a2.asg_counter_incr),
+        (0, 1),
+        "200 B > 150 B"
+    );
+    assert_eq!(a2.pause_valid, 1);
+    d.op(deq(&a0, 1, 0, 4, 100));
+    d.op(deq(&a1, 1, 0, 4, 100));
+    let r = d.op(deq(&a2, 1, 0, 4, 100));
+    assert_eq!((r.resume_valid, r.resume_queue), (1, 4));
+}
+
+#[test]
+fn bfc_incast_queue_is_per_class_and_the_label_needs_dynamic_mode_and_the_option() {
+    let cfg = BfcConfig {
+        classes: 2,
+        ..incast_cfg()
+    };
+    let (c0, c1) = (cfg.class_queues(0), cfg.class_queues(1));
+    let mut d = Drive::new(&cfg);
+    let fids = d.distinct_fids(3);
+    let a = d.op(incast(enq(0, 1, fids[0], 100, 0)));
+    let b = d.op(incast(BfcIn {
+        enq_class: 1,
+        ..enq(0, 1, fids[1], 100, 0)
+    }));
+    assert_eq!(
+        (a.asg_queue, b.asg_queue),
+        (c0.start.into(), c1.start.into())
+    );
+    // Stochastic mode ignores the label: the flow's hash queue, counted in its entry.
+    d.csr_write(reg::MODE, MODE_STOCHASTIC);
+    let s = d.op(incast(enq(0, 1, fids[2], 100, 0)));
+    assert_eq!(s.asg_ft_skip, 0);
+    assert_eq!(d.m.ft_entry(1, s.asg_ft_key as usize).size, 1);
+    // Without the option the label is ignored.
+    let mut d = Drive::new(&assign_cfg());
+    let fids = d.distinct_fids(2);
+    let a = d.op(incast(enq(0, 1, fids[0], 100, 0)));
+    let b = d.op(incast(enq(0, 1, fids[1], 100, 0)));
+    assert_eq!((a.asg_queue, b.asg_queue, a.asg_ft_skip), (1, 2, 0));
+}
+
+#[test]
+fn bfc_pipelines_split_the_flow_table_by_ingress_port() {
+    // 4 ports in 2 pipelines (ports 0-1, 2-3): each egress port's 32 entries are two slices of
+    // 16, and a flow's key depends on the pipeline it arrives in.
+    let cfg = BfcConfig {
+        pipelines: 2,
+        ..assign_cfg()
+    };
+    assert_eq!(
+        (cfg.slice_entries(), cfg.pipeline_of(1), cfg.pipeline_of(2)),
+        (16, 0, 1)
+    );
+    let mut d = Drive::new(&cfg);
+    let f = 77;
+    let k0 = d.m.ft_key_at(0, f);
+    assert!(k0 < 16);
+    assert_eq!(d.m.ft_key_at(1, f), k0, "same pipeline, same entry");
+    assert_eq!(d.m.ft_key_at(3, f), k0 + 16, "the other pipeline's slice");
+    // The flow from ingress 0 and from ingress 3 holds two entries, so two new queues.
+    let a = d.op(enq(0, 1, f, 100, 0));
+    let b = d.op(enq(3, 1, f, 100, 0));
+    assert_eq!((a.asg_ft_key, b.asg_ft_key), (k0 as u64, k0 as u64 + 16));
+    assert_eq!(
+        (a.asg_queue, a.asg_new, b.asg_queue, b.asg_new),
+        (1, 1, 2, 1)
+    );
+    // From ingress 1 it finds pipeline 0's entry busy and keeps its queue.
+    let c = d.op(enq(1, 1, f, 100, 0));
+    assert_eq!((c.asg_ft_key, c.asg_queue, c.asg_new), (k0 as u64, 1, 0));
+    // Every key stays inside its slice.
+    for fid in 0..500 {
+        assert!(d.m.ft_key_at(2, fid) >= 16 && d.m.ft_key_at(2, fid) < 32);
+    }
+}
+
+#[test]
+fn bfc_pipelines_must_split_ports_and_entries_evenly() {
+    let rule = |c: BfcConfig| c.validate().unwrap_err().to_string();
+    let e = rule(BfcConfig {
+        pipelines: 3,
+        ..tiny()
+    });
+    assert!(e.contains("pipelines = 3: must divide ports = 4"), "{e}");
+    let e = rule(BfcConfig {
+        pipelines: 5,
+        ..tiny()
+    });
+    assert!(e.contains("pipelines = 5: must be in 1..=4"), "{e}");
+    // 2 ports, 3 queues x 1: 3 entries per port cannot split in 2.
+    let e = rule(BfcConfig {
+        ports: 2,
+        queues: 3,
+        ft_multiple: 1,
+        th: vec![100; 3],
+        t_bm: 8,
+        pipelines: 2,
+        ..tiny()
+    });
+    assert!(
+        e.contains("pipelines = 2: must divide the 3 flow-table entries per port"),
+        "{e}"
+    );
+    let t2 = BfcConfig::preset("tofino2").unwrap();
+    assert_eq!(
+        (t2.pipelines, t2.slice_entries() * 32),
+        (4, 102_400),
+        "spec §3.5"
+    );
+}
+
+/// Spec §3.8: "a single flow on an isolated link with deq_update_latency included in HRTT". The
+/// occupancy is the traffic manager's and falls at once, so a late dequeue update delays only
+/// the RESUME: with the link's share Hp of the HRTT before a PAUSE acts and the whole Hr = Hp +
+/// deq_update_latency before a RESUME does, App. C's phases become t_p1 = Th / (mu (x - 1)) +
+/// Hp, t_p2 = (Th + Hp mu (x - 1)) / mu, t_p3 = Hr.
+#[test]
+fn bfc_app_c_with_a_late_dequeue_update_counts_it_in_the_resume_delay() {
+    let split = |x: f64, k: f64, late: f64| {
+        let (hr, mu) = (400.0, 10.0);
+        let (hp, th) = (hr - late, k * hr * mu);
+        let p1 = th / (mu * (x - 1.0)) + hp;
+        let p2 = (th + hp * mu * (x - 1.0)) / mu;
+        hr / (p1 + p2 + hr)
+    };
+    for (x, k) in [(2.0, 1.0), (1.5, 1.0), (3.0, 2.0)] {
+        assert!((split(x, k, 0.0) - app_c_formula(x, k)).abs() < 1e-12);
+        let e = app_c_idle_fraction_late(x, k, 100);
+        let want = split(x, k, 100.0);
+        eprintln!("x {x}, k {k}, 100 of 400 cycles in the dequeue update: idle {e:.4}, {want:.4}");
+        assert!(
+            (e - want).abs() < 0.004,
+            "x {x}, k {k}: idle {e:.4}, want {want:.4}"
+        );
+    }
+    // x = 2, k = 1: 400 / 1800 = 0.222 against 0.20 with the whole HRTT on the link.
+    assert!((split(2.0, 1.0, 100.0) - 400.0 / 1800.0).abs() < 1e-12);
+}
+
+#[test]
+fn bfc_deq_update_latency_delays_the_entry_and_counter_not_the_occupancy() {
+    let late = 5;
+    let mut d = Drive::new(&BfcConfig {
+        th: vec![150; 8],
+        deq_update_latency: late,
+        ..tiny()
+    });
+    let f = d.distinct_fids(1)[0];
+    let a0 = d.op(enq(0, 1, f, 100, 3));
+    let a1 = d.op(enq(0, 1, f, 100, 3));
+    let a2 = d.op(enq(0, 1, f, 100, 3));
+    assert_eq!(
+        (a1.asg_counter_incr, a2.asg_counter_incr),
+        (0, 1),
+        "200 B > 150 B"
+    );
+    let key = a0.asg_ft_key as usize;
+    d.op(deq(&a0, 1, 0, 3, 100));
+    d.op(deq(&a1, 1, 0, 3, 100));
+    d.idle(u64::from(late));
+    // The counted packet leaves at edge t: its bytes at once, its entry and counter at t + 5.
+    let t = d.n;
+    d.step(deq(&a2, 1, 0, 3, 100));
+    assert_eq!(d.m.qlen(1, 1), 0, "the occupancy falls at once");
+    assert_eq!((d.m.ft_entry(1, key).size, d.m.pause_counter(0, 3)), (1, 1));
+    let mut resumed = None;
+    for _ in 0..20 {
+        if d.step(IDLE).resume_valid == 1 {
+            resumed = Some(d.n - 1);
+        }
+    }
+    assert_eq!((d.m.ft_entry(1, key).size, d.m.pause_counter(0, 3)), (0, 0));
+    assert_eq!(
+        resumed,
+        Some(t + u64::from(late) + u64::from(EVENT_LATENCY)),
+        "RESUME leaves EVENT_LATENCY after the late update"
+    );
+    assert_eq!(d.csr_read(reg::ERR), 0);
+}
+
+#[test]
+fn bfc_early_resume_resumes_when_the_queue_is_no_longer_above_th() {
+    let run = |early: bool| {
+        let mut d = Drive::new(&BfcConfig {
+            th: vec![150; 8],
+            early_resume: early,
+            ..tiny()
+        });
+        let f = d.distinct_fids(1)[0];
+        // One flow, one queue: two uncounted packets from upstream queue 1, then a counted
+        // one from 1 (200 B > 150) and one from 2 (300 B).
+        let p: Vec<BfcOut> = [1, 1, 1, 2]
+            .iter()
+            .map(|&u| d.op(enq(0, 1, f, 100, u)))
+            .collect();
+        assert_eq!(
+            p.iter().map(|a| a.asg_counter_incr).collect::<Vec<_>>(),
+            [0, 0, 1, 1]
+        );
+        let mut resumes = vec![];
+        for (k, (a, u)) in p.iter().zip([1, 1, 1, 2]).enumerate() {
+            d.step(deq(a, 1, 0, u, 100));
+            for _ in 0..4 {
+                let o = d.step(IDLE);
+                if o.resume_valid == 1 {
+                    resumes.push((k, o.resume_queue));
+                }
+            }
+        }
+        assert_eq!(d.csr_read(reg::ERR), 0, "early {early}: no underflow");
+        assert_eq!((d.m.pause_counter(0, 1), d.m.pause_counter(0, 2)), (0, 0));
+        resumes
+    };
+    // The third departure leaves 100 B <= Th: upstream queue 2's packet, still queued, no
+    // longer holds its pause, and its own departure later lowers nothing.
+    assert_eq!(run(true), [(2, 1), (2, 2)]);
+    assert_eq!(run(false), [(2, 1), (3, 2)]);
+}
+
+#[test]
+fn bfc_reserve_sticky_keeps_new_flows_off_a_queue_a_sticky_entry_holds() {
+    let run = |reserve: bool| {
+        let mut d = Drive::new(&BfcConfig {
+            th: vec![60_000; 8],
+            reserve_sticky: reserve,
+            ..tiny()
+        });
+        let fids = d.distinct_fids(9);
+        let a: Vec<BfcOut> = fids[..7]
+            .iter()
+            .map(|&f| d.op(enq(0, 1, f, 100, 0)))
+            .collect();
+        // Queue 1 drains; its entry stays sticky for 16 cycles.
+        d.op(deq(&a[0], 1, 0, 0, 100));
+        let g = d.op(enq(0, 1, fids[7], 100, 0));
+        let (empty, random) = (
+            branch(&d.m, Branch::AssignEmpty),
+            branch(&d.m, Branch::AssignRandom),
+        );
+        d.idle(20);
+        let h = d.op(enq(0, 1, fids[8], 100, 0));
+        (g.asg_queue, empty, random, h.asg_queue)
+    };
+    // Without the option the sticky entry's empty queue goes to the new flow.
+    let (q, empty, random, _) = run(false);
+    assert_eq!((q, empty, random), (1, 8, 0));
+    // With it no queue is free: the LFSR picks; once STICKY has passed queue 1 is free again.
+    let (_, empty, random, later) = run(true);
+    assert_eq!((empty, random, later), (7, 1, 1));
+}
+
+#[test]
+fn bfc_model_only_options_are_refused_for_the_rtl() {
+    for (cfg, field) in [
+        (
+            BfcConfig {
+                deq_update_latency: 3,
+                ..tiny()
+            },
+            "deq_update_latency",
+        ),
+        (
+            BfcConfig {
+                early_resume: true,
+                ..tiny()
+            },
+            "early_resume",
+        ),
+        (
+            BfcConfig {
+                reserve_sticky: true,
+                ..tiny()
+            },
+            "reserve_sticky",
+        ),
+    ] {
+        assert!(cfg.validate().is_ok(), "{field}: the model takes it");
+        assert_eq!(cfg.model_only_option().map(|(f, _)| f), Some(field));
+        let e = switchcraft::BlockConfig::new(switchcraft::blocks::bfc::BfcBlock, cfg)
+            .check_rtl()
+            .unwrap_err();
+        assert!(
+            e.0.starts_with(&format!("{field}: an option of the golden model only")),
+            "{e}"
+        );
+    }
+    assert!(tiny().model_only_option().is_none());
 }

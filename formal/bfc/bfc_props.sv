@@ -34,6 +34,7 @@ module bfc_props (
     input wire [`SC_W_ENQ_LEN-1:0] enq_len,
     input wire [`SC_W_ENQ_UPSTREAM_Q-1:0] enq_upstream_q,
     input wire [`SC_W_ENQ_CLASS-1:0] enq_class,
+    input wire enq_incast,
     input wire deq_valid,
     input wire [`SC_W_DEQ_EG_PORT-1:0] deq_eg_port,
     input wire [`SC_W_DEQ_QUEUE-1:0] deq_queue,
@@ -42,6 +43,7 @@ module bfc_props (
     input wire [`SC_W_DEQ_IN_PORT-1:0] deq_in_port,
     input wire [`SC_W_DEQ_UPSTREAM_Q-1:0] deq_upstream_q,
     input wire [`SC_W_DEQ_LEN-1:0] deq_len,
+    input wire deq_ft_skip,
     input wire rx_valid,
     input wire [`SC_W_RX_PORT-1:0] rx_port,
     input wire [1:0] rx_kind,
@@ -56,7 +58,7 @@ module bfc_props (
     localparam J = 1 << IB;
 
     // ---------------------------------------------------------------- the design under test
-    wire ready, asg_valid, asg_refused, asg_counter_incr, asg_new;
+    wire ready, asg_valid, asg_refused, asg_counter_incr, asg_new, asg_ft_skip;
     wire pause_valid, resume_valid, bm_valid;
     wire [`SC_W_ASG_QUEUE-1:0] asg_queue;
     wire [`SC_W_ASG_FT_KEY-1:0] asg_ft_key;
@@ -73,16 +75,17 @@ module bfc_props (
         .clk(clk), .rst(rst),
         .enq_valid(enq_valid), .enq_in_port(enq_in_port), .enq_eg_port(enq_eg_port),
         .enq_fid(enq_fid), .enq_len(enq_len), .enq_upstream_q(enq_upstream_q),
-        .enq_class(enq_class),
+        .enq_class(enq_class), .enq_incast(enq_incast),
         .deq_valid(deq_valid), .deq_eg_port(deq_eg_port), .deq_queue(deq_queue),
         .deq_ft_key(deq_ft_key), .deq_counter_incr(deq_counter_incr),
         .deq_in_port(deq_in_port), .deq_upstream_q(deq_upstream_q), .deq_len(deq_len),
+        .deq_ft_skip(deq_ft_skip),
         .rx_valid(rx_valid), .rx_port(rx_port), .rx_kind(rx_kind), .rx_queue(rx_queue),
         .rx_base(rx_base), .rx_bitmap(rx_bitmap),
         .csr_we(csr_we), .csr_addr(csr_addr), .csr_wdata(csr_wdata),
         .ready(ready), .asg_valid(asg_valid), .asg_refused(asg_refused),
         .asg_queue(asg_queue), .asg_ft_key(asg_ft_key), .asg_counter_incr(asg_counter_incr),
-        .asg_new(asg_new),
+        .asg_new(asg_new), .asg_ft_skip(asg_ft_skip),
         .pause_valid(pause_valid), .pause_port(pause_port), .pause_queue(pause_queue),
         .resume_valid(resume_valid), .resume_port(resume_port), .resume_queue(resume_queue),
         .bm_valid(bm_valid), .bm_port(bm_port), .bm_base(bm_base), .bm_bits(bm_bits),
@@ -161,7 +164,7 @@ module bfc_props (
         // Every enqueue gets one assignment result, two edges after its own; nothing else does.
         a_asg_per_enqueue: assert (asg_valid == p3_enq);
         // A refused enqueue is not assigned, counted or new.
-        a_refused_is_empty: assert (!(asg_refused && (asg_counter_incr || asg_new)));
+        a_refused_is_empty: assert (!(asg_refused && (asg_counter_incr || asg_new || asg_ft_skip)));
         // RESUME only for the marked departure of that edge, at its (ingress, upstream queue).
         a_resume_needs_marked_departure: assert (!resume_valid ||
             (p3_deq && p3_cnt && resume_port == p3_deq_in && resume_queue == p3_deq_upq));

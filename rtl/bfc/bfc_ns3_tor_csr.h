@@ -113,6 +113,11 @@
 #define BFC_NS3_TOR_SPEEDS_MASK 0x7u
 #define BFC_NS3_TOR_SPEEDS_RESET 0x1u
 
+/* the config has no sampling: every packet is sampled (RO) */
+#define BFC_NS3_TOR_SAMPLE_RATE_OFFSET 0x5cu
+#define BFC_NS3_TOR_SAMPLE_RATE_MASK 0x1ffu
+#define BFC_NS3_TOR_SAMPLE_RATE_RESET 0x100u
+
 /* class queue range: first queue [6:0] (>= 1), count [14:8] (>= 1, first + count <= queues) (RW) */
 #define BFC_NS3_TOR_CLASS0_OFFSET 0x60u
 #define BFC_NS3_TOR_CLASS0_MASK 0x7fffu

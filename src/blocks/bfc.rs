@@ -62,6 +62,16 @@ impl Block for BfcBlock {
         Bfc::new(c).expect("validated config")
     }
 
+    fn check_rtl(&self, c: &BfcConfig) -> Result<(), InputError> {
+        match c.model_only_option() {
+            Some((field, why)) => Err(InputError(format!(
+                "{field}: an option of the golden model only ({why}); the Verilog, \
+                 co-simulation and formal commands need it off (docs/blocks/bfc.md)"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     fn package(&self, c: &BfcConfig, instance: &str, command: &str, tech: Tech) -> Package {
         switchcraft_rtl::bfc::package(c, instance, command, tech)
     }

@@ -99,6 +99,10 @@ pub trait Block: Copy + Send + Sync + 'static {
     /// The Verilog package, its modules prefixed with `instance`, its header naming `command`,
     /// its memories in the form of target `tech`.
     fn package(&self, c: &Self::Config, instance: &str, command: &str, tech: Tech) -> Package;
+    /// Whether the RTL implements `c`: an error names an option only the golden model has.
+    fn check_rtl(&self, _c: &Self::Config) -> Result<(), InputError> {
+        Ok(())
+    }
     /// The block's seeded random workload.
     fn workload(&self, c: &Self::Config, seed: u64) -> InputGenerator;
     /// Macro definitions the block's props file reads, beyond the common ones (`SC_TOP`,
@@ -217,6 +221,7 @@ trait AnyConfig: Send + Sync {
     fn regmap(&self) -> RegMap;
     fn model(&self) -> Box<dyn DynModel + Send>;
     fn package(&self, instance: &str, command: &str, tech: Tech) -> Package;
+    fn check_rtl(&self) -> Result<(), InputError>;
     fn workload(&self, seed: u64) -> InputGenerator;
     fn formal_defines(&self) -> Vec<(String, String)>;
     fn state_bits(&self, core: &Ice40Resources) -> StateBits;
@@ -251,6 +256,9 @@ impl<B: Block> AnyConfig for Typed<B> {
     }
     fn package(&self, instance: &str, command: &str, tech: Tech) -> Package {
         self.block.package(&self.config, instance, command, tech)
+    }
+    fn check_rtl(&self) -> Result<(), InputError> {
+        self.block.check_rtl(&self.config)
     }
     fn workload(&self, seed: u64) -> InputGenerator {
         self.block.workload(&self.config, seed)
@@ -413,6 +421,12 @@ impl BlockConfig {
 
     pub fn model(&self) -> Box<dyn DynModel + Send> {
         self.0.model()
+    }
+
+    /// Refuses a config whose options only the golden model has, naming the option: the
+    /// commands that build the Verilog (generate, cosim, formal) call it first.
+    pub fn check_rtl(&self) -> Result<(), InputError> {
+        self.0.check_rtl()
     }
 
     /// The Verilog package of this config for the default target (iCE40, the checked-in rtl/),

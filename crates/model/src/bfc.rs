@@ -99,6 +99,47 @@ pub struct BfcConfig {
     pub th: Vec<u64>,
     /// Seed of the LFSR that picks a random queue when no queue of the class is empty.
     pub lfsr_seed: u32,
+    /// BFC + Sampling (spec §3.6, App. A.8): with this on, an arrival is sampled with
+    /// probability `sample_rate / 256` (the `sample_rate` register); only a sampled packet
+    /// counts in its flow-table entry's `size` and in its pause counter, and only its
+    /// departure runs the flow-table update (`asg_ft_skip`/`deq_ft_skip`). Every arrival
+    /// stamps its entry (`ts_enq`) and an entry stays sticky while its last arrival or its
+    /// last departure is within STICKY. Off (missing from a TOML file): every packet counts
+    /// and the entries carry no arrival stamp.
+    #[serde(default)]
+    pub sampling: bool,
+    /// The reset value of `sample_rate` (1..=256; p_s = sample_rate / 256). Missing: 128,
+    /// the paper's 50 %. Used only with `sampling`.
+    #[serde(default = "half_rate")]
+    pub sample_rate: u32,
+    /// Incast label (spec §3.6, App. A.7): an arrival with `enq_incast` set skips dynamic
+    /// queue assignment and the flow table; every labelled packet of one (egress port, class)
+    /// goes to that pair's incast queue, chosen like a new flow's queue when the pair has
+    /// none or its queue has drained. Off (missing from a TOML file): the label is ignored.
+    #[serde(default)]
+    pub incast_label: bool,
+    /// Ingress pipelines the flow table is split across (spec §3.5 [P]: Tofino2 keeps its
+    /// flow table in 4 ingress pipelines, split by ingress port). Pipeline p serves the
+    /// ingress ports `p x ports / pipelines ..` and owns slice p of each egress port's M
+    /// entries, so flows from different pipelines never share an entry. Missing: 1.
+    #[serde(default = "one_pipeline")]
+    pub pipelines: u32,
+    /// Model only (spec §3.5 [P], the Tofino2 mapping): edges from a packet leaving its queue
+    /// to its dequeue update reaching the flow table and the pause counter (a mirrored,
+    /// recirculated header); the occupancy falls at once (the traffic manager pushes queue
+    /// depths to the pipelines). 0..=65535; part of HRTT (§3.10.5). Missing: 0, bookkeeping
+    /// next to the traffic manager, as in the RTL.
+    #[serde(default)]
+    pub deq_update_latency: u32,
+    /// Model only (spec §3.4 [S], experiments): resume an upstream queue when the queue its
+    /// counted packets wait in is no longer above Th, not when they have left.
+    #[serde(default)]
+    pub early_resume: bool,
+    /// Model only (spec §3.10.2 [S]): a queue is a candidate for a new flow only when it is
+    /// empty and no other flow-table entry of its port holds it (packets, or within STICKY
+    /// of its last event).
+    #[serde(default)]
+    pub reserve_sticky: bool,
 }
 
 /// Flow-table entries of the whole block the RTL can address (its 20-bit flow-table address).
@@ -109,6 +150,23 @@ pub const MAX_T_BM: u64 = (1 << 24) - 1;
 fn one_speed() -> u32 {
     1
 }
+
+fn one_pipeline() -> u32 {
+    1
+}
+
+/// The largest `deq_update_latency`, edges.
+pub const MAX_DEQ_UPDATE_LATENCY: u32 = 65_535;
+
+/// The most ingress pipelines of a BFC instance (Tofino2 has 4).
+pub const MAX_PIPELINES: u32 = 4;
+
+fn half_rate() -> u32 {
+    SAMPLE_ALL / 2
+}
+
+/// `sample_rate` that samples every packet: the draw is the LFSR's low 8 bits `< rate`.
+pub const SAMPLE_ALL: u32 = 256;
 
 /// The most speed classes a BFC instance has (a 2-bit `port_speed` CSR per port).
 pub const MAX_SPEEDS: u32 = 4;
@@ -175,6 +233,40 @@ impl BfcConfig {
         Some(cfg)
     }
 
+    /// Every optional mode off (one pipeline, sampling at its default rate); the fields of
+    /// the block's shape are zero, for a preset to set.
+    fn options_off() -> BfcConfig {
+        BfcConfig {
+            ports: 0,
+            queues: 0,
+            ft_multiple: 0,
+            fid_bits: 0,
+            hash_bits: 0,
+            size_bits: 0,
+            ts_bits: 0,
+            ts_shift: 0,
+            sticky: 0,
+            occupancy_bits: 0,
+            length_bits: 0,
+            upstream_queues: 0,
+            pc_bits: 0,
+            t_bm: 0,
+            classes: 0,
+            assign: Assign::Dynamic,
+            speeds: one_speed(),
+            port_speed: Vec::new(),
+            th: Vec::new(),
+            lfsr_seed: 0,
+            sampling: false,
+            sample_rate: half_rate(),
+            incast_label: false,
+            pipelines: one_pipeline(),
+            deq_update_latency: 0,
+            early_resume: false,
+            reserve_sticky: false,
+        }
+    }
+
     fn preset_fields(name: &str) -> Option<BfcConfig> {
         Some(match name {
             // Few table entries and narrow counters, so random tests collide flows, fill
@@ -200,6 +292,7 @@ impl BfcConfig {
                 port_speed: Vec::new(),
                 th: vec![3000, 1500, 1000, 750, 600, 500, 428, 375],
                 lfsr_seed: 1,
+                ..Self::options_off()
             },
             // For an iCE40 HX8K: 4 ports x 8 queues at 25 Gb/s (HRTT 2 us, Th(1) = 6 250 B), 16 x
             // queues flow-table entries per port (512, in block RAM), 14-bit occupancies (16 KiB
@@ -226,6 +319,7 @@ impl BfcConfig {
                 port_speed: Vec::new(),
                 th: Vec::new(),
                 lfsr_seed: 1,
+                ..Self::options_off()
             },
             // The paper's Tofino2 testbed in loopback mode: 16 queues per port.
             "tofino-loopback" => BfcConfig {
@@ -249,6 +343,7 @@ impl BfcConfig {
                 port_speed: Vec::new(),
                 th: Vec::new(),
                 lfsr_seed: 1,
+                ..Self::options_off()
             },
             // The ns-3 ToR (spec §3.2): 24 ports x 32 queues x 100 = 76 800 entries.
             "ns3-tor" => BfcConfig {
@@ -272,10 +367,12 @@ impl BfcConfig {
                 port_speed: Vec::new(),
                 th: Vec::new(),
                 lfsr_seed: 1,
+                ..Self::options_off()
             },
             // Tofino2 (spec §3.2): 32 ports x 128 queues = 4096 queues, 409 600 entries; pause
             // counters 32 x 128 = 4096. Tofino2 has 128 queues on its 400G ports (32 on 100G,
-            // spec §3.5), so the Th table is 400 Gb/s x 2 us: Th(1) = 100 000 B.
+            // spec §3.5), so the Th table is 400 Gb/s x 2 us: Th(1) = 100 000 B. The table is
+            // split across its 4 ingress pipelines: 102 400 entries each (§3.5).
             "tofino2" => BfcConfig {
                 ports: 32,
                 queues: 128,
@@ -297,6 +394,8 @@ impl BfcConfig {
                 port_speed: Vec::new(),
                 th: Vec::new(),
                 lfsr_seed: 1,
+                pipelines: 4,
+                ..Self::options_off()
             },
             _ => return None,
         })
@@ -514,6 +613,38 @@ impl BfcConfig {
                 ),
             ));
         }
+        range("sample_rate", self.sample_rate.into(), 1, SAMPLE_ALL.into())?;
+        range("pipelines", self.pipelines.into(), 1, MAX_PIPELINES.into())?;
+        range(
+            "deq_update_latency",
+            self.deq_update_latency.into(),
+            0,
+            MAX_DEQ_UPDATE_LATENCY.into(),
+        )?;
+        if !self.ports.is_multiple_of(self.pipelines) {
+            return Err(ConfigError::new(
+                "pipelines",
+                self.pipelines,
+                format!(
+                    "must divide ports = {} (each pipeline serves as many ingress ports)",
+                    self.ports
+                ),
+            ));
+        }
+        if !self
+            .entries_per_port()
+            .is_multiple_of(u64::from(self.pipelines))
+        {
+            return Err(ConfigError::new(
+                "pipelines",
+                self.pipelines,
+                format!(
+                    "must divide the {} flow-table entries per port (ft_multiple x queues), \
+                     each pipeline owning an equal slice",
+                    self.entries_per_port()
+                ),
+            ));
+        }
         let rows = (self.speeds * self.queues) as usize;
         if self.th.len() < rows {
             return Err(ConfigError::new(
@@ -558,6 +689,42 @@ impl BfcConfig {
 
     pub fn entries_per_port(&self) -> u64 {
         u64::from(self.ft_multiple) * u64::from(self.queues)
+    }
+
+    /// The first option set that only the golden model has (the RTL refuses the config),
+    /// with the reason.
+    pub fn model_only_option(&self) -> Option<(&'static str, &'static str)> {
+        if self.deq_update_latency > 0 {
+            Some((
+                "deq_update_latency",
+                "the Tofino2 mapping's recirculation delay; the RTL is the bookkeeping next to \
+                 the traffic manager and takes each dequeue as it happens (0)",
+            ))
+        } else if self.early_resume {
+            Some((
+                "early_resume",
+                "an experiment: it needs a count of counted packets per (queue, upstream \
+                 queue), the bookkeeping the paper declined",
+            ))
+        } else if self.reserve_sticky {
+            Some((
+                "reserve_sticky",
+                "an experiment: whether a queue is reserved changes with time alone (an \
+                 entry's STICKY running out), which needs a scan of the flow table",
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Flow-table entries of one pipeline's slice of an egress port (M / pipelines).
+    pub fn slice_entries(&self) -> u64 {
+        self.entries_per_port() / u64::from(self.pipelines)
+    }
+
+    /// The ingress pipeline of ingress port `inp`.
+    pub fn pipeline_of(&self, inp: u32) -> u32 {
+        inp / (self.ports / self.pipelines)
     }
 
     /// Flow-table entries of the whole block.
@@ -718,6 +885,7 @@ pub mod reg {
     pub const PORT_INDEX: u32 = 20;
     pub const PORT_SPEED: u32 = 21;
     pub const SPEEDS: u32 = 22;
+    pub const SAMPLE_RATE: u32 = 23;
     /// `CLASS_BASE + c` holds class c's queue range.
     pub const CLASS_BASE: u32 = 24;
 }
@@ -980,6 +1148,26 @@ pub fn regmap(cfg: &BfcConfig) -> RegMap {
             cfg.speeds.into(),
             "speed classes S: rows of the Th table, values of port_speed",
         ),
+        if cfg.sampling {
+            r(
+                "sample_rate",
+                reg::SAMPLE_RATE,
+                9,
+                Rw,
+                cfg.sample_rate.into(),
+                "sampling: an arrival is sampled when the LFSR's low 8 bits are below this \
+                 (p_s = sample_rate / 256; 256 and above sample every packet, 0 none)",
+            )
+        } else {
+            r(
+                "sample_rate",
+                reg::SAMPLE_RATE,
+                9,
+                Const,
+                SAMPLE_ALL.into(),
+                "the config has no sampling: every packet is sampled",
+            )
+        },
     ]);
     for c in 0..cfg.classes {
         let q = cfg.class_queues(c);
@@ -1027,6 +1215,11 @@ pub fn port_schema(cfg: &BfcConfig) -> PortSchema {
                 "the upstream queue it left (header field upstreamQ)",
             ),
             Port::input("enq_class", cfg.class_bits(), "its traffic class"),
+            Port::input(
+                "enq_incast",
+                1,
+                "incast_label: the sender labelled its flow incast (ignored without the option)",
+            ),
             Port::input("deq_valid", 1, "a packet leaves its queue"),
             Port::input("deq_eg_port", pb, "its egress port"),
             Port::input("deq_queue", qb, "its queue (asg_queue of its enqueue)"),
@@ -1039,6 +1232,11 @@ pub fn port_schema(cfg: &BfcConfig) -> PortSchema {
             Port::input("deq_in_port", pb, "its ingress port"),
             Port::input("deq_upstream_q", ub, "its upstreamQ as it arrived"),
             Port::input("deq_len", lb, "its length in bytes"),
+            Port::input(
+                "deq_ft_skip",
+                1,
+                "it did not count in its flow-table entry (asg_ft_skip)",
+            ),
             Port::input("rx_valid", 1, "a BFC control frame arrived from downstream"),
             Port::input("rx_port", pb, "the egress port it paces"),
             Port::input("rx_kind", 2, "0 PAUSE, 1 RESUME (one queue), 2 bitmap"),
@@ -1079,6 +1277,12 @@ pub fn port_schema(cfg: &BfcConfig) -> PortSchema {
                 "it was counted in its pause counter, carried to the dequeue",
             ),
             Port::output("asg_new", 1, "dynamic mode: the entry was (re)assigned"),
+            Port::output(
+                "asg_ft_skip",
+                1,
+                "not counted in its flow-table entry (unsampled or incast), carried to the \
+                 dequeue",
+            ),
             Port::output(
                 "pause_valid",
                 1,
@@ -1121,8 +1325,9 @@ port_bundle!(
     /// Inputs of one edge.
     BfcIn {
         enq_valid, enq_in_port, enq_eg_port, enq_fid, enq_len, enq_upstream_q, enq_class,
+        enq_incast,
         deq_valid, deq_eg_port, deq_queue, deq_ft_key, deq_counter_incr, deq_in_port,
-        deq_upstream_q, deq_len,
+        deq_upstream_q, deq_len, deq_ft_skip,
         rx_valid, rx_port, rx_kind, rx_queue, rx_base, rx_bitmap,
         csr_we, csr_addr, csr_wdata,
     }
@@ -1132,7 +1337,7 @@ port_bundle!(
     /// Registered outputs after one edge.
     BfcOut {
         ready,
-        asg_valid, asg_refused, asg_queue, asg_ft_key, asg_counter_incr, asg_new,
+        asg_valid, asg_refused, asg_queue, asg_ft_key, asg_counter_incr, asg_new, asg_ft_skip,
         pause_valid, pause_port, pause_queue,
         resume_valid, resume_port, resume_queue,
         bm_valid, bm_port, bm_base, bm_bits,
@@ -1155,6 +1360,9 @@ pub struct FtEntry {
     /// class's queue range later leaves `q` outside it; the class, not the range, says whether
     /// a colliding packet is of the entry's class.
     pub class: u32,
+    /// Timestamp of the last arrival that looked the entry up (sampled or not): with
+    /// sampling, packets the entry does not count keep it sticky. 0 without sampling.
+    pub ts_enq: u32,
 }
 
 /// The paths through the block, counted so tests can check a workload reaches each.
@@ -1173,6 +1381,12 @@ pub enum Branch {
     CrossClass,
     AssignStochastic,
     AssignSingle,
+    /// Sampling: the arrival was not sampled; it was assigned but not counted.
+    Unsampled,
+    /// A labelled incast arrival went to its (port, class)'s incast queue, which holds packets.
+    IncastKeep,
+    /// A labelled incast arrival found no incast queue with packets: one was chosen.
+    IncastAssign,
     /// An enqueue found its queue above Th and was counted.
     Counted,
     /// Above Th but bpEn is clear for (ingress, egress).
@@ -1195,7 +1409,7 @@ pub enum Branch {
 }
 
 impl Branch {
-    pub const ALL: [Branch; 22] = [
+    pub const ALL: [Branch; 25] = [
         Branch::AssignEmpty,
         Branch::AssignRandom,
         Branch::KeepBusy,
@@ -1203,6 +1417,9 @@ impl Branch {
         Branch::CrossClass,
         Branch::AssignStochastic,
         Branch::AssignSingle,
+        Branch::Unsampled,
+        Branch::IncastKeep,
+        Branch::IncastAssign,
         Branch::Counted,
         Branch::BackpressureDisabled,
         Branch::Pause,
@@ -1231,9 +1448,12 @@ struct Enq {
     len: u64,
     upq: usize,
     class: usize,
+    /// Labelled incast and the config honours the label.
+    incast: bool,
 }
 
 /// A checked dequeue.
+#[derive(Clone)]
 struct Deq {
     eg: usize,
     q: usize,
@@ -1242,6 +1462,8 @@ struct Deq {
     inp: usize,
     upq: usize,
     len: u64,
+    /// The packet did not count in its flow-table entry (`asg_ft_skip`).
+    ft_skip: bool,
 }
 
 /// The BFC golden model. Cycle semantics (one [`CycleModel::step`] = one rising edge n):
@@ -1270,6 +1492,9 @@ pub struct Bfc {
     ds_paused: Vec<u128>,
     /// Rotating start of the empty-queue search, per egress port.
     rr_ptr: Vec<u32>,
+    /// The incast queue of each (egress port, class), index egress x classes + class; 0 (the
+    /// control queue) when none was chosen.
+    incast: Vec<u32>,
     /// Pause counters, index ingress x upstream_queues + upstream queue.
     pc: Vec<u64>,
     /// Th in bytes by speed class x queues + max(N_active, 1) - 1.
@@ -1286,6 +1511,12 @@ pub struct Bfc {
     snap_taken: Option<[u64; 3]>,
     /// Each edge's results, read back at their latency.
     results: DelayLine<Results>,
+    /// `deq_update_latency`: the checked departures whose entry and counter updates are
+    /// still on their way, oldest first.
+    deq_line: std::collections::VecDeque<Option<Deq>>,
+    early: early_resume::EarlyResume,
+    /// Counters an early release lowered this cycle, with their value before it.
+    released_now: Vec<(usize, u64)>,
     branches: [u64; Branch::ALL.len()],
 }
 
@@ -1300,6 +1531,7 @@ impl Bfc {
             qlen: vec![0; (cfg.ports * cfg.queues) as usize],
             ds_paused: vec![0; cfg.ports as usize],
             rr_ptr: vec![0; cfg.ports as usize],
+            incast: vec![0; (cfg.ports * cfg.classes) as usize],
             pc: vec![0; cfg.pause_counters() as usize],
             th: Vec::new(),
             port_speed: Vec::new(),
@@ -1310,6 +1542,9 @@ impl Bfc {
             snap_pending: false,
             snap_taken: None,
             results: DelayLine::new(),
+            deq_line: Default::default(),
+            early: Default::default(),
+            released_now: Vec::new(),
             branches: [0; Branch::ALL.len()],
         };
         CycleModel::reset(&mut m);
@@ -1372,10 +1607,20 @@ impl Bfc {
         self.port_speed[eg]
     }
 
-    /// The flow-table key (within the egress port's slice) of flow id `fid`.
+    /// The flow-table key (within the egress port's M entries) of flow id `fid` arriving on
+    /// an ingress port of pipeline 0 (any port with one pipeline).
     pub fn ft_key(&self, fid: u64) -> usize {
-        let h = hash32(u128::from(fid), self.cfg.fid_bits.div_ceil(8) as usize);
-        reduce_top(h, self.cfg.hash_bits, self.m() as u32) as usize
+        self.ft_key_at(0, fid)
+    }
+
+    /// The flow-table key of flow id `fid` arriving on ingress port `inp`: its pipeline's
+    /// slice of the egress port's entries, and the hash reduced to the slice.
+    pub fn ft_key_at(&self, inp: u32, fid: u64) -> usize {
+        let c = &self.cfg;
+        let h = hash32(u128::from(fid), c.fid_bits.div_ceil(8) as usize);
+        let slice = c.slice_entries();
+        (u64::from(c.pipeline_of(inp)) * slice
+            + u64::from(reduce_top(h, c.hash_bits, slice as u32))) as usize
     }
 
     /// How often each path ran since the model was made (reset does not clear the counts).
@@ -1420,11 +1665,12 @@ impl Bfc {
         ok.then(|| Enq {
             inp: i.enq_in_port as usize,
             eg: i.enq_eg_port as usize,
-            key: self.ft_key(i.enq_fid),
+            key: self.ft_key_at(i.enq_in_port as u32, i.enq_fid),
             fid: i.enq_fid,
             len: i.enq_len,
             upq: i.enq_upstream_q as usize,
             class: i.enq_class as usize,
+            incast: c.incast_label && i.enq_incast == 1,
         })
     }
 
@@ -1446,6 +1692,7 @@ impl Bfc {
             inp: i.deq_in_port as usize,
             upq: i.deq_upstream_q as usize,
             len: i.deq_len,
+            ft_skip: i.deq_ft_skip == 1,
         })
     }
 
@@ -1505,23 +1752,31 @@ impl Bfc {
         true
     }
 
-    /// A departure (spec §3.3 ON DEQUEUE): flow-table size and timestamp, pause counter,
-    /// occupancy (whose 0 is the empty bit).
-    fn apply_deq(&mut self, d: &Deq, err: &mut u64) {
+    /// A departure's update of its flow-table entry (size and timestamp) and pause counter
+    /// (spec §3.3 ON DEQUEUE); `deq_update_latency` edges after the departure.
+    fn apply_deq_entry(&mut self, d: &Deq, err: &mut u64) {
         let now_ts = self.now_ts();
         let fi = d.eg * self.m() + d.key;
         let e = &mut self.ft[fi];
-        e.ts = now_ts;
-        if e.size == 0 {
-            *err |= err::SIZE_UNDERFLOW;
-            self.count(Branch::Underflow);
-        } else {
-            e.size -= 1;
+        if !d.ft_skip {
+            e.ts = now_ts;
+            if e.size == 0 {
+                *err |= err::SIZE_UNDERFLOW;
+                self.count(Branch::Underflow);
+            } else {
+                e.size -= 1;
+            }
         }
         let j = d.inp * self.cfg.upstream_queues as usize + d.upq;
-        if d.counted {
+        let qi = d.eg * self.cfg.queues as usize + d.q;
+        // With early_resume a counted packet whose count was returned early lowers nothing.
+        if d.counted && (!self.cfg.early_resume || self.early.depart(qi, j)) {
             self.bump_pc(j, false, err);
         }
+    }
+
+    /// A departure's occupancy (whose 0 is the empty bit), at once: the traffic manager's.
+    fn apply_deq_queue(&mut self, d: &Deq, err: &mut u64) {
         let qi = d.eg * self.cfg.queues as usize + d.q;
         if self.qlen[qi] < d.len {
             *err |= err::QLEN_UNDERFLOW;
@@ -1529,6 +1784,14 @@ impl Bfc {
             self.qlen[qi] = 0;
         } else {
             self.qlen[qi] -= d.len;
+        }
+        // early_resume: a queue no longer above Th returns the counts of its counted packets.
+        if self.cfg.early_resume && self.qlen[qi] <= self.threshold(d.eg) {
+            for (j, n) in self.early.release(qi) {
+                let before = self.pc[j];
+                self.pc[j] = before.saturating_sub(n);
+                self.released_now.push((j, before));
+            }
         }
     }
 
@@ -1543,6 +1806,9 @@ impl Bfc {
         let sticky = self.csr.get(reg::STICKY) as u32;
         let fi = e.eg * self.m() + key;
         let entry = self.ft[fi];
+        // Sampling (App. A.8): the LFSR's low byte against p_s x 256. Without the option the
+        // register reads 256 and every packet is sampled.
+        let sampled = u64::from(lfsr & 0xFF) < self.csr.get(reg::SAMPLE_RATE);
         let mut new = false;
         // The entry's own queue and class stay when a packet of another class passes through.
         let mut keep_entry = false;
@@ -1550,59 +1816,80 @@ impl Bfc {
         let hash_pick =
             || first + reduce_top(hash32(u128::from(e.fid), fid_bytes), PICK_BITS, count);
         let cross = entry.class != e.class as u32;
-        let q = match self.csr.get(reg::MODE) {
-            MODE_STOCHASTIC => {
-                self.count(Branch::AssignStochastic);
-                hash_pick()
+        let mode = self.csr.get(reg::MODE);
+        // The incast label replaces dynamic assignment only; the other modes ignore it.
+        let incast = e.incast && mode != MODE_STOCHASTIC && mode != MODE_SINGLE;
+        let q = if incast {
+            let slot = e.eg * self.cfg.classes as usize + e.class;
+            let iq = self.incast[slot];
+            if iq != 0 && self.qlen[e.eg * nq + iq as usize] > 0 {
+                self.count(Branch::IncastKeep);
+                iq
+            } else {
+                self.count(Branch::IncastAssign);
+                let q = self.pick_new_queue(e.eg, first, count, lfsr, None);
+                self.incast[slot] = q;
+                q
             }
-            MODE_SINGLE => {
-                self.count(Branch::AssignSingle);
-                first
-            }
-            _ => {
-                let age = now_ts.wrapping_sub(entry.ts) & mask(self.cfg.ts_bits) as u32;
-                if entry.size > 0 && cross {
-                    self.count(Branch::CrossClass);
-                    keep_entry = true;
+        } else {
+            match mode {
+                MODE_STOCHASTIC => {
+                    self.count(Branch::AssignStochastic);
                     hash_pick()
-                } else if entry.size > 0 {
-                    self.count(Branch::KeepBusy);
-                    entry.q
-                } else if entry.q != 0 && age < sticky && !cross {
-                    self.count(Branch::KeepSticky);
-                    entry.q
-                } else {
-                    new = true;
-                    let class_mask = mask_u128(count) << first;
-                    let cand = self.empty_bitmap(e.eg) & class_mask;
-                    if cand != 0 {
-                        self.count(Branch::AssignEmpty);
-                        let q = first_set_from(cand, self.rr_ptr[e.eg], nq as u32);
-                        self.rr_ptr[e.eg] = if q + 1 == nq as u32 { 0 } else { q + 1 };
-                        q
+                }
+                MODE_SINGLE => {
+                    self.count(Branch::AssignSingle);
+                    first
+                }
+                _ => {
+                    // With sampling, the last arrival (counted or not) also keeps the entry.
+                    let recent = self.entry_recent(&entry, sticky);
+                    if entry.size > 0 && cross {
+                        self.count(Branch::CrossClass);
+                        keep_entry = true;
+                        hash_pick()
+                    } else if entry.size > 0 {
+                        self.count(Branch::KeepBusy);
+                        entry.q
+                    } else if entry.q != 0 && recent && !cross {
+                        self.count(Branch::KeepSticky);
+                        entry.q
                     } else {
-                        self.count(Branch::AssignRandom);
-                        first + reduce_top(lfsr, PICK_BITS, count)
+                        new = true;
+                        self.pick_new_queue(e.eg, first, count, lfsr, Some(fi))
                     }
                 }
             }
         };
-        let size_max = mask(self.cfg.size_bits) as u32;
-        let entry = &mut self.ft[fi];
-        if !keep_entry {
-            entry.q = q;
-            entry.class = e.class as u32;
+        if !incast {
+            let size_max = mask(self.cfg.size_bits) as u32;
+            let sampling = self.cfg.sampling;
+            let entry = &mut self.ft[fi];
+            if !keep_entry {
+                entry.q = q;
+                entry.class = e.class as u32;
+            }
+            if sampling {
+                entry.ts_enq = now_ts;
+            }
+            // Only a sampled packet counts in `size` (and runs the departure's update).
+            let saturated = sampled && entry.size == size_max;
+            if sampled && !saturated {
+                entry.size += 1;
+            }
+            if saturated {
+                *err |= err::SIZE_SATURATED;
+                self.count(Branch::Saturation);
+            }
         }
-        if entry.size == size_max {
-            *err |= err::SIZE_SATURATED;
-            self.count(Branch::Saturation);
-        } else {
-            entry.size += 1;
+        if !sampled {
+            self.count(Branch::Unsampled);
         }
 
         // The threshold test uses the queue before this packet (spec §3.10.1), strictly.
         let qi = e.eg * nq + q as usize;
-        let above = self.qlen[qi] > self.threshold(e.eg);
+        // Only a sampled packet is counted.
+        let above = sampled && self.qlen[qi] > self.threshold(e.eg);
         let bp = self.bp_en[e.inp] >> e.eg & 1 == 1;
         let j = e.inp * self.cfg.upstream_queues as usize + e.upq;
         let mut counted = false;
@@ -1612,6 +1899,9 @@ impl Bfc {
             counted = self.bump_pc(j, true, err);
             if counted {
                 self.count(Branch::Counted);
+                if self.cfg.early_resume {
+                    self.early.counted(qi, j);
+                }
             }
         }
         let occ_max = mask(self.cfg.occupancy_bits);
@@ -1628,8 +1918,55 @@ impl Bfc {
             asg_ft_key: key as u64,
             asg_counter_incr: counted.into(),
             asg_new: new.into(),
+            asg_ft_skip: (incast || !sampled).into(),
             ..BfcOut::default()
         }
+    }
+
+    /// A new queue for a flow (or an incast queue) of the class `first..first + count`: the
+    /// first empty one from the port's rotating start, which moves past it, else the LFSR's.
+    fn pick_new_queue(
+        &mut self,
+        eg: usize,
+        first: u32,
+        count: u32,
+        lfsr: u32,
+        except: Option<usize>,
+    ) -> u32 {
+        let nq = self.cfg.queues;
+        let mut cand = self.empty_bitmap(eg) & mask_u128(count) << first;
+        if self.cfg.reserve_sticky {
+            cand &= !self.reserved(eg, except);
+        }
+        if cand != 0 {
+            self.count(Branch::AssignEmpty);
+            let q = first_set_from(cand, self.rr_ptr[eg], nq);
+            self.rr_ptr[eg] = if q + 1 == nq { 0 } else { q + 1 };
+            q
+        } else {
+            self.count(Branch::AssignRandom);
+            first + reduce_top(lfsr, PICK_BITS, count)
+        }
+    }
+
+    /// reserve_sticky (model only): the queues of `eg` that an entry other than `except` holds,
+    /// with packets or within STICKY of its last event.
+    fn reserved(&self, eg: usize, except: Option<usize>) -> u128 {
+        let sticky = self.csr.get(reg::STICKY) as u32;
+        let m = self.m();
+        (eg * m..(eg + 1) * m)
+            .filter(|&fi| Some(fi) != except)
+            .map(|fi| self.ft[fi])
+            .filter(|e| e.q != 0 && (e.size > 0 || self.entry_recent(e, sticky)))
+            .fold(0, |r, e| r | 1 << e.q)
+    }
+
+    /// The entry's last departure, or with sampling its last arrival, is within `sticky`.
+    fn entry_recent(&self, e: &FtEntry, sticky: u32) -> bool {
+        let (now_ts, ts_mask) = (self.now_ts(), mask(self.cfg.ts_bits) as u32);
+        let age = now_ts.wrapping_sub(e.ts) & ts_mask;
+        let age_enq = now_ts.wrapping_sub(e.ts_enq) & ts_mask;
+        age < sticky || self.cfg.sampling && age_enq < sticky
     }
 
     /// The bitmap timer: the bitmap of this cycle's slot, if any.
@@ -1790,6 +2127,7 @@ impl CycleModel for Bfc {
         self.qlen.fill(0);
         self.ds_paused.fill(0);
         self.rr_ptr.fill(0);
+        self.incast.fill(0);
         self.pc.fill(0);
         self.th = c.th[..(c.speeds * c.queues) as usize].to_vec();
         self.port_speed = if c.port_speed.is_empty() {
@@ -1804,6 +2142,9 @@ impl CycleModel for Bfc {
         self.snap_pending = false;
         self.snap_taken = None;
         self.results.reset();
+        self.deq_line.clear();
+        self.early.clear();
+        self.released_now.clear();
         self.set_status();
     }
 
@@ -1859,9 +2200,22 @@ impl CycleModel for Bfc {
             } else {
                 None
             };
+            // deq_update_latency (model only): the occupancy falls now, the entry and the
+            // counter learn of the departure that many edges later.
+            let late = self.cfg.deq_update_latency as usize;
+            let deq_entry = if late == 0 {
+                deq.clone()
+            } else {
+                self.deq_line.push_back(deq.clone());
+                if self.deq_line.len() > late {
+                    self.deq_line.pop_front().expect("non-empty")
+                } else {
+                    None
+                }
+            };
             // Pause counters as they were at the start of the cycle, for the net change.
             let pc_before = |m: &Bfc, j: Option<usize>| j.map(|j| m.pc[j]);
-            let j_deq = deq.as_ref().and_then(|d| {
+            let j_deq = deq_entry.as_ref().and_then(|d| {
                 d.counted
                     .then_some(d.inp * self.cfg.upstream_queues as usize + d.upq)
             });
@@ -1870,13 +2224,16 @@ impl CycleModel for Bfc {
                 .map(|e| e.inp * self.cfg.upstream_queues as usize + e.upq);
             let before_deq = pc_before(self, j_deq);
             let before_enq = pc_before(self, j_enq);
-            if let (Some(d), Some(e)) = (&deq, &enq) {
-                if d.eg == e.eg && d.key == e.key {
+            if let (Some(d), Some(e)) = (&deq_entry, &enq) {
+                if d.eg == e.eg && d.key == e.key && !d.ft_skip {
                     self.count(Branch::SameEntry);
                 }
             }
+            if let Some(d) = &deq_entry {
+                self.apply_deq_entry(d, &mut err);
+            }
             if let Some(d) = &deq {
-                self.apply_deq(d, &mut err);
+                self.apply_deq_queue(d, &mut err);
             }
             if let Some(e) = &enq {
                 out = self.apply_enq(e, lfsr, &mut err);
@@ -1902,6 +2259,29 @@ impl CycleModel for Bfc {
                     out.resume_port = (j / uq) as u64;
                     out.resume_queue = (j % uq) as u64;
                     self.count(Branch::Resume);
+                }
+            }
+            // early_resume: the other counters its release brought to 0 over the cycle wait
+            // for the RESUME bus (a counter raised again before its turn is dropped).
+            for (j, before) in std::mem::take(&mut self.released_now) {
+                if Some(j) != j_deq
+                    && before > 0
+                    && self.pc[j] == 0
+                    && !self.early.pending.contains(&j)
+                {
+                    self.early.pending.push_back(j);
+                }
+            }
+        }
+        if out.resume_valid == 0 {
+            while let Some(j) = self.early.pending.pop_front() {
+                if self.pc[j] == 0 {
+                    let uq = self.cfg.upstream_queues as usize;
+                    out.resume_valid = 1;
+                    out.resume_port = (j / uq) as u64;
+                    out.resume_queue = (j % uq) as u64;
+                    self.count(Branch::Resume);
+                    break;
                 }
             }
         }
@@ -1934,6 +2314,7 @@ impl CycleModel for Bfc {
     }
 }
 
+mod early_resume;
 pub mod ideal;
 pub mod scheduler;
 mod workload;

@@ -63,6 +63,8 @@ use tables::Tables;
 
 /// Address bits of the flow-table RAMs (409 600 entries at most).
 const FA: usize = 20;
+/// Bits of a bank-E word `{ts_enq, class, enq_count, q}`: 32 + 3 + 24 + 8 at most.
+const EW: usize = 72;
 
 /// Word slots of the CSR bank (the register map's indices 0..32: 24 + 8 classes) and their bits.
 pub const CSR_SLOTS: usize = 32;
@@ -104,6 +106,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     pub enq_len: Signal<In, Bits<16>>,
     pub enq_upstream_q: Signal<In, Bits<7>>,
     pub enq_class: Signal<In, Bits<3>>,
+    pub enq_incast: Signal<In, Bit>,
     pub deq_valid: Signal<In, Bit>,
     pub deq_eg_port: Signal<In, Bits<6>>,
     pub deq_queue: Signal<In, Bits<7>>,
@@ -112,6 +115,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     pub deq_in_port: Signal<In, Bits<6>>,
     pub deq_upstream_q: Signal<In, Bits<7>>,
     pub deq_len: Signal<In, Bits<16>>,
+    pub deq_ft_skip: Signal<In, Bit>,
     pub rx_valid: Signal<In, Bit>,
     pub rx_port: Signal<In, Bits<6>>,
     pub rx_kind: Signal<In, Bits<2>>,
@@ -129,6 +133,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     pub asg_ft_key: Signal<Out, Bits<17>>,
     pub asg_counter_incr: Signal<Out, Bit>,
     pub asg_new: Signal<Out, Bit>,
+    pub asg_ft_skip: Signal<Out, Bit>,
     pub pause_valid: Signal<Out, Bit>,
     pub pause_port: Signal<Out, Bits<6>>,
     pub pause_queue: Signal<Out, Bits<7>>,
@@ -158,6 +163,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     /// Bit offsets of the registers' words on the CSR bank's buses.
     at_mode: Constant<Bits<CSR_OFFSET_BITS>>,
     at_sticky: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_sample_rate: Constant<Bits<CSR_OFFSET_BITS>>,
     at_t_bm: Constant<Bits<CSR_OFFSET_BITS>>,
     at_status: Constant<Bits<CSR_OFFSET_BITS>>,
     at_err: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -183,6 +189,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     s_asg_queue: DFF<Bits<7>>,
     s_asg_key: DFF<Bits<17>>,
     s_asg_new: DFF<Bit>,
+    s_asg_skip: DFF<Bit>,
     o_ready: DFF<Bit>,
     o_asg_valid: DFF<Bit>,
     o_asg_refused: DFF<Bit>,
@@ -190,6 +197,7 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     o_asg_key: DFF<Bits<17>>,
     o_asg_cnt: DFF<Bit>,
     o_asg_new: DFF<Bit>,
+    o_asg_skip: DFF<Bit>,
 
     flags: Signal<Local, Bits<8>>,
     status_word: Signal<Local, Bits<32>>,
@@ -221,6 +229,7 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             enq_len: Default::default(),
             enq_upstream_q: Default::default(),
             enq_class: Default::default(),
+            enq_incast: Default::default(),
             deq_valid: Default::default(),
             deq_eg_port: Default::default(),
             deq_queue: Default::default(),
@@ -229,6 +238,7 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             deq_in_port: Default::default(),
             deq_upstream_q: Default::default(),
             deq_len: Default::default(),
+            deq_ft_skip: Default::default(),
             rx_valid: Default::default(),
             rx_port: Default::default(),
             rx_kind: Default::default(),
@@ -245,6 +255,7 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             asg_ft_key: Default::default(),
             asg_counter_incr: Default::default(),
             asg_new: Default::default(),
+            asg_ft_skip: Default::default(),
             pause_valid: Default::default(),
             pause_port: Default::default(),
             pause_queue: Default::default(),
@@ -269,6 +280,7 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             counters: Counters::new(cfg),
             at_mode: at("mode"),
             at_sticky: at("sticky"),
+            at_sample_rate: at("sample_rate"),
             at_t_bm: at("t_bm"),
             at_status: at("status"),
             at_err: at("err"),
@@ -291,6 +303,7 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             s_asg_queue: Default::default(),
             s_asg_key: Default::default(),
             s_asg_new: Default::default(),
+            s_asg_skip: Default::default(),
             o_ready: Default::default(),
             o_asg_valid: Default::default(),
             o_asg_refused: Default::default(),
@@ -298,6 +311,7 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             o_asg_key: Default::default(),
             o_asg_cnt: Default::default(),
             o_asg_new: Default::default(),
+            o_asg_skip: Default::default(),
             flags: Default::default(),
             status_word: Default::default(),
         }
@@ -315,13 +329,15 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             s_asg_queue,
             s_asg_key,
             s_asg_new,
+            s_asg_skip,
             o_ready,
             o_asg_valid,
             o_asg_refused,
             o_asg_queue,
             o_asg_key,
             o_asg_cnt,
-            o_asg_new
+            o_asg_new,
+            o_asg_skip
         );
         self.csr.clock.next = self.clock.val();
         self.capture.clock.next = self.clock.val();
@@ -359,6 +375,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.capture.enq_len.next = self.enq_len.val();
         self.capture.enq_upstream_q.next = self.enq_upstream_q.val();
         self.capture.enq_class.next = self.enq_class.val();
+        self.capture.enq_incast.next = self.enq_incast.val();
         self.capture.deq_valid.next = self.deq_valid.val();
         self.capture.deq_eg_port.next = self.deq_eg_port.val();
         self.capture.deq_queue.next = self.deq_queue.val();
@@ -367,6 +384,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.capture.deq_in_port.next = self.deq_in_port.val();
         self.capture.deq_upstream_q.next = self.deq_upstream_q.val();
         self.capture.deq_len.next = self.deq_len.val();
+        self.capture.deq_ft_skip.next = self.deq_ft_skip.val();
         self.capture.rx_valid.next = self.rx_valid.val();
         self.capture.rx_port.next = self.rx_port.val();
         self.capture.rx_kind.next = self.rx_kind.val();
@@ -419,9 +437,9 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
 
         // ---- Cycle n: the flow table, the tables, the frame.
         self.flow_table.live.next = self.capture.live.val();
-        self.flow_table.e_write.next = self.lookup.act.val();
+        self.flow_table.e_write.next = self.lookup.ft_write.val();
         self.flow_table.e_word.next = self.lookup.word_next.val();
-        self.flow_table.d_write.next = self.departure.act.val();
+        self.flow_table.d_write.next = self.departure.ft_act.val();
         self.flow_table.d_count.next = self.departure.dc_next.val();
         self.flow_table.d_ts.next = self.capture.now_ts.val();
         self.tables.write.next = self.csr.write.val();
@@ -446,6 +464,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.departure.in_port.next = self.capture.d_in.val();
         self.departure.upq.next = self.capture.d_upq.val();
         self.departure.len.next = self.capture.d_len.val();
+        self.departure.skip.next = self.capture.d_skip.val();
         self.departure.ec.next = self.flow_table.d_ec.val();
         self.departure.dc.next = self.flow_table.d_dc.val();
         self.departure.qe.next = self.counters.d_qe.val();
@@ -463,13 +482,14 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.lookup.eg.next = self.capture.e_eg.val();
         self.lookup.upq.next = self.capture.e_upq.val();
         self.lookup.class_id.next = self.capture.e_class.val();
+        self.lookup.incast.next = self.capture.e_incast.val();
         self.lookup.len.next = self.capture.e_len.val();
         self.lookup.hash.next = self.capture.e_hash.val();
         self.lookup.word.next = self.flow_table.a_word.val();
         self.lookup.dc.next = self.flow_table.a_dc.val();
         self.lookup.ts.next = self.flow_table.a_ts.val();
         self.lookup.same_entry.next = self.flow_table.same_entry.val();
-        self.lookup.d_act.next = self.departure.act.val();
+        self.lookup.d_act.next = self.departure.ft_act.val();
         self.lookup.d_dc_next.next = self.departure.dc_next.val();
         self.lookup.d_emptied.next = self.departure.emptied.val();
         self.lookup.d_qi.next = self.departure.qi.val();
@@ -491,6 +511,11 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             .value_next
             .val()
             .get_bits::<32>(self.at_sticky.val().index());
+        self.lookup.sample_rate.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<9>(self.at_sample_rate.val().index());
         self.lookup.reseed.next = (self.csr.write.val() & self.lfsr_seed_written.val()).any();
         self.lookup.seed.next = self.capture.bus_wdata.val();
         self.lookup.snap_lane_q.next = self.capture.snap_lane_q.val();
@@ -504,6 +529,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.arrival.len.next = self.capture.e_len.val();
         self.arrival.lane_q.next = self.lookup.lane_q.val();
         self.arrival.lane_p.next = self.capture.lane_p.val();
+        self.arrival.sampled.next = self.lookup.sampled.val();
         self.arrival.prow.next = self.capture.prow.val();
         self.arrival.row_empty.next = self.lookup.row_empty.val();
         self.arrival.d_emptied.next = self.departure.emptied.val();
@@ -584,10 +610,12 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.s_asg_queue.d.next = 0.into();
         self.s_asg_key.d.next = 0.into();
         self.s_asg_new.d.next = false;
+        self.s_asg_skip.d.next = false;
         if self.lookup.act.val() {
             self.s_asg_queue.d.next = self.lookup.q.val();
             self.s_asg_key.d.next = self.capture.e_key.val();
             self.s_asg_new.d.next = self.lookup.reassigned.val();
+            self.s_asg_skip.d.next = self.lookup.ft_skip.val();
         }
         self.o_asg_valid.d.next = self.s_asg_valid.q.val();
         self.o_asg_refused.d.next = self.s_asg_refused.q.val();
@@ -595,12 +623,14 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.o_asg_key.d.next = self.s_asg_key.q.val();
         self.o_asg_cnt.d.next = self.arrival.counted.val();
         self.o_asg_new.d.next = self.s_asg_new.q.val();
+        self.o_asg_skip.d.next = self.s_asg_skip.q.val();
         if self.reset.val() {
             self.s_asg_valid.d.next = false;
             self.s_asg_refused.d.next = false;
             self.s_asg_queue.d.next = 0.into();
             self.s_asg_key.d.next = 0.into();
             self.s_asg_new.d.next = false;
+            self.s_asg_skip.d.next = false;
             self.o_ready.d.next = false;
             self.o_asg_valid.d.next = false;
             self.o_asg_refused.d.next = false;
@@ -608,6 +638,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             self.o_asg_key.d.next = 0.into();
             self.o_asg_cnt.d.next = false;
             self.o_asg_new.d.next = false;
+            self.o_asg_skip.d.next = false;
         }
 
         self.ready.next = self.o_ready.q.val();
@@ -617,6 +648,7 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.asg_ft_key.next = self.o_asg_key.q.val();
         self.asg_counter_incr.next = self.o_asg_cnt.q.val();
         self.asg_new.next = self.o_asg_new.q.val();
+        self.asg_ft_skip.next = self.o_asg_skip.q.val();
         self.pause_valid.next = self.arrival.pause_valid.val();
         self.pause_port.next = self.arrival.pause_port.val();
         self.pause_queue.next = self.arrival.pause_queue.val();

@@ -13,6 +13,7 @@ struct Pkt {
     inp: u64,
     upq: u64,
     len: u64,
+    ft_skip: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -125,16 +126,17 @@ impl BfcWorkload {
         self.total -= 1;
         if self.rng.below(1000) < 5 {
             // Lost or damaged metadata: underflows and bad fields.
-            match self.rng.below(4) {
+            match self.rng.below(5) {
                 0 => p.len = self.rng.range(1, mask(self.cfg.length_bits)),
                 1 => p.counted ^= 1,
                 2 => p.key = self.rng.below(1 << self.cfg.key_bits()),
+                3 => p.ft_skip ^= 1,
                 _ => p.q = self.rng.below(1 << self.cfg.queue_bits()),
             }
         }
         (i.deq_valid, i.deq_eg_port, i.deq_queue, i.deq_ft_key) = (1, p.eg, p.q, p.key);
         (i.deq_counter_incr, i.deq_in_port) = (p.counted, p.inp);
-        (i.deq_upstream_q, i.deq_len) = (p.upq, p.len);
+        (i.deq_upstream_q, i.deq_len, i.deq_ft_skip) = (p.upq, p.len, p.ft_skip);
     }
 
     fn enqueue(&mut self, i: &mut BfcIn) -> Pkt {
@@ -157,6 +159,9 @@ impl BfcWorkload {
         };
         (i.enq_valid, i.enq_in_port, i.enq_eg_port, i.enq_fid) = (1, inp, eg, fid);
         (i.enq_len, i.enq_upstream_q, i.enq_class) = (len, upq, class);
+        // A flow keeps its label, which a config without incast_label ignores; now and then
+        // a packet of another flow carries one too.
+        i.enq_incast = u64::from(fid % 4 == 1 || self.rng.chance(1));
         Pkt {
             eg,
             q: 0,
@@ -165,6 +170,7 @@ impl BfcWorkload {
             inp,
             upq,
             len,
+            ft_skip: 0,
         }
     }
 
@@ -186,7 +192,7 @@ impl BfcWorkload {
     /// A CSR write that keeps the block mostly in its useful range.
     fn csr_write(&mut self, i: &mut BfcIn) {
         let c = &self.cfg;
-        let (addr, data) = match self.rng.below(15) {
+        let (addr, data) = match self.rng.below(16) {
             0 => (
                 reg::MODE,
                 if self.rng.chance(70) {
@@ -223,6 +229,15 @@ impl BfcWorkload {
             10 => (reg::TH_SPEED, self.rng.below(u64::from(c.speeds) + 1)),
             11 => (reg::PORT_INDEX, self.rng.below(u64::from(c.ports) + 1)),
             12 => (reg::PORT_SPEED, self.rng.below(u64::from(c.speeds) + 1)),
+            // Rates around the paper's 50 %, and now and then none or every packet.
+            13 => (
+                reg::SAMPLE_RATE,
+                match self.rng.below(8) {
+                    0 => 0,
+                    1 => self.rng.range(256, 511),
+                    _ => self.rng.range(1, 255),
+                },
+            ),
             _ => {
                 let table = self.rng.below(3);
                 let size = match table {
@@ -279,6 +294,7 @@ impl BfcWorkload {
             let sent = self.pending.pop_front().expect("non-empty");
             if let (Some(mut p), 1, 0) = (sent, out.asg_valid, out.asg_refused) {
                 (p.q, p.key, p.counted) = (out.asg_queue, out.asg_ft_key, out.asg_counter_incr);
+                p.ft_skip = out.asg_ft_skip;
                 self.queued[(p.eg * u64::from(self.cfg.queues) + p.q) as usize].push_back(p);
                 self.total += 1;
             }

@@ -34,6 +34,8 @@ pub struct Arrival<const N: usize> {
     pub lane_q: Signal<In, Bits<8>>,
     pub prow: Signal<In, Bits<6>>,
     pub lane_p: Signal<In, Bits<8>>,
+    /// Sampling drew the arrival (always, without the option): only then is it counted.
+    pub sampled: Signal<In, Bit>,
     /// Cycle n: the egress row's empty bits before this cycle's departure, and whether the
     /// departure (at `d_eg`, `d_q`) empties its queue; the downstream-paused bits after
     /// this cycle's frame; the Th table (lane `speed << queue_bits | n`), each port's speed
@@ -183,6 +185,7 @@ impl<const N: usize> Arrival<N> {
             len: Default::default(),
             lane_q: Default::default(),
             lane_p: Default::default(),
+            sampled: Default::default(),
             prow: Default::default(),
             row_empty: Default::default(),
             d_emptied: Default::default(),
@@ -363,7 +366,9 @@ impl<const N: usize> Logic for Arrival<N> {
                 .val()
                 .get_bits::<32>((self.th_lane_less.val() << 5).index());
         }
-        self.r_bp.d.next = !self.bp_off.val().get_bit(self.bp_idx.val().index());
+        // An unsampled packet is never counted (App. A.8), as if bpEn were clear.
+        self.r_bp.d.next =
+            !self.bp_off.val().get_bit(self.bp_idx.val().index()) & self.sampled.val();
         self.r_act.d.next = self.act.val();
         self.r_in.d.next = self.in_port.val();
         self.r_eg.d.next = self.eg.val();

@@ -23,11 +23,13 @@ pub struct Capture {
     pub enq_len: Signal<In, Bits<16>>,
     pub enq_upstream_q: Signal<In, Bits<7>>,
     pub enq_class: Signal<In, Bits<3>>,
+    pub enq_incast: Signal<In, Bit>,
     pub deq_valid: Signal<In, Bit>,
     pub deq_eg_port: Signal<In, Bits<6>>,
     pub deq_queue: Signal<In, Bits<7>>,
     pub deq_ft_key: Signal<In, Bits<17>>,
     pub deq_counter_incr: Signal<In, Bit>,
+    pub deq_ft_skip: Signal<In, Bit>,
     pub deq_in_port: Signal<In, Bits<6>>,
     pub deq_upstream_q: Signal<In, Bits<7>>,
     pub deq_len: Signal<In, Bits<16>>,
@@ -58,6 +60,7 @@ pub struct Capture {
     pub e_len: Signal<Out, Bits<16>>,
     pub e_upq: Signal<Out, Bits<7>>,
     pub e_class: Signal<Out, Bits<3>>,
+    pub e_incast: Signal<Out, Bit>,
     pub e_key: Signal<Out, Bits<17>>,
     pub e_hash: Signal<Out, Bits<32>>,
     /// Cycle n: the departure.
@@ -66,6 +69,7 @@ pub struct Capture {
     pub d_q: Signal<Out, Bits<7>>,
     pub d_key: Signal<Out, Bits<17>>,
     pub d_cnt: Signal<Out, Bit>,
+    pub d_skip: Signal<Out, Bit>,
     pub d_in: Signal<Out, Bits<6>>,
     pub d_upq: Signal<Out, Bits<7>>,
     pub d_len: Signal<Out, Bits<16>>,
@@ -103,7 +107,12 @@ pub struct Capture {
     hash_drop: Constant<Bits<8>>,
     hash_bits: Constant<Bits<8>>,
     /// M, entries per port.
-    m_entries: Constant<Bits<32>>,
+    /// Entries of a pipeline's slice of an egress port (M / pipelines), once and twice; the
+    /// pipeline of each ingress port, 2 bits per port.
+    slice_entries: Constant<Bits<32>>,
+    slice_1: Constant<Bits<17>>,
+    slice_2: Constant<Bits<17>>,
+    pipe_of: Constant<Bits<128>>,
     m_entries_fa: Constant<Bits<FA>>,
     queue_bits: Constant<Bits<8>>,
     upstream_bits: Constant<Bits<8>>,
@@ -121,6 +130,7 @@ pub struct Capture {
     r_e_len: DFF<Bits<16>>,
     r_e_upq: DFF<Bits<7>>,
     r_e_class: DFF<Bits<3>>,
+    r_e_incast: DFF<Bit>,
     r_e_key: DFF<Bits<17>>,
     r_e_hash: DFF<Bits<32>>,
     r_d_valid: DFF<Bit>,
@@ -128,6 +138,7 @@ pub struct Capture {
     r_d_q: DFF<Bits<7>>,
     r_d_key: DFF<Bits<17>>,
     r_d_cnt: DFF<Bit>,
+    r_d_skip: DFF<Bit>,
     r_d_in: DFF<Bits<6>>,
     r_d_upq: DFF<Bits<7>>,
     r_d_len: DFF<Bits<16>>,
@@ -149,6 +160,8 @@ pub struct Capture {
     h_top: Signal<Local, Bits<64>>,
     key_prod: Signal<Local, Bits<64>>,
     key_wide: Signal<Local, Bits<64>>,
+    pipe_idx: Signal<Local, Bits<7>>,
+    pipe_in: Signal<Local, Bits<2>>,
     key: Signal<Local, Bits<17>>,
     eg_m_e: Signal<Local, Bits<FA>>,
     eg_m_d: Signal<Local, Bits<FA>>,
@@ -169,6 +182,11 @@ impl Capture {
         let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
         let (masks, crc_zero) = crc_matrix(cfg.fid_bits.div_ceil(8) as usize);
+        let mut pipe_of = Bits::<128>::default();
+        for p in 0..cfg.ports {
+            pipe_of =
+                pipe_of | (Bits::<128>::from(u64::from(cfg.pipeline_of(p))) << u64::from(2 * p));
+        }
         let mut crc_masks = Bits::<2048>::default();
         for (b, m) in masks.iter().enumerate() {
             crc_masks = crc_masks | (Bits::<2048>::from(*m) << (64 * b) as u64);
@@ -183,11 +201,13 @@ impl Capture {
             enq_len: Default::default(),
             enq_upstream_q: Default::default(),
             enq_class: Default::default(),
+            enq_incast: Default::default(),
             deq_valid: Default::default(),
             deq_eg_port: Default::default(),
             deq_queue: Default::default(),
             deq_ft_key: Default::default(),
             deq_counter_incr: Default::default(),
+            deq_ft_skip: Default::default(),
             deq_in_port: Default::default(),
             deq_upstream_q: Default::default(),
             deq_len: Default::default(),
@@ -213,6 +233,7 @@ impl Capture {
             e_len: Default::default(),
             e_upq: Default::default(),
             e_class: Default::default(),
+            e_incast: Default::default(),
             e_key: Default::default(),
             e_hash: Default::default(),
             d_valid: Default::default(),
@@ -220,6 +241,7 @@ impl Capture {
             d_q: Default::default(),
             d_key: Default::default(),
             d_cnt: Default::default(),
+            d_skip: Default::default(),
             d_in: Default::default(),
             d_upq: Default::default(),
             d_len: Default::default(),
@@ -246,7 +268,10 @@ impl Capture {
             crc_zero: c32(u64::from(crc_zero)),
             hash_drop: c8(u64::from(32 - cfg.hash_bits)),
             hash_bits: c8(cfg.hash_bits.into()),
-            m_entries: c32(cfg.entries_per_port()),
+            slice_entries: c32(cfg.slice_entries()),
+            slice_1: Constant::new(cfg.slice_entries().into()),
+            slice_2: Constant::new((2 * cfg.slice_entries()).into()),
+            pipe_of: Constant::new(pipe_of),
             m_entries_fa: Constant::new(cfg.entries_per_port().into()),
             queue_bits: c8(cfg.queue_bits().into()),
             upstream_bits: c8(cfg.upstream_bits().into()),
@@ -263,6 +288,7 @@ impl Capture {
             r_e_len: Default::default(),
             r_e_upq: Default::default(),
             r_e_class: Default::default(),
+            r_e_incast: Default::default(),
             r_e_key: Default::default(),
             r_e_hash: Default::default(),
             r_d_valid: Default::default(),
@@ -270,6 +296,7 @@ impl Capture {
             r_d_q: Default::default(),
             r_d_key: Default::default(),
             r_d_cnt: Default::default(),
+            r_d_skip: Default::default(),
             r_d_in: Default::default(),
             r_d_upq: Default::default(),
             r_d_len: Default::default(),
@@ -290,6 +317,8 @@ impl Capture {
             h_top: Default::default(),
             key_prod: Default::default(),
             key_wide: Default::default(),
+            pipe_idx: Default::default(),
+            pipe_in: Default::default(),
             key: Default::default(),
             eg_m_e: Default::default(),
             eg_m_d: Default::default(),
@@ -316,6 +345,7 @@ impl Logic for Capture {
             r_e_len,
             r_e_upq,
             r_e_class,
+            r_e_incast,
             r_e_key,
             r_e_hash,
             r_d_valid,
@@ -323,6 +353,7 @@ impl Logic for Capture {
             r_d_q,
             r_d_key,
             r_d_cnt,
+            r_d_skip,
             r_d_in,
             r_d_upq,
             r_d_len,
@@ -340,8 +371,9 @@ impl Logic for Capture {
             r_live,
             now
         );
-        // ---- Before edge n: the arrival's key (CRC-32C, top hash_bits bits times M) and the
-        // flow-table addresses egress x M + key.
+        // ---- Before edge n: the arrival's key (CRC-32C, top hash_bits bits times the slice
+        // M / pipelines, in its ingress pipeline's slice) and the flow-table addresses
+        // egress x M + key.
         self.h_full.next = self.crc_zero.val();
         for b in 0..32 {
             if (self.enq_fid.val() & self.crc_masks.val().get_bits::<64>(b * 64)).xor() {
@@ -354,12 +386,23 @@ impl Logic for Capture {
         self.h_top.next = bit_cast::<64, 32>(self.h_full.val()) >> self.hash_drop.val();
         self.key_prod.next = 0.into();
         for b in 0..17 {
-            if self.m_entries.val().get_bit(b) {
+            if self.slice_entries.val().get_bit(b) {
                 self.key_prod.next = self.key_prod.val() + (self.h_top.val() << b.to_bits::<8>());
             }
         }
         self.key_wide.next = self.key_prod.val() >> self.hash_bits.val();
         self.key.next = bit_cast::<17, 64>(self.key_wide.val());
+        self.pipe_idx.next = bit_cast::<7, 6>(self.enq_in_port.val()) << 1;
+        self.pipe_in.next = self
+            .pipe_of
+            .val()
+            .get_bits::<2>(self.pipe_idx.val().index());
+        if self.pipe_in.val().get_bit(0) {
+            self.key.next = self.key.val() + self.slice_1.val();
+        }
+        if self.pipe_in.val().get_bit(1) {
+            self.key.next = self.key.val() + self.slice_2.val();
+        }
         self.eg_m_e.next = 0.into();
         self.eg_m_d.next = 0.into();
         for b in 0..6 {
@@ -397,6 +440,7 @@ impl Logic for Capture {
         self.r_e_len.d.next = self.enq_len.val();
         self.r_e_upq.d.next = self.enq_upstream_q.val();
         self.r_e_class.d.next = self.enq_class.val();
+        self.r_e_incast.d.next = self.enq_incast.val();
         self.r_e_key.d.next = self.key.val();
         self.r_e_hash.d.next = self.h_full.val();
         self.r_d_valid.d.next = self.deq_valid.val();
@@ -404,6 +448,7 @@ impl Logic for Capture {
         self.r_d_q.d.next = self.deq_queue.val();
         self.r_d_key.d.next = self.deq_ft_key.val();
         self.r_d_cnt.d.next = self.deq_counter_incr.val();
+        self.r_d_skip.d.next = self.deq_ft_skip.val();
         self.r_d_in.d.next = self.deq_in_port.val();
         self.r_d_upq.d.next = self.deq_upstream_q.val();
         self.r_d_len.d.next = self.deq_len.val();
@@ -434,6 +479,7 @@ impl Logic for Capture {
         self.e_len.next = self.r_e_len.q.val();
         self.e_upq.next = self.r_e_upq.q.val();
         self.e_class.next = self.r_e_class.q.val();
+        self.e_incast.next = self.r_e_incast.q.val();
         self.e_key.next = self.r_e_key.q.val();
         self.e_hash.next = self.r_e_hash.q.val();
         self.d_valid.next = self.r_d_valid.q.val();
@@ -441,6 +487,7 @@ impl Logic for Capture {
         self.d_q.next = self.r_d_q.q.val();
         self.d_key.next = self.r_d_key.q.val();
         self.d_cnt.next = self.r_d_cnt.q.val();
+        self.d_skip.next = self.r_d_skip.q.val();
         self.d_in.next = self.r_d_in.q.val();
         self.d_upq.next = self.r_d_upq.q.val();
         self.d_len.next = self.r_d_len.q.val();
@@ -481,6 +528,7 @@ impl Logic for Capture {
             self.r_e_len.d.next = 0.into();
             self.r_e_upq.d.next = 0.into();
             self.r_e_class.d.next = 0.into();
+            self.r_e_incast.d.next = false;
             self.r_e_key.d.next = 0.into();
             self.r_e_hash.d.next = 0.into();
             self.r_d_valid.d.next = false;
@@ -488,6 +536,7 @@ impl Logic for Capture {
             self.r_d_q.d.next = 0.into();
             self.r_d_key.d.next = 0.into();
             self.r_d_cnt.d.next = false;
+            self.r_d_skip.d.next = false;
             self.r_d_in.d.next = 0.into();
             self.r_d_upq.d.next = 0.into();
             self.r_d_len.d.next = 0.into();

@@ -26,6 +26,8 @@ pub struct Departure {
     pub in_port: Signal<In, Bits<6>>,
     pub upq: Signal<In, Bits<7>>,
     pub len: Signal<In, Bits<16>>,
+    /// The packet did not count in its entry (unsampled or incast): the entry is left alone.
+    pub skip: Signal<In, Bit>,
     /// Its entry's counts, and the lanes of its queue (bytes enqueued, dequeued) as the last
     /// edge left them.
     pub ec: Signal<In, Bits<32>>,
@@ -41,6 +43,8 @@ pub struct Departure {
 
     /// The departure acts (valid, ready, on an existing queue and entry).
     pub act: Signal<Out, Bit>,
+    /// It acts and updates its flow-table entry.
+    pub ft_act: Signal<Out, Bit>,
     /// The error flags it raises: a bad event, or an entry or queue it finds empty.
     pub flags: Signal<Out, Bits<8>>,
     /// The entry's new departure count.
@@ -94,6 +98,7 @@ impl Departure {
             in_port: Default::default(),
             upq: Default::default(),
             len: Default::default(),
+            skip: Default::default(),
             ec: Default::default(),
             dc: Default::default(),
             qe: Default::default(),
@@ -103,6 +108,7 @@ impl Departure {
             a_q: Default::default(),
             a_len: Default::default(),
             act: Default::default(),
+            ft_act: Default::default(),
             flags: Default::default(),
             dc_next: Default::default(),
             emptied: Default::default(),
@@ -147,6 +153,7 @@ impl Logic for Departure {
                 | ((bit_cast::<8, 6>(self.in_port.val()) < self.n_ports.val())
                     & (bit_cast::<8, 7>(self.upq.val()) < self.n_upstream.val())));
         self.act.next = self.valid.val() & self.ready.val() & self.ok.val();
+        self.ft_act.next = self.act.val() & !self.skip.val();
 
         // The entry: size = enq_count - deq_count; an empty entry stays empty.
         self.size.next = (self.ec.val() - self.dc.val()) & self.size_mask.val();
@@ -195,7 +202,7 @@ impl Logic for Departure {
         if self.valid.val() & self.ready.val() & !self.ok.val() {
             self.flags.next = self.f_bad_event.val();
         }
-        if self.act.val() & self.size_under.val() {
+        if self.ft_act.val() & self.size_under.val() {
             self.flags.next = self.flags.val() | self.f_size_underflow.val();
         }
         if self.ql_under.val() {

@@ -2,9 +2,9 @@
 //!
 //! The entry's `size` has two writers per cycle (+1 by an arrival at one key, -1 by a
 //! departure at another) and a 1R1W RAM has one write port, so it is kept as two counts, one
-//! per writer: `size = enq_count - deq_count (mod 2^size_bits)`. Bank E `{class, enq_count, q}`
-//! (q in [7:0], enq_count above it, the class above that when there are two classes or more)
-//! is written by arrivals, bank D `{deq_count}` and the timestamp by departures; each bank has
+//! per writer: `size = enq_count - deq_count (mod 2^size_bits)`. Bank E `{ts_enq, class,
+//! enq_count, q}` (q in [7:0], enq_count above it, the class above that when there are two
+//! classes or more, the arrival stamp above that with sampling) is written by arrivals, bank D `{deq_count}` and the timestamp by departures; each bank has
 //! one copy per reader (the arrival side reads everything at its address, the departure side
 //! the counts at its, so its copy of bank E holds `{enq_count, q}` only). Reads are as the last
 //! edge left the entry: its writes are forwarded.
@@ -12,7 +12,7 @@
 //! After reset the sweep clears one entry (and one counter row) per edge; `ready` rises when
 //! every entry is clear.
 
-use super::FA;
+use super::{EW, FA};
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
 use switchcraft_core::{index_bits, mask};
@@ -31,14 +31,14 @@ pub struct FlowTable {
     /// Cycle n: the arrival's bank-E word at the arrival side's address, and the
     /// departure's new count and timestamp at the departure side's.
     pub e_write: Signal<In, Bit>,
-    pub e_word: Signal<In, Bits<40>>,
+    pub e_word: Signal<In, Bits<EW>>,
     pub d_write: Signal<In, Bit>,
     pub d_count: Signal<In, Bits<32>>,
     pub d_ts: Signal<In, Bits<32>>,
 
-    /// Cycle n, the arrival side: the bank-E word `{class, enq_count, q}`, the departure
+    /// Cycle n, the arrival side: the bank-E word `{ts_enq, class, enq_count, q}`, the departure
     /// count and the timestamp.
-    pub a_word: Signal<Out, Bits<40>>,
+    pub a_word: Signal<Out, Bits<EW>>,
     pub a_dc: Signal<Out, Bits<32>>,
     pub a_ts: Signal<Out, Bits<32>>,
     /// Cycle n, the departure side: the counts.
@@ -61,8 +61,8 @@ pub struct FlowTable {
     one_32: Constant<Bits<32>>,
     two_32: Constant<Bits<32>>,
 
-    ram_e_a: NarrowRam<FA, 40>,
-    ram_e_d: NarrowRam<FA, 40>,
+    ram_e_a: NarrowRam<FA, EW>,
+    ram_e_d: NarrowRam<FA, EW>,
     ram_dc_a: NarrowRam<FA, 32>,
     ram_ts_a: NarrowRam<FA, 32>,
     ram_dc_d: NarrowRam<FA, 32>,
@@ -72,7 +72,7 @@ pub struct FlowTable {
     /// The writes of the last edge: this edge's RAM reads return them old.
     fw_e_valid: DFF<Bit>,
     fw_e_addr: DFF<Bits<FA>>,
-    fw_e_word: DFF<Bits<40>>,
+    fw_e_word: DFF<Bits<EW>>,
     fw_d_valid: DFF<Bit>,
     fw_d_addr: DFF<Bits<FA>>,
     fw_d_dc: DFF<Bits<32>>,
@@ -80,11 +80,11 @@ pub struct FlowTable {
     init_cnt: DFF<Bits<32>>,
     init_done: DFF<Bit>,
 
-    d_ec_wide: Signal<Local, Bits<40>>,
+    d_ec_wide: Signal<Local, Bits<EW>>,
     sweeping: Signal<Local, Bit>,
     we_e: Signal<Local, Bit>,
     wa_e: Signal<Local, Bits<FA>>,
-    wd_e: Signal<Local, Bits<40>>,
+    wd_e: Signal<Local, Bits<EW>>,
     we_d: Signal<Local, Bit>,
     wa_d: Signal<Local, Bits<FA>>,
     wd_dc: Signal<Local, Bits<32>>,
@@ -124,7 +124,10 @@ impl FlowTable {
             ft_entries: c32(cfg.entries()),
             one_32: c32(1),
             two_32: c32(2),
-            ram_e_a: NarrowRam::with_depth(8 + sb + cfg.entry_class_bits() as usize, depth),
+            ram_e_a: NarrowRam::with_depth(
+                8 + sb + cfg.entry_class_bits() as usize + if cfg.sampling { tb } else { 0 },
+                depth,
+            ),
             ram_e_d: NarrowRam::with_depth(8 + sb, depth),
             ram_dc_a: NarrowRam::with_depth(sb, depth),
             ram_ts_a: NarrowRam::with_depth(tb, depth),

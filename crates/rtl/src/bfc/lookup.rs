@@ -7,9 +7,17 @@
 //! class's hash queue; an idle entry of another class is reassigned. Stochastic mode hashes
 //! the flow onto the class's queues, single mode uses the class's first queue.
 //!
+//! Two options of App. A: with `incast_label`, a labelled arrival in dynamic mode skips the
+//! flow table and goes to its (port, class)'s incast queue while that holds packets, else to a
+//! new one chosen as a new flow's; with `sampling`, the LFSR's low byte below `sample_rate`
+//! samples the arrival, and an unsampled one is assigned but not counted in `size`. Every
+//! arrival that writes its entry stamps it (`ts_enq`, with sampling), and with sampling that
+//! stamp also keeps the entry sticky.
+//!
 //! Owns the per-queue empty bits (a departure can empty a queue, the arrival fills one), the
-//! rotating starts and the LFSR.
+//! rotating starts, the incast queues and the LFSR.
 
+use super::EW;
 use rust_hdl::prelude::*;
 use switchcraft_core::lfsr::Lfsr32;
 use switchcraft_core::mask;
@@ -29,11 +37,13 @@ pub struct Lookup<const N: usize> {
     pub eg: Signal<In, Bits<6>>,
     pub upq: Signal<In, Bits<7>>,
     pub class_id: Signal<In, Bits<3>>,
+    /// The sender labelled it incast.
+    pub incast: Signal<In, Bit>,
     pub len: Signal<In, Bits<16>>,
     pub hash: Signal<In, Bits<32>>,
     /// Its entry as the last edge left it: bank-E word, departure count, timestamp; and
     /// whether this cycle's departure is at the same entry.
-    pub word: Signal<In, Bits<40>>,
+    pub word: Signal<In, Bits<EW>>,
     pub dc: Signal<In, Bits<32>>,
     pub ts: Signal<In, Bits<32>>,
     pub same_entry: Signal<In, Bit>,
@@ -52,6 +62,7 @@ pub struct Lookup<const N: usize> {
     pub classes: Signal<In, Bits<256>>,
     pub mode: Signal<In, Bits<2>>,
     pub sticky: Signal<In, Bits<32>>,
+    pub sample_rate: Signal<In, Bits<9>>,
     pub reseed: Signal<In, Bit>,
     pub seed: Signal<In, Bits<32>>,
     /// The snapshot's queue lane, read on a cycle without an arrival.
@@ -63,6 +74,11 @@ pub struct Lookup<const N: usize> {
     /// Its queue; the entry was (re)assigned.
     pub q: Signal<Out, Bits<7>>,
     pub reassigned: Signal<Out, Bit>,
+    /// The arrival writes its flow-table entry (it acts and is not an incast packet); it is
+    /// sampled; it skips the departure's entry update (incast or not sampled).
+    pub ft_write: Signal<Out, Bit>,
+    pub sampled: Signal<Out, Bit>,
+    pub ft_skip: Signal<Out, Bit>,
     /// The queue lane the arrival side reads: the arrival's queue, or the snapshot's.
     pub lane_q: Signal<Out, Bits<8>>,
     /// The empty bits of the arrival's egress row before this cycle's departure.
@@ -75,7 +91,7 @@ pub struct Lookup<const N: usize> {
     /// The new bank-E word; the error flags the arrival raises (refused while ready, an
     /// entry at its maximum size).
     pub flags: Signal<Out, Bits<8>>,
-    pub word_next: Signal<Out, Bits<40>>,
+    pub word_next: Signal<Out, Bits<EW>>,
 
     n_ports: Constant<Bits<8>>,
     n_queues: Constant<Bits<8>>,
@@ -86,8 +102,19 @@ pub struct Lookup<const N: usize> {
     mask_7: Constant<Bits<8>>,
     ts_mask: Constant<Bits<32>>,
     size_mask: Constant<Bits<32>>,
-    /// Where bank E's word holds the class: above `{enq_count, q}`.
+    /// Where bank E's word holds the class: above `{enq_count, q}`; the bits it has.
     class_shift: Constant<Bits<8>>,
+    entry_class_mask: Constant<Bits<3>>,
+    /// Where it holds the arrival stamp (above the class), and the stamp's bits (none
+    /// without sampling).
+    stamp_shift: Constant<Bits<8>>,
+    stamp_mask: Constant<Bits<32>>,
+    sampling_on: Constant<Bit>,
+    incast_on: Constant<Bit>,
+    /// The incast lanes (8 bits per `{port, class}`) this config has: queue_bits each.
+    used_inc: Constant<Bits<4096>>,
+    lane_inc: Constant<Bits<4096>>,
+    low_byte: Constant<Bits<9>>,
     /// Bit q set for the data queues (1..queues).
     data_queues: Constant<Bits<128>>,
     mode_stochastic: Constant<Bits<2>>,
@@ -109,11 +136,13 @@ pub struct Lookup<const N: usize> {
     empty: DFF<Bits<N>>,
     /// Each port's rotating start, 8 bits per port.
     rr: DFF<Bits<512>>,
+    /// Each (port, class)'s incast queue, 8 bits per `{port, class}`; 0 for none.
+    inc: DFF<Bits<4096>>,
     lfsr: DFF<Bits<32>>,
 
-    ec_wide: Signal<Local, Bits<40>>,
+    ec_wide: Signal<Local, Bits<EW>>,
     ec: Signal<Local, Bits<32>>,
-    class_wide: Signal<Local, Bits<40>>,
+    class_wide: Signal<Local, Bits<EW>>,
     size_sat: Signal<Local, Bit>,
     dc_now: Signal<Local, Bits<32>>,
     lfsr_now: Signal<Local, Bits<32>>,
@@ -156,6 +185,24 @@ pub struct Lookup<const N: usize> {
     qi: Signal<Local, Bits<16>>,
     /// The queue (below 128).
     chosen: Signal<Local, Bits<8>>,
+    stamp_wide: Signal<Local, Bits<EW>>,
+    entry_stamp: Signal<Local, Bits<32>>,
+    age_enq: Signal<Local, Bits<32>>,
+    /// The entry's last departure, or with sampling its last arrival, is within STICKY.
+    recent: Signal<Local, Bit>,
+    incast_path: Signal<Local, Bit>,
+    inc_off: Signal<Local, Bits<16>>,
+    inc_wide: Signal<Local, Bits<4096>>,
+    inc_q: Signal<Local, Bits<8>>,
+    inc_q7: Signal<Local, Bits<7>>,
+    inc_busy: Signal<Local, Bit>,
+    /// A new queue for the arrival: the departure's emptied queue, the first empty one from
+    /// the rotating start, or the LFSR's (and whether the rotating start moves).
+    new_q: Signal<Local, Bits<8>>,
+    new_rr: Signal<Local, Bit>,
+    inc_write: Signal<Local, Bit>,
+    lfsr_low: Signal<Local, Bits<9>>,
+    stamp_next: Signal<Local, Bits<32>>,
 }
 
 impl<const N: usize> Lookup<N> {
@@ -168,6 +215,17 @@ impl<const N: usize> Lookup<N> {
             used_rr = used_rr
                 | (crate::narrow_ram::low_bits::<512>(cfg.queue_bits() as usize) << (8 * p) as u64);
         }
+        // An incast queue per {port, class} (3 class bits), only with the option.
+        let mut used_inc = Bits::<4096>::default();
+        if cfg.incast_label {
+            for p in 0..cfg.ports as usize {
+                for c in 0..cfg.classes as usize {
+                    used_inc = used_inc
+                        | (crate::narrow_ram::low_bits::<4096>(cfg.queue_bits() as usize)
+                            << (8 * (p * 8 + c)) as u64);
+                }
+            }
+        }
         Lookup {
             clock: Default::default(),
             reset: Default::default(),
@@ -178,6 +236,7 @@ impl<const N: usize> Lookup<N> {
             eg: Default::default(),
             upq: Default::default(),
             class_id: Default::default(),
+            incast: Default::default(),
             len: Default::default(),
             hash: Default::default(),
             word: Default::default(),
@@ -194,6 +253,7 @@ impl<const N: usize> Lookup<N> {
             classes: Default::default(),
             mode: Default::default(),
             sticky: Default::default(),
+            sample_rate: Default::default(),
             reseed: Default::default(),
             seed: Default::default(),
             snap_lane_q: Default::default(),
@@ -201,6 +261,9 @@ impl<const N: usize> Lookup<N> {
             refused: Default::default(),
             q: Default::default(),
             reassigned: Default::default(),
+            ft_write: Default::default(),
+            sampled: Default::default(),
+            ft_skip: Default::default(),
             lane_q: Default::default(),
             row_empty: Default::default(),
             entry_q: Default::default(),
@@ -219,6 +282,14 @@ impl<const N: usize> Lookup<N> {
             ts_mask: c32(mask(cfg.ts_bits)),
             size_mask: c32(mask(cfg.size_bits)),
             class_shift: c8(8 + u64::from(cfg.size_bits)),
+            entry_class_mask: Constant::new(mask(cfg.entry_class_bits()).into()),
+            stamp_shift: c8(8 + u64::from(cfg.size_bits + cfg.entry_class_bits())),
+            stamp_mask: c32(if cfg.sampling { mask(cfg.ts_bits) } else { 0 }),
+            sampling_on: Constant::new(cfg.sampling),
+            incast_on: Constant::new(cfg.incast_label),
+            used_inc: Constant::new(used_inc),
+            lane_inc: Constant::new(0xFFu64.into()),
+            low_byte: Constant::new(0xFFu64.into()),
             data_queues: Constant::new(super::data_queues(cfg)),
             mode_stochastic: Constant::new(MODE_STOCHASTIC.into()),
             mode_single: Constant::new(MODE_SINGLE.into()),
@@ -236,6 +307,7 @@ impl<const N: usize> Lookup<N> {
             lfsr_toggle: c32(u64::from(Lfsr32::TOGGLE)),
             empty: Default::default(),
             rr: Default::default(),
+            inc: Default::default(),
             lfsr: Default::default(),
             ec_wide: Default::default(),
             ec: Default::default(),
@@ -276,6 +348,21 @@ impl<const N: usize> Lookup<N> {
             ec_next: Default::default(),
             qi: Default::default(),
             chosen: Default::default(),
+            stamp_wide: Default::default(),
+            entry_stamp: Default::default(),
+            age_enq: Default::default(),
+            recent: Default::default(),
+            incast_path: Default::default(),
+            inc_off: Default::default(),
+            inc_wide: Default::default(),
+            inc_q: Default::default(),
+            inc_q7: Default::default(),
+            inc_busy: Default::default(),
+            new_q: Default::default(),
+            new_rr: Default::default(),
+            inc_write: Default::default(),
+            lfsr_low: Default::default(),
+            stamp_next: Default::default(),
         }
     }
 }
@@ -283,14 +370,18 @@ impl<const N: usize> Lookup<N> {
 impl<const N: usize> Logic for Lookup<N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, empty, rr, lfsr);
+        dff_setup!(self, clock, empty, rr, inc, lfsr);
         // ---- The entry after this cycle's departure.
         self.entry_q.next = self.word.val().get_bits::<8>(0);
         self.ec_wide.next = self.word.val() >> 8;
         self.ec.next = self.ec_wide.val().get_bits::<32>(0) & self.size_mask.val();
-        // Nothing is stored above the class, and with one class nothing at all.
+        // Above the class only the arrival stamp (with sampling), and with one class there are
+        // no class bits: both fields are masked to the bits stored.
         self.class_wide.next = self.word.val() >> self.class_shift.val();
-        self.entry_class.next = self.class_wide.val().get_bits::<3>(0);
+        self.entry_class.next =
+            self.class_wide.val().get_bits::<3>(0) & self.entry_class_mask.val();
+        self.stamp_wide.next = self.word.val() >> self.stamp_shift.val();
+        self.entry_stamp.next = self.stamp_wide.val().get_bits::<32>(0) & self.stamp_mask.val();
         self.dc_now.next = self.dc.val();
         self.entry_ts.next = self.ts.val();
         if self.d_act.val() & self.same_entry.val() {
@@ -299,10 +390,6 @@ impl<const N: usize> Logic for Lookup<N> {
         }
         self.size.next = (self.ec.val() - self.dc_now.val()) & self.size_mask.val();
         self.size_sat.next = self.size.val() == self.size_mask.val();
-        self.ec_next.next = self.ec.val();
-        if !self.size_sat.val() {
-            self.ec_next.next = (self.ec.val() + self.one_32.val()) & self.size_mask.val();
-        }
         self.empty_now.next = self.empty.q.val();
         if self.d_emptied.val() {
             self.empty_now.next = self.empty.q.val() | (self.one_n.val() << self.d_qi.val());
@@ -314,6 +401,16 @@ impl<const N: usize> Logic for Lookup<N> {
             } else {
                 self.lfsr_now.next = self.one_32.val();
             }
+        }
+        // Sampling: the LFSR's low byte below the rate (256 or more samples every packet);
+        // only a sampled packet counts in `size`.
+        self.lfsr_low.next = bit_cast::<9, 32>(self.lfsr_now.val()) & self.low_byte.val();
+        // (Without the option the register is a constant, which the bank does not store.)
+        self.sampled.next =
+            !self.sampling_on.val() | (self.lfsr_low.val() < self.sample_rate.val());
+        self.ec_next.next = self.ec.val();
+        if self.sampled.val() & !self.size_sat.val() {
+            self.ec_next.next = (self.ec.val() + self.one_32.val()) & self.size_mask.val();
         }
 
         // ---- The arrival's class: its first queue and count (a class past the config's, or
@@ -338,21 +435,29 @@ impl<const N: usize> Logic for Lookup<N> {
             & self.class_ok.val();
         self.act.next = self.valid.val() & self.ready.val() & self.ok.val();
         self.refused.next = self.valid.val() & !(self.ready.val() & self.ok.val());
+        // The incast label replaces dynamic assignment only.
+        self.incast_path.next = self.incast_on.val()
+            & self.incast.val()
+            & (self.mode.val() != self.mode_stochastic.val())
+            & (self.mode.val() != self.mode_single.val());
+        self.ft_write.next = self.act.val() & !self.incast_path.val();
+        self.ft_skip.next = self.incast_path.val() | !self.sampled.val();
         self.flags.next = 0.into();
         if self.valid.val() & self.ready.val() & !self.ok.val() {
             self.flags.next = self.f_bad_event.val();
         }
-        if self.act.val() & self.size_sat.val() {
+        if self.ft_write.val() & self.sampled.val() & self.size_sat.val() {
             self.flags.next = self.flags.val() | self.f_size_saturated.val();
         }
 
         // ---- Dynamic mode: the empty queues of the class, from the rotating start.
         self.age.next = (self.now_ts.val() - self.entry_ts.val()) & self.ts_mask.val();
+        self.age_enq.next = (self.now_ts.val() - self.entry_stamp.val()) & self.ts_mask.val();
+        self.recent.next = (self.age.val() < self.sticky.val())
+            | (self.sampling_on.val() & (self.age_enq.val() < self.sticky.val()));
         self.other_class.next = self.entry_class.val() != self.class_id.val();
         self.reassign.next = !self.size.val().any()
-            & (!self.entry_q.val().any()
-                | (self.age.val() >= self.sticky.val())
-                | self.other_class.val());
+            & (!self.entry_q.val().any() | !self.recent.val() | self.other_class.val());
         self.row_off.next = bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val();
         self.row_empty_wide.next = self.empty.q.val() >> self.row_off.val();
         self.row_empty.next = bit_cast::<128, N>(self.row_empty_wide.val());
@@ -405,26 +510,50 @@ impl<const N: usize> Logic for Lookup<N> {
         }
         self.take_dq.next = self.d_emptied.val() & self.dq_in_class.val() & self.dq_first.val();
 
+        // A new queue: the departure's emptied one, the first empty one from the start, or
+        // the LFSR's.
+        self.new_rr.next = true;
+        self.new_q.next = self.first.val() + self.rand_prod.val().get_bits::<8>(16);
+        if self.take_dq.val() {
+            self.new_q.next = self.d_lane_q.val();
+        } else if self.cand.val().any() {
+            self.new_q.next = self.q_first.val();
+        } else {
+            self.new_rr.next = false;
+        }
+        // The (port, class)'s incast queue, and whether it holds packets after the departure.
+        self.inc_off.next =
+            ((bit_cast::<16, 6>(self.eg.val()) << 3) | bit_cast::<16, 3>(self.class_id.val())) << 3;
+        self.inc_wide.next = self.inc.q.val() >> self.inc_off.val();
+        self.inc_q.next = bit_cast::<8, 4096>(self.inc_wide.val()) & self.q_lane_mask.val();
+        self.inc_q7.next = bit_cast::<7, 8>(self.inc_q.val());
+        self.inc_busy.next = self.inc_q.val().any()
+            & !self.row_empty.val().get_bit(self.inc_q7.val().index())
+            & !(self.d_emptied.val()
+                & (self.d_eg.val() == self.eg.val())
+                & (self.d_lane_q.val() == self.inc_q.val()));
+
         // ---- The queue.
         self.reassigned.next = false;
         self.rr_write.next = false;
         self.keep_entry.next = false;
+        self.inc_write.next = false;
         self.chosen.next = self.entry_q.val();
         if self.mode.val() == self.mode_stochastic.val() {
             self.chosen.next = self.first.val() + self.stoch_prod.val().get_bits::<8>(16);
         } else if self.mode.val() == self.mode_single.val() {
             self.chosen.next = self.first.val();
+        } else if self.incast_path.val() {
+            self.chosen.next = self.inc_q.val();
+            if !self.inc_busy.val() {
+                self.chosen.next = self.new_q.val();
+                self.rr_write.next = self.new_rr.val();
+                self.inc_write.next = true;
+            }
         } else if self.reassign.val() {
             self.reassigned.next = true;
-            if self.take_dq.val() {
-                self.chosen.next = self.d_lane_q.val();
-                self.rr_write.next = true;
-            } else if self.cand.val().any() {
-                self.chosen.next = self.q_first.val();
-                self.rr_write.next = true;
-            } else {
-                self.chosen.next = self.first.val() + self.rand_prod.val().get_bits::<8>(16);
-            }
+            self.chosen.next = self.new_q.val();
+            self.rr_write.next = self.new_rr.val();
         } else if self.other_class.val() {
             // Busy with another class: its own class's hash queue, the entry untouched.
             self.keep_entry.next = true;
@@ -439,13 +568,17 @@ impl<const N: usize> Logic for Lookup<N> {
             self.lane_q.next = self.chosen.val() & self.q_lane_mask.val();
         }
         self.q.next = bit_cast::<7, 8>(self.chosen.val());
-        self.word_next.next = bit_cast::<40, 8>(self.chosen.val())
-            | (bit_cast::<40, 32>(self.ec_next.val()) << 8)
-            | (bit_cast::<40, 3>(self.class_id.val()) << self.class_shift.val());
+        // With sampling, the arrival stamps the entry.
+        self.stamp_next.next = self.now_ts.val() & self.stamp_mask.val();
+        self.word_next.next = bit_cast::<EW, 8>(self.chosen.val())
+            | (bit_cast::<EW, 32>(self.ec_next.val()) << 8)
+            | (bit_cast::<EW, 3>(self.class_id.val()) << self.class_shift.val())
+            | (bit_cast::<EW, 32>(self.stamp_next.val()) << self.stamp_shift.val());
         if self.keep_entry.val() {
-            self.word_next.next = bit_cast::<40, 8>(self.entry_q.val())
-                | (bit_cast::<40, 32>(self.ec_next.val()) << 8)
-                | (bit_cast::<40, 3>(self.entry_class.val()) << self.class_shift.val());
+            self.word_next.next = bit_cast::<EW, 8>(self.entry_q.val())
+                | (bit_cast::<EW, 32>(self.ec_next.val()) << 8)
+                | (bit_cast::<EW, 3>(self.entry_class.val()) << self.class_shift.val())
+                | (bit_cast::<EW, 32>(self.stamp_next.val()) << self.stamp_shift.val());
         }
 
         // ---- Edge n + 1. Entries this config does not have are never written, which
@@ -464,6 +597,12 @@ impl<const N: usize> Logic for Lookup<N> {
                     << (bit_cast::<16, 6>(self.eg.val()) << 3)))
                 & self.used_rr.val();
         }
+        self.inc.d.next = self.inc.q.val() & self.used_inc.val();
+        if self.inc_write.val() & self.act.val() {
+            self.inc.d.next = ((self.inc.q.val() & !(self.lane_inc.val() << self.inc_off.val()))
+                | (bit_cast::<4096, 8>(self.chosen.val()) << self.inc_off.val()))
+                & self.used_inc.val();
+        }
         // The shared Galois LFSR: shift right, toggle on a set low bit.
         self.lfsr.d.next = self.lfsr_now.val();
         if self.live.val() {
@@ -475,6 +614,7 @@ impl<const N: usize> Logic for Lookup<N> {
         if self.reset.val() {
             self.empty.d.next = self.all_n.val();
             self.rr.d.next = 0.into();
+            self.inc.d.next = 0.into();
             self.lfsr.d.next = self.reset_lfsr.val();
         }
     }

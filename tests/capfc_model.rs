@@ -13,6 +13,7 @@ mod common;
 use common::pause_link::check_lossy_link;
 use std::collections::VecDeque;
 use switchcraft_core::CycleModel;
+use switchcraft_model::capfc::SharedMemory;
 use switchcraft_model::capfc::{
     reg, Capfc, CapfcConfig, CapfcIn, CapfcOut, CapfcWorkload, Policy, Saturation, COUNT_LATENCY,
     D_LATENCY, EG_DROP_LATENCY, ERR_INDEX, ERR_SATURATION, E_LATENCY, ID_WORD, IN_DROP_LATENCY,
@@ -2021,4 +2022,123 @@ fn capfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_once_d_cl
             (o.frame_valid == 1).then_some((frame.0 as usize, frame.1, frame.2, frame.3))
         },
     );
+}
+
+/// `tiny` as a shared-memory switch (spec §2.7): 1 000 B dedicated per queue, 1 500 B of pool
+/// per port, a 2 500 B pool.
+fn shared_tiny() -> CapfcConfig {
+    CapfcConfig {
+        shared: Some(SharedMemory {
+            dedicated: 1000,
+            port_cap: 1500,
+            pool_cap: 2500,
+        }),
+        ..CapfcConfig::preset("tiny").unwrap()
+    }
+}
+
+#[test]
+fn capfc_shared_memory_admits_by_queue_port_and_pool() {
+    let mut b = Bench::new(&shared_tiny());
+    let pool = |b: &mut Bench| b.read(reg::SH_POOL_USED);
+    // Within its dedicated bytes a queue draws nothing from the pool.
+    assert_eq!(b.apply(enq(1, 0, 0, 800)).eg_drop, 0);
+    assert_eq!(pool(&mut b), 0);
+    // 1 600 B: 600 from the pool; a second queue of the port 500 more.
+    assert_eq!(b.apply(enq(1, 0, 0, 800)).eg_drop, 0);
+    assert_eq!(b.apply(enq(1, 1, 0, 1500)).eg_drop, 0);
+    assert_eq!((pool(&mut b), b.m.pool_port(1)), (1100, 1100));
+    // 500 more would pass the port's 1 500: dropped, though the queue is far below eg_max.
+    assert_eq!(b.apply(enq(1, 1, 0, 500)).eg_drop, 1);
+    assert_eq!(b.m.egress_occupancy(1, 1), 1500);
+    // Port 2: 900 dedicated, then 1 400 from the pool, exactly what is left of it.
+    assert_eq!(b.apply(enq(2, 0, 0, 900)).eg_drop, 0);
+    assert_eq!(b.apply(enq(2, 0, 0, 1500)).eg_drop, 0);
+    assert_eq!(pool(&mut b), 2500);
+    // The pool is full: no ingress enqueue is admitted, an egress queue's dedicated bytes
+    // still are, its first pool byte is not.
+    assert_eq!(b.in_drop(in_enq(0, 0, 100)), 1);
+    assert_eq!(b.apply(enq(3, 0, 0, 1000)).eg_drop, 0);
+    assert_eq!(b.apply(enq(3, 0, 0, 1)).eg_drop, 1);
+    // A departure returns its pool bytes: 2 400 -> 1 400 frees 1 000.
+    b.apply(deq(2, 0, 1000));
+    assert_eq!((pool(&mut b), b.m.pool_port(2)), (1500, 400));
+    assert_eq!(b.in_drop(in_enq(0, 0, 100)), 0);
+    // Same edge: a departure's pool bytes are free from the next edge on. Port 1 has 400 of
+    // room; 500 more on (1, 1) while (1, 0) frees 600 is dropped, then admitted.
+    assert_eq!(
+        b.apply(with_deq(enq(1, 1, 0, 500), deq(1, 0, 600))).eg_drop,
+        1
+    );
+    assert_eq!(b.m.pool_port(1), 500);
+    assert_eq!(b.apply(enq(1, 1, 0, 500)).eg_drop, 0);
+    assert_eq!(b.m.pool_port(1), 1000);
+}
+
+#[test]
+fn capfc_shared_memory_pool_counters_follow_the_queues_under_random_traffic() {
+    let cfg = shared_tiny();
+    let mut m = Capfc::new(&cfg).unwrap();
+    let mut w = CapfcWorkload::new(&cfg, common::seed());
+    let ded = 1000;
+    let (mut drops, mut full) = (0, 0);
+    for t in 0..200_000 {
+        let o = m.step(&w.next_input());
+        drops += o.eg_drop;
+        let mut total = 0;
+        for port in 0..cfg.ports as usize {
+            let held: u64 = (0..cfg.priorities as usize)
+                .map(|p| m.egress_occupancy(port, p).saturating_sub(ded))
+                .sum();
+            assert_eq!(m.pool_port(port), held, "edge {t}, port {port}");
+            total += held;
+        }
+        assert_eq!(m.csr(reg::SH_POOL_USED), total, "edge {t}");
+        full += u64::from(total >= m.csr(reg::SH_POOL_CAP));
+    }
+    assert!(
+        drops > 100 && full > 100,
+        "{drops} drops, {full} edges with the pool full"
+    );
+}
+
+#[test]
+fn capfc_shared_memory_rules_and_the_rtl_refusal() {
+    let e = |sh: SharedMemory| {
+        CapfcConfig {
+            shared: Some(sh),
+            ..CapfcConfig::preset("tiny").unwrap()
+        }
+        .validate()
+        .unwrap_err()
+        .to_string()
+    };
+    let ok = SharedMemory {
+        dedicated: 1000,
+        port_cap: 1500,
+        pool_cap: 2500,
+    };
+    assert!(e(SharedMemory {
+        dedicated: 6000,
+        ..ok
+    })
+    .contains("shared.dedicated = 6000: must be <= eg_max (5000)"));
+    assert!(e(SharedMemory {
+        port_cap: 3000,
+        ..ok
+    })
+    .contains("shared.port_cap = 3000: must be in 1..=pool_cap (2500)"));
+    let err = switchcraft::BlockConfig::new(switchcraft::blocks::capfc::CapfcBlock, shared_tiny())
+        .check_rtl()
+        .unwrap_err();
+    assert!(err
+        .0
+        .starts_with("shared: the shared-memory variant is in the golden model only"));
+    // The paper's shared-memory scenario (§2.8) loads from TOML.
+    let text = switchcraft::BlockConfig::preset("capfc", "paper")
+        .unwrap()
+        .to_toml()
+        + "\n[shared]\ndedicated = 8192\nport_cap = 102400\npool_cap = 358400\n";
+    let paper = CapfcConfig::from_toml(&text, "shared.toml");
+    assert!(paper.is_ok(), "{paper:?}");
 }

@@ -126,6 +126,28 @@ pub struct CapfcConfig {
     pub quanta: u64,
     /// Cycles between refresh ticks (ports..=65535).
     pub refresh: u64,
+    /// The shared-memory variant (spec §2.7 [P]): missing, every egress queue has a buffer
+    /// of its own of `eg_max` bytes (Table II's dedicated buffers).
+    #[serde(default)]
+    pub shared: Option<SharedMemory>,
+}
+
+/// The shared-memory switch of spec §2.7 [P]: each egress queue owns `dedicated` bytes, and
+/// what it holds beyond them comes from a pool shared by all queues, with a cap per port and
+/// one for the pool. A queue is still capped at `eg_max` (dedicated plus its most shared), and
+/// CaPFC's thresholds still act on the queue's own occupancy. An egress enqueue is dropped
+/// when it would pass the queue's, its port's or the pool's cap; an ingress enqueue when the
+/// pool is full. The caps are the reset values of the `sh_port_cap` and `sh_pool_cap`
+/// registers; `dedicated` is a constant, since the pool counters are kept against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedMemory {
+    /// Bytes each egress queue holds before it draws on the pool (the paper's 8 KB).
+    pub dedicated: u64,
+    /// The most pool bytes the queues of one egress port hold together (100 KB).
+    pub port_cap: u64,
+    /// The pool (350 KB).
+    pub pool_cap: u64,
 }
 
 pub const PRESETS: &[&str] = &["tiny", "fpga", "paper"];
@@ -154,6 +176,7 @@ impl CapfcConfig {
                 saturation: Saturation::Halve,
                 quanta: 0xFFFF,
                 refresh: 64,
+                shared: None,
             },
             // Fits an iCE40 HX8K: Table II thresholds (ingress 60/50/40 KB, egress
             // 60/25/20/20 KB), CUT 80 %.
@@ -176,6 +199,7 @@ impl CapfcConfig {
                 saturation: Saturation::Halve,
                 quanta: 0xFFFF,
                 refresh: 1024,
+                shared: None,
             },
             // The paper's 48-port switch with 8 priorities and 16-bit counters (Table II).
             "paper" => CapfcConfig {
@@ -197,6 +221,7 @@ impl CapfcConfig {
                 saturation: Saturation::Halve,
                 quanta: 0xFFFF,
                 refresh: 4096,
+                shared: None,
             },
             _ => return None,
         })
@@ -330,6 +355,30 @@ impl CapfcConfig {
             ));
         }
         range("quanta", self.quanta, 1, 0xFFFF)?;
+        if let Some(sh) = &self.shared {
+            if sh.dedicated > self.eg_max {
+                return Err(ConfigError::new(
+                    "shared.dedicated",
+                    sh.dedicated,
+                    format!(
+                        "must be <= eg_max ({}), the queue's cap (dedicated plus its most shared)",
+                        self.eg_max
+                    ),
+                ));
+            }
+            range("shared.pool_cap", sh.pool_cap, 1, mask(32))?;
+            if sh.port_cap == 0 || sh.port_cap > sh.pool_cap {
+                return Err(ConfigError::new(
+                    "shared.port_cap",
+                    sh.port_cap,
+                    format!(
+                        "must be in 1..=pool_cap ({}): a port cannot hold more of the pool than \
+                         the pool",
+                        sh.pool_cap
+                    ),
+                ));
+            }
+        }
         if self.refresh < self.ports.into() || self.refresh > 0xFFFF {
             return Err(ConfigError::new(
                 "refresh",
@@ -383,6 +432,11 @@ pub mod reg {
     pub const INSPECT_E_LO: u32 = 17;
     pub const INSPECT_E_HI: u32 = 18;
     pub const INSPECT_STATE: u32 = 19;
+    /// The shared-memory variant's registers (present only with `shared`).
+    pub const SH_DEDICATED: u32 = 20;
+    pub const SH_PORT_CAP: u32 = 21;
+    pub const SH_POOL_CAP: u32 = 22;
+    pub const SH_POOL_USED: u32 = 23;
 }
 
 /// `ERR` bit: an ingress dequeue was longer than the occupancy (clamped to 0).
@@ -422,177 +476,213 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
         doc,
     };
     use Access::{Const, Ro, Rw, Rw1c};
-    RegMap::new(
-        "capfc",
-        vec![
-            r(
-                "id",
-                reg::ID,
-                32,
-                Const,
-                ID_WORD,
-                "block ID \"CAP\" and version 1",
-            ),
-            r(
-                "params",
-                reg::PARAMS,
-                32,
-                Const,
-                params,
-                "ports [7:0], priorities [15:8], occupancy_bits [21:16], length_bits [26:22], \
+    let mut regs = vec![
+        r(
+            "id",
+            reg::ID,
+            32,
+            Const,
+            ID_WORD,
+            "block ID \"CAP\" and version 1",
+        ),
+        r(
+            "params",
+            reg::PARAMS,
+            32,
+            Const,
+            params,
+            "ports [7:0], priorities [15:8], occupancy_bits [21:16], length_bits [26:22], \
                  counter_bits [31:27]",
-            ),
-            r(
-                "policy",
-                reg::POLICY,
-                3,
-                Rw,
-                policy,
-                "[1:0] 0 PFC only, 1 Stop-Max, 2 Stop-Calibrate (3 acts as 0); [2] counters \
+        ),
+        r(
+            "policy",
+            reg::POLICY,
+            3,
+            Rw,
+            policy,
+            "[1:0] 0 PFC only, 1 Stop-Max, 2 Stop-Calibrate (3 acts as 0); [2] counters \
                  saturate instead of halving",
-            ),
-            r(
-                "cut",
-                reg::CUT,
-                16,
-                Rw,
-                cfg.cut_num | cfg.cut_den << 8,
-                "CUT = num [7:0] / den [15:8]: Stop-Calibrate stops when den * cum >= num * S",
-            ),
-            r(
-                "in_xoff",
-                reg::IN_XOFF,
-                w,
-                Rw,
-                cfg.in_xoff,
-                "ingress occupancy >= IN_XOFF sets I",
-            ),
-            r(
-                "in_xon",
-                reg::IN_XON,
-                w,
-                Rw,
-                cfg.in_xon,
-                "ingress occupancy <= IN_XON clears I",
-            ),
-            r(
-                "in_max",
-                reg::IN_MAX,
-                w,
-                Rw,
-                cfg.in_max,
-                "an ingress enqueue that would exceed IN_MAX is dropped",
-            ),
-            r(
-                "eg_xoff",
-                reg::EG_XOFF,
-                w,
-                Rw,
-                cfg.eg_xoff,
-                "an egress enqueue reaching EG_XOFF looks for culprits",
-            ),
-            r(
-                "eg_xon",
-                reg::EG_XON,
-                w,
-                Rw,
-                cfg.eg_xon,
-                "an egress dequeue reaching EG_XON clears the E bits",
-            ),
-            r(
-                "eg_warn",
-                reg::EG_WARN,
-                w,
-                Rw,
-                cfg.eg_warn,
-                "arrivals count at or above EG_WARN; a dequeue to EG_WARN resets the counters",
-            ),
-            r(
-                "eg_max",
-                reg::EG_MAX,
-                w,
-                Rw,
-                cfg.eg_max,
-                "an egress enqueue that would exceed EG_MAX is dropped",
-            ),
-            r(
-                "quanta",
-                reg::QUANTA,
-                16,
-                Rw,
-                cfg.quanta,
-                "pause time of a PAUSE, 512-bit-time quanta",
-            ),
-            r(
-                "refresh",
-                reg::REFRESH,
-                16,
-                Rw,
-                cfg.refresh,
-                "cycles between refresh ticks (0 acts as 1)",
-            ),
-            r(
-                "err",
-                reg::ERR,
-                4,
-                Rw1c,
-                0,
-                "sticky: bit 0 ingress underflow, bit 1 egress underflow (clamped), bit 2 event \
+        ),
+        r(
+            "cut",
+            reg::CUT,
+            16,
+            Rw,
+            cfg.cut_num | cfg.cut_den << 8,
+            "CUT = num [7:0] / den [15:8]: Stop-Calibrate stops when den * cum >= num * S",
+        ),
+        r(
+            "in_xoff",
+            reg::IN_XOFF,
+            w,
+            Rw,
+            cfg.in_xoff,
+            "ingress occupancy >= IN_XOFF sets I",
+        ),
+        r(
+            "in_xon",
+            reg::IN_XON,
+            w,
+            Rw,
+            cfg.in_xon,
+            "ingress occupancy <= IN_XON clears I",
+        ),
+        r(
+            "in_max",
+            reg::IN_MAX,
+            w,
+            Rw,
+            cfg.in_max,
+            "an ingress enqueue that would exceed IN_MAX is dropped",
+        ),
+        r(
+            "eg_xoff",
+            reg::EG_XOFF,
+            w,
+            Rw,
+            cfg.eg_xoff,
+            "an egress enqueue reaching EG_XOFF looks for culprits",
+        ),
+        r(
+            "eg_xon",
+            reg::EG_XON,
+            w,
+            Rw,
+            cfg.eg_xon,
+            "an egress dequeue reaching EG_XON clears the E bits",
+        ),
+        r(
+            "eg_warn",
+            reg::EG_WARN,
+            w,
+            Rw,
+            cfg.eg_warn,
+            "arrivals count at or above EG_WARN; a dequeue to EG_WARN resets the counters",
+        ),
+        r(
+            "eg_max",
+            reg::EG_MAX,
+            w,
+            Rw,
+            cfg.eg_max,
+            "an egress enqueue that would exceed EG_MAX is dropped",
+        ),
+        r(
+            "quanta",
+            reg::QUANTA,
+            16,
+            Rw,
+            cfg.quanta,
+            "pause time of a PAUSE, 512-bit-time quanta",
+        ),
+        r(
+            "refresh",
+            reg::REFRESH,
+            16,
+            Rw,
+            cfg.refresh,
+            "cycles between refresh ticks (0 acts as 1)",
+        ),
+        r(
+            "err",
+            reg::ERR,
+            4,
+            Rw1c,
+            0,
+            "sticky: bit 0 ingress underflow, bit 1 egress underflow (clamped), bit 2 event \
                  index out of range, bit 3 counter at its maximum (halved or saturated)",
-            ),
-            r(
-                "status",
-                reg::STATUS,
-                2,
-                Ro,
-                0,
-                "bit 0 the inspection snapshot waits for a cycle without an egress enqueue; \
+        ),
+        r(
+            "status",
+            reg::STATUS,
+            2,
+            Ro,
+            0,
+            "bit 0 the inspection snapshot waits for a cycle without an egress enqueue; \
                  bit 1 the calibration engine is busy",
-            ),
-            r(
-                "inspect",
-                reg::INSPECT,
-                22,
-                Rw,
-                0,
-                "port [5:0], priority [10:8], input [21:16] to inspect; a write takes a counter \
+        ),
+        r(
+            "inspect",
+            reg::INSPECT,
+            22,
+            Rw,
+            0,
+            "port [5:0], priority [10:8], input [21:16] to inspect; a write takes a counter \
                  snapshot",
-            ),
-            r(
-                "inspect_counter",
-                reg::INSPECT_COUNTER,
-                16,
-                Ro,
-                0,
-                "snapshot: C[port][priority][input] (0 for input = port)",
-            ),
-            r(
-                "inspect_e_lo",
-                reg::INSPECT_E_LO,
-                32,
-                Ro,
-                0,
-                "E bits of egress (port, priority), inputs 31..0",
-            ),
-            r(
-                "inspect_e_hi",
-                reg::INSPECT_E_HI,
-                32,
-                Ro,
-                0,
-                "E bits of egress (port, priority), inputs 63..32",
-            ),
-            r(
-                "inspect_state",
-                reg::INSPECT_STATE,
-                16,
-                Ro,
-                0,
-                "ingress (port, priority): [0] I, [1] D, [15:8] number of egresses with its E \
+        ),
+        r(
+            "inspect_counter",
+            reg::INSPECT_COUNTER,
+            16,
+            Ro,
+            0,
+            "snapshot: C[port][priority][input] (0 for input = port)",
+        ),
+        r(
+            "inspect_e_lo",
+            reg::INSPECT_E_LO,
+            32,
+            Ro,
+            0,
+            "E bits of egress (port, priority), inputs 31..0",
+        ),
+        r(
+            "inspect_e_hi",
+            reg::INSPECT_E_HI,
+            32,
+            Ro,
+            0,
+            "E bits of egress (port, priority), inputs 63..32",
+        ),
+        r(
+            "inspect_state",
+            reg::INSPECT_STATE,
+            16,
+            Ro,
+            0,
+            "ingress (port, priority): [0] I, [1] D, [15:8] number of egresses with its E \
                  bit set",
+        ),
+    ];
+    if let Some(sh) = &cfg.shared {
+        regs.extend([
+            r(
+                "sh_dedicated",
+                reg::SH_DEDICATED,
+                w,
+                Const,
+                sh.dedicated,
+                "shared memory: bytes each egress queue holds before it draws on the pool (fixed: \
+                 the pool counters are kept against it)",
             ),
-        ],
-    )
+            r(
+                "sh_port_cap",
+                reg::SH_PORT_CAP,
+                32,
+                Rw,
+                sh.port_cap,
+                "shared memory: most pool bytes the queues of one egress port hold",
+            ),
+            r(
+                "sh_pool_cap",
+                reg::SH_POOL_CAP,
+                32,
+                Rw,
+                sh.pool_cap,
+                "shared memory: pool bytes; an ingress enqueue is dropped while the pool holds \
+                 this many",
+            ),
+            r(
+                "sh_pool_used",
+                reg::SH_POOL_USED,
+                32,
+                Ro,
+                0,
+                "shared memory: pool bytes the egress queues hold",
+            ),
+        ]);
+    }
+    RegMap::new("capfc", regs)
 }
 
 /// Edges from an ingress event to its `in_drop` and underflow flag, and to its I change: PFC's
@@ -798,6 +888,9 @@ pub struct Capfc {
     /// I per ingress port, bit = priority, as the decision stage has set it.
     i: PauseState,
     egress: Occupancy,
+    /// The shared-memory variant: pool bytes held by each egress port's queues, and by all.
+    pool_port: Vec<u64>,
+    pool_used: u64,
     frames: FrameGen,
     /// C per egress key (port * priorities + priority), by ingress port (the diagonal stays 0).
     counts: Vec<Vec<u64>>,
@@ -844,6 +937,8 @@ impl Capfc {
             ingress_results: DelayLine::new(),
             i: PauseState::new(cfg.ports),
             egress: Occupancy::new(cfg.ports, cfg.priorities),
+            pool_port: vec![0; cfg.ports as usize],
+            pool_used: 0,
             frames: FrameGen::new(cfg.ports, cfg.priorities),
             counts: vec![vec![0; cfg.ports as usize]; keys],
             e: vec![0; keys],
@@ -893,6 +988,11 @@ impl Capfc {
 
     pub fn egress_occupancy(&self, port: usize, prio: usize) -> u64 {
         self.egress.get(port, prio)
+    }
+
+    /// Shared memory: the pool bytes egress port `port`'s queues hold.
+    pub fn pool_port(&self, port: usize) -> u64 {
+        self.pool_port[port]
     }
 
     /// C[egress][prio][input].
@@ -1012,16 +1112,51 @@ impl Capfc {
             *err |= ERR_INDEX;
         }
         let mut occupied = Occupied::default();
+        // Shared memory: the room left for the enqueue's port, from the pool counters as the
+        // last edge left them (a departure's bytes are free from the next edge on).
+        let shared = self.cfg.shared.is_some();
+        let dedicated = self.csr.get(reg::SH_DEDICATED);
+        let pool_part = |b: u64| b.saturating_sub(dedicated);
+        let room = if shared && enq.valid {
+            let port_room = self
+                .csr
+                .get(reg::SH_PORT_CAP)
+                .saturating_sub(self.pool_port[enq.port]);
+            port_room.min(
+                self.csr
+                    .get(reg::SH_POOL_CAP)
+                    .saturating_sub(self.pool_used),
+            )
+        } else {
+            u64::MAX
+        };
         if deq.valid {
+            let before = self.egress.get(deq.port, deq.prio);
             let (b, underflow) = self.egress.dequeue(deq.port, deq.prio, deq.len);
+            if shared {
+                let freed = pool_part(before) - pool_part(b);
+                self.pool_port[deq.port] -= freed;
+                self.pool_used -= freed;
+            }
             *err |= u64::from(underflow) * ERR_EG_UNDERFLOW;
             occupied.deq_key = self.key(deq.port, deq.prio);
             occupied.deq_warn = b <= self.csr.get(reg::EG_WARN);
             occupied.deq_xon = b <= self.csr.get(reg::EG_XON);
         }
         if enq.valid {
-            let max = self.csr.get(reg::EG_MAX);
-            let (b, drop) = self.egress.enqueue(enq.port, enq.prio, enq.len, max);
+            let before = self.egress.get(enq.port, enq.prio);
+            let drawn = pool_part(before + enq.len) - pool_part(before);
+            // Over the port's or the pool's room, the enqueue is dropped as over eg_max is.
+            let (b, drop) = if drawn > room {
+                (before, true)
+            } else {
+                let max = self.csr.get(reg::EG_MAX);
+                self.egress.enqueue(enq.port, enq.prio, enq.len, max)
+            };
+            if shared && !drop {
+                self.pool_port[enq.port] += drawn;
+                self.pool_used += drawn;
+            }
             out.eg_drop = drop.into();
             occupied.enq_key = self.key(enq.port, enq.prio);
             occupied.enq_input = self.eg_enq_input;
@@ -1196,6 +1331,9 @@ impl Capfc {
         let busy = u64::from(self.snap_pending || matches!(self.row_read, RowRead::Inspect { .. }))
             | u64::from(self.engine.is_some()) << 1;
         self.csr.set(reg::STATUS, busy);
+        if self.cfg.shared.is_some() {
+            self.csr.set(reg::SH_POOL_USED, self.pool_used);
+        }
     }
 }
 
@@ -1213,6 +1351,8 @@ impl CycleModel for Capfc {
         self.ingress_results.reset();
         self.i.reset();
         self.egress.reset();
+        self.pool_port.fill(0);
+        self.pool_used = 0;
         self.frames.reset();
         for row in &mut self.counts {
             row.fill(0);
@@ -1266,10 +1406,17 @@ impl CycleModel for Capfc {
         self.frames.tick(&self.d, self.csr.get(reg::REFRESH));
 
         // Ingress: PFC's logic, its occupancy in the occupancy stage.
+        // Shared memory: while the pool is full no ingress enqueue is admitted (a max of 0).
+        let pool_full =
+            self.cfg.shared.is_some() && self.pool_used >= self.csr.get(reg::SH_POOL_CAP);
         let thr = Thresholds {
             xoff: self.csr.get(reg::IN_XOFF),
             xon: self.csr.get(reg::IN_XON),
-            max: self.csr.get(reg::IN_MAX),
+            max: if pool_full {
+                0
+            } else {
+                self.csr.get(reg::IN_MAX)
+            },
         };
         let edge = self.ingress.apply(self.in_deq, self.in_enq, thr);
         err |= u64::from(edge.bad_index) * ERR_INDEX;

@@ -18,7 +18,9 @@ use proptest::prelude::*;
 use switchcraft::blocks::capfc::CapfcBlock;
 use switchcraft::BlockConfig;
 use switchcraft_core::{CycleModel, PortValues};
-use switchcraft_model::capfc::{reg, CapfcConfig, CapfcIn, Policy, Saturation, POLICY_SATURATE};
+use switchcraft_model::capfc::{
+    reg, CapfcConfig, CapfcIn, Policy, Saturation, SharedMemory, POLICY_SATURATE,
+};
 
 fn preset(name: &str) -> BlockConfig {
     BlockConfig::preset("capfc", name).unwrap()
@@ -63,6 +65,27 @@ fn capfc_3_ports_random_workload_model_equals_verilator() {
         },
     );
     random_workload(&cfg, "odd3x3", seed(), 200_000);
+}
+
+/// The shared-memory variant (spec §2.7) on 3 ports x 3 priorities: 1 000 B dedicated per queue,
+/// 1 500 B of pool per port, a 2 500 B pool, so the port and pool caps drop egress enqueues and
+/// a full pool drops ingress ones; a departure on the edge of an enqueue on its port.
+#[test]
+fn capfc_shared_memory_random_workload_model_equals_verilator() {
+    let cfg = BlockConfig::new(
+        CapfcBlock,
+        CapfcConfig {
+            ports: 3,
+            priorities: 3,
+            shared: Some(SharedMemory {
+                dedicated: 1000,
+                port_cap: 1500,
+                pool_cap: 2500,
+            }),
+            ..tiny()
+        },
+    );
+    random_workload(&cfg, "shared", seed(), 200_000);
 }
 
 /// The smallest shape: 2 ports x 1 priority, 4 keys of 2 bits (fewer keys than the 8 bits of a

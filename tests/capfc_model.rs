@@ -2103,7 +2103,7 @@ fn capfc_shared_memory_pool_counters_follow_the_queues_under_random_traffic() {
 }
 
 #[test]
-fn capfc_shared_memory_rules_and_the_rtl_refusal() {
+fn capfc_shared_memory_rules() {
     let e = |sh: SharedMemory| {
         CapfcConfig {
             shared: Some(sh),
@@ -2128,12 +2128,6 @@ fn capfc_shared_memory_rules_and_the_rtl_refusal() {
         ..ok
     })
     .contains("shared.port_cap = 3000: must be in 1..=pool_cap (2500)"));
-    let err = switchcraft::BlockConfig::new(switchcraft::blocks::capfc::CapfcBlock, shared_tiny())
-        .check_rtl()
-        .unwrap_err();
-    assert!(err
-        .0
-        .starts_with("shared: the shared-memory variant is in the golden model only"));
     // The paper's shared-memory scenario (§2.8) loads from TOML.
     let text = switchcraft::BlockConfig::preset("capfc", "paper")
         .unwrap()

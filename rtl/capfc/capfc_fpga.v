@@ -189,7 +189,11 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     localparam  at_inspect_counter = 10'b1000000000;
     localparam  at_inspect_e_lo = 10'b1000100000;
     localparam  at_inspect_state = 10'b1001100000;
-    localparam  inspect_written = 20'h8000;
+    localparam  at_sh_port_cap = 10'b1010100000;
+    localparam  at_sh_pool_cap = 10'b1011000000;
+    localparam  at_sh_pool_used = 10'b1011100000;
+    localparam  sh_dedicated = 32'h0;
+    localparam  inspect_written = 24'h8000;
 
     // Stub signals
     reg  ingress$reset;
@@ -200,6 +204,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [3:0] ingress$deq_key;
     reg  [15:0] ingress$deq_len;
     reg  [31:0] ingress$max;
+    reg  [31:0] ingress$dedicated;
+    reg  [31:0] ingress$pool_room;
     wire  ingress$e_valid;
     wire  [3:0] ingress$e_key;
     wire  [31:0] ingress$e_b1;
@@ -209,6 +215,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [31:0] ingress$d_b1;
     wire  ingress$d_underflow;
     wire  ingress$same_key;
+    wire  [31:0] ingress$e_base;
+    wire  [31:0] ingress$d_before;
     reg  in_pause$reset;
     reg  in_pause$e_valid;
     reg  [3:0] in_pause$e_key;
@@ -233,6 +241,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [3:0] egress$deq_key;
     reg  [15:0] egress$deq_len;
     reg  [31:0] egress$max;
+    reg  [31:0] egress$dedicated;
+    reg  [31:0] egress$pool_room;
     wire  egress$e_valid;
     wire  [3:0] egress$e_key;
     wire  [31:0] egress$e_b1;
@@ -242,6 +252,24 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [31:0] egress$d_b1;
     wire  egress$d_underflow;
     wire  egress$same_key;
+    wire  [31:0] egress$e_base;
+    wire  [31:0] egress$d_before;
+    reg  pool$reset;
+    reg  pool$e_valid;
+    reg  pool$e_drop;
+    reg  [2:0] pool$e_port;
+    reg  [31:0] pool$e_base;
+    reg  [31:0] pool$e_b1;
+    reg  pool$d_valid;
+    reg  [2:0] pool$d_port;
+    reg  [31:0] pool$d_before;
+    reg  [31:0] pool$d_b1;
+    reg  [31:0] pool$dedicated;
+    reg  [31:0] pool$port_cap;
+    reg  [31:0] pool$pool_cap;
+    wire  [31:0] pool$room;
+    wire  pool$full;
+    wire  [31:0] pool$used_now;
     reg  counters$reset;
     reg  counters$enq_valid;
     reg  [3:0] counters$enq_key;
@@ -334,12 +362,12 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [5:0] csr$addr;
     reg  [31:0] csr$wdata;
     reg  [5:0] csr$raddr;
-    reg  [639:0] csr$hw_value;
-    reg  [639:0] csr$hw_set;
+    reg  [767:0] csr$hw_value;
+    reg  [767:0] csr$hw_set;
     wire  [31:0] csr$rdata;
-    wire  [639:0] csr$value;
-    wire  [639:0] csr$value_next;
-    wire  [19:0] csr$write;
+    wire  [767:0] csr$value;
+    wire  [767:0] csr$value_next;
+    wire  [23:0] csr$write;
     reg  in_bad$d;
     wire  in_bad$q;
     reg  eg_bad$d;
@@ -358,6 +386,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  eg_d_ok;
     reg  [3:0] eg_key_in;
     reg  [3:0] eset_key_port;
+    reg  [3:0] pool_e_key_port;
+    reg  [3:0] pool_d_key_port;
     reg  [3:0] eclr_key_port;
     reg  [3:0] eset_key_prio;
     reg  [3:0] eclr_key_prio;
@@ -375,6 +405,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .deq_key(ingress$deq_key),
         .deq_len(ingress$deq_len),
         .max(ingress$max),
+        .dedicated(ingress$dedicated),
+        .pool_room(ingress$pool_room),
         .e_valid(ingress$e_valid),
         .e_key(ingress$e_key),
         .e_b1(ingress$e_b1),
@@ -383,7 +415,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .d_key(ingress$d_key),
         .d_b1(ingress$d_b1),
         .d_underflow(ingress$d_underflow),
-        .same_key(ingress$same_key)
+        .same_key(ingress$same_key),
+        .e_base(ingress$e_base),
+        .d_before(ingress$d_before)
     );
     capfc_fpga__in_pause in_pause(
         .clock(clock),
@@ -414,6 +448,8 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .deq_key(egress$deq_key),
         .deq_len(egress$deq_len),
         .max(egress$max),
+        .dedicated(egress$dedicated),
+        .pool_room(egress$pool_room),
         .e_valid(egress$e_valid),
         .e_key(egress$e_key),
         .e_b1(egress$e_b1),
@@ -422,7 +458,28 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .d_key(egress$d_key),
         .d_b1(egress$d_b1),
         .d_underflow(egress$d_underflow),
-        .same_key(egress$same_key)
+        .same_key(egress$same_key),
+        .e_base(egress$e_base),
+        .d_before(egress$d_before)
+    );
+    capfc_fpga__pool pool(
+        .clock(clock),
+        .reset(pool$reset),
+        .e_valid(pool$e_valid),
+        .e_drop(pool$e_drop),
+        .e_port(pool$e_port),
+        .e_base(pool$e_base),
+        .e_b1(pool$e_b1),
+        .d_valid(pool$d_valid),
+        .d_port(pool$d_port),
+        .d_before(pool$d_before),
+        .d_b1(pool$d_b1),
+        .dedicated(pool$dedicated),
+        .port_cap(pool$port_cap),
+        .pool_cap(pool$pool_cap),
+        .room(pool$room),
+        .full(pool$full),
+        .used_now(pool$used_now)
     );
     capfc_fpga__counters counters(
         .clock(clock),
@@ -594,6 +651,11 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         in_pause$xoff_thr = csr$value[(at_in_xoff)+:(32)];
         in_pause$xon_thr = csr$value[(at_in_xon)+:(32)];
         ingress$max = csr$value[(at_in_max)+:(32)];
+        if (pool$full) begin
+            ingress$max = 32'h0;
+        end
+        ingress$dedicated = 32'h0;
+        ingress$pool_room = 32'h0;
         eg_key_in = ({1'd0, eg_enq_port} << prio_bits) | ({1'd0, eg_enq_prio} & prio_mask);
         egress$reset = reset;
         egress$enq_valid = eg_enq_valid & eg_e_ok;
@@ -603,6 +665,23 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         egress$deq_key = ({1'd0, eg_deq_port} << prio_bits) | ({1'd0, eg_deq_prio} & prio_mask);
         egress$deq_len = eg_deq_len;
         egress$max = csr$value[(at_eg_max)+:(32)];
+        egress$dedicated = sh_dedicated;
+        egress$pool_room = pool$room;
+        pool$reset = reset;
+        pool$e_valid = egress$e_valid;
+        pool$e_drop = egress$e_drop;
+        pool_e_key_port = egress$e_key >> prio_bits;
+        pool$e_port = pool_e_key_port[2:0];
+        pool$e_base = egress$e_base;
+        pool$e_b1 = egress$e_b1;
+        pool$d_valid = egress$d_valid;
+        pool_d_key_port = egress$d_key >> prio_bits;
+        pool$d_port = pool_d_key_port[2:0];
+        pool$d_before = egress$d_before;
+        pool$d_b1 = egress$d_b1;
+        pool$dedicated = sh_dedicated;
+        pool$port_cap = csr$value[(at_sh_port_cap)+:(32)];
+        pool$pool_cap = csr$value[(at_sh_pool_cap)+:(32)];
         counters$reset = reset;
         eg_input$d = eg_enq_input;
         counters$enq_valid = egress$e_valid;
@@ -664,7 +743,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         csr$addr = csr_addr;
         csr$raddr = csr_addr;
         csr$wdata = csr_wdata;
-        csr$hw_value = ({638'd0, status} << at_status) | ({624'd0, counters$inspected} << at_inspect_counter) | ({576'd0, decision$inspect_row} << at_inspect_e_lo) | ({624'd0, decision$inspect_state} << at_inspect_state);
+        csr$hw_value = ({766'd0, status} << at_status) | ({752'd0, counters$inspected} << at_inspect_counter) | ({704'd0, decision$inspect_row} << at_inspect_e_lo) | ({752'd0, decision$inspect_state} << at_inspect_state) | ({736'd0, pool$used_now} << at_sh_pool_used);
         err_set = 4'h0;
         if (ingress$d_underflow) begin
             err_set = err_set | err_in_underflow;
@@ -678,7 +757,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         if (counters$saturated) begin
             err_set = err_set | err_saturation;
         end
-        csr$hw_set = {636'd0, err_set} << at_err;
+        csr$hw_set = {764'd0, err_set} << at_err;
         in_drop = o_in_drop$q;
         eg_drop = o_eg_drop$q;
         eset_valid = decision$eset_valid;
@@ -2386,12 +2465,12 @@ module capfc_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,val
     input wire  [5:0] addr;
     input wire  [31:0] wdata;
     input wire  [5:0] raddr;
-    input wire  [639:0] hw_value;
-    input wire  [639:0] hw_set;
+    input wire  [767:0] hw_value;
+    input wire  [767:0] hw_set;
     output reg  [31:0] rdata;
-    output reg  [639:0] value;
-    output reg  [639:0] value_next;
-    output reg  [19:0] write;
+    output reg  [767:0] value;
+    output reg  [767:0] value_next;
+    output reg  [23:0] write;
 
     // Update code (custom)
     reg [2:0] r_policy;
@@ -2409,7 +2488,7 @@ module capfc_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,val
     reg [21:0] r_inspect;
     // Each slot reads only its register's bits of the buses; the rest is unused on purpose.
     wire unused_bus_bits = ^{wdata, hw_value, hw_set};
-    wire [19:0] slot = we ? 20'd1 << addr : 20'd0;
+    wire [23:0] slot = we ? 24'd1 << addr : 24'd0;
     always @(posedge clock) begin
        if (reset) begin
           r_policy <= 3'h2;
@@ -2465,8 +2544,8 @@ module capfc_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,val
           endcase
        end
     end
-    always @(*) value = {32'd0, 32'd0, 32'd0, 32'd0, {10'd0, r_inspect}, 32'd0, {28'd0, r_err}, {16'd0, r_refresh}, {16'd0, r_quanta}, {16'd0, r_eg_max}, {16'd0, r_eg_warn}, {16'd0, r_eg_xon}, {16'd0, r_eg_xoff}, {16'd0, r_in_max}, {16'd0, r_in_xon}, {16'd0, r_in_xoff}, {16'd0, r_cut}, {29'd0, r_policy}, 32'd0, 32'd0};
-    always @(*) value_next = {32'd0, 32'd0, 32'd0, 32'd0, {10'd0, (reset ? 22'h0 : slot[15] ? wdata[21:0] : r_inspect)}, 32'd0, 32'd0, {16'd0, (reset ? 16'h400 : slot[12] ? wdata[15:0] : r_refresh)}, {16'd0, (reset ? 16'hffff : slot[11] ? wdata[15:0] : r_quanta)}, {16'd0, (reset ? 16'hea60 : slot[10] ? wdata[15:0] : r_eg_max)}, {16'd0, (reset ? 16'h4e20 : slot[9] ? wdata[15:0] : r_eg_warn)}, {16'd0, (reset ? 16'h4e20 : slot[8] ? wdata[15:0] : r_eg_xon)}, {16'd0, (reset ? 16'h61a8 : slot[7] ? wdata[15:0] : r_eg_xoff)}, {16'd0, (reset ? 16'hea60 : slot[6] ? wdata[15:0] : r_in_max)}, {16'd0, (reset ? 16'h9c40 : slot[5] ? wdata[15:0] : r_in_xon)}, {16'd0, (reset ? 16'hc350 : slot[4] ? wdata[15:0] : r_in_xoff)}, {16'd0, (reset ? 16'h504 : slot[3] ? wdata[15:0] : r_cut)}, {29'd0, (reset ? 3'h2 : slot[2] ? wdata[2:0] : r_policy)}, 32'd0, 32'd0};
+    always @(*) value = {32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, {10'd0, r_inspect}, 32'd0, {28'd0, r_err}, {16'd0, r_refresh}, {16'd0, r_quanta}, {16'd0, r_eg_max}, {16'd0, r_eg_warn}, {16'd0, r_eg_xon}, {16'd0, r_eg_xoff}, {16'd0, r_in_max}, {16'd0, r_in_xon}, {16'd0, r_in_xoff}, {16'd0, r_cut}, {29'd0, r_policy}, 32'd0, 32'd0};
+    always @(*) value_next = {32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, 32'd0, {10'd0, (reset ? 22'h0 : slot[15] ? wdata[21:0] : r_inspect)}, 32'd0, 32'd0, {16'd0, (reset ? 16'h400 : slot[12] ? wdata[15:0] : r_refresh)}, {16'd0, (reset ? 16'hffff : slot[11] ? wdata[15:0] : r_quanta)}, {16'd0, (reset ? 16'hea60 : slot[10] ? wdata[15:0] : r_eg_max)}, {16'd0, (reset ? 16'h4e20 : slot[9] ? wdata[15:0] : r_eg_warn)}, {16'd0, (reset ? 16'h4e20 : slot[8] ? wdata[15:0] : r_eg_xon)}, {16'd0, (reset ? 16'h61a8 : slot[7] ? wdata[15:0] : r_eg_xoff)}, {16'd0, (reset ? 16'hea60 : slot[6] ? wdata[15:0] : r_in_max)}, {16'd0, (reset ? 16'h9c40 : slot[5] ? wdata[15:0] : r_in_xon)}, {16'd0, (reset ? 16'hc350 : slot[4] ? wdata[15:0] : r_in_xoff)}, {16'd0, (reset ? 16'h504 : slot[3] ? wdata[15:0] : r_cut)}, {29'd0, (reset ? 3'h2 : slot[2] ? wdata[2:0] : r_policy)}, 32'd0, 32'd0};
     always @(*) write = slot;
 endmodule // capfc_fpga__csr
 
@@ -3365,7 +3444,7 @@ module capfc_fpga__eg_input(d,q,clock);
 endmodule // capfc_fpga__eg_input
 
 
-module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key);
+module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before);
 
     // Module arguments
     input wire  clock;
@@ -3377,6 +3456,8 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     input wire  [3:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] max;
+    input wire  [31:0] dedicated;
+    input wire  [31:0] pool_room;
     output reg  e_valid;
     output reg  [3:0] e_key;
     output reg  [31:0] e_b1;
@@ -3386,6 +3467,8 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     output reg  [31:0] d_b1;
     output reg  d_underflow;
     output reg  same_key;
+    output reg  [31:0] e_base;
+    output reg  [31:0] d_before;
 
     // Stub signals
     reg  [15:0] bounds$e_len;
@@ -3396,6 +3479,16 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     wire  [32:0] bounds$room_same;
     wire  [31:0] bounds$delta;
     wire  [31:0] bounds$e_len_only;
+    reg  pool$e_valid;
+    reg  pool$same;
+    reg  [31:0] pool$e_b0;
+    reg  [31:0] pool$d_b0;
+    reg  [15:0] pool$e_len;
+    reg  [15:0] pool$d_len;
+    reg  [31:0] pool$dedicated;
+    reg  [31:0] pool$room;
+    wire  [31:0] pool$base;
+    wire  pool$drop;
     reg  upd$e_valid;
     reg  [15:0] upd$e_len;
     reg  [31:0] upd$e_b0;
@@ -3483,6 +3576,18 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .room_same(bounds$room_same),
         .delta(bounds$delta),
         .e_len_only(bounds$e_len_only)
+    );
+    capfc_fpga__egress$pool pool(
+        .e_valid(pool$e_valid),
+        .same(pool$same),
+        .e_b0(pool$e_b0),
+        .d_b0(pool$d_b0),
+        .e_len(pool$e_len),
+        .d_len(pool$d_len),
+        .dedicated(pool$dedicated),
+        .room(pool$room),
+        .base(pool$base),
+        .drop(pool$drop)
     );
     capfc_fpga__egress$upd upd(
         .e_valid(upd$e_valid),
@@ -3680,10 +3785,23 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         upd$room_same = bounds$room_same;
         upd$delta = bounds$delta;
         upd$e_len_only = bounds$e_len_only;
-        e_drop = upd$e_drop;
-        e_b1 = upd$e_b1;
         d_underflow = upd$d_underflow;
         d_b1 = upd$d_b1;
+        d_before = d_b0;
+        pool$e_valid = e_valid_q$q;
+        pool$same = same_q$q;
+        pool$e_b0 = e_b0;
+        pool$d_b0 = d_b0;
+        pool$e_len = e_len_q$q;
+        pool$d_len = d_len_q$q;
+        pool$dedicated = dedicated;
+        pool$room = pool_room;
+        e_base = pool$base;
+        e_drop = upd$e_drop | pool$drop;
+        e_b1 = upd$e_b1;
+        if (pool$drop) begin
+            e_b1 = pool$base;
+        end
         ram$write_a_enable = e_valid_q$q;
         ram$write_a_address = e_key_q$q;
         ram$write_a_data = e_b1;
@@ -4003,6 +4121,57 @@ module capfc_fpga__egress$fw_e_val(d,q,clock);
     end
 
 endmodule // capfc_fpga__egress$fw_e_val
+
+
+module capfc_fpga__egress$pool(e_valid,same,e_b0,d_b0,e_len,d_len,dedicated,room,base,drop);
+
+    // Module arguments
+    input wire  e_valid;
+    input wire  same;
+    input wire  [31:0] e_b0;
+    input wire  [31:0] d_b0;
+    input wire  [15:0] e_len;
+    input wire  [15:0] d_len;
+    input wire  [31:0] dedicated;
+    input wire  [31:0] room;
+    output reg  [31:0] base;
+    output reg  drop;
+
+    // Constant declarations
+    localparam  pool_on = 1'b0;
+    localparam  mask = 32'hffff;
+
+    // Local signals
+    reg  [31:0] base_over;
+    reg  [32:0] sum33;
+    reg  [32:0] ded33;
+    reg  [32:0] sum_over;
+    reg  [32:0] drawn;
+
+    // Update code
+    always @(*) begin
+        base = e_b0 & mask;
+        if (same) begin
+            base = 32'h0;
+            if (d_b0 > {16'd0, d_len}) begin
+                base = (d_b0 - {16'd0, d_len}) & mask;
+            end
+        end
+        ded33 = {1'd0, dedicated};
+        base_over = 32'h0;
+        if (base > dedicated) begin
+            base_over = base - dedicated;
+        end
+        sum33 = {1'd0, base} + {17'd0, e_len};
+        sum_over = 33'h0;
+        if (sum33 > ded33) begin
+            sum_over = sum33 - ded33;
+        end
+        drawn = sum_over - {1'd0, base_over};
+        drop = pool_on & e_valid & (drawn > {1'd0, room});
+    end
+
+endmodule // capfc_fpga__egress$pool
 
 
 module capfc_fpga__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
@@ -5187,7 +5356,7 @@ module capfc_fpga__in_pause$state(d,q,clock);
 endmodule // capfc_fpga__in_pause$state
 
 
-module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key);
+module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before);
 
     // Module arguments
     input wire  clock;
@@ -5199,6 +5368,8 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     input wire  [3:0] deq_key;
     input wire  [15:0] deq_len;
     input wire  [31:0] max;
+    input wire  [31:0] dedicated;
+    input wire  [31:0] pool_room;
     output reg  e_valid;
     output reg  [3:0] e_key;
     output reg  [31:0] e_b1;
@@ -5208,6 +5379,8 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     output reg  [31:0] d_b1;
     output reg  d_underflow;
     output reg  same_key;
+    output reg  [31:0] e_base;
+    output reg  [31:0] d_before;
 
     // Stub signals
     reg  [15:0] bounds$e_len;
@@ -5218,6 +5391,16 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     wire  [32:0] bounds$room_same;
     wire  [31:0] bounds$delta;
     wire  [31:0] bounds$e_len_only;
+    reg  pool$e_valid;
+    reg  pool$same;
+    reg  [31:0] pool$e_b0;
+    reg  [31:0] pool$d_b0;
+    reg  [15:0] pool$e_len;
+    reg  [15:0] pool$d_len;
+    reg  [31:0] pool$dedicated;
+    reg  [31:0] pool$room;
+    wire  [31:0] pool$base;
+    wire  pool$drop;
     reg  upd$e_valid;
     reg  [15:0] upd$e_len;
     reg  [31:0] upd$e_b0;
@@ -5305,6 +5488,18 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .room_same(bounds$room_same),
         .delta(bounds$delta),
         .e_len_only(bounds$e_len_only)
+    );
+    capfc_fpga__ingress$pool pool(
+        .e_valid(pool$e_valid),
+        .same(pool$same),
+        .e_b0(pool$e_b0),
+        .d_b0(pool$d_b0),
+        .e_len(pool$e_len),
+        .d_len(pool$d_len),
+        .dedicated(pool$dedicated),
+        .room(pool$room),
+        .base(pool$base),
+        .drop(pool$drop)
     );
     capfc_fpga__ingress$upd upd(
         .e_valid(upd$e_valid),
@@ -5502,10 +5697,23 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         upd$room_same = bounds$room_same;
         upd$delta = bounds$delta;
         upd$e_len_only = bounds$e_len_only;
-        e_drop = upd$e_drop;
-        e_b1 = upd$e_b1;
         d_underflow = upd$d_underflow;
         d_b1 = upd$d_b1;
+        d_before = d_b0;
+        pool$e_valid = e_valid_q$q;
+        pool$same = same_q$q;
+        pool$e_b0 = e_b0;
+        pool$d_b0 = d_b0;
+        pool$e_len = e_len_q$q;
+        pool$d_len = d_len_q$q;
+        pool$dedicated = dedicated;
+        pool$room = pool_room;
+        e_base = pool$base;
+        e_drop = upd$e_drop | pool$drop;
+        e_b1 = upd$e_b1;
+        if (pool$drop) begin
+            e_b1 = pool$base;
+        end
         ram$write_a_enable = e_valid_q$q;
         ram$write_a_address = e_key_q$q;
         ram$write_a_data = e_b1;
@@ -5827,6 +6035,57 @@ module capfc_fpga__ingress$fw_e_val(d,q,clock);
 endmodule // capfc_fpga__ingress$fw_e_val
 
 
+module capfc_fpga__ingress$pool(e_valid,same,e_b0,d_b0,e_len,d_len,dedicated,room,base,drop);
+
+    // Module arguments
+    input wire  e_valid;
+    input wire  same;
+    input wire  [31:0] e_b0;
+    input wire  [31:0] d_b0;
+    input wire  [15:0] e_len;
+    input wire  [15:0] d_len;
+    input wire  [31:0] dedicated;
+    input wire  [31:0] room;
+    output reg  [31:0] base;
+    output reg  drop;
+
+    // Constant declarations
+    localparam  pool_on = 1'b0;
+    localparam  mask = 32'hffff;
+
+    // Local signals
+    reg  [31:0] base_over;
+    reg  [32:0] sum33;
+    reg  [32:0] ded33;
+    reg  [32:0] sum_over;
+    reg  [32:0] drawn;
+
+    // Update code
+    always @(*) begin
+        base = e_b0 & mask;
+        if (same) begin
+            base = 32'h0;
+            if (d_b0 > {16'd0, d_len}) begin
+                base = (d_b0 - {16'd0, d_len}) & mask;
+            end
+        end
+        ded33 = {1'd0, dedicated};
+        base_over = 32'h0;
+        if (base > dedicated) begin
+            base_over = base - dedicated;
+        end
+        sum33 = {1'd0, base} + {17'd0, e_len};
+        sum_over = 33'h0;
+        if (sum33 > ded33) begin
+            sum_over = sum33 - ded33;
+        end
+        drawn = sum_over - {1'd0, base_over};
+        drop = pool_on & e_valid & (drawn > {1'd0, room});
+    end
+
+endmodule // capfc_fpga__ingress$pool
+
+
 module capfc_fpga__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
 
     // Module arguments
@@ -6038,3 +6297,168 @@ module capfc_fpga__o_in_drop(d,q,clock);
     end
 
 endmodule // capfc_fpga__o_in_drop
+
+
+module capfc_fpga__pool(clock,reset,e_valid,e_drop,e_port,e_base,e_b1,d_valid,d_port,d_before,d_b1,dedicated,port_cap,pool_cap,room,full,used_now);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  e_valid;
+    input wire  e_drop;
+    input wire  [2:0] e_port;
+    input wire  [31:0] e_base;
+    input wire  [31:0] e_b1;
+    input wire  d_valid;
+    input wire  [2:0] d_port;
+    input wire  [31:0] d_before;
+    input wire  [31:0] d_b1;
+    input wire  [31:0] dedicated;
+    input wire  [31:0] port_cap;
+    input wire  [31:0] pool_cap;
+    output reg  [31:0] room;
+    output reg  full;
+    output reg  [31:0] used_now;
+
+    // Constant declarations
+    localparam  used_lanes = 2048'h0;
+    localparam  lane = 2048'hffffffff;
+    localparam  pool_on = 1'b0;
+
+    // Stub signals
+    reg  [31:0] used$d;
+    wire  [31:0] used$q;
+    reg  [2047:0] by_port$d;
+    wire  [2047:0] by_port$q;
+
+    // Local signals
+    reg  [11:0] room_off;
+    reg  [11:0] e_off;
+    reg  [11:0] d_off;
+    reg  [2047:0] port_wide;
+    reg  [31:0] port_used;
+    reg  [31:0] port_room;
+    reg  [31:0] pool_room;
+    reg  [31:0] e_before_over;
+    reg  [31:0] e_after_over;
+    reg  [31:0] d_before_over;
+    reg  [31:0] d_after_over;
+    reg  [31:0] drawn;
+    reg  [31:0] freed;
+    reg  [2047:0] d_lane_wide;
+    reg  [2047:0] after_free;
+    reg  [2047:0] e_lane_wide;
+    reg  [31:0] d_lane_new;
+    reg  [31:0] e_lane_new;
+
+    // Sub module instances
+    capfc_fpga__pool$used used(
+        .d(used$d),
+        .q(used$q),
+        .clock(clock)
+    );
+    capfc_fpga__pool$by_port by_port(
+        .d(by_port$d),
+        .q(by_port$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        used$d = used$q;
+        by_port$d = by_port$q;
+        room_off = {9'd0, e_port} << 32'h5;
+        port_wide = by_port$q >> room_off;
+        port_used = port_wide[(32'h0)+:(32)];
+        port_room = 32'h0;
+        if (port_cap > port_used) begin
+            port_room = port_cap - port_used;
+        end
+        pool_room = 32'h0;
+        if (pool_cap > used$q) begin
+            pool_room = pool_cap - used$q;
+        end
+        room = port_room;
+        if (pool_room < port_room) begin
+            room = pool_room;
+        end
+        full = pool_on & (used$q >= pool_cap);
+        used_now = used$q;
+        e_off = {9'd0, e_port} << 32'h5;
+        d_off = {9'd0, d_port} << 32'h5;
+        e_before_over = 32'h0;
+        if (e_base > dedicated) begin
+            e_before_over = e_base - dedicated;
+        end
+        e_after_over = 32'h0;
+        if (e_b1 > dedicated) begin
+            e_after_over = e_b1 - dedicated;
+        end
+        d_before_over = 32'h0;
+        if (d_before > dedicated) begin
+            d_before_over = d_before - dedicated;
+        end
+        d_after_over = 32'h0;
+        if (d_b1 > dedicated) begin
+            d_after_over = d_b1 - dedicated;
+        end
+        drawn = 32'h0;
+        if (pool_on & e_valid & ~e_drop) begin
+            drawn = e_after_over - e_before_over;
+        end
+        freed = 32'h0;
+        if (pool_on & d_valid) begin
+            freed = d_before_over - d_after_over;
+        end
+        used$d = used$q + drawn - freed;
+        d_lane_wide = by_port$q >> d_off;
+        d_lane_new = d_lane_wide[(32'h0)+:(32)] - freed;
+        after_free = (by_port$q & ~(lane << d_off)) | ({2016'd0, d_lane_new} << d_off);
+        e_lane_wide = after_free >> e_off;
+        e_lane_new = e_lane_wide[(32'h0)+:(32)] + drawn;
+        by_port$d = ((after_free & ~(lane << e_off)) | ({2016'd0, e_lane_new} << e_off)) & used_lanes;
+        if (reset) begin
+            used$d = 32'h0;
+            by_port$d = 2048'h0;
+        end
+    end
+
+endmodule // capfc_fpga__pool
+
+
+module capfc_fpga__pool$by_port(d,q,clock);
+
+    // Module arguments
+    input wire  [2047:0] d;
+    output reg  [2047:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2048'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__pool$by_port
+
+
+module capfc_fpga__pool$used(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__pool$used

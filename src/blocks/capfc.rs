@@ -62,18 +62,6 @@ impl Block for CapfcBlock {
         Capfc::new(c).expect("validated config")
     }
 
-    fn check_rtl(&self, c: &CapfcConfig) -> Result<(), InputError> {
-        if c.shared.is_some() {
-            return Err(InputError(
-                "shared: the shared-memory variant is in the golden model only so far (its \
-                 pool counters are not in the RTL yet); the Verilog, co-simulation and formal \
-                 commands need the dedicated buffers (no [shared] table; docs/blocks/capfc.md)"
-                    .into(),
-            ));
-        }
-        Ok(())
-    }
-
     fn package(&self, c: &CapfcConfig, instance: &str, command: &str, tech: Tech) -> Package {
         switchcraft_rtl::capfc::package(c, instance, command, tech)
     }

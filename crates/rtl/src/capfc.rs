@@ -21,6 +21,7 @@
 mod calibrate;
 mod counters;
 mod decision;
+mod pool;
 
 use crate::csr_bank::{self, CsrBank};
 use crate::pfc::frame_gen::FrameGen;
@@ -30,14 +31,16 @@ use crate::tech::Tech;
 use calibrate::Calibrate;
 use counters::Counters;
 use decision::Decision;
+use pool::Pool;
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
 use switchcraft_model::capfc::{
-    regmap, CapfcConfig, ERR_EG_UNDERFLOW, ERR_INDEX, ERR_IN_UNDERFLOW, ERR_SATURATION,
+    reg as capfc_reg, regmap, CapfcConfig, ERR_EG_UNDERFLOW, ERR_INDEX, ERR_IN_UNDERFLOW,
+    ERR_SATURATION,
 };
 
 /// Word slots of the CSR bank (the register map's indices 0..20) and their bits.
-pub const CSR_SLOTS: usize = 20;
+pub const CSR_SLOTS: usize = 24;
 const CSR_BITS: usize = 32 * CSR_SLOTS;
 /// Bits of an offset into the bank's `CSR_BITS`-bit buses.
 const CSR_OFFSET_BITS: usize = 10;
@@ -99,6 +102,8 @@ pub struct CapfcCore<
     /// I per ingress key: PFC's XOFF/XON decision on the ingress occupancy.
     pub in_pause: PauseDecision<KB, K>,
     pub egress: Occupancy<KB, K>,
+    /// The shared-memory pool counters (spec §2.7; constant 0 without `[shared]`).
+    pub pool: Pool<PB>,
     pub counters: Counters<PB, PP, K, KB, W>,
     pub calibrate: Calibrate<PB, PP, K, KB, W>,
     pub decision: Decision<PB, PP, K, KB, EB>,
@@ -135,6 +140,12 @@ pub struct CapfcCore<
     at_inspect_counter: Constant<Bits<CSR_OFFSET_BITS>>,
     at_inspect_e_lo: Constant<Bits<CSR_OFFSET_BITS>>,
     at_inspect_state: Constant<Bits<CSR_OFFSET_BITS>>,
+    /// The `sh_*` registers' slots (unmapped, reading 0, without `[shared]`), and the
+    /// dedicated bytes, a constant the bank does not store.
+    at_sh_port_cap: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_sh_pool_cap: Constant<Bits<CSR_OFFSET_BITS>>,
+    at_sh_pool_used: Constant<Bits<CSR_OFFSET_BITS>>,
+    sh_dedicated: Constant<Bits<32>>,
     inspect_written: Constant<Bits<CSR_SLOTS>>,
 
     /// An event of edge n - 1 named a port, priority or input that does not exist.
@@ -153,6 +164,8 @@ pub struct CapfcCore<
     eg_key_in: Signal<Local, Bits<KB>>,
     /// The port and priority fields of keys (`>>` and `&` by the priority bits).
     eset_key_port: Signal<Local, Bits<KB>>,
+    pool_e_key_port: Signal<Local, Bits<KB>>,
+    pool_d_key_port: Signal<Local, Bits<KB>>,
     eclr_key_port: Signal<Local, Bits<KB>>,
     eset_key_prio: Signal<Local, Bits<KB>>,
     eclr_key_prio: Signal<Local, Bits<KB>>,
@@ -183,6 +196,7 @@ impl<
             port_ok = port_ok.replace_bit(p, p < cfg.ports as usize);
         }
         let at = |name: &str| Bank::offset(&map, name);
+        let slot = |index: u32| Constant::new(u64::from(32 * index).into());
         assert_eq!(
             map.get("inspect_e_hi").index,
             map.get("inspect_e_lo").index + 1,
@@ -229,7 +243,12 @@ impl<
             csr_rdata: Default::default(),
             ingress: Occupancy::new(cfg.occupancy_bits as usize, tech),
             in_pause: PauseDecision::new(false),
-            egress: Occupancy::new(cfg.occupancy_bits as usize, tech),
+            egress: if cfg.shared.is_some() {
+                Occupancy::with_pool(cfg.occupancy_bits as usize, tech)
+            } else {
+                Occupancy::new(cfg.occupancy_bits as usize, tech)
+            },
+            pool: Pool::new(cfg),
             counters: Counters::new(cfg),
             calibrate: Calibrate::new(cfg),
             decision: Decision::new(cfg),
@@ -262,6 +281,10 @@ impl<
             at_inspect_counter: at("inspect_counter"),
             at_inspect_e_lo: at("inspect_e_lo"),
             at_inspect_state: at("inspect_state"),
+            at_sh_port_cap: slot(capfc_reg::SH_PORT_CAP),
+            at_sh_pool_cap: slot(capfc_reg::SH_POOL_CAP),
+            at_sh_pool_used: slot(capfc_reg::SH_POOL_USED),
+            sh_dedicated: Constant::new(cfg.shared.map_or(0, |sh| sh.dedicated).into()),
             inspect_written: Bank::strobe(&map, "inspect"),
             in_bad: Default::default(),
             eg_bad: Default::default(),
@@ -274,6 +297,8 @@ impl<
             eg_d_ok: Default::default(),
             eg_key_in: Default::default(),
             eset_key_port: Default::default(),
+            pool_e_key_port: Default::default(),
+            pool_d_key_port: Default::default(),
             eclr_key_port: Default::default(),
             eset_key_prio: Default::default(),
             eclr_key_prio: Default::default(),
@@ -342,11 +367,17 @@ impl<
             .value
             .val()
             .get_bits::<32>(self.at_in_xon.val().index());
+        // While the shared pool is full no ingress enqueue is admitted (a max of 0).
         self.ingress.max.next = self
             .csr
             .value
             .val()
             .get_bits::<32>(self.at_in_max.val().index());
+        if self.pool.full.val() {
+            self.ingress.max.next = 0.into();
+        }
+        self.ingress.dedicated.next = 0.into();
+        self.ingress.pool_room.next = 0.into();
 
         self.eg_key_in.next = (bit_cast::<KB, PB>(self.eg_enq_port.val()) << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.eg_enq_prio.val()) & self.prio_mask.val());
@@ -365,6 +396,34 @@ impl<
             .value
             .val()
             .get_bits::<32>(self.at_eg_max.val().index());
+        self.egress.dedicated.next = self.sh_dedicated.val();
+        self.egress.pool_room.next = self.pool.room.val();
+
+        // ---- The shared pool, beside the egress occupancy stage.
+        self.pool.clock.next = self.clock.val();
+        self.pool.reset.next = self.reset.val();
+        self.pool.e_valid.next = self.egress.e_valid.val();
+        self.pool.e_drop.next = self.egress.e_drop.val();
+        self.pool_e_key_port.next = self.egress.e_key.val() >> self.prio_bits.val();
+        self.pool.e_port.next = bit_cast::<PB, KB>(self.pool_e_key_port.val());
+        self.pool.e_base.next = self.egress.e_base.val();
+        self.pool.e_b1.next = self.egress.e_b1.val();
+        self.pool.d_valid.next = self.egress.d_valid.val();
+        self.pool_d_key_port.next = self.egress.d_key.val() >> self.prio_bits.val();
+        self.pool.d_port.next = bit_cast::<PB, KB>(self.pool_d_key_port.val());
+        self.pool.d_before.next = self.egress.d_before.val();
+        self.pool.d_b1.next = self.egress.d_b1.val();
+        self.pool.dedicated.next = self.sh_dedicated.val();
+        self.pool.port_cap.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_sh_port_cap.val().index());
+        self.pool.pool_cap.next = self
+            .csr
+            .value
+            .val()
+            .get_bits::<32>(self.at_sh_pool_cap.val().index());
 
         // ---- Arrival counters: the counter stage, one edge after the occupancy stage (its
         // tests registered, its enqueue reading the counter row); read port A also serves
@@ -506,7 +565,8 @@ impl<
             | (bit_cast::<CSR_BITS, 64>(self.decision.inspect_row.val())
                 << self.at_inspect_e_lo.val())
             | (bit_cast::<CSR_BITS, 16>(self.decision.inspect_state.val())
-                << self.at_inspect_state.val());
+                << self.at_inspect_state.val())
+            | (bit_cast::<CSR_BITS, 32>(self.pool.used_now.val()) << self.at_sh_pool_used.val());
         self.err_set.next = 0.into();
         if self.ingress.d_underflow.val() {
             self.err_set.next = self.err_set.val() | self.err_in_underflow.val();
@@ -706,6 +766,13 @@ pub fn package(
                 reason: "outputs of the sub-blocks shared with PFC that CaPFC does not need \
                          (PFC's pause-request events, the egress stage's key and same-key flag), \
                          and the unused high bits of the running-maximum RAM's 32-bit bus.",
+            },
+            Waiver {
+                rule: "UNUSEDSIGNAL",
+                signals: &["ingress$e_base", "ingress$d_before", "*_wide"],
+                reason: "the ingress occupancy's operands for a shared pool, which only the \
+                     egress has; the `*_wide` locals hold a pool counter row shifted right by a \
+                     port's offset, of which the low 32 bits are read.",
             },
             Waiver {
                 rule: "UNUSEDSIGNAL",

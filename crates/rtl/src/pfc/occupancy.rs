@@ -42,6 +42,11 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     pub deq_len: Signal<In, Bits<16>>,
     /// An enqueue whose sum would exceed this is dropped. At most the counter mask.
     pub max: Signal<In, Bits<32>>,
+    /// A shared buffer (built with [`Occupancy::with_pool`], else ignored): each key owns
+    /// `dedicated` bytes, and an enqueue that would draw more than `pool_room` bytes beyond
+    /// them is dropped too. Cycle n, from registers.
+    pub dedicated: Signal<In, Bits<32>>,
+    pub pool_room: Signal<In, Bits<32>>,
 
     // Cycle n: the events of edge n - 1 and what they do.
     pub e_valid: Signal<Out, Bit>,
@@ -56,8 +61,12 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     pub d_underflow: Signal<Out, Bit>,
     /// Both events are valid and name one key.
     pub same_key: Signal<Out, Bit>,
+    /// The enqueue's key before it (after a same-key dequeue), and the dequeue's before it.
+    pub e_base: Signal<Out, Bits<32>>,
+    pub d_before: Signal<Out, Bits<32>>,
 
     bounds: OccupancyBounds,
+    pool: PoolTest,
     upd: OccupancyUpdate,
     e_valid_q: DFF<Bit>,
     e_key_q: DFF<Bits<KB>>,
@@ -100,6 +109,15 @@ pub struct Occupancy<const KB: usize, const K: usize> {
 
 impl<const KB: usize, const K: usize> Occupancy<KB, K> {
     pub fn new(width: usize, tech: Tech) -> Self {
+        Self::build(width, tech, false)
+    }
+
+    /// With the shared buffer's pool test (`dedicated`, `pool_room`).
+    pub fn with_pool(width: usize, tech: Tech) -> Self {
+        Self::build(width, tech, true)
+    }
+
+    fn build(width: usize, tech: Tech, pool: bool) -> Self {
         assert_eq!(1 << KB, K);
         Occupancy {
             clock: Default::default(),
@@ -111,6 +129,8 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             deq_key: Default::default(),
             deq_len: Default::default(),
             max: Default::default(),
+            dedicated: Default::default(),
+            pool_room: Default::default(),
             e_valid: Default::default(),
             e_key: Default::default(),
             e_b1: Default::default(),
@@ -120,7 +140,10 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             d_b1: Default::default(),
             d_underflow: Default::default(),
             same_key: Default::default(),
+            e_base: Default::default(),
+            d_before: Default::default(),
             bounds: OccupancyBounds::new(width),
+            pool: PoolTest::new(width, pool),
             upd: OccupancyUpdate::new(width),
             e_valid_q: Default::default(),
             e_key_q: Default::default(),
@@ -242,10 +265,24 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         self.upd.room_same.next = self.bounds.room_same.val();
         self.upd.delta.next = self.bounds.delta.val();
         self.upd.e_len_only.next = self.bounds.e_len_only.val();
-        self.e_drop.next = self.upd.e_drop.val();
-        self.e_b1.next = self.upd.e_b1.val();
         self.d_underflow.next = self.upd.d_underflow.val();
         self.d_b1.next = self.upd.d_b1.val();
+        self.d_before.next = self.d_b0.val();
+        // The pool test beside the occupancy's (a shared buffer only).
+        self.pool.e_valid.next = self.e_valid_q.q.val();
+        self.pool.same.next = self.same_q.q.val();
+        self.pool.e_b0.next = self.e_b0.val();
+        self.pool.d_b0.next = self.d_b0.val();
+        self.pool.e_len.next = self.e_len_q.q.val();
+        self.pool.d_len.next = self.d_len_q.q.val();
+        self.pool.dedicated.next = self.dedicated.val();
+        self.pool.room.next = self.pool_room.val();
+        self.e_base.next = self.pool.base.val();
+        self.e_drop.next = self.upd.e_drop.val() | self.pool.drop.val();
+        self.e_b1.next = self.upd.e_b1.val();
+        if self.pool.drop.val() {
+            self.e_b1.next = self.pool.base.val();
+        }
 
         // ---- Edge n + 1: RAM writes, written-since-reset bits, forwarding registers.
         self.ram.write_a_enable.next = self.e_valid_q.q.val();
@@ -263,5 +300,87 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
             self.d_valid_q.d.next = false;
             self.same_q.d.next = false;
         }
+    }
+}
+
+/// A shared buffer's admission test: each key owns `dedicated` bytes; the bytes an enqueue
+/// would hold beyond them, less those its key held, must not pass `room`. A module of its own
+/// so that its operands, the lookup's `e_b0` / `d_b0`, are not shared with the statements that
+/// read the occupancy arithmetic's results (which Verilator would see as a loop).
+#[derive(LogicBlock)]
+pub struct PoolTest {
+    pub e_valid: Signal<In, Bit>,
+    pub same: Signal<In, Bit>,
+    pub e_b0: Signal<In, Bits<32>>,
+    pub d_b0: Signal<In, Bits<32>>,
+    pub e_len: Signal<In, Bits<16>>,
+    pub d_len: Signal<In, Bits<16>>,
+    pub dedicated: Signal<In, Bits<32>>,
+    pub room: Signal<In, Bits<32>>,
+
+    /// The enqueue's key before it: after the dequeue (clamped at 0) when both name one key.
+    pub base: Signal<Out, Bits<32>>,
+    /// The enqueue is dropped for the pool (never without one).
+    pub drop: Signal<Out, Bit>,
+
+    pool_on: Constant<Bit>,
+    mask: Constant<Bits<32>>,
+    base_over: Signal<Local, Bits<32>>,
+    sum33: Signal<Local, Bits<33>>,
+    ded33: Signal<Local, Bits<33>>,
+    sum_over: Signal<Local, Bits<33>>,
+    drawn: Signal<Local, Bits<33>>,
+}
+
+impl PoolTest {
+    fn new(width: usize, pool: bool) -> Self {
+        PoolTest {
+            e_valid: Default::default(),
+            same: Default::default(),
+            e_b0: Default::default(),
+            d_b0: Default::default(),
+            e_len: Default::default(),
+            d_len: Default::default(),
+            dedicated: Default::default(),
+            room: Default::default(),
+            base: Default::default(),
+            drop: Default::default(),
+            pool_on: Constant::new(pool),
+            mask: Constant::new(crate::narrow_ram::low_bits(width)),
+            base_over: Default::default(),
+            sum33: Default::default(),
+            ded33: Default::default(),
+            sum_over: Default::default(),
+            drawn: Default::default(),
+        }
+    }
+}
+
+impl Logic for PoolTest {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.base.next = self.e_b0.val() & self.mask.val();
+        if self.same.val() {
+            self.base.next = 0.into();
+            if self.d_b0.val() > bit_cast::<32, 16>(self.d_len.val()) {
+                self.base.next =
+                    (self.d_b0.val() - bit_cast::<32, 16>(self.d_len.val())) & self.mask.val();
+            }
+        }
+        self.ded33.next = bit_cast::<33, 32>(self.dedicated.val());
+        self.base_over.next = 0.into();
+        if self.base.val() > self.dedicated.val() {
+            self.base_over.next = self.base.val() - self.dedicated.val();
+        }
+        self.sum33.next =
+            bit_cast::<33, 32>(self.base.val()) + bit_cast::<33, 16>(self.e_len.val());
+        self.sum_over.next = 0.into();
+        if self.sum33.val() > self.ded33.val() {
+            self.sum_over.next = self.sum33.val() - self.ded33.val();
+        }
+        self.drawn.next = self.sum_over.val() - bit_cast::<33, 32>(self.base_over.val());
+        self.drop.next = self.pool_on.val()
+            & self.e_valid.val()
+            & (self.drawn.val() > bit_cast::<33, 32>(self.room.val()));
     }
 }

@@ -34,5 +34,6 @@ pub mod bfc;
 pub mod capfc;
 pub mod config;
 pub mod pfc;
+pub mod qcn;
 pub mod tcd;
 pub mod units;

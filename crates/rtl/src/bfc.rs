@@ -2,7 +2,7 @@
 //!
 //! Contract and cycle semantics: docs/blocks/bfc.md and crates/model/src/bfc.rs. Pipeline,
 //! initiation interval 1 on every bus:
-//! * before edge n: the flow id is hashed (CRC-32C as an XOR matrix, see [`crc_matrix`]) and
+//! * before edge n: the flow id is hashed (CRC-32C as an XOR matrix, see [`crate::flow_hash::crc_matrix`]) and
 //!   reduced to its key; `egress x M + key` addresses the flow-table RAMs at edge n (the
 //!   dequeue's stored key addresses the departure-side copies), the ports address the
 //!   counter rows;
@@ -57,7 +57,6 @@ use frames::Frames;
 use lookup::Lookup;
 use rust_hdl::prelude::*;
 use snapshot::Snapshot;
-use switchcraft_core::hash::hash32;
 use switchcraft_model::bfc::{regmap, BfcConfig};
 use tables::Tables;
 
@@ -72,21 +71,6 @@ const CSR_BITS: usize = 32 * CSR_SLOTS;
 /// Bits of an offset into the bank's `CSR_BITS`-bit buses.
 const CSR_OFFSET_BITS: usize = 10;
 type Bank = CsrBank<CSR_SLOTS, CSR_BITS, CSR_OFFSET_BITS>;
-
-/// The CRC-32C of a `bytes`-byte key as an affine map: bit b of the hash is the parity of
-/// `key & masks[b]` XOR bit b of `constant` (CRC is linear over GF(2); the constant is the
-/// hash of the zero key). Derived from [`hash32`], so model and RTL share one definition.
-pub fn crc_matrix(bytes: usize) -> ([u64; 32], u32) {
-    let constant = hash32(0, bytes);
-    let mut masks = [0u64; 32];
-    for i in 0..8 * bytes {
-        let column = hash32(1u128 << i, bytes) ^ constant;
-        for (b, m) in masks.iter_mut().enumerate() {
-            *m |= u64::from(column >> b & 1) << i;
-        }
-    }
-    (masks, constant)
-}
 
 /// Bit q set for the data queues `1..queues` of a port's row: queue 0 is never picked by the
 /// empty-queue search nor counted in N_active.
@@ -743,24 +727,4 @@ pub fn package(
             },
         ],
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn crc_matrix_reproduces_the_shared_hash() {
-        for bytes in [2usize, 4, 8] {
-            let (masks, zero) = crc_matrix(bytes);
-            for key in [0u64, 1, 0xBEEF, 0x0123_4567_89AB_CDEF, u64::MAX] {
-                let key = key & switchcraft_core::mask(8 * bytes as u32);
-                let mut h = zero;
-                for (b, m) in masks.iter().enumerate() {
-                    h ^= ((key & m).count_ones() & 1) << b;
-                }
-                assert_eq!(h, hash32(key.into(), bytes), "{bytes} bytes, key {key:#x}");
-            }
-        }
-    }
 }

@@ -363,83 +363,11 @@ macro_rules! with_pfc_core {
     ($cfg:expr, $tech:expr, |$core:ident| $body:expr) => {{
         let cfg: &PfcConfig = $cfg;
         let tech: Tech = $tech;
-        match (cfg.port_bits(), cfg.prio_bits()) {
-            (1, 1) => {
-                let mut $core = pfc_core!(1, 1, cfg, tech);
-                $body
-            }
-            (1, 2) => {
-                let mut $core = pfc_core!(1, 2, cfg, tech);
-                $body
-            }
-            (1, 3) => {
-                let mut $core = pfc_core!(1, 3, cfg, tech);
-                $body
-            }
-            (2, 1) => {
-                let mut $core = pfc_core!(2, 1, cfg, tech);
-                $body
-            }
-            (2, 2) => {
-                let mut $core = pfc_core!(2, 2, cfg, tech);
-                $body
-            }
-            (2, 3) => {
-                let mut $core = pfc_core!(2, 3, cfg, tech);
-                $body
-            }
-            (3, 1) => {
-                let mut $core = pfc_core!(3, 1, cfg, tech);
-                $body
-            }
-            (3, 2) => {
-                let mut $core = pfc_core!(3, 2, cfg, tech);
-                $body
-            }
-            (3, 3) => {
-                let mut $core = pfc_core!(3, 3, cfg, tech);
-                $body
-            }
-            (4, 1) => {
-                let mut $core = pfc_core!(4, 1, cfg, tech);
-                $body
-            }
-            (4, 2) => {
-                let mut $core = pfc_core!(4, 2, cfg, tech);
-                $body
-            }
-            (4, 3) => {
-                let mut $core = pfc_core!(4, 3, cfg, tech);
-                $body
-            }
-            (5, 1) => {
-                let mut $core = pfc_core!(5, 1, cfg, tech);
-                $body
-            }
-            (5, 2) => {
-                let mut $core = pfc_core!(5, 2, cfg, tech);
-                $body
-            }
-            (5, 3) => {
-                let mut $core = pfc_core!(5, 3, cfg, tech);
-                $body
-            }
-            (6, 1) => {
-                let mut $core = pfc_core!(6, 1, cfg, tech);
-                $body
-            }
-            (6, 2) => {
-                let mut $core = pfc_core!(6, 2, cfg, tech);
-                $body
-            }
-            (6, 3) => {
-                let mut $core = pfc_core!(6, 3, cfg, tech);
-                $body
-            }
-            (pb, nq) => unreachable!(
-                "validated configs have 1..=64 ports and 1..=8 priorities, not {pb} port bits and {nq} priority bits"
-            ),
-        }
+        with_sized_core!(
+            (cfg.port_bits(), cfg.prio_bits()),
+            pfc_core!(cfg, tech),
+            |$core| $body
+        )
     }};
 }
 

@@ -6,7 +6,8 @@
 //! arrival the snapshot's; the departure side reads the departure's. The lanes known from
 //! registers are formed here, so the counter-row RAMs get them from no other stage.
 
-use super::{crc_matrix, FA};
+use super::FA;
+use crate::flow_hash::crc_matrix;
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
 use switchcraft_model::bfc::{err, BfcConfig, SNAP_TABLE_SHIFT};

@@ -25,6 +25,7 @@ use crate::Failure;
 pub mod bfc;
 pub mod capfc;
 pub mod pfc;
+pub mod qcn;
 pub mod tcd;
 
 /// Every block, in the order reports and listings show them. Adding a block: its files (see
@@ -34,6 +35,7 @@ pub static REGISTRY: &[&dyn DynBlock] = &[
     &tcd::TcdBlock,
     &capfc::CapfcBlock,
     &bfc::BfcBlock,
+    &qcn::QcnBlock,
 ];
 
 /// The block named `stem`, or an error listing the known ones.

@@ -8,9 +8,10 @@
 //!
 //! Cycle semantics (one [`Qcn::step`] = one rising edge n):
 //! * `now` counts edges since reset; the timestamp is `(now >> ts_shift) mod 2^ts_bits`;
-//! * for the first [`QcnConfig::init_cycles`] edges the CP's tables are being cleared: an
-//!   egress arrival is ignored and flagged (`err.NOT_READY`); `status.ready` read at edge n says
-//!   whether edge n accepts them;
+//! * for the first [`QcnConfig::init_cycles`] edges the CP's tables are being cleared (and the
+//!   P_fb table loaded): an egress arrival is ignored and flagged (`err.NOT_READY`), and the
+//!   P_fb window reads 0 and ignores writes; `status.ready` read at edge n says whether edge n
+//!   accepts them;
 //! * CSR writes sampled at edge n apply to the events sampled at edge n; `csr_rdata` after edge
 //!   n is register `csr_addr` as it was before edge n. Words [`PFC_BASE`].. are the embedded
 //!   PFC's registers, with the PFC's own semantics;
@@ -63,7 +64,7 @@ pub struct QcnConfig {
     /// Send an FBP only when its quantised Fb is above 0 (802.1Qau); off, every sample the rate
     /// limit lets through is an FBP, as P4QCN's CP does.
     pub fb_gate: bool,
-    /// Entries M_fb of the per-flow rate-limit table (1..=65536).
+    /// Entries M_fb of the per-flow rate-limit table (1..=65536, a power of two).
     pub flow_entries: u32,
     /// Timestamp width (8..=32) and unit (2^ts_shift cycles, ts_shift 0..=20).
     pub ts_bits: u32,
@@ -273,6 +274,14 @@ impl QcnConfig {
             self.depth_bits.into(),
         )?;
         range("flow_entries", self.flow_entries.into(), 1, 1 << 16)?;
+        if !self.flow_entries.is_power_of_two() {
+            // The index is then the hash's top bits, with no multiplier.
+            return Err(ConfigError::new(
+                "flow_entries",
+                self.flow_entries,
+                "must be a power of two",
+            ));
+        }
         range("ts_bits", self.ts_bits.into(), 8, 32)?;
         range("ts_shift", self.ts_shift.into(), 0, 20)?;
         range("t_fb", self.t_fb, 0, mask(self.ts_bits))?;
@@ -322,10 +331,14 @@ impl QcnConfig {
         1 << (self.port_bits() + self.prio_bits())
     }
 
-    /// Edges after reset while the CP clears `q_old` and the rate-limit table, one word of each
-    /// per edge.
+    /// Edges after reset while the CP clears `q_old` and the rate-limit table and loads the
+    /// P_fb table's reset values, one word of each per edge.
     pub fn init_cycles(&self) -> u64 {
-        u64::from(self.flow_entries.max(self.queue_slots()))
+        u64::from(
+            self.flow_entries
+                .max(self.queue_slots())
+                .max(self.pfb_entries),
+        )
     }
 
     /// The P_fb table at reset: the law of spec §5.2 at each bucket's lowest depth.
@@ -577,7 +590,7 @@ pub fn regmap(cfg: &QcnConfig) -> RegMap {
             PFB_BITS,
             Access::Window,
             0,
-            "window on P_fb[pfb_index], Q0.16 (65536 = always): a read returns it, a write sets it",
+            "window on P_fb[pfb_index], Q0.16 (65536 = always), once ready: a read returns it, a write sets it",
         ),
         r(
             "lfsr_seed",
@@ -599,9 +612,10 @@ pub fn regmap(cfg: &QcnConfig) -> RegMap {
     RegMap::new("qcn", regs)
 }
 
-/// Edges from an egress arrival to its FBP: the RTL's capture (hash, table addresses), read,
-/// compute and decide stages.
-pub const FBP_LATENCY: u32 = 4;
+/// Edges from an egress arrival to its FBP: the RTL's stages are capture (hash, table
+/// addresses), sample and q_old, w x Q_delta, Fb, the quantiser's two multiply stages, and the
+/// rate limit's decision (crates/rtl/src/qcn/cp.rs).
+pub const FBP_LATENCY: u32 = 7;
 /// Edges from an egress arrival to its `err` flags.
 pub const ERR_LATENCY: u32 = 1;
 const _: () = assert!(FBP_LATENCY <= DelayLine::<CpEdge>::MAX_LATENCY);
@@ -815,17 +829,19 @@ impl Qcn {
         self.now >= self.cfg.init_cycles()
     }
 
-    /// One CSR bus cycle of the CP's own registers, with the window onto the P_fb table.
+    /// One CSR bus cycle of the CP's own registers, with the window onto the P_fb table (which
+    /// reads 0 and ignores writes until the table is loaded).
     fn csr_access(&mut self, i: &QcnIn) -> u64 {
         let index = self.csr.get(reg::PFB_INDEX) as usize;
-        self.csr
-            .set(reg::PFB_DATA, self.pfb.get(index).copied().unwrap_or(0));
+        let ready = self.ready();
+        let entry = self.pfb.get(index).copied().filter(|_| ready);
+        self.csr.set(reg::PFB_DATA, entry.unwrap_or(0));
         self.csr
             .set(reg::STATUS, u64::from(self.ready()) * STATUS_READY);
         let rdata = self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata);
         if i.csr_we == 1 {
             match (i.csr_addr & mask(CSR_ADDR_BITS)) as u32 {
-                reg::PFB_DATA if index < self.pfb.len() => {
+                reg::PFB_DATA if entry.is_some() => {
                     self.pfb[index] = self.csr.get(reg::PFB_DATA);
                 }
                 reg::LFSR_SEED => self.lfsr = Lfsr32::new(self.csr.get(reg::LFSR_SEED) as u32),

@@ -183,6 +183,8 @@ impl QcnWorkload {
                 _ => self.rng.below(PFB_ONE + 1),
             },
             reg::ERR => self.rng.below(4),
+            // Now and then 0, which the LFSR replaces (a zero state would lock it up).
+            reg::LFSR_SEED if self.rng.chance(25) => 0,
             _ => self.rng.next_u64() & 0xFFFF_FFFF,
         };
     }

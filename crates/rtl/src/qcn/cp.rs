@@ -1,0 +1,950 @@
+//! QCN's congestion point: one egress arrival per cycle (II = 1) through eight stages, the
+//! register-transfer form of `Qcn::arrival` (crates/model/src/qcn.rs).
+//!
+//! | edge | stage | work in the cycle after it |
+//! |---|---|---|
+//! | n | `r_*` capture (arrival, LFSR draw, timestamp) | flow hash; P_fb and q_old RAM addresses |
+//! | n+1 | `s1_*` (+ the CSR values of edge n) | sampled = draw < P_fb; q_old (RAM or forward); Q_off, Q_delta; q_old write |
+//! | n+2 | `s2_*` | w x Q_delta |
+//! | n+3 | `s3_*` | Fb = Q_off + w Q_delta, clamped at 0 |
+//! | n+4 | `s4_*` | the quantiser's partial products, in pairs |
+//! | n+5 | `s5_*` | their sum; the rate-limit RAM address |
+//! | n+6 | `s6_*` | Fb6 = min(63, product >> shift); gate; rate limit (RAM or forward); the entry's write |
+//! | n+7 | `s7_*`, FBP outputs | |
+//!
+//! Two read-modify-writes span adjacent stages, each with a forward for the event one edge
+//! behind (the RAM's read of that edge cannot see the write of the same edge): `q_old` (read at
+//! n+1, written at n+2) and the rate-limit entry (read at n+6, written at n+7).
+//!
+//! After reset the CP clears `q_old` and the rate-limit table and loads the P_fb table's reset
+//! values ([`PfbRamp`]), one word of each per edge; until then arrivals are not taken (the
+//! caller flags them) and the P_fb window reads 0 and ignores writes.
+
+use crate::flow_hash::FlowHash;
+use crate::narrow_ram::{low_bits, NarrowRam};
+use rust_hdl::prelude::*;
+use switchcraft_core::lfsr::Lfsr32;
+use switchcraft_model::qcn::{QcnConfig, PFB_BITS, PFB_ONE};
+
+/// The P_fb table's reset values as an incremental computation: entry k is 0 up to the last
+/// bucket at or below Q_min (`k < k0`), 65 536 from the first at or above Q_max (`k >= k_top`),
+/// and between them `floor(65536 (k 2^s - Q_min) / D)` with `D = Q_max - Q_min`, kept as a
+/// quotient and a remainder that advance by `65536 2^s = a D + b` per bucket (no divider).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PfbRamp {
+    pub k0: u64,
+    pub k_top: u64,
+    pub quot0: u64,
+    pub rem0: u64,
+    pub a: u64,
+    pub b: u64,
+    pub d: u64,
+}
+
+impl PfbRamp {
+    pub fn new(cfg: &QcnConfig) -> PfbRamp {
+        let s = cfg.pfb_shift;
+        let k0 = (cfg.q_min >> s) + 1;
+        let k_top = cfg.q_max.div_ceil(1 << s);
+        let d = (cfg.q_max - cfg.q_min).max(1);
+        let n0 = PFB_ONE * ((k0 << s).saturating_sub(cfg.q_min));
+        let step = PFB_ONE << s;
+        PfbRamp {
+            k0,
+            k_top,
+            quot0: n0 / d,
+            rem0: n0 % d,
+            a: step / d,
+            b: step % d,
+            d,
+        }
+    }
+
+    /// The values the hardware writes, entry by entry (its algorithm, in Rust).
+    pub fn values(&self, entries: u64) -> Vec<u64> {
+        let (mut quot, mut rem) = (self.quot0, self.rem0);
+        (0..entries)
+            .map(|k| {
+                let v = if k < self.k0 {
+                    0
+                } else if k >= self.k_top {
+                    PFB_ONE
+                } else {
+                    quot
+                };
+                if k >= self.k0 && k < self.k_top {
+                    rem += self.b;
+                    quot += self.a;
+                    if rem >= self.d {
+                        rem -= self.d;
+                        quot += 1;
+                    }
+                }
+                v
+            })
+            .collect()
+    }
+}
+
+#[derive(LogicBlock)]
+pub struct Cp<const KB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high.
+    pub reset: Signal<In, Bit>,
+    /// Edge n: the egress arrival, `in_range` when its port and priority exist.
+    pub eg_valid: Signal<In, Bit>,
+    pub eg_in_range: Signal<In, Bit>,
+    pub eg_key: Signal<In, Bits<KB>>,
+    pub eg_port: Signal<In, Bits<6>>,
+    pub eg_prio: Signal<In, Bits<3>>,
+    pub eg_qdepth: Signal<In, Bits<24>>,
+    pub eg_src: Signal<In, Bits<32>>,
+    pub eg_dst: Signal<In, Bits<32>>,
+    /// The CP's registers as the last edge left them (cycle n: as edge n left them).
+    pub q_eq: Signal<In, Bits<24>>,
+    pub w: Signal<In, Bits<4>>,
+    pub fb_scale: Signal<In, Bits<13>>,
+    pub fb_gate: Signal<In, Bit>,
+    pub t_fb: Signal<In, Bits<32>>,
+    pub pfb_index: Signal<In, Bits<8>>,
+    /// Edge n: the bus writes `pfb_data` / `lfsr_seed` with `wdata`.
+    pub pfb_write: Signal<In, Bit>,
+    pub seed_write: Signal<In, Bit>,
+    pub wdata: Signal<In, Bits<32>>,
+
+    /// The tables are cleared and loaded: arrivals are taken.
+    pub ready: Signal<Out, Bit>,
+    /// The `err` flags of the arrival of the last edge: bit 0 index, bit 1 not ready.
+    pub err: Signal<Out, Bits<2>>,
+    /// P_fb[pfb_index] as the last edge read it (the window's read data; 0 before ready).
+    pub pfb_rdata: Signal<Out, Bits<32>>,
+    pub fbp_valid: Signal<Out, Bit>,
+    pub fbp_port: Signal<Out, Bits<6>>,
+    pub fbp_prio: Signal<Out, Bits<3>>,
+    pub fbp_src: Signal<Out, Bits<32>>,
+    pub fbp_dst: Signal<Out, Bits<32>>,
+    pub fbp_fb: Signal<Out, Bits<6>>,
+
+    flow_hash: FlowHash,
+    /// P_fb, one copy for the arrivals and one for the window; q_old; the rate limit's
+    /// `{timestamp, valid}` per flow entry.
+    pfb_cp: NarrowRam<8, 17>,
+    pfb_rd: NarrowRam<8, 17>,
+    q_old: NarrowRam<KB, 24>,
+    flows: NarrowRam<16, 33>,
+
+    // Parameters of this instance.
+    depth_mask: Constant<Bits<24>>,
+    pfb_shift: Constant<Bits<8>>,
+    pfb_last: Constant<Bits<24>>,
+    pfb_entries: Constant<Bits<17>>,
+    flow_drop: Constant<Bits<8>>,
+    ts_mask: Constant<Bits<32>>,
+    pre_mask: Constant<Bits<32>>,
+    init_last: Constant<Bits<17>>,
+    seed: Constant<Bits<32>>,
+    toggle: Constant<Bits<32>>,
+    one32: Constant<Bits<32>>,
+    one17: Constant<Bits<17>>,
+    one48: Constant<Bits<48>>,
+    c1: Constant<Bits<8>>,
+    c2: Constant<Bits<8>>,
+    c3: Constant<Bits<8>>,
+    c4: Constant<Bits<8>>,
+    c6: Constant<Bits<8>>,
+    c16: Constant<Bits<8>>,
+    fb_max6: Constant<Bits<40>>,
+    ramp_k0: Constant<Bits<17>>,
+    ramp_k_top: Constant<Bits<17>>,
+    ramp_quot0: Constant<Bits<48>>,
+    ramp_rem0: Constant<Bits<25>>,
+    ramp_a: Constant<Bits<48>>,
+    ramp_b: Constant<Bits<25>>,
+    ramp_d: Constant<Bits<25>>,
+    pfb_one: Constant<Bits<17>>,
+    /// The valid bit of a rate-limit entry.
+    valid33: Constant<Bits<33>>,
+
+    // Free-running state.
+    lfsr: DFF<Bits<32>>,
+    pre: DFF<Bits<32>>,
+    ts: DFF<Bits<32>>,
+    sweep: DFF<Bits<17>>,
+    is_ready: DFF<Bit>,
+    quot: DFF<Bits<48>>,
+    rem: DFF<Bits<25>>,
+    /// The window's read was of a loaded table.
+    rd_ready: DFF<Bit>,
+
+    // Capture (edge n).
+    r_valid: DFF<Bit>,
+    r_err: DFF<Bits<2>>,
+    r_key: DFF<Bits<KB>>,
+    r_port: DFF<Bits<6>>,
+    r_prio: DFF<Bits<3>>,
+    r_q: DFF<Bits<24>>,
+    r_src: DFF<Bits<32>>,
+    r_dst: DFF<Bits<32>>,
+    r_draw: DFF<Bits<17>>,
+    r_ts: DFF<Bits<32>>,
+    // Stage 1 (edge n + 1), with the CSR values of edge n.
+    s1_valid: DFF<Bit>,
+    s1_key: DFF<Bits<KB>>,
+    s1_port: DFF<Bits<6>>,
+    s1_prio: DFF<Bits<3>>,
+    s1_q: DFF<Bits<24>>,
+    s1_src: DFF<Bits<32>>,
+    s1_dst: DFF<Bits<32>>,
+    s1_draw: DFF<Bits<17>>,
+    s1_ts: DFF<Bits<32>>,
+    s1_flow: DFF<Bits<16>>,
+    s1_q_eq: DFF<Bits<24>>,
+    s1_w: DFF<Bits<4>>,
+    s1_scale: DFF<Bits<13>>,
+    s1_gate: DFF<Bit>,
+    s1_t_fb: DFF<Bits<32>>,
+    // Stage 2.
+    s2_sampled: DFF<Bit>,
+    s2_key: DFF<Bits<KB>>,
+    s2_q: DFF<Bits<24>>,
+    s2_port: DFF<Bits<6>>,
+    s2_prio: DFF<Bits<3>>,
+    s2_src: DFF<Bits<32>>,
+    s2_dst: DFF<Bits<32>>,
+    s2_ts: DFF<Bits<32>>,
+    s2_flow: DFF<Bits<16>>,
+    s2_q_off: DFF<Bits<32>>,
+    s2_q_delta: DFF<Bits<32>>,
+    s2_w: DFF<Bits<4>>,
+    s2_scale: DFF<Bits<13>>,
+    s2_gate: DFF<Bit>,
+    s2_t_fb: DFF<Bits<32>>,
+    // Stage 3.
+    s3_sampled: DFF<Bit>,
+    s3_port: DFF<Bits<6>>,
+    s3_prio: DFF<Bits<3>>,
+    s3_src: DFF<Bits<32>>,
+    s3_dst: DFF<Bits<32>>,
+    s3_ts: DFF<Bits<32>>,
+    s3_flow: DFF<Bits<16>>,
+    s3_q_off: DFF<Bits<32>>,
+    s3_wd: DFF<Bits<32>>,
+    s3_scale: DFF<Bits<13>>,
+    s3_gate: DFF<Bit>,
+    s3_t_fb: DFF<Bits<32>>,
+    // Stage 4.
+    s4_sampled: DFF<Bit>,
+    s4_port: DFF<Bits<6>>,
+    s4_prio: DFF<Bits<3>>,
+    s4_src: DFF<Bits<32>>,
+    s4_dst: DFF<Bits<32>>,
+    s4_ts: DFF<Bits<32>>,
+    s4_flow: DFF<Bits<16>>,
+    s4_fb: DFF<Bits<40>>,
+    s4_scale: DFF<Bits<13>>,
+    s4_gate: DFF<Bit>,
+    s4_t_fb: DFF<Bits<32>>,
+    // Stage 5.
+    s5_sampled: DFF<Bit>,
+    s5_port: DFF<Bits<6>>,
+    s5_prio: DFF<Bits<3>>,
+    s5_src: DFF<Bits<32>>,
+    s5_dst: DFF<Bits<32>>,
+    s5_ts: DFF<Bits<32>>,
+    s5_flow: DFF<Bits<16>>,
+    s5_pp01: DFF<Bits<40>>,
+    s5_pp23: DFF<Bits<40>>,
+    s5_pp45: DFF<Bits<40>>,
+    s5_pp67: DFF<Bits<40>>,
+    s5_shift: DFF<Bits<8>>,
+    s5_gate: DFF<Bit>,
+    s5_t_fb: DFF<Bits<32>>,
+    // Stage 6.
+    s6_sampled: DFF<Bit>,
+    s6_port: DFF<Bits<6>>,
+    s6_prio: DFF<Bits<3>>,
+    s6_src: DFF<Bits<32>>,
+    s6_dst: DFF<Bits<32>>,
+    s6_ts: DFF<Bits<32>>,
+    s6_flow: DFF<Bits<16>>,
+    s6_prod: DFF<Bits<40>>,
+    s6_shift: DFF<Bits<8>>,
+    s6_gate: DFF<Bit>,
+    s6_t_fb: DFF<Bits<32>>,
+    // Stage 7: the decision, for the rate limit's forward and the outputs.
+    s7_fbp: DFF<Bit>,
+    s7_flow: DFF<Bits<16>>,
+    s7_ts: DFF<Bits<32>>,
+    o_port: DFF<Bits<6>>,
+    o_prio: DFF<Bits<3>>,
+    o_src: DFF<Bits<32>>,
+    o_dst: DFF<Bits<32>>,
+    o_fb: DFF<Bits<6>>,
+
+    // Cycle n.
+    draw_state: Signal<Local, Bits<32>>,
+    draw_hi: Signal<Local, Bits<32>>,
+    depth: Signal<Local, Bits<24>>,
+    bucket: Signal<Local, Bits<24>>,
+    hash_top: Signal<Local, Bits<32>>,
+    ramp_value: Signal<Local, Bits<17>>,
+    ramp_rem: Signal<Local, Bits<25>>,
+    pw_enable: Signal<Local, Bit>,
+    pw_address: Signal<Local, Bits<8>>,
+    pw_data: Signal<Local, Bits<17>>,
+    // Cycle n + 1.
+    draw_p: Signal<Local, Bit>,
+    q_old_val: Signal<Local, Bits<24>>,
+    q32: Signal<Local, Bits<32>>,
+    // Cycle n + 2.
+    t0: Signal<Local, Bits<32>>,
+    t1: Signal<Local, Bits<32>>,
+    t2: Signal<Local, Bits<32>>,
+    t3: Signal<Local, Bits<32>>,
+    // Cycle n + 3.
+    fb: Signal<Local, Bits<32>>,
+    // Cycle n + 4.
+    m: Signal<Local, Bits<8>>,
+    scale_hi: Signal<Local, Bits<13>>,
+    p0: Signal<Local, Bits<40>>,
+    p1: Signal<Local, Bits<40>>,
+    p2: Signal<Local, Bits<40>>,
+    p3: Signal<Local, Bits<40>>,
+    p4: Signal<Local, Bits<40>>,
+    p5: Signal<Local, Bits<40>>,
+    p6: Signal<Local, Bits<40>>,
+    p7: Signal<Local, Bits<40>>,
+    // Cycle n + 6.
+    shifted: Signal<Local, Bits<40>>,
+    fb6: Signal<Local, Bits<6>>,
+    entry: Signal<Local, Bits<33>>,
+    entry_ts: Signal<Local, Bits<33>>,
+    elapsed: Signal<Local, Bits<32>>,
+    allowed: Signal<Local, Bit>,
+    decide: Signal<Local, Bit>,
+}
+
+impl<const KB: usize> Cp<KB> {
+    pub fn new(cfg: &QcnConfig) -> Self {
+        let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
+        let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
+        let ramp = PfbRamp::new(cfg);
+        let flow_bits = cfg.flow_entries.trailing_zeros();
+        let seed = Lfsr32::new(cfg.lfsr_seed).state();
+        PfbRamp::check_fits(&ramp);
+        Cp {
+            clock: Default::default(),
+            reset: Default::default(),
+            eg_valid: Default::default(),
+            eg_in_range: Default::default(),
+            eg_key: Default::default(),
+            eg_port: Default::default(),
+            eg_prio: Default::default(),
+            eg_qdepth: Default::default(),
+            eg_src: Default::default(),
+            eg_dst: Default::default(),
+            q_eq: Default::default(),
+            w: Default::default(),
+            fb_scale: Default::default(),
+            fb_gate: Default::default(),
+            t_fb: Default::default(),
+            pfb_index: Default::default(),
+            pfb_write: Default::default(),
+            seed_write: Default::default(),
+            wdata: Default::default(),
+            ready: Default::default(),
+            err: Default::default(),
+            pfb_rdata: Default::default(),
+            fbp_valid: Default::default(),
+            fbp_port: Default::default(),
+            fbp_prio: Default::default(),
+            fbp_src: Default::default(),
+            fbp_dst: Default::default(),
+            fbp_fb: Default::default(),
+            flow_hash: FlowHash::new(8),
+            pfb_cp: NarrowRam::with_depth(PFB_BITS as usize, cfg.pfb_entries as usize),
+            pfb_rd: NarrowRam::with_depth(PFB_BITS as usize, cfg.pfb_entries as usize),
+            q_old: NarrowRam::new(cfg.depth_bits as usize),
+            flows: NarrowRam::with_depth(cfg.ts_bits as usize + 1, cfg.flow_entries as usize),
+            depth_mask: Constant::new(low_bits(cfg.depth_bits as usize)),
+            pfb_shift: c8(cfg.pfb_shift.into()),
+            pfb_last: Constant::new((u64::from(cfg.pfb_entries) - 1).into()),
+            pfb_entries: Constant::new(u64::from(cfg.pfb_entries).into()),
+            flow_drop: c8(u64::from(32 - flow_bits)),
+            ts_mask: Constant::new(low_bits(cfg.ts_bits as usize)),
+            pre_mask: Constant::new(low_bits(cfg.ts_shift as usize)),
+            init_last: Constant::new((cfg.init_cycles() - 1).into()),
+            seed: c32(seed.into()),
+            toggle: c32(Lfsr32::TOGGLE.into()),
+            one32: c32(1),
+            one17: Constant::new(1u64.into()),
+            one48: Constant::new(1u64.into()),
+            c1: c8(1),
+            c2: c8(2),
+            c3: c8(3),
+            c4: c8(4),
+            c6: c8(6),
+            c16: c8(16),
+            fb_max6: Constant::new(63u64.into()),
+            ramp_k0: Constant::new(ramp.k0.min(1 << 16).into()),
+            ramp_k_top: Constant::new(ramp.k_top.min(1 << 16).into()),
+            ramp_quot0: Constant::new(ramp.quot0.into()),
+            ramp_rem0: Constant::new(ramp.rem0.into()),
+            ramp_a: Constant::new(ramp.a.into()),
+            ramp_b: Constant::new(ramp.b.into()),
+            ramp_d: Constant::new(ramp.d.into()),
+            pfb_one: Constant::new(PFB_ONE.into()),
+            valid33: Constant::new(1u64.into()),
+            lfsr: Default::default(),
+            pre: Default::default(),
+            ts: Default::default(),
+            sweep: Default::default(),
+            is_ready: Default::default(),
+            quot: Default::default(),
+            rem: Default::default(),
+            rd_ready: Default::default(),
+            r_valid: Default::default(),
+            r_err: Default::default(),
+            r_key: Default::default(),
+            r_port: Default::default(),
+            r_prio: Default::default(),
+            r_q: Default::default(),
+            r_src: Default::default(),
+            r_dst: Default::default(),
+            r_draw: Default::default(),
+            r_ts: Default::default(),
+            s1_valid: Default::default(),
+            s1_key: Default::default(),
+            s1_port: Default::default(),
+            s1_prio: Default::default(),
+            s1_q: Default::default(),
+            s1_src: Default::default(),
+            s1_dst: Default::default(),
+            s1_draw: Default::default(),
+            s1_ts: Default::default(),
+            s1_flow: Default::default(),
+            s1_q_eq: Default::default(),
+            s1_w: Default::default(),
+            s1_scale: Default::default(),
+            s1_gate: Default::default(),
+            s1_t_fb: Default::default(),
+            s2_sampled: Default::default(),
+            s2_key: Default::default(),
+            s2_q: Default::default(),
+            s2_port: Default::default(),
+            s2_prio: Default::default(),
+            s2_src: Default::default(),
+            s2_dst: Default::default(),
+            s2_ts: Default::default(),
+            s2_flow: Default::default(),
+            s2_q_off: Default::default(),
+            s2_q_delta: Default::default(),
+            s2_w: Default::default(),
+            s2_scale: Default::default(),
+            s2_gate: Default::default(),
+            s2_t_fb: Default::default(),
+            s3_sampled: Default::default(),
+            s3_port: Default::default(),
+            s3_prio: Default::default(),
+            s3_src: Default::default(),
+            s3_dst: Default::default(),
+            s3_ts: Default::default(),
+            s3_flow: Default::default(),
+            s3_q_off: Default::default(),
+            s3_wd: Default::default(),
+            s3_scale: Default::default(),
+            s3_gate: Default::default(),
+            s3_t_fb: Default::default(),
+            s4_sampled: Default::default(),
+            s4_port: Default::default(),
+            s4_prio: Default::default(),
+            s4_src: Default::default(),
+            s4_dst: Default::default(),
+            s4_ts: Default::default(),
+            s4_flow: Default::default(),
+            s4_fb: Default::default(),
+            s4_scale: Default::default(),
+            s4_gate: Default::default(),
+            s4_t_fb: Default::default(),
+            s5_sampled: Default::default(),
+            s5_port: Default::default(),
+            s5_prio: Default::default(),
+            s5_src: Default::default(),
+            s5_dst: Default::default(),
+            s5_ts: Default::default(),
+            s5_flow: Default::default(),
+            s5_pp01: Default::default(),
+            s5_pp23: Default::default(),
+            s5_pp45: Default::default(),
+            s5_pp67: Default::default(),
+            s5_shift: Default::default(),
+            s5_gate: Default::default(),
+            s5_t_fb: Default::default(),
+            s6_sampled: Default::default(),
+            s6_port: Default::default(),
+            s6_prio: Default::default(),
+            s6_src: Default::default(),
+            s6_dst: Default::default(),
+            s6_ts: Default::default(),
+            s6_flow: Default::default(),
+            s6_prod: Default::default(),
+            s6_shift: Default::default(),
+            s6_gate: Default::default(),
+            s6_t_fb: Default::default(),
+            s7_fbp: Default::default(),
+            s7_flow: Default::default(),
+            s7_ts: Default::default(),
+            o_port: Default::default(),
+            o_prio: Default::default(),
+            o_src: Default::default(),
+            o_dst: Default::default(),
+            o_fb: Default::default(),
+            draw_state: Default::default(),
+            draw_hi: Default::default(),
+            depth: Default::default(),
+            bucket: Default::default(),
+            hash_top: Default::default(),
+            ramp_value: Default::default(),
+            ramp_rem: Default::default(),
+            pw_enable: Default::default(),
+            pw_address: Default::default(),
+            pw_data: Default::default(),
+            draw_p: Default::default(),
+            q_old_val: Default::default(),
+            q32: Default::default(),
+            t0: Default::default(),
+            t1: Default::default(),
+            t2: Default::default(),
+            t3: Default::default(),
+            fb: Default::default(),
+            m: Default::default(),
+            scale_hi: Default::default(),
+            p0: Default::default(),
+            p1: Default::default(),
+            p2: Default::default(),
+            p3: Default::default(),
+            p4: Default::default(),
+            p5: Default::default(),
+            p6: Default::default(),
+            p7: Default::default(),
+            shifted: Default::default(),
+            fb6: Default::default(),
+            entry: Default::default(),
+            entry_ts: Default::default(),
+            elapsed: Default::default(),
+            allowed: Default::default(),
+            decide: Default::default(),
+        }
+    }
+}
+
+impl PfbRamp {
+    /// The ramp's registers hold it: the quotient within 48 bits over every bucket of the ramp,
+    /// the remainder and divisor within 25.
+    fn check_fits(&self) {
+        assert!(self.d < 1 << 24 && self.b < self.d && self.rem0 < self.d);
+        let last = self.quot0 + self.k_top.saturating_sub(self.k0) * (self.a + 1);
+        assert!(last < 1 << 48, "P_fb ramp beyond 48 bits: {self:?}");
+    }
+}
+
+impl<const KB: usize> Logic for Cp<KB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, lfsr, pre, ts, sweep, is_ready, quot, rem, rd_ready, r_valid, r_err,
+            r_key, r_port, r_prio, r_q, r_src, r_dst, r_draw, r_ts, s1_valid, s1_key, s1_port,
+            s1_prio, s1_q, s1_src, s1_dst, s1_draw, s1_ts, s1_flow, s1_q_eq, s1_w, s1_scale,
+            s1_gate, s1_t_fb, s2_sampled, s2_key, s2_q, s2_port, s2_prio, s2_src, s2_dst, s2_ts,
+            s2_flow, s2_q_off, s2_q_delta, s2_w, s2_scale, s2_gate, s2_t_fb, s3_sampled, s3_port,
+            s3_prio, s3_src, s3_dst, s3_ts, s3_flow, s3_q_off, s3_wd, s3_scale, s3_gate, s3_t_fb,
+            s4_sampled, s4_port, s4_prio, s4_src, s4_dst, s4_ts, s4_flow, s4_fb, s4_scale, s4_gate,
+            s4_t_fb, s5_sampled, s5_port, s5_prio, s5_src, s5_dst, s5_ts, s5_flow, s5_pp01,
+            s5_pp23, s5_pp45, s5_pp67, s5_shift, s5_gate, s5_t_fb, s6_sampled, s6_port, s6_prio,
+            s6_src, s6_dst, s6_ts, s6_flow, s6_prod, s6_shift, s6_gate, s6_t_fb, s7_fbp, s7_flow,
+            s7_ts, o_port, o_prio, o_src, o_dst, o_fb
+        );
+        self.pfb_cp.clock.next = self.clock.val();
+        self.pfb_rd.clock.next = self.clock.val();
+        self.q_old.clock.next = self.clock.val();
+        self.flows.clock.next = self.clock.val();
+
+        // ---- Free-running: the LFSR (a seed write restarts it on its own edge's draw), the
+        // timestamp (edges since reset >> ts_shift), and the reset sweep with the P_fb ramp.
+        self.draw_state.next = self.lfsr.q.val();
+        if self.seed_write.val() {
+            self.draw_state.next = self.wdata.val();
+            if !self.wdata.val().any() {
+                self.draw_state.next = self.one32.val();
+            }
+        }
+        self.lfsr.d.next = self.draw_state.val() >> self.c1.val();
+        if self.draw_state.val().get_bit(0) {
+            self.lfsr.d.next = (self.draw_state.val() >> self.c1.val()) ^ self.toggle.val();
+        }
+        self.pre.d.next = (self.pre.q.val() + self.one32.val()) & self.pre_mask.val();
+        if self.pre.q.val() == self.pre_mask.val() {
+            self.ts.d.next = (self.ts.q.val() + self.one32.val()) & self.ts_mask.val();
+        }
+        // Below Q_min before at or above Q_max: with Q_min = Q_max the buckets up to Q_min
+        // are 0 (the law's first case).
+        self.ramp_value.next = bit_cast::<17, 48>(self.quot.q.val());
+        if self.sweep.q.val() >= self.ramp_k_top.val() {
+            self.ramp_value.next = self.pfb_one.val();
+        }
+        if self.sweep.q.val() < self.ramp_k0.val() {
+            self.ramp_value.next = 0.into();
+        }
+        self.ramp_rem.next = self.rem.q.val() + self.ramp_b.val();
+        if !self.is_ready.q.val()
+            & (self.sweep.q.val() >= self.ramp_k0.val())
+            & (self.sweep.q.val() < self.ramp_k_top.val())
+        {
+            self.quot.d.next = self.quot.q.val() + self.ramp_a.val();
+            self.rem.d.next = self.ramp_rem.val();
+            if self.ramp_rem.val() >= self.ramp_d.val() {
+                self.quot.d.next = self.quot.q.val() + self.ramp_a.val() + self.one48.val();
+                self.rem.d.next = self.ramp_rem.val() - self.ramp_d.val();
+            }
+        }
+        if !self.is_ready.q.val() {
+            self.sweep.d.next = self.sweep.q.val() + self.one17.val();
+            if self.sweep.q.val() == self.init_last.val() {
+                self.is_ready.d.next = true;
+            }
+        }
+        self.ready.next = self.is_ready.q.val();
+
+        // ---- Edge n: capture the arrival, its draw and timestamp.
+        self.depth.next = self.eg_qdepth.val() & self.depth_mask.val();
+        self.r_valid.d.next = self.eg_valid.val() & self.eg_in_range.val() & self.is_ready.q.val();
+        self.r_err.d.next = 0.into();
+        if self.eg_valid.val() & !self.eg_in_range.val() {
+            self.r_err.d.next = 1.into();
+        }
+        if self.eg_valid.val() & self.eg_in_range.val() & !self.is_ready.q.val() {
+            self.r_err.d.next = 2.into();
+        }
+        self.r_key.d.next = self.eg_key.val();
+        self.r_port.d.next = self.eg_port.val();
+        self.r_prio.d.next = self.eg_prio.val();
+        self.r_q.d.next = self.depth.val();
+        self.r_src.d.next = self.eg_src.val();
+        self.r_dst.d.next = self.eg_dst.val();
+        self.draw_hi.next = self.draw_state.val() >> self.c16.val();
+        self.r_draw.d.next = bit_cast::<17, 32>(self.draw_hi.val());
+        self.r_ts.d.next = self.ts.q.val();
+        self.err.next = self.r_err.q.val();
+
+        // ---- Cycle n: the flow hash (the key is `src | dst << 32`), the P_fb bucket and the
+        // table addresses.
+        self.flow_hash.key.next =
+            bit_cast::<64, 32>(self.r_src.q.val()) | (bit_cast::<64, 32>(self.r_dst.q.val()) << 32);
+        self.hash_top.next = self.flow_hash.hash.val() >> self.flow_drop.val();
+        self.bucket.next = self.r_q.q.val() >> self.pfb_shift.val();
+        if self.bucket.val() > self.pfb_last.val() {
+            self.bucket.next = self.pfb_last.val();
+        }
+        self.pfb_cp.read_address.next = bit_cast::<8, 24>(self.bucket.val());
+        self.q_old.read_address.next = self.r_key.q.val();
+        // The window's copy, read at the index as stored (0 until the table is loaded).
+        self.pfb_rd.read_address.next = self.pfb_index.val();
+        self.rd_ready.d.next = self.is_ready.q.val();
+        self.pfb_rdata.next = 0.into();
+        if self.rd_ready.q.val() {
+            self.pfb_rdata.next = bit_cast::<32, 17>(self.pfb_rd.read_data.val());
+        }
+        // P_fb writes: the sweep's ramp while loading, then the window's writes.
+        self.pw_enable.next = self.pfb_write.val() & self.is_ready.q.val();
+        self.pw_address.next = self.pfb_index.val();
+        self.pw_data.next = bit_cast::<17, 32>(self.wdata.val());
+        if !self.is_ready.q.val() {
+            self.pw_enable.next = self.sweep.q.val() < self.pfb_entries.val();
+            self.pw_address.next = bit_cast::<8, 17>(self.sweep.q.val());
+            self.pw_data.next = self.ramp_value.val();
+        }
+        self.pfb_cp.write_enable.next = self.pw_enable.val();
+        self.pfb_cp.write_address.next = self.pw_address.val();
+        self.pfb_cp.write_data.next = self.pw_data.val();
+        self.pfb_rd.write_enable.next = self.pw_enable.val();
+        self.pfb_rd.write_address.next = self.pw_address.val();
+        self.pfb_rd.write_data.next = self.pw_data.val();
+
+        // ---- Edge n + 1.
+        self.s1_valid.d.next = self.r_valid.q.val();
+        self.s1_key.d.next = self.r_key.q.val();
+        self.s1_port.d.next = self.r_port.q.val();
+        self.s1_prio.d.next = self.r_prio.q.val();
+        self.s1_q.d.next = self.r_q.q.val();
+        self.s1_src.d.next = self.r_src.q.val();
+        self.s1_dst.d.next = self.r_dst.q.val();
+        self.s1_draw.d.next = self.r_draw.q.val();
+        self.s1_ts.d.next = self.r_ts.q.val();
+        self.s1_flow.d.next = bit_cast::<16, 32>(self.hash_top.val());
+        self.s1_q_eq.d.next = self.q_eq.val();
+        self.s1_w.d.next = self.w.val();
+        self.s1_scale.d.next = self.fb_scale.val();
+        self.s1_gate.d.next = self.fb_gate.val();
+        self.s1_t_fb.d.next = self.t_fb.val();
+
+        // ---- Cycle n + 1: sampled or not; q_old (the RAM, or the sample one edge older,
+        // whose write the read did not see); Q_off and Q_delta; the q_old write.
+        self.draw_p.next = self.s1_draw.q.val() < self.pfb_cp.read_data.val();
+        self.q_old_val.next = self.q_old.read_data.val();
+        if self.s2_sampled.q.val() & (self.s2_key.q.val() == self.s1_key.q.val()) {
+            self.q_old_val.next = self.s2_q.q.val();
+        }
+        self.q32.next = bit_cast::<32, 24>(self.s1_q.q.val());
+        self.s2_sampled.d.next = self.s1_valid.q.val() & self.draw_p.val();
+        self.s2_key.d.next = self.s1_key.q.val();
+        self.s2_q.d.next = self.s1_q.q.val();
+        self.s2_port.d.next = self.s1_port.q.val();
+        self.s2_prio.d.next = self.s1_prio.q.val();
+        self.s2_src.d.next = self.s1_src.q.val();
+        self.s2_dst.d.next = self.s1_dst.q.val();
+        self.s2_ts.d.next = self.s1_ts.q.val();
+        self.s2_flow.d.next = self.s1_flow.q.val();
+        self.s2_q_off.d.next = self.q32.val() - bit_cast::<32, 24>(self.s1_q_eq.q.val());
+        self.s2_q_delta.d.next = self.q32.val() - bit_cast::<32, 24>(self.q_old_val.val());
+        self.s2_w.d.next = self.s1_w.q.val();
+        self.s2_scale.d.next = self.s1_scale.q.val();
+        self.s2_gate.d.next = self.s1_gate.q.val();
+        self.s2_t_fb.d.next = self.s1_t_fb.q.val();
+        // q_old and the rate-limit entries: cleared by the sweep while loading.
+        self.q_old.write_enable.next = self.s1_valid.q.val() & self.draw_p.val();
+        self.q_old.write_address.next = self.s1_key.q.val();
+        self.q_old.write_data.next = self.s1_q.q.val();
+        if !self.is_ready.q.val() {
+            self.q_old.write_enable.next = true;
+            self.q_old.write_address.next = bit_cast::<KB, 17>(self.sweep.q.val());
+            self.q_old.write_data.next = 0.into();
+        }
+
+        // ---- Cycle n + 2: w x Q_delta (modulo 2^32: two's complement), as two pairs.
+        self.t0.next = 0.into();
+        if self.s2_w.q.val().get_bit(0) {
+            self.t0.next = self.s2_q_delta.q.val();
+        }
+        self.t1.next = 0.into();
+        if self.s2_w.q.val().get_bit(1) {
+            self.t1.next = self.s2_q_delta.q.val() << self.c1.val();
+        }
+        self.t2.next = 0.into();
+        if self.s2_w.q.val().get_bit(2) {
+            self.t2.next = self.s2_q_delta.q.val() << self.c2.val();
+        }
+        self.t3.next = 0.into();
+        if self.s2_w.q.val().get_bit(3) {
+            self.t3.next = self.s2_q_delta.q.val() << self.c3.val();
+        }
+        self.s3_sampled.d.next = self.s2_sampled.q.val();
+        self.s3_port.d.next = self.s2_port.q.val();
+        self.s3_prio.d.next = self.s2_prio.q.val();
+        self.s3_src.d.next = self.s2_src.q.val();
+        self.s3_dst.d.next = self.s2_dst.q.val();
+        self.s3_ts.d.next = self.s2_ts.q.val();
+        self.s3_flow.d.next = self.s2_flow.q.val();
+        self.s3_q_off.d.next = self.s2_q_off.q.val();
+        self.s3_wd.d.next = (self.t0.val() + self.t1.val()) + (self.t2.val() + self.t3.val());
+        self.s3_scale.d.next = self.s2_scale.q.val();
+        self.s3_gate.d.next = self.s2_gate.q.val();
+        self.s3_t_fb.d.next = self.s2_t_fb.q.val();
+
+        // ---- Cycle n + 3: Fb, and 0 for Fb <= 0 (which quantises to 0).
+        self.fb.next = self.s3_q_off.q.val() + self.s3_wd.q.val();
+        self.s4_fb.d.next = 0.into();
+        if !self.fb.val().get_bit(31) {
+            self.s4_fb.d.next = bit_cast::<40, 32>(self.fb.val());
+        }
+        self.s4_sampled.d.next = self.s3_sampled.q.val();
+        self.s4_port.d.next = self.s3_port.q.val();
+        self.s4_prio.d.next = self.s3_prio.q.val();
+        self.s4_src.d.next = self.s3_src.q.val();
+        self.s4_dst.d.next = self.s3_dst.q.val();
+        self.s4_ts.d.next = self.s3_ts.q.val();
+        self.s4_flow.d.next = self.s3_flow.q.val();
+        self.s4_scale.d.next = self.s3_scale.q.val();
+        self.s4_gate.d.next = self.s3_gate.q.val();
+        self.s4_t_fb.d.next = self.s3_t_fb.q.val();
+
+        // ---- Cycle n + 4: Fb x mantissa, partial products summed in pairs.
+        self.m.next = bit_cast::<8, 13>(self.s4_scale.q.val());
+        self.p0.next = 0.into();
+        if self.m.val().get_bit(0) {
+            self.p0.next = self.s4_fb.q.val();
+        }
+        self.p1.next = 0.into();
+        if self.m.val().get_bit(1) {
+            self.p1.next = self.s4_fb.q.val() << self.c1.val();
+        }
+        self.p2.next = 0.into();
+        if self.m.val().get_bit(2) {
+            self.p2.next = self.s4_fb.q.val();
+        }
+        self.p3.next = 0.into();
+        if self.m.val().get_bit(3) {
+            self.p3.next = self.s4_fb.q.val() << self.c1.val();
+        }
+        self.p4.next = 0.into();
+        if self.m.val().get_bit(4) {
+            self.p4.next = self.s4_fb.q.val();
+        }
+        self.p5.next = 0.into();
+        if self.m.val().get_bit(5) {
+            self.p5.next = self.s4_fb.q.val() << self.c1.val();
+        }
+        self.p6.next = 0.into();
+        if self.m.val().get_bit(6) {
+            self.p6.next = self.s4_fb.q.val();
+        }
+        self.p7.next = 0.into();
+        if self.m.val().get_bit(7) {
+            self.p7.next = self.s4_fb.q.val() << self.c1.val();
+        }
+        self.s5_pp01.d.next = self.p0.val() + self.p1.val();
+        self.s5_pp23.d.next = self.p2.val() + self.p3.val();
+        self.s5_pp45.d.next = self.p4.val() + self.p5.val();
+        self.s5_pp67.d.next = self.p6.val() + self.p7.val();
+        self.scale_hi.next = self.s4_scale.q.val() >> 8;
+        self.s5_shift.d.next = bit_cast::<8, 13>(self.scale_hi.val());
+        self.s5_sampled.d.next = self.s4_sampled.q.val();
+        self.s5_port.d.next = self.s4_port.q.val();
+        self.s5_prio.d.next = self.s4_prio.q.val();
+        self.s5_src.d.next = self.s4_src.q.val();
+        self.s5_dst.d.next = self.s4_dst.q.val();
+        self.s5_ts.d.next = self.s4_ts.q.val();
+        self.s5_flow.d.next = self.s4_flow.q.val();
+        self.s5_gate.d.next = self.s4_gate.q.val();
+        self.s5_t_fb.d.next = self.s4_t_fb.q.val();
+
+        // ---- Cycle n + 5: the product; the rate-limit entry is read at edge n + 6.
+        self.s6_prod.d.next = (self.s5_pp01.q.val() + (self.s5_pp23.q.val() << self.c2.val()))
+            + ((self.s5_pp45.q.val() << self.c4.val()) + (self.s5_pp67.q.val() << self.c6.val()));
+        self.flows.read_address.next = self.s5_flow.q.val();
+        self.s6_shift.d.next = self.s5_shift.q.val();
+        self.s6_sampled.d.next = self.s5_sampled.q.val();
+        self.s6_port.d.next = self.s5_port.q.val();
+        self.s6_prio.d.next = self.s5_prio.q.val();
+        self.s6_src.d.next = self.s5_src.q.val();
+        self.s6_dst.d.next = self.s5_dst.q.val();
+        self.s6_ts.d.next = self.s5_ts.q.val();
+        self.s6_flow.d.next = self.s5_flow.q.val();
+        self.s6_gate.d.next = self.s5_gate.q.val();
+        self.s6_t_fb.d.next = self.s5_t_fb.q.val();
+
+        // ---- Cycle n + 6: Fb6, the gate and the rate limit, then the entry's write.
+        self.shifted.next = self.s6_prod.q.val() >> bit_cast::<40, 8>(self.s6_shift.q.val());
+        self.fb6.next = bit_cast::<6, 40>(self.shifted.val());
+        if self.shifted.val() > self.fb_max6.val() {
+            self.fb6.next = 63.into();
+        }
+        // The entry `{ts, valid}`: the RAM's, or the decision one edge older on the same entry.
+        self.entry.next = self.flows.read_data.val();
+        if self.s7_fbp.q.val() & (self.s7_flow.q.val() == self.s6_flow.q.val()) {
+            self.entry.next = (bit_cast::<33, 32>(self.s7_ts.q.val()) << 1) | self.valid33.val();
+        }
+        self.entry_ts.next = self.entry.val() >> 1;
+        self.elapsed.next =
+            (self.s6_ts.q.val() - bit_cast::<32, 33>(self.entry_ts.val())) & self.ts_mask.val();
+        self.allowed.next =
+            !self.entry.val().get_bit(0) | (self.elapsed.val() >= self.s6_t_fb.q.val());
+        self.decide.next = self.s6_sampled.q.val()
+            & self.allowed.val()
+            & (!self.s6_gate.q.val() | self.fb6.val().any());
+        self.flows.write_enable.next = self.decide.val();
+        self.flows.write_address.next = self.s6_flow.q.val();
+        self.flows.write_data.next =
+            (bit_cast::<33, 32>(self.s6_ts.q.val()) << 1) | self.valid33.val();
+        if !self.is_ready.q.val() {
+            self.flows.write_enable.next = true;
+            self.flows.write_address.next = bit_cast::<16, 17>(self.sweep.q.val());
+            self.flows.write_data.next = 0.into();
+        }
+
+        // ---- Edge n + 7: the FBP (fields 0 when none).
+        self.s7_fbp.d.next = self.decide.val();
+        self.s7_flow.d.next = self.s6_flow.q.val();
+        self.s7_ts.d.next = self.s6_ts.q.val();
+        self.o_port.d.next = 0.into();
+        self.o_prio.d.next = 0.into();
+        self.o_src.d.next = 0.into();
+        self.o_dst.d.next = 0.into();
+        self.o_fb.d.next = 0.into();
+        if self.decide.val() {
+            self.o_port.d.next = self.s6_port.q.val();
+            self.o_prio.d.next = self.s6_prio.q.val();
+            self.o_src.d.next = self.s6_dst.q.val();
+            self.o_dst.d.next = self.s6_src.q.val();
+            self.o_fb.d.next = self.fb6.val();
+        }
+        self.fbp_valid.next = self.s7_fbp.q.val();
+        self.fbp_port.next = self.o_port.q.val();
+        self.fbp_prio.next = self.o_prio.q.val();
+        self.fbp_src.next = self.o_src.q.val();
+        self.fbp_dst.next = self.o_dst.q.val();
+        self.fbp_fb.next = self.o_fb.q.val();
+
+        // Synchronous reset.
+        if self.reset.val() {
+            self.lfsr.d.next = self.seed.val();
+            self.pre.d.next = 0.into();
+            self.ts.d.next = 0.into();
+            self.sweep.d.next = 0.into();
+            self.is_ready.d.next = false;
+            self.quot.d.next = self.ramp_quot0.val();
+            self.rem.d.next = self.ramp_rem0.val();
+            self.rd_ready.d.next = false;
+            self.r_valid.d.next = false;
+            self.r_err.d.next = 0.into();
+            self.s1_valid.d.next = false;
+            self.s2_sampled.d.next = false;
+            self.s3_sampled.d.next = false;
+            self.s4_sampled.d.next = false;
+            self.s5_sampled.d.next = false;
+            self.s6_sampled.d.next = false;
+            self.s7_fbp.d.next = false;
+            self.o_port.d.next = 0.into();
+            self.o_prio.d.next = 0.into();
+            self.o_src.d.next = 0.into();
+            self.o_dst.d.next = 0.into();
+            self.o_fb.d.next = 0.into();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ramp_generator_writes_the_reset_table() {
+        for p in switchcraft_model::qcn::PRESETS {
+            let c = QcnConfig::preset(p).unwrap();
+            let r = PfbRamp::new(&c);
+            r.check_fits();
+            assert_eq!(r.values(c.pfb_entries.into()), c.pfb_table(), "{p}");
+        }
+        // Ramps of every shape: step, steep, shallow, past the table, from 0.
+        let base = QcnConfig::preset("tiny").unwrap();
+        for (q_min, q_max, shift) in [
+            (0, 0, 0),
+            (0, 255, 4),
+            (10, 11, 0),
+            (7, 200, 3),
+            (100, 101, 8),
+            (3, 3, 2),
+            (250, 255, 0),
+            (0, 1, 0),
+        ] {
+            let c = QcnConfig {
+                q_min,
+                q_max,
+                pfb_shift: shift,
+                ..base.clone()
+            };
+            let r = PfbRamp::new(&c);
+            r.check_fits();
+            assert_eq!(r.values(16), c.pfb_table(), "{q_min}..{q_max} >> {shift}");
+        }
+    }
+}

@@ -293,6 +293,36 @@ fn the_p_fb_window_reads_and_writes_the_indexed_entry_only_in_range() {
     assert_eq!(b.read(reg::PFB_INDEX), 15);
 }
 
+#[test]
+fn the_p_fb_window_reads_0_and_ignores_writes_until_the_table_is_loaded() {
+    let c = cfg();
+    let mut m = Qcn::new(&c).unwrap();
+    let bus = |m: &mut Qcn, we: u64, addr: u32, data: u64| {
+        m.step(&QcnIn {
+            csr_we: we,
+            csr_addr: addr.into(),
+            csr_wdata: data,
+            ..QcnIn::default()
+        })
+        .csr_rdata
+    };
+    bus(&mut m, 1, reg::PFB_INDEX, 15);
+    assert_eq!(
+        bus(&mut m, 0, reg::PFB_DATA, 0),
+        0,
+        "entry 15 is 1.0 once loaded"
+    );
+    bus(&mut m, 1, reg::PFB_DATA, 7);
+    while m.csr(reg::STATUS) != STATUS_READY {
+        bus(&mut m, 0, 0, 0);
+    }
+    assert_eq!(
+        bus(&mut m, 0, reg::PFB_DATA, 0),
+        PFB_ONE,
+        "the early write was ignored"
+    );
+}
+
 // ---- The feedback value (§4.3 for the CP, 802.1Qau).
 
 #[test]

@@ -464,6 +464,11 @@ const PFC_NAMES: [&str; 8] = [
     "pfc_err",
 ];
 
+/// Whether word `index` is one of the embedded PFC's registers.
+fn in_pfc_window(index: u32) -> bool {
+    (PFC_BASE..PFC_BASE + PFC_NAMES.len() as u32).contains(&index)
+}
+
 /// `status` bit: the tables are cleared; egress arrivals are accepted.
 pub const STATUS_READY: u64 = 1;
 
@@ -798,7 +803,7 @@ impl Qcn {
 
     /// Register `index` as software would read it now.
     pub fn csr(&self, index: u32) -> u64 {
-        if (PFC_BASE..PFC_BASE + PFC_NAMES.len() as u32).contains(&index) {
+        if in_pfc_window(index) {
             self.pfc.csr(index - PFC_BASE)
         } else {
             self.csr.get(index)
@@ -914,7 +919,7 @@ impl CycleModel for Qcn {
     fn step(&mut self, i: &QcnIn) -> QcnOut {
         // The ingress side: the embedded PFC, with the CSR bus when it names its words.
         let addr = (i.csr_addr & mask(CSR_ADDR_BITS)) as u32;
-        let in_pfc = (PFC_BASE..PFC_BASE + PFC_NAMES.len() as u32).contains(&addr);
+        let in_pfc = in_pfc_window(addr);
         let p = self.pfc.step(&PfcIn {
             enq_valid: i.in_enq_valid,
             enq_port: i.in_enq_port,

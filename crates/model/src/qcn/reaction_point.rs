@@ -130,8 +130,8 @@ pub enum RpState {
 /// Which counter completed a cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Counter {
-    Bytes,
-    Timer,
+    Bytes = 0,
+    Timer = 1,
 }
 
 /// One rate change, for traces.
@@ -151,11 +151,10 @@ pub struct ReactionPoint {
     cfg: RpConfig,
     current: f64,
     target: f64,
-    /// Bytes and nanoseconds into the counters' current cycles.
-    bytes_in_cycle: f64,
-    ns_in_cycle: f64,
-    bc_count: u32,
-    timer_count: u32,
+    /// Per counter ([`Counter`] as the index): bytes or nanoseconds into its current cycle,
+    /// and the cycles it completed since the last FBP.
+    progress: [f64; 2],
+    counts: [u32; 2],
     active: bool,
 }
 
@@ -167,10 +166,8 @@ impl ReactionPoint {
             cfg: cfg.clone(),
             current: cfg.line_rate_bps,
             target: cfg.line_rate_bps,
-            bytes_in_cycle: 0.0,
-            ns_in_cycle: 0.0,
-            bc_count: 0,
-            timer_count: 0,
+            progress: [0.0; 2],
+            counts: [0; 2],
             active: false,
         }
     }
@@ -187,10 +184,8 @@ impl ReactionPoint {
 
     pub fn state(&self) -> RpState {
         let n = self.cfg.n_fr;
-        let (lo, hi) = (
-            self.bc_count.min(self.timer_count),
-            self.bc_count.max(self.timer_count),
-        );
+        let [bc, timer] = self.counts;
+        let (lo, hi) = (bc.min(timer), bc.max(timer));
         if !self.active {
             RpState::Idle
         } else if self.cfg.timer_ns > 0.0 {
@@ -201,7 +196,7 @@ impl ReactionPoint {
             } else {
                 RpState::FastRecovery
             }
-        } else if self.bc_count > n {
+        } else if bc > n {
             // Without a timer (P4QCN's FSM) there is no hyper-active increase.
             RpState::ActiveIncrease
         } else {
@@ -217,10 +212,8 @@ impl ReactionPoint {
         };
         self.target = self.current;
         self.current = (self.current * (1.0 - cut)).max(self.cfg.min_rate_bps);
-        self.bc_count = 0;
-        self.timer_count = 0;
-        self.bytes_in_cycle = 0.0;
-        self.ns_in_cycle = 0.0;
+        self.counts = [0; 2];
+        self.progress = [0.0; 2];
         self.active = true;
         RateChange {
             cause: None,
@@ -232,45 +225,36 @@ impl ReactionPoint {
 
     /// The RP sent `bytes`: every byte-counter cycle they complete raises the rate.
     pub fn on_sent(&mut self, bytes: f64, changes: &mut Vec<RateChange>) {
-        if !self.active {
-            return;
-        }
-        self.bytes_in_cycle += bytes;
-        loop {
-            let limit = self.cfg.bc_limit_bytes
-                / if self.bc_count >= self.cfg.n_fr {
-                    2.0
-                } else {
-                    1.0
-                };
-            if self.bytes_in_cycle < limit || !self.active {
-                break;
-            }
-            self.bytes_in_cycle -= limit;
-            self.bc_count += 1;
-            changes.push(self.increase(Counter::Bytes));
-        }
+        self.advance(Counter::Bytes, bytes, changes);
     }
 
     /// `ns` nanoseconds pass: every timer cycle they complete raises the rate.
     pub fn on_time(&mut self, ns: f64, changes: &mut Vec<RateChange>) {
-        if !self.active || self.cfg.timer_ns == 0.0 {
+        self.advance(Counter::Timer, ns, changes);
+    }
+
+    /// Adds `amount` to a counter's cycle; each cycle it completes (the full period for its
+    /// first `n_fr` cycles, half of it after) counts and raises the rate. A period of 0
+    /// disables the counter.
+    fn advance(&mut self, counter: Counter, amount: f64, changes: &mut Vec<RateChange>) {
+        let full = match counter {
+            Counter::Bytes => self.cfg.bc_limit_bytes,
+            Counter::Timer => self.cfg.timer_ns,
+        };
+        let c = counter as usize;
+        if !self.active || full == 0.0 {
             return;
         }
-        self.ns_in_cycle += ns;
-        loop {
-            let period = self.cfg.timer_ns
-                / if self.timer_count >= self.cfg.n_fr {
-                    2.0
-                } else {
-                    1.0
-                };
-            if self.ns_in_cycle < period || !self.active {
+        self.progress[c] += amount;
+        while self.active {
+            let halved = self.counts[c] >= self.cfg.n_fr;
+            let period = if halved { full / 2.0 } else { full };
+            if self.progress[c] < period {
                 break;
             }
-            self.ns_in_cycle -= period;
-            self.timer_count += 1;
-            changes.push(self.increase(Counter::Timer));
+            self.progress[c] -= period;
+            self.counts[c] += 1;
+            changes.push(self.increase(counter));
         }
     }
 
@@ -286,7 +270,7 @@ impl ReactionPoint {
         let line = self.cfg.line_rate_bps;
         match state {
             RpState::HyperActiveIncrease => {
-                let i = self.bc_count.min(self.timer_count) - self.cfg.n_fr;
+                let i = self.counts[0].min(self.counts[1]) - self.cfg.n_fr;
                 self.target += f64::from(i) * self.cfg.r_hai_bps;
             }
             RpState::ActiveIncrease => self.target += self.cfg.r_ai_bps,

@@ -490,6 +490,8 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     localparam  ramp_b = 25'h0;
     localparam  ramp_d = 25'h10;
     localparam  pfb_one = 17'b10000000000000000;
+    localparam  err_index = 2'b1;
+    localparam  err_not_ready = 2'b10;
     localparam  valid33 = 33'h1;
 
     // Stub signals
@@ -1467,10 +1469,10 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         r_valid$d = eg_valid & eg_in_range & is_ready$q;
         r_err$d = 2'h0;
         if (eg_valid & ~eg_in_range) begin
-            r_err$d = 2'h1;
+            r_err$d = err_index;
         end
         if (eg_valid & eg_in_range & ~is_ready$q) begin
-            r_err$d = 2'h2;
+            r_err$d = err_not_ready;
         end
         r_key$d = eg_key;
         r_port$d = eg_port;

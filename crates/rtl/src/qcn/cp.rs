@@ -17,14 +17,14 @@
 //! n+1, written at n+2) and the rate-limit entry (read at n+6, written at n+7).
 //!
 //! After reset the CP clears `q_old` and the rate-limit table and loads the P_fb table's reset
-//! values ([`PfbRamp`]), one word of each per edge; until then arrivals are not taken (the
-//! caller flags them) and the P_fb window reads 0 and ignores writes.
+//! values ([`PfbRamp`]), one word of each per edge; until then arrivals are not taken (they
+//! raise `err`) and the P_fb window reads 0 and ignores writes.
 
 use crate::flow_hash::FlowHash;
 use crate::narrow_ram::{low_bits, NarrowRam};
 use rust_hdl::prelude::*;
 use switchcraft_core::lfsr::Lfsr32;
-use switchcraft_model::qcn::{QcnConfig, PFB_BITS, PFB_ONE};
+use switchcraft_model::qcn::{err, QcnConfig, PFB_BITS, PFB_ONE};
 
 /// The P_fb table's reset values as an incremental computation: entry k is 0 up to the last
 /// bucket at or below Q_min (`k < k0`), 65 536 from the first at or above Q_max (`k >= k_top`),
@@ -162,6 +162,9 @@ pub struct Cp<const KB: usize> {
     ramp_b: Constant<Bits<25>>,
     ramp_d: Constant<Bits<25>>,
     pfb_one: Constant<Bits<17>>,
+    /// The `err` bits (the model's `qcn::err`).
+    err_index: Constant<Bits<2>>,
+    err_not_ready: Constant<Bits<2>>,
     /// The valid bit of a rate-limit entry.
     valid33: Constant<Bits<33>>,
 
@@ -394,6 +397,8 @@ impl<const KB: usize> Cp<KB> {
             ramp_b: Constant::new(ramp.b.into()),
             ramp_d: Constant::new(ramp.d.into()),
             pfb_one: Constant::new(PFB_ONE.into()),
+            err_index: Constant::new(err::INDEX.into()),
+            err_not_ready: Constant::new(err::NOT_READY.into()),
             valid33: Constant::new(1u64.into()),
             lfsr: Default::default(),
             pre: Default::default(),
@@ -620,10 +625,10 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.r_valid.d.next = self.eg_valid.val() & self.eg_in_range.val() & self.is_ready.q.val();
         self.r_err.d.next = 0.into();
         if self.eg_valid.val() & !self.eg_in_range.val() {
-            self.r_err.d.next = 1.into();
+            self.r_err.d.next = self.err_index.val();
         }
         if self.eg_valid.val() & self.eg_in_range.val() & !self.is_ready.q.val() {
-            self.r_err.d.next = 2.into();
+            self.r_err.d.next = self.err_not_ready.val();
         }
         self.r_key.d.next = self.eg_key.val();
         self.r_port.d.next = self.eg_port.val();

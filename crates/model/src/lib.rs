@@ -33,7 +33,9 @@ macro_rules! port_bundle {
 pub mod bfc;
 pub mod capfc;
 pub mod config;
+pub mod feedback;
 pub mod pfc;
 pub mod qcn;
+pub mod rcm;
 pub mod tcd;
 pub mod units;

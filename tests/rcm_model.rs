@@ -729,7 +729,7 @@ fn errors_flag_bad_indices_early_arrivals_and_saturation() {
     }
     b.idle(PORT_LATENCY as usize + 1);
     assert_eq!(b.read(reg::ERR) & err::SAT, err::SAT);
-    assert_eq!(b.m.port(0).meas_c, 65_535);
+    assert_eq!(b.m.port(0).sent_c, 65_535);
 }
 
 /// The port views and the flags/role encoding.
@@ -799,4 +799,25 @@ fn random_workloads_keep_the_invariants() {
             "{name} seed {seed}: {counts:?}"
         );
     }
+}
+
+/// The sweep decides from the state the edge began with; a CN received on the edge of the
+/// visit that ages rcf out keeps it (spec §0.3: control frames first, timers last).
+#[test]
+fn a_cn_on_the_ageing_visit_keeps_rcf() {
+    let c = cfg();
+    let mut b = Bench::new(&c);
+    let t = b.now();
+    b.receive(1, 5, &[]);
+    let ports = c.ports as usize;
+    let visit = (t + c.t_rcf as usize..).find(|n| n % ports == 1).unwrap();
+    b.idle(visit - b.now());
+    b.receive(1, 6, &[]);
+    assert!(b.m.port(1).rcf, "the CN of the visit's edge is kept");
+    assert_eq!(b.m.port(1).fbr, 6);
+    // Without it, that visit clears rcf.
+    let mut b = Bench::new(&c);
+    b.receive(1, 5, &[]);
+    b.idle(visit - b.now() + 1);
+    assert!(!b.m.port(1).rcf);
 }

@@ -23,8 +23,12 @@
 //!   (spec §0.3 and §4.8): the received CN header (`cnr`) and harmful ID (`cni`) of edge n;
 //!   the scheduler's offer (`sch`), the route query (`rt`) and the ID read (`idr`) of edge n;
 //!   the VOQ sample, then the output-queue sample, of the arrivals of edge n - SAMPLE_DELAY;
-//!   then the timers of port `n mod ports` (the sweep: rcf ageing, CN rate-limit expiry, the
-//!   RCC's onset, measurement, reductions and exit) and the expiry of old severe CNs;
+//! * in parallel, the timers: the sweep visits port `n mod ports` (rcf ageing, the CN rate
+//!   limit's expiry, the RCC's onset, measurement, reductions and exit) and severe CNs older
+//!   than SAR's window expire. Both decide from the state edge n began with; where an event
+//!   of edge n changes the same field, the event's change is kept (a CN received keeps rcf, a
+//!   CN sent keeps its rate limit, the edge's triggers stay pending, an offer's bytes count in
+//!   the window the visit starts, a sample's ID stays in the CAM the visit clears);
 //! * the port stage's outputs (`dec`, `route`, `id`, `cn`) appear after edge n +
 //!   [`PORT_LATENCY`]; so a CN appears [`CN_LATENCY`] edges after the VOQ arrival that caused
 //!   it. The `err` flags of a bus appear with its outputs (samplers: [`ERR_LATENCY`]).
@@ -210,7 +214,7 @@ impl RcmConfig {
     /// Checks every rule of the block; the error names the field, its value and the rule.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let range = crate::config::in_range;
-        range("ports", self.ports.into(), 1, 16)?;
+        range("ports", self.ports.into(), 1, MAX_PORTS as u64)?;
         range("depth_bits", self.depth_bits.into(), 8, 24)?;
         range("len_bits", self.len_bits.into(), 1, 16)?;
         range("fid_bits", self.fid_bits.into(), 8, 64)?;
@@ -390,13 +394,12 @@ pub struct PortState {
     /// RCC window (bytes): W, Wc; Wnc = W - Wc.
     pub w: u64,
     pub wc: u64,
-    /// Bytes sent in the current window: all, and of harmful flows.
+    /// Bytes sent in the current window, or measured since the onset: all, and of harmful
+    /// flows.
     pub sent_all: u64,
     pub sent_c: u64,
-    /// The measurement's start and bytes (harmful, other).
+    /// The measurement's start.
     pub meas_t: u64,
-    pub meas_c: u64,
-    pub meas_nc: u64,
     /// Logical rate R, Q0.16 of the line rate (for reporting; Eq. 4).
     pub rate: u64,
     /// The output queue's CAM of sampled flow IDs, written cyclically at `cam_wp`.
@@ -424,8 +427,6 @@ impl PortState {
             sent_all: 0,
             sent_c: 0,
             meas_t: 0,
-            meas_c: 0,
-            meas_nc: 0,
             rate: RATE_ONE,
             cam: vec![None; d],
             cam_wp: 0,
@@ -800,6 +801,7 @@ pub struct Rcm {
     /// Timestamps of the last severe CNs (a ring, oldest overwritten).
     severe: [Option<u64>; SEVERE_SLOTS],
     severe_wp: usize,
+    marks: Marks,
     now: u64,
     samples: DelayLine<SamplerEdge>,
     results: DelayLine<PortEdge>,
@@ -820,6 +822,7 @@ impl Rcm {
             ports: (0..cfg.ports).map(|_| PortState::new(d)).collect(),
             severe: [None; SEVERE_SLOTS],
             severe_wp: 0,
+            marks: Marks::default(),
             now: 0,
             samples: DelayLine::new(),
             results: DelayLine::new(),
@@ -971,8 +974,9 @@ impl Rcm {
     /// A reduction trigger on port `p` (a local sample with Fb > 0, or a CN): the sweep applies
     /// the largest pending Fb at its next visit.
     fn trigger(&mut self, p: usize, fb6: u64) {
-        let pend = &mut self.ports[p].pend;
-        *pend = Some(pend.map_or(fb6, |f| f.max(fb6)));
+        let max = |pend: Option<u64>| Some(pend.map_or(fb6, |f| f.max(fb6)));
+        self.ports[p].pend = max(self.ports[p].pend);
+        self.marks.triggers[p] = max(self.marks.triggers[p]);
     }
 
     /// lcf after one sample of the port's queues (spec §4.3 [S] clearing rule).
@@ -1007,7 +1011,9 @@ impl Rcm {
                 s.ext.fill(None);
                 s.ext_wp = 0;
                 self.trigger(p, fbp);
+                self.marks.cn_received |= 1 << p;
                 if fbp >= self.reg(reg::SAR_SEVERE) {
+                    self.marks.severe_written = Some(self.severe_wp);
                     self.severe[self.severe_wp] = Some(now);
                     self.severe_wp = (self.severe_wp + 1) % SEVERE_SLOTS;
                 }
@@ -1047,11 +1053,11 @@ impl Rcm {
         let grant = match s.rcc {
             Rcc::Off => true,
             Rcc::Measure => {
-                add(if harmful {
-                    &mut s.meas_c
-                } else {
-                    &mut s.meas_nc
-                });
+                add(&mut s.sent_all);
+                if harmful {
+                    add(&mut s.sent_c);
+                }
+                self.marks.added = Some((i.sch_port as usize, len, if harmful { len } else { 0 }));
                 true
             }
             Rcc::On => {
@@ -1153,6 +1159,7 @@ impl Rcm {
             }
         }
         self.ports[input].cn_t = Some(self.now_ts());
+        self.marks.cn_sent |= 1 << input;
         let o = &self.ports[output];
         let fbp = if o.rcf {
             calc::regional_degree(s.fb6, o.fbr, self.reg(reg::W_SHIFT) as u32)
@@ -1181,90 +1188,138 @@ impl Rcm {
         }
     }
 
-    /// The timers of port `p`: rcf ageing, the CN rate limit's expiry, and the RCC.
-    fn sweep(&mut self, p: usize, out: &mut PortEdge) {
+    /// What the sweep's visit of port `p` does, decided from the state the edge began with
+    /// (so in parallel with the edge's events): rcf ageing, the CN rate limit's expiry, and
+    /// the RCC's onset, measurement, reductions and exit.
+    fn plan_visit(&self, p: usize) -> Visit {
         let now = self.now_ts();
-        let (t_rcf, t_cn, t_meas) = (
-            self.reg(reg::T_RCF),
-            self.reg(reg::T_CN),
-            self.reg(reg::T_MEAS),
-        );
         let (gd, wc_min) = (self.reg(reg::GD), self.reg(reg::WC_MIN));
-        let clear_cam = self.reg(reg::CFR_CLEAR_ON_EXIT) == 1;
-        let top = mask(self.cfg.window_bits);
-        let rcf_age = self.elapsed(self.ports[p].rcf_t);
-        let cn_age = self.ports[p].cn_t.map(|t| self.elapsed(t));
-        let meas_age = self.elapsed(self.ports[p].meas_t);
-        let s = &mut self.ports[p];
-        if s.rcf && rcf_age >= t_rcf {
-            s.rcf = false;
-        }
-        if cn_age.is_some_and(|a| a >= t_cn) {
-            s.cn_t = None;
-        }
-        let congested = s.lcf || s.rcf;
+        let s = &self.ports[p];
+        let rcf_expired = s.rcf && self.elapsed(s.rcf_t) >= self.reg(reg::T_RCF);
+        let mut v = Visit {
+            port: p,
+            clear_rcf: rcf_expired,
+            expire_cn: s
+                .cn_t
+                .is_some_and(|t| self.elapsed(t) >= self.reg(reg::T_CN)),
+            consume_pend: false,
+            clear_cam: false,
+            zero_sent: false,
+            rcc: s.rcc,
+            meas_t: s.meas_t,
+            w: s.w,
+            wc: s.wc,
+            rate: s.rate,
+        };
+        let congested = s.lcf || (s.rcf && !rcf_expired);
         match s.rcc {
-            Rcc::Off => {
-                if s.pend.is_some() && congested {
-                    s.rcc = Rcc::Measure;
-                    s.meas_t = now;
-                    s.meas_c = 0;
-                    s.meas_nc = 0;
-                } else {
-                    s.pend = None;
-                }
+            Rcc::Off if s.pend.is_some() && congested => {
+                v.rcc = Rcc::Measure;
+                v.meas_t = now;
+                v.zero_sent = true;
             }
+            // A stale trigger (its flags cleared before the visit) is dropped.
+            Rcc::Off => v.consume_pend = true,
             _ if !congested => {
                 // Congestion cleared: the RCC quits; its next onset measures afresh.
-                s.rcc = Rcc::Off;
-                s.pend = None;
-                if clear_cam {
-                    s.cam.fill(None);
-                    s.cam_wp = 0;
-                }
+                v.rcc = Rcc::Off;
+                v.consume_pend = true;
+                v.clear_cam = self.reg(reg::CFR_CLEAR_ON_EXIT) == 1;
             }
             Rcc::Measure => {
-                if meas_age >= t_meas {
-                    if s.meas_c == 0 {
+                if self.elapsed(s.meas_t) >= self.reg(reg::T_MEAS) {
+                    v.consume_pend = true;
+                    if s.sent_c == 0 {
                         // No harmful packet in the window: nothing to pace (spec §4.8).
-                        s.rcc = Rcc::Off;
+                        v.rcc = Rcc::Off;
                     } else {
                         let fb = s.pend.unwrap_or(0);
-                        let w = s.meas_c + s.meas_nc;
-                        if w > top {
-                            out.err |= err::SAT;
-                        }
-                        s.w = w.min(top);
-                        s.wc = calc::reduce_window(s.meas_c, fb, gd, wc_min);
-                        s.rate = calc::reduce_rate(RATE_ONE, fb, gd);
-                        s.sent_all = 0;
-                        s.sent_c = 0;
-                        s.rcc = Rcc::On;
+                        v.rcc = Rcc::On;
+                        v.w = s.sent_all;
+                        v.wc = calc::reduce_window(s.sent_c, fb, gd, wc_min);
+                        v.rate = calc::reduce_rate(RATE_ONE, fb, gd);
+                        v.zero_sent = true;
                     }
-                    s.pend = None;
                 }
             }
             Rcc::On => {
-                if let Some(fb) = s.pend.take() {
-                    s.wc = calc::reduce_window(s.wc, fb, gd, wc_min);
-                    s.rate = calc::reduce_rate(s.rate, fb, gd);
+                if let Some(fb) = s.pend {
+                    v.wc = calc::reduce_window(s.wc, fb, gd, wc_min);
+                    v.rate = calc::reduce_rate(s.rate, fb, gd);
+                    v.consume_pend = true;
                 }
             }
+        }
+        v
+    }
+
+    /// Applies a visit after the edge's events, keeping what they set: rcf from a CN received,
+    /// the rate limit of a CN sent, the edge's triggers, its bytes (counted in the window the
+    /// visit starts) and its CAM write (the clear came before it).
+    fn apply_visit(&mut self, v: &Visit) {
+        let m = &self.marks;
+        let s = &mut self.ports[v.port];
+        if v.clear_rcf && m.cn_received >> v.port & 1 == 0 {
+            s.rcf = false;
+        }
+        if v.expire_cn && m.cn_sent >> v.port & 1 == 0 {
+            s.cn_t = None;
+        }
+        if v.consume_pend {
+            s.pend = m.triggers[v.port];
+        }
+        (s.rcc, s.meas_t, s.w, s.wc, s.rate) = (v.rcc, v.meas_t, v.w, v.wc, v.rate);
+        if v.zero_sent {
+            // The window's rule holds from its first bytes: at W or beyond, the next starts.
+            (s.sent_all, s.sent_c) = match m.added {
+                Some((p, all, c)) if p == v.port && all < v.w => (all, c),
+                _ => (0, 0),
+            };
         }
     }
 
-    /// Severe CNs older than SAR's window are forgotten.
-    fn expire_severe(&mut self) {
+    /// The severe CNs that are older than SAR's window as the edge begins.
+    fn expiring_severe(&self) -> [bool; SEVERE_SLOTS] {
         let window = self.reg(reg::SAR_WINDOW);
-        for k in 0..SEVERE_SLOTS {
-            if let Some(t) = self.severe[k] {
-                if self.elapsed(t) >= window {
-                    self.severe[k] = None;
-                }
-            }
-        }
+        std::array::from_fn(|k| self.severe[k].is_some_and(|t| self.elapsed(t) >= window))
     }
 }
+
+/// One visit of the sweep (see [`Rcm::plan_visit`]): what it clears, and the port's RCC
+/// fields after it.
+#[derive(Clone, Copy, Debug)]
+struct Visit {
+    port: usize,
+    clear_rcf: bool,
+    expire_cn: bool,
+    /// The pending Fb is used or dropped: only the edge's own triggers stay pending.
+    consume_pend: bool,
+    clear_cam: bool,
+    /// A window or measurement starts: the bytes sent restart from the edge's own.
+    zero_sent: bool,
+    rcc: Rcc,
+    meas_t: u64,
+    w: u64,
+    wc: u64,
+    rate: u64,
+}
+
+/// What the events of one edge set, which a visit in parallel keeps.
+#[derive(Clone, Copy, Debug, Default)]
+struct Marks {
+    /// Ports that received a CN, and sent one (bit per port).
+    cn_received: u32,
+    cn_sent: u32,
+    /// The largest Fb of the edge's reduction triggers per port.
+    triggers: [Option<u64>; MAX_PORTS],
+    /// The bytes an offer counted: (port, all, harmful).
+    added: Option<(usize, u64, u64)>,
+    /// The severe-CN slot written.
+    severe_written: Option<usize>,
+}
+
+/// The most ports a config may have.
+const MAX_PORTS: usize = 16;
 
 impl CycleModel for Rcm {
     type In = RcmIn;
@@ -1294,12 +1349,21 @@ impl CycleModel for Rcm {
         let sampled = self.samplers(i);
         self.samples.push(sampled);
 
-        // The port stage, in the order of the module documentation.
+        // The port stage, in the order of the module documentation; the sweep's visit and the
+        // severe CNs' expiry are decided from the state the edge begins with.
+        let visit = self.plan_visit((self.now % u64::from(self.cfg.ports)) as usize);
+        let expiring = self.expiring_severe();
+        self.marks = Marks::default();
         let mut edge = PortEdge::default();
         self.receive_cn(i, &mut edge);
         self.offer(i, &mut edge);
         self.route(i, &mut edge);
         self.read_id(i, &mut edge);
+        if visit.clear_cam {
+            let s = &mut self.ports[visit.port];
+            s.cam.fill(None);
+            s.cam_wp = 0;
+        }
         let due = self.samples.tap(SAMPLE_DELAY);
         if let Some(s) = due.voq {
             self.voq_sample(s, &mut edge);
@@ -1307,9 +1371,12 @@ impl CycleModel for Rcm {
         if let Some(s) = due.oq {
             self.oq_sample(s);
         }
-        let swept = (self.now % u64::from(self.cfg.ports)) as usize;
-        self.sweep(swept, &mut edge);
-        self.expire_severe();
+        self.apply_visit(&visit);
+        for (k, expired) in expiring.into_iter().enumerate() {
+            if expired && self.marks.severe_written != Some(k) {
+                self.severe[k] = None;
+            }
+        }
         self.now += 1;
         self.results.push(edge);
 

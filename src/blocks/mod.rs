@@ -26,6 +26,7 @@ pub mod bfc;
 pub mod capfc;
 pub mod pfc;
 pub mod qcn;
+pub mod rcm;
 pub mod tcd;
 
 /// Every block, in the order reports and listings show them. Adding a block: its files (see
@@ -36,6 +37,7 @@ pub static REGISTRY: &[&dyn DynBlock] = &[
     &capfc::CapfcBlock,
     &bfc::BfcBlock,
     &qcn::QcnBlock,
+    &rcm::RcmBlock,
 ];
 
 /// The block named `stem`, or an error listing the known ones.

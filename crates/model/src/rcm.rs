@@ -293,7 +293,7 @@ pub const SEVERE_SLOTS: usize = 4;
 /// stages (crates/rtl/src/rcm.rs).
 pub const SAMPLE_DELAY: u32 = 6;
 /// Edges from the port stage's events (edge n) to their outputs.
-pub const PORT_LATENCY: u32 = 2;
+pub const PORT_LATENCY: u32 = 1;
 /// Edges from a VOQ arrival to the CN it causes.
 pub const CN_LATENCY: u32 = SAMPLE_DELAY + PORT_LATENCY;
 /// Edges from a sampler arrival to its `err` flags.
@@ -436,7 +436,11 @@ impl PortState {
     }
 
     pub fn role(&self) -> Role {
-        match (self.lcf, self.rcf) {
+        PortState::role_of(self.lcf, self.rcf)
+    }
+
+    fn role_of(lcf: bool, rcf: bool) -> Role {
+        match (lcf, rcf) {
             (false, false) => Role::None,
             (true, false) => Role::Root,
             (false, true) => Role::Edge,
@@ -460,11 +464,55 @@ impl PortState {
 
     /// Fb', Eq. 2: the local Fb with the remote one while rcf holds.
     pub fn fbp(&self, w_shift: u32) -> u64 {
-        if self.rcf {
-            calc::regional_degree(self.fb, self.fbr, w_shift)
+        PortState::fbp_of(self.fb, self.fbr, self.rcf, w_shift)
+    }
+
+    fn fbp_of(fb: u64, fbr: u64, rcf: bool, w_shift: u32) -> u64 {
+        if rcf {
+            calc::regional_degree(fb, fbr, w_shift)
         } else {
-            self.fb
+            fb
         }
+    }
+}
+
+/// The fields of a port the CSR views show.
+#[derive(Clone, Copy, Debug)]
+struct PortView {
+    lcf: bool,
+    rcf: bool,
+    rcc: Rcc,
+    pend: Option<u64>,
+    fb: u64,
+    fbr: u64,
+    w: u64,
+    wc: u64,
+    sent_c: u64,
+    rate: u64,
+}
+
+impl PortView {
+    fn of(s: &PortState) -> PortView {
+        PortView {
+            lcf: s.lcf,
+            rcf: s.rcf,
+            rcc: s.rcc,
+            pend: s.pend,
+            fb: s.fb,
+            fbr: s.fbr,
+            w: s.w,
+            wc: s.wc,
+            sent_c: s.sent_c,
+            rate: s.rate,
+        }
+    }
+
+    fn role(&self) -> Role {
+        PortState::role_of(self.lcf, self.rcf)
+    }
+
+    fn fbp(&self, w_shift: u32) -> u64 {
+        PortState::fbp_of(self.fb, self.fbr, self.rcf, w_shift)
     }
 }
 
@@ -715,7 +763,9 @@ pub fn port_schema(cfg: &RcmConfig) -> PortSchema {
     .with_latencies(&[
         ("dec", PORT_LATENCY),
         ("route", PORT_LATENCY),
-        ("cn", CN_LATENCY),
+        // A CN received changes the next CN's Fb' from the port stage of its own edge; a CN
+        // comes CN_LATENCY edges after the VOQ arrival that caused it.
+        ("cn", PORT_LATENCY),
         ("id", PORT_LATENCY),
         ("csr", 0),
     ])
@@ -798,6 +848,8 @@ pub struct Rcm {
     oq_q_old: Vec<u64>,
     oq_ctr: Vec<u64>,
     ports: Vec<PortState>,
+    /// The ports as the previous edge began (what the CSR views show).
+    lagged: Vec<PortView>,
     /// Timestamps of the last severe CNs (a ring, oldest overwritten).
     severe: [Option<u64>; SEVERE_SLOTS],
     severe_wp: usize,
@@ -820,6 +872,7 @@ impl Rcm {
             oq_q_old: vec![0; 1 << cfg.port_bits()],
             oq_ctr: vec![0; 1 << cfg.port_bits()],
             ports: (0..cfg.ports).map(|_| PortState::new(d)).collect(),
+            lagged: Vec::new(),
             severe: [None; SEVERE_SLOTS],
             severe_wp: 0,
             marks: Marks::default(),
@@ -876,11 +929,13 @@ impl Rcm {
         self.csr.get(index)
     }
 
-    /// The port views, then one CSR bus cycle.
+    /// The port views, then one CSR bus cycle. The views show the port as it was one edge
+    /// earlier (after the port stage of edge n - 2 for a read at edge n): the registered read
+    /// of the RTL's port registers.
     fn csr_access(&mut self, i: &RcmIn) -> u64 {
         let sel = self.reg(reg::PORT_SEL) as usize;
         let w_shift = self.reg(reg::W_SHIFT) as u32;
-        let views = self.ports.get(sel).map(|p| {
+        let views = self.lagged.get(sel).map(|p| {
             let flags = u64::from(p.lcf)
                 | u64::from(p.rcf) << 1
                 | (p.role() as u64) << 2
@@ -890,6 +945,8 @@ impl Rcm {
             [flags, fb, p.w, p.wc, p.sent_c, p.rate]
         });
         let views = views.unwrap_or([0; 6]);
+        self.lagged.clear();
+        self.lagged.extend(self.ports.iter().map(PortView::of));
         for (k, v) in views.into_iter().enumerate() {
             self.csr.set(reg::PORT_FLAGS + k as u32, v);
         }
@@ -1337,6 +1394,7 @@ impl CycleModel for Rcm {
         self.oq_q_old.fill(0);
         self.oq_ctr.fill(0);
         self.ports = (0..self.cfg.ports).map(|_| PortState::new(d)).collect();
+        self.lagged = self.ports.iter().map(PortView::of).collect();
         self.severe = [None; SEVERE_SLOTS];
         self.severe_wp = 0;
         self.now = 0;

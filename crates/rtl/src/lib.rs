@@ -37,6 +37,7 @@ macro_rules! with_sized_core {
 
 pub mod bfc;
 pub mod cal_row;
+pub mod cam;
 pub mod capfc;
 pub mod counter_row_ram;
 pub mod csr_bank;
@@ -48,6 +49,7 @@ pub mod narrow_ram;
 pub mod pfc;
 pub mod qcn;
 pub mod ram_2w2r;
+pub mod rcm;
 pub mod tcd;
 pub mod tech;
 

@@ -796,6 +796,22 @@ port_bundle!(
     }
 );
 
+/// A sampler's table: per queue (VOQ `input << port_bits | output`, or output port), q_old
+/// and the bytes until the next sample.
+struct QueueTable {
+    q_old: Vec<u64>,
+    ctr: Vec<u64>,
+}
+
+impl QueueTable {
+    fn new(slots: usize) -> QueueTable {
+        QueueTable {
+            q_old: vec![0; slots],
+            ctr: vec![0; slots],
+        }
+    }
+}
+
 /// One sample of a queue, on its way to the port stage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sample {
@@ -841,12 +857,8 @@ pub struct Rcm {
     cfg: RcmConfig,
     schema: PortSchema,
     csr: CsrFile,
-    /// Per VOQ (`input << port_bits | output`) and per output queue: q_old and the bytes until
-    /// the next sample.
-    voq_q_old: Vec<u64>,
-    voq_ctr: Vec<u64>,
-    oq_q_old: Vec<u64>,
-    oq_ctr: Vec<u64>,
+    voqs: QueueTable,
+    oqs: QueueTable,
     ports: Vec<PortState>,
     /// The ports as the previous edge began (what the CSR views show).
     lagged: Vec<PortView>,
@@ -867,10 +879,8 @@ impl Rcm {
             cfg: cfg.clone(),
             schema: port_schema(cfg),
             csr: CsrFile::new(&regmap(cfg)),
-            voq_q_old: vec![0; cfg.voq_slots() as usize],
-            voq_ctr: vec![0; cfg.voq_slots() as usize],
-            oq_q_old: vec![0; 1 << cfg.port_bits()],
-            oq_ctr: vec![0; 1 << cfg.port_bits()],
+            voqs: QueueTable::new(cfg.voq_slots() as usize),
+            oqs: QueueTable::new(1 << cfg.port_bits()),
             ports: (0..cfg.ports).map(|_| PortState::new(d)).collect(),
             lagged: Vec::new(),
             severe: [None; SEVERE_SLOTS],
@@ -900,11 +910,11 @@ impl Rcm {
 
     /// q_old of a VOQ and of an output queue, after the arrivals sampled so far.
     pub fn voq_q_old(&self, input: usize, output: usize) -> u64 {
-        self.voq_q_old[input << self.cfg.port_bits() | output]
+        self.voqs.q_old[input << self.cfg.port_bits() | output]
     }
 
     pub fn oq_q_old(&self, port: usize) -> u64 {
-        self.oq_q_old[port]
+        self.oqs.q_old[port]
     }
 
     /// Timestamps of the severe CNs SAR counts, after the edges so far.
@@ -955,75 +965,73 @@ impl Rcm {
         self.csr.access(i.csr_we == 1, i.csr_addr, i.csr_wdata)
     }
 
-    /// One sampler arrival on queue table slot `slot`: the byte counter, and on a sample the
-    /// feedback and q_old.
-    fn sample(&self, q_old: &mut u64, ctr: &mut u64, q: u64, len: u64) -> Option<(i64, u64)> {
-        let scale = FbScale::from_word(self.reg(reg::FB_SCALE));
-        let q_eq = self.reg(reg::Q_EQ) as i64;
-        if *ctr > len {
-            *ctr -= len;
+    /// One sampler arrival at queue `slot` of the VOQs' table (`voq`) or the output queues':
+    /// its errors, then the byte counter, and on a sample Eq. 1's feedback and q_old.
+    fn arrive(
+        &mut self,
+        voq: bool,
+        in_range: bool,
+        slot: usize,
+        q: u64,
+        len: u64,
+        err: &mut u64,
+    ) -> Option<(i64, u64)> {
+        if !in_range {
+            *err |= err::INDEX;
             return None;
         }
+        if !self.ready() {
+            *err |= err::NOT_READY;
+            return None;
+        }
+        let (q, len) = (q & mask(self.cfg.depth_bits), len & mask(self.cfg.len_bits));
+        let scale = FbScale::from_word(self.reg(reg::FB_SCALE));
+        let (q_eq, w) = (self.reg(reg::Q_EQ) as i64, self.reg(reg::W) as i64);
         let level = scale.quantise(q as i64 - q_eq) >> 3;
-        *ctr = self.reg(reg::SAMP_INTERVAL + level as u32);
-        let w = self.reg(reg::W) as i64;
-        let fb = (q as i64 - q_eq) + w * (q as i64 - *q_old as i64);
-        *q_old = q;
+        let reload = self.reg(reg::SAMP_INTERVAL + level as u32);
+        let table = if voq { &mut self.voqs } else { &mut self.oqs };
+        if table.ctr[slot] > len {
+            table.ctr[slot] -= len;
+            return None;
+        }
+        table.ctr[slot] = reload;
+        let fb = (q as i64 - q_eq) + w * (q as i64 - table.q_old[slot] as i64);
+        table.q_old[slot] = q;
         Some((fb, scale.quantise(fb)))
     }
 
     fn samplers(&mut self, i: &RcmIn) -> SamplerEdge {
-        let c = &self.cfg;
-        let ports = u64::from(c.ports);
-        let (pb, db, lb) = (c.port_bits(), c.depth_bits, c.len_bits);
+        let ports = u64::from(self.cfg.ports);
         let mut edge = SamplerEdge::default();
         if i.iq_valid == 1 {
-            if i.iq_port >= ports || i.iq_voq >= ports {
-                edge.err |= err::INDEX;
-            } else if !self.ready() {
-                edge.err |= err::NOT_READY;
-            } else {
-                let slot = (i.iq_port << pb | i.iq_voq) as usize;
-                let (mut q_old, mut ctr) = (self.voq_q_old[slot], self.voq_ctr[slot]);
-                let s = self.sample(
-                    &mut q_old,
-                    &mut ctr,
-                    i.iq_qdepth & mask(db),
-                    i.iq_len & mask(lb),
-                );
-                (self.voq_q_old[slot], self.voq_ctr[slot]) = (q_old, ctr);
-                edge.voq = s.map(|(fb, fb6)| Sample {
-                    fb,
-                    fb6,
-                    port: i.iq_port as u8,
-                    voq: i.iq_voq as u8,
-                    fid: 0,
-                });
-            }
+            let in_range = i.iq_port < ports && i.iq_voq < ports;
+            let slot = (i.iq_port << self.cfg.port_bits() | i.iq_voq) as usize;
+            let s = self.arrive(true, in_range, slot, i.iq_qdepth, i.iq_len, &mut edge.err);
+            edge.voq = s.map(|(fb, fb6)| Sample {
+                fb,
+                fb6,
+                port: i.iq_port as u8,
+                voq: i.iq_voq as u8,
+                fid: 0,
+            });
         }
         if i.oq_valid == 1 {
-            if i.oq_port >= ports {
-                edge.err |= err::INDEX;
-            } else if !self.ready() {
-                edge.err |= err::NOT_READY;
-            } else {
-                let slot = i.oq_port as usize;
-                let (mut q_old, mut ctr) = (self.oq_q_old[slot], self.oq_ctr[slot]);
-                let s = self.sample(
-                    &mut q_old,
-                    &mut ctr,
-                    i.oq_qdepth & mask(db),
-                    i.oq_len & mask(lb),
-                );
-                (self.oq_q_old[slot], self.oq_ctr[slot]) = (q_old, ctr);
-                edge.oq = s.map(|(fb, fb6)| Sample {
-                    fb,
-                    fb6,
-                    port: i.oq_port as u8,
-                    voq: i.oq_port as u8,
-                    fid: i.oq_fid & mask(c.fid_bits),
-                });
-            }
+            let in_range = i.oq_port < ports;
+            let s = self.arrive(
+                false,
+                in_range,
+                i.oq_port as usize,
+                i.oq_qdepth,
+                i.oq_len,
+                &mut edge.err,
+            );
+            edge.oq = s.map(|(fb, fb6)| Sample {
+                fb,
+                fb6,
+                port: i.oq_port as u8,
+                voq: i.oq_port as u8,
+                fid: i.oq_fid & mask(self.cfg.fid_bits),
+            });
         }
         edge
     }
@@ -1389,10 +1397,8 @@ impl CycleModel for Rcm {
     fn reset(&mut self) {
         let d = self.cfg.cam_depth as usize;
         self.csr.reset();
-        self.voq_q_old.fill(0);
-        self.voq_ctr.fill(0);
-        self.oq_q_old.fill(0);
-        self.oq_ctr.fill(0);
+        self.voqs = QueueTable::new(self.voqs.q_old.len());
+        self.oqs = QueueTable::new(self.oqs.q_old.len());
         self.ports = (0..self.cfg.ports).map(|_| PortState::new(d)).collect();
         self.lagged = self.ports.iter().map(PortView::of).collect();
         self.severe = [None; SEVERE_SLOTS];

@@ -210,11 +210,13 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     localparam  rate_one = 17'b10000000000000000;
     localparam  one32 = 32'h1;
     localparam  one17 = 17'b1;
-    localparam  one8 = 8'h1;
     localparam  one5 = 5'b1;
     localparam  one4 = 4'h1;
     localparam  one2 = 2'b1;
+    localparam  c1 = 8'h1;
     localparam  c5 = 8'h5;
+    localparam  c6 = 8'h6;
+    localparam  c12 = 8'hc;
     localparam  c8 = 8'h8;
     localparam  c16 = 8'h10;
     localparam  c24 = 8'h18;
@@ -1174,19 +1176,30 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     reg  [16:0] v_rate;
     reg  [5:0] red_fb;
     reg  [23:0] cut;
-    reg  [23:0] gd_addend;
     reg  [16:0] keep;
     reg  [23:0] keep_wide;
     reg  [48:0] red_x_high;
     reg  [33:0] red_r_high;
     reg  [2:0] err_now;
     reg  [48:0] red_x;
-    reg  [48:0] red_x_addend;
     reg  [33:0] red_r;
-    reg  [33:0] red_r_addend;
     reg  [31:0] red_wc;
     reg  [16:0] red_rate;
     reg  [48:0] red_x_in;
+    reg  [23:0] gd_1;
+    reg  [17:0] keep18;
+    reg  [48:0] x1_0;
+    reg  [48:0] x1_1;
+    reg  [48:0] x1_2;
+    reg  [48:0] xs_0;
+    reg  [48:0] xs_1;
+    reg  [48:0] xs_2;
+    reg  [33:0] r1_0;
+    reg  [33:0] r1_1;
+    reg  [33:0] r1_2;
+    reg  [33:0] rs_0;
+    reg  [33:0] rs_1;
+    reg  [33:0] rs_2;
     reg  [31:0] red_x_src;
     reg  [33:0] red_r_in;
     reg  [31:0] meas_elapsed;
@@ -5013,31 +5026,31 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             red_fb = 6'h0;
         end
         cut = 24'h0;
-        gd_addend = {7'd0, reg_gd};
+        gd_1 = {7'd0, reg_gd};
         if (red_fb[0]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[1]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[2]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[3]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[4]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[5]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (cut > gd_one) begin
             cut = gd_one;
         end
@@ -5050,112 +5063,129 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             red_r_in = {17'd0, rate_one};
         end
         red_x_in = {17'd0, red_x_src};
-        red_x = 49'h0;
-        red_r = 34'h0;
-        red_x_addend = red_x_in;
-        red_r_addend = red_r_in;
-        if (keep[0]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        keep18 = {1'd0, keep};
+        x1_0 = red_x_in;
+        x1_1 = red_x_in << c6;
+        x1_2 = red_x_in << c12;
+        r1_0 = red_r_in;
+        r1_1 = red_r_in << c6;
+        r1_2 = red_r_in << c12;
+        xs_0 = 49'h0;
+        xs_1 = 49'h0;
+        xs_2 = 49'h0;
+        rs_0 = 34'h0;
+        rs_1 = 34'h0;
+        rs_2 = 34'h0;
+        if (keep18[0]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[1]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[0 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[2]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[0 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[3]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[1]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[4]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[1 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[5]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[1 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[6]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[2]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[7]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[2 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[8]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[2 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[9]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[3]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[10]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[3 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[11]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[3 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[12]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[4]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[13]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[4 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[14]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[4 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[15]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[5]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[16]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[5 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
+        if (keep18[5 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
+        end
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        red_x = (xs_0 + xs_1) + xs_2;
+        red_r = (rs_0 + rs_1) + rs_2;
         red_x_high = red_x >> c16;
         red_wc = red_x_high[31:0];
         if (red_wc < reg_wc_min) begin
@@ -5237,15 +5267,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$0$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$0$d = new_all;
-            sent_c$0$d = new_c;
+            sent_all$0$d = new_all & window_mask;
+            sent_c$0$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$0$d = 32'h0;
             sent_c$0$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$0$d = len32;
-                sent_c$0$d = add_c;
+                sent_all$0$d = len32 & window_mask;
+                sent_c$0$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$0$q;
@@ -5315,9 +5345,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$0$d = v_rcc;
-            meas_t$0$d = v_meas_t;
-            w$0$d = v_w;
-            wc$0$d = v_wc;
+            meas_t$0$d = v_meas_t & ts_mask;
+            w$0$d = v_w & window_mask;
+            wc$0$d = v_wc & window_mask;
             rate$0$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 1);
@@ -5339,15 +5369,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$1$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$1$d = new_all;
-            sent_c$1$d = new_c;
+            sent_all$1$d = new_all & window_mask;
+            sent_c$1$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$1$d = 32'h0;
             sent_c$1$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$1$d = len32;
-                sent_c$1$d = add_c;
+                sent_all$1$d = len32 & window_mask;
+                sent_c$1$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$1$q;
@@ -5417,9 +5447,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$1$d = v_rcc;
-            meas_t$1$d = v_meas_t;
-            w$1$d = v_w;
-            wc$1$d = v_wc;
+            meas_t$1$d = v_meas_t & ts_mask;
+            w$1$d = v_w & window_mask;
+            wc$1$d = v_wc & window_mask;
             rate$1$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 2);
@@ -5441,15 +5471,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$2$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$2$d = new_all;
-            sent_c$2$d = new_c;
+            sent_all$2$d = new_all & window_mask;
+            sent_c$2$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$2$d = 32'h0;
             sent_c$2$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$2$d = len32;
-                sent_c$2$d = add_c;
+                sent_all$2$d = len32 & window_mask;
+                sent_c$2$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$2$q;
@@ -5519,9 +5549,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$2$d = v_rcc;
-            meas_t$2$d = v_meas_t;
-            w$2$d = v_w;
-            wc$2$d = v_wc;
+            meas_t$2$d = v_meas_t & ts_mask;
+            w$2$d = v_w & window_mask;
+            wc$2$d = v_wc & window_mask;
             rate$2$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 3);
@@ -5543,15 +5573,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$3$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$3$d = new_all;
-            sent_c$3$d = new_c;
+            sent_all$3$d = new_all & window_mask;
+            sent_c$3$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$3$d = 32'h0;
             sent_c$3$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$3$d = len32;
-                sent_c$3$d = add_c;
+                sent_all$3$d = len32 & window_mask;
+                sent_c$3$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$3$q;
@@ -5621,9 +5651,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$3$d = v_rcc;
-            meas_t$3$d = v_meas_t;
-            w$3$d = v_w;
-            wc$3$d = v_wc;
+            meas_t$3$d = v_meas_t & ts_mask;
+            w$3$d = v_w & window_mask;
+            wc$3$d = v_wc & window_mask;
             rate$3$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 4);
@@ -5645,15 +5675,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$4$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$4$d = new_all;
-            sent_c$4$d = new_c;
+            sent_all$4$d = new_all & window_mask;
+            sent_c$4$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$4$d = 32'h0;
             sent_c$4$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$4$d = len32;
-                sent_c$4$d = add_c;
+                sent_all$4$d = len32 & window_mask;
+                sent_c$4$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$4$q;
@@ -5723,9 +5753,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$4$d = v_rcc;
-            meas_t$4$d = v_meas_t;
-            w$4$d = v_w;
-            wc$4$d = v_wc;
+            meas_t$4$d = v_meas_t & ts_mask;
+            w$4$d = v_w & window_mask;
+            wc$4$d = v_wc & window_mask;
             rate$4$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 5);
@@ -5747,15 +5777,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$5$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$5$d = new_all;
-            sent_c$5$d = new_c;
+            sent_all$5$d = new_all & window_mask;
+            sent_c$5$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$5$d = 32'h0;
             sent_c$5$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$5$d = len32;
-                sent_c$5$d = add_c;
+                sent_all$5$d = len32 & window_mask;
+                sent_c$5$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$5$q;
@@ -5825,9 +5855,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$5$d = v_rcc;
-            meas_t$5$d = v_meas_t;
-            w$5$d = v_w;
-            wc$5$d = v_wc;
+            meas_t$5$d = v_meas_t & ts_mask;
+            w$5$d = v_w & window_mask;
+            wc$5$d = v_wc & window_mask;
             rate$5$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 6);
@@ -5849,15 +5879,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$6$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$6$d = new_all;
-            sent_c$6$d = new_c;
+            sent_all$6$d = new_all & window_mask;
+            sent_c$6$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$6$d = 32'h0;
             sent_c$6$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$6$d = len32;
-                sent_c$6$d = add_c;
+                sent_all$6$d = len32 & window_mask;
+                sent_c$6$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$6$q;
@@ -5927,9 +5957,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$6$d = v_rcc;
-            meas_t$6$d = v_meas_t;
-            w$6$d = v_w;
-            wc$6$d = v_wc;
+            meas_t$6$d = v_meas_t & ts_mask;
+            w$6$d = v_w & window_mask;
+            wc$6$d = v_wc & window_mask;
             rate$6$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 7);
@@ -5951,15 +5981,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$7$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$7$d = new_all;
-            sent_c$7$d = new_c;
+            sent_all$7$d = new_all & window_mask;
+            sent_c$7$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$7$d = 32'h0;
             sent_c$7$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$7$d = len32;
-                sent_c$7$d = add_c;
+                sent_all$7$d = len32 & window_mask;
+                sent_c$7$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$7$q;
@@ -6029,9 +6059,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$7$d = v_rcc;
-            meas_t$7$d = v_meas_t;
-            w$7$d = v_w;
-            wc$7$d = v_wc;
+            meas_t$7$d = v_meas_t & ts_mask;
+            w$7$d = v_w & window_mask;
+            wc$7$d = v_wc & window_mask;
             rate$7$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 8);
@@ -6053,15 +6083,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$8$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$8$d = new_all;
-            sent_c$8$d = new_c;
+            sent_all$8$d = new_all & window_mask;
+            sent_c$8$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$8$d = 32'h0;
             sent_c$8$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$8$d = len32;
-                sent_c$8$d = add_c;
+                sent_all$8$d = len32 & window_mask;
+                sent_c$8$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$8$q;
@@ -6131,9 +6161,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$8$d = v_rcc;
-            meas_t$8$d = v_meas_t;
-            w$8$d = v_w;
-            wc$8$d = v_wc;
+            meas_t$8$d = v_meas_t & ts_mask;
+            w$8$d = v_w & window_mask;
+            wc$8$d = v_wc & window_mask;
             rate$8$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 9);
@@ -6155,15 +6185,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$9$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$9$d = new_all;
-            sent_c$9$d = new_c;
+            sent_all$9$d = new_all & window_mask;
+            sent_c$9$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$9$d = 32'h0;
             sent_c$9$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$9$d = len32;
-                sent_c$9$d = add_c;
+                sent_all$9$d = len32 & window_mask;
+                sent_c$9$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$9$q;
@@ -6233,9 +6263,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$9$d = v_rcc;
-            meas_t$9$d = v_meas_t;
-            w$9$d = v_w;
-            wc$9$d = v_wc;
+            meas_t$9$d = v_meas_t & ts_mask;
+            w$9$d = v_w & window_mask;
+            wc$9$d = v_wc & window_mask;
             rate$9$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 10);
@@ -6257,15 +6287,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$10$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$10$d = new_all;
-            sent_c$10$d = new_c;
+            sent_all$10$d = new_all & window_mask;
+            sent_c$10$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$10$d = 32'h0;
             sent_c$10$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$10$d = len32;
-                sent_c$10$d = add_c;
+                sent_all$10$d = len32 & window_mask;
+                sent_c$10$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$10$q;
@@ -6335,9 +6365,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$10$d = v_rcc;
-            meas_t$10$d = v_meas_t;
-            w$10$d = v_w;
-            wc$10$d = v_wc;
+            meas_t$10$d = v_meas_t & ts_mask;
+            w$10$d = v_w & window_mask;
+            wc$10$d = v_wc & window_mask;
             rate$10$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 11);
@@ -6359,15 +6389,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$11$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$11$d = new_all;
-            sent_c$11$d = new_c;
+            sent_all$11$d = new_all & window_mask;
+            sent_c$11$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$11$d = 32'h0;
             sent_c$11$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$11$d = len32;
-                sent_c$11$d = add_c;
+                sent_all$11$d = len32 & window_mask;
+                sent_c$11$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$11$q;
@@ -6437,9 +6467,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$11$d = v_rcc;
-            meas_t$11$d = v_meas_t;
-            w$11$d = v_w;
-            wc$11$d = v_wc;
+            meas_t$11$d = v_meas_t & ts_mask;
+            w$11$d = v_w & window_mask;
+            wc$11$d = v_wc & window_mask;
             rate$11$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 12);
@@ -6461,15 +6491,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$12$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$12$d = new_all;
-            sent_c$12$d = new_c;
+            sent_all$12$d = new_all & window_mask;
+            sent_c$12$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$12$d = 32'h0;
             sent_c$12$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$12$d = len32;
-                sent_c$12$d = add_c;
+                sent_all$12$d = len32 & window_mask;
+                sent_c$12$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$12$q;
@@ -6539,9 +6569,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$12$d = v_rcc;
-            meas_t$12$d = v_meas_t;
-            w$12$d = v_w;
-            wc$12$d = v_wc;
+            meas_t$12$d = v_meas_t & ts_mask;
+            w$12$d = v_w & window_mask;
+            wc$12$d = v_wc & window_mask;
             rate$12$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 13);
@@ -6563,15 +6593,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$13$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$13$d = new_all;
-            sent_c$13$d = new_c;
+            sent_all$13$d = new_all & window_mask;
+            sent_c$13$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$13$d = 32'h0;
             sent_c$13$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$13$d = len32;
-                sent_c$13$d = add_c;
+                sent_all$13$d = len32 & window_mask;
+                sent_c$13$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$13$q;
@@ -6641,9 +6671,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$13$d = v_rcc;
-            meas_t$13$d = v_meas_t;
-            w$13$d = v_w;
-            wc$13$d = v_wc;
+            meas_t$13$d = v_meas_t & ts_mask;
+            w$13$d = v_w & window_mask;
+            wc$13$d = v_wc & window_mask;
             rate$13$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 14);
@@ -6665,15 +6695,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$14$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$14$d = new_all;
-            sent_c$14$d = new_c;
+            sent_all$14$d = new_all & window_mask;
+            sent_c$14$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$14$d = 32'h0;
             sent_c$14$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$14$d = len32;
-                sent_c$14$d = add_c;
+                sent_all$14$d = len32 & window_mask;
+                sent_c$14$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$14$q;
@@ -6743,9 +6773,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$14$d = v_rcc;
-            meas_t$14$d = v_meas_t;
-            w$14$d = v_w;
-            wc$14$d = v_wc;
+            meas_t$14$d = v_meas_t & ts_mask;
+            w$14$d = v_w & window_mask;
+            wc$14$d = v_wc & window_mask;
             rate$14$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 15);
@@ -6767,15 +6797,15 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             ext_wp$15$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$15$d = new_all;
-            sent_c$15$d = new_c;
+            sent_all$15$d = new_all & window_mask;
+            sent_c$15$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$15$d = 32'h0;
             sent_c$15$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$15$d = len32;
-                sent_c$15$d = add_c;
+                sent_all$15$d = len32 & window_mask;
+                sent_c$15$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$15$q;
@@ -6845,9 +6875,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         end
         if (hit_s) begin
             rcc$15$d = v_rcc;
-            meas_t$15$d = v_meas_t;
-            w$15$d = v_w;
-            wc$15$d = v_wc;
+            meas_t$15$d = v_meas_t & ts_mask;
+            w$15$d = v_w & window_mask;
+            wc$15$d = v_wc & window_mask;
             rate$15$d = v_rate;
         end
         sev_elapsed = (r_ts$q - sev_t$0$q) & ts_mask;

@@ -215,11 +215,13 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     localparam  rate_one = 17'b10000000000000000;
     localparam  one32 = 32'h1;
     localparam  one17 = 17'b1;
-    localparam  one8 = 8'h1;
     localparam  one5 = 5'b1;
     localparam  one4 = 4'h1;
     localparam  one2 = 2'b1;
+    localparam  c1 = 8'h1;
     localparam  c5 = 8'h5;
+    localparam  c6 = 8'h6;
+    localparam  c12 = 8'hc;
     localparam  c8 = 8'h8;
     localparam  c16 = 8'h10;
     localparam  c24 = 8'h18;
@@ -723,19 +725,30 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [16:0] v_rate;
     reg  [5:0] red_fb;
     reg  [23:0] cut;
-    reg  [23:0] gd_addend;
     reg  [16:0] keep;
     reg  [23:0] keep_wide;
     reg  [48:0] red_x_high;
     reg  [33:0] red_r_high;
     reg  [2:0] err_now;
     reg  [48:0] red_x;
-    reg  [48:0] red_x_addend;
     reg  [33:0] red_r;
-    reg  [33:0] red_r_addend;
     reg  [31:0] red_wc;
     reg  [16:0] red_rate;
     reg  [48:0] red_x_in;
+    reg  [23:0] gd_1;
+    reg  [17:0] keep18;
+    reg  [48:0] x1_0;
+    reg  [48:0] x1_1;
+    reg  [48:0] x1_2;
+    reg  [48:0] xs_0;
+    reg  [48:0] xs_1;
+    reg  [48:0] xs_2;
+    reg  [33:0] r1_0;
+    reg  [33:0] r1_1;
+    reg  [33:0] r1_2;
+    reg  [33:0] rs_0;
+    reg  [33:0] rs_1;
+    reg  [33:0] rs_2;
     reg  [31:0] red_x_src;
     reg  [33:0] red_r_in;
     reg  [31:0] meas_elapsed;
@@ -2282,31 +2295,31 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             red_fb = 6'h0;
         end
         cut = 24'h0;
-        gd_addend = {7'd0, reg_gd};
+        gd_1 = {7'd0, reg_gd};
         if (red_fb[0]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[1]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[2]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[3]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[4]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (red_fb[5]) begin
-            cut = cut + gd_addend;
+            cut = cut + gd_1;
         end
-        gd_addend = gd_addend << one8;
+        gd_1 = gd_1 << c1;
         if (cut > gd_one) begin
             cut = gd_one;
         end
@@ -2319,112 +2332,129 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             red_r_in = {17'd0, rate_one};
         end
         red_x_in = {17'd0, red_x_src};
-        red_x = 49'h0;
-        red_r = 34'h0;
-        red_x_addend = red_x_in;
-        red_r_addend = red_r_in;
-        if (keep[0]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        keep18 = {1'd0, keep};
+        x1_0 = red_x_in;
+        x1_1 = red_x_in << c6;
+        x1_2 = red_x_in << c12;
+        r1_0 = red_r_in;
+        r1_1 = red_r_in << c6;
+        r1_2 = red_r_in << c12;
+        xs_0 = 49'h0;
+        xs_1 = 49'h0;
+        xs_2 = 49'h0;
+        rs_0 = 34'h0;
+        rs_1 = 34'h0;
+        rs_2 = 34'h0;
+        if (keep18[0]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[1]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[0 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[2]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[0 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[3]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[1]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[4]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[1 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[5]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[1 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[6]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[2]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[7]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[2 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[8]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[2 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[9]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[3]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[10]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[3 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[11]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[3 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[12]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[4]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[13]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[4 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[14]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[4 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[15]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        if (keep18[5]) begin
+            xs_0 = xs_0 + x1_0;
+            rs_0 = rs_0 + r1_0;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
-        if (keep[16]) begin
-            red_x = red_x + red_x_addend;
-            red_r = red_r + red_r_addend;
+        if (keep18[5 + 32'h6]) begin
+            xs_1 = xs_1 + x1_1;
+            rs_1 = rs_1 + r1_1;
         end
-        red_x_addend = red_x_addend << one8;
-        red_r_addend = red_r_addend << one8;
+        if (keep18[5 + 32'hc]) begin
+            xs_2 = xs_2 + x1_2;
+            rs_2 = rs_2 + r1_2;
+        end
+        x1_0 = x1_0 << c1;
+        x1_1 = x1_1 << c1;
+        x1_2 = x1_2 << c1;
+        r1_0 = r1_0 << c1;
+        r1_1 = r1_1 << c1;
+        r1_2 = r1_2 << c1;
+        red_x = (xs_0 + xs_1) + xs_2;
+        red_r = (rs_0 + rs_1) + rs_2;
         red_x_high = red_x >> c16;
         red_wc = red_x_high[31:0];
         if (red_wc < reg_wc_min) begin
@@ -2506,15 +2536,15 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             ext_wp$0$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$0$d = new_all;
-            sent_c$0$d = new_c;
+            sent_all$0$d = new_all & window_mask;
+            sent_c$0$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$0$d = 32'h0;
             sent_c$0$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$0$d = len32;
-                sent_c$0$d = add_c;
+                sent_all$0$d = len32 & window_mask;
+                sent_c$0$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$0$q;
@@ -2584,9 +2614,9 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         end
         if (hit_s) begin
             rcc$0$d = v_rcc;
-            meas_t$0$d = v_meas_t;
-            w$0$d = v_w;
-            wc$0$d = v_wc;
+            meas_t$0$d = v_meas_t & ts_mask;
+            w$0$d = v_w & window_mask;
+            wc$0$d = v_wc & window_mask;
             rate$0$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 1);
@@ -2608,15 +2638,15 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             ext_wp$1$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$1$d = new_all;
-            sent_c$1$d = new_c;
+            sent_all$1$d = new_all & window_mask;
+            sent_c$1$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$1$d = 32'h0;
             sent_c$1$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$1$d = len32;
-                sent_c$1$d = add_c;
+                sent_all$1$d = len32 & window_mask;
+                sent_c$1$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$1$q;
@@ -2686,9 +2716,9 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         end
         if (hit_s) begin
             rcc$1$d = v_rcc;
-            meas_t$1$d = v_meas_t;
-            w$1$d = v_w;
-            wc$1$d = v_wc;
+            meas_t$1$d = v_meas_t & ts_mask;
+            w$1$d = v_w & window_mask;
+            wc$1$d = v_wc & window_mask;
             rate$1$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 2);
@@ -2710,15 +2740,15 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             ext_wp$2$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$2$d = new_all;
-            sent_c$2$d = new_c;
+            sent_all$2$d = new_all & window_mask;
+            sent_c$2$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$2$d = 32'h0;
             sent_c$2$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$2$d = len32;
-                sent_c$2$d = add_c;
+                sent_all$2$d = len32 & window_mask;
+                sent_c$2$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$2$q;
@@ -2788,9 +2818,9 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         end
         if (hit_s) begin
             rcc$2$d = v_rcc;
-            meas_t$2$d = v_meas_t;
-            w$2$d = v_w;
-            wc$2$d = v_wc;
+            meas_t$2$d = v_meas_t & ts_mask;
+            w$2$d = v_w & window_mask;
+            wc$2$d = v_wc & window_mask;
             rate$2$d = v_rate;
         end
         hit_a = r_cnr_v$q & (r_cnr_port$q == 3);
@@ -2812,15 +2842,15 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             ext_wp$3$d = (b_slot + one5) & slot_mask;
         end
         if (hit_o & write_sent) begin
-            sent_all$3$d = new_all;
-            sent_c$3$d = new_c;
+            sent_all$3$d = new_all & window_mask;
+            sent_c$3$d = new_c & window_mask;
         end
         if (hit_s & v_zero) begin
             sent_all$3$d = 32'h0;
             sent_c$3$d = 32'h0;
             if (hit_o & added & (len32 < v_w)) begin
-                sent_all$3$d = len32;
-                sent_c$3$d = add_c;
+                sent_all$3$d = len32 & window_mask;
+                sent_c$3$d = add_c & window_mask;
             end
         end
         l_lcf = lcf$3$q;
@@ -2890,9 +2920,9 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         end
         if (hit_s) begin
             rcc$3$d = v_rcc;
-            meas_t$3$d = v_meas_t;
-            w$3$d = v_w;
-            wc$3$d = v_wc;
+            meas_t$3$d = v_meas_t & ts_mask;
+            w$3$d = v_w & window_mask;
+            wc$3$d = v_wc & window_mask;
             rate$3$d = v_rate;
         end
         sev_elapsed = (r_ts$q - sev_t$0$q) & ts_mask;

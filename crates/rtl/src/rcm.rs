@@ -189,11 +189,13 @@ pub struct RcmCore<
     rate_one: Constant<Bits<17>>,
     one32: Constant<Bits<32>>,
     one17: Constant<Bits<17>>,
-    one8: Constant<Bits<8>>,
     one5: Constant<Bits<5>>,
     one4: Constant<Bits<4>>,
     one2: Constant<Bits<2>>,
+    c1: Constant<Bits<8>>,
     c5: Constant<Bits<8>>,
+    c6: Constant<Bits<8>>,
+    c12: Constant<Bits<8>>,
     c8: Constant<Bits<8>>,
     c16: Constant<Bits<8>>,
     c24: Constant<Bits<8>>,
@@ -375,19 +377,30 @@ pub struct RcmCore<
     v_rate: Signal<Local, Bits<17>>,
     red_fb: Signal<Local, Bits<6>>,
     cut: Signal<Local, Bits<24>>,
-    gd_addend: Signal<Local, Bits<24>>,
     keep: Signal<Local, Bits<17>>,
     keep_wide: Signal<Local, Bits<24>>,
     red_x_high: Signal<Local, Bits<49>>,
     red_r_high: Signal<Local, Bits<34>>,
     err_now: Signal<Local, Bits<3>>,
     red_x: Signal<Local, Bits<49>>,
-    red_x_addend: Signal<Local, Bits<49>>,
     red_r: Signal<Local, Bits<34>>,
-    red_r_addend: Signal<Local, Bits<34>>,
     red_wc: Signal<Local, Bits<32>>,
     red_rate: Signal<Local, Bits<17>>,
     red_x_in: Signal<Local, Bits<49>>,
+    gd_1: Signal<Local, Bits<24>>,
+    keep18: Signal<Local, Bits<18>>,
+    x1_0: Signal<Local, Bits<49>>,
+    x1_1: Signal<Local, Bits<49>>,
+    x1_2: Signal<Local, Bits<49>>,
+    xs_0: Signal<Local, Bits<49>>,
+    xs_1: Signal<Local, Bits<49>>,
+    xs_2: Signal<Local, Bits<49>>,
+    r1_0: Signal<Local, Bits<34>>,
+    r1_1: Signal<Local, Bits<34>>,
+    r1_2: Signal<Local, Bits<34>>,
+    rs_0: Signal<Local, Bits<34>>,
+    rs_1: Signal<Local, Bits<34>>,
+    rs_2: Signal<Local, Bits<34>>,
     red_x_src: Signal<Local, Bits<32>>,
     red_r_in: Signal<Local, Bits<34>>,
     meas_elapsed: Signal<Local, Bits<32>>,
@@ -582,11 +595,13 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             rate_one: Constant::new(RATE_ONE.into()),
             one32: Constant::new(1u64.into()),
             one17: Constant::new(1u64.into()),
-            one8: Constant::new(1u64.into()),
             one5: Constant::new(1u64.into()),
             one4: Constant::new(1u64.into()),
             one2: Constant::new(1u64.into()),
+            c1: Constant::new(1u64.into()),
             c5: Constant::new(5u64.into()),
+            c6: Constant::new(6u64.into()),
+            c12: Constant::new(12u64.into()),
             c8: Constant::new(8u64.into()),
             c16: Constant::new(16u64.into()),
             c24: Constant::new(24u64.into()),
@@ -755,19 +770,30 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             v_rate: Default::default(),
             red_fb: Default::default(),
             cut: Default::default(),
-            gd_addend: Default::default(),
             keep: Default::default(),
             keep_wide: Default::default(),
             red_x_high: Default::default(),
             red_r_high: Default::default(),
             err_now: Default::default(),
             red_x: Default::default(),
-            red_x_addend: Default::default(),
             red_r: Default::default(),
-            red_r_addend: Default::default(),
             red_wc: Default::default(),
             red_rate: Default::default(),
             red_x_in: Default::default(),
+            gd_1: Default::default(),
+            keep18: Default::default(),
+            x1_0: Default::default(),
+            x1_1: Default::default(),
+            x1_2: Default::default(),
+            xs_0: Default::default(),
+            xs_1: Default::default(),
+            xs_2: Default::default(),
+            r1_0: Default::default(),
+            r1_1: Default::default(),
+            r1_2: Default::default(),
+            rs_0: Default::default(),
+            rs_1: Default::default(),
+            rs_2: Default::default(),
             red_x_src: Default::default(),
             red_r_in: Default::default(),
             meas_elapsed: Default::default(),
@@ -1466,13 +1492,18 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         if !self.s_pend_v.val() {
             self.red_fb.next = 0.into();
         }
+        // The products are shift-and-add, with the multiplier's bits split into chains that
+        // add in parallel before a final sum, so that few adders are in series: Fb x Gd (6
+        // bits, one chain), and the two 17-bit products in three chains of six bits (eight
+        // deep where one chain was seventeen). Inline, not a leaf block: a combinational leaf
+        // between this block's statements is a false loop for Verilator.
         self.cut.next = 0.into();
-        self.gd_addend.next = bit_cast::<24, 17>(self.reg_gd.val());
+        self.gd_1.next = bit_cast::<24, 17>(self.reg_gd.val());
         for b in 0..6 {
             if self.red_fb.val().get_bit(b) {
-                self.cut.next = self.cut.val() + self.gd_addend.val();
+                self.cut.next = self.cut.val() + self.gd_1.val();
             }
-            self.gd_addend.next = self.gd_addend.val() << self.one8.val();
+            self.gd_1.next = self.gd_1.val() << self.c1.val();
         }
         if self.cut.val() > self.gd_one.val() {
             self.cut.next = self.gd_one.val();
@@ -1488,18 +1519,41 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             self.red_r_in.next = bit_cast::<34, 17>(self.rate_one.val());
         }
         self.red_x_in.next = bit_cast::<49, 32>(self.red_x_src.val());
-        self.red_x.next = 0.into();
-        self.red_r.next = 0.into();
-        self.red_x_addend.next = self.red_x_in.val();
-        self.red_r_addend.next = self.red_r_in.val();
-        for b in 0..17 {
-            if self.keep.val().get_bit(b) {
-                self.red_x.next = self.red_x.val() + self.red_x_addend.val();
-                self.red_r.next = self.red_r.val() + self.red_r_addend.val();
+        self.keep18.next = bit_cast::<18, 17>(self.keep.val());
+        self.x1_0.next = self.red_x_in.val();
+        self.x1_1.next = self.red_x_in.val() << self.c6.val();
+        self.x1_2.next = self.red_x_in.val() << self.c12.val();
+        self.r1_0.next = self.red_r_in.val();
+        self.r1_1.next = self.red_r_in.val() << self.c6.val();
+        self.r1_2.next = self.red_r_in.val() << self.c12.val();
+        self.xs_0.next = 0.into();
+        self.xs_1.next = 0.into();
+        self.xs_2.next = 0.into();
+        self.rs_0.next = 0.into();
+        self.rs_1.next = 0.into();
+        self.rs_2.next = 0.into();
+        for b in 0..6 {
+            if self.keep18.val().get_bit(b) {
+                self.xs_0.next = self.xs_0.val() + self.x1_0.val();
+                self.rs_0.next = self.rs_0.val() + self.r1_0.val();
             }
-            self.red_x_addend.next = self.red_x_addend.val() << self.one8.val();
-            self.red_r_addend.next = self.red_r_addend.val() << self.one8.val();
+            if self.keep18.val().get_bit(b + 6) {
+                self.xs_1.next = self.xs_1.val() + self.x1_1.val();
+                self.rs_1.next = self.rs_1.val() + self.r1_1.val();
+            }
+            if self.keep18.val().get_bit(b + 12) {
+                self.xs_2.next = self.xs_2.val() + self.x1_2.val();
+                self.rs_2.next = self.rs_2.val() + self.r1_2.val();
+            }
+            self.x1_0.next = self.x1_0.val() << self.c1.val();
+            self.x1_1.next = self.x1_1.val() << self.c1.val();
+            self.x1_2.next = self.x1_2.val() << self.c1.val();
+            self.r1_0.next = self.r1_0.val() << self.c1.val();
+            self.r1_1.next = self.r1_1.val() << self.c1.val();
+            self.r1_2.next = self.r1_2.val() << self.c1.val();
         }
+        self.red_x.next = (self.xs_0.val() + self.xs_1.val()) + self.xs_2.val();
+        self.red_r.next = (self.rs_0.val() + self.rs_1.val()) + self.rs_2.val();
         self.red_x_high.next = self.red_x.val() >> self.c16.val();
         self.red_wc.next = bit_cast::<32, 49>(self.red_x_high.val());
         if self.red_wc.val() < self.reg_wc_min.val() {
@@ -1595,15 +1649,15 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             // The window's bytes; a visit that starts a window or a measurement keeps only
             // this edge's (counted in it, unless they already fill W).
             if self.hit_o.val() & self.write_sent.val() {
-                self.sent_all[p].d.next = self.new_all.val();
-                self.sent_c[p].d.next = self.new_c.val();
+                self.sent_all[p].d.next = self.new_all.val() & self.window_mask.val();
+                self.sent_c[p].d.next = self.new_c.val() & self.window_mask.val();
             }
             if self.hit_s.val() & self.v_zero.val() {
                 self.sent_all[p].d.next = 0.into();
                 self.sent_c[p].d.next = 0.into();
                 if self.hit_o.val() & self.added.val() & (self.len32.val() < self.v_w.val()) {
-                    self.sent_all[p].d.next = self.len32.val();
-                    self.sent_c[p].d.next = self.add_c.val();
+                    self.sent_all[p].d.next = self.len32.val() & self.window_mask.val();
+                    self.sent_c[p].d.next = self.add_c.val() & self.window_mask.val();
                 }
             }
             // lcf after the VOQ sample, then the output queue's.
@@ -1676,11 +1730,13 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
                 self.pend[p].d.next = self.trig.val();
             }
             // The RCC's fields: the visit's.
+            // Masked to their widths, so that synthesis sees the containers' high bits
+            // constant (a register fed back through the visit's selection is not pruned).
             if self.hit_s.val() {
                 self.rcc[p].d.next = self.v_rcc.val();
-                self.meas_t[p].d.next = self.v_meas_t.val();
-                self.w[p].d.next = self.v_w.val();
-                self.wc[p].d.next = self.v_wc.val();
+                self.meas_t[p].d.next = self.v_meas_t.val() & self.ts_mask.val();
+                self.w[p].d.next = self.v_w.val() & self.window_mask.val();
+                self.wc[p].d.next = self.v_wc.val() & self.window_mask.val();
                 self.rate[p].d.next = self.v_rate.val();
             }
         }

@@ -148,10 +148,13 @@ impl Block for RcmBlock {
     fn state_bits(&self, c: &RcmConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/rcm.rs: per physical port (2^port_bits) the VOQ words of its input
         // (2^port_bits of them) and its output queue's word, each {counter 24, q_old depth};
-        // the port registers; the two CAM segments of cam_depth entries (valid + ID).
+        // the port registers; the two CAM segments of cam_depth entries (valid + ID). Times and
+        // byte counters are 32-bit containers written masked to ts_bits and window_bits, so
+        // their high bits are constant zero and synthesis removes them (checked in the
+        // flattened netlist: `tiny` keeps 12 b per time and 16 b per window register).
         let depth = u64::from(c.depth_bits);
-        let ts = 32u64;
-        let wb = 32u64;
+        let ts = u64::from(c.ts_bits);
+        let wb = u64::from(c.window_bits);
         let slots = 1u64 << c.port_bits();
         let word = 24 + depth;
         let regs = 1 + 4 + 1 + ts + 6 + 6 + 1 + 6 + 1 + ts + 2 + ts + 4 * wb + 17 + 5 + 5;
@@ -174,9 +177,7 @@ impl Block for RcmBlock {
             + 5 * wbits
             + 17
             + 1;
-        let asic = (ports + 1) * (depth + samp)
-            + (regs - 3 * ts + 3 * u64::from(c.ts_bits) - 4 * wb + 4 * wbits)
-            + cams;
+        let asic = (ports + 1) * (depth + samp) + regs + cams;
         let measured = core.dff + core.memory_bits;
         StateBits {
             keys: ports,
@@ -188,7 +189,7 @@ impl Block for RcmBlock {
             asic_per_physical_key: Some(asic),
             architecture: format!(
                 "per physical port: {} sampler words of {word} b (its VOQs and its output \
-                 queue), {regs} b of port registers (32-bit times and byte counters), two \
+                 queue), {regs} b of port registers (times of {ts} b, byte counters of {wb} b), two \
                  CAM segments of {} x {} b = {per_physical} b ({slots} physical for {ports} \
                  ports)",
                 slots + 1,

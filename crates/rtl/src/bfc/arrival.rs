@@ -13,7 +13,7 @@
 //! Owns the non-zero bits of the pause counters, which the bitmap frames carry. On a cycle
 //! without an arrival the same lanes hold the snapshot's queue and counter.
 
-use super::tables::TH_BITS;
+use super::tables::{TH_BITS, TH_LANES};
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
 use switchcraft_model::bfc::{err, BfcConfig};
@@ -356,15 +356,16 @@ impl<const N: usize> Logic for Arrival<N> {
         self.speed_base.next = bit_cast::<14, 2>(self.speed.val()) << self.queue_bits.val();
         self.th_lane.next = self.speed_base.val() | bit_cast::<14, 8>(self.th_idx.val());
         self.th_lane_less.next = self.speed_base.val() | bit_cast::<14, 8>(self.th_idx_less.val());
-        self.r_th.d.next = self
-            .th
-            .val()
-            .get_bits::<32>((self.th_lane.val() << 5).index());
         if self.d_emptied.val() & self.dep_active.val() {
-            self.r_th.d.next = self
-                .th
-                .val()
-                .get_bits::<32>((self.th_lane_less.val() << 5).index());
+            self.th_lane.next = self.th_lane_less.val();
+        }
+        // A selection over the lanes, not a shift of the whole table by a lane index: the
+        // lanes a config does not use never compare equal, and synthesis drops them.
+        self.r_th.d.next = 0.into();
+        for l in 0..TH_LANES {
+            if self.th_lane.val().index() == l {
+                self.r_th.d.next = self.th.val().get_bits::<32>(l * 32);
+            }
         }
         // An unsampled packet is never counted (App. A.8), as if bpEn were clear.
         self.r_bp.d.next =

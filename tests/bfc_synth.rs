@@ -1,8 +1,6 @@
 //! Synthesis smoke test of BFC: yosys parse + `synth_ice40` of the `tiny` preset through
-//! `switchcraft::synth`, no place and route (that is `make synth BLOCK=bfc`). About four
-//! minutes here: most of it goes into yosys's mapping of the fixed-width tables' dynamic reads
-//! before they are cut to the config (the Th read is a lane selection since df67089; the
-//! `bp_off` and CSR `rd_th` reads are still shifts).
+//! `switchcraft::synth`, no place and route (that is `make synth BLOCK=bfc`). About 40 s here
+//! (540 s while the Th and bpEn tables were fixed-width vectors; see docs/blocks/bfc.md).
 
 use std::path::Path;
 use switchcraft::synth::{synth_ice40, Tools};

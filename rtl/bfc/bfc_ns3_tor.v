@@ -216,10 +216,10 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     localparam  at_status = 10'b11100000;
     localparam  at_err = 10'b100000000;
     localparam  at_now_ts = 10'b100100000;
-    localparam  at_th_data = 10'b101100000;
+    localparam  addr_th_data = 6'b1011;
     localparam  at_port_speed = 10'b1010100000;
-    localparam  at_bpen_lo = 10'b110100000;
-    localparam  at_bpen_hi = 10'b111000000;
+    localparam  addr_bpen_lo = 6'b1101;
+    localparam  addr_bpen_hi = 6'b1110;
     localparam  at_snap_index = 10'b111100000;
     localparam  at_snap_data0 = 10'b1000000000;
     localparam  at_snap_data1 = 10'b1000100000;
@@ -370,11 +370,13 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [31:0] tables$wdata;
     reg  [1023:0] tables$value;
     reg  [1023:0] tables$value_next;
-    wire  [16383:0] tables$th;
     wire  [127:0] tables$port_speed;
-    wire  [4095:0] tables$bp_off;
-    wire  [31:0] tables$rd_th;
+    reg  [8:0] tables$ev_th_lane;
+    reg  [5:0] tables$ev_bp_row;
+    wire  [31:0] tables$ev_th;
+    wire  [63:0] tables$ev_bp_off;
     wire  [31:0] tables$rd_port_speed;
+    wire  [31:0] tables$rd_th;
     wire  [31:0] tables$rd_bpen_lo;
     wire  [31:0] tables$rd_bpen_hi;
     reg  lookup$reset;
@@ -436,9 +438,11 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [5:0] arrival$d_eg;
     reg  [6:0] arrival$d_q;
     reg  [1023:0] arrival$paused;
-    reg  [16383:0] arrival$th;
     reg  [127:0] arrival$port_speed;
-    reg  [4095:0] arrival$bp_off;
+    wire  [8:0] arrival$ev_th_lane;
+    wire  [5:0] arrival$ev_bp_row;
+    reg  [31:0] arrival$ev_th;
+    reg  [63:0] arrival$ev_bp_off;
     reg  arrival$d_dec;
     reg  [5:0] arrival$d_in;
     reg  [6:0] arrival$d_upq;
@@ -527,6 +531,12 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     wire  [31:0] counters$d_qd;
     wire  [31:0] counters$d_pi;
     wire  [31:0] counters$d_pd;
+    reg  r_rd_th$d;
+    wire  r_rd_th$q;
+    reg  r_rd_bpen_lo$d;
+    wire  r_rd_bpen_lo$q;
+    reg  r_rd_bpen_hi$d;
+    wire  r_rd_bpen_hi$q;
     reg  s_asg_valid$d;
     wire  s_asg_valid$q;
     reg  s_asg_refused$d;
@@ -717,11 +727,13 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .wdata(tables$wdata),
         .value(tables$value),
         .value_next(tables$value_next),
-        .th(tables$th),
         .port_speed(tables$port_speed),
-        .bp_off(tables$bp_off),
-        .rd_th(tables$rd_th),
+        .ev_th_lane(tables$ev_th_lane),
+        .ev_bp_row(tables$ev_bp_row),
+        .ev_th(tables$ev_th),
+        .ev_bp_off(tables$ev_bp_off),
         .rd_port_speed(tables$rd_port_speed),
+        .rd_th(tables$rd_th),
         .rd_bpen_lo(tables$rd_bpen_lo),
         .rd_bpen_hi(tables$rd_bpen_hi)
     );
@@ -789,9 +801,11 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .d_eg(arrival$d_eg),
         .d_q(arrival$d_q),
         .paused(arrival$paused),
-        .th(arrival$th),
         .port_speed(arrival$port_speed),
-        .bp_off(arrival$bp_off),
+        .ev_th_lane(arrival$ev_th_lane),
+        .ev_bp_row(arrival$ev_bp_row),
+        .ev_th(arrival$ev_th),
+        .ev_bp_off(arrival$ev_bp_off),
         .d_dec(arrival$d_dec),
         .d_in(arrival$d_in),
         .d_upq(arrival$d_upq),
@@ -890,6 +904,21 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .d_pi(counters$d_pi),
         .d_pd(counters$d_pd)
     );
+    bfc_ns3_tor__r_rd_th r_rd_th(
+        .d(r_rd_th$d),
+        .q(r_rd_th$q),
+        .clock(clock)
+    );
+    bfc_ns3_tor__r_rd_bpen_lo r_rd_bpen_lo(
+        .d(r_rd_bpen_lo$d),
+        .q(r_rd_bpen_lo$q),
+        .clock(clock)
+    );
+    bfc_ns3_tor__r_rd_bpen_hi r_rd_bpen_hi(
+        .d(r_rd_bpen_hi$d),
+        .q(r_rd_bpen_hi$q),
+        .clock(clock)
+    );
     bfc_ns3_tor__s_asg_valid s_asg_valid(
         .d(s_asg_valid$d),
         .q(s_asg_valid$q),
@@ -977,6 +1006,9 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         o_asg_cnt$d = o_asg_cnt$q;
         o_asg_new$d = o_asg_new$q;
         o_asg_skip$d = o_asg_skip$q;
+        r_rd_th$d = r_rd_th$q;
+        r_rd_bpen_lo$d = r_rd_bpen_lo$q;
+        r_rd_bpen_hi$d = r_rd_bpen_hi$q;
         csr$reset = reset;
         capture$reset = reset;
         flow_table$reset = reset;
@@ -1121,9 +1153,11 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         arrival$d_eg = capture$d_eg;
         arrival$d_q = capture$d_q;
         arrival$paused = frames$paused;
-        arrival$th = tables$th;
         arrival$port_speed = tables$port_speed;
-        arrival$bp_off = tables$bp_off;
+        tables$ev_th_lane = arrival$ev_th_lane;
+        tables$ev_bp_row = arrival$ev_bp_row;
+        arrival$ev_th = tables$ev_th;
+        arrival$ev_bp_off = tables$ev_bp_off;
         arrival$d_dec = departure$act & capture$d_cnt;
         arrival$d_in = capture$d_in;
         arrival$d_upq = capture$d_upq;
@@ -1156,7 +1190,7 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         if (snapshot$pending) begin
             status_word = status_word | (one_32 << 32'h1);
         end
-        csr$hw_value = ({992'd0, status_word} << at_status) | ({992'd0, capture$now_ts_next} << at_now_ts) | ({992'd0, tables$rd_th} << at_th_data) | ({992'd0, tables$rd_port_speed} << at_port_speed) | ({992'd0, tables$rd_bpen_lo} << at_bpen_lo) | ({992'd0, tables$rd_bpen_hi} << at_bpen_hi) | ({992'd0, snapshot$data0} << at_snap_data0) | ({992'd0, snapshot$data1} << at_snap_data1) | ({1021'd0, snapshot$data2} << at_snap_data2);
+        csr$hw_value = ({992'd0, status_word} << at_status) | ({992'd0, capture$now_ts_next} << at_now_ts) | ({992'd0, tables$rd_port_speed} << at_port_speed) | ({992'd0, snapshot$data0} << at_snap_data0) | ({992'd0, snapshot$data1} << at_snap_data1) | ({1021'd0, snapshot$data2} << at_snap_data2);
         o_ready$d = flow_table$ready_soon;
         s_asg_valid$d = capture$e_valid;
         s_asg_refused$d = lookup$refused;
@@ -1211,13 +1245,25 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         bm_port = bitmap$bm_port;
         bm_base = bitmap$bm_base;
         bm_bits = bitmap$bm_bits;
+        r_rd_th$d = (csr_addr == addr_th_data) & ~reset;
+        r_rd_bpen_lo$d = (csr_addr == addr_bpen_lo) & ~reset;
+        r_rd_bpen_hi$d = (csr_addr == addr_bpen_hi) & ~reset;
         csr_rdata = csr$rdata;
+        if (r_rd_th$q) begin
+            csr_rdata = tables$rd_th;
+        end
+        if (r_rd_bpen_lo$q) begin
+            csr_rdata = tables$rd_bpen_lo;
+        end
+        if (r_rd_bpen_hi$q) begin
+            csr_rdata = tables$rd_bpen_hi;
+        end
     end
 
 endmodule // top
 
 
-module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,sampled,row_empty,d_emptied,d_eg,d_q,paused,th,port_speed,bp_off,d_dec,d_in,d_upq,d_lane_u,qe,qd,pi,pd,d_pi,d_pd,s_act,s_in,s_eg,s_q,s_len,s_lane_q,s_lane_p,s_d_in,s_d_lane_u,ql_old,pc_old,counted,flags,qe_next,pi_next,d_pc_write,pd_next,pause_valid,pause_port,pause_queue,resume_valid,resume_port,resume_queue,nz_next);
+module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,sampled,row_empty,d_emptied,d_eg,d_q,paused,port_speed,ev_th_lane,ev_bp_row,ev_th,ev_bp_off,d_dec,d_in,d_upq,d_lane_u,qe,qd,pi,pd,d_pi,d_pd,s_act,s_in,s_eg,s_q,s_len,s_lane_q,s_lane_p,s_d_in,s_d_lane_u,ql_old,pc_old,counted,flags,qe_next,pi_next,d_pc_write,pd_next,pause_valid,pause_port,pause_queue,resume_valid,resume_port,resume_queue,nz_next);
 
     // Module arguments
     input wire  clock;
@@ -1236,9 +1282,11 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
     input wire  [5:0] d_eg;
     input wire  [6:0] d_q;
     input wire  [1023:0] paused;
-    input wire  [16383:0] th;
     input wire  [127:0] port_speed;
-    input wire  [4095:0] bp_off;
+    output reg  [8:0] ev_th_lane;
+    output reg  [5:0] ev_bp_row;
+    input wire  [31:0] ev_th;
+    input wire  [63:0] ev_bp_off;
     input wire  d_dec;
     input wire  [5:0] d_in;
     input wire  [6:0] d_upq;
@@ -1307,10 +1355,8 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
     wire  [7:0] r_lane_p$q;
     reg  [5:0] r_prow$d;
     wire  [5:0] r_prow$q;
-    reg  [31:0] r_th$d;
-    wire  [31:0] r_th$q;
-    reg  r_bp$d;
-    wire  r_bp$q;
+    reg  r_sampled$d;
+    wire  r_sampled$q;
     reg  r_d_dec$d;
     wire  r_d_dec$q;
     reg  [5:0] r_d_in$d;
@@ -1342,12 +1388,11 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
     reg  [7:0] th_idx;
     reg  [7:0] th_idx_less;
     reg  [1:0] speed;
-    reg  [13:0] speed_base;
-    reg  [13:0] th_lane;
-    reg  [13:0] th_lane_less;
+    reg  [8:0] speed_base;
+    reg  [8:0] th_lane_less;
     reg  [6:0] d_q_index;
     reg  dep_active;
-    reg  [11:0] bp_idx;
+    reg  bp_on;
     reg  pause;
     reg  resume;
     reg  above;
@@ -1403,14 +1448,9 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
         .q(r_prow$q),
         .clock(clock)
     );
-    bfc_ns3_tor__arrival$r_th r_th(
-        .d(r_th$d),
-        .q(r_th$q),
-        .clock(clock)
-    );
-    bfc_ns3_tor__arrival$r_bp r_bp(
-        .d(r_bp$d),
-        .q(r_bp$q),
+    bfc_ns3_tor__arrival$r_sampled r_sampled(
+        .d(r_sampled$d),
+        .q(r_sampled$q),
         .clock(clock)
     );
     bfc_ns3_tor__arrival$r_d_dec r_d_dec(
@@ -1479,8 +1519,7 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
         r_lane_q$d = r_lane_q$q;
         r_lane_p$d = r_lane_p$q;
         r_prow$d = r_prow$q;
-        r_th$d = r_th$q;
-        r_bp$d = r_bp$q;
+        r_sampled$d = r_sampled$q;
         r_d_dec$d = r_d_dec$q;
         r_d_in$d = r_d_in$q;
         r_d_upq$d = r_d_upq$q;
@@ -1890,1552 +1929,15 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
         end
         d_q_index = d_q & q_lane_mask[6:0];
         dep_active = (d_eg == eg) & active[d_q_index];
-        bp_idx = (({6'd0, in_port} & port_mask) << 32'h6) | ({6'd0, eg} & port_mask);
         speed = port_speed[(({1'd0, eg} << 32'h1))+:(2)];
-        speed_base = {12'd0, speed} << queue_bits;
-        th_lane = speed_base | {6'd0, th_idx};
-        th_lane_less = speed_base | {6'd0, th_idx_less};
+        speed_base = {7'd0, speed} << queue_bits;
+        ev_th_lane = speed_base | {1'd0, th_idx};
+        th_lane_less = speed_base | {1'd0, th_idx_less};
         if (d_emptied & dep_active) begin
-            th_lane = th_lane_less;
+            ev_th_lane = th_lane_less;
         end
-        r_th$d = 32'h0;
-        if (th_lane == 0) begin
-            r_th$d = th[(0 * 32'h20)+:(32)];
-        end
-        if (th_lane == 1) begin
-            r_th$d = th[(1 * 32'h20)+:(32)];
-        end
-        if (th_lane == 2) begin
-            r_th$d = th[(2 * 32'h20)+:(32)];
-        end
-        if (th_lane == 3) begin
-            r_th$d = th[(3 * 32'h20)+:(32)];
-        end
-        if (th_lane == 4) begin
-            r_th$d = th[(4 * 32'h20)+:(32)];
-        end
-        if (th_lane == 5) begin
-            r_th$d = th[(5 * 32'h20)+:(32)];
-        end
-        if (th_lane == 6) begin
-            r_th$d = th[(6 * 32'h20)+:(32)];
-        end
-        if (th_lane == 7) begin
-            r_th$d = th[(7 * 32'h20)+:(32)];
-        end
-        if (th_lane == 8) begin
-            r_th$d = th[(8 * 32'h20)+:(32)];
-        end
-        if (th_lane == 9) begin
-            r_th$d = th[(9 * 32'h20)+:(32)];
-        end
-        if (th_lane == 10) begin
-            r_th$d = th[(10 * 32'h20)+:(32)];
-        end
-        if (th_lane == 11) begin
-            r_th$d = th[(11 * 32'h20)+:(32)];
-        end
-        if (th_lane == 12) begin
-            r_th$d = th[(12 * 32'h20)+:(32)];
-        end
-        if (th_lane == 13) begin
-            r_th$d = th[(13 * 32'h20)+:(32)];
-        end
-        if (th_lane == 14) begin
-            r_th$d = th[(14 * 32'h20)+:(32)];
-        end
-        if (th_lane == 15) begin
-            r_th$d = th[(15 * 32'h20)+:(32)];
-        end
-        if (th_lane == 16) begin
-            r_th$d = th[(16 * 32'h20)+:(32)];
-        end
-        if (th_lane == 17) begin
-            r_th$d = th[(17 * 32'h20)+:(32)];
-        end
-        if (th_lane == 18) begin
-            r_th$d = th[(18 * 32'h20)+:(32)];
-        end
-        if (th_lane == 19) begin
-            r_th$d = th[(19 * 32'h20)+:(32)];
-        end
-        if (th_lane == 20) begin
-            r_th$d = th[(20 * 32'h20)+:(32)];
-        end
-        if (th_lane == 21) begin
-            r_th$d = th[(21 * 32'h20)+:(32)];
-        end
-        if (th_lane == 22) begin
-            r_th$d = th[(22 * 32'h20)+:(32)];
-        end
-        if (th_lane == 23) begin
-            r_th$d = th[(23 * 32'h20)+:(32)];
-        end
-        if (th_lane == 24) begin
-            r_th$d = th[(24 * 32'h20)+:(32)];
-        end
-        if (th_lane == 25) begin
-            r_th$d = th[(25 * 32'h20)+:(32)];
-        end
-        if (th_lane == 26) begin
-            r_th$d = th[(26 * 32'h20)+:(32)];
-        end
-        if (th_lane == 27) begin
-            r_th$d = th[(27 * 32'h20)+:(32)];
-        end
-        if (th_lane == 28) begin
-            r_th$d = th[(28 * 32'h20)+:(32)];
-        end
-        if (th_lane == 29) begin
-            r_th$d = th[(29 * 32'h20)+:(32)];
-        end
-        if (th_lane == 30) begin
-            r_th$d = th[(30 * 32'h20)+:(32)];
-        end
-        if (th_lane == 31) begin
-            r_th$d = th[(31 * 32'h20)+:(32)];
-        end
-        if (th_lane == 32) begin
-            r_th$d = th[(32 * 32'h20)+:(32)];
-        end
-        if (th_lane == 33) begin
-            r_th$d = th[(33 * 32'h20)+:(32)];
-        end
-        if (th_lane == 34) begin
-            r_th$d = th[(34 * 32'h20)+:(32)];
-        end
-        if (th_lane == 35) begin
-            r_th$d = th[(35 * 32'h20)+:(32)];
-        end
-        if (th_lane == 36) begin
-            r_th$d = th[(36 * 32'h20)+:(32)];
-        end
-        if (th_lane == 37) begin
-            r_th$d = th[(37 * 32'h20)+:(32)];
-        end
-        if (th_lane == 38) begin
-            r_th$d = th[(38 * 32'h20)+:(32)];
-        end
-        if (th_lane == 39) begin
-            r_th$d = th[(39 * 32'h20)+:(32)];
-        end
-        if (th_lane == 40) begin
-            r_th$d = th[(40 * 32'h20)+:(32)];
-        end
-        if (th_lane == 41) begin
-            r_th$d = th[(41 * 32'h20)+:(32)];
-        end
-        if (th_lane == 42) begin
-            r_th$d = th[(42 * 32'h20)+:(32)];
-        end
-        if (th_lane == 43) begin
-            r_th$d = th[(43 * 32'h20)+:(32)];
-        end
-        if (th_lane == 44) begin
-            r_th$d = th[(44 * 32'h20)+:(32)];
-        end
-        if (th_lane == 45) begin
-            r_th$d = th[(45 * 32'h20)+:(32)];
-        end
-        if (th_lane == 46) begin
-            r_th$d = th[(46 * 32'h20)+:(32)];
-        end
-        if (th_lane == 47) begin
-            r_th$d = th[(47 * 32'h20)+:(32)];
-        end
-        if (th_lane == 48) begin
-            r_th$d = th[(48 * 32'h20)+:(32)];
-        end
-        if (th_lane == 49) begin
-            r_th$d = th[(49 * 32'h20)+:(32)];
-        end
-        if (th_lane == 50) begin
-            r_th$d = th[(50 * 32'h20)+:(32)];
-        end
-        if (th_lane == 51) begin
-            r_th$d = th[(51 * 32'h20)+:(32)];
-        end
-        if (th_lane == 52) begin
-            r_th$d = th[(52 * 32'h20)+:(32)];
-        end
-        if (th_lane == 53) begin
-            r_th$d = th[(53 * 32'h20)+:(32)];
-        end
-        if (th_lane == 54) begin
-            r_th$d = th[(54 * 32'h20)+:(32)];
-        end
-        if (th_lane == 55) begin
-            r_th$d = th[(55 * 32'h20)+:(32)];
-        end
-        if (th_lane == 56) begin
-            r_th$d = th[(56 * 32'h20)+:(32)];
-        end
-        if (th_lane == 57) begin
-            r_th$d = th[(57 * 32'h20)+:(32)];
-        end
-        if (th_lane == 58) begin
-            r_th$d = th[(58 * 32'h20)+:(32)];
-        end
-        if (th_lane == 59) begin
-            r_th$d = th[(59 * 32'h20)+:(32)];
-        end
-        if (th_lane == 60) begin
-            r_th$d = th[(60 * 32'h20)+:(32)];
-        end
-        if (th_lane == 61) begin
-            r_th$d = th[(61 * 32'h20)+:(32)];
-        end
-        if (th_lane == 62) begin
-            r_th$d = th[(62 * 32'h20)+:(32)];
-        end
-        if (th_lane == 63) begin
-            r_th$d = th[(63 * 32'h20)+:(32)];
-        end
-        if (th_lane == 64) begin
-            r_th$d = th[(64 * 32'h20)+:(32)];
-        end
-        if (th_lane == 65) begin
-            r_th$d = th[(65 * 32'h20)+:(32)];
-        end
-        if (th_lane == 66) begin
-            r_th$d = th[(66 * 32'h20)+:(32)];
-        end
-        if (th_lane == 67) begin
-            r_th$d = th[(67 * 32'h20)+:(32)];
-        end
-        if (th_lane == 68) begin
-            r_th$d = th[(68 * 32'h20)+:(32)];
-        end
-        if (th_lane == 69) begin
-            r_th$d = th[(69 * 32'h20)+:(32)];
-        end
-        if (th_lane == 70) begin
-            r_th$d = th[(70 * 32'h20)+:(32)];
-        end
-        if (th_lane == 71) begin
-            r_th$d = th[(71 * 32'h20)+:(32)];
-        end
-        if (th_lane == 72) begin
-            r_th$d = th[(72 * 32'h20)+:(32)];
-        end
-        if (th_lane == 73) begin
-            r_th$d = th[(73 * 32'h20)+:(32)];
-        end
-        if (th_lane == 74) begin
-            r_th$d = th[(74 * 32'h20)+:(32)];
-        end
-        if (th_lane == 75) begin
-            r_th$d = th[(75 * 32'h20)+:(32)];
-        end
-        if (th_lane == 76) begin
-            r_th$d = th[(76 * 32'h20)+:(32)];
-        end
-        if (th_lane == 77) begin
-            r_th$d = th[(77 * 32'h20)+:(32)];
-        end
-        if (th_lane == 78) begin
-            r_th$d = th[(78 * 32'h20)+:(32)];
-        end
-        if (th_lane == 79) begin
-            r_th$d = th[(79 * 32'h20)+:(32)];
-        end
-        if (th_lane == 80) begin
-            r_th$d = th[(80 * 32'h20)+:(32)];
-        end
-        if (th_lane == 81) begin
-            r_th$d = th[(81 * 32'h20)+:(32)];
-        end
-        if (th_lane == 82) begin
-            r_th$d = th[(82 * 32'h20)+:(32)];
-        end
-        if (th_lane == 83) begin
-            r_th$d = th[(83 * 32'h20)+:(32)];
-        end
-        if (th_lane == 84) begin
-            r_th$d = th[(84 * 32'h20)+:(32)];
-        end
-        if (th_lane == 85) begin
-            r_th$d = th[(85 * 32'h20)+:(32)];
-        end
-        if (th_lane == 86) begin
-            r_th$d = th[(86 * 32'h20)+:(32)];
-        end
-        if (th_lane == 87) begin
-            r_th$d = th[(87 * 32'h20)+:(32)];
-        end
-        if (th_lane == 88) begin
-            r_th$d = th[(88 * 32'h20)+:(32)];
-        end
-        if (th_lane == 89) begin
-            r_th$d = th[(89 * 32'h20)+:(32)];
-        end
-        if (th_lane == 90) begin
-            r_th$d = th[(90 * 32'h20)+:(32)];
-        end
-        if (th_lane == 91) begin
-            r_th$d = th[(91 * 32'h20)+:(32)];
-        end
-        if (th_lane == 92) begin
-            r_th$d = th[(92 * 32'h20)+:(32)];
-        end
-        if (th_lane == 93) begin
-            r_th$d = th[(93 * 32'h20)+:(32)];
-        end
-        if (th_lane == 94) begin
-            r_th$d = th[(94 * 32'h20)+:(32)];
-        end
-        if (th_lane == 95) begin
-            r_th$d = th[(95 * 32'h20)+:(32)];
-        end
-        if (th_lane == 96) begin
-            r_th$d = th[(96 * 32'h20)+:(32)];
-        end
-        if (th_lane == 97) begin
-            r_th$d = th[(97 * 32'h20)+:(32)];
-        end
-        if (th_lane == 98) begin
-            r_th$d = th[(98 * 32'h20)+:(32)];
-        end
-        if (th_lane == 99) begin
-            r_th$d = th[(99 * 32'h20)+:(32)];
-        end
-        if (th_lane == 100) begin
-            r_th$d = th[(100 * 32'h20)+:(32)];
-        end
-        if (th_lane == 101) begin
-            r_th$d = th[(101 * 32'h20)+:(32)];
-        end
-        if (th_lane == 102) begin
-            r_th$d = th[(102 * 32'h20)+:(32)];
-        end
-        if (th_lane == 103) begin
-            r_th$d = th[(103 * 32'h20)+:(32)];
-        end
-        if (th_lane == 104) begin
-            r_th$d = th[(104 * 32'h20)+:(32)];
-        end
-        if (th_lane == 105) begin
-            r_th$d = th[(105 * 32'h20)+:(32)];
-        end
-        if (th_lane == 106) begin
-            r_th$d = th[(106 * 32'h20)+:(32)];
-        end
-        if (th_lane == 107) begin
-            r_th$d = th[(107 * 32'h20)+:(32)];
-        end
-        if (th_lane == 108) begin
-            r_th$d = th[(108 * 32'h20)+:(32)];
-        end
-        if (th_lane == 109) begin
-            r_th$d = th[(109 * 32'h20)+:(32)];
-        end
-        if (th_lane == 110) begin
-            r_th$d = th[(110 * 32'h20)+:(32)];
-        end
-        if (th_lane == 111) begin
-            r_th$d = th[(111 * 32'h20)+:(32)];
-        end
-        if (th_lane == 112) begin
-            r_th$d = th[(112 * 32'h20)+:(32)];
-        end
-        if (th_lane == 113) begin
-            r_th$d = th[(113 * 32'h20)+:(32)];
-        end
-        if (th_lane == 114) begin
-            r_th$d = th[(114 * 32'h20)+:(32)];
-        end
-        if (th_lane == 115) begin
-            r_th$d = th[(115 * 32'h20)+:(32)];
-        end
-        if (th_lane == 116) begin
-            r_th$d = th[(116 * 32'h20)+:(32)];
-        end
-        if (th_lane == 117) begin
-            r_th$d = th[(117 * 32'h20)+:(32)];
-        end
-        if (th_lane == 118) begin
-            r_th$d = th[(118 * 32'h20)+:(32)];
-        end
-        if (th_lane == 119) begin
-            r_th$d = th[(119 * 32'h20)+:(32)];
-        end
-        if (th_lane == 120) begin
-            r_th$d = th[(120 * 32'h20)+:(32)];
-        end
-        if (th_lane == 121) begin
-            r_th$d = th[(121 * 32'h20)+:(32)];
-        end
-        if (th_lane == 122) begin
-            r_th$d = th[(122 * 32'h20)+:(32)];
-        end
-        if (th_lane == 123) begin
-            r_th$d = th[(123 * 32'h20)+:(32)];
-        end
-        if (th_lane == 124) begin
-            r_th$d = th[(124 * 32'h20)+:(32)];
-        end
-        if (th_lane == 125) begin
-            r_th$d = th[(125 * 32'h20)+:(32)];
-        end
-        if (th_lane == 126) begin
-            r_th$d = th[(126 * 32'h20)+:(32)];
-        end
-        if (th_lane == 127) begin
-            r_th$d = th[(127 * 32'h20)+:(32)];
-        end
-        if (th_lane == 128) begin
-            r_th$d = th[(128 * 32'h20)+:(32)];
-        end
-        if (th_lane == 129) begin
-            r_th$d = th[(129 * 32'h20)+:(32)];
-        end
-        if (th_lane == 130) begin
-            r_th$d = th[(130 * 32'h20)+:(32)];
-        end
-        if (th_lane == 131) begin
-            r_th$d = th[(131 * 32'h20)+:(32)];
-        end
-        if (th_lane == 132) begin
-            r_th$d = th[(132 * 32'h20)+:(32)];
-        end
-        if (th_lane == 133) begin
-            r_th$d = th[(133 * 32'h20)+:(32)];
-        end
-        if (th_lane == 134) begin
-            r_th$d = th[(134 * 32'h20)+:(32)];
-        end
-        if (th_lane == 135) begin
-            r_th$d = th[(135 * 32'h20)+:(32)];
-        end
-        if (th_lane == 136) begin
-            r_th$d = th[(136 * 32'h20)+:(32)];
-        end
-        if (th_lane == 137) begin
-            r_th$d = th[(137 * 32'h20)+:(32)];
-        end
-        if (th_lane == 138) begin
-            r_th$d = th[(138 * 32'h20)+:(32)];
-        end
-        if (th_lane == 139) begin
-            r_th$d = th[(139 * 32'h20)+:(32)];
-        end
-        if (th_lane == 140) begin
-            r_th$d = th[(140 * 32'h20)+:(32)];
-        end
-        if (th_lane == 141) begin
-            r_th$d = th[(141 * 32'h20)+:(32)];
-        end
-        if (th_lane == 142) begin
-            r_th$d = th[(142 * 32'h20)+:(32)];
-        end
-        if (th_lane == 143) begin
-            r_th$d = th[(143 * 32'h20)+:(32)];
-        end
-        if (th_lane == 144) begin
-            r_th$d = th[(144 * 32'h20)+:(32)];
-        end
-        if (th_lane == 145) begin
-            r_th$d = th[(145 * 32'h20)+:(32)];
-        end
-        if (th_lane == 146) begin
-            r_th$d = th[(146 * 32'h20)+:(32)];
-        end
-        if (th_lane == 147) begin
-            r_th$d = th[(147 * 32'h20)+:(32)];
-        end
-        if (th_lane == 148) begin
-            r_th$d = th[(148 * 32'h20)+:(32)];
-        end
-        if (th_lane == 149) begin
-            r_th$d = th[(149 * 32'h20)+:(32)];
-        end
-        if (th_lane == 150) begin
-            r_th$d = th[(150 * 32'h20)+:(32)];
-        end
-        if (th_lane == 151) begin
-            r_th$d = th[(151 * 32'h20)+:(32)];
-        end
-        if (th_lane == 152) begin
-            r_th$d = th[(152 * 32'h20)+:(32)];
-        end
-        if (th_lane == 153) begin
-            r_th$d = th[(153 * 32'h20)+:(32)];
-        end
-        if (th_lane == 154) begin
-            r_th$d = th[(154 * 32'h20)+:(32)];
-        end
-        if (th_lane == 155) begin
-            r_th$d = th[(155 * 32'h20)+:(32)];
-        end
-        if (th_lane == 156) begin
-            r_th$d = th[(156 * 32'h20)+:(32)];
-        end
-        if (th_lane == 157) begin
-            r_th$d = th[(157 * 32'h20)+:(32)];
-        end
-        if (th_lane == 158) begin
-            r_th$d = th[(158 * 32'h20)+:(32)];
-        end
-        if (th_lane == 159) begin
-            r_th$d = th[(159 * 32'h20)+:(32)];
-        end
-        if (th_lane == 160) begin
-            r_th$d = th[(160 * 32'h20)+:(32)];
-        end
-        if (th_lane == 161) begin
-            r_th$d = th[(161 * 32'h20)+:(32)];
-        end
-        if (th_lane == 162) begin
-            r_th$d = th[(162 * 32'h20)+:(32)];
-        end
-        if (th_lane == 163) begin
-            r_th$d = th[(163 * 32'h20)+:(32)];
-        end
-        if (th_lane == 164) begin
-            r_th$d = th[(164 * 32'h20)+:(32)];
-        end
-        if (th_lane == 165) begin
-            r_th$d = th[(165 * 32'h20)+:(32)];
-        end
-        if (th_lane == 166) begin
-            r_th$d = th[(166 * 32'h20)+:(32)];
-        end
-        if (th_lane == 167) begin
-            r_th$d = th[(167 * 32'h20)+:(32)];
-        end
-        if (th_lane == 168) begin
-            r_th$d = th[(168 * 32'h20)+:(32)];
-        end
-        if (th_lane == 169) begin
-            r_th$d = th[(169 * 32'h20)+:(32)];
-        end
-        if (th_lane == 170) begin
-            r_th$d = th[(170 * 32'h20)+:(32)];
-        end
-        if (th_lane == 171) begin
-            r_th$d = th[(171 * 32'h20)+:(32)];
-        end
-        if (th_lane == 172) begin
-            r_th$d = th[(172 * 32'h20)+:(32)];
-        end
-        if (th_lane == 173) begin
-            r_th$d = th[(173 * 32'h20)+:(32)];
-        end
-        if (th_lane == 174) begin
-            r_th$d = th[(174 * 32'h20)+:(32)];
-        end
-        if (th_lane == 175) begin
-            r_th$d = th[(175 * 32'h20)+:(32)];
-        end
-        if (th_lane == 176) begin
-            r_th$d = th[(176 * 32'h20)+:(32)];
-        end
-        if (th_lane == 177) begin
-            r_th$d = th[(177 * 32'h20)+:(32)];
-        end
-        if (th_lane == 178) begin
-            r_th$d = th[(178 * 32'h20)+:(32)];
-        end
-        if (th_lane == 179) begin
-            r_th$d = th[(179 * 32'h20)+:(32)];
-        end
-        if (th_lane == 180) begin
-            r_th$d = th[(180 * 32'h20)+:(32)];
-        end
-        if (th_lane == 181) begin
-            r_th$d = th[(181 * 32'h20)+:(32)];
-        end
-        if (th_lane == 182) begin
-            r_th$d = th[(182 * 32'h20)+:(32)];
-        end
-        if (th_lane == 183) begin
-            r_th$d = th[(183 * 32'h20)+:(32)];
-        end
-        if (th_lane == 184) begin
-            r_th$d = th[(184 * 32'h20)+:(32)];
-        end
-        if (th_lane == 185) begin
-            r_th$d = th[(185 * 32'h20)+:(32)];
-        end
-        if (th_lane == 186) begin
-            r_th$d = th[(186 * 32'h20)+:(32)];
-        end
-        if (th_lane == 187) begin
-            r_th$d = th[(187 * 32'h20)+:(32)];
-        end
-        if (th_lane == 188) begin
-            r_th$d = th[(188 * 32'h20)+:(32)];
-        end
-        if (th_lane == 189) begin
-            r_th$d = th[(189 * 32'h20)+:(32)];
-        end
-        if (th_lane == 190) begin
-            r_th$d = th[(190 * 32'h20)+:(32)];
-        end
-        if (th_lane == 191) begin
-            r_th$d = th[(191 * 32'h20)+:(32)];
-        end
-        if (th_lane == 192) begin
-            r_th$d = th[(192 * 32'h20)+:(32)];
-        end
-        if (th_lane == 193) begin
-            r_th$d = th[(193 * 32'h20)+:(32)];
-        end
-        if (th_lane == 194) begin
-            r_th$d = th[(194 * 32'h20)+:(32)];
-        end
-        if (th_lane == 195) begin
-            r_th$d = th[(195 * 32'h20)+:(32)];
-        end
-        if (th_lane == 196) begin
-            r_th$d = th[(196 * 32'h20)+:(32)];
-        end
-        if (th_lane == 197) begin
-            r_th$d = th[(197 * 32'h20)+:(32)];
-        end
-        if (th_lane == 198) begin
-            r_th$d = th[(198 * 32'h20)+:(32)];
-        end
-        if (th_lane == 199) begin
-            r_th$d = th[(199 * 32'h20)+:(32)];
-        end
-        if (th_lane == 200) begin
-            r_th$d = th[(200 * 32'h20)+:(32)];
-        end
-        if (th_lane == 201) begin
-            r_th$d = th[(201 * 32'h20)+:(32)];
-        end
-        if (th_lane == 202) begin
-            r_th$d = th[(202 * 32'h20)+:(32)];
-        end
-        if (th_lane == 203) begin
-            r_th$d = th[(203 * 32'h20)+:(32)];
-        end
-        if (th_lane == 204) begin
-            r_th$d = th[(204 * 32'h20)+:(32)];
-        end
-        if (th_lane == 205) begin
-            r_th$d = th[(205 * 32'h20)+:(32)];
-        end
-        if (th_lane == 206) begin
-            r_th$d = th[(206 * 32'h20)+:(32)];
-        end
-        if (th_lane == 207) begin
-            r_th$d = th[(207 * 32'h20)+:(32)];
-        end
-        if (th_lane == 208) begin
-            r_th$d = th[(208 * 32'h20)+:(32)];
-        end
-        if (th_lane == 209) begin
-            r_th$d = th[(209 * 32'h20)+:(32)];
-        end
-        if (th_lane == 210) begin
-            r_th$d = th[(210 * 32'h20)+:(32)];
-        end
-        if (th_lane == 211) begin
-            r_th$d = th[(211 * 32'h20)+:(32)];
-        end
-        if (th_lane == 212) begin
-            r_th$d = th[(212 * 32'h20)+:(32)];
-        end
-        if (th_lane == 213) begin
-            r_th$d = th[(213 * 32'h20)+:(32)];
-        end
-        if (th_lane == 214) begin
-            r_th$d = th[(214 * 32'h20)+:(32)];
-        end
-        if (th_lane == 215) begin
-            r_th$d = th[(215 * 32'h20)+:(32)];
-        end
-        if (th_lane == 216) begin
-            r_th$d = th[(216 * 32'h20)+:(32)];
-        end
-        if (th_lane == 217) begin
-            r_th$d = th[(217 * 32'h20)+:(32)];
-        end
-        if (th_lane == 218) begin
-            r_th$d = th[(218 * 32'h20)+:(32)];
-        end
-        if (th_lane == 219) begin
-            r_th$d = th[(219 * 32'h20)+:(32)];
-        end
-        if (th_lane == 220) begin
-            r_th$d = th[(220 * 32'h20)+:(32)];
-        end
-        if (th_lane == 221) begin
-            r_th$d = th[(221 * 32'h20)+:(32)];
-        end
-        if (th_lane == 222) begin
-            r_th$d = th[(222 * 32'h20)+:(32)];
-        end
-        if (th_lane == 223) begin
-            r_th$d = th[(223 * 32'h20)+:(32)];
-        end
-        if (th_lane == 224) begin
-            r_th$d = th[(224 * 32'h20)+:(32)];
-        end
-        if (th_lane == 225) begin
-            r_th$d = th[(225 * 32'h20)+:(32)];
-        end
-        if (th_lane == 226) begin
-            r_th$d = th[(226 * 32'h20)+:(32)];
-        end
-        if (th_lane == 227) begin
-            r_th$d = th[(227 * 32'h20)+:(32)];
-        end
-        if (th_lane == 228) begin
-            r_th$d = th[(228 * 32'h20)+:(32)];
-        end
-        if (th_lane == 229) begin
-            r_th$d = th[(229 * 32'h20)+:(32)];
-        end
-        if (th_lane == 230) begin
-            r_th$d = th[(230 * 32'h20)+:(32)];
-        end
-        if (th_lane == 231) begin
-            r_th$d = th[(231 * 32'h20)+:(32)];
-        end
-        if (th_lane == 232) begin
-            r_th$d = th[(232 * 32'h20)+:(32)];
-        end
-        if (th_lane == 233) begin
-            r_th$d = th[(233 * 32'h20)+:(32)];
-        end
-        if (th_lane == 234) begin
-            r_th$d = th[(234 * 32'h20)+:(32)];
-        end
-        if (th_lane == 235) begin
-            r_th$d = th[(235 * 32'h20)+:(32)];
-        end
-        if (th_lane == 236) begin
-            r_th$d = th[(236 * 32'h20)+:(32)];
-        end
-        if (th_lane == 237) begin
-            r_th$d = th[(237 * 32'h20)+:(32)];
-        end
-        if (th_lane == 238) begin
-            r_th$d = th[(238 * 32'h20)+:(32)];
-        end
-        if (th_lane == 239) begin
-            r_th$d = th[(239 * 32'h20)+:(32)];
-        end
-        if (th_lane == 240) begin
-            r_th$d = th[(240 * 32'h20)+:(32)];
-        end
-        if (th_lane == 241) begin
-            r_th$d = th[(241 * 32'h20)+:(32)];
-        end
-        if (th_lane == 242) begin
-            r_th$d = th[(242 * 32'h20)+:(32)];
-        end
-        if (th_lane == 243) begin
-            r_th$d = th[(243 * 32'h20)+:(32)];
-        end
-        if (th_lane == 244) begin
-            r_th$d = th[(244 * 32'h20)+:(32)];
-        end
-        if (th_lane == 245) begin
-            r_th$d = th[(245 * 32'h20)+:(32)];
-        end
-        if (th_lane == 246) begin
-            r_th$d = th[(246 * 32'h20)+:(32)];
-        end
-        if (th_lane == 247) begin
-            r_th$d = th[(247 * 32'h20)+:(32)];
-        end
-        if (th_lane == 248) begin
-            r_th$d = th[(248 * 32'h20)+:(32)];
-        end
-        if (th_lane == 249) begin
-            r_th$d = th[(249 * 32'h20)+:(32)];
-        end
-        if (th_lane == 250) begin
-            r_th$d = th[(250 * 32'h20)+:(32)];
-        end
-        if (th_lane == 251) begin
-            r_th$d = th[(251 * 32'h20)+:(32)];
-        end
-        if (th_lane == 252) begin
-            r_th$d = th[(252 * 32'h20)+:(32)];
-        end
-        if (th_lane == 253) begin
-            r_th$d = th[(253 * 32'h20)+:(32)];
-        end
-        if (th_lane == 254) begin
-            r_th$d = th[(254 * 32'h20)+:(32)];
-        end
-        if (th_lane == 255) begin
-            r_th$d = th[(255 * 32'h20)+:(32)];
-        end
-        if (th_lane == 256) begin
-            r_th$d = th[(256 * 32'h20)+:(32)];
-        end
-        if (th_lane == 257) begin
-            r_th$d = th[(257 * 32'h20)+:(32)];
-        end
-        if (th_lane == 258) begin
-            r_th$d = th[(258 * 32'h20)+:(32)];
-        end
-        if (th_lane == 259) begin
-            r_th$d = th[(259 * 32'h20)+:(32)];
-        end
-        if (th_lane == 260) begin
-            r_th$d = th[(260 * 32'h20)+:(32)];
-        end
-        if (th_lane == 261) begin
-            r_th$d = th[(261 * 32'h20)+:(32)];
-        end
-        if (th_lane == 262) begin
-            r_th$d = th[(262 * 32'h20)+:(32)];
-        end
-        if (th_lane == 263) begin
-            r_th$d = th[(263 * 32'h20)+:(32)];
-        end
-        if (th_lane == 264) begin
-            r_th$d = th[(264 * 32'h20)+:(32)];
-        end
-        if (th_lane == 265) begin
-            r_th$d = th[(265 * 32'h20)+:(32)];
-        end
-        if (th_lane == 266) begin
-            r_th$d = th[(266 * 32'h20)+:(32)];
-        end
-        if (th_lane == 267) begin
-            r_th$d = th[(267 * 32'h20)+:(32)];
-        end
-        if (th_lane == 268) begin
-            r_th$d = th[(268 * 32'h20)+:(32)];
-        end
-        if (th_lane == 269) begin
-            r_th$d = th[(269 * 32'h20)+:(32)];
-        end
-        if (th_lane == 270) begin
-            r_th$d = th[(270 * 32'h20)+:(32)];
-        end
-        if (th_lane == 271) begin
-            r_th$d = th[(271 * 32'h20)+:(32)];
-        end
-        if (th_lane == 272) begin
-            r_th$d = th[(272 * 32'h20)+:(32)];
-        end
-        if (th_lane == 273) begin
-            r_th$d = th[(273 * 32'h20)+:(32)];
-        end
-        if (th_lane == 274) begin
-            r_th$d = th[(274 * 32'h20)+:(32)];
-        end
-        if (th_lane == 275) begin
-            r_th$d = th[(275 * 32'h20)+:(32)];
-        end
-        if (th_lane == 276) begin
-            r_th$d = th[(276 * 32'h20)+:(32)];
-        end
-        if (th_lane == 277) begin
-            r_th$d = th[(277 * 32'h20)+:(32)];
-        end
-        if (th_lane == 278) begin
-            r_th$d = th[(278 * 32'h20)+:(32)];
-        end
-        if (th_lane == 279) begin
-            r_th$d = th[(279 * 32'h20)+:(32)];
-        end
-        if (th_lane == 280) begin
-            r_th$d = th[(280 * 32'h20)+:(32)];
-        end
-        if (th_lane == 281) begin
-            r_th$d = th[(281 * 32'h20)+:(32)];
-        end
-        if (th_lane == 282) begin
-            r_th$d = th[(282 * 32'h20)+:(32)];
-        end
-        if (th_lane == 283) begin
-            r_th$d = th[(283 * 32'h20)+:(32)];
-        end
-        if (th_lane == 284) begin
-            r_th$d = th[(284 * 32'h20)+:(32)];
-        end
-        if (th_lane == 285) begin
-            r_th$d = th[(285 * 32'h20)+:(32)];
-        end
-        if (th_lane == 286) begin
-            r_th$d = th[(286 * 32'h20)+:(32)];
-        end
-        if (th_lane == 287) begin
-            r_th$d = th[(287 * 32'h20)+:(32)];
-        end
-        if (th_lane == 288) begin
-            r_th$d = th[(288 * 32'h20)+:(32)];
-        end
-        if (th_lane == 289) begin
-            r_th$d = th[(289 * 32'h20)+:(32)];
-        end
-        if (th_lane == 290) begin
-            r_th$d = th[(290 * 32'h20)+:(32)];
-        end
-        if (th_lane == 291) begin
-            r_th$d = th[(291 * 32'h20)+:(32)];
-        end
-        if (th_lane == 292) begin
-            r_th$d = th[(292 * 32'h20)+:(32)];
-        end
-        if (th_lane == 293) begin
-            r_th$d = th[(293 * 32'h20)+:(32)];
-        end
-        if (th_lane == 294) begin
-            r_th$d = th[(294 * 32'h20)+:(32)];
-        end
-        if (th_lane == 295) begin
-            r_th$d = th[(295 * 32'h20)+:(32)];
-        end
-        if (th_lane == 296) begin
-            r_th$d = th[(296 * 32'h20)+:(32)];
-        end
-        if (th_lane == 297) begin
-            r_th$d = th[(297 * 32'h20)+:(32)];
-        end
-        if (th_lane == 298) begin
-            r_th$d = th[(298 * 32'h20)+:(32)];
-        end
-        if (th_lane == 299) begin
-            r_th$d = th[(299 * 32'h20)+:(32)];
-        end
-        if (th_lane == 300) begin
-            r_th$d = th[(300 * 32'h20)+:(32)];
-        end
-        if (th_lane == 301) begin
-            r_th$d = th[(301 * 32'h20)+:(32)];
-        end
-        if (th_lane == 302) begin
-            r_th$d = th[(302 * 32'h20)+:(32)];
-        end
-        if (th_lane == 303) begin
-            r_th$d = th[(303 * 32'h20)+:(32)];
-        end
-        if (th_lane == 304) begin
-            r_th$d = th[(304 * 32'h20)+:(32)];
-        end
-        if (th_lane == 305) begin
-            r_th$d = th[(305 * 32'h20)+:(32)];
-        end
-        if (th_lane == 306) begin
-            r_th$d = th[(306 * 32'h20)+:(32)];
-        end
-        if (th_lane == 307) begin
-            r_th$d = th[(307 * 32'h20)+:(32)];
-        end
-        if (th_lane == 308) begin
-            r_th$d = th[(308 * 32'h20)+:(32)];
-        end
-        if (th_lane == 309) begin
-            r_th$d = th[(309 * 32'h20)+:(32)];
-        end
-        if (th_lane == 310) begin
-            r_th$d = th[(310 * 32'h20)+:(32)];
-        end
-        if (th_lane == 311) begin
-            r_th$d = th[(311 * 32'h20)+:(32)];
-        end
-        if (th_lane == 312) begin
-            r_th$d = th[(312 * 32'h20)+:(32)];
-        end
-        if (th_lane == 313) begin
-            r_th$d = th[(313 * 32'h20)+:(32)];
-        end
-        if (th_lane == 314) begin
-            r_th$d = th[(314 * 32'h20)+:(32)];
-        end
-        if (th_lane == 315) begin
-            r_th$d = th[(315 * 32'h20)+:(32)];
-        end
-        if (th_lane == 316) begin
-            r_th$d = th[(316 * 32'h20)+:(32)];
-        end
-        if (th_lane == 317) begin
-            r_th$d = th[(317 * 32'h20)+:(32)];
-        end
-        if (th_lane == 318) begin
-            r_th$d = th[(318 * 32'h20)+:(32)];
-        end
-        if (th_lane == 319) begin
-            r_th$d = th[(319 * 32'h20)+:(32)];
-        end
-        if (th_lane == 320) begin
-            r_th$d = th[(320 * 32'h20)+:(32)];
-        end
-        if (th_lane == 321) begin
-            r_th$d = th[(321 * 32'h20)+:(32)];
-        end
-        if (th_lane == 322) begin
-            r_th$d = th[(322 * 32'h20)+:(32)];
-        end
-        if (th_lane == 323) begin
-            r_th$d = th[(323 * 32'h20)+:(32)];
-        end
-        if (th_lane == 324) begin
-            r_th$d = th[(324 * 32'h20)+:(32)];
-        end
-        if (th_lane == 325) begin
-            r_th$d = th[(325 * 32'h20)+:(32)];
-        end
-        if (th_lane == 326) begin
-            r_th$d = th[(326 * 32'h20)+:(32)];
-        end
-        if (th_lane == 327) begin
-            r_th$d = th[(327 * 32'h20)+:(32)];
-        end
-        if (th_lane == 328) begin
-            r_th$d = th[(328 * 32'h20)+:(32)];
-        end
-        if (th_lane == 329) begin
-            r_th$d = th[(329 * 32'h20)+:(32)];
-        end
-        if (th_lane == 330) begin
-            r_th$d = th[(330 * 32'h20)+:(32)];
-        end
-        if (th_lane == 331) begin
-            r_th$d = th[(331 * 32'h20)+:(32)];
-        end
-        if (th_lane == 332) begin
-            r_th$d = th[(332 * 32'h20)+:(32)];
-        end
-        if (th_lane == 333) begin
-            r_th$d = th[(333 * 32'h20)+:(32)];
-        end
-        if (th_lane == 334) begin
-            r_th$d = th[(334 * 32'h20)+:(32)];
-        end
-        if (th_lane == 335) begin
-            r_th$d = th[(335 * 32'h20)+:(32)];
-        end
-        if (th_lane == 336) begin
-            r_th$d = th[(336 * 32'h20)+:(32)];
-        end
-        if (th_lane == 337) begin
-            r_th$d = th[(337 * 32'h20)+:(32)];
-        end
-        if (th_lane == 338) begin
-            r_th$d = th[(338 * 32'h20)+:(32)];
-        end
-        if (th_lane == 339) begin
-            r_th$d = th[(339 * 32'h20)+:(32)];
-        end
-        if (th_lane == 340) begin
-            r_th$d = th[(340 * 32'h20)+:(32)];
-        end
-        if (th_lane == 341) begin
-            r_th$d = th[(341 * 32'h20)+:(32)];
-        end
-        if (th_lane == 342) begin
-            r_th$d = th[(342 * 32'h20)+:(32)];
-        end
-        if (th_lane == 343) begin
-            r_th$d = th[(343 * 32'h20)+:(32)];
-        end
-        if (th_lane == 344) begin
-            r_th$d = th[(344 * 32'h20)+:(32)];
-        end
-        if (th_lane == 345) begin
-            r_th$d = th[(345 * 32'h20)+:(32)];
-        end
-        if (th_lane == 346) begin
-            r_th$d = th[(346 * 32'h20)+:(32)];
-        end
-        if (th_lane == 347) begin
-            r_th$d = th[(347 * 32'h20)+:(32)];
-        end
-        if (th_lane == 348) begin
-            r_th$d = th[(348 * 32'h20)+:(32)];
-        end
-        if (th_lane == 349) begin
-            r_th$d = th[(349 * 32'h20)+:(32)];
-        end
-        if (th_lane == 350) begin
-            r_th$d = th[(350 * 32'h20)+:(32)];
-        end
-        if (th_lane == 351) begin
-            r_th$d = th[(351 * 32'h20)+:(32)];
-        end
-        if (th_lane == 352) begin
-            r_th$d = th[(352 * 32'h20)+:(32)];
-        end
-        if (th_lane == 353) begin
-            r_th$d = th[(353 * 32'h20)+:(32)];
-        end
-        if (th_lane == 354) begin
-            r_th$d = th[(354 * 32'h20)+:(32)];
-        end
-        if (th_lane == 355) begin
-            r_th$d = th[(355 * 32'h20)+:(32)];
-        end
-        if (th_lane == 356) begin
-            r_th$d = th[(356 * 32'h20)+:(32)];
-        end
-        if (th_lane == 357) begin
-            r_th$d = th[(357 * 32'h20)+:(32)];
-        end
-        if (th_lane == 358) begin
-            r_th$d = th[(358 * 32'h20)+:(32)];
-        end
-        if (th_lane == 359) begin
-            r_th$d = th[(359 * 32'h20)+:(32)];
-        end
-        if (th_lane == 360) begin
-            r_th$d = th[(360 * 32'h20)+:(32)];
-        end
-        if (th_lane == 361) begin
-            r_th$d = th[(361 * 32'h20)+:(32)];
-        end
-        if (th_lane == 362) begin
-            r_th$d = th[(362 * 32'h20)+:(32)];
-        end
-        if (th_lane == 363) begin
-            r_th$d = th[(363 * 32'h20)+:(32)];
-        end
-        if (th_lane == 364) begin
-            r_th$d = th[(364 * 32'h20)+:(32)];
-        end
-        if (th_lane == 365) begin
-            r_th$d = th[(365 * 32'h20)+:(32)];
-        end
-        if (th_lane == 366) begin
-            r_th$d = th[(366 * 32'h20)+:(32)];
-        end
-        if (th_lane == 367) begin
-            r_th$d = th[(367 * 32'h20)+:(32)];
-        end
-        if (th_lane == 368) begin
-            r_th$d = th[(368 * 32'h20)+:(32)];
-        end
-        if (th_lane == 369) begin
-            r_th$d = th[(369 * 32'h20)+:(32)];
-        end
-        if (th_lane == 370) begin
-            r_th$d = th[(370 * 32'h20)+:(32)];
-        end
-        if (th_lane == 371) begin
-            r_th$d = th[(371 * 32'h20)+:(32)];
-        end
-        if (th_lane == 372) begin
-            r_th$d = th[(372 * 32'h20)+:(32)];
-        end
-        if (th_lane == 373) begin
-            r_th$d = th[(373 * 32'h20)+:(32)];
-        end
-        if (th_lane == 374) begin
-            r_th$d = th[(374 * 32'h20)+:(32)];
-        end
-        if (th_lane == 375) begin
-            r_th$d = th[(375 * 32'h20)+:(32)];
-        end
-        if (th_lane == 376) begin
-            r_th$d = th[(376 * 32'h20)+:(32)];
-        end
-        if (th_lane == 377) begin
-            r_th$d = th[(377 * 32'h20)+:(32)];
-        end
-        if (th_lane == 378) begin
-            r_th$d = th[(378 * 32'h20)+:(32)];
-        end
-        if (th_lane == 379) begin
-            r_th$d = th[(379 * 32'h20)+:(32)];
-        end
-        if (th_lane == 380) begin
-            r_th$d = th[(380 * 32'h20)+:(32)];
-        end
-        if (th_lane == 381) begin
-            r_th$d = th[(381 * 32'h20)+:(32)];
-        end
-        if (th_lane == 382) begin
-            r_th$d = th[(382 * 32'h20)+:(32)];
-        end
-        if (th_lane == 383) begin
-            r_th$d = th[(383 * 32'h20)+:(32)];
-        end
-        if (th_lane == 384) begin
-            r_th$d = th[(384 * 32'h20)+:(32)];
-        end
-        if (th_lane == 385) begin
-            r_th$d = th[(385 * 32'h20)+:(32)];
-        end
-        if (th_lane == 386) begin
-            r_th$d = th[(386 * 32'h20)+:(32)];
-        end
-        if (th_lane == 387) begin
-            r_th$d = th[(387 * 32'h20)+:(32)];
-        end
-        if (th_lane == 388) begin
-            r_th$d = th[(388 * 32'h20)+:(32)];
-        end
-        if (th_lane == 389) begin
-            r_th$d = th[(389 * 32'h20)+:(32)];
-        end
-        if (th_lane == 390) begin
-            r_th$d = th[(390 * 32'h20)+:(32)];
-        end
-        if (th_lane == 391) begin
-            r_th$d = th[(391 * 32'h20)+:(32)];
-        end
-        if (th_lane == 392) begin
-            r_th$d = th[(392 * 32'h20)+:(32)];
-        end
-        if (th_lane == 393) begin
-            r_th$d = th[(393 * 32'h20)+:(32)];
-        end
-        if (th_lane == 394) begin
-            r_th$d = th[(394 * 32'h20)+:(32)];
-        end
-        if (th_lane == 395) begin
-            r_th$d = th[(395 * 32'h20)+:(32)];
-        end
-        if (th_lane == 396) begin
-            r_th$d = th[(396 * 32'h20)+:(32)];
-        end
-        if (th_lane == 397) begin
-            r_th$d = th[(397 * 32'h20)+:(32)];
-        end
-        if (th_lane == 398) begin
-            r_th$d = th[(398 * 32'h20)+:(32)];
-        end
-        if (th_lane == 399) begin
-            r_th$d = th[(399 * 32'h20)+:(32)];
-        end
-        if (th_lane == 400) begin
-            r_th$d = th[(400 * 32'h20)+:(32)];
-        end
-        if (th_lane == 401) begin
-            r_th$d = th[(401 * 32'h20)+:(32)];
-        end
-        if (th_lane == 402) begin
-            r_th$d = th[(402 * 32'h20)+:(32)];
-        end
-        if (th_lane == 403) begin
-            r_th$d = th[(403 * 32'h20)+:(32)];
-        end
-        if (th_lane == 404) begin
-            r_th$d = th[(404 * 32'h20)+:(32)];
-        end
-        if (th_lane == 405) begin
-            r_th$d = th[(405 * 32'h20)+:(32)];
-        end
-        if (th_lane == 406) begin
-            r_th$d = th[(406 * 32'h20)+:(32)];
-        end
-        if (th_lane == 407) begin
-            r_th$d = th[(407 * 32'h20)+:(32)];
-        end
-        if (th_lane == 408) begin
-            r_th$d = th[(408 * 32'h20)+:(32)];
-        end
-        if (th_lane == 409) begin
-            r_th$d = th[(409 * 32'h20)+:(32)];
-        end
-        if (th_lane == 410) begin
-            r_th$d = th[(410 * 32'h20)+:(32)];
-        end
-        if (th_lane == 411) begin
-            r_th$d = th[(411 * 32'h20)+:(32)];
-        end
-        if (th_lane == 412) begin
-            r_th$d = th[(412 * 32'h20)+:(32)];
-        end
-        if (th_lane == 413) begin
-            r_th$d = th[(413 * 32'h20)+:(32)];
-        end
-        if (th_lane == 414) begin
-            r_th$d = th[(414 * 32'h20)+:(32)];
-        end
-        if (th_lane == 415) begin
-            r_th$d = th[(415 * 32'h20)+:(32)];
-        end
-        if (th_lane == 416) begin
-            r_th$d = th[(416 * 32'h20)+:(32)];
-        end
-        if (th_lane == 417) begin
-            r_th$d = th[(417 * 32'h20)+:(32)];
-        end
-        if (th_lane == 418) begin
-            r_th$d = th[(418 * 32'h20)+:(32)];
-        end
-        if (th_lane == 419) begin
-            r_th$d = th[(419 * 32'h20)+:(32)];
-        end
-        if (th_lane == 420) begin
-            r_th$d = th[(420 * 32'h20)+:(32)];
-        end
-        if (th_lane == 421) begin
-            r_th$d = th[(421 * 32'h20)+:(32)];
-        end
-        if (th_lane == 422) begin
-            r_th$d = th[(422 * 32'h20)+:(32)];
-        end
-        if (th_lane == 423) begin
-            r_th$d = th[(423 * 32'h20)+:(32)];
-        end
-        if (th_lane == 424) begin
-            r_th$d = th[(424 * 32'h20)+:(32)];
-        end
-        if (th_lane == 425) begin
-            r_th$d = th[(425 * 32'h20)+:(32)];
-        end
-        if (th_lane == 426) begin
-            r_th$d = th[(426 * 32'h20)+:(32)];
-        end
-        if (th_lane == 427) begin
-            r_th$d = th[(427 * 32'h20)+:(32)];
-        end
-        if (th_lane == 428) begin
-            r_th$d = th[(428 * 32'h20)+:(32)];
-        end
-        if (th_lane == 429) begin
-            r_th$d = th[(429 * 32'h20)+:(32)];
-        end
-        if (th_lane == 430) begin
-            r_th$d = th[(430 * 32'h20)+:(32)];
-        end
-        if (th_lane == 431) begin
-            r_th$d = th[(431 * 32'h20)+:(32)];
-        end
-        if (th_lane == 432) begin
-            r_th$d = th[(432 * 32'h20)+:(32)];
-        end
-        if (th_lane == 433) begin
-            r_th$d = th[(433 * 32'h20)+:(32)];
-        end
-        if (th_lane == 434) begin
-            r_th$d = th[(434 * 32'h20)+:(32)];
-        end
-        if (th_lane == 435) begin
-            r_th$d = th[(435 * 32'h20)+:(32)];
-        end
-        if (th_lane == 436) begin
-            r_th$d = th[(436 * 32'h20)+:(32)];
-        end
-        if (th_lane == 437) begin
-            r_th$d = th[(437 * 32'h20)+:(32)];
-        end
-        if (th_lane == 438) begin
-            r_th$d = th[(438 * 32'h20)+:(32)];
-        end
-        if (th_lane == 439) begin
-            r_th$d = th[(439 * 32'h20)+:(32)];
-        end
-        if (th_lane == 440) begin
-            r_th$d = th[(440 * 32'h20)+:(32)];
-        end
-        if (th_lane == 441) begin
-            r_th$d = th[(441 * 32'h20)+:(32)];
-        end
-        if (th_lane == 442) begin
-            r_th$d = th[(442 * 32'h20)+:(32)];
-        end
-        if (th_lane == 443) begin
-            r_th$d = th[(443 * 32'h20)+:(32)];
-        end
-        if (th_lane == 444) begin
-            r_th$d = th[(444 * 32'h20)+:(32)];
-        end
-        if (th_lane == 445) begin
-            r_th$d = th[(445 * 32'h20)+:(32)];
-        end
-        if (th_lane == 446) begin
-            r_th$d = th[(446 * 32'h20)+:(32)];
-        end
-        if (th_lane == 447) begin
-            r_th$d = th[(447 * 32'h20)+:(32)];
-        end
-        if (th_lane == 448) begin
-            r_th$d = th[(448 * 32'h20)+:(32)];
-        end
-        if (th_lane == 449) begin
-            r_th$d = th[(449 * 32'h20)+:(32)];
-        end
-        if (th_lane == 450) begin
-            r_th$d = th[(450 * 32'h20)+:(32)];
-        end
-        if (th_lane == 451) begin
-            r_th$d = th[(451 * 32'h20)+:(32)];
-        end
-        if (th_lane == 452) begin
-            r_th$d = th[(452 * 32'h20)+:(32)];
-        end
-        if (th_lane == 453) begin
-            r_th$d = th[(453 * 32'h20)+:(32)];
-        end
-        if (th_lane == 454) begin
-            r_th$d = th[(454 * 32'h20)+:(32)];
-        end
-        if (th_lane == 455) begin
-            r_th$d = th[(455 * 32'h20)+:(32)];
-        end
-        if (th_lane == 456) begin
-            r_th$d = th[(456 * 32'h20)+:(32)];
-        end
-        if (th_lane == 457) begin
-            r_th$d = th[(457 * 32'h20)+:(32)];
-        end
-        if (th_lane == 458) begin
-            r_th$d = th[(458 * 32'h20)+:(32)];
-        end
-        if (th_lane == 459) begin
-            r_th$d = th[(459 * 32'h20)+:(32)];
-        end
-        if (th_lane == 460) begin
-            r_th$d = th[(460 * 32'h20)+:(32)];
-        end
-        if (th_lane == 461) begin
-            r_th$d = th[(461 * 32'h20)+:(32)];
-        end
-        if (th_lane == 462) begin
-            r_th$d = th[(462 * 32'h20)+:(32)];
-        end
-        if (th_lane == 463) begin
-            r_th$d = th[(463 * 32'h20)+:(32)];
-        end
-        if (th_lane == 464) begin
-            r_th$d = th[(464 * 32'h20)+:(32)];
-        end
-        if (th_lane == 465) begin
-            r_th$d = th[(465 * 32'h20)+:(32)];
-        end
-        if (th_lane == 466) begin
-            r_th$d = th[(466 * 32'h20)+:(32)];
-        end
-        if (th_lane == 467) begin
-            r_th$d = th[(467 * 32'h20)+:(32)];
-        end
-        if (th_lane == 468) begin
-            r_th$d = th[(468 * 32'h20)+:(32)];
-        end
-        if (th_lane == 469) begin
-            r_th$d = th[(469 * 32'h20)+:(32)];
-        end
-        if (th_lane == 470) begin
-            r_th$d = th[(470 * 32'h20)+:(32)];
-        end
-        if (th_lane == 471) begin
-            r_th$d = th[(471 * 32'h20)+:(32)];
-        end
-        if (th_lane == 472) begin
-            r_th$d = th[(472 * 32'h20)+:(32)];
-        end
-        if (th_lane == 473) begin
-            r_th$d = th[(473 * 32'h20)+:(32)];
-        end
-        if (th_lane == 474) begin
-            r_th$d = th[(474 * 32'h20)+:(32)];
-        end
-        if (th_lane == 475) begin
-            r_th$d = th[(475 * 32'h20)+:(32)];
-        end
-        if (th_lane == 476) begin
-            r_th$d = th[(476 * 32'h20)+:(32)];
-        end
-        if (th_lane == 477) begin
-            r_th$d = th[(477 * 32'h20)+:(32)];
-        end
-        if (th_lane == 478) begin
-            r_th$d = th[(478 * 32'h20)+:(32)];
-        end
-        if (th_lane == 479) begin
-            r_th$d = th[(479 * 32'h20)+:(32)];
-        end
-        if (th_lane == 480) begin
-            r_th$d = th[(480 * 32'h20)+:(32)];
-        end
-        if (th_lane == 481) begin
-            r_th$d = th[(481 * 32'h20)+:(32)];
-        end
-        if (th_lane == 482) begin
-            r_th$d = th[(482 * 32'h20)+:(32)];
-        end
-        if (th_lane == 483) begin
-            r_th$d = th[(483 * 32'h20)+:(32)];
-        end
-        if (th_lane == 484) begin
-            r_th$d = th[(484 * 32'h20)+:(32)];
-        end
-        if (th_lane == 485) begin
-            r_th$d = th[(485 * 32'h20)+:(32)];
-        end
-        if (th_lane == 486) begin
-            r_th$d = th[(486 * 32'h20)+:(32)];
-        end
-        if (th_lane == 487) begin
-            r_th$d = th[(487 * 32'h20)+:(32)];
-        end
-        if (th_lane == 488) begin
-            r_th$d = th[(488 * 32'h20)+:(32)];
-        end
-        if (th_lane == 489) begin
-            r_th$d = th[(489 * 32'h20)+:(32)];
-        end
-        if (th_lane == 490) begin
-            r_th$d = th[(490 * 32'h20)+:(32)];
-        end
-        if (th_lane == 491) begin
-            r_th$d = th[(491 * 32'h20)+:(32)];
-        end
-        if (th_lane == 492) begin
-            r_th$d = th[(492 * 32'h20)+:(32)];
-        end
-        if (th_lane == 493) begin
-            r_th$d = th[(493 * 32'h20)+:(32)];
-        end
-        if (th_lane == 494) begin
-            r_th$d = th[(494 * 32'h20)+:(32)];
-        end
-        if (th_lane == 495) begin
-            r_th$d = th[(495 * 32'h20)+:(32)];
-        end
-        if (th_lane == 496) begin
-            r_th$d = th[(496 * 32'h20)+:(32)];
-        end
-        if (th_lane == 497) begin
-            r_th$d = th[(497 * 32'h20)+:(32)];
-        end
-        if (th_lane == 498) begin
-            r_th$d = th[(498 * 32'h20)+:(32)];
-        end
-        if (th_lane == 499) begin
-            r_th$d = th[(499 * 32'h20)+:(32)];
-        end
-        if (th_lane == 500) begin
-            r_th$d = th[(500 * 32'h20)+:(32)];
-        end
-        if (th_lane == 501) begin
-            r_th$d = th[(501 * 32'h20)+:(32)];
-        end
-        if (th_lane == 502) begin
-            r_th$d = th[(502 * 32'h20)+:(32)];
-        end
-        if (th_lane == 503) begin
-            r_th$d = th[(503 * 32'h20)+:(32)];
-        end
-        if (th_lane == 504) begin
-            r_th$d = th[(504 * 32'h20)+:(32)];
-        end
-        if (th_lane == 505) begin
-            r_th$d = th[(505 * 32'h20)+:(32)];
-        end
-        if (th_lane == 506) begin
-            r_th$d = th[(506 * 32'h20)+:(32)];
-        end
-        if (th_lane == 507) begin
-            r_th$d = th[(507 * 32'h20)+:(32)];
-        end
-        if (th_lane == 508) begin
-            r_th$d = th[(508 * 32'h20)+:(32)];
-        end
-        if (th_lane == 509) begin
-            r_th$d = th[(509 * 32'h20)+:(32)];
-        end
-        if (th_lane == 510) begin
-            r_th$d = th[(510 * 32'h20)+:(32)];
-        end
-        if (th_lane == 511) begin
-            r_th$d = th[(511 * 32'h20)+:(32)];
-        end
-        r_bp$d = ~bp_off[bp_idx] & sampled;
+        ev_bp_row = in_port & port_mask[5:0];
+        r_sampled$d = sampled;
         r_act$d = act;
         r_in$d = in_port;
         r_eg$d = eg;
@@ -3463,7 +1965,8 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
         if (ql_sat) begin
             qe_next = qd + occ_max;
         end
-        above = ql_old > r_th$q;
+        above = ql_old > ev_th;
+        bp_on = ~ev_bp_off[(r_eg$q & port_mask[5:0])] & r_sampled$q;
         d_j = ({10'd0, r_d_in$q} << upstream_bits) | {9'd0, r_d_upq$q};
         d_pc_old = (d_pi - d_pd) & pc_max;
         d_pc_write = r_d_dec$q & |d_pc_old;
@@ -3484,13 +1987,13 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
         if (r_act$q & ql_sat) begin
             flags = f_qlen_saturated;
         end
-        if (r_act$q & above & r_bp$q & pc_sat) begin
+        if (r_act$q & above & bp_on & pc_sat) begin
             flags = flags | f_pc_saturated;
         end
         if (r_d_dec$q & ~|d_pc_old) begin
             flags = flags | f_pc_underflow;
         end
-        counted = r_act$q & above & r_bp$q & ~pc_sat;
+        counted = r_act$q & above & bp_on & ~pc_sat;
         pi_next = pi + one_32;
         pc_fin = pc_old;
         if (counted) begin
@@ -3708,25 +2211,6 @@ module bfc_ns3_tor__arrival$r_act(d,q,clock);
 endmodule // bfc_ns3_tor__arrival$r_act
 
 
-module bfc_ns3_tor__arrival$r_bp(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_ns3_tor__arrival$r_bp
-
-
 module bfc_ns3_tor__arrival$r_d_dec(d,q,clock);
 
     // Module arguments
@@ -3917,23 +2401,23 @@ module bfc_ns3_tor__arrival$r_prow(d,q,clock);
 endmodule // bfc_ns3_tor__arrival$r_prow
 
 
-module bfc_ns3_tor__arrival$r_th(d,q,clock);
+module bfc_ns3_tor__arrival$r_sampled(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 1'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_ns3_tor__arrival$r_th
+endmodule // bfc_ns3_tor__arrival$r_sampled
 
 
 module bfc_ns3_tor__arrival$r_upq(d,q,clock);
@@ -8028,6 +6512,63 @@ module bfc_ns3_tor__o_ready(d,q,clock);
 endmodule // bfc_ns3_tor__o_ready
 
 
+module bfc_ns3_tor__r_rd_bpen_hi(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__r_rd_bpen_hi
+
+
+module bfc_ns3_tor__r_rd_bpen_lo(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__r_rd_bpen_lo
+
+
+module bfc_ns3_tor__r_rd_th(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__r_rd_th
+
+
 module bfc_ns3_tor__s_asg_key(d,q,clock);
 
     // Module arguments
@@ -8558,7 +7099,7 @@ module bfc_ns3_tor__snapshot$t_which(d,q,clock);
 endmodule // bfc_ns3_tor__snapshot$t_which
 
 
-module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,th,port_speed,bp_off,rd_th,rd_port_speed,rd_bpen_lo,rd_bpen_hi);
+module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,port_speed,ev_th_lane,ev_bp_row,ev_th,ev_bp_off,rd_port_speed,rd_th,rd_bpen_lo,rd_bpen_hi);
 
     // Module arguments
     input wire  clock;
@@ -8567,11 +7108,13 @@ module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,th,port_spee
     input wire  [31:0] wdata;
     input wire  [1023:0] value;
     input wire  [1023:0] value_next;
-    output reg  [16383:0] th;
     output reg  [127:0] port_speed;
-    output reg  [4095:0] bp_off;
-    output reg  [31:0] rd_th;
+    input wire  [8:0] ev_th_lane;
+    input wire  [5:0] ev_bp_row;
+    output reg  [31:0] ev_th;
+    output reg  [63:0] ev_bp_off;
     output reg  [31:0] rd_port_speed;
+    output reg  [31:0] rd_th;
     output reg  [31:0] rd_bpen_lo;
     output reg  [31:0] rd_bpen_hi;
 
@@ -8583,7 +7126,7 @@ module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,th,port_spee
     localparam  n_speeds = 32'h1;
     localparam  queue_bits = 16'h5;
     localparam  lane_speed = 128'h3;
-    localparam  speed_mask_14 = 14'b0;
+    localparam  speed_mask = 9'b0;
     localparam  c3_32 = 32'h3;
     localparam  port_mask7 = 7'b11111;
     localparam  reset_speed = 128'h0;
@@ -8598,21 +7141,36 @@ module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,th,port_spee
     localparam  occ_max = 32'hffffff;
     localparam  bpen_lo_mask = 32'hffffff;
     localparam  bpen_hi_mask = 32'h0;
-    localparam  th_lane_mask = 14'b11111;
+    localparam  th_lane_mask = 9'b11111;
     localparam  port_mask = 12'h1f;
-    localparam  lane_th = 16384'hffffffff;
-    localparam  c32_12 = 12'h20;
-    localparam  reset_th = 16384'h30d00000326000003410000035e0000037c0000039d000003c1000003e8000004110000043e00000470000004a6000004e2000005230000056c000005be0000061a00000682000006f90000078300000823000008e0000009c400000ad900000c3500000df300001046000013880000186a0000208d000030d4000061a8;
-    localparam  used_th = 16384'hffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff00ffffff;
-    localparam  used_bpen = 4096'hffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff0000000000ffffff;
+    localparam  ones_32 = 32'hffffffff;
+    localparam  low_word = 64'hffffffff;
 
     // Stub signals
-    reg  [16383:0] th_x$d;
-    wire  [16383:0] th_x$q;
+    reg  th_words$reset;
+    reg  th_words$write_enable;
+    reg  [8:0] th_words$write_address;
+    reg  [31:0] th_words$write_mask;
+    reg  [31:0] th_words$write_data;
+    reg  [8:0] th_words$read_address;
+    wire  [31:0] th_words$read_data;
+    reg  [8:0] th_words$read_address_b;
+    wire  [31:0] th_words$read_data_b;
+    reg  bp_rows$reset;
+    reg  bp_rows$write_enable;
+    reg  [5:0] bp_rows$write_address;
+    reg  [63:0] bp_rows$write_mask;
+    reg  [63:0] bp_rows$write_data;
+    reg  [5:0] bp_rows$read_address;
+    wire  [63:0] bp_rows$read_data;
+    reg  [5:0] bp_rows$read_address_b;
+    wire  [63:0] bp_rows$read_data_b;
     reg  [127:0] speed_x$d;
     wire  [127:0] speed_x$q;
-    reg  [4095:0] bpen_x$d;
-    wire  [4095:0] bpen_x$q;
+    reg  rd_th_ok$d;
+    wire  rd_th_ok$q;
+    reg  rd_bp_ok$d;
+    wire  rd_bp_ok$q;
 
     // Local signals
     reg  [31:0] th_index;
@@ -8626,8 +7184,8 @@ module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,th,port_spee
     reg  [127:0] speed_wdata;
     reg  [31:0] speed_w32;
     reg  [127:0] speed_all;
-    reg  [13:0] th_speed_m;
-    reg  [13:0] th_speed_next_m;
+    reg  [8:0] th_speed_m;
+    reg  [8:0] th_speed_next_m;
     reg  [1:0] rd_speed;
     reg  [31:0] bpen_index;
     reg  [31:0] th_index_next;
@@ -8635,36 +7193,60 @@ module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,th,port_spee
     reg  w_th;
     reg  w_lo;
     reg  w_hi;
-    reg  [13:0] th_off;
-    reg  [13:0] rd_th_off;
+    reg  [8:0] th_lane;
+    reg  [8:0] rd_th_lane;
     reg  [31:0] th_wdata;
-    reg  [11:0] bpen_off;
-    reg  [31:0] lo_wdata;
-    reg  [31:0] hi_wdata;
-    reg  [11:0] rd_off;
+    reg  [31:0] bp_wdata_n;
+    reg  [63:0] bp_wdata_64;
 
     // Sub module instances
-    bfc_ns3_tor__tables$th_x th_x(
-        .d(th_x$d),
-        .q(th_x$q),
-        .clock(clock)
+    bfc_ns3_tor__tables$th_words th_words(
+        .clock(clock),
+        .reset(th_words$reset),
+        .write_enable(th_words$write_enable),
+        .write_address(th_words$write_address),
+        .write_mask(th_words$write_mask),
+        .write_data(th_words$write_data),
+        .read_address(th_words$read_address),
+        .read_data(th_words$read_data),
+        .read_address_b(th_words$read_address_b),
+        .read_data_b(th_words$read_data_b)
+    );
+    bfc_ns3_tor__tables$bp_rows bp_rows(
+        .clock(clock),
+        .reset(bp_rows$reset),
+        .write_enable(bp_rows$write_enable),
+        .write_address(bp_rows$write_address),
+        .write_mask(bp_rows$write_mask),
+        .write_data(bp_rows$write_data),
+        .read_address(bp_rows$read_address),
+        .read_data(bp_rows$read_data),
+        .read_address_b(bp_rows$read_address_b),
+        .read_data_b(bp_rows$read_data_b)
     );
     bfc_ns3_tor__tables$speed_x speed_x(
         .d(speed_x$d),
         .q(speed_x$q),
         .clock(clock)
     );
-    bfc_ns3_tor__tables$bpen_x bpen_x(
-        .d(bpen_x$d),
-        .q(bpen_x$q),
+    bfc_ns3_tor__tables$rd_th_ok rd_th_ok(
+        .d(rd_th_ok$d),
+        .q(rd_th_ok$q),
+        .clock(clock)
+    );
+    bfc_ns3_tor__tables$rd_bp_ok rd_bp_ok(
+        .d(rd_bp_ok$d),
+        .q(rd_bp_ok$q),
         .clock(clock)
     );
 
     // Update code
     always @(*) begin
-        th_x$d = th_x$q;
         speed_x$d = speed_x$q;
-        bpen_x$d = bpen_x$q;
+        rd_th_ok$d = rd_th_ok$q;
+        rd_bp_ok$d = rd_bp_ok$q;
+        th_words$reset = reset;
+        bp_rows$reset = reset;
         th_index = value[(at_th_index)+:(32)];
         bpen_index = value[(at_bpen_index)+:(32)];
         th_index_next = value_next[(at_th_index)+:(32)];
@@ -8677,32 +7259,33 @@ module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,th,port_spee
         w_speed = |(write & port_speed_written);
         w_lo = |(write & bpen_lo_written);
         w_hi = |(write & bpen_hi_written) & has_bpen_hi;
-        th_speed_m = th_speed[13:0] & speed_mask_14;
-        th_speed_next_m = th_speed_next[13:0] & speed_mask_14;
-        th_off = ((th_speed_m << queue_bits) | (th_index[13:0] & th_lane_mask)) << 32'h5;
+        th_speed_m = th_speed[8:0] & speed_mask;
+        th_speed_next_m = th_speed_next[8:0] & speed_mask;
+        th_lane = (th_speed_m << queue_bits) | (th_index[8:0] & th_lane_mask);
         th_wdata = wdata & occ_max;
-        th = th_x$q ^ reset_th;
-        if (w_th & (th_index < {24'd0, n_queues}) & (th_speed < n_speeds)) begin
-            th = ((th_x$q ^ reset_th) & ~(lane_th << th_off)) | ({16352'd0, th_wdata} << th_off);
+        th_words$write_enable = w_th & (th_index < {24'd0, n_queues}) & (th_speed < n_speeds);
+        th_words$write_address = th_lane;
+        th_words$write_mask = ones_32;
+        th_words$write_data = th_wdata;
+        th_words$read_address = ev_th_lane;
+        ev_th = th_words$read_data;
+        bp_wdata_n = ~wdata;
+        bp_wdata_64 = {32'd0, bp_wdata_n};
+        bp_rows$write_enable = (w_lo | w_hi) & (bpen_index < {24'd0, n_ports});
+        bp_rows$write_address = bpen_index[5:0] & port_mask[5:0];
+        bp_rows$write_mask = low_word;
+        if (w_hi) begin
+            bp_rows$write_mask = low_word << 32'h20;
         end
-        bpen_off = (bpen_index[11:0] & port_mask) << 32'h6;
-        lo_wdata = ~wdata & bpen_lo_mask;
-        hi_wdata = ~wdata & bpen_hi_mask;
-        bp_off = bpen_x$q;
-        if (bpen_index < {24'd0, n_ports}) begin
-            if (w_lo) begin
-                bp_off = (bpen_x$q & ~({4064'd0, bpen_lo_mask} << bpen_off)) | ({4064'd0, lo_wdata} << bpen_off);
-            end
-            if (w_hi) begin
-                bp_off = (bpen_x$q & ~({4064'd0, bpen_hi_mask} << (bpen_off + c32_12))) | ({4064'd0, hi_wdata} << (bpen_off + c32_12));
-            end
-        end
-        th_x$d = (th ^ reset_th) & used_th;
-        bpen_x$d = bp_off & used_bpen;
-        rd_th_off = ((th_speed_next_m << queue_bits) | (th_index_next[13:0] & th_lane_mask)) << 32'h5;
+        bp_rows$write_data = bp_wdata_64 | (bp_wdata_64 << 32'h20);
+        bp_rows$read_address = ev_bp_row;
+        ev_bp_off = bp_rows$read_data;
+        rd_th_lane = (th_speed_next_m << queue_bits) | (th_index_next[8:0] & th_lane_mask);
+        th_words$read_address_b = rd_th_lane;
+        rd_th_ok$d = (th_index_next < {24'd0, n_queues}) & (th_speed_next < n_speeds);
         rd_th = 32'h0;
-        if ((th_index_next < {24'd0, n_queues}) & (th_speed_next < n_speeds)) begin
-            rd_th = th[(rd_th_off)+:(32)];
+        if (rd_th_ok$q) begin
+            rd_th = th_words$read_data_b;
         end
         speed_off = (port_index[6:0] & port_mask7) << 32'h1;
         speed_w32 = wdata & c3_32;
@@ -8719,40 +7302,256 @@ module bfc_ns3_tor__tables(clock,reset,write,wdata,value,value_next,th,port_spee
         if (port_index_next < {24'd0, n_ports}) begin
             rd_port_speed = {30'd0, rd_speed};
         end
+        bp_rows$read_address_b = bpen_index_next[5:0] & port_mask[5:0];
+        rd_bp_ok$d = bpen_index_next < {24'd0, n_ports};
         rd_bpen_lo = 32'h0;
         rd_bpen_hi = 32'h0;
-        rd_off = (bpen_index_next[11:0] & port_mask) << 32'h6;
-        if (bpen_index_next < {24'd0, n_ports}) begin
-            rd_bpen_lo = ~bp_off[(rd_off)+:(32)] & bpen_lo_mask;
-            rd_bpen_hi = ~bp_off[((rd_off + c32_12))+:(32)] & bpen_hi_mask;
+        if (rd_bp_ok$q) begin
+            rd_bpen_lo = ~bp_rows$read_data_b[(32'h0)+:(32)] & bpen_lo_mask;
+            rd_bpen_hi = ~bp_rows$read_data_b[(32'h20)+:(32)] & bpen_hi_mask;
         end
         if (reset) begin
-            th_x$d = 16384'h0;
             speed_x$d = 128'h0;
-            bpen_x$d = 4096'h0;
+            rd_th_ok$d = 1'b0;
+            rd_bp_ok$d = 1'b0;
         end
     end
 
 endmodule // bfc_ns3_tor__tables
 
 
-module bfc_ns3_tor__tables$bpen_x(d,q,clock);
+module bfc_ns3_tor__tables$bp_rows(clock,reset,write_enable,write_address,write_mask,write_data,read_address,read_data,read_address_b,read_data_b);
 
     // Module arguments
-    input wire  [4095:0] d;
-    output reg  [4095:0] q;
+    input wire  clock;
+    input wire  reset;
+    input wire  write_enable;
+    input wire  [5:0] write_address;
+    input wire  [63:0] write_mask;
+    input wire  [63:0] write_data;
+    input wire  [5:0] read_address;
+    output reg  [63:0] read_data;
+    input wire  [5:0] read_address_b;
+    output reg  [63:0] read_data_b;
+
+    // Update code (custom)
+    reg [63:0] word_0;
+    reg [63:0] word_1;
+    reg [63:0] word_2;
+    reg [63:0] word_3;
+    reg [63:0] word_4;
+    reg [63:0] word_5;
+    reg [63:0] word_6;
+    reg [63:0] word_7;
+    reg [63:0] word_8;
+    reg [63:0] word_9;
+    reg [63:0] word_10;
+    reg [63:0] word_11;
+    reg [63:0] word_12;
+    reg [63:0] word_13;
+    reg [63:0] word_14;
+    reg [63:0] word_15;
+    reg [63:0] word_16;
+    reg [63:0] word_17;
+    reg [63:0] word_18;
+    reg [63:0] word_19;
+    reg [63:0] word_20;
+    reg [63:0] word_21;
+    reg [63:0] word_22;
+    reg [63:0] word_23;
+    reg [63:0] at_write, at_write_bits;
+    always @(*) begin
+       at_write = 64'h0;
+       at_write_bits = 64'h0;
+       case (write_address)
+          6'd0: begin at_write = word_0; at_write_bits = 64'hffffff; end
+          6'd1: begin at_write = word_1; at_write_bits = 64'hffffff; end
+          6'd2: begin at_write = word_2; at_write_bits = 64'hffffff; end
+          6'd3: begin at_write = word_3; at_write_bits = 64'hffffff; end
+          6'd4: begin at_write = word_4; at_write_bits = 64'hffffff; end
+          6'd5: begin at_write = word_5; at_write_bits = 64'hffffff; end
+          6'd6: begin at_write = word_6; at_write_bits = 64'hffffff; end
+          6'd7: begin at_write = word_7; at_write_bits = 64'hffffff; end
+          6'd8: begin at_write = word_8; at_write_bits = 64'hffffff; end
+          6'd9: begin at_write = word_9; at_write_bits = 64'hffffff; end
+          6'd10: begin at_write = word_10; at_write_bits = 64'hffffff; end
+          6'd11: begin at_write = word_11; at_write_bits = 64'hffffff; end
+          6'd12: begin at_write = word_12; at_write_bits = 64'hffffff; end
+          6'd13: begin at_write = word_13; at_write_bits = 64'hffffff; end
+          6'd14: begin at_write = word_14; at_write_bits = 64'hffffff; end
+          6'd15: begin at_write = word_15; at_write_bits = 64'hffffff; end
+          6'd16: begin at_write = word_16; at_write_bits = 64'hffffff; end
+          6'd17: begin at_write = word_17; at_write_bits = 64'hffffff; end
+          6'd18: begin at_write = word_18; at_write_bits = 64'hffffff; end
+          6'd19: begin at_write = word_19; at_write_bits = 64'hffffff; end
+          6'd20: begin at_write = word_20; at_write_bits = 64'hffffff; end
+          6'd21: begin at_write = word_21; at_write_bits = 64'hffffff; end
+          6'd22: begin at_write = word_22; at_write_bits = 64'hffffff; end
+          6'd23: begin at_write = word_23; at_write_bits = 64'hffffff; end
+          default: ;
+       endcase
+    end
+    reg [63:0] at_read, at_read_bits;
+    always @(*) begin
+       at_read = 64'h0;
+       at_read_bits = 64'h0;
+       case (read_address)
+          6'd0: begin at_read = word_0; at_read_bits = 64'hffffff; end
+          6'd1: begin at_read = word_1; at_read_bits = 64'hffffff; end
+          6'd2: begin at_read = word_2; at_read_bits = 64'hffffff; end
+          6'd3: begin at_read = word_3; at_read_bits = 64'hffffff; end
+          6'd4: begin at_read = word_4; at_read_bits = 64'hffffff; end
+          6'd5: begin at_read = word_5; at_read_bits = 64'hffffff; end
+          6'd6: begin at_read = word_6; at_read_bits = 64'hffffff; end
+          6'd7: begin at_read = word_7; at_read_bits = 64'hffffff; end
+          6'd8: begin at_read = word_8; at_read_bits = 64'hffffff; end
+          6'd9: begin at_read = word_9; at_read_bits = 64'hffffff; end
+          6'd10: begin at_read = word_10; at_read_bits = 64'hffffff; end
+          6'd11: begin at_read = word_11; at_read_bits = 64'hffffff; end
+          6'd12: begin at_read = word_12; at_read_bits = 64'hffffff; end
+          6'd13: begin at_read = word_13; at_read_bits = 64'hffffff; end
+          6'd14: begin at_read = word_14; at_read_bits = 64'hffffff; end
+          6'd15: begin at_read = word_15; at_read_bits = 64'hffffff; end
+          6'd16: begin at_read = word_16; at_read_bits = 64'hffffff; end
+          6'd17: begin at_read = word_17; at_read_bits = 64'hffffff; end
+          6'd18: begin at_read = word_18; at_read_bits = 64'hffffff; end
+          6'd19: begin at_read = word_19; at_read_bits = 64'hffffff; end
+          6'd20: begin at_read = word_20; at_read_bits = 64'hffffff; end
+          6'd21: begin at_read = word_21; at_read_bits = 64'hffffff; end
+          6'd22: begin at_read = word_22; at_read_bits = 64'hffffff; end
+          6'd23: begin at_read = word_23; at_read_bits = 64'hffffff; end
+          default: ;
+       endcase
+    end
+    reg [63:0] at_read_b, at_read_b_bits;
+    always @(*) begin
+       at_read_b = 64'h0;
+       at_read_b_bits = 64'h0;
+       case (read_address_b)
+          6'd0: begin at_read_b = word_0; at_read_b_bits = 64'hffffff; end
+          6'd1: begin at_read_b = word_1; at_read_b_bits = 64'hffffff; end
+          6'd2: begin at_read_b = word_2; at_read_b_bits = 64'hffffff; end
+          6'd3: begin at_read_b = word_3; at_read_b_bits = 64'hffffff; end
+          6'd4: begin at_read_b = word_4; at_read_b_bits = 64'hffffff; end
+          6'd5: begin at_read_b = word_5; at_read_b_bits = 64'hffffff; end
+          6'd6: begin at_read_b = word_6; at_read_b_bits = 64'hffffff; end
+          6'd7: begin at_read_b = word_7; at_read_b_bits = 64'hffffff; end
+          6'd8: begin at_read_b = word_8; at_read_b_bits = 64'hffffff; end
+          6'd9: begin at_read_b = word_9; at_read_b_bits = 64'hffffff; end
+          6'd10: begin at_read_b = word_10; at_read_b_bits = 64'hffffff; end
+          6'd11: begin at_read_b = word_11; at_read_b_bits = 64'hffffff; end
+          6'd12: begin at_read_b = word_12; at_read_b_bits = 64'hffffff; end
+          6'd13: begin at_read_b = word_13; at_read_b_bits = 64'hffffff; end
+          6'd14: begin at_read_b = word_14; at_read_b_bits = 64'hffffff; end
+          6'd15: begin at_read_b = word_15; at_read_b_bits = 64'hffffff; end
+          6'd16: begin at_read_b = word_16; at_read_b_bits = 64'hffffff; end
+          6'd17: begin at_read_b = word_17; at_read_b_bits = 64'hffffff; end
+          6'd18: begin at_read_b = word_18; at_read_b_bits = 64'hffffff; end
+          6'd19: begin at_read_b = word_19; at_read_b_bits = 64'hffffff; end
+          6'd20: begin at_read_b = word_20; at_read_b_bits = 64'hffffff; end
+          6'd21: begin at_read_b = word_21; at_read_b_bits = 64'hffffff; end
+          6'd22: begin at_read_b = word_22; at_read_b_bits = 64'hffffff; end
+          6'd23: begin at_read_b = word_23; at_read_b_bits = 64'hffffff; end
+          default: ;
+       endcase
+    end
+    // What a write stores: the masked bits of the data over the word, within the word's bits.
+    wire [63:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
+    // at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
+    wire unused_read_bits = ^{at_read_bits, at_read_b_bits};
+    always @(posedge clock) begin
+       read_data <= (write_enable && write_address == read_address) ? merged : at_read;
+       read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;
+       if (reset) begin
+          word_0 <= 64'h0;
+          word_1 <= 64'h0;
+          word_2 <= 64'h0;
+          word_3 <= 64'h0;
+          word_4 <= 64'h0;
+          word_5 <= 64'h0;
+          word_6 <= 64'h0;
+          word_7 <= 64'h0;
+          word_8 <= 64'h0;
+          word_9 <= 64'h0;
+          word_10 <= 64'h0;
+          word_11 <= 64'h0;
+          word_12 <= 64'h0;
+          word_13 <= 64'h0;
+          word_14 <= 64'h0;
+          word_15 <= 64'h0;
+          word_16 <= 64'h0;
+          word_17 <= 64'h0;
+          word_18 <= 64'h0;
+          word_19 <= 64'h0;
+          word_20 <= 64'h0;
+          word_21 <= 64'h0;
+          word_22 <= 64'h0;
+          word_23 <= 64'h0;
+       end
+       if (!reset && write_enable && write_address == 6'd0) word_0 <= merged;
+       if (!reset && write_enable && write_address == 6'd1) word_1 <= merged;
+       if (!reset && write_enable && write_address == 6'd2) word_2 <= merged;
+       if (!reset && write_enable && write_address == 6'd3) word_3 <= merged;
+       if (!reset && write_enable && write_address == 6'd4) word_4 <= merged;
+       if (!reset && write_enable && write_address == 6'd5) word_5 <= merged;
+       if (!reset && write_enable && write_address == 6'd6) word_6 <= merged;
+       if (!reset && write_enable && write_address == 6'd7) word_7 <= merged;
+       if (!reset && write_enable && write_address == 6'd8) word_8 <= merged;
+       if (!reset && write_enable && write_address == 6'd9) word_9 <= merged;
+       if (!reset && write_enable && write_address == 6'd10) word_10 <= merged;
+       if (!reset && write_enable && write_address == 6'd11) word_11 <= merged;
+       if (!reset && write_enable && write_address == 6'd12) word_12 <= merged;
+       if (!reset && write_enable && write_address == 6'd13) word_13 <= merged;
+       if (!reset && write_enable && write_address == 6'd14) word_14 <= merged;
+       if (!reset && write_enable && write_address == 6'd15) word_15 <= merged;
+       if (!reset && write_enable && write_address == 6'd16) word_16 <= merged;
+       if (!reset && write_enable && write_address == 6'd17) word_17 <= merged;
+       if (!reset && write_enable && write_address == 6'd18) word_18 <= merged;
+       if (!reset && write_enable && write_address == 6'd19) word_19 <= merged;
+       if (!reset && write_enable && write_address == 6'd20) word_20 <= merged;
+       if (!reset && write_enable && write_address == 6'd21) word_21 <= merged;
+       if (!reset && write_enable && write_address == 6'd22) word_22 <= merged;
+       if (!reset && write_enable && write_address == 6'd23) word_23 <= merged;
+    end
+endmodule // bfc_ns3_tor__tables$bp_rows
+
+
+module bfc_ns3_tor__tables$rd_bp_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4096'h0;
+       q = 1'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // bfc_ns3_tor__tables$bpen_x
+endmodule // bfc_ns3_tor__tables$rd_bp_ok
+
+
+module bfc_ns3_tor__tables$rd_th_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__tables$rd_th_ok
 
 
 module bfc_ns3_tor__tables$speed_x(d,q,clock);
@@ -8774,20 +7573,245 @@ module bfc_ns3_tor__tables$speed_x(d,q,clock);
 endmodule // bfc_ns3_tor__tables$speed_x
 
 
-module bfc_ns3_tor__tables$th_x(d,q,clock);
+module bfc_ns3_tor__tables$th_words(clock,reset,write_enable,write_address,write_mask,write_data,read_address,read_data,read_address_b,read_data_b);
 
     // Module arguments
-    input wire  [16383:0] d;
-    output reg  [16383:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  write_enable;
+    input wire  [8:0] write_address;
+    input wire  [31:0] write_mask;
+    input wire  [31:0] write_data;
+    input wire  [8:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [8:0] read_address_b;
+    output reg  [31:0] read_data_b;
 
     // Update code (custom)
-    initial begin
-       q = 16384'h0;
+    reg [31:0] word_0;
+    reg [31:0] word_1;
+    reg [31:0] word_2;
+    reg [31:0] word_3;
+    reg [31:0] word_4;
+    reg [31:0] word_5;
+    reg [31:0] word_6;
+    reg [31:0] word_7;
+    reg [31:0] word_8;
+    reg [31:0] word_9;
+    reg [31:0] word_10;
+    reg [31:0] word_11;
+    reg [31:0] word_12;
+    reg [31:0] word_13;
+    reg [31:0] word_14;
+    reg [31:0] word_15;
+    reg [31:0] word_16;
+    reg [31:0] word_17;
+    reg [31:0] word_18;
+    reg [31:0] word_19;
+    reg [31:0] word_20;
+    reg [31:0] word_21;
+    reg [31:0] word_22;
+    reg [31:0] word_23;
+    reg [31:0] word_24;
+    reg [31:0] word_25;
+    reg [31:0] word_26;
+    reg [31:0] word_27;
+    reg [31:0] word_28;
+    reg [31:0] word_29;
+    reg [31:0] word_30;
+    reg [31:0] word_31;
+    reg [31:0] at_write, at_write_bits;
+    always @(*) begin
+       at_write = 32'h0;
+       at_write_bits = 32'h0;
+       case (write_address)
+          9'd0: begin at_write = word_0; at_write_bits = 32'hffffff; end
+          9'd1: begin at_write = word_1; at_write_bits = 32'hffffff; end
+          9'd2: begin at_write = word_2; at_write_bits = 32'hffffff; end
+          9'd3: begin at_write = word_3; at_write_bits = 32'hffffff; end
+          9'd4: begin at_write = word_4; at_write_bits = 32'hffffff; end
+          9'd5: begin at_write = word_5; at_write_bits = 32'hffffff; end
+          9'd6: begin at_write = word_6; at_write_bits = 32'hffffff; end
+          9'd7: begin at_write = word_7; at_write_bits = 32'hffffff; end
+          9'd8: begin at_write = word_8; at_write_bits = 32'hffffff; end
+          9'd9: begin at_write = word_9; at_write_bits = 32'hffffff; end
+          9'd10: begin at_write = word_10; at_write_bits = 32'hffffff; end
+          9'd11: begin at_write = word_11; at_write_bits = 32'hffffff; end
+          9'd12: begin at_write = word_12; at_write_bits = 32'hffffff; end
+          9'd13: begin at_write = word_13; at_write_bits = 32'hffffff; end
+          9'd14: begin at_write = word_14; at_write_bits = 32'hffffff; end
+          9'd15: begin at_write = word_15; at_write_bits = 32'hffffff; end
+          9'd16: begin at_write = word_16; at_write_bits = 32'hffffff; end
+          9'd17: begin at_write = word_17; at_write_bits = 32'hffffff; end
+          9'd18: begin at_write = word_18; at_write_bits = 32'hffffff; end
+          9'd19: begin at_write = word_19; at_write_bits = 32'hffffff; end
+          9'd20: begin at_write = word_20; at_write_bits = 32'hffffff; end
+          9'd21: begin at_write = word_21; at_write_bits = 32'hffffff; end
+          9'd22: begin at_write = word_22; at_write_bits = 32'hffffff; end
+          9'd23: begin at_write = word_23; at_write_bits = 32'hffffff; end
+          9'd24: begin at_write = word_24; at_write_bits = 32'hffffff; end
+          9'd25: begin at_write = word_25; at_write_bits = 32'hffffff; end
+          9'd26: begin at_write = word_26; at_write_bits = 32'hffffff; end
+          9'd27: begin at_write = word_27; at_write_bits = 32'hffffff; end
+          9'd28: begin at_write = word_28; at_write_bits = 32'hffffff; end
+          9'd29: begin at_write = word_29; at_write_bits = 32'hffffff; end
+          9'd30: begin at_write = word_30; at_write_bits = 32'hffffff; end
+          9'd31: begin at_write = word_31; at_write_bits = 32'hffffff; end
+          default: ;
+       endcase
     end
-
+    reg [31:0] at_read, at_read_bits;
+    always @(*) begin
+       at_read = 32'h0;
+       at_read_bits = 32'h0;
+       case (read_address)
+          9'd0: begin at_read = word_0; at_read_bits = 32'hffffff; end
+          9'd1: begin at_read = word_1; at_read_bits = 32'hffffff; end
+          9'd2: begin at_read = word_2; at_read_bits = 32'hffffff; end
+          9'd3: begin at_read = word_3; at_read_bits = 32'hffffff; end
+          9'd4: begin at_read = word_4; at_read_bits = 32'hffffff; end
+          9'd5: begin at_read = word_5; at_read_bits = 32'hffffff; end
+          9'd6: begin at_read = word_6; at_read_bits = 32'hffffff; end
+          9'd7: begin at_read = word_7; at_read_bits = 32'hffffff; end
+          9'd8: begin at_read = word_8; at_read_bits = 32'hffffff; end
+          9'd9: begin at_read = word_9; at_read_bits = 32'hffffff; end
+          9'd10: begin at_read = word_10; at_read_bits = 32'hffffff; end
+          9'd11: begin at_read = word_11; at_read_bits = 32'hffffff; end
+          9'd12: begin at_read = word_12; at_read_bits = 32'hffffff; end
+          9'd13: begin at_read = word_13; at_read_bits = 32'hffffff; end
+          9'd14: begin at_read = word_14; at_read_bits = 32'hffffff; end
+          9'd15: begin at_read = word_15; at_read_bits = 32'hffffff; end
+          9'd16: begin at_read = word_16; at_read_bits = 32'hffffff; end
+          9'd17: begin at_read = word_17; at_read_bits = 32'hffffff; end
+          9'd18: begin at_read = word_18; at_read_bits = 32'hffffff; end
+          9'd19: begin at_read = word_19; at_read_bits = 32'hffffff; end
+          9'd20: begin at_read = word_20; at_read_bits = 32'hffffff; end
+          9'd21: begin at_read = word_21; at_read_bits = 32'hffffff; end
+          9'd22: begin at_read = word_22; at_read_bits = 32'hffffff; end
+          9'd23: begin at_read = word_23; at_read_bits = 32'hffffff; end
+          9'd24: begin at_read = word_24; at_read_bits = 32'hffffff; end
+          9'd25: begin at_read = word_25; at_read_bits = 32'hffffff; end
+          9'd26: begin at_read = word_26; at_read_bits = 32'hffffff; end
+          9'd27: begin at_read = word_27; at_read_bits = 32'hffffff; end
+          9'd28: begin at_read = word_28; at_read_bits = 32'hffffff; end
+          9'd29: begin at_read = word_29; at_read_bits = 32'hffffff; end
+          9'd30: begin at_read = word_30; at_read_bits = 32'hffffff; end
+          9'd31: begin at_read = word_31; at_read_bits = 32'hffffff; end
+          default: ;
+       endcase
+    end
+    reg [31:0] at_read_b, at_read_b_bits;
+    always @(*) begin
+       at_read_b = 32'h0;
+       at_read_b_bits = 32'h0;
+       case (read_address_b)
+          9'd0: begin at_read_b = word_0; at_read_b_bits = 32'hffffff; end
+          9'd1: begin at_read_b = word_1; at_read_b_bits = 32'hffffff; end
+          9'd2: begin at_read_b = word_2; at_read_b_bits = 32'hffffff; end
+          9'd3: begin at_read_b = word_3; at_read_b_bits = 32'hffffff; end
+          9'd4: begin at_read_b = word_4; at_read_b_bits = 32'hffffff; end
+          9'd5: begin at_read_b = word_5; at_read_b_bits = 32'hffffff; end
+          9'd6: begin at_read_b = word_6; at_read_b_bits = 32'hffffff; end
+          9'd7: begin at_read_b = word_7; at_read_b_bits = 32'hffffff; end
+          9'd8: begin at_read_b = word_8; at_read_b_bits = 32'hffffff; end
+          9'd9: begin at_read_b = word_9; at_read_b_bits = 32'hffffff; end
+          9'd10: begin at_read_b = word_10; at_read_b_bits = 32'hffffff; end
+          9'd11: begin at_read_b = word_11; at_read_b_bits = 32'hffffff; end
+          9'd12: begin at_read_b = word_12; at_read_b_bits = 32'hffffff; end
+          9'd13: begin at_read_b = word_13; at_read_b_bits = 32'hffffff; end
+          9'd14: begin at_read_b = word_14; at_read_b_bits = 32'hffffff; end
+          9'd15: begin at_read_b = word_15; at_read_b_bits = 32'hffffff; end
+          9'd16: begin at_read_b = word_16; at_read_b_bits = 32'hffffff; end
+          9'd17: begin at_read_b = word_17; at_read_b_bits = 32'hffffff; end
+          9'd18: begin at_read_b = word_18; at_read_b_bits = 32'hffffff; end
+          9'd19: begin at_read_b = word_19; at_read_b_bits = 32'hffffff; end
+          9'd20: begin at_read_b = word_20; at_read_b_bits = 32'hffffff; end
+          9'd21: begin at_read_b = word_21; at_read_b_bits = 32'hffffff; end
+          9'd22: begin at_read_b = word_22; at_read_b_bits = 32'hffffff; end
+          9'd23: begin at_read_b = word_23; at_read_b_bits = 32'hffffff; end
+          9'd24: begin at_read_b = word_24; at_read_b_bits = 32'hffffff; end
+          9'd25: begin at_read_b = word_25; at_read_b_bits = 32'hffffff; end
+          9'd26: begin at_read_b = word_26; at_read_b_bits = 32'hffffff; end
+          9'd27: begin at_read_b = word_27; at_read_b_bits = 32'hffffff; end
+          9'd28: begin at_read_b = word_28; at_read_b_bits = 32'hffffff; end
+          9'd29: begin at_read_b = word_29; at_read_b_bits = 32'hffffff; end
+          9'd30: begin at_read_b = word_30; at_read_b_bits = 32'hffffff; end
+          9'd31: begin at_read_b = word_31; at_read_b_bits = 32'hffffff; end
+          default: ;
+       endcase
+    end
+    // What a write stores: the masked bits of the data over the word, within the word's bits.
+    wire [31:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
+    // at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
+    wire unused_read_bits = ^{at_read_bits, at_read_b_bits};
     always @(posedge clock) begin
-       q <= d;
+       read_data <= (write_enable && write_address == read_address) ? merged : at_read;
+       read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;
+       if (reset) begin
+          word_0 <= 32'h61a8;
+          word_1 <= 32'h30d4;
+          word_2 <= 32'h208d;
+          word_3 <= 32'h186a;
+          word_4 <= 32'h1388;
+          word_5 <= 32'h1046;
+          word_6 <= 32'hdf3;
+          word_7 <= 32'hc35;
+          word_8 <= 32'had9;
+          word_9 <= 32'h9c4;
+          word_10 <= 32'h8e0;
+          word_11 <= 32'h823;
+          word_12 <= 32'h783;
+          word_13 <= 32'h6f9;
+          word_14 <= 32'h682;
+          word_15 <= 32'h61a;
+          word_16 <= 32'h5be;
+          word_17 <= 32'h56c;
+          word_18 <= 32'h523;
+          word_19 <= 32'h4e2;
+          word_20 <= 32'h4a6;
+          word_21 <= 32'h470;
+          word_22 <= 32'h43e;
+          word_23 <= 32'h411;
+          word_24 <= 32'h3e8;
+          word_25 <= 32'h3c1;
+          word_26 <= 32'h39d;
+          word_27 <= 32'h37c;
+          word_28 <= 32'h35e;
+          word_29 <= 32'h341;
+          word_30 <= 32'h326;
+          word_31 <= 32'h30d;
+       end
+       if (!reset && write_enable && write_address == 9'd0) word_0 <= merged;
+       if (!reset && write_enable && write_address == 9'd1) word_1 <= merged;
+       if (!reset && write_enable && write_address == 9'd2) word_2 <= merged;
+       if (!reset && write_enable && write_address == 9'd3) word_3 <= merged;
+       if (!reset && write_enable && write_address == 9'd4) word_4 <= merged;
+       if (!reset && write_enable && write_address == 9'd5) word_5 <= merged;
+       if (!reset && write_enable && write_address == 9'd6) word_6 <= merged;
+       if (!reset && write_enable && write_address == 9'd7) word_7 <= merged;
+       if (!reset && write_enable && write_address == 9'd8) word_8 <= merged;
+       if (!reset && write_enable && write_address == 9'd9) word_9 <= merged;
+       if (!reset && write_enable && write_address == 9'd10) word_10 <= merged;
+       if (!reset && write_enable && write_address == 9'd11) word_11 <= merged;
+       if (!reset && write_enable && write_address == 9'd12) word_12 <= merged;
+       if (!reset && write_enable && write_address == 9'd13) word_13 <= merged;
+       if (!reset && write_enable && write_address == 9'd14) word_14 <= merged;
+       if (!reset && write_enable && write_address == 9'd15) word_15 <= merged;
+       if (!reset && write_enable && write_address == 9'd16) word_16 <= merged;
+       if (!reset && write_enable && write_address == 9'd17) word_17 <= merged;
+       if (!reset && write_enable && write_address == 9'd18) word_18 <= merged;
+       if (!reset && write_enable && write_address == 9'd19) word_19 <= merged;
+       if (!reset && write_enable && write_address == 9'd20) word_20 <= merged;
+       if (!reset && write_enable && write_address == 9'd21) word_21 <= merged;
+       if (!reset && write_enable && write_address == 9'd22) word_22 <= merged;
+       if (!reset && write_enable && write_address == 9'd23) word_23 <= merged;
+       if (!reset && write_enable && write_address == 9'd24) word_24 <= merged;
+       if (!reset && write_enable && write_address == 9'd25) word_25 <= merged;
+       if (!reset && write_enable && write_address == 9'd26) word_26 <= merged;
+       if (!reset && write_enable && write_address == 9'd27) word_27 <= merged;
+       if (!reset && write_enable && write_address == 9'd28) word_28 <= merged;
+       if (!reset && write_enable && write_address == 9'd29) word_29 <= merged;
+       if (!reset && write_enable && write_address == 9'd30) word_30 <= merged;
+       if (!reset && write_enable && write_address == 9'd31) word_31 <= merged;
     end
-
-endmodule // bfc_ns3_tor__tables$th_x
+endmodule // bfc_ns3_tor__tables$th_words

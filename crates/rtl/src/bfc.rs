@@ -57,7 +57,7 @@ use frames::Frames;
 use lookup::Lookup;
 use rust_hdl::prelude::*;
 use snapshot::Snapshot;
-use switchcraft_model::bfc::{regmap, BfcConfig};
+use switchcraft_model::bfc::{reg, regmap, BfcConfig};
 use tables::Tables;
 
 /// Address bits of the flow-table RAMs (409 600 entries at most).
@@ -152,10 +152,15 @@ pub struct BfcCore<const NB: usize, const N: usize> {
     at_status: Constant<Bits<CSR_OFFSET_BITS>>,
     at_err: Constant<Bits<CSR_OFFSET_BITS>>,
     at_now_ts: Constant<Bits<CSR_OFFSET_BITS>>,
-    at_th_data: Constant<Bits<CSR_OFFSET_BITS>>,
+    addr_th_data: Constant<Bits<6>>,
     at_port_speed: Constant<Bits<CSR_OFFSET_BITS>>,
-    at_bpen_lo: Constant<Bits<CSR_OFFSET_BITS>>,
-    at_bpen_hi: Constant<Bits<CSR_OFFSET_BITS>>,
+    addr_bpen_lo: Constant<Bits<6>>,
+    addr_bpen_hi: Constant<Bits<6>>,
+    /// The registered read is of the Th or a bpEn window, which the tables return themselves
+    /// (read at the edge, as the bank reads).
+    r_rd_th: DFF<Bit>,
+    r_rd_bpen_lo: DFF<Bit>,
+    r_rd_bpen_hi: DFF<Bit>,
     at_snap_index: Constant<Bits<CSR_OFFSET_BITS>>,
     at_snap_data0: Constant<Bits<CSR_OFFSET_BITS>>,
     at_snap_data1: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -269,11 +274,14 @@ impl<const NB: usize, const N: usize> BfcCore<NB, N> {
             at_status: at("status"),
             at_err: at("err"),
             at_now_ts: at("now_ts"),
-            at_th_data: at("th_data"),
+            addr_th_data: Constant::new(u64::from(reg::TH_DATA).into()),
             at_port_speed: at("port_speed"),
-            at_bpen_lo: at("bpen_lo"),
-            // (bpen_hi exists above 32 ports; below, the bank ignores its slot.)
-            at_bpen_hi: Constant::new(u64::from(32 * switchcraft_model::bfc::reg::BPEN_HI).into()),
+            addr_bpen_lo: Constant::new(u64::from(reg::BPEN_LO).into()),
+            // (bpen_hi exists above 32 ports; below, the tables read it as 0.)
+            addr_bpen_hi: Constant::new(u64::from(reg::BPEN_HI).into()),
+            r_rd_th: Default::default(),
+            r_rd_bpen_lo: Default::default(),
+            r_rd_bpen_hi: Default::default(),
             at_snap_index: at("snap_index"),
             at_snap_data0: at("snap_data0"),
             at_snap_data1: at("snap_data1"),
@@ -321,7 +329,10 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             o_asg_key,
             o_asg_cnt,
             o_asg_new,
-            o_asg_skip
+            o_asg_skip,
+            r_rd_th,
+            r_rd_bpen_lo,
+            r_rd_bpen_hi
         );
         self.csr.clock.next = self.clock.val();
         self.capture.clock.next = self.clock.val();
@@ -520,9 +531,11 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.arrival.d_eg.next = self.capture.d_eg.val();
         self.arrival.d_q.next = self.capture.d_q.val();
         self.arrival.paused.next = self.frames.paused.val();
-        self.arrival.th.next = self.tables.th.val();
         self.arrival.port_speed.next = self.tables.port_speed.val();
-        self.arrival.bp_off.next = self.tables.bp_off.val();
+        self.tables.ev_th_lane.next = self.arrival.ev_th_lane.val();
+        self.tables.ev_bp_row.next = self.arrival.ev_bp_row.val();
+        self.arrival.ev_th.next = self.tables.ev_th.val();
+        self.arrival.ev_bp_off.next = self.tables.ev_bp_off.val();
         self.arrival.d_dec.next = self.departure.act.val() & self.capture.d_cnt.val();
         self.arrival.d_in.next = self.capture.d_in.val();
         self.arrival.d_upq.next = self.capture.d_upq.val();
@@ -578,11 +591,8 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.csr.hw_value.next = (bit_cast::<CSR_BITS, 32>(self.status_word.val())
             << self.at_status.val())
             | (bit_cast::<CSR_BITS, 32>(self.capture.now_ts_next.val()) << self.at_now_ts.val())
-            | (bit_cast::<CSR_BITS, 32>(self.tables.rd_th.val()) << self.at_th_data.val())
             | (bit_cast::<CSR_BITS, 32>(self.tables.rd_port_speed.val())
                 << self.at_port_speed.val())
-            | (bit_cast::<CSR_BITS, 32>(self.tables.rd_bpen_lo.val()) << self.at_bpen_lo.val())
-            | (bit_cast::<CSR_BITS, 32>(self.tables.rd_bpen_hi.val()) << self.at_bpen_hi.val())
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.data0.val()) << self.at_snap_data0.val())
             | (bit_cast::<CSR_BITS, 32>(self.snapshot.data1.val()) << self.at_snap_data1.val())
             | (bit_cast::<CSR_BITS, 3>(self.snapshot.data2.val()) << self.at_snap_data2.val());
@@ -643,7 +653,21 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
         self.bm_port.next = self.bitmap.bm_port.val();
         self.bm_base.next = self.bitmap.bm_base.val();
         self.bm_bits.next = self.bitmap.bm_bits.val();
+        self.r_rd_th.d.next = (self.csr_addr.val() == self.addr_th_data.val()) & !self.reset.val();
+        self.r_rd_bpen_lo.d.next =
+            (self.csr_addr.val() == self.addr_bpen_lo.val()) & !self.reset.val();
+        self.r_rd_bpen_hi.d.next =
+            (self.csr_addr.val() == self.addr_bpen_hi.val()) & !self.reset.val();
         self.csr_rdata.next = self.csr.rdata.val();
+        if self.r_rd_th.q.val() {
+            self.csr_rdata.next = self.tables.rd_th.val();
+        }
+        if self.r_rd_bpen_lo.q.val() {
+            self.csr_rdata.next = self.tables.rd_bpen_lo.val();
+        }
+        if self.r_rd_bpen_hi.q.val() {
+            self.csr_rdata.next = self.tables.rd_bpen_hi.val();
+        }
     }
 }
 

@@ -50,6 +50,7 @@ pub mod pfc;
 pub mod qcn;
 pub mod ram_2w2r;
 pub mod rcm;
+pub mod reg_table;
 pub mod tcd;
 pub mod tech;
 

@@ -13,7 +13,7 @@
 //! Owns the non-zero bits of the pause counters, which the bitmap frames carry. On a cycle
 //! without an arrival the same lanes hold the snapshot's queue and counter.
 
-use super::tables::{TH_BITS, TH_LANES};
+use super::tables::{BP_ROW_BITS, TH_LANE_BITS};
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
 use switchcraft_model::bfc::{err, BfcConfig};
@@ -38,16 +38,20 @@ pub struct Arrival<const N: usize> {
     pub sampled: Signal<In, Bit>,
     /// Cycle n: the egress row's empty bits before this cycle's departure, and whether the
     /// departure (at `d_eg`, `d_q`) empties its queue; the downstream-paused bits after
-    /// this cycle's frame; the Th table (lane `speed << queue_bits | n`), each port's speed
-    /// class and the bpEn table.
+    /// this cycle's frame; each port's speed class.
     pub row_empty: Signal<In, Bits<128>>,
     pub d_emptied: Signal<In, Bit>,
     pub d_eg: Signal<In, Bits<6>>,
     pub d_q: Signal<In, Bits<7>>,
     pub paused: Signal<In, Bits<N>>,
-    pub th: Signal<In, Bits<TH_BITS>>,
     pub port_speed: Signal<In, Bits<128>>,
-    pub bp_off: Signal<In, Bits<4096>>,
+    /// Cycle n: the packet's Th lane (`speed << queue_bits | n`) and bpEn row (its ingress
+    /// port), which the tables read at edge n; cycle n + 1: that threshold and that row
+    /// (inverted), as edge n leaves them.
+    pub ev_th_lane: Signal<Out, Bits<TH_LANE_BITS>>,
+    pub ev_bp_row: Signal<Out, Bits<BP_ROW_BITS>>,
+    pub ev_th: Signal<In, Bits<32>>,
+    pub ev_bp_off: Signal<In, Bits<64>>,
     /// Cycle n: the departure acts on a counted packet; its counter's port, upstream queue
     /// and lane.
     pub d_dec: Signal<In, Bit>,
@@ -125,13 +129,12 @@ pub struct Arrival<const N: usize> {
     th_idx_less: Signal<Local, Bits<8>>,
     /// The first lane of the egress port's speed class, and the lanes read.
     speed: Signal<Local, Bits<2>>,
-    speed_base: Signal<Local, Bits<14>>,
-    th_lane: Signal<Local, Bits<14>>,
-    th_lane_less: Signal<Local, Bits<14>>,
+    speed_base: Signal<Local, Bits<TH_LANE_BITS>>,
+    th_lane_less: Signal<Local, Bits<TH_LANE_BITS>>,
     /// The departure's queue as a lane index; it counts in N_active.
     d_q_index: Signal<Local, Bits<7>>,
     dep_active: Signal<Local, Bit>,
-    bp_idx: Signal<Local, Bits<12>>,
+    bp_on: Signal<Local, Bit>,
 
     // ---- The accounting stage's registers (edge n + 1).
     r_act: DFF<Bit>,
@@ -142,8 +145,7 @@ pub struct Arrival<const N: usize> {
     r_lane_q: DFF<Bits<8>>,
     r_lane_p: DFF<Bits<8>>,
     r_prow: DFF<Bits<6>>,
-    r_th: DFF<Bits<32>>,
-    r_bp: DFF<Bit>,
+    r_sampled: DFF<Bit>,
     r_d_dec: DFF<Bit>,
     r_d_in: DFF<Bits<6>>,
     r_d_upq: DFF<Bits<7>>,
@@ -192,9 +194,11 @@ impl<const N: usize> Arrival<N> {
             d_eg: Default::default(),
             d_q: Default::default(),
             paused: Default::default(),
-            th: Default::default(),
+            ev_th_lane: Default::default(),
+            ev_bp_row: Default::default(),
+            ev_th: Default::default(),
+            ev_bp_off: Default::default(),
             port_speed: Default::default(),
-            bp_off: Default::default(),
             d_dec: Default::default(),
             d_in: Default::default(),
             d_upq: Default::default(),
@@ -251,11 +255,10 @@ impl<const N: usize> Arrival<N> {
             th_idx_less: Default::default(),
             speed: Default::default(),
             speed_base: Default::default(),
-            th_lane: Default::default(),
             th_lane_less: Default::default(),
             d_q_index: Default::default(),
             dep_active: Default::default(),
-            bp_idx: Default::default(),
+            bp_on: Default::default(),
             r_act: Default::default(),
             r_in: Default::default(),
             r_eg: Default::default(),
@@ -264,8 +267,7 @@ impl<const N: usize> Arrival<N> {
             r_lane_q: Default::default(),
             r_lane_p: Default::default(),
             r_prow: Default::default(),
-            r_th: Default::default(),
-            r_bp: Default::default(),
+            r_sampled: Default::default(),
             r_d_dec: Default::default(),
             r_d_in: Default::default(),
             r_d_upq: Default::default(),
@@ -308,8 +310,7 @@ impl<const N: usize> Logic for Arrival<N> {
             r_lane_q,
             r_lane_p,
             r_prow,
-            r_th,
-            r_bp,
+            r_sampled,
             r_d_dec,
             r_d_in,
             r_d_upq,
@@ -347,29 +348,22 @@ impl<const N: usize> Logic for Arrival<N> {
         self.d_q_index.next = self.d_q.val() & bit_cast::<7, 8>(self.q_lane_mask.val());
         self.dep_active.next = (self.d_eg.val() == self.eg.val())
             & self.active.val().get_bit(self.d_q_index.val().index());
-        self.bp_idx.next = ((bit_cast::<12, 6>(self.in_port.val()) & self.port_mask.val()) << 6)
-            | (bit_cast::<12, 6>(self.eg.val()) & self.port_mask.val());
         self.speed.next = self
             .port_speed
             .val()
             .get_bits::<2>((bit_cast::<7, 6>(self.eg.val()) << 1).index());
-        self.speed_base.next = bit_cast::<14, 2>(self.speed.val()) << self.queue_bits.val();
-        self.th_lane.next = self.speed_base.val() | bit_cast::<14, 8>(self.th_idx.val());
-        self.th_lane_less.next = self.speed_base.val() | bit_cast::<14, 8>(self.th_idx_less.val());
+        self.speed_base.next =
+            bit_cast::<TH_LANE_BITS, 2>(self.speed.val()) << self.queue_bits.val();
+        self.ev_th_lane.next =
+            self.speed_base.val() | bit_cast::<TH_LANE_BITS, 8>(self.th_idx.val());
+        self.th_lane_less.next =
+            self.speed_base.val() | bit_cast::<TH_LANE_BITS, 8>(self.th_idx_less.val());
         if self.d_emptied.val() & self.dep_active.val() {
-            self.th_lane.next = self.th_lane_less.val();
+            self.ev_th_lane.next = self.th_lane_less.val();
         }
-        // A selection over the lanes, not a shift of the whole table by a lane index: the
-        // lanes a config does not use never compare equal, and synthesis drops them.
-        self.r_th.d.next = 0.into();
-        for l in 0..TH_LANES {
-            if self.th_lane.val().index() == l {
-                self.r_th.d.next = self.th.val().get_bits::<32>(l * 32);
-            }
-        }
-        // An unsampled packet is never counted (App. A.8), as if bpEn were clear.
-        self.r_bp.d.next =
-            !self.bp_off.val().get_bit(self.bp_idx.val().index()) & self.sampled.val();
+        self.ev_bp_row.next =
+            self.in_port.val() & bit_cast::<BP_ROW_BITS, 12>(self.port_mask.val());
+        self.r_sampled.d.next = self.sampled.val();
         self.r_act.d.next = self.act.val();
         self.r_in.d.next = self.in_port.val();
         self.r_eg.d.next = self.eg.val();
@@ -402,7 +396,13 @@ impl<const N: usize> Logic for Arrival<N> {
         if self.ql_sat.val() {
             self.qe_next.next = self.qd.val() + self.occ_max.val();
         }
-        self.above.next = self.ql_old.val() > self.r_th.q.val();
+        self.above.next = self.ql_old.val() > self.ev_th.val();
+        // An unsampled packet is never counted (App. A.8), as if bpEn were clear.
+        self.bp_on.next = !self
+            .ev_bp_off
+            .val()
+            .get_bit((self.r_eg.q.val() & bit_cast::<6, 12>(self.port_mask.val())).index())
+            & self.r_sampled.q.val();
 
         // ---- The departure's counter: decrements, clamping at 0.
         self.d_j.next = (bit_cast::<16, 6>(self.r_d_in.q.val()) << self.upstream_bits.val())
@@ -433,14 +433,14 @@ impl<const N: usize> Logic for Arrival<N> {
         if self.r_act.q.val() & self.ql_sat.val() {
             self.flags.next = self.f_qlen_saturated.val();
         }
-        if self.r_act.q.val() & self.above.val() & self.r_bp.q.val() & self.pc_sat.val() {
+        if self.r_act.q.val() & self.above.val() & self.bp_on.val() & self.pc_sat.val() {
             self.flags.next = self.flags.val() | self.f_pc_saturated.val();
         }
         if self.r_d_dec.q.val() & !self.d_pc_old.val().any() {
             self.flags.next = self.flags.val() | self.f_pc_underflow.val();
         }
         self.counted.next =
-            self.r_act.q.val() & self.above.val() & self.r_bp.q.val() & !self.pc_sat.val();
+            self.r_act.q.val() & self.above.val() & self.bp_on.val() & !self.pc_sat.val();
         self.pi_next.next = self.pi.val() + self.one_32.val();
         self.pc_fin.next = self.pc_old.val();
         if self.counted.val() {

@@ -4,16 +4,21 @@
 //! bit per (ingress, egress) pair, 64 per ingress). A write of `th_data`, `port_speed`,
 //! `bpen_lo` or `bpen_hi` stores into the entry its index registers name; the events of the
 //! same edge see it.
+//!
+//! The Th table and bpEn are [`RegTable`]s of exactly the config's words: an event's lane (Th)
+//! or row (bpEn) is read at the edge, as the edge leaves it, and so is the word a read of the
+//! data window returns (the core puts it on the bus in place of the bank's registered read).
 
 use super::{Bank, CSR_BITS, CSR_OFFSET_BITS, CSR_SLOTS};
 use crate::narrow_ram::low_bits;
+use crate::reg_table::{RegTable, Word};
 use rust_hdl::prelude::*;
 use switchcraft_core::{index_bits, mask};
-use switchcraft_model::bfc::{reg, regmap, BfcConfig, MAX_SPEEDS};
+use switchcraft_model::bfc::{reg, regmap, BfcConfig};
 
-/// Th lanes: 4 speed classes x 128 queues, 32 bits each.
-pub const TH_LANES: usize = MAX_SPEEDS as usize * 128;
-pub const TH_BITS: usize = 32 * TH_LANES;
+/// Address bits of a Th lane and of a bpEn row (64 ingress ports).
+pub const TH_LANE_BITS: usize = 9;
+pub const BP_ROW_BITS: usize = 6;
 
 #[derive(LogicBlock)]
 pub struct Tables {
@@ -28,15 +33,20 @@ pub struct Tables {
     pub value: Signal<In, Bits<CSR_BITS>>,
     pub value_next: Signal<In, Bits<CSR_BITS>>,
 
-    /// The tables as this cycle's events see them: Th lanes, the speed class of each port
-    /// (bits `2 o + 1 : 2 o`), and the bpEn bits inverted (bit `64 ingress + egress` set when
-    /// backpressure is disabled).
-    pub th: Signal<Out, Bits<TH_BITS>>,
+    /// The speed class of each port as this cycle's events see it (bits `2 o + 1 : 2 o`).
     pub port_speed: Signal<Out, Bits<128>>,
-    pub bp_off: Signal<Out, Bits<4096>>,
-    /// The window words as this edge leaves them.
-    pub rd_th: Signal<Out, Bits<32>>,
+    /// The Th lane and the bpEn row (ingress port) of this cycle's event.
+    pub ev_th_lane: Signal<In, Bits<TH_LANE_BITS>>,
+    pub ev_bp_row: Signal<In, Bits<BP_ROW_BITS>>,
+    /// After the edge: that lane's threshold and that row's bpEn bits inverted (bit `egress`
+    /// set when backpressure is disabled), as the edge leaves them.
+    pub ev_th: Signal<Out, Bits<32>>,
+    pub ev_bp_off: Signal<Out, Bits<64>>,
+    /// The port speed window word as this edge leaves it (for the bank's registered read).
     pub rd_port_speed: Signal<Out, Bits<32>>,
+    /// After the edge: the Th and bpEn window words as the edge leaves them (the core returns
+    /// them itself).
+    pub rd_th: Signal<Out, Bits<32>>,
     pub rd_bpen_lo: Signal<Out, Bits<32>>,
     pub rd_bpen_hi: Signal<Out, Bits<32>>,
 
@@ -47,7 +57,7 @@ pub struct Tables {
     n_speeds: Constant<Bits<32>>,
     queue_bits: Constant<Bits<16>>,
     lane_speed: Constant<Bits<128>>,
-    speed_mask_14: Constant<Bits<14>>,
+    speed_mask: Constant<Bits<TH_LANE_BITS>>,
     c3_32: Constant<Bits<32>>,
     port_mask7: Constant<Bits<7>>,
     reset_speed: Constant<Bits<128>>,
@@ -63,21 +73,19 @@ pub struct Tables {
     /// bpEn bits a row holds, low and high words.
     bpen_lo_mask: Constant<Bits<32>>,
     bpen_hi_mask: Constant<Bits<32>>,
-    th_lane_mask: Constant<Bits<14>>,
+    th_lane_mask: Constant<Bits<TH_LANE_BITS>>,
     port_mask: Constant<Bits<12>>,
-    lane_th: Constant<Bits<TH_BITS>>,
-    c32_12: Constant<Bits<12>>,
-    /// The reset Th table; the bits this config has.
-    reset_th: Constant<Bits<TH_BITS>>,
-    used_th: Constant<Bits<TH_BITS>>,
-    used_bpen: Constant<Bits<4096>>,
+    ones_32: Constant<Bits<32>>,
+    low_word: Constant<Bits<64>>,
 
-    /// The Th table XOR its reset value, so the register resets to 0.
-    th_x: DFF<Bits<TH_BITS>>,
+    th_words: RegTable<TH_LANE_BITS, 32>,
+    /// bpEn inverted (set bits disable backpressure), so its reset value is 0.
+    bp_rows: RegTable<BP_ROW_BITS, 64>,
     /// The port speed classes XOR their reset value.
     speed_x: DFF<Bits<128>>,
-    /// bpEn inverted (set bits disable backpressure), so its reset value is 0.
-    bpen_x: DFF<Bits<4096>>,
+    /// The read windows' index registers named an entry the table has.
+    rd_th_ok: DFF<Bit>,
+    rd_bp_ok: DFF<Bit>,
     th_index: Signal<Local, Bits<32>>,
     th_speed: Signal<Local, Bits<32>>,
     th_speed_next: Signal<Local, Bits<32>>,
@@ -89,8 +97,8 @@ pub struct Tables {
     speed_wdata: Signal<Local, Bits<128>>,
     speed_w32: Signal<Local, Bits<32>>,
     speed_all: Signal<Local, Bits<128>>,
-    th_speed_m: Signal<Local, Bits<14>>,
-    th_speed_next_m: Signal<Local, Bits<14>>,
+    th_speed_m: Signal<Local, Bits<TH_LANE_BITS>>,
+    th_speed_next_m: Signal<Local, Bits<TH_LANE_BITS>>,
     rd_speed: Signal<Local, Bits<2>>,
     bpen_index: Signal<Local, Bits<32>>,
     th_index_next: Signal<Local, Bits<32>>,
@@ -98,13 +106,11 @@ pub struct Tables {
     w_th: Signal<Local, Bit>,
     w_lo: Signal<Local, Bit>,
     w_hi: Signal<Local, Bit>,
-    th_off: Signal<Local, Bits<14>>,
-    rd_th_off: Signal<Local, Bits<14>>,
+    th_lane: Signal<Local, Bits<TH_LANE_BITS>>,
+    rd_th_lane: Signal<Local, Bits<TH_LANE_BITS>>,
     th_wdata: Signal<Local, Bits<32>>,
-    bpen_off: Signal<Local, Bits<12>>,
-    lo_wdata: Signal<Local, Bits<32>>,
-    hi_wdata: Signal<Local, Bits<32>>,
-    rd_off: Signal<Local, Bits<12>>,
+    bp_wdata_n: Signal<Local, Bits<32>>,
+    bp_wdata_64: Signal<Local, Bits<64>>,
 }
 
 impl Tables {
@@ -113,18 +119,25 @@ impl Tables {
         let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
         let qb = cfg.queue_bits();
-        let mut reset_th = Bits::<TH_BITS>::default();
-        let mut used_th = Bits::<TH_BITS>::default();
+        // Th lanes hold occupancy_bits (the config's and written values fit, see
+        // BfcConfig::validate and th_wdata).
+        let mut th_words = vec![None; ((cfg.speeds - 1) << qb | (cfg.queues - 1)) as usize + 1];
         for s in 0..cfg.speeds {
             for n in 0..cfg.queues {
-                let t = cfg.th[(s * cfg.queues + n) as usize];
-                let at = 32 * u64::from(s << qb | n);
-                reset_th = reset_th | (Bits::<TH_BITS>::from(t) << at);
-                // Th lanes hold occupancy_bits (the config's and written values fit, see
-                // BfcConfig::validate and th_wdata).
-                used_th = used_th | (low_bits::<TH_BITS>(cfg.occupancy_bits as usize) << at);
+                th_words[(s << qb | n) as usize] = Some(Word {
+                    bits: mask(cfg.occupancy_bits),
+                    reset: cfg.th[(s * cfg.queues + n) as usize],
+                });
             }
         }
+        // A bpEn row has a bit per egress port, all enabled (stored 0) after reset.
+        let bp_words = vec![
+            Some(Word {
+                bits: low_bits::<64>(cfg.ports as usize).to_u64(),
+                reset: 0
+            });
+            cfg.ports as usize
+        ];
         // A port's speed class has the bits its values need: none with one class.
         let speed_bits = if cfg.speeds == 1 {
             0
@@ -138,10 +151,6 @@ impl Tables {
             reset_speed = reset_speed | (Bits::<128>::from(u64::from(s)) << u64::from(2 * o));
             used_speed = used_speed | (low_bits::<128>(speed_bits) << u64::from(2 * o));
         }
-        let mut used_bpen = Bits::<4096>::default();
-        for p in 0..cfg.ports as usize {
-            used_bpen = used_bpen | (low_bits::<4096>(cfg.ports as usize) << ((64 * p) as u64));
-        }
         Tables {
             clock: Default::default(),
             reset: Default::default(),
@@ -149,8 +158,10 @@ impl Tables {
             wdata: Default::default(),
             value: Default::default(),
             value_next: Default::default(),
-            th: Default::default(),
-            bp_off: Default::default(),
+            ev_th_lane: Default::default(),
+            ev_bp_row: Default::default(),
+            ev_th: Default::default(),
+            ev_bp_off: Default::default(),
             rd_th: Default::default(),
             rd_port_speed: Default::default(),
             port_speed: Default::default(),
@@ -163,7 +174,7 @@ impl Tables {
             n_speeds: c32(cfg.speeds.into()),
             queue_bits: Constant::new(u64::from(qb).into()),
             lane_speed: Constant::new(3u64.into()),
-            speed_mask_14: Constant::new(mask(speed_bits as u32).into()),
+            speed_mask: Constant::new(mask(speed_bits as u32).into()),
             c3_32: c32(3),
             port_mask7: Constant::new(mask(cfg.port_bits()).into()),
             reset_speed: Constant::new(reset_speed),
@@ -187,14 +198,13 @@ impl Tables {
             }),
             th_lane_mask: Constant::new(mask(qb).into()),
             port_mask: Constant::new(mask(cfg.port_bits()).into()),
-            lane_th: Constant::new(0xFFFF_FFFFu64.into()),
-            c32_12: Constant::new(32u64.into()),
-            reset_th: Constant::new(reset_th),
-            used_th: Constant::new(used_th),
-            used_bpen: Constant::new(used_bpen),
-            th_x: Default::default(),
+            ones_32: c32(0xFFFF_FFFF),
+            low_word: Constant::new(0xFFFF_FFFFu64.into()),
+            th_words: RegTable::new(th_words),
+            bp_rows: RegTable::new(bp_words),
             speed_x: Default::default(),
-            bpen_x: Default::default(),
+            rd_th_ok: Default::default(),
+            rd_bp_ok: Default::default(),
             th_index: Default::default(),
             th_speed: Default::default(),
             th_speed_next: Default::default(),
@@ -215,13 +225,11 @@ impl Tables {
             w_th: Default::default(),
             w_lo: Default::default(),
             w_hi: Default::default(),
-            th_off: Default::default(),
-            rd_th_off: Default::default(),
+            th_lane: Default::default(),
+            rd_th_lane: Default::default(),
             th_wdata: Default::default(),
-            bpen_off: Default::default(),
-            lo_wdata: Default::default(),
-            hi_wdata: Default::default(),
-            rd_off: Default::default(),
+            bp_wdata_n: Default::default(),
+            bp_wdata_64: Default::default(),
         }
     }
 }
@@ -229,7 +237,11 @@ impl Tables {
 impl Logic for Tables {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, th_x, speed_x, bpen_x);
+        dff_setup!(self, clock, speed_x, rd_th_ok, rd_bp_ok);
+        self.th_words.clock.next = self.clock.val();
+        self.th_words.reset.next = self.reset.val();
+        self.bp_rows.clock.next = self.clock.val();
+        self.bp_rows.reset.next = self.reset.val();
         self.th_index.next = self
             .value
             .val()
@@ -271,54 +283,46 @@ impl Logic for Tables {
         // Lane {speed, n}: used only when the speed is below `speeds` (<= 3).
         // The speed's bits this config has (none with one class), so a single class is the
         // constant 0 to synthesis and the lane offset is the queue's alone.
-        self.th_speed_m.next = bit_cast::<14, 32>(self.th_speed.val()) & self.speed_mask_14.val();
+        self.th_speed_m.next =
+            bit_cast::<TH_LANE_BITS, 32>(self.th_speed.val()) & self.speed_mask.val();
         self.th_speed_next_m.next =
-            bit_cast::<14, 32>(self.th_speed_next.val()) & self.speed_mask_14.val();
-        self.th_off.next = ((self.th_speed_m.val() << self.queue_bits.val())
-            | (bit_cast::<14, 32>(self.th_index.val()) & self.th_lane_mask.val()))
-            << 5;
+            bit_cast::<TH_LANE_BITS, 32>(self.th_speed_next.val()) & self.speed_mask.val();
+        self.th_lane.next = (self.th_speed_m.val() << self.queue_bits.val())
+            | (bit_cast::<TH_LANE_BITS, 32>(self.th_index.val()) & self.th_lane_mask.val());
         self.th_wdata.next = self.wdata.val() & self.occ_max.val();
-        self.th.next = self.th_x.q.val() ^ self.reset_th.val();
-        if self.w_th.val()
+        self.th_words.write_enable.next = self.w_th.val()
             & (self.th_index.val() < bit_cast::<32, 8>(self.n_queues.val()))
-            & (self.th_speed.val() < self.n_speeds.val())
-        {
-            self.th.next = ((self.th_x.q.val() ^ self.reset_th.val())
-                & !(self.lane_th.val() << self.th_off.val()))
-                | (bit_cast::<TH_BITS, 32>(self.th_wdata.val()) << self.th_off.val());
-        }
+            & (self.th_speed.val() < self.n_speeds.val());
+        self.th_words.write_address.next = self.th_lane.val();
+        self.th_words.write_mask.next = self.ones_32.val();
+        self.th_words.write_data.next = self.th_wdata.val();
+        self.th_words.read_address.next = self.ev_th_lane.val();
+        self.ev_th.next = self.th_words.read_data.val();
 
-        self.bpen_off.next =
-            (bit_cast::<12, 32>(self.bpen_index.val()) & self.port_mask.val()) << 6;
-        self.lo_wdata.next = !self.wdata.val() & self.bpen_lo_mask.val();
-        self.hi_wdata.next = !self.wdata.val() & self.bpen_hi_mask.val();
-        self.bp_off.next = self.bpen_x.q.val();
-        if self.bpen_index.val() < bit_cast::<32, 8>(self.n_ports.val()) {
-            if self.w_lo.val() {
-                self.bp_off.next = (self.bpen_x.q.val()
-                    & !(bit_cast::<4096, 32>(self.bpen_lo_mask.val()) << self.bpen_off.val()))
-                    | (bit_cast::<4096, 32>(self.lo_wdata.val()) << self.bpen_off.val());
-            }
-            if self.w_hi.val() {
-                self.bp_off.next = (self.bpen_x.q.val()
-                    & !(bit_cast::<4096, 32>(self.bpen_hi_mask.val())
-                        << (self.bpen_off.val() + self.c32_12.val())))
-                    | (bit_cast::<4096, 32>(self.hi_wdata.val())
-                        << (self.bpen_off.val() + self.c32_12.val()));
-            }
+        // A bpEn write replaces the low or the high word of its row (stored inverted).
+        self.bp_wdata_n.next = !self.wdata.val();
+        self.bp_wdata_64.next = bit_cast::<64, 32>(self.bp_wdata_n.val());
+        self.bp_rows.write_enable.next = (self.w_lo.val() | self.w_hi.val())
+            & (self.bpen_index.val() < bit_cast::<32, 8>(self.n_ports.val()));
+        self.bp_rows.write_address.next = bit_cast::<BP_ROW_BITS, 32>(self.bpen_index.val())
+            & bit_cast::<BP_ROW_BITS, 12>(self.port_mask.val());
+        self.bp_rows.write_mask.next = self.low_word.val();
+        if self.w_hi.val() {
+            self.bp_rows.write_mask.next = self.low_word.val() << 32;
         }
-        // Entries this config does not have are never written, which synthesis sees.
-        self.th_x.d.next = (self.th.val() ^ self.reset_th.val()) & self.used_th.val();
-        self.bpen_x.d.next = self.bp_off.val() & self.used_bpen.val();
+        self.bp_rows.write_data.next = self.bp_wdata_64.val() | (self.bp_wdata_64.val() << 32);
+        self.bp_rows.read_address.next = self.ev_bp_row.val();
+        self.ev_bp_off.next = self.bp_rows.read_data.val();
 
-        self.rd_th_off.next = ((self.th_speed_next_m.val() << self.queue_bits.val())
-            | (bit_cast::<14, 32>(self.th_index_next.val()) & self.th_lane_mask.val()))
-            << 5;
+        // The data windows: the entry the index registers name after this edge, read at it.
+        self.rd_th_lane.next = (self.th_speed_next_m.val() << self.queue_bits.val())
+            | (bit_cast::<TH_LANE_BITS, 32>(self.th_index_next.val()) & self.th_lane_mask.val());
+        self.th_words.read_address_b.next = self.rd_th_lane.val();
+        self.rd_th_ok.d.next = (self.th_index_next.val() < bit_cast::<32, 8>(self.n_queues.val()))
+            & (self.th_speed_next.val() < self.n_speeds.val());
         self.rd_th.next = 0.into();
-        if (self.th_index_next.val() < bit_cast::<32, 8>(self.n_queues.val()))
-            & (self.th_speed_next.val() < self.n_speeds.val())
-        {
-            self.rd_th.next = self.th.val().get_bits::<32>(self.rd_th_off.val().index());
+        if self.rd_th_ok.q.val() {
+            self.rd_th.next = self.th_words.read_data_b.val();
         }
 
         // Port speed classes: a class the Th table has no row for is not stored.
@@ -348,23 +352,21 @@ impl Logic for Tables {
         if self.port_index_next.val() < bit_cast::<32, 8>(self.n_ports.val()) {
             self.rd_port_speed.next = bit_cast::<32, 2>(self.rd_speed.val());
         }
+        self.bp_rows.read_address_b.next = bit_cast::<BP_ROW_BITS, 32>(self.bpen_index_next.val())
+            & bit_cast::<BP_ROW_BITS, 12>(self.port_mask.val());
+        self.rd_bp_ok.d.next = self.bpen_index_next.val() < bit_cast::<32, 8>(self.n_ports.val());
         self.rd_bpen_lo.next = 0.into();
         self.rd_bpen_hi.next = 0.into();
-        self.rd_off.next =
-            (bit_cast::<12, 32>(self.bpen_index_next.val()) & self.port_mask.val()) << 6;
-        if self.bpen_index_next.val() < bit_cast::<32, 8>(self.n_ports.val()) {
-            self.rd_bpen_lo.next = !self.bp_off.val().get_bits::<32>(self.rd_off.val().index())
-                & self.bpen_lo_mask.val();
-            self.rd_bpen_hi.next = !self
-                .bp_off
-                .val()
-                .get_bits::<32>((self.rd_off.val() + self.c32_12.val()).index())
-                & self.bpen_hi_mask.val();
+        if self.rd_bp_ok.q.val() {
+            self.rd_bpen_lo.next =
+                !self.bp_rows.read_data_b.val().get_bits::<32>(0) & self.bpen_lo_mask.val();
+            self.rd_bpen_hi.next =
+                !self.bp_rows.read_data_b.val().get_bits::<32>(32) & self.bpen_hi_mask.val();
         }
         if self.reset.val() {
-            self.th_x.d.next = 0.into();
             self.speed_x.d.next = 0.into();
-            self.bpen_x.d.next = 0.into();
+            self.rd_th_ok.d.next = false;
+            self.rd_bp_ok.d.next = false;
         }
     }
 }

@@ -6,7 +6,8 @@
 //!   not inductive;
 //! * k-induction at `k` (`yosys-smtbmc -i`) with `SC_INDUCTION` defined, which leaves out the
 //!   assertions the props file marks BMC-only. Together with the BMC run (depth >= k, the base
-//!   case) this proves those assertions for every reachable cycle.
+//!   case) this proves those assertions for every reachable cycle. It is not run when BMC
+//!   fails: the counterexample settles the proof (a mutant run saves a minute or more).
 //!
 //! Probes: a wire in the props file marked `// probe: <path>` is connected after `flatten` to
 //! the design's internal net `<path>` (yosys cannot read hierarchical references itself).
@@ -49,12 +50,13 @@ pub struct FormalReport {
     pub instance: String,
     pub assertions: Vec<String>,
     pub bmc: Proof,
-    pub induction: Proof,
+    /// `None` when BMC failed (not run).
+    pub induction: Option<Proof>,
 }
 
 impl FormalReport {
     pub fn passed(&self) -> bool {
-        self.bmc.passed && self.induction.passed
+        self.bmc.passed && self.induction.as_ref().is_some_and(|p| p.passed)
     }
 }
 
@@ -66,7 +68,7 @@ impl std::fmt::Display for FormalReport {
             self.instance,
             self.assertions.len()
         )?;
-        for p in [&self.bmc, &self.induction] {
+        for p in std::iter::once(&self.bmc).chain(&self.induction) {
             write!(
                 f,
                 "  {:<9} depth {:>2}: {} in {:.1} s",
@@ -82,6 +84,9 @@ impl std::fmt::Display for FormalReport {
                 write!(f, ", counterexample {}", v.display())?;
             }
             writeln!(f, " (log {})", p.log.display())?;
+        }
+        if self.induction.is_none() {
+            writeln!(f, "  induction: not run (BMC failed)")?;
         }
         Ok(())
     }
@@ -212,21 +217,24 @@ pub fn run(
         &base,
         &probes,
     )?;
-    let mut ind_defs = base.clone();
-    ind_defs.push(("SC_INDUCTION".into(), "1".into()));
-    let ind_smt = prepare(
-        tools,
-        block,
-        dir,
-        "induction",
-        &verilog,
-        &props_file,
-        &ind_defs,
-        &probes,
-    )?;
-
     let bmc = solve(tools, dir, "bmc", &bmc_smt, opts.bmc_depth, false)?;
-    let induction = solve(tools, dir, "induction", &ind_smt, opts.k, true)?;
+    let induction = if bmc.passed {
+        let mut ind_defs = base.clone();
+        ind_defs.push(("SC_INDUCTION".into(), "1".into()));
+        let ind_smt = prepare(
+            tools,
+            block,
+            dir,
+            "induction",
+            &verilog,
+            &props_file,
+            &ind_defs,
+            &probes,
+        )?;
+        Some(solve(tools, dir, "induction", &ind_smt, opts.k, true)?)
+    } else {
+        None
+    };
     Ok(FormalReport {
         instance: instance.to_string(),
         assertions: elaborated_assertions(

@@ -55,7 +55,7 @@ pub fn assert_proved(block: &str, names: &[&str]) {
 pub fn assert_proved_on(block: &str, proof: &Proof, names: &[&str]) {
     let report = prove(block, proof, false);
     assert!(report.bmc.passed, "{report}");
-    assert!(report.induction.passed, "{report}");
+    assert!(report.passed(), "{report}");
     for name in names {
         assert!(
             report.assertions.iter().any(|a| a == name),
@@ -74,6 +74,10 @@ pub fn assert_mutant_fails(block: &str, assertion: &str, port: &str) {
 pub fn assert_mutant_fails_on(block: &str, proof: &Proof, assertion: &str, port: &str) {
     let report = prove(block, proof, true);
     assert!(!report.bmc.passed, "the mutant must fail BMC: {report}");
+    assert!(
+        report.induction.is_none(),
+        "no induction after a failed BMC"
+    );
     assert_eq!(report.bmc.failed_assertion.as_deref(), Some(assertion));
     let vcd = report
         .bmc

@@ -1,13 +1,17 @@
 //! Formal flow (`switchcraft formal`, `make formal`): a block's property wrapper
 //! `formal/<b>/<b>_props.sv` around its exported top, proved with yosys + yosys-smtbmc + z3.
 //!
-//! Two runs per instance:
-//! * BMC from reset to `bmc_depth` cycles: every assertion (`a_*`), including the ones that are
-//!   not inductive;
-//! * k-induction at `k` (`yosys-smtbmc -i`) with `SC_INDUCTION` defined, which leaves out the
-//!   assertions the props file marks BMC-only. Together with the BMC run (depth >= k, the base
-//!   case) this proves those assertions for every reachable cycle. It is not run when BMC
-//!   fails: the counterexample settles the proof (a mutant run saves a minute or more).
+//! Three runs per instance, each only after the one before passed (a counterexample settles
+//! the proof):
+//! * BMC from reset to `k` cycles of every assertion (`a_*`): the base case;
+//! * BMC from reset to `bmc_depth` cycles of the assertions the props file marks BMC-only
+//!   (left out under `SC_INDUCTION`), the others removed with `chformal`: the induction
+//!   proves those for every cycle, and z3 took about twice as long at depth 9 with them in;
+//! * k-induction at `k` (`yosys-smtbmc -i`) with `SC_INDUCTION` defined. Together with the
+//!   base case this proves the inductive assertions for every reachable cycle.
+//!
+//! A mutant run (or one with `bmc_depth <= k`, or no BMC-only assertions) is one BMC of every
+//! assertion to `bmc_depth`, then the induction.
 //!
 //! Probes: a wire in the props file marked `// probe: <path>` is connected after `flatten` to
 //! the design's internal net `<path>` (yosys cannot read hierarchical references itself).
@@ -32,7 +36,7 @@ pub struct FormalOptions {
 /// One solver run.
 #[derive(Clone, Debug)]
 pub struct Proof {
-    /// "bmc" or "induction".
+    /// "bmc" (every assertion), "bmc-deep" (the BMC-only ones) or "induction".
     pub kind: &'static str,
     pub depth: u32,
     pub passed: bool,
@@ -49,14 +53,19 @@ pub struct Proof {
 pub struct FormalReport {
     pub instance: String,
     pub assertions: Vec<String>,
+    /// Every assertion from reset: to `k` when `deep` is run, else to `bmc_depth`.
     pub bmc: Proof,
-    /// `None` when BMC failed (not run).
+    /// The BMC-only assertions from reset to `bmc_depth` (`None`: not split, or not run).
+    pub deep: Option<Proof>,
+    /// `None` when a BMC run failed (not run).
     pub induction: Option<Proof>,
 }
 
 impl FormalReport {
     pub fn passed(&self) -> bool {
-        self.bmc.passed && self.induction.as_ref().is_some_and(|p| p.passed)
+        self.bmc.passed
+            && self.deep.as_ref().is_none_or(|p| p.passed)
+            && self.induction.as_ref().is_some_and(|p| p.passed)
     }
 }
 
@@ -68,7 +77,10 @@ impl std::fmt::Display for FormalReport {
             self.instance,
             self.assertions.len()
         )?;
-        for p in std::iter::once(&self.bmc).chain(&self.induction) {
+        for p in std::iter::once(&self.bmc)
+            .chain(&self.deep)
+            .chain(&self.induction)
+        {
             write!(
                 f,
                 "  {:<9} depth {:>2}: {} in {:.1} s",
@@ -86,7 +98,7 @@ impl std::fmt::Display for FormalReport {
             writeln!(f, " (log {})", p.log.display())?;
         }
         if self.induction.is_none() {
-            writeln!(f, "  induction: not run (BMC failed)")?;
+            writeln!(f, "  induction not run (BMC failed)")?;
         }
         Ok(())
     }
@@ -202,60 +214,92 @@ pub fn run(
     let verilog = dir.join(format!("{instance}.v"));
     std::fs::write(&verilog, &pkg.verilog).map_err(io(&verilog))?;
 
-    let mut base = cfg.formal_defines(instance);
+    let mut defines = cfg.formal_defines(instance);
     if opts.mutant {
-        base.push(("SC_MUTANT".into(), "1".into()));
+        defines.push(("SC_MUTANT".into(), "1".into()));
     }
+    let mut ind_defines = defines.clone();
+    ind_defines.push(("SC_INDUCTION".into(), "1".into()));
     let tools = &opts.tools;
-    let bmc_smt = prepare(
-        tools,
-        block,
-        dir,
-        "bmc",
-        &verilog,
-        &props_file,
-        &base,
-        &probes,
-    )?;
-    let bmc = solve(tools, dir, "bmc", &bmc_smt, opts.bmc_depth, false)?;
-    let induction = if bmc.passed {
-        let mut ind_defs = base.clone();
-        ind_defs.push(("SC_INDUCTION".into(), "1".into()));
-        let ind_smt = prepare(
+    let prep = |kind: &str, defines: &[(String, String)], removed: &[String]| {
+        let top = format!("{block}_props");
+        prepare(
             tools,
-            block,
+            &top,
             dir,
-            "induction",
+            kind,
             &verilog,
             &props_file,
-            &ind_defs,
+            defines,
             &probes,
-        )?;
+            removed,
+        )
+    };
+    let read_assertions = |smt: &Path| -> Result<Vec<String>, FormalError> {
+        Ok(elaborated_assertions(
+            &std::fs::read_to_string(smt).map_err(io(smt))?,
+        ))
+    };
+    let bmc_smt = prep("bmc", &defines, &[])?;
+    let all = read_assertions(&bmc_smt)?;
+    let ind_smt = prep("induction", &ind_defines, &[])?;
+    let inductive = read_assertions(&ind_smt)?;
+    let bmc_only: Vec<String> = all
+        .iter()
+        .filter(|a| !inductive.contains(a))
+        .cloned()
+        .collect();
+    let split = !opts.mutant && opts.bmc_depth > opts.k && !bmc_only.is_empty();
+
+    let bmc_depth = if split { opts.k } else { opts.bmc_depth };
+    let bmc = solve(tools, dir, "bmc", &bmc_smt, bmc_depth, false)?;
+    let mut passed = bmc.passed;
+    let mut deep = None;
+    if split && passed {
+        let deep_smt = prep("bmc-deep", &defines, &inductive)?;
+        // A removal that missed (or took more) would change what is proved: check it.
+        let mut kept = read_assertions(&deep_smt)?;
+        kept.sort();
+        let mut expected = bmc_only.clone();
+        expected.sort();
+        if kept != expected {
+            return Err(FormalError::Tool(ToolError {
+                tool: "yosys",
+                log: Some(dir.join("bmc-deep.yosys.log")),
+                detail: format!("chformal kept {kept:?}, not the BMC-only assertions {bmc_only:?}"),
+            }));
+        }
+        let p = solve(tools, dir, "bmc-deep", &deep_smt, opts.bmc_depth, false)?;
+        passed = p.passed;
+        deep = Some(p);
+    }
+    let induction = if passed {
         Some(solve(tools, dir, "induction", &ind_smt, opts.k, true)?)
     } else {
         None
     };
     Ok(FormalReport {
         instance: instance.to_string(),
-        assertions: elaborated_assertions(
-            &std::fs::read_to_string(&bmc_smt).map_err(io(&bmc_smt))?,
-        ),
+        assertions: all,
         bmc,
+        deep,
         induction,
     })
 }
 
-/// yosys: read, flatten, connect the probes, write SMT-LIB2. Returns the .smt2 path.
+/// yosys: read, flatten, connect the probes, remove the `removed` assertions (by label),
+/// write SMT-LIB2. Returns the .smt2 path.
 #[allow(clippy::too_many_arguments)]
 fn prepare(
     tools: &Tools,
-    block: &str,
+    top: &str,
     dir: &Path,
     kind: &str,
     verilog: &Path,
     props: &Path,
     defines: &[(String, String)],
     probes: &[(String, String)],
+    removed: &[String],
 ) -> Result<PathBuf, FormalError> {
     let smt = dir.join(format!("{kind}.smt2"));
     let script = dir.join(format!("{kind}.ys"));
@@ -264,9 +308,13 @@ fn prepare(
     let _ = writeln!(ys, "read_verilog {}", verilog.display());
     let defs: String = defines.iter().map(|(k, v)| format!(" -D{k}={v}")).collect();
     let _ = writeln!(ys, "read_verilog -formal{defs} {}", props.display());
-    let _ = writeln!(ys, "prep -top {block}_props\nflatten");
+    let _ = writeln!(ys, "prep -top {top}\nflatten");
     for (wire, net) in probes {
         let _ = writeln!(ys, "connect -set {wire} {net}");
+    }
+    if !removed.is_empty() {
+        let cells: Vec<String> = removed.iter().map(|a| format!("{top}/{a}")).collect();
+        let _ = writeln!(ys, "chformal -assert -remove {}", cells.join(" "));
     }
     // Constant propagation across the flattened hierarchy (the config's masks and constants
     // reach the core's registers only after flatten): BFC's BMC steps ran about 6x faster.

@@ -242,8 +242,15 @@ pub fn run(
     };
     let bmc_smt = prep("bmc", &defines, &[])?;
     let all = read_assertions(&bmc_smt)?;
-    let ind_smt = prep("induction", &ind_defines, &[])?;
-    let inductive = read_assertions(&ind_smt)?;
+    // (A mutant's BMC fails, so its induction script is written only if it is needed.)
+    let mut ind_smt = None;
+    if !opts.mutant {
+        ind_smt = Some(prep("induction", &ind_defines, &[])?);
+    }
+    let inductive = match &ind_smt {
+        Some(smt) => read_assertions(smt)?,
+        None => Vec::new(),
+    };
     let bmc_only: Vec<String> = all
         .iter()
         .filter(|a| !inductive.contains(a))
@@ -274,6 +281,10 @@ pub fn run(
         deep = Some(p);
     }
     let induction = if passed {
+        let ind_smt = match ind_smt {
+            Some(smt) => smt,
+            None => prep("induction", &ind_defines, &[])?,
+        };
         Some(solve(tools, dir, "induction", &ind_smt, opts.k, true)?)
     } else {
         None

@@ -7359,106 +7359,132 @@ module bfc_ns3_tor__tables$bp_rows(clock,reset,write_enable,write_address,write_
     reg [63:0] word_21;
     reg [63:0] word_22;
     reg [63:0] word_23;
-    reg [63:0] at_write, at_write_bits;
+    reg [63:0] at_write;
     always @(*) begin
        at_write = 64'h0;
+       case (write_address)
+          6'd0: at_write = word_0;
+          6'd1: at_write = word_1;
+          6'd2: at_write = word_2;
+          6'd3: at_write = word_3;
+          6'd4: at_write = word_4;
+          6'd5: at_write = word_5;
+          6'd6: at_write = word_6;
+          6'd7: at_write = word_7;
+          6'd8: at_write = word_8;
+          6'd9: at_write = word_9;
+          6'd10: at_write = word_10;
+          6'd11: at_write = word_11;
+          6'd12: at_write = word_12;
+          6'd13: at_write = word_13;
+          6'd14: at_write = word_14;
+          6'd15: at_write = word_15;
+          6'd16: at_write = word_16;
+          6'd17: at_write = word_17;
+          6'd18: at_write = word_18;
+          6'd19: at_write = word_19;
+          6'd20: at_write = word_20;
+          6'd21: at_write = word_21;
+          6'd22: at_write = word_22;
+          6'd23: at_write = word_23;
+          default: ;
+       endcase
+    end
+    reg [63:0] at_write_bits;
+    always @(*) begin
        at_write_bits = 64'h0;
        case (write_address)
-          6'd0: begin at_write = word_0; at_write_bits = 64'hffffff; end
-          6'd1: begin at_write = word_1; at_write_bits = 64'hffffff; end
-          6'd2: begin at_write = word_2; at_write_bits = 64'hffffff; end
-          6'd3: begin at_write = word_3; at_write_bits = 64'hffffff; end
-          6'd4: begin at_write = word_4; at_write_bits = 64'hffffff; end
-          6'd5: begin at_write = word_5; at_write_bits = 64'hffffff; end
-          6'd6: begin at_write = word_6; at_write_bits = 64'hffffff; end
-          6'd7: begin at_write = word_7; at_write_bits = 64'hffffff; end
-          6'd8: begin at_write = word_8; at_write_bits = 64'hffffff; end
-          6'd9: begin at_write = word_9; at_write_bits = 64'hffffff; end
-          6'd10: begin at_write = word_10; at_write_bits = 64'hffffff; end
-          6'd11: begin at_write = word_11; at_write_bits = 64'hffffff; end
-          6'd12: begin at_write = word_12; at_write_bits = 64'hffffff; end
-          6'd13: begin at_write = word_13; at_write_bits = 64'hffffff; end
-          6'd14: begin at_write = word_14; at_write_bits = 64'hffffff; end
-          6'd15: begin at_write = word_15; at_write_bits = 64'hffffff; end
-          6'd16: begin at_write = word_16; at_write_bits = 64'hffffff; end
-          6'd17: begin at_write = word_17; at_write_bits = 64'hffffff; end
-          6'd18: begin at_write = word_18; at_write_bits = 64'hffffff; end
-          6'd19: begin at_write = word_19; at_write_bits = 64'hffffff; end
-          6'd20: begin at_write = word_20; at_write_bits = 64'hffffff; end
-          6'd21: begin at_write = word_21; at_write_bits = 64'hffffff; end
-          6'd22: begin at_write = word_22; at_write_bits = 64'hffffff; end
-          6'd23: begin at_write = word_23; at_write_bits = 64'hffffff; end
+          6'd0: at_write_bits = 64'hffffff;
+          6'd1: at_write_bits = 64'hffffff;
+          6'd2: at_write_bits = 64'hffffff;
+          6'd3: at_write_bits = 64'hffffff;
+          6'd4: at_write_bits = 64'hffffff;
+          6'd5: at_write_bits = 64'hffffff;
+          6'd6: at_write_bits = 64'hffffff;
+          6'd7: at_write_bits = 64'hffffff;
+          6'd8: at_write_bits = 64'hffffff;
+          6'd9: at_write_bits = 64'hffffff;
+          6'd10: at_write_bits = 64'hffffff;
+          6'd11: at_write_bits = 64'hffffff;
+          6'd12: at_write_bits = 64'hffffff;
+          6'd13: at_write_bits = 64'hffffff;
+          6'd14: at_write_bits = 64'hffffff;
+          6'd15: at_write_bits = 64'hffffff;
+          6'd16: at_write_bits = 64'hffffff;
+          6'd17: at_write_bits = 64'hffffff;
+          6'd18: at_write_bits = 64'hffffff;
+          6'd19: at_write_bits = 64'hffffff;
+          6'd20: at_write_bits = 64'hffffff;
+          6'd21: at_write_bits = 64'hffffff;
+          6'd22: at_write_bits = 64'hffffff;
+          6'd23: at_write_bits = 64'hffffff;
           default: ;
        endcase
     end
-    reg [63:0] at_read, at_read_bits;
+    reg [63:0] at_read;
     always @(*) begin
        at_read = 64'h0;
-       at_read_bits = 64'h0;
        case (read_address)
-          6'd0: begin at_read = word_0; at_read_bits = 64'hffffff; end
-          6'd1: begin at_read = word_1; at_read_bits = 64'hffffff; end
-          6'd2: begin at_read = word_2; at_read_bits = 64'hffffff; end
-          6'd3: begin at_read = word_3; at_read_bits = 64'hffffff; end
-          6'd4: begin at_read = word_4; at_read_bits = 64'hffffff; end
-          6'd5: begin at_read = word_5; at_read_bits = 64'hffffff; end
-          6'd6: begin at_read = word_6; at_read_bits = 64'hffffff; end
-          6'd7: begin at_read = word_7; at_read_bits = 64'hffffff; end
-          6'd8: begin at_read = word_8; at_read_bits = 64'hffffff; end
-          6'd9: begin at_read = word_9; at_read_bits = 64'hffffff; end
-          6'd10: begin at_read = word_10; at_read_bits = 64'hffffff; end
-          6'd11: begin at_read = word_11; at_read_bits = 64'hffffff; end
-          6'd12: begin at_read = word_12; at_read_bits = 64'hffffff; end
-          6'd13: begin at_read = word_13; at_read_bits = 64'hffffff; end
-          6'd14: begin at_read = word_14; at_read_bits = 64'hffffff; end
-          6'd15: begin at_read = word_15; at_read_bits = 64'hffffff; end
-          6'd16: begin at_read = word_16; at_read_bits = 64'hffffff; end
-          6'd17: begin at_read = word_17; at_read_bits = 64'hffffff; end
-          6'd18: begin at_read = word_18; at_read_bits = 64'hffffff; end
-          6'd19: begin at_read = word_19; at_read_bits = 64'hffffff; end
-          6'd20: begin at_read = word_20; at_read_bits = 64'hffffff; end
-          6'd21: begin at_read = word_21; at_read_bits = 64'hffffff; end
-          6'd22: begin at_read = word_22; at_read_bits = 64'hffffff; end
-          6'd23: begin at_read = word_23; at_read_bits = 64'hffffff; end
+          6'd0: at_read = word_0;
+          6'd1: at_read = word_1;
+          6'd2: at_read = word_2;
+          6'd3: at_read = word_3;
+          6'd4: at_read = word_4;
+          6'd5: at_read = word_5;
+          6'd6: at_read = word_6;
+          6'd7: at_read = word_7;
+          6'd8: at_read = word_8;
+          6'd9: at_read = word_9;
+          6'd10: at_read = word_10;
+          6'd11: at_read = word_11;
+          6'd12: at_read = word_12;
+          6'd13: at_read = word_13;
+          6'd14: at_read = word_14;
+          6'd15: at_read = word_15;
+          6'd16: at_read = word_16;
+          6'd17: at_read = word_17;
+          6'd18: at_read = word_18;
+          6'd19: at_read = word_19;
+          6'd20: at_read = word_20;
+          6'd21: at_read = word_21;
+          6'd22: at_read = word_22;
+          6'd23: at_read = word_23;
           default: ;
        endcase
     end
-    reg [63:0] at_read_b, at_read_b_bits;
+    reg [63:0] at_read_b;
     always @(*) begin
        at_read_b = 64'h0;
-       at_read_b_bits = 64'h0;
        case (read_address_b)
-          6'd0: begin at_read_b = word_0; at_read_b_bits = 64'hffffff; end
-          6'd1: begin at_read_b = word_1; at_read_b_bits = 64'hffffff; end
-          6'd2: begin at_read_b = word_2; at_read_b_bits = 64'hffffff; end
-          6'd3: begin at_read_b = word_3; at_read_b_bits = 64'hffffff; end
-          6'd4: begin at_read_b = word_4; at_read_b_bits = 64'hffffff; end
-          6'd5: begin at_read_b = word_5; at_read_b_bits = 64'hffffff; end
-          6'd6: begin at_read_b = word_6; at_read_b_bits = 64'hffffff; end
-          6'd7: begin at_read_b = word_7; at_read_b_bits = 64'hffffff; end
-          6'd8: begin at_read_b = word_8; at_read_b_bits = 64'hffffff; end
-          6'd9: begin at_read_b = word_9; at_read_b_bits = 64'hffffff; end
-          6'd10: begin at_read_b = word_10; at_read_b_bits = 64'hffffff; end
-          6'd11: begin at_read_b = word_11; at_read_b_bits = 64'hffffff; end
-          6'd12: begin at_read_b = word_12; at_read_b_bits = 64'hffffff; end
-          6'd13: begin at_read_b = word_13; at_read_b_bits = 64'hffffff; end
-          6'd14: begin at_read_b = word_14; at_read_b_bits = 64'hffffff; end
-          6'd15: begin at_read_b = word_15; at_read_b_bits = 64'hffffff; end
-          6'd16: begin at_read_b = word_16; at_read_b_bits = 64'hffffff; end
-          6'd17: begin at_read_b = word_17; at_read_b_bits = 64'hffffff; end
-          6'd18: begin at_read_b = word_18; at_read_b_bits = 64'hffffff; end
-          6'd19: begin at_read_b = word_19; at_read_b_bits = 64'hffffff; end
-          6'd20: begin at_read_b = word_20; at_read_b_bits = 64'hffffff; end
-          6'd21: begin at_read_b = word_21; at_read_b_bits = 64'hffffff; end
-          6'd22: begin at_read_b = word_22; at_read_b_bits = 64'hffffff; end
-          6'd23: begin at_read_b = word_23; at_read_b_bits = 64'hffffff; end
+          6'd0: at_read_b = word_0;
+          6'd1: at_read_b = word_1;
+          6'd2: at_read_b = word_2;
+          6'd3: at_read_b = word_3;
+          6'd4: at_read_b = word_4;
+          6'd5: at_read_b = word_5;
+          6'd6: at_read_b = word_6;
+          6'd7: at_read_b = word_7;
+          6'd8: at_read_b = word_8;
+          6'd9: at_read_b = word_9;
+          6'd10: at_read_b = word_10;
+          6'd11: at_read_b = word_11;
+          6'd12: at_read_b = word_12;
+          6'd13: at_read_b = word_13;
+          6'd14: at_read_b = word_14;
+          6'd15: at_read_b = word_15;
+          6'd16: at_read_b = word_16;
+          6'd17: at_read_b = word_17;
+          6'd18: at_read_b = word_18;
+          6'd19: at_read_b = word_19;
+          6'd20: at_read_b = word_20;
+          6'd21: at_read_b = word_21;
+          6'd22: at_read_b = word_22;
+          6'd23: at_read_b = word_23;
           default: ;
        endcase
     end
     // What a write stores: the masked bits of the data over the word, within the word's bits.
     wire [63:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
-    // at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
-    wire unused_read_bits = ^{at_read_bits, at_read_b_bits};
     always @(posedge clock) begin
        read_data <= (write_enable && write_address == read_address) ? merged : at_read;
        read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;
@@ -7620,130 +7646,164 @@ module bfc_ns3_tor__tables$th_words(clock,reset,write_enable,write_address,write
     reg [31:0] word_29;
     reg [31:0] word_30;
     reg [31:0] word_31;
-    reg [31:0] at_write, at_write_bits;
+    reg [31:0] at_write;
     always @(*) begin
        at_write = 32'h0;
+       case (write_address)
+          9'd0: at_write = word_0;
+          9'd1: at_write = word_1;
+          9'd2: at_write = word_2;
+          9'd3: at_write = word_3;
+          9'd4: at_write = word_4;
+          9'd5: at_write = word_5;
+          9'd6: at_write = word_6;
+          9'd7: at_write = word_7;
+          9'd8: at_write = word_8;
+          9'd9: at_write = word_9;
+          9'd10: at_write = word_10;
+          9'd11: at_write = word_11;
+          9'd12: at_write = word_12;
+          9'd13: at_write = word_13;
+          9'd14: at_write = word_14;
+          9'd15: at_write = word_15;
+          9'd16: at_write = word_16;
+          9'd17: at_write = word_17;
+          9'd18: at_write = word_18;
+          9'd19: at_write = word_19;
+          9'd20: at_write = word_20;
+          9'd21: at_write = word_21;
+          9'd22: at_write = word_22;
+          9'd23: at_write = word_23;
+          9'd24: at_write = word_24;
+          9'd25: at_write = word_25;
+          9'd26: at_write = word_26;
+          9'd27: at_write = word_27;
+          9'd28: at_write = word_28;
+          9'd29: at_write = word_29;
+          9'd30: at_write = word_30;
+          9'd31: at_write = word_31;
+          default: ;
+       endcase
+    end
+    reg [31:0] at_write_bits;
+    always @(*) begin
        at_write_bits = 32'h0;
        case (write_address)
-          9'd0: begin at_write = word_0; at_write_bits = 32'hffffff; end
-          9'd1: begin at_write = word_1; at_write_bits = 32'hffffff; end
-          9'd2: begin at_write = word_2; at_write_bits = 32'hffffff; end
-          9'd3: begin at_write = word_3; at_write_bits = 32'hffffff; end
-          9'd4: begin at_write = word_4; at_write_bits = 32'hffffff; end
-          9'd5: begin at_write = word_5; at_write_bits = 32'hffffff; end
-          9'd6: begin at_write = word_6; at_write_bits = 32'hffffff; end
-          9'd7: begin at_write = word_7; at_write_bits = 32'hffffff; end
-          9'd8: begin at_write = word_8; at_write_bits = 32'hffffff; end
-          9'd9: begin at_write = word_9; at_write_bits = 32'hffffff; end
-          9'd10: begin at_write = word_10; at_write_bits = 32'hffffff; end
-          9'd11: begin at_write = word_11; at_write_bits = 32'hffffff; end
-          9'd12: begin at_write = word_12; at_write_bits = 32'hffffff; end
-          9'd13: begin at_write = word_13; at_write_bits = 32'hffffff; end
-          9'd14: begin at_write = word_14; at_write_bits = 32'hffffff; end
-          9'd15: begin at_write = word_15; at_write_bits = 32'hffffff; end
-          9'd16: begin at_write = word_16; at_write_bits = 32'hffffff; end
-          9'd17: begin at_write = word_17; at_write_bits = 32'hffffff; end
-          9'd18: begin at_write = word_18; at_write_bits = 32'hffffff; end
-          9'd19: begin at_write = word_19; at_write_bits = 32'hffffff; end
-          9'd20: begin at_write = word_20; at_write_bits = 32'hffffff; end
-          9'd21: begin at_write = word_21; at_write_bits = 32'hffffff; end
-          9'd22: begin at_write = word_22; at_write_bits = 32'hffffff; end
-          9'd23: begin at_write = word_23; at_write_bits = 32'hffffff; end
-          9'd24: begin at_write = word_24; at_write_bits = 32'hffffff; end
-          9'd25: begin at_write = word_25; at_write_bits = 32'hffffff; end
-          9'd26: begin at_write = word_26; at_write_bits = 32'hffffff; end
-          9'd27: begin at_write = word_27; at_write_bits = 32'hffffff; end
-          9'd28: begin at_write = word_28; at_write_bits = 32'hffffff; end
-          9'd29: begin at_write = word_29; at_write_bits = 32'hffffff; end
-          9'd30: begin at_write = word_30; at_write_bits = 32'hffffff; end
-          9'd31: begin at_write = word_31; at_write_bits = 32'hffffff; end
+          9'd0: at_write_bits = 32'hffffff;
+          9'd1: at_write_bits = 32'hffffff;
+          9'd2: at_write_bits = 32'hffffff;
+          9'd3: at_write_bits = 32'hffffff;
+          9'd4: at_write_bits = 32'hffffff;
+          9'd5: at_write_bits = 32'hffffff;
+          9'd6: at_write_bits = 32'hffffff;
+          9'd7: at_write_bits = 32'hffffff;
+          9'd8: at_write_bits = 32'hffffff;
+          9'd9: at_write_bits = 32'hffffff;
+          9'd10: at_write_bits = 32'hffffff;
+          9'd11: at_write_bits = 32'hffffff;
+          9'd12: at_write_bits = 32'hffffff;
+          9'd13: at_write_bits = 32'hffffff;
+          9'd14: at_write_bits = 32'hffffff;
+          9'd15: at_write_bits = 32'hffffff;
+          9'd16: at_write_bits = 32'hffffff;
+          9'd17: at_write_bits = 32'hffffff;
+          9'd18: at_write_bits = 32'hffffff;
+          9'd19: at_write_bits = 32'hffffff;
+          9'd20: at_write_bits = 32'hffffff;
+          9'd21: at_write_bits = 32'hffffff;
+          9'd22: at_write_bits = 32'hffffff;
+          9'd23: at_write_bits = 32'hffffff;
+          9'd24: at_write_bits = 32'hffffff;
+          9'd25: at_write_bits = 32'hffffff;
+          9'd26: at_write_bits = 32'hffffff;
+          9'd27: at_write_bits = 32'hffffff;
+          9'd28: at_write_bits = 32'hffffff;
+          9'd29: at_write_bits = 32'hffffff;
+          9'd30: at_write_bits = 32'hffffff;
+          9'd31: at_write_bits = 32'hffffff;
           default: ;
        endcase
     end
-    reg [31:0] at_read, at_read_bits;
+    reg [31:0] at_read;
     always @(*) begin
        at_read = 32'h0;
-       at_read_bits = 32'h0;
        case (read_address)
-          9'd0: begin at_read = word_0; at_read_bits = 32'hffffff; end
-          9'd1: begin at_read = word_1; at_read_bits = 32'hffffff; end
-          9'd2: begin at_read = word_2; at_read_bits = 32'hffffff; end
-          9'd3: begin at_read = word_3; at_read_bits = 32'hffffff; end
-          9'd4: begin at_read = word_4; at_read_bits = 32'hffffff; end
-          9'd5: begin at_read = word_5; at_read_bits = 32'hffffff; end
-          9'd6: begin at_read = word_6; at_read_bits = 32'hffffff; end
-          9'd7: begin at_read = word_7; at_read_bits = 32'hffffff; end
-          9'd8: begin at_read = word_8; at_read_bits = 32'hffffff; end
-          9'd9: begin at_read = word_9; at_read_bits = 32'hffffff; end
-          9'd10: begin at_read = word_10; at_read_bits = 32'hffffff; end
-          9'd11: begin at_read = word_11; at_read_bits = 32'hffffff; end
-          9'd12: begin at_read = word_12; at_read_bits = 32'hffffff; end
-          9'd13: begin at_read = word_13; at_read_bits = 32'hffffff; end
-          9'd14: begin at_read = word_14; at_read_bits = 32'hffffff; end
-          9'd15: begin at_read = word_15; at_read_bits = 32'hffffff; end
-          9'd16: begin at_read = word_16; at_read_bits = 32'hffffff; end
-          9'd17: begin at_read = word_17; at_read_bits = 32'hffffff; end
-          9'd18: begin at_read = word_18; at_read_bits = 32'hffffff; end
-          9'd19: begin at_read = word_19; at_read_bits = 32'hffffff; end
-          9'd20: begin at_read = word_20; at_read_bits = 32'hffffff; end
-          9'd21: begin at_read = word_21; at_read_bits = 32'hffffff; end
-          9'd22: begin at_read = word_22; at_read_bits = 32'hffffff; end
-          9'd23: begin at_read = word_23; at_read_bits = 32'hffffff; end
-          9'd24: begin at_read = word_24; at_read_bits = 32'hffffff; end
-          9'd25: begin at_read = word_25; at_read_bits = 32'hffffff; end
-          9'd26: begin at_read = word_26; at_read_bits = 32'hffffff; end
-          9'd27: begin at_read = word_27; at_read_bits = 32'hffffff; end
-          9'd28: begin at_read = word_28; at_read_bits = 32'hffffff; end
-          9'd29: begin at_read = word_29; at_read_bits = 32'hffffff; end
-          9'd30: begin at_read = word_30; at_read_bits = 32'hffffff; end
-          9'd31: begin at_read = word_31; at_read_bits = 32'hffffff; end
+          9'd0: at_read = word_0;
+          9'd1: at_read = word_1;
+          9'd2: at_read = word_2;
+          9'd3: at_read = word_3;
+          9'd4: at_read = word_4;
+          9'd5: at_read = word_5;
+          9'd6: at_read = word_6;
+          9'd7: at_read = word_7;
+          9'd8: at_read = word_8;
+          9'd9: at_read = word_9;
+          9'd10: at_read = word_10;
+          9'd11: at_read = word_11;
+          9'd12: at_read = word_12;
+          9'd13: at_read = word_13;
+          9'd14: at_read = word_14;
+          9'd15: at_read = word_15;
+          9'd16: at_read = word_16;
+          9'd17: at_read = word_17;
+          9'd18: at_read = word_18;
+          9'd19: at_read = word_19;
+          9'd20: at_read = word_20;
+          9'd21: at_read = word_21;
+          9'd22: at_read = word_22;
+          9'd23: at_read = word_23;
+          9'd24: at_read = word_24;
+          9'd25: at_read = word_25;
+          9'd26: at_read = word_26;
+          9'd27: at_read = word_27;
+          9'd28: at_read = word_28;
+          9'd29: at_read = word_29;
+          9'd30: at_read = word_30;
+          9'd31: at_read = word_31;
           default: ;
        endcase
     end
-    reg [31:0] at_read_b, at_read_b_bits;
+    reg [31:0] at_read_b;
     always @(*) begin
        at_read_b = 32'h0;
-       at_read_b_bits = 32'h0;
        case (read_address_b)
-          9'd0: begin at_read_b = word_0; at_read_b_bits = 32'hffffff; end
-          9'd1: begin at_read_b = word_1; at_read_b_bits = 32'hffffff; end
-          9'd2: begin at_read_b = word_2; at_read_b_bits = 32'hffffff; end
-          9'd3: begin at_read_b = word_3; at_read_b_bits = 32'hffffff; end
-          9'd4: begin at_read_b = word_4; at_read_b_bits = 32'hffffff; end
-          9'd5: begin at_read_b = word_5; at_read_b_bits = 32'hffffff; end
-          9'd6: begin at_read_b = word_6; at_read_b_bits = 32'hffffff; end
-          9'd7: begin at_read_b = word_7; at_read_b_bits = 32'hffffff; end
-          9'd8: begin at_read_b = word_8; at_read_b_bits = 32'hffffff; end
-          9'd9: begin at_read_b = word_9; at_read_b_bits = 32'hffffff; end
-          9'd10: begin at_read_b = word_10; at_read_b_bits = 32'hffffff; end
-          9'd11: begin at_read_b = word_11; at_read_b_bits = 32'hffffff; end
-          9'd12: begin at_read_b = word_12; at_read_b_bits = 32'hffffff; end
-          9'd13: begin at_read_b = word_13; at_read_b_bits = 32'hffffff; end
-          9'd14: begin at_read_b = word_14; at_read_b_bits = 32'hffffff; end
-          9'd15: begin at_read_b = word_15; at_read_b_bits = 32'hffffff; end
-          9'd16: begin at_read_b = word_16; at_read_b_bits = 32'hffffff; end
-          9'd17: begin at_read_b = word_17; at_read_b_bits = 32'hffffff; end
-          9'd18: begin at_read_b = word_18; at_read_b_bits = 32'hffffff; end
-          9'd19: begin at_read_b = word_19; at_read_b_bits = 32'hffffff; end
-          9'd20: begin at_read_b = word_20; at_read_b_bits = 32'hffffff; end
-          9'd21: begin at_read_b = word_21; at_read_b_bits = 32'hffffff; end
-          9'd22: begin at_read_b = word_22; at_read_b_bits = 32'hffffff; end
-          9'd23: begin at_read_b = word_23; at_read_b_bits = 32'hffffff; end
-          9'd24: begin at_read_b = word_24; at_read_b_bits = 32'hffffff; end
-          9'd25: begin at_read_b = word_25; at_read_b_bits = 32'hffffff; end
-          9'd26: begin at_read_b = word_26; at_read_b_bits = 32'hffffff; end
-          9'd27: begin at_read_b = word_27; at_read_b_bits = 32'hffffff; end
-          9'd28: begin at_read_b = word_28; at_read_b_bits = 32'hffffff; end
-          9'd29: begin at_read_b = word_29; at_read_b_bits = 32'hffffff; end
-          9'd30: begin at_read_b = word_30; at_read_b_bits = 32'hffffff; end
-          9'd31: begin at_read_b = word_31; at_read_b_bits = 32'hffffff; end
+          9'd0: at_read_b = word_0;
+          9'd1: at_read_b = word_1;
+          9'd2: at_read_b = word_2;
+          9'd3: at_read_b = word_3;
+          9'd4: at_read_b = word_4;
+          9'd5: at_read_b = word_5;
+          9'd6: at_read_b = word_6;
+          9'd7: at_read_b = word_7;
+          9'd8: at_read_b = word_8;
+          9'd9: at_read_b = word_9;
+          9'd10: at_read_b = word_10;
+          9'd11: at_read_b = word_11;
+          9'd12: at_read_b = word_12;
+          9'd13: at_read_b = word_13;
+          9'd14: at_read_b = word_14;
+          9'd15: at_read_b = word_15;
+          9'd16: at_read_b = word_16;
+          9'd17: at_read_b = word_17;
+          9'd18: at_read_b = word_18;
+          9'd19: at_read_b = word_19;
+          9'd20: at_read_b = word_20;
+          9'd21: at_read_b = word_21;
+          9'd22: at_read_b = word_22;
+          9'd23: at_read_b = word_23;
+          9'd24: at_read_b = word_24;
+          9'd25: at_read_b = word_25;
+          9'd26: at_read_b = word_26;
+          9'd27: at_read_b = word_27;
+          9'd28: at_read_b = word_28;
+          9'd29: at_read_b = word_29;
+          9'd30: at_read_b = word_30;
+          9'd31: at_read_b = word_31;
           default: ;
        endcase
     end
     // What a write stores: the masked bits of the data over the word, within the word's bits.
     wire [31:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
-    // at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
-    wire unused_read_bits = ^{at_read_bits, at_read_b_bits};
     always @(posedge clock) begin
        read_data <= (write_enable && write_address == read_address) ? merged : at_read;
        read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;

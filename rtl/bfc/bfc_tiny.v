@@ -7245,46 +7245,52 @@ module bfc_tiny__tables$bp_rows(clock,reset,write_enable,write_address,write_mas
     reg [63:0] word_1;
     reg [63:0] word_2;
     reg [63:0] word_3;
-    reg [63:0] at_write, at_write_bits;
+    reg [63:0] at_write;
     always @(*) begin
        at_write = 64'h0;
+       case (write_address)
+          6'd0: at_write = word_0;
+          6'd1: at_write = word_1;
+          6'd2: at_write = word_2;
+          6'd3: at_write = word_3;
+          default: ;
+       endcase
+    end
+    reg [63:0] at_write_bits;
+    always @(*) begin
        at_write_bits = 64'h0;
        case (write_address)
-          6'd0: begin at_write = word_0; at_write_bits = 64'hf; end
-          6'd1: begin at_write = word_1; at_write_bits = 64'hf; end
-          6'd2: begin at_write = word_2; at_write_bits = 64'hf; end
-          6'd3: begin at_write = word_3; at_write_bits = 64'hf; end
+          6'd0: at_write_bits = 64'hf;
+          6'd1: at_write_bits = 64'hf;
+          6'd2: at_write_bits = 64'hf;
+          6'd3: at_write_bits = 64'hf;
           default: ;
        endcase
     end
-    reg [63:0] at_read, at_read_bits;
+    reg [63:0] at_read;
     always @(*) begin
        at_read = 64'h0;
-       at_read_bits = 64'h0;
        case (read_address)
-          6'd0: begin at_read = word_0; at_read_bits = 64'hf; end
-          6'd1: begin at_read = word_1; at_read_bits = 64'hf; end
-          6'd2: begin at_read = word_2; at_read_bits = 64'hf; end
-          6'd3: begin at_read = word_3; at_read_bits = 64'hf; end
+          6'd0: at_read = word_0;
+          6'd1: at_read = word_1;
+          6'd2: at_read = word_2;
+          6'd3: at_read = word_3;
           default: ;
        endcase
     end
-    reg [63:0] at_read_b, at_read_b_bits;
+    reg [63:0] at_read_b;
     always @(*) begin
        at_read_b = 64'h0;
-       at_read_b_bits = 64'h0;
        case (read_address_b)
-          6'd0: begin at_read_b = word_0; at_read_b_bits = 64'hf; end
-          6'd1: begin at_read_b = word_1; at_read_b_bits = 64'hf; end
-          6'd2: begin at_read_b = word_2; at_read_b_bits = 64'hf; end
-          6'd3: begin at_read_b = word_3; at_read_b_bits = 64'hf; end
+          6'd0: at_read_b = word_0;
+          6'd1: at_read_b = word_1;
+          6'd2: at_read_b = word_2;
+          6'd3: at_read_b = word_3;
           default: ;
        endcase
     end
     // What a write stores: the masked bits of the data over the word, within the word's bits.
     wire [63:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
-    // at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
-    wire unused_read_bits = ^{at_read_bits, at_read_b_bits};
     always @(posedge clock) begin
        read_data <= (write_enable && write_address == read_address) ? merged : at_read;
        read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;
@@ -7382,58 +7388,68 @@ module bfc_tiny__tables$th_words(clock,reset,write_enable,write_address,write_ma
     reg [31:0] word_5;
     reg [31:0] word_6;
     reg [31:0] word_7;
-    reg [31:0] at_write, at_write_bits;
+    reg [31:0] at_write;
     always @(*) begin
        at_write = 32'h0;
+       case (write_address)
+          9'd0: at_write = word_0;
+          9'd1: at_write = word_1;
+          9'd2: at_write = word_2;
+          9'd3: at_write = word_3;
+          9'd4: at_write = word_4;
+          9'd5: at_write = word_5;
+          9'd6: at_write = word_6;
+          9'd7: at_write = word_7;
+          default: ;
+       endcase
+    end
+    reg [31:0] at_write_bits;
+    always @(*) begin
        at_write_bits = 32'h0;
        case (write_address)
-          9'd0: begin at_write = word_0; at_write_bits = 32'hffff; end
-          9'd1: begin at_write = word_1; at_write_bits = 32'hffff; end
-          9'd2: begin at_write = word_2; at_write_bits = 32'hffff; end
-          9'd3: begin at_write = word_3; at_write_bits = 32'hffff; end
-          9'd4: begin at_write = word_4; at_write_bits = 32'hffff; end
-          9'd5: begin at_write = word_5; at_write_bits = 32'hffff; end
-          9'd6: begin at_write = word_6; at_write_bits = 32'hffff; end
-          9'd7: begin at_write = word_7; at_write_bits = 32'hffff; end
+          9'd0: at_write_bits = 32'hffff;
+          9'd1: at_write_bits = 32'hffff;
+          9'd2: at_write_bits = 32'hffff;
+          9'd3: at_write_bits = 32'hffff;
+          9'd4: at_write_bits = 32'hffff;
+          9'd5: at_write_bits = 32'hffff;
+          9'd6: at_write_bits = 32'hffff;
+          9'd7: at_write_bits = 32'hffff;
           default: ;
        endcase
     end
-    reg [31:0] at_read, at_read_bits;
+    reg [31:0] at_read;
     always @(*) begin
        at_read = 32'h0;
-       at_read_bits = 32'h0;
        case (read_address)
-          9'd0: begin at_read = word_0; at_read_bits = 32'hffff; end
-          9'd1: begin at_read = word_1; at_read_bits = 32'hffff; end
-          9'd2: begin at_read = word_2; at_read_bits = 32'hffff; end
-          9'd3: begin at_read = word_3; at_read_bits = 32'hffff; end
-          9'd4: begin at_read = word_4; at_read_bits = 32'hffff; end
-          9'd5: begin at_read = word_5; at_read_bits = 32'hffff; end
-          9'd6: begin at_read = word_6; at_read_bits = 32'hffff; end
-          9'd7: begin at_read = word_7; at_read_bits = 32'hffff; end
+          9'd0: at_read = word_0;
+          9'd1: at_read = word_1;
+          9'd2: at_read = word_2;
+          9'd3: at_read = word_3;
+          9'd4: at_read = word_4;
+          9'd5: at_read = word_5;
+          9'd6: at_read = word_6;
+          9'd7: at_read = word_7;
           default: ;
        endcase
     end
-    reg [31:0] at_read_b, at_read_b_bits;
+    reg [31:0] at_read_b;
     always @(*) begin
        at_read_b = 32'h0;
-       at_read_b_bits = 32'h0;
        case (read_address_b)
-          9'd0: begin at_read_b = word_0; at_read_b_bits = 32'hffff; end
-          9'd1: begin at_read_b = word_1; at_read_b_bits = 32'hffff; end
-          9'd2: begin at_read_b = word_2; at_read_b_bits = 32'hffff; end
-          9'd3: begin at_read_b = word_3; at_read_b_bits = 32'hffff; end
-          9'd4: begin at_read_b = word_4; at_read_b_bits = 32'hffff; end
-          9'd5: begin at_read_b = word_5; at_read_b_bits = 32'hffff; end
-          9'd6: begin at_read_b = word_6; at_read_b_bits = 32'hffff; end
-          9'd7: begin at_read_b = word_7; at_read_b_bits = 32'hffff; end
+          9'd0: at_read_b = word_0;
+          9'd1: at_read_b = word_1;
+          9'd2: at_read_b = word_2;
+          9'd3: at_read_b = word_3;
+          9'd4: at_read_b = word_4;
+          9'd5: at_read_b = word_5;
+          9'd6: at_read_b = word_6;
+          9'd7: at_read_b = word_7;
           default: ;
        endcase
     end
     // What a write stores: the masked bits of the data over the word, within the word's bits.
     wire [31:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
-    // at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
-    wire unused_read_bits = ^{at_read_bits, at_read_b_bits};
     always @(posedge clock) begin
        read_data <= (write_enable && write_address == read_address) ? merged : at_read;
        read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;

@@ -7227,130 +7227,164 @@ module bfc_tofino2__tables$bp_rows(clock,reset,write_enable,write_address,write_
     reg [63:0] word_29;
     reg [63:0] word_30;
     reg [63:0] word_31;
-    reg [63:0] at_write, at_write_bits;
+    reg [63:0] at_write;
     always @(*) begin
        at_write = 64'h0;
+       case (write_address)
+          6'd0: at_write = word_0;
+          6'd1: at_write = word_1;
+          6'd2: at_write = word_2;
+          6'd3: at_write = word_3;
+          6'd4: at_write = word_4;
+          6'd5: at_write = word_5;
+          6'd6: at_write = word_6;
+          6'd7: at_write = word_7;
+          6'd8: at_write = word_8;
+          6'd9: at_write = word_9;
+          6'd10: at_write = word_10;
+          6'd11: at_write = word_11;
+          6'd12: at_write = word_12;
+          6'd13: at_write = word_13;
+          6'd14: at_write = word_14;
+          6'd15: at_write = word_15;
+          6'd16: at_write = word_16;
+          6'd17: at_write = word_17;
+          6'd18: at_write = word_18;
+          6'd19: at_write = word_19;
+          6'd20: at_write = word_20;
+          6'd21: at_write = word_21;
+          6'd22: at_write = word_22;
+          6'd23: at_write = word_23;
+          6'd24: at_write = word_24;
+          6'd25: at_write = word_25;
+          6'd26: at_write = word_26;
+          6'd27: at_write = word_27;
+          6'd28: at_write = word_28;
+          6'd29: at_write = word_29;
+          6'd30: at_write = word_30;
+          6'd31: at_write = word_31;
+          default: ;
+       endcase
+    end
+    reg [63:0] at_write_bits;
+    always @(*) begin
        at_write_bits = 64'h0;
        case (write_address)
-          6'd0: begin at_write = word_0; at_write_bits = 64'hffffffff; end
-          6'd1: begin at_write = word_1; at_write_bits = 64'hffffffff; end
-          6'd2: begin at_write = word_2; at_write_bits = 64'hffffffff; end
-          6'd3: begin at_write = word_3; at_write_bits = 64'hffffffff; end
-          6'd4: begin at_write = word_4; at_write_bits = 64'hffffffff; end
-          6'd5: begin at_write = word_5; at_write_bits = 64'hffffffff; end
-          6'd6: begin at_write = word_6; at_write_bits = 64'hffffffff; end
-          6'd7: begin at_write = word_7; at_write_bits = 64'hffffffff; end
-          6'd8: begin at_write = word_8; at_write_bits = 64'hffffffff; end
-          6'd9: begin at_write = word_9; at_write_bits = 64'hffffffff; end
-          6'd10: begin at_write = word_10; at_write_bits = 64'hffffffff; end
-          6'd11: begin at_write = word_11; at_write_bits = 64'hffffffff; end
-          6'd12: begin at_write = word_12; at_write_bits = 64'hffffffff; end
-          6'd13: begin at_write = word_13; at_write_bits = 64'hffffffff; end
-          6'd14: begin at_write = word_14; at_write_bits = 64'hffffffff; end
-          6'd15: begin at_write = word_15; at_write_bits = 64'hffffffff; end
-          6'd16: begin at_write = word_16; at_write_bits = 64'hffffffff; end
-          6'd17: begin at_write = word_17; at_write_bits = 64'hffffffff; end
-          6'd18: begin at_write = word_18; at_write_bits = 64'hffffffff; end
-          6'd19: begin at_write = word_19; at_write_bits = 64'hffffffff; end
-          6'd20: begin at_write = word_20; at_write_bits = 64'hffffffff; end
-          6'd21: begin at_write = word_21; at_write_bits = 64'hffffffff; end
-          6'd22: begin at_write = word_22; at_write_bits = 64'hffffffff; end
-          6'd23: begin at_write = word_23; at_write_bits = 64'hffffffff; end
-          6'd24: begin at_write = word_24; at_write_bits = 64'hffffffff; end
-          6'd25: begin at_write = word_25; at_write_bits = 64'hffffffff; end
-          6'd26: begin at_write = word_26; at_write_bits = 64'hffffffff; end
-          6'd27: begin at_write = word_27; at_write_bits = 64'hffffffff; end
-          6'd28: begin at_write = word_28; at_write_bits = 64'hffffffff; end
-          6'd29: begin at_write = word_29; at_write_bits = 64'hffffffff; end
-          6'd30: begin at_write = word_30; at_write_bits = 64'hffffffff; end
-          6'd31: begin at_write = word_31; at_write_bits = 64'hffffffff; end
+          6'd0: at_write_bits = 64'hffffffff;
+          6'd1: at_write_bits = 64'hffffffff;
+          6'd2: at_write_bits = 64'hffffffff;
+          6'd3: at_write_bits = 64'hffffffff;
+          6'd4: at_write_bits = 64'hffffffff;
+          6'd5: at_write_bits = 64'hffffffff;
+          6'd6: at_write_bits = 64'hffffffff;
+          6'd7: at_write_bits = 64'hffffffff;
+          6'd8: at_write_bits = 64'hffffffff;
+          6'd9: at_write_bits = 64'hffffffff;
+          6'd10: at_write_bits = 64'hffffffff;
+          6'd11: at_write_bits = 64'hffffffff;
+          6'd12: at_write_bits = 64'hffffffff;
+          6'd13: at_write_bits = 64'hffffffff;
+          6'd14: at_write_bits = 64'hffffffff;
+          6'd15: at_write_bits = 64'hffffffff;
+          6'd16: at_write_bits = 64'hffffffff;
+          6'd17: at_write_bits = 64'hffffffff;
+          6'd18: at_write_bits = 64'hffffffff;
+          6'd19: at_write_bits = 64'hffffffff;
+          6'd20: at_write_bits = 64'hffffffff;
+          6'd21: at_write_bits = 64'hffffffff;
+          6'd22: at_write_bits = 64'hffffffff;
+          6'd23: at_write_bits = 64'hffffffff;
+          6'd24: at_write_bits = 64'hffffffff;
+          6'd25: at_write_bits = 64'hffffffff;
+          6'd26: at_write_bits = 64'hffffffff;
+          6'd27: at_write_bits = 64'hffffffff;
+          6'd28: at_write_bits = 64'hffffffff;
+          6'd29: at_write_bits = 64'hffffffff;
+          6'd30: at_write_bits = 64'hffffffff;
+          6'd31: at_write_bits = 64'hffffffff;
           default: ;
        endcase
     end
-    reg [63:0] at_read, at_read_bits;
+    reg [63:0] at_read;
     always @(*) begin
        at_read = 64'h0;
-       at_read_bits = 64'h0;
        case (read_address)
-          6'd0: begin at_read = word_0; at_read_bits = 64'hffffffff; end
-          6'd1: begin at_read = word_1; at_read_bits = 64'hffffffff; end
-          6'd2: begin at_read = word_2; at_read_bits = 64'hffffffff; end
-          6'd3: begin at_read = word_3; at_read_bits = 64'hffffffff; end
-          6'd4: begin at_read = word_4; at_read_bits = 64'hffffffff; end
-          6'd5: begin at_read = word_5; at_read_bits = 64'hffffffff; end
-          6'd6: begin at_read = word_6; at_read_bits = 64'hffffffff; end
-          6'd7: begin at_read = word_7; at_read_bits = 64'hffffffff; end
-          6'd8: begin at_read = word_8; at_read_bits = 64'hffffffff; end
-          6'd9: begin at_read = word_9; at_read_bits = 64'hffffffff; end
-          6'd10: begin at_read = word_10; at_read_bits = 64'hffffffff; end
-          6'd11: begin at_read = word_11; at_read_bits = 64'hffffffff; end
-          6'd12: begin at_read = word_12; at_read_bits = 64'hffffffff; end
-          6'd13: begin at_read = word_13; at_read_bits = 64'hffffffff; end
-          6'd14: begin at_read = word_14; at_read_bits = 64'hffffffff; end
-          6'd15: begin at_read = word_15; at_read_bits = 64'hffffffff; end
-          6'd16: begin at_read = word_16; at_read_bits = 64'hffffffff; end
-          6'd17: begin at_read = word_17; at_read_bits = 64'hffffffff; end
-          6'd18: begin at_read = word_18; at_read_bits = 64'hffffffff; end
-          6'd19: begin at_read = word_19; at_read_bits = 64'hffffffff; end
-          6'd20: begin at_read = word_20; at_read_bits = 64'hffffffff; end
-          6'd21: begin at_read = word_21; at_read_bits = 64'hffffffff; end
-          6'd22: begin at_read = word_22; at_read_bits = 64'hffffffff; end
-          6'd23: begin at_read = word_23; at_read_bits = 64'hffffffff; end
-          6'd24: begin at_read = word_24; at_read_bits = 64'hffffffff; end
-          6'd25: begin at_read = word_25; at_read_bits = 64'hffffffff; end
-          6'd26: begin at_read = word_26; at_read_bits = 64'hffffffff; end
-          6'd27: begin at_read = word_27; at_read_bits = 64'hffffffff; end
-          6'd28: begin at_read = word_28; at_read_bits = 64'hffffffff; end
-          6'd29: begin at_read = word_29; at_read_bits = 64'hffffffff; end
-          6'd30: begin at_read = word_30; at_read_bits = 64'hffffffff; end
-          6'd31: begin at_read = word_31; at_read_bits = 64'hffffffff; end
+          6'd0: at_read = word_0;
+          6'd1: at_read = word_1;
+          6'd2: at_read = word_2;
+          6'd3: at_read = word_3;
+          6'd4: at_read = word_4;
+          6'd5: at_read = word_5;
+          6'd6: at_read = word_6;
+          6'd7: at_read = word_7;
+          6'd8: at_read = word_8;
+          6'd9: at_read = word_9;
+          6'd10: at_read = word_10;
+          6'd11: at_read = word_11;
+          6'd12: at_read = word_12;
+          6'd13: at_read = word_13;
+          6'd14: at_read = word_14;
+          6'd15: at_read = word_15;
+          6'd16: at_read = word_16;
+          6'd17: at_read = word_17;
+          6'd18: at_read = word_18;
+          6'd19: at_read = word_19;
+          6'd20: at_read = word_20;
+          6'd21: at_read = word_21;
+          6'd22: at_read = word_22;
+          6'd23: at_read = word_23;
+          6'd24: at_read = word_24;
+          6'd25: at_read = word_25;
+          6'd26: at_read = word_26;
+          6'd27: at_read = word_27;
+          6'd28: at_read = word_28;
+          6'd29: at_read = word_29;
+          6'd30: at_read = word_30;
+          6'd31: at_read = word_31;
           default: ;
        endcase
     end
-    reg [63:0] at_read_b, at_read_b_bits;
+    reg [63:0] at_read_b;
     always @(*) begin
        at_read_b = 64'h0;
-       at_read_b_bits = 64'h0;
        case (read_address_b)
-          6'd0: begin at_read_b = word_0; at_read_b_bits = 64'hffffffff; end
-          6'd1: begin at_read_b = word_1; at_read_b_bits = 64'hffffffff; end
-          6'd2: begin at_read_b = word_2; at_read_b_bits = 64'hffffffff; end
-          6'd3: begin at_read_b = word_3; at_read_b_bits = 64'hffffffff; end
-          6'd4: begin at_read_b = word_4; at_read_b_bits = 64'hffffffff; end
-          6'd5: begin at_read_b = word_5; at_read_b_bits = 64'hffffffff; end
-          6'd6: begin at_read_b = word_6; at_read_b_bits = 64'hffffffff; end
-          6'd7: begin at_read_b = word_7; at_read_b_bits = 64'hffffffff; end
-          6'd8: begin at_read_b = word_8; at_read_b_bits = 64'hffffffff; end
-          6'd9: begin at_read_b = word_9; at_read_b_bits = 64'hffffffff; end
-          6'd10: begin at_read_b = word_10; at_read_b_bits = 64'hffffffff; end
-          6'd11: begin at_read_b = word_11; at_read_b_bits = 64'hffffffff; end
-          6'd12: begin at_read_b = word_12; at_read_b_bits = 64'hffffffff; end
-          6'd13: begin at_read_b = word_13; at_read_b_bits = 64'hffffffff; end
-          6'd14: begin at_read_b = word_14; at_read_b_bits = 64'hffffffff; end
-          6'd15: begin at_read_b = word_15; at_read_b_bits = 64'hffffffff; end
-          6'd16: begin at_read_b = word_16; at_read_b_bits = 64'hffffffff; end
-          6'd17: begin at_read_b = word_17; at_read_b_bits = 64'hffffffff; end
-          6'd18: begin at_read_b = word_18; at_read_b_bits = 64'hffffffff; end
-          6'd19: begin at_read_b = word_19; at_read_b_bits = 64'hffffffff; end
-          6'd20: begin at_read_b = word_20; at_read_b_bits = 64'hffffffff; end
-          6'd21: begin at_read_b = word_21; at_read_b_bits = 64'hffffffff; end
-          6'd22: begin at_read_b = word_22; at_read_b_bits = 64'hffffffff; end
-          6'd23: begin at_read_b = word_23; at_read_b_bits = 64'hffffffff; end
-          6'd24: begin at_read_b = word_24; at_read_b_bits = 64'hffffffff; end
-          6'd25: begin at_read_b = word_25; at_read_b_bits = 64'hffffffff; end
-          6'd26: begin at_read_b = word_26; at_read_b_bits = 64'hffffffff; end
-          6'd27: begin at_read_b = word_27; at_read_b_bits = 64'hffffffff; end
-          6'd28: begin at_read_b = word_28; at_read_b_bits = 64'hffffffff; end
-          6'd29: begin at_read_b = word_29; at_read_b_bits = 64'hffffffff; end
-          6'd30: begin at_read_b = word_30; at_read_b_bits = 64'hffffffff; end
-          6'd31: begin at_read_b = word_31; at_read_b_bits = 64'hffffffff; end
+          6'd0: at_read_b = word_0;
+          6'd1: at_read_b = word_1;
+          6'd2: at_read_b = word_2;
+          6'd3: at_read_b = word_3;
+          6'd4: at_read_b = word_4;
+          6'd5: at_read_b = word_5;
+          6'd6: at_read_b = word_6;
+          6'd7: at_read_b = word_7;
+          6'd8: at_read_b = word_8;
+          6'd9: at_read_b = word_9;
+          6'd10: at_read_b = word_10;
+          6'd11: at_read_b = word_11;
+          6'd12: at_read_b = word_12;
+          6'd13: at_read_b = word_13;
+          6'd14: at_read_b = word_14;
+          6'd15: at_read_b = word_15;
+          6'd16: at_read_b = word_16;
+          6'd17: at_read_b = word_17;
+          6'd18: at_read_b = word_18;
+          6'd19: at_read_b = word_19;
+          6'd20: at_read_b = word_20;
+          6'd21: at_read_b = word_21;
+          6'd22: at_read_b = word_22;
+          6'd23: at_read_b = word_23;
+          6'd24: at_read_b = word_24;
+          6'd25: at_read_b = word_25;
+          6'd26: at_read_b = word_26;
+          6'd27: at_read_b = word_27;
+          6'd28: at_read_b = word_28;
+          6'd29: at_read_b = word_29;
+          6'd30: at_read_b = word_30;
+          6'd31: at_read_b = word_31;
           default: ;
        endcase
     end
     // What a write stores: the masked bits of the data over the word, within the word's bits.
     wire [63:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
-    // at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
-    wire unused_read_bits = ^{at_read_bits, at_read_b_bits};
     always @(posedge clock) begin
        read_data <= (write_enable && write_address == read_address) ? merged : at_read;
        read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;
@@ -7624,418 +7658,548 @@ module bfc_tofino2__tables$th_words(clock,reset,write_enable,write_address,write
     reg [31:0] word_125;
     reg [31:0] word_126;
     reg [31:0] word_127;
-    reg [31:0] at_write, at_write_bits;
+    reg [31:0] at_write;
     always @(*) begin
        at_write = 32'h0;
+       case (write_address)
+          9'd0: at_write = word_0;
+          9'd1: at_write = word_1;
+          9'd2: at_write = word_2;
+          9'd3: at_write = word_3;
+          9'd4: at_write = word_4;
+          9'd5: at_write = word_5;
+          9'd6: at_write = word_6;
+          9'd7: at_write = word_7;
+          9'd8: at_write = word_8;
+          9'd9: at_write = word_9;
+          9'd10: at_write = word_10;
+          9'd11: at_write = word_11;
+          9'd12: at_write = word_12;
+          9'd13: at_write = word_13;
+          9'd14: at_write = word_14;
+          9'd15: at_write = word_15;
+          9'd16: at_write = word_16;
+          9'd17: at_write = word_17;
+          9'd18: at_write = word_18;
+          9'd19: at_write = word_19;
+          9'd20: at_write = word_20;
+          9'd21: at_write = word_21;
+          9'd22: at_write = word_22;
+          9'd23: at_write = word_23;
+          9'd24: at_write = word_24;
+          9'd25: at_write = word_25;
+          9'd26: at_write = word_26;
+          9'd27: at_write = word_27;
+          9'd28: at_write = word_28;
+          9'd29: at_write = word_29;
+          9'd30: at_write = word_30;
+          9'd31: at_write = word_31;
+          9'd32: at_write = word_32;
+          9'd33: at_write = word_33;
+          9'd34: at_write = word_34;
+          9'd35: at_write = word_35;
+          9'd36: at_write = word_36;
+          9'd37: at_write = word_37;
+          9'd38: at_write = word_38;
+          9'd39: at_write = word_39;
+          9'd40: at_write = word_40;
+          9'd41: at_write = word_41;
+          9'd42: at_write = word_42;
+          9'd43: at_write = word_43;
+          9'd44: at_write = word_44;
+          9'd45: at_write = word_45;
+          9'd46: at_write = word_46;
+          9'd47: at_write = word_47;
+          9'd48: at_write = word_48;
+          9'd49: at_write = word_49;
+          9'd50: at_write = word_50;
+          9'd51: at_write = word_51;
+          9'd52: at_write = word_52;
+          9'd53: at_write = word_53;
+          9'd54: at_write = word_54;
+          9'd55: at_write = word_55;
+          9'd56: at_write = word_56;
+          9'd57: at_write = word_57;
+          9'd58: at_write = word_58;
+          9'd59: at_write = word_59;
+          9'd60: at_write = word_60;
+          9'd61: at_write = word_61;
+          9'd62: at_write = word_62;
+          9'd63: at_write = word_63;
+          9'd64: at_write = word_64;
+          9'd65: at_write = word_65;
+          9'd66: at_write = word_66;
+          9'd67: at_write = word_67;
+          9'd68: at_write = word_68;
+          9'd69: at_write = word_69;
+          9'd70: at_write = word_70;
+          9'd71: at_write = word_71;
+          9'd72: at_write = word_72;
+          9'd73: at_write = word_73;
+          9'd74: at_write = word_74;
+          9'd75: at_write = word_75;
+          9'd76: at_write = word_76;
+          9'd77: at_write = word_77;
+          9'd78: at_write = word_78;
+          9'd79: at_write = word_79;
+          9'd80: at_write = word_80;
+          9'd81: at_write = word_81;
+          9'd82: at_write = word_82;
+          9'd83: at_write = word_83;
+          9'd84: at_write = word_84;
+          9'd85: at_write = word_85;
+          9'd86: at_write = word_86;
+          9'd87: at_write = word_87;
+          9'd88: at_write = word_88;
+          9'd89: at_write = word_89;
+          9'd90: at_write = word_90;
+          9'd91: at_write = word_91;
+          9'd92: at_write = word_92;
+          9'd93: at_write = word_93;
+          9'd94: at_write = word_94;
+          9'd95: at_write = word_95;
+          9'd96: at_write = word_96;
+          9'd97: at_write = word_97;
+          9'd98: at_write = word_98;
+          9'd99: at_write = word_99;
+          9'd100: at_write = word_100;
+          9'd101: at_write = word_101;
+          9'd102: at_write = word_102;
+          9'd103: at_write = word_103;
+          9'd104: at_write = word_104;
+          9'd105: at_write = word_105;
+          9'd106: at_write = word_106;
+          9'd107: at_write = word_107;
+          9'd108: at_write = word_108;
+          9'd109: at_write = word_109;
+          9'd110: at_write = word_110;
+          9'd111: at_write = word_111;
+          9'd112: at_write = word_112;
+          9'd113: at_write = word_113;
+          9'd114: at_write = word_114;
+          9'd115: at_write = word_115;
+          9'd116: at_write = word_116;
+          9'd117: at_write = word_117;
+          9'd118: at_write = word_118;
+          9'd119: at_write = word_119;
+          9'd120: at_write = word_120;
+          9'd121: at_write = word_121;
+          9'd122: at_write = word_122;
+          9'd123: at_write = word_123;
+          9'd124: at_write = word_124;
+          9'd125: at_write = word_125;
+          9'd126: at_write = word_126;
+          9'd127: at_write = word_127;
+          default: ;
+       endcase
+    end
+    reg [31:0] at_write_bits;
+    always @(*) begin
        at_write_bits = 32'h0;
        case (write_address)
-          9'd0: begin at_write = word_0; at_write_bits = 32'hffffff; end
-          9'd1: begin at_write = word_1; at_write_bits = 32'hffffff; end
-          9'd2: begin at_write = word_2; at_write_bits = 32'hffffff; end
-          9'd3: begin at_write = word_3; at_write_bits = 32'hffffff; end
-          9'd4: begin at_write = word_4; at_write_bits = 32'hffffff; end
-          9'd5: begin at_write = word_5; at_write_bits = 32'hffffff; end
-          9'd6: begin at_write = word_6; at_write_bits = 32'hffffff; end
-          9'd7: begin at_write = word_7; at_write_bits = 32'hffffff; end
-          9'd8: begin at_write = word_8; at_write_bits = 32'hffffff; end
-          9'd9: begin at_write = word_9; at_write_bits = 32'hffffff; end
-          9'd10: begin at_write = word_10; at_write_bits = 32'hffffff; end
-          9'd11: begin at_write = word_11; at_write_bits = 32'hffffff; end
-          9'd12: begin at_write = word_12; at_write_bits = 32'hffffff; end
-          9'd13: begin at_write = word_13; at_write_bits = 32'hffffff; end
-          9'd14: begin at_write = word_14; at_write_bits = 32'hffffff; end
-          9'd15: begin at_write = word_15; at_write_bits = 32'hffffff; end
-          9'd16: begin at_write = word_16; at_write_bits = 32'hffffff; end
-          9'd17: begin at_write = word_17; at_write_bits = 32'hffffff; end
-          9'd18: begin at_write = word_18; at_write_bits = 32'hffffff; end
-          9'd19: begin at_write = word_19; at_write_bits = 32'hffffff; end
-          9'd20: begin at_write = word_20; at_write_bits = 32'hffffff; end
-          9'd21: begin at_write = word_21; at_write_bits = 32'hffffff; end
-          9'd22: begin at_write = word_22; at_write_bits = 32'hffffff; end
-          9'd23: begin at_write = word_23; at_write_bits = 32'hffffff; end
-          9'd24: begin at_write = word_24; at_write_bits = 32'hffffff; end
-          9'd25: begin at_write = word_25; at_write_bits = 32'hffffff; end
-          9'd26: begin at_write = word_26; at_write_bits = 32'hffffff; end
-          9'd27: begin at_write = word_27; at_write_bits = 32'hffffff; end
-          9'd28: begin at_write = word_28; at_write_bits = 32'hffffff; end
-          9'd29: begin at_write = word_29; at_write_bits = 32'hffffff; end
-          9'd30: begin at_write = word_30; at_write_bits = 32'hffffff; end
-          9'd31: begin at_write = word_31; at_write_bits = 32'hffffff; end
-          9'd32: begin at_write = word_32; at_write_bits = 32'hffffff; end
-          9'd33: begin at_write = word_33; at_write_bits = 32'hffffff; end
-          9'd34: begin at_write = word_34; at_write_bits = 32'hffffff; end
-          9'd35: begin at_write = word_35; at_write_bits = 32'hffffff; end
-          9'd36: begin at_write = word_36; at_write_bits = 32'hffffff; end
-          9'd37: begin at_write = word_37; at_write_bits = 32'hffffff; end
-          9'd38: begin at_write = word_38; at_write_bits = 32'hffffff; end
-          9'd39: begin at_write = word_39; at_write_bits = 32'hffffff; end
-          9'd40: begin at_write = word_40; at_write_bits = 32'hffffff; end
-          9'd41: begin at_write = word_41; at_write_bits = 32'hffffff; end
-          9'd42: begin at_write = word_42; at_write_bits = 32'hffffff; end
-          9'd43: begin at_write = word_43; at_write_bits = 32'hffffff; end
-          9'd44: begin at_write = word_44; at_write_bits = 32'hffffff; end
-          9'd45: begin at_write = word_45; at_write_bits = 32'hffffff; end
-          9'd46: begin at_write = word_46; at_write_bits = 32'hffffff; end
-          9'd47: begin at_write = word_47; at_write_bits = 32'hffffff; end
-          9'd48: begin at_write = word_48; at_write_bits = 32'hffffff; end
-          9'd49: begin at_write = word_49; at_write_bits = 32'hffffff; end
-          9'd50: begin at_write = word_50; at_write_bits = 32'hffffff; end
-          9'd51: begin at_write = word_51; at_write_bits = 32'hffffff; end
-          9'd52: begin at_write = word_52; at_write_bits = 32'hffffff; end
-          9'd53: begin at_write = word_53; at_write_bits = 32'hffffff; end
-          9'd54: begin at_write = word_54; at_write_bits = 32'hffffff; end
-          9'd55: begin at_write = word_55; at_write_bits = 32'hffffff; end
-          9'd56: begin at_write = word_56; at_write_bits = 32'hffffff; end
-          9'd57: begin at_write = word_57; at_write_bits = 32'hffffff; end
-          9'd58: begin at_write = word_58; at_write_bits = 32'hffffff; end
-          9'd59: begin at_write = word_59; at_write_bits = 32'hffffff; end
-          9'd60: begin at_write = word_60; at_write_bits = 32'hffffff; end
-          9'd61: begin at_write = word_61; at_write_bits = 32'hffffff; end
-          9'd62: begin at_write = word_62; at_write_bits = 32'hffffff; end
-          9'd63: begin at_write = word_63; at_write_bits = 32'hffffff; end
-          9'd64: begin at_write = word_64; at_write_bits = 32'hffffff; end
-          9'd65: begin at_write = word_65; at_write_bits = 32'hffffff; end
-          9'd66: begin at_write = word_66; at_write_bits = 32'hffffff; end
-          9'd67: begin at_write = word_67; at_write_bits = 32'hffffff; end
-          9'd68: begin at_write = word_68; at_write_bits = 32'hffffff; end
-          9'd69: begin at_write = word_69; at_write_bits = 32'hffffff; end
-          9'd70: begin at_write = word_70; at_write_bits = 32'hffffff; end
-          9'd71: begin at_write = word_71; at_write_bits = 32'hffffff; end
-          9'd72: begin at_write = word_72; at_write_bits = 32'hffffff; end
-          9'd73: begin at_write = word_73; at_write_bits = 32'hffffff; end
-          9'd74: begin at_write = word_74; at_write_bits = 32'hffffff; end
-          9'd75: begin at_write = word_75; at_write_bits = 32'hffffff; end
-          9'd76: begin at_write = word_76; at_write_bits = 32'hffffff; end
-          9'd77: begin at_write = word_77; at_write_bits = 32'hffffff; end
-          9'd78: begin at_write = word_78; at_write_bits = 32'hffffff; end
-          9'd79: begin at_write = word_79; at_write_bits = 32'hffffff; end
-          9'd80: begin at_write = word_80; at_write_bits = 32'hffffff; end
-          9'd81: begin at_write = word_81; at_write_bits = 32'hffffff; end
-          9'd82: begin at_write = word_82; at_write_bits = 32'hffffff; end
-          9'd83: begin at_write = word_83; at_write_bits = 32'hffffff; end
-          9'd84: begin at_write = word_84; at_write_bits = 32'hffffff; end
-          9'd85: begin at_write = word_85; at_write_bits = 32'hffffff; end
-          9'd86: begin at_write = word_86; at_write_bits = 32'hffffff; end
-          9'd87: begin at_write = word_87; at_write_bits = 32'hffffff; end
-          9'd88: begin at_write = word_88; at_write_bits = 32'hffffff; end
-          9'd89: begin at_write = word_89; at_write_bits = 32'hffffff; end
-          9'd90: begin at_write = word_90; at_write_bits = 32'hffffff; end
-          9'd91: begin at_write = word_91; at_write_bits = 32'hffffff; end
-          9'd92: begin at_write = word_92; at_write_bits = 32'hffffff; end
-          9'd93: begin at_write = word_93; at_write_bits = 32'hffffff; end
-          9'd94: begin at_write = word_94; at_write_bits = 32'hffffff; end
-          9'd95: begin at_write = word_95; at_write_bits = 32'hffffff; end
-          9'd96: begin at_write = word_96; at_write_bits = 32'hffffff; end
-          9'd97: begin at_write = word_97; at_write_bits = 32'hffffff; end
-          9'd98: begin at_write = word_98; at_write_bits = 32'hffffff; end
-          9'd99: begin at_write = word_99; at_write_bits = 32'hffffff; end
-          9'd100: begin at_write = word_100; at_write_bits = 32'hffffff; end
-          9'd101: begin at_write = word_101; at_write_bits = 32'hffffff; end
-          9'd102: begin at_write = word_102; at_write_bits = 32'hffffff; end
-          9'd103: begin at_write = word_103; at_write_bits = 32'hffffff; end
-          9'd104: begin at_write = word_104; at_write_bits = 32'hffffff; end
-          9'd105: begin at_write = word_105; at_write_bits = 32'hffffff; end
-          9'd106: begin at_write = word_106; at_write_bits = 32'hffffff; end
-          9'd107: begin at_write = word_107; at_write_bits = 32'hffffff; end
-          9'd108: begin at_write = word_108; at_write_bits = 32'hffffff; end
-          9'd109: begin at_write = word_109; at_write_bits = 32'hffffff; end
-          9'd110: begin at_write = word_110; at_write_bits = 32'hffffff; end
-          9'd111: begin at_write = word_111; at_write_bits = 32'hffffff; end
-          9'd112: begin at_write = word_112; at_write_bits = 32'hffffff; end
-          9'd113: begin at_write = word_113; at_write_bits = 32'hffffff; end
-          9'd114: begin at_write = word_114; at_write_bits = 32'hffffff; end
-          9'd115: begin at_write = word_115; at_write_bits = 32'hffffff; end
-          9'd116: begin at_write = word_116; at_write_bits = 32'hffffff; end
-          9'd117: begin at_write = word_117; at_write_bits = 32'hffffff; end
-          9'd118: begin at_write = word_118; at_write_bits = 32'hffffff; end
-          9'd119: begin at_write = word_119; at_write_bits = 32'hffffff; end
-          9'd120: begin at_write = word_120; at_write_bits = 32'hffffff; end
-          9'd121: begin at_write = word_121; at_write_bits = 32'hffffff; end
-          9'd122: begin at_write = word_122; at_write_bits = 32'hffffff; end
-          9'd123: begin at_write = word_123; at_write_bits = 32'hffffff; end
-          9'd124: begin at_write = word_124; at_write_bits = 32'hffffff; end
-          9'd125: begin at_write = word_125; at_write_bits = 32'hffffff; end
-          9'd126: begin at_write = word_126; at_write_bits = 32'hffffff; end
-          9'd127: begin at_write = word_127; at_write_bits = 32'hffffff; end
+          9'd0: at_write_bits = 32'hffffff;
+          9'd1: at_write_bits = 32'hffffff;
+          9'd2: at_write_bits = 32'hffffff;
+          9'd3: at_write_bits = 32'hffffff;
+          9'd4: at_write_bits = 32'hffffff;
+          9'd5: at_write_bits = 32'hffffff;
+          9'd6: at_write_bits = 32'hffffff;
+          9'd7: at_write_bits = 32'hffffff;
+          9'd8: at_write_bits = 32'hffffff;
+          9'd9: at_write_bits = 32'hffffff;
+          9'd10: at_write_bits = 32'hffffff;
+          9'd11: at_write_bits = 32'hffffff;
+          9'd12: at_write_bits = 32'hffffff;
+          9'd13: at_write_bits = 32'hffffff;
+          9'd14: at_write_bits = 32'hffffff;
+          9'd15: at_write_bits = 32'hffffff;
+          9'd16: at_write_bits = 32'hffffff;
+          9'd17: at_write_bits = 32'hffffff;
+          9'd18: at_write_bits = 32'hffffff;
+          9'd19: at_write_bits = 32'hffffff;
+          9'd20: at_write_bits = 32'hffffff;
+          9'd21: at_write_bits = 32'hffffff;
+          9'd22: at_write_bits = 32'hffffff;
+          9'd23: at_write_bits = 32'hffffff;
+          9'd24: at_write_bits = 32'hffffff;
+          9'd25: at_write_bits = 32'hffffff;
+          9'd26: at_write_bits = 32'hffffff;
+          9'd27: at_write_bits = 32'hffffff;
+          9'd28: at_write_bits = 32'hffffff;
+          9'd29: at_write_bits = 32'hffffff;
+          9'd30: at_write_bits = 32'hffffff;
+          9'd31: at_write_bits = 32'hffffff;
+          9'd32: at_write_bits = 32'hffffff;
+          9'd33: at_write_bits = 32'hffffff;
+          9'd34: at_write_bits = 32'hffffff;
+          9'd35: at_write_bits = 32'hffffff;
+          9'd36: at_write_bits = 32'hffffff;
+          9'd37: at_write_bits = 32'hffffff;
+          9'd38: at_write_bits = 32'hffffff;
+          9'd39: at_write_bits = 32'hffffff;
+          9'd40: at_write_bits = 32'hffffff;
+          9'd41: at_write_bits = 32'hffffff;
+          9'd42: at_write_bits = 32'hffffff;
+          9'd43: at_write_bits = 32'hffffff;
+          9'd44: at_write_bits = 32'hffffff;
+          9'd45: at_write_bits = 32'hffffff;
+          9'd46: at_write_bits = 32'hffffff;
+          9'd47: at_write_bits = 32'hffffff;
+          9'd48: at_write_bits = 32'hffffff;
+          9'd49: at_write_bits = 32'hffffff;
+          9'd50: at_write_bits = 32'hffffff;
+          9'd51: at_write_bits = 32'hffffff;
+          9'd52: at_write_bits = 32'hffffff;
+          9'd53: at_write_bits = 32'hffffff;
+          9'd54: at_write_bits = 32'hffffff;
+          9'd55: at_write_bits = 32'hffffff;
+          9'd56: at_write_bits = 32'hffffff;
+          9'd57: at_write_bits = 32'hffffff;
+          9'd58: at_write_bits = 32'hffffff;
+          9'd59: at_write_bits = 32'hffffff;
+          9'd60: at_write_bits = 32'hffffff;
+          9'd61: at_write_bits = 32'hffffff;
+          9'd62: at_write_bits = 32'hffffff;
+          9'd63: at_write_bits = 32'hffffff;
+          9'd64: at_write_bits = 32'hffffff;
+          9'd65: at_write_bits = 32'hffffff;
+          9'd66: at_write_bits = 32'hffffff;
+          9'd67: at_write_bits = 32'hffffff;
+          9'd68: at_write_bits = 32'hffffff;
+          9'd69: at_write_bits = 32'hffffff;
+          9'd70: at_write_bits = 32'hffffff;
+          9'd71: at_write_bits = 32'hffffff;
+          9'd72: at_write_bits = 32'hffffff;
+          9'd73: at_write_bits = 32'hffffff;
+          9'd74: at_write_bits = 32'hffffff;
+          9'd75: at_write_bits = 32'hffffff;
+          9'd76: at_write_bits = 32'hffffff;
+          9'd77: at_write_bits = 32'hffffff;
+          9'd78: at_write_bits = 32'hffffff;
+          9'd79: at_write_bits = 32'hffffff;
+          9'd80: at_write_bits = 32'hffffff;
+          9'd81: at_write_bits = 32'hffffff;
+          9'd82: at_write_bits = 32'hffffff;
+          9'd83: at_write_bits = 32'hffffff;
+          9'd84: at_write_bits = 32'hffffff;
+          9'd85: at_write_bits = 32'hffffff;
+          9'd86: at_write_bits = 32'hffffff;
+          9'd87: at_write_bits = 32'hffffff;
+          9'd88: at_write_bits = 32'hffffff;
+          9'd89: at_write_bits = 32'hffffff;
+          9'd90: at_write_bits = 32'hffffff;
+          9'd91: at_write_bits = 32'hffffff;
+          9'd92: at_write_bits = 32'hffffff;
+          9'd93: at_write_bits = 32'hffffff;
+          9'd94: at_write_bits = 32'hffffff;
+          9'd95: at_write_bits = 32'hffffff;
+          9'd96: at_write_bits = 32'hffffff;
+          9'd97: at_write_bits = 32'hffffff;
+          9'd98: at_write_bits = 32'hffffff;
+          9'd99: at_write_bits = 32'hffffff;
+          9'd100: at_write_bits = 32'hffffff;
+          9'd101: at_write_bits = 32'hffffff;
+          9'd102: at_write_bits = 32'hffffff;
+          9'd103: at_write_bits = 32'hffffff;
+          9'd104: at_write_bits = 32'hffffff;
+          9'd105: at_write_bits = 32'hffffff;
+          9'd106: at_write_bits = 32'hffffff;
+          9'd107: at_write_bits = 32'hffffff;
+          9'd108: at_write_bits = 32'hffffff;
+          9'd109: at_write_bits = 32'hffffff;
+          9'd110: at_write_bits = 32'hffffff;
+          9'd111: at_write_bits = 32'hffffff;
+          9'd112: at_write_bits = 32'hffffff;
+          9'd113: at_write_bits = 32'hffffff;
+          9'd114: at_write_bits = 32'hffffff;
+          9'd115: at_write_bits = 32'hffffff;
+          9'd116: at_write_bits = 32'hffffff;
+          9'd117: at_write_bits = 32'hffffff;
+          9'd118: at_write_bits = 32'hffffff;
+          9'd119: at_write_bits = 32'hffffff;
+          9'd120: at_write_bits = 32'hffffff;
+          9'd121: at_write_bits = 32'hffffff;
+          9'd122: at_write_bits = 32'hffffff;
+          9'd123: at_write_bits = 32'hffffff;
+          9'd124: at_write_bits = 32'hffffff;
+          9'd125: at_write_bits = 32'hffffff;
+          9'd126: at_write_bits = 32'hffffff;
+          9'd127: at_write_bits = 32'hffffff;
           default: ;
        endcase
     end
-    reg [31:0] at_read, at_read_bits;
+    reg [31:0] at_read;
     always @(*) begin
        at_read = 32'h0;
-       at_read_bits = 32'h0;
        case (read_address)
-          9'd0: begin at_read = word_0; at_read_bits = 32'hffffff; end
-          9'd1: begin at_read = word_1; at_read_bits = 32'hffffff; end
-          9'd2: begin at_read = word_2; at_read_bits = 32'hffffff; end
-          9'd3: begin at_read = word_3; at_read_bits = 32'hffffff; end
-          9'd4: begin at_read = word_4; at_read_bits = 32'hffffff; end
-          9'd5: begin at_read = word_5; at_read_bits = 32'hffffff; end
-          9'd6: begin at_read = word_6; at_read_bits = 32'hffffff; end
-          9'd7: begin at_read = word_7; at_read_bits = 32'hffffff; end
-          9'd8: begin at_read = word_8; at_read_bits = 32'hffffff; end
-          9'd9: begin at_read = word_9; at_read_bits = 32'hffffff; end
-          9'd10: begin at_read = word_10; at_read_bits = 32'hffffff; end
-          9'd11: begin at_read = word_11; at_read_bits = 32'hffffff; end
-          9'd12: begin at_read = word_12; at_read_bits = 32'hffffff; end
-          9'd13: begin at_read = word_13; at_read_bits = 32'hffffff; end
-          9'd14: begin at_read = word_14; at_read_bits = 32'hffffff; end
-          9'd15: begin at_read = word_15; at_read_bits = 32'hffffff; end
-          9'd16: begin at_read = word_16; at_read_bits = 32'hffffff; end
-          9'd17: begin at_read = word_17; at_read_bits = 32'hffffff; end
-          9'd18: begin at_read = word_18; at_read_bits = 32'hffffff; end
-          9'd19: begin at_read = word_19; at_read_bits = 32'hffffff; end
-          9'd20: begin at_read = word_20; at_read_bits = 32'hffffff; end
-          9'd21: begin at_read = word_21; at_read_bits = 32'hffffff; end
-          9'd22: begin at_read = word_22; at_read_bits = 32'hffffff; end
-          9'd23: begin at_read = word_23; at_read_bits = 32'hffffff; end
-          9'd24: begin at_read = word_24; at_read_bits = 32'hffffff; end
-          9'd25: begin at_read = word_25; at_read_bits = 32'hffffff; end
-          9'd26: begin at_read = word_26; at_read_bits = 32'hffffff; end
-          9'd27: begin at_read = word_27; at_read_bits = 32'hffffff; end
-          9'd28: begin at_read = word_28; at_read_bits = 32'hffffff; end
-          9'd29: begin at_read = word_29; at_read_bits = 32'hffffff; end
-          9'd30: begin at_read = word_30; at_read_bits = 32'hffffff; end
-          9'd31: begin at_read = word_31; at_read_bits = 32'hffffff; end
-          9'd32: begin at_read = word_32; at_read_bits = 32'hffffff; end
-          9'd33: begin at_read = word_33; at_read_bits = 32'hffffff; end
-          9'd34: begin at_read = word_34; at_read_bits = 32'hffffff; end
-          9'd35: begin at_read = word_35; at_read_bits = 32'hffffff; end
-          9'd36: begin at_read = word_36; at_read_bits = 32'hffffff; end
-          9'd37: begin at_read = word_37; at_read_bits = 32'hffffff; end
-          9'd38: begin at_read = word_38; at_read_bits = 32'hffffff; end
-          9'd39: begin at_read = word_39; at_read_bits = 32'hffffff; end
-          9'd40: begin at_read = word_40; at_read_bits = 32'hffffff; end
-          9'd41: begin at_read = word_41; at_read_bits = 32'hffffff; end
-          9'd42: begin at_read = word_42; at_read_bits = 32'hffffff; end
-          9'd43: begin at_read = word_43; at_read_bits = 32'hffffff; end
-          9'd44: begin at_read = word_44; at_read_bits = 32'hffffff; end
-          9'd45: begin at_read = word_45; at_read_bits = 32'hffffff; end
-          9'd46: begin at_read = word_46; at_read_bits = 32'hffffff; end
-          9'd47: begin at_read = word_47; at_read_bits = 32'hffffff; end
-          9'd48: begin at_read = word_48; at_read_bits = 32'hffffff; end
-          9'd49: begin at_read = word_49; at_read_bits = 32'hffffff; end
-          9'd50: begin at_read = word_50; at_read_bits = 32'hffffff; end
-          9'd51: begin at_read = word_51; at_read_bits = 32'hffffff; end
-          9'd52: begin at_read = word_52; at_read_bits = 32'hffffff; end
-          9'd53: begin at_read = word_53; at_read_bits = 32'hffffff; end
-          9'd54: begin at_read = word_54; at_read_bits = 32'hffffff; end
-          9'd55: begin at_read = word_55; at_read_bits = 32'hffffff; end
-          9'd56: begin at_read = word_56; at_read_bits = 32'hffffff; end
-          9'd57: begin at_read = word_57; at_read_bits = 32'hffffff; end
-          9'd58: begin at_read = word_58; at_read_bits = 32'hffffff; end
-          9'd59: begin at_read = word_59; at_read_bits = 32'hffffff; end
-          9'd60: begin at_read = word_60; at_read_bits = 32'hffffff; end
-          9'd61: begin at_read = word_61; at_read_bits = 32'hffffff; end
-          9'd62: begin at_read = word_62; at_read_bits = 32'hffffff; end
-          9'd63: begin at_read = word_63; at_read_bits = 32'hffffff; end
-          9'd64: begin at_read = word_64; at_read_bits = 32'hffffff; end
-          9'd65: begin at_read = word_65; at_read_bits = 32'hffffff; end
-          9'd66: begin at_read = word_66; at_read_bits = 32'hffffff; end
-          9'd67: begin at_read = word_67; at_read_bits = 32'hffffff; end
-          9'd68: begin at_read = word_68; at_read_bits = 32'hffffff; end
-          9'd69: begin at_read = word_69; at_read_bits = 32'hffffff; end
-          9'd70: begin at_read = word_70; at_read_bits = 32'hffffff; end
-          9'd71: begin at_read = word_71; at_read_bits = 32'hffffff; end
-          9'd72: begin at_read = word_72; at_read_bits = 32'hffffff; end
-          9'd73: begin at_read = word_73; at_read_bits = 32'hffffff; end
-          9'd74: begin at_read = word_74; at_read_bits = 32'hffffff; end
-          9'd75: begin at_read = word_75; at_read_bits = 32'hffffff; end
-          9'd76: begin at_read = word_76; at_read_bits = 32'hffffff; end
-          9'd77: begin at_read = word_77; at_read_bits = 32'hffffff; end
-          9'd78: begin at_read = word_78; at_read_bits = 32'hffffff; end
-          9'd79: begin at_read = word_79; at_read_bits = 32'hffffff; end
-          9'd80: begin at_read = word_80; at_read_bits = 32'hffffff; end
-          9'd81: begin at_read = word_81; at_read_bits = 32'hffffff; end
-          9'd82: begin at_read = word_82; at_read_bits = 32'hffffff; end
-          9'd83: begin at_read = word_83; at_read_bits = 32'hffffff; end
-          9'd84: begin at_read = word_84; at_read_bits = 32'hffffff; end
-          9'd85: begin at_read = word_85; at_read_bits = 32'hffffff; end
-          9'd86: begin at_read = word_86; at_read_bits = 32'hffffff; end
-          9'd87: begin at_read = word_87; at_read_bits = 32'hffffff; end
-          9'd88: begin at_read = word_88; at_read_bits = 32'hffffff; end
-          9'd89: begin at_read = word_89; at_read_bits = 32'hffffff; end
-          9'd90: begin at_read = word_90; at_read_bits = 32'hffffff; end
-          9'd91: begin at_read = word_91; at_read_bits = 32'hffffff; end
-          9'd92: begin at_read = word_92; at_read_bits = 32'hffffff; end
-          9'd93: begin at_read = word_93; at_read_bits = 32'hffffff; end
-          9'd94: begin at_read = word_94; at_read_bits = 32'hffffff; end
-          9'd95: begin at_read = word_95; at_read_bits = 32'hffffff; end
-          9'd96: begin at_read = word_96; at_read_bits = 32'hffffff; end
-          9'd97: begin at_read = word_97; at_read_bits = 32'hffffff; end
-          9'd98: begin at_read = word_98; at_read_bits = 32'hffffff; end
-          9'd99: begin at_read = word_99; at_read_bits = 32'hffffff; end
-          9'd100: begin at_read = word_100; at_read_bits = 32'hffffff; end
-          9'd101: begin at_read = word_101; at_read_bits = 32'hffffff; end
-          9'd102: begin at_read = word_102; at_read_bits = 32'hffffff; end
-          9'd103: begin at_read = word_103; at_read_bits = 32'hffffff; end
-          9'd104: begin at_read = word_104; at_read_bits = 32'hffffff; end
-          9'd105: begin at_read = word_105; at_read_bits = 32'hffffff; end
-          9'd106: begin at_read = word_106; at_read_bits = 32'hffffff; end
-          9'd107: begin at_read = word_107; at_read_bits = 32'hffffff; end
-          9'd108: begin at_read = word_108; at_read_bits = 32'hffffff; end
-          9'd109: begin at_read = word_109; at_read_bits = 32'hffffff; end
-          9'd110: begin at_read = word_110; at_read_bits = 32'hffffff; end
-          9'd111: begin at_read = word_111; at_read_bits = 32'hffffff; end
-          9'd112: begin at_read = word_112; at_read_bits = 32'hffffff; end
-          9'd113: begin at_read = word_113; at_read_bits = 32'hffffff; end
-          9'd114: begin at_read = word_114; at_read_bits = 32'hffffff; end
-          9'd115: begin at_read = word_115; at_read_bits = 32'hffffff; end
-          9'd116: begin at_read = word_116; at_read_bits = 32'hffffff; end
-          9'd117: begin at_read = word_117; at_read_bits = 32'hffffff; end
-          9'd118: begin at_read = word_118; at_read_bits = 32'hffffff; end
-          9'd119: begin at_read = word_119; at_read_bits = 32'hffffff; end
-          9'd120: begin at_read = word_120; at_read_bits = 32'hffffff; end
-          9'd121: begin at_read = word_121; at_read_bits = 32'hffffff; end
-          9'd122: begin at_read = word_122; at_read_bits = 32'hffffff; end
-          9'd123: begin at_read = word_123; at_read_bits = 32'hffffff; end
-          9'd124: begin at_read = word_124; at_read_bits = 32'hffffff; end
-          9'd125: begin at_read = word_125; at_read_bits = 32'hffffff; end
-          9'd126: begin at_read = word_126; at_read_bits = 32'hffffff; end
-          9'd127: begin at_read = word_127; at_read_bits = 32'hffffff; end
+          9'd0: at_read = word_0;
+          9'd1: at_read = word_1;
+          9'd2: at_read = word_2;
+          9'd3: at_read = word_3;
+          9'd4: at_read = word_4;
+          9'd5: at_read = word_5;
+          9'd6: at_read = word_6;
+          9'd7: at_read = word_7;
+          9'd8: at_read = word_8;
+          9'd9: at_read = word_9;
+          9'd10: at_read = word_10;
+          9'd11: at_read = word_11;
+          9'd12: at_read = word_12;
+          9'd13: at_read = word_13;
+          9'd14: at_read = word_14;
+          9'd15: at_read = word_15;
+          9'd16: at_read = word_16;
+          9'd17: at_read = word_17;
+          9'd18: at_read = word_18;
+          9'd19: at_read = word_19;
+          9'd20: at_read = word_20;
+          9'd21: at_read = word_21;
+          9'd22: at_read = word_22;
+          9'd23: at_read = word_23;
+          9'd24: at_read = word_24;
+          9'd25: at_read = word_25;
+          9'd26: at_read = word_26;
+          9'd27: at_read = word_27;
+          9'd28: at_read = word_28;
+          9'd29: at_read = word_29;
+          9'd30: at_read = word_30;
+          9'd31: at_read = word_31;
+          9'd32: at_read = word_32;
+          9'd33: at_read = word_33;
+          9'd34: at_read = word_34;
+          9'd35: at_read = word_35;
+          9'd36: at_read = word_36;
+          9'd37: at_read = word_37;
+          9'd38: at_read = word_38;
+          9'd39: at_read = word_39;
+          9'd40: at_read = word_40;
+          9'd41: at_read = word_41;
+          9'd42: at_read = word_42;
+          9'd43: at_read = word_43;
+          9'd44: at_read = word_44;
+          9'd45: at_read = word_45;
+          9'd46: at_read = word_46;
+          9'd47: at_read = word_47;
+          9'd48: at_read = word_48;
+          9'd49: at_read = word_49;
+          9'd50: at_read = word_50;
+          9'd51: at_read = word_51;
+          9'd52: at_read = word_52;
+          9'd53: at_read = word_53;
+          9'd54: at_read = word_54;
+          9'd55: at_read = word_55;
+          9'd56: at_read = word_56;
+          9'd57: at_read = word_57;
+          9'd58: at_read = word_58;
+          9'd59: at_read = word_59;
+          9'd60: at_read = word_60;
+          9'd61: at_read = word_61;
+          9'd62: at_read = word_62;
+          9'd63: at_read = word_63;
+          9'd64: at_read = word_64;
+          9'd65: at_read = word_65;
+          9'd66: at_read = word_66;
+          9'd67: at_read = word_67;
+          9'd68: at_read = word_68;
+          9'd69: at_read = word_69;
+          9'd70: at_read = word_70;
+          9'd71: at_read = word_71;
+          9'd72: at_read = word_72;
+          9'd73: at_read = word_73;
+          9'd74: at_read = word_74;
+          9'd75: at_read = word_75;
+          9'd76: at_read = word_76;
+          9'd77: at_read = word_77;
+          9'd78: at_read = word_78;
+          9'd79: at_read = word_79;
+          9'd80: at_read = word_80;
+          9'd81: at_read = word_81;
+          9'd82: at_read = word_82;
+          9'd83: at_read = word_83;
+          9'd84: at_read = word_84;
+          9'd85: at_read = word_85;
+          9'd86: at_read = word_86;
+          9'd87: at_read = word_87;
+          9'd88: at_read = word_88;
+          9'd89: at_read = word_89;
+          9'd90: at_read = word_90;
+          9'd91: at_read = word_91;
+          9'd92: at_read = word_92;
+          9'd93: at_read = word_93;
+          9'd94: at_read = word_94;
+          9'd95: at_read = word_95;
+          9'd96: at_read = word_96;
+          9'd97: at_read = word_97;
+          9'd98: at_read = word_98;
+          9'd99: at_read = word_99;
+          9'd100: at_read = word_100;
+          9'd101: at_read = word_101;
+          9'd102: at_read = word_102;
+          9'd103: at_read = word_103;
+          9'd104: at_read = word_104;
+          9'd105: at_read = word_105;
+          9'd106: at_read = word_106;
+          9'd107: at_read = word_107;
+          9'd108: at_read = word_108;
+          9'd109: at_read = word_109;
+          9'd110: at_read = word_110;
+          9'd111: at_read = word_111;
+          9'd112: at_read = word_112;
+          9'd113: at_read = word_113;
+          9'd114: at_read = word_114;
+          9'd115: at_read = word_115;
+          9'd116: at_read = word_116;
+          9'd117: at_read = word_117;
+          9'd118: at_read = word_118;
+          9'd119: at_read = word_119;
+          9'd120: at_read = word_120;
+          9'd121: at_read = word_121;
+          9'd122: at_read = word_122;
+          9'd123: at_read = word_123;
+          9'd124: at_read = word_124;
+          9'd125: at_read = word_125;
+          9'd126: at_read = word_126;
+          9'd127: at_read = word_127;
           default: ;
        endcase
     end
-    reg [31:0] at_read_b, at_read_b_bits;
+    reg [31:0] at_read_b;
     always @(*) begin
        at_read_b = 32'h0;
-       at_read_b_bits = 32'h0;
        case (read_address_b)
-          9'd0: begin at_read_b = word_0; at_read_b_bits = 32'hffffff; end
-          9'd1: begin at_read_b = word_1; at_read_b_bits = 32'hffffff; end
-          9'd2: begin at_read_b = word_2; at_read_b_bits = 32'hffffff; end
-          9'd3: begin at_read_b = word_3; at_read_b_bits = 32'hffffff; end
-          9'd4: begin at_read_b = word_4; at_read_b_bits = 32'hffffff; end
-          9'd5: begin at_read_b = word_5; at_read_b_bits = 32'hffffff; end
-          9'd6: begin at_read_b = word_6; at_read_b_bits = 32'hffffff; end
-          9'd7: begin at_read_b = word_7; at_read_b_bits = 32'hffffff; end
-          9'd8: begin at_read_b = word_8; at_read_b_bits = 32'hffffff; end
-          9'd9: begin at_read_b = word_9; at_read_b_bits = 32'hffffff; end
-          9'd10: begin at_read_b = word_10; at_read_b_bits = 32'hffffff; end
-          9'd11: begin at_read_b = word_11; at_read_b_bits = 32'hffffff; end
-          9'd12: begin at_read_b = word_12; at_read_b_bits = 32'hffffff; end
-          9'd13: begin at_read_b = word_13; at_read_b_bits = 32'hffffff; end
-          9'd14: begin at_read_b = word_14; at_read_b_bits = 32'hffffff; end
-          9'd15: begin at_read_b = word_15; at_read_b_bits = 32'hffffff; end
-          9'd16: begin at_read_b = word_16; at_read_b_bits = 32'hffffff; end
-          9'd17: begin at_read_b = word_17; at_read_b_bits = 32'hffffff; end
-          9'd18: begin at_read_b = word_18; at_read_b_bits = 32'hffffff; end
-          9'd19: begin at_read_b = word_19; at_read_b_bits = 32'hffffff; end
-          9'd20: begin at_read_b = word_20; at_read_b_bits = 32'hffffff; end
-          9'd21: begin at_read_b = word_21; at_read_b_bits = 32'hffffff; end
-          9'd22: begin at_read_b = word_22; at_read_b_bits = 32'hffffff; end
-          9'd23: begin at_read_b = word_23; at_read_b_bits = 32'hffffff; end
-          9'd24: begin at_read_b = word_24; at_read_b_bits = 32'hffffff; end
-          9'd25: begin at_read_b = word_25; at_read_b_bits = 32'hffffff; end
-          9'd26: begin at_read_b = word_26; at_read_b_bits = 32'hffffff; end
-          9'd27: begin at_read_b = word_27; at_read_b_bits = 32'hffffff; end
-          9'd28: begin at_read_b = word_28; at_read_b_bits = 32'hffffff; end
-          9'd29: begin at_read_b = word_29; at_read_b_bits = 32'hffffff; end
-          9'd30: begin at_read_b = word_30; at_read_b_bits = 32'hffffff; end
-          9'd31: begin at_read_b = word_31; at_read_b_bits = 32'hffffff; end
-          9'd32: begin at_read_b = word_32; at_read_b_bits = 32'hffffff; end
-          9'd33: begin at_read_b = word_33; at_read_b_bits = 32'hffffff; end
-          9'd34: begin at_read_b = word_34; at_read_b_bits = 32'hffffff; end
-          9'd35: begin at_read_b = word_35; at_read_b_bits = 32'hffffff; end
-          9'd36: begin at_read_b = word_36; at_read_b_bits = 32'hffffff; end
-          9'd37: begin at_read_b = word_37; at_read_b_bits = 32'hffffff; end
-          9'd38: begin at_read_b = word_38; at_read_b_bits = 32'hffffff; end
-          9'd39: begin at_read_b = word_39; at_read_b_bits = 32'hffffff; end
-          9'd40: begin at_read_b = word_40; at_read_b_bits = 32'hffffff; end
-          9'd41: begin at_read_b = word_41; at_read_b_bits = 32'hffffff; end
-          9'd42: begin at_read_b = word_42; at_read_b_bits = 32'hffffff; end
-          9'd43: begin at_read_b = word_43; at_read_b_bits = 32'hffffff; end
-          9'd44: begin at_read_b = word_44; at_read_b_bits = 32'hffffff; end
-          9'd45: begin at_read_b = word_45; at_read_b_bits = 32'hffffff; end
-          9'd46: begin at_read_b = word_46; at_read_b_bits = 32'hffffff; end
-          9'd47: begin at_read_b = word_47; at_read_b_bits = 32'hffffff; end
-          9'd48: begin at_read_b = word_48; at_read_b_bits = 32'hffffff; end
-          9'd49: begin at_read_b = word_49; at_read_b_bits = 32'hffffff; end
-          9'd50: begin at_read_b = word_50; at_read_b_bits = 32'hffffff; end
-          9'd51: begin at_read_b = word_51; at_read_b_bits = 32'hffffff; end
-          9'd52: begin at_read_b = word_52; at_read_b_bits = 32'hffffff; end
-          9'd53: begin at_read_b = word_53; at_read_b_bits = 32'hffffff; end
-          9'd54: begin at_read_b = word_54; at_read_b_bits = 32'hffffff; end
-          9'd55: begin at_read_b = word_55; at_read_b_bits = 32'hffffff; end
-          9'd56: begin at_read_b = word_56; at_read_b_bits = 32'hffffff; end
-          9'd57: begin at_read_b = word_57; at_read_b_bits = 32'hffffff; end
-          9'd58: begin at_read_b = word_58; at_read_b_bits = 32'hffffff; end
-          9'd59: begin at_read_b = word_59; at_read_b_bits = 32'hffffff; end
-          9'd60: begin at_read_b = word_60; at_read_b_bits = 32'hffffff; end
-          9'd61: begin at_read_b = word_61; at_read_b_bits = 32'hffffff; end
-          9'd62: begin at_read_b = word_62; at_read_b_bits = 32'hffffff; end
-          9'd63: begin at_read_b = word_63; at_read_b_bits = 32'hffffff; end
-          9'd64: begin at_read_b = word_64; at_read_b_bits = 32'hffffff; end
-          9'd65: begin at_read_b = word_65; at_read_b_bits = 32'hffffff; end
-          9'd66: begin at_read_b = word_66; at_read_b_bits = 32'hffffff; end
-          9'd67: begin at_read_b = word_67; at_read_b_bits = 32'hffffff; end
-          9'd68: begin at_read_b = word_68; at_read_b_bits = 32'hffffff; end
-          9'd69: begin at_read_b = word_69; at_read_b_bits = 32'hffffff; end
-          9'd70: begin at_read_b = word_70; at_read_b_bits = 32'hffffff; end
-          9'd71: begin at_read_b = word_71; at_read_b_bits = 32'hffffff; end
-          9'd72: begin at_read_b = word_72; at_read_b_bits = 32'hffffff; end
-          9'd73: begin at_read_b = word_73; at_read_b_bits = 32'hffffff; end
-          9'd74: begin at_read_b = word_74; at_read_b_bits = 32'hffffff; end
-          9'd75: begin at_read_b = word_75; at_read_b_bits = 32'hffffff; end
-          9'd76: begin at_read_b = word_76; at_read_b_bits = 32'hffffff; end
-          9'd77: begin at_read_b = word_77; at_read_b_bits = 32'hffffff; end
-          9'd78: begin at_read_b = word_78; at_read_b_bits = 32'hffffff; end
-          9'd79: begin at_read_b = word_79; at_read_b_bits = 32'hffffff; end
-          9'd80: begin at_read_b = word_80; at_read_b_bits = 32'hffffff; end
-          9'd81: begin at_read_b = word_81; at_read_b_bits = 32'hffffff; end
-          9'd82: begin at_read_b = word_82; at_read_b_bits = 32'hffffff; end
-          9'd83: begin at_read_b = word_83; at_read_b_bits = 32'hffffff; end
-          9'd84: begin at_read_b = word_84; at_read_b_bits = 32'hffffff; end
-          9'd85: begin at_read_b = word_85; at_read_b_bits = 32'hffffff; end
-          9'd86: begin at_read_b = word_86; at_read_b_bits = 32'hffffff; end
-          9'd87: begin at_read_b = word_87; at_read_b_bits = 32'hffffff; end
-          9'd88: begin at_read_b = word_88; at_read_b_bits = 32'hffffff; end
-          9'd89: begin at_read_b = word_89; at_read_b_bits = 32'hffffff; end
-          9'd90: begin at_read_b = word_90; at_read_b_bits = 32'hffffff; end
-          9'd91: begin at_read_b = word_91; at_read_b_bits = 32'hffffff; end
-          9'd92: begin at_read_b = word_92; at_read_b_bits = 32'hffffff; end
-          9'd93: begin at_read_b = word_93; at_read_b_bits = 32'hffffff; end
-          9'd94: begin at_read_b = word_94; at_read_b_bits = 32'hffffff; end
-          9'd95: begin at_read_b = word_95; at_read_b_bits = 32'hffffff; end
-          9'd96: begin at_read_b = word_96; at_read_b_bits = 32'hffffff; end
-          9'd97: begin at_read_b = word_97; at_read_b_bits = 32'hffffff; end
-          9'd98: begin at_read_b = word_98; at_read_b_bits = 32'hffffff; end
-          9'd99: begin at_read_b = word_99; at_read_b_bits = 32'hffffff; end
-          9'd100: begin at_read_b = word_100; at_read_b_bits = 32'hffffff; end
-          9'd101: begin at_read_b = word_101; at_read_b_bits = 32'hffffff; end
-          9'd102: begin at_read_b = word_102; at_read_b_bits = 32'hffffff; end
-          9'd103: begin at_read_b = word_103; at_read_b_bits = 32'hffffff; end
-          9'd104: begin at_read_b = word_104; at_read_b_bits = 32'hffffff; end
-          9'd105: begin at_read_b = word_105; at_read_b_bits = 32'hffffff; end
-          9'd106: begin at_read_b = word_106; at_read_b_bits = 32'hffffff; end
-          9'd107: begin at_read_b = word_107; at_read_b_bits = 32'hffffff; end
-          9'd108: begin at_read_b = word_108; at_read_b_bits = 32'hffffff; end
-          9'd109: begin at_read_b = word_109; at_read_b_bits = 32'hffffff; end
-          9'd110: begin at_read_b = word_110; at_read_b_bits = 32'hffffff; end
-          9'd111: begin at_read_b = word_111; at_read_b_bits = 32'hffffff; end
-          9'd112: begin at_read_b = word_112; at_read_b_bits = 32'hffffff; end
-          9'd113: begin at_read_b = word_113; at_read_b_bits = 32'hffffff; end
-          9'd114: begin at_read_b = word_114; at_read_b_bits = 32'hffffff; end
-          9'd115: begin at_read_b = word_115; at_read_b_bits = 32'hffffff; end
-          9'd116: begin at_read_b = word_116; at_read_b_bits = 32'hffffff; end
-          9'd117: begin at_read_b = word_117; at_read_b_bits = 32'hffffff; end
-          9'd118: begin at_read_b = word_118; at_read_b_bits = 32'hffffff; end
-          9'd119: begin at_read_b = word_119; at_read_b_bits = 32'hffffff; end
-          9'd120: begin at_read_b = word_120; at_read_b_bits = 32'hffffff; end
-          9'd121: begin at_read_b = word_121; at_read_b_bits = 32'hffffff; end
-          9'd122: begin at_read_b = word_122; at_read_b_bits = 32'hffffff; end
-          9'd123: begin at_read_b = word_123; at_read_b_bits = 32'hffffff; end
-          9'd124: begin at_read_b = word_124; at_read_b_bits = 32'hffffff; end
-          9'd125: begin at_read_b = word_125; at_read_b_bits = 32'hffffff; end
-          9'd126: begin at_read_b = word_126; at_read_b_bits = 32'hffffff; end
-          9'd127: begin at_read_b = word_127; at_read_b_bits = 32'hffffff; end
+          9'd0: at_read_b = word_0;
+          9'd1: at_read_b = word_1;
+          9'd2: at_read_b = word_2;
+          9'd3: at_read_b = word_3;
+          9'd4: at_read_b = word_4;
+          9'd5: at_read_b = word_5;
+          9'd6: at_read_b = word_6;
+          9'd7: at_read_b = word_7;
+          9'd8: at_read_b = word_8;
+          9'd9: at_read_b = word_9;
+          9'd10: at_read_b = word_10;
+          9'd11: at_read_b = word_11;
+          9'd12: at_read_b = word_12;
+          9'd13: at_read_b = word_13;
+          9'd14: at_read_b = word_14;
+          9'd15: at_read_b = word_15;
+          9'd16: at_read_b = word_16;
+          9'd17: at_read_b = word_17;
+          9'd18: at_read_b = word_18;
+          9'd19: at_read_b = word_19;
+          9'd20: at_read_b = word_20;
+          9'd21: at_read_b = word_21;
+          9'd22: at_read_b = word_22;
+          9'd23: at_read_b = word_23;
+          9'd24: at_read_b = word_24;
+          9'd25: at_read_b = word_25;
+          9'd26: at_read_b = word_26;
+          9'd27: at_read_b = word_27;
+          9'd28: at_read_b = word_28;
+          9'd29: at_read_b = word_29;
+          9'd30: at_read_b = word_30;
+          9'd31: at_read_b = word_31;
+          9'd32: at_read_b = word_32;
+          9'd33: at_read_b = word_33;
+          9'd34: at_read_b = word_34;
+          9'd35: at_read_b = word_35;
+          9'd36: at_read_b = word_36;
+          9'd37: at_read_b = word_37;
+          9'd38: at_read_b = word_38;
+          9'd39: at_read_b = word_39;
+          9'd40: at_read_b = word_40;
+          9'd41: at_read_b = word_41;
+          9'd42: at_read_b = word_42;
+          9'd43: at_read_b = word_43;
+          9'd44: at_read_b = word_44;
+          9'd45: at_read_b = word_45;
+          9'd46: at_read_b = word_46;
+          9'd47: at_read_b = word_47;
+          9'd48: at_read_b = word_48;
+          9'd49: at_read_b = word_49;
+          9'd50: at_read_b = word_50;
+          9'd51: at_read_b = word_51;
+          9'd52: at_read_b = word_52;
+          9'd53: at_read_b = word_53;
+          9'd54: at_read_b = word_54;
+          9'd55: at_read_b = word_55;
+          9'd56: at_read_b = word_56;
+          9'd57: at_read_b = word_57;
+          9'd58: at_read_b = word_58;
+          9'd59: at_read_b = word_59;
+          9'd60: at_read_b = word_60;
+          9'd61: at_read_b = word_61;
+          9'd62: at_read_b = word_62;
+          9'd63: at_read_b = word_63;
+          9'd64: at_read_b = word_64;
+          9'd65: at_read_b = word_65;
+          9'd66: at_read_b = word_66;
+          9'd67: at_read_b = word_67;
+          9'd68: at_read_b = word_68;
+          9'd69: at_read_b = word_69;
+          9'd70: at_read_b = word_70;
+          9'd71: at_read_b = word_71;
+          9'd72: at_read_b = word_72;
+          9'd73: at_read_b = word_73;
+          9'd74: at_read_b = word_74;
+          9'd75: at_read_b = word_75;
+          9'd76: at_read_b = word_76;
+          9'd77: at_read_b = word_77;
+          9'd78: at_read_b = word_78;
+          9'd79: at_read_b = word_79;
+          9'd80: at_read_b = word_80;
+          9'd81: at_read_b = word_81;
+          9'd82: at_read_b = word_82;
+          9'd83: at_read_b = word_83;
+          9'd84: at_read_b = word_84;
+          9'd85: at_read_b = word_85;
+          9'd86: at_read_b = word_86;
+          9'd87: at_read_b = word_87;
+          9'd88: at_read_b = word_88;
+          9'd89: at_read_b = word_89;
+          9'd90: at_read_b = word_90;
+          9'd91: at_read_b = word_91;
+          9'd92: at_read_b = word_92;
+          9'd93: at_read_b = word_93;
+          9'd94: at_read_b = word_94;
+          9'd95: at_read_b = word_95;
+          9'd96: at_read_b = word_96;
+          9'd97: at_read_b = word_97;
+          9'd98: at_read_b = word_98;
+          9'd99: at_read_b = word_99;
+          9'd100: at_read_b = word_100;
+          9'd101: at_read_b = word_101;
+          9'd102: at_read_b = word_102;
+          9'd103: at_read_b = word_103;
+          9'd104: at_read_b = word_104;
+          9'd105: at_read_b = word_105;
+          9'd106: at_read_b = word_106;
+          9'd107: at_read_b = word_107;
+          9'd108: at_read_b = word_108;
+          9'd109: at_read_b = word_109;
+          9'd110: at_read_b = word_110;
+          9'd111: at_read_b = word_111;
+          9'd112: at_read_b = word_112;
+          9'd113: at_read_b = word_113;
+          9'd114: at_read_b = word_114;
+          9'd115: at_read_b = word_115;
+          9'd116: at_read_b = word_116;
+          9'd117: at_read_b = word_117;
+          9'd118: at_read_b = word_118;
+          9'd119: at_read_b = word_119;
+          9'd120: at_read_b = word_120;
+          9'd121: at_read_b = word_121;
+          9'd122: at_read_b = word_122;
+          9'd123: at_read_b = word_123;
+          9'd124: at_read_b = word_124;
+          9'd125: at_read_b = word_125;
+          9'd126: at_read_b = word_126;
+          9'd127: at_read_b = word_127;
           default: ;
        endcase
     end
     // What a write stores: the masked bits of the data over the word, within the word's bits.
     wire [31:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
-    // at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
-    wire unused_read_bits = ^{at_read_bits, at_read_b_bits};
     always @(posedge clock) begin
        read_data <= (write_enable && write_address == read_address) ? merged : at_read;
        read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;

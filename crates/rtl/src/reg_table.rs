@@ -119,7 +119,7 @@ impl<const A: usize, const W: usize> Logic for RegTable<A, W> {
         let mut regs = String::new();
         let mut resets = String::new();
         let mut writes = String::new();
-        let mut case = String::new();
+        let (mut word_case, mut bits_case) = (String::new(), String::new());
         for (i, w) in self._words.iter().enumerate() {
             let Some(w) = w.filter(|w| w.bits != 0) else {
                 continue;
@@ -129,19 +129,16 @@ impl<const A: usize, const W: usize> Logic for RegTable<A, W> {
             writes += &format!(
                 "   if (!reset && write_enable && write_address == {A}'d{i}) word_{i} <= merged;\n"
             );
-            case += &format!(
-                "      {A}'d{i}: begin @ = word_{i}; @_bits = {}; end\n",
-                hex(w.bits)
-            );
+            word_case += &format!("      {A}'d{i}: @ = word_{i};\n");
+            bits_case += &format!("      {A}'d{i}: @ = {};\n", hex(w.bits));
         }
-        // The word an address names and the bits it has (0 and 0 for a word not in the table).
-        let select = |name: &str, address: &str| {
+        // A case over the table's words (0 for an address without one).
+        let select = |name: &str, address: &str, cases: &str| {
             format!(
                 "\
-reg [{msb}:0] {name}, {name}_bits;
+reg [{msb}:0] {name};
 always @(*) begin
    {name} = {zero};
-   {name}_bits = {zero};
    case ({address})
 {cases}      default: ;
    endcase
@@ -149,15 +146,13 @@ end
 ",
                 msb = W - 1,
                 zero = hex(0),
-                cases = case.replace('@', name),
+                cases = cases.replace('@', name),
             )
         };
         Verilog::Custom(format!(
             "\
 {regs}{at_write}{at_read}{at_read_b}// What a write stores: the masked bits of the data over the word, within the word's bits.
 wire [{msb}:0] merged = ((at_write & ~write_mask) | (write_data & write_mask)) & at_write_bits;
-// at_read_bits and at_read_b_bits are not needed: a word's bits are all it ever holds.
-wire unused_read_bits = ^{{at_read_bits, at_read_b_bits}};
 always @(posedge clock) begin
    read_data <= (write_enable && write_address == read_address) ? merged : at_read;
    read_data_b <= (write_enable && write_address == read_address_b) ? merged : at_read_b;
@@ -165,9 +160,10 @@ always @(posedge clock) begin
 {resets}   end
 {writes}end
 ",
-            at_write = select("at_write", "write_address"),
-            at_read = select("at_read", "read_address"),
-            at_read_b = select("at_read_b", "read_address_b"),
+            at_write = select("at_write", "write_address", &word_case)
+                + &select("at_write_bits", "write_address", &bits_case),
+            at_read = select("at_read", "read_address", &word_case),
+            at_read_b = select("at_read_b", "read_address_b", &word_case),
             msb = W - 1,
         ))
     }
@@ -241,6 +237,6 @@ mod tests {
         };
         assert!(v.contains("reg [7:0] word_0;") && v.contains("reg [7:0] word_2;"));
         assert!(!v.contains("word_1"));
-        assert!(v.contains("word_0 <= 8'h5;") && v.contains("bits = 8'hf;"));
+        assert!(v.contains("word_0 <= 8'h5;") && v.contains("at_write_bits = 8'hf;"));
     }
 }

@@ -1,6 +1,6 @@
 # switchcraft: a thin wrapper over cargo and the hardware tools. `make help` lists the targets.
 # Tool versions used here are recorded in docs/architecture.md (Debian 12: Verilator 5.006,
-# yosys 0.23, nextpnr-ice40, icestorm, z3).
+# yosys 0.23, nextpnr-ice40, icestorm, z3; Bitwuzla 0.10 from PyPI for the formal flow).
 
 CARGO  ?= cargo
 # cargo's own output directory, wherever CARGO_TARGET_DIR puts it.
@@ -15,7 +15,7 @@ PAIRS   = $$($(SC) list --presets)
 # `make synth BLOCK=pfc` runs one block; default: every block. `TARGET=ecp5`: the ECP5 flow.
 BLOCK ?= $(BLOCKS)
 TARGET ?= ice40
-.PHONY: synth ecp5-tools
+.PHONY: synth ecp5-tools formal-tools
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
@@ -33,12 +33,16 @@ help:
 	@echo "make synth TARGET=ecp5 [BLOCK=b]  ECP5-85F synthesis, out-of-context place and route (3 seeds)"
 	@echo "make setup            install missing system tools (apt-get; needs root)"
 	@echo "make ecp5-tools       install the ECP5 tools into .tools/ecp5 if missing (PyPI; about 300 MB)"
+	@echo "make formal-tools     install the Bitwuzla SMT solver into .tools/formal if missing (PyPI; 3 MB)"
 
 setup:
 	@scripts/setup.sh
 
 ecp5-tools:
 	@scripts/setup-ecp5.sh
+
+formal-tools:
+	@scripts/setup-formal.sh
 
 build: setup
 	$(CARGO) build --release --bin switchcraft
@@ -47,8 +51,9 @@ demo: build
 	$(SC) demo --out target/demo
 
 # Gates first (seconds): formatting, then clippy with warnings as errors, then every test (one
-# of which places and routes PFC `tiny` on the ECP5, hence ecp5-tools).
-test: setup ecp5-tools
+# of which places and routes PFC `tiny` on the ECP5, hence ecp5-tools; the formal tests prove
+# with Bitwuzla, hence formal-tools).
+test: setup ecp5-tools formal-tools
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace
@@ -105,7 +110,7 @@ bench: setup
 
 # Each block's formal settings (BMC depth, induction k, and the config proved: its tiny preset
 # or formal/<b>/<b>_formal.toml) are its own (src/blocks/<b>.rs; docs/blocks/<b>.md says why).
-formal: build
+formal: build formal-tools
 	@for b in $(BLOCK); do \
 	  if [ ! -f formal/$$b/$${b}_props.sv ]; then \
 	    echo "formal: block $$b has no formal/$$b/$${b}_props.sv yet; skipped"; continue; fi; \

@@ -132,7 +132,7 @@ enum Command {
         faults: bool,
     },
     /// Formal proof of the block's properties (formal/<block>/<block>_props.sv) with
-    /// yosys-smtbmc and z3: BMC from reset, then k-induction. Exit 1 if a proof fails, with
+    /// yosys-smtbmc and an SMT solver: BMC from reset, then k-induction. Exit 1 if a proof fails, with
     /// the counterexample VCD's path. Without --preset or --config, the block's own formal
     /// config (the tiny preset for most).
     Formal {
@@ -148,6 +148,10 @@ enum Command {
         /// Check the props file's deliberately wrong assertion instead (the proof must fail).
         #[arg(long)]
         mutant: bool,
+        /// SMT solver: bitwuzla (installed by `make formal-tools`) or z3 (Debian's; minutes
+        /// where Bitwuzla takes seconds on the deeper proofs).
+        #[arg(long, default_value = "bitwuzla")]
+        solver: switchcraft::formal::Solver,
         /// Working directory: scripts, logs, counterexamples.
         #[arg(long, default_value = "target/formal")]
         out: PathBuf,
@@ -297,8 +301,9 @@ fn run(command: Command) -> Result<(), Failure> {
             depth,
             k,
             mutant,
+            solver,
             out,
-        } => formal(&target, depth, k, mutant, out),
+        } => formal(&target, depth, k, mutant, solver, out),
         Command::Synth {
             render_only: true,
             report,
@@ -619,6 +624,7 @@ fn formal(
     depth: Option<u32>,
     k: Option<u32>,
     mutant: bool,
+    solver: switchcraft::formal::Solver,
     out: PathBuf,
 ) -> Result<(), Failure> {
     let settings = switchcraft::blocks::find(&target.block)?.formal();
@@ -640,6 +646,7 @@ fn formal(
         mutant,
         out_dir: out.join(switchcraft::instance_name(&target.block, &name)),
         tools: switchcraft::tool::Tools::from_env(),
+        solver,
     };
     let report =
         switchcraft::formal::run(&target.block, &cfg, &name, &opts).map_err(|e| match e {

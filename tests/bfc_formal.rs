@@ -1,8 +1,8 @@
 //! The formal flow on BFC's formal config (`formal/bfc/bfc_formal.toml`: 2 ports x 4 queues,
 //! 8 flow-table entries, so events are accepted from edge 8): every property holds to BMC
-//! depth 12 (two edges of events, with their results two edges later) and by 3-induction (the
-//! pipeline is three registers deep from an input to its result), and the mutant assertion
-//! makes the flow fail with a counterexample. `make formal BLOCK=bfc` goes deeper.
+//! depth 14 (events on edges 8 to 11, with their results two edges later) and by 3-induction
+//! (the pipeline is three registers deep from an input to its result), and the mutant
+//! assertion makes the flow fail with a counterexample.
 
 mod common;
 
@@ -15,7 +15,7 @@ fn proof() -> Proof {
     Proof {
         cfg: BlockConfig::from_file("bfc", &path).unwrap(),
         name: "formal",
-        bmc_depth: 12,
+        bmc_depth: 14,
         k: 3,
     }
 }

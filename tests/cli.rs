@@ -271,6 +271,10 @@ fn cli_bad_arguments_exit_2() {
         "unknown block `nope`",
     );
     assert_bad_input(
+        &sc(&["formal", "--block", "pfc", "--solver", "cvc5"]),
+        "unknown solver `cvc5`: expected bitwuzla or z3",
+    );
+    assert_bad_input(
         &sc(&[
             "generate", "--block", "nope", "--preset", "tiny", "--out", "/tmp/x",
         ]),
@@ -312,6 +316,27 @@ fn cli_bad_arguments_exit_2() {
         ]),
         "/nonexistent.jsonl",
     );
+}
+
+/// Without the Bitwuzla launcher the formal flow says how to install it (or to use z3) and
+/// exits 1 before proving anything.
+#[test]
+fn cli_formal_without_bitwuzla_names_the_install() {
+    let out = tmp("no-bitwuzla");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_switchcraft"))
+        .args(["formal", "--block", "tcd", "--out"])
+        .arg(&*out)
+        .env("BITWUZLA", "/nonexistent/bitwuzla")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("no launcher at /nonexistent/bitwuzla"),
+        "{err}"
+    );
+    assert!(err.contains("make formal-tools"), "{err}");
+    assert!(err.contains("--solver z3"), "{err}");
 }
 
 /// A reader that stops early (`| head -1`) ends the run without a panic: the output (about

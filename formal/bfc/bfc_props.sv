@@ -1,4 +1,4 @@
-// Formal properties of the BFC block, checked with yosys-smtbmc + z3 by `switchcraft formal`
+// Formal properties of the BFC block, proved with yosys-smtbmc + Bitwuzla by `switchcraft formal`
 // (`make formal BLOCK=bfc`, config formal/bfc/bfc_formal.toml: 8 flow-table entries, so events
 // start 8 edges after reset). The flow reads the exported Verilog and this file with
 // `read_verilog -formal` and defines the macros below from the instance's config and register

@@ -1,4 +1,4 @@
-// Formal properties of the CaPFC block, checked with yosys-smtbmc + z3 by `switchcraft formal`
+// Formal properties of the CaPFC block, proved with yosys-smtbmc + Bitwuzla by `switchcraft formal`
 // (`make formal BLOCK=capfc`). The flow reads the exported rtl/capfc/<instance>.v and this file
 // with `read_verilog -formal` and defines the macros below from the instance's config and
 // register map:
@@ -513,8 +513,8 @@ module capfc_props (
         end
     end
 `ifndef SC_INDUCTION
-    // With the CUT comparison (a product of CUT and a sum) z3 does not close the induction in
-    // reasonable time: BMC only.
+    // With the CUT comparison (a product of CUT and a sum) neither z3 nor Bitwuzla closes the
+    // induction in 10 minutes: BMC only.
     always @(*) if (!rst && cal_busy) begin
         if (cal_summed) begin
             a_engine_flags_needed: assert ((cal_flagged & ~engine_flags) == {PP{1'b0}});

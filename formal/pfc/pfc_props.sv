@@ -1,4 +1,4 @@
-// Formal properties of the PFC block, checked with yosys-smtbmc + z3 by `switchcraft formal`
+// Formal properties of the PFC block, proved with yosys-smtbmc + Bitwuzla by `switchcraft formal`
 // (`make formal BLOCK=pfc`). The flow reads the exported rtl/pfc/<instance>.v and this file with
 // `read_verilog -formal` and defines the macros below from the instance's config and register
 // map:

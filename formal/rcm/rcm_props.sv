@@ -1,4 +1,4 @@
-// Formal properties of the RCM block, checked with yosys-smtbmc + z3 by `switchcraft formal`
+// Formal properties of the RCM block, proved with yosys-smtbmc + Bitwuzla by `switchcraft formal`
 // (`make formal BLOCK=rcm`, config formal/rcm/rcm_formal.toml). The flow reads the exported
 // rtl/rcm/<instance>.v and this file with `read_verilog -formal` and defines the macros below
 // from the instance's config and register map:

@@ -2,7 +2,7 @@
 //! `<block>_formal` tests.
 
 use std::path::PathBuf;
-use switchcraft::formal::{run, FormalOptions, FormalReport};
+use switchcraft::formal::{run, FormalOptions, FormalReport, Solver};
 use switchcraft::tool::Tools;
 use switchcraft::BlockConfig;
 
@@ -15,23 +15,29 @@ pub struct Proof {
 }
 
 impl Proof {
-    /// The block's `tiny` preset at BMC depth 6 (the small blocks), with the block's own
-    /// induction length (its pipeline depth sets it).
+    /// The block's `tiny` preset at the block's own BMC depth and induction length, as
+    /// `make formal` proves it.
     pub fn tiny(block: &str) -> Proof {
+        let settings = switchcraft::blocks::find(block).unwrap().formal();
         Proof {
             cfg: BlockConfig::preset(block, "tiny").unwrap(),
             name: "tiny",
-            bmc_depth: 6,
-            k: switchcraft::blocks::find(block).unwrap().formal().k,
+            bmc_depth: settings.depth,
+            k: settings.k,
         }
     }
 }
 
-fn prove(block: &str, proof: &Proof, mutant: bool) -> FormalReport {
+fn prove(block: &str, proof: &Proof, mutant: bool, solver: Solver) -> FormalReport {
     let name = proof.name;
     let dir = format!(
-        "formal-{block}-{name}{}",
-        if mutant { "-mutant" } else { "" }
+        "formal-{block}-{name}{}{}",
+        if mutant { "-mutant" } else { "" },
+        if solver == Solver::default() {
+            String::new()
+        } else {
+            format!("-{}", solver.name())
+        }
     );
     let opts = FormalOptions {
         bmc_depth: proof.bmc_depth,
@@ -39,6 +45,7 @@ fn prove(block: &str, proof: &Proof, mutant: bool) -> FormalReport {
         mutant,
         out_dir: PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(dir),
         tools: Tools::from_env(),
+        solver,
     };
     let report = run(block, &proof.cfg, name, &opts).unwrap();
     eprintln!("{report}");
@@ -53,7 +60,13 @@ pub fn assert_proved(block: &str, names: &[&str]) {
 
 /// As [`assert_proved`], on `proof`.
 pub fn assert_proved_on(block: &str, proof: &Proof, names: &[&str]) {
-    let report = prove(block, proof, false);
+    assert_proved_with(block, proof, Solver::default(), names);
+}
+
+/// As [`assert_proved_on`], with `solver`.
+pub fn assert_proved_with(block: &str, proof: &Proof, solver: Solver, names: &[&str]) {
+    let report = prove(block, proof, false, solver);
+    assert_eq!(report.solver, solver);
     assert!(report.bmc.passed, "{report}");
     assert!(report.passed(), "{report}");
     for name in names {
@@ -72,7 +85,7 @@ pub fn assert_mutant_fails(block: &str, assertion: &str, port: &str) {
 
 /// As [`assert_mutant_fails`], on `proof`.
 pub fn assert_mutant_fails_on(block: &str, proof: &Proof, assertion: &str, port: &str) {
-    let report = prove(block, proof, true);
+    let report = prove(block, proof, true, Solver::default());
     assert!(!report.bmc.passed, "the mutant must fail BMC: {report}");
     assert!(
         report.induction.is_none(),

@@ -37,6 +37,13 @@
 //! left by killed builds are removed by the next cache miss once they are a day old. Entries are
 //! never evicted: delete the cache directory to reclaim the space.
 //!
+//! Verilator's runtime objects (`verilated.o`, `verilated_threads.o`, and `verilated_vcd_c.o`
+//! with trace) do not depend on the design. The first build keeps them in
+//! `<cache>/runtime-<key>/` (key: the tool flags, `verilator --version`, the host CPU, the trace
+//! flag and the extra arguments), renamed into place like an entry; later builds copy them into
+//! their object directory, so make links them instead of compiling them again: 5.6 s of CPU
+//! saved per build (8.3 s with trace), for about 50 builds in a clean `make test`.
+//!
 //! Only the one Verilog file is hashed: a design that `` `include``s other files (found through
 //! `-I<the file's directory>`) is not rebuilt when only those change.
 //!
@@ -61,7 +68,7 @@ use switchcraft_core::{Dir, PortSchema};
 
 /// Version of the generated shim and its C ABI. Part of the cache key: bump it whenever the shim,
 /// the tool flags or the build recipe change.
-pub const SHIM_FORMAT_VERSION: u32 = 7;
+pub const SHIM_FORMAT_VERSION: u32 = 8;
 
 /// Verilator flags used for every build (part of the cache key).
 const VERILATOR_FLAGS: &[&str] = &[
@@ -206,7 +213,8 @@ fn build_recipe(recipe: Arc<Recipe>, trace: bool) -> Result<VerilatedModel, SimE
     let start = Instant::now();
     let bin = verilator_binary(&recipe.opts);
     let version = verilator_version(&bin)?;
-    let key = cache_key(&recipe, trace, &format!("{version}\n{}", host_cpu()));
+    let tools = format!("{version}\n{}", host_cpu());
+    let key = cache_key(&recipe, trace, &tools);
     let cache = recipe
         .opts
         .cache_dir
@@ -231,7 +239,8 @@ fn build_recipe(recipe: Arc<Recipe>, trace: bool) -> Result<VerilatedModel, SimE
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp)
             .map_err(|e| SimError::io("cannot create build directory", &tmp, e))?;
-        let built = build_in(&tmp, &recipe, trace, &bin, &version, &lib_name);
+        let runtime = cache.join(format!("runtime-{}", runtime_key(&recipe, trace, &tools)));
+        let built = build_in(&tmp, &recipe, trace, &bin, &version, &lib_name, &runtime);
         if let Err(e) = built {
             let _ = std::fs::remove_dir_all(&tmp);
             return Err(e);
@@ -371,7 +380,85 @@ fn cache_key(recipe: &Recipe, trace: bool, version: &str) -> String {
     hex
 }
 
-/// Verilates, checks the ports, generates the shim and links the library inside `tmp`.
+/// The key of Verilator's runtime objects (`verilated*.o`): everything their compilation
+/// depends on, which is the same for every design built with these flags.
+fn runtime_key(recipe: &Recipe, trace: bool, tools: &str) -> String {
+    let mut h = Sha256::new();
+    let mut field = |bytes: &[u8]| {
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    field(b"switchcraft-sim runtime 1");
+    field(VERILATOR_FLAGS.join(" ").as_bytes());
+    field(MAKE_FLAGS.join(" ").as_bytes());
+    field(tools.as_bytes());
+    field(&[trace as u8]);
+    for a in &recipe.opts.extra_args {
+        field(a.as_bytes());
+    }
+    let mut hex = String::with_capacity(64);
+    for b in h.finalize() {
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
+}
+
+/// Whether `name` is one of Verilator's runtime objects in a build's `obj/`, not the design's
+/// (`V<top>*`) or the shim's.
+fn is_runtime_object(name: &str) -> bool {
+    name.starts_with("verilated") && name.ends_with(".o")
+}
+
+/// Copies the runtime objects kept in `runtime` into `obj`: fresh copies are newer than their
+/// sources, so make does not compile them again (5.6 s of CPU per build here, 2.7 s more
+/// with `--trace`, against about 10 s for a small design). Nothing kept yet: nothing copied.
+fn reuse_runtime(runtime: &Path, obj: &Path, log: &mut String) {
+    let Ok(entries) = std::fs::read_dir(runtime) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        if is_runtime_object(&name.to_string_lossy())
+            && std::fs::copy(e.path(), obj.join(&name)).is_ok()
+        {
+            let _ = writeln!(log, "reused {}", e.path().display());
+        }
+    }
+}
+
+/// Keeps the runtime objects a build compiled in `obj` under `runtime` for later builds (a
+/// complete set or nothing: written into a temporary directory, then renamed).
+fn keep_runtime(obj: &Path, runtime: &Path) {
+    if runtime.is_dir() {
+        return;
+    }
+    let Some(cache) = runtime.parent() else {
+        return;
+    };
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let tmp = cache.join(format!(
+        ".tmp-runtime-{}-{}",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    ));
+    let copied = (|| -> std::io::Result<()> {
+        std::fs::create_dir_all(&tmp)?;
+        for e in std::fs::read_dir(obj)?.flatten() {
+            let name = e.file_name();
+            if is_runtime_object(&name.to_string_lossy()) {
+                std::fs::copy(e.path(), tmp.join(&name))?;
+            }
+        }
+        std::fs::rename(&tmp, runtime)
+    })();
+    if copied.is_err() {
+        // Another build kept them first, or the cache is read-only: nothing is lost.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+}
+
+/// Verilates, checks the ports, generates the shim and links the library inside `tmp`, with
+/// Verilator's runtime objects from `runtime` when an earlier build kept them there.
 fn build_in(
     tmp: &Path,
     recipe: &Recipe,
@@ -379,6 +466,7 @@ fn build_in(
     bin: &Path,
     version: &str,
     lib_name: &str,
+    runtime: &Path,
 ) -> Result<(), SimError> {
     let top = &recipe.top;
     let write = |path: PathBuf, text: &[u8]| -> Result<(), SimError> {
@@ -434,6 +522,7 @@ fn build_in(
                 .map(|n| n.get())
                 .unwrap_or(1)
         });
+        reuse_runtime(runtime, &obj, &mut log);
         let mut make = Command::new("make");
         make.arg("-C")
             .arg(&obj)
@@ -453,6 +542,7 @@ fn build_in(
                 output_tail: format!("but {lib_name} was not produced"),
             });
         }
+        keep_runtime(&obj, runtime);
         // The objects are not needed once linked; the log, the shim and the library stay.
         let _ = std::fs::remove_dir_all(&obj);
         Ok(())

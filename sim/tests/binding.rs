@@ -6,7 +6,7 @@ use std::time::Instant;
 use switchcraft_core::rng::SplitMix64;
 use switchcraft_core::{mask, DynModel, Port, PortSchema};
 use switchcraft_sim::{
-    build, cosim, BuildOptions, CosimOptions, SeededStimulus, SimError, VecStimulus,
+    build, cosim, BuildOptions, CosimOptions, SeededStimulus, SimError, VecStimulus, VerilatedModel,
 };
 
 const ACC_V: &str = r#"
@@ -270,6 +270,23 @@ fn cache_hit_reuses_the_library_without_verilating() {
     assert!(!third.build_info().cache_hit);
     assert_ne!(third.build_info().key, a.build_info().key);
     assert_eq!(verilations(), 2);
+
+    // It links the Verilator runtime objects the first build compiled instead of compiling
+    // them again, and works.
+    let build_log =
+        |m: &VerilatedModel| std::fs::read_to_string(m.build_info().dir.join("build.log")).unwrap();
+    let (first_log, third_log) = (build_log(&a), build_log(&third));
+    assert!(first_log.contains("-o verilated.o"), "{first_log}");
+    assert!(!first_log.contains("reused"), "{first_log}");
+    assert!(
+        third_log.contains("reused") && third_log.contains("verilated.o"),
+        "{third_log}"
+    );
+    assert!(!third_log.contains("-o verilated.o"), "{third_log}");
+    let mut c = third;
+    c.reset(1);
+    c.step(&[7, 1, 0], &mut out);
+    assert_eq!(out[0], 7);
 }
 
 #[test]
@@ -508,12 +525,15 @@ fn concurrent_builds_of_one_key_share_the_winner_and_models_are_send() {
         models[0].build_info().library,
         models[1].build_info().library
     );
-    // Exactly one entry, no temporary directories left over.
-    let entries: Vec<String> = std::fs::read_dir(dir.join("cache"))
+    // Exactly one entry and one set of runtime objects, no temporary directories left over.
+    let mut entries: Vec<String> = std::fs::read_dir(dir.join("cache"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(entries.len(), 1, "{entries:?}");
+    entries.sort();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    assert!(entries[0].starts_with("acc_top-"), "{entries:?}");
+    assert!(entries[1].starts_with("runtime-"), "{entries:?}");
     // Models built on other threads keep their state and run on this one.
     let mut out = [0u64; 5];
     for (k, m) in models.iter_mut().enumerate() {

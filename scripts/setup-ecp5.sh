@@ -6,6 +6,7 @@
 # The first run of each tool compiles its WebAssembly once into ~/.cache/yowasp (a minute or so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/venv.sh
 
 venv=.tools/ecp5
 # Versions the reports were made with; a newer yosys or nextpnr changes the numbers.
@@ -19,22 +20,5 @@ if [ -f "$venv/.installed" ]; then
   exit 0
 fi
 
-if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "the ECP5 tools need Python's venv module: apt-get install python3-venv (as root)" >&2
-    exit 1
-  fi
-  echo "setup-ecp5: installing python3-venv" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y --no-install-recommends python3-venv
-fi
-
-echo "setup-ecp5: installing ${packages[*]} into $venv (about 300 MB)" >&2
-rm -rf "$venv"
-python3 -m venv "$venv"
-if ! "$venv/bin/pip" install --quiet --disable-pip-version-check "${packages[@]}"; then
-  rm -rf "$venv"
-  exit 1
-fi
+make_venv "$venv" "the ECP5 tools (about 300 MB)" "${packages[@]}"
 touch "$venv/.installed"

@@ -7,6 +7,7 @@
 # stays available with `switchcraft formal --solver z3`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/venv.sh
 
 venv=.tools/formal
 # The version the reported proof times were measured with.
@@ -17,24 +18,7 @@ if [ -f "$venv/.installed" ]; then
   exit 0
 fi
 
-if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "the formal tools need Python's venv module: apt-get install python3-venv (as root)" >&2
-    exit 1
-  fi
-  echo "setup-formal: installing python3-venv" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y --no-install-recommends python3-venv
-fi
-
-echo "setup-formal: installing $package into $venv (3 MB)" >&2
-rm -rf "$venv"
-python3 -m venv "$venv"
-if ! "$venv/bin/pip" install --quiet --disable-pip-version-check "$package"; then
-  rm -rf "$venv"
-  exit 1
-fi
+make_venv "$venv" "the formal flow's solver (3 MB)" "$package"
 # The launcher finds the driver from its own place: .tools/formal/bin -> the repository.
 cat > "$venv/bin/bitwuzla" <<'LAUNCHER'
 #!/bin/sh

@@ -400,7 +400,8 @@ fn solve(
         Solver::Z3 => args.push("--unroll".into()),
         Solver::Bitwuzla => {
             let launcher = Path::new(&opts.tools.bitwuzla);
-            if !launcher.is_file() {
+            // yosys-smtbmc starts `bitwuzla` by that name from PATH.
+            if !launcher.is_file() || launcher.file_name() != Some("bitwuzla".as_ref()) {
                 return Err(FormalError::Tool(ToolError {
                     tool: "bitwuzla",
                     log: None,

@@ -357,44 +357,51 @@ fn verilator_version(bin: &Path) -> Result<String, SimError> {
 }
 
 fn cache_key(recipe: &Recipe, trace: bool, version: &str) -> String {
-    let mut h = Sha256::new();
-    let mut field = |bytes: &[u8]| {
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(bytes);
-    };
-    field(format!("switchcraft-sim shim {SHIM_FORMAT_VERSION}").as_bytes());
-    field(VERILATOR_FLAGS.join(" ").as_bytes());
-    field(MAKE_FLAGS.join(" ").as_bytes());
-    field(recipe.top.as_bytes());
-    field(&recipe.source);
-    field(recipe.schema.to_json().as_bytes());
-    field(version.as_bytes());
-    field(&[trace as u8]);
-    for a in &recipe.opts.extra_args {
-        field(a.as_bytes());
-    }
-    let mut hex = String::with_capacity(64);
-    for b in h.finalize() {
-        let _ = write!(hex, "{b:02x}");
-    }
-    hex
+    let shim = format!("switchcraft-sim shim {SHIM_FORMAT_VERSION}");
+    let (flags, make) = (VERILATOR_FLAGS.join(" "), MAKE_FLAGS.join(" "));
+    let schema = recipe.schema.to_json();
+    let fields: [&[u8]; 8] = [
+        shim.as_bytes(),
+        flags.as_bytes(),
+        make.as_bytes(),
+        recipe.top.as_bytes(),
+        &recipe.source,
+        schema.as_bytes(),
+        version.as_bytes(),
+        &[trace as u8],
+    ];
+    digest(
+        fields
+            .into_iter()
+            .chain(recipe.opts.extra_args.iter().map(|a| a.as_bytes())),
+    )
 }
 
 /// The key of Verilator's runtime objects (`verilated*.o`): everything their compilation
 /// depends on, which is the same for every design built with these flags.
 fn runtime_key(recipe: &Recipe, trace: bool, tools: &str) -> String {
+    let (flags, make) = (VERILATOR_FLAGS.join(" "), MAKE_FLAGS.join(" "));
+    let fields: [&[u8]; 5] = [
+        b"switchcraft-sim runtime 1",
+        flags.as_bytes(),
+        make.as_bytes(),
+        tools.as_bytes(),
+        &[trace as u8],
+    ];
+    digest(
+        fields
+            .into_iter()
+            .chain(recipe.opts.extra_args.iter().map(|a| a.as_bytes())),
+    )
+}
+
+/// The SHA-256 of `fields` in hex, each field prefixed by its length (so that no two lists of
+/// fields hash the same bytes).
+fn digest<'a>(fields: impl Iterator<Item = &'a [u8]>) -> String {
     let mut h = Sha256::new();
-    let mut field = |bytes: &[u8]| {
+    for bytes in fields {
         h.update((bytes.len() as u64).to_le_bytes());
         h.update(bytes);
-    };
-    field(b"switchcraft-sim runtime 1");
-    field(VERILATOR_FLAGS.join(" ").as_bytes());
-    field(MAKE_FLAGS.join(" ").as_bytes());
-    field(tools.as_bytes());
-    field(&[trace as u8]);
-    for a in &recipe.opts.extra_args {
-        field(a.as_bytes());
     }
     let mut hex = String::with_capacity(64);
     for b in h.finalize() {

@@ -22,9 +22,9 @@ COMMAND = re.compile(r"\(\s*([^\s()|;]+)")
 
 
 def read_command(stream):
-    """The next complete command (balanced parentheses outside |symbols|, "strings" and
-    ; comments), or None at end of input."""
-    lines = []
+    """The next complete command (balanced parentheses outside |symbols| and "strings"),
+    without its ; comments, or None at end of input."""
+    text = []
     depth = 0
     started = False
     in_symbol = False
@@ -33,7 +33,6 @@ def read_command(stream):
         line = stream.readline()
         if not line:
             return None
-        lines.append(line)
         for c in line:
             if in_symbol:
                 in_symbol = c != "|"
@@ -50,8 +49,10 @@ def read_command(stream):
                 started = True
             elif c == ")":
                 depth -= 1
+            text.append(c)
+        text.append("\n")
         if started and depth == 0 and not in_symbol and not in_string:
-            return "".join(lines).strip()
+            return "".join(text).strip()
 
 
 def split_terms(text):

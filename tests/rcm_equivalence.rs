@@ -1,8 +1,9 @@
 //! RCM golden model vs its exported Verilog under Verilator: every output, every cycle.
 //!
-//! * long seeded runs of the block's random workload on every preset, and on a 3-port config
+//! * long seeded runs of the block's random workload on every preset, on a 3-port config
 //!   whose buses can name a missing port, with 2-entry CAMs, 8-bit flow IDs (collisions),
-//!   16-bit windows (saturation), wrapping one-cycle timestamps and every option on;
+//!   16-bit windows (saturation), wrapping one-cycle timestamps and every option on, and on
+//!   one port (a visit on every edge);
 //! * proptest: short random sequences on a 2-port config ready after 4 cycles, shrunk to a
 //!   minimal failing one, regressions in `proptest-regressions/`; seed from `SWITCHCRAFT_SEED`,
 //!   printed on failure;
@@ -59,6 +60,17 @@ fn odd() -> RcmConfig {
 #[test]
 fn rcm_3port_odd_random_workload_model_equals_verilator() {
     random_workload(&BlockConfig::new(RcmBlock, odd()), "odd3", seed(), 300_000);
+}
+
+/// One port: the sweep visits it on every edge, so each visit's reduction starts from what the
+/// visit before it left (the RTL's next-visit path through this visit's decision).
+#[test]
+fn rcm_1port_random_workload_model_equals_verilator() {
+    let c = RcmConfig {
+        ports: 1,
+        ..small()
+    };
+    random_workload(&BlockConfig::new(RcmBlock, c), "one1", seed(), 200_000);
 }
 
 /// 2 ports (ready after 4 cycles), D = 2, short timers and intervals.

@@ -202,6 +202,7 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
 
     // Constant declarations
     localparam  port_ok = 4'hf;
+    localparam  one_port = 1'b0;
     localparam  last_port = 2'b11;
     localparam  fid_mask = 64'hfff;
     localparam  len_mask = 16'hff;
@@ -220,8 +221,7 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     localparam  one2 = 2'b1;
     localparam  c1 = 8'h1;
     localparam  c5 = 8'h5;
-    localparam  c6 = 8'h6;
-    localparam  c12 = 8'hc;
+    localparam  c2 = 8'h2;
     localparam  c8 = 8'h8;
     localparam  c16 = 8'h10;
     localparam  c24 = 8'h18;
@@ -570,6 +570,8 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     wire  [31:0] r_ts$q;
     reg  [1:0] r_visit$d;
     wire  [1:0] r_visit$q;
+    reg  [16:0] k_keep$d;
+    wire  [16:0] k_keep$q;
     reg  o_dec_v$d;
     wire  o_dec_v$q;
     reg  o_dec_grant$d;
@@ -604,7 +606,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [31:0] reg_t_cn;
     reg  [31:0] reg_t_rcf;
     reg  [31:0] reg_t_meas;
-    reg  [16:0] reg_gd;
     reg  [31:0] reg_wc_min;
     reg  [2:0] reg_w_shift;
     reg  [31:0] reg_sar_window;
@@ -648,7 +649,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  s_rcf;
     reg  [31:0] s_rcf_t;
     reg  s_pend_v;
-    reg  [5:0] s_pend;
     reg  s_cn_v;
     reg  [31:0] s_cn_t;
     reg  [1:0] s_rcc;
@@ -723,7 +723,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [31:0] v_w;
     reg  [31:0] v_wc;
     reg  [16:0] v_rate;
-    reg  [5:0] red_fb;
     reg  [23:0] cut;
     reg  [16:0] keep;
     reg  [23:0] keep_wide;
@@ -736,19 +735,39 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [16:0] red_rate;
     reg  [48:0] red_x_in;
     reg  [23:0] gd_1;
-    reg  [17:0] keep18;
-    reg  [48:0] x1_0;
-    reg  [48:0] x1_1;
-    reg  [48:0] x1_2;
-    reg  [48:0] xs_0;
-    reg  [48:0] xs_1;
-    reg  [48:0] xs_2;
-    reg  [33:0] r1_0;
-    reg  [33:0] r1_1;
-    reg  [33:0] r1_2;
-    reg  [33:0] rs_0;
-    reg  [33:0] rs_1;
-    reg  [33:0] rs_2;
+    reg  [48:0] x3;
+    reg  [48:0] xp0;
+    reg  [48:0] xp1;
+    reg  [48:0] xp2;
+    reg  [48:0] xp3;
+    reg  [48:0] xp4;
+    reg  [48:0] xp5;
+    reg  [48:0] xp6;
+    reg  [48:0] xp7;
+    reg  [48:0] xq0;
+    reg  [48:0] xq1;
+    reg  [48:0] xq2;
+    reg  [48:0] xq3;
+    reg  [33:0] r3;
+    reg  [33:0] rp0;
+    reg  [33:0] rp1;
+    reg  [33:0] rp2;
+    reg  [33:0] rp3;
+    reg  [33:0] rp4;
+    reg  [33:0] rp5;
+    reg  [33:0] rp6;
+    reg  [33:0] rp7;
+    reg  [33:0] rq0;
+    reg  [33:0] rq1;
+    reg  [33:0] rq2;
+    reg  [33:0] rq3;
+    reg  n_pend_v;
+    reg  [5:0] n_pend;
+    reg  n_trig_v;
+    reg  [5:0] n_trig;
+    reg  n_keep_v;
+    reg  [5:0] n_fb;
+    reg  [16:0] n_gd;
     reg  [31:0] red_x_src;
     reg  [33:0] red_r_in;
     reg  [31:0] meas_elapsed;
@@ -1451,6 +1470,11 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         .q(r_visit$q),
         .clock(clock)
     );
+    rcm_tiny__k_keep k_keep(
+        .d(k_keep$d),
+        .q(k_keep$q),
+        .clock(clock)
+    );
     rcm_tiny__o_dec_v o_dec_v(
         .d(o_dec_v$d),
         .q(o_dec_v$q),
@@ -1556,6 +1580,7 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         r_err$d = r_err$q;
         r_ts$d = r_ts$q;
         r_visit$d = r_visit$q;
+        k_keep$d = k_keep$q;
         o_dec_v$d = o_dec_v$q;
         o_dec_grant$d = o_dec_grant$q;
         o_dec_harmful$d = o_dec_harmful$q;
@@ -1664,7 +1689,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         reg_t_cn = csr$value[(at_t_cn)+:(32)];
         reg_t_rcf = csr$value[(at_t_rcf)+:(32)];
         reg_t_meas = csr$value[(at_t_meas)+:(32)];
-        reg_gd = csr$value[(at_gd)+:(17)];
         reg_wc_min = csr$value[(at_wc_min)+:(32)];
         reg_w_shift = csr$value[(at_w_shift)+:(3)];
         reg_sar_window = csr$value[(at_sar_window)+:(32)];
@@ -1790,7 +1814,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         s_rcf = 1'b0;
         s_rcf_t = 32'h0;
         s_pend_v = 1'b0;
-        s_pend = 6'h0;
         s_cn_v = 1'b0;
         s_cn_t = 32'h0;
         s_rcc = 2'h0;
@@ -1850,7 +1873,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             s_rcf = rcf$0$q;
             s_rcf_t = rcf_t$0$q;
             s_pend_v = pend_v$0$q;
-            s_pend = pend$0$q;
             s_cn_v = cn_v$0$q;
             s_cn_t = cn_t$0$q;
             s_rcc = rcc$0$q;
@@ -1912,7 +1934,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             s_rcf = rcf$1$q;
             s_rcf_t = rcf_t$1$q;
             s_pend_v = pend_v$1$q;
-            s_pend = pend$1$q;
             s_cn_v = cn_v$1$q;
             s_cn_t = cn_t$1$q;
             s_rcc = rcc$1$q;
@@ -1974,7 +1995,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             s_rcf = rcf$2$q;
             s_rcf_t = rcf_t$2$q;
             s_pend_v = pend_v$2$q;
-            s_pend = pend$2$q;
             s_cn_v = cn_v$2$q;
             s_cn_t = cn_t$2$q;
             s_rcc = rcc$2$q;
@@ -2036,7 +2056,6 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             s_rcf = rcf$3$q;
             s_rcf_t = rcf_t$3$q;
             s_pend_v = pend_v$3$q;
-            s_pend = pend$3$q;
             s_cn_v = cn_v$3$q;
             s_cn_t = cn_t$3$q;
             s_rcc = rcc$3$q;
@@ -2290,41 +2309,7 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         cn_expired = s_cn_v & (((r_ts$q - s_cn_t) & ts_mask) >= reg_t_cn);
         meas_elapsed = (r_ts$q - s_meas_t) & ts_mask;
         congested = s_lcf | (s_rcf & ~rcf_expired);
-        red_fb = s_pend;
-        if (~s_pend_v) begin
-            red_fb = 6'h0;
-        end
-        cut = 24'h0;
-        gd_1 = {7'd0, reg_gd};
-        if (red_fb[0]) begin
-            cut = cut + gd_1;
-        end
-        gd_1 = gd_1 << c1;
-        if (red_fb[1]) begin
-            cut = cut + gd_1;
-        end
-        gd_1 = gd_1 << c1;
-        if (red_fb[2]) begin
-            cut = cut + gd_1;
-        end
-        gd_1 = gd_1 << c1;
-        if (red_fb[3]) begin
-            cut = cut + gd_1;
-        end
-        gd_1 = gd_1 << c1;
-        if (red_fb[4]) begin
-            cut = cut + gd_1;
-        end
-        gd_1 = gd_1 << c1;
-        if (red_fb[5]) begin
-            cut = cut + gd_1;
-        end
-        gd_1 = gd_1 << c1;
-        if (cut > gd_one) begin
-            cut = gd_one;
-        end
-        keep_wide = gd_one - cut;
-        keep = keep_wide[16:0];
+        keep = k_keep$q;
         red_x_src = s_wc & window_mask;
         red_r_in = {17'd0, s_rate};
         if (s_rcc == rcc_measure) begin
@@ -2332,129 +2317,182 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             red_r_in = {17'd0, rate_one};
         end
         red_x_in = {17'd0, red_x_src};
-        keep18 = {1'd0, keep};
-        x1_0 = red_x_in;
-        x1_1 = red_x_in << c6;
-        x1_2 = red_x_in << c12;
-        r1_0 = red_r_in;
-        r1_1 = red_r_in << c6;
-        r1_2 = red_r_in << c12;
-        xs_0 = 49'h0;
-        xs_1 = 49'h0;
-        xs_2 = 49'h0;
-        rs_0 = 34'h0;
-        rs_1 = 34'h0;
-        rs_2 = 34'h0;
-        if (keep18[0]) begin
-            xs_0 = xs_0 + x1_0;
-            rs_0 = rs_0 + r1_0;
+        x3 = red_x_in + (red_x_in << c1);
+        r3 = red_r_in + (red_r_in << c1);
+        xp0 = 49'h0;
+        if (keep[32'h1]) begin
+            xp0 = red_x_in << c1;
+            if (keep[32'h0]) begin
+                xp0 = x3;
+            end
         end
-        if (keep18[0 + 32'h6]) begin
-            xs_1 = xs_1 + x1_1;
-            rs_1 = rs_1 + r1_1;
+        else if (keep[32'h0]) begin
+            xp0 = red_x_in;
         end
-        if (keep18[0 + 32'hc]) begin
-            xs_2 = xs_2 + x1_2;
-            rs_2 = rs_2 + r1_2;
+        rp0 = 34'h0;
+        if (keep[32'h1]) begin
+            rp0 = red_r_in << c1;
+            if (keep[32'h0]) begin
+                rp0 = r3;
+            end
         end
-        x1_0 = x1_0 << c1;
-        x1_1 = x1_1 << c1;
-        x1_2 = x1_2 << c1;
-        r1_0 = r1_0 << c1;
-        r1_1 = r1_1 << c1;
-        r1_2 = r1_2 << c1;
-        if (keep18[1]) begin
-            xs_0 = xs_0 + x1_0;
-            rs_0 = rs_0 + r1_0;
+        else if (keep[32'h0]) begin
+            rp0 = red_r_in;
         end
-        if (keep18[1 + 32'h6]) begin
-            xs_1 = xs_1 + x1_1;
-            rs_1 = rs_1 + r1_1;
+        xp1 = 49'h0;
+        if (keep[32'h3]) begin
+            xp1 = red_x_in << c1;
+            if (keep[32'h2]) begin
+                xp1 = x3;
+            end
         end
-        if (keep18[1 + 32'hc]) begin
-            xs_2 = xs_2 + x1_2;
-            rs_2 = rs_2 + r1_2;
+        else if (keep[32'h2]) begin
+            xp1 = red_x_in;
         end
-        x1_0 = x1_0 << c1;
-        x1_1 = x1_1 << c1;
-        x1_2 = x1_2 << c1;
-        r1_0 = r1_0 << c1;
-        r1_1 = r1_1 << c1;
-        r1_2 = r1_2 << c1;
-        if (keep18[2]) begin
-            xs_0 = xs_0 + x1_0;
-            rs_0 = rs_0 + r1_0;
+        rp1 = 34'h0;
+        if (keep[32'h3]) begin
+            rp1 = red_r_in << c1;
+            if (keep[32'h2]) begin
+                rp1 = r3;
+            end
         end
-        if (keep18[2 + 32'h6]) begin
-            xs_1 = xs_1 + x1_1;
-            rs_1 = rs_1 + r1_1;
+        else if (keep[32'h2]) begin
+            rp1 = red_r_in;
         end
-        if (keep18[2 + 32'hc]) begin
-            xs_2 = xs_2 + x1_2;
-            rs_2 = rs_2 + r1_2;
+        xp2 = 49'h0;
+        if (keep[32'h5]) begin
+            xp2 = red_x_in << c1;
+            if (keep[32'h4]) begin
+                xp2 = x3;
+            end
         end
-        x1_0 = x1_0 << c1;
-        x1_1 = x1_1 << c1;
-        x1_2 = x1_2 << c1;
-        r1_0 = r1_0 << c1;
-        r1_1 = r1_1 << c1;
-        r1_2 = r1_2 << c1;
-        if (keep18[3]) begin
-            xs_0 = xs_0 + x1_0;
-            rs_0 = rs_0 + r1_0;
+        else if (keep[32'h4]) begin
+            xp2 = red_x_in;
         end
-        if (keep18[3 + 32'h6]) begin
-            xs_1 = xs_1 + x1_1;
-            rs_1 = rs_1 + r1_1;
+        rp2 = 34'h0;
+        if (keep[32'h5]) begin
+            rp2 = red_r_in << c1;
+            if (keep[32'h4]) begin
+                rp2 = r3;
+            end
         end
-        if (keep18[3 + 32'hc]) begin
-            xs_2 = xs_2 + x1_2;
-            rs_2 = rs_2 + r1_2;
+        else if (keep[32'h4]) begin
+            rp2 = red_r_in;
         end
-        x1_0 = x1_0 << c1;
-        x1_1 = x1_1 << c1;
-        x1_2 = x1_2 << c1;
-        r1_0 = r1_0 << c1;
-        r1_1 = r1_1 << c1;
-        r1_2 = r1_2 << c1;
-        if (keep18[4]) begin
-            xs_0 = xs_0 + x1_0;
-            rs_0 = rs_0 + r1_0;
+        xp3 = 49'h0;
+        if (keep[32'h7]) begin
+            xp3 = red_x_in << c1;
+            if (keep[32'h6]) begin
+                xp3 = x3;
+            end
         end
-        if (keep18[4 + 32'h6]) begin
-            xs_1 = xs_1 + x1_1;
-            rs_1 = rs_1 + r1_1;
+        else if (keep[32'h6]) begin
+            xp3 = red_x_in;
         end
-        if (keep18[4 + 32'hc]) begin
-            xs_2 = xs_2 + x1_2;
-            rs_2 = rs_2 + r1_2;
+        rp3 = 34'h0;
+        if (keep[32'h7]) begin
+            rp3 = red_r_in << c1;
+            if (keep[32'h6]) begin
+                rp3 = r3;
+            end
         end
-        x1_0 = x1_0 << c1;
-        x1_1 = x1_1 << c1;
-        x1_2 = x1_2 << c1;
-        r1_0 = r1_0 << c1;
-        r1_1 = r1_1 << c1;
-        r1_2 = r1_2 << c1;
-        if (keep18[5]) begin
-            xs_0 = xs_0 + x1_0;
-            rs_0 = rs_0 + r1_0;
+        else if (keep[32'h6]) begin
+            rp3 = red_r_in;
         end
-        if (keep18[5 + 32'h6]) begin
-            xs_1 = xs_1 + x1_1;
-            rs_1 = rs_1 + r1_1;
+        xp4 = 49'h0;
+        if (keep[32'h9]) begin
+            xp4 = red_x_in << c1;
+            if (keep[32'h8]) begin
+                xp4 = x3;
+            end
         end
-        if (keep18[5 + 32'hc]) begin
-            xs_2 = xs_2 + x1_2;
-            rs_2 = rs_2 + r1_2;
+        else if (keep[32'h8]) begin
+            xp4 = red_x_in;
         end
-        x1_0 = x1_0 << c1;
-        x1_1 = x1_1 << c1;
-        x1_2 = x1_2 << c1;
-        r1_0 = r1_0 << c1;
-        r1_1 = r1_1 << c1;
-        r1_2 = r1_2 << c1;
-        red_x = (xs_0 + xs_1) + xs_2;
-        red_r = (rs_0 + rs_1) + rs_2;
+        rp4 = 34'h0;
+        if (keep[32'h9]) begin
+            rp4 = red_r_in << c1;
+            if (keep[32'h8]) begin
+                rp4 = r3;
+            end
+        end
+        else if (keep[32'h8]) begin
+            rp4 = red_r_in;
+        end
+        xp5 = 49'h0;
+        if (keep[32'hb]) begin
+            xp5 = red_x_in << c1;
+            if (keep[32'ha]) begin
+                xp5 = x3;
+            end
+        end
+        else if (keep[32'ha]) begin
+            xp5 = red_x_in;
+        end
+        rp5 = 34'h0;
+        if (keep[32'hb]) begin
+            rp5 = red_r_in << c1;
+            if (keep[32'ha]) begin
+                rp5 = r3;
+            end
+        end
+        else if (keep[32'ha]) begin
+            rp5 = red_r_in;
+        end
+        xp6 = 49'h0;
+        if (keep[32'hd]) begin
+            xp6 = red_x_in << c1;
+            if (keep[32'hc]) begin
+                xp6 = x3;
+            end
+        end
+        else if (keep[32'hc]) begin
+            xp6 = red_x_in;
+        end
+        rp6 = 34'h0;
+        if (keep[32'hd]) begin
+            rp6 = red_r_in << c1;
+            if (keep[32'hc]) begin
+                rp6 = r3;
+            end
+        end
+        else if (keep[32'hc]) begin
+            rp6 = red_r_in;
+        end
+        xp7 = 49'h0;
+        if (keep[32'hf]) begin
+            xp7 = red_x_in << c1;
+            if (keep[32'he]) begin
+                xp7 = x3;
+            end
+        end
+        else if (keep[32'he]) begin
+            xp7 = red_x_in;
+        end
+        rp7 = 34'h0;
+        if (keep[32'hf]) begin
+            rp7 = red_r_in << c1;
+            if (keep[32'he]) begin
+                rp7 = r3;
+            end
+        end
+        else if (keep[32'he]) begin
+            rp7 = red_r_in;
+        end
+        xq0 = xp0 + (xp1 << c2);
+        xq1 = xp2 + (xp3 << c2);
+        xq2 = xp4 + (xp5 << c2);
+        xq3 = xp6 + (xp7 << c2);
+        rq0 = rp0 + (rp1 << c2);
+        rq1 = rp2 + (rp3 << c2);
+        rq2 = rp4 + (rp5 << c2);
+        rq3 = rp6 + (rp7 << c2);
+        red_x = (xq0 + (xq1 << c4)) + ((xq2 + (xq3 << c4)) << c8);
+        red_r = (rq0 + (rq1 << c4)) + ((rq2 + (rq3 << c4)) << c8);
+        if (keep[32'h10]) begin
+            red_x = red_x_in << c16;
+            red_r = red_r_in << c16;
+        end
         red_x_high = red_x >> c16;
         red_wc = red_x_high[31:0];
         if (red_wc < reg_wc_min) begin
@@ -2925,6 +2963,79 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             wc$3$d = v_wc & window_mask;
             rate$3$d = v_rate;
         end
+        n_pend_v = 1'b0;
+        n_pend = 6'h0;
+        if (visit$q == 0) begin
+            n_pend_v = pend_v$0$q;
+            n_pend = pend$0$q;
+        end
+        if (visit$q == 1) begin
+            n_pend_v = pend_v$1$q;
+            n_pend = pend$1$q;
+        end
+        if (visit$q == 2) begin
+            n_pend_v = pend_v$2$q;
+            n_pend = pend$2$q;
+        end
+        if (visit$q == 3) begin
+            n_pend_v = pend_v$3$q;
+            n_pend = pend$3$q;
+        end
+        n_trig_v = 1'b0;
+        n_trig = 6'h0;
+        if (r_cnr_v$q & (r_cnr_port$q == visit$q)) begin
+            n_trig_v = 1'b1;
+            n_trig = r_cnr_fbp$q;
+        end
+        if (os & (os_o == visit$q) & oqs$fb_pos) begin
+            if (~n_trig_v | (oqs$fb6 > n_trig)) begin
+                n_trig = oqs$fb6;
+            end
+            n_trig_v = 1'b1;
+        end
+        n_keep_v = n_pend_v & ~(one_port & v_consume);
+        n_fb = 6'h0;
+        if (n_keep_v) begin
+            n_fb = n_pend;
+        end
+        if (n_trig_v & (~n_keep_v | (n_trig > n_pend))) begin
+            n_fb = n_trig;
+        end
+        if (reset) begin
+            n_fb = 6'h0;
+        end
+        n_gd = csr$value_next[(at_gd)+:(17)];
+        cut = 24'h0;
+        gd_1 = {7'd0, n_gd};
+        if (n_fb[0]) begin
+            cut = cut + gd_1;
+        end
+        gd_1 = gd_1 << c1;
+        if (n_fb[1]) begin
+            cut = cut + gd_1;
+        end
+        gd_1 = gd_1 << c1;
+        if (n_fb[2]) begin
+            cut = cut + gd_1;
+        end
+        gd_1 = gd_1 << c1;
+        if (n_fb[3]) begin
+            cut = cut + gd_1;
+        end
+        gd_1 = gd_1 << c1;
+        if (n_fb[4]) begin
+            cut = cut + gd_1;
+        end
+        gd_1 = gd_1 << c1;
+        if (n_fb[5]) begin
+            cut = cut + gd_1;
+        end
+        gd_1 = gd_1 << c1;
+        if (cut > gd_one) begin
+            cut = gd_one;
+        end
+        keep_wide = gd_one - cut;
+        k_keep$d = keep_wide[16:0];
         sev_elapsed = (r_ts$q - sev_t$0$q) & ts_mask;
         if (sev_v$0$q & (sev_elapsed >= reg_sar_window)) begin
             sev_v$0$d = 1'b0;
@@ -3865,6 +3976,25 @@ module rcm_tiny__is_ready(d,q,clock);
 endmodule // rcm_tiny__is_ready
 
 
+module rcm_tiny__k_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rcm_tiny__k_keep
+
+
 module rcm_tiny__lcf$0(d,q,clock);
 
     // Module arguments
@@ -4313,7 +4443,9 @@ module rcm_tiny__oqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interva
     localparam  one8 = 8'h1;
     localparam  c63 = 40'h3f;
     localparam  c64 = 40'h40;
+    localparam  c2 = 8'h2;
     localparam  c3 = 8'h3;
+    localparam  c4 = 8'h4;
     localparam  c8 = 8'h8;
 
     // Stub signals
@@ -4425,7 +4557,10 @@ module rcm_tiny__oqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interva
     reg  [31:0] q_off;
     reg  [39:0] static_fb;
     reg  [39:0] static_prod;
-    reg  [39:0] addend;
+    reg  [39:0] sa0;
+    reg  [39:0] sa1;
+    reg  [39:0] sa2;
+    reg  [39:0] sa3;
     reg  [39:0] static_shifted;
     reg  [7:0] level;
     reg  [39:0] level_wide;
@@ -4442,10 +4577,14 @@ module rcm_tiny__oqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interva
     reg  [23:0] next_q_old;
     reg  [47:0] next_word;
     reg  [31:0] wd;
-    reg  [31:0] delta_addend;
+    reg  [31:0] da0;
+    reg  [31:0] da1;
     reg  [31:0] fb;
     reg  [39:0] prod;
-    reg  [39:0] fb_addend;
+    reg  [39:0] pa0;
+    reg  [39:0] pa1;
+    reg  [39:0] pa2;
+    reg  [39:0] pa3;
     reg  [7:0] s4_mantissa;
     reg  [12:0] s4_scale_hi;
     reg  [39:0] shifted;
@@ -4768,40 +4907,35 @@ module rcm_tiny__oqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interva
             static_fb = {8'd0, q_off};
         end
         mantissa = fb_scale[7:0];
-        static_prod = 40'h0;
-        addend = static_fb;
-        if (mantissa[0]) begin
-            static_prod = static_prod + addend;
+        sa0 = 40'h0;
+        if (mantissa[32'h0]) begin
+            sa0 = static_fb;
         end
-        addend = addend << one8;
-        if (mantissa[1]) begin
-            static_prod = static_prod + addend;
+        if (mantissa[32'h1]) begin
+            sa0 = sa0 + (static_fb << one8);
         end
-        addend = addend << one8;
-        if (mantissa[2]) begin
-            static_prod = static_prod + addend;
+        sa1 = 40'h0;
+        if (mantissa[32'h2]) begin
+            sa1 = static_fb;
         end
-        addend = addend << one8;
-        if (mantissa[3]) begin
-            static_prod = static_prod + addend;
+        if (mantissa[32'h3]) begin
+            sa1 = sa1 + (static_fb << one8);
         end
-        addend = addend << one8;
-        if (mantissa[4]) begin
-            static_prod = static_prod + addend;
+        sa2 = 40'h0;
+        if (mantissa[32'h4]) begin
+            sa2 = static_fb;
         end
-        addend = addend << one8;
-        if (mantissa[5]) begin
-            static_prod = static_prod + addend;
+        if (mantissa[32'h5]) begin
+            sa2 = sa2 + (static_fb << one8);
         end
-        addend = addend << one8;
-        if (mantissa[6]) begin
-            static_prod = static_prod + addend;
+        sa3 = 40'h0;
+        if (mantissa[32'h6]) begin
+            sa3 = static_fb;
         end
-        addend = addend << one8;
-        if (mantissa[7]) begin
-            static_prod = static_prod + addend;
+        if (mantissa[32'h7]) begin
+            sa3 = sa3 + (static_fb << one8);
         end
-        addend = addend << one8;
+        static_prod = (sa0 + (sa1 << c2)) + ((sa2 + (sa3 << c2)) << c4);
         scale_hi = fb_scale >> 32'h8;
         static_shifted = static_prod >> {27'd0, scale_hi};
         level_wide = static_shifted >> c3;
@@ -4876,24 +5010,21 @@ module rcm_tiny__oqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interva
         s2_scale$d = s1_scale$q;
         s2_tag$d = s1_tag$q;
         s2_fid$d = s1_fid$q;
-        wd = 32'h0;
-        delta_addend = s2_q_delta$q;
-        if (s2_w$q[0]) begin
-            wd = wd + delta_addend;
+        da0 = 32'h0;
+        if (s2_w$q[32'h0]) begin
+            da0 = s2_q_delta$q;
         end
-        delta_addend = delta_addend << one8;
-        if (s2_w$q[1]) begin
-            wd = wd + delta_addend;
+        if (s2_w$q[32'h1]) begin
+            da0 = da0 + (s2_q_delta$q << one8);
         end
-        delta_addend = delta_addend << one8;
-        if (s2_w$q[2]) begin
-            wd = wd + delta_addend;
+        da1 = 32'h0;
+        if (s2_w$q[32'h2]) begin
+            da1 = s2_q_delta$q;
         end
-        delta_addend = delta_addend << one8;
-        if (s2_w$q[3]) begin
-            wd = wd + delta_addend;
+        if (s2_w$q[32'h3]) begin
+            da1 = da1 + (s2_q_delta$q << one8);
         end
-        delta_addend = delta_addend << one8;
+        wd = da0 + (da1 << c2);
         s3_sampled$d = s2_sampled$q;
         s3_q_off$d = s2_q_off$q;
         s3_wd$d = wd;
@@ -4911,40 +5042,35 @@ module rcm_tiny__oqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interva
         s4_tag$d = s3_tag$q;
         s4_fid$d = s3_fid$q;
         s4_mantissa = s4_scale$q[7:0];
-        prod = 40'h0;
-        fb_addend = s4_fb$q;
-        if (s4_mantissa[0]) begin
-            prod = prod + fb_addend;
+        pa0 = 40'h0;
+        if (s4_mantissa[32'h0]) begin
+            pa0 = s4_fb$q;
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[1]) begin
-            prod = prod + fb_addend;
+        if (s4_mantissa[32'h1]) begin
+            pa0 = pa0 + (s4_fb$q << one8);
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[2]) begin
-            prod = prod + fb_addend;
+        pa1 = 40'h0;
+        if (s4_mantissa[32'h2]) begin
+            pa1 = s4_fb$q;
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[3]) begin
-            prod = prod + fb_addend;
+        if (s4_mantissa[32'h3]) begin
+            pa1 = pa1 + (s4_fb$q << one8);
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[4]) begin
-            prod = prod + fb_addend;
+        pa2 = 40'h0;
+        if (s4_mantissa[32'h4]) begin
+            pa2 = s4_fb$q;
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[5]) begin
-            prod = prod + fb_addend;
+        if (s4_mantissa[32'h5]) begin
+            pa2 = pa2 + (s4_fb$q << one8);
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[6]) begin
-            prod = prod + fb_addend;
+        pa3 = 40'h0;
+        if (s4_mantissa[32'h6]) begin
+            pa3 = s4_fb$q;
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[7]) begin
-            prod = prod + fb_addend;
+        if (s4_mantissa[32'h7]) begin
+            pa3 = pa3 + (s4_fb$q << one8);
         end
-        fb_addend = fb_addend << one8;
+        prod = (pa0 + (pa1 << c2)) + ((pa2 + (pa3 << c2)) << c4);
         s5_prod$d = prod;
         s4_scale_hi = s4_scale$q >> c8;
         s5_shift$d = s4_scale_hi[7:0];
@@ -7407,7 +7533,9 @@ module rcm_tiny__voqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interv
     localparam  one8 = 8'h1;
     localparam  c63 = 40'h3f;
     localparam  c64 = 40'h40;
+    localparam  c2 = 8'h2;
     localparam  c3 = 8'h3;
+    localparam  c4 = 8'h4;
     localparam  c8 = 8'h8;
 
     // Stub signals
@@ -7519,7 +7647,10 @@ module rcm_tiny__voqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interv
     reg  [31:0] q_off;
     reg  [39:0] static_fb;
     reg  [39:0] static_prod;
-    reg  [39:0] addend;
+    reg  [39:0] sa0;
+    reg  [39:0] sa1;
+    reg  [39:0] sa2;
+    reg  [39:0] sa3;
     reg  [39:0] static_shifted;
     reg  [7:0] level;
     reg  [39:0] level_wide;
@@ -7536,10 +7667,14 @@ module rcm_tiny__voqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interv
     reg  [23:0] next_q_old;
     reg  [47:0] next_word;
     reg  [31:0] wd;
-    reg  [31:0] delta_addend;
+    reg  [31:0] da0;
+    reg  [31:0] da1;
     reg  [31:0] fb;
     reg  [39:0] prod;
-    reg  [39:0] fb_addend;
+    reg  [39:0] pa0;
+    reg  [39:0] pa1;
+    reg  [39:0] pa2;
+    reg  [39:0] pa3;
     reg  [7:0] s4_mantissa;
     reg  [12:0] s4_scale_hi;
     reg  [39:0] shifted;
@@ -7862,40 +7997,35 @@ module rcm_tiny__voqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interv
             static_fb = {8'd0, q_off};
         end
         mantissa = fb_scale[7:0];
-        static_prod = 40'h0;
-        addend = static_fb;
-        if (mantissa[0]) begin
-            static_prod = static_prod + addend;
+        sa0 = 40'h0;
+        if (mantissa[32'h0]) begin
+            sa0 = static_fb;
         end
-        addend = addend << one8;
-        if (mantissa[1]) begin
-            static_prod = static_prod + addend;
+        if (mantissa[32'h1]) begin
+            sa0 = sa0 + (static_fb << one8);
         end
-        addend = addend << one8;
-        if (mantissa[2]) begin
-            static_prod = static_prod + addend;
+        sa1 = 40'h0;
+        if (mantissa[32'h2]) begin
+            sa1 = static_fb;
         end
-        addend = addend << one8;
-        if (mantissa[3]) begin
-            static_prod = static_prod + addend;
+        if (mantissa[32'h3]) begin
+            sa1 = sa1 + (static_fb << one8);
         end
-        addend = addend << one8;
-        if (mantissa[4]) begin
-            static_prod = static_prod + addend;
+        sa2 = 40'h0;
+        if (mantissa[32'h4]) begin
+            sa2 = static_fb;
         end
-        addend = addend << one8;
-        if (mantissa[5]) begin
-            static_prod = static_prod + addend;
+        if (mantissa[32'h5]) begin
+            sa2 = sa2 + (static_fb << one8);
         end
-        addend = addend << one8;
-        if (mantissa[6]) begin
-            static_prod = static_prod + addend;
+        sa3 = 40'h0;
+        if (mantissa[32'h6]) begin
+            sa3 = static_fb;
         end
-        addend = addend << one8;
-        if (mantissa[7]) begin
-            static_prod = static_prod + addend;
+        if (mantissa[32'h7]) begin
+            sa3 = sa3 + (static_fb << one8);
         end
-        addend = addend << one8;
+        static_prod = (sa0 + (sa1 << c2)) + ((sa2 + (sa3 << c2)) << c4);
         scale_hi = fb_scale >> 32'h8;
         static_shifted = static_prod >> {27'd0, scale_hi};
         level_wide = static_shifted >> c3;
@@ -7970,24 +8100,21 @@ module rcm_tiny__voqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interv
         s2_scale$d = s1_scale$q;
         s2_tag$d = s1_tag$q;
         s2_fid$d = s1_fid$q;
-        wd = 32'h0;
-        delta_addend = s2_q_delta$q;
-        if (s2_w$q[0]) begin
-            wd = wd + delta_addend;
+        da0 = 32'h0;
+        if (s2_w$q[32'h0]) begin
+            da0 = s2_q_delta$q;
         end
-        delta_addend = delta_addend << one8;
-        if (s2_w$q[1]) begin
-            wd = wd + delta_addend;
+        if (s2_w$q[32'h1]) begin
+            da0 = da0 + (s2_q_delta$q << one8);
         end
-        delta_addend = delta_addend << one8;
-        if (s2_w$q[2]) begin
-            wd = wd + delta_addend;
+        da1 = 32'h0;
+        if (s2_w$q[32'h2]) begin
+            da1 = s2_q_delta$q;
         end
-        delta_addend = delta_addend << one8;
-        if (s2_w$q[3]) begin
-            wd = wd + delta_addend;
+        if (s2_w$q[32'h3]) begin
+            da1 = da1 + (s2_q_delta$q << one8);
         end
-        delta_addend = delta_addend << one8;
+        wd = da0 + (da1 << c2);
         s3_sampled$d = s2_sampled$q;
         s3_q_off$d = s2_q_off$q;
         s3_wd$d = wd;
@@ -8005,40 +8132,35 @@ module rcm_tiny__voqs(clock,reset,valid,key,q,len,tag,fid,q_eq,w,fb_scale,interv
         s4_tag$d = s3_tag$q;
         s4_fid$d = s3_fid$q;
         s4_mantissa = s4_scale$q[7:0];
-        prod = 40'h0;
-        fb_addend = s4_fb$q;
-        if (s4_mantissa[0]) begin
-            prod = prod + fb_addend;
+        pa0 = 40'h0;
+        if (s4_mantissa[32'h0]) begin
+            pa0 = s4_fb$q;
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[1]) begin
-            prod = prod + fb_addend;
+        if (s4_mantissa[32'h1]) begin
+            pa0 = pa0 + (s4_fb$q << one8);
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[2]) begin
-            prod = prod + fb_addend;
+        pa1 = 40'h0;
+        if (s4_mantissa[32'h2]) begin
+            pa1 = s4_fb$q;
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[3]) begin
-            prod = prod + fb_addend;
+        if (s4_mantissa[32'h3]) begin
+            pa1 = pa1 + (s4_fb$q << one8);
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[4]) begin
-            prod = prod + fb_addend;
+        pa2 = 40'h0;
+        if (s4_mantissa[32'h4]) begin
+            pa2 = s4_fb$q;
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[5]) begin
-            prod = prod + fb_addend;
+        if (s4_mantissa[32'h5]) begin
+            pa2 = pa2 + (s4_fb$q << one8);
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[6]) begin
-            prod = prod + fb_addend;
+        pa3 = 40'h0;
+        if (s4_mantissa[32'h6]) begin
+            pa3 = s4_fb$q;
         end
-        fb_addend = fb_addend << one8;
-        if (s4_mantissa[7]) begin
-            prod = prod + fb_addend;
+        if (s4_mantissa[32'h7]) begin
+            pa3 = pa3 + (s4_fb$q << one8);
         end
-        fb_addend = fb_addend << one8;
+        prod = (pa0 + (pa1 << c2)) + ((pa2 + (pa3 << c2)) << c4);
         s5_prod$d = prod;
         s4_scale_hi = s4_scale$q >> c8;
         s5_shift$d = s4_scale_hi[7:0];

@@ -157,6 +157,10 @@ pub struct RcmCore<
     r_err: DFF<Bits<3>>,
     r_ts: DFF<Bits<32>>,
     r_visit: DFF<Bits<PB>>,
+    /// What the visit's reduction keeps, `1 - min(Fb x Gd, 1)` in Q0.16 with the visited
+    /// port's pending Fb: computed in the cycle before the visit, from that port's pending Fb
+    /// as the edge leaves it and the Gd the edge writes.
+    k_keep: DFF<Bits<17>>,
 
     // ---- Outputs.
     o_dec_v: DFF<Bit>,
@@ -176,6 +180,8 @@ pub struct RcmCore<
 
     // ---- Parameters of this instance.
     port_ok: Constant<Bits<PP>>,
+    /// One port: every visit is of port 0, so the next visit's pending Fb depends on this one.
+    one_port: Constant<Bit>,
     last_port: Constant<Bits<PB>>,
     fid_mask: Constant<Bits<64>>,
     len_mask: Constant<Bits<16>>,
@@ -194,8 +200,7 @@ pub struct RcmCore<
     one2: Constant<Bits<2>>,
     c1: Constant<Bits<8>>,
     c5: Constant<Bits<8>>,
-    c6: Constant<Bits<8>>,
-    c12: Constant<Bits<8>>,
+    c2: Constant<Bits<8>>,
     c8: Constant<Bits<8>>,
     c16: Constant<Bits<8>>,
     c24: Constant<Bits<8>>,
@@ -246,7 +251,6 @@ pub struct RcmCore<
     reg_t_cn: Signal<Local, Bits<32>>,
     reg_t_rcf: Signal<Local, Bits<32>>,
     reg_t_meas: Signal<Local, Bits<32>>,
-    reg_gd: Signal<Local, Bits<17>>,
     reg_wc_min: Signal<Local, Bits<32>>,
     reg_w_shift: Signal<Local, Bits<3>>,
     reg_sar_window: Signal<Local, Bits<32>>,
@@ -293,7 +297,6 @@ pub struct RcmCore<
     s_rcf: Signal<Local, Bit>,
     s_rcf_t: Signal<Local, Bits<32>>,
     s_pend_v: Signal<Local, Bit>,
-    s_pend: Signal<Local, Bits<6>>,
     s_cn_v: Signal<Local, Bit>,
     s_cn_t: Signal<Local, Bits<32>>,
     s_rcc: Signal<Local, Bits<2>>,
@@ -375,7 +378,6 @@ pub struct RcmCore<
     v_w: Signal<Local, Bits<32>>,
     v_wc: Signal<Local, Bits<32>>,
     v_rate: Signal<Local, Bits<17>>,
-    red_fb: Signal<Local, Bits<6>>,
     cut: Signal<Local, Bits<24>>,
     keep: Signal<Local, Bits<17>>,
     keep_wide: Signal<Local, Bits<24>>,
@@ -388,19 +390,42 @@ pub struct RcmCore<
     red_rate: Signal<Local, Bits<17>>,
     red_x_in: Signal<Local, Bits<49>>,
     gd_1: Signal<Local, Bits<24>>,
-    keep18: Signal<Local, Bits<18>>,
-    x1_0: Signal<Local, Bits<49>>,
-    x1_1: Signal<Local, Bits<49>>,
-    x1_2: Signal<Local, Bits<49>>,
-    xs_0: Signal<Local, Bits<49>>,
-    xs_1: Signal<Local, Bits<49>>,
-    xs_2: Signal<Local, Bits<49>>,
-    r1_0: Signal<Local, Bits<34>>,
-    r1_1: Signal<Local, Bits<34>>,
-    r1_2: Signal<Local, Bits<34>>,
-    rs_0: Signal<Local, Bits<34>>,
-    rs_1: Signal<Local, Bits<34>>,
-    rs_2: Signal<Local, Bits<34>>,
+    /// Radix-4 partial products (digit d of `keep`'s low 16 bits: 0, x, 2x or 3x, at 4^d)
+    /// and their tree: x = Wc or the harmful bytes, r = R.
+    x3: Signal<Local, Bits<49>>,
+    xp0: Signal<Local, Bits<49>>,
+    xp1: Signal<Local, Bits<49>>,
+    xp2: Signal<Local, Bits<49>>,
+    xp3: Signal<Local, Bits<49>>,
+    xp4: Signal<Local, Bits<49>>,
+    xp5: Signal<Local, Bits<49>>,
+    xp6: Signal<Local, Bits<49>>,
+    xp7: Signal<Local, Bits<49>>,
+    xq0: Signal<Local, Bits<49>>,
+    xq1: Signal<Local, Bits<49>>,
+    xq2: Signal<Local, Bits<49>>,
+    xq3: Signal<Local, Bits<49>>,
+    r3: Signal<Local, Bits<34>>,
+    rp0: Signal<Local, Bits<34>>,
+    rp1: Signal<Local, Bits<34>>,
+    rp2: Signal<Local, Bits<34>>,
+    rp3: Signal<Local, Bits<34>>,
+    rp4: Signal<Local, Bits<34>>,
+    rp5: Signal<Local, Bits<34>>,
+    rp6: Signal<Local, Bits<34>>,
+    rp7: Signal<Local, Bits<34>>,
+    rq0: Signal<Local, Bits<34>>,
+    rq1: Signal<Local, Bits<34>>,
+    rq2: Signal<Local, Bits<34>>,
+    rq3: Signal<Local, Bits<34>>,
+    // The next visit's pending Fb (port `visit`, as this edge leaves it), for its cut.
+    n_pend_v: Signal<Local, Bit>,
+    n_pend: Signal<Local, Bits<6>>,
+    n_trig_v: Signal<Local, Bit>,
+    n_trig: Signal<Local, Bits<6>>,
+    n_keep_v: Signal<Local, Bit>,
+    n_fb: Signal<Local, Bits<6>>,
+    n_gd: Signal<Local, Bits<17>>,
     red_x_src: Signal<Local, Bits<32>>,
     red_r_in: Signal<Local, Bits<34>>,
     meas_elapsed: Signal<Local, Bits<32>>,
@@ -567,6 +592,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             r_err: Default::default(),
             r_ts: Default::default(),
             r_visit: Default::default(),
+            k_keep: Default::default(),
             o_dec_v: Default::default(),
             o_dec_grant: Default::default(),
             o_dec_harmful: Default::default(),
@@ -583,6 +609,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             o_id_fid: Default::default(),
             port_ok: Constant::new(low_bits(cfg.ports as usize)),
             last_port: Constant::new(u64::from(cfg.ports - 1).into()),
+            one_port: Constant::new(cfg.ports == 1),
             fid_mask: Constant::new(low_bits(cfg.fid_bits as usize)),
             len_mask: Constant::new(low_bits(cfg.len_bits as usize)),
             ts_mask: Constant::new(low_bits(cfg.ts_bits as usize)),
@@ -600,8 +627,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             one2: Constant::new(1u64.into()),
             c1: Constant::new(1u64.into()),
             c5: Constant::new(5u64.into()),
-            c6: Constant::new(6u64.into()),
-            c12: Constant::new(12u64.into()),
+            c2: Constant::new(2u64.into()),
             c8: Constant::new(8u64.into()),
             c16: Constant::new(16u64.into()),
             c24: Constant::new(24u64.into()),
@@ -649,7 +675,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             reg_t_cn: Default::default(),
             reg_t_rcf: Default::default(),
             reg_t_meas: Default::default(),
-            reg_gd: Default::default(),
             reg_wc_min: Default::default(),
             reg_w_shift: Default::default(),
             reg_sar_window: Default::default(),
@@ -693,7 +718,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             s_rcf: Default::default(),
             s_rcf_t: Default::default(),
             s_pend_v: Default::default(),
-            s_pend: Default::default(),
             s_cn_v: Default::default(),
             s_cn_t: Default::default(),
             s_rcc: Default::default(),
@@ -768,7 +792,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             v_w: Default::default(),
             v_wc: Default::default(),
             v_rate: Default::default(),
-            red_fb: Default::default(),
             cut: Default::default(),
             keep: Default::default(),
             keep_wide: Default::default(),
@@ -781,19 +804,39 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             red_rate: Default::default(),
             red_x_in: Default::default(),
             gd_1: Default::default(),
-            keep18: Default::default(),
-            x1_0: Default::default(),
-            x1_1: Default::default(),
-            x1_2: Default::default(),
-            xs_0: Default::default(),
-            xs_1: Default::default(),
-            xs_2: Default::default(),
-            r1_0: Default::default(),
-            r1_1: Default::default(),
-            r1_2: Default::default(),
-            rs_0: Default::default(),
-            rs_1: Default::default(),
-            rs_2: Default::default(),
+            x3: Default::default(),
+            xp0: Default::default(),
+            xp1: Default::default(),
+            xp2: Default::default(),
+            xp3: Default::default(),
+            xp4: Default::default(),
+            xp5: Default::default(),
+            xp6: Default::default(),
+            xp7: Default::default(),
+            xq0: Default::default(),
+            xq1: Default::default(),
+            xq2: Default::default(),
+            xq3: Default::default(),
+            r3: Default::default(),
+            rp0: Default::default(),
+            rp1: Default::default(),
+            rp2: Default::default(),
+            rp3: Default::default(),
+            rp4: Default::default(),
+            rp5: Default::default(),
+            rp6: Default::default(),
+            rp7: Default::default(),
+            rq0: Default::default(),
+            rq1: Default::default(),
+            rq2: Default::default(),
+            rq3: Default::default(),
+            n_pend_v: Default::default(),
+            n_pend: Default::default(),
+            n_trig_v: Default::default(),
+            n_trig: Default::default(),
+            n_keep_v: Default::default(),
+            n_fb: Default::default(),
+            n_gd: Default::default(),
             red_x_src: Default::default(),
             red_r_in: Default::default(),
             meas_elapsed: Default::default(),
@@ -872,6 +915,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             r_err,
             r_ts,
             r_visit,
+            k_keep,
             o_dec_v,
             o_dec_grant,
             o_dec_harmful,
@@ -962,11 +1006,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             .value
             .val()
             .get_bits::<32>(self.at_t_meas.val().index());
-        self.reg_gd.next = self
-            .csr
-            .value
-            .val()
-            .get_bits::<17>(self.at_gd.val().index());
         self.reg_wc_min.next = self
             .csr
             .value
@@ -1170,7 +1209,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         self.s_rcf.next = false;
         self.s_rcf_t.next = 0.into();
         self.s_pend_v.next = false;
-        self.s_pend.next = 0.into();
         self.s_cn_v.next = false;
         self.s_cn_t.next = 0.into();
         self.s_rcc.next = 0.into();
@@ -1231,7 +1269,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
                 self.s_rcf.next = self.rcf[p].q.val();
                 self.s_rcf_t.next = self.rcf_t[p].q.val();
                 self.s_pend_v.next = self.pend_v[p].q.val();
-                self.s_pend.next = self.pend[p].q.val();
                 self.s_cn_v.next = self.cn_v[p].q.val();
                 self.s_cn_t.next = self.cn_t[p].q.val();
                 self.s_rcc.next = self.rcc[p].q.val();
@@ -1486,30 +1523,14 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
                 >= self.reg_t_cn.val());
         self.meas_elapsed.next = (self.r_ts.q.val() - self.s_meas_t.val()) & self.ts_mask.val();
         self.congested.next = self.s_lcf.val() | (self.s_rcf.val() & !self.rcf_expired.val());
-        // One reduction: Fb x Gd (at most 1), then x (1 - Fb Gd), of Wc (of the harmful
-        // bytes measured, at the measurement's end) and of R.
-        self.red_fb.next = self.s_pend.val();
-        if !self.s_pend_v.val() {
-            self.red_fb.next = 0.into();
-        }
-        // The products are shift-and-add, with the multiplier's bits split into chains that
-        // add in parallel before a final sum, so that few adders are in series: Fb x Gd (6
-        // bits, one chain), and the two 17-bit products in three chains of six bits (eight
-        // deep where one chain was seventeen). Inline, not a leaf block: a combinational leaf
-        // between this block's statements is a false loop for Verilator.
-        self.cut.next = 0.into();
-        self.gd_1.next = bit_cast::<24, 17>(self.reg_gd.val());
-        for b in 0..6 {
-            if self.red_fb.val().get_bit(b) {
-                self.cut.next = self.cut.val() + self.gd_1.val();
-            }
-            self.gd_1.next = self.gd_1.val() << self.c1.val();
-        }
-        if self.cut.val() > self.gd_one.val() {
-            self.cut.next = self.gd_one.val();
-        }
-        self.keep_wide.next = self.gd_one.val() - self.cut.val();
-        self.keep.next = bit_cast::<17, 24>(self.keep_wide.val());
+        // One reduction: x (1 - Fb Gd) of Wc (of the harmful bytes measured, at the
+        // measurement's end) and of R, with what the pending Fb keeps (`k_keep`, computed in
+        // the cycle before). The products are radix-4 shift-and-add: one partial product per
+        // two bits of keep's low 16 (0, x, 2x or 3x = x + 2x, at 4^j), summed as a tree, so
+        // that four adders are in series; keep = 1 (bit 16) is the multiplicand itself.
+        // Inline, not a leaf block: a combinational leaf between this block's statements is a
+        // false loop for Verilator.
+        self.keep.next = self.k_keep.q.val();
         // The windows never exceed window_bits: masking says so to synthesis (and to the
         // solver), so the product has only those bits' partial sums.
         self.red_x_src.next = self.s_wc.val() & self.window_mask.val();
@@ -1519,41 +1540,168 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             self.red_r_in.next = bit_cast::<34, 17>(self.rate_one.val());
         }
         self.red_x_in.next = bit_cast::<49, 32>(self.red_x_src.val());
-        self.keep18.next = bit_cast::<18, 17>(self.keep.val());
-        self.x1_0.next = self.red_x_in.val();
-        self.x1_1.next = self.red_x_in.val() << self.c6.val();
-        self.x1_2.next = self.red_x_in.val() << self.c12.val();
-        self.r1_0.next = self.red_r_in.val();
-        self.r1_1.next = self.red_r_in.val() << self.c6.val();
-        self.r1_2.next = self.red_r_in.val() << self.c12.val();
-        self.xs_0.next = 0.into();
-        self.xs_1.next = 0.into();
-        self.xs_2.next = 0.into();
-        self.rs_0.next = 0.into();
-        self.rs_1.next = 0.into();
-        self.rs_2.next = 0.into();
-        for b in 0..6 {
-            if self.keep18.val().get_bit(b) {
-                self.xs_0.next = self.xs_0.val() + self.x1_0.val();
-                self.rs_0.next = self.rs_0.val() + self.r1_0.val();
+        self.x3.next = self.red_x_in.val() + (self.red_x_in.val() << self.c1.val());
+        self.r3.next = self.red_r_in.val() + (self.red_r_in.val() << self.c1.val());
+        self.xp0.next = 0.into();
+        if self.keep.val().get_bit(1) {
+            self.xp0.next = self.red_x_in.val() << self.c1.val();
+            if self.keep.val().get_bit(0) {
+                self.xp0.next = self.x3.val();
             }
-            if self.keep18.val().get_bit(b + 6) {
-                self.xs_1.next = self.xs_1.val() + self.x1_1.val();
-                self.rs_1.next = self.rs_1.val() + self.r1_1.val();
-            }
-            if self.keep18.val().get_bit(b + 12) {
-                self.xs_2.next = self.xs_2.val() + self.x1_2.val();
-                self.rs_2.next = self.rs_2.val() + self.r1_2.val();
-            }
-            self.x1_0.next = self.x1_0.val() << self.c1.val();
-            self.x1_1.next = self.x1_1.val() << self.c1.val();
-            self.x1_2.next = self.x1_2.val() << self.c1.val();
-            self.r1_0.next = self.r1_0.val() << self.c1.val();
-            self.r1_1.next = self.r1_1.val() << self.c1.val();
-            self.r1_2.next = self.r1_2.val() << self.c1.val();
+        } else if self.keep.val().get_bit(0) {
+            self.xp0.next = self.red_x_in.val();
         }
-        self.red_x.next = (self.xs_0.val() + self.xs_1.val()) + self.xs_2.val();
-        self.red_r.next = (self.rs_0.val() + self.rs_1.val()) + self.rs_2.val();
+        self.rp0.next = 0.into();
+        if self.keep.val().get_bit(1) {
+            self.rp0.next = self.red_r_in.val() << self.c1.val();
+            if self.keep.val().get_bit(0) {
+                self.rp0.next = self.r3.val();
+            }
+        } else if self.keep.val().get_bit(0) {
+            self.rp0.next = self.red_r_in.val();
+        }
+        self.xp1.next = 0.into();
+        if self.keep.val().get_bit(3) {
+            self.xp1.next = self.red_x_in.val() << self.c1.val();
+            if self.keep.val().get_bit(2) {
+                self.xp1.next = self.x3.val();
+            }
+        } else if self.keep.val().get_bit(2) {
+            self.xp1.next = self.red_x_in.val();
+        }
+        self.rp1.next = 0.into();
+        if self.keep.val().get_bit(3) {
+            self.rp1.next = self.red_r_in.val() << self.c1.val();
+            if self.keep.val().get_bit(2) {
+                self.rp1.next = self.r3.val();
+            }
+        } else if self.keep.val().get_bit(2) {
+            self.rp1.next = self.red_r_in.val();
+        }
+        self.xp2.next = 0.into();
+        if self.keep.val().get_bit(5) {
+            self.xp2.next = self.red_x_in.val() << self.c1.val();
+            if self.keep.val().get_bit(4) {
+                self.xp2.next = self.x3.val();
+            }
+        } else if self.keep.val().get_bit(4) {
+            self.xp2.next = self.red_x_in.val();
+        }
+        self.rp2.next = 0.into();
+        if self.keep.val().get_bit(5) {
+            self.rp2.next = self.red_r_in.val() << self.c1.val();
+            if self.keep.val().get_bit(4) {
+                self.rp2.next = self.r3.val();
+            }
+        } else if self.keep.val().get_bit(4) {
+            self.rp2.next = self.red_r_in.val();
+        }
+        self.xp3.next = 0.into();
+        if self.keep.val().get_bit(7) {
+            self.xp3.next = self.red_x_in.val() << self.c1.val();
+            if self.keep.val().get_bit(6) {
+                self.xp3.next = self.x3.val();
+            }
+        } else if self.keep.val().get_bit(6) {
+            self.xp3.next = self.red_x_in.val();
+        }
+        self.rp3.next = 0.into();
+        if self.keep.val().get_bit(7) {
+            self.rp3.next = self.red_r_in.val() << self.c1.val();
+            if self.keep.val().get_bit(6) {
+                self.rp3.next = self.r3.val();
+            }
+        } else if self.keep.val().get_bit(6) {
+            self.rp3.next = self.red_r_in.val();
+        }
+        self.xp4.next = 0.into();
+        if self.keep.val().get_bit(9) {
+            self.xp4.next = self.red_x_in.val() << self.c1.val();
+            if self.keep.val().get_bit(8) {
+                self.xp4.next = self.x3.val();
+            }
+        } else if self.keep.val().get_bit(8) {
+            self.xp4.next = self.red_x_in.val();
+        }
+        self.rp4.next = 0.into();
+        if self.keep.val().get_bit(9) {
+            self.rp4.next = self.red_r_in.val() << self.c1.val();
+            if self.keep.val().get_bit(8) {
+                self.rp4.next = self.r3.val();
+            }
+        } else if self.keep.val().get_bit(8) {
+            self.rp4.next = self.red_r_in.val();
+        }
+        self.xp5.next = 0.into();
+        if self.keep.val().get_bit(11) {
+            self.xp5.next = self.red_x_in.val() << self.c1.val();
+            if self.keep.val().get_bit(10) {
+                self.xp5.next = self.x3.val();
+            }
+        } else if self.keep.val().get_bit(10) {
+            self.xp5.next = self.red_x_in.val();
+        }
+        self.rp5.next = 0.into();
+        if self.keep.val().get_bit(11) {
+            self.rp5.next = self.red_r_in.val() << self.c1.val();
+            if self.keep.val().get_bit(10) {
+                self.rp5.next = self.r3.val();
+            }
+        } else if self.keep.val().get_bit(10) {
+            self.rp5.next = self.red_r_in.val();
+        }
+        self.xp6.next = 0.into();
+        if self.keep.val().get_bit(13) {
+            self.xp6.next = self.red_x_in.val() << self.c1.val();
+            if self.keep.val().get_bit(12) {
+                self.xp6.next = self.x3.val();
+            }
+        } else if self.keep.val().get_bit(12) {
+            self.xp6.next = self.red_x_in.val();
+        }
+        self.rp6.next = 0.into();
+        if self.keep.val().get_bit(13) {
+            self.rp6.next = self.red_r_in.val() << self.c1.val();
+            if self.keep.val().get_bit(12) {
+                self.rp6.next = self.r3.val();
+            }
+        } else if self.keep.val().get_bit(12) {
+            self.rp6.next = self.red_r_in.val();
+        }
+        self.xp7.next = 0.into();
+        if self.keep.val().get_bit(15) {
+            self.xp7.next = self.red_x_in.val() << self.c1.val();
+            if self.keep.val().get_bit(14) {
+                self.xp7.next = self.x3.val();
+            }
+        } else if self.keep.val().get_bit(14) {
+            self.xp7.next = self.red_x_in.val();
+        }
+        self.rp7.next = 0.into();
+        if self.keep.val().get_bit(15) {
+            self.rp7.next = self.red_r_in.val() << self.c1.val();
+            if self.keep.val().get_bit(14) {
+                self.rp7.next = self.r3.val();
+            }
+        } else if self.keep.val().get_bit(14) {
+            self.rp7.next = self.red_r_in.val();
+        }
+        self.xq0.next = self.xp0.val() + (self.xp1.val() << self.c2.val());
+        self.xq1.next = self.xp2.val() + (self.xp3.val() << self.c2.val());
+        self.xq2.next = self.xp4.val() + (self.xp5.val() << self.c2.val());
+        self.xq3.next = self.xp6.val() + (self.xp7.val() << self.c2.val());
+        self.rq0.next = self.rp0.val() + (self.rp1.val() << self.c2.val());
+        self.rq1.next = self.rp2.val() + (self.rp3.val() << self.c2.val());
+        self.rq2.next = self.rp4.val() + (self.rp5.val() << self.c2.val());
+        self.rq3.next = self.rp6.val() + (self.rp7.val() << self.c2.val());
+        self.red_x.next = (self.xq0.val() + (self.xq1.val() << self.c4.val()))
+            + ((self.xq2.val() + (self.xq3.val() << self.c4.val())) << self.c8.val());
+        self.red_r.next = (self.rq0.val() + (self.rq1.val() << self.c4.val()))
+            + ((self.rq2.val() + (self.rq3.val() << self.c4.val())) << self.c8.val());
+        if self.keep.val().get_bit(16) {
+            self.red_x.next = self.red_x_in.val() << self.c16.val();
+            self.red_r.next = self.red_r_in.val() << self.c16.val();
+        }
         self.red_x_high.next = self.red_x.val() >> self.c16.val();
         self.red_wc.next = bit_cast::<32, 49>(self.red_x_high.val());
         if self.red_wc.val() < self.reg_wc_min.val() {
@@ -1740,6 +1888,59 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
                 self.rate[p].d.next = self.v_rate.val();
             }
         }
+        // The next visit's keep: port `visit`'s pending Fb as this edge leaves it (the same
+        // rule as the loop above), x the Gd this edge writes, so that the visit starts from a
+        // register. The visit of this edge is of another port unless there is only one.
+        self.n_pend_v.next = false;
+        self.n_pend.next = 0.into();
+        for p in 0..PP {
+            if self.visit.q.val().index() == p {
+                self.n_pend_v.next = self.pend_v[p].q.val();
+                self.n_pend.next = self.pend[p].q.val();
+            }
+        }
+        self.n_trig_v.next = false;
+        self.n_trig.next = 0.into();
+        if self.r_cnr_v.q.val() & (self.r_cnr_port.q.val() == self.visit.q.val()) {
+            self.n_trig_v.next = true;
+            self.n_trig.next = self.r_cnr_fbp.q.val();
+        }
+        if self.os.val() & (self.os_o.val() == self.visit.q.val()) & self.oqs.fb_pos.val() {
+            if !self.n_trig_v.val() | (self.oqs.fb6.val() > self.n_trig.val()) {
+                self.n_trig.next = self.oqs.fb6.val();
+            }
+            self.n_trig_v.next = true;
+        }
+        self.n_keep_v.next = self.n_pend_v.val() & !(self.one_port.val() & self.v_consume.val());
+        self.n_fb.next = 0.into();
+        if self.n_keep_v.val() {
+            self.n_fb.next = self.n_pend.val();
+        }
+        if self.n_trig_v.val() & (!self.n_keep_v.val() | (self.n_trig.val() > self.n_pend.val())) {
+            self.n_fb.next = self.n_trig.val();
+        }
+        if self.reset.val() {
+            self.n_fb.next = 0.into();
+        }
+        self.n_gd.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<17>(self.at_gd.val().index());
+        // Fb x Gd, shift-and-add over Fb's six bits, at most 1.
+        self.cut.next = 0.into();
+        self.gd_1.next = bit_cast::<24, 17>(self.n_gd.val());
+        for b in 0..6 {
+            if self.n_fb.val().get_bit(b) {
+                self.cut.next = self.cut.val() + self.gd_1.val();
+            }
+            self.gd_1.next = self.gd_1.val() << self.c1.val();
+        }
+        if self.cut.val() > self.gd_one.val() {
+            self.cut.next = self.gd_one.val();
+        }
+        self.keep_wide.next = self.gd_one.val() - self.cut.val();
+        self.k_keep.d.next = bit_cast::<17, 24>(self.keep_wide.val());
         // Severe CNs: this edge's, and the expiry of those older than SAR's window.
         for k in 0..SEVERE_SLOTS {
             self.sev_elapsed.next =

@@ -64,7 +64,9 @@ pub struct Sampler<const KB: usize> {
     one8: Constant<Bits<8>>,
     c63: Constant<Bits<40>>,
     c64: Constant<Bits<40>>,
+    c2: Constant<Bits<8>>,
     c3: Constant<Bits<8>>,
+    c4: Constant<Bits<8>>,
     c8: Constant<Bits<8>>,
 
     // Capture (edge n).
@@ -128,7 +130,12 @@ pub struct Sampler<const KB: usize> {
     q_off: Signal<Local, Bits<32>>,
     static_fb: Signal<Local, Bits<40>>,
     static_prod: Signal<Local, Bits<40>>,
-    addend: Signal<Local, Bits<40>>,
+    /// The products' pairs of partial products (multiplier bits 2j and 2j + 1), summed as
+    /// a tree: static Fb x mantissa, w x Q_delta, Fb x mantissa.
+    sa0: Signal<Local, Bits<40>>,
+    sa1: Signal<Local, Bits<40>>,
+    sa2: Signal<Local, Bits<40>>,
+    sa3: Signal<Local, Bits<40>>,
     static_shifted: Signal<Local, Bits<40>>,
     level: Signal<Local, Bits<8>>,
     level_wide: Signal<Local, Bits<40>>,
@@ -147,12 +154,16 @@ pub struct Sampler<const KB: usize> {
     next_word: Signal<Local, Bits<WORD>>,
     // Cycle n + 2.
     wd: Signal<Local, Bits<32>>,
-    delta_addend: Signal<Local, Bits<32>>,
+    da0: Signal<Local, Bits<32>>,
+    da1: Signal<Local, Bits<32>>,
     // Cycle n + 3.
     fb: Signal<Local, Bits<32>>,
     // Cycle n + 4.
     prod: Signal<Local, Bits<40>>,
-    fb_addend: Signal<Local, Bits<40>>,
+    pa0: Signal<Local, Bits<40>>,
+    pa1: Signal<Local, Bits<40>>,
+    pa2: Signal<Local, Bits<40>>,
+    pa3: Signal<Local, Bits<40>>,
     s4_mantissa: Signal<Local, Bits<8>>,
     s4_scale_hi: Signal<Local, Bits<13>>,
     // Cycle n + 5.
@@ -190,7 +201,9 @@ impl<const KB: usize> Sampler<KB> {
             one8: c8(1),
             c63: Constant::new(63u64.into()),
             c64: Constant::new(64u64.into()),
+            c2: c8(2),
             c3: c8(3),
+            c4: c8(4),
             c8: c8(8),
             r_valid: Default::default(),
             r_key: Default::default(),
@@ -244,7 +257,10 @@ impl<const KB: usize> Sampler<KB> {
             q_off: Default::default(),
             static_fb: Default::default(),
             static_prod: Default::default(),
-            addend: Default::default(),
+            sa0: Default::default(),
+            sa1: Default::default(),
+            sa2: Default::default(),
+            sa3: Default::default(),
             static_shifted: Default::default(),
             level: Default::default(),
             level_wide: Default::default(),
@@ -261,10 +277,14 @@ impl<const KB: usize> Sampler<KB> {
             next_q_old: Default::default(),
             next_word: Default::default(),
             wd: Default::default(),
-            delta_addend: Default::default(),
+            da0: Default::default(),
+            da1: Default::default(),
             fb: Default::default(),
             prod: Default::default(),
-            fb_addend: Default::default(),
+            pa0: Default::default(),
+            pa1: Default::default(),
+            pa2: Default::default(),
+            pa3: Default::default(),
             s4_mantissa: Default::default(),
             s4_scale_hi: Default::default(),
             shifted: Default::default(),
@@ -302,15 +322,37 @@ impl<const KB: usize> Logic for Sampler<KB> {
             self.static_fb.next = bit_cast::<40, 32>(self.q_off.val());
         }
         self.mantissa.next = bit_cast::<8, 13>(self.fb_scale.val());
-        // Shift-and-add: `addend` is static_fb << b at bit b.
-        self.static_prod.next = 0.into();
-        self.addend.next = self.static_fb.val();
-        for b in 0..8 {
-            if self.mantissa.val().get_bit(b) {
-                self.static_prod.next = self.static_prod.val() + self.addend.val();
-            }
-            self.addend.next = self.addend.val() << self.one8.val();
+        // Shift-and-add as a tree (three adders in series): pair j is bits 2j and 2j + 1.
+        self.sa0.next = 0.into();
+        if self.mantissa.val().get_bit(0) {
+            self.sa0.next = self.static_fb.val();
         }
+        if self.mantissa.val().get_bit(1) {
+            self.sa0.next = self.sa0.val() + (self.static_fb.val() << self.one8.val());
+        }
+        self.sa1.next = 0.into();
+        if self.mantissa.val().get_bit(2) {
+            self.sa1.next = self.static_fb.val();
+        }
+        if self.mantissa.val().get_bit(3) {
+            self.sa1.next = self.sa1.val() + (self.static_fb.val() << self.one8.val());
+        }
+        self.sa2.next = 0.into();
+        if self.mantissa.val().get_bit(4) {
+            self.sa2.next = self.static_fb.val();
+        }
+        if self.mantissa.val().get_bit(5) {
+            self.sa2.next = self.sa2.val() + (self.static_fb.val() << self.one8.val());
+        }
+        self.sa3.next = 0.into();
+        if self.mantissa.val().get_bit(6) {
+            self.sa3.next = self.static_fb.val();
+        }
+        if self.mantissa.val().get_bit(7) {
+            self.sa3.next = self.sa3.val() + (self.static_fb.val() << self.one8.val());
+        }
+        self.static_prod.next = (self.sa0.val() + (self.sa1.val() << self.c2.val()))
+            + ((self.sa2.val() + (self.sa3.val() << self.c2.val())) << self.c4.val());
         self.scale_hi.next = self.fb_scale.val() >> 8;
         self.static_shifted.next =
             self.static_prod.val() >> bit_cast::<40, 13>(self.scale_hi.val());
@@ -378,14 +420,21 @@ impl<const KB: usize> Logic for Sampler<KB> {
         self.s2_fid.d.next = self.s1_fid.q.val();
 
         // ---- Cycle n + 2: w x Q_delta (modulo 2^32: two's complement).
-        self.wd.next = 0.into();
-        self.delta_addend.next = self.s2_q_delta.q.val();
-        for b in 0..4 {
-            if self.s2_w.q.val().get_bit(b) {
-                self.wd.next = self.wd.val() + self.delta_addend.val();
-            }
-            self.delta_addend.next = self.delta_addend.val() << self.one8.val();
+        self.da0.next = 0.into();
+        if self.s2_w.q.val().get_bit(0) {
+            self.da0.next = self.s2_q_delta.q.val();
         }
+        if self.s2_w.q.val().get_bit(1) {
+            self.da0.next = self.da0.val() + (self.s2_q_delta.q.val() << self.one8.val());
+        }
+        self.da1.next = 0.into();
+        if self.s2_w.q.val().get_bit(2) {
+            self.da1.next = self.s2_q_delta.q.val();
+        }
+        if self.s2_w.q.val().get_bit(3) {
+            self.da1.next = self.da1.val() + (self.s2_q_delta.q.val() << self.one8.val());
+        }
+        self.wd.next = self.da0.val() + (self.da1.val() << self.c2.val());
         self.s3_sampled.d.next = self.s2_sampled.q.val();
         self.s3_q_off.d.next = self.s2_q_off.q.val();
         self.s3_wd.d.next = self.wd.val();
@@ -407,14 +456,36 @@ impl<const KB: usize> Logic for Sampler<KB> {
 
         // ---- Cycle n + 4: Fb x mantissa.
         self.s4_mantissa.next = bit_cast::<8, 13>(self.s4_scale.q.val());
-        self.prod.next = 0.into();
-        self.fb_addend.next = self.s4_fb.q.val();
-        for b in 0..8 {
-            if self.s4_mantissa.val().get_bit(b) {
-                self.prod.next = self.prod.val() + self.fb_addend.val();
-            }
-            self.fb_addend.next = self.fb_addend.val() << self.one8.val();
+        self.pa0.next = 0.into();
+        if self.s4_mantissa.val().get_bit(0) {
+            self.pa0.next = self.s4_fb.q.val();
         }
+        if self.s4_mantissa.val().get_bit(1) {
+            self.pa0.next = self.pa0.val() + (self.s4_fb.q.val() << self.one8.val());
+        }
+        self.pa1.next = 0.into();
+        if self.s4_mantissa.val().get_bit(2) {
+            self.pa1.next = self.s4_fb.q.val();
+        }
+        if self.s4_mantissa.val().get_bit(3) {
+            self.pa1.next = self.pa1.val() + (self.s4_fb.q.val() << self.one8.val());
+        }
+        self.pa2.next = 0.into();
+        if self.s4_mantissa.val().get_bit(4) {
+            self.pa2.next = self.s4_fb.q.val();
+        }
+        if self.s4_mantissa.val().get_bit(5) {
+            self.pa2.next = self.pa2.val() + (self.s4_fb.q.val() << self.one8.val());
+        }
+        self.pa3.next = 0.into();
+        if self.s4_mantissa.val().get_bit(6) {
+            self.pa3.next = self.s4_fb.q.val();
+        }
+        if self.s4_mantissa.val().get_bit(7) {
+            self.pa3.next = self.pa3.val() + (self.s4_fb.q.val() << self.one8.val());
+        }
+        self.prod.next = (self.pa0.val() + (self.pa1.val() << self.c2.val()))
+            + ((self.pa2.val() + (self.pa3.val() << self.c2.val())) << self.c4.val());
         self.s5_prod.d.next = self.prod.val();
         self.s4_scale_hi.next = self.s4_scale.q.val() >> self.c8.val();
         self.s5_shift.d.next = bit_cast::<8, 13>(self.s4_scale_hi.val());

@@ -198,6 +198,22 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     // Constant declarations
     localparam  port_ok = 16'hfff;
     localparam  one_port = 1'b0;
+    localparam  at8$0 = 8'h0;
+    localparam  at8$1 = 8'h8;
+    localparam  at8$2 = 8'h10;
+    localparam  at8$3 = 8'h18;
+    localparam  at8$4 = 8'h20;
+    localparam  at8$5 = 8'h28;
+    localparam  at8$6 = 8'h30;
+    localparam  at8$7 = 8'h38;
+    localparam  at8$8 = 8'h40;
+    localparam  at8$9 = 8'h48;
+    localparam  at8$10 = 8'h50;
+    localparam  at8$11 = 8'h58;
+    localparam  at8$12 = 8'h60;
+    localparam  at8$13 = 8'h68;
+    localparam  at8$14 = 8'h70;
+    localparam  at8$15 = 8'h78;
     localparam  last_port = 4'hb;
     localparam  fid_mask = 64'hffffffffffffffff;
     localparam  len_mask = 16'h3fff;
@@ -207,7 +223,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     localparam  window_mask = 32'hffffff;
     localparam  slot_mask = 5'b1111;
     localparam  init_last = 17'b11111111;
-    localparam  gd_one = 24'h10000;
+    localparam  gd_one = 25'h10000;
     localparam  rate_one = 17'b10000000000000000;
     localparam  one32 = 32'h1;
     localparam  one17 = 17'b1;
@@ -1143,11 +1159,18 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     reg  sar_active;
     reg  [5:0] p_fbr;
     reg  [5:0] p_fb;
-    reg  [15:0] p_fbp;
+    reg  [15:0] p_mix;
     reg  [15:0] fbp_mix;
     reg  [3:0] best;
     reg  [3:0] idx;
-    reg  [15:0] best_fbp;
+    reg  [15:0] cur_mix;
+    reg  [7:0] p_fbp;
+    reg  [127:0] fbps;
+    reg  [7:0] cur_fbp;
+    reg  [7:0] fbp_p;
+    reg  [7:0] fbp_q;
+    reg  win;
+    reg  any_better;
     reg  eligible;
     reg  [3:0] route;
     reg  d_cleared;
@@ -1174,9 +1197,12 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     reg  [31:0] v_w;
     reg  [31:0] v_wc;
     reg  [16:0] v_rate;
-    reg  [23:0] cut;
+    reg  [24:0] cut;
+    reg  [24:0] cp0;
+    reg  [24:0] cp1;
+    reg  [24:0] cp2;
     reg  [16:0] keep;
-    reg  [23:0] keep_wide;
+    reg  [24:0] keep_wide;
     reg  [48:0] red_x_high;
     reg  [33:0] red_r_high;
     reg  [2:0] err_now;
@@ -1185,7 +1211,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     reg  [31:0] red_wc;
     reg  [16:0] red_rate;
     reg  [48:0] red_x_in;
-    reg  [23:0] gd_1;
+    reg  [24:0] gd_1;
     reg  [48:0] x3;
     reg  [48:0] xp0;
     reg  [48:0] xp1;
@@ -4754,238 +4780,3124 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (c_cleared) begin
             p_fbr = r_cnr_fbp$q;
         end
-        best_fbp = {10'd0, c_fb};
+        cur_mix = {10'd0, c_fb};
         fbp_mix = 16'h0;
         if (c_rcf_now) begin
             fbp_mix = ((({10'd0, c_fb} << {13'd0, reg_w_shift}) - {10'd0, c_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
-            best_fbp = fbp_mix;
+            cur_mix = fbp_mix;
         end
-        best = r_rt_port$q;
-        idx = 4'h0;
+        fbps = 128'h0;
         p_fbr = fbr$0$q;
         if (r_cnr_v$q & (r_cnr_port$q == 0)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$0$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$0$q | (r_cnr_v$q & (r_cnr_port$q == 0))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[0] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$0);
         p_fbr = fbr$1$q;
         if (r_cnr_v$q & (r_cnr_port$q == 1)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$1$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$1$q | (r_cnr_v$q & (r_cnr_port$q == 1))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[1] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$1);
         p_fbr = fbr$2$q;
         if (r_cnr_v$q & (r_cnr_port$q == 2)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$2$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$2$q | (r_cnr_v$q & (r_cnr_port$q == 2))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[2] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$2);
         p_fbr = fbr$3$q;
         if (r_cnr_v$q & (r_cnr_port$q == 3)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$3$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$3$q | (r_cnr_v$q & (r_cnr_port$q == 3))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[3] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$3);
         p_fbr = fbr$4$q;
         if (r_cnr_v$q & (r_cnr_port$q == 4)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$4$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$4$q | (r_cnr_v$q & (r_cnr_port$q == 4))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[4] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$4);
         p_fbr = fbr$5$q;
         if (r_cnr_v$q & (r_cnr_port$q == 5)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$5$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$5$q | (r_cnr_v$q & (r_cnr_port$q == 5))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[5] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$5);
         p_fbr = fbr$6$q;
         if (r_cnr_v$q & (r_cnr_port$q == 6)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$6$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$6$q | (r_cnr_v$q & (r_cnr_port$q == 6))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[6] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$6);
         p_fbr = fbr$7$q;
         if (r_cnr_v$q & (r_cnr_port$q == 7)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$7$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$7$q | (r_cnr_v$q & (r_cnr_port$q == 7))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[7] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$7);
         p_fbr = fbr$8$q;
         if (r_cnr_v$q & (r_cnr_port$q == 8)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$8$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$8$q | (r_cnr_v$q & (r_cnr_port$q == 8))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[8] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$8);
         p_fbr = fbr$9$q;
         if (r_cnr_v$q & (r_cnr_port$q == 9)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$9$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$9$q | (r_cnr_v$q & (r_cnr_port$q == 9))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[9] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$9);
         p_fbr = fbr$10$q;
         if (r_cnr_v$q & (r_cnr_port$q == 10)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$10$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$10$q | (r_cnr_v$q & (r_cnr_port$q == 10))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[10] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$10);
         p_fbr = fbr$11$q;
         if (r_cnr_v$q & (r_cnr_port$q == 11)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$11$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$11$q | (r_cnr_v$q & (r_cnr_port$q == 11))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[11] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$11);
         p_fbr = fbr$12$q;
         if (r_cnr_v$q & (r_cnr_port$q == 12)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$12$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$12$q | (r_cnr_v$q & (r_cnr_port$q == 12))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[12] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$12);
         p_fbr = fbr$13$q;
         if (r_cnr_v$q & (r_cnr_port$q == 13)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$13$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$13$q | (r_cnr_v$q & (r_cnr_port$q == 13))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[13] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$13);
         p_fbr = fbr$14$q;
         if (r_cnr_v$q & (r_cnr_port$q == 14)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$14$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$14$q | (r_cnr_v$q & (r_cnr_port$q == 14))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[14] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$14);
         p_fbr = fbr$15$q;
         if (r_cnr_v$q & (r_cnr_port$q == 15)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$15$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$15$q | (r_cnr_v$q & (r_cnr_port$q == 15))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[15] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$15);
+        cur_fbp = cur_mix[7:0];
+        best = 4'h0;
+        any_better = 1'b0;
+        idx = 4'h0;
+        fbp_p = fbps[(32'h8 * 0)+:(8)];
+        win = r_rt_cands$q[0] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 0) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 0) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 0) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 0) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 0) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 0) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 0) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 0) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 0) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 0) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 0) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 0) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 0) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 0) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 0) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 0) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 0) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 0) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 0) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 0) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 0) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 0) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 0) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 0) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 0) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 0) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 0) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 0) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 0) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 0) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 0) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 0) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
         end
         idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 1)+:(8)];
+        win = r_rt_cands$q[1] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 1) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 1) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 1) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 1) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 1) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 1) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 1) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 1) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 1) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 1) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 1) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 1) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 1) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 1) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 1) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 1) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 1) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 1) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 1) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 1) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 1) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 1) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 1) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 1) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 1) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 1) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 1) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 1) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 1) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 1) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 1) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 1) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 2)+:(8)];
+        win = r_rt_cands$q[2] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 2) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 2) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 2) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 2) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 2) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 2) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 2) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 2) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 2) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 2) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 2) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 2) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 2) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 2) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 2) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 2) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 2) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 2) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 2) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 2) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 2) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 2) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 2) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 2) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 2) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 2) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 2) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 2) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 2) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 2) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 2) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 2) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 3)+:(8)];
+        win = r_rt_cands$q[3] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 3) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 3) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 3) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 3) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 3) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 3) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 3) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 3) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 3) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 3) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 3) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 3) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 3) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 3) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 3) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 3) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 3) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 3) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 3) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 3) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 3) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 3) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 3) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 3) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 3) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 3) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 3) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 3) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 3) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 3) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 3) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 3) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 4)+:(8)];
+        win = r_rt_cands$q[4] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 4) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 4) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 4) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 4) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 4) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 4) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 4) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 4) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 4) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 4) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 4) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 4) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 4) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 4) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 4) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 4) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 4) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 4) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 4) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 4) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 4) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 4) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 4) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 4) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 4) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 4) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 4) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 4) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 4) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 4) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 4) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 4) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 5)+:(8)];
+        win = r_rt_cands$q[5] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 5) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 5) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 5) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 5) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 5) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 5) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 5) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 5) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 5) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 5) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 5) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 5) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 5) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 5) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 5) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 5) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 5) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 5) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 5) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 5) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 5) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 5) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 5) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 5) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 5) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 5) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 5) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 5) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 5) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 5) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 5) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 5) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 6)+:(8)];
+        win = r_rt_cands$q[6] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 6) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 6) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 6) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 6) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 6) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 6) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 6) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 6) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 6) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 6) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 6) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 6) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 6) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 6) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 6) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 6) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 6) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 6) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 6) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 6) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 6) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 6) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 6) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 6) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 6) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 6) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 6) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 6) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 6) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 6) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 6) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 6) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 7)+:(8)];
+        win = r_rt_cands$q[7] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 7) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 7) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 7) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 7) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 7) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 7) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 7) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 7) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 7) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 7) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 7) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 7) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 7) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 7) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 7) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 7) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 7) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 7) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 7) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 7) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 7) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 7) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 7) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 7) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 7) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 7) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 7) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 7) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 7) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 7) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 7) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 7) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 8)+:(8)];
+        win = r_rt_cands$q[8] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 8) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 8) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 8) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 8) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 8) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 8) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 8) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 8) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 8) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 8) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 8) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 8) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 8) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 8) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 8) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 8) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 8) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 8) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 8) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 8) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 8) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 8) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 8) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 8) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 8) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 8) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 8) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 8) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 8) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 8) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 8) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 8) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 9)+:(8)];
+        win = r_rt_cands$q[9] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 9) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 9) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 9) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 9) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 9) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 9) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 9) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 9) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 9) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 9) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 9) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 9) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 9) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 9) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 9) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 9) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 9) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 9) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 9) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 9) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 9) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 9) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 9) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 9) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 9) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 9) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 9) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 9) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 9) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 9) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 9) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 9) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 10)+:(8)];
+        win = r_rt_cands$q[10] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 10) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 10) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 10) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 10) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 10) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 10) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 10) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 10) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 10) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 10) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 10) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 10) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 10) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 10) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 10) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 10) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 10) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 10) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 10) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 10) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 10) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 10) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 10) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 10) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 10) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 10) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 10) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 10) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 10) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 10) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 10) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 10) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 11)+:(8)];
+        win = r_rt_cands$q[11] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 11) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 11) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 11) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 11) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 11) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 11) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 11) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 11) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 11) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 11) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 11) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 11) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 11) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 11) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 11) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 11) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 11) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 11) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 11) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 11) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 11) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 11) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 11) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 11) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 11) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 11) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 11) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 11) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 11) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 11) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 11) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 11) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 12)+:(8)];
+        win = r_rt_cands$q[12] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 12) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 12) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 12) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 12) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 12) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 12) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 12) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 12) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 12) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 12) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 12) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 12) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 12) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 12) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 12) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 12) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 12) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 12) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 12) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 12) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 12) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 12) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 12) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 12) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 12) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 12) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 12) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 12) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 12) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 12) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 12) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 12) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 13)+:(8)];
+        win = r_rt_cands$q[13] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 13) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 13) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 13) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 13) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 13) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 13) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 13) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 13) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 13) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 13) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 13) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 13) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 13) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 13) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 13) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 13) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 13) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 13) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 13) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 13) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 13) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 13) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 13) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 13) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 13) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 13) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 13) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 13) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 13) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 13) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 13) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 13) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 14)+:(8)];
+        win = r_rt_cands$q[14] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 14) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 14) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 14) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 14) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 14) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 14) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 14) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 14) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 14) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 14) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 14) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 14) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 14) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 14) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 14) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 14) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 14) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 14) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 14) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 14) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 14) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 14) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 14) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 14) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 14) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 14) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 14) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 14) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 14) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 14) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 14) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 14) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 15)+:(8)];
+        win = r_rt_cands$q[15] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 15) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 15) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 15) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 15) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 15) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 15) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 15) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 15) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 4)+:(8)];
+        if (4 < 15) begin
+            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (4 > 15) begin
+            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 5)+:(8)];
+        if (5 < 15) begin
+            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (5 > 15) begin
+            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 6)+:(8)];
+        if (6 < 15) begin
+            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (6 > 15) begin
+            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 7)+:(8)];
+        if (7 < 15) begin
+            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (7 > 15) begin
+            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 8)+:(8)];
+        if (8 < 15) begin
+            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (8 > 15) begin
+            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 9)+:(8)];
+        if (9 < 15) begin
+            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (9 > 15) begin
+            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 10)+:(8)];
+        if (10 < 15) begin
+            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (10 > 15) begin
+            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 11)+:(8)];
+        if (11 < 15) begin
+            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (11 > 15) begin
+            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 12)+:(8)];
+        if (12 < 15) begin
+            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (12 > 15) begin
+            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 13)+:(8)];
+        if (13 < 15) begin
+            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (13 > 15) begin
+            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 14)+:(8)];
+        if (14 < 15) begin
+            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (14 > 15) begin
+            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 15)+:(8)];
+        if (15 < 15) begin
+            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (15 > 15) begin
+            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        if (~any_better) begin
+            best = r_rt_port$q;
+        end
         eligible = (r_rt_new$q | ~csr$value[at_sar_new_only]) & ~rt_harmful;
         route = r_rt_port$q;
         if (r_rt_ok$q & eligible & sar_active) begin
@@ -6996,37 +9908,34 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             n_fb = 6'h0;
         end
         n_gd = csr$value_next[(at_gd)+:(17)];
-        cut = 24'h0;
-        gd_1 = {7'd0, n_gd};
-        if (n_fb[0]) begin
-            cut = cut + gd_1;
+        gd_1 = {8'd0, n_gd};
+        cp0 = 25'h0;
+        if (n_fb[32'h0]) begin
+            cp0 = gd_1;
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[1]) begin
-            cut = cut + gd_1;
+        if (n_fb[32'h1]) begin
+            cp0 = cp0 + (gd_1 << c1);
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[2]) begin
-            cut = cut + gd_1;
+        cp1 = 25'h0;
+        if (n_fb[32'h2]) begin
+            cp1 = gd_1;
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[3]) begin
-            cut = cut + gd_1;
+        if (n_fb[32'h3]) begin
+            cp1 = cp1 + (gd_1 << c1);
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[4]) begin
-            cut = cut + gd_1;
+        cp2 = 25'h0;
+        if (n_fb[32'h4]) begin
+            cp2 = gd_1;
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[5]) begin
-            cut = cut + gd_1;
+        if (n_fb[32'h5]) begin
+            cp2 = cp2 + (gd_1 << c1);
         end
-        gd_1 = gd_1 << c1;
-        if (cut > gd_one) begin
-            cut = gd_one;
-        end
+        cut = (cp0 + (cp1 << c2)) + (cp2 << c4);
         keep_wide = gd_one - cut;
         k_keep$d = keep_wide[16:0];
+        if (keep_wide[32'h18]) begin
+            k_keep$d = 17'h0;
+        end
         sev_elapsed = (r_ts$q - sev_t$0$q) & ts_mask;
         if (sev_v$0$q & (sev_elapsed >= reg_sar_window)) begin
             sev_v$0$d = 1'b0;

@@ -203,6 +203,10 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     // Constant declarations
     localparam  port_ok = 4'hf;
     localparam  one_port = 1'b0;
+    localparam  at8$0 = 8'h0;
+    localparam  at8$1 = 8'h8;
+    localparam  at8$2 = 8'h10;
+    localparam  at8$3 = 8'h18;
     localparam  last_port = 2'b11;
     localparam  fid_mask = 64'hfff;
     localparam  len_mask = 16'hff;
@@ -212,7 +216,7 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     localparam  window_mask = 32'hffff;
     localparam  slot_mask = 5'b11;
     localparam  init_last = 17'b1111;
-    localparam  gd_one = 24'h10000;
+    localparam  gd_one = 25'h10000;
     localparam  rate_one = 17'b10000000000000000;
     localparam  one32 = 32'h1;
     localparam  one17 = 17'b1;
@@ -692,11 +696,18 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  sar_active;
     reg  [5:0] p_fbr;
     reg  [5:0] p_fb;
-    reg  [15:0] p_fbp;
+    reg  [15:0] p_mix;
     reg  [15:0] fbp_mix;
     reg  [1:0] best;
     reg  [1:0] idx;
-    reg  [15:0] best_fbp;
+    reg  [15:0] cur_mix;
+    reg  [7:0] p_fbp;
+    reg  [127:0] fbps;
+    reg  [7:0] cur_fbp;
+    reg  [7:0] fbp_p;
+    reg  [7:0] fbp_q;
+    reg  win;
+    reg  any_better;
     reg  eligible;
     reg  [1:0] route;
     reg  d_cleared;
@@ -723,9 +734,12 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [31:0] v_w;
     reg  [31:0] v_wc;
     reg  [16:0] v_rate;
-    reg  [23:0] cut;
+    reg  [24:0] cut;
+    reg  [24:0] cp0;
+    reg  [24:0] cp1;
+    reg  [24:0] cp2;
     reg  [16:0] keep;
-    reg  [23:0] keep_wide;
+    reg  [24:0] keep_wide;
     reg  [48:0] red_x_high;
     reg  [33:0] red_r_high;
     reg  [2:0] err_now;
@@ -734,7 +748,7 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [31:0] red_wc;
     reg  [16:0] red_rate;
     reg  [48:0] red_x_in;
-    reg  [23:0] gd_1;
+    reg  [24:0] gd_1;
     reg  [48:0] x3;
     reg  [48:0] xp0;
     reg  [48:0] xp1;
@@ -2203,70 +2217,268 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         if (c_cleared) begin
             p_fbr = r_cnr_fbp$q;
         end
-        best_fbp = {10'd0, c_fb};
+        cur_mix = {10'd0, c_fb};
         fbp_mix = 16'h0;
         if (c_rcf_now) begin
             fbp_mix = ((({10'd0, c_fb} << {13'd0, reg_w_shift}) - {10'd0, c_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
-            best_fbp = fbp_mix;
+            cur_mix = fbp_mix;
         end
-        best = r_rt_port$q;
-        idx = 2'h0;
+        fbps = 128'h0;
         p_fbr = fbr$0$q;
         if (r_cnr_v$q & (r_cnr_port$q == 0)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$0$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$0$q | (r_cnr_v$q & (r_cnr_port$q == 0))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[0] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$0);
         p_fbr = fbr$1$q;
         if (r_cnr_v$q & (r_cnr_port$q == 1)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$1$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$1$q | (r_cnr_v$q & (r_cnr_port$q == 1))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[1] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$1);
         p_fbr = fbr$2$q;
         if (r_cnr_v$q & (r_cnr_port$q == 2)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$2$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$2$q | (r_cnr_v$q & (r_cnr_port$q == 2))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[2] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
-        end
-        idx = idx + one_pb;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$2);
         p_fbr = fbr$3$q;
         if (r_cnr_v$q & (r_cnr_port$q == 3)) begin
             p_fbr = r_cnr_fbp$q;
         end
         p_fb = fb$3$q;
-        p_fbp = {10'd0, p_fb};
+        p_mix = {10'd0, p_fb};
         if (rcf$3$q | (r_cnr_v$q & (r_cnr_port$q == 3))) begin
-            p_fbp = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
+            p_mix = ((({10'd0, p_fb} << {13'd0, reg_w_shift}) - {10'd0, p_fb}) + {10'd0, p_fbr}) >> {13'd0, reg_w_shift};
         end
-        if (r_rt_cands$q[3] & (p_fbp < best_fbp)) begin
-            best = idx;
-            best_fbp = p_fbp;
+        p_fbp = p_mix[7:0];
+        fbps = fbps | ({120'd0, p_fbp} << at8$3);
+        cur_fbp = cur_mix[7:0];
+        best = 2'h0;
+        any_better = 1'b0;
+        idx = 2'h0;
+        fbp_p = fbps[(32'h8 * 0)+:(8)];
+        win = r_rt_cands$q[0] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 0) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 0) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 0) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 0) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 0) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 0) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 0) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 0) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
         end
         idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 1)+:(8)];
+        win = r_rt_cands$q[1] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 1) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 1) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 1) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 1) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 1) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 1) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 1) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 1) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 2)+:(8)];
+        win = r_rt_cands$q[2] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 2) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 2) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 2) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 2) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 2) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 2) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 2) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 2) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        fbp_p = fbps[(32'h8 * 3)+:(8)];
+        win = r_rt_cands$q[3] & (fbp_p < cur_fbp);
+        fbp_q = fbps[(32'h8 * 0)+:(8)];
+        if (0 < 3) begin
+            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (0 > 3) begin
+            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 1)+:(8)];
+        if (1 < 3) begin
+            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (1 > 3) begin
+            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 2)+:(8)];
+        if (2 < 3) begin
+            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (2 > 3) begin
+            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        fbp_q = fbps[(32'h8 * 3)+:(8)];
+        if (3 < 3) begin
+            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (3 > 3) begin
+            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
+                win = 1'b0;
+            end
+        end
+        if (win) begin
+            best = best | idx;
+            any_better = 1'b1;
+        end
+        idx = idx + one_pb;
+        if (~any_better) begin
+            best = r_rt_port$q;
+        end
         eligible = (r_rt_new$q | ~csr$value[at_sar_new_only]) & ~rt_harmful;
         route = r_rt_port$q;
         if (r_rt_ok$q & eligible & sar_active) begin
@@ -3005,37 +3217,34 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
             n_fb = 6'h0;
         end
         n_gd = csr$value_next[(at_gd)+:(17)];
-        cut = 24'h0;
-        gd_1 = {7'd0, n_gd};
-        if (n_fb[0]) begin
-            cut = cut + gd_1;
+        gd_1 = {8'd0, n_gd};
+        cp0 = 25'h0;
+        if (n_fb[32'h0]) begin
+            cp0 = gd_1;
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[1]) begin
-            cut = cut + gd_1;
+        if (n_fb[32'h1]) begin
+            cp0 = cp0 + (gd_1 << c1);
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[2]) begin
-            cut = cut + gd_1;
+        cp1 = 25'h0;
+        if (n_fb[32'h2]) begin
+            cp1 = gd_1;
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[3]) begin
-            cut = cut + gd_1;
+        if (n_fb[32'h3]) begin
+            cp1 = cp1 + (gd_1 << c1);
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[4]) begin
-            cut = cut + gd_1;
+        cp2 = 25'h0;
+        if (n_fb[32'h4]) begin
+            cp2 = gd_1;
         end
-        gd_1 = gd_1 << c1;
-        if (n_fb[5]) begin
-            cut = cut + gd_1;
+        if (n_fb[32'h5]) begin
+            cp2 = cp2 + (gd_1 << c1);
         end
-        gd_1 = gd_1 << c1;
-        if (cut > gd_one) begin
-            cut = gd_one;
-        end
+        cut = (cp0 + (cp1 << c2)) + (cp2 << c4);
         keep_wide = gd_one - cut;
         k_keep$d = keep_wide[16:0];
+        if (keep_wide[32'h18]) begin
+            k_keep$d = 17'h0;
+        end
         sev_elapsed = (r_ts$q - sev_t$0$q) & ts_mask;
         if (sev_v$0$q & (sev_elapsed >= reg_sar_window)) begin
             sev_v$0$d = 1'b0;

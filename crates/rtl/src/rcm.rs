@@ -182,6 +182,8 @@ pub struct RcmCore<
     port_ok: Constant<Bits<PP>>,
     /// One port: every visit is of port 0, so the next visit's pending Fb depends on this one.
     one_port: Constant<Bit>,
+    /// Bit offset of port p's Fb' in the packed `fbps`.
+    at8: [Constant<Bits<8>>; PP],
     last_port: Constant<Bits<PB>>,
     fid_mask: Constant<Bits<64>>,
     len_mask: Constant<Bits<16>>,
@@ -191,7 +193,7 @@ pub struct RcmCore<
     window_mask: Constant<Bits<32>>,
     slot_mask: Constant<Bits<5>>,
     init_last: Constant<Bits<17>>,
-    gd_one: Constant<Bits<24>>,
+    gd_one: Constant<Bits<25>>,
     rate_one: Constant<Bits<17>>,
     one32: Constant<Bits<32>>,
     one17: Constant<Bits<17>>,
@@ -343,11 +345,18 @@ pub struct RcmCore<
     sar_active: Signal<Local, Bit>,
     p_fbr: Signal<Local, Bits<6>>,
     p_fb: Signal<Local, Bits<6>>,
-    p_fbp: Signal<Local, Bits<16>>,
+    p_mix: Signal<Local, Bits<16>>,
     fbp_mix: Signal<Local, Bits<16>>,
     best: Signal<Local, Bits<PB>>,
     idx: Signal<Local, Bits<PB>>,
-    best_fbp: Signal<Local, Bits<16>>,
+    cur_mix: Signal<Local, Bits<16>>,
+    p_fbp: Signal<Local, Bits<8>>,
+    fbps: Signal<Local, Bits<128>>,
+    cur_fbp: Signal<Local, Bits<8>>,
+    fbp_p: Signal<Local, Bits<8>>,
+    fbp_q: Signal<Local, Bits<8>>,
+    win: Signal<Local, Bit>,
+    any_better: Signal<Local, Bit>,
     eligible: Signal<Local, Bit>,
     route: Signal<Local, Bits<PB>>,
     // The ID read.
@@ -378,9 +387,12 @@ pub struct RcmCore<
     v_w: Signal<Local, Bits<32>>,
     v_wc: Signal<Local, Bits<32>>,
     v_rate: Signal<Local, Bits<17>>,
-    cut: Signal<Local, Bits<24>>,
+    cut: Signal<Local, Bits<25>>,
+    cp0: Signal<Local, Bits<25>>,
+    cp1: Signal<Local, Bits<25>>,
+    cp2: Signal<Local, Bits<25>>,
     keep: Signal<Local, Bits<17>>,
-    keep_wide: Signal<Local, Bits<24>>,
+    keep_wide: Signal<Local, Bits<25>>,
     red_x_high: Signal<Local, Bits<49>>,
     red_r_high: Signal<Local, Bits<34>>,
     err_now: Signal<Local, Bits<3>>,
@@ -389,7 +401,7 @@ pub struct RcmCore<
     red_wc: Signal<Local, Bits<32>>,
     red_rate: Signal<Local, Bits<17>>,
     red_x_in: Signal<Local, Bits<49>>,
-    gd_1: Signal<Local, Bits<24>>,
+    gd_1: Signal<Local, Bits<25>>,
     /// Radix-4 partial products (digit d of `keep`'s low 16 bits: 0, x, 2x or 3x, at 4^d)
     /// and their tree: x = Wc or the harmful bytes, r = R.
     x3: Signal<Local, Bits<49>>,
@@ -610,6 +622,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             port_ok: Constant::new(low_bits(cfg.ports as usize)),
             last_port: Constant::new(u64::from(cfg.ports - 1).into()),
             one_port: Constant::new(cfg.ports == 1),
+            at8: std::array::from_fn(|p| Constant::new((8 * p as u64).into())),
             fid_mask: Constant::new(low_bits(cfg.fid_bits as usize)),
             len_mask: Constant::new(low_bits(cfg.len_bits as usize)),
             ts_mask: Constant::new(low_bits(cfg.ts_bits as usize)),
@@ -761,11 +774,18 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             sar_active: Default::default(),
             p_fbr: Default::default(),
             p_fb: Default::default(),
-            p_fbp: Default::default(),
+            p_mix: Default::default(),
             fbp_mix: Default::default(),
             best: Default::default(),
             idx: Default::default(),
-            best_fbp: Default::default(),
+            cur_mix: Default::default(),
+            p_fbp: Default::default(),
+            fbps: Default::default(),
+            cur_fbp: Default::default(),
+            fbp_p: Default::default(),
+            fbp_q: Default::default(),
+            win: Default::default(),
+            any_better: Default::default(),
             eligible: Default::default(),
             route: Default::default(),
             d_cleared: Default::default(),
@@ -793,6 +813,9 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             v_wc: Default::default(),
             v_rate: Default::default(),
             cut: Default::default(),
+            cp0: Default::default(),
+            cp1: Default::default(),
+            cp2: Default::default(),
             keep: Default::default(),
             keep_wide: Default::default(),
             red_x_high: Default::default(),
@@ -1422,7 +1445,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         if self.c_cleared.val() {
             self.p_fbr.next = self.r_cnr_fbp.q.val();
         }
-        self.best_fbp.next = bit_cast::<16, 6>(self.c_fb.val());
+        self.cur_mix.next = bit_cast::<16, 6>(self.c_fb.val());
         self.fbp_mix.next = 0.into();
         if self.c_rcf_now.val() {
             self.fbp_mix.next = (((bit_cast::<16, 6>(self.c_fb.val())
@@ -1430,30 +1453,62 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
                 - bit_cast::<16, 6>(self.c_fb.val()))
                 + bit_cast::<16, 6>(self.p_fbr.val()))
                 >> bit_cast::<16, 3>(self.reg_w_shift.val());
-            self.best_fbp.next = self.fbp_mix.val();
+            self.cur_mix.next = self.fbp_mix.val();
         }
-        self.best.next = self.r_rt_port.q.val();
-        self.idx.next = 0.into();
+        // Each port's Fb' (at most 63), packed 8 bits per port, then the winner among the
+        // candidates below the current port's: the one no candidate beats, a lower index
+        // winning a tie. Every pair is compared in parallel (the order of a chain of
+        // compare-and-select is the same rule, but PP compares in series).
+        self.fbps.next = 0.into();
         for p in 0..PP {
             self.p_fbr.next = self.fbr[p].q.val();
             if self.r_cnr_v.q.val() & (self.r_cnr_port.q.val().index() == p) {
                 self.p_fbr.next = self.r_cnr_fbp.q.val();
             }
             self.p_fb.next = self.fb[p].q.val();
-            self.p_fbp.next = bit_cast::<16, 6>(self.p_fb.val());
+            self.p_mix.next = bit_cast::<16, 6>(self.p_fb.val());
             if self.rcf[p].q.val() | (self.r_cnr_v.q.val() & (self.r_cnr_port.q.val().index() == p))
             {
-                self.p_fbp.next = (((bit_cast::<16, 6>(self.p_fb.val())
+                self.p_mix.next = (((bit_cast::<16, 6>(self.p_fb.val())
                     << bit_cast::<16, 3>(self.reg_w_shift.val()))
                     - bit_cast::<16, 6>(self.p_fb.val()))
                     + bit_cast::<16, 6>(self.p_fbr.val()))
                     >> bit_cast::<16, 3>(self.reg_w_shift.val());
             }
-            if self.r_rt_cands.q.val().get_bit(p) & (self.p_fbp.val() < self.best_fbp.val()) {
-                self.best.next = self.idx.val();
-                self.best_fbp.next = self.p_fbp.val();
+            self.p_fbp.next = bit_cast::<8, 16>(self.p_mix.val());
+            self.fbps.next =
+                self.fbps.val() | (bit_cast::<128, 8>(self.p_fbp.val()) << self.at8[p].val());
+        }
+        self.cur_fbp.next = bit_cast::<8, 16>(self.cur_mix.val());
+        self.best.next = 0.into();
+        self.any_better.next = false;
+        self.idx.next = 0.into();
+        for p in 0..PP {
+            self.fbp_p.next = self.fbps.val().get_bits::<8>(8 * p);
+            self.win.next =
+                self.r_rt_cands.q.val().get_bit(p) & (self.fbp_p.val() < self.cur_fbp.val());
+            for q in 0..PP {
+                self.fbp_q.next = self.fbps.val().get_bits::<8>(8 * q);
+                if q < p {
+                    if self.r_rt_cands.q.val().get_bit(q) & (self.fbp_q.val() <= self.fbp_p.val()) {
+                        self.win.next = false;
+                    }
+                }
+                if q > p {
+                    if self.r_rt_cands.q.val().get_bit(q) & (self.fbp_q.val() < self.fbp_p.val()) {
+                        self.win.next = false;
+                    }
+                }
+            }
+            // At most one port wins: its index is the OR of the winners'.
+            if self.win.val() {
+                self.best.next = self.best.val() | self.idx.val();
+                self.any_better.next = true;
             }
             self.idx.next = self.idx.val() + self.one_pb.val();
+        }
+        if !self.any_better.val() {
+            self.best.next = self.r_rt_port.q.val();
         }
         self.eligible.next = (self.r_rt_new.q.val()
             | !self
@@ -1927,20 +1982,37 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             .value_next
             .val()
             .get_bits::<17>(self.at_gd.val().index());
-        // Fb x Gd, shift-and-add over Fb's six bits, at most 1.
-        self.cut.next = 0.into();
-        self.gd_1.next = bit_cast::<24, 17>(self.n_gd.val());
-        for b in 0..6 {
-            if self.n_fb.val().get_bit(b) {
-                self.cut.next = self.cut.val() + self.gd_1.val();
-            }
-            self.gd_1.next = self.gd_1.val() << self.c1.val();
+        // Fb x Gd, shift-and-add over Fb's bit pairs as a tree (three adders in series); keep
+        // = 1 - Fb x Gd, or 0 where the cut is 1 or more (the difference's borrow).
+        self.gd_1.next = bit_cast::<25, 17>(self.n_gd.val());
+        self.cp0.next = 0.into();
+        if self.n_fb.val().get_bit(0) {
+            self.cp0.next = self.gd_1.val();
         }
-        if self.cut.val() > self.gd_one.val() {
-            self.cut.next = self.gd_one.val();
+        if self.n_fb.val().get_bit(1) {
+            self.cp0.next = self.cp0.val() + (self.gd_1.val() << self.c1.val());
         }
+        self.cp1.next = 0.into();
+        if self.n_fb.val().get_bit(2) {
+            self.cp1.next = self.gd_1.val();
+        }
+        if self.n_fb.val().get_bit(3) {
+            self.cp1.next = self.cp1.val() + (self.gd_1.val() << self.c1.val());
+        }
+        self.cp2.next = 0.into();
+        if self.n_fb.val().get_bit(4) {
+            self.cp2.next = self.gd_1.val();
+        }
+        if self.n_fb.val().get_bit(5) {
+            self.cp2.next = self.cp2.val() + (self.gd_1.val() << self.c1.val());
+        }
+        self.cut.next = (self.cp0.val() + (self.cp1.val() << self.c2.val()))
+            + (self.cp2.val() << self.c4.val());
         self.keep_wide.next = self.gd_one.val() - self.cut.val();
-        self.k_keep.d.next = bit_cast::<17, 24>(self.keep_wide.val());
+        self.k_keep.d.next = bit_cast::<17, 25>(self.keep_wide.val());
+        if self.keep_wide.val().get_bit(24) {
+            self.k_keep.d.next = 0.into();
+        }
         // Severe CNs: this edge's, and the expiry of those older than SAR's window.
         for k in 0..SEVERE_SLOTS {
             self.sev_elapsed.next =
@@ -2184,6 +2256,8 @@ pub fn package(
                     "vs_tag_high",
                     "cn_mix",
                     "view_mix",
+                    "cur_mix",
+                    "p_mix",
                     "keep_wide",
                     "red_x_high",
                     "red_r_high",

@@ -1039,6 +1039,12 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     wire  [3:0] r_visit$q;
     reg  [16:0] k_keep$d;
     wire  [16:0] k_keep$q;
+    reg  k_rcf_old$d;
+    wire  k_rcf_old$q;
+    reg  k_cn_old$d;
+    wire  k_cn_old$q;
+    reg  k_meas_done$d;
+    wire  k_meas_done$q;
     reg  o_dec_v$d;
     wire  o_dec_v$q;
     reg  o_dec_grant$d;
@@ -1071,8 +1077,6 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     // Local signals
     reg  [3:0] reg_n_clear;
     reg  [31:0] reg_t_cn;
-    reg  [31:0] reg_t_rcf;
-    reg  [31:0] reg_t_meas;
     reg  [31:0] reg_wc_min;
     reg  [2:0] reg_w_shift;
     reg  [31:0] reg_sar_window;
@@ -1114,10 +1118,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     reg  [4:0] o2_cam_wp;
     reg  s_lcf;
     reg  s_rcf;
-    reg  [31:0] s_rcf_t;
     reg  s_pend_v;
     reg  s_cn_v;
-    reg  [31:0] s_cn_t;
     reg  [1:0] s_rcc;
     reg  [31:0] s_meas_t;
     reg  [31:0] s_w;
@@ -1245,9 +1247,12 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     reg  n_keep_v;
     reg  [5:0] n_fb;
     reg  [16:0] n_gd;
+    reg  [31:0] n_rcf_t;
+    reg  [31:0] n_cn_t;
+    reg  [31:0] n_meas_t;
+    reg  v_fits;
     reg  [31:0] red_x_src;
     reg  [33:0] red_r_in;
-    reg  [31:0] meas_elapsed;
     reg  hit_a;
     reg  hit_b;
     reg  hit_o;
@@ -3092,6 +3097,21 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         .q(k_keep$q),
         .clock(clock)
     );
+    rcm_paper__k_rcf_old k_rcf_old(
+        .d(k_rcf_old$d),
+        .q(k_rcf_old$q),
+        .clock(clock)
+    );
+    rcm_paper__k_cn_old k_cn_old(
+        .d(k_cn_old$d),
+        .q(k_cn_old$q),
+        .clock(clock)
+    );
+    rcm_paper__k_meas_done k_meas_done(
+        .d(k_meas_done$d),
+        .q(k_meas_done$q),
+        .clock(clock)
+    );
     rcm_paper__o_dec_v o_dec_v(
         .d(o_dec_v$d),
         .q(o_dec_v$q),
@@ -3198,6 +3218,9 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         r_ts$d = r_ts$q;
         r_visit$d = r_visit$q;
         k_keep$d = k_keep$q;
+        k_rcf_old$d = k_rcf_old$q;
+        k_cn_old$d = k_cn_old$q;
+        k_meas_done$d = k_meas_done$q;
         o_dec_v$d = o_dec_v$q;
         o_dec_grant$d = o_dec_grant$q;
         o_dec_harmful$d = o_dec_harmful$q;
@@ -3532,8 +3555,6 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         csr_rdata = csr$rdata;
         reg_n_clear = csr$value[(at_n_clear)+:(4)];
         reg_t_cn = csr$value[(at_t_cn)+:(32)];
-        reg_t_rcf = csr$value[(at_t_rcf)+:(32)];
-        reg_t_meas = csr$value[(at_t_meas)+:(32)];
         reg_wc_min = csr$value[(at_wc_min)+:(32)];
         reg_w_shift = csr$value[(at_w_shift)+:(3)];
         reg_sar_window = csr$value[(at_sar_window)+:(32)];
@@ -3657,10 +3678,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         o2_cam_wp = 5'h0;
         s_lcf = 1'b0;
         s_rcf = 1'b0;
-        s_rcf_t = 32'h0;
         s_pend_v = 1'b0;
         s_cn_v = 1'b0;
-        s_cn_t = 32'h0;
         s_rcc = 2'h0;
         s_meas_t = 32'h0;
         s_w = 32'h0;
@@ -3716,10 +3735,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 0) begin
             s_lcf = lcf$0$q;
             s_rcf = rcf$0$q;
-            s_rcf_t = rcf_t$0$q;
             s_pend_v = pend_v$0$q;
             s_cn_v = cn_v$0$q;
-            s_cn_t = cn_t$0$q;
             s_rcc = rcc$0$q;
             s_meas_t = meas_t$0$q;
             s_w = w$0$q;
@@ -3777,10 +3794,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 1) begin
             s_lcf = lcf$1$q;
             s_rcf = rcf$1$q;
-            s_rcf_t = rcf_t$1$q;
             s_pend_v = pend_v$1$q;
             s_cn_v = cn_v$1$q;
-            s_cn_t = cn_t$1$q;
             s_rcc = rcc$1$q;
             s_meas_t = meas_t$1$q;
             s_w = w$1$q;
@@ -3838,10 +3853,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 2) begin
             s_lcf = lcf$2$q;
             s_rcf = rcf$2$q;
-            s_rcf_t = rcf_t$2$q;
             s_pend_v = pend_v$2$q;
             s_cn_v = cn_v$2$q;
-            s_cn_t = cn_t$2$q;
             s_rcc = rcc$2$q;
             s_meas_t = meas_t$2$q;
             s_w = w$2$q;
@@ -3899,10 +3912,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 3) begin
             s_lcf = lcf$3$q;
             s_rcf = rcf$3$q;
-            s_rcf_t = rcf_t$3$q;
             s_pend_v = pend_v$3$q;
             s_cn_v = cn_v$3$q;
-            s_cn_t = cn_t$3$q;
             s_rcc = rcc$3$q;
             s_meas_t = meas_t$3$q;
             s_w = w$3$q;
@@ -3960,10 +3971,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 4) begin
             s_lcf = lcf$4$q;
             s_rcf = rcf$4$q;
-            s_rcf_t = rcf_t$4$q;
             s_pend_v = pend_v$4$q;
             s_cn_v = cn_v$4$q;
-            s_cn_t = cn_t$4$q;
             s_rcc = rcc$4$q;
             s_meas_t = meas_t$4$q;
             s_w = w$4$q;
@@ -4021,10 +4030,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 5) begin
             s_lcf = lcf$5$q;
             s_rcf = rcf$5$q;
-            s_rcf_t = rcf_t$5$q;
             s_pend_v = pend_v$5$q;
             s_cn_v = cn_v$5$q;
-            s_cn_t = cn_t$5$q;
             s_rcc = rcc$5$q;
             s_meas_t = meas_t$5$q;
             s_w = w$5$q;
@@ -4082,10 +4089,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 6) begin
             s_lcf = lcf$6$q;
             s_rcf = rcf$6$q;
-            s_rcf_t = rcf_t$6$q;
             s_pend_v = pend_v$6$q;
             s_cn_v = cn_v$6$q;
-            s_cn_t = cn_t$6$q;
             s_rcc = rcc$6$q;
             s_meas_t = meas_t$6$q;
             s_w = w$6$q;
@@ -4143,10 +4148,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 7) begin
             s_lcf = lcf$7$q;
             s_rcf = rcf$7$q;
-            s_rcf_t = rcf_t$7$q;
             s_pend_v = pend_v$7$q;
             s_cn_v = cn_v$7$q;
-            s_cn_t = cn_t$7$q;
             s_rcc = rcc$7$q;
             s_meas_t = meas_t$7$q;
             s_w = w$7$q;
@@ -4204,10 +4207,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 8) begin
             s_lcf = lcf$8$q;
             s_rcf = rcf$8$q;
-            s_rcf_t = rcf_t$8$q;
             s_pend_v = pend_v$8$q;
             s_cn_v = cn_v$8$q;
-            s_cn_t = cn_t$8$q;
             s_rcc = rcc$8$q;
             s_meas_t = meas_t$8$q;
             s_w = w$8$q;
@@ -4265,10 +4266,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 9) begin
             s_lcf = lcf$9$q;
             s_rcf = rcf$9$q;
-            s_rcf_t = rcf_t$9$q;
             s_pend_v = pend_v$9$q;
             s_cn_v = cn_v$9$q;
-            s_cn_t = cn_t$9$q;
             s_rcc = rcc$9$q;
             s_meas_t = meas_t$9$q;
             s_w = w$9$q;
@@ -4326,10 +4325,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 10) begin
             s_lcf = lcf$10$q;
             s_rcf = rcf$10$q;
-            s_rcf_t = rcf_t$10$q;
             s_pend_v = pend_v$10$q;
             s_cn_v = cn_v$10$q;
-            s_cn_t = cn_t$10$q;
             s_rcc = rcc$10$q;
             s_meas_t = meas_t$10$q;
             s_w = w$10$q;
@@ -4387,10 +4384,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 11) begin
             s_lcf = lcf$11$q;
             s_rcf = rcf$11$q;
-            s_rcf_t = rcf_t$11$q;
             s_pend_v = pend_v$11$q;
             s_cn_v = cn_v$11$q;
-            s_cn_t = cn_t$11$q;
             s_rcc = rcc$11$q;
             s_meas_t = meas_t$11$q;
             s_w = w$11$q;
@@ -4448,10 +4443,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 12) begin
             s_lcf = lcf$12$q;
             s_rcf = rcf$12$q;
-            s_rcf_t = rcf_t$12$q;
             s_pend_v = pend_v$12$q;
             s_cn_v = cn_v$12$q;
-            s_cn_t = cn_t$12$q;
             s_rcc = rcc$12$q;
             s_meas_t = meas_t$12$q;
             s_w = w$12$q;
@@ -4509,10 +4502,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 13) begin
             s_lcf = lcf$13$q;
             s_rcf = rcf$13$q;
-            s_rcf_t = rcf_t$13$q;
             s_pend_v = pend_v$13$q;
             s_cn_v = cn_v$13$q;
-            s_cn_t = cn_t$13$q;
             s_rcc = rcc$13$q;
             s_meas_t = meas_t$13$q;
             s_w = w$13$q;
@@ -4570,10 +4561,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 14) begin
             s_lcf = lcf$14$q;
             s_rcf = rcf$14$q;
-            s_rcf_t = rcf_t$14$q;
             s_pend_v = pend_v$14$q;
             s_cn_v = cn_v$14$q;
-            s_cn_t = cn_t$14$q;
             s_rcc = rcc$14$q;
             s_meas_t = meas_t$14$q;
             s_w = w$14$q;
@@ -4631,10 +4620,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (r_visit$q == 15) begin
             s_lcf = lcf$15$q;
             s_rcf = rcf$15$q;
-            s_rcf_t = rcf_t$15$q;
             s_pend_v = pend_v$15$q;
             s_cn_v = cn_v$15$q;
-            s_cn_t = cn_t$15$q;
             s_rcc = rcc$15$q;
             s_meas_t = meas_t$15$q;
             s_w = w$15$q;
@@ -7936,9 +7923,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (v_rcf_now) begin
             cn_fbp_now = cn_mix[5:0];
         end
-        rcf_expired = s_rcf & (((r_ts$q - s_rcf_t) & ts_mask) >= reg_t_rcf);
-        cn_expired = s_cn_v & (((r_ts$q - s_cn_t) & ts_mask) >= reg_t_cn);
-        meas_elapsed = (r_ts$q - s_meas_t) & ts_mask;
+        rcf_expired = s_rcf & k_rcf_old$q;
+        cn_expired = s_cn_v & k_cn_old$q;
         congested = s_lcf | (s_rcf & ~rcf_expired);
         keep = k_keep$q;
         red_x_src = s_wc & window_mask;
@@ -8137,6 +8123,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         v_rcc = s_rcc;
         v_meas_t = s_meas_t;
         v_w = s_w;
+        v_fits = len32 < s_w;
         v_wc = s_wc;
         v_rate = s_rate;
         if (s_rcc == rcc_off) begin
@@ -8155,11 +8142,12 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
             v_clear_cam = csr$value[at_cfr_clear];
         end
         else if (s_rcc == rcc_measure) begin
-            if (meas_elapsed >= reg_t_meas) begin
+            if (k_meas_done$q) begin
                 v_consume = 1'b1;
                 if (|s_sent_c) begin
                     v_rcc = rcc_on;
                     v_w = s_sent_all;
+                    v_fits = len32 < s_sent_all;
                     v_wc = red_wc;
                     v_rate = red_rate;
                     v_zero = 1'b1;
@@ -8211,7 +8199,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$0$d = 32'h0;
             sent_c$0$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$0$d = len32 & window_mask;
                 sent_c$0$d = add_c & window_mask;
             end
@@ -8313,7 +8301,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$1$d = 32'h0;
             sent_c$1$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$1$d = len32 & window_mask;
                 sent_c$1$d = add_c & window_mask;
             end
@@ -8415,7 +8403,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$2$d = 32'h0;
             sent_c$2$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$2$d = len32 & window_mask;
                 sent_c$2$d = add_c & window_mask;
             end
@@ -8517,7 +8505,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$3$d = 32'h0;
             sent_c$3$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$3$d = len32 & window_mask;
                 sent_c$3$d = add_c & window_mask;
             end
@@ -8619,7 +8607,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$4$d = 32'h0;
             sent_c$4$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$4$d = len32 & window_mask;
                 sent_c$4$d = add_c & window_mask;
             end
@@ -8721,7 +8709,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$5$d = 32'h0;
             sent_c$5$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$5$d = len32 & window_mask;
                 sent_c$5$d = add_c & window_mask;
             end
@@ -8823,7 +8811,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$6$d = 32'h0;
             sent_c$6$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$6$d = len32 & window_mask;
                 sent_c$6$d = add_c & window_mask;
             end
@@ -8925,7 +8913,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$7$d = 32'h0;
             sent_c$7$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$7$d = len32 & window_mask;
                 sent_c$7$d = add_c & window_mask;
             end
@@ -9027,7 +9015,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$8$d = 32'h0;
             sent_c$8$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$8$d = len32 & window_mask;
                 sent_c$8$d = add_c & window_mask;
             end
@@ -9129,7 +9117,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$9$d = 32'h0;
             sent_c$9$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$9$d = len32 & window_mask;
                 sent_c$9$d = add_c & window_mask;
             end
@@ -9231,7 +9219,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$10$d = 32'h0;
             sent_c$10$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$10$d = len32 & window_mask;
                 sent_c$10$d = add_c & window_mask;
             end
@@ -9333,7 +9321,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$11$d = 32'h0;
             sent_c$11$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$11$d = len32 & window_mask;
                 sent_c$11$d = add_c & window_mask;
             end
@@ -9435,7 +9423,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$12$d = 32'h0;
             sent_c$12$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$12$d = len32 & window_mask;
                 sent_c$12$d = add_c & window_mask;
             end
@@ -9537,7 +9525,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$13$d = 32'h0;
             sent_c$13$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$13$d = len32 & window_mask;
                 sent_c$13$d = add_c & window_mask;
             end
@@ -9639,7 +9627,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$14$d = 32'h0;
             sent_c$14$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$14$d = len32 & window_mask;
                 sent_c$14$d = add_c & window_mask;
             end
@@ -9741,7 +9729,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (hit_s & v_zero) begin
             sent_all$15$d = 32'h0;
             sent_c$15$d = 32'h0;
-            if (hit_o & added & (len32 < v_w)) begin
+            if (hit_o & added & v_fits) begin
                 sent_all$15$d = len32 & window_mask;
                 sent_c$15$d = add_c & window_mask;
             end
@@ -9936,6 +9924,106 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         if (keep_wide[32'h18]) begin
             k_keep$d = 17'h0;
         end
+        n_rcf_t = 32'h0;
+        n_cn_t = 32'h0;
+        n_meas_t = 32'h0;
+        if (visit$q == 0) begin
+            n_rcf_t = rcf_t$0$q;
+            n_cn_t = cn_t$0$q;
+            n_meas_t = meas_t$0$q;
+        end
+        if (visit$q == 1) begin
+            n_rcf_t = rcf_t$1$q;
+            n_cn_t = cn_t$1$q;
+            n_meas_t = meas_t$1$q;
+        end
+        if (visit$q == 2) begin
+            n_rcf_t = rcf_t$2$q;
+            n_cn_t = cn_t$2$q;
+            n_meas_t = meas_t$2$q;
+        end
+        if (visit$q == 3) begin
+            n_rcf_t = rcf_t$3$q;
+            n_cn_t = cn_t$3$q;
+            n_meas_t = meas_t$3$q;
+        end
+        if (visit$q == 4) begin
+            n_rcf_t = rcf_t$4$q;
+            n_cn_t = cn_t$4$q;
+            n_meas_t = meas_t$4$q;
+        end
+        if (visit$q == 5) begin
+            n_rcf_t = rcf_t$5$q;
+            n_cn_t = cn_t$5$q;
+            n_meas_t = meas_t$5$q;
+        end
+        if (visit$q == 6) begin
+            n_rcf_t = rcf_t$6$q;
+            n_cn_t = cn_t$6$q;
+            n_meas_t = meas_t$6$q;
+        end
+        if (visit$q == 7) begin
+            n_rcf_t = rcf_t$7$q;
+            n_cn_t = cn_t$7$q;
+            n_meas_t = meas_t$7$q;
+        end
+        if (visit$q == 8) begin
+            n_rcf_t = rcf_t$8$q;
+            n_cn_t = cn_t$8$q;
+            n_meas_t = meas_t$8$q;
+        end
+        if (visit$q == 9) begin
+            n_rcf_t = rcf_t$9$q;
+            n_cn_t = cn_t$9$q;
+            n_meas_t = meas_t$9$q;
+        end
+        if (visit$q == 10) begin
+            n_rcf_t = rcf_t$10$q;
+            n_cn_t = cn_t$10$q;
+            n_meas_t = meas_t$10$q;
+        end
+        if (visit$q == 11) begin
+            n_rcf_t = rcf_t$11$q;
+            n_cn_t = cn_t$11$q;
+            n_meas_t = meas_t$11$q;
+        end
+        if (visit$q == 12) begin
+            n_rcf_t = rcf_t$12$q;
+            n_cn_t = cn_t$12$q;
+            n_meas_t = meas_t$12$q;
+        end
+        if (visit$q == 13) begin
+            n_rcf_t = rcf_t$13$q;
+            n_cn_t = cn_t$13$q;
+            n_meas_t = meas_t$13$q;
+        end
+        if (visit$q == 14) begin
+            n_rcf_t = rcf_t$14$q;
+            n_cn_t = cn_t$14$q;
+            n_meas_t = meas_t$14$q;
+        end
+        if (visit$q == 15) begin
+            n_rcf_t = rcf_t$15$q;
+            n_cn_t = cn_t$15$q;
+            n_meas_t = meas_t$15$q;
+        end
+        if (r_cnr_v$q & (r_cnr_port$q == visit$q)) begin
+            n_rcf_t = r_ts$q;
+        end
+        if (cn_emit & (vs_i == visit$q)) begin
+            n_cn_t = r_ts$q;
+        end
+        if (one_port) begin
+            n_meas_t = v_meas_t & ts_mask;
+        end
+        if (reset) begin
+            n_rcf_t = 32'h0;
+            n_cn_t = 32'h0;
+            n_meas_t = 32'h0;
+        end
+        k_rcf_old$d = ((ts$q - n_rcf_t) & ts_mask) >= csr$value_next[(at_t_rcf)+:(32)];
+        k_cn_old$d = ((ts$q - n_cn_t) & ts_mask) >= csr$value_next[(at_t_cn)+:(32)];
+        k_meas_done$d = ((ts$q - n_meas_t) & ts_mask) >= csr$value_next[(at_t_meas)+:(32)];
         sev_elapsed = (r_ts$q - sev_t$0$q) & ts_mask;
         if (sev_v$0$q & (sev_elapsed >= reg_sar_window)) begin
             sev_v$0$d = 1'b0;
@@ -12700,6 +12788,25 @@ module rcm_paper__is_ready(d,q,clock);
 endmodule // rcm_paper__is_ready
 
 
+module rcm_paper__k_cn_old(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rcm_paper__k_cn_old
+
+
 module rcm_paper__k_keep(d,q,clock);
 
     // Module arguments
@@ -12717,6 +12824,44 @@ module rcm_paper__k_keep(d,q,clock);
     end
 
 endmodule // rcm_paper__k_keep
+
+
+module rcm_paper__k_meas_done(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rcm_paper__k_meas_done
+
+
+module rcm_paper__k_rcf_old(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rcm_paper__k_rcf_old
 
 
 module rcm_paper__lcf$0(d,q,clock);

@@ -161,6 +161,11 @@ pub struct RcmCore<
     /// port's pending Fb: computed in the cycle before the visit, from that port's pending Fb
     /// as the edge leaves it and the Gd the edge writes.
     k_keep: DFF<Bits<17>>,
+    /// The visited port's timer tests, made in the cycle before like `k_keep`: T_rcf since
+    /// the last CN received, T_cn since the last CN sent, T_meas since the measurement began.
+    k_rcf_old: DFF<Bit>,
+    k_cn_old: DFF<Bit>,
+    k_meas_done: DFF<Bit>,
 
     // ---- Outputs.
     o_dec_v: DFF<Bit>,
@@ -251,8 +256,6 @@ pub struct RcmCore<
     // ---- Cycle n locals: registers.
     reg_n_clear: Signal<Local, Bits<4>>,
     reg_t_cn: Signal<Local, Bits<32>>,
-    reg_t_rcf: Signal<Local, Bits<32>>,
-    reg_t_meas: Signal<Local, Bits<32>>,
     reg_wc_min: Signal<Local, Bits<32>>,
     reg_w_shift: Signal<Local, Bits<3>>,
     reg_sar_window: Signal<Local, Bits<32>>,
@@ -297,10 +300,8 @@ pub struct RcmCore<
     o2_cam_wp: Signal<Local, Bits<5>>,
     s_lcf: Signal<Local, Bit>,
     s_rcf: Signal<Local, Bit>,
-    s_rcf_t: Signal<Local, Bits<32>>,
     s_pend_v: Signal<Local, Bit>,
     s_cn_v: Signal<Local, Bit>,
-    s_cn_t: Signal<Local, Bits<32>>,
     s_rcc: Signal<Local, Bits<2>>,
     s_meas_t: Signal<Local, Bits<32>>,
     s_w: Signal<Local, Bits<32>>,
@@ -438,9 +439,12 @@ pub struct RcmCore<
     n_keep_v: Signal<Local, Bit>,
     n_fb: Signal<Local, Bits<6>>,
     n_gd: Signal<Local, Bits<17>>,
+    n_rcf_t: Signal<Local, Bits<32>>,
+    n_cn_t: Signal<Local, Bits<32>>,
+    n_meas_t: Signal<Local, Bits<32>>,
+    v_fits: Signal<Local, Bit>,
     red_x_src: Signal<Local, Bits<32>>,
     red_r_in: Signal<Local, Bits<34>>,
-    meas_elapsed: Signal<Local, Bits<32>>,
     // Per-port next state (in the loop).
     hit_a: Signal<Local, Bit>,
     hit_b: Signal<Local, Bit>,
@@ -605,6 +609,9 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             r_ts: Default::default(),
             r_visit: Default::default(),
             k_keep: Default::default(),
+            k_rcf_old: Default::default(),
+            k_cn_old: Default::default(),
+            k_meas_done: Default::default(),
             o_dec_v: Default::default(),
             o_dec_grant: Default::default(),
             o_dec_harmful: Default::default(),
@@ -686,8 +693,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             flag_pend: Constant::new((1u64 << 6).into()),
             reg_n_clear: Default::default(),
             reg_t_cn: Default::default(),
-            reg_t_rcf: Default::default(),
-            reg_t_meas: Default::default(),
             reg_wc_min: Default::default(),
             reg_w_shift: Default::default(),
             reg_sar_window: Default::default(),
@@ -729,10 +734,8 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             o2_cam_wp: Default::default(),
             s_lcf: Default::default(),
             s_rcf: Default::default(),
-            s_rcf_t: Default::default(),
             s_pend_v: Default::default(),
             s_cn_v: Default::default(),
-            s_cn_t: Default::default(),
             s_rcc: Default::default(),
             s_meas_t: Default::default(),
             s_w: Default::default(),
@@ -860,9 +863,12 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             n_keep_v: Default::default(),
             n_fb: Default::default(),
             n_gd: Default::default(),
+            n_rcf_t: Default::default(),
+            n_cn_t: Default::default(),
+            n_meas_t: Default::default(),
+            v_fits: Default::default(),
             red_x_src: Default::default(),
             red_r_in: Default::default(),
-            meas_elapsed: Default::default(),
             hit_a: Default::default(),
             hit_b: Default::default(),
             hit_o: Default::default(),
@@ -939,6 +945,9 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             r_ts,
             r_visit,
             k_keep,
+            k_rcf_old,
+            k_cn_old,
+            k_meas_done,
             o_dec_v,
             o_dec_grant,
             o_dec_harmful,
@@ -1019,16 +1028,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             .value
             .val()
             .get_bits::<32>(self.at_t_cn.val().index());
-        self.reg_t_rcf.next = self
-            .csr
-            .value
-            .val()
-            .get_bits::<32>(self.at_t_rcf.val().index());
-        self.reg_t_meas.next = self
-            .csr
-            .value
-            .val()
-            .get_bits::<32>(self.at_t_meas.val().index());
         self.reg_wc_min.next = self
             .csr
             .value
@@ -1230,10 +1229,8 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         self.o2_cam_wp.next = 0.into();
         self.s_lcf.next = false;
         self.s_rcf.next = false;
-        self.s_rcf_t.next = 0.into();
         self.s_pend_v.next = false;
         self.s_cn_v.next = false;
-        self.s_cn_t.next = 0.into();
         self.s_rcc.next = 0.into();
         self.s_meas_t.next = 0.into();
         self.s_w.next = 0.into();
@@ -1290,10 +1287,8 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             if self.r_visit.q.val().index() == p {
                 self.s_lcf.next = self.lcf[p].q.val();
                 self.s_rcf.next = self.rcf[p].q.val();
-                self.s_rcf_t.next = self.rcf_t[p].q.val();
                 self.s_pend_v.next = self.pend_v[p].q.val();
                 self.s_cn_v.next = self.cn_v[p].q.val();
-                self.s_cn_t.next = self.cn_t[p].q.val();
                 self.s_rcc.next = self.rcc[p].q.val();
                 self.s_meas_t.next = self.meas_t[p].q.val();
                 self.s_w.next = self.w[p].q.val();
@@ -1570,13 +1565,9 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         }
 
         // The visit of port r_visit, decided from its registers.
-        self.rcf_expired.next = self.s_rcf.val()
-            & (((self.r_ts.q.val() - self.s_rcf_t.val()) & self.ts_mask.val())
-                >= self.reg_t_rcf.val());
-        self.cn_expired.next = self.s_cn_v.val()
-            & (((self.r_ts.q.val() - self.s_cn_t.val()) & self.ts_mask.val())
-                >= self.reg_t_cn.val());
-        self.meas_elapsed.next = (self.r_ts.q.val() - self.s_meas_t.val()) & self.ts_mask.val();
+        // Its timers' tests were made in the cycle before (k_*).
+        self.rcf_expired.next = self.s_rcf.val() & self.k_rcf_old.q.val();
+        self.cn_expired.next = self.s_cn_v.val() & self.k_cn_old.q.val();
         self.congested.next = self.s_lcf.val() | (self.s_rcf.val() & !self.rcf_expired.val());
         // One reduction: x (1 - Fb Gd) of Wc (of the harmful bytes measured, at the
         // measurement's end) and of R, with what the pending Fb keeps (`k_keep`, computed in
@@ -1770,6 +1761,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         self.v_rcc.next = self.s_rcc.val();
         self.v_meas_t.next = self.s_meas_t.val();
         self.v_w.next = self.s_w.val();
+        self.v_fits.next = self.len32.val() < self.s_w.val();
         self.v_wc.next = self.s_wc.val();
         self.v_rate.next = self.s_rate.val();
         if self.s_rcc.val() == self.rcc_off.val() {
@@ -1790,11 +1782,12 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
                 .val()
                 .get_bit(self.at_cfr_clear.val().index());
         } else if self.s_rcc.val() == self.rcc_measure.val() {
-            if self.meas_elapsed.val() >= self.reg_t_meas.val() {
+            if self.k_meas_done.q.val() {
                 self.v_consume.next = true;
                 if self.s_sent_c.val().any() {
                     self.v_rcc.next = self.rcc_on.val();
                     self.v_w.next = self.s_sent_all.val();
+                    self.v_fits.next = self.len32.val() < self.s_sent_all.val();
                     self.v_wc.next = self.red_wc.val();
                     self.v_rate.next = self.red_rate.val();
                     self.v_zero.next = true;
@@ -1858,7 +1851,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             if self.hit_s.val() & self.v_zero.val() {
                 self.sent_all[p].d.next = 0.into();
                 self.sent_c[p].d.next = 0.into();
-                if self.hit_o.val() & self.added.val() & (self.len32.val() < self.v_w.val()) {
+                if self.hit_o.val() & self.added.val() & self.v_fits.val() {
                     self.sent_all[p].d.next = self.len32.val() & self.window_mask.val();
                     self.sent_c[p].d.next = self.add_c.val() & self.window_mask.val();
                 }
@@ -2013,6 +2006,51 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         if self.keep_wide.val().get_bit(24) {
             self.k_keep.d.next = 0.into();
         }
+        // The next visit's timer tests: its rcf, CN and measurement times as this edge leaves
+        // them (a CN received, a CN sent, this visit when there is one port) against this
+        // cycle's timestamp, which is the next cycle's r_ts, and the limits this edge writes.
+        self.n_rcf_t.next = 0.into();
+        self.n_cn_t.next = 0.into();
+        self.n_meas_t.next = 0.into();
+        for p in 0..PP {
+            if self.visit.q.val().index() == p {
+                self.n_rcf_t.next = self.rcf_t[p].q.val();
+                self.n_cn_t.next = self.cn_t[p].q.val();
+                self.n_meas_t.next = self.meas_t[p].q.val();
+            }
+        }
+        if self.r_cnr_v.q.val() & (self.r_cnr_port.q.val() == self.visit.q.val()) {
+            self.n_rcf_t.next = self.r_ts.q.val();
+        }
+        if self.cn_emit.val() & (self.vs_i.val() == self.visit.q.val()) {
+            self.n_cn_t.next = self.r_ts.q.val();
+        }
+        if self.one_port.val() {
+            self.n_meas_t.next = self.v_meas_t.val() & self.ts_mask.val();
+        }
+        if self.reset.val() {
+            self.n_rcf_t.next = 0.into();
+            self.n_cn_t.next = 0.into();
+            self.n_meas_t.next = 0.into();
+        }
+        self.k_rcf_old.d.next = ((self.ts.q.val() - self.n_rcf_t.val()) & self.ts_mask.val())
+            >= self
+                .csr
+                .value_next
+                .val()
+                .get_bits::<32>(self.at_t_rcf.val().index());
+        self.k_cn_old.d.next = ((self.ts.q.val() - self.n_cn_t.val()) & self.ts_mask.val())
+            >= self
+                .csr
+                .value_next
+                .val()
+                .get_bits::<32>(self.at_t_cn.val().index());
+        self.k_meas_done.d.next = ((self.ts.q.val() - self.n_meas_t.val()) & self.ts_mask.val())
+            >= self
+                .csr
+                .value_next
+                .val()
+                .get_bits::<32>(self.at_t_meas.val().index());
         // Severe CNs: this edge's, and the expiry of those older than SAR's window.
         for k in 0..SEVERE_SLOTS {
             self.sev_elapsed.next =

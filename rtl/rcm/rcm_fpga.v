@@ -865,6 +865,7 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [7:0] fbp_p;
     reg  [7:0] fbp_q;
     reg  win;
+    reg  beats;
     reg  any_better;
     reg  eligible;
     reg  [2:0] route;
@@ -3179,91 +3180,83 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[0] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 0) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 0) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 0) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 0) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 0) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 0) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 0) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 0) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 0) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 0) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 0) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 0) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 0) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 0) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 0) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 0) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -3274,91 +3267,83 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[1] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 1) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 1) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 1) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 1) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 1) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 1) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 1) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 1) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 1) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 1) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 1) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 1) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 1) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 1) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 1) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 1) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -3369,91 +3354,83 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[2] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 2) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 2) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 2) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 2) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 2) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 2) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 2) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 2) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 2) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 2) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 2) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 2) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 2) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 2) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 2) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 2) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -3464,91 +3441,83 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[3] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 3) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 3) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 3) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 3) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 3) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 3) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 3) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 3) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 3) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 3) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 3) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 3) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 3) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 3) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 3) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 3) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -3559,91 +3528,83 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[4] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 4) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 4) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 4) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 4) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 4) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 4) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 4) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 4) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 4) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 4) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 4) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 4) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 4) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 4) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 4) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 4) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -3654,91 +3615,83 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[5] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 5) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 5) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 5) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 5) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 5) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 5) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 5) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 5) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 5) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 5) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 5) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 5) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 5) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 5) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 5) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 5) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -3749,91 +3702,83 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[6] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 6) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 6) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 6) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 6) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 6) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 6) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 6) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 6) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 6) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 6) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 6) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 6) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 6) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 6) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 6) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 6) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -3844,91 +3789,83 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[7] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 7) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 7) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 7) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 7) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 7) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 7) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 7) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 7) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 7) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 7) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 7) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 7) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 7) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 7) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 7) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 7) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;

@@ -1172,6 +1172,7 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     reg  [7:0] fbp_p;
     reg  [7:0] fbp_q;
     reg  win;
+    reg  beats;
     reg  any_better;
     reg  eligible;
     reg  [3:0] route;
@@ -4958,179 +4959,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[0] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 0) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 0) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 0) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 0) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 0) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 0) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 0) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 0) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 0) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 0) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 0) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 0) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 0) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 0) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 0) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 0) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 0) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 0) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 0) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 0) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 0) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 0) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 0) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 0) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 0) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 0) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 0) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 0) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 0) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 0) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 0) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 0) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -5141,179 +5126,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[1] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 1) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 1) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 1) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 1) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 1) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 1) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 1) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 1) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 1) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 1) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 1) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 1) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 1) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 1) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 1) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 1) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 1) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 1) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 1) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 1) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 1) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 1) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 1) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 1) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 1) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 1) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 1) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 1) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 1) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 1) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 1) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 1) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -5324,179 +5293,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[2] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 2) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 2) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 2) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 2) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 2) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 2) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 2) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 2) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 2) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 2) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 2) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 2) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 2) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 2) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 2) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 2) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 2) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 2) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 2) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 2) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 2) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 2) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 2) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 2) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 2) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 2) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 2) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 2) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 2) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 2) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 2) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 2) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -5507,179 +5460,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[3] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 3) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 3) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 3) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 3) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 3) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 3) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 3) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 3) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 3) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 3) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 3) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 3) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 3) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 3) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 3) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 3) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 3) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 3) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 3) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 3) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 3) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 3) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 3) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 3) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 3) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 3) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 3) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 3) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 3) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 3) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 3) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 3) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -5690,179 +5627,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[4] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 4) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 4) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 4) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 4) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 4) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 4) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 4) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 4) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 4) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 4) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 4) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 4) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 4) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 4) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 4) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 4) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 4) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 4) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 4) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 4) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 4) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 4) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 4) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 4) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 4) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 4) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 4) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 4) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 4) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 4) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 4) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 4) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -5873,179 +5794,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[5] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 5) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 5) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 5) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 5) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 5) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 5) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 5) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 5) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 5) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 5) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 5) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 5) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 5) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 5) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 5) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 5) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 5) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 5) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 5) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 5) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 5) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 5) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 5) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 5) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 5) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 5) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 5) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 5) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 5) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 5) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 5) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 5) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -6056,179 +5961,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[6] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 6) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 6) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 6) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 6) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 6) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 6) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 6) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 6) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 6) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 6) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 6) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 6) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 6) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 6) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 6) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 6) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 6) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 6) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 6) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 6) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 6) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 6) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 6) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 6) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 6) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 6) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 6) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 6) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 6) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 6) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 6) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 6) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -6239,179 +6128,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[7] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 7) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 7) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 7) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 7) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 7) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 7) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 7) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 7) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 7) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 7) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 7) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 7) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 7) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 7) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 7) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 7) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 7) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 7) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 7) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 7) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 7) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 7) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 7) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 7) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 7) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 7) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 7) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 7) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 7) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 7) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 7) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 7) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -6422,179 +6295,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[8] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 8) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 8) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 8) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 8) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 8) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 8) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 8) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 8) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 8) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 8) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 8) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 8) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 8) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 8) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 8) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 8) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 8) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 8) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 8) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 8) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 8) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 8) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 8) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 8) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 8) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 8) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 8) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 8) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 8) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 8) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 8) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 8) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -6605,179 +6462,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[9] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 9) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 9) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 9) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 9) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 9) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 9) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 9) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 9) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 9) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 9) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 9) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 9) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 9) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 9) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 9) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 9) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 9) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 9) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 9) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 9) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 9) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 9) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 9) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 9) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 9) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 9) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 9) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 9) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 9) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 9) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 9) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 9) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -6788,179 +6629,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[10] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 10) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 10) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 10) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 10) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 10) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 10) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 10) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 10) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 10) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 10) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 10) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 10) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 10) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 10) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 10) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 10) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 10) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 10) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 10) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 10) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 10) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 10) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 10) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 10) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 10) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 10) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 10) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 10) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 10) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 10) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 10) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 10) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -6971,179 +6796,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[11] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 11) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 11) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 11) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 11) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 11) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 11) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 11) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 11) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 11) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 11) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 11) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 11) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 11) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 11) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 11) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 11) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 11) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 11) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 11) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 11) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 11) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 11) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 11) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 11) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 11) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 11) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 11) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 11) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 11) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 11) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 11) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 11) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -7154,179 +6963,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[12] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 12) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 12) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 12) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 12) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 12) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 12) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 12) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 12) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 12) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 12) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 12) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 12) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 12) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 12) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 12) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 12) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 12) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 12) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 12) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 12) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 12) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 12) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 12) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 12) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 12) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 12) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 12) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 12) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 12) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 12) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 12) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 12) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -7337,179 +7130,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[13] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 13) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 13) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 13) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 13) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 13) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 13) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 13) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 13) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 13) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 13) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 13) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 13) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 13) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 13) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 13) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 13) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 13) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 13) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 13) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 13) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 13) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 13) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 13) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 13) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 13) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 13) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 13) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 13) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 13) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 13) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 13) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 13) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -7520,179 +7297,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[14] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 14) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 14) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 14) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 14) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 14) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 14) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 14) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 14) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 14) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 14) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 14) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 14) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 14) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 14) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 14) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 14) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 14) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 14) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 14) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 14) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 14) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 14) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 14) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 14) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 14) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 14) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 14) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 14) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 14) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 14) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 14) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 14) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -7703,179 +7464,163 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         win = r_rt_cands$q[15] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 15) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 15) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 15) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 15) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 15) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 15) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 15) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 15) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 4)+:(8)];
         if (4 < 15) begin
-            if (r_rt_cands$q[4] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[4] & (fbp_q <= fbp_p);
         end
-        if (4 > 15) begin
-            if (r_rt_cands$q[4] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[4] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 5)+:(8)];
         if (5 < 15) begin
-            if (r_rt_cands$q[5] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[5] & (fbp_q <= fbp_p);
         end
-        if (5 > 15) begin
-            if (r_rt_cands$q[5] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[5] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 6)+:(8)];
         if (6 < 15) begin
-            if (r_rt_cands$q[6] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[6] & (fbp_q <= fbp_p);
         end
-        if (6 > 15) begin
-            if (r_rt_cands$q[6] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[6] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 7)+:(8)];
         if (7 < 15) begin
-            if (r_rt_cands$q[7] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[7] & (fbp_q <= fbp_p);
         end
-        if (7 > 15) begin
-            if (r_rt_cands$q[7] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[7] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 8)+:(8)];
         if (8 < 15) begin
-            if (r_rt_cands$q[8] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[8] & (fbp_q <= fbp_p);
         end
-        if (8 > 15) begin
-            if (r_rt_cands$q[8] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[8] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 9)+:(8)];
         if (9 < 15) begin
-            if (r_rt_cands$q[9] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[9] & (fbp_q <= fbp_p);
         end
-        if (9 > 15) begin
-            if (r_rt_cands$q[9] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[9] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 10)+:(8)];
         if (10 < 15) begin
-            if (r_rt_cands$q[10] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[10] & (fbp_q <= fbp_p);
         end
-        if (10 > 15) begin
-            if (r_rt_cands$q[10] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[10] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 11)+:(8)];
         if (11 < 15) begin
-            if (r_rt_cands$q[11] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[11] & (fbp_q <= fbp_p);
         end
-        if (11 > 15) begin
-            if (r_rt_cands$q[11] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[11] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 12)+:(8)];
         if (12 < 15) begin
-            if (r_rt_cands$q[12] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[12] & (fbp_q <= fbp_p);
         end
-        if (12 > 15) begin
-            if (r_rt_cands$q[12] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[12] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 13)+:(8)];
         if (13 < 15) begin
-            if (r_rt_cands$q[13] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[13] & (fbp_q <= fbp_p);
         end
-        if (13 > 15) begin
-            if (r_rt_cands$q[13] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[13] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 14)+:(8)];
         if (14 < 15) begin
-            if (r_rt_cands$q[14] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[14] & (fbp_q <= fbp_p);
         end
-        if (14 > 15) begin
-            if (r_rt_cands$q[14] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[14] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 15)+:(8)];
         if (15 < 15) begin
-            if (r_rt_cands$q[15] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[15] & (fbp_q <= fbp_p);
         end
-        if (15 > 15) begin
-            if (r_rt_cands$q[15] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[15] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;

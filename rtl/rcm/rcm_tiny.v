@@ -709,6 +709,7 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [7:0] fbp_p;
     reg  [7:0] fbp_q;
     reg  win;
+    reg  beats;
     reg  any_better;
     reg  eligible;
     reg  [1:0] route;
@@ -2287,47 +2288,43 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[0] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 0) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 0) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 0) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 0) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 0) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 0) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 0) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 0) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -2338,47 +2335,43 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[1] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 1) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 1) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 1) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 1) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 1) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 1) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 1) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 1) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -2389,47 +2382,43 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[2] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 2) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 2) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 2) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 2) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 2) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 2) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 2) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 2) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;
@@ -2440,47 +2429,43 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         win = r_rt_cands$q[3] & (fbp_p < cur_fbp);
         fbp_q = fbps[(32'h8 * 0)+:(8)];
         if (0 < 3) begin
-            if (r_rt_cands$q[0] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[0] & (fbp_q <= fbp_p);
         end
-        if (0 > 3) begin
-            if (r_rt_cands$q[0] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[0] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 1)+:(8)];
         if (1 < 3) begin
-            if (r_rt_cands$q[1] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[1] & (fbp_q <= fbp_p);
         end
-        if (1 > 3) begin
-            if (r_rt_cands$q[1] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[1] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 2)+:(8)];
         if (2 < 3) begin
-            if (r_rt_cands$q[2] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[2] & (fbp_q <= fbp_p);
         end
-        if (2 > 3) begin
-            if (r_rt_cands$q[2] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[2] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         fbp_q = fbps[(32'h8 * 3)+:(8)];
         if (3 < 3) begin
-            if (r_rt_cands$q[3] & (fbp_q <= fbp_p)) begin
-                win = 1'b0;
-            end
+            beats = r_rt_cands$q[3] & (fbp_q <= fbp_p);
         end
-        if (3 > 3) begin
-            if (r_rt_cands$q[3] & (fbp_q < fbp_p)) begin
-                win = 1'b0;
-            end
+        else begin
+            beats = r_rt_cands$q[3] & (fbp_q < fbp_p);
+        end
+        if (beats) begin
+            win = 1'b0;
         end
         if (win) begin
             best = best | idx;

@@ -357,6 +357,7 @@ pub struct RcmCore<
     fbp_p: Signal<Local, Bits<8>>,
     fbp_q: Signal<Local, Bits<8>>,
     win: Signal<Local, Bit>,
+    beats: Signal<Local, Bit>,
     any_better: Signal<Local, Bit>,
     eligible: Signal<Local, Bit>,
     route: Signal<Local, Bits<PB>>,
@@ -788,6 +789,7 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             fbp_p: Default::default(),
             fbp_q: Default::default(),
             win: Default::default(),
+            beats: Default::default(),
             any_better: Default::default(),
             eligible: Default::default(),
             route: Default::default(),
@@ -1484,15 +1486,16 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
                 self.r_rt_cands.q.val().get_bit(p) & (self.fbp_p.val() < self.cur_fbp.val());
             for q in 0..PP {
                 self.fbp_q.next = self.fbps.val().get_bits::<8>(8 * q);
+                // A lower index beats on a tie (q == p never beats: strictly less).
                 if q < p {
-                    if self.r_rt_cands.q.val().get_bit(q) & (self.fbp_q.val() <= self.fbp_p.val()) {
-                        self.win.next = false;
-                    }
+                    self.beats.next =
+                        self.r_rt_cands.q.val().get_bit(q) & (self.fbp_q.val() <= self.fbp_p.val());
+                } else {
+                    self.beats.next =
+                        self.r_rt_cands.q.val().get_bit(q) & (self.fbp_q.val() < self.fbp_p.val());
                 }
-                if q > p {
-                    if self.r_rt_cands.q.val().get_bit(q) & (self.fbp_q.val() < self.fbp_p.val()) {
-                        self.win.next = false;
-                    }
+                if self.beats.val() {
+                    self.win.next = false;
                 }
             }
             // At most one port wins: its index is the OR of the winners'.

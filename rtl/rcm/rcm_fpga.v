@@ -3927,163 +3927,115 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         x3 = red_x_in + (red_x_in << c1);
         r3 = red_r_in + (red_r_in << c1);
         xp0 = 49'h0;
-        if (keep[32'h1]) begin
-            xp0 = red_x_in << c1;
-            if (keep[32'h0]) begin
-                xp0 = x3;
-            end
-        end
-        else if (keep[32'h0]) begin
-            xp0 = red_x_in;
-        end
         rp0 = 34'h0;
         if (keep[32'h1]) begin
+            xp0 = red_x_in << c1;
             rp0 = red_r_in << c1;
             if (keep[32'h0]) begin
+                xp0 = x3;
                 rp0 = r3;
             end
         end
         else if (keep[32'h0]) begin
+            xp0 = red_x_in;
             rp0 = red_r_in;
         end
         xp1 = 49'h0;
-        if (keep[32'h3]) begin
-            xp1 = red_x_in << c1;
-            if (keep[32'h2]) begin
-                xp1 = x3;
-            end
-        end
-        else if (keep[32'h2]) begin
-            xp1 = red_x_in;
-        end
         rp1 = 34'h0;
         if (keep[32'h3]) begin
+            xp1 = red_x_in << c1;
             rp1 = red_r_in << c1;
             if (keep[32'h2]) begin
+                xp1 = x3;
                 rp1 = r3;
             end
         end
         else if (keep[32'h2]) begin
+            xp1 = red_x_in;
             rp1 = red_r_in;
         end
         xp2 = 49'h0;
-        if (keep[32'h5]) begin
-            xp2 = red_x_in << c1;
-            if (keep[32'h4]) begin
-                xp2 = x3;
-            end
-        end
-        else if (keep[32'h4]) begin
-            xp2 = red_x_in;
-        end
         rp2 = 34'h0;
         if (keep[32'h5]) begin
+            xp2 = red_x_in << c1;
             rp2 = red_r_in << c1;
             if (keep[32'h4]) begin
+                xp2 = x3;
                 rp2 = r3;
             end
         end
         else if (keep[32'h4]) begin
+            xp2 = red_x_in;
             rp2 = red_r_in;
         end
         xp3 = 49'h0;
-        if (keep[32'h7]) begin
-            xp3 = red_x_in << c1;
-            if (keep[32'h6]) begin
-                xp3 = x3;
-            end
-        end
-        else if (keep[32'h6]) begin
-            xp3 = red_x_in;
-        end
         rp3 = 34'h0;
         if (keep[32'h7]) begin
+            xp3 = red_x_in << c1;
             rp3 = red_r_in << c1;
             if (keep[32'h6]) begin
+                xp3 = x3;
                 rp3 = r3;
             end
         end
         else if (keep[32'h6]) begin
+            xp3 = red_x_in;
             rp3 = red_r_in;
         end
         xp4 = 49'h0;
-        if (keep[32'h9]) begin
-            xp4 = red_x_in << c1;
-            if (keep[32'h8]) begin
-                xp4 = x3;
-            end
-        end
-        else if (keep[32'h8]) begin
-            xp4 = red_x_in;
-        end
         rp4 = 34'h0;
         if (keep[32'h9]) begin
+            xp4 = red_x_in << c1;
             rp4 = red_r_in << c1;
             if (keep[32'h8]) begin
+                xp4 = x3;
                 rp4 = r3;
             end
         end
         else if (keep[32'h8]) begin
+            xp4 = red_x_in;
             rp4 = red_r_in;
         end
         xp5 = 49'h0;
-        if (keep[32'hb]) begin
-            xp5 = red_x_in << c1;
-            if (keep[32'ha]) begin
-                xp5 = x3;
-            end
-        end
-        else if (keep[32'ha]) begin
-            xp5 = red_x_in;
-        end
         rp5 = 34'h0;
         if (keep[32'hb]) begin
+            xp5 = red_x_in << c1;
             rp5 = red_r_in << c1;
             if (keep[32'ha]) begin
+                xp5 = x3;
                 rp5 = r3;
             end
         end
         else if (keep[32'ha]) begin
+            xp5 = red_x_in;
             rp5 = red_r_in;
         end
         xp6 = 49'h0;
-        if (keep[32'hd]) begin
-            xp6 = red_x_in << c1;
-            if (keep[32'hc]) begin
-                xp6 = x3;
-            end
-        end
-        else if (keep[32'hc]) begin
-            xp6 = red_x_in;
-        end
         rp6 = 34'h0;
         if (keep[32'hd]) begin
+            xp6 = red_x_in << c1;
             rp6 = red_r_in << c1;
             if (keep[32'hc]) begin
+                xp6 = x3;
                 rp6 = r3;
             end
         end
         else if (keep[32'hc]) begin
+            xp6 = red_x_in;
             rp6 = red_r_in;
         end
         xp7 = 49'h0;
-        if (keep[32'hf]) begin
-            xp7 = red_x_in << c1;
-            if (keep[32'he]) begin
-                xp7 = x3;
-            end
-        end
-        else if (keep[32'he]) begin
-            xp7 = red_x_in;
-        end
         rp7 = 34'h0;
         if (keep[32'hf]) begin
+            xp7 = red_x_in << c1;
             rp7 = red_r_in << c1;
             if (keep[32'he]) begin
+                xp7 = x3;
                 rp7 = r3;
             end
         end
         else if (keep[32'he]) begin
+            xp7 = red_x_in;
             rp7 = red_r_in;
         end
         xq0 = xp0 + (xp1 << c2);

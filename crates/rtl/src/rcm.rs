@@ -1591,148 +1591,109 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         self.red_x_in.next = bit_cast::<49, 32>(self.red_x_src.val());
         self.x3.next = self.red_x_in.val() + (self.red_x_in.val() << self.c1.val());
         self.r3.next = self.red_r_in.val() + (self.red_r_in.val() << self.c1.val());
+        // Digit j of keep selects the partial products of both.
         self.xp0.next = 0.into();
-        if self.keep.val().get_bit(1) {
-            self.xp0.next = self.red_x_in.val() << self.c1.val();
-            if self.keep.val().get_bit(0) {
-                self.xp0.next = self.x3.val();
-            }
-        } else if self.keep.val().get_bit(0) {
-            self.xp0.next = self.red_x_in.val();
-        }
         self.rp0.next = 0.into();
         if self.keep.val().get_bit(1) {
+            self.xp0.next = self.red_x_in.val() << self.c1.val();
             self.rp0.next = self.red_r_in.val() << self.c1.val();
             if self.keep.val().get_bit(0) {
+                self.xp0.next = self.x3.val();
                 self.rp0.next = self.r3.val();
             }
         } else if self.keep.val().get_bit(0) {
+            self.xp0.next = self.red_x_in.val();
             self.rp0.next = self.red_r_in.val();
         }
         self.xp1.next = 0.into();
-        if self.keep.val().get_bit(3) {
-            self.xp1.next = self.red_x_in.val() << self.c1.val();
-            if self.keep.val().get_bit(2) {
-                self.xp1.next = self.x3.val();
-            }
-        } else if self.keep.val().get_bit(2) {
-            self.xp1.next = self.red_x_in.val();
-        }
         self.rp1.next = 0.into();
         if self.keep.val().get_bit(3) {
+            self.xp1.next = self.red_x_in.val() << self.c1.val();
             self.rp1.next = self.red_r_in.val() << self.c1.val();
             if self.keep.val().get_bit(2) {
+                self.xp1.next = self.x3.val();
                 self.rp1.next = self.r3.val();
             }
         } else if self.keep.val().get_bit(2) {
+            self.xp1.next = self.red_x_in.val();
             self.rp1.next = self.red_r_in.val();
         }
         self.xp2.next = 0.into();
-        if self.keep.val().get_bit(5) {
-            self.xp2.next = self.red_x_in.val() << self.c1.val();
-            if self.keep.val().get_bit(4) {
-                self.xp2.next = self.x3.val();
-            }
-        } else if self.keep.val().get_bit(4) {
-            self.xp2.next = self.red_x_in.val();
-        }
         self.rp2.next = 0.into();
         if self.keep.val().get_bit(5) {
+            self.xp2.next = self.red_x_in.val() << self.c1.val();
             self.rp2.next = self.red_r_in.val() << self.c1.val();
             if self.keep.val().get_bit(4) {
+                self.xp2.next = self.x3.val();
                 self.rp2.next = self.r3.val();
             }
         } else if self.keep.val().get_bit(4) {
+            self.xp2.next = self.red_x_in.val();
             self.rp2.next = self.red_r_in.val();
         }
         self.xp3.next = 0.into();
-        if self.keep.val().get_bit(7) {
-            self.xp3.next = self.red_x_in.val() << self.c1.val();
-            if self.keep.val().get_bit(6) {
-                self.xp3.next = self.x3.val();
-            }
-        } else if self.keep.val().get_bit(6) {
-            self.xp3.next = self.red_x_in.val();
-        }
         self.rp3.next = 0.into();
         if self.keep.val().get_bit(7) {
+            self.xp3.next = self.red_x_in.val() << self.c1.val();
             self.rp3.next = self.red_r_in.val() << self.c1.val();
             if self.keep.val().get_bit(6) {
+                self.xp3.next = self.x3.val();
                 self.rp3.next = self.r3.val();
             }
         } else if self.keep.val().get_bit(6) {
+            self.xp3.next = self.red_x_in.val();
             self.rp3.next = self.red_r_in.val();
         }
         self.xp4.next = 0.into();
-        if self.keep.val().get_bit(9) {
-            self.xp4.next = self.red_x_in.val() << self.c1.val();
-            if self.keep.val().get_bit(8) {
-                self.xp4.next = self.x3.val();
-            }
-        } else if self.keep.val().get_bit(8) {
-            self.xp4.next = self.red_x_in.val();
-        }
         self.rp4.next = 0.into();
         if self.keep.val().get_bit(9) {
+            self.xp4.next = self.red_x_in.val() << self.c1.val();
             self.rp4.next = self.red_r_in.val() << self.c1.val();
             if self.keep.val().get_bit(8) {
+                self.xp4.next = self.x3.val();
                 self.rp4.next = self.r3.val();
             }
         } else if self.keep.val().get_bit(8) {
+            self.xp4.next = self.red_x_in.val();
             self.rp4.next = self.red_r_in.val();
         }
         self.xp5.next = 0.into();
-        if self.keep.val().get_bit(11) {
-            self.xp5.next = self.red_x_in.val() << self.c1.val();
-            if self.keep.val().get_bit(10) {
-                self.xp5.next = self.x3.val();
-            }
-        } else if self.keep.val().get_bit(10) {
-            self.xp5.next = self.red_x_in.val();
-        }
         self.rp5.next = 0.into();
         if self.keep.val().get_bit(11) {
+            self.xp5.next = self.red_x_in.val() << self.c1.val();
             self.rp5.next = self.red_r_in.val() << self.c1.val();
             if self.keep.val().get_bit(10) {
+                self.xp5.next = self.x3.val();
                 self.rp5.next = self.r3.val();
             }
         } else if self.keep.val().get_bit(10) {
+            self.xp5.next = self.red_x_in.val();
             self.rp5.next = self.red_r_in.val();
         }
         self.xp6.next = 0.into();
-        if self.keep.val().get_bit(13) {
-            self.xp6.next = self.red_x_in.val() << self.c1.val();
-            if self.keep.val().get_bit(12) {
-                self.xp6.next = self.x3.val();
-            }
-        } else if self.keep.val().get_bit(12) {
-            self.xp6.next = self.red_x_in.val();
-        }
         self.rp6.next = 0.into();
         if self.keep.val().get_bit(13) {
+            self.xp6.next = self.red_x_in.val() << self.c1.val();
             self.rp6.next = self.red_r_in.val() << self.c1.val();
             if self.keep.val().get_bit(12) {
+                self.xp6.next = self.x3.val();
                 self.rp6.next = self.r3.val();
             }
         } else if self.keep.val().get_bit(12) {
+            self.xp6.next = self.red_x_in.val();
             self.rp6.next = self.red_r_in.val();
         }
         self.xp7.next = 0.into();
-        if self.keep.val().get_bit(15) {
-            self.xp7.next = self.red_x_in.val() << self.c1.val();
-            if self.keep.val().get_bit(14) {
-                self.xp7.next = self.x3.val();
-            }
-        } else if self.keep.val().get_bit(14) {
-            self.xp7.next = self.red_x_in.val();
-        }
         self.rp7.next = 0.into();
         if self.keep.val().get_bit(15) {
+            self.xp7.next = self.red_x_in.val() << self.c1.val();
             self.rp7.next = self.red_r_in.val() << self.c1.val();
             if self.keep.val().get_bit(14) {
+                self.xp7.next = self.x3.val();
                 self.rp7.next = self.r3.val();
             }
         } else if self.keep.val().get_bit(14) {
+            self.xp7.next = self.red_x_in.val();
             self.rp7.next = self.red_r_in.val();
         }
         self.xq0.next = self.xp0.val() + (self.xp1.val() << self.c2.val());

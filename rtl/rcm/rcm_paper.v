@@ -1045,6 +1045,10 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     wire  k_cn_old$q;
     reg  k_meas_done$d;
     wire  k_meas_done$q;
+    reg  [31:0] k_x$d;
+    wire  [31:0] k_x$q;
+    reg  [16:0] k_r$d;
+    wire  [16:0] k_r$q;
     reg  o_dec_v$d;
     wire  o_dec_v$q;
     reg  o_dec_grant$d;
@@ -1251,8 +1255,11 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
     reg  [31:0] n_rcf_t;
     reg  [31:0] n_cn_t;
     reg  [31:0] n_meas_t;
+    reg  [1:0] n_rcc;
+    reg  [31:0] n_wc;
+    reg  [16:0] n_rate;
+    reg  [31:0] n_sent_c;
     reg  v_fits;
-    reg  [31:0] red_x_src;
     reg  [33:0] red_r_in;
     reg  hit_a;
     reg  hit_b;
@@ -3113,6 +3120,16 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         .q(k_meas_done$q),
         .clock(clock)
     );
+    rcm_paper__k_x k_x(
+        .d(k_x$d),
+        .q(k_x$q),
+        .clock(clock)
+    );
+    rcm_paper__k_r k_r(
+        .d(k_r$d),
+        .q(k_r$q),
+        .clock(clock)
+    );
     rcm_paper__o_dec_v o_dec_v(
         .d(o_dec_v$d),
         .q(o_dec_v$q),
@@ -3222,6 +3239,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         k_rcf_old$d = k_rcf_old$q;
         k_cn_old$d = k_cn_old$q;
         k_meas_done$d = k_meas_done$q;
+        k_x$d = k_x$q;
+        k_r$d = k_r$q;
         o_dec_v$d = o_dec_v$q;
         o_dec_grant$d = o_dec_grant$q;
         o_dec_harmful$d = o_dec_harmful$q;
@@ -7672,13 +7691,8 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         cn_expired = s_cn_v & k_cn_old$q;
         congested = s_lcf | (s_rcf & ~rcf_expired);
         keep = k_keep$q;
-        red_x_src = s_wc & window_mask;
-        red_r_in = {17'd0, s_rate};
-        if (s_rcc == rcc_measure) begin
-            red_x_src = s_sent_c & window_mask;
-            red_r_in = {17'd0, rate_one};
-        end
-        red_x_in = {17'd0, red_x_src};
+        red_x_in = {17'd0, k_x$q};
+        red_r_in = {17'd0, k_r$q};
         x3 = red_x_in + (red_x_in << c1);
         r3 = red_r_in + (red_r_in << c1);
         xp0 = 49'h0;
@@ -9721,6 +9735,130 @@ module rcm_paper__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_v
         k_rcf_old$d = ((ts$q - n_rcf_t) & ts_mask) >= csr$value_next[(at_t_rcf)+:(32)];
         k_cn_old$d = ((ts$q - n_cn_t) & ts_mask) >= csr$value_next[(at_t_cn)+:(32)];
         k_meas_done$d = ((ts$q - n_meas_t) & ts_mask) >= csr$value_next[(at_t_meas)+:(32)];
+        n_rcc = 2'h0;
+        n_wc = 32'h0;
+        n_rate = 17'h0;
+        n_sent_c = 32'h0;
+        if (visit$q == 0) begin
+            n_rcc = rcc$0$q;
+            n_wc = wc$0$q;
+            n_rate = rate$0$q;
+            n_sent_c = sent_c$0$q;
+        end
+        if (visit$q == 1) begin
+            n_rcc = rcc$1$q;
+            n_wc = wc$1$q;
+            n_rate = rate$1$q;
+            n_sent_c = sent_c$1$q;
+        end
+        if (visit$q == 2) begin
+            n_rcc = rcc$2$q;
+            n_wc = wc$2$q;
+            n_rate = rate$2$q;
+            n_sent_c = sent_c$2$q;
+        end
+        if (visit$q == 3) begin
+            n_rcc = rcc$3$q;
+            n_wc = wc$3$q;
+            n_rate = rate$3$q;
+            n_sent_c = sent_c$3$q;
+        end
+        if (visit$q == 4) begin
+            n_rcc = rcc$4$q;
+            n_wc = wc$4$q;
+            n_rate = rate$4$q;
+            n_sent_c = sent_c$4$q;
+        end
+        if (visit$q == 5) begin
+            n_rcc = rcc$5$q;
+            n_wc = wc$5$q;
+            n_rate = rate$5$q;
+            n_sent_c = sent_c$5$q;
+        end
+        if (visit$q == 6) begin
+            n_rcc = rcc$6$q;
+            n_wc = wc$6$q;
+            n_rate = rate$6$q;
+            n_sent_c = sent_c$6$q;
+        end
+        if (visit$q == 7) begin
+            n_rcc = rcc$7$q;
+            n_wc = wc$7$q;
+            n_rate = rate$7$q;
+            n_sent_c = sent_c$7$q;
+        end
+        if (visit$q == 8) begin
+            n_rcc = rcc$8$q;
+            n_wc = wc$8$q;
+            n_rate = rate$8$q;
+            n_sent_c = sent_c$8$q;
+        end
+        if (visit$q == 9) begin
+            n_rcc = rcc$9$q;
+            n_wc = wc$9$q;
+            n_rate = rate$9$q;
+            n_sent_c = sent_c$9$q;
+        end
+        if (visit$q == 10) begin
+            n_rcc = rcc$10$q;
+            n_wc = wc$10$q;
+            n_rate = rate$10$q;
+            n_sent_c = sent_c$10$q;
+        end
+        if (visit$q == 11) begin
+            n_rcc = rcc$11$q;
+            n_wc = wc$11$q;
+            n_rate = rate$11$q;
+            n_sent_c = sent_c$11$q;
+        end
+        if (visit$q == 12) begin
+            n_rcc = rcc$12$q;
+            n_wc = wc$12$q;
+            n_rate = rate$12$q;
+            n_sent_c = sent_c$12$q;
+        end
+        if (visit$q == 13) begin
+            n_rcc = rcc$13$q;
+            n_wc = wc$13$q;
+            n_rate = rate$13$q;
+            n_sent_c = sent_c$13$q;
+        end
+        if (visit$q == 14) begin
+            n_rcc = rcc$14$q;
+            n_wc = wc$14$q;
+            n_rate = rate$14$q;
+            n_sent_c = sent_c$14$q;
+        end
+        if (visit$q == 15) begin
+            n_rcc = rcc$15$q;
+            n_wc = wc$15$q;
+            n_rate = rate$15$q;
+            n_sent_c = sent_c$15$q;
+        end
+        if (r_sch_v$q & r_sch_ok$q & (r_sch_port$q == visit$q) & write_sent) begin
+            n_sent_c = new_c;
+        end
+        if (one_port) begin
+            n_rcc = v_rcc;
+            n_wc = v_wc;
+            n_rate = v_rate;
+            if (v_zero) begin
+                n_sent_c = 32'h0;
+                if (r_sch_v$q & r_sch_ok$q & added & v_fits) begin
+                    n_sent_c = add_c;
+                end
+            end
+        end
+        k_x$d = n_wc & window_mask;
+        k_r$d = n_rate;
+        if (n_rcc == rcc_measure) begin
+            k_x$d = n_sent_c & window_mask;
+            k_r$d = rate_one;
+        end
+        if (reset) begin
+            k_x$d = 32'h0;
+            k_r$d = rate_one;
+        end
         sev_elapsed = (r_ts$q - sev_t$0$q) & ts_mask;
         if (sev_v$0$q & (sev_elapsed >= reg_sar_window)) begin
             sev_v$0$d = 1'b0;
@@ -12542,6 +12680,25 @@ module rcm_paper__k_meas_done(d,q,clock);
 endmodule // rcm_paper__k_meas_done
 
 
+module rcm_paper__k_r(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rcm_paper__k_r
+
+
 module rcm_paper__k_rcf_old(d,q,clock);
 
     // Module arguments
@@ -12559,6 +12716,25 @@ module rcm_paper__k_rcf_old(d,q,clock);
     end
 
 endmodule // rcm_paper__k_rcf_old
+
+
+module rcm_paper__k_x(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rcm_paper__k_x
 
 
 module rcm_paper__lcf$0(d,q,clock);

@@ -582,6 +582,10 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     wire  k_cn_old$q;
     reg  k_meas_done$d;
     wire  k_meas_done$q;
+    reg  [31:0] k_x$d;
+    wire  [31:0] k_x$q;
+    reg  [16:0] k_r$d;
+    wire  [16:0] k_r$q;
     reg  o_dec_v$d;
     wire  o_dec_v$q;
     reg  o_dec_grant$d;
@@ -788,8 +792,11 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
     reg  [31:0] n_rcf_t;
     reg  [31:0] n_cn_t;
     reg  [31:0] n_meas_t;
+    reg  [1:0] n_rcc;
+    reg  [31:0] n_wc;
+    reg  [16:0] n_rate;
+    reg  [31:0] n_sent_c;
     reg  v_fits;
-    reg  [31:0] red_x_src;
     reg  [33:0] red_r_in;
     reg  hit_a;
     reg  hit_b;
@@ -1510,6 +1517,16 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         .q(k_meas_done$q),
         .clock(clock)
     );
+    rcm_tiny__k_x k_x(
+        .d(k_x$d),
+        .q(k_x$q),
+        .clock(clock)
+    );
+    rcm_tiny__k_r k_r(
+        .d(k_r$d),
+        .q(k_r$q),
+        .clock(clock)
+    );
     rcm_tiny__o_dec_v o_dec_v(
         .d(o_dec_v$d),
         .q(o_dec_v$q),
@@ -1619,6 +1636,8 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         k_rcf_old$d = k_rcf_old$q;
         k_cn_old$d = k_cn_old$q;
         k_meas_done$d = k_meas_done$q;
+        k_x$d = k_x$q;
+        k_r$d = k_r$q;
         o_dec_v$d = o_dec_v$q;
         o_dec_grant$d = o_dec_grant$q;
         o_dec_harmful$d = o_dec_harmful$q;
@@ -2517,13 +2536,8 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         cn_expired = s_cn_v & k_cn_old$q;
         congested = s_lcf | (s_rcf & ~rcf_expired);
         keep = k_keep$q;
-        red_x_src = s_wc & window_mask;
-        red_r_in = {17'd0, s_rate};
-        if (s_rcc == rcc_measure) begin
-            red_x_src = s_sent_c & window_mask;
-            red_r_in = {17'd0, rate_one};
-        end
-        red_x_in = {17'd0, red_x_src};
+        red_x_in = {17'd0, k_x$q};
+        red_r_in = {17'd0, k_r$q};
         x3 = red_x_in + (red_x_in << c1);
         r3 = red_r_in + (red_r_in << c1);
         xp0 = 49'h0;
@@ -3234,6 +3248,58 @@ module rcm_tiny__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         k_rcf_old$d = ((ts$q - n_rcf_t) & ts_mask) >= csr$value_next[(at_t_rcf)+:(32)];
         k_cn_old$d = ((ts$q - n_cn_t) & ts_mask) >= csr$value_next[(at_t_cn)+:(32)];
         k_meas_done$d = ((ts$q - n_meas_t) & ts_mask) >= csr$value_next[(at_t_meas)+:(32)];
+        n_rcc = 2'h0;
+        n_wc = 32'h0;
+        n_rate = 17'h0;
+        n_sent_c = 32'h0;
+        if (visit$q == 0) begin
+            n_rcc = rcc$0$q;
+            n_wc = wc$0$q;
+            n_rate = rate$0$q;
+            n_sent_c = sent_c$0$q;
+        end
+        if (visit$q == 1) begin
+            n_rcc = rcc$1$q;
+            n_wc = wc$1$q;
+            n_rate = rate$1$q;
+            n_sent_c = sent_c$1$q;
+        end
+        if (visit$q == 2) begin
+            n_rcc = rcc$2$q;
+            n_wc = wc$2$q;
+            n_rate = rate$2$q;
+            n_sent_c = sent_c$2$q;
+        end
+        if (visit$q == 3) begin
+            n_rcc = rcc$3$q;
+            n_wc = wc$3$q;
+            n_rate = rate$3$q;
+            n_sent_c = sent_c$3$q;
+        end
+        if (r_sch_v$q & r_sch_ok$q & (r_sch_port$q == visit$q) & write_sent) begin
+            n_sent_c = new_c;
+        end
+        if (one_port) begin
+            n_rcc = v_rcc;
+            n_wc = v_wc;
+            n_rate = v_rate;
+            if (v_zero) begin
+                n_sent_c = 32'h0;
+                if (r_sch_v$q & r_sch_ok$q & added & v_fits) begin
+                    n_sent_c = add_c;
+                end
+            end
+        end
+        k_x$d = n_wc & window_mask;
+        k_r$d = n_rate;
+        if (n_rcc == rcc_measure) begin
+            k_x$d = n_sent_c & window_mask;
+            k_r$d = rate_one;
+        end
+        if (reset) begin
+            k_x$d = 32'h0;
+            k_r$d = rate_one;
+        end
         sev_elapsed = (r_ts$q - sev_t$0$q) & ts_mask;
         if (sev_v$0$q & (sev_elapsed >= reg_sar_window)) begin
             sev_v$0$d = 1'b0;
@@ -4231,6 +4297,25 @@ module rcm_tiny__k_meas_done(d,q,clock);
 endmodule // rcm_tiny__k_meas_done
 
 
+module rcm_tiny__k_r(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rcm_tiny__k_r
+
+
 module rcm_tiny__k_rcf_old(d,q,clock);
 
     // Module arguments
@@ -4248,6 +4333,25 @@ module rcm_tiny__k_rcf_old(d,q,clock);
     end
 
 endmodule // rcm_tiny__k_rcf_old
+
+
+module rcm_tiny__k_x(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // rcm_tiny__k_x
 
 
 module rcm_tiny__lcf$0(d,q,clock);

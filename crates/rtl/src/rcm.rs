@@ -166,6 +166,11 @@ pub struct RcmCore<
     k_rcf_old: DFF<Bit>,
     k_cn_old: DFF<Bit>,
     k_meas_done: DFF<Bit>,
+    /// The visit's multiplicands, registered in the cycle before like `k_keep`, so that the
+    /// product does not start behind the selection of the visited port: Wc (or the harmful
+    /// bytes measured, at a measurement) and R (or 1), as the edge leaves them.
+    k_x: DFF<Bits<32>>,
+    k_r: DFF<Bits<17>>,
 
     // ---- Outputs.
     o_dec_v: DFF<Bit>,
@@ -443,8 +448,11 @@ pub struct RcmCore<
     n_rcf_t: Signal<Local, Bits<32>>,
     n_cn_t: Signal<Local, Bits<32>>,
     n_meas_t: Signal<Local, Bits<32>>,
+    n_rcc: Signal<Local, Bits<2>>,
+    n_wc: Signal<Local, Bits<32>>,
+    n_rate: Signal<Local, Bits<17>>,
+    n_sent_c: Signal<Local, Bits<32>>,
     v_fits: Signal<Local, Bit>,
-    red_x_src: Signal<Local, Bits<32>>,
     red_r_in: Signal<Local, Bits<34>>,
     // Per-port next state (in the loop).
     hit_a: Signal<Local, Bit>,
@@ -613,6 +621,8 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             k_rcf_old: Default::default(),
             k_cn_old: Default::default(),
             k_meas_done: Default::default(),
+            k_x: Default::default(),
+            k_r: Default::default(),
             o_dec_v: Default::default(),
             o_dec_grant: Default::default(),
             o_dec_harmful: Default::default(),
@@ -868,8 +878,11 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             n_rcf_t: Default::default(),
             n_cn_t: Default::default(),
             n_meas_t: Default::default(),
+            n_rcc: Default::default(),
+            n_wc: Default::default(),
+            n_rate: Default::default(),
+            n_sent_c: Default::default(),
             v_fits: Default::default(),
-            red_x_src: Default::default(),
             red_r_in: Default::default(),
             hit_a: Default::default(),
             hit_b: Default::default(),
@@ -950,6 +963,8 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
             k_rcf_old,
             k_cn_old,
             k_meas_done,
+            k_x,
+            k_r,
             o_dec_v,
             o_dec_grant,
             o_dec_harmful,
@@ -1580,15 +1595,8 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         // Inline, not a leaf block: a combinational leaf between this block's statements is a
         // false loop for Verilator.
         self.keep.next = self.k_keep.q.val();
-        // The windows never exceed window_bits: masking says so to synthesis (and to the
-        // solver), so the product has only those bits' partial sums.
-        self.red_x_src.next = self.s_wc.val() & self.window_mask.val();
-        self.red_r_in.next = bit_cast::<34, 17>(self.s_rate.val());
-        if self.s_rcc.val() == self.rcc_measure.val() {
-            self.red_x_src.next = self.s_sent_c.val() & self.window_mask.val();
-            self.red_r_in.next = bit_cast::<34, 17>(self.rate_one.val());
-        }
-        self.red_x_in.next = bit_cast::<49, 32>(self.red_x_src.val());
+        self.red_x_in.next = bit_cast::<49, 32>(self.k_x.q.val());
+        self.red_r_in.next = bit_cast::<34, 17>(self.k_r.q.val());
         self.x3.next = self.red_x_in.val() + (self.red_x_in.val() << self.c1.val());
         self.r3.next = self.red_r_in.val() + (self.red_r_in.val() << self.c1.val());
         // Digit j of keep selects the partial products of both.
@@ -2015,6 +2023,56 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
                 .value_next
                 .val()
                 .get_bits::<32>(self.at_t_meas.val().index());
+        // The next visit's multiplicands. Only the visit writes Wc, R and the RCC state, so
+        // with two or more ports the next visited port's are its registers; its harmful bytes
+        // are this edge's offer's when the offer is for that port. With one port, the next
+        // visit's are this visit's.
+        self.n_rcc.next = 0.into();
+        self.n_wc.next = 0.into();
+        self.n_rate.next = 0.into();
+        self.n_sent_c.next = 0.into();
+        for p in 0..PP {
+            if self.visit.q.val().index() == p {
+                self.n_rcc.next = self.rcc[p].q.val();
+                self.n_wc.next = self.wc[p].q.val();
+                self.n_rate.next = self.rate[p].q.val();
+                self.n_sent_c.next = self.sent_c[p].q.val();
+            }
+        }
+        if self.r_sch_v.q.val()
+            & self.r_sch_ok.q.val()
+            & (self.r_sch_port.q.val() == self.visit.q.val())
+            & self.write_sent.val()
+        {
+            self.n_sent_c.next = self.new_c.val();
+        }
+        if self.one_port.val() {
+            self.n_rcc.next = self.v_rcc.val();
+            self.n_wc.next = self.v_wc.val();
+            self.n_rate.next = self.v_rate.val();
+            if self.v_zero.val() {
+                self.n_sent_c.next = 0.into();
+                if self.r_sch_v.q.val()
+                    & self.r_sch_ok.q.val()
+                    & self.added.val()
+                    & self.v_fits.val()
+                {
+                    self.n_sent_c.next = self.add_c.val();
+                }
+            }
+        }
+        // The windows never exceed window_bits: masking says so to synthesis (and to the
+        // solver), so the product has only those bits' partial sums.
+        self.k_x.d.next = self.n_wc.val() & self.window_mask.val();
+        self.k_r.d.next = self.n_rate.val();
+        if self.n_rcc.val() == self.rcc_measure.val() {
+            self.k_x.d.next = self.n_sent_c.val() & self.window_mask.val();
+            self.k_r.d.next = self.rate_one.val();
+        }
+        if self.reset.val() {
+            self.k_x.d.next = 0.into();
+            self.k_r.d.next = self.rate_one.val();
+        }
         // Severe CNs: this edge's, and the expiry of those older than SAR's window.
         for k in 0..SEVERE_SLOTS {
             self.sev_elapsed.next =

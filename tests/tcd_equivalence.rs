@@ -275,6 +275,45 @@ fn tcd_zero_max_ton_and_t_on_a_same_cycle_resume_model_equals_verilator() {
     check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// max(Ton) = 0 and T = 0 again, with the same-cycle dequeue below the RESUME's queue: the spec
+/// applies the RESUME first (Q_rec = its queue), then the dequeue's T boundary, which leaves the
+/// entry UND and records the dequeue's own queue. A later dequeue above that queue (and K) turns
+/// the entry CONG; against the RESUME's larger queue it would stay UND. Found by the formal
+/// property `a_decision_is_sequential` (formal/tcd/tcd_props.sv).
+#[test]
+fn tcd_same_cycle_resume_and_boundary_record_the_dequeue_queue_model_equals_verilator() {
+    let (cfg, tc, mut rtl) = tiny_directed();
+    let (q_resume, q_first, q_later) = (tc.k + 2000, tc.k + 500, tc.k + 1000);
+    let mut cycles = vec![TcdIn::default(); 40];
+    let pfc = |i: &mut TcdIn, quanta: u64, qlen: u64| {
+        (i.rx_pfc_valid, i.rx_pfc_quanta, i.rx_pfc_qlen) = (1, quanta, qlen);
+    };
+    let csr = |i: &mut TcdIn, addr: u32, data: u64| {
+        (i.csr_we, i.csr_addr, i.csr_wdata) = (1, u64::from(addr), data);
+    };
+    // Entry (0, 0) undetermined: PAUSE, RESUME, a dequeue within max(Ton).
+    pfc(&mut cycles[0], 0xFFFF, 0);
+    pfc(&mut cycles[5], 0, q_resume);
+    (cycles[6].deq_valid, cycles[6].deq_qlen) = (1, q_resume);
+    csr(&mut cycles[10], reg::MAX_TON, 0);
+    csr(&mut cycles[11], reg::T_PERIOD, 0);
+    // PAUSE; a RESUME and a dequeue in one cycle; a dequeue later.
+    pfc(&mut cycles[20], 0xFFFF, 0);
+    pfc(&mut cycles[25], 0, q_resume);
+    (cycles[25].deq_valid, cycles[25].deq_qlen) = (1, q_first);
+    (cycles[28].deq_valid, cycles[28].deq_qlen) = (1, q_later);
+
+    let mut model = switchcraft_model::tcd::Tcd::new(&tc).unwrap();
+    let states: Vec<u64> = cycles.iter().map(|i| model.step(i).mark_state).collect();
+    let (und, cong) = (switchcraft_model::tcd::UND, switchcraft_model::tcd::CONG);
+    assert_eq!(states[6 + LATENCY], und);
+    assert_eq!(states[25 + LATENCY], und);
+    assert_eq!(states[28 + LATENCY], cong);
+
+    let replay = "cargo test --test tcd_equivalence same_cycle_resume_and_boundary";
+    check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// Two dequeues of one entry on consecutive cycles, across the end of max(Ton) = T: the first
 /// (Ton still short: UND) carries the pending RESUME's queue into bank D, the second (T expired)
 /// compares against it. Bank D's RAM word is still an older, larger `Q_rec`, so only the

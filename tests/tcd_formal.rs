@@ -7,7 +7,8 @@ mod common;
 use common::formal::{assert_mutant_fails, assert_proved, assert_proved_with, Proof};
 use switchcraft::formal::Solver;
 
-const ASSERTIONS: [&str; 10] = [
+const ASSERTIONS: [&str; 11] = [
+    "a_decision_is_sequential",
     "a_last_state_written_valid",
     "a_ce_stays_ce",
     "a_not_ect_never_marked",

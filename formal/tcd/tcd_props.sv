@@ -95,7 +95,13 @@ module tcd_props (
     wire [`SC_TB-2:0] r_max_ton_q = lanes[`SC_TB-2:0];
     wire [`SC_TB-2:0] r_t_period_q = lanes[32+`SC_TB-2:32];
     wire [`SC_QB-1:0] r_k_q = lanes[64+`SC_QB-1:64];
+    wire [`SC_QB-1:0] r_k_low_q = lanes[96+`SC_QB-1:96];
+    wire [31:0] r_k_low = r_k_low_q;
     (* keep *) wire [7:0] r_prio_enable;     // probe: dut.core.csr.r_prio_enable
+    (* keep *) wire [1:0] r_options;         // probe: dut.core.csr.r_options
+    (* keep *) wire [31:0] p_qlen;           // probe: dut.core.capture.p_qlen$q
+    (* keep *) wire [31:0] c_qlen;           // probe: dut.core.capture.c_qlen$q
+    (* keep *) wire [31:0] d_qlen;           // probe: dut.core.capture.d_qlen_r$q
     (* keep *) wire r_err;                   // probe: dut.core.csr.r_err
     wire [31:0] r_max_ton = r_max_ton_q;     // zero-extended
     wire [31:0] r_t_period = r_t_period_q;
@@ -150,6 +156,7 @@ module tcd_props (
     wire rx_valid = r_mode ? c_valid : p_valid;
     wire [KB-1:0] rx_key = r_mode ? c_key : p_key;
     wire rx_stop = r_mode ? c_stop : p_stop;
+    wire [31:0] rx_qlen = r_mode ? c_qlen : p_qlen;
 
     // ---------------------------------------------------------------- LAST_STATE codes
     // a_last_state_written_valid: every LAST_STATE stored in the register file is one of the
@@ -243,6 +250,87 @@ module tcd_props (
     // a_resume_then_ue: after a RESUME while paused, a dequeue of that entry within max(Ton)
     // is UE (ECT packets) and undetermined.
     always @(*) a_resume_then_ue: assert (missed_ue == 0);
+`endif
+
+    // ---------------------------------------------------------------- the pipeline is the spec
+    // a_decision_is_sequential: every dequeue of the watched key is decided as the spec's
+    // flowchart (§1.3, `Tcd::classify`) decides it on an entry updated one event at a time in
+    // cycle order, with no pipeline, bypass, forwarding or RAM. `watch` is any key (the solver
+    // picks it), so this holds for every key, at every hazard distance the stimulus makes: the
+    // RTL looks a dequeue's entry up in cycle n and decides in n + 1, with a bypass for the
+    // dequeue decided in n. The ghost keeps times as cycles since the event (all ones: never),
+    // which is exact from reset, before `now` first wraps. BMC only.
+    (* anyconst *) reg [KB-1:0] watch;
+    localparam [GW-1:0] NEVER = {GW{1'b1}};
+    reg g_paused = 1'b0;
+    reg [GW-1:0] g_on_since = NEVER, g_t_since = NEVER;   // cycles since t_on / t_T, minus 1
+    reg [31:0] g_q_rec = 32'd0;
+    reg [1:0] g_last = 2'd0;
+    // This cycle's frame first (spec §1.5): a RESUME while paused ends the OFF period now.
+    wire g_rx_hit = rx_valid && rx_key == watch;
+    wire g_resume = g_rx_hit && !rx_stop && g_paused;
+    wire g_on_never = !g_resume && g_on_since == NEVER;
+    wire g_t_never = !g_resume && g_t_since == NEVER;
+    wire [31:0] g_ton = g_resume ? 32'd0 : {16'd0, g_on_since} + 32'd1;
+    wire [31:0] g_t_age = g_resume ? 32'd0 : {16'd0, g_t_since} + 32'd1;
+    wire [31:0] g_q_rec_rx = g_resume ? rx_qlen : g_q_rec;
+    // Then the dequeue: the flowchart's D1, D2/D6, D4, D3, D4 at the boundary, D7.
+    wire g_deq = d_valid && d_key == watch;
+    wire at_boundary = r_options[0];
+    wire mark_transition = r_options[1];
+    wire [1:0] ecn_ue = (d_ecn == CE || d_ecn == NOT_ECT) ? d_ecn : UE;
+    wire [1:0] ecn_ce = (d_ecn == NOT_ECT) ? NOT_ECT : CE;
+    reg [1:0] g_state, g_ecn;
+    reg g_restart_t;   // ResetTimer(T); RecordQueue()
+    always @(*) begin
+        g_state = g_last;
+        g_ecn = d_ecn;
+        g_restart_t = 1'b0;
+        if (!enabled) begin
+            // A disabled priority passes the packet and keeps the entry.
+        end else if (!g_on_never && g_ton < r_max_ton) begin
+            g_state = UND;
+            g_ecn = ecn_ue;
+        end else if (g_last != UND) begin
+            g_state = d_qlen > r_k ? 2'd1 : 2'd0;
+            if (d_qlen > r_k) g_ecn = ecn_ce;
+        end else if (!at_boundary && d_qlen < r_k_low) begin
+            g_state = 2'd0;
+        end else if (!g_t_never && g_t_age < r_t_period) begin
+            // Within T: stays undetermined.
+        end else begin
+            g_restart_t = 1'b1;
+            if (at_boundary && d_qlen < r_k_low) g_state = 2'd0;
+            else if (d_qlen >= g_q_rec_rx && d_qlen > r_k) begin
+                g_state = 2'd1;
+                if (mark_transition) g_ecn = ecn_ce;
+            end
+        end
+    end
+    reg g_check = 1'b0;
+    reg [1:0] g_want_state = 2'd0, g_want_ecn = 2'd0;
+    always @(posedge clk) begin
+        if (rst) begin
+            g_paused <= 1'b0;
+            g_on_since <= NEVER;
+            g_t_since <= NEVER;
+            g_q_rec <= 32'd0;
+            g_last <= 2'd0;
+        end else begin
+            if (g_rx_hit) g_paused <= rx_stop;
+            g_on_since <= g_resume ? {GW{1'b0}} : (g_on_since == NEVER ? NEVER : g_on_since + 1'b1);
+            g_t_since <= (g_resume || (g_deq && g_restart_t)) ? {GW{1'b0}}
+                       : (g_t_since == NEVER ? NEVER : g_t_since + 1'b1);
+            g_q_rec <= (g_deq && g_restart_t) ? d_qlen : g_q_rec_rx;
+            if (g_deq) g_last <= g_state;
+        end
+        g_check <= !rst && g_deq;
+        g_want_state <= g_state;
+        g_want_ecn <= g_ecn;
+    end
+`ifndef SC_INDUCTION
+    always @(*) if (!rst && g_check)
+        a_decision_is_sequential: assert (o_state_d == g_want_state && o_ecn_d == g_want_ecn);
 `endif
 
     // ---------------------------------------------------------------- time

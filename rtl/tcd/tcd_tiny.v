@@ -3309,7 +3309,7 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         if (flag_write) begin
             d_write_keys = one_k << d_key;
         end
-        pending$d = (pending$q & ~d_write_keys) | rx_resume_keys;
+        pending$d = (pending$q | rx_resume_keys) & ~d_write_keys;
         if (half_wrap) begin
             on_hi_stepped = age_on_hi$q | age_on_lo$q;
             on_lo_stepped = ~(age_on_hi$q ^ age_on_lo$q);
@@ -3343,7 +3343,7 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         lk_hit_d = flag_write & (d_key == lookup_key);
         lk_hit_resume = rx_resume_r$q & (rx_key == lookup_key);
         lk_hit_pause = rx_valid & rx_stop & (rx_key == lookup_key);
-        lk_pend$d = (pending$q[lookup_key] & ~lk_hit_d) | lk_hit_resume;
+        lk_pend$d = (pending$q[lookup_key] | lk_hit_resume) & ~lk_hit_d;
         lk_paused_now = paused$q[(lookup_key)+:(1)];
         lk_paused_r$d = lk_paused_now;
         if (lk_hit_resume) begin

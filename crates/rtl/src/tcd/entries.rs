@@ -459,8 +459,10 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         if self.flag_write.val() {
             self.d_write_keys.next = self.one_k.val() << self.d_key.val();
         }
+        // A dequeue's write of bank D carries a RESUME of its own cycle (the flowchart applies
+        // the frame first), so D is then the newer bank.
         self.pending.d.next =
-            (self.pending.q.val() & !self.d_write_keys.val()) | self.rx_resume_keys.val();
+            (self.pending.q.val() | self.rx_resume_keys.val()) & !self.d_write_keys.val();
 
         // ---- Ages: 0 -> 1 -> 2 -> 2 and 3 -> 3 on a half-wrap; a RESUME restarts `age_on`, a
         // write of bank D restarts `age_w`, at 0, or at 1 on the half-wrap edge itself.
@@ -509,8 +511,8 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.lk_hit_pause.next =
             self.rx_valid.val() & self.rx_stop.val() & (self.rx_key.val() == self.lookup_key.val());
         self.lk_pend.d.next = (self.pending.q.val().get_bit(self.lookup_key.val().index())
-            & !self.lk_hit_d.val())
-            | self.lk_hit_resume.val();
+            | self.lk_hit_resume.val())
+            & !self.lk_hit_d.val();
         self.lk_paused_now.next = self
             .paused
             .q

@@ -54,6 +54,8 @@ fn capfc_formal_properties_are_proved() {
             "a_started_keys_behind_pointer",
             "a_csr_write_cut",
             "a_csr_read_id",
+            "a_egress_occupancy_is_sequential_d",
+            "a_egress_occupancy_is_sequential_e",
         ],
     );
 }

@@ -129,6 +129,8 @@ module capfc_props (
     wire [31:0] r_eg_xoff = r_eg_xoff_q;     // zero-extended
     wire [31:0] r_eg_xon = r_eg_xon_q;
     wire [31:0] r_eg_warn = r_eg_warn_q;
+    (* keep *) wire [`SC_W_OCC-1:0] r_eg_max_q;  // probe: dut.core.csr.r_eg_max
+    wire [31:0] r_eg_max = r_eg_max_q;
     (* keep *) wire [K-1:0] pending;         // probe: dut.core.calibrate.pending$q
     (* keep *) wire cal_busy;                // probe: dut.core.calibrate.cal_busy$q
     (* keep *) wire cal_cancel;              // probe: dut.core.calibrate.cal_cancel$q
@@ -614,6 +616,41 @@ module capfc_props (
             if (served_w[j] && (j[KB-1:0] - rr_next) < (watched - rr_next)) behind_ok = 1'b0;
     end
     always @(*) if (!rst && w_waiting) a_started_keys_behind_pointer: assert (behind_ok);
+
+    // ---------------------------------------------------------------- the pipeline is the spec
+    // a_egress_occupancy_is_sequential: the egress occupancy stage's results for the watched
+    // key (any key, the solver's choice) are those of the spec's B (§2.3, `occupancy_stage`)
+    // updated one edge's events at a time from the buses, with no pipeline, forwarding or RAM:
+    // the dequeue (clamped at 0), then the enqueue, dropped above eg_max as it is registered
+    // in that cycle. At every hazard distance within the depth, for the B each event leaves
+    // (`d_b1`, `e_b1`, unchanged by a dropped enqueue) and the drop. BMC only: the RAM is not tied to the ghost in an arbitrary
+    // starting state.
+    (* anyconst *) reg [KB-1:0] occ_watch;
+    reg occ_enq = 1'b0, occ_deq = 1'b0;
+    reg [`SC_LB-1:0] occ_enq_len = 0, occ_deq_len = 0;
+    always @(posedge clk) begin
+        occ_enq <= !rst && eg_enq_valid && eg_enq_port < `SC_PORTS && eg_enq_prio < `SC_PRIOS
+                   && {eg_enq_port, eg_enq_prio} == occ_watch;
+        occ_deq <= !rst && eg_deq_valid && eg_deq_port < `SC_PORTS && eg_deq_prio < `SC_PRIOS
+                   && {eg_deq_port, eg_deq_prio} == occ_watch;
+        occ_enq_len <= eg_enq_len;
+        occ_deq_len <= eg_deq_len;
+    end
+    reg [31:0] occ_b = 32'd0;          // the watched key's B before this cycle's events
+    wire [31:0] occ_after_deq = !occ_deq ? occ_b
+                              : (occ_deq_len > occ_b ? 32'd0 : occ_b - occ_deq_len);
+    wire occ_drop = occ_enq && {1'b0, occ_after_deq} + occ_enq_len > {1'b0, r_eg_max};
+    wire [31:0] occ_after = (occ_enq && !occ_drop) ? occ_after_deq + occ_enq_len : occ_after_deq;
+    always @(posedge clk) occ_b <= rst ? 32'd0 : occ_after;
+`ifndef SC_INDUCTION
+    always @(*) if (!rst) begin
+        if (d_valid && d_key == occ_watch)
+            a_egress_occupancy_is_sequential_d: assert (occ_deq && d_b1 == occ_after_deq);
+        if (e_valid && e_key == occ_watch)
+            a_egress_occupancy_is_sequential_e: assert (occ_enq && e_drop == occ_drop
+                                                        && e_b1 == occ_after);
+    end
+`endif
 
     // ---------------------------------------------------------------- CSR map
     always @(*) if (past_ok) begin

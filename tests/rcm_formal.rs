@@ -36,6 +36,9 @@ fn rcm_formal_properties_are_proved() {
             "a_id_fields_zero_when_idle",
             "a_dec_fields_zero_when_idle",
             "a_csr_read_id",
+            "a_visit_keep_is_the_ports",
+            "a_visit_operands_are_the_ports",
+            "a_visit_timers_are_the_ports",
         ],
     );
 }

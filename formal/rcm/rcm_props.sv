@@ -7,6 +7,7 @@
 //                      depths, lengths and flow IDs
 //   SC_PORTS, SC_D     ports, CAM entries per port
 //   SC_WC_MIN, SC_T_RCF, SC_TS_MASK  Wc's floor, rcf's hold and the timestamp mask at reset
+//   SC_TSB, SC_WINDOW_MASK  timestamp width, and the mask of the windows' bytes
 //   SC_INIT, SC_SAMPLE_DELAY, SC_PORT_LATENCY  the reset sweep, a sample's delay to the port
 //                      stage, the port stage's latency
 //   SC_A_<REG>         word index of register <REG>
@@ -322,6 +323,71 @@ module rcm_props (
                                                 && !cn_relay);
         if (!id_valid) a_id_fields_zero_when_idle: assert (!id_hit && id_fid == 0);
         if (!dec_valid) a_dec_fields_zero_when_idle: assert (!dec_grant && !dec_harmful);
+    end
+
+    // ---------------------------------------------------------------- the pipeline is the spec
+    // a_visit_registers_are_the_ports: the port stage computes the next visit's operands a
+    // cycle early, from the visited port's state as the edge leaves it (forwarding this edge's
+    // offer, CNs and triggers: crates/rtl/src/rcm.rs, `k_*`). Each must equal what the visit
+    // would compute unpipelined, from the registers of the port it visits in its own cycle:
+    // what the reduction keeps, 1 - min(Fb x Gd, 1) of the pending Fb; the multiplicands (Wc,
+    // or the harmful bytes while measuring, and R, or 1); the rcf, CN and measurement timer
+    // tests against the timestamp. Probes name the two ports of the formal config's registers
+    // (the check is skipped for other port counts); not in the cycle after a reset, whose
+    // timestamp the reset sweep sets.
+    (* keep *) wire [`SC_PB-1:0] r_visit;   // probe: dut.core.r_visit$q
+    (* keep *) wire [31:0] r_ts;            // probe: dut.core.r_ts$q
+    (* keep *) wire [1:0] rcc0;             // probe: dut.core.rcc$0$q
+    (* keep *) wire [1:0] rcc1;             // probe: dut.core.rcc$1$q
+    (* keep *) wire [31:0] wc0;             // probe: dut.core.wc$0$q
+    (* keep *) wire [31:0] wc1;             // probe: dut.core.wc$1$q
+    (* keep *) wire [31:0] sent_c0;         // probe: dut.core.sent_c$0$q
+    (* keep *) wire [31:0] sent_c1;         // probe: dut.core.sent_c$1$q
+    (* keep *) wire [16:0] rate0;           // probe: dut.core.rate$0$q
+    (* keep *) wire [16:0] rate1;           // probe: dut.core.rate$1$q
+    (* keep *) wire pend_v0;                // probe: dut.core.pend_v$0$q
+    (* keep *) wire pend_v1;                // probe: dut.core.pend_v$1$q
+    (* keep *) wire [5:0] pend0;            // probe: dut.core.pend$0$q
+    (* keep *) wire [5:0] pend1;            // probe: dut.core.pend$1$q
+    (* keep *) wire [31:0] rcf_t0;          // probe: dut.core.rcf_t$0$q
+    (* keep *) wire [31:0] rcf_t1;          // probe: dut.core.rcf_t$1$q
+    (* keep *) wire [31:0] cn_t0;           // probe: dut.core.cn_t$0$q
+    (* keep *) wire [31:0] cn_t1;           // probe: dut.core.cn_t$1$q
+    (* keep *) wire [31:0] meas_t0;         // probe: dut.core.meas_t$0$q
+    (* keep *) wire [31:0] meas_t1;         // probe: dut.core.meas_t$1$q
+    (* keep *) wire [16:0] k_keep;          // probe: dut.core.k_keep$q
+    (* keep *) wire [31:0] k_x;             // probe: dut.core.k_x$q
+    (* keep *) wire [16:0] k_r;             // probe: dut.core.k_r$q
+    (* keep *) wire k_rcf_old;              // probe: dut.core.k_rcf_old$q
+    (* keep *) wire k_cn_old;               // probe: dut.core.k_cn_old$q
+    (* keep *) wire k_meas_done;            // probe: dut.core.k_meas_done$q
+    (* keep *) wire [16:0] r_gd;            // probe: dut.core.csr.r_gd
+    (* keep *) wire [`SC_TSB-1:0] r_t_rcf;  // probe: dut.core.csr.r_t_rcf
+    (* keep *) wire [`SC_TSB-1:0] r_t_cn;   // probe: dut.core.csr.r_t_cn
+    (* keep *) wire [`SC_TSB-1:0] r_t_meas; // probe: dut.core.csr.r_t_meas
+    wire v1 = r_visit[0];
+    wire [1:0] v_rcc = v1 ? rcc1 : rcc0;
+    wire [31:0] v_wc = v1 ? wc1 : wc0;
+    wire [31:0] v_sent_c = v1 ? sent_c1 : sent_c0;
+    wire [16:0] v_rate = v1 ? rate1 : rate0;
+    wire [5:0] v_fb = (v1 ? pend_v1 : pend_v0) ? (v1 ? pend1 : pend0) : 6'd0;
+    wire [31:0] v_rcf_t = v1 ? rcf_t1 : rcf_t0;
+    wire [31:0] v_cn_t = v1 ? cn_t1 : cn_t0;
+    wire [31:0] v_meas_t = v1 ? meas_t1 : meas_t0;
+    wire [23:0] v_cut = v_fb * r_gd;
+    wire [16:0] v_keep = v_cut >= 24'h10000 ? 17'd0 : 17'h10000 - v_cut[16:0];
+    wire measuring = v_rcc == 2'd1;       // Rcc::Measure
+    wire [31:0] v_x = (measuring ? v_sent_c : v_wc) & `SC_WINDOW_MASK;
+    wire [16:0] v_r = measuring ? 17'h10000 : v_rate;
+    reg after_reset = 1'b1;
+    always @(posedge clk) after_reset <= rst;
+    always @(*) if (`SC_PORTS == 2 && !rst && !after_reset) begin
+        a_visit_keep_is_the_ports: assert (k_keep == v_keep);
+        a_visit_operands_are_the_ports: assert (k_x == v_x && k_r == v_r);
+        a_visit_timers_are_the_ports: assert (
+            k_rcf_old == (((r_ts - v_rcf_t) & `SC_TS_MASK) >= r_t_rcf)
+            && k_cn_old == (((r_ts - v_cn_t) & `SC_TS_MASK) >= r_t_cn)
+            && k_meas_done == (((r_ts - v_meas_t) & `SC_TS_MASK) >= r_t_meas));
     end
 
     // ---------------------------------------------------------------- registers

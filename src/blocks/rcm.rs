@@ -90,6 +90,11 @@ impl Block for RcmBlock {
             def("SC_D", c.cam_depth),
             def("SC_WC_MIN", c.wc_min),
             def("SC_T_RCF", c.t_rcf),
+            def("SC_TSB", c.ts_bits),
+            def(
+                "SC_WINDOW_MASK",
+                format!("32'h{:x}", switchcraft_core::mask(c.window_bits)),
+            ),
             def(
                 "SC_TS_MASK",
                 format!("32'h{:x}", switchcraft_core::mask(c.ts_bits)),

@@ -623,8 +623,8 @@ module capfc_props (
     // updated one edge's events at a time from the buses, with no pipeline, forwarding or RAM:
     // the dequeue (clamped at 0), then the enqueue, dropped above eg_max as it is registered
     // in that cycle. At every hazard distance within the depth, for the B each event leaves
-    // (`d_b1`, `e_b1`, unchanged by a dropped enqueue) and the drop. BMC only: the RAM is not tied to the ghost in an arbitrary
-    // starting state.
+    // (`d_b1`, `e_b1`, unchanged by a dropped enqueue) and the drop. BMC only: the RAM is not
+    // tied to the ghost in an arbitrary starting state.
     (* anyconst *) reg [KB-1:0] occ_watch;
     reg occ_enq = 1'b0, occ_deq = 1'b0;
     reg [`SC_LB-1:0] occ_enq_len = 0, occ_deq_len = 0;

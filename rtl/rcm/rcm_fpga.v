@@ -4948,37 +4948,100 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         end
         n_pend_v = 1'b0;
         n_pend = 6'h0;
+        n_rcf_t = 32'h0;
+        n_cn_t = 32'h0;
+        n_meas_t = 32'h0;
+        n_rcc = 2'h0;
+        n_wc = 32'h0;
+        n_rate = 17'h0;
+        n_sent_c = 32'h0;
         if (visit$q == 0) begin
             n_pend_v = pend_v$0$q;
             n_pend = pend$0$q;
+            n_rcf_t = rcf_t$0$q;
+            n_cn_t = cn_t$0$q;
+            n_meas_t = meas_t$0$q;
+            n_rcc = rcc$0$q;
+            n_wc = wc$0$q;
+            n_rate = rate$0$q;
+            n_sent_c = sent_c$0$q;
         end
         if (visit$q == 1) begin
             n_pend_v = pend_v$1$q;
             n_pend = pend$1$q;
+            n_rcf_t = rcf_t$1$q;
+            n_cn_t = cn_t$1$q;
+            n_meas_t = meas_t$1$q;
+            n_rcc = rcc$1$q;
+            n_wc = wc$1$q;
+            n_rate = rate$1$q;
+            n_sent_c = sent_c$1$q;
         end
         if (visit$q == 2) begin
             n_pend_v = pend_v$2$q;
             n_pend = pend$2$q;
+            n_rcf_t = rcf_t$2$q;
+            n_cn_t = cn_t$2$q;
+            n_meas_t = meas_t$2$q;
+            n_rcc = rcc$2$q;
+            n_wc = wc$2$q;
+            n_rate = rate$2$q;
+            n_sent_c = sent_c$2$q;
         end
         if (visit$q == 3) begin
             n_pend_v = pend_v$3$q;
             n_pend = pend$3$q;
+            n_rcf_t = rcf_t$3$q;
+            n_cn_t = cn_t$3$q;
+            n_meas_t = meas_t$3$q;
+            n_rcc = rcc$3$q;
+            n_wc = wc$3$q;
+            n_rate = rate$3$q;
+            n_sent_c = sent_c$3$q;
         end
         if (visit$q == 4) begin
             n_pend_v = pend_v$4$q;
             n_pend = pend$4$q;
+            n_rcf_t = rcf_t$4$q;
+            n_cn_t = cn_t$4$q;
+            n_meas_t = meas_t$4$q;
+            n_rcc = rcc$4$q;
+            n_wc = wc$4$q;
+            n_rate = rate$4$q;
+            n_sent_c = sent_c$4$q;
         end
         if (visit$q == 5) begin
             n_pend_v = pend_v$5$q;
             n_pend = pend$5$q;
+            n_rcf_t = rcf_t$5$q;
+            n_cn_t = cn_t$5$q;
+            n_meas_t = meas_t$5$q;
+            n_rcc = rcc$5$q;
+            n_wc = wc$5$q;
+            n_rate = rate$5$q;
+            n_sent_c = sent_c$5$q;
         end
         if (visit$q == 6) begin
             n_pend_v = pend_v$6$q;
             n_pend = pend$6$q;
+            n_rcf_t = rcf_t$6$q;
+            n_cn_t = cn_t$6$q;
+            n_meas_t = meas_t$6$q;
+            n_rcc = rcc$6$q;
+            n_wc = wc$6$q;
+            n_rate = rate$6$q;
+            n_sent_c = sent_c$6$q;
         end
         if (visit$q == 7) begin
             n_pend_v = pend_v$7$q;
             n_pend = pend$7$q;
+            n_rcf_t = rcf_t$7$q;
+            n_cn_t = cn_t$7$q;
+            n_meas_t = meas_t$7$q;
+            n_rcc = rcc$7$q;
+            n_wc = wc$7$q;
+            n_rate = rate$7$q;
+            n_sent_c = sent_c$7$q;
         end
         n_trig_v = 1'b0;
         n_trig = 6'h0;
@@ -5032,49 +5095,6 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         if (keep_wide[32'h18]) begin
             k_keep$d = 17'h0;
         end
-        n_rcf_t = 32'h0;
-        n_cn_t = 32'h0;
-        n_meas_t = 32'h0;
-        if (visit$q == 0) begin
-            n_rcf_t = rcf_t$0$q;
-            n_cn_t = cn_t$0$q;
-            n_meas_t = meas_t$0$q;
-        end
-        if (visit$q == 1) begin
-            n_rcf_t = rcf_t$1$q;
-            n_cn_t = cn_t$1$q;
-            n_meas_t = meas_t$1$q;
-        end
-        if (visit$q == 2) begin
-            n_rcf_t = rcf_t$2$q;
-            n_cn_t = cn_t$2$q;
-            n_meas_t = meas_t$2$q;
-        end
-        if (visit$q == 3) begin
-            n_rcf_t = rcf_t$3$q;
-            n_cn_t = cn_t$3$q;
-            n_meas_t = meas_t$3$q;
-        end
-        if (visit$q == 4) begin
-            n_rcf_t = rcf_t$4$q;
-            n_cn_t = cn_t$4$q;
-            n_meas_t = meas_t$4$q;
-        end
-        if (visit$q == 5) begin
-            n_rcf_t = rcf_t$5$q;
-            n_cn_t = cn_t$5$q;
-            n_meas_t = meas_t$5$q;
-        end
-        if (visit$q == 6) begin
-            n_rcf_t = rcf_t$6$q;
-            n_cn_t = cn_t$6$q;
-            n_meas_t = meas_t$6$q;
-        end
-        if (visit$q == 7) begin
-            n_rcf_t = rcf_t$7$q;
-            n_cn_t = cn_t$7$q;
-            n_meas_t = meas_t$7$q;
-        end
         if (r_cnr_v$q & (r_cnr_port$q == visit$q)) begin
             n_rcf_t = r_ts$q;
         end
@@ -5092,58 +5112,6 @@ module rcm_fpga__core(clock,reset,iq_valid,iq_port,iq_voq,iq_qdepth,iq_len,oq_va
         k_rcf_old$d = ((ts$q - n_rcf_t) & ts_mask) >= csr$value_next[(at_t_rcf)+:(32)];
         k_cn_old$d = ((ts$q - n_cn_t) & ts_mask) >= csr$value_next[(at_t_cn)+:(32)];
         k_meas_done$d = ((ts$q - n_meas_t) & ts_mask) >= csr$value_next[(at_t_meas)+:(32)];
-        n_rcc = 2'h0;
-        n_wc = 32'h0;
-        n_rate = 17'h0;
-        n_sent_c = 32'h0;
-        if (visit$q == 0) begin
-            n_rcc = rcc$0$q;
-            n_wc = wc$0$q;
-            n_rate = rate$0$q;
-            n_sent_c = sent_c$0$q;
-        end
-        if (visit$q == 1) begin
-            n_rcc = rcc$1$q;
-            n_wc = wc$1$q;
-            n_rate = rate$1$q;
-            n_sent_c = sent_c$1$q;
-        end
-        if (visit$q == 2) begin
-            n_rcc = rcc$2$q;
-            n_wc = wc$2$q;
-            n_rate = rate$2$q;
-            n_sent_c = sent_c$2$q;
-        end
-        if (visit$q == 3) begin
-            n_rcc = rcc$3$q;
-            n_wc = wc$3$q;
-            n_rate = rate$3$q;
-            n_sent_c = sent_c$3$q;
-        end
-        if (visit$q == 4) begin
-            n_rcc = rcc$4$q;
-            n_wc = wc$4$q;
-            n_rate = rate$4$q;
-            n_sent_c = sent_c$4$q;
-        end
-        if (visit$q == 5) begin
-            n_rcc = rcc$5$q;
-            n_wc = wc$5$q;
-            n_rate = rate$5$q;
-            n_sent_c = sent_c$5$q;
-        end
-        if (visit$q == 6) begin
-            n_rcc = rcc$6$q;
-            n_wc = wc$6$q;
-            n_rate = rate$6$q;
-            n_sent_c = sent_c$6$q;
-        end
-        if (visit$q == 7) begin
-            n_rcc = rcc$7$q;
-            n_wc = wc$7$q;
-            n_rate = rate$7$q;
-            n_sent_c = sent_c$7$q;
-        end
         if (r_sch_v$q & r_sch_ok$q & (r_sch_port$q == visit$q) & write_sent) begin
             n_sent_c = new_c;
         end

@@ -1911,12 +1911,27 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         // The next visit's keep: port `visit`'s pending Fb as this edge leaves it (the same
         // rule as the loop above), x the Gd this edge writes, so that the visit starts from a
         // register. The visit of this edge is of another port unless there is only one.
+        // Port `visit`'s registers, one selection for every next-visit value below.
         self.n_pend_v.next = false;
         self.n_pend.next = 0.into();
+        self.n_rcf_t.next = 0.into();
+        self.n_cn_t.next = 0.into();
+        self.n_meas_t.next = 0.into();
+        self.n_rcc.next = 0.into();
+        self.n_wc.next = 0.into();
+        self.n_rate.next = 0.into();
+        self.n_sent_c.next = 0.into();
         for p in 0..PP {
             if self.visit.q.val().index() == p {
                 self.n_pend_v.next = self.pend_v[p].q.val();
                 self.n_pend.next = self.pend[p].q.val();
+                self.n_rcf_t.next = self.rcf_t[p].q.val();
+                self.n_cn_t.next = self.cn_t[p].q.val();
+                self.n_meas_t.next = self.meas_t[p].q.val();
+                self.n_rcc.next = self.rcc[p].q.val();
+                self.n_wc.next = self.wc[p].q.val();
+                self.n_rate.next = self.rate[p].q.val();
+                self.n_sent_c.next = self.sent_c[p].q.val();
             }
         }
         self.n_trig_v.next = false;
@@ -1981,16 +1996,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         // The next visit's timer tests: its rcf, CN and measurement times as this edge leaves
         // them (a CN received, a CN sent, this visit when there is one port) against this
         // cycle's timestamp, which is the next cycle's r_ts, and the limits this edge writes.
-        self.n_rcf_t.next = 0.into();
-        self.n_cn_t.next = 0.into();
-        self.n_meas_t.next = 0.into();
-        for p in 0..PP {
-            if self.visit.q.val().index() == p {
-                self.n_rcf_t.next = self.rcf_t[p].q.val();
-                self.n_cn_t.next = self.cn_t[p].q.val();
-                self.n_meas_t.next = self.meas_t[p].q.val();
-            }
-        }
         if self.r_cnr_v.q.val() & (self.r_cnr_port.q.val() == self.visit.q.val()) {
             self.n_rcf_t.next = self.r_ts.q.val();
         }
@@ -2027,18 +2032,6 @@ impl<const PB: usize, const PP: usize, const VB: usize, const AB: usize, const N
         // with two or more ports the next visited port's are its registers; its harmful bytes
         // are this edge's offer's when the offer is for that port. With one port, the next
         // visit's are this visit's.
-        self.n_rcc.next = 0.into();
-        self.n_wc.next = 0.into();
-        self.n_rate.next = 0.into();
-        self.n_sent_c.next = 0.into();
-        for p in 0..PP {
-            if self.visit.q.val().index() == p {
-                self.n_rcc.next = self.rcc[p].q.val();
-                self.n_wc.next = self.wc[p].q.val();
-                self.n_rate.next = self.rate[p].q.val();
-                self.n_sent_c.next = self.sent_c[p].q.val();
-            }
-        }
         if self.r_sch_v.q.val()
             & self.r_sch_ok.q.val()
             & (self.r_sch_port.q.val() == self.visit.q.val())

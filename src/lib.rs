@@ -169,6 +169,17 @@ pub fn verilate(
     schema: &PortSchema,
     trace: bool,
 ) -> Result<VerilatedModel, SimError> {
+    verilate_top(pkg, &pkg.top(), schema, trace)
+}
+
+/// [`verilate`] with the top module named: `pkg.axil_top()` with the AXI4-Lite schema
+/// (`switchcraft_core::axil::schema`) co-simulates the block behind its AXI4-Lite bridge.
+pub fn verilate_top(
+    pkg: &Package,
+    top: &str,
+    schema: &PortSchema,
+    trace: bool,
+) -> Result<VerilatedModel, SimError> {
     let dir = gen_dir().join(&pkg.instance);
     pkg.write_to(&dir).map_err(|(path, source)| SimError::Io {
         what: "cannot write",
@@ -179,12 +190,8 @@ pub fn verilate(
         trace,
         ..Default::default()
     };
-    let mut rtl = switchcraft_sim::build(
-        &dir.join(format!("{}.v", pkg.instance)),
-        &pkg.top(),
-        schema,
-        &opts,
-    )?;
+    let mut rtl =
+        switchcraft_sim::build(&dir.join(format!("{}.v", pkg.instance)), top, schema, &opts)?;
     rtl.set_min_reset_cycles(pkg.reset_cycles);
     Ok(rtl)
 }

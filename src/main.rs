@@ -386,7 +386,11 @@ fn generate(target: &Target, out: &Path, tech: Tech) -> Result<(), Failure> {
     for p in paths {
         println!("wrote {}", p.display());
     }
-    println!("top module: {}", pkg.top());
+    println!(
+        "top module: {} (CSR bus), {} (AXI4-Lite)",
+        pkg.top(),
+        pkg.axil_top()
+    );
     Ok(())
 }
 

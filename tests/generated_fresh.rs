@@ -37,18 +37,20 @@ fn generated_rtl_lints_clean_under_verilator_wall() {
         for preset in BlockConfig::presets(block).unwrap() {
             let dir = root.join("rtl").join(block);
             let instance = switchcraft::instance_name(block, preset);
-            let out = std::process::Command::new(&verilator)
-                .args(["--lint-only", "-Wall", "--top-module"])
-                .arg(format!("{instance}_top"))
-                .arg(dir.join(format!("{instance}.vlt")))
-                .arg(dir.join(format!("{instance}.v")))
-                .output()
-                .expect("verilator runs (install with scripts/setup.sh)");
-            assert!(
-                out.status.success(),
-                "{block}_{preset}: verilator -Wall:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            // The CSR-bus top and the AXI4-Lite top.
+            for top in [format!("{instance}_top"), format!("{instance}_axil_top")] {
+                let out = std::process::Command::new(&verilator)
+                    .args(["--lint-only", "-Wall", "--top-module", &top])
+                    .arg(dir.join(format!("{instance}.vlt")))
+                    .arg(dir.join(format!("{instance}.v")))
+                    .output()
+                    .expect("verilator runs (install with scripts/setup.sh)");
+                assert!(
+                    out.status.success(),
+                    "{top}: verilator -Wall:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
         }
     }
 }

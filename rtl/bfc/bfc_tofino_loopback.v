@@ -158,6 +158,152 @@ module bfc_tofino_loopback_top (
     );
 endmodule
 
+// bfc_tofino_loopback with an AXI4-Lite slave in place of its CSR bus (byte addresses; SLVERR for an
+// unmapped word, a write to a read-only word or a write strobing too few byte lanes).
+module bfc_tofino_loopback_axil_top (
+    input  wire         clk,
+    input  wire         rst,
+    input  wire         enq_valid,
+    input  wire [2:0]   enq_in_port,
+    input  wire [2:0]   enq_eg_port,
+    input  wire [63:0]  enq_fid,
+    input  wire [13:0]  enq_len,
+    input  wire [3:0]   enq_upstream_q,
+    input  wire         enq_class,
+    input  wire         enq_incast,
+    input  wire         deq_valid,
+    input  wire [2:0]   deq_eg_port,
+    input  wire [3:0]   deq_queue,
+    input  wire [10:0]  deq_ft_key,
+    input  wire         deq_counter_incr,
+    input  wire [2:0]   deq_in_port,
+    input  wire [3:0]   deq_upstream_q,
+    input  wire [13:0]  deq_len,
+    input  wire         deq_ft_skip,
+    input  wire         rx_valid,
+    input  wire [2:0]   rx_port,
+    input  wire [1:0]   rx_kind,
+    input  wire [3:0]   rx_queue,
+    input  wire         rx_base,
+    input  wire [15:0]  rx_bitmap,
+    input  wire         s_axil_awvalid,
+    input  wire [7:0]   s_axil_awaddr,
+    input  wire         s_axil_wvalid,
+    input  wire [31:0]  s_axil_wdata,
+    input  wire [3:0]   s_axil_wstrb,
+    input  wire         s_axil_bready,
+    input  wire         s_axil_arvalid,
+    input  wire [7:0]   s_axil_araddr,
+    input  wire         s_axil_rready,
+    output wire         ready,
+    output wire         asg_valid,
+    output wire         asg_refused,
+    output wire [3:0]   asg_queue,
+    output wire [10:0]  asg_ft_key,
+    output wire         asg_counter_incr,
+    output wire         asg_new,
+    output wire         asg_ft_skip,
+    output wire         pause_valid,
+    output wire [2:0]   pause_port,
+    output wire [3:0]   pause_queue,
+    output wire         resume_valid,
+    output wire [2:0]   resume_port,
+    output wire [3:0]   resume_queue,
+    output wire         bm_valid,
+    output wire [2:0]   bm_port,
+    output wire         bm_base,
+    output wire [15:0]  bm_bits,
+    output wire         s_axil_awready,
+    output wire         s_axil_wready,
+    output wire         s_axil_bvalid,
+    output wire [1:0]   s_axil_bresp,
+    output wire         s_axil_arready,
+    output wire         s_axil_rvalid,
+    output wire [31:0]  s_axil_rdata,
+    output wire [1:0]   s_axil_rresp
+);
+    wire         csr_we;
+    wire [5:0]   csr_addr;
+    wire [31:0]  csr_wdata;
+    wire [31:0]  csr_rdata;
+
+    bfc_tofino_loopback_top block (
+        .clk(clk),
+        .rst(rst),
+        .enq_valid(enq_valid),
+        .enq_in_port(enq_in_port),
+        .enq_eg_port(enq_eg_port),
+        .enq_fid(enq_fid),
+        .enq_len(enq_len),
+        .enq_upstream_q(enq_upstream_q),
+        .enq_class(enq_class),
+        .enq_incast(enq_incast),
+        .deq_valid(deq_valid),
+        .deq_eg_port(deq_eg_port),
+        .deq_queue(deq_queue),
+        .deq_ft_key(deq_ft_key),
+        .deq_counter_incr(deq_counter_incr),
+        .deq_in_port(deq_in_port),
+        .deq_upstream_q(deq_upstream_q),
+        .deq_len(deq_len),
+        .deq_ft_skip(deq_ft_skip),
+        .rx_valid(rx_valid),
+        .rx_port(rx_port),
+        .rx_kind(rx_kind),
+        .rx_queue(rx_queue),
+        .rx_base(rx_base),
+        .rx_bitmap(rx_bitmap),
+        .csr_we(csr_we),
+        .csr_addr(csr_addr),
+        .csr_wdata(csr_wdata),
+        .ready(ready),
+        .asg_valid(asg_valid),
+        .asg_refused(asg_refused),
+        .asg_queue(asg_queue),
+        .asg_ft_key(asg_ft_key),
+        .asg_counter_incr(asg_counter_incr),
+        .asg_new(asg_new),
+        .asg_ft_skip(asg_ft_skip),
+        .pause_valid(pause_valid),
+        .pause_port(pause_port),
+        .pause_queue(pause_queue),
+        .resume_valid(resume_valid),
+        .resume_port(resume_port),
+        .resume_queue(resume_queue),
+        .bm_valid(bm_valid),
+        .bm_port(bm_port),
+        .bm_base(bm_base),
+        .bm_bits(bm_bits),
+        .csr_rdata(csr_rdata)
+    );
+
+    bfc_tofino_loopback__axil_bridge axil (
+        .clock(clk),
+        .reset(rst),
+        .awvalid(s_axil_awvalid),
+        .awword(s_axil_awaddr[7:2]),
+        .wvalid(s_axil_wvalid),
+        .wdata(s_axil_wdata),
+        .wstrb(s_axil_wstrb),
+        .bready(s_axil_bready),
+        .arvalid(s_axil_arvalid),
+        .arword(s_axil_araddr[7:2]),
+        .rready(s_axil_rready),
+        .awready(s_axil_awready),
+        .wready(s_axil_wready),
+        .bvalid(s_axil_bvalid),
+        .bresp(s_axil_bresp),
+        .arready(s_axil_arready),
+        .rvalid(s_axil_rvalid),
+        .rdata(s_axil_rdata),
+        .rresp(s_axil_rresp),
+        .csr_we(csr_we),
+        .csr_addr(csr_addr),
+        .csr_wdata(csr_wdata),
+        .csr_rdata(csr_rdata)
+    );
+endmodule
+
 // ---- Core (rust-hdl export, modules prefixed with the instance name) ----
 module bfc_tofino_loopback__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,enq_len,enq_upstream_q,enq_class,enq_incast,deq_valid,deq_eg_port,deq_queue,deq_ft_key,deq_counter_incr,deq_in_port,deq_upstream_q,deq_len,deq_ft_skip,rx_valid,rx_port,rx_kind,rx_queue,rx_base,rx_bitmap,csr_we,csr_addr,csr_wdata,ready,asg_valid,asg_refused,asg_queue,asg_ft_key,asg_counter_incr,asg_new,asg_ft_skip,pause_valid,pause_port,pause_queue,resume_valid,resume_port,resume_queue,bm_valid,bm_port,bm_base,bm_bits,csr_rdata);
 
@@ -7589,3 +7735,352 @@ module bfc_tofino_loopback__tables$th_words(clock,reset,write_enable,write_addre
        if (!reset && write_enable && write_address == 9'd15) word_15 <= merged;
     end
 endmodule // bfc_tofino_loopback__tables$th_words
+
+// ---- AXI4-Lite bridge (rust-hdl export) ----
+module bfc_tofino_loopback__axil_bridge(clock,reset,awvalid,awword,wvalid,wdata,wstrb,bready,arvalid,arword,rready,awready,wready,bvalid,bresp,arready,rvalid,rdata,rresp,csr_we,csr_addr,csr_wdata,csr_rdata);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  awvalid;
+    input wire  [5:0] awword;
+    input wire  wvalid;
+    input wire  [31:0] wdata;
+    input wire  [3:0] wstrb;
+    input wire  bready;
+    input wire  arvalid;
+    input wire  [5:0] arword;
+    input wire  rready;
+    output reg  awready;
+    output reg  wready;
+    output reg  bvalid;
+    output reg  [1:0] bresp;
+    output reg  arready;
+    output reg  rvalid;
+    output reg  [31:0] rdata;
+    output reg  [1:0] rresp;
+    output reg  csr_we;
+    output reg  [5:0] csr_addr;
+    output reg  [31:0] csr_wdata;
+    input wire  [31:0] csr_rdata;
+
+    // Constant declarations
+    localparam  readable = 64'h1ffbfff;
+    localparam  writable = 64'h138bd78;
+    localparam  lane0 = 64'h1ffbfff;
+    localparam  lane1 = 64'h1838a77;
+    localparam  lane2 = 64'h38867;
+    localparam  lane3 = 64'h30043;
+    localparam  slverr = 2'b10;
+
+    // Stub signals
+    reg  in_write$d;
+    wire  in_write$q;
+    reg  in_wresp$d;
+    wire  in_wresp$q;
+    reg  in_read$d;
+    wire  in_read$q;
+    reg  in_rdata$d;
+    wire  in_rdata$q;
+    reg  in_rresp$d;
+    wire  in_rresp$q;
+    reg  [5:0] word$d;
+    wire  [5:0] word$q;
+    reg  [31:0] data$d;
+    wire  [31:0] data$q;
+    reg  ok$d;
+    wire  ok$q;
+    reg  last_read$d;
+    wire  last_read$q;
+
+    // Local signals
+    reg  idle;
+    reg  take_read;
+    reg  take_write;
+    reg  lanes_missed;
+    reg  [1:0] resp;
+
+    // Sub module instances
+    bfc_tofino_loopback__axil_in_write in_write(
+        .d(in_write$d),
+        .q(in_write$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__axil_in_wresp in_wresp(
+        .d(in_wresp$d),
+        .q(in_wresp$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__axil_in_read in_read(
+        .d(in_read$d),
+        .q(in_read$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__axil_in_rdata in_rdata(
+        .d(in_rdata$d),
+        .q(in_rdata$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__axil_in_rresp in_rresp(
+        .d(in_rresp$d),
+        .q(in_rresp$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__axil_word word(
+        .d(word$d),
+        .q(word$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__axil_data data(
+        .d(data$d),
+        .q(data$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__axil_ok ok(
+        .d(ok$d),
+        .q(ok$q),
+        .clock(clock)
+    );
+    bfc_tofino_loopback__axil_last_read last_read(
+        .d(last_read$d),
+        .q(last_read$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        in_write$d = in_write$q;
+        in_wresp$d = in_wresp$q;
+        in_read$d = in_read$q;
+        in_rdata$d = in_rdata$q;
+        in_rresp$d = in_rresp$q;
+        word$d = word$q;
+        data$d = data$q;
+        ok$d = ok$q;
+        last_read$d = last_read$q;
+        idle = ~(in_write$q | in_wresp$q | in_read$q | in_rdata$q | in_rresp$q);
+        take_read = idle & arvalid & ~(last_read$q & awvalid & wvalid);
+        take_write = idle & awvalid & wvalid & ~take_read;
+        lanes_missed = (lane0[awword] & ~wstrb[32'h0]) | (lane1[awword] & ~wstrb[32'h1]) | (lane2[awword] & ~wstrb[32'h2]) | (lane3[awword] & ~wstrb[32'h3]);
+        if (take_read) begin
+            word$d = arword;
+            ok$d = readable[arword];
+            last_read$d = 1'b1;
+        end
+        if (take_write) begin
+            word$d = awword;
+            data$d = wdata;
+            ok$d = writable[awword] & ~lanes_missed;
+            last_read$d = 1'b0;
+        end
+        if (in_rdata$q) begin
+            data$d = 32'h0;
+            if (ok$q) begin
+                data$d = csr_rdata;
+            end
+        end
+        in_write$d = take_write;
+        in_wresp$d = in_write$q | (in_wresp$q & ~bready);
+        in_read$d = take_read;
+        in_rdata$d = in_read$q;
+        in_rresp$d = in_rdata$q | (in_rresp$q & ~rready);
+        if (reset) begin
+            in_write$d = 1'b0;
+            in_wresp$d = 1'b0;
+            in_read$d = 1'b0;
+            in_rdata$d = 1'b0;
+            in_rresp$d = 1'b0;
+            word$d = 6'h0;
+            data$d = 32'h0;
+            ok$d = 1'b0;
+            last_read$d = 1'b0;
+        end
+        awready = in_write$q;
+        wready = in_write$q;
+        bvalid = in_wresp$q;
+        arready = in_read$q;
+        rvalid = in_rresp$q;
+        rdata = data$q;
+        resp = 2'h0;
+        if (~ok$q) begin
+            resp = slverr;
+        end
+        bresp = resp;
+        rresp = resp;
+        csr_we = in_write$q & ok$q;
+        csr_addr = word$q;
+        csr_wdata = data$q;
+    end
+
+endmodule // top
+
+
+module bfc_tofino_loopback__axil_data(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_data
+
+
+module bfc_tofino_loopback__axil_in_rdata(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_in_rdata
+
+
+module bfc_tofino_loopback__axil_in_read(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_in_read
+
+
+module bfc_tofino_loopback__axil_in_rresp(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_in_rresp
+
+
+module bfc_tofino_loopback__axil_in_wresp(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_in_wresp
+
+
+module bfc_tofino_loopback__axil_in_write(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_in_write
+
+
+module bfc_tofino_loopback__axil_last_read(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_last_read
+
+
+module bfc_tofino_loopback__axil_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_ok
+
+
+module bfc_tofino_loopback__axil_word(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tofino_loopback__axil_word

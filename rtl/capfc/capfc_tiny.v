@@ -118,6 +118,134 @@ module capfc_tiny_top (
     );
 endmodule
 
+// capfc_tiny with an AXI4-Lite slave in place of its CSR bus (byte addresses; SLVERR for an
+// unmapped word, a write to a read-only word or a write strobing too few byte lanes).
+module capfc_tiny_axil_top (
+    input  wire         clk,
+    input  wire         rst,
+    input  wire         in_enq_valid,
+    input  wire [1:0]   in_enq_port,
+    input  wire         in_enq_prio,
+    input  wire [10:0]  in_enq_len,
+    input  wire         in_deq_valid,
+    input  wire [1:0]   in_deq_port,
+    input  wire         in_deq_prio,
+    input  wire [10:0]  in_deq_len,
+    input  wire         eg_enq_valid,
+    input  wire [1:0]   eg_enq_port,
+    input  wire         eg_enq_prio,
+    input  wire [1:0]   eg_enq_input,
+    input  wire [10:0]  eg_enq_len,
+    input  wire         eg_deq_valid,
+    input  wire [1:0]   eg_deq_port,
+    input  wire         eg_deq_prio,
+    input  wire [10:0]  eg_deq_len,
+    input  wire         s_axil_awvalid,
+    input  wire [7:0]   s_axil_awaddr,
+    input  wire         s_axil_wvalid,
+    input  wire [31:0]  s_axil_wdata,
+    input  wire [3:0]   s_axil_wstrb,
+    input  wire         s_axil_bready,
+    input  wire         s_axil_arvalid,
+    input  wire [7:0]   s_axil_araddr,
+    input  wire         s_axil_rready,
+    output wire         in_drop,
+    output wire         eg_drop,
+    output wire         eset_valid,
+    output wire [1:0]   eset_port,
+    output wire         eset_prio,
+    output wire [3:0]   eset_mask,
+    output wire         eclr_valid,
+    output wire [1:0]   eclr_port,
+    output wire         eclr_prio,
+    output wire [3:0]   eclr_mask,
+    output wire         frame_valid,
+    output wire [1:0]   frame_port,
+    output wire [7:0]   frame_class_enable,
+    output wire [7:0]   frame_pause,
+    output wire [15:0]  frame_quanta,
+    output wire         s_axil_awready,
+    output wire         s_axil_wready,
+    output wire         s_axil_bvalid,
+    output wire [1:0]   s_axil_bresp,
+    output wire         s_axil_arready,
+    output wire         s_axil_rvalid,
+    output wire [31:0]  s_axil_rdata,
+    output wire [1:0]   s_axil_rresp
+);
+    wire         csr_we;
+    wire [5:0]   csr_addr;
+    wire [31:0]  csr_wdata;
+    wire [31:0]  csr_rdata;
+
+    capfc_tiny_top block (
+        .clk(clk),
+        .rst(rst),
+        .in_enq_valid(in_enq_valid),
+        .in_enq_port(in_enq_port),
+        .in_enq_prio(in_enq_prio),
+        .in_enq_len(in_enq_len),
+        .in_deq_valid(in_deq_valid),
+        .in_deq_port(in_deq_port),
+        .in_deq_prio(in_deq_prio),
+        .in_deq_len(in_deq_len),
+        .eg_enq_valid(eg_enq_valid),
+        .eg_enq_port(eg_enq_port),
+        .eg_enq_prio(eg_enq_prio),
+        .eg_enq_input(eg_enq_input),
+        .eg_enq_len(eg_enq_len),
+        .eg_deq_valid(eg_deq_valid),
+        .eg_deq_port(eg_deq_port),
+        .eg_deq_prio(eg_deq_prio),
+        .eg_deq_len(eg_deq_len),
+        .csr_we(csr_we),
+        .csr_addr(csr_addr),
+        .csr_wdata(csr_wdata),
+        .in_drop(in_drop),
+        .eg_drop(eg_drop),
+        .eset_valid(eset_valid),
+        .eset_port(eset_port),
+        .eset_prio(eset_prio),
+        .eset_mask(eset_mask),
+        .eclr_valid(eclr_valid),
+        .eclr_port(eclr_port),
+        .eclr_prio(eclr_prio),
+        .eclr_mask(eclr_mask),
+        .frame_valid(frame_valid),
+        .frame_port(frame_port),
+        .frame_class_enable(frame_class_enable),
+        .frame_pause(frame_pause),
+        .frame_quanta(frame_quanta),
+        .csr_rdata(csr_rdata)
+    );
+
+    capfc_tiny__axil_bridge axil (
+        .clock(clk),
+        .reset(rst),
+        .awvalid(s_axil_awvalid),
+        .awword(s_axil_awaddr[7:2]),
+        .wvalid(s_axil_wvalid),
+        .wdata(s_axil_wdata),
+        .wstrb(s_axil_wstrb),
+        .bready(s_axil_bready),
+        .arvalid(s_axil_arvalid),
+        .arword(s_axil_araddr[7:2]),
+        .rready(s_axil_rready),
+        .awready(s_axil_awready),
+        .wready(s_axil_wready),
+        .bvalid(s_axil_bvalid),
+        .bresp(s_axil_bresp),
+        .arready(s_axil_arready),
+        .rvalid(s_axil_rvalid),
+        .rdata(s_axil_rdata),
+        .rresp(s_axil_rresp),
+        .csr_we(csr_we),
+        .csr_addr(csr_addr),
+        .csr_wdata(csr_wdata),
+        .csr_rdata(csr_rdata)
+    );
+endmodule
+
 // ---- Core (rust-hdl export, modules prefixed with the instance name) ----
 module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_len,in_deq_valid,in_deq_port,in_deq_prio,in_deq_len,eg_enq_valid,eg_enq_port,eg_enq_prio,eg_enq_input,eg_enq_len,eg_deq_valid,eg_deq_port,eg_deq_prio,eg_deq_len,csr_we,csr_addr,csr_wdata,in_drop,eg_drop,eset_valid,eset_port,eset_prio,eset_mask,eclr_valid,eclr_port,eclr_prio,eclr_mask,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta,csr_rdata);
 
@@ -6322,3 +6450,352 @@ module capfc_tiny__pool$used(d,q,clock);
     end
 
 endmodule // capfc_tiny__pool$used
+
+// ---- AXI4-Lite bridge (rust-hdl export) ----
+module capfc_tiny__axil_bridge(clock,reset,awvalid,awword,wvalid,wdata,wstrb,bready,arvalid,arword,rready,awready,wready,bvalid,bresp,arready,rvalid,rdata,rresp,csr_we,csr_addr,csr_wdata,csr_rdata);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  awvalid;
+    input wire  [5:0] awword;
+    input wire  wvalid;
+    input wire  [31:0] wdata;
+    input wire  [3:0] wstrb;
+    input wire  bready;
+    input wire  arvalid;
+    input wire  [5:0] arword;
+    input wire  rready;
+    output reg  awready;
+    output reg  wready;
+    output reg  bvalid;
+    output reg  [1:0] bresp;
+    output reg  arready;
+    output reg  rvalid;
+    output reg  [31:0] rdata;
+    output reg  [1:0] rresp;
+    output reg  csr_we;
+    output reg  [5:0] csr_addr;
+    output reg  [31:0] csr_wdata;
+    input wire  [31:0] csr_rdata;
+
+    // Constant declarations
+    localparam  readable = 64'hfffff;
+    localparam  writable = 64'hbffc;
+    localparam  lane0 = 64'hfffff;
+    localparam  lane1 = 64'hf9ffb;
+    localparam  lane2 = 64'h68003;
+    localparam  lane3 = 64'h60003;
+    localparam  slverr = 2'b10;
+
+    // Stub signals
+    reg  in_write$d;
+    wire  in_write$q;
+    reg  in_wresp$d;
+    wire  in_wresp$q;
+    reg  in_read$d;
+    wire  in_read$q;
+    reg  in_rdata$d;
+    wire  in_rdata$q;
+    reg  in_rresp$d;
+    wire  in_rresp$q;
+    reg  [5:0] word$d;
+    wire  [5:0] word$q;
+    reg  [31:0] data$d;
+    wire  [31:0] data$q;
+    reg  ok$d;
+    wire  ok$q;
+    reg  last_read$d;
+    wire  last_read$q;
+
+    // Local signals
+    reg  idle;
+    reg  take_read;
+    reg  take_write;
+    reg  lanes_missed;
+    reg  [1:0] resp;
+
+    // Sub module instances
+    capfc_tiny__axil_in_write in_write(
+        .d(in_write$d),
+        .q(in_write$q),
+        .clock(clock)
+    );
+    capfc_tiny__axil_in_wresp in_wresp(
+        .d(in_wresp$d),
+        .q(in_wresp$q),
+        .clock(clock)
+    );
+    capfc_tiny__axil_in_read in_read(
+        .d(in_read$d),
+        .q(in_read$q),
+        .clock(clock)
+    );
+    capfc_tiny__axil_in_rdata in_rdata(
+        .d(in_rdata$d),
+        .q(in_rdata$q),
+        .clock(clock)
+    );
+    capfc_tiny__axil_in_rresp in_rresp(
+        .d(in_rresp$d),
+        .q(in_rresp$q),
+        .clock(clock)
+    );
+    capfc_tiny__axil_word word(
+        .d(word$d),
+        .q(word$q),
+        .clock(clock)
+    );
+    capfc_tiny__axil_data data(
+        .d(data$d),
+        .q(data$q),
+        .clock(clock)
+    );
+    capfc_tiny__axil_ok ok(
+        .d(ok$d),
+        .q(ok$q),
+        .clock(clock)
+    );
+    capfc_tiny__axil_last_read last_read(
+        .d(last_read$d),
+        .q(last_read$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        in_write$d = in_write$q;
+        in_wresp$d = in_wresp$q;
+        in_read$d = in_read$q;
+        in_rdata$d = in_rdata$q;
+        in_rresp$d = in_rresp$q;
+        word$d = word$q;
+        data$d = data$q;
+        ok$d = ok$q;
+        last_read$d = last_read$q;
+        idle = ~(in_write$q | in_wresp$q | in_read$q | in_rdata$q | in_rresp$q);
+        take_read = idle & arvalid & ~(last_read$q & awvalid & wvalid);
+        take_write = idle & awvalid & wvalid & ~take_read;
+        lanes_missed = (lane0[awword] & ~wstrb[32'h0]) | (lane1[awword] & ~wstrb[32'h1]) | (lane2[awword] & ~wstrb[32'h2]) | (lane3[awword] & ~wstrb[32'h3]);
+        if (take_read) begin
+            word$d = arword;
+            ok$d = readable[arword];
+            last_read$d = 1'b1;
+        end
+        if (take_write) begin
+            word$d = awword;
+            data$d = wdata;
+            ok$d = writable[awword] & ~lanes_missed;
+            last_read$d = 1'b0;
+        end
+        if (in_rdata$q) begin
+            data$d = 32'h0;
+            if (ok$q) begin
+                data$d = csr_rdata;
+            end
+        end
+        in_write$d = take_write;
+        in_wresp$d = in_write$q | (in_wresp$q & ~bready);
+        in_read$d = take_read;
+        in_rdata$d = in_read$q;
+        in_rresp$d = in_rdata$q | (in_rresp$q & ~rready);
+        if (reset) begin
+            in_write$d = 1'b0;
+            in_wresp$d = 1'b0;
+            in_read$d = 1'b0;
+            in_rdata$d = 1'b0;
+            in_rresp$d = 1'b0;
+            word$d = 6'h0;
+            data$d = 32'h0;
+            ok$d = 1'b0;
+            last_read$d = 1'b0;
+        end
+        awready = in_write$q;
+        wready = in_write$q;
+        bvalid = in_wresp$q;
+        arready = in_read$q;
+        rvalid = in_rresp$q;
+        rdata = data$q;
+        resp = 2'h0;
+        if (~ok$q) begin
+            resp = slverr;
+        end
+        bresp = resp;
+        rresp = resp;
+        csr_we = in_write$q & ok$q;
+        csr_addr = word$q;
+        csr_wdata = data$q;
+    end
+
+endmodule // top
+
+
+module capfc_tiny__axil_data(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_data
+
+
+module capfc_tiny__axil_in_rdata(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_in_rdata
+
+
+module capfc_tiny__axil_in_read(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_in_read
+
+
+module capfc_tiny__axil_in_rresp(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_in_rresp
+
+
+module capfc_tiny__axil_in_wresp(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_in_wresp
+
+
+module capfc_tiny__axil_in_write(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_in_write
+
+
+module capfc_tiny__axil_last_read(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_last_read
+
+
+module capfc_tiny__axil_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_ok
+
+
+module capfc_tiny__axil_word(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__axil_word

@@ -382,7 +382,7 @@ pub fn rtl_vcd_path(model_vcd: &Path) -> PathBuf {
     model_vcd.with_file_name(format!("{stem}.rtl.vcd"))
 }
 
-fn check_schemas(model: &PortSchema, rtl: &PortSchema) -> Result<(), SimError> {
+pub(crate) fn check_schemas(model: &PortSchema, rtl: &PortSchema) -> Result<(), SimError> {
     let sig = |s: &PortSchema| {
         s.ports
             .iter()

@@ -9,6 +9,7 @@
 //! * [`faults`]: a stimulus wrapper that injects faults (lost and repeated messages, stuck
 //!   inputs, CSR writes and resets in the middle of traffic), for the same comparison.
 
+pub mod axil;
 pub mod cosim;
 pub mod error;
 pub mod faults;

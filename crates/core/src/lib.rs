@@ -5,6 +5,7 @@
 //! stimulus/trace file format, the VCD writer, and the LFSR and hash that model and RTL share
 //! bit-exactly.
 
+pub mod axil;
 pub mod csr;
 pub mod delay;
 pub mod error;

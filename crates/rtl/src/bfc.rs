@@ -724,7 +724,7 @@ pub fn package(
 ) -> crate::export::Package {
     let config_toml = cfg.to_toml();
     let schema = switchcraft_model::bfc::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command, &schema);
+    let map = regmap(cfg);
     use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "bfc",
@@ -735,7 +735,7 @@ pub fn package(
         core_verilog: &core_verilog(cfg),
         tech,
         reset_cycles: 1,
-        c_header: &header,
+        regmap: &map,
         notes: &[
             "ready is low for the flow-table entries' count of edges after reset; a snapshot is",
             "readable two edges after an edge without enq_valid. See docs/blocks/bfc.md.",

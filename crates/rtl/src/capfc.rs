@@ -660,7 +660,7 @@ pub fn package(
 ) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::capfc::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command, &schema);
+    let map = regmap(cfg);
     use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "capfc",
@@ -672,7 +672,7 @@ pub fn package(
         tech,
         // The occupancy memories clear themselves during reset.
         reset_cycles: crate::ram_2w2r::reset_cycles(1 << (cfg.port_bits() + cfg.prio_bits()), tech),
-        c_header: &header,
+        regmap: &map,
         notes: &[
             "Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,",
             "\"Pipeline\"). Stop-Calibrate sets eset_* 4 + max(m, 1) edges after the triggering",

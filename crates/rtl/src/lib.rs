@@ -35,6 +35,7 @@ macro_rules! with_sized_core {
     }};
 }
 
+pub mod axil;
 pub mod bfc;
 pub mod cal_row;
 pub mod cam;

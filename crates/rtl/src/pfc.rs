@@ -390,7 +390,7 @@ pub fn package(
 ) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::pfc::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command, &schema);
+    let map = regmap(cfg);
     use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "pfc",
@@ -402,7 +402,7 @@ pub fn package(
         tech,
         // The occupancy memories clear themselves during reset.
         reset_cycles: crate::ram_2w2r::reset_cycles(1 << (cfg.port_bits() + cfg.prio_bits()), tech),
-        c_header: &header,
+        regmap: &map,
         notes: &[
             "A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.",
         ],

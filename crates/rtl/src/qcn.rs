@@ -340,7 +340,7 @@ pub fn package(
 ) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::qcn::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command, &schema);
+    let map = regmap(cfg);
     use crate::export::Waiver;
     crate::export::package(&crate::export::Source {
         block: "qcn",
@@ -352,7 +352,7 @@ pub fn package(
         tech,
         // The PFC's occupancy memories clear themselves during reset; the CP's tables after it.
         reset_cycles: crate::ram_2w2r::reset_cycles(1 << (cfg.port_bits() + cfg.prio_bits()), tech),
-        c_header: &header,
+        regmap: &map,
         notes: &[
             "After reset the CP clears its tables for init_cycles edges (status.ready); \
              see docs/blocks/qcn.md.",

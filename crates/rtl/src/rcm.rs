@@ -2284,7 +2284,7 @@ pub fn package(
 ) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::rcm::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command, &schema);
+    let map = regmap(cfg);
     crate::export::package(&crate::export::Source {
         block: "rcm",
         instance,
@@ -2294,7 +2294,7 @@ pub fn package(
         core_verilog: &core_verilog(cfg),
         tech,
         reset_cycles: 1,
-        c_header: &header,
+        regmap: &map,
         notes: &[
             "After reset the samplers clear their queue tables for init_cycles edges \
              (status.ready); see docs/blocks/rcm.md.",

@@ -450,7 +450,7 @@ pub fn package(
 ) -> crate::export::Package {
     let config_toml = toml::to_string(cfg).expect("config serializes");
     let schema = switchcraft_model::tcd::port_schema(cfg);
-    let header = regmap(cfg).c_header(instance, command, &schema);
+    let map = regmap(cfg);
     crate::export::package(&crate::export::Source {
         block: "tcd",
         instance,
@@ -460,7 +460,7 @@ pub fn package(
         core_verilog: &core_verilog(cfg),
         tech,
         reset_cycles: 1,
-        c_header: &header,
+        regmap: &map,
         notes: &[
             "An entry snapshot is readable 3 edges after a cycle without deq_valid.",
             "See docs/blocks/tcd.md.",

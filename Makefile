@@ -15,7 +15,7 @@ PAIRS   = $$($(SC) list --presets)
 # `make synth BLOCK=pfc` runs one block; default: every block. `TARGET=ecp5`: the ECP5 flow.
 BLOCK ?= $(BLOCKS)
 TARGET ?= ice40
-.PHONY: synth ecp5-tools formal-tools
+.PHONY: synth ecp5-tools formal-tools fusesoc-tools
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
@@ -34,6 +34,7 @@ help:
 	@echo "make setup            install missing system tools (apt-get; needs root)"
 	@echo "make ecp5-tools       install the ECP5 tools into .tools/ecp5 if missing (PyPI; about 300 MB)"
 	@echo "make formal-tools     install the Bitwuzla SMT solver into .tools/formal if missing (PyPI; 3 MB)"
+	@echo "make fusesoc-tools    install FuseSoC into .tools/fusesoc if missing (PyPI; about 60 MB)"
 
 setup:
 	@scripts/setup.sh
@@ -44,6 +45,9 @@ ecp5-tools:
 formal-tools:
 	@scripts/setup-formal.sh
 
+fusesoc-tools:
+	@scripts/setup-fusesoc.sh
+
 build: setup
 	$(CARGO) build --release --bin switchcraft
 
@@ -52,8 +56,8 @@ demo: build
 
 # Gates first (seconds): formatting, then clippy with warnings as errors, then every test (one
 # of which places and routes PFC `tiny` on the ECP5, hence ecp5-tools; the formal tests prove
-# with Bitwuzla, hence formal-tools).
-test: setup ecp5-tools formal-tools
+# with Bitwuzla, hence formal-tools; the FuseSoC test runs the .core files, hence fusesoc-tools).
+test: setup ecp5-tools formal-tools fusesoc-tools
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace

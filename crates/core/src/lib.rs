@@ -9,6 +9,7 @@ pub mod axil;
 pub mod csr;
 pub mod delay;
 pub mod error;
+pub mod fcs;
 pub mod hash;
 pub mod lfsr;
 pub mod model;

@@ -166,7 +166,7 @@ pub fn frame_byte(k: usize, src_mac: u64, enable: u8, times: &[u16; CLASSES]) ->
             } else {
                 0
             };
-            if k % 2 == 0 {
+            if k.is_multiple_of(2) {
                 (time >> 8) as u8
             } else {
                 time as u8

@@ -24,8 +24,11 @@ fn configs() -> [PfcMacConfig; 4] {
     [cfg(8, true), cfg(64, true), cfg(8, false), cfg(64, false)]
 }
 
-/// `bytes` as (tdata, tkeep, tlast) beats of `lanes` byte lanes.
-fn beats(bytes: &[u8], lanes: usize) -> Vec<(u64, u64, bool)> {
+/// One beat of a stream: (tdata, tkeep, tlast).
+type Beat = (u64, u64, bool);
+
+/// `bytes` as beats of `lanes` byte lanes.
+fn beats(bytes: &[u8], lanes: usize) -> Vec<Beat> {
     let chunks: Vec<&[u8]> = bytes.chunks(lanes).collect();
     chunks
         .iter()
@@ -182,7 +185,7 @@ fn back_pressure_merges_pending_classes_and_loses_none() {
 /// The first edge at which `ticks` whole quanta have accumulated after `loaded` (edges counted
 /// from reset, the accumulator's fraction starting at 0).
 fn expiry_edge(step: u64, loaded: u64, quanta: u64) -> u64 {
-    let whole = |edges: u64| edges * step >> 16;
+    let whole = |edges: u64| (edges * step) >> 16;
     let mut e = loaded + 1;
     while whole(e + 1) - whole(loaded + 1) < quanta {
         e += 1;
@@ -238,7 +241,7 @@ fn rx_pauses_resumes_and_expires_by_the_quanta_of_the_link_rate() {
 }
 
 /// Frames that must be counted bad and must change nothing, by what is wrong with them.
-fn malformed(c: &PfcMacConfig) -> Vec<(&'static str, Vec<(u64, u64, bool)>, bool)> {
+fn malformed(c: &PfcMacConfig) -> Vec<(&'static str, Vec<Beat>, bool)> {
     let good = frame(0x02_00_00_00_00_09, 0xff, &[9; 8], c.fcs);
     let lanes = c.lanes();
     let with = |f: &dyn Fn(&mut Vec<u8>)| {

@@ -25,6 +25,7 @@ use crate::Failure;
 pub mod bfc;
 pub mod capfc;
 pub mod pfc;
+pub mod pfcmac;
 pub mod qcn;
 pub mod rcm;
 pub mod tcd;
@@ -38,6 +39,7 @@ pub static REGISTRY: &[&dyn DynBlock] = &[
     &bfc::BfcBlock,
     &qcn::QcnBlock,
     &rcm::RcmBlock,
+    &pfcmac::PfcMacBlock,
 ];
 
 /// The block named `stem`, or an error listing the known ones.

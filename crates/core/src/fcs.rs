@@ -1,7 +1,7 @@
 //! The Ethernet frame check sequence (IEEE 802.3 CRC-32), shared bit-exactly by the golden
 //! models and the RTL: reflected polynomial 0xEDB88320, register preset to all ones, the FCS
 //! the complement of the register, sent least significant byte first. A bit-serial definition,
-//! so the RTL derives its XOR networks from it (crates/rtl/src/pfc_mac.rs).
+//! so the RTL derives its XOR networks from it (crates/rtl/src/pfcmac.rs).
 
 pub const CRC32_REFLECTED: u32 = 0xEDB8_8320;
 

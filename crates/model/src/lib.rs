@@ -35,7 +35,7 @@ pub mod capfc;
 pub mod config;
 pub mod feedback;
 pub mod pfc;
-pub mod pfc_mac;
+pub mod pfcmac;
 pub mod qcn;
 pub mod rcm;
 pub mod tcd;

@@ -48,6 +48,7 @@ pub mod flow_hash;
 pub mod lane_ram;
 pub mod narrow_ram;
 pub mod pfc;
+pub mod pfcmac;
 pub mod qcn;
 pub mod ram_2w2r;
 pub mod rcm;

@@ -1,4 +1,4 @@
-//! pfc_mac: 802.1Qbb priority flow-control frames on the wire, for one link.
+//! pfcmac: 802.1Qbb priority flow-control frames on the wire, for one link.
 //!
 //! **TX** turns the frame descriptors of PFC or CaPFC (`frame_*`: class-enable vector, the
 //! classes to pause, one pause time) into complete MAC control frames on an AXI-Stream master
@@ -15,7 +15,7 @@
 //! expiry on `rx_pfc_*`, named after TCD's `rx_pfc` bus (quanta 0: a RESUME or an expiry).
 //!
 //! Cycle semantics (one [`PfcMac::step`] = one rising edge n; the block docs are
-//! docs/blocks/pfc_mac.md):
+//! docs/blocks/pfcmac.md):
 //! * TX: on edge n a beat shown with `tx_tvalid` and sampled with `tx_tready` is sent; then the
 //!   descriptor sampled at edge n merges into the pending classes; then, if no frame is left in
 //!   flight, the pending classes (if any) become the next frame, whose first beat shows after
@@ -29,11 +29,13 @@
 //!   for a cycle, and it changes nothing else.
 //! * The verdict on the frame whose last beat is sampled at edge n is applied at edge n + 1:
 //!   each enabled class's timer loads its time, `paused` is set for time > 0 and cleared for
-//!   time 0, and an event is queued. On every edge the timers of paused classes not loaded by a
-//!   frame go down by the whole quanta of the step accumulator (Q8.16); one that reaches 0
-//!   expires (`paused` cleared, an event of quanta 0).
-//! * Events leave on `rx_pfc_*` one per edge, the lowest class first, one edge after they are
-//!   queued. A new event for a class whose previous one is still queued replaces it (flag
+//!   time 0, and an event is raised. On every edge the timers of paused classes not loaded by a
+//!   frame go down by the whole quanta of the step accumulator (Q8.16, which adds `QUANTA_STEP`
+//!   as it was before the previous edge: a write reaches the timers one edge after its own);
+//!   one that reaches 0 expires (`paused` cleared, an event of quanta 0 raised).
+//! * Events raised on an edge join the queue on the next (a register stage between the timers
+//!   and the queue), and leave on `rx_pfc_*` one per edge, the lowest class first, one edge
+//!   after they are queued. A new event for a class whose previous one is still queued replaces it (flag
 //!   `COALESCED`): at most 8 per frame, and frames are at least 8 beats long, so it needs
 //!   expiries to coincide with a full frame's events.
 //! * Counters saturate at 2^32 - 1 and set flag `SATURATED`. `csr_rdata` after edge n is
@@ -46,7 +48,7 @@ use switchcraft_core::csr::{Access, CsrFile, Reg, RegMap, CSR_ADDR_BITS, CSR_DAT
 use switchcraft_core::fcs::{crc_byte, crc_bytes, CRC_INIT, CRC_RESIDUE};
 use switchcraft_core::{mask, ConfigError, CycleModel, InputError, Port, PortSchema};
 
-/// Static parameters of a pfc_mac instance (one link).
+/// Static parameters of a pfcmac instance (one link).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PfcMacConfig {
@@ -62,7 +64,7 @@ pub struct PfcMacConfig {
     pub quanta_step: u64,
 }
 
-pub const PRESETS: &[&str] = &["tiny", "fpga"];
+pub const PRESETS: &[&str] = &["tiny", "fpga", "fpga-fcs"];
 
 impl PfcMacConfig {
     pub fn preset(name: &str) -> Option<PfcMacConfig> {
@@ -75,12 +77,19 @@ impl PfcMacConfig {
                 src_mac: 0x02_00_00_00_00_01,
                 quanta_step: 0x4000,
             },
-            // 64-bit stream of a 10G MAC at 156.25 MHz: 1/8 quantum per cycle.
+            // The 64-bit stream of a 10G MAC at 156.25 MHz (1/8 quantum per cycle) that appends
+            // and checks the FCS itself, as verilog-ethernet's MACs do for their pause-frame
+            // blocks: the like-for-like comparison of docs/reports.
             "fpga" => PfcMacConfig {
                 data_bits: 64,
-                fcs: true,
+                fcs: false,
                 src_mac: 0x02_00_00_00_00_01,
                 quanta_step: 0x2000,
+            },
+            // The same with the FCS in the stream: this block computes and checks it.
+            "fpga-fcs" => PfcMacConfig {
+                fcs: true,
+                ..PfcMacConfig::preset("fpga")?
             },
             _ => return None,
         })
@@ -220,7 +229,7 @@ pub fn regmap(cfg: &PfcMacConfig) -> RegMap {
         doc,
     };
     RegMap::new(
-        "pfc_mac",
+        "pfcmac",
         vec![
             r("id", reg::ID, 32, Access::Const, ID_WORD, "block ID \"PFM\" and version 1"),
             r(
@@ -290,13 +299,13 @@ pub fn regmap(cfg: &PfcMacConfig) -> RegMap {
 pub const TX_LATENCY: u32 = 0;
 /// Edges from the edge sampling a frame's last beat to its effect on `paused` and `bad_frame`.
 pub const VERDICT_LATENCY: u32 = 1;
-/// ... and to its first event on `rx_pfc_*`.
-pub const EVENT_LATENCY: u32 = 2;
+/// ... and to its first event on `rx_pfc_*` (raised, queued, sent).
+pub const EVENT_LATENCY: u32 = 3;
 
 pub fn port_schema(cfg: &PfcMacConfig) -> PortSchema {
     let (w, l) = (cfg.data_bits, cfg.lanes() as u32);
     PortSchema::new(
-        "pfc_mac",
+        "pfcmac",
         vec![
             Port::input(
                 "frame_valid",
@@ -417,6 +426,11 @@ pub struct PfcMac {
     paused: u8,
     timer: [u16; CLASSES],
     fraction: u64,
+    /// `QUANTA_STEP` before the previous edge's write.
+    step_prev: u64,
+    /// Events raised on the last edge (loads and expiries), with their quanta.
+    raised: u8,
+    raised_quanta: [u16; CLASSES],
     /// Events queued for `rx_pfc_*`: classes, with their quanta.
     queued: u8,
     queued_quanta: [u16; CLASSES],
@@ -440,6 +454,9 @@ impl PfcMac {
             paused: 0,
             timer: [0; CLASSES],
             fraction: 0,
+            step_prev: 0,
+            raised: 0,
+            raised_quanta: [0; CLASSES],
             queued: 0,
             queued_quanta: [0; CLASSES],
         };
@@ -558,6 +575,9 @@ impl CycleModel for PfcMac {
         self.paused = 0;
         self.timer = [0; CLASSES];
         self.fraction = 0;
+        self.step_prev = self.cfg.quanta_step;
+        self.raised = 0;
+        self.raised_quanta = [0; CLASSES];
         self.queued = 0;
         self.queued_quanta = [0; CLASSES];
     }
@@ -617,10 +637,26 @@ impl CycleModel for PfcMac {
             out.rx_pfc_prio = c as u64;
             out.rx_pfc_quanta = self.queued_quanta[c].into();
         }
-        let sum = self.fraction + step;
+        // The step as QUANTA_STEP held it one edge before (a write reaches the timers one
+        // edge after its own).
+        let sum = self.fraction + self.step_prev;
+        self.step_prev = step;
         let tick = (sum >> 16) as u16;
         self.fraction = sum & mask(16);
+        // The events raised on the last edge join the queue.
+        for c in 0..CLASSES {
+            let bit = 1u8 << c;
+            if self.raised & bit != 0 {
+                if self.queued & bit != 0 {
+                    flags |= FLAG_COALESCED;
+                }
+                self.queued |= bit;
+                self.queued_quanta[c] = self.raised_quanta[c];
+            }
+        }
         let v = self.verdict;
+        self.raised = 0;
+        self.raised_quanta = [0; CLASSES];
         for c in 0..CLASSES {
             let bit = 1u8 << c;
             let event = if v.good && v.enable & bit != 0 {
@@ -641,11 +677,8 @@ impl CycleModel for PfcMac {
                 None
             };
             if let Some(q) = event {
-                if self.queued & bit != 0 {
-                    flags |= FLAG_COALESCED;
-                }
-                self.queued |= bit;
-                self.queued_quanta[c] = q;
+                self.raised |= bit;
+                self.raised_quanta[c] = q;
             }
         }
         if v.good {
@@ -686,3 +719,6 @@ impl CycleModel for PfcMac {
         out
     }
 }
+
+mod workload;
+pub use workload::PfcMacWorkload;

@@ -7,8 +7,8 @@ use switchcraft_core::fcs::{crc_bytes, CRC_INIT, CRC_RESIDUE};
 use switchcraft_core::rng::SplitMix64;
 use switchcraft_core::CycleModel;
 use switchcraft_model::pfcmac::{
-    frame, reg, PfcMac, PfcMacConfig, PfcMacIn, PfcMacOut, EVENT_LATENCY, FLAG_BAD_FRAME,
-    VERDICT_LATENCY,
+    beats, frame, reg, Beat, PfcMac, PfcMacConfig, PfcMacIn, PfcMacOut, EVENT_LATENCY,
+    FLAG_BAD_FRAME, VERDICT_LATENCY,
 };
 
 fn cfg(data_bits: u32, fcs: bool) -> PfcMacConfig {
@@ -22,25 +22,6 @@ fn cfg(data_bits: u32, fcs: bool) -> PfcMacConfig {
 
 fn configs() -> [PfcMacConfig; 4] {
     [cfg(8, true), cfg(64, true), cfg(8, false), cfg(64, false)]
-}
-
-/// One beat of a stream: (tdata, tkeep, tlast).
-type Beat = (u64, u64, bool);
-
-/// `bytes` as beats of `lanes` byte lanes.
-fn beats(bytes: &[u8], lanes: usize) -> Vec<Beat> {
-    let chunks: Vec<&[u8]> = bytes.chunks(lanes).collect();
-    chunks
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let data = c
-                .iter()
-                .enumerate()
-                .fold(0u64, |d, (l, &b)| d | u64::from(b) << (8 * l));
-            (data, (1u64 << c.len()) - 1, k + 1 == chunks.len())
-        })
-        .collect()
 }
 
 fn rx(data: u64, keep: u64, last: bool) -> PfcMacIn {

@@ -197,6 +197,25 @@ pub fn frame(src_mac: u64, enable: u8, times: &[u16; CLASSES], fcs: bool) -> Vec
     f
 }
 
+/// One beat of a stream: (tdata, tkeep, tlast).
+pub type Beat = (u64, u64, bool);
+
+/// `bytes` as the beats of a packed stream of `lanes` byte lanes (byte 0 in lane 0).
+pub fn beats(bytes: &[u8], lanes: usize) -> Vec<Beat> {
+    let chunks: Vec<&[u8]> = bytes.chunks(lanes).collect();
+    chunks
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let data = c
+                .iter()
+                .enumerate()
+                .fold(0u64, |d, (l, &b)| d | u64::from(b) << (8 * l));
+            (data, mask(c.len() as u32), k + 1 == chunks.len())
+        })
+        .collect()
+}
+
 pub mod reg {
     pub const ID: u32 = 0;
     pub const PARAMS: u32 = 1;

@@ -15,7 +15,7 @@ pub struct PfcMacWorkload {
     cfg: PfcMacConfig,
     rng: SplitMix64,
     /// The received frame being sent as beats, and the next beat.
-    rx_beats: Vec<(u64, u64, bool)>,
+    rx_beats: Vec<Beat>,
     rx_next: usize,
     rx_tuser: bool,
     /// Idle cycles before the next received frame.
@@ -96,17 +96,7 @@ impl PfcMacWorkload {
                 self.rx_gap -= 1;
             } else {
                 let (bytes, tuser) = self.next_frame();
-                self.rx_beats = bytes
-                    .chunks(lanes)
-                    .enumerate()
-                    .map(|(k, c)| {
-                        let data = c
-                            .iter()
-                            .enumerate()
-                            .fold(0u64, |d, (l, &b)| d | u64::from(b) << (8 * l));
-                        (data, mask(c.len() as u32), (k + 1) * lanes >= bytes.len())
-                    })
-                    .collect();
+                self.rx_beats = beats(&bytes, lanes);
                 // Now and then a beat in the middle loses a lane: not packed.
                 if self.rng.chance(3) && self.rx_beats.len() > 2 {
                     self.rx_beats[1].1 >>= 1;

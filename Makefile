@@ -15,7 +15,7 @@ PAIRS   = $$($(SC) list --presets)
 # `make synth BLOCK=pfc` runs one block; default: every block. `TARGET=ecp5`: the ECP5 flow.
 BLOCK ?= $(BLOCKS)
 TARGET ?= ice40
-.PHONY: synth ecp5-tools formal-tools fusesoc-tools
+.PHONY: synth ecp5-tools formal-tools fusesoc-tools interop-tools
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
@@ -35,6 +35,7 @@ help:
 	@echo "make ecp5-tools       install the ECP5 tools into .tools/ecp5 if missing (PyPI; about 300 MB)"
 	@echo "make formal-tools     install the Bitwuzla SMT solver into .tools/formal if missing (PyPI; 3 MB)"
 	@echo "make fusesoc-tools    install FuseSoC into .tools/fusesoc if missing (PyPI; about 60 MB)"
+	@echo "make interop-tools    install scapy into .tools/interop if missing (PyPI; about 45 MB)"
 
 setup:
 	@scripts/setup.sh
@@ -48,6 +49,9 @@ formal-tools:
 fusesoc-tools:
 	@scripts/setup-fusesoc.sh
 
+interop-tools:
+	@scripts/setup-interop.sh
+
 build: setup
 	$(CARGO) build --release --bin switchcraft
 
@@ -56,8 +60,9 @@ demo: build
 
 # Gates first (seconds): formatting, then clippy with warnings as errors, then every test (one
 # of which places and routes PFC `tiny` on the ECP5, hence ecp5-tools; the formal tests prove
-# with Bitwuzla, hence formal-tools; the FuseSoC test runs the .core files, hence fusesoc-tools).
-test: setup ecp5-tools formal-tools fusesoc-tools
+# with Bitwuzla, hence formal-tools; the FuseSoC test runs the .core files, hence fusesoc-tools;
+# pfcmac's frames go through scapy's dissector, hence interop-tools).
+test: setup ecp5-tools formal-tools fusesoc-tools interop-tools
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace

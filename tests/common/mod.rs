@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod formal;
 pub mod pause_link;
+pub mod pcap;
 pub mod scratch;
 
 use std::path::PathBuf;

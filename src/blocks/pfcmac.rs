@@ -80,6 +80,24 @@ impl Block for PfcMacBlock {
         ]
     }
 
+    fn preset_timing(&self, preset: &str) -> Option<String> {
+        Some(match preset {
+            "tiny" => {
+                "125 MHz clock, 8-bit stream (1 Gb/s): the link's rate would be a QUANTA_STEP \
+                       of 0x400 (1/64 quantum per cycle); the preset's 0x4000 runs the timers 16 \
+                       times fast, so random tests see many expiries"
+                    .to_string()
+            }
+            "fpga" | "fpga-fcs" => {
+                "156.25 MHz clock, 64-bit stream of a 10 Gb/s link: QUANTA_STEP \
+                                    0x2000 is 1/8 quantum (51.2 ns) per cycle, and the longest \
+                                    pause, 0xFFFF quanta, 3.36 ms"
+                    .to_string()
+            }
+            _ => return None,
+        })
+    }
+
     fn key_name(&self) -> &'static str {
         "class"
     }

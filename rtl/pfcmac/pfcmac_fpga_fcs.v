@@ -245,12 +245,12 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
     localparam  lo_at$6 = 9'b11111000;
     localparam  lo_at$7 = 9'b100001000;
     localparam  fcs_at = 9'b111100000;
-    localparam  da_beat$0 = 7'b0;
-    localparam  da_beat$1 = 7'b0;
-    localparam  da_beat$2 = 7'b0;
-    localparam  da_beat$3 = 7'b0;
-    localparam  da_beat$4 = 7'b0;
-    localparam  da_beat$5 = 7'b0;
+    localparam  da_beat$0 = 6'b0;
+    localparam  da_beat$1 = 6'b0;
+    localparam  da_beat$2 = 6'b0;
+    localparam  da_beat$3 = 6'b0;
+    localparam  da_beat$4 = 6'b0;
+    localparam  da_beat$5 = 6'b0;
     localparam  da_lane$0 = 6'b0;
     localparam  da_lane$1 = 6'b1000;
     localparam  da_lane$2 = 6'b10000;
@@ -263,10 +263,10 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
     localparam  da_byte$3 = 8'h0;
     localparam  da_byte$4 = 8'h0;
     localparam  da_byte$5 = 8'h1;
-    localparam  to_beat$0 = 7'b1;
-    localparam  to_beat$1 = 7'b1;
-    localparam  to_beat$2 = 7'b1;
-    localparam  to_beat$3 = 7'b1;
+    localparam  to_beat$0 = 6'b1;
+    localparam  to_beat$1 = 6'b1;
+    localparam  to_beat$2 = 6'b1;
+    localparam  to_beat$3 = 6'b1;
     localparam  to_lane$0 = 6'b100000;
     localparam  to_lane$1 = 6'b101000;
     localparam  to_lane$2 = 6'b110000;
@@ -275,16 +275,16 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
     localparam  to_byte$1 = 8'h8;
     localparam  to_byte$2 = 8'h1;
     localparam  to_byte$3 = 8'h1;
-    localparam  en_beat = 7'b10;
+    localparam  en_beat = 6'b10;
     localparam  en_lane = 6'b1000;
-    localparam  hi_beat$0 = 7'b10;
-    localparam  hi_beat$1 = 7'b10;
-    localparam  hi_beat$2 = 7'b10;
-    localparam  hi_beat$3 = 7'b11;
-    localparam  hi_beat$4 = 7'b11;
-    localparam  hi_beat$5 = 7'b11;
-    localparam  hi_beat$6 = 7'b11;
-    localparam  hi_beat$7 = 7'b100;
+    localparam  hi_beat$0 = 6'b10;
+    localparam  hi_beat$1 = 6'b10;
+    localparam  hi_beat$2 = 6'b10;
+    localparam  hi_beat$3 = 6'b11;
+    localparam  hi_beat$4 = 6'b11;
+    localparam  hi_beat$5 = 6'b11;
+    localparam  hi_beat$6 = 6'b11;
+    localparam  hi_beat$7 = 6'b100;
     localparam  hi_lane$0 = 6'b10000;
     localparam  hi_lane$1 = 6'b100000;
     localparam  hi_lane$2 = 6'b110000;
@@ -293,14 +293,14 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
     localparam  hi_lane$5 = 6'b100000;
     localparam  hi_lane$6 = 6'b110000;
     localparam  hi_lane$7 = 6'b0;
-    localparam  lo_beat$0 = 7'b10;
-    localparam  lo_beat$1 = 7'b10;
-    localparam  lo_beat$2 = 7'b10;
-    localparam  lo_beat$3 = 7'b11;
-    localparam  lo_beat$4 = 7'b11;
-    localparam  lo_beat$5 = 7'b11;
-    localparam  lo_beat$6 = 7'b11;
-    localparam  lo_beat$7 = 7'b100;
+    localparam  lo_beat$0 = 6'b10;
+    localparam  lo_beat$1 = 6'b10;
+    localparam  lo_beat$2 = 6'b10;
+    localparam  lo_beat$3 = 6'b11;
+    localparam  lo_beat$4 = 6'b11;
+    localparam  lo_beat$5 = 6'b11;
+    localparam  lo_beat$6 = 6'b11;
+    localparam  lo_beat$7 = 6'b100;
     localparam  lo_lane$0 = 6'b11000;
     localparam  lo_lane$1 = 6'b101000;
     localparam  lo_lane$2 = 6'b111000;
@@ -330,6 +330,7 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
     localparam  c32 = 6'b100000;
     localparam  one_l = 8'h1;
     localparam  one7 = 7'b1;
+    localparam  one64 = 64'h1;
     localparam  max7 = 7'b1111111;
     localparam  one32 = 32'h1;
     localparam  at_src_lo = 9'b1000000;
@@ -429,6 +430,8 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
     wire  [31:0] tx_frames$q;
     reg  [6:0] rx_beats$d;
     wire  [6:0] rx_beats$q;
+    reg  [63:0] at_beat$d;
+    wire  [63:0] at_beat$q;
     reg  da_ok$d;
     wire  da_ok$q;
     reg  class_ok$d;
@@ -800,6 +803,11 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
         .q(rx_beats$q),
         .clock(clock)
     );
+    pfcmac_fpga_fcs__at_beat at_beat(
+        .d(at_beat$d),
+        .q(at_beat$q),
+        .clock(clock)
+    );
     pfcmac_fpga_fcs__da_ok da_ok(
         .d(da_ok$d),
         .q(da_ok$q),
@@ -1080,6 +1088,7 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
         f_enable$d = f_enable$q;
         tx_frames$d = tx_frames$q;
         rx_beats$d = rx_beats$q;
+        at_beat$d = at_beat$q;
         da_ok$d = da_ok$q;
         class_ok$d = class_ok$q;
         reached$d = reached$q;
@@ -1866,7 +1875,7 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
         end
         ended$d = 1'b0;
         rx_byte = 8'h0;
-        fresh = ~|rx_beats$q;
+        fresh = at_beat$q[32'h0];
         crc_base = rx_crc$q;
         if (fresh) begin
             crc_base = crc_init;
@@ -1972,6 +1981,7 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
         if (rx_tvalid) begin
             rx_crc$d = rx_crc_next;
             rx_beats$d = rx_beats$q + one7;
+            at_beat$d = at_beat$q << one7;
             if (rx_beats$q == max7) begin
                 rx_beats$d = max7;
             end
@@ -1983,97 +1993,97 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
                 tuser$d = 1'b0;
             end
             rx_byte = rx_tdata[(da_lane$0)+:(8)];
-            if ((rx_beats$q == da_beat$0) & (rx_byte != da_byte$0)) begin
+            if (at_beat$q[da_beat$0] & (rx_byte != da_byte$0)) begin
                 da_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(da_lane$1)+:(8)];
-            if ((rx_beats$q == da_beat$1) & (rx_byte != da_byte$1)) begin
+            if (at_beat$q[da_beat$1] & (rx_byte != da_byte$1)) begin
                 da_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(da_lane$2)+:(8)];
-            if ((rx_beats$q == da_beat$2) & (rx_byte != da_byte$2)) begin
+            if (at_beat$q[da_beat$2] & (rx_byte != da_byte$2)) begin
                 da_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(da_lane$3)+:(8)];
-            if ((rx_beats$q == da_beat$3) & (rx_byte != da_byte$3)) begin
+            if (at_beat$q[da_beat$3] & (rx_byte != da_byte$3)) begin
                 da_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(da_lane$4)+:(8)];
-            if ((rx_beats$q == da_beat$4) & (rx_byte != da_byte$4)) begin
+            if (at_beat$q[da_beat$4] & (rx_byte != da_byte$4)) begin
                 da_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(da_lane$5)+:(8)];
-            if ((rx_beats$q == da_beat$5) & (rx_byte != da_byte$5)) begin
+            if (at_beat$q[da_beat$5] & (rx_byte != da_byte$5)) begin
                 da_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(to_lane$0)+:(8)];
-            if ((rx_beats$q == to_beat$0) & (rx_byte != to_byte$0)) begin
+            if (at_beat$q[to_beat$0] & (rx_byte != to_byte$0)) begin
                 class_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(to_lane$1)+:(8)];
-            if ((rx_beats$q == to_beat$1) & (rx_byte != to_byte$1)) begin
+            if (at_beat$q[to_beat$1] & (rx_byte != to_byte$1)) begin
                 class_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(to_lane$2)+:(8)];
-            if ((rx_beats$q == to_beat$2) & (rx_byte != to_byte$2)) begin
+            if (at_beat$q[to_beat$2] & (rx_byte != to_byte$2)) begin
                 class_ok$d = 1'b0;
             end
             rx_byte = rx_tdata[(to_lane$3)+:(8)];
-            if ((rx_beats$q == to_beat$3) & (rx_byte != to_byte$3)) begin
+            if (at_beat$q[to_beat$3] & (rx_byte != to_byte$3)) begin
                 class_ok$d = 1'b0;
             end
-            if (rx_beats$q == to_beat$3) begin
+            if (at_beat$q[to_beat$3]) begin
                 reached$d = 1'b1;
             end
-            if (rx_beats$q == en_beat) begin
+            if (at_beat$q[en_beat]) begin
                 r_enable$d = rx_tdata[(en_lane)+:(8)];
             end
-            if (rx_beats$q == hi_beat$0) begin
+            if (at_beat$q[hi_beat$0]) begin
                 r_hi$0$d = rx_tdata[(hi_lane$0)+:(8)];
             end
-            if (rx_beats$q == lo_beat$0) begin
+            if (at_beat$q[lo_beat$0]) begin
                 r_lo$0$d = rx_tdata[(lo_lane$0)+:(8)];
             end
-            if (rx_beats$q == hi_beat$1) begin
+            if (at_beat$q[hi_beat$1]) begin
                 r_hi$1$d = rx_tdata[(hi_lane$1)+:(8)];
             end
-            if (rx_beats$q == lo_beat$1) begin
+            if (at_beat$q[lo_beat$1]) begin
                 r_lo$1$d = rx_tdata[(lo_lane$1)+:(8)];
             end
-            if (rx_beats$q == hi_beat$2) begin
+            if (at_beat$q[hi_beat$2]) begin
                 r_hi$2$d = rx_tdata[(hi_lane$2)+:(8)];
             end
-            if (rx_beats$q == lo_beat$2) begin
+            if (at_beat$q[lo_beat$2]) begin
                 r_lo$2$d = rx_tdata[(lo_lane$2)+:(8)];
             end
-            if (rx_beats$q == hi_beat$3) begin
+            if (at_beat$q[hi_beat$3]) begin
                 r_hi$3$d = rx_tdata[(hi_lane$3)+:(8)];
             end
-            if (rx_beats$q == lo_beat$3) begin
+            if (at_beat$q[lo_beat$3]) begin
                 r_lo$3$d = rx_tdata[(lo_lane$3)+:(8)];
             end
-            if (rx_beats$q == hi_beat$4) begin
+            if (at_beat$q[hi_beat$4]) begin
                 r_hi$4$d = rx_tdata[(hi_lane$4)+:(8)];
             end
-            if (rx_beats$q == lo_beat$4) begin
+            if (at_beat$q[lo_beat$4]) begin
                 r_lo$4$d = rx_tdata[(lo_lane$4)+:(8)];
             end
-            if (rx_beats$q == hi_beat$5) begin
+            if (at_beat$q[hi_beat$5]) begin
                 r_hi$5$d = rx_tdata[(hi_lane$5)+:(8)];
             end
-            if (rx_beats$q == lo_beat$5) begin
+            if (at_beat$q[lo_beat$5]) begin
                 r_lo$5$d = rx_tdata[(lo_lane$5)+:(8)];
             end
-            if (rx_beats$q == hi_beat$6) begin
+            if (at_beat$q[hi_beat$6]) begin
                 r_hi$6$d = rx_tdata[(hi_lane$6)+:(8)];
             end
-            if (rx_beats$q == lo_beat$6) begin
+            if (at_beat$q[lo_beat$6]) begin
                 r_lo$6$d = rx_tdata[(lo_lane$6)+:(8)];
             end
-            if (rx_beats$q == hi_beat$7) begin
+            if (at_beat$q[hi_beat$7]) begin
                 r_hi$7$d = rx_tdata[(hi_lane$7)+:(8)];
             end
-            if (rx_beats$q == lo_beat$7) begin
+            if (at_beat$q[lo_beat$7]) begin
                 r_lo$7$d = rx_tdata[(lo_lane$7)+:(8)];
             end
             if (rx_tuser) begin
@@ -2086,6 +2096,7 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
                 length_ok$d = (rx_beats$q == last_beat) & (rx_tkeep == last_keep);
                 ended$d = 1'b1;
                 rx_beats$d = 7'h0;
+                at_beat$d = one64;
             end
             else if (rx_tkeep != all_keep) begin
                 is_packed$d = 1'b0;
@@ -2107,6 +2118,7 @@ module pfcmac_fpga_fcs__core(clock,reset,frame_valid,frame_class_enable,frame_pa
             f_enable$d = 8'h0;
             tx_frames$d = 32'h0;
             rx_beats$d = 7'h0;
+            at_beat$d = one64;
             da_ok$d = 1'b0;
             class_ok$d = 1'b0;
             reached$d = 1'b0;
@@ -2211,6 +2223,25 @@ module pfcmac_fpga_fcs__active(d,q,clock);
     end
 
 endmodule // pfcmac_fpga_fcs__active
+
+
+module pfcmac_fpga_fcs__at_beat(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga_fcs__at_beat
 
 
 module pfcmac_fpga_fcs__beat(d,q,clock);

@@ -11,9 +11,10 @@
 //!   four at 64).
 //! * RX: per frame, flags (destination, EtherType and opcode, packing, `rx_tuser`), the length
 //!   test at the last beat, the CRC over every beat, and the bytes of the class-enable vector
-//!   and the times, captured by position. The edge after the last beat judges the frame from
-//!   those registers, loads the timers and queues the events: a new frame's first beat may
-//!   come on that edge, since it rewrites none of the bytes the verdict reads.
+//!   and the times, captured by position (a one-hot register of the beat index enables them).
+//!   The edge after the last beat judges the frame from those registers, loads the timers and
+//!   raises the events: a new frame's first beat may come on that edge, since it rewrites none
+//!   of the bytes the verdict reads.
 
 use crate::csr_bank::{self, CsrBank};
 use rust_hdl::prelude::*;
@@ -112,6 +113,9 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
 
     // ---- RX state: the frame being received.
     rx_beats: DFF<Bits<7>>,
+    /// The beat index one-hot (bit k: this beat is the frame's beat k; none past 63), so the
+    /// captures' enables are one flip-flop each rather than comparisons.
+    at_beat: DFF<Bits<64>>,
     da_ok: DFF<Bit>,
     class_ok: DFF<Bit>,
     reached: DFF<Bit>,
@@ -172,17 +176,17 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     lo_at: [Constant<Bits<9>>; CLASSES],
     fcs_at: Constant<Bits<9>>,
     /// RX byte positions: the beat holding them and their bit offset in `rx_tdata`.
-    da_beat: [Constant<Bits<7>>; 6],
+    da_beat: [Constant<Bits<6>>; 6],
     da_lane: [Constant<Bits<OB>>; 6],
     da_byte: [Constant<Bits<8>>; 6],
-    to_beat: [Constant<Bits<7>>; 4],
+    to_beat: [Constant<Bits<6>>; 4],
     to_lane: [Constant<Bits<OB>>; 4],
     to_byte: [Constant<Bits<8>>; 4],
-    en_beat: Constant<Bits<7>>,
+    en_beat: Constant<Bits<6>>,
     en_lane: Constant<Bits<OB>>,
-    hi_beat: [Constant<Bits<7>>; CLASSES],
+    hi_beat: [Constant<Bits<6>>; CLASSES],
     hi_lane: [Constant<Bits<OB>>; CLASSES],
-    lo_beat: [Constant<Bits<7>>; CLASSES],
+    lo_beat: [Constant<Bits<6>>; CLASSES],
     lo_lane: [Constant<Bits<OB>>; CLASSES],
     class_bit: [Constant<Bits<8>>; CLASSES],
     class_id: [Constant<Bits<3>>; CLASSES],
@@ -191,6 +195,7 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     c32: Constant<Bits<6>>,
     one_l: Constant<Bits<L>>,
     one7: Constant<Bits<7>>,
+    one64: Constant<Bits<64>>,
     max7: Constant<Bits<7>>,
     one32: Constant<Bits<32>>,
     at_src_lo: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -266,7 +271,7 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             template =
                 template | (bit_cast::<512, 64>(u64::from(byte).into()) << (8 * (12 + k)) as u64);
         }
-        let beat_of = |p: usize| konst::<7>((p / L) as u64);
+        let beat_of = |p: usize| konst::<6>((p / L) as u64);
         let lane_of = |p: usize| konst::<OB>((8 * (p % L)) as u64);
         let bit_at = |p: usize| konst::<9>((8 * p) as u64);
         PfcMacCore {
@@ -307,6 +312,7 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             f_lo: Default::default(),
             tx_frames: Default::default(),
             rx_beats: Default::default(),
+            at_beat: Default::default(),
             da_ok: Default::default(),
             class_ok: Default::default(),
             reached: Default::default(),
@@ -371,6 +377,7 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             c32: konst(32),
             one_l: konst(1),
             one7: konst(1),
+            one64: konst(1),
             max7: konst(127),
             one32: konst(1),
             at_src_lo: at("src_mac_lo"),
@@ -423,7 +430,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pend, active, beat, tx_crc, f_enable, tx_frames, rx_beats, da_ok,
+            self, clock, pend, active, beat, tx_crc, f_enable, tx_frames, rx_beats, at_beat, da_ok,
             class_ok, reached, is_packed, length_ok, tuser, rx_crc, r_enable, ended, pause,
             fraction, whole, step_prev, raised_q, loaded_q, queued, o_valid, o_prio, o_quanta,
             o_bad, rx_frames, rx_bad
@@ -716,7 +723,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         // ---- RX, edge: this edge's beat.
         self.ended.d.next = false;
         self.rx_byte.next = 0.into();
-        self.fresh.next = !self.rx_beats.q.val().any();
+        self.fresh.next = self.at_beat.q.val().get_bit(0);
         self.crc_base.next = self.rx_crc.q.val();
         if self.fresh.val() {
             self.crc_base.next = self.crc_init.val();
@@ -734,6 +741,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         if self.rx_tvalid.val() {
             self.rx_crc.d.next = self.rx_crc_next.val();
             self.rx_beats.d.next = self.rx_beats.q.val() + self.one7.val();
+            self.at_beat.d.next = self.at_beat.q.val() << self.one7.val();
             if self.rx_beats.q.val() == self.max7.val() {
                 self.rx_beats.d.next = self.max7.val();
             }
@@ -749,7 +757,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
                     .rx_tdata
                     .val()
                     .get_bits::<8>(self.da_lane[k].val().index());
-                if (self.rx_beats.q.val() == self.da_beat[k].val())
+                if self.at_beat.q.val().get_bit(self.da_beat[k].val().index())
                     & (self.rx_byte.val() != self.da_byte[k].val())
                 {
                     self.da_ok.d.next = false;
@@ -760,29 +768,29 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
                     .rx_tdata
                     .val()
                     .get_bits::<8>(self.to_lane[k].val().index());
-                if (self.rx_beats.q.val() == self.to_beat[k].val())
+                if self.at_beat.q.val().get_bit(self.to_beat[k].val().index())
                     & (self.rx_byte.val() != self.to_byte[k].val())
                 {
                     self.class_ok.d.next = false;
                 }
             }
-            if self.rx_beats.q.val() == self.to_beat[3].val() {
+            if self.at_beat.q.val().get_bit(self.to_beat[3].val().index()) {
                 self.reached.d.next = true;
             }
-            if self.rx_beats.q.val() == self.en_beat.val() {
+            if self.at_beat.q.val().get_bit(self.en_beat.val().index()) {
                 self.r_enable.d.next = self
                     .rx_tdata
                     .val()
                     .get_bits::<8>(self.en_lane.val().index());
             }
             for c in 0..8 {
-                if self.rx_beats.q.val() == self.hi_beat[c].val() {
+                if self.at_beat.q.val().get_bit(self.hi_beat[c].val().index()) {
                     self.r_hi[c].d.next = self
                         .rx_tdata
                         .val()
                         .get_bits::<8>(self.hi_lane[c].val().index());
                 }
-                if self.rx_beats.q.val() == self.lo_beat[c].val() {
+                if self.at_beat.q.val().get_bit(self.lo_beat[c].val().index()) {
                     self.r_lo[c].d.next = self
                         .rx_tdata
                         .val()
@@ -800,6 +808,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
                     & (self.rx_tkeep.val() == self.last_keep.val());
                 self.ended.d.next = true;
                 self.rx_beats.d.next = 0.into();
+                self.at_beat.d.next = self.one64.val();
             } else if self.rx_tkeep.val() != self.all_keep.val() {
                 self.is_packed.d.next = false;
             }
@@ -829,6 +838,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             self.f_enable.d.next = 0.into();
             self.tx_frames.d.next = 0.into();
             self.rx_beats.d.next = 0.into();
+            self.at_beat.d.next = self.one64.val();
             self.da_ok.d.next = false;
             self.class_ok.d.next = false;
             self.reached.d.next = false;

@@ -410,13 +410,27 @@ struct TxFrame {
 }
 
 /// The frame being received, as far as its beats have come.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct RxFrame {
-    /// Bytes by position (lane order, kept or not), up to 72.
-    bytes: Vec<u8>,
+    /// Bytes by position (lane order, kept or not): the first `len` of them, up to 72. An array,
+    /// not a Vec: the model allocates nothing per frame.
+    bytes: [u8; 72],
+    len: usize,
     beats: usize,
     packed: bool,
     tuser: bool,
+}
+
+impl Default for RxFrame {
+    fn default() -> Self {
+        RxFrame {
+            bytes: [0; 72],
+            len: 0,
+            beats: 0,
+            packed: false,
+            tuser: false,
+        }
+    }
 }
 
 /// A frame's verdict, applied one edge after its last beat.
@@ -512,7 +526,7 @@ impl PfcMac {
 
     /// The verdict on a frame whose last beat has come, `length` bytes long if packed.
     fn judge(&self, f: &RxFrame, length: usize) -> Verdict {
-        let b = &f.bytes;
+        let b = &f.bytes[..f.len];
         let n = self.cfg.frame_bytes();
         let is_pfc = b.len() >= 16 && b[12..16] == TYPE_AND_OPCODE;
         // A packed frame of the right length: its first n bytes are exactly the frame's.
@@ -550,8 +564,9 @@ impl PfcMac {
         }
         f.tuser |= user;
         for lane in 0..lanes {
-            if f.bytes.len() < 72 {
-                f.bytes.push((data >> (8 * lane)) as u8);
+            if f.len < f.bytes.len() {
+                f.bytes[f.len] = (data >> (8 * lane)) as u8;
+                f.len += 1;
             }
         }
         f.beats = (f.beats + 1).min(255);

@@ -11,7 +11,8 @@
 
 mod common;
 
-use common::{preset_workload, proptest_equivalence, random_workload, seed, verilated};
+use common::lockstep::Lockstep;
+use common::{preset_workload, proptest_equivalence, random_workload, seed};
 use proptest::prelude::*;
 use switchcraft::blocks::pfcmac::PfcMacBlock;
 use switchcraft::BlockConfig;
@@ -53,18 +54,8 @@ fn pfcmac_8_bit_without_fcs_random_workload_model_equals_verilator() {
 /// outputs; every output is compared every cycle.
 fn loopback(preset: &str) {
     let seed = seed();
-    let cfg = common::preset("pfcmac", preset);
-    let mut rtl = verilated(&cfg, preset);
-    let mut model = cfg.model();
-    let schema = cfg.schema();
-    model.reset();
-    rtl.reset(1);
+    let mut run = Lockstep::new(&common::preset("pfcmac", preset), preset, "loopback");
     let mut rng = SplitMix64::new(seed);
-    let (mut expected, mut actual) = (
-        vec![0u64; schema.output_count()],
-        vec![0u64; schema.output_count()],
-    );
-    let mut inputs = vec![0u64; schema.input_count()];
     let (mut last, mut received) = (PfcMacOut::default(), 0u64);
     for cycle in 0..100_000u64 {
         let ready = rng.chance(60);
@@ -88,15 +79,7 @@ fn loopback(preset: &str) {
             i.frame_pause = rng.below(256);
             i.frame_quanta = rng.range(1, 1 << 16);
         }
-        i.to_values(&mut inputs);
-        model.step_values(&inputs, &mut expected);
-        rtl.step(&inputs, &mut actual);
-        assert_eq!(
-            expected, actual,
-            "pfcmac {preset} loopback, seed {seed}, cycle {cycle}: model vs RTL outputs \
-             (schema order)"
-        );
-        last = PfcMacOut::from_values(&expected);
+        last = run.step(&i);
         received += last.rx_pfc_valid;
         assert_eq!(
             last.bad_frame, 0,

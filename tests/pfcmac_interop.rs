@@ -14,13 +14,12 @@
 
 mod common;
 
+use common::lockstep::Lockstep;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use switchcraft_core::rng::SplitMix64;
-use switchcraft_core::{DynModel, PortValues};
 use switchcraft_model::pfcmac::{beats, reg, PfcMacConfig, PfcMacIn, PfcMacOut};
-use switchcraft_sim::VerilatedModel;
 
 fn python() -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/interop/bin/python");
@@ -52,48 +51,14 @@ fn interop(args: &[&str]) -> Vec<Value> {
         .collect()
 }
 
-/// Model and RTL of a preset, stepped together on the same inputs; panics on a difference.
-struct Lockstep {
-    model: Box<dyn DynModel + Send>,
-    rtl: VerilatedModel,
-    inputs: Vec<u64>,
-    expected: Vec<u64>,
-    actual: Vec<u64>,
-    cycle: u64,
-    what: String,
+/// A preset's model and Verilog in lockstep.
+fn lockstep(preset: &str, what: &str) -> Lockstep {
+    Lockstep::new(&common::preset("pfcmac", preset), preset, what)
 }
 
-impl Lockstep {
-    fn new(preset: &str, what: &str) -> Lockstep {
-        let cfg = common::preset("pfcmac", preset);
-        let mut rtl = common::verilated(&cfg, preset);
-        let mut model = cfg.model();
-        let s = cfg.schema();
-        model.reset();
-        rtl.reset(1);
-        Lockstep {
-            model,
-            rtl,
-            inputs: vec![0; s.input_count()],
-            expected: vec![0; s.output_count()],
-            actual: vec![0; s.output_count()],
-            cycle: 0,
-            what: format!("pfcmac {preset} {what}"),
-        }
-    }
-
-    fn step(&mut self, i: &PfcMacIn) -> PfcMacOut {
-        i.to_values(&mut self.inputs);
-        self.model.step_values(&self.inputs, &mut self.expected);
-        self.rtl.step(&self.inputs, &mut self.actual);
-        assert_eq!(
-            self.expected, self.actual,
-            "{}, cycle {}: model vs RTL",
-            self.what, self.cycle
-        );
-        self.cycle += 1;
-        PfcMacOut::from_values(&self.actual)
-    }
+/// One edge of `run` with pfcmac's typed ports.
+fn step(run: &mut Lockstep, i: &PfcMacIn) -> PfcMacOut {
+    run.step(i)
 }
 
 fn cfg(preset: &str) -> PfcMacConfig {
@@ -104,7 +69,7 @@ fn tx_frames_pass_the_dissector(preset: &str) {
     let c = cfg(preset);
     let seed = common::seed();
     let mut rng = SplitMix64::new(seed);
-    let mut run = Lockstep::new(preset, "TX to scapy");
+    let mut run = lockstep(preset, "TX to scapy");
     let (mut asked, mut frames, mut current) = ([None::<u64>; 8], Vec::new(), Vec::new());
     let mut out = PfcMacOut::default();
     for cycle in 0..20_000 {
@@ -137,7 +102,7 @@ fn tx_frames_pass_the_dissector(preset: &str) {
                 frames.push(std::mem::take(&mut current));
             }
         }
-        out = run.step(&i);
+        out = step(&mut run, &i);
     }
     assert!(frames.len() > 100, "{preset}: {} frames", frames.len());
     let dir = common::scratch::ScratchDir::new("pfcmac-interop", &format!("tx-{preset}"));
@@ -187,31 +152,37 @@ fn rx_takes_the_frames_scapy_built(preset: &str) {
     let expect = interop(&["build", pcap.to_str().unwrap(), &seed.to_string(), fcs]);
     let frames = common::pcap::read(&pcap);
     assert_eq!(frames.len(), expect.len());
-    let mut run = Lockstep::new(preset, "RX from scapy");
+    let mut run = lockstep(preset, "RX from scapy");
     // Slow timers: no pause runs out during the run; only frames change the state.
-    run.step(&PfcMacIn {
-        csr_we: 1,
-        csr_addr: reg::QUANTA_STEP.into(),
-        csr_wdata: 1,
-        ..Default::default()
-    });
+    step(
+        &mut run,
+        &PfcMacIn {
+            csr_we: 1,
+            csr_addr: reg::QUANTA_STEP.into(),
+            csr_wdata: 1,
+            ..Default::default()
+        },
+    );
     let mut paused = 0u64;
     let (mut good, mut bad) = (0u64, 0u64);
     for (k, (bytes, e)) in frames.iter().zip(&expect).enumerate() {
         let ctx = format!("{preset}, seed {seed}, frame {k}: {e}");
         let mut outs = Vec::new();
         for (data, keep, last) in beats(bytes, c.lanes()) {
-            outs.push(run.step(&PfcMacIn {
-                rx_tvalid: 1,
-                rx_tdata: data,
-                rx_tkeep: keep,
-                rx_tlast: u64::from(last),
-                ..Default::default()
-            }));
+            outs.push(step(
+                &mut run,
+                &PfcMacIn {
+                    rx_tvalid: 1,
+                    rx_tdata: data,
+                    rx_tkeep: keep,
+                    rx_tlast: u64::from(last),
+                    ..Default::default()
+                },
+            ));
         }
         // Long enough for the verdict and eight events.
         for _ in 0..16 {
-            outs.push(run.step(&PfcMacIn::default()));
+            outs.push(step(&mut run, &PfcMacIn::default()));
         }
         let events: Vec<(u64, u64)> = outs
             .iter()
@@ -247,10 +218,13 @@ fn rx_takes_the_frames_scapy_built(preset: &str) {
     );
     // csr_rdata after an edge is the word that edge addressed.
     let read = |run: &mut Lockstep, r: u32| {
-        run.step(&PfcMacIn {
-            csr_addr: r.into(),
-            ..Default::default()
-        })
+        step(
+            run,
+            &PfcMacIn {
+                csr_addr: r.into(),
+                ..Default::default()
+            },
+        )
         .csr_rdata
     };
     assert_eq!(read(&mut run, reg::RX_FRAMES), good);

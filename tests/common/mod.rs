@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod formal;
+pub mod lockstep;
 pub mod pause_link;
 pub mod pcap;
 pub mod scratch;

@@ -1,7 +1,8 @@
 //! The generated FuseSoC core files under rtl/ work in FuseSoC itself (installed by
-//! `make fusesoc-tools`): every instance is listed under its VLNV, and each block's `tiny`
-//! core lints clean through its `lint` and `lint_axil` targets (Verilator -Wall with the
-//! instance's waivers, run by FuseSoC's edalize backend).
+//! `make fusesoc-tools`): every instance is listed under its VLNV, each block's `tiny` core
+//! lints clean through its `lint` and `lint_axil` targets (Verilator -Wall with the instance's
+//! waivers, run by FuseSoC's edalize backend), and the example under examples/ lints clean with
+//! its generated cores pulled in as dependencies (their waivers with them).
 
 mod common;
 
@@ -21,11 +22,13 @@ fn fusesoc() -> PathBuf {
 }
 
 fn run(work: &Path, args: &[&str]) -> String {
-    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(fusesoc())
         .current_dir(work)
         .arg("--cores-root")
-        .arg(&rtl)
+        .arg(root.join("rtl"))
+        .arg("--cores-root")
+        .arg(root.join("examples"))
         .args(args)
         .output()
         .expect("fusesoc runs");
@@ -63,4 +66,15 @@ fn each_blocks_tiny_core_lints_clean_through_fusesoc() {
             run(&work, &["run", "--target", target, &core]);
         }
     }
+}
+
+#[test]
+fn the_example_core_lints_clean_with_its_dependencies() {
+    let work = common::scratch::ScratchDir::new("fusesoc", "example");
+    let list = run(&work, &["core", "list"]);
+    assert!(list.contains("switchcraft:example:pfc_link"), "{list}");
+    run(
+        &work,
+        &["run", "--target", "lint", "switchcraft:example:pfc_link"],
+    );
 }

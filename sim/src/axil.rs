@@ -12,10 +12,10 @@ use crate::cosim::PortDiff;
 use crate::error::SimError;
 use crate::verilator::VerilatedModel;
 use std::collections::VecDeque;
-use switchcraft_core::axil::{AxilIn, AxilOut, Rules, OKAY, SLVERR};
+use switchcraft_core::axil::{AxilIn, AxilOut, Rules, ADDR_BITS, DECERR, OKAY, SLVERR};
 use switchcraft_core::csr::{Access, RegMap};
 use switchcraft_core::rng::SplitMix64;
-use switchcraft_core::{DynModel, PortSchema};
+use switchcraft_core::{mask, DynModel, PortSchema};
 
 /// How often the master acts, in percent per cycle.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +52,8 @@ pub struct MasterCounts {
     pub reads_refused: u64,
     /// Writes that strobed fewer byte lanes than their field occupies.
     pub partial_strobes: u64,
+    /// Transactions to an address no slave decodes (answered DECERR; in the counts above too).
+    pub decode_errors: u64,
 }
 
 /// A pending write: its address phase and data phase go separately.
@@ -76,20 +78,28 @@ struct Read {
 #[derive(Clone, Copy, Debug)]
 struct Expect {
     resp: u64,
-    /// Read data the register map fixes (a constant word, 0 on SLVERR); `None`: the model's.
+    /// Read data the register map fixes (a constant word, 0 on an error); `None`: the model's.
     data: Option<u64>,
-    word: u64,
+    addr: u64,
+}
+
+/// One slave in the master's address space: a block's register map at a base address.
+struct Slave {
+    base: u64,
+    rules: Rules,
+    /// Per word: the value a read must return when the map fixes it (constants).
+    fixed: [Option<u64>; 64],
+    /// Words of the map, for picking addresses.
+    words: Vec<u64>,
 }
 
 /// The bus-functional AXI4-Lite master and protocol checker.
 pub struct AxilMaster {
     rng: SplitMix64,
     opts: MasterOptions,
-    rules: Rules,
-    /// Per word: the value a read must return when the map fixes it (constants).
-    fixed: [Option<u64>; 64],
-    /// Words of the map, for picking addresses.
-    words: Vec<u64>,
+    slaves: Vec<Slave>,
+    /// Width of the byte addresses it drives.
+    addr_bits: u32,
     write: Option<Write>,
     read: Option<Read>,
     b_expected: VecDeque<Expect>,
@@ -101,17 +111,46 @@ pub struct AxilMaster {
 }
 
 impl AxilMaster {
+    /// A master of one block's AXI4-Lite slave (`<instance>_axil_top`).
     pub fn new(map: &RegMap, seed: u64, opts: MasterOptions) -> Self {
-        let mut fixed = [None; 64];
-        for r in map.regs.iter().filter(|r| r.access == Access::Const) {
-            fixed[r.index as usize] = Some(r.reset);
-        }
+        Self::with_slaves(&[(0, map)], ADDR_BITS, seed, opts)
+    }
+
+    /// A master of an interconnect: each register map at its base address (a multiple of
+    /// 2^`ADDR_BITS`), `addr_bits`-bit byte addresses. An address in no slave's window must be
+    /// answered DECERR (read data 0).
+    pub fn with_slaves(
+        maps: &[(u64, &RegMap)],
+        addr_bits: u32,
+        seed: u64,
+        opts: MasterOptions,
+    ) -> Self {
+        let window = 1u64 << ADDR_BITS;
+        assert!(!maps.is_empty() && (ADDR_BITS..32).contains(&addr_bits));
+        let slaves = maps
+            .iter()
+            .map(|&(base, map)| {
+                assert!(
+                    base % window == 0 && base < 1 << addr_bits,
+                    "base {base:#x}"
+                );
+                let mut fixed = [None; 64];
+                for r in map.regs.iter().filter(|r| r.access == Access::Const) {
+                    fixed[r.index as usize] = Some(r.reset);
+                }
+                Slave {
+                    base,
+                    rules: Rules::new(map),
+                    fixed,
+                    words: map.regs.iter().map(|r| u64::from(r.index)).collect(),
+                }
+            })
+            .collect();
         AxilMaster {
             rng: SplitMix64::new(seed),
             opts,
-            rules: Rules::new(map),
-            fixed,
-            words: map.regs.iter().map(|r| u64::from(r.index)).collect(),
+            slaves,
+            addr_bits,
             write: None,
             read: None,
             b_expected: VecDeque::new(),
@@ -126,15 +165,57 @@ impl AxilMaster {
         self.counts
     }
 
-    /// A byte address: mostly a register's word, sometimes any word (unmapped ones included);
-    /// bits 1:0 random, which the slave ignores.
+    /// A byte address: mostly a register's word of some slave, sometimes any word of some
+    /// slave (unmapped ones included), now and then any address at all; bits 1:0 random, which
+    /// the slave ignores.
     fn pick_addr(&mut self) -> u64 {
+        if self.slaves.len() > 1 && self.rng.chance(5) {
+            return self.rng.below(1 << self.addr_bits);
+        }
+        let s = &self.slaves[self.rng.below(self.slaves.len() as u64) as usize];
         let word = if self.rng.chance(80) {
-            self.words[self.rng.below(self.words.len() as u64) as usize]
+            s.words[self.rng.below(s.words.len() as u64) as usize]
         } else {
             self.rng.below(64)
         };
-        word << 2 | self.rng.below(4)
+        s.base | word << 2 | self.rng.below(4)
+    }
+
+    /// What the slave must answer to an access of `addr`: the response, for a read the data
+    /// the map fixes (`None`: the model's), and the address, for messages.
+    fn expect(&mut self, addr: u64, write: Option<u64>) -> Expect {
+        let window = addr >> ADDR_BITS << ADDR_BITS;
+        let word = addr >> 2 & mask(ADDR_BITS - 2);
+        let Some(s) = self.slaves.iter().find(|s| s.base == window) else {
+            self.counts.decode_errors += 1;
+            return Expect {
+                resp: DECERR,
+                data: Some(0),
+                addr,
+            };
+        };
+        match write {
+            Some(strb) => {
+                let ok = s.rules.write_ok(word, strb);
+                let full = s.rules.readable >> word & 1 == 1 && s.rules.writable >> word & 1 == 1;
+                if full && !ok {
+                    self.counts.partial_strobes += 1;
+                }
+                Expect {
+                    resp: if ok { OKAY } else { SLVERR },
+                    data: None,
+                    addr,
+                }
+            }
+            None => {
+                let ok = s.rules.read_ok(word);
+                Expect {
+                    resp: if ok { OKAY } else { SLVERR },
+                    data: if ok { s.fixed[word as usize] } else { Some(0) },
+                    addr,
+                }
+            }
+        }
     }
 
     /// The inputs of this cycle, given the slave's outputs in it (those after the previous
@@ -167,10 +248,10 @@ impl AxilMaster {
             bready: self.rng.chance(self.opts.bready_percent),
             rready: self.rng.chance(self.opts.rready_percent),
             // Payloads when not valid are noise: the slave must not look at them.
-            awaddr: self.rng.below(256),
+            awaddr: self.rng.below(1 << self.addr_bits),
             wdata: self.rng.next_u64() & 0xffff_ffff,
             wstrb: self.rng.below(16),
-            araddr: self.rng.below(256),
+            araddr: self.rng.below(1 << self.addr_bits),
             ..AxilIn::default()
         };
         if let Some(w) = &mut self.write {
@@ -194,20 +275,10 @@ impl AxilMaster {
             w.aw_done |= i.awvalid && out.awready;
             w.w_done |= i.wvalid && out.wready;
             if w.aw_done && w.w_done {
-                let word = w.addr >> 2;
-                let ok = self.rules.write_ok(word, w.strb);
-                if self.rules.readable >> word & 1 == 1
-                    && self.rules.writable >> word & 1 == 1
-                    && !ok
-                {
-                    self.counts.partial_strobes += 1;
-                }
-                self.b_expected.push_back(Expect {
-                    resp: if ok { OKAY } else { SLVERR },
-                    data: None,
-                    word,
-                });
+                let (addr, strb) = (w.addr, w.strb);
                 self.write = None;
+                let e = self.expect(addr, Some(strb));
+                self.b_expected.push_back(e);
             }
         }
         if let Some(r) = &mut self.read {
@@ -218,18 +289,10 @@ impl AxilMaster {
                 r.delay -= 1;
             }
             if i.arvalid && out.arready {
-                let word = r.addr >> 2;
-                let ok = self.rules.read_ok(word);
-                self.r_expected.push_back(Expect {
-                    resp: if ok { OKAY } else { SLVERR },
-                    data: if ok {
-                        self.fixed[word as usize]
-                    } else {
-                        Some(0)
-                    },
-                    word,
-                });
+                let addr = r.addr;
                 self.read = None;
+                let e = self.expect(addr, None);
+                self.r_expected.push_back(e);
             }
         }
         if out.bvalid && i.bready {
@@ -284,8 +347,8 @@ impl AxilMaster {
             };
             if out.bresp != e.resp {
                 return Err(format!(
-                    "bresp {} for a write to word {}, the register map says {}",
-                    out.bresp, e.word, e.resp
+                    "bresp {} for a write to {:#x}, the register map says {}",
+                    out.bresp, e.addr, e.resp
                 ));
             }
         }
@@ -295,14 +358,14 @@ impl AxilMaster {
             };
             if out.rresp != e.resp {
                 return Err(format!(
-                    "rresp {} for a read of word {}, the register map says {}",
-                    out.rresp, e.word, e.resp
+                    "rresp {} for a read of {:#x}, the register map says {}",
+                    out.rresp, e.addr, e.resp
                 ));
             }
             if let Some(d) = e.data.filter(|&d| d != out.rdata) {
                 return Err(format!(
-                    "rdata {:#x} for a read of word {}, the register map says {d:#x}",
-                    out.rdata, e.word
+                    "rdata {:#x} for a read of {:#x}, the register map says {d:#x}",
+                    out.rdata, e.addr
                 ));
             }
         }

@@ -26,6 +26,8 @@ use crate::{mask, Dir, DynModel, Port, PortSchema};
 pub const ADDR_BITS: u32 = CSR_ADDR_BITS + 2;
 pub const OKAY: u64 = 0;
 pub const SLVERR: u64 = 2;
+/// The response of an interconnect to an address no slave decodes.
+pub const DECERR: u64 = 3;
 
 /// The AXI4-Lite slave ports, inputs then outputs, in schema order.
 pub fn ports() -> Vec<Port> {

@@ -293,11 +293,14 @@ fn fusesoc_core(src: &Source) -> String {
         "filesets:\n  rtl:\n    files:\n      - {i}.v\n    file_type: verilogSource\n\
          \x20 lint_waivers:\n    files:\n      - {i}.vlt\n    file_type: vlt\n\n"
     );
+    // A core that depends on this one gets its `default` target's filesets whatever its own
+    // target, so the waivers go with them when Verilator is the tool (a dependent's lint).
+    let filesets = "[rtl, \"tool_verilator ? (lint_waivers)\"]";
     s += "targets:\n";
     s += &format!("  # {i}_top: the block with its bare CSR bus (csr_*).\n");
-    s += &format!("  default:\n    filesets: [rtl]\n    toplevel: {i}_top\n");
+    s += &format!("  default:\n    filesets: {filesets}\n    toplevel: {i}_top\n");
     s += &format!("  # {i}_axil_top: the block with an AXI4-Lite slave (s_axil_*).\n");
-    s += &format!("  axil:\n    filesets: [rtl]\n    toplevel: {i}_axil_top\n");
+    s += &format!("  axil:\n    filesets: {filesets}\n    toplevel: {i}_axil_top\n");
     for (target, top) in [
         ("lint", format!("{i}_top")),
         ("lint_axil", format!("{i}_axil_top")),

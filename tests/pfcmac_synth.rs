@@ -54,7 +54,11 @@ fn pfcmac_fpga_tx_alone_is_within_600_lut4() {
     .unwrap_or_else(|e| panic!("{e}"));
     // The state TX needs: 8 pending bits and times (136), the frame in flight (source address,
     // enable vector, times: 184), the beat counter and the source-address CSRs (48).
-    assert!(r.dff >= 136 + 184 + 48, "DFF {}: TX state optimized away", r.dff);
+    assert!(
+        r.dff >= 136 + 184 + 48,
+        "DFF {}: TX state optimized away",
+        r.dff
+    );
     assert!(r.lut4 <= 600, "TX alone takes {} LUT4", r.lut4);
 }
 

@@ -126,6 +126,11 @@ pub trait Block: Copy + Send + Sync + 'static {
     /// The input bus on which one event is one packet of the switch's traffic (the block
     /// takes one per cycle, II = 1): what the report's packet rate counts.
     fn packet_bus(&self) -> &'static str;
+    /// For a block on a link's byte stream rather than on packet events: the data bits of one
+    /// stream beat (one per cycle), so the report gives the link rate it keeps up with.
+    fn stream_bits(&self, _c: &Self::Config) -> Option<u32> {
+        None
+    }
     /// Input buses that carry messages from a link partner (received frames), which a link can
     /// lose or repeat: the buses `switchcraft cosim --faults` disturbs (sim's `faults`).
     fn message_buses(&self) -> &'static [&'static str] {
@@ -231,6 +236,7 @@ trait AnyConfig: Send + Sync {
     fn workload(&self, seed: u64) -> InputGenerator;
     fn formal_defines(&self) -> Vec<(String, String)>;
     fn state_bits(&self, core: &Ice40Resources) -> StateBits;
+    fn stream_bits(&self) -> Option<u32>;
     fn model_rates(&self, rows: &[Vec<u64>], runs: usize) -> Vec<f64>;
     fn simulate_rust_hdl(&self, reset_cycles: usize, inputs: &[Vec<u64>]) -> Option<Vec<Vec<u64>>>;
     fn config(&self) -> &dyn Any;
@@ -274,6 +280,9 @@ impl<B: Block> AnyConfig for Typed<B> {
     }
     fn state_bits(&self, core: &Ice40Resources) -> StateBits {
         self.block.state_bits(&self.config, core)
+    }
+    fn stream_bits(&self) -> Option<u32> {
+        self.block.stream_bits(&self.config)
     }
     fn model_rates(&self, rows: &[Vec<u64>], runs: usize) -> Vec<f64> {
         typed_model_rates(self.block.model(&self.config), rows, runs)
@@ -488,6 +497,11 @@ impl BlockConfig {
     }
 
     /// The typed golden model's speed over `rows`, cycles per second per run (`make bench`).
+    /// Data bits per beat of a stream block (pfcmac), `None` for a packet-event block.
+    pub fn stream_bits(&self) -> Option<u32> {
+        self.0.stream_bits()
+    }
+
     pub fn model_rates(&self, rows: &[Vec<u64>], runs: usize) -> Vec<f64> {
         self.0.model_rates(rows, runs)
     }

@@ -107,6 +107,10 @@ impl Block for PfcMacBlock {
         "frame"
     }
 
+    fn stream_bits(&self, c: &PfcMacConfig) -> Option<u32> {
+        Some(c.data_bits)
+    }
+
     fn state_bits(&self, c: &PfcMacConfig, core: &Ice40Resources) -> StateBits {
         // crates/rtl/src/pfcmac.rs, per class: TX pending bit and time (1 + 16), the frame in
         // flight's time (16); RX the received time (16), the timer (16), paused (1), a queued

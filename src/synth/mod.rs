@@ -1391,30 +1391,51 @@ fn line_rate(block: &str, ice40: &[&Entry], ecp5: &[&ecp5::Entry]) -> String {
     };
     let key = desc.key_name();
     let bus = desc.packet_bus();
+    let presets = BlockConfig::presets(block).unwrap_or(&[]);
+    let Ok(configs) = presets
+        .iter()
+        .map(|p| BlockConfig::preset(block, p))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return String::new();
+    };
+    let stream = configs.iter().any(|c| c.stream_bits().is_some());
+    let rate_text = if stream {
+        "One beat of the AXI-Stream per cycle on RX and on TX, so the stream moves data bits x \
+         Fmax: that is the link rate it keeps up with, whatever the frame size (the wire adds \
+         preamble and gap, the stream does not); Mpps counts 64-byte frames on such a link (84 \
+         bytes each on the wire)."
+            .to_string()
+    } else {
+        format!(
+            "One packet per cycle (one `{bus}` event, II = 1), so Mpps = Fmax in MHz; Gb/s is \
+             that rate of 64-byte frames on the wire (84 bytes each with preamble and gap: \
+             148.8 Mpps is 100 Gb/s)."
+        )
+    };
+    let gbps_heading = if stream {
+        "link Gb/s (data bits x Fmax)"
+    } else {
+        "Gb/s of 64-byte frames"
+    };
     let mut s = format!(
         "### Line rate, state per {key} and latency\n\n\
-         One packet per cycle (one `{bus}` event, II = 1), so Mpps = Fmax in MHz; Gb/s is that \
-         rate of 64-byte frames on the wire (84 bytes each with preamble and gap: 148.8 Mpps \
-         is 100 Gb/s). Physical bits: every flip-flop plus every memory bit of the core on that \
+         {rate_text} Physical bits: every flip-flop plus every memory bit of the core on that \
          target, over the {key} count (an upper bound: pipeline, CSR and output registers count \
          too); architectural: the storage the design allocates. Latency: edges from the \
          sampling edge to each output bus (at the earliest, where an arbiter may add more).\n\n\
-         | preset | target | Fmax median (MHz) | Mpps | Gb/s of 64-byte frames | physical bits \
+         | preset | target | Fmax median (MHz) | Mpps | {gbps_heading} | physical bits \
          per {key} | architectural bits per {key} | output latency (edges) |\n\
          |---|---|---|---|---|---|---|---|\n"
     );
-    let presets = BlockConfig::presets(block).unwrap_or(&[]);
-    for preset in presets {
-        let latency = BlockConfig::preset(block, preset)
-            .map(|c| {
-                c.schema()
-                    .output_buses()
-                    .into_iter()
-                    .filter_map(|(bus, l)| l.map(|l| format!("`{bus}` {l}")))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default();
+    for (preset, cfg) in presets.iter().zip(&configs) {
+        let latency = cfg
+            .schema()
+            .output_buses()
+            .into_iter()
+            .filter_map(|(bus, l)| l.map(|l| format!("`{bus}` {l}")))
+            .collect::<Vec<_>>()
+            .join(", ");
         let rows = ice40
             .iter()
             .filter(|e| e.preset == *preset)
@@ -1433,13 +1454,21 @@ fn line_rate(block: &str, ice40: &[&Entry], ecp5: &[&ecp5::Entry]) -> String {
                 )
             }));
         for (target, fmax, bits) in rows {
-            let (mhz, mpps, gbps) = match fmax {
-                Some(f) => (
+            let (mhz, mpps, gbps) = match (fmax, cfg.stream_bits()) {
+                (Some(f), Some(bits)) => {
+                    let gbps = f * f64::from(bits) / 1000.0;
+                    (
+                        format!("{f:.2}"),
+                        format!("{:.1}", gbps * 1000.0 / WIRE_BITS_64B),
+                        format!("{gbps:.1}"),
+                    )
+                }
+                (Some(f), None) => (
                     format!("{f:.2}"),
                     format!("{f:.1}"),
                     format!("{:.1}", f * WIRE_BITS_64B / 1000.0),
                 ),
-                None => ("does not fit".into(), "-".into(), "-".into()),
+                (None, _) => ("does not fit".into(), "-".into(), "-".into()),
             };
             let (physical, architectural) = bits.map_or(("-".into(), "-".into()), |b| {
                 (

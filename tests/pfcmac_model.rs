@@ -400,3 +400,54 @@ fn the_random_workload_reaches_every_rule() {
         );
     }
 }
+
+/// Issue 34's example of the link rate as a CSR: 0xFFFF quanta at 100 Gb/s last 0xFFFF x 512
+/// bit times = 335.5 us. At a 322.265625 MHz clock, `QUANTA_STEP` is 100e9 / 512 / 322.265625e6
+/// quanta per cycle in Q8.16, rounded down (39 718, 20 ppm below the exact step, so the class stays paused
+/// no shorter than the standard asks); written over the CSR bus, the class expires after
+/// 335.5 us of cycles, to within one cycle and the step's rounding.
+#[test]
+fn a_full_pause_at_100g_lasts_335_microseconds() {
+    let clock_hz: f64 = 322.265_625e6;
+    let step = (100e9 / 512.0 / clock_hz * 65536.0).floor() as u64;
+    assert_eq!(step, 39_718);
+    let c = cfg(64, true);
+    let mut m = PfcMac::new(&c);
+    m.step(&PfcMacIn {
+        csr_we: 1,
+        csr_addr: reg::QUANTA_STEP.into(),
+        csr_wdata: step,
+        ..Default::default()
+    });
+    let bytes = frame(
+        0x02_00_00_00_00_09,
+        0b1,
+        &[0xffff, 0, 0, 0, 0, 0, 0, 0],
+        c.fcs,
+    );
+    let mut edge = 1u64;
+    let mut paused_at = None;
+    for (d, k, l) in beats(&bytes, c.lanes()) {
+        m.step(&rx(d, k, l));
+        edge += 1;
+    }
+    let expired_at = loop {
+        let out = m.step(&PfcMacIn::default());
+        edge += 1;
+        match (paused_at, out.paused & 1) {
+            (None, 1) => paused_at = Some(edge),
+            (Some(p), 0) => break edge - p,
+            _ => {}
+        }
+        assert!(edge < 200_000, "class 0 never expired");
+    };
+    let seconds = expired_at as f64 / clock_hz;
+    let exact: f64 = 65535.0 * 512.0 / 100e9;
+    assert!((exact - 335.5e-6).abs() < 0.05e-6, "{exact}");
+    assert!(
+        seconds >= exact - 1.0 / clock_hz && seconds <= exact * (1.0 + 25e-6) + 1.0 / clock_hz,
+        "paused for {expired_at} cycles = {:.4} us, the standard says {:.4} us",
+        seconds * 1e6,
+        exact * 1e6
+    );
+}

@@ -89,10 +89,19 @@ fn synth_report_is_rendered_from_its_json() {
     for e in &report.entries {
         let Some(p) = &e.pnr else { continue };
         let f = p.fmax_median_mhz;
+        // A packet block takes one packet per cycle (Mpps = MHz, Gb/s of 64-byte frames at 672
+        // bits each on the wire); a stream block moves its data bits per cycle (Gb/s), which
+        // is that many 64-byte frames.
+        let stream = BlockConfig::preset(&e.block, &e.preset)
+            .unwrap()
+            .stream_bits();
+        let (mpps, gbps) = match stream {
+            None => (f, f * 672.0 / 1000.0),
+            Some(bits) => (f * f64::from(bits) / 672.0, f * f64::from(bits) / 1000.0),
+        };
         let row = format!(
-            "| {} | iCE40 HX8K | {f:.2} | {f:.1} | {:.1} |",
-            e.preset,
-            f * 672.0 / 1000.0
+            "| {} | iCE40 HX8K | {f:.2} | {mpps:.1} | {gbps:.1} |",
+            e.preset
         );
         assert!(md.contains(&row), "{}: no line-rate row {row}", e.block);
         rows += 1;

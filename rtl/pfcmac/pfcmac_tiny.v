@@ -500,10 +500,8 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     wire  [15:0] timer$6$q;
     reg  [15:0] timer$7$d;
     wire  [15:0] timer$7$q;
-    reg  [15:0] fraction$d;
-    wire  [15:0] fraction$q;
-    reg  [8:0] whole$d;
-    wire  [8:0] whole$q;
+    reg  [24:0] sum$d;
+    wire  [24:0] sum$q;
     reg  [23:0] step_prev$d;
     wire  [23:0] step_prev$q;
     reg  [7:0] raised_q$d;
@@ -570,8 +568,8 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     reg  low_run;
     reg  good;
     reg  bad;
-    reg  [15:0] step_fraction;
-    reg  [24:0] next_sum;
+    reg  [15:0] sum_fraction;
+    reg  [8:0] sum_whole;
     reg  [15:0] tick;
     reg  [15:0] time_rx$0;
     reg  [15:0] time_rx$1;
@@ -978,14 +976,9 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         .q(timer$7$q),
         .clock(clock)
     );
-    pfcmac_tiny__fraction fraction(
-        .d(fraction$d),
-        .q(fraction$q),
-        .clock(clock)
-    );
-    pfcmac_tiny__whole whole(
-        .d(whole$d),
-        .q(whole$q),
+    pfcmac_tiny__sum sum(
+        .d(sum$d),
+        .q(sum$q),
         .clock(clock)
     );
     pfcmac_tiny__step_prev step_prev(
@@ -1099,8 +1092,7 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         r_enable$d = r_enable$q;
         ended$d = ended$q;
         pause$d = pause$q;
-        fraction$d = fraction$q;
-        whole$d = whole$q;
+        sum$d = sum$q;
         step_prev$d = step_prev$q;
         raised_q$d = raised_q$q;
         loaded_q$d = loaded_q$q;
@@ -1612,16 +1604,15 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         end
         good = ended$q & class_ok$q & reached$q & is_packed$q & length_ok$q & da_ok$q & ~tuser$q & (~fcs_on | (rx_crc$q == crc_residue));
         bad = ended$q & class_ok$q & reached$q & ~good;
-        step_fraction = step_prev$q[(32'h0)+:(16)];
-        fraction$d = fraction$q + step_fraction;
         step_prev$d = csr$value[(at_step)+:(24)];
+        sum_fraction = sum$q[(32'h0)+:(16)];
+        sum$d = {9'd0, sum_fraction} + {1'd0, step_prev$d};
         if (reset) begin
-            fraction$d = 16'h0;
             step_prev$d = step_reset;
+            sum$d = {1'd0, step_reset};
         end
-        next_sum = {9'd0, fraction$d} + {1'd0, step_prev$d};
-        whole$d = next_sum[(32'h10)+:(9)];
-        tick = {7'd0, whole$q};
+        sum_whole = sum$q[(32'h10)+:(9)];
+        tick = {7'd0, sum_whole};
         time_rx$0 = ({8'd0, r_hi$0$q} << c8) | {8'd0, r_lo$0$q};
         time_rx$1 = ({8'd0, r_hi$1$q} << c8) | {8'd0, r_lo$1$q};
         time_rx$2 = ({8'd0, r_hi$2$q} << c8) | {8'd0, r_lo$2$q};
@@ -2814,25 +2805,6 @@ module pfcmac_tiny__f_sa$5(d,q,clock);
 endmodule // pfcmac_tiny__f_sa$5
 
 
-module pfcmac_tiny__fraction(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_tiny__fraction
-
-
 module pfcmac_tiny__is_packed(d,q,clock);
 
     // Module arguments
@@ -3783,6 +3755,25 @@ module pfcmac_tiny__step_prev(d,q,clock);
 endmodule // pfcmac_tiny__step_prev
 
 
+module pfcmac_tiny__sum(d,q,clock);
+
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_tiny__sum
+
+
 module pfcmac_tiny__timer$0(d,q,clock);
 
     // Module arguments
@@ -3990,25 +3981,6 @@ module pfcmac_tiny__tx_frames(d,q,clock);
     end
 
 endmodule // pfcmac_tiny__tx_frames
-
-
-module pfcmac_tiny__whole(d,q,clock);
-
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_tiny__whole
 
 // ---- AXI4-Lite bridge (rust-hdl export) ----
 module pfcmac_tiny__axil_bridge(clock,reset,awvalid,awword,wvalid,wdata,wstrb,bready,arvalid,arword,rready,awready,wready,bvalid,bresp,arready,rvalid,rdata,rresp,csr_we,csr_addr,csr_wdata,csr_rdata);

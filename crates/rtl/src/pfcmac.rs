@@ -131,9 +131,9 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     // ---- RX state: pause, timers, events, counters.
     pause: DFF<Bits<8>>,
     timer: [DFF<Bits<16>>; CLASSES],
-    fraction: DFF<Bits<16>>,
-    /// The whole quanta of this edge's step (see the timers).
-    whole: DFF<Bits<9>>,
+    /// The step accumulator one edge ahead: the fraction this edge leaves plus the step it
+    /// adds, so bits 24:16 are this edge's whole quanta (see the timers).
+    sum: DFF<Bits<25>>,
     /// `QUANTA_STEP` as it was one edge ago: the step the accumulator adds.
     step_prev: DFF<Bits<24>>,
     /// Events raised on the last edge, and which of them are loads (not expiries).
@@ -231,9 +231,9 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     low_run: Signal<Local, Bit>,
     good: Signal<Local, Bit>,
     bad: Signal<Local, Bit>,
-    /// The step's fractional bits.
-    step_fraction: Signal<Local, Bits<16>>,
-    next_sum: Signal<Local, Bits<25>>,
+    /// The fraction the accumulator's sum leaves for the next edge, and its whole quanta.
+    sum_fraction: Signal<Local, Bits<16>>,
+    sum_whole: Signal<Local, Bits<9>>,
     tick: Signal<Local, Bits<16>>,
     time_rx: [Signal<Local, Bits<16>>; CLASSES],
     left: [Signal<Local, Bits<16>>; CLASSES],
@@ -326,8 +326,7 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             ended: Default::default(),
             pause: Default::default(),
             timer: Default::default(),
-            fraction: Default::default(),
-            whole: Default::default(),
+            sum: Default::default(),
             step_prev: Default::default(),
             step_reset: konst(cfg.quanta_step),
             raised_q: Default::default(),
@@ -411,8 +410,8 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             low_run: Default::default(),
             good: Default::default(),
             bad: Default::default(),
-            step_fraction: Default::default(),
-            next_sum: Default::default(),
+            sum_fraction: Default::default(),
+            sum_whole: Default::default(),
             tick: Default::default(),
             time_rx: Default::default(),
             left: Default::default(),
@@ -431,9 +430,9 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
     fn update(&mut self) {
         dff_setup!(
             self, clock, pend, active, beat, tx_crc, f_enable, tx_frames, rx_beats, at_beat, da_ok,
-            class_ok, reached, is_packed, length_ok, tuser, rx_crc, r_enable, ended, pause,
-            fraction, whole, step_prev, raised_q, loaded_q, queued, o_valid, o_prio, o_quanta,
-            o_bad, rx_frames, rx_bad
+            class_ok, reached, is_packed, length_ok, tuser, rx_crc, r_enable, ended, pause, sum,
+            step_prev, raised_q, loaded_q, queued, o_valid, o_prio, o_quanta, o_bad, rx_frames,
+            rx_bad
         );
         for c in 0..8 {
             self.pend_time[c].clock.next = self.clock.val();
@@ -625,24 +624,25 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             & (!self.fcs_on.val() | (self.rx_crc.q.val() == self.crc_residue.val()));
         self.bad.next =
             self.ended.q.val() & self.class_ok.q.val() & self.reached.q.val() & !self.good.val();
-        // The step accumulator runs one edge ahead: `whole` holds the whole quanta of this
-        // edge, computed on the last one from the fraction and step it would see, so the
-        // adders are off the timers' path. (The step is the register one edge old.)
-        self.step_fraction.next = self.step_prev.q.val().get_bits::<16>(0);
-        self.fraction.d.next = self.fraction.q.val() + self.step_fraction.val();
+        // The step accumulator runs one edge ahead: `sum` holds the fraction this edge leaves
+        // plus the step it adds, computed on the last edge, so its bits 24:16 are this edge's
+        // whole quanta straight from a register, and the one adder (the fraction left plus the
+        // next edge's step) is off the timers' path. (The step is the register one edge old.)
         self.step_prev.d.next = self
             .csr
             .value
             .val()
             .get_bits::<24>(self.at_step.val().index());
+        self.sum_fraction.next = self.sum.q.val().get_bits::<16>(0);
+        self.sum.d.next = bit_cast::<25, 16>(self.sum_fraction.val())
+            + bit_cast::<25, 24>(self.step_prev.d.val());
         if self.reset.val() {
-            self.fraction.d.next = 0.into();
+            // Fraction 0 plus the reset step.
             self.step_prev.d.next = self.step_reset.val();
+            self.sum.d.next = bit_cast::<25, 24>(self.step_reset.val());
         }
-        self.next_sum.next =
-            bit_cast::<25, 16>(self.fraction.d.val()) + bit_cast::<25, 24>(self.step_prev.d.val());
-        self.whole.d.next = self.next_sum.val().get_bits::<9>(16);
-        self.tick.next = bit_cast::<16, 9>(self.whole.q.val());
+        self.sum_whole.next = self.sum.q.val().get_bits::<9>(16);
+        self.tick.next = bit_cast::<16, 9>(self.sum_whole.val());
         // Unrolled, as the frame vector above.
         self.time_rx[0].next = (bit_cast::<16, 8>(self.r_hi[0].q.val()) << self.c8.val())
             | bit_cast::<16, 8>(self.r_lo[0].q.val());
@@ -891,15 +891,6 @@ pub fn core_verilog(cfg: &PfcMacConfig) -> String {
     })
 }
 
-/// The accumulator's sum for the next edge: its low half is the next fraction, which the
-/// fraction register computes itself.
-const NEXT_SUM_WAIVER: crate::export::Waiver = crate::export::Waiver {
-    rule: "UNUSEDSIGNAL",
-    signals: &["next_sum"],
-    reason: "the step accumulator's look-ahead sum is read for its whole quanta (bits 24:16); \
-             its fraction (bits 15:0) is the fraction register's own next value.",
-};
-
 /// The packaged Verilog, manifest and C header of a pfcmac instance; its only memories are
 /// registers, the same on every target.
 pub fn package(
@@ -922,7 +913,7 @@ pub fn package(
         reset_cycles: 1,
         regmap: &map,
         notes: &["One link. See docs/blocks/pfcmac.md."],
-        waivers: &[csr_bank::UNUSED_WAIVER, NEXT_SUM_WAIVER],
+        waivers: &[csr_bank::UNUSED_WAIVER],
     })
 }
 

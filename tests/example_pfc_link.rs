@@ -238,32 +238,8 @@ impl Sub {
     }
 
     fn axil(&self) -> AxilOut {
-        let v = &self.outputs[self.axil_out..self.axil_out + 8];
-        AxilOut {
-            awready: v[0] == 1,
-            wready: v[1] == 1,
-            bvalid: v[2] == 1,
-            bresp: v[3],
-            arready: v[4] == 1,
-            rvalid: v[5] == 1,
-            rdata: v[6],
-            rresp: v[7],
-        }
+        AxilOut::from_values(&self.outputs[self.axil_out..self.axil_out + 8])
     }
-}
-
-fn axil_values(i: &AxilIn) -> [u64; 9] {
-    [
-        u64::from(i.awvalid),
-        i.awaddr,
-        u64::from(i.wvalid),
-        i.wdata,
-        i.wstrb,
-        u64::from(i.bready),
-        u64::from(i.arvalid),
-        i.araddr,
-        u64::from(i.rready),
-    ]
 }
 
 /// The example's model: the blocks' models wired as `pfc_link_top` wires their Verilog.
@@ -389,18 +365,7 @@ impl DynModel for PfcLink {
     }
 
     fn step_values(&mut self, inputs: &[u64], outputs: &mut [u64]) {
-        let a = &inputs[self.axil_in..self.axil_in + 9];
-        let master = AxilIn {
-            awvalid: a[0] == 1,
-            awaddr: a[1],
-            wvalid: a[2] == 1,
-            wdata: a[3],
-            wstrb: a[4],
-            bready: a[5] == 1,
-            arvalid: a[6] == 1,
-            araddr: a[7],
-            rready: a[8] == 1,
-        };
+        let master = AxilIn::from_values(&inputs[self.axil_in..self.axil_in + 9]);
         // This cycle's view: every sub-model's outputs after the last edge.
         let slaves: Vec<AxilOut> = std::iter::once(&self.pfc)
             .chain(self.macs.iter())
@@ -408,10 +373,10 @@ impl DynModel for PfcLink {
             .collect();
         let seen = self.demux.outputs(&slaves);
         let pfc_out = self.pfc.outputs.clone();
-        let routed = axil_values(&self.demux.route(&master, 0));
+        let routed = self.demux.route(&master, 0).to_values();
         Self::fill(&mut self.pfc, inputs, &pfc_out, &routed);
         for (p, mac) in self.macs.iter_mut().enumerate() {
-            let routed = axil_values(&self.demux.route(&master, 1 + p));
+            let routed = self.demux.route(&master, 1 + p).to_values();
             Self::fill(mac, inputs, &pfc_out, &routed);
         }
         for (p, mac) in self.macs.iter().enumerate() {
@@ -447,16 +412,7 @@ impl DynModel for PfcLink {
             .map(Sub::axil)
             .collect();
         let o = self.demux.outputs(&slaves);
-        outputs[self.axil_out..self.axil_out + 8].copy_from_slice(&[
-            u64::from(o.awready),
-            u64::from(o.wready),
-            u64::from(o.bvalid),
-            o.bresp,
-            u64::from(o.arready),
-            u64::from(o.rvalid),
-            o.rdata,
-            o.rresp,
-        ]);
+        outputs[self.axil_out..self.axil_out + 8].copy_from_slice(&o.to_values());
     }
 }
 

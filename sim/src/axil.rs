@@ -402,19 +402,6 @@ fn axil_positions(schema: &PortSchema) -> (usize, usize) {
     )
 }
 
-fn axil_out(values: &[u64]) -> AxilOut {
-    AxilOut {
-        awready: values[0] == 1,
-        wready: values[1] == 1,
-        bvalid: values[2] == 1,
-        bresp: values[3],
-        arready: values[4] == 1,
-        rvalid: values[5] == 1,
-        rdata: values[6],
-        rresp: values[7],
-    }
-}
-
 /// Runs `model` (an `AxilBlock`) and `rtl` (its `<instance>_axil_top`) for `cycles` cycles:
 /// `events` fills each cycle's row of the block's own inputs (`block` schema order; its CSR
 /// inputs are ignored), `master` drives the AXI4-Lite ports. Stops at the first mismatch or
@@ -467,17 +454,7 @@ pub fn run_lockstep(
                 break;
             }
         };
-        inputs[ax_in..ax_in + 9].copy_from_slice(&[
-            u64::from(i.awvalid),
-            i.awaddr,
-            u64::from(i.wvalid),
-            i.wdata,
-            i.wstrb,
-            u64::from(i.bready),
-            u64::from(i.arvalid),
-            i.araddr,
-            u64::from(i.rready),
-        ]);
+        inputs[ax_in..ax_in + 9].copy_from_slice(&i.to_values());
         model.step_values(&inputs, &mut expected);
         rtl.step(&inputs, &mut actual);
         report.cycles = cycle + 1;
@@ -493,7 +470,7 @@ pub fn run_lockstep(
             report.mismatch = Some((cycle, diffs));
             break;
         }
-        out = axil_out(&actual[ax_out..ax_out + 8]);
+        out = AxilOut::from_values(&actual[ax_out..ax_out + 8]);
     }
     report.counts = master.counts();
     Ok(report)

@@ -172,6 +172,66 @@ pub struct AxilOut {
 }
 
 /// The CSR bus cycle the bridge drives.
+impl AxilIn {
+    /// The 9 input values in schema order (`s_axil_awvalid` .. `s_axil_rready`).
+    pub fn from_values(v: &[u64]) -> Self {
+        AxilIn {
+            awvalid: v[0] == 1,
+            awaddr: v[1],
+            wvalid: v[2] == 1,
+            wdata: v[3],
+            wstrb: v[4],
+            bready: v[5] == 1,
+            arvalid: v[6] == 1,
+            araddr: v[7],
+            rready: v[8] == 1,
+        }
+    }
+
+    pub fn to_values(&self) -> [u64; 9] {
+        [
+            u64::from(self.awvalid),
+            self.awaddr,
+            u64::from(self.wvalid),
+            self.wdata,
+            self.wstrb,
+            u64::from(self.bready),
+            u64::from(self.arvalid),
+            self.araddr,
+            u64::from(self.rready),
+        ]
+    }
+}
+
+impl AxilOut {
+    /// The 8 output values in schema order (`s_axil_awready` .. `s_axil_rresp`).
+    pub fn from_values(v: &[u64]) -> Self {
+        AxilOut {
+            awready: v[0] == 1,
+            wready: v[1] == 1,
+            bvalid: v[2] == 1,
+            bresp: v[3],
+            arready: v[4] == 1,
+            rvalid: v[5] == 1,
+            rdata: v[6],
+            rresp: v[7],
+        }
+    }
+
+    pub fn to_values(&self) -> [u64; 8] {
+        [
+            u64::from(self.awready),
+            u64::from(self.wready),
+            u64::from(self.bvalid),
+            self.bresp,
+            u64::from(self.arready),
+            u64::from(self.rvalid),
+            self.rdata,
+            self.rresp,
+        ]
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CsrDrive {
     pub we: bool,
@@ -360,35 +420,13 @@ impl DynModel for AxilBlock {
         // csr_rdata as it is in this cycle: the inner outputs of the previous edge.
         let csr_rdata = self.inner_out[self.csr_rdata];
         self.inner.step_values(&self.inner_in, &mut self.inner_out);
-        let a = &inputs[self.axil_in..self.axil_in + 9];
-        self.bridge.edge(
-            &AxilIn {
-                awvalid: a[0] == 1,
-                awaddr: a[1],
-                wvalid: a[2] == 1,
-                wdata: a[3],
-                wstrb: a[4],
-                bready: a[5] == 1,
-                arvalid: a[6] == 1,
-                araddr: a[7],
-                rready: a[8] == 1,
-            },
-            csr_rdata,
-        );
+        let a = AxilIn::from_values(&inputs[self.axil_in..self.axil_in + 9]);
+        self.bridge.edge(&a, csr_rdata);
         for &(from, to) in &self.kept_outputs {
             outputs[to] = self.inner_out[from];
         }
-        let o = self.bridge.outputs();
-        outputs[self.axil_out..self.axil_out + 8].copy_from_slice(&[
-            u64::from(o.awready),
-            u64::from(o.wready),
-            u64::from(o.bvalid),
-            o.bresp,
-            u64::from(o.arready),
-            u64::from(o.rvalid),
-            o.rdata,
-            o.rresp,
-        ]);
+        outputs[self.axil_out..self.axil_out + 8]
+            .copy_from_slice(&self.bridge.outputs().to_values());
     }
 }
 

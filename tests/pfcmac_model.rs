@@ -10,6 +10,7 @@ use switchcraft_model::pfcmac::{
     beats, frame, reg, Beat, PfcMac, PfcMacConfig, PfcMacIn, PfcMacOut, EVENT_LATENCY,
     FLAG_BAD_FRAME, VERDICT_LATENCY,
 };
+use switchcraft_model::tcd::{Tcd, TcdConfig, TcdIn};
 
 fn cfg(data_bits: u32, fcs: bool) -> PfcMacConfig {
     PfcMacConfig {
@@ -450,4 +451,63 @@ fn a_full_pause_at_100g_lasts_335_microseconds() {
         seconds * 1e6,
         exact * 1e6
     );
+}
+
+/// What pfcmac's RX is for (issue 34): TCD sees a pause run out. A frame pauses class 3 of the
+/// link on port 5 for 20 quanta and nothing resumes it; pfcmac's `rx_pfc` events drive TCD's
+/// `rx_pfc` bus (the port is the link's). TCD's entry is paused by the PAUSE event and its OFF
+/// period ends when the timer runs out, 80 edges later at a quarter quantum per edge (within
+/// one edge of the accumulator's phase), with the ON time starting there: without pfcmac a MAC
+/// that does not report expiry would leave the entry paused.
+#[test]
+fn a_pause_that_runs_out_ends_tcds_off_period() {
+    const PORT: u64 = 5;
+    let c = cfg(64, true);
+    assert_eq!(c.quanta_step, 0x4000, "a quarter quantum per edge");
+    let mut mac = PfcMac::new(&c);
+    let mut tcd = Tcd::new(&TcdConfig::preset("fpga").unwrap()).unwrap();
+    let bytes = frame(
+        0x02_00_00_00_00_09,
+        0b1000,
+        &[0, 0, 0, 20, 0, 0, 0, 0],
+        c.fcs,
+    );
+    let rx_beats: Vec<PfcMacIn> = beats(&bytes, c.lanes())
+        .into_iter()
+        .map(|(d, k, l)| rx(d, k, l))
+        .collect();
+    let (mut events, mut paused_at, mut resumed_at) = (Vec::new(), None, None);
+    let mut shown = PfcMacOut::default();
+    for edge in 0..300usize {
+        // TCD samples on this edge what pfcmac showed after the last one; `stamp` is its time.
+        let stamp = tcd.now();
+        tcd.step(&TcdIn {
+            rx_pfc_valid: shown.rx_pfc_valid,
+            rx_pfc_port: PORT,
+            rx_pfc_prio: shown.rx_pfc_prio,
+            rx_pfc_quanta: shown.rx_pfc_quanta,
+            rx_pfc_qlen: 1000,
+            ..Default::default()
+        });
+        if shown.rx_pfc_valid == 1 {
+            events.push((shown.rx_pfc_prio, shown.rx_pfc_quanta));
+        }
+        let e = tcd.entry(PORT as usize, 3);
+        match (paused_at, resumed_at, e.paused) {
+            (None, _, true) => paused_at = Some(edge),
+            (Some(_), None, false) => {
+                resumed_at = Some(edge);
+                assert_eq!(e.t_on, Some(stamp), "the ON period starts at the expiry");
+            }
+            _ => {}
+        }
+        shown = mac.step(&rx_beats.get(edge).copied().unwrap_or_default());
+    }
+    assert_eq!(events, vec![(3, 20), (3, 0)], "a PAUSE, then the expiry");
+    let (p, r) = (
+        paused_at.expect("paused"),
+        resumed_at.expect("the pause ran out"),
+    );
+    assert!((79..=81).contains(&(r - p)), "paused for {} edges", r - p);
+    assert!(!tcd.entry(PORT as usize, 3).paused);
 }

@@ -252,6 +252,19 @@ struct PfcLink {
     out_from: Vec<Output>,
     axil_out: usize,
     coverage: [Coverage; PORTS],
+    coverage_at: CoverageAt,
+}
+
+/// Where the coverage counts read a pfcmac's inputs and outputs.
+#[derive(Clone, Copy, Debug)]
+struct CoverageAt {
+    frame_valid: usize,
+    tx_tready: usize,
+    tx_tvalid: usize,
+    tx_tlast: usize,
+    rx_pfc_valid: usize,
+    paused: usize,
+    bad_frame: usize,
 }
 
 /// Where a top output comes from.
@@ -334,7 +347,27 @@ impl PfcLink {
             macs,
             demux: Demux::default(),
             coverage: [Coverage::default(); PORTS],
+            coverage_at: CoverageAt {
+                frame_valid: mac_schema.input_index("frame_valid").unwrap(),
+                tx_tready: mac_schema.input_index("tx_tready").unwrap(),
+                tx_tvalid: mac_schema.output_index("tx_tvalid").unwrap(),
+                tx_tlast: mac_schema.output_index("tx_tlast").unwrap(),
+                rx_pfc_valid: mac_schema.output_index("rx_pfc_valid").unwrap(),
+                paused: mac_schema.output_index("paused").unwrap(),
+                bad_frame: mac_schema.output_index("bad_frame").unwrap(),
+            },
         }
+    }
+
+    /// Every bridge's AXI4-Lite outputs as they are now (PFC's first).
+    fn slave_outputs(&self) -> [AxilOut; SLAVES] {
+        std::array::from_fn(|k| {
+            if k == 0 {
+                self.pfc.axil()
+            } else {
+                self.macs[k - 1].axil()
+            }
+        })
     }
 
     fn fill(sub: &mut Sub, inputs: &[u64], pfc_out: &[u64], axil: &[u64; 9]) {
@@ -367,27 +400,22 @@ impl DynModel for PfcLink {
     fn step_values(&mut self, inputs: &[u64], outputs: &mut [u64]) {
         let master = AxilIn::from_values(&inputs[self.axil_in..self.axil_in + 9]);
         // This cycle's view: every sub-model's outputs after the last edge.
-        let slaves: Vec<AxilOut> = std::iter::once(&self.pfc)
-            .chain(self.macs.iter())
-            .map(Sub::axil)
-            .collect();
-        let seen = self.demux.outputs(&slaves);
-        let pfc_out = self.pfc.outputs.clone();
-        let routed = self.demux.route(&master, 0).to_values();
-        Self::fill(&mut self.pfc, inputs, &pfc_out, &routed);
+        let seen = self.demux.outputs(&self.slave_outputs());
+        // The pfcmacs read PFC's outputs of this cycle; PFC reads none of theirs.
         for (p, mac) in self.macs.iter_mut().enumerate() {
             let routed = self.demux.route(&master, 1 + p).to_values();
-            Self::fill(mac, inputs, &pfc_out, &routed);
+            Self::fill(mac, inputs, &self.pfc.outputs, &routed);
         }
-        for (p, mac) in self.macs.iter().enumerate() {
-            let out = |name| mac.outputs[mac.model.ports().output_index(name).unwrap()];
-            let input = |name| mac.inputs[mac.model.ports().input_index(name).unwrap()];
-            let c = &mut self.coverage[p];
-            c.descriptors += input("frame_valid");
-            c.frames_sent += out("tx_tvalid") & out("tx_tlast") & input("tx_tready");
-            c.pause_events += out("rx_pfc_valid");
-            c.paused_cycles += u64::from(out("paused") != 0);
-            c.bad_frames += out("bad_frame");
+        let routed = self.demux.route(&master, 0).to_values();
+        Self::fill(&mut self.pfc, inputs, &[], &routed);
+        let at = &self.coverage_at;
+        for (mac, c) in self.macs.iter().zip(&mut self.coverage) {
+            let (i, o) = (&mac.inputs, &mac.outputs);
+            c.descriptors += i[at.frame_valid];
+            c.frames_sent += o[at.tx_tvalid] & o[at.tx_tlast] & i[at.tx_tready];
+            c.pause_events += o[at.rx_pfc_valid];
+            c.paused_cycles += u64::from(o[at.paused] != 0);
+            c.bad_frames += o[at.bad_frame];
         }
         for sub in std::iter::once(&mut self.pfc).chain(self.macs.iter_mut()) {
             sub.model.step_values(&sub.inputs, &mut sub.outputs);
@@ -407,11 +435,7 @@ impl DynModel for PfcLink {
                 Output::Axil => {}
             }
         }
-        let slaves: Vec<AxilOut> = std::iter::once(&self.pfc)
-            .chain(self.macs.iter())
-            .map(Sub::axil)
-            .collect();
-        let o = self.demux.outputs(&slaves);
+        let o = self.demux.outputs(&self.slave_outputs());
         outputs[self.axil_out..self.axil_out + 8].copy_from_slice(&o.to_values());
     }
 }

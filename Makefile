@@ -15,7 +15,7 @@ PAIRS   = $$($(SC) list --presets)
 # `make synth BLOCK=pfc` runs one block; default: every block. `TARGET=ecp5`: the ECP5 flow.
 BLOCK ?= $(BLOCKS)
 TARGET ?= ice40
-.PHONY: synth ecp5-tools formal-tools fusesoc-tools interop-tools
+.PHONY: synth loops ecp5-tools formal-tools fusesoc-tools interop-tools
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
@@ -31,6 +31,7 @@ help:
 	@echo "make formal [BLOCK=b] BMC + k-induction of formal/<b>/<b>_props.sv (depth, k, config: the block's own)"
 	@echo "make synth [BLOCK=b]  iCE40 HX8K synthesis, place and route (3 seeds), bitstream; Xilinx estimate (docs/reports/synth.md)"
 	@echo "make synth TARGET=ecp5 [BLOCK=b]  ECP5-85F synthesis, out-of-context place and route (3 seeds)"
+	@echo "make loops            each block's one-cycle loop alone on both devices, 9 seeds (docs/reports/loops.md)"
 	@echo "make setup            install missing system tools (apt-get; needs root)"
 	@echo "make ecp5-tools       install the ECP5 tools into .tools/ecp5 if missing (PyPI; about 300 MB)"
 	@echo "make formal-tools     install the Bitwuzla SMT solver into .tools/formal if missing (PyPI; 3 MB)"
@@ -131,6 +132,11 @@ formal: build formal-tools
 synth: build $(if $(filter ecp5,$(TARGET)),ecp5-tools)
 	@for b in $(BLOCK); do \
 	  $(SC) synth --target $(TARGET) --block $$b --seeds 3 --out target/synth --report docs/reports || exit 1; done
+
+# About a minute: the hand-written loop kernels of loops/ on the iCE40 and the ECP5, 9 seeds each
+# (they take a second or two per seed, and their spread is what the bounds rest on).
+loops: build ecp5-tools
+	$(SC) synth --loops --seeds 9 --out target/synth --report docs/reports
 
 clean:
 	$(CARGO) clean

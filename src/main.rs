@@ -164,7 +164,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = switchcraft::synth::Target::Ice40)]
         target: switchcraft::synth::Target,
         /// Block stem (see `switchcraft list`).
-        #[arg(long, required_unless_present = "render_only")]
+        #[arg(long, required_unless_present_any = ["render_only", "loops"])]
         block: Option<String>,
         /// Presets to run (default: every preset of the block).
         #[arg(long = "preset", num_args = 1..)]
@@ -173,6 +173,11 @@ enum Command {
         /// report's format).
         #[arg(long, conflicts_with = "block")]
         render_only: bool,
+        /// Measure each block's one-cycle recurrence alone (the kernels in loops/) on both
+        /// devices, and write docs/reports/loops.md instead of synth.* (needs `make
+        /// ecp5-tools`).
+        #[arg(long, conflicts_with_all = ["block", "render_only", "target"])]
+        loops: bool,
         /// Place-and-route seeds per preset (run one after the other); Fmax is their median.
         #[arg(long, default_value_t = 3)]
         seeds: u32,
@@ -309,6 +314,13 @@ fn run(command: Command) -> Result<(), Failure> {
             report,
             ..
         } => switchcraft::synth::render(&report).map_err(|e| Failure::Run(format!("error: {e}"))),
+        Command::Synth {
+            loops: true,
+            seeds,
+            out,
+            report,
+            ..
+        } => synth_loops(seeds, out, report),
         Command::Synth {
             target,
             block,
@@ -685,6 +697,15 @@ fn synth(
     };
     match switchcraft::synth::run(&opts) {
         Ok(_) => Ok(()),
+        Err(SynthError::Input(msg)) => Err(Failure::Input(msg)),
+        Err(e) => Err(Failure::Run(format!("error: {e}"))),
+    }
+}
+
+fn synth_loops(seeds: u32, out: PathBuf, report: PathBuf) -> Result<(), Failure> {
+    use switchcraft::synth::{loops, SynthError, Tools};
+    match loops::run(&Tools::from_env(), seeds, &out, &report) {
+        Ok(()) => Ok(()),
         Err(SynthError::Input(msg)) => Err(Failure::Input(msg)),
         Err(e) => Err(Failure::Run(format!("error: {e}"))),
     }

@@ -82,7 +82,7 @@ pub struct Entry {
     pub seconds: f64,
 }
 
-fn synth_ecp5(
+pub(super) fn synth_ecp5(
     tools: &Tools,
     verilog: &Path,
     top: &str,
@@ -126,7 +126,7 @@ pub fn too_large(r: &Resources) -> Option<String> {
 
 /// One out-of-context place and route of `<dir>/ecp5.json`. `Ok(None)`: the device ran out
 /// of cells.
-fn place_route(
+pub(super) fn place_route(
     tools: &Tools,
     dir: &Path,
     seed: u32,

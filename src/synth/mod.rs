@@ -19,6 +19,7 @@
 //! entries of other blocks and presets, to `docs/reports/synth.{md,json}`.
 
 pub mod ecp5;
+pub mod loops;
 
 use crate::BlockConfig;
 use serde::{Deserialize, Serialize};

@@ -487,6 +487,17 @@ fn once_per_module(verilog: &str) -> String {
     out
 }
 
+/// One rust-hdl module's Verilog (`generate_verilog` of a sub-block, not a core) as a module
+/// named `name` with its submodules prefixed `<name>__`, widths tidied and clocks direct as in
+/// a package: for measuring a sub-block on its own (`switchcraft synth --loops`).
+pub fn standalone_module(verilog: &str, name: &str) -> String {
+    once_per_module(&rename_modules(
+        &direct_clocks(&tidy_widths(verilog)),
+        &format!("{name}__"),
+        name,
+    ))
+}
+
 /// Renames `top` to `top_name` and `top$x` to `<prefix>x`.
 fn rename_modules(verilog: &str, prefix: &str, top: &str) -> String {
     let mut out = String::with_capacity(verilog.len() + 4096);

@@ -552,3 +552,12 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         }
     }
 }
+
+/// The `fpga` preset's occupancy (32 keys, 16-bit counters) alone, as the Verilog module
+/// `name`, with the target's memories: PFC's loop as the block builds it, for
+/// `switchcraft synth --loops` to measure beside the hand-written kernels.
+pub fn fpga_verilog(name: &str, tech: Tech) -> String {
+    let mut occupancy = PipelinedOccupancy::<5, 32>::new(16, tech);
+    occupancy.connect_all();
+    crate::export::standalone_module(&generate_verilog(&occupancy), name)
+}

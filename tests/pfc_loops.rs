@@ -1,0 +1,178 @@
+//! The hand-written recurrence kernels of loops/pfc_occupancy.v (what `switchcraft synth
+//! --loops` measures on each device) compute PFC's occupancy: under Verilator, every form
+//! against the golden model's `Occupancy` (dequeue, then enqueue, on one key), every output on
+//! every cycle. A speed bound measured on a kernel says something about PFC only if the kernel
+//! is PFC's function.
+
+mod common;
+
+use std::collections::VecDeque;
+use std::path::Path;
+use switchcraft::synth::loops::{Kernel, Source, KERNELS};
+use switchcraft_core::rng::SplitMix64;
+use switchcraft_core::PortSchema;
+use switchcraft_model::pfc::Occupancy;
+use switchcraft_sim::BuildOptions;
+
+/// The `fpga` preset's widths, the kernels' defaults.
+const LEN_BITS: u32 = 11;
+const OCC_BITS: u32 = 16;
+const CYCLES: u64 = 40_000;
+
+fn kernel(module: &str) -> &'static Kernel {
+    KERNELS
+        .iter()
+        .find(|k| k.module == module)
+        .expect("a kernel of loops/")
+}
+
+/// How often each case of the spec occurred, so a run that never reaches one fails.
+#[derive(Default, Debug)]
+struct Seen {
+    drops: u64,
+    underflows: u64,
+    both: u64,
+    from_lookup: u64,
+    from_loop: u64,
+}
+
+fn run(top: &str, seed: u64) -> Seen {
+    let k = kernel(top);
+    let schema = PortSchema::new(top, (k.ports)());
+    let with_source = schema.input_index("looked_up").is_some();
+    let Source::File(file) = k.source else {
+        panic!("{top} is not a hand-written kernel");
+    };
+    let mut rtl = switchcraft_sim::build(Path::new(file), top, &schema, &BuildOptions::default())
+        .unwrap_or_else(|e| panic!("{top}: {e}"));
+    rtl.reset(2);
+    let mut rng = SplitMix64::new(seed);
+    let mut model = Occupancy::new(1, 1);
+    let mut expected: VecDeque<([u64; 3], String)> = VecDeque::new();
+    let mut seen = Seen::default();
+    let len_max = (1u64 << LEN_BITS) - 1;
+    let (mut max, mut fill) = (0u64, 50u64);
+    let mut outputs = vec![0u64; 3];
+    for cycle in 0..CYCLES {
+        // Phases: a limit from small to the counter's top, and traffic that fills or drains.
+        if cycle % 700 == 0 {
+            max = match rng.below(5) {
+                0 => rng.below(3),
+                1 => rng.range(1, len_max),
+                2 => rng.range(len_max, 8_000),
+                _ => rng.range(50_000, (1 << OCC_BITS) - 1),
+            };
+            fill = rng.range(20, 80);
+        }
+        let e_len = if rng.chance(fill) {
+            rng.range(0, len_max)
+        } else {
+            0
+        };
+        let d_len = if rng.chance(100 - fill) {
+            rng.range(0, len_max)
+        } else {
+            0
+        };
+        let same = !with_source || rng.chance(80);
+        // Any stored value, also one above the limit (the loop must not assume otherwise).
+        let looked_up = if rng.chance(70) {
+            rng.range(0, max)
+        } else {
+            rng.below(1 << OCC_BITS)
+        };
+        if same {
+            seen.from_loop += 1;
+        } else {
+            seen.from_lookup += 1;
+            model.reset();
+            model.enqueue(0, 0, looked_up, u64::MAX);
+        }
+        let (_, underflow) = model.dequeue(0, 0, d_len);
+        let (occ, drop) = model.enqueue(0, 0, e_len, max);
+        seen.drops += drop as u64;
+        seen.underflows += underflow as u64;
+        seen.both += (drop && underflow) as u64;
+        let event = format!(
+            "e_len {e_len}, d_len {d_len}, max {max}, operand {}",
+            if same {
+                "the last result".into()
+            } else {
+                looked_up.to_string()
+            }
+        );
+        expected.push_back(([occ, drop as u64, underflow as u64], event));
+
+        let mut inputs = vec![e_len, d_len, max];
+        if with_source {
+            inputs.extend([same as u64, looked_up]);
+        }
+        rtl.step(&inputs, &mut outputs);
+        if expected.len() > k.latency {
+            let (want, event) = expected.pop_front().unwrap();
+            assert_eq!(
+                outputs, want,
+                "{top}: cycle {cycle}: (occ, drop, underflow) differ from the model for the \
+                 event sampled {} edges earlier ({event}) (SWITCHCRAFT_SEED={seed})",
+                k.latency
+            );
+        }
+    }
+    seen
+}
+
+fn check(top: &str) {
+    let seed = common::seed();
+    let seen = run(top, seed);
+    println!("{top}: {seen:?}");
+    // Every case of the spec, many times over (SWITCHCRAFT_SEED={seed}).
+    assert!(seen.drops > 500, "{top}: too few drops: {seen:?}");
+    assert!(seen.underflows > 500, "{top}: too few underflows: {seen:?}");
+    assert!(
+        seen.both > 20,
+        "{top}: too few dropped enqueues onto an emptied key: {seen:?}"
+    );
+    if top != "pfc_occupancy_loop_bare" {
+        assert!(seen.from_lookup > 4_000, "{top}: too few lookups: {seen:?}");
+    }
+}
+
+#[test]
+fn bare_loop_equals_the_model() {
+    check("pfc_occupancy_loop_bare");
+}
+
+#[test]
+fn select_loop_equals_the_model() {
+    check("pfc_occupancy_loop_select");
+}
+
+#[test]
+fn speculated_loop_equals_the_model() {
+    check("pfc_occupancy_loop_speculated");
+}
+
+/// `switchcraft synth --loops` with one seed: every kernel synthesized, placed and routed on both
+/// devices, and a report row for each with a frequency per device.
+#[test]
+fn loops_flow_reports_every_kernel_on_both_devices() {
+    let dir = common::artefacts("pfc_loops_flow");
+    let _ = std::fs::remove_dir_all(&dir);
+    switchcraft::synth::loops::run(&switchcraft::synth::Tools::from_env(), 1, &dir, &dir)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let report = std::fs::read_to_string(dir.join("loops.md")).unwrap();
+    for k in &KERNELS {
+        let row = report
+            .lines()
+            .find(|l| l.contains(&format!("(`{}`)", k.module)))
+            .unwrap_or_else(|| panic!("no row for {}:\n{report}", k.module));
+        let mhz: Vec<f64> = row
+            .split('|')
+            .filter_map(|c| c.trim().parse::<f64>().ok())
+            .collect();
+        // Per device: the one seed's Fmax and the median, equal with one seed.
+        assert_eq!(mhz.len(), 4, "{row}");
+        assert!(mhz.iter().all(|&f| f > 20.0 && f < 1000.0), "{row}");
+        assert_eq!((mhz[0], mhz[2]), (mhz[1], mhz[3]), "{row}");
+    }
+}

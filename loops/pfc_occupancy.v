@@ -11,7 +11,8 @@
 // e_len - d_len, e_len_only = e_len unless e_len alone exceeds max. What is left in the loop is
 // one carry chain per test or sum, and the selection of the result.
 //
-// Counter width W and length width L default to the `fpga` preset's (16 and 11 bits).
+// Counter width W and length width L default to the `fpga` preset's (16 and 11 bits); the
+// modules named `..._paper` at the end are the same forms at the `paper` preset's (24 and 14).
 //
 //   pfc_occupancy_loop_bare         one key and nothing else: the operand is the loop register.
 //   pfc_occupancy_loop_select       the operand is the loop register when the event's key is the
@@ -212,4 +213,60 @@ module pfc_occupancy_loop_speculated #(parameter W = 16, parameter L = 11) (
             underflow <= c_same ? uf_o : c_uf_l;
         end
     end
+endmodule
+
+// The same three forms at the `paper` preset's widths (24-bit counters, 14-bit lengths).
+
+module pfc_occupancy_loop_bare_paper (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire [13:0] e_len,
+    input  wire [13:0] d_len,
+    input  wire [23:0] max,
+    output wire [23:0] occ,
+    output wire        drop,
+    output wire        underflow
+);
+    pfc_occupancy_loop_bare #(.W(24), .L(14)) kernel (
+        .clk(clk), .rst(rst), .e_len(e_len), .d_len(d_len), .max(max), .occ(occ), .drop(drop),
+        .underflow(underflow)
+    );
+endmodule
+
+module pfc_occupancy_loop_select_paper (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire [13:0] e_len,
+    input  wire [13:0] d_len,
+    input  wire [23:0] max,
+    input  wire        same_as_last,
+    input  wire [23:0] looked_up,
+    output wire [23:0] occ,
+    output wire        drop,
+    output wire        underflow
+);
+    pfc_occupancy_loop_select #(.W(24), .L(14)) kernel (
+        .clk(clk), .rst(rst), .e_len(e_len), .d_len(d_len), .max(max),
+        .same_as_last(same_as_last), .looked_up(looked_up), .occ(occ), .drop(drop),
+        .underflow(underflow)
+    );
+endmodule
+
+module pfc_occupancy_loop_speculated_paper (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire [13:0] e_len,
+    input  wire [13:0] d_len,
+    input  wire [23:0] max,
+    input  wire        same_as_last,
+    input  wire [23:0] looked_up,
+    output wire [23:0] occ,
+    output wire        drop,
+    output wire        underflow
+);
+    pfc_occupancy_loop_speculated #(.W(24), .L(14)) kernel (
+        .clk(clk), .rst(rst), .e_len(e_len), .d_len(d_len), .max(max),
+        .same_as_last(same_as_last), .looked_up(looked_up), .occ(occ), .drop(drop),
+        .underflow(underflow)
+    );
 endmodule

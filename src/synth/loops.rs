@@ -59,11 +59,13 @@ fn pfc_occupancy_pipeline_ports() -> Vec<Port> {
     ports
 }
 
-fn pfc_occupancy_ports(with_source: bool) -> Vec<Port> {
+/// The hand-written PFC kernels' ports: counters of `w` bits, lengths of `l`, and with
+/// `with_source` the looked-up value and whether the event's key is the last one's.
+fn pfc_occupancy_ports(with_source: bool, w: u32, l: u32) -> Vec<Port> {
     let mut ports = vec![
-        Port::input("e_len", 11, "enqueue length"),
-        Port::input("d_len", 11, "dequeue length"),
-        Port::input("max", 16, "occupancy limit"),
+        Port::input("e_len", l, "enqueue length"),
+        Port::input("d_len", l, "dequeue length"),
+        Port::input("max", w, "occupancy limit"),
     ];
     if with_source {
         ports.push(Port::input(
@@ -71,46 +73,63 @@ fn pfc_occupancy_ports(with_source: bool) -> Vec<Port> {
             1,
             "the event's key is the last event's",
         ));
-        ports.push(Port::input("looked_up", 16, "the key's stored value"));
+        ports.push(Port::input("looked_up", w, "the key's stored value"));
     }
-    ports.push(Port::output("occ", 16, "occupancy after the pair"));
+    ports.push(Port::output("occ", w, "occupancy after the pair"));
     ports.push(Port::output("drop", 1, "the enqueue was dropped"));
     ports.push(Port::output("underflow", 1, "the dequeue was clamped"));
     ports
 }
 
-pub const KERNELS: [Kernel; 4] = [
+const PFC_FPGA: &str = "PFC occupancy (`fpga`: 16-bit counter, 11-bit lengths)";
+const PFC_PAPER: &str = "PFC occupancy (`paper`: 24-bit counter, 14-bit lengths)";
+const BARE: &str = "bare: one key, the operand is the loop register";
+const SELECT: &str = "select: loop register or looked-up value, 2:1 before the carry chains";
+const SPECULATED: &str = "speculated: the looked-up value's result a stage early, the loop's \
+                          chains fed by the loop register alone, 2:1 after them";
+
+/// A hand-written kernel of loops/pfc_occupancy.v.
+const fn pfc_kernel(
+    module: &'static str,
+    loop_name: &'static str,
+    form: &'static str,
+    ports: fn() -> Vec<Port>,
+    latency: usize,
+) -> Kernel {
     Kernel {
         source: Source::File("loops/pfc_occupancy.v"),
+        module,
         clock: "clk",
         reset: "rst",
-        module: "pfc_occupancy_loop_bare",
-        loop_name: "PFC occupancy (`fpga`: 16-bit counter, 11-bit lengths)",
-        form: "bare: one key, the operand is the loop register",
-        ports: || pfc_occupancy_ports(false),
-        latency: 2,
-    },
-    Kernel {
-        source: Source::File("loops/pfc_occupancy.v"),
-        clock: "clk",
-        reset: "rst",
-        module: "pfc_occupancy_loop_select",
-        loop_name: "PFC occupancy (`fpga`: 16-bit counter, 11-bit lengths)",
-        form: "select: loop register or looked-up value, 2:1 before the carry chains",
-        ports: || pfc_occupancy_ports(true),
-        latency: 2,
-    },
-    Kernel {
-        source: Source::File("loops/pfc_occupancy.v"),
-        clock: "clk",
-        reset: "rst",
-        module: "pfc_occupancy_loop_speculated",
-        loop_name: "PFC occupancy (`fpga`: 16-bit counter, 11-bit lengths)",
-        form: "speculated: the looked-up value's result a stage early, the loop's chains \
-               fed by the loop register alone, 2:1 after them",
-        ports: || pfc_occupancy_ports(true),
-        latency: 3,
-    },
+        loop_name,
+        form,
+        ports,
+        latency,
+    }
+}
+
+pub const KERNELS: [Kernel; 7] = [
+    pfc_kernel(
+        "pfc_occupancy_loop_bare",
+        PFC_FPGA,
+        BARE,
+        || pfc_occupancy_ports(false, 16, 11),
+        2,
+    ),
+    pfc_kernel(
+        "pfc_occupancy_loop_select",
+        PFC_FPGA,
+        SELECT,
+        || pfc_occupancy_ports(true, 16, 11),
+        2,
+    ),
+    pfc_kernel(
+        "pfc_occupancy_loop_speculated",
+        PFC_FPGA,
+        SPECULATED,
+        || pfc_occupancy_ports(true, 16, 11),
+        3,
+    ),
     Kernel {
         source: Source::Generated(|name| {
             switchcraft_rtl::pfc::occupancy_pipeline::fpga_verilog(
@@ -121,12 +140,33 @@ pub const KERNELS: [Kernel; 4] = [
         module: "pfc_occupancy_pipeline",
         clock: "clock",
         reset: "reset",
-        loop_name: "PFC occupancy (`fpga`: 16-bit counter, 11-bit lengths)",
+        loop_name: PFC_FPGA,
         form: "the block's: `PipelinedOccupancy` of crates/rtl with its RAMs, 32 keys, two \
                buses (three result registers and the lookup before the chains)",
         ports: pfc_occupancy_pipeline_ports,
         latency: 0,
     },
+    pfc_kernel(
+        "pfc_occupancy_loop_bare_paper",
+        PFC_PAPER,
+        BARE,
+        || pfc_occupancy_ports(false, 24, 14),
+        2,
+    ),
+    pfc_kernel(
+        "pfc_occupancy_loop_select_paper",
+        PFC_PAPER,
+        SELECT,
+        || pfc_occupancy_ports(true, 24, 14),
+        2,
+    ),
+    pfc_kernel(
+        "pfc_occupancy_loop_speculated_paper",
+        PFC_PAPER,
+        SPECULATED,
+        || pfc_occupancy_ports(true, 24, 14),
+        3,
+    ),
 ];
 
 /// One device's result for one kernel.

@@ -155,6 +155,192 @@ fn speculated_loop_equals_the_model() {
     check("pfc_occupancy_loop_speculated_paper");
 }
 
+/// Cases the two-bus run must reach many times.
+#[derive(Default, Debug)]
+struct SeenTwoBus {
+    pairs: u64,
+    drops: u64,
+    underflows: u64,
+    /// An operand that is the last cycle's enqueue (or pair) result, or dequeue result.
+    from_last_enqueue: u64,
+    from_last_dequeue: u64,
+}
+
+/// The two-bus kernels against the model's `Occupancy` over 4 keys: each cycle a dequeue and
+/// then an enqueue, on any keys. The memory values the kernel gets are the model's for keys the
+/// last cycle did not touch, and random otherwise (the kernel must take the loop's).
+fn run_two_bus(top: &str, seed: u64) -> SeenTwoBus {
+    const KEYS: u64 = 4;
+    let k = kernel(top);
+    let schema = PortSchema::new(top, (k.ports)());
+    let Source::File(file) = k.source else {
+        panic!("{top} is not a hand-written kernel");
+    };
+    let mut rtl = switchcraft_sim::build(Path::new(file), top, &schema, &BuildOptions::default())
+        .unwrap_or_else(|e| panic!("{top}: {e}"));
+    rtl.reset(2);
+    let width = |name: &str| schema.ports.iter().find(|p| p.name == name).unwrap().width;
+    let (len_max, occ_top) = ((1u64 << width("e_len")) - 1, (1u64 << width("max")) - 1);
+    let mut rng = SplitMix64::new(seed);
+    let mut model = Occupancy::new(KEYS as u32, 1);
+    let mut seen = SeenTwoBus::default();
+    // Per event: the expected outputs, which of them count (e, d valid), and the event.
+    let mut expected: VecDeque<([u64; 4], [bool; 2], String)> = VecDeque::new();
+    let mut outputs = vec![0u64; 4];
+    let (mut max, mut fill) = (0u64, 50u64);
+    // Keys the last cycle's valid events wrote: (enqueue or pair, dequeue apart).
+    let mut last: (Option<u64>, Option<u64>) = (None, None);
+    for cycle in 0..CYCLES {
+        if cycle % 700 == 0 {
+            max = match rng.below(4) {
+                0 => rng.below(3),
+                1 => rng.range(1, len_max),
+                2 => rng.range(len_max, 8 * len_max),
+                _ => rng.range(occ_top - 15_000, occ_top),
+            };
+            fill = rng.range(20, 80);
+        }
+        // Keys: often the last cycle's, so every forwarding case comes up.
+        let key = |rng: &mut SplitMix64| match (rng.below(4), last) {
+            (0, (Some(e), _)) => e,
+            (1, (_, Some(d))) => d,
+            _ => rng.below(KEYS),
+        };
+        let (e_key, d_key) = (key(&mut rng), key(&mut rng));
+        let e_valid = rng.chance(90);
+        let d_valid = rng.chance(90);
+        let e_len = if rng.chance(fill) {
+            rng.range(0, len_max)
+        } else {
+            0
+        };
+        let d_len = if rng.chance(100 - fill) {
+            rng.range(0, len_max)
+        } else {
+            0
+        };
+        let touched = |key: u64| last.0 == Some(key) || last.1 == Some(key);
+        let looked_up = |key: u64, rng: &mut SplitMix64| {
+            if touched(key) {
+                rng.below(occ_top + 1)
+            } else {
+                model.get(key as usize, 0)
+            }
+        };
+        let e_looked_up = looked_up(e_key, &mut rng);
+        let d_looked_up = looked_up(d_key, &mut rng);
+        for (valid, key) in [(e_valid, e_key), (d_valid, d_key)] {
+            if valid && last.0 == Some(key) {
+                seen.from_last_enqueue += 1;
+            } else if valid && last.1 == Some(key) {
+                seen.from_last_dequeue += 1;
+            }
+        }
+        let pair = e_valid && d_valid && e_key == d_key;
+        seen.pairs += pair as u64;
+        let (d_occ, underflow) = if d_valid {
+            model.dequeue(d_key as usize, 0, d_len)
+        } else {
+            (0, false)
+        };
+        let (e_occ, drop) = if e_valid {
+            model.enqueue(e_key as usize, 0, e_len, max)
+        } else {
+            (0, false)
+        };
+        seen.drops += drop as u64;
+        seen.underflows += underflow as u64;
+        last = (
+            e_valid.then_some(e_key),
+            (d_valid && !pair).then_some(d_key),
+        );
+        let event = format!(
+            "enqueue {e_valid} key {e_key} len {e_len}, dequeue {d_valid} key {d_key} len \
+             {d_len}, max {max}, memory {e_looked_up} / {d_looked_up}"
+        );
+        expected.push_back((
+            [e_occ, drop as u64, d_occ, underflow as u64],
+            [e_valid, d_valid],
+            event,
+        ));
+        let inputs = [
+            e_valid as u64,
+            e_key,
+            e_len,
+            d_valid as u64,
+            d_key,
+            d_len,
+            max,
+            e_looked_up,
+            d_looked_up,
+        ];
+        rtl.step(&inputs, &mut outputs);
+        if expected.len() > k.latency {
+            let (want, [e, d], event) = expected.pop_front().unwrap();
+            let mask = [e, e, d, d];
+            let got: Vec<u64> = outputs
+                .iter()
+                .zip(mask)
+                .map(|(&o, m)| if m { o } else { 0 })
+                .collect();
+            let want: Vec<u64> = want
+                .iter()
+                .zip(mask)
+                .map(|(&o, m)| if m { o } else { 0 })
+                .collect();
+            assert_eq!(
+                got, want,
+                "{top}: cycle {cycle}: (e_occ, e_drop, d_occ, d_underflow) of the valid events \
+                 differ from the model for the events sampled {} edges earlier ({event}) \
+                 (SWITCHCRAFT_SEED={seed})",
+                k.latency
+            );
+        }
+    }
+    seen
+}
+
+fn check_two_bus(top: &str) {
+    let seed = common::seed();
+    let seen = run_two_bus(top, seed);
+    println!("{top}: {seen:?}");
+    assert!(
+        seen.pairs > 3_000,
+        "{top}: {seen:?} (SWITCHCRAFT_SEED={seed})"
+    );
+    assert!(
+        seen.drops > 500,
+        "{top}: {seen:?} (SWITCHCRAFT_SEED={seed})"
+    );
+    assert!(
+        seen.underflows > 500,
+        "{top}: {seen:?} (SWITCHCRAFT_SEED={seed})"
+    );
+    assert!(
+        seen.from_last_enqueue > 10_000,
+        "{top}: {seen:?} (SWITCHCRAFT_SEED={seed})"
+    );
+    assert!(
+        seen.from_last_dequeue > 5_000,
+        "{top}: {seen:?} (SWITCHCRAFT_SEED={seed})"
+    );
+}
+
+#[test]
+fn two_bus_select_loop_equals_the_model() {
+    check_two_bus("pfc_occupancy_loop_two_bus_select");
+}
+
+#[test]
+fn two_bus_speculated_loop_equals_the_model() {
+    check_two_bus("pfc_occupancy_loop_two_bus_speculated");
+}
+
+#[test]
+fn two_bus_forwarded_loop_equals_the_model() {
+    check_two_bus("pfc_occupancy_loop_two_bus_forwarded");
+}
+
 /// `switchcraft synth --loops` with one seed: every kernel synthesized, placed and routed on both
 /// devices, and a report row for each with a frequency per device.
 #[test]

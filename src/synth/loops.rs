@@ -81,10 +81,34 @@ fn pfc_occupancy_ports(with_source: bool, w: u32, l: u32) -> Vec<Port> {
     ports
 }
 
+/// The two-bus PFC kernels' ports: keys of `kb` bits, counters of `w`, lengths of `l`.
+fn pfc_two_bus_ports(w: u32, l: u32, kb: u32) -> Vec<Port> {
+    let mut ports = Vec::new();
+    for (bus, what) in [("e", "enqueue"), ("d", "dequeue")] {
+        ports.push(Port::input(&format!("{bus}_valid"), 1, what));
+        ports.push(Port::input(&format!("{bus}_key"), kb, "its key"));
+        ports.push(Port::input(&format!("{bus}_len"), l, "its length"));
+    }
+    ports.push(Port::input("max", w, "occupancy limit"));
+    ports.push(Port::input("e_looked_up", w, "the memory's value of e_key"));
+    ports.push(Port::input("d_looked_up", w, "the memory's value of d_key"));
+    ports.push(Port::output("e_occ", w, "e_key after the edge"));
+    ports.push(Port::output("e_drop", 1, "the enqueue was dropped"));
+    ports.push(Port::output("d_occ", w, "d_key after the dequeue"));
+    ports.push(Port::output("d_underflow", 1, "the dequeue was clamped"));
+    ports
+}
+
 const PFC_FPGA: &str = "PFC occupancy (`fpga`: 16-bit counter, 11-bit lengths)";
 const PFC_PAPER: &str = "PFC occupancy (`paper`: 24-bit counter, 14-bit lengths)";
 const BARE: &str = "bare: one key, the operand is the loop register";
 const SELECT: &str = "select: loop register or looked-up value, 2:1 before the carry chains";
+const TWO_BUS_SELECT: &str = "two buses, select: operand from either bus's last result or the \
+                              memory (AND-OR of three) before the chains";
+const TWO_BUS_SPECULATED: &str = "two buses, speculated: chains from each bus's last result, \
+                                  the memory's result a stage early, chosen after the chains";
+const TWO_BUS_FORWARDED: &str = "two buses, forwarded: each operand register loaded with what \
+                                 the next event needs, the choice merged with the result's";
 const SPECULATED: &str = "speculated: the looked-up value's result a stage early, the loop's \
                           chains fed by the loop register alone, 2:1 after them";
 
@@ -108,7 +132,7 @@ const fn pfc_kernel(
     }
 }
 
-pub const KERNELS: [Kernel; 7] = [
+pub const KERNELS: [Kernel; 10] = [
     pfc_kernel(
         "pfc_occupancy_loop_bare",
         PFC_FPGA,
@@ -129,6 +153,27 @@ pub const KERNELS: [Kernel; 7] = [
         SPECULATED,
         || pfc_occupancy_ports(true, 16, 11),
         3,
+    ),
+    pfc_kernel(
+        "pfc_occupancy_loop_two_bus_select",
+        PFC_FPGA,
+        TWO_BUS_SELECT,
+        || pfc_two_bus_ports(16, 11, 2),
+        2,
+    ),
+    pfc_kernel(
+        "pfc_occupancy_loop_two_bus_speculated",
+        PFC_FPGA,
+        TWO_BUS_SPECULATED,
+        || pfc_two_bus_ports(16, 11, 2),
+        3,
+    ),
+    pfc_kernel(
+        "pfc_occupancy_loop_two_bus_forwarded",
+        PFC_FPGA,
+        TWO_BUS_FORWARDED,
+        || pfc_two_bus_ports(16, 11, 2),
+        2,
     ),
     Kernel {
         source: Source::Generated(|name| {

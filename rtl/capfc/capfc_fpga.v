@@ -3630,8 +3630,6 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
-    wire  [31:0] upd$e_b1_same;
-    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -3731,8 +3729,6 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
-        .e_b1_same(upd$e_b1_same),
-        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -4386,7 +4382,7 @@ module capfc_fpga__egress$same_q(d,q,clock);
 endmodule // capfc_fpga__egress$same_q
 
 
-module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
+module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -4402,8 +4398,6 @@ module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
-    output reg  [31:0] e_b1_same;
-    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -4422,6 +4416,8 @@ module capfc_fpga__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
     reg  drop_any;
     reg  [31:0] res_same;
     reg  [31:0] res_apart;
+    reg  [31:0] e_b1_same;
+    reg  [31:0] e_b1_apart;
     reg  [31:0] d_res;
 
     // Update code
@@ -5542,8 +5538,6 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
-    wire  [31:0] upd$e_b1_same;
-    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -5643,8 +5637,6 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
-        .e_b1_same(upd$e_b1_same),
-        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -6298,7 +6290,7 @@ module capfc_fpga__ingress$same_q(d,q,clock);
 endmodule // capfc_fpga__ingress$same_q
 
 
-module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
+module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -6314,8 +6306,6 @@ module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
-    output reg  [31:0] e_b1_same;
-    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -6334,6 +6324,8 @@ module capfc_fpga__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
     reg  drop_any;
     reg  [31:0] res_same;
     reg  [31:0] res_apart;
+    reg  [31:0] e_b1_same;
+    reg  [31:0] e_b1_apart;
     reg  [31:0] d_res;
 
     // Update code

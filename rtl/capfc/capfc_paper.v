@@ -6166,8 +6166,6 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
-    wire  [31:0] upd$e_b1_same;
-    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -6267,8 +6265,6 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
-        .e_b1_same(upd$e_b1_same),
-        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -6922,7 +6918,7 @@ module capfc_paper__egress$same_q(d,q,clock);
 endmodule // capfc_paper__egress$same_q
 
 
-module capfc_paper__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
+module capfc_paper__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -6938,8 +6934,6 @@ module capfc_paper__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
-    output reg  [31:0] e_b1_same;
-    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -6958,6 +6952,8 @@ module capfc_paper__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
     reg  drop_any;
     reg  [31:0] res_same;
     reg  [31:0] res_apart;
+    reg  [31:0] e_b1_same;
+    reg  [31:0] e_b1_apart;
     reg  [31:0] d_res;
 
     // Update code
@@ -8414,8 +8410,6 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
-    wire  [31:0] upd$e_b1_same;
-    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -8515,8 +8509,6 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
-        .e_b1_same(upd$e_b1_same),
-        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -9170,7 +9162,7 @@ module capfc_paper__ingress$same_q(d,q,clock);
 endmodule // capfc_paper__ingress$same_q
 
 
-module capfc_paper__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
+module capfc_paper__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -9186,8 +9178,6 @@ module capfc_paper__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_o
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
-    output reg  [31:0] e_b1_same;
-    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -9206,6 +9196,8 @@ module capfc_paper__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_o
     reg  drop_any;
     reg  [31:0] res_same;
     reg  [31:0] res_apart;
+    reg  [31:0] e_b1_same;
+    reg  [31:0] e_b1_apart;
     reg  [31:0] d_res;
 
     // Update code

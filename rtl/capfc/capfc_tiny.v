@@ -3514,8 +3514,6 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
-    wire  [31:0] upd$e_b1_same;
-    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -3615,8 +3613,6 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
-        .e_b1_same(upd$e_b1_same),
-        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -4270,7 +4266,7 @@ module capfc_tiny__egress$same_q(d,q,clock);
 endmodule // capfc_tiny__egress$same_q
 
 
-module capfc_tiny__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
+module capfc_tiny__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -4286,8 +4282,6 @@ module capfc_tiny__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
-    output reg  [31:0] e_b1_same;
-    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -4306,6 +4300,8 @@ module capfc_tiny__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
     reg  drop_any;
     reg  [31:0] res_same;
     reg  [31:0] res_apart;
+    reg  [31:0] e_b1_same;
+    reg  [31:0] e_b1_apart;
     reg  [31:0] d_res;
 
     // Update code
@@ -5402,8 +5398,6 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
-    wire  [31:0] upd$e_b1_same;
-    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -5503,8 +5497,6 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
-        .e_b1_same(upd$e_b1_same),
-        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -6158,7 +6150,7 @@ module capfc_tiny__ingress$same_q(d,q,clock);
 endmodule // capfc_tiny__ingress$same_q
 
 
-module capfc_tiny__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
+module capfc_tiny__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -6174,8 +6166,6 @@ module capfc_tiny__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
-    output reg  [31:0] e_b1_same;
-    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -6194,6 +6184,8 @@ module capfc_tiny__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ov
     reg  drop_any;
     reg  [31:0] res_same;
     reg  [31:0] res_apart;
+    reg  [31:0] e_b1_same;
+    reg  [31:0] e_b1_apart;
     reg  [31:0] d_res;
 
     // Update code

@@ -1787,8 +1787,6 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
-    wire  [31:0] upd$e_b1_same;
-    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -1806,6 +1804,14 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     wire  [15:0] r_d_len$q;
     reg  r_same$d;
     wire  r_same$q;
+    reg  r_e_fwd_e$d;
+    wire  r_e_fwd_e$q;
+    reg  r_e_fwd_d$d;
+    wire  r_e_fwd_d$q;
+    reg  r_d_fwd_e$d;
+    wire  r_d_fwd_e$q;
+    reg  r_d_fwd_d$d;
+    wire  r_d_fwd_d$q;
     reg  o_e_valid$d;
     wire  o_e_valid$q;
     reg  [4:0] o_e_key$d;
@@ -1834,32 +1840,12 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     wire  [31:0] o_e_b$q;
     reg  [31:0] o_d_b$d;
     wire  [31:0] o_d_b$q;
-    reg  o_e_from_we_same$d;
-    wire  o_e_from_we_same$q;
-    reg  o_e_from_we_apart$d;
-    wire  o_e_from_we_apart$q;
-    reg  o_e_from_wd$d;
-    wire  o_e_from_wd$q;
-    reg  o_e_from_o$d;
-    wire  o_e_from_o$q;
-    reg  o_d_from_we_same$d;
-    wire  o_d_from_we_same$q;
-    reg  o_d_from_we_apart$d;
-    wire  o_d_from_we_apart$q;
-    reg  o_d_from_wd$d;
-    wire  o_d_from_wd$q;
-    reg  o_d_from_o$d;
-    wire  o_d_from_o$q;
     reg  w_e_valid$d;
     wire  w_e_valid$q;
     reg  [4:0] w_e_key$d;
     wire  [4:0] w_e_key$q;
-    reg  [31:0] w_e_val_same$d;
-    wire  [31:0] w_e_val_same$q;
-    reg  [31:0] w_e_val_apart$d;
-    wire  [31:0] w_e_val_apart$q;
-    reg  w_e_same$d;
-    wire  w_e_same$q;
+    reg  [31:0] w_e_val$d;
+    wire  [31:0] w_e_val$q;
     reg  w_d_write$d;
     wire  w_d_write$q;
     reg  [4:0] w_d_key$d;
@@ -1910,21 +1896,9 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     reg  [31:0] r_d_b_x;
     reg  [31:0] r_d_b_ram;
     reg  o_d_write;
-    reg  o_e_hit_we;
-    reg  o_e_hit_wd;
-    reg  o_d_hit_we;
-    reg  o_d_hit_wd;
+    reg  r_d_write;
     reg  [31:0] e_b0;
     reg  [31:0] d_b0;
-    reg  [31:0] w_e_val;
-    reg  [31:0] e_b0_we_same;
-    reg  [31:0] e_b0_we_apart;
-    reg  [31:0] e_b0_wd;
-    reg  [31:0] e_b0_o;
-    reg  [31:0] d_b0_we_same;
-    reg  [31:0] d_b0_we_apart;
-    reg  [31:0] d_b0_wd;
-    reg  [31:0] d_b0_o;
 
     // Sub module instances
     pfc_fpga__ingress$occ$bounds bounds(
@@ -1951,8 +1925,6 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
-        .e_b1_same(upd$e_b1_same),
-        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -1990,6 +1962,26 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     pfc_fpga__ingress$occ$r_same r_same(
         .d(r_same$d),
         .q(r_same$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$occ$r_e_fwd_e r_e_fwd_e(
+        .d(r_e_fwd_e$d),
+        .q(r_e_fwd_e$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$occ$r_e_fwd_d r_e_fwd_d(
+        .d(r_e_fwd_d$d),
+        .q(r_e_fwd_d$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$occ$r_d_fwd_e r_d_fwd_e(
+        .d(r_d_fwd_e$d),
+        .q(r_d_fwd_e$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$occ$r_d_fwd_d r_d_fwd_d(
+        .d(r_d_fwd_d$d),
+        .q(r_d_fwd_d$q),
         .clock(clock)
     );
     pfc_fpga__ingress$occ$o_e_valid o_e_valid(
@@ -2062,46 +2054,6 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         .q(o_d_b$q),
         .clock(clock)
     );
-    pfc_fpga__ingress$occ$o_e_from_we_same o_e_from_we_same(
-        .d(o_e_from_we_same$d),
-        .q(o_e_from_we_same$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$o_e_from_we_apart o_e_from_we_apart(
-        .d(o_e_from_we_apart$d),
-        .q(o_e_from_we_apart$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$o_e_from_wd o_e_from_wd(
-        .d(o_e_from_wd$d),
-        .q(o_e_from_wd$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$o_e_from_o o_e_from_o(
-        .d(o_e_from_o$d),
-        .q(o_e_from_o$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$o_d_from_we_same o_d_from_we_same(
-        .d(o_d_from_we_same$d),
-        .q(o_d_from_we_same$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$o_d_from_we_apart o_d_from_we_apart(
-        .d(o_d_from_we_apart$d),
-        .q(o_d_from_we_apart$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$o_d_from_wd o_d_from_wd(
-        .d(o_d_from_wd$d),
-        .q(o_d_from_wd$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$o_d_from_o o_d_from_o(
-        .d(o_d_from_o$d),
-        .q(o_d_from_o$q),
-        .clock(clock)
-    );
     pfc_fpga__ingress$occ$w_e_valid w_e_valid(
         .d(w_e_valid$d),
         .q(w_e_valid$q),
@@ -2112,19 +2064,9 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         .q(w_e_key$q),
         .clock(clock)
     );
-    pfc_fpga__ingress$occ$w_e_val_same w_e_val_same(
-        .d(w_e_val_same$d),
-        .q(w_e_val_same$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$w_e_val_apart w_e_val_apart(
-        .d(w_e_val_apart$d),
-        .q(w_e_val_apart$q),
-        .clock(clock)
-    );
-    pfc_fpga__ingress$occ$w_e_same w_e_same(
-        .d(w_e_same$d),
-        .q(w_e_same$q),
+    pfc_fpga__ingress$occ$w_e_val w_e_val(
+        .d(w_e_val$d),
+        .q(w_e_val$q),
         .clock(clock)
     );
     pfc_fpga__ingress$occ$w_d_write w_d_write(
@@ -2198,6 +2140,10 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_d_key$d = r_d_key$q;
         r_d_len$d = r_d_len$q;
         r_same$d = r_same$q;
+        r_e_fwd_e$d = r_e_fwd_e$q;
+        r_e_fwd_d$d = r_e_fwd_d$q;
+        r_d_fwd_e$d = r_d_fwd_e$q;
+        r_d_fwd_d$d = r_d_fwd_d$q;
         o_e_valid$d = o_e_valid$q;
         o_e_key$d = o_e_key$q;
         o_e_len$d = o_e_len$q;
@@ -2212,19 +2158,9 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         o_e_len_only$d = o_e_len_only$q;
         o_e_b$d = o_e_b$q;
         o_d_b$d = o_d_b$q;
-        o_e_from_we_same$d = o_e_from_we_same$q;
-        o_e_from_we_apart$d = o_e_from_we_apart$q;
-        o_e_from_wd$d = o_e_from_wd$q;
-        o_e_from_o$d = o_e_from_o$q;
-        o_d_from_we_same$d = o_d_from_we_same$q;
-        o_d_from_we_apart$d = o_d_from_we_apart$q;
-        o_d_from_wd$d = o_d_from_wd$q;
-        o_d_from_o$d = o_d_from_o$q;
         w_e_valid$d = w_e_valid$q;
         w_e_key$d = w_e_key$q;
-        w_e_val_same$d = w_e_val_same$q;
-        w_e_val_apart$d = w_e_val_apart$q;
-        w_e_same$d = w_e_same$q;
+        w_e_val$d = w_e_val$q;
         w_d_write$d = w_d_write$q;
         w_d_key$d = w_d_key$q;
         w_d_val$d = w_d_val$q;
@@ -2242,14 +2178,13 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_d_key$d = deq_key;
         r_d_len$d = deq_len;
         r_same$d = enq_valid & deq_valid & (enq_key == deq_key);
+        r_d_write = r_d_valid$q & ~r_same$q;
+        r_e_fwd_e$d = r_e_valid$q & (r_e_key$q == enq_key);
+        r_e_fwd_d$d = ~r_e_fwd_e$d & r_d_write & (r_d_key$q == enq_key);
+        r_d_fwd_e$d = r_e_valid$q & (r_e_key$q == deq_key);
+        r_d_fwd_d$d = ~r_d_fwd_e$d & r_d_write & (r_d_key$q == deq_key);
         ram$read_0_address = enq_key;
         ram$read_1_address = deq_key;
-        if (w_e_same$q) begin
-            w_e_val = w_e_val_same$q;
-        end
-        else begin
-            w_e_val = w_e_val_apart$q;
-        end
         r_e_hit_we = w_e_valid$q & (w_e_key$q == r_e_key$q);
         r_e_hit_wd = w_d_write$q & (w_d_key$q == r_e_key$q);
         r_e_hit_xe = ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
@@ -2262,7 +2197,7 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & ram$read_1_written;
         r_e_b_w = 32'h0;
         if (r_e_hit_we) begin
-            r_e_b_w = w_e_val;
+            r_e_b_w = w_e_val$q;
         end
         if (r_e_hit_wd) begin
             r_e_b_w = r_e_b_w | w_d_val$q;
@@ -2280,7 +2215,7 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         end
         r_d_b_w = 32'h0;
         if (r_d_hit_we) begin
-            r_d_b_w = w_e_val;
+            r_d_b_w = w_e_val$q;
         end
         if (r_d_hit_wd) begin
             r_d_b_w = r_d_b_w | w_d_val$q;
@@ -2314,52 +2249,20 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         o_e_len_only$d = bounds$e_len_only;
         o_e_b$d = r_e_b_w | r_e_b_x | r_e_b_ram;
         o_d_b$d = r_d_b_w | r_d_b_x | r_d_b_ram;
-        o_e_hit_we = o_e_valid$q & (o_e_key$q == r_e_key$q);
-        o_e_hit_wd = o_d_write & (o_d_key$q == r_e_key$q);
-        o_d_hit_we = o_e_valid$q & (o_e_key$q == r_d_key$q);
-        o_d_hit_wd = o_d_write & (o_d_key$q == r_d_key$q);
-        o_e_from_we_same$d = o_e_hit_we & o_same$q;
-        o_e_from_we_apart$d = o_e_hit_we & ~o_same$q;
-        o_e_from_wd$d = o_e_hit_wd;
-        o_e_from_o$d = ~o_e_hit_we & ~o_e_hit_wd;
-        o_d_from_we_same$d = o_d_hit_we & o_same$q;
-        o_d_from_we_apart$d = o_d_hit_we & ~o_same$q;
-        o_d_from_wd$d = o_d_hit_wd;
-        o_d_from_o$d = ~o_d_hit_we & ~o_d_hit_wd;
-        e_b0_we_same = 32'h0;
-        if (o_e_from_we_same$q) begin
-            e_b0_we_same = w_e_val_same$q;
+        if (r_e_fwd_e$q) begin
+            o_e_b$d = upd$e_b1;
         end
-        e_b0_we_apart = 32'h0;
-        if (o_e_from_we_apart$q) begin
-            e_b0_we_apart = w_e_val_apart$q;
+        else if (r_e_fwd_d$q) begin
+            o_e_b$d = upd$d_b1;
         end
-        e_b0_wd = 32'h0;
-        if (o_e_from_wd$q) begin
-            e_b0_wd = w_d_val$q;
+        if (r_d_fwd_e$q) begin
+            o_d_b$d = upd$e_b1;
         end
-        e_b0_o = 32'h0;
-        if (o_e_from_o$q) begin
-            e_b0_o = o_e_b$q;
+        else if (r_d_fwd_d$q) begin
+            o_d_b$d = upd$d_b1;
         end
-        e_b0 = e_b0_we_same | e_b0_we_apart | e_b0_wd | e_b0_o;
-        d_b0_we_same = 32'h0;
-        if (o_d_from_we_same$q) begin
-            d_b0_we_same = w_e_val_same$q;
-        end
-        d_b0_we_apart = 32'h0;
-        if (o_d_from_we_apart$q) begin
-            d_b0_we_apart = w_e_val_apart$q;
-        end
-        d_b0_wd = 32'h0;
-        if (o_d_from_wd$q) begin
-            d_b0_wd = w_d_val$q;
-        end
-        d_b0_o = 32'h0;
-        if (o_d_from_o$q) begin
-            d_b0_o = o_d_b$q;
-        end
-        d_b0 = d_b0_we_same | d_b0_we_apart | d_b0_wd | d_b0_o;
+        e_b0 = o_e_b$q;
+        d_b0 = o_d_b$q;
         upd$e_valid = o_e_valid$q;
         upd$e_len = o_e_len$q;
         upd$e_b0 = e_b0;
@@ -2383,21 +2286,19 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         same_key = o_same$q;
         w_e_valid$d = o_e_valid$q;
         w_e_key$d = o_e_key$q;
-        w_e_val_same$d = upd$e_b1_same;
-        w_e_val_apart$d = upd$e_b1_apart;
-        w_e_same$d = o_same$q;
+        w_e_val$d = upd$e_b1;
         w_d_write$d = o_d_write;
         w_d_key$d = o_d_key$q;
         w_d_val$d = upd$d_b1;
         ram$write_a_enable = w_e_valid$q;
         ram$write_a_address = w_e_key$q;
-        ram$write_a_data = w_e_val;
+        ram$write_a_data = w_e_val$q;
         ram$write_b_enable = w_d_write$q;
         ram$write_b_address = w_d_key$q;
         ram$write_b_data = w_d_val$q;
         x_e_valid$d = w_e_valid$q;
         x_e_key$d = w_e_key$q;
-        x_e_val$d = w_e_val;
+        x_e_val$d = w_e_val$q;
         x_d_write$d = w_d_write$q;
         x_d_key$d = w_d_key$q;
         x_d_val$d = w_d_val$q;
@@ -2405,6 +2306,10 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
             r_e_valid$d = 1'b0;
             r_d_valid$d = 1'b0;
             r_same$d = 1'b0;
+            r_e_fwd_e$d = 1'b0;
+            r_e_fwd_d$d = 1'b0;
+            r_d_fwd_e$d = 1'b0;
+            r_d_fwd_d$d = 1'b0;
             o_e_valid$d = 1'b0;
             o_d_valid$d = 1'b0;
             o_same$d = 1'b0;
@@ -2472,82 +2377,6 @@ module pfc_fpga__ingress$occ$o_d_b(d,q,clock);
     end
 
 endmodule // pfc_fpga__ingress$occ$o_d_b
-
-
-module pfc_fpga__ingress$occ$o_d_from_o(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$o_d_from_o
-
-
-module pfc_fpga__ingress$occ$o_d_from_wd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$o_d_from_wd
-
-
-module pfc_fpga__ingress$occ$o_d_from_we_apart(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$o_d_from_we_apart
-
-
-module pfc_fpga__ingress$occ$o_d_from_we_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$o_d_from_we_same
 
 
 module pfc_fpga__ingress$occ$o_d_key(d,q,clock);
@@ -2643,82 +2472,6 @@ module pfc_fpga__ingress$occ$o_e_b(d,q,clock);
     end
 
 endmodule // pfc_fpga__ingress$occ$o_e_b
-
-
-module pfc_fpga__ingress$occ$o_e_from_o(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$o_e_from_o
-
-
-module pfc_fpga__ingress$occ$o_e_from_wd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$o_e_from_wd
-
-
-module pfc_fpga__ingress$occ$o_e_from_we_apart(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$o_e_from_we_apart
-
-
-module pfc_fpga__ingress$occ$o_e_from_we_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$o_e_from_we_same
 
 
 module pfc_fpga__ingress$occ$o_e_key(d,q,clock);
@@ -2873,6 +2626,44 @@ module pfc_fpga__ingress$occ$o_same(d,q,clock);
 endmodule // pfc_fpga__ingress$occ$o_same
 
 
+module pfc_fpga__ingress$occ$r_d_fwd_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$occ$r_d_fwd_d
+
+
+module pfc_fpga__ingress$occ$r_d_fwd_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$occ$r_d_fwd_e
+
+
 module pfc_fpga__ingress$occ$r_d_key(d,q,clock);
 
     // Module arguments
@@ -2928,6 +2719,44 @@ module pfc_fpga__ingress$occ$r_d_valid(d,q,clock);
     end
 
 endmodule // pfc_fpga__ingress$occ$r_d_valid
+
+
+module pfc_fpga__ingress$occ$r_e_fwd_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$occ$r_e_fwd_d
+
+
+module pfc_fpga__ingress$occ$r_e_fwd_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$occ$r_e_fwd_e
 
 
 module pfc_fpga__ingress$occ$r_e_key(d,q,clock);
@@ -3071,7 +2900,7 @@ module pfc_fpga__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,writ
 endmodule // pfc_fpga__ingress$occ$ram
 
 
-module pfc_fpga__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
+module pfc_fpga__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -3087,8 +2916,6 @@ module pfc_fpga__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
-    output reg  [31:0] e_b1_same;
-    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -3107,6 +2934,8 @@ module pfc_fpga__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_
     reg  drop_any;
     reg  [31:0] res_same;
     reg  [31:0] res_apart;
+    reg  [31:0] e_b1_same;
+    reg  [31:0] e_b1_apart;
     reg  [31:0] d_res;
 
     // Update code
@@ -3238,26 +3067,7 @@ module pfc_fpga__ingress$occ$w_e_key(d,q,clock);
 endmodule // pfc_fpga__ingress$occ$w_e_key
 
 
-module pfc_fpga__ingress$occ$w_e_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$w_e_same
-
-
-module pfc_fpga__ingress$occ$w_e_val_apart(d,q,clock);
+module pfc_fpga__ingress$occ$w_e_val(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3273,26 +3083,7 @@ module pfc_fpga__ingress$occ$w_e_val_apart(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_fpga__ingress$occ$w_e_val_apart
-
-
-module pfc_fpga__ingress$occ$w_e_val_same(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_fpga__ingress$occ$w_e_val_same
+endmodule // pfc_fpga__ingress$occ$w_e_val
 
 
 module pfc_fpga__ingress$occ$w_e_valid(d,q,clock);

@@ -5692,8 +5692,6 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     reg  [31:0] upd$delta;
     reg  [31:0] upd$e_len_only;
     wire  [31:0] upd$e_b1;
-    wire  [31:0] upd$e_b1_same;
-    wire  [31:0] upd$e_b1_apart;
     wire  upd$e_drop;
     wire  [31:0] upd$d_b1;
     wire  upd$d_underflow;
@@ -5711,6 +5709,14 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     wire  [15:0] r_d_len$q;
     reg  r_same$d;
     wire  r_same$q;
+    reg  r_e_fwd_e$d;
+    wire  r_e_fwd_e$q;
+    reg  r_e_fwd_d$d;
+    wire  r_e_fwd_d$q;
+    reg  r_d_fwd_e$d;
+    wire  r_d_fwd_e$q;
+    reg  r_d_fwd_d$d;
+    wire  r_d_fwd_d$q;
     reg  o_e_valid$d;
     wire  o_e_valid$q;
     reg  [2:0] o_e_key$d;
@@ -5739,32 +5745,12 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     wire  [31:0] o_e_b$q;
     reg  [31:0] o_d_b$d;
     wire  [31:0] o_d_b$q;
-    reg  o_e_from_we_same$d;
-    wire  o_e_from_we_same$q;
-    reg  o_e_from_we_apart$d;
-    wire  o_e_from_we_apart$q;
-    reg  o_e_from_wd$d;
-    wire  o_e_from_wd$q;
-    reg  o_e_from_o$d;
-    wire  o_e_from_o$q;
-    reg  o_d_from_we_same$d;
-    wire  o_d_from_we_same$q;
-    reg  o_d_from_we_apart$d;
-    wire  o_d_from_we_apart$q;
-    reg  o_d_from_wd$d;
-    wire  o_d_from_wd$q;
-    reg  o_d_from_o$d;
-    wire  o_d_from_o$q;
     reg  w_e_valid$d;
     wire  w_e_valid$q;
     reg  [2:0] w_e_key$d;
     wire  [2:0] w_e_key$q;
-    reg  [31:0] w_e_val_same$d;
-    wire  [31:0] w_e_val_same$q;
-    reg  [31:0] w_e_val_apart$d;
-    wire  [31:0] w_e_val_apart$q;
-    reg  w_e_same$d;
-    wire  w_e_same$q;
+    reg  [31:0] w_e_val$d;
+    wire  [31:0] w_e_val$q;
     reg  w_d_write$d;
     wire  w_d_write$q;
     reg  [2:0] w_d_key$d;
@@ -5815,21 +5801,9 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     reg  [31:0] r_d_b_x;
     reg  [31:0] r_d_b_ram;
     reg  o_d_write;
-    reg  o_e_hit_we;
-    reg  o_e_hit_wd;
-    reg  o_d_hit_we;
-    reg  o_d_hit_wd;
+    reg  r_d_write;
     reg  [31:0] e_b0;
     reg  [31:0] d_b0;
-    reg  [31:0] w_e_val;
-    reg  [31:0] e_b0_we_same;
-    reg  [31:0] e_b0_we_apart;
-    reg  [31:0] e_b0_wd;
-    reg  [31:0] e_b0_o;
-    reg  [31:0] d_b0_we_same;
-    reg  [31:0] d_b0_we_apart;
-    reg  [31:0] d_b0_wd;
-    reg  [31:0] d_b0_o;
 
     // Sub module instances
     qcn_tiny__pfc$ingress$occ$bounds bounds(
@@ -5856,8 +5830,6 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         .delta(upd$delta),
         .e_len_only(upd$e_len_only),
         .e_b1(upd$e_b1),
-        .e_b1_same(upd$e_b1_same),
-        .e_b1_apart(upd$e_b1_apart),
         .e_drop(upd$e_drop),
         .d_b1(upd$d_b1),
         .d_underflow(upd$d_underflow)
@@ -5895,6 +5867,26 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     qcn_tiny__pfc$ingress$occ$r_same r_same(
         .d(r_same$d),
         .q(r_same$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_e_fwd_e r_e_fwd_e(
+        .d(r_e_fwd_e$d),
+        .q(r_e_fwd_e$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_e_fwd_d r_e_fwd_d(
+        .d(r_e_fwd_d$d),
+        .q(r_e_fwd_d$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_d_fwd_e r_d_fwd_e(
+        .d(r_d_fwd_e$d),
+        .q(r_d_fwd_e$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_d_fwd_d r_d_fwd_d(
+        .d(r_d_fwd_d$d),
+        .q(r_d_fwd_d$q),
         .clock(clock)
     );
     qcn_tiny__pfc$ingress$occ$o_e_valid o_e_valid(
@@ -5967,46 +5959,6 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         .q(o_d_b$q),
         .clock(clock)
     );
-    qcn_tiny__pfc$ingress$occ$o_e_from_we_same o_e_from_we_same(
-        .d(o_e_from_we_same$d),
-        .q(o_e_from_we_same$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$o_e_from_we_apart o_e_from_we_apart(
-        .d(o_e_from_we_apart$d),
-        .q(o_e_from_we_apart$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$o_e_from_wd o_e_from_wd(
-        .d(o_e_from_wd$d),
-        .q(o_e_from_wd$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$o_e_from_o o_e_from_o(
-        .d(o_e_from_o$d),
-        .q(o_e_from_o$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$o_d_from_we_same o_d_from_we_same(
-        .d(o_d_from_we_same$d),
-        .q(o_d_from_we_same$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$o_d_from_we_apart o_d_from_we_apart(
-        .d(o_d_from_we_apart$d),
-        .q(o_d_from_we_apart$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$o_d_from_wd o_d_from_wd(
-        .d(o_d_from_wd$d),
-        .q(o_d_from_wd$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$o_d_from_o o_d_from_o(
-        .d(o_d_from_o$d),
-        .q(o_d_from_o$q),
-        .clock(clock)
-    );
     qcn_tiny__pfc$ingress$occ$w_e_valid w_e_valid(
         .d(w_e_valid$d),
         .q(w_e_valid$q),
@@ -6017,19 +5969,9 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         .q(w_e_key$q),
         .clock(clock)
     );
-    qcn_tiny__pfc$ingress$occ$w_e_val_same w_e_val_same(
-        .d(w_e_val_same$d),
-        .q(w_e_val_same$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$w_e_val_apart w_e_val_apart(
-        .d(w_e_val_apart$d),
-        .q(w_e_val_apart$q),
-        .clock(clock)
-    );
-    qcn_tiny__pfc$ingress$occ$w_e_same w_e_same(
-        .d(w_e_same$d),
-        .q(w_e_same$q),
+    qcn_tiny__pfc$ingress$occ$w_e_val w_e_val(
+        .d(w_e_val$d),
+        .q(w_e_val$q),
         .clock(clock)
     );
     qcn_tiny__pfc$ingress$occ$w_d_write w_d_write(
@@ -6103,6 +6045,10 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         r_d_key$d = r_d_key$q;
         r_d_len$d = r_d_len$q;
         r_same$d = r_same$q;
+        r_e_fwd_e$d = r_e_fwd_e$q;
+        r_e_fwd_d$d = r_e_fwd_d$q;
+        r_d_fwd_e$d = r_d_fwd_e$q;
+        r_d_fwd_d$d = r_d_fwd_d$q;
         o_e_valid$d = o_e_valid$q;
         o_e_key$d = o_e_key$q;
         o_e_len$d = o_e_len$q;
@@ -6117,19 +6063,9 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         o_e_len_only$d = o_e_len_only$q;
         o_e_b$d = o_e_b$q;
         o_d_b$d = o_d_b$q;
-        o_e_from_we_same$d = o_e_from_we_same$q;
-        o_e_from_we_apart$d = o_e_from_we_apart$q;
-        o_e_from_wd$d = o_e_from_wd$q;
-        o_e_from_o$d = o_e_from_o$q;
-        o_d_from_we_same$d = o_d_from_we_same$q;
-        o_d_from_we_apart$d = o_d_from_we_apart$q;
-        o_d_from_wd$d = o_d_from_wd$q;
-        o_d_from_o$d = o_d_from_o$q;
         w_e_valid$d = w_e_valid$q;
         w_e_key$d = w_e_key$q;
-        w_e_val_same$d = w_e_val_same$q;
-        w_e_val_apart$d = w_e_val_apart$q;
-        w_e_same$d = w_e_same$q;
+        w_e_val$d = w_e_val$q;
         w_d_write$d = w_d_write$q;
         w_d_key$d = w_d_key$q;
         w_d_val$d = w_d_val$q;
@@ -6147,14 +6083,13 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         r_d_key$d = deq_key;
         r_d_len$d = deq_len;
         r_same$d = enq_valid & deq_valid & (enq_key == deq_key);
+        r_d_write = r_d_valid$q & ~r_same$q;
+        r_e_fwd_e$d = r_e_valid$q & (r_e_key$q == enq_key);
+        r_e_fwd_d$d = ~r_e_fwd_e$d & r_d_write & (r_d_key$q == enq_key);
+        r_d_fwd_e$d = r_e_valid$q & (r_e_key$q == deq_key);
+        r_d_fwd_d$d = ~r_d_fwd_e$d & r_d_write & (r_d_key$q == deq_key);
         ram$read_0_address = enq_key;
         ram$read_1_address = deq_key;
-        if (w_e_same$q) begin
-            w_e_val = w_e_val_same$q;
-        end
-        else begin
-            w_e_val = w_e_val_apart$q;
-        end
         r_e_hit_we = w_e_valid$q & (w_e_key$q == r_e_key$q);
         r_e_hit_wd = w_d_write$q & (w_d_key$q == r_e_key$q);
         r_e_hit_xe = ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
@@ -6167,7 +6102,7 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & ram$read_1_written;
         r_e_b_w = 32'h0;
         if (r_e_hit_we) begin
-            r_e_b_w = w_e_val;
+            r_e_b_w = w_e_val$q;
         end
         if (r_e_hit_wd) begin
             r_e_b_w = r_e_b_w | w_d_val$q;
@@ -6185,7 +6120,7 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         end
         r_d_b_w = 32'h0;
         if (r_d_hit_we) begin
-            r_d_b_w = w_e_val;
+            r_d_b_w = w_e_val$q;
         end
         if (r_d_hit_wd) begin
             r_d_b_w = r_d_b_w | w_d_val$q;
@@ -6219,52 +6154,20 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         o_e_len_only$d = bounds$e_len_only;
         o_e_b$d = r_e_b_w | r_e_b_x | r_e_b_ram;
         o_d_b$d = r_d_b_w | r_d_b_x | r_d_b_ram;
-        o_e_hit_we = o_e_valid$q & (o_e_key$q == r_e_key$q);
-        o_e_hit_wd = o_d_write & (o_d_key$q == r_e_key$q);
-        o_d_hit_we = o_e_valid$q & (o_e_key$q == r_d_key$q);
-        o_d_hit_wd = o_d_write & (o_d_key$q == r_d_key$q);
-        o_e_from_we_same$d = o_e_hit_we & o_same$q;
-        o_e_from_we_apart$d = o_e_hit_we & ~o_same$q;
-        o_e_from_wd$d = o_e_hit_wd;
-        o_e_from_o$d = ~o_e_hit_we & ~o_e_hit_wd;
-        o_d_from_we_same$d = o_d_hit_we & o_same$q;
-        o_d_from_we_apart$d = o_d_hit_we & ~o_same$q;
-        o_d_from_wd$d = o_d_hit_wd;
-        o_d_from_o$d = ~o_d_hit_we & ~o_d_hit_wd;
-        e_b0_we_same = 32'h0;
-        if (o_e_from_we_same$q) begin
-            e_b0_we_same = w_e_val_same$q;
+        if (r_e_fwd_e$q) begin
+            o_e_b$d = upd$e_b1;
         end
-        e_b0_we_apart = 32'h0;
-        if (o_e_from_we_apart$q) begin
-            e_b0_we_apart = w_e_val_apart$q;
+        else if (r_e_fwd_d$q) begin
+            o_e_b$d = upd$d_b1;
         end
-        e_b0_wd = 32'h0;
-        if (o_e_from_wd$q) begin
-            e_b0_wd = w_d_val$q;
+        if (r_d_fwd_e$q) begin
+            o_d_b$d = upd$e_b1;
         end
-        e_b0_o = 32'h0;
-        if (o_e_from_o$q) begin
-            e_b0_o = o_e_b$q;
+        else if (r_d_fwd_d$q) begin
+            o_d_b$d = upd$d_b1;
         end
-        e_b0 = e_b0_we_same | e_b0_we_apart | e_b0_wd | e_b0_o;
-        d_b0_we_same = 32'h0;
-        if (o_d_from_we_same$q) begin
-            d_b0_we_same = w_e_val_same$q;
-        end
-        d_b0_we_apart = 32'h0;
-        if (o_d_from_we_apart$q) begin
-            d_b0_we_apart = w_e_val_apart$q;
-        end
-        d_b0_wd = 32'h0;
-        if (o_d_from_wd$q) begin
-            d_b0_wd = w_d_val$q;
-        end
-        d_b0_o = 32'h0;
-        if (o_d_from_o$q) begin
-            d_b0_o = o_d_b$q;
-        end
-        d_b0 = d_b0_we_same | d_b0_we_apart | d_b0_wd | d_b0_o;
+        e_b0 = o_e_b$q;
+        d_b0 = o_d_b$q;
         upd$e_valid = o_e_valid$q;
         upd$e_len = o_e_len$q;
         upd$e_b0 = e_b0;
@@ -6288,21 +6191,19 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         same_key = o_same$q;
         w_e_valid$d = o_e_valid$q;
         w_e_key$d = o_e_key$q;
-        w_e_val_same$d = upd$e_b1_same;
-        w_e_val_apart$d = upd$e_b1_apart;
-        w_e_same$d = o_same$q;
+        w_e_val$d = upd$e_b1;
         w_d_write$d = o_d_write;
         w_d_key$d = o_d_key$q;
         w_d_val$d = upd$d_b1;
         ram$write_a_enable = w_e_valid$q;
         ram$write_a_address = w_e_key$q;
-        ram$write_a_data = w_e_val;
+        ram$write_a_data = w_e_val$q;
         ram$write_b_enable = w_d_write$q;
         ram$write_b_address = w_d_key$q;
         ram$write_b_data = w_d_val$q;
         x_e_valid$d = w_e_valid$q;
         x_e_key$d = w_e_key$q;
-        x_e_val$d = w_e_val;
+        x_e_val$d = w_e_val$q;
         x_d_write$d = w_d_write$q;
         x_d_key$d = w_d_key$q;
         x_d_val$d = w_d_val$q;
@@ -6310,6 +6211,10 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
             r_e_valid$d = 1'b0;
             r_d_valid$d = 1'b0;
             r_same$d = 1'b0;
+            r_e_fwd_e$d = 1'b0;
+            r_e_fwd_d$d = 1'b0;
+            r_d_fwd_e$d = 1'b0;
+            r_d_fwd_d$d = 1'b0;
             o_e_valid$d = 1'b0;
             o_d_valid$d = 1'b0;
             o_same$d = 1'b0;
@@ -6377,82 +6282,6 @@ module qcn_tiny__pfc$ingress$occ$o_d_b(d,q,clock);
     end
 
 endmodule // qcn_tiny__pfc$ingress$occ$o_d_b
-
-
-module qcn_tiny__pfc$ingress$occ$o_d_from_o(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$o_d_from_o
-
-
-module qcn_tiny__pfc$ingress$occ$o_d_from_wd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$o_d_from_wd
-
-
-module qcn_tiny__pfc$ingress$occ$o_d_from_we_apart(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$o_d_from_we_apart
-
-
-module qcn_tiny__pfc$ingress$occ$o_d_from_we_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$o_d_from_we_same
 
 
 module qcn_tiny__pfc$ingress$occ$o_d_key(d,q,clock);
@@ -6548,82 +6377,6 @@ module qcn_tiny__pfc$ingress$occ$o_e_b(d,q,clock);
     end
 
 endmodule // qcn_tiny__pfc$ingress$occ$o_e_b
-
-
-module qcn_tiny__pfc$ingress$occ$o_e_from_o(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$o_e_from_o
-
-
-module qcn_tiny__pfc$ingress$occ$o_e_from_wd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$o_e_from_wd
-
-
-module qcn_tiny__pfc$ingress$occ$o_e_from_we_apart(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$o_e_from_we_apart
-
-
-module qcn_tiny__pfc$ingress$occ$o_e_from_we_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$o_e_from_we_same
 
 
 module qcn_tiny__pfc$ingress$occ$o_e_key(d,q,clock);
@@ -6778,6 +6531,44 @@ module qcn_tiny__pfc$ingress$occ$o_same(d,q,clock);
 endmodule // qcn_tiny__pfc$ingress$occ$o_same
 
 
+module qcn_tiny__pfc$ingress$occ$r_d_fwd_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_d_fwd_d
+
+
+module qcn_tiny__pfc$ingress$occ$r_d_fwd_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_d_fwd_e
+
+
 module qcn_tiny__pfc$ingress$occ$r_d_key(d,q,clock);
 
     // Module arguments
@@ -6833,6 +6624,44 @@ module qcn_tiny__pfc$ingress$occ$r_d_valid(d,q,clock);
     end
 
 endmodule // qcn_tiny__pfc$ingress$occ$r_d_valid
+
+
+module qcn_tiny__pfc$ingress$occ$r_e_fwd_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_e_fwd_d
+
+
+module qcn_tiny__pfc$ingress$occ$r_e_fwd_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_e_fwd_e
 
 
 module qcn_tiny__pfc$ingress$occ$r_e_key(d,q,clock);
@@ -6976,7 +6805,7 @@ module qcn_tiny__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_address,
 endmodule // qcn_tiny__pfc$ingress$occ$ram
 
 
-module qcn_tiny__pfc$ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_b1_same,e_b1_apart,e_drop,d_b1,d_underflow);
+module qcn_tiny__pfc$ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
 
     // Module arguments
     input wire  e_valid;
@@ -6992,8 +6821,6 @@ module qcn_tiny__pfc$ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,
     input wire  [31:0] delta;
     input wire  [31:0] e_len_only;
     output reg  [31:0] e_b1;
-    output reg  [31:0] e_b1_same;
-    output reg  [31:0] e_b1_apart;
     output reg  e_drop;
     output reg  [31:0] d_b1;
     output reg  d_underflow;
@@ -7012,6 +6839,8 @@ module qcn_tiny__pfc$ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,
     reg  drop_any;
     reg  [31:0] res_same;
     reg  [31:0] res_apart;
+    reg  [31:0] e_b1_same;
+    reg  [31:0] e_b1_apart;
     reg  [31:0] d_res;
 
     // Update code
@@ -7143,26 +6972,7 @@ module qcn_tiny__pfc$ingress$occ$w_e_key(d,q,clock);
 endmodule // qcn_tiny__pfc$ingress$occ$w_e_key
 
 
-module qcn_tiny__pfc$ingress$occ$w_e_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$w_e_same
-
-
-module qcn_tiny__pfc$ingress$occ$w_e_val_apart(d,q,clock);
+module qcn_tiny__pfc$ingress$occ$w_e_val(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -7178,26 +6988,7 @@ module qcn_tiny__pfc$ingress$occ$w_e_val_apart(d,q,clock);
        q <= d;
     end
 
-endmodule // qcn_tiny__pfc$ingress$occ$w_e_val_apart
-
-
-module qcn_tiny__pfc$ingress$occ$w_e_val_same(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__pfc$ingress$occ$w_e_val_same
+endmodule // qcn_tiny__pfc$ingress$occ$w_e_val
 
 
 module qcn_tiny__pfc$ingress$occ$w_e_valid(d,q,clock);

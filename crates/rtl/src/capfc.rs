@@ -704,13 +704,6 @@ pub fn package(
             },
             Waiver {
                 rule: "UNUSEDSIGNAL",
-                signals: &["upd$e_b1_same", "upd$e_b1_apart"],
-                reason: "the occupancy arithmetic's two forms of the enqueue result, which \
-                         PFC's pipelined occupancy registers separately; the single-stage \
-                         occupancy uses the selected result.",
-            },
-            Waiver {
-                rule: "UNUSEDSIGNAL",
                 signals: &["e_rows$rows"],
                 reason: "the whole E matrix: the core reads rows through the E rows' read \
                          ports; the matrix is an output for the formal properties \

@@ -2,24 +2,30 @@
 //! the pipelined RTL form of `switchcraft_model::pfc::Occupancy`, used by PFC's ingress.
 //!
 //! * edge n (read): the events are captured (`r_*`) and their keys address the RAMs; the
-//!   live-value bits of the keys are captured with them, consistent with what the RAMs return;
-//! * cycle n: each event's operand is looked up: the result of the event two edges older
-//!   (`w_*`, not yet in the RAMs) where it wrote the key, else that of the event three edges
-//!   older (`x_*`, written to the RAMs at this same edge n, so not yet readable), else the
-//!   memory's read data (0 for a key not written since reset);
-//! * edge n + 1 (operand): the operands and the events move to `o_*`, with a one-hot select
-//!   that says whether the event one edge older wrote the key, and with what the arithmetic
+//!   live-value bits of the keys are captured with them, consistent with what the RAMs return,
+//!   and so is whether the event one edge older (captured at edge n - 1) writes each key
+//!   (`r_*_fwd_*`, compared on the inputs before the edge);
+//! * cycle n: each event's operand: the result of the event one edge older, as it leaves the
+//!   arithmetic in this same cycle, where that event writes the key (the bypass); else the
+//!   result of the event two edges older (`w_*`, not yet in the RAMs), else that of the event
+//!   three edges older (`x_*`, written to the RAMs at this same edge n, so not yet readable),
+//!   else the memory's read data (0 for a key not written since reset);
+//! * edge n + 1 (operand): the operands and the events move to `o_*`, with what the arithmetic
 //!   compares them with ([`OccupancyBounds`], from the lengths and MAX alone);
-//! * cycle n + 1: the operand, or that older event's result (`w_*` now holds it), goes through
-//!   [`OccupancyUpdate`]: dequeue, then enqueue;
-//! * edge n + 2: the results to `w_*`;
+//! * cycle n + 1: the operands go through [`OccupancyUpdate`]: dequeue, then enqueue;
+//! * edge n + 2: the results to `w_*` (and, through the bypass, to the next event's operands);
 //! * edge n + 3 (write): RAM writes and the live-value table from `w_*`, which moves to `x_*`.
 //!
 //! So a key's value reaches an event at every hazard distance: 1 through the bypass into the
-//! arithmetic, 2 and 3 through the operand lookup, 4 and more through the RAMs. The loop that
-//! limits the clock is the bypass: `w_*` -> a 3-way AND-OR -> one carry chain -> `w_*`; the RAM
-//! read, the lookup, the bounds' carry chains and the RAM writes have a cycle of their own
-//! (writing the RAMs from the arithmetic directly put the RAMs' data inputs, far from the
+//! operand registers, 2 and 3 through the operand lookup, 4 and more through the RAMs. The loop
+//! that limits the clock is the bypass: `o_*_b` -> carry chains -> the result's selection and
+//! the bypass's -> `o_*_b`. The carry chains start at registers: choosing the operand at the
+//! end of the older event's cycle, where that choice merges with the result's, is what the
+//! recurrence kernels of `loops/` found fastest (`two_bus_forwarded`, docs/reports/loops.md);
+//! choosing it in front of the chains, as this module did before 2026-11-28, measured 8% slower
+//! on both devices (docs/blocks/pfc.md, "Synthesis").
+//! The RAM read, the lookup, the bounds' carry chains and the RAM writes have a cycle of their
+//! own (writing the RAMs from the arithmetic directly put the RAMs' data inputs, far from the
 //! arithmetic, at the end of that loop).
 //!
 //! Storage is one [`Ram2W2R`] (two writes and two reads per cycle, in the target's form), port A
@@ -72,6 +78,13 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     r_d_key: DFF<Bits<KB>>,
     r_d_len: DFF<Bits<16>>,
     r_same: DFF<Bit>,
+    /// Whether the event one edge older (then in the operand stage) writes this event's
+    /// enqueue key, by its enqueue (or same-key pair) or by its dequeue; and the dequeue key's.
+    /// Compared on the inputs before edge n, so the bypass starts from registers.
+    r_e_fwd_e: DFF<Bit>,
+    r_e_fwd_d: DFF<Bit>,
+    r_d_fwd_e: DFF<Bit>,
+    r_d_fwd_d: DFF<Bit>,
     // Operand stage.
     o_e_valid: DFF<Bit>,
     o_e_key: DFF<Bits<KB>>,
@@ -88,23 +101,11 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     o_e_len_only: DFF<Bits<32>>,
     o_e_b: DFF<Bits<32>>,
     o_d_b: DFF<Bits<32>>,
-    // Where each operand comes from in the arithmetic, one-hot: the older event's enqueue
-    // result (`*_from_we`), its dequeue result (`*_from_wd`), or the looked-up operand.
-    o_e_from_we_same: DFF<Bit>,
-    o_e_from_we_apart: DFF<Bit>,
-    o_e_from_wd: DFF<Bit>,
-    o_e_from_o: DFF<Bit>,
-    o_d_from_we_same: DFF<Bit>,
-    o_d_from_we_apart: DFF<Bit>,
-    o_d_from_wd: DFF<Bit>,
-    o_d_from_o: DFF<Bit>,
     // Write stage: the results of the last edge, written to the RAMs at the next one.
     w_e_valid: DFF<Bit>,
     w_e_key: DFF<Bits<KB>>,
-    /// The enqueue's result, as a same-key pair's and as a lone enqueue's, and which holds.
-    w_e_val_same: DFF<Bits<32>>,
-    w_e_val_apart: DFF<Bits<32>>,
-    w_e_same: DFF<Bit>,
+    /// The enqueue's result (a same-key pair's, when the dequeue named its key).
+    w_e_val: DFF<Bits<32>>,
     w_d_write: DFF<Bit>,
     w_d_key: DFF<Bits<KB>>,
     w_d_val: DFF<Bits<32>>,
@@ -136,24 +137,12 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     r_d_b_ram: Signal<Local, Bits<32>>,
     /// The operand stage's dequeue writes bank D (its key is not the enqueue's).
     o_d_write: Signal<Local, Bit>,
+    /// The read stage's dequeue writes bank D (its key is not the enqueue's).
+    r_d_write: Signal<Local, Bit>,
     // Cycle n: the operand stage's writes (at edge n + 1) that hit the read stage's keys.
-    o_e_hit_we: Signal<Local, Bit>,
-    o_e_hit_wd: Signal<Local, Bit>,
-    o_d_hit_we: Signal<Local, Bit>,
-    o_d_hit_wd: Signal<Local, Bit>,
     // Cycle n + 1: the operands.
     e_b0: Signal<Local, Bits<32>>,
     d_b0: Signal<Local, Bits<32>>,
-    /// The write stage's enqueue result, whichever form holds.
-    w_e_val: Signal<Local, Bits<32>>,
-    e_b0_we_same: Signal<Local, Bits<32>>,
-    e_b0_we_apart: Signal<Local, Bits<32>>,
-    e_b0_wd: Signal<Local, Bits<32>>,
-    e_b0_o: Signal<Local, Bits<32>>,
-    d_b0_we_same: Signal<Local, Bits<32>>,
-    d_b0_we_apart: Signal<Local, Bits<32>>,
-    d_b0_wd: Signal<Local, Bits<32>>,
-    d_b0_o: Signal<Local, Bits<32>>,
 }
 
 impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
@@ -187,6 +176,10 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             r_d_key: Default::default(),
             r_d_len: Default::default(),
             r_same: Default::default(),
+            r_e_fwd_e: Default::default(),
+            r_e_fwd_d: Default::default(),
+            r_d_fwd_e: Default::default(),
+            r_d_fwd_d: Default::default(),
             o_e_valid: Default::default(),
             o_e_key: Default::default(),
             o_e_len: Default::default(),
@@ -201,19 +194,8 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             o_e_len_only: Default::default(),
             o_e_b: Default::default(),
             o_d_b: Default::default(),
-            o_e_from_we_same: Default::default(),
-            o_e_from_we_apart: Default::default(),
-            o_e_from_wd: Default::default(),
-            o_e_from_o: Default::default(),
-            o_d_from_we_same: Default::default(),
-            o_d_from_we_apart: Default::default(),
-            o_d_from_wd: Default::default(),
-            o_d_from_o: Default::default(),
             w_e_valid: Default::default(),
             w_e_key: Default::default(),
-            w_e_val_same: Default::default(),
-            w_e_val_apart: Default::default(),
-            w_e_same: Default::default(),
             w_d_write: Default::default(),
             w_d_key: Default::default(),
             w_d_val: Default::default(),
@@ -241,21 +223,10 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             r_d_b_x: Default::default(),
             r_d_b_ram: Default::default(),
             o_d_write: Default::default(),
-            o_e_hit_we: Default::default(),
-            o_e_hit_wd: Default::default(),
-            o_d_hit_we: Default::default(),
-            o_d_hit_wd: Default::default(),
+            r_d_write: Default::default(),
             e_b0: Default::default(),
             d_b0: Default::default(),
             w_e_val: Default::default(),
-            e_b0_we_same: Default::default(),
-            e_b0_we_apart: Default::default(),
-            e_b0_wd: Default::default(),
-            e_b0_o: Default::default(),
-            d_b0_we_same: Default::default(),
-            d_b0_we_apart: Default::default(),
-            d_b0_wd: Default::default(),
-            d_b0_o: Default::default(),
         }
     }
 }
@@ -273,6 +244,10 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             r_d_key,
             r_d_len,
             r_same,
+            r_e_fwd_e,
+            r_e_fwd_d,
+            r_d_fwd_e,
+            r_d_fwd_d,
             o_e_valid,
             o_e_key,
             o_e_len,
@@ -287,19 +262,9 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             o_e_len_only,
             o_e_b,
             o_d_b,
-            o_e_from_we_same,
-            o_e_from_we_apart,
-            o_e_from_wd,
-            o_e_from_o,
-            o_d_from_we_same,
-            o_d_from_we_apart,
-            o_d_from_wd,
-            o_d_from_o,
             w_e_valid,
             w_e_key,
-            w_e_val_same,
-            w_e_val_apart,
-            w_e_same,
+            w_e_val,
             w_d_write,
             w_d_key,
             w_d_val,
@@ -323,15 +288,22 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.r_same.d.next = self.enq_valid.val()
             & self.deq_valid.val()
             & (self.enq_key.val() == self.deq_key.val());
+        // The event now in the read stage is one edge older than the one captured here: does it
+        // write the new event's keys? Its enqueue (or same-key pair) wins over its dequeue, whose
+        // key is then the same.
+        self.r_d_write.next = self.r_d_valid.q.val() & !self.r_same.q.val();
+        self.r_e_fwd_e.d.next =
+            self.r_e_valid.q.val() & (self.r_e_key.q.val() == self.enq_key.val());
+        self.r_e_fwd_d.d.next = !self.r_e_fwd_e.d.val()
+            & self.r_d_write.val()
+            & (self.r_d_key.q.val() == self.enq_key.val());
+        self.r_d_fwd_e.d.next =
+            self.r_e_valid.q.val() & (self.r_e_key.q.val() == self.deq_key.val());
+        self.r_d_fwd_d.d.next = !self.r_d_fwd_e.d.val()
+            & self.r_d_write.val()
+            & (self.r_d_key.q.val() == self.deq_key.val());
         self.ram.read_0_address.next = self.enq_key.val();
         self.ram.read_1_address.next = self.deq_key.val();
-
-        // The write stage's enqueue result: one LUT level from registers, outside the loop.
-        if self.w_e_same.q.val() {
-            self.w_e_val.next = self.w_e_val_same.q.val();
-        } else {
-            self.w_e_val.next = self.w_e_val_apart.q.val();
-        }
 
         // ---- Cycle n: each operand from the newest value the RAM read of edge n did not see:
         // the write stage's (`w_*`, written to the RAMs at edge n + 1), else the written stage's
@@ -374,7 +346,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             & self.ram.read_1_written.val();
         self.r_e_b_w.next = 0.into();
         if self.r_e_hit_we.val() {
-            self.r_e_b_w.next = self.w_e_val.val();
+            self.r_e_b_w.next = self.w_e_val.q.val();
         }
         if self.r_e_hit_wd.val() {
             self.r_e_b_w.next = self.r_e_b_w.val() | self.w_d_val.q.val();
@@ -392,7 +364,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         }
         self.r_d_b_w.next = 0.into();
         if self.r_d_hit_we.val() {
-            self.r_d_b_w.next = self.w_e_val.val();
+            self.r_d_b_w.next = self.w_e_val.q.val();
         }
         if self.r_d_hit_wd.val() {
             self.r_d_b_w.next = self.r_d_b_w.val() | self.w_d_val.q.val();
@@ -409,8 +381,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.r_d_b_ram.next = self.ram.read_1_data.val();
         }
 
-        // ---- Edge n + 1 (operand). Whether the event now in the operand stage (one edge older)
-        // writes each key decides the bypass in cycle n + 1.
+        // ---- Edge n + 1 (operand).
         self.o_d_write.next = self.o_d_valid.q.val() & !self.o_same.q.val();
         self.o_e_valid.d.next = self.r_e_valid.q.val();
         self.o_e_key.d.next = self.r_e_key.q.val();
@@ -429,66 +400,22 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.o_e_len_only.d.next = self.bounds.e_len_only.val();
         self.o_e_b.d.next = self.r_e_b_w.val() | self.r_e_b_x.val() | self.r_e_b_ram.val();
         self.o_d_b.d.next = self.r_d_b_w.val() | self.r_d_b_x.val() | self.r_d_b_ram.val();
-        self.o_e_hit_we.next =
-            self.o_e_valid.q.val() & (self.o_e_key.q.val() == self.r_e_key.q.val());
-        self.o_e_hit_wd.next =
-            self.o_d_write.val() & (self.o_d_key.q.val() == self.r_e_key.q.val());
-        self.o_d_hit_we.next =
-            self.o_e_valid.q.val() & (self.o_e_key.q.val() == self.r_d_key.q.val());
-        self.o_d_hit_wd.next =
-            self.o_d_write.val() & (self.o_d_key.q.val() == self.r_d_key.q.val());
-        // The event now in the operand stage reaches the write stage with its same-key flag,
-        // so which form of its enqueue result holds is known here too.
-        self.o_e_from_we_same.d.next = self.o_e_hit_we.val() & self.o_same.q.val();
-        self.o_e_from_we_apart.d.next = self.o_e_hit_we.val() & !self.o_same.q.val();
-        self.o_e_from_wd.d.next = self.o_e_hit_wd.val();
-        self.o_e_from_o.d.next = !self.o_e_hit_we.val() & !self.o_e_hit_wd.val();
-        self.o_d_from_we_same.d.next = self.o_d_hit_we.val() & self.o_same.q.val();
-        self.o_d_from_we_apart.d.next = self.o_d_hit_we.val() & !self.o_same.q.val();
-        self.o_d_from_wd.d.next = self.o_d_hit_wd.val();
-        self.o_d_from_o.d.next = !self.o_d_hit_we.val() & !self.o_d_hit_wd.val();
-
-        // ---- Cycle n + 1: the operands, then the arithmetic.
-        self.e_b0_we_same.next = 0.into();
-        if self.o_e_from_we_same.q.val() {
-            self.e_b0_we_same.next = self.w_e_val_same.q.val();
+        // The bypass: where the event in the arithmetic now (one edge older) writes the key,
+        // its result, as it leaves the arithmetic, is the operand.
+        if self.r_e_fwd_e.q.val() {
+            self.o_e_b.d.next = self.upd.e_b1.val();
+        } else if self.r_e_fwd_d.q.val() {
+            self.o_e_b.d.next = self.upd.d_b1.val();
         }
-        self.e_b0_we_apart.next = 0.into();
-        if self.o_e_from_we_apart.q.val() {
-            self.e_b0_we_apart.next = self.w_e_val_apart.q.val();
+        if self.r_d_fwd_e.q.val() {
+            self.o_d_b.d.next = self.upd.e_b1.val();
+        } else if self.r_d_fwd_d.q.val() {
+            self.o_d_b.d.next = self.upd.d_b1.val();
         }
-        self.e_b0_wd.next = 0.into();
-        if self.o_e_from_wd.q.val() {
-            self.e_b0_wd.next = self.w_d_val.q.val();
-        }
-        self.e_b0_o.next = 0.into();
-        if self.o_e_from_o.q.val() {
-            self.e_b0_o.next = self.o_e_b.q.val();
-        }
-        self.e_b0.next = self.e_b0_we_same.val()
-            | self.e_b0_we_apart.val()
-            | self.e_b0_wd.val()
-            | self.e_b0_o.val();
-        self.d_b0_we_same.next = 0.into();
-        if self.o_d_from_we_same.q.val() {
-            self.d_b0_we_same.next = self.w_e_val_same.q.val();
-        }
-        self.d_b0_we_apart.next = 0.into();
-        if self.o_d_from_we_apart.q.val() {
-            self.d_b0_we_apart.next = self.w_e_val_apart.q.val();
-        }
-        self.d_b0_wd.next = 0.into();
-        if self.o_d_from_wd.q.val() {
-            self.d_b0_wd.next = self.w_d_val.q.val();
-        }
-        self.d_b0_o.next = 0.into();
-        if self.o_d_from_o.q.val() {
-            self.d_b0_o.next = self.o_d_b.q.val();
-        }
-        self.d_b0.next = self.d_b0_we_same.val()
-            | self.d_b0_we_apart.val()
-            | self.d_b0_wd.val()
-            | self.d_b0_o.val();
+        // ---- Cycle n + 1: the arithmetic, from the operand registers themselves (the bypass
+        // of the older event's result happened as they were loaded).
+        self.e_b0.next = self.o_e_b.q.val();
+        self.d_b0.next = self.o_d_b.q.val();
         self.upd.e_valid.next = self.o_e_valid.q.val();
         self.upd.e_len.next = self.o_e_len.q.val();
         self.upd.e_b0.next = self.e_b0.val();
@@ -514,9 +441,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         // ---- Edge n + 2: the results to the write stage.
         self.w_e_valid.d.next = self.o_e_valid.q.val();
         self.w_e_key.d.next = self.o_e_key.q.val();
-        self.w_e_val_same.d.next = self.upd.e_b1_same.val();
-        self.w_e_val_apart.d.next = self.upd.e_b1_apart.val();
-        self.w_e_same.d.next = self.o_same.q.val();
+        self.w_e_val.d.next = self.upd.e_b1.val();
         self.w_d_write.d.next = self.o_d_write.val();
         self.w_d_key.d.next = self.o_d_key.q.val();
         self.w_d_val.d.next = self.upd.d_b1.val();
@@ -526,13 +451,13 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         // inputs), and the written stage.
         self.ram.write_a_enable.next = self.w_e_valid.q.val();
         self.ram.write_a_address.next = self.w_e_key.q.val();
-        self.ram.write_a_data.next = self.w_e_val.val();
+        self.ram.write_a_data.next = self.w_e_val.q.val();
         self.ram.write_b_enable.next = self.w_d_write.q.val();
         self.ram.write_b_address.next = self.w_d_key.q.val();
         self.ram.write_b_data.next = self.w_d_val.q.val();
         self.x_e_valid.d.next = self.w_e_valid.q.val();
         self.x_e_key.d.next = self.w_e_key.q.val();
-        self.x_e_val.d.next = self.w_e_val.val();
+        self.x_e_val.d.next = self.w_e_val.q.val();
         self.x_d_write.d.next = self.w_d_write.q.val();
         self.x_d_key.d.next = self.w_d_key.q.val();
         self.x_d_val.d.next = self.w_d_val.q.val();
@@ -542,6 +467,10 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.r_e_valid.d.next = false;
             self.r_d_valid.d.next = false;
             self.r_same.d.next = false;
+            self.r_e_fwd_e.d.next = false;
+            self.r_e_fwd_d.d.next = false;
+            self.r_d_fwd_e.d.next = false;
+            self.r_d_fwd_d.d.next = false;
             self.o_e_valid.d.next = false;
             self.o_d_valid.d.next = false;
             self.o_same.d.next = false;

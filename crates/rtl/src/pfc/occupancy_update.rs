@@ -101,11 +101,6 @@ pub struct OccupancyUpdate {
 
     /// Occupancy after the enqueue (its base when dropped).
     pub e_b1: Signal<Out, Bits<32>>,
-    /// `e_b1` when both events name one key, and when they do not: a consumer that knows
-    /// `same` early (a register) selects between them itself, which keeps that selection out
-    /// of this logic's depth.
-    pub e_b1_same: Signal<Out, Bits<32>>,
-    pub e_b1_apart: Signal<Out, Bits<32>>,
     pub e_drop: Signal<Out, Bit>,
     /// Occupancy after the dequeue (0 when it underflowed).
     pub d_b1: Signal<Out, Bits<32>>,
@@ -125,6 +120,9 @@ pub struct OccupancyUpdate {
     drop_any: Signal<Local, Bit>,
     res_same: Signal<Local, Bits<32>>,
     res_apart: Signal<Local, Bits<32>>,
+    /// `e_b1` when both events name one key, and when they do not.
+    e_b1_same: Signal<Local, Bits<32>>,
+    e_b1_apart: Signal<Local, Bits<32>>,
     d_res: Signal<Local, Bits<32>>,
 }
 

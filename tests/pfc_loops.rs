@@ -12,15 +12,41 @@ use switchcraft::synth::loops::{Kernel, Source, KERNELS};
 use switchcraft_core::rng::SplitMix64;
 use switchcraft_core::PortSchema;
 use switchcraft_model::pfc::Occupancy;
-use switchcraft_sim::BuildOptions;
+use switchcraft_sim::{BuildOptions, VerilatedModel};
 
 const CYCLES: u64 = 40_000;
 
-fn kernel(module: &str) -> &'static Kernel {
-    KERNELS
+/// A hand-written kernel, verilated and reset: its entry, its ports, the model, and the
+/// largest length and counter value its widths hold.
+struct Verilated {
+    k: &'static Kernel,
+    schema: PortSchema,
+    rtl: VerilatedModel,
+    len_max: u64,
+    occ_top: u64,
+}
+
+fn verilated(top: &str) -> Verilated {
+    let k = KERNELS
         .iter()
-        .find(|k| k.module == module)
-        .expect("a kernel of loops/")
+        .find(|k| k.module == top)
+        .expect("a kernel of loops/");
+    let schema = PortSchema::new(top, (k.ports)());
+    let Source::File(file) = k.source else {
+        panic!("{top} is not a hand-written kernel");
+    };
+    let mut rtl = switchcraft_sim::build(Path::new(file), top, &schema, &BuildOptions::default())
+        .unwrap_or_else(|e| panic!("{top}: {e}"));
+    rtl.reset(2);
+    let width = |name: &str| schema.ports.iter().find(|p| p.name == name).unwrap().width;
+    let (len_max, occ_top) = ((1u64 << width("e_len")) - 1, (1u64 << width("max")) - 1);
+    Verilated {
+        k,
+        schema,
+        rtl,
+        len_max,
+        occ_top,
+    }
 }
 
 /// How often each case of the spec occurred, so a run that never reaches one fails.
@@ -34,23 +60,18 @@ struct Seen {
 }
 
 fn run(top: &str, seed: u64) -> Seen {
-    let k = kernel(top);
-    let schema = PortSchema::new(top, (k.ports)());
+    let Verilated {
+        k,
+        schema,
+        mut rtl,
+        len_max,
+        occ_top,
+    } = verilated(top);
     let with_source = schema.input_index("looked_up").is_some();
-    let width = |name: &str| schema.ports.iter().find(|p| p.name == name).unwrap().width;
-    let (len_bits, occ_bits) = (width("e_len"), width("max"));
-    let occ_top = (1u64 << occ_bits) - 1;
-    let Source::File(file) = k.source else {
-        panic!("{top} is not a hand-written kernel");
-    };
-    let mut rtl = switchcraft_sim::build(Path::new(file), top, &schema, &BuildOptions::default())
-        .unwrap_or_else(|e| panic!("{top}: {e}"));
-    rtl.reset(2);
     let mut rng = SplitMix64::new(seed);
     let mut model = Occupancy::new(1, 1);
     let mut expected: VecDeque<([u64; 3], String)> = VecDeque::new();
     let mut seen = Seen::default();
-    let len_max = (1u64 << len_bits) - 1;
     let (mut max, mut fill) = (0u64, 50u64);
     let mut outputs = vec![0u64; 3];
     for cycle in 0..CYCLES {
@@ -171,16 +192,13 @@ struct SeenTwoBus {
 /// last cycle did not touch, and random otherwise (the kernel must take the loop's).
 fn run_two_bus(top: &str, seed: u64) -> SeenTwoBus {
     const KEYS: u64 = 4;
-    let k = kernel(top);
-    let schema = PortSchema::new(top, (k.ports)());
-    let Source::File(file) = k.source else {
-        panic!("{top} is not a hand-written kernel");
-    };
-    let mut rtl = switchcraft_sim::build(Path::new(file), top, &schema, &BuildOptions::default())
-        .unwrap_or_else(|e| panic!("{top}: {e}"));
-    rtl.reset(2);
-    let width = |name: &str| schema.ports.iter().find(|p| p.name == name).unwrap().width;
-    let (len_max, occ_top) = ((1u64 << width("e_len")) - 1, (1u64 << width("max")) - 1);
+    let Verilated {
+        k,
+        mut rtl,
+        len_max,
+        occ_top,
+        ..
+    } = verilated(top);
     let mut rng = SplitMix64::new(seed);
     let mut model = Occupancy::new(KEYS as u32, 1);
     let mut seen = SeenTwoBus::default();

@@ -2763,8 +2763,12 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     wire  r_set_valid$q;
     reg  [3:0] r_set_key$d;
     wire  [3:0] r_set_key$q;
-    reg  [7:0] r_set_wanted$d;
-    wire  [7:0] r_set_wanted$q;
+    reg  r_set_by_max$d;
+    wire  r_set_by_max$q;
+    reg  [2:0] r_set_input$d;
+    wire  [2:0] r_set_input$q;
+    reg  [7:0] r_set_flags$d;
+    wire  [7:0] r_set_flags$q;
 
     // Local signals
     reg  set_valid;
@@ -2897,9 +2901,19 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         .q(r_set_key$q),
         .clock(clock)
     );
-    capfc_fpga__decision$r_set_wanted r_set_wanted(
-        .d(r_set_wanted$d),
-        .q(r_set_wanted$q),
+    capfc_fpga__decision$r_set_by_max r_set_by_max(
+        .d(r_set_by_max$d),
+        .q(r_set_by_max$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$r_set_input r_set_input(
+        .d(r_set_input$d),
+        .q(r_set_input$q),
+        .clock(clock)
+    );
+    capfc_fpga__decision$r_set_flags r_set_flags(
+        .d(r_set_flags$d),
+        .q(r_set_flags$q),
         .clock(clock)
     );
 
@@ -2921,22 +2935,24 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         r_clear_key$d = r_clear_key$q;
         r_set_valid$d = r_set_valid$q;
         r_set_key$d = r_set_key$q;
-        r_set_wanted$d = r_set_wanted$q;
+        r_set_by_max$d = r_set_by_max$q;
+        r_set_input$d = r_set_input$q;
+        r_set_flags$d = r_set_flags$q;
         e_rows$reset = reset;
         set_valid = max_valid | cal_valid;
         if (stop_max) begin
             set_key = max_key;
-            set_wanted = one_pp << max_input;
         end
         else begin
             set_key = cal_key;
-            set_wanted = cal_flags;
         end
         r_clear_valid$d = clear_valid;
         r_clear_key$d = clear_key;
         r_set_valid$d = set_valid;
         r_set_key$d = set_key;
-        r_set_wanted$d = set_wanted;
+        r_set_by_max$d = stop_max;
+        r_set_input$d = max_input;
+        r_set_flags$d = cal_flags;
         e_rows$next_key0 = clear_key;
         e_rows$next_key1 = set_key;
         set_key_port = r_set_key$q >> prio_bits;
@@ -2947,7 +2963,13 @@ module capfc_fpga__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         if (port_ok[set_port] & |(set_prio_oh & prio_ok)) begin
             set_lanes = port_ok & ~(one_pp << set_port);
         end
-        set_bits = r_set_wanted$q & set_lanes;
+        if (r_set_by_max$q) begin
+            set_wanted = one_pp << r_set_input$q;
+        end
+        else begin
+            set_wanted = r_set_flags$q;
+        end
+        set_bits = set_wanted & set_lanes;
         e_rows$clear_valid = r_clear_valid$q;
         e_rows$clear_key = r_clear_key$q;
         e_rows$set_valid = r_set_valid$q;
@@ -3477,6 +3499,63 @@ module capfc_fpga__decision$r_clear_valid(d,q,clock);
 endmodule // capfc_fpga__decision$r_clear_valid
 
 
+module capfc_fpga__decision$r_set_by_max(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$r_set_by_max
+
+
+module capfc_fpga__decision$r_set_flags(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$r_set_flags
+
+
+module capfc_fpga__decision$r_set_input(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__decision$r_set_input
+
+
 module capfc_fpga__decision$r_set_key(d,q,clock);
 
     // Module arguments
@@ -3513,25 +3592,6 @@ module capfc_fpga__decision$r_set_valid(d,q,clock);
     end
 
 endmodule // capfc_fpga__decision$r_set_valid
-
-
-module capfc_fpga__decision$r_set_wanted(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_fpga__decision$r_set_wanted
 
 
 module capfc_fpga__eg_bad(d,q,clock);

@@ -4903,8 +4903,12 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
     wire  r_set_valid$q;
     reg  [8:0] r_set_key$d;
     wire  [8:0] r_set_key$q;
-    reg  [63:0] r_set_wanted$d;
-    wire  [63:0] r_set_wanted$q;
+    reg  r_set_by_max$d;
+    wire  r_set_by_max$q;
+    reg  [5:0] r_set_input$d;
+    wire  [5:0] r_set_input$q;
+    reg  [63:0] r_set_flags$d;
+    wire  [63:0] r_set_flags$q;
 
     // Local signals
     reg  set_valid;
@@ -5037,9 +5041,19 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
         .q(r_set_key$q),
         .clock(clock)
     );
-    capfc_paper__decision$r_set_wanted r_set_wanted(
-        .d(r_set_wanted$d),
-        .q(r_set_wanted$q),
+    capfc_paper__decision$r_set_by_max r_set_by_max(
+        .d(r_set_by_max$d),
+        .q(r_set_by_max$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$r_set_input r_set_input(
+        .d(r_set_input$d),
+        .q(r_set_input$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$r_set_flags r_set_flags(
+        .d(r_set_flags$d),
+        .q(r_set_flags$q),
         .clock(clock)
     );
 
@@ -5061,22 +5075,24 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
         r_clear_key$d = r_clear_key$q;
         r_set_valid$d = r_set_valid$q;
         r_set_key$d = r_set_key$q;
-        r_set_wanted$d = r_set_wanted$q;
+        r_set_by_max$d = r_set_by_max$q;
+        r_set_input$d = r_set_input$q;
+        r_set_flags$d = r_set_flags$q;
         e_rows$reset = reset;
         set_valid = max_valid | cal_valid;
         if (stop_max) begin
             set_key = max_key;
-            set_wanted = one_pp << max_input;
         end
         else begin
             set_key = cal_key;
-            set_wanted = cal_flags;
         end
         r_clear_valid$d = clear_valid;
         r_clear_key$d = clear_key;
         r_set_valid$d = set_valid;
         r_set_key$d = set_key;
-        r_set_wanted$d = set_wanted;
+        r_set_by_max$d = stop_max;
+        r_set_input$d = max_input;
+        r_set_flags$d = cal_flags;
         e_rows$next_key0 = clear_key;
         e_rows$next_key1 = set_key;
         set_key_port = r_set_key$q >> prio_bits;
@@ -5087,7 +5103,13 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
         if (port_ok[set_port] & |(set_prio_oh & prio_ok)) begin
             set_lanes = port_ok & ~(one_pp << set_port);
         end
-        set_bits = r_set_wanted$q & set_lanes;
+        if (r_set_by_max$q) begin
+            set_wanted = one_pp << r_set_input$q;
+        end
+        else begin
+            set_wanted = r_set_flags$q;
+        end
+        set_bits = set_wanted & set_lanes;
         e_rows$clear_valid = r_clear_valid$q;
         e_rows$clear_key = r_clear_key$q;
         e_rows$set_valid = r_set_valid$q;
@@ -6013,6 +6035,63 @@ module capfc_paper__decision$r_clear_valid(d,q,clock);
 endmodule // capfc_paper__decision$r_clear_valid
 
 
+module capfc_paper__decision$r_set_by_max(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$r_set_by_max
+
+
+module capfc_paper__decision$r_set_flags(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$r_set_flags
+
+
+module capfc_paper__decision$r_set_input(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$r_set_input
+
+
 module capfc_paper__decision$r_set_key(d,q,clock);
 
     // Module arguments
@@ -6049,25 +6128,6 @@ module capfc_paper__decision$r_set_valid(d,q,clock);
     end
 
 endmodule // capfc_paper__decision$r_set_valid
-
-
-module capfc_paper__decision$r_set_wanted(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__decision$r_set_wanted
 
 
 module capfc_paper__eg_bad(d,q,clock);

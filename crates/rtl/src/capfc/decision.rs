@@ -94,7 +94,11 @@ pub struct Decision<
     r_clear_key: DFF<Bits<KB>>,
     r_set_valid: DFF<Bit>,
     r_set_key: DFF<Bits<KB>>,
-    r_set_wanted: DFF<Bits<PP>>,
+    /// The set's bits as requested: Stop-Max's input (decoded after the register, off the
+    /// counter stage's maximum) or the engine's flags.
+    r_set_by_max: DFF<Bit>,
+    r_set_input: DFF<Bits<PB>>,
+    r_set_flags: DFF<Bits<PP>>,
 
     set_valid: Signal<Local, Bit>,
     set_key: Signal<Local, Bits<KB>>,
@@ -193,7 +197,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             r_clear_key: Default::default(),
             r_set_valid: Default::default(),
             r_set_key: Default::default(),
-            r_set_wanted: Default::default(),
+            r_set_by_max: Default::default(),
+            r_set_input: Default::default(),
+            r_set_flags: Default::default(),
             set_valid: Default::default(),
             set_key: Default::default(),
             set_bits: Default::default(),
@@ -254,7 +260,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             r_clear_key,
             r_set_valid,
             r_set_key,
-            r_set_wanted
+            r_set_by_max,
+            r_set_input,
+            r_set_flags
         );
         self.e_rows.clock.next = self.clock.val();
         self.e_rows.reset.next = self.reset.val();
@@ -263,16 +271,16 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
         self.set_valid.next = self.max_valid.val() | self.cal_valid.val();
         if self.stop_max.val() {
             self.set_key.next = self.max_key.val();
-            self.set_wanted.next = self.one_pp.val() << self.max_input.val();
         } else {
             self.set_key.next = self.cal_key.val();
-            self.set_wanted.next = self.cal_flags.val();
         }
         self.r_clear_valid.d.next = self.clear_valid.val();
         self.r_clear_key.d.next = self.clear_key.val();
         self.r_set_valid.d.next = self.set_valid.val();
         self.r_set_key.d.next = self.set_key.val();
-        self.r_set_wanted.d.next = self.set_wanted.val();
+        self.r_set_by_max.d.next = self.stop_max.val();
+        self.r_set_input.d.next = self.max_input.val();
+        self.r_set_flags.d.next = self.cal_flags.val();
         self.e_rows.next_key0.next = self.clear_key.val();
         self.e_rows.next_key1.next = self.set_key.val();
 
@@ -290,7 +298,12 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
         {
             self.set_lanes.next = self.port_ok.val() & !(self.one_pp.val() << self.set_port.val());
         }
-        self.set_bits.next = self.r_set_wanted.q.val() & self.set_lanes.val();
+        if self.r_set_by_max.q.val() {
+            self.set_wanted.next = self.one_pp.val() << self.r_set_input.q.val();
+        } else {
+            self.set_wanted.next = self.r_set_flags.q.val();
+        }
+        self.set_bits.next = self.set_wanted.val() & self.set_lanes.val();
         self.e_rows.clear_valid.next = self.r_clear_valid.q.val();
         self.e_rows.clear_key.next = self.r_clear_key.q.val();
         self.e_rows.set_valid.next = self.r_set_valid.q.val();

@@ -548,6 +548,10 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
     reg  [7:0] lookup$d_lane_q;
     reg  [31:0] lookup$now_ts;
     reg  [255:0] lookup$classes;
+    reg  [2:0] lookup$next_class_id;
+    reg  lookup$next_bus_we;
+    reg  [5:0] lookup$next_bus_addr;
+    reg  [15:0] lookup$next_bus_wdata;
     reg  [1:0] lookup$mode;
     reg  [31:0] lookup$sticky;
     reg  [8:0] lookup$sample_rate;
@@ -908,6 +912,10 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         .d_lane_q(lookup$d_lane_q),
         .now_ts(lookup$now_ts),
         .classes(lookup$classes),
+        .next_class_id(lookup$next_class_id),
+        .next_bus_we(lookup$next_bus_we),
+        .next_bus_addr(lookup$next_bus_addr),
+        .next_bus_wdata(lookup$next_bus_wdata),
         .mode(lookup$mode),
         .sticky(lookup$sticky),
         .sample_rate(lookup$sample_rate),
@@ -1279,6 +1287,10 @@ module bfc_ns3_tor__core(clock,reset,enq_valid,enq_in_port,enq_eg_port,enq_fid,e
         lookup$d_lane_q = capture$d_lane_q;
         lookup$now_ts = capture$now_ts;
         lookup$classes = csr$value_next[(at_class0)+:(256)];
+        lookup$next_class_id = enq_class;
+        lookup$next_bus_we = csr_we;
+        lookup$next_bus_addr = csr_addr;
+        lookup$next_bus_wdata = csr_wdata[(32'h0)+:(16)];
         lookup$mode = csr$value_next[(at_mode)+:(2)];
         lookup$sticky = csr$value_next[(at_sticky)+:(32)];
         lookup$sample_rate = csr$value_next[(at_sample_rate)+:(9)];
@@ -1477,6 +1489,10 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
     localparam  port_mask = 12'h1f;
     localparam  data_queues = 128'hfffffffe;
     localparam  one_8 = 8'h1;
+    localparam  two_8 = 8'h2;
+    localparam  every2 = 128'h55555555555555555555555555555555;
+    localparam  low2of4 = 128'h33333333333333333333333333333333;
+    localparam  every4 = 128'h11111111111111111111111111111111;
     localparam  one_32 = 32'h1;
     localparam  one_n = 1024'h1;
     localparam  used_u = 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
@@ -1531,6 +1547,19 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
     reg  [127:0] row_paused;
     reg  [127:0] active;
     reg  [7:0] n_active;
+    reg  [127:0] pair_lo;
+    reg  [127:0] pair_hi;
+    reg  [127:0] pairs;
+    reg  [127:0] nib_x;
+    reg  [127:0] nib_y;
+    reg  [127:0] nib_c;
+    reg  [127:0] nib_x1;
+    reg  [127:0] nib_y1;
+    reg  [127:0] nib_b0;
+    reg  [127:0] nib_b1;
+    reg  [127:0] nib_b2;
+    reg  [127:0] nibbles;
+    reg  [3:0] nib;
     reg  [7:0] th_idx;
     reg  [7:0] th_idx_less;
     reg  [1:0] speed;
@@ -1680,398 +1709,90 @@ module bfc_ns3_tor__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_
         row_paused_wide = paused >> ({10'd0, eg} << queue_bits);
         row_paused = row_paused_wide[127:0];
         active = ~row_empty & ~row_paused & data_queues;
+        pair_lo = active & every2;
+        pair_hi = (active >> 32'h1) & every2;
+        pairs = (pair_lo ^ pair_hi) | ((pair_lo & pair_hi) << 32'h1);
+        nib_x = pairs & low2of4;
+        nib_y = (pairs >> 32'h2) & low2of4;
+        nib_c = nib_x & nib_y & every4;
+        nib_b0 = (nib_x ^ nib_y) & every4;
+        nib_x1 = (nib_x >> 32'h1) & every4;
+        nib_y1 = (nib_y >> 32'h1) & every4;
+        nib_b1 = nib_x1 ^ nib_y1 ^ nib_c;
+        nib_b2 = (nib_x1 & nib_y1) | (nib_c & (nib_x1 ^ nib_y1));
+        nibbles = nib_b0 | (nib_b1 << 32'h1) | (nib_b2 << 32'h2);
         n_active = 8'h0;
-        if (active[0]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[1]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[2]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[3]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[4]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[5]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[6]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[7]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[8]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[9]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[10]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[11]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[12]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[13]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[14]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[15]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[16]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[17]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[18]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[19]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[20]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[21]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[22]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[23]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[24]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[25]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[26]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[27]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[28]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[29]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[30]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[31]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[32]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[33]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[34]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[35]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[36]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[37]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[38]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[39]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[40]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[41]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[42]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[43]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[44]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[45]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[46]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[47]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[48]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[49]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[50]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[51]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[52]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[53]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[54]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[55]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[56]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[57]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[58]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[59]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[60]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[61]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[62]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[63]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[64]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[65]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[66]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[67]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[68]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[69]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[70]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[71]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[72]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[73]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[74]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[75]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[76]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[77]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[78]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[79]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[80]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[81]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[82]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[83]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[84]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[85]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[86]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[87]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[88]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[89]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[90]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[91]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[92]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[93]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[94]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[95]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[96]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[97]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[98]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[99]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[100]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[101]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[102]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[103]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[104]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[105]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[106]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[107]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[108]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[109]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[110]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[111]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[112]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[113]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[114]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[115]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[116]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[117]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[118]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[119]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[120]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[121]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[122]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[123]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[124]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[125]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[126]) begin
-            n_active = n_active + one_8;
-        end
-        if (active[127]) begin
-            n_active = n_active + one_8;
-        end
+        nib = nibbles[(0 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(1 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(2 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(3 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(4 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(5 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(6 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(7 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(8 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(9 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(10 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(11 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(12 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(13 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(14 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(15 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(16 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(17 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(18 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(19 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(20 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(21 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(22 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(23 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(24 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(25 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(26 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(27 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(28 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(29 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(30 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
+        nib = nibbles[(31 * 32'h4)+:(4)];
+        n_active = n_active + {4'd0, nib};
         th_idx = 8'h0;
         if (|n_active) begin
             th_idx = (n_active - one_8) & q_lane_mask;
         end
         th_idx_less = 8'h0;
-        if (|th_idx) begin
-            th_idx_less = th_idx - one_8;
+        if (|(n_active >> 32'h1)) begin
+            th_idx_less = (n_active - two_8) & q_lane_mask;
         end
         d_q_index = d_q & q_lane_mask[6:0];
         dep_active = (d_eg == eg) & active[d_q_index];
@@ -5663,7 +5384,7 @@ module bfc_ns3_tor__frames$dsp(d,q,clock);
 endmodule // bfc_ns3_tor__frames$dsp
 
 
-module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,incast,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_lane_q,now_ts,classes,mode,sticky,sample_rate,reseed,seed,snap_lane_q,act,refused,q,reassigned,ft_write,sampled,ft_skip,lane_q,row_empty,entry_q,entry_class,size,entry_ts,flags,word_next);
+module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,incast,len,hash,word,dc,ts,same_entry,d_act,d_dc_next,d_emptied,d_qi,d_eg,d_lane_q,now_ts,classes,next_class_id,next_bus_we,next_bus_addr,next_bus_wdata,mode,sticky,sample_rate,reseed,seed,snap_lane_q,act,refused,q,reassigned,ft_write,sampled,ft_skip,lane_q,row_empty,entry_q,entry_class,size,entry_ts,flags,word_next);
 
     // Module arguments
     input wire  clock;
@@ -5690,6 +5411,10 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
     input wire  [7:0] d_lane_q;
     input wire  [31:0] now_ts;
     input wire  [255:0] classes;
+    input wire  [2:0] next_class_id;
+    input wire  next_bus_we;
+    input wire  [5:0] next_bus_addr;
+    input wire  [15:0] next_bus_wdata;
     input wire  [1:0] mode;
     input wire  [31:0] sticky;
     input wire  [8:0] sample_rate;
@@ -5717,6 +5442,7 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
     localparam  n_queues = 8'h20;
     localparam  n_upstream = 8'h20;
     localparam  n_classes = 8'h1;
+    localparam  class_base = 6'b11000;
     localparam  queue_bits = 8'h5;
     localparam  q_lane_mask = 8'h1f;
     localparam  mask_7 = 8'h7f;
@@ -5756,6 +5482,14 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
     wire  [4095:0] inc$q;
     reg  [31:0] lfsr$d;
     wire  [31:0] lfsr$q;
+    reg  [7:0] r_first$d;
+    wire  [7:0] r_first$q;
+    reg  [6:0] r_count$d;
+    wire  [6:0] r_count$q;
+    reg  r_class_ok$d;
+    wire  r_class_ok$q;
+    reg  [127:0] r_class_data$d;
+    wire  [127:0] r_class_data$q;
 
     // Local signals
     reg  [71:0] ec_wide;
@@ -5765,10 +5499,14 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
     reg  [31:0] dc_now;
     reg  [31:0] lfsr_now;
     reg  [1023:0] empty_now;
+    reg  [2:0] p_class;
+    reg  [7:0] p_first;
+    reg  [7:0] p_count;
+    reg  [127:0] p_class_mask;
     reg  [255:0] cw_wide;
     reg  [15:0] cw;
     reg  [7:0] first;
-    reg  [7:0] count;
+    reg  [6:0] count;
     reg  class_ok;
     reg  ok;
     reg  [31:0] age;
@@ -5777,7 +5515,6 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
     reg  keep_entry;
     reg  [15:0] row_off;
     reg  [1023:0] row_empty_wide;
-    reg  [127:0] class_mask;
     reg  [127:0] cand;
     reg  [511:0] rr_wide;
     reg  [7:0] start;
@@ -5834,6 +5571,26 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
         .q(lfsr$q),
         .clock(clock)
     );
+    bfc_ns3_tor__lookup$r_first r_first(
+        .d(r_first$d),
+        .q(r_first$q),
+        .clock(clock)
+    );
+    bfc_ns3_tor__lookup$r_count r_count(
+        .d(r_count$d),
+        .q(r_count$q),
+        .clock(clock)
+    );
+    bfc_ns3_tor__lookup$r_class_ok r_class_ok(
+        .d(r_class_ok$d),
+        .q(r_class_ok$q),
+        .clock(clock)
+    );
+    bfc_ns3_tor__lookup$r_class_data r_class_data(
+        .d(r_class_data$d),
+        .q(r_class_data$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -5841,6 +5598,10 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
         rr$d = rr$q;
         inc$d = inc$q;
         lfsr$d = lfsr$q;
+        r_first$d = r_first$q;
+        r_count$d = r_count$q;
+        r_class_ok$d = r_class_ok$q;
+        r_class_data$d = r_class_data$q;
         entry_q = word[(32'h0)+:(8)];
         ec_wide = word >> 32'h8;
         ec = ec_wide[(32'h0)+:(32)] & size_mask;
@@ -5875,13 +5636,28 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
         if (sampled & ~size_sat) begin
             ec_next = (ec + one_32) & size_mask;
         end
-        cw_wide = classes >> ({5'd0, class_id} << 32'h5);
+        p_class = next_class_id;
+        if (reset) begin
+            p_class = 3'h0;
+        end
+        cw_wide = classes >> ({5'd0, p_class} << 32'h5);
         cw = cw_wide[15:0];
-        first = cw[7:0] & mask_7;
-        count = cw[(32'h8)+:(8)] & mask_7;
-        class_ok = |first & |count & ((first + count) <= n_queues);
-        first = first & q_lane_mask;
-        count = count & q_lane_mask;
+        if (next_bus_we & ~reset & (next_bus_addr == class_base + {3'd0, p_class}) & ({5'd0, p_class} < n_classes)) begin
+            cw = next_bus_wdata;
+        end
+        p_first = cw[7:0] & mask_7;
+        p_count = cw[(32'h8)+:(8)] & mask_7;
+        r_class_ok$d = |p_first & |p_count & ((p_first + p_count) <= n_queues);
+        p_first = p_first & q_lane_mask;
+        p_count = p_count & q_lane_mask;
+        r_first$d = p_first;
+        r_count$d = p_count[6:0];
+        p_class_mask = ((one_128 << p_count) - one_128) << p_first;
+        r_class_data$d = p_class_mask & data_queues;
+        first = r_first$q;
+        count = r_count$q;
+        class_ok = r_class_ok$q;
+        class_data = r_class_data$q;
         ok = ({2'd0, in_port} < n_ports) & ({2'd0, eg} < n_ports) & ({1'd0, upq} < n_upstream) & ({5'd0, class_id} < n_classes) & |len & class_ok;
         act = valid & ready & ok;
         refused = valid & ~(ready & ok);
@@ -5903,8 +5679,6 @@ module bfc_ns3_tor__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,
         row_off = {10'd0, eg} << queue_bits;
         row_empty_wide = empty$q >> row_off;
         row_empty = row_empty_wide[127:0];
-        class_mask = ((one_128 << count) - one_128) << first;
-        class_data = class_mask & data_queues;
         cand = row_empty & class_data;
         rr_wide = rr$q >> ({10'd0, eg} << 32'h3);
         start = rr_wide[7:0];
@@ -6485,6 +6259,82 @@ module bfc_ns3_tor__lookup$lfsr(d,q,clock);
     end
 
 endmodule // bfc_ns3_tor__lookup$lfsr
+
+
+module bfc_ns3_tor__lookup$r_class_data(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__lookup$r_class_data
+
+
+module bfc_ns3_tor__lookup$r_class_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__lookup$r_class_ok
+
+
+module bfc_ns3_tor__lookup$r_count(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__lookup$r_count
+
+
+module bfc_ns3_tor__lookup$r_first(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_ns3_tor__lookup$r_first
 
 
 module bfc_ns3_tor__lookup$rr(d,q,clock);

@@ -496,6 +496,10 @@ impl<const NB: usize, const N: usize> Logic for BfcCore<NB, N> {
             .value_next
             .val()
             .get_bits::<256>(self.at_class0.val().index());
+        self.lookup.next_class_id.next = self.enq_class.val();
+        self.lookup.next_bus_we.next = self.csr_we.val();
+        self.lookup.next_bus_addr.next = self.csr_addr.val();
+        self.lookup.next_bus_wdata.next = self.csr_wdata.val().get_bits::<16>(0);
         self.lookup.mode.next = self
             .csr
             .value_next

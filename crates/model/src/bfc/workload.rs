@@ -218,7 +218,8 @@ impl BfcWorkload {
                 } else if self.rng.chance(50) {
                     class_word(q.start, q.end - q.start)
                 } else {
-                    self.rng.below(1 << 15)
+                    // Any word: malformed ranges, and bits past the register's 15.
+                    self.rng.next_u64() & 0xFFFF_FFFF
                 };
                 (reg::CLASS_BASE + cl, word)
             }

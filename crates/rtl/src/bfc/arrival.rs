@@ -111,6 +111,12 @@ pub struct Arrival<const N: usize> {
     /// Bit q set for the data queues (1..queues).
     data_queues: Constant<Bits<128>>,
     one_8: Constant<Bits<8>>,
+    two_8: Constant<Bits<8>>,
+    /// Bit 0 of every 2-bit field, the low half of every 4-bit field, bit 0 of every 4-bit
+    /// field: the masks of the active-queue count's bitwise adders.
+    every2: Constant<Bits<128>>,
+    low2of4: Constant<Bits<128>>,
+    every4: Constant<Bits<128>>,
     one_32: Constant<Bits<32>>,
     one_n: Constant<Bits<N>>,
     /// The `{port, upstream queue}` bits this config has.
@@ -125,6 +131,21 @@ pub struct Arrival<const N: usize> {
     row_paused: Signal<Local, Bits<128>>,
     active: Signal<Local, Bits<128>>,
     n_active: Signal<Local, Bits<8>>,
+    /// The active bits counted in 2-bit fields, then in 4-bit fields (`pair_*` and `nib_*`:
+    /// bit b of each field's count, at the field's bit 0).
+    pair_lo: Signal<Local, Bits<128>>,
+    pair_hi: Signal<Local, Bits<128>>,
+    pairs: Signal<Local, Bits<128>>,
+    nib_x: Signal<Local, Bits<128>>,
+    nib_y: Signal<Local, Bits<128>>,
+    nib_c: Signal<Local, Bits<128>>,
+    nib_x1: Signal<Local, Bits<128>>,
+    nib_y1: Signal<Local, Bits<128>>,
+    nib_b0: Signal<Local, Bits<128>>,
+    nib_b1: Signal<Local, Bits<128>>,
+    nib_b2: Signal<Local, Bits<128>>,
+    nibbles: Signal<Local, Bits<128>>,
+    nib: Signal<Local, Bits<4>>,
     th_idx: Signal<Local, Bits<8>>,
     th_idx_less: Signal<Local, Bits<8>>,
     /// The first lane of the egress port's speed class, and the lanes read.
@@ -241,6 +262,10 @@ impl<const N: usize> Arrival<N> {
             port_mask: Constant::new(mask(cfg.port_bits()).into()),
             data_queues: Constant::new(super::data_queues(cfg)),
             one_8: c8(1),
+            two_8: c8(2),
+            every2: Constant::new(repeat_128(0x5)),
+            low2of4: Constant::new(repeat_128(0x3)),
+            every4: Constant::new(repeat_128(0x1)),
             one_32: c32(1),
             one_n: Constant::new(1u64.into()),
             used_u: Constant::new(used_u),
@@ -251,6 +276,19 @@ impl<const N: usize> Arrival<N> {
             row_paused: Default::default(),
             active: Default::default(),
             n_active: Default::default(),
+            pair_lo: Default::default(),
+            pair_hi: Default::default(),
+            pairs: Default::default(),
+            nib_x: Default::default(),
+            nib_y: Default::default(),
+            nib_c: Default::default(),
+            nib_x1: Default::default(),
+            nib_y1: Default::default(),
+            nib_b0: Default::default(),
+            nib_b1: Default::default(),
+            nib_b2: Default::default(),
+            nibbles: Default::default(),
+            nib: Default::default(),
             th_idx: Default::default(),
             th_idx_less: Default::default(),
             speed: Default::default(),
@@ -331,19 +369,37 @@ impl<const N: usize> Logic for Arrival<N> {
             self.paused.val() >> (bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val());
         self.row_paused.next = bit_cast::<128, N>(self.row_paused_wide.val());
         self.active.next = !self.row_empty.val() & !self.row_paused.val() & self.data_queues.val();
+        // N_active: the bits counted per 4-bit field by bitwise adders (LUTs, no carry
+        // chain), then the fields summed: one add per 4 queues instead of one per queue.
+        self.pair_lo.next = self.active.val() & self.every2.val();
+        self.pair_hi.next = (self.active.val() >> 1) & self.every2.val();
+        self.pairs.next = (self.pair_lo.val() ^ self.pair_hi.val())
+            | ((self.pair_lo.val() & self.pair_hi.val()) << 1);
+        // Two 2-bit counts per 4-bit field, added bit by bit: x (bits 1:0) + y (bits 3:2).
+        self.nib_x.next = self.pairs.val() & self.low2of4.val();
+        self.nib_y.next = (self.pairs.val() >> 2) & self.low2of4.val();
+        self.nib_c.next = self.nib_x.val() & self.nib_y.val() & self.every4.val();
+        self.nib_b0.next = (self.nib_x.val() ^ self.nib_y.val()) & self.every4.val();
+        self.nib_x1.next = (self.nib_x.val() >> 1) & self.every4.val();
+        self.nib_y1.next = (self.nib_y.val() >> 1) & self.every4.val();
+        self.nib_b1.next = self.nib_x1.val() ^ self.nib_y1.val() ^ self.nib_c.val();
+        self.nib_b2.next = (self.nib_x1.val() & self.nib_y1.val())
+            | (self.nib_c.val() & (self.nib_x1.val() ^ self.nib_y1.val()));
+        self.nibbles.next = self.nib_b0.val() | (self.nib_b1.val() << 1) | (self.nib_b2.val() << 2);
         self.n_active.next = 0.into();
-        for i in 0..128 {
-            if self.active.val().get_bit(i) {
-                self.n_active.next = self.n_active.val() + self.one_8.val();
-            }
+        for k in 0..32 {
+            self.nib.next = self.nibbles.val().get_bits::<4>(k * 4);
+            self.n_active.next = self.n_active.val() + bit_cast::<8, 4>(self.nib.val());
         }
+        // Th[N_active - 1] (0 when none is active), and with the departure's queue emptied.
         self.th_idx.next = 0.into();
         if self.n_active.val().any() {
             self.th_idx.next = (self.n_active.val() - self.one_8.val()) & self.q_lane_mask.val();
         }
         self.th_idx_less.next = 0.into();
-        if self.th_idx.val().any() {
-            self.th_idx_less.next = self.th_idx.val() - self.one_8.val();
+        if (self.n_active.val() >> 1).any() {
+            self.th_idx_less.next =
+                (self.n_active.val() - self.two_8.val()) & self.q_lane_mask.val();
         }
         self.d_q_index.next = self.d_q.val() & bit_cast::<7, 8>(self.q_lane_mask.val());
         self.dep_active.next = (self.d_eg.val() == self.eg.val())
@@ -508,4 +564,11 @@ impl<const N: usize> Logic for Arrival<N> {
             self.o_resume_queue.d.next = 0.into();
         }
     }
+}
+
+/// `nibble` in every 4-bit field of 128 bits.
+fn repeat_128(nibble: u64) -> Bits<128> {
+    (0..32).fold(Bits::<128>::default(), |acc, k| {
+        acc | (Bits::<128>::from(nibble) << (4 * k))
+    })
 }

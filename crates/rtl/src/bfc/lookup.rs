@@ -21,7 +21,7 @@ use super::EW;
 use rust_hdl::prelude::*;
 use switchcraft_core::lfsr::Lfsr32;
 use switchcraft_core::mask;
-use switchcraft_model::bfc::{err, BfcConfig, MODE_SINGLE, MODE_STOCHASTIC};
+use switchcraft_model::bfc::{err, reg, BfcConfig, MODE_SINGLE, MODE_STOCHASTIC};
 
 #[derive(LogicBlock)]
 pub struct Lookup<const N: usize> {
@@ -57,9 +57,16 @@ pub struct Lookup<const N: usize> {
     pub d_eg: Signal<In, Bits<6>>,
     pub d_lane_q: Signal<In, Bits<8>>,
     pub now_ts: Signal<In, Bits<32>>,
-    /// Registers as this edge's events see them: the class words (one 32-bit slot each),
-    /// the mode and the sticky time; a write of the LFSR seed, and the written word.
+    /// Cycle n - 1, for the class decode registered at edge n: the class words (one 32-bit
+    /// slot each) as edge n - 1 leaves them, and what edge n captures: the arrival's class
+    /// and the CSR bus, whose write the events of edge n see.
     pub classes: Signal<In, Bits<256>>,
+    pub next_class_id: Signal<In, Bits<3>>,
+    pub next_bus_we: Signal<In, Bit>,
+    pub next_bus_addr: Signal<In, Bits<6>>,
+    pub next_bus_wdata: Signal<In, Bits<16>>,
+    /// Registers as this edge's events see them: the mode and the sticky time; a write of
+    /// the LFSR seed, and the written word.
     pub mode: Signal<In, Bits<2>>,
     pub sticky: Signal<In, Bits<32>>,
     pub sample_rate: Signal<In, Bits<9>>,
@@ -97,6 +104,8 @@ pub struct Lookup<const N: usize> {
     n_queues: Constant<Bits<8>>,
     n_upstream: Constant<Bits<8>>,
     n_classes: Constant<Bits<8>>,
+    /// The CSR slot of class 0 (a class word's fields lie within the 15 bits it stores).
+    class_base: Constant<Bits<6>>,
     queue_bits: Constant<Bits<8>>,
     q_lane_mask: Constant<Bits<8>>,
     mask_7: Constant<Bits<8>>,
@@ -147,10 +156,20 @@ pub struct Lookup<const N: usize> {
     dc_now: Signal<Local, Bits<32>>,
     lfsr_now: Signal<Local, Bits<32>>,
     empty_now: Signal<Local, Bits<N>>,
+    /// The next arrival's class decode (its first queue, count, whether the word is valid
+    /// and the class's data queues), registered so the queue search starts from registers.
+    r_first: DFF<Bits<8>>,
+    r_count: DFF<Bits<7>>,
+    r_class_ok: DFF<Bit>,
+    r_class_data: DFF<Bits<128>>,
+    p_class: Signal<Local, Bits<3>>,
+    p_first: Signal<Local, Bits<8>>,
+    p_count: Signal<Local, Bits<8>>,
+    p_class_mask: Signal<Local, Bits<128>>,
     cw_wide: Signal<Local, Bits<256>>,
     cw: Signal<Local, Bits<16>>,
     first: Signal<Local, Bits<8>>,
-    count: Signal<Local, Bits<8>>,
+    count: Signal<Local, Bits<7>>,
     class_ok: Signal<Local, Bit>,
     ok: Signal<Local, Bit>,
     age: Signal<Local, Bits<32>>,
@@ -162,7 +181,6 @@ pub struct Lookup<const N: usize> {
     keep_entry: Signal<Local, Bit>,
     row_off: Signal<Local, Bits<16>>,
     row_empty_wide: Signal<Local, Bits<N>>,
-    class_mask: Signal<Local, Bits<128>>,
     cand: Signal<Local, Bits<128>>,
     rr_wide: Signal<Local, Bits<512>>,
     start: Signal<Local, Bits<8>>,
@@ -251,6 +269,10 @@ impl<const N: usize> Lookup<N> {
             d_lane_q: Default::default(),
             now_ts: Default::default(),
             classes: Default::default(),
+            next_class_id: Default::default(),
+            next_bus_we: Default::default(),
+            next_bus_addr: Default::default(),
+            next_bus_wdata: Default::default(),
             mode: Default::default(),
             sticky: Default::default(),
             sample_rate: Default::default(),
@@ -276,6 +298,7 @@ impl<const N: usize> Lookup<N> {
             n_queues: c8(cfg.queues.into()),
             n_upstream: c8(cfg.upstream_queues.into()),
             n_classes: c8(cfg.classes.into()),
+            class_base: Constant::new(u64::from(reg::CLASS_BASE).into()),
             queue_bits: c8(cfg.queue_bits().into()),
             q_lane_mask: c8(mask(cfg.queue_bits())),
             mask_7: c8(0x7F),
@@ -316,6 +339,14 @@ impl<const N: usize> Lookup<N> {
             dc_now: Default::default(),
             lfsr_now: Default::default(),
             empty_now: Default::default(),
+            r_first: Default::default(),
+            r_count: Default::default(),
+            r_class_ok: Default::default(),
+            r_class_data: Default::default(),
+            p_class: Default::default(),
+            p_first: Default::default(),
+            p_count: Default::default(),
+            p_class_mask: Default::default(),
             cw_wide: Default::default(),
             cw: Default::default(),
             first: Default::default(),
@@ -328,7 +359,6 @@ impl<const N: usize> Lookup<N> {
             keep_entry: Default::default(),
             row_off: Default::default(),
             row_empty_wide: Default::default(),
-            class_mask: Default::default(),
             cand: Default::default(),
             rr_wide: Default::default(),
             start: Default::default(),
@@ -370,7 +400,18 @@ impl<const N: usize> Lookup<N> {
 impl<const N: usize> Logic for Lookup<N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, empty, rr, inc, lfsr);
+        dff_setup!(
+            self,
+            clock,
+            empty,
+            rr,
+            inc,
+            lfsr,
+            r_first,
+            r_count,
+            r_class_ok,
+            r_class_data
+        );
         // ---- The entry after this cycle's departure.
         self.entry_q.next = self.word.val().get_bits::<8>(0);
         self.ec_wide.next = self.word.val() >> 8;
@@ -413,20 +454,45 @@ impl<const N: usize> Logic for Lookup<N> {
             self.ec_next.next = (self.ec.val() + self.one_32.val()) & self.size_mask.val();
         }
 
-        // ---- The arrival's class: its first queue and count (a class past the config's, or
-        // a malformed word, refuses the arrival).
-        self.cw_wide.next = self.classes.val() >> (bit_cast::<8, 3>(self.class_id.val()) << 5);
+        // ---- Cycle n - 1: the next arrival's class, decoded: its first queue and count (a
+        // class past the config's, or a malformed word, refuses the arrival). Its word is the
+        // one the events of edge n see: the bus's write on that edge, else as edge n - 1 left
+        // it. (A reset in cycle n, not known yet, discards the events of edge n anyway.)
+        self.p_class.next = self.next_class_id.val();
+        if self.reset.val() {
+            self.p_class.next = 0.into();
+        }
+        self.cw_wide.next = self.classes.val() >> (bit_cast::<8, 3>(self.p_class.val()) << 5);
         self.cw.next = bit_cast::<16, 256>(self.cw_wide.val());
-        self.first.next = bit_cast::<8, 16>(self.cw.val()) & self.mask_7.val();
-        self.count.next = self.cw.val().get_bits::<8>(8) & self.mask_7.val();
-        self.class_ok.next = self.first.val().any()
-            & self.count.val().any()
-            & ((self.first.val() + self.count.val()) <= self.n_queues.val());
+        if self.next_bus_we.val()
+            & !self.reset.val()
+            & (self.next_bus_addr.val()
+                == self.class_base.val() + bit_cast::<6, 3>(self.p_class.val()))
+            & (bit_cast::<8, 3>(self.p_class.val()) < self.n_classes.val())
+        {
+            self.cw.next = self.next_bus_wdata.val();
+        }
+        self.p_first.next = bit_cast::<8, 16>(self.cw.val()) & self.mask_7.val();
+        self.p_count.next = self.cw.val().get_bits::<8>(8) & self.mask_7.val();
+        self.r_class_ok.d.next = self.p_first.val().any()
+            & self.p_count.val().any()
+            & ((self.p_first.val() + self.p_count.val()) <= self.n_queues.val());
         // A valid class lies in 1..queues, so its first queue and count fit the queue bits.
         // Narrowed, the class mask, the products and the candidate search below shrink to
         // the config's queues in synthesis.
-        self.first.next = self.first.val() & self.q_lane_mask.val();
-        self.count.next = self.count.val() & self.q_lane_mask.val();
+        self.p_first.next = self.p_first.val() & self.q_lane_mask.val();
+        self.p_count.next = self.p_count.val() & self.q_lane_mask.val();
+        self.r_first.d.next = self.p_first.val();
+        self.r_count.d.next = bit_cast::<7, 8>(self.p_count.val());
+        self.p_class_mask.next =
+            ((self.one_128.val() << self.p_count.val()) - self.one_128.val()) << self.p_first.val();
+        self.r_class_data.d.next = self.p_class_mask.val() & self.data_queues.val();
+
+        // ---- Cycle n: the arrival's class.
+        self.first.next = self.r_first.q.val();
+        self.count.next = self.r_count.q.val();
+        self.class_ok.next = self.r_class_ok.q.val();
+        self.class_data.next = self.r_class_data.q.val();
         self.ok.next = (bit_cast::<8, 6>(self.in_port.val()) < self.n_ports.val())
             & (bit_cast::<8, 6>(self.eg.val()) < self.n_ports.val())
             & (bit_cast::<8, 7>(self.upq.val()) < self.n_upstream.val())
@@ -461,9 +527,6 @@ impl<const N: usize> Logic for Lookup<N> {
         self.row_off.next = bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val();
         self.row_empty_wide.next = self.empty.q.val() >> self.row_off.val();
         self.row_empty.next = bit_cast::<128, N>(self.row_empty_wide.val());
-        self.class_mask.next =
-            ((self.one_128.val() << self.count.val()) - self.one_128.val()) << self.first.val();
-        self.class_data.next = self.class_mask.val() & self.data_queues.val();
         self.cand.next = self.row_empty.val() & self.class_data.val();
         self.rr_wide.next = self.rr.q.val() >> (bit_cast::<16, 6>(self.eg.val()) << 3);
         self.start.next = bit_cast::<8, 512>(self.rr_wide.val());

@@ -133,7 +133,7 @@ synth: build $(if $(filter ecp5,$(TARGET)),ecp5-tools)
 	@for b in $(BLOCK); do \
 	  $(SC) synth --target $(TARGET) --block $$b --seeds 3 --out target/synth --report docs/reports || exit 1; done
 
-# About a minute: the hand-written loop kernels of loops/ on the iCE40 and the ECP5, 9 seeds each
+# About five minutes: the hand-written loop kernels of loops/ on the iCE40 and the ECP5, 9 seeds each
 # (they take a second or two per seed, and their spread is what the bounds rest on).
 loops: build ecp5-tools
 	$(SC) synth --loops --seeds 9 --out target/synth --report docs/reports

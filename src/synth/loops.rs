@@ -132,7 +132,21 @@ const fn pfc_kernel(
     }
 }
 
-pub const KERNELS: [Kernel; 10] = [
+fn bfc_search_ports() -> Vec<Port> {
+    vec![
+        Port::input("a_valid", 1, "an arrival needs a new queue"),
+        Port::input("a_class", 8, "its class's data queues"),
+        Port::input("d_valid", 1, "a departure empties a queue"),
+        Port::input("d_q", 3, "that queue"),
+        Port::output("found", 1, "an empty queue of the class was found"),
+        Port::output("q", 3, "the queue found"),
+        Port::output("start", 3, "the rotating start after the edge"),
+    ]
+}
+
+const BFC_FPGA: &str = "BFC queue search (`fpga`: 8 queues, one egress port)";
+
+pub const KERNELS: [Kernel; 12] = [
     pfc_kernel(
         "pfc_occupancy_loop_bare",
         PFC_FPGA,
@@ -212,6 +226,29 @@ pub const KERNELS: [Kernel; 10] = [
         || pfc_occupancy_ports(true, 24, 14),
         3,
     ),
+    Kernel {
+        source: Source::File("loops/bfc_search.v"),
+        module: "bfc_search_loop",
+        clock: "clk",
+        reset: "rst",
+        loop_name: BFC_FPGA,
+        form: "index: the class's empty queues at or after the rotating start by a mask made \
+               from it, one lowest-bit search (x & -x) on the chosen set; the queue found \
+               leaves the empty set and moves the start",
+        ports: bfc_search_ports,
+        latency: 1,
+    },
+    Kernel {
+        source: Source::File("loops/bfc_search.v"),
+        module: "bfc_search_loop_thermometer",
+        clock: "clk",
+        reset: "rst",
+        loop_name: BFC_FPGA,
+        form: "thermometer: the start kept as a mask of the queues at or after it, both \
+               searches in parallel and chosen after them, the next mask a prefix OR",
+        ports: bfc_search_ports,
+        latency: 1,
+    },
 ];
 
 /// One device's result for one kernel.

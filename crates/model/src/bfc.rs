@@ -2103,8 +2103,9 @@ fn mask_u128(bits: u32) -> u128 {
     }
 }
 
-/// The first set bit of `bits` at or after `start`, wrapping at `n`; `bits` is not 0.
-fn first_set_from(bits: u128, start: u32, n: u32) -> u32 {
+/// The first set bit of `bits` at or after `start`, wrapping at `n`; `bits` is not 0. The
+/// dynamic assignment's search (public for the search kernel's test, tests/bfc_loops.rs).
+pub fn first_set_from(bits: u128, start: u32, n: u32) -> u32 {
     let upper = bits & !mask_u128(start);
     let pick = if upper != 0 { upper } else { bits };
     let q = pick.trailing_zeros();

@@ -131,8 +131,8 @@ pub struct Arrival<const N: usize> {
     row_paused: Signal<Local, Bits<128>>,
     active: Signal<Local, Bits<128>>,
     n_active: Signal<Local, Bits<8>>,
-    /// The active bits counted in 2-bit fields, then in 4-bit fields (`pair_*` and `nib_*`:
-    /// bit b of each field's count, at the field's bit 0).
+    /// The active bits counted in 2-bit fields (`pairs`), then in 4-bit fields (`nibbles`);
+    /// the other terms hold one bit of an addend, sum or carry at each field's bit 0.
     pair_lo: Signal<Local, Bits<128>>,
     pair_hi: Signal<Local, Bits<128>>,
     pairs: Signal<Local, Bits<128>>,

@@ -6,12 +6,8 @@
 mod common;
 
 use std::collections::VecDeque;
-use std::path::Path;
-use switchcraft::synth::loops::{Source, KERNELS};
 use switchcraft_core::rng::SplitMix64;
-use switchcraft_core::PortSchema;
 use switchcraft_model::bfc::first_set_from;
-use switchcraft_sim::BuildOptions;
 
 const QUEUES: u32 = 8;
 const CYCLES: u64 = 40_000;
@@ -38,14 +34,7 @@ fn thermometer_search_loop_equals_the_model() {
 }
 
 fn check(top: &str) {
-    let k = KERNELS.iter().find(|k| k.module == top).expect("a kernel");
-    let Source::File(file) = k.source else {
-        panic!("{top} is not a hand-written kernel");
-    };
-    let schema = PortSchema::new(top, (k.ports)());
-    let mut rtl = switchcraft_sim::build(Path::new(file), top, &schema, &BuildOptions::default())
-        .unwrap_or_else(|e| panic!("{top}: {e}"));
-    rtl.reset(2);
+    let (k, _, mut rtl) = common::verilated_kernel(top);
     let seed = common::seed();
     let mut rng = SplitMix64::new(seed);
     // The model's state for one egress port: the empty queues and the rotating start.

@@ -7,12 +7,11 @@
 mod common;
 
 use std::collections::VecDeque;
-use std::path::Path;
-use switchcraft::synth::loops::{Kernel, Source, KERNELS};
+use switchcraft::synth::loops::{Kernel, KERNELS};
 use switchcraft_core::rng::SplitMix64;
 use switchcraft_core::PortSchema;
 use switchcraft_model::pfc::Occupancy;
-use switchcraft_sim::{BuildOptions, VerilatedModel};
+use switchcraft_sim::VerilatedModel;
 
 const CYCLES: u64 = 40_000;
 
@@ -27,17 +26,7 @@ struct Verilated {
 }
 
 fn verilated(top: &str) -> Verilated {
-    let k = KERNELS
-        .iter()
-        .find(|k| k.module == top)
-        .expect("a kernel of loops/");
-    let schema = PortSchema::new(top, (k.ports)());
-    let Source::File(file) = k.source else {
-        panic!("{top} is not a hand-written kernel");
-    };
-    let mut rtl = switchcraft_sim::build(Path::new(file), top, &schema, &BuildOptions::default())
-        .unwrap_or_else(|e| panic!("{top}: {e}"));
-    rtl.reset(2);
+    let (k, schema, rtl) = common::verilated_kernel(top);
     let width = |name: &str| schema.ports.iter().find(|p| p.name == name).unwrap().width;
     let (len_max, occ_top) = ((1u64 << width("e_len")) - 1, (1u64 << width("max")) - 1);
     Verilated {

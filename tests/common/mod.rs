@@ -166,3 +166,32 @@ pub fn proptest_equivalence(
         panic!("{test}: seed {seed} (rerun with SWITCHCRAFT_SEED={seed}): {e}");
     }
 }
+
+/// A hand-written kernel of loops/ (`switchcraft synth --loops`), verilated and reset: its
+/// entry, its ports and the model.
+pub fn verilated_kernel(
+    top: &str,
+) -> (
+    &'static switchcraft::synth::loops::Kernel,
+    switchcraft_core::PortSchema,
+    VerilatedModel,
+) {
+    use switchcraft::synth::loops::{Source, KERNELS};
+    let k = KERNELS
+        .iter()
+        .find(|k| k.module == top)
+        .expect("a kernel of loops/");
+    let schema = switchcraft_core::PortSchema::new(top, (k.ports)());
+    let Source::File(file) = k.source else {
+        panic!("{top} is not a hand-written kernel");
+    };
+    let mut rtl = switchcraft_sim::build(
+        std::path::Path::new(file),
+        top,
+        &schema,
+        &switchcraft_sim::BuildOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{top}: {e}"));
+    rtl.reset(2);
+    (k, schema, rtl)
+}

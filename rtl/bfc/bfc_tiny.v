@@ -1575,13 +1575,15 @@ module bfc_tiny__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,s
     reg  above;
     reg  [15:0] j;
     reg  [15:0] d_j;
-    reg  [31:0] pd_now;
     reg  [31:0] pc_start;
+    reg  [31:0] pc_less;
+    reg  pc_start_nz;
+    reg  d_same_counter;
     reg  pc_sat;
-    reg  [31:0] pc_fin;
+    reg  pc_fin_nz;
     reg  [31:0] d_pc_old;
-    reg  [31:0] d_pc_after;
-    reg  [31:0] d_pc_fin;
+    reg  d_pc_nz;
+    reg  d_pc_fin_nz;
     reg  ql_sat;
 
     // Sub module instances
@@ -1838,19 +1840,18 @@ module bfc_tiny__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,s
         bp_on = ~ev_bp_off[(r_eg$q & port_mask[5:0])] & r_sampled$q;
         d_j = ({10'd0, r_d_in$q} << upstream_bits) | {9'd0, r_d_upq$q};
         d_pc_old = (d_pi - d_pd) & pc_max;
-        d_pc_write = r_d_dec$q & |d_pc_old;
+        d_pc_nz = |((d_pi ^ d_pd) & pc_max);
+        d_pc_write = r_d_dec$q & d_pc_nz;
         pd_next = d_pd + one_32;
-        d_pc_after = d_pc_old;
-        if (d_pc_write) begin
-            d_pc_after = d_pc_old - one_32;
-        end
         j = ({10'd0, r_in$q} << upstream_bits) | {9'd0, r_upq$q};
-        pd_now = pd;
-        if (d_pc_write & (r_d_in$q == r_prow$q) & (r_d_lane_u$q == r_lane_p$q)) begin
-            pd_now = pd_next;
-        end
         pc_start = (pi - pd) & pc_max;
-        pc_old = (pi - pd_now) & pc_max;
+        pc_less = (pi + ~pd) & pc_max;
+        pc_start_nz = |((pi ^ pd) & pc_max);
+        d_same_counter = r_d_dec$q & (r_d_in$q == r_prow$q) & (r_d_lane_u$q == r_lane_p$q);
+        pc_old = pc_start;
+        if (d_same_counter & pc_start_nz) begin
+            pc_old = pc_less;
+        end
         pc_sat = pc_old == pc_max;
         flags = 8'h0;
         if (r_act$q & ql_sat) begin
@@ -1859,24 +1860,21 @@ module bfc_tiny__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,s
         if (r_act$q & above & bp_on & pc_sat) begin
             flags = flags | f_pc_saturated;
         end
-        if (r_d_dec$q & ~|d_pc_old) begin
+        if (r_d_dec$q & ~d_pc_nz) begin
             flags = flags | f_pc_underflow;
         end
         counted = r_act$q & above & bp_on & ~pc_sat;
         pi_next = pi + one_32;
-        pc_fin = pc_old;
-        if (counted) begin
-            pc_fin = pc_old + one_32;
-        end
-        d_pc_fin = d_pc_after;
+        pc_fin_nz = counted | |pc_old;
+        d_pc_fin_nz = d_pc_nz & (d_pc_old != one_32);
         if (r_act$q & (r_in$q == r_d_in$q) & (r_upq$q == r_d_upq$q)) begin
-            d_pc_fin = pc_fin;
+            d_pc_fin_nz = pc_fin_nz;
         end
-        pause = r_act$q & ~|pc_start & |pc_fin;
-        resume = r_d_dec$q & |d_pc_old & ~|d_pc_fin;
+        pause = counted & ~pc_start_nz;
+        resume = d_pc_write & ~d_pc_fin_nz;
         nz_next = nz$q;
         if (r_d_dec$q) begin
-            if (|d_pc_fin) begin
+            if (d_pc_fin_nz) begin
                 nz_next = nz_next | (one_n << d_j);
             end
             else begin
@@ -1884,7 +1882,7 @@ module bfc_tiny__arrival(clock,reset,act,in_port,eg,upq,len,lane_q,prow,lane_p,s
             end
         end
         if (r_act$q) begin
-            if (|pc_fin) begin
+            if (pc_fin_nz) begin
                 nz_next = nz_next | (one_n << j);
             end
             else begin
@@ -5366,14 +5364,12 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
     localparam  data_queues = 128'hfe;
     localparam  mode_stochastic = 2'b1;
     localparam  mode_single = 2'b10;
-    localparam  one_8 = 8'h1;
     localparam  one_32 = 32'h1;
     localparam  one_128 = 128'h1;
     localparam  one_n = 32'h1;
     localparam  all_n = 32'hffffffff;
-    localparam  lane_rr = 512'hff;
     localparam  used_q = 32'hffffffff;
-    localparam  used_rr = 512'h7070707;
+    localparam  row_ones = 32'hff;
     localparam  f_bad_event = 8'h1;
     localparam  f_size_saturated = 8'h4;
     localparam  reset_lfsr = 32'h1;
@@ -5382,8 +5378,8 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
     // Stub signals
     reg  [31:0] empty$d;
     wire  [31:0] empty$q;
-    reg  [511:0] rr$d;
-    wire  [511:0] rr$q;
+    reg  [31:0] from_start$d;
+    wire  [31:0] from_start$q;
     reg  [4095:0] inc$d;
     wire  [4095:0] inc$q;
     reg  [31:0] lfsr$d;
@@ -5422,13 +5418,18 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
     reg  [15:0] row_off;
     reg  [31:0] row_empty_wide;
     reg  [127:0] cand;
-    reg  [511:0] rr_wide;
-    reg  [7:0] start;
+    reg  [31:0] start_wide;
+    reg  [127:0] start_row;
     reg  [127:0] upper;
-    reg  [127:0] pick;
+    reg  [127:0] neg_upper;
+    reg  [127:0] neg_cand;
     reg  [127:0] pick_low;
+    reg  [127:0] pick_above;
     reg  [7:0] q_first;
     reg  [6:0] dq_index;
+    reg  [127:0] dq_bit;
+    reg  [127:0] dq_at_or_below;
+    reg  dq_from_start;
     reg  [127:0] class_data;
     reg  dq_in_class;
     reg  dq_first;
@@ -5436,10 +5437,10 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
     reg  [31:0] rand_prod;
     reg  [31:0] stoch_prod;
     reg  rr_write;
-    reg  [7:0] rr_next;
     reg  [31:0] ec_next;
-    reg  [15:0] qi;
     reg  [7:0] chosen;
+    reg  [127:0] chosen_bit_wide;
+    reg  chosen_new;
     reg  [71:0] stamp_wide;
     reg  [31:0] entry_stamp;
     reg  [31:0] age_enq;
@@ -5451,6 +5452,8 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
     reg  [6:0] inc_q7;
     reg  inc_busy;
     reg  [7:0] new_q;
+    reg  [127:0] new_q_bit;
+    reg  [127:0] new_above_wide;
     reg  new_rr;
     reg  inc_write;
     reg  [8:0] lfsr_low;
@@ -5462,9 +5465,9 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
         .q(empty$q),
         .clock(clock)
     );
-    bfc_tiny__lookup$rr rr(
-        .d(rr$d),
-        .q(rr$q),
+    bfc_tiny__lookup$from_start from_start(
+        .d(from_start$d),
+        .q(from_start$q),
         .clock(clock)
     );
     bfc_tiny__lookup$inc inc(
@@ -5501,7 +5504,7 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
     // Update code
     always @(*) begin
         empty$d = empty$q;
-        rr$d = rr$q;
+        from_start$d = from_start$q;
         inc$d = inc$q;
         lfsr$d = lfsr$q;
         r_first$d = r_first$q;
@@ -5586,14 +5589,17 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
         row_empty_wide = empty$q >> row_off;
         row_empty = {96'd0, row_empty_wide};
         cand = row_empty & class_data;
-        rr_wide = rr$q >> ({10'd0, eg} << 32'h3);
-        start = rr_wide[7:0];
-        upper = cand & ~((one_128 << start) - one_128);
-        pick = cand;
+        start_wide = from_start$q >> row_off;
+        start_row = {96'd0, start_wide};
+        upper = cand & start_row;
+        neg_upper = ~upper + one_128;
+        neg_cand = ~cand + one_128;
+        pick_low = cand & neg_cand;
+        pick_above = cand ^ neg_cand;
         if (|upper) begin
-            pick = upper;
+            pick_low = upper & neg_upper;
+            pick_above = upper ^ neg_upper;
         end
-        pick_low = pick & (~pick + one_128);
         q_first = 8'h0;
         if (pick_low[0]) begin
             q_first = q_first | 0;
@@ -6011,23 +6017,27 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
         end
         dq_index = d_lane_q[6:0];
         dq_in_class = (d_eg == eg) & class_data[dq_index];
-        dq_first = ~|cand;
-        if ((d_lane_q >= start) == (q_first >= start)) begin
-            if (d_lane_q < q_first) begin
-                dq_first = 1'b1;
-            end
-        end
-        else if (d_lane_q >= start) begin
-            dq_first = 1'b1;
+        dq_bit = one_128 << dq_index;
+        dq_at_or_below = dq_bit | (dq_bit - one_128);
+        dq_from_start = start_row[dq_index];
+        dq_first = dq_from_start | ~|(cand & dq_at_or_below);
+        if (|upper) begin
+            dq_first = dq_from_start & ~|(upper & dq_at_or_below);
         end
         take_dq = d_emptied & dq_in_class & dq_first;
         new_rr = 1'b1;
         new_q = first + rand_prod[(32'h10)+:(8)];
+        new_q_bit = one_128 << new_q;
+        new_above_wide = 128'h0;
         if (take_dq) begin
             new_q = d_lane_q;
+            new_q_bit = dq_bit;
+            new_above_wide = ~dq_at_or_below;
         end
         else if (|cand) begin
             new_q = q_first;
+            new_q_bit = pick_low;
+            new_above_wide = pick_above;
         end
         else begin
             new_rr = 1'b0;
@@ -6039,6 +6049,7 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
         inc_busy = |inc_q & ~row_empty[inc_q7] & ~(d_emptied & (d_eg == eg) & (d_lane_q == inc_q));
         reassigned = 1'b0;
         rr_write = 1'b0;
+        chosen_new = 1'b0;
         keep_entry = 1'b0;
         inc_write = 1'b0;
         chosen = entry_q;
@@ -6052,6 +6063,7 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
             chosen = inc_q;
             if (~inc_busy) begin
                 chosen = new_q;
+                chosen_new = 1'b1;
                 rr_write = new_rr;
                 inc_write = 1'b1;
             end
@@ -6059,15 +6071,16 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
         else if (reassign) begin
             reassigned = 1'b1;
             chosen = new_q;
+            chosen_new = 1'b1;
             rr_write = new_rr;
         end
         else if (other_class) begin
             keep_entry = 1'b1;
             chosen = first + stoch_prod[(32'h10)+:(8)];
         end
-        rr_next = chosen + one_8;
-        if (rr_next == n_queues) begin
-            rr_next = 8'h0;
+        chosen_bit_wide = one_128 << chosen;
+        if (chosen_new) begin
+            chosen_bit_wide = new_q_bit;
         end
         lane_q = snap_lane_q;
         if (valid) begin
@@ -6079,14 +6092,13 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
         if (keep_entry) begin
             word_next = {64'd0, entry_q} | ({40'd0, ec_next} << 32'h8) | ({69'd0, entry_class} << class_shift) | ({40'd0, stamp_next} << stamp_shift);
         end
-        qi = row_off | {8'd0, chosen};
         empty$d = empty_now | ~used_q;
         if (act) begin
-            empty$d = (empty_now & ~(one_n << qi)) | ~used_q;
+            empty$d = (empty_now & ~((chosen_bit_wide[31:0] & row_ones) << row_off)) | ~used_q;
         end
-        rr$d = rr$q & used_rr;
+        from_start$d = from_start$q & used_q;
         if (rr_write & act) begin
-            rr$d = ((rr$q & ~(lane_rr << ({10'd0, eg} << 32'h3))) | ({504'd0, rr_next} << ({10'd0, eg} << 32'h3))) & used_rr;
+            from_start$d = ((from_start$q & ~(row_ones << row_off)) | ((new_above_wide[31:0] & row_ones) << row_off)) & used_q;
         end
         inc$d = inc$q & used_inc;
         if (inc_write & act) begin
@@ -6101,7 +6113,7 @@ module bfc_tiny__lookup(clock,reset,live,ready,valid,in_port,eg,upq,class_id,inc
         end
         if (reset) begin
             empty$d = all_n;
-            rr$d = 512'h0;
+            from_start$d = 32'h0;
             inc$d = 4096'h0;
             lfsr$d = reset_lfsr;
         end
@@ -6127,6 +6139,25 @@ module bfc_tiny__lookup$empty(d,q,clock);
     end
 
 endmodule // bfc_tiny__lookup$empty
+
+
+module bfc_tiny__lookup$from_start(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bfc_tiny__lookup$from_start
 
 
 module bfc_tiny__lookup$inc(d,q,clock);
@@ -6241,25 +6272,6 @@ module bfc_tiny__lookup$r_first(d,q,clock);
     end
 
 endmodule // bfc_tiny__lookup$r_first
-
-
-module bfc_tiny__lookup$rr(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // bfc_tiny__lookup$rr
 
 
 module bfc_tiny__o_asg_cnt(d,q,clock);

@@ -751,7 +751,8 @@ pub fn package(
                 signals: &["*_wide"],
                 reason: "the `*_wide` locals hold a vector shifted right by a run-time offset (a \
                      queue row, a class word, a timestamp after ts_shift) at the vector's full \
-                     width; only the low bits that the field needs are read.",
+                     width, or a one-hot or mask of queues at the widest row's 128 bits; only the \
+                     low bits that the field or the config's row needs are read.",
             },
         ],
     })

@@ -184,13 +184,18 @@ pub struct Arrival<const N: usize> {
     above: Signal<Local, Bit>,
     j: Signal<Local, Bits<16>>,
     d_j: Signal<Local, Bits<16>>,
-    pd_now: Signal<Local, Bits<32>>,
+    /// The arrival's counter before the departure, and one less; whether it is not 0, and
+    /// whether the departure decrements it.
     pc_start: Signal<Local, Bits<32>>,
+    pc_less: Signal<Local, Bits<32>>,
+    pc_start_nz: Signal<Local, Bit>,
+    d_same_counter: Signal<Local, Bit>,
     pc_sat: Signal<Local, Bit>,
-    pc_fin: Signal<Local, Bits<32>>,
+    /// The counters are not 0 after the cycle: the arrival's and the departure's.
+    pc_fin_nz: Signal<Local, Bit>,
     d_pc_old: Signal<Local, Bits<32>>,
-    d_pc_after: Signal<Local, Bits<32>>,
-    d_pc_fin: Signal<Local, Bits<32>>,
+    d_pc_nz: Signal<Local, Bit>,
+    d_pc_fin_nz: Signal<Local, Bit>,
     ql_sat: Signal<Local, Bit>,
 }
 
@@ -322,13 +327,15 @@ impl<const N: usize> Arrival<N> {
             above: Default::default(),
             j: Default::default(),
             d_j: Default::default(),
-            pd_now: Default::default(),
             pc_start: Default::default(),
+            pc_less: Default::default(),
+            pc_start_nz: Default::default(),
+            d_same_counter: Default::default(),
             pc_sat: Default::default(),
-            pc_fin: Default::default(),
+            pc_fin_nz: Default::default(),
             d_pc_old: Default::default(),
-            d_pc_after: Default::default(),
-            d_pc_fin: Default::default(),
+            d_pc_nz: Default::default(),
+            d_pc_fin_nz: Default::default(),
             ql_sat: Default::default(),
         }
     }
@@ -464,26 +471,27 @@ impl<const N: usize> Logic for Arrival<N> {
         self.d_j.next = (bit_cast::<16, 6>(self.r_d_in.q.val()) << self.upstream_bits.val())
             | bit_cast::<16, 7>(self.r_d_upq.q.val());
         self.d_pc_old.next = (self.d_pi.val() - self.d_pd.val()) & self.pc_max.val();
-        self.d_pc_write.next = self.r_d_dec.q.val() & self.d_pc_old.val().any();
+        // (Not 0: the two counts differ; no subtraction needed.)
+        self.d_pc_nz.next = ((self.d_pi.val() ^ self.d_pd.val()) & self.pc_max.val()).any();
+        self.d_pc_write.next = self.r_d_dec.q.val() & self.d_pc_nz.val();
         self.pd_next.next = self.d_pd.val() + self.one_32.val();
-        self.d_pc_after.next = self.d_pc_old.val();
-        if self.d_pc_write.val() {
-            self.d_pc_after.next = self.d_pc_old.val() - self.one_32.val();
-        }
 
         // ---- The arrival's counter (or the snapshot's) at the start of the cycle (for PAUSE)
-        // and after the departure.
+        // and after the departure: one less when the departure decrements the same counter,
+        // which it does when that is not 0. Both values come from the lanes read, side by
+        // side, so the departure's new count is not in series with the arrival's.
         self.j.next = (bit_cast::<16, 6>(self.r_in.q.val()) << self.upstream_bits.val())
             | bit_cast::<16, 7>(self.r_upq.q.val());
-        self.pd_now.next = self.pd.val();
-        if self.d_pc_write.val()
-            & (self.r_d_in.q.val() == self.r_prow.q.val())
-            & (self.r_d_lane_u.q.val() == self.r_lane_p.q.val())
-        {
-            self.pd_now.next = self.pd_next.val();
-        }
         self.pc_start.next = (self.pi.val() - self.pd.val()) & self.pc_max.val();
-        self.pc_old.next = (self.pi.val() - self.pd_now.val()) & self.pc_max.val();
+        self.pc_less.next = (self.pi.val() + !self.pd.val()) & self.pc_max.val();
+        self.pc_start_nz.next = ((self.pi.val() ^ self.pd.val()) & self.pc_max.val()).any();
+        self.d_same_counter.next = self.r_d_dec.q.val()
+            & (self.r_d_in.q.val() == self.r_prow.q.val())
+            & (self.r_d_lane_u.q.val() == self.r_lane_p.q.val());
+        self.pc_old.next = self.pc_start.val();
+        if self.d_same_counter.val() & self.pc_start_nz.val() {
+            self.pc_old.next = self.pc_less.val();
+        }
         self.pc_sat.next = self.pc_old.val() == self.pc_max.val();
         self.flags.next = 0.into();
         if self.r_act.q.val() & self.ql_sat.val() {
@@ -492,39 +500,40 @@ impl<const N: usize> Logic for Arrival<N> {
         if self.r_act.q.val() & self.above.val() & self.bp_on.val() & self.pc_sat.val() {
             self.flags.next = self.flags.val() | self.f_pc_saturated.val();
         }
-        if self.r_d_dec.q.val() & !self.d_pc_old.val().any() {
+        if self.r_d_dec.q.val() & !self.d_pc_nz.val() {
             self.flags.next = self.flags.val() | self.f_pc_underflow.val();
         }
         self.counted.next =
             self.r_act.q.val() & self.above.val() & self.bp_on.val() & !self.pc_sat.val();
         self.pi_next.next = self.pi.val() + self.one_32.val();
-        self.pc_fin.next = self.pc_old.val();
-        if self.counted.val() {
-            self.pc_fin.next = self.pc_old.val() + self.one_32.val();
-        }
-        // The departure's counter after the cycle: the arrival's result if it is the same one.
-        self.d_pc_fin.next = self.d_pc_after.val();
+        // Only whether the counters end the cycle non-zero is needed (the RAMs take the new
+        // counts): counting a packet leaves its counter at least 1.
+        self.pc_fin_nz.next = self.counted.val() | self.pc_old.val().any();
+        // The departure's counter after the cycle: the arrival's result if it is the same one,
+        // else non-zero when the departure found it above 1.
+        self.d_pc_fin_nz.next = self.d_pc_nz.val() & (self.d_pc_old.val() != self.one_32.val());
         if self.r_act.q.val()
             & (self.r_in.q.val() == self.r_d_in.q.val())
             & (self.r_upq.q.val() == self.r_d_upq.q.val())
         {
-            self.d_pc_fin.next = self.pc_fin.val();
+            self.d_pc_fin_nz.next = self.pc_fin_nz.val();
         }
-        self.pause.next = self.r_act.q.val() & !self.pc_start.val().any() & self.pc_fin.val().any();
-        self.resume.next =
-            self.r_d_dec.q.val() & self.d_pc_old.val().any() & !self.d_pc_fin.val().any();
+        // PAUSE: the counter leaves 0. A departure leaves a counter at 0 as it is, so it is
+        // the count of this packet that moves it.
+        self.pause.next = self.counted.val() & !self.pc_start_nz.val();
+        self.resume.next = self.d_pc_write.val() & !self.d_pc_fin_nz.val();
 
         // ---- The non-zero bits, departure first.
         self.nz_next.next = self.nz.q.val();
         if self.r_d_dec.q.val() {
-            if self.d_pc_fin.val().any() {
+            if self.d_pc_fin_nz.val() {
                 self.nz_next.next = self.nz_next.val() | (self.one_n.val() << self.d_j.val());
             } else {
                 self.nz_next.next = self.nz_next.val() & !(self.one_n.val() << self.d_j.val());
             }
         }
         if self.r_act.q.val() {
-            if self.pc_fin.val().any() {
+            if self.pc_fin_nz.val() {
                 self.nz_next.next = self.nz_next.val() | (self.one_n.val() << self.j.val());
             } else {
                 self.nz_next.next = self.nz_next.val() & !(self.one_n.val() << self.j.val());

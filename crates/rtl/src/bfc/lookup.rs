@@ -128,23 +128,23 @@ pub struct Lookup<const N: usize> {
     data_queues: Constant<Bits<128>>,
     mode_stochastic: Constant<Bits<2>>,
     mode_single: Constant<Bits<2>>,
-    one_8: Constant<Bits<8>>,
     one_32: Constant<Bits<32>>,
     one_128: Constant<Bits<128>>,
     one_n: Constant<Bits<N>>,
     all_n: Constant<Bits<N>>,
-    lane_rr: Constant<Bits<512>>,
-    /// The `{port, queue}` bits and the rotating-start bits this config has.
+    /// The `{port, queue}` bits this config has; one row's bits (2^queue_bits).
     used_q: Constant<Bits<N>>,
-    used_rr: Constant<Bits<512>>,
+    row_ones: Constant<Bits<N>>,
     f_bad_event: Constant<Bits<8>>,
     f_size_saturated: Constant<Bits<8>>,
     reset_lfsr: Constant<Bits<32>>,
     lfsr_toggle: Constant<Bits<32>>,
 
     empty: DFF<Bits<N>>,
-    /// Each port's rotating start, 8 bits per port.
-    rr: DFF<Bits<512>>,
+    /// Each port's rotating start as a mask of the queues at or after it, laid out as
+    /// `empty`: the search needs no shift or subtraction of an index. A port's mask of 0 (after
+    /// reset, or past its last queue) searches from queue 0, as start 0 does.
+    from_start: DFF<Bits<N>>,
     /// Each (port, class)'s incast queue, 8 bits per `{port, class}`; 0 for none.
     inc: DFF<Bits<4096>>,
     lfsr: DFF<Bits<32>>,
@@ -182,15 +182,22 @@ pub struct Lookup<const N: usize> {
     row_off: Signal<Local, Bits<16>>,
     row_empty_wide: Signal<Local, Bits<N>>,
     cand: Signal<Local, Bits<128>>,
-    rr_wide: Signal<Local, Bits<512>>,
-    start: Signal<Local, Bits<8>>,
+    start_wide: Signal<Local, Bits<N>>,
+    start_row: Signal<Local, Bits<128>>,
     upper: Signal<Local, Bits<128>>,
-    pick: Signal<Local, Bits<128>>,
+    /// -upper and -cand: with x, the lowest set bit (x & -x) and the positions above it
+    /// (x ^ -x).
+    neg_upper: Signal<Local, Bits<128>>,
+    neg_cand: Signal<Local, Bits<128>>,
     pick_low: Signal<Local, Bits<128>>,
+    pick_above: Signal<Local, Bits<128>>,
     q_first: Signal<Local, Bits<8>>,
     /// The departure's queue: its lane, it is a candidate of the class once emptied, and it
     /// comes before the search's pick from the rotating start.
     dq_index: Signal<Local, Bits<7>>,
+    dq_bit: Signal<Local, Bits<128>>,
+    dq_at_or_below: Signal<Local, Bits<128>>,
+    dq_from_start: Signal<Local, Bit>,
     class_data: Signal<Local, Bits<128>>,
     dq_in_class: Signal<Local, Bit>,
     dq_first: Signal<Local, Bit>,
@@ -198,11 +205,11 @@ pub struct Lookup<const N: usize> {
     rand_prod: Signal<Local, Bits<32>>,
     stoch_prod: Signal<Local, Bits<32>>,
     rr_write: Signal<Local, Bit>,
-    rr_next: Signal<Local, Bits<8>>,
     ec_next: Signal<Local, Bits<32>>,
-    qi: Signal<Local, Bits<16>>,
-    /// The queue (below 128).
+    /// The queue (below 128), and as a one-hot row: a new queue's straight from the search.
     chosen: Signal<Local, Bits<8>>,
+    chosen_bit_wide: Signal<Local, Bits<128>>,
+    chosen_new: Signal<Local, Bit>,
     stamp_wide: Signal<Local, Bits<EW>>,
     entry_stamp: Signal<Local, Bits<32>>,
     age_enq: Signal<Local, Bits<32>>,
@@ -217,6 +224,8 @@ pub struct Lookup<const N: usize> {
     /// A new queue for the arrival: the departure's emptied queue, the first empty one from
     /// the rotating start, or the LFSR's (and whether the rotating start moves).
     new_q: Signal<Local, Bits<8>>,
+    new_q_bit: Signal<Local, Bits<128>>,
+    new_above_wide: Signal<Local, Bits<128>>,
     new_rr: Signal<Local, Bit>,
     inc_write: Signal<Local, Bit>,
     lfsr_low: Signal<Local, Bits<9>>,
@@ -227,12 +236,6 @@ impl<const N: usize> Lookup<N> {
     pub fn new(cfg: &BfcConfig, used_q: Bits<N>) -> Self {
         let c8 = |v: u64| Constant::new(Bits::<8>::from(v));
         let c32 = |v: u64| Constant::new(Bits::<32>::from(v));
-        // A rotating start is a queue index: queue_bits of each port's 8-bit lane.
-        let mut used_rr = Bits::<512>::default();
-        for p in 0..cfg.ports as usize {
-            used_rr = used_rr
-                | (crate::narrow_ram::low_bits::<512>(cfg.queue_bits() as usize) << (8 * p) as u64);
-        }
         // An incast queue per {port, class} (3 class bits), only with the option.
         let mut used_inc = Bits::<4096>::default();
         if cfg.incast_label {
@@ -316,20 +319,18 @@ impl<const N: usize> Lookup<N> {
             data_queues: Constant::new(super::data_queues(cfg)),
             mode_stochastic: Constant::new(MODE_STOCHASTIC.into()),
             mode_single: Constant::new(MODE_SINGLE.into()),
-            one_8: c8(1),
             one_32: c32(1),
             one_128: Constant::new(1u64.into()),
             one_n: Constant::new(1u64.into()),
             all_n: Constant::new(!Bits::<N>::default()),
-            lane_rr: Constant::new(0xFFu64.into()),
             used_q: Constant::new(used_q),
-            used_rr: Constant::new(used_rr),
+            row_ones: Constant::new(crate::narrow_ram::low_bits::<N>(1 << cfg.queue_bits())),
             f_bad_event: c8(err::BAD_EVENT),
             f_size_saturated: c8(err::SIZE_SATURATED),
             reset_lfsr: c32(u64::from(Lfsr32::new(cfg.lfsr_seed).state())),
             lfsr_toggle: c32(u64::from(Lfsr32::TOGGLE)),
             empty: Default::default(),
-            rr: Default::default(),
+            from_start: Default::default(),
             inc: Default::default(),
             lfsr: Default::default(),
             ec_wide: Default::default(),
@@ -360,13 +361,18 @@ impl<const N: usize> Lookup<N> {
             row_off: Default::default(),
             row_empty_wide: Default::default(),
             cand: Default::default(),
-            rr_wide: Default::default(),
-            start: Default::default(),
+            start_wide: Default::default(),
+            start_row: Default::default(),
             upper: Default::default(),
-            pick: Default::default(),
+            neg_upper: Default::default(),
+            neg_cand: Default::default(),
             pick_low: Default::default(),
+            pick_above: Default::default(),
             q_first: Default::default(),
             dq_index: Default::default(),
+            dq_bit: Default::default(),
+            dq_at_or_below: Default::default(),
+            dq_from_start: Default::default(),
             class_data: Default::default(),
             dq_in_class: Default::default(),
             dq_first: Default::default(),
@@ -374,10 +380,10 @@ impl<const N: usize> Lookup<N> {
             rand_prod: Default::default(),
             stoch_prod: Default::default(),
             rr_write: Default::default(),
-            rr_next: Default::default(),
             ec_next: Default::default(),
-            qi: Default::default(),
             chosen: Default::default(),
+            chosen_bit_wide: Default::default(),
+            chosen_new: Default::default(),
             stamp_wide: Default::default(),
             entry_stamp: Default::default(),
             age_enq: Default::default(),
@@ -389,6 +395,8 @@ impl<const N: usize> Lookup<N> {
             inc_q7: Default::default(),
             inc_busy: Default::default(),
             new_q: Default::default(),
+            new_q_bit: Default::default(),
+            new_above_wide: Default::default(),
             new_rr: Default::default(),
             inc_write: Default::default(),
             lfsr_low: Default::default(),
@@ -404,7 +412,7 @@ impl<const N: usize> Logic for Lookup<N> {
             self,
             clock,
             empty,
-            rr,
+            from_start,
             inc,
             lfsr,
             r_first,
@@ -528,17 +536,21 @@ impl<const N: usize> Logic for Lookup<N> {
         self.row_empty_wide.next = self.empty.q.val() >> self.row_off.val();
         self.row_empty.next = bit_cast::<128, N>(self.row_empty_wide.val());
         self.cand.next = self.row_empty.val() & self.class_data.val();
-        self.rr_wide.next = self.rr.q.val() >> (bit_cast::<16, 6>(self.eg.val()) << 3);
-        self.start.next = bit_cast::<8, 512>(self.rr_wide.val());
-        self.upper.next =
-            self.cand.val() & !((self.one_128.val() << self.start.val()) - self.one_128.val());
-        self.pick.next = self.cand.val();
+        self.start_wide.next = self.from_start.q.val() >> self.row_off.val();
+        self.start_row.next = bit_cast::<128, N>(self.start_wide.val());
+        self.upper.next = self.cand.val() & self.start_row.val();
+        // Both searches at once (from the start, from queue 0), the first used if it finds
+        // one: a carry chain each, side by side, then a select.
+        self.neg_upper.next = !self.upper.val() + self.one_128.val();
+        self.neg_cand.next = !self.cand.val() + self.one_128.val();
+        self.pick_low.next = self.cand.val() & self.neg_cand.val();
+        self.pick_above.next = self.cand.val() ^ self.neg_cand.val();
         if self.upper.val().any() {
-            self.pick.next = self.upper.val();
+            self.pick_low.next = self.upper.val() & self.neg_upper.val();
+            self.pick_above.next = self.upper.val() ^ self.neg_upper.val();
         }
-        // The lowest set bit (x & -x), then its index by OR-ing the indices of the one-hot
-        // bits: a carry chain and an OR tree instead of a 128-deep priority chain.
-        self.pick_low.next = self.pick.val() & (!self.pick.val() + self.one_128.val());
+        // The index by OR-ing the indices of the one-hot bits (an OR tree, not a priority
+        // chain); the loop back to the start and the empty bits uses the one-hot row instead.
         self.q_first.next = 0.into();
         for i in 0..128 {
             if self.pick_low.val().get_bit(i) {
@@ -558,29 +570,37 @@ impl<const N: usize> Logic for Lookup<N> {
         }
 
         // The departure's queue, if this departure empties it, is one more candidate: it wins
-        // when the search found none or it comes first from the start (positions at or above
-        // the start before those below, each ascending).
+        // when it comes first from the start (positions at or above the start before those
+        // below, each ascending). With a find above the start it must be above the start and
+        // below every such find; otherwise, above the start or below every find.
         self.dq_index.next = bit_cast::<7, 8>(self.d_lane_q.val());
         self.dq_in_class.next = (self.d_eg.val() == self.eg.val())
             & self.class_data.val().get_bit(self.dq_index.val().index());
-        self.dq_first.next = !self.cand.val().any();
-        if (self.d_lane_q.val() >= self.start.val()) == (self.q_first.val() >= self.start.val()) {
-            if self.d_lane_q.val() < self.q_first.val() {
-                self.dq_first.next = true;
-            }
-        } else if self.d_lane_q.val() >= self.start.val() {
-            self.dq_first.next = true;
+        self.dq_bit.next = self.one_128.val() << self.dq_index.val();
+        self.dq_at_or_below.next = self.dq_bit.val() | (self.dq_bit.val() - self.one_128.val());
+        self.dq_from_start.next = self.start_row.val().get_bit(self.dq_index.val().index());
+        self.dq_first.next =
+            self.dq_from_start.val() | !(self.cand.val() & self.dq_at_or_below.val()).any();
+        if self.upper.val().any() {
+            self.dq_first.next =
+                self.dq_from_start.val() & !(self.upper.val() & self.dq_at_or_below.val()).any();
         }
         self.take_dq.next = self.d_emptied.val() & self.dq_in_class.val() & self.dq_first.val();
 
         // A new queue: the departure's emptied one, the first empty one from the start, or
-        // the LFSR's.
+        // the LFSR's; the start moves past the first two.
         self.new_rr.next = true;
         self.new_q.next = self.first.val() + self.rand_prod.val().get_bits::<8>(16);
+        self.new_q_bit.next = self.one_128.val() << self.new_q.val();
+        self.new_above_wide.next = 0.into();
         if self.take_dq.val() {
             self.new_q.next = self.d_lane_q.val();
+            self.new_q_bit.next = self.dq_bit.val();
+            self.new_above_wide.next = !self.dq_at_or_below.val();
         } else if self.cand.val().any() {
             self.new_q.next = self.q_first.val();
+            self.new_q_bit.next = self.pick_low.val();
+            self.new_above_wide.next = self.pick_above.val();
         } else {
             self.new_rr.next = false;
         }
@@ -599,6 +619,7 @@ impl<const N: usize> Logic for Lookup<N> {
         // ---- The queue.
         self.reassigned.next = false;
         self.rr_write.next = false;
+        self.chosen_new.next = false;
         self.keep_entry.next = false;
         self.inc_write.next = false;
         self.chosen.next = self.entry_q.val();
@@ -610,21 +631,23 @@ impl<const N: usize> Logic for Lookup<N> {
             self.chosen.next = self.inc_q.val();
             if !self.inc_busy.val() {
                 self.chosen.next = self.new_q.val();
+                self.chosen_new.next = true;
                 self.rr_write.next = self.new_rr.val();
                 self.inc_write.next = true;
             }
         } else if self.reassign.val() {
             self.reassigned.next = true;
             self.chosen.next = self.new_q.val();
+            self.chosen_new.next = true;
             self.rr_write.next = self.new_rr.val();
         } else if self.other_class.val() {
             // Busy with another class: its own class's hash queue, the entry untouched.
             self.keep_entry.next = true;
             self.chosen.next = self.first.val() + self.stoch_prod.val().get_bits::<8>(16);
         }
-        self.rr_next.next = self.chosen.val() + self.one_8.val();
-        if self.rr_next.val() == self.n_queues.val() {
-            self.rr_next.next = 0.into();
+        self.chosen_bit_wide.next = self.one_128.val() << self.chosen.val();
+        if self.chosen_new.val() {
+            self.chosen_bit_wide.next = self.new_q_bit.val();
         }
         self.lane_q.next = self.snap_lane_q.val();
         if self.valid.val() {
@@ -646,19 +669,20 @@ impl<const N: usize> Logic for Lookup<N> {
 
         // ---- Edge n + 1. Entries this config does not have are never written, which
         // synthesis sees.
-        self.qi.next = self.row_off.val() | bit_cast::<16, 8>(self.chosen.val());
         self.empty.d.next = self.empty_now.val() | !self.used_q.val();
         if self.act.val() {
-            self.empty.d.next =
-                (self.empty_now.val() & !(self.one_n.val() << self.qi.val())) | !self.used_q.val();
+            self.empty.d.next = (self.empty_now.val()
+                & !((bit_cast::<N, 128>(self.chosen_bit_wide.val()) & self.row_ones.val())
+                    << self.row_off.val()))
+                | !self.used_q.val();
         }
-        self.rr.d.next = self.rr.q.val() & self.used_rr.val();
+        self.from_start.d.next = self.from_start.q.val() & self.used_q.val();
         if self.rr_write.val() & self.act.val() {
-            self.rr.d.next = ((self.rr.q.val()
-                & !(self.lane_rr.val() << (bit_cast::<16, 6>(self.eg.val()) << 3)))
-                | (bit_cast::<512, 8>(self.rr_next.val())
-                    << (bit_cast::<16, 6>(self.eg.val()) << 3)))
-                & self.used_rr.val();
+            self.from_start.d.next = ((self.from_start.q.val()
+                & !(self.row_ones.val() << self.row_off.val()))
+                | ((bit_cast::<N, 128>(self.new_above_wide.val()) & self.row_ones.val())
+                    << self.row_off.val()))
+                & self.used_q.val();
         }
         self.inc.d.next = self.inc.q.val() & self.used_inc.val();
         if self.inc_write.val() & self.act.val() {
@@ -676,7 +700,7 @@ impl<const N: usize> Logic for Lookup<N> {
         }
         if self.reset.val() {
             self.empty.d.next = self.all_n.val();
-            self.rr.d.next = 0.into();
+            self.from_start.d.next = 0.into();
             self.inc.d.next = 0.into();
             self.lfsr.d.next = self.reset_lfsr.val();
         }

@@ -5,9 +5,9 @@
 //!
 //! The arrival one edge older is in the accounting stage in this cycle and has not written its
 //! bytes yet: when it went to this departure's queue, the queue before this departure is
-//! `min(Q + its length, max)`, Q the lane as read. Whether that empties the queue is a
-//! comparison of Q with `len - its length`, so the emptied bit costs one comparison after the
-//! read, as without the older arrival.
+//! `min(Q + its length, max)`, Q the lane as read. Whether that empties the queue is the sign
+//! of `Q + its length - len - 1`, added from the lane's two counts and both lengths in one
+//! carry chain, as without the older arrival.
 
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
@@ -62,6 +62,8 @@ pub struct Departure {
     queue_bits: Constant<Bits<8>>,
     size_mask: Constant<Bits<32>>,
     occ_max: Constant<Bits<32>>,
+    occ_bits: Constant<Bits<8>>,
+    one_34: Constant<Bits<34>>,
     one_32: Constant<Bits<32>>,
     f_bad_event: Constant<Bits<8>>,
     f_size_underflow: Constant<Bits<8>>,
@@ -70,13 +72,33 @@ pub struct Departure {
     ok: Signal<Local, Bit>,
     size_under: Signal<Local, Bit>,
     size: Signal<Local, Bits<32>>,
-    /// The lane as read, and whether the older arrival adds to it.
-    ql_read: Signal<Local, Bits<32>>,
+    /// The older arrival adds to the lane read.
     behind: Signal<Local, Bit>,
-    /// `len - a_len` (17 bits: bit 16 set when the arrival is longer).
-    len_over_a: Signal<Local, Bits<17>>,
     /// The enqueued count after the older arrival.
     qe_now: Signal<Local, Bits<32>>,
+    /// Whether the queue is emptied or underflows (see the update): the operands at 34 bits (enqueued, dequeued inverted, the older arrival's length, this length
+    /// inverted), their carry-save sums, the two totals, and whether the count wrapped.
+    e_count: Signal<Local, Bits<32>>,
+    d_count: Signal<Local, Bits<32>>,
+    op_e: Signal<Local, Bits<34>>,
+    op_nd: Signal<Local, Bits<34>>,
+    op_a: Signal<Local, Bits<34>>,
+    op_nl: Signal<Local, Bits<34>>,
+    sum_1: Signal<Local, Bits<34>>,
+    carry_1: Signal<Local, Bits<34>>,
+    sum_2: Signal<Local, Bits<34>>,
+    carry_2: Signal<Local, Bits<34>>,
+    total_alone: Signal<Local, Bits<34>>,
+    total_behind: Signal<Local, Bits<34>>,
+    /// The totals from bit b up.
+    sign_alone_wide: Signal<Local, Bits<34>>,
+    sign_behind_wide: Signal<Local, Bits<34>>,
+    occ_max_34: Constant<Bits<34>>,
+    wrapped: Signal<Local, Bit>,
+    /// The queue (plus the older arrival's bytes) is at most `len`; exactly `len`.
+    fits_behind: Signal<Local, Bit>,
+    exact_alone: Signal<Local, Bit>,
+    exact_behind: Signal<Local, Bit>,
     emptied_alone: Signal<Local, Bit>,
     emptied_behind: Signal<Local, Bit>,
     under_alone: Signal<Local, Bit>,
@@ -121,6 +143,8 @@ impl Departure {
             queue_bits: c8(cfg.queue_bits().into()),
             size_mask: c32(mask(cfg.size_bits)),
             occ_max: c32(mask(cfg.occupancy_bits)),
+            occ_bits: c8(cfg.occupancy_bits.into()),
+            one_34: Constant::new(1u64.into()),
             one_32: c32(1),
             f_bad_event: c8(err::BAD_EVENT),
             f_size_underflow: c8(err::SIZE_UNDERFLOW),
@@ -128,10 +152,27 @@ impl Departure {
             ok: Default::default(),
             size_under: Default::default(),
             size: Default::default(),
-            ql_read: Default::default(),
             behind: Default::default(),
-            len_over_a: Default::default(),
             qe_now: Default::default(),
+            e_count: Default::default(),
+            d_count: Default::default(),
+            op_e: Default::default(),
+            op_nd: Default::default(),
+            op_a: Default::default(),
+            op_nl: Default::default(),
+            sum_1: Default::default(),
+            carry_1: Default::default(),
+            sum_2: Default::default(),
+            carry_2: Default::default(),
+            total_alone: Default::default(),
+            total_behind: Default::default(),
+            sign_alone_wide: Default::default(),
+            sign_behind_wide: Default::default(),
+            occ_max_34: Constant::new(mask(cfg.occupancy_bits).into()),
+            wrapped: Default::default(),
+            fits_behind: Default::default(),
+            exact_alone: Default::default(),
+            exact_behind: Default::default(),
             emptied_alone: Default::default(),
             emptied_behind: Default::default(),
             under_alone: Default::default(),
@@ -167,22 +208,52 @@ impl Logic for Departure {
         // (saturating at max); an underflow dequeues what is there, so the queue reads 0.
         self.qi.next = (bit_cast::<16, 6>(self.eg.val()) << self.queue_bits.val())
             | bit_cast::<16, 7>(self.q.val());
-        self.ql_read.next = (self.qe.val() - self.qd.val()) & self.occ_max.val();
         self.behind.next = self.a_act.val()
             & (self.a_eg.val() == self.eg.val())
             & (self.a_q.val() == self.q.val());
-        self.len_over_a.next =
-            bit_cast::<17, 16>(self.len.val()) - bit_cast::<17, 16>(self.a_len.val());
-        self.emptied_alone.next = self.ql_read.val() <= bit_cast::<32, 16>(self.len.val());
-        self.under_alone.next = self.ql_read.val() < bit_cast::<32, 16>(self.len.val());
-        // min(Q + a_len, max) <= len: Q + a_len <= len, or max <= len.
-        self.emptied_behind.next = (!self.len_over_a.val().get_bit(16)
-            & (self.ql_read.val() <= bit_cast::<32, 17>(self.len_over_a.val())))
-            | (self.occ_max.val() <= bit_cast::<32, 16>(self.len.val()));
+        // Emptied, the path into the lookup's queue choice: Q <= len, and with the older
+        // arrival min(Q + a_len, max) <= len, i.e. Q + a_len <= len or max <= len. With
+        // E, D the counts (b = occupancy_bits each) and w = [E < D], Q = E - D + 2^b w, so
+        // Q (+ a_len) - len - 1 = T + 2^b w with T = E + ~D (+ a_len) + ~len + 1, and that
+        // lies in [-2^b, 2^(b+1)): it is negative when bit b of T (bit b + 1 with a_len,
+        // where adding 2^b w carries out of bit b) says so, and it is -1 (Q (+ a_len) is
+        // exactly len, so no underflow) when it is negative with T's low b bits all ones.
+        // The operands are added carry-save (LUTs) into one carry chain, beside the chain of
+        // E < D, instead of Q and a comparison in series.
+        self.e_count.next = self.qe.val() & self.occ_max.val();
+        self.d_count.next = self.qd.val() & self.occ_max.val();
+        self.op_e.next = bit_cast::<34, 32>(self.e_count.val());
+        self.op_nd.next = !bit_cast::<34, 32>(self.d_count.val());
+        self.op_a.next = bit_cast::<34, 16>(self.a_len.val());
+        self.op_nl.next = !bit_cast::<34, 16>(self.len.val());
+        self.wrapped.next = self.e_count.val() < self.d_count.val();
+        self.sum_1.next = self.op_e.val() ^ self.op_nd.val() ^ self.op_nl.val();
+        self.carry_1.next = ((self.op_e.val() & self.op_nd.val())
+            | (self.op_e.val() & self.op_nl.val())
+            | (self.op_nd.val() & self.op_nl.val()))
+            << 1;
+        self.total_alone.next = self.sum_1.val() + (self.carry_1.val() | self.one_34.val());
+        self.sign_alone_wide.next = self.total_alone.val() >> self.occ_bits.val();
+        self.emptied_alone.next = self.sign_alone_wide.val().get_bit(0) ^ self.wrapped.val();
+        self.exact_alone.next =
+            (self.total_alone.val() & self.occ_max_34.val()) == self.occ_max_34.val();
+        self.under_alone.next = self.emptied_alone.val() & !self.exact_alone.val();
+        self.sum_2.next = self.sum_1.val() ^ self.carry_1.val() ^ self.op_a.val();
+        self.carry_2.next = ((self.sum_1.val() & self.carry_1.val())
+            | (self.sum_1.val() & self.op_a.val())
+            | (self.carry_1.val() & self.op_a.val()))
+            << 1;
+        self.total_behind.next = self.sum_2.val() + (self.carry_2.val() | self.one_34.val());
+        self.sign_behind_wide.next = self.total_behind.val() >> self.occ_bits.val();
+        self.fits_behind.next = self.sign_behind_wide.val().get_bit(1)
+            ^ (self.wrapped.val() & self.sign_behind_wide.val().get_bit(0));
+        self.emptied_behind.next =
+            self.fits_behind.val() | (self.occ_max.val() <= bit_cast::<32, 16>(self.len.val()));
         // min(Q + a_len, max) < len: Q + a_len < len (max < len is impossible, lengths have
         // at most occupancy_bits bits).
-        self.under_behind.next = !self.len_over_a.val().get_bit(16)
-            & (self.ql_read.val() < bit_cast::<32, 17>(self.len_over_a.val()));
+        self.exact_behind.next =
+            (self.total_behind.val() & self.occ_max_34.val()) == self.occ_max_34.val();
+        self.under_behind.next = self.fits_behind.val() & !self.exact_behind.val();
         self.qe_now.next = self.qe.val();
         self.ql_under.next = self.act.val() & self.under_alone.val();
         self.emptied.next = self.act.val() & self.emptied_alone.val();

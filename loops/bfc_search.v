@@ -11,13 +11,14 @@
 // Hand-written, not generated: the loop alone, to bound what a block built around it can reach.
 // Two forms of the same function:
 //
-//   bfc_search_loop              the block's form: the start as an index, the candidates at or
-//                                after it by a mask made from it, one lowest-bit search on the
-//                                chosen set.
-//   bfc_search_loop_thermometer  the start kept as a mask of the queues at or after it, both searches (above the start, from queue 0) in
-//                                parallel and chosen after them, the next mask by a prefix OR
-//                                of the queue found: no shift or subtraction of the start in
-//                                the loop.
+//   bfc_search_loop              the block's form until 2026-11-29: the start as an index, the
+//                                candidates at or after it by a mask made from it, one
+//                                lowest-bit search on the chosen set.
+//   bfc_search_loop_thermometer  the block's form since: the start kept as a mask of the queues
+//                                at or after it, both searches (above the start, from queue 0)
+//                                in parallel and chosen after them, the next mask by a prefix
+//                                OR of the queue found (x ^ -x in the block): no shift or
+//                                subtraction of the start in the loop.
 
 // Several modules in one file, by design (one file per loop).
 /* verilator lint_off DECLFILENAME */

@@ -76,8 +76,9 @@ pub struct Departure {
     behind: Signal<Local, Bit>,
     /// The enqueued count after the older arrival.
     qe_now: Signal<Local, Bits<32>>,
-    /// Whether the queue is emptied or underflows (see the update): the operands at 34 bits (enqueued, dequeued inverted, the older arrival's length, this length
-    /// inverted), their carry-save sums, the two totals, and whether the count wrapped.
+    /// Whether the queue is emptied or underflows (see the update): the operands at 34 bits
+    /// (enqueued, dequeued inverted, the older arrival's length, this length inverted), their
+    /// carry-save sums, the two totals, and whether the count wrapped.
     e_count: Signal<Local, Bits<32>>,
     d_count: Signal<Local, Bits<32>>,
     op_e: Signal<Local, Bits<34>>,

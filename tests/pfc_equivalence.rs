@@ -186,8 +186,9 @@ fn pfc_back_to_back_events_on_one_key_every_cycle_model_equals_verilator() {
 }
 
 /// Every read-modify-write hazard distance of the occupancy pipeline, for every pair of buses,
-/// on one key: distance 0 is both buses in one edge, 1 the bypass into the arithmetic, 2 the
-/// operand lookup of the write the RAM read did not see, 3 and more the RAMs. Lengths cross
+/// on one key: distance 0 is both buses in one edge, 1 the look-ahead (the predecessor's
+/// operations applied with the event's), 2 the bypass into the operand registers, 3 and 4 the
+/// operand lookup of the writes the RAM read did not see, 5 and more the RAMs. Lengths cross
 /// XOFF, XON, MAX and zero; the edges in between carry events on other keys or none, so each
 /// distance is also seen with the stages between busy.
 #[test]

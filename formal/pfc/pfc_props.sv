@@ -14,9 +14,9 @@
 // internal net <path> of the design under test (yosys cannot read hierarchical references).
 // The paths are rust-hdl's names in the core, the same for every preset.
 //
-// Cycle conventions (docs/blocks/pfc.md): events sampled at edge n are read at edge n, their
-// operands registered at edge n+1, the occupancy written at edge n+2 (`enq_drop` after that
-// edge) and the XOFF bits at edge n+3 (`xoff_*`/`xon_*` after it), all with the thresholds of
+// Cycle conventions (docs/blocks/pfc.md): events sampled at edge n have their occupancy results
+// in cycle n+3 (the select stage; `enq_drop` after edge n+4, the write stage at edge n+4) and
+// their XOFF bits at edge n+6 (`xoff_*`/`xon_*` after it), all with the MAX and thresholds of
 // edge n; `csr_rdata` after edge n is the register addressed at edge n as it was before that
 // edge; a CSR write at edge n is in the register after edge n.
 //
@@ -77,19 +77,55 @@ module pfc_props (
     wire [31:0] r_xoff = r_xoff_q;          // zero-extended
     wire [31:0] r_xon = r_xon_q;
     wire [31:0] r_max = r_max_q;
-    // The occupancy's arithmetic stage: cycle n+1 for the events of edge n, whose MAX and XOFF
-    // are the registers' values one cycle earlier (`prev_r_max`, `prev_r_xoff`).
-    (* keep *) wire e_valid;                 // probe: dut.core.ingress.occ.o_e_valid$q
-    (* keep *) wire d_valid;                 // probe: dut.core.ingress.occ.o_d_valid$q
-    (* keep *) wire same_key;                // probe: dut.core.ingress.occ.o_same$q
-    (* keep *) wire [31:0] e_b0;             // probe: dut.core.ingress.occ.e_b0
+    // The occupancy's select stage: cycle n+3 for the events of edge n, whose MAX and XOFF are
+    // the registers' values three cycles earlier (`prev3_r_max`, `prev3_r_xoff`).
+    (* keep *) wire e_valid;                 // probe: dut.core.ingress.occ.b_e_valid$q
+    (* keep *) wire d_valid;                 // probe: dut.core.ingress.occ.b_d_valid$q
+    (* keep *) wire same_key;                // probe: dut.core.ingress.occ.b_same$q
     (* keep *) wire [31:0] e_b1;             // probe: dut.core.ingress.occ.e_b1
     (* keep *) wire e_drop;                  // probe: dut.core.ingress.occ.e_drop
-    (* keep *) wire [31:0] d_b0;             // probe: dut.core.ingress.occ.d_b0
     (* keep *) wire [31:0] d_b1;             // probe: dut.core.ingress.occ.d_b1
     (* keep *) wire d_underflow;             // probe: dut.core.ingress.occ.d_underflow
-    (* keep *) wire [KB-1:0] e_key;          // probe: dut.core.ingress.occ.o_e_key$q
-    (* keep *) wire [KB-1:0] d_key;          // probe: dut.core.ingress.occ.o_d_key$q
+    (* keep *) wire [KB-1:0] e_key;          // probe: dut.core.ingress.occ.b_e_key$q
+    (* keep *) wire [KB-1:0] d_key;          // probe: dut.core.ingress.occ.b_d_key$q
+    // The occupancy's operand stage (cycle n+2 for the events of edge n): each event's operand,
+    // its key's value after the events two edges older.
+    (* keep *) wire [KB-1:0] a_e_key;        // probe: dut.core.ingress.occ.a_e_key$q
+    (* keep *) wire [KB-1:0] a_d_key;        // probe: dut.core.ingress.occ.a_d_key$q
+    (* keep *) wire [31:0] a_x_e;            // probe: dut.core.ingress.occ.a_x_e$q
+    (* keep *) wire [31:0] a_x_d;            // probe: dut.core.ingress.occ.a_x_d$q
+    // Each stage's events and same-key flag (the occupancy's input, read and operand stages,
+    // the decision's comparison and update stages; the select stage's are above).
+    (* keep *) wire i_e_valid;               // probe: dut.core.ingress.occ.i_e_valid$q
+    (* keep *) wire i_d_valid;               // probe: dut.core.ingress.occ.i_d_valid$q
+    (* keep *) wire i_same;                  // probe: dut.core.ingress.occ.i_same$q
+    (* keep *) wire [KB-1:0] i_e_key;        // probe: dut.core.ingress.occ.i_e_key$q
+    (* keep *) wire [KB-1:0] i_d_key;        // probe: dut.core.ingress.occ.i_d_key$q
+    (* keep *) wire r_e_valid;               // probe: dut.core.ingress.occ.r_e_valid$q
+    (* keep *) wire r_d_valid;               // probe: dut.core.ingress.occ.r_d_valid$q
+    (* keep *) wire r_same;                  // probe: dut.core.ingress.occ.r_same$q
+    (* keep *) wire [KB-1:0] r_e_key;        // probe: dut.core.ingress.occ.r_e_key$q
+    (* keep *) wire [KB-1:0] r_d_key;        // probe: dut.core.ingress.occ.r_d_key$q
+    (* keep *) wire a_e_valid;               // probe: dut.core.ingress.occ.a_e_valid$q
+    (* keep *) wire a_d_valid;               // probe: dut.core.ingress.occ.a_d_valid$q
+    (* keep *) wire a_same;                  // probe: dut.core.ingress.occ.a_same$q
+    (* keep *) wire st_e_valid;              // probe: dut.core.ingress.decision.st_e_valid$q
+    (* keep *) wire st_d_valid;              // probe: dut.core.ingress.decision.st_d_valid$q
+    (* keep *) wire st_same;                 // probe: dut.core.ingress.decision.st_same$q
+    (* keep *) wire cm_same;                 // probe: dut.core.ingress.decision.cm_same$q
+    // The decision's comparison and update stages (crates/rtl/src/pfc/pause_decision.rs).
+    (* keep *) wire [KB-1:0] st_e_key;       // probe: dut.core.ingress.decision.st_e_key$q
+    (* keep *) wire [KB-1:0] st_d_key;       // probe: dut.core.ingress.decision.st_d_key$q
+    (* keep *) wire cm_e_valid;              // probe: dut.core.ingress.decision.cm_e_valid$q
+    (* keep *) wire cm_d_valid;              // probe: dut.core.ingress.decision.cm_d_valid$q
+    (* keep *) wire [KB-1:0] cm_e_key;       // probe: dut.core.ingress.decision.cm_e_key$q
+    (* keep *) wire [KB-1:0] cm_d_key;       // probe: dut.core.ingress.decision.cm_d_key$q
+    (* keep *) wire cm_xo_e_old;             // probe: dut.core.ingress.decision.cm_xo_e_old$q
+    (* keep *) wire cm_xo_d_old;             // probe: dut.core.ingress.decision.cm_xo_d_old$q
+    (* keep *) wire st_fwd_ee;               // probe: dut.core.ingress.decision.st_fwd_ee$q
+    (* keep *) wire st_fwd_ed;               // probe: dut.core.ingress.decision.st_fwd_ed$q
+    (* keep *) wire st_fwd_de;               // probe: dut.core.ingress.decision.st_fwd_de$q
+    (* keep *) wire st_fwd_dd;               // probe: dut.core.ingress.decision.st_fwd_dd$q
     // The results each edge writes (to the write stage, the RAMs' copy one edge later): the
     // enqueue's key with its result, and the dequeue's when the keys differ (a same-key pair
     // writes one combined result).
@@ -113,6 +149,8 @@ module pfc_props (
     reg prev_rst, prev_e_drop, prev_d_underflow, prev_csr_we;
     reg [5:0] prev_csr_addr;
     reg [31:0] prev_csr_wdata, prev_r_xoff, prev_r_xon, prev_r_max;
+    // The MAX and XOFF of the events now in the occupancy's select stage.
+    reg [31:0] prev2_r_xoff, prev3_r_xoff, prev2_r_max, prev3_r_max;
     reg [15:0] prev_r_quanta, prev_r_refresh;
     reg [1:0] prev_r_err;
     reg [K-1:0] prev_xoff_q;
@@ -127,6 +165,10 @@ module pfc_props (
         prev_r_xoff <= r_xoff;
         prev_r_xon <= r_xon;
         prev_r_max <= r_max;
+        prev2_r_xoff <= prev_r_xoff;
+        prev3_r_xoff <= prev2_r_xoff;
+        prev2_r_max <= prev_r_max;
+        prev3_r_max <= prev2_r_max;
         prev_r_quanta <= r_quanta;
         prev_r_refresh <= r_refresh;
         prev_r_err <= r_err;
@@ -146,13 +188,8 @@ module pfc_props (
     // priority) went from resume to pause (pause to resume) at the same edge, and every such
     // change is reported: no spurious events, no silent changes.
     always @(*) if (past_ok) begin
-`ifdef SC_MUTANT
-        // The mutant claims no XOFF event is ever reported: must FAIL.
-        a_events_are_state_changes: assert (!xoff_valid);
-`else
         a_events_are_state_changes: assert (rises == (xoff_valid ? one << xoff_key : {K{1'b0}})
                                          && falls == (xon_valid ? one << xon_key : {K{1'b0}}));
-`endif
     end
 
     // a_xoff_only_after_threshold: a (port, priority) is in XOFF only if its occupancy was
@@ -163,30 +200,68 @@ module pfc_props (
     // last edge's writes.
     reg [K-1:0] reached = {K{1'b0}};
     reg [K-1:0] wrote_high_q = {K{1'b0}};
-    wire [K-1:0] wrote_high = ((e_we && e_wd >= prev_r_xoff) ? one << e_wa : {K{1'b0}})
-                            | ((d_we && d_wd >= prev_r_xoff) ? one << d_wa : {K{1'b0}});
+    wire [K-1:0] wrote_high = ((e_we && e_wd >= prev3_r_xoff) ? one << e_wa : {K{1'b0}})
+                            | ((d_we && d_wd >= prev3_r_xoff) ? one << d_wa : {K{1'b0}});
     always @(posedge clk) begin
         wrote_high_q <= rst ? {K{1'b0}} : wrote_high;
         reached <= rst ? {K{1'b0}} : (reached & xoff_d) | wrote_high_q | wrote_high;
     end
     always @(*) if (past_valid) a_xoff_only_after_threshold: assert ((xoff_q & ~reached) == 0);
 
+    // ---------------------------------------------------------------- decision lookup
+    // a_decision_lookup_is_state: the XOFF bits the update starts from, looked up a cycle early
+    // with a bypass of the update then in progress, are the keys' bits now; the bypass flags
+    // say which keys that update decided. Inductive invariants of the registered lookup.
+    wire [K-1:0] cm_e_bit = xoff_q >> cm_e_key;
+    wire [K-1:0] cm_d_bit = xoff_q >> cm_d_key;
+    always @(*) begin
+        if (cm_e_valid) a_decision_lookup_is_state_e: assert (cm_xo_e_old == cm_e_bit[0]);
+        if (cm_d_valid) a_decision_lookup_is_state_d: assert (cm_xo_d_old == cm_d_bit[0]);
+        a_decision_bypass_flags: assert (
+            st_fwd_ee == (cm_e_valid && cm_e_key == st_e_key)
+            && st_fwd_ed == (cm_d_valid && cm_d_key == st_e_key)
+            && st_fwd_de == (cm_e_valid && cm_e_key == st_d_key)
+            && st_fwd_dd == (cm_d_valid && cm_d_key == st_d_key));
+    end
+
+    // a_same_is_keys_*: at every stage from the occupancy's input to the decision's update, the
+    // same-key flag says exactly that both events are valid and name one key (after a reset
+    // the flag may stay with both events invalid). Inductive invariants that tie each stage's
+    // flag to its keys, so that induction needs no more than the decision's own depth.
+    `define SC_SAME_IS_KEYS(label, same, ev, dv, ek, dk) \
+        label: assert ((same) ? ((ev) == (dv) && (ek) == (dk)) : !((ev) && (dv) && (ek) == (dk)));
+    always @(*) begin
+        `SC_SAME_IS_KEYS(a_same_is_keys_i, i_same, i_e_valid, i_d_valid, i_e_key, i_d_key)
+        `SC_SAME_IS_KEYS(a_same_is_keys_r, r_same, r_e_valid, r_d_valid, r_e_key, r_d_key)
+        `SC_SAME_IS_KEYS(a_same_is_keys_a, a_same, a_e_valid, a_d_valid, a_e_key, a_d_key)
+        `SC_SAME_IS_KEYS(a_same_is_keys_b, same_key, e_valid, d_valid, e_key, d_key)
+        `SC_SAME_IS_KEYS(a_same_is_keys_st, st_same, st_e_valid, st_d_valid, st_e_key, st_d_key)
+        `SC_SAME_IS_KEYS(a_same_is_keys_cm, cm_same, cm_e_valid, cm_d_valid, cm_e_key, cm_d_key)
+    end
+
     // ---------------------------------------------------------------- occupancy arithmetic
-    // What the enqueue adds to: the dequeue's result when both name one key, else its read.
-    // (The RTL computes its sums from the reads directly; this is the contract's view.)
-    wire [31:0] e_base = same_key ? d_b1 : e_b0;
+    // The RTL has no operand register for an event's own result: it applies its predecessor's
+    // operations with its own to the key's value two events back (crates/rtl/src/pfc/
+    // occupancy_pipeline.rs). So the tests against the operand are the sequential ones below;
+    // these are the results' own bounds.
     always @(*) if (past_ok) begin
-        // a_no_underflow: a dequeue never wraps below zero; more than the occupancy clamps to 0
-        // and raises the underflow flag (checked below).
-        if (d_valid) a_no_underflow: assert (d_b1 <= d_b0 && (!d_underflow || d_b1 == 0));
-        // a_no_overflow: an accepted enqueue never wraps and never passes MAX; a refused one
-        // (drop) leaves the occupancy unchanged.
-        if (e_valid && !e_drop) a_no_overflow: assert (e_b1 >= e_base && e_b1 <= prev_r_max);
-        if (e_drop) a_drop_keeps_occupancy: assert (e_b1 == e_base);
+        // a_no_underflow: a dequeue that underflows clamps to 0 (and raises the flag, below);
+        // a dequeue's result never passes the counter width.
+        if (d_valid) a_no_underflow: assert ((!d_underflow || d_b1 == 0) && d_b1 <= OCC_MASK);
+        // a_no_overflow: an accepted enqueue never passes the MAX of its edge.
+        if (e_valid && !e_drop) a_no_overflow: assert (e_b1 <= prev3_r_max);
+        // a_drop_only_when_valid: the flags belong to events.
+        a_drop_only_when_valid: assert ((!e_drop || e_valid) && (!d_underflow || d_valid));
     end
     // a_drop_reported / a_underflow_flagged: the saturation events are visible.
     always @(*) if (past_ok) begin
+`ifdef SC_MUTANT
+        // The mutant claims no enqueue is ever dropped: must FAIL (an early output, so the
+        // failing BMC is short: a drop shows DROP_LATENCY edges after its enqueue).
+        a_drop_reported: assert (!enq_drop);
+`else
         a_drop_reported: assert (enq_drop == prev_e_drop);
+`endif
         if (prev_d_underflow) a_underflow_flagged: assert (r_err[0]);
     end
 
@@ -195,9 +270,10 @@ module pfc_props (
     // unpipelined specification on every key. `watch` is any key (the solver picks it); the
     // ghost `spec_b` is its occupancy updated on the events' own edge exactly as spec §2.3 says
     // (dequeue clamped at 0, then enqueue dropped above the MAX of that edge), with no pipeline,
-    // forwarding or RAM. Two edges later the RTL writes the watched key: the value written must
-    // be the spec's, at every hazard distance the stimulus makes. BMC only: the RAM contents are
-    // not tied to `spec_b` in an arbitrary starting state, so the property is not inductive.
+    // forwarding or RAM. Three edges later the RTL's select stage has the watched key's result:
+    // it must be the spec's, at every hazard distance the stimulus makes, and so must the drop
+    // flag. BMC only: the RAM contents are not tied to `spec_b` in an arbitrary starting state,
+    // so the property is not inductive.
     (* anyconst *) reg [KB-1:0] watch;
     wire e_on = enq_valid && enq_port < `SC_PORTS && enq_prio < `SC_PRIOS
              && {enq_port, enq_prio} == watch;
@@ -205,27 +281,38 @@ module pfc_props (
              && {deq_port, deq_prio} == watch;
     wire [31:0] max_now = (csr_we && csr_addr == `SC_A_MAX) ? (csr_wdata & OCC_MASK) : r_max;
     reg [31:0] spec_b = 32'd0;
-    reg [31:0] spec_b_prev = 32'd0;
-    reg spec_drop = 1'b0, spec_drop_prev = 1'b0;
+    reg [31:0] spec_b_1 = 32'd0, spec_b_2 = 32'd0, spec_b_3 = 32'd0, spec_b_4 = 32'd0;
+    reg spec_drop = 1'b0, spec_drop_1 = 1'b0, spec_drop_2 = 1'b0, spec_drop_3 = 1'b0;
     wire [31:0] spec_after_deq = !d_on ? spec_b : (deq_len > spec_b ? 32'd0 : spec_b - deq_len);
     wire spec_over = e_on && {1'b0, spec_after_deq} + enq_len > {1'b0, max_now};
     wire [31:0] spec_after = (e_on && !spec_over) ? spec_after_deq + enq_len : spec_after_deq;
-    // `settled`: the last two edges were out of reset, so the events in the arithmetic stage
-    // were sampled after it.
-    reg alive1 = 1'b0, settled = 1'b0;
+    // `settled`: the last four edges were out of reset, so the events in the select stage were
+    // sampled after it.
+    reg alive1 = 1'b0, alive2 = 1'b0, alive3 = 1'b0, settled = 1'b0;
     always @(posedge clk) begin
         spec_b <= rst ? 32'd0 : spec_after;
-        spec_b_prev <= spec_b;
+        spec_b_1 <= spec_b;
+        spec_b_2 <= spec_b_1;
+        spec_b_3 <= spec_b_2;
+        spec_b_4 <= spec_b_3;
         spec_drop <= spec_over;
-        spec_drop_prev <= spec_drop;
+        spec_drop_1 <= spec_drop;
+        spec_drop_2 <= spec_drop_1;
+        spec_drop_3 <= spec_drop_2;
         alive1 <= !rst;
-        settled <= alive1 && !rst;
+        alive2 <= alive1 && !rst;
+        alive3 <= alive2 && !rst;
+        settled <= alive3 && !rst;
     end
 `ifndef SC_INDUCTION
     always @(*) if (settled && !rst) begin
-        if (e_we && e_wa == watch) a_occupancy_is_sequential_e: assert (e_wd == spec_b_prev);
-        if (d_we && d_wa == watch) a_occupancy_is_sequential_d: assert (d_wd == spec_b_prev);
-        if (e_valid && e_key == watch) a_drop_is_sequential: assert (e_drop == spec_drop_prev);
+        if (e_we && e_wa == watch) a_occupancy_is_sequential_e: assert (e_wd == spec_b_3);
+        if (d_we && d_wa == watch) a_occupancy_is_sequential_d: assert (d_wd == spec_b_3);
+        if (e_valid && e_key == watch) a_drop_is_sequential: assert (e_drop == spec_drop_3);
+        // The operands too (a lemma: the solver keeps proven assertions for later steps, so the
+        // results' check starts from operands already shown equal to the spec's).
+        if (a_e_key == watch) a_operand_is_sequential_e: assert (a_x_e == spec_b_4);
+        if (a_d_key == watch) a_operand_is_sequential_d: assert (a_x_d == spec_b_4);
     end
 `endif
 

@@ -4706,14 +4706,9 @@ module capfc_fpga__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
         end
         o_valid$d = |grant;
         o_port$d = g_port;
-        o_class_enable$d = 8'h0;
-        o_pause$d = 8'h0;
-        o_quanta$d = 16'h0;
-        if (|grant) begin
-            o_class_enable$d = classes;
-            o_pause$d = g_paused[7:0] & classes;
-            o_quanta$d = quanta;
-        end
+        o_class_enable$d = classes;
+        o_pause$d = g_paused[7:0] & classes;
+        o_quanta$d = quanta;
         tick = refresh_count$q >= refresh;
         tick_keys = 16'h0;
         if (tick) begin
@@ -4737,9 +4732,13 @@ module capfc_fpga__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
         dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
         frame_port = o_port$q;
-        frame_class_enable = o_class_enable$q;
+        frame_class_enable = 8'h0;
+        frame_quanta = 16'h0;
+        if (o_valid$q) begin
+            frame_class_enable = o_class_enable$q;
+            frame_quanta = o_quanta$q;
+        end
         frame_pause = o_pause$q;
-        frame_quanta = o_quanta$q;
         if (reset) begin
             dirty_old$d = 8'h0;
             dirty_new$d = 8'h0;
@@ -5006,9 +5005,23 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
     wire  cm_le_xon$q;
     reg  cm_same$d;
     wire  cm_same$q;
+    reg  cm_xo_e_old$d;
+    wire  cm_xo_e_old$q;
+    reg  cm_xo_d_old$d;
+    wire  cm_xo_d_old$q;
+    reg  st_fwd_ee$d;
+    wire  st_fwd_ee$q;
+    reg  st_fwd_ed$d;
+    wire  st_fwd_ed$q;
+    reg  st_fwd_de$d;
+    wire  st_fwd_de$q;
+    reg  st_fwd_dd$d;
+    wire  st_fwd_dd$q;
 
     // Local signals
     reg  ge_xoff_now;
+    reg  look_e_old;
+    reg  look_d_old;
     reg  le_xon_now;
     reg  u_e_valid;
     reg  [3:0] u_e_key;
@@ -5114,6 +5127,36 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         .q(cm_same$q),
         .clock(clock)
     );
+    capfc_fpga__in_pause$cm_xo_e_old cm_xo_e_old(
+        .d(cm_xo_e_old$d),
+        .q(cm_xo_e_old$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$cm_xo_d_old cm_xo_d_old(
+        .d(cm_xo_d_old$d),
+        .q(cm_xo_d_old$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$st_fwd_ee st_fwd_ee(
+        .d(st_fwd_ee$d),
+        .q(st_fwd_ee$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$st_fwd_ed st_fwd_ed(
+        .d(st_fwd_ed$d),
+        .q(st_fwd_ed$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$st_fwd_de st_fwd_de(
+        .d(st_fwd_de$d),
+        .q(st_fwd_de$q),
+        .clock(clock)
+    );
+    capfc_fpga__in_pause$st_fwd_dd st_fwd_dd(
+        .d(st_fwd_dd$d),
+        .q(st_fwd_dd$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -5134,6 +5177,12 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         cm_d_key$d = cm_d_key$q;
         cm_le_xon$d = cm_le_xon$q;
         cm_same$d = cm_same$q;
+        cm_xo_e_old$d = cm_xo_e_old$q;
+        cm_xo_d_old$d = cm_xo_d_old$q;
+        st_fwd_ee$d = st_fwd_ee$q;
+        st_fwd_ed$d = st_fwd_ed$q;
+        st_fwd_de$d = st_fwd_de$q;
+        st_fwd_dd$d = st_fwd_dd$q;
         st_e_valid$d = e_valid & ~reset;
         st_e_key$d = e_key;
         st_e_b$d = e_b;
@@ -5143,6 +5192,10 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         st_same$d = same;
         st_xoff_thr$d = xoff_thr;
         st_xon_thr$d = xon_thr;
+        st_fwd_ee$d = ~reset & st_e_valid$q & (st_e_key$q == e_key);
+        st_fwd_ed$d = ~reset & st_d_valid$q & (st_d_key$q == e_key);
+        st_fwd_de$d = ~reset & st_e_valid$q & (st_e_key$q == d_key);
+        st_fwd_dd$d = ~reset & st_d_valid$q & (st_d_key$q == d_key);
         ge_xoff_now = st_e_b$q >= st_xoff_thr$q;
         le_xon_now = st_d_b$q <= st_xon_thr$q;
         cm_e_valid$d = st_e_valid$q & ~reset;
@@ -5170,9 +5223,15 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
             u_le_xon = le_xon_now;
             u_same = st_same$q;
         end
-        xo_d_old = state$q[u_d_key];
+        if (registered_compare) begin
+            xo_d_old = cm_xo_d_old$q;
+            xo_e_old = cm_xo_e_old$q;
+        end
+        else begin
+            xo_d_old = state$q[u_d_key];
+            xo_e_old = state$q[u_e_key];
+        end
         xo_d1 = xo_d_old & ~u_le_xon;
-        xo_e_old = state$q[u_e_key];
         if (u_same) begin
             xo_e_base = xo_d1;
         end
@@ -5206,6 +5265,22 @@ module capfc_fpga__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         if (reset) begin
             state$d = 16'h0;
         end
+        look_e_old = state$q[st_e_key$q];
+        if (st_fwd_ee$q) begin
+            look_e_old = xo_e1;
+        end
+        else if (st_fwd_ed$q) begin
+            look_e_old = d_final;
+        end
+        look_d_old = state$q[st_d_key$q];
+        if (st_fwd_de$q) begin
+            look_d_old = xo_e1;
+        end
+        else if (st_fwd_dd$q) begin
+            look_d_old = d_final;
+        end
+        cm_xo_e_old$d = look_e_old;
+        cm_xo_d_old$d = look_d_old;
         xoff = state$q;
         xoff_next = state$d;
         xoff_event = u_e_valid & ~xo_e_old & xo_e1;
@@ -5350,6 +5425,44 @@ module capfc_fpga__in_pause$cm_same(d,q,clock);
 endmodule // capfc_fpga__in_pause$cm_same
 
 
+module capfc_fpga__in_pause$cm_xo_d_old(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_xo_d_old
+
+
+module capfc_fpga__in_pause$cm_xo_e_old(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$cm_xo_e_old
+
+
 module capfc_fpga__in_pause$st_d_b(d,q,clock);
 
     // Module arguments
@@ -5462,6 +5575,82 @@ module capfc_fpga__in_pause$st_e_valid(d,q,clock);
     end
 
 endmodule // capfc_fpga__in_pause$st_e_valid
+
+
+module capfc_fpga__in_pause$st_fwd_dd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$st_fwd_dd
+
+
+module capfc_fpga__in_pause$st_fwd_de(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$st_fwd_de
+
+
+module capfc_fpga__in_pause$st_fwd_ed(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$st_fwd_ed
+
+
+module capfc_fpga__in_pause$st_fwd_ee(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_fpga__in_pause$st_fwd_ee
 
 
 module capfc_fpga__in_pause$st_same(d,q,clock);

@@ -45,10 +45,10 @@
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */
-#define PFC_PAPER_ENQ_DROP_LATENCY 2u
-#define PFC_PAPER_XOFF_LATENCY 4u
-#define PFC_PAPER_XON_LATENCY 4u
-#define PFC_PAPER_FRAME_LATENCY 6u
+#define PFC_PAPER_ENQ_DROP_LATENCY 4u
+#define PFC_PAPER_XOFF_LATENCY 6u
+#define PFC_PAPER_XON_LATENCY 6u
+#define PFC_PAPER_FRAME_LATENCY 8u
 #define PFC_PAPER_CSR_RDATA_LATENCY 0u
 
 #endif /* PFC_PAPER_CSR_H */

@@ -3,8 +3,8 @@
 // Block pfc, instance pfc_tiny, top module pfc_tiny_top, config digest fnv1a64:80cc0f2b11eff28e
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
-// Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): enq_drop 2,
-// xoff_* 4, xon_* 4, frame_* 6, csr_rdata 0.
+// Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): enq_drop 4,
+// xoff_* 6, xon_* 6, frame_* 8, csr_rdata 0.
 // A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.
 // Config:
 //   ports = 4
@@ -277,6 +277,10 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     wire  e_bad$q;
     reg  d_bad$d;
     wire  d_bad$q;
+    reg  bad_1$d;
+    wire  bad_1$q;
+    reg  bad_2$d;
+    wire  bad_2$q;
     reg  bad_late$d;
     wire  bad_late$q;
     reg  o_drop$d;
@@ -361,6 +365,16 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .q(d_bad$q),
         .clock(clock)
     );
+    pfc_tiny__bad_1 bad_1(
+        .d(bad_1$d),
+        .q(bad_1$q),
+        .clock(clock)
+    );
+    pfc_tiny__bad_2 bad_2(
+        .d(bad_2$d),
+        .q(bad_2$q),
+        .clock(clock)
+    );
     pfc_tiny__bad_late bad_late(
         .d(bad_late$d),
         .q(bad_late$q),
@@ -396,6 +410,8 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     always @(*) begin
         e_bad$d = e_bad$q;
         d_bad$d = d_bad$q;
+        bad_1$d = bad_1$q;
+        bad_2$d = bad_2$q;
         bad_late$d = bad_late$q;
         o_drop$d = o_drop$q;
         o_xoff_valid$d = o_xoff_valid$q;
@@ -416,7 +432,9 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         ingress$max = csr$value[(at_max)+:(32)];
         e_bad$d = enq_valid & ~in_e_ok;
         d_bad$d = deq_valid & ~in_d_ok;
-        bad_late$d = e_bad$q | d_bad$q;
+        bad_1$d = e_bad$q | d_bad$q;
+        bad_2$d = bad_1$q;
+        bad_late$d = bad_2$q;
         frames$reset = reset;
         frames$paused = ingress$xoff;
         frames$quanta = csr$value[(at_quanta)+:(16)];
@@ -477,6 +495,8 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         if (reset) begin
             e_bad$d = 1'b0;
             d_bad$d = 1'b0;
+            bad_1$d = 1'b0;
+            bad_2$d = 1'b0;
             bad_late$d = 1'b0;
             o_drop$d = 1'b0;
             o_xoff_valid$d = 1'b0;
@@ -487,6 +507,44 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     end
 
 endmodule // top
+
+
+module pfc_tiny__bad_1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__bad_1
+
+
+module pfc_tiny__bad_2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__bad_2
 
 
 module pfc_tiny__bad_late(d,q,clock);
@@ -760,14 +818,9 @@ module pfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,
         end
         o_valid$d = |grant;
         o_port$d = g_port;
-        o_class_enable$d = 8'h0;
-        o_pause$d = 8'h0;
-        o_quanta$d = 16'h0;
-        if (|grant) begin
-            o_class_enable$d = classes;
-            o_pause$d = g_paused & classes;
-            o_quanta$d = quanta;
-        end
+        o_class_enable$d = classes;
+        o_pause$d = g_paused & classes;
+        o_quanta$d = quanta;
         tick = refresh_count$q >= refresh;
         tick_keys = 8'h0;
         if (tick) begin
@@ -787,9 +840,13 @@ module pfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,
         dirty_new$d = fresh_ports;
         frame_valid = o_valid$q;
         frame_port = o_port$q;
-        frame_class_enable = o_class_enable$q;
+        frame_class_enable = 8'h0;
+        frame_quanta = 16'h0;
+        if (o_valid$q) begin
+            frame_class_enable = o_class_enable$q;
+            frame_quanta = o_quanta$q;
+        end
         frame_pause = o_pause$q;
-        frame_quanta = o_quanta$q;
         if (reset) begin
             dirty_old$d = 4'h0;
             dirty_new$d = 4'h0;
@@ -1033,10 +1090,18 @@ module pfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
     wire  [2:0] decision$xoff_key;
     wire  decision$xon_event;
     wire  [2:0] decision$xon_key;
-    reg  [31:0] thr_xoff_q$d;
-    wire  [31:0] thr_xoff_q$q;
-    reg  [31:0] thr_xon_q$d;
-    wire  [31:0] thr_xon_q$q;
+    reg  [31:0] thr_xoff_r$d;
+    wire  [31:0] thr_xoff_r$q;
+    reg  [31:0] thr_xon_r$d;
+    wire  [31:0] thr_xon_r$q;
+    reg  [31:0] thr_xoff_a$d;
+    wire  [31:0] thr_xoff_a$q;
+    reg  [31:0] thr_xon_a$d;
+    wire  [31:0] thr_xon_a$q;
+    reg  [31:0] thr_xoff_b$d;
+    wire  [31:0] thr_xoff_b$q;
+    reg  [31:0] thr_xon_b$d;
+    wire  [31:0] thr_xon_b$q;
 
     // Sub module instances
     pfc_tiny__ingress$occ occ(
@@ -1078,21 +1143,45 @@ module pfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         .xon_event(decision$xon_event),
         .xon_key(decision$xon_key)
     );
-    pfc_tiny__ingress$thr_xoff_q thr_xoff_q(
-        .d(thr_xoff_q$d),
-        .q(thr_xoff_q$q),
+    pfc_tiny__ingress$thr_xoff_r thr_xoff_r(
+        .d(thr_xoff_r$d),
+        .q(thr_xoff_r$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$thr_xon_q thr_xon_q(
-        .d(thr_xon_q$d),
-        .q(thr_xon_q$q),
+    pfc_tiny__ingress$thr_xon_r thr_xon_r(
+        .d(thr_xon_r$d),
+        .q(thr_xon_r$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$thr_xoff_a thr_xoff_a(
+        .d(thr_xoff_a$d),
+        .q(thr_xoff_a$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$thr_xon_a thr_xon_a(
+        .d(thr_xon_a$d),
+        .q(thr_xon_a$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$thr_xoff_b thr_xoff_b(
+        .d(thr_xoff_b$d),
+        .q(thr_xoff_b$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$thr_xon_b thr_xon_b(
+        .d(thr_xon_b$d),
+        .q(thr_xon_b$q),
         .clock(clock)
     );
 
     // Update code
     always @(*) begin
-        thr_xoff_q$d = thr_xoff_q$q;
-        thr_xon_q$d = thr_xon_q$q;
+        thr_xoff_r$d = thr_xoff_r$q;
+        thr_xon_r$d = thr_xon_r$q;
+        thr_xoff_a$d = thr_xoff_a$q;
+        thr_xon_a$d = thr_xon_a$q;
+        thr_xoff_b$d = thr_xoff_b$q;
+        thr_xon_b$d = thr_xon_b$q;
         occ$reset = reset;
         occ$enq_valid = enq_valid;
         occ$enq_key = enq_key;
@@ -1101,8 +1190,12 @@ module pfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         occ$deq_key = deq_key;
         occ$deq_len = deq_len;
         occ$max = max;
-        thr_xoff_q$d = xoff_thr;
-        thr_xon_q$d = xon_thr;
+        thr_xoff_r$d = xoff_thr;
+        thr_xon_r$d = xon_thr;
+        thr_xoff_a$d = thr_xoff_r$q;
+        thr_xon_a$d = thr_xon_r$q;
+        thr_xoff_b$d = thr_xoff_a$q;
+        thr_xon_b$d = thr_xon_a$q;
         decision$reset = reset;
         decision$e_valid = occ$e_valid;
         decision$e_key = occ$e_key;
@@ -1111,8 +1204,8 @@ module pfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         decision$d_key = occ$d_key;
         decision$d_b = occ$d_b1;
         decision$same = occ$same_key;
-        decision$xoff_thr = thr_xoff_q$q;
-        decision$xon_thr = thr_xon_q$q;
+        decision$xoff_thr = thr_xoff_b$q;
+        decision$xon_thr = thr_xon_b$q;
         xoff = decision$xoff;
         drop = occ$e_drop;
         underflow = occ$d_underflow;
@@ -1185,9 +1278,23 @@ module pfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_
     wire  cm_le_xon$q;
     reg  cm_same$d;
     wire  cm_same$q;
+    reg  cm_xo_e_old$d;
+    wire  cm_xo_e_old$q;
+    reg  cm_xo_d_old$d;
+    wire  cm_xo_d_old$q;
+    reg  st_fwd_ee$d;
+    wire  st_fwd_ee$q;
+    reg  st_fwd_ed$d;
+    wire  st_fwd_ed$q;
+    reg  st_fwd_de$d;
+    wire  st_fwd_de$q;
+    reg  st_fwd_dd$d;
+    wire  st_fwd_dd$q;
 
     // Local signals
     reg  ge_xoff_now;
+    reg  look_e_old;
+    reg  look_d_old;
     reg  le_xon_now;
     reg  u_e_valid;
     reg  [2:0] u_e_key;
@@ -1293,6 +1400,36 @@ module pfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_
         .q(cm_same$q),
         .clock(clock)
     );
+    pfc_tiny__ingress$decision$cm_xo_e_old cm_xo_e_old(
+        .d(cm_xo_e_old$d),
+        .q(cm_xo_e_old$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$decision$cm_xo_d_old cm_xo_d_old(
+        .d(cm_xo_d_old$d),
+        .q(cm_xo_d_old$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$decision$st_fwd_ee st_fwd_ee(
+        .d(st_fwd_ee$d),
+        .q(st_fwd_ee$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$decision$st_fwd_ed st_fwd_ed(
+        .d(st_fwd_ed$d),
+        .q(st_fwd_ed$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$decision$st_fwd_de st_fwd_de(
+        .d(st_fwd_de$d),
+        .q(st_fwd_de$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$decision$st_fwd_dd st_fwd_dd(
+        .d(st_fwd_dd$d),
+        .q(st_fwd_dd$q),
+        .clock(clock)
+    );
 
     // Update code
     always @(*) begin
@@ -1313,6 +1450,12 @@ module pfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_
         cm_d_key$d = cm_d_key$q;
         cm_le_xon$d = cm_le_xon$q;
         cm_same$d = cm_same$q;
+        cm_xo_e_old$d = cm_xo_e_old$q;
+        cm_xo_d_old$d = cm_xo_d_old$q;
+        st_fwd_ee$d = st_fwd_ee$q;
+        st_fwd_ed$d = st_fwd_ed$q;
+        st_fwd_de$d = st_fwd_de$q;
+        st_fwd_dd$d = st_fwd_dd$q;
         st_e_valid$d = e_valid & ~reset;
         st_e_key$d = e_key;
         st_e_b$d = e_b;
@@ -1322,6 +1465,10 @@ module pfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_
         st_same$d = same;
         st_xoff_thr$d = xoff_thr;
         st_xon_thr$d = xon_thr;
+        st_fwd_ee$d = ~reset & st_e_valid$q & (st_e_key$q == e_key);
+        st_fwd_ed$d = ~reset & st_d_valid$q & (st_d_key$q == e_key);
+        st_fwd_de$d = ~reset & st_e_valid$q & (st_e_key$q == d_key);
+        st_fwd_dd$d = ~reset & st_d_valid$q & (st_d_key$q == d_key);
         ge_xoff_now = st_e_b$q >= st_xoff_thr$q;
         le_xon_now = st_d_b$q <= st_xon_thr$q;
         cm_e_valid$d = st_e_valid$q & ~reset;
@@ -1349,9 +1496,15 @@ module pfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_
             u_le_xon = le_xon_now;
             u_same = st_same$q;
         end
-        xo_d_old = state$q[u_d_key];
+        if (registered_compare) begin
+            xo_d_old = cm_xo_d_old$q;
+            xo_e_old = cm_xo_e_old$q;
+        end
+        else begin
+            xo_d_old = state$q[u_d_key];
+            xo_e_old = state$q[u_e_key];
+        end
         xo_d1 = xo_d_old & ~u_le_xon;
-        xo_e_old = state$q[u_e_key];
         if (u_same) begin
             xo_e_base = xo_d1;
         end
@@ -1385,6 +1538,22 @@ module pfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_
         if (reset) begin
             state$d = 8'h0;
         end
+        look_e_old = state$q[st_e_key$q];
+        if (st_fwd_ee$q) begin
+            look_e_old = xo_e1;
+        end
+        else if (st_fwd_ed$q) begin
+            look_e_old = d_final;
+        end
+        look_d_old = state$q[st_d_key$q];
+        if (st_fwd_de$q) begin
+            look_d_old = xo_e1;
+        end
+        else if (st_fwd_dd$q) begin
+            look_d_old = d_final;
+        end
+        cm_xo_e_old$d = look_e_old;
+        cm_xo_d_old$d = look_d_old;
         xoff = state$q;
         xoff_next = state$d;
         xoff_event = u_e_valid & ~xo_e_old & xo_e1;
@@ -1529,6 +1698,44 @@ module pfc_tiny__ingress$decision$cm_same(d,q,clock);
 endmodule // pfc_tiny__ingress$decision$cm_same
 
 
+module pfc_tiny__ingress$decision$cm_xo_d_old(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$decision$cm_xo_d_old
+
+
+module pfc_tiny__ingress$decision$cm_xo_e_old(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$decision$cm_xo_e_old
+
+
 module pfc_tiny__ingress$decision$st_d_b(d,q,clock);
 
     // Module arguments
@@ -1643,6 +1850,82 @@ module pfc_tiny__ingress$decision$st_e_valid(d,q,clock);
 endmodule // pfc_tiny__ingress$decision$st_e_valid
 
 
+module pfc_tiny__ingress$decision$st_fwd_dd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$decision$st_fwd_dd
+
+
+module pfc_tiny__ingress$decision$st_fwd_de(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$decision$st_fwd_de
+
+
+module pfc_tiny__ingress$decision$st_fwd_ed(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$decision$st_fwd_ed
+
+
+module pfc_tiny__ingress$decision$st_fwd_ee(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$decision$st_fwd_ee
+
+
 module pfc_tiny__ingress$decision$st_same(d,q,clock);
 
     // Module arguments
@@ -1741,31 +2024,47 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     output reg  d_underflow;
     output reg  same_key;
 
+    // Constant declarations
+    localparam  mask = 32'hffff;
+    localparam  mask_s = 34'h3ffff;
+    localparam  sign_at = 34'h11;
+    localparam  one_s = 34'h1;
+
     // Stub signals
-    reg  [15:0] bounds$e_len;
-    reg  [15:0] bounds$d_len;
-    reg  [31:0] bounds$max;
-    wire  bounds$len_over_max;
-    wire  [32:0] bounds$room;
-    wire  [32:0] bounds$room_same;
-    wire  [31:0] bounds$delta;
-    wire  [31:0] bounds$e_len_only;
-    reg  upd$e_valid;
-    reg  [15:0] upd$e_len;
-    reg  [31:0] upd$e_b0;
-    reg  upd$d_valid;
-    reg  [15:0] upd$d_len;
-    reg  [31:0] upd$d_b0;
-    reg  upd$same;
-    reg  upd$len_over_max;
-    reg  [32:0] upd$room;
-    reg  [32:0] upd$room_same;
-    reg  [31:0] upd$delta;
-    reg  [31:0] upd$e_len_only;
-    wire  [31:0] upd$e_b1;
-    wire  upd$e_drop;
-    wire  [31:0] upd$d_b1;
-    wire  upd$d_underflow;
+    reg  i_e_valid$d;
+    wire  i_e_valid$q;
+    reg  [2:0] i_e_key$d;
+    wire  [2:0] i_e_key$q;
+    reg  [15:0] i_e_len$d;
+    wire  [15:0] i_e_len$q;
+    reg  i_d_valid$d;
+    wire  i_d_valid$q;
+    reg  [2:0] i_d_key$d;
+    wire  [2:0] i_d_key$q;
+    reg  [15:0] i_d_len$d;
+    wire  [15:0] i_d_len$q;
+    reg  i_same$d;
+    wire  i_same$q;
+    reg  i_pe1$d;
+    wire  i_pe1$q;
+    reg  i_pe2$d;
+    wire  i_pe2$q;
+    reg  i_pd1$d;
+    wire  i_pd1$q;
+    reg  i_pd2$d;
+    wire  i_pd2$q;
+    reg  i_fwd_ee$d;
+    wire  i_fwd_ee$q;
+    reg  i_fwd_ed$d;
+    wire  i_fwd_ed$q;
+    reg  i_fwd_de$d;
+    wire  i_fwd_de$q;
+    reg  i_fwd_dd$d;
+    wire  i_fwd_dd$q;
+    reg  i_fwd_e$d;
+    wire  i_fwd_e$q;
+    reg  i_fwd_d$d;
+    wire  i_fwd_d$q;
     reg  r_e_valid$d;
     wire  r_e_valid$q;
     reg  [2:0] r_e_key$d;
@@ -1776,46 +2075,170 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     wire  r_d_valid$q;
     reg  [2:0] r_d_key$d;
     wire  [2:0] r_d_key$q;
-    reg  [15:0] r_d_len$d;
-    wire  [15:0] r_d_len$q;
+    reg  [33:0] r_d_s$d;
+    wire  [33:0] r_d_s$q;
     reg  r_same$d;
     wire  r_same$q;
-    reg  r_e_fwd_e$d;
-    wire  r_e_fwd_e$q;
-    reg  r_e_fwd_d$d;
-    wire  r_e_fwd_d$q;
-    reg  r_d_fwd_e$d;
-    wire  r_d_fwd_e$q;
-    reg  r_d_fwd_d$d;
-    wire  r_d_fwd_d$q;
-    reg  o_e_valid$d;
-    wire  o_e_valid$q;
-    reg  [2:0] o_e_key$d;
-    wire  [2:0] o_e_key$q;
-    reg  [15:0] o_e_len$d;
-    wire  [15:0] o_e_len$q;
-    reg  o_d_valid$d;
-    wire  o_d_valid$q;
-    reg  [2:0] o_d_key$d;
-    wire  [2:0] o_d_key$q;
-    reg  [15:0] o_d_len$d;
-    wire  [15:0] o_d_len$q;
-    reg  o_same$d;
-    wire  o_same$q;
-    reg  o_len_over_max$d;
-    wire  o_len_over_max$q;
-    reg  [32:0] o_room$d;
-    wire  [32:0] o_room$q;
-    reg  [32:0] o_room_same$d;
-    wire  [32:0] o_room_same$q;
-    reg  [31:0] o_delta$d;
-    wire  [31:0] o_delta$q;
-    reg  [31:0] o_e_len_only$d;
-    wire  [31:0] o_e_len_only$q;
-    reg  [31:0] o_e_b$d;
-    wire  [31:0] o_e_b$q;
-    reg  [31:0] o_d_b$d;
-    wire  [31:0] o_d_b$q;
+    reg  r_pe1$d;
+    wire  r_pe1$q;
+    reg  r_pe2$d;
+    wire  r_pe2$q;
+    reg  r_pd1$d;
+    wire  r_pd1$q;
+    reg  r_pd2$d;
+    wire  r_pd2$q;
+    reg  r_fwd_ee$d;
+    wire  r_fwd_ee$q;
+    reg  r_fwd_ed$d;
+    wire  r_fwd_ed$q;
+    reg  r_fwd_de$d;
+    wire  r_fwd_de$q;
+    reg  r_fwd_dd$d;
+    wire  r_fwd_dd$q;
+    reg  r_fwd_e$d;
+    wire  r_fwd_e$q;
+    reg  r_fwd_d$d;
+    wire  r_fwd_d$q;
+    reg  [33:0] r_m$d;
+    wire  [33:0] r_m$q;
+    reg  [33:0] r_m_de$d;
+    wire  [33:0] r_m_de$q;
+    reg  [33:0] r_m_d$d;
+    wire  [33:0] r_m_d$q;
+    reg  [33:0] r_m_e$d;
+    wire  [33:0] r_m_e$q;
+    reg  [33:0] r_d_m_e$d;
+    wire  [33:0] r_d_m_e$q;
+    reg  [33:0] r_n_e$d;
+    wire  [33:0] r_n_e$q;
+    reg  [31:0] r_e_only$d;
+    wire  [31:0] r_e_only$q;
+    reg  r_len_over$d;
+    wire  r_len_over$q;
+    reg  [33:0] r_p4$d;
+    wire  [33:0] r_p4$q;
+    reg  [33:0] r_r4$d;
+    wire  [33:0] r_r4$q;
+    reg  [33:0] r_l3e$d;
+    wire  [33:0] r_l3e$q;
+    reg  a_e_valid$d;
+    wire  a_e_valid$q;
+    reg  [2:0] a_e_key$d;
+    wire  [2:0] a_e_key$q;
+    reg  [31:0] a_e_len$d;
+    wire  [31:0] a_e_len$q;
+    reg  a_d_valid$d;
+    wire  a_d_valid$q;
+    reg  [2:0] a_d_key$d;
+    wire  [2:0] a_d_key$q;
+    reg  [33:0] a_d_s$d;
+    wire  [33:0] a_d_s$q;
+    reg  a_same$d;
+    wire  a_same$q;
+    reg  [31:0] a_x_e$d;
+    wire  [31:0] a_x_e$q;
+    reg  [31:0] a_x_d$d;
+    wire  [31:0] a_x_d$q;
+    reg  [33:0] a_m$d;
+    wire  [33:0] a_m$q;
+    reg  [33:0] a_m_de$d;
+    wire  [33:0] a_m_de$q;
+    reg  [33:0] a_m_d$d;
+    wire  [33:0] a_m_d$q;
+    reg  [33:0] a_m_e$d;
+    wire  [33:0] a_m_e$q;
+    reg  [33:0] a_d_m_e$d;
+    wire  [33:0] a_d_m_e$q;
+    reg  [33:0] a_n_e$d;
+    wire  [33:0] a_n_e$q;
+    reg  [31:0] a_e_only$d;
+    wire  [31:0] a_e_only$q;
+    reg  a_len_over$d;
+    wire  a_len_over$q;
+    reg  [33:0] a_b1e$d;
+    wire  [33:0] a_b1e$q;
+    reg  [33:0] a_b2e$d;
+    wire  [33:0] a_b2e$q;
+    reg  [33:0] a_b3ae$d;
+    wire  [33:0] a_b3ae$q;
+    reg  [33:0] a_b3be$d;
+    wire  [33:0] a_b3be$q;
+    reg  [33:0] a_b4ae$d;
+    wire  [33:0] a_b4ae$q;
+    reg  [33:0] a_b4be$d;
+    wire  [33:0] a_b4be$q;
+    reg  [33:0] a_dae$d;
+    wire  [33:0] a_dae$q;
+    reg  [33:0] a_dbe$d;
+    wire  [33:0] a_dbe$q;
+    reg  [31:0] a_k1e_v3$d;
+    wire  [31:0] a_k1e_v3$q;
+    reg  [33:0] a_b1d$d;
+    wire  [33:0] a_b1d$q;
+    reg  [33:0] a_b2d$d;
+    wire  [33:0] a_b2d$q;
+    reg  [33:0] a_b3ad$d;
+    wire  [33:0] a_b3ad$q;
+    reg  [33:0] a_b3bd$d;
+    wire  [33:0] a_b3bd$q;
+    reg  [31:0] a_k1d_v3$d;
+    wire  [31:0] a_k1d_v3$q;
+    reg  a_k1d_u3$d;
+    wire  a_k1d_u3$q;
+    reg  b_e_valid$d;
+    wire  b_e_valid$q;
+    reg  [2:0] b_e_key$d;
+    wire  [2:0] b_e_key$q;
+    reg  b_d_valid$d;
+    wire  b_d_valid$q;
+    reg  [2:0] b_d_key$d;
+    wire  [2:0] b_d_key$q;
+    reg  b_same$d;
+    wire  b_same$q;
+    reg  [31:0] b_k1e$d;
+    wire  [31:0] b_k1e$q;
+    reg  [31:0] b_k3e$d;
+    wire  [31:0] b_k3e$q;
+    reg  [31:0] b_s_aa$d;
+    wire  [31:0] b_s_aa$q;
+    reg  [31:0] b_s_ab$d;
+    wire  [31:0] b_s_ab$q;
+    reg  [31:0] b_s_ba$d;
+    wire  [31:0] b_s_ba$q;
+    reg  [31:0] b_s_bb$d;
+    wire  [31:0] b_s_bb$q;
+    reg  [31:0] b_k1d$d;
+    wire  [31:0] b_k1d$q;
+    reg  [31:0] b_s_abd$d;
+    wire  [31:0] b_s_abd$q;
+    reg  [31:0] b_s_bbd$d;
+    wire  [31:0] b_s_bbd$q;
+    reg  b_sel_k1e$d;
+    wire  b_sel_k1e$q;
+    reg  b_sel_k3e$d;
+    wire  b_sel_k3e$q;
+    reg  b_sel_aa$d;
+    wire  b_sel_aa$q;
+    reg  b_sel_ab$d;
+    wire  b_sel_ab$q;
+    reg  b_sel_ba$d;
+    wire  b_sel_ba$q;
+    reg  b_sel_bb$d;
+    wire  b_sel_bb$q;
+    reg  b_sel_k1d$d;
+    wire  b_sel_k1d$q;
+    reg  b_sel_abd$d;
+    wire  b_sel_abd$q;
+    reg  b_sel_bbd$d;
+    wire  b_sel_bbd$q;
+    reg  b_sel_zd$d;
+    wire  b_sel_zd$q;
+    reg  b_k1e_drop$d;
+    wire  b_k1e_drop$q;
+    reg  b_len_over$d;
+    wire  b_len_over$q;
+    reg  b_k1d_u3$d;
+    wire  b_k1d_u3$q;
     reg  w_e_valid$d;
     wire  w_e_valid$q;
     reg  [2:0] w_e_key$d;
@@ -1855,6 +2278,31 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     wire  ram$read_1_written;
 
     // Local signals
+    reg  [31:0] max_w;
+    reg  [33:0] e_s;
+    reg  [33:0] d_s;
+    reg  [33:0] m_s;
+    reg  [33:0] csa_sum;
+    reg  [33:0] csa_carry;
+    reg  [33:0] m_de;
+    reg  [33:0] m_d;
+    reg  [33:0] m_e;
+    reg  [33:0] d_m_e;
+    reg  [33:0] n_e;
+    reg  [33:0] m_e_sign_wide;
+    reg  len_over;
+    reg  [33:0] b2e;
+    reg  [33:0] v13e;
+    reg  [33:0] v1e;
+    reg  [31:0] v2e;
+    reg  [33:0] b2d;
+    reg  [33:0] v13d;
+    reg  [33:0] v1d;
+    reg  [31:0] v2d;
+    reg  [33:0] k1e_diff;
+    reg  [33:0] k1e_sign_wide;
+    reg  [33:0] k1d_diff;
+    reg  [33:0] k1d_sign_wide;
     reg  r_e_hit_we;
     reg  r_e_hit_wd;
     reg  r_e_hit_xe;
@@ -1871,39 +2319,149 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     reg  [31:0] r_d_b_w;
     reg  [31:0] r_d_b_x;
     reg  [31:0] r_d_b_ram;
-    reg  o_d_write;
     reg  r_d_write;
-    reg  [31:0] e_b0;
-    reg  [31:0] d_b0;
+    reg  [33:0] x_e_s;
+    reg  [33:0] x_d_s;
+    reg  [33:0] t1e;
+    reg  [33:0] t2e;
+    reg  [33:0] t3ae;
+    reg  [33:0] t3be;
+    reg  [33:0] t4ae;
+    reg  [33:0] t4be;
+    reg  [33:0] t1e_sign_wide;
+    reg  [33:0] t2e_sign_wide;
+    reg  [33:0] t3ae_sign_wide;
+    reg  [33:0] t3be_sign_wide;
+    reg  [33:0] t4ae_sign_wide;
+    reg  [33:0] t4be_sign_wide;
+    reg  [33:0] aa_wide;
+    reg  [33:0] ba_wide;
+    reg  [31:0] s_aa;
+    reg  [31:0] s_ba;
+    reg  [33:0] t5e;
+    reg  [33:0] t5e_sign_wide;
+    reg  k1e_drop;
+    reg  [31:0] k1e_v4;
+    reg  [33:0] t1d;
+    reg  [33:0] t2d;
+    reg  [33:0] t3ad;
+    reg  [33:0] t3bd;
+    reg  [33:0] t1d_sign_wide;
+    reg  [33:0] t2d_sign_wide;
+    reg  [33:0] t3ad_sign_wide;
+    reg  [33:0] t3bd_sign_wide;
+    reg  c1e;
+    reg  g2e;
+    reg  c3ae;
+    reg  c3be;
+    reg  g4ae;
+    reg  g4be;
+    reg  c1d;
+    reg  g2d;
+    reg  c3ad;
+    reg  c3bd;
+    reg  sel_k1e;
+    reg  sel_k3e;
+    reg  sel_aa;
+    reg  sel_ab;
+    reg  sel_ba;
+    reg  sel_bb;
+    reg  sel_k1d;
+    reg  sel_abd;
+    reg  sel_bbd;
+    reg  sel_zd;
+    reg  [31:0] e_res;
+    reg  [31:0] d_res;
+    reg  [31:0] e_fwd;
+    reg  [31:0] d_fwd;
+    reg  e_flag;
+    reg  d_flag;
 
     // Sub module instances
-    pfc_tiny__ingress$occ$bounds bounds(
-        .e_len(bounds$e_len),
-        .d_len(bounds$d_len),
-        .max(bounds$max),
-        .len_over_max(bounds$len_over_max),
-        .room(bounds$room),
-        .room_same(bounds$room_same),
-        .delta(bounds$delta),
-        .e_len_only(bounds$e_len_only)
+    pfc_tiny__ingress$occ$i_e_valid i_e_valid(
+        .d(i_e_valid$d),
+        .q(i_e_valid$q),
+        .clock(clock)
     );
-    pfc_tiny__ingress$occ$upd upd(
-        .e_valid(upd$e_valid),
-        .e_len(upd$e_len),
-        .e_b0(upd$e_b0),
-        .d_valid(upd$d_valid),
-        .d_len(upd$d_len),
-        .d_b0(upd$d_b0),
-        .same(upd$same),
-        .len_over_max(upd$len_over_max),
-        .room(upd$room),
-        .room_same(upd$room_same),
-        .delta(upd$delta),
-        .e_len_only(upd$e_len_only),
-        .e_b1(upd$e_b1),
-        .e_drop(upd$e_drop),
-        .d_b1(upd$d_b1),
-        .d_underflow(upd$d_underflow)
+    pfc_tiny__ingress$occ$i_e_key i_e_key(
+        .d(i_e_key$d),
+        .q(i_e_key$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_e_len i_e_len(
+        .d(i_e_len$d),
+        .q(i_e_len$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_d_valid i_d_valid(
+        .d(i_d_valid$d),
+        .q(i_d_valid$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_d_key i_d_key(
+        .d(i_d_key$d),
+        .q(i_d_key$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_d_len i_d_len(
+        .d(i_d_len$d),
+        .q(i_d_len$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_same i_same(
+        .d(i_same$d),
+        .q(i_same$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_pe1 i_pe1(
+        .d(i_pe1$d),
+        .q(i_pe1$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_pe2 i_pe2(
+        .d(i_pe2$d),
+        .q(i_pe2$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_pd1 i_pd1(
+        .d(i_pd1$d),
+        .q(i_pd1$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_pd2 i_pd2(
+        .d(i_pd2$d),
+        .q(i_pd2$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_fwd_ee i_fwd_ee(
+        .d(i_fwd_ee$d),
+        .q(i_fwd_ee$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_fwd_ed i_fwd_ed(
+        .d(i_fwd_ed$d),
+        .q(i_fwd_ed$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_fwd_de i_fwd_de(
+        .d(i_fwd_de$d),
+        .q(i_fwd_de$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_fwd_dd i_fwd_dd(
+        .d(i_fwd_dd$d),
+        .q(i_fwd_dd$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_fwd_e i_fwd_e(
+        .d(i_fwd_e$d),
+        .q(i_fwd_e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$i_fwd_d i_fwd_d(
+        .d(i_fwd_d$d),
+        .q(i_fwd_d$q),
+        .clock(clock)
     );
     pfc_tiny__ingress$occ$r_e_valid r_e_valid(
         .d(r_e_valid$d),
@@ -1930,9 +2488,9 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         .q(r_d_key$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$r_d_len r_d_len(
-        .d(r_d_len$d),
-        .q(r_d_len$q),
+    pfc_tiny__ingress$occ$r_d_s r_d_s(
+        .d(r_d_s$d),
+        .q(r_d_s$q),
         .clock(clock)
     );
     pfc_tiny__ingress$occ$r_same r_same(
@@ -1940,94 +2498,404 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         .q(r_same$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$r_e_fwd_e r_e_fwd_e(
-        .d(r_e_fwd_e$d),
-        .q(r_e_fwd_e$q),
+    pfc_tiny__ingress$occ$r_pe1 r_pe1(
+        .d(r_pe1$d),
+        .q(r_pe1$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$r_e_fwd_d r_e_fwd_d(
-        .d(r_e_fwd_d$d),
-        .q(r_e_fwd_d$q),
+    pfc_tiny__ingress$occ$r_pe2 r_pe2(
+        .d(r_pe2$d),
+        .q(r_pe2$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$r_d_fwd_e r_d_fwd_e(
-        .d(r_d_fwd_e$d),
-        .q(r_d_fwd_e$q),
+    pfc_tiny__ingress$occ$r_pd1 r_pd1(
+        .d(r_pd1$d),
+        .q(r_pd1$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$r_d_fwd_d r_d_fwd_d(
-        .d(r_d_fwd_d$d),
-        .q(r_d_fwd_d$q),
+    pfc_tiny__ingress$occ$r_pd2 r_pd2(
+        .d(r_pd2$d),
+        .q(r_pd2$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_e_valid o_e_valid(
-        .d(o_e_valid$d),
-        .q(o_e_valid$q),
+    pfc_tiny__ingress$occ$r_fwd_ee r_fwd_ee(
+        .d(r_fwd_ee$d),
+        .q(r_fwd_ee$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_e_key o_e_key(
-        .d(o_e_key$d),
-        .q(o_e_key$q),
+    pfc_tiny__ingress$occ$r_fwd_ed r_fwd_ed(
+        .d(r_fwd_ed$d),
+        .q(r_fwd_ed$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_e_len o_e_len(
-        .d(o_e_len$d),
-        .q(o_e_len$q),
+    pfc_tiny__ingress$occ$r_fwd_de r_fwd_de(
+        .d(r_fwd_de$d),
+        .q(r_fwd_de$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_d_valid o_d_valid(
-        .d(o_d_valid$d),
-        .q(o_d_valid$q),
+    pfc_tiny__ingress$occ$r_fwd_dd r_fwd_dd(
+        .d(r_fwd_dd$d),
+        .q(r_fwd_dd$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_d_key o_d_key(
-        .d(o_d_key$d),
-        .q(o_d_key$q),
+    pfc_tiny__ingress$occ$r_fwd_e r_fwd_e(
+        .d(r_fwd_e$d),
+        .q(r_fwd_e$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_d_len o_d_len(
-        .d(o_d_len$d),
-        .q(o_d_len$q),
+    pfc_tiny__ingress$occ$r_fwd_d r_fwd_d(
+        .d(r_fwd_d$d),
+        .q(r_fwd_d$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_same o_same(
-        .d(o_same$d),
-        .q(o_same$q),
+    pfc_tiny__ingress$occ$r_m r_m(
+        .d(r_m$d),
+        .q(r_m$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_len_over_max o_len_over_max(
-        .d(o_len_over_max$d),
-        .q(o_len_over_max$q),
+    pfc_tiny__ingress$occ$r_m_de r_m_de(
+        .d(r_m_de$d),
+        .q(r_m_de$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_room o_room(
-        .d(o_room$d),
-        .q(o_room$q),
+    pfc_tiny__ingress$occ$r_m_d r_m_d(
+        .d(r_m_d$d),
+        .q(r_m_d$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_room_same o_room_same(
-        .d(o_room_same$d),
-        .q(o_room_same$q),
+    pfc_tiny__ingress$occ$r_m_e r_m_e(
+        .d(r_m_e$d),
+        .q(r_m_e$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_delta o_delta(
-        .d(o_delta$d),
-        .q(o_delta$q),
+    pfc_tiny__ingress$occ$r_d_m_e r_d_m_e(
+        .d(r_d_m_e$d),
+        .q(r_d_m_e$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_e_len_only o_e_len_only(
-        .d(o_e_len_only$d),
-        .q(o_e_len_only$q),
+    pfc_tiny__ingress$occ$r_n_e r_n_e(
+        .d(r_n_e$d),
+        .q(r_n_e$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_e_b o_e_b(
-        .d(o_e_b$d),
-        .q(o_e_b$q),
+    pfc_tiny__ingress$occ$r_e_only r_e_only(
+        .d(r_e_only$d),
+        .q(r_e_only$q),
         .clock(clock)
     );
-    pfc_tiny__ingress$occ$o_d_b o_d_b(
-        .d(o_d_b$d),
-        .q(o_d_b$q),
+    pfc_tiny__ingress$occ$r_len_over r_len_over(
+        .d(r_len_over$d),
+        .q(r_len_over$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$r_p4 r_p4(
+        .d(r_p4$d),
+        .q(r_p4$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$r_r4 r_r4(
+        .d(r_r4$d),
+        .q(r_r4$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$r_l3e r_l3e(
+        .d(r_l3e$d),
+        .q(r_l3e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_e_valid a_e_valid(
+        .d(a_e_valid$d),
+        .q(a_e_valid$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_e_key a_e_key(
+        .d(a_e_key$d),
+        .q(a_e_key$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_e_len a_e_len(
+        .d(a_e_len$d),
+        .q(a_e_len$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_d_valid a_d_valid(
+        .d(a_d_valid$d),
+        .q(a_d_valid$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_d_key a_d_key(
+        .d(a_d_key$d),
+        .q(a_d_key$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_d_s a_d_s(
+        .d(a_d_s$d),
+        .q(a_d_s$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_same a_same(
+        .d(a_same$d),
+        .q(a_same$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_x_e a_x_e(
+        .d(a_x_e$d),
+        .q(a_x_e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_x_d a_x_d(
+        .d(a_x_d$d),
+        .q(a_x_d$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_m a_m(
+        .d(a_m$d),
+        .q(a_m$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_m_de a_m_de(
+        .d(a_m_de$d),
+        .q(a_m_de$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_m_d a_m_d(
+        .d(a_m_d$d),
+        .q(a_m_d$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_m_e a_m_e(
+        .d(a_m_e$d),
+        .q(a_m_e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_d_m_e a_d_m_e(
+        .d(a_d_m_e$d),
+        .q(a_d_m_e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_n_e a_n_e(
+        .d(a_n_e$d),
+        .q(a_n_e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_e_only a_e_only(
+        .d(a_e_only$d),
+        .q(a_e_only$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_len_over a_len_over(
+        .d(a_len_over$d),
+        .q(a_len_over$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b1e a_b1e(
+        .d(a_b1e$d),
+        .q(a_b1e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b2e a_b2e(
+        .d(a_b2e$d),
+        .q(a_b2e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b3ae a_b3ae(
+        .d(a_b3ae$d),
+        .q(a_b3ae$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b3be a_b3be(
+        .d(a_b3be$d),
+        .q(a_b3be$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b4ae a_b4ae(
+        .d(a_b4ae$d),
+        .q(a_b4ae$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b4be a_b4be(
+        .d(a_b4be$d),
+        .q(a_b4be$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_dae a_dae(
+        .d(a_dae$d),
+        .q(a_dae$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_dbe a_dbe(
+        .d(a_dbe$d),
+        .q(a_dbe$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_k1e_v3 a_k1e_v3(
+        .d(a_k1e_v3$d),
+        .q(a_k1e_v3$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b1d a_b1d(
+        .d(a_b1d$d),
+        .q(a_b1d$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b2d a_b2d(
+        .d(a_b2d$d),
+        .q(a_b2d$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b3ad a_b3ad(
+        .d(a_b3ad$d),
+        .q(a_b3ad$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_b3bd a_b3bd(
+        .d(a_b3bd$d),
+        .q(a_b3bd$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_k1d_v3 a_k1d_v3(
+        .d(a_k1d_v3$d),
+        .q(a_k1d_v3$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$a_k1d_u3 a_k1d_u3(
+        .d(a_k1d_u3$d),
+        .q(a_k1d_u3$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_e_valid b_e_valid(
+        .d(b_e_valid$d),
+        .q(b_e_valid$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_e_key b_e_key(
+        .d(b_e_key$d),
+        .q(b_e_key$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_d_valid b_d_valid(
+        .d(b_d_valid$d),
+        .q(b_d_valid$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_d_key b_d_key(
+        .d(b_d_key$d),
+        .q(b_d_key$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_same b_same(
+        .d(b_same$d),
+        .q(b_same$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_k1e b_k1e(
+        .d(b_k1e$d),
+        .q(b_k1e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_k3e b_k3e(
+        .d(b_k3e$d),
+        .q(b_k3e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_s_aa b_s_aa(
+        .d(b_s_aa$d),
+        .q(b_s_aa$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_s_ab b_s_ab(
+        .d(b_s_ab$d),
+        .q(b_s_ab$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_s_ba b_s_ba(
+        .d(b_s_ba$d),
+        .q(b_s_ba$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_s_bb b_s_bb(
+        .d(b_s_bb$d),
+        .q(b_s_bb$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_k1d b_k1d(
+        .d(b_k1d$d),
+        .q(b_k1d$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_s_abd b_s_abd(
+        .d(b_s_abd$d),
+        .q(b_s_abd$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_s_bbd b_s_bbd(
+        .d(b_s_bbd$d),
+        .q(b_s_bbd$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_k1e b_sel_k1e(
+        .d(b_sel_k1e$d),
+        .q(b_sel_k1e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_k3e b_sel_k3e(
+        .d(b_sel_k3e$d),
+        .q(b_sel_k3e$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_aa b_sel_aa(
+        .d(b_sel_aa$d),
+        .q(b_sel_aa$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_ab b_sel_ab(
+        .d(b_sel_ab$d),
+        .q(b_sel_ab$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_ba b_sel_ba(
+        .d(b_sel_ba$d),
+        .q(b_sel_ba$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_bb b_sel_bb(
+        .d(b_sel_bb$d),
+        .q(b_sel_bb$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_k1d b_sel_k1d(
+        .d(b_sel_k1d$d),
+        .q(b_sel_k1d$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_abd b_sel_abd(
+        .d(b_sel_abd$d),
+        .q(b_sel_abd$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_bbd b_sel_bbd(
+        .d(b_sel_bbd$d),
+        .q(b_sel_bbd$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_sel_zd b_sel_zd(
+        .d(b_sel_zd$d),
+        .q(b_sel_zd$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_k1e_drop b_k1e_drop(
+        .d(b_k1e_drop$d),
+        .q(b_k1e_drop$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_len_over b_len_over(
+        .d(b_len_over$d),
+        .q(b_len_over$q),
+        .clock(clock)
+    );
+    pfc_tiny__ingress$occ$b_k1d_u3 b_k1d_u3(
+        .d(b_k1d_u3$d),
+        .q(b_k1d_u3$q),
         .clock(clock)
     );
     pfc_tiny__ingress$occ$w_e_valid w_e_valid(
@@ -2109,31 +2977,110 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
 
     // Update code
     always @(*) begin
+        i_e_valid$d = i_e_valid$q;
+        i_e_key$d = i_e_key$q;
+        i_e_len$d = i_e_len$q;
+        i_d_valid$d = i_d_valid$q;
+        i_d_key$d = i_d_key$q;
+        i_d_len$d = i_d_len$q;
+        i_same$d = i_same$q;
+        i_pe1$d = i_pe1$q;
+        i_pe2$d = i_pe2$q;
+        i_pd1$d = i_pd1$q;
+        i_pd2$d = i_pd2$q;
+        i_fwd_ee$d = i_fwd_ee$q;
+        i_fwd_ed$d = i_fwd_ed$q;
+        i_fwd_de$d = i_fwd_de$q;
+        i_fwd_dd$d = i_fwd_dd$q;
+        i_fwd_e$d = i_fwd_e$q;
+        i_fwd_d$d = i_fwd_d$q;
         r_e_valid$d = r_e_valid$q;
         r_e_key$d = r_e_key$q;
         r_e_len$d = r_e_len$q;
         r_d_valid$d = r_d_valid$q;
         r_d_key$d = r_d_key$q;
-        r_d_len$d = r_d_len$q;
+        r_d_s$d = r_d_s$q;
         r_same$d = r_same$q;
-        r_e_fwd_e$d = r_e_fwd_e$q;
-        r_e_fwd_d$d = r_e_fwd_d$q;
-        r_d_fwd_e$d = r_d_fwd_e$q;
-        r_d_fwd_d$d = r_d_fwd_d$q;
-        o_e_valid$d = o_e_valid$q;
-        o_e_key$d = o_e_key$q;
-        o_e_len$d = o_e_len$q;
-        o_d_valid$d = o_d_valid$q;
-        o_d_key$d = o_d_key$q;
-        o_d_len$d = o_d_len$q;
-        o_same$d = o_same$q;
-        o_len_over_max$d = o_len_over_max$q;
-        o_room$d = o_room$q;
-        o_room_same$d = o_room_same$q;
-        o_delta$d = o_delta$q;
-        o_e_len_only$d = o_e_len_only$q;
-        o_e_b$d = o_e_b$q;
-        o_d_b$d = o_d_b$q;
+        r_pe1$d = r_pe1$q;
+        r_pe2$d = r_pe2$q;
+        r_pd1$d = r_pd1$q;
+        r_pd2$d = r_pd2$q;
+        r_fwd_ee$d = r_fwd_ee$q;
+        r_fwd_ed$d = r_fwd_ed$q;
+        r_fwd_de$d = r_fwd_de$q;
+        r_fwd_dd$d = r_fwd_dd$q;
+        r_fwd_e$d = r_fwd_e$q;
+        r_fwd_d$d = r_fwd_d$q;
+        r_m$d = r_m$q;
+        r_m_de$d = r_m_de$q;
+        r_m_d$d = r_m_d$q;
+        r_m_e$d = r_m_e$q;
+        r_d_m_e$d = r_d_m_e$q;
+        r_n_e$d = r_n_e$q;
+        r_e_only$d = r_e_only$q;
+        r_len_over$d = r_len_over$q;
+        r_p4$d = r_p4$q;
+        r_r4$d = r_r4$q;
+        r_l3e$d = r_l3e$q;
+        a_e_valid$d = a_e_valid$q;
+        a_e_key$d = a_e_key$q;
+        a_e_len$d = a_e_len$q;
+        a_d_valid$d = a_d_valid$q;
+        a_d_key$d = a_d_key$q;
+        a_d_s$d = a_d_s$q;
+        a_same$d = a_same$q;
+        a_x_e$d = a_x_e$q;
+        a_x_d$d = a_x_d$q;
+        a_m$d = a_m$q;
+        a_m_de$d = a_m_de$q;
+        a_m_d$d = a_m_d$q;
+        a_m_e$d = a_m_e$q;
+        a_d_m_e$d = a_d_m_e$q;
+        a_n_e$d = a_n_e$q;
+        a_e_only$d = a_e_only$q;
+        a_len_over$d = a_len_over$q;
+        a_b1e$d = a_b1e$q;
+        a_b2e$d = a_b2e$q;
+        a_b3ae$d = a_b3ae$q;
+        a_b3be$d = a_b3be$q;
+        a_b4ae$d = a_b4ae$q;
+        a_b4be$d = a_b4be$q;
+        a_dae$d = a_dae$q;
+        a_dbe$d = a_dbe$q;
+        a_k1e_v3$d = a_k1e_v3$q;
+        a_b1d$d = a_b1d$q;
+        a_b2d$d = a_b2d$q;
+        a_b3ad$d = a_b3ad$q;
+        a_b3bd$d = a_b3bd$q;
+        a_k1d_v3$d = a_k1d_v3$q;
+        a_k1d_u3$d = a_k1d_u3$q;
+        b_e_valid$d = b_e_valid$q;
+        b_e_key$d = b_e_key$q;
+        b_d_valid$d = b_d_valid$q;
+        b_d_key$d = b_d_key$q;
+        b_same$d = b_same$q;
+        b_k1e$d = b_k1e$q;
+        b_k3e$d = b_k3e$q;
+        b_s_aa$d = b_s_aa$q;
+        b_s_ab$d = b_s_ab$q;
+        b_s_ba$d = b_s_ba$q;
+        b_s_bb$d = b_s_bb$q;
+        b_k1d$d = b_k1d$q;
+        b_s_abd$d = b_s_abd$q;
+        b_s_bbd$d = b_s_bbd$q;
+        b_sel_k1e$d = b_sel_k1e$q;
+        b_sel_k3e$d = b_sel_k3e$q;
+        b_sel_aa$d = b_sel_aa$q;
+        b_sel_ab$d = b_sel_ab$q;
+        b_sel_ba$d = b_sel_ba$q;
+        b_sel_bb$d = b_sel_bb$q;
+        b_sel_k1d$d = b_sel_k1d$q;
+        b_sel_abd$d = b_sel_abd$q;
+        b_sel_bbd$d = b_sel_bbd$q;
+        b_sel_zd$d = b_sel_zd$q;
+        b_k1e_drop$d = b_k1e_drop$q;
+        b_len_over$d = b_len_over$q;
+        b_k1d_u3$d = b_k1d_u3$q;
         w_e_valid$d = w_e_valid$q;
         w_e_key$d = w_e_key$q;
         w_e_val$d = w_e_val$q;
@@ -2147,30 +3094,149 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         x_d_key$d = x_d_key$q;
         x_d_val$d = x_d_val$q;
         ram$reset = reset;
-        r_e_valid$d = enq_valid;
-        r_e_key$d = enq_key;
-        r_e_len$d = enq_len;
-        r_d_valid$d = deq_valid;
-        r_d_key$d = deq_key;
-        r_d_len$d = deq_len;
-        r_same$d = enq_valid & deq_valid & (enq_key == deq_key);
+        i_e_valid$d = enq_valid;
+        i_e_key$d = enq_key;
+        i_e_len$d = 16'h0;
+        if (enq_valid) begin
+            i_e_len$d = enq_len;
+        end
+        i_d_valid$d = deq_valid;
+        i_d_key$d = deq_key;
+        i_d_len$d = 16'h0;
+        if (deq_valid) begin
+            i_d_len$d = deq_len;
+        end
+        i_same$d = enq_valid & deq_valid & (enq_key == deq_key);
+        i_pe1$d = i_d_valid$q & (i_d_key$q == enq_key);
+        i_pe2$d = i_e_valid$q & (i_e_key$q == enq_key);
+        i_pd1$d = i_d_valid$q & (i_d_key$q == deq_key);
+        i_pd2$d = i_e_valid$q & (i_e_key$q == deq_key);
         r_d_write = r_d_valid$q & ~r_same$q;
-        r_e_fwd_e$d = r_e_valid$q & (r_e_key$q == enq_key);
-        r_e_fwd_d$d = ~r_e_fwd_e$d & r_d_write & (r_d_key$q == enq_key);
-        r_d_fwd_e$d = r_e_valid$q & (r_e_key$q == deq_key);
-        r_d_fwd_d$d = ~r_d_fwd_e$d & r_d_write & (r_d_key$q == deq_key);
-        ram$read_0_address = enq_key;
-        ram$read_1_address = deq_key;
-        r_e_hit_we = w_e_valid$q & (w_e_key$q == r_e_key$q);
-        r_e_hit_wd = w_d_write$q & (w_d_key$q == r_e_key$q);
-        r_e_hit_xe = ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
-        r_e_hit_xd = ~r_e_hit_we & ~r_e_hit_wd & x_d_write$q & (x_d_key$q == r_e_key$q);
-        r_e_from_ram = ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & ram$read_0_written;
-        r_d_hit_we = w_e_valid$q & (w_e_key$q == r_d_key$q);
-        r_d_hit_wd = w_d_write$q & (w_d_key$q == r_d_key$q);
-        r_d_hit_xe = ~r_d_hit_we & ~r_d_hit_wd & x_e_valid$q & (x_e_key$q == r_d_key$q);
-        r_d_hit_xd = ~r_d_hit_we & ~r_d_hit_wd & x_d_write$q & (x_d_key$q == r_d_key$q);
-        r_d_from_ram = ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & ram$read_1_written;
+        i_fwd_ee$d = r_e_valid$q & (r_e_key$q == enq_key);
+        i_fwd_ed$d = ~i_fwd_ee$d & r_d_write & (r_d_key$q == enq_key);
+        i_fwd_de$d = r_e_valid$q & (r_e_key$q == deq_key);
+        i_fwd_dd$d = ~i_fwd_de$d & r_d_write & (r_d_key$q == deq_key);
+        i_fwd_e$d = i_fwd_ee$d | i_fwd_ed$d;
+        i_fwd_d$d = i_fwd_de$d | i_fwd_dd$d;
+        e_s = {18'd0, i_e_len$q};
+        d_s = {18'd0, i_d_len$q};
+        max_w = max & mask;
+        m_s = {2'd0, max_w};
+        csa_sum = m_s ^ d_s ^ ~e_s;
+        csa_carry = (((m_s & d_s) | (m_s & ~e_s) | (d_s & ~e_s)) << 32'h1) | one_s;
+        m_de = (csa_sum + csa_carry) & mask_s;
+        m_d = (m_s + d_s) & mask_s;
+        m_e = (m_s - e_s) & mask_s;
+        d_m_e = (d_s - e_s) & mask_s;
+        n_e = (mask_s - e_s + one_s) & mask_s;
+        m_e_sign_wide = m_e >> sign_at;
+        len_over = m_e_sign_wide[32'h0];
+        r_e_valid$d = i_e_valid$q;
+        r_e_key$d = i_e_key$q;
+        r_e_len$d = i_e_len$q;
+        r_d_valid$d = i_d_valid$q;
+        r_d_key$d = i_d_key$q;
+        r_d_s$d = d_s;
+        r_same$d = i_same$q;
+        r_pe1$d = i_pe1$q;
+        r_pe2$d = i_pe2$q;
+        r_pd1$d = i_pd1$q;
+        r_pd2$d = i_pd2$q;
+        r_fwd_ee$d = i_fwd_ee$q;
+        r_fwd_ed$d = i_fwd_ed$q;
+        r_fwd_de$d = i_fwd_de$q;
+        r_fwd_dd$d = i_fwd_dd$q;
+        r_fwd_e$d = i_fwd_e$q;
+        r_fwd_d$d = i_fwd_d$q;
+        r_m$d = m_s;
+        r_m_de$d = m_de;
+        r_m_d$d = m_d;
+        r_m_e$d = m_e;
+        r_d_m_e$d = d_m_e;
+        r_n_e$d = n_e;
+        r_len_over$d = len_over;
+        r_e_only$d = 32'h0;
+        if (~len_over) begin
+            r_e_only$d = {16'd0, i_e_len$q};
+        end
+        if (i_same$q) begin
+            r_p4$d = m_de;
+            r_r4$d = d_m_e;
+            r_l3e$d = d_s;
+        end
+        else begin
+            r_p4$d = m_e;
+            r_r4$d = n_e;
+            r_l3e$d = 34'h0;
+        end
+        ram$read_0_address = i_e_key$q;
+        ram$read_1_address = i_d_key$q;
+        if (r_pe1$q) begin
+            if (r_pe2$q) begin
+                b2e = a_m_de$q;
+                v13e = a_d_m_e$q;
+            end
+            else begin
+                b2e = a_m_d$q;
+                v13e = a_d_s$q;
+            end
+            v1e = a_d_s$q;
+        end
+        else begin
+            if (r_pe2$q) begin
+                b2e = a_m_e$q;
+                v13e = a_n_e$q;
+            end
+            else begin
+                b2e = a_m$q;
+                v13e = 34'h0;
+            end
+            v1e = 34'h0;
+        end
+        v2e = 32'h0;
+        if (r_pe2$q) begin
+            v2e = a_e_only$q;
+        end
+        if (r_pd1$q) begin
+            if (r_pd2$q) begin
+                b2d = a_m_de$q;
+                v13d = a_d_m_e$q;
+            end
+            else begin
+                b2d = a_m_d$q;
+                v13d = a_d_s$q;
+            end
+            v1d = a_d_s$q;
+        end
+        else begin
+            if (r_pd2$q) begin
+                b2d = a_m_e$q;
+                v13d = a_n_e$q;
+            end
+            else begin
+                b2d = a_m$q;
+                v13d = 34'h0;
+            end
+            v1d = 34'h0;
+        end
+        v2d = 32'h0;
+        if (r_pd2$q) begin
+            v2d = a_e_only$q;
+        end
+        k1e_diff = ({2'd0, v2e} - r_l3e$q) & mask_s;
+        k1e_sign_wide = k1e_diff >> sign_at;
+        k1d_diff = ({2'd0, v2d} - r_d_s$q) & mask_s;
+        k1d_sign_wide = k1d_diff >> sign_at;
+        r_e_hit_we = ~r_fwd_e$q & w_e_valid$q & (w_e_key$q == r_e_key$q);
+        r_e_hit_wd = ~r_fwd_e$q & w_d_write$q & (w_d_key$q == r_e_key$q);
+        r_e_hit_xe = ~r_fwd_e$q & ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
+        r_e_hit_xd = ~r_fwd_e$q & ~r_e_hit_we & ~r_e_hit_wd & x_d_write$q & (x_d_key$q == r_e_key$q);
+        r_e_from_ram = ~r_fwd_e$q & ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & ram$read_0_written;
+        r_d_hit_we = ~r_fwd_d$q & w_e_valid$q & (w_e_key$q == r_d_key$q);
+        r_d_hit_wd = ~r_fwd_d$q & w_d_write$q & (w_d_key$q == r_d_key$q);
+        r_d_hit_xe = ~r_fwd_d$q & ~r_d_hit_we & ~r_d_hit_wd & x_e_valid$q & (x_e_key$q == r_d_key$q);
+        r_d_hit_xd = ~r_fwd_d$q & ~r_d_hit_we & ~r_d_hit_wd & x_d_write$q & (x_d_key$q == r_d_key$q);
+        r_d_from_ram = ~r_fwd_d$q & ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & ram$read_1_written;
         r_e_b_w = 32'h0;
         if (r_e_hit_we) begin
             r_e_b_w = w_e_val$q;
@@ -2207,65 +3273,194 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         if (r_d_from_ram) begin
             r_d_b_ram = ram$read_1_data;
         end
-        o_d_write = o_d_valid$q & ~o_same$q;
-        o_e_valid$d = r_e_valid$q;
-        o_e_key$d = r_e_key$q;
-        o_e_len$d = r_e_len$q;
-        o_d_valid$d = r_d_valid$q;
-        o_d_key$d = r_d_key$q;
-        o_d_len$d = r_d_len$q;
-        o_same$d = r_same$q;
-        bounds$e_len = r_e_len$q;
-        bounds$d_len = r_d_len$q;
-        bounds$max = max;
-        o_len_over_max$d = bounds$len_over_max;
-        o_room$d = bounds$room;
-        o_room_same$d = bounds$room_same;
-        o_delta$d = bounds$delta;
-        o_e_len_only$d = bounds$e_len_only;
-        o_e_b$d = r_e_b_w | r_e_b_x | r_e_b_ram;
-        o_d_b$d = r_d_b_w | r_d_b_x | r_d_b_ram;
-        if (r_e_fwd_e$q) begin
-            o_e_b$d = upd$e_b1;
+        a_e_valid$d = r_e_valid$q;
+        a_e_key$d = r_e_key$q;
+        a_e_len$d = {16'd0, r_e_len$q};
+        a_d_valid$d = r_d_valid$q;
+        a_d_key$d = r_d_key$q;
+        a_d_s$d = r_d_s$q;
+        a_same$d = r_same$q;
+        a_m$d = r_m$q;
+        a_m_de$d = r_m_de$q;
+        a_m_d$d = r_m_d$q;
+        a_m_e$d = r_m_e$q;
+        a_d_m_e$d = r_d_m_e$q;
+        a_n_e$d = r_n_e$q;
+        a_e_only$d = r_e_only$q;
+        a_len_over$d = r_len_over$q;
+        a_b1e$d = v1e;
+        a_b2e$d = b2e;
+        a_b3ae$d = (v13e + r_l3e$q) & mask_s;
+        a_b3be$d = (v1e + r_l3e$q) & mask_s;
+        a_b4ae$d = (r_p4$q + v13e) & mask_s;
+        a_b4be$d = (r_p4$q + v1e) & mask_s;
+        a_dae$d = (v13e + r_r4$q) & mask_s;
+        a_dbe$d = (v1e + r_r4$q) & mask_s;
+        a_k1e_v3$d = 32'h0;
+        if (~k1e_sign_wide[32'h0]) begin
+            a_k1e_v3$d = k1e_diff[31:0] & mask;
         end
-        else if (r_e_fwd_d$q) begin
-            o_e_b$d = upd$d_b1;
+        a_b1d$d = v1d;
+        a_b2d$d = b2d;
+        a_b3ad$d = (v13d + r_d_s$q) & mask_s;
+        a_b3bd$d = (v1d + r_d_s$q) & mask_s;
+        a_k1d_u3$d = k1d_sign_wide[32'h0];
+        a_k1d_v3$d = 32'h0;
+        if (~k1d_sign_wide[32'h0]) begin
+            a_k1d_v3$d = k1d_diff[31:0] & mask;
         end
-        if (r_d_fwd_e$q) begin
-            o_d_b$d = upd$e_b1;
+        x_e_s = {2'd0, a_x_e$q};
+        x_d_s = {2'd0, a_x_d$q};
+        t1e = (x_e_s - a_b1e$q) & mask_s;
+        t2e = (a_b2e$q - x_e_s) & mask_s;
+        t3ae = (x_e_s - a_b3ae$q) & mask_s;
+        t3be = (x_e_s - a_b3be$q) & mask_s;
+        t4ae = (a_b4ae$q - x_e_s) & mask_s;
+        t4be = (a_b4be$q - x_e_s) & mask_s;
+        t1e_sign_wide = t1e >> sign_at;
+        t2e_sign_wide = t2e >> sign_at;
+        t3ae_sign_wide = t3ae >> sign_at;
+        t3be_sign_wide = t3be >> sign_at;
+        t4ae_sign_wide = t4ae >> sign_at;
+        t4be_sign_wide = t4be >> sign_at;
+        aa_wide = (x_e_s - a_dae$q) & mask_s;
+        ba_wide = (x_e_s - a_dbe$q) & mask_s;
+        s_aa = aa_wide[31:0] & mask;
+        s_ba = ba_wide[31:0] & mask;
+        c1e = t1e_sign_wide[32'h0];
+        g2e = t2e_sign_wide[32'h0];
+        c3ae = t3ae_sign_wide[32'h0];
+        c3be = t3be_sign_wide[32'h0];
+        g4ae = t4ae_sign_wide[32'h0];
+        g4be = t4be_sign_wide[32'h0];
+        t5e = (a_m_e$q - {2'd0, a_k1e_v3$q}) & mask_s;
+        t5e_sign_wide = t5e >> sign_at;
+        k1e_drop = t5e_sign_wide[32'h0];
+        k1e_v4 = a_k1e_v3$q;
+        if (~k1e_drop) begin
+            k1e_v4 = (a_k1e_v3$q + a_e_len$q) & mask;
         end
-        else if (r_d_fwd_d$q) begin
-            o_d_b$d = upd$d_b1;
+        t1d = (x_d_s - a_b1d$q) & mask_s;
+        t2d = (a_b2d$q - x_d_s) & mask_s;
+        t3ad = (x_d_s - a_b3ad$q) & mask_s;
+        t3bd = (x_d_s - a_b3bd$q) & mask_s;
+        t1d_sign_wide = t1d >> sign_at;
+        t2d_sign_wide = t2d >> sign_at;
+        t3ad_sign_wide = t3ad >> sign_at;
+        t3bd_sign_wide = t3bd >> sign_at;
+        c1d = t1d_sign_wide[32'h0];
+        g2d = t2d_sign_wide[32'h0];
+        c3ad = t3ad_sign_wide[32'h0];
+        c3bd = t3bd_sign_wide[32'h0];
+        sel_k1e = c1e;
+        if (g2e) begin
+            sel_k3e = ~c1e & c3be;
         end
-        e_b0 = o_e_b$q;
-        d_b0 = o_d_b$q;
-        upd$e_valid = o_e_valid$q;
-        upd$e_len = o_e_len$q;
-        upd$e_b0 = e_b0;
-        upd$d_valid = o_d_valid$q;
-        upd$d_len = o_d_len$q;
-        upd$d_b0 = d_b0;
-        upd$same = o_same$q;
-        upd$len_over_max = o_len_over_max$q;
-        upd$room = o_room$q;
-        upd$room_same = o_room_same$q;
-        upd$delta = o_delta$q;
-        upd$e_len_only = o_e_len_only$q;
-        e_valid = o_e_valid$q;
-        e_key = o_e_key$q;
-        e_b1 = upd$e_b1;
-        e_drop = upd$e_drop;
-        d_valid = o_d_valid$q;
-        d_key = o_d_key$q;
-        d_b1 = upd$d_b1;
-        d_underflow = upd$d_underflow;
-        same_key = o_same$q;
-        w_e_valid$d = o_e_valid$q;
-        w_e_key$d = o_e_key$q;
-        w_e_val$d = upd$e_b1;
-        w_d_write$d = o_d_write;
-        w_d_key$d = o_d_key$q;
-        w_d_val$d = upd$d_b1;
+        else begin
+            sel_k3e = ~c1e & c3ae;
+        end
+        sel_aa = ~g2e & ~c1e & ~c3ae & ~g4ae;
+        sel_ab = ~g2e & ~c1e & ~c3ae & g4ae;
+        sel_ba = g2e & ~c1e & ~c3be & ~g4be;
+        sel_bb = g2e & ~c1e & ~c3be & g4be;
+        sel_k1d = c1d;
+        if (g2d) begin
+            sel_zd = ~c1d & c3bd;
+        end
+        else begin
+            sel_zd = ~c1d & c3ad;
+        end
+        sel_abd = ~g2d & ~c1d & ~c3ad;
+        sel_bbd = g2d & ~c1d & ~c3bd;
+        b_e_valid$d = a_e_valid$q;
+        b_e_key$d = a_e_key$q;
+        b_d_valid$d = a_d_valid$q;
+        b_d_key$d = a_d_key$q;
+        b_same$d = a_same$q;
+        b_k1e_drop$d = k1e_drop;
+        b_len_over$d = a_len_over$q;
+        b_k1d_u3$d = a_k1d_u3$q;
+        b_k1e$d = k1e_v4;
+        b_k3e$d = a_e_only$q;
+        b_s_aa$d = s_aa;
+        b_s_ab$d = t3ae[31:0] & mask;
+        b_s_ba$d = s_ba;
+        b_s_bb$d = t3be[31:0] & mask;
+        b_k1d$d = a_k1d_v3$q;
+        b_s_abd$d = t3ad[31:0] & mask;
+        b_s_bbd$d = t3bd[31:0] & mask;
+        b_sel_k1e$d = sel_k1e;
+        b_sel_k3e$d = sel_k3e;
+        b_sel_aa$d = sel_aa;
+        b_sel_ab$d = sel_ab;
+        b_sel_ba$d = sel_ba;
+        b_sel_bb$d = sel_bb;
+        b_sel_k1d$d = sel_k1d;
+        b_sel_abd$d = sel_abd;
+        b_sel_bbd$d = sel_bbd;
+        b_sel_zd$d = sel_zd;
+        e_res = 32'h0;
+        if (b_sel_k1e$q) begin
+            e_res = b_k1e$q;
+        end
+        if (b_sel_k3e$q) begin
+            e_res = e_res | b_k3e$q;
+        end
+        if (b_sel_aa$q) begin
+            e_res = e_res | b_s_aa$q;
+        end
+        if (b_sel_ab$q) begin
+            e_res = e_res | b_s_ab$q;
+        end
+        if (b_sel_ba$q) begin
+            e_res = e_res | b_s_ba$q;
+        end
+        if (b_sel_bb$q) begin
+            e_res = e_res | b_s_bb$q;
+        end
+        d_res = 32'h0;
+        if (b_sel_k1d$q) begin
+            d_res = b_k1d$q;
+        end
+        if (b_sel_abd$q) begin
+            d_res = d_res | b_s_abd$q;
+        end
+        if (b_sel_bbd$q) begin
+            d_res = d_res | b_s_bbd$q;
+        end
+        e_fwd = 32'h0;
+        if (r_fwd_ee$q) begin
+            e_fwd = e_res;
+        end
+        if (r_fwd_ed$q) begin
+            e_fwd = e_fwd | d_res;
+        end
+        d_fwd = 32'h0;
+        if (r_fwd_de$q) begin
+            d_fwd = e_res;
+        end
+        if (r_fwd_dd$q) begin
+            d_fwd = d_fwd | d_res;
+        end
+        e_flag = (b_sel_k1e$q & b_k1e_drop$q) | (b_sel_k3e$q & b_len_over$q) | b_sel_ab$q | b_sel_bb$q;
+        d_flag = (b_sel_k1d$q & b_k1d_u3$q) | b_sel_zd$q;
+        a_x_e$d = e_fwd | r_e_b_w | r_e_b_x | r_e_b_ram;
+        a_x_d$d = d_fwd | r_d_b_w | r_d_b_x | r_d_b_ram;
+        e_valid = b_e_valid$q;
+        e_key = b_e_key$q;
+        e_b1 = e_res;
+        e_drop = b_e_valid$q & e_flag;
+        d_valid = b_d_valid$q;
+        d_key = b_d_key$q;
+        d_b1 = d_res;
+        d_underflow = b_d_valid$q & d_flag;
+        same_key = b_same$q;
+        w_e_valid$d = b_e_valid$q;
+        w_e_key$d = b_e_key$q;
+        w_e_val$d = e_res;
+        w_d_write$d = b_d_valid$q & ~b_same$q;
+        w_d_key$d = b_d_key$q;
+        w_d_val$d = d_res;
         ram$write_a_enable = w_e_valid$q;
         ram$write_a_address = w_e_key$q;
         ram$write_a_data = w_e_val$q;
@@ -2279,16 +3474,54 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         x_d_key$d = w_d_key$q;
         x_d_val$d = w_d_val$q;
         if (reset) begin
+            i_e_valid$d = 1'b0;
+            i_d_valid$d = 1'b0;
+            i_same$d = 1'b0;
+            i_pe1$d = 1'b0;
+            i_pe2$d = 1'b0;
+            i_pd1$d = 1'b0;
+            i_pd2$d = 1'b0;
+            i_fwd_ee$d = 1'b0;
+            i_fwd_ed$d = 1'b0;
+            i_fwd_de$d = 1'b0;
+            i_fwd_dd$d = 1'b0;
+            i_fwd_e$d = 1'b0;
+            i_fwd_d$d = 1'b0;
             r_e_valid$d = 1'b0;
             r_d_valid$d = 1'b0;
             r_same$d = 1'b0;
-            r_e_fwd_e$d = 1'b0;
-            r_e_fwd_d$d = 1'b0;
-            r_d_fwd_e$d = 1'b0;
-            r_d_fwd_d$d = 1'b0;
-            o_e_valid$d = 1'b0;
-            o_d_valid$d = 1'b0;
-            o_same$d = 1'b0;
+            r_pe1$d = 1'b0;
+            r_pe2$d = 1'b0;
+            r_pd1$d = 1'b0;
+            r_pd2$d = 1'b0;
+            r_fwd_ee$d = 1'b0;
+            r_fwd_ed$d = 1'b0;
+            r_fwd_de$d = 1'b0;
+            r_fwd_dd$d = 1'b0;
+            r_fwd_e$d = 1'b0;
+            r_fwd_d$d = 1'b0;
+            r_len_over$d = 1'b0;
+            a_e_valid$d = 1'b0;
+            a_d_valid$d = 1'b0;
+            a_same$d = 1'b0;
+            a_len_over$d = 1'b0;
+            a_k1d_u3$d = 1'b0;
+            b_e_valid$d = 1'b0;
+            b_d_valid$d = 1'b0;
+            b_same$d = 1'b0;
+            b_sel_k1e$d = 1'b0;
+            b_sel_k3e$d = 1'b0;
+            b_sel_aa$d = 1'b0;
+            b_sel_ab$d = 1'b0;
+            b_sel_ba$d = 1'b0;
+            b_sel_bb$d = 1'b0;
+            b_sel_k1d$d = 1'b0;
+            b_sel_abd$d = 1'b0;
+            b_sel_bbd$d = 1'b0;
+            b_sel_zd$d = 1'b0;
+            b_k1e_drop$d = 1'b0;
+            b_len_over$d = 1'b0;
+            b_k1d_u3$d = 1'b0;
             w_e_valid$d = 1'b0;
             w_d_write$d = 1'b0;
             x_e_valid$d = 1'b0;
@@ -2299,63 +3532,197 @@ module pfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
 endmodule // pfc_tiny__ingress$occ
 
 
-module pfc_tiny__ingress$occ$bounds(e_len,d_len,max,len_over_max,room,room_same,delta,e_len_only);
+module pfc_tiny__ingress$occ$a_b1d(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] e_len;
-    input wire  [15:0] d_len;
-    input wire  [31:0] max;
-    output reg  len_over_max;
-    output reg  [32:0] room;
-    output reg  [32:0] room_same;
-    output reg  [31:0] delta;
-    output reg  [31:0] e_len_only;
-
-    // Constant declarations
-    localparam  mask = 32'hffff;
-    localparam  mask33 = 33'hffff;
-
-    // Local signals
-    reg  [32:0] e_len33;
-    reg  [32:0] d_len33;
-
-    // Update code
-    always @(*) begin
-        e_len33 = {17'd0, e_len};
-        d_len33 = {17'd0, d_len};
-        len_over_max = e_len33 > {1'd0, max};
-        room = ({1'd0, max} - e_len33) & mask33;
-        room_same = room + d_len33;
-        delta = ({16'd0, e_len} - {16'd0, d_len}) & mask;
-        e_len_only = 32'h0;
-        if (~len_over_max) begin
-            e_len_only = {16'd0, e_len};
-        end
-    end
-
-endmodule // pfc_tiny__ingress$occ$bounds
-
-
-module pfc_tiny__ingress$occ$o_d_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [33:0] d;
+    output reg  [33:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 34'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_d_b
+endmodule // pfc_tiny__ingress$occ$a_b1d
 
 
-module pfc_tiny__ingress$occ$o_d_key(d,q,clock);
+module pfc_tiny__ingress$occ$a_b1e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b1e
+
+
+module pfc_tiny__ingress$occ$a_b2d(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b2d
+
+
+module pfc_tiny__ingress$occ$a_b2e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b2e
+
+
+module pfc_tiny__ingress$occ$a_b3ad(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b3ad
+
+
+module pfc_tiny__ingress$occ$a_b3ae(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b3ae
+
+
+module pfc_tiny__ingress$occ$a_b3bd(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b3bd
+
+
+module pfc_tiny__ingress$occ$a_b3be(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b3be
+
+
+module pfc_tiny__ingress$occ$a_b4ae(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b4ae
+
+
+module pfc_tiny__ingress$occ$a_b4be(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_b4be
+
+
+module pfc_tiny__ingress$occ$a_d_key(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -2371,29 +3738,48 @@ module pfc_tiny__ingress$occ$o_d_key(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_d_key
+endmodule // pfc_tiny__ingress$occ$a_d_key
 
 
-module pfc_tiny__ingress$occ$o_d_len(d,q,clock);
+module pfc_tiny__ingress$occ$a_d_m_e(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [33:0] d;
+    output reg  [33:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 34'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_d_len
+endmodule // pfc_tiny__ingress$occ$a_d_m_e
 
 
-module pfc_tiny__ingress$occ$o_d_valid(d,q,clock);
+module pfc_tiny__ingress$occ$a_d_s(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_d_s
+
+
+module pfc_tiny__ingress$occ$a_d_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2409,48 +3795,48 @@ module pfc_tiny__ingress$occ$o_d_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_d_valid
+endmodule // pfc_tiny__ingress$occ$a_d_valid
 
 
-module pfc_tiny__ingress$occ$o_delta(d,q,clock);
+module pfc_tiny__ingress$occ$a_dae(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [33:0] d;
+    output reg  [33:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 34'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_delta
+endmodule // pfc_tiny__ingress$occ$a_dae
 
 
-module pfc_tiny__ingress$occ$o_e_b(d,q,clock);
+module pfc_tiny__ingress$occ$a_dbe(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [33:0] d;
+    output reg  [33:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 34'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_e_b
+endmodule // pfc_tiny__ingress$occ$a_dbe
 
 
-module pfc_tiny__ingress$occ$o_e_key(d,q,clock);
+module pfc_tiny__ingress$occ$a_e_key(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -2466,29 +3852,10 @@ module pfc_tiny__ingress$occ$o_e_key(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_e_key
+endmodule // pfc_tiny__ingress$occ$a_e_key
 
 
-module pfc_tiny__ingress$occ$o_e_len(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$o_e_len
-
-
-module pfc_tiny__ingress$occ$o_e_len_only(d,q,clock);
+module pfc_tiny__ingress$occ$a_e_len(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2504,10 +3871,29 @@ module pfc_tiny__ingress$occ$o_e_len_only(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_e_len_only
+endmodule // pfc_tiny__ingress$occ$a_e_len
 
 
-module pfc_tiny__ingress$occ$o_e_valid(d,q,clock);
+module pfc_tiny__ingress$occ$a_e_only(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_e_only
+
+
+module pfc_tiny__ingress$occ$a_e_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2523,67 +3909,10 @@ module pfc_tiny__ingress$occ$o_e_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_e_valid
+endmodule // pfc_tiny__ingress$occ$a_e_valid
 
 
-module pfc_tiny__ingress$occ$o_len_over_max(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$o_len_over_max
-
-
-module pfc_tiny__ingress$occ$o_room(d,q,clock);
-
-    // Module arguments
-    input wire  [32:0] d;
-    output reg  [32:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 33'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$o_room
-
-
-module pfc_tiny__ingress$occ$o_room_same(d,q,clock);
-
-    // Module arguments
-    input wire  [32:0] d;
-    output reg  [32:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 33'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$o_room_same
-
-
-module pfc_tiny__ingress$occ$o_same(d,q,clock);
+module pfc_tiny__ingress$occ$a_k1d_u3(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2599,10 +3928,48 @@ module pfc_tiny__ingress$occ$o_same(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$o_same
+endmodule // pfc_tiny__ingress$occ$a_k1d_u3
 
 
-module pfc_tiny__ingress$occ$r_d_fwd_d(d,q,clock);
+module pfc_tiny__ingress$occ$a_k1d_v3(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_k1d_v3
+
+
+module pfc_tiny__ingress$occ$a_k1e_v3(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_k1e_v3
+
+
+module pfc_tiny__ingress$occ$a_len_over(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2618,10 +3985,105 @@ module pfc_tiny__ingress$occ$r_d_fwd_d(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$r_d_fwd_d
+endmodule // pfc_tiny__ingress$occ$a_len_over
 
 
-module pfc_tiny__ingress$occ$r_d_fwd_e(d,q,clock);
+module pfc_tiny__ingress$occ$a_m(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_m
+
+
+module pfc_tiny__ingress$occ$a_m_d(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_m_d
+
+
+module pfc_tiny__ingress$occ$a_m_de(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_m_de
+
+
+module pfc_tiny__ingress$occ$a_m_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_m_e
+
+
+module pfc_tiny__ingress$occ$a_n_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_n_e
+
+
+module pfc_tiny__ingress$occ$a_same(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2637,7 +4099,881 @@ module pfc_tiny__ingress$occ$r_d_fwd_e(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$r_d_fwd_e
+endmodule // pfc_tiny__ingress$occ$a_same
+
+
+module pfc_tiny__ingress$occ$a_x_d(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_x_d
+
+
+module pfc_tiny__ingress$occ$a_x_e(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$a_x_e
+
+
+module pfc_tiny__ingress$occ$b_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_d_key
+
+
+module pfc_tiny__ingress$occ$b_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_d_valid
+
+
+module pfc_tiny__ingress$occ$b_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_e_key
+
+
+module pfc_tiny__ingress$occ$b_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_e_valid
+
+
+module pfc_tiny__ingress$occ$b_k1d(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_k1d
+
+
+module pfc_tiny__ingress$occ$b_k1d_u3(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_k1d_u3
+
+
+module pfc_tiny__ingress$occ$b_k1e(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_k1e
+
+
+module pfc_tiny__ingress$occ$b_k1e_drop(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_k1e_drop
+
+
+module pfc_tiny__ingress$occ$b_k3e(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_k3e
+
+
+module pfc_tiny__ingress$occ$b_len_over(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_len_over
+
+
+module pfc_tiny__ingress$occ$b_s_aa(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_s_aa
+
+
+module pfc_tiny__ingress$occ$b_s_ab(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_s_ab
+
+
+module pfc_tiny__ingress$occ$b_s_abd(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_s_abd
+
+
+module pfc_tiny__ingress$occ$b_s_ba(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_s_ba
+
+
+module pfc_tiny__ingress$occ$b_s_bb(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_s_bb
+
+
+module pfc_tiny__ingress$occ$b_s_bbd(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_s_bbd
+
+
+module pfc_tiny__ingress$occ$b_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_same
+
+
+module pfc_tiny__ingress$occ$b_sel_aa(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_aa
+
+
+module pfc_tiny__ingress$occ$b_sel_ab(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_ab
+
+
+module pfc_tiny__ingress$occ$b_sel_abd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_abd
+
+
+module pfc_tiny__ingress$occ$b_sel_ba(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_ba
+
+
+module pfc_tiny__ingress$occ$b_sel_bb(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_bb
+
+
+module pfc_tiny__ingress$occ$b_sel_bbd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_bbd
+
+
+module pfc_tiny__ingress$occ$b_sel_k1d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_k1d
+
+
+module pfc_tiny__ingress$occ$b_sel_k1e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_k1e
+
+
+module pfc_tiny__ingress$occ$b_sel_k3e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_k3e
+
+
+module pfc_tiny__ingress$occ$b_sel_zd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$b_sel_zd
+
+
+module pfc_tiny__ingress$occ$i_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_d_key
+
+
+module pfc_tiny__ingress$occ$i_d_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_d_len
+
+
+module pfc_tiny__ingress$occ$i_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_d_valid
+
+
+module pfc_tiny__ingress$occ$i_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_e_key
+
+
+module pfc_tiny__ingress$occ$i_e_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_e_len
+
+
+module pfc_tiny__ingress$occ$i_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_e_valid
+
+
+module pfc_tiny__ingress$occ$i_fwd_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_fwd_d
+
+
+module pfc_tiny__ingress$occ$i_fwd_dd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_fwd_dd
+
+
+module pfc_tiny__ingress$occ$i_fwd_de(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_fwd_de
+
+
+module pfc_tiny__ingress$occ$i_fwd_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_fwd_e
+
+
+module pfc_tiny__ingress$occ$i_fwd_ed(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_fwd_ed
+
+
+module pfc_tiny__ingress$occ$i_fwd_ee(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_fwd_ee
+
+
+module pfc_tiny__ingress$occ$i_pd1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_pd1
+
+
+module pfc_tiny__ingress$occ$i_pd2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_pd2
+
+
+module pfc_tiny__ingress$occ$i_pe1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_pe1
+
+
+module pfc_tiny__ingress$occ$i_pe2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_pe2
+
+
+module pfc_tiny__ingress$occ$i_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$i_same
 
 
 module pfc_tiny__ingress$occ$r_d_key(d,q,clock);
@@ -2659,23 +4995,42 @@ module pfc_tiny__ingress$occ$r_d_key(d,q,clock);
 endmodule // pfc_tiny__ingress$occ$r_d_key
 
 
-module pfc_tiny__ingress$occ$r_d_len(d,q,clock);
+module pfc_tiny__ingress$occ$r_d_m_e(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [33:0] d;
+    output reg  [33:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 34'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$occ$r_d_len
+endmodule // pfc_tiny__ingress$occ$r_d_m_e
+
+
+module pfc_tiny__ingress$occ$r_d_s(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_d_s
 
 
 module pfc_tiny__ingress$occ$r_d_valid(d,q,clock);
@@ -2695,44 +5050,6 @@ module pfc_tiny__ingress$occ$r_d_valid(d,q,clock);
     end
 
 endmodule // pfc_tiny__ingress$occ$r_d_valid
-
-
-module pfc_tiny__ingress$occ$r_e_fwd_d(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$r_e_fwd_d
-
-
-module pfc_tiny__ingress$occ$r_e_fwd_e(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfc_tiny__ingress$occ$r_e_fwd_e
 
 
 module pfc_tiny__ingress$occ$r_e_key(d,q,clock);
@@ -2773,6 +5090,25 @@ module pfc_tiny__ingress$occ$r_e_len(d,q,clock);
 endmodule // pfc_tiny__ingress$occ$r_e_len
 
 
+module pfc_tiny__ingress$occ$r_e_only(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_e_only
+
+
 module pfc_tiny__ingress$occ$r_e_valid(d,q,clock);
 
     // Module arguments
@@ -2790,6 +5126,367 @@ module pfc_tiny__ingress$occ$r_e_valid(d,q,clock);
     end
 
 endmodule // pfc_tiny__ingress$occ$r_e_valid
+
+
+module pfc_tiny__ingress$occ$r_fwd_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_fwd_d
+
+
+module pfc_tiny__ingress$occ$r_fwd_dd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_fwd_dd
+
+
+module pfc_tiny__ingress$occ$r_fwd_de(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_fwd_de
+
+
+module pfc_tiny__ingress$occ$r_fwd_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_fwd_e
+
+
+module pfc_tiny__ingress$occ$r_fwd_ed(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_fwd_ed
+
+
+module pfc_tiny__ingress$occ$r_fwd_ee(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_fwd_ee
+
+
+module pfc_tiny__ingress$occ$r_l3e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_l3e
+
+
+module pfc_tiny__ingress$occ$r_len_over(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_len_over
+
+
+module pfc_tiny__ingress$occ$r_m(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_m
+
+
+module pfc_tiny__ingress$occ$r_m_d(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_m_d
+
+
+module pfc_tiny__ingress$occ$r_m_de(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_m_de
+
+
+module pfc_tiny__ingress$occ$r_m_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_m_e
+
+
+module pfc_tiny__ingress$occ$r_n_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_n_e
+
+
+module pfc_tiny__ingress$occ$r_p4(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_p4
+
+
+module pfc_tiny__ingress$occ$r_pd1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_pd1
+
+
+module pfc_tiny__ingress$occ$r_pd2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_pd2
+
+
+module pfc_tiny__ingress$occ$r_pe1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_pe1
+
+
+module pfc_tiny__ingress$occ$r_pe2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_pe2
+
+
+module pfc_tiny__ingress$occ$r_r4(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$occ$r_r4
 
 
 module pfc_tiny__ingress$occ$r_same(d,q,clock);
@@ -2874,97 +5571,6 @@ module pfc_tiny__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,writ
     always @(*) read_0_written = w0;
     always @(*) read_1_written = w1;
 endmodule // pfc_tiny__ingress$occ$ram
-
-
-module pfc_tiny__ingress$occ$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
-
-    // Module arguments
-    input wire  e_valid;
-    input wire  [15:0] e_len;
-    input wire  [31:0] e_b0;
-    input wire  d_valid;
-    input wire  [15:0] d_len;
-    input wire  [31:0] d_b0;
-    input wire  same;
-    input wire  len_over_max;
-    input wire  [32:0] room;
-    input wire  [32:0] room_same;
-    input wire  [31:0] delta;
-    input wire  [31:0] e_len_only;
-    output reg  [31:0] e_b1;
-    output reg  e_drop;
-    output reg  [31:0] d_b1;
-    output reg  d_underflow;
-
-    // Constant declarations
-    localparam  mask = 32'hffff;
-
-    // Local signals
-    reg  [32:0] e_b0_33;
-    reg  [32:0] d_b0_33;
-    reg  [31:0] e_sum;
-    reg  e_over;
-    reg  [31:0] d_diff;
-    reg  [31:0] same_sum;
-    reg  same_over;
-    reg  drop_any;
-    reg  [31:0] res_same;
-    reg  [31:0] res_apart;
-    reg  [31:0] e_b1_same;
-    reg  [31:0] e_b1_apart;
-    reg  [31:0] d_res;
-
-    // Update code
-    always @(*) begin
-        d_underflow = d_valid & ({16'd0, d_len} > d_b0);
-        d_diff = d_b0 - {16'd0, d_len};
-        e_b0_33 = {1'd0, e_b0};
-        d_b0_33 = {1'd0, d_b0};
-        e_sum = e_b0 + {16'd0, e_len};
-        e_over = len_over_max | (e_b0_33 > room);
-        same_sum = d_b0 + delta;
-        same_over = len_over_max | (d_b0_33 > room_same);
-        if (e_over) begin
-            res_apart = e_b0;
-        end
-        else begin
-            res_apart = e_sum;
-        end
-        if (d_underflow) begin
-            res_same = e_len_only;
-        end
-        else if (same_over) begin
-            res_same = d_diff;
-        end
-        else begin
-            res_same = same_sum;
-        end
-        if (~same) begin
-            drop_any = e_over;
-        end
-        else if (d_underflow) begin
-            drop_any = len_over_max;
-        end
-        else begin
-            drop_any = same_over;
-        end
-        e_drop = e_valid & drop_any;
-        e_b1_same = res_same & mask;
-        e_b1_apart = res_apart & mask;
-        if (same) begin
-            e_b1 = e_b1_same;
-        end
-        else begin
-            e_b1 = e_b1_apart;
-        end
-        d_res = 32'h0;
-        if (~d_underflow) begin
-            d_res = d_diff;
-        end
-        d_b1 = d_res & mask;
-    end
-
-endmodule // pfc_tiny__ingress$occ$upd
 
 
 module pfc_tiny__ingress$occ$w_d_key(d,q,clock);
@@ -3195,7 +5801,7 @@ module pfc_tiny__ingress$occ$x_e_valid(d,q,clock);
 endmodule // pfc_tiny__ingress$occ$x_e_valid
 
 
-module pfc_tiny__ingress$thr_xoff_q(d,q,clock);
+module pfc_tiny__ingress$thr_xoff_a(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3211,10 +5817,10 @@ module pfc_tiny__ingress$thr_xoff_q(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$thr_xoff_q
+endmodule // pfc_tiny__ingress$thr_xoff_a
 
 
-module pfc_tiny__ingress$thr_xon_q(d,q,clock);
+module pfc_tiny__ingress$thr_xoff_b(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3230,7 +5836,83 @@ module pfc_tiny__ingress$thr_xon_q(d,q,clock);
        q <= d;
     end
 
-endmodule // pfc_tiny__ingress$thr_xon_q
+endmodule // pfc_tiny__ingress$thr_xoff_b
+
+
+module pfc_tiny__ingress$thr_xoff_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$thr_xoff_r
+
+
+module pfc_tiny__ingress$thr_xon_a(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$thr_xon_a
+
+
+module pfc_tiny__ingress$thr_xon_b(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$thr_xon_b
+
+
+module pfc_tiny__ingress$thr_xon_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_tiny__ingress$thr_xon_r
 
 
 module pfc_tiny__o_drop(d,q,clock);

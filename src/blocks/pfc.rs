@@ -59,15 +59,18 @@ impl Block for PfcBlock {
         generator(move || w.next_input())
     }
 
-    /// The sequential-spec properties make each BMC step costly: depth 10 takes about 5.5
-    /// minutes (docs/blocks/pfc.md).
+    /// The formal config (narrow data, formal/pfc/pfc_formal.toml): on `tiny`, the
+    /// sequential-spec properties make each BMC step past 7 take minutes (docs/blocks/pfc.md).
     fn formal(&self) -> FormalSettings {
-        // k = 5: the decision's registered tests put five edges between an arbitrary
-        // occupancy stage and the XOFF state and events it decides.
+        // k = 8: the occupancy's input, read, operand and select stages and the decision's
+        // registered tests put eight edges between an arbitrary pipeline state and the XOFF
+        // state and events it decides. Depth 9: an event of step 1 and one four edges later on
+        // its key (the last distance the operand lookup covers) both reach the select stage;
+        // the RAM's distance, 5, is the directed co-simulation's (step 9 alone takes minutes).
         FormalSettings {
-            depth: 10,
-            k: 5,
-            ..FormalSettings::DEFAULT
+            depth: 9,
+            k: 8,
+            config: Some("formal/pfc/pfc_formal.toml"),
         }
     }
 

@@ -201,7 +201,7 @@ pub const KERNELS: [Kernel; 12] = [
         reset: "reset",
         loop_name: PFC_FPGA,
         form: "the block's: `PipelinedOccupancy` of crates/rtl with its RAMs, 32 keys, two \
-               buses (three result registers and the lookup before the chains)",
+               buses, its loop of two cycles by look-ahead (tests and sums, then the selection)",
         ports: pfc_occupancy_pipeline_ports,
         latency: 0,
     },

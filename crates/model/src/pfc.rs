@@ -276,12 +276,12 @@ pub fn regmap(cfg: &PfcConfig) -> RegMap {
 }
 
 /// The ports of `pfc_top` for `cfg` (clock `clk` and synchronous reset `rst` are implicit).
-/// Edges from an event to its `enq_drop` and `ERR` flags: the RTL's occupancy stages (read,
-/// operand, then the arithmetic and the write).
-pub const DROP_LATENCY: u32 = 2;
+/// Edges from an event to its `enq_drop` and `ERR` flags: the RTL's occupancy stages (input,
+/// read, operand, tests and sums, then the selection of the results).
+pub const DROP_LATENCY: u32 = 4;
 /// Edges from an event to its pause request: occupancy, then the XOFF/XON decision's threshold
 /// tests and its state update.
-pub const REQUEST_LATENCY: u32 = 4;
+pub const REQUEST_LATENCY: u32 = 6;
 /// Edges from an event to the earliest frame it causes: the frame generator flags the port from
 /// the request registers one edge after the decision (so the decision's logic and the frame
 /// generator's are in separate cycles), and sends a frame on the edge after that.

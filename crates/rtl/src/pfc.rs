@@ -8,16 +8,19 @@
 //! The core is the ingress logic ([`Ingress`]: occupancy RAMs and XOFF bits), the frame
 //! generator ([`FrameGen`]) and the CSR map; CaPFC reuses the first two. Pipeline, initiation
 //! interval 1 on both event buses:
-//! * edge n: the events are captured and their keys address the occupancy RAMs;
-//! * cycle n: each event's operand is looked up (read data, or a write the read did not see);
-//! * edge n + 1: the operands are registered;
-//! * cycle n + 1: dequeue, then enqueue, on the occupancy (with a bypass from the previous
-//!   edge's results); the frame arbiter and the refresh tick work on the per-key vectors in
-//!   parallel;
-//! * edge n + 2: RAM writes, `enq_drop`, the `ERR` flags; the results and thresholds move to
-//!   the decision stage;
-//! * cycle n + 2: XOFF/XON decisions, net state change;
-//! * edge n + 3: XOFF vector, `xoff_*`/`xon_*` output registers.
+//! * edge n: the events are captured; cycle n: their own sums with MAX;
+//! * edge n + 1: their keys address the occupancy RAMs; cycle n + 1: each event's operand is
+//!   looked up (read data, or a write the read did not see), and the bounds its tests compare
+//!   with are computed from its own lengths and its predecessor's;
+//! * edge n + 2: the operands are registered (with a bypass from the results of the event two
+//!   edges older); cycle n + 2: every test and sum of the predecessor's and the event's
+//!   operations, side by side ([`occupancy_pipeline`]);
+//! * edge n + 3: tests and sums registered; cycle n + 3: the results selected; the frame arbiter
+//!   and the refresh tick work on the per-key vectors in parallel;
+//! * edge n + 4: `enq_drop`, the `ERR` flags; the results and thresholds move to the decision
+//!   stage (RAM writes one edge later);
+//! * edge n + 5: the threshold tests; cycle n + 5: XOFF/XON decisions, net state change;
+//! * edge n + 6: XOFF vector, `xoff_*`/`xon_*` output registers.
 
 pub mod frame_gen;
 pub mod ingress;
@@ -98,8 +101,10 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     /// An event of edge n - 1 named a port or priority that does not exist.
     e_bad: DFF<Bit>,
     d_bad: DFF<Bit>,
-    /// An event of the edge before named a missing key: flagged with the occupancy stage's
-    /// flags, at the declared latency of `ERR`'s hardware-set bits.
+    /// An event named a missing key, flagged with the occupancy's flags at the declared latency
+    /// of `ERR`'s hardware-set bits (`bad_1`, `bad_2`: the edges between).
+    bad_1: DFF<Bit>,
+    bad_2: DFF<Bit>,
     bad_late: DFF<Bit>,
 
     // Output registers.
@@ -166,7 +171,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             frame_pause: Default::default(),
             frame_quanta: Default::default(),
             csr_rdata: Default::default(),
-            ingress: Ingress::new(cfg.occupancy_bits as usize, tech),
+            ingress: Ingress::new(cfg.occupancy_bits as usize, cfg.length_bits as usize, tech),
             frames: FrameGen::new(cfg.ports, cfg.priorities),
             csr: CsrBank::new(&map),
             port_ok: Constant::new(port_ok),
@@ -183,6 +188,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             prio_mask: Constant::new(switchcraft_core::mask(cfg.prio_bits()).into()),
             e_bad: Default::default(),
             d_bad: Default::default(),
+            bad_1: Default::default(),
+            bad_2: Default::default(),
             bad_late: Default::default(),
             o_drop: Default::default(),
             o_xoff_valid: Default::default(),
@@ -214,6 +221,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             clock,
             e_bad,
             d_bad,
+            bad_1,
+            bad_2,
             bad_late,
             o_drop,
             o_xoff_valid,
@@ -256,7 +265,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .get_bits::<32>(self.at_max.val().index());
         self.e_bad.d.next = self.enq_valid.val() & !self.in_e_ok.val();
         self.d_bad.d.next = self.deq_valid.val() & !self.in_d_ok.val();
-        self.bad_late.d.next = self.e_bad.q.val() | self.d_bad.q.val();
+        self.bad_1.d.next = self.e_bad.q.val() | self.d_bad.q.val();
+        self.bad_2.d.next = self.bad_1.q.val();
+        self.bad_late.d.next = self.bad_2.q.val();
 
         // ---- The frame generator follows the XOFF bits; the request registers name the ports
         // whose state changed at the last edge (below, after their key fields).
@@ -341,6 +352,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         if self.reset.val() {
             self.e_bad.d.next = false;
             self.d_bad.d.next = false;
+            self.bad_1.d.next = false;
+            self.bad_2.d.next = false;
             self.bad_late.d.next = false;
             self.o_drop.d.next = false;
             self.o_xoff_valid.d.next = false;
@@ -408,6 +421,7 @@ pub fn package(
         ],
         waivers: &[
             csr_bank::UNUSED_WAIVER,
+            occupancy_pipeline::WIDE_WAIVER,
             Waiver {
                 rule: "UNUSEDSIGNAL",
                 signals: &["*_key_port", "*_key_prio", "g_paused"],

@@ -360,6 +360,7 @@ pub fn package(
         ],
         waivers: &[
             csr_bank::UNUSED_WAIVER,
+            crate::pfc::occupancy_pipeline::WIDE_WAIVER,
             Waiver {
                 rule: "UNUSEDSIGNAL",
                 signals: &["*_key_port", "*_key_prio", "g_paused", "decision$xoff_next"],

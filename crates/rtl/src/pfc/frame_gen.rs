@@ -188,15 +188,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         }
         self.o_valid.d.next = self.grant.val().any();
         self.o_port.d.next = self.g_port.val();
-        self.o_class_enable.d.next = 0.into();
-        self.o_pause.d.next = 0.into();
-        self.o_quanta.d.next = 0.into();
-        if self.grant.val().any() {
-            self.o_class_enable.d.next = self.classes.val();
-            // Only existing classes (their pause bits are the only ones ever set).
-            self.o_pause.d.next = bit_cast::<8, K>(self.g_paused.val()) & self.classes.val();
-            self.o_quanta.d.next = self.quanta.val();
-        }
+        // Without a grant `g_paused` is 0. The class enables and the quanta are registered
+        // whatever the grant and zeroed at the outputs without a frame, so that the grant does
+        // not drive their registers' resets (a net of high fanout late in the cycle).
+        self.o_class_enable.d.next = self.classes.val();
+        // Only existing classes (their pause bits are the only ones ever set).
+        self.o_pause.d.next = bit_cast::<8, K>(self.g_paused.val()) & self.classes.val();
+        self.o_quanta.d.next = self.quanta.val();
 
         // Refresh tick: every REFRESH cycles, flag the paused classes of every port.
         self.tick.next = self.refresh_count.q.val() >= self.refresh.val();
@@ -224,9 +222,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
 
         self.frame_valid.next = self.o_valid.q.val();
         self.frame_port.next = self.o_port.q.val();
-        self.frame_class_enable.next = self.o_class_enable.q.val();
+        self.frame_class_enable.next = 0.into();
+        self.frame_quanta.next = 0.into();
+        if self.o_valid.q.val() {
+            self.frame_class_enable.next = self.o_class_enable.q.val();
+            self.frame_quanta.next = self.o_quanta.q.val();
+        }
         self.frame_pause.next = self.o_pause.q.val();
-        self.frame_quanta.next = self.o_quanta.q.val();
 
         if self.reset.val() {
             self.dirty_old.d.next = 0.into();

@@ -1,9 +1,9 @@
 //! PFC's ingress logic: occupancy per key and its XOFF bit (`>=` XOFF sets on enqueue, `<=` XON
 //! clears on dequeue, spec §2.3). The RTL form of `switchcraft_model::pfc::Ingress`: events of
-//! edge n update the occupancy in cycle n + 1 ([`PipelinedOccupancy`]: read, operand and write
-//! stages); edge n + 2 registers the results with the thresholds of edge n ([`PauseDecision`]),
-//! cycle n + 2 tests them, edge n + 3 registers the tests, cycle n + 3 decides, and the XOFF
-//! vector changes at edge n + 4. CaPFC builds its ingress from the single-stage occupancy and
+//! edge n update the occupancy in cycles n to n + 3 ([`PipelinedOccupancy`]: input, read,
+//! operand, select and write stages), its results leaving in cycle n + 3; edge n + 4 registers
+//! them with the thresholds of edge n ([`PauseDecision`]), cycle n + 4 tests them, edge n + 5
+//! registers the tests, cycle n + 5 decides, and the XOFF vector changes at edge n + 6. CaPFC builds its ingress from the single-stage occupancy and
 //! the same [`PauseDecision`] without the registered tests (crates/rtl/src/capfc.rs).
 
 use super::occupancy_pipeline::PipelinedOccupancy;
@@ -28,10 +28,10 @@ pub struct Ingress<const KB: usize, const K: usize> {
 
     /// Keys in XOFF.
     pub xoff: Signal<Out, Bits<K>>,
-    // Cycle n + 1: what the events of edge n do to the occupancy.
+    // Cycle n + 3: what the events of edge n do to the occupancy.
     pub drop: Signal<Out, Bit>,
     pub underflow: Signal<Out, Bit>,
-    // Cycle n + 2: the decisions on the events of edge n.
+    // Cycle n + 5: the decisions on the events of edge n.
     /// The enqueue's key enters XOFF over the edge.
     pub xoff_event: Signal<Out, Bit>,
     pub e_key: Signal<Out, Bits<KB>>,
@@ -41,14 +41,19 @@ pub struct Ingress<const KB: usize, const K: usize> {
 
     pub occ: PipelinedOccupancy<KB, K>,
     pub decision: PauseDecision<KB, K>,
-    /// The thresholds of the events in the occupancy's operand stage (their capture edge's).
-    thr_xoff_q: DFF<Bits<32>>,
-    thr_xon_q: DFF<Bits<32>>,
+    /// The thresholds of the events in the occupancy's read, operand and select stages (their
+    /// capture edge's).
+    thr_xoff_r: DFF<Bits<32>>,
+    thr_xon_r: DFF<Bits<32>>,
+    thr_xoff_a: DFF<Bits<32>>,
+    thr_xon_a: DFF<Bits<32>>,
+    thr_xoff_b: DFF<Bits<32>>,
+    thr_xon_b: DFF<Bits<32>>,
 }
 
 impl<const KB: usize, const K: usize> Ingress<KB, K> {
-    /// Occupancy counters of `width` bits.
-    pub fn new(width: usize, tech: crate::tech::Tech) -> Self {
+    /// Occupancy counters of `width` bits, lengths of `length_bits`.
+    pub fn new(width: usize, length_bits: usize, tech: crate::tech::Tech) -> Self {
         Ingress {
             clock: Default::default(),
             reset: Default::default(),
@@ -68,10 +73,14 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             e_key: Default::default(),
             xon_event: Default::default(),
             d_key: Default::default(),
-            occ: PipelinedOccupancy::new(width, tech),
+            occ: PipelinedOccupancy::new(width, length_bits, tech),
             decision: PauseDecision::new(true),
-            thr_xoff_q: Default::default(),
-            thr_xon_q: Default::default(),
+            thr_xoff_r: Default::default(),
+            thr_xon_r: Default::default(),
+            thr_xoff_a: Default::default(),
+            thr_xon_a: Default::default(),
+            thr_xoff_b: Default::default(),
+            thr_xon_b: Default::default(),
         }
     }
 }
@@ -79,7 +88,9 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
 impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, thr_xoff_q, thr_xon_q);
+        dff_setup!(
+            self, clock, thr_xoff_r, thr_xon_r, thr_xoff_a, thr_xon_a, thr_xoff_b, thr_xon_b
+        );
         self.occ.clock.next = self.clock.val();
         self.occ.reset.next = self.reset.val();
         self.occ.enq_valid.next = self.enq_valid.val();
@@ -90,10 +101,14 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.occ.deq_len.next = self.deq_len.val();
         self.occ.max.next = self.max.val();
 
-        // The occupancy results of cycle n + 1 go to the decision with the thresholds that
+        // The occupancy results of cycle n + 3 go to the decision with the thresholds that
         // applied at their capture edge n.
-        self.thr_xoff_q.d.next = self.xoff_thr.val();
-        self.thr_xon_q.d.next = self.xon_thr.val();
+        self.thr_xoff_r.d.next = self.xoff_thr.val();
+        self.thr_xon_r.d.next = self.xon_thr.val();
+        self.thr_xoff_a.d.next = self.thr_xoff_r.q.val();
+        self.thr_xon_a.d.next = self.thr_xon_r.q.val();
+        self.thr_xoff_b.d.next = self.thr_xoff_a.q.val();
+        self.thr_xon_b.d.next = self.thr_xon_a.q.val();
         self.decision.clock.next = self.clock.val();
         self.decision.reset.next = self.reset.val();
         self.decision.e_valid.next = self.occ.e_valid.val();
@@ -103,8 +118,8 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.decision.d_key.next = self.occ.d_key.val();
         self.decision.d_b.next = self.occ.d_b1.val();
         self.decision.same.next = self.occ.same_key.val();
-        self.decision.xoff_thr.next = self.thr_xoff_q.q.val();
-        self.decision.xon_thr.next = self.thr_xon_q.q.val();
+        self.decision.xoff_thr.next = self.thr_xoff_b.q.val();
+        self.decision.xon_thr.next = self.thr_xon_b.q.val();
 
         self.xoff.next = self.decision.xoff.val();
         self.drop.next = self.occ.e_drop.val();

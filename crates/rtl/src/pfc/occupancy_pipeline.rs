@@ -1,44 +1,62 @@
-//! Byte occupancy per key from an enqueue and a dequeue bus, II = 1 on both, in four stages:
-//! the pipelined RTL form of `switchcraft_model::pfc::Occupancy`, used by PFC's ingress.
+//! Byte occupancy per key from an enqueue and a dequeue bus, II = 1 on both, with a loop of two
+//! cycles: the pipelined RTL form of `switchcraft_model::pfc::Occupancy`, used by PFC's ingress.
 //!
-//! * edge n (read): the events are captured (`r_*`) and their keys address the RAMs; the
-//!   live-value bits of the keys are captured with them, consistent with what the RAMs return,
-//!   and so is whether the event one edge older (captured at edge n - 1) writes each key
-//!   (`r_*_fwd_*`, compared on the inputs before the edge);
-//! * cycle n: each event's operand: the result of the event one edge older, as it leaves the
-//!   arithmetic in this same cycle, where that event writes the key (the bypass); else the
-//!   result of the event two edges older (`w_*`, not yet in the RAMs), else that of the event
-//!   three edges older (`x_*`, written to the RAMs at this same edge n, so not yet readable),
-//!   else the memory's read data (0 for a key not written since reset);
-//! * edge n + 1 (operand): the operands and the events move to `o_*`, with what the arithmetic
-//!   compares them with ([`OccupancyBounds`], from the lengths and MAX alone);
-//! * cycle n + 1: the operands go through [`OccupancyUpdate`]: dequeue, then enqueue;
-//! * edge n + 2: the results to `w_*` (and, through the bypass, to the next event's operands);
-//! * edge n + 3 (write): RAM writes and the live-value table from `w_*`, which moves to `x_*`.
+//! A key's next value depends on its last one, so the per-key recurrence is a loop no stage can
+//! be put into. With one result per cycle, the loop held two carry chains' worth of logic and
+//! bounded PFC's clock (docs/reports/loops.md). This module applies look-ahead: an event's
+//! operand is its key's value after the event **two** edges older, and it applies the events
+//! one edge older (its predecessor) and its own together. The composite of up to four
+//! operations (the predecessor's dequeue and enqueue where they name the key, then the event's
+//! own) is again piecewise "operand plus a constant": every test it makes is a comparison of the
+//! operand with a bound computed from the events alone, and every result is the operand plus an
+//! offset from the events alone, or a constant. So the loop is: compare and add in one cycle
+//! (all chains side by side from the operand register), select in the next, and the selection
+//! feeds the operand register of the event two edges younger.
 //!
-//! So a key's value reaches an event at every hazard distance: 1 through the bypass into the
-//! operand registers, 2 and 3 through the operand lookup, 4 and more through the RAMs. The loop
-//! that limits the clock is the bypass: `o_*_b` -> carry chains -> the result's selection and
-//! the bypass's -> `o_*_b`. The carry chains start at registers: choosing the operand at the
-//! end of the older event's cycle, where that choice merges with the result's, is what the
-//! recurrence kernels of `loops/` found fastest (`two_bus_forwarded`, docs/reports/loops.md);
-//! choosing it in front of the chains, as this module did before 2026-11-28, measured 8% slower
-//! on both devices (docs/blocks/pfc.md, "Synthesis").
-//! The RAM read, the lookup, the bounds' carry chains and the RAM writes have a cycle of their
-//! own (writing the RAMs from the arithmetic directly put the RAMs' data inputs, far from the
-//! arithmetic, at the end of that loop).
+//! For a chain of operations on the operand `X` (the predecessor's dequeue L1 and enqueue L2,
+//! zero where they name other keys; the event's dequeue L3 where it names the chain's key; its
+//! enqueue L4 with MAX M on the enqueue's chain; M' the predecessor's MAX):
+//! * `c1`: `X < L1` (the predecessor's dequeue empties the key; what follows is a constant);
+//! * `g2`: `X > M' + L1 - L2` (the predecessor's enqueue is dropped);
+//! * `c3`: `X < L1 - L2 + L3` (`X < L1 + L3` when dropped): the event's dequeue empties it;
+//! * `g4`: `X > M - L4 + L3 + L1 - L2` (`... + L1` when dropped): the event's enqueue drops;
+//! * the results: `X - (L1 - L2 + L3) + L4` and the like, one per path, or constants.
 //!
-//! Storage is one [`Ram2W2R`] (two writes and two reads per cycle, in the target's form), port A
-//! written by the enqueue path and port B by the dequeue path; after reset it reads 0 (the
-//! target decides how). When both buses hit one key, the combined result is written through
-//! port A only.
+//! The bounds are signed (`S` = max(W, L + 1) + 2 bits for lengths of L bits), and `X > B` is
+//! the sign of `B - X`, so a test and, where they coincide, a result (`X - (L1 - L2 + L3)` is
+//! both) are one chain.
+//!
+//! Stages (events sampled at edge n):
+//! * edge n (input, `i_*`): the events; whether the event one edge older (its predecessor)
+//!   names their keys (`i_p*`); whether the event two edges older writes them (`i_fwd_*`);
+//! * cycle n: each event's own sums with its MAX: `M - L4`, `M + L3`, `L3 - L4` and so on;
+//! * edge n + 1 (read, `r_*`): the keys address the RAMs;
+//! * cycle n + 1: the bounds, offsets and constants, from the event's own sums and its
+//!   predecessor's (a mux by the `i_p*` flags, then one carry chain each); the lookup of the
+//!   operands in the write stages and the RAMs;
+//! * edge n + 2 (operand, `a_*`): the operands, from the lookup or, where the event two edges
+//!   older writes the key, its result as it leaves the selection (the bypass);
+//! * cycle n + 2: every test and every sum, side by side from the operand registers, and which
+//!   result each path takes;
+//! * edge n + 3 (select, `b_*`): the sums and one-hot selects (each a function of four tests
+//!   at most, so one LUT level after the chains);
+//! * cycle n + 3: the results (an AND-OR of the sums), on the outputs and, where the event two
+//!   edges younger (now in the read stage) names the key, into its operand (the bypass);
+//! * edge n + 4: the results to the write stage (`w_*`);
+//! * edge n + 5 (write): RAM writes and the live-value table from `w_*`, which moves to `x_*`.
+//!
+//! So a key's value reaches an event at every hazard distance: 1 through the look-ahead, 2
+//! through the bypass, 3 and 4 through the lookup of `w_*` and `x_*`, 5 and more through the
+//! RAMs. Storage is one [`Ram2W2R`] (two writes and two reads per cycle, in the target's
+//! form), port A written by the enqueue path and port B by the dequeue path; after reset it
+//! reads 0. When both buses hit one key, the combined result is written through port A only.
 
-use super::occupancy_update::{OccupancyBounds, OccupancyUpdate};
 use crate::ram_2w2r::Ram2W2R;
 use crate::tech::Tech;
 use rust_hdl::prelude::*;
 
-/// Occupancy of `K` keys addressed by `KB` bits, counters of `width` bits (at most 32).
+/// Occupancy of `K` keys addressed by `KB` bits, counters of `width` bits (at most 32), event
+/// lengths of `length_bits` (at most 16; the length inputs' high bits are 0).
 #[derive(LogicBlock)]
 pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     pub clock: Signal<In, Clock>,
@@ -54,7 +72,7 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     /// The MAX that applies to the events of edge n, in cycle n. At most the counter mask.
     pub max: Signal<In, Bits<32>>,
 
-    // Cycle n + 1: the events of edge n - 1 and what they do.
+    // Cycle n + 3: the events of edge n and what they do.
     pub e_valid: Signal<Out, Bit>,
     pub e_key: Signal<Out, Bits<KB>>,
     /// Occupancy after the enqueue (its base when dropped).
@@ -68,57 +86,102 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     /// Both events are valid and name one key.
     pub same_key: Signal<Out, Bit>,
 
-    bounds: OccupancyBounds,
-    upd: OccupancyUpdate,
-    // Read stage.
+    /// The counter width's mask, and the signed width's (`S` bits) and its sign bit's index.
+    mask: Constant<Bits<32>>,
+    mask_s: Constant<Bits<34>>,
+    sign_at: Constant<Bits<34>>,
+    one_s: Constant<Bits<34>>,
+
+    // ---- Input stage (edge n). Lengths are 0 for an idle bus, so that an absent operation is
+    // a zero-length one, which changes nothing.
+    i_e_valid: DFF<Bit>,
+    i_e_key: DFF<Bits<KB>>,
+    i_e_len: DFF<Bits<16>>,
+    i_d_valid: DFF<Bit>,
+    i_d_key: DFF<Bits<KB>>,
+    i_d_len: DFF<Bits<16>>,
+    i_same: DFF<Bit>,
+    /// The predecessor's dequeue (1) and enqueue (2) name this event's enqueue key (`pe`), its
+    /// dequeue key (`pd`).
+    i_pe1: DFF<Bit>,
+    i_pe2: DFF<Bit>,
+    i_pd1: DFF<Bit>,
+    i_pd2: DFF<Bit>,
+    /// The event two edges older writes this event's enqueue key by its enqueue (`ee`, or its
+    /// same-key pair) or by its dequeue (`ed`); the same for the dequeue key.
+    i_fwd_ee: DFF<Bit>,
+    i_fwd_ed: DFF<Bit>,
+    i_fwd_de: DFF<Bit>,
+    i_fwd_dd: DFF<Bit>,
+    i_fwd_e: DFF<Bit>,
+    i_fwd_d: DFF<Bit>,
+
+    // Cycle n: the event's own sums (signed, `S` bits).
+    max_w: Signal<Local, Bits<32>>,
+    e_s: Signal<Local, Bits<34>>,
+    d_s: Signal<Local, Bits<34>>,
+    m_s: Signal<Local, Bits<34>>,
+    /// `M + d - e` in carry-save form, then one chain.
+    csa_sum: Signal<Local, Bits<34>>,
+    csa_carry: Signal<Local, Bits<34>>,
+    m_de: Signal<Local, Bits<34>>,
+    m_d: Signal<Local, Bits<34>>,
+    m_e: Signal<Local, Bits<34>>,
+    d_m_e: Signal<Local, Bits<34>>,
+    n_e: Signal<Local, Bits<34>>,
+    m_e_sign_wide: Signal<Local, Bits<34>>,
+    len_over: Signal<Local, Bit>,
+
+    // ---- Read stage (edge n + 1).
     r_e_valid: DFF<Bit>,
     r_e_key: DFF<Bits<KB>>,
     r_e_len: DFF<Bits<16>>,
     r_d_valid: DFF<Bit>,
     r_d_key: DFF<Bits<KB>>,
-    r_d_len: DFF<Bits<16>>,
+    r_d_s: DFF<Bits<34>>,
     r_same: DFF<Bit>,
-    /// Whether the event one edge older (then in the operand stage) writes this event's
-    /// enqueue key, by its enqueue (or same-key pair) or by its dequeue; and the dequeue key's.
-    /// Compared on the inputs before edge n, so the bypass starts from registers.
-    r_e_fwd_e: DFF<Bit>,
-    r_e_fwd_d: DFF<Bit>,
-    r_d_fwd_e: DFF<Bit>,
-    r_d_fwd_d: DFF<Bit>,
-    // Operand stage.
-    o_e_valid: DFF<Bit>,
-    o_e_key: DFF<Bits<KB>>,
-    o_e_len: DFF<Bits<16>>,
-    o_d_valid: DFF<Bit>,
-    o_d_key: DFF<Bits<KB>>,
-    o_d_len: DFF<Bits<16>>,
-    o_same: DFF<Bit>,
-    // What the arithmetic compares with, from the lengths and the MAX of the events' edge.
-    o_len_over_max: DFF<Bit>,
-    o_room: DFF<Bits<33>>,
-    o_room_same: DFF<Bits<33>>,
-    o_delta: DFF<Bits<32>>,
-    o_e_len_only: DFF<Bits<32>>,
-    o_e_b: DFF<Bits<32>>,
-    o_d_b: DFF<Bits<32>>,
-    // Write stage: the results of the last edge, written to the RAMs at the next one.
-    w_e_valid: DFF<Bit>,
-    w_e_key: DFF<Bits<KB>>,
-    /// The enqueue's result (a same-key pair's, when the dequeue named its key).
-    w_e_val: DFF<Bits<32>>,
-    w_d_write: DFF<Bit>,
-    w_d_key: DFF<Bits<KB>>,
-    w_d_val: DFF<Bits<32>>,
-    // Written stage: what the RAMs took at the last edge (not yet readable by that edge's reads).
-    x_e_valid: DFF<Bit>,
-    x_e_key: DFF<Bits<KB>>,
-    x_e_val: DFF<Bits<32>>,
-    x_d_write: DFF<Bit>,
-    x_d_key: DFF<Bits<KB>>,
-    x_d_val: DFF<Bits<32>>,
-    ram: Ram2W2R<KB, 32>,
+    r_pe1: DFF<Bit>,
+    r_pe2: DFF<Bit>,
+    r_pd1: DFF<Bit>,
+    r_pd2: DFF<Bit>,
+    r_fwd_ee: DFF<Bit>,
+    r_fwd_ed: DFF<Bit>,
+    r_fwd_de: DFF<Bit>,
+    r_fwd_dd: DFF<Bit>,
+    r_fwd_e: DFF<Bit>,
+    r_fwd_d: DFF<Bit>,
+    /// As a predecessor: `M`, `M + d - e`, `M + d`, `M - e`, `d - e`, `-e`, and the enqueue's
+    /// length where it alone fits under `M` (else 0).
+    r_m: DFF<Bits<34>>,
+    r_m_de: DFF<Bits<34>>,
+    r_m_d: DFF<Bits<34>>,
+    r_m_e: DFF<Bits<34>>,
+    r_d_m_e: DFF<Bits<34>>,
+    r_n_e: DFF<Bits<34>>,
+    r_e_only: DFF<Bits<32>>,
+    r_len_over: DFF<Bit>,
+    /// As the event, on its enqueue chain: `M - L4 + L3`, `L3 - L4` and `L3` (L3 = the dequeue's
+    /// length when both name one key, else 0).
+    r_p4: DFF<Bits<34>>,
+    r_r4: DFF<Bits<34>>,
+    r_l3e: DFF<Bits<34>>,
 
-    // Cycle n: the lookup of the read stage's operands.
+    // Cycle n + 1: the bounds of the enqueue chain (`*e`) and the dequeue chain (`*d`).
+    b2e: Signal<Local, Bits<34>>,
+    v13e: Signal<Local, Bits<34>>,
+    v1e: Signal<Local, Bits<34>>,
+    v2e: Signal<Local, Bits<32>>,
+    b2d: Signal<Local, Bits<34>>,
+    v13d: Signal<Local, Bits<34>>,
+    v1d: Signal<Local, Bits<34>>,
+    v2d: Signal<Local, Bits<32>>,
+    /// The constants after the predecessor's dequeue empties the key: its enqueue onto 0, then
+    /// the event's dequeue (`k1*_diff`, clamped).
+    k1e_diff: Signal<Local, Bits<34>>,
+    k1e_sign_wide: Signal<Local, Bits<34>>,
+    k1d_diff: Signal<Local, Bits<34>>,
+    k1d_sign_wide: Signal<Local, Bits<34>>,
+    // Cycle n + 1: the lookup of the operands.
     r_e_hit_we: Signal<Local, Bit>,
     r_e_hit_wd: Signal<Local, Bit>,
     r_e_hit_xe: Signal<Local, Bit>,
@@ -135,20 +198,173 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     r_d_b_w: Signal<Local, Bits<32>>,
     r_d_b_x: Signal<Local, Bits<32>>,
     r_d_b_ram: Signal<Local, Bits<32>>,
-    /// The operand stage's dequeue writes bank D (its key is not the enqueue's).
-    o_d_write: Signal<Local, Bit>,
     /// The read stage's dequeue writes bank D (its key is not the enqueue's).
     r_d_write: Signal<Local, Bit>,
-    // Cycle n: the operand stage's writes (at edge n + 1) that hit the read stage's keys.
-    // Cycle n + 1: the operands.
-    e_b0: Signal<Local, Bits<32>>,
-    d_b0: Signal<Local, Bits<32>>,
+
+    // ---- Operand stage (edge n + 2).
+    a_e_valid: DFF<Bit>,
+    a_e_key: DFF<Bits<KB>>,
+    a_e_len: DFF<Bits<32>>,
+    a_d_valid: DFF<Bit>,
+    a_d_key: DFF<Bits<KB>>,
+    a_d_s: DFF<Bits<34>>,
+    a_same: DFF<Bit>,
+    a_x_e: DFF<Bits<32>>,
+    a_x_d: DFF<Bits<32>>,
+    // The predecessor's sums, for the event one edge younger (now in the read stage).
+    a_m: DFF<Bits<34>>,
+    a_m_de: DFF<Bits<34>>,
+    a_m_d: DFF<Bits<34>>,
+    a_m_e: DFF<Bits<34>>,
+    a_d_m_e: DFF<Bits<34>>,
+    a_n_e: DFF<Bits<34>>,
+    a_e_only: DFF<Bits<32>>,
+    a_len_over: DFF<Bit>,
+    // The bounds (enqueue chain): `L1`, `M' + L1 - L2`, `L1 - L2 + L3`, `L1 + L3`,
+    // `M - L4 + L3 + L1 - L2`, `M - L4 + L3 + L1`, `L1 - L2 + L3 - L4`, `L1 + L3 - L4`.
+    a_b1e: DFF<Bits<34>>,
+    a_b2e: DFF<Bits<34>>,
+    a_b3ae: DFF<Bits<34>>,
+    a_b3be: DFF<Bits<34>>,
+    a_b4ae: DFF<Bits<34>>,
+    a_b4be: DFF<Bits<34>>,
+    a_dae: DFF<Bits<34>>,
+    a_dbe: DFF<Bits<34>>,
+    /// The value after the predecessor's dequeue emptied the key and the event's dequeue.
+    a_k1e_v3: DFF<Bits<32>>,
+    // The bounds (dequeue chain): `L1`, `M' + L1 - L2`, `L1 - L2 + L3`, `L1 + L3`.
+    a_b1d: DFF<Bits<34>>,
+    a_b2d: DFF<Bits<34>>,
+    a_b3ad: DFF<Bits<34>>,
+    a_b3bd: DFF<Bits<34>>,
+    a_k1d_v3: DFF<Bits<32>>,
+    a_k1d_u3: DFF<Bit>,
+
+    // Cycle n + 2: the tests and sums, from the operand registers.
+    x_e_s: Signal<Local, Bits<34>>,
+    x_d_s: Signal<Local, Bits<34>>,
+    t1e: Signal<Local, Bits<34>>,
+    t2e: Signal<Local, Bits<34>>,
+    t3ae: Signal<Local, Bits<34>>,
+    t3be: Signal<Local, Bits<34>>,
+    t4ae: Signal<Local, Bits<34>>,
+    t4be: Signal<Local, Bits<34>>,
+    t1e_sign_wide: Signal<Local, Bits<34>>,
+    t2e_sign_wide: Signal<Local, Bits<34>>,
+    t3ae_sign_wide: Signal<Local, Bits<34>>,
+    t3be_sign_wide: Signal<Local, Bits<34>>,
+    t4ae_sign_wide: Signal<Local, Bits<34>>,
+    t4be_sign_wide: Signal<Local, Bits<34>>,
+    aa_wide: Signal<Local, Bits<34>>,
+    ba_wide: Signal<Local, Bits<34>>,
+    s_aa: Signal<Local, Bits<32>>,
+    s_ba: Signal<Local, Bits<32>>,
+    t5e: Signal<Local, Bits<34>>,
+    t5e_sign_wide: Signal<Local, Bits<34>>,
+    k1e_drop: Signal<Local, Bit>,
+    k1e_v4: Signal<Local, Bits<32>>,
+    t1d: Signal<Local, Bits<34>>,
+    t2d: Signal<Local, Bits<34>>,
+    t3ad: Signal<Local, Bits<34>>,
+    t3bd: Signal<Local, Bits<34>>,
+    t1d_sign_wide: Signal<Local, Bits<34>>,
+    t2d_sign_wide: Signal<Local, Bits<34>>,
+    t3ad_sign_wide: Signal<Local, Bits<34>>,
+    t3bd_sign_wide: Signal<Local, Bits<34>>,
+    c1e: Signal<Local, Bit>,
+    g2e: Signal<Local, Bit>,
+    c3ae: Signal<Local, Bit>,
+    c3be: Signal<Local, Bit>,
+    g4ae: Signal<Local, Bit>,
+    g4be: Signal<Local, Bit>,
+    c1d: Signal<Local, Bit>,
+    g2d: Signal<Local, Bit>,
+    c3ad: Signal<Local, Bit>,
+    c3bd: Signal<Local, Bit>,
+    // One-hot: which result each chain takes, each a function of four tests at most (one
+    // LUT level after the chains).
+    sel_k1e: Signal<Local, Bit>,
+    sel_k3e: Signal<Local, Bit>,
+    sel_aa: Signal<Local, Bit>,
+    sel_ab: Signal<Local, Bit>,
+    sel_ba: Signal<Local, Bit>,
+    sel_bb: Signal<Local, Bit>,
+    sel_k1d: Signal<Local, Bit>,
+    sel_abd: Signal<Local, Bit>,
+    sel_bbd: Signal<Local, Bit>,
+    /// The dequeue chain's result is 0 (its dequeue emptied the key).
+    sel_zd: Signal<Local, Bit>,
+
+    // ---- Select stage (edge n + 3).
+    b_e_valid: DFF<Bit>,
+    b_e_key: DFF<Bits<KB>>,
+    b_d_valid: DFF<Bit>,
+    b_d_key: DFF<Bits<KB>>,
+    b_same: DFF<Bit>,
+    // The candidate results.
+    b_k1e: DFF<Bits<32>>,
+    b_k3e: DFF<Bits<32>>,
+    b_s_aa: DFF<Bits<32>>,
+    b_s_ab: DFF<Bits<32>>,
+    b_s_ba: DFF<Bits<32>>,
+    b_s_bb: DFF<Bits<32>>,
+    b_k1d: DFF<Bits<32>>,
+    b_s_abd: DFF<Bits<32>>,
+    b_s_bbd: DFF<Bits<32>>,
+    // The selects of the results.
+    b_sel_k1e: DFF<Bit>,
+    b_sel_k3e: DFF<Bit>,
+    b_sel_aa: DFF<Bit>,
+    b_sel_ab: DFF<Bit>,
+    b_sel_ba: DFF<Bit>,
+    b_sel_bb: DFF<Bit>,
+    b_sel_k1d: DFF<Bit>,
+    b_sel_abd: DFF<Bit>,
+    b_sel_bbd: DFF<Bit>,
+    b_sel_zd: DFF<Bit>,
+    // What the flags need beside the selects.
+    b_k1e_drop: DFF<Bit>,
+    b_len_over: DFF<Bit>,
+    b_k1d_u3: DFF<Bit>,
+    // Cycle n + 3: the results and the bypass.
+    e_res: Signal<Local, Bits<32>>,
+    d_res: Signal<Local, Bits<32>>,
+    e_fwd: Signal<Local, Bits<32>>,
+    d_fwd: Signal<Local, Bits<32>>,
+    e_flag: Signal<Local, Bit>,
+    d_flag: Signal<Local, Bit>,
+
+    // ---- Write stage (edge n + 4): the results, written to the RAMs at the next edge.
+    w_e_valid: DFF<Bit>,
+    w_e_key: DFF<Bits<KB>>,
+    /// The enqueue's result (a same-key pair's, when the dequeue named its key).
+    w_e_val: DFF<Bits<32>>,
+    w_d_write: DFF<Bit>,
+    w_d_key: DFF<Bits<KB>>,
+    w_d_val: DFF<Bits<32>>,
+    // Written stage: what the RAMs took at the last edge (not yet readable by that edge's reads).
+    x_e_valid: DFF<Bit>,
+    x_e_key: DFF<Bits<KB>>,
+    x_e_val: DFF<Bits<32>>,
+    x_d_write: DFF<Bit>,
+    x_d_key: DFF<Bits<KB>>,
+    x_d_val: DFF<Bits<32>>,
+    ram: Ram2W2R<KB, 32>,
 }
 
 impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
-    pub fn new(width: usize, tech: Tech) -> Self {
+    pub fn new(width: usize, length_bits: usize, tech: Tech) -> Self {
         assert_eq!(1 << KB, K);
+        assert!((1..=32).contains(&width) && (1..=16).contains(&length_bits));
+        // With lengths below 2^L, bounds range over (-2^(L+1), 2^W + 2^(L+1)) and operands
+        // over [0, 2^W): their differences fit `S` = max(W, L + 1) + 2 signed bits.
+        let signed_bits = width.max(length_bits + 1) + 2;
         PipelinedOccupancy {
+            mask: Constant::new(crate::narrow_ram::low_bits(width)),
+            mask_s: Constant::new(crate::narrow_ram::low_bits(signed_bits)),
+            sign_at: Constant::new((signed_bits as u64 - 1).into()),
+            one_s: Constant::new(1.into()),
+            ram: Ram2W2R::new(width, tech),
             clock: Default::default(),
             reset: Default::default(),
             enq_valid: Default::default(),
@@ -167,45 +383,76 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             d_b1: Default::default(),
             d_underflow: Default::default(),
             same_key: Default::default(),
-            bounds: OccupancyBounds::new(width),
-            upd: OccupancyUpdate::new(width),
+            i_e_valid: Default::default(),
+            i_e_key: Default::default(),
+            i_e_len: Default::default(),
+            i_d_valid: Default::default(),
+            i_d_key: Default::default(),
+            i_d_len: Default::default(),
+            i_same: Default::default(),
+            i_pe1: Default::default(),
+            i_pe2: Default::default(),
+            i_pd1: Default::default(),
+            i_pd2: Default::default(),
+            i_fwd_ee: Default::default(),
+            i_fwd_ed: Default::default(),
+            i_fwd_de: Default::default(),
+            i_fwd_dd: Default::default(),
+            i_fwd_e: Default::default(),
+            i_fwd_d: Default::default(),
+            max_w: Default::default(),
+            e_s: Default::default(),
+            d_s: Default::default(),
+            m_s: Default::default(),
+            csa_sum: Default::default(),
+            csa_carry: Default::default(),
+            m_de: Default::default(),
+            m_d: Default::default(),
+            m_e: Default::default(),
+            d_m_e: Default::default(),
+            n_e: Default::default(),
+            m_e_sign_wide: Default::default(),
+            len_over: Default::default(),
             r_e_valid: Default::default(),
             r_e_key: Default::default(),
             r_e_len: Default::default(),
             r_d_valid: Default::default(),
             r_d_key: Default::default(),
-            r_d_len: Default::default(),
+            r_d_s: Default::default(),
             r_same: Default::default(),
-            r_e_fwd_e: Default::default(),
-            r_e_fwd_d: Default::default(),
-            r_d_fwd_e: Default::default(),
-            r_d_fwd_d: Default::default(),
-            o_e_valid: Default::default(),
-            o_e_key: Default::default(),
-            o_e_len: Default::default(),
-            o_d_valid: Default::default(),
-            o_d_key: Default::default(),
-            o_d_len: Default::default(),
-            o_same: Default::default(),
-            o_len_over_max: Default::default(),
-            o_room: Default::default(),
-            o_room_same: Default::default(),
-            o_delta: Default::default(),
-            o_e_len_only: Default::default(),
-            o_e_b: Default::default(),
-            o_d_b: Default::default(),
-            w_e_valid: Default::default(),
-            w_e_key: Default::default(),
-            w_d_write: Default::default(),
-            w_d_key: Default::default(),
-            w_d_val: Default::default(),
-            x_e_valid: Default::default(),
-            x_e_key: Default::default(),
-            x_e_val: Default::default(),
-            x_d_write: Default::default(),
-            x_d_key: Default::default(),
-            x_d_val: Default::default(),
-            ram: Ram2W2R::new(width, tech),
+            r_pe1: Default::default(),
+            r_pe2: Default::default(),
+            r_pd1: Default::default(),
+            r_pd2: Default::default(),
+            r_fwd_ee: Default::default(),
+            r_fwd_ed: Default::default(),
+            r_fwd_de: Default::default(),
+            r_fwd_dd: Default::default(),
+            r_fwd_e: Default::default(),
+            r_fwd_d: Default::default(),
+            r_m: Default::default(),
+            r_m_de: Default::default(),
+            r_m_d: Default::default(),
+            r_m_e: Default::default(),
+            r_d_m_e: Default::default(),
+            r_n_e: Default::default(),
+            r_e_only: Default::default(),
+            r_len_over: Default::default(),
+            r_p4: Default::default(),
+            r_r4: Default::default(),
+            r_l3e: Default::default(),
+            b2e: Default::default(),
+            v13e: Default::default(),
+            v1e: Default::default(),
+            v2e: Default::default(),
+            b2d: Default::default(),
+            v13d: Default::default(),
+            v1d: Default::default(),
+            v2d: Default::default(),
+            k1e_diff: Default::default(),
+            k1e_sign_wide: Default::default(),
+            k1d_diff: Default::default(),
+            k1d_sign_wide: Default::default(),
             r_e_hit_we: Default::default(),
             r_e_hit_wd: Default::default(),
             r_e_hit_xe: Default::default(),
@@ -222,11 +469,134 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             r_d_b_w: Default::default(),
             r_d_b_x: Default::default(),
             r_d_b_ram: Default::default(),
-            o_d_write: Default::default(),
             r_d_write: Default::default(),
-            e_b0: Default::default(),
-            d_b0: Default::default(),
+            a_e_valid: Default::default(),
+            a_e_key: Default::default(),
+            a_e_len: Default::default(),
+            a_d_valid: Default::default(),
+            a_d_key: Default::default(),
+            a_d_s: Default::default(),
+            a_same: Default::default(),
+            a_x_e: Default::default(),
+            a_x_d: Default::default(),
+            a_m: Default::default(),
+            a_m_de: Default::default(),
+            a_m_d: Default::default(),
+            a_m_e: Default::default(),
+            a_d_m_e: Default::default(),
+            a_n_e: Default::default(),
+            a_e_only: Default::default(),
+            a_len_over: Default::default(),
+            a_b1e: Default::default(),
+            a_b2e: Default::default(),
+            a_b3ae: Default::default(),
+            a_b3be: Default::default(),
+            a_b4ae: Default::default(),
+            a_b4be: Default::default(),
+            a_dae: Default::default(),
+            a_dbe: Default::default(),
+            a_k1e_v3: Default::default(),
+            a_b1d: Default::default(),
+            a_b2d: Default::default(),
+            a_b3ad: Default::default(),
+            a_b3bd: Default::default(),
+            a_k1d_v3: Default::default(),
+            a_k1d_u3: Default::default(),
+            x_e_s: Default::default(),
+            x_d_s: Default::default(),
+            t1e: Default::default(),
+            t2e: Default::default(),
+            t3ae: Default::default(),
+            t3be: Default::default(),
+            t4ae: Default::default(),
+            t4be: Default::default(),
+            t1e_sign_wide: Default::default(),
+            t2e_sign_wide: Default::default(),
+            t3ae_sign_wide: Default::default(),
+            t3be_sign_wide: Default::default(),
+            t4ae_sign_wide: Default::default(),
+            t4be_sign_wide: Default::default(),
+            aa_wide: Default::default(),
+            ba_wide: Default::default(),
+            s_aa: Default::default(),
+            s_ba: Default::default(),
+            t5e: Default::default(),
+            t5e_sign_wide: Default::default(),
+            k1e_drop: Default::default(),
+            k1e_v4: Default::default(),
+            t1d: Default::default(),
+            t2d: Default::default(),
+            t3ad: Default::default(),
+            t3bd: Default::default(),
+            t1d_sign_wide: Default::default(),
+            t2d_sign_wide: Default::default(),
+            t3ad_sign_wide: Default::default(),
+            t3bd_sign_wide: Default::default(),
+            c1e: Default::default(),
+            g2e: Default::default(),
+            c3ae: Default::default(),
+            c3be: Default::default(),
+            g4ae: Default::default(),
+            g4be: Default::default(),
+            c1d: Default::default(),
+            g2d: Default::default(),
+            c3ad: Default::default(),
+            c3bd: Default::default(),
+            sel_k1e: Default::default(),
+            sel_k3e: Default::default(),
+            sel_aa: Default::default(),
+            sel_ab: Default::default(),
+            sel_ba: Default::default(),
+            sel_bb: Default::default(),
+            sel_k1d: Default::default(),
+            sel_abd: Default::default(),
+            sel_bbd: Default::default(),
+            sel_zd: Default::default(),
+            b_e_valid: Default::default(),
+            b_e_key: Default::default(),
+            b_d_valid: Default::default(),
+            b_d_key: Default::default(),
+            b_same: Default::default(),
+            b_k1e: Default::default(),
+            b_k3e: Default::default(),
+            b_s_aa: Default::default(),
+            b_s_ab: Default::default(),
+            b_s_ba: Default::default(),
+            b_s_bb: Default::default(),
+            b_k1d: Default::default(),
+            b_s_abd: Default::default(),
+            b_s_bbd: Default::default(),
+            b_sel_k1e: Default::default(),
+            b_sel_k3e: Default::default(),
+            b_sel_aa: Default::default(),
+            b_sel_ab: Default::default(),
+            b_sel_ba: Default::default(),
+            b_sel_bb: Default::default(),
+            b_sel_k1d: Default::default(),
+            b_sel_abd: Default::default(),
+            b_sel_bbd: Default::default(),
+            b_sel_zd: Default::default(),
+            b_k1e_drop: Default::default(),
+            b_len_over: Default::default(),
+            b_k1d_u3: Default::default(),
+            e_res: Default::default(),
+            d_res: Default::default(),
+            e_fwd: Default::default(),
+            d_fwd: Default::default(),
+            e_flag: Default::default(),
+            d_flag: Default::default(),
+            w_e_valid: Default::default(),
+            w_e_key: Default::default(),
             w_e_val: Default::default(),
+            w_d_write: Default::default(),
+            w_d_key: Default::default(),
+            w_d_val: Default::default(),
+            x_e_valid: Default::default(),
+            x_e_key: Default::default(),
+            x_e_val: Default::default(),
+            x_d_write: Default::default(),
+            x_d_key: Default::default(),
+            x_d_val: Default::default(),
         }
     }
 }
@@ -235,111 +605,221 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            r_e_valid,
-            r_e_key,
-            r_e_len,
-            r_d_valid,
-            r_d_key,
-            r_d_len,
-            r_same,
-            r_e_fwd_e,
-            r_e_fwd_d,
-            r_d_fwd_e,
-            r_d_fwd_d,
-            o_e_valid,
-            o_e_key,
-            o_e_len,
-            o_d_valid,
-            o_d_key,
-            o_d_len,
-            o_same,
-            o_len_over_max,
-            o_room,
-            o_room_same,
-            o_delta,
-            o_e_len_only,
-            o_e_b,
-            o_d_b,
-            w_e_valid,
-            w_e_key,
-            w_e_val,
-            w_d_write,
-            w_d_key,
-            w_d_val,
-            x_e_valid,
-            x_e_key,
-            x_e_val,
-            x_d_write,
-            x_d_key,
-            x_d_val
+            self, clock, i_e_valid, i_e_key, i_e_len, i_d_valid, i_d_key, i_d_len, i_same, i_pe1,
+            i_pe2, i_pd1, i_pd2, i_fwd_ee, i_fwd_ed, i_fwd_de, i_fwd_dd, i_fwd_e, i_fwd_d,
+            r_e_valid, r_e_key, r_e_len, r_d_valid, r_d_key, r_d_s, r_same, r_pe1, r_pe2, r_pd1,
+            r_pd2, r_fwd_ee, r_fwd_ed, r_fwd_de, r_fwd_dd, r_fwd_e, r_fwd_d, r_m, r_m_de, r_m_d,
+            r_m_e, r_d_m_e, r_n_e, r_e_only, r_len_over, r_p4, r_r4, r_l3e, a_e_valid, a_e_key,
+            a_e_len, a_d_valid, a_d_key, a_d_s, a_same, a_x_e, a_x_d, a_m, a_m_de, a_m_d, a_m_e,
+            a_d_m_e, a_n_e, a_e_only, a_len_over, a_b1e, a_b2e, a_b3ae, a_b3be, a_b4ae, a_b4be,
+            a_dae, a_dbe, a_k1e_v3, a_b1d, a_b2d, a_b3ad, a_b3bd, a_k1d_v3, a_k1d_u3, b_e_valid,
+            b_e_key, b_d_valid, b_d_key, b_same, b_k1e, b_k3e, b_s_aa, b_s_ab, b_s_ba, b_s_bb,
+            b_k1d, b_s_abd, b_s_bbd, b_sel_k1e, b_sel_k3e, b_sel_aa, b_sel_ab, b_sel_ba, b_sel_bb,
+            b_sel_k1d, b_sel_abd, b_sel_bbd, b_sel_zd, b_k1e_drop, b_len_over, b_k1d_u3, w_e_valid,
+            w_e_key, w_e_val, w_d_write, w_d_key, w_d_val, x_e_valid, x_e_key, x_e_val, x_d_write,
+            x_d_key, x_d_val
         );
         self.ram.clock.next = self.clock.val();
         self.ram.reset.next = self.reset.val();
 
-        // ---- Edge n (read): capture the events; their keys address the RAMs.
-        self.r_e_valid.d.next = self.enq_valid.val();
-        self.r_e_key.d.next = self.enq_key.val();
-        self.r_e_len.d.next = self.enq_len.val();
-        self.r_d_valid.d.next = self.deq_valid.val();
-        self.r_d_key.d.next = self.deq_key.val();
-        self.r_d_len.d.next = self.deq_len.val();
-        self.r_same.d.next = self.enq_valid.val()
+        // ---- Edge n (input): the events, and how they relate to the two older ones.
+        self.i_e_valid.d.next = self.enq_valid.val();
+        self.i_e_key.d.next = self.enq_key.val();
+        self.i_e_len.d.next = 0.into();
+        if self.enq_valid.val() {
+            self.i_e_len.d.next = self.enq_len.val();
+        }
+        self.i_d_valid.d.next = self.deq_valid.val();
+        self.i_d_key.d.next = self.deq_key.val();
+        self.i_d_len.d.next = 0.into();
+        if self.deq_valid.val() {
+            self.i_d_len.d.next = self.deq_len.val();
+        }
+        self.i_same.d.next = self.enq_valid.val()
             & self.deq_valid.val()
             & (self.enq_key.val() == self.deq_key.val());
-        // The event now in the read stage is one edge older than the one captured here: does it
-        // write the new event's keys? Its enqueue (or same-key pair) wins over its dequeue, whose
-        // key is then the same.
+        // The predecessor is in the input stage now.
+        self.i_pe1.d.next = self.i_d_valid.q.val() & (self.i_d_key.q.val() == self.enq_key.val());
+        self.i_pe2.d.next = self.i_e_valid.q.val() & (self.i_e_key.q.val() == self.enq_key.val());
+        self.i_pd1.d.next = self.i_d_valid.q.val() & (self.i_d_key.q.val() == self.deq_key.val());
+        self.i_pd2.d.next = self.i_e_valid.q.val() & (self.i_e_key.q.val() == self.deq_key.val());
+        // The event two edges older is in the read stage: its enqueue (or same-key pair) wins
+        // over its dequeue, whose key is then the same.
         self.r_d_write.next = self.r_d_valid.q.val() & !self.r_same.q.val();
-        self.r_e_fwd_e.d.next =
+        self.i_fwd_ee.d.next =
             self.r_e_valid.q.val() & (self.r_e_key.q.val() == self.enq_key.val());
-        self.r_e_fwd_d.d.next = !self.r_e_fwd_e.d.val()
+        self.i_fwd_ed.d.next = !self.i_fwd_ee.d.val()
             & self.r_d_write.val()
             & (self.r_d_key.q.val() == self.enq_key.val());
-        self.r_d_fwd_e.d.next =
+        self.i_fwd_de.d.next =
             self.r_e_valid.q.val() & (self.r_e_key.q.val() == self.deq_key.val());
-        self.r_d_fwd_d.d.next = !self.r_d_fwd_e.d.val()
+        self.i_fwd_dd.d.next = !self.i_fwd_de.d.val()
             & self.r_d_write.val()
             & (self.r_d_key.q.val() == self.deq_key.val());
-        self.ram.read_0_address.next = self.enq_key.val();
-        self.ram.read_1_address.next = self.deq_key.val();
+        self.i_fwd_e.d.next = self.i_fwd_ee.d.val() | self.i_fwd_ed.d.val();
+        self.i_fwd_d.d.next = self.i_fwd_de.d.val() | self.i_fwd_dd.d.val();
 
-        // ---- Cycle n: each operand from the newest value the RAM read of edge n did not see:
-        // the write stage's (`w_*`, written to the RAMs at edge n + 1), else the written stage's
-        // (`x_*`, written at this edge n), else the RAM's read data. The two writes of one
-        // stage never name one key (a same-key pair writes bank E only), so at most one hit per
-        // stage counts.
-        self.r_e_hit_we.next =
-            self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_e_key.q.val());
-        self.r_e_hit_wd.next =
-            self.w_d_write.q.val() & (self.w_d_key.q.val() == self.r_e_key.q.val());
-        self.r_e_hit_xe.next = !self.r_e_hit_we.val()
+        // ---- Cycle n: the event's own sums with the MAX of its edge.
+        self.e_s.next = bit_cast::<34, 16>(self.i_e_len.q.val());
+        self.d_s.next = bit_cast::<34, 16>(self.i_d_len.q.val());
+        self.max_w.next = self.max.val() & self.mask.val();
+        self.m_s.next = bit_cast::<34, 32>(self.max_w.val());
+        // M + d + !e + 1, the +1 as the carry vector's bit 0.
+        self.csa_sum.next = self.m_s.val() ^ self.d_s.val() ^ !self.e_s.val();
+        self.csa_carry.next = (((self.m_s.val() & self.d_s.val())
+            | (self.m_s.val() & !self.e_s.val())
+            | (self.d_s.val() & !self.e_s.val()))
+            << 1)
+            | self.one_s.val();
+        self.m_de.next = (self.csa_sum.val() + self.csa_carry.val()) & self.mask_s.val();
+        self.m_d.next = (self.m_s.val() + self.d_s.val()) & self.mask_s.val();
+        self.m_e.next = (self.m_s.val() - self.e_s.val()) & self.mask_s.val();
+        self.d_m_e.next = (self.d_s.val() - self.e_s.val()) & self.mask_s.val();
+        self.n_e.next = (self.mask_s.val() - self.e_s.val() + self.one_s.val()) & self.mask_s.val();
+        self.m_e_sign_wide.next = self.m_e.val() >> self.sign_at.val();
+        self.len_over.next = self.m_e_sign_wide.val().get_bit(0);
+
+        // ---- Edge n + 1 (read): the keys address the RAMs.
+        self.r_e_valid.d.next = self.i_e_valid.q.val();
+        self.r_e_key.d.next = self.i_e_key.q.val();
+        self.r_e_len.d.next = self.i_e_len.q.val();
+        self.r_d_valid.d.next = self.i_d_valid.q.val();
+        self.r_d_key.d.next = self.i_d_key.q.val();
+        self.r_d_s.d.next = self.d_s.val();
+        self.r_same.d.next = self.i_same.q.val();
+        self.r_pe1.d.next = self.i_pe1.q.val();
+        self.r_pe2.d.next = self.i_pe2.q.val();
+        self.r_pd1.d.next = self.i_pd1.q.val();
+        self.r_pd2.d.next = self.i_pd2.q.val();
+        self.r_fwd_ee.d.next = self.i_fwd_ee.q.val();
+        self.r_fwd_ed.d.next = self.i_fwd_ed.q.val();
+        self.r_fwd_de.d.next = self.i_fwd_de.q.val();
+        self.r_fwd_dd.d.next = self.i_fwd_dd.q.val();
+        self.r_fwd_e.d.next = self.i_fwd_e.q.val();
+        self.r_fwd_d.d.next = self.i_fwd_d.q.val();
+        self.r_m.d.next = self.m_s.val();
+        self.r_m_de.d.next = self.m_de.val();
+        self.r_m_d.d.next = self.m_d.val();
+        self.r_m_e.d.next = self.m_e.val();
+        self.r_d_m_e.d.next = self.d_m_e.val();
+        self.r_n_e.d.next = self.n_e.val();
+        self.r_len_over.d.next = self.len_over.val();
+        self.r_e_only.d.next = 0.into();
+        if !self.len_over.val() {
+            self.r_e_only.d.next = bit_cast::<32, 16>(self.i_e_len.q.val());
+        }
+        if self.i_same.q.val() {
+            self.r_p4.d.next = self.m_de.val();
+            self.r_r4.d.next = self.d_m_e.val();
+            self.r_l3e.d.next = self.d_s.val();
+        } else {
+            self.r_p4.d.next = self.m_e.val();
+            self.r_r4.d.next = self.n_e.val();
+            self.r_l3e.d.next = 0.into();
+        }
+        self.ram.read_0_address.next = self.i_e_key.q.val();
+        self.ram.read_1_address.next = self.i_d_key.q.val();
+
+        // ---- Cycle n + 1: the bounds, from the predecessor's sums (now in the operand stage)
+        // chosen by which of its operations name the chain's key, then one chain each.
+        if self.r_pe1.q.val() {
+            if self.r_pe2.q.val() {
+                self.b2e.next = self.a_m_de.q.val();
+                self.v13e.next = self.a_d_m_e.q.val();
+            } else {
+                self.b2e.next = self.a_m_d.q.val();
+                self.v13e.next = self.a_d_s.q.val();
+            }
+            self.v1e.next = self.a_d_s.q.val();
+        } else {
+            if self.r_pe2.q.val() {
+                self.b2e.next = self.a_m_e.q.val();
+                self.v13e.next = self.a_n_e.q.val();
+            } else {
+                self.b2e.next = self.a_m.q.val();
+                self.v13e.next = 0.into();
+            }
+            self.v1e.next = 0.into();
+        }
+        self.v2e.next = 0.into();
+        if self.r_pe2.q.val() {
+            self.v2e.next = self.a_e_only.q.val();
+        }
+        if self.r_pd1.q.val() {
+            if self.r_pd2.q.val() {
+                self.b2d.next = self.a_m_de.q.val();
+                self.v13d.next = self.a_d_m_e.q.val();
+            } else {
+                self.b2d.next = self.a_m_d.q.val();
+                self.v13d.next = self.a_d_s.q.val();
+            }
+            self.v1d.next = self.a_d_s.q.val();
+        } else {
+            if self.r_pd2.q.val() {
+                self.b2d.next = self.a_m_e.q.val();
+                self.v13d.next = self.a_n_e.q.val();
+            } else {
+                self.b2d.next = self.a_m.q.val();
+                self.v13d.next = 0.into();
+            }
+            self.v1d.next = 0.into();
+        }
+        self.v2d.next = 0.into();
+        if self.r_pd2.q.val() {
+            self.v2d.next = self.a_e_only.q.val();
+        }
+        self.k1e_diff.next =
+            (bit_cast::<34, 32>(self.v2e.val()) - self.r_l3e.q.val()) & self.mask_s.val();
+        self.k1e_sign_wide.next = self.k1e_diff.val() >> self.sign_at.val();
+        self.k1d_diff.next =
+            (bit_cast::<34, 32>(self.v2d.val()) - self.r_d_s.q.val()) & self.mask_s.val();
+        self.k1d_sign_wide.next = self.k1d_diff.val() >> self.sign_at.val();
+
+        // Cycle n + 1: each operand from the newest value the RAM read did not see: the write
+        // stage's (`w_*`, written to the RAMs at edge n + 2), else the written stage's (`x_*`,
+        // written at this edge n + 1), else the memory's read data (0 for a key not written
+        // since reset); none where the bypass will supply it. The two writes of one stage never
+        // name one key (a same-key pair writes bank E only), so at most one hit per stage counts.
+        self.r_e_hit_we.next = !self.r_fwd_e.q.val()
+            & self.w_e_valid.q.val()
+            & (self.w_e_key.q.val() == self.r_e_key.q.val());
+        self.r_e_hit_wd.next = !self.r_fwd_e.q.val()
+            & self.w_d_write.q.val()
+            & (self.w_d_key.q.val() == self.r_e_key.q.val());
+        self.r_e_hit_xe.next = !self.r_fwd_e.q.val()
+            & !self.r_e_hit_we.val()
             & !self.r_e_hit_wd.val()
             & self.x_e_valid.q.val()
             & (self.x_e_key.q.val() == self.r_e_key.q.val());
-        self.r_e_hit_xd.next = !self.r_e_hit_we.val()
+        self.r_e_hit_xd.next = !self.r_fwd_e.q.val()
+            & !self.r_e_hit_we.val()
             & !self.r_e_hit_wd.val()
             & self.x_d_write.q.val()
             & (self.x_d_key.q.val() == self.r_e_key.q.val());
-        self.r_e_from_ram.next = !self.r_e_hit_we.val()
+        self.r_e_from_ram.next = !self.r_fwd_e.q.val()
+            & !self.r_e_hit_we.val()
             & !self.r_e_hit_wd.val()
             & !self.r_e_hit_xe.val()
             & !self.r_e_hit_xd.val()
             & self.ram.read_0_written.val();
-        self.r_d_hit_we.next =
-            self.w_e_valid.q.val() & (self.w_e_key.q.val() == self.r_d_key.q.val());
-        self.r_d_hit_wd.next =
-            self.w_d_write.q.val() & (self.w_d_key.q.val() == self.r_d_key.q.val());
-        self.r_d_hit_xe.next = !self.r_d_hit_we.val()
+        self.r_d_hit_we.next = !self.r_fwd_d.q.val()
+            & self.w_e_valid.q.val()
+            & (self.w_e_key.q.val() == self.r_d_key.q.val());
+        self.r_d_hit_wd.next = !self.r_fwd_d.q.val()
+            & self.w_d_write.q.val()
+            & (self.w_d_key.q.val() == self.r_d_key.q.val());
+        self.r_d_hit_xe.next = !self.r_fwd_d.q.val()
+            & !self.r_d_hit_we.val()
             & !self.r_d_hit_wd.val()
             & self.x_e_valid.q.val()
             & (self.x_e_key.q.val() == self.r_d_key.q.val());
-        self.r_d_hit_xd.next = !self.r_d_hit_we.val()
+        self.r_d_hit_xd.next = !self.r_fwd_d.q.val()
+            & !self.r_d_hit_we.val()
             & !self.r_d_hit_wd.val()
             & self.x_d_write.q.val()
             & (self.x_d_key.q.val() == self.r_d_key.q.val());
-        self.r_d_from_ram.next = !self.r_d_hit_we.val()
+        self.r_d_from_ram.next = !self.r_fwd_d.q.val()
+            & !self.r_d_hit_we.val()
             & !self.r_d_hit_wd.val()
             & !self.r_d_hit_xe.val()
             & !self.r_d_hit_xd.val()
@@ -381,74 +861,221 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.r_d_b_ram.next = self.ram.read_1_data.val();
         }
 
-        // ---- Edge n + 1 (operand).
-        self.o_d_write.next = self.o_d_valid.q.val() & !self.o_same.q.val();
-        self.o_e_valid.d.next = self.r_e_valid.q.val();
-        self.o_e_key.d.next = self.r_e_key.q.val();
-        self.o_e_len.d.next = self.r_e_len.q.val();
-        self.o_d_valid.d.next = self.r_d_valid.q.val();
-        self.o_d_key.d.next = self.r_d_key.q.val();
-        self.o_d_len.d.next = self.r_d_len.q.val();
-        self.o_same.d.next = self.r_same.q.val();
-        self.bounds.e_len.next = self.r_e_len.q.val();
-        self.bounds.d_len.next = self.r_d_len.q.val();
-        self.bounds.max.next = self.max.val();
-        self.o_len_over_max.d.next = self.bounds.len_over_max.val();
-        self.o_room.d.next = self.bounds.room.val();
-        self.o_room_same.d.next = self.bounds.room_same.val();
-        self.o_delta.d.next = self.bounds.delta.val();
-        self.o_e_len_only.d.next = self.bounds.e_len_only.val();
-        self.o_e_b.d.next = self.r_e_b_w.val() | self.r_e_b_x.val() | self.r_e_b_ram.val();
-        self.o_d_b.d.next = self.r_d_b_w.val() | self.r_d_b_x.val() | self.r_d_b_ram.val();
-        // The bypass: where the event in the arithmetic now (one edge older) writes the key,
-        // its result, as it leaves the arithmetic, is the operand.
-        if self.r_e_fwd_e.q.val() {
-            self.o_e_b.d.next = self.upd.e_b1.val();
-        } else if self.r_e_fwd_d.q.val() {
-            self.o_e_b.d.next = self.upd.d_b1.val();
+        // ---- Edge n + 2 (operand).
+        self.a_e_valid.d.next = self.r_e_valid.q.val();
+        self.a_e_key.d.next = self.r_e_key.q.val();
+        self.a_e_len.d.next = bit_cast::<32, 16>(self.r_e_len.q.val());
+        self.a_d_valid.d.next = self.r_d_valid.q.val();
+        self.a_d_key.d.next = self.r_d_key.q.val();
+        self.a_d_s.d.next = self.r_d_s.q.val();
+        self.a_same.d.next = self.r_same.q.val();
+        self.a_m.d.next = self.r_m.q.val();
+        self.a_m_de.d.next = self.r_m_de.q.val();
+        self.a_m_d.d.next = self.r_m_d.q.val();
+        self.a_m_e.d.next = self.r_m_e.q.val();
+        self.a_d_m_e.d.next = self.r_d_m_e.q.val();
+        self.a_n_e.d.next = self.r_n_e.q.val();
+        self.a_e_only.d.next = self.r_e_only.q.val();
+        self.a_len_over.d.next = self.r_len_over.q.val();
+        self.a_b1e.d.next = self.v1e.val();
+        self.a_b2e.d.next = self.b2e.val();
+        self.a_b3ae.d.next = (self.v13e.val() + self.r_l3e.q.val()) & self.mask_s.val();
+        self.a_b3be.d.next = (self.v1e.val() + self.r_l3e.q.val()) & self.mask_s.val();
+        self.a_b4ae.d.next = (self.r_p4.q.val() + self.v13e.val()) & self.mask_s.val();
+        self.a_b4be.d.next = (self.r_p4.q.val() + self.v1e.val()) & self.mask_s.val();
+        self.a_dae.d.next = (self.v13e.val() + self.r_r4.q.val()) & self.mask_s.val();
+        self.a_dbe.d.next = (self.v1e.val() + self.r_r4.q.val()) & self.mask_s.val();
+        self.a_k1e_v3.d.next = 0.into();
+        if !self.k1e_sign_wide.val().get_bit(0) {
+            self.a_k1e_v3.d.next = bit_cast::<32, 34>(self.k1e_diff.val()) & self.mask.val();
         }
-        if self.r_d_fwd_e.q.val() {
-            self.o_d_b.d.next = self.upd.e_b1.val();
-        } else if self.r_d_fwd_d.q.val() {
-            self.o_d_b.d.next = self.upd.d_b1.val();
+        self.a_b1d.d.next = self.v1d.val();
+        self.a_b2d.d.next = self.b2d.val();
+        self.a_b3ad.d.next = (self.v13d.val() + self.r_d_s.q.val()) & self.mask_s.val();
+        self.a_b3bd.d.next = (self.v1d.val() + self.r_d_s.q.val()) & self.mask_s.val();
+        self.a_k1d_u3.d.next = self.k1d_sign_wide.val().get_bit(0);
+        self.a_k1d_v3.d.next = 0.into();
+        if !self.k1d_sign_wide.val().get_bit(0) {
+            self.a_k1d_v3.d.next = bit_cast::<32, 34>(self.k1d_diff.val()) & self.mask.val();
         }
-        // ---- Cycle n + 1: the arithmetic, from the operand registers themselves (the bypass
-        // of the older event's result happened as they were loaded).
-        self.e_b0.next = self.o_e_b.q.val();
-        self.d_b0.next = self.o_d_b.q.val();
-        self.upd.e_valid.next = self.o_e_valid.q.val();
-        self.upd.e_len.next = self.o_e_len.q.val();
-        self.upd.e_b0.next = self.e_b0.val();
-        self.upd.d_valid.next = self.o_d_valid.q.val();
-        self.upd.d_len.next = self.o_d_len.q.val();
-        self.upd.d_b0.next = self.d_b0.val();
-        self.upd.same.next = self.o_same.q.val();
-        self.upd.len_over_max.next = self.o_len_over_max.q.val();
-        self.upd.room.next = self.o_room.q.val();
-        self.upd.room_same.next = self.o_room_same.q.val();
-        self.upd.delta.next = self.o_delta.q.val();
-        self.upd.e_len_only.next = self.o_e_len_only.q.val();
-        self.e_valid.next = self.o_e_valid.q.val();
-        self.e_key.next = self.o_e_key.q.val();
-        self.e_b1.next = self.upd.e_b1.val();
-        self.e_drop.next = self.upd.e_drop.val();
-        self.d_valid.next = self.o_d_valid.q.val();
-        self.d_key.next = self.o_d_key.q.val();
-        self.d_b1.next = self.upd.d_b1.val();
-        self.d_underflow.next = self.upd.d_underflow.val();
-        self.same_key.next = self.o_same.q.val();
 
-        // ---- Edge n + 2: the results to the write stage.
-        self.w_e_valid.d.next = self.o_e_valid.q.val();
-        self.w_e_key.d.next = self.o_e_key.q.val();
-        self.w_e_val.d.next = self.upd.e_b1.val();
-        self.w_d_write.d.next = self.o_d_write.val();
-        self.w_d_key.d.next = self.o_d_key.q.val();
-        self.w_d_val.d.next = self.upd.d_b1.val();
+        // ---- Cycle n + 2: every test and sum from the operand registers.
+        self.x_e_s.next = bit_cast::<34, 32>(self.a_x_e.q.val());
+        self.x_d_s.next = bit_cast::<34, 32>(self.a_x_d.q.val());
+        // Enqueue chain. `X < B` is the sign of `X - B`, `X > B` that of `B - X`.
+        self.t1e.next = (self.x_e_s.val() - self.a_b1e.q.val()) & self.mask_s.val();
+        self.t2e.next = (self.a_b2e.q.val() - self.x_e_s.val()) & self.mask_s.val();
+        self.t3ae.next = (self.x_e_s.val() - self.a_b3ae.q.val()) & self.mask_s.val();
+        self.t3be.next = (self.x_e_s.val() - self.a_b3be.q.val()) & self.mask_s.val();
+        self.t4ae.next = (self.a_b4ae.q.val() - self.x_e_s.val()) & self.mask_s.val();
+        self.t4be.next = (self.a_b4be.q.val() - self.x_e_s.val()) & self.mask_s.val();
+        self.t1e_sign_wide.next = self.t1e.val() >> self.sign_at.val();
+        self.t2e_sign_wide.next = self.t2e.val() >> self.sign_at.val();
+        self.t3ae_sign_wide.next = self.t3ae.val() >> self.sign_at.val();
+        self.t3be_sign_wide.next = self.t3be.val() >> self.sign_at.val();
+        self.t4ae_sign_wide.next = self.t4ae.val() >> self.sign_at.val();
+        self.t4be_sign_wide.next = self.t4be.val() >> self.sign_at.val();
+        self.aa_wide.next = (self.x_e_s.val() - self.a_dae.q.val()) & self.mask_s.val();
+        self.ba_wide.next = (self.x_e_s.val() - self.a_dbe.q.val()) & self.mask_s.val();
+        self.s_aa.next = bit_cast::<32, 34>(self.aa_wide.val()) & self.mask.val();
+        self.s_ba.next = bit_cast::<32, 34>(self.ba_wide.val()) & self.mask.val();
+        self.c1e.next = self.t1e_sign_wide.val().get_bit(0);
+        self.g2e.next = self.t2e_sign_wide.val().get_bit(0);
+        self.c3ae.next = self.t3ae_sign_wide.val().get_bit(0);
+        self.c3be.next = self.t3be_sign_wide.val().get_bit(0);
+        self.g4ae.next = self.t4ae_sign_wide.val().get_bit(0);
+        self.g4be.next = self.t4be_sign_wide.val().get_bit(0);
+        // After the predecessor's dequeue emptied the key: the event's enqueue onto a constant.
+        self.t5e.next =
+            (self.a_m_e.q.val() - bit_cast::<34, 32>(self.a_k1e_v3.q.val())) & self.mask_s.val();
+        self.t5e_sign_wide.next = self.t5e.val() >> self.sign_at.val();
+        self.k1e_drop.next = self.t5e_sign_wide.val().get_bit(0);
+        self.k1e_v4.next = self.a_k1e_v3.q.val();
+        if !self.k1e_drop.val() {
+            self.k1e_v4.next = (self.a_k1e_v3.q.val() + self.a_e_len.q.val()) & self.mask.val();
+        }
+        // Dequeue chain.
+        self.t1d.next = (self.x_d_s.val() - self.a_b1d.q.val()) & self.mask_s.val();
+        self.t2d.next = (self.a_b2d.q.val() - self.x_d_s.val()) & self.mask_s.val();
+        self.t3ad.next = (self.x_d_s.val() - self.a_b3ad.q.val()) & self.mask_s.val();
+        self.t3bd.next = (self.x_d_s.val() - self.a_b3bd.q.val()) & self.mask_s.val();
+        self.t1d_sign_wide.next = self.t1d.val() >> self.sign_at.val();
+        self.t2d_sign_wide.next = self.t2d.val() >> self.sign_at.val();
+        self.t3ad_sign_wide.next = self.t3ad.val() >> self.sign_at.val();
+        self.t3bd_sign_wide.next = self.t3bd.val() >> self.sign_at.val();
+        self.c1d.next = self.t1d_sign_wide.val().get_bit(0);
+        self.g2d.next = self.t2d_sign_wide.val().get_bit(0);
+        self.c3ad.next = self.t3ad_sign_wide.val().get_bit(0);
+        self.c3bd.next = self.t3bd_sign_wide.val().get_bit(0);
+        // Which result each chain takes (one-hot; on the enqueue chain `g2` picks the tests of
+        // the path where the predecessor's enqueue was dropped, `*b*`, or not, `*a*`).
+        self.sel_k1e.next = self.c1e.val();
+        if self.g2e.val() {
+            self.sel_k3e.next = !self.c1e.val() & self.c3be.val();
+        } else {
+            self.sel_k3e.next = !self.c1e.val() & self.c3ae.val();
+        }
+        self.sel_aa.next = !self.g2e.val() & !self.c1e.val() & !self.c3ae.val() & !self.g4ae.val();
+        self.sel_ab.next = !self.g2e.val() & !self.c1e.val() & !self.c3ae.val() & self.g4ae.val();
+        self.sel_ba.next = self.g2e.val() & !self.c1e.val() & !self.c3be.val() & !self.g4be.val();
+        self.sel_bb.next = self.g2e.val() & !self.c1e.val() & !self.c3be.val() & self.g4be.val();
+        self.sel_k1d.next = self.c1d.val();
+        if self.g2d.val() {
+            self.sel_zd.next = !self.c1d.val() & self.c3bd.val();
+        } else {
+            self.sel_zd.next = !self.c1d.val() & self.c3ad.val();
+        }
+        self.sel_abd.next = !self.g2d.val() & !self.c1d.val() & !self.c3ad.val();
+        self.sel_bbd.next = self.g2d.val() & !self.c1d.val() & !self.c3bd.val();
 
-        // ---- Edge n + 3 (write): RAM writes and the live-value table, from registers (the
-        // arithmetic's results feed only the write stage and the bypass, not the RAMs' data
-        // inputs), and the written stage.
+        // ---- Edge n + 3 (select).
+        self.b_e_valid.d.next = self.a_e_valid.q.val();
+        self.b_e_key.d.next = self.a_e_key.q.val();
+        self.b_d_valid.d.next = self.a_d_valid.q.val();
+        self.b_d_key.d.next = self.a_d_key.q.val();
+        self.b_same.d.next = self.a_same.q.val();
+        self.b_k1e_drop.d.next = self.k1e_drop.val();
+        self.b_len_over.d.next = self.a_len_over.q.val();
+        self.b_k1d_u3.d.next = self.a_k1d_u3.q.val();
+        self.b_k1e.d.next = self.k1e_v4.val();
+        self.b_k3e.d.next = self.a_e_only.q.val();
+        self.b_s_aa.d.next = self.s_aa.val();
+        self.b_s_ab.d.next = bit_cast::<32, 34>(self.t3ae.val()) & self.mask.val();
+        self.b_s_ba.d.next = self.s_ba.val();
+        self.b_s_bb.d.next = bit_cast::<32, 34>(self.t3be.val()) & self.mask.val();
+        self.b_k1d.d.next = self.a_k1d_v3.q.val();
+        self.b_s_abd.d.next = bit_cast::<32, 34>(self.t3ad.val()) & self.mask.val();
+        self.b_s_bbd.d.next = bit_cast::<32, 34>(self.t3bd.val()) & self.mask.val();
+        self.b_sel_k1e.d.next = self.sel_k1e.val();
+        self.b_sel_k3e.d.next = self.sel_k3e.val();
+        self.b_sel_aa.d.next = self.sel_aa.val();
+        self.b_sel_ab.d.next = self.sel_ab.val();
+        self.b_sel_ba.d.next = self.sel_ba.val();
+        self.b_sel_bb.d.next = self.sel_bb.val();
+        self.b_sel_k1d.d.next = self.sel_k1d.val();
+        self.b_sel_abd.d.next = self.sel_abd.val();
+        self.b_sel_bbd.d.next = self.sel_bbd.val();
+        self.b_sel_zd.d.next = self.sel_zd.val();
+
+        // ---- Cycle n + 3: the results, an AND-OR of the candidates by the one-hot selects.
+        self.e_res.next = 0.into();
+        if self.b_sel_k1e.q.val() {
+            self.e_res.next = self.b_k1e.q.val();
+        }
+        if self.b_sel_k3e.q.val() {
+            self.e_res.next = self.e_res.val() | self.b_k3e.q.val();
+        }
+        if self.b_sel_aa.q.val() {
+            self.e_res.next = self.e_res.val() | self.b_s_aa.q.val();
+        }
+        if self.b_sel_ab.q.val() {
+            self.e_res.next = self.e_res.val() | self.b_s_ab.q.val();
+        }
+        if self.b_sel_ba.q.val() {
+            self.e_res.next = self.e_res.val() | self.b_s_ba.q.val();
+        }
+        if self.b_sel_bb.q.val() {
+            self.e_res.next = self.e_res.val() | self.b_s_bb.q.val();
+        }
+        self.d_res.next = 0.into();
+        if self.b_sel_k1d.q.val() {
+            self.d_res.next = self.b_k1d.q.val();
+        }
+        if self.b_sel_abd.q.val() {
+            self.d_res.next = self.d_res.val() | self.b_s_abd.q.val();
+        }
+        if self.b_sel_bbd.q.val() {
+            self.d_res.next = self.d_res.val() | self.b_s_bbd.q.val();
+        }
+        // The bypass: where the event two edges younger (now in the read stage) names a key
+        // this one writes, the result is its operand.
+        self.e_fwd.next = 0.into();
+        if self.r_fwd_ee.q.val() {
+            self.e_fwd.next = self.e_res.val();
+        }
+        if self.r_fwd_ed.q.val() {
+            self.e_fwd.next = self.e_fwd.val() | self.d_res.val();
+        }
+        self.d_fwd.next = 0.into();
+        if self.r_fwd_de.q.val() {
+            self.d_fwd.next = self.e_res.val();
+        }
+        if self.r_fwd_dd.q.val() {
+            self.d_fwd.next = self.d_fwd.val() | self.d_res.val();
+        }
+        // The flags: a drop on the paths that drop the event's enqueue, an underflow on those
+        // where its dequeue empties the key.
+        self.e_flag.next = (self.b_sel_k1e.q.val() & self.b_k1e_drop.q.val())
+            | (self.b_sel_k3e.q.val() & self.b_len_over.q.val())
+            | self.b_sel_ab.q.val()
+            | self.b_sel_bb.q.val();
+        self.d_flag.next = (self.b_sel_k1d.q.val() & self.b_k1d_u3.q.val()) | self.b_sel_zd.q.val();
+        // Edge n + 2, the operands of the event in the read stage: the lookup, or the bypass of the event two edges older's result as it
+        // leaves the selection (its selects already carry whether it writes the key).
+        self.a_x_e.d.next =
+            self.e_fwd.val() | self.r_e_b_w.val() | self.r_e_b_x.val() | self.r_e_b_ram.val();
+        self.a_x_d.d.next =
+            self.d_fwd.val() | self.r_d_b_w.val() | self.r_d_b_x.val() | self.r_d_b_ram.val();
+        self.e_valid.next = self.b_e_valid.q.val();
+        self.e_key.next = self.b_e_key.q.val();
+        self.e_b1.next = self.e_res.val();
+        self.e_drop.next = self.b_e_valid.q.val() & self.e_flag.val();
+        self.d_valid.next = self.b_d_valid.q.val();
+        self.d_key.next = self.b_d_key.q.val();
+        self.d_b1.next = self.d_res.val();
+        self.d_underflow.next = self.b_d_valid.q.val() & self.d_flag.val();
+        self.same_key.next = self.b_same.q.val();
+
+        // ---- Edge n + 4: the results to the write stage.
+        self.w_e_valid.d.next = self.b_e_valid.q.val();
+        self.w_e_key.d.next = self.b_e_key.q.val();
+        self.w_e_val.d.next = self.e_res.val();
+        self.w_d_write.d.next = self.b_d_valid.q.val() & !self.b_same.q.val();
+        self.w_d_key.d.next = self.b_d_key.q.val();
+        self.w_d_val.d.next = self.d_res.val();
+
+        // ---- Edge n + 5 (write): RAM writes and the live-value table, from registers, and the
+        // written stage.
         self.ram.write_a_enable.next = self.w_e_valid.q.val();
         self.ram.write_a_address.next = self.w_e_key.q.val();
         self.ram.write_a_data.next = self.w_e_val.q.val();
@@ -464,16 +1091,54 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
 
         // Synchronous reset (the memory clears itself).
         if self.reset.val() {
+            self.i_e_valid.d.next = false;
+            self.i_d_valid.d.next = false;
+            self.i_same.d.next = false;
+            self.i_pe1.d.next = false;
+            self.i_pe2.d.next = false;
+            self.i_pd1.d.next = false;
+            self.i_pd2.d.next = false;
+            self.i_fwd_ee.d.next = false;
+            self.i_fwd_ed.d.next = false;
+            self.i_fwd_de.d.next = false;
+            self.i_fwd_dd.d.next = false;
+            self.i_fwd_e.d.next = false;
+            self.i_fwd_d.d.next = false;
             self.r_e_valid.d.next = false;
             self.r_d_valid.d.next = false;
             self.r_same.d.next = false;
-            self.r_e_fwd_e.d.next = false;
-            self.r_e_fwd_d.d.next = false;
-            self.r_d_fwd_e.d.next = false;
-            self.r_d_fwd_d.d.next = false;
-            self.o_e_valid.d.next = false;
-            self.o_d_valid.d.next = false;
-            self.o_same.d.next = false;
+            self.r_pe1.d.next = false;
+            self.r_pe2.d.next = false;
+            self.r_pd1.d.next = false;
+            self.r_pd2.d.next = false;
+            self.r_fwd_ee.d.next = false;
+            self.r_fwd_ed.d.next = false;
+            self.r_fwd_de.d.next = false;
+            self.r_fwd_dd.d.next = false;
+            self.r_fwd_e.d.next = false;
+            self.r_fwd_d.d.next = false;
+            self.r_len_over.d.next = false;
+            self.a_e_valid.d.next = false;
+            self.a_d_valid.d.next = false;
+            self.a_same.d.next = false;
+            self.a_len_over.d.next = false;
+            self.a_k1d_u3.d.next = false;
+            self.b_e_valid.d.next = false;
+            self.b_d_valid.d.next = false;
+            self.b_same.d.next = false;
+            self.b_sel_k1e.d.next = false;
+            self.b_sel_k3e.d.next = false;
+            self.b_sel_aa.d.next = false;
+            self.b_sel_ab.d.next = false;
+            self.b_sel_ba.d.next = false;
+            self.b_sel_bb.d.next = false;
+            self.b_sel_k1d.d.next = false;
+            self.b_sel_abd.d.next = false;
+            self.b_sel_bbd.d.next = false;
+            self.b_sel_zd.d.next = false;
+            self.b_k1e_drop.d.next = false;
+            self.b_len_over.d.next = false;
+            self.b_k1d_u3.d.next = false;
             self.w_e_valid.d.next = false;
             self.w_d_write.d.next = false;
             self.x_e_valid.d.next = false;
@@ -482,11 +1147,20 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
     }
 }
 
-/// The `fpga` preset's occupancy (32 keys, 16-bit counters) alone, as the Verilog module
+/// The `fpga` preset's occupancy (32 keys, 16-bit counters, 11-bit lengths) alone, as the Verilog module
 /// `name`, with the target's memories: PFC's loop as the block builds it, for
 /// `switchcraft synth --loops` to measure beside the hand-written kernels.
 pub fn fpga_verilog(name: &str, tech: Tech) -> String {
-    let mut occupancy = PipelinedOccupancy::<5, 32>::new(16, tech);
+    let mut occupancy = PipelinedOccupancy::<5, 32>::new(16, 11, tech);
     occupancy.connect_all();
     crate::export::standalone_module(&generate_verilog(&occupancy), name)
 }
+
+/// Lint waiver of a core holding [`PipelinedOccupancy`] (PFC's, and P4QCN's embedded PFC).
+pub const WIDE_WAIVER: crate::export::Waiver = crate::export::Waiver {
+    rule: "UNUSEDSIGNAL",
+    signals: &["*_wide"],
+    reason: "the occupancy's `*_wide` locals: a signed difference shifted right by its run-time \
+             sign position (only bit 0, the sign, is read), or one kept at the signed width \
+             whose low counter-width bits are the result.",
+};

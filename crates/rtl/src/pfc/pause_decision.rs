@@ -8,9 +8,11 @@
 //!
 //! With `registered_compare` (PFC), the threshold comparisons get a cycle of their own: they
 //! are registered with the events (`cm_*`), and the state update follows one edge later, so
-//! that the comparisons' carry chains and the state's lookup and update logic are never in one
-//! cycle (one more edge of latency on the requests). Without it (CaPFC) the `cm_*` registers
-//! are bypassed by a constant select, and synthesis removes them.
+//! that the comparisons' carry chains and the state's update logic are never in one cycle (one
+//! more edge of latency on the requests). The keys' XOFF bits are looked up in the comparisons'
+//! cycle too and registered (`cm_xo_*_old`), with a bypass of the update being decided in that
+//! cycle (the event one edge older), so the update starts from registers. Without it (CaPFC)
+//! the `cm_*` registers are bypassed by a constant select, and synthesis removes them.
 
 use rust_hdl::prelude::*;
 
@@ -63,9 +65,21 @@ pub struct PauseDecision<const KB: usize, const K: usize> {
     cm_d_key: DFF<Bits<KB>>,
     cm_le_xon: DFF<Bit>,
     cm_same: DFF<Bit>,
+    /// The keys' XOFF bits before their update, looked up in the comparisons' cycle.
+    cm_xo_e_old: DFF<Bit>,
+    cm_xo_d_old: DFF<Bit>,
+    /// The event in the comparisons' stage names a key that the event one edge older (then in
+    /// the update) decides: by its enqueue (`*e`) or its dequeue (`*d`), for the enqueue's key
+    /// (`st_fwd_e*`) and the dequeue's (`st_fwd_d*`).
+    st_fwd_ee: DFF<Bit>,
+    st_fwd_ed: DFF<Bit>,
+    st_fwd_de: DFF<Bit>,
+    st_fwd_dd: DFF<Bit>,
     registered_compare: Constant<Bit>,
     one_k: Constant<Bits<K>>,
     ge_xoff_now: Signal<Local, Bit>,
+    look_e_old: Signal<Local, Bit>,
+    look_d_old: Signal<Local, Bit>,
     le_xon_now: Signal<Local, Bit>,
     // What the state update sees: the registered comparisons, or this cycle's.
     u_e_valid: Signal<Local, Bit>,
@@ -124,6 +138,14 @@ impl<const KB: usize, const K: usize> PauseDecision<KB, K> {
             cm_d_key: Default::default(),
             cm_le_xon: Default::default(),
             cm_same: Default::default(),
+            cm_xo_e_old: Default::default(),
+            cm_xo_d_old: Default::default(),
+            st_fwd_ee: Default::default(),
+            st_fwd_ed: Default::default(),
+            st_fwd_de: Default::default(),
+            st_fwd_dd: Default::default(),
+            look_e_old: Default::default(),
+            look_d_old: Default::default(),
             registered_compare: Constant::new(registered_compare),
             one_k: Constant::new(1u64.into()),
             ge_xoff_now: Default::default(),
@@ -171,7 +193,13 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
             cm_d_valid,
             cm_d_key,
             cm_le_xon,
-            cm_same
+            cm_same,
+            cm_xo_e_old,
+            cm_xo_d_old,
+            st_fwd_ee,
+            st_fwd_ed,
+            st_fwd_de,
+            st_fwd_dd
         );
         // Edge m + 1: the results move into the stage, with their thresholds.
         self.st_e_valid.d.next = self.e_valid.val() & !self.reset.val();
@@ -183,6 +211,20 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
         self.st_same.d.next = self.same.val();
         self.st_xoff_thr.d.next = self.xoff_thr.val();
         self.st_xon_thr.d.next = self.xon_thr.val();
+        // The event now in this stage moves to the update at this edge: does it decide the
+        // arriving event's keys? (Its enqueue's decision wins; a same-key pair's is the same.)
+        self.st_fwd_ee.d.next = !self.reset.val()
+            & self.st_e_valid.q.val()
+            & (self.st_e_key.q.val() == self.e_key.val());
+        self.st_fwd_ed.d.next = !self.reset.val()
+            & self.st_d_valid.q.val()
+            & (self.st_d_key.q.val() == self.e_key.val());
+        self.st_fwd_de.d.next = !self.reset.val()
+            & self.st_e_valid.q.val()
+            & (self.st_e_key.q.val() == self.d_key.val());
+        self.st_fwd_dd.d.next = !self.reset.val()
+            & self.st_d_valid.q.val()
+            & (self.st_d_key.q.val() == self.d_key.val());
 
         // Cycle m + 1: the threshold tests.
         self.ge_xoff_now.next = self.st_e_b.q.val() >= self.st_xoff_thr.q.val();
@@ -212,12 +254,18 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
             self.u_same.next = self.st_same.q.val();
         }
 
-        // The update's cycle (m + 1, or m + 2 with registered comparisons). Dequeue first: XON
-        // at or below the threshold.
-        self.xo_d_old.next = self.state.q.val().get_bit(self.u_d_key.val().index());
+        // The update's cycle (m + 1, or m + 2 with registered comparisons), from the keys' XOFF
+        // bits: looked up now, or in the comparisons' cycle with the bypass below.
+        if self.registered_compare.val() {
+            self.xo_d_old.next = self.cm_xo_d_old.q.val();
+            self.xo_e_old.next = self.cm_xo_e_old.q.val();
+        } else {
+            self.xo_d_old.next = self.state.q.val().get_bit(self.u_d_key.val().index());
+            self.xo_e_old.next = self.state.q.val().get_bit(self.u_e_key.val().index());
+        }
+        // Dequeue first: XON at or below the threshold.
         self.xo_d1.next = self.xo_d_old.val() & !self.u_le_xon.val();
         // Then enqueue, on top of the dequeue when both name one key.
-        self.xo_e_old.next = self.state.q.val().get_bit(self.u_e_key.val().index());
         if self.u_same.val() {
             self.xo_e_base.next = self.xo_d1.val();
         } else {
@@ -251,6 +299,23 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
         if self.reset.val() {
             self.state.d.next = 0.into();
         }
+
+        // Cycle m + 1 with registered comparisons: the XOFF bits of the event in the comparisons'
+        // stage, as the update of this cycle leaves them.
+        self.look_e_old.next = self.state.q.val().get_bit(self.st_e_key.q.val().index());
+        if self.st_fwd_ee.q.val() {
+            self.look_e_old.next = self.xo_e1.val();
+        } else if self.st_fwd_ed.q.val() {
+            self.look_e_old.next = self.d_final.val();
+        }
+        self.look_d_old.next = self.state.q.val().get_bit(self.st_d_key.q.val().index());
+        if self.st_fwd_de.q.val() {
+            self.look_d_old.next = self.xo_e1.val();
+        } else if self.st_fwd_dd.q.val() {
+            self.look_d_old.next = self.d_final.val();
+        }
+        self.cm_xo_e_old.d.next = self.look_e_old.val();
+        self.cm_xo_d_old.d.next = self.look_d_old.val();
 
         self.xoff.next = self.state.q.val();
         self.xoff_next.next = self.state.d.val();

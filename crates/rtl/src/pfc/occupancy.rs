@@ -19,8 +19,8 @@
 //! Cycle n is the loop that limits the clock (a value written at edge n + 1 is read back in
 //! cycle n + 1), so it holds only the lookup (an AND-OR of the one-hot selects, two LUT levels)
 //! and the arithmetic of [`OccupancyUpdate`]. PFC's ingress uses the pipelined form,
-//! [`super::occupancy_pipeline::PipelinedOccupancy`], which moves the lookup into a stage of
-//! its own; CaPFC's egress buffers still use this one.
+//! [`super::occupancy_pipeline::PipelinedOccupancy`] (the lookup in a stage of its own, the
+//! per-key loop in two cycles by look-ahead); CaPFC's buffers still use this one.
 
 use super::occupancy_update::{OccupancyBounds, OccupancyUpdate};
 use crate::ram_2w2r::Ram2W2R;

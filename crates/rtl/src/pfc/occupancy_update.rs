@@ -1,8 +1,8 @@
 //! One edge's occupancy arithmetic, combinational: the dequeue (clamped at 0, flagged), then the
-//! enqueue on top of it when both name one key (dropped when the sum would exceed `max`). Shared
-//! by the single-stage [`super::occupancy::Occupancy`] and the pipelined
-//! [`super::occupancy_pipeline::PipelinedOccupancy`], which differ in where the operands `e_b0`
-//! and `d_b0` come from and in whether [`OccupancyBounds`] gets a stage of its own.
+//! enqueue on top of it when both name one key (dropped when the sum would exceed `max`), for
+//! the single-stage [`super::occupancy::Occupancy`] (CaPFC's buffers). PFC's
+//! [`super::occupancy_pipeline::PipelinedOccupancy`] has its own arithmetic: a loop of two
+//! cycles that applies two events' operations at once.
 //!
 //! [`OccupancyUpdate`] sits in the loop that limits the clock (a result is the next same-key
 //! event's operand), so it holds one carry chain per result: every test is rewritten against

@@ -7,7 +7,7 @@ use common::cli::{assert_bad_input, sc, stderr, stdout};
 use common::scratch::ScratchDir;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use switchcraft_model::pfc::{FRAME_LATENCY, REQUEST_LATENCY};
+use switchcraft_model::pfc::{CAUSED_FRAME_LATENCY, REQUEST_LATENCY};
 
 fn tmp(name: &str) -> ScratchDir {
     ScratchDir::new("cli", name)
@@ -94,8 +94,8 @@ fn cli_generated_files_lint_clean_in_any_directory() {
 #[test]
 fn cli_simulate_writes_trace_and_vcd() {
     let d = tmp("sim");
-    // The PAUSE frame at its declared latency; one more edge reads the ID register.
-    let (request, frame) = (REQUEST_LATENCY as usize, FRAME_LATENCY as usize);
+    // The PAUSE frame the change causes; one more edge reads the ID register.
+    let (request, frame) = (REQUEST_LATENCY as usize, CAUSED_FRAME_LATENCY as usize);
     let mut stim = "{\"enq_valid\":1,\"enq_port\":1,\"enq_prio\":1,\"enq_len\":1000}\n".to_string();
     stim += &"{}\n".repeat(frame);
     stim += "{\"csr_addr\":0}\n";

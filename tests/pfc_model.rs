@@ -6,14 +6,16 @@ mod common;
 use common::pause_link::check_lossy_link;
 use switchcraft_core::CycleModel;
 use switchcraft_model::pfc::{
-    reg, Pfc, PfcConfig, PfcIn, PfcOut, PfcWorkload, DROP_LATENCY, ERR_INDEX, ERR_UNDERFLOW,
-    FRAME_LATENCY, ID_WORD, REQUEST_LATENCY,
+    reg, Pfc, PfcConfig, PfcIn, PfcOut, PfcWorkload, CAUSED_FRAME_LATENCY, DROP_LATENCY, ERR_INDEX,
+    ERR_UNDERFLOW, FRAME_LATENCY, ID_WORD, REQUEST_LATENCY,
 };
 
 /// The declared latencies as indices into a run's outputs (the event's edge is index 0).
 const DROP: usize = DROP_LATENCY as usize;
 const REQUEST: usize = REQUEST_LATENCY as usize;
-const FRAME: usize = FRAME_LATENCY as usize;
+/// The frame a change causes; a frame already due can state the change one edge earlier
+/// (`FRAME_LATENCY`, the bus's declared earliest effect).
+const CAUSED: usize = CAUSED_FRAME_LATENCY as usize;
 
 fn cfg() -> PfcConfig {
     PfcConfig {
@@ -216,13 +218,13 @@ fn pfc_back_to_back_events_on_one_key_every_cycle_match_sequential_sum() {
 #[test]
 fn pfc_pause_frame_follows_xoff_with_quanta() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    let outs = run(&mut m, &[enq(2, 1, 1000)], FRAME + 2);
+    let outs = run(&mut m, &[enq(2, 1, 1000)], CAUSED + 2);
     assert_eq!(outs[REQUEST].xoff_valid, 1);
     assert!(
-        outs[..FRAME].iter().all(|o| o.frame_valid == 0),
-        "the frame follows the event by FRAME_LATENCY edges"
+        outs[..CAUSED].iter().all(|o| o.frame_valid == 0),
+        "the frame follows the event by CAUSED_FRAME_LATENCY edges"
     );
-    let f = outs[FRAME];
+    let f = outs[CAUSED];
     assert_eq!(f.frame_valid, 1);
     assert_eq!(f.frame_port, 2);
     assert_eq!(f.frame_class_enable, 0b11, "every class of the port");
@@ -231,7 +233,7 @@ fn pfc_pause_frame_follows_xoff_with_quanta() {
         "class 1 paused; class 0 carries time 0"
     );
     assert_eq!(f.frame_quanta, 0x1234);
-    assert_eq!(outs[FRAME + 1].frame_valid, 0, "one frame per change");
+    assert_eq!(outs[CAUSED + 1].frame_valid, 0, "one frame per change");
 }
 
 #[test]
@@ -240,7 +242,7 @@ fn pfc_resume_frame_enables_the_class_with_zero_time() {
     apply(&mut m, enq(2, 0, 1000));
     apply(&mut m, enq(2, 1, 1000));
     m.step(&idle());
-    let f = run(&mut m, &[deq(2, 1, 1000)], FRAME + 1)[FRAME];
+    let f = run(&mut m, &[deq(2, 1, 1000)], CAUSED + 1)[CAUSED];
     assert_eq!(f.frame_valid, 1);
     assert_eq!(f.frame_port, 2);
     assert_eq!(
@@ -248,6 +250,40 @@ fn pfc_resume_frame_enables_the_class_with_zero_time() {
         "every class of the port: resumed class 1 and still-paused class 0"
     );
     assert_eq!(f.frame_pause, 0b01, "class 1 carries time 0: RESUME");
+}
+
+/// The frame bus's declared latency is the earliest effect of an event: a frame already due
+/// for the port (here caused by a class that crossed XOFF one edge before) is built from the
+/// XOFF state as the requests leave it, so it states a change `FRAME_LATENCY` edges after the
+/// event; the change's own frame follows at `CAUSED_FRAME_LATENCY`.
+#[test]
+fn pfc_frame_already_due_states_a_change_at_the_frame_latency() {
+    let mut m = Pfc::new(&cfg()).unwrap();
+    let outs = run(&mut m, &[enq(2, 0, 1000), enq(2, 1, 1000)], CAUSED + 3);
+    let second = 1; // the edge of the second event
+    assert_eq!(FRAME_LATENCY + 1, CAUSED_FRAME_LATENCY);
+    let due = outs[second + FRAME_LATENCY as usize];
+    assert_eq!(
+        (due.frame_valid, due.frame_port),
+        (1, 2),
+        "class 0's own frame"
+    );
+    assert_eq!(
+        due.frame_pause, 0b11,
+        "it already states class 1, paused by the second event"
+    );
+    assert!(
+        outs[..second + FRAME_LATENCY as usize]
+            .iter()
+            .all(|o| o.frame_valid == 0),
+        "no frame before the first event's caused frame"
+    );
+    let own = outs[second + CAUSED];
+    assert_eq!(
+        (own.frame_valid, own.frame_pause),
+        (1, 0b11),
+        "class 1's own frame"
+    );
 }
 
 #[test]
@@ -268,8 +304,8 @@ fn pfc_refresh_resends_pause_every_period_while_xoff_holds() {
         }
     }
     assert_eq!(
-        frames[0], FRAME as u64,
-        "first PAUSE at the declared frame latency"
+        frames[0], CAUSED as u64,
+        "first PAUSE at the caused frame's latency"
     );
     for w in frames.windows(2) {
         assert!(w[1] - w[0] <= 20, "refresh gap {} > REFRESH", w[1] - w[0]);
@@ -302,7 +338,7 @@ fn pfc_frames_are_served_round_robin_across_ports() {
     let inputs = [enq(0, 0, 1000), enq(1, 0, 1000), enq(3, 0, 1000)];
     let ports: Vec<u64> = inputs
         .iter()
-        .chain([idle(); 6].iter())
+        .chain([idle(); CAUSED].iter())
         .map(|i| m.step(i))
         .filter(|o| o.frame_valid == 1)
         .map(|o| o.frame_port)
@@ -525,7 +561,7 @@ fn pfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_below_xon()
     let mut m = Pfc::new(&cfg).unwrap();
     let mut work = PfcWorkload::new(&cfg, seed);
     let (ports, prios) = (cfg.ports as usize, cfg.priorities as usize);
-    let slack = u64::from(FRAME_LATENCY) + ports as u64;
+    let slack = u64::from(CAUSED_FRAME_LATENCY) + ports as u64;
     let refresh_bound = cfg.refresh + ports as u64 - 1;
     check_lossy_link(
         ports,

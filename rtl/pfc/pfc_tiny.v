@@ -4,7 +4,7 @@
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): enq_drop 4,
-// xoff_* 6, xon_* 6, frame_* 8, csr_rdata 0.
+// xoff_* 6, xon_* 6, frame_* 7, csr_rdata 0.
 // A frame waits for the arbiter when several ports want one. See docs/blocks/pfc.md.
 // Config:
 //   ports = 4

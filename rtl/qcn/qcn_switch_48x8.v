@@ -4,7 +4,7 @@
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): fbp_* 7,
-// in_drop 4, xoff_* 6, xon_* 6, frame_* 8, csr_rdata 0.
+// in_drop 4, xoff_* 6, xon_* 6, frame_* 7, csr_rdata 0.
 // After reset the CP clears its tables for init_cycles edges (status.ready); see docs/blocks/qcn.md.
 // A PFC frame waits for the arbiter when several ports want one.
 // Config:

@@ -282,11 +282,15 @@ pub const DROP_LATENCY: u32 = 4;
 /// Edges from an event to its pause request: occupancy, then the XOFF/XON decision's threshold
 /// tests and its state update.
 pub const REQUEST_LATENCY: u32 = 6;
-/// Edges from an event to the earliest frame it causes: the frame generator flags the port from
-/// the request registers one edge after the decision (so the decision's logic and the frame
-/// generator's are in separate cycles), and sends a frame on the edge after that.
-pub const FRAME_LATENCY: u32 = REQUEST_LATENCY + 2;
-const _: () = assert!(FRAME_LATENCY <= DelayLine::<IngressEdge>::MAX_LATENCY);
+/// Edges from an event to the earliest frame it can change (the frame bus's declared latency):
+/// a frame already due for the port when the request goes out is built on the next edge from
+/// the XOFF state the request left, so it states the change one edge after the request.
+pub const FRAME_LATENCY: u32 = REQUEST_LATENCY + 1;
+/// Edges from an event to the frame its own XOFF/XON change causes: the frame generator flags
+/// the port from the request registers one edge after the decision (so the decision's logic and
+/// the frame generator's are in separate cycles), and sends a frame on the edge after that.
+pub const CAUSED_FRAME_LATENCY: u32 = REQUEST_LATENCY + 2;
+const _: () = assert!(REQUEST_LATENCY <= DelayLine::<IngressEdge>::MAX_LATENCY);
 
 pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
     let (pb, nb, lb) = (cfg.port_bits(), cfg.prio_bits(), cfg.length_bits);

@@ -57,8 +57,8 @@ fn qcn_embedded_pfc_hysteresis_is_proved_at_q_pfc() {
         &Proof {
             cfg: BlockConfig::new(switchcraft::blocks::pfc::PfcBlock, pfc),
             name: "qcn_ingress",
-            bmc_depth: 6,
-            k: 5,
+            bmc_depth: 8,
+            k: 8,
         },
         &[
             "a_events_are_state_changes",

@@ -1066,7 +1066,8 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     let (pbit, all) = (1 << P, 0b1111);
     let pause = |port| (port, all, pbit);
     let resume = |port| (port, all, 0);
-    // I alone raises D (at its latency); the PAUSE frame follows D by one edge.
+    // I alone raises D (at its latency); the round robin grants the port on the next edge and
+    // the PAUSE frame follows on the edge after.
     let n = b.edge();
     b.step(in_enq(0, P, 4000));
     for _ in 1..I_LATENCY {
@@ -1075,6 +1076,7 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     }
     b.step(idle());
     assert!(b.m.is_i(0, P as usize) && b.m.is_d(0, P as usize));
+    assert_eq!(b.step(idle()).frame_valid, 0, "the grant's edge");
     let f = b.step(idle());
     assert_eq!(
         (
@@ -1090,7 +1092,7 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     let n = b.edge();
     b.apply_in(in_deq(0, P, 1500));
     assert!(!b.m.is_d(0, P as usize));
-    b.idle(2);
+    b.idle(3);
     assert_eq!(b.frames(n), vec![resume(0)], "RESUME when D falls");
 
     // E of input 0 at egresses 1, 2 and 4 (priority P): D_P^0 rises once.
@@ -1102,7 +1104,7 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
         assert_eq!(b.m.e_bits(o as usize, P as usize), 0b00001);
         assert!(b.m.is_d(0, P as usize));
     }
-    b.idle(2);
+    b.idle(3);
     assert_eq!(b.frames(n), vec![pause(0)], "one PAUSE for the first E");
     for i in 1..5 {
         assert!(!b.m.is_d(i, P as usize));
@@ -1119,13 +1121,13 @@ fn capfc_c7_d_is_i_or_any_e_and_drives_frames() {
     b.apply(deq(4, P, 1000));
     assert_eq!(b.m.e_bits(4, P as usize), 0);
     assert!(b.m.is_d(0, P as usize), "I alone holds D");
-    b.idle(2);
+    b.idle(3);
     assert_eq!(b.frames(n), vec![], "D never fell");
     // I falls: D falls, RESUME.
     let n = b.edge();
     b.apply_in(in_deq(0, P, 1500));
     assert!(!b.m.is_d(0, P as usize));
-    b.idle(2);
+    b.idle(3);
     assert_eq!(b.frames(n), vec![resume(0)]);
 }
 
@@ -2135,4 +2137,28 @@ fn capfc_shared_memory_rules() {
         + "\n[shared]\ndedicated = 8192\nport_cap = 102400\npool_cap = 358400\n";
     let paper = CapfcConfig::from_toml(&text, "shared.toml");
     assert!(paper.is_ok(), "{paper:?}");
+}
+
+/// The frame bus's declared latency (`I_LATENCY + 1`) is the earliest effect of an ingress
+/// event: a frame already granted for the port (here for a class whose I rose a little
+/// earlier) is built from D as it is then, so it states the change one edge after I; the
+/// change's own frame follows one edge later, after the round robin grants its port.
+#[test]
+fn capfc_frame_already_granted_states_a_change_at_the_frame_latency() {
+    let mut b = Bench::new(&cfg(Policy::StopMax));
+    let frame = I_LATENCY as usize + 1;
+    let n = b.edge();
+    b.step(in_enq(0, 0, 4000));
+    b.step(in_enq(0, 1, 4000)); // one edge later
+    b.idle(frame + 3);
+    let frames: Vec<(usize, u64, u64)> = (n..b.edge())
+        .filter(|&k| b.log[k].frame_valid == 1)
+        .map(|k| (k - n, b.log[k].frame_port, b.log[k].frame_pause))
+        .collect();
+    assert_eq!(
+        frames,
+        vec![(frame + 1, 0, 0b11), (frame + 2, 0, 0b11)],
+        "class 0's frame, one edge after its I change's latency, states class 1 paused at the \
+         second event's frame latency; class 1's own frame follows"
+    );
 }

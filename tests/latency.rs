@@ -3,7 +3,8 @@
 //! edge k + L (every preset of every block of the registry), and some change shows at exactly
 //! k + L (the `tiny` presets and their variants, whose random workloads reach every path within
 //! the window, a bus of a preset counting as reached when a variant with the same latency
-//! reaches it; at the larger presets they may not reach a threshold in time).
+//! reaches it, or when a directed model test shows the effect at the latency; at the larger
+//! presets they may not reach a threshold in time).
 //! Every edge of a window of several seeded workloads is changed in turn (seeds 0..SEEDS at
 //! `tiny`, 0..SEEDS_LARGE at the larger presets, so a failure reproduces as is).
 //! The model equals the Verilog cycle for cycle (the equivalence tests), so this holds for both.
@@ -95,24 +96,27 @@ fn earliest_effects(
 }
 
 /// Configs beyond the `tiny` presets: other latencies, or paths the preset's workload rarely
-/// reaches. (block, base preset, TOML line of the base, its replacement).
-const VARIANTS: &[(&str, &str, &str, &str)] = &[
-    (
-        "capfc",
-        "tiny",
-        "policy = \"stop_calibrate\"",
-        "policy = \"stop_max\"",
-    ),
-    (
-        "capfc",
-        "tiny",
-        "policy = \"stop_calibrate\"",
-        "policy = \"pfc_only\"",
-    ),
-    // Frames due from the refresh tick as often as the ports allow, so that an XOFF change
-    // meets a frame already due (the frame bus's earliest effect) within the window.
-    ("qcn", "tiny", "refresh = 64", "refresh = 4"),
+/// reaches. (block, base preset, the TOML lines of the base and their replacements.)
+const VARIANTS: &[(&str, &str, &[(&str, &str)])] = &[
+    ("capfc", "tiny", &[STOP_MAX]),
+    ("capfc", "tiny", &[PFC_ONLY]),
+    ("pfc", "tiny", &[FAST_REFRESH]),
+    ("qcn", "tiny", &[FAST_REFRESH]),
 ];
+const STOP_MAX: (&str, &str) = ("policy = \"stop_calibrate\"", "policy = \"stop_max\"");
+const PFC_ONLY: (&str, &str) = ("policy = \"stop_calibrate\"", "policy = \"pfc_only\"");
+/// Frames granted from the refresh tick as often as the ports allow, so that a change of a
+/// class meets a frame already granted for its port (the frame bus's earliest effect) within
+/// the window.
+const FAST_REFRESH: (&str, &str) = ("refresh = 64", "refresh = 4");
+/// Buses whose earliest effect the random search rarely meets, shown at the declared latency
+/// by a directed model test instead: (block, bus, the test). The search still checks that
+/// nothing changes them earlier.
+const DIRECTED: &[(&str, &str, &str)] = &[(
+    "capfc",
+    "frame",
+    "tests/capfc_model.rs: capfc_frame_already_granted_states_a_change_at_the_frame_latency",
+)];
 
 /// One output bus: its declared latency and the earliest effect of a change measured on any
 /// of its ports (None for a status no event reaches).
@@ -175,10 +179,13 @@ fn mismatch(name: &str, bus: &str, declared: Option<u32>, measured: Option<u32>)
     )
 }
 
-/// The exact check: the earliest effect on each bus is its declared latency.
+/// The exact check: the earliest effect on each bus is its declared latency (or, for the
+/// buses in `DIRECTED`, no earlier).
 fn check_exact(name: &str, buses: &[Bus], wrong: &mut Vec<String>) {
+    let block = name.split('/').next().unwrap();
     for b in buses {
-        if b.declared != b.measured {
+        let directed = DIRECTED.iter().any(|d| d.0 == block && d.1 == b.name);
+        if b.declared != b.measured && !directed {
             wrong.push(mismatch(name, &b.name, b.declared, b.measured));
         }
     }
@@ -218,17 +225,21 @@ fn variants(block: &str, preset: &str, wrong: &mut Vec<String>) -> Vec<(String, 
     VARIANTS
         .iter()
         .filter(|v| v.0 == block && v.1 == preset)
-        .map(|(_, _, from, to)| {
-            let text = BlockConfig::preset(block, preset).unwrap().to_toml();
-            assert!(
-                text.contains(from),
-                "{block}/{preset}: no `{from}` in\n{text}"
-            );
+        .map(|(_, _, lines)| {
+            let mut text = BlockConfig::preset(block, preset).unwrap().to_toml();
+            for (from, to) in lines.iter() {
+                assert!(
+                    text.contains(from),
+                    "{block}/{preset}: no `{from}` in\n{text}"
+                );
+                text = text.replace(from, to);
+            }
             let cfg = switchcraft::blocks::find(block)
                 .unwrap()
-                .parse(&text.replace(from, to), "variant")
+                .parse(&text, "variant")
                 .unwrap();
-            let name = format!("{block}/{preset} with {to}");
+            let changes: Vec<&str> = lines.iter().map(|l| l.1).collect();
+            let name = format!("{block}/{preset} with {}", changes.join(", "));
             let buses = check(&name, &cfg, SEEDS, wrong);
             (name, buses)
         })

@@ -253,15 +253,17 @@ fn pfc_resume_frame_enables_the_class_with_zero_time() {
 }
 
 /// The frame bus's declared latency is the earliest effect of an event: a frame already due
-/// for the port (here caused by a class that crossed XOFF one edge before) is built from the
+/// for the port (here caused by a class that crossed XOFF a little earlier) is built from the
 /// XOFF state as the requests leave it, so it states a change `FRAME_LATENCY` edges after the
 /// event; the change's own frame follows at `CAUSED_FRAME_LATENCY`.
 #[test]
 fn pfc_frame_already_due_states_a_change_at_the_frame_latency() {
     let mut m = Pfc::new(&cfg()).unwrap();
-    let outs = run(&mut m, &[enq(2, 0, 1000), enq(2, 1, 1000)], CAUSED + 3);
-    let second = 1; // the edge of the second event
-    assert_eq!(FRAME_LATENCY + 1, CAUSED_FRAME_LATENCY);
+    // The second event's edge: the first one's frame leaves at the second's FRAME_LATENCY.
+    let second = (CAUSED_FRAME_LATENCY - FRAME_LATENCY) as usize;
+    let mut inputs = vec![idle(); second + 1];
+    (inputs[0], inputs[second]) = (enq(2, 0, 1000), enq(2, 1, 1000));
+    let outs = run(&mut m, &inputs, second + CAUSED + 1);
     let due = outs[second + FRAME_LATENCY as usize];
     assert_eq!(
         (due.frame_valid, due.frame_port),

@@ -364,8 +364,8 @@ module pfc_props (
     end
 
     // a_refresh_bound: while a port has a paused class, it gets a frame at least every
-    // REFRESH + PORTS + 1 cycles (the tick, then at most one round of the round-robin arbiter,
-    // then the frame register). `wait_cycles` is ghost state per port.
+    // REFRESH + PORTS + 2 cycles (the tick, then at most one round of the round-robin arbiter,
+    // then the grant register and the frame register). `wait_cycles` is ghost state per port.
     wire [`SC_PORTS-1:0] refresh_late;
     genvar p;
     generate
@@ -378,7 +378,7 @@ module pfc_props (
             always @(posedge clk) wait_cycles <= restart ? 18'd0 : wait_cycles + 18'd1;
             // On the cycle REFRESH changes, the count still belongs to the old value: skip it.
             assign refresh_late[p] = r_refresh == prev_r_refresh
-                                  && wait_cycles > r_refresh + `SC_PORTS + 1;
+                                  && wait_cycles > r_refresh + `SC_PORTS + 2;
         end
     endgenerate
     // Not inductive (the ghost count is not tied to the refresh timer): checked by BMC only,

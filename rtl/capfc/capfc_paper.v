@@ -7100,6 +7100,10 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
     wire  [63:0] dirty_new$q;
     reg  [63:0] rr_above$d;
     wire  [63:0] rr_above$q;
+    reg  [63:0] granted$d;
+    wire  [63:0] granted$q;
+    reg  granted_valid$d;
+    wire  granted_valid$q;
     reg  [15:0] refresh_count$d;
     wire  [15:0] refresh_count$q;
     reg  o_valid$d;
@@ -7143,6 +7147,16 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
         .q(rr_above$q),
         .clock(clock)
     );
+    capfc_paper__frames$granted granted(
+        .d(granted$d),
+        .q(granted$q),
+        .clock(clock)
+    );
+    capfc_paper__frames$granted_valid granted_valid(
+        .d(granted_valid$d),
+        .q(granted_valid$q),
+        .clock(clock)
+    );
     capfc_paper__frames$refresh_count refresh_count(
         .d(refresh_count$d),
         .q(refresh_count$q),
@@ -7179,6 +7193,8 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
+        granted$d = granted$q;
+        granted_valid$d = granted_valid$q;
         refresh_count$d = refresh_count$q;
         o_valid$d = o_valid$q;
         o_port$d = o_port$q;
@@ -7195,261 +7211,263 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
         else begin
             grant = grant_any;
         end
+        granted$d = grant;
+        granted_valid$d = |dirty_ports;
         g_port = 6'h0;
         g_paused = 512'h0;
-        if (grant[0]) begin
+        if (granted$q[0]) begin
             g_port = g_port | 0;
             g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
-        if (grant[1]) begin
+        if (granted$q[1]) begin
             g_port = g_port | 1;
             g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
-        if (grant[2]) begin
+        if (granted$q[2]) begin
             g_port = g_port | 2;
             g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
-        if (grant[3]) begin
+        if (granted$q[3]) begin
             g_port = g_port | 3;
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
-        if (grant[4]) begin
+        if (granted$q[4]) begin
             g_port = g_port | 4;
             g_paused = g_paused | ((paused >> (4 << prio_bits)) & group);
         end
-        if (grant[5]) begin
+        if (granted$q[5]) begin
             g_port = g_port | 5;
             g_paused = g_paused | ((paused >> (5 << prio_bits)) & group);
         end
-        if (grant[6]) begin
+        if (granted$q[6]) begin
             g_port = g_port | 6;
             g_paused = g_paused | ((paused >> (6 << prio_bits)) & group);
         end
-        if (grant[7]) begin
+        if (granted$q[7]) begin
             g_port = g_port | 7;
             g_paused = g_paused | ((paused >> (7 << prio_bits)) & group);
         end
-        if (grant[8]) begin
+        if (granted$q[8]) begin
             g_port = g_port | 8;
             g_paused = g_paused | ((paused >> (8 << prio_bits)) & group);
         end
-        if (grant[9]) begin
+        if (granted$q[9]) begin
             g_port = g_port | 9;
             g_paused = g_paused | ((paused >> (9 << prio_bits)) & group);
         end
-        if (grant[10]) begin
+        if (granted$q[10]) begin
             g_port = g_port | 10;
             g_paused = g_paused | ((paused >> (10 << prio_bits)) & group);
         end
-        if (grant[11]) begin
+        if (granted$q[11]) begin
             g_port = g_port | 11;
             g_paused = g_paused | ((paused >> (11 << prio_bits)) & group);
         end
-        if (grant[12]) begin
+        if (granted$q[12]) begin
             g_port = g_port | 12;
             g_paused = g_paused | ((paused >> (12 << prio_bits)) & group);
         end
-        if (grant[13]) begin
+        if (granted$q[13]) begin
             g_port = g_port | 13;
             g_paused = g_paused | ((paused >> (13 << prio_bits)) & group);
         end
-        if (grant[14]) begin
+        if (granted$q[14]) begin
             g_port = g_port | 14;
             g_paused = g_paused | ((paused >> (14 << prio_bits)) & group);
         end
-        if (grant[15]) begin
+        if (granted$q[15]) begin
             g_port = g_port | 15;
             g_paused = g_paused | ((paused >> (15 << prio_bits)) & group);
         end
-        if (grant[16]) begin
+        if (granted$q[16]) begin
             g_port = g_port | 16;
             g_paused = g_paused | ((paused >> (16 << prio_bits)) & group);
         end
-        if (grant[17]) begin
+        if (granted$q[17]) begin
             g_port = g_port | 17;
             g_paused = g_paused | ((paused >> (17 << prio_bits)) & group);
         end
-        if (grant[18]) begin
+        if (granted$q[18]) begin
             g_port = g_port | 18;
             g_paused = g_paused | ((paused >> (18 << prio_bits)) & group);
         end
-        if (grant[19]) begin
+        if (granted$q[19]) begin
             g_port = g_port | 19;
             g_paused = g_paused | ((paused >> (19 << prio_bits)) & group);
         end
-        if (grant[20]) begin
+        if (granted$q[20]) begin
             g_port = g_port | 20;
             g_paused = g_paused | ((paused >> (20 << prio_bits)) & group);
         end
-        if (grant[21]) begin
+        if (granted$q[21]) begin
             g_port = g_port | 21;
             g_paused = g_paused | ((paused >> (21 << prio_bits)) & group);
         end
-        if (grant[22]) begin
+        if (granted$q[22]) begin
             g_port = g_port | 22;
             g_paused = g_paused | ((paused >> (22 << prio_bits)) & group);
         end
-        if (grant[23]) begin
+        if (granted$q[23]) begin
             g_port = g_port | 23;
             g_paused = g_paused | ((paused >> (23 << prio_bits)) & group);
         end
-        if (grant[24]) begin
+        if (granted$q[24]) begin
             g_port = g_port | 24;
             g_paused = g_paused | ((paused >> (24 << prio_bits)) & group);
         end
-        if (grant[25]) begin
+        if (granted$q[25]) begin
             g_port = g_port | 25;
             g_paused = g_paused | ((paused >> (25 << prio_bits)) & group);
         end
-        if (grant[26]) begin
+        if (granted$q[26]) begin
             g_port = g_port | 26;
             g_paused = g_paused | ((paused >> (26 << prio_bits)) & group);
         end
-        if (grant[27]) begin
+        if (granted$q[27]) begin
             g_port = g_port | 27;
             g_paused = g_paused | ((paused >> (27 << prio_bits)) & group);
         end
-        if (grant[28]) begin
+        if (granted$q[28]) begin
             g_port = g_port | 28;
             g_paused = g_paused | ((paused >> (28 << prio_bits)) & group);
         end
-        if (grant[29]) begin
+        if (granted$q[29]) begin
             g_port = g_port | 29;
             g_paused = g_paused | ((paused >> (29 << prio_bits)) & group);
         end
-        if (grant[30]) begin
+        if (granted$q[30]) begin
             g_port = g_port | 30;
             g_paused = g_paused | ((paused >> (30 << prio_bits)) & group);
         end
-        if (grant[31]) begin
+        if (granted$q[31]) begin
             g_port = g_port | 31;
             g_paused = g_paused | ((paused >> (31 << prio_bits)) & group);
         end
-        if (grant[32]) begin
+        if (granted$q[32]) begin
             g_port = g_port | 32;
             g_paused = g_paused | ((paused >> (32 << prio_bits)) & group);
         end
-        if (grant[33]) begin
+        if (granted$q[33]) begin
             g_port = g_port | 33;
             g_paused = g_paused | ((paused >> (33 << prio_bits)) & group);
         end
-        if (grant[34]) begin
+        if (granted$q[34]) begin
             g_port = g_port | 34;
             g_paused = g_paused | ((paused >> (34 << prio_bits)) & group);
         end
-        if (grant[35]) begin
+        if (granted$q[35]) begin
             g_port = g_port | 35;
             g_paused = g_paused | ((paused >> (35 << prio_bits)) & group);
         end
-        if (grant[36]) begin
+        if (granted$q[36]) begin
             g_port = g_port | 36;
             g_paused = g_paused | ((paused >> (36 << prio_bits)) & group);
         end
-        if (grant[37]) begin
+        if (granted$q[37]) begin
             g_port = g_port | 37;
             g_paused = g_paused | ((paused >> (37 << prio_bits)) & group);
         end
-        if (grant[38]) begin
+        if (granted$q[38]) begin
             g_port = g_port | 38;
             g_paused = g_paused | ((paused >> (38 << prio_bits)) & group);
         end
-        if (grant[39]) begin
+        if (granted$q[39]) begin
             g_port = g_port | 39;
             g_paused = g_paused | ((paused >> (39 << prio_bits)) & group);
         end
-        if (grant[40]) begin
+        if (granted$q[40]) begin
             g_port = g_port | 40;
             g_paused = g_paused | ((paused >> (40 << prio_bits)) & group);
         end
-        if (grant[41]) begin
+        if (granted$q[41]) begin
             g_port = g_port | 41;
             g_paused = g_paused | ((paused >> (41 << prio_bits)) & group);
         end
-        if (grant[42]) begin
+        if (granted$q[42]) begin
             g_port = g_port | 42;
             g_paused = g_paused | ((paused >> (42 << prio_bits)) & group);
         end
-        if (grant[43]) begin
+        if (granted$q[43]) begin
             g_port = g_port | 43;
             g_paused = g_paused | ((paused >> (43 << prio_bits)) & group);
         end
-        if (grant[44]) begin
+        if (granted$q[44]) begin
             g_port = g_port | 44;
             g_paused = g_paused | ((paused >> (44 << prio_bits)) & group);
         end
-        if (grant[45]) begin
+        if (granted$q[45]) begin
             g_port = g_port | 45;
             g_paused = g_paused | ((paused >> (45 << prio_bits)) & group);
         end
-        if (grant[46]) begin
+        if (granted$q[46]) begin
             g_port = g_port | 46;
             g_paused = g_paused | ((paused >> (46 << prio_bits)) & group);
         end
-        if (grant[47]) begin
+        if (granted$q[47]) begin
             g_port = g_port | 47;
             g_paused = g_paused | ((paused >> (47 << prio_bits)) & group);
         end
-        if (grant[48]) begin
+        if (granted$q[48]) begin
             g_port = g_port | 48;
             g_paused = g_paused | ((paused >> (48 << prio_bits)) & group);
         end
-        if (grant[49]) begin
+        if (granted$q[49]) begin
             g_port = g_port | 49;
             g_paused = g_paused | ((paused >> (49 << prio_bits)) & group);
         end
-        if (grant[50]) begin
+        if (granted$q[50]) begin
             g_port = g_port | 50;
             g_paused = g_paused | ((paused >> (50 << prio_bits)) & group);
         end
-        if (grant[51]) begin
+        if (granted$q[51]) begin
             g_port = g_port | 51;
             g_paused = g_paused | ((paused >> (51 << prio_bits)) & group);
         end
-        if (grant[52]) begin
+        if (granted$q[52]) begin
             g_port = g_port | 52;
             g_paused = g_paused | ((paused >> (52 << prio_bits)) & group);
         end
-        if (grant[53]) begin
+        if (granted$q[53]) begin
             g_port = g_port | 53;
             g_paused = g_paused | ((paused >> (53 << prio_bits)) & group);
         end
-        if (grant[54]) begin
+        if (granted$q[54]) begin
             g_port = g_port | 54;
             g_paused = g_paused | ((paused >> (54 << prio_bits)) & group);
         end
-        if (grant[55]) begin
+        if (granted$q[55]) begin
             g_port = g_port | 55;
             g_paused = g_paused | ((paused >> (55 << prio_bits)) & group);
         end
-        if (grant[56]) begin
+        if (granted$q[56]) begin
             g_port = g_port | 56;
             g_paused = g_paused | ((paused >> (56 << prio_bits)) & group);
         end
-        if (grant[57]) begin
+        if (granted$q[57]) begin
             g_port = g_port | 57;
             g_paused = g_paused | ((paused >> (57 << prio_bits)) & group);
         end
-        if (grant[58]) begin
+        if (granted$q[58]) begin
             g_port = g_port | 58;
             g_paused = g_paused | ((paused >> (58 << prio_bits)) & group);
         end
-        if (grant[59]) begin
+        if (granted$q[59]) begin
             g_port = g_port | 59;
             g_paused = g_paused | ((paused >> (59 << prio_bits)) & group);
         end
-        if (grant[60]) begin
+        if (granted$q[60]) begin
             g_port = g_port | 60;
             g_paused = g_paused | ((paused >> (60 << prio_bits)) & group);
         end
-        if (grant[61]) begin
+        if (granted$q[61]) begin
             g_port = g_port | 61;
             g_paused = g_paused | ((paused >> (61 << prio_bits)) & group);
         end
-        if (grant[62]) begin
+        if (granted$q[62]) begin
             g_port = g_port | 62;
             g_paused = g_paused | ((paused >> (62 << prio_bits)) & group);
         end
-        if (grant[63]) begin
+        if (granted$q[63]) begin
             g_port = g_port | 63;
             g_paused = g_paused | ((paused >> (63 << prio_bits)) & group);
         end
@@ -7517,10 +7535,10 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
         served_below[61] = served_below[61 - 32'h1] | grant[61 - 32'h1];
         served_below[62] = served_below[62 - 32'h1] | grant[62 - 32'h1];
         served_below[63] = served_below[63 - 32'h1] | grant[63 - 32'h1];
-        if (|grant) begin
+        if (|dirty_ports) begin
             rr_above$d = served_below;
         end
-        o_valid$d = |grant;
+        o_valid$d = granted_valid$q;
         o_port$d = g_port;
         o_class_enable$d = classes;
         o_pause$d = g_paused[7:0] & classes;
@@ -7615,6 +7633,8 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
             dirty_old$d = 64'h0;
             dirty_new$d = 64'h0;
             rr_above$d = port_ok;
+            granted$d = 64'h0;
+            granted_valid$d = 1'b0;
             refresh_count$d = one_16;
             o_valid$d = 1'b0;
             o_port$d = 6'h0;
@@ -7663,6 +7683,44 @@ module capfc_paper__frames$dirty_old(d,q,clock);
     end
 
 endmodule // capfc_paper__frames$dirty_old
+
+
+module capfc_paper__frames$granted(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__frames$granted
+
+
+module capfc_paper__frames$granted_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__frames$granted_valid
 
 
 module capfc_paper__frames$o_class_enable(d,q,clock);

@@ -689,6 +689,10 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
     wire  [31:0] dirty_new$q;
     reg  [31:0] rr_above$d;
     wire  [31:0] rr_above$q;
+    reg  [31:0] granted$d;
+    wire  [31:0] granted$q;
+    reg  granted_valid$d;
+    wire  granted_valid$q;
     reg  [15:0] refresh_count$d;
     wire  [15:0] refresh_count$q;
     reg  o_valid$d;
@@ -732,6 +736,16 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
         .q(rr_above$q),
         .clock(clock)
     );
+    pfc_paper__frames$granted granted(
+        .d(granted$d),
+        .q(granted$q),
+        .clock(clock)
+    );
+    pfc_paper__frames$granted_valid granted_valid(
+        .d(granted_valid$d),
+        .q(granted_valid$q),
+        .clock(clock)
+    );
     pfc_paper__frames$refresh_count refresh_count(
         .d(refresh_count$d),
         .q(refresh_count$q),
@@ -768,6 +782,8 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
+        granted$d = granted$q;
+        granted_valid$d = granted_valid$q;
         refresh_count$d = refresh_count$q;
         o_valid$d = o_valid$q;
         o_port$d = o_port$q;
@@ -784,133 +800,135 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
         else begin
             grant = grant_any;
         end
+        granted$d = grant;
+        granted_valid$d = |dirty_ports;
         g_port = 5'h0;
         g_paused = 256'h0;
-        if (grant[0]) begin
+        if (granted$q[0]) begin
             g_port = g_port | 0;
             g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
-        if (grant[1]) begin
+        if (granted$q[1]) begin
             g_port = g_port | 1;
             g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
-        if (grant[2]) begin
+        if (granted$q[2]) begin
             g_port = g_port | 2;
             g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
-        if (grant[3]) begin
+        if (granted$q[3]) begin
             g_port = g_port | 3;
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
-        if (grant[4]) begin
+        if (granted$q[4]) begin
             g_port = g_port | 4;
             g_paused = g_paused | ((paused >> (4 << prio_bits)) & group);
         end
-        if (grant[5]) begin
+        if (granted$q[5]) begin
             g_port = g_port | 5;
             g_paused = g_paused | ((paused >> (5 << prio_bits)) & group);
         end
-        if (grant[6]) begin
+        if (granted$q[6]) begin
             g_port = g_port | 6;
             g_paused = g_paused | ((paused >> (6 << prio_bits)) & group);
         end
-        if (grant[7]) begin
+        if (granted$q[7]) begin
             g_port = g_port | 7;
             g_paused = g_paused | ((paused >> (7 << prio_bits)) & group);
         end
-        if (grant[8]) begin
+        if (granted$q[8]) begin
             g_port = g_port | 8;
             g_paused = g_paused | ((paused >> (8 << prio_bits)) & group);
         end
-        if (grant[9]) begin
+        if (granted$q[9]) begin
             g_port = g_port | 9;
             g_paused = g_paused | ((paused >> (9 << prio_bits)) & group);
         end
-        if (grant[10]) begin
+        if (granted$q[10]) begin
             g_port = g_port | 10;
             g_paused = g_paused | ((paused >> (10 << prio_bits)) & group);
         end
-        if (grant[11]) begin
+        if (granted$q[11]) begin
             g_port = g_port | 11;
             g_paused = g_paused | ((paused >> (11 << prio_bits)) & group);
         end
-        if (grant[12]) begin
+        if (granted$q[12]) begin
             g_port = g_port | 12;
             g_paused = g_paused | ((paused >> (12 << prio_bits)) & group);
         end
-        if (grant[13]) begin
+        if (granted$q[13]) begin
             g_port = g_port | 13;
             g_paused = g_paused | ((paused >> (13 << prio_bits)) & group);
         end
-        if (grant[14]) begin
+        if (granted$q[14]) begin
             g_port = g_port | 14;
             g_paused = g_paused | ((paused >> (14 << prio_bits)) & group);
         end
-        if (grant[15]) begin
+        if (granted$q[15]) begin
             g_port = g_port | 15;
             g_paused = g_paused | ((paused >> (15 << prio_bits)) & group);
         end
-        if (grant[16]) begin
+        if (granted$q[16]) begin
             g_port = g_port | 16;
             g_paused = g_paused | ((paused >> (16 << prio_bits)) & group);
         end
-        if (grant[17]) begin
+        if (granted$q[17]) begin
             g_port = g_port | 17;
             g_paused = g_paused | ((paused >> (17 << prio_bits)) & group);
         end
-        if (grant[18]) begin
+        if (granted$q[18]) begin
             g_port = g_port | 18;
             g_paused = g_paused | ((paused >> (18 << prio_bits)) & group);
         end
-        if (grant[19]) begin
+        if (granted$q[19]) begin
             g_port = g_port | 19;
             g_paused = g_paused | ((paused >> (19 << prio_bits)) & group);
         end
-        if (grant[20]) begin
+        if (granted$q[20]) begin
             g_port = g_port | 20;
             g_paused = g_paused | ((paused >> (20 << prio_bits)) & group);
         end
-        if (grant[21]) begin
+        if (granted$q[21]) begin
             g_port = g_port | 21;
             g_paused = g_paused | ((paused >> (21 << prio_bits)) & group);
         end
-        if (grant[22]) begin
+        if (granted$q[22]) begin
             g_port = g_port | 22;
             g_paused = g_paused | ((paused >> (22 << prio_bits)) & group);
         end
-        if (grant[23]) begin
+        if (granted$q[23]) begin
             g_port = g_port | 23;
             g_paused = g_paused | ((paused >> (23 << prio_bits)) & group);
         end
-        if (grant[24]) begin
+        if (granted$q[24]) begin
             g_port = g_port | 24;
             g_paused = g_paused | ((paused >> (24 << prio_bits)) & group);
         end
-        if (grant[25]) begin
+        if (granted$q[25]) begin
             g_port = g_port | 25;
             g_paused = g_paused | ((paused >> (25 << prio_bits)) & group);
         end
-        if (grant[26]) begin
+        if (granted$q[26]) begin
             g_port = g_port | 26;
             g_paused = g_paused | ((paused >> (26 << prio_bits)) & group);
         end
-        if (grant[27]) begin
+        if (granted$q[27]) begin
             g_port = g_port | 27;
             g_paused = g_paused | ((paused >> (27 << prio_bits)) & group);
         end
-        if (grant[28]) begin
+        if (granted$q[28]) begin
             g_port = g_port | 28;
             g_paused = g_paused | ((paused >> (28 << prio_bits)) & group);
         end
-        if (grant[29]) begin
+        if (granted$q[29]) begin
             g_port = g_port | 29;
             g_paused = g_paused | ((paused >> (29 << prio_bits)) & group);
         end
-        if (grant[30]) begin
+        if (granted$q[30]) begin
             g_port = g_port | 30;
             g_paused = g_paused | ((paused >> (30 << prio_bits)) & group);
         end
-        if (grant[31]) begin
+        if (granted$q[31]) begin
             g_port = g_port | 31;
             g_paused = g_paused | ((paused >> (31 << prio_bits)) & group);
         end
@@ -946,10 +964,10 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
         served_below[29] = served_below[29 - 32'h1] | grant[29 - 32'h1];
         served_below[30] = served_below[30 - 32'h1] | grant[30 - 32'h1];
         served_below[31] = served_below[31 - 32'h1] | grant[31 - 32'h1];
-        if (|grant) begin
+        if (|dirty_ports) begin
             rr_above$d = served_below;
         end
-        o_valid$d = |grant;
+        o_valid$d = granted_valid$q;
         o_port$d = g_port;
         o_class_enable$d = classes;
         o_pause$d = g_paused[7:0] & classes;
@@ -1012,6 +1030,8 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
             dirty_old$d = 32'h0;
             dirty_new$d = 32'h0;
             rr_above$d = port_ok;
+            granted$d = 32'h0;
+            granted_valid$d = 1'b0;
             refresh_count$d = one_16;
             o_valid$d = 1'b0;
             o_port$d = 5'h0;
@@ -1060,6 +1080,44 @@ module pfc_paper__frames$dirty_old(d,q,clock);
     end
 
 endmodule // pfc_paper__frames$dirty_old
+
+
+module pfc_paper__frames$granted(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__frames$granted
+
+
+module pfc_paper__frames$granted_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_paper__frames$granted_valid
 
 
 module pfc_paper__frames$o_class_enable(d,q,clock);

@@ -4616,6 +4616,10 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
     wire  [3:0] dirty_new$q;
     reg  [3:0] rr_above$d;
     wire  [3:0] rr_above$q;
+    reg  [3:0] granted$d;
+    wire  [3:0] granted$q;
+    reg  granted_valid$d;
+    wire  granted_valid$q;
     reg  [15:0] refresh_count$d;
     wire  [15:0] refresh_count$q;
     reg  o_valid$d;
@@ -4659,6 +4663,16 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
         .q(rr_above$q),
         .clock(clock)
     );
+    qcn_testbed__pfc$frames$granted granted(
+        .d(granted$d),
+        .q(granted$q),
+        .clock(clock)
+    );
+    qcn_testbed__pfc$frames$granted_valid granted_valid(
+        .d(granted_valid$d),
+        .q(granted_valid$q),
+        .clock(clock)
+    );
     qcn_testbed__pfc$frames$refresh_count refresh_count(
         .d(refresh_count$d),
         .q(refresh_count$q),
@@ -4695,6 +4709,8 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
         dirty_old$d = dirty_old$q;
         dirty_new$d = dirty_new$q;
         rr_above$d = rr_above$q;
+        granted$d = granted$q;
+        granted_valid$d = granted_valid$q;
         refresh_count$d = refresh_count$q;
         o_valid$d = o_valid$q;
         o_port$d = o_port$q;
@@ -4711,21 +4727,23 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
         else begin
             grant = grant_any;
         end
+        granted$d = grant;
+        granted_valid$d = |dirty_ports;
         g_port = 2'h0;
         g_paused = 32'h0;
-        if (grant[0]) begin
+        if (granted$q[0]) begin
             g_port = g_port | 0;
             g_paused = g_paused | ((paused >> (0 << prio_bits)) & group);
         end
-        if (grant[1]) begin
+        if (granted$q[1]) begin
             g_port = g_port | 1;
             g_paused = g_paused | ((paused >> (1 << prio_bits)) & group);
         end
-        if (grant[2]) begin
+        if (granted$q[2]) begin
             g_port = g_port | 2;
             g_paused = g_paused | ((paused >> (2 << prio_bits)) & group);
         end
-        if (grant[3]) begin
+        if (granted$q[3]) begin
             g_port = g_port | 3;
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
@@ -4733,10 +4751,10 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
         served_below[1] = served_below[1 - 32'h1] | grant[1 - 32'h1];
         served_below[2] = served_below[2 - 32'h1] | grant[2 - 32'h1];
         served_below[3] = served_below[3 - 32'h1] | grant[3 - 32'h1];
-        if (|grant) begin
+        if (|dirty_ports) begin
             rr_above$d = served_below;
         end
-        o_valid$d = |grant;
+        o_valid$d = granted_valid$q;
         o_port$d = g_port;
         o_class_enable$d = classes;
         o_pause$d = g_paused[7:0] & classes;
@@ -4771,6 +4789,8 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
             dirty_old$d = 4'h0;
             dirty_new$d = 4'h0;
             rr_above$d = port_ok;
+            granted$d = 4'h0;
+            granted_valid$d = 1'b0;
             refresh_count$d = one_16;
             o_valid$d = 1'b0;
             o_port$d = 2'h0;
@@ -4819,6 +4839,44 @@ module qcn_testbed__pfc$frames$dirty_old(d,q,clock);
     end
 
 endmodule // qcn_testbed__pfc$frames$dirty_old
+
+
+module qcn_testbed__pfc$frames$granted(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__pfc$frames$granted
+
+
+module qcn_testbed__pfc$frames$granted_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__pfc$frames$granted_valid
 
 
 module qcn_testbed__pfc$frames$o_class_enable(d,q,clock);

@@ -704,8 +704,10 @@ pub const D_LATENCY: u32 = 4;
 /// Pipeline latency per output bus under the config's policy (the `policy` register's reset
 /// value; software that switches it gets the new policy's). Stop-Max sets E at [`E_LATENCY`];
 /// Stop-Calibrate at L_cal = 4 + max(m, 1) edges for m flagged counters, at least
-/// `E_LATENCY + 2`. The earliest frame follows an ingress event's I change by one edge; an
-/// egress event's frame comes at `D_LATENCY + 1`. Plain PFC sets and clears no E bits.
+/// `E_LATENCY + 2`. The earliest frame follows an ingress event's I change by one edge (a frame
+/// already granted states it); the frame the change causes comes one edge later, after the
+/// round robin grants its port (an egress event's at `D_LATENCY + 2`). Plain PFC sets and
+/// clears no E bits.
 fn output_latencies(policy: Policy) -> Vec<(&'static str, u32)> {
     let mut buses = vec![
         ("in", IN_DROP_LATENCY),

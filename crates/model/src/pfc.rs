@@ -14,9 +14,10 @@
 //! * a pause-request event is emitted only for a net change of a (port, priority) state over the
 //!   two events of one edge, so one edge never yields a spurious XOFF/XON pair;
 //! * the frame generator flags a port one edge after the request outputs show a change of one
-//!   of its classes; each edge it sends at most one frame, for the first flagged port after the
-//!   one it served last (round robin). A frame states every class of its port: the paused ones
-//!   with the `QUANTA` time (PAUSE), the others with time 0 (RESUME);
+//!   of its classes; each edge it grants at most one port, the first flagged port after the one
+//!   it granted last (round robin), and sends the frame of the port granted at the edge before.
+//!   A frame states every class of its port as the XOFF state is when it is built: the paused
+//!   ones with the `QUANTA` time (PAUSE), the others with time 0 (RESUME);
 //! * every `REFRESH` cycles a global tick flags every port with a paused class for a refresh;
 //! * `csr_rdata` after edge n is register `csr_addr` as it was before edge n.
 
@@ -288,8 +289,10 @@ pub const REQUEST_LATENCY: u32 = 6;
 pub const FRAME_LATENCY: u32 = REQUEST_LATENCY + 1;
 /// Edges from an event to the frame its own XOFF/XON change causes: the frame generator flags
 /// the port from the request registers one edge after the decision (so the decision's logic and
-/// the frame generator's are in separate cycles), and sends a frame on the edge after that.
-pub const CAUSED_FRAME_LATENCY: u32 = REQUEST_LATENCY + 2;
+/// the frame generator's are in separate cycles), grants it on the next edge, and sends the
+/// frame on the edge after that (so the round robin's logic and the frame's multiplexers are in
+/// separate cycles too).
+pub const CAUSED_FRAME_LATENCY: u32 = REQUEST_LATENCY + 3;
 const _: () = assert!(REQUEST_LATENCY <= DelayLine::<IngressEdge>::MAX_LATENCY);
 
 pub fn port_schema(cfg: &PfcConfig) -> PortSchema {
@@ -632,17 +635,20 @@ pub struct Frame {
 
 /// The pause-frame generator, shared by PFC and CaPFC. Per port it keeps one flag, set when a
 /// class of the port changes state or a refresh tick finds a paused class on it; each edge it
-/// sends at most one frame, for the first flagged port after the one it served last (round
-/// robin). A frame states every class of its port: the paused ones with QUANTA (a PAUSE), the
-/// others with 0 (a RESUME, which upstream ignores for a class it does not hold paused). So the
-/// generator needs no per-class memory of what changed, and any frame repairs a lost RESUME of
-/// its port. Every REFRESH cycles a tick flags every port with a paused class.
+/// grants at most one port, the first flagged port after the one it granted last (round
+/// robin), and sends the frame of the port granted at the edge before. A frame states every
+/// class of its port as the pause state is when it is built: the paused ones with QUANTA (a
+/// PAUSE), the others with 0 (a RESUME, which upstream ignores for a class it does not hold
+/// paused). So the generator needs no per-class memory of what changed, and any frame repairs a
+/// lost RESUME of its port. Every REFRESH cycles a tick flags every port with a paused class.
 #[derive(Clone, Debug)]
 pub struct FrameGen {
-    /// Ports with a change or a refresh not yet sent (bit = port).
+    /// Ports with a change or a refresh not yet granted (bit = port).
     dirty: u64,
-    /// Ports the round robin looks at first: those after the port served last.
+    /// Ports the round robin looks at first: those after the port granted last.
     rr_above: u64,
+    /// The port granted at the previous edge: its frame is this edge's.
+    granted: Option<usize>,
     refresh_timer: u64,
     all_ports: u64,
     /// The classes that exist: every frame's class-enable vector.
@@ -654,6 +660,7 @@ impl FrameGen {
         let mut g = FrameGen {
             dirty: 0,
             rr_above: 0,
+            granted: None,
             refresh_timer: 0,
             all_ports: mask(ports),
             all_classes: mask(priorities) as u8,
@@ -665,6 +672,7 @@ impl FrameGen {
     pub fn reset(&mut self) {
         self.dirty = 0;
         self.rr_above = self.all_ports;
+        self.granted = None;
         self.refresh_timer = 0;
     }
 
@@ -674,22 +682,23 @@ impl FrameGen {
         self.dirty |= ports;
     }
 
-    /// The frame of this edge, given the paused classes of every port before the edge.
+    /// The frame of this edge, for the port granted at the previous edge, given the paused
+    /// classes of every port before this edge; and this edge's grant.
     #[inline]
     pub fn send(&mut self, paused: &[u8]) -> Option<Frame> {
-        if self.dirty == 0 {
-            return None;
-        }
-        let above = self.dirty & self.rr_above;
-        let port = if above != 0 { above } else { self.dirty }.trailing_zeros() as usize;
-        let frame = Frame {
+        let frame = self.granted.take().map(|port| Frame {
             port,
             class_enable: self.all_classes,
             pause: paused[port],
-        };
-        self.dirty &= !(1 << port);
-        self.rr_above = self.all_ports & !mask(port as u32 + 1);
-        Some(frame)
+        });
+        if self.dirty != 0 {
+            let above = self.dirty & self.rr_above;
+            let port = if above != 0 { above } else { self.dirty }.trailing_zeros() as usize;
+            self.dirty &= !(1 << port);
+            self.rr_above = self.all_ports & !mask(port as u32 + 1);
+            self.granted = Some(port);
+        }
+        frame
     }
 
     /// The refresh timer's edge. REFRESH = 0 behaves as 1 (a tick every cycle).

@@ -20,7 +20,11 @@
 //! * edge n + 4: `enq_drop`, the `ERR` flags; the results and thresholds move to the decision
 //!   stage (RAM writes one edge later);
 //! * edge n + 5: the threshold tests; cycle n + 5: XOFF/XON decisions, net state change;
-//! * edge n + 6: XOFF vector, `xoff_*`/`xon_*` output registers.
+//! * edge n + 6: XOFF vector, `xoff_*`/`xon_*` output registers;
+//! * edge n + 7: the ports of changed classes flagged; cycle n + 7: the round robin;
+//! * edge n + 8: the grant registered; cycle n + 8: the granted port's frame built from the
+//!   XOFF vector as it is then (so a frame granted earlier states the change at n + 7);
+//! * edge n + 9: the frame registers.
 
 pub mod frame_gen;
 pub mod ingress;

@@ -3,11 +3,13 @@
 //! so a port's classes form one group of `2^(KB - PB)` bits in every per-key vector; the group of
 //! the paused vector, zero-extended to 8 bits, is the frame's pause vector.
 //!
-//! Each edge it sends at most one frame, for the first dirty port after the one it served last
-//! (round robin); a frame states every class of its port (the paused ones with QUANTA, the
-//! others with 0), so nothing per class is kept but the pause state itself. Every REFRESH
-//! cycles a tick marks every port with a paused class. A frame leaves on the edge after the
-//! port was marked.
+//! Each edge it grants at most one port, the first dirty port after the one it granted last
+//! (round robin), and registers the grant; on the next edge the frame of the granted port
+//! leaves, stating every class of its port as the paused vector is then (the paused ones with
+//! QUANTA, the others with 0), so nothing per class is kept but the pause state itself. The
+//! grant's register keeps the round robin's carry chains and the frame's multiplexers in
+//! separate cycles. Every REFRESH cycles a tick marks every port with a paused class. A port
+//! marked on an edge is granted on the next and its frame leaves on the edge after.
 
 use rust_hdl::prelude::*;
 
@@ -51,6 +53,9 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     /// Ports that a class change or a refresh tick made dirty on the last edge.
     dirty_new: DFF<Bits<PP>>,
     rr_above: DFF<Bits<PP>>,
+    /// The port granted on the last edge (one-hot, or zero): its frame is built this cycle.
+    granted: DFF<Bits<PP>>,
+    granted_valid: DFF<Bit>,
     /// Cycles since the last refresh tick, plus one: the model's timer + 1, held so that the
     /// tick's test is one comparison, without an increment in front of it.
     refresh_count: DFF<Bits<16>>,
@@ -107,6 +112,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             dirty_old: Default::default(),
             dirty_new: Default::default(),
             rr_above: Default::default(),
+            granted: Default::default(),
+            granted_valid: Default::default(),
             refresh_count: Default::default(),
             o_valid: Default::default(),
             o_port: Default::default(),
@@ -140,6 +147,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             dirty_old,
             dirty_new,
             rr_above,
+            granted,
+            granted_valid,
             refresh_count,
             o_valid,
             o_port,
@@ -161,13 +170,16 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         } else {
             self.grant.next = self.grant_any.val();
         }
-        // The grant is one-hot (or zero), so the port number and its paused classes are ORs
-        // over the ports of terms gated by their grant bit: balanced trees, instead of a
+        // A port is granted whenever one is dirty (the test without the chains).
+        self.granted.d.next = self.grant.val();
+        self.granted_valid.d.next = self.dirty_ports.val().any();
+        // The last edge's grant is one-hot (or zero), so the port number and its paused classes
+        // are ORs over the ports of terms gated by their grant bit: balanced trees, instead of a
         // priority chain and shifts by the encoded port.
         self.g_port.next = 0.into();
         self.g_paused.next = 0.into();
         for p in 0..PP {
-            if self.grant.val().get_bit(p) {
+            if self.granted.q.val().get_bit(p) {
                 self.g_port.next = self.g_port.val() | p.to_bits::<PB>();
                 self.g_paused.next = self.g_paused.val()
                     | ((self.paused.val() >> (p.to_bits::<KB>() << self.prio_bits.val()))
@@ -183,10 +195,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
                 self.served_below.val().get_bit(p - 1) | self.grant.val().get_bit(p - 1),
             );
         }
-        if self.grant.val().any() {
+        if self.dirty_ports.val().any() {
             self.rr_above.d.next = self.served_below.val();
         }
-        self.o_valid.d.next = self.grant.val().any();
+        self.o_valid.d.next = self.granted_valid.q.val();
         self.o_port.d.next = self.g_port.val();
         // Without a grant `g_paused` is 0. The class enables and the quanta are registered
         // whatever the grant and zeroed at the outputs without a frame, so that the grant does
@@ -234,6 +246,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.dirty_old.d.next = 0.into();
             self.dirty_new.d.next = 0.into();
             self.rr_above.d.next = self.port_ok.val();
+            self.granted.d.next = 0.into();
+            self.granted_valid.d.next = false;
             self.refresh_count.d.next = self.one_16.val();
             self.o_valid.d.next = false;
             self.o_port.d.next = 0.into();

@@ -95,20 +95,23 @@ fn earliest_effects(
     earliest
 }
 
+/// A TOML line of a preset and its replacement.
+type Replace = (&'static str, &'static str);
+
 /// Configs beyond the `tiny` presets: other latencies, or paths the preset's workload rarely
 /// reaches. (block, base preset, the TOML lines of the base and their replacements.)
-const VARIANTS: &[(&str, &str, &[(&str, &str)])] = &[
+const VARIANTS: &[(&str, &str, &[Replace])] = &[
     ("capfc", "tiny", &[STOP_MAX]),
     ("capfc", "tiny", &[PFC_ONLY]),
     ("pfc", "tiny", &[FAST_REFRESH]),
     ("qcn", "tiny", &[FAST_REFRESH]),
 ];
-const STOP_MAX: (&str, &str) = ("policy = \"stop_calibrate\"", "policy = \"stop_max\"");
-const PFC_ONLY: (&str, &str) = ("policy = \"stop_calibrate\"", "policy = \"pfc_only\"");
+const STOP_MAX: Replace = ("policy = \"stop_calibrate\"", "policy = \"stop_max\"");
+const PFC_ONLY: Replace = ("policy = \"stop_calibrate\"", "policy = \"pfc_only\"");
 /// Frames granted from the refresh tick as often as the ports allow, so that a change of a
 /// class meets a frame already granted for its port (the frame bus's earliest effect) within
 /// the window.
-const FAST_REFRESH: (&str, &str) = ("refresh = 64", "refresh = 4");
+const FAST_REFRESH: Replace = ("refresh = 64", "refresh = 4");
 /// Buses whose earliest effect the random search rarely meets, shown at the declared latency
 /// by a directed model test instead: (block, bus, the test). The search still checks that
 /// nothing changes them earlier.

@@ -7120,10 +7120,10 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
     // Local signals
     reg  [63:0] dirty_ports;
     reg  [63:0] above;
-    reg  [63:0] grant_above;
-    reg  [63:0] grant_any;
+    reg  [63:0] upto_above;
+    reg  [63:0] upto_any;
+    reg  [63:0] upto;
     reg  [63:0] grant;
-    reg  [63:0] served_below;
     reg  [511:0] fresh_keys;
     reg  [63:0] fresh_ports;
     reg  [5:0] g_port;
@@ -7203,13 +7203,15 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
         o_quanta$d = o_quanta$q;
         dirty_ports = dirty_old$q | dirty_new$q;
         above = dirty_ports & rr_above$q;
-        grant_above = above & (~above + one_pp);
-        grant_any = dirty_ports & (~dirty_ports + one_pp);
+        upto_above = above ^ (above - one_pp);
+        upto_any = dirty_ports ^ (dirty_ports - one_pp);
         if (|above) begin
-            grant = grant_above;
+            upto = upto_above;
+            grant = upto_above & above;
         end
         else begin
-            grant = grant_any;
+            upto = upto_any;
+            grant = upto_any & dirty_ports;
         end
         granted$d = grant;
         granted_valid$d = |dirty_ports;
@@ -7471,72 +7473,8 @@ module capfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refre
             g_port = g_port | 63;
             g_paused = g_paused | ((paused >> (63 << prio_bits)) & group);
         end
-        served_below = 64'h0;
-        served_below[1] = served_below[1 - 32'h1] | grant[1 - 32'h1];
-        served_below[2] = served_below[2 - 32'h1] | grant[2 - 32'h1];
-        served_below[3] = served_below[3 - 32'h1] | grant[3 - 32'h1];
-        served_below[4] = served_below[4 - 32'h1] | grant[4 - 32'h1];
-        served_below[5] = served_below[5 - 32'h1] | grant[5 - 32'h1];
-        served_below[6] = served_below[6 - 32'h1] | grant[6 - 32'h1];
-        served_below[7] = served_below[7 - 32'h1] | grant[7 - 32'h1];
-        served_below[8] = served_below[8 - 32'h1] | grant[8 - 32'h1];
-        served_below[9] = served_below[9 - 32'h1] | grant[9 - 32'h1];
-        served_below[10] = served_below[10 - 32'h1] | grant[10 - 32'h1];
-        served_below[11] = served_below[11 - 32'h1] | grant[11 - 32'h1];
-        served_below[12] = served_below[12 - 32'h1] | grant[12 - 32'h1];
-        served_below[13] = served_below[13 - 32'h1] | grant[13 - 32'h1];
-        served_below[14] = served_below[14 - 32'h1] | grant[14 - 32'h1];
-        served_below[15] = served_below[15 - 32'h1] | grant[15 - 32'h1];
-        served_below[16] = served_below[16 - 32'h1] | grant[16 - 32'h1];
-        served_below[17] = served_below[17 - 32'h1] | grant[17 - 32'h1];
-        served_below[18] = served_below[18 - 32'h1] | grant[18 - 32'h1];
-        served_below[19] = served_below[19 - 32'h1] | grant[19 - 32'h1];
-        served_below[20] = served_below[20 - 32'h1] | grant[20 - 32'h1];
-        served_below[21] = served_below[21 - 32'h1] | grant[21 - 32'h1];
-        served_below[22] = served_below[22 - 32'h1] | grant[22 - 32'h1];
-        served_below[23] = served_below[23 - 32'h1] | grant[23 - 32'h1];
-        served_below[24] = served_below[24 - 32'h1] | grant[24 - 32'h1];
-        served_below[25] = served_below[25 - 32'h1] | grant[25 - 32'h1];
-        served_below[26] = served_below[26 - 32'h1] | grant[26 - 32'h1];
-        served_below[27] = served_below[27 - 32'h1] | grant[27 - 32'h1];
-        served_below[28] = served_below[28 - 32'h1] | grant[28 - 32'h1];
-        served_below[29] = served_below[29 - 32'h1] | grant[29 - 32'h1];
-        served_below[30] = served_below[30 - 32'h1] | grant[30 - 32'h1];
-        served_below[31] = served_below[31 - 32'h1] | grant[31 - 32'h1];
-        served_below[32] = served_below[32 - 32'h1] | grant[32 - 32'h1];
-        served_below[33] = served_below[33 - 32'h1] | grant[33 - 32'h1];
-        served_below[34] = served_below[34 - 32'h1] | grant[34 - 32'h1];
-        served_below[35] = served_below[35 - 32'h1] | grant[35 - 32'h1];
-        served_below[36] = served_below[36 - 32'h1] | grant[36 - 32'h1];
-        served_below[37] = served_below[37 - 32'h1] | grant[37 - 32'h1];
-        served_below[38] = served_below[38 - 32'h1] | grant[38 - 32'h1];
-        served_below[39] = served_below[39 - 32'h1] | grant[39 - 32'h1];
-        served_below[40] = served_below[40 - 32'h1] | grant[40 - 32'h1];
-        served_below[41] = served_below[41 - 32'h1] | grant[41 - 32'h1];
-        served_below[42] = served_below[42 - 32'h1] | grant[42 - 32'h1];
-        served_below[43] = served_below[43 - 32'h1] | grant[43 - 32'h1];
-        served_below[44] = served_below[44 - 32'h1] | grant[44 - 32'h1];
-        served_below[45] = served_below[45 - 32'h1] | grant[45 - 32'h1];
-        served_below[46] = served_below[46 - 32'h1] | grant[46 - 32'h1];
-        served_below[47] = served_below[47 - 32'h1] | grant[47 - 32'h1];
-        served_below[48] = served_below[48 - 32'h1] | grant[48 - 32'h1];
-        served_below[49] = served_below[49 - 32'h1] | grant[49 - 32'h1];
-        served_below[50] = served_below[50 - 32'h1] | grant[50 - 32'h1];
-        served_below[51] = served_below[51 - 32'h1] | grant[51 - 32'h1];
-        served_below[52] = served_below[52 - 32'h1] | grant[52 - 32'h1];
-        served_below[53] = served_below[53 - 32'h1] | grant[53 - 32'h1];
-        served_below[54] = served_below[54 - 32'h1] | grant[54 - 32'h1];
-        served_below[55] = served_below[55 - 32'h1] | grant[55 - 32'h1];
-        served_below[56] = served_below[56 - 32'h1] | grant[56 - 32'h1];
-        served_below[57] = served_below[57 - 32'h1] | grant[57 - 32'h1];
-        served_below[58] = served_below[58 - 32'h1] | grant[58 - 32'h1];
-        served_below[59] = served_below[59 - 32'h1] | grant[59 - 32'h1];
-        served_below[60] = served_below[60 - 32'h1] | grant[60 - 32'h1];
-        served_below[61] = served_below[61 - 32'h1] | grant[61 - 32'h1];
-        served_below[62] = served_below[62 - 32'h1] | grant[62 - 32'h1];
-        served_below[63] = served_below[63 - 32'h1] | grant[63 - 32'h1];
         if (|dirty_ports) begin
-            rr_above$d = served_below;
+            rr_above$d = ~upto & port_ok;
         end
         o_valid$d = granted_valid$q;
         o_port$d = g_port;

@@ -716,10 +716,10 @@ module pfc_fpga__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,
     // Local signals
     reg  [7:0] dirty_ports;
     reg  [7:0] above;
-    reg  [7:0] grant_above;
-    reg  [7:0] grant_any;
+    reg  [7:0] upto_above;
+    reg  [7:0] upto_any;
+    reg  [7:0] upto;
     reg  [7:0] grant;
-    reg  [7:0] served_below;
     reg  [31:0] fresh_keys;
     reg  [7:0] fresh_ports;
     reg  [2:0] g_port;
@@ -799,13 +799,15 @@ module pfc_fpga__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,
         o_quanta$d = o_quanta$q;
         dirty_ports = dirty_old$q | dirty_new$q;
         above = dirty_ports & rr_above$q;
-        grant_above = above & (~above + one_pp);
-        grant_any = dirty_ports & (~dirty_ports + one_pp);
+        upto_above = above ^ (above - one_pp);
+        upto_any = dirty_ports ^ (dirty_ports - one_pp);
         if (|above) begin
-            grant = grant_above;
+            upto = upto_above;
+            grant = upto_above & above;
         end
         else begin
-            grant = grant_any;
+            upto = upto_any;
+            grant = upto_any & dirty_ports;
         end
         granted$d = grant;
         granted_valid$d = |dirty_ports;
@@ -843,16 +845,8 @@ module pfc_fpga__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,
             g_port = g_port | 7;
             g_paused = g_paused | ((paused >> (7 << prio_bits)) & group);
         end
-        served_below = 8'h0;
-        served_below[1] = served_below[1 - 32'h1] | grant[1 - 32'h1];
-        served_below[2] = served_below[2 - 32'h1] | grant[2 - 32'h1];
-        served_below[3] = served_below[3 - 32'h1] | grant[3 - 32'h1];
-        served_below[4] = served_below[4 - 32'h1] | grant[4 - 32'h1];
-        served_below[5] = served_below[5 - 32'h1] | grant[5 - 32'h1];
-        served_below[6] = served_below[6 - 32'h1] | grant[6 - 32'h1];
-        served_below[7] = served_below[7 - 32'h1] | grant[7 - 32'h1];
         if (|dirty_ports) begin
-            rr_above$d = served_below;
+            rr_above$d = ~upto & port_ok;
         end
         o_valid$d = granted_valid$q;
         o_port$d = g_port;

@@ -709,10 +709,10 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
     // Local signals
     reg  [31:0] dirty_ports;
     reg  [31:0] above;
-    reg  [31:0] grant_above;
-    reg  [31:0] grant_any;
+    reg  [31:0] upto_above;
+    reg  [31:0] upto_any;
+    reg  [31:0] upto;
     reg  [31:0] grant;
-    reg  [31:0] served_below;
     reg  [255:0] fresh_keys;
     reg  [31:0] fresh_ports;
     reg  [4:0] g_port;
@@ -792,13 +792,15 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
         o_quanta$d = o_quanta$q;
         dirty_ports = dirty_old$q | dirty_new$q;
         above = dirty_ports & rr_above$q;
-        grant_above = above & (~above + one_pp);
-        grant_any = dirty_ports & (~dirty_ports + one_pp);
+        upto_above = above ^ (above - one_pp);
+        upto_any = dirty_ports ^ (dirty_ports - one_pp);
         if (|above) begin
-            grant = grant_above;
+            upto = upto_above;
+            grant = upto_above & above;
         end
         else begin
-            grant = grant_any;
+            upto = upto_any;
+            grant = upto_any & dirty_ports;
         end
         granted$d = grant;
         granted_valid$d = |dirty_ports;
@@ -932,40 +934,8 @@ module pfc_paper__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh
             g_port = g_port | 31;
             g_paused = g_paused | ((paused >> (31 << prio_bits)) & group);
         end
-        served_below = 32'h0;
-        served_below[1] = served_below[1 - 32'h1] | grant[1 - 32'h1];
-        served_below[2] = served_below[2 - 32'h1] | grant[2 - 32'h1];
-        served_below[3] = served_below[3 - 32'h1] | grant[3 - 32'h1];
-        served_below[4] = served_below[4 - 32'h1] | grant[4 - 32'h1];
-        served_below[5] = served_below[5 - 32'h1] | grant[5 - 32'h1];
-        served_below[6] = served_below[6 - 32'h1] | grant[6 - 32'h1];
-        served_below[7] = served_below[7 - 32'h1] | grant[7 - 32'h1];
-        served_below[8] = served_below[8 - 32'h1] | grant[8 - 32'h1];
-        served_below[9] = served_below[9 - 32'h1] | grant[9 - 32'h1];
-        served_below[10] = served_below[10 - 32'h1] | grant[10 - 32'h1];
-        served_below[11] = served_below[11 - 32'h1] | grant[11 - 32'h1];
-        served_below[12] = served_below[12 - 32'h1] | grant[12 - 32'h1];
-        served_below[13] = served_below[13 - 32'h1] | grant[13 - 32'h1];
-        served_below[14] = served_below[14 - 32'h1] | grant[14 - 32'h1];
-        served_below[15] = served_below[15 - 32'h1] | grant[15 - 32'h1];
-        served_below[16] = served_below[16 - 32'h1] | grant[16 - 32'h1];
-        served_below[17] = served_below[17 - 32'h1] | grant[17 - 32'h1];
-        served_below[18] = served_below[18 - 32'h1] | grant[18 - 32'h1];
-        served_below[19] = served_below[19 - 32'h1] | grant[19 - 32'h1];
-        served_below[20] = served_below[20 - 32'h1] | grant[20 - 32'h1];
-        served_below[21] = served_below[21 - 32'h1] | grant[21 - 32'h1];
-        served_below[22] = served_below[22 - 32'h1] | grant[22 - 32'h1];
-        served_below[23] = served_below[23 - 32'h1] | grant[23 - 32'h1];
-        served_below[24] = served_below[24 - 32'h1] | grant[24 - 32'h1];
-        served_below[25] = served_below[25 - 32'h1] | grant[25 - 32'h1];
-        served_below[26] = served_below[26 - 32'h1] | grant[26 - 32'h1];
-        served_below[27] = served_below[27 - 32'h1] | grant[27 - 32'h1];
-        served_below[28] = served_below[28 - 32'h1] | grant[28 - 32'h1];
-        served_below[29] = served_below[29 - 32'h1] | grant[29 - 32'h1];
-        served_below[30] = served_below[30 - 32'h1] | grant[30 - 32'h1];
-        served_below[31] = served_below[31 - 32'h1] | grant[31 - 32'h1];
         if (|dirty_ports) begin
-            rr_above$d = served_below;
+            rr_above$d = ~upto & port_ok;
         end
         o_valid$d = granted_valid$q;
         o_port$d = g_port;

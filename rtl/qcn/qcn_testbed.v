@@ -4636,10 +4636,10 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
     // Local signals
     reg  [3:0] dirty_ports;
     reg  [3:0] above;
-    reg  [3:0] grant_above;
-    reg  [3:0] grant_any;
+    reg  [3:0] upto_above;
+    reg  [3:0] upto_any;
+    reg  [3:0] upto;
     reg  [3:0] grant;
-    reg  [3:0] served_below;
     reg  [31:0] fresh_keys;
     reg  [3:0] fresh_ports;
     reg  [1:0] g_port;
@@ -4719,13 +4719,15 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
         o_quanta$d = o_quanta$q;
         dirty_ports = dirty_old$q | dirty_new$q;
         above = dirty_ports & rr_above$q;
-        grant_above = above & (~above + one_pp);
-        grant_any = dirty_ports & (~dirty_ports + one_pp);
+        upto_above = above ^ (above - one_pp);
+        upto_any = dirty_ports ^ (dirty_ports - one_pp);
         if (|above) begin
-            grant = grant_above;
+            upto = upto_above;
+            grant = upto_above & above;
         end
         else begin
-            grant = grant_any;
+            upto = upto_any;
+            grant = upto_any & dirty_ports;
         end
         granted$d = grant;
         granted_valid$d = |dirty_ports;
@@ -4747,12 +4749,8 @@ module qcn_testbed__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,r
             g_port = g_port | 3;
             g_paused = g_paused | ((paused >> (3 << prio_bits)) & group);
         end
-        served_below = 4'h0;
-        served_below[1] = served_below[1 - 32'h1] | grant[1 - 32'h1];
-        served_below[2] = served_below[2 - 32'h1] | grant[2 - 32'h1];
-        served_below[3] = served_below[3 - 32'h1] | grant[3 - 32'h1];
         if (|dirty_ports) begin
-            rr_above$d = served_below;
+            rr_above$d = ~upto & port_ok;
         end
         o_valid$d = granted_valid$q;
         o_port$d = g_port;

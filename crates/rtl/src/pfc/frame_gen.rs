@@ -67,10 +67,11 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
 
     dirty_ports: Signal<Local, Bits<PP>>,
     above: Signal<Local, Bits<PP>>,
-    grant_above: Signal<Local, Bits<PP>>,
-    grant_any: Signal<Local, Bits<PP>>,
+    /// Per candidate vector, the ports up to its lowest set bit (all ports when it is empty).
+    upto_above: Signal<Local, Bits<PP>>,
+    upto_any: Signal<Local, Bits<PP>>,
+    upto: Signal<Local, Bits<PP>>,
     grant: Signal<Local, Bits<PP>>,
-    served_below: Signal<Local, Bits<PP>>,
     fresh_keys: Signal<Local, Bits<K>>,
     fresh_ports: Signal<Local, Bits<PP>>,
     g_port: Signal<Local, Bits<PB>>,
@@ -122,10 +123,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             o_quanta: Default::default(),
             dirty_ports: Default::default(),
             above: Default::default(),
-            grant_above: Default::default(),
-            grant_any: Default::default(),
+            upto_above: Default::default(),
+            upto_any: Default::default(),
+            upto: Default::default(),
             grant: Default::default(),
-            served_below: Default::default(),
             fresh_keys: Default::default(),
             fresh_ports: Default::default(),
             g_port: Default::default(),
@@ -157,18 +158,23 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             o_quanta
         );
 
-        // First dirty port after the last one served, round robin: the lowest dirty port above
-        // the last grant if there is one, else the lowest dirty port. Both candidates come from
-        // parallel carry chains; the choice between them is one LUT level after them.
+        // First dirty port after the last one granted, round robin: the lowest dirty port above
+        // the last grant if there is one, else the lowest dirty port. For each candidate vector
+        // `x`, `x ^ (x - 1)` is the ports up to its lowest set bit: one carry chain gives both
+        // the grant (those ports that are in `x`: the lowest one) and the next round's start
+        // (the ports above it). The choice between the candidates is one LUT level after the
+        // chains.
         self.dirty_ports.next = self.dirty_old.q.val() | self.dirty_new.q.val();
         self.above.next = self.dirty_ports.val() & self.rr_above.q.val();
-        self.grant_above.next = self.above.val() & (!self.above.val() + self.one_pp.val());
-        self.grant_any.next =
-            self.dirty_ports.val() & (!self.dirty_ports.val() + self.one_pp.val());
+        self.upto_above.next = self.above.val() ^ (self.above.val() - self.one_pp.val());
+        self.upto_any.next =
+            self.dirty_ports.val() ^ (self.dirty_ports.val() - self.one_pp.val());
         if self.above.val().any() {
-            self.grant.next = self.grant_above.val();
+            self.upto.next = self.upto_above.val();
+            self.grant.next = self.upto_above.val() & self.above.val();
         } else {
-            self.grant.next = self.grant_any.val();
+            self.upto.next = self.upto_any.val();
+            self.grant.next = self.upto_any.val() & self.dirty_ports.val();
         }
         // A port is granted whenever one is dirty (the test without the chains).
         self.granted.d.next = self.grant.val();
@@ -186,17 +192,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
                         & self.group.val());
             }
         }
-        // The ports above the granted one: a prefix OR of the one-hot grant (logic, not a
-        // second carry chain behind the first).
-        self.served_below.next = 0.into();
-        for p in 1..PP {
-            self.served_below.next = self.served_below.val().replace_bit(
-                p,
-                self.served_below.val().get_bit(p - 1) | self.grant.val().get_bit(p - 1),
-            );
-        }
         if self.dirty_ports.val().any() {
-            self.rr_above.d.next = self.served_below.val();
+            self.rr_above.d.next = !self.upto.val() & self.port_ok.val();
         }
         self.o_valid.d.next = self.granted_valid.q.val();
         self.o_port.d.next = self.g_port.val();

@@ -167,8 +167,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.dirty_ports.next = self.dirty_old.q.val() | self.dirty_new.q.val();
         self.above.next = self.dirty_ports.val() & self.rr_above.q.val();
         self.upto_above.next = self.above.val() ^ (self.above.val() - self.one_pp.val());
-        self.upto_any.next =
-            self.dirty_ports.val() ^ (self.dirty_ports.val() - self.one_pp.val());
+        self.upto_any.next = self.dirty_ports.val() ^ (self.dirty_ports.val() - self.one_pp.val());
         if self.above.val().any() {
             self.upto.next = self.upto_above.val();
             self.grant.next = self.upto_above.val() & self.above.val();

@@ -5,7 +5,7 @@
 //!   in `proptest-regressions/`; the seed comes from `SWITCHCRAFT_SEED` (default below) and is in
 //!   every failure message;
 //! * directed: both buses on one (port, priority) every cycle; every hazard distance of the
-//!   occupancy pipeline on every pair of buses.
+//!   occupancy pipeline on every pair of buses; the documented waveform.
 
 mod common;
 
@@ -239,4 +239,59 @@ fn put(i: &mut PfcIn, enq: bool, port: u64, prio: u64, len: u64) {
     } else {
         (i.deq_valid, i.deq_port, i.deq_prio, i.deq_len) = (1, port, prio, len);
     }
+}
+
+/// The waveform of docs/blocks/pfc.md ("Waveform"): the model's trace has the documented
+/// requests and frames on the documented steps, and the Verilog agrees.
+#[test]
+fn pfc_documented_waveform_model_and_verilator() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reproductions/pfc_pause");
+    let cfg = BlockConfig::from_file("pfc", &dir.join("config.toml")).unwrap();
+    let schema = cfg.schema();
+    let rows =
+        switchcraft_core::stimulus::read_stimulus(&dir.join("stimulus.jsonl"), &schema).unwrap();
+    let names: Vec<&str> = schema.outputs().map(|p| p.name.as_str()).collect();
+    let mut model = cfg.model();
+    model.reset();
+    let mut out = vec![0u64; names.len()];
+    // (step, output name, value) of the non-zero event outputs.
+    let mut seen = Vec::new();
+    for (step, row) in rows.iter().enumerate() {
+        model.step_values(row, &mut out);
+        for (name, v) in names.iter().zip(&out) {
+            if *v != 0 && *name != "csr_rdata" {
+                seen.push((step, *name, *v));
+            }
+        }
+    }
+    let frame = |step: usize, pause: u64| {
+        let mut f = vec![
+            (step, "frame_valid", 1),
+            (step, "frame_port", 2),
+            (step, "frame_class_enable", 0b11),
+        ];
+        if pause != 0 {
+            f.push((step, "frame_pause", pause));
+        }
+        f.push((step, "frame_quanta", 4660));
+        f
+    };
+    let mut expected = vec![
+        (7, "xoff_valid", 1),
+        (7, "xoff_port", 2),
+        (7, "xoff_prio", 1),
+    ];
+    expected.extend(frame(10, 0b10)); // the XOFF's own PAUSE
+    expected.extend(frame(11, 0b10)); // refresh, tick at step 9
+    expected.extend(frame(16, 0b10)); // refresh, tick at step 14
+    expected.extend([
+        (20, "xon_valid", 1),
+        (20, "xon_port", 2),
+        (20, "xon_prio", 1),
+    ]);
+    expected.extend(frame(21, 0)); // the tick of step 19's frame, built after the XON
+    expected.extend(frame(23, 0)); // the XON's own RESUME
+    assert_eq!(seen, expected);
+    let mut rtl = verilated(&cfg, "waveform");
+    check(&cfg, &mut rtl, rows, "the documented waveform").unwrap();
 }

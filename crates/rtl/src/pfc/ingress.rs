@@ -3,8 +3,9 @@
 //! edge n update the occupancy in cycles n to n + 3 ([`PipelinedOccupancy`]: input, read,
 //! operand, select and write stages), its results leaving in cycle n + 3; edge n + 4 registers
 //! them with the thresholds of edge n ([`PauseDecision`]), cycle n + 4 tests them, edge n + 5
-//! registers the tests, cycle n + 5 decides, and the XOFF vector changes at edge n + 6. CaPFC builds its ingress from the single-stage occupancy and
-//! the same [`PauseDecision`] without the registered tests (crates/rtl/src/capfc.rs).
+//! registers the tests, cycle n + 5 decides, and the XOFF vector changes at edge n + 6. CaPFC
+//! builds its ingress from the single-stage occupancy and the same [`PauseDecision`] without the
+//! registered tests (crates/rtl/src/capfc.rs).
 
 use super::occupancy_pipeline::PipelinedOccupancy;
 use super::pause_decision::PauseDecision;

@@ -1050,8 +1050,9 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             | self.b_sel_ab.q.val()
             | self.b_sel_bb.q.val();
         self.d_flag.next = (self.b_sel_k1d.q.val() & self.b_k1d_u3.q.val()) | self.b_sel_zd.q.val();
-        // Edge n + 2, the operands of the event in the read stage: the lookup, or the bypass of the event two edges older's result as it
-        // leaves the selection (its selects already carry whether it writes the key).
+        // Edge n + 2, the operands of the event in the read stage: the lookup, or the bypass of
+        // the event two edges older's result as it leaves the selection (its selects already
+        // carry whether it writes the key).
         self.a_x_e.d.next =
             self.e_fwd.val() | self.r_e_b_w.val() | self.r_e_b_x.val() | self.r_e_b_ram.val();
         self.a_x_d.d.next =
@@ -1147,8 +1148,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
     }
 }
 
-/// The `fpga` preset's occupancy (32 keys, 16-bit counters, 11-bit lengths) alone, as the Verilog module
-/// `name`, with the target's memories: PFC's loop as the block builds it, for
+/// The `fpga` preset's occupancy (32 keys, 16-bit counters, 11-bit lengths) alone, as the
+/// Verilog module `name`, with the target's memories: PFC's loop as the block builds it, for
 /// `switchcraft synth --loops` to measure beside the hand-written kernels.
 pub fn fpga_verilog(name: &str, tech: Tech) -> String {
     let mut occupancy = PipelinedOccupancy::<5, 32>::new(16, 11, tech);

@@ -178,6 +178,10 @@ enum Command {
         /// ecp5-tools`).
         #[arg(long, conflicts_with_all = ["block", "render_only", "target"])]
         loops: bool,
+        /// With --loops: only these kernels (by module name, e.g. pfc_occupancy_pipeline); the
+        /// report then goes to <out>/loops.md, leaving the full one in --report alone.
+        #[arg(long = "kernel", num_args = 1.., requires = "loops")]
+        kernels: Vec<String>,
         /// Place-and-route seeds per preset (run one after the other); Fmax is their median.
         #[arg(long, default_value_t = 3)]
         seeds: u32,
@@ -316,11 +320,12 @@ fn run(command: Command) -> Result<(), Failure> {
         } => switchcraft::synth::render(&report).map_err(|e| Failure::Run(format!("error: {e}"))),
         Command::Synth {
             loops: true,
+            kernels,
             seeds,
             out,
             report,
             ..
-        } => synth_loops(seeds, out, report),
+        } => synth_loops(&kernels, seeds, out, report),
         Command::Synth {
             target,
             block,
@@ -702,9 +707,12 @@ fn synth(
     }
 }
 
-fn synth_loops(seeds: u32, out: PathBuf, report: PathBuf) -> Result<(), Failure> {
+fn synth_loops(only: &[String], seeds: u32, out: PathBuf, report: PathBuf) -> Result<(), Failure> {
     use switchcraft::synth::{loops, SynthError, Tools};
-    match loops::run(&Tools::from_env(), seeds, &out, &report) {
+    let kernels = loops::select(only).map_err(|e| Failure::Input(e.to_string()))?;
+    // A partial run's report must not replace the full one.
+    let report = if only.is_empty() { report } else { out.clone() };
+    match loops::run(&Tools::from_env(), &kernels, seeds, &out, &report) {
         Ok(()) => Ok(()),
         Err(SynthError::Input(msg)) => Err(Failure::Input(msg)),
         Err(e) => Err(Failure::Run(format!("error: {e}"))),

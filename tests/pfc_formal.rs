@@ -1,5 +1,5 @@
 //! The formal flow on PFC's formal config (`formal/pfc/pfc_formal.toml`: 2 ports, 2 priorities,
-//! 8-bit occupancy, 6-bit lengths): every property holds by BMC from reset to depth 8 (events
+//! 8-bit occupancy, 4-bit lengths): every property holds by BMC from reset to depth 8 (events
 //! of steps 1 to 4 reach the occupancy's select stage by step 7, so the sequential-spec ones
 //! see every hazard distance up to 3) and the inductive ones by 8-induction; and the mutant
 //! assertion makes the flow fail with a counterexample, so the flow can fail at all.

@@ -354,13 +354,38 @@ fn run_kernel(
     Ok((ice40, ecp5))
 }
 
-/// Runs every kernel on both devices and writes `<report>/loops.md`.
-pub fn run(tools: &Tools, seeds: u32, out: &Path, report: &Path) -> Result<(), SynthError> {
+/// The kernels named in `only` (by module), or every kernel when it is empty; an unknown name
+/// is an input error that lists the known ones.
+pub fn select(only: &[String]) -> Result<Vec<&'static Kernel>, SynthError> {
+    if only.is_empty() {
+        return Ok(KERNELS.iter().collect());
+    }
+    only.iter()
+        .map(|name| {
+            KERNELS.iter().find(|k| k.module == name).ok_or_else(|| {
+                let known: Vec<&str> = KERNELS.iter().map(|k| k.module).collect();
+                SynthError::Input(format!(
+                    "--kernel {name}: no such kernel (known: {})",
+                    known.join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Runs `kernels` on both devices and writes `<report>/loops.md`.
+pub fn run(
+    tools: &Tools,
+    kernels: &[&'static Kernel],
+    seeds: u32,
+    out: &Path,
+    report: &Path,
+) -> Result<(), SynthError> {
     if seeds == 0 {
         return Err(SynthError::Input("--seeds must be at least 1".into()));
     }
     let mut results = Vec::new();
-    for k in &KERNELS {
+    for &k in kernels {
         results.push((k, run_kernel(tools, k, seeds, out)?));
     }
     std::fs::create_dir_all(report).map_err(|e| io_error(report, "cannot create", e))?;

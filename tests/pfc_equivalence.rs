@@ -82,6 +82,22 @@ fn pfc_thresholds_at_the_counter_mask_random_workload_model_equals_verilator() {
     random_workload(&cfg, "mask_edge", seed(), 200_000);
 }
 
+/// REFRESH reset to 1 (a tick every cycle from the first; the config allows it with one port):
+/// the frame generator decides each tick a cycle ahead, the first one after reset from
+/// REFRESH's reset value.
+#[test]
+fn pfc_refresh_of_1_at_reset_random_workload_model_equals_verilator() {
+    let cfg = BlockConfig::new(
+        PfcBlock,
+        PfcConfig {
+            ports: 1,
+            refresh: 1,
+            ..PfcConfig::preset("tiny").unwrap()
+        },
+    );
+    random_workload(&cfg, "refresh_1", seed(), 20_000);
+}
+
 /// One cycle of events, biased to a few keys and to lengths that land on the thresholds.
 fn cycle_strategy(c: &PfcConfig) -> impl Strategy<Value = PfcIn> {
     let keys = u64::from(c.ports * c.priorities);

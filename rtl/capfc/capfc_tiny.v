@@ -311,6 +311,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     localparam  at_eg_max = 10'b101000000;
     localparam  at_quanta = 10'b101100000;
     localparam  at_refresh = 10'b110000000;
+    localparam  refresh_written = 24'h1000;
     localparam  at_err = 10'b110100000;
     localparam  at_status = 10'b111000000;
     localparam  at_inspect = 10'b111100000;
@@ -480,6 +481,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [3:0] frames$changed_ports;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
+    reg  frames$refresh_write;
+    reg  [15:0] frames$refresh_wdata;
     wire  frames$frame_valid;
     wire  [1:0] frames$frame_port;
     wire  [7:0] frames$frame_class_enable;
@@ -702,6 +705,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .changed_ports(frames$changed_ports),
         .quanta(frames$quanta),
         .refresh(frames$refresh),
+        .refresh_write(frames$refresh_write),
+        .refresh_wdata(frames$refresh_wdata),
         .frame_valid(frames$frame_valid),
         .frame_port(frames$frame_port),
         .frame_class_enable(frames$frame_class_enable),
@@ -861,6 +866,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         frames$changed_ports = 4'h0;
         frames$quanta = csr$value[(at_quanta)+:(16)];
         frames$refresh = csr$value[(at_refresh)+:(16)];
+        frames$refresh_write = |(csr$write & refresh_written);
+        frames$refresh_wdata = csr_wdata[(32'h0)+:(16)];
         o_in_drop$d = ingress$e_drop;
         o_eg_drop$d = egress$e_drop;
         status = 2'h0;
@@ -4417,7 +4424,7 @@ module capfc_tiny__egress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_ove
 endmodule // capfc_tiny__egress$upd
 
 
-module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
+module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,refresh_write,refresh_wdata,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
 
     // Module arguments
     input wire  clock;
@@ -4427,6 +4434,8 @@ module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
     input wire  [3:0] changed_ports;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
+    input wire  refresh_write;
+    input wire  [15:0] refresh_wdata;
     output reg  frame_valid;
     output reg  [1:0] frame_port;
     output reg  [7:0] frame_class_enable;
@@ -4440,6 +4449,7 @@ module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
     localparam  classes = 8'h3;
     localparam  one_pp = 4'h1;
     localparam  one_16 = 16'h1;
+    localparam  two_16 = 16'h2;
 
     // Stub signals
     reg  [3:0] dirty_old$d;
@@ -4454,6 +4464,8 @@ module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
     wire  granted_valid$q;
     reg  [15:0] refresh_count$d;
     wire  [15:0] refresh_count$q;
+    reg  tick$d;
+    wire  tick$q;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  [1:0] o_port$d;
@@ -4476,7 +4488,6 @@ module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
     reg  [3:0] fresh_ports;
     reg  [1:0] g_port;
     reg  [7:0] g_paused;
-    reg  tick;
     reg  [7:0] tick_keys;
 
     // Sub module instances
@@ -4508,6 +4519,11 @@ module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
     capfc_tiny__frames$refresh_count refresh_count(
         .d(refresh_count$d),
         .q(refresh_count$q),
+        .clock(clock)
+    );
+    capfc_tiny__frames$tick tick(
+        .d(tick$d),
+        .q(tick$q),
         .clock(clock)
     );
     capfc_tiny__frames$o_valid o_valid(
@@ -4544,6 +4560,7 @@ module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
         granted$d = granted$q;
         granted_valid$d = granted_valid$q;
         refresh_count$d = refresh_count$q;
+        tick$d = tick$q;
         o_valid$d = o_valid$q;
         o_port$d = o_port$q;
         o_class_enable$d = o_class_enable$q;
@@ -4589,13 +4606,24 @@ module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
         o_class_enable$d = classes;
         o_pause$d = g_paused & classes;
         o_quanta$d = quanta;
-        tick = refresh_count$q >= refresh;
         tick_keys = 8'h0;
-        if (tick) begin
-            refresh_count$d = one_16;
+        if (tick$q) begin
+            if (refresh_write) begin
+                tick$d = refresh_wdata <= one_16;
+            end
+            else begin
+                tick$d = refresh <= one_16;
+            end
+            refresh_count$d = two_16;
             tick_keys = paused;
         end
         else begin
+            if (refresh_write) begin
+                tick$d = refresh_count$q >= refresh_wdata;
+            end
+            else begin
+                tick$d = refresh_count$q >= refresh;
+            end
             refresh_count$d = refresh_count$q + one_16;
         end
         fresh_keys = flipped | tick_keys;
@@ -4621,7 +4649,8 @@ module capfc_tiny__frames(clock,reset,paused,flipped,changed_ports,quanta,refres
             rr_above$d = port_ok;
             granted$d = 4'h0;
             granted_valid$d = 1'b0;
-            refresh_count$d = one_16;
+            tick$d = 1'b0;
+            refresh_count$d = two_16;
             o_valid$d = 1'b0;
             o_port$d = 2'h0;
             o_class_enable$d = 8'h0;
@@ -4840,6 +4869,25 @@ module capfc_tiny__frames$rr_above(d,q,clock);
     end
 
 endmodule // capfc_tiny__frames$rr_above
+
+
+module capfc_tiny__frames$tick(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__frames$tick
 
 
 module capfc_tiny__in_bad(d,q,clock);

@@ -4157,6 +4157,7 @@ module qcn_tiny__pfc(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,d
     localparam  at_max = 8'h80;
     localparam  at_quanta = 8'ha0;
     localparam  at_refresh = 8'hc0;
+    localparam  refresh_written = 8'h40;
     localparam  at_err = 8'he0;
     localparam  prio_bits = 3'b1;
     localparam  prio_mask = 3'b1;
@@ -4186,6 +4187,8 @@ module qcn_tiny__pfc(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,d
     reg  [3:0] frames$changed_ports;
     reg  [15:0] frames$quanta;
     reg  [15:0] frames$refresh;
+    reg  frames$refresh_write;
+    reg  [15:0] frames$refresh_wdata;
     wire  frames$frame_valid;
     wire  [1:0] frames$frame_port;
     wire  [7:0] frames$frame_class_enable;
@@ -4264,6 +4267,8 @@ module qcn_tiny__pfc(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,d
         .changed_ports(frames$changed_ports),
         .quanta(frames$quanta),
         .refresh(frames$refresh),
+        .refresh_write(frames$refresh_write),
+        .refresh_wdata(frames$refresh_wdata),
         .frame_valid(frames$frame_valid),
         .frame_port(frames$frame_port),
         .frame_class_enable(frames$frame_class_enable),
@@ -4368,6 +4373,8 @@ module qcn_tiny__pfc(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,d
         frames$paused = ingress$xoff;
         frames$quanta = csr$value[(at_quanta)+:(16)];
         frames$refresh = csr$value[(at_refresh)+:(16)];
+        frames$refresh_write = |(csr$write & refresh_written);
+        frames$refresh_wdata = csr_wdata[(32'h0)+:(16)];
         o_drop$d = ingress$drop;
         o_xoff_valid$d = ingress$xoff_event;
         o_xoff_key$d = 3'h0;
@@ -4594,7 +4601,7 @@ module qcn_tiny__pfc$e_bad(d,q,clock);
 endmodule // qcn_tiny__pfc$e_bad
 
 
-module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
+module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refresh,refresh_write,refresh_wdata,frame_valid,frame_port,frame_class_enable,frame_pause,frame_quanta);
 
     // Module arguments
     input wire  clock;
@@ -4604,6 +4611,8 @@ module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refr
     input wire  [3:0] changed_ports;
     input wire  [15:0] quanta;
     input wire  [15:0] refresh;
+    input wire  refresh_write;
+    input wire  [15:0] refresh_wdata;
     output reg  frame_valid;
     output reg  [1:0] frame_port;
     output reg  [7:0] frame_class_enable;
@@ -4617,6 +4626,7 @@ module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refr
     localparam  classes = 8'h3;
     localparam  one_pp = 4'h1;
     localparam  one_16 = 16'h1;
+    localparam  two_16 = 16'h2;
 
     // Stub signals
     reg  [3:0] dirty_old$d;
@@ -4631,6 +4641,8 @@ module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refr
     wire  granted_valid$q;
     reg  [15:0] refresh_count$d;
     wire  [15:0] refresh_count$q;
+    reg  tick$d;
+    wire  tick$q;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  [1:0] o_port$d;
@@ -4653,7 +4665,6 @@ module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refr
     reg  [3:0] fresh_ports;
     reg  [1:0] g_port;
     reg  [7:0] g_paused;
-    reg  tick;
     reg  [7:0] tick_keys;
 
     // Sub module instances
@@ -4685,6 +4696,11 @@ module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refr
     qcn_tiny__pfc$frames$refresh_count refresh_count(
         .d(refresh_count$d),
         .q(refresh_count$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$frames$tick tick(
+        .d(tick$d),
+        .q(tick$q),
         .clock(clock)
     );
     qcn_tiny__pfc$frames$o_valid o_valid(
@@ -4721,6 +4737,7 @@ module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refr
         granted$d = granted$q;
         granted_valid$d = granted_valid$q;
         refresh_count$d = refresh_count$q;
+        tick$d = tick$q;
         o_valid$d = o_valid$q;
         o_port$d = o_port$q;
         o_class_enable$d = o_class_enable$q;
@@ -4766,13 +4783,24 @@ module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refr
         o_class_enable$d = classes;
         o_pause$d = g_paused & classes;
         o_quanta$d = quanta;
-        tick = refresh_count$q >= refresh;
         tick_keys = 8'h0;
-        if (tick) begin
-            refresh_count$d = one_16;
+        if (tick$q) begin
+            if (refresh_write) begin
+                tick$d = refresh_wdata <= one_16;
+            end
+            else begin
+                tick$d = refresh <= one_16;
+            end
+            refresh_count$d = two_16;
             tick_keys = paused;
         end
         else begin
+            if (refresh_write) begin
+                tick$d = refresh_count$q >= refresh_wdata;
+            end
+            else begin
+                tick$d = refresh_count$q >= refresh;
+            end
             refresh_count$d = refresh_count$q + one_16;
         end
         fresh_keys = flipped | tick_keys;
@@ -4798,7 +4826,8 @@ module qcn_tiny__pfc$frames(clock,reset,paused,flipped,changed_ports,quanta,refr
             rr_above$d = port_ok;
             granted$d = 4'h0;
             granted_valid$d = 1'b0;
-            refresh_count$d = one_16;
+            tick$d = 1'b0;
+            refresh_count$d = two_16;
             o_valid$d = 1'b0;
             o_port$d = 2'h0;
             o_class_enable$d = 8'h0;
@@ -5017,6 +5046,25 @@ module qcn_tiny__pfc$frames$rr_above(d,q,clock);
     end
 
 endmodule // qcn_tiny__pfc$frames$rr_above
+
+
+module qcn_tiny__pfc$frames$tick(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$frames$tick
 
 
 module qcn_tiny__pfc$ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max,xoff,drop,underflow,xoff_event,e_key,xon_event,d_key);
@@ -6050,6 +6098,22 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     wire  i_fwd_e$q;
     reg  i_fwd_d$d;
     wire  i_fwd_d$q;
+    reg  i_me_we$d;
+    wire  i_me_we$q;
+    reg  i_me_wd$d;
+    wire  i_me_wd$q;
+    reg  i_me_xe$d;
+    wire  i_me_xe$q;
+    reg  i_me_xd$d;
+    wire  i_me_xd$q;
+    reg  i_md_we$d;
+    wire  i_md_we$q;
+    reg  i_md_wd$d;
+    wire  i_md_wd$q;
+    reg  i_md_xe$d;
+    wire  i_md_xe$q;
+    reg  i_md_xd$d;
+    wire  i_md_xd$q;
     reg  r_e_valid$d;
     wire  r_e_valid$q;
     reg  [2:0] r_e_key$d;
@@ -6106,6 +6170,26 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     wire  [33:0] r_r4$q;
     reg  [33:0] r_l3e$d;
     wire  [33:0] r_l3e$q;
+    reg  r_e_hit_we$d;
+    wire  r_e_hit_we$q;
+    reg  r_e_hit_wd$d;
+    wire  r_e_hit_wd$q;
+    reg  r_e_hit_xe$d;
+    wire  r_e_hit_xe$q;
+    reg  r_e_hit_xd$d;
+    wire  r_e_hit_xd$q;
+    reg  r_e_no_hit$d;
+    wire  r_e_no_hit$q;
+    reg  r_d_hit_we$d;
+    wire  r_d_hit_we$q;
+    reg  r_d_hit_wd$d;
+    wire  r_d_hit_wd$q;
+    reg  r_d_hit_xe$d;
+    wire  r_d_hit_xe$q;
+    reg  r_d_hit_xd$d;
+    wire  r_d_hit_xd$q;
+    reg  r_d_no_hit$d;
+    wire  r_d_no_hit$q;
     reg  a_e_valid$d;
     wire  a_e_valid$q;
     reg  [2:0] a_e_key$d;
@@ -6288,15 +6372,15 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     reg  [33:0] k1e_sign_wide;
     reg  [33:0] k1d_diff;
     reg  [33:0] k1d_sign_wide;
-    reg  r_e_hit_we;
-    reg  r_e_hit_wd;
-    reg  r_e_hit_xe;
-    reg  r_e_hit_xd;
+    reg  e_hit_we;
+    reg  e_hit_wd;
+    reg  e_hit_xe;
+    reg  e_hit_xd;
+    reg  d_hit_we;
+    reg  d_hit_wd;
+    reg  d_hit_xe;
+    reg  d_hit_xd;
     reg  r_e_from_ram;
-    reg  r_d_hit_we;
-    reg  r_d_hit_wd;
-    reg  r_d_hit_xe;
-    reg  r_d_hit_xd;
     reg  r_d_from_ram;
     reg  [31:0] r_e_b_w;
     reg  [31:0] r_e_b_x;
@@ -6448,6 +6532,46 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         .q(i_fwd_d$q),
         .clock(clock)
     );
+    qcn_tiny__pfc$ingress$occ$i_me_we i_me_we(
+        .d(i_me_we$d),
+        .q(i_me_we$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$i_me_wd i_me_wd(
+        .d(i_me_wd$d),
+        .q(i_me_wd$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$i_me_xe i_me_xe(
+        .d(i_me_xe$d),
+        .q(i_me_xe$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$i_me_xd i_me_xd(
+        .d(i_me_xd$d),
+        .q(i_me_xd$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$i_md_we i_md_we(
+        .d(i_md_we$d),
+        .q(i_md_we$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$i_md_wd i_md_wd(
+        .d(i_md_wd$d),
+        .q(i_md_wd$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$i_md_xe i_md_xe(
+        .d(i_md_xe$d),
+        .q(i_md_xe$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$i_md_xd i_md_xd(
+        .d(i_md_xd$d),
+        .q(i_md_xd$q),
+        .clock(clock)
+    );
     qcn_tiny__pfc$ingress$occ$r_e_valid r_e_valid(
         .d(r_e_valid$d),
         .q(r_e_valid$q),
@@ -6586,6 +6710,56 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
     qcn_tiny__pfc$ingress$occ$r_l3e r_l3e(
         .d(r_l3e$d),
         .q(r_l3e$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_e_hit_we r_e_hit_we(
+        .d(r_e_hit_we$d),
+        .q(r_e_hit_we$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_e_hit_wd r_e_hit_wd(
+        .d(r_e_hit_wd$d),
+        .q(r_e_hit_wd$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_e_hit_xe r_e_hit_xe(
+        .d(r_e_hit_xe$d),
+        .q(r_e_hit_xe$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_e_hit_xd r_e_hit_xd(
+        .d(r_e_hit_xd$d),
+        .q(r_e_hit_xd$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_e_no_hit r_e_no_hit(
+        .d(r_e_no_hit$d),
+        .q(r_e_no_hit$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_d_hit_we r_d_hit_we(
+        .d(r_d_hit_we$d),
+        .q(r_d_hit_we$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_d_hit_wd r_d_hit_wd(
+        .d(r_d_hit_wd$d),
+        .q(r_d_hit_wd$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_d_hit_xe r_d_hit_xe(
+        .d(r_d_hit_xe$d),
+        .q(r_d_hit_xe$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_d_hit_xd r_d_hit_xd(
+        .d(r_d_hit_xd$d),
+        .q(r_d_hit_xd$q),
+        .clock(clock)
+    );
+    qcn_tiny__pfc$ingress$occ$r_d_no_hit r_d_no_hit(
+        .d(r_d_no_hit$d),
+        .q(r_d_no_hit$q),
         .clock(clock)
     );
     qcn_tiny__pfc$ingress$occ$a_e_valid a_e_valid(
@@ -6979,6 +7153,14 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         i_fwd_dd$d = i_fwd_dd$q;
         i_fwd_e$d = i_fwd_e$q;
         i_fwd_d$d = i_fwd_d$q;
+        i_me_we$d = i_me_we$q;
+        i_me_wd$d = i_me_wd$q;
+        i_me_xe$d = i_me_xe$q;
+        i_me_xd$d = i_me_xd$q;
+        i_md_we$d = i_md_we$q;
+        i_md_wd$d = i_md_wd$q;
+        i_md_xe$d = i_md_xe$q;
+        i_md_xd$d = i_md_xd$q;
         r_e_valid$d = r_e_valid$q;
         r_e_key$d = r_e_key$q;
         r_e_len$d = r_e_len$q;
@@ -6990,6 +7172,16 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         r_pe2$d = r_pe2$q;
         r_pd1$d = r_pd1$q;
         r_pd2$d = r_pd2$q;
+        r_e_hit_we$d = r_e_hit_we$q;
+        r_e_hit_wd$d = r_e_hit_wd$q;
+        r_e_hit_xe$d = r_e_hit_xe$q;
+        r_e_hit_xd$d = r_e_hit_xd$q;
+        r_e_no_hit$d = r_e_no_hit$q;
+        r_d_hit_we$d = r_d_hit_we$q;
+        r_d_hit_wd$d = r_d_hit_wd$q;
+        r_d_hit_xe$d = r_d_hit_xe$q;
+        r_d_hit_xd$d = r_d_hit_xd$q;
+        r_d_no_hit$d = r_d_no_hit$q;
         r_fwd_ee$d = r_fwd_ee$q;
         r_fwd_ed$d = r_fwd_ed$q;
         r_fwd_de$d = r_fwd_de$q;
@@ -7103,6 +7295,14 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         i_fwd_dd$d = ~i_fwd_de$d & r_d_write & (r_d_key$q == deq_key);
         i_fwd_e$d = i_fwd_ee$d | i_fwd_ed$d;
         i_fwd_d$d = i_fwd_de$d | i_fwd_dd$d;
+        i_me_we$d = a_e_valid$q & (a_e_key$q == enq_key);
+        i_me_wd$d = a_d_valid$q & ~a_same$q & (a_d_key$q == enq_key);
+        i_me_xe$d = b_e_valid$q & (b_e_key$q == enq_key);
+        i_me_xd$d = b_d_valid$q & ~b_same$q & (b_d_key$q == enq_key);
+        i_md_we$d = a_e_valid$q & (a_e_key$q == deq_key);
+        i_md_wd$d = a_d_valid$q & ~a_same$q & (a_d_key$q == deq_key);
+        i_md_xe$d = b_e_valid$q & (b_e_key$q == deq_key);
+        i_md_xd$d = b_d_valid$q & ~b_same$q & (b_d_key$q == deq_key);
         e_s = {18'd0, i_e_len$q};
         d_s = {18'd0, i_d_len$q};
         max_w = max & mask;
@@ -7212,28 +7412,38 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
         k1e_sign_wide = k1e_diff >> sign_at;
         k1d_diff = ({2'd0, v2d} - r_d_s$q) & mask_s;
         k1d_sign_wide = k1d_diff >> sign_at;
-        r_e_hit_we = ~r_fwd_e$q & w_e_valid$q & (w_e_key$q == r_e_key$q);
-        r_e_hit_wd = ~r_fwd_e$q & w_d_write$q & (w_d_key$q == r_e_key$q);
-        r_e_hit_xe = ~r_fwd_e$q & ~r_e_hit_we & ~r_e_hit_wd & x_e_valid$q & (x_e_key$q == r_e_key$q);
-        r_e_hit_xd = ~r_fwd_e$q & ~r_e_hit_we & ~r_e_hit_wd & x_d_write$q & (x_d_key$q == r_e_key$q);
-        r_e_from_ram = ~r_fwd_e$q & ~r_e_hit_we & ~r_e_hit_wd & ~r_e_hit_xe & ~r_e_hit_xd & ram$read_0_written;
-        r_d_hit_we = ~r_fwd_d$q & w_e_valid$q & (w_e_key$q == r_d_key$q);
-        r_d_hit_wd = ~r_fwd_d$q & w_d_write$q & (w_d_key$q == r_d_key$q);
-        r_d_hit_xe = ~r_fwd_d$q & ~r_d_hit_we & ~r_d_hit_wd & x_e_valid$q & (x_e_key$q == r_d_key$q);
-        r_d_hit_xd = ~r_fwd_d$q & ~r_d_hit_we & ~r_d_hit_wd & x_d_write$q & (x_d_key$q == r_d_key$q);
-        r_d_from_ram = ~r_fwd_d$q & ~r_d_hit_we & ~r_d_hit_wd & ~r_d_hit_xe & ~r_d_hit_xd & ram$read_1_written;
+        e_hit_we = ~i_fwd_e$q & i_me_we$q;
+        e_hit_wd = ~i_fwd_e$q & i_me_wd$q;
+        e_hit_xe = ~i_fwd_e$q & ~i_me_we$q & ~i_me_wd$q & i_me_xe$q;
+        e_hit_xd = ~i_fwd_e$q & ~i_me_we$q & ~i_me_wd$q & i_me_xd$q;
+        r_e_hit_we$d = e_hit_we;
+        r_e_hit_wd$d = e_hit_wd;
+        r_e_hit_xe$d = e_hit_xe;
+        r_e_hit_xd$d = e_hit_xd;
+        r_e_no_hit$d = ~i_fwd_e$q & ~e_hit_we & ~e_hit_wd & ~e_hit_xe & ~e_hit_xd;
+        d_hit_we = ~i_fwd_d$q & i_md_we$q;
+        d_hit_wd = ~i_fwd_d$q & i_md_wd$q;
+        d_hit_xe = ~i_fwd_d$q & ~i_md_we$q & ~i_md_wd$q & i_md_xe$q;
+        d_hit_xd = ~i_fwd_d$q & ~i_md_we$q & ~i_md_wd$q & i_md_xd$q;
+        r_d_hit_we$d = d_hit_we;
+        r_d_hit_wd$d = d_hit_wd;
+        r_d_hit_xe$d = d_hit_xe;
+        r_d_hit_xd$d = d_hit_xd;
+        r_d_no_hit$d = ~i_fwd_d$q & ~d_hit_we & ~d_hit_wd & ~d_hit_xe & ~d_hit_xd;
+        r_e_from_ram = r_e_no_hit$q & ram$read_0_written;
+        r_d_from_ram = r_d_no_hit$q & ram$read_1_written;
         r_e_b_w = 32'h0;
-        if (r_e_hit_we) begin
+        if (r_e_hit_we$q) begin
             r_e_b_w = w_e_val$q;
         end
-        if (r_e_hit_wd) begin
+        if (r_e_hit_wd$q) begin
             r_e_b_w = r_e_b_w | w_d_val$q;
         end
         r_e_b_x = 32'h0;
-        if (r_e_hit_xe) begin
+        if (r_e_hit_xe$q) begin
             r_e_b_x = x_e_val$q;
         end
-        if (r_e_hit_xd) begin
+        if (r_e_hit_xd$q) begin
             r_e_b_x = r_e_b_x | x_d_val$q;
         end
         r_e_b_ram = 32'h0;
@@ -7241,17 +7451,17 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
             r_e_b_ram = ram$read_0_data;
         end
         r_d_b_w = 32'h0;
-        if (r_d_hit_we) begin
+        if (r_d_hit_we$q) begin
             r_d_b_w = w_e_val$q;
         end
-        if (r_d_hit_wd) begin
+        if (r_d_hit_wd$q) begin
             r_d_b_w = r_d_b_w | w_d_val$q;
         end
         r_d_b_x = 32'h0;
-        if (r_d_hit_xe) begin
+        if (r_d_hit_xe$q) begin
             r_d_b_x = x_e_val$q;
         end
-        if (r_d_hit_xd) begin
+        if (r_d_hit_xd$q) begin
             r_d_b_x = r_d_b_x | x_d_val$q;
         end
         r_d_b_ram = 32'h0;
@@ -7472,6 +7682,14 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
             i_fwd_dd$d = 1'b0;
             i_fwd_e$d = 1'b0;
             i_fwd_d$d = 1'b0;
+            i_me_we$d = 1'b0;
+            i_me_wd$d = 1'b0;
+            i_me_xe$d = 1'b0;
+            i_me_xd$d = 1'b0;
+            i_md_we$d = 1'b0;
+            i_md_wd$d = 1'b0;
+            i_md_xe$d = 1'b0;
+            i_md_xd$d = 1'b0;
             r_e_valid$d = 1'b0;
             r_d_valid$d = 1'b0;
             r_same$d = 1'b0;
@@ -7479,6 +7697,16 @@ module qcn_tiny__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid
             r_pe2$d = 1'b0;
             r_pd1$d = 1'b0;
             r_pd2$d = 1'b0;
+            r_e_hit_we$d = 1'b0;
+            r_e_hit_wd$d = 1'b0;
+            r_e_hit_xe$d = 1'b0;
+            r_e_hit_xd$d = 1'b0;
+            r_e_no_hit$d = 1'b0;
+            r_d_hit_we$d = 1'b0;
+            r_d_hit_wd$d = 1'b0;
+            r_d_hit_xe$d = 1'b0;
+            r_d_hit_xd$d = 1'b0;
+            r_d_no_hit$d = 1'b0;
             r_fwd_ee$d = 1'b0;
             r_fwd_ed$d = 1'b0;
             r_fwd_de$d = 1'b0;
@@ -8866,6 +9094,158 @@ module qcn_tiny__pfc$ingress$occ$i_fwd_ee(d,q,clock);
 endmodule // qcn_tiny__pfc$ingress$occ$i_fwd_ee
 
 
+module qcn_tiny__pfc$ingress$occ$i_md_wd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$i_md_wd
+
+
+module qcn_tiny__pfc$ingress$occ$i_md_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$i_md_we
+
+
+module qcn_tiny__pfc$ingress$occ$i_md_xd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$i_md_xd
+
+
+module qcn_tiny__pfc$ingress$occ$i_md_xe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$i_md_xe
+
+
+module qcn_tiny__pfc$ingress$occ$i_me_wd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$i_me_wd
+
+
+module qcn_tiny__pfc$ingress$occ$i_me_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$i_me_we
+
+
+module qcn_tiny__pfc$ingress$occ$i_me_xd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$i_me_xd
+
+
+module qcn_tiny__pfc$ingress$occ$i_me_xe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$i_me_xe
+
+
 module qcn_tiny__pfc$ingress$occ$i_pd1(d,q,clock);
 
     // Module arguments
@@ -8961,6 +9341,82 @@ module qcn_tiny__pfc$ingress$occ$i_same(d,q,clock);
 endmodule // qcn_tiny__pfc$ingress$occ$i_same
 
 
+module qcn_tiny__pfc$ingress$occ$r_d_hit_wd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_d_hit_wd
+
+
+module qcn_tiny__pfc$ingress$occ$r_d_hit_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_d_hit_we
+
+
+module qcn_tiny__pfc$ingress$occ$r_d_hit_xd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_d_hit_xd
+
+
+module qcn_tiny__pfc$ingress$occ$r_d_hit_xe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_d_hit_xe
+
+
 module qcn_tiny__pfc$ingress$occ$r_d_key(d,q,clock);
 
     // Module arguments
@@ -8997,6 +9453,25 @@ module qcn_tiny__pfc$ingress$occ$r_d_m_e(d,q,clock);
     end
 
 endmodule // qcn_tiny__pfc$ingress$occ$r_d_m_e
+
+
+module qcn_tiny__pfc$ingress$occ$r_d_no_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_d_no_hit
 
 
 module qcn_tiny__pfc$ingress$occ$r_d_s(d,q,clock);
@@ -9037,6 +9512,82 @@ module qcn_tiny__pfc$ingress$occ$r_d_valid(d,q,clock);
 endmodule // qcn_tiny__pfc$ingress$occ$r_d_valid
 
 
+module qcn_tiny__pfc$ingress$occ$r_e_hit_wd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_e_hit_wd
+
+
+module qcn_tiny__pfc$ingress$occ$r_e_hit_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_e_hit_we
+
+
+module qcn_tiny__pfc$ingress$occ$r_e_hit_xd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_e_hit_xd
+
+
+module qcn_tiny__pfc$ingress$occ$r_e_hit_xe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_e_hit_xe
+
+
 module qcn_tiny__pfc$ingress$occ$r_e_key(d,q,clock);
 
     // Module arguments
@@ -9073,6 +9624,25 @@ module qcn_tiny__pfc$ingress$occ$r_e_len(d,q,clock);
     end
 
 endmodule // qcn_tiny__pfc$ingress$occ$r_e_len
+
+
+module qcn_tiny__pfc$ingress$occ$r_e_no_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__pfc$ingress$occ$r_e_no_hit
 
 
 module qcn_tiny__pfc$ingress$occ$r_e_only(d,q,clock);

@@ -134,6 +134,8 @@ pub struct CapfcCore<
     at_eg_max: Constant<Bits<CSR_OFFSET_BITS>>,
     at_quanta: Constant<Bits<CSR_OFFSET_BITS>>,
     at_refresh: Constant<Bits<CSR_OFFSET_BITS>>,
+    /// REFRESH's bit in the CSR bank's write strobes.
+    refresh_written: Constant<Bits<CSR_SLOTS>>,
     at_err: Constant<Bits<CSR_OFFSET_BITS>>,
     at_status: Constant<Bits<CSR_OFFSET_BITS>>,
     at_inspect: Constant<Bits<CSR_OFFSET_BITS>>,
@@ -275,6 +277,9 @@ impl<
             at_eg_max: at("eg_max"),
             at_quanta: at("quanta"),
             at_refresh: at("refresh"),
+            refresh_written: CsrBank::<CSR_SLOTS, CSR_BITS, CSR_OFFSET_BITS>::strobe(
+                &map, "refresh",
+            ),
             at_err: at("err"),
             at_status: at("status"),
             at_inspect: at("inspect"),
@@ -539,6 +544,8 @@ impl<
             .value
             .val()
             .get_bits::<16>(self.at_refresh.val().index());
+        self.frames.refresh_write.next = (self.csr.write.val() & self.refresh_written.val()).any();
+        self.frames.refresh_wdata.next = self.csr_wdata.val().get_bits::<16>(0);
 
         // ---- Drops.
         self.o_in_drop.d.next = self.ingress.e_drop.val();

@@ -97,6 +97,8 @@ pub struct PfcCore<const PB: usize, const PP: usize, const K: usize, const KB: u
     at_max: Constant<Bits<CSR_OFFSET_BITS>>,
     at_quanta: Constant<Bits<CSR_OFFSET_BITS>>,
     at_refresh: Constant<Bits<CSR_OFFSET_BITS>>,
+    /// REFRESH's bit in the CSR bank's write strobes.
+    refresh_written: Constant<Bits<CSR_SLOTS>>,
     at_err: Constant<Bits<CSR_OFFSET_BITS>>,
     /// Priority bits of a key (`KB - PB`) and their mask.
     prio_bits: Constant<Bits<KB>>,
@@ -187,6 +189,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> PfcCore<
             at_max: at("max"),
             at_quanta: at("quanta"),
             at_refresh: at("refresh"),
+            refresh_written: CsrBank::<CSR_SLOTS, CSR_BITS, CSR_OFFSET_BITS>::strobe(
+                &map, "refresh",
+            ),
             at_err: at("err"),
             prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
             prio_mask: Constant::new(switchcraft_core::mask(cfg.prio_bits()).into()),
@@ -288,6 +293,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .value
             .val()
             .get_bits::<16>(self.at_refresh.val().index());
+        self.frames.refresh_write.next = (self.csr.write.val() & self.refresh_written.val()).any();
+        self.frames.refresh_wdata.next = self.csr_wdata.val().get_bits::<16>(0);
 
         // ---- Edge n + 1: event outputs (key fields zero when not valid).
         self.o_drop.d.next = self.ingress.drop.val();

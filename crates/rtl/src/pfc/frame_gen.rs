@@ -28,7 +28,11 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     pub flipped: Signal<In, Bits<K>>,
     pub changed_ports: Signal<In, Bits<PP>>,
     pub quanta: Signal<In, Bits<16>>,
+    /// The REFRESH register, whether the next edge writes it and with what: the tick is
+    /// decided a cycle ahead, against REFRESH as that edge leaves it.
     pub refresh: Signal<In, Bits<16>>,
+    pub refresh_write: Signal<In, Bit>,
+    pub refresh_wdata: Signal<In, Bits<16>>,
 
     pub frame_valid: Signal<Out, Bit>,
     pub frame_port: Signal<Out, Bits<PB>>,
@@ -45,6 +49,7 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     classes: Constant<Bits<8>>,
     one_pp: Constant<Bits<PP>>,
     one_16: Constant<Bits<16>>,
+    two_16: Constant<Bits<16>>,
 
     /// Ports made dirty (a changed or refresh-due class) before the last edge and not served
     /// since. Kept per port (a frame clears its whole port), so the round robin's loop is
@@ -56,9 +61,14 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     /// The port granted on the last edge (one-hot, or zero): its frame is built this cycle.
     granted: DFF<Bits<PP>>,
     granted_valid: DFF<Bit>,
-    /// Cycles since the last refresh tick, plus one: the model's timer + 1, held so that the
-    /// tick's test is one comparison, without an increment in front of it.
+    /// Cycles since the last refresh tick, plus two: the model's timer + 2, the timer + 1 of
+    /// the next cycle when this one does not tick, held so that the next tick's test is one
+    /// comparison, without an increment in front of it.
     refresh_count: DFF<Bits<16>>,
+    /// This cycle ticks (the model's timer + 1 >= REFRESH): decided in the cycle before, so
+    /// that neither its comparison nor its fan-out to the counter's reload shares a cycle with
+    /// the other.
+    tick: DFF<Bit>,
     o_valid: DFF<Bit>,
     o_port: DFF<Bits<PB>>,
     o_class_enable: DFF<Bits<8>>,
@@ -76,7 +86,6 @@ pub struct FrameGen<const PB: usize, const PP: usize, const K: usize, const KB: 
     fresh_ports: Signal<Local, Bits<PP>>,
     g_port: Signal<Local, Bits<PB>>,
     g_paused: Signal<Local, Bits<K>>,
-    tick: Signal<Local, Bit>,
     tick_keys: Signal<Local, Bits<K>>,
 }
 
@@ -99,6 +108,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             changed_ports: Default::default(),
             quanta: Default::default(),
             refresh: Default::default(),
+            refresh_write: Default::default(),
+            refresh_wdata: Default::default(),
             frame_valid: Default::default(),
             frame_port: Default::default(),
             frame_class_enable: Default::default(),
@@ -110,6 +121,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> FrameGen
             classes: Constant::new(((1u64 << priorities) - 1).into()),
             one_pp: Constant::new(1u64.into()),
             one_16: Constant::new(1u64.into()),
+            two_16: Constant::new(2u64.into()),
+
             dirty_old: Default::default(),
             dirty_new: Default::default(),
             rr_above: Default::default(),
@@ -151,6 +164,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             granted,
             granted_valid,
             refresh_count,
+            tick,
             o_valid,
             o_port,
             o_class_enable,
@@ -204,13 +218,27 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.o_pause.d.next = bit_cast::<8, K>(self.g_paused.val()) & self.classes.val();
         self.o_quanta.d.next = self.quanta.val();
 
-        // Refresh tick: every REFRESH cycles, flag the paused classes of every port.
-        self.tick.next = self.refresh_count.q.val() >= self.refresh.val();
+        // Refresh tick: every REFRESH cycles, flag the paused classes of every port. The next
+        // cycle's tick: its timer + 1 against its REFRESH, the timer being 0 after a tick and
+        // this one's + 1 otherwise. (The count wraps only at timer 65534, which always ticks:
+        // 65535 >= any REFRESH; a ticking cycle's count is not used.)
+        // The comparisons run against the register and the written value side by side, and the
+        // write chooses after them.
         self.tick_keys.next = 0.into();
-        if self.tick.val() {
-            self.refresh_count.d.next = self.one_16.val();
+        if self.tick.q.val() {
+            if self.refresh_write.val() {
+                self.tick.d.next = self.refresh_wdata.val() <= self.one_16.val();
+            } else {
+                self.tick.d.next = self.refresh.val() <= self.one_16.val();
+            }
+            self.refresh_count.d.next = self.two_16.val();
             self.tick_keys.next = self.paused.val();
         } else {
+            if self.refresh_write.val() {
+                self.tick.d.next = self.refresh_count.q.val() >= self.refresh_wdata.val();
+            } else {
+                self.tick.d.next = self.refresh_count.q.val() >= self.refresh.val();
+            }
             self.refresh_count.d.next = self.refresh_count.q.val() + self.one_16.val();
         }
         // A mark on this edge survives the clear of a frame sent on this edge.
@@ -244,7 +272,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             self.rr_above.d.next = self.port_ok.val();
             self.granted.d.next = 0.into();
             self.granted_valid.d.next = false;
-            self.refresh_count.d.next = self.one_16.val();
+            // Timer 0. The model's first cycle ticks when REFRESH's reset value is at most 1,
+            // but no class is paused for several cycles after reset, so such a tick flags
+            // nothing: none here, and the timer runs as the model's from the next cycle.
+            self.tick.d.next = false;
+            self.refresh_count.d.next = self.two_16.val();
             self.o_valid.d.next = false;
             self.o_port.d.next = 0.into();
             self.o_class_enable.d.next = 0.into();

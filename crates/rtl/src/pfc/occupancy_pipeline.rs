@@ -29,11 +29,14 @@
 //! Stages (events sampled at edge n):
 //! * edge n (input, `i_*`): the events; whether the event one edge older (its predecessor)
 //!   names their keys (`i_p*`); whether the event two edges older writes them (`i_fwd_*`);
+//!   whether those three and four edges older write them (`i_me*`, `i_md*`);
 //! * cycle n: each event's own sums with its MAX: `M - L4`, `M + L3`, `L3 - L4` and so on;
+//!   which stage will hold each key's newest value for the lookup (from those matches,
+//!   registered, so the lookup's selects start from flip-flops);
 //! * edge n + 1 (read, `r_*`): the keys address the RAMs;
 //! * cycle n + 1: the bounds, offsets and constants, from the event's own sums and its
 //!   predecessor's (a mux by the `i_p*` flags, then one carry chain each); the lookup of the
-//!   operands in the write stages and the RAMs;
+//!   operands in the write stages and the RAMs, an AND-OR by the registered hits;
 //! * edge n + 2 (operand, `a_*`): the operands, from the lookup or, where the event two edges
 //!   older writes the key, its result as it leaves the selection (the bypass);
 //! * cycle n + 2: every test and every sum, side by side from the operand registers, and which
@@ -115,6 +118,17 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     i_fwd_dd: DFF<Bit>,
     i_fwd_e: DFF<Bit>,
     i_fwd_d: DFF<Bit>,
+    /// The keys the lookup will find in the write stage (the event three edges older's
+    /// enqueue, `*we`, and dequeue when it writes, `*wd`) and in the written stage (four edges
+    /// older, `*xe`, `*xd`), for this event's enqueue key (`i_me*`) and dequeue key (`i_md*`).
+    i_me_we: DFF<Bit>,
+    i_me_wd: DFF<Bit>,
+    i_me_xe: DFF<Bit>,
+    i_me_xd: DFF<Bit>,
+    i_md_we: DFF<Bit>,
+    i_md_wd: DFF<Bit>,
+    i_md_xe: DFF<Bit>,
+    i_md_xd: DFF<Bit>,
 
     // Cycle n: the event's own sums (signed, `S` bits).
     max_w: Signal<Local, Bits<32>>,
@@ -181,16 +195,31 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     k1e_sign_wide: Signal<Local, Bits<34>>,
     k1d_diff: Signal<Local, Bits<34>>,
     k1d_sign_wide: Signal<Local, Bits<34>>,
+    // Cycle n: which stage holds the newest value of each event's key that the RAM read of
+    // cycle n + 1 will not see (`*_hit_w*`: the select stage now, the write stage then;
+    // `*_hit_x*`: the write stage now, the written stage then), by the enqueue (`*e`) or the
+    // dequeue (`*d`) result. Registered, so the lookup's selects come from flip-flops.
+    e_hit_we: Signal<Local, Bit>,
+    e_hit_wd: Signal<Local, Bit>,
+    e_hit_xe: Signal<Local, Bit>,
+    e_hit_xd: Signal<Local, Bit>,
+    d_hit_we: Signal<Local, Bit>,
+    d_hit_wd: Signal<Local, Bit>,
+    d_hit_xe: Signal<Local, Bit>,
+    d_hit_xd: Signal<Local, Bit>,
+    r_e_hit_we: DFF<Bit>,
+    r_e_hit_wd: DFF<Bit>,
+    r_e_hit_xe: DFF<Bit>,
+    r_e_hit_xd: DFF<Bit>,
+    /// Neither a stage nor the bypass has the key's value: the RAM's read data has it.
+    r_e_no_hit: DFF<Bit>,
+    r_d_hit_we: DFF<Bit>,
+    r_d_hit_wd: DFF<Bit>,
+    r_d_hit_xe: DFF<Bit>,
+    r_d_hit_xd: DFF<Bit>,
+    r_d_no_hit: DFF<Bit>,
     // Cycle n + 1: the lookup of the operands.
-    r_e_hit_we: Signal<Local, Bit>,
-    r_e_hit_wd: Signal<Local, Bit>,
-    r_e_hit_xe: Signal<Local, Bit>,
-    r_e_hit_xd: Signal<Local, Bit>,
     r_e_from_ram: Signal<Local, Bit>,
-    r_d_hit_we: Signal<Local, Bit>,
-    r_d_hit_wd: Signal<Local, Bit>,
-    r_d_hit_xe: Signal<Local, Bit>,
-    r_d_hit_xd: Signal<Local, Bit>,
     r_d_from_ram: Signal<Local, Bit>,
     r_e_b_w: Signal<Local, Bits<32>>,
     r_e_b_x: Signal<Local, Bits<32>>,
@@ -400,6 +429,14 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             i_fwd_dd: Default::default(),
             i_fwd_e: Default::default(),
             i_fwd_d: Default::default(),
+            i_me_we: Default::default(),
+            i_me_wd: Default::default(),
+            i_me_xe: Default::default(),
+            i_me_xd: Default::default(),
+            i_md_we: Default::default(),
+            i_md_wd: Default::default(),
+            i_md_xe: Default::default(),
+            i_md_xd: Default::default(),
             max_w: Default::default(),
             e_s: Default::default(),
             d_s: Default::default(),
@@ -453,6 +490,16 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             k1e_sign_wide: Default::default(),
             k1d_diff: Default::default(),
             k1d_sign_wide: Default::default(),
+            e_hit_we: Default::default(),
+            e_hit_wd: Default::default(),
+            e_hit_xe: Default::default(),
+            e_hit_xd: Default::default(),
+            d_hit_we: Default::default(),
+            d_hit_wd: Default::default(),
+            d_hit_xe: Default::default(),
+            d_hit_xd: Default::default(),
+            r_e_no_hit: Default::default(),
+            r_d_no_hit: Default::default(),
             r_e_hit_we: Default::default(),
             r_e_hit_wd: Default::default(),
             r_e_hit_xe: Default::default(),
@@ -606,18 +653,20 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, i_e_valid, i_e_key, i_e_len, i_d_valid, i_d_key, i_d_len, i_same, i_pe1,
-            i_pe2, i_pd1, i_pd2, i_fwd_ee, i_fwd_ed, i_fwd_de, i_fwd_dd, i_fwd_e, i_fwd_d,
-            r_e_valid, r_e_key, r_e_len, r_d_valid, r_d_key, r_d_s, r_same, r_pe1, r_pe2, r_pd1,
-            r_pd2, r_fwd_ee, r_fwd_ed, r_fwd_de, r_fwd_dd, r_fwd_e, r_fwd_d, r_m, r_m_de, r_m_d,
-            r_m_e, r_d_m_e, r_n_e, r_e_only, r_len_over, r_p4, r_r4, r_l3e, a_e_valid, a_e_key,
-            a_e_len, a_d_valid, a_d_key, a_d_s, a_same, a_x_e, a_x_d, a_m, a_m_de, a_m_d, a_m_e,
-            a_d_m_e, a_n_e, a_e_only, a_len_over, a_b1e, a_b2e, a_b3ae, a_b3be, a_b4ae, a_b4be,
-            a_dae, a_dbe, a_k1e_v3, a_b1d, a_b2d, a_b3ad, a_b3bd, a_k1d_v3, a_k1d_u3, b_e_valid,
-            b_e_key, b_d_valid, b_d_key, b_same, b_k1e, b_k3e, b_s_aa, b_s_ab, b_s_ba, b_s_bb,
-            b_k1d, b_s_abd, b_s_bbd, b_sel_k1e, b_sel_k3e, b_sel_aa, b_sel_ab, b_sel_ba, b_sel_bb,
-            b_sel_k1d, b_sel_abd, b_sel_bbd, b_sel_zd, b_k1e_drop, b_len_over, b_k1d_u3, w_e_valid,
-            w_e_key, w_e_val, w_d_write, w_d_key, w_d_val, x_e_valid, x_e_key, x_e_val, x_d_write,
-            x_d_key, x_d_val
+            i_pe2, i_pd1, i_pd2, i_fwd_ee, i_fwd_ed, i_fwd_de, i_fwd_dd, i_fwd_e, i_fwd_d, i_me_we,
+            i_me_wd, i_me_xe, i_me_xd, i_md_we, i_md_wd, i_md_xe, i_md_xd, r_e_valid, r_e_key,
+            r_e_len, r_d_valid, r_d_key, r_d_s, r_same, r_pe1, r_pe2, r_pd1, r_pd2, r_e_hit_we,
+            r_e_hit_wd, r_e_hit_xe, r_e_hit_xd, r_e_no_hit, r_d_hit_we, r_d_hit_wd, r_d_hit_xe,
+            r_d_hit_xd, r_d_no_hit, r_fwd_ee, r_fwd_ed, r_fwd_de, r_fwd_dd, r_fwd_e, r_fwd_d, r_m,
+            r_m_de, r_m_d, r_m_e, r_d_m_e, r_n_e, r_e_only, r_len_over, r_p4, r_r4, r_l3e,
+            a_e_valid, a_e_key, a_e_len, a_d_valid, a_d_key, a_d_s, a_same, a_x_e, a_x_d, a_m,
+            a_m_de, a_m_d, a_m_e, a_d_m_e, a_n_e, a_e_only, a_len_over, a_b1e, a_b2e, a_b3ae,
+            a_b3be, a_b4ae, a_b4be, a_dae, a_dbe, a_k1e_v3, a_b1d, a_b2d, a_b3ad, a_b3bd, a_k1d_v3,
+            a_k1d_u3, b_e_valid, b_e_key, b_d_valid, b_d_key, b_same, b_k1e, b_k3e, b_s_aa, b_s_ab,
+            b_s_ba, b_s_bb, b_k1d, b_s_abd, b_s_bbd, b_sel_k1e, b_sel_k3e, b_sel_aa, b_sel_ab,
+            b_sel_ba, b_sel_bb, b_sel_k1d, b_sel_abd, b_sel_bbd, b_sel_zd, b_k1e_drop, b_len_over,
+            b_k1d_u3, w_e_valid, w_e_key, w_e_val, w_d_write, w_d_key, w_d_val, x_e_valid, x_e_key,
+            x_e_val, x_d_write, x_d_key, x_d_val
         );
         self.ram.clock.next = self.clock.val();
         self.ram.reset.next = self.reset.val();
@@ -658,6 +707,24 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             & (self.r_d_key.q.val() == self.deq_key.val());
         self.i_fwd_e.d.next = self.i_fwd_ee.d.val() | self.i_fwd_ed.d.val();
         self.i_fwd_d.d.next = self.i_fwd_de.d.val() | self.i_fwd_dd.d.val();
+        // The events three and four edges older are in the operand and select stages: the
+        // stages they will be in when this event's lookup runs are the write and written ones.
+        self.i_me_we.d.next = self.a_e_valid.q.val() & (self.a_e_key.q.val() == self.enq_key.val());
+        self.i_me_wd.d.next = self.a_d_valid.q.val()
+            & !self.a_same.q.val()
+            & (self.a_d_key.q.val() == self.enq_key.val());
+        self.i_me_xe.d.next = self.b_e_valid.q.val() & (self.b_e_key.q.val() == self.enq_key.val());
+        self.i_me_xd.d.next = self.b_d_valid.q.val()
+            & !self.b_same.q.val()
+            & (self.b_d_key.q.val() == self.enq_key.val());
+        self.i_md_we.d.next = self.a_e_valid.q.val() & (self.a_e_key.q.val() == self.deq_key.val());
+        self.i_md_wd.d.next = self.a_d_valid.q.val()
+            & !self.a_same.q.val()
+            & (self.a_d_key.q.val() == self.deq_key.val());
+        self.i_md_xe.d.next = self.b_e_valid.q.val() & (self.b_e_key.q.val() == self.deq_key.val());
+        self.i_md_xd.d.next = self.b_d_valid.q.val()
+            & !self.b_same.q.val()
+            & (self.b_d_key.q.val() == self.deq_key.val());
 
         // ---- Cycle n: the event's own sums with the MAX of its edge.
         self.e_s.next = bit_cast::<34, 16>(self.i_e_len.q.val());
@@ -775,67 +842,65 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             (bit_cast::<34, 32>(self.v2d.val()) - self.r_d_s.q.val()) & self.mask_s.val();
         self.k1d_sign_wide.next = self.k1d_diff.val() >> self.sign_at.val();
 
-        // Cycle n + 1: each operand from the newest value the RAM read did not see: the write
-        // stage's (`w_*`, written to the RAMs at edge n + 2), else the written stage's (`x_*`,
-        // written at this edge n + 1), else the memory's read data (0 for a key not written
-        // since reset); none where the bypass will supply it. The two writes of one stage never
-        // name one key (a same-key pair writes bank E only), so at most one hit per stage counts.
-        self.r_e_hit_we.next = !self.r_fwd_e.q.val()
-            & self.w_e_valid.q.val()
-            & (self.w_e_key.q.val() == self.r_e_key.q.val());
-        self.r_e_hit_wd.next = !self.r_fwd_e.q.val()
-            & self.w_d_write.q.val()
-            & (self.w_d_key.q.val() == self.r_e_key.q.val());
-        self.r_e_hit_xe.next = !self.r_fwd_e.q.val()
-            & !self.r_e_hit_we.val()
-            & !self.r_e_hit_wd.val()
-            & self.x_e_valid.q.val()
-            & (self.x_e_key.q.val() == self.r_e_key.q.val());
-        self.r_e_hit_xd.next = !self.r_fwd_e.q.val()
-            & !self.r_e_hit_we.val()
-            & !self.r_e_hit_wd.val()
-            & self.x_d_write.q.val()
-            & (self.x_d_key.q.val() == self.r_e_key.q.val());
-        self.r_e_from_ram.next = !self.r_fwd_e.q.val()
-            & !self.r_e_hit_we.val()
-            & !self.r_e_hit_wd.val()
-            & !self.r_e_hit_xe.val()
-            & !self.r_e_hit_xd.val()
-            & self.ram.read_0_written.val();
-        self.r_d_hit_we.next = !self.r_fwd_d.q.val()
-            & self.w_e_valid.q.val()
-            & (self.w_e_key.q.val() == self.r_d_key.q.val());
-        self.r_d_hit_wd.next = !self.r_fwd_d.q.val()
-            & self.w_d_write.q.val()
-            & (self.w_d_key.q.val() == self.r_d_key.q.val());
-        self.r_d_hit_xe.next = !self.r_fwd_d.q.val()
-            & !self.r_d_hit_we.val()
-            & !self.r_d_hit_wd.val()
-            & self.x_e_valid.q.val()
-            & (self.x_e_key.q.val() == self.r_d_key.q.val());
-        self.r_d_hit_xd.next = !self.r_fwd_d.q.val()
-            & !self.r_d_hit_we.val()
-            & !self.r_d_hit_wd.val()
-            & self.x_d_write.q.val()
-            & (self.x_d_key.q.val() == self.r_d_key.q.val());
-        self.r_d_from_ram.next = !self.r_fwd_d.q.val()
-            & !self.r_d_hit_we.val()
-            & !self.r_d_hit_wd.val()
-            & !self.r_d_hit_xe.val()
-            & !self.r_d_hit_xd.val()
-            & self.ram.read_1_written.val();
+        // Cycle n: where each operand's newest value will be in cycle n + 1, from the key
+        // matches of edge n: `w_*` (written to the RAMs at edge n + 2), else `x_*` (written at
+        // edge n + 1), else the memory's read data (0 for a key not written since reset); none
+        // where the bypass will supply it. The two writes of one stage never name one key (a
+        // same-key pair writes bank E only), so at most one hit per stage counts.
+        self.e_hit_we.next = !self.i_fwd_e.q.val() & self.i_me_we.q.val();
+        self.e_hit_wd.next = !self.i_fwd_e.q.val() & self.i_me_wd.q.val();
+        self.e_hit_xe.next = !self.i_fwd_e.q.val()
+            & !self.i_me_we.q.val()
+            & !self.i_me_wd.q.val()
+            & self.i_me_xe.q.val();
+        self.e_hit_xd.next = !self.i_fwd_e.q.val()
+            & !self.i_me_we.q.val()
+            & !self.i_me_wd.q.val()
+            & self.i_me_xd.q.val();
+        self.r_e_hit_we.d.next = self.e_hit_we.val();
+        self.r_e_hit_wd.d.next = self.e_hit_wd.val();
+        self.r_e_hit_xe.d.next = self.e_hit_xe.val();
+        self.r_e_hit_xd.d.next = self.e_hit_xd.val();
+        self.r_e_no_hit.d.next = !self.i_fwd_e.q.val()
+            & !self.e_hit_we.val()
+            & !self.e_hit_wd.val()
+            & !self.e_hit_xe.val()
+            & !self.e_hit_xd.val();
+        self.d_hit_we.next = !self.i_fwd_d.q.val() & self.i_md_we.q.val();
+        self.d_hit_wd.next = !self.i_fwd_d.q.val() & self.i_md_wd.q.val();
+        self.d_hit_xe.next = !self.i_fwd_d.q.val()
+            & !self.i_md_we.q.val()
+            & !self.i_md_wd.q.val()
+            & self.i_md_xe.q.val();
+        self.d_hit_xd.next = !self.i_fwd_d.q.val()
+            & !self.i_md_we.q.val()
+            & !self.i_md_wd.q.val()
+            & self.i_md_xd.q.val();
+        self.r_d_hit_we.d.next = self.d_hit_we.val();
+        self.r_d_hit_wd.d.next = self.d_hit_wd.val();
+        self.r_d_hit_xe.d.next = self.d_hit_xe.val();
+        self.r_d_hit_xd.d.next = self.d_hit_xd.val();
+        self.r_d_no_hit.d.next = !self.i_fwd_d.q.val()
+            & !self.d_hit_we.val()
+            & !self.d_hit_wd.val()
+            & !self.d_hit_xe.val()
+            & !self.d_hit_xd.val();
+
+        // Cycle n + 1: each operand from the stage the hits name, or the RAM's read data.
+        self.r_e_from_ram.next = self.r_e_no_hit.q.val() & self.ram.read_0_written.val();
+        self.r_d_from_ram.next = self.r_d_no_hit.q.val() & self.ram.read_1_written.val();
         self.r_e_b_w.next = 0.into();
-        if self.r_e_hit_we.val() {
+        if self.r_e_hit_we.q.val() {
             self.r_e_b_w.next = self.w_e_val.q.val();
         }
-        if self.r_e_hit_wd.val() {
+        if self.r_e_hit_wd.q.val() {
             self.r_e_b_w.next = self.r_e_b_w.val() | self.w_d_val.q.val();
         }
         self.r_e_b_x.next = 0.into();
-        if self.r_e_hit_xe.val() {
+        if self.r_e_hit_xe.q.val() {
             self.r_e_b_x.next = self.x_e_val.q.val();
         }
-        if self.r_e_hit_xd.val() {
+        if self.r_e_hit_xd.q.val() {
             self.r_e_b_x.next = self.r_e_b_x.val() | self.x_d_val.q.val();
         }
         self.r_e_b_ram.next = 0.into();
@@ -843,17 +908,17 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.r_e_b_ram.next = self.ram.read_0_data.val();
         }
         self.r_d_b_w.next = 0.into();
-        if self.r_d_hit_we.val() {
+        if self.r_d_hit_we.q.val() {
             self.r_d_b_w.next = self.w_e_val.q.val();
         }
-        if self.r_d_hit_wd.val() {
+        if self.r_d_hit_wd.q.val() {
             self.r_d_b_w.next = self.r_d_b_w.val() | self.w_d_val.q.val();
         }
         self.r_d_b_x.next = 0.into();
-        if self.r_d_hit_xe.val() {
+        if self.r_d_hit_xe.q.val() {
             self.r_d_b_x.next = self.x_e_val.q.val();
         }
-        if self.r_d_hit_xd.val() {
+        if self.r_d_hit_xd.q.val() {
             self.r_d_b_x.next = self.r_d_b_x.val() | self.x_d_val.q.val();
         }
         self.r_d_b_ram.next = 0.into();
@@ -1105,6 +1170,14 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.i_fwd_dd.d.next = false;
             self.i_fwd_e.d.next = false;
             self.i_fwd_d.d.next = false;
+            self.i_me_we.d.next = false;
+            self.i_me_wd.d.next = false;
+            self.i_me_xe.d.next = false;
+            self.i_me_xd.d.next = false;
+            self.i_md_we.d.next = false;
+            self.i_md_wd.d.next = false;
+            self.i_md_xe.d.next = false;
+            self.i_md_xd.d.next = false;
             self.r_e_valid.d.next = false;
             self.r_d_valid.d.next = false;
             self.r_same.d.next = false;
@@ -1112,6 +1185,16 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             self.r_pe2.d.next = false;
             self.r_pd1.d.next = false;
             self.r_pd2.d.next = false;
+            self.r_e_hit_we.d.next = false;
+            self.r_e_hit_wd.d.next = false;
+            self.r_e_hit_xe.d.next = false;
+            self.r_e_hit_xd.d.next = false;
+            self.r_e_no_hit.d.next = false;
+            self.r_d_hit_we.d.next = false;
+            self.r_d_hit_wd.d.next = false;
+            self.r_d_hit_xe.d.next = false;
+            self.r_d_hit_xd.d.next = false;
+            self.r_d_no_hit.d.next = false;
             self.r_fwd_ee.d.next = false;
             self.r_fwd_ed.d.next = false;
             self.r_fwd_de.d.next = false;

@@ -7647,12 +7647,12 @@ module qcn_testbed__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_va
         w_d_write$d = b_d_valid$q & ~b_same$q;
         w_d_key$d = b_d_key$q;
         w_d_val$d = d_res;
-        ram$write_a_enable = w_e_valid$q;
-        ram$write_a_address = w_e_key$q;
-        ram$write_a_data = w_e_val$q;
-        ram$write_b_enable = w_d_write$q;
-        ram$write_b_address = w_d_key$q;
-        ram$write_b_data = w_d_val$q;
+        ram$write_a_enable = b_e_valid$q;
+        ram$write_a_address = b_e_key$q;
+        ram$write_a_data = e_res;
+        ram$write_b_enable = b_d_valid$q & ~b_same$q;
+        ram$write_b_address = b_d_key$q;
+        ram$write_b_data = d_res;
         x_e_valid$d = w_e_valid$q;
         x_e_key$d = w_e_key$q;
         x_e_val$d = w_e_val$q;
@@ -10085,6 +10085,22 @@ module qcn_testbed__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_addre
     reg [7:0] a0, a1, b0, b1;
     reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:8], write_b_data[31:8]};
+    // Write stage: the writes given at the last edge (none after a reset edge), their words
+    // one-hot.
+    reg wa_enable, wb_enable;
+    reg [4:0] wa_address, wb_address;
+    reg [7:0] wa_data, wb_data;
+    reg [31:0] wa_hot, wb_hot;
+    always @(posedge clock) begin
+       wa_enable <= write_a_enable & !reset;
+       wb_enable <= write_b_enable & !reset;
+       wa_address <= write_a_address;
+       wb_address <= write_b_address;
+       wa_data <= write_a_data[7:0];
+       wb_data <= write_b_data[7:0];
+       wa_hot <= (write_a_enable & !reset) ? 32'd1 << write_a_address : 32'd0;
+       wb_hot <= (write_b_enable & !reset) ? 32'd1 << write_b_address : 32'd0;
+    end
 
     always @(posedge clock) begin
        a0 <= mem_a0[read_0_address];
@@ -10095,22 +10111,16 @@ module qcn_testbed__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_addre
        sel1 <= live_a[read_1_address];
        w0 <= written[read_0_address];
        w1 <= written[read_1_address];
-       if (write_b_enable) begin
-          mem_b0[write_b_address] <= write_b_data[7:0];
-          mem_b1[write_b_address] <= write_b_data[7:0];
-          live_a[write_b_address] <= 1'b0;
+       if (wb_enable) begin
+          mem_b0[wb_address] <= wb_data;
+          mem_b1[wb_address] <= wb_data;
        end
-       if (write_a_enable) begin
-          mem_a0[write_a_address] <= write_a_data[7:0];
-          mem_a1[write_a_address] <= write_a_data[7:0];
-          live_a[write_a_address] <= 1'b1;
+       if (wa_enable) begin
+          mem_a0[wa_address] <= wa_data;
+          mem_a1[wa_address] <= wa_data;
        end
-       if (reset) begin
-          written <= {32{1'b0}};
-       end else begin
-          if (write_b_enable) written[write_b_address] <= 1'b1;
-          if (write_a_enable) written[write_a_address] <= 1'b1;
-       end
+       live_a <= (live_a & ~wb_hot) | wa_hot;
+       written <= reset ? 32'd0 : written | wa_hot | wb_hot;
     end
     always @(*) read_0_data = {24'd0, (sel0 ? a0 : b0)};
     always @(*) read_1_data = {24'd0, (sel1 ? a1 : b1)};

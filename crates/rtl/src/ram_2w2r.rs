@@ -6,6 +6,13 @@
 //! would win. Each read also says whether its word was written since reset (`read_*_written`),
 //! so a user keeps no written-since-reset bits of its own and treats an unwritten word as 0.
 //!
+//! With a **write stage** ([`Ram2W2R::with_write_stage`]) a write given at edge n lands at edge
+//! n + 1, as if the user had registered the write ports; a write given at a reset edge is
+//! dropped. The memory registers it itself, so that on the FPGA targets the live-value table
+//! and the written bits are updated from one-hot enables decoded when the write is given,
+//! not from the addresses in the cycle they land (on the ECP5 that decode, from an address
+//! of high fan-out into 2 x depth flip-flops, was PFC's critical path).
+//!
 //! Its form depends on the target ([`Tech`]):
 //! * FPGA targets: a live-value table over 1R1W RAMs (LaForest and Steffan, FPGA 2010): bank A
 //!   written only by port A, bank B only by port B, one copy of each bank per read port, and
@@ -49,7 +56,10 @@ pub struct Ram2W2R<const A: usize, const D: usize> {
     pub read_1_written: Signal<Out, Bit>,
     _width: usize,
     _tech: Tech,
+    _write_stage: bool,
     _mem: BTreeMap<u64, Bits<D>>,
+    /// With a write stage: the writes given at the last edge (port A, then port B).
+    _pending: [Option<(u64, Bits<D>)>; 2],
 }
 
 /// The module an `asic` package's memories instantiate; the exporter keeps one definition.
@@ -85,8 +95,16 @@ impl<const A: usize, const D: usize> Ram2W2R<A, D> {
             read_1_written: Default::default(),
             _width: width,
             _tech: tech,
+            _write_stage: false,
             _mem: BTreeMap::new(),
+            _pending: [None, None],
         }
+    }
+
+    /// Writes land one edge after they are given (the module doc's write stage).
+    pub fn with_write_stage(mut self) -> Self {
+        self._write_stage = true;
+        self
     }
 
     /// Storage bits per word on the target: the architectural width, or the replicated banks,
@@ -123,6 +141,74 @@ impl<const A: usize, const D: usize> Ram2W2R<A, D> {
 
     fn replicated(&self) -> Verilog {
         let (msb, last) = (self._width - 1, (1usize << A) - 1);
+        let words = last + 1;
+        // The writes as they land: the ports, or the write stage's registers; and the
+        // live-value table's and written bits' update, by address or by the stage's one-hot
+        // enables.
+        let (stage, a, b, tables) = if self._write_stage {
+            (
+                format!(
+                    "\
+// Write stage: the writes given at the last edge (none after a reset edge), their words
+// one-hot.
+reg wa_enable, wb_enable;
+reg [{am}:0] wa_address, wb_address;
+reg [{msb}:0] wa_data, wb_data;
+reg [{last}:0] wa_hot, wb_hot;
+always @(posedge clock) begin
+   wa_enable <= write_a_enable & !reset;
+   wb_enable <= write_b_enable & !reset;
+   wa_address <= write_a_address;
+   wb_address <= write_b_address;
+   wa_data <= write_a_data[{msb}:0];
+   wb_data <= write_b_data[{msb}:0];
+   wa_hot <= (write_a_enable & !reset) ? {words}'d1 << write_a_address : {words}'d0;
+   wb_hot <= (write_b_enable & !reset) ? {words}'d1 << write_b_address : {words}'d0;
+end
+",
+                    am = A - 1
+                ),
+                ["wa_enable", "wa_address", "wa_data"].map(String::from),
+                ["wb_enable", "wb_address", "wb_data"].map(String::from),
+                format!(
+                    "   live_a <= (live_a & ~wb_hot) | wa_hot;
+   written <= reset ? {words}'d0 : written | wa_hot | wb_hot;
+"
+                ),
+            )
+        } else {
+            (
+                String::new(),
+                [
+                    "write_a_enable".to_string(),
+                    "write_a_address".to_string(),
+                    format!("write_a_data[{msb}:0]"),
+                ],
+                [
+                    "write_b_enable".to_string(),
+                    "write_b_address".to_string(),
+                    format!("write_b_data[{msb}:0]"),
+                ],
+                "   if (reset) begin
+      written <= {words}{{1'b0}};
+   end else begin
+      if (write_b_enable) written[write_b_address] <= 1'b1;
+      if (write_a_enable) written[write_a_address] <= 1'b1;
+   end
+"
+                .replace("{words}{{1'b0}}", &format!("{{{words}{{1'b0}}}}")),
+            )
+        };
+        let [a_enable, a_address, a_data] = a;
+        let [b_enable, b_address, b_data] = b;
+        let (live_a, live_b) = if self._write_stage {
+            (String::new(), String::new())
+        } else {
+            (
+                "      live_a[write_a_address] <= 1'b1;\n".to_string(),
+                "      live_a[write_b_address] <= 1'b0;\n".to_string(),
+            )
+        };
         Verilog::Custom(format!(
             "\
 // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -136,7 +222,7 @@ reg [{last}:0] live_a;
 reg [{last}:0] written;
 reg [{msb}:0] a0, a1, b0, b1;
 reg sel0, sel1, w0, w1;
-{unused}
+{unused}{stage}
 always @(posedge clock) begin
    a0 <= mem_a0[read_0_address];
    b0 <= mem_b0[read_0_address];
@@ -146,30 +232,21 @@ always @(posedge clock) begin
    sel1 <= live_a[read_1_address];
    w0 <= written[read_0_address];
    w1 <= written[read_1_address];
-   if (write_b_enable) begin
-      mem_b0[write_b_address] <= write_b_data[{msb}:0];
-      mem_b1[write_b_address] <= write_b_data[{msb}:0];
-      live_a[write_b_address] <= 1'b0;
-   end
-   if (write_a_enable) begin
-      mem_a0[write_a_address] <= write_a_data[{msb}:0];
-      mem_a1[write_a_address] <= write_a_data[{msb}:0];
-      live_a[write_a_address] <= 1'b1;
-   end
-   if (reset) begin
-      written <= {{{words}{{1'b0}}}};
-   end else begin
-      if (write_b_enable) written[write_b_address] <= 1'b1;
-      if (write_a_enable) written[write_a_address] <= 1'b1;
-   end
-end
+   if ({b_enable}) begin
+      mem_b0[{b_address}] <= {b_data};
+      mem_b1[{b_address}] <= {b_data};
+{live_b}   end
+   if ({a_enable}) begin
+      mem_a0[{a_address}] <= {a_data};
+      mem_a1[{a_address}] <= {a_data};
+{live_a}   end
+{tables}end
 always @(*) read_0_data = {r0};
 always @(*) read_1_data = {r1};
 always @(*) read_0_written = w0;
 always @(*) read_1_written = w1;
 ",
             unused = self.unused_high(),
-            words = last + 1,
             r0 = self.pad("(sel0 ? a0 : b0)"),
             r1 = self.pad("(sel1 ? a1 : b1)"),
         ))
@@ -192,21 +269,51 @@ always @(*) read_1_written = w1;
                 m = w - 1
             );
         }
+        let (wa, wb) = if self._write_stage {
+            code += &format!(
+                "\
+// Write stage: the writes given at the last edge (none after a reset edge).
+reg wa_enable, wb_enable;
+reg [{am}:0] wa_address, wb_address;
+reg [{m}:0] wa_data, wb_data;
+always @(posedge clock) begin
+   wa_enable <= write_a_enable & !reset;
+   wb_enable <= write_b_enable & !reset;
+   wa_address <= write_a_address;
+   wb_address <= write_b_address;
+   wa_data <= write_a_data[{m}:0];
+   wb_data <= write_b_data[{m}:0];
+end
+",
+                m = w - 1,
+                am = A - 1
+            );
+            (
+                ["wa_enable", "wa_address", "wa_data"],
+                ["wb_enable", "wb_address", "wb_data"],
+            )
+        } else {
+            (
+                ["write_a_enable", "write_a_address", "write_a_data"],
+                ["write_b_enable", "write_b_address", "write_b_data"],
+            )
+        };
+        let ([a_enable, a_address, a_data], [b_enable, b_address, b_data]) = (wa, wb);
         code += &format!(
             "\
 // Reset clears the memory, one word per cycle through port A (held for at least {depth}
 // cycles it reaches every word, whatever the counter's start).
 reg [{am}:0] clear_address;
 always @(posedge clock) clear_address <= reset ? clear_address + {A}'d1 : {A}'d0;
-wire a_enable = reset | write_a_enable;
-wire [{am}:0] a_address = reset ? clear_address : write_a_address;
-wire [{m}:0] a_data = reset ? {w}'d0 : write_a_data[{m}:0];
+wire a_enable = reset | {a_enable};
+wire [{am}:0] a_address = reset ? clear_address : {a_address};
+wire [{m}:0] a_data = reset ? {w}'d0 : {a_data}[{m}:0];
 top${ASIC_MODULE} #(.WIDTH({w}), .DEPTH({depth}), .ADDR({A})) mem (
    .clock(clock),
    .write_a_enable(a_enable), .write_a_address(a_address),
    .write_a_data(a_data),
-   .write_b_enable(write_b_enable & !reset), .write_b_address(write_b_address),
-   .write_b_data(write_b_data[{m}:0]),
+   .write_b_enable({b_enable} & !reset), .write_b_address({b_address}),
+   .write_b_data({b_data}[{m}:0]),
    .read_0_address(read_0_address), .read_0_data({r0}),
    .read_1_address(read_1_address), .read_1_data({r1})
 );
@@ -264,16 +371,32 @@ impl<const A: usize, const D: usize> Logic for Ram2W2R<A, D> {
             self.read_0_written.next = written(&self._mem, self.read_0_address.val());
             self.read_1_written.next = written(&self._mem, self.read_1_address.val());
             let mask = low_bits::<D>(self._width);
-            if self.write_b_enable.val() {
-                let a = self.write_b_address.val().to_u64();
-                self._mem.insert(a, self.write_b_data.val() & mask);
-            }
-            if self.write_a_enable.val() {
-                let a = self.write_a_address.val().to_u64();
-                self._mem.insert(a, self.write_a_data.val() & mask);
+            let given = [
+                self.write_a_enable.val().then(|| {
+                    (
+                        self.write_a_address.val().to_u64(),
+                        self.write_a_data.val() & mask,
+                    )
+                }),
+                self.write_b_enable.val().then(|| {
+                    (
+                        self.write_b_address.val().to_u64(),
+                        self.write_b_data.val() & mask,
+                    )
+                }),
+            ];
+            let landing = if self._write_stage {
+                std::mem::replace(&mut self._pending, given)
+            } else {
+                given
+            };
+            // Port B first, so that port A wins on a shared word.
+            for (a, d) in landing.into_iter().rev().flatten() {
+                self._mem.insert(a, d);
             }
             if self.reset.val() {
                 self._mem.clear();
+                self._pending = [None, None];
             }
         }
     }

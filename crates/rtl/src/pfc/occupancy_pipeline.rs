@@ -393,7 +393,7 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             mask_s: Constant::new(crate::narrow_ram::low_bits(signed_bits)),
             sign_at: Constant::new((signed_bits as u64 - 1).into()),
             one_s: Constant::new(1.into()),
-            ram: Ram2W2R::new(width, tech),
+            ram: Ram2W2R::new(width, tech).with_write_stage(),
             clock: Default::default(),
             reset: Default::default(),
             enq_valid: Default::default(),
@@ -1140,14 +1140,16 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.w_d_key.d.next = self.b_d_key.q.val();
         self.w_d_val.d.next = self.d_res.val();
 
-        // ---- Edge n + 5 (write): RAM writes and the live-value table, from registers, and the
-        // written stage.
-        self.ram.write_a_enable.next = self.w_e_valid.q.val();
-        self.ram.write_a_address.next = self.w_e_key.q.val();
-        self.ram.write_a_data.next = self.w_e_val.q.val();
-        self.ram.write_b_enable.next = self.w_d_write.q.val();
-        self.ram.write_b_address.next = self.w_d_key.q.val();
-        self.ram.write_b_data.next = self.w_d_val.q.val();
+        // The same writes to the memory, whose write stage holds them as `w_*` does: they land
+        // at edge n + 5, its live-value table updated from enables it decodes at edge n + 4.
+        self.ram.write_a_enable.next = self.b_e_valid.q.val();
+        self.ram.write_a_address.next = self.b_e_key.q.val();
+        self.ram.write_a_data.next = self.e_res.val();
+        self.ram.write_b_enable.next = self.b_d_valid.q.val() & !self.b_same.q.val();
+        self.ram.write_b_address.next = self.b_d_key.q.val();
+        self.ram.write_b_data.next = self.d_res.val();
+
+        // ---- Edge n + 5 (write): the RAMs take the writes; the written stage.
         self.x_e_valid.d.next = self.w_e_valid.q.val();
         self.x_e_key.d.next = self.w_e_key.q.val();
         self.x_e_val.d.next = self.w_e_val.q.val();

@@ -45,8 +45,10 @@
 //!   at most, so one LUT level after the chains);
 //! * cycle n + 3: the results (an AND-OR of the sums), on the outputs and, where the event two
 //!   edges younger (now in the read stage) names the key, into its operand (the bypass);
-//! * edge n + 4: the results to the write stage (`w_*`);
-//! * edge n + 5 (write): RAM writes and the live-value table from `w_*`, which moves to `x_*`.
+//! * edge n + 4: the results to the write stage (`w_*`, and the memory's own write stage,
+//!   which decodes each write's word one-hot for the live-value table);
+//! * edge n + 5 (write): the RAMs and the live-value table take the writes; `w_*` moves to
+//!   `x_*`.
 //!
 //! So a key's value reaches an event at every hazard distance: 1 through the look-ahead, 2
 //! through the bypass, 3 and 4 through the lookup of `w_*` and `x_*`, 5 and more through the

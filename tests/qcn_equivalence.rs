@@ -120,6 +120,9 @@ fn cycle() -> impl Strategy<Value = Vec<u64>> {
                         reg::Q_EQ => u64::from(data % 30),
                         reg::T_FB => u64::from(data % 12),
                         reg::PFB_DATA => u64::from(data) % (PFB_ONE + 1),
+                        // Small scales, so that products land on the quantiser's bounds
+                        // (1 << shift: Fb6 nonzero, the gate; 64 << shift: the clamp).
+                        reg::FB_SCALE => u64::from(data % 3) << 8 | u64::from(1 + (data >> 8) % 3),
                         _ => u64::from(data),
                     };
                 } else if w == 1 {

@@ -600,7 +600,8 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     localparam  c4 = 8'h4;
     localparam  c6 = 8'h6;
     localparam  c16 = 8'h10;
-    localparam  fb_max6 = 40'h3f;
+    localparam  one40 = 40'h1;
+    localparam  sixty_four40 = 40'h40;
     localparam  ramp_k0 = 17'b10010000;
     localparam  ramp_k_top = 17'b10100010;
     localparam  ramp_quot0 = 48'h38;
@@ -824,16 +825,24 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     wire  [39:0] s6_prod$q;
     reg  [7:0] s6_shift$d;
     wire  [7:0] s6_shift$q;
+    reg  [39:0] s6_one_sh$d;
+    wire  [39:0] s6_one_sh$q;
+    reg  [39:0] s6_top_sh$d;
+    wire  [39:0] s6_top_sh$q;
     reg  s6_gate$d;
     wire  s6_gate$q;
     reg  [31:0] s6_t_fb$d;
     wire  [31:0] s6_t_fb$q;
+    reg  s6_same_flow$d;
+    wire  s6_same_flow$q;
+    reg  s6_allowed_fwd$d;
+    wire  s6_allowed_fwd$q;
+    reg  [31:0] s6_deadline$d;
+    wire  [31:0] s6_deadline$q;
+    reg  s6_wrapped$d;
+    wire  s6_wrapped$q;
     reg  s7_fbp$d;
     wire  s7_fbp$q;
-    reg  [15:0] s7_flow$d;
-    wire  [15:0] s7_flow$q;
-    reg  [31:0] s7_ts$d;
-    wire  [31:0] s7_ts$q;
     reg  [5:0] o_port$d;
     wire  [5:0] o_port$q;
     reg  [2:0] o_prio$d;
@@ -876,9 +885,10 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     reg  [39:0] p7;
     reg  [39:0] shifted;
     reg  [5:0] fb6;
-    reg  [32:0] entry;
+    reg  fb_nonzero;
+    reg  [31:0] elapsed_fwd;
     reg  [32:0] entry_ts;
-    reg  [31:0] elapsed;
+    reg  in_window;
     reg  allowed;
     reg  decide;
 
@@ -1389,6 +1399,16 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         .q(s6_shift$q),
         .clock(clock)
     );
+    qcn_switch_48x8__cp$s6_one_sh s6_one_sh(
+        .d(s6_one_sh$d),
+        .q(s6_one_sh$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_top_sh s6_top_sh(
+        .d(s6_top_sh$d),
+        .q(s6_top_sh$q),
+        .clock(clock)
+    );
     qcn_switch_48x8__cp$s6_gate s6_gate(
         .d(s6_gate$d),
         .q(s6_gate$q),
@@ -1399,19 +1419,29 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         .q(s6_t_fb$q),
         .clock(clock)
     );
+    qcn_switch_48x8__cp$s6_same_flow s6_same_flow(
+        .d(s6_same_flow$d),
+        .q(s6_same_flow$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_allowed_fwd s6_allowed_fwd(
+        .d(s6_allowed_fwd$d),
+        .q(s6_allowed_fwd$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_deadline s6_deadline(
+        .d(s6_deadline$d),
+        .q(s6_deadline$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_wrapped s6_wrapped(
+        .d(s6_wrapped$d),
+        .q(s6_wrapped$q),
+        .clock(clock)
+    );
     qcn_switch_48x8__cp$s7_fbp s7_fbp(
         .d(s7_fbp$d),
         .q(s7_fbp$q),
-        .clock(clock)
-    );
-    qcn_switch_48x8__cp$s7_flow s7_flow(
-        .d(s7_flow$d),
-        .q(s7_flow$q),
-        .clock(clock)
-    );
-    qcn_switch_48x8__cp$s7_ts s7_ts(
-        .d(s7_ts$d),
-        .q(s7_ts$q),
         .clock(clock)
     );
     qcn_switch_48x8__cp$o_port o_port(
@@ -1536,11 +1566,15 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s6_flow$d = s6_flow$q;
         s6_prod$d = s6_prod$q;
         s6_shift$d = s6_shift$q;
+        s6_one_sh$d = s6_one_sh$q;
+        s6_top_sh$d = s6_top_sh$q;
         s6_gate$d = s6_gate$q;
         s6_t_fb$d = s6_t_fb$q;
+        s6_same_flow$d = s6_same_flow$q;
+        s6_allowed_fwd$d = s6_allowed_fwd$q;
+        s6_deadline$d = s6_deadline$q;
+        s6_wrapped$d = s6_wrapped$q;
         s7_fbp$d = s7_fbp$q;
-        s7_flow$d = s7_flow$q;
-        s7_ts$d = s7_ts$q;
         o_port$d = o_port$q;
         o_prio$d = o_prio$q;
         o_src$d = o_src$q;
@@ -1769,6 +1803,8 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s6_prod$d = (s5_pp01$q + (s5_pp23$q << c2)) + ((s5_pp45$q << c4) + (s5_pp67$q << c6));
         flows$read_address = s5_flow$q;
         s6_shift$d = s5_shift$q;
+        s6_one_sh$d = one40 << {32'd0, s5_shift$q};
+        s6_top_sh$d = sixty_four40 << {32'd0, s5_shift$q};
         s6_sampled$d = s5_sampled$q;
         s6_port$d = s5_port$q;
         s6_prio$d = s5_prio$q;
@@ -1778,19 +1814,29 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s6_flow$d = s5_flow$q;
         s6_gate$d = s5_gate$q;
         s6_t_fb$d = s5_t_fb$q;
+        s6_same_flow$d = s6_flow$q == s5_flow$q;
+        elapsed_fwd = (s5_ts$q - s6_ts$q) & ts_mask;
+        s6_allowed_fwd$d = elapsed_fwd >= s5_t_fb$q;
+        s6_deadline$d = (s5_ts$q - s5_t_fb$q) & ts_mask;
+        s6_wrapped$d = s5_ts$q < s5_t_fb$q;
         shifted = s6_prod$q >> {32'd0, s6_shift$q};
         fb6 = shifted[5:0];
-        if (shifted > fb_max6) begin
+        if (s6_prod$q >= s6_top_sh$q) begin
             fb6 = 6'h3f;
         end
-        entry = flows$read_data;
-        if (s7_fbp$q & (s7_flow$q == s6_flow$q)) begin
-            entry = ({1'd0, s7_ts$q} << 32'h1) | valid33;
+        fb_nonzero = s6_prod$q >= s6_one_sh$q;
+        entry_ts = flows$read_data >> 32'h1;
+        if (s6_wrapped$q) begin
+            in_window = (entry_ts[31:0] > s6_deadline$q) | (entry_ts[31:0] <= s6_ts$q);
         end
-        entry_ts = entry >> 32'h1;
-        elapsed = (s6_ts$q - entry_ts[31:0]) & ts_mask;
-        allowed = ~entry[32'h0] | (elapsed >= s6_t_fb$q);
-        decide = s6_sampled$q & allowed & (~s6_gate$q | |fb6);
+        else begin
+            in_window = (entry_ts[31:0] > s6_deadline$q) & (entry_ts[31:0] <= s6_ts$q);
+        end
+        allowed = ~flows$read_data[32'h0] | ~in_window;
+        if (s7_fbp$q & s6_same_flow$q) begin
+            allowed = s6_allowed_fwd$q;
+        end
+        decide = s6_sampled$q & allowed & (~s6_gate$q | fb_nonzero);
         flows$write_enable = decide;
         flows$write_address = s6_flow$q;
         flows$write_data = ({1'd0, s6_ts$q} << 32'h1) | valid33;
@@ -1800,8 +1846,6 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
             flows$write_data = 33'h0;
         end
         s7_fbp$d = decide;
-        s7_flow$d = s6_flow$q;
-        s7_ts$d = s6_ts$q;
         o_port$d = 6'h0;
         o_prio$d = 3'h0;
         o_src$d = 32'h0;
@@ -3728,6 +3772,44 @@ module qcn_switch_48x8__cp$s5_ts(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s5_ts
 
 
+module qcn_switch_48x8__cp$s6_allowed_fwd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_allowed_fwd
+
+
+module qcn_switch_48x8__cp$s6_deadline(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_deadline
+
+
 module qcn_switch_48x8__cp$s6_dst(d,q,clock);
 
     // Module arguments
@@ -3785,6 +3867,25 @@ module qcn_switch_48x8__cp$s6_gate(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s6_gate
 
 
+module qcn_switch_48x8__cp$s6_one_sh(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_one_sh
+
+
 module qcn_switch_48x8__cp$s6_port(d,q,clock);
 
     // Module arguments
@@ -3840,6 +3941,25 @@ module qcn_switch_48x8__cp$s6_prod(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s6_prod
+
+
+module qcn_switch_48x8__cp$s6_same_flow(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_same_flow
 
 
 module qcn_switch_48x8__cp$s6_sampled(d,q,clock);
@@ -3918,6 +4038,25 @@ module qcn_switch_48x8__cp$s6_t_fb(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s6_t_fb
 
 
+module qcn_switch_48x8__cp$s6_top_sh(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_top_sh
+
+
 module qcn_switch_48x8__cp$s6_ts(d,q,clock);
 
     // Module arguments
@@ -3937,6 +4076,25 @@ module qcn_switch_48x8__cp$s6_ts(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s6_ts
 
 
+module qcn_switch_48x8__cp$s6_wrapped(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_wrapped
+
+
 module qcn_switch_48x8__cp$s7_fbp(d,q,clock);
 
     // Module arguments
@@ -3954,44 +4112,6 @@ module qcn_switch_48x8__cp$s7_fbp(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s7_fbp
-
-
-module qcn_switch_48x8__cp$s7_flow(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s7_flow
-
-
-module qcn_switch_48x8__cp$s7_ts(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s7_ts
 
 
 module qcn_switch_48x8__cp$sweep(d,q,clock);

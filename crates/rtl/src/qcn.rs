@@ -376,10 +376,12 @@ pub fn package(
                     "scale_hi",
                     "entry_ts",
                     "fbp_port_wide",
+                    "shifted",
                 ],
                 reason: "locals that hold a shifted word at its full width: only the low bits \
                          the field needs are read (the flow index, the 16-bit draw, the \
-                         quantiser's shift, the entry's timestamp, the port's PB bits).",
+                         quantiser's shift, the entry's timestamp, the port's PB bits, Fb6's \
+                         6 bits of the shifted product).",
             },
         ],
     })

@@ -8,8 +8,8 @@
 //! | n+2 | `s2_*` | w x Q_delta |
 //! | n+3 | `s3_*` | Fb = Q_off + w Q_delta, clamped at 0 |
 //! | n+4 | `s4_*` | the quantiser's partial products, in pairs |
-//! | n+5 | `s5_*` | their sum; the rate-limit RAM address |
-//! | n+6 | `s6_*` | Fb6 = min(63, product >> shift); gate; rate limit (RAM or forward); the entry's write |
+//! | n+5 | `s5_*` | their sum; `1 << shift` and `64 << shift`; the rate-limit RAM address |
+//! | n+6 | `s6_*` | Fb6 = min(63, product >> shift); gate (product >= 1 << shift); rate limit (RAM or forward); the entry's write |
 //! | n+7 | `s7_*`, FBP outputs | |
 //!
 //! Two read-modify-writes span adjacent stages, each with a forward for the event one edge
@@ -153,7 +153,8 @@ pub struct Cp<const KB: usize> {
     c4: Constant<Bits<8>>,
     c6: Constant<Bits<8>>,
     c16: Constant<Bits<8>>,
-    fb_max6: Constant<Bits<40>>,
+    one40: Constant<Bits<40>>,
+    sixty_four40: Constant<Bits<40>>,
     ramp_k0: Constant<Bits<17>>,
     ramp_k_top: Constant<Bits<17>>,
     ramp_quot0: Constant<Bits<48>>,
@@ -272,12 +273,24 @@ pub struct Cp<const KB: usize> {
     s6_flow: DFF<Bits<16>>,
     s6_prod: DFF<Bits<40>>,
     s6_shift: DFF<Bits<8>>,
+    /// `1 << shift` and `64 << shift`: `product >> shift` is nonzero (above 63) exactly when
+    /// the product is at least the first (the second), so the gate and the clamp are
+    /// comparisons of the product with registers, not tests behind the run-time shift.
+    s6_one_sh: DFF<Bits<40>>,
+    s6_top_sh: DFF<Bits<40>>,
     s6_gate: DFF<Bit>,
     s6_t_fb: DFF<Bits<32>>,
+    /// The rate limit's tests, prepared a cycle ahead. The arrival one edge older (now in s6,
+    /// in s7 at the decision) names the same entry (`same_flow`), and its timestamp is at
+    /// least T_fb old (`allowed_fwd`), for the forward. For the RAM's entry: `now - T_fb`
+    /// (`deadline`) and whether it wrapped below 0, so that "elapsed < T_fb" is the entry's
+    /// timestamp in the window (deadline, now], two comparisons side by side.
+    s6_same_flow: DFF<Bit>,
+    s6_allowed_fwd: DFF<Bit>,
+    s6_deadline: DFF<Bits<32>>,
+    s6_wrapped: DFF<Bit>,
     // Stage 7: the decision, for the rate limit's forward and the outputs.
     s7_fbp: DFF<Bit>,
-    s7_flow: DFF<Bits<16>>,
-    s7_ts: DFF<Bits<32>>,
     o_port: DFF<Bits<6>>,
     o_prio: DFF<Bits<3>>,
     o_src: DFF<Bits<32>>,
@@ -320,9 +333,10 @@ pub struct Cp<const KB: usize> {
     // Cycle n + 6.
     shifted: Signal<Local, Bits<40>>,
     fb6: Signal<Local, Bits<6>>,
-    entry: Signal<Local, Bits<33>>,
+    fb_nonzero: Signal<Local, Bit>,
+    elapsed_fwd: Signal<Local, Bits<32>>,
     entry_ts: Signal<Local, Bits<33>>,
-    elapsed: Signal<Local, Bits<32>>,
+    in_window: Signal<Local, Bit>,
     allowed: Signal<Local, Bit>,
     decide: Signal<Local, Bit>,
 }
@@ -388,7 +402,8 @@ impl<const KB: usize> Cp<KB> {
             c4: c8(4),
             c6: c8(6),
             c16: c8(16),
-            fb_max6: Constant::new(63u64.into()),
+            one40: Constant::new(1u64.into()),
+            sixty_four40: Constant::new(64u64.into()),
             ramp_k0: Constant::new(ramp.k0.min(1 << 16).into()),
             ramp_k_top: Constant::new(ramp.k_top.min(1 << 16).into()),
             ramp_quot0: Constant::new(ramp.quot0.into()),
@@ -494,11 +509,15 @@ impl<const KB: usize> Cp<KB> {
             s6_flow: Default::default(),
             s6_prod: Default::default(),
             s6_shift: Default::default(),
+            s6_one_sh: Default::default(),
+            s6_top_sh: Default::default(),
             s6_gate: Default::default(),
             s6_t_fb: Default::default(),
+            s6_same_flow: Default::default(),
+            s6_allowed_fwd: Default::default(),
+            s6_deadline: Default::default(),
+            s6_wrapped: Default::default(),
             s7_fbp: Default::default(),
-            s7_flow: Default::default(),
-            s7_ts: Default::default(),
             o_port: Default::default(),
             o_prio: Default::default(),
             o_src: Default::default(),
@@ -534,9 +553,10 @@ impl<const KB: usize> Cp<KB> {
             p7: Default::default(),
             shifted: Default::default(),
             fb6: Default::default(),
-            entry: Default::default(),
+            fb_nonzero: Default::default(),
+            elapsed_fwd: Default::default(),
             entry_ts: Default::default(),
-            elapsed: Default::default(),
+            in_window: Default::default(),
             allowed: Default::default(),
             decide: Default::default(),
         }
@@ -557,17 +577,116 @@ impl<const KB: usize> Logic for Cp<KB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, lfsr, pre, ts, sweep, is_ready, quot, rem, rd_ready, r_valid, r_err,
-            r_key, r_port, r_prio, r_q, r_src, r_dst, r_draw, r_ts, s1_valid, s1_key, s1_port,
-            s1_prio, s1_q, s1_src, s1_dst, s1_draw, s1_ts, s1_flow, s1_q_eq, s1_w, s1_scale,
-            s1_gate, s1_t_fb, s2_sampled, s2_key, s2_q, s2_port, s2_prio, s2_src, s2_dst, s2_ts,
-            s2_flow, s2_q_off, s2_q_delta, s2_w, s2_scale, s2_gate, s2_t_fb, s3_sampled, s3_port,
-            s3_prio, s3_src, s3_dst, s3_ts, s3_flow, s3_q_off, s3_wd, s3_scale, s3_gate, s3_t_fb,
-            s4_sampled, s4_port, s4_prio, s4_src, s4_dst, s4_ts, s4_flow, s4_fb, s4_scale, s4_gate,
-            s4_t_fb, s5_sampled, s5_port, s5_prio, s5_src, s5_dst, s5_ts, s5_flow, s5_pp01,
-            s5_pp23, s5_pp45, s5_pp67, s5_shift, s5_gate, s5_t_fb, s6_sampled, s6_port, s6_prio,
-            s6_src, s6_dst, s6_ts, s6_flow, s6_prod, s6_shift, s6_gate, s6_t_fb, s7_fbp, s7_flow,
-            s7_ts, o_port, o_prio, o_src, o_dst, o_fb
+            self,
+            clock,
+            lfsr,
+            pre,
+            ts,
+            sweep,
+            is_ready,
+            quot,
+            rem,
+            rd_ready,
+            r_valid,
+            r_err,
+            r_key,
+            r_port,
+            r_prio,
+            r_q,
+            r_src,
+            r_dst,
+            r_draw,
+            r_ts,
+            s1_valid,
+            s1_key,
+            s1_port,
+            s1_prio,
+            s1_q,
+            s1_src,
+            s1_dst,
+            s1_draw,
+            s1_ts,
+            s1_flow,
+            s1_q_eq,
+            s1_w,
+            s1_scale,
+            s1_gate,
+            s1_t_fb,
+            s2_sampled,
+            s2_key,
+            s2_q,
+            s2_port,
+            s2_prio,
+            s2_src,
+            s2_dst,
+            s2_ts,
+            s2_flow,
+            s2_q_off,
+            s2_q_delta,
+            s2_w,
+            s2_scale,
+            s2_gate,
+            s2_t_fb,
+            s3_sampled,
+            s3_port,
+            s3_prio,
+            s3_src,
+            s3_dst,
+            s3_ts,
+            s3_flow,
+            s3_q_off,
+            s3_wd,
+            s3_scale,
+            s3_gate,
+            s3_t_fb,
+            s4_sampled,
+            s4_port,
+            s4_prio,
+            s4_src,
+            s4_dst,
+            s4_ts,
+            s4_flow,
+            s4_fb,
+            s4_scale,
+            s4_gate,
+            s4_t_fb,
+            s5_sampled,
+            s5_port,
+            s5_prio,
+            s5_src,
+            s5_dst,
+            s5_ts,
+            s5_flow,
+            s5_pp01,
+            s5_pp23,
+            s5_pp45,
+            s5_pp67,
+            s5_shift,
+            s5_gate,
+            s5_t_fb,
+            s6_sampled,
+            s6_port,
+            s6_prio,
+            s6_src,
+            s6_dst,
+            s6_ts,
+            s6_flow,
+            s6_prod,
+            s6_shift,
+            s6_one_sh,
+            s6_top_sh,
+            s6_gate,
+            s6_t_fb,
+            s6_same_flow,
+            s6_allowed_fwd,
+            s6_deadline,
+            s6_wrapped,
+            s7_fbp,
+            o_port,
+            o_prio,
+            o_src,
+            o_dst,
+            o_fb
         );
         self.pfb_cp.clock.next = self.clock.val();
         self.pfb_rd.clock.next = self.clock.val();
@@ -827,6 +946,9 @@ impl<const KB: usize> Logic for Cp<KB> {
             + ((self.s5_pp45.q.val() << self.c4.val()) + (self.s5_pp67.q.val() << self.c6.val()));
         self.flows.read_address.next = self.s5_flow.q.val();
         self.s6_shift.d.next = self.s5_shift.q.val();
+        // The shift is at most 31 (`fb_scale[12:8]`), so `64 << shift` fits 40 bits.
+        self.s6_one_sh.d.next = self.one40.val() << bit_cast::<40, 8>(self.s5_shift.q.val());
+        self.s6_top_sh.d.next = self.sixty_four40.val() << bit_cast::<40, 8>(self.s5_shift.q.val());
         self.s6_sampled.d.next = self.s5_sampled.q.val();
         self.s6_port.d.next = self.s5_port.q.val();
         self.s6_prio.d.next = self.s5_prio.q.val();
@@ -836,26 +958,38 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s6_flow.d.next = self.s5_flow.q.val();
         self.s6_gate.d.next = self.s5_gate.q.val();
         self.s6_t_fb.d.next = self.s5_t_fb.q.val();
+        self.s6_same_flow.d.next = self.s6_flow.q.val() == self.s5_flow.q.val();
+        self.elapsed_fwd.next = (self.s5_ts.q.val() - self.s6_ts.q.val()) & self.ts_mask.val();
+        self.s6_allowed_fwd.d.next = self.elapsed_fwd.val() >= self.s5_t_fb.q.val();
+        self.s6_deadline.d.next = (self.s5_ts.q.val() - self.s5_t_fb.q.val()) & self.ts_mask.val();
+        self.s6_wrapped.d.next = self.s5_ts.q.val() < self.s5_t_fb.q.val();
 
         // ---- Cycle n + 6: Fb6, the gate and the rate limit, then the entry's write.
         self.shifted.next = self.s6_prod.q.val() >> bit_cast::<40, 8>(self.s6_shift.q.val());
         self.fb6.next = bit_cast::<6, 40>(self.shifted.val());
-        if self.shifted.val() > self.fb_max6.val() {
+        if self.s6_prod.q.val() >= self.s6_top_sh.q.val() {
             self.fb6.next = 63.into();
         }
-        // The entry `{ts, valid}`: the RAM's, or the decision one edge older on the same entry.
-        self.entry.next = self.flows.read_data.val();
-        if self.s7_fbp.q.val() & (self.s7_flow.q.val() == self.s6_flow.q.val()) {
-            self.entry.next = (bit_cast::<33, 32>(self.s7_ts.q.val()) << 1) | self.valid33.val();
+        self.fb_nonzero.next = self.s6_prod.q.val() >= self.s6_one_sh.q.val();
+        // The entry `{ts, valid}`: the decision one edge older on the same entry (its test
+        // prepared), or the RAM's: allowed when unset or its timestamp is not in the window.
+        self.entry_ts.next = self.flows.read_data.val() >> 1;
+        if self.s6_wrapped.q.val() {
+            self.in_window.next = (bit_cast::<32, 33>(self.entry_ts.val())
+                > self.s6_deadline.q.val())
+                | (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s6_ts.q.val());
+        } else {
+            self.in_window.next = (bit_cast::<32, 33>(self.entry_ts.val())
+                > self.s6_deadline.q.val())
+                & (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s6_ts.q.val());
         }
-        self.entry_ts.next = self.entry.val() >> 1;
-        self.elapsed.next =
-            (self.s6_ts.q.val() - bit_cast::<32, 33>(self.entry_ts.val())) & self.ts_mask.val();
-        self.allowed.next =
-            !self.entry.val().get_bit(0) | (self.elapsed.val() >= self.s6_t_fb.q.val());
+        self.allowed.next = !self.flows.read_data.val().get_bit(0) | !self.in_window.val();
+        if self.s7_fbp.q.val() & self.s6_same_flow.q.val() {
+            self.allowed.next = self.s6_allowed_fwd.q.val();
+        }
         self.decide.next = self.s6_sampled.q.val()
             & self.allowed.val()
-            & (!self.s6_gate.q.val() | self.fb6.val().any());
+            & (!self.s6_gate.q.val() | self.fb_nonzero.val());
         self.flows.write_enable.next = self.decide.val();
         self.flows.write_address.next = self.s6_flow.q.val();
         self.flows.write_data.next =
@@ -868,8 +1002,6 @@ impl<const KB: usize> Logic for Cp<KB> {
 
         // ---- Edge n + 7: the FBP (fields 0 when none).
         self.s7_fbp.d.next = self.decide.val();
-        self.s7_flow.d.next = self.s6_flow.q.val();
-        self.s7_ts.d.next = self.s6_ts.q.val();
         self.o_port.d.next = 0.into();
         self.o_prio.d.next = 0.into();
         self.o_src.d.next = 0.into();

@@ -10501,12 +10501,10 @@ module qcn_switch_48x8__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_a
     reg [23:0] a0, a1, b0, b1;
     reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:24], write_b_data[31:24]};
-    // Write stage: the writes given at the last edge (none after a reset edge), their words
-    // one-hot.
+    // Write stage: the writes given at the last edge (none after a reset edge).
     reg wa_enable, wb_enable;
     reg [8:0] wa_address, wb_address;
     reg [23:0] wa_data, wb_data;
-    reg [511:0] wa_hot, wb_hot;
     always @(posedge clock) begin
        wa_enable <= write_a_enable & !reset;
        wb_enable <= write_b_enable & !reset;
@@ -10514,6 +10512,10 @@ module qcn_switch_48x8__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_a
        wb_address <= write_b_address;
        wa_data <= write_a_data[23:0];
        wb_data <= write_b_data[23:0];
+    end
+    // Their words one-hot.
+    reg [511:0] wa_hot, wb_hot;
+    always @(posedge clock) begin
        wa_hot <= (write_a_enable & !reset) ? 512'd1 << write_a_address : 512'd0;
        wb_hot <= (write_b_enable & !reset) ? 512'd1 << write_b_address : 512'd0;
     end

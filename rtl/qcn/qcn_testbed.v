@@ -10205,12 +10205,10 @@ module qcn_testbed__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_addre
     reg [7:0] a0, a1, b0, b1;
     reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:8], write_b_data[31:8]};
-    // Write stage: the writes given at the last edge (none after a reset edge), their words
-    // one-hot.
+    // Write stage: the writes given at the last edge (none after a reset edge).
     reg wa_enable, wb_enable;
     reg [4:0] wa_address, wb_address;
     reg [7:0] wa_data, wb_data;
-    reg [31:0] wa_hot, wb_hot;
     always @(posedge clock) begin
        wa_enable <= write_a_enable & !reset;
        wb_enable <= write_b_enable & !reset;
@@ -10218,6 +10216,10 @@ module qcn_testbed__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_addre
        wb_address <= write_b_address;
        wa_data <= write_a_data[7:0];
        wb_data <= write_b_data[7:0];
+    end
+    // Their words one-hot.
+    reg [31:0] wa_hot, wb_hot;
+    always @(posedge clock) begin
        wa_hot <= (write_a_enable & !reset) ? 32'd1 << write_a_address : 32'd0;
        wb_hot <= (write_b_enable & !reset) ? 32'd1 << write_b_address : 32'd0;
     end

@@ -139,6 +139,42 @@ impl<const A: usize, const D: usize> Ram2W2R<A, D> {
         }
     }
 
+    /// The write stage's registers: the writes given at the last edge (none after a reset
+    /// edge) and, with `hot`, their words one-hot (`wa_hot`, `wb_hot`).
+    fn write_stage(&self, hot: bool) -> String {
+        let (am, msb, words) = (A - 1, self._width - 1, 1usize << A);
+        let mut v = format!(
+            "\
+// Write stage: the writes given at the last edge (none after a reset edge).
+reg wa_enable, wb_enable;
+reg [{am}:0] wa_address, wb_address;
+reg [{msb}:0] wa_data, wb_data;
+always @(posedge clock) begin
+   wa_enable <= write_a_enable & !reset;
+   wb_enable <= write_b_enable & !reset;
+   wa_address <= write_a_address;
+   wb_address <= write_b_address;
+   wa_data <= write_a_data[{msb}:0];
+   wb_data <= write_b_data[{msb}:0];
+end
+"
+        );
+        if hot {
+            v += &format!(
+                "\
+// Their words one-hot.
+reg [{m}:0] wa_hot, wb_hot;
+always @(posedge clock) begin
+   wa_hot <= (write_a_enable & !reset) ? {words}'d1 << write_a_address : {words}'d0;
+   wb_hot <= (write_b_enable & !reset) ? {words}'d1 << write_b_address : {words}'d0;
+end
+",
+                m = words - 1
+            );
+        }
+        v
+    }
+
     fn replicated(&self) -> Verilog {
         let (msb, last) = (self._width - 1, (1usize << A) - 1);
         let words = last + 1;
@@ -147,27 +183,7 @@ impl<const A: usize, const D: usize> Ram2W2R<A, D> {
         // enables.
         let (stage, a, b, tables) = if self._write_stage {
             (
-                format!(
-                    "\
-// Write stage: the writes given at the last edge (none after a reset edge), their words
-// one-hot.
-reg wa_enable, wb_enable;
-reg [{am}:0] wa_address, wb_address;
-reg [{msb}:0] wa_data, wb_data;
-reg [{last}:0] wa_hot, wb_hot;
-always @(posedge clock) begin
-   wa_enable <= write_a_enable & !reset;
-   wb_enable <= write_b_enable & !reset;
-   wa_address <= write_a_address;
-   wb_address <= write_b_address;
-   wa_data <= write_a_data[{msb}:0];
-   wb_data <= write_b_data[{msb}:0];
-   wa_hot <= (write_a_enable & !reset) ? {words}'d1 << write_a_address : {words}'d0;
-   wb_hot <= (write_b_enable & !reset) ? {words}'d1 << write_b_address : {words}'d0;
-end
-",
-                    am = A - 1
-                ),
+                self.write_stage(true),
                 ["wa_enable", "wa_address", "wa_data"].map(String::from),
                 ["wb_enable", "wb_address", "wb_data"].map(String::from),
                 format!(
@@ -270,24 +286,7 @@ always @(*) read_1_written = w1;
             );
         }
         let (wa, wb) = if self._write_stage {
-            code += &format!(
-                "\
-// Write stage: the writes given at the last edge (none after a reset edge).
-reg wa_enable, wb_enable;
-reg [{am}:0] wa_address, wb_address;
-reg [{m}:0] wa_data, wb_data;
-always @(posedge clock) begin
-   wa_enable <= write_a_enable & !reset;
-   wb_enable <= write_b_enable & !reset;
-   wa_address <= write_a_address;
-   wb_address <= write_b_address;
-   wa_data <= write_a_data[{m}:0];
-   wb_data <= write_b_data[{m}:0];
-end
-",
-                m = w - 1,
-                am = A - 1
-            );
+            code += &self.write_stage(false);
             (
                 ["wa_enable", "wa_address", "wa_data"],
                 ["wb_enable", "wb_address", "wb_data"],

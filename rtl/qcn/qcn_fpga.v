@@ -1855,24 +1855,24 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
             flows$write_data = 33'h0;
         end
         s7_fbp$d = decide;
-        o_port$d = 6'h0;
-        o_prio$d = 3'h0;
-        o_src$d = 32'h0;
-        o_dst$d = 32'h0;
-        o_fb$d = 6'h0;
-        if (decide) begin
-            o_port$d = s6_port$q;
-            o_prio$d = s6_prio$q;
-            o_src$d = s6_dst$q;
-            o_dst$d = s6_src$q;
-            o_fb$d = fb6;
-        end
+        o_port$d = s6_port$q;
+        o_prio$d = s6_prio$q;
+        o_src$d = s6_dst$q;
+        o_dst$d = s6_src$q;
+        o_fb$d = fb6;
         fbp_valid = s7_fbp$q;
-        fbp_port = o_port$q;
-        fbp_prio = o_prio$q;
-        fbp_src = o_src$q;
-        fbp_dst = o_dst$q;
-        fbp_fb = o_fb$q;
+        fbp_port = 6'h0;
+        fbp_prio = 3'h0;
+        fbp_src = 32'h0;
+        fbp_dst = 32'h0;
+        fbp_fb = 6'h0;
+        if (s7_fbp$q) begin
+            fbp_port = o_port$q;
+            fbp_prio = o_prio$q;
+            fbp_src = o_src$q;
+            fbp_dst = o_dst$q;
+            fbp_fb = o_fb$q;
+        end
         if (reset) begin
             lfsr$d = seed;
             pre$d = 32'h0;
@@ -1891,11 +1891,6 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
             s5_sampled$d = 1'b0;
             s6_sampled$d = 1'b0;
             s7_fbp$d = 1'b0;
-            o_port$d = 6'h0;
-            o_prio$d = 3'h0;
-            o_src$d = 32'h0;
-            o_dst$d = 32'h0;
-            o_fb$d = 6'h0;
         end
     end
 

@@ -1000,26 +1000,28 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.flows.write_data.next = 0.into();
         }
 
-        // ---- Edge n + 7: the FBP (fields 0 when none).
+        // ---- Edge n + 7: the FBP. Its fields are registered whatever the decision and zeroed
+        // at the outputs when there is none, so that `decide`, late in its cycle, drives one
+        // flip-flop rather than the fields' registers' resets (a net of high fan-out).
         self.s7_fbp.d.next = self.decide.val();
-        self.o_port.d.next = 0.into();
-        self.o_prio.d.next = 0.into();
-        self.o_src.d.next = 0.into();
-        self.o_dst.d.next = 0.into();
-        self.o_fb.d.next = 0.into();
-        if self.decide.val() {
-            self.o_port.d.next = self.s6_port.q.val();
-            self.o_prio.d.next = self.s6_prio.q.val();
-            self.o_src.d.next = self.s6_dst.q.val();
-            self.o_dst.d.next = self.s6_src.q.val();
-            self.o_fb.d.next = self.fb6.val();
-        }
+        self.o_port.d.next = self.s6_port.q.val();
+        self.o_prio.d.next = self.s6_prio.q.val();
+        self.o_src.d.next = self.s6_dst.q.val();
+        self.o_dst.d.next = self.s6_src.q.val();
+        self.o_fb.d.next = self.fb6.val();
         self.fbp_valid.next = self.s7_fbp.q.val();
-        self.fbp_port.next = self.o_port.q.val();
-        self.fbp_prio.next = self.o_prio.q.val();
-        self.fbp_src.next = self.o_src.q.val();
-        self.fbp_dst.next = self.o_dst.q.val();
-        self.fbp_fb.next = self.o_fb.q.val();
+        self.fbp_port.next = 0.into();
+        self.fbp_prio.next = 0.into();
+        self.fbp_src.next = 0.into();
+        self.fbp_dst.next = 0.into();
+        self.fbp_fb.next = 0.into();
+        if self.s7_fbp.q.val() {
+            self.fbp_port.next = self.o_port.q.val();
+            self.fbp_prio.next = self.o_prio.q.val();
+            self.fbp_src.next = self.o_src.q.val();
+            self.fbp_dst.next = self.o_dst.q.val();
+            self.fbp_fb.next = self.o_fb.q.val();
+        }
 
         // Synchronous reset.
         if self.reset.val() {
@@ -1040,11 +1042,6 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.s5_sampled.d.next = false;
             self.s6_sampled.d.next = false;
             self.s7_fbp.d.next = false;
-            self.o_port.d.next = 0.into();
-            self.o_prio.d.next = 0.into();
-            self.o_src.d.next = 0.into();
-            self.o_dst.d.next = 0.into();
-            self.o_fb.d.next = 0.into();
         }
     }
 }

@@ -193,3 +193,55 @@ fn qcn_every_hazard_distance_on_both_read_modify_writes() {
         }
     }
 }
+
+/// The P_fb table the reset sweep writes (its ramp computed without a divider), read back
+/// entry by entry through the CSR window, on every preset and on ramps of other shapes: from 0,
+/// a step, steep and shallow slopes, past the table's end, and one whose remainder reaches the
+/// divisor exactly (0..6: 65 536 = 10 922 x 6 + 4, so the remainders run 4, 2, 0).
+#[test]
+fn qcn_reset_p_fb_table_reads_back_on_every_ramp_shape() {
+    let tiny = QcnConfig::preset("tiny").unwrap();
+    let mut configs: Vec<(String, QcnConfig)> = ["tiny", "fpga", "testbed"]
+        .iter()
+        .map(|p| (p.to_string(), QcnConfig::preset(p).unwrap()))
+        .collect();
+    for (q_min, q_max, pfb_shift) in [
+        (0, 31, 1),
+        (10, 11, 0),
+        (7, 200, 4),
+        (3, 3, 2),
+        (20, 255, 1),
+        (0, 6, 0),
+    ] {
+        let c = QcnConfig {
+            q_min,
+            q_max,
+            q_eq: q_max.max(1),
+            pfb_shift,
+            ..tiny.clone()
+        };
+        configs.push((format!("ramp_{q_min}_{q_max}_{pfb_shift}"), c));
+    }
+    let csr = |we: u64, addr: u32, wdata: u64| {
+        row(QcnIn {
+            csr_we: we,
+            csr_addr: addr.into(),
+            csr_wdata: wdata,
+            ..QcnIn::default()
+        })
+    };
+    for (name, c) in configs {
+        let cfg = BlockConfig::new(QcnBlock, c.clone());
+        let mut rtl = verilated(&cfg, &name);
+        let mut rows = vec![row(QcnIn::default()); c.init_cycles() as usize + 1];
+        for k in 0..u64::from(c.pfb_entries) {
+            rows.push(csr(1, reg::PFB_INDEX, k));
+            rows.push(csr(0, reg::PFB_DATA, 0));
+        }
+        rows.push(row(QcnIn::default()));
+        let replay = "cargo test --test qcn_equivalence qcn_reset_p_fb_table";
+        if let Err(e) = check(&cfg, &mut rtl, rows, replay) {
+            panic!("{name}: {e}");
+        }
+    }
+}

@@ -110,7 +110,7 @@
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */
-#define QCN_FPGA_FBP_LATENCY 7u
+#define QCN_FPGA_FBP_LATENCY 8u
 #define QCN_FPGA_IN_DROP_LATENCY 4u
 #define QCN_FPGA_XOFF_LATENCY 6u
 #define QCN_FPGA_XON_LATENCY 6u

@@ -3,7 +3,7 @@
 // Block qcn, instance qcn_testbed, top module qcn_testbed_top, config digest fnv1a64:83d32198a7e728c7
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
-// Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): fbp_* 7,
+// Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): fbp_* 8,
 // in_drop 4, xoff_* 6, xon_* 6, frame_* 7, csr_rdata 0.
 // After reset the CP clears its tables for init_cycles edges (status.ready); see docs/blocks/qcn.md.
 // A PFC frame waits for the arbiter when several ports want one.
@@ -584,31 +584,36 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     localparam  depth_mask = 24'h7ffff;
     localparam  pfb_shift = 8'h0;
     localparam  pfb_last = 24'hf;
-    localparam  pfb_entries = 17'b10000;
     localparam  flow_drop = 8'h18;
     localparam  ts_mask = 32'hffff;
     localparam  pre_mask = 32'h3ff;
-    localparam  init_last = 17'b11111111;
     localparam  seed = 32'h1;
     localparam  toggle = 32'h80200003;
     localparam  one32 = 32'h1;
     localparam  one17 = 17'b1;
-    localparam  one48 = 48'h1;
     localparam  c1 = 8'h1;
     localparam  c2 = 8'h2;
     localparam  c3 = 8'h3;
     localparam  c4 = 8'h4;
+    localparam  c5 = 8'h5;
     localparam  c6 = 8'h6;
+    localparam  c7 = 8'h7;
     localparam  c16 = 8'h10;
     localparam  one40 = 40'h1;
     localparam  sixty_four40 = 40'h40;
-    localparam  ramp_k0 = 17'b1100;
-    localparam  ramp_k_top = 17'b1011;
     localparam  ramp_quot0 = 48'h10000;
     localparam  ramp_rem0 = 25'h0;
     localparam  ramp_a = 48'h10000;
     localparam  ramp_b = 25'h0;
-    localparam  ramp_d = 25'h1;
+    localparam  ramp_d_minus_b = 25'h1;
+    localparam  ramp_a_plus_1 = 48'h10001;
+    localparam  k0_before = 17'b1011;
+    localparam  k_top_before = 17'b1010;
+    localparam  pfb_end_before = 17'b1111;
+    localparam  last_before = 17'b11111110;
+    localparam  below_k0_at_0 = 1'b1;
+    localparam  at_top_at_0 = 1'b0;
+    localparam  last_at_0 = 1'b0;
     localparam  pfb_one = 17'b10000000000000000;
     localparam  err_index = 2'b1;
     localparam  err_not_ready = 2'b10;
@@ -647,6 +652,14 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     wire  [16:0] sweep$q;
     reg  is_ready$d;
     wire  is_ready$q;
+    reg  sweep_below_k0$d;
+    wire  sweep_below_k0$q;
+    reg  sweep_at_top$d;
+    wire  sweep_at_top$q;
+    reg  sweep_in_pfb$d;
+    wire  sweep_in_pfb$q;
+    reg  sweep_last$d;
+    wire  sweep_last$q;
     reg  [47:0] quot$d;
     wire  [47:0] quot$q;
     reg  [24:0] rem$d;
@@ -793,14 +806,10 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     wire  [31:0] s5_ts$q;
     reg  [15:0] s5_flow$d;
     wire  [15:0] s5_flow$q;
-    reg  [39:0] s5_pp01$d;
-    wire  [39:0] s5_pp01$q;
-    reg  [39:0] s5_pp23$d;
-    wire  [39:0] s5_pp23$q;
-    reg  [39:0] s5_pp45$d;
-    wire  [39:0] s5_pp45$q;
-    reg  [39:0] s5_pp67$d;
-    wire  [39:0] s5_pp67$q;
+    reg  [39:0] s5_sum$d;
+    wire  [39:0] s5_sum$q;
+    reg  [39:0] s5_carry$d;
+    wire  [39:0] s5_carry$q;
     reg  [7:0] s5_shift$d;
     wire  [7:0] s5_shift$q;
     reg  s5_gate$d;
@@ -833,16 +842,44 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     wire  s6_gate$q;
     reg  [31:0] s6_t_fb$d;
     wire  [31:0] s6_t_fb$q;
-    reg  s6_same_flow$d;
-    wire  s6_same_flow$q;
-    reg  s6_allowed_fwd$d;
-    wire  s6_allowed_fwd$q;
-    reg  [31:0] s6_deadline$d;
-    wire  [31:0] s6_deadline$q;
-    reg  s6_wrapped$d;
-    wire  s6_wrapped$q;
-    reg  s7_fbp$d;
-    wire  s7_fbp$q;
+    reg  s7_sampled$d;
+    wire  s7_sampled$q;
+    reg  [5:0] s7_port$d;
+    wire  [5:0] s7_port$q;
+    reg  [2:0] s7_prio$d;
+    wire  [2:0] s7_prio$q;
+    reg  [31:0] s7_src$d;
+    wire  [31:0] s7_src$q;
+    reg  [31:0] s7_dst$d;
+    wire  [31:0] s7_dst$q;
+    reg  [31:0] s7_ts$d;
+    wire  [31:0] s7_ts$q;
+    reg  [15:0] s7_flow$d;
+    wire  [15:0] s7_flow$q;
+    reg  s7_gate$d;
+    wire  s7_gate$q;
+    reg  [5:0] s7_fb_low$d;
+    wire  [5:0] s7_fb_low$q;
+    reg  s7_clamp$d;
+    wire  s7_clamp$q;
+    reg  s7_nonzero$d;
+    wire  s7_nonzero$q;
+    reg  [32:0] s7_entry$d;
+    wire  [32:0] s7_entry$q;
+    reg  s7_same_flow$d;
+    wire  s7_same_flow$q;
+    reg  s7_allowed_fwd$d;
+    wire  s7_allowed_fwd$q;
+    reg  [31:0] s7_deadline$d;
+    wire  [31:0] s7_deadline$q;
+    reg  s7_wrapped$d;
+    wire  s7_wrapped$q;
+    reg  s8_fbp$d;
+    wire  s8_fbp$q;
+    reg  [31:0] s8_ts$d;
+    wire  [31:0] s8_ts$q;
+    reg  [15:0] s8_flow$d;
+    wire  [15:0] s8_flow$q;
     reg  [5:0] o_port$d;
     wire  [5:0] o_port$q;
     reg  [2:0] o_prio$d;
@@ -861,7 +898,6 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     reg  [23:0] bucket;
     reg  [31:0] hash_top;
     reg  [16:0] ramp_value;
-    reg  [24:0] ramp_rem;
     reg  pw_enable;
     reg  [7:0] pw_address;
     reg  [16:0] pw_data;
@@ -883,10 +919,19 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     reg  [39:0] p5;
     reg  [39:0] p6;
     reg  [39:0] p7;
+    reg  [39:0] csa_s1;
+    reg  [39:0] csa_c1;
+    reg  [39:0] csa_s2;
+    reg  [39:0] csa_c2;
+    reg  [39:0] csa_s3;
+    reg  [39:0] csa_c3;
+    reg  [39:0] csa_s4;
+    reg  [39:0] csa_c4;
+    reg  [39:0] csa_s5;
+    reg  [39:0] csa_c5;
     reg  [39:0] shifted;
-    reg  [5:0] fb6;
-    reg  fb_nonzero;
     reg  [31:0] elapsed_fwd;
+    reg  [5:0] fb6;
     reg  [32:0] entry_ts;
     reg  in_window;
     reg  allowed;
@@ -952,6 +997,26 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     qcn_testbed__cp$is_ready is_ready(
         .d(is_ready$d),
         .q(is_ready$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$sweep_below_k0 sweep_below_k0(
+        .d(sweep_below_k0$d),
+        .q(sweep_below_k0$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$sweep_at_top sweep_at_top(
+        .d(sweep_at_top$d),
+        .q(sweep_at_top$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$sweep_in_pfb sweep_in_pfb(
+        .d(sweep_in_pfb$d),
+        .q(sweep_in_pfb$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$sweep_last sweep_last(
+        .d(sweep_last$d),
+        .q(sweep_last$q),
         .clock(clock)
     );
     qcn_testbed__cp$quot quot(
@@ -1319,24 +1384,14 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         .q(s5_flow$q),
         .clock(clock)
     );
-    qcn_testbed__cp$s5_pp01 s5_pp01(
-        .d(s5_pp01$d),
-        .q(s5_pp01$q),
+    qcn_testbed__cp$s5_sum s5_sum(
+        .d(s5_sum$d),
+        .q(s5_sum$q),
         .clock(clock)
     );
-    qcn_testbed__cp$s5_pp23 s5_pp23(
-        .d(s5_pp23$d),
-        .q(s5_pp23$q),
-        .clock(clock)
-    );
-    qcn_testbed__cp$s5_pp45 s5_pp45(
-        .d(s5_pp45$d),
-        .q(s5_pp45$q),
-        .clock(clock)
-    );
-    qcn_testbed__cp$s5_pp67 s5_pp67(
-        .d(s5_pp67$d),
-        .q(s5_pp67$q),
+    qcn_testbed__cp$s5_carry s5_carry(
+        .d(s5_carry$d),
+        .q(s5_carry$q),
         .clock(clock)
     );
     qcn_testbed__cp$s5_shift s5_shift(
@@ -1419,29 +1474,99 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         .q(s6_t_fb$q),
         .clock(clock)
     );
-    qcn_testbed__cp$s6_same_flow s6_same_flow(
-        .d(s6_same_flow$d),
-        .q(s6_same_flow$q),
+    qcn_testbed__cp$s7_sampled s7_sampled(
+        .d(s7_sampled$d),
+        .q(s7_sampled$q),
         .clock(clock)
     );
-    qcn_testbed__cp$s6_allowed_fwd s6_allowed_fwd(
-        .d(s6_allowed_fwd$d),
-        .q(s6_allowed_fwd$q),
+    qcn_testbed__cp$s7_port s7_port(
+        .d(s7_port$d),
+        .q(s7_port$q),
         .clock(clock)
     );
-    qcn_testbed__cp$s6_deadline s6_deadline(
-        .d(s6_deadline$d),
-        .q(s6_deadline$q),
+    qcn_testbed__cp$s7_prio s7_prio(
+        .d(s7_prio$d),
+        .q(s7_prio$q),
         .clock(clock)
     );
-    qcn_testbed__cp$s6_wrapped s6_wrapped(
-        .d(s6_wrapped$d),
-        .q(s6_wrapped$q),
+    qcn_testbed__cp$s7_src s7_src(
+        .d(s7_src$d),
+        .q(s7_src$q),
         .clock(clock)
     );
-    qcn_testbed__cp$s7_fbp s7_fbp(
-        .d(s7_fbp$d),
-        .q(s7_fbp$q),
+    qcn_testbed__cp$s7_dst s7_dst(
+        .d(s7_dst$d),
+        .q(s7_dst$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_ts s7_ts(
+        .d(s7_ts$d),
+        .q(s7_ts$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_flow s7_flow(
+        .d(s7_flow$d),
+        .q(s7_flow$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_gate s7_gate(
+        .d(s7_gate$d),
+        .q(s7_gate$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_fb_low s7_fb_low(
+        .d(s7_fb_low$d),
+        .q(s7_fb_low$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_clamp s7_clamp(
+        .d(s7_clamp$d),
+        .q(s7_clamp$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_nonzero s7_nonzero(
+        .d(s7_nonzero$d),
+        .q(s7_nonzero$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_entry s7_entry(
+        .d(s7_entry$d),
+        .q(s7_entry$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_same_flow s7_same_flow(
+        .d(s7_same_flow$d),
+        .q(s7_same_flow$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_allowed_fwd s7_allowed_fwd(
+        .d(s7_allowed_fwd$d),
+        .q(s7_allowed_fwd$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_deadline s7_deadline(
+        .d(s7_deadline$d),
+        .q(s7_deadline$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s7_wrapped s7_wrapped(
+        .d(s7_wrapped$d),
+        .q(s7_wrapped$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s8_fbp s8_fbp(
+        .d(s8_fbp$d),
+        .q(s8_fbp$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s8_ts s8_ts(
+        .d(s8_ts$d),
+        .q(s8_ts$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$s8_flow s8_flow(
+        .d(s8_flow$d),
+        .q(s8_flow$q),
         .clock(clock)
     );
     qcn_testbed__cp$o_port o_port(
@@ -1477,6 +1602,10 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         ts$d = ts$q;
         sweep$d = sweep$q;
         is_ready$d = is_ready$q;
+        sweep_below_k0$d = sweep_below_k0$q;
+        sweep_at_top$d = sweep_at_top$q;
+        sweep_in_pfb$d = sweep_in_pfb$q;
+        sweep_last$d = sweep_last$q;
         quot$d = quot$q;
         rem$d = rem$q;
         rd_ready$d = rd_ready$q;
@@ -1550,10 +1679,8 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         s5_dst$d = s5_dst$q;
         s5_ts$d = s5_ts$q;
         s5_flow$d = s5_flow$q;
-        s5_pp01$d = s5_pp01$q;
-        s5_pp23$d = s5_pp23$q;
-        s5_pp45$d = s5_pp45$q;
-        s5_pp67$d = s5_pp67$q;
+        s5_sum$d = s5_sum$q;
+        s5_carry$d = s5_carry$q;
         s5_shift$d = s5_shift$q;
         s5_gate$d = s5_gate$q;
         s5_t_fb$d = s5_t_fb$q;
@@ -1570,11 +1697,25 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         s6_top_sh$d = s6_top_sh$q;
         s6_gate$d = s6_gate$q;
         s6_t_fb$d = s6_t_fb$q;
-        s6_same_flow$d = s6_same_flow$q;
-        s6_allowed_fwd$d = s6_allowed_fwd$q;
-        s6_deadline$d = s6_deadline$q;
-        s6_wrapped$d = s6_wrapped$q;
-        s7_fbp$d = s7_fbp$q;
+        s7_sampled$d = s7_sampled$q;
+        s7_port$d = s7_port$q;
+        s7_prio$d = s7_prio$q;
+        s7_src$d = s7_src$q;
+        s7_dst$d = s7_dst$q;
+        s7_ts$d = s7_ts$q;
+        s7_flow$d = s7_flow$q;
+        s7_gate$d = s7_gate$q;
+        s7_fb_low$d = s7_fb_low$q;
+        s7_clamp$d = s7_clamp$q;
+        s7_nonzero$d = s7_nonzero$q;
+        s7_entry$d = s7_entry$q;
+        s7_same_flow$d = s7_same_flow$q;
+        s7_allowed_fwd$d = s7_allowed_fwd$q;
+        s7_deadline$d = s7_deadline$q;
+        s7_wrapped$d = s7_wrapped$q;
+        s8_fbp$d = s8_fbp$q;
+        s8_ts$d = s8_ts$q;
+        s8_flow$d = s8_flow$q;
         o_port$d = o_port$q;
         o_prio$d = o_prio$q;
         o_src$d = o_src$q;
@@ -1596,26 +1737,33 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
             ts$d = (ts$q + one32) & ts_mask;
         end
         ramp_value = quot$q[16:0];
-        if (sweep$q >= ramp_k_top) begin
+        if (sweep_at_top$q) begin
             ramp_value = pfb_one;
         end
-        if (sweep$q < ramp_k0) begin
+        if (sweep_below_k0$q) begin
             ramp_value = 17'h0;
         end
-        ramp_rem = rem$q + ramp_b;
-        if (~is_ready$q & (sweep$q >= ramp_k0) & (sweep$q < ramp_k_top)) begin
+        if (~is_ready$q & ~sweep_below_k0$q & ~sweep_at_top$q) begin
             quot$d = quot$q + ramp_a;
-            rem$d = ramp_rem;
-            if (ramp_rem >= ramp_d) begin
-                quot$d = quot$q + ramp_a + one48;
-                rem$d = ramp_rem - ramp_d;
+            rem$d = rem$q + ramp_b;
+            if (rem$q >= ramp_d_minus_b) begin
+                quot$d = quot$q + ramp_a_plus_1;
+                rem$d = rem$q - ramp_d_minus_b;
             end
         end
         if (~is_ready$q) begin
             sweep$d = sweep$q + one17;
-            if (sweep$q == init_last) begin
-                is_ready$d = 1'b1;
+            is_ready$d = sweep_last$q;
+            if (sweep$q == k0_before) begin
+                sweep_below_k0$d = 1'b0;
             end
+            if (sweep$q == k_top_before) begin
+                sweep_at_top$d = 1'b1;
+            end
+            if (sweep$q == pfb_end_before) begin
+                sweep_in_pfb$d = 1'b0;
+            end
+            sweep_last$d = sweep$q == last_before;
         end
         ready = is_ready$q;
         depth = eg_qdepth & depth_mask;
@@ -1655,7 +1803,7 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         pw_address = pfb_index;
         pw_data = wdata[16:0];
         if (~is_ready$q) begin
-            pw_enable = sweep$q < pfb_entries;
+            pw_enable = sweep_in_pfb$q;
             pw_address = sweep$q[7:0];
             pw_data = ramp_value;
         end
@@ -1763,32 +1911,40 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         end
         p2 = 40'h0;
         if (m[32'h2]) begin
-            p2 = s4_fb$q;
+            p2 = s4_fb$q << c2;
         end
         p3 = 40'h0;
         if (m[32'h3]) begin
-            p3 = s4_fb$q << c1;
+            p3 = s4_fb$q << c3;
         end
         p4 = 40'h0;
         if (m[32'h4]) begin
-            p4 = s4_fb$q;
+            p4 = s4_fb$q << c4;
         end
         p5 = 40'h0;
         if (m[32'h5]) begin
-            p5 = s4_fb$q << c1;
+            p5 = s4_fb$q << c5;
         end
         p6 = 40'h0;
         if (m[32'h6]) begin
-            p6 = s4_fb$q;
+            p6 = s4_fb$q << c6;
         end
         p7 = 40'h0;
         if (m[32'h7]) begin
-            p7 = s4_fb$q << c1;
+            p7 = s4_fb$q << c7;
         end
-        s5_pp01$d = p0 + p1;
-        s5_pp23$d = p2 + p3;
-        s5_pp45$d = p4 + p5;
-        s5_pp67$d = p6 + p7;
+        csa_s1 = p0 ^ p1 ^ p2;
+        csa_c1 = ((p0 & p1) | (p0 & p2) | (p1 & p2)) << c1;
+        csa_s2 = p3 ^ p4 ^ p5;
+        csa_c2 = ((p3 & p4) | (p3 & p5) | (p4 & p5)) << c1;
+        csa_s3 = csa_s1 ^ csa_c1 ^ csa_s2;
+        csa_c3 = ((csa_s1 & csa_c1) | (csa_s1 & csa_s2) | (csa_c1 & csa_s2)) << c1;
+        csa_s4 = csa_c2 ^ p6 ^ p7;
+        csa_c4 = ((csa_c2 & p6) | (csa_c2 & p7) | (p6 & p7)) << c1;
+        csa_s5 = csa_s3 ^ csa_c3 ^ csa_s4;
+        csa_c5 = ((csa_s3 & csa_c3) | (csa_s3 & csa_s4) | (csa_c3 & csa_s4)) << c1;
+        s5_sum$d = csa_s5 ^ csa_c5 ^ csa_c4;
+        s5_carry$d = ((csa_s5 & csa_c5) | (csa_s5 & csa_c4) | (csa_c5 & csa_c4)) << c1;
         scale_hi = s4_scale$q >> 32'h8;
         s5_shift$d = scale_hi[7:0];
         s5_sampled$d = s4_sampled$q;
@@ -1800,7 +1956,7 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         s5_flow$d = s4_flow$q;
         s5_gate$d = s4_gate$q;
         s5_t_fb$d = s4_t_fb$q;
-        s6_prod$d = (s5_pp01$q + (s5_pp23$q << c2)) + ((s5_pp45$q << c4) + (s5_pp67$q << c6));
+        s6_prod$d = s5_sum$q + s5_carry$q;
         flows$read_address = s5_flow$q;
         s6_shift$d = s5_shift$q;
         s6_one_sh$d = one40 << {32'd0, s5_shift$q};
@@ -1814,50 +1970,66 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         s6_flow$d = s5_flow$q;
         s6_gate$d = s5_gate$q;
         s6_t_fb$d = s5_t_fb$q;
-        s6_same_flow$d = s6_flow$q == s5_flow$q;
-        elapsed_fwd = (s5_ts$q - s6_ts$q) & ts_mask;
-        s6_allowed_fwd$d = elapsed_fwd >= s5_t_fb$q;
-        s6_deadline$d = (s5_ts$q - s5_t_fb$q) & ts_mask;
-        s6_wrapped$d = s5_ts$q < s5_t_fb$q;
         shifted = s6_prod$q >> {32'd0, s6_shift$q};
-        fb6 = shifted[5:0];
-        if (s6_prod$q >= s6_top_sh$q) begin
+        s7_fb_low$d = shifted[5:0];
+        s7_clamp$d = s6_prod$q >= s6_top_sh$q;
+        s7_nonzero$d = s6_prod$q >= s6_one_sh$q;
+        s7_entry$d = flows$read_data;
+        if (s8_fbp$q & (s8_flow$q == s6_flow$q)) begin
+            s7_entry$d = ({1'd0, s8_ts$q} << 32'h1) | valid33;
+        end
+        s7_same_flow$d = s7_flow$q == s6_flow$q;
+        elapsed_fwd = (s6_ts$q - s7_ts$q) & ts_mask;
+        s7_allowed_fwd$d = elapsed_fwd >= s6_t_fb$q;
+        s7_deadline$d = (s6_ts$q - s6_t_fb$q) & ts_mask;
+        s7_wrapped$d = s6_ts$q < s6_t_fb$q;
+        s7_sampled$d = s6_sampled$q;
+        s7_port$d = s6_port$q;
+        s7_prio$d = s6_prio$q;
+        s7_src$d = s6_src$q;
+        s7_dst$d = s6_dst$q;
+        s7_ts$d = s6_ts$q;
+        s7_flow$d = s6_flow$q;
+        s7_gate$d = s6_gate$q;
+        fb6 = s7_fb_low$q;
+        if (s7_clamp$q) begin
             fb6 = 6'h3f;
         end
-        fb_nonzero = s6_prod$q >= s6_one_sh$q;
-        entry_ts = flows$read_data >> 32'h1;
-        if (s6_wrapped$q) begin
-            in_window = (entry_ts[31:0] > s6_deadline$q) | (entry_ts[31:0] <= s6_ts$q);
+        entry_ts = s7_entry$q >> 32'h1;
+        if (s7_wrapped$q) begin
+            in_window = (entry_ts[31:0] > s7_deadline$q) | (entry_ts[31:0] <= s7_ts$q);
         end
         else begin
-            in_window = (entry_ts[31:0] > s6_deadline$q) & (entry_ts[31:0] <= s6_ts$q);
+            in_window = (entry_ts[31:0] > s7_deadline$q) & (entry_ts[31:0] <= s7_ts$q);
         end
-        allowed = ~flows$read_data[32'h0] | ~in_window;
-        if (s7_fbp$q & s6_same_flow$q) begin
-            allowed = s6_allowed_fwd$q;
+        allowed = ~s7_entry$q[32'h0] | ~in_window;
+        if (s8_fbp$q & s7_same_flow$q) begin
+            allowed = s7_allowed_fwd$q;
         end
-        decide = s6_sampled$q & allowed & (~s6_gate$q | fb_nonzero);
+        decide = s7_sampled$q & allowed & (~s7_gate$q | s7_nonzero$q);
         flows$write_enable = decide;
-        flows$write_address = s6_flow$q;
-        flows$write_data = ({1'd0, s6_ts$q} << 32'h1) | valid33;
+        flows$write_address = s7_flow$q;
+        flows$write_data = ({1'd0, s7_ts$q} << 32'h1) | valid33;
         if (~is_ready$q) begin
             flows$write_enable = 1'b1;
             flows$write_address = sweep$q[15:0];
             flows$write_data = 33'h0;
         end
-        s7_fbp$d = decide;
-        o_port$d = s6_port$q;
-        o_prio$d = s6_prio$q;
-        o_src$d = s6_dst$q;
-        o_dst$d = s6_src$q;
+        s8_fbp$d = decide;
+        s8_ts$d = s7_ts$q;
+        s8_flow$d = s7_flow$q;
+        o_port$d = s7_port$q;
+        o_prio$d = s7_prio$q;
+        o_src$d = s7_dst$q;
+        o_dst$d = s7_src$q;
         o_fb$d = fb6;
-        fbp_valid = s7_fbp$q;
+        fbp_valid = s8_fbp$q;
         fbp_port = 6'h0;
         fbp_prio = 3'h0;
         fbp_src = 32'h0;
         fbp_dst = 32'h0;
         fbp_fb = 6'h0;
-        if (s7_fbp$q) begin
+        if (s8_fbp$q) begin
             fbp_port = o_port$q;
             fbp_prio = o_prio$q;
             fbp_src = o_src$q;
@@ -1870,6 +2042,10 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
             ts$d = 32'h0;
             sweep$d = 17'h0;
             is_ready$d = 1'b0;
+            sweep_below_k0$d = below_k0_at_0;
+            sweep_at_top$d = at_top_at_0;
+            sweep_in_pfb$d = 1'b1;
+            sweep_last$d = last_at_0;
             quot$d = ramp_quot0;
             rem$d = ramp_rem0;
             rd_ready$d = 1'b0;
@@ -1881,7 +2057,8 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
             s4_sampled$d = 1'b0;
             s5_sampled$d = 1'b0;
             s6_sampled$d = 1'b0;
-            s7_fbp$d = 1'b0;
+            s7_sampled$d = 1'b0;
+            s8_fbp$d = 1'b0;
         end
     end
 
@@ -3505,6 +3682,25 @@ module qcn_testbed__cp$s4_ts(d,q,clock);
 endmodule // qcn_testbed__cp$s4_ts
 
 
+module qcn_testbed__cp$s5_carry(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s5_carry
+
+
 module qcn_testbed__cp$s5_dst(d,q,clock);
 
     // Module arguments
@@ -3579,82 +3775,6 @@ module qcn_testbed__cp$s5_port(d,q,clock);
     end
 
 endmodule // qcn_testbed__cp$s5_port
-
-
-module qcn_testbed__cp$s5_pp01(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_testbed__cp$s5_pp01
-
-
-module qcn_testbed__cp$s5_pp23(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_testbed__cp$s5_pp23
-
-
-module qcn_testbed__cp$s5_pp45(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_testbed__cp$s5_pp45
-
-
-module qcn_testbed__cp$s5_pp67(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_testbed__cp$s5_pp67
 
 
 module qcn_testbed__cp$s5_prio(d,q,clock);
@@ -3733,6 +3853,25 @@ module qcn_testbed__cp$s5_src(d,q,clock);
 endmodule // qcn_testbed__cp$s5_src
 
 
+module qcn_testbed__cp$s5_sum(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s5_sum
+
+
 module qcn_testbed__cp$s5_t_fb(d,q,clock);
 
     // Module arguments
@@ -3769,44 +3908,6 @@ module qcn_testbed__cp$s5_ts(d,q,clock);
     end
 
 endmodule // qcn_testbed__cp$s5_ts
-
-
-module qcn_testbed__cp$s6_allowed_fwd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_testbed__cp$s6_allowed_fwd
-
-
-module qcn_testbed__cp$s6_deadline(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_testbed__cp$s6_deadline
 
 
 module qcn_testbed__cp$s6_dst(d,q,clock);
@@ -3942,25 +4043,6 @@ module qcn_testbed__cp$s6_prod(d,q,clock);
 endmodule // qcn_testbed__cp$s6_prod
 
 
-module qcn_testbed__cp$s6_same_flow(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_testbed__cp$s6_same_flow
-
-
 module qcn_testbed__cp$s6_sampled(d,q,clock);
 
     // Module arguments
@@ -4075,7 +4157,7 @@ module qcn_testbed__cp$s6_ts(d,q,clock);
 endmodule // qcn_testbed__cp$s6_ts
 
 
-module qcn_testbed__cp$s6_wrapped(d,q,clock);
+module qcn_testbed__cp$s7_allowed_fwd(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4091,10 +4173,10 @@ module qcn_testbed__cp$s6_wrapped(d,q,clock);
        q <= d;
     end
 
-endmodule // qcn_testbed__cp$s6_wrapped
+endmodule // qcn_testbed__cp$s7_allowed_fwd
 
 
-module qcn_testbed__cp$s7_fbp(d,q,clock);
+module qcn_testbed__cp$s7_clamp(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4110,7 +4192,330 @@ module qcn_testbed__cp$s7_fbp(d,q,clock);
        q <= d;
     end
 
-endmodule // qcn_testbed__cp$s7_fbp
+endmodule // qcn_testbed__cp$s7_clamp
+
+
+module qcn_testbed__cp$s7_deadline(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_deadline
+
+
+module qcn_testbed__cp$s7_dst(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_dst
+
+
+module qcn_testbed__cp$s7_entry(d,q,clock);
+
+    // Module arguments
+    input wire  [32:0] d;
+    output reg  [32:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 33'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_entry
+
+
+module qcn_testbed__cp$s7_fb_low(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_fb_low
+
+
+module qcn_testbed__cp$s7_flow(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_flow
+
+
+module qcn_testbed__cp$s7_gate(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_gate
+
+
+module qcn_testbed__cp$s7_nonzero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_nonzero
+
+
+module qcn_testbed__cp$s7_port(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_port
+
+
+module qcn_testbed__cp$s7_prio(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_prio
+
+
+module qcn_testbed__cp$s7_same_flow(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_same_flow
+
+
+module qcn_testbed__cp$s7_sampled(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_sampled
+
+
+module qcn_testbed__cp$s7_src(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_src
+
+
+module qcn_testbed__cp$s7_ts(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_ts
+
+
+module qcn_testbed__cp$s7_wrapped(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s7_wrapped
+
+
+module qcn_testbed__cp$s8_fbp(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s8_fbp
+
+
+module qcn_testbed__cp$s8_flow(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s8_flow
+
+
+module qcn_testbed__cp$s8_ts(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$s8_ts
 
 
 module qcn_testbed__cp$sweep(d,q,clock);
@@ -4130,6 +4535,82 @@ module qcn_testbed__cp$sweep(d,q,clock);
     end
 
 endmodule // qcn_testbed__cp$sweep
+
+
+module qcn_testbed__cp$sweep_at_top(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$sweep_at_top
+
+
+module qcn_testbed__cp$sweep_below_k0(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$sweep_below_k0
+
+
+module qcn_testbed__cp$sweep_in_pfb(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$sweep_in_pfb
+
+
+module qcn_testbed__cp$sweep_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$sweep_last
 
 
 module qcn_testbed__cp$ts(d,q,clock);

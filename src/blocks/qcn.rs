@@ -104,12 +104,13 @@ impl Block for QcnBlock {
     }
 
     /// The properties state which arrivals are sampled, so they need the testbed's step
-    /// P_fb and a short reset sweep: formal/qcn/qcn_formal.toml. Depth 15 reaches a second
-    /// FBP of one flow T_fb = 3 after the first (arrivals at edges 4 and 7, FBPs at 11 and
-    /// 14); the inductive assertions are one-step.
+    /// P_fb and a short reset sweep: formal/qcn/qcn_formal.toml. Depth 18 reaches a second
+    /// FBP of one flow three edges after the first (the first FBP at step 14, the second at
+    /// 17): with T_fb = 4 that arrival is refused by the entry the RAM read, past both of the
+    /// rate limit's forwards (distances 1 and 2); the inductive assertions are one-step.
     fn formal(&self) -> FormalSettings {
         FormalSettings {
-            depth: 15,
+            depth: 18,
             k: 2,
             config: Some("formal/qcn/qcn_formal.toml"),
         }

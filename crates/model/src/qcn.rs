@@ -559,9 +559,10 @@ pub fn regmap(cfg: &QcnConfig) -> RegMap {
 }
 
 /// Edges from an egress arrival to its FBP: the RTL's stages are capture (hash, table
-/// addresses), sample and q_old, w x Q_delta, Fb, the quantiser's two multiply stages, and the
-/// rate limit's decision (crates/rtl/src/qcn/cp.rs).
-pub const FBP_LATENCY: u32 = 7;
+/// addresses), sample and q_old, w x Q_delta, Fb, the quantiser's two multiply stages, its
+/// tests with the rate-limit entry's read, and the rate limit's decision
+/// (crates/rtl/src/qcn/cp.rs).
+pub const FBP_LATENCY: u32 = 8;
 /// Edges from an egress arrival to its `err` flags.
 pub const ERR_LATENCY: u32 = 1;
 const _: () = assert!(FBP_LATENCY <= DelayLine::<CpEdge>::MAX_LATENCY);

@@ -1,4 +1,4 @@
-//! QCN's congestion point: one egress arrival per cycle (II = 1) through eight stages, the
+//! QCN's congestion point: one egress arrival per cycle (II = 1) through nine stages, the
 //! register-transfer form of `Qcn::arrival` (crates/model/src/qcn.rs).
 //!
 //! | edge | stage | work in the cycle after it |
@@ -7,14 +7,17 @@
 //! | n+1 | `s1_*` (+ the CSR values of edge n) | sampled = draw < P_fb; q_old (RAM or forward); Q_off, Q_delta; q_old write |
 //! | n+2 | `s2_*` | w x Q_delta |
 //! | n+3 | `s3_*` | Fb = Q_off + w Q_delta, clamped at 0 |
-//! | n+4 | `s4_*` | the quantiser's partial products, in pairs |
+//! | n+4 | `s4_*` | the quantiser's partial products, reduced to two words by carry-save adders |
 //! | n+5 | `s5_*` | their sum; `1 << shift` and `64 << shift`; the rate-limit RAM address |
-//! | n+6 | `s6_*` | Fb6 = min(63, product >> shift); gate (product >= 1 << shift); rate limit (RAM or forward); the entry's write |
-//! | n+7 | `s7_*`, FBP outputs | |
+//! | n+6 | `s6_*` | product >> shift, product >= 64 << shift, product >= 1 << shift; the rate-limit entry (RAM or forward); the window's bounds |
+//! | n+7 | `s7_*` | Fb6 = min(63, product >> shift); gate; rate limit (entry or forward); the entry's write |
+//! | n+8 | `s8_*`, FBP outputs | |
 //!
-//! Two read-modify-writes span adjacent stages, each with a forward for the event one edge
-//! behind (the RAM's read of that edge cannot see the write of the same edge): `q_old` (read at
-//! n+1, written at n+2) and the rate-limit entry (read at n+6, written at n+7).
+//! Two read-modify-writes, each with forwards for the events whose writes the RAM's read did
+//! not see: `q_old` (read at n+1, written at n+2: a forward from one edge behind) and the
+//! rate-limit entry (read at n+6 and registered, decided in cycle n+7, written at n+8: a
+//! forward into the registered entry from two edges behind, whose write lands on the read's
+//! edge, and one into the decision from one edge behind).
 //!
 //! After reset the CP clears `q_old` and the rate-limit table and loads the P_fb table's reset
 //! values ([`PfbRamp`]), one word of each per edge; until then arrivals are not taken (they
@@ -137,31 +140,39 @@ pub struct Cp<const KB: usize> {
     depth_mask: Constant<Bits<24>>,
     pfb_shift: Constant<Bits<8>>,
     pfb_last: Constant<Bits<24>>,
-    pfb_entries: Constant<Bits<17>>,
     flow_drop: Constant<Bits<8>>,
     ts_mask: Constant<Bits<32>>,
     pre_mask: Constant<Bits<32>>,
-    init_last: Constant<Bits<17>>,
     seed: Constant<Bits<32>>,
     toggle: Constant<Bits<32>>,
     one32: Constant<Bits<32>>,
     one17: Constant<Bits<17>>,
-    one48: Constant<Bits<48>>,
     c1: Constant<Bits<8>>,
     c2: Constant<Bits<8>>,
     c3: Constant<Bits<8>>,
     c4: Constant<Bits<8>>,
+    c5: Constant<Bits<8>>,
     c6: Constant<Bits<8>>,
+    c7: Constant<Bits<8>>,
     c16: Constant<Bits<8>>,
     one40: Constant<Bits<40>>,
     sixty_four40: Constant<Bits<40>>,
-    ramp_k0: Constant<Bits<17>>,
-    ramp_k_top: Constant<Bits<17>>,
     ramp_quot0: Constant<Bits<48>>,
     ramp_rem0: Constant<Bits<25>>,
     ramp_a: Constant<Bits<48>>,
     ramp_b: Constant<Bits<25>>,
-    ramp_d: Constant<Bits<25>>,
+    /// `D - b`: the remainder plus b reaches D exactly when the remainder reaches `D - b`.
+    ramp_d_minus_b: Constant<Bits<25>>,
+    ramp_a_plus_1: Constant<Bits<48>>,
+    /// The sweep's positions one before K0, K_top, the P_fb table's end and its last edge,
+    /// and the sweep flags' values at sweep 0.
+    k0_before: Constant<Bits<17>>,
+    k_top_before: Constant<Bits<17>>,
+    pfb_end_before: Constant<Bits<17>>,
+    last_before: Constant<Bits<17>>,
+    below_k0_at_0: Constant<Bit>,
+    at_top_at_0: Constant<Bit>,
+    last_at_0: Constant<Bit>,
     pfb_one: Constant<Bits<17>>,
     /// The `err` bits (the model's `qcn::err`).
     err_index: Constant<Bits<2>>,
@@ -175,6 +186,12 @@ pub struct Cp<const KB: usize> {
     ts: DFF<Bits<32>>,
     sweep: DFF<Bits<17>>,
     is_ready: DFF<Bit>,
+    /// Where the sweep is, as flags kept beside it (equalities with constants, no
+    /// comparisons in the cycle): below K0, at or above K_top, inside the P_fb table, last.
+    sweep_below_k0: DFF<Bit>,
+    sweep_at_top: DFF<Bit>,
+    sweep_in_pfb: DFF<Bit>,
+    sweep_last: DFF<Bit>,
     quot: DFF<Bits<48>>,
     rem: DFF<Bits<25>>,
     /// The window's read was of a loaded table.
@@ -256,10 +273,9 @@ pub struct Cp<const KB: usize> {
     s5_dst: DFF<Bits<32>>,
     s5_ts: DFF<Bits<32>>,
     s5_flow: DFF<Bits<16>>,
-    s5_pp01: DFF<Bits<40>>,
-    s5_pp23: DFF<Bits<40>>,
-    s5_pp45: DFF<Bits<40>>,
-    s5_pp67: DFF<Bits<40>>,
+    /// The product `Fb x m` in carry-save form: it is `s5_sum + s5_carry`.
+    s5_sum: DFF<Bits<40>>,
+    s5_carry: DFF<Bits<40>>,
     s5_shift: DFF<Bits<8>>,
     s5_gate: DFF<Bit>,
     s5_t_fb: DFF<Bits<32>>,
@@ -280,17 +296,36 @@ pub struct Cp<const KB: usize> {
     s6_top_sh: DFF<Bits<40>>,
     s6_gate: DFF<Bit>,
     s6_t_fb: DFF<Bits<32>>,
-    /// The rate limit's tests, prepared a cycle ahead. The arrival one edge older (now in s6,
-    /// in s7 at the decision) names the same entry (`same_flow`), and its timestamp is at
-    /// least T_fb old (`allowed_fwd`), for the forward. For the RAM's entry: `now - T_fb`
-    /// (`deadline`) and whether it wrapped below 0, so that "elapsed < T_fb" is the entry's
-    /// timestamp in the window (deadline, now], two comparisons side by side.
-    s6_same_flow: DFF<Bit>,
-    s6_allowed_fwd: DFF<Bit>,
-    s6_deadline: DFF<Bits<32>>,
-    s6_wrapped: DFF<Bit>,
-    // Stage 7: the decision, for the rate limit's forward and the outputs.
-    s7_fbp: DFF<Bit>,
+    // Stage 7: the quantiser's results and the rate-limit entry, registered for the decision.
+    s7_sampled: DFF<Bit>,
+    s7_port: DFF<Bits<6>>,
+    s7_prio: DFF<Bits<3>>,
+    s7_src: DFF<Bits<32>>,
+    s7_dst: DFF<Bits<32>>,
+    s7_ts: DFF<Bits<32>>,
+    s7_flow: DFF<Bits<16>>,
+    s7_gate: DFF<Bit>,
+    /// `product >> shift` to 6 bits, `product >= 64 << shift` (Fb6 clamps at 63) and
+    /// `product >= 1 << shift` (Fb6 is not 0).
+    s7_fb_low: DFF<Bits<6>>,
+    s7_clamp: DFF<Bit>,
+    s7_nonzero: DFF<Bit>,
+    /// The entry `{ts, valid}` as the RAM read it at edge n + 6, or as the decision two edges
+    /// older wrote it at that same edge (which the read did not see).
+    s7_entry: DFF<Bits<33>>,
+    /// The rate limit's tests, prepared a cycle ahead. The arrival one edge older (in s7, in
+    /// s8 at the decision) names the same entry (`same_flow`), and its timestamp is at least
+    /// T_fb old (`allowed_fwd`), for the forward. For the entry: `now - T_fb` (`deadline`)
+    /// and whether it wrapped below 0, so that "elapsed < T_fb" is the entry's timestamp in
+    /// the window (deadline, now], two comparisons side by side.
+    s7_same_flow: DFF<Bit>,
+    s7_allowed_fwd: DFF<Bit>,
+    s7_deadline: DFF<Bits<32>>,
+    s7_wrapped: DFF<Bit>,
+    // Stage 8: the decision, for the rate limit's forwards and the outputs.
+    s8_fbp: DFF<Bit>,
+    s8_ts: DFF<Bits<32>>,
+    s8_flow: DFF<Bits<16>>,
     o_port: DFF<Bits<6>>,
     o_prio: DFF<Bits<3>>,
     o_src: DFF<Bits<32>>,
@@ -304,7 +339,6 @@ pub struct Cp<const KB: usize> {
     bucket: Signal<Local, Bits<24>>,
     hash_top: Signal<Local, Bits<32>>,
     ramp_value: Signal<Local, Bits<17>>,
-    ramp_rem: Signal<Local, Bits<25>>,
     pw_enable: Signal<Local, Bit>,
     pw_address: Signal<Local, Bits<8>>,
     pw_data: Signal<Local, Bits<17>>,
@@ -330,11 +364,21 @@ pub struct Cp<const KB: usize> {
     p5: Signal<Local, Bits<40>>,
     p6: Signal<Local, Bits<40>>,
     p7: Signal<Local, Bits<40>>,
+    csa_s1: Signal<Local, Bits<40>>,
+    csa_c1: Signal<Local, Bits<40>>,
+    csa_s2: Signal<Local, Bits<40>>,
+    csa_c2: Signal<Local, Bits<40>>,
+    csa_s3: Signal<Local, Bits<40>>,
+    csa_c3: Signal<Local, Bits<40>>,
+    csa_s4: Signal<Local, Bits<40>>,
+    csa_c4: Signal<Local, Bits<40>>,
+    csa_s5: Signal<Local, Bits<40>>,
+    csa_c5: Signal<Local, Bits<40>>,
     // Cycle n + 6.
     shifted: Signal<Local, Bits<40>>,
-    fb6: Signal<Local, Bits<6>>,
-    fb_nonzero: Signal<Local, Bit>,
     elapsed_fwd: Signal<Local, Bits<32>>,
+    // Cycle n + 7.
+    fb6: Signal<Local, Bits<6>>,
     entry_ts: Signal<Local, Bits<33>>,
     in_window: Signal<Local, Bit>,
     allowed: Signal<Local, Bit>,
@@ -348,6 +392,10 @@ impl<const KB: usize> Cp<KB> {
         let ramp = PfbRamp::new(cfg);
         let flow_bits = cfg.flow_entries.trailing_zeros();
         let seed = Lfsr32::new(cfg.lfsr_seed).state();
+        // Sweep positions are 17 bits; one before 0 is 2^17 - 1, which the sweep never holds.
+        let c17 = |v: u64| Constant::new(Bits::<17>::from(v & 0x1_ffff));
+        let (k0, k_top) = (ramp.k0.min(1 << 16), ramp.k_top.min(1 << 16));
+        let init_last = cfg.init_cycles() - 1;
         PfbRamp::check_fits(&ramp);
         Cp {
             clock: Default::default(),
@@ -386,31 +434,36 @@ impl<const KB: usize> Cp<KB> {
             depth_mask: Constant::new(low_bits(cfg.depth_bits as usize)),
             pfb_shift: c8(cfg.pfb_shift.into()),
             pfb_last: Constant::new((u64::from(cfg.pfb_entries) - 1).into()),
-            pfb_entries: Constant::new(u64::from(cfg.pfb_entries).into()),
             flow_drop: c8(u64::from(32 - flow_bits)),
             ts_mask: Constant::new(low_bits(cfg.ts_bits as usize)),
             pre_mask: Constant::new(low_bits(cfg.ts_shift as usize)),
-            init_last: Constant::new((cfg.init_cycles() - 1).into()),
             seed: c32(seed.into()),
             toggle: c32(Lfsr32::TOGGLE.into()),
             one32: c32(1),
             one17: Constant::new(1u64.into()),
-            one48: Constant::new(1u64.into()),
             c1: c8(1),
             c2: c8(2),
             c3: c8(3),
             c4: c8(4),
+            c5: c8(5),
             c6: c8(6),
+            c7: c8(7),
             c16: c8(16),
             one40: Constant::new(1u64.into()),
             sixty_four40: Constant::new(64u64.into()),
-            ramp_k0: Constant::new(ramp.k0.min(1 << 16).into()),
-            ramp_k_top: Constant::new(ramp.k_top.min(1 << 16).into()),
             ramp_quot0: Constant::new(ramp.quot0.into()),
             ramp_rem0: Constant::new(ramp.rem0.into()),
             ramp_a: Constant::new(ramp.a.into()),
             ramp_b: Constant::new(ramp.b.into()),
-            ramp_d: Constant::new(ramp.d.into()),
+            ramp_d_minus_b: Constant::new((ramp.d - ramp.b).into()),
+            ramp_a_plus_1: Constant::new((ramp.a + 1).into()),
+            k0_before: c17(k0.wrapping_sub(1)),
+            k_top_before: c17(k_top.wrapping_sub(1)),
+            pfb_end_before: c17(u64::from(cfg.pfb_entries) - 1),
+            last_before: c17(init_last.wrapping_sub(1)),
+            below_k0_at_0: Constant::new(k0 > 0),
+            at_top_at_0: Constant::new(k_top == 0),
+            last_at_0: Constant::new(init_last == 0),
             pfb_one: Constant::new(PFB_ONE.into()),
             err_index: Constant::new(err::INDEX.into()),
             err_not_ready: Constant::new(err::NOT_READY.into()),
@@ -420,6 +473,10 @@ impl<const KB: usize> Cp<KB> {
             ts: Default::default(),
             sweep: Default::default(),
             is_ready: Default::default(),
+            sweep_below_k0: Default::default(),
+            sweep_at_top: Default::default(),
+            sweep_in_pfb: Default::default(),
+            sweep_last: Default::default(),
             quot: Default::default(),
             rem: Default::default(),
             rd_ready: Default::default(),
@@ -493,10 +550,8 @@ impl<const KB: usize> Cp<KB> {
             s5_dst: Default::default(),
             s5_ts: Default::default(),
             s5_flow: Default::default(),
-            s5_pp01: Default::default(),
-            s5_pp23: Default::default(),
-            s5_pp45: Default::default(),
-            s5_pp67: Default::default(),
+            s5_sum: Default::default(),
+            s5_carry: Default::default(),
             s5_shift: Default::default(),
             s5_gate: Default::default(),
             s5_t_fb: Default::default(),
@@ -513,11 +568,25 @@ impl<const KB: usize> Cp<KB> {
             s6_top_sh: Default::default(),
             s6_gate: Default::default(),
             s6_t_fb: Default::default(),
-            s6_same_flow: Default::default(),
-            s6_allowed_fwd: Default::default(),
-            s6_deadline: Default::default(),
-            s6_wrapped: Default::default(),
-            s7_fbp: Default::default(),
+            s7_sampled: Default::default(),
+            s7_port: Default::default(),
+            s7_prio: Default::default(),
+            s7_src: Default::default(),
+            s7_dst: Default::default(),
+            s7_ts: Default::default(),
+            s7_flow: Default::default(),
+            s7_gate: Default::default(),
+            s7_fb_low: Default::default(),
+            s7_clamp: Default::default(),
+            s7_nonzero: Default::default(),
+            s7_entry: Default::default(),
+            s7_same_flow: Default::default(),
+            s7_allowed_fwd: Default::default(),
+            s7_deadline: Default::default(),
+            s7_wrapped: Default::default(),
+            s8_fbp: Default::default(),
+            s8_ts: Default::default(),
+            s8_flow: Default::default(),
             o_port: Default::default(),
             o_prio: Default::default(),
             o_src: Default::default(),
@@ -529,7 +598,6 @@ impl<const KB: usize> Cp<KB> {
             bucket: Default::default(),
             hash_top: Default::default(),
             ramp_value: Default::default(),
-            ramp_rem: Default::default(),
             pw_enable: Default::default(),
             pw_address: Default::default(),
             pw_data: Default::default(),
@@ -551,10 +619,19 @@ impl<const KB: usize> Cp<KB> {
             p5: Default::default(),
             p6: Default::default(),
             p7: Default::default(),
+            csa_s1: Default::default(),
+            csa_c1: Default::default(),
+            csa_s2: Default::default(),
+            csa_c2: Default::default(),
+            csa_s3: Default::default(),
+            csa_c3: Default::default(),
+            csa_s4: Default::default(),
+            csa_c4: Default::default(),
+            csa_s5: Default::default(),
+            csa_c5: Default::default(),
             shifted: Default::default(),
-            fb6: Default::default(),
-            fb_nonzero: Default::default(),
             elapsed_fwd: Default::default(),
+            fb6: Default::default(),
             entry_ts: Default::default(),
             in_window: Default::default(),
             allowed: Default::default(),
@@ -584,6 +661,10 @@ impl<const KB: usize> Logic for Cp<KB> {
             ts,
             sweep,
             is_ready,
+            sweep_below_k0,
+            sweep_at_top,
+            sweep_in_pfb,
+            sweep_last,
             quot,
             rem,
             rd_ready,
@@ -657,10 +738,8 @@ impl<const KB: usize> Logic for Cp<KB> {
             s5_dst,
             s5_ts,
             s5_flow,
-            s5_pp01,
-            s5_pp23,
-            s5_pp45,
-            s5_pp67,
+            s5_sum,
+            s5_carry,
             s5_shift,
             s5_gate,
             s5_t_fb,
@@ -677,11 +756,25 @@ impl<const KB: usize> Logic for Cp<KB> {
             s6_top_sh,
             s6_gate,
             s6_t_fb,
-            s6_same_flow,
-            s6_allowed_fwd,
-            s6_deadline,
-            s6_wrapped,
-            s7_fbp,
+            s7_sampled,
+            s7_port,
+            s7_prio,
+            s7_src,
+            s7_dst,
+            s7_ts,
+            s7_flow,
+            s7_gate,
+            s7_fb_low,
+            s7_clamp,
+            s7_nonzero,
+            s7_entry,
+            s7_same_flow,
+            s7_allowed_fwd,
+            s7_deadline,
+            s7_wrapped,
+            s8_fbp,
+            s8_ts,
+            s8_flow,
             o_port,
             o_prio,
             o_src,
@@ -713,29 +806,33 @@ impl<const KB: usize> Logic for Cp<KB> {
         // Below Q_min before at or above Q_max: with Q_min = Q_max the buckets up to Q_min
         // are 0 (the law's first case).
         self.ramp_value.next = bit_cast::<17, 48>(self.quot.q.val());
-        if self.sweep.q.val() >= self.ramp_k_top.val() {
+        if self.sweep_at_top.q.val() {
             self.ramp_value.next = self.pfb_one.val();
         }
-        if self.sweep.q.val() < self.ramp_k0.val() {
+        if self.sweep_below_k0.q.val() {
             self.ramp_value.next = 0.into();
         }
-        self.ramp_rem.next = self.rem.q.val() + self.ramp_b.val();
-        if !self.is_ready.q.val()
-            & (self.sweep.q.val() >= self.ramp_k0.val())
-            & (self.sweep.q.val() < self.ramp_k_top.val())
-        {
+        if !self.is_ready.q.val() & !self.sweep_below_k0.q.val() & !self.sweep_at_top.q.val() {
             self.quot.d.next = self.quot.q.val() + self.ramp_a.val();
-            self.rem.d.next = self.ramp_rem.val();
-            if self.ramp_rem.val() >= self.ramp_d.val() {
-                self.quot.d.next = self.quot.q.val() + self.ramp_a.val() + self.one48.val();
-                self.rem.d.next = self.ramp_rem.val() - self.ramp_d.val();
+            self.rem.d.next = self.rem.q.val() + self.ramp_b.val();
+            if self.rem.q.val() >= self.ramp_d_minus_b.val() {
+                self.quot.d.next = self.quot.q.val() + self.ramp_a_plus_1.val();
+                self.rem.d.next = self.rem.q.val() - self.ramp_d_minus_b.val();
             }
         }
         if !self.is_ready.q.val() {
             self.sweep.d.next = self.sweep.q.val() + self.one17.val();
-            if self.sweep.q.val() == self.init_last.val() {
-                self.is_ready.d.next = true;
+            self.is_ready.d.next = self.sweep_last.q.val();
+            if self.sweep.q.val() == self.k0_before.val() {
+                self.sweep_below_k0.d.next = false;
             }
+            if self.sweep.q.val() == self.k_top_before.val() {
+                self.sweep_at_top.d.next = true;
+            }
+            if self.sweep.q.val() == self.pfb_end_before.val() {
+                self.sweep_in_pfb.d.next = false;
+            }
+            self.sweep_last.d.next = self.sweep.q.val() == self.last_before.val();
         }
         self.ready.next = self.is_ready.q.val();
 
@@ -783,7 +880,7 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.pw_address.next = self.pfb_index.val();
         self.pw_data.next = bit_cast::<17, 32>(self.wdata.val());
         if !self.is_ready.q.val() {
-            self.pw_enable.next = self.sweep.q.val() < self.pfb_entries.val();
+            self.pw_enable.next = self.sweep_in_pfb.q.val();
             self.pw_address.next = bit_cast::<8, 17>(self.sweep.q.val());
             self.pw_data.next = self.ramp_value.val();
         }
@@ -891,7 +988,9 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s4_gate.d.next = self.s3_gate.q.val();
         self.s4_t_fb.d.next = self.s3_t_fb.q.val();
 
-        // ---- Cycle n + 4: Fb x mantissa, partial products summed in pairs.
+        // ---- Cycle n + 4: Fb x mantissa: the eight partial products reduced to two by a tree
+        // of carry-save adders (3 words -> sum and carry, no carry chain), so that cycle n + 5
+        // holds one carry chain. The words are exact: the product fits 40 bits.
         self.m.next = bit_cast::<8, 13>(self.s4_scale.q.val());
         self.p0.next = 0.into();
         if self.m.val().get_bit(0) {
@@ -903,32 +1002,58 @@ impl<const KB: usize> Logic for Cp<KB> {
         }
         self.p2.next = 0.into();
         if self.m.val().get_bit(2) {
-            self.p2.next = self.s4_fb.q.val();
+            self.p2.next = self.s4_fb.q.val() << self.c2.val();
         }
         self.p3.next = 0.into();
         if self.m.val().get_bit(3) {
-            self.p3.next = self.s4_fb.q.val() << self.c1.val();
+            self.p3.next = self.s4_fb.q.val() << self.c3.val();
         }
         self.p4.next = 0.into();
         if self.m.val().get_bit(4) {
-            self.p4.next = self.s4_fb.q.val();
+            self.p4.next = self.s4_fb.q.val() << self.c4.val();
         }
         self.p5.next = 0.into();
         if self.m.val().get_bit(5) {
-            self.p5.next = self.s4_fb.q.val() << self.c1.val();
+            self.p5.next = self.s4_fb.q.val() << self.c5.val();
         }
         self.p6.next = 0.into();
         if self.m.val().get_bit(6) {
-            self.p6.next = self.s4_fb.q.val();
+            self.p6.next = self.s4_fb.q.val() << self.c6.val();
         }
         self.p7.next = 0.into();
         if self.m.val().get_bit(7) {
-            self.p7.next = self.s4_fb.q.val() << self.c1.val();
+            self.p7.next = self.s4_fb.q.val() << self.c7.val();
         }
-        self.s5_pp01.d.next = self.p0.val() + self.p1.val();
-        self.s5_pp23.d.next = self.p2.val() + self.p3.val();
-        self.s5_pp45.d.next = self.p4.val() + self.p5.val();
-        self.s5_pp67.d.next = self.p6.val() + self.p7.val();
+        self.csa_s1.next = self.p0.val() ^ self.p1.val() ^ self.p2.val();
+        self.csa_c1.next = ((self.p0.val() & self.p1.val())
+            | (self.p0.val() & self.p2.val())
+            | (self.p1.val() & self.p2.val()))
+            << self.c1.val();
+        self.csa_s2.next = self.p3.val() ^ self.p4.val() ^ self.p5.val();
+        self.csa_c2.next = ((self.p3.val() & self.p4.val())
+            | (self.p3.val() & self.p5.val())
+            | (self.p4.val() & self.p5.val()))
+            << self.c1.val();
+        self.csa_s3.next = self.csa_s1.val() ^ self.csa_c1.val() ^ self.csa_s2.val();
+        self.csa_c3.next = ((self.csa_s1.val() & self.csa_c1.val())
+            | (self.csa_s1.val() & self.csa_s2.val())
+            | (self.csa_c1.val() & self.csa_s2.val()))
+            << self.c1.val();
+        self.csa_s4.next = self.csa_c2.val() ^ self.p6.val() ^ self.p7.val();
+        self.csa_c4.next = ((self.csa_c2.val() & self.p6.val())
+            | (self.csa_c2.val() & self.p7.val())
+            | (self.p6.val() & self.p7.val()))
+            << self.c1.val();
+        self.csa_s5.next = self.csa_s3.val() ^ self.csa_c3.val() ^ self.csa_s4.val();
+        self.csa_c5.next = ((self.csa_s3.val() & self.csa_c3.val())
+            | (self.csa_s3.val() & self.csa_s4.val())
+            | (self.csa_c3.val() & self.csa_s4.val()))
+            << self.c1.val();
+        self.s5_sum.d.next = self.csa_s5.val() ^ self.csa_c5.val() ^ self.csa_c4.val();
+        self.s5_carry.d.next = ((self.csa_s5.val() & self.csa_c5.val())
+            | (self.csa_s5.val() & self.csa_c4.val())
+            | (self.csa_c5.val() & self.csa_c4.val()))
+            << self.c1.val();
         self.scale_hi.next = self.s4_scale.q.val() >> 8;
         self.s5_shift.d.next = bit_cast::<8, 13>(self.scale_hi.val());
         self.s5_sampled.d.next = self.s4_sampled.q.val();
@@ -942,8 +1067,7 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s5_t_fb.d.next = self.s4_t_fb.q.val();
 
         // ---- Cycle n + 5: the product; the rate-limit entry is read at edge n + 6.
-        self.s6_prod.d.next = (self.s5_pp01.q.val() + (self.s5_pp23.q.val() << self.c2.val()))
-            + ((self.s5_pp45.q.val() << self.c4.val()) + (self.s5_pp67.q.val() << self.c6.val()));
+        self.s6_prod.d.next = self.s5_sum.q.val() + self.s5_carry.q.val();
         self.flows.read_address.next = self.s5_flow.q.val();
         self.s6_shift.d.next = self.s5_shift.q.val();
         // The shift is at most 31 (`fb_scale[12:8]`), so `64 << shift` fits 40 bits.
@@ -958,64 +1082,85 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s6_flow.d.next = self.s5_flow.q.val();
         self.s6_gate.d.next = self.s5_gate.q.val();
         self.s6_t_fb.d.next = self.s5_t_fb.q.val();
-        self.s6_same_flow.d.next = self.s6_flow.q.val() == self.s5_flow.q.val();
-        self.elapsed_fwd.next = (self.s5_ts.q.val() - self.s6_ts.q.val()) & self.ts_mask.val();
-        self.s6_allowed_fwd.d.next = self.elapsed_fwd.val() >= self.s5_t_fb.q.val();
-        self.s6_deadline.d.next = (self.s5_ts.q.val() - self.s5_t_fb.q.val()) & self.ts_mask.val();
-        self.s6_wrapped.d.next = self.s5_ts.q.val() < self.s5_t_fb.q.val();
 
-        // ---- Cycle n + 6: Fb6, the gate and the rate limit, then the entry's write.
+        // ---- Cycle n + 6: the quantiser's tests and Fb6's window; the rate-limit entry (the
+        // RAM's, or the decision two edges older, whose write landed on the read's edge); the
+        // rate limit's tests against the arrival one edge older and against the window.
         self.shifted.next = self.s6_prod.q.val() >> bit_cast::<40, 8>(self.s6_shift.q.val());
-        self.fb6.next = bit_cast::<6, 40>(self.shifted.val());
-        if self.s6_prod.q.val() >= self.s6_top_sh.q.val() {
+        self.s7_fb_low.d.next = bit_cast::<6, 40>(self.shifted.val());
+        self.s7_clamp.d.next = self.s6_prod.q.val() >= self.s6_top_sh.q.val();
+        self.s7_nonzero.d.next = self.s6_prod.q.val() >= self.s6_one_sh.q.val();
+        self.s7_entry.d.next = self.flows.read_data.val();
+        if self.s8_fbp.q.val() & (self.s8_flow.q.val() == self.s6_flow.q.val()) {
+            self.s7_entry.d.next =
+                (bit_cast::<33, 32>(self.s8_ts.q.val()) << 1) | self.valid33.val();
+        }
+        self.s7_same_flow.d.next = self.s7_flow.q.val() == self.s6_flow.q.val();
+        self.elapsed_fwd.next = (self.s6_ts.q.val() - self.s7_ts.q.val()) & self.ts_mask.val();
+        self.s7_allowed_fwd.d.next = self.elapsed_fwd.val() >= self.s6_t_fb.q.val();
+        self.s7_deadline.d.next = (self.s6_ts.q.val() - self.s6_t_fb.q.val()) & self.ts_mask.val();
+        self.s7_wrapped.d.next = self.s6_ts.q.val() < self.s6_t_fb.q.val();
+        self.s7_sampled.d.next = self.s6_sampled.q.val();
+        self.s7_port.d.next = self.s6_port.q.val();
+        self.s7_prio.d.next = self.s6_prio.q.val();
+        self.s7_src.d.next = self.s6_src.q.val();
+        self.s7_dst.d.next = self.s6_dst.q.val();
+        self.s7_ts.d.next = self.s6_ts.q.val();
+        self.s7_flow.d.next = self.s6_flow.q.val();
+        self.s7_gate.d.next = self.s6_gate.q.val();
+
+        // ---- Cycle n + 7: Fb6, the gate and the rate limit, then the entry's write.
+        self.fb6.next = self.s7_fb_low.q.val();
+        if self.s7_clamp.q.val() {
             self.fb6.next = 63.into();
         }
-        self.fb_nonzero.next = self.s6_prod.q.val() >= self.s6_one_sh.q.val();
-        // The entry `{ts, valid}`: the decision one edge older on the same entry (its test
-        // prepared), or the RAM's: allowed when unset or its timestamp is not in the window.
-        self.entry_ts.next = self.flows.read_data.val() >> 1;
-        if self.s6_wrapped.q.val() {
+        // The entry: the decision one edge older on the same entry (its test prepared), or
+        // the registered one: allowed when unset or its timestamp is not in the window.
+        self.entry_ts.next = self.s7_entry.q.val() >> 1;
+        if self.s7_wrapped.q.val() {
             self.in_window.next = (bit_cast::<32, 33>(self.entry_ts.val())
-                > self.s6_deadline.q.val())
-                | (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s6_ts.q.val());
+                > self.s7_deadline.q.val())
+                | (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s7_ts.q.val());
         } else {
             self.in_window.next = (bit_cast::<32, 33>(self.entry_ts.val())
-                > self.s6_deadline.q.val())
-                & (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s6_ts.q.val());
+                > self.s7_deadline.q.val())
+                & (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s7_ts.q.val());
         }
-        self.allowed.next = !self.flows.read_data.val().get_bit(0) | !self.in_window.val();
-        if self.s7_fbp.q.val() & self.s6_same_flow.q.val() {
-            self.allowed.next = self.s6_allowed_fwd.q.val();
+        self.allowed.next = !self.s7_entry.q.val().get_bit(0) | !self.in_window.val();
+        if self.s8_fbp.q.val() & self.s7_same_flow.q.val() {
+            self.allowed.next = self.s7_allowed_fwd.q.val();
         }
-        self.decide.next = self.s6_sampled.q.val()
+        self.decide.next = self.s7_sampled.q.val()
             & self.allowed.val()
-            & (!self.s6_gate.q.val() | self.fb_nonzero.val());
+            & (!self.s7_gate.q.val() | self.s7_nonzero.q.val());
         self.flows.write_enable.next = self.decide.val();
-        self.flows.write_address.next = self.s6_flow.q.val();
+        self.flows.write_address.next = self.s7_flow.q.val();
         self.flows.write_data.next =
-            (bit_cast::<33, 32>(self.s6_ts.q.val()) << 1) | self.valid33.val();
+            (bit_cast::<33, 32>(self.s7_ts.q.val()) << 1) | self.valid33.val();
         if !self.is_ready.q.val() {
             self.flows.write_enable.next = true;
             self.flows.write_address.next = bit_cast::<16, 17>(self.sweep.q.val());
             self.flows.write_data.next = 0.into();
         }
 
-        // ---- Edge n + 7: the FBP. Its fields are registered whatever the decision and zeroed
+        // ---- Edge n + 8: the FBP. Its fields are registered whatever the decision and zeroed
         // at the outputs when there is none, so that `decide`, late in its cycle, drives one
         // flip-flop rather than the fields' registers' resets (a net of high fan-out).
-        self.s7_fbp.d.next = self.decide.val();
-        self.o_port.d.next = self.s6_port.q.val();
-        self.o_prio.d.next = self.s6_prio.q.val();
-        self.o_src.d.next = self.s6_dst.q.val();
-        self.o_dst.d.next = self.s6_src.q.val();
+        self.s8_fbp.d.next = self.decide.val();
+        self.s8_ts.d.next = self.s7_ts.q.val();
+        self.s8_flow.d.next = self.s7_flow.q.val();
+        self.o_port.d.next = self.s7_port.q.val();
+        self.o_prio.d.next = self.s7_prio.q.val();
+        self.o_src.d.next = self.s7_dst.q.val();
+        self.o_dst.d.next = self.s7_src.q.val();
         self.o_fb.d.next = self.fb6.val();
-        self.fbp_valid.next = self.s7_fbp.q.val();
+        self.fbp_valid.next = self.s8_fbp.q.val();
         self.fbp_port.next = 0.into();
         self.fbp_prio.next = 0.into();
         self.fbp_src.next = 0.into();
         self.fbp_dst.next = 0.into();
         self.fbp_fb.next = 0.into();
-        if self.s7_fbp.q.val() {
+        if self.s8_fbp.q.val() {
             self.fbp_port.next = self.o_port.q.val();
             self.fbp_prio.next = self.o_prio.q.val();
             self.fbp_src.next = self.o_src.q.val();
@@ -1030,6 +1175,10 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.ts.d.next = 0.into();
             self.sweep.d.next = 0.into();
             self.is_ready.d.next = false;
+            self.sweep_below_k0.d.next = self.below_k0_at_0.val();
+            self.sweep_at_top.d.next = self.at_top_at_0.val();
+            self.sweep_in_pfb.d.next = true;
+            self.sweep_last.d.next = self.last_at_0.val();
             self.quot.d.next = self.ramp_quot0.val();
             self.rem.d.next = self.ramp_rem0.val();
             self.rd_ready.d.next = false;
@@ -1041,7 +1190,8 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.s4_sampled.d.next = false;
             self.s5_sampled.d.next = false;
             self.s6_sampled.d.next = false;
-            self.s7_fbp.d.next = false;
+            self.s7_sampled.d.next = false;
+            self.s8_fbp.d.next = false;
         }
     }
 }

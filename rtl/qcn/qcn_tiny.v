@@ -875,6 +875,10 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     wire  s7_nonzero$q;
     reg  [32:0] s7_entry$d;
     wire  [32:0] s7_entry$q;
+    reg  s7_fwd2_hit$d;
+    wire  s7_fwd2_hit$q;
+    reg  s7_allowed_fwd2$d;
+    wire  s7_allowed_fwd2$q;
     reg  s7_same_flow$d;
     wire  s7_same_flow$q;
     reg  s7_allowed_fwd$d;
@@ -940,6 +944,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     reg  [39:0] csa_c5;
     reg  [39:0] shifted;
     reg  [31:0] elapsed_fwd;
+    reg  [31:0] elapsed_fwd2;
     reg  [5:0] fb6;
     reg  [32:0] entry_ts;
     reg  in_window;
@@ -1543,6 +1548,16 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         .q(s7_entry$q),
         .clock(clock)
     );
+    qcn_tiny__cp$s7_fwd2_hit s7_fwd2_hit(
+        .d(s7_fwd2_hit$d),
+        .q(s7_fwd2_hit$q),
+        .clock(clock)
+    );
+    qcn_tiny__cp$s7_allowed_fwd2 s7_allowed_fwd2(
+        .d(s7_allowed_fwd2$d),
+        .q(s7_allowed_fwd2$q),
+        .clock(clock)
+    );
     qcn_tiny__cp$s7_same_flow s7_same_flow(
         .d(s7_same_flow$d),
         .q(s7_same_flow$q),
@@ -1718,6 +1733,8 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s7_clamp$d = s7_clamp$q;
         s7_nonzero$d = s7_nonzero$q;
         s7_entry$d = s7_entry$q;
+        s7_fwd2_hit$d = s7_fwd2_hit$q;
+        s7_allowed_fwd2$d = s7_allowed_fwd2$q;
         s7_same_flow$d = s7_same_flow$q;
         s7_allowed_fwd$d = s7_allowed_fwd$q;
         s7_deadline$d = s7_deadline$q;
@@ -1984,9 +2001,9 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s7_clamp$d = s6_prod$q >= s6_top_sh$q;
         s7_nonzero$d = s6_prod$q >= s6_one_sh$q;
         s7_entry$d = flows$read_data;
-        if (s8_fbp$q & (s8_flow$q == s6_flow$q)) begin
-            s7_entry$d = ({1'd0, s8_ts$q} << 32'h1) | valid33;
-        end
+        s7_fwd2_hit$d = s8_fbp$q & (s8_flow$q == s6_flow$q);
+        elapsed_fwd2 = (s6_ts$q - s8_ts$q) & ts_mask;
+        s7_allowed_fwd2$d = elapsed_fwd2 >= s6_t_fb$q;
         s7_same_flow$d = s7_flow$q == s6_flow$q;
         elapsed_fwd = (s6_ts$q - s7_ts$q) & ts_mask;
         s7_allowed_fwd$d = elapsed_fwd >= s6_t_fb$q;
@@ -2012,6 +2029,9 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
             in_window = (entry_ts[31:0] > s7_deadline$q) & (entry_ts[31:0] <= s7_ts$q);
         end
         allowed = ~s7_entry$q[32'h0] | ~in_window;
+        if (s7_fwd2_hit$q) begin
+            allowed = s7_allowed_fwd2$q;
+        end
         if (s8_fbp$q & s7_same_flow$q) begin
             allowed = s7_allowed_fwd$q;
         end
@@ -4185,6 +4205,25 @@ module qcn_tiny__cp$s7_allowed_fwd(d,q,clock);
 endmodule // qcn_tiny__cp$s7_allowed_fwd
 
 
+module qcn_tiny__cp$s7_allowed_fwd2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__cp$s7_allowed_fwd2
+
+
 module qcn_tiny__cp$s7_clamp(d,q,clock);
 
     // Module arguments
@@ -4297,6 +4336,25 @@ module qcn_tiny__cp$s7_flow(d,q,clock);
     end
 
 endmodule // qcn_tiny__cp$s7_flow
+
+
+module qcn_tiny__cp$s7_fwd2_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__cp$s7_fwd2_hit
 
 
 module qcn_tiny__cp$s7_gate(d,q,clock);

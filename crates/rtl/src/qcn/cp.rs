@@ -9,15 +9,15 @@
 //! | n+3 | `s3_*` | Fb = Q_off + w Q_delta, clamped at 0 |
 //! | n+4 | `s4_*` | the quantiser's partial products, reduced to two words by carry-save adders |
 //! | n+5 | `s5_*` | their sum; `1 << shift` and `64 << shift`; the rate-limit RAM address |
-//! | n+6 | `s6_*` | product >> shift, product >= 64 << shift, product >= 1 << shift; the rate-limit entry (RAM or forward); the window's bounds |
-//! | n+7 | `s7_*` | Fb6 = min(63, product >> shift); gate; rate limit (entry or forward); the entry's write |
+//! | n+6 | `s6_*` | product >> shift, product >= 64 << shift, product >= 1 << shift; the rate-limit entry (RAM); the forwards' tests; the window's bounds |
+//! | n+7 | `s7_*` | Fb6 = min(63, product >> shift); gate; rate limit (entry or a forward); the entry's write |
 //! | n+8 | `s8_*`, FBP outputs | |
 //!
 //! Two read-modify-writes, each with forwards for the events whose writes the RAM's read did
 //! not see: `q_old` (read at n+1, written at n+2: a forward from one edge behind) and the
-//! rate-limit entry (read at n+6 and registered, decided in cycle n+7, written at n+8: a
-//! forward into the registered entry from two edges behind, whose write lands on the read's
-//! edge, and one into the decision from one edge behind).
+//! rate-limit entry (read at n+6 and registered, decided in cycle n+7, written at n+8:
+//! forwards into the decision from two edges behind, whose write landed on the read's edge,
+//! and from one edge behind, each a test result prepared in cycle n+6).
 //!
 //! After reset the CP clears `q_old` and the rate-limit table and loads the P_fb table's reset
 //! values ([`PfbRamp`]), one word of each per edge; until then arrivals are not taken (they
@@ -310,9 +310,13 @@ pub struct Cp<const KB: usize> {
     s7_fb_low: DFF<Bits<6>>,
     s7_clamp: DFF<Bit>,
     s7_nonzero: DFF<Bit>,
-    /// The entry `{ts, valid}` as the RAM read it at edge n + 6, or as the decision two edges
-    /// older wrote it at that same edge (which the read did not see).
+    /// The entry `{ts, valid}` as the RAM read it at edge n + 6: its output registered with no
+    /// logic in front (a block RAM's output register can take it).
     s7_entry: DFF<Bits<33>>,
+    /// The decision two edges older names the same entry (its write landed on the read's
+    /// edge, which the read did not see), and its timestamp is at least T_fb old.
+    s7_fwd2_hit: DFF<Bit>,
+    s7_allowed_fwd2: DFF<Bit>,
     /// The rate limit's tests, prepared a cycle ahead. The arrival one edge older (in s7, in
     /// s8 at the decision) names the same entry (`same_flow`), and its timestamp is at least
     /// T_fb old (`allowed_fwd`), for the forward. For the entry: `now - T_fb` (`deadline`)
@@ -377,6 +381,7 @@ pub struct Cp<const KB: usize> {
     // Cycle n + 6.
     shifted: Signal<Local, Bits<40>>,
     elapsed_fwd: Signal<Local, Bits<32>>,
+    elapsed_fwd2: Signal<Local, Bits<32>>,
     // Cycle n + 7.
     fb6: Signal<Local, Bits<6>>,
     entry_ts: Signal<Local, Bits<33>>,
@@ -580,6 +585,8 @@ impl<const KB: usize> Cp<KB> {
             s7_clamp: Default::default(),
             s7_nonzero: Default::default(),
             s7_entry: Default::default(),
+            s7_fwd2_hit: Default::default(),
+            s7_allowed_fwd2: Default::default(),
             s7_same_flow: Default::default(),
             s7_allowed_fwd: Default::default(),
             s7_deadline: Default::default(),
@@ -631,6 +638,7 @@ impl<const KB: usize> Cp<KB> {
             csa_c5: Default::default(),
             shifted: Default::default(),
             elapsed_fwd: Default::default(),
+            elapsed_fwd2: Default::default(),
             fb6: Default::default(),
             entry_ts: Default::default(),
             in_window: Default::default(),
@@ -768,6 +776,8 @@ impl<const KB: usize> Logic for Cp<KB> {
             s7_clamp,
             s7_nonzero,
             s7_entry,
+            s7_fwd2_hit,
+            s7_allowed_fwd2,
             s7_same_flow,
             s7_allowed_fwd,
             s7_deadline,
@@ -1091,10 +1101,10 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s7_clamp.d.next = self.s6_prod.q.val() >= self.s6_top_sh.q.val();
         self.s7_nonzero.d.next = self.s6_prod.q.val() >= self.s6_one_sh.q.val();
         self.s7_entry.d.next = self.flows.read_data.val();
-        if self.s8_fbp.q.val() & (self.s8_flow.q.val() == self.s6_flow.q.val()) {
-            self.s7_entry.d.next =
-                (bit_cast::<33, 32>(self.s8_ts.q.val()) << 1) | self.valid33.val();
-        }
+        self.s7_fwd2_hit.d.next =
+            self.s8_fbp.q.val() & (self.s8_flow.q.val() == self.s6_flow.q.val());
+        self.elapsed_fwd2.next = (self.s6_ts.q.val() - self.s8_ts.q.val()) & self.ts_mask.val();
+        self.s7_allowed_fwd2.d.next = self.elapsed_fwd2.val() >= self.s6_t_fb.q.val();
         self.s7_same_flow.d.next = self.s7_flow.q.val() == self.s6_flow.q.val();
         self.elapsed_fwd.next = (self.s6_ts.q.val() - self.s7_ts.q.val()) & self.ts_mask.val();
         self.s7_allowed_fwd.d.next = self.elapsed_fwd.val() >= self.s6_t_fb.q.val();
@@ -1114,8 +1124,9 @@ impl<const KB: usize> Logic for Cp<KB> {
         if self.s7_clamp.q.val() {
             self.fb6.next = 63.into();
         }
-        // The entry: the decision one edge older on the same entry (its test prepared), or
-        // the registered one: allowed when unset or its timestamp is not in the window.
+        // The entry: the decision one edge older on the same entry, else the one two edges
+        // older (both tests prepared), else the registered one: allowed when unset or its
+        // timestamp is not in the window.
         self.entry_ts.next = self.s7_entry.q.val() >> 1;
         if self.s7_wrapped.q.val() {
             self.in_window.next = (bit_cast::<32, 33>(self.entry_ts.val())
@@ -1127,6 +1138,9 @@ impl<const KB: usize> Logic for Cp<KB> {
                 & (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s7_ts.q.val());
         }
         self.allowed.next = !self.s7_entry.q.val().get_bit(0) | !self.in_window.val();
+        if self.s7_fwd2_hit.q.val() {
+            self.allowed.next = self.s7_allowed_fwd2.q.val();
+        }
         if self.s8_fbp.q.val() & self.s7_same_flow.q.val() {
             self.allowed.next = self.s7_allowed_fwd.q.val();
         }

@@ -760,10 +760,10 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     wire  [31:0] s3_ts$q;
     reg  [15:0] s3_flow$d;
     wire  [15:0] s3_flow$q;
-    reg  [31:0] s3_q_off$d;
-    wire  [31:0] s3_q_off$q;
-    reg  [31:0] s3_wd$d;
-    wire  [31:0] s3_wd$q;
+    reg  [31:0] s3_fb_sum$d;
+    wire  [31:0] s3_fb_sum$q;
+    reg  [31:0] s3_fb_carry$d;
+    wire  [31:0] s3_fb_carry$q;
     reg  [12:0] s3_scale$d;
     wire  [12:0] s3_scale$q;
     reg  s3_gate$d;
@@ -912,6 +912,10 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     reg  [31:0] t1;
     reg  [31:0] t2;
     reg  [31:0] t3;
+    reg  [31:0] fb_s1;
+    reg  [31:0] fb_c1;
+    reg  [31:0] fb_s2;
+    reg  [31:0] fb_c2;
     reg  [31:0] fb;
     reg  [7:0] m;
     reg  [12:0] scale_hi;
@@ -1274,14 +1278,14 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         .q(s3_flow$q),
         .clock(clock)
     );
-    qcn_switch_48x8__cp$s3_q_off s3_q_off(
-        .d(s3_q_off$d),
-        .q(s3_q_off$q),
+    qcn_switch_48x8__cp$s3_fb_sum s3_fb_sum(
+        .d(s3_fb_sum$d),
+        .q(s3_fb_sum$q),
         .clock(clock)
     );
-    qcn_switch_48x8__cp$s3_wd s3_wd(
-        .d(s3_wd$d),
-        .q(s3_wd$q),
+    qcn_switch_48x8__cp$s3_fb_carry s3_fb_carry(
+        .d(s3_fb_carry$d),
+        .q(s3_fb_carry$q),
         .clock(clock)
     );
     qcn_switch_48x8__cp$s3_scale s3_scale(
@@ -1671,8 +1675,8 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s3_dst$d = s3_dst$q;
         s3_ts$d = s3_ts$q;
         s3_flow$d = s3_flow$q;
-        s3_q_off$d = s3_q_off$q;
-        s3_wd$d = s3_wd$q;
+        s3_fb_sum$d = s3_fb_sum$q;
+        s3_fb_carry$d = s3_fb_carry$q;
         s3_scale$d = s3_scale$q;
         s3_gate$d = s3_gate$q;
         s3_t_fb$d = s3_t_fb$q;
@@ -1897,12 +1901,16 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s3_dst$d = s2_dst$q;
         s3_ts$d = s2_ts$q;
         s3_flow$d = s2_flow$q;
-        s3_q_off$d = s2_q_off$q;
-        s3_wd$d = (t0 + t1) + (t2 + t3);
+        fb_s1 = t0 ^ t1 ^ t2;
+        fb_c1 = ((t0 & t1) | (t0 & t2) | (t1 & t2)) << c1;
+        fb_s2 = t3 ^ s2_q_off$q ^ fb_s1;
+        fb_c2 = ((t3 & s2_q_off$q) | (t3 & fb_s1) | (s2_q_off$q & fb_s1)) << c1;
+        s3_fb_sum$d = fb_c1 ^ fb_s2 ^ fb_c2;
+        s3_fb_carry$d = ((fb_c1 & fb_s2) | (fb_c1 & fb_c2) | (fb_s2 & fb_c2)) << c1;
         s3_scale$d = s2_scale$q;
         s3_gate$d = s2_gate$q;
         s3_t_fb$d = s2_t_fb$q;
-        fb = s3_q_off$q + s3_wd$q;
+        fb = s3_fb_sum$q + s3_fb_carry$q;
         s4_fb$d = 40'h0;
         if (~fb[32'h1f]) begin
             s4_fb$d = {8'd0, fb};
@@ -3280,6 +3288,44 @@ module qcn_switch_48x8__cp$s3_dst(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s3_dst
 
 
+module qcn_switch_48x8__cp$s3_fb_carry(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s3_fb_carry
+
+
+module qcn_switch_48x8__cp$s3_fb_sum(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s3_fb_sum
+
+
 module qcn_switch_48x8__cp$s3_flow(d,q,clock);
 
     // Module arguments
@@ -3354,25 +3400,6 @@ module qcn_switch_48x8__cp$s3_prio(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s3_prio
-
-
-module qcn_switch_48x8__cp$s3_q_off(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s3_q_off
 
 
 module qcn_switch_48x8__cp$s3_sampled(d,q,clock);
@@ -3468,25 +3495,6 @@ module qcn_switch_48x8__cp$s3_ts(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s3_ts
-
-
-module qcn_switch_48x8__cp$s3_wd(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s3_wd
 
 
 module qcn_switch_48x8__cp$s4_dst(d,q,clock);

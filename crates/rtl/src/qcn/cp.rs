@@ -248,8 +248,8 @@ pub struct Cp<const KB: usize> {
     s3_dst: DFF<Bits<32>>,
     s3_ts: DFF<Bits<32>>,
     s3_flow: DFF<Bits<16>>,
-    s3_q_off: DFF<Bits<32>>,
-    s3_wd: DFF<Bits<32>>,
+    s3_fb_sum: DFF<Bits<32>>,
+    s3_fb_carry: DFF<Bits<32>>,
     s3_scale: DFF<Bits<13>>,
     s3_gate: DFF<Bit>,
     s3_t_fb: DFF<Bits<32>>,
@@ -355,6 +355,10 @@ pub struct Cp<const KB: usize> {
     t1: Signal<Local, Bits<32>>,
     t2: Signal<Local, Bits<32>>,
     t3: Signal<Local, Bits<32>>,
+    fb_s1: Signal<Local, Bits<32>>,
+    fb_c1: Signal<Local, Bits<32>>,
+    fb_s2: Signal<Local, Bits<32>>,
+    fb_c2: Signal<Local, Bits<32>>,
     // Cycle n + 3.
     fb: Signal<Local, Bits<32>>,
     // Cycle n + 4.
@@ -532,8 +536,8 @@ impl<const KB: usize> Cp<KB> {
             s3_dst: Default::default(),
             s3_ts: Default::default(),
             s3_flow: Default::default(),
-            s3_q_off: Default::default(),
-            s3_wd: Default::default(),
+            s3_fb_sum: Default::default(),
+            s3_fb_carry: Default::default(),
             s3_scale: Default::default(),
             s3_gate: Default::default(),
             s3_t_fb: Default::default(),
@@ -615,6 +619,10 @@ impl<const KB: usize> Cp<KB> {
             t1: Default::default(),
             t2: Default::default(),
             t3: Default::default(),
+            fb_s1: Default::default(),
+            fb_c1: Default::default(),
+            fb_s2: Default::default(),
+            fb_c2: Default::default(),
             fb: Default::default(),
             m: Default::default(),
             scale_hi: Default::default(),
@@ -723,8 +731,8 @@ impl<const KB: usize> Logic for Cp<KB> {
             s3_dst,
             s3_ts,
             s3_flow,
-            s3_q_off,
-            s3_wd,
+            s3_fb_sum,
+            s3_fb_carry,
             s3_scale,
             s3_gate,
             s3_t_fb,
@@ -951,7 +959,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.q_old.write_data.next = 0.into();
         }
 
-        // ---- Cycle n + 2: w x Q_delta (modulo 2^32: two's complement), as two pairs.
+        // ---- Cycle n + 2: Q_off + w x Q_delta (modulo 2^32: two's complement).
         self.t0.next = 0.into();
         if self.s2_w.q.val().get_bit(0) {
             self.t0.next = self.s2_q_delta.q.val();
@@ -975,14 +983,29 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s3_dst.d.next = self.s2_dst.q.val();
         self.s3_ts.d.next = self.s2_ts.q.val();
         self.s3_flow.d.next = self.s2_flow.q.val();
-        self.s3_q_off.d.next = self.s2_q_off.q.val();
-        self.s3_wd.d.next = (self.t0.val() + self.t1.val()) + (self.t2.val() + self.t3.val());
+        // Q_off + the four terms, reduced to two words by carry-save adders (exact modulo
+        // 2^32), so that cycle n + 3 holds one carry chain.
+        self.fb_s1.next = self.t0.val() ^ self.t1.val() ^ self.t2.val();
+        self.fb_c1.next = ((self.t0.val() & self.t1.val())
+            | (self.t0.val() & self.t2.val())
+            | (self.t1.val() & self.t2.val()))
+            << self.c1.val();
+        self.fb_s2.next = self.t3.val() ^ self.s2_q_off.q.val() ^ self.fb_s1.val();
+        self.fb_c2.next = ((self.t3.val() & self.s2_q_off.q.val())
+            | (self.t3.val() & self.fb_s1.val())
+            | (self.s2_q_off.q.val() & self.fb_s1.val()))
+            << self.c1.val();
+        self.s3_fb_sum.d.next = self.fb_c1.val() ^ self.fb_s2.val() ^ self.fb_c2.val();
+        self.s3_fb_carry.d.next = ((self.fb_c1.val() & self.fb_s2.val())
+            | (self.fb_c1.val() & self.fb_c2.val())
+            | (self.fb_s2.val() & self.fb_c2.val()))
+            << self.c1.val();
         self.s3_scale.d.next = self.s2_scale.q.val();
         self.s3_gate.d.next = self.s2_gate.q.val();
         self.s3_t_fb.d.next = self.s2_t_fb.q.val();
 
         // ---- Cycle n + 3: Fb, and 0 for Fb <= 0 (which quantises to 0).
-        self.fb.next = self.s3_q_off.q.val() + self.s3_wd.q.val();
+        self.fb.next = self.s3_fb_sum.q.val() + self.s3_fb_carry.q.val();
         self.s4_fb.d.next = 0.into();
         if !self.fb.val().get_bit(31) {
             self.s4_fb.d.next = bit_cast::<40, 32>(self.fb.val());

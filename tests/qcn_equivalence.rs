@@ -7,7 +7,8 @@
 //!   printed on failure;
 //! * directed: both read-modify-writes (`q_old` per queue, the rate-limit entry per flow) at
 //!   every hazard distance 1..=9, with the stages between idle or busy with other queues and
-//!   flows, and T_fb such that some distances are inside it and some not.
+//!   flows, and T_fb such that some distances are inside it and some not; a P_fb window write
+//!   at every distance -3..=3 from an arrival reading the entry written.
 
 mod common;
 
@@ -191,6 +192,48 @@ fn qcn_every_hazard_distance_on_both_read_modify_writes() {
                 panic!("distance {distance}, busy {busy}: {e}");
             }
         }
+    }
+}
+
+/// A P_fb window write at every distance from an arrival whose depth reads the entry written:
+/// the written value alternates between 0 (never sample) and 1 (always sample), so whether
+/// the arrival saw the write or the value before it shows on the feedback bus.
+#[test]
+fn qcn_p_fb_write_at_every_distance_from_an_arrival() {
+    let c = small();
+    let cfg = BlockConfig::new(QcnBlock, c.clone());
+    let mut rtl = verilated(&cfg, "small");
+    let csr = |addr: u32, wdata: u64| {
+        row(QcnIn {
+            csr_we: 1,
+            csr_addr: addr.into(),
+            csr_wdata: wdata,
+            ..QcnIn::default()
+        })
+    };
+    let mut rows = vec![row(QcnIn::default()); c.init_cycles() as usize + 1];
+    // Depth 21 is bucket 5 (21 >> 2); Q_eq 1, so each sampled arrival has Fb > 0.
+    rows.push(csr(reg::Q_EQ, 1));
+    rows.push(csr(reg::PFB_INDEX, 5));
+    let mut flow = 0;
+    for offset in -3i64..=3 {
+        for value in [PFB_ONE, 0, PFB_ONE, 0] {
+            let start = rows.len();
+            rows.extend(vec![row(QcnIn::default()); 7]);
+            let at = (start as i64 + 3) as usize;
+            rows[at] = arrival(1, 1, 21, flow);
+            flow += 1;
+            let w = (at as i64 + offset) as usize;
+            rows[w][QcnIn::NAMES.iter().position(|n| *n == "csr_we").unwrap()] = 1;
+            rows[w][QcnIn::NAMES.iter().position(|n| *n == "csr_addr").unwrap()] =
+                reg::PFB_DATA.into();
+            rows[w][QcnIn::NAMES.iter().position(|n| *n == "csr_wdata").unwrap()] = value;
+        }
+    }
+    rows.extend(vec![row(QcnIn::default()); 12]);
+    let replay = "cargo test --test qcn_equivalence qcn_p_fb_write_at_every_distance";
+    if let Err(e) = check(&cfg, &mut rtl, rows, replay) {
+        panic!("{e}");
     }
 }
 

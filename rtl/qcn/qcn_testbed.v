@@ -684,6 +684,10 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     wire  [31:0] r_dst$q;
     reg  [16:0] r_draw$d;
     wire  [16:0] r_draw$q;
+    reg  r_pfb_fwd$d;
+    wire  r_pfb_fwd$q;
+    reg  [16:0] r_pfb_fwd_data$d;
+    wire  [16:0] r_pfb_fwd_data$q;
     reg  [31:0] r_ts$d;
     wire  [31:0] r_ts$q;
     reg  s1_valid$d;
@@ -700,8 +704,8 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     wire  [31:0] s1_src$q;
     reg  [31:0] s1_dst$d;
     wire  [31:0] s1_dst$q;
-    reg  [16:0] s1_draw$d;
-    wire  [16:0] s1_draw$q;
+    reg  s1_draw_p$d;
+    wire  s1_draw_p$q;
     reg  [31:0] s1_ts$d;
     wire  [31:0] s1_ts$q;
     reg  [15:0] s1_flow$d;
@@ -905,7 +909,6 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
     reg  pw_enable;
     reg  [7:0] pw_address;
     reg  [16:0] pw_data;
-    reg  draw_p;
     reg  [23:0] q_old_val;
     reg  [31:0] q32;
     reg  [31:0] t0;
@@ -1088,6 +1091,16 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         .q(r_draw$q),
         .clock(clock)
     );
+    qcn_testbed__cp$r_pfb_fwd r_pfb_fwd(
+        .d(r_pfb_fwd$d),
+        .q(r_pfb_fwd$q),
+        .clock(clock)
+    );
+    qcn_testbed__cp$r_pfb_fwd_data r_pfb_fwd_data(
+        .d(r_pfb_fwd_data$d),
+        .q(r_pfb_fwd_data$q),
+        .clock(clock)
+    );
     qcn_testbed__cp$r_ts r_ts(
         .d(r_ts$d),
         .q(r_ts$q),
@@ -1128,9 +1141,9 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         .q(s1_dst$q),
         .clock(clock)
     );
-    qcn_testbed__cp$s1_draw s1_draw(
-        .d(s1_draw$d),
-        .q(s1_draw$q),
+    qcn_testbed__cp$s1_draw_p s1_draw_p(
+        .d(s1_draw_p$d),
+        .q(s1_draw_p$q),
         .clock(clock)
     );
     qcn_testbed__cp$s1_ts s1_ts(
@@ -1637,6 +1650,8 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         r_src$d = r_src$q;
         r_dst$d = r_dst$q;
         r_draw$d = r_draw$q;
+        r_pfb_fwd$d = r_pfb_fwd$q;
+        r_pfb_fwd_data$d = r_pfb_fwd_data$q;
         r_ts$d = r_ts$q;
         s1_valid$d = s1_valid$q;
         s1_key$d = s1_key$q;
@@ -1645,7 +1660,7 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         s1_q$d = s1_q$q;
         s1_src$d = s1_src$q;
         s1_dst$d = s1_dst$q;
-        s1_draw$d = s1_draw$q;
+        s1_draw_p$d = s1_draw_p$q;
         s1_ts$d = s1_ts$q;
         s1_flow$d = s1_flow$q;
         s1_q_eq$d = s1_q_eq$q;
@@ -1805,14 +1820,14 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         draw_hi = draw_state >> c16;
         r_draw$d = draw_hi[16:0];
         r_ts$d = ts$q;
-        err = r_err$q;
-        flow_hash$key = {32'd0, r_src$q} | ({32'd0, r_dst$q} << 32'h20);
-        hash_top = flow_hash$hash >> flow_drop;
-        bucket = r_q$q >> pfb_shift;
+        bucket = depth >> pfb_shift;
         if (bucket > pfb_last) begin
             bucket = pfb_last;
         end
         pfb_cp$read_address = bucket[7:0];
+        err = r_err$q;
+        flow_hash$key = {32'd0, r_src$q} | ({32'd0, r_dst$q} << 32'h20);
+        hash_top = flow_hash$hash >> flow_drop;
         q_old$read_address = r_key$q;
         pfb_rd$read_address = pfb_index;
         rd_ready$d = is_ready$q;
@@ -1829,6 +1844,8 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
             pw_data = ramp_value;
         end
         pfb_cp$write_enable = pw_enable;
+        r_pfb_fwd$d = pw_enable & (pw_address == bucket[7:0]);
+        r_pfb_fwd_data$d = pw_data;
         pfb_cp$write_address = pw_address;
         pfb_cp$write_data = pw_data;
         pfb_rd$write_enable = pw_enable;
@@ -1841,7 +1858,10 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         s1_q$d = r_q$q;
         s1_src$d = r_src$q;
         s1_dst$d = r_dst$q;
-        s1_draw$d = r_draw$q;
+        s1_draw_p$d = r_draw$q < pfb_cp$read_data;
+        if (r_pfb_fwd$q) begin
+            s1_draw_p$d = r_draw$q < r_pfb_fwd_data$q;
+        end
         s1_ts$d = r_ts$q;
         s1_flow$d = hash_top[15:0];
         s1_q_eq$d = q_eq;
@@ -1849,13 +1869,12 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         s1_scale$d = fb_scale;
         s1_gate$d = fb_gate;
         s1_t_fb$d = t_fb;
-        draw_p = s1_draw$q < pfb_cp$read_data;
         q_old_val = q_old$read_data;
         if (s2_sampled$q & (s2_key$q == s1_key$q)) begin
             q_old_val = s2_q$q;
         end
         q32 = {8'd0, s1_q$q};
-        s2_sampled$d = s1_valid$q & draw_p;
+        s2_sampled$d = s1_valid$q & s1_draw_p$q;
         s2_key$d = s1_key$q;
         s2_q$d = s1_q$q;
         s2_port$d = s1_port$q;
@@ -1870,7 +1889,7 @@ module qcn_testbed__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,e
         s2_scale$d = s1_scale$q;
         s2_gate$d = s1_gate$q;
         s2_t_fb$d = s1_t_fb$q;
-        q_old$write_enable = s1_valid$q & draw_p;
+        q_old$write_enable = s1_valid$q & s1_draw_p$q;
         q_old$write_address = s1_key$q;
         q_old$write_data = s1_q$q;
         if (~is_ready$q) begin
@@ -2551,6 +2570,44 @@ module qcn_testbed__cp$r_key(d,q,clock);
 endmodule // qcn_testbed__cp$r_key
 
 
+module qcn_testbed__cp$r_pfb_fwd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$r_pfb_fwd
+
+
+module qcn_testbed__cp$r_pfb_fwd_data(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_testbed__cp$r_pfb_fwd_data
+
+
 module qcn_testbed__cp$r_port(d,q,clock);
 
     // Module arguments
@@ -2703,23 +2760,23 @@ module qcn_testbed__cp$rem(d,q,clock);
 endmodule // qcn_testbed__cp$rem
 
 
-module qcn_testbed__cp$s1_draw(d,q,clock);
+module qcn_testbed__cp$s1_draw_p(d,q,clock);
 
     // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 17'h0;
+       q = 1'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // qcn_testbed__cp$s1_draw
+endmodule // qcn_testbed__cp$s1_draw_p
 
 
 module qcn_testbed__cp$s1_dst(d,q,clock);

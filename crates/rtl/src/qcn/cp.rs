@@ -3,10 +3,10 @@
 //!
 //! | edge | stage | work in the cycle after it |
 //! |---|---|---|
-//! | n | `r_*` capture (arrival, LFSR draw, timestamp) | flow hash; P_fb and q_old RAM addresses |
-//! | n+1 | `s1_*` (+ the CSR values of edge n) | sampled = draw < P_fb; q_old (RAM or forward); Q_off, Q_delta; q_old write |
-//! | n+2 | `s2_*` | w x Q_delta |
-//! | n+3 | `s3_*` | Fb = Q_off + w Q_delta, clamped at 0 |
+//! | n | `r_*` capture (arrival, LFSR draw, timestamp; P_fb read at the arrival's bucket) | flow hash; q_old RAM address; draw < P_fb (RAM, or the window's write of edge n) |
+//! | n+1 | `s1_*` (+ the CSR values of edge n) | q_old (RAM or forward); Q_off, Q_delta; q_old write if sampled |
+//! | n+2 | `s2_*` | Q_off + w x Q_delta, reduced to two words by carry-save adders |
+//! | n+3 | `s3_*` | Fb = their sum, clamped at 0 |
 //! | n+4 | `s4_*` | the quantiser's partial products, reduced to two words by carry-save adders |
 //! | n+5 | `s5_*` | their sum; `1 << shift` and `64 << shift`; the rate-limit RAM address |
 //! | n+6 | `s6_*` | product >> shift, product >= 64 << shift, product >= 1 << shift; the rate-limit entry (RAM); the forwards' tests; the window's bounds |
@@ -207,6 +207,8 @@ pub struct Cp<const KB: usize> {
     r_src: DFF<Bits<32>>,
     r_dst: DFF<Bits<32>>,
     r_draw: DFF<Bits<17>>,
+    r_pfb_fwd: DFF<Bit>,
+    r_pfb_fwd_data: DFF<Bits<17>>,
     r_ts: DFF<Bits<32>>,
     // Stage 1 (edge n + 1), with the CSR values of edge n.
     s1_valid: DFF<Bit>,
@@ -216,7 +218,7 @@ pub struct Cp<const KB: usize> {
     s1_q: DFF<Bits<24>>,
     s1_src: DFF<Bits<32>>,
     s1_dst: DFF<Bits<32>>,
-    s1_draw: DFF<Bits<17>>,
+    s1_draw_p: DFF<Bit>,
     s1_ts: DFF<Bits<32>>,
     s1_flow: DFF<Bits<16>>,
     s1_q_eq: DFF<Bits<24>>,
@@ -347,7 +349,6 @@ pub struct Cp<const KB: usize> {
     pw_address: Signal<Local, Bits<8>>,
     pw_data: Signal<Local, Bits<17>>,
     // Cycle n + 1.
-    draw_p: Signal<Local, Bit>,
     q_old_val: Signal<Local, Bits<24>>,
     q32: Signal<Local, Bits<32>>,
     // Cycle n + 2.
@@ -498,6 +499,8 @@ impl<const KB: usize> Cp<KB> {
             r_src: Default::default(),
             r_dst: Default::default(),
             r_draw: Default::default(),
+            r_pfb_fwd: Default::default(),
+            r_pfb_fwd_data: Default::default(),
             r_ts: Default::default(),
             s1_valid: Default::default(),
             s1_key: Default::default(),
@@ -506,7 +509,7 @@ impl<const KB: usize> Cp<KB> {
             s1_q: Default::default(),
             s1_src: Default::default(),
             s1_dst: Default::default(),
-            s1_draw: Default::default(),
+            s1_draw_p: Default::default(),
             s1_ts: Default::default(),
             s1_flow: Default::default(),
             s1_q_eq: Default::default(),
@@ -612,7 +615,6 @@ impl<const KB: usize> Cp<KB> {
             pw_enable: Default::default(),
             pw_address: Default::default(),
             pw_data: Default::default(),
-            draw_p: Default::default(),
             q_old_val: Default::default(),
             q32: Default::default(),
             t0: Default::default(),
@@ -693,6 +695,8 @@ impl<const KB: usize> Logic for Cp<KB> {
             r_src,
             r_dst,
             r_draw,
+            r_pfb_fwd,
+            r_pfb_fwd_data,
             r_ts,
             s1_valid,
             s1_key,
@@ -701,7 +705,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             s1_q,
             s1_src,
             s1_dst,
-            s1_draw,
+            s1_draw_p,
             s1_ts,
             s1_flow,
             s1_q_eq,
@@ -873,18 +877,20 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.draw_hi.next = self.draw_state.val() >> self.c16.val();
         self.r_draw.d.next = bit_cast::<17, 32>(self.draw_hi.val());
         self.r_ts.d.next = self.ts.q.val();
-        self.err.next = self.r_err.q.val();
-
-        // ---- Cycle n: the flow hash (the key is `src | dst << 32`), the P_fb bucket and the
-        // table addresses.
-        self.flow_hash.key.next =
-            bit_cast::<64, 32>(self.r_src.q.val()) | (bit_cast::<64, 32>(self.r_dst.q.val()) << 32);
-        self.hash_top.next = self.flow_hash.hash.val() >> self.flow_drop.val();
-        self.bucket.next = self.r_q.q.val() >> self.pfb_shift.val();
+        // The P_fb bucket, read from the arrival's own depth so that the RAM's output is
+        // registered on edge n (a window write on the same edge is forwarded below).
+        self.bucket.next = self.depth.val() >> self.pfb_shift.val();
         if self.bucket.val() > self.pfb_last.val() {
             self.bucket.next = self.pfb_last.val();
         }
         self.pfb_cp.read_address.next = bit_cast::<8, 24>(self.bucket.val());
+        self.err.next = self.r_err.q.val();
+
+        // ---- Cycle n: the flow hash (the key is `src | dst << 32`), the q_old address, the
+        // P_fb table's window and writes.
+        self.flow_hash.key.next =
+            bit_cast::<64, 32>(self.r_src.q.val()) | (bit_cast::<64, 32>(self.r_dst.q.val()) << 32);
+        self.hash_top.next = self.flow_hash.hash.val() >> self.flow_drop.val();
         self.q_old.read_address.next = self.r_key.q.val();
         // The window's copy, read at the index as stored (0 until the table is loaded).
         self.pfb_rd.read_address.next = self.pfb_index.val();
@@ -903,6 +909,10 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.pw_data.next = self.ramp_value.val();
         }
         self.pfb_cp.write_enable.next = self.pw_enable.val();
+        // The RAM reads first: a write on edge n reaches the arrival of edge n by forwarding.
+        self.r_pfb_fwd.d.next =
+            self.pw_enable.val() & (self.pw_address.val() == bit_cast::<8, 24>(self.bucket.val()));
+        self.r_pfb_fwd_data.d.next = self.pw_data.val();
         self.pfb_cp.write_address.next = self.pw_address.val();
         self.pfb_cp.write_data.next = self.pw_data.val();
         self.pfb_rd.write_enable.next = self.pw_enable.val();
@@ -917,7 +927,11 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s1_q.d.next = self.r_q.q.val();
         self.s1_src.d.next = self.r_src.q.val();
         self.s1_dst.d.next = self.r_dst.q.val();
-        self.s1_draw.d.next = self.r_draw.q.val();
+        // Sampled or not: the draw against P_fb (the RAM's, or the one written on edge n).
+        self.s1_draw_p.d.next = self.r_draw.q.val() < self.pfb_cp.read_data.val();
+        if self.r_pfb_fwd.q.val() {
+            self.s1_draw_p.d.next = self.r_draw.q.val() < self.r_pfb_fwd_data.q.val();
+        }
         self.s1_ts.d.next = self.r_ts.q.val();
         self.s1_flow.d.next = bit_cast::<16, 32>(self.hash_top.val());
         self.s1_q_eq.d.next = self.q_eq.val();
@@ -926,15 +940,14 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s1_gate.d.next = self.fb_gate.val();
         self.s1_t_fb.d.next = self.t_fb.val();
 
-        // ---- Cycle n + 1: sampled or not; q_old (the RAM, or the sample one edge older,
+        // ---- Cycle n + 1: q_old (the RAM, or the sample one edge older,
         // whose write the read did not see); Q_off and Q_delta; the q_old write.
-        self.draw_p.next = self.s1_draw.q.val() < self.pfb_cp.read_data.val();
         self.q_old_val.next = self.q_old.read_data.val();
         if self.s2_sampled.q.val() & (self.s2_key.q.val() == self.s1_key.q.val()) {
             self.q_old_val.next = self.s2_q.q.val();
         }
         self.q32.next = bit_cast::<32, 24>(self.s1_q.q.val());
-        self.s2_sampled.d.next = self.s1_valid.q.val() & self.draw_p.val();
+        self.s2_sampled.d.next = self.s1_valid.q.val() & self.s1_draw_p.q.val();
         self.s2_key.d.next = self.s1_key.q.val();
         self.s2_q.d.next = self.s1_q.q.val();
         self.s2_port.d.next = self.s1_port.q.val();
@@ -950,7 +963,7 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s2_gate.d.next = self.s1_gate.q.val();
         self.s2_t_fb.d.next = self.s1_t_fb.q.val();
         // q_old and the rate-limit entries: cleared by the sweep while loading.
-        self.q_old.write_enable.next = self.s1_valid.q.val() & self.draw_p.val();
+        self.q_old.write_enable.next = self.s1_valid.q.val() & self.s1_draw_p.q.val();
         self.q_old.write_address.next = self.s1_key.q.val();
         self.q_old.write_data.next = self.s1_q.q.val();
         if !self.is_ready.q.val() {

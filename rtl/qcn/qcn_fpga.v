@@ -615,6 +615,9 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     localparam  ramp_a = 48'h14f8;
     localparam  ramp_b = 25'h1150;
     localparam  ramp_d_minus_b = 25'h71a;
+    localparam  ramp_carry_after_step = 25'h0;
+    localparam  ramp_carry_after_carry = 25'he34;
+    localparam  ramp_carry0 = 1'b1;
     localparam  ramp_a_plus_1 = 48'h14f9;
     localparam  k0_before = 17'b100111;
     localparam  k_top_before = 17'b110011;
@@ -673,6 +676,8 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     wire  [47:0] quot$q;
     reg  [24:0] rem$d;
     wire  [24:0] rem$q;
+    reg  rem_carry$d;
+    wire  rem_carry$q;
     reg  rd_ready$d;
     wire  rd_ready$q;
     reg  r_valid$d;
@@ -1048,6 +1053,11 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     qcn_fpga__cp$rem rem(
         .d(rem$d),
         .q(rem$q),
+        .clock(clock)
+    );
+    qcn_fpga__cp$rem_carry rem_carry(
+        .d(rem_carry$d),
+        .q(rem_carry$q),
         .clock(clock)
     );
     qcn_fpga__cp$rd_ready rd_ready(
@@ -1649,6 +1659,7 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         sweep_last$d = sweep_last$q;
         quot$d = quot$q;
         rem$d = rem$q;
+        rem_carry$d = rem_carry$q;
         rd_ready$d = rd_ready$q;
         r_valid$d = r_valid$q;
         r_err$d = r_err$q;
@@ -1791,9 +1802,11 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         if (~is_ready$q & ~sweep_below_k0$q & ~sweep_at_top$q) begin
             quot$d = quot$q + ramp_a;
             rem$d = rem$q + ramp_b;
-            if (rem$q >= ramp_d_minus_b) begin
+            rem_carry$d = rem$q >= ramp_carry_after_step;
+            if (rem_carry$q) begin
                 quot$d = quot$q + ramp_a_plus_1;
                 rem$d = rem$q - ramp_d_minus_b;
+                rem_carry$d = rem$q >= ramp_carry_after_carry;
             end
         end
         if (~is_ready$q) begin
@@ -2104,6 +2117,7 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
             sweep_last$d = last_at_0;
             quot$d = ramp_quot0;
             rem$d = ramp_rem0;
+            rem_carry$d = ramp_carry0;
             rd_ready$d = 1'b0;
             r_valid$d = 1'b0;
             r_err$d = 2'h0;
@@ -2250,12 +2264,21 @@ module qcn_fpga__cp$flows(clock,read_address,read_data,write_address,write_data,
     input wire  write_enable;
 
     // Update code (custom)
+    (* no_rw_check *)
     reg [16:0] mem [0:1023];
     wire unused_write_data_high = ^write_data[32:17];
     wire unused_address_high = ^{read_address[15:10], write_address[15:10]};
 
     always @(posedge clock) begin
+    `ifdef SYNTHESIS
        read_data <= {16'd0, mem[read_address[9:0]]};
+    `else
+       // Undefined in hardware; inverted here, so that a design that used it fails.
+       if (write_enable && write_address[9:0] == read_address[9:0])
+          read_data <= {16'd0, ~mem[read_address[9:0]]};
+       else
+          read_data <= {16'd0, mem[read_address[9:0]]};
+    `endif
        if (write_enable) begin
           mem[write_address[9:0]] <= write_data[16:0];
        end
@@ -2407,11 +2430,20 @@ module qcn_fpga__cp$pfb_cp(clock,read_address,read_data,write_address,write_data
     input wire  write_enable;
 
     // Update code (custom)
+    (* no_rw_check *)
     reg [16:0] mem [0:63];
     wire unused_address_high = ^{read_address[7:6], write_address[7:6]};
 
     always @(posedge clock) begin
+    `ifdef SYNTHESIS
        read_data <= mem[read_address[5:0]];
+    `else
+       // Undefined in hardware; inverted here, so that a design that used it fails.
+       if (write_enable && write_address[5:0] == read_address[5:0])
+          read_data <= ~mem[read_address[5:0]];
+       else
+          read_data <= mem[read_address[5:0]];
+    `endif
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[16:0];
        end
@@ -2472,11 +2504,20 @@ module qcn_fpga__cp$q_old(clock,read_address,read_data,write_address,write_data,
     input wire  write_enable;
 
     // Update code (custom)
+    (* no_rw_check *)
     reg [15:0] mem [0:31];
     wire unused_write_data_high = ^write_data[23:16];
 
     always @(posedge clock) begin
+    `ifdef SYNTHESIS
        read_data <= {8'd0, mem[read_address]};
+    `else
+       // Undefined in hardware; inverted here, so that a design that used it fails.
+       if (write_enable && write_address == read_address)
+          read_data <= {8'd0, ~mem[read_address]};
+       else
+          read_data <= {8'd0, mem[read_address]};
+    `endif
        if (write_enable) begin
           mem[write_address] <= write_data[15:0];
        end
@@ -2767,6 +2808,25 @@ module qcn_fpga__cp$rem(d,q,clock);
     end
 
 endmodule // qcn_fpga__cp$rem
+
+
+module qcn_fpga__cp$rem_carry(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_fpga__cp$rem_carry
 
 
 module qcn_fpga__cp$s1_draw_p(d,q,clock);

@@ -7,6 +7,12 @@
 //! `reg [width-1:0] mem [0:depth-1]`. Read-old semantics: a read and a write of the same address
 //! on one edge return the old value, as in rust-hdl's RAM and in iCE40/Xilinx block RAM in
 //! read-first mode.
+//!
+//! A RAM whose every such collision the design forwards around ([`NarrowRam::forwarded`]) leaves
+//! the collision's read undefined instead (`(* no_rw_check *)`), so that synthesis adds no
+//! bypass logic of its own behind the RAM's output (yosys otherwise emulates read-old across
+//! the two ports of an ECP5 DP16KD with a multiplexer on the read data). Simulation then
+//! returns the old word inverted on a collision, so a design that used it fails its co-simulation.
 
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
@@ -35,6 +41,7 @@ pub struct NarrowRam<const A: usize, const D: usize> {
     pub write_enable: Signal<In, Bit>,
     _width: usize,
     _depth: usize,
+    _forwarded: bool,
     _mem: BTreeMap<u64, Bits<D>>,
 }
 
@@ -60,8 +67,16 @@ impl<const A: usize, const D: usize> NarrowRam<A, D> {
             write_enable: Default::default(),
             _width: width,
             _depth: depth,
+            _forwarded: false,
             _mem: BTreeMap::new(),
         }
+    }
+
+    /// The design forwards around every read that meets a write of the same address on its
+    /// edge, so that read's data is undefined (see the module's doc).
+    pub fn forwarded(mut self) -> Self {
+        self._forwarded = true;
+        self
     }
 
     /// Decoded address bits: enough for `depth` words, at least 1.
@@ -115,17 +130,40 @@ impl<const A: usize, const D: usize> Logic for NarrowRam<A, D> {
                 m = A - 1
             );
         }
-        let read = if w == D {
-            format!("mem[{read_address}]")
+        let pad = |word: String| {
+            if w == D {
+                word
+            } else {
+                format!("{{{}'d0, {word}}}", D - w)
+            }
+        };
+        let read = pad(format!("mem[{read_address}]"));
+        let (attribute, read) = if self._forwarded {
+            (
+                "(* no_rw_check *)\n",
+                format!(
+                    "\
+`ifdef SYNTHESIS
+   read_data <= {read};
+`else
+   // Undefined in hardware; inverted here, so that a design that used it fails.
+   if (write_enable && {write_address} == {read_address})
+      read_data <= {inverted};
+   else
+      read_data <= {read};
+`endif",
+                    inverted = pad(format!("~mem[{read_address}]"))
+                ),
+            )
         } else {
-            format!("{{{}'d0, mem[{read_address}]}}", D - w)
+            ("", format!("   read_data <= {read};"))
         };
         Verilog::Custom(format!(
             "\
-reg [{msb}:0] mem [0:{last}];
+{attribute}reg [{msb}:0] mem [0:{last}];
 {unused}
 always @(posedge clock) begin
-   read_data <= {read};
+{read}
    if (write_enable) begin
       mem[{write_address}] <= write_data[{msb}:0];
    end

@@ -163,6 +163,9 @@ pub struct Cp<const KB: usize> {
     ramp_b: Constant<Bits<25>>,
     /// `D - b`: the remainder plus b reaches D exactly when the remainder reaches `D - b`.
     ramp_d_minus_b: Constant<Bits<25>>,
+    ramp_carry_after_step: Constant<Bits<25>>,
+    ramp_carry_after_carry: Constant<Bits<25>>,
+    ramp_carry0: Constant<Bit>,
     ramp_a_plus_1: Constant<Bits<48>>,
     /// The sweep's positions one before K0, K_top, the P_fb table's end and its last edge,
     /// and the sweep flags' values at sweep 0.
@@ -194,6 +197,7 @@ pub struct Cp<const KB: usize> {
     sweep_last: DFF<Bit>,
     quot: DFF<Bits<48>>,
     rem: DFF<Bits<25>>,
+    rem_carry: DFF<Bit>,
     /// The window's read was of a loaded table.
     rd_ready: DFF<Bit>,
 
@@ -437,10 +441,11 @@ impl<const KB: usize> Cp<KB> {
             fbp_dst: Default::default(),
             fbp_fb: Default::default(),
             flow_hash: FlowHash::new(8),
-            pfb_cp: NarrowRam::with_depth(PFB_BITS as usize, cfg.pfb_entries as usize),
+            pfb_cp: NarrowRam::with_depth(PFB_BITS as usize, cfg.pfb_entries as usize).forwarded(),
             pfb_rd: NarrowRam::with_depth(PFB_BITS as usize, cfg.pfb_entries as usize),
-            q_old: NarrowRam::new(cfg.depth_bits as usize),
-            flows: NarrowRam::with_depth(cfg.ts_bits as usize + 1, cfg.flow_entries as usize),
+            q_old: NarrowRam::new(cfg.depth_bits as usize).forwarded(),
+            flows: NarrowRam::with_depth(cfg.ts_bits as usize + 1, cfg.flow_entries as usize)
+                .forwarded(),
             depth_mask: Constant::new(low_bits(cfg.depth_bits as usize)),
             pfb_shift: c8(cfg.pfb_shift.into()),
             pfb_last: Constant::new((u64::from(cfg.pfb_entries) - 1).into()),
@@ -466,6 +471,9 @@ impl<const KB: usize> Cp<KB> {
             ramp_a: Constant::new(ramp.a.into()),
             ramp_b: Constant::new(ramp.b.into()),
             ramp_d_minus_b: Constant::new((ramp.d - ramp.b).into()),
+            ramp_carry_after_step: Constant::new(ramp.d.saturating_sub(2 * ramp.b).into()),
+            ramp_carry_after_carry: Constant::new((2 * (ramp.d - ramp.b)).into()),
+            ramp_carry0: Constant::new(ramp.rem0 >= ramp.d - ramp.b),
             ramp_a_plus_1: Constant::new((ramp.a + 1).into()),
             k0_before: c17(k0.wrapping_sub(1)),
             k_top_before: c17(k_top.wrapping_sub(1)),
@@ -489,6 +497,7 @@ impl<const KB: usize> Cp<KB> {
             sweep_last: Default::default(),
             quot: Default::default(),
             rem: Default::default(),
+            rem_carry: Default::default(),
             rd_ready: Default::default(),
             r_valid: Default::default(),
             r_err: Default::default(),
@@ -685,6 +694,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             sweep_last,
             quot,
             rem,
+            rem_carry,
             rd_ready,
             r_valid,
             r_err,
@@ -835,11 +845,16 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.ramp_value.next = 0.into();
         }
         if !self.is_ready.q.val() & !self.sweep_below_k0.q.val() & !self.sweep_at_top.q.val() {
+            // `rem_carry` is `rem >= D - b` (this step carries into the quotient), kept a step
+            // ahead: after rem += b it is rem >= D - 2b, after rem -= D - b it is
+            // rem >= 2 (D - b), both tests on the current rem.
             self.quot.d.next = self.quot.q.val() + self.ramp_a.val();
             self.rem.d.next = self.rem.q.val() + self.ramp_b.val();
-            if self.rem.q.val() >= self.ramp_d_minus_b.val() {
+            self.rem_carry.d.next = self.rem.q.val() >= self.ramp_carry_after_step.val();
+            if self.rem_carry.q.val() {
                 self.quot.d.next = self.quot.q.val() + self.ramp_a_plus_1.val();
                 self.rem.d.next = self.rem.q.val() - self.ramp_d_minus_b.val();
+                self.rem_carry.d.next = self.rem.q.val() >= self.ramp_carry_after_carry.val();
             }
         }
         if !self.is_ready.q.val() {
@@ -1231,6 +1246,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.sweep_last.d.next = self.last_at_0.val();
             self.quot.d.next = self.ramp_quot0.val();
             self.rem.d.next = self.ramp_rem0.val();
+            self.rem_carry.d.next = self.ramp_carry0.val();
             self.rd_ready.d.next = false;
             self.r_valid.d.next = false;
             self.r_err.d.next = 0.into();

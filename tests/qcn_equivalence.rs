@@ -240,7 +240,9 @@ fn qcn_p_fb_write_at_every_distance_from_an_arrival() {
 /// The P_fb table the reset sweep writes (its ramp computed without a divider), read back
 /// entry by entry through the CSR window, on every preset and on ramps of other shapes: from 0,
 /// a step, steep and shallow slopes, past the table's end, and one whose remainder reaches the
-/// divisor exactly (0..6: 65 536 = 10 922 x 6 + 4, so the remainders run 4, 2, 0).
+/// divisor exactly (0..6: 65 536 = 10 922 x 6 + 4, so the remainders run 4, 2, 0), and two
+/// whose remainders sit one below the hardware's look-ahead bounds (0..5 before a step: D - 2b;
+/// 0..9 before a carry: 2 (D - b)).
 #[test]
 fn qcn_reset_p_fb_table_reads_back_on_every_ramp_shape() {
     let tiny = QcnConfig::preset("tiny").unwrap();
@@ -255,6 +257,8 @@ fn qcn_reset_p_fb_table_reads_back_on_every_ramp_shape() {
         (3, 3, 2),
         (20, 255, 1),
         (0, 6, 0),
+        (0, 5, 0),
+        (0, 9, 0),
     ] {
         let c = QcnConfig {
             q_min,

@@ -611,12 +611,12 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     localparam  one40 = 40'h1;
     localparam  sixty_four40 = 40'h40;
     localparam  ramp_quot0 = 48'h2000;
-    localparam  ramp_rem0 = 25'h0;
+    localparam  ramp_rem0_plus_1 = 25'h1;
     localparam  ramp_a = 48'h2000;
     localparam  ramp_b = 25'h0;
     localparam  ramp_d_minus_b = 25'h10;
-    localparam  ramp_carry_after_step = 25'h10;
-    localparam  ramp_carry_after_carry = 25'h20;
+    localparam  ramp_carry_after_step = 25'h11;
+    localparam  ramp_carry_after_carry = 25'h21;
     localparam  ramp_carry0 = 1'b0;
     localparam  ramp_a_plus_1 = 48'h2001;
     localparam  k0_before = 17'b100;
@@ -674,8 +674,8 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     wire  sweep_last$q;
     reg  [47:0] quot$d;
     wire  [47:0] quot$q;
-    reg  [24:0] rem$d;
-    wire  [24:0] rem$q;
+    reg  [24:0] rem_plus_1$d;
+    wire  [24:0] rem_plus_1$q;
     reg  rem_carry$d;
     wire  rem_carry$q;
     reg  rd_ready$d;
@@ -1050,9 +1050,9 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         .q(quot$q),
         .clock(clock)
     );
-    qcn_tiny__cp$rem rem(
-        .d(rem$d),
-        .q(rem$q),
+    qcn_tiny__cp$rem_plus_1 rem_plus_1(
+        .d(rem_plus_1$d),
+        .q(rem_plus_1$q),
         .clock(clock)
     );
     qcn_tiny__cp$rem_carry rem_carry(
@@ -1658,7 +1658,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         sweep_in_pfb$d = sweep_in_pfb$q;
         sweep_last$d = sweep_last$q;
         quot$d = quot$q;
-        rem$d = rem$q;
+        rem_plus_1$d = rem_plus_1$q;
         rem_carry$d = rem_carry$q;
         rd_ready$d = rd_ready$q;
         r_valid$d = r_valid$q;
@@ -1801,12 +1801,12 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         end
         if (~is_ready$q & ~sweep_below_k0$q & ~sweep_at_top$q) begin
             quot$d = quot$q + ramp_a;
-            rem$d = rem$q + ramp_b;
-            rem_carry$d = rem$q >= ramp_carry_after_step;
+            rem_plus_1$d = rem_plus_1$q + ramp_b;
+            rem_carry$d = rem_plus_1$q >= ramp_carry_after_step;
             if (rem_carry$q) begin
                 quot$d = quot$q + ramp_a_plus_1;
-                rem$d = rem$q - ramp_d_minus_b;
-                rem_carry$d = rem$q >= ramp_carry_after_carry;
+                rem_plus_1$d = rem_plus_1$q - ramp_d_minus_b;
+                rem_carry$d = rem_plus_1$q >= ramp_carry_after_carry;
             end
         end
         if (~is_ready$q) begin
@@ -2116,7 +2116,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
             sweep_in_pfb$d = 1'b1;
             sweep_last$d = last_at_0;
             quot$d = ramp_quot0;
-            rem$d = ramp_rem0;
+            rem_plus_1$d = ramp_rem0_plus_1;
             rem_carry$d = ramp_carry0;
             rd_ready$d = 1'b0;
             r_valid$d = 1'b0;
@@ -2791,25 +2791,6 @@ module qcn_tiny__cp$rd_ready(d,q,clock);
 endmodule // qcn_tiny__cp$rd_ready
 
 
-module qcn_tiny__cp$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_tiny__cp$rem
-
-
 module qcn_tiny__cp$rem_carry(d,q,clock);
 
     // Module arguments
@@ -2827,6 +2808,25 @@ module qcn_tiny__cp$rem_carry(d,q,clock);
     end
 
 endmodule // qcn_tiny__cp$rem_carry
+
+
+module qcn_tiny__cp$rem_plus_1(d,q,clock);
+
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__cp$rem_plus_1
 
 
 module qcn_tiny__cp$s1_draw_p(d,q,clock);

@@ -158,7 +158,7 @@ pub struct Cp<const KB: usize> {
     one40: Constant<Bits<40>>,
     sixty_four40: Constant<Bits<40>>,
     ramp_quot0: Constant<Bits<48>>,
-    ramp_rem0: Constant<Bits<25>>,
+    ramp_rem0_plus_1: Constant<Bits<25>>,
     ramp_a: Constant<Bits<48>>,
     ramp_b: Constant<Bits<25>>,
     /// `D - b`: the remainder plus b reaches D exactly when the remainder reaches `D - b`.
@@ -196,7 +196,7 @@ pub struct Cp<const KB: usize> {
     sweep_in_pfb: DFF<Bit>,
     sweep_last: DFF<Bit>,
     quot: DFF<Bits<48>>,
-    rem: DFF<Bits<25>>,
+    rem_plus_1: DFF<Bits<25>>,
     rem_carry: DFF<Bit>,
     /// The window's read was of a loaded table.
     rd_ready: DFF<Bit>,
@@ -467,12 +467,12 @@ impl<const KB: usize> Cp<KB> {
             one40: Constant::new(1u64.into()),
             sixty_four40: Constant::new(64u64.into()),
             ramp_quot0: Constant::new(ramp.quot0.into()),
-            ramp_rem0: Constant::new(ramp.rem0.into()),
+            ramp_rem0_plus_1: Constant::new((ramp.rem0 + 1).into()),
             ramp_a: Constant::new(ramp.a.into()),
             ramp_b: Constant::new(ramp.b.into()),
             ramp_d_minus_b: Constant::new((ramp.d - ramp.b).into()),
-            ramp_carry_after_step: Constant::new(ramp.d.saturating_sub(2 * ramp.b).into()),
-            ramp_carry_after_carry: Constant::new((2 * (ramp.d - ramp.b)).into()),
+            ramp_carry_after_step: Constant::new((ramp.d.saturating_sub(2 * ramp.b) + 1).into()),
+            ramp_carry_after_carry: Constant::new((2 * (ramp.d - ramp.b) + 1).into()),
             ramp_carry0: Constant::new(ramp.rem0 >= ramp.d - ramp.b),
             ramp_a_plus_1: Constant::new((ramp.a + 1).into()),
             k0_before: c17(k0.wrapping_sub(1)),
@@ -496,7 +496,7 @@ impl<const KB: usize> Cp<KB> {
             sweep_in_pfb: Default::default(),
             sweep_last: Default::default(),
             quot: Default::default(),
-            rem: Default::default(),
+            rem_plus_1: Default::default(),
             rem_carry: Default::default(),
             rd_ready: Default::default(),
             r_valid: Default::default(),
@@ -693,7 +693,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             sweep_in_pfb,
             sweep_last,
             quot,
-            rem,
+            rem_plus_1,
             rem_carry,
             rd_ready,
             r_valid,
@@ -847,14 +847,16 @@ impl<const KB: usize> Logic for Cp<KB> {
         if !self.is_ready.q.val() & !self.sweep_below_k0.q.val() & !self.sweep_at_top.q.val() {
             // `rem_carry` is `rem >= D - b` (this step carries into the quotient), kept a step
             // ahead: after rem += b it is rem >= D - 2b, after rem -= D - b it is
-            // rem >= 2 (D - b), both tests on the current rem.
+            // rem >= 2 (D - b), both tests on the current rem. The register holds rem + 1, so
+            // that no test is against 0 (always true: Verilator's UNSIGNED).
             self.quot.d.next = self.quot.q.val() + self.ramp_a.val();
-            self.rem.d.next = self.rem.q.val() + self.ramp_b.val();
-            self.rem_carry.d.next = self.rem.q.val() >= self.ramp_carry_after_step.val();
+            self.rem_plus_1.d.next = self.rem_plus_1.q.val() + self.ramp_b.val();
+            self.rem_carry.d.next = self.rem_plus_1.q.val() >= self.ramp_carry_after_step.val();
             if self.rem_carry.q.val() {
                 self.quot.d.next = self.quot.q.val() + self.ramp_a_plus_1.val();
-                self.rem.d.next = self.rem.q.val() - self.ramp_d_minus_b.val();
-                self.rem_carry.d.next = self.rem.q.val() >= self.ramp_carry_after_carry.val();
+                self.rem_plus_1.d.next = self.rem_plus_1.q.val() - self.ramp_d_minus_b.val();
+                self.rem_carry.d.next =
+                    self.rem_plus_1.q.val() >= self.ramp_carry_after_carry.val();
             }
         }
         if !self.is_ready.q.val() {
@@ -1245,7 +1247,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.sweep_in_pfb.d.next = true;
             self.sweep_last.d.next = self.last_at_0.val();
             self.quot.d.next = self.ramp_quot0.val();
-            self.rem.d.next = self.ramp_rem0.val();
+            self.rem_plus_1.d.next = self.ramp_rem0_plus_1.val();
             self.rem_carry.d.next = self.ramp_carry0.val();
             self.rd_ready.d.next = false;
             self.r_valid.d.next = false;

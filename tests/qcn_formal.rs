@@ -1,8 +1,8 @@
 //! The formal flow on QCN's formal config (`formal/qcn/qcn_formal.toml`: 2 ports, 1 priority,
-//! a 4-edge reset sweep, the testbed's step P_fb, two flow entries, 1-cycle timestamps, T_fb 4):
-//! every property of the CP holds to BMC depth 18 (the first FBP can come at step 14, and one
-//! of the same flow three edges later, refused through the rate-limit RAM rather than either
-//! forward, at step 17) and by 2-induction, and the mutant
+//! a 4-edge reset sweep, the testbed's step P_fb, two flow entries, 1-cycle timestamps, T_fb 6):
+//! every property of the CP holds to BMC depth 20 (the first FBP can come at step 14, and one
+//! of the same flow five edges later, refused through the rate-limit RAM rather than a
+//! forward, at step 19) and by 2-induction, and the mutant
 //! assertion makes the flow fail with a counterexample, so the flow can fail at all. The
 //! ingress side is the PFC core: PFC's own properties (hysteresis among them) are proved on
 //! this config's embedded PFC, XOFF = Q_PFC + 1 and XON = Q_PFC - H_pfc (with 4-bit lengths).
@@ -18,7 +18,7 @@ fn proof() -> Proof {
     Proof {
         cfg: BlockConfig::from_file("qcn", &path).unwrap(),
         name: "formal",
-        bmc_depth: 18,
+        bmc_depth: 20,
         k: 2,
     }
 }

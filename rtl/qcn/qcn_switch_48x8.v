@@ -851,6 +851,30 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     wire  s6_gate$q;
     reg  [31:0] s6_t_fb$d;
     wire  [31:0] s6_t_fb$q;
+    reg  [32:0] s5_entry$d;
+    wire  [32:0] s5_entry$q;
+    reg  [32:0] s6_entry$d;
+    wire  [32:0] s6_entry$q;
+    reg  [31:0] s5_deadline$d;
+    wire  [31:0] s5_deadline$q;
+    reg  s5_wrapped$d;
+    wire  s5_wrapped$q;
+    reg  [31:0] s6_deadline$d;
+    wire  [31:0] s6_deadline$q;
+    reg  s6_wrapped$d;
+    wire  s6_wrapped$q;
+    reg  s6_same_1$d;
+    wire  s6_same_1$q;
+    reg  s6_in_window_1$d;
+    wire  s6_in_window_1$q;
+    reg  s6_same_2$d;
+    wire  s6_same_2$q;
+    reg  s6_in_window_2$d;
+    wire  s6_in_window_2$q;
+    reg  s6_hit_34$d;
+    wire  s6_hit_34$q;
+    reg  s6_allowed_34$d;
+    wire  s6_allowed_34$q;
     reg  s7_sampled$d;
     wire  s7_sampled$q;
     reg  [5:0] s7_port$d;
@@ -873,26 +897,24 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     wire  s7_clamp$q;
     reg  s7_nonzero$d;
     wire  s7_nonzero$q;
-    reg  [32:0] s7_entry$d;
-    wire  [32:0] s7_entry$q;
-    reg  s7_fwd2_hit$d;
-    wire  s7_fwd2_hit$q;
-    reg  s7_allowed_fwd2$d;
-    wire  s7_allowed_fwd2$q;
+    reg  s7_allowed_old$d;
+    wire  s7_allowed_old$q;
     reg  s7_same_flow$d;
     wire  s7_same_flow$q;
     reg  s7_allowed_fwd$d;
     wire  s7_allowed_fwd$q;
-    reg  [31:0] s7_deadline$d;
-    wire  [31:0] s7_deadline$q;
-    reg  s7_wrapped$d;
-    wire  s7_wrapped$q;
     reg  s8_fbp$d;
     wire  s8_fbp$q;
     reg  [31:0] s8_ts$d;
     wire  [31:0] s8_ts$q;
     reg  [15:0] s8_flow$d;
     wire  [15:0] s8_flow$q;
+    reg  s9_fbp$d;
+    wire  s9_fbp$q;
+    reg  [31:0] s9_ts$d;
+    wire  [31:0] s9_ts$q;
+    reg  [15:0] s9_flow$d;
+    wire  [15:0] s9_flow$q;
     reg  [5:0] o_port$d;
     wire  [5:0] o_port$q;
     reg  [2:0] o_prio$d;
@@ -945,12 +967,26 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     reg  [39:0] csa_c4;
     reg  [39:0] csa_s5;
     reg  [39:0] csa_c5;
+    reg  after1;
+    reg  not_later1;
+    reg  in_window1;
+    reg  after2;
+    reg  not_later2;
+    reg  in_window2;
+    reg  after3;
+    reg  not_later3;
+    reg  in_window3;
+    reg  after4;
+    reg  not_later4;
+    reg  in_window4;
+    reg  hit3;
+    reg  hit4;
     reg  [39:0] shifted;
-    reg  [31:0] elapsed_fwd;
-    reg  [31:0] elapsed_fwd2;
-    reg  [5:0] fb6;
     reg  [32:0] entry_ts;
+    reg  after;
+    reg  not_later;
     reg  in_window;
+    reg  [5:0] fb6;
     reg  allowed;
     reg  decide;
 
@@ -1506,6 +1542,66 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         .q(s6_t_fb$q),
         .clock(clock)
     );
+    qcn_switch_48x8__cp$s5_entry s5_entry(
+        .d(s5_entry$d),
+        .q(s5_entry$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_entry s6_entry(
+        .d(s6_entry$d),
+        .q(s6_entry$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s5_deadline s5_deadline(
+        .d(s5_deadline$d),
+        .q(s5_deadline$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s5_wrapped s5_wrapped(
+        .d(s5_wrapped$d),
+        .q(s5_wrapped$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_deadline s6_deadline(
+        .d(s6_deadline$d),
+        .q(s6_deadline$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_wrapped s6_wrapped(
+        .d(s6_wrapped$d),
+        .q(s6_wrapped$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_same_1 s6_same_1(
+        .d(s6_same_1$d),
+        .q(s6_same_1$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_in_window_1 s6_in_window_1(
+        .d(s6_in_window_1$d),
+        .q(s6_in_window_1$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_same_2 s6_same_2(
+        .d(s6_same_2$d),
+        .q(s6_same_2$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_in_window_2 s6_in_window_2(
+        .d(s6_in_window_2$d),
+        .q(s6_in_window_2$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_hit_34 s6_hit_34(
+        .d(s6_hit_34$d),
+        .q(s6_hit_34$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s6_allowed_34 s6_allowed_34(
+        .d(s6_allowed_34$d),
+        .q(s6_allowed_34$q),
+        .clock(clock)
+    );
     qcn_switch_48x8__cp$s7_sampled s7_sampled(
         .d(s7_sampled$d),
         .q(s7_sampled$q),
@@ -1561,19 +1657,9 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         .q(s7_nonzero$q),
         .clock(clock)
     );
-    qcn_switch_48x8__cp$s7_entry s7_entry(
-        .d(s7_entry$d),
-        .q(s7_entry$q),
-        .clock(clock)
-    );
-    qcn_switch_48x8__cp$s7_fwd2_hit s7_fwd2_hit(
-        .d(s7_fwd2_hit$d),
-        .q(s7_fwd2_hit$q),
-        .clock(clock)
-    );
-    qcn_switch_48x8__cp$s7_allowed_fwd2 s7_allowed_fwd2(
-        .d(s7_allowed_fwd2$d),
-        .q(s7_allowed_fwd2$q),
+    qcn_switch_48x8__cp$s7_allowed_old s7_allowed_old(
+        .d(s7_allowed_old$d),
+        .q(s7_allowed_old$q),
         .clock(clock)
     );
     qcn_switch_48x8__cp$s7_same_flow s7_same_flow(
@@ -1584,16 +1670,6 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     qcn_switch_48x8__cp$s7_allowed_fwd s7_allowed_fwd(
         .d(s7_allowed_fwd$d),
         .q(s7_allowed_fwd$q),
-        .clock(clock)
-    );
-    qcn_switch_48x8__cp$s7_deadline s7_deadline(
-        .d(s7_deadline$d),
-        .q(s7_deadline$q),
-        .clock(clock)
-    );
-    qcn_switch_48x8__cp$s7_wrapped s7_wrapped(
-        .d(s7_wrapped$d),
-        .q(s7_wrapped$q),
         .clock(clock)
     );
     qcn_switch_48x8__cp$s8_fbp s8_fbp(
@@ -1609,6 +1685,21 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     qcn_switch_48x8__cp$s8_flow s8_flow(
         .d(s8_flow$d),
         .q(s8_flow$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s9_fbp s9_fbp(
+        .d(s9_fbp$d),
+        .q(s9_fbp$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s9_ts s9_ts(
+        .d(s9_ts$d),
+        .q(s9_ts$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s9_flow s9_flow(
+        .d(s9_flow$d),
+        .q(s9_flow$q),
         .clock(clock)
     );
     qcn_switch_48x8__cp$o_port o_port(
@@ -1753,16 +1844,27 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s7_fb_low$d = s7_fb_low$q;
         s7_clamp$d = s7_clamp$q;
         s7_nonzero$d = s7_nonzero$q;
-        s7_entry$d = s7_entry$q;
-        s7_fwd2_hit$d = s7_fwd2_hit$q;
-        s7_allowed_fwd2$d = s7_allowed_fwd2$q;
+        s5_entry$d = s5_entry$q;
+        s5_deadline$d = s5_deadline$q;
+        s5_wrapped$d = s5_wrapped$q;
+        s6_same_1$d = s6_same_1$q;
+        s6_in_window_1$d = s6_in_window_1$q;
+        s6_same_2$d = s6_same_2$q;
+        s6_in_window_2$d = s6_in_window_2$q;
+        s6_hit_34$d = s6_hit_34$q;
+        s6_allowed_34$d = s6_allowed_34$q;
+        s6_entry$d = s6_entry$q;
+        s6_deadline$d = s6_deadline$q;
+        s6_wrapped$d = s6_wrapped$q;
+        s7_allowed_old$d = s7_allowed_old$q;
         s7_same_flow$d = s7_same_flow$q;
         s7_allowed_fwd$d = s7_allowed_fwd$q;
-        s7_deadline$d = s7_deadline$q;
-        s7_wrapped$d = s7_wrapped$q;
         s8_fbp$d = s8_fbp$q;
         s8_ts$d = s8_ts$q;
         s8_flow$d = s8_flow$q;
+        s9_fbp$d = s9_fbp$q;
+        s9_ts$d = s9_ts$q;
+        s9_flow$d = s9_flow$q;
         o_port$d = o_port$q;
         o_prio$d = o_prio$q;
         o_src$d = o_src$q;
@@ -1942,6 +2044,7 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s3_scale$d = s2_scale$q;
         s3_gate$d = s2_gate$q;
         s3_t_fb$d = s2_t_fb$q;
+        flows$read_address = s3_flow$q;
         fb = s3_fb_sum$q + s3_fb_carry$q;
         s4_fb$d = 40'h0;
         if (~fb[32'h1f]) begin
@@ -1957,6 +2060,9 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s4_scale$d = s3_scale$q;
         s4_gate$d = s3_gate$q;
         s4_t_fb$d = s3_t_fb$q;
+        s5_entry$d = flows$read_data;
+        s5_deadline$d = (s4_ts$q - s4_t_fb$q) & ts_mask;
+        s5_wrapped$d = s4_ts$q < s4_t_fb$q;
         m = s4_scale$q[7:0];
         p0 = 40'h0;
         if (m[32'h0]) begin
@@ -2014,7 +2120,40 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s5_gate$d = s4_gate$q;
         s5_t_fb$d = s4_t_fb$q;
         s6_prod$d = s5_sum$q + s5_carry$q;
-        flows$read_address = s5_flow$q;
+        s6_entry$d = s5_entry$q;
+        s6_deadline$d = s5_deadline$q;
+        s6_wrapped$d = s5_wrapped$q;
+        after1 = s6_ts$q > s5_deadline$q;
+        not_later1 = s6_ts$q <= s5_ts$q;
+        after2 = s7_ts$q > s5_deadline$q;
+        not_later2 = s7_ts$q <= s5_ts$q;
+        after3 = s8_ts$q > s5_deadline$q;
+        not_later3 = s8_ts$q <= s5_ts$q;
+        after4 = s9_ts$q > s5_deadline$q;
+        not_later4 = s9_ts$q <= s5_ts$q;
+        if (s5_wrapped$q) begin
+            in_window1 = after1 | not_later1;
+            in_window2 = after2 | not_later2;
+            in_window3 = after3 | not_later3;
+            in_window4 = after4 | not_later4;
+        end
+        else begin
+            in_window1 = after1 & not_later1;
+            in_window2 = after2 & not_later2;
+            in_window3 = after3 & not_later3;
+            in_window4 = after4 & not_later4;
+        end
+        s6_same_1$d = s6_flow$q == s5_flow$q;
+        s6_in_window_1$d = in_window1;
+        s6_same_2$d = s7_flow$q == s5_flow$q;
+        s6_in_window_2$d = in_window2;
+        hit3 = s8_fbp$q & (s8_flow$q == s5_flow$q);
+        hit4 = s9_fbp$q & (s9_flow$q == s5_flow$q);
+        s6_hit_34$d = hit3 | hit4;
+        s6_allowed_34$d = ~in_window4;
+        if (hit3) begin
+            s6_allowed_34$d = ~in_window3;
+        end
         s6_shift$d = s5_shift$q;
         s6_one_sh$d = one40 << {32'd0, s5_shift$q};
         s6_top_sh$d = sixty_four40 << {32'd0, s5_shift$q};
@@ -2031,15 +2170,24 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s7_fb_low$d = shifted[5:0];
         s7_clamp$d = s6_prod$q >= s6_top_sh$q;
         s7_nonzero$d = s6_prod$q >= s6_one_sh$q;
-        s7_entry$d = flows$read_data;
-        s7_fwd2_hit$d = s8_fbp$q & (s8_flow$q == s6_flow$q);
-        elapsed_fwd2 = (s6_ts$q - s8_ts$q) & ts_mask;
-        s7_allowed_fwd2$d = elapsed_fwd2 >= s6_t_fb$q;
-        s7_same_flow$d = s7_flow$q == s6_flow$q;
-        elapsed_fwd = (s6_ts$q - s7_ts$q) & ts_mask;
-        s7_allowed_fwd$d = elapsed_fwd >= s6_t_fb$q;
-        s7_deadline$d = (s6_ts$q - s6_t_fb$q) & ts_mask;
-        s7_wrapped$d = s6_ts$q < s6_t_fb$q;
+        entry_ts = s6_entry$q >> 32'h1;
+        after = entry_ts[31:0] > s6_deadline$q;
+        not_later = entry_ts[31:0] <= s6_ts$q;
+        if (s6_wrapped$q) begin
+            in_window = after | not_later;
+        end
+        else begin
+            in_window = after & not_later;
+        end
+        s7_allowed_old$d = ~s6_entry$q[32'h0] | ~in_window;
+        if (s6_hit_34$q) begin
+            s7_allowed_old$d = s6_allowed_34$q;
+        end
+        if (s8_fbp$q & s6_same_2$q) begin
+            s7_allowed_old$d = ~s6_in_window_2$q;
+        end
+        s7_same_flow$d = s6_same_1$q;
+        s7_allowed_fwd$d = ~s6_in_window_1$q;
         s7_sampled$d = s6_sampled$q;
         s7_port$d = s6_port$q;
         s7_prio$d = s6_prio$q;
@@ -2052,17 +2200,7 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         if (s7_clamp$q) begin
             fb6 = 6'h3f;
         end
-        entry_ts = s7_entry$q >> 32'h1;
-        if (s7_wrapped$q) begin
-            in_window = (entry_ts[31:0] > s7_deadline$q) | (entry_ts[31:0] <= s7_ts$q);
-        end
-        else begin
-            in_window = (entry_ts[31:0] > s7_deadline$q) & (entry_ts[31:0] <= s7_ts$q);
-        end
-        allowed = ~s7_entry$q[32'h0] | ~in_window;
-        if (s7_fwd2_hit$q) begin
-            allowed = s7_allowed_fwd2$q;
-        end
+        allowed = s7_allowed_old$q;
         if (s8_fbp$q & s7_same_flow$q) begin
             allowed = s7_allowed_fwd$q;
         end
@@ -2078,6 +2216,9 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s8_fbp$d = decide;
         s8_ts$d = s7_ts$q;
         s8_flow$d = s7_flow$q;
+        s9_fbp$d = s8_fbp$q;
+        s9_ts$d = s8_ts$q;
+        s9_flow$d = s8_flow$q;
         o_port$d = s7_port$q;
         o_prio$d = s7_prio$q;
         o_src$d = s7_dst$q;
@@ -2120,6 +2261,7 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
             s6_sampled$d = 1'b0;
             s7_sampled$d = 1'b0;
             s8_fbp$d = 1'b0;
+            s9_fbp$d = 1'b0;
         end
     end
 
@@ -3842,6 +3984,25 @@ module qcn_switch_48x8__cp$s5_carry(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s5_carry
 
 
+module qcn_switch_48x8__cp$s5_deadline(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s5_deadline
+
+
 module qcn_switch_48x8__cp$s5_dst(d,q,clock);
 
     // Module arguments
@@ -3859,6 +4020,25 @@ module qcn_switch_48x8__cp$s5_dst(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s5_dst
+
+
+module qcn_switch_48x8__cp$s5_entry(d,q,clock);
+
+    // Module arguments
+    input wire  [32:0] d;
+    output reg  [32:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 33'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s5_entry
 
 
 module qcn_switch_48x8__cp$s5_flow(d,q,clock);
@@ -4051,6 +4231,63 @@ module qcn_switch_48x8__cp$s5_ts(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s5_ts
 
 
+module qcn_switch_48x8__cp$s5_wrapped(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s5_wrapped
+
+
+module qcn_switch_48x8__cp$s6_allowed_34(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_allowed_34
+
+
+module qcn_switch_48x8__cp$s6_deadline(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_deadline
+
+
 module qcn_switch_48x8__cp$s6_dst(d,q,clock);
 
     // Module arguments
@@ -4068,6 +4305,25 @@ module qcn_switch_48x8__cp$s6_dst(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s6_dst
+
+
+module qcn_switch_48x8__cp$s6_entry(d,q,clock);
+
+    // Module arguments
+    input wire  [32:0] d;
+    output reg  [32:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 33'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_entry
 
 
 module qcn_switch_48x8__cp$s6_flow(d,q,clock);
@@ -4106,6 +4362,63 @@ module qcn_switch_48x8__cp$s6_gate(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s6_gate
+
+
+module qcn_switch_48x8__cp$s6_hit_34(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_hit_34
+
+
+module qcn_switch_48x8__cp$s6_in_window_1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_in_window_1
+
+
+module qcn_switch_48x8__cp$s6_in_window_2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_in_window_2
 
 
 module qcn_switch_48x8__cp$s6_one_sh(d,q,clock);
@@ -4182,6 +4495,44 @@ module qcn_switch_48x8__cp$s6_prod(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s6_prod
+
+
+module qcn_switch_48x8__cp$s6_same_1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_same_1
+
+
+module qcn_switch_48x8__cp$s6_same_2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_same_2
 
 
 module qcn_switch_48x8__cp$s6_sampled(d,q,clock);
@@ -4298,6 +4649,25 @@ module qcn_switch_48x8__cp$s6_ts(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s6_ts
 
 
+module qcn_switch_48x8__cp$s6_wrapped(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s6_wrapped
+
+
 module qcn_switch_48x8__cp$s7_allowed_fwd(d,q,clock);
 
     // Module arguments
@@ -4317,7 +4687,7 @@ module qcn_switch_48x8__cp$s7_allowed_fwd(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s7_allowed_fwd
 
 
-module qcn_switch_48x8__cp$s7_allowed_fwd2(d,q,clock);
+module qcn_switch_48x8__cp$s7_allowed_old(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4333,7 +4703,7 @@ module qcn_switch_48x8__cp$s7_allowed_fwd2(d,q,clock);
        q <= d;
     end
 
-endmodule // qcn_switch_48x8__cp$s7_allowed_fwd2
+endmodule // qcn_switch_48x8__cp$s7_allowed_old
 
 
 module qcn_switch_48x8__cp$s7_clamp(d,q,clock);
@@ -4355,25 +4725,6 @@ module qcn_switch_48x8__cp$s7_clamp(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s7_clamp
 
 
-module qcn_switch_48x8__cp$s7_deadline(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s7_deadline
-
-
 module qcn_switch_48x8__cp$s7_dst(d,q,clock);
 
     // Module arguments
@@ -4391,25 +4742,6 @@ module qcn_switch_48x8__cp$s7_dst(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s7_dst
-
-
-module qcn_switch_48x8__cp$s7_entry(d,q,clock);
-
-    // Module arguments
-    input wire  [32:0] d;
-    output reg  [32:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 33'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s7_entry
 
 
 module qcn_switch_48x8__cp$s7_fb_low(d,q,clock);
@@ -4448,25 +4780,6 @@ module qcn_switch_48x8__cp$s7_flow(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s7_flow
-
-
-module qcn_switch_48x8__cp$s7_fwd2_hit(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s7_fwd2_hit
 
 
 module qcn_switch_48x8__cp$s7_gate(d,q,clock);
@@ -4621,25 +4934,6 @@ module qcn_switch_48x8__cp$s7_ts(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s7_ts
 
 
-module qcn_switch_48x8__cp$s7_wrapped(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s7_wrapped
-
-
 module qcn_switch_48x8__cp$s8_fbp(d,q,clock);
 
     // Module arguments
@@ -4695,6 +4989,63 @@ module qcn_switch_48x8__cp$s8_ts(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s8_ts
+
+
+module qcn_switch_48x8__cp$s9_fbp(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s9_fbp
+
+
+module qcn_switch_48x8__cp$s9_flow(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s9_flow
+
+
+module qcn_switch_48x8__cp$s9_ts(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s9_ts
 
 
 module qcn_switch_48x8__cp$sweep(d,q,clock);

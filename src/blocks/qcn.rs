@@ -104,13 +104,13 @@ impl Block for QcnBlock {
     }
 
     /// The properties state which arrivals are sampled, so they need the testbed's step
-    /// P_fb and a short reset sweep: formal/qcn/qcn_formal.toml. Depth 18 reaches a second
-    /// FBP of one flow three edges after the first (the first FBP at step 14, the second at
-    /// 17): with T_fb = 4 that arrival is refused by the entry the RAM read, past both of the
-    /// rate limit's forwards (distances 1 and 2); the inductive assertions are one-step.
+    /// P_fb and a short reset sweep: formal/qcn/qcn_formal.toml. Depth 20 reaches a second
+    /// FBP of one flow five edges after the first (the first FBP at step 14, the second at
+    /// 19): with T_fb = 6 that arrival is refused by the entry the RAM read, past the rate
+    /// limit's four forwards (distances 1 to 4); the inductive assertions are one-step.
     fn formal(&self) -> FormalSettings {
         FormalSettings {
-            depth: 18,
+            depth: 20,
             k: 2,
             config: Some("formal/qcn/qcn_formal.toml"),
         }

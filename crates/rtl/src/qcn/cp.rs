@@ -6,18 +6,22 @@
 //! | n | `r_*` capture (arrival, LFSR draw, timestamp; P_fb read at the arrival's bucket) | flow hash; q_old RAM address; draw < P_fb (RAM, or the window's write of edge n) |
 //! | n+1 | `s1_*` (+ the CSR values of edge n) | q_old (RAM or forward); Q_off, Q_delta; q_old write if sampled |
 //! | n+2 | `s2_*` | Q_off + w x Q_delta, reduced to two words by carry-save adders |
-//! | n+3 | `s3_*` | Fb = their sum, clamped at 0 |
-//! | n+4 | `s4_*` | the quantiser's partial products, reduced to two words by carry-save adders |
-//! | n+5 | `s5_*` | their sum; `1 << shift` and `64 << shift`; the rate-limit RAM address |
-//! | n+6 | `s6_*` | product >> shift, product >= 64 << shift, product >= 1 << shift; the rate-limit entry (RAM); the forwards' tests; the window's bounds |
-//! | n+7 | `s7_*` | Fb6 = min(63, product >> shift); gate; rate limit (entry or a forward); the entry's write |
+//! | n+3 | `s3_*` | Fb = their sum, clamped at 0; the rate-limit RAM address |
+//! | n+4 | `s4_*` (the rate-limit RAM reads) | the quantiser's partial products, reduced to two words by carry-save adders |
+//! | n+5 | `s5_*` (the entry in the RAM's output register) | their sum; `1 << shift` and `64 << shift`; the forwards' tests against the arrivals one to four edges older |
+//! | n+6 | `s6_*` (the entry in the fabric) | product >> shift, product >= 64 << shift, product >= 1 << shift; rate limit from the entry or the decisions two to four edges older |
+//! | n+7 | `s7_*` | Fb6 = min(63, product >> shift); gate; rate limit (prepared, or the decision one edge older); the entry's write |
 //! | n+8 | `s8_*`, FBP outputs | |
+//! | n+9 | `s9_*`: the decision again, for the forward from four edges behind | |
 //!
 //! Two read-modify-writes, each with forwards for the events whose writes the RAM's read did
 //! not see: `q_old` (read at n+1, written at n+2: a forward from one edge behind) and the
-//! rate-limit entry (read at n+6 and registered, decided in cycle n+7, written at n+8:
-//! forwards into the decision from two edges behind, whose write landed on the read's edge,
-//! and from one edge behind, each a test result prepared in cycle n+6).
+//! rate-limit entry (read at n+4, registered at n+5 with no logic in front, which a block
+//! RAM's output register takes, and at n+6 in the fabric; decided in cycle n+7, written at
+//! n+8). Its forwards: from four edges behind (a write on the read's edge), three and two
+//! (writes after it), merged with the entry in cycle n+6, and from one edge behind, chosen
+//! in cycle n+7, so that the decision and the RAM's write enable are two gates deep. Every
+//! forward's test (same entry, timestamp in the window) is prepared in cycle n+5.
 //!
 //! After reset the CP clears `q_old` and the rate-limit table and loads the P_fb table's reset
 //! values ([`PfbRamp`]), one word of each per edge; until then arrivals are not taken (they
@@ -302,6 +306,26 @@ pub struct Cp<const KB: usize> {
     s6_top_sh: DFF<Bits<40>>,
     s6_gate: DFF<Bit>,
     s6_t_fb: DFF<Bits<32>>,
+    /// The entry `{ts, valid}` as the RAM read it at edge n + 4, registered at n + 5 with no
+    /// logic in front (a block RAM's output register takes it) and again at n + 6, so that
+    /// the route out of the block RAM is a cycle of its own.
+    s5_entry: DFF<Bits<33>>,
+    s6_entry: DFF<Bits<33>>,
+    s5_deadline: DFF<Bits<32>>,
+    s5_wrapped: DFF<Bit>,
+    /// `now - T_fb` (`deadline`) and whether it wrapped below 0, so that "elapsed < T_fb" is
+    /// a timestamp in the window (deadline, now], two comparisons side by side.
+    s6_deadline: DFF<Bits<32>>,
+    s6_wrapped: DFF<Bit>,
+    /// The forwards' tests against the arrivals one to four edges older, prepared a cycle
+    /// ahead: the same entry (`same_k`), its timestamp in the window (`in_window_k`), and for
+    /// three and four edges behind, whose decisions are known, the nearest one's result.
+    s6_same_1: DFF<Bit>,
+    s6_in_window_1: DFF<Bit>,
+    s6_same_2: DFF<Bit>,
+    s6_in_window_2: DFF<Bit>,
+    s6_hit_34: DFF<Bit>,
+    s6_allowed_34: DFF<Bit>,
     // Stage 7: the quantiser's results and the rate-limit entry, registered for the decision.
     s7_sampled: DFF<Bit>,
     s7_port: DFF<Bits<6>>,
@@ -316,26 +340,24 @@ pub struct Cp<const KB: usize> {
     s7_fb_low: DFF<Bits<6>>,
     s7_clamp: DFF<Bit>,
     s7_nonzero: DFF<Bit>,
-    /// The entry `{ts, valid}` as the RAM read it at edge n + 6: its output registered with no
-    /// logic in front (a block RAM's output register can take it).
-    s7_entry: DFF<Bits<33>>,
-    /// The decision two edges older names the same entry (its write landed on the read's
-    /// edge, which the read did not see), and its timestamp is at least T_fb old.
-    s7_fwd2_hit: DFF<Bit>,
-    s7_allowed_fwd2: DFF<Bit>,
-    /// The rate limit's tests, prepared a cycle ahead. The arrival one edge older (in s7, in
-    /// s8 at the decision) names the same entry (`same_flow`), and its timestamp is at least
-    /// T_fb old (`allowed_fwd`), for the forward. For the entry: `now - T_fb` (`deadline`)
-    /// and whether it wrapped below 0, so that "elapsed < T_fb" is the entry's timestamp in
-    /// the window (deadline, now], two comparisons side by side.
+    /// The rate limit as far as the decisions at least two edges older say: the nearest of
+    /// those two, three and four edges older that names the same entry (their writes landed
+    /// after the read, or on its edge), else the entry the RAM read; allowed when unset or its
+    /// timestamp is at least T_fb old.
+    s7_allowed_old: DFF<Bit>,
+    /// The arrival one edge older (in s7, in s8 at the decision) names the same entry
+    /// (`same_flow`), and its timestamp is at least T_fb old (`allowed_fwd`), for the
+    /// forward from it, prepared a cycle ahead.
     s7_same_flow: DFF<Bit>,
     s7_allowed_fwd: DFF<Bit>,
-    s7_deadline: DFF<Bits<32>>,
-    s7_wrapped: DFF<Bit>,
     // Stage 8: the decision, for the rate limit's forwards and the outputs.
     s8_fbp: DFF<Bit>,
     s8_ts: DFF<Bits<32>>,
     s8_flow: DFF<Bits<16>>,
+    // The decision an edge later, for the forward from four edges behind.
+    s9_fbp: DFF<Bit>,
+    s9_ts: DFF<Bits<32>>,
+    s9_flow: DFF<Bits<16>>,
     o_port: DFF<Bits<6>>,
     o_prio: DFF<Bits<3>>,
     o_src: DFF<Bits<32>>,
@@ -387,14 +409,29 @@ pub struct Cp<const KB: usize> {
     csa_c4: Signal<Local, Bits<40>>,
     csa_s5: Signal<Local, Bits<40>>,
     csa_c5: Signal<Local, Bits<40>>,
+    // Cycle n + 5.
+    after1: Signal<Local, Bit>,
+    not_later1: Signal<Local, Bit>,
+    in_window1: Signal<Local, Bit>,
+    after2: Signal<Local, Bit>,
+    not_later2: Signal<Local, Bit>,
+    in_window2: Signal<Local, Bit>,
+    after3: Signal<Local, Bit>,
+    not_later3: Signal<Local, Bit>,
+    in_window3: Signal<Local, Bit>,
+    after4: Signal<Local, Bit>,
+    not_later4: Signal<Local, Bit>,
+    in_window4: Signal<Local, Bit>,
+    hit3: Signal<Local, Bit>,
+    hit4: Signal<Local, Bit>,
     // Cycle n + 6.
     shifted: Signal<Local, Bits<40>>,
-    elapsed_fwd: Signal<Local, Bits<32>>,
-    elapsed_fwd2: Signal<Local, Bits<32>>,
+    entry_ts: Signal<Local, Bits<33>>,
+    after: Signal<Local, Bit>,
+    not_later: Signal<Local, Bit>,
+    in_window: Signal<Local, Bit>,
     // Cycle n + 7.
     fb6: Signal<Local, Bits<6>>,
-    entry_ts: Signal<Local, Bits<33>>,
-    in_window: Signal<Local, Bit>,
     allowed: Signal<Local, Bit>,
     decide: Signal<Local, Bit>,
 }
@@ -600,16 +637,27 @@ impl<const KB: usize> Cp<KB> {
             s7_fb_low: Default::default(),
             s7_clamp: Default::default(),
             s7_nonzero: Default::default(),
-            s7_entry: Default::default(),
-            s7_fwd2_hit: Default::default(),
-            s7_allowed_fwd2: Default::default(),
+            s5_entry: Default::default(),
+            s5_deadline: Default::default(),
+            s5_wrapped: Default::default(),
+            s6_same_1: Default::default(),
+            s6_in_window_1: Default::default(),
+            s6_same_2: Default::default(),
+            s6_in_window_2: Default::default(),
+            s6_hit_34: Default::default(),
+            s6_allowed_34: Default::default(),
+            s6_entry: Default::default(),
+            s6_deadline: Default::default(),
+            s6_wrapped: Default::default(),
+            s7_allowed_old: Default::default(),
             s7_same_flow: Default::default(),
             s7_allowed_fwd: Default::default(),
-            s7_deadline: Default::default(),
-            s7_wrapped: Default::default(),
             s8_fbp: Default::default(),
             s8_ts: Default::default(),
             s8_flow: Default::default(),
+            s9_fbp: Default::default(),
+            s9_ts: Default::default(),
+            s9_flow: Default::default(),
             o_port: Default::default(),
             o_prio: Default::default(),
             o_src: Default::default(),
@@ -656,8 +704,22 @@ impl<const KB: usize> Cp<KB> {
             csa_s5: Default::default(),
             csa_c5: Default::default(),
             shifted: Default::default(),
-            elapsed_fwd: Default::default(),
-            elapsed_fwd2: Default::default(),
+            after: Default::default(),
+            not_later: Default::default(),
+            after1: Default::default(),
+            not_later1: Default::default(),
+            in_window1: Default::default(),
+            after2: Default::default(),
+            not_later2: Default::default(),
+            in_window2: Default::default(),
+            after3: Default::default(),
+            not_later3: Default::default(),
+            in_window3: Default::default(),
+            after4: Default::default(),
+            not_later4: Default::default(),
+            in_window4: Default::default(),
+            hit3: Default::default(),
+            hit4: Default::default(),
             fb6: Default::default(),
             entry_ts: Default::default(),
             in_window: Default::default(),
@@ -797,16 +859,27 @@ impl<const KB: usize> Logic for Cp<KB> {
             s7_fb_low,
             s7_clamp,
             s7_nonzero,
-            s7_entry,
-            s7_fwd2_hit,
-            s7_allowed_fwd2,
+            s5_entry,
+            s5_deadline,
+            s5_wrapped,
+            s6_same_1,
+            s6_in_window_1,
+            s6_same_2,
+            s6_in_window_2,
+            s6_hit_34,
+            s6_allowed_34,
+            s6_entry,
+            s6_deadline,
+            s6_wrapped,
+            s7_allowed_old,
             s7_same_flow,
             s7_allowed_fwd,
-            s7_deadline,
-            s7_wrapped,
             s8_fbp,
             s8_ts,
             s8_flow,
+            s9_fbp,
+            s9_ts,
+            s9_flow,
             o_port,
             o_prio,
             o_src,
@@ -1035,6 +1108,8 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s3_t_fb.d.next = self.s2_t_fb.q.val();
 
         // ---- Cycle n + 3: Fb, and 0 for Fb <= 0 (which quantises to 0).
+        // The rate-limit RAM address (its entry is read at edge n + 4).
+        self.flows.read_address.next = self.s3_flow.q.val();
         self.fb.next = self.s3_fb_sum.q.val() + self.s3_fb_carry.q.val();
         self.s4_fb.d.next = 0.into();
         if !self.fb.val().get_bit(31) {
@@ -1053,7 +1128,11 @@ impl<const KB: usize> Logic for Cp<KB> {
 
         // ---- Cycle n + 4: Fb x mantissa: the eight partial products reduced to two by a tree
         // of carry-save adders (3 words -> sum and carry, no carry chain), so that cycle n + 5
-        // holds one carry chain. The words are exact: the product fits 40 bits.
+        // holds one carry chain. The words are exact: the product fits 40 bits. The entry the
+        // RAM read at edge n + 4, into its output register.
+        self.s5_entry.d.next = self.flows.read_data.val();
+        self.s5_deadline.d.next = (self.s4_ts.q.val() - self.s4_t_fb.q.val()) & self.ts_mask.val();
+        self.s5_wrapped.d.next = self.s4_ts.q.val() < self.s4_t_fb.q.val();
         self.m.next = bit_cast::<8, 13>(self.s4_scale.q.val());
         self.p0.next = 0.into();
         if self.m.val().get_bit(0) {
@@ -1129,9 +1208,42 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s5_gate.d.next = self.s4_gate.q.val();
         self.s5_t_fb.d.next = self.s4_t_fb.q.val();
 
-        // ---- Cycle n + 5: the product; the rate-limit entry is read at edge n + 6.
+        // ---- Cycle n + 5: the product; the forwards' tests against the arrivals one to four
+        // edges older (in s6 to s9).
         self.s6_prod.d.next = self.s5_sum.q.val() + self.s5_carry.q.val();
-        self.flows.read_address.next = self.s5_flow.q.val();
+        self.s6_entry.d.next = self.s5_entry.q.val();
+        self.s6_deadline.d.next = self.s5_deadline.q.val();
+        self.s6_wrapped.d.next = self.s5_wrapped.q.val();
+        self.after1.next = self.s6_ts.q.val() > self.s5_deadline.q.val();
+        self.not_later1.next = self.s6_ts.q.val() <= self.s5_ts.q.val();
+        self.after2.next = self.s7_ts.q.val() > self.s5_deadline.q.val();
+        self.not_later2.next = self.s7_ts.q.val() <= self.s5_ts.q.val();
+        self.after3.next = self.s8_ts.q.val() > self.s5_deadline.q.val();
+        self.not_later3.next = self.s8_ts.q.val() <= self.s5_ts.q.val();
+        self.after4.next = self.s9_ts.q.val() > self.s5_deadline.q.val();
+        self.not_later4.next = self.s9_ts.q.val() <= self.s5_ts.q.val();
+        if self.s5_wrapped.q.val() {
+            self.in_window1.next = self.after1.val() | self.not_later1.val();
+            self.in_window2.next = self.after2.val() | self.not_later2.val();
+            self.in_window3.next = self.after3.val() | self.not_later3.val();
+            self.in_window4.next = self.after4.val() | self.not_later4.val();
+        } else {
+            self.in_window1.next = self.after1.val() & self.not_later1.val();
+            self.in_window2.next = self.after2.val() & self.not_later2.val();
+            self.in_window3.next = self.after3.val() & self.not_later3.val();
+            self.in_window4.next = self.after4.val() & self.not_later4.val();
+        }
+        self.s6_same_1.d.next = self.s6_flow.q.val() == self.s5_flow.q.val();
+        self.s6_in_window_1.d.next = self.in_window1.val();
+        self.s6_same_2.d.next = self.s7_flow.q.val() == self.s5_flow.q.val();
+        self.s6_in_window_2.d.next = self.in_window2.val();
+        self.hit3.next = self.s8_fbp.q.val() & (self.s8_flow.q.val() == self.s5_flow.q.val());
+        self.hit4.next = self.s9_fbp.q.val() & (self.s9_flow.q.val() == self.s5_flow.q.val());
+        self.s6_hit_34.d.next = self.hit3.val() | self.hit4.val();
+        self.s6_allowed_34.d.next = !self.in_window4.val();
+        if self.hit3.val() {
+            self.s6_allowed_34.d.next = !self.in_window3.val();
+        }
         self.s6_shift.d.next = self.s5_shift.q.val();
         // The shift is at most 31 (`fb_scale[12:8]`), so `64 << shift` fits 40 bits.
         self.s6_one_sh.d.next = self.one40.val() << bit_cast::<40, 8>(self.s5_shift.q.val());
@@ -1146,23 +1258,33 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s6_gate.d.next = self.s5_gate.q.val();
         self.s6_t_fb.d.next = self.s5_t_fb.q.val();
 
-        // ---- Cycle n + 6: the quantiser's tests and Fb6's window; the rate-limit entry (the
-        // RAM's, or the decision two edges older, whose write landed on the read's edge); the
-        // rate limit's tests against the arrival one edge older and against the window.
+        // ---- Cycle n + 6: the quantiser's tests; the rate limit as the RAM's entry and the
+        // decisions two, three and four edges older say (their writes, at n + 6, n + 5 and
+        // n + 4, the read did not see).
         self.shifted.next = self.s6_prod.q.val() >> bit_cast::<40, 8>(self.s6_shift.q.val());
         self.s7_fb_low.d.next = bit_cast::<6, 40>(self.shifted.val());
         self.s7_clamp.d.next = self.s6_prod.q.val() >= self.s6_top_sh.q.val();
         self.s7_nonzero.d.next = self.s6_prod.q.val() >= self.s6_one_sh.q.val();
-        self.s7_entry.d.next = self.flows.read_data.val();
-        self.s7_fwd2_hit.d.next =
-            self.s8_fbp.q.val() & (self.s8_flow.q.val() == self.s6_flow.q.val());
-        self.elapsed_fwd2.next = (self.s6_ts.q.val() - self.s8_ts.q.val()) & self.ts_mask.val();
-        self.s7_allowed_fwd2.d.next = self.elapsed_fwd2.val() >= self.s6_t_fb.q.val();
-        self.s7_same_flow.d.next = self.s7_flow.q.val() == self.s6_flow.q.val();
-        self.elapsed_fwd.next = (self.s6_ts.q.val() - self.s7_ts.q.val()) & self.ts_mask.val();
-        self.s7_allowed_fwd.d.next = self.elapsed_fwd.val() >= self.s6_t_fb.q.val();
-        self.s7_deadline.d.next = (self.s6_ts.q.val() - self.s6_t_fb.q.val()) & self.ts_mask.val();
-        self.s7_wrapped.d.next = self.s6_ts.q.val() < self.s6_t_fb.q.val();
+        // "Elapsed < T_fb" as a timestamp in the window (deadline, now]: two comparisons side
+        // by side rather than a subtraction and then a comparison.
+        self.entry_ts.next = self.s6_entry.q.val() >> 1;
+        self.after.next = bit_cast::<32, 33>(self.entry_ts.val()) > self.s6_deadline.q.val();
+        self.not_later.next = bit_cast::<32, 33>(self.entry_ts.val()) <= self.s6_ts.q.val();
+        if self.s6_wrapped.q.val() {
+            self.in_window.next = self.after.val() | self.not_later.val();
+        } else {
+            self.in_window.next = self.after.val() & self.not_later.val();
+        }
+        self.s7_allowed_old.d.next = !self.s6_entry.q.val().get_bit(0) | !self.in_window.val();
+        if self.s6_hit_34.q.val() {
+            self.s7_allowed_old.d.next = self.s6_allowed_34.q.val();
+        }
+        // The decision two edges older is known at this cycle's start (in s8).
+        if self.s8_fbp.q.val() & self.s6_same_2.q.val() {
+            self.s7_allowed_old.d.next = !self.s6_in_window_2.q.val();
+        }
+        self.s7_same_flow.d.next = self.s6_same_1.q.val();
+        self.s7_allowed_fwd.d.next = !self.s6_in_window_1.q.val();
         self.s7_sampled.d.next = self.s6_sampled.q.val();
         self.s7_port.d.next = self.s6_port.q.val();
         self.s7_prio.d.next = self.s6_prio.q.val();
@@ -1172,28 +1294,13 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s7_flow.d.next = self.s6_flow.q.val();
         self.s7_gate.d.next = self.s6_gate.q.val();
 
-        // ---- Cycle n + 7: Fb6, the gate and the rate limit, then the entry's write.
+        // ---- Cycle n + 7: Fb6, the gate and the rate limit (the decision one edge older if it
+        // names the same entry, else the rest, prepared), then the entry's write.
         self.fb6.next = self.s7_fb_low.q.val();
         if self.s7_clamp.q.val() {
             self.fb6.next = 63.into();
         }
-        // The entry: the decision one edge older on the same entry, else the one two edges
-        // older (both tests prepared), else the registered one: allowed when unset or its
-        // timestamp is not in the window.
-        self.entry_ts.next = self.s7_entry.q.val() >> 1;
-        if self.s7_wrapped.q.val() {
-            self.in_window.next = (bit_cast::<32, 33>(self.entry_ts.val())
-                > self.s7_deadline.q.val())
-                | (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s7_ts.q.val());
-        } else {
-            self.in_window.next = (bit_cast::<32, 33>(self.entry_ts.val())
-                > self.s7_deadline.q.val())
-                & (bit_cast::<32, 33>(self.entry_ts.val()) <= self.s7_ts.q.val());
-        }
-        self.allowed.next = !self.s7_entry.q.val().get_bit(0) | !self.in_window.val();
-        if self.s7_fwd2_hit.q.val() {
-            self.allowed.next = self.s7_allowed_fwd2.q.val();
-        }
+        self.allowed.next = self.s7_allowed_old.q.val();
         if self.s8_fbp.q.val() & self.s7_same_flow.q.val() {
             self.allowed.next = self.s7_allowed_fwd.q.val();
         }
@@ -1216,6 +1323,9 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s8_fbp.d.next = self.decide.val();
         self.s8_ts.d.next = self.s7_ts.q.val();
         self.s8_flow.d.next = self.s7_flow.q.val();
+        self.s9_fbp.d.next = self.s8_fbp.q.val();
+        self.s9_ts.d.next = self.s8_ts.q.val();
+        self.s9_flow.d.next = self.s8_flow.q.val();
         self.o_port.d.next = self.s7_port.q.val();
         self.o_prio.d.next = self.s7_prio.q.val();
         self.o_src.d.next = self.s7_dst.q.val();
@@ -1260,6 +1370,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.s6_sampled.d.next = false;
             self.s7_sampled.d.next = false;
             self.s8_fbp.d.next = false;
+            self.s9_fbp.d.next = false;
         }
     }
 }

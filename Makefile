@@ -62,11 +62,14 @@ demo: build
 # Gates first (seconds): formatting, then clippy with warnings as errors, then every test (one
 # of which places and routes PFC `tiny` on the ECP5, hence ecp5-tools; the formal tests prove
 # with Bitwuzla, hence formal-tools; the FuseSoC test runs the .core files, hence fusesoc-tools;
-# pfcmac's frames go through scapy's dissector, hence interop-tools).
+# pfcmac's frames go through scapy's dissector, hence interop-tools). The test binaries run side
+# by side, one per core (scripts/run-tests.py; `cargo test` runs them one after another):
+# many wait on one single-threaded tool most of their time. TEST_JOBS=1 runs them in turn.
+TEST_JOBS ?= $(shell nproc)
 test: setup ecp5-tools formal-tools fusesoc-tools interop-tools
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	$(CARGO) test --workspace
+	CARGO=$(CARGO) scripts/run-tests.py --jobs $(TEST_JOBS)
 
 rtl: build
 	@for bp in $(PAIRS); do b=$${bp%%:*}; p=$${bp#*:}; \

@@ -725,10 +725,10 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     wire  s1_gate$q;
     reg  [31:0] s1_t_fb$d;
     wire  [31:0] s1_t_fb$q;
+    reg  s1_q_old_fwd$d;
+    wire  s1_q_old_fwd$q;
     reg  s2_sampled$d;
     wire  s2_sampled$q;
-    reg  [8:0] s2_key$d;
-    wire  [8:0] s2_key$q;
     reg  [23:0] s2_q$d;
     wire  [23:0] s2_q$q;
     reg  [5:0] s2_port$d;
@@ -793,8 +793,22 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     wire  [31:0] s4_ts$q;
     reg  [15:0] s4_flow$d;
     wire  [15:0] s4_flow$q;
-    reg  [39:0] s4_fb$d;
-    wire  [39:0] s4_fb$q;
+    reg  [39:0] s4_p0$d;
+    wire  [39:0] s4_p0$q;
+    reg  [39:0] s4_p1$d;
+    wire  [39:0] s4_p1$q;
+    reg  [39:0] s4_p2$d;
+    wire  [39:0] s4_p2$q;
+    reg  [39:0] s4_p3$d;
+    wire  [39:0] s4_p3$q;
+    reg  [39:0] s4_p4$d;
+    wire  [39:0] s4_p4$q;
+    reg  [39:0] s4_p5$d;
+    wire  [39:0] s4_p5$q;
+    reg  [39:0] s4_p6$d;
+    wire  [39:0] s4_p6$q;
+    reg  [39:0] s4_p7$d;
+    wire  [39:0] s4_p7$q;
     reg  [12:0] s4_scale$d;
     wire  [12:0] s4_scale$q;
     reg  s4_gate$d;
@@ -936,7 +950,6 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     reg  pw_enable;
     reg  [7:0] pw_address;
     reg  [16:0] pw_data;
-    reg  [23:0] q_old_val;
     reg  [31:0] q32;
     reg  [31:0] t0;
     reg  [31:0] t1;
@@ -947,16 +960,9 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
     reg  [31:0] fb_s2;
     reg  [31:0] fb_c2;
     reg  [31:0] fb;
+    reg  [39:0] fb_pos;
     reg  [7:0] m;
     reg  [12:0] scale_hi;
-    reg  [39:0] p0;
-    reg  [39:0] p1;
-    reg  [39:0] p2;
-    reg  [39:0] p3;
-    reg  [39:0] p4;
-    reg  [39:0] p5;
-    reg  [39:0] p6;
-    reg  [39:0] p7;
     reg  [39:0] csa_s1;
     reg  [39:0] csa_c1;
     reg  [39:0] csa_s2;
@@ -1227,14 +1233,14 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         .q(s1_t_fb$q),
         .clock(clock)
     );
+    qcn_switch_48x8__cp$s1_q_old_fwd s1_q_old_fwd(
+        .d(s1_q_old_fwd$d),
+        .q(s1_q_old_fwd$q),
+        .clock(clock)
+    );
     qcn_switch_48x8__cp$s2_sampled s2_sampled(
         .d(s2_sampled$d),
         .q(s2_sampled$q),
-        .clock(clock)
-    );
-    qcn_switch_48x8__cp$s2_key s2_key(
-        .d(s2_key$d),
-        .q(s2_key$q),
         .clock(clock)
     );
     qcn_switch_48x8__cp$s2_q s2_q(
@@ -1397,9 +1403,44 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         .q(s4_flow$q),
         .clock(clock)
     );
-    qcn_switch_48x8__cp$s4_fb s4_fb(
-        .d(s4_fb$d),
-        .q(s4_fb$q),
+    qcn_switch_48x8__cp$s4_p0 s4_p0(
+        .d(s4_p0$d),
+        .q(s4_p0$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s4_p1 s4_p1(
+        .d(s4_p1$d),
+        .q(s4_p1$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s4_p2 s4_p2(
+        .d(s4_p2$d),
+        .q(s4_p2$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s4_p3 s4_p3(
+        .d(s4_p3$d),
+        .q(s4_p3$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s4_p4 s4_p4(
+        .d(s4_p4$d),
+        .q(s4_p4$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s4_p5 s4_p5(
+        .d(s4_p5$d),
+        .q(s4_p5$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s4_p6 s4_p6(
+        .d(s4_p6$d),
+        .q(s4_p6$q),
+        .clock(clock)
+    );
+    qcn_switch_48x8__cp$s4_p7 s4_p7(
+        .d(s4_p7$d),
+        .q(s4_p7$q),
         .clock(clock)
     );
     qcn_switch_48x8__cp$s4_scale s4_scale(
@@ -1763,6 +1804,7 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s1_src$d = s1_src$q;
         s1_dst$d = s1_dst$q;
         s1_draw_p$d = s1_draw_p$q;
+        s1_q_old_fwd$d = s1_q_old_fwd$q;
         s1_ts$d = s1_ts$q;
         s1_flow$d = s1_flow$q;
         s1_q_eq$d = s1_q_eq$q;
@@ -1771,7 +1813,6 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s1_gate$d = s1_gate$q;
         s1_t_fb$d = s1_t_fb$q;
         s2_sampled$d = s2_sampled$q;
-        s2_key$d = s2_key$q;
         s2_q$d = s2_q$q;
         s2_port$d = s2_port$q;
         s2_prio$d = s2_prio$q;
@@ -1804,7 +1845,14 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s4_dst$d = s4_dst$q;
         s4_ts$d = s4_ts$q;
         s4_flow$d = s4_flow$q;
-        s4_fb$d = s4_fb$q;
+        s4_p0$d = s4_p0$q;
+        s4_p1$d = s4_p1$q;
+        s4_p2$d = s4_p2$q;
+        s4_p3$d = s4_p3$q;
+        s4_p4$d = s4_p4$q;
+        s4_p5$d = s4_p5$q;
+        s4_p6$d = s4_p6$q;
+        s4_p7$d = s4_p7$q;
         s4_scale$d = s4_scale$q;
         s4_gate$d = s4_gate$q;
         s4_t_fb$d = s4_t_fb$q;
@@ -1984,13 +2032,9 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s1_scale$d = fb_scale;
         s1_gate$d = fb_gate;
         s1_t_fb$d = t_fb;
-        q_old_val = q_old$read_data;
-        if (s2_sampled$q & (s2_key$q == s1_key$q)) begin
-            q_old_val = s2_q$q;
-        end
+        s1_q_old_fwd$d = s1_valid$q & s1_draw_p$q & (s1_key$q == r_key$q);
         q32 = {8'd0, s1_q$q};
         s2_sampled$d = s1_valid$q & s1_draw_p$q;
-        s2_key$d = s1_key$q;
         s2_q$d = s1_q$q;
         s2_port$d = s1_port$q;
         s2_prio$d = s1_prio$q;
@@ -1999,7 +2043,10 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s2_ts$d = s1_ts$q;
         s2_flow$d = s1_flow$q;
         s2_q_off$d = q32 - {8'd0, s1_q_eq$q};
-        s2_q_delta$d = q32 - {8'd0, q_old_val};
+        s2_q_delta$d = q32 - {8'd0, q_old$read_data};
+        if (s1_q_old_fwd$q) begin
+            s2_q_delta$d = q32 - {8'd0, s2_q$q};
+        end
         s2_w$d = s1_w$q;
         s2_scale$d = s1_scale$q;
         s2_gate$d = s1_gate$q;
@@ -2046,9 +2093,42 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s3_t_fb$d = s2_t_fb$q;
         flows$read_address = s3_flow$q;
         fb = s3_fb_sum$q + s3_fb_carry$q;
-        s4_fb$d = 40'h0;
+        fb_pos = 40'h0;
         if (~fb[32'h1f]) begin
-            s4_fb$d = {8'd0, fb};
+            fb_pos = {8'd0, fb};
+        end
+        m = s3_scale$q[7:0];
+        s4_p0$d = 40'h0;
+        if (m[32'h0]) begin
+            s4_p0$d = fb_pos;
+        end
+        s4_p1$d = 40'h0;
+        if (m[32'h1]) begin
+            s4_p1$d = fb_pos << c1;
+        end
+        s4_p2$d = 40'h0;
+        if (m[32'h2]) begin
+            s4_p2$d = fb_pos << c2;
+        end
+        s4_p3$d = 40'h0;
+        if (m[32'h3]) begin
+            s4_p3$d = fb_pos << c3;
+        end
+        s4_p4$d = 40'h0;
+        if (m[32'h4]) begin
+            s4_p4$d = fb_pos << c4;
+        end
+        s4_p5$d = 40'h0;
+        if (m[32'h5]) begin
+            s4_p5$d = fb_pos << c5;
+        end
+        s4_p6$d = 40'h0;
+        if (m[32'h6]) begin
+            s4_p6$d = fb_pos << c6;
+        end
+        s4_p7$d = 40'h0;
+        if (m[32'h7]) begin
+            s4_p7$d = fb_pos << c7;
         end
         s4_sampled$d = s3_sampled$q;
         s4_port$d = s3_port$q;
@@ -2063,47 +2143,14 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
         s5_entry$d = flows$read_data;
         s5_deadline$d = (s4_ts$q - s4_t_fb$q) & ts_mask;
         s5_wrapped$d = s4_ts$q < s4_t_fb$q;
-        m = s4_scale$q[7:0];
-        p0 = 40'h0;
-        if (m[32'h0]) begin
-            p0 = s4_fb$q;
-        end
-        p1 = 40'h0;
-        if (m[32'h1]) begin
-            p1 = s4_fb$q << c1;
-        end
-        p2 = 40'h0;
-        if (m[32'h2]) begin
-            p2 = s4_fb$q << c2;
-        end
-        p3 = 40'h0;
-        if (m[32'h3]) begin
-            p3 = s4_fb$q << c3;
-        end
-        p4 = 40'h0;
-        if (m[32'h4]) begin
-            p4 = s4_fb$q << c4;
-        end
-        p5 = 40'h0;
-        if (m[32'h5]) begin
-            p5 = s4_fb$q << c5;
-        end
-        p6 = 40'h0;
-        if (m[32'h6]) begin
-            p6 = s4_fb$q << c6;
-        end
-        p7 = 40'h0;
-        if (m[32'h7]) begin
-            p7 = s4_fb$q << c7;
-        end
-        csa_s1 = p0 ^ p1 ^ p2;
-        csa_c1 = ((p0 & p1) | (p0 & p2) | (p1 & p2)) << c1;
-        csa_s2 = p3 ^ p4 ^ p5;
-        csa_c2 = ((p3 & p4) | (p3 & p5) | (p4 & p5)) << c1;
+        csa_s1 = s4_p0$q ^ s4_p1$q ^ s4_p2$q;
+        csa_c1 = ((s4_p0$q & s4_p1$q) | (s4_p0$q & s4_p2$q) | (s4_p1$q & s4_p2$q)) << c1;
+        csa_s2 = s4_p3$q ^ s4_p4$q ^ s4_p5$q;
+        csa_c2 = ((s4_p3$q & s4_p4$q) | (s4_p3$q & s4_p5$q) | (s4_p4$q & s4_p5$q)) << c1;
         csa_s3 = csa_s1 ^ csa_c1 ^ csa_s2;
         csa_c3 = ((csa_s1 & csa_c1) | (csa_s1 & csa_s2) | (csa_c1 & csa_s2)) << c1;
-        csa_s4 = csa_c2 ^ p6 ^ p7;
-        csa_c4 = ((csa_c2 & p6) | (csa_c2 & p7) | (p6 & p7)) << c1;
+        csa_s4 = csa_c2 ^ s4_p6$q ^ s4_p7$q;
+        csa_c4 = ((csa_c2 & s4_p6$q) | (csa_c2 & s4_p7$q) | (s4_p6$q & s4_p7$q)) << c1;
         csa_s5 = csa_s3 ^ csa_c3 ^ csa_s4;
         csa_c5 = ((csa_s3 & csa_c3) | (csa_s3 & csa_s4) | (csa_c3 & csa_s4)) << c1;
         s5_sum$d = csa_s5 ^ csa_c5 ^ csa_c4;
@@ -2254,6 +2301,7 @@ module qcn_switch_48x8__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_pr
             r_valid$d = 1'b0;
             r_err$d = 2'h0;
             s1_valid$d = 1'b0;
+            s1_q_old_fwd$d = 1'b0;
             s2_sampled$d = 1'b0;
             s3_sampled$d = 1'b0;
             s4_sampled$d = 1'b0;
@@ -3129,6 +3177,25 @@ module qcn_switch_48x8__cp$s1_q_eq(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s1_q_eq
 
 
+module qcn_switch_48x8__cp$s1_q_old_fwd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s1_q_old_fwd
+
+
 module qcn_switch_48x8__cp$s1_scale(d,q,clock);
 
     // Module arguments
@@ -3298,25 +3365,6 @@ module qcn_switch_48x8__cp$s2_gate(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s2_gate
-
-
-module qcn_switch_48x8__cp$s2_key(d,q,clock);
-
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s2_key
 
 
 module qcn_switch_48x8__cp$s2_port(d,q,clock);
@@ -3775,25 +3823,6 @@ module qcn_switch_48x8__cp$s4_dst(d,q,clock);
 endmodule // qcn_switch_48x8__cp$s4_dst
 
 
-module qcn_switch_48x8__cp$s4_fb(d,q,clock);
-
-    // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 40'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // qcn_switch_48x8__cp$s4_fb
-
-
 module qcn_switch_48x8__cp$s4_flow(d,q,clock);
 
     // Module arguments
@@ -3830,6 +3859,158 @@ module qcn_switch_48x8__cp$s4_gate(d,q,clock);
     end
 
 endmodule // qcn_switch_48x8__cp$s4_gate
+
+
+module qcn_switch_48x8__cp$s4_p0(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s4_p0
+
+
+module qcn_switch_48x8__cp$s4_p1(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s4_p1
+
+
+module qcn_switch_48x8__cp$s4_p2(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s4_p2
+
+
+module qcn_switch_48x8__cp$s4_p3(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s4_p3
+
+
+module qcn_switch_48x8__cp$s4_p4(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s4_p4
+
+
+module qcn_switch_48x8__cp$s4_p5(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s4_p5
+
+
+module qcn_switch_48x8__cp$s4_p6(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s4_p6
+
+
+module qcn_switch_48x8__cp$s4_p7(d,q,clock);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 40'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_switch_48x8__cp$s4_p7
 
 
 module qcn_switch_48x8__cp$s4_port(d,q,clock);

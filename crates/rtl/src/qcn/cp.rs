@@ -3,11 +3,11 @@
 //!
 //! | edge | stage | work in the cycle after it |
 //! |---|---|---|
-//! | n | `r_*` capture (arrival, LFSR draw, timestamp; P_fb read at the arrival's bucket) | flow hash; q_old RAM address; draw < P_fb (RAM, or the window's write of edge n) |
-//! | n+1 | `s1_*` (+ the CSR values of edge n) | q_old (RAM or forward); Q_off, Q_delta; q_old write if sampled |
+//! | n | `r_*` capture (arrival, LFSR draw, timestamp; P_fb read at the arrival's bucket) | flow hash; q_old RAM address; draw < P_fb (RAM, or the window's write of edge n); q_old forward or not |
+//! | n+1 | `s1_*` (+ the CSR values of edge n) | Q_off; Q_delta against the RAM's and the forward's q_old side by side, then chosen; q_old write if sampled |
 //! | n+2 | `s2_*` | Q_off + w x Q_delta, reduced to two words by carry-save adders |
-//! | n+3 | `s3_*` | Fb = their sum, clamped at 0; the rate-limit RAM address |
-//! | n+4 | `s4_*` (the rate-limit RAM reads) | the quantiser's partial products, reduced to two words by carry-save adders |
+//! | n+3 | `s3_*` | Fb = their sum, clamped at 0; Fb x mantissa's partial products; the rate-limit RAM address |
+//! | n+4 | `s4_*` (the rate-limit RAM reads) | the partial products reduced to two words by carry-save adders |
 //! | n+5 | `s5_*` (the entry in the RAM's output register) | their sum; `1 << shift` and `64 << shift`; the forwards' tests against the arrivals one to four edges older |
 //! | n+6 | `s6_*` (the entry in the fabric) | product >> shift, product >= 64 << shift, product >= 1 << shift; rate limit from the entry or the decisions two to four edges older |
 //! | n+7 | `s7_*` | Fb6 = min(63, product >> shift); gate; rate limit (prepared, or the decision one edge older); the entry's write |
@@ -15,7 +15,7 @@
 //! | n+9 | `s9_*`: the decision again, for the forward from four edges behind | |
 //!
 //! Two read-modify-writes, each with forwards for the events whose writes the RAM's read did
-//! not see: `q_old` (read at n+1, written at n+2: a forward from one edge behind) and the
+//! not see: `q_old` (read at n+1, written at n+2: a forward from one edge behind, decided in cycle n) and the
 //! rate-limit entry (read at n+4, registered at n+5 with no logic in front, which a block
 //! RAM's output register takes, and at n+6 in the fabric; decided in cycle n+7, written at
 //! n+8). Its forwards: from four edges behind (a write on the read's edge), three and two
@@ -234,9 +234,12 @@ pub struct Cp<const KB: usize> {
     s1_scale: DFF<Bits<13>>,
     s1_gate: DFF<Bit>,
     s1_t_fb: DFF<Bits<32>>,
+    /// The arrival one edge older was sampled with the same key: its q_old write comes after
+    /// this arrival's read, so q_old is its Q (decided in cycle n, so that cycle n + 1 holds
+    /// the subtraction alone).
+    s1_q_old_fwd: DFF<Bit>,
     // Stage 2.
     s2_sampled: DFF<Bit>,
-    s2_key: DFF<Bits<KB>>,
     s2_q: DFF<Bits<24>>,
     s2_port: DFF<Bits<6>>,
     s2_prio: DFF<Bits<3>>,
@@ -271,7 +274,16 @@ pub struct Cp<const KB: usize> {
     s4_dst: DFF<Bits<32>>,
     s4_ts: DFF<Bits<32>>,
     s4_flow: DFF<Bits<16>>,
-    s4_fb: DFF<Bits<40>>,
+    /// Fb's partial products (Fb x each mantissa bit, shifted), registered so that cycle n + 4
+    /// holds the carry-save tree alone.
+    s4_p0: DFF<Bits<40>>,
+    s4_p1: DFF<Bits<40>>,
+    s4_p2: DFF<Bits<40>>,
+    s4_p3: DFF<Bits<40>>,
+    s4_p4: DFF<Bits<40>>,
+    s4_p5: DFF<Bits<40>>,
+    s4_p6: DFF<Bits<40>>,
+    s4_p7: DFF<Bits<40>>,
     s4_scale: DFF<Bits<13>>,
     s4_gate: DFF<Bit>,
     s4_t_fb: DFF<Bits<32>>,
@@ -375,7 +387,6 @@ pub struct Cp<const KB: usize> {
     pw_address: Signal<Local, Bits<8>>,
     pw_data: Signal<Local, Bits<17>>,
     // Cycle n + 1.
-    q_old_val: Signal<Local, Bits<24>>,
     q32: Signal<Local, Bits<32>>,
     // Cycle n + 2.
     t0: Signal<Local, Bits<32>>,
@@ -388,17 +399,10 @@ pub struct Cp<const KB: usize> {
     fb_c2: Signal<Local, Bits<32>>,
     // Cycle n + 3.
     fb: Signal<Local, Bits<32>>,
-    // Cycle n + 4.
+    fb_pos: Signal<Local, Bits<40>>,
     m: Signal<Local, Bits<8>>,
+    // Cycle n + 4.
     scale_hi: Signal<Local, Bits<13>>,
-    p0: Signal<Local, Bits<40>>,
-    p1: Signal<Local, Bits<40>>,
-    p2: Signal<Local, Bits<40>>,
-    p3: Signal<Local, Bits<40>>,
-    p4: Signal<Local, Bits<40>>,
-    p5: Signal<Local, Bits<40>>,
-    p6: Signal<Local, Bits<40>>,
-    p7: Signal<Local, Bits<40>>,
     csa_s1: Signal<Local, Bits<40>>,
     csa_c1: Signal<Local, Bits<40>>,
     csa_s2: Signal<Local, Bits<40>>,
@@ -556,6 +560,7 @@ impl<const KB: usize> Cp<KB> {
             s1_src: Default::default(),
             s1_dst: Default::default(),
             s1_draw_p: Default::default(),
+            s1_q_old_fwd: Default::default(),
             s1_ts: Default::default(),
             s1_flow: Default::default(),
             s1_q_eq: Default::default(),
@@ -564,7 +569,6 @@ impl<const KB: usize> Cp<KB> {
             s1_gate: Default::default(),
             s1_t_fb: Default::default(),
             s2_sampled: Default::default(),
-            s2_key: Default::default(),
             s2_q: Default::default(),
             s2_port: Default::default(),
             s2_prio: Default::default(),
@@ -597,7 +601,14 @@ impl<const KB: usize> Cp<KB> {
             s4_dst: Default::default(),
             s4_ts: Default::default(),
             s4_flow: Default::default(),
-            s4_fb: Default::default(),
+            s4_p0: Default::default(),
+            s4_p1: Default::default(),
+            s4_p2: Default::default(),
+            s4_p3: Default::default(),
+            s4_p4: Default::default(),
+            s4_p5: Default::default(),
+            s4_p6: Default::default(),
+            s4_p7: Default::default(),
             s4_scale: Default::default(),
             s4_gate: Default::default(),
             s4_t_fb: Default::default(),
@@ -672,7 +683,6 @@ impl<const KB: usize> Cp<KB> {
             pw_enable: Default::default(),
             pw_address: Default::default(),
             pw_data: Default::default(),
-            q_old_val: Default::default(),
             q32: Default::default(),
             t0: Default::default(),
             t1: Default::default(),
@@ -684,15 +694,8 @@ impl<const KB: usize> Cp<KB> {
             fb_c2: Default::default(),
             fb: Default::default(),
             m: Default::default(),
+            fb_pos: Default::default(),
             scale_hi: Default::default(),
-            p0: Default::default(),
-            p1: Default::default(),
-            p2: Default::default(),
-            p3: Default::default(),
-            p4: Default::default(),
-            p5: Default::default(),
-            p6: Default::default(),
-            p7: Default::default(),
             csa_s1: Default::default(),
             csa_c1: Default::default(),
             csa_s2: Default::default(),
@@ -778,6 +781,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             s1_src,
             s1_dst,
             s1_draw_p,
+            s1_q_old_fwd,
             s1_ts,
             s1_flow,
             s1_q_eq,
@@ -786,7 +790,6 @@ impl<const KB: usize> Logic for Cp<KB> {
             s1_gate,
             s1_t_fb,
             s2_sampled,
-            s2_key,
             s2_q,
             s2_port,
             s2_prio,
@@ -819,7 +822,14 @@ impl<const KB: usize> Logic for Cp<KB> {
             s4_dst,
             s4_ts,
             s4_flow,
-            s4_fb,
+            s4_p0,
+            s4_p1,
+            s4_p2,
+            s4_p3,
+            s4_p4,
+            s4_p5,
+            s4_p6,
+            s4_p7,
             s4_scale,
             s4_gate,
             s4_t_fb,
@@ -1029,16 +1039,14 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s1_scale.d.next = self.fb_scale.val();
         self.s1_gate.d.next = self.fb_gate.val();
         self.s1_t_fb.d.next = self.t_fb.val();
+        self.s1_q_old_fwd.d.next = self.s1_valid.q.val()
+            & self.s1_draw_p.q.val()
+            & (self.s1_key.q.val() == self.r_key.q.val());
 
-        // ---- Cycle n + 1: q_old (the RAM, or the sample one edge older,
-        // whose write the read did not see); Q_off and Q_delta; the q_old write.
-        self.q_old_val.next = self.q_old.read_data.val();
-        if self.s2_sampled.q.val() & (self.s2_key.q.val() == self.s1_key.q.val()) {
-            self.q_old_val.next = self.s2_q.q.val();
-        }
+        // ---- Cycle n + 1: Q_off and Q_delta, against q_old from the RAM and from the sample one
+        // edge older (whose write the read did not see) side by side; the q_old write.
         self.q32.next = bit_cast::<32, 24>(self.s1_q.q.val());
         self.s2_sampled.d.next = self.s1_valid.q.val() & self.s1_draw_p.q.val();
-        self.s2_key.d.next = self.s1_key.q.val();
         self.s2_q.d.next = self.s1_q.q.val();
         self.s2_port.d.next = self.s1_port.q.val();
         self.s2_prio.d.next = self.s1_prio.q.val();
@@ -1047,7 +1055,10 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s2_ts.d.next = self.s1_ts.q.val();
         self.s2_flow.d.next = self.s1_flow.q.val();
         self.s2_q_off.d.next = self.q32.val() - bit_cast::<32, 24>(self.s1_q_eq.q.val());
-        self.s2_q_delta.d.next = self.q32.val() - bit_cast::<32, 24>(self.q_old_val.val());
+        self.s2_q_delta.d.next = self.q32.val() - bit_cast::<32, 24>(self.q_old.read_data.val());
+        if self.s1_q_old_fwd.q.val() {
+            self.s2_q_delta.d.next = self.q32.val() - bit_cast::<32, 24>(self.s2_q.q.val());
+        }
         self.s2_w.d.next = self.s1_w.q.val();
         self.s2_scale.d.next = self.s1_scale.q.val();
         self.s2_gate.d.next = self.s1_gate.q.val();
@@ -1107,13 +1118,48 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s3_gate.d.next = self.s2_gate.q.val();
         self.s3_t_fb.d.next = self.s2_t_fb.q.val();
 
-        // ---- Cycle n + 3: Fb, and 0 for Fb <= 0 (which quantises to 0).
+        // ---- Cycle n + 3: Fb, and 0 for Fb <= 0 (which quantises to 0); its partial products.
         // The rate-limit RAM address (its entry is read at edge n + 4).
         self.flows.read_address.next = self.s3_flow.q.val();
         self.fb.next = self.s3_fb_sum.q.val() + self.s3_fb_carry.q.val();
-        self.s4_fb.d.next = 0.into();
+        self.fb_pos.next = 0.into();
         if !self.fb.val().get_bit(31) {
-            self.s4_fb.d.next = bit_cast::<40, 32>(self.fb.val());
+            self.fb_pos.next = bit_cast::<40, 32>(self.fb.val());
+        }
+        // Fb x mantissa's partial products: Fb (clamped) shifted by each mantissa bit's place
+        // where the bit is set.
+        self.m.next = bit_cast::<8, 13>(self.s3_scale.q.val());
+        self.s4_p0.d.next = 0.into();
+        if self.m.val().get_bit(0) {
+            self.s4_p0.d.next = self.fb_pos.val();
+        }
+        self.s4_p1.d.next = 0.into();
+        if self.m.val().get_bit(1) {
+            self.s4_p1.d.next = self.fb_pos.val() << self.c1.val();
+        }
+        self.s4_p2.d.next = 0.into();
+        if self.m.val().get_bit(2) {
+            self.s4_p2.d.next = self.fb_pos.val() << self.c2.val();
+        }
+        self.s4_p3.d.next = 0.into();
+        if self.m.val().get_bit(3) {
+            self.s4_p3.d.next = self.fb_pos.val() << self.c3.val();
+        }
+        self.s4_p4.d.next = 0.into();
+        if self.m.val().get_bit(4) {
+            self.s4_p4.d.next = self.fb_pos.val() << self.c4.val();
+        }
+        self.s4_p5.d.next = 0.into();
+        if self.m.val().get_bit(5) {
+            self.s4_p5.d.next = self.fb_pos.val() << self.c5.val();
+        }
+        self.s4_p6.d.next = 0.into();
+        if self.m.val().get_bit(6) {
+            self.s4_p6.d.next = self.fb_pos.val() << self.c6.val();
+        }
+        self.s4_p7.d.next = 0.into();
+        if self.m.val().get_bit(7) {
+            self.s4_p7.d.next = self.fb_pos.val() << self.c7.val();
         }
         self.s4_sampled.d.next = self.s3_sampled.q.val();
         self.s4_port.d.next = self.s3_port.q.val();
@@ -1126,65 +1172,32 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s4_gate.d.next = self.s3_gate.q.val();
         self.s4_t_fb.d.next = self.s3_t_fb.q.val();
 
-        // ---- Cycle n + 4: Fb x mantissa: the eight partial products reduced to two by a tree
-        // of carry-save adders (3 words -> sum and carry, no carry chain), so that cycle n + 5
-        // holds one carry chain. The words are exact: the product fits 40 bits. The entry the
+        // ---- Cycle n + 4: Fb x mantissa: the eight partial products (registered at n + 4)
+        // reduced to two by a tree of carry-save adders (3 words -> sum and carry, no carry
+        // chain), so that cycle n + 5 holds one carry chain. The words are exact: the product fits 40 bits. The entry the
         // RAM read at edge n + 4, into its output register.
         self.s5_entry.d.next = self.flows.read_data.val();
         self.s5_deadline.d.next = (self.s4_ts.q.val() - self.s4_t_fb.q.val()) & self.ts_mask.val();
         self.s5_wrapped.d.next = self.s4_ts.q.val() < self.s4_t_fb.q.val();
-        self.m.next = bit_cast::<8, 13>(self.s4_scale.q.val());
-        self.p0.next = 0.into();
-        if self.m.val().get_bit(0) {
-            self.p0.next = self.s4_fb.q.val();
-        }
-        self.p1.next = 0.into();
-        if self.m.val().get_bit(1) {
-            self.p1.next = self.s4_fb.q.val() << self.c1.val();
-        }
-        self.p2.next = 0.into();
-        if self.m.val().get_bit(2) {
-            self.p2.next = self.s4_fb.q.val() << self.c2.val();
-        }
-        self.p3.next = 0.into();
-        if self.m.val().get_bit(3) {
-            self.p3.next = self.s4_fb.q.val() << self.c3.val();
-        }
-        self.p4.next = 0.into();
-        if self.m.val().get_bit(4) {
-            self.p4.next = self.s4_fb.q.val() << self.c4.val();
-        }
-        self.p5.next = 0.into();
-        if self.m.val().get_bit(5) {
-            self.p5.next = self.s4_fb.q.val() << self.c5.val();
-        }
-        self.p6.next = 0.into();
-        if self.m.val().get_bit(6) {
-            self.p6.next = self.s4_fb.q.val() << self.c6.val();
-        }
-        self.p7.next = 0.into();
-        if self.m.val().get_bit(7) {
-            self.p7.next = self.s4_fb.q.val() << self.c7.val();
-        }
-        self.csa_s1.next = self.p0.val() ^ self.p1.val() ^ self.p2.val();
-        self.csa_c1.next = ((self.p0.val() & self.p1.val())
-            | (self.p0.val() & self.p2.val())
-            | (self.p1.val() & self.p2.val()))
+        self.csa_s1.next = self.s4_p0.q.val() ^ self.s4_p1.q.val() ^ self.s4_p2.q.val();
+        self.csa_c1.next = ((self.s4_p0.q.val() & self.s4_p1.q.val())
+            | (self.s4_p0.q.val() & self.s4_p2.q.val())
+            | (self.s4_p1.q.val() & self.s4_p2.q.val()))
             << self.c1.val();
-        self.csa_s2.next = self.p3.val() ^ self.p4.val() ^ self.p5.val();
-        self.csa_c2.next = ((self.p3.val() & self.p4.val())
-            | (self.p3.val() & self.p5.val())
-            | (self.p4.val() & self.p5.val()))
+        self.csa_s2.next = self.s4_p3.q.val() ^ self.s4_p4.q.val() ^ self.s4_p5.q.val();
+        self.csa_c2.next = ((self.s4_p3.q.val() & self.s4_p4.q.val())
+            | (self.s4_p3.q.val() & self.s4_p5.q.val())
+            | (self.s4_p4.q.val() & self.s4_p5.q.val()))
             << self.c1.val();
         self.csa_s3.next = self.csa_s1.val() ^ self.csa_c1.val() ^ self.csa_s2.val();
         self.csa_c3.next = ((self.csa_s1.val() & self.csa_c1.val())
             | (self.csa_s1.val() & self.csa_s2.val())
             | (self.csa_c1.val() & self.csa_s2.val()))
             << self.c1.val();
-        self.csa_s4.next = self.csa_c2.val() ^ self.p6.val() ^ self.p7.val();
-        self.csa_c4.next = ((self.csa_c2.val() & self.p6.val())
-            | (self.csa_c2.val() & self.p7.val())
-            | (self.p6.val() & self.p7.val()))
+        self.csa_s4.next = self.csa_c2.val() ^ self.s4_p6.q.val() ^ self.s4_p7.q.val();
+        self.csa_c4.next = ((self.csa_c2.val() & self.s4_p6.q.val())
+            | (self.csa_c2.val() & self.s4_p7.q.val())
+            | (self.s4_p6.q.val() & self.s4_p7.q.val()))
             << self.c1.val();
         self.csa_s5.next = self.csa_s3.val() ^ self.csa_c3.val() ^ self.csa_s4.val();
         self.csa_c5.next = ((self.csa_s3.val() & self.csa_c3.val())
@@ -1363,6 +1376,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             self.r_valid.d.next = false;
             self.r_err.d.next = 0.into();
             self.s1_valid.d.next = false;
+            self.s1_q_old_fwd.d.next = false;
             self.s2_sampled.d.next = false;
             self.s3_sampled.d.next = false;
             self.s4_sampled.d.next = false;

@@ -802,6 +802,8 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     wire  [31:0] s4_ts$q;
     reg  [15:0] s4_flow$d;
     wire  [15:0] s4_flow$q;
+    reg  s4_neg$d;
+    wire  s4_neg$q;
     reg  [39:0] s4_p0$d;
     wire  [39:0] s4_p0$q;
     reg  [39:0] s4_p1$d;
@@ -846,6 +848,8 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     wire  [7:0] s5_shift$q;
     reg  s5_gate$d;
     wire  s5_gate$q;
+    reg  s5_neg$d;
+    wire  s5_neg$q;
     reg  [31:0] s5_t_fb$d;
     wire  [31:0] s5_t_fb$q;
     reg  s6_sampled$d;
@@ -872,6 +876,8 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     wire  [39:0] s6_top_sh$q;
     reg  s6_gate$d;
     wire  s6_gate$q;
+    reg  s6_neg$d;
+    wire  s6_neg$q;
     reg  [31:0] s6_t_fb$d;
     wire  [31:0] s6_t_fb$q;
     reg  [32:0] s5_entry$d;
@@ -969,7 +975,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     reg  [31:0] fb_s2;
     reg  [31:0] fb_c2;
     reg  [31:0] fb;
-    reg  [39:0] fb_pos;
+    reg  [39:0] fb40;
     reg  [7:0] m;
     reg  [12:0] scale_hi;
     reg  [39:0] csa_s1;
@@ -1412,6 +1418,11 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         .q(s4_flow$q),
         .clock(clock)
     );
+    qcn_tiny__cp$s4_neg s4_neg(
+        .d(s4_neg$d),
+        .q(s4_neg$q),
+        .clock(clock)
+    );
     qcn_tiny__cp$s4_p0 s4_p0(
         .d(s4_p0$d),
         .q(s4_p0$q),
@@ -1522,6 +1533,11 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         .q(s5_gate$q),
         .clock(clock)
     );
+    qcn_tiny__cp$s5_neg s5_neg(
+        .d(s5_neg$d),
+        .q(s5_neg$q),
+        .clock(clock)
+    );
     qcn_tiny__cp$s5_t_fb s5_t_fb(
         .d(s5_t_fb$d),
         .q(s5_t_fb$q),
@@ -1585,6 +1601,11 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
     qcn_tiny__cp$s6_gate s6_gate(
         .d(s6_gate$d),
         .q(s6_gate$q),
+        .clock(clock)
+    );
+    qcn_tiny__cp$s6_neg s6_neg(
+        .d(s6_neg$d),
+        .q(s6_neg$q),
         .clock(clock)
     );
     qcn_tiny__cp$s6_t_fb s6_t_fb(
@@ -1854,6 +1875,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s4_dst$d = s4_dst$q;
         s4_ts$d = s4_ts$q;
         s4_flow$d = s4_flow$q;
+        s4_neg$d = s4_neg$q;
         s4_p0$d = s4_p0$q;
         s4_p1$d = s4_p1$q;
         s4_p2$d = s4_p2$q;
@@ -1876,6 +1898,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s5_carry$d = s5_carry$q;
         s5_shift$d = s5_shift$q;
         s5_gate$d = s5_gate$q;
+        s5_neg$d = s5_neg$q;
         s5_t_fb$d = s5_t_fb$q;
         s6_sampled$d = s6_sampled$q;
         s6_port$d = s6_port$q;
@@ -1889,6 +1912,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s6_one_sh$d = s6_one_sh$q;
         s6_top_sh$d = s6_top_sh$q;
         s6_gate$d = s6_gate$q;
+        s6_neg$d = s6_neg$q;
         s6_t_fb$d = s6_t_fb$q;
         s7_sampled$d = s7_sampled$q;
         s7_port$d = s7_port$q;
@@ -2102,42 +2126,40 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s3_t_fb$d = s2_t_fb$q;
         flows$read_address = s3_flow$q;
         fb = s3_fb_sum$q + s3_fb_carry$q;
-        fb_pos = 40'h0;
-        if (~fb[32'h1f]) begin
-            fb_pos = {8'd0, fb};
-        end
+        fb40 = {8'd0, fb};
+        s4_neg$d = fb[32'h1f];
         m = s3_scale$q[7:0];
         s4_p0$d = 40'h0;
         if (m[32'h0]) begin
-            s4_p0$d = fb_pos;
+            s4_p0$d = fb40;
         end
         s4_p1$d = 40'h0;
         if (m[32'h1]) begin
-            s4_p1$d = fb_pos << c1;
+            s4_p1$d = fb40 << c1;
         end
         s4_p2$d = 40'h0;
         if (m[32'h2]) begin
-            s4_p2$d = fb_pos << c2;
+            s4_p2$d = fb40 << c2;
         end
         s4_p3$d = 40'h0;
         if (m[32'h3]) begin
-            s4_p3$d = fb_pos << c3;
+            s4_p3$d = fb40 << c3;
         end
         s4_p4$d = 40'h0;
         if (m[32'h4]) begin
-            s4_p4$d = fb_pos << c4;
+            s4_p4$d = fb40 << c4;
         end
         s4_p5$d = 40'h0;
         if (m[32'h5]) begin
-            s4_p5$d = fb_pos << c5;
+            s4_p5$d = fb40 << c5;
         end
         s4_p6$d = 40'h0;
         if (m[32'h6]) begin
-            s4_p6$d = fb_pos << c6;
+            s4_p6$d = fb40 << c6;
         end
         s4_p7$d = 40'h0;
         if (m[32'h7]) begin
-            s4_p7$d = fb_pos << c7;
+            s4_p7$d = fb40 << c7;
         end
         s4_sampled$d = s3_sampled$q;
         s4_port$d = s3_port$q;
@@ -2167,6 +2189,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         scale_hi = s4_scale$q >> 32'h8;
         s5_shift$d = scale_hi[7:0];
         s5_sampled$d = s4_sampled$q;
+        s5_neg$d = s4_neg$q;
         s5_port$d = s4_port$q;
         s5_prio$d = s4_prio$q;
         s5_src$d = s4_src$q;
@@ -2214,6 +2237,7 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s6_one_sh$d = one40 << {32'd0, s5_shift$q};
         s6_top_sh$d = sixty_four40 << {32'd0, s5_shift$q};
         s6_sampled$d = s5_sampled$q;
+        s6_neg$d = s5_neg$q;
         s6_port$d = s5_port$q;
         s6_prio$d = s5_prio$q;
         s6_src$d = s5_src$q;
@@ -2226,6 +2250,11 @@ module qcn_tiny__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s7_fb_low$d = shifted[5:0];
         s7_clamp$d = s6_prod$q >= s6_top_sh$q;
         s7_nonzero$d = s6_prod$q >= s6_one_sh$q;
+        if (s6_neg$q) begin
+            s7_fb_low$d = 6'h0;
+            s7_clamp$d = 1'b0;
+            s7_nonzero$d = 1'b0;
+        end
         entry_ts = s6_entry$q >> 32'h1;
         after = entry_ts[31:0] > s6_deadline$q;
         not_later = entry_ts[31:0] <= s6_ts$q;
@@ -3874,6 +3903,25 @@ module qcn_tiny__cp$s4_gate(d,q,clock);
 endmodule // qcn_tiny__cp$s4_gate
 
 
+module qcn_tiny__cp$s4_neg(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__cp$s4_neg
+
+
 module qcn_tiny__cp$s4_p0(d,q,clock);
 
     // Module arguments
@@ -4273,6 +4321,25 @@ module qcn_tiny__cp$s5_gate(d,q,clock);
 endmodule // qcn_tiny__cp$s5_gate
 
 
+module qcn_tiny__cp$s5_neg(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__cp$s5_neg
+
+
 module qcn_tiny__cp$s5_port(d,q,clock);
 
     // Module arguments
@@ -4613,6 +4680,25 @@ module qcn_tiny__cp$s6_in_window_2(d,q,clock);
     end
 
 endmodule // qcn_tiny__cp$s6_in_window_2
+
+
+module qcn_tiny__cp$s6_neg(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // qcn_tiny__cp$s6_neg
 
 
 module qcn_tiny__cp$s6_one_sh(d,q,clock);

@@ -6,10 +6,10 @@
 //! | n | `r_*` capture (arrival, LFSR draw, timestamp; P_fb read at the arrival's bucket) | flow hash; q_old RAM address; draw < P_fb (RAM, or the window's write of edge n); q_old forward or not |
 //! | n+1 | `s1_*` (+ the CSR values of edge n) | Q_off; Q_delta against the RAM's and the forward's q_old side by side, then chosen; q_old write if sampled |
 //! | n+2 | `s2_*` | Q_off + w x Q_delta, reduced to two words by carry-save adders |
-//! | n+3 | `s3_*` | Fb = their sum, clamped at 0; Fb x mantissa's partial products; the rate-limit RAM address |
+//! | n+3 | `s3_*` | Fb = their sum, and Fb < 0 noted; Fb x mantissa's partial products; the rate-limit RAM address |
 //! | n+4 | `s4_*` (the rate-limit RAM reads) | the partial products reduced to two words by carry-save adders |
 //! | n+5 | `s5_*` (the entry in the RAM's output register) | their sum; `1 << shift` and `64 << shift`; the forwards' tests against the arrivals one to four edges older |
-//! | n+6 | `s6_*` (the entry in the fabric) | product >> shift, product >= 64 << shift, product >= 1 << shift; rate limit from the entry or the decisions two to four edges older |
+//! | n+6 | `s6_*` (the entry in the fabric) | product >> shift, product >= 64 << shift, product >= 1 << shift (all 0 for Fb < 0); rate limit from the entry or the decisions two to four edges older |
 //! | n+7 | `s7_*` | Fb6 = min(63, product >> shift); gate; rate limit (prepared, or the decision one edge older); the entry's write |
 //! | n+8 | `s8_*`, FBP outputs | |
 //! | n+9 | `s9_*`: the decision again, for the forward from four edges behind | |
@@ -275,7 +275,10 @@ pub struct Cp<const KB: usize> {
     s4_ts: DFF<Bits<32>>,
     s4_flow: DFF<Bits<16>>,
     /// Fb's partial products (Fb x each mantissa bit, shifted), registered so that cycle n + 4
-    /// holds the carry-save tree alone.
+    /// holds the carry-save tree alone. Fb is not clamped at 0 here (the sign, at the end of
+    /// n + 3's carry chain, would drive all 256 products); `s4_neg` carries the clamp to
+    /// cycle n + 6, which zeroes the quantiser's results instead.
+    s4_neg: DFF<Bit>,
     s4_p0: DFF<Bits<40>>,
     s4_p1: DFF<Bits<40>>,
     s4_p2: DFF<Bits<40>>,
@@ -300,6 +303,7 @@ pub struct Cp<const KB: usize> {
     s5_carry: DFF<Bits<40>>,
     s5_shift: DFF<Bits<8>>,
     s5_gate: DFF<Bit>,
+    s5_neg: DFF<Bit>,
     s5_t_fb: DFF<Bits<32>>,
     // Stage 6.
     s6_sampled: DFF<Bit>,
@@ -317,6 +321,7 @@ pub struct Cp<const KB: usize> {
     s6_one_sh: DFF<Bits<40>>,
     s6_top_sh: DFF<Bits<40>>,
     s6_gate: DFF<Bit>,
+    s6_neg: DFF<Bit>,
     s6_t_fb: DFF<Bits<32>>,
     /// The entry `{ts, valid}` as the RAM read it at edge n + 4, registered at n + 5 with no
     /// logic in front (a block RAM's output register takes it) and again at n + 6, so that
@@ -399,7 +404,7 @@ pub struct Cp<const KB: usize> {
     fb_c2: Signal<Local, Bits<32>>,
     // Cycle n + 3.
     fb: Signal<Local, Bits<32>>,
-    fb_pos: Signal<Local, Bits<40>>,
+    fb40: Signal<Local, Bits<40>>,
     m: Signal<Local, Bits<8>>,
     // Cycle n + 4.
     scale_hi: Signal<Local, Bits<13>>,
@@ -601,6 +606,7 @@ impl<const KB: usize> Cp<KB> {
             s4_dst: Default::default(),
             s4_ts: Default::default(),
             s4_flow: Default::default(),
+            s4_neg: Default::default(),
             s4_p0: Default::default(),
             s4_p1: Default::default(),
             s4_p2: Default::default(),
@@ -623,6 +629,7 @@ impl<const KB: usize> Cp<KB> {
             s5_carry: Default::default(),
             s5_shift: Default::default(),
             s5_gate: Default::default(),
+            s5_neg: Default::default(),
             s5_t_fb: Default::default(),
             s6_sampled: Default::default(),
             s6_port: Default::default(),
@@ -636,6 +643,7 @@ impl<const KB: usize> Cp<KB> {
             s6_one_sh: Default::default(),
             s6_top_sh: Default::default(),
             s6_gate: Default::default(),
+            s6_neg: Default::default(),
             s6_t_fb: Default::default(),
             s7_sampled: Default::default(),
             s7_port: Default::default(),
@@ -694,7 +702,7 @@ impl<const KB: usize> Cp<KB> {
             fb_c2: Default::default(),
             fb: Default::default(),
             m: Default::default(),
-            fb_pos: Default::default(),
+            fb40: Default::default(),
             scale_hi: Default::default(),
             csa_s1: Default::default(),
             csa_c1: Default::default(),
@@ -822,6 +830,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             s4_dst,
             s4_ts,
             s4_flow,
+            s4_neg,
             s4_p0,
             s4_p1,
             s4_p2,
@@ -844,6 +853,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             s5_carry,
             s5_shift,
             s5_gate,
+            s5_neg,
             s5_t_fb,
             s6_sampled,
             s6_port,
@@ -857,6 +867,7 @@ impl<const KB: usize> Logic for Cp<KB> {
             s6_one_sh,
             s6_top_sh,
             s6_gate,
+            s6_neg,
             s6_t_fb,
             s7_sampled,
             s7_port,
@@ -1118,48 +1129,46 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s3_gate.d.next = self.s2_gate.q.val();
         self.s3_t_fb.d.next = self.s2_t_fb.q.val();
 
-        // ---- Cycle n + 3: Fb, and 0 for Fb <= 0 (which quantises to 0); its partial products.
+        // ---- Cycle n + 3: Fb and its partial products; Fb < 0 (which quantises to 0) noted.
         // The rate-limit RAM address (its entry is read at edge n + 4).
         self.flows.read_address.next = self.s3_flow.q.val();
         self.fb.next = self.s3_fb_sum.q.val() + self.s3_fb_carry.q.val();
-        self.fb_pos.next = 0.into();
-        if !self.fb.val().get_bit(31) {
-            self.fb_pos.next = bit_cast::<40, 32>(self.fb.val());
-        }
-        // Fb x mantissa's partial products: Fb (clamped) shifted by each mantissa bit's place
-        // where the bit is set.
+        self.fb40.next = bit_cast::<40, 32>(self.fb.val());
+        self.s4_neg.d.next = self.fb.val().get_bit(31);
+        // Fb x mantissa's partial products: Fb shifted by each mantissa bit's place where the
+        // bit is set (a negative Fb's are discarded in cycle n + 6).
         self.m.next = bit_cast::<8, 13>(self.s3_scale.q.val());
         self.s4_p0.d.next = 0.into();
         if self.m.val().get_bit(0) {
-            self.s4_p0.d.next = self.fb_pos.val();
+            self.s4_p0.d.next = self.fb40.val();
         }
         self.s4_p1.d.next = 0.into();
         if self.m.val().get_bit(1) {
-            self.s4_p1.d.next = self.fb_pos.val() << self.c1.val();
+            self.s4_p1.d.next = self.fb40.val() << self.c1.val();
         }
         self.s4_p2.d.next = 0.into();
         if self.m.val().get_bit(2) {
-            self.s4_p2.d.next = self.fb_pos.val() << self.c2.val();
+            self.s4_p2.d.next = self.fb40.val() << self.c2.val();
         }
         self.s4_p3.d.next = 0.into();
         if self.m.val().get_bit(3) {
-            self.s4_p3.d.next = self.fb_pos.val() << self.c3.val();
+            self.s4_p3.d.next = self.fb40.val() << self.c3.val();
         }
         self.s4_p4.d.next = 0.into();
         if self.m.val().get_bit(4) {
-            self.s4_p4.d.next = self.fb_pos.val() << self.c4.val();
+            self.s4_p4.d.next = self.fb40.val() << self.c4.val();
         }
         self.s4_p5.d.next = 0.into();
         if self.m.val().get_bit(5) {
-            self.s4_p5.d.next = self.fb_pos.val() << self.c5.val();
+            self.s4_p5.d.next = self.fb40.val() << self.c5.val();
         }
         self.s4_p6.d.next = 0.into();
         if self.m.val().get_bit(6) {
-            self.s4_p6.d.next = self.fb_pos.val() << self.c6.val();
+            self.s4_p6.d.next = self.fb40.val() << self.c6.val();
         }
         self.s4_p7.d.next = 0.into();
         if self.m.val().get_bit(7) {
-            self.s4_p7.d.next = self.fb_pos.val() << self.c7.val();
+            self.s4_p7.d.next = self.fb40.val() << self.c7.val();
         }
         self.s4_sampled.d.next = self.s3_sampled.q.val();
         self.s4_port.d.next = self.s3_port.q.val();
@@ -1212,6 +1221,7 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.scale_hi.next = self.s4_scale.q.val() >> 8;
         self.s5_shift.d.next = bit_cast::<8, 13>(self.scale_hi.val());
         self.s5_sampled.d.next = self.s4_sampled.q.val();
+        self.s5_neg.d.next = self.s4_neg.q.val();
         self.s5_port.d.next = self.s4_port.q.val();
         self.s5_prio.d.next = self.s4_prio.q.val();
         self.s5_src.d.next = self.s4_src.q.val();
@@ -1262,6 +1272,7 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s6_one_sh.d.next = self.one40.val() << bit_cast::<40, 8>(self.s5_shift.q.val());
         self.s6_top_sh.d.next = self.sixty_four40.val() << bit_cast::<40, 8>(self.s5_shift.q.val());
         self.s6_sampled.d.next = self.s5_sampled.q.val();
+        self.s6_neg.d.next = self.s5_neg.q.val();
         self.s6_port.d.next = self.s5_port.q.val();
         self.s6_prio.d.next = self.s5_prio.q.val();
         self.s6_src.d.next = self.s5_src.q.val();
@@ -1278,6 +1289,12 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s7_fb_low.d.next = bit_cast::<6, 40>(self.shifted.val());
         self.s7_clamp.d.next = self.s6_prod.q.val() >= self.s6_top_sh.q.val();
         self.s7_nonzero.d.next = self.s6_prod.q.val() >= self.s6_one_sh.q.val();
+        // Fb < 0 quantises to 0.
+        if self.s6_neg.q.val() {
+            self.s7_fb_low.d.next = 0.into();
+            self.s7_clamp.d.next = false;
+            self.s7_nonzero.d.next = false;
+        }
         // "Elapsed < T_fb" as a timestamp in the window (deadline, now]: two comparisons side
         // by side rather than a subtraction and then a comparison.
         self.entry_ts.next = self.s6_entry.q.val() >> 1;

@@ -47,19 +47,17 @@ def build(cargo):
 
 
 def order(binaries, durations):
+    """Binaries without a recorded duration first (a new one may be long; known-long name
+    patterns ahead), then the recorded ones, longest first."""
+
     def key(b):
         name = b[0]
-        if name in durations:
-            return (0, -durations[name])
-        hint = next((i for i, p in enumerate(LONG_FIRST) if p in name), len(LONG_FIRST))
-        return (1, hint)
+        if name not in durations:
+            hint = next((i for i, p in enumerate(LONG_FIRST) if p in name), len(LONG_FIRST))
+            return (0, hint)
+        return (1, -durations[name])
 
-    # Unknown binaries after the timed ones would put a new long test last; known-long
-    # patterns first when nothing is recorded, so a clean clone is scheduled sensibly too.
-    if not any(b[0] in durations for b in binaries):
-        return sorted(binaries, key=key)
-    unknown = [b for b in binaries if b[0] not in durations]
-    return unknown + sorted([b for b in binaries if b[0] in durations], key=key)
+    return sorted(binaries, key=key)
 
 
 def main():

@@ -244,7 +244,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     reg  [15:0] ingress$deq_len;
     reg  [31:0] ingress$xoff_thr;
     reg  [31:0] ingress$xon_thr;
-    reg  [31:0] ingress$max;
+    reg  [31:0] ingress$max_next;
     wire  [31:0] ingress$xoff;
     wire  ingress$drop;
     wire  ingress$underflow;
@@ -321,7 +321,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .deq_len(ingress$deq_len),
         .xoff_thr(ingress$xoff_thr),
         .xon_thr(ingress$xon_thr),
-        .max(ingress$max),
+        .max_next(ingress$max_next),
         .xoff(ingress$xoff),
         .drop(ingress$drop),
         .underflow(ingress$underflow),
@@ -434,7 +434,7 @@ module pfc_fpga__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         ingress$deq_len = deq_len;
         ingress$xoff_thr = csr$value[(at_xoff)+:(32)];
         ingress$xon_thr = csr$value[(at_xon)+:(32)];
-        ingress$max = csr$value[(at_max)+:(32)];
+        ingress$max_next = csr$value_next[(at_max)+:(32)];
         e_bad$d = enq_valid & ~in_e_ok;
         d_bad$d = deq_valid & ~in_d_ok;
         bad_1$d = e_bad$q | d_bad$q;
@@ -1158,7 +1158,7 @@ module pfc_fpga__frames$tick(d,q,clock);
 endmodule // pfc_fpga__frames$tick
 
 
-module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max,xoff,drop,underflow,xoff_event,e_key,xon_event,d_key);
+module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max_next,xoff,drop,underflow,xoff_event,e_key,xon_event,d_key);
 
     // Module arguments
     input wire  clock;
@@ -1171,7 +1171,7 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
     input wire  [15:0] deq_len;
     input wire  [31:0] xoff_thr;
     input wire  [31:0] xon_thr;
-    input wire  [31:0] max;
+    input wire  [31:0] max_next;
     output reg  [31:0] xoff;
     output reg  drop;
     output reg  underflow;
@@ -1188,7 +1188,7 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
     reg  occ$deq_valid;
     reg  [4:0] occ$deq_key;
     reg  [15:0] occ$deq_len;
-    reg  [31:0] occ$max;
+    reg  [31:0] occ$max_next;
     wire  occ$e_valid;
     wire  [4:0] occ$e_key;
     wire  [31:0] occ$e_b1;
@@ -1237,7 +1237,7 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         .deq_valid(occ$deq_valid),
         .deq_key(occ$deq_key),
         .deq_len(occ$deq_len),
-        .max(occ$max),
+        .max_next(occ$max_next),
         .e_valid(occ$e_valid),
         .e_key(occ$e_key),
         .e_b1(occ$e_b1),
@@ -1313,7 +1313,7 @@ module pfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         occ$deq_valid = deq_valid;
         occ$deq_key = deq_key;
         occ$deq_len = deq_len;
-        occ$max = max;
+        occ$max_next = max_next;
         thr_xoff_r$d = xoff_thr;
         thr_xon_r$d = xon_thr;
         thr_xoff_a$d = thr_xoff_r$q;
@@ -2126,7 +2126,7 @@ module pfc_fpga__ingress$decision$state(d,q,clock);
 endmodule // pfc_fpga__ingress$decision$state
 
 
-module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key);
+module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max_next,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key);
 
     // Module arguments
     input wire  clock;
@@ -2137,7 +2137,7 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     input wire  deq_valid;
     input wire  [4:0] deq_key;
     input wire  [15:0] deq_len;
-    input wire  [31:0] max;
+    input wire  [31:0] max_next;
     output reg  e_valid;
     output reg  [4:0] e_key;
     output reg  [31:0] e_b1;
@@ -2255,6 +2255,8 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     wire  [31:0] r_e_only$q;
     reg  r_len_over$d;
     wire  r_len_over$q;
+    reg  [31:0] max_r$d;
+    wire  [31:0] max_r$q;
     reg  [33:0] r_p4$d;
     wire  [33:0] r_p4$q;
     reg  [33:0] r_r4$d;
@@ -2444,6 +2446,9 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     reg  [33:0] m_s;
     reg  [33:0] csa_sum;
     reg  [33:0] csa_carry;
+    reg  [33:0] d_same;
+    reg  [33:0] csa_sum_same;
+    reg  [33:0] csa_carry_same;
     reg  [33:0] m_de;
     reg  [33:0] m_d;
     reg  [33:0] m_e;
@@ -2786,6 +2791,11 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     pfc_fpga__ingress$occ$r_len_over r_len_over(
         .d(r_len_over$d),
         .q(r_len_over$q),
+        .clock(clock)
+    );
+    pfc_fpga__ingress$occ$max_r max_r(
+        .d(max_r$d),
+        .q(max_r$q),
         .clock(clock)
     );
     pfc_fpga__ingress$occ$r_p4 r_p4(
@@ -3287,6 +3297,7 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_n_e$d = r_n_e$q;
         r_e_only$d = r_e_only$q;
         r_len_over$d = r_len_over$q;
+        max_r$d = max_r$q;
         r_p4$d = r_p4$q;
         r_r4$d = r_r4$q;
         r_l3e$d = r_l3e$q;
@@ -3396,7 +3407,8 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         i_md_xd$d = b_d_valid$q & ~b_same$q & (b_d_key$q == deq_key);
         e_s = {18'd0, i_e_len$q};
         d_s = {18'd0, i_d_len$q};
-        max_w = max & mask;
+        max_r$d = max_next;
+        max_w = max_r$q & mask;
         m_s = {2'd0, max_w};
         csa_sum = m_s ^ d_s ^ ~e_s;
         csa_carry = (((m_s & d_s) | (m_s & ~e_s) | (d_s & ~e_s)) << 32'h1) | one_s;
@@ -3435,16 +3447,15 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         if (~len_over) begin
             r_e_only$d = {16'd0, i_e_len$q};
         end
+        d_same = 34'h0;
         if (i_same$q) begin
-            r_p4$d = m_de;
-            r_r4$d = d_m_e;
-            r_l3e$d = d_s;
+            d_same = d_s;
         end
-        else begin
-            r_p4$d = m_e;
-            r_r4$d = n_e;
-            r_l3e$d = 34'h0;
-        end
+        csa_sum_same = m_s ^ d_same ^ ~e_s;
+        csa_carry_same = (((m_s & d_same) | (m_s & ~e_s) | (d_same & ~e_s)) << 32'h1) | one_s;
+        r_p4$d = (csa_sum_same + csa_carry_same) & mask_s;
+        r_r4$d = (d_same - e_s) & mask_s;
+        r_l3e$d = d_same;
         ram$read_0_address = i_e_key$q;
         ram$read_1_address = i_d_key$q;
         if (r_pe1$q) begin
@@ -5430,6 +5441,25 @@ module pfc_fpga__ingress$occ$i_same(d,q,clock);
     end
 
 endmodule // pfc_fpga__ingress$occ$i_same
+
+
+module pfc_fpga__ingress$occ$max_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfc_fpga__ingress$occ$max_r
 
 
 module pfc_fpga__ingress$occ$r_d_hit_wd(d,q,clock);

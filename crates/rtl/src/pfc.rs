@@ -267,9 +267,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .value
             .val()
             .get_bits::<32>(self.at_xon.val().index());
-        self.ingress.max.next = self
+        self.ingress.max_next.next = self
             .csr
-            .value
+            .value_next
             .val()
             .get_bits::<32>(self.at_max.val().index());
         self.e_bad.d.next = self.enq_valid.val() & !self.in_e_ok.val();

@@ -25,7 +25,8 @@ pub struct Ingress<const KB: usize, const K: usize> {
     pub deq_len: Signal<In, Bits<16>>,
     pub xoff_thr: Signal<In, Bits<32>>,
     pub xon_thr: Signal<In, Bits<32>>,
-    pub max: Signal<In, Bits<32>>,
+    /// MAX as this edge leaves it (the CSR bank's `value_next`).
+    pub max_next: Signal<In, Bits<32>>,
 
     /// Keys in XOFF.
     pub xoff: Signal<Out, Bits<K>>,
@@ -66,7 +67,7 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             deq_len: Default::default(),
             xoff_thr: Default::default(),
             xon_thr: Default::default(),
-            max: Default::default(),
+            max_next: Default::default(),
             xoff: Default::default(),
             drop: Default::default(),
             underflow: Default::default(),
@@ -100,7 +101,7 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.occ.deq_valid.next = self.deq_valid.val();
         self.occ.deq_key.next = self.deq_key.val();
         self.occ.deq_len.next = self.deq_len.val();
-        self.occ.max.next = self.max.val();
+        self.occ.max_next.next = self.max_next.val();
 
         // The occupancy results of cycle n + 3 go to the decision with the thresholds that
         // applied at their capture edge n.

@@ -74,8 +74,10 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     pub deq_valid: Signal<In, Bit>,
     pub deq_key: Signal<In, Bits<KB>>,
     pub deq_len: Signal<In, Bits<16>>,
-    /// The MAX that applies to the events of edge n, in cycle n. At most the counter mask.
-    pub max: Signal<In, Bits<32>>,
+    /// The MAX that applies to the events of edge n, as edge n leaves it (the CSR bank's
+    /// `value_next`). At most the counter mask. Registered here: cycle n's sums start from a
+    /// flip-flop placed beside them, not from the CSR bank (2.7 ns of routing on the ECP5).
+    pub max_next: Signal<In, Bits<32>>,
 
     // Cycle n + 3: the events of edge n and what they do.
     pub e_valid: Signal<Out, Bit>,
@@ -140,6 +142,11 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     /// `M + d - e` in carry-save form, then one chain.
     csa_sum: Signal<Local, Bits<34>>,
     csa_carry: Signal<Local, Bits<34>>,
+    /// The dequeue's length when the two operations name one key, else 0, and the sums of
+    /// the chain's predecessor terms with it (the choice before the carry chains, not after).
+    d_same: Signal<Local, Bits<34>>,
+    csa_sum_same: Signal<Local, Bits<34>>,
+    csa_carry_same: Signal<Local, Bits<34>>,
     m_de: Signal<Local, Bits<34>>,
     m_d: Signal<Local, Bits<34>>,
     m_e: Signal<Local, Bits<34>>,
@@ -178,6 +185,8 @@ pub struct PipelinedOccupancy<const KB: usize, const K: usize> {
     r_len_over: DFF<Bit>,
     /// As the event, on its enqueue chain: `M - L4 + L3`, `L3 - L4` and `L3` (L3 = the dequeue's
     /// length when both name one key, else 0).
+    /// The MAX of cycle n (see `max_next`).
+    max_r: DFF<Bits<32>>,
     r_p4: DFF<Bits<34>>,
     r_r4: DFF<Bits<34>>,
     r_l3e: DFF<Bits<34>>,
@@ -404,7 +413,7 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             deq_valid: Default::default(),
             deq_key: Default::default(),
             deq_len: Default::default(),
-            max: Default::default(),
+            max_next: Default::default(),
             e_valid: Default::default(),
             e_key: Default::default(),
             e_b1: Default::default(),
@@ -445,6 +454,9 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             m_s: Default::default(),
             csa_sum: Default::default(),
             csa_carry: Default::default(),
+            d_same: Default::default(),
+            csa_sum_same: Default::default(),
+            csa_carry_same: Default::default(),
             m_de: Default::default(),
             m_d: Default::default(),
             m_e: Default::default(),
@@ -477,6 +489,7 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             r_n_e: Default::default(),
             r_e_only: Default::default(),
             r_len_over: Default::default(),
+            max_r: Default::default(),
             r_p4: Default::default(),
             r_r4: Default::default(),
             r_l3e: Default::default(),
@@ -660,7 +673,7 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
             r_e_len, r_d_valid, r_d_key, r_d_s, r_same, r_pe1, r_pe2, r_pd1, r_pd2, r_e_hit_we,
             r_e_hit_wd, r_e_hit_xe, r_e_hit_xd, r_e_no_hit, r_d_hit_we, r_d_hit_wd, r_d_hit_xe,
             r_d_hit_xd, r_d_no_hit, r_fwd_ee, r_fwd_ed, r_fwd_de, r_fwd_dd, r_fwd_e, r_fwd_d, r_m,
-            r_m_de, r_m_d, r_m_e, r_d_m_e, r_n_e, r_e_only, r_len_over, r_p4, r_r4, r_l3e,
+            r_m_de, r_m_d, r_m_e, r_d_m_e, r_n_e, r_e_only, r_len_over, max_r, r_p4, r_r4, r_l3e,
             a_e_valid, a_e_key, a_e_len, a_d_valid, a_d_key, a_d_s, a_same, a_x_e, a_x_d, a_m,
             a_m_de, a_m_d, a_m_e, a_d_m_e, a_n_e, a_e_only, a_len_over, a_b1e, a_b2e, a_b3ae,
             a_b3be, a_b4ae, a_b4be, a_dae, a_dbe, a_k1e_v3, a_b1d, a_b2d, a_b3ad, a_b3bd, a_k1d_v3,
@@ -731,7 +744,8 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         // ---- Cycle n: the event's own sums with the MAX of its edge.
         self.e_s.next = bit_cast::<34, 16>(self.i_e_len.q.val());
         self.d_s.next = bit_cast::<34, 16>(self.i_d_len.q.val());
-        self.max_w.next = self.max.val() & self.mask.val();
+        self.max_r.d.next = self.max_next.val();
+        self.max_w.next = self.max_r.q.val() & self.mask.val();
         self.m_s.next = bit_cast::<34, 32>(self.max_w.val());
         // M + d + !e + 1, the +1 as the carry vector's bit 0.
         self.csa_sum.next = self.m_s.val() ^ self.d_s.val() ^ !self.e_s.val();
@@ -777,15 +791,23 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         if !self.len_over.val() {
             self.r_e_only.d.next = bit_cast::<32, 16>(self.i_e_len.q.val());
         }
+        // M + d - e and d - e when both operations name one key, else M - e and -e: the
+        // dequeue's length gated into the operands, so no multiplexer follows the carry chains
+        // (one LUT level and its routing on the ECP5's critical path).
+        self.d_same.next = 0.into();
         if self.i_same.q.val() {
-            self.r_p4.d.next = self.m_de.val();
-            self.r_r4.d.next = self.d_m_e.val();
-            self.r_l3e.d.next = self.d_s.val();
-        } else {
-            self.r_p4.d.next = self.m_e.val();
-            self.r_r4.d.next = self.n_e.val();
-            self.r_l3e.d.next = 0.into();
+            self.d_same.next = self.d_s.val();
         }
+        self.csa_sum_same.next = self.m_s.val() ^ self.d_same.val() ^ !self.e_s.val();
+        self.csa_carry_same.next = (((self.m_s.val() & self.d_same.val())
+            | (self.m_s.val() & !self.e_s.val())
+            | (self.d_same.val() & !self.e_s.val()))
+            << 1)
+            | self.one_s.val();
+        self.r_p4.d.next =
+            (self.csa_sum_same.val() + self.csa_carry_same.val()) & self.mask_s.val();
+        self.r_r4.d.next = (self.d_same.val() - self.e_s.val()) & self.mask_s.val();
+        self.r_l3e.d.next = self.d_same.val();
         self.ram.read_0_address.next = self.i_e_key.q.val();
         self.ram.read_1_address.next = self.i_d_key.q.val();
 

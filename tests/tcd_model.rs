@@ -431,11 +431,13 @@ fn snapshot_reads_an_entry_and_its_timestamp_ages() {
             1,
             "busy while the RAMs are read"
         );
-        assert_eq!(
-            b.csr_read(reg::ENTRY_STATUS),
-            1,
-            "busy while a write the read missed is merged"
-        );
+        for merge in ["dequeues two edges older", "the dequeue one edge older"] {
+            assert_eq!(
+                b.csr_read(reg::ENTRY_STATUS),
+                1,
+                "busy while the writes of {merge} the read missed are merged"
+            );
+        }
         assert_eq!(b.csr_read(reg::ENTRY_STATUS), 0);
         (
             b.csr_read(reg::ENTRY_T_ON),
@@ -485,11 +487,12 @@ fn a_snapshot_waits_for_a_cycle_without_a_dequeue() {
     assert_eq!(b.csr_read(reg::ENTRY_STATUS), 1, "read port still busy");
     assert_eq!(b.csr_read(reg::ENTRY_STATUS), 1);
     assert_eq!(b.csr_read(reg::ENTRY_STATUS), 1);
+    assert_eq!(b.csr_read(reg::ENTRY_STATUS), 1);
     assert_eq!(b.csr_read(reg::ENTRY_STATUS), 0);
     assert_eq!(b.csr_read(reg::ENTRY_STATE) >> 2 & 1, 1, "paused");
     // An index that names no entry (priority 3 of 2) reads as zero.
     b.csr_write(reg::ENTRY_INDEX, 3);
-    for _ in 0..3 {
+    for _ in 0..4 {
         b.m.step(&TcdIn::default());
     }
     assert_eq!(b.csr_read(reg::ENTRY_STATE), 0);

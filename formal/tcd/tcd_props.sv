@@ -12,10 +12,10 @@
 // internal net <path> of the design under test (rust-hdl's names in the core).
 //
 // Cycle conventions (docs/blocks/tcd.md): events sampled at edge n are applied in cycle n (the
-// stage registers `*$q` hold them) with that cycle's `now`; the dequeue's entry is looked up in
-// cycle n and decided in cycle n + 1, so its outputs are the `o_*$d` values of cycle n + 1,
-// registered at edge n + 2 (`mark_*` latency 2). The props register the cycle-n terms of a
-// dequeue (`q_*`) and check its decision one cycle later. ECN: 00 Not-ECT, 10 ECT(0), 01 UE, 11 CE. LAST_STATE:
+// stage registers `*$q` hold them) with that cycle's `now`; the dequeue's entry is read in
+// cycle n, tested in cycle n + 1 and decided in cycle n + 2, so its outputs are the `o_*$d`
+// values of cycle n + 2, registered at edge n + 3 (`mark_*` latency 3). The props compute the
+// spec's answer from the cycle-n terms of a dequeue and check its decision two cycles later. ECN: 00 Not-ECT, 10 ECT(0), 01 UE, 11 CE. LAST_STATE:
 // 0 non-congestion, 1 congestion, 2 undetermined.
 //
 // Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` use ghost
@@ -121,8 +121,9 @@ module tcd_props (
     // Previous-cycle values (explicit registers: yosys allows $past only in clocked blocks).
     reg past_valid = 1'b0;
     reg prev_rst, prev_d_valid, prev_d_bad, prev_csr_we, prev_rx_bad, prev_enabled;
-    reg pprev_rst, pprev_d_valid, pprev_d_bad;
-    reg [1:0] prev_d_ecn, prev_o_ecn_d, prev_o_state_d;
+    reg pprev_rst, pprev_d_valid, pprev_d_bad, pprev_enabled;
+    reg ppprev_rst, ppprev_d_valid, ppprev_d_bad;
+    reg [1:0] prev_d_ecn, pprev_d_ecn, prev_o_ecn_d, prev_o_state_d;
     reg [5:0] prev_csr_addr;
     reg [1:0] prev_speed_sel;
     reg [31:0] prev_csr_wdata, prev_now, prev_r_max_ton;
@@ -135,7 +136,12 @@ module tcd_props (
         pprev_rst <= prev_rst;
         pprev_d_valid <= prev_d_valid;
         pprev_d_bad <= prev_d_bad;
+        pprev_enabled <= prev_enabled;
+        ppprev_rst <= pprev_rst;
+        ppprev_d_valid <= pprev_d_valid;
+        ppprev_d_bad <= pprev_d_bad;
         prev_d_ecn <= d_ecn;
+        pprev_d_ecn <= prev_d_ecn;
         prev_o_ecn_d <= o_ecn_d;
         prev_o_state_d <= o_state_d;
         prev_csr_we <= csr_we;
@@ -145,9 +151,11 @@ module tcd_props (
         prev_now <= now;
         prev_r_max_ton <= r_max_ton;
     end
+    reg past_valid2 = 1'b0;
+    always @(posedge clk) past_valid2 <= past_valid;
     wire past_ok = past_valid && !prev_rst;
-    // The dequeue of the last cycle is being decided (no reset since it was sampled).
-    wire decided_ok = past_ok && !rst;
+    // The dequeue of two cycles ago is being decided (no reset since it was sampled).
+    wire decided_ok = past_valid2 && !pprev_rst && !prev_rst && !rst;
 
     // ---------------------------------------------------------------- the dequeue of cycle n
     wire [KB-1:0] d_key = {d_port, d_prio};
@@ -164,25 +172,28 @@ module tcd_props (
     always @(*) if (!rst && d_we) a_last_state_written_valid: assert (d_wd[1:0] != 2'd3);
 
     // ---------------------------------------------------------------- ECN rules
-    always @(*) if (decided_ok && (prev_d_valid || prev_d_bad)) begin
+    always @(*) if (decided_ok && (pprev_d_valid || pprev_d_bad)) begin
         // a_ce_stays_ce: a packet already CE leaves CE (UE never overwrites CE, nothing
         // removes it).
-        if (prev_d_ecn == CE) a_ce_stays_ce: assert (o_ecn_d == CE);
+        if (pprev_d_ecn == CE) a_ce_stays_ce: assert (o_ecn_d == CE);
         // a_not_ect_never_marked: a Not-ECT packet leaves Not-ECT.
-        if (prev_d_ecn == NOT_ECT) a_not_ect_never_marked: assert (o_ecn_d == NOT_ECT);
+        if (pprev_d_ecn == NOT_ECT) a_not_ect_never_marked: assert (o_ecn_d == NOT_ECT);
         // a_marks_only_upgrade: the outgoing codepoint is the incoming one, UE or CE.
-        a_marks_only_upgrade: assert (o_ecn_d == prev_d_ecn || o_ecn_d == UE || o_ecn_d == CE);
+        a_marks_only_upgrade: assert (o_ecn_d == pprev_d_ecn || o_ecn_d == UE || o_ecn_d == CE);
     end
     // a_output_is_the_dequeue: mark_* after an edge is the decision registered at that edge,
-    // and it is valid exactly for a dequeue sampled two edges before; the state output is a
+    // and it is valid exactly for a dequeue sampled three edges before; the state output is a
     // valid code whenever that dequeue was classified (enabled priority).
+    reg past_valid3 = 1'b0;
+    always @(posedge clk) past_valid3 <= past_valid2;
     always @(*) if (past_ok) begin
         a_output_is_the_dequeue: assert (mark_ecn == prev_o_ecn_d
                                          && mark_state == prev_o_state_d);
-        if (!pprev_rst)
-            a_output_valid_two_edges_later: assert (mark_valid == (pprev_d_valid || pprev_d_bad));
+        if (past_valid3 && !pprev_rst && !ppprev_rst)
+            a_output_valid_three_edges_later: assert (mark_valid
+                                                      == (ppprev_d_valid || ppprev_d_bad));
     end
-    always @(*) if (decided_ok && prev_d_valid && prev_enabled)
+    always @(*) if (decided_ok && pprev_d_valid && pprev_enabled)
         a_state_code_valid: assert (o_state_d != 2'd3);
 
     // ---------------------------------------------------------------- RESUME and Ton
@@ -211,13 +222,17 @@ module tcd_props (
                 end
             end
             // In cycle n a RESUME of cycle m < n gives Ton = n - m = since + 1. The dequeue's
-            // terms of cycle n, registered, meet its decision in cycle n + 1.
+            // terms of cycle n, registered twice, meet its decision in cycle n + 2 (a reset in
+            // between clears them, as it clears the pipeline).
             wire deq_here = !rst && d_valid && enabled && d_key == k && !resume_now[k];
             wire ton_short = since != {GW{1'b1}} && {16'd0, since} + 32'd1 < r_max_ton;
+            reg late_if_ue_t = 1'b0, missed_unless_ue_t = 1'b0;
             reg late_if_ue = 1'b0, missed_unless_ue = 1'b0;
             always @(posedge clk) begin
-                late_if_ue <= deq_here && d_ecn == ECT0 && !ton_short;
-                missed_unless_ue <= deq_here && (d_ecn == ECT0 || d_ecn == UE) && ton_short;
+                late_if_ue_t <= deq_here && d_ecn == ECT0 && !ton_short;
+                missed_unless_ue_t <= deq_here && (d_ecn == ECT0 || d_ecn == UE) && ton_short;
+                late_if_ue <= !rst && late_if_ue_t;
+                missed_unless_ue <= !rst && missed_unless_ue_t;
             end
             assign late_ue[k] = !rst && late_if_ue && o_ecn_d == UE;
             assign missed_ue[k] = !rst && missed_unless_ue
@@ -231,16 +246,18 @@ module tcd_props (
 
     // a_resume_same_cycle_ue: a RESUME that ends an OFF period and a dequeue of that entry in
     // the same cycle give Ton = 0: UE (for an ECT packet) and UND, whenever max(Ton) > 0.
-    reg resumed_deq = 1'b0;
-    always @(posedge clk)
-        resumed_deq <= !rst && d_valid && enabled && resume_now[d_key] && r_max_ton != 0;
+    reg resumed_deq_t = 1'b0, resumed_deq = 1'b0;
+    always @(posedge clk) begin
+        resumed_deq_t <= !rst && d_valid && enabled && resume_now[d_key] && r_max_ton != 0;
+        resumed_deq <= !rst && resumed_deq_t;
+    end
     always @(*) if (!rst && resumed_deq) begin
 `ifdef SC_MUTANT
         // The mutant claims such a packet keeps its codepoint: must FAIL.
-        a_resume_same_cycle_ue: assert (prev_d_ecn != ECT0 || o_ecn_d == ECT0);
+        a_resume_same_cycle_ue: assert (pprev_d_ecn != ECT0 || o_ecn_d == ECT0);
 `else
         a_resume_same_cycle_ue: assert (o_state_d == UND
-                                        && (prev_d_ecn != ECT0 || o_ecn_d == UE));
+                                        && (pprev_d_ecn != ECT0 || o_ecn_d == UE));
 `endif
     end
 `ifndef SC_INDUCTION
@@ -257,8 +274,8 @@ module tcd_props (
     // flowchart (§1.3, `Tcd::classify`) decides it on an entry updated one event at a time in
     // cycle order, with no pipeline, bypass, forwarding or RAM. `watch` is any key (the solver
     // picks it), so this holds for every key, at every hazard distance the stimulus makes: the
-    // RTL looks a dequeue's entry up in cycle n and decides in n + 1, with a bypass for the
-    // dequeue decided in n. The ghost keeps times as cycles since the event (all ones: never),
+    // RTL reads a dequeue's entry in cycle n, tests it in n + 1 and decides in n + 2, with a
+    // bypass for the dequeue decided in n + 1 and forwarding of the writes of edges n to n + 2. The ghost keeps times as cycles since the event (all ones: never),
     // which is exact from reset, before `now` first wraps. BMC only.
     (* anyconst *) reg [KB-1:0] watch;
     localparam [GW-1:0] NEVER = {GW{1'b1}};
@@ -307,7 +324,8 @@ module tcd_props (
             end
         end
     end
-    reg g_check = 1'b0;
+    reg g_check_t = 1'b0, g_check = 1'b0;
+    reg [1:0] g_want_state_t = 2'd0, g_want_ecn_t = 2'd0;
     reg [1:0] g_want_state = 2'd0, g_want_ecn = 2'd0;
     always @(posedge clk) begin
         if (rst) begin
@@ -324,9 +342,12 @@ module tcd_props (
             g_q_rec <= (g_deq && g_restart_t) ? d_qlen : g_q_rec_rx;
             if (g_deq) g_last <= g_state;
         end
-        g_check <= !rst && g_deq;
-        g_want_state <= g_state;
-        g_want_ecn <= g_ecn;
+        g_check_t <= !rst && g_deq;
+        g_want_state_t <= g_state;
+        g_want_ecn_t <= g_ecn;
+        g_check <= !rst && g_check_t;
+        g_want_state <= g_want_state_t;
+        g_want_ecn <= g_want_ecn_t;
     end
 `ifndef SC_INDUCTION
     always @(*) if (!rst && g_check)

@@ -3,7 +3,7 @@
 // Block tcd, instance tcd_tiny, top module tcd_tiny_top, config digest fnv1a64:3dce57d344c5e428
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
-// Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): mark_* 2,
+// Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): mark_* 3,
 // csr_rdata 0.
 // An entry snapshot is readable 3 edges after a cycle without deq_valid.
 // See docs/blocks/tcd.md.
@@ -272,6 +272,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [1:0] capture$deq_ecn;
     reg  capture$mode;
     reg  capture$mode_next;
+    reg  [7:0] capture$prio_enable_next;
     reg  [4:0] capture$entry_index;
     reg  capture$snap_write;
     wire  capture$rx_valid;
@@ -286,6 +287,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  [4:0] capture$d_key;
     wire  [31:0] capture$d_qlen;
     wire  [1:0] capture$d_ecn;
+    wire  capture$d_enabled;
     wire  capture$snap_read;
     wire  capture$snap_ok;
     wire  [31:0] capture$snap_busy;
@@ -321,14 +323,11 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [4:0] entries$next_d_key;
     wire  [4:0] entries$lk_key;
     wire  entries$same_key;
+    wire  [31:0] entries$fw_r_q;
     wire  [31:0] entries$ram_r_t;
     wire  [31:0] entries$ram_r_q;
     wire  [31:0] entries$ram_d_t;
     wire  [31:0] entries$ram_d_q;
-    wire  [31:0] entries$fw_r_t;
-    wire  [31:0] entries$fw_r_q;
-    wire  entries$sel_r;
-    wire  entries$tq_fw_r;
     wire  entries$tq_ram_r;
     wire  entries$tq_fw_d;
     wire  entries$tq_ram_d;
@@ -370,7 +369,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [1:0] classify$options;
     reg  [31:0] classify$k;
     reg  [31:0] classify$k_low;
-    reg  [7:0] classify$prio_enable;
     reg  [31:0] classify$max_ton_next;
     reg  [31:0] classify$t_period_next;
     reg  classify$d_valid;
@@ -380,6 +378,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [4:0] classify$d_key;
     reg  [31:0] classify$d_qlen;
     reg  [1:0] classify$d_ecn;
+    reg  classify$d_enabled;
     reg  classify$same_key;
     reg  [31:0] classify$rx_qlen;
     reg  [4:0] classify$lk_key;
@@ -387,10 +386,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [31:0] classify$ram_r_q;
     reg  [31:0] classify$ram_d_t;
     reg  [31:0] classify$ram_d_q;
-    reg  [31:0] classify$fw_r_t;
-    reg  [31:0] classify$fw_r_q;
-    reg  classify$sel_r;
-    reg  classify$tq_fw_r;
     reg  classify$tq_ram_r;
     reg  classify$tq_fw_d;
     reg  classify$tq_ram_d;
@@ -476,6 +471,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .deq_ecn(capture$deq_ecn),
         .mode(capture$mode),
         .mode_next(capture$mode_next),
+        .prio_enable_next(capture$prio_enable_next),
         .entry_index(capture$entry_index),
         .snap_write(capture$snap_write),
         .rx_valid(capture$rx_valid),
@@ -490,6 +486,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .d_key(capture$d_key),
         .d_qlen(capture$d_qlen),
         .d_ecn(capture$d_ecn),
+        .d_enabled(capture$d_enabled),
         .snap_read(capture$snap_read),
         .snap_ok(capture$snap_ok),
         .snap_busy(capture$snap_busy),
@@ -528,14 +525,11 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .next_d_key(entries$next_d_key),
         .lk_key(entries$lk_key),
         .same_key(entries$same_key),
+        .fw_r_q(entries$fw_r_q),
         .ram_r_t(entries$ram_r_t),
         .ram_r_q(entries$ram_r_q),
         .ram_d_t(entries$ram_d_t),
         .ram_d_q(entries$ram_d_q),
-        .fw_r_t(entries$fw_r_t),
-        .fw_r_q(entries$fw_r_q),
-        .sel_r(entries$sel_r),
-        .tq_fw_r(entries$tq_fw_r),
         .tq_ram_r(entries$tq_ram_r),
         .tq_fw_d(entries$tq_fw_d),
         .tq_ram_d(entries$tq_ram_d),
@@ -583,7 +577,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .options(classify$options),
         .k(classify$k),
         .k_low(classify$k_low),
-        .prio_enable(classify$prio_enable),
         .max_ton_next(classify$max_ton_next),
         .t_period_next(classify$t_period_next),
         .d_valid(classify$d_valid),
@@ -593,6 +586,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .d_key(classify$d_key),
         .d_qlen(classify$d_qlen),
         .d_ecn(classify$d_ecn),
+        .d_enabled(classify$d_enabled),
         .same_key(classify$same_key),
         .rx_qlen(classify$rx_qlen),
         .lk_key(classify$lk_key),
@@ -600,10 +594,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .ram_r_q(classify$ram_r_q),
         .ram_d_t(classify$ram_d_t),
         .ram_d_q(classify$ram_d_q),
-        .fw_r_t(classify$fw_r_t),
-        .fw_r_q(classify$fw_r_q),
-        .sel_r(classify$sel_r),
-        .tq_fw_r(classify$tq_fw_r),
         .tq_ram_r(classify$tq_ram_r),
         .tq_fw_d(classify$tq_fw_d),
         .tq_ram_d(classify$tq_ram_d),
@@ -695,6 +685,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         capture$deq_ecn = deq_ecn;
         capture$mode = csr$value[at_mode];
         capture$mode_next = csr$value_next[at_mode];
+        capture$prio_enable_next = csr$value_next[(at_prio_enable)+:(8)];
         capture$entry_index = csr$value[(at_entry_index)+:(5)];
         capture$snap_write = |(csr$write & entry_index_written);
         snapshot$reset = reset;
@@ -738,7 +729,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         classify$options = csr$value[(at_options)+:(2)];
         classify$k = speeds$k;
         classify$k_low = speeds$k_low;
-        classify$prio_enable = csr$value[(at_prio_enable)+:(8)];
+        classify$d_enabled = capture$d_enabled;
         classify$max_ton_next = speeds$max_ton_next;
         classify$t_period_next = speeds$t_period_next;
         speeds$reset = reset;
@@ -756,15 +747,11 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         classify$d_qlen = capture$d_qlen;
         classify$d_ecn = capture$d_ecn;
         classify$same_key = entries$same_key;
-        classify$rx_qlen = capture$rx_qlen;
+        classify$rx_qlen = entries$fw_r_q;
         classify$ram_r_t = entries$ram_r_t;
         classify$ram_r_q = entries$ram_r_q;
         classify$ram_d_t = entries$ram_d_t;
         classify$ram_d_q = entries$ram_d_q;
-        classify$fw_r_t = entries$fw_r_t;
-        classify$fw_r_q = entries$fw_r_q;
-        classify$sel_r = entries$sel_r;
-        classify$tq_fw_r = entries$tq_fw_r;
         classify$tq_ram_r = entries$tq_ram_r;
         classify$tq_fw_d = entries$tq_fw_d;
         classify$tq_ram_d = entries$tq_ram_d;
@@ -810,7 +797,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
 endmodule // top
 
 
-module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,mode_next,entry_index,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,snap_read,snap_ok,snap_busy,now,now_next,half_wrap,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key);
+module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,mode_next,prio_enable_next,entry_index,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,snap_read,snap_ok,snap_busy,now,now_next,half_wrap,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key);
 
     // Module arguments
     input wire  clock;
@@ -832,6 +819,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
     input wire  [1:0] deq_ecn;
     input wire  mode;
     input wire  mode_next;
+    input wire  [7:0] prio_enable_next;
     input wire  [4:0] entry_index;
     input wire  snap_write;
     output reg  rx_valid;
@@ -846,6 +834,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
     output reg  [4:0] d_key;
     output reg  [31:0] d_qlen;
     output reg  [1:0] d_ecn;
+    output reg  d_enabled;
     output reg  snap_read;
     output reg  snap_ok;
     output reg  [31:0] snap_busy;
@@ -900,6 +889,8 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
     wire  [31:0] d_qlen_r$q;
     reg  [1:0] d_ecn_r$d;
     wire  [1:0] d_ecn_r$q;
+    reg  d_enabled_r$d;
+    wire  d_enabled_r$q;
     reg  l_ok$d;
     wire  l_ok$q;
     reg  snap_pending$d;
@@ -1001,6 +992,11 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
         .q(d_ecn_r$q),
         .clock(clock)
     );
+    tcd_tiny__capture$d_enabled_r d_enabled_r(
+        .d(d_enabled_r$d),
+        .q(d_enabled_r$q),
+        .clock(clock)
+    );
     tcd_tiny__capture$l_ok l_ok(
         .d(l_ok$d),
         .q(l_ok$q),
@@ -1045,6 +1041,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
         d_prio_r$d = d_prio_r$q;
         d_qlen_r$d = d_qlen_r$q;
         d_ecn_r$d = d_ecn_r$q;
+        d_enabled_r$d = d_enabled_r$q;
         l_ok$d = l_ok$q;
         snap_pending$d = snap_pending$q;
         snap_read_r$d = snap_read_r$q;
@@ -1072,6 +1069,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
         d_prio_r$d = deq_prio;
         d_qlen_r$d = deq_qlen;
         d_ecn_r$d = deq_ecn;
+        d_enabled_r$d = prio_enable_next[deq_prio];
         if (deq_valid) begin
             lookup_key = in_d_key;
         end
@@ -1115,6 +1113,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
         d_key = ({3'd0, d_port_r$q} << 32'h3) | {2'd0, d_prio_r$q};
         d_qlen = d_qlen_r$q;
         d_ecn = d_ecn_r$q;
+        d_enabled = d_enabled_r$q;
         snap_read = snap_read_r$q;
         snap_ok = l_ok$q;
         snap_busy = 32'h0;
@@ -1273,6 +1272,25 @@ module tcd_tiny__capture$d_ecn_r(d,q,clock);
     end
 
 endmodule // tcd_tiny__capture$d_ecn_r
+
+
+module tcd_tiny__capture$d_enabled_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__capture$d_enabled_r
 
 
 module tcd_tiny__capture$d_port_r(d,q,clock);
@@ -1541,7 +1559,7 @@ module tcd_tiny__capture$snap_read_r(d,q,clock);
 endmodule // tcd_tiny__capture$snap_read_r
 
 
-module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,max_ton_next,t_period_next,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,write_now,bypass_next,write,write_key,write_t,write_qs,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
+module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,t_period_next,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,write_now,bypass_next,write,write_key,write_t,write_qs,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
 
     // Module arguments
     input wire  clock;
@@ -1551,7 +1569,6 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
     input wire  [1:0] options;
     input wire  [31:0] k;
     input wire  [31:0] k_low;
-    input wire  [7:0] prio_enable;
     input wire  [31:0] max_ton_next;
     input wire  [31:0] t_period_next;
     input wire  d_valid;
@@ -1561,6 +1578,7 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
     input wire  [4:0] d_key;
     input wire  [31:0] d_qlen;
     input wire  [1:0] d_ecn;
+    input wire  d_enabled;
     input wire  same_key;
     input wire  [31:0] rx_qlen;
     input wire  [4:0] lk_key;
@@ -1568,10 +1586,6 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
     input wire  [31:0] ram_r_q;
     input wire  [31:0] ram_d_t;
     input wire  [31:0] ram_d_q;
-    input wire  [31:0] fw_r_t;
-    input wire  [31:0] fw_r_q;
-    input wire  sel_r;
-    input wire  tq_fw_r;
     input wire  tq_ram_r;
     input wire  tq_fw_d;
     input wire  tq_ram_d;
@@ -1619,6 +1633,44 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
     wire  t_zero$q;
     reg  t_le_one$d;
     wire  t_le_one$q;
+    reg  t_valid$d;
+    wire  t_valid$q;
+    reg  t_bad$d;
+    wire  t_bad$q;
+    reg  t_enabled$d;
+    wire  t_enabled$q;
+    reg  [1:0] t_port$d;
+    wire  [1:0] t_port$q;
+    reg  [2:0] t_prio$d;
+    wire  [2:0] t_prio$q;
+    reg  [4:0] t_key$d;
+    wire  [4:0] t_key$q;
+    reg  [1:0] t_ecn$d;
+    wire  [1:0] t_ecn$q;
+    reg  [31:0] t_now$d;
+    wire  [31:0] t_now$q;
+    reg  [31:0] t_qlen$d;
+    wire  [31:0] t_qlen$q;
+    reg  [1:0] t_options$d;
+    wire  [1:0] t_options$q;
+    reg  t_q_gt_k$d;
+    wire  t_q_gt_k$q;
+    reg  t_q_lt_k_low$d;
+    wire  t_q_lt_k_low$q;
+    reg  [31:0] t_on_start$d;
+    wire  [31:0] t_on_start$q;
+    reg  t_on_wraps$d;
+    wire  t_on_wraps$q;
+    reg  t_on_zero$d;
+    wire  t_on_zero$q;
+    reg  [31:0] t_t_start$d;
+    wire  [31:0] t_t_start$q;
+    reg  t_t_wraps$d;
+    wire  t_t_wraps$q;
+    reg  t_t_zero$d;
+    wire  t_t_zero$q;
+    reg  t_t_le_one$d;
+    wire  t_t_le_one$q;
     reg  c_valid$d;
     wire  c_valid$q;
     reg  c_bad$d;
@@ -1680,25 +1732,19 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
 
     // Local signals
     reg  q_ge_ram_r;
-    reg  q_ge_fw_r;
     reg  q_ge_ram_d;
     reg  q_ge_fw_d;
     reg  q_ge_same;
     reg  q_ge;
     reg  at_or_before_ram_r;
-    reg  at_or_before_fw_r;
     reg  at_or_before_ram_d;
     reg  at_or_before_fw_d;
     reg  on_after_ram_r;
-    reg  on_after_fw_r;
     reg  t_after_ram_r;
-    reg  t_after_fw_r;
     reg  t_after_ram_d;
     reg  t_after_fw_d;
     reg  on_win_ram_r;
-    reg  on_win_fw_r;
     reg  t_win_ram_r;
-    reg  t_win_fw_r;
     reg  t_win_ram_d;
     reg  t_win_fw_d;
     reg  on_win;
@@ -1711,8 +1757,7 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
     reg  [31:0] q_fw;
     reg  [31:0] t_ram;
     reg  [31:0] q_ram;
-    reg  [31:0] keep_t;
-    reg  [31:0] keep_q;
+    reg  keep_q_ge;
     reg  [1:0] keep_age;
     reg  keep_old;
     reg  keep_at_or_before;
@@ -1769,6 +1814,101 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
     tcd_tiny__classify$t_le_one t_le_one(
         .d(t_le_one$d),
         .q(t_le_one$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_valid t_valid(
+        .d(t_valid$d),
+        .q(t_valid$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_bad t_bad(
+        .d(t_bad$d),
+        .q(t_bad$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_enabled t_enabled(
+        .d(t_enabled$d),
+        .q(t_enabled$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_port t_port(
+        .d(t_port$d),
+        .q(t_port$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_prio t_prio(
+        .d(t_prio$d),
+        .q(t_prio$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_key t_key(
+        .d(t_key$d),
+        .q(t_key$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_ecn t_ecn(
+        .d(t_ecn$d),
+        .q(t_ecn$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_now t_now(
+        .d(t_now$d),
+        .q(t_now$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_qlen t_qlen(
+        .d(t_qlen$d),
+        .q(t_qlen$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_options t_options(
+        .d(t_options$d),
+        .q(t_options$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_q_gt_k t_q_gt_k(
+        .d(t_q_gt_k$d),
+        .q(t_q_gt_k$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_q_lt_k_low t_q_lt_k_low(
+        .d(t_q_lt_k_low$d),
+        .q(t_q_lt_k_low$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_on_start t_on_start(
+        .d(t_on_start$d),
+        .q(t_on_start$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_on_wraps t_on_wraps(
+        .d(t_on_wraps$d),
+        .q(t_on_wraps$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_on_zero t_on_zero(
+        .d(t_on_zero$d),
+        .q(t_on_zero$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_t_start t_t_start(
+        .d(t_t_start$d),
+        .q(t_t_start$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_t_wraps t_t_wraps(
+        .d(t_t_wraps$d),
+        .q(t_t_wraps$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_t_zero t_t_zero(
+        .d(t_t_zero$d),
+        .q(t_t_zero$q),
+        .clock(clock)
+    );
+    tcd_tiny__classify$t_t_le_one t_t_le_one(
+        .d(t_t_le_one$d),
+        .q(t_t_le_one$q),
         .clock(clock)
     );
     tcd_tiny__classify$c_valid c_valid(
@@ -1926,6 +2066,25 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
         t_wraps$d = t_wraps$q;
         t_zero$d = t_zero$q;
         t_le_one$d = t_le_one$q;
+        t_valid$d = t_valid$q;
+        t_bad$d = t_bad$q;
+        t_enabled$d = t_enabled$q;
+        t_port$d = t_port$q;
+        t_prio$d = t_prio$q;
+        t_key$d = t_key$q;
+        t_ecn$d = t_ecn$q;
+        t_now$d = t_now$q;
+        t_qlen$d = t_qlen$q;
+        t_options$d = t_options$q;
+        t_q_gt_k$d = t_q_gt_k$q;
+        t_q_lt_k_low$d = t_q_lt_k_low$q;
+        t_on_start$d = t_on_start$q;
+        t_on_wraps$d = t_on_wraps$q;
+        t_on_zero$d = t_on_zero$q;
+        t_t_start$d = t_t_start$q;
+        t_t_wraps$d = t_t_wraps$q;
+        t_t_zero$d = t_t_zero$q;
+        t_t_le_one$d = t_t_le_one$q;
         c_valid$d = c_valid$q;
         c_bad$d = c_bad$q;
         c_enabled$d = c_enabled$q;
@@ -1969,45 +2128,53 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
         else begin
             w_age_now = 2'h0;
         end
+        enabled = d_enabled;
+        write_now = d_valid & enabled;
+        t_valid$d = d_valid;
+        t_bad$d = d_bad;
+        t_enabled$d = enabled;
+        t_port$d = d_port;
+        t_prio$d = d_prio;
+        t_key$d = d_key;
+        t_ecn$d = d_ecn;
+        t_now$d = now & time_mask;
+        t_qlen$d = d_qlen;
+        t_options$d = options;
+        t_q_gt_k$d = d_qlen > k;
+        t_q_lt_k_low$d = d_qlen < k_low;
+        t_on_start$d = on_start$q;
+        t_on_wraps$d = on_wraps$q;
+        t_on_zero$d = on_zero$q;
+        t_t_start$d = t_start$q;
+        t_t_wraps$d = t_wraps$q;
+        t_t_zero$d = t_zero$q;
+        t_t_le_one$d = t_le_one$q;
         fw_d_t = w_t$q;
         fw_d_q30 = w_qs$q[(32'h4)+:(30)];
         fw_d_q = {2'd0, fw_d_q30};
-        q_ge_ram_r = d_qlen >= ram_r_q;
-        q_ge_fw_r = d_qlen >= fw_r_q;
-        q_ge_ram_d = d_qlen >= ram_d_q;
-        q_ge_fw_d = d_qlen >= fw_d_q;
-        q_ge_same = d_qlen >= rx_qlen;
-        q_ge = (same_key & q_ge_same) | (tq_fw_r & q_ge_fw_r) | (tq_ram_r & q_ge_ram_r) | (tq_fw_d & q_ge_fw_d) | (tq_ram_d & q_ge_ram_d) | tq_zero;
-        at_or_before_ram_r = ram_r_t <= now;
-        at_or_before_fw_r = fw_r_t <= now;
-        at_or_before_ram_d = ram_d_t <= now;
-        at_or_before_fw_d = fw_d_t <= now;
-        on_after_ram_r = ram_r_t > on_start$q;
-        on_win_ram_r = (on_after_ram_r & at_or_before_ram_r) | (on_wraps$q & (on_after_ram_r | at_or_before_ram_r));
-        on_after_fw_r = fw_r_t > on_start$q;
-        on_win_fw_r = (on_after_fw_r & at_or_before_fw_r) | (on_wraps$q & (on_after_fw_r | at_or_before_fw_r));
-        t_after_ram_r = ram_r_t > t_start$q;
-        t_win_ram_r = (t_after_ram_r & at_or_before_ram_r) | (t_wraps$q & (t_after_ram_r | at_or_before_ram_r));
-        t_after_fw_r = fw_r_t > t_start$q;
-        t_win_fw_r = (t_after_fw_r & at_or_before_fw_r) | (t_wraps$q & (t_after_fw_r | at_or_before_fw_r));
-        t_after_ram_d = ram_d_t > t_start$q;
-        t_win_ram_d = (t_after_ram_d & at_or_before_ram_d) | (t_wraps$q & (t_after_ram_d | at_or_before_ram_d));
-        t_after_fw_d = fw_d_t > t_start$q;
-        t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
-        t_win = (tq_zero & t_wraps$q) | (tq_fw_r & t_win_fw_r) | (tq_ram_r & t_win_ram_r) | (tq_fw_d & t_win_fw_d) | (tq_ram_d & t_win_ram_d);
+        q_ge_ram_r = t_qlen$q >= ram_r_q;
+        q_ge_ram_d = t_qlen$q >= ram_d_q;
+        q_ge_fw_d = t_qlen$q >= fw_d_q;
+        q_ge_same = t_qlen$q >= rx_qlen;
+        q_ge = (same_key & q_ge_same) | (tq_ram_r & q_ge_ram_r) | (tq_fw_d & q_ge_fw_d) | (tq_ram_d & q_ge_ram_d) | tq_zero;
+        at_or_before_ram_r = ram_r_t <= t_now$q;
+        at_or_before_ram_d = ram_d_t <= t_now$q;
+        at_or_before_fw_d = fw_d_t <= t_now$q;
+        on_after_ram_r = ram_r_t > t_on_start$q;
+        on_win_ram_r = (on_after_ram_r & at_or_before_ram_r) | (t_on_wraps$q & (on_after_ram_r | at_or_before_ram_r));
+        t_after_ram_r = ram_r_t > t_t_start$q;
+        t_win_ram_r = (t_after_ram_r & at_or_before_ram_r) | (t_t_wraps$q & (t_after_ram_r | at_or_before_ram_r));
+        t_after_ram_d = ram_d_t > t_t_start$q;
+        t_win_ram_d = (t_after_ram_d & at_or_before_ram_d) | (t_t_wraps$q & (t_after_ram_d | at_or_before_ram_d));
+        t_after_fw_d = fw_d_t > t_t_start$q;
+        t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
+        t_win = (tq_zero & t_t_wraps$q) | (tq_ram_r & t_win_ram_r) | (tq_fw_d & t_win_fw_d) | (tq_ram_d & t_win_ram_d);
         on_win = on_win_ram_r;
-        if (sel_r) begin
-            on_win = on_win_fw_r;
-        end
         t_fw = 32'h0;
         q_fw = 32'h0;
         if (same_key) begin
-            t_fw = now;
+            t_fw = t_now$q;
             q_fw = rx_qlen;
-        end
-        if (tq_fw_r) begin
-            t_fw = t_fw | fw_r_t;
-            q_fw = q_fw | fw_r_q;
         end
         if (tq_fw_d) begin
             t_fw = t_fw | fw_d_t;
@@ -2023,43 +2190,42 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
             t_ram = t_ram | ram_d_t;
             q_ram = q_ram | ram_d_q;
         end
-        keep_t = c_t$q;
-        keep_q = c_q$q;
         keep_age = c_age$q;
         if (c_byp_tq$q) begin
-            keep_t = w_t$q;
-            keep_q = fw_d_q;
             keep_age = w_age_now;
         end
         keep_old = keep_age[32'h1] | age_w[32'h1] | (keep_age[32'h0] & age_w[32'h0]);
-        keep_at_or_before = keep_t <= now;
-        keep_after = keep_t > t_start$q;
-        keep_t_win = (keep_after & keep_at_or_before) | (t_wraps$q & (keep_after | keep_at_or_before));
-        enabled = prio_enable[d_prio];
-        write_now = d_valid & enabled;
+        keep_at_or_before = c_t$q <= t_now$q;
+        keep_after = c_t$q > t_t_start$q;
+        keep_t_win = (keep_after & keep_at_or_before) | (t_t_wraps$q & (keep_after | keep_at_or_before));
+        keep_q_ge = t_qlen$q >= c_q$q;
+        if (c_byp_tq$q) begin
+            keep_t_win = t_win_fw_d;
+            keep_q_ge = q_ge_fw_d;
+        end
         write = c_valid$q & c_enabled$q;
         bypass_next = write & (c_key$q == lk_key);
-        c_valid$d = d_valid;
-        c_bad$d = d_bad;
-        c_enabled$d = enabled;
-        c_port$d = d_port;
-        c_prio$d = d_prio;
-        c_key$d = d_key;
-        c_ecn$d = d_ecn;
-        c_now$d = now;
-        c_qlen$d = d_qlen & queue_mask;
-        c_options$d = options;
-        c_t$d = t_fw | t_ram;
+        c_valid$d = t_valid$q;
+        c_bad$d = t_bad$q;
+        c_enabled$d = t_enabled$q;
+        c_port$d = t_port$q;
+        c_prio$d = t_prio$q;
+        c_key$d = t_key$q;
+        c_ecn$d = t_ecn$q;
+        c_now$d = t_now$q;
+        c_qlen$d = t_qlen$q & queue_mask;
+        c_options$d = t_options$q;
+        c_t$d = (t_fw | t_ram) & time_mask;
         c_q$d = q_fw | q_ram;
         c_ls$d = last_state;
         c_age_w$d = age_w;
         c_q_ge$d = q_ge;
-        c_q_gt_k$d = d_qlen > k;
-        c_q_lt_k_low$d = d_qlen < k_low;
+        c_q_gt_k$d = t_q_gt_k$q;
+        c_q_lt_k_low$d = t_q_lt_k_low$q;
         if (same_key) begin
             c_age$d = 2'h0;
-            c_ton_short$d = ~on_zero$q;
-            c_t_exp$d = t_zero$q;
+            c_ton_short$d = ~t_on_zero$q;
+            c_t_exp$d = t_t_zero$q;
         end
         else begin
             c_age$d = age_t;
@@ -2069,9 +2235,9 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
         c_byp$d = bypass_next;
         c_byp_tq$d = bypass_next & ~same_key;
         c_keep_t_exp$d = keep_old | ~keep_t_win;
-        c_keep_q_ge$d = d_qlen >= keep_q;
-        c_bnd_t_exp$d = t_le_one$q;
-        c_bnd_q_ge$d = d_qlen >= c_qlen$q;
+        c_keep_q_ge$d = keep_q_ge;
+        c_bnd_t_exp$d = t_t_le_one$q;
+        c_bnd_q_ge$d = t_qlen$q >= c_qlen$q;
         ls = c_ls$q;
         if (c_byp$q) begin
             ls = w_ls;
@@ -2154,7 +2320,7 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
         end
         write_qs = ({2'd0, q_rec} << 32'h4) | ({32'd0, age_new} << 32'h2) | {32'd0, new_ls};
         write_key = c_key$q;
-        w_t$d = write_t;
+        w_t$d = write_t & time_mask;
         w_qs$d = write_qs;
         w_boundary$d = boundary;
         last_t = w_t$q;
@@ -2181,6 +2347,9 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,prio_enable,m
         t_zero$d = ~|t_period_next;
         t_le_one$d = t_period_next <= 32'h1;
         if (reset) begin
+            t_valid$d = 1'b0;
+            t_bad$d = 1'b0;
+            t_enabled$d = 1'b0;
             c_valid$d = 1'b0;
             c_bad$d = 1'b0;
             c_enabled$d = 1'b0;
@@ -2743,6 +2912,82 @@ module tcd_tiny__classify$on_zero(d,q,clock);
 endmodule // tcd_tiny__classify$on_zero
 
 
+module tcd_tiny__classify$t_bad(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_bad
+
+
+module tcd_tiny__classify$t_ecn(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_ecn
+
+
+module tcd_tiny__classify$t_enabled(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_enabled
+
+
+module tcd_tiny__classify$t_key(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_key
+
+
 module tcd_tiny__classify$t_le_one(d,q,clock);
 
     // Module arguments
@@ -2762,6 +3007,196 @@ module tcd_tiny__classify$t_le_one(d,q,clock);
 endmodule // tcd_tiny__classify$t_le_one
 
 
+module tcd_tiny__classify$t_now(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_now
+
+
+module tcd_tiny__classify$t_on_start(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_on_start
+
+
+module tcd_tiny__classify$t_on_wraps(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_on_wraps
+
+
+module tcd_tiny__classify$t_on_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_on_zero
+
+
+module tcd_tiny__classify$t_options(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_options
+
+
+module tcd_tiny__classify$t_port(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_port
+
+
+module tcd_tiny__classify$t_prio(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_prio
+
+
+module tcd_tiny__classify$t_q_gt_k(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_q_gt_k
+
+
+module tcd_tiny__classify$t_q_lt_k_low(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_q_lt_k_low
+
+
+module tcd_tiny__classify$t_qlen(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_qlen
+
+
 module tcd_tiny__classify$t_start(d,q,clock);
 
     // Module arguments
@@ -2779,6 +3214,101 @@ module tcd_tiny__classify$t_start(d,q,clock);
     end
 
 endmodule // tcd_tiny__classify$t_start
+
+
+module tcd_tiny__classify$t_t_le_one(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_t_le_one
+
+
+module tcd_tiny__classify$t_t_start(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_t_start
+
+
+module tcd_tiny__classify$t_t_wraps(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_t_wraps
+
+
+module tcd_tiny__classify$t_t_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_t_zero
+
+
+module tcd_tiny__classify$t_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__classify$t_valid
 
 
 module tcd_tiny__classify$t_wraps(d,q,clock);
@@ -2949,7 +3479,7 @@ module tcd_tiny__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value
 endmodule // tcd_tiny__csr
 
 
-module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,flag_write,write,write_key,write_t,write_qs,last_t,last_qs,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,lk_key,same_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,fw_r_t,fw_r_q,sel_r,tq_fw_r,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
+module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,flag_write,write,write_key,write_t,write_qs,last_t,last_qs,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
 
     // Module arguments
     input wire  clock;
@@ -2976,14 +3506,11 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     input wire  [4:0] next_d_key;
     output reg  [4:0] lk_key;
     output reg  same_key;
+    output reg  [31:0] fw_r_q;
     output reg  [31:0] ram_r_t;
     output reg  [31:0] ram_r_q;
     output reg  [31:0] ram_d_t;
     output reg  [31:0] ram_d_q;
-    output reg  [31:0] fw_r_t;
-    output reg  [31:0] fw_r_q;
-    output reg  sel_r;
-    output reg  tq_fw_r;
     output reg  tq_ram_r;
     output reg  tq_fw_d;
     output reg  tq_ram_d;
@@ -3049,30 +3576,56 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     wire  lk_sel_r$q;
     reg  lk_sel_d$d;
     wire  lk_sel_d$q;
-    reg  lk_pend$d;
-    wire  lk_pend$q;
-    reg  lk_wr$d;
-    wire  lk_wr$q;
-    reg  lk_paused_r$d;
-    wire  lk_paused_r$q;
-    reg  lk_on_hi_r$d;
-    wire  lk_on_hi_r$q;
-    reg  lk_on_lo_r$d;
-    wire  lk_on_lo_r$q;
-    reg  lk_w_hi_r$d;
-    wire  lk_w_hi_r$q;
-    reg  lk_w_lo_r$d;
-    wire  lk_w_lo_r$q;
-    reg  tq_fw_r_r$d;
-    wire  tq_fw_r_r$q;
-    reg  tq_ram_r_r$d;
-    wire  tq_ram_r_r$q;
-    reg  tq_fw_d_r$d;
-    wire  tq_fw_d_r$q;
-    reg  tq_ram_d_r$d;
-    wire  tq_ram_d_r$q;
-    reg  tq_zero_r$d;
-    wire  tq_zero_r$q;
+    reg  [7:0] cand_paused$d;
+    wire  [7:0] cand_paused$q;
+    reg  [7:0] cand_pend$d;
+    wire  [7:0] cand_pend$q;
+    reg  [7:0] cand_wr$d;
+    wire  [7:0] cand_wr$q;
+    reg  [7:0] cand_on_hi$d;
+    wire  [7:0] cand_on_hi$q;
+    reg  [7:0] cand_on_lo$d;
+    wire  [7:0] cand_on_lo$q;
+    reg  [7:0] cand_w_hi$d;
+    wire  [7:0] cand_w_hi$q;
+    reg  [7:0] cand_w_lo$d;
+    wire  [7:0] cand_w_lo$q;
+    reg  [31:0] l_r_t$d;
+    wire  [31:0] l_r_t$q;
+    reg  [31:0] l_r_q$d;
+    wire  [31:0] l_r_q$q;
+    reg  [31:0] l_d_t$d;
+    wire  [31:0] l_d_t$q;
+    reg  [33:0] l_d_qs$d;
+    wire  [33:0] l_d_qs$q;
+    reg  [4:0] l_key$d;
+    wire  [4:0] l_key$q;
+    reg  l_same$d;
+    wire  l_same$q;
+    reg  l_pend$d;
+    wire  l_pend$q;
+    reg  l_wr$d;
+    wire  l_wr$q;
+    reg  l_paused$d;
+    wire  l_paused$q;
+    reg  l_on_hi$d;
+    wire  l_on_hi$q;
+    reg  l_on_lo$d;
+    wire  l_on_lo$q;
+    reg  l_w_hi$d;
+    wire  l_w_hi$q;
+    reg  l_w_lo$d;
+    wire  l_w_lo$q;
+    reg  l_fw_d$d;
+    wire  l_fw_d$q;
+    reg  l_tq_r$d;
+    wire  l_tq_r$q;
+    reg  l_tq_fw_d$d;
+    wire  l_tq_fw_d$q;
+    reg  l_tq_ram_d$d;
+    wire  l_tq_ram_d$q;
+    reg  l_tq_zero$d;
+    wire  l_tq_zero$q;
     reg  rx_resume_r$d;
     wire  rx_resume_r$q;
     reg  same_r$d;
@@ -3099,14 +3652,12 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     reg  [31:0] w_lo_stepped;
     reg  [31:0] fresh_on;
     reg  [31:0] fresh_w;
-    reg  lk_hit_d;
-    reg  lk_hit_resume;
-    reg  lk_hit_pause;
-    reg  lk_paused_now;
-    reg  lk_on_hi_now;
-    reg  lk_on_lo_now;
-    reg  lk_w_hi_now;
-    reg  lk_w_lo_now;
+    reg  [2:0] lk_prio;
+    reg  lk_pend;
+    reg  lk_wr;
+    reg  fw_d_now;
+    reg  [4:0] lk_base;
+    reg  [31:0] written_keys;
     reg  next_paused;
     reg  next_resume;
     reg  next_same;
@@ -3201,64 +3752,129 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         .q(lk_sel_d$q),
         .clock(clock)
     );
-    tcd_tiny__entries$lk_pend lk_pend(
-        .d(lk_pend$d),
-        .q(lk_pend$q),
+    tcd_tiny__entries$cand_paused cand_paused(
+        .d(cand_paused$d),
+        .q(cand_paused$q),
         .clock(clock)
     );
-    tcd_tiny__entries$lk_wr lk_wr(
-        .d(lk_wr$d),
-        .q(lk_wr$q),
+    tcd_tiny__entries$cand_pend cand_pend(
+        .d(cand_pend$d),
+        .q(cand_pend$q),
         .clock(clock)
     );
-    tcd_tiny__entries$lk_paused_r lk_paused_r(
-        .d(lk_paused_r$d),
-        .q(lk_paused_r$q),
+    tcd_tiny__entries$cand_wr cand_wr(
+        .d(cand_wr$d),
+        .q(cand_wr$q),
         .clock(clock)
     );
-    tcd_tiny__entries$lk_on_hi_r lk_on_hi_r(
-        .d(lk_on_hi_r$d),
-        .q(lk_on_hi_r$q),
+    tcd_tiny__entries$cand_on_hi cand_on_hi(
+        .d(cand_on_hi$d),
+        .q(cand_on_hi$q),
         .clock(clock)
     );
-    tcd_tiny__entries$lk_on_lo_r lk_on_lo_r(
-        .d(lk_on_lo_r$d),
-        .q(lk_on_lo_r$q),
+    tcd_tiny__entries$cand_on_lo cand_on_lo(
+        .d(cand_on_lo$d),
+        .q(cand_on_lo$q),
         .clock(clock)
     );
-    tcd_tiny__entries$lk_w_hi_r lk_w_hi_r(
-        .d(lk_w_hi_r$d),
-        .q(lk_w_hi_r$q),
+    tcd_tiny__entries$cand_w_hi cand_w_hi(
+        .d(cand_w_hi$d),
+        .q(cand_w_hi$q),
         .clock(clock)
     );
-    tcd_tiny__entries$lk_w_lo_r lk_w_lo_r(
-        .d(lk_w_lo_r$d),
-        .q(lk_w_lo_r$q),
+    tcd_tiny__entries$cand_w_lo cand_w_lo(
+        .d(cand_w_lo$d),
+        .q(cand_w_lo$q),
         .clock(clock)
     );
-    tcd_tiny__entries$tq_fw_r_r tq_fw_r_r(
-        .d(tq_fw_r_r$d),
-        .q(tq_fw_r_r$q),
+    tcd_tiny__entries$l_r_t l_r_t(
+        .d(l_r_t$d),
+        .q(l_r_t$q),
         .clock(clock)
     );
-    tcd_tiny__entries$tq_ram_r_r tq_ram_r_r(
-        .d(tq_ram_r_r$d),
-        .q(tq_ram_r_r$q),
+    tcd_tiny__entries$l_r_q l_r_q(
+        .d(l_r_q$d),
+        .q(l_r_q$q),
         .clock(clock)
     );
-    tcd_tiny__entries$tq_fw_d_r tq_fw_d_r(
-        .d(tq_fw_d_r$d),
-        .q(tq_fw_d_r$q),
+    tcd_tiny__entries$l_d_t l_d_t(
+        .d(l_d_t$d),
+        .q(l_d_t$q),
         .clock(clock)
     );
-    tcd_tiny__entries$tq_ram_d_r tq_ram_d_r(
-        .d(tq_ram_d_r$d),
-        .q(tq_ram_d_r$q),
+    tcd_tiny__entries$l_d_qs l_d_qs(
+        .d(l_d_qs$d),
+        .q(l_d_qs$q),
         .clock(clock)
     );
-    tcd_tiny__entries$tq_zero_r tq_zero_r(
-        .d(tq_zero_r$d),
-        .q(tq_zero_r$q),
+    tcd_tiny__entries$l_key l_key(
+        .d(l_key$d),
+        .q(l_key$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_same l_same(
+        .d(l_same$d),
+        .q(l_same$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_pend l_pend(
+        .d(l_pend$d),
+        .q(l_pend$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_wr l_wr(
+        .d(l_wr$d),
+        .q(l_wr$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_paused l_paused(
+        .d(l_paused$d),
+        .q(l_paused$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_on_hi l_on_hi(
+        .d(l_on_hi$d),
+        .q(l_on_hi$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_on_lo l_on_lo(
+        .d(l_on_lo$d),
+        .q(l_on_lo$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_w_hi l_w_hi(
+        .d(l_w_hi$d),
+        .q(l_w_hi$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_w_lo l_w_lo(
+        .d(l_w_lo$d),
+        .q(l_w_lo$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_fw_d l_fw_d(
+        .d(l_fw_d$d),
+        .q(l_fw_d$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_tq_r l_tq_r(
+        .d(l_tq_r$d),
+        .q(l_tq_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_tq_fw_d l_tq_fw_d(
+        .d(l_tq_fw_d$d),
+        .q(l_tq_fw_d$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_tq_ram_d l_tq_ram_d(
+        .d(l_tq_ram_d$d),
+        .q(l_tq_ram_d$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$l_tq_zero l_tq_zero(
+        .d(l_tq_zero$d),
+        .q(l_tq_zero$q),
         .clock(clock)
     );
     tcd_tiny__entries$rx_resume_r rx_resume_r(
@@ -3285,18 +3901,31 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         age_w_lo$d = age_w_lo$q;
         lk_sel_r$d = lk_sel_r$q;
         lk_sel_d$d = lk_sel_d$q;
-        lk_pend$d = lk_pend$q;
-        lk_wr$d = lk_wr$q;
-        lk_paused_r$d = lk_paused_r$q;
-        lk_on_hi_r$d = lk_on_hi_r$q;
-        lk_on_lo_r$d = lk_on_lo_r$q;
-        lk_w_hi_r$d = lk_w_hi_r$q;
-        lk_w_lo_r$d = lk_w_lo_r$q;
-        tq_fw_r_r$d = tq_fw_r_r$q;
-        tq_ram_r_r$d = tq_ram_r_r$q;
-        tq_fw_d_r$d = tq_fw_d_r$q;
-        tq_ram_d_r$d = tq_ram_d_r$q;
-        tq_zero_r$d = tq_zero_r$q;
+        cand_paused$d = cand_paused$q;
+        cand_pend$d = cand_pend$q;
+        cand_wr$d = cand_wr$q;
+        cand_on_hi$d = cand_on_hi$q;
+        cand_on_lo$d = cand_on_lo$q;
+        cand_w_hi$d = cand_w_hi$q;
+        cand_w_lo$d = cand_w_lo$q;
+        l_r_t$d = l_r_t$q;
+        l_r_q$d = l_r_q$q;
+        l_d_t$d = l_d_t$q;
+        l_d_qs$d = l_d_qs$q;
+        l_key$d = l_key$q;
+        l_same$d = l_same$q;
+        l_pend$d = l_pend$q;
+        l_wr$d = l_wr$q;
+        l_paused$d = l_paused$q;
+        l_on_hi$d = l_on_hi$q;
+        l_on_lo$d = l_on_lo$q;
+        l_w_hi$d = l_w_hi$q;
+        l_w_lo$d = l_w_lo$q;
+        l_fw_d$d = l_fw_d$q;
+        l_tq_r$d = l_tq_r$q;
+        l_tq_fw_d$d = l_tq_fw_d$q;
+        l_tq_ram_d$d = l_tq_ram_d$q;
+        l_tq_zero$d = l_tq_zero$q;
         rx_resume_r$d = rx_resume_r$q;
         same_r$d = same_r$q;
         ram_r_t_m$read_address = lookup_key;
@@ -3304,31 +3933,67 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         ram_d_t_m$read_address = lookup_key;
         ram_d_qs$read_address = lookup_key;
         lk_key_r$d = lookup_key;
-        lk_key = lk_key_r$q;
-        age_w = ({1'd0, lk_w_hi_r$q} << 32'h1) | {1'd0, lk_w_lo_r$q};
-        same_key = same_r$q;
-        ram_r_t = ram_r_t_m$read_data;
-        ram_r_q = ram_r_q_m$read_data;
-        ram_d_t = ram_d_t_m$read_data;
-        ram_d_q30 = ram_d_qs$read_data[(32'h4)+:(30)];
+        lk_prio = lk_key_r$q[(32'h0)+:(3)];
+        if (lk_sel_r$q) begin
+            l_r_t$d = fw_r_t_r$q;
+            l_r_q$d = fw_r_q_r$q;
+        end
+        else begin
+            l_r_t$d = ram_r_t_m$read_data;
+            l_r_q$d = ram_r_q_m$read_data;
+        end
+        if (lk_sel_d$q) begin
+            l_d_t$d = last_t;
+            l_d_qs$d = last_qs;
+        end
+        else begin
+            l_d_t$d = ram_d_t_m$read_data;
+            l_d_qs$d = ram_d_qs$read_data;
+        end
+        lk_pend = cand_pend$q[lk_prio];
+        lk_wr = cand_wr$q[lk_prio];
+        l_paused$d = cand_paused$q[(lk_prio)+:(1)];
+        l_on_hi$d = cand_on_hi$q[(lk_prio)+:(1)];
+        l_on_lo$d = cand_on_lo$q[(lk_prio)+:(1)];
+        l_w_hi$d = cand_w_hi$q[(lk_prio)+:(1)];
+        l_w_lo$d = cand_w_lo$q[(lk_prio)+:(1)];
+        l_key$d = lk_key_r$q;
+        l_same$d = same_r$q;
+        l_pend$d = lk_pend;
+        l_wr$d = lk_wr;
+        fw_d_now = write & (write_key == lk_key_r$q);
+        l_fw_d$d = fw_d_now;
+        tq_from_r = ~same_r$q & lk_pend;
+        tq_from_d = ~same_r$q & ~lk_pend & lk_wr;
+        l_tq_r$d = tq_from_r;
+        l_tq_fw_d$d = tq_from_d & fw_d_now;
+        l_tq_ram_d$d = tq_from_d & ~fw_d_now;
+        l_tq_zero$d = ~same_r$q & ~lk_pend & ~lk_wr;
+        lk_key = l_key$q;
+        same_key = l_same$q;
+        ram_r_t = l_r_t$q;
+        ram_r_q = l_r_q$q;
+        ram_d_t = l_d_t$q;
+        ram_d_q30 = l_d_qs$q[(32'h4)+:(30)];
         ram_d_q = {2'd0, ram_d_q30};
-        fw_r_t = fw_r_t_r$q;
         fw_r_q = fw_r_q_r$q;
-        sel_r = lk_sel_r$q;
-        tq_fw_r = tq_fw_r_r$q;
-        tq_ram_r = tq_ram_r_r$q;
-        tq_fw_d = tq_fw_d_r$q;
-        tq_ram_d = tq_ram_d_r$q;
-        tq_zero = tq_zero_r$q;
-        on_old = |lk_on_hi_r$q;
+        tq_ram_r = l_tq_r$q;
+        tq_fw_d = l_tq_fw_d$q;
+        tq_ram_d = l_tq_ram_d$q;
+        tq_zero = l_tq_zero$q;
+        age_w = ({1'd0, l_w_hi$q} << 32'h1) | {1'd0, l_w_lo$q};
+        on_old = |l_on_hi$q;
+        if (l_fw_d$q) begin
+            lk_d_t = last_t;
+            lk_d_qs = last_qs;
+        end
+        else begin
+            lk_d_t = l_d_t$q;
+            lk_d_qs = l_d_qs$q;
+        end
         last_state = 2'h0;
-        if (lk_wr$q) begin
-            if (lk_sel_d$q) begin
-                last_state = last_qs[(32'h0)+:(2)];
-            end
-            else begin
-                last_state = ram_d_qs$read_data[(32'h0)+:(2)];
-            end
+        if (l_wr$q) begin
+            last_state = lk_d_qs[(32'h0)+:(2)];
         end
         rx_resume_keys = 32'h0;
         if (rx_resume_r$q) begin
@@ -3348,46 +4013,32 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         lk_sel_r$d = rx_resume_r$q & (rx_key == lookup_key);
         fw_r_t_r$d = now;
         fw_r_q_r$d = rx_qlen;
-        if (lk_sel_r$q) begin
-            lk_r_t = fw_r_t_r$q;
-            lk_r_q = fw_r_q_r$q;
-        end
-        else begin
-            lk_r_t = ram_r_t_m$read_data;
-            lk_r_q = ram_r_q_m$read_data;
-        end
-        if (lk_sel_d$q) begin
-            lk_d_t = last_t;
-            lk_d_qs = last_qs;
-        end
-        else begin
-            lk_d_t = ram_d_t_m$read_data;
-            lk_d_qs = ram_d_qs$read_data;
-        end
+        lk_r_t = l_r_t$q;
+        lk_r_q = l_r_q$q;
         lk_q30 = lk_d_qs[(32'h4)+:(30)];
         lk_t_t = 32'h0;
         lk_q_rec = 32'h0;
         lk_ls = 2'h0;
-        if (lk_wr$q) begin
+        if (l_wr$q) begin
             lk_t_t = lk_d_t;
             lk_q_rec = {2'd0, lk_q30};
             lk_ls = lk_d_qs[(32'h0)+:(2)];
         end
-        if (lk_pend$q) begin
+        if (l_pend$q) begin
             lk_t_t = lk_r_t;
             lk_q_rec = lk_r_q;
         end
         lk_aw = lk_d_qs[(32'h2)+:(2)];
-        if (lk_pend$q) begin
-            lk_age_t = ({1'd0, lk_on_hi_r$q} << 32'h1) | {1'd0, lk_on_lo_r$q};
+        if (l_pend$q) begin
+            lk_age_t = ({1'd0, l_on_hi$q} << 32'h1) | {1'd0, l_on_lo$q};
         end
-        else if (~lk_wr$q | (lk_aw == never)) begin
+        else if (~l_wr$q | (lk_aw == never)) begin
             lk_age_t = never;
         end
-        else if (lk_aw[32'h1] | |lk_w_hi_r$q | (lk_aw[32'h0] & |lk_w_lo_r$q)) begin
+        else if (lk_aw[32'h1] | |l_w_hi$q | (lk_aw[32'h0] & |l_w_lo$q)) begin
             lk_age_t = 2'h2;
         end
-        else if (lk_aw[32'h0] ^ |lk_w_lo_r$q) begin
+        else if (lk_aw[32'h0] ^ |l_w_lo$q) begin
             lk_age_t = 2'h1;
         end
         else begin
@@ -3399,8 +4050,8 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         entry_t_t = lk_t_t;
         entry_q_rec = lk_q_rec;
         entry_ls = lk_ls;
-        entry_paused = lk_paused_r$q;
-        entry_age_on = ({1'd0, lk_on_hi_r$q} << 32'h1) | {1'd0, lk_on_lo_r$q};
+        entry_paused = l_paused$q;
+        entry_age_on = ({1'd0, l_on_hi$q} << 32'h1) | {1'd0, l_on_lo$q};
         entry_age_t = lk_age_t;
         ram_d_t_m$write_enable = write;
         ram_d_t_m$write_address = write_key;
@@ -3444,61 +4095,20 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
             age_w_hi$d = all_k;
             age_w_lo$d = all_k;
         end
-        lk_hit_d = flag_write & (d_key == lookup_key);
-        lk_hit_resume = rx_resume_r$q & (rx_key == lookup_key);
-        lk_hit_pause = rx_valid & rx_stop & (rx_key == lookup_key);
-        lk_pend$d = (pending$q[lookup_key] | lk_hit_resume) & ~lk_hit_d;
-        lk_paused_now = paused$q[(lookup_key)+:(1)];
-        lk_paused_r$d = lk_paused_now;
-        if (lk_hit_resume) begin
-            lk_paused_r$d = 1'h0;
-        end
-        if (lk_hit_pause) begin
-            lk_paused_r$d = 1'h1;
-        end
-        lk_on_hi_now = age_on_hi$q[(lookup_key)+:(1)];
-        lk_on_lo_now = age_on_lo$q[(lookup_key)+:(1)];
-        lk_w_hi_now = age_w_hi$q[(lookup_key)+:(1)];
-        lk_w_lo_now = age_w_lo$q[(lookup_key)+:(1)];
-        lk_on_hi_r$d = lk_on_hi_now;
-        lk_on_lo_r$d = lk_on_lo_now;
-        lk_w_hi_r$d = lk_w_hi_now;
-        lk_w_lo_r$d = lk_w_lo_now;
-        if (half_wrap) begin
-            lk_on_hi_r$d = lk_on_hi_now | lk_on_lo_now;
-            lk_on_lo_r$d = ~(lk_on_hi_now ^ lk_on_lo_now);
-            lk_w_hi_r$d = lk_w_hi_now | lk_w_lo_now;
-            lk_w_lo_r$d = ~(lk_w_hi_now ^ lk_w_lo_now);
-        end
-        if (lk_hit_resume) begin
-            lk_on_hi_r$d = 1'h0;
-            lk_on_lo_r$d = half_wrap;
-        end
-        if (lk_hit_d) begin
-            lk_w_hi_r$d = 1'h0;
-            lk_w_lo_r$d = half_wrap;
-        end
-        if (reset) begin
-            lk_pend$d = 1'b0;
-            lk_paused_r$d = 1'h0;
-            lk_on_hi_r$d = 1'h1;
-            lk_on_lo_r$d = 1'h1;
-            lk_w_hi_r$d = 1'h1;
-            lk_w_lo_r$d = 1'h1;
-        end
-        lk_wr$d = ~(|lk_w_hi_r$d & |lk_w_lo_r$d);
+        lk_base = (lookup_key >> 32'h3) << 32'h3;
+        written_keys = ~(age_w_hi$d & age_w_lo$d);
+        cand_paused$d = paused$d[(lk_base)+:(8)];
+        cand_pend$d = pending$d[(lk_base)+:(8)];
+        cand_wr$d = written_keys[(lk_base)+:(8)];
+        cand_on_hi$d = age_on_hi$d[(lk_base)+:(8)];
+        cand_on_lo$d = age_on_lo$d[(lk_base)+:(8)];
+        cand_w_hi$d = age_w_hi$d[(lk_base)+:(8)];
+        cand_w_lo$d = age_w_lo$d[(lk_base)+:(8)];
         next_paused = (paused$q[next_rx_key] & ~(rx_resume_r$q & (rx_key == next_rx_key))) | (rx_valid & rx_stop & (rx_key == next_rx_key));
         next_resume = next_rx_valid & ~next_rx_stop & next_paused & ~reset;
         rx_resume_r$d = next_resume;
         next_same = next_resume & next_d_valid & (next_rx_key == next_d_key);
         same_r$d = next_same;
-        tq_from_r = ~next_same & lk_pend$d;
-        tq_from_d = ~next_same & ~lk_pend$d & lk_wr$d;
-        tq_fw_r_r$d = tq_from_r & lk_sel_r$d;
-        tq_ram_r_r$d = tq_from_r & ~lk_sel_r$d;
-        tq_fw_d_r$d = tq_from_d & lk_sel_d$d;
-        tq_ram_d_r$d = tq_from_d & ~lk_sel_d$d;
-        tq_zero_r$d = ~next_same & ~lk_pend$d & ~lk_wr$d;
     end
 
 endmodule // tcd_tiny__entries
@@ -3580,6 +4190,139 @@ module tcd_tiny__entries$age_w_lo(d,q,clock);
 endmodule // tcd_tiny__entries$age_w_lo
 
 
+module tcd_tiny__entries$cand_on_hi(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$cand_on_hi
+
+
+module tcd_tiny__entries$cand_on_lo(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$cand_on_lo
+
+
+module tcd_tiny__entries$cand_paused(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$cand_paused
+
+
+module tcd_tiny__entries$cand_pend(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$cand_pend
+
+
+module tcd_tiny__entries$cand_w_hi(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$cand_w_hi
+
+
+module tcd_tiny__entries$cand_w_lo(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$cand_w_lo
+
+
+module tcd_tiny__entries$cand_wr(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$cand_wr
+
+
 module tcd_tiny__entries$fw_r_q_r(d,q,clock);
 
     // Module arguments
@@ -3618,6 +4361,348 @@ module tcd_tiny__entries$fw_r_t_r(d,q,clock);
 endmodule // tcd_tiny__entries$fw_r_t_r
 
 
+module tcd_tiny__entries$l_d_qs(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_d_qs
+
+
+module tcd_tiny__entries$l_d_t(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_d_t
+
+
+module tcd_tiny__entries$l_fw_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_fw_d
+
+
+module tcd_tiny__entries$l_key(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_key
+
+
+module tcd_tiny__entries$l_on_hi(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_on_hi
+
+
+module tcd_tiny__entries$l_on_lo(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_on_lo
+
+
+module tcd_tiny__entries$l_paused(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_paused
+
+
+module tcd_tiny__entries$l_pend(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_pend
+
+
+module tcd_tiny__entries$l_r_q(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_r_q
+
+
+module tcd_tiny__entries$l_r_t(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_r_t
+
+
+module tcd_tiny__entries$l_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_same
+
+
+module tcd_tiny__entries$l_tq_fw_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_tq_fw_d
+
+
+module tcd_tiny__entries$l_tq_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_tq_r
+
+
+module tcd_tiny__entries$l_tq_ram_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_tq_ram_d
+
+
+module tcd_tiny__entries$l_tq_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_tq_zero
+
+
+module tcd_tiny__entries$l_w_hi(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_w_hi
+
+
+module tcd_tiny__entries$l_w_lo(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_w_lo
+
+
+module tcd_tiny__entries$l_wr(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$l_wr
+
+
 module tcd_tiny__entries$lk_key_r(d,q,clock);
 
     // Module arguments
@@ -3635,82 +4720,6 @@ module tcd_tiny__entries$lk_key_r(d,q,clock);
     end
 
 endmodule // tcd_tiny__entries$lk_key_r
-
-
-module tcd_tiny__entries$lk_on_hi_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$lk_on_hi_r
-
-
-module tcd_tiny__entries$lk_on_lo_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$lk_on_lo_r
-
-
-module tcd_tiny__entries$lk_paused_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$lk_paused_r
-
-
-module tcd_tiny__entries$lk_pend(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$lk_pend
 
 
 module tcd_tiny__entries$lk_sel_d(d,q,clock);
@@ -3749,63 +4758,6 @@ module tcd_tiny__entries$lk_sel_r(d,q,clock);
     end
 
 endmodule // tcd_tiny__entries$lk_sel_r
-
-
-module tcd_tiny__entries$lk_w_hi_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$lk_w_hi_r
-
-
-module tcd_tiny__entries$lk_w_lo_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$lk_w_lo_r
-
-
-module tcd_tiny__entries$lk_wr(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$lk_wr
 
 
 module tcd_tiny__entries$paused(d,q,clock);
@@ -3976,101 +4928,6 @@ module tcd_tiny__entries$same_r(d,q,clock);
 endmodule // tcd_tiny__entries$same_r
 
 
-module tcd_tiny__entries$tq_fw_d_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$tq_fw_d_r
-
-
-module tcd_tiny__entries$tq_fw_r_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$tq_fw_r_r
-
-
-module tcd_tiny__entries$tq_ram_d_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$tq_ram_d_r
-
-
-module tcd_tiny__entries$tq_ram_r_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$tq_ram_r_r
-
-
-module tcd_tiny__entries$tq_zero_r(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__entries$tq_zero_r
-
-
 module tcd_tiny__o_ecn(d,q,clock);
 
     // Module arguments
@@ -4194,6 +5051,10 @@ module tcd_tiny__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,a
     localparam  never = 2'b11;
 
     // Stub signals
+    reg  r_read$d;
+    wire  r_read$q;
+    reg  r_ok$d;
+    wire  r_ok$q;
     reg  l_read$d;
     wire  l_read$q;
     reg  l_ok$d;
@@ -4235,6 +5096,16 @@ module tcd_tiny__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,a
     reg  [7:0] flags;
 
     // Sub module instances
+    tcd_tiny__snapshot$r_read r_read(
+        .d(r_read$d),
+        .q(r_read$q),
+        .clock(clock)
+    );
+    tcd_tiny__snapshot$r_ok r_ok(
+        .d(r_ok$d),
+        .q(r_ok$q),
+        .clock(clock)
+    );
     tcd_tiny__snapshot$l_read l_read(
         .d(l_read$d),
         .q(l_read$q),
@@ -4313,6 +5184,8 @@ module tcd_tiny__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,a
 
     // Update code
     always @(*) begin
+        r_read$d = r_read$q;
+        r_ok$d = r_ok$q;
         l_read$d = l_read$q;
         l_ok$d = l_ok$q;
         l_t_on$d = l_t_on$q;
@@ -4328,8 +5201,10 @@ module tcd_tiny__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,a
         s_t_t$d = s_t_t$q;
         s_q_rec$d = s_q_rec$q;
         s_state$d = s_state$q;
-        l_read$d = read;
-        l_ok$d = ok;
+        r_read$d = read;
+        r_ok$d = ok;
+        l_read$d = r_read$q;
+        l_ok$d = r_ok$q;
         l_t_on$d = t_on;
         l_t_t$d = t_t;
         l_q_rec$d = q_rec;
@@ -4379,12 +5254,13 @@ module tcd_tiny__snapshot(clock,reset,read,ok,t_on,t_t,q_rec,last_state,paused,a
                 s_state$d = flags;
             end
         end
-        busy = l_read$q;
+        busy = r_read$q | l_read$q;
         snap_t_on = s_t_on$q;
         snap_t_t = s_t_t$q;
         snap_q_rec = s_q_rec$q;
         snap_state = s_state$q;
         if (reset) begin
+            r_read$d = 1'b0;
             l_read$d = 1'b0;
             s_t_on$d = 32'h0;
             s_t_t$d = 32'h0;
@@ -4603,6 +5479,44 @@ module tcd_tiny__snapshot$l_t_t(d,q,clock);
     end
 
 endmodule // tcd_tiny__snapshot$l_t_t
+
+
+module tcd_tiny__snapshot$r_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__snapshot$r_ok
+
+
+module tcd_tiny__snapshot$r_read(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__snapshot$r_read
 
 
 module tcd_tiny__snapshot$s_q_rec(d,q,clock);

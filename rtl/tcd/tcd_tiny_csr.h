@@ -105,7 +105,7 @@
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */
-#define TCD_TINY_MARK_LATENCY 2u
+#define TCD_TINY_MARK_LATENCY 3u
 #define TCD_TINY_CSR_RDATA_LATENCY 0u
 
 #endif /* TCD_TINY_CSR_H */

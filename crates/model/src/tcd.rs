@@ -8,8 +8,9 @@
 //! Cycle semantics (one [`Tcd::step`] = one rising edge n):
 //! * time is a free-running cycle counter `now`: 0 in the cycle after reset, +1 per edge. Events
 //!   sampled at edge n are applied in cycle n with that cycle's `now`, and their results (the
-//!   `mark_*` outputs) appear after edge n + [`MARK_LATENCY`] (the RTL looks the entry up in
-//!   cycle n and decides in cycle n + 1; a delay line holds the results in between);
+//!   `mark_*` outputs) appear after edge n + [`MARK_LATENCY`] (the RTL reads the entry's RAMs
+//!   in cycle n, tests it in cycle n + 1 and decides in cycle n + 2; a delay line holds the
+//!   results in between);
 //! * in a cycle, the received control frame (`rx_pfc` in CEE mode, `rx_credit` in IB mode) is
 //!   applied before the dequeue, so a RESUME and a dequeue of one entry in one cycle give
 //!   `Ton = 0` (spec §1.11);
@@ -649,7 +650,7 @@ pub fn port_schema(cfg: &TcdConfig) -> PortSchema {
             Port::output(
                 "mark_valid",
                 1,
-                "the dequeue of the previous edge is classified",
+                "a dequeue is classified (the latency column says when)",
             ),
             Port::output("mark_port", pb, "its port"),
             Port::output("mark_prio", nb, "its priority"),
@@ -675,8 +676,9 @@ port_bundle!(
     }
 );
 
-/// Edges from sampling a dequeue to its `mark_*` outputs: the lookup's and the decision's.
-pub const MARK_LATENCY: u32 = 2;
+/// Edges from sampling a dequeue to its `mark_*` outputs: the RAM read's, the tests' and the
+/// decision's.
+pub const MARK_LATENCY: u32 = 3;
 const _: () = assert!(MARK_LATENCY <= DelayLine::<Mark>::MAX_LATENCY);
 
 /// One edge's `mark_*` outputs.
@@ -805,8 +807,11 @@ pub struct Tcd {
     /// The index read at the previous edge: its snapshot is taken on this edge.
     snap_reading: Option<u64>,
     /// The snapshot taken on the previous edge (`entry_t_on`, `entry_t_t`, `entry_q_rec`,
-    /// `entry_state`): the status words show it from this edge on.
+    /// `entry_state`), one edge from the status words (the RTL merges the writes its read
+    /// missed over two cycles).
     snap_taken: Option<[u64; 4]>,
+    /// The snapshot taken two edges ago: the status words show it from this edge on.
+    snap_held: Option<[u64; 4]>,
     /// The `mark_*` results of the edges in flight.
     marks: DelayLine<Mark>,
     branches: [u64; Branch::ALL.len()],
@@ -830,6 +835,7 @@ impl Tcd {
             snap_pending: false,
             snap_reading: None,
             snap_taken: None,
+            snap_held: None,
             marks: DelayLine::new(),
             branches: [0; Branch::ALL.len()],
         };
@@ -1093,6 +1099,7 @@ impl CycleModel for Tcd {
         self.snap_pending = false;
         self.snap_reading = None;
         self.snap_taken = None;
+        self.snap_held = None;
         self.marks.reset();
     }
 
@@ -1105,13 +1112,16 @@ impl CycleModel for Tcd {
         self.csr.set(
             reg::ENTRY_STATUS,
             u64::from(
-                self.snap_pending || self.snap_reading.is_some() || self.snap_taken.is_some(),
+                self.snap_pending
+                    || self.snap_reading.is_some()
+                    || self.snap_taken.is_some()
+                    || self.snap_held.is_some(),
             ),
         );
         self.show_windows();
         let rdata = self.csr.get(i.csr_addr as u32 & mask(CSR_ADDR_BITS) as u32);
-        // The snapshot taken on the previous edge reaches the status words on this one.
-        if let Some(words) = self.snap_taken.take() {
+        // The snapshot taken two edges ago reaches the status words on this one.
+        if let Some(words) = self.snap_held.take() {
             for (r, w) in [
                 reg::ENTRY_T_ON,
                 reg::ENTRY_T_T,
@@ -1124,6 +1134,7 @@ impl CycleModel for Tcd {
                 self.csr.set(r, w);
             }
         }
+        self.snap_held = self.snap_taken.take();
         // The snapshot of the previous edge's read shows the state before this edge's events.
         if let Some(index) = self.snap_reading.take() {
             self.snap_taken = Some(self.snapshot(index));

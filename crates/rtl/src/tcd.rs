@@ -3,25 +3,29 @@
 //! Contract and cycle semantics: docs/blocks/tcd.md and crates/model/src/tcd.rs. Keys are
 //! `{port, priority[2:0]}` (priorities padded to 8; PFC and CaPFC key by the bus's priority width).
 //!
-//! Pipeline, initiation interval 1 on every bus (`mark_*` latency 2):
+//! Pipeline, initiation interval 1 on every bus (`mark_*` latency 3):
 //! * edge n: the events are captured; the dequeue key (or, on a cycle without a dequeue input,
 //!   a pending snapshot index) addresses the entry RAMs;
-//! * cycle n: lookup (RAM read data, or the forwarded write of edge n), the received frame
-//!   (its RAM write and the per-key flags of both events land at edge n + 1), and every test
-//!   of the dequeue's flowchart, on the entry as the lookup found it and on what the dequeue
-//!   still deciding in this cycle will leave in it;
-//! * cycle n + 1: the decision: the older dequeue's write, when it names the entry, picks among
-//!   the precomputed tests (the bypass), then the flowchart combines bits;
-//! * edge n + 2: bank D's write, output registers.
+//! * cycle n (read): the received frame (its RAM write and the per-key flags of both events
+//!   land at edge n + 1); the RAMs' words, with the writes of edge n they could not see merged,
+//!   go into registers with nothing else on the path; the entry's per-key flags (the second
+//!   half of their K-way multiplexer) and where its words will come from;
+//! * cycle n + 1 (test): every test of the dequeue's flowchart, on the entry as the read found
+//!   it (or as bank D's write of edge n + 1 leaves it) and on what the dequeue still deciding in
+//!   this cycle will leave in it;
+//! * cycle n + 2 (decide): the older dequeue's write, when it names the entry, picks among the
+//!   precomputed tests (the bypass), then the flowchart combines bits;
+//! * edge n + 3: bank D's write, output registers.
 //!
-//! Hazard distances on bank D: 1 through the bypass, 2 through the lookup's forwarding of the
-//! write of edge n, 3 and more through the RAM.
+//! Hazard distances on bank D: 1 through the bypass, 2 through the test stage's forwarding of
+//! the write of edge n + 1, 3 through the read's merge of the write of edge n, 4 and more
+//! through the RAM.
 //!
 //! Four stages named after the model's functions, wired by this core:
 //! * [`Capture`]: the events of cycle n, the RAMs' read address, `now`;
 //! * [`Entries`]: the entry storage, received frames, the per-key flags and the lookup;
-//! * [`Classify`]: the flowchart on the dequeued entry, tested in cycle n, decided in n + 1;
-//! * [`Snapshot`]: the `entry_*` words, through the same two cycles.
+//! * [`Classify`]: the flowchart on the dequeued entry, tested in cycle n + 1, decided in n + 2;
+//! * [`Snapshot`]: the `entry_*` words, through the same cycles.
 //!
 //! The entry has two writers per cycle (a RESUME and a dequeue, on any keys) but 1R1W RAMs
 //! have one write port, so it is split by writer, like a live-value table: bank R, written only
@@ -238,6 +242,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .value_next
             .val()
             .get_bit(self.at_mode.val().index());
+        self.capture.prio_enable_next.next = self
+            .csr
+            .value_next
+            .val()
+            .get_bits::<8>(self.at_prio_enable.val().index());
         self.capture.entry_index.next = self
             .csr
             .value
@@ -297,11 +306,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .get_bits::<2>(self.at_options.val().index());
         self.classify.k.next = self.speeds.k.val();
         self.classify.k_low.next = self.speeds.k_low.val();
-        self.classify.prio_enable.next = self
-            .csr
-            .value
-            .val()
-            .get_bits::<8>(self.at_prio_enable.val().index());
+        self.classify.d_enabled.next = self.capture.d_enabled.val();
         self.classify.max_ton_next.next = self.speeds.max_ton_next.val();
         self.classify.t_period_next.next = self.speeds.t_period_next.val();
 
@@ -322,15 +327,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.d_qlen.next = self.capture.d_qlen.val();
         self.classify.d_ecn.next = self.capture.d_ecn.val();
         self.classify.same_key.next = self.entries.same_key.val();
-        self.classify.rx_qlen.next = self.capture.rx_qlen.val();
+        self.classify.rx_qlen.next = self.entries.fw_r_q.val();
         self.classify.ram_r_t.next = self.entries.ram_r_t.val();
         self.classify.ram_r_q.next = self.entries.ram_r_q.val();
         self.classify.ram_d_t.next = self.entries.ram_d_t.val();
         self.classify.ram_d_q.next = self.entries.ram_d_q.val();
-        self.classify.fw_r_t.next = self.entries.fw_r_t.val();
-        self.classify.fw_r_q.next = self.entries.fw_r_q.val();
-        self.classify.sel_r.next = self.entries.sel_r.val();
-        self.classify.tq_fw_r.next = self.entries.tq_fw_r.val();
         self.classify.tq_ram_r.next = self.entries.tq_ram_r.val();
         self.classify.tq_fw_d.next = self.entries.tq_fw_d.val();
         self.classify.tq_ram_d.next = self.entries.tq_ram_d.val();
@@ -340,7 +341,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.age_t.next = self.entries.age_t.val();
         self.classify.last_state.next = self.entries.last_state.val();
 
-        // ---- The marked packets, decided one cycle after their lookup.
+        // ---- The marked packets, decided two cycles after their read.
         self.o_valid.d.next = self.classify.m_valid.val();
         self.o_port.d.next = self.classify.m_port.val();
         self.o_prio.d.next = self.classify.m_prio.val();

@@ -34,6 +34,8 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     /// The `mode` register (credit-based when set), as stored and as this edge leaves it.
     pub mode: Signal<In, Bit>,
     pub mode_next: Signal<In, Bit>,
+    /// The `prio_enable` register as this edge leaves it.
+    pub prio_enable_next: Signal<In, Bits<8>>,
     /// The `entry_index` register, and its write strobe.
     pub entry_index: Signal<In, Bits<KB>>,
     pub snap_write: Signal<In, Bit>,
@@ -53,6 +55,9 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     pub d_key: Signal<Out, Bits<KB>>,
     pub d_qlen: Signal<Out, Bits<32>>,
     pub d_ecn: Signal<Out, Bits<2>>,
+    /// Cycle n: the dequeue's priority is enabled (`prio_enable` as edge n left it, decided at
+    /// the edge: the per-key flags' updates start from a flip-flop).
+    pub d_enabled: Signal<Out, Bit>,
     /// Cycle n: the RAMs were read for the snapshot, and its index names an existing entry.
     pub snap_read: Signal<Out, Bit>,
     pub snap_ok: Signal<Out, Bit>,
@@ -94,6 +99,7 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     d_prio_r: DFF<Bits<3>>,
     d_qlen_r: DFF<Bits<32>>,
     d_ecn_r: DFF<Bits<2>>,
+    d_enabled_r: DFF<Bit>,
     l_ok: DFF<Bit>,
     snap_pending: DFF<Bit>,
     snap_read_r: DFF<Bit>,
@@ -152,6 +158,8 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             d_key: Default::default(),
             d_qlen: Default::default(),
             d_ecn: Default::default(),
+            d_enabled: Default::default(),
+            prio_enable_next: Default::default(),
             snap_read: Default::default(),
             snap_ok: Default::default(),
             snap_busy: Default::default(),
@@ -186,6 +194,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             d_prio_r: Default::default(),
             d_qlen_r: Default::default(),
             d_ecn_r: Default::default(),
+            d_enabled_r: Default::default(),
             l_ok: Default::default(),
             snap_pending: Default::default(),
             snap_read_r: Default::default(),
@@ -224,6 +233,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
             d_prio_r,
             d_qlen_r,
             d_ecn_r,
+            d_enabled_r,
             l_ok,
             snap_pending,
             snap_read_r,
@@ -263,6 +273,10 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
         self.d_prio_r.d.next = self.deq_prio.val();
         self.d_qlen_r.d.next = self.deq_qlen.val();
         self.d_ecn_r.d.next = self.deq_ecn.val();
+        self.d_enabled_r.d.next = self
+            .prio_enable_next
+            .val()
+            .get_bit(self.deq_prio.val().index());
 
         // The RAMs' read port is free on a cycle without a dequeue: a pending snapshot uses it.
         if self.deq_valid.val() {
@@ -320,6 +334,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
             | bit_cast::<KB, 3>(self.d_prio_r.q.val());
         self.d_qlen.next = self.d_qlen_r.q.val();
         self.d_ecn.next = self.d_ecn_r.q.val();
+        self.d_enabled.next = self.d_enabled_r.q.val();
         self.snap_read.next = self.snap_read_r.q.val();
         self.snap_ok.next = self.l_ok.q.val();
         self.snap_busy.next = 0.into();

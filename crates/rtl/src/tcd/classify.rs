@@ -1,6 +1,8 @@
-//! TCD's flowchart (the model's `classify`, spec §1.3) for a dequeue, in two stages: the tests
-//! in the cycle its entry is looked up (n), the decision in the next (n + 1). Ton against
-//! max(Ton), the T period, the queue tests against K, K_low and Q_rec, and the ECN marks.
+//! TCD's flowchart (the model's `classify`, spec §1.3) for a dequeue captured at edge n, in
+//! three stages: what needs no entry in cycle n (its priority enabled, `Q > K`, `Q < K_low`,
+//! the windows of its cycle), the tests in the cycle after its entry's read (n + 1), the
+//! decision in the next (n + 2). Ton against max(Ton), the T period, the queue tests against K,
+//! K_low and Q_rec, and the ECN marks.
 //!
 //! Time tests are windows: `now - x < L` (mod 2^time_bits, L below half a wrap) holds exactly
 //! when x lies in the L cycles up to `now`, (now - L, now]: `x > now - L and x <= now`, or, when
@@ -9,14 +11,14 @@
 //! on every word x can come from ([`super::entries::Entries`]: RAM or forwarded write), and the
 //! registered one-hot selects pick a result afterwards.
 //!
-//! Cycle n (test stage): every comparison of the flowchart, on the entry as the lookup found it
-//! and on what the dequeue one edge older (in the decide stage now, `c_*`) will leave in it:
+//! Cycle n + 1 (test stage): every comparison of the flowchart, on the entry as the read found
+//! it and on what the dequeue one edge older (in the decide stage now, `c_*`) will leave in it:
 //! its kept words, or its boundary (`now - 1`, its queue length). The results are registered
-//! with the event (`c_*`) at edge n + 1. Cycle n + 1 (decide stage): when the older dequeue
+//! with the event (`c_*`) at edge n + 2. Cycle n + 2 (decide stage): when the older dequeue
 //! wrote this entry, its registered write (`w_*`: boundary, LAST_STATE, words) picks among the
 //! precomputed results (the bypass); then the flowchart, which only combines bits, and bank D's
-//! new words, written at edge n + 2 (and registered in `w_*` for the lookup's forwarding). The
-//! loop from one decision to the next is a few LUT levels, without a comparison.
+//! new words, written at edge n + 3 (and registered in `w_*` for the forwarding). The loop from
+//! one decision to the next is a few LUT levels, without a comparison.
 
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
@@ -31,12 +33,11 @@ pub struct Classify<const PB: usize, const KB: usize> {
     /// Time of cycle n and n + 1.
     pub now: Signal<In, Bits<32>>,
     pub now_next: Signal<In, Bits<32>>,
-    /// Registers: `options`, `k`, `k_low`, `prio_enable` as stored, `max_ton` and `t_period`
+    /// Registers: `options`, `k`, `k_low` as stored, `max_ton` and `t_period`
     /// as this edge leaves them (the windows are registered).
     pub options: Signal<In, Bits<2>>,
     pub k: Signal<In, Bits<32>>,
     pub k_low: Signal<In, Bits<32>>,
-    pub prio_enable: Signal<In, Bits<8>>,
     pub max_ton_next: Signal<In, Bits<32>>,
     pub t_period_next: Signal<In, Bits<32>>,
     /// The dequeue of cycle n (a bad index: passed through to the output unchanged).
@@ -47,6 +48,8 @@ pub struct Classify<const PB: usize, const KB: usize> {
     pub d_key: Signal<In, Bits<KB>>,
     pub d_qlen: Signal<In, Bits<32>>,
     pub d_ecn: Signal<In, Bits<2>>,
+    /// Its priority is enabled (`prio_enable` of cycle n).
+    pub d_enabled: Signal<In, Bit>,
     /// A RESUME of the dequeued entry in this cycle, and its queue length (masked).
     pub same_key: Signal<In, Bit>,
     pub rx_qlen: Signal<In, Bits<32>>,
@@ -57,10 +60,6 @@ pub struct Classify<const PB: usize, const KB: usize> {
     pub ram_r_q: Signal<In, Bits<32>>,
     pub ram_d_t: Signal<In, Bits<32>>,
     pub ram_d_q: Signal<In, Bits<32>>,
-    pub fw_r_t: Signal<In, Bits<32>>,
-    pub fw_r_q: Signal<In, Bits<32>>,
-    pub sel_r: Signal<In, Bit>,
-    pub tq_fw_r: Signal<In, Bit>,
     pub tq_ram_r: Signal<In, Bit>,
     pub tq_fw_d: Signal<In, Bit>,
     pub tq_ram_d: Signal<In, Bit>,
@@ -112,7 +111,28 @@ pub struct Classify<const PB: usize, const KB: usize> {
     t_zero: DFF<Bit>,
     t_le_one: DFF<Bit>,
 
-    // ---- The decide stage: the dequeue looked up in the last cycle, with its tests.
+    // ---- The test stage (cycle n + 1): the dequeue captured at edge n, with what cycle n
+    // knew of it (the registers as that edge left them: K, K_low, the options, the windows).
+    t_valid: DFF<Bit>,
+    t_bad: DFF<Bit>,
+    t_enabled: DFF<Bit>,
+    t_port: DFF<Bits<PB>>,
+    t_prio: DFF<Bits<3>>,
+    t_key: DFF<Bits<KB>>,
+    t_ecn: DFF<Bits<2>>,
+    t_now: DFF<Bits<32>>,
+    t_qlen: DFF<Bits<32>>,
+    t_options: DFF<Bits<2>>,
+    t_q_gt_k: DFF<Bit>,
+    t_q_lt_k_low: DFF<Bit>,
+    t_on_start: DFF<Bits<32>>,
+    t_on_wraps: DFF<Bit>,
+    t_on_zero: DFF<Bit>,
+    t_t_start: DFF<Bits<32>>,
+    t_t_wraps: DFF<Bit>,
+    t_t_zero: DFF<Bit>,
+    t_t_le_one: DFF<Bit>,
+    // ---- The decide stage: the dequeue tested in the last cycle, with its tests.
     c_valid: DFF<Bit>,
     c_bad: DFF<Bit>,
     c_enabled: DFF<Bit>,
@@ -151,26 +171,20 @@ pub struct Classify<const PB: usize, const KB: usize> {
 
     // Cycle n: `deq_qlen >= Q_rec` on each word Q_rec can come from.
     q_ge_ram_r: Signal<Local, Bit>,
-    q_ge_fw_r: Signal<Local, Bit>,
     q_ge_ram_d: Signal<Local, Bit>,
     q_ge_fw_d: Signal<Local, Bit>,
     q_ge_same: Signal<Local, Bit>,
     q_ge: Signal<Local, Bit>,
     // `x <= now`, `x > window start` and the windows of each word a timestamp can come from.
     at_or_before_ram_r: Signal<Local, Bit>,
-    at_or_before_fw_r: Signal<Local, Bit>,
     at_or_before_ram_d: Signal<Local, Bit>,
     at_or_before_fw_d: Signal<Local, Bit>,
     on_after_ram_r: Signal<Local, Bit>,
-    on_after_fw_r: Signal<Local, Bit>,
     t_after_ram_r: Signal<Local, Bit>,
-    t_after_fw_r: Signal<Local, Bit>,
     t_after_ram_d: Signal<Local, Bit>,
     t_after_fw_d: Signal<Local, Bit>,
     on_win_ram_r: Signal<Local, Bit>,
-    on_win_fw_r: Signal<Local, Bit>,
     t_win_ram_r: Signal<Local, Bit>,
-    t_win_fw_r: Signal<Local, Bit>,
     t_win_ram_d: Signal<Local, Bit>,
     t_win_fw_d: Signal<Local, Bit>,
     on_win: Signal<Local, Bit>,
@@ -186,8 +200,7 @@ pub struct Classify<const PB: usize, const KB: usize> {
     q_ram: Signal<Local, Bits<32>>,
     // What the decide stage's dequeue keeps if it takes no boundary (its own words, or the
     // write it bypassed), and the tests of this cycle's dequeue on them.
-    keep_t: Signal<Local, Bits<32>>,
-    keep_q: Signal<Local, Bits<32>>,
+    keep_q_ge: Signal<Local, Bit>,
     keep_age: Signal<Local, Bits<2>>,
     keep_old: Signal<Local, Bit>,
     keep_at_or_before: Signal<Local, Bit>,
@@ -223,7 +236,6 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             options: Default::default(),
             k: Default::default(),
             k_low: Default::default(),
-            prio_enable: Default::default(),
             max_ton_next: Default::default(),
             t_period_next: Default::default(),
             d_valid: Default::default(),
@@ -233,6 +245,7 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             d_key: Default::default(),
             d_qlen: Default::default(),
             d_ecn: Default::default(),
+            d_enabled: Default::default(),
             same_key: Default::default(),
             rx_qlen: Default::default(),
             lk_key: Default::default(),
@@ -240,10 +253,6 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             ram_r_q: Default::default(),
             ram_d_t: Default::default(),
             ram_d_q: Default::default(),
-            fw_r_t: Default::default(),
-            fw_r_q: Default::default(),
-            sel_r: Default::default(),
-            tq_fw_r: Default::default(),
             tq_ram_r: Default::default(),
             tq_fw_d: Default::default(),
             tq_ram_d: Default::default(),
@@ -280,6 +289,25 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             t_wraps: Default::default(),
             t_zero: Default::default(),
             t_le_one: Default::default(),
+            t_valid: Default::default(),
+            t_bad: Default::default(),
+            t_enabled: Default::default(),
+            t_port: Default::default(),
+            t_prio: Default::default(),
+            t_key: Default::default(),
+            t_ecn: Default::default(),
+            t_now: Default::default(),
+            t_qlen: Default::default(),
+            t_options: Default::default(),
+            t_q_gt_k: Default::default(),
+            t_q_lt_k_low: Default::default(),
+            t_on_start: Default::default(),
+            t_on_wraps: Default::default(),
+            t_on_zero: Default::default(),
+            t_t_start: Default::default(),
+            t_t_wraps: Default::default(),
+            t_t_zero: Default::default(),
+            t_t_le_one: Default::default(),
             c_valid: Default::default(),
             c_bad: Default::default(),
             c_enabled: Default::default(),
@@ -310,25 +338,19 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             w_qs: Default::default(),
             w_boundary: Default::default(),
             q_ge_ram_r: Default::default(),
-            q_ge_fw_r: Default::default(),
             q_ge_ram_d: Default::default(),
             q_ge_fw_d: Default::default(),
             q_ge_same: Default::default(),
             q_ge: Default::default(),
             at_or_before_ram_r: Default::default(),
-            at_or_before_fw_r: Default::default(),
             at_or_before_ram_d: Default::default(),
             at_or_before_fw_d: Default::default(),
             on_after_ram_r: Default::default(),
-            on_after_fw_r: Default::default(),
             t_after_ram_r: Default::default(),
-            t_after_fw_r: Default::default(),
             t_after_ram_d: Default::default(),
             t_after_fw_d: Default::default(),
             on_win_ram_r: Default::default(),
-            on_win_fw_r: Default::default(),
             t_win_ram_r: Default::default(),
-            t_win_fw_r: Default::default(),
             t_win_ram_d: Default::default(),
             t_win_fw_d: Default::default(),
             on_win: Default::default(),
@@ -341,8 +363,7 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             q_fw: Default::default(),
             t_ram: Default::default(),
             q_ram: Default::default(),
-            keep_t: Default::default(),
-            keep_q: Default::default(),
+            keep_q_ge: Default::default(),
             keep_age: Default::default(),
             keep_old: Default::default(),
             keep_at_or_before: Default::default(),
@@ -381,6 +402,25 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             t_wraps,
             t_zero,
             t_le_one,
+            t_valid,
+            t_bad,
+            t_enabled,
+            t_port,
+            t_prio,
+            t_key,
+            t_ecn,
+            t_now,
+            t_qlen,
+            t_options,
+            t_q_gt_k,
+            t_q_lt_k_low,
+            t_on_start,
+            t_on_wraps,
+            t_on_zero,
+            t_t_start,
+            t_t_wraps,
+            t_t_zero,
+            t_t_le_one,
             c_valid,
             c_bad,
             c_enabled,
@@ -429,70 +469,78 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             self.w_age_now.next = 0.into();
         }
 
-        // ==== Cycle n: the tests.
+        // ==== Cycle n: the dequeue as captured, its tests that need no entry (against the
+        // registers of this cycle), and this cycle's windows, into the test stage.
+        self.enabled.next = self.d_enabled.val();
+        self.write_now.next = self.d_valid.val() & self.enabled.val();
+        self.t_valid.d.next = self.d_valid.val();
+        self.t_bad.d.next = self.d_bad.val();
+        self.t_enabled.d.next = self.enabled.val();
+        self.t_port.d.next = self.d_port.val();
+        self.t_prio.d.next = self.d_prio.val();
+        self.t_key.d.next = self.d_key.val();
+        self.t_ecn.d.next = self.d_ecn.val();
+        self.t_now.d.next = self.now.val() & self.time_mask.val();
+        self.t_qlen.d.next = self.d_qlen.val();
+        self.t_options.d.next = self.options.val();
+        self.t_q_gt_k.d.next = self.d_qlen.val() > self.k.val();
+        self.t_q_lt_k_low.d.next = self.d_qlen.val() < self.k_low.val();
+        self.t_on_start.d.next = self.on_start.q.val();
+        self.t_on_wraps.d.next = self.on_wraps.q.val();
+        self.t_on_zero.d.next = self.on_zero.q.val();
+        self.t_t_start.d.next = self.t_start.q.val();
+        self.t_t_wraps.d.next = self.t_wraps.q.val();
+        self.t_t_zero.d.next = self.t_zero.q.val();
+        self.t_t_le_one.d.next = self.t_le_one.q.val();
+
+        // ==== Cycle n + 1: the tests.
         self.fw_d_t.next = self.w_t.q.val();
         self.fw_d_q30.next = self.w_qs.q.val().get_bits::<30>(4);
         self.fw_d_q.next = bit_cast::<32, 30>(self.fw_d_q30.val());
         // The flowchart's queue test on every word Q_rec can come from (0 when never written:
         // always true), selected like the word itself.
-        self.q_ge_ram_r.next = self.d_qlen.val() >= self.ram_r_q.val();
-        self.q_ge_fw_r.next = self.d_qlen.val() >= self.fw_r_q.val();
-        self.q_ge_ram_d.next = self.d_qlen.val() >= self.ram_d_q.val();
-        self.q_ge_fw_d.next = self.d_qlen.val() >= self.fw_d_q.val();
-        self.q_ge_same.next = self.d_qlen.val() >= self.rx_qlen.val();
+        self.q_ge_ram_r.next = self.t_qlen.q.val() >= self.ram_r_q.val();
+        self.q_ge_ram_d.next = self.t_qlen.q.val() >= self.ram_d_q.val();
+        self.q_ge_fw_d.next = self.t_qlen.q.val() >= self.fw_d_q.val();
+        self.q_ge_same.next = self.t_qlen.q.val() >= self.rx_qlen.val();
         self.q_ge.next = (self.same_key.val() & self.q_ge_same.val())
-            | (self.tq_fw_r.val() & self.q_ge_fw_r.val())
             | (self.tq_ram_r.val() & self.q_ge_ram_r.val())
             | (self.tq_fw_d.val() & self.q_ge_fw_d.val())
             | (self.tq_ram_d.val() & self.q_ge_ram_d.val())
             | self.tq_zero.val();
 
         // The windows (see the module doc) on every word a timestamp can come from.
-        self.at_or_before_ram_r.next = self.ram_r_t.val() <= self.now.val();
-        self.at_or_before_fw_r.next = self.fw_r_t.val() <= self.now.val();
-        self.at_or_before_ram_d.next = self.ram_d_t.val() <= self.now.val();
-        self.at_or_before_fw_d.next = self.fw_d_t.val() <= self.now.val();
-        self.on_after_ram_r.next = self.ram_r_t.val() > self.on_start.q.val();
+        self.at_or_before_ram_r.next = self.ram_r_t.val() <= self.t_now.q.val();
+        self.at_or_before_ram_d.next = self.ram_d_t.val() <= self.t_now.q.val();
+        self.at_or_before_fw_d.next = self.fw_d_t.val() <= self.t_now.q.val();
+        self.on_after_ram_r.next = self.ram_r_t.val() > self.t_on_start.q.val();
         self.on_win_ram_r.next = (self.on_after_ram_r.val() & self.at_or_before_ram_r.val())
-            | (self.on_wraps.q.val() & (self.on_after_ram_r.val() | self.at_or_before_ram_r.val()));
-        self.on_after_fw_r.next = self.fw_r_t.val() > self.on_start.q.val();
-        self.on_win_fw_r.next = (self.on_after_fw_r.val() & self.at_or_before_fw_r.val())
-            | (self.on_wraps.q.val() & (self.on_after_fw_r.val() | self.at_or_before_fw_r.val()));
-        self.t_after_ram_r.next = self.ram_r_t.val() > self.t_start.q.val();
+            | (self.t_on_wraps.q.val()
+                & (self.on_after_ram_r.val() | self.at_or_before_ram_r.val()));
+        self.t_after_ram_r.next = self.ram_r_t.val() > self.t_t_start.q.val();
         self.t_win_ram_r.next = (self.t_after_ram_r.val() & self.at_or_before_ram_r.val())
-            | (self.t_wraps.q.val() & (self.t_after_ram_r.val() | self.at_or_before_ram_r.val()));
-        self.t_after_fw_r.next = self.fw_r_t.val() > self.t_start.q.val();
-        self.t_win_fw_r.next = (self.t_after_fw_r.val() & self.at_or_before_fw_r.val())
-            | (self.t_wraps.q.val() & (self.t_after_fw_r.val() | self.at_or_before_fw_r.val()));
-        self.t_after_ram_d.next = self.ram_d_t.val() > self.t_start.q.val();
+            | (self.t_t_wraps.q.val() & (self.t_after_ram_r.val() | self.at_or_before_ram_r.val()));
+        self.t_after_ram_d.next = self.ram_d_t.val() > self.t_t_start.q.val();
         self.t_win_ram_d.next = (self.t_after_ram_d.val() & self.at_or_before_ram_d.val())
-            | (self.t_wraps.q.val() & (self.t_after_ram_d.val() | self.at_or_before_ram_d.val()));
-        self.t_after_fw_d.next = self.fw_d_t.val() > self.t_start.q.val();
+            | (self.t_t_wraps.q.val() & (self.t_after_ram_d.val() | self.at_or_before_ram_d.val()));
+        self.t_after_fw_d.next = self.fw_d_t.val() > self.t_t_start.q.val();
         self.t_win_fw_d.next = (self.t_after_fw_d.val() & self.at_or_before_fw_d.val())
-            | (self.t_wraps.q.val() & (self.t_after_fw_d.val() | self.at_or_before_fw_d.val()));
+            | (self.t_t_wraps.q.val() & (self.t_after_fw_d.val() | self.at_or_before_fw_d.val()));
         // x = 0 (D never written): 0 > start never holds, 0 <= now always does. (Not used
         // when a RESUME of this cycle names the entry: `same_key` below.)
-        self.t_win.next = (self.tq_zero.val() & self.t_wraps.q.val())
-            | (self.tq_fw_r.val() & self.t_win_fw_r.val())
+        self.t_win.next = (self.tq_zero.val() & self.t_t_wraps.q.val())
             | (self.tq_ram_r.val() & self.t_win_ram_r.val())
             | (self.tq_fw_d.val() & self.t_win_fw_d.val())
             | (self.tq_ram_d.val() & self.t_win_ram_d.val());
         self.on_win.next = self.on_win_ram_r.val();
-        if self.sel_r.val() {
-            self.on_win.next = self.on_win_fw_r.val();
-        }
 
         // The entry's T and Q_rec (the one-hot selects OR the words together; a RESUME of this
         // cycle: `now` and its queue length, age 0).
         self.t_fw.next = 0.into();
         self.q_fw.next = 0.into();
         if self.same_key.val() {
-            self.t_fw.next = self.now.val();
+            self.t_fw.next = self.t_now.q.val();
             self.q_fw.next = self.rx_qlen.val();
-        }
-        if self.tq_fw_r.val() {
-            self.t_fw.next = self.t_fw.val() | self.fw_r_t.val();
-            self.q_fw.next = self.q_fw.val() | self.fw_r_q.val();
         }
         if self.tq_fw_d.val() {
             self.t_fw.next = self.t_fw.val() | self.fw_d_t.val();
@@ -512,13 +560,10 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         // What the dequeue in the decide stage leaves in its entry without a boundary: the
         // words it holds, or the write it bypasses (its age then counted to its own cycle).
         // Its age as this cycle's dequeue sees it, one edge later: plus `age_w`, saturating
-        // (3, never set, stays 3).
-        self.keep_t.next = self.c_t.q.val();
-        self.keep_q.next = self.c_q.q.val();
+        // (3, never set, stays 3). The tests run on both words and the bypass picks a result:
+        // the write's are the forwarded word's own (`t_win_fw_d`, `q_ge_fw_d`).
         self.keep_age.next = self.c_age.q.val();
         if self.c_byp_tq.q.val() {
-            self.keep_t.next = self.w_t.q.val();
-            self.keep_q.next = self.fw_d_q.val();
             self.keep_age.next = self.w_age_now.val();
         }
         // Over half a wrap old (age >= 2; 3, never set, included) as this cycle's dequeue
@@ -526,13 +571,16 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.keep_old.next = self.keep_age.val().get_bit(1)
             | self.age_w.val().get_bit(1)
             | (self.keep_age.val().get_bit(0) & self.age_w.val().get_bit(0));
-        self.keep_at_or_before.next = self.keep_t.val() <= self.now.val();
-        self.keep_after.next = self.keep_t.val() > self.t_start.q.val();
+        self.keep_at_or_before.next = self.c_t.q.val() <= self.t_now.q.val();
+        self.keep_after.next = self.c_t.q.val() > self.t_t_start.q.val();
         self.keep_t_win.next = (self.keep_after.val() & self.keep_at_or_before.val())
-            | (self.t_wraps.q.val() & (self.keep_after.val() | self.keep_at_or_before.val()));
+            | (self.t_t_wraps.q.val() & (self.keep_after.val() | self.keep_at_or_before.val()));
+        self.keep_q_ge.next = self.t_qlen.q.val() >= self.c_q.q.val();
+        if self.c_byp_tq.q.val() {
+            self.keep_t_win.next = self.t_win_fw_d.val();
+            self.keep_q_ge.next = self.q_ge_fw_d.val();
+        }
 
-        self.enabled.next = self.prio_enable.val().get_bit(self.d_prio.val().index());
-        self.write_now.next = self.d_valid.val() & self.enabled.val();
         // The decide stage's dequeue writes bank D (at edge n + 1), and it names this entry.
         self.write.next = self.c_valid.q.val() & self.c_enabled.q.val();
         self.bypass_next.next = self.write.val() & (self.c_key.q.val() == self.lk_key.val());
@@ -540,27 +588,27 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         // ---- Edge n + 1: the event and its tests into the decide stage. A RESUME of this
         // entry in this cycle makes Ton and the elapsed T both 0; a timestamp over half a wrap
         // old (age >= 2) is long ago; an empty window (max(Ton) = 0 or T = 0) holds no x.
-        self.c_valid.d.next = self.d_valid.val();
-        self.c_bad.d.next = self.d_bad.val();
-        self.c_enabled.d.next = self.enabled.val();
-        self.c_port.d.next = self.d_port.val();
-        self.c_prio.d.next = self.d_prio.val();
-        self.c_key.d.next = self.d_key.val();
-        self.c_ecn.d.next = self.d_ecn.val();
-        self.c_now.d.next = self.now.val();
-        self.c_qlen.d.next = self.d_qlen.val() & self.queue_mask.val();
-        self.c_options.d.next = self.options.val();
-        self.c_t.d.next = self.t_fw.val() | self.t_ram.val();
+        self.c_valid.d.next = self.t_valid.q.val();
+        self.c_bad.d.next = self.t_bad.q.val();
+        self.c_enabled.d.next = self.t_enabled.q.val();
+        self.c_port.d.next = self.t_port.q.val();
+        self.c_prio.d.next = self.t_prio.q.val();
+        self.c_key.d.next = self.t_key.q.val();
+        self.c_ecn.d.next = self.t_ecn.q.val();
+        self.c_now.d.next = self.t_now.q.val();
+        self.c_qlen.d.next = self.t_qlen.q.val() & self.queue_mask.val();
+        self.c_options.d.next = self.t_options.q.val();
+        self.c_t.d.next = (self.t_fw.val() | self.t_ram.val()) & self.time_mask.val();
         self.c_q.d.next = self.q_fw.val() | self.q_ram.val();
         self.c_ls.d.next = self.last_state.val();
         self.c_age_w.d.next = self.age_w.val();
         self.c_q_ge.d.next = self.q_ge.val();
-        self.c_q_gt_k.d.next = self.d_qlen.val() > self.k.val();
-        self.c_q_lt_k_low.d.next = self.d_qlen.val() < self.k_low.val();
+        self.c_q_gt_k.d.next = self.t_q_gt_k.q.val();
+        self.c_q_lt_k_low.d.next = self.t_q_lt_k_low.q.val();
         if self.same_key.val() {
             self.c_age.d.next = 0.into();
-            self.c_ton_short.d.next = !self.on_zero.q.val();
-            self.c_t_exp.d.next = self.t_zero.q.val();
+            self.c_ton_short.d.next = !self.t_on_zero.q.val();
+            self.c_t_exp.d.next = self.t_t_zero.q.val();
         } else {
             self.c_age.d.next = self.age_t.val();
             self.c_ton_short.d.next = !self.on_old.val() & self.on_win.val();
@@ -569,10 +617,10 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.c_byp.d.next = self.bypass_next.val();
         self.c_byp_tq.d.next = self.bypass_next.val() & !self.same_key.val();
         self.c_keep_t_exp.d.next = self.keep_old.val() | !self.keep_t_win.val();
-        self.c_keep_q_ge.d.next = self.d_qlen.val() >= self.keep_q.val();
+        self.c_keep_q_ge.d.next = self.keep_q_ge.val();
         // A boundary one cycle ago: the elapsed T is 1, its age 0 (or 1: not old).
-        self.c_bnd_t_exp.d.next = self.t_le_one.q.val();
-        self.c_bnd_q_ge.d.next = self.d_qlen.val() >= self.c_qlen.q.val();
+        self.c_bnd_t_exp.d.next = self.t_t_le_one.q.val();
+        self.c_bnd_q_ge.d.next = self.t_qlen.q.val() >= self.c_qlen.q.val();
 
         // ==== Cycle n + 1: the bypass of the older dequeue's write, then the flowchart.
         self.ls.next = self.c_ls.q.val();
@@ -655,7 +703,9 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             | (bit_cast::<34, 2>(self.age_new.val()) << 2)
             | bit_cast::<34, 2>(self.new_ls.val());
         self.write_key.next = self.c_key.q.val();
-        self.w_t.d.next = self.write_t.val();
+        // Timestamps are `time_bits` wide: the mask tells synthesis the rest is 0, so the
+        // comparisons of the next cycle are that wide (yosys kept 32-bit carry chains).
+        self.w_t.d.next = self.write_t.val() & self.time_mask.val();
         self.w_qs.d.next = self.write_qs.val();
         self.w_boundary.d.next = self.boundary.val();
         self.last_t.next = self.w_t.q.val();
@@ -689,6 +739,9 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.t_le_one.d.next = self.t_period_next.val() <= 1;
 
         if self.reset.val() {
+            self.t_valid.d.next = false;
+            self.t_bad.d.next = false;
+            self.t_enabled.d.next = false;
             self.c_valid.d.next = false;
             self.c_bad.d.next = false;
             self.c_enabled.d.next = false;

@@ -8,12 +8,15 @@
 //! age of bank D's last write. Every per-key flag changes on events known at capture (frames,
 //! and whether a dequeue writes bank D); only bank D's words depend on the flowchart.
 //!
-//! In cycle n the stage outputs the dequeued entry as the words it can come from (RAM or
-//! forwarded write of bank R or D, one-hot selected by registers), so that
+//! In cycle n (read) the RAMs' words are registered, each with the write of edge n it could not
+//! see merged in (bank R: the frame captured at edge n - 1; bank D: the dequeue decided in
+//! cycle n - 1), with the entry's per-key flags (their K-way multiplexer split over cycles
+//! n - 1, by port, and n, by priority) and the one-hot selects of its words. In cycle n + 1
+//! (test) the stage outputs the dequeued entry as the words it can come from (that register,
+//! or bank D's write of edge n + 1, the decide stage's `last_*`), so that
 //! [`super::classify::Classify`] runs each test on every word before the selection. It takes
-//! the dequeue's `flag_write` in the same cycle (the per-key flags change at edge n + 1), and
-//! bank D's write from Classify's decide stage one cycle later (the write of edge n + 2; the
-//! decide stage keeps the last write, which this stage forwards to the lookup).
+//! the dequeue's `flag_write` in its capture cycle (the per-key flags change at edge n + 1),
+//! and bank D's write from Classify's decide stage in cycle n + 2 (the write of edge n + 3).
 
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
@@ -52,22 +55,21 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub next_d_valid: Signal<In, Bit>,
     pub next_d_key: Signal<In, Bits<KB>>,
 
-    /// Cycle n: the key the RAMs read at edge n.
+    /// Cycle n + 1 (the tests of the dequeue captured at edge n): the key the RAMs read at
+    /// edge n.
     pub lk_key: Signal<Out, Bits<KB>>,
-    /// Cycle n: a RESUME of the dequeued entry (frames first: Ton and the elapsed T are 0).
+    /// Cycle n + 1: a RESUME captured at edge n names the dequeued entry (frames first: Ton
+    /// and the elapsed T are 0), and its queue length.
     pub same_key: Signal<Out, Bit>,
-    /// The words `t_on`, `t_T` and `Q_rec` can come from: the RAMs' read data and the
-    /// forwarded write of bank R (bank D's is the decide stage's own `last_*`).
+    pub fw_r_q: Signal<Out, Bits<32>>,
+    /// Cycle n + 1: the words `t_on`, `t_T` and `Q_rec` can come from: the words the RAMs read
+    /// at edge n, registered, with the writes of edge n merged (bank D's write of edge n + 1
+    /// is the decide stage's own `last_*`).
     pub ram_r_t: Signal<Out, Bits<32>>,
     pub ram_r_q: Signal<Out, Bits<32>>,
     pub ram_d_t: Signal<Out, Bits<32>>,
     pub ram_d_q: Signal<Out, Bits<32>>,
-    pub fw_r_t: Signal<Out, Bits<32>>,
-    pub fw_r_q: Signal<Out, Bits<32>>,
-    /// `t_on` is bank R's forwarded write (else its RAM word).
-    pub sel_r: Signal<Out, Bit>,
-    /// Where `(t_T, Q_rec)` come from, one-hot or none (a RESUME of this cycle: `same_key`).
-    pub tq_fw_r: Signal<Out, Bit>,
+    /// Where `(t_T, Q_rec)` come from, one-hot or none (a RESUME of edge n: `same_key`).
     pub tq_ram_r: Signal<Out, Bit>,
     pub tq_fw_d: Signal<Out, Bit>,
     pub tq_ram_d: Signal<Out, Bit>,
@@ -110,23 +112,44 @@ pub struct Entries<const K: usize, const KB: usize> {
     age_w_lo: DFF<Bits<K>>,
 
     // The entry the RAMs were addressed with at the last edge, as it was after that edge:
-    // where its words come from and its per-key flags, decided at the edge from the keys alone
-    // so that cycle n starts from registers instead of key compares and K-way multiplexers.
+    // where its words come from, decided at the edge from the keys alone, and its per-key
+    // flags, so that cycle n starts from registers instead of key compares and K-way
+    // multiplexers.
     /// Bank R's (D's) word is the write of the last edge (forwarded), not the RAM's.
     lk_sel_r: DFF<Bit>,
     lk_sel_d: DFF<Bit>,
-    lk_pend: DFF<Bit>,
-    lk_wr: DFF<Bit>,
-    lk_paused_r: DFF<Bits<1>>,
-    lk_on_hi_r: DFF<Bits<1>>,
-    lk_on_lo_r: DFF<Bits<1>>,
-    lk_w_hi_r: DFF<Bits<1>>,
-    lk_w_lo_r: DFF<Bits<1>>,
-    tq_fw_r_r: DFF<Bit>,
-    tq_ram_r_r: DFF<Bit>,
-    tq_fw_d_r: DFF<Bit>,
-    tq_ram_d_r: DFF<Bit>,
-    tq_zero_r: DFF<Bit>,
+    /// The per-key flags of the entry the RAMs read, as edge n left them, for its port's
+    /// eight priorities: the first half of the lookup's K-way multiplexer, on the key of
+    /// cycle n - 1 and the flags' D inputs; cycle n picks the priority. `cand_wr`: bank D
+    /// was ever written (`age_w` below 3).
+    cand_paused: DFF<Bits<8>>,
+    cand_pend: DFF<Bits<8>>,
+    cand_wr: DFF<Bits<8>>,
+    cand_on_hi: DFF<Bits<8>>,
+    cand_on_lo: DFF<Bits<8>>,
+    cand_w_hi: DFF<Bits<8>>,
+    cand_w_lo: DFF<Bits<8>>,
+    // ---- Edge n + 1: the read of edge n, registered (words with the writes of edge n merged),
+    // the entry's flags, where `(t_T, Q_rec)` come from, and bank D's write of edge n + 1
+    // names it.
+    l_r_t: DFF<Bits<32>>,
+    l_r_q: DFF<Bits<32>>,
+    l_d_t: DFF<Bits<32>>,
+    l_d_qs: DFF<Bits<34>>,
+    l_key: DFF<Bits<KB>>,
+    l_same: DFF<Bit>,
+    l_pend: DFF<Bit>,
+    l_wr: DFF<Bit>,
+    l_paused: DFF<Bits<1>>,
+    l_on_hi: DFF<Bits<1>>,
+    l_on_lo: DFF<Bits<1>>,
+    l_w_hi: DFF<Bits<1>>,
+    l_w_lo: DFF<Bits<1>>,
+    l_fw_d: DFF<Bit>,
+    l_tq_r: DFF<Bit>,
+    l_tq_fw_d: DFF<Bit>,
+    l_tq_ram_d: DFF<Bit>,
+    l_tq_zero: DFF<Bit>,
     /// The received frame captured at the last edge is a RESUME of a paused entry ...
     rx_resume_r: DFF<Bit>,
     /// ... and the dequeue captured at the same edge is of that entry.
@@ -159,15 +182,15 @@ pub struct Entries<const K: usize, const KB: usize> {
     w_lo_stepped: Signal<Local, Bits<K>>,
     fresh_on: Signal<Local, Bits<K>>,
     fresh_w: Signal<Local, Bits<K>>,
-    // The next cycle's lookup: this edge's events on the looked-up key, and its flags now.
-    lk_hit_d: Signal<Local, Bit>,
-    lk_hit_resume: Signal<Local, Bit>,
-    lk_hit_pause: Signal<Local, Bit>,
-    lk_paused_now: Signal<Local, Bits<1>>,
-    lk_on_hi_now: Signal<Local, Bits<1>>,
-    lk_on_lo_now: Signal<Local, Bits<1>>,
-    lk_w_hi_now: Signal<Local, Bits<1>>,
-    lk_w_lo_now: Signal<Local, Bits<1>>,
+    // Cycle n: the looked-up entry's flags (the candidate of its priority).
+    lk_prio: Signal<Local, Bits<3>>,
+    lk_pend: Signal<Local, Bit>,
+    lk_wr: Signal<Local, Bit>,
+    /// Cycle n: the decide stage's write (of edge n + 1) names the entry.
+    fw_d_now: Signal<Local, Bit>,
+    // The next cycle's lookup: the first bit of its port's keys, and bank D ever written, by key.
+    lk_base: Signal<Local, Bits<KB>>,
+    written_keys: Signal<Local, Bits<K>>,
     next_paused: Signal<Local, Bit>,
     next_resume: Signal<Local, Bit>,
     next_same: Signal<Local, Bit>,
@@ -207,10 +230,7 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             ram_r_q: Default::default(),
             ram_d_t: Default::default(),
             ram_d_q: Default::default(),
-            fw_r_t: Default::default(),
             fw_r_q: Default::default(),
-            sel_r: Default::default(),
-            tq_fw_r: Default::default(),
             tq_ram_r: Default::default(),
             tq_fw_d: Default::default(),
             tq_ram_d: Default::default(),
@@ -244,18 +264,31 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             age_w_lo: Default::default(),
             lk_sel_r: Default::default(),
             lk_sel_d: Default::default(),
-            lk_pend: Default::default(),
-            lk_wr: Default::default(),
-            lk_paused_r: Default::default(),
-            lk_on_hi_r: Default::default(),
-            lk_on_lo_r: Default::default(),
-            lk_w_hi_r: Default::default(),
-            lk_w_lo_r: Default::default(),
-            tq_fw_r_r: Default::default(),
-            tq_ram_r_r: Default::default(),
-            tq_fw_d_r: Default::default(),
-            tq_ram_d_r: Default::default(),
-            tq_zero_r: Default::default(),
+            cand_paused: Default::default(),
+            cand_pend: Default::default(),
+            cand_wr: Default::default(),
+            cand_on_hi: Default::default(),
+            cand_on_lo: Default::default(),
+            cand_w_hi: Default::default(),
+            cand_w_lo: Default::default(),
+            l_r_t: Default::default(),
+            l_r_q: Default::default(),
+            l_d_t: Default::default(),
+            l_d_qs: Default::default(),
+            l_key: Default::default(),
+            l_same: Default::default(),
+            l_pend: Default::default(),
+            l_wr: Default::default(),
+            l_paused: Default::default(),
+            l_on_hi: Default::default(),
+            l_on_lo: Default::default(),
+            l_w_hi: Default::default(),
+            l_w_lo: Default::default(),
+            l_fw_d: Default::default(),
+            l_tq_r: Default::default(),
+            l_tq_fw_d: Default::default(),
+            l_tq_ram_d: Default::default(),
+            l_tq_zero: Default::default(),
             rx_resume_r: Default::default(),
             same_r: Default::default(),
             rx_resume_keys: Default::default(),
@@ -278,14 +311,12 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             w_lo_stepped: Default::default(),
             fresh_on: Default::default(),
             fresh_w: Default::default(),
-            lk_hit_d: Default::default(),
-            lk_hit_resume: Default::default(),
-            lk_hit_pause: Default::default(),
-            lk_paused_now: Default::default(),
-            lk_on_hi_now: Default::default(),
-            lk_on_lo_now: Default::default(),
-            lk_w_hi_now: Default::default(),
-            lk_w_lo_now: Default::default(),
+            lk_prio: Default::default(),
+            lk_pend: Default::default(),
+            lk_wr: Default::default(),
+            fw_d_now: Default::default(),
+            lk_base: Default::default(),
+            written_keys: Default::default(),
             next_paused: Default::default(),
             next_resume: Default::default(),
             next_same: Default::default(),
@@ -312,18 +343,31 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             age_w_lo,
             lk_sel_r,
             lk_sel_d,
-            lk_pend,
-            lk_wr,
-            lk_paused_r,
-            lk_on_hi_r,
-            lk_on_lo_r,
-            lk_w_hi_r,
-            lk_w_lo_r,
-            tq_fw_r_r,
-            tq_ram_r_r,
-            tq_fw_d_r,
-            tq_ram_d_r,
-            tq_zero_r,
+            cand_paused,
+            cand_pend,
+            cand_wr,
+            cand_on_hi,
+            cand_on_lo,
+            cand_w_hi,
+            cand_w_lo,
+            l_r_t,
+            l_r_q,
+            l_d_t,
+            l_d_qs,
+            l_key,
+            l_same,
+            l_pend,
+            l_wr,
+            l_paused,
+            l_on_hi,
+            l_on_lo,
+            l_w_hi,
+            l_w_lo,
+            l_fw_d,
+            l_tq_r,
+            l_tq_fw_d,
+            l_tq_ram_d,
+            l_tq_zero,
             rx_resume_r,
             same_r
         );
@@ -336,34 +380,98 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.ram_d_t_m.read_address.next = self.lookup_key.val();
         self.ram_d_qs.read_address.next = self.lookup_key.val();
 
-        // ---- Cycle n: the words the dequeued entry can come from, and their selects.
+        // ---- Cycle n (read): the RAMs' words, with the writes of edge n they could not see
+        // merged (bank R: the frame captured at edge n - 1; bank D: the dequeue decided in
+        // cycle n - 1), registered at edge n + 1 with nothing else on the path; the entry's
+        // flags, its priority's candidate (an 8-way multiplexer on a register), and where
+        // `(t_T, Q_rec)` will come from in cycle n + 1.
         self.lk_key_r.d.next = self.lookup_key.val();
-        self.lk_key.next = self.lk_key_r.q.val();
-        self.age_w.next = (bit_cast::<2, 1>(self.lk_w_hi_r.q.val()) << 1)
-            | bit_cast::<2, 1>(self.lk_w_lo_r.q.val());
-        self.same_key.next = self.same_r.q.val();
-        self.ram_r_t.next = self.ram_r_t_m.read_data.val();
-        self.ram_r_q.next = self.ram_r_q_m.read_data.val();
-        self.ram_d_t.next = self.ram_d_t_m.read_data.val();
-        self.ram_d_q30.next = self.ram_d_qs.read_data.val().get_bits::<30>(4);
+        self.lk_prio.next = self.lk_key_r.q.val().get_bits::<3>(0);
+        if self.lk_sel_r.q.val() {
+            self.l_r_t.d.next = self.fw_r_t_r.q.val();
+            self.l_r_q.d.next = self.fw_r_q_r.q.val();
+        } else {
+            self.l_r_t.d.next = self.ram_r_t_m.read_data.val();
+            self.l_r_q.d.next = self.ram_r_q_m.read_data.val();
+        }
+        if self.lk_sel_d.q.val() {
+            self.l_d_t.d.next = self.last_t.val();
+            self.l_d_qs.d.next = self.last_qs.val();
+        } else {
+            self.l_d_t.d.next = self.ram_d_t_m.read_data.val();
+            self.l_d_qs.d.next = self.ram_d_qs.read_data.val();
+        }
+        self.lk_pend.next = self.cand_pend.q.val().get_bit(self.lk_prio.val().index());
+        self.lk_wr.next = self.cand_wr.q.val().get_bit(self.lk_prio.val().index());
+        self.l_paused.d.next = self
+            .cand_paused
+            .q
+            .val()
+            .get_bits::<1>(self.lk_prio.val().index());
+        self.l_on_hi.d.next = self
+            .cand_on_hi
+            .q
+            .val()
+            .get_bits::<1>(self.lk_prio.val().index());
+        self.l_on_lo.d.next = self
+            .cand_on_lo
+            .q
+            .val()
+            .get_bits::<1>(self.lk_prio.val().index());
+        self.l_w_hi.d.next = self
+            .cand_w_hi
+            .q
+            .val()
+            .get_bits::<1>(self.lk_prio.val().index());
+        self.l_w_lo.d.next = self
+            .cand_w_lo
+            .q
+            .val()
+            .get_bits::<1>(self.lk_prio.val().index());
+        self.l_key.d.next = self.lk_key_r.q.val();
+        self.l_same.d.next = self.same_r.q.val();
+        self.l_pend.d.next = self.lk_pend.val();
+        self.l_wr.d.next = self.lk_wr.val();
+        // Bank D's write of edge n + 1 (the dequeue decided in this cycle) names the entry: in
+        // cycle n + 1 it is the decide stage's `last_*`.
+        self.fw_d_now.next = self.write.val() & (self.write_key.val() == self.lk_key_r.q.val());
+        self.l_fw_d.d.next = self.fw_d_now.val();
+        self.tq_from_r.next = !self.same_r.q.val() & self.lk_pend.val();
+        self.tq_from_d.next = !self.same_r.q.val() & !self.lk_pend.val() & self.lk_wr.val();
+        self.l_tq_r.d.next = self.tq_from_r.val();
+        self.l_tq_fw_d.d.next = self.tq_from_d.val() & self.fw_d_now.val();
+        self.l_tq_ram_d.d.next = self.tq_from_d.val() & !self.fw_d_now.val();
+        self.l_tq_zero.d.next = !self.same_r.q.val() & !self.lk_pend.val() & !self.lk_wr.val();
+
+        // ---- Cycle n + 1 (test): the words the dequeued entry can come from, and their
+        // selects, for Classify's tests.
+        self.lk_key.next = self.l_key.q.val();
+        self.same_key.next = self.l_same.q.val();
+        self.ram_r_t.next = self.l_r_t.q.val();
+        self.ram_r_q.next = self.l_r_q.q.val();
+        self.ram_d_t.next = self.l_d_t.q.val();
+        self.ram_d_q30.next = self.l_d_qs.q.val().get_bits::<30>(4);
         self.ram_d_q.next = bit_cast::<32, 30>(self.ram_d_q30.val());
-        self.fw_r_t.next = self.fw_r_t_r.q.val();
         self.fw_r_q.next = self.fw_r_q_r.q.val();
-        self.sel_r.next = self.lk_sel_r.q.val();
-        self.tq_fw_r.next = self.tq_fw_r_r.q.val();
-        self.tq_ram_r.next = self.tq_ram_r_r.q.val();
-        self.tq_fw_d.next = self.tq_fw_d_r.q.val();
-        self.tq_ram_d.next = self.tq_ram_d_r.q.val();
-        self.tq_zero.next = self.tq_zero_r.q.val();
-        self.on_old.next = self.lk_on_hi_r.q.val().any();
-        // LAST_STATE comes from bank D alone (forwarded or RAM), else 0: one LUT per bit.
+        self.tq_ram_r.next = self.l_tq_r.q.val();
+        self.tq_fw_d.next = self.l_tq_fw_d.q.val();
+        self.tq_ram_d.next = self.l_tq_ram_d.q.val();
+        self.tq_zero.next = self.l_tq_zero.q.val();
+        self.age_w.next =
+            (bit_cast::<2, 1>(self.l_w_hi.q.val()) << 1) | bit_cast::<2, 1>(self.l_w_lo.q.val());
+        self.on_old.next = self.l_on_hi.q.val().any();
+        // Bank D's word as the lookup found it: the write of edge n + 1, or the read's.
+        if self.l_fw_d.q.val() {
+            self.lk_d_t.next = self.last_t.val();
+            self.lk_d_qs.next = self.last_qs.val();
+        } else {
+            self.lk_d_t.next = self.l_d_t.q.val();
+            self.lk_d_qs.next = self.l_d_qs.q.val();
+        }
+        // LAST_STATE comes from bank D alone, else 0.
         self.last_state.next = 0.into();
-        if self.lk_wr.q.val() {
-            if self.lk_sel_d.q.val() {
-                self.last_state.next = self.last_qs.val().get_bits::<2>(0);
-            } else {
-                self.last_state.next = self.ram_d_qs.read_data.val().get_bits::<2>(0);
-            }
+        if self.l_wr.q.val() {
+            self.last_state.next = self.lk_d_qs.val().get_bits::<2>(0);
         }
 
         // ---- Received frames: `paused`, and a RESUME writes bank R.
@@ -388,47 +496,35 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.fw_r_t_r.d.next = self.now.val();
         self.fw_r_q_r.d.next = self.rx_qlen.val();
 
-        // ---- Lookup of the entry the RAMs were addressed with, as it was before this cycle.
-        if self.lk_sel_r.q.val() {
-            self.lk_r_t.next = self.fw_r_t_r.q.val();
-            self.lk_r_q.next = self.fw_r_q_r.q.val();
-        } else {
-            self.lk_r_t.next = self.ram_r_t_m.read_data.val();
-            self.lk_r_q.next = self.ram_r_q_m.read_data.val();
-        }
-        if self.lk_sel_d.q.val() {
-            self.lk_d_t.next = self.last_t.val();
-            self.lk_d_qs.next = self.last_qs.val();
-        } else {
-            self.lk_d_t.next = self.ram_d_t_m.read_data.val();
-            self.lk_d_qs.next = self.ram_d_qs.read_data.val();
-        }
+        // ---- Lookup of the entry the RAMs were addressed with, as edge n left it (cycle n + 1).
+        self.lk_r_t.next = self.l_r_t.q.val();
+        self.lk_r_q.next = self.l_r_q.q.val();
         self.lk_q30.next = self.lk_d_qs.val().get_bits::<30>(4);
         self.lk_t_t.next = 0.into();
         self.lk_q_rec.next = 0.into();
         self.lk_ls.next = 0.into();
-        if self.lk_wr.q.val() {
+        if self.l_wr.q.val() {
             self.lk_t_t.next = self.lk_d_t.val();
             self.lk_q_rec.next = bit_cast::<32, 30>(self.lk_q30.val());
             self.lk_ls.next = self.lk_d_qs.val().get_bits::<2>(0);
         }
-        if self.lk_pend.q.val() {
+        if self.l_pend.q.val() {
             self.lk_t_t.next = self.lk_r_t.val();
             self.lk_q_rec.next = self.lk_r_q.val();
         }
         // The age of `t_T` (see `lk_age_t`); sat(aw + age_w) when both are below 3.
         self.lk_aw.next = self.lk_d_qs.val().get_bits::<2>(2);
-        if self.lk_pend.q.val() {
-            self.lk_age_t.next = (bit_cast::<2, 1>(self.lk_on_hi_r.q.val()) << 1)
-                | bit_cast::<2, 1>(self.lk_on_lo_r.q.val());
-        } else if !self.lk_wr.q.val() | (self.lk_aw.val() == self.never.val()) {
+        if self.l_pend.q.val() {
+            self.lk_age_t.next = (bit_cast::<2, 1>(self.l_on_hi.q.val()) << 1)
+                | bit_cast::<2, 1>(self.l_on_lo.q.val());
+        } else if !self.l_wr.q.val() | (self.lk_aw.val() == self.never.val()) {
             self.lk_age_t.next = self.never.val();
         } else if self.lk_aw.val().get_bit(1)
-            | self.lk_w_hi_r.q.val().any()
-            | (self.lk_aw.val().get_bit(0) & self.lk_w_lo_r.q.val().any())
+            | self.l_w_hi.q.val().any()
+            | (self.lk_aw.val().get_bit(0) & self.l_w_lo.q.val().any())
         {
             self.lk_age_t.next = 2.into();
-        } else if self.lk_aw.val().get_bit(0) ^ self.lk_w_lo_r.q.val().any() {
+        } else if self.lk_aw.val().get_bit(0) ^ self.l_w_lo.q.val().any() {
             self.lk_age_t.next = 1.into();
         } else {
             self.lk_age_t.next = 0.into();
@@ -441,9 +537,9 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.entry_t_t.next = self.lk_t_t.val();
         self.entry_q_rec.next = self.lk_q_rec.val();
         self.entry_ls.next = self.lk_ls.val();
-        self.entry_paused.next = self.lk_paused_r.q.val();
-        self.entry_age_on.next = (bit_cast::<2, 1>(self.lk_on_hi_r.q.val()) << 1)
-            | bit_cast::<2, 1>(self.lk_on_lo_r.q.val());
+        self.entry_paused.next = self.l_paused.q.val();
+        self.entry_age_on.next =
+            (bit_cast::<2, 1>(self.l_on_hi.q.val()) << 1) | bit_cast::<2, 1>(self.l_on_lo.q.val());
         self.entry_age_t.next = self.lk_age_t.val();
 
         // ---- Edge n + 1: bank D's write (from Classify's decide stage), and the flags of the
@@ -500,79 +596,46 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.age_w_lo.d.next = self.all_k.val();
         }
 
-        // ---- The next cycle's lookup: the per-key flags of the entry the RAMs are addressed
-        // with, as this edge leaves them, and whether the captured frame is a RESUME of a paused
-        // entry (of the dequeued one). Each is the flag's present value (a K-way multiplexer
-        // on the key) updated by this edge's own events on that key (key comparisons, in
-        // parallel), not a multiplexer after every key's update.
-        self.lk_hit_d.next = self.flag_write.val() & (self.d_key.val() == self.lookup_key.val());
-        self.lk_hit_resume.next =
-            self.rx_resume_r.q.val() & (self.rx_key.val() == self.lookup_key.val());
-        self.lk_hit_pause.next =
-            self.rx_valid.val() & self.rx_stop.val() & (self.rx_key.val() == self.lookup_key.val());
-        self.lk_pend.d.next = (self.pending.q.val().get_bit(self.lookup_key.val().index())
-            | self.lk_hit_resume.val())
-            & !self.lk_hit_d.val();
-        self.lk_paused_now.next = self
+        // ---- The next cycle's lookup: the per-key flags of the port the RAMs are addressed
+        // with, as this edge leaves them (the flags' D inputs, reset included), for its eight
+        // priorities; cycle n + 1 picks the priority. Two 8-way multiplexers (at `fpga`) in
+        // two cycles instead of one K-way multiplexer and the updates after it in one.
+        self.lk_base.next = (self.lookup_key.val() >> 3) << 3;
+        self.written_keys.next = !(self.age_w_hi.d.val() & self.age_w_lo.d.val());
+        self.cand_paused.d.next = self
             .paused
-            .q
+            .d
             .val()
-            .get_bits::<1>(self.lookup_key.val().index());
-        self.lk_paused_r.d.next = self.lk_paused_now.val();
-        if self.lk_hit_resume.val() {
-            self.lk_paused_r.d.next = 0.into();
-        }
-        if self.lk_hit_pause.val() {
-            self.lk_paused_r.d.next = 1.into();
-        }
-        self.lk_on_hi_now.next = self
+            .get_bits::<8>(self.lk_base.val().index());
+        self.cand_pend.d.next = self
+            .pending
+            .d
+            .val()
+            .get_bits::<8>(self.lk_base.val().index());
+        self.cand_wr.d.next = self
+            .written_keys
+            .val()
+            .get_bits::<8>(self.lk_base.val().index());
+        self.cand_on_hi.d.next = self
             .age_on_hi
-            .q
+            .d
             .val()
-            .get_bits::<1>(self.lookup_key.val().index());
-        self.lk_on_lo_now.next = self
+            .get_bits::<8>(self.lk_base.val().index());
+        self.cand_on_lo.d.next = self
             .age_on_lo
-            .q
+            .d
             .val()
-            .get_bits::<1>(self.lookup_key.val().index());
-        self.lk_w_hi_now.next = self
+            .get_bits::<8>(self.lk_base.val().index());
+        self.cand_w_hi.d.next = self
             .age_w_hi
-            .q
+            .d
             .val()
-            .get_bits::<1>(self.lookup_key.val().index());
-        self.lk_w_lo_now.next = self
+            .get_bits::<8>(self.lk_base.val().index());
+        self.cand_w_lo.d.next = self
             .age_w_lo
-            .q
+            .d
             .val()
-            .get_bits::<1>(self.lookup_key.val().index());
-        // The ages' step (see above), on the looked-up key alone; a restart wins.
-        self.lk_on_hi_r.d.next = self.lk_on_hi_now.val();
-        self.lk_on_lo_r.d.next = self.lk_on_lo_now.val();
-        self.lk_w_hi_r.d.next = self.lk_w_hi_now.val();
-        self.lk_w_lo_r.d.next = self.lk_w_lo_now.val();
-        if self.half_wrap.val() {
-            self.lk_on_hi_r.d.next = self.lk_on_hi_now.val() | self.lk_on_lo_now.val();
-            self.lk_on_lo_r.d.next = !(self.lk_on_hi_now.val() ^ self.lk_on_lo_now.val());
-            self.lk_w_hi_r.d.next = self.lk_w_hi_now.val() | self.lk_w_lo_now.val();
-            self.lk_w_lo_r.d.next = !(self.lk_w_hi_now.val() ^ self.lk_w_lo_now.val());
-        }
-        if self.lk_hit_resume.val() {
-            self.lk_on_hi_r.d.next = 0.into();
-            self.lk_on_lo_r.d.next = bit_cast::<1, 1>(self.half_wrap.val().into());
-        }
-        if self.lk_hit_d.val() {
-            self.lk_w_hi_r.d.next = 0.into();
-            self.lk_w_lo_r.d.next = bit_cast::<1, 1>(self.half_wrap.val().into());
-        }
-        if self.reset.val() {
-            self.lk_pend.d.next = false;
-            self.lk_paused_r.d.next = 0.into();
-            self.lk_on_hi_r.d.next = 1.into();
-            self.lk_on_lo_r.d.next = 1.into();
-            self.lk_w_hi_r.d.next = 1.into();
-            self.lk_w_lo_r.d.next = 1.into();
-        }
-        self.lk_wr.d.next = !(self.lk_w_hi_r.d.val().any() & self.lk_w_lo_r.d.val().any());
+            .get_bits::<8>(self.lk_base.val().index());
         self.next_paused.next = (self.paused.q.val().get_bit(self.next_rx_key.val().index())
             & !(self.rx_resume_r.q.val() & (self.rx_key.val() == self.next_rx_key.val())))
             | (self.rx_valid.val()
@@ -587,12 +650,5 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             & self.next_d_valid.val()
             & (self.next_rx_key.val() == self.next_d_key.val());
         self.same_r.d.next = self.next_same.val();
-        self.tq_from_r.next = !self.next_same.val() & self.lk_pend.d.val();
-        self.tq_from_d.next = !self.next_same.val() & !self.lk_pend.d.val() & self.lk_wr.d.val();
-        self.tq_fw_r_r.d.next = self.tq_from_r.val() & self.lk_sel_r.d.val();
-        self.tq_ram_r_r.d.next = self.tq_from_r.val() & !self.lk_sel_r.d.val();
-        self.tq_fw_d_r.d.next = self.tq_from_d.val() & self.lk_sel_d.d.val();
-        self.tq_ram_d_r.d.next = self.tq_from_d.val() & !self.lk_sel_d.d.val();
-        self.tq_zero_r.d.next = !self.next_same.val() & !self.lk_pend.d.val() & !self.lk_wr.d.val();
     }
 }

@@ -2,10 +2,11 @@
 //! the cycle the RAMs read it in, held in the `entry_*` status words until the next read. A
 //! timestamp never set reads 0; a bad index reads all zero.
 //!
-//! Like a dequeue it takes two cycles: the lookup's words are registered at edge n + 1, and in
-//! cycle n + 1 the write of the dequeue decided in cycle n, which the lookup could not see yet,
-//! replaces bank D's words when it names the entry (the bypass); the status words load at
-//! edge n + 2.
+//! Like a dequeue it takes three cycles: the read of edge n is registered (with the writes of
+//! edge n merged, [`super::entries::Entries`]); in cycle n + 1 the entry's words, with bank D's
+//! write of edge n + 1 merged, are registered at edge n + 2; in cycle n + 2 the write of the
+//! dequeue decided in cycle n + 1, which neither could see, replaces bank D's words when it
+//! names the entry (the bypass); the status words load at edge n + 3.
 
 use rust_hdl::prelude::*;
 
@@ -14,10 +15,11 @@ pub struct Snapshot {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// Cycle n: the RAMs were read for the snapshot, and its index names an existing entry.
+    /// Cycle n: the RAMs were read for the snapshot at edge n, and its index names an existing
+    /// entry.
     pub read: Signal<In, Bit>,
     pub ok: Signal<In, Bit>,
-    /// Cycle n: the entry ([`super::entries::Entries`]): `t_on`, `t_T`, `Q_rec`, LAST_STATE,
+    /// Cycle n + 1: the entry ([`super::entries::Entries`]): `t_on`, `t_T`, `Q_rec`, LAST_STATE,
     /// paused; the ages of `t_on`, `t_T` and bank D's last write (`{hi, lo}`, 3 = never); and
     /// whether the dequeue decided in this cycle writes it.
     pub t_on: Signal<In, Bits<32>>,
@@ -29,7 +31,7 @@ pub struct Snapshot {
     pub age_t: Signal<In, Bits<2>>,
     pub age_w: Signal<In, Bits<2>>,
     pub bypass: Signal<In, Bit>,
-    /// Cycle n + 1: bank D's write of the last edge (`{t_T}`, `{Q_rec, age, LAST_STATE}`).
+    /// Cycle n + 2: bank D's write of the last edge (`{t_T}`, `{Q_rec, age, LAST_STATE}`).
     pub last_t: Signal<In, Bits<32>>,
     pub last_qs: Signal<In, Bits<34>>,
 
@@ -43,7 +45,9 @@ pub struct Snapshot {
 
     never: Constant<Bits<2>>,
 
-    // The lookup's words, at edge n + 1.
+    // The read of edge n, at edge n + 1; the lookup's words, at edge n + 2.
+    r_read: DFF<Bit>,
+    r_ok: DFF<Bit>,
     l_read: DFF<Bit>,
     l_ok: DFF<Bit>,
     l_t_on: DFF<Bits<32>>,
@@ -92,6 +96,8 @@ impl Snapshot {
             snap_q_rec: Default::default(),
             snap_state: Default::default(),
             never: Constant::new(3u64.into()),
+            r_read: Default::default(),
+            r_ok: Default::default(),
             l_read: Default::default(),
             l_ok: Default::default(),
             l_t_on: Default::default(),
@@ -122,12 +128,14 @@ impl Logic for Snapshot {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, l_read, l_ok, l_t_on, l_t_t, l_q_rec, l_ls, l_paused, l_age_on, l_age_t,
-            l_age_w, l_bypass, s_t_on, s_t_t, s_q_rec, s_state
+            self, clock, r_read, r_ok, l_read, l_ok, l_t_on, l_t_t, l_q_rec, l_ls, l_paused,
+            l_age_on, l_age_t, l_age_w, l_bypass, s_t_on, s_t_t, s_q_rec, s_state
         );
-        // ---- Edge n + 1: the lookup's words.
-        self.l_read.d.next = self.read.val();
-        self.l_ok.d.next = self.ok.val();
+        // ---- Edge n + 1: the read; edge n + 2: the lookup's words.
+        self.r_read.d.next = self.read.val();
+        self.r_ok.d.next = self.ok.val();
+        self.l_read.d.next = self.r_read.q.val();
+        self.l_ok.d.next = self.r_ok.q.val();
         self.l_t_on.d.next = self.t_on.val();
         self.l_t_t.d.next = self.t_t.val();
         self.l_q_rec.d.next = self.q_rec.val();
@@ -138,7 +146,7 @@ impl Logic for Snapshot {
         self.l_age_w.d.next = self.age_w.val();
         self.l_bypass.d.next = self.bypass.val();
 
-        // ---- Cycle n + 1: bank D's words from the write the lookup missed, if it names the
+        // ---- Cycle n + 2: bank D's words from the write the lookup missed, if it names the
         // entry; its stored age plus the half-wraps since (`age_w`, as the lookup saw it).
         self.w_age.next = self.last_qs.val().get_bits::<2>(2);
         self.last_q30.next = self.last_qs.val().get_bits::<30>(4);
@@ -184,12 +192,13 @@ impl Logic for Snapshot {
                 self.s_state.d.next = self.flags.val();
             }
         }
-        self.busy.next = self.l_read.q.val();
+        self.busy.next = self.r_read.q.val() | self.l_read.q.val();
         self.snap_t_on.next = self.s_t_on.q.val();
         self.snap_t_t.next = self.s_t_t.q.val();
         self.snap_q_rec.next = self.s_q_rec.q.val();
         self.snap_state.next = self.s_state.q.val();
         if self.reset.val() {
+            self.r_read.d.next = false;
             self.l_read.d.next = false;
             self.s_t_on.d.next = 0.into();
             self.s_t_t.d.next = 0.into();

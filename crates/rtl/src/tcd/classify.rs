@@ -72,20 +72,21 @@ pub struct Classify<const PB: usize, const KB: usize> {
     pub age_w: Signal<In, Bits<2>>,
     pub last_state: Signal<In, Bits<2>>,
 
-    /// Cycle n: the dequeue updates its entry (valid and its priority enabled), and the
-    /// dequeue in the decide stage writes the entry the lookup read (the bypass).
+    /// Cycle n: the dequeue updates its entry (valid and its priority enabled). Cycle n + 1:
+    /// the dequeue in the decide stage writes the entry the test stage holds (the bypass).
     pub write_now: Signal<Out, Bit>,
     pub bypass_next: Signal<Out, Bit>,
-    /// Cycle n + 1: bank D's write (at edge n + 2): the entry's key and new words `t_T` and
+    /// Cycle n + 2: bank D's write (at edge n + 3): the entry's key and new words `t_T` and
     /// `{Q_rec, age of t_T, LAST_STATE}` (restarted at a boundary or by a RESUME: age 0).
     pub write: Signal<Out, Bit>,
     pub write_key: Signal<Out, Bits<KB>>,
     pub write_t: Signal<Out, Bits<32>>,
     pub write_qs: Signal<Out, Bits<34>>,
-    /// Bank D's write of the last edge (the lookup's forwarding, the snapshot's bypass).
+    /// Bank D's write of the last edge (the read's merge, the test stage's forwarding, the
+    /// snapshot's bypass).
     pub last_t: Signal<Out, Bits<32>>,
     pub last_qs: Signal<Out, Bits<34>>,
-    /// Cycle n + 1: the marked packet (the dequeue of cycle n).
+    /// Cycle n + 2: the marked packet (the dequeue captured at edge n).
     pub m_valid: Signal<Out, Bit>,
     pub m_port: Signal<Out, Bits<PB>>,
     pub m_prio: Signal<Out, Bits<3>>,

@@ -39,8 +39,9 @@ pub struct Entries<const K: usize, const KB: usize> {
     /// Cycle n: the dequeue will write bank D (known from the captured event alone): its
     /// flags change at edge n + 1.
     pub flag_write: Signal<In, Bit>,
-    /// Cycle n: bank D's write at edge n + 1 (the dequeue of cycle n - 1, decided now): key
-    /// and words `{t_T}` and `{Q_rec, age of t_T, LAST_STATE}`; and the write of edge n.
+    /// Any cycle m: bank D's write at edge m + 1 (decided in cycle m by Classify's decide
+    /// stage): key and words `{t_T}` and `{Q_rec, age of t_T, LAST_STATE}`; and the write of
+    /// edge m (`last_*`).
     pub write: Signal<In, Bit>,
     pub write_key: Signal<In, Bits<KB>>,
     pub write_t: Signal<In, Bits<32>>,

@@ -275,8 +275,9 @@ module tcd_props (
     // cycle order, with no pipeline, bypass, forwarding or RAM. `watch` is any key (the solver
     // picks it), so this holds for every key, at every hazard distance the stimulus makes: the
     // RTL reads a dequeue's entry in cycle n, tests it in n + 1 and decides in n + 2, with a
-    // bypass for the dequeue decided in n + 1 and forwarding of the writes of edges n to n + 2. The ghost keeps times as cycles since the event (all ones: never),
-    // which is exact from reset, before `now` first wraps. BMC only.
+    // bypass for the dequeue decided in n + 1 and forwarding of the writes of edges n and
+    // n + 1. The ghost keeps times as cycles since the event (all ones: never), which is exact
+    // from reset, before `now` first wraps. BMC only.
     (* anyconst *) reg [KB-1:0] watch;
     localparam [GW-1:0] NEVER = {GW{1'b1}};
     reg g_paused = 1'b0;

@@ -47,7 +47,7 @@ fn pfc_occupancy_pipeline_ports() -> Vec<Port> {
         ports.push(Port::input(&format!("{bus}_key"), 5, "key"));
         ports.push(Port::input(&format!("{bus}_len"), 16, "length"));
     }
-    ports.push(Port::input("max", 32, "occupancy limit"));
+    ports.push(Port::input("max_next", 32, "limit after the edge"));
     for side in ["e", "d"] {
         ports.push(Port::output(&format!("{side}_valid"), 1, "event"));
         ports.push(Port::output(&format!("{side}_key"), 5, "key"));

@@ -271,7 +271,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [31:0] capture$deq_qlen;
     reg  [1:0] capture$deq_ecn;
     reg  capture$mode;
-    reg  capture$mode_next;
     reg  [7:0] capture$prio_enable_next;
     reg  [4:0] capture$entry_index;
     reg  capture$snap_write;
@@ -292,12 +291,14 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  capture$snap_ok;
     wire  [31:0] capture$snap_busy;
     wire  [31:0] capture$now;
-    wire  [31:0] capture$now_next;
     wire  capture$half_wrap;
     wire  [4:0] capture$lookup_key;
-    wire  capture$next_rx_valid;
-    wire  [4:0] capture$next_rx_key;
-    wire  capture$next_rx_stop;
+    wire  capture$next_p_valid;
+    wire  [4:0] capture$next_p_key;
+    wire  capture$next_p_stop;
+    wire  capture$next_c_valid;
+    wire  [4:0] capture$next_c_key;
+    wire  capture$next_c_stop;
     wire  capture$next_d_valid;
     wire  [4:0] capture$next_d_key;
     reg  entries$reset;
@@ -305,9 +306,9 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  entries$rx_stop;
     reg  [4:0] entries$rx_key;
     reg  [31:0] entries$rx_qlen;
+    reg  entries$mode;
     reg  [31:0] entries$now;
     reg  entries$half_wrap;
-    reg  [4:0] entries$d_key;
     reg  entries$flag_write;
     reg  entries$write;
     reg  [4:0] entries$write_key;
@@ -316,9 +317,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [31:0] entries$last_t;
     reg  [33:0] entries$last_qs;
     reg  [4:0] entries$lookup_key;
-    reg  entries$next_rx_valid;
-    reg  [4:0] entries$next_rx_key;
-    reg  entries$next_rx_stop;
+    reg  entries$next_p_valid;
+    reg  [4:0] entries$next_p_key;
+    reg  entries$next_p_stop;
+    reg  entries$next_c_valid;
+    reg  [4:0] entries$next_c_key;
+    reg  entries$next_c_stop;
     reg  entries$next_d_valid;
     reg  [4:0] entries$next_d_key;
     wire  [4:0] entries$lk_key;
@@ -365,12 +369,11 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  [7:0] snapshot$snap_state;
     reg  classify$reset;
     reg  [31:0] classify$now;
-    reg  [31:0] classify$now_next;
     reg  [1:0] classify$options;
     reg  [31:0] classify$k;
     reg  [31:0] classify$k_low;
-    reg  [31:0] classify$max_ton_next;
-    reg  [31:0] classify$t_period_next;
+    reg  [31:0] classify$max_ton;
+    reg  [31:0] classify$t_period;
     reg  classify$d_valid;
     reg  classify$d_bad;
     reg  [1:0] classify$d_port;
@@ -413,8 +416,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [31:0] speeds$wdata;
     reg  [639:0] speeds$value;
     reg  [4:0] speeds$next_d_key;
-    wire  [31:0] speeds$max_ton_next;
-    wire  [31:0] speeds$t_period_next;
+    wire  [31:0] speeds$max_ton;
+    wire  [31:0] speeds$t_period;
     wire  [31:0] speeds$k;
     wire  [31:0] speeds$k_low;
     wire  [31:0] speeds$rd_max_ton;
@@ -470,7 +473,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .deq_qlen(capture$deq_qlen),
         .deq_ecn(capture$deq_ecn),
         .mode(capture$mode),
-        .mode_next(capture$mode_next),
         .prio_enable_next(capture$prio_enable_next),
         .entry_index(capture$entry_index),
         .snap_write(capture$snap_write),
@@ -491,12 +493,14 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .snap_ok(capture$snap_ok),
         .snap_busy(capture$snap_busy),
         .now(capture$now),
-        .now_next(capture$now_next),
         .half_wrap(capture$half_wrap),
         .lookup_key(capture$lookup_key),
-        .next_rx_valid(capture$next_rx_valid),
-        .next_rx_key(capture$next_rx_key),
-        .next_rx_stop(capture$next_rx_stop),
+        .next_p_valid(capture$next_p_valid),
+        .next_p_key(capture$next_p_key),
+        .next_p_stop(capture$next_p_stop),
+        .next_c_valid(capture$next_c_valid),
+        .next_c_key(capture$next_c_key),
+        .next_c_stop(capture$next_c_stop),
         .next_d_valid(capture$next_d_valid),
         .next_d_key(capture$next_d_key)
     );
@@ -507,9 +511,9 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .rx_stop(entries$rx_stop),
         .rx_key(entries$rx_key),
         .rx_qlen(entries$rx_qlen),
+        .mode(entries$mode),
         .now(entries$now),
         .half_wrap(entries$half_wrap),
-        .d_key(entries$d_key),
         .flag_write(entries$flag_write),
         .write(entries$write),
         .write_key(entries$write_key),
@@ -518,9 +522,12 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .last_t(entries$last_t),
         .last_qs(entries$last_qs),
         .lookup_key(entries$lookup_key),
-        .next_rx_valid(entries$next_rx_valid),
-        .next_rx_key(entries$next_rx_key),
-        .next_rx_stop(entries$next_rx_stop),
+        .next_p_valid(entries$next_p_valid),
+        .next_p_key(entries$next_p_key),
+        .next_p_stop(entries$next_p_stop),
+        .next_c_valid(entries$next_c_valid),
+        .next_c_key(entries$next_c_key),
+        .next_c_stop(entries$next_c_stop),
         .next_d_valid(entries$next_d_valid),
         .next_d_key(entries$next_d_key),
         .lk_key(entries$lk_key),
@@ -573,12 +580,11 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .clock(clock),
         .reset(classify$reset),
         .now(classify$now),
-        .now_next(classify$now_next),
         .options(classify$options),
         .k(classify$k),
         .k_low(classify$k_low),
-        .max_ton_next(classify$max_ton_next),
-        .t_period_next(classify$t_period_next),
+        .max_ton(classify$max_ton),
+        .t_period(classify$t_period),
         .d_valid(classify$d_valid),
         .d_bad(classify$d_bad),
         .d_port(classify$d_port),
@@ -624,8 +630,8 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .wdata(speeds$wdata),
         .value(speeds$value),
         .next_d_key(speeds$next_d_key),
-        .max_ton_next(speeds$max_ton_next),
-        .t_period_next(speeds$t_period_next),
+        .max_ton(speeds$max_ton),
+        .t_period(speeds$t_period),
         .k(speeds$k),
         .k_low(speeds$k_low),
         .rd_max_ton(speeds$rd_max_ton),
@@ -684,7 +690,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         capture$deq_qlen = deq_qlen;
         capture$deq_ecn = deq_ecn;
         capture$mode = csr$value[at_mode];
-        capture$mode_next = csr$value_next[at_mode];
         capture$prio_enable_next = csr$value_next[(at_prio_enable)+:(8)];
         capture$entry_index = csr$value[(at_entry_index)+:(5)];
         capture$snap_write = |(csr$write & entry_index_written);
@@ -709,7 +714,6 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         entries$rx_qlen = capture$rx_qlen;
         entries$now = capture$now;
         entries$half_wrap = capture$half_wrap;
-        entries$d_key = capture$d_key;
         entries$flag_write = classify$write_now;
         entries$write = classify$write;
         entries$write_key = classify$write_key;
@@ -718,20 +722,23 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         entries$write_t = classify$write_t;
         entries$write_qs = classify$write_qs;
         entries$lookup_key = capture$lookup_key;
-        entries$next_rx_valid = capture$next_rx_valid;
-        entries$next_rx_key = capture$next_rx_key;
-        entries$next_rx_stop = capture$next_rx_stop;
+        entries$mode = csr$value[at_mode];
+        entries$next_p_valid = capture$next_p_valid;
+        entries$next_p_key = capture$next_p_key;
+        entries$next_p_stop = capture$next_p_stop;
+        entries$next_c_valid = capture$next_c_valid;
+        entries$next_c_key = capture$next_c_key;
+        entries$next_c_stop = capture$next_c_stop;
         entries$next_d_valid = capture$next_d_valid;
         entries$next_d_key = capture$next_d_key;
         classify$reset = reset;
         classify$now = capture$now;
-        classify$now_next = capture$now_next;
         classify$options = csr$value[(at_options)+:(2)];
         classify$k = speeds$k;
         classify$k_low = speeds$k_low;
         classify$d_enabled = capture$d_enabled;
-        classify$max_ton_next = speeds$max_ton_next;
-        classify$t_period_next = speeds$t_period_next;
+        classify$max_ton = speeds$max_ton;
+        classify$t_period = speeds$t_period;
         speeds$reset = reset;
         speeds$write = csr$write;
         speeds$wdata = csr_wdata;
@@ -797,7 +804,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
 endmodule // top
 
 
-module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,mode_next,prio_enable_next,entry_index,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,snap_read,snap_ok,snap_busy,now,now_next,half_wrap,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key);
+module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,prio_enable_next,entry_index,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,snap_read,snap_ok,snap_busy,now,half_wrap,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key);
 
     // Module arguments
     input wire  clock;
@@ -818,7 +825,6 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
     input wire  [31:0] deq_qlen;
     input wire  [1:0] deq_ecn;
     input wire  mode;
-    input wire  mode_next;
     input wire  [7:0] prio_enable_next;
     input wire  [4:0] entry_index;
     input wire  snap_write;
@@ -839,12 +845,14 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
     output reg  snap_ok;
     output reg  [31:0] snap_busy;
     output reg  [31:0] now;
-    output reg  [31:0] now_next;
     output reg  half_wrap;
     output reg  [4:0] lookup_key;
-    output reg  next_rx_valid;
-    output reg  [4:0] next_rx_key;
-    output reg  next_rx_stop;
+    output reg  next_p_valid;
+    output reg  [4:0] next_p_key;
+    output reg  next_p_stop;
+    output reg  next_c_valid;
+    output reg  [4:0] next_c_key;
+    output reg  next_c_stop;
     output reg  next_d_valid;
     output reg  [4:0] next_d_key;
 
@@ -1121,19 +1129,14 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
             snap_busy = one_32;
         end
         now = now_r$q;
-        now_next = now_r$d;
         half_wrap_r$d = (now_r$d & time_low) == time_low;
         half_wrap = half_wrap_r$q;
-        if (mode_next) begin
-            next_rx_valid = c_valid$d;
-            next_rx_key = c_key$d;
-            next_rx_stop = c_stop$d;
-        end
-        else begin
-            next_rx_valid = p_valid$d;
-            next_rx_key = p_key$d;
-            next_rx_stop = p_stop$d;
-        end
+        next_p_valid = p_valid$d;
+        next_p_key = p_key$d;
+        next_p_stop = p_stop$d;
+        next_c_valid = c_valid$d;
+        next_c_key = c_key$d;
+        next_c_stop = c_stop$d;
         next_d_valid = d_valid_r$d;
         next_d_key = in_d_key;
     end
@@ -1559,18 +1562,17 @@ module tcd_tiny__capture$snap_read_r(d,q,clock);
 endmodule // tcd_tiny__capture$snap_read_r
 
 
-module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,t_period_next,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,write_now,bypass_next,write,write_key,write_t,write_qs,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
+module tcd_tiny__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,write_now,bypass_next,write,write_key,write_t,write_qs,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [31:0] now;
-    input wire  [31:0] now_next;
     input wire  [1:0] options;
     input wire  [31:0] k;
     input wire  [31:0] k_low;
-    input wire  [31:0] max_ton_next;
-    input wire  [31:0] t_period_next;
+    input wire  [31:0] max_ton;
+    input wire  [31:0] t_period;
     input wire  d_valid;
     input wire  d_bad;
     input wire  [1:0] d_port;
@@ -1612,6 +1614,7 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
     // Constant declarations
     localparam  time_mask = 32'hfff;
     localparam  queue_mask = 32'hffff;
+    localparam  qs_mask = 34'hfffff;
     localparam  ls_cong = 2'b1;
     localparam  ls_und = 2'b10;
     localparam  ecn_ue = 2'b1;
@@ -1619,20 +1622,6 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
     localparam  never = 2'b11;
 
     // Stub signals
-    reg  [31:0] on_start$d;
-    wire  [31:0] on_start$q;
-    reg  on_wraps$d;
-    wire  on_wraps$q;
-    reg  on_zero$d;
-    wire  on_zero$q;
-    reg  [31:0] t_start$d;
-    wire  [31:0] t_start$q;
-    reg  t_wraps$d;
-    wire  t_wraps$q;
-    reg  t_zero$d;
-    wire  t_zero$q;
-    reg  t_le_one$d;
-    wire  t_le_one$q;
     reg  t_valid$d;
     wire  t_valid$q;
     reg  t_bad$d;
@@ -1750,6 +1739,8 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
     reg  on_win;
     reg  t_win;
     reg  enabled;
+    reg  [31:0] max_ton_t;
+    reg  [31:0] t_period_t;
     reg  [31:0] fw_d_t;
     reg  [31:0] fw_d_q;
     reg  [29:0] fw_d_q30;
@@ -1781,41 +1772,6 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
     reg  [1:0] age_new;
 
     // Sub module instances
-    tcd_tiny__classify$on_start on_start(
-        .d(on_start$d),
-        .q(on_start$q),
-        .clock(clock)
-    );
-    tcd_tiny__classify$on_wraps on_wraps(
-        .d(on_wraps$d),
-        .q(on_wraps$q),
-        .clock(clock)
-    );
-    tcd_tiny__classify$on_zero on_zero(
-        .d(on_zero$d),
-        .q(on_zero$q),
-        .clock(clock)
-    );
-    tcd_tiny__classify$t_start t_start(
-        .d(t_start$d),
-        .q(t_start$q),
-        .clock(clock)
-    );
-    tcd_tiny__classify$t_wraps t_wraps(
-        .d(t_wraps$d),
-        .q(t_wraps$q),
-        .clock(clock)
-    );
-    tcd_tiny__classify$t_zero t_zero(
-        .d(t_zero$d),
-        .q(t_zero$q),
-        .clock(clock)
-    );
-    tcd_tiny__classify$t_le_one t_le_one(
-        .d(t_le_one$d),
-        .q(t_le_one$q),
-        .clock(clock)
-    );
     tcd_tiny__classify$t_valid t_valid(
         .d(t_valid$d),
         .q(t_valid$q),
@@ -2059,13 +2015,6 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
 
     // Update code
     always @(*) begin
-        on_start$d = on_start$q;
-        on_wraps$d = on_wraps$q;
-        on_zero$d = on_zero$q;
-        t_start$d = t_start$q;
-        t_wraps$d = t_wraps$q;
-        t_zero$d = t_zero$q;
-        t_le_one$d = t_le_one$q;
         t_valid$d = t_valid$q;
         t_bad$d = t_bad$q;
         t_enabled$d = t_enabled$q;
@@ -2138,17 +2087,19 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
         t_key$d = d_key;
         t_ecn$d = d_ecn;
         t_now$d = now & time_mask;
-        t_qlen$d = d_qlen;
+        t_qlen$d = d_qlen & queue_mask;
         t_options$d = options;
         t_q_gt_k$d = d_qlen > k;
         t_q_lt_k_low$d = d_qlen < k_low;
-        t_on_start$d = on_start$q;
-        t_on_wraps$d = on_wraps$q;
-        t_on_zero$d = on_zero$q;
-        t_t_start$d = t_start$q;
-        t_t_wraps$d = t_wraps$q;
-        t_t_zero$d = t_zero$q;
-        t_t_le_one$d = t_le_one$q;
+        max_ton_t = max_ton & time_mask;
+        t_period_t = t_period & time_mask;
+        t_on_start$d = (t_now$d - max_ton_t) & time_mask;
+        t_on_wraps$d = t_now$d < max_ton_t;
+        t_on_zero$d = ~|max_ton_t;
+        t_t_start$d = (t_now$d - t_period_t) & time_mask;
+        t_t_wraps$d = t_now$d < t_period_t;
+        t_t_zero$d = ~|t_period_t;
+        t_t_le_one$d = t_period_t <= 32'h1;
         fw_d_t = w_t$q;
         fw_d_q30 = w_qs$q[(32'h4)+:(30)];
         fw_d_q = {2'd0, fw_d_q30};
@@ -2213,10 +2164,10 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
         c_key$d = t_key$q;
         c_ecn$d = t_ecn$q;
         c_now$d = t_now$q;
-        c_qlen$d = t_qlen$q & queue_mask;
+        c_qlen$d = t_qlen$q;
         c_options$d = t_options$q;
         c_t$d = (t_fw | t_ram) & time_mask;
-        c_q$d = q_fw | q_ram;
+        c_q$d = (q_fw | q_ram) & queue_mask;
         c_ls$d = last_state;
         c_age_w$d = age_w;
         c_q_ge$d = q_ge;
@@ -2321,7 +2272,7 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
         write_qs = ({2'd0, q_rec} << 32'h4) | ({32'd0, age_new} << 32'h2) | {32'd0, new_ls};
         write_key = c_key$q;
         w_t$d = write_t & time_mask;
-        w_qs$d = write_qs;
+        w_qs$d = write_qs & qs_mask;
         w_boundary$d = boundary;
         last_t = w_t$q;
         last_qs = w_qs$q;
@@ -2339,13 +2290,6 @@ module tcd_tiny__classify(clock,reset,now,now_next,options,k,k_low,max_ton_next,
             m_ecn = new_ecn;
             m_state = new_ls;
         end
-        on_start$d = (now_next - max_ton_next) & time_mask;
-        on_wraps$d = now_next < max_ton_next;
-        on_zero$d = ~|max_ton_next;
-        t_start$d = (now_next - t_period_next) & time_mask;
-        t_wraps$d = now_next < t_period_next;
-        t_zero$d = ~|t_period_next;
-        t_le_one$d = t_period_next <= 32'h1;
         if (reset) begin
             t_valid$d = 1'b0;
             t_bad$d = 1'b0;
@@ -2855,63 +2799,6 @@ module tcd_tiny__classify$c_valid(d,q,clock);
 endmodule // tcd_tiny__classify$c_valid
 
 
-module tcd_tiny__classify$on_start(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__classify$on_start
-
-
-module tcd_tiny__classify$on_wraps(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__classify$on_wraps
-
-
-module tcd_tiny__classify$on_zero(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__classify$on_zero
-
-
 module tcd_tiny__classify$t_bad(d,q,clock);
 
     // Module arguments
@@ -2986,25 +2873,6 @@ module tcd_tiny__classify$t_key(d,q,clock);
     end
 
 endmodule // tcd_tiny__classify$t_key
-
-
-module tcd_tiny__classify$t_le_one(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__classify$t_le_one
 
 
 module tcd_tiny__classify$t_now(d,q,clock);
@@ -3197,25 +3065,6 @@ module tcd_tiny__classify$t_qlen(d,q,clock);
 endmodule // tcd_tiny__classify$t_qlen
 
 
-module tcd_tiny__classify$t_start(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__classify$t_start
-
-
 module tcd_tiny__classify$t_t_le_one(d,q,clock);
 
     // Module arguments
@@ -3309,44 +3158,6 @@ module tcd_tiny__classify$t_valid(d,q,clock);
     end
 
 endmodule // tcd_tiny__classify$t_valid
-
-
-module tcd_tiny__classify$t_wraps(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__classify$t_wraps
-
-
-module tcd_tiny__classify$t_zero(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_tiny__classify$t_zero
 
 
 module tcd_tiny__classify$w_boundary(d,q,clock);
@@ -3479,7 +3290,7 @@ module tcd_tiny__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value
 endmodule // tcd_tiny__csr
 
 
-module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wrap,d_key,flag_write,write,write_key,write_t,write_qs,last_t,last_qs,lookup_key,next_rx_valid,next_rx_key,next_rx_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
+module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,write_t,write_qs,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
 
     // Module arguments
     input wire  clock;
@@ -3488,9 +3299,9 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     input wire  rx_stop;
     input wire  [4:0] rx_key;
     input wire  [31:0] rx_qlen;
+    input wire  mode;
     input wire  [31:0] now;
     input wire  half_wrap;
-    input wire  [4:0] d_key;
     input wire  flag_write;
     input wire  write;
     input wire  [4:0] write_key;
@@ -3499,9 +3310,12 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     input wire  [31:0] last_t;
     input wire  [33:0] last_qs;
     input wire  [4:0] lookup_key;
-    input wire  next_rx_valid;
-    input wire  [4:0] next_rx_key;
-    input wire  next_rx_stop;
+    input wire  next_p_valid;
+    input wire  [4:0] next_p_key;
+    input wire  next_p_stop;
+    input wire  next_c_valid;
+    input wire  [4:0] next_c_key;
+    input wire  next_c_stop;
     input wire  next_d_valid;
     input wire  [4:0] next_d_key;
     output reg  [4:0] lk_key;
@@ -3626,14 +3440,30 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     wire  l_tq_ram_d$q;
     reg  l_tq_zero$d;
     wire  l_tq_zero$q;
-    reg  rx_resume_r$d;
-    wire  rx_resume_r$q;
-    reg  same_r$d;
-    wire  same_r$q;
+    reg  [31:0] res_p_keys$d;
+    wire  [31:0] res_p_keys$q;
+    reg  [31:0] d_keys_r$d;
+    wire  [31:0] d_keys_r$q;
+    reg  [31:0] res_c_keys$d;
+    wire  [31:0] res_c_keys$q;
+    reg  [31:0] pau_p_keys$d;
+    wire  [31:0] pau_p_keys$q;
+    reg  [31:0] pau_c_keys$d;
+    wire  [31:0] pau_c_keys$q;
+    reg  res_p_r$d;
+    wire  res_p_r$q;
+    reg  res_c_r$d;
+    wire  res_c_r$q;
+    reg  same_p_r$d;
+    wire  same_p_r$q;
+    reg  same_c_r$d;
+    wire  same_c_r$q;
 
     // Local signals
+    reg  rx_resume;
     reg  [31:0] rx_resume_keys;
     reg  [31:0] rx_pause_keys;
+    reg  same;
     reg  [31:0] lk_r_t;
     reg  [31:0] lk_r_q;
     reg  [31:0] lk_d_t;
@@ -3658,9 +3488,10 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
     reg  fw_d_now;
     reg  [4:0] lk_base;
     reg  [31:0] written_keys;
-    reg  next_paused;
-    reg  next_resume;
-    reg  next_same;
+    reg  next_paused_p;
+    reg  next_paused_c;
+    reg  next_resume_p;
+    reg  next_resume_c;
     reg  tq_from_r;
     reg  tq_from_d;
 
@@ -3877,14 +3708,49 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         .q(l_tq_zero$q),
         .clock(clock)
     );
-    tcd_tiny__entries$rx_resume_r rx_resume_r(
-        .d(rx_resume_r$d),
-        .q(rx_resume_r$q),
+    tcd_tiny__entries$res_p_keys res_p_keys(
+        .d(res_p_keys$d),
+        .q(res_p_keys$q),
         .clock(clock)
     );
-    tcd_tiny__entries$same_r same_r(
-        .d(same_r$d),
-        .q(same_r$q),
+    tcd_tiny__entries$d_keys_r d_keys_r(
+        .d(d_keys_r$d),
+        .q(d_keys_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$res_c_keys res_c_keys(
+        .d(res_c_keys$d),
+        .q(res_c_keys$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$pau_p_keys pau_p_keys(
+        .d(pau_p_keys$d),
+        .q(pau_p_keys$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$pau_c_keys pau_c_keys(
+        .d(pau_c_keys$d),
+        .q(pau_c_keys$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$res_p_r res_p_r(
+        .d(res_p_r$d),
+        .q(res_p_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$res_c_r res_c_r(
+        .d(res_c_r$d),
+        .q(res_c_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$same_p_r same_p_r(
+        .d(same_p_r$d),
+        .q(same_p_r$q),
+        .clock(clock)
+    );
+    tcd_tiny__entries$same_c_r same_c_r(
+        .d(same_c_r$d),
+        .q(same_c_r$q),
         .clock(clock)
     );
 
@@ -3926,8 +3792,27 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         l_tq_fw_d$d = l_tq_fw_d$q;
         l_tq_ram_d$d = l_tq_ram_d$q;
         l_tq_zero$d = l_tq_zero$q;
-        rx_resume_r$d = rx_resume_r$q;
-        same_r$d = same_r$q;
+        res_p_keys$d = res_p_keys$q;
+        d_keys_r$d = d_keys_r$q;
+        res_c_keys$d = res_c_keys$q;
+        pau_p_keys$d = pau_p_keys$q;
+        pau_c_keys$d = pau_c_keys$q;
+        res_p_r$d = res_p_r$q;
+        res_c_r$d = res_c_r$q;
+        same_p_r$d = same_p_r$q;
+        same_c_r$d = same_c_r$q;
+        if (mode) begin
+            rx_resume = res_c_r$q;
+            rx_resume_keys = res_c_keys$q;
+            rx_pause_keys = pau_c_keys$q;
+            same = same_c_r$q;
+        end
+        else begin
+            rx_resume = res_p_r$q;
+            rx_resume_keys = res_p_keys$q;
+            rx_pause_keys = pau_p_keys$q;
+            same = same_p_r$q;
+        end
         ram_r_t_m$read_address = lookup_key;
         ram_r_q_m$read_address = lookup_key;
         ram_d_t_m$read_address = lookup_key;
@@ -3958,17 +3843,17 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         l_w_hi$d = cand_w_hi$q[(lk_prio)+:(1)];
         l_w_lo$d = cand_w_lo$q[(lk_prio)+:(1)];
         l_key$d = lk_key_r$q;
-        l_same$d = same_r$q;
+        l_same$d = same;
         l_pend$d = lk_pend;
         l_wr$d = lk_wr;
         fw_d_now = write & (write_key == lk_key_r$q);
         l_fw_d$d = fw_d_now;
-        tq_from_r = ~same_r$q & lk_pend;
-        tq_from_d = ~same_r$q & ~lk_pend & lk_wr;
+        tq_from_r = ~same & lk_pend;
+        tq_from_d = ~same & ~lk_pend & lk_wr;
         l_tq_r$d = tq_from_r;
         l_tq_fw_d$d = tq_from_d & fw_d_now;
         l_tq_ram_d$d = tq_from_d & ~fw_d_now;
-        l_tq_zero$d = ~same_r$q & ~lk_pend & ~lk_wr;
+        l_tq_zero$d = ~same & ~lk_pend & ~lk_wr;
         lk_key = l_key$q;
         same_key = l_same$q;
         ram_r_t = l_r_t$q;
@@ -3995,22 +3880,14 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         if (l_wr$q) begin
             last_state = lk_d_qs[(32'h0)+:(2)];
         end
-        rx_resume_keys = 32'h0;
-        if (rx_resume_r$q) begin
-            rx_resume_keys = one_k << rx_key;
-        end
-        rx_pause_keys = 32'h0;
-        if (rx_valid & rx_stop) begin
-            rx_pause_keys = one_k << rx_key;
-        end
         paused$d = (paused$q & ~rx_resume_keys) | rx_pause_keys;
-        ram_r_t_m$write_enable = rx_resume_r$q;
+        ram_r_t_m$write_enable = rx_resume;
         ram_r_t_m$write_address = rx_key;
         ram_r_t_m$write_data = now;
-        ram_r_q_m$write_enable = rx_resume_r$q;
+        ram_r_q_m$write_enable = rx_resume;
         ram_r_q_m$write_address = rx_key;
         ram_r_q_m$write_data = rx_qlen;
-        lk_sel_r$d = rx_resume_r$q & (rx_key == lookup_key);
+        lk_sel_r$d = rx_resume & (rx_key == lookup_key);
         fw_r_t_r$d = now;
         fw_r_q_r$d = rx_qlen;
         lk_r_t = l_r_t$q;
@@ -4062,7 +3939,7 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         lk_sel_d$d = write & (write_key == lookup_key);
         d_write_keys = 32'h0;
         if (flag_write) begin
-            d_write_keys = one_k << d_key;
+            d_write_keys = d_keys_r$q;
         end
         pending$d = (pending$q | rx_resume_keys) & ~d_write_keys;
         if (half_wrap) begin
@@ -4104,11 +3981,34 @@ module tcd_tiny__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,now,half_wr
         cand_on_lo$d = age_on_lo$d[(lk_base)+:(8)];
         cand_w_hi$d = age_w_hi$d[(lk_base)+:(8)];
         cand_w_lo$d = age_w_lo$d[(lk_base)+:(8)];
-        next_paused = (paused$q[next_rx_key] & ~(rx_resume_r$q & (rx_key == next_rx_key))) | (rx_valid & rx_stop & (rx_key == next_rx_key));
-        next_resume = next_rx_valid & ~next_rx_stop & next_paused & ~reset;
-        rx_resume_r$d = next_resume;
-        next_same = next_resume & next_d_valid & (next_rx_key == next_d_key);
-        same_r$d = next_same;
+        next_paused_p = (paused$q[next_p_key] & ~(rx_resume & (rx_key == next_p_key))) | (rx_valid & rx_stop & (rx_key == next_p_key));
+        next_paused_c = (paused$q[next_c_key] & ~(rx_resume & (rx_key == next_c_key))) | (rx_valid & rx_stop & (rx_key == next_c_key));
+        next_resume_p = next_p_valid & ~next_p_stop & next_paused_p & ~reset;
+        next_resume_c = next_c_valid & ~next_c_stop & next_paused_c & ~reset;
+        res_p_r$d = next_resume_p;
+        res_c_r$d = next_resume_c;
+        same_p_r$d = next_resume_p & next_d_valid & (next_p_key == next_d_key);
+        same_c_r$d = next_resume_c & next_d_valid & (next_c_key == next_d_key);
+        d_keys_r$d = 32'h0;
+        if (next_d_valid) begin
+            d_keys_r$d = one_k << next_d_key;
+        end
+        res_p_keys$d = 32'h0;
+        if (next_p_valid & ~next_p_stop & ~reset) begin
+            res_p_keys$d = (one_k << next_p_key) & paused$d;
+        end
+        res_c_keys$d = 32'h0;
+        if (next_c_valid & ~next_c_stop & ~reset) begin
+            res_c_keys$d = (one_k << next_c_key) & paused$d;
+        end
+        pau_p_keys$d = 32'h0;
+        if (next_p_valid & next_p_stop) begin
+            pau_p_keys$d = one_k << next_p_key;
+        end
+        pau_c_keys$d = 32'h0;
+        if (next_c_valid & next_c_stop) begin
+            pau_c_keys$d = one_k << next_c_key;
+        end
     end
 
 endmodule // tcd_tiny__entries
@@ -4321,6 +4221,25 @@ module tcd_tiny__entries$cand_wr(d,q,clock);
     end
 
 endmodule // tcd_tiny__entries$cand_wr
+
+
+module tcd_tiny__entries$d_keys_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$d_keys_r
 
 
 module tcd_tiny__entries$fw_r_q_r(d,q,clock);
@@ -4760,6 +4679,44 @@ module tcd_tiny__entries$lk_sel_r(d,q,clock);
 endmodule // tcd_tiny__entries$lk_sel_r
 
 
+module tcd_tiny__entries$pau_c_keys(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$pau_c_keys
+
+
+module tcd_tiny__entries$pau_p_keys(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$pau_p_keys
+
+
 module tcd_tiny__entries$paused(d,q,clock);
 
     // Module arguments
@@ -4890,7 +4847,26 @@ module tcd_tiny__entries$ram_r_t_m(clock,read_address,read_data,write_address,wr
 endmodule // tcd_tiny__entries$ram_r_t_m
 
 
-module tcd_tiny__entries$rx_resume_r(d,q,clock);
+module tcd_tiny__entries$res_c_keys(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$res_c_keys
+
+
+module tcd_tiny__entries$res_c_r(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4906,10 +4882,29 @@ module tcd_tiny__entries$rx_resume_r(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_tiny__entries$rx_resume_r
+endmodule // tcd_tiny__entries$res_c_r
 
 
-module tcd_tiny__entries$same_r(d,q,clock);
+module tcd_tiny__entries$res_p_keys(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$res_p_keys
+
+
+module tcd_tiny__entries$res_p_r(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4925,7 +4920,45 @@ module tcd_tiny__entries$same_r(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_tiny__entries$same_r
+endmodule // tcd_tiny__entries$res_p_r
+
+
+module tcd_tiny__entries$same_c_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$same_c_r
+
+
+module tcd_tiny__entries$same_p_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__entries$same_p_r
 
 
 module tcd_tiny__o_ecn(d,q,clock);
@@ -5595,7 +5628,7 @@ module tcd_tiny__snapshot$s_t_t(d,q,clock);
 endmodule // tcd_tiny__snapshot$s_t_t
 
 
-module tcd_tiny__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t_period_next,k,k_low,rd_max_ton,rd_t_period,rd_k,rd_k_low,rd_entry_speed);
+module tcd_tiny__speeds(clock,reset,write,wdata,value,next_d_key,max_ton,t_period,k,k_low,rd_max_ton,rd_t_period,rd_k,rd_k_low,rd_entry_speed);
 
     // Module arguments
     input wire  clock;
@@ -5604,8 +5637,8 @@ module tcd_tiny__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t_
     input wire  [31:0] wdata;
     input wire  [639:0] value;
     input wire  [4:0] next_d_key;
-    output reg  [31:0] max_ton_next;
-    output reg  [31:0] t_period_next;
+    output reg  [31:0] max_ton;
+    output reg  [31:0] t_period;
     output reg  [31:0] k;
     output reg  [31:0] k_low;
     output reg  [31:0] rd_max_ton;
@@ -5659,7 +5692,6 @@ module tcd_tiny__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t_
     reg  [9:0] entry_off;
     reg  [9:0] next_off;
     reg  [1:0] next_class;
-    reg  [8:0] next_lane;
     reg  [8:0] d_lane;
     reg  [31:0] class_w;
     reg  w_lane;
@@ -5739,11 +5771,10 @@ module tcd_tiny__speeds(clock,reset,write,wdata,value,next_d_key,max_ton_next,t_
         classes_x$d = (classes_next ^ reset_classes) & used_classes;
         next_off = {5'd0, next_d_key} << 32'h1;
         next_class = classes_next[(next_off)+:(2)] & class_mask_2;
-        next_lane = {7'd0, next_class} << 32'h7;
-        max_ton_next = lanes_next[(next_lane)+:(32)];
-        t_period_next = lanes_next[((next_lane + c32_9))+:(32)];
         d_class$d = next_class;
         d_lane = {7'd0, d_class$q} << 32'h7;
+        max_ton = lanes[(d_lane)+:(32)];
+        t_period = lanes[((d_lane + c32_9))+:(32)];
         k = lanes[((d_lane + c64_9))+:(32)];
         k_low = lanes[((d_lane + c96_9))+:(32)];
         if (reset) begin

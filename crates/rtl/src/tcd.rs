@@ -237,11 +237,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.capture.deq_qlen.next = self.deq_qlen.val();
         self.capture.deq_ecn.next = self.deq_ecn.val();
         self.capture.mode.next = self.csr.value.val().get_bit(self.at_mode.val().index());
-        self.capture.mode_next.next = self
-            .csr
-            .value_next
-            .val()
-            .get_bit(self.at_mode.val().index());
         self.capture.prio_enable_next.next = self
             .csr
             .value_next
@@ -279,7 +274,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.entries.rx_qlen.next = self.capture.rx_qlen.val();
         self.entries.now.next = self.capture.now.val();
         self.entries.half_wrap.next = self.capture.half_wrap.val();
-        self.entries.d_key.next = self.capture.d_key.val();
         self.entries.flag_write.next = self.classify.write_now.val();
         self.entries.write.next = self.classify.write.val();
         self.entries.write_key.next = self.classify.write_key.val();
@@ -288,9 +282,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.entries.write_t.next = self.classify.write_t.val();
         self.entries.write_qs.next = self.classify.write_qs.val();
         self.entries.lookup_key.next = self.capture.lookup_key.val();
-        self.entries.next_rx_valid.next = self.capture.next_rx_valid.val();
-        self.entries.next_rx_key.next = self.capture.next_rx_key.val();
-        self.entries.next_rx_stop.next = self.capture.next_rx_stop.val();
+        self.entries.mode.next = self.csr.value.val().get_bit(self.at_mode.val().index());
+        self.entries.next_p_valid.next = self.capture.next_p_valid.val();
+        self.entries.next_p_key.next = self.capture.next_p_key.val();
+        self.entries.next_p_stop.next = self.capture.next_p_stop.val();
+        self.entries.next_c_valid.next = self.capture.next_c_valid.val();
+        self.entries.next_c_key.next = self.capture.next_c_key.val();
+        self.entries.next_c_stop.next = self.capture.next_c_stop.val();
         self.entries.next_d_valid.next = self.capture.next_d_valid.val();
         self.entries.next_d_key.next = self.capture.next_d_key.val();
 
@@ -298,7 +296,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.clock.next = self.clock.val();
         self.classify.reset.next = self.reset.val();
         self.classify.now.next = self.capture.now.val();
-        self.classify.now_next.next = self.capture.now_next.val();
         self.classify.options.next = self
             .csr
             .value
@@ -307,8 +304,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.k.next = self.speeds.k.val();
         self.classify.k_low.next = self.speeds.k_low.val();
         self.classify.d_enabled.next = self.capture.d_enabled.val();
-        self.classify.max_ton_next.next = self.speeds.max_ton_next.val();
-        self.classify.t_period_next.next = self.speeds.t_period_next.val();
+        self.classify.max_ton.next = self.speeds.max_ton.val();
+        self.classify.t_period.next = self.speeds.t_period.val();
 
         // ---- Speed classes: the dequeue's class and the windows onto the tables.
         self.speeds.clock.next = self.clock.val();

@@ -31,9 +31,8 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     pub deq_prio: Signal<In, Bits<3>>,
     pub deq_qlen: Signal<In, Bits<32>>,
     pub deq_ecn: Signal<In, Bits<2>>,
-    /// The `mode` register (credit-based when set), as stored and as this edge leaves it.
+    /// The `mode` register (credit-based when set).
     pub mode: Signal<In, Bit>,
-    pub mode_next: Signal<In, Bit>,
     /// The `prio_enable` register as this edge leaves it.
     pub prio_enable_next: Signal<In, Bits<8>>,
     /// The `entry_index` register, and its write strobe.
@@ -63,15 +62,19 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     pub snap_ok: Signal<Out, Bit>,
     /// A snapshot is requested or being read (the `entry_status` word).
     pub snap_busy: Signal<Out, Bits<32>>,
-    /// Time of cycle n, of cycle n + 1, and whether its top bit flips at this edge.
+    /// Time of cycle n, and whether its top bit flips at this edge.
     pub now: Signal<Out, Bits<32>>,
-    pub now_next: Signal<Out, Bits<32>>,
     pub half_wrap: Signal<Out, Bit>,
-    /// Edge n: the entry RAMs' read address, and what this edge captures for cycle n + 1.
+    /// Edge n: the entry RAMs' read address, and what this edge captures for cycle n + 1: the
+    /// frames of both buses (the bus of the mode is chosen after the edge, so that a write of
+    /// `mode` is not on the path into the next cycle's lookups) and the dequeue.
     pub lookup_key: Signal<Out, Bits<KB>>,
-    pub next_rx_valid: Signal<Out, Bit>,
-    pub next_rx_key: Signal<Out, Bits<KB>>,
-    pub next_rx_stop: Signal<Out, Bit>,
+    pub next_p_valid: Signal<Out, Bit>,
+    pub next_p_key: Signal<Out, Bits<KB>>,
+    pub next_p_stop: Signal<Out, Bit>,
+    pub next_c_valid: Signal<Out, Bit>,
+    pub next_c_key: Signal<Out, Bits<KB>>,
+    pub next_c_stop: Signal<Out, Bit>,
     pub next_d_valid: Signal<Out, Bit>,
     pub next_d_key: Signal<Out, Bits<KB>>,
 
@@ -143,7 +146,6 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             deq_qlen: Default::default(),
             deq_ecn: Default::default(),
             mode: Default::default(),
-            mode_next: Default::default(),
             entry_index: Default::default(),
             snap_write: Default::default(),
             rx_valid: Default::default(),
@@ -164,12 +166,14 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             snap_ok: Default::default(),
             snap_busy: Default::default(),
             now: Default::default(),
-            now_next: Default::default(),
             half_wrap: Default::default(),
             lookup_key: Default::default(),
-            next_rx_valid: Default::default(),
-            next_rx_key: Default::default(),
-            next_rx_stop: Default::default(),
+            next_p_valid: Default::default(),
+            next_p_key: Default::default(),
+            next_p_stop: Default::default(),
+            next_c_valid: Default::default(),
+            next_c_key: Default::default(),
+            next_c_stop: Default::default(),
             next_d_valid: Default::default(),
             next_d_key: Default::default(),
             port_ok: Constant::new(port_ok),
@@ -342,20 +346,16 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
             self.snap_busy.next = self.one_32.val();
         }
         self.now.next = self.now_r.q.val();
-        self.now_next.next = self.now_r.d.val();
         self.half_wrap_r.d.next = (self.now_r.d.val() & self.time_low.val()) == self.time_low.val();
         self.half_wrap.next = self.half_wrap_r.q.val();
 
         // What this edge loads, reset included.
-        if self.mode_next.val() {
-            self.next_rx_valid.next = self.c_valid.d.val();
-            self.next_rx_key.next = self.c_key.d.val();
-            self.next_rx_stop.next = self.c_stop.d.val();
-        } else {
-            self.next_rx_valid.next = self.p_valid.d.val();
-            self.next_rx_key.next = self.p_key.d.val();
-            self.next_rx_stop.next = self.p_stop.d.val();
-        }
+        self.next_p_valid.next = self.p_valid.d.val();
+        self.next_p_key.next = self.p_key.d.val();
+        self.next_p_stop.next = self.p_stop.d.val();
+        self.next_c_valid.next = self.c_valid.d.val();
+        self.next_c_key.next = self.c_key.d.val();
+        self.next_c_stop.next = self.c_stop.d.val();
         self.next_d_valid.next = self.d_valid_r.d.val();
         self.next_d_key.next = self.in_d_key.val();
     }

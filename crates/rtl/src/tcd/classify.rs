@@ -30,16 +30,15 @@ pub struct Classify<const PB: usize, const KB: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// Time of cycle n and n + 1.
+    /// Time of cycle n.
     pub now: Signal<In, Bits<32>>,
-    pub now_next: Signal<In, Bits<32>>,
-    /// Registers: `options`, `k`, `k_low` as stored, `max_ton` and `t_period`
-    /// as this edge leaves them (the windows are registered).
+    /// Registers as stored: `options`, and `k`, `k_low`, `max_ton`, `t_period` of the class of
+    /// the dequeue of cycle n.
     pub options: Signal<In, Bits<2>>,
     pub k: Signal<In, Bits<32>>,
     pub k_low: Signal<In, Bits<32>>,
-    pub max_ton_next: Signal<In, Bits<32>>,
-    pub t_period_next: Signal<In, Bits<32>>,
+    pub max_ton: Signal<In, Bits<32>>,
+    pub t_period: Signal<In, Bits<32>>,
     /// The dequeue of cycle n (a bad index: passed through to the output unchanged).
     pub d_valid: Signal<In, Bit>,
     pub d_bad: Signal<In, Bit>,
@@ -95,25 +94,19 @@ pub struct Classify<const PB: usize, const KB: usize> {
 
     time_mask: Constant<Bits<32>>,
     queue_mask: Constant<Bits<32>>,
+    /// The bits bank D's `{Q_rec, age, LAST_STATE}` word holds.
+    qs_mask: Constant<Bits<34>>,
     ls_cong: Constant<Bits<2>>,
     ls_und: Constant<Bits<2>>,
     ecn_ue: Constant<Bits<2>>,
     ecn_ce: Constant<Bits<2>>,
     never: Constant<Bits<2>>,
 
-    /// The windows of this cycle: `now - max_ton` and `now - T` (mod 2^time_bits), whether
-    /// they wrapped below 0, whether max(Ton) and T are 0 (empty windows), and T <= 1 (the
-    /// previous cycle lies outside the T window).
-    on_start: DFF<Bits<32>>,
-    on_wraps: DFF<Bit>,
-    on_zero: DFF<Bit>,
-    t_start: DFF<Bits<32>>,
-    t_wraps: DFF<Bit>,
-    t_zero: DFF<Bit>,
-    t_le_one: DFF<Bit>,
-
     // ---- The test stage (cycle n + 1): the dequeue captured at edge n, with what cycle n
-    // knew of it (the registers as that edge left them: K, K_low, the options, the windows).
+    // knew of it (the registers as that edge left them: K, K_low, the options, the windows:
+    // `now - max_ton` and `now - T` (mod 2^time_bits), whether they wrapped below 0, whether
+    // max(Ton) and T are 0 (empty windows), and T <= 1 (the previous cycle lies outside the T
+    // window)).
     t_valid: DFF<Bit>,
     t_bad: DFF<Bit>,
     t_enabled: DFF<Bit>,
@@ -192,6 +185,9 @@ pub struct Classify<const PB: usize, const KB: usize> {
     t_win: Signal<Local, Bit>,
     enabled: Signal<Local, Bit>,
     // The entry's T and Q_rec as the lookup found them (a forwarded word, or a RAM's).
+    // The dequeue's class's max(Ton) and T, `time_bits` wide.
+    max_ton_t: Signal<Local, Bits<32>>,
+    t_period_t: Signal<Local, Bits<32>>,
     fw_d_t: Signal<Local, Bits<32>>,
     fw_d_q: Signal<Local, Bits<32>>,
     fw_d_q30: Signal<Local, Bits<30>>,
@@ -233,12 +229,11 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             clock: Default::default(),
             reset: Default::default(),
             now: Default::default(),
-            now_next: Default::default(),
             options: Default::default(),
             k: Default::default(),
             k_low: Default::default(),
-            max_ton_next: Default::default(),
-            t_period_next: Default::default(),
+            max_ton: Default::default(),
+            t_period: Default::default(),
             d_valid: Default::default(),
             d_bad: Default::default(),
             d_port: Default::default(),
@@ -278,18 +273,12 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             m_state: Default::default(),
             time_mask: Constant::new(mask(cfg.time_bits).into()),
             queue_mask: Constant::new(mask(cfg.queue_bits).into()),
+            qs_mask: Constant::new(mask(cfg.queue_bits + 4).into()),
             ls_cong: Constant::new(CONG.into()),
             ls_und: Constant::new(UND.into()),
             ecn_ue: Constant::new(UE.into()),
             ecn_ce: Constant::new(CE.into()),
             never: Constant::new(3u64.into()),
-            on_start: Default::default(),
-            on_wraps: Default::default(),
-            on_zero: Default::default(),
-            t_start: Default::default(),
-            t_wraps: Default::default(),
-            t_zero: Default::default(),
-            t_le_one: Default::default(),
             t_valid: Default::default(),
             t_bad: Default::default(),
             t_enabled: Default::default(),
@@ -357,6 +346,8 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             on_win: Default::default(),
             t_win: Default::default(),
             enabled: Default::default(),
+            max_ton_t: Default::default(),
+            t_period_t: Default::default(),
             fw_d_t: Default::default(),
             fw_d_q: Default::default(),
             fw_d_q30: Default::default(),
@@ -396,13 +387,6 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         dff_setup!(
             self,
             clock,
-            on_start,
-            on_wraps,
-            on_zero,
-            t_start,
-            t_wraps,
-            t_zero,
-            t_le_one,
             t_valid,
             t_bad,
             t_enabled,
@@ -482,17 +466,20 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.t_key.d.next = self.d_key.val();
         self.t_ecn.d.next = self.d_ecn.val();
         self.t_now.d.next = self.now.val() & self.time_mask.val();
-        self.t_qlen.d.next = self.d_qlen.val();
+        self.t_qlen.d.next = self.d_qlen.val() & self.queue_mask.val();
         self.t_options.d.next = self.options.val();
         self.t_q_gt_k.d.next = self.d_qlen.val() > self.k.val();
         self.t_q_lt_k_low.d.next = self.d_qlen.val() < self.k_low.val();
-        self.t_on_start.d.next = self.on_start.q.val();
-        self.t_on_wraps.d.next = self.on_wraps.q.val();
-        self.t_on_zero.d.next = self.on_zero.q.val();
-        self.t_t_start.d.next = self.t_start.q.val();
-        self.t_t_wraps.d.next = self.t_wraps.q.val();
-        self.t_t_zero.d.next = self.t_zero.q.val();
-        self.t_t_le_one.d.next = self.t_le_one.q.val();
+        self.max_ton_t.next = self.max_ton.val() & self.time_mask.val();
+        self.t_period_t.next = self.t_period.val() & self.time_mask.val();
+        self.t_on_start.d.next = (self.t_now.d.val() - self.max_ton_t.val()) & self.time_mask.val();
+        self.t_on_wraps.d.next = self.t_now.d.val() < self.max_ton_t.val();
+        self.t_on_zero.d.next = !self.max_ton_t.val().any();
+        self.t_t_start.d.next =
+            (self.t_now.d.val() - self.t_period_t.val()) & self.time_mask.val();
+        self.t_t_wraps.d.next = self.t_now.d.val() < self.t_period_t.val();
+        self.t_t_zero.d.next = !self.t_period_t.val().any();
+        self.t_t_le_one.d.next = self.t_period_t.val() <= 1;
 
         // ==== Cycle n + 1: the tests.
         self.fw_d_t.next = self.w_t.q.val();
@@ -597,10 +584,10 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.c_key.d.next = self.t_key.q.val();
         self.c_ecn.d.next = self.t_ecn.q.val();
         self.c_now.d.next = self.t_now.q.val();
-        self.c_qlen.d.next = self.t_qlen.q.val() & self.queue_mask.val();
+        self.c_qlen.d.next = self.t_qlen.q.val();
         self.c_options.d.next = self.t_options.q.val();
         self.c_t.d.next = (self.t_fw.val() | self.t_ram.val()) & self.time_mask.val();
-        self.c_q.d.next = self.q_fw.val() | self.q_ram.val();
+        self.c_q.d.next = (self.q_fw.val() | self.q_ram.val()) & self.queue_mask.val();
         self.c_ls.d.next = self.last_state.val();
         self.c_age_w.d.next = self.age_w.val();
         self.c_q_ge.d.next = self.q_ge.val();
@@ -704,10 +691,11 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             | (bit_cast::<34, 2>(self.age_new.val()) << 2)
             | bit_cast::<34, 2>(self.new_ls.val());
         self.write_key.next = self.c_key.q.val();
-        // Timestamps are `time_bits` wide: the mask tells synthesis the rest is 0, so the
-        // comparisons of the next cycle are that wide (yosys kept 32-bit carry chains).
+        // Timestamps are `time_bits` wide and queues `queue_bits`: the masks tell synthesis the
+        // rest is 0, so the comparisons of the next cycle are that wide (yosys kept 32-bit
+        // carry chains through the registers' loops).
         self.w_t.d.next = self.write_t.val() & self.time_mask.val();
-        self.w_qs.d.next = self.write_qs.val();
+        self.w_qs.d.next = self.write_qs.val() & self.qs_mask.val();
         self.w_boundary.d.next = self.boundary.val();
         self.last_t.next = self.w_t.q.val();
         self.last_qs.next = self.w_qs.q.val();
@@ -727,17 +715,6 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             self.m_ecn.next = self.new_ecn.val();
             self.m_state.next = self.new_ls.val();
         }
-
-        // The next cycle's windows.
-        self.on_start.d.next =
-            (self.now_next.val() - self.max_ton_next.val()) & self.time_mask.val();
-        self.on_wraps.d.next = self.now_next.val() < self.max_ton_next.val();
-        self.on_zero.d.next = !self.max_ton_next.val().any();
-        self.t_start.d.next =
-            (self.now_next.val() - self.t_period_next.val()) & self.time_mask.val();
-        self.t_wraps.d.next = self.now_next.val() < self.t_period_next.val();
-        self.t_zero.d.next = !self.t_period_next.val().any();
-        self.t_le_one.d.next = self.t_period_next.val() <= 1;
 
         if self.reset.val() {
             self.t_valid.d.next = false;

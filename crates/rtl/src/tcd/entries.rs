@@ -28,14 +28,15 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// Cycle n: the received frame ([`super::capture::Capture`]), time, the dequeue's key.
+    /// Cycle n: the received frame of the mode ([`super::capture::Capture`]), the mode (the
+    /// credit bus when set), time.
     pub rx_valid: Signal<In, Bit>,
     pub rx_stop: Signal<In, Bit>,
     pub rx_key: Signal<In, Bits<KB>>,
     pub rx_qlen: Signal<In, Bits<32>>,
+    pub mode: Signal<In, Bit>,
     pub now: Signal<In, Bits<32>>,
     pub half_wrap: Signal<In, Bit>,
-    pub d_key: Signal<In, Bits<KB>>,
     /// Cycle n: the dequeue will write bank D (known from the captured event alone): its
     /// flags change at edge n + 1.
     pub flag_write: Signal<In, Bit>,
@@ -48,11 +49,15 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub write_qs: Signal<In, Bits<34>>,
     pub last_t: Signal<In, Bits<32>>,
     pub last_qs: Signal<In, Bits<34>>,
-    /// Edge n: the RAMs' read address and what the input stage loads for cycle n + 1.
+    /// Edge n: the RAMs' read address and what the input stage loads for cycle n + 1 (the
+    /// frames of both buses, and the dequeue).
     pub lookup_key: Signal<In, Bits<KB>>,
-    pub next_rx_valid: Signal<In, Bit>,
-    pub next_rx_key: Signal<In, Bits<KB>>,
-    pub next_rx_stop: Signal<In, Bit>,
+    pub next_p_valid: Signal<In, Bit>,
+    pub next_p_key: Signal<In, Bits<KB>>,
+    pub next_p_stop: Signal<In, Bit>,
+    pub next_c_valid: Signal<In, Bit>,
+    pub next_c_key: Signal<In, Bits<KB>>,
+    pub next_c_stop: Signal<In, Bit>,
     pub next_d_valid: Signal<In, Bit>,
     pub next_d_key: Signal<In, Bits<KB>>,
 
@@ -151,13 +156,28 @@ pub struct Entries<const K: usize, const KB: usize> {
     l_tq_fw_d: DFF<Bit>,
     l_tq_ram_d: DFF<Bit>,
     l_tq_zero: DFF<Bit>,
-    /// The received frame captured at the last edge is a RESUME of a paused entry ...
-    rx_resume_r: DFF<Bit>,
-    /// ... and the dequeue captured at the same edge is of that entry.
-    same_r: DFF<Bit>,
+    // Decided at the edge that captures a frame, for each bus (the mode picks one in the
+    // frame's cycle): the frame is a RESUME of a paused entry, by key and as one bit (the
+    // per-key updates need no K-way multiplexer), or a PAUSE, by key; and the dequeue
+    // captured at the same edge is of the resumed entry.
+    res_p_keys: DFF<Bits<K>>,
+    /// The dequeue captured at the last edge, by key (valid): its flags' updates decode no
+    /// key in its cycle.
+    d_keys_r: DFF<Bits<K>>,
+    res_c_keys: DFF<Bits<K>>,
+    pau_p_keys: DFF<Bits<K>>,
+    pau_c_keys: DFF<Bits<K>>,
+    res_p_r: DFF<Bit>,
+    res_c_r: DFF<Bit>,
+    same_p_r: DFF<Bit>,
+    same_c_r: DFF<Bit>,
 
+    // Cycle n: the frame of the mode is a RESUME of a paused entry (one bit, and by key), a
+    // PAUSE (by key), and the dequeue is of the resumed entry.
+    rx_resume: Signal<Local, Bit>,
     rx_resume_keys: Signal<Local, Bits<K>>,
     rx_pause_keys: Signal<Local, Bits<K>>,
+    same: Signal<Local, Bit>,
     // Lookup of `lookup_key`, before this cycle's events.
     lk_r_t: Signal<Local, Bits<32>>,
     lk_r_q: Signal<Local, Bits<32>>,
@@ -192,9 +212,11 @@ pub struct Entries<const K: usize, const KB: usize> {
     // The next cycle's lookup: the first bit of its port's keys, and bank D ever written, by key.
     lk_base: Signal<Local, Bits<KB>>,
     written_keys: Signal<Local, Bits<K>>,
-    next_paused: Signal<Local, Bit>,
-    next_resume: Signal<Local, Bit>,
-    next_same: Signal<Local, Bit>,
+    // The next frames (of each bus): their entry paused as this edge leaves it, RESUME of it.
+    next_paused_p: Signal<Local, Bit>,
+    next_paused_c: Signal<Local, Bit>,
+    next_resume_p: Signal<Local, Bit>,
+    next_resume_c: Signal<Local, Bit>,
     tq_from_r: Signal<Local, Bit>,
     tq_from_d: Signal<Local, Bit>,
 }
@@ -210,7 +232,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             rx_qlen: Default::default(),
             now: Default::default(),
             half_wrap: Default::default(),
-            d_key: Default::default(),
             flag_write: Default::default(),
             write: Default::default(),
             write_key: Default::default(),
@@ -221,9 +242,13 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             write_t: Default::default(),
             write_qs: Default::default(),
             lookup_key: Default::default(),
-            next_rx_valid: Default::default(),
-            next_rx_key: Default::default(),
-            next_rx_stop: Default::default(),
+            mode: Default::default(),
+            next_p_valid: Default::default(),
+            next_p_key: Default::default(),
+            next_p_stop: Default::default(),
+            next_c_valid: Default::default(),
+            next_c_key: Default::default(),
+            next_c_stop: Default::default(),
             next_d_valid: Default::default(),
             next_d_key: Default::default(),
             same_key: Default::default(),
@@ -290,10 +315,19 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             l_tq_fw_d: Default::default(),
             l_tq_ram_d: Default::default(),
             l_tq_zero: Default::default(),
-            rx_resume_r: Default::default(),
-            same_r: Default::default(),
+            res_p_keys: Default::default(),
+            d_keys_r: Default::default(),
+            res_c_keys: Default::default(),
+            pau_p_keys: Default::default(),
+            pau_c_keys: Default::default(),
+            res_p_r: Default::default(),
+            res_c_r: Default::default(),
+            same_p_r: Default::default(),
+            same_c_r: Default::default(),
+            rx_resume: Default::default(),
             rx_resume_keys: Default::default(),
             rx_pause_keys: Default::default(),
+            same: Default::default(),
             lk_r_t: Default::default(),
             lk_r_q: Default::default(),
             lk_d_t: Default::default(),
@@ -318,9 +352,10 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             fw_d_now: Default::default(),
             lk_base: Default::default(),
             written_keys: Default::default(),
-            next_paused: Default::default(),
-            next_resume: Default::default(),
-            next_same: Default::default(),
+            next_paused_p: Default::default(),
+            next_paused_c: Default::default(),
+            next_resume_p: Default::default(),
+            next_resume_c: Default::default(),
             tq_from_r: Default::default(),
             tq_from_d: Default::default(),
         }
@@ -369,9 +404,28 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             l_tq_fw_d,
             l_tq_ram_d,
             l_tq_zero,
-            rx_resume_r,
-            same_r
+            res_p_keys,
+            d_keys_r,
+            res_c_keys,
+            pau_p_keys,
+            pau_c_keys,
+            res_p_r,
+            res_c_r,
+            same_p_r,
+            same_c_r
         );
+        // The frame of the mode, from the bus registers decided at its capture edge.
+        if self.mode.val() {
+            self.rx_resume.next = self.res_c_r.q.val();
+            self.rx_resume_keys.next = self.res_c_keys.q.val();
+            self.rx_pause_keys.next = self.pau_c_keys.q.val();
+            self.same.next = self.same_c_r.q.val();
+        } else {
+            self.rx_resume.next = self.res_p_r.q.val();
+            self.rx_resume_keys.next = self.res_p_keys.q.val();
+            self.rx_pause_keys.next = self.pau_p_keys.q.val();
+            self.same.next = self.same_p_r.q.val();
+        }
         self.ram_r_t_m.clock.next = self.clock.val();
         self.ram_r_q_m.clock.next = self.clock.val();
         self.ram_d_t_m.clock.next = self.clock.val();
@@ -430,19 +484,19 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             .val()
             .get_bits::<1>(self.lk_prio.val().index());
         self.l_key.d.next = self.lk_key_r.q.val();
-        self.l_same.d.next = self.same_r.q.val();
+        self.l_same.d.next = self.same.val();
         self.l_pend.d.next = self.lk_pend.val();
         self.l_wr.d.next = self.lk_wr.val();
         // Bank D's write of edge n + 1 (the dequeue decided in this cycle) names the entry: in
         // cycle n + 1 it is the decide stage's `last_*`.
         self.fw_d_now.next = self.write.val() & (self.write_key.val() == self.lk_key_r.q.val());
         self.l_fw_d.d.next = self.fw_d_now.val();
-        self.tq_from_r.next = !self.same_r.q.val() & self.lk_pend.val();
-        self.tq_from_d.next = !self.same_r.q.val() & !self.lk_pend.val() & self.lk_wr.val();
+        self.tq_from_r.next = !self.same.val() & self.lk_pend.val();
+        self.tq_from_d.next = !self.same.val() & !self.lk_pend.val() & self.lk_wr.val();
         self.l_tq_r.d.next = self.tq_from_r.val();
         self.l_tq_fw_d.d.next = self.tq_from_d.val() & self.fw_d_now.val();
         self.l_tq_ram_d.d.next = self.tq_from_d.val() & !self.fw_d_now.val();
-        self.l_tq_zero.d.next = !self.same_r.q.val() & !self.lk_pend.val() & !self.lk_wr.val();
+        self.l_tq_zero.d.next = !self.same.val() & !self.lk_pend.val() & !self.lk_wr.val();
 
         // ---- Cycle n + 1 (test): the words the dequeued entry can come from, and their
         // selects, for Classify's tests.
@@ -476,24 +530,16 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         }
 
         // ---- Received frames: `paused`, and a RESUME writes bank R.
-        self.rx_resume_keys.next = 0.into();
-        if self.rx_resume_r.q.val() {
-            self.rx_resume_keys.next = self.one_k.val() << self.rx_key.val();
-        }
-        self.rx_pause_keys.next = 0.into();
-        if self.rx_valid.val() & self.rx_stop.val() {
-            self.rx_pause_keys.next = self.one_k.val() << self.rx_key.val();
-        }
         self.paused.d.next =
             (self.paused.q.val() & !self.rx_resume_keys.val()) | self.rx_pause_keys.val();
-        self.ram_r_t_m.write_enable.next = self.rx_resume_r.q.val();
+        self.ram_r_t_m.write_enable.next = self.rx_resume.val();
         self.ram_r_t_m.write_address.next = self.rx_key.val();
         self.ram_r_t_m.write_data.next = self.now.val();
-        self.ram_r_q_m.write_enable.next = self.rx_resume_r.q.val();
+        self.ram_r_q_m.write_enable.next = self.rx_resume.val();
         self.ram_r_q_m.write_address.next = self.rx_key.val();
         self.ram_r_q_m.write_data.next = self.rx_qlen.val();
         self.lk_sel_r.d.next =
-            self.rx_resume_r.q.val() & (self.rx_key.val() == self.lookup_key.val());
+            self.rx_resume.val() & (self.rx_key.val() == self.lookup_key.val());
         self.fw_r_t_r.d.next = self.now.val();
         self.fw_r_q_r.d.next = self.rx_qlen.val();
 
@@ -554,7 +600,7 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.lk_sel_d.d.next = self.write.val() & (self.write_key.val() == self.lookup_key.val());
         self.d_write_keys.next = 0.into();
         if self.flag_write.val() {
-            self.d_write_keys.next = self.one_k.val() << self.d_key.val();
+            self.d_write_keys.next = self.d_keys_r.q.val();
         }
         // A dequeue's write of bank D carries a RESUME of its own cycle (the flowchart applies
         // the frame first), so D is then the newer bank.
@@ -637,19 +683,54 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             .d
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        self.next_paused.next = (self.paused.q.val().get_bit(self.next_rx_key.val().index())
-            & !(self.rx_resume_r.q.val() & (self.rx_key.val() == self.next_rx_key.val())))
+        // The next frames: a RESUME of a paused entry (`paused` as this edge leaves it: the
+        // register's bit, less this cycle's RESUME, plus its PAUSE), decided for both buses.
+        self.next_paused_p.next = (self.paused.q.val().get_bit(self.next_p_key.val().index())
+            & !(self.rx_resume.val() & (self.rx_key.val() == self.next_p_key.val())))
             | (self.rx_valid.val()
                 & self.rx_stop.val()
-                & (self.rx_key.val() == self.next_rx_key.val()));
-        self.next_resume.next = self.next_rx_valid.val()
-            & !self.next_rx_stop.val()
-            & self.next_paused.val()
+                & (self.rx_key.val() == self.next_p_key.val()));
+        self.next_paused_c.next = (self.paused.q.val().get_bit(self.next_c_key.val().index())
+            & !(self.rx_resume.val() & (self.rx_key.val() == self.next_c_key.val())))
+            | (self.rx_valid.val()
+                & self.rx_stop.val()
+                & (self.rx_key.val() == self.next_c_key.val()));
+        self.next_resume_p.next = self.next_p_valid.val()
+            & !self.next_p_stop.val()
+            & self.next_paused_p.val()
             & !self.reset.val();
-        self.rx_resume_r.d.next = self.next_resume.val();
-        self.next_same.next = self.next_resume.val()
+        self.next_resume_c.next = self.next_c_valid.val()
+            & !self.next_c_stop.val()
+            & self.next_paused_c.val()
+            & !self.reset.val();
+        self.res_p_r.d.next = self.next_resume_p.val();
+        self.res_c_r.d.next = self.next_resume_c.val();
+        self.same_p_r.d.next = self.next_resume_p.val()
             & self.next_d_valid.val()
-            & (self.next_rx_key.val() == self.next_d_key.val());
-        self.same_r.d.next = self.next_same.val();
+            & (self.next_p_key.val() == self.next_d_key.val());
+        self.same_c_r.d.next = self.next_resume_c.val()
+            & self.next_d_valid.val()
+            & (self.next_c_key.val() == self.next_d_key.val());
+        // By key: the per-key flags' updates decode no key in the event's cycle.
+        self.d_keys_r.d.next = 0.into();
+        if self.next_d_valid.val() {
+            self.d_keys_r.d.next = self.one_k.val() << self.next_d_key.val();
+        }
+        self.res_p_keys.d.next = 0.into();
+        if self.next_p_valid.val() & !self.next_p_stop.val() & !self.reset.val() {
+            self.res_p_keys.d.next = (self.one_k.val() << self.next_p_key.val()) & self.paused.d.val();
+        }
+        self.res_c_keys.d.next = 0.into();
+        if self.next_c_valid.val() & !self.next_c_stop.val() & !self.reset.val() {
+            self.res_c_keys.d.next = (self.one_k.val() << self.next_c_key.val()) & self.paused.d.val();
+        }
+        self.pau_p_keys.d.next = 0.into();
+        if self.next_p_valid.val() & self.next_p_stop.val() {
+            self.pau_p_keys.d.next = self.one_k.val() << self.next_p_key.val();
+        }
+        self.pau_c_keys.d.next = 0.into();
+        if self.next_c_valid.val() & self.next_c_stop.val() {
+            self.pau_c_keys.d.next = self.one_k.val() << self.next_c_key.val();
+        }
     }
 }

@@ -5,9 +5,10 @@
 //! not have is not stored).
 //!
 //! The dequeue's class is looked up one cycle ahead, on the key of the dequeue on the input
-//! bus, in the tables as this edge leaves them: the classify stage precomputes its time
-//! windows from that class's max(Ton) and T in the same cycle, and tests K and K_low with it
-//! (registered) in the next. One class folds away: its class bits are constant 0.
+//! bus, in the table as this edge leaves it, and registered: in the dequeue's capture cycle
+//! the classify stage computes its time windows and tests K and K_low from that class's lanes
+//! as stored (a register and a class multiplexer, no write on the path). One class folds
+//! away: its class bits are constant 0.
 
 use super::{Bank, CSR_BITS, CSR_OFFSET_BITS, CSR_SLOTS};
 use crate::narrow_ram::low_bits;
@@ -32,10 +33,10 @@ pub struct Speeds<const KB: usize> {
     /// The key of the dequeue on the input bus (classified from the next edge on).
     pub next_d_key: Signal<In, Bits<KB>>,
 
-    /// Its class's max(Ton) and T as this edge leaves them.
-    pub max_ton_next: Signal<Out, Bits<32>>,
-    pub t_period_next: Signal<Out, Bits<32>>,
-    /// K and K_low of the class of the dequeue being tested (looked up one edge ago).
+    /// max(Ton), T, K and K_low of the class of the dequeue captured at the last edge (its
+    /// class looked up one edge ago), as stored.
+    pub max_ton: Signal<Out, Bits<32>>,
+    pub t_period: Signal<Out, Bits<32>>,
     pub k: Signal<Out, Bits<32>>,
     pub k_low: Signal<Out, Bits<32>>,
     /// The window words as stored.
@@ -93,7 +94,6 @@ pub struct Speeds<const KB: usize> {
     entry_off: Signal<Local, Bits<10>>,
     next_off: Signal<Local, Bits<10>>,
     next_class: Signal<Local, Bits<2>>,
-    next_lane: Signal<Local, Bits<9>>,
     d_lane: Signal<Local, Bits<9>>,
     class_w: Signal<Local, Bits<32>>,
     /// The lane a window write stores into, and the word.
@@ -151,8 +151,8 @@ impl<const KB: usize> Speeds<KB> {
             wdata: Default::default(),
             value: Default::default(),
             next_d_key: Default::default(),
-            max_ton_next: Default::default(),
-            t_period_next: Default::default(),
+            max_ton: Default::default(),
+            t_period: Default::default(),
             k: Default::default(),
             k_low: Default::default(),
             rd_max_ton: Default::default(),
@@ -197,7 +197,6 @@ impl<const KB: usize> Speeds<KB> {
             entry_off: Default::default(),
             next_off: Default::default(),
             next_class: Default::default(),
-            next_lane: Default::default(),
             d_lane: Default::default(),
             class_w: Default::default(),
             w_lane: Default::default(),
@@ -300,17 +299,16 @@ impl<const KB: usize> Logic for Speeds<KB> {
             .val()
             .get_bits::<2>(self.next_off.val().index())
             & self.class_mask_2.val();
-        self.next_lane.next = bit_cast::<9, 2>(self.next_class.val()) << 7;
-        self.max_ton_next.next = self
-            .lanes_next
-            .val()
-            .get_bits::<32>(self.next_lane.val().index());
-        self.t_period_next.next = self
-            .lanes_next
-            .val()
-            .get_bits::<32>((self.next_lane.val() + self.c32_9.val()).index());
         self.d_class.d.next = self.next_class.val();
         self.d_lane.next = bit_cast::<9, 2>(self.d_class.q.val()) << 7;
+        self.max_ton.next = self
+            .lanes
+            .val()
+            .get_bits::<32>(self.d_lane.val().index());
+        self.t_period.next = self
+            .lanes
+            .val()
+            .get_bits::<32>((self.d_lane.val() + self.c32_9.val()).index());
         self.k.next = self
             .lanes
             .val()

@@ -475,8 +475,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.t_on_start.d.next = (self.t_now.d.val() - self.max_ton_t.val()) & self.time_mask.val();
         self.t_on_wraps.d.next = self.t_now.d.val() < self.max_ton_t.val();
         self.t_on_zero.d.next = !self.max_ton_t.val().any();
-        self.t_t_start.d.next =
-            (self.t_now.d.val() - self.t_period_t.val()) & self.time_mask.val();
+        self.t_t_start.d.next = (self.t_now.d.val() - self.t_period_t.val()) & self.time_mask.val();
         self.t_t_wraps.d.next = self.t_now.d.val() < self.t_period_t.val();
         self.t_t_zero.d.next = !self.t_period_t.val().any();
         self.t_t_le_one.d.next = self.t_period_t.val() <= 1;

@@ -538,8 +538,7 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.ram_r_q_m.write_enable.next = self.rx_resume.val();
         self.ram_r_q_m.write_address.next = self.rx_key.val();
         self.ram_r_q_m.write_data.next = self.rx_qlen.val();
-        self.lk_sel_r.d.next =
-            self.rx_resume.val() & (self.rx_key.val() == self.lookup_key.val());
+        self.lk_sel_r.d.next = self.rx_resume.val() & (self.rx_key.val() == self.lookup_key.val());
         self.fw_r_t_r.d.next = self.now.val();
         self.fw_r_q_r.d.next = self.rx_qlen.val();
 
@@ -718,11 +717,13 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         }
         self.res_p_keys.d.next = 0.into();
         if self.next_p_valid.val() & !self.next_p_stop.val() & !self.reset.val() {
-            self.res_p_keys.d.next = (self.one_k.val() << self.next_p_key.val()) & self.paused.d.val();
+            self.res_p_keys.d.next =
+                (self.one_k.val() << self.next_p_key.val()) & self.paused.d.val();
         }
         self.res_c_keys.d.next = 0.into();
         if self.next_c_valid.val() & !self.next_c_stop.val() & !self.reset.val() {
-            self.res_c_keys.d.next = (self.one_k.val() << self.next_c_key.val()) & self.paused.d.val();
+            self.res_c_keys.d.next =
+                (self.one_k.val() << self.next_c_key.val()) & self.paused.d.val();
         }
         self.pau_p_keys.d.next = 0.into();
         if self.next_p_valid.val() & self.next_p_stop.val() {

@@ -301,10 +301,7 @@ impl<const KB: usize> Logic for Speeds<KB> {
             & self.class_mask_2.val();
         self.d_class.d.next = self.next_class.val();
         self.d_lane.next = bit_cast::<9, 2>(self.d_class.q.val()) << 7;
-        self.max_ton.next = self
-            .lanes
-            .val()
-            .get_bits::<32>(self.d_lane.val().index());
+        self.max_ton.next = self.lanes.val().get_bits::<32>(self.d_lane.val().index());
         self.t_period.next = self
             .lanes
             .val()

@@ -1732,7 +1732,10 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     reg  t_win_ram_d;
     reg  t_win_fw_d;
     reg  on_win;
-    reg  t_win;
+    reg  t_miss_ram_r;
+    reg  t_miss_ram_d;
+    reg  t_miss_fw_d;
+    reg  t_exp_base;
     reg  enabled;
     reg  [31:0] max_ton_t;
     reg  [31:0] t_period_t;
@@ -1744,8 +1747,11 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     reg  [31:0] t_ram;
     reg  [31:0] q_ram;
     reg  keep_q_ge;
-    reg  [1:0] keep_age;
-    reg  keep_old;
+    reg  keep_old_own;
+    reg  keep_old_fw;
+    reg  keep_exp_base;
+    reg  keep_miss_own;
+    reg  keep_miss_fw;
     reg  keep_at_or_before;
     reg  keep_after;
     reg  keep_t_win;
@@ -2114,8 +2120,14 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         t_win_ram_d = (t_after_ram_d & at_or_before_ram_d) | (t_t_wraps$q & (t_after_ram_d | at_or_before_ram_d));
         t_after_fw_d = fw_d_t > t_t_start$q;
         t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
-        t_win = (tq_zero & t_t_wraps$q) | (tq_ram_r & t_win_ram_r) | (tq_fw_d & t_win_fw_d) | (tq_ram_d & t_win_ram_d);
         on_win = on_win_ram_r;
+        t_miss_ram_r = tq_ram_r & ~t_win_ram_r;
+        t_miss_fw_d = tq_fw_d & ~t_win_fw_d;
+        t_miss_ram_d = tq_ram_d & ~t_win_ram_d;
+        t_exp_base = t_old | (tq_zero & ~t_t_wraps$q);
+        if (same_key) begin
+            t_exp_base = t_t_zero$q;
+        end
         t_fw = 32'h0;
         q_fw = 32'h0;
         if (same_key) begin
@@ -2136,19 +2148,19 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
             t_ram = t_ram | ram_d_t;
             q_ram = q_ram | ram_d_q;
         end
-        keep_age = c_age$q;
-        if (c_byp_tq$q) begin
-            keep_age = w_age_now;
-        end
-        keep_old = keep_age[32'h1] | age_w[32'h1] | (keep_age[32'h0] & age_w[32'h0]);
+        keep_old_own = c_age$q[32'h1] | age_w[32'h1] | (c_age$q[32'h0] & age_w[32'h0]);
+        keep_old_fw = w_age_now[32'h1] | age_w[32'h1] | (w_age_now[32'h0] & age_w[32'h0]);
         keep_at_or_before = c_t$q <= t_now$q;
         keep_after = c_t$q > t_t_start$q;
         keep_t_win = (keep_after & keep_at_or_before) | (t_t_wraps$q & (keep_after | keep_at_or_before));
         keep_q_ge = t_qlen$q >= c_q$q;
+        keep_exp_base = keep_old_own;
         if (c_byp_tq$q) begin
-            keep_t_win = t_win_fw_d;
+            keep_exp_base = keep_old_fw;
             keep_q_ge = q_ge_fw_d;
         end
+        keep_miss_own = ~c_byp_tq$q & ~keep_t_win;
+        keep_miss_fw = c_byp_tq$q & ~t_win_fw_d;
         write = c_valid$q & c_enabled$q;
         bypass_next = write & (c_key$q == lk_key);
         c_valid$d = t_valid$q;
@@ -2171,16 +2183,15 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         if (same_key) begin
             c_age$d = 2'h0;
             c_ton_short$d = ~t_on_zero$q;
-            c_t_exp$d = t_t_zero$q;
         end
         else begin
             c_age$d = age_t;
             c_ton_short$d = ~on_old & on_win;
-            c_t_exp$d = t_old | ~t_win;
         end
+        c_t_exp$d = t_exp_base | t_miss_ram_r | t_miss_fw_d | t_miss_ram_d;
         c_byp$d = bypass_next;
         c_byp_tq$d = bypass_next & ~same_key;
-        c_keep_t_exp$d = keep_old | ~keep_t_win;
+        c_keep_t_exp$d = keep_exp_base | keep_miss_own | keep_miss_fw;
         c_keep_q_ge$d = keep_q_ge;
         c_bnd_t_exp$d = t_t_le_one$q;
         c_bnd_q_ge$d = t_qlen$q >= c_qlen$q;

@@ -182,7 +182,10 @@ pub struct Classify<const PB: usize, const KB: usize> {
     t_win_ram_d: Signal<Local, Bit>,
     t_win_fw_d: Signal<Local, Bit>,
     on_win: Signal<Local, Bit>,
-    t_win: Signal<Local, Bit>,
+    t_miss_ram_r: Signal<Local, Bit>,
+    t_miss_ram_d: Signal<Local, Bit>,
+    t_miss_fw_d: Signal<Local, Bit>,
+    t_exp_base: Signal<Local, Bit>,
     enabled: Signal<Local, Bit>,
     // The entry's T and Q_rec as the lookup found them (a forwarded word, or a RAM's).
     // The dequeue's class's max(Ton) and T, `time_bits` wide.
@@ -198,8 +201,11 @@ pub struct Classify<const PB: usize, const KB: usize> {
     // What the decide stage's dequeue keeps if it takes no boundary (its own words, or the
     // write it bypassed), and the tests of this cycle's dequeue on them.
     keep_q_ge: Signal<Local, Bit>,
-    keep_age: Signal<Local, Bits<2>>,
-    keep_old: Signal<Local, Bit>,
+    keep_old_own: Signal<Local, Bit>,
+    keep_old_fw: Signal<Local, Bit>,
+    keep_exp_base: Signal<Local, Bit>,
+    keep_miss_own: Signal<Local, Bit>,
+    keep_miss_fw: Signal<Local, Bit>,
     keep_at_or_before: Signal<Local, Bit>,
     keep_after: Signal<Local, Bit>,
     keep_t_win: Signal<Local, Bit>,
@@ -344,7 +350,10 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             t_win_ram_d: Default::default(),
             t_win_fw_d: Default::default(),
             on_win: Default::default(),
-            t_win: Default::default(),
+            t_miss_ram_r: Default::default(),
+            t_miss_ram_d: Default::default(),
+            t_miss_fw_d: Default::default(),
+            t_exp_base: Default::default(),
             enabled: Default::default(),
             max_ton_t: Default::default(),
             t_period_t: Default::default(),
@@ -356,8 +365,11 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             t_ram: Default::default(),
             q_ram: Default::default(),
             keep_q_ge: Default::default(),
-            keep_age: Default::default(),
-            keep_old: Default::default(),
+            keep_old_own: Default::default(),
+            keep_old_fw: Default::default(),
+            keep_exp_base: Default::default(),
+            keep_miss_own: Default::default(),
+            keep_miss_fw: Default::default(),
             keep_at_or_before: Default::default(),
             keep_after: Default::default(),
             keep_t_win: Default::default(),
@@ -513,13 +525,21 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.t_after_fw_d.next = self.fw_d_t.val() > self.t_t_start.q.val();
         self.t_win_fw_d.next = (self.t_after_fw_d.val() & self.at_or_before_fw_d.val())
             | (self.t_t_wraps.q.val() & (self.t_after_fw_d.val() | self.at_or_before_fw_d.val()));
-        // x = 0 (D never written): 0 > start never holds, 0 <= now always does. (Not used
-        // when a RESUME of this cycle names the entry: `same_key` below.)
-        self.t_win.next = (self.tq_zero.val() & self.t_t_wraps.q.val())
-            | (self.tq_ram_r.val() & self.t_win_ram_r.val())
-            | (self.tq_fw_d.val() & self.t_win_fw_d.val())
-            | (self.tq_ram_d.val() & self.t_win_ram_d.val());
         self.on_win.next = self.on_win_ram_r.val();
+        // T expired (below): the window misses the selected word, written as one term per
+        // word (its select, its two comparisons and the wrap: one LUT after the carry chains)
+        // ORed with what needs no comparison. Written as "select the window, then negate,
+        // then the RESUME", it mapped to three LUTs after the chains (the iCE40's critical
+        // path). The selects are one-hot, none set when a RESUME of this cycle names the
+        // entry (`same_key`). x = 0 (D never written): 0 > start never holds, 0 <= now
+        // always does, so the window holds it only when it wraps.
+        self.t_miss_ram_r.next = self.tq_ram_r.val() & !self.t_win_ram_r.val();
+        self.t_miss_fw_d.next = self.tq_fw_d.val() & !self.t_win_fw_d.val();
+        self.t_miss_ram_d.next = self.tq_ram_d.val() & !self.t_win_ram_d.val();
+        self.t_exp_base.next = self.t_old.val() | (self.tq_zero.val() & !self.t_t_wraps.q.val());
+        if self.same_key.val() {
+            self.t_exp_base.next = self.t_t_zero.q.val();
+        }
 
         // The entry's T and Q_rec (the one-hot selects OR the words together; a RESUME of this
         // cycle: `now` and its queue length, age 0).
@@ -549,24 +569,28 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         // Its age as this cycle's dequeue sees it, one edge later: plus `age_w`, saturating
         // (3, never set, stays 3). The tests run on both words and the bypass picks a result:
         // the write's are the forwarded word's own (`t_win_fw_d`, `q_ge_fw_d`).
-        self.keep_age.next = self.c_age.q.val();
-        if self.c_byp_tq.q.val() {
-            self.keep_age.next = self.w_age_now.val();
-        }
         // Over half a wrap old (age >= 2; 3, never set, included) as this cycle's dequeue
-        // sees it: its age plus `age_w` (the half-wraps since that write), saturating.
-        self.keep_old.next = self.keep_age.val().get_bit(1)
+        // sees it: its age plus `age_w` (the half-wraps since that write), saturating; for
+        // the words it holds and for the write it bypasses.
+        self.keep_old_own.next = self.c_age.q.val().get_bit(1)
             | self.age_w.val().get_bit(1)
-            | (self.keep_age.val().get_bit(0) & self.age_w.val().get_bit(0));
+            | (self.c_age.q.val().get_bit(0) & self.age_w.val().get_bit(0));
+        self.keep_old_fw.next = self.w_age_now.val().get_bit(1)
+            | self.age_w.val().get_bit(1)
+            | (self.w_age_now.val().get_bit(0) & self.age_w.val().get_bit(0));
         self.keep_at_or_before.next = self.c_t.q.val() <= self.t_now.q.val();
         self.keep_after.next = self.c_t.q.val() > self.t_t_start.q.val();
         self.keep_t_win.next = (self.keep_after.val() & self.keep_at_or_before.val())
             | (self.t_t_wraps.q.val() & (self.keep_after.val() | self.keep_at_or_before.val()));
         self.keep_q_ge.next = self.t_qlen.q.val() >= self.c_q.q.val();
+        // T expired on the kept word: as for `c_t_exp`, one term per word after the chains.
+        self.keep_exp_base.next = self.keep_old_own.val();
         if self.c_byp_tq.q.val() {
-            self.keep_t_win.next = self.t_win_fw_d.val();
+            self.keep_exp_base.next = self.keep_old_fw.val();
             self.keep_q_ge.next = self.q_ge_fw_d.val();
         }
+        self.keep_miss_own.next = !self.c_byp_tq.q.val() & !self.keep_t_win.val();
+        self.keep_miss_fw.next = self.c_byp_tq.q.val() & !self.t_win_fw_d.val();
 
         // The decide stage's dequeue writes bank D (at edge n + 1), and it names this entry.
         self.write.next = self.c_valid.q.val() & self.c_enabled.q.val();
@@ -595,15 +619,18 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         if self.same_key.val() {
             self.c_age.d.next = 0.into();
             self.c_ton_short.d.next = !self.t_on_zero.q.val();
-            self.c_t_exp.d.next = self.t_t_zero.q.val();
         } else {
             self.c_age.d.next = self.age_t.val();
             self.c_ton_short.d.next = !self.on_old.val() & self.on_win.val();
-            self.c_t_exp.d.next = self.t_old.val() | !self.t_win.val();
         }
+        self.c_t_exp.d.next = self.t_exp_base.val()
+            | self.t_miss_ram_r.val()
+            | self.t_miss_fw_d.val()
+            | self.t_miss_ram_d.val();
         self.c_byp.d.next = self.bypass_next.val();
         self.c_byp_tq.d.next = self.bypass_next.val() & !self.same_key.val();
-        self.c_keep_t_exp.d.next = self.keep_old.val() | !self.keep_t_win.val();
+        self.c_keep_t_exp.d.next =
+            self.keep_exp_base.val() | self.keep_miss_own.val() | self.keep_miss_fw.val();
         self.c_keep_q_ge.d.next = self.keep_q_ge.val();
         // A boundary one cycle ago: the elapsed T is 1, its age 0 (or 1: not old).
         self.c_bnd_t_exp.d.next = self.t_t_le_one.q.val();

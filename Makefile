@@ -10,7 +10,7 @@ SC      = $(or $(CARGO_TARGET_DIR),target)/release/switchcraft
 BLOCKS  = $$($(SC) list --blocks)
 PAIRS   = $$($(SC) list --presets)
 
-.PHONY: formal help setup demo test rtl docs check-generated lint cosim soak waves bench clean build
+.PHONY: formal help setup demo test rtl docs check-generated lint cosim soak fuzz waves bench clean build
 
 # `make synth BLOCK=pfc` runs one block; default: every block. `TARGET=ecp5`: the ECP5 flow.
 BLOCK ?= $(BLOCKS)
@@ -26,6 +26,7 @@ help:
 	@echo "make lint             verilator --lint-only -Wall on rtl/"
 	@echo "make cosim            1e6-cycle co-simulation of every block's tiny and fpga presets"
 	@echo "make soak             1e8 cycles of every preset under injected faults (about an hour; docs/reports/soak.md)"
+	@echo "make fuzz             the config fuzzer with 1000 configs per preset (FUZZ_TRIALS=n; SWITCHCRAFT_SEED=n)"
 	@echo "make waves            a short co-simulation with VCDs under target/waves/"
 	@echo "make bench            throughput of model, Verilator, co-simulation, rust-hdl (docs/reports/bench.md)"
 	@echo "make formal [BLOCK=b] BMC + k-induction of formal/<b>/<b>_props.sv (depth, k, config: the block's own)"
@@ -90,6 +91,11 @@ lint: build
 cosim: build
 	@for b in $(BLOCKS); do for p in tiny fpga; do \
 	  $(SC) cosim --block $$b --preset $$p --cycles 1000000 --seed 1 || exit 1; done; done
+
+# Not in `make test` (which tries 60 configs per preset): the config fuzzer at depth.
+FUZZ_TRIALS ?= 1000
+fuzz: setup
+	SWITCHCRAFT_FUZZ_TRIALS=$(FUZZ_TRIALS) $(CARGO) test --test config_fuzz
 
 # Not in `make test`: every preset of every block co-simulated for SOAK_CYCLES cycles under
 # `cosim --faults` (docs/robustness.md). The table replaces docs/reports/soak.md only when

@@ -297,13 +297,8 @@ fn bfc_proptest(cfg: BfcConfig, name: &str, test: &str) {
 
 #[test]
 fn bfc_tiny_proptest_model_equals_verilator() {
-    // Its own instance name: a separate Verilator build from the random run's, so the two
-    // tests never build or load one library at the same time.
-    bfc_proptest(
-        tiny(),
-        "tiny_pt",
-        "bfc_tiny_proptest_model_equals_verilator",
-    );
+    // The random run's instance: one Verilator build for both (a second asker waits for it).
+    bfc_proptest(tiny(), "tiny", "bfc_tiny_proptest_model_equals_verilator");
 }
 
 /// App. A's switch options: sampled and unsampled packets, a labelled flow in the incast queue;
@@ -326,7 +321,7 @@ fn bfc_sampling_and_incast_proptest_model_equals_verilator() {
 fn bfc_fpga_proptest_model_equals_verilator() {
     bfc_proptest(
         BfcConfig::preset("fpga").unwrap(),
-        "fpga_pt",
+        "fpga",
         "bfc_fpga_proptest_model_equals_verilator",
     );
 }

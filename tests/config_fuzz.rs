@@ -7,7 +7,8 @@
 //! through the binary for a sample: exit 0 or 2, never a panic, and no file left on a refusal.
 //!
 //! The blocks run in parallel, each with its own generator from the seed. RCM is most of the
-//! time (about 100 s of CPU of 190 here): its accepted configs' Verilog packages.
+//! time: its accepted configs' Verilog packages (about 100 s of CPU here in all, at 60 configs
+//! per preset).
 
 mod common;
 
@@ -19,7 +20,14 @@ use switchcraft::blocks::{DynBlock, REGISTRY};
 use switchcraft_core::rng::SplitMix64;
 use toml::Value;
 
-const TRIALS_PER_PRESET: usize = 150;
+/// Fuzzed configs per preset: 60 in `make test` (the seed is fixed, so every run tries the
+/// same ones); `SWITCHCRAFT_FUZZ_TRIALS=n` tries n (`make fuzz`: 1000, some 25 min of CPU).
+fn trials_per_preset() -> usize {
+    std::env::var("SWITCHCRAFT_FUZZ_TRIALS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60)
+}
 const CYCLES: usize = 64;
 
 /// Values each field's refusals have named (a range's ends, a limit), and their neighbours.
@@ -148,7 +156,7 @@ fn exercise(cfg: &switchcraft::BlockConfig, seed: u64) {
     assert!(!pkg.files().is_empty());
 }
 
-/// One block's presets, `TRIALS_PER_PRESET` fuzzed configs each: (accepted, refused).
+/// One block's presets, [`trials_per_preset`] fuzzed configs each: (accepted, refused).
 fn fuzz_block(block: &'static dyn DynBlock, seed: u64) -> (usize, usize) {
     // Each block its own generator (from the seed and its stem), so blocks can run in parallel
     // and a failure replays with the same seed.
@@ -161,7 +169,7 @@ fn fuzz_block(block: &'static dyn DynBlock, seed: u64) -> (usize, usize) {
     let mut learned = Learned::new();
     for preset in block.presets() {
         let base = block.preset(preset).expect("preset").to_toml();
-        for trial in 0..TRIALS_PER_PRESET {
+        for trial in 0..trials_per_preset() {
             let (text, changed) = fuzzed(&mut rng, &base, &learned);
             let what = format!(
                 "{} {preset} trial {trial} (seed {seed}, SWITCHCRAFT_SEED to replay), \

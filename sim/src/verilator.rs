@@ -32,8 +32,10 @@
 //! 6. `$TMPDIR/switchcraft-verilator-cache`.
 //!
 //! A build runs in `<cache>/.tmp-<key>-<pid>-<n>/` and is renamed into place when complete, so a
-//! half-built entry is never visible. When two processes (or threads) build the same key at
-//! once, the first rename wins and the loser uses the winner's library. Temporary directories
+//! half-built entry is never visible. A builder holds a lock on `<cache>/.locks/<top>-<key>`
+//! (`flock`), so when two processes or threads ask for the same key at once, one builds and
+//! the other waits and loads its library (on a file system without locks, both build and the
+//! first rename wins). Temporary directories
 //! left by killed builds are removed by the next cache miss once they are a day old. Entries are
 //! never evicted: delete the cache directory to reclaim the space.
 //!
@@ -224,10 +226,16 @@ fn build_recipe(recipe: Arc<Recipe>, trace: bool) -> Result<VerilatedModel, SimE
     let lib_name = format!("libswitchcraft_{}.so", recipe.top);
     let library = dir.join(&lib_name);
 
+    // Held while building, so one key is built once: a thread or process that asks for a key
+    // being built waits for that build and loads its library (two tests of one binary often
+    // ask for the same top at once; each built it and the loser threw its build away).
+    let _build_lock = if library.is_file() {
+        None
+    } else {
+        lock_key(&cache, &recipe.top, &key)?
+    };
     let cache_hit = library.is_file();
     if !cache_hit {
-        std::fs::create_dir_all(&cache)
-            .map_err(|e| SimError::io("cannot create cache directory", &cache, e))?;
         remove_stale_builds(&cache);
         static BUILD_SEQ: AtomicU64 = AtomicU64::new(0);
         let tmp = cache.join(format!(
@@ -266,6 +274,21 @@ fn build_recipe(recipe: Arc<Recipe>, trace: bool) -> Result<VerilatedModel, SimE
 }
 
 /// Removes `.tmp-*` build directories older than a day (left behind by killed builds).
+/// An exclusive lock on `<cache>/.locks/<top>-<key>`, released when the file is dropped;
+/// `None` where the file system has no locks.
+/// The lock files stay (empty): removing one while another builder waits on it would let a
+/// third take a new one and build beside it.
+fn lock_key(cache: &Path, top: &str, key: &str) -> Result<Option<std::fs::File>, SimError> {
+    let locks = cache.join(".locks");
+    std::fs::create_dir_all(&locks)
+        .map_err(|e| SimError::io("cannot create cache directory", &locks, e))?;
+    let path = locks.join(format!("{top}-{}", &key[..16]));
+    let file = std::fs::File::create(&path)
+        .map_err(|e| SimError::io("cannot create lock file", &path, e))?;
+    // Without locks (some network file systems) both build and the first rename wins.
+    Ok(file.lock().is_ok().then_some(file))
+}
+
 fn remove_stale_builds(cache: &Path) {
     let Ok(entries) = std::fs::read_dir(cache) else {
         return;

@@ -496,7 +496,7 @@ fn trace_needs_a_trace_build() {
 }
 
 #[test]
-fn concurrent_builds_of_one_key_share_the_winner_and_models_are_send() {
+fn concurrent_builds_of_one_key_build_once_and_models_are_send() {
     fn assert_send<T: Send>() {}
     assert_send::<switchcraft_sim::VerilatedModel>();
 
@@ -525,10 +525,15 @@ fn concurrent_builds_of_one_key_share_the_winner_and_models_are_send() {
         models[0].build_info().library,
         models[1].build_info().library
     );
-    // Exactly one entry and one set of runtime objects, no temporary directories left over.
+    // One build: the other thread waited on the key's lock and loaded its library.
+    let misses = models.iter().filter(|m| !m.build_info().cache_hit).count();
+    assert_eq!(misses, 1, "built once");
+    // Exactly one entry and one set of runtime objects (beside the lock files), no temporary
+    // directories left over.
     let mut entries: Vec<String> = std::fs::read_dir(dir.join("cache"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name != ".locks")
         .collect();
     entries.sort();
     assert_eq!(entries.len(), 2, "{entries:?}");

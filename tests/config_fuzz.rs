@@ -23,10 +23,12 @@ use toml::Value;
 /// Fuzzed configs per preset: 60 in `make test` (the seed is fixed, so every run tries the
 /// same ones); `SWITCHCRAFT_FUZZ_TRIALS=n` tries n (`make fuzz`: 1000, some 25 min of CPU).
 fn trials_per_preset() -> usize {
-    std::env::var("SWITCHCRAFT_FUZZ_TRIALS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60)
+    match std::env::var("SWITCHCRAFT_FUZZ_TRIALS") {
+        Ok(s) => s.trim().parse().unwrap_or_else(|_| {
+            panic!("SWITCHCRAFT_FUZZ_TRIALS = {s:?}: not a whole number of configs per preset")
+        }),
+        Err(_) => 60,
+    }
 }
 const CYCLES: usize = 64;
 
@@ -167,12 +169,16 @@ fn fuzz_block(block: &'static dyn DynBlock, seed: u64) -> (usize, usize) {
     let mut rng = SplitMix64::new(seed ^ stem_hash);
     let (mut accepted, mut refused) = (0usize, 0usize);
     let mut learned = Learned::new();
+    let trials = trials_per_preset();
     for preset in block.presets() {
         let base = block.preset(preset).expect("preset").to_toml();
-        for trial in 0..trials_per_preset() {
+        for trial in 0..trials {
             let (text, changed) = fuzzed(&mut rng, &base, &learned);
+            // A preset's configs depend on how many the presets before it drew: a replay needs
+            // both numbers.
             let what = format!(
-                "{} {preset} trial {trial} (seed {seed}, SWITCHCRAFT_SEED to replay), \
+                "{} {preset} trial {trial} (seed {seed}, {trials} per preset: \
+                 SWITCHCRAFT_SEED and SWITCHCRAFT_FUZZ_TRIALS to replay), \
                  changed {changed:?}:\n{text}",
                 block.stem()
             );

@@ -35,9 +35,9 @@
 //! half-built entry is never visible. A builder holds a lock on `<cache>/.locks/<top>-<key>`
 //! (`flock`), so when two processes or threads ask for the same key at once, one builds and
 //! the other waits and loads its library (on a file system without locks, both build and the
-//! first rename wins). Temporary directories
-//! left by killed builds are removed by the next cache miss once they are a day old. Entries are
-//! never evicted: delete the cache directory to reclaim the space.
+//! first rename wins). Temporary directories left by killed builds are removed by the next
+//! cache miss once they are a day old. Entries are never evicted: delete the cache directory
+//! to reclaim the space.
 //!
 //! Verilator's runtime objects (`verilated.o`, `verilated_threads.o`, and `verilated_vcd_c.o`
 //! with trace) do not depend on the design. The first build keeps them in
@@ -284,7 +284,6 @@ fn build_recipe(recipe: Arc<Recipe>, trace: bool) -> Result<VerilatedModel, SimE
     Ok(model)
 }
 
-/// Removes `.tmp-*` build directories older than a day (left behind by killed builds).
 /// An exclusive lock on `<cache>/.locks/<top>-<key>`, released when the file is dropped;
 /// `None` where the file system has no locks.
 /// The lock files stay (empty): removing one while another builder waits on it would let a
@@ -300,6 +299,7 @@ fn lock_key(cache: &Path, top: &str, key: &str) -> Result<Option<std::fs::File>,
     Ok(file.lock().is_ok().then_some(file))
 }
 
+/// Removes `.tmp-*` build directories older than a day (left behind by killed builds).
 fn remove_stale_builds(cache: &Path) {
     let Ok(entries) = std::fs::read_dir(cache) else {
         return;

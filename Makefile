@@ -19,7 +19,7 @@ TARGET ?= ice40
 
 help:
 	@echo "make demo             generate every block's Verilog, co-simulate it against its model"
-	@echo "make test             fmt and clippy gates, then all tests (unit, equivalence, formal tiny, synthesis smoke, CLI, freshness, lint)"
+	@echo "make test             fmt and clippy gates (clippy builds the tests), then all tests (unit, equivalence, formal tiny, synthesis smoke, CLI, freshness, lint)"
 	@echo "make rtl              regenerate rtl/<block>/ for every preset"
 	@echo "make docs             regenerate the register and port tables of docs/blocks/<block>.md"
 	@echo "make check-generated  fail if rtl/ is stale"
@@ -60,7 +60,9 @@ build: setup
 demo: build
 	$(SC) demo --out target/demo
 
-# Gates first (seconds): formatting, then clippy with warnings as errors, then every test (one
+# Gates first: formatting (seconds), then clippy with warnings as errors, run as the compiler
+# of the test build itself (scripts/run-tests.py --clippy: one build instead of a clippy check
+# and a build), then every test (one
 # of which places and routes PFC `tiny` on the ECP5, hence ecp5-tools; the formal tests prove
 # with Bitwuzla, hence formal-tools; the FuseSoC test runs the .core files, hence fusesoc-tools;
 # pfcmac's frames go through scapy's dissector, hence interop-tools). The test binaries run side
@@ -70,10 +72,11 @@ TEST_JOBS ?= $(shell nproc)
 # The tests' Verilator models compile their per-cycle code at -O1, not -O3: a third less
 # build time, for runs of a few hundred thousand cycles (sim/src/verilator.rs, `make_flags`).
 TEST_OPT_FAST ?= -O1
+CLIPPY_DRIVER ?= clippy-driver
 test: setup ecp5-tools formal-tools fusesoc-tools interop-tools
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	SWITCHCRAFT_OPT_FAST='$(TEST_OPT_FAST)' CARGO=$(CARGO) scripts/run-tests.py --jobs $(TEST_JOBS)
+	SWITCHCRAFT_OPT_FAST='$(TEST_OPT_FAST)' CARGO=$(CARGO) scripts/run-tests.py --jobs $(TEST_JOBS) \
+	  --clippy $(CLIPPY_DRIVER)
 
 rtl: build
 	@for bp in $(PAIRS); do b=$${bp%%:*}; p=$${bp#*:}; \

@@ -7,6 +7,12 @@ other works. This runs up to --jobs binaries at once (default: one per core), ea
 would (its package's directory, the same binary), the longest first (durations of the last
 run, kept in target/test-durations.json). A binary's output is kept in
 target/test-logs/<name>.log and printed whole when it fails. Exit status 1 if any failed.
+
+With --clippy the build itself is the lint gate: the workspace's crates are compiled by
+clippy-driver (cargo's RUSTC_WORKSPACE_WRAPPER, which is how `cargo clippy` runs it), every
+target (`--all-targets`, as `cargo clippy --all-targets`), and any warning fails the run, as
+`-D warnings` would. A separate `cargo clippy` checks every dependency a second time (in check
+mode, which shares nothing with the test build): 2.5 of the 6 minutes of a clean build.
 """
 
 import argparse
@@ -21,26 +27,39 @@ import time
 LONG_FIRST = ("config_fuzz", "_equivalence", "example_", "_formal", "_synth", "_loops")
 
 
-def build(cargo):
+def build(cargo, clippy):
     """Builds the test binaries; returns [(name, command, cwd)]."""
-    cmd = [cargo, "test", "--workspace", "--no-run", "--message-format=json-render-diagnostics"]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
-    if proc.returncode != 0:
-        sys.exit(proc.returncode)
+    cmd = [cargo, "test", "--workspace", "--no-run", "--message-format=json"]
+    env = dict(os.environ)
+    if clippy:
+        cmd.append("--all-targets")
+        env["RUSTC_WORKSPACE_WRAPPER"] = clippy
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
     binaries = []
-    for line in proc.stdout.splitlines():
+    warnings = 0
+    for line in proc.stdout:
         msg = json.loads(line)
+        if msg.get("reason") == "compiler-message":
+            # Dependencies are compiled with --cap-lints: only the workspace's crates warn.
+            sys.stderr.write(msg["message"]["rendered"])
+            warnings += msg["message"]["level"] == "warning"
+            continue
         if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
             continue
-        if not msg["profile"]["test"]:
-            continue
         target = msg["target"]
+        # The benchmark is built to be linted; `make bench` runs it.
+        if not msg["profile"]["test"] or "bench" in target["kind"]:
+            continue
         # Integration tests are named after their file, a crate's own tests after the crate
         # and the kind of target (lib, bin).
         kind = target["kind"][0]
         name = target["name"] if kind == "test" else f"{target['name']} ({kind})"
         cwd = os.path.dirname(msg["manifest_path"])
         binaries.append((name, [msg["executable"]], cwd))
+    if proc.wait() != 0:
+        sys.exit(proc.returncode)
+    if clippy and warnings:
+        sys.exit(f"{warnings} warning(s) in the build: make test treats them as errors")
     # Doc tests are compiled when run; one more job, as `cargo test` runs them last.
     binaries.append(("doc-tests", [cargo, "test", "--workspace", "--doc"], os.getcwd()))
     return binaries
@@ -63,11 +82,16 @@ def order(binaries, durations):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument(
+        "--clippy",
+        metavar="DRIVER",
+        help="compile the workspace with this clippy-driver; fail on any warning",
+    )
     args = ap.parse_args()
 
     cargo = os.environ.get("CARGO", "cargo")
     target_dir = os.environ.get("CARGO_TARGET_DIR", "target")
-    binaries = build(cargo)
+    binaries = build(cargo, args.clippy)
     logs = os.path.join(target_dir, "test-logs")
     os.makedirs(logs, exist_ok=True)
     times_path = os.path.join(target_dir, "test-durations.json")

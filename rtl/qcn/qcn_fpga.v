@@ -1976,11 +1976,11 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         if (~is_ready$q & ~sweep_below_k0$q & ~sweep_at_top$q) begin
             quot$d = quot$q + ramp_a;
             rem_plus_1$d = rem_plus_1$q + ramp_b;
-            rem_carry$d = rem_plus_1$q >= ramp_carry_after_step;
+            rem_carry$d = ~(rem_plus_1$q < ramp_carry_after_step);
             if (rem_carry$q) begin
                 quot$d = quot$q + ramp_a_plus_1;
                 rem_plus_1$d = rem_plus_1$q - ramp_d_minus_b;
-                rem_carry$d = rem_plus_1$q >= ramp_carry_after_carry;
+                rem_carry$d = ~(rem_plus_1$q < ramp_carry_after_carry);
             end
         end
         if (~is_ready$q) begin
@@ -2203,13 +2203,13 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s6_deadline$d = s5_deadline$q;
         s6_wrapped$d = s5_wrapped$q;
         after1 = s6_ts$q > s5_deadline$q;
-        not_later1 = s6_ts$q <= s5_ts$q;
+        not_later1 = ~(s5_ts$q < s6_ts$q);
         after2 = s7_ts$q > s5_deadline$q;
-        not_later2 = s7_ts$q <= s5_ts$q;
+        not_later2 = ~(s5_ts$q < s7_ts$q);
         after3 = s8_ts$q > s5_deadline$q;
-        not_later3 = s8_ts$q <= s5_ts$q;
+        not_later3 = ~(s5_ts$q < s8_ts$q);
         after4 = s9_ts$q > s5_deadline$q;
-        not_later4 = s9_ts$q <= s5_ts$q;
+        not_later4 = ~(s5_ts$q < s9_ts$q);
         if (s5_wrapped$q) begin
             in_window1 = after1 | not_later1;
             in_window2 = after2 | not_later2;
@@ -2248,8 +2248,8 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         s6_t_fb$d = s5_t_fb$q;
         shifted = s6_prod$q >> {32'd0, s6_shift$q};
         s7_fb_low$d = shifted[5:0];
-        s7_clamp$d = s6_prod$q >= s6_top_sh$q;
-        s7_nonzero$d = s6_prod$q >= s6_one_sh$q;
+        s7_clamp$d = ~(s6_prod$q < s6_top_sh$q);
+        s7_nonzero$d = ~(s6_prod$q < s6_one_sh$q);
         if (s6_neg$q) begin
             s7_fb_low$d = 6'h0;
             s7_clamp$d = 1'b0;
@@ -2257,7 +2257,7 @@ module qcn_fpga__cp(clock,reset,eg_valid,eg_in_range,eg_key,eg_port,eg_prio,eg_q
         end
         entry_ts = s6_entry$q >> 32'h1;
         after = entry_ts[31:0] > s6_deadline$q;
-        not_later = entry_ts[31:0] <= s6_ts$q;
+        not_later = ~(s6_ts$q < entry_ts[31:0]);
         if (s6_wrapped$q) begin
             in_window = after | not_later;
         end

@@ -2105,18 +2105,18 @@ module tcd_tiny__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         t_t_start$d = (t_now$d - t_period_t) & time_mask;
         t_t_wraps$d = t_now$d < t_period_t;
         t_t_zero$d = ~|t_period_t;
-        t_t_le_one$d = t_period_t <= 32'h1;
+        t_t_le_one$d = t_period_t < 32'h2;
         fw_d_t = w_t$q;
         fw_d_q30 = w_qs$q[(32'h4)+:(30)];
         fw_d_q = {2'd0, fw_d_q30};
-        q_ge_ram_r = t_qlen$q >= ram_r_q;
-        q_ge_ram_d = t_qlen$q >= ram_d_q;
-        q_ge_fw_d = t_qlen$q >= fw_d_q;
-        q_ge_same = t_qlen$q >= rx_qlen;
+        q_ge_ram_r = ~(t_qlen$q < ram_r_q);
+        q_ge_ram_d = ~(t_qlen$q < ram_d_q);
+        q_ge_fw_d = ~(t_qlen$q < fw_d_q);
+        q_ge_same = ~(t_qlen$q < rx_qlen);
         q_ge = (same_key & q_ge_same) | (tq_ram_r & q_ge_ram_r) | (tq_fw_d & q_ge_fw_d) | (tq_ram_d & q_ge_ram_d) | tq_zero;
-        at_or_before_ram_r = ram_r_t <= t_now$q;
-        at_or_before_ram_d = ram_d_t <= t_now$q;
-        at_or_before_fw_d = fw_d_t <= t_now$q;
+        at_or_before_ram_r = ~(t_now$q < ram_r_t);
+        at_or_before_ram_d = ~(t_now$q < ram_d_t);
+        at_or_before_fw_d = ~(t_now$q < fw_d_t);
         on_after_ram_r = ram_r_t > t_on_start$q;
         on_win_ram_r = (on_after_ram_r & at_or_before_ram_r) | (t_on_wraps$q & (on_after_ram_r | at_or_before_ram_r));
         t_after_ram_r = ram_r_t > t_t_start$q;
@@ -2155,10 +2155,10 @@ module tcd_tiny__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         end
         keep_old_own = c_age$q[32'h1] | age_w[32'h1] | (c_age$q[32'h0] & age_w[32'h0]);
         keep_old_fw = w_age_now[32'h1] | age_w[32'h1] | (w_age_now[32'h0] & age_w[32'h0]);
-        keep_at_or_before = c_t$q <= t_now$q;
+        keep_at_or_before = ~(t_now$q < c_t$q);
         keep_after = c_t$q > t_t_start$q;
         keep_t_win = (keep_after & keep_at_or_before) | (t_t_wraps$q & (keep_after | keep_at_or_before));
-        keep_q_ge = t_qlen$q >= c_q$q;
+        keep_q_ge = ~(t_qlen$q < c_q$q);
         keep_exp_base = keep_old_own;
         if (c_byp_tq$q) begin
             keep_exp_base = keep_old_fw;
@@ -2199,7 +2199,7 @@ module tcd_tiny__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         c_keep_t_exp$d = keep_exp_base | keep_miss_own | keep_miss_fw;
         c_keep_q_ge$d = keep_q_ge;
         c_bnd_t_exp$d = t_t_le_one$q;
-        c_bnd_q_ge$d = t_qlen$q >= c_qlen$q;
+        c_bnd_q_ge$d = ~(t_qlen$q < c_qlen$q);
         ls = c_ls$q;
         if (c_byp$q) begin
             ls = w_ls;

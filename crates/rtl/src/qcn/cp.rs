@@ -22,6 +22,8 @@
 //! (writes after it), merged with the entry in cycle n+6, and from one edge behind, chosen
 //! in cycle n+7, so that the decision and the RAM's write enable are two gates deep. Every
 //! forward's test (same entry, timestamp in the window) is prepared in cycle n+5.
+//! Comparisons are strict, negated for `>=` and `<=` (`!(a < b)`): yosys builds `>=` and `<=`
+//! with an equality tree after the carry chain ([`crate::tcd`]'s classify stage says more).
 //!
 //! After reset the CP clears `q_old` and the rate-limit table and loads the P_fb table's reset
 //! values ([`PfbRamp`]), one word of each per edge; until then arrivals are not taken (they
@@ -750,6 +752,8 @@ impl PfbRamp {
     }
 }
 
+// `!(a < b)` for `a >= b` is deliberate: see the module doc.
+#[allow(clippy::nonminimal_bool)]
 impl<const KB: usize> Logic for Cp<KB> {
     #[hdl_gen]
     fn update(&mut self) {
@@ -945,12 +949,12 @@ impl<const KB: usize> Logic for Cp<KB> {
             // that no test is against 0 (always true: Verilator's UNSIGNED).
             self.quot.d.next = self.quot.q.val() + self.ramp_a.val();
             self.rem_plus_1.d.next = self.rem_plus_1.q.val() + self.ramp_b.val();
-            self.rem_carry.d.next = self.rem_plus_1.q.val() >= self.ramp_carry_after_step.val();
+            self.rem_carry.d.next = !(self.rem_plus_1.q.val() < self.ramp_carry_after_step.val());
             if self.rem_carry.q.val() {
                 self.quot.d.next = self.quot.q.val() + self.ramp_a_plus_1.val();
                 self.rem_plus_1.d.next = self.rem_plus_1.q.val() - self.ramp_d_minus_b.val();
                 self.rem_carry.d.next =
-                    self.rem_plus_1.q.val() >= self.ramp_carry_after_carry.val();
+                    !(self.rem_plus_1.q.val() < self.ramp_carry_after_carry.val());
             }
         }
         if !self.is_ready.q.val() {
@@ -1238,13 +1242,13 @@ impl<const KB: usize> Logic for Cp<KB> {
         self.s6_deadline.d.next = self.s5_deadline.q.val();
         self.s6_wrapped.d.next = self.s5_wrapped.q.val();
         self.after1.next = self.s6_ts.q.val() > self.s5_deadline.q.val();
-        self.not_later1.next = self.s6_ts.q.val() <= self.s5_ts.q.val();
+        self.not_later1.next = !(self.s5_ts.q.val() < self.s6_ts.q.val());
         self.after2.next = self.s7_ts.q.val() > self.s5_deadline.q.val();
-        self.not_later2.next = self.s7_ts.q.val() <= self.s5_ts.q.val();
+        self.not_later2.next = !(self.s5_ts.q.val() < self.s7_ts.q.val());
         self.after3.next = self.s8_ts.q.val() > self.s5_deadline.q.val();
-        self.not_later3.next = self.s8_ts.q.val() <= self.s5_ts.q.val();
+        self.not_later3.next = !(self.s5_ts.q.val() < self.s8_ts.q.val());
         self.after4.next = self.s9_ts.q.val() > self.s5_deadline.q.val();
-        self.not_later4.next = self.s9_ts.q.val() <= self.s5_ts.q.val();
+        self.not_later4.next = !(self.s5_ts.q.val() < self.s9_ts.q.val());
         if self.s5_wrapped.q.val() {
             self.in_window1.next = self.after1.val() | self.not_later1.val();
             self.in_window2.next = self.after2.val() | self.not_later2.val();
@@ -1287,8 +1291,8 @@ impl<const KB: usize> Logic for Cp<KB> {
         // n + 4, the read did not see).
         self.shifted.next = self.s6_prod.q.val() >> bit_cast::<40, 8>(self.s6_shift.q.val());
         self.s7_fb_low.d.next = bit_cast::<6, 40>(self.shifted.val());
-        self.s7_clamp.d.next = self.s6_prod.q.val() >= self.s6_top_sh.q.val();
-        self.s7_nonzero.d.next = self.s6_prod.q.val() >= self.s6_one_sh.q.val();
+        self.s7_clamp.d.next = !(self.s6_prod.q.val() < self.s6_top_sh.q.val());
+        self.s7_nonzero.d.next = !(self.s6_prod.q.val() < self.s6_one_sh.q.val());
         // Fb < 0 quantises to 0.
         if self.s6_neg.q.val() {
             self.s7_fb_low.d.next = 0.into();
@@ -1299,7 +1303,7 @@ impl<const KB: usize> Logic for Cp<KB> {
         // by side rather than a subtraction and then a comparison.
         self.entry_ts.next = self.s6_entry.q.val() >> 1;
         self.after.next = bit_cast::<32, 33>(self.entry_ts.val()) > self.s6_deadline.q.val();
-        self.not_later.next = bit_cast::<32, 33>(self.entry_ts.val()) <= self.s6_ts.q.val();
+        self.not_later.next = !(self.s6_ts.q.val() < bit_cast::<32, 33>(self.entry_ts.val()));
         if self.s6_wrapped.q.val() {
             self.in_window.next = self.after.val() | self.not_later.val();
         } else {

@@ -9,7 +9,11 @@
 //! the window wraps below 0 (now < L), either of the two. With `now - L` registered, each test
 //! is two comparisons of x in parallel instead of a subtraction and then a comparison; they run
 //! on every word x can come from ([`super::entries::Entries`]: RAM or forwarded write), and the
-//! registered one-hot selects pick a result afterwards.
+//! registered one-hot selects pick a result afterwards. Every comparison is written strict,
+//! negated where the test is `<=` or `>=` (`!(now < x)`): yosys builds `<=` and `>=` from the
+//! subtraction's carry and an equality tree over its sum bits (on the ECP5 a 16-bit `<=` took
+//! 16 LUT4 and two levels after the carry chain, a window test 56 LUT4 against 15), a strict
+//! comparison from the carry alone.
 //!
 //! Cycle n + 1 (test stage): every comparison of the flowchart, on the entry as the read found
 //! it and on what the dequeue one edge older (in the decide stage now, `c_*`) will leave in it:
@@ -393,6 +397,8 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
     }
 }
 
+// `!(a < b)` for `a >= b` is deliberate: see the module doc.
+#[allow(clippy::nonminimal_bool)]
 impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
     #[hdl_gen]
     fn update(&mut self) {
@@ -490,7 +496,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.t_t_start.d.next = (self.t_now.d.val() - self.t_period_t.val()) & self.time_mask.val();
         self.t_t_wraps.d.next = self.t_now.d.val() < self.t_period_t.val();
         self.t_t_zero.d.next = !self.t_period_t.val().any();
-        self.t_t_le_one.d.next = self.t_period_t.val() <= 1;
+        self.t_t_le_one.d.next = self.t_period_t.val() < 2;
 
         // ==== Cycle n + 1: the tests.
         self.fw_d_t.next = self.w_t.q.val();
@@ -498,10 +504,10 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.fw_d_q.next = bit_cast::<32, 30>(self.fw_d_q30.val());
         // The flowchart's queue test on every word Q_rec can come from (0 when never written:
         // always true), selected like the word itself.
-        self.q_ge_ram_r.next = self.t_qlen.q.val() >= self.ram_r_q.val();
-        self.q_ge_ram_d.next = self.t_qlen.q.val() >= self.ram_d_q.val();
-        self.q_ge_fw_d.next = self.t_qlen.q.val() >= self.fw_d_q.val();
-        self.q_ge_same.next = self.t_qlen.q.val() >= self.rx_qlen.val();
+        self.q_ge_ram_r.next = !(self.t_qlen.q.val() < self.ram_r_q.val());
+        self.q_ge_ram_d.next = !(self.t_qlen.q.val() < self.ram_d_q.val());
+        self.q_ge_fw_d.next = !(self.t_qlen.q.val() < self.fw_d_q.val());
+        self.q_ge_same.next = !(self.t_qlen.q.val() < self.rx_qlen.val());
         self.q_ge.next = (self.same_key.val() & self.q_ge_same.val())
             | (self.tq_ram_r.val() & self.q_ge_ram_r.val())
             | (self.tq_fw_d.val() & self.q_ge_fw_d.val())
@@ -509,9 +515,9 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             | self.tq_zero.val();
 
         // The windows (see the module doc) on every word a timestamp can come from.
-        self.at_or_before_ram_r.next = self.ram_r_t.val() <= self.t_now.q.val();
-        self.at_or_before_ram_d.next = self.ram_d_t.val() <= self.t_now.q.val();
-        self.at_or_before_fw_d.next = self.fw_d_t.val() <= self.t_now.q.val();
+        self.at_or_before_ram_r.next = !(self.t_now.q.val() < self.ram_r_t.val());
+        self.at_or_before_ram_d.next = !(self.t_now.q.val() < self.ram_d_t.val());
+        self.at_or_before_fw_d.next = !(self.t_now.q.val() < self.fw_d_t.val());
         self.on_after_ram_r.next = self.ram_r_t.val() > self.t_on_start.q.val();
         self.on_win_ram_r.next = (self.on_after_ram_r.val() & self.at_or_before_ram_r.val())
             | (self.t_on_wraps.q.val()
@@ -578,11 +584,11 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.keep_old_fw.next = self.w_age_now.val().get_bit(1)
             | self.age_w.val().get_bit(1)
             | (self.w_age_now.val().get_bit(0) & self.age_w.val().get_bit(0));
-        self.keep_at_or_before.next = self.c_t.q.val() <= self.t_now.q.val();
+        self.keep_at_or_before.next = !(self.t_now.q.val() < self.c_t.q.val());
         self.keep_after.next = self.c_t.q.val() > self.t_t_start.q.val();
         self.keep_t_win.next = (self.keep_after.val() & self.keep_at_or_before.val())
             | (self.t_t_wraps.q.val() & (self.keep_after.val() | self.keep_at_or_before.val()));
-        self.keep_q_ge.next = self.t_qlen.q.val() >= self.c_q.q.val();
+        self.keep_q_ge.next = !(self.t_qlen.q.val() < self.c_q.q.val());
         // T expired on the kept word: as for `c_t_exp`, one term per word after the chains.
         self.keep_exp_base.next = self.keep_old_own.val();
         if self.c_byp_tq.q.val() {
@@ -634,7 +640,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.c_keep_q_ge.d.next = self.keep_q_ge.val();
         // A boundary one cycle ago: the elapsed T is 1, its age 0 (or 1: not old).
         self.c_bnd_t_exp.d.next = self.t_t_le_one.q.val();
-        self.c_bnd_q_ge.d.next = self.t_qlen.q.val() >= self.c_qlen.q.val();
+        self.c_bnd_q_ge.d.next = !(self.t_qlen.q.val() < self.c_qlen.q.val());
 
         // ==== Cycle n + 1: the bypass of the older dequeue's write, then the flowchart.
         self.ls.next = self.c_ls.q.val();

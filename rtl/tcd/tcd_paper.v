@@ -332,7 +332,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  entries$tq_ram_d;
     wire  entries$tq_zero;
     wire  entries$on_old;
-    wire  entries$t_old;
+    wire  entries$t_old_r;
+    wire  entries$t_old_fw;
+    wire  entries$t_old_d;
     wire  [1:0] entries$age_t;
     wire  [1:0] entries$age_w;
     wire  [1:0] entries$last_state;
@@ -389,7 +391,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  classify$tq_ram_d;
     reg  classify$tq_zero;
     reg  classify$on_old;
-    reg  classify$t_old;
+    reg  classify$t_old_r;
+    reg  classify$t_old_fw;
+    reg  classify$t_old_d;
     reg  [1:0] classify$age_t;
     reg  [1:0] classify$age_w;
     reg  [1:0] classify$last_state;
@@ -537,7 +541,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .tq_ram_d(entries$tq_ram_d),
         .tq_zero(entries$tq_zero),
         .on_old(entries$on_old),
-        .t_old(entries$t_old),
+        .t_old_r(entries$t_old_r),
+        .t_old_fw(entries$t_old_fw),
+        .t_old_d(entries$t_old_d),
         .age_t(entries$age_t),
         .age_w(entries$age_w),
         .last_state(entries$last_state),
@@ -600,7 +606,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .tq_ram_d(classify$tq_ram_d),
         .tq_zero(classify$tq_zero),
         .on_old(classify$on_old),
-        .t_old(classify$t_old),
+        .t_old_r(classify$t_old_r),
+        .t_old_fw(classify$t_old_fw),
+        .t_old_d(classify$t_old_d),
         .age_t(classify$age_t),
         .age_w(classify$age_w),
         .last_state(classify$last_state),
@@ -759,7 +767,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         classify$tq_ram_d = entries$tq_ram_d;
         classify$tq_zero = entries$tq_zero;
         classify$on_old = entries$on_old;
-        classify$t_old = entries$t_old;
+        classify$t_old_r = entries$t_old_r;
+        classify$t_old_fw = entries$t_old_fw;
+        classify$t_old_d = entries$t_old_d;
         classify$age_t = entries$age_t;
         classify$last_state = entries$last_state;
         o_valid$d = classify$m_valid;
@@ -1557,7 +1567,7 @@ module tcd_paper__capture$snap_read_r(d,q,clock);
 endmodule // tcd_paper__capture$snap_read_r
 
 
-module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,write_now,bypass_next,write,write_key,write_t,write_qs,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
+module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,age_t,age_w,last_state,write_now,bypass_next,write,write_key,write_t,write_qs,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
 
     // Module arguments
     input wire  clock;
@@ -1588,7 +1598,9 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     input wire  tq_ram_d;
     input wire  tq_zero;
     input wire  on_old;
-    input wire  t_old;
+    input wire  t_old_r;
+    input wire  t_old_fw;
+    input wire  t_old_d;
     input wire  [1:0] age_t;
     input wire  [1:0] age_w;
     input wire  [1:0] last_state;
@@ -1749,7 +1761,6 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     reg  keep_q_ge;
     reg  keep_old_own;
     reg  keep_old_fw;
-    reg  keep_exp_base;
     reg  keep_miss_own;
     reg  keep_miss_fw;
     reg  keep_at_or_before;
@@ -2121,13 +2132,10 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         t_after_fw_d = fw_d_t > t_t_start$q;
         t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
         on_win = on_win_ram_r;
-        t_miss_ram_r = tq_ram_r & ~t_win_ram_r;
-        t_miss_fw_d = tq_fw_d & ~t_win_fw_d;
-        t_miss_ram_d = tq_ram_d & ~t_win_ram_d;
-        t_exp_base = t_old | (tq_zero & ~t_t_wraps$q);
-        if (same_key) begin
-            t_exp_base = t_t_zero$q;
-        end
+        t_miss_ram_r = tq_ram_r & (t_old_r | ~t_win_ram_r);
+        t_miss_fw_d = tq_fw_d & (t_old_fw | ~t_win_fw_d);
+        t_miss_ram_d = tq_ram_d & (t_old_d | ~t_win_ram_d);
+        t_exp_base = tq_zero | (same_key & t_t_zero$q);
         t_fw = 32'h0;
         q_fw = 32'h0;
         if (same_key) begin
@@ -2154,13 +2162,11 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         keep_after = c_t$q > t_t_start$q;
         keep_t_win = (keep_after & keep_at_or_before) | (t_t_wraps$q & (keep_after | keep_at_or_before));
         keep_q_ge = ~(t_qlen$q < c_q$q);
-        keep_exp_base = keep_old_own;
         if (c_byp_tq$q) begin
-            keep_exp_base = keep_old_fw;
             keep_q_ge = q_ge_fw_d;
         end
-        keep_miss_own = ~c_byp_tq$q & ~keep_t_win;
-        keep_miss_fw = c_byp_tq$q & ~t_win_fw_d;
+        keep_miss_own = ~c_byp_tq$q & (keep_old_own | ~keep_t_win);
+        keep_miss_fw = c_byp_tq$q & (keep_old_fw | ~t_win_fw_d);
         write = c_valid$q & c_enabled$q;
         bypass_next = write & (c_key$q == lk_key);
         c_valid$d = t_valid$q;
@@ -2191,7 +2197,7 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         c_t_exp$d = t_exp_base | t_miss_ram_r | t_miss_fw_d | t_miss_ram_d;
         c_byp$d = bypass_next;
         c_byp_tq$d = bypass_next & ~same_key;
-        c_keep_t_exp$d = keep_exp_base | keep_miss_own | keep_miss_fw;
+        c_keep_t_exp$d = keep_miss_own | keep_miss_fw;
         c_keep_q_ge$d = keep_q_ge;
         c_bnd_t_exp$d = t_t_le_one$q;
         c_bnd_q_ge$d = ~(t_qlen$q < c_qlen$q);
@@ -3296,7 +3302,7 @@ module tcd_paper__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,valu
 endmodule // tcd_paper__csr
 
 
-module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,write_t,write_qs,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
+module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,write_t,write_qs,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
 
     // Module arguments
     input wire  clock;
@@ -3336,7 +3342,9 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
     output reg  tq_ram_d;
     output reg  tq_zero;
     output reg  on_old;
-    output reg  t_old;
+    output reg  t_old_r;
+    output reg  t_old_fw;
+    output reg  t_old_d;
     output reg  [1:0] age_t;
     output reg  [1:0] age_w;
     output reg  [1:0] last_state;
@@ -3478,6 +3486,8 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
     reg  [31:0] lk_q_rec;
     reg  [1:0] lk_ls;
     reg  [1:0] lk_aw;
+    reg  [1:0] aw_fw;
+    reg  [1:0] aw_rd;
     reg  [1:0] lk_age_t;
     reg  [29:0] ram_d_q30;
     reg  [29:0] lk_q30;
@@ -3928,7 +3938,11 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
             lk_age_t = 2'h0;
         end
         age_t = lk_age_t;
-        t_old = lk_age_t[32'h1];
+        t_old_r = |l_on_hi$q;
+        aw_fw = last_qs[(32'h2)+:(2)];
+        aw_rd = l_d_qs$q[(32'h2)+:(2)];
+        t_old_fw = aw_fw[32'h1] | |l_w_hi$q | (aw_fw[32'h0] & |l_w_lo$q);
+        t_old_d = aw_rd[32'h1] | |l_w_hi$q | (aw_rd[32'h0] & |l_w_lo$q);
         entry_t_on = lk_r_t;
         entry_t_t = lk_t_t;
         entry_q_rec = lk_q_rec;

@@ -334,7 +334,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.tq_ram_d.next = self.entries.tq_ram_d.val();
         self.classify.tq_zero.next = self.entries.tq_zero.val();
         self.classify.on_old.next = self.entries.on_old.val();
-        self.classify.t_old.next = self.entries.t_old.val();
+        self.classify.t_old_r.next = self.entries.t_old_r.val();
+        self.classify.t_old_fw.next = self.entries.t_old_fw.val();
+        self.classify.t_old_d.next = self.entries.t_old_d.val();
         self.classify.age_t.next = self.entries.age_t.val();
         self.classify.last_state.next = self.entries.last_state.val();
 

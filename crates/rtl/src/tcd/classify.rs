@@ -68,7 +68,11 @@ pub struct Classify<const PB: usize, const KB: usize> {
     pub tq_ram_d: Signal<In, Bit>,
     pub tq_zero: Signal<In, Bit>,
     pub on_old: Signal<In, Bit>,
-    pub t_old: Signal<In, Bit>,
+    /// "`t_T` over half a wrap old" for each word it can come from (bank R, bank D's
+    /// forwarded write, bank D's read; the selects pick).
+    pub t_old_r: Signal<In, Bit>,
+    pub t_old_fw: Signal<In, Bit>,
+    pub t_old_d: Signal<In, Bit>,
     /// The age of the entry's `t_T` (3: never set), and of bank D's last write (as edge n
     /// left it).
     pub age_t: Signal<In, Bits<2>>,
@@ -207,7 +211,6 @@ pub struct Classify<const PB: usize, const KB: usize> {
     keep_q_ge: Signal<Local, Bit>,
     keep_old_own: Signal<Local, Bit>,
     keep_old_fw: Signal<Local, Bit>,
-    keep_exp_base: Signal<Local, Bit>,
     keep_miss_own: Signal<Local, Bit>,
     keep_miss_fw: Signal<Local, Bit>,
     keep_at_or_before: Signal<Local, Bit>,
@@ -264,7 +267,9 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             tq_ram_d: Default::default(),
             tq_zero: Default::default(),
             on_old: Default::default(),
-            t_old: Default::default(),
+            t_old_r: Default::default(),
+            t_old_fw: Default::default(),
+            t_old_d: Default::default(),
             age_t: Default::default(),
             age_w: Default::default(),
             last_state: Default::default(),
@@ -371,7 +376,6 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             keep_q_ge: Default::default(),
             keep_old_own: Default::default(),
             keep_old_fw: Default::default(),
-            keep_exp_base: Default::default(),
             keep_miss_own: Default::default(),
             keep_miss_fw: Default::default(),
             keep_at_or_before: Default::default(),
@@ -537,15 +541,15 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         // ORed with what needs no comparison. Written as "select the window, then negate,
         // then the RESUME", it mapped to three LUTs after the chains (the iCE40's critical
         // path). The selects are one-hot, none set when a RESUME of this cycle names the
-        // entry (`same_key`). x = 0 (D never written): 0 > start never holds, 0 <= now
-        // always does, so the window holds it only when it wraps.
-        self.t_miss_ram_r.next = self.tq_ram_r.val() & !self.t_win_ram_r.val();
-        self.t_miss_fw_d.next = self.tq_fw_d.val() & !self.t_win_fw_d.val();
-        self.t_miss_ram_d.next = self.tq_ram_d.val() & !self.t_win_ram_d.val();
-        self.t_exp_base.next = self.t_old.val() | (self.tq_zero.val() & !self.t_t_wraps.q.val());
-        if self.same_key.val() {
-            self.t_exp_base.next = self.t_t_zero.q.val();
-        }
+        // entry (`same_key`: T is 0, expired only when T = 0). Each word's term takes its age
+        // too ("old", or outside the window), so no age is selected before the OR; D never
+        // written and no RESUME pending (`tq_zero`): expired (its age is 3, never set).
+        self.t_miss_ram_r.next =
+            self.tq_ram_r.val() & (self.t_old_r.val() | !self.t_win_ram_r.val());
+        self.t_miss_fw_d.next = self.tq_fw_d.val() & (self.t_old_fw.val() | !self.t_win_fw_d.val());
+        self.t_miss_ram_d.next =
+            self.tq_ram_d.val() & (self.t_old_d.val() | !self.t_win_ram_d.val());
+        self.t_exp_base.next = self.tq_zero.val() | (self.same_key.val() & self.t_t_zero.q.val());
 
         // The entry's T and Q_rec (the one-hot selects OR the words together; a RESUME of this
         // cycle: `now` and its queue length, age 0).
@@ -589,14 +593,15 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.keep_t_win.next = (self.keep_after.val() & self.keep_at_or_before.val())
             | (self.t_t_wraps.q.val() & (self.keep_after.val() | self.keep_at_or_before.val()));
         self.keep_q_ge.next = !(self.t_qlen.q.val() < self.c_q.q.val());
-        // T expired on the kept word: as for `c_t_exp`, one term per word after the chains.
-        self.keep_exp_base.next = self.keep_old_own.val();
+        // T expired on the kept word: as for `c_t_exp`, one term per word (its age and its
+        // window) after the chains.
         if self.c_byp_tq.q.val() {
-            self.keep_exp_base.next = self.keep_old_fw.val();
             self.keep_q_ge.next = self.q_ge_fw_d.val();
         }
-        self.keep_miss_own.next = !self.c_byp_tq.q.val() & !self.keep_t_win.val();
-        self.keep_miss_fw.next = self.c_byp_tq.q.val() & !self.t_win_fw_d.val();
+        self.keep_miss_own.next =
+            !self.c_byp_tq.q.val() & (self.keep_old_own.val() | !self.keep_t_win.val());
+        self.keep_miss_fw.next =
+            self.c_byp_tq.q.val() & (self.keep_old_fw.val() | !self.t_win_fw_d.val());
 
         // The decide stage's dequeue writes bank D (at edge n + 1), and it names this entry.
         self.write.next = self.c_valid.q.val() & self.c_enabled.q.val();
@@ -635,8 +640,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             | self.t_miss_ram_d.val();
         self.c_byp.d.next = self.bypass_next.val();
         self.c_byp_tq.d.next = self.bypass_next.val() & !self.same_key.val();
-        self.c_keep_t_exp.d.next =
-            self.keep_exp_base.val() | self.keep_miss_own.val() | self.keep_miss_fw.val();
+        self.c_keep_t_exp.d.next = self.keep_miss_own.val() | self.keep_miss_fw.val();
         self.c_keep_q_ge.d.next = self.keep_q_ge.val();
         // A boundary one cycle ago: the elapsed T is 1, its age 0 (or 1: not old).
         self.c_bnd_t_exp.d.next = self.t_t_le_one.q.val();

@@ -80,10 +80,14 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub tq_fw_d: Signal<Out, Bit>,
     pub tq_ram_d: Signal<Out, Bit>,
     pub tq_zero: Signal<Out, Bit>,
-    /// The high bits of the entry's ages (>= 2: over half a wrap old, or never set), the
-    /// age of its `t_T` (3: never set) and its LAST_STATE.
+    /// The high bits of the entry's ages (>= 2: over half a wrap old, or never set): of
+    /// `t_on`, and of `t_T` for each word it can come from (bank R's, bank D's write of edge
+    /// n + 1, bank D's read), for the select to pick after Classify's windows; the age of its
+    /// `t_T` (3: never set) and its LAST_STATE.
     pub on_old: Signal<Out, Bit>,
-    pub t_old: Signal<Out, Bit>,
+    pub t_old_r: Signal<Out, Bit>,
+    pub t_old_fw: Signal<Out, Bit>,
+    pub t_old_d: Signal<Out, Bit>,
     pub age_t: Signal<Out, Bits<2>>,
     /// The age of bank D's last write (3: never written), as edge n left it.
     pub age_w: Signal<Out, Bits<2>>,
@@ -190,6 +194,8 @@ pub struct Entries<const K: usize, const KB: usize> {
     /// `t_T` now: `age_on` while R is newer, never set while D was never written, else the
     /// stored age plus the half-wraps since the write.
     lk_aw: Signal<Local, Bits<2>>,
+    aw_fw: Signal<Local, Bits<2>>,
+    aw_rd: Signal<Local, Bits<2>>,
     lk_age_t: Signal<Local, Bits<2>>,
     // `Q_rec` of bank D's words ({Q_rec, age, LAST_STATE}; at most 30 bits).
     ram_d_q30: Signal<Local, Bits<30>>,
@@ -262,7 +268,9 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             tq_ram_d: Default::default(),
             tq_zero: Default::default(),
             on_old: Default::default(),
-            t_old: Default::default(),
+            t_old_r: Default::default(),
+            t_old_fw: Default::default(),
+            t_old_d: Default::default(),
             age_t: Default::default(),
             last_state: Default::default(),
             entry_t_on: Default::default(),
@@ -336,6 +344,8 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             lk_q_rec: Default::default(),
             lk_ls: Default::default(),
             lk_aw: Default::default(),
+            aw_fw: Default::default(),
+            aw_rd: Default::default(),
             lk_age_t: Default::default(),
             ram_d_q30: Default::default(),
             lk_q30: Default::default(),
@@ -576,7 +586,19 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.lk_age_t.next = 0.into();
         }
         self.age_t.next = self.lk_age_t.val();
-        self.t_old.next = self.lk_age_t.val().get_bit(1);
+        // "Old" (age >= 2) per word, as `lk_age_t` would find it: bank R's is `age_on`'s; bank
+        // D's is its age when written plus `age_w`, saturating (3, never set, is old too).
+        // Selecting the word's age first put the forwarded-write flag, the word's multiplexer
+        // and the sum in front of Classify's "T expired" (the ECP5's critical path).
+        self.t_old_r.next = self.l_on_hi.q.val().any();
+        self.aw_fw.next = self.last_qs.val().get_bits::<2>(2);
+        self.aw_rd.next = self.l_d_qs.q.val().get_bits::<2>(2);
+        self.t_old_fw.next = self.aw_fw.val().get_bit(1)
+            | self.l_w_hi.q.val().any()
+            | (self.aw_fw.val().get_bit(0) & self.l_w_lo.q.val().any());
+        self.t_old_d.next = self.aw_rd.val().get_bit(1)
+            | self.l_w_hi.q.val().any()
+            | (self.aw_rd.val().get_bit(0) & self.l_w_lo.q.val().any());
 
         // ---- The entry for the snapshot, before this cycle's events.
         self.entry_t_on.next = self.lk_r_t.val();

@@ -62,8 +62,8 @@ demo: build
 
 # Gates first: formatting (seconds), then clippy with warnings as errors, run as the compiler
 # of the test build itself (scripts/run-tests.py --clippy: one build instead of a clippy check
-# and a build), then every test (one
-# of which places and routes PFC `tiny` on the ECP5, hence ecp5-tools; the formal tests prove
+# and a build), then every test (one of which places and routes PFC `tiny` on the ECP5, hence
+# ecp5-tools; the formal tests prove
 # with Bitwuzla, hence formal-tools; the FuseSoC test runs the .core files, hence fusesoc-tools;
 # pfcmac's frames go through scapy's dissector, hence interop-tools). The test binaries run side
 # by side, one per core (scripts/run-tests.py; `cargo test` runs them one after another):

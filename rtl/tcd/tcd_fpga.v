@@ -1707,6 +1707,8 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
     wire  c_q_gt_k$q;
     reg  c_q_lt_k_low$d;
     wire  c_q_lt_k_low$q;
+    reg  c_pre$d;
+    wire  c_pre$q;
     reg  c_byp$d;
     wire  c_byp$q;
     reg  c_byp_tq$d;
@@ -1749,6 +1751,7 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
     reg  t_miss_fw_d;
     reg  t_exp_base;
     reg  enabled;
+    reg  ton_short;
     reg  [31:0] max_ton_t;
     reg  [31:0] t_period_t;
     reg  [31:0] fw_d_t;
@@ -1979,6 +1982,11 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         .q(c_q_lt_k_low$q),
         .clock(clock)
     );
+    tcd_fpga__classify$c_pre c_pre(
+        .d(c_pre$d),
+        .q(c_pre$q),
+        .clock(clock)
+    );
     tcd_fpga__classify$c_byp c_byp(
         .d(c_byp$d),
         .q(c_byp$q),
@@ -2066,6 +2074,7 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         c_q_ge$d = c_q_ge$q;
         c_q_gt_k$d = c_q_gt_k$q;
         c_q_lt_k_low$d = c_q_lt_k_low$q;
+        c_pre$d = c_pre$q;
         c_byp$d = c_byp$q;
         c_byp_tq$d = c_byp_tq$q;
         c_keep_t_exp$d = c_keep_t_exp$q;
@@ -2188,12 +2197,14 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         c_q_lt_k_low$d = t_q_lt_k_low$q;
         if (same_key) begin
             c_age$d = 2'h0;
-            c_ton_short$d = ~t_on_zero$q;
+            ton_short = ~t_on_zero$q;
         end
         else begin
             c_age$d = age_t;
-            c_ton_short$d = ~on_old & on_win;
+            ton_short = ~on_old & on_win;
         end
+        c_ton_short$d = ton_short;
+        c_pre$d = t_enabled$q & ~ton_short & ~(~t_options$q[32'h0] & t_q_lt_k_low$q);
         c_t_exp$d = t_exp_base | t_miss_ram_r | t_miss_fw_d | t_miss_ram_d;
         c_byp$d = bypass_next;
         c_byp_tq$d = bypass_next & ~same_key;
@@ -2237,7 +2248,6 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         end
         new_ls = ls;
         new_ecn = c_ecn$q;
-        boundary = 1'b0;
         if (c_ton_short$q) begin
             new_ls = ls_und;
             new_ecn = ecn_as_ue;
@@ -2255,7 +2265,6 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
             new_ls = 2'h0;
         end
         else if (t_exp) begin
-            boundary = 1'b1;
             if (c_options$q[32'h0] & c_q_lt_k_low$q) begin
                 new_ls = 2'h0;
             end
@@ -2269,8 +2278,8 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         if (~c_enabled$q) begin
             new_ls = ls;
             new_ecn = c_ecn$q;
-            boundary = 1'b0;
         end
+        boundary = c_pre$q & (ls == ls_und) & t_exp;
         age_new = age_sel;
         if (boundary) begin
             write_t = c_now$q;
@@ -2309,6 +2318,7 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
             c_valid$d = 1'b0;
             c_bad$d = 1'b0;
             c_enabled$d = 1'b0;
+            c_pre$d = 1'b0;
             c_byp$d = 1'b0;
             c_byp_tq$d = 1'b0;
         end
@@ -2619,6 +2629,25 @@ module tcd_fpga__classify$c_port(d,q,clock);
     end
 
 endmodule // tcd_fpga__classify$c_port
+
+
+module tcd_fpga__classify$c_pre(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__classify$c_pre
 
 
 module tcd_fpga__classify$c_prio(d,q,clock);
@@ -3503,7 +3532,28 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
     reg  lk_wr;
     reg  fw_d_now;
     reg  [5:0] lk_base;
-    reg  [63:0] written_keys;
+    reg  [7:0] s_paused;
+    reg  [7:0] s_pend;
+    reg  [7:0] s_on_hi;
+    reg  [7:0] s_on_lo;
+    reg  [7:0] s_w_hi;
+    reg  [7:0] s_w_lo;
+    reg  [7:0] s_res_p;
+    reg  [7:0] s_res_c;
+    reg  [7:0] s_pau_p;
+    reg  [7:0] s_pau_c;
+    reg  [7:0] s_deq;
+    reg  [7:0] s_res;
+    reg  [7:0] s_pau;
+    reg  [7:0] s_dw;
+    reg  [7:0] s_on_hi_st;
+    reg  [7:0] s_on_lo_st;
+    reg  [7:0] s_w_hi_st;
+    reg  [7:0] s_w_lo_st;
+    reg  [7:0] s_fresh_on;
+    reg  [7:0] s_fresh_w;
+    reg  [7:0] c_w_hi;
+    reg  [7:0] c_w_lo;
     reg  next_paused_p;
     reg  next_paused_c;
     reg  next_resume_p;
@@ -3993,14 +4043,62 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
             age_w_lo$d = all_k;
         end
         lk_base = (lookup_key >> 32'h3) << 32'h3;
-        written_keys = ~(age_w_hi$d & age_w_lo$d);
-        cand_paused$d = paused$d[(lk_base)+:(8)];
-        cand_pend$d = pending$d[(lk_base)+:(8)];
-        cand_wr$d = written_keys[(lk_base)+:(8)];
-        cand_on_hi$d = age_on_hi$d[(lk_base)+:(8)];
-        cand_on_lo$d = age_on_lo$d[(lk_base)+:(8)];
-        cand_w_hi$d = age_w_hi$d[(lk_base)+:(8)];
-        cand_w_lo$d = age_w_lo$d[(lk_base)+:(8)];
+        s_paused = paused$q[(lk_base)+:(8)];
+        s_pend = pending$q[(lk_base)+:(8)];
+        s_on_hi = age_on_hi$q[(lk_base)+:(8)];
+        s_on_lo = age_on_lo$q[(lk_base)+:(8)];
+        s_w_hi = age_w_hi$q[(lk_base)+:(8)];
+        s_w_lo = age_w_lo$q[(lk_base)+:(8)];
+        s_res_p = res_p_keys$q[(lk_base)+:(8)];
+        s_res_c = res_c_keys$q[(lk_base)+:(8)];
+        s_pau_p = pau_p_keys$q[(lk_base)+:(8)];
+        s_pau_c = pau_c_keys$q[(lk_base)+:(8)];
+        s_deq = d_keys_r$q[(lk_base)+:(8)];
+        if (mode) begin
+            s_res = s_res_c;
+            s_pau = s_pau_c;
+        end
+        else begin
+            s_res = s_res_p;
+            s_pau = s_pau_p;
+        end
+        s_dw = 8'h0;
+        if (flag_write) begin
+            s_dw = s_deq;
+        end
+        if (half_wrap) begin
+            s_on_hi_st = s_on_hi | s_on_lo;
+            s_on_lo_st = ~(s_on_hi ^ s_on_lo);
+            s_w_hi_st = s_w_hi | s_w_lo;
+            s_w_lo_st = ~(s_w_hi ^ s_w_lo);
+            s_fresh_on = s_res;
+            s_fresh_w = s_dw;
+        end
+        else begin
+            s_on_hi_st = s_on_hi;
+            s_on_lo_st = s_on_lo;
+            s_w_hi_st = s_w_hi;
+            s_w_lo_st = s_w_lo;
+            s_fresh_on = 8'h0;
+            s_fresh_w = 8'h0;
+        end
+        cand_paused$d = (s_paused & ~s_res) | s_pau;
+        cand_pend$d = (s_pend | s_res) & ~s_dw;
+        cand_on_hi$d = s_on_hi_st & ~s_res;
+        cand_on_lo$d = (s_on_lo_st & ~s_res) | s_fresh_on;
+        c_w_hi = s_w_hi_st & ~s_dw;
+        c_w_lo = (s_w_lo_st & ~s_dw) | s_fresh_w;
+        if (reset) begin
+            cand_paused$d = 8'h0;
+            cand_pend$d = 8'h0;
+            cand_on_hi$d = 8'hff;
+            cand_on_lo$d = 8'hff;
+            c_w_hi = 8'hff;
+            c_w_lo = 8'hff;
+        end
+        cand_w_hi$d = c_w_hi;
+        cand_w_lo$d = c_w_lo;
+        cand_wr$d = ~(c_w_hi & c_w_lo);
         next_paused_p = (paused$q[next_p_key] & ~(rx_resume & (rx_key == next_p_key))) | (rx_valid & rx_stop & (rx_key == next_p_key));
         next_paused_c = (paused$q[next_c_key] & ~(rx_resume & (rx_key == next_c_key))) | (rx_valid & rx_stop & (rx_key == next_c_key));
         next_resume_p = next_p_valid & ~next_p_stop & next_paused_p & ~reset;

@@ -157,6 +157,10 @@ pub struct Classify<const PB: usize, const KB: usize> {
     c_q_ge: DFF<Bit>,
     c_q_gt_k: DFF<Bit>,
     c_q_lt_k_low: DFF<Bit>,
+    /// The flowchart reaches "T expired?" if LAST_STATE is UND: enabled, Ton not short, and
+    /// not ended by `Q < K_low` (without option 0). Registered so that the decide stage's
+    /// boundary, on the loop from one decision to the next, is LAST_STATE and T expired only.
+    c_pre: DFF<Bit>,
     /// The dequeue one edge older wrote this entry: all of it (`c_byp_tq`), or LAST_STATE only
     /// (a RESUME of this cycle set `t_T` and `Q_rec`).
     c_byp: DFF<Bit>,
@@ -195,6 +199,7 @@ pub struct Classify<const PB: usize, const KB: usize> {
     t_miss_fw_d: Signal<Local, Bit>,
     t_exp_base: Signal<Local, Bit>,
     enabled: Signal<Local, Bit>,
+    ton_short: Signal<Local, Bit>,
     // The entry's T and Q_rec as the lookup found them (a forwarded word, or a RAM's).
     // The dequeue's class's max(Ton) and T, `time_bits` wide.
     max_ton_t: Signal<Local, Bits<32>>,
@@ -333,6 +338,7 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             c_q_ge: Default::default(),
             c_q_gt_k: Default::default(),
             c_q_lt_k_low: Default::default(),
+            c_pre: Default::default(),
             c_byp: Default::default(),
             c_byp_tq: Default::default(),
             c_keep_t_exp: Default::default(),
@@ -364,6 +370,7 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             t_miss_fw_d: Default::default(),
             t_exp_base: Default::default(),
             enabled: Default::default(),
+            ton_short: Default::default(),
             max_ton_t: Default::default(),
             t_period_t: Default::default(),
             fw_d_t: Default::default(),
@@ -448,6 +455,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             c_q_ge,
             c_q_gt_k,
             c_q_lt_k_low,
+            c_pre,
             c_byp,
             c_byp_tq,
             c_keep_t_exp,
@@ -629,11 +637,15 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.c_q_lt_k_low.d.next = self.t_q_lt_k_low.q.val();
         if self.same_key.val() {
             self.c_age.d.next = 0.into();
-            self.c_ton_short.d.next = !self.t_on_zero.q.val();
+            self.ton_short.next = !self.t_on_zero.q.val();
         } else {
             self.c_age.d.next = self.age_t.val();
-            self.c_ton_short.d.next = !self.on_old.val() & self.on_win.val();
+            self.ton_short.next = !self.on_old.val() & self.on_win.val();
         }
+        self.c_ton_short.d.next = self.ton_short.val();
+        self.c_pre.d.next = self.t_enabled.q.val()
+            & !self.ton_short.val()
+            & !(!self.t_options.q.val().get_bit(0) & self.t_q_lt_k_low.q.val());
         self.c_t_exp.d.next = self.t_exp_base.val()
             | self.t_miss_ram_r.val()
             | self.t_miss_fw_d.val()
@@ -682,7 +694,6 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         }
         self.new_ls.next = self.ls.val();
         self.new_ecn.next = self.c_ecn.q.val();
-        self.boundary.next = false;
         if self.c_ton_short.q.val() {
             self.new_ls.next = self.ls_und.val();
             self.new_ecn.next = self.ecn_as_ue.val();
@@ -696,7 +707,6 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         } else if !self.c_options.q.val().get_bit(0) & self.c_q_lt_k_low.q.val() {
             self.new_ls.next = 0.into();
         } else if self.t_exp.val() {
-            self.boundary.next = true;
             if self.c_options.q.val().get_bit(0) & self.c_q_lt_k_low.q.val() {
                 self.new_ls.next = 0.into();
             } else if self.q_ge_d.val() & self.c_q_gt_k.q.val() {
@@ -709,8 +719,9 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         if !self.c_enabled.q.val() {
             self.new_ls.next = self.ls.val();
             self.new_ecn.next = self.c_ecn.q.val();
-            self.boundary.next = false;
         }
+        self.boundary.next =
+            self.c_pre.q.val() & (self.ls.val() == self.ls_und.val()) & self.t_exp.val();
 
         // Bank D's new words: the entry's, or at a boundary `now` and the queue length (age 0).
         self.age_new.next = self.age_sel.val();
@@ -759,6 +770,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             self.c_valid.d.next = false;
             self.c_bad.d.next = false;
             self.c_enabled.d.next = false;
+            self.c_pre.d.next = false;
             self.c_byp.d.next = false;
             self.c_byp_tq.d.next = false;
         }

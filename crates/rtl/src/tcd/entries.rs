@@ -130,7 +130,8 @@ pub struct Entries<const K: usize, const KB: usize> {
     lk_sel_d: DFF<Bit>,
     /// The per-key flags of the entry the RAMs read, as edge n left them, for its port's
     /// eight priorities: the first half of the lookup's K-way multiplexer, on the key of
-    /// cycle n - 1 and the flags' D inputs; cycle n picks the priority. `cand_wr`: bank D
+    /// cycle n - 1, the flags' registers and the updates of edge n; cycle n picks the
+    /// priority. `cand_wr`: bank D
     /// was ever written (`age_w` below 3).
     cand_paused: DFF<Bits<8>>,
     cand_pend: DFF<Bits<8>>,
@@ -215,9 +216,32 @@ pub struct Entries<const K: usize, const KB: usize> {
     lk_wr: Signal<Local, Bit>,
     /// Cycle n: the decide stage's write (of edge n + 1) names the entry.
     fw_d_now: Signal<Local, Bit>,
-    // The next cycle's lookup: the first bit of its port's keys, and bank D ever written, by key.
+    // The next cycle's lookup: the first bit of its port's keys; its eight priorities' flags
+    // and events (selected from registers), the mode's frame and the dequeue's write of
+    // them, their stepped ages and their flags as this edge leaves them.
     lk_base: Signal<Local, Bits<KB>>,
-    written_keys: Signal<Local, Bits<K>>,
+    s_paused: Signal<Local, Bits<8>>,
+    s_pend: Signal<Local, Bits<8>>,
+    s_on_hi: Signal<Local, Bits<8>>,
+    s_on_lo: Signal<Local, Bits<8>>,
+    s_w_hi: Signal<Local, Bits<8>>,
+    s_w_lo: Signal<Local, Bits<8>>,
+    s_res_p: Signal<Local, Bits<8>>,
+    s_res_c: Signal<Local, Bits<8>>,
+    s_pau_p: Signal<Local, Bits<8>>,
+    s_pau_c: Signal<Local, Bits<8>>,
+    s_deq: Signal<Local, Bits<8>>,
+    s_res: Signal<Local, Bits<8>>,
+    s_pau: Signal<Local, Bits<8>>,
+    s_dw: Signal<Local, Bits<8>>,
+    s_on_hi_st: Signal<Local, Bits<8>>,
+    s_on_lo_st: Signal<Local, Bits<8>>,
+    s_w_hi_st: Signal<Local, Bits<8>>,
+    s_w_lo_st: Signal<Local, Bits<8>>,
+    s_fresh_on: Signal<Local, Bits<8>>,
+    s_fresh_w: Signal<Local, Bits<8>>,
+    c_w_hi: Signal<Local, Bits<8>>,
+    c_w_lo: Signal<Local, Bits<8>>,
     // The next frames (of each bus): their entry paused as this edge leaves it, RESUME of it.
     next_paused_p: Signal<Local, Bit>,
     next_paused_c: Signal<Local, Bit>,
@@ -361,7 +385,28 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             lk_wr: Default::default(),
             fw_d_now: Default::default(),
             lk_base: Default::default(),
-            written_keys: Default::default(),
+            s_paused: Default::default(),
+            s_pend: Default::default(),
+            s_on_hi: Default::default(),
+            s_on_lo: Default::default(),
+            s_w_hi: Default::default(),
+            s_w_lo: Default::default(),
+            s_res_p: Default::default(),
+            s_res_c: Default::default(),
+            s_pau_p: Default::default(),
+            s_pau_c: Default::default(),
+            s_deq: Default::default(),
+            s_res: Default::default(),
+            s_pau: Default::default(),
+            s_dw: Default::default(),
+            s_on_hi_st: Default::default(),
+            s_on_lo_st: Default::default(),
+            s_w_hi_st: Default::default(),
+            s_w_lo_st: Default::default(),
+            s_fresh_on: Default::default(),
+            s_fresh_w: Default::default(),
+            c_w_hi: Default::default(),
+            c_w_lo: Default::default(),
             next_paused_p: Default::default(),
             next_paused_c: Default::default(),
             next_resume_p: Default::default(),
@@ -665,45 +710,112 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         }
 
         // ---- The next cycle's lookup: the per-key flags of the port the RAMs are addressed
-        // with, as this edge leaves them (the flags' D inputs, reset included), for its eight
-        // priorities; cycle n + 1 picks the priority. Two 8-way multiplexers (at `fpga`) in
-        // two cycles instead of one K-way multiplexer and the updates after it in one.
+        // with, as this edge leaves them, for its eight priorities; cycle n + 1 picks the
+        // priority. The eight are selected from the flags' registers (and the events' by-key
+        // registers) and this edge's updates are applied to them alone, so that the late
+        // signals (the dequeue's enable, the half-wrap, the mode, reset) drive 8 bits after
+        // the multiplexer instead of all K flags before it.
         self.lk_base.next = (self.lookup_key.val() >> 3) << 3;
-        self.written_keys.next = !(self.age_w_hi.d.val() & self.age_w_lo.d.val());
-        self.cand_paused.d.next = self
+        self.s_paused.next = self
             .paused
-            .d
+            .q
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        self.cand_pend.d.next = self
+        self.s_pend.next = self
             .pending
-            .d
+            .q
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        self.cand_wr.d.next = self
-            .written_keys
-            .val()
-            .get_bits::<8>(self.lk_base.val().index());
-        self.cand_on_hi.d.next = self
+        self.s_on_hi.next = self
             .age_on_hi
-            .d
+            .q
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        self.cand_on_lo.d.next = self
+        self.s_on_lo.next = self
             .age_on_lo
-            .d
+            .q
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        self.cand_w_hi.d.next = self
+        self.s_w_hi.next = self
             .age_w_hi
-            .d
+            .q
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        self.cand_w_lo.d.next = self
+        self.s_w_lo.next = self
             .age_w_lo
-            .d
+            .q
             .val()
             .get_bits::<8>(self.lk_base.val().index());
+        self.s_res_p.next = self
+            .res_p_keys
+            .q
+            .val()
+            .get_bits::<8>(self.lk_base.val().index());
+        self.s_res_c.next = self
+            .res_c_keys
+            .q
+            .val()
+            .get_bits::<8>(self.lk_base.val().index());
+        self.s_pau_p.next = self
+            .pau_p_keys
+            .q
+            .val()
+            .get_bits::<8>(self.lk_base.val().index());
+        self.s_pau_c.next = self
+            .pau_c_keys
+            .q
+            .val()
+            .get_bits::<8>(self.lk_base.val().index());
+        self.s_deq.next = self
+            .d_keys_r
+            .q
+            .val()
+            .get_bits::<8>(self.lk_base.val().index());
+        if self.mode.val() {
+            self.s_res.next = self.s_res_c.val();
+            self.s_pau.next = self.s_pau_c.val();
+        } else {
+            self.s_res.next = self.s_res_p.val();
+            self.s_pau.next = self.s_pau_p.val();
+        }
+        self.s_dw.next = 0.into();
+        if self.flag_write.val() {
+            self.s_dw.next = self.s_deq.val();
+        }
+        // The same updates as the K flags' above, on the eight.
+        if self.half_wrap.val() {
+            self.s_on_hi_st.next = self.s_on_hi.val() | self.s_on_lo.val();
+            self.s_on_lo_st.next = !(self.s_on_hi.val() ^ self.s_on_lo.val());
+            self.s_w_hi_st.next = self.s_w_hi.val() | self.s_w_lo.val();
+            self.s_w_lo_st.next = !(self.s_w_hi.val() ^ self.s_w_lo.val());
+            self.s_fresh_on.next = self.s_res.val();
+            self.s_fresh_w.next = self.s_dw.val();
+        } else {
+            self.s_on_hi_st.next = self.s_on_hi.val();
+            self.s_on_lo_st.next = self.s_on_lo.val();
+            self.s_w_hi_st.next = self.s_w_hi.val();
+            self.s_w_lo_st.next = self.s_w_lo.val();
+            self.s_fresh_on.next = 0.into();
+            self.s_fresh_w.next = 0.into();
+        }
+        self.cand_paused.d.next = (self.s_paused.val() & !self.s_res.val()) | self.s_pau.val();
+        self.cand_pend.d.next = (self.s_pend.val() | self.s_res.val()) & !self.s_dw.val();
+        self.cand_on_hi.d.next = self.s_on_hi_st.val() & !self.s_res.val();
+        self.cand_on_lo.d.next =
+            (self.s_on_lo_st.val() & !self.s_res.val()) | self.s_fresh_on.val();
+        self.c_w_hi.next = self.s_w_hi_st.val() & !self.s_dw.val();
+        self.c_w_lo.next = (self.s_w_lo_st.val() & !self.s_dw.val()) | self.s_fresh_w.val();
+        if self.reset.val() {
+            self.cand_paused.d.next = 0.into();
+            self.cand_pend.d.next = 0.into();
+            self.cand_on_hi.d.next = 0xFF.into();
+            self.cand_on_lo.d.next = 0xFF.into();
+            self.c_w_hi.next = 0xFF.into();
+            self.c_w_lo.next = 0xFF.into();
+        }
+        self.cand_w_hi.d.next = self.c_w_hi.val();
+        self.cand_w_lo.d.next = self.c_w_lo.val();
+        self.cand_wr.d.next = !(self.c_w_hi.val() & self.c_w_lo.val());
         // The next frames: a RESUME of a paused entry (`paused` as this edge leaves it: the
         // register's bit, less this cycle's RESUME, plus its PAUSE), decided for both buses.
         self.next_paused_p.next = (self.paused.q.val().get_bit(self.next_p_key.val().index())

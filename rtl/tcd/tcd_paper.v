@@ -3527,6 +3527,10 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
     reg  [511:0] w_lo_stepped;
     reg  [511:0] fresh_on;
     reg  [511:0] fresh_w;
+    reg  [511:0] paused_next;
+    reg  [511:0] pend_kept;
+    reg  [511:0] on_hi_next;
+    reg  [511:0] on_lo_next;
     reg  [2:0] lk_prio;
     reg  lk_pend;
     reg  lk_wr;
@@ -3536,21 +3540,10 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
     reg  [7:0] s_pend;
     reg  [7:0] s_on_hi;
     reg  [7:0] s_on_lo;
-    reg  [7:0] s_w_hi;
-    reg  [7:0] s_w_lo;
-    reg  [7:0] s_res_p;
-    reg  [7:0] s_res_c;
-    reg  [7:0] s_pau_p;
-    reg  [7:0] s_pau_c;
-    reg  [7:0] s_deq;
-    reg  [7:0] s_res;
-    reg  [7:0] s_pau;
-    reg  [7:0] s_dw;
-    reg  [7:0] s_on_hi_st;
-    reg  [7:0] s_on_lo_st;
     reg  [7:0] s_w_hi_st;
     reg  [7:0] s_w_lo_st;
-    reg  [7:0] s_fresh_on;
+    reg  [7:0] s_deq;
+    reg  [7:0] s_dw;
     reg  [7:0] s_fresh_w;
     reg  [7:0] c_w_hi;
     reg  [7:0] c_w_lo;
@@ -3946,7 +3939,8 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
         if (l_wr$q) begin
             last_state = lk_d_qs[(32'h0)+:(2)];
         end
-        paused$d = (paused$q & ~rx_resume_keys) | rx_pause_keys;
+        paused_next = (paused$q & ~rx_resume_keys) | rx_pause_keys;
+        paused$d = paused_next;
         ram_r_t_m$write_enable = rx_resume;
         ram_r_t_m$write_address = rx_key;
         ram_r_t_m$write_data = now;
@@ -4011,7 +4005,8 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
         if (flag_write) begin
             d_write_keys = d_keys_r$q;
         end
-        pending$d = (pending$q | rx_resume_keys) & ~d_write_keys;
+        pend_kept = pending$q | rx_resume_keys;
+        pending$d = pend_kept & ~d_write_keys;
         if (half_wrap) begin
             on_hi_stepped = age_on_hi$q | age_on_lo$q;
             on_lo_stepped = ~(age_on_hi$q ^ age_on_lo$q);
@@ -4028,8 +4023,10 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
             fresh_on = 512'h0;
             fresh_w = 512'h0;
         end
-        age_on_hi$d = on_hi_stepped & ~rx_resume_keys;
-        age_on_lo$d = (on_lo_stepped & ~rx_resume_keys) | fresh_on;
+        on_hi_next = on_hi_stepped & ~rx_resume_keys;
+        on_lo_next = (on_lo_stepped & ~rx_resume_keys) | fresh_on;
+        age_on_hi$d = on_hi_next;
+        age_on_lo$d = on_lo_next;
         age_w_hi$d = w_hi_stepped & ~d_write_keys;
         age_w_lo$d = (w_lo_stepped & ~d_write_keys) | fresh_w;
         if (reset) begin
@@ -4043,49 +4040,25 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
             age_w_lo$d = all_k;
         end
         lk_base = (lookup_key >> 32'h3) << 32'h3;
-        s_paused = paused$q[(lk_base)+:(8)];
-        s_pend = pending$q[(lk_base)+:(8)];
-        s_on_hi = age_on_hi$q[(lk_base)+:(8)];
-        s_on_lo = age_on_lo$q[(lk_base)+:(8)];
-        s_w_hi = age_w_hi$q[(lk_base)+:(8)];
-        s_w_lo = age_w_lo$q[(lk_base)+:(8)];
-        s_res_p = res_p_keys$q[(lk_base)+:(8)];
-        s_res_c = res_c_keys$q[(lk_base)+:(8)];
-        s_pau_p = pau_p_keys$q[(lk_base)+:(8)];
-        s_pau_c = pau_c_keys$q[(lk_base)+:(8)];
+        s_paused = paused_next[(lk_base)+:(8)];
+        s_pend = pend_kept[(lk_base)+:(8)];
+        s_on_hi = on_hi_next[(lk_base)+:(8)];
+        s_on_lo = on_lo_next[(lk_base)+:(8)];
+        s_w_hi_st = w_hi_stepped[(lk_base)+:(8)];
+        s_w_lo_st = w_lo_stepped[(lk_base)+:(8)];
         s_deq = d_keys_r$q[(lk_base)+:(8)];
-        if (mode) begin
-            s_res = s_res_c;
-            s_pau = s_pau_c;
-        end
-        else begin
-            s_res = s_res_p;
-            s_pau = s_pau_p;
-        end
         s_dw = 8'h0;
         if (flag_write) begin
             s_dw = s_deq;
         end
+        s_fresh_w = 8'h0;
         if (half_wrap) begin
-            s_on_hi_st = s_on_hi | s_on_lo;
-            s_on_lo_st = ~(s_on_hi ^ s_on_lo);
-            s_w_hi_st = s_w_hi | s_w_lo;
-            s_w_lo_st = ~(s_w_hi ^ s_w_lo);
-            s_fresh_on = s_res;
             s_fresh_w = s_dw;
         end
-        else begin
-            s_on_hi_st = s_on_hi;
-            s_on_lo_st = s_on_lo;
-            s_w_hi_st = s_w_hi;
-            s_w_lo_st = s_w_lo;
-            s_fresh_on = 8'h0;
-            s_fresh_w = 8'h0;
-        end
-        cand_paused$d = (s_paused & ~s_res) | s_pau;
-        cand_pend$d = (s_pend | s_res) & ~s_dw;
-        cand_on_hi$d = s_on_hi_st & ~s_res;
-        cand_on_lo$d = (s_on_lo_st & ~s_res) | s_fresh_on;
+        cand_paused$d = s_paused;
+        cand_pend$d = s_pend & ~s_dw;
+        cand_on_hi$d = s_on_hi;
+        cand_on_lo$d = s_on_lo;
         c_w_hi = s_w_hi_st & ~s_dw;
         c_w_lo = (s_w_lo_st & ~s_dw) | s_fresh_w;
         if (reset) begin

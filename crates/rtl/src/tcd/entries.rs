@@ -210,6 +210,12 @@ pub struct Entries<const K: usize, const KB: usize> {
     w_lo_stepped: Signal<Local, Bits<K>>,
     fresh_on: Signal<Local, Bits<K>>,
     fresh_w: Signal<Local, Bits<K>>,
+    // The flags' next values as registers alone decide them (without the dequeue's write of
+    // bank D and reset): what the next lookup's candidates are selected from.
+    paused_next: Signal<Local, Bits<K>>,
+    pend_kept: Signal<Local, Bits<K>>,
+    on_hi_next: Signal<Local, Bits<K>>,
+    on_lo_next: Signal<Local, Bits<K>>,
     // Cycle n: the looked-up entry's flags (the candidate of its priority).
     lk_prio: Signal<Local, Bits<3>>,
     lk_pend: Signal<Local, Bit>,
@@ -217,28 +223,17 @@ pub struct Entries<const K: usize, const KB: usize> {
     /// Cycle n: the decide stage's write (of edge n + 1) names the entry.
     fw_d_now: Signal<Local, Bit>,
     // The next cycle's lookup: the first bit of its port's keys; its eight priorities' flags
-    // and events (selected from registers), the mode's frame and the dequeue's write of
-    // them, their stepped ages and their flags as this edge leaves them.
+    // as registers alone decide them, the dequeue's key and write among them, the write's
+    // restarted age, and `age_w` as this edge leaves it.
     lk_base: Signal<Local, Bits<KB>>,
     s_paused: Signal<Local, Bits<8>>,
     s_pend: Signal<Local, Bits<8>>,
     s_on_hi: Signal<Local, Bits<8>>,
     s_on_lo: Signal<Local, Bits<8>>,
-    s_w_hi: Signal<Local, Bits<8>>,
-    s_w_lo: Signal<Local, Bits<8>>,
-    s_res_p: Signal<Local, Bits<8>>,
-    s_res_c: Signal<Local, Bits<8>>,
-    s_pau_p: Signal<Local, Bits<8>>,
-    s_pau_c: Signal<Local, Bits<8>>,
-    s_deq: Signal<Local, Bits<8>>,
-    s_res: Signal<Local, Bits<8>>,
-    s_pau: Signal<Local, Bits<8>>,
-    s_dw: Signal<Local, Bits<8>>,
-    s_on_hi_st: Signal<Local, Bits<8>>,
-    s_on_lo_st: Signal<Local, Bits<8>>,
     s_w_hi_st: Signal<Local, Bits<8>>,
     s_w_lo_st: Signal<Local, Bits<8>>,
-    s_fresh_on: Signal<Local, Bits<8>>,
+    s_deq: Signal<Local, Bits<8>>,
+    s_dw: Signal<Local, Bits<8>>,
     s_fresh_w: Signal<Local, Bits<8>>,
     c_w_hi: Signal<Local, Bits<8>>,
     c_w_lo: Signal<Local, Bits<8>>,
@@ -389,24 +384,17 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             s_pend: Default::default(),
             s_on_hi: Default::default(),
             s_on_lo: Default::default(),
-            s_w_hi: Default::default(),
-            s_w_lo: Default::default(),
-            s_res_p: Default::default(),
-            s_res_c: Default::default(),
-            s_pau_p: Default::default(),
-            s_pau_c: Default::default(),
-            s_deq: Default::default(),
-            s_res: Default::default(),
-            s_pau: Default::default(),
-            s_dw: Default::default(),
-            s_on_hi_st: Default::default(),
-            s_on_lo_st: Default::default(),
             s_w_hi_st: Default::default(),
             s_w_lo_st: Default::default(),
-            s_fresh_on: Default::default(),
+            s_deq: Default::default(),
+            s_dw: Default::default(),
             s_fresh_w: Default::default(),
             c_w_hi: Default::default(),
             c_w_lo: Default::default(),
+            paused_next: Default::default(),
+            pend_kept: Default::default(),
+            on_hi_next: Default::default(),
+            on_lo_next: Default::default(),
             next_paused_p: Default::default(),
             next_paused_c: Default::default(),
             next_resume_p: Default::default(),
@@ -585,8 +573,9 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         }
 
         // ---- Received frames: `paused`, and a RESUME writes bank R.
-        self.paused.d.next =
+        self.paused_next.next =
             (self.paused.q.val() & !self.rx_resume_keys.val()) | self.rx_pause_keys.val();
+        self.paused.d.next = self.paused_next.val();
         self.ram_r_t_m.write_enable.next = self.rx_resume.val();
         self.ram_r_t_m.write_address.next = self.rx_key.val();
         self.ram_r_t_m.write_data.next = self.now.val();
@@ -670,8 +659,8 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         }
         // A dequeue's write of bank D carries a RESUME of its own cycle (the flowchart applies
         // the frame first), so D is then the newer bank.
-        self.pending.d.next =
-            (self.pending.q.val() | self.rx_resume_keys.val()) & !self.d_write_keys.val();
+        self.pend_kept.next = self.pending.q.val() | self.rx_resume_keys.val();
+        self.pending.d.next = self.pend_kept.val() & !self.d_write_keys.val();
 
         // ---- Ages: 0 -> 1 -> 2 -> 2 and 3 -> 3 on a half-wrap; a RESUME restarts `age_on`, a
         // write of bank D restarts `age_w`, at 0, or at 1 on the half-wrap edge itself.
@@ -690,9 +679,11 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.fresh_on.next = 0.into();
             self.fresh_w.next = 0.into();
         }
-        self.age_on_hi.d.next = self.on_hi_stepped.val() & !self.rx_resume_keys.val();
-        self.age_on_lo.d.next =
+        self.on_hi_next.next = self.on_hi_stepped.val() & !self.rx_resume_keys.val();
+        self.on_lo_next.next =
             (self.on_lo_stepped.val() & !self.rx_resume_keys.val()) | self.fresh_on.val();
+        self.age_on_hi.d.next = self.on_hi_next.val();
+        self.age_on_lo.d.next = self.on_lo_next.val();
         self.age_w_hi.d.next = self.w_hi_stepped.val() & !self.d_write_keys.val();
         self.age_w_lo.d.next =
             (self.w_lo_stepped.val() & !self.d_write_keys.val()) | self.fresh_w.val();
@@ -711,59 +702,32 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
 
         // ---- The next cycle's lookup: the per-key flags of the port the RAMs are addressed
         // with, as this edge leaves them, for its eight priorities; cycle n + 1 picks the
-        // priority. The eight are selected from the flags' registers (and the events' by-key
-        // registers) and this edge's updates are applied to them alone, so that the late
-        // signals (the dequeue's enable, the half-wrap, the mode, reset) drive 8 bits after
-        // the multiplexer instead of all K flags before it.
+        // priority. Selected from what registers alone decide (the frames' updates, the ages'
+        // steps), with the dequeue's write of bank D (its enable is late: the priority's
+        // enable bit, fanned out) and reset applied to the eight after the multiplexer.
         self.lk_base.next = (self.lookup_key.val() >> 3) << 3;
         self.s_paused.next = self
-            .paused
-            .q
+            .paused_next
             .val()
             .get_bits::<8>(self.lk_base.val().index());
         self.s_pend.next = self
-            .pending
-            .q
+            .pend_kept
             .val()
             .get_bits::<8>(self.lk_base.val().index());
         self.s_on_hi.next = self
-            .age_on_hi
-            .q
+            .on_hi_next
             .val()
             .get_bits::<8>(self.lk_base.val().index());
         self.s_on_lo.next = self
-            .age_on_lo
-            .q
+            .on_lo_next
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        self.s_w_hi.next = self
-            .age_w_hi
-            .q
+        self.s_w_hi_st.next = self
+            .w_hi_stepped
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        self.s_w_lo.next = self
-            .age_w_lo
-            .q
-            .val()
-            .get_bits::<8>(self.lk_base.val().index());
-        self.s_res_p.next = self
-            .res_p_keys
-            .q
-            .val()
-            .get_bits::<8>(self.lk_base.val().index());
-        self.s_res_c.next = self
-            .res_c_keys
-            .q
-            .val()
-            .get_bits::<8>(self.lk_base.val().index());
-        self.s_pau_p.next = self
-            .pau_p_keys
-            .q
-            .val()
-            .get_bits::<8>(self.lk_base.val().index());
-        self.s_pau_c.next = self
-            .pau_c_keys
-            .q
+        self.s_w_lo_st.next = self
+            .w_lo_stepped
             .val()
             .get_bits::<8>(self.lk_base.val().index());
         self.s_deq.next = self
@@ -771,38 +735,18 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             .q
             .val()
             .get_bits::<8>(self.lk_base.val().index());
-        if self.mode.val() {
-            self.s_res.next = self.s_res_c.val();
-            self.s_pau.next = self.s_pau_c.val();
-        } else {
-            self.s_res.next = self.s_res_p.val();
-            self.s_pau.next = self.s_pau_p.val();
-        }
         self.s_dw.next = 0.into();
         if self.flag_write.val() {
             self.s_dw.next = self.s_deq.val();
         }
-        // The same updates as the K flags' above, on the eight.
+        self.s_fresh_w.next = 0.into();
         if self.half_wrap.val() {
-            self.s_on_hi_st.next = self.s_on_hi.val() | self.s_on_lo.val();
-            self.s_on_lo_st.next = !(self.s_on_hi.val() ^ self.s_on_lo.val());
-            self.s_w_hi_st.next = self.s_w_hi.val() | self.s_w_lo.val();
-            self.s_w_lo_st.next = !(self.s_w_hi.val() ^ self.s_w_lo.val());
-            self.s_fresh_on.next = self.s_res.val();
             self.s_fresh_w.next = self.s_dw.val();
-        } else {
-            self.s_on_hi_st.next = self.s_on_hi.val();
-            self.s_on_lo_st.next = self.s_on_lo.val();
-            self.s_w_hi_st.next = self.s_w_hi.val();
-            self.s_w_lo_st.next = self.s_w_lo.val();
-            self.s_fresh_on.next = 0.into();
-            self.s_fresh_w.next = 0.into();
         }
-        self.cand_paused.d.next = (self.s_paused.val() & !self.s_res.val()) | self.s_pau.val();
-        self.cand_pend.d.next = (self.s_pend.val() | self.s_res.val()) & !self.s_dw.val();
-        self.cand_on_hi.d.next = self.s_on_hi_st.val() & !self.s_res.val();
-        self.cand_on_lo.d.next =
-            (self.s_on_lo_st.val() & !self.s_res.val()) | self.s_fresh_on.val();
+        self.cand_paused.d.next = self.s_paused.val();
+        self.cand_pend.d.next = self.s_pend.val() & !self.s_dw.val();
+        self.cand_on_hi.d.next = self.s_on_hi.val();
+        self.cand_on_lo.d.next = self.s_on_lo.val();
         self.c_w_hi.next = self.s_w_hi_st.val() & !self.s_dw.val();
         self.c_w_lo.next = (self.s_w_lo_st.val() & !self.s_dw.val()) | self.s_fresh_w.val();
         if self.reset.val() {

@@ -258,7 +258,7 @@ pub fn run(
     let mut ind_defines = defines.clone();
     ind_defines.push(("SC_INDUCTION".into(), "1".into()));
     let tools = &opts.tools;
-    let prep = |kind: &str, defines: &[(String, String)], removed: &[String]| {
+    let prep = |kind: &str, defines: &[(String, String)], deep: Option<&[String]>| {
         let top = format!("{block}_props");
         prepare(
             tools,
@@ -269,7 +269,7 @@ pub fn run(
             &props_file,
             defines,
             &probes,
-            removed,
+            deep,
         )
     };
     let read_assertions = |smt: &Path| -> Result<Vec<String>, FormalError> {
@@ -277,17 +277,20 @@ pub fn run(
             &std::fs::read_to_string(smt).map_err(io(smt))?,
         ))
     };
-    let bmc_smt = prep("bmc", &defines, &[])?;
-    let all = read_assertions(&bmc_smt)?;
+    // The induction's design first: the assertions it elaborates are the ones the deep BMC
+    // leaves out, and the BMC's design is written with and without them in one yosys run.
     // (A mutant's BMC fails, so its induction script is written only if it is needed.)
     let mut ind_smt = None;
     if !opts.mutant {
-        ind_smt = Some(prep("induction", &ind_defines, &[])?);
+        ind_smt = Some(prep("induction", &ind_defines, None)?.0);
     }
     let inductive = match &ind_smt {
         Some(smt) => read_assertions(smt)?,
         None => Vec::new(),
     };
+    let may_split = !opts.mutant && opts.bmc_depth > opts.k;
+    let (bmc_smt, deep_smt) = prep("bmc", &defines, may_split.then_some(&inductive[..]))?;
+    let all = read_assertions(&bmc_smt)?;
     let bmc_only: Vec<String> = all
         .iter()
         .filter(|a| !inductive.contains(a))
@@ -300,7 +303,7 @@ pub fn run(
     let mut passed = bmc.passed;
     let mut deep = None;
     if split && passed {
-        let deep_smt = prep("bmc-deep", &defines, &inductive)?;
+        let deep_smt = deep_smt.expect("written when a split is possible");
         // A removal that missed (or took more) would change what is proved: check it.
         let mut kept = read_assertions(&deep_smt)?;
         kept.sort();
@@ -309,7 +312,7 @@ pub fn run(
         if kept != expected {
             return Err(FormalError::Tool(ToolError {
                 tool: "yosys",
-                log: Some(dir.join("bmc-deep.yosys.log")),
+                log: Some(dir.join("bmc.yosys.log")),
                 detail: format!("chformal kept {kept:?}, not the BMC-only assertions {bmc_only:?}"),
             }));
         }
@@ -320,7 +323,7 @@ pub fn run(
     let induction = if passed {
         let ind_smt = match ind_smt {
             Some(smt) => smt,
-            None => prep("induction", &ind_defines, &[])?,
+            None => prep("induction", &ind_defines, None)?.0,
         };
         Some(solve(opts, "induction", &ind_smt, opts.k, true)?)
     } else {
@@ -336,8 +339,9 @@ pub fn run(
     })
 }
 
-/// yosys: read, flatten, connect the probes, remove the `removed` assertions (by label),
-/// write SMT-LIB2. Returns the .smt2 path.
+/// yosys: read, flatten, connect the probes, write SMT-LIB2; with `deep`, then remove those
+/// assertions (by label) and write the rest as `bmc-deep.smt2` from the same run. Returns the
+/// .smt2 paths.
 #[allow(clippy::too_many_arguments)]
 fn prepare(
     tools: &Tools,
@@ -348,8 +352,8 @@ fn prepare(
     props: &Path,
     defines: &[(String, String)],
     probes: &[(String, String)],
-    removed: &[String],
-) -> Result<PathBuf, FormalError> {
+    deep: Option<&[String]>,
+) -> Result<(PathBuf, Option<PathBuf>), FormalError> {
     let smt = dir.join(format!("{kind}.smt2"));
     let script = dir.join(format!("{kind}.ys"));
     let log = dir.join(format!("{kind}.yosys.log"));
@@ -361,10 +365,6 @@ fn prepare(
     for (wire, net) in probes {
         let _ = writeln!(ys, "connect -set {wire} {net}");
     }
-    if !removed.is_empty() {
-        let cells: Vec<String> = removed.iter().map(|a| format!("{top}/{a}")).collect();
-        let _ = writeln!(ys, "chformal -assert -remove {}", cells.join(" "));
-    }
     // Constant propagation across the flattened hierarchy (the config's masks and constants
     // reach the core's registers only after flatten): BFC's BMC steps ran about 6x faster.
     // `-keepdc` keeps undefined values undefined, as `prep` does, so no behaviour is assumed.
@@ -372,6 +372,17 @@ fn prepare(
     // opt folds enables and resets into flip-flops; write_smt2 wants them as plain logic.
     ys += "dffunmap\n";
     let _ = writeln!(ys, "write_smt2 -wires {}", smt.display());
+    let mut deep_smt = None;
+    if let Some([]) = deep {
+        deep_smt = Some(smt.clone());
+    } else if let Some(removed) = deep {
+        // The logic only the removed assertions read goes with them (opt_clean sweeps it).
+        let path = dir.join("bmc-deep.smt2");
+        let cells: Vec<String> = removed.iter().map(|a| format!("{top}/{a}")).collect();
+        let _ = writeln!(ys, "chformal -assert -remove {}", cells.join(" "));
+        let _ = writeln!(ys, "opt_clean\nwrite_smt2 -wires {}", path.display());
+        deep_smt = Some(path);
+    }
     std::fs::write(&script, ys).map_err(io(&script))?;
     let args = [
         "-q".to_string(),
@@ -379,7 +390,7 @@ fn prepare(
         script.display().to_string(),
     ];
     run_tool("yosys", &tools.yosys, &args, &log)?;
-    Ok(smt)
+    Ok((smt, deep_smt))
 }
 
 /// yosys-smtbmc with `opts.solver`: BMC (`induction` false) or the induction step.

@@ -518,9 +518,10 @@ fn tcd_first_dequeue_of_an_entry_read_on_the_next_cycle_model_equals_verilator()
 }
 
 /// Every hazard distance of bank D's read-modify-write (the dequeue path looks an entry up in
-/// one cycle and decides in the next, so a dequeue one edge older is still deciding, two edges
-/// older is being written, three or more is in the RAM): seeded runs on two entries with
-/// dequeues 0 to 3 cycles apart and frequent PAUSE/RESUME, under windows so short (max(Ton)
+/// one cycle, tests in the next and decides in the one after, so a dequeue one edge older is
+/// still deciding, two edges older has its words in registers, three older is being written
+/// into the RAM, four or more is in the RAM): seeded runs on two entries with dequeues 0 to 4
+/// cycles apart and frequent PAUSE/RESUME, under windows so short (max(Ton)
 /// 0-5, T 0-2 cycles, written over the bus) that T boundaries follow each other on consecutive
 /// cycles, and queue lengths around K so that `Q >= Q_rec` goes both ways. The random workloads
 /// use T = 300 cycles and never put two boundaries one cycle apart: an RTL mutant that compared
@@ -588,7 +589,7 @@ fn tcd_every_hazard_distance_on_short_windows_model_equals_verilator() {
                 (i.deq_valid, i.deq_port, i.deq_prio) = (1, 0, rng.below(2));
                 i.deq_qlen = tc.k - 100 + rng.below(600);
                 i.deq_ecn = ECT0;
-                gap = rng.below(4);
+                gap = rng.below(5);
             } else {
                 gap -= 1;
             }

@@ -307,8 +307,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  entries$flag_write;
     reg  entries$write;
     reg  [5:0] entries$write_key;
-    reg  [31:0] entries$write_t;
-    reg  [33:0] entries$write_qs;
     reg  [31:0] entries$last_t;
     reg  [33:0] entries$last_qs;
     reg  [5:0] entries$lookup_key;
@@ -401,8 +399,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     wire  classify$bypass_next;
     wire  classify$write;
     wire  [5:0] classify$write_key;
-    wire  [31:0] classify$write_t;
-    wire  [33:0] classify$write_qs;
     wire  [31:0] classify$last_t;
     wire  [33:0] classify$last_qs;
     wire  classify$m_valid;
@@ -516,8 +512,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .flag_write(entries$flag_write),
         .write(entries$write),
         .write_key(entries$write_key),
-        .write_t(entries$write_t),
-        .write_qs(entries$write_qs),
         .last_t(entries$last_t),
         .last_qs(entries$last_qs),
         .lookup_key(entries$lookup_key),
@@ -616,8 +610,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .bypass_next(classify$bypass_next),
         .write(classify$write),
         .write_key(classify$write_key),
-        .write_t(classify$write_t),
-        .write_qs(classify$write_qs),
         .last_t(classify$last_t),
         .last_qs(classify$last_qs),
         .m_valid(classify$m_valid),
@@ -722,8 +714,6 @@ module tcd_fpga__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         entries$write_key = classify$write_key;
         entries$last_t = classify$last_t;
         entries$last_qs = classify$last_qs;
-        entries$write_t = classify$write_t;
-        entries$write_qs = classify$write_qs;
         entries$lookup_key = capture$lookup_key;
         entries$mode = csr$value[at_mode];
         entries$next_p_valid = capture$next_p_valid;
@@ -1567,7 +1557,7 @@ module tcd_fpga__capture$snap_read_r(d,q,clock);
 endmodule // tcd_fpga__capture$snap_read_r
 
 
-module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,age_t,age_w,last_state,write_now,bypass_next,write,write_key,write_t,write_qs,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
+module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,age_t,age_w,last_state,write_now,bypass_next,write,write_key,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
 
     // Module arguments
     input wire  clock;
@@ -1608,8 +1598,6 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
     output reg  bypass_next;
     output reg  write;
     output reg  [5:0] write_key;
-    output reg  [31:0] write_t;
-    output reg  [33:0] write_qs;
     output reg  [31:0] last_t;
     output reg  [33:0] last_qs;
     output reg  m_valid;
@@ -1785,6 +1773,8 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
     reg  boundary;
     reg  [31:0] q_rec;
     reg  [1:0] age_new;
+    reg  [31:0] write_t;
+    reg  [33:0] write_qs;
 
     // Sub module instances
     tcd_fpga__classify$t_valid t_valid(
@@ -3331,7 +3321,7 @@ module tcd_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value
 endmodule // tcd_fpga__csr
 
 
-module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,write_t,write_qs,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
+module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
 
     // Module arguments
     input wire  clock;
@@ -3346,8 +3336,6 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
     input wire  flag_write;
     input wire  write;
     input wire  [5:0] write_key;
-    input wire  [31:0] write_t;
-    input wire  [33:0] write_qs;
     input wire  [31:0] last_t;
     input wire  [33:0] last_qs;
     input wire  [5:0] lookup_key;
@@ -3433,6 +3421,16 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
     wire  lk_sel_r$q;
     reg  lk_sel_d$d;
     wire  lk_sel_d$q;
+    reg  lk_sel_d2$d;
+    wire  lk_sel_d2$q;
+    reg  wr_en_r$d;
+    wire  wr_en_r$q;
+    reg  [5:0] wr_key_r$d;
+    wire  [5:0] wr_key_r$q;
+    reg  [31:0] fw2_t$d;
+    wire  [31:0] fw2_t$q;
+    reg  [33:0] fw2_qs$d;
+    wire  [33:0] fw2_qs$q;
     reg  [7:0] cand_paused$d;
     wire  [7:0] cand_paused$q;
     reg  [7:0] cand_pend$d;
@@ -3642,6 +3640,31 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
         .q(lk_sel_d$q),
         .clock(clock)
     );
+    tcd_fpga__entries$lk_sel_d2 lk_sel_d2(
+        .d(lk_sel_d2$d),
+        .q(lk_sel_d2$q),
+        .clock(clock)
+    );
+    tcd_fpga__entries$wr_en_r wr_en_r(
+        .d(wr_en_r$d),
+        .q(wr_en_r$q),
+        .clock(clock)
+    );
+    tcd_fpga__entries$wr_key_r wr_key_r(
+        .d(wr_key_r$d),
+        .q(wr_key_r$q),
+        .clock(clock)
+    );
+    tcd_fpga__entries$fw2_t fw2_t(
+        .d(fw2_t$d),
+        .q(fw2_t$q),
+        .clock(clock)
+    );
+    tcd_fpga__entries$fw2_qs fw2_qs(
+        .d(fw2_qs$d),
+        .q(fw2_qs$q),
+        .clock(clock)
+    );
     tcd_fpga__entries$cand_paused cand_paused(
         .d(cand_paused$d),
         .q(cand_paused$q),
@@ -3826,6 +3849,11 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
         age_w_lo$d = age_w_lo$q;
         lk_sel_r$d = lk_sel_r$q;
         lk_sel_d$d = lk_sel_d$q;
+        lk_sel_d2$d = lk_sel_d2$q;
+        wr_en_r$d = wr_en_r$q;
+        wr_key_r$d = wr_key_r$q;
+        fw2_t$d = fw2_t$q;
+        fw2_qs$d = fw2_qs$q;
         cand_paused$d = cand_paused$q;
         cand_pend$d = cand_pend$q;
         cand_wr$d = cand_wr$q;
@@ -3889,6 +3917,10 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
         if (lk_sel_d$q) begin
             l_d_t$d = last_t;
             l_d_qs$d = last_qs;
+        end
+        else if (lk_sel_d2$q) begin
+            l_d_t$d = fw2_t$q;
+            l_d_qs$d = fw2_qs$q;
         end
         else begin
             l_d_t$d = ram_d_t_m$read_data;
@@ -3994,13 +4026,18 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
         entry_paused = l_paused$q;
         entry_age_on = ({1'd0, l_on_hi$q} << 32'h1) | {1'd0, l_on_lo$q};
         entry_age_t = lk_age_t;
-        ram_d_t_m$write_enable = write;
-        ram_d_t_m$write_address = write_key;
-        ram_d_t_m$write_data = write_t;
-        ram_d_qs$write_enable = write;
-        ram_d_qs$write_address = write_key;
-        ram_d_qs$write_data = write_qs;
+        wr_en_r$d = write;
+        wr_key_r$d = write_key;
+        fw2_t$d = last_t;
+        fw2_qs$d = last_qs;
+        ram_d_t_m$write_enable = wr_en_r$q;
+        ram_d_t_m$write_address = wr_key_r$q;
+        ram_d_t_m$write_data = last_t;
+        ram_d_qs$write_enable = wr_en_r$q;
+        ram_d_qs$write_address = wr_key_r$q;
+        ram_d_qs$write_data = last_qs;
         lk_sel_d$d = write & (write_key == lookup_key);
+        lk_sel_d2$d = wr_en_r$q & (wr_key_r$q == lookup_key);
         d_write_keys = 64'h0;
         if (flag_write) begin
             d_write_keys = d_keys_r$q;
@@ -4032,6 +4069,8 @@ module tcd_fpga__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,ha
         if (reset) begin
             lk_sel_r$d = 1'b0;
             lk_sel_d$d = 1'b0;
+            lk_sel_d2$d = 1'b0;
+            wr_en_r$d = 1'b0;
             paused$d = 64'h0;
             pending$d = 64'h0;
             age_on_hi$d = all_k;
@@ -4331,6 +4370,44 @@ module tcd_fpga__entries$d_keys_r(d,q,clock);
     end
 
 endmodule // tcd_fpga__entries$d_keys_r
+
+
+module tcd_fpga__entries$fw2_qs(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__entries$fw2_qs
+
+
+module tcd_fpga__entries$fw2_t(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__entries$fw2_t
 
 
 module tcd_fpga__entries$fw_r_q_r(d,q,clock);
@@ -4751,6 +4828,25 @@ module tcd_fpga__entries$lk_sel_d(d,q,clock);
 endmodule // tcd_fpga__entries$lk_sel_d
 
 
+module tcd_fpga__entries$lk_sel_d2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__entries$lk_sel_d2
+
+
 module tcd_fpga__entries$lk_sel_r(d,q,clock);
 
     // Module arguments
@@ -5050,6 +5146,44 @@ module tcd_fpga__entries$same_p_r(d,q,clock);
     end
 
 endmodule // tcd_fpga__entries$same_p_r
+
+
+module tcd_fpga__entries$wr_en_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__entries$wr_en_r
+
+
+module tcd_fpga__entries$wr_key_r(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__entries$wr_key_r
 
 
 module tcd_fpga__o_ecn(d,q,clock);

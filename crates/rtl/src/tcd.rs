@@ -7,19 +7,21 @@
 //! * edge n: the events are captured; the dequeue key (or, on a cycle without a dequeue input,
 //!   a pending snapshot index) addresses the entry RAMs;
 //! * cycle n (read): the received frame (its RAM write and the per-key flags of both events
-//!   land at edge n + 1); the RAMs' words, with the writes of edge n they could not see merged,
-//!   go into registers with nothing else on the path; the entry's per-key flags (the second
+//!   land at edge n + 1); the RAMs' words, with the writes they could not see merged, go into
+//!   registers with nothing else on the path; the entry's per-key flags (the second
 //!   half of their K-way multiplexer) and where its words will come from;
 //! * cycle n + 1 (test): every test of the dequeue's flowchart, on the entry as the read found
 //!   it (or as bank D's write of edge n + 1 leaves it) and on what the dequeue still deciding in
 //!   this cycle will leave in it;
 //! * cycle n + 2 (decide): the older dequeue's write, when it names the entry, picks among the
 //!   precomputed tests (the bypass), then the flowchart combines bits;
-//! * edge n + 3: bank D's write, output registers.
+//! * edge n + 3: bank D's new words into registers (`w_*`), output registers;
+//! * edge n + 4: bank D's RAM takes the words (from registers: on the ECP5 the LUT RAM's write
+//!   data had been the decide stage's longest path).
 //!
 //! Hazard distances on bank D: 1 through the bypass, 2 through the test stage's forwarding of
-//! the write of edge n + 1, 3 through the read's merge of the write of edge n, 4 and more
-//! through the RAM.
+//! the registered words, 3 and 4 through the read's merge (the registered words, and the
+//! write the RAM takes on the read's edge), 5 and more through the RAM.
 //!
 //! Four stages named after the model's functions, wired by this core:
 //! * [`Capture`]: the events of cycle n, the RAMs' read address, `now`;
@@ -279,8 +281,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.entries.write_key.next = self.classify.write_key.val();
         self.entries.last_t.next = self.classify.last_t.val();
         self.entries.last_qs.next = self.classify.last_qs.val();
-        self.entries.write_t.next = self.classify.write_t.val();
-        self.entries.write_qs.next = self.classify.write_qs.val();
         self.entries.lookup_key.next = self.capture.lookup_key.val();
         self.entries.mode.next = self.csr.value.val().get_bit(self.at_mode.val().index());
         self.entries.next_p_valid.next = self.capture.next_p_valid.val();

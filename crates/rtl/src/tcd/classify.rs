@@ -21,7 +21,7 @@
 //! with the event (`c_*`) at edge n + 2. Cycle n + 2 (decide stage): when the older dequeue
 //! wrote this entry, its registered write (`w_*`: boundary, LAST_STATE, words) picks among the
 //! precomputed results (the bypass); then the flowchart, which only combines bits, and bank D's
-//! new words, written at edge n + 3 (and registered in `w_*` for the forwarding). The loop from
+//! new words, registered in `w_*` at edge n + 3 (the RAM's write data and the forwarding). The loop from
 //! one decision to the next is a few LUT levels, without a comparison.
 
 use rust_hdl::prelude::*;
@@ -83,14 +83,12 @@ pub struct Classify<const PB: usize, const KB: usize> {
     /// the dequeue in the decide stage writes the entry the test stage holds (the bypass).
     pub write_now: Signal<Out, Bit>,
     pub bypass_next: Signal<Out, Bit>,
-    /// Cycle n + 2: bank D's write (at edge n + 3): the entry's key and new words `t_T` and
-    /// `{Q_rec, age of t_T, LAST_STATE}` (restarted at a boundary or by a RESUME: age 0).
+    /// Cycle n + 2: bank D's write: the entry's key (its words are registered at edge n + 3).
     pub write: Signal<Out, Bit>,
     pub write_key: Signal<Out, Bits<KB>>,
-    pub write_t: Signal<Out, Bits<32>>,
-    pub write_qs: Signal<Out, Bits<34>>,
-    /// Bank D's write of the last edge (the read's merge, the test stage's forwarding, the
-    /// snapshot's bypass).
+    /// Bank D's write decided in the last cycle, as its new words `t_T` and `{Q_rec, age of
+    /// t_T, LAST_STATE}` (restarted at a boundary or by a RESUME: age 0): the RAM's write data,
+    /// the read's merge, the test stage's forwarding, the snapshot's bypass.
     pub last_t: Signal<Out, Bits<32>>,
     pub last_qs: Signal<Out, Bits<34>>,
     /// Cycle n + 2: the marked packet (the dequeue captured at edge n).
@@ -239,6 +237,8 @@ pub struct Classify<const PB: usize, const KB: usize> {
     boundary: Signal<Local, Bit>,
     q_rec: Signal<Local, Bits<32>>,
     age_new: Signal<Local, Bits<2>>,
+    write_t: Signal<Local, Bits<32>>,
+    write_qs: Signal<Local, Bits<34>>,
 }
 
 impl<const PB: usize, const KB: usize> Classify<PB, KB> {

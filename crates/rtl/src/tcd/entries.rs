@@ -8,15 +8,17 @@
 //! age of bank D's last write. Every per-key flag changes on events known at capture (frames,
 //! and whether a dequeue writes bank D); only bank D's words depend on the flowchart.
 //!
-//! In cycle n (read) the RAMs' words are registered, each with the write of edge n it could not
-//! see merged in (bank R: the frame captured at edge n - 1; bank D: the dequeue decided in
-//! cycle n - 1), with the entry's per-key flags (their K-way multiplexer split over cycles
+//! In cycle n (read) the RAMs' words are registered, each with the writes it could not see
+//! merged in (bank R: the frame captured at edge n - 1, written at edge n; bank D: the dequeues
+//! decided in cycles n - 1 and n - 2, written from their registered words at edges n + 1 and
+//! n, so that the decide stage's word goes into a flip-flop and not across to the LUT RAM), with the entry's per-key flags (their K-way multiplexer split over cycles
 //! n - 1, by port, and n, by priority) and the one-hot selects of its words. In cycle n + 1
 //! (test) the stage outputs the dequeued entry as the words it can come from (that register,
 //! or bank D's write of edge n + 1, the decide stage's `last_*`), so that
 //! [`super::classify::Classify`] runs each test on every word before the selection. It takes
 //! the dequeue's `flag_write` in its capture cycle (the per-key flags change at edge n + 1),
-//! and bank D's write from Classify's decide stage in cycle n + 2 (the write of edge n + 3).
+//! and bank D's write from Classify's decide stage in cycle n + 2 (registered at edge n + 3,
+//! written at edge n + 4).
 
 use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
@@ -40,13 +42,11 @@ pub struct Entries<const K: usize, const KB: usize> {
     /// Cycle n: the dequeue will write bank D (known from the captured event alone): its
     /// flags change at edge n + 1.
     pub flag_write: Signal<In, Bit>,
-    /// Any cycle m: bank D's write at edge m + 1 (decided in cycle m by Classify's decide
-    /// stage): key and words `{t_T}` and `{Q_rec, age of t_T, LAST_STATE}`; and the write of
-    /// edge m (`last_*`).
+    /// Any cycle m: bank D's write decided in cycle m by Classify's decide stage (its key),
+    /// and the words `{t_T}` and `{Q_rec, age of t_T, LAST_STATE}` of the write decided in
+    /// cycle m - 1 (`last_*`, registered at edge m), which the RAM takes at edge m + 1.
     pub write: Signal<In, Bit>,
     pub write_key: Signal<In, Bits<KB>>,
-    pub write_t: Signal<In, Bits<32>>,
-    pub write_qs: Signal<In, Bits<34>>,
     pub last_t: Signal<In, Bits<32>>,
     pub last_qs: Signal<In, Bits<34>>,
     /// Edge n: the RAMs' read address and what the input stage loads for cycle n + 1 (the
@@ -128,6 +128,15 @@ pub struct Entries<const K: usize, const KB: usize> {
     /// Bank R's (D's) word is the write of the last edge (forwarded), not the RAM's.
     lk_sel_r: DFF<Bit>,
     lk_sel_d: DFF<Bit>,
+    /// Bank D's word is the write the RAM took at the last edge, from `fw2_*` (the read saw
+    /// the RAM before it).
+    lk_sel_d2: DFF<Bit>,
+    /// Bank D's write decided in the last cycle (enable, key), which the RAM takes at the next
+    /// edge from `last_*`; and that word again, one edge later, for the read that missed it.
+    wr_en_r: DFF<Bit>,
+    wr_key_r: DFF<Bits<KB>>,
+    fw2_t: DFF<Bits<32>>,
+    fw2_qs: DFF<Bits<34>>,
     /// The per-key flags of the entry the RAMs read, as edge n left them, for its port's
     /// eight priorities: the first half of the lookup's K-way multiplexer, on the key of
     /// cycle n - 1, the flags' registers and the updates of edge n; cycle n picks the
@@ -264,8 +273,6 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             last_qs: Default::default(),
             lk_key: Default::default(),
             age_w: Default::default(),
-            write_t: Default::default(),
-            write_qs: Default::default(),
             lookup_key: Default::default(),
             mode: Default::default(),
             next_p_valid: Default::default(),
@@ -317,6 +324,11 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             age_w_lo: Default::default(),
             lk_sel_r: Default::default(),
             lk_sel_d: Default::default(),
+            lk_sel_d2: Default::default(),
+            wr_en_r: Default::default(),
+            wr_key_r: Default::default(),
+            fw2_t: Default::default(),
+            fw2_qs: Default::default(),
             cand_paused: Default::default(),
             cand_pend: Default::default(),
             cand_wr: Default::default(),
@@ -422,6 +434,11 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             age_w_lo,
             lk_sel_r,
             lk_sel_d,
+            lk_sel_d2,
+            wr_en_r,
+            wr_key_r,
+            fw2_t,
+            fw2_qs,
             cand_paused,
             cand_pend,
             cand_wr,
@@ -495,6 +512,9 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         if self.lk_sel_d.q.val() {
             self.l_d_t.d.next = self.last_t.val();
             self.l_d_qs.d.next = self.last_qs.val();
+        } else if self.lk_sel_d2.q.val() {
+            self.l_d_t.d.next = self.fw2_t.q.val();
+            self.l_d_qs.d.next = self.fw2_qs.q.val();
         } else {
             self.l_d_t.d.next = self.ram_d_t_m.read_data.val();
             self.l_d_qs.d.next = self.ram_d_qs.read_data.val();
@@ -646,13 +666,19 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
 
         // ---- Edge n + 1: bank D's write (from Classify's decide stage), and the flags of the
         // dequeue of cycle n.
-        self.ram_d_t_m.write_enable.next = self.write.val();
-        self.ram_d_t_m.write_address.next = self.write_key.val();
-        self.ram_d_t_m.write_data.next = self.write_t.val();
-        self.ram_d_qs.write_enable.next = self.write.val();
-        self.ram_d_qs.write_address.next = self.write_key.val();
-        self.ram_d_qs.write_data.next = self.write_qs.val();
+        self.wr_en_r.d.next = self.write.val();
+        self.wr_key_r.d.next = self.write_key.val();
+        self.fw2_t.d.next = self.last_t.val();
+        self.fw2_qs.d.next = self.last_qs.val();
+        self.ram_d_t_m.write_enable.next = self.wr_en_r.q.val();
+        self.ram_d_t_m.write_address.next = self.wr_key_r.q.val();
+        self.ram_d_t_m.write_data.next = self.last_t.val();
+        self.ram_d_qs.write_enable.next = self.wr_en_r.q.val();
+        self.ram_d_qs.write_address.next = self.wr_key_r.q.val();
+        self.ram_d_qs.write_data.next = self.last_qs.val();
         self.lk_sel_d.d.next = self.write.val() & (self.write_key.val() == self.lookup_key.val());
+        self.lk_sel_d2.d.next =
+            self.wr_en_r.q.val() & (self.wr_key_r.q.val() == self.lookup_key.val());
         self.d_write_keys.next = 0.into();
         if self.flag_write.val() {
             self.d_write_keys.next = self.d_keys_r.q.val();
@@ -692,6 +718,8 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         if self.reset.val() {
             self.lk_sel_r.d.next = false;
             self.lk_sel_d.d.next = false;
+            self.lk_sel_d2.d.next = false;
+            self.wr_en_r.d.next = false;
             self.paused.d.next = 0.into();
             self.pending.d.next = 0.into();
             self.age_on_hi.d.next = self.all_k.val();

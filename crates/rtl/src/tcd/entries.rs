@@ -11,8 +11,9 @@
 //! In cycle n (read) the RAMs' words are registered, each with the writes it could not see
 //! merged in (bank R: the frame captured at edge n - 1, written at edge n; bank D: the dequeues
 //! decided in cycles n - 1 and n - 2, written from their registered words at edges n + 1 and
-//! n, so that the decide stage's word goes into a flip-flop and not across to the LUT RAM), with the entry's per-key flags (their K-way multiplexer split over cycles
-//! n - 1, by port, and n, by priority) and the one-hot selects of its words. In cycle n + 1
+//! n, so that the decide stage's word goes into a flip-flop and not across to the LUT RAM),
+//! with the entry's per-key flags (their K-way multiplexer split over cycles n - 1, by port,
+//! and n, by priority) and the one-hot selects of its words. In cycle n + 1
 //! (test) the stage outputs the dequeued entry as the words it can come from (that register,
 //! or bank D's write of edge n + 1, the decide stage's `last_*`), so that
 //! [`super::classify::Classify`] runs each test on every word before the selection. It takes
@@ -140,8 +141,7 @@ pub struct Entries<const K: usize, const KB: usize> {
     /// The per-key flags of the entry the RAMs read, as edge n left them, for its port's
     /// eight priorities: the first half of the lookup's K-way multiplexer, on the key of
     /// cycle n - 1, the flags' registers and the updates of edge n; cycle n picks the
-    /// priority. `cand_wr`: bank D
-    /// was ever written (`age_w` below 3).
+    /// priority. `cand_wr`: bank D was ever written (`age_w` below 3).
     cand_paused: DFF<Bits<8>>,
     cand_pend: DFF<Bits<8>>,
     cand_wr: DFF<Bits<8>>,

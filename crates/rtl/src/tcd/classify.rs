@@ -21,8 +21,8 @@
 //! with the event (`c_*`) at edge n + 2. Cycle n + 2 (decide stage): when the older dequeue
 //! wrote this entry, its registered write (`w_*`: boundary, LAST_STATE, words) picks among the
 //! precomputed results (the bypass); then the flowchart, which only combines bits, and bank D's
-//! new words, registered in `w_*` at edge n + 3 (the RAM's write data and the forwarding). The loop from
-//! one decision to the next is a few LUT levels, without a comparison.
+//! new words, registered in `w_*` at edge n + 3 (the RAM's write data and the forwarding). The
+//! loop from one decision to the next is a few LUT levels, without a comparison.
 
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;

@@ -63,11 +63,10 @@ demo: build
 # Gates first: formatting (seconds), then clippy with warnings as errors, run as the compiler
 # of the test build itself (scripts/run-tests.py --clippy: one build instead of a clippy check
 # and a build), then every test (one of which places and routes PFC `tiny` on the ECP5, hence
-# ecp5-tools; the formal tests prove
-# with Bitwuzla, hence formal-tools; the FuseSoC test runs the .core files, hence fusesoc-tools;
-# pfcmac's frames go through scapy's dissector, hence interop-tools). The test binaries run side
-# by side, one per core (scripts/run-tests.py; `cargo test` runs them one after another):
-# many wait on one single-threaded tool most of their time. TEST_JOBS=1 runs them in turn.
+# ecp5-tools; the formal tests prove with Bitwuzla, hence formal-tools; the FuseSoC test runs
+# the .core files, hence fusesoc-tools; pfcmac's frames go through scapy's dissector, hence
+# interop-tools). The test binaries run side by side, one per core (scripts/run-tests.py;
+# `cargo test` runs them one after another): many wait on one single-threaded tool most of their time. TEST_JOBS=1 runs them in turn.
 TEST_JOBS ?= $(shell nproc)
 # The tests' Verilator models compile their per-cycle code at -O1, not -O3: a third less
 # build time, for runs of a few hundred thousand cycles (sim/src/verilator.rs, `make_flags`).

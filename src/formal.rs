@@ -300,7 +300,7 @@ pub fn run(
         .filter(|a| !inductive.contains(a))
         .cloned()
         .collect();
-    let split = !opts.mutant && opts.bmc_depth > opts.k && !bmc_only.is_empty();
+    let split = may_split && !bmc_only.is_empty();
 
     let bmc_depth = if split { opts.k } else { opts.bmc_depth };
     let bmc = solve(opts, "bmc", &bmc_smt, bmc_depth, false)?;

@@ -66,7 +66,8 @@ demo: build
 # ecp5-tools; the formal tests prove with Bitwuzla, hence formal-tools; the FuseSoC test runs
 # the .core files, hence fusesoc-tools; pfcmac's frames go through scapy's dissector, hence
 # interop-tools). The test binaries run side by side, one per core (scripts/run-tests.py;
-# `cargo test` runs them one after another): many wait on one single-threaded tool most of their time. TEST_JOBS=1 runs them in turn.
+# `cargo test` runs them one after another): many wait on one single-threaded tool most of
+# their time. TEST_JOBS=1 runs them in turn.
 TEST_JOBS ?= $(shell nproc)
 # The tests' Verilator models compile their per-cycle code at -O1, not -O3: a third less
 # build time, for runs of a few hundred thousand cycles (sim/src/verilator.rs, `make_flags`).

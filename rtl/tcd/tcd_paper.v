@@ -333,6 +333,10 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  entries$t_old_r;
     wire  entries$t_old_fw;
     wire  entries$t_old_d;
+    wire  entries$on_one;
+    wire  entries$t_one_r;
+    wire  entries$t_one_fw;
+    wire  entries$t_one_d;
     wire  [1:0] entries$age_t;
     wire  [1:0] entries$age_w;
     wire  [1:0] entries$last_state;
@@ -392,6 +396,10 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  classify$t_old_r;
     reg  classify$t_old_fw;
     reg  classify$t_old_d;
+    reg  classify$on_one;
+    reg  classify$t_one_r;
+    reg  classify$t_one_fw;
+    reg  classify$t_one_d;
     reg  [1:0] classify$age_t;
     reg  [1:0] classify$age_w;
     reg  [1:0] classify$last_state;
@@ -538,6 +546,10 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .t_old_r(entries$t_old_r),
         .t_old_fw(entries$t_old_fw),
         .t_old_d(entries$t_old_d),
+        .on_one(entries$on_one),
+        .t_one_r(entries$t_one_r),
+        .t_one_fw(entries$t_one_fw),
+        .t_one_d(entries$t_one_d),
         .age_t(entries$age_t),
         .age_w(entries$age_w),
         .last_state(entries$last_state),
@@ -603,6 +615,10 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .t_old_r(classify$t_old_r),
         .t_old_fw(classify$t_old_fw),
         .t_old_d(classify$t_old_d),
+        .on_one(classify$on_one),
+        .t_one_r(classify$t_one_r),
+        .t_one_fw(classify$t_one_fw),
+        .t_one_d(classify$t_one_d),
         .age_t(classify$age_t),
         .age_w(classify$age_w),
         .last_state(classify$last_state),
@@ -760,6 +776,10 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         classify$t_old_r = entries$t_old_r;
         classify$t_old_fw = entries$t_old_fw;
         classify$t_old_d = entries$t_old_d;
+        classify$on_one = entries$on_one;
+        classify$t_one_r = entries$t_one_r;
+        classify$t_one_fw = entries$t_one_fw;
+        classify$t_one_d = entries$t_one_d;
         classify$age_t = entries$age_t;
         classify$last_state = entries$last_state;
         o_valid$d = classify$m_valid;
@@ -1557,7 +1577,7 @@ module tcd_paper__capture$snap_read_r(d,q,clock);
 endmodule // tcd_paper__capture$snap_read_r
 
 
-module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,age_t,age_w,last_state,write_now,bypass_next,write,write_key,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
+module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,on_one,t_one_r,t_one_fw,t_one_d,age_t,age_w,last_state,write_now,bypass_next,write,write_key,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
 
     // Module arguments
     input wire  clock;
@@ -1591,6 +1611,10 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     input wire  t_old_r;
     input wire  t_old_fw;
     input wire  t_old_d;
+    input wire  on_one;
+    input wire  t_one_r;
+    input wire  t_one_fw;
+    input wire  t_one_d;
     input wire  [1:0] age_t;
     input wire  [1:0] age_w;
     input wire  [1:0] last_state;
@@ -1608,6 +1632,7 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
 
     // Constant declarations
     localparam  time_mask = 32'h3ffff;
+    localparam  time_top = 32'h20000;
     localparam  queue_mask = 32'hffffff;
     localparam  qs_mask = 34'hfffffff;
     localparam  ls_cong = 2'b1;
@@ -1687,8 +1712,14 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     wire  [1:0] c_age_w$q;
     reg  c_ton_short$d;
     wire  c_ton_short$q;
-    reg  c_t_exp$d;
-    wire  c_t_exp$q;
+    reg  c_t_exp_early$d;
+    wire  c_t_exp_early$q;
+    reg  c_t_exp_r$d;
+    wire  c_t_exp_r$q;
+    reg  c_t_exp_fw$d;
+    wire  c_t_exp_fw$q;
+    reg  c_t_exp_d$d;
+    wire  c_t_exp_d$q;
     reg  c_q_ge$d;
     wire  c_q_ge$q;
     reg  c_q_gt_k$d;
@@ -1701,8 +1732,12 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     wire  c_byp$q;
     reg  c_byp_tq$d;
     wire  c_byp_tq$q;
-    reg  c_keep_t_exp$d;
-    wire  c_keep_t_exp$q;
+    reg  c_keep_exp_early$d;
+    wire  c_keep_exp_early$q;
+    reg  c_keep_exp_own$d;
+    wire  c_keep_exp_own$q;
+    reg  c_keep_exp_fw$d;
+    wire  c_keep_exp_fw$q;
     reg  c_keep_q_ge$d;
     wire  c_keep_q_ge$q;
     reg  c_bnd_t_exp$d;
@@ -1722,22 +1757,20 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     reg  q_ge_fw_d;
     reg  q_ge_same;
     reg  q_ge;
-    reg  at_or_before_ram_r;
-    reg  at_or_before_ram_d;
-    reg  at_or_before_fw_d;
-    reg  on_after_ram_r;
-    reg  t_after_ram_r;
-    reg  t_after_ram_d;
-    reg  t_after_fw_d;
-    reg  on_win_ram_r;
-    reg  t_win_ram_r;
-    reg  t_win_ram_d;
-    reg  t_win_fw_d;
-    reg  on_win;
-    reg  t_miss_ram_r;
-    reg  t_miss_ram_d;
-    reg  t_miss_fw_d;
-    reg  t_exp_base;
+    reg  now_low;
+    reg  on_le_ram_r;
+    reg  t_le_ram_r;
+    reg  t_le_ram_d;
+    reg  t_le_fw_d;
+    reg  on_above;
+    reg  t_above_r;
+    reg  t_above_fw;
+    reg  t_above_d;
+    reg  t_exp_ram_r;
+    reg  t_exp_ram_d;
+    reg  t_exp_fw_d;
+    reg  on_long;
+    reg  t_exp_early;
     reg  enabled;
     reg  ton_short;
     reg  [31:0] max_ton_t;
@@ -1752,11 +1785,12 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     reg  keep_q_ge;
     reg  keep_old_own;
     reg  keep_old_fw;
-    reg  keep_miss_own;
-    reg  keep_miss_fw;
-    reg  keep_at_or_before;
-    reg  keep_after;
-    reg  keep_t_win;
+    reg  keep_above_own;
+    reg  keep_above_fw;
+    reg  keep_exp_early;
+    reg  keep_exp_own;
+    reg  keep_exp_fw;
+    reg  keep_le;
     reg  [1:0] w_ls;
     reg  [1:0] w_age;
     reg  [1:0] w_age_now;
@@ -1952,9 +1986,24 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         .q(c_ton_short$q),
         .clock(clock)
     );
-    tcd_paper__classify$c_t_exp c_t_exp(
-        .d(c_t_exp$d),
-        .q(c_t_exp$q),
+    tcd_paper__classify$c_t_exp_early c_t_exp_early(
+        .d(c_t_exp_early$d),
+        .q(c_t_exp_early$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$c_t_exp_r c_t_exp_r(
+        .d(c_t_exp_r$d),
+        .q(c_t_exp_r$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$c_t_exp_fw c_t_exp_fw(
+        .d(c_t_exp_fw$d),
+        .q(c_t_exp_fw$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$c_t_exp_d c_t_exp_d(
+        .d(c_t_exp_d$d),
+        .q(c_t_exp_d$q),
         .clock(clock)
     );
     tcd_paper__classify$c_q_ge c_q_ge(
@@ -1987,9 +2036,19 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         .q(c_byp_tq$q),
         .clock(clock)
     );
-    tcd_paper__classify$c_keep_t_exp c_keep_t_exp(
-        .d(c_keep_t_exp$d),
-        .q(c_keep_t_exp$q),
+    tcd_paper__classify$c_keep_exp_early c_keep_exp_early(
+        .d(c_keep_exp_early$d),
+        .q(c_keep_exp_early$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$c_keep_exp_own c_keep_exp_own(
+        .d(c_keep_exp_own$d),
+        .q(c_keep_exp_own$q),
+        .clock(clock)
+    );
+    tcd_paper__classify$c_keep_exp_fw c_keep_exp_fw(
+        .d(c_keep_exp_fw$d),
+        .q(c_keep_exp_fw$q),
         .clock(clock)
     );
     tcd_paper__classify$c_keep_q_ge c_keep_q_ge(
@@ -2060,14 +2119,19 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         c_ls$d = c_ls$q;
         c_age_w$d = c_age_w$q;
         c_ton_short$d = c_ton_short$q;
-        c_t_exp$d = c_t_exp$q;
+        c_t_exp_early$d = c_t_exp_early$q;
+        c_t_exp_r$d = c_t_exp_r$q;
+        c_t_exp_fw$d = c_t_exp_fw$q;
+        c_t_exp_d$d = c_t_exp_d$q;
         c_q_ge$d = c_q_ge$q;
         c_q_gt_k$d = c_q_gt_k$q;
         c_q_lt_k_low$d = c_q_lt_k_low$q;
         c_pre$d = c_pre$q;
         c_byp$d = c_byp$q;
         c_byp_tq$d = c_byp_tq$q;
-        c_keep_t_exp$d = c_keep_t_exp$q;
+        c_keep_exp_early$d = c_keep_exp_early$q;
+        c_keep_exp_own$d = c_keep_exp_own$q;
+        c_keep_exp_fw$d = c_keep_exp_fw$q;
         c_keep_q_ge$d = c_keep_q_ge$q;
         c_bnd_t_exp$d = c_bnd_t_exp$q;
         c_bnd_q_ge$d = c_bnd_q_ge$q;
@@ -2119,22 +2183,20 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         q_ge_fw_d = ~(t_qlen$q < fw_d_q);
         q_ge_same = ~(t_qlen$q < rx_qlen);
         q_ge = (same_key & q_ge_same) | (tq_ram_r & q_ge_ram_r) | (tq_fw_d & q_ge_fw_d) | (tq_ram_d & q_ge_ram_d) | tq_zero;
-        at_or_before_ram_r = ~(t_now$q < ram_r_t);
-        at_or_before_ram_d = ~(t_now$q < ram_d_t);
-        at_or_before_fw_d = ~(t_now$q < fw_d_t);
-        on_after_ram_r = ram_r_t > t_on_start$q;
-        on_win_ram_r = (on_after_ram_r & at_or_before_ram_r) | (t_on_wraps$q & (on_after_ram_r | at_or_before_ram_r));
-        t_after_ram_r = ram_r_t > t_t_start$q;
-        t_win_ram_r = (t_after_ram_r & at_or_before_ram_r) | (t_t_wraps$q & (t_after_ram_r | at_or_before_ram_r));
-        t_after_ram_d = ram_d_t > t_t_start$q;
-        t_win_ram_d = (t_after_ram_d & at_or_before_ram_d) | (t_t_wraps$q & (t_after_ram_d | at_or_before_ram_d));
-        t_after_fw_d = fw_d_t > t_t_start$q;
-        t_win_fw_d = (t_after_fw_d & at_or_before_fw_d) | (t_t_wraps$q & (t_after_fw_d | at_or_before_fw_d));
-        on_win = on_win_ram_r;
-        t_miss_ram_r = tq_ram_r & (t_old_r | ~t_win_ram_r);
-        t_miss_fw_d = tq_fw_d & (t_old_fw | ~t_win_fw_d);
-        t_miss_ram_d = tq_ram_d & (t_old_d | ~t_win_ram_d);
-        t_exp_base = tq_zero | (same_key & t_t_zero$q);
+        now_low = ~|(t_now$q & time_top);
+        on_le_ram_r = ~(t_on_start$q < ram_r_t);
+        t_le_ram_r = ~(t_t_start$q < ram_r_t);
+        t_le_ram_d = ~(t_t_start$q < ram_d_t);
+        t_le_fw_d = ~(t_t_start$q < fw_d_t);
+        on_above = on_one & now_low;
+        t_above_r = t_one_r & now_low;
+        t_above_fw = t_one_fw & now_low;
+        t_above_d = t_one_d & now_low;
+        on_long = on_old | (on_above & ~t_on_wraps$q) | (on_le_ram_r & (on_above | ~t_on_wraps$q));
+        t_exp_early = tq_zero | (same_key & t_t_zero$q) | (tq_ram_r & (t_old_r | (t_above_r & ~t_t_wraps$q))) | (tq_fw_d & (t_old_fw | (t_above_fw & ~t_t_wraps$q))) | (tq_ram_d & (t_old_d | (t_above_d & ~t_t_wraps$q)));
+        t_exp_ram_r = tq_ram_r & (t_above_r | ~t_t_wraps$q) & t_le_ram_r;
+        t_exp_fw_d = tq_fw_d & (t_above_fw | ~t_t_wraps$q) & t_le_fw_d;
+        t_exp_ram_d = tq_ram_d & (t_above_d | ~t_t_wraps$q) & t_le_ram_d;
         t_fw = 32'h0;
         q_fw = 32'h0;
         if (same_key) begin
@@ -2157,15 +2219,16 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         end
         keep_old_own = c_age$q[32'h1] | age_w[32'h1] | (c_age$q[32'h0] & age_w[32'h0]);
         keep_old_fw = w_age_now[32'h1] | age_w[32'h1] | (w_age_now[32'h0] & age_w[32'h0]);
-        keep_at_or_before = ~(t_now$q < c_t$q);
-        keep_after = c_t$q > t_t_start$q;
-        keep_t_win = (keep_after & keep_at_or_before) | (t_t_wraps$q & (keep_after | keep_at_or_before));
+        keep_above_own = ~c_age$q[32'h1] & ~age_w[32'h1] & (c_age$q[32'h0] ^ age_w[32'h0]) & now_low;
+        keep_above_fw = ~w_age_now[32'h1] & ~age_w[32'h1] & (w_age_now[32'h0] ^ age_w[32'h0]) & now_low;
+        keep_le = ~(t_t_start$q < c_t$q);
         keep_q_ge = ~(t_qlen$q < c_q$q);
         if (c_byp_tq$q) begin
             keep_q_ge = q_ge_fw_d;
         end
-        keep_miss_own = ~c_byp_tq$q & (keep_old_own | ~keep_t_win);
-        keep_miss_fw = c_byp_tq$q & (keep_old_fw | ~t_win_fw_d);
+        keep_exp_early = (~c_byp_tq$q & (keep_old_own | (keep_above_own & ~t_t_wraps$q))) | (c_byp_tq$q & (keep_old_fw | (keep_above_fw & ~t_t_wraps$q)));
+        keep_exp_own = ~c_byp_tq$q & (keep_above_own | ~t_t_wraps$q) & keep_le;
+        keep_exp_fw = c_byp_tq$q & (keep_above_fw | ~t_t_wraps$q) & t_le_fw_d;
         write = c_valid$q & c_enabled$q;
         bypass_next = write & (c_key$q == lk_key);
         c_valid$d = t_valid$q;
@@ -2191,14 +2254,19 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         end
         else begin
             c_age$d = age_t;
-            ton_short = ~on_old & on_win;
+            ton_short = ~on_long;
         end
         c_ton_short$d = ton_short;
         c_pre$d = t_enabled$q & ~ton_short & ~(~t_options$q[32'h0] & t_q_lt_k_low$q);
-        c_t_exp$d = t_exp_base | t_miss_ram_r | t_miss_fw_d | t_miss_ram_d;
+        c_t_exp_early$d = t_exp_early;
+        c_t_exp_r$d = t_exp_ram_r;
+        c_t_exp_fw$d = t_exp_fw_d;
+        c_t_exp_d$d = t_exp_ram_d;
         c_byp$d = bypass_next;
         c_byp_tq$d = bypass_next & ~same_key;
-        c_keep_t_exp$d = keep_miss_own | keep_miss_fw;
+        c_keep_exp_early$d = keep_exp_early;
+        c_keep_exp_own$d = keep_exp_own;
+        c_keep_exp_fw$d = keep_exp_fw;
         c_keep_q_ge$d = keep_q_ge;
         c_bnd_t_exp$d = t_t_le_one$q;
         c_bnd_q_ge$d = ~(t_qlen$q < c_qlen$q);
@@ -2206,7 +2274,7 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         if (c_byp$q) begin
             ls = w_ls;
         end
-        t_exp = c_t_exp$q;
+        t_exp = c_t_exp_early$q | c_t_exp_r$q | c_t_exp_fw$q | c_t_exp_d$q;
         q_ge_d = c_q_ge$q;
         age_sel = c_age$q;
         t_sel = c_t$q;
@@ -2220,7 +2288,7 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
                 q_ge_d = c_bnd_q_ge$q;
             end
             else begin
-                t_exp = c_keep_t_exp$q;
+                t_exp = c_keep_exp_early$q | c_keep_exp_own$q | c_keep_exp_fw$q;
                 q_ge_d = c_keep_q_ge$q;
             end
         end
@@ -2488,6 +2556,63 @@ module tcd_paper__classify$c_enabled(d,q,clock);
 endmodule // tcd_paper__classify$c_enabled
 
 
+module tcd_paper__classify$c_keep_exp_early(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$c_keep_exp_early
+
+
+module tcd_paper__classify$c_keep_exp_fw(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$c_keep_exp_fw
+
+
+module tcd_paper__classify$c_keep_exp_own(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$c_keep_exp_own
+
+
 module tcd_paper__classify$c_keep_q_ge(d,q,clock);
 
     // Module arguments
@@ -2505,25 +2630,6 @@ module tcd_paper__classify$c_keep_q_ge(d,q,clock);
     end
 
 endmodule // tcd_paper__classify$c_keep_q_ge
-
-
-module tcd_paper__classify$c_keep_t_exp(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // tcd_paper__classify$c_keep_t_exp
 
 
 module tcd_paper__classify$c_key(d,q,clock);
@@ -2773,7 +2879,7 @@ module tcd_paper__classify$c_t(d,q,clock);
 endmodule // tcd_paper__classify$c_t
 
 
-module tcd_paper__classify$c_t_exp(d,q,clock);
+module tcd_paper__classify$c_t_exp_d(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2789,7 +2895,64 @@ module tcd_paper__classify$c_t_exp(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_paper__classify$c_t_exp
+endmodule // tcd_paper__classify$c_t_exp_d
+
+
+module tcd_paper__classify$c_t_exp_early(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$c_t_exp_early
+
+
+module tcd_paper__classify$c_t_exp_fw(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$c_t_exp_fw
+
+
+module tcd_paper__classify$c_t_exp_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__classify$c_t_exp_r
 
 
 module tcd_paper__classify$c_ton_short(d,q,clock);
@@ -3321,7 +3484,7 @@ module tcd_paper__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,valu
 endmodule // tcd_paper__csr
 
 
-module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
+module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,on_one,t_one_r,t_one_fw,t_one_d,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
 
     // Module arguments
     input wire  clock;
@@ -3362,6 +3525,10 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
     output reg  t_old_r;
     output reg  t_old_fw;
     output reg  t_old_d;
+    output reg  on_one;
+    output reg  t_one_r;
+    output reg  t_one_fw;
+    output reg  t_one_d;
     output reg  [1:0] age_t;
     output reg  [1:0] age_w;
     output reg  [1:0] last_state;
@@ -4019,6 +4186,10 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
         aw_rd = l_d_qs$q[(32'h2)+:(2)];
         t_old_fw = aw_fw[32'h1] | |l_w_hi$q | (aw_fw[32'h0] & |l_w_lo$q);
         t_old_d = aw_rd[32'h1] | |l_w_hi$q | (aw_rd[32'h0] & |l_w_lo$q);
+        on_one = ~|l_on_hi$q & |l_on_lo$q;
+        t_one_r = on_one;
+        t_one_fw = ~aw_fw[32'h1] & ~|l_w_hi$q & (aw_fw[32'h0] ^ |l_w_lo$q);
+        t_one_d = ~aw_rd[32'h1] & ~|l_w_hi$q & (aw_rd[32'h0] ^ |l_w_lo$q);
         entry_t_on = lk_r_t;
         entry_t_t = lk_t_t;
         entry_q_rec = lk_q_rec;

@@ -337,6 +337,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.t_old_r.next = self.entries.t_old_r.val();
         self.classify.t_old_fw.next = self.entries.t_old_fw.val();
         self.classify.t_old_d.next = self.entries.t_old_d.val();
+        self.classify.on_one.next = self.entries.on_one.val();
+        self.classify.t_one_r.next = self.entries.t_one_r.val();
+        self.classify.t_one_fw.next = self.entries.t_one_fw.val();
+        self.classify.t_one_d.next = self.entries.t_one_d.val();
         self.classify.age_t.next = self.entries.age_t.val();
         self.classify.last_state.next = self.entries.last_state.val();
 

@@ -4,16 +4,21 @@
 //! decision in the next (n + 2). Ton against max(Ton), the T period, the queue tests against K,
 //! K_low and Q_rec, and the ECN marks.
 //!
-//! Time tests are windows: `now - x < L` (mod 2^time_bits, L below half a wrap) holds exactly
-//! when x lies in the L cycles up to `now`, (now - L, now]: `x > now - L and x <= now`, or, when
-//! the window wraps below 0 (now < L), either of the two. With `now - L` registered, each test
-//! is two comparisons of x in parallel instead of a subtraction and then a comparison; they run
-//! on every word x can come from ([`super::entries::Entries`]: RAM or forwarded write), and the
-//! registered one-hot selects pick a result afterwards. Every comparison is written strict,
-//! negated where the test is `<=` or `>=` (`!(now < x)`): yosys builds `<=` and `>=` from the
-//! subtraction's carry and an equality tree over its sum bits (on the ECP5 a 16-bit `<=` took
-//! 16 LUT4 and two levels after the carry chain, a window test 56 LUT4 against 15), a strict
-//! comparison from the carry alone.
+//! Time tests are `now - x >= L` (Ton long, T expired; mod 2^time_bits, L below half a wrap)
+//! on a word x under two half-wraps old (older words are long ago). The word's age says on
+//! which side of `now` it lies: age 0 (`now`'s half-wrap) or age 1 while `now` is in the upper
+//! half: x <= now, and the test is `now >= L and x <= now - L`; age 1 while `now` is in the
+//! lower half: x lies numerically above `now` (the counter wrapped since), and the test is
+//! `now >= L or x <= (now - L) mod 2^time_bits`. With `now - L` and `now >= L` registered, each
+//! test is one comparison of x with the window's start, and the rest is known before it: a
+//! window test as two comparisons (`x > now - L`, `x <= now`) took two carry chains and a LUT
+//! level more (the iCE40's critical path). The comparisons run on every word x can come from
+//! ([`super::entries::Entries`]: RAM or forwarded write), and the registered one-hot selects
+//! pick a result afterwards. Every comparison is written strict, negated where the test is
+//! `<=` or `>=` (`!(now < x)`): yosys builds `<=` and `>=` from the subtraction's carry and an
+//! equality tree over its sum bits (on the ECP5 a 16-bit `<=` took 16 LUT4 and two levels after
+//! the carry chain, a window test 56 LUT4 against 15), a strict comparison from the carry
+//! alone.
 //!
 //! Cycle n + 1 (test stage): every comparison of the flowchart, on the entry as the read found
 //! it and on what the dequeue one edge older (in the decide stage now, `c_*`) will leave in it:
@@ -73,6 +78,11 @@ pub struct Classify<const PB: usize, const KB: usize> {
     pub t_old_r: Signal<In, Bit>,
     pub t_old_fw: Signal<In, Bit>,
     pub t_old_d: Signal<In, Bit>,
+    /// Age 1 (written in the half-wrap before `now`'s) for the same words; `on_one` for `t_on`.
+    pub on_one: Signal<In, Bit>,
+    pub t_one_r: Signal<In, Bit>,
+    pub t_one_fw: Signal<In, Bit>,
+    pub t_one_d: Signal<In, Bit>,
     /// The age of the entry's `t_T` (3: never set), and of bank D's last write (as edge n
     /// left it).
     pub age_t: Signal<In, Bits<2>>,
@@ -99,6 +109,8 @@ pub struct Classify<const PB: usize, const KB: usize> {
     pub m_state: Signal<Out, Bits<2>>,
 
     time_mask: Constant<Bits<32>>,
+    /// The time counter's top bit.
+    time_top: Constant<Bits<32>>,
     queue_mask: Constant<Bits<32>>,
     /// The bits bank D's `{Q_rec, age, LAST_STATE}` word holds.
     qs_mask: Constant<Bits<34>>,
@@ -151,7 +163,10 @@ pub struct Classify<const PB: usize, const KB: usize> {
     c_age_w: DFF<Bits<2>>,
     /// The flowchart's tests on it: Ton short, T expired, `Q >= Q_rec`, `Q > K`, `Q < K_low`.
     c_ton_short: DFF<Bit>,
-    c_t_exp: DFF<Bit>,
+    c_t_exp_early: DFF<Bit>,
+    c_t_exp_r: DFF<Bit>,
+    c_t_exp_fw: DFF<Bit>,
+    c_t_exp_d: DFF<Bit>,
     c_q_ge: DFF<Bit>,
     c_q_gt_k: DFF<Bit>,
     c_q_lt_k_low: DFF<Bit>,
@@ -164,7 +179,9 @@ pub struct Classify<const PB: usize, const KB: usize> {
     c_byp: DFF<Bit>,
     c_byp_tq: DFF<Bit>,
     /// The T and queue tests against what that dequeue leaves: its kept words, or its boundary.
-    c_keep_t_exp: DFF<Bit>,
+    c_keep_exp_early: DFF<Bit>,
+    c_keep_exp_own: DFF<Bit>,
+    c_keep_exp_fw: DFF<Bit>,
     c_keep_q_ge: DFF<Bit>,
     c_bnd_t_exp: DFF<Bit>,
     c_bnd_q_ge: DFF<Bit>,
@@ -179,23 +196,22 @@ pub struct Classify<const PB: usize, const KB: usize> {
     q_ge_fw_d: Signal<Local, Bit>,
     q_ge_same: Signal<Local, Bit>,
     q_ge: Signal<Local, Bit>,
-    // `x <= now`, `x > window start` and the windows of each word a timestamp can come from.
-    at_or_before_ram_r: Signal<Local, Bit>,
-    at_or_before_ram_d: Signal<Local, Bit>,
-    at_or_before_fw_d: Signal<Local, Bit>,
-    on_after_ram_r: Signal<Local, Bit>,
-    t_after_ram_r: Signal<Local, Bit>,
-    t_after_ram_d: Signal<Local, Bit>,
-    t_after_fw_d: Signal<Local, Bit>,
-    on_win_ram_r: Signal<Local, Bit>,
-    t_win_ram_r: Signal<Local, Bit>,
-    t_win_ram_d: Signal<Local, Bit>,
-    t_win_fw_d: Signal<Local, Bit>,
-    on_win: Signal<Local, Bit>,
-    t_miss_ram_r: Signal<Local, Bit>,
-    t_miss_ram_d: Signal<Local, Bit>,
-    t_miss_fw_d: Signal<Local, Bit>,
-    t_exp_base: Signal<Local, Bit>,
+    // Per word: `x <= window start`, and whether x lies numerically above `now` (age 1 while
+    // `now` is in the lower half).
+    now_low: Signal<Local, Bit>,
+    on_le_ram_r: Signal<Local, Bit>,
+    t_le_ram_r: Signal<Local, Bit>,
+    t_le_ram_d: Signal<Local, Bit>,
+    t_le_fw_d: Signal<Local, Bit>,
+    on_above: Signal<Local, Bit>,
+    t_above_r: Signal<Local, Bit>,
+    t_above_fw: Signal<Local, Bit>,
+    t_above_d: Signal<Local, Bit>,
+    t_exp_ram_r: Signal<Local, Bit>,
+    t_exp_ram_d: Signal<Local, Bit>,
+    t_exp_fw_d: Signal<Local, Bit>,
+    on_long: Signal<Local, Bit>,
+    t_exp_early: Signal<Local, Bit>,
     enabled: Signal<Local, Bit>,
     ton_short: Signal<Local, Bit>,
     // The entry's T and Q_rec as the lookup found them (a forwarded word, or a RAM's).
@@ -214,11 +230,12 @@ pub struct Classify<const PB: usize, const KB: usize> {
     keep_q_ge: Signal<Local, Bit>,
     keep_old_own: Signal<Local, Bit>,
     keep_old_fw: Signal<Local, Bit>,
-    keep_miss_own: Signal<Local, Bit>,
-    keep_miss_fw: Signal<Local, Bit>,
-    keep_at_or_before: Signal<Local, Bit>,
-    keep_after: Signal<Local, Bit>,
-    keep_t_win: Signal<Local, Bit>,
+    keep_above_own: Signal<Local, Bit>,
+    keep_above_fw: Signal<Local, Bit>,
+    keep_exp_early: Signal<Local, Bit>,
+    keep_exp_own: Signal<Local, Bit>,
+    keep_exp_fw: Signal<Local, Bit>,
+    keep_le: Signal<Local, Bit>,
     // Cycle n + 1: the bypass, the flowchart, the new words.
     w_ls: Signal<Local, Bits<2>>,
     w_age: Signal<Local, Bits<2>>,
@@ -275,6 +292,10 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             t_old_r: Default::default(),
             t_old_fw: Default::default(),
             t_old_d: Default::default(),
+            on_one: Default::default(),
+            t_one_r: Default::default(),
+            t_one_fw: Default::default(),
+            t_one_d: Default::default(),
             age_t: Default::default(),
             age_w: Default::default(),
             last_state: Default::default(),
@@ -292,6 +313,7 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             m_ecn: Default::default(),
             m_state: Default::default(),
             time_mask: Constant::new(mask(cfg.time_bits).into()),
+            time_top: Constant::new((1u64 << (cfg.time_bits - 1)).into()),
             queue_mask: Constant::new(mask(cfg.queue_bits).into()),
             qs_mask: Constant::new(mask(cfg.queue_bits + 4).into()),
             ls_cong: Constant::new(CONG.into()),
@@ -334,14 +356,19 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             c_ls: Default::default(),
             c_age_w: Default::default(),
             c_ton_short: Default::default(),
-            c_t_exp: Default::default(),
+            c_t_exp_early: Default::default(),
+            c_t_exp_r: Default::default(),
+            c_t_exp_fw: Default::default(),
+            c_t_exp_d: Default::default(),
             c_q_ge: Default::default(),
             c_q_gt_k: Default::default(),
             c_q_lt_k_low: Default::default(),
             c_pre: Default::default(),
             c_byp: Default::default(),
             c_byp_tq: Default::default(),
-            c_keep_t_exp: Default::default(),
+            c_keep_exp_early: Default::default(),
+            c_keep_exp_own: Default::default(),
+            c_keep_exp_fw: Default::default(),
             c_keep_q_ge: Default::default(),
             c_bnd_t_exp: Default::default(),
             c_bnd_q_ge: Default::default(),
@@ -353,22 +380,20 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             q_ge_fw_d: Default::default(),
             q_ge_same: Default::default(),
             q_ge: Default::default(),
-            at_or_before_ram_r: Default::default(),
-            at_or_before_ram_d: Default::default(),
-            at_or_before_fw_d: Default::default(),
-            on_after_ram_r: Default::default(),
-            t_after_ram_r: Default::default(),
-            t_after_ram_d: Default::default(),
-            t_after_fw_d: Default::default(),
-            on_win_ram_r: Default::default(),
-            t_win_ram_r: Default::default(),
-            t_win_ram_d: Default::default(),
-            t_win_fw_d: Default::default(),
-            on_win: Default::default(),
-            t_miss_ram_r: Default::default(),
-            t_miss_ram_d: Default::default(),
-            t_miss_fw_d: Default::default(),
-            t_exp_base: Default::default(),
+            now_low: Default::default(),
+            on_le_ram_r: Default::default(),
+            t_le_ram_r: Default::default(),
+            t_le_ram_d: Default::default(),
+            t_le_fw_d: Default::default(),
+            on_above: Default::default(),
+            t_above_r: Default::default(),
+            t_above_fw: Default::default(),
+            t_above_d: Default::default(),
+            t_exp_ram_r: Default::default(),
+            t_exp_ram_d: Default::default(),
+            t_exp_fw_d: Default::default(),
+            t_exp_early: Default::default(),
+            on_long: Default::default(),
             enabled: Default::default(),
             ton_short: Default::default(),
             max_ton_t: Default::default(),
@@ -383,11 +408,12 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             keep_q_ge: Default::default(),
             keep_old_own: Default::default(),
             keep_old_fw: Default::default(),
-            keep_miss_own: Default::default(),
-            keep_miss_fw: Default::default(),
-            keep_at_or_before: Default::default(),
-            keep_after: Default::default(),
-            keep_t_win: Default::default(),
+            keep_exp_early: Default::default(),
+            keep_exp_own: Default::default(),
+            keep_exp_fw: Default::default(),
+            keep_above_own: Default::default(),
+            keep_above_fw: Default::default(),
+            keep_le: Default::default(),
             w_ls: Default::default(),
             w_age: Default::default(),
             w_age_now: Default::default(),
@@ -451,14 +477,19 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             c_ls,
             c_age_w,
             c_ton_short,
-            c_t_exp,
+            c_t_exp_early,
+            c_t_exp_r,
+            c_t_exp_fw,
+            c_t_exp_d,
             c_q_ge,
             c_q_gt_k,
             c_q_lt_k_low,
             c_pre,
             c_byp,
             c_byp_tq,
-            c_keep_t_exp,
+            c_keep_exp_early,
+            c_keep_exp_own,
+            c_keep_exp_fw,
             c_keep_q_ge,
             c_bnd_t_exp,
             c_bnd_q_ge,
@@ -526,38 +557,46 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             | (self.tq_ram_d.val() & self.q_ge_ram_d.val())
             | self.tq_zero.val();
 
-        // The windows (see the module doc) on every word a timestamp can come from.
-        self.at_or_before_ram_r.next = !(self.t_now.q.val() < self.ram_r_t.val());
-        self.at_or_before_ram_d.next = !(self.t_now.q.val() < self.ram_d_t.val());
-        self.at_or_before_fw_d.next = !(self.t_now.q.val() < self.fw_d_t.val());
-        self.on_after_ram_r.next = self.ram_r_t.val() > self.t_on_start.q.val();
-        self.on_win_ram_r.next = (self.on_after_ram_r.val() & self.at_or_before_ram_r.val())
-            | (self.t_on_wraps.q.val()
-                & (self.on_after_ram_r.val() | self.at_or_before_ram_r.val()));
-        self.t_after_ram_r.next = self.ram_r_t.val() > self.t_t_start.q.val();
-        self.t_win_ram_r.next = (self.t_after_ram_r.val() & self.at_or_before_ram_r.val())
-            | (self.t_t_wraps.q.val() & (self.t_after_ram_r.val() | self.at_or_before_ram_r.val()));
-        self.t_after_ram_d.next = self.ram_d_t.val() > self.t_t_start.q.val();
-        self.t_win_ram_d.next = (self.t_after_ram_d.val() & self.at_or_before_ram_d.val())
-            | (self.t_t_wraps.q.val() & (self.t_after_ram_d.val() | self.at_or_before_ram_d.val()));
-        self.t_after_fw_d.next = self.fw_d_t.val() > self.t_t_start.q.val();
-        self.t_win_fw_d.next = (self.t_after_fw_d.val() & self.at_or_before_fw_d.val())
-            | (self.t_t_wraps.q.val() & (self.t_after_fw_d.val() | self.at_or_before_fw_d.val()));
-        self.on_win.next = self.on_win_ram_r.val();
-        // T expired (below): the window misses the selected word, written as one term per
-        // word (its select, its two comparisons and the wrap: one LUT after the carry chains)
-        // ORed with what needs no comparison. Written as "select the window, then negate,
-        // then the RESUME", it mapped to three LUTs after the chains (the iCE40's critical
-        // path). The selects are one-hot, none set when a RESUME of this cycle names the
-        // entry (`same_key`: T is 0, expired only when T = 0). Each word's term takes its age
-        // too ("old", or outside the window), so no age is selected before the OR; D never
-        // written and no RESUME pending (`tq_zero`): expired (its age is 3, never set).
-        self.t_miss_ram_r.next =
-            self.tq_ram_r.val() & (self.t_old_r.val() | !self.t_win_ram_r.val());
-        self.t_miss_fw_d.next = self.tq_fw_d.val() & (self.t_old_fw.val() | !self.t_win_fw_d.val());
-        self.t_miss_ram_d.next =
-            self.tq_ram_d.val() & (self.t_old_d.val() | !self.t_win_ram_d.val());
-        self.t_exp_base.next = self.tq_zero.val() | (self.same_key.val() & self.t_t_zero.q.val());
+        // The windows (see the module doc) on every word a timestamp can come from: one
+        // comparison with the window's start, and the word's age.
+        self.now_low.next = !(self.t_now.q.val() & self.time_top.val()).any();
+        self.on_le_ram_r.next = !(self.t_on_start.q.val() < self.ram_r_t.val());
+        self.t_le_ram_r.next = !(self.t_t_start.q.val() < self.ram_r_t.val());
+        self.t_le_ram_d.next = !(self.t_t_start.q.val() < self.ram_d_t.val());
+        self.t_le_fw_d.next = !(self.t_t_start.q.val() < self.fw_d_t.val());
+        self.on_above.next = self.on_one.val() & self.now_low.val();
+        self.t_above_r.next = self.t_one_r.val() & self.now_low.val();
+        self.t_above_fw.next = self.t_one_fw.val() & self.now_low.val();
+        self.t_above_d.next = self.t_one_d.val() & self.now_low.val();
+        // Ton >= max(Ton): old, or above `now` and the window started at or after 0, or at or
+        // before the window's start and either of the two.
+        self.on_long.next = self.on_old.val()
+            | (self.on_above.val() & !self.t_on_wraps.q.val())
+            | (self.on_le_ram_r.val() & (self.on_above.val() | !self.t_on_wraps.q.val()));
+        // T expired, per word: its early part (select, age, wrap), and the comparison ANDed
+        // with another early part. The comparison terms are registered apart and ORed in the
+        // decide stage, so each is one LUT after its carry chain here; combined in this stage,
+        // ABC (which takes a carry chain's output for as early as a register's) put three LUTs
+        // after the chains (the iCE40's critical path). The selects are one-hot, none set when
+        // a RESUME of this cycle names the entry (`same_key`: T is 0, expired only when T = 0);
+        // D never written and no RESUME pending (`tq_zero`): expired (its age is 3, never set).
+        self.t_exp_early.next = self.tq_zero.val()
+            | (self.same_key.val() & self.t_t_zero.q.val())
+            | (self.tq_ram_r.val()
+                & (self.t_old_r.val() | (self.t_above_r.val() & !self.t_t_wraps.q.val())))
+            | (self.tq_fw_d.val()
+                & (self.t_old_fw.val() | (self.t_above_fw.val() & !self.t_t_wraps.q.val())))
+            | (self.tq_ram_d.val()
+                & (self.t_old_d.val() | (self.t_above_d.val() & !self.t_t_wraps.q.val())));
+        self.t_exp_ram_r.next = self.tq_ram_r.val()
+            & (self.t_above_r.val() | !self.t_t_wraps.q.val())
+            & self.t_le_ram_r.val();
+        self.t_exp_fw_d.next = self.tq_fw_d.val()
+            & (self.t_above_fw.val() | !self.t_t_wraps.q.val())
+            & self.t_le_fw_d.val();
+        self.t_exp_ram_d.next = self.tq_ram_d.val()
+            & (self.t_above_d.val() | !self.t_t_wraps.q.val())
+            & self.t_le_ram_d.val();
 
         // The entry's T and Q_rec (the one-hot selects OR the words together; a RESUME of this
         // cycle: `now` and its queue length, age 0).
@@ -586,7 +625,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         // words it holds, or the write it bypasses (its age then counted to its own cycle).
         // Its age as this cycle's dequeue sees it, one edge later: plus `age_w`, saturating
         // (3, never set, stays 3). The tests run on both words and the bypass picks a result:
-        // the write's are the forwarded word's own (`t_win_fw_d`, `q_ge_fw_d`).
+        // the write's are the forwarded word's own (`t_le_fw_d`, `q_ge_fw_d`).
         // Over half a wrap old (age >= 2; 3, never set, included) as this cycle's dequeue
         // sees it: its age plus `age_w` (the half-wraps since that write), saturating; for
         // the words it holds and for the write it bypasses.
@@ -596,20 +635,32 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.keep_old_fw.next = self.w_age_now.val().get_bit(1)
             | self.age_w.val().get_bit(1)
             | (self.w_age_now.val().get_bit(0) & self.age_w.val().get_bit(0));
-        self.keep_at_or_before.next = !(self.t_now.q.val() < self.c_t.q.val());
-        self.keep_after.next = self.c_t.q.val() > self.t_t_start.q.val();
-        self.keep_t_win.next = (self.keep_after.val() & self.keep_at_or_before.val())
-            | (self.t_t_wraps.q.val() & (self.keep_after.val() | self.keep_at_or_before.val()));
+        // Age 1 (the sum is 1) while `now` is in the lower half: above `now`.
+        self.keep_above_own.next = !self.c_age.q.val().get_bit(1)
+            & !self.age_w.val().get_bit(1)
+            & (self.c_age.q.val().get_bit(0) ^ self.age_w.val().get_bit(0))
+            & self.now_low.val();
+        self.keep_above_fw.next = !self.w_age_now.val().get_bit(1)
+            & !self.age_w.val().get_bit(1)
+            & (self.w_age_now.val().get_bit(0) ^ self.age_w.val().get_bit(0))
+            & self.now_low.val();
+        self.keep_le.next = !(self.t_t_start.q.val() < self.c_t.q.val());
         self.keep_q_ge.next = !(self.t_qlen.q.val() < self.c_q.q.val());
-        // T expired on the kept word: as for `c_t_exp`, one term per word (its age and its
-        // window) after the chains.
+        // T expired on the kept word: as for this dequeue's own words, early part and
+        // comparison terms apart.
         if self.c_byp_tq.q.val() {
             self.keep_q_ge.next = self.q_ge_fw_d.val();
         }
-        self.keep_miss_own.next =
-            !self.c_byp_tq.q.val() & (self.keep_old_own.val() | !self.keep_t_win.val());
-        self.keep_miss_fw.next =
-            self.c_byp_tq.q.val() & (self.keep_old_fw.val() | !self.t_win_fw_d.val());
+        self.keep_exp_early.next = (!self.c_byp_tq.q.val()
+            & (self.keep_old_own.val() | (self.keep_above_own.val() & !self.t_t_wraps.q.val())))
+            | (self.c_byp_tq.q.val()
+                & (self.keep_old_fw.val() | (self.keep_above_fw.val() & !self.t_t_wraps.q.val())));
+        self.keep_exp_own.next = !self.c_byp_tq.q.val()
+            & (self.keep_above_own.val() | !self.t_t_wraps.q.val())
+            & self.keep_le.val();
+        self.keep_exp_fw.next = self.c_byp_tq.q.val()
+            & (self.keep_above_fw.val() | !self.t_t_wraps.q.val())
+            & self.t_le_fw_d.val();
 
         // The decide stage's dequeue writes bank D (at edge n + 1), and it names this entry.
         self.write.next = self.c_valid.q.val() & self.c_enabled.q.val();
@@ -640,19 +691,21 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             self.ton_short.next = !self.t_on_zero.q.val();
         } else {
             self.c_age.d.next = self.age_t.val();
-            self.ton_short.next = !self.on_old.val() & self.on_win.val();
+            self.ton_short.next = !self.on_long.val();
         }
         self.c_ton_short.d.next = self.ton_short.val();
         self.c_pre.d.next = self.t_enabled.q.val()
             & !self.ton_short.val()
             & !(!self.t_options.q.val().get_bit(0) & self.t_q_lt_k_low.q.val());
-        self.c_t_exp.d.next = self.t_exp_base.val()
-            | self.t_miss_ram_r.val()
-            | self.t_miss_fw_d.val()
-            | self.t_miss_ram_d.val();
+        self.c_t_exp_early.d.next = self.t_exp_early.val();
+        self.c_t_exp_r.d.next = self.t_exp_ram_r.val();
+        self.c_t_exp_fw.d.next = self.t_exp_fw_d.val();
+        self.c_t_exp_d.d.next = self.t_exp_ram_d.val();
         self.c_byp.d.next = self.bypass_next.val();
         self.c_byp_tq.d.next = self.bypass_next.val() & !self.same_key.val();
-        self.c_keep_t_exp.d.next = self.keep_miss_own.val() | self.keep_miss_fw.val();
+        self.c_keep_exp_early.d.next = self.keep_exp_early.val();
+        self.c_keep_exp_own.d.next = self.keep_exp_own.val();
+        self.c_keep_exp_fw.d.next = self.keep_exp_fw.val();
         self.c_keep_q_ge.d.next = self.keep_q_ge.val();
         // A boundary one cycle ago: the elapsed T is 1, its age 0 (or 1: not old).
         self.c_bnd_t_exp.d.next = self.t_t_le_one.q.val();
@@ -663,7 +716,10 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         if self.c_byp.q.val() {
             self.ls.next = self.w_ls.val();
         }
-        self.t_exp.next = self.c_t_exp.q.val();
+        self.t_exp.next = self.c_t_exp_early.q.val()
+            | self.c_t_exp_r.q.val()
+            | self.c_t_exp_fw.q.val()
+            | self.c_t_exp_d.q.val();
         self.q_ge_d.next = self.c_q_ge.q.val();
         self.age_sel.next = self.c_age.q.val();
         self.t_sel.next = self.c_t.q.val();
@@ -676,7 +732,9 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
                 self.t_exp.next = self.c_bnd_t_exp.q.val();
                 self.q_ge_d.next = self.c_bnd_q_ge.q.val();
             } else {
-                self.t_exp.next = self.c_keep_t_exp.q.val();
+                self.t_exp.next = self.c_keep_exp_early.q.val()
+                    | self.c_keep_exp_own.q.val()
+                    | self.c_keep_exp_fw.q.val();
                 self.q_ge_d.next = self.c_keep_q_ge.q.val();
             }
         }

@@ -89,6 +89,11 @@ pub struct Entries<const K: usize, const KB: usize> {
     pub t_old_r: Signal<Out, Bit>,
     pub t_old_fw: Signal<Out, Bit>,
     pub t_old_d: Signal<Out, Bit>,
+    /// Age 1 (the half-wrap before `now`'s) for the same words.
+    pub on_one: Signal<Out, Bit>,
+    pub t_one_r: Signal<Out, Bit>,
+    pub t_one_fw: Signal<Out, Bit>,
+    pub t_one_d: Signal<Out, Bit>,
     pub age_t: Signal<Out, Bits<2>>,
     /// The age of bank D's last write (3: never written), as edge n left it.
     pub age_w: Signal<Out, Bits<2>>,
@@ -297,6 +302,10 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             t_old_r: Default::default(),
             t_old_fw: Default::default(),
             t_old_d: Default::default(),
+            on_one: Default::default(),
+            t_one_r: Default::default(),
+            t_one_fw: Default::default(),
+            t_one_d: Default::default(),
             age_t: Default::default(),
             last_state: Default::default(),
             entry_t_on: Default::default(),
@@ -653,6 +662,14 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
         self.t_old_d.next = self.aw_rd.val().get_bit(1)
             | self.l_w_hi.q.val().any()
             | (self.aw_rd.val().get_bit(0) & self.l_w_lo.q.val().any());
+        self.on_one.next = !self.l_on_hi.q.val().any() & self.l_on_lo.q.val().any();
+        self.t_one_r.next = self.on_one.val();
+        self.t_one_fw.next = !self.aw_fw.val().get_bit(1)
+            & !self.l_w_hi.q.val().any()
+            & (self.aw_fw.val().get_bit(0) ^ self.l_w_lo.q.val().any());
+        self.t_one_d.next = !self.aw_rd.val().get_bit(1)
+            & !self.l_w_hi.q.val().any()
+            & (self.aw_rd.val().get_bit(0) ^ self.l_w_lo.q.val().any());
 
         // ---- The entry for the snapshot, before this cycle's events.
         self.entry_t_on.next = self.lk_r_t.val();

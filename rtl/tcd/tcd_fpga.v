@@ -1720,8 +1720,16 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
     wire  c_t_exp_fw$q;
     reg  c_t_exp_d$d;
     wire  c_t_exp_d$q;
-    reg  c_q_ge$d;
-    wire  c_q_ge$q;
+    reg  c_q_ge_zero$d;
+    wire  c_q_ge_zero$q;
+    reg  c_q_ge_same$d;
+    wire  c_q_ge_same$q;
+    reg  c_q_ge_r$d;
+    wire  c_q_ge_r$q;
+    reg  c_q_ge_fw$d;
+    wire  c_q_ge_fw$q;
+    reg  c_q_ge_d$d;
+    wire  c_q_ge_d$q;
     reg  c_q_gt_k$d;
     wire  c_q_gt_k$q;
     reg  c_q_lt_k_low$d;
@@ -1738,8 +1746,10 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
     wire  c_keep_exp_own$q;
     reg  c_keep_exp_fw$d;
     wire  c_keep_exp_fw$q;
-    reg  c_keep_q_ge$d;
-    wire  c_keep_q_ge$q;
+    reg  c_keep_q_own$d;
+    wire  c_keep_q_own$q;
+    reg  c_keep_q_fw$d;
+    wire  c_keep_q_fw$q;
     reg  c_bnd_t_exp$d;
     wire  c_bnd_t_exp$q;
     reg  c_bnd_q_ge$d;
@@ -1756,7 +1766,6 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
     reg  q_ge_ram_d;
     reg  q_ge_fw_d;
     reg  q_ge_same;
-    reg  q_ge;
     reg  now_low;
     reg  on_le_ram_r;
     reg  t_le_ram_r;
@@ -1782,7 +1791,6 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
     reg  [31:0] q_fw;
     reg  [31:0] t_ram;
     reg  [31:0] q_ram;
-    reg  keep_q_ge;
     reg  keep_old_own;
     reg  keep_old_fw;
     reg  keep_above_own;
@@ -2006,9 +2014,29 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         .q(c_t_exp_d$q),
         .clock(clock)
     );
-    tcd_fpga__classify$c_q_ge c_q_ge(
-        .d(c_q_ge$d),
-        .q(c_q_ge$q),
+    tcd_fpga__classify$c_q_ge_zero c_q_ge_zero(
+        .d(c_q_ge_zero$d),
+        .q(c_q_ge_zero$q),
+        .clock(clock)
+    );
+    tcd_fpga__classify$c_q_ge_same c_q_ge_same(
+        .d(c_q_ge_same$d),
+        .q(c_q_ge_same$q),
+        .clock(clock)
+    );
+    tcd_fpga__classify$c_q_ge_r c_q_ge_r(
+        .d(c_q_ge_r$d),
+        .q(c_q_ge_r$q),
+        .clock(clock)
+    );
+    tcd_fpga__classify$c_q_ge_fw c_q_ge_fw(
+        .d(c_q_ge_fw$d),
+        .q(c_q_ge_fw$q),
+        .clock(clock)
+    );
+    tcd_fpga__classify$c_q_ge_d c_q_ge_d(
+        .d(c_q_ge_d$d),
+        .q(c_q_ge_d$q),
         .clock(clock)
     );
     tcd_fpga__classify$c_q_gt_k c_q_gt_k(
@@ -2051,9 +2079,14 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         .q(c_keep_exp_fw$q),
         .clock(clock)
     );
-    tcd_fpga__classify$c_keep_q_ge c_keep_q_ge(
-        .d(c_keep_q_ge$d),
-        .q(c_keep_q_ge$q),
+    tcd_fpga__classify$c_keep_q_own c_keep_q_own(
+        .d(c_keep_q_own$d),
+        .q(c_keep_q_own$q),
+        .clock(clock)
+    );
+    tcd_fpga__classify$c_keep_q_fw c_keep_q_fw(
+        .d(c_keep_q_fw$d),
+        .q(c_keep_q_fw$q),
         .clock(clock)
     );
     tcd_fpga__classify$c_bnd_t_exp c_bnd_t_exp(
@@ -2123,7 +2156,11 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         c_t_exp_r$d = c_t_exp_r$q;
         c_t_exp_fw$d = c_t_exp_fw$q;
         c_t_exp_d$d = c_t_exp_d$q;
-        c_q_ge$d = c_q_ge$q;
+        c_q_ge_zero$d = c_q_ge_zero$q;
+        c_q_ge_same$d = c_q_ge_same$q;
+        c_q_ge_r$d = c_q_ge_r$q;
+        c_q_ge_fw$d = c_q_ge_fw$q;
+        c_q_ge_d$d = c_q_ge_d$q;
         c_q_gt_k$d = c_q_gt_k$q;
         c_q_lt_k_low$d = c_q_lt_k_low$q;
         c_pre$d = c_pre$q;
@@ -2132,7 +2169,8 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         c_keep_exp_early$d = c_keep_exp_early$q;
         c_keep_exp_own$d = c_keep_exp_own$q;
         c_keep_exp_fw$d = c_keep_exp_fw$q;
-        c_keep_q_ge$d = c_keep_q_ge$q;
+        c_keep_q_own$d = c_keep_q_own$q;
+        c_keep_q_fw$d = c_keep_q_fw$q;
         c_bnd_t_exp$d = c_bnd_t_exp$q;
         c_bnd_q_ge$d = c_bnd_q_ge$q;
         w_t$d = w_t$q;
@@ -2182,7 +2220,6 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         q_ge_ram_d = ~(t_qlen$q < ram_d_q);
         q_ge_fw_d = ~(t_qlen$q < fw_d_q);
         q_ge_same = ~(t_qlen$q < rx_qlen);
-        q_ge = (same_key & q_ge_same) | (tq_ram_r & q_ge_ram_r) | (tq_fw_d & q_ge_fw_d) | (tq_ram_d & q_ge_ram_d) | tq_zero;
         now_low = ~|(t_now$q & time_top);
         on_le_ram_r = ~(t_on_start$q < ram_r_t);
         t_le_ram_r = ~(t_t_start$q < ram_r_t);
@@ -2222,10 +2259,6 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         keep_above_own = ~c_age$q[32'h1] & ~age_w[32'h1] & (c_age$q[32'h0] ^ age_w[32'h0]) & now_low;
         keep_above_fw = ~w_age_now[32'h1] & ~age_w[32'h1] & (w_age_now[32'h0] ^ age_w[32'h0]) & now_low;
         keep_le = ~(t_t_start$q < c_t$q);
-        keep_q_ge = ~(t_qlen$q < c_q$q);
-        if (c_byp_tq$q) begin
-            keep_q_ge = q_ge_fw_d;
-        end
         keep_exp_early = (~c_byp_tq$q & (keep_old_own | (keep_above_own & ~t_t_wraps$q))) | (c_byp_tq$q & (keep_old_fw | (keep_above_fw & ~t_t_wraps$q)));
         keep_exp_own = ~c_byp_tq$q & (keep_above_own | ~t_t_wraps$q) & keep_le;
         keep_exp_fw = c_byp_tq$q & (keep_above_fw | ~t_t_wraps$q) & t_le_fw_d;
@@ -2245,7 +2278,11 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         c_q$d = (q_fw | q_ram) & queue_mask;
         c_ls$d = last_state;
         c_age_w$d = age_w;
-        c_q_ge$d = q_ge;
+        c_q_ge_zero$d = tq_zero;
+        c_q_ge_same$d = same_key & q_ge_same;
+        c_q_ge_r$d = tq_ram_r & q_ge_ram_r;
+        c_q_ge_fw$d = tq_fw_d & q_ge_fw_d;
+        c_q_ge_d$d = tq_ram_d & q_ge_ram_d;
         c_q_gt_k$d = t_q_gt_k$q;
         c_q_lt_k_low$d = t_q_lt_k_low$q;
         if (same_key) begin
@@ -2267,7 +2304,8 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
         c_keep_exp_early$d = keep_exp_early;
         c_keep_exp_own$d = keep_exp_own;
         c_keep_exp_fw$d = keep_exp_fw;
-        c_keep_q_ge$d = keep_q_ge;
+        c_keep_q_own$d = ~c_byp_tq$q & ~(t_qlen$q < c_q$q);
+        c_keep_q_fw$d = c_byp_tq$q & q_ge_fw_d;
         c_bnd_t_exp$d = t_t_le_one$q;
         c_bnd_q_ge$d = ~(t_qlen$q < c_qlen$q);
         ls = c_ls$q;
@@ -2275,7 +2313,7 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
             ls = w_ls;
         end
         t_exp = c_t_exp_early$q | c_t_exp_r$q | c_t_exp_fw$q | c_t_exp_d$q;
-        q_ge_d = c_q_ge$q;
+        q_ge_d = c_q_ge_zero$q | c_q_ge_same$q | c_q_ge_r$q | c_q_ge_fw$q | c_q_ge_d$q;
         age_sel = c_age$q;
         t_sel = c_t$q;
         q_sel = c_q$q;
@@ -2289,7 +2327,7 @@ module tcd_fpga__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_val
             end
             else begin
                 t_exp = c_keep_exp_early$q | c_keep_exp_own$q | c_keep_exp_fw$q;
-                q_ge_d = c_keep_q_ge$q;
+                q_ge_d = c_keep_q_own$q | c_keep_q_fw$q;
             end
         end
         if (&c_ecn$q | ~|c_ecn$q) begin
@@ -2613,7 +2651,7 @@ module tcd_fpga__classify$c_keep_exp_own(d,q,clock);
 endmodule // tcd_fpga__classify$c_keep_exp_own
 
 
-module tcd_fpga__classify$c_keep_q_ge(d,q,clock);
+module tcd_fpga__classify$c_keep_q_fw(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2629,7 +2667,26 @@ module tcd_fpga__classify$c_keep_q_ge(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_fpga__classify$c_keep_q_ge
+endmodule // tcd_fpga__classify$c_keep_q_fw
+
+
+module tcd_fpga__classify$c_keep_q_own(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__classify$c_keep_q_own
 
 
 module tcd_fpga__classify$c_key(d,q,clock);
@@ -2784,7 +2841,7 @@ module tcd_fpga__classify$c_q(d,q,clock);
 endmodule // tcd_fpga__classify$c_q
 
 
-module tcd_fpga__classify$c_q_ge(d,q,clock);
+module tcd_fpga__classify$c_q_ge_d(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2800,7 +2857,83 @@ module tcd_fpga__classify$c_q_ge(d,q,clock);
        q <= d;
     end
 
-endmodule // tcd_fpga__classify$c_q_ge
+endmodule // tcd_fpga__classify$c_q_ge_d
+
+
+module tcd_fpga__classify$c_q_ge_fw(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__classify$c_q_ge_fw
+
+
+module tcd_fpga__classify$c_q_ge_r(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__classify$c_q_ge_r
+
+
+module tcd_fpga__classify$c_q_ge_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__classify$c_q_ge_same
+
+
+module tcd_fpga__classify$c_q_ge_zero(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_fpga__classify$c_q_ge_zero
 
 
 module tcd_fpga__classify$c_q_gt_k(d,q,clock);

@@ -162,12 +162,18 @@ pub struct Classify<const PB: usize, const KB: usize> {
     c_ls: DFF<Bits<2>>,
     c_age_w: DFF<Bits<2>>,
     /// The flowchart's tests on it: Ton short, T expired, `Q >= Q_rec`, `Q > K`, `Q < K_low`.
+    /// T expired and `Q >= Q_rec` as the terms the decide stage ORs: what needs no comparison
+    /// (`_early`, `_zero`), and one term per source word (its select and its comparison).
     c_ton_short: DFF<Bit>,
     c_t_exp_early: DFF<Bit>,
     c_t_exp_r: DFF<Bit>,
     c_t_exp_fw: DFF<Bit>,
     c_t_exp_d: DFF<Bit>,
-    c_q_ge: DFF<Bit>,
+    c_q_ge_zero: DFF<Bit>,
+    c_q_ge_same: DFF<Bit>,
+    c_q_ge_r: DFF<Bit>,
+    c_q_ge_fw: DFF<Bit>,
+    c_q_ge_d: DFF<Bit>,
     c_q_gt_k: DFF<Bit>,
     c_q_lt_k_low: DFF<Bit>,
     /// The flowchart reaches "T expired?" if LAST_STATE is UND: enabled, Ton not short, and
@@ -182,7 +188,8 @@ pub struct Classify<const PB: usize, const KB: usize> {
     c_keep_exp_early: DFF<Bit>,
     c_keep_exp_own: DFF<Bit>,
     c_keep_exp_fw: DFF<Bit>,
-    c_keep_q_ge: DFF<Bit>,
+    c_keep_q_own: DFF<Bit>,
+    c_keep_q_fw: DFF<Bit>,
     c_bnd_t_exp: DFF<Bit>,
     c_bnd_q_ge: DFF<Bit>,
     // ---- Bank D's write of the last edge.
@@ -195,7 +202,6 @@ pub struct Classify<const PB: usize, const KB: usize> {
     q_ge_ram_d: Signal<Local, Bit>,
     q_ge_fw_d: Signal<Local, Bit>,
     q_ge_same: Signal<Local, Bit>,
-    q_ge: Signal<Local, Bit>,
     // Per word: `x <= window start`, and whether x lies numerically above `now` (age 1 while
     // `now` is in the lower half).
     now_low: Signal<Local, Bit>,
@@ -227,7 +233,6 @@ pub struct Classify<const PB: usize, const KB: usize> {
     q_ram: Signal<Local, Bits<32>>,
     // What the decide stage's dequeue keeps if it takes no boundary (its own words, or the
     // write it bypassed), and the tests of this cycle's dequeue on them.
-    keep_q_ge: Signal<Local, Bit>,
     keep_old_own: Signal<Local, Bit>,
     keep_old_fw: Signal<Local, Bit>,
     keep_above_own: Signal<Local, Bit>,
@@ -360,7 +365,11 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             c_t_exp_r: Default::default(),
             c_t_exp_fw: Default::default(),
             c_t_exp_d: Default::default(),
-            c_q_ge: Default::default(),
+            c_q_ge_zero: Default::default(),
+            c_q_ge_same: Default::default(),
+            c_q_ge_r: Default::default(),
+            c_q_ge_fw: Default::default(),
+            c_q_ge_d: Default::default(),
             c_q_gt_k: Default::default(),
             c_q_lt_k_low: Default::default(),
             c_pre: Default::default(),
@@ -369,7 +378,8 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             c_keep_exp_early: Default::default(),
             c_keep_exp_own: Default::default(),
             c_keep_exp_fw: Default::default(),
-            c_keep_q_ge: Default::default(),
+            c_keep_q_own: Default::default(),
+            c_keep_q_fw: Default::default(),
             c_bnd_t_exp: Default::default(),
             c_bnd_q_ge: Default::default(),
             w_t: Default::default(),
@@ -379,7 +389,6 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             q_ge_ram_d: Default::default(),
             q_ge_fw_d: Default::default(),
             q_ge_same: Default::default(),
-            q_ge: Default::default(),
             now_low: Default::default(),
             on_le_ram_r: Default::default(),
             t_le_ram_r: Default::default(),
@@ -405,7 +414,6 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             q_fw: Default::default(),
             t_ram: Default::default(),
             q_ram: Default::default(),
-            keep_q_ge: Default::default(),
             keep_old_own: Default::default(),
             keep_old_fw: Default::default(),
             keep_exp_early: Default::default(),
@@ -481,7 +489,11 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             c_t_exp_r,
             c_t_exp_fw,
             c_t_exp_d,
-            c_q_ge,
+            c_q_ge_zero,
+            c_q_ge_same,
+            c_q_ge_r,
+            c_q_ge_fw,
+            c_q_ge_d,
             c_q_gt_k,
             c_q_lt_k_low,
             c_pre,
@@ -490,7 +502,8 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             c_keep_exp_early,
             c_keep_exp_own,
             c_keep_exp_fw,
-            c_keep_q_ge,
+            c_keep_q_own,
+            c_keep_q_fw,
             c_bnd_t_exp,
             c_bnd_q_ge,
             w_t,
@@ -551,11 +564,6 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.q_ge_ram_d.next = !(self.t_qlen.q.val() < self.ram_d_q.val());
         self.q_ge_fw_d.next = !(self.t_qlen.q.val() < self.fw_d_q.val());
         self.q_ge_same.next = !(self.t_qlen.q.val() < self.rx_qlen.val());
-        self.q_ge.next = (self.same_key.val() & self.q_ge_same.val())
-            | (self.tq_ram_r.val() & self.q_ge_ram_r.val())
-            | (self.tq_fw_d.val() & self.q_ge_fw_d.val())
-            | (self.tq_ram_d.val() & self.q_ge_ram_d.val())
-            | self.tq_zero.val();
 
         // The windows (see the module doc) on every word a timestamp can come from: one
         // comparison with the window's start, and the word's age.
@@ -645,12 +653,8 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             & (self.w_age_now.val().get_bit(0) ^ self.age_w.val().get_bit(0))
             & self.now_low.val();
         self.keep_le.next = !(self.t_t_start.q.val() < self.c_t.q.val());
-        self.keep_q_ge.next = !(self.t_qlen.q.val() < self.c_q.q.val());
         // T expired on the kept word: as for this dequeue's own words, early part and
         // comparison terms apart.
-        if self.c_byp_tq.q.val() {
-            self.keep_q_ge.next = self.q_ge_fw_d.val();
-        }
         self.keep_exp_early.next = (!self.c_byp_tq.q.val()
             & (self.keep_old_own.val() | (self.keep_above_own.val() & !self.t_t_wraps.q.val())))
             | (self.c_byp_tq.q.val()
@@ -683,7 +687,12 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.c_q.d.next = (self.q_fw.val() | self.q_ram.val()) & self.queue_mask.val();
         self.c_ls.d.next = self.last_state.val();
         self.c_age_w.d.next = self.age_w.val();
-        self.c_q_ge.d.next = self.q_ge.val();
+        // The queue tests as T's: one term per word, ORed in the decide stage.
+        self.c_q_ge_zero.d.next = self.tq_zero.val();
+        self.c_q_ge_same.d.next = self.same_key.val() & self.q_ge_same.val();
+        self.c_q_ge_r.d.next = self.tq_ram_r.val() & self.q_ge_ram_r.val();
+        self.c_q_ge_fw.d.next = self.tq_fw_d.val() & self.q_ge_fw_d.val();
+        self.c_q_ge_d.d.next = self.tq_ram_d.val() & self.q_ge_ram_d.val();
         self.c_q_gt_k.d.next = self.t_q_gt_k.q.val();
         self.c_q_lt_k_low.d.next = self.t_q_lt_k_low.q.val();
         if self.same_key.val() {
@@ -706,7 +715,9 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.c_keep_exp_early.d.next = self.keep_exp_early.val();
         self.c_keep_exp_own.d.next = self.keep_exp_own.val();
         self.c_keep_exp_fw.d.next = self.keep_exp_fw.val();
-        self.c_keep_q_ge.d.next = self.keep_q_ge.val();
+        self.c_keep_q_own.d.next =
+            !self.c_byp_tq.q.val() & !(self.t_qlen.q.val() < self.c_q.q.val());
+        self.c_keep_q_fw.d.next = self.c_byp_tq.q.val() & self.q_ge_fw_d.val();
         // A boundary one cycle ago: the elapsed T is 1, its age 0 (or 1: not old).
         self.c_bnd_t_exp.d.next = self.t_t_le_one.q.val();
         self.c_bnd_q_ge.d.next = !(self.t_qlen.q.val() < self.c_qlen.q.val());
@@ -720,7 +731,11 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
             | self.c_t_exp_r.q.val()
             | self.c_t_exp_fw.q.val()
             | self.c_t_exp_d.q.val();
-        self.q_ge_d.next = self.c_q_ge.q.val();
+        self.q_ge_d.next = self.c_q_ge_zero.q.val()
+            | self.c_q_ge_same.q.val()
+            | self.c_q_ge_r.q.val()
+            | self.c_q_ge_fw.q.val()
+            | self.c_q_ge_d.q.val();
         self.age_sel.next = self.c_age.q.val();
         self.t_sel.next = self.c_t.q.val();
         self.q_sel.next = self.c_q.q.val();
@@ -735,7 +750,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
                 self.t_exp.next = self.c_keep_exp_early.q.val()
                     | self.c_keep_exp_own.q.val()
                     | self.c_keep_exp_fw.q.val();
-                self.q_ge_d.next = self.c_keep_q_ge.q.val();
+                self.q_ge_d.next = self.c_keep_q_own.q.val() | self.c_keep_q_fw.q.val();
             }
         }
 

@@ -565,7 +565,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.q_ge_fw_d.next = !(self.t_qlen.q.val() < self.fw_d_q.val());
         self.q_ge_same.next = !(self.t_qlen.q.val() < self.rx_qlen.val());
 
-        // The windows (see the module doc) on every word a timestamp can come from: one
+        // The time tests (see the module doc) on every word a timestamp can come from: one
         // comparison with the window's start, and the word's age.
         self.now_low.next = !(self.t_now.q.val() & self.time_top.val()).any();
         self.on_le_ram_r.next = !(self.t_on_start.q.val() < self.ram_r_t.val());
@@ -584,7 +584,7 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         // T expired, per word: its early part (select, age, wrap), and the comparison ANDed
         // with another early part. The comparison terms are registered apart and ORed in the
         // decide stage, so each is one LUT after its carry chain here; combined in this stage,
-        // ABC (which takes a carry chain's output for as early as a register's) put three LUTs
+        // ABC (which takes a carry chain's output for as early as a register's) put four LUTs
         // after the chains (the iCE40's critical path). The selects are one-hot, none set when
         // a RESUME of this cycle names the entry (`same_key`: T is 0, expired only when T = 0);
         // D never written and no RESUME pending (`tq_zero`): expired (its age is 3, never set).

@@ -330,11 +330,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     wire  entries$tq_ram_d;
     wire  entries$tq_zero;
     wire  entries$on_old;
-    wire  entries$t_old_r;
     wire  entries$t_old_fw;
     wire  entries$t_old_d;
     wire  entries$on_one;
-    wire  entries$t_one_r;
     wire  entries$t_one_fw;
     wire  entries$t_one_d;
     wire  [1:0] entries$age_t;
@@ -393,11 +391,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  classify$tq_ram_d;
     reg  classify$tq_zero;
     reg  classify$on_old;
-    reg  classify$t_old_r;
     reg  classify$t_old_fw;
     reg  classify$t_old_d;
     reg  classify$on_one;
-    reg  classify$t_one_r;
     reg  classify$t_one_fw;
     reg  classify$t_one_d;
     reg  [1:0] classify$age_t;
@@ -543,11 +539,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .tq_ram_d(entries$tq_ram_d),
         .tq_zero(entries$tq_zero),
         .on_old(entries$on_old),
-        .t_old_r(entries$t_old_r),
         .t_old_fw(entries$t_old_fw),
         .t_old_d(entries$t_old_d),
         .on_one(entries$on_one),
-        .t_one_r(entries$t_one_r),
         .t_one_fw(entries$t_one_fw),
         .t_one_d(entries$t_one_d),
         .age_t(entries$age_t),
@@ -612,11 +606,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .tq_ram_d(classify$tq_ram_d),
         .tq_zero(classify$tq_zero),
         .on_old(classify$on_old),
-        .t_old_r(classify$t_old_r),
         .t_old_fw(classify$t_old_fw),
         .t_old_d(classify$t_old_d),
         .on_one(classify$on_one),
-        .t_one_r(classify$t_one_r),
         .t_one_fw(classify$t_one_fw),
         .t_one_d(classify$t_one_d),
         .age_t(classify$age_t),
@@ -773,11 +765,9 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         classify$tq_ram_d = entries$tq_ram_d;
         classify$tq_zero = entries$tq_zero;
         classify$on_old = entries$on_old;
-        classify$t_old_r = entries$t_old_r;
         classify$t_old_fw = entries$t_old_fw;
         classify$t_old_d = entries$t_old_d;
         classify$on_one = entries$on_one;
-        classify$t_one_r = entries$t_one_r;
         classify$t_one_fw = entries$t_one_fw;
         classify$t_one_d = entries$t_one_d;
         classify$age_t = entries$age_t;
@@ -1577,7 +1567,7 @@ module tcd_paper__capture$snap_read_r(d,q,clock);
 endmodule // tcd_paper__capture$snap_read_r
 
 
-module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,on_one,t_one_r,t_one_fw,t_one_d,age_t,age_w,last_state,write_now,bypass_next,write,write_key,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
+module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,same_key,rx_qlen,lk_key,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_fw,t_old_d,on_one,t_one_fw,t_one_d,age_t,age_w,last_state,write_now,bypass_next,write,write_key,last_t,last_qs,m_valid,m_port,m_prio,m_ecn,m_state);
 
     // Module arguments
     input wire  clock;
@@ -1608,11 +1598,9 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     input wire  tq_ram_d;
     input wire  tq_zero;
     input wire  on_old;
-    input wire  t_old_r;
     input wire  t_old_fw;
     input wire  t_old_d;
     input wire  on_one;
-    input wire  t_one_r;
     input wire  t_one_fw;
     input wire  t_one_d;
     input wire  [1:0] age_t;
@@ -1772,7 +1760,6 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
     reg  t_le_ram_d;
     reg  t_le_fw_d;
     reg  on_above;
-    reg  t_above_r;
     reg  t_above_fw;
     reg  t_above_d;
     reg  t_exp_ram_r;
@@ -2226,12 +2213,11 @@ module tcd_paper__classify(clock,reset,now,options,k,k_low,max_ton,t_period,d_va
         t_le_ram_d = ~(t_t_start$q < ram_d_t);
         t_le_fw_d = ~(t_t_start$q < fw_d_t);
         on_above = on_one & now_low;
-        t_above_r = t_one_r & now_low;
         t_above_fw = t_one_fw & now_low;
         t_above_d = t_one_d & now_low;
         on_long = on_old | (on_above & ~t_on_wraps$q) | (on_le_ram_r & (on_above | ~t_on_wraps$q));
-        t_exp_early = tq_zero | (same_key & t_t_zero$q) | (tq_ram_r & (t_old_r | (t_above_r & ~t_t_wraps$q))) | (tq_fw_d & (t_old_fw | (t_above_fw & ~t_t_wraps$q))) | (tq_ram_d & (t_old_d | (t_above_d & ~t_t_wraps$q)));
-        t_exp_ram_r = tq_ram_r & (t_above_r | ~t_t_wraps$q) & t_le_ram_r;
+        t_exp_early = tq_zero | (same_key & t_t_zero$q) | (tq_ram_r & (on_old | (on_above & ~t_t_wraps$q))) | (tq_fw_d & (t_old_fw | (t_above_fw & ~t_t_wraps$q))) | (tq_ram_d & (t_old_d | (t_above_d & ~t_t_wraps$q)));
+        t_exp_ram_r = tq_ram_r & (on_above | ~t_t_wraps$q) & t_le_ram_r;
         t_exp_fw_d = tq_fw_d & (t_above_fw | ~t_t_wraps$q) & t_le_fw_d;
         t_exp_ram_d = tq_ram_d & (t_above_d | ~t_t_wraps$q) & t_le_ram_d;
         t_fw = 32'h0;
@@ -3617,7 +3603,7 @@ module tcd_paper__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,valu
 endmodule // tcd_paper__csr
 
 
-module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_r,t_old_fw,t_old_d,on_one,t_one_r,t_one_fw,t_one_d,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
+module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,half_wrap,flag_write,write,write_key,last_t,last_qs,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key,lk_key,same_key,fw_r_q,ram_r_t,ram_r_q,ram_d_t,ram_d_q,tq_ram_r,tq_fw_d,tq_ram_d,tq_zero,on_old,t_old_fw,t_old_d,on_one,t_one_fw,t_one_d,age_t,age_w,last_state,entry_t_on,entry_t_t,entry_q_rec,entry_ls,entry_paused,entry_age_on,entry_age_t);
 
     // Module arguments
     input wire  clock;
@@ -3655,11 +3641,9 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
     output reg  tq_ram_d;
     output reg  tq_zero;
     output reg  on_old;
-    output reg  t_old_r;
     output reg  t_old_fw;
     output reg  t_old_d;
     output reg  on_one;
-    output reg  t_one_r;
     output reg  t_one_fw;
     output reg  t_one_d;
     output reg  [1:0] age_t;
@@ -4314,13 +4298,11 @@ module tcd_paper__entries(clock,reset,rx_valid,rx_stop,rx_key,rx_qlen,mode,now,h
             lk_age_t = 2'h0;
         end
         age_t = lk_age_t;
-        t_old_r = |l_on_hi$q;
         aw_fw = last_qs[(32'h2)+:(2)];
         aw_rd = l_d_qs$q[(32'h2)+:(2)];
         t_old_fw = aw_fw[32'h1] | |l_w_hi$q | (aw_fw[32'h0] & |l_w_lo$q);
         t_old_d = aw_rd[32'h1] | |l_w_hi$q | (aw_rd[32'h0] & |l_w_lo$q);
         on_one = ~|l_on_hi$q & |l_on_lo$q;
-        t_one_r = on_one;
         t_one_fw = ~aw_fw[32'h1] & ~|l_w_hi$q & (aw_fw[32'h0] ^ |l_w_lo$q);
         t_one_d = ~aw_rd[32'h1] & ~|l_w_hi$q & (aw_rd[32'h0] ^ |l_w_lo$q);
         entry_t_on = lk_r_t;

@@ -334,11 +334,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
         self.classify.tq_ram_d.next = self.entries.tq_ram_d.val();
         self.classify.tq_zero.next = self.entries.tq_zero.val();
         self.classify.on_old.next = self.entries.on_old.val();
-        self.classify.t_old_r.next = self.entries.t_old_r.val();
         self.classify.t_old_fw.next = self.entries.t_old_fw.val();
         self.classify.t_old_d.next = self.entries.t_old_d.val();
         self.classify.on_one.next = self.entries.on_one.val();
-        self.classify.t_one_r.next = self.entries.t_one_r.val();
         self.classify.t_one_fw.next = self.entries.t_one_fw.val();
         self.classify.t_one_d.next = self.entries.t_one_d.val();
         self.classify.age_t.next = self.entries.age_t.val();

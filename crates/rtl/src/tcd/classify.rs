@@ -72,15 +72,13 @@ pub struct Classify<const PB: usize, const KB: usize> {
     pub tq_fw_d: Signal<In, Bit>,
     pub tq_ram_d: Signal<In, Bit>,
     pub tq_zero: Signal<In, Bit>,
+    /// "Over half a wrap old" for each word a timestamp can come from (bank R's `t_on`, which
+    /// is also `t_T` while a RESUME is pending; bank D's forwarded write; bank D's read; the
+    /// selects pick), and age 1 (written in the half-wrap before `now`'s) for the same words.
     pub on_old: Signal<In, Bit>,
-    /// "`t_T` over half a wrap old" for each word it can come from (bank R, bank D's
-    /// forwarded write, bank D's read; the selects pick).
-    pub t_old_r: Signal<In, Bit>,
     pub t_old_fw: Signal<In, Bit>,
     pub t_old_d: Signal<In, Bit>,
-    /// Age 1 (written in the half-wrap before `now`'s) for the same words; `on_one` for `t_on`.
     pub on_one: Signal<In, Bit>,
-    pub t_one_r: Signal<In, Bit>,
     pub t_one_fw: Signal<In, Bit>,
     pub t_one_d: Signal<In, Bit>,
     /// The age of the entry's `t_T` (3: never set), and of bank D's last write (as edge n
@@ -210,7 +208,6 @@ pub struct Classify<const PB: usize, const KB: usize> {
     t_le_ram_d: Signal<Local, Bit>,
     t_le_fw_d: Signal<Local, Bit>,
     on_above: Signal<Local, Bit>,
-    t_above_r: Signal<Local, Bit>,
     t_above_fw: Signal<Local, Bit>,
     t_above_d: Signal<Local, Bit>,
     t_exp_ram_r: Signal<Local, Bit>,
@@ -294,11 +291,9 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             tq_ram_d: Default::default(),
             tq_zero: Default::default(),
             on_old: Default::default(),
-            t_old_r: Default::default(),
             t_old_fw: Default::default(),
             t_old_d: Default::default(),
             on_one: Default::default(),
-            t_one_r: Default::default(),
             t_one_fw: Default::default(),
             t_one_d: Default::default(),
             age_t: Default::default(),
@@ -395,7 +390,6 @@ impl<const PB: usize, const KB: usize> Classify<PB, KB> {
             t_le_ram_d: Default::default(),
             t_le_fw_d: Default::default(),
             on_above: Default::default(),
-            t_above_r: Default::default(),
             t_above_fw: Default::default(),
             t_above_d: Default::default(),
             t_exp_ram_r: Default::default(),
@@ -573,7 +567,6 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.t_le_ram_d.next = !(self.t_t_start.q.val() < self.ram_d_t.val());
         self.t_le_fw_d.next = !(self.t_t_start.q.val() < self.fw_d_t.val());
         self.on_above.next = self.on_one.val() & self.now_low.val();
-        self.t_above_r.next = self.t_one_r.val() & self.now_low.val();
         self.t_above_fw.next = self.t_one_fw.val() & self.now_low.val();
         self.t_above_d.next = self.t_one_d.val() & self.now_low.val();
         // Ton >= max(Ton): old, or above `now` and the window started at or after 0, or at or
@@ -591,13 +584,13 @@ impl<const PB: usize, const KB: usize> Logic for Classify<PB, KB> {
         self.t_exp_early.next = self.tq_zero.val()
             | (self.same_key.val() & self.t_t_zero.q.val())
             | (self.tq_ram_r.val()
-                & (self.t_old_r.val() | (self.t_above_r.val() & !self.t_t_wraps.q.val())))
+                & (self.on_old.val() | (self.on_above.val() & !self.t_t_wraps.q.val())))
             | (self.tq_fw_d.val()
                 & (self.t_old_fw.val() | (self.t_above_fw.val() & !self.t_t_wraps.q.val())))
             | (self.tq_ram_d.val()
                 & (self.t_old_d.val() | (self.t_above_d.val() & !self.t_t_wraps.q.val())));
         self.t_exp_ram_r.next = self.tq_ram_r.val()
-            & (self.t_above_r.val() | !self.t_t_wraps.q.val())
+            & (self.on_above.val() | !self.t_t_wraps.q.val())
             & self.t_le_ram_r.val();
         self.t_exp_fw_d.next = self.tq_fw_d.val()
             & (self.t_above_fw.val() | !self.t_t_wraps.q.val())

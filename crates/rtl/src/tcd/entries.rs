@@ -86,12 +86,10 @@ pub struct Entries<const K: usize, const KB: usize> {
     /// n + 1, bank D's read), for the select to pick after Classify's windows; the age of its
     /// `t_T` (3: never set) and its LAST_STATE.
     pub on_old: Signal<Out, Bit>,
-    pub t_old_r: Signal<Out, Bit>,
     pub t_old_fw: Signal<Out, Bit>,
     pub t_old_d: Signal<Out, Bit>,
     /// Age 1 (the half-wrap before `now`'s) for the same words.
     pub on_one: Signal<Out, Bit>,
-    pub t_one_r: Signal<Out, Bit>,
     pub t_one_fw: Signal<Out, Bit>,
     pub t_one_d: Signal<Out, Bit>,
     pub age_t: Signal<Out, Bits<2>>,
@@ -299,11 +297,9 @@ impl<const K: usize, const KB: usize> Entries<K, KB> {
             tq_ram_d: Default::default(),
             tq_zero: Default::default(),
             on_old: Default::default(),
-            t_old_r: Default::default(),
             t_old_fw: Default::default(),
             t_old_d: Default::default(),
             on_one: Default::default(),
-            t_one_r: Default::default(),
             t_one_fw: Default::default(),
             t_one_d: Default::default(),
             age_t: Default::default(),
@@ -649,11 +645,11 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             self.lk_age_t.next = 0.into();
         }
         self.age_t.next = self.lk_age_t.val();
-        // "Old" (age >= 2) per word, as `lk_age_t` would find it: bank R's is `age_on`'s; bank
-        // D's is its age when written plus `age_w`, saturating (3, never set, is old too).
+        // "Old" (age >= 2) per word, as `lk_age_t` would find it: bank R's is `on_old` (its
+        // `age_on`); bank D's is its age when written plus `age_w`, saturating (3, never set,
+        // is old too).
         // Selecting the word's age first put the forwarded-write flag, the word's multiplexer
         // and the sum in front of Classify's "T expired" (the ECP5's critical path).
-        self.t_old_r.next = self.l_on_hi.q.val().any();
         self.aw_fw.next = self.last_qs.val().get_bits::<2>(2);
         self.aw_rd.next = self.l_d_qs.q.val().get_bits::<2>(2);
         self.t_old_fw.next = self.aw_fw.val().get_bit(1)
@@ -663,7 +659,6 @@ impl<const K: usize, const KB: usize> Logic for Entries<K, KB> {
             | self.l_w_hi.q.val().any()
             | (self.aw_rd.val().get_bit(0) & self.l_w_lo.q.val().any());
         self.on_one.next = !self.l_on_hi.q.val().any() & self.l_on_lo.q.val().any();
-        self.t_one_r.next = self.on_one.val();
         self.t_one_fw.next = !self.aw_fw.val().get_bit(1)
             & !self.l_w_hi.q.val().any()
             & (self.aw_fw.val().get_bit(0) ^ self.l_w_lo.q.val().any());

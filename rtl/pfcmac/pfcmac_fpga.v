@@ -203,10 +203,11 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
 
     // Constant declarations
     localparam  fcs_on = 1'b0;
+    localparam  residue_early = 1'b0;
     localparam  last_beat = 7'b111;
     localparam  last_keep = 8'hf;
     localparam  all_keep = 8'hff;
-    localparam  crc_beats = 7'b111;
+    localparam  crc_beats = 7'b101;
     localparam  beat_shift = 4'h6;
     localparam  template = 512'h1010888000000000000010000c28001;
     localparam  crc_init = 32'hffffffff;
@@ -214,7 +215,7 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     localparam  crc_residue = 32'hdebb20e3;
     localparam  crc_by_crc = 2048'ha40da72d00000000760b74bb000000009f081d7000000000cf840eb80000000043cfa0710000000005ea77150000000002f53b8a00000000a5773ae800000000f6b63a5900000000fb5b1d2c00000000d9a029bb0000000048ddb3f00000000000637ed5000000008031bf6a00000000c018dfb500000000600c6fda00000000940b90c0000000004a05c86000000000a502e43000000000d2817218000000006940b90c0000000034a05c86000000003e5d896e000000003b23639a000000009d91b1cd000000004ec8d8e6000000000369cb5e0000000081b4e5af0000000040da72d700000000206d396b0000000090369cb500000000481b4e5a;
     localparam  crc_by_data = 2048'h826880efa40da72dc35cc098760b74bbe3c6e0a39f081d7071e37051cf840eb8ba9938c743cfa071df241c8c05ea77156f920e4602f53b8ab5a187cca5773ae8d8b84309f6b63a596c5c2184fb5b1d2cb446902dd9a029bbd84bc8f948ddb3f0ee4d649300637ed57726b2498031bf6a3b935924c018dfb51dc9ac92600c6fda8c8c56a6940b90c046462b534a05c860232315a9a502e43011918ad4d281721808c8c56a6940b90c046462b534a05c86805ab1b53e5d896ec245d8353b23639a6122ec1a9d91b1cd3091760d4ec8d8e69a203be90369cb5e4d101df481b4e5af26880efa40da72d71344077d206d396b09a203be90369cb504d101df481b4e5a;
-    localparam  crc_to_fcs = 2048'h826880ef00000000c35cc09800000000e3c6e0a30000000071e3705100000000ba9938c700000000df241c8c000000006f920e4600000000b5a187cc00000000d8b84309000000006c5c218400000000b446902d00000000d84bc8f900000000ee4d6493000000007726b249000000003b935924000000001dc9ac92000000008c8c56a60000000046462b5300000000232315a90000000011918ad40000000008c8c56a00000000046462b500000000805ab1b500000000c245d835000000006122ec1a000000003091760d000000009a203be9000000004d101df40000000026880efa000000001344077d0000000009a203be0000000004d101df;
+    localparam  crc_to_fcs = 2048'h8bc1851a000000004e21479700000000acd126d100000000d668936800000000e0f5ccae000000007bbb634d00000000bdddb1a600000000552f5dc900000000a1562bfe0000000050ab15ff0000000023940fe5000000001a0b82e80000000086c4446e00000000c36222370000000061b1111b0000000030d8888d0000000093adc15c00000000c9d6e0ae0000000064eb7057000000003275b82b00000000993adc15000000004c9d6e0a00000000ad8f321f00000000dd061c1500000000ee830e0a00000000f741870500000000f0614698000000007830a34c00000000bc1851a6000000005e0c28d3000000002f0614690000000017830a34;
     localparam  sa_at$0 = 9'b110000;
     localparam  sa_at$1 = 9'b111000;
     localparam  sa_at$2 = 9'b1000000;
@@ -380,6 +381,14 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     wire  [6:0] beat$q;
     reg  [31:0] tx_crc$d;
     wire  [31:0] tx_crc$q;
+    reg  [63:0] crc_beat$d;
+    wire  [63:0] crc_beat$q;
+    reg  crc_pending$d;
+    wire  crc_pending$q;
+    reg  crc_first$d;
+    wire  crc_first$q;
+    reg  [31:0] fcs$d;
+    wire  [31:0] fcs$q;
     reg  [7:0] f_sa$0$d;
     wire  [7:0] f_sa$0$q;
     reg  [7:0] f_sa$1$d;
@@ -446,6 +455,8 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     wire  tuser$q;
     reg  [31:0] rx_crc$d;
     wire  [31:0] rx_crc$q;
+    reg  crc_ok$d;
+    wire  crc_ok$q;
     reg  [7:0] r_enable$d;
     wire  [7:0] r_enable$q;
     reg  [7:0] r_hi$0$d;
@@ -545,9 +556,10 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     reg  [47:0] src;
     reg  [8:0] beat_at;
     reg  [511:0] frame;
-    reg  [31:0] fcs;
     reg  [63:0] tx_data;
+    reg  [31:0] tx_crc_base;
     reg  [31:0] tx_crc_next;
+    reg  [31:0] fcs_next;
     reg  tx_last;
     reg  sent;
     reg  done;
@@ -566,6 +578,7 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     reg  [31:0] rx_crc_next;
     reg  [7:0] rx_byte;
     reg  low_run;
+    reg  crc_good;
     reg  good;
     reg  bad;
     reg  [15:0] sum_fraction;
@@ -674,6 +687,26 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     pfcmac_fpga__tx_crc tx_crc(
         .d(tx_crc$d),
         .q(tx_crc$q),
+        .clock(clock)
+    );
+    pfcmac_fpga__crc_beat crc_beat(
+        .d(crc_beat$d),
+        .q(crc_beat$q),
+        .clock(clock)
+    );
+    pfcmac_fpga__crc_pending crc_pending(
+        .d(crc_pending$d),
+        .q(crc_pending$q),
+        .clock(clock)
+    );
+    pfcmac_fpga__crc_first crc_first(
+        .d(crc_first$d),
+        .q(crc_first$q),
+        .clock(clock)
+    );
+    pfcmac_fpga__fcs fcs(
+        .d(fcs$d),
+        .q(fcs$q),
         .clock(clock)
     );
     pfcmac_fpga__f_sa$0 f_sa$0(
@@ -839,6 +872,11 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     pfcmac_fpga__rx_crc rx_crc(
         .d(rx_crc$d),
         .q(rx_crc$q),
+        .clock(clock)
+    );
+    pfcmac_fpga__crc_ok crc_ok(
+        .d(crc_ok$d),
+        .q(crc_ok$q),
         .clock(clock)
     );
     pfcmac_fpga__r_enable r_enable(
@@ -1078,6 +1116,10 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         active$d = active$q;
         beat$d = beat$q;
         tx_crc$d = tx_crc$q;
+        crc_beat$d = crc_beat$q;
+        crc_pending$d = crc_pending$q;
+        crc_first$d = crc_first$q;
+        fcs$d = fcs$q;
         f_enable$d = f_enable$q;
         tx_frames$d = tx_frames$q;
         rx_beats$d = rx_beats$q;
@@ -1089,6 +1131,7 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         length_ok$d = length_ok$q;
         tuser$d = tuser$q;
         rx_crc$d = rx_crc$q;
+        crc_ok$d = crc_ok$q;
         r_enable$d = r_enable$q;
         ended$d = ended$q;
         pause$d = pause$q;
@@ -1186,106 +1229,7 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         frame = frame | ({504'd0, f_hi$5$q} << hi_at$5) | ({504'd0, f_lo$5$q} << lo_at$5);
         frame = frame | ({504'd0, f_hi$6$q} << hi_at$6) | ({504'd0, f_lo$6$q} << lo_at$6);
         frame = frame | ({504'd0, f_hi$7$q} << hi_at$7) | ({504'd0, f_lo$7$q} << lo_at$7);
-        fcs = 32'h0;
-        if (fcs_on) begin
-            if (~^(tx_crc$q & crc_to_fcs[(0 * 32'h40)+:(32)])) begin
-                fcs[0] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(1 * 32'h40)+:(32)])) begin
-                fcs[1] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(2 * 32'h40)+:(32)])) begin
-                fcs[2] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(3 * 32'h40)+:(32)])) begin
-                fcs[3] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(4 * 32'h40)+:(32)])) begin
-                fcs[4] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(5 * 32'h40)+:(32)])) begin
-                fcs[5] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(6 * 32'h40)+:(32)])) begin
-                fcs[6] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(7 * 32'h40)+:(32)])) begin
-                fcs[7] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(8 * 32'h40)+:(32)])) begin
-                fcs[8] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(9 * 32'h40)+:(32)])) begin
-                fcs[9] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(10 * 32'h40)+:(32)])) begin
-                fcs[10] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(11 * 32'h40)+:(32)])) begin
-                fcs[11] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(12 * 32'h40)+:(32)])) begin
-                fcs[12] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(13 * 32'h40)+:(32)])) begin
-                fcs[13] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(14 * 32'h40)+:(32)])) begin
-                fcs[14] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(15 * 32'h40)+:(32)])) begin
-                fcs[15] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(16 * 32'h40)+:(32)])) begin
-                fcs[16] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(17 * 32'h40)+:(32)])) begin
-                fcs[17] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(18 * 32'h40)+:(32)])) begin
-                fcs[18] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(19 * 32'h40)+:(32)])) begin
-                fcs[19] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(20 * 32'h40)+:(32)])) begin
-                fcs[20] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(21 * 32'h40)+:(32)])) begin
-                fcs[21] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(22 * 32'h40)+:(32)])) begin
-                fcs[22] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(23 * 32'h40)+:(32)])) begin
-                fcs[23] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(24 * 32'h40)+:(32)])) begin
-                fcs[24] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(25 * 32'h40)+:(32)])) begin
-                fcs[25] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(26 * 32'h40)+:(32)])) begin
-                fcs[26] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(27 * 32'h40)+:(32)])) begin
-                fcs[27] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(28 * 32'h40)+:(32)])) begin
-                fcs[28] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(29 * 32'h40)+:(32)])) begin
-                fcs[29] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(30 * 32'h40)+:(32)])) begin
-                fcs[30] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(31 * 32'h40)+:(32)])) begin
-                fcs[31] = 1'b1;
-            end
-        end
-        frame = frame | ({480'd0, fcs} << fcs_at);
+        frame = frame | ({480'd0, fcs$q} << fcs_at);
         beat_at = {2'd0, beat$q} << beat_shift;
         tx_data = frame[(beat_at)+:(64)];
         tx_last = beat$q == last_beat;
@@ -1301,109 +1245,219 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             end
             tx_tlast = tx_last;
         end
+        tx_crc_base = tx_crc$q;
+        if (crc_first$q) begin
+            tx_crc_base = crc_init;
+        end
         tx_crc_next = 32'h0;
-        if (^(tx_crc$q & crc_by_crc[(0 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(0 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(0 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(0 * 32'h40)+:(64)])) begin
             tx_crc_next[0] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(1 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(1 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(1 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(1 * 32'h40)+:(64)])) begin
             tx_crc_next[1] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(2 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(2 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(2 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(2 * 32'h40)+:(64)])) begin
             tx_crc_next[2] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(3 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(3 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(3 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(3 * 32'h40)+:(64)])) begin
             tx_crc_next[3] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(4 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(4 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(4 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(4 * 32'h40)+:(64)])) begin
             tx_crc_next[4] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(5 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(5 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(5 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(5 * 32'h40)+:(64)])) begin
             tx_crc_next[5] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(6 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(6 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(6 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(6 * 32'h40)+:(64)])) begin
             tx_crc_next[6] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(7 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(7 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(7 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(7 * 32'h40)+:(64)])) begin
             tx_crc_next[7] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(8 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(8 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(8 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(8 * 32'h40)+:(64)])) begin
             tx_crc_next[8] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(9 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(9 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(9 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(9 * 32'h40)+:(64)])) begin
             tx_crc_next[9] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(10 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(10 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(10 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(10 * 32'h40)+:(64)])) begin
             tx_crc_next[10] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(11 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(11 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(11 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(11 * 32'h40)+:(64)])) begin
             tx_crc_next[11] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(12 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(12 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(12 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(12 * 32'h40)+:(64)])) begin
             tx_crc_next[12] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(13 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(13 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(13 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(13 * 32'h40)+:(64)])) begin
             tx_crc_next[13] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(14 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(14 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(14 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(14 * 32'h40)+:(64)])) begin
             tx_crc_next[14] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(15 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(15 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(15 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(15 * 32'h40)+:(64)])) begin
             tx_crc_next[15] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(16 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(16 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(16 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(16 * 32'h40)+:(64)])) begin
             tx_crc_next[16] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(17 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(17 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(17 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(17 * 32'h40)+:(64)])) begin
             tx_crc_next[17] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(18 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(18 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(18 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(18 * 32'h40)+:(64)])) begin
             tx_crc_next[18] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(19 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(19 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(19 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(19 * 32'h40)+:(64)])) begin
             tx_crc_next[19] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(20 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(20 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(20 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(20 * 32'h40)+:(64)])) begin
             tx_crc_next[20] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(21 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(21 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(21 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(21 * 32'h40)+:(64)])) begin
             tx_crc_next[21] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(22 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(22 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(22 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(22 * 32'h40)+:(64)])) begin
             tx_crc_next[22] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(23 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(23 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(23 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(23 * 32'h40)+:(64)])) begin
             tx_crc_next[23] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(24 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(24 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(24 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(24 * 32'h40)+:(64)])) begin
             tx_crc_next[24] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(25 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(25 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(25 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(25 * 32'h40)+:(64)])) begin
             tx_crc_next[25] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(26 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(26 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(26 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(26 * 32'h40)+:(64)])) begin
             tx_crc_next[26] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(27 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(27 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(27 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(27 * 32'h40)+:(64)])) begin
             tx_crc_next[27] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(28 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(28 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(28 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(28 * 32'h40)+:(64)])) begin
             tx_crc_next[28] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(29 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(29 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(29 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(29 * 32'h40)+:(64)])) begin
             tx_crc_next[29] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(30 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(30 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(30 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(30 * 32'h40)+:(64)])) begin
             tx_crc_next[30] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(31 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(31 * 32'h40)+:(64)])) begin
+        if (^(tx_crc_base & crc_by_crc[(31 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(31 * 32'h40)+:(64)])) begin
             tx_crc_next[31] = 1'b1;
         end
+        if (crc_pending$q) begin
+            tx_crc$d = tx_crc_next;
+        end
+        fcs_next = 32'h0;
+        if (fcs_on) begin
+            if (~^(tx_crc$q & crc_to_fcs[(0 * 32'h40)+:(32)])) begin
+                fcs_next[0] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(1 * 32'h40)+:(32)])) begin
+                fcs_next[1] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(2 * 32'h40)+:(32)])) begin
+                fcs_next[2] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(3 * 32'h40)+:(32)])) begin
+                fcs_next[3] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(4 * 32'h40)+:(32)])) begin
+                fcs_next[4] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(5 * 32'h40)+:(32)])) begin
+                fcs_next[5] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(6 * 32'h40)+:(32)])) begin
+                fcs_next[6] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(7 * 32'h40)+:(32)])) begin
+                fcs_next[7] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(8 * 32'h40)+:(32)])) begin
+                fcs_next[8] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(9 * 32'h40)+:(32)])) begin
+                fcs_next[9] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(10 * 32'h40)+:(32)])) begin
+                fcs_next[10] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(11 * 32'h40)+:(32)])) begin
+                fcs_next[11] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(12 * 32'h40)+:(32)])) begin
+                fcs_next[12] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(13 * 32'h40)+:(32)])) begin
+                fcs_next[13] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(14 * 32'h40)+:(32)])) begin
+                fcs_next[14] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(15 * 32'h40)+:(32)])) begin
+                fcs_next[15] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(16 * 32'h40)+:(32)])) begin
+                fcs_next[16] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(17 * 32'h40)+:(32)])) begin
+                fcs_next[17] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(18 * 32'h40)+:(32)])) begin
+                fcs_next[18] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(19 * 32'h40)+:(32)])) begin
+                fcs_next[19] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(20 * 32'h40)+:(32)])) begin
+                fcs_next[20] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(21 * 32'h40)+:(32)])) begin
+                fcs_next[21] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(22 * 32'h40)+:(32)])) begin
+                fcs_next[22] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(23 * 32'h40)+:(32)])) begin
+                fcs_next[23] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(24 * 32'h40)+:(32)])) begin
+                fcs_next[24] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(25 * 32'h40)+:(32)])) begin
+                fcs_next[25] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(26 * 32'h40)+:(32)])) begin
+                fcs_next[26] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(27 * 32'h40)+:(32)])) begin
+                fcs_next[27] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(28 * 32'h40)+:(32)])) begin
+                fcs_next[28] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(29 * 32'h40)+:(32)])) begin
+                fcs_next[29] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(30 * 32'h40)+:(32)])) begin
+                fcs_next[30] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(31 * 32'h40)+:(32)])) begin
+                fcs_next[31] = 1'b1;
+            end
+        end
+        fcs$d = fcs_next;
         sent = active$q & tx_tready;
         done = sent & tx_last;
+        crc_pending$d = 1'b0;
         if (sent) begin
             beat$d = beat$q + one7;
             if (beat$q < crc_beats) begin
-                tx_crc$d = tx_crc_next;
+                crc_beat$d = tx_data;
+                crc_pending$d = 1'b1;
+                crc_first$d = ~|beat$q;
             end
         end
         if (done) begin
@@ -1492,7 +1546,6 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             pend$d = 8'h0;
             active$d = 1'b1;
             beat$d = 7'h0;
-            tx_crc$d = crc_init;
             f_enable$d = pend_now;
             f_sa$0$d = src[(sa_from$0)+:(8)];
             f_sa$1$d = src[(sa_from$1)+:(8)];
@@ -1602,7 +1655,11 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             o_prio$d = class_id$7;
             o_quanta$d = q_quanta$7$q;
         end
-        good = ended$q & class_ok$q & reached$q & is_packed$q & length_ok$q & da_ok$q & ~tuser$q & (~fcs_on | (rx_crc$q == crc_residue));
+        crc_good = rx_crc$q == crc_residue;
+        if (residue_early) begin
+            crc_good = crc_ok$q;
+        end
+        good = ended$q & class_ok$q & reached$q & is_packed$q & length_ok$q & da_ok$q & ~tuser$q & (~fcs_on | crc_good);
         bad = ended$q & class_ok$q & reached$q & ~good;
         step_prev$d = csr$value[(at_step)+:(24)];
         sum_fraction = sum$q[(32'h0)+:(16)];
@@ -1968,6 +2025,7 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         if (^(crc_base & crc_by_crc[(31 * 32'h40)+:(32)]) ^ ^(rx_tdata & crc_by_data[(31 * 32'h40)+:(64)])) begin
             rx_crc_next[31] = 1'b1;
         end
+        crc_ok$d = rx_crc_next == crc_residue;
         low_run = |rx_tkeep & ~|(rx_tkeep & (rx_tkeep + one_l));
         if (rx_tvalid) begin
             rx_crc$d = rx_crc_next;
@@ -2106,6 +2164,7 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             active$d = 1'b0;
             beat$d = 7'h0;
             tx_crc$d = 32'h0;
+            crc_pending$d = 1'b0;
             f_enable$d = 8'h0;
             tx_frames$d = 32'h0;
             rx_beats$d = 7'h0;
@@ -2117,6 +2176,7 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             length_ok$d = 1'b0;
             tuser$d = 1'b0;
             rx_crc$d = 32'h0;
+            crc_ok$d = 1'b0;
             r_enable$d = 8'h0;
             ended$d = 1'b0;
             pause$d = 8'h0;
@@ -2271,6 +2331,82 @@ module pfcmac_fpga__class_ok(d,q,clock);
     end
 
 endmodule // pfcmac_fpga__class_ok
+
+
+module pfcmac_fpga__crc_beat(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga__crc_beat
+
+
+module pfcmac_fpga__crc_first(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga__crc_first
+
+
+module pfcmac_fpga__crc_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga__crc_ok
+
+
+module pfcmac_fpga__crc_pending(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga__crc_pending
 
 
 module pfcmac_fpga__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
@@ -2803,6 +2939,25 @@ module pfcmac_fpga__f_sa$5(d,q,clock);
     end
 
 endmodule // pfcmac_fpga__f_sa$5
+
+
+module pfcmac_fpga__fcs(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga__fcs
 
 
 module pfcmac_fpga__is_packed(d,q,clock);

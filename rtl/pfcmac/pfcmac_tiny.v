@@ -203,10 +203,11 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
 
     // Constant declarations
     localparam  fcs_on = 1'b1;
+    localparam  residue_early = 1'b1;
     localparam  last_beat = 7'b111111;
     localparam  last_keep = 1'b1;
     localparam  all_keep = 1'b1;
-    localparam  crc_beats = 7'b111100;
+    localparam  crc_beats = 7'b100010;
     localparam  beat_shift = 4'h3;
     localparam  template = 512'h1010888000000000000010000c28001;
     localparam  crc_init = 32'hffffffff;
@@ -214,7 +215,7 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     localparam  crc_residue = 32'hdebb20e3;
     localparam  crc_by_crc = 2048'h8200000000000000c300000000000000e3000000000000007100000000000000ba00000000000000df000000000000006f00000000000000b500000000800000d8000000004000006c00000000200000b400000000100000d800000000080000ee0000000004000077000000000200003b000000000100001d000000000080008c00000000004000460000000000200023000000000010001100000000000800080000000000040004000000000002008000000000000100c200000000000080610000000000004030000000000000209a000000000000104d0000000000000826000000000000041300000000000002090000000000000104;
     localparam  crc_by_data = 2048'h8200000000000000c300000000000000e3000000000000007100000000000000ba00000000000000df000000000000006f00000000000000b500000000000000d8000000000000006c00000000000000b400000000000000d800000000000000ee0000000000000077000000000000003b000000000000001d000000000000008c00000000000000460000000000000023000000000000001100000000000000080000000000000004000000000000008000000000000000c200000000000000610000000000000030000000000000009a000000000000004d0000000000000026000000000000001300000000000000090000000000000004;
-    localparam  crc_to_fcs = 2048'h800000000000000040000000000000002000000000000000100000000000000008000000000000000400000000000000020000000000000001000000000000000080000000000000004000000000000000200000000000000010000000000000000800000000000000040000000000000002000000000000000100000000000000008000000000000000400000000000000020000000000000001000000000000000080000000000000004000000000000000200000000000000010000000000000000800000000000000040000000000000002000000000000000100000000000000008000000000000000400000000000000020000000000000001;
+    localparam  crc_to_fcs = 2048'h32be7710000000002be14c9000000000274ed1500000000013a768a0000000083b6dc340000000042f0896b00000000a17844b500000000d397c52b00000000eae005e400000000757002f2000000003993e608000000009fe21475000000004cdaed4b00000000a66d76a5000000005336bb5200000000299b5da90000000017e649a5000000000bf324d20000000085f9926900000000c2fcc93400000000617e649a0000000030bf324d000000009b747e57000000004e91d85a000000002748ec2d0000000093a4761600000000caf9dc7a00000000657cee3d0000000032be771e00000000195f3b8f000000000caf9dc7000000000657cee3;
     localparam  sa_at$0 = 9'b110000;
     localparam  sa_at$1 = 9'b111000;
     localparam  sa_at$2 = 9'b1000000;
@@ -380,6 +381,14 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     wire  [6:0] beat$q;
     reg  [31:0] tx_crc$d;
     wire  [31:0] tx_crc$q;
+    reg  [7:0] crc_beat$d;
+    wire  [7:0] crc_beat$q;
+    reg  crc_pending$d;
+    wire  crc_pending$q;
+    reg  crc_first$d;
+    wire  crc_first$q;
+    reg  [31:0] fcs$d;
+    wire  [31:0] fcs$q;
     reg  [7:0] f_sa$0$d;
     wire  [7:0] f_sa$0$q;
     reg  [7:0] f_sa$1$d;
@@ -446,6 +455,8 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     wire  tuser$q;
     reg  [31:0] rx_crc$d;
     wire  [31:0] rx_crc$q;
+    reg  crc_ok$d;
+    wire  crc_ok$q;
     reg  [7:0] r_enable$d;
     wire  [7:0] r_enable$q;
     reg  [7:0] r_hi$0$d;
@@ -545,9 +556,10 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     reg  [47:0] src;
     reg  [8:0] beat_at;
     reg  [511:0] frame;
-    reg  [31:0] fcs;
     reg  [7:0] tx_data;
+    reg  [31:0] tx_crc_base;
     reg  [31:0] tx_crc_next;
+    reg  [31:0] fcs_next;
     reg  tx_last;
     reg  sent;
     reg  done;
@@ -566,6 +578,7 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     reg  [31:0] rx_crc_next;
     reg  [7:0] rx_byte;
     reg  low_run;
+    reg  crc_good;
     reg  good;
     reg  bad;
     reg  [15:0] sum_fraction;
@@ -674,6 +687,26 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     pfcmac_tiny__tx_crc tx_crc(
         .d(tx_crc$d),
         .q(tx_crc$q),
+        .clock(clock)
+    );
+    pfcmac_tiny__crc_beat crc_beat(
+        .d(crc_beat$d),
+        .q(crc_beat$q),
+        .clock(clock)
+    );
+    pfcmac_tiny__crc_pending crc_pending(
+        .d(crc_pending$d),
+        .q(crc_pending$q),
+        .clock(clock)
+    );
+    pfcmac_tiny__crc_first crc_first(
+        .d(crc_first$d),
+        .q(crc_first$q),
+        .clock(clock)
+    );
+    pfcmac_tiny__fcs fcs(
+        .d(fcs$d),
+        .q(fcs$q),
         .clock(clock)
     );
     pfcmac_tiny__f_sa$0 f_sa$0(
@@ -839,6 +872,11 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     pfcmac_tiny__rx_crc rx_crc(
         .d(rx_crc$d),
         .q(rx_crc$q),
+        .clock(clock)
+    );
+    pfcmac_tiny__crc_ok crc_ok(
+        .d(crc_ok$d),
+        .q(crc_ok$q),
         .clock(clock)
     );
     pfcmac_tiny__r_enable r_enable(
@@ -1078,6 +1116,10 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         active$d = active$q;
         beat$d = beat$q;
         tx_crc$d = tx_crc$q;
+        crc_beat$d = crc_beat$q;
+        crc_pending$d = crc_pending$q;
+        crc_first$d = crc_first$q;
+        fcs$d = fcs$q;
         f_enable$d = f_enable$q;
         tx_frames$d = tx_frames$q;
         rx_beats$d = rx_beats$q;
@@ -1089,6 +1131,7 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         length_ok$d = length_ok$q;
         tuser$d = tuser$q;
         rx_crc$d = rx_crc$q;
+        crc_ok$d = crc_ok$q;
         r_enable$d = r_enable$q;
         ended$d = ended$q;
         pause$d = pause$q;
@@ -1186,106 +1229,7 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         frame = frame | ({504'd0, f_hi$5$q} << hi_at$5) | ({504'd0, f_lo$5$q} << lo_at$5);
         frame = frame | ({504'd0, f_hi$6$q} << hi_at$6) | ({504'd0, f_lo$6$q} << lo_at$6);
         frame = frame | ({504'd0, f_hi$7$q} << hi_at$7) | ({504'd0, f_lo$7$q} << lo_at$7);
-        fcs = 32'h0;
-        if (fcs_on) begin
-            if (~^(tx_crc$q & crc_to_fcs[(0 * 32'h40)+:(32)])) begin
-                fcs[0] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(1 * 32'h40)+:(32)])) begin
-                fcs[1] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(2 * 32'h40)+:(32)])) begin
-                fcs[2] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(3 * 32'h40)+:(32)])) begin
-                fcs[3] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(4 * 32'h40)+:(32)])) begin
-                fcs[4] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(5 * 32'h40)+:(32)])) begin
-                fcs[5] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(6 * 32'h40)+:(32)])) begin
-                fcs[6] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(7 * 32'h40)+:(32)])) begin
-                fcs[7] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(8 * 32'h40)+:(32)])) begin
-                fcs[8] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(9 * 32'h40)+:(32)])) begin
-                fcs[9] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(10 * 32'h40)+:(32)])) begin
-                fcs[10] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(11 * 32'h40)+:(32)])) begin
-                fcs[11] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(12 * 32'h40)+:(32)])) begin
-                fcs[12] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(13 * 32'h40)+:(32)])) begin
-                fcs[13] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(14 * 32'h40)+:(32)])) begin
-                fcs[14] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(15 * 32'h40)+:(32)])) begin
-                fcs[15] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(16 * 32'h40)+:(32)])) begin
-                fcs[16] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(17 * 32'h40)+:(32)])) begin
-                fcs[17] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(18 * 32'h40)+:(32)])) begin
-                fcs[18] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(19 * 32'h40)+:(32)])) begin
-                fcs[19] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(20 * 32'h40)+:(32)])) begin
-                fcs[20] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(21 * 32'h40)+:(32)])) begin
-                fcs[21] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(22 * 32'h40)+:(32)])) begin
-                fcs[22] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(23 * 32'h40)+:(32)])) begin
-                fcs[23] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(24 * 32'h40)+:(32)])) begin
-                fcs[24] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(25 * 32'h40)+:(32)])) begin
-                fcs[25] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(26 * 32'h40)+:(32)])) begin
-                fcs[26] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(27 * 32'h40)+:(32)])) begin
-                fcs[27] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(28 * 32'h40)+:(32)])) begin
-                fcs[28] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(29 * 32'h40)+:(32)])) begin
-                fcs[29] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(30 * 32'h40)+:(32)])) begin
-                fcs[30] = 1'b1;
-            end
-            if (~^(tx_crc$q & crc_to_fcs[(31 * 32'h40)+:(32)])) begin
-                fcs[31] = 1'b1;
-            end
-        end
-        frame = frame | ({480'd0, fcs} << fcs_at);
+        frame = frame | ({480'd0, fcs$q} << fcs_at);
         beat_at = {2'd0, beat$q} << beat_shift;
         tx_data = frame[(beat_at)+:(8)];
         tx_last = beat$q == last_beat;
@@ -1301,109 +1245,219 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             end
             tx_tlast = tx_last;
         end
+        tx_crc_base = tx_crc$q;
+        if (crc_first$q) begin
+            tx_crc_base = crc_init;
+        end
         tx_crc_next = 32'h0;
-        if (^(tx_crc$q & crc_by_crc[(0 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(0 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(0 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(0 * 32'h40)+:(8)])) begin
             tx_crc_next[0] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(1 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(1 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(1 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(1 * 32'h40)+:(8)])) begin
             tx_crc_next[1] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(2 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(2 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(2 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(2 * 32'h40)+:(8)])) begin
             tx_crc_next[2] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(3 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(3 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(3 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(3 * 32'h40)+:(8)])) begin
             tx_crc_next[3] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(4 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(4 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(4 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(4 * 32'h40)+:(8)])) begin
             tx_crc_next[4] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(5 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(5 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(5 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(5 * 32'h40)+:(8)])) begin
             tx_crc_next[5] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(6 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(6 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(6 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(6 * 32'h40)+:(8)])) begin
             tx_crc_next[6] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(7 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(7 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(7 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(7 * 32'h40)+:(8)])) begin
             tx_crc_next[7] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(8 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(8 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(8 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(8 * 32'h40)+:(8)])) begin
             tx_crc_next[8] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(9 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(9 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(9 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(9 * 32'h40)+:(8)])) begin
             tx_crc_next[9] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(10 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(10 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(10 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(10 * 32'h40)+:(8)])) begin
             tx_crc_next[10] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(11 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(11 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(11 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(11 * 32'h40)+:(8)])) begin
             tx_crc_next[11] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(12 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(12 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(12 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(12 * 32'h40)+:(8)])) begin
             tx_crc_next[12] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(13 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(13 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(13 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(13 * 32'h40)+:(8)])) begin
             tx_crc_next[13] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(14 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(14 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(14 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(14 * 32'h40)+:(8)])) begin
             tx_crc_next[14] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(15 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(15 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(15 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(15 * 32'h40)+:(8)])) begin
             tx_crc_next[15] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(16 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(16 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(16 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(16 * 32'h40)+:(8)])) begin
             tx_crc_next[16] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(17 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(17 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(17 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(17 * 32'h40)+:(8)])) begin
             tx_crc_next[17] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(18 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(18 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(18 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(18 * 32'h40)+:(8)])) begin
             tx_crc_next[18] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(19 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(19 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(19 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(19 * 32'h40)+:(8)])) begin
             tx_crc_next[19] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(20 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(20 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(20 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(20 * 32'h40)+:(8)])) begin
             tx_crc_next[20] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(21 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(21 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(21 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(21 * 32'h40)+:(8)])) begin
             tx_crc_next[21] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(22 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(22 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(22 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(22 * 32'h40)+:(8)])) begin
             tx_crc_next[22] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(23 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(23 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(23 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(23 * 32'h40)+:(8)])) begin
             tx_crc_next[23] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(24 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(24 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(24 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(24 * 32'h40)+:(8)])) begin
             tx_crc_next[24] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(25 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(25 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(25 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(25 * 32'h40)+:(8)])) begin
             tx_crc_next[25] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(26 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(26 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(26 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(26 * 32'h40)+:(8)])) begin
             tx_crc_next[26] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(27 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(27 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(27 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(27 * 32'h40)+:(8)])) begin
             tx_crc_next[27] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(28 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(28 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(28 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(28 * 32'h40)+:(8)])) begin
             tx_crc_next[28] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(29 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(29 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(29 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(29 * 32'h40)+:(8)])) begin
             tx_crc_next[29] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(30 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(30 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(30 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(30 * 32'h40)+:(8)])) begin
             tx_crc_next[30] = 1'b1;
         end
-        if (^(tx_crc$q & crc_by_crc[(31 * 32'h40)+:(32)]) ^ ^(tx_data & crc_by_data[(31 * 32'h40)+:(8)])) begin
+        if (^(tx_crc_base & crc_by_crc[(31 * 32'h40)+:(32)]) ^ ^(crc_beat$q & crc_by_data[(31 * 32'h40)+:(8)])) begin
             tx_crc_next[31] = 1'b1;
         end
+        if (crc_pending$q) begin
+            tx_crc$d = tx_crc_next;
+        end
+        fcs_next = 32'h0;
+        if (fcs_on) begin
+            if (~^(tx_crc$q & crc_to_fcs[(0 * 32'h40)+:(32)])) begin
+                fcs_next[0] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(1 * 32'h40)+:(32)])) begin
+                fcs_next[1] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(2 * 32'h40)+:(32)])) begin
+                fcs_next[2] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(3 * 32'h40)+:(32)])) begin
+                fcs_next[3] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(4 * 32'h40)+:(32)])) begin
+                fcs_next[4] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(5 * 32'h40)+:(32)])) begin
+                fcs_next[5] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(6 * 32'h40)+:(32)])) begin
+                fcs_next[6] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(7 * 32'h40)+:(32)])) begin
+                fcs_next[7] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(8 * 32'h40)+:(32)])) begin
+                fcs_next[8] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(9 * 32'h40)+:(32)])) begin
+                fcs_next[9] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(10 * 32'h40)+:(32)])) begin
+                fcs_next[10] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(11 * 32'h40)+:(32)])) begin
+                fcs_next[11] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(12 * 32'h40)+:(32)])) begin
+                fcs_next[12] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(13 * 32'h40)+:(32)])) begin
+                fcs_next[13] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(14 * 32'h40)+:(32)])) begin
+                fcs_next[14] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(15 * 32'h40)+:(32)])) begin
+                fcs_next[15] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(16 * 32'h40)+:(32)])) begin
+                fcs_next[16] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(17 * 32'h40)+:(32)])) begin
+                fcs_next[17] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(18 * 32'h40)+:(32)])) begin
+                fcs_next[18] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(19 * 32'h40)+:(32)])) begin
+                fcs_next[19] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(20 * 32'h40)+:(32)])) begin
+                fcs_next[20] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(21 * 32'h40)+:(32)])) begin
+                fcs_next[21] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(22 * 32'h40)+:(32)])) begin
+                fcs_next[22] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(23 * 32'h40)+:(32)])) begin
+                fcs_next[23] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(24 * 32'h40)+:(32)])) begin
+                fcs_next[24] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(25 * 32'h40)+:(32)])) begin
+                fcs_next[25] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(26 * 32'h40)+:(32)])) begin
+                fcs_next[26] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(27 * 32'h40)+:(32)])) begin
+                fcs_next[27] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(28 * 32'h40)+:(32)])) begin
+                fcs_next[28] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(29 * 32'h40)+:(32)])) begin
+                fcs_next[29] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(30 * 32'h40)+:(32)])) begin
+                fcs_next[30] = 1'b1;
+            end
+            if (~^(tx_crc$q & crc_to_fcs[(31 * 32'h40)+:(32)])) begin
+                fcs_next[31] = 1'b1;
+            end
+        end
+        fcs$d = fcs_next;
         sent = active$q & tx_tready;
         done = sent & tx_last;
+        crc_pending$d = 1'b0;
         if (sent) begin
             beat$d = beat$q + one7;
             if (beat$q < crc_beats) begin
-                tx_crc$d = tx_crc_next;
+                crc_beat$d = tx_data;
+                crc_pending$d = 1'b1;
+                crc_first$d = ~|beat$q;
             end
         end
         if (done) begin
@@ -1492,7 +1546,6 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             pend$d = 8'h0;
             active$d = 1'b1;
             beat$d = 7'h0;
-            tx_crc$d = crc_init;
             f_enable$d = pend_now;
             f_sa$0$d = src[(sa_from$0)+:(8)];
             f_sa$1$d = src[(sa_from$1)+:(8)];
@@ -1602,7 +1655,11 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             o_prio$d = class_id$7;
             o_quanta$d = q_quanta$7$q;
         end
-        good = ended$q & class_ok$q & reached$q & is_packed$q & length_ok$q & da_ok$q & ~tuser$q & (~fcs_on | (rx_crc$q == crc_residue));
+        crc_good = rx_crc$q == crc_residue;
+        if (residue_early) begin
+            crc_good = crc_ok$q;
+        end
+        good = ended$q & class_ok$q & reached$q & is_packed$q & length_ok$q & da_ok$q & ~tuser$q & (~fcs_on | crc_good);
         bad = ended$q & class_ok$q & reached$q & ~good;
         step_prev$d = csr$value[(at_step)+:(24)];
         sum_fraction = sum$q[(32'h0)+:(16)];
@@ -1968,6 +2025,7 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         if (^(crc_base & crc_by_crc[(31 * 32'h40)+:(32)]) ^ ^(rx_tdata & crc_by_data[(31 * 32'h40)+:(8)])) begin
             rx_crc_next[31] = 1'b1;
         end
+        crc_ok$d = rx_crc_next == crc_residue;
         low_run = |rx_tkeep & ~|(rx_tkeep & (rx_tkeep + one_l));
         if (rx_tvalid) begin
             rx_crc$d = rx_crc_next;
@@ -2106,6 +2164,7 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             active$d = 1'b0;
             beat$d = 7'h0;
             tx_crc$d = 32'h0;
+            crc_pending$d = 1'b0;
             f_enable$d = 8'h0;
             tx_frames$d = 32'h0;
             rx_beats$d = 7'h0;
@@ -2117,6 +2176,7 @@ module pfcmac_tiny__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             length_ok$d = 1'b0;
             tuser$d = 1'b0;
             rx_crc$d = 32'h0;
+            crc_ok$d = 1'b0;
             r_enable$d = 8'h0;
             ended$d = 1'b0;
             pause$d = 8'h0;
@@ -2271,6 +2331,82 @@ module pfcmac_tiny__class_ok(d,q,clock);
     end
 
 endmodule // pfcmac_tiny__class_ok
+
+
+module pfcmac_tiny__crc_beat(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_tiny__crc_beat
+
+
+module pfcmac_tiny__crc_first(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_tiny__crc_first
+
+
+module pfcmac_tiny__crc_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_tiny__crc_ok
+
+
+module pfcmac_tiny__crc_pending(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_tiny__crc_pending
 
 
 module pfcmac_tiny__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,value,value_next,write);
@@ -2803,6 +2939,25 @@ module pfcmac_tiny__f_sa$5(d,q,clock);
     end
 
 endmodule // pfcmac_tiny__f_sa$5
+
+
+module pfcmac_tiny__fcs(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_tiny__fcs
 
 
 module pfcmac_tiny__is_packed(d,q,clock);

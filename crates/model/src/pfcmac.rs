@@ -158,6 +158,8 @@ pub const DESTINATION: [u8; 6] = [0x01, 0x80, 0xC2, 0x00, 0x00, 0x01];
 /// EtherType (MAC control) and opcode (PFC), bytes 12..16 of a PFC frame.
 pub const TYPE_AND_OPCODE: [u8; 4] = [0x88, 0x08, 0x01, 0x01];
 pub const CLASSES: usize = 8;
+/// Bytes 0..34 carry the frame's fields (the last is class 7's time); the rest is zero padding.
+pub const FIELD_BYTES: usize = 18 + 2 * CLASSES;
 
 /// Byte `k` (< 60) of the PFC frame from `src_mac` with class-enable vector `enable` and pause
 /// times `times` (big-endian, class 0 first; a class not enabled sends 0).
@@ -168,7 +170,7 @@ pub fn frame_byte(k: usize, src_mac: u64, enable: u8, times: &[u16; CLASSES]) ->
         12..=15 => TYPE_AND_OPCODE[k - 12],
         16 => 0,
         17 => enable,
-        18..=33 => {
+        18..FIELD_BYTES => {
             let class = (k - 18) / 2;
             let time = if enable >> class & 1 == 1 {
                 times[class]

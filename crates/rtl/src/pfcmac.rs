@@ -5,13 +5,17 @@
 //! * TX: the frame in flight is held as its variable bytes only (source address, class-enable
 //!   vector, eight times: 23 bytes); a beat is the slice of a 512-bit frame vector, the OR of a
 //!   constant template (destination, EtherType, opcode, padding) and those bytes at their
-//!   positions, with the FCS at bytes 60..64. The CRC register takes each sent beat (an XOR
-//!   network derived from `switchcraft_core::fcs`) up to the last beat of data bytes; the FCS
-//!   is its complement after the zero bytes that precede the FCS in that beat (none at 8 bits,
-//!   four at 64).
+//!   positions, with the FCS at bytes 60..64. The CRC register takes each sent beat that holds
+//!   a field byte (bytes 0..34; an XOR network derived from `switchcraft_core::fcs`) one edge
+//!   after the beat is sent, from a copy of it, so the beat multiplexer and the XOR network are
+//!   in different cycles. The FCS register is the complement of the CRC after the padding's
+//!   zero bytes past the last field beat (26 at 8 bits, 20 at 64: one linear map), registered
+//!   on every edge: the CRC is final one edge after the last field beat is sent and the FCS
+//!   one edge later, before the FCS's beat.
 //! * RX: per frame, flags (destination, EtherType and opcode, packing, `rx_tuser`), the length
-//!   test at the last beat, the CRC over every beat, and the bytes of the class-enable vector
-//!   and the times, captured by position (a one-hot register of the beat index enables them).
+//!   test at the last beat, the CRC over every beat and whether it is the residue after this
+//!   beat, and the bytes of the class-enable vector and the times, captured by position (a
+//!   one-hot register of the beat index enables them).
 //!   The edge after the last beat judges the frame from those registers, loads the timers and
 //!   raises the events: a new frame's first beat may come on that edge, since it rewrites none
 //!   of the bytes the verdict reads.
@@ -20,8 +24,8 @@ use crate::csr_bank::{self, CsrBank};
 use rust_hdl::prelude::*;
 use switchcraft_core::fcs::{crc_byte, CRC_INIT, CRC_RESIDUE};
 use switchcraft_model::pfcmac::{
-    regmap, PfcMacConfig, CLASSES, DESTINATION, FLAG_BAD_FRAME, FLAG_COALESCED, FLAG_SATURATED,
-    FRAME_BYTES, TYPE_AND_OPCODE,
+    regmap, PfcMacConfig, CLASSES, DESTINATION, FIELD_BYTES, FLAG_BAD_FRAME, FLAG_COALESCED,
+    FLAG_SATURATED, FRAME_BYTES, TYPE_AND_OPCODE,
 };
 
 /// Word slots of the CSR bank (the register map's indices 0..10) and their bits.
@@ -36,13 +40,8 @@ pub fn crc_matrix(bytes: usize) -> ([u64; 32], [u64; 32]) {
     assert!((1..=8).contains(&bytes));
     let run =
         |crc: u32, data: u64| (0..bytes).fold(crc, |c, k| crc_byte(c, (data >> (8 * k)) as u8));
-    let (mut crc_masks, mut data_masks) = ([0u64; 32], [0u64; 32]);
-    for i in 0..32 {
-        let column = run(1 << i, 0);
-        for (b, m) in crc_masks.iter_mut().enumerate() {
-            *m |= u64::from(column >> b & 1) << i;
-        }
-    }
+    let crc_masks = crc_after_zeros(bytes);
+    let mut data_masks = [0u64; 32];
     for i in 0..8 * bytes {
         let column = run(0, 1 << i);
         for (b, m) in data_masks.iter_mut().enumerate() {
@@ -50,6 +49,19 @@ pub fn crc_matrix(bytes: usize) -> ([u64; 32], [u64; 32]) {
         }
     }
     (crc_masks, data_masks)
+}
+
+/// The CRC register after `bytes` zero bytes as a linear map of the register before them (bit b
+/// is the parity of `crc & masks[b]`; zero bytes add nothing but the shifts).
+pub fn crc_after_zeros(bytes: usize) -> [u64; 32] {
+    let mut masks = [0u64; 32];
+    for i in 0..32 {
+        let column = (0..bytes).fold(1u32 << i, |c, _| crc_byte(c, 0));
+        for (b, m) in masks.iter_mut().enumerate() {
+            *m |= u64::from(column >> b & 1) << i;
+        }
+    }
+    masks
 }
 
 /// 32 masks packed into one vector, mask b at bits `[64b, 64b + 64)`.
@@ -103,7 +115,16 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     pend_time: [DFF<Bits<16>>; CLASSES],
     active: DFF<Bit>,
     beat: DFF<Bits<7>>,
+    /// The CRC of the frame's field beats sent before the last one sent, and that beat when it
+    /// is still to enter (`crc_pending`): the CRC lags the stream by one edge.
     tx_crc: DFF<Bits<32>>,
+    crc_beat: DFF<Bits<W>>,
+    crc_pending: DFF<Bit>,
+    /// `crc_beat` is the frame's first beat: its step starts from the initial value, so a new
+    /// frame never has to reset `tx_crc` (which would put the handshake on its path).
+    crc_first: DFF<Bit>,
+    /// The FCS of the frame in flight, valid from the second edge after its last field beat.
+    fcs: DFF<Bits<32>>,
     /// The frame in flight: source address bytes (wire order), enable vector, times' bytes.
     f_sa: [DFF<Bits<8>>; 6],
     f_enable: DFF<Bits<8>>,
@@ -123,6 +144,9 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     length_ok: DFF<Bit>,
     tuser: DFF<Bit>,
     rx_crc: DFF<Bits<32>>,
+    /// Whether the CRC after this edge's beat is the residue: with `residue_early`, the
+    /// verdict on the next edge reads one flip-flop instead of a 32-bit comparison.
+    crc_ok: DFF<Bit>,
     r_enable: DFF<Bits<8>>,
     r_hi: [DFF<Bits<8>>; CLASSES],
     r_lo: [DFF<Bits<8>>; CLASSES],
@@ -150,11 +174,14 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
 
     // ---- Constants.
     fcs_on: Constant<Bit>,
+    /// The residue test on the beat's edge (8-bit beats, whose CRC step is shallow), not in
+    /// the verdict's cycle (64-bit beats: the step is three LUT levels, the test three more).
+    residue_early: Constant<Bit>,
     /// Beats of a frame - 1, `tkeep` of its last beat, all lanes.
     last_beat: Constant<Bits<7>>,
     last_keep: Constant<Bits<L>>,
     all_keep: Constant<Bits<L>>,
-    /// TX beats whose bytes enter the CRC (those before the FCS's beat).
+    /// TX beats whose bytes enter the CRC (those holding a field byte).
     crc_beats: Constant<Bits<7>>,
     /// log2(W): a beat's bit offset in the frame vector is `beat << beat_shift`.
     beat_shift: Constant<Bits<4>>,
@@ -163,7 +190,7 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     /// `QUANTA_STEP`'s reset value.
     step_reset: Constant<Bits<24>>,
     crc_residue: Constant<Bits<32>>,
-    /// The CRC step of one beat, and the zero bytes before the FCS in its beat.
+    /// The CRC step of one beat, and the zero bytes from the last field beat to the FCS.
     crc_by_crc: Constant<Bits<2048>>,
     crc_by_data: Constant<Bits<2048>>,
     crc_to_fcs: Constant<Bits<2048>>,
@@ -215,9 +242,10 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     src: Signal<Local, Bits<48>>,
     beat_at: Signal<Local, Bits<9>>,
     frame: Signal<Local, Bits<512>>,
-    fcs: Signal<Local, Bits<32>>,
     tx_data: Signal<Local, Bits<W>>,
+    tx_crc_base: Signal<Local, Bits<32>>,
     tx_crc_next: Signal<Local, Bits<32>>,
+    fcs_next: Signal<Local, Bits<32>>,
     tx_last: Signal<Local, Bit>,
     sent: Signal<Local, Bit>,
     done: Signal<Local, Bit>,
@@ -229,6 +257,7 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     rx_crc_next: Signal<Local, Bits<32>>,
     rx_byte: Signal<Local, Bits<8>>,
     low_run: Signal<Local, Bit>,
+    crc_good: Signal<Local, Bit>,
     good: Signal<Local, Bit>,
     bad: Signal<Local, Bit>,
     /// The fraction the accumulator's sum leaves for the next edge, and its whole quanta.
@@ -253,16 +282,14 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
         let map = regmap(cfg);
         let at = |name: &str| Bank::offset(&map, name);
         let beats = cfg.beats();
-        // The CRC takes the beats before the one holding the FCS; the FCS follows the zero
-        // bytes of that beat that come before it.
-        let crc_beats = FRAME_BYTES / L;
+        // The CRC takes the beats that hold a field byte; the FCS follows the padding's zero
+        // bytes from there. The CRC is final one edge after the last of those beats is sent and
+        // the FCS register one edge later, so the FCS's beat must be at least two beats on.
+        let crc_beats = FIELD_BYTES.div_ceil(L);
         let zeros_before_fcs = FRAME_BYTES - crc_beats * L;
+        assert!(FRAME_BYTES / L >= crc_beats + 2);
         let (by_crc, by_data) = crc_matrix(L);
-        let to_fcs = if zeros_before_fcs == 0 {
-            std::array::from_fn(|b| 1u64 << b)
-        } else {
-            crc_matrix(zeros_before_fcs).0
-        };
+        let to_fcs = crc_after_zeros(zeros_before_fcs);
         let mut template = Bits::<512>::default();
         for (k, &byte) in DESTINATION.iter().enumerate() {
             template = template | (bit_cast::<512, 64>(u64::from(byte).into()) << (8 * k) as u64);
@@ -306,6 +333,10 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             active: Default::default(),
             beat: Default::default(),
             tx_crc: Default::default(),
+            crc_beat: Default::default(),
+            crc_pending: Default::default(),
+            crc_first: Default::default(),
+            fcs: Default::default(),
             f_sa: Default::default(),
             f_enable: Default::default(),
             f_hi: Default::default(),
@@ -320,6 +351,7 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             length_ok: Default::default(),
             tuser: Default::default(),
             rx_crc: Default::default(),
+            crc_ok: Default::default(),
             r_enable: Default::default(),
             r_hi: Default::default(),
             r_lo: Default::default(),
@@ -340,6 +372,7 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             rx_frames: Default::default(),
             rx_bad: Default::default(),
             fcs_on: Constant::new(cfg.fcs),
+            residue_early: Constant::new(W == 8),
             last_beat: konst((beats - 1) as u64),
             last_keep: konst(cfg.last_keep()),
             all_keep: konst(switchcraft_core::mask(L as u32)),
@@ -394,9 +427,10 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             src: Default::default(),
             beat_at: Default::default(),
             frame: Default::default(),
-            fcs: Default::default(),
             tx_data: Default::default(),
+            tx_crc_base: Default::default(),
             tx_crc_next: Default::default(),
+            fcs_next: Default::default(),
             tx_last: Default::default(),
             sent: Default::default(),
             done: Default::default(),
@@ -408,6 +442,7 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             rx_crc_next: Default::default(),
             rx_byte: Default::default(),
             low_run: Default::default(),
+            crc_good: Default::default(),
             good: Default::default(),
             bad: Default::default(),
             sum_fraction: Default::default(),
@@ -429,9 +464,41 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pend, active, beat, tx_crc, f_enable, tx_frames, rx_beats, at_beat, da_ok,
-            class_ok, reached, is_packed, length_ok, tuser, rx_crc, r_enable, ended, pause, sum,
-            step_prev, raised_q, loaded_q, queued, o_valid, o_prio, o_quanta, o_bad, rx_frames,
+            self,
+            clock,
+            pend,
+            active,
+            beat,
+            tx_crc,
+            crc_beat,
+            crc_pending,
+            crc_first,
+            fcs,
+            f_enable,
+            tx_frames,
+            rx_beats,
+            at_beat,
+            da_ok,
+            class_ok,
+            reached,
+            is_packed,
+            length_ok,
+            tuser,
+            rx_crc,
+            crc_ok,
+            r_enable,
+            ended,
+            pause,
+            sum,
+            step_prev,
+            raised_q,
+            loaded_q,
+            queued,
+            o_valid,
+            o_prio,
+            o_quanta,
+            o_bad,
+            rx_frames,
             rx_bad
         );
         for c in 0..8 {
@@ -502,16 +569,8 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         self.frame.next = self.frame.val()
             | (bit_cast::<512, 8>(self.f_hi[7].q.val()) << self.hi_at[7].val())
             | (bit_cast::<512, 8>(self.f_lo[7].q.val()) << self.lo_at[7].val());
-        self.fcs.next = 0.into();
-        if self.fcs_on.val() {
-            for b in 0..32 {
-                if !(self.tx_crc.q.val() & self.crc_to_fcs.val().get_bits::<32>(b * 64)).xor() {
-                    self.fcs.next = self.fcs.val().replace_bit(b, true);
-                }
-            }
-        }
         self.frame.next =
-            self.frame.val() | (bit_cast::<512, 32>(self.fcs.val()) << self.fcs_at.val());
+            self.frame.val() | (bit_cast::<512, 32>(self.fcs.q.val()) << self.fcs_at.val());
         self.beat_at.next = bit_cast::<9, 7>(self.beat.q.val()) << self.beat_shift.val();
         self.tx_data.next = self.frame.val().get_bits::<W>(self.beat_at.val().index());
         self.tx_last.next = self.beat.q.val() == self.last_beat.val();
@@ -529,20 +588,39 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         }
 
         // ---- TX, edge: the beat sent, the descriptor merged, the next frame latched.
+        self.tx_crc_base.next = self.tx_crc.q.val();
+        if self.crc_first.q.val() {
+            self.tx_crc_base.next = self.crc_init.val();
+        }
         self.tx_crc_next.next = 0.into();
         for b in 0..32 {
-            if (self.tx_crc.q.val() & self.crc_by_crc.val().get_bits::<32>(b * 64)).xor()
-                ^ (self.tx_data.val() & self.crc_by_data.val().get_bits::<W>(b * 64)).xor()
+            if (self.tx_crc_base.val() & self.crc_by_crc.val().get_bits::<32>(b * 64)).xor()
+                ^ (self.crc_beat.q.val() & self.crc_by_data.val().get_bits::<W>(b * 64)).xor()
             {
                 self.tx_crc_next.next = self.tx_crc_next.val().replace_bit(b, true);
             }
         }
+        if self.crc_pending.q.val() {
+            self.tx_crc.d.next = self.tx_crc_next.val();
+        }
+        self.fcs_next.next = 0.into();
+        if self.fcs_on.val() {
+            for b in 0..32 {
+                if !(self.tx_crc.q.val() & self.crc_to_fcs.val().get_bits::<32>(b * 64)).xor() {
+                    self.fcs_next.next = self.fcs_next.val().replace_bit(b, true);
+                }
+            }
+        }
+        self.fcs.d.next = self.fcs_next.val();
         self.sent.next = self.active.q.val() & self.tx_tready.val();
         self.done.next = self.sent.val() & self.tx_last.val();
+        self.crc_pending.d.next = false;
         if self.sent.val() {
             self.beat.d.next = self.beat.q.val() + self.one7.val();
             if self.beat.q.val() < self.crc_beats.val() {
-                self.tx_crc.d.next = self.tx_crc_next.val();
+                self.crc_beat.d.next = self.tx_data.val();
+                self.crc_pending.d.next = true;
+                self.crc_first.d.next = !self.beat.q.val().any();
             }
         }
         if self.done.val() {
@@ -585,7 +663,6 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             self.pend.d.next = 0.into();
             self.active.d.next = true;
             self.beat.d.next = 0.into();
-            self.tx_crc.d.next = self.crc_init.val();
             self.f_enable.d.next = self.pend_now.val();
             for j in 0..6 {
                 self.f_sa[j].d.next = self.src.val().get_bits::<8>(self.sa_from[j].val().index());
@@ -614,6 +691,10 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
                 self.o_quanta.d.next = self.q_quanta[c].q.val();
             }
         }
+        self.crc_good.next = self.rx_crc.q.val() == self.crc_residue.val();
+        if self.residue_early.val() {
+            self.crc_good.next = self.crc_ok.q.val();
+        }
         self.good.next = self.ended.q.val()
             & self.class_ok.q.val()
             & self.reached.q.val()
@@ -621,7 +702,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             & self.length_ok.q.val()
             & self.da_ok.q.val()
             & !self.tuser.q.val()
-            & (!self.fcs_on.val() | (self.rx_crc.q.val() == self.crc_residue.val()));
+            & (!self.fcs_on.val() | self.crc_good.val());
         self.bad.next =
             self.ended.q.val() & self.class_ok.q.val() & self.reached.q.val() & !self.good.val();
         // The step accumulator runs one edge ahead: `sum` holds the fraction this edge leaves
@@ -736,6 +817,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
                 self.rx_crc_next.next = self.rx_crc_next.val().replace_bit(b, true);
             }
         }
+        self.crc_ok.d.next = self.rx_crc_next.val() == self.crc_residue.val();
         self.low_run.next = self.rx_tkeep.val().any()
             & !(self.rx_tkeep.val() & (self.rx_tkeep.val() + self.one_l.val())).any();
         if self.rx_tvalid.val() {
@@ -835,6 +917,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             self.active.d.next = false;
             self.beat.d.next = 0.into();
             self.tx_crc.d.next = 0.into();
+            self.crc_pending.d.next = false;
             self.f_enable.d.next = 0.into();
             self.tx_frames.d.next = 0.into();
             self.rx_beats.d.next = 0.into();
@@ -846,6 +929,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             self.length_ok.d.next = false;
             self.tuser.d.next = false;
             self.rx_crc.d.next = 0.into();
+            self.crc_ok.d.next = false;
             self.r_enable.d.next = 0.into();
             self.ended.d.next = false;
             self.pause.d.next = 0.into();
@@ -941,6 +1025,24 @@ mod tests {
                 }
                 let bytes_le: Vec<u8> = (0..bytes).map(|k| (data >> (8 * k)) as u8).collect();
                 assert_eq!(next, crc_bytes(crc, &bytes_le));
+            }
+        }
+    }
+
+    #[test]
+    fn crc_after_zeros_reproduces_the_bytewise_crc() {
+        for bytes in [0usize, 1, 20, 26] {
+            let masks = crc_after_zeros(bytes);
+            for crc in [0u32, CRC_INIT, 0xDEAD_BEEF, 1] {
+                let mut next = 0u32;
+                for (b, m) in masks.iter().enumerate() {
+                    next |= ((u64::from(crc) & m).count_ones() & 1) << b;
+                }
+                assert_eq!(
+                    next,
+                    crc_bytes(crc, &vec![0u8; bytes]),
+                    "{bytes} zero bytes"
+                );
             }
         }
     }

@@ -6275,6 +6275,8 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [8:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
     wire  ram$read_1_written;
+    reg  [8:0] ram$read_0_next;
+    reg  [8:0] ram$read_1_next;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -6415,7 +6417,9 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data),
-        .read_1_written(ram$read_1_written)
+        .read_1_written(ram$read_1_written),
+        .read_0_next(ram$read_0_next),
+        .read_1_next(ram$read_1_next)
     );
     capfc_paper__egress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -6468,6 +6472,8 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         d_from_ram$d = d_in_ram;
         ram$read_0_address = enq_key;
         ram$read_1_address = deq_key;
+        ram$read_0_next = enq_key;
+        ram$read_1_next = deq_key;
         e_valid = e_valid_q$q;
         e_key = e_key_q$q;
         d_valid = d_valid_q$q;
@@ -6901,7 +6907,7 @@ module capfc_paper__egress$pool(e_valid,same,e_b0,d_b0,e_len,d_len,dedicated,roo
 endmodule // capfc_paper__egress$pool
 
 
-module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
+module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
 
     // Module arguments
     input wire  clock;
@@ -6918,6 +6924,8 @@ module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_
     input wire  [8:0] read_1_address;
     output reg  [31:0] read_1_data;
     output reg  read_1_written;
+    input wire  [8:0] read_0_next;
+    input wire  [8:0] read_1_next;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -6932,6 +6940,7 @@ module capfc_paper__egress$ram(clock,reset,write_a_enable,write_a_address,write_
     reg [23:0] a0, a1, b0, b1;
     reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:24], write_b_data[31:24]};
+    wire unused_read_next = ^{read_0_next, read_1_next};
 
     always @(posedge clock) begin
        a0 <= mem_a0[read_0_address];
@@ -8745,6 +8754,8 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     reg  [8:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
     wire  ram$read_1_written;
+    reg  [8:0] ram$read_0_next;
+    reg  [8:0] ram$read_1_next;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -8885,7 +8896,9 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data),
-        .read_1_written(ram$read_1_written)
+        .read_1_written(ram$read_1_written),
+        .read_0_next(ram$read_0_next),
+        .read_1_next(ram$read_1_next)
     );
     capfc_paper__ingress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -8938,6 +8951,8 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         d_from_ram$d = d_in_ram;
         ram$read_0_address = enq_key;
         ram$read_1_address = deq_key;
+        ram$read_0_next = enq_key;
+        ram$read_1_next = deq_key;
         e_valid = e_valid_q$q;
         e_key = e_key_q$q;
         d_valid = d_valid_q$q;
@@ -9371,7 +9386,7 @@ module capfc_paper__ingress$pool(e_valid,same,e_b0,d_b0,e_len,d_len,dedicated,ro
 endmodule // capfc_paper__ingress$pool
 
 
-module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
+module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
 
     // Module arguments
     input wire  clock;
@@ -9388,6 +9403,8 @@ module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write
     input wire  [8:0] read_1_address;
     output reg  [31:0] read_1_data;
     output reg  read_1_written;
+    input wire  [8:0] read_0_next;
+    input wire  [8:0] read_1_next;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -9402,6 +9419,7 @@ module capfc_paper__ingress$ram(clock,reset,write_a_enable,write_a_address,write
     reg [23:0] a0, a1, b0, b1;
     reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:24], write_b_data[31:24]};
+    wire unused_read_next = ^{read_0_next, read_1_next};
 
     always @(posedge clock) begin
        a0 <= mem_a0[read_0_address];

@@ -3623,6 +3623,8 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     reg  [2:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
     wire  ram$read_1_written;
+    reg  [2:0] ram$read_0_next;
+    reg  [2:0] ram$read_1_next;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -3763,7 +3765,9 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data),
-        .read_1_written(ram$read_1_written)
+        .read_1_written(ram$read_1_written),
+        .read_0_next(ram$read_0_next),
+        .read_1_next(ram$read_1_next)
     );
     capfc_tiny__egress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -3816,6 +3820,8 @@ module capfc_tiny__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         d_from_ram$d = d_in_ram;
         ram$read_0_address = enq_key;
         ram$read_1_address = deq_key;
+        ram$read_0_next = enq_key;
+        ram$read_1_next = deq_key;
         e_valid = e_valid_q$q;
         e_key = e_key_q$q;
         d_valid = d_valid_q$q;
@@ -4249,7 +4255,7 @@ module capfc_tiny__egress$pool(e_valid,same,e_b0,d_b0,e_len,d_len,dedicated,room
 endmodule // capfc_tiny__egress$pool
 
 
-module capfc_tiny__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
+module capfc_tiny__egress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
 
     // Module arguments
     input wire  clock;
@@ -4266,6 +4272,8 @@ module capfc_tiny__egress$ram(clock,reset,write_a_enable,write_a_address,write_a
     input wire  [2:0] read_1_address;
     output reg  [31:0] read_1_data;
     output reg  read_1_written;
+    input wire  [2:0] read_0_next;
+    input wire  [2:0] read_1_next;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -4280,6 +4288,7 @@ module capfc_tiny__egress$ram(clock,reset,write_a_enable,write_a_address,write_a
     reg [15:0] a0, a1, b0, b1;
     reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:16], write_b_data[31:16]};
+    wire unused_read_next = ^{read_0_next, read_1_next};
 
     always @(posedge clock) begin
        a0 <= mem_a0[read_0_address];
@@ -5793,6 +5802,8 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     reg  [2:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
     wire  ram$read_1_written;
+    reg  [2:0] ram$read_0_next;
+    reg  [2:0] ram$read_1_next;
     reg  [31:0] fw_e_val$d;
     wire  [31:0] fw_e_val$q;
     reg  [31:0] fw_d_val$d;
@@ -5933,7 +5944,9 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data),
-        .read_1_written(ram$read_1_written)
+        .read_1_written(ram$read_1_written),
+        .read_0_next(ram$read_0_next),
+        .read_1_next(ram$read_1_next)
     );
     capfc_tiny__ingress$fw_e_val fw_e_val(
         .d(fw_e_val$d),
@@ -5986,6 +5999,8 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         d_from_ram$d = d_in_ram;
         ram$read_0_address = enq_key;
         ram$read_1_address = deq_key;
+        ram$read_0_next = enq_key;
+        ram$read_1_next = deq_key;
         e_valid = e_valid_q$q;
         e_key = e_key_q$q;
         d_valid = d_valid_q$q;
@@ -6419,7 +6434,7 @@ module capfc_tiny__ingress$pool(e_valid,same,e_b0,d_b0,e_len,d_len,dedicated,roo
 endmodule // capfc_tiny__ingress$pool
 
 
-module capfc_tiny__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
+module capfc_tiny__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
 
     // Module arguments
     input wire  clock;
@@ -6436,6 +6451,8 @@ module capfc_tiny__ingress$ram(clock,reset,write_a_enable,write_a_address,write_
     input wire  [2:0] read_1_address;
     output reg  [31:0] read_1_data;
     output reg  read_1_written;
+    input wire  [2:0] read_0_next;
+    input wire  [2:0] read_1_next;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -6450,6 +6467,7 @@ module capfc_tiny__ingress$ram(clock,reset,write_a_enable,write_a_address,write_
     reg [15:0] a0, a1, b0, b1;
     reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:16], write_b_data[31:16]};
+    wire unused_read_next = ^{read_0_next, read_1_next};
 
     always @(posedge clock) begin
        a0 <= mem_a0[read_0_address];

@@ -2438,6 +2438,8 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
     reg  [4:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
     wire  ram$read_1_written;
+    reg  [4:0] ram$read_0_next;
+    reg  [4:0] ram$read_1_next;
 
     // Local signals
     reg  [31:0] max_w;
@@ -3232,7 +3234,9 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data),
-        .read_1_written(ram$read_1_written)
+        .read_1_written(ram$read_1_written),
+        .read_0_next(ram$read_0_next),
+        .read_1_next(ram$read_1_next)
     );
 
     // Update code
@@ -3458,6 +3462,8 @@ module pfc_fpga__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq
         r_l3e$d = d_same;
         ram$read_0_address = i_e_key$q;
         ram$read_1_address = i_d_key$q;
+        ram$read_0_next = enq_key;
+        ram$read_1_next = deq_key;
         if (r_pe1$q) begin
             if (r_pe2$q) begin
                 b2e = a_m_de$q;
@@ -6184,7 +6190,7 @@ module pfc_fpga__ingress$occ$r_same(d,q,clock);
 endmodule // pfc_fpga__ingress$occ$r_same
 
 
-module pfc_fpga__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
+module pfc_fpga__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
 
     // Module arguments
     input wire  clock;
@@ -6201,6 +6207,8 @@ module pfc_fpga__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,writ
     input wire  [4:0] read_1_address;
     output reg  [31:0] read_1_data;
     output reg  read_1_written;
+    input wire  [4:0] read_0_next;
+    input wire  [4:0] read_1_next;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -6233,6 +6241,7 @@ module pfc_fpga__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,writ
        wa_hot <= (write_a_enable & !reset) ? 32'd1 << write_a_address : 32'd0;
        wb_hot <= (write_b_enable & !reset) ? 32'd1 << write_b_address : 32'd0;
     end
+    wire unused_read_next = ^{read_0_next, read_1_next};
 
     always @(posedge clock) begin
        a0 <= mem_a0[read_0_address];

@@ -8031,6 +8031,8 @@ module qcn_switch_48x8__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,de
     reg  [8:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
     wire  ram$read_1_written;
+    reg  [8:0] ram$read_0_next;
+    reg  [8:0] ram$read_1_next;
 
     // Local signals
     reg  [31:0] max_w;
@@ -8825,7 +8827,9 @@ module qcn_switch_48x8__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,de
         .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data),
-        .read_1_written(ram$read_1_written)
+        .read_1_written(ram$read_1_written),
+        .read_0_next(ram$read_0_next),
+        .read_1_next(ram$read_1_next)
     );
 
     // Update code
@@ -9051,6 +9055,8 @@ module qcn_switch_48x8__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,de
         r_l3e$d = d_same;
         ram$read_0_address = i_e_key$q;
         ram$read_1_address = i_d_key$q;
+        ram$read_0_next = enq_key;
+        ram$read_1_next = deq_key;
         if (r_pe1$q) begin
             if (r_pe2$q) begin
                 b2e = a_m_de$q;
@@ -11777,7 +11783,7 @@ module qcn_switch_48x8__pfc$ingress$occ$r_same(d,q,clock);
 endmodule // qcn_switch_48x8__pfc$ingress$occ$r_same
 
 
-module qcn_switch_48x8__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
+module qcn_switch_48x8__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
 
     // Module arguments
     input wire  clock;
@@ -11794,6 +11800,8 @@ module qcn_switch_48x8__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_a
     input wire  [8:0] read_1_address;
     output reg  [31:0] read_1_data;
     output reg  read_1_written;
+    input wire  [8:0] read_0_next;
+    input wire  [8:0] read_1_next;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -11826,16 +11834,152 @@ module qcn_switch_48x8__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_a
        wa_hot <= (write_a_enable & !reset) ? 512'd1 << write_a_address : 512'd0;
        wb_hot <= (write_b_enable & !reset) ? 512'd1 << write_b_address : 512'd0;
     end
+    // Early select: the tables as this edge leaves them, narrowed to the words that share the
+    // next read addresses' low 4 bits.
+    wire [511:0] live_after = (live_a & ~wb_hot) | wa_hot;
+    wire [511:0] written_after = reset ? 512'd0 : written | wa_hot | wb_hot;
+    reg [31:0] live0_part, live1_part, written0_part, written1_part;
+    wire unused_read_next_high = ^{read_0_next[8:4], read_1_next[8:4]};
+    always @(posedge clock) begin
+       live0_part[0] <= live_after[{5'd0, read_0_next[3:0]}];
+       written0_part[0] <= written_after[{5'd0, read_0_next[3:0]}];
+       live1_part[0] <= live_after[{5'd0, read_1_next[3:0]}];
+       written1_part[0] <= written_after[{5'd0, read_1_next[3:0]}];
+       live0_part[1] <= live_after[{5'd1, read_0_next[3:0]}];
+       written0_part[1] <= written_after[{5'd1, read_0_next[3:0]}];
+       live1_part[1] <= live_after[{5'd1, read_1_next[3:0]}];
+       written1_part[1] <= written_after[{5'd1, read_1_next[3:0]}];
+       live0_part[2] <= live_after[{5'd2, read_0_next[3:0]}];
+       written0_part[2] <= written_after[{5'd2, read_0_next[3:0]}];
+       live1_part[2] <= live_after[{5'd2, read_1_next[3:0]}];
+       written1_part[2] <= written_after[{5'd2, read_1_next[3:0]}];
+       live0_part[3] <= live_after[{5'd3, read_0_next[3:0]}];
+       written0_part[3] <= written_after[{5'd3, read_0_next[3:0]}];
+       live1_part[3] <= live_after[{5'd3, read_1_next[3:0]}];
+       written1_part[3] <= written_after[{5'd3, read_1_next[3:0]}];
+       live0_part[4] <= live_after[{5'd4, read_0_next[3:0]}];
+       written0_part[4] <= written_after[{5'd4, read_0_next[3:0]}];
+       live1_part[4] <= live_after[{5'd4, read_1_next[3:0]}];
+       written1_part[4] <= written_after[{5'd4, read_1_next[3:0]}];
+       live0_part[5] <= live_after[{5'd5, read_0_next[3:0]}];
+       written0_part[5] <= written_after[{5'd5, read_0_next[3:0]}];
+       live1_part[5] <= live_after[{5'd5, read_1_next[3:0]}];
+       written1_part[5] <= written_after[{5'd5, read_1_next[3:0]}];
+       live0_part[6] <= live_after[{5'd6, read_0_next[3:0]}];
+       written0_part[6] <= written_after[{5'd6, read_0_next[3:0]}];
+       live1_part[6] <= live_after[{5'd6, read_1_next[3:0]}];
+       written1_part[6] <= written_after[{5'd6, read_1_next[3:0]}];
+       live0_part[7] <= live_after[{5'd7, read_0_next[3:0]}];
+       written0_part[7] <= written_after[{5'd7, read_0_next[3:0]}];
+       live1_part[7] <= live_after[{5'd7, read_1_next[3:0]}];
+       written1_part[7] <= written_after[{5'd7, read_1_next[3:0]}];
+       live0_part[8] <= live_after[{5'd8, read_0_next[3:0]}];
+       written0_part[8] <= written_after[{5'd8, read_0_next[3:0]}];
+       live1_part[8] <= live_after[{5'd8, read_1_next[3:0]}];
+       written1_part[8] <= written_after[{5'd8, read_1_next[3:0]}];
+       live0_part[9] <= live_after[{5'd9, read_0_next[3:0]}];
+       written0_part[9] <= written_after[{5'd9, read_0_next[3:0]}];
+       live1_part[9] <= live_after[{5'd9, read_1_next[3:0]}];
+       written1_part[9] <= written_after[{5'd9, read_1_next[3:0]}];
+       live0_part[10] <= live_after[{5'd10, read_0_next[3:0]}];
+       written0_part[10] <= written_after[{5'd10, read_0_next[3:0]}];
+       live1_part[10] <= live_after[{5'd10, read_1_next[3:0]}];
+       written1_part[10] <= written_after[{5'd10, read_1_next[3:0]}];
+       live0_part[11] <= live_after[{5'd11, read_0_next[3:0]}];
+       written0_part[11] <= written_after[{5'd11, read_0_next[3:0]}];
+       live1_part[11] <= live_after[{5'd11, read_1_next[3:0]}];
+       written1_part[11] <= written_after[{5'd11, read_1_next[3:0]}];
+       live0_part[12] <= live_after[{5'd12, read_0_next[3:0]}];
+       written0_part[12] <= written_after[{5'd12, read_0_next[3:0]}];
+       live1_part[12] <= live_after[{5'd12, read_1_next[3:0]}];
+       written1_part[12] <= written_after[{5'd12, read_1_next[3:0]}];
+       live0_part[13] <= live_after[{5'd13, read_0_next[3:0]}];
+       written0_part[13] <= written_after[{5'd13, read_0_next[3:0]}];
+       live1_part[13] <= live_after[{5'd13, read_1_next[3:0]}];
+       written1_part[13] <= written_after[{5'd13, read_1_next[3:0]}];
+       live0_part[14] <= live_after[{5'd14, read_0_next[3:0]}];
+       written0_part[14] <= written_after[{5'd14, read_0_next[3:0]}];
+       live1_part[14] <= live_after[{5'd14, read_1_next[3:0]}];
+       written1_part[14] <= written_after[{5'd14, read_1_next[3:0]}];
+       live0_part[15] <= live_after[{5'd15, read_0_next[3:0]}];
+       written0_part[15] <= written_after[{5'd15, read_0_next[3:0]}];
+       live1_part[15] <= live_after[{5'd15, read_1_next[3:0]}];
+       written1_part[15] <= written_after[{5'd15, read_1_next[3:0]}];
+       live0_part[16] <= live_after[{5'd16, read_0_next[3:0]}];
+       written0_part[16] <= written_after[{5'd16, read_0_next[3:0]}];
+       live1_part[16] <= live_after[{5'd16, read_1_next[3:0]}];
+       written1_part[16] <= written_after[{5'd16, read_1_next[3:0]}];
+       live0_part[17] <= live_after[{5'd17, read_0_next[3:0]}];
+       written0_part[17] <= written_after[{5'd17, read_0_next[3:0]}];
+       live1_part[17] <= live_after[{5'd17, read_1_next[3:0]}];
+       written1_part[17] <= written_after[{5'd17, read_1_next[3:0]}];
+       live0_part[18] <= live_after[{5'd18, read_0_next[3:0]}];
+       written0_part[18] <= written_after[{5'd18, read_0_next[3:0]}];
+       live1_part[18] <= live_after[{5'd18, read_1_next[3:0]}];
+       written1_part[18] <= written_after[{5'd18, read_1_next[3:0]}];
+       live0_part[19] <= live_after[{5'd19, read_0_next[3:0]}];
+       written0_part[19] <= written_after[{5'd19, read_0_next[3:0]}];
+       live1_part[19] <= live_after[{5'd19, read_1_next[3:0]}];
+       written1_part[19] <= written_after[{5'd19, read_1_next[3:0]}];
+       live0_part[20] <= live_after[{5'd20, read_0_next[3:0]}];
+       written0_part[20] <= written_after[{5'd20, read_0_next[3:0]}];
+       live1_part[20] <= live_after[{5'd20, read_1_next[3:0]}];
+       written1_part[20] <= written_after[{5'd20, read_1_next[3:0]}];
+       live0_part[21] <= live_after[{5'd21, read_0_next[3:0]}];
+       written0_part[21] <= written_after[{5'd21, read_0_next[3:0]}];
+       live1_part[21] <= live_after[{5'd21, read_1_next[3:0]}];
+       written1_part[21] <= written_after[{5'd21, read_1_next[3:0]}];
+       live0_part[22] <= live_after[{5'd22, read_0_next[3:0]}];
+       written0_part[22] <= written_after[{5'd22, read_0_next[3:0]}];
+       live1_part[22] <= live_after[{5'd22, read_1_next[3:0]}];
+       written1_part[22] <= written_after[{5'd22, read_1_next[3:0]}];
+       live0_part[23] <= live_after[{5'd23, read_0_next[3:0]}];
+       written0_part[23] <= written_after[{5'd23, read_0_next[3:0]}];
+       live1_part[23] <= live_after[{5'd23, read_1_next[3:0]}];
+       written1_part[23] <= written_after[{5'd23, read_1_next[3:0]}];
+       live0_part[24] <= live_after[{5'd24, read_0_next[3:0]}];
+       written0_part[24] <= written_after[{5'd24, read_0_next[3:0]}];
+       live1_part[24] <= live_after[{5'd24, read_1_next[3:0]}];
+       written1_part[24] <= written_after[{5'd24, read_1_next[3:0]}];
+       live0_part[25] <= live_after[{5'd25, read_0_next[3:0]}];
+       written0_part[25] <= written_after[{5'd25, read_0_next[3:0]}];
+       live1_part[25] <= live_after[{5'd25, read_1_next[3:0]}];
+       written1_part[25] <= written_after[{5'd25, read_1_next[3:0]}];
+       live0_part[26] <= live_after[{5'd26, read_0_next[3:0]}];
+       written0_part[26] <= written_after[{5'd26, read_0_next[3:0]}];
+       live1_part[26] <= live_after[{5'd26, read_1_next[3:0]}];
+       written1_part[26] <= written_after[{5'd26, read_1_next[3:0]}];
+       live0_part[27] <= live_after[{5'd27, read_0_next[3:0]}];
+       written0_part[27] <= written_after[{5'd27, read_0_next[3:0]}];
+       live1_part[27] <= live_after[{5'd27, read_1_next[3:0]}];
+       written1_part[27] <= written_after[{5'd27, read_1_next[3:0]}];
+       live0_part[28] <= live_after[{5'd28, read_0_next[3:0]}];
+       written0_part[28] <= written_after[{5'd28, read_0_next[3:0]}];
+       live1_part[28] <= live_after[{5'd28, read_1_next[3:0]}];
+       written1_part[28] <= written_after[{5'd28, read_1_next[3:0]}];
+       live0_part[29] <= live_after[{5'd29, read_0_next[3:0]}];
+       written0_part[29] <= written_after[{5'd29, read_0_next[3:0]}];
+       live1_part[29] <= live_after[{5'd29, read_1_next[3:0]}];
+       written1_part[29] <= written_after[{5'd29, read_1_next[3:0]}];
+       live0_part[30] <= live_after[{5'd30, read_0_next[3:0]}];
+       written0_part[30] <= written_after[{5'd30, read_0_next[3:0]}];
+       live1_part[30] <= live_after[{5'd30, read_1_next[3:0]}];
+       written1_part[30] <= written_after[{5'd30, read_1_next[3:0]}];
+       live0_part[31] <= live_after[{5'd31, read_0_next[3:0]}];
+       written0_part[31] <= written_after[{5'd31, read_0_next[3:0]}];
+       live1_part[31] <= live_after[{5'd31, read_1_next[3:0]}];
+       written1_part[31] <= written_after[{5'd31, read_1_next[3:0]}];
+    end
 
     always @(posedge clock) begin
        a0 <= mem_a0[read_0_address];
        b0 <= mem_b0[read_0_address];
        a1 <= mem_a1[read_1_address];
        b1 <= mem_b1[read_1_address];
-       sel0 <= live_a[read_0_address];
-       sel1 <= live_a[read_1_address];
-       w0 <= written[read_0_address];
-       w1 <= written[read_1_address];
+       sel0 <= live0_part[read_0_address[8:4]];
+       sel1 <= live1_part[read_1_address[8:4]];
+       w0 <= written0_part[read_0_address[8:4]];
+       w1 <= written1_part[read_1_address[8:4]];
        if (wb_enable) begin
           mem_b0[wb_address] <= wb_data;
           mem_b1[wb_address] <= wb_data;

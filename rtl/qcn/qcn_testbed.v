@@ -7735,6 +7735,8 @@ module qcn_testbed__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_va
     reg  [4:0] ram$read_1_address;
     wire  [31:0] ram$read_1_data;
     wire  ram$read_1_written;
+    reg  [4:0] ram$read_0_next;
+    reg  [4:0] ram$read_1_next;
 
     // Local signals
     reg  [31:0] max_w;
@@ -8529,7 +8531,9 @@ module qcn_testbed__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_va
         .read_0_written(ram$read_0_written),
         .read_1_address(ram$read_1_address),
         .read_1_data(ram$read_1_data),
-        .read_1_written(ram$read_1_written)
+        .read_1_written(ram$read_1_written),
+        .read_0_next(ram$read_0_next),
+        .read_1_next(ram$read_1_next)
     );
 
     // Update code
@@ -8755,6 +8759,8 @@ module qcn_testbed__pfc$ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_va
         r_l3e$d = d_same;
         ram$read_0_address = i_e_key$q;
         ram$read_1_address = i_d_key$q;
+        ram$read_0_next = enq_key;
+        ram$read_1_next = deq_key;
         if (r_pe1$q) begin
             if (r_pe2$q) begin
                 b2e = a_m_de$q;
@@ -11481,7 +11487,7 @@ module qcn_testbed__pfc$ingress$occ$r_same(d,q,clock);
 endmodule // qcn_testbed__pfc$ingress$occ$r_same
 
 
-module qcn_testbed__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written);
+module qcn_testbed__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
 
     // Module arguments
     input wire  clock;
@@ -11498,6 +11504,8 @@ module qcn_testbed__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_addre
     input wire  [4:0] read_1_address;
     output reg  [31:0] read_1_data;
     output reg  read_1_written;
+    input wire  [4:0] read_0_next;
+    input wire  [4:0] read_1_next;
 
     // Update code (custom)
     // Live-value table: banks a and b (one per write port), a copy of each per read port, and
@@ -11530,6 +11538,7 @@ module qcn_testbed__pfc$ingress$occ$ram(clock,reset,write_a_enable,write_a_addre
        wa_hot <= (write_a_enable & !reset) ? 32'd1 << write_a_address : 32'd0;
        wb_hot <= (write_b_enable & !reset) ? 32'd1 << write_b_address : 32'd0;
     end
+    wire unused_read_next = ^{read_0_next, read_1_next};
 
     always @(posedge clock) begin
        a0 <= mem_a0[read_0_address];

@@ -13,6 +13,15 @@
 //! not from the addresses in the cycle they land (on the ECP5 that decode, from an address
 //! of high fan-out into 2 x depth flip-flops, was PFC's critical path).
 //!
+//! With an **early select** ([`Ram2W2R::with_early_select`], which needs the write stage) the
+//! user also gives, on each edge, the read addresses it will give on the next one
+//! (`read_*_next`). On the FPGA targets, for 64 words or more, the live-value and written bits
+//! are then read in two halves: on the edge before the read, the words that share the next
+//! address's low half are selected from the tables as that edge leaves them (the landing
+//! write's one-hot enables are registers); on the read's edge, the word among them by the
+//! address's high half. Each half is a narrow multiplexer instead of one of the whole table
+//! (PFC's `paper`, 256 words: the table's read was the ECP5 critical path). Same cycles.
+//!
 //! Its form depends on the target ([`Tech`]):
 //! * FPGA targets: a live-value table over 1R1W RAMs (LaForest and Steffan, FPGA 2010): bank A
 //!   written only by port A, bank B only by port B, one copy of each bank per read port, and
@@ -54,9 +63,13 @@ pub struct Ram2W2R<const A: usize, const D: usize> {
     pub read_1_address: Signal<In, Bits<A>>,
     pub read_1_data: Signal<Out, Bits<D>>,
     pub read_1_written: Signal<Out, Bit>,
+    /// With an early select: the addresses `read_*_address` will hold at the next edge.
+    pub read_0_next: Signal<In, Bits<A>>,
+    pub read_1_next: Signal<In, Bits<A>>,
     _width: usize,
     _tech: Tech,
     _write_stage: bool,
+    _early_select: bool,
     _mem: BTreeMap<u64, Bits<D>>,
     /// With a write stage: the writes given at the last edge (port A, then port B).
     _pending: [Option<(u64, Bits<D>)>; 2],
@@ -93,9 +106,12 @@ impl<const A: usize, const D: usize> Ram2W2R<A, D> {
             read_1_address: Default::default(),
             read_1_data: Default::default(),
             read_1_written: Default::default(),
+            read_0_next: Default::default(),
+            read_1_next: Default::default(),
             _width: width,
             _tech: tech,
             _write_stage: false,
+            _early_select: false,
             _mem: BTreeMap::new(),
             _pending: [None, None],
         }
@@ -104,6 +120,17 @@ impl<const A: usize, const D: usize> Ram2W2R<A, D> {
     /// Writes land one edge after they are given (the module doc's write stage).
     pub fn with_write_stage(mut self) -> Self {
         self._write_stage = true;
+        self
+    }
+
+    /// The tables are read in two halves, the first from `read_*_next` (module doc). Only where
+    /// it pays: at 32 words or fewer a table's read is already one or two LUT levels.
+    pub fn with_early_select(mut self) -> Self {
+        assert!(
+            self._write_stage,
+            "the early select reads the write stage's one-hot enables"
+        );
+        self._early_select = A >= 6;
         self
     }
 
@@ -217,6 +244,7 @@ end
         };
         let [a_enable, a_address, a_data] = a;
         let [b_enable, b_address, b_data] = b;
+        let (read_next, select) = self.table_reads();
         let (live_a, live_b) = if self._write_stage {
             (String::new(), String::new())
         } else {
@@ -238,17 +266,13 @@ reg [{last}:0] live_a;
 reg [{last}:0] written;
 reg [{msb}:0] a0, a1, b0, b1;
 reg sel0, sel1, w0, w1;
-{unused}{stage}
+{unused}{stage}{read_next}
 always @(posedge clock) begin
    a0 <= mem_a0[read_0_address];
    b0 <= mem_b0[read_0_address];
    a1 <= mem_a1[read_1_address];
    b1 <= mem_b1[read_1_address];
-   sel0 <= live_a[read_0_address];
-   sel1 <= live_a[read_1_address];
-   w0 <= written[read_0_address];
-   w1 <= written[read_1_address];
-   if ({b_enable}) begin
+{select}   if ({b_enable}) begin
       mem_b0[{b_address}] <= {b_data};
       mem_b1[{b_address}] <= {b_data};
 {live_b}   end
@@ -268,6 +292,56 @@ always @(*) read_1_written = w1;
         ))
     }
 
+    /// The live-value and written bits' reads: the early select's first half (its own block)
+    /// and the registers `sel*`, `w*` (lines of the main block).
+    fn table_reads(&self) -> (String, String) {
+        if !self._early_select {
+            return (
+                "wire unused_read_next = ^{read_0_next, read_1_next};\n".to_string(),
+                "   sel0 <= live_a[read_0_address];
+   sel1 <= live_a[read_1_address];
+   w0 <= written[read_0_address];
+   w1 <= written[read_1_address];
+"
+                .to_string(),
+            );
+        }
+        let (low, last) = (A / 2, (1usize << A) - 1);
+        let groups = 1usize << (A - low);
+        let (lm, gm, am) = (low - 1, groups - 1, A - 1);
+        let mut first = format!(
+            "\
+// Early select: the tables as this edge leaves them, narrowed to the words that share the
+// next read addresses' low {low} bits.
+wire [{last}:0] live_after = (live_a & ~wb_hot) | wa_hot;
+wire [{last}:0] written_after = reset ? {words}'d0 : written | wa_hot | wb_hot;
+reg [{gm}:0] live0_part, live1_part, written0_part, written1_part;
+wire unused_read_next_high = ^{{read_0_next[{am}:{low}], read_1_next[{am}:{low}]}};
+always @(posedge clock) begin
+",
+            words = last + 1
+        );
+        let high = A - low;
+        for g in 0..groups {
+            for (port, next) in [(0, "read_0_next"), (1, "read_1_next")] {
+                first += &format!(
+                    "   live{port}_part[{g}] <= live_after[{{{high}'d{g}, {next}[{lm}:0]}}];
+   written{port}_part[{g}] <= written_after[{{{high}'d{g}, {next}[{lm}:0]}}];
+"
+                );
+            }
+        }
+        first += "end\n";
+        let second = format!(
+            "   sel0 <= live0_part[read_0_address[{am}:{low}]];
+   sel1 <= live1_part[read_1_address[{am}:{low}]];
+   w0 <= written0_part[read_0_address[{am}:{low}]];
+   w1 <= written1_part[read_1_address[{am}:{low}]];
+"
+        );
+        (first, second)
+    }
+
     fn asic(&self) -> Verilog {
         let w = self._width;
         let (r0, r1) = if w == D {
@@ -275,7 +349,9 @@ always @(*) read_1_written = w1;
         } else {
             ("read_0_word".to_string(), "read_1_word".to_string())
         };
-        let mut code = self.unused_high();
+        // The asic memory reads in one cycle: the early addresses are not needed.
+        let mut code =
+            self.unused_high() + "wire unused_read_next = ^{read_0_next, read_1_next};\n";
         if w < D {
             code += &format!(
                 "wire [{m}:0] read_0_word;\nwire [{m}:0] read_1_word;\n\

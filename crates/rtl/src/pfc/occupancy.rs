@@ -217,6 +217,9 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         self.d_from_ram.d.next = self.d_in_ram.val();
         self.ram.read_0_address.next = self.enq_key.val();
         self.ram.read_1_address.next = self.deq_key.val();
+        // No early select: the addresses are this cycle's inputs.
+        self.ram.read_0_next.next = self.enq_key.val();
+        self.ram.read_1_next.next = self.deq_key.val();
 
         // ---- Cycle n: lookups with the sources chosen at capture.
         self.e_valid.next = self.e_valid_q.q.val();

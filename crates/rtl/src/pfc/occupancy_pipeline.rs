@@ -404,7 +404,9 @@ impl<const KB: usize, const K: usize> PipelinedOccupancy<KB, K> {
             mask_s: Constant::new(crate::narrow_ram::low_bits(signed_bits)),
             sign_at: Constant::new((signed_bits as u64 - 1).into()),
             one_s: Constant::new(1.into()),
-            ram: Ram2W2R::new(width, tech).with_write_stage(),
+            ram: Ram2W2R::new(width, tech)
+                .with_write_stage()
+                .with_early_select(),
             clock: Default::default(),
             reset: Default::default(),
             enq_valid: Default::default(),
@@ -810,6 +812,9 @@ impl<const KB: usize, const K: usize> Logic for PipelinedOccupancy<KB, K> {
         self.r_l3e.d.next = self.d_same.val();
         self.ram.read_0_address.next = self.i_e_key.q.val();
         self.ram.read_1_address.next = self.i_d_key.q.val();
+        // The addresses of the next edge: the keys the input stage registers now.
+        self.ram.read_0_next.next = self.enq_key.val();
+        self.ram.read_1_next.next = self.deq_key.val();
 
         // ---- Cycle n + 1: the bounds, from the predecessor's sums (now in the operand stage)
         // chosen by which of its operations name the chain's key, then one chain each.

@@ -216,7 +216,7 @@ fn pfc_back_to_back_events_on_one_key_every_cycle_model_equals_verilator() {
 /// distance is also seen with the stages between busy.
 #[test]
 fn pfc_every_hazard_distance_on_every_bus_pair_model_equals_verilator() {
-    hazard_distances(&preset("tiny"), "tiny", &[(1, 1)], 1);
+    hazard_distances(&preset("tiny"), "tiny", &[(1, 1)], 150);
 }
 
 /// The same at 128 keys (12 ports, 8 priorities), where the occupancy memory reads its
@@ -239,7 +239,6 @@ fn pfc_every_hazard_distance_at_128_keys_model_equals_verilator() {
 /// `windows` windows per distance and bus pair, the hot key taken in turn from `hot`; with
 /// more than one hot key, each distance is its own run from reset.
 fn hazard_distances(cfg: &BlockConfig, name: &str, hot: &[(u64, u64)], windows: usize) {
-    let windows = if hot.len() == 1 { 150 } else { windows };
     let mut rtl = verilated(cfg, name);
     let mut rng = SplitMix64::new(seed());
     let lens = [1u64, 499, 1000, 1999, 2047];

@@ -152,29 +152,29 @@ fn capfc_documented_calibration_episode_model_and_verilator() {
     }
     let expected = vec![
         // Calibration of {C1 = 4, C2 = 1, C3 = 1}: 5 * (4 + 1) >= 4 * 6 flags inputs 1 and 2.
-        (12, "eset_valid", 1),
-        (12, "eset_mask", 0b0110),
-        (15, "frame_valid", 1),
-        (15, "frame_port", 1),
-        (15, "frame_pause", 1),
-        // The waiting request, {4, 1, 2}: 5 * (4 + 2) >= 4 * 7 flags inputs 1 and 3; 3 is new.
-        (16, "eset_valid", 1),
-        (16, "eset_mask", 0b1000),
+        (13, "eset_valid", 1),
+        (13, "eset_mask", 0b0110),
         (16, "frame_valid", 1),
-        (16, "frame_port", 2),
+        (16, "frame_port", 1),
         (16, "frame_pause", 1),
+        (17, "frame_valid", 1),
+        (17, "frame_port", 2),
+        (17, "frame_pause", 1),
+        // The waiting request, {4, 1, 2}: 5 * (4 + 2) >= 4 * 7 flags inputs 1 and 3; 3 is new.
+        (18, "eset_valid", 1),
+        (18, "eset_mask", 0b1000),
         // The dequeue to XON clears every E bit; RESUME frames follow, one per edge.
-        (19, "eclr_valid", 1),
-        (19, "eclr_mask", 0b1110),
-        (19, "frame_valid", 1),
-        (19, "frame_port", 3),
-        (19, "frame_pause", 1),
-        (22, "frame_valid", 1),
-        (22, "frame_port", 1),
-        (23, "frame_valid", 1),
-        (23, "frame_port", 2),
+        (21, "eclr_valid", 1),
+        (21, "eclr_mask", 0b1110),
+        (21, "frame_valid", 1),
+        (21, "frame_port", 3),
+        (21, "frame_pause", 1),
         (24, "frame_valid", 1),
-        (24, "frame_port", 3),
+        (24, "frame_port", 1),
+        (25, "frame_valid", 1),
+        (25, "frame_port", 2),
+        (26, "frame_valid", 1),
+        (26, "frame_port", 3),
     ];
     assert_eq!(seen, expected);
     let mut rtl = verilated(&cfg, "episode");

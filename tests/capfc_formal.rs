@@ -1,7 +1,9 @@
 //! The formal flow on CaPFC's formal config (`formal/capfc/capfc_formal.toml`: 4 ports, 1
 //! priority, 8-bit occupancy, 3-bit counters): every property holds to BMC depth 4 (the base
-//! case), the BMC-only ones to depth 9 (an event of step 1 has its E bits by step 6 and its D
-//! by step 7, so calibrations with up to three flags finish within the depth), the others by
+//! case), the BMC-only ones to depth 10 (an event of step 1 has its E bits by step 6 and its D
+//! by step 7; a calibration's E bits come one edge after its last flag, the fourth edge after
+//! the capture for one flag, so calibrations with up to three flags finish within the depth),
+//! the others by
 //! 4-induction, and the mutant assertion makes the flow
 //! fail with a counterexample, so the flow can fail at all. On `tiny` itself, the inductive
 //! assertions (the reaction bound among them) are proved by BMC to depth 4 and 4-induction.
@@ -17,7 +19,7 @@ fn proof() -> Proof {
     Proof {
         cfg: BlockConfig::from_file("capfc", &path).unwrap(),
         name: "formal",
-        bmc_depth: 9,
+        bmc_depth: 10,
         k: 4,
     }
 }

@@ -26,8 +26,9 @@ const C: usize = COUNT_LATENCY as usize;
 const E: usize = E_LATENCY as usize;
 const D: usize = D_LATENCY as usize;
 /// A calibration with m flags sets E at edge n + CAL + max(m, 1) for the enqueue of edge n:
-/// captured at n + C, summed at n + C + 1, one flag per edge, then the E stage.
-const CAL: usize = C + 2;
+/// captured at n + C, summed at n + C + 1, scaled at n + C + 2, one flag per edge, then the E
+/// stage.
+const CAL: usize = C + 3;
 
 // ---------------------------------------------------------------------------------------------
 // Configurations and stimulus helpers.
@@ -735,14 +736,15 @@ fn capfc_stop_calibrate_with_all_counters_zero_runs_one_empty_edge() {
     b.apply(enq(2, 1, 2, 2000));
     let n = b.edge();
     b.step(enq(2, 1, 2, 1000));
-    // Capture at n + C, sum at n + C + 1, one empty edge at n + C + 2 = n + CAL - 1 + max(0, 1).
+    // Capture at n + C, sum at n + C + 1, scale at n + C + 2, one empty edge at n + C + 3 =
+    // n + CAL - 1 + max(0, 1).
     let mut busy = Vec::new();
     for _ in 0..C + 4 {
         b.step(idle());
         busy.push(b.m.calibrating());
     }
     let mut expected = vec![false; C - 1];
-    expected.extend([true, true, false, false, false]);
+    expected.extend([true, true, true, false, false]);
     assert_eq!(busy, expected);
     assert_eq!(b.esets(n), vec![]);
     assert_eq!(b.m.e_bits(2, 1), 0);
@@ -1189,11 +1191,12 @@ fn capfc_request_during_calibration_is_served_next_under_a_busy_enqueue_bus() {
         b.step(enq(3, 1, 0, 1));
     }
     // The same edges as with an idle bus (the next test): the engine's last flag is at
-    // done - 1, the waiting row's read then starts it at done: sum, one flag, the E stage.
+    // done - 1, the waiting row's read then starts it at done: sum, scale, one flag, the E
+    // stage.
     let done = n + CAL + 2;
     assert_eq!(
         b.esets(n),
-        vec![(done, 1, 0, 0b01001), (done + 3, 2, 0, 0b10000)]
+        vec![(done, 1, 0, 0b01001), (done + 4, 2, 0, 0b10000)]
     );
     assert_eq!(b.m.e_bits(2, 0), 0b10000);
     assert!(!b.m.calibrating());
@@ -1218,18 +1221,18 @@ fn capfc_waiting_requests_are_served_round_robin_under_repeated_requests() {
     let es = b.esets(n);
     assert_eq!(es[0], (done, 1, 0, 0b01001));
     // From the pointer at key 0, (1, 0)'s own waiting request (key 1) comes before (2, 0)'s
-    // (key 2): captured at done, sum, two flags (CUT = 1), idle after done + 3; then (2, 0),
-    // although (1, 0) requests again on every edge: capture at done + 4, sum, one flag, the E
-    // stage at done + 7.
-    assert_eq!(es[1], (done + 7, 2, 0, 0b10000), "{es:?}");
+    // (key 2): captured at done, sum, scale, two flags (CUT = 1), idle after done + 4; then
+    // (2, 0), although (1, 0) requests again on every edge: capture at done + 5, sum, scale,
+    // one flag, the E stage at done + 9.
+    assert_eq!(es[1], (done + 9, 2, 0, 0b10000), "{es:?}");
 }
 
 /// Issue 31 item 4: the reaction is bounded under 100 % egress enqueue load. Every egress queue
 /// of `tiny` (K = 8 of them, P = 4 ports) crosses XOFF on consecutive edges while an egress
 /// enqueue arrives on every edge, so the requests pile up behind one engine. The first E set of
-/// each queue comes at most C + (K + 1)(P + 1) edges after the enqueue that crossed XOFF
+/// each queue comes at most C + (K + 1)(P + 2) edges after the enqueue that crossed XOFF
 /// (docs/blocks/capfc.md: the request waits for the running calibration and one calibration of
-/// every other waiting queue, each at most P + 1 edges, then takes at most P + 1 itself).
+/// every other waiting queue, each at most P + 2 edges, then takes at most P + 2 itself).
 #[test]
 fn capfc_reaction_is_bounded_under_full_egress_enqueue_load() {
     let seed = common::seed();
@@ -1237,7 +1240,7 @@ fn capfc_reaction_is_bounded_under_full_egress_enqueue_load() {
     let cfg = CapfcConfig::preset("tiny").unwrap();
     let (ports, prios) = (u64::from(cfg.ports), u64::from(cfg.priorities));
     let (p, k) = (ports as usize, (ports * prios) as usize);
-    let bound = C + (k + 1) * (p + 1);
+    let bound = C + (k + 1) * (p + 2);
     let mut b = Bench::new(&cfg);
     let other = |rng: &mut switchcraft_core::rng::SplitMix64, o: u64| {
         (o + 1 + rng.below(ports - 1)) % ports
@@ -1307,10 +1310,10 @@ fn capfc_pending_request_is_served_once_the_engine_is_idle() {
     let done = n + CAL + 2;
     assert_eq!(es[0], (done, 1, 0, 0b01001));
     // The engine's last flag is at done - 1; the pending read issued then starts it at done:
-    // sum at done + 1, one flag at done + 2, E at done + 3.
+    // sum at done + 1, scale at done + 2, one flag at done + 3, E at done + 4.
     assert_eq!(
         es[1],
-        (done + 3, 2, 0, 0b10000),
+        (done + 4, 2, 0, 0b10000),
         "served after the engine finished"
     );
     assert_eq!(b.m.e_bits(2, 0), 0b10000);

@@ -148,15 +148,16 @@ module capfc_props (
     (* keep *) wire cal_summed;              // probe: dut.core.calibrate.cal_summed$q
     (* keep *) wire [16*PP-1:0] cal_counts;  // probe: dut.core.calibrate.cal_row.counts
     (* keep *) wire [PP-1:0] cal_flagged;    // probe: dut.core.calibrate.cal_row.flagged
-    (* keep *) wire [31:0] cal_cum;          // probe: dut.core.calibrate.cal_cum$q
+    (* keep *) wire cal_scaled;              // probe: dut.core.calibrate.cal_scaled$q
+    (* keep *) wire [31:0] cal_rem;          // probe: dut.core.calibrate.cal_rem$q
+    (* keep *) wire [31:0] cal_dv;           // probe: dut.core.calibrate.cal_dv$q
     (* keep *) wire [31:0] cal_total;        // probe: dut.core.calibrate.cal_total$q
     (* keep *) wire [15:0] cal_cut;          // probe: dut.core.calibrate.cal_cut$q
     (* keep *) wire cal_done;                // probe: dut.core.calibrate.cal_done
     (* keep *) wire [PP-1:0] flags_lanes;    // probe: dut.core.calibrate.flags_lanes
     (* keep *) wire [PP-1:0] cal_sel;        // probe: dut.core.calibrate.cal_row.sel
-    (* keep *) wire [15:0] cal_best;         // probe: dut.core.calibrate.cal_row.best_val
-    (* keep *) wire cal_found;               // probe: dut.core.calibrate.cal_row.found
-    (* keep *) wire cal_left;                // probe: dut.core.calibrate.cal_row.left
+    (* keep *) wire [PP-1:0] cal_ahead;      // probe: dut.core.calibrate.cal_row.ahead
+    (* keep *) wire [15:0] cal_ahead_val;    // probe: dut.core.calibrate.cal_row.ahead_val
 
     // ---------------------------------------------------------------- assumptions
     // m_reset_first: the run starts in reset (every BMC trace begins with rst = 1). Sound: the
@@ -500,24 +501,32 @@ module capfc_props (
     wire [SW-1:0] flagged_sum = lane_sum(cal_counts, cal_flagged);
     wire [PP-1:0] engine_flags = algorithm_1(cal_counts, cal_cut);
     always @(*) if (!rst && cal_busy) begin
-        if (!cal_summed)
-            a_engine_starts_empty: assert (cal_flagged == {PP{1'b0}} && cal_cum == 32'd0);
+        if (!cal_scaled)
+            a_engine_starts_empty: assert (cal_flagged == {PP{1'b0}});
         if (cal_summed) begin
             a_engine_total: assert (cal_total == lane_sum(cal_counts, {PP{1'b1}}));
-            a_engine_cum: assert (cal_cum == flagged_sum);
             a_engine_flags_ranked: assert (ranked_prefix(cal_counts, cal_flagged));
-            // The selection is registered a cycle ahead (CalRow); it must be the one the
-            // registers as they are now give.
-            a_engine_selection: assert (cal_sel == largest_remaining(cal_counts, cal_flagged)
-                && cal_found == (cal_sel != {PP{1'b0}})
-                && cal_best == lane_sum(cal_counts, cal_sel)
-                && cal_left == ((candidates(cal_counts, cal_flagged) & ~cal_sel) != {PP{1'b0}}));
         end
+        // The selections are registered two deep (CalRow): on the scaling edge `ahead` is the
+        // first lane to flag; then `sel` is the lane flagged now and `ahead` the next, both as
+        // the registers as they are now give them.
+        if (cal_summed && !cal_scaled)
+            a_engine_first_selection: assert (cal_ahead == largest_remaining(cal_counts, cal_flagged)
+                && cal_ahead_val == lane_sum(cal_counts, cal_ahead));
+        if (cal_scaled)
+            a_engine_selection: assert (cal_sel == largest_remaining(cal_counts, cal_flagged)
+                && cal_ahead == largest_remaining(cal_counts, cal_flagged | cal_sel)
+                && cal_ahead_val == lane_sum(cal_counts, cal_ahead));
     end
 `ifndef SC_INDUCTION
     // With the CUT comparison (a product of CUT and a sum) neither z3 nor Bitwuzla closes the
     // induction in 10 minutes: BMC only.
     always @(*) if (!rst && cal_busy) begin
+        // The CUT test's registers: what the flagged lanes leave of num * S, and den * v of the
+        // lane flagged now.
+        if (cal_scaled)
+            a_engine_remainder: assert (cal_rem == cal_total * cal_cut[7:0] - flagged_sum * cal_cut[15:8]
+                && cal_dv == lane_sum(cal_counts, cal_sel) * cal_cut[15:8]);
         if (cal_summed) begin
             a_engine_flags_needed: assert ((cal_flagged & ~engine_flags) == {PP{1'b0}});
             if (cal_flagged != {PP{1'b0}})
@@ -557,14 +566,14 @@ module capfc_props (
         // E is only set by these two policies.
         if (eset_valid) a_no_e_under_pfc_only: assert (policy_2 != PFC_ONLY);
     end
-    // a_calibration_latency: the engine is never busy for more than P cycles (the sum, then
-    // at most P - 1 flags): L_cal = 4 + max(m, 1) <= P + 3 edges after the enqueue.
-    always @(*) if (!rst) a_calibration_latency: assert (busy_for <= `SC_PORTS);
+    // a_calibration_latency: the engine is never busy for more than P + 1 cycles (the sum, the
+    // scale, then at most P - 1 flags): L_cal = 5 + max(m, 1) <= P + 4 edges after the enqueue.
+    always @(*) if (!rst) a_calibration_latency: assert (busy_for <= `SC_PORTS + 1);
 `endif
 
     // a_engine_serves_waiting_requests: while a request waits, the engine starts a
-    // calibration at least every P + 1 cycles, whatever the buses carry (issue 31 item 4): it
-    // is busy for at most P cycles and port B's read starts the next waiting request on the
+    // calibration at least every P + 2 cycles, whatever the buses carry (issue 31 item 4): it
+    // is busy for at most P + 1 cycles and port B's read starts the next waiting request on the
     // cycle after. `starved` counts the cycles since the last capture while a request waits;
     // a dequeue's withdrawal restarts it (the row read for a withdrawn request starts nothing,
     // and that request needs no service). With round robin over the waiting keys this bounds
@@ -573,9 +582,10 @@ module capfc_props (
     always @(posedge clk)
         starved <= (rst || pending == {K{1'b0}} || capture || withdraw) ? 8'd0
                    : starved + (starved != 8'hff);
-    always @(*) if (!rst) a_engine_serves_waiting_requests: assert (starved <= `SC_PORTS);
+    always @(*) if (!rst) a_engine_serves_waiting_requests: assert (starved <= `SC_PORTS + 1);
     // What makes it inductive: a running calibration has counted at most its own busy
-    // cycles (none before the sum, then one per flag), and its row holds no counter in the
+    // cycles (none before the sum, one for it, one for the scale, then one per flag), and its
+    // row holds no counter in the
     // lanes past the P - 1 inputs a row stores, so it flags at most P - 1 of them.
     integer f;
     reg [7:0] flagged_count;
@@ -584,7 +594,8 @@ module capfc_props (
         for (f = 0; f < PP; f = f + 1) flagged_count = flagged_count + cal_flagged[f];
     end
     always @(*) if (!rst && cal_busy) begin
-        a_engine_busy_starved: assert (starved <= (cal_summed ? 8'd1 + flagged_count : 8'd0));
+        a_engine_busy_starved: assert (starved <= (cal_scaled ? 8'd2 + flagged_count
+                                                   : cal_summed ? 8'd1 : 8'd0));
         a_engine_row_padding_clear: assert (cal_counts >> (16 * (`SC_PORTS - 1)) == 0
                                             && cal_flagged >> (`SC_PORTS - 1) == 0);
     end
@@ -594,7 +605,7 @@ module capfc_props (
 
     // a_no_key_started_twice_while_waiting: while the watched key's request waits, no key's
     // calibration starts twice (round robin), so with a_engine_serves_waiting_requests the
-    // watched request waits at most for one calibration of every other key, each within P + 1
+    // watched request waits at most for one calibration of every other key, each within P + 2
     // cycles, plus the one running (the bound in docs/blocks/capfc.md). `served_w` holds the
     // keys started since the watched request began to wait.
     wire [KB-1:0] started_key = serve_capture ? served_key : trigger_key;

@@ -107,7 +107,7 @@
  * events (csr_rdata: after the edge that sampled csr_addr). */
 #define CAPFC_FPGA_IN_DROP_LATENCY 1u
 #define CAPFC_FPGA_EG_DROP_LATENCY 1u
-#define CAPFC_FPGA_ESET_LATENCY 5u
+#define CAPFC_FPGA_ESET_LATENCY 6u
 #define CAPFC_FPGA_ECLR_LATENCY 3u
 #define CAPFC_FPGA_FRAME_LATENCY 3u
 #define CAPFC_FPGA_CSR_RDATA_LATENCY 0u

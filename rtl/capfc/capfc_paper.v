@@ -4,9 +4,9 @@
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 1,
-// eg_drop 1, eset_* 5, eclr_* 3, frame_* 3, csr_rdata 0.
+// eg_drop 1, eset_* 6, eclr_* 3, frame_* 3, csr_rdata 0.
 // Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,
-// "Pipeline"). Stop-Calibrate sets eset_* 4 + max(m, 1) edges after the triggering
+// "Pipeline"). Stop-Calibrate sets eset_* 5 + max(m, 1) edges after the triggering
 // enqueue (m flagged counters).
 // Config:
 //   ports = 48
@@ -958,10 +958,9 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
     reg  [63:0] cal_row$sel_flagged;
     wire  [1023:0] cal_row$counts;
     wire  [63:0] cal_row$flagged;
-    wire  [15:0] cal_row$best_val;
-    wire  cal_row$found;
     wire  [63:0] cal_row$sel;
-    wire  cal_row$left;
+    wire  [63:0] cal_row$ahead;
+    wire  [15:0] cal_row$ahead_val;
     wire  [31:0] cal_row$sum;
     reg  [511:0] pending$d;
     wire  [511:0] pending$q;
@@ -971,6 +970,8 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
     wire  cal_busy$q;
     reg  cal_summed$d;
     wire  cal_summed$q;
+    reg  cal_scaled$d;
+    wire  cal_scaled$q;
     reg  cal_cancel$d;
     wire  cal_cancel$q;
     reg  [8:0] cal_key_r$d;
@@ -979,8 +980,10 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
     wire  [15:0] cal_cut$q;
     reg  [31:0] cal_total$d;
     wire  [31:0] cal_total$q;
-    reg  [31:0] cal_cum$d;
-    wire  [31:0] cal_cum$q;
+    reg  [31:0] cal_rem$d;
+    wire  [31:0] cal_rem$q;
+    reg  [31:0] cal_dv$d;
+    wire  [31:0] cal_dv$q;
 
     // Local signals
     reg  [511:0] pend_above;
@@ -993,11 +996,11 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
     reg  [511:0] pending_left;
     reg  serve_capture;
     reg  capture;
-    reg  [31:0] cum_new;
     reg  [7:0] den;
     reg  [7:0] num;
-    reg  [31:0] den_cum;
+    reg  [31:0] den_ahead;
     reg  [31:0] num_total;
+    reg  [31:0] ahead_val;
     reg  [31:0] pp_lo;
     reg  [31:0] pp_hi;
     reg  [31:0] pp_pair;
@@ -1018,10 +1021,9 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         .sel_flagged(cal_row$sel_flagged),
         .counts(cal_row$counts),
         .flagged(cal_row$flagged),
-        .best_val(cal_row$best_val),
-        .found(cal_row$found),
         .sel(cal_row$sel),
-        .left(cal_row$left),
+        .ahead(cal_row$ahead),
+        .ahead_val(cal_row$ahead_val),
         .sum(cal_row$sum)
     );
     capfc_paper__calibrate$pending pending(
@@ -1044,6 +1046,11 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         .q(cal_summed$q),
         .clock(clock)
     );
+    capfc_paper__calibrate$cal_scaled cal_scaled(
+        .d(cal_scaled$d),
+        .q(cal_scaled$q),
+        .clock(clock)
+    );
     capfc_paper__calibrate$cal_cancel cal_cancel(
         .d(cal_cancel$d),
         .q(cal_cancel$q),
@@ -1064,9 +1071,14 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         .q(cal_total$q),
         .clock(clock)
     );
-    capfc_paper__calibrate$cal_cum cal_cum(
-        .d(cal_cum$d),
-        .q(cal_cum$q),
+    capfc_paper__calibrate$cal_rem cal_rem(
+        .d(cal_rem$d),
+        .q(cal_rem$q),
+        .clock(clock)
+    );
+    capfc_paper__calibrate$cal_dv cal_dv(
+        .d(cal_dv$d),
+        .q(cal_dv$q),
         .clock(clock)
     );
 
@@ -1076,11 +1088,13 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         rr_next$d = rr_next$q;
         cal_busy$d = cal_busy$q;
         cal_summed$d = cal_summed$q;
+        cal_scaled$d = cal_scaled$q;
         cal_cancel$d = cal_cancel$q;
         cal_key_r$d = cal_key_r$q;
         cal_cut$d = cal_cut$q;
         cal_total$d = cal_total$q;
-        cal_cum$d = cal_cum$q;
+        cal_rem$d = cal_rem$q;
+        cal_dv$d = cal_dv$q;
         cal_row$next_counts = cal_row$counts;
         cal_row$next_flagged = cal_row$flagged;
         cal_row$sel_flagged = cal_row$flagged;
@@ -2647,18 +2661,18 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         if (trigger & ~direct) begin
             pending$d = pending$d | key_onehot;
         end
-        cum_new = cal_cum$q + {16'd0, cal_row$best_val};
         den = cal_cut$q[(32'h8)+:(8)];
         num = cal_cut$q[(32'h0)+:(8)];
+        ahead_val = {16'd0, cal_row$ahead_val};
         den_pairs = 128'h0;
         num_pairs = 128'h0;
         pp_lo = 32'h0;
         pp_hi = 32'h0;
         if (den[32'h2 * 0]) begin
-            pp_lo = cum_new << (32'h2 * 0);
+            pp_lo = ahead_val << (32'h2 * 0);
         end
         if (den[32'h2 * 0 + 32'h1]) begin
-            pp_hi = cum_new << (32'h2 * 0 + 32'h1);
+            pp_hi = ahead_val << (32'h2 * 0 + 32'h1);
         end
         pp_pair = pp_lo + pp_hi;
         den_pairs = den_pairs | ({96'd0, pp_pair} << (0 * 32'h20));
@@ -2675,10 +2689,10 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         pp_lo = 32'h0;
         pp_hi = 32'h0;
         if (den[32'h2 * 1]) begin
-            pp_lo = cum_new << (32'h2 * 1);
+            pp_lo = ahead_val << (32'h2 * 1);
         end
         if (den[32'h2 * 1 + 32'h1]) begin
-            pp_hi = cum_new << (32'h2 * 1 + 32'h1);
+            pp_hi = ahead_val << (32'h2 * 1 + 32'h1);
         end
         pp_pair = pp_lo + pp_hi;
         den_pairs = den_pairs | ({96'd0, pp_pair} << (1 * 32'h20));
@@ -2695,10 +2709,10 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         pp_lo = 32'h0;
         pp_hi = 32'h0;
         if (den[32'h2 * 2]) begin
-            pp_lo = cum_new << (32'h2 * 2);
+            pp_lo = ahead_val << (32'h2 * 2);
         end
         if (den[32'h2 * 2 + 32'h1]) begin
-            pp_hi = cum_new << (32'h2 * 2 + 32'h1);
+            pp_hi = ahead_val << (32'h2 * 2 + 32'h1);
         end
         pp_pair = pp_lo + pp_hi;
         den_pairs = den_pairs | ({96'd0, pp_pair} << (2 * 32'h20));
@@ -2715,10 +2729,10 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         pp_lo = 32'h0;
         pp_hi = 32'h0;
         if (den[32'h2 * 3]) begin
-            pp_lo = cum_new << (32'h2 * 3);
+            pp_lo = ahead_val << (32'h2 * 3);
         end
         if (den[32'h2 * 3 + 32'h1]) begin
-            pp_hi = cum_new << (32'h2 * 3 + 32'h1);
+            pp_hi = ahead_val << (32'h2 * 3 + 32'h1);
         end
         pp_pair = pp_lo + pp_hi;
         den_pairs = den_pairs | ({96'd0, pp_pair} << (3 * 32'h20));
@@ -2732,8 +2746,9 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         end
         pp_pair = pp_lo + pp_hi;
         num_pairs = num_pairs | ({96'd0, pp_pair} << (3 * 32'h20));
-        den_cum = (den_pairs[(32'h0)+:(32)] + den_pairs[(32'h20)+:(32)]) + (den_pairs[(32'h40)+:(32)] + den_pairs[(32'h60)+:(32)]);
+        den_ahead = (den_pairs[(32'h0)+:(32)] + den_pairs[(32'h20)+:(32)]) + (den_pairs[(32'h40)+:(32)] + den_pairs[(32'h60)+:(32)]);
         num_total = (num_pairs[(32'h0)+:(32)] + num_pairs[(32'h20)+:(32)]) + (num_pairs[(32'h40)+:(32)] + num_pairs[(32'h60)+:(32)]);
+        cal_dv$d = den_ahead;
         cancel_now = cal_cancel$q | (withdraw & (withdraw_key == cal_key_r$q));
         cal_done = 1'b0;
         if (cal_busy$q) begin
@@ -2742,11 +2757,16 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
                 cal_total$d = cal_row$sum;
                 cal_summed$d = 1'b1;
             end
+            else if (~cal_scaled$q) begin
+                cal_rem$d = num_total;
+                cal_scaled$d = 1'b1;
+                cal_row$sel_flagged = cal_row$flagged | cal_row$ahead;
+            end
             else begin
                 cal_row$next_flagged = cal_row$flagged | cal_row$sel;
-                cal_row$sel_flagged = cal_row$flagged | cal_row$sel;
-                cal_cum$d = cum_new;
-                cal_done = ~cal_row$found | (den_cum >= num_total) | ~cal_row$left;
+                cal_row$sel_flagged = cal_row$flagged | cal_row$sel | cal_row$ahead;
+                cal_rem$d = cal_rem$q - cal_dv$q;
+                cal_done = ~|cal_row$sel | ~|cal_row$ahead | (cal_dv$q >= cal_rem$q);
             end
         end
         if (cal_done) begin
@@ -2761,10 +2781,10 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         if (capture) begin
             cal_busy$d = 1'b1;
             cal_summed$d = 1'b0;
+            cal_scaled$d = 1'b0;
             cal_cancel$d = 1'b0;
             cal_key_r$d = key;
             cal_cut$d = cut;
-            cal_cum$d = 32'h0;
             cal_row$next_flagged = 64'h0;
             cal_row$next_counts = row_new;
             if (serve_capture) begin
@@ -2780,6 +2800,7 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
             rr_next$d = 9'h0;
             cal_busy$d = 1'b0;
             cal_summed$d = 1'b0;
+            cal_scaled$d = 1'b0;
             cal_cancel$d = 1'b0;
         end
     end
@@ -2825,25 +2846,6 @@ module capfc_paper__calibrate$cal_cancel(d,q,clock);
 endmodule // capfc_paper__calibrate$cal_cancel
 
 
-module capfc_paper__calibrate$cal_cum(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__calibrate$cal_cum
-
-
 module capfc_paper__calibrate$cal_cut(d,q,clock);
 
     // Module arguments
@@ -2861,6 +2863,25 @@ module capfc_paper__calibrate$cal_cut(d,q,clock);
     end
 
 endmodule // capfc_paper__calibrate$cal_cut
+
+
+module capfc_paper__calibrate$cal_dv(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__calibrate$cal_dv
 
 
 module capfc_paper__calibrate$cal_key_r(d,q,clock);
@@ -2882,7 +2903,26 @@ module capfc_paper__calibrate$cal_key_r(d,q,clock);
 endmodule // capfc_paper__calibrate$cal_key_r
 
 
-module capfc_paper__calibrate$cal_row(clock,next_counts,next_flagged,sel_flagged,counts,flagged,best_val,found,sel,left,sum);
+module capfc_paper__calibrate$cal_rem(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__calibrate$cal_rem
+
+
+module capfc_paper__calibrate$cal_row(clock,next_counts,next_flagged,sel_flagged,counts,flagged,sel,ahead,ahead_val,sum);
 
     // Module arguments
     input wire  clock;
@@ -2891,128 +2931,1327 @@ module capfc_paper__calibrate$cal_row(clock,next_counts,next_flagged,sel_flagged
     input wire  [63:0] sel_flagged;
     output reg  [1023:0] counts;
     output reg  [63:0] flagged;
-    output reg  [15:0] best_val;
-    output reg  found;
     output reg  [63:0] sel;
-    output reg  left;
+    output reg  [63:0] ahead;
+    output reg  [15:0] ahead_val;
     output reg  [31:0] sum;
 
     // Update code (custom)
     reg [1023:0] counts_r;
     reg [63:0] flagged_r;
-    always @(*) counts = counts_r;
-    always @(*) flagged = flagged_r;
-    // Level l of each tree has 2^l nodes; level 6 is the lanes. The selection's candidates are
-    // the lanes of the row register that are nonzero and not flagged after this edge (unless the
-    // edge loads a new row, after which the selection is not used for a cycle).
-    wire [63:0] cand;
-    wire [15:0] max_val_l0;
-    wire [5:0] max_lane_l0;
+    reg [63:0] sel_r;
+    reg [63:0] ahead_r;
+    reg [15:0] ahead_val_r;
+    // The candidates are the lanes of the row register that are nonzero and not in `sel_flagged`.
+    // A candidate wins when every other candidate loses to it: ge_i_k (i < k) compares two lanes
+    // once, from the row register, so the flags meet only AND-OR logic.
+    wire [46:0] cand;
+    wire [63:0] wins;
+    assign cand[0] = |counts_r[0 +: 16] && !sel_flagged[0];
+    assign cand[1] = |counts_r[16 +: 16] && !sel_flagged[1];
+    assign cand[2] = |counts_r[32 +: 16] && !sel_flagged[2];
+    assign cand[3] = |counts_r[48 +: 16] && !sel_flagged[3];
+    assign cand[4] = |counts_r[64 +: 16] && !sel_flagged[4];
+    assign cand[5] = |counts_r[80 +: 16] && !sel_flagged[5];
+    assign cand[6] = |counts_r[96 +: 16] && !sel_flagged[6];
+    assign cand[7] = |counts_r[112 +: 16] && !sel_flagged[7];
+    assign cand[8] = |counts_r[128 +: 16] && !sel_flagged[8];
+    assign cand[9] = |counts_r[144 +: 16] && !sel_flagged[9];
+    assign cand[10] = |counts_r[160 +: 16] && !sel_flagged[10];
+    assign cand[11] = |counts_r[176 +: 16] && !sel_flagged[11];
+    assign cand[12] = |counts_r[192 +: 16] && !sel_flagged[12];
+    assign cand[13] = |counts_r[208 +: 16] && !sel_flagged[13];
+    assign cand[14] = |counts_r[224 +: 16] && !sel_flagged[14];
+    assign cand[15] = |counts_r[240 +: 16] && !sel_flagged[15];
+    assign cand[16] = |counts_r[256 +: 16] && !sel_flagged[16];
+    assign cand[17] = |counts_r[272 +: 16] && !sel_flagged[17];
+    assign cand[18] = |counts_r[288 +: 16] && !sel_flagged[18];
+    assign cand[19] = |counts_r[304 +: 16] && !sel_flagged[19];
+    assign cand[20] = |counts_r[320 +: 16] && !sel_flagged[20];
+    assign cand[21] = |counts_r[336 +: 16] && !sel_flagged[21];
+    assign cand[22] = |counts_r[352 +: 16] && !sel_flagged[22];
+    assign cand[23] = |counts_r[368 +: 16] && !sel_flagged[23];
+    assign cand[24] = |counts_r[384 +: 16] && !sel_flagged[24];
+    assign cand[25] = |counts_r[400 +: 16] && !sel_flagged[25];
+    assign cand[26] = |counts_r[416 +: 16] && !sel_flagged[26];
+    assign cand[27] = |counts_r[432 +: 16] && !sel_flagged[27];
+    assign cand[28] = |counts_r[448 +: 16] && !sel_flagged[28];
+    assign cand[29] = |counts_r[464 +: 16] && !sel_flagged[29];
+    assign cand[30] = |counts_r[480 +: 16] && !sel_flagged[30];
+    assign cand[31] = |counts_r[496 +: 16] && !sel_flagged[31];
+    assign cand[32] = |counts_r[512 +: 16] && !sel_flagged[32];
+    assign cand[33] = |counts_r[528 +: 16] && !sel_flagged[33];
+    assign cand[34] = |counts_r[544 +: 16] && !sel_flagged[34];
+    assign cand[35] = |counts_r[560 +: 16] && !sel_flagged[35];
+    assign cand[36] = |counts_r[576 +: 16] && !sel_flagged[36];
+    assign cand[37] = |counts_r[592 +: 16] && !sel_flagged[37];
+    assign cand[38] = |counts_r[608 +: 16] && !sel_flagged[38];
+    assign cand[39] = |counts_r[624 +: 16] && !sel_flagged[39];
+    assign cand[40] = |counts_r[640 +: 16] && !sel_flagged[40];
+    assign cand[41] = |counts_r[656 +: 16] && !sel_flagged[41];
+    assign cand[42] = |counts_r[672 +: 16] && !sel_flagged[42];
+    assign cand[43] = |counts_r[688 +: 16] && !sel_flagged[43];
+    assign cand[44] = |counts_r[704 +: 16] && !sel_flagged[44];
+    assign cand[45] = |counts_r[720 +: 16] && !sel_flagged[45];
+    assign cand[46] = |counts_r[736 +: 16] && !sel_flagged[46];
+    wire ge_0_1 = counts_r[0 +: 16] >= counts_r[16 +: 16];
+    wire ge_0_2 = counts_r[0 +: 16] >= counts_r[32 +: 16];
+    wire ge_0_3 = counts_r[0 +: 16] >= counts_r[48 +: 16];
+    wire ge_0_4 = counts_r[0 +: 16] >= counts_r[64 +: 16];
+    wire ge_0_5 = counts_r[0 +: 16] >= counts_r[80 +: 16];
+    wire ge_0_6 = counts_r[0 +: 16] >= counts_r[96 +: 16];
+    wire ge_0_7 = counts_r[0 +: 16] >= counts_r[112 +: 16];
+    wire ge_0_8 = counts_r[0 +: 16] >= counts_r[128 +: 16];
+    wire ge_0_9 = counts_r[0 +: 16] >= counts_r[144 +: 16];
+    wire ge_0_10 = counts_r[0 +: 16] >= counts_r[160 +: 16];
+    wire ge_0_11 = counts_r[0 +: 16] >= counts_r[176 +: 16];
+    wire ge_0_12 = counts_r[0 +: 16] >= counts_r[192 +: 16];
+    wire ge_0_13 = counts_r[0 +: 16] >= counts_r[208 +: 16];
+    wire ge_0_14 = counts_r[0 +: 16] >= counts_r[224 +: 16];
+    wire ge_0_15 = counts_r[0 +: 16] >= counts_r[240 +: 16];
+    wire ge_0_16 = counts_r[0 +: 16] >= counts_r[256 +: 16];
+    wire ge_0_17 = counts_r[0 +: 16] >= counts_r[272 +: 16];
+    wire ge_0_18 = counts_r[0 +: 16] >= counts_r[288 +: 16];
+    wire ge_0_19 = counts_r[0 +: 16] >= counts_r[304 +: 16];
+    wire ge_0_20 = counts_r[0 +: 16] >= counts_r[320 +: 16];
+    wire ge_0_21 = counts_r[0 +: 16] >= counts_r[336 +: 16];
+    wire ge_0_22 = counts_r[0 +: 16] >= counts_r[352 +: 16];
+    wire ge_0_23 = counts_r[0 +: 16] >= counts_r[368 +: 16];
+    wire ge_0_24 = counts_r[0 +: 16] >= counts_r[384 +: 16];
+    wire ge_0_25 = counts_r[0 +: 16] >= counts_r[400 +: 16];
+    wire ge_0_26 = counts_r[0 +: 16] >= counts_r[416 +: 16];
+    wire ge_0_27 = counts_r[0 +: 16] >= counts_r[432 +: 16];
+    wire ge_0_28 = counts_r[0 +: 16] >= counts_r[448 +: 16];
+    wire ge_0_29 = counts_r[0 +: 16] >= counts_r[464 +: 16];
+    wire ge_0_30 = counts_r[0 +: 16] >= counts_r[480 +: 16];
+    wire ge_0_31 = counts_r[0 +: 16] >= counts_r[496 +: 16];
+    wire ge_0_32 = counts_r[0 +: 16] >= counts_r[512 +: 16];
+    wire ge_0_33 = counts_r[0 +: 16] >= counts_r[528 +: 16];
+    wire ge_0_34 = counts_r[0 +: 16] >= counts_r[544 +: 16];
+    wire ge_0_35 = counts_r[0 +: 16] >= counts_r[560 +: 16];
+    wire ge_0_36 = counts_r[0 +: 16] >= counts_r[576 +: 16];
+    wire ge_0_37 = counts_r[0 +: 16] >= counts_r[592 +: 16];
+    wire ge_0_38 = counts_r[0 +: 16] >= counts_r[608 +: 16];
+    wire ge_0_39 = counts_r[0 +: 16] >= counts_r[624 +: 16];
+    wire ge_0_40 = counts_r[0 +: 16] >= counts_r[640 +: 16];
+    wire ge_0_41 = counts_r[0 +: 16] >= counts_r[656 +: 16];
+    wire ge_0_42 = counts_r[0 +: 16] >= counts_r[672 +: 16];
+    wire ge_0_43 = counts_r[0 +: 16] >= counts_r[688 +: 16];
+    wire ge_0_44 = counts_r[0 +: 16] >= counts_r[704 +: 16];
+    wire ge_0_45 = counts_r[0 +: 16] >= counts_r[720 +: 16];
+    wire ge_0_46 = counts_r[0 +: 16] >= counts_r[736 +: 16];
+    wire ge_1_2 = counts_r[16 +: 16] >= counts_r[32 +: 16];
+    wire ge_1_3 = counts_r[16 +: 16] >= counts_r[48 +: 16];
+    wire ge_1_4 = counts_r[16 +: 16] >= counts_r[64 +: 16];
+    wire ge_1_5 = counts_r[16 +: 16] >= counts_r[80 +: 16];
+    wire ge_1_6 = counts_r[16 +: 16] >= counts_r[96 +: 16];
+    wire ge_1_7 = counts_r[16 +: 16] >= counts_r[112 +: 16];
+    wire ge_1_8 = counts_r[16 +: 16] >= counts_r[128 +: 16];
+    wire ge_1_9 = counts_r[16 +: 16] >= counts_r[144 +: 16];
+    wire ge_1_10 = counts_r[16 +: 16] >= counts_r[160 +: 16];
+    wire ge_1_11 = counts_r[16 +: 16] >= counts_r[176 +: 16];
+    wire ge_1_12 = counts_r[16 +: 16] >= counts_r[192 +: 16];
+    wire ge_1_13 = counts_r[16 +: 16] >= counts_r[208 +: 16];
+    wire ge_1_14 = counts_r[16 +: 16] >= counts_r[224 +: 16];
+    wire ge_1_15 = counts_r[16 +: 16] >= counts_r[240 +: 16];
+    wire ge_1_16 = counts_r[16 +: 16] >= counts_r[256 +: 16];
+    wire ge_1_17 = counts_r[16 +: 16] >= counts_r[272 +: 16];
+    wire ge_1_18 = counts_r[16 +: 16] >= counts_r[288 +: 16];
+    wire ge_1_19 = counts_r[16 +: 16] >= counts_r[304 +: 16];
+    wire ge_1_20 = counts_r[16 +: 16] >= counts_r[320 +: 16];
+    wire ge_1_21 = counts_r[16 +: 16] >= counts_r[336 +: 16];
+    wire ge_1_22 = counts_r[16 +: 16] >= counts_r[352 +: 16];
+    wire ge_1_23 = counts_r[16 +: 16] >= counts_r[368 +: 16];
+    wire ge_1_24 = counts_r[16 +: 16] >= counts_r[384 +: 16];
+    wire ge_1_25 = counts_r[16 +: 16] >= counts_r[400 +: 16];
+    wire ge_1_26 = counts_r[16 +: 16] >= counts_r[416 +: 16];
+    wire ge_1_27 = counts_r[16 +: 16] >= counts_r[432 +: 16];
+    wire ge_1_28 = counts_r[16 +: 16] >= counts_r[448 +: 16];
+    wire ge_1_29 = counts_r[16 +: 16] >= counts_r[464 +: 16];
+    wire ge_1_30 = counts_r[16 +: 16] >= counts_r[480 +: 16];
+    wire ge_1_31 = counts_r[16 +: 16] >= counts_r[496 +: 16];
+    wire ge_1_32 = counts_r[16 +: 16] >= counts_r[512 +: 16];
+    wire ge_1_33 = counts_r[16 +: 16] >= counts_r[528 +: 16];
+    wire ge_1_34 = counts_r[16 +: 16] >= counts_r[544 +: 16];
+    wire ge_1_35 = counts_r[16 +: 16] >= counts_r[560 +: 16];
+    wire ge_1_36 = counts_r[16 +: 16] >= counts_r[576 +: 16];
+    wire ge_1_37 = counts_r[16 +: 16] >= counts_r[592 +: 16];
+    wire ge_1_38 = counts_r[16 +: 16] >= counts_r[608 +: 16];
+    wire ge_1_39 = counts_r[16 +: 16] >= counts_r[624 +: 16];
+    wire ge_1_40 = counts_r[16 +: 16] >= counts_r[640 +: 16];
+    wire ge_1_41 = counts_r[16 +: 16] >= counts_r[656 +: 16];
+    wire ge_1_42 = counts_r[16 +: 16] >= counts_r[672 +: 16];
+    wire ge_1_43 = counts_r[16 +: 16] >= counts_r[688 +: 16];
+    wire ge_1_44 = counts_r[16 +: 16] >= counts_r[704 +: 16];
+    wire ge_1_45 = counts_r[16 +: 16] >= counts_r[720 +: 16];
+    wire ge_1_46 = counts_r[16 +: 16] >= counts_r[736 +: 16];
+    wire ge_2_3 = counts_r[32 +: 16] >= counts_r[48 +: 16];
+    wire ge_2_4 = counts_r[32 +: 16] >= counts_r[64 +: 16];
+    wire ge_2_5 = counts_r[32 +: 16] >= counts_r[80 +: 16];
+    wire ge_2_6 = counts_r[32 +: 16] >= counts_r[96 +: 16];
+    wire ge_2_7 = counts_r[32 +: 16] >= counts_r[112 +: 16];
+    wire ge_2_8 = counts_r[32 +: 16] >= counts_r[128 +: 16];
+    wire ge_2_9 = counts_r[32 +: 16] >= counts_r[144 +: 16];
+    wire ge_2_10 = counts_r[32 +: 16] >= counts_r[160 +: 16];
+    wire ge_2_11 = counts_r[32 +: 16] >= counts_r[176 +: 16];
+    wire ge_2_12 = counts_r[32 +: 16] >= counts_r[192 +: 16];
+    wire ge_2_13 = counts_r[32 +: 16] >= counts_r[208 +: 16];
+    wire ge_2_14 = counts_r[32 +: 16] >= counts_r[224 +: 16];
+    wire ge_2_15 = counts_r[32 +: 16] >= counts_r[240 +: 16];
+    wire ge_2_16 = counts_r[32 +: 16] >= counts_r[256 +: 16];
+    wire ge_2_17 = counts_r[32 +: 16] >= counts_r[272 +: 16];
+    wire ge_2_18 = counts_r[32 +: 16] >= counts_r[288 +: 16];
+    wire ge_2_19 = counts_r[32 +: 16] >= counts_r[304 +: 16];
+    wire ge_2_20 = counts_r[32 +: 16] >= counts_r[320 +: 16];
+    wire ge_2_21 = counts_r[32 +: 16] >= counts_r[336 +: 16];
+    wire ge_2_22 = counts_r[32 +: 16] >= counts_r[352 +: 16];
+    wire ge_2_23 = counts_r[32 +: 16] >= counts_r[368 +: 16];
+    wire ge_2_24 = counts_r[32 +: 16] >= counts_r[384 +: 16];
+    wire ge_2_25 = counts_r[32 +: 16] >= counts_r[400 +: 16];
+    wire ge_2_26 = counts_r[32 +: 16] >= counts_r[416 +: 16];
+    wire ge_2_27 = counts_r[32 +: 16] >= counts_r[432 +: 16];
+    wire ge_2_28 = counts_r[32 +: 16] >= counts_r[448 +: 16];
+    wire ge_2_29 = counts_r[32 +: 16] >= counts_r[464 +: 16];
+    wire ge_2_30 = counts_r[32 +: 16] >= counts_r[480 +: 16];
+    wire ge_2_31 = counts_r[32 +: 16] >= counts_r[496 +: 16];
+    wire ge_2_32 = counts_r[32 +: 16] >= counts_r[512 +: 16];
+    wire ge_2_33 = counts_r[32 +: 16] >= counts_r[528 +: 16];
+    wire ge_2_34 = counts_r[32 +: 16] >= counts_r[544 +: 16];
+    wire ge_2_35 = counts_r[32 +: 16] >= counts_r[560 +: 16];
+    wire ge_2_36 = counts_r[32 +: 16] >= counts_r[576 +: 16];
+    wire ge_2_37 = counts_r[32 +: 16] >= counts_r[592 +: 16];
+    wire ge_2_38 = counts_r[32 +: 16] >= counts_r[608 +: 16];
+    wire ge_2_39 = counts_r[32 +: 16] >= counts_r[624 +: 16];
+    wire ge_2_40 = counts_r[32 +: 16] >= counts_r[640 +: 16];
+    wire ge_2_41 = counts_r[32 +: 16] >= counts_r[656 +: 16];
+    wire ge_2_42 = counts_r[32 +: 16] >= counts_r[672 +: 16];
+    wire ge_2_43 = counts_r[32 +: 16] >= counts_r[688 +: 16];
+    wire ge_2_44 = counts_r[32 +: 16] >= counts_r[704 +: 16];
+    wire ge_2_45 = counts_r[32 +: 16] >= counts_r[720 +: 16];
+    wire ge_2_46 = counts_r[32 +: 16] >= counts_r[736 +: 16];
+    wire ge_3_4 = counts_r[48 +: 16] >= counts_r[64 +: 16];
+    wire ge_3_5 = counts_r[48 +: 16] >= counts_r[80 +: 16];
+    wire ge_3_6 = counts_r[48 +: 16] >= counts_r[96 +: 16];
+    wire ge_3_7 = counts_r[48 +: 16] >= counts_r[112 +: 16];
+    wire ge_3_8 = counts_r[48 +: 16] >= counts_r[128 +: 16];
+    wire ge_3_9 = counts_r[48 +: 16] >= counts_r[144 +: 16];
+    wire ge_3_10 = counts_r[48 +: 16] >= counts_r[160 +: 16];
+    wire ge_3_11 = counts_r[48 +: 16] >= counts_r[176 +: 16];
+    wire ge_3_12 = counts_r[48 +: 16] >= counts_r[192 +: 16];
+    wire ge_3_13 = counts_r[48 +: 16] >= counts_r[208 +: 16];
+    wire ge_3_14 = counts_r[48 +: 16] >= counts_r[224 +: 16];
+    wire ge_3_15 = counts_r[48 +: 16] >= counts_r[240 +: 16];
+    wire ge_3_16 = counts_r[48 +: 16] >= counts_r[256 +: 16];
+    wire ge_3_17 = counts_r[48 +: 16] >= counts_r[272 +: 16];
+    wire ge_3_18 = counts_r[48 +: 16] >= counts_r[288 +: 16];
+    wire ge_3_19 = counts_r[48 +: 16] >= counts_r[304 +: 16];
+    wire ge_3_20 = counts_r[48 +: 16] >= counts_r[320 +: 16];
+    wire ge_3_21 = counts_r[48 +: 16] >= counts_r[336 +: 16];
+    wire ge_3_22 = counts_r[48 +: 16] >= counts_r[352 +: 16];
+    wire ge_3_23 = counts_r[48 +: 16] >= counts_r[368 +: 16];
+    wire ge_3_24 = counts_r[48 +: 16] >= counts_r[384 +: 16];
+    wire ge_3_25 = counts_r[48 +: 16] >= counts_r[400 +: 16];
+    wire ge_3_26 = counts_r[48 +: 16] >= counts_r[416 +: 16];
+    wire ge_3_27 = counts_r[48 +: 16] >= counts_r[432 +: 16];
+    wire ge_3_28 = counts_r[48 +: 16] >= counts_r[448 +: 16];
+    wire ge_3_29 = counts_r[48 +: 16] >= counts_r[464 +: 16];
+    wire ge_3_30 = counts_r[48 +: 16] >= counts_r[480 +: 16];
+    wire ge_3_31 = counts_r[48 +: 16] >= counts_r[496 +: 16];
+    wire ge_3_32 = counts_r[48 +: 16] >= counts_r[512 +: 16];
+    wire ge_3_33 = counts_r[48 +: 16] >= counts_r[528 +: 16];
+    wire ge_3_34 = counts_r[48 +: 16] >= counts_r[544 +: 16];
+    wire ge_3_35 = counts_r[48 +: 16] >= counts_r[560 +: 16];
+    wire ge_3_36 = counts_r[48 +: 16] >= counts_r[576 +: 16];
+    wire ge_3_37 = counts_r[48 +: 16] >= counts_r[592 +: 16];
+    wire ge_3_38 = counts_r[48 +: 16] >= counts_r[608 +: 16];
+    wire ge_3_39 = counts_r[48 +: 16] >= counts_r[624 +: 16];
+    wire ge_3_40 = counts_r[48 +: 16] >= counts_r[640 +: 16];
+    wire ge_3_41 = counts_r[48 +: 16] >= counts_r[656 +: 16];
+    wire ge_3_42 = counts_r[48 +: 16] >= counts_r[672 +: 16];
+    wire ge_3_43 = counts_r[48 +: 16] >= counts_r[688 +: 16];
+    wire ge_3_44 = counts_r[48 +: 16] >= counts_r[704 +: 16];
+    wire ge_3_45 = counts_r[48 +: 16] >= counts_r[720 +: 16];
+    wire ge_3_46 = counts_r[48 +: 16] >= counts_r[736 +: 16];
+    wire ge_4_5 = counts_r[64 +: 16] >= counts_r[80 +: 16];
+    wire ge_4_6 = counts_r[64 +: 16] >= counts_r[96 +: 16];
+    wire ge_4_7 = counts_r[64 +: 16] >= counts_r[112 +: 16];
+    wire ge_4_8 = counts_r[64 +: 16] >= counts_r[128 +: 16];
+    wire ge_4_9 = counts_r[64 +: 16] >= counts_r[144 +: 16];
+    wire ge_4_10 = counts_r[64 +: 16] >= counts_r[160 +: 16];
+    wire ge_4_11 = counts_r[64 +: 16] >= counts_r[176 +: 16];
+    wire ge_4_12 = counts_r[64 +: 16] >= counts_r[192 +: 16];
+    wire ge_4_13 = counts_r[64 +: 16] >= counts_r[208 +: 16];
+    wire ge_4_14 = counts_r[64 +: 16] >= counts_r[224 +: 16];
+    wire ge_4_15 = counts_r[64 +: 16] >= counts_r[240 +: 16];
+    wire ge_4_16 = counts_r[64 +: 16] >= counts_r[256 +: 16];
+    wire ge_4_17 = counts_r[64 +: 16] >= counts_r[272 +: 16];
+    wire ge_4_18 = counts_r[64 +: 16] >= counts_r[288 +: 16];
+    wire ge_4_19 = counts_r[64 +: 16] >= counts_r[304 +: 16];
+    wire ge_4_20 = counts_r[64 +: 16] >= counts_r[320 +: 16];
+    wire ge_4_21 = counts_r[64 +: 16] >= counts_r[336 +: 16];
+    wire ge_4_22 = counts_r[64 +: 16] >= counts_r[352 +: 16];
+    wire ge_4_23 = counts_r[64 +: 16] >= counts_r[368 +: 16];
+    wire ge_4_24 = counts_r[64 +: 16] >= counts_r[384 +: 16];
+    wire ge_4_25 = counts_r[64 +: 16] >= counts_r[400 +: 16];
+    wire ge_4_26 = counts_r[64 +: 16] >= counts_r[416 +: 16];
+    wire ge_4_27 = counts_r[64 +: 16] >= counts_r[432 +: 16];
+    wire ge_4_28 = counts_r[64 +: 16] >= counts_r[448 +: 16];
+    wire ge_4_29 = counts_r[64 +: 16] >= counts_r[464 +: 16];
+    wire ge_4_30 = counts_r[64 +: 16] >= counts_r[480 +: 16];
+    wire ge_4_31 = counts_r[64 +: 16] >= counts_r[496 +: 16];
+    wire ge_4_32 = counts_r[64 +: 16] >= counts_r[512 +: 16];
+    wire ge_4_33 = counts_r[64 +: 16] >= counts_r[528 +: 16];
+    wire ge_4_34 = counts_r[64 +: 16] >= counts_r[544 +: 16];
+    wire ge_4_35 = counts_r[64 +: 16] >= counts_r[560 +: 16];
+    wire ge_4_36 = counts_r[64 +: 16] >= counts_r[576 +: 16];
+    wire ge_4_37 = counts_r[64 +: 16] >= counts_r[592 +: 16];
+    wire ge_4_38 = counts_r[64 +: 16] >= counts_r[608 +: 16];
+    wire ge_4_39 = counts_r[64 +: 16] >= counts_r[624 +: 16];
+    wire ge_4_40 = counts_r[64 +: 16] >= counts_r[640 +: 16];
+    wire ge_4_41 = counts_r[64 +: 16] >= counts_r[656 +: 16];
+    wire ge_4_42 = counts_r[64 +: 16] >= counts_r[672 +: 16];
+    wire ge_4_43 = counts_r[64 +: 16] >= counts_r[688 +: 16];
+    wire ge_4_44 = counts_r[64 +: 16] >= counts_r[704 +: 16];
+    wire ge_4_45 = counts_r[64 +: 16] >= counts_r[720 +: 16];
+    wire ge_4_46 = counts_r[64 +: 16] >= counts_r[736 +: 16];
+    wire ge_5_6 = counts_r[80 +: 16] >= counts_r[96 +: 16];
+    wire ge_5_7 = counts_r[80 +: 16] >= counts_r[112 +: 16];
+    wire ge_5_8 = counts_r[80 +: 16] >= counts_r[128 +: 16];
+    wire ge_5_9 = counts_r[80 +: 16] >= counts_r[144 +: 16];
+    wire ge_5_10 = counts_r[80 +: 16] >= counts_r[160 +: 16];
+    wire ge_5_11 = counts_r[80 +: 16] >= counts_r[176 +: 16];
+    wire ge_5_12 = counts_r[80 +: 16] >= counts_r[192 +: 16];
+    wire ge_5_13 = counts_r[80 +: 16] >= counts_r[208 +: 16];
+    wire ge_5_14 = counts_r[80 +: 16] >= counts_r[224 +: 16];
+    wire ge_5_15 = counts_r[80 +: 16] >= counts_r[240 +: 16];
+    wire ge_5_16 = counts_r[80 +: 16] >= counts_r[256 +: 16];
+    wire ge_5_17 = counts_r[80 +: 16] >= counts_r[272 +: 16];
+    wire ge_5_18 = counts_r[80 +: 16] >= counts_r[288 +: 16];
+    wire ge_5_19 = counts_r[80 +: 16] >= counts_r[304 +: 16];
+    wire ge_5_20 = counts_r[80 +: 16] >= counts_r[320 +: 16];
+    wire ge_5_21 = counts_r[80 +: 16] >= counts_r[336 +: 16];
+    wire ge_5_22 = counts_r[80 +: 16] >= counts_r[352 +: 16];
+    wire ge_5_23 = counts_r[80 +: 16] >= counts_r[368 +: 16];
+    wire ge_5_24 = counts_r[80 +: 16] >= counts_r[384 +: 16];
+    wire ge_5_25 = counts_r[80 +: 16] >= counts_r[400 +: 16];
+    wire ge_5_26 = counts_r[80 +: 16] >= counts_r[416 +: 16];
+    wire ge_5_27 = counts_r[80 +: 16] >= counts_r[432 +: 16];
+    wire ge_5_28 = counts_r[80 +: 16] >= counts_r[448 +: 16];
+    wire ge_5_29 = counts_r[80 +: 16] >= counts_r[464 +: 16];
+    wire ge_5_30 = counts_r[80 +: 16] >= counts_r[480 +: 16];
+    wire ge_5_31 = counts_r[80 +: 16] >= counts_r[496 +: 16];
+    wire ge_5_32 = counts_r[80 +: 16] >= counts_r[512 +: 16];
+    wire ge_5_33 = counts_r[80 +: 16] >= counts_r[528 +: 16];
+    wire ge_5_34 = counts_r[80 +: 16] >= counts_r[544 +: 16];
+    wire ge_5_35 = counts_r[80 +: 16] >= counts_r[560 +: 16];
+    wire ge_5_36 = counts_r[80 +: 16] >= counts_r[576 +: 16];
+    wire ge_5_37 = counts_r[80 +: 16] >= counts_r[592 +: 16];
+    wire ge_5_38 = counts_r[80 +: 16] >= counts_r[608 +: 16];
+    wire ge_5_39 = counts_r[80 +: 16] >= counts_r[624 +: 16];
+    wire ge_5_40 = counts_r[80 +: 16] >= counts_r[640 +: 16];
+    wire ge_5_41 = counts_r[80 +: 16] >= counts_r[656 +: 16];
+    wire ge_5_42 = counts_r[80 +: 16] >= counts_r[672 +: 16];
+    wire ge_5_43 = counts_r[80 +: 16] >= counts_r[688 +: 16];
+    wire ge_5_44 = counts_r[80 +: 16] >= counts_r[704 +: 16];
+    wire ge_5_45 = counts_r[80 +: 16] >= counts_r[720 +: 16];
+    wire ge_5_46 = counts_r[80 +: 16] >= counts_r[736 +: 16];
+    wire ge_6_7 = counts_r[96 +: 16] >= counts_r[112 +: 16];
+    wire ge_6_8 = counts_r[96 +: 16] >= counts_r[128 +: 16];
+    wire ge_6_9 = counts_r[96 +: 16] >= counts_r[144 +: 16];
+    wire ge_6_10 = counts_r[96 +: 16] >= counts_r[160 +: 16];
+    wire ge_6_11 = counts_r[96 +: 16] >= counts_r[176 +: 16];
+    wire ge_6_12 = counts_r[96 +: 16] >= counts_r[192 +: 16];
+    wire ge_6_13 = counts_r[96 +: 16] >= counts_r[208 +: 16];
+    wire ge_6_14 = counts_r[96 +: 16] >= counts_r[224 +: 16];
+    wire ge_6_15 = counts_r[96 +: 16] >= counts_r[240 +: 16];
+    wire ge_6_16 = counts_r[96 +: 16] >= counts_r[256 +: 16];
+    wire ge_6_17 = counts_r[96 +: 16] >= counts_r[272 +: 16];
+    wire ge_6_18 = counts_r[96 +: 16] >= counts_r[288 +: 16];
+    wire ge_6_19 = counts_r[96 +: 16] >= counts_r[304 +: 16];
+    wire ge_6_20 = counts_r[96 +: 16] >= counts_r[320 +: 16];
+    wire ge_6_21 = counts_r[96 +: 16] >= counts_r[336 +: 16];
+    wire ge_6_22 = counts_r[96 +: 16] >= counts_r[352 +: 16];
+    wire ge_6_23 = counts_r[96 +: 16] >= counts_r[368 +: 16];
+    wire ge_6_24 = counts_r[96 +: 16] >= counts_r[384 +: 16];
+    wire ge_6_25 = counts_r[96 +: 16] >= counts_r[400 +: 16];
+    wire ge_6_26 = counts_r[96 +: 16] >= counts_r[416 +: 16];
+    wire ge_6_27 = counts_r[96 +: 16] >= counts_r[432 +: 16];
+    wire ge_6_28 = counts_r[96 +: 16] >= counts_r[448 +: 16];
+    wire ge_6_29 = counts_r[96 +: 16] >= counts_r[464 +: 16];
+    wire ge_6_30 = counts_r[96 +: 16] >= counts_r[480 +: 16];
+    wire ge_6_31 = counts_r[96 +: 16] >= counts_r[496 +: 16];
+    wire ge_6_32 = counts_r[96 +: 16] >= counts_r[512 +: 16];
+    wire ge_6_33 = counts_r[96 +: 16] >= counts_r[528 +: 16];
+    wire ge_6_34 = counts_r[96 +: 16] >= counts_r[544 +: 16];
+    wire ge_6_35 = counts_r[96 +: 16] >= counts_r[560 +: 16];
+    wire ge_6_36 = counts_r[96 +: 16] >= counts_r[576 +: 16];
+    wire ge_6_37 = counts_r[96 +: 16] >= counts_r[592 +: 16];
+    wire ge_6_38 = counts_r[96 +: 16] >= counts_r[608 +: 16];
+    wire ge_6_39 = counts_r[96 +: 16] >= counts_r[624 +: 16];
+    wire ge_6_40 = counts_r[96 +: 16] >= counts_r[640 +: 16];
+    wire ge_6_41 = counts_r[96 +: 16] >= counts_r[656 +: 16];
+    wire ge_6_42 = counts_r[96 +: 16] >= counts_r[672 +: 16];
+    wire ge_6_43 = counts_r[96 +: 16] >= counts_r[688 +: 16];
+    wire ge_6_44 = counts_r[96 +: 16] >= counts_r[704 +: 16];
+    wire ge_6_45 = counts_r[96 +: 16] >= counts_r[720 +: 16];
+    wire ge_6_46 = counts_r[96 +: 16] >= counts_r[736 +: 16];
+    wire ge_7_8 = counts_r[112 +: 16] >= counts_r[128 +: 16];
+    wire ge_7_9 = counts_r[112 +: 16] >= counts_r[144 +: 16];
+    wire ge_7_10 = counts_r[112 +: 16] >= counts_r[160 +: 16];
+    wire ge_7_11 = counts_r[112 +: 16] >= counts_r[176 +: 16];
+    wire ge_7_12 = counts_r[112 +: 16] >= counts_r[192 +: 16];
+    wire ge_7_13 = counts_r[112 +: 16] >= counts_r[208 +: 16];
+    wire ge_7_14 = counts_r[112 +: 16] >= counts_r[224 +: 16];
+    wire ge_7_15 = counts_r[112 +: 16] >= counts_r[240 +: 16];
+    wire ge_7_16 = counts_r[112 +: 16] >= counts_r[256 +: 16];
+    wire ge_7_17 = counts_r[112 +: 16] >= counts_r[272 +: 16];
+    wire ge_7_18 = counts_r[112 +: 16] >= counts_r[288 +: 16];
+    wire ge_7_19 = counts_r[112 +: 16] >= counts_r[304 +: 16];
+    wire ge_7_20 = counts_r[112 +: 16] >= counts_r[320 +: 16];
+    wire ge_7_21 = counts_r[112 +: 16] >= counts_r[336 +: 16];
+    wire ge_7_22 = counts_r[112 +: 16] >= counts_r[352 +: 16];
+    wire ge_7_23 = counts_r[112 +: 16] >= counts_r[368 +: 16];
+    wire ge_7_24 = counts_r[112 +: 16] >= counts_r[384 +: 16];
+    wire ge_7_25 = counts_r[112 +: 16] >= counts_r[400 +: 16];
+    wire ge_7_26 = counts_r[112 +: 16] >= counts_r[416 +: 16];
+    wire ge_7_27 = counts_r[112 +: 16] >= counts_r[432 +: 16];
+    wire ge_7_28 = counts_r[112 +: 16] >= counts_r[448 +: 16];
+    wire ge_7_29 = counts_r[112 +: 16] >= counts_r[464 +: 16];
+    wire ge_7_30 = counts_r[112 +: 16] >= counts_r[480 +: 16];
+    wire ge_7_31 = counts_r[112 +: 16] >= counts_r[496 +: 16];
+    wire ge_7_32 = counts_r[112 +: 16] >= counts_r[512 +: 16];
+    wire ge_7_33 = counts_r[112 +: 16] >= counts_r[528 +: 16];
+    wire ge_7_34 = counts_r[112 +: 16] >= counts_r[544 +: 16];
+    wire ge_7_35 = counts_r[112 +: 16] >= counts_r[560 +: 16];
+    wire ge_7_36 = counts_r[112 +: 16] >= counts_r[576 +: 16];
+    wire ge_7_37 = counts_r[112 +: 16] >= counts_r[592 +: 16];
+    wire ge_7_38 = counts_r[112 +: 16] >= counts_r[608 +: 16];
+    wire ge_7_39 = counts_r[112 +: 16] >= counts_r[624 +: 16];
+    wire ge_7_40 = counts_r[112 +: 16] >= counts_r[640 +: 16];
+    wire ge_7_41 = counts_r[112 +: 16] >= counts_r[656 +: 16];
+    wire ge_7_42 = counts_r[112 +: 16] >= counts_r[672 +: 16];
+    wire ge_7_43 = counts_r[112 +: 16] >= counts_r[688 +: 16];
+    wire ge_7_44 = counts_r[112 +: 16] >= counts_r[704 +: 16];
+    wire ge_7_45 = counts_r[112 +: 16] >= counts_r[720 +: 16];
+    wire ge_7_46 = counts_r[112 +: 16] >= counts_r[736 +: 16];
+    wire ge_8_9 = counts_r[128 +: 16] >= counts_r[144 +: 16];
+    wire ge_8_10 = counts_r[128 +: 16] >= counts_r[160 +: 16];
+    wire ge_8_11 = counts_r[128 +: 16] >= counts_r[176 +: 16];
+    wire ge_8_12 = counts_r[128 +: 16] >= counts_r[192 +: 16];
+    wire ge_8_13 = counts_r[128 +: 16] >= counts_r[208 +: 16];
+    wire ge_8_14 = counts_r[128 +: 16] >= counts_r[224 +: 16];
+    wire ge_8_15 = counts_r[128 +: 16] >= counts_r[240 +: 16];
+    wire ge_8_16 = counts_r[128 +: 16] >= counts_r[256 +: 16];
+    wire ge_8_17 = counts_r[128 +: 16] >= counts_r[272 +: 16];
+    wire ge_8_18 = counts_r[128 +: 16] >= counts_r[288 +: 16];
+    wire ge_8_19 = counts_r[128 +: 16] >= counts_r[304 +: 16];
+    wire ge_8_20 = counts_r[128 +: 16] >= counts_r[320 +: 16];
+    wire ge_8_21 = counts_r[128 +: 16] >= counts_r[336 +: 16];
+    wire ge_8_22 = counts_r[128 +: 16] >= counts_r[352 +: 16];
+    wire ge_8_23 = counts_r[128 +: 16] >= counts_r[368 +: 16];
+    wire ge_8_24 = counts_r[128 +: 16] >= counts_r[384 +: 16];
+    wire ge_8_25 = counts_r[128 +: 16] >= counts_r[400 +: 16];
+    wire ge_8_26 = counts_r[128 +: 16] >= counts_r[416 +: 16];
+    wire ge_8_27 = counts_r[128 +: 16] >= counts_r[432 +: 16];
+    wire ge_8_28 = counts_r[128 +: 16] >= counts_r[448 +: 16];
+    wire ge_8_29 = counts_r[128 +: 16] >= counts_r[464 +: 16];
+    wire ge_8_30 = counts_r[128 +: 16] >= counts_r[480 +: 16];
+    wire ge_8_31 = counts_r[128 +: 16] >= counts_r[496 +: 16];
+    wire ge_8_32 = counts_r[128 +: 16] >= counts_r[512 +: 16];
+    wire ge_8_33 = counts_r[128 +: 16] >= counts_r[528 +: 16];
+    wire ge_8_34 = counts_r[128 +: 16] >= counts_r[544 +: 16];
+    wire ge_8_35 = counts_r[128 +: 16] >= counts_r[560 +: 16];
+    wire ge_8_36 = counts_r[128 +: 16] >= counts_r[576 +: 16];
+    wire ge_8_37 = counts_r[128 +: 16] >= counts_r[592 +: 16];
+    wire ge_8_38 = counts_r[128 +: 16] >= counts_r[608 +: 16];
+    wire ge_8_39 = counts_r[128 +: 16] >= counts_r[624 +: 16];
+    wire ge_8_40 = counts_r[128 +: 16] >= counts_r[640 +: 16];
+    wire ge_8_41 = counts_r[128 +: 16] >= counts_r[656 +: 16];
+    wire ge_8_42 = counts_r[128 +: 16] >= counts_r[672 +: 16];
+    wire ge_8_43 = counts_r[128 +: 16] >= counts_r[688 +: 16];
+    wire ge_8_44 = counts_r[128 +: 16] >= counts_r[704 +: 16];
+    wire ge_8_45 = counts_r[128 +: 16] >= counts_r[720 +: 16];
+    wire ge_8_46 = counts_r[128 +: 16] >= counts_r[736 +: 16];
+    wire ge_9_10 = counts_r[144 +: 16] >= counts_r[160 +: 16];
+    wire ge_9_11 = counts_r[144 +: 16] >= counts_r[176 +: 16];
+    wire ge_9_12 = counts_r[144 +: 16] >= counts_r[192 +: 16];
+    wire ge_9_13 = counts_r[144 +: 16] >= counts_r[208 +: 16];
+    wire ge_9_14 = counts_r[144 +: 16] >= counts_r[224 +: 16];
+    wire ge_9_15 = counts_r[144 +: 16] >= counts_r[240 +: 16];
+    wire ge_9_16 = counts_r[144 +: 16] >= counts_r[256 +: 16];
+    wire ge_9_17 = counts_r[144 +: 16] >= counts_r[272 +: 16];
+    wire ge_9_18 = counts_r[144 +: 16] >= counts_r[288 +: 16];
+    wire ge_9_19 = counts_r[144 +: 16] >= counts_r[304 +: 16];
+    wire ge_9_20 = counts_r[144 +: 16] >= counts_r[320 +: 16];
+    wire ge_9_21 = counts_r[144 +: 16] >= counts_r[336 +: 16];
+    wire ge_9_22 = counts_r[144 +: 16] >= counts_r[352 +: 16];
+    wire ge_9_23 = counts_r[144 +: 16] >= counts_r[368 +: 16];
+    wire ge_9_24 = counts_r[144 +: 16] >= counts_r[384 +: 16];
+    wire ge_9_25 = counts_r[144 +: 16] >= counts_r[400 +: 16];
+    wire ge_9_26 = counts_r[144 +: 16] >= counts_r[416 +: 16];
+    wire ge_9_27 = counts_r[144 +: 16] >= counts_r[432 +: 16];
+    wire ge_9_28 = counts_r[144 +: 16] >= counts_r[448 +: 16];
+    wire ge_9_29 = counts_r[144 +: 16] >= counts_r[464 +: 16];
+    wire ge_9_30 = counts_r[144 +: 16] >= counts_r[480 +: 16];
+    wire ge_9_31 = counts_r[144 +: 16] >= counts_r[496 +: 16];
+    wire ge_9_32 = counts_r[144 +: 16] >= counts_r[512 +: 16];
+    wire ge_9_33 = counts_r[144 +: 16] >= counts_r[528 +: 16];
+    wire ge_9_34 = counts_r[144 +: 16] >= counts_r[544 +: 16];
+    wire ge_9_35 = counts_r[144 +: 16] >= counts_r[560 +: 16];
+    wire ge_9_36 = counts_r[144 +: 16] >= counts_r[576 +: 16];
+    wire ge_9_37 = counts_r[144 +: 16] >= counts_r[592 +: 16];
+    wire ge_9_38 = counts_r[144 +: 16] >= counts_r[608 +: 16];
+    wire ge_9_39 = counts_r[144 +: 16] >= counts_r[624 +: 16];
+    wire ge_9_40 = counts_r[144 +: 16] >= counts_r[640 +: 16];
+    wire ge_9_41 = counts_r[144 +: 16] >= counts_r[656 +: 16];
+    wire ge_9_42 = counts_r[144 +: 16] >= counts_r[672 +: 16];
+    wire ge_9_43 = counts_r[144 +: 16] >= counts_r[688 +: 16];
+    wire ge_9_44 = counts_r[144 +: 16] >= counts_r[704 +: 16];
+    wire ge_9_45 = counts_r[144 +: 16] >= counts_r[720 +: 16];
+    wire ge_9_46 = counts_r[144 +: 16] >= counts_r[736 +: 16];
+    wire ge_10_11 = counts_r[160 +: 16] >= counts_r[176 +: 16];
+    wire ge_10_12 = counts_r[160 +: 16] >= counts_r[192 +: 16];
+    wire ge_10_13 = counts_r[160 +: 16] >= counts_r[208 +: 16];
+    wire ge_10_14 = counts_r[160 +: 16] >= counts_r[224 +: 16];
+    wire ge_10_15 = counts_r[160 +: 16] >= counts_r[240 +: 16];
+    wire ge_10_16 = counts_r[160 +: 16] >= counts_r[256 +: 16];
+    wire ge_10_17 = counts_r[160 +: 16] >= counts_r[272 +: 16];
+    wire ge_10_18 = counts_r[160 +: 16] >= counts_r[288 +: 16];
+    wire ge_10_19 = counts_r[160 +: 16] >= counts_r[304 +: 16];
+    wire ge_10_20 = counts_r[160 +: 16] >= counts_r[320 +: 16];
+    wire ge_10_21 = counts_r[160 +: 16] >= counts_r[336 +: 16];
+    wire ge_10_22 = counts_r[160 +: 16] >= counts_r[352 +: 16];
+    wire ge_10_23 = counts_r[160 +: 16] >= counts_r[368 +: 16];
+    wire ge_10_24 = counts_r[160 +: 16] >= counts_r[384 +: 16];
+    wire ge_10_25 = counts_r[160 +: 16] >= counts_r[400 +: 16];
+    wire ge_10_26 = counts_r[160 +: 16] >= counts_r[416 +: 16];
+    wire ge_10_27 = counts_r[160 +: 16] >= counts_r[432 +: 16];
+    wire ge_10_28 = counts_r[160 +: 16] >= counts_r[448 +: 16];
+    wire ge_10_29 = counts_r[160 +: 16] >= counts_r[464 +: 16];
+    wire ge_10_30 = counts_r[160 +: 16] >= counts_r[480 +: 16];
+    wire ge_10_31 = counts_r[160 +: 16] >= counts_r[496 +: 16];
+    wire ge_10_32 = counts_r[160 +: 16] >= counts_r[512 +: 16];
+    wire ge_10_33 = counts_r[160 +: 16] >= counts_r[528 +: 16];
+    wire ge_10_34 = counts_r[160 +: 16] >= counts_r[544 +: 16];
+    wire ge_10_35 = counts_r[160 +: 16] >= counts_r[560 +: 16];
+    wire ge_10_36 = counts_r[160 +: 16] >= counts_r[576 +: 16];
+    wire ge_10_37 = counts_r[160 +: 16] >= counts_r[592 +: 16];
+    wire ge_10_38 = counts_r[160 +: 16] >= counts_r[608 +: 16];
+    wire ge_10_39 = counts_r[160 +: 16] >= counts_r[624 +: 16];
+    wire ge_10_40 = counts_r[160 +: 16] >= counts_r[640 +: 16];
+    wire ge_10_41 = counts_r[160 +: 16] >= counts_r[656 +: 16];
+    wire ge_10_42 = counts_r[160 +: 16] >= counts_r[672 +: 16];
+    wire ge_10_43 = counts_r[160 +: 16] >= counts_r[688 +: 16];
+    wire ge_10_44 = counts_r[160 +: 16] >= counts_r[704 +: 16];
+    wire ge_10_45 = counts_r[160 +: 16] >= counts_r[720 +: 16];
+    wire ge_10_46 = counts_r[160 +: 16] >= counts_r[736 +: 16];
+    wire ge_11_12 = counts_r[176 +: 16] >= counts_r[192 +: 16];
+    wire ge_11_13 = counts_r[176 +: 16] >= counts_r[208 +: 16];
+    wire ge_11_14 = counts_r[176 +: 16] >= counts_r[224 +: 16];
+    wire ge_11_15 = counts_r[176 +: 16] >= counts_r[240 +: 16];
+    wire ge_11_16 = counts_r[176 +: 16] >= counts_r[256 +: 16];
+    wire ge_11_17 = counts_r[176 +: 16] >= counts_r[272 +: 16];
+    wire ge_11_18 = counts_r[176 +: 16] >= counts_r[288 +: 16];
+    wire ge_11_19 = counts_r[176 +: 16] >= counts_r[304 +: 16];
+    wire ge_11_20 = counts_r[176 +: 16] >= counts_r[320 +: 16];
+    wire ge_11_21 = counts_r[176 +: 16] >= counts_r[336 +: 16];
+    wire ge_11_22 = counts_r[176 +: 16] >= counts_r[352 +: 16];
+    wire ge_11_23 = counts_r[176 +: 16] >= counts_r[368 +: 16];
+    wire ge_11_24 = counts_r[176 +: 16] >= counts_r[384 +: 16];
+    wire ge_11_25 = counts_r[176 +: 16] >= counts_r[400 +: 16];
+    wire ge_11_26 = counts_r[176 +: 16] >= counts_r[416 +: 16];
+    wire ge_11_27 = counts_r[176 +: 16] >= counts_r[432 +: 16];
+    wire ge_11_28 = counts_r[176 +: 16] >= counts_r[448 +: 16];
+    wire ge_11_29 = counts_r[176 +: 16] >= counts_r[464 +: 16];
+    wire ge_11_30 = counts_r[176 +: 16] >= counts_r[480 +: 16];
+    wire ge_11_31 = counts_r[176 +: 16] >= counts_r[496 +: 16];
+    wire ge_11_32 = counts_r[176 +: 16] >= counts_r[512 +: 16];
+    wire ge_11_33 = counts_r[176 +: 16] >= counts_r[528 +: 16];
+    wire ge_11_34 = counts_r[176 +: 16] >= counts_r[544 +: 16];
+    wire ge_11_35 = counts_r[176 +: 16] >= counts_r[560 +: 16];
+    wire ge_11_36 = counts_r[176 +: 16] >= counts_r[576 +: 16];
+    wire ge_11_37 = counts_r[176 +: 16] >= counts_r[592 +: 16];
+    wire ge_11_38 = counts_r[176 +: 16] >= counts_r[608 +: 16];
+    wire ge_11_39 = counts_r[176 +: 16] >= counts_r[624 +: 16];
+    wire ge_11_40 = counts_r[176 +: 16] >= counts_r[640 +: 16];
+    wire ge_11_41 = counts_r[176 +: 16] >= counts_r[656 +: 16];
+    wire ge_11_42 = counts_r[176 +: 16] >= counts_r[672 +: 16];
+    wire ge_11_43 = counts_r[176 +: 16] >= counts_r[688 +: 16];
+    wire ge_11_44 = counts_r[176 +: 16] >= counts_r[704 +: 16];
+    wire ge_11_45 = counts_r[176 +: 16] >= counts_r[720 +: 16];
+    wire ge_11_46 = counts_r[176 +: 16] >= counts_r[736 +: 16];
+    wire ge_12_13 = counts_r[192 +: 16] >= counts_r[208 +: 16];
+    wire ge_12_14 = counts_r[192 +: 16] >= counts_r[224 +: 16];
+    wire ge_12_15 = counts_r[192 +: 16] >= counts_r[240 +: 16];
+    wire ge_12_16 = counts_r[192 +: 16] >= counts_r[256 +: 16];
+    wire ge_12_17 = counts_r[192 +: 16] >= counts_r[272 +: 16];
+    wire ge_12_18 = counts_r[192 +: 16] >= counts_r[288 +: 16];
+    wire ge_12_19 = counts_r[192 +: 16] >= counts_r[304 +: 16];
+    wire ge_12_20 = counts_r[192 +: 16] >= counts_r[320 +: 16];
+    wire ge_12_21 = counts_r[192 +: 16] >= counts_r[336 +: 16];
+    wire ge_12_22 = counts_r[192 +: 16] >= counts_r[352 +: 16];
+    wire ge_12_23 = counts_r[192 +: 16] >= counts_r[368 +: 16];
+    wire ge_12_24 = counts_r[192 +: 16] >= counts_r[384 +: 16];
+    wire ge_12_25 = counts_r[192 +: 16] >= counts_r[400 +: 16];
+    wire ge_12_26 = counts_r[192 +: 16] >= counts_r[416 +: 16];
+    wire ge_12_27 = counts_r[192 +: 16] >= counts_r[432 +: 16];
+    wire ge_12_28 = counts_r[192 +: 16] >= counts_r[448 +: 16];
+    wire ge_12_29 = counts_r[192 +: 16] >= counts_r[464 +: 16];
+    wire ge_12_30 = counts_r[192 +: 16] >= counts_r[480 +: 16];
+    wire ge_12_31 = counts_r[192 +: 16] >= counts_r[496 +: 16];
+    wire ge_12_32 = counts_r[192 +: 16] >= counts_r[512 +: 16];
+    wire ge_12_33 = counts_r[192 +: 16] >= counts_r[528 +: 16];
+    wire ge_12_34 = counts_r[192 +: 16] >= counts_r[544 +: 16];
+    wire ge_12_35 = counts_r[192 +: 16] >= counts_r[560 +: 16];
+    wire ge_12_36 = counts_r[192 +: 16] >= counts_r[576 +: 16];
+    wire ge_12_37 = counts_r[192 +: 16] >= counts_r[592 +: 16];
+    wire ge_12_38 = counts_r[192 +: 16] >= counts_r[608 +: 16];
+    wire ge_12_39 = counts_r[192 +: 16] >= counts_r[624 +: 16];
+    wire ge_12_40 = counts_r[192 +: 16] >= counts_r[640 +: 16];
+    wire ge_12_41 = counts_r[192 +: 16] >= counts_r[656 +: 16];
+    wire ge_12_42 = counts_r[192 +: 16] >= counts_r[672 +: 16];
+    wire ge_12_43 = counts_r[192 +: 16] >= counts_r[688 +: 16];
+    wire ge_12_44 = counts_r[192 +: 16] >= counts_r[704 +: 16];
+    wire ge_12_45 = counts_r[192 +: 16] >= counts_r[720 +: 16];
+    wire ge_12_46 = counts_r[192 +: 16] >= counts_r[736 +: 16];
+    wire ge_13_14 = counts_r[208 +: 16] >= counts_r[224 +: 16];
+    wire ge_13_15 = counts_r[208 +: 16] >= counts_r[240 +: 16];
+    wire ge_13_16 = counts_r[208 +: 16] >= counts_r[256 +: 16];
+    wire ge_13_17 = counts_r[208 +: 16] >= counts_r[272 +: 16];
+    wire ge_13_18 = counts_r[208 +: 16] >= counts_r[288 +: 16];
+    wire ge_13_19 = counts_r[208 +: 16] >= counts_r[304 +: 16];
+    wire ge_13_20 = counts_r[208 +: 16] >= counts_r[320 +: 16];
+    wire ge_13_21 = counts_r[208 +: 16] >= counts_r[336 +: 16];
+    wire ge_13_22 = counts_r[208 +: 16] >= counts_r[352 +: 16];
+    wire ge_13_23 = counts_r[208 +: 16] >= counts_r[368 +: 16];
+    wire ge_13_24 = counts_r[208 +: 16] >= counts_r[384 +: 16];
+    wire ge_13_25 = counts_r[208 +: 16] >= counts_r[400 +: 16];
+    wire ge_13_26 = counts_r[208 +: 16] >= counts_r[416 +: 16];
+    wire ge_13_27 = counts_r[208 +: 16] >= counts_r[432 +: 16];
+    wire ge_13_28 = counts_r[208 +: 16] >= counts_r[448 +: 16];
+    wire ge_13_29 = counts_r[208 +: 16] >= counts_r[464 +: 16];
+    wire ge_13_30 = counts_r[208 +: 16] >= counts_r[480 +: 16];
+    wire ge_13_31 = counts_r[208 +: 16] >= counts_r[496 +: 16];
+    wire ge_13_32 = counts_r[208 +: 16] >= counts_r[512 +: 16];
+    wire ge_13_33 = counts_r[208 +: 16] >= counts_r[528 +: 16];
+    wire ge_13_34 = counts_r[208 +: 16] >= counts_r[544 +: 16];
+    wire ge_13_35 = counts_r[208 +: 16] >= counts_r[560 +: 16];
+    wire ge_13_36 = counts_r[208 +: 16] >= counts_r[576 +: 16];
+    wire ge_13_37 = counts_r[208 +: 16] >= counts_r[592 +: 16];
+    wire ge_13_38 = counts_r[208 +: 16] >= counts_r[608 +: 16];
+    wire ge_13_39 = counts_r[208 +: 16] >= counts_r[624 +: 16];
+    wire ge_13_40 = counts_r[208 +: 16] >= counts_r[640 +: 16];
+    wire ge_13_41 = counts_r[208 +: 16] >= counts_r[656 +: 16];
+    wire ge_13_42 = counts_r[208 +: 16] >= counts_r[672 +: 16];
+    wire ge_13_43 = counts_r[208 +: 16] >= counts_r[688 +: 16];
+    wire ge_13_44 = counts_r[208 +: 16] >= counts_r[704 +: 16];
+    wire ge_13_45 = counts_r[208 +: 16] >= counts_r[720 +: 16];
+    wire ge_13_46 = counts_r[208 +: 16] >= counts_r[736 +: 16];
+    wire ge_14_15 = counts_r[224 +: 16] >= counts_r[240 +: 16];
+    wire ge_14_16 = counts_r[224 +: 16] >= counts_r[256 +: 16];
+    wire ge_14_17 = counts_r[224 +: 16] >= counts_r[272 +: 16];
+    wire ge_14_18 = counts_r[224 +: 16] >= counts_r[288 +: 16];
+    wire ge_14_19 = counts_r[224 +: 16] >= counts_r[304 +: 16];
+    wire ge_14_20 = counts_r[224 +: 16] >= counts_r[320 +: 16];
+    wire ge_14_21 = counts_r[224 +: 16] >= counts_r[336 +: 16];
+    wire ge_14_22 = counts_r[224 +: 16] >= counts_r[352 +: 16];
+    wire ge_14_23 = counts_r[224 +: 16] >= counts_r[368 +: 16];
+    wire ge_14_24 = counts_r[224 +: 16] >= counts_r[384 +: 16];
+    wire ge_14_25 = counts_r[224 +: 16] >= counts_r[400 +: 16];
+    wire ge_14_26 = counts_r[224 +: 16] >= counts_r[416 +: 16];
+    wire ge_14_27 = counts_r[224 +: 16] >= counts_r[432 +: 16];
+    wire ge_14_28 = counts_r[224 +: 16] >= counts_r[448 +: 16];
+    wire ge_14_29 = counts_r[224 +: 16] >= counts_r[464 +: 16];
+    wire ge_14_30 = counts_r[224 +: 16] >= counts_r[480 +: 16];
+    wire ge_14_31 = counts_r[224 +: 16] >= counts_r[496 +: 16];
+    wire ge_14_32 = counts_r[224 +: 16] >= counts_r[512 +: 16];
+    wire ge_14_33 = counts_r[224 +: 16] >= counts_r[528 +: 16];
+    wire ge_14_34 = counts_r[224 +: 16] >= counts_r[544 +: 16];
+    wire ge_14_35 = counts_r[224 +: 16] >= counts_r[560 +: 16];
+    wire ge_14_36 = counts_r[224 +: 16] >= counts_r[576 +: 16];
+    wire ge_14_37 = counts_r[224 +: 16] >= counts_r[592 +: 16];
+    wire ge_14_38 = counts_r[224 +: 16] >= counts_r[608 +: 16];
+    wire ge_14_39 = counts_r[224 +: 16] >= counts_r[624 +: 16];
+    wire ge_14_40 = counts_r[224 +: 16] >= counts_r[640 +: 16];
+    wire ge_14_41 = counts_r[224 +: 16] >= counts_r[656 +: 16];
+    wire ge_14_42 = counts_r[224 +: 16] >= counts_r[672 +: 16];
+    wire ge_14_43 = counts_r[224 +: 16] >= counts_r[688 +: 16];
+    wire ge_14_44 = counts_r[224 +: 16] >= counts_r[704 +: 16];
+    wire ge_14_45 = counts_r[224 +: 16] >= counts_r[720 +: 16];
+    wire ge_14_46 = counts_r[224 +: 16] >= counts_r[736 +: 16];
+    wire ge_15_16 = counts_r[240 +: 16] >= counts_r[256 +: 16];
+    wire ge_15_17 = counts_r[240 +: 16] >= counts_r[272 +: 16];
+    wire ge_15_18 = counts_r[240 +: 16] >= counts_r[288 +: 16];
+    wire ge_15_19 = counts_r[240 +: 16] >= counts_r[304 +: 16];
+    wire ge_15_20 = counts_r[240 +: 16] >= counts_r[320 +: 16];
+    wire ge_15_21 = counts_r[240 +: 16] >= counts_r[336 +: 16];
+    wire ge_15_22 = counts_r[240 +: 16] >= counts_r[352 +: 16];
+    wire ge_15_23 = counts_r[240 +: 16] >= counts_r[368 +: 16];
+    wire ge_15_24 = counts_r[240 +: 16] >= counts_r[384 +: 16];
+    wire ge_15_25 = counts_r[240 +: 16] >= counts_r[400 +: 16];
+    wire ge_15_26 = counts_r[240 +: 16] >= counts_r[416 +: 16];
+    wire ge_15_27 = counts_r[240 +: 16] >= counts_r[432 +: 16];
+    wire ge_15_28 = counts_r[240 +: 16] >= counts_r[448 +: 16];
+    wire ge_15_29 = counts_r[240 +: 16] >= counts_r[464 +: 16];
+    wire ge_15_30 = counts_r[240 +: 16] >= counts_r[480 +: 16];
+    wire ge_15_31 = counts_r[240 +: 16] >= counts_r[496 +: 16];
+    wire ge_15_32 = counts_r[240 +: 16] >= counts_r[512 +: 16];
+    wire ge_15_33 = counts_r[240 +: 16] >= counts_r[528 +: 16];
+    wire ge_15_34 = counts_r[240 +: 16] >= counts_r[544 +: 16];
+    wire ge_15_35 = counts_r[240 +: 16] >= counts_r[560 +: 16];
+    wire ge_15_36 = counts_r[240 +: 16] >= counts_r[576 +: 16];
+    wire ge_15_37 = counts_r[240 +: 16] >= counts_r[592 +: 16];
+    wire ge_15_38 = counts_r[240 +: 16] >= counts_r[608 +: 16];
+    wire ge_15_39 = counts_r[240 +: 16] >= counts_r[624 +: 16];
+    wire ge_15_40 = counts_r[240 +: 16] >= counts_r[640 +: 16];
+    wire ge_15_41 = counts_r[240 +: 16] >= counts_r[656 +: 16];
+    wire ge_15_42 = counts_r[240 +: 16] >= counts_r[672 +: 16];
+    wire ge_15_43 = counts_r[240 +: 16] >= counts_r[688 +: 16];
+    wire ge_15_44 = counts_r[240 +: 16] >= counts_r[704 +: 16];
+    wire ge_15_45 = counts_r[240 +: 16] >= counts_r[720 +: 16];
+    wire ge_15_46 = counts_r[240 +: 16] >= counts_r[736 +: 16];
+    wire ge_16_17 = counts_r[256 +: 16] >= counts_r[272 +: 16];
+    wire ge_16_18 = counts_r[256 +: 16] >= counts_r[288 +: 16];
+    wire ge_16_19 = counts_r[256 +: 16] >= counts_r[304 +: 16];
+    wire ge_16_20 = counts_r[256 +: 16] >= counts_r[320 +: 16];
+    wire ge_16_21 = counts_r[256 +: 16] >= counts_r[336 +: 16];
+    wire ge_16_22 = counts_r[256 +: 16] >= counts_r[352 +: 16];
+    wire ge_16_23 = counts_r[256 +: 16] >= counts_r[368 +: 16];
+    wire ge_16_24 = counts_r[256 +: 16] >= counts_r[384 +: 16];
+    wire ge_16_25 = counts_r[256 +: 16] >= counts_r[400 +: 16];
+    wire ge_16_26 = counts_r[256 +: 16] >= counts_r[416 +: 16];
+    wire ge_16_27 = counts_r[256 +: 16] >= counts_r[432 +: 16];
+    wire ge_16_28 = counts_r[256 +: 16] >= counts_r[448 +: 16];
+    wire ge_16_29 = counts_r[256 +: 16] >= counts_r[464 +: 16];
+    wire ge_16_30 = counts_r[256 +: 16] >= counts_r[480 +: 16];
+    wire ge_16_31 = counts_r[256 +: 16] >= counts_r[496 +: 16];
+    wire ge_16_32 = counts_r[256 +: 16] >= counts_r[512 +: 16];
+    wire ge_16_33 = counts_r[256 +: 16] >= counts_r[528 +: 16];
+    wire ge_16_34 = counts_r[256 +: 16] >= counts_r[544 +: 16];
+    wire ge_16_35 = counts_r[256 +: 16] >= counts_r[560 +: 16];
+    wire ge_16_36 = counts_r[256 +: 16] >= counts_r[576 +: 16];
+    wire ge_16_37 = counts_r[256 +: 16] >= counts_r[592 +: 16];
+    wire ge_16_38 = counts_r[256 +: 16] >= counts_r[608 +: 16];
+    wire ge_16_39 = counts_r[256 +: 16] >= counts_r[624 +: 16];
+    wire ge_16_40 = counts_r[256 +: 16] >= counts_r[640 +: 16];
+    wire ge_16_41 = counts_r[256 +: 16] >= counts_r[656 +: 16];
+    wire ge_16_42 = counts_r[256 +: 16] >= counts_r[672 +: 16];
+    wire ge_16_43 = counts_r[256 +: 16] >= counts_r[688 +: 16];
+    wire ge_16_44 = counts_r[256 +: 16] >= counts_r[704 +: 16];
+    wire ge_16_45 = counts_r[256 +: 16] >= counts_r[720 +: 16];
+    wire ge_16_46 = counts_r[256 +: 16] >= counts_r[736 +: 16];
+    wire ge_17_18 = counts_r[272 +: 16] >= counts_r[288 +: 16];
+    wire ge_17_19 = counts_r[272 +: 16] >= counts_r[304 +: 16];
+    wire ge_17_20 = counts_r[272 +: 16] >= counts_r[320 +: 16];
+    wire ge_17_21 = counts_r[272 +: 16] >= counts_r[336 +: 16];
+    wire ge_17_22 = counts_r[272 +: 16] >= counts_r[352 +: 16];
+    wire ge_17_23 = counts_r[272 +: 16] >= counts_r[368 +: 16];
+    wire ge_17_24 = counts_r[272 +: 16] >= counts_r[384 +: 16];
+    wire ge_17_25 = counts_r[272 +: 16] >= counts_r[400 +: 16];
+    wire ge_17_26 = counts_r[272 +: 16] >= counts_r[416 +: 16];
+    wire ge_17_27 = counts_r[272 +: 16] >= counts_r[432 +: 16];
+    wire ge_17_28 = counts_r[272 +: 16] >= counts_r[448 +: 16];
+    wire ge_17_29 = counts_r[272 +: 16] >= counts_r[464 +: 16];
+    wire ge_17_30 = counts_r[272 +: 16] >= counts_r[480 +: 16];
+    wire ge_17_31 = counts_r[272 +: 16] >= counts_r[496 +: 16];
+    wire ge_17_32 = counts_r[272 +: 16] >= counts_r[512 +: 16];
+    wire ge_17_33 = counts_r[272 +: 16] >= counts_r[528 +: 16];
+    wire ge_17_34 = counts_r[272 +: 16] >= counts_r[544 +: 16];
+    wire ge_17_35 = counts_r[272 +: 16] >= counts_r[560 +: 16];
+    wire ge_17_36 = counts_r[272 +: 16] >= counts_r[576 +: 16];
+    wire ge_17_37 = counts_r[272 +: 16] >= counts_r[592 +: 16];
+    wire ge_17_38 = counts_r[272 +: 16] >= counts_r[608 +: 16];
+    wire ge_17_39 = counts_r[272 +: 16] >= counts_r[624 +: 16];
+    wire ge_17_40 = counts_r[272 +: 16] >= counts_r[640 +: 16];
+    wire ge_17_41 = counts_r[272 +: 16] >= counts_r[656 +: 16];
+    wire ge_17_42 = counts_r[272 +: 16] >= counts_r[672 +: 16];
+    wire ge_17_43 = counts_r[272 +: 16] >= counts_r[688 +: 16];
+    wire ge_17_44 = counts_r[272 +: 16] >= counts_r[704 +: 16];
+    wire ge_17_45 = counts_r[272 +: 16] >= counts_r[720 +: 16];
+    wire ge_17_46 = counts_r[272 +: 16] >= counts_r[736 +: 16];
+    wire ge_18_19 = counts_r[288 +: 16] >= counts_r[304 +: 16];
+    wire ge_18_20 = counts_r[288 +: 16] >= counts_r[320 +: 16];
+    wire ge_18_21 = counts_r[288 +: 16] >= counts_r[336 +: 16];
+    wire ge_18_22 = counts_r[288 +: 16] >= counts_r[352 +: 16];
+    wire ge_18_23 = counts_r[288 +: 16] >= counts_r[368 +: 16];
+    wire ge_18_24 = counts_r[288 +: 16] >= counts_r[384 +: 16];
+    wire ge_18_25 = counts_r[288 +: 16] >= counts_r[400 +: 16];
+    wire ge_18_26 = counts_r[288 +: 16] >= counts_r[416 +: 16];
+    wire ge_18_27 = counts_r[288 +: 16] >= counts_r[432 +: 16];
+    wire ge_18_28 = counts_r[288 +: 16] >= counts_r[448 +: 16];
+    wire ge_18_29 = counts_r[288 +: 16] >= counts_r[464 +: 16];
+    wire ge_18_30 = counts_r[288 +: 16] >= counts_r[480 +: 16];
+    wire ge_18_31 = counts_r[288 +: 16] >= counts_r[496 +: 16];
+    wire ge_18_32 = counts_r[288 +: 16] >= counts_r[512 +: 16];
+    wire ge_18_33 = counts_r[288 +: 16] >= counts_r[528 +: 16];
+    wire ge_18_34 = counts_r[288 +: 16] >= counts_r[544 +: 16];
+    wire ge_18_35 = counts_r[288 +: 16] >= counts_r[560 +: 16];
+    wire ge_18_36 = counts_r[288 +: 16] >= counts_r[576 +: 16];
+    wire ge_18_37 = counts_r[288 +: 16] >= counts_r[592 +: 16];
+    wire ge_18_38 = counts_r[288 +: 16] >= counts_r[608 +: 16];
+    wire ge_18_39 = counts_r[288 +: 16] >= counts_r[624 +: 16];
+    wire ge_18_40 = counts_r[288 +: 16] >= counts_r[640 +: 16];
+    wire ge_18_41 = counts_r[288 +: 16] >= counts_r[656 +: 16];
+    wire ge_18_42 = counts_r[288 +: 16] >= counts_r[672 +: 16];
+    wire ge_18_43 = counts_r[288 +: 16] >= counts_r[688 +: 16];
+    wire ge_18_44 = counts_r[288 +: 16] >= counts_r[704 +: 16];
+    wire ge_18_45 = counts_r[288 +: 16] >= counts_r[720 +: 16];
+    wire ge_18_46 = counts_r[288 +: 16] >= counts_r[736 +: 16];
+    wire ge_19_20 = counts_r[304 +: 16] >= counts_r[320 +: 16];
+    wire ge_19_21 = counts_r[304 +: 16] >= counts_r[336 +: 16];
+    wire ge_19_22 = counts_r[304 +: 16] >= counts_r[352 +: 16];
+    wire ge_19_23 = counts_r[304 +: 16] >= counts_r[368 +: 16];
+    wire ge_19_24 = counts_r[304 +: 16] >= counts_r[384 +: 16];
+    wire ge_19_25 = counts_r[304 +: 16] >= counts_r[400 +: 16];
+    wire ge_19_26 = counts_r[304 +: 16] >= counts_r[416 +: 16];
+    wire ge_19_27 = counts_r[304 +: 16] >= counts_r[432 +: 16];
+    wire ge_19_28 = counts_r[304 +: 16] >= counts_r[448 +: 16];
+    wire ge_19_29 = counts_r[304 +: 16] >= counts_r[464 +: 16];
+    wire ge_19_30 = counts_r[304 +: 16] >= counts_r[480 +: 16];
+    wire ge_19_31 = counts_r[304 +: 16] >= counts_r[496 +: 16];
+    wire ge_19_32 = counts_r[304 +: 16] >= counts_r[512 +: 16];
+    wire ge_19_33 = counts_r[304 +: 16] >= counts_r[528 +: 16];
+    wire ge_19_34 = counts_r[304 +: 16] >= counts_r[544 +: 16];
+    wire ge_19_35 = counts_r[304 +: 16] >= counts_r[560 +: 16];
+    wire ge_19_36 = counts_r[304 +: 16] >= counts_r[576 +: 16];
+    wire ge_19_37 = counts_r[304 +: 16] >= counts_r[592 +: 16];
+    wire ge_19_38 = counts_r[304 +: 16] >= counts_r[608 +: 16];
+    wire ge_19_39 = counts_r[304 +: 16] >= counts_r[624 +: 16];
+    wire ge_19_40 = counts_r[304 +: 16] >= counts_r[640 +: 16];
+    wire ge_19_41 = counts_r[304 +: 16] >= counts_r[656 +: 16];
+    wire ge_19_42 = counts_r[304 +: 16] >= counts_r[672 +: 16];
+    wire ge_19_43 = counts_r[304 +: 16] >= counts_r[688 +: 16];
+    wire ge_19_44 = counts_r[304 +: 16] >= counts_r[704 +: 16];
+    wire ge_19_45 = counts_r[304 +: 16] >= counts_r[720 +: 16];
+    wire ge_19_46 = counts_r[304 +: 16] >= counts_r[736 +: 16];
+    wire ge_20_21 = counts_r[320 +: 16] >= counts_r[336 +: 16];
+    wire ge_20_22 = counts_r[320 +: 16] >= counts_r[352 +: 16];
+    wire ge_20_23 = counts_r[320 +: 16] >= counts_r[368 +: 16];
+    wire ge_20_24 = counts_r[320 +: 16] >= counts_r[384 +: 16];
+    wire ge_20_25 = counts_r[320 +: 16] >= counts_r[400 +: 16];
+    wire ge_20_26 = counts_r[320 +: 16] >= counts_r[416 +: 16];
+    wire ge_20_27 = counts_r[320 +: 16] >= counts_r[432 +: 16];
+    wire ge_20_28 = counts_r[320 +: 16] >= counts_r[448 +: 16];
+    wire ge_20_29 = counts_r[320 +: 16] >= counts_r[464 +: 16];
+    wire ge_20_30 = counts_r[320 +: 16] >= counts_r[480 +: 16];
+    wire ge_20_31 = counts_r[320 +: 16] >= counts_r[496 +: 16];
+    wire ge_20_32 = counts_r[320 +: 16] >= counts_r[512 +: 16];
+    wire ge_20_33 = counts_r[320 +: 16] >= counts_r[528 +: 16];
+    wire ge_20_34 = counts_r[320 +: 16] >= counts_r[544 +: 16];
+    wire ge_20_35 = counts_r[320 +: 16] >= counts_r[560 +: 16];
+    wire ge_20_36 = counts_r[320 +: 16] >= counts_r[576 +: 16];
+    wire ge_20_37 = counts_r[320 +: 16] >= counts_r[592 +: 16];
+    wire ge_20_38 = counts_r[320 +: 16] >= counts_r[608 +: 16];
+    wire ge_20_39 = counts_r[320 +: 16] >= counts_r[624 +: 16];
+    wire ge_20_40 = counts_r[320 +: 16] >= counts_r[640 +: 16];
+    wire ge_20_41 = counts_r[320 +: 16] >= counts_r[656 +: 16];
+    wire ge_20_42 = counts_r[320 +: 16] >= counts_r[672 +: 16];
+    wire ge_20_43 = counts_r[320 +: 16] >= counts_r[688 +: 16];
+    wire ge_20_44 = counts_r[320 +: 16] >= counts_r[704 +: 16];
+    wire ge_20_45 = counts_r[320 +: 16] >= counts_r[720 +: 16];
+    wire ge_20_46 = counts_r[320 +: 16] >= counts_r[736 +: 16];
+    wire ge_21_22 = counts_r[336 +: 16] >= counts_r[352 +: 16];
+    wire ge_21_23 = counts_r[336 +: 16] >= counts_r[368 +: 16];
+    wire ge_21_24 = counts_r[336 +: 16] >= counts_r[384 +: 16];
+    wire ge_21_25 = counts_r[336 +: 16] >= counts_r[400 +: 16];
+    wire ge_21_26 = counts_r[336 +: 16] >= counts_r[416 +: 16];
+    wire ge_21_27 = counts_r[336 +: 16] >= counts_r[432 +: 16];
+    wire ge_21_28 = counts_r[336 +: 16] >= counts_r[448 +: 16];
+    wire ge_21_29 = counts_r[336 +: 16] >= counts_r[464 +: 16];
+    wire ge_21_30 = counts_r[336 +: 16] >= counts_r[480 +: 16];
+    wire ge_21_31 = counts_r[336 +: 16] >= counts_r[496 +: 16];
+    wire ge_21_32 = counts_r[336 +: 16] >= counts_r[512 +: 16];
+    wire ge_21_33 = counts_r[336 +: 16] >= counts_r[528 +: 16];
+    wire ge_21_34 = counts_r[336 +: 16] >= counts_r[544 +: 16];
+    wire ge_21_35 = counts_r[336 +: 16] >= counts_r[560 +: 16];
+    wire ge_21_36 = counts_r[336 +: 16] >= counts_r[576 +: 16];
+    wire ge_21_37 = counts_r[336 +: 16] >= counts_r[592 +: 16];
+    wire ge_21_38 = counts_r[336 +: 16] >= counts_r[608 +: 16];
+    wire ge_21_39 = counts_r[336 +: 16] >= counts_r[624 +: 16];
+    wire ge_21_40 = counts_r[336 +: 16] >= counts_r[640 +: 16];
+    wire ge_21_41 = counts_r[336 +: 16] >= counts_r[656 +: 16];
+    wire ge_21_42 = counts_r[336 +: 16] >= counts_r[672 +: 16];
+    wire ge_21_43 = counts_r[336 +: 16] >= counts_r[688 +: 16];
+    wire ge_21_44 = counts_r[336 +: 16] >= counts_r[704 +: 16];
+    wire ge_21_45 = counts_r[336 +: 16] >= counts_r[720 +: 16];
+    wire ge_21_46 = counts_r[336 +: 16] >= counts_r[736 +: 16];
+    wire ge_22_23 = counts_r[352 +: 16] >= counts_r[368 +: 16];
+    wire ge_22_24 = counts_r[352 +: 16] >= counts_r[384 +: 16];
+    wire ge_22_25 = counts_r[352 +: 16] >= counts_r[400 +: 16];
+    wire ge_22_26 = counts_r[352 +: 16] >= counts_r[416 +: 16];
+    wire ge_22_27 = counts_r[352 +: 16] >= counts_r[432 +: 16];
+    wire ge_22_28 = counts_r[352 +: 16] >= counts_r[448 +: 16];
+    wire ge_22_29 = counts_r[352 +: 16] >= counts_r[464 +: 16];
+    wire ge_22_30 = counts_r[352 +: 16] >= counts_r[480 +: 16];
+    wire ge_22_31 = counts_r[352 +: 16] >= counts_r[496 +: 16];
+    wire ge_22_32 = counts_r[352 +: 16] >= counts_r[512 +: 16];
+    wire ge_22_33 = counts_r[352 +: 16] >= counts_r[528 +: 16];
+    wire ge_22_34 = counts_r[352 +: 16] >= counts_r[544 +: 16];
+    wire ge_22_35 = counts_r[352 +: 16] >= counts_r[560 +: 16];
+    wire ge_22_36 = counts_r[352 +: 16] >= counts_r[576 +: 16];
+    wire ge_22_37 = counts_r[352 +: 16] >= counts_r[592 +: 16];
+    wire ge_22_38 = counts_r[352 +: 16] >= counts_r[608 +: 16];
+    wire ge_22_39 = counts_r[352 +: 16] >= counts_r[624 +: 16];
+    wire ge_22_40 = counts_r[352 +: 16] >= counts_r[640 +: 16];
+    wire ge_22_41 = counts_r[352 +: 16] >= counts_r[656 +: 16];
+    wire ge_22_42 = counts_r[352 +: 16] >= counts_r[672 +: 16];
+    wire ge_22_43 = counts_r[352 +: 16] >= counts_r[688 +: 16];
+    wire ge_22_44 = counts_r[352 +: 16] >= counts_r[704 +: 16];
+    wire ge_22_45 = counts_r[352 +: 16] >= counts_r[720 +: 16];
+    wire ge_22_46 = counts_r[352 +: 16] >= counts_r[736 +: 16];
+    wire ge_23_24 = counts_r[368 +: 16] >= counts_r[384 +: 16];
+    wire ge_23_25 = counts_r[368 +: 16] >= counts_r[400 +: 16];
+    wire ge_23_26 = counts_r[368 +: 16] >= counts_r[416 +: 16];
+    wire ge_23_27 = counts_r[368 +: 16] >= counts_r[432 +: 16];
+    wire ge_23_28 = counts_r[368 +: 16] >= counts_r[448 +: 16];
+    wire ge_23_29 = counts_r[368 +: 16] >= counts_r[464 +: 16];
+    wire ge_23_30 = counts_r[368 +: 16] >= counts_r[480 +: 16];
+    wire ge_23_31 = counts_r[368 +: 16] >= counts_r[496 +: 16];
+    wire ge_23_32 = counts_r[368 +: 16] >= counts_r[512 +: 16];
+    wire ge_23_33 = counts_r[368 +: 16] >= counts_r[528 +: 16];
+    wire ge_23_34 = counts_r[368 +: 16] >= counts_r[544 +: 16];
+    wire ge_23_35 = counts_r[368 +: 16] >= counts_r[560 +: 16];
+    wire ge_23_36 = counts_r[368 +: 16] >= counts_r[576 +: 16];
+    wire ge_23_37 = counts_r[368 +: 16] >= counts_r[592 +: 16];
+    wire ge_23_38 = counts_r[368 +: 16] >= counts_r[608 +: 16];
+    wire ge_23_39 = counts_r[368 +: 16] >= counts_r[624 +: 16];
+    wire ge_23_40 = counts_r[368 +: 16] >= counts_r[640 +: 16];
+    wire ge_23_41 = counts_r[368 +: 16] >= counts_r[656 +: 16];
+    wire ge_23_42 = counts_r[368 +: 16] >= counts_r[672 +: 16];
+    wire ge_23_43 = counts_r[368 +: 16] >= counts_r[688 +: 16];
+    wire ge_23_44 = counts_r[368 +: 16] >= counts_r[704 +: 16];
+    wire ge_23_45 = counts_r[368 +: 16] >= counts_r[720 +: 16];
+    wire ge_23_46 = counts_r[368 +: 16] >= counts_r[736 +: 16];
+    wire ge_24_25 = counts_r[384 +: 16] >= counts_r[400 +: 16];
+    wire ge_24_26 = counts_r[384 +: 16] >= counts_r[416 +: 16];
+    wire ge_24_27 = counts_r[384 +: 16] >= counts_r[432 +: 16];
+    wire ge_24_28 = counts_r[384 +: 16] >= counts_r[448 +: 16];
+    wire ge_24_29 = counts_r[384 +: 16] >= counts_r[464 +: 16];
+    wire ge_24_30 = counts_r[384 +: 16] >= counts_r[480 +: 16];
+    wire ge_24_31 = counts_r[384 +: 16] >= counts_r[496 +: 16];
+    wire ge_24_32 = counts_r[384 +: 16] >= counts_r[512 +: 16];
+    wire ge_24_33 = counts_r[384 +: 16] >= counts_r[528 +: 16];
+    wire ge_24_34 = counts_r[384 +: 16] >= counts_r[544 +: 16];
+    wire ge_24_35 = counts_r[384 +: 16] >= counts_r[560 +: 16];
+    wire ge_24_36 = counts_r[384 +: 16] >= counts_r[576 +: 16];
+    wire ge_24_37 = counts_r[384 +: 16] >= counts_r[592 +: 16];
+    wire ge_24_38 = counts_r[384 +: 16] >= counts_r[608 +: 16];
+    wire ge_24_39 = counts_r[384 +: 16] >= counts_r[624 +: 16];
+    wire ge_24_40 = counts_r[384 +: 16] >= counts_r[640 +: 16];
+    wire ge_24_41 = counts_r[384 +: 16] >= counts_r[656 +: 16];
+    wire ge_24_42 = counts_r[384 +: 16] >= counts_r[672 +: 16];
+    wire ge_24_43 = counts_r[384 +: 16] >= counts_r[688 +: 16];
+    wire ge_24_44 = counts_r[384 +: 16] >= counts_r[704 +: 16];
+    wire ge_24_45 = counts_r[384 +: 16] >= counts_r[720 +: 16];
+    wire ge_24_46 = counts_r[384 +: 16] >= counts_r[736 +: 16];
+    wire ge_25_26 = counts_r[400 +: 16] >= counts_r[416 +: 16];
+    wire ge_25_27 = counts_r[400 +: 16] >= counts_r[432 +: 16];
+    wire ge_25_28 = counts_r[400 +: 16] >= counts_r[448 +: 16];
+    wire ge_25_29 = counts_r[400 +: 16] >= counts_r[464 +: 16];
+    wire ge_25_30 = counts_r[400 +: 16] >= counts_r[480 +: 16];
+    wire ge_25_31 = counts_r[400 +: 16] >= counts_r[496 +: 16];
+    wire ge_25_32 = counts_r[400 +: 16] >= counts_r[512 +: 16];
+    wire ge_25_33 = counts_r[400 +: 16] >= counts_r[528 +: 16];
+    wire ge_25_34 = counts_r[400 +: 16] >= counts_r[544 +: 16];
+    wire ge_25_35 = counts_r[400 +: 16] >= counts_r[560 +: 16];
+    wire ge_25_36 = counts_r[400 +: 16] >= counts_r[576 +: 16];
+    wire ge_25_37 = counts_r[400 +: 16] >= counts_r[592 +: 16];
+    wire ge_25_38 = counts_r[400 +: 16] >= counts_r[608 +: 16];
+    wire ge_25_39 = counts_r[400 +: 16] >= counts_r[624 +: 16];
+    wire ge_25_40 = counts_r[400 +: 16] >= counts_r[640 +: 16];
+    wire ge_25_41 = counts_r[400 +: 16] >= counts_r[656 +: 16];
+    wire ge_25_42 = counts_r[400 +: 16] >= counts_r[672 +: 16];
+    wire ge_25_43 = counts_r[400 +: 16] >= counts_r[688 +: 16];
+    wire ge_25_44 = counts_r[400 +: 16] >= counts_r[704 +: 16];
+    wire ge_25_45 = counts_r[400 +: 16] >= counts_r[720 +: 16];
+    wire ge_25_46 = counts_r[400 +: 16] >= counts_r[736 +: 16];
+    wire ge_26_27 = counts_r[416 +: 16] >= counts_r[432 +: 16];
+    wire ge_26_28 = counts_r[416 +: 16] >= counts_r[448 +: 16];
+    wire ge_26_29 = counts_r[416 +: 16] >= counts_r[464 +: 16];
+    wire ge_26_30 = counts_r[416 +: 16] >= counts_r[480 +: 16];
+    wire ge_26_31 = counts_r[416 +: 16] >= counts_r[496 +: 16];
+    wire ge_26_32 = counts_r[416 +: 16] >= counts_r[512 +: 16];
+    wire ge_26_33 = counts_r[416 +: 16] >= counts_r[528 +: 16];
+    wire ge_26_34 = counts_r[416 +: 16] >= counts_r[544 +: 16];
+    wire ge_26_35 = counts_r[416 +: 16] >= counts_r[560 +: 16];
+    wire ge_26_36 = counts_r[416 +: 16] >= counts_r[576 +: 16];
+    wire ge_26_37 = counts_r[416 +: 16] >= counts_r[592 +: 16];
+    wire ge_26_38 = counts_r[416 +: 16] >= counts_r[608 +: 16];
+    wire ge_26_39 = counts_r[416 +: 16] >= counts_r[624 +: 16];
+    wire ge_26_40 = counts_r[416 +: 16] >= counts_r[640 +: 16];
+    wire ge_26_41 = counts_r[416 +: 16] >= counts_r[656 +: 16];
+    wire ge_26_42 = counts_r[416 +: 16] >= counts_r[672 +: 16];
+    wire ge_26_43 = counts_r[416 +: 16] >= counts_r[688 +: 16];
+    wire ge_26_44 = counts_r[416 +: 16] >= counts_r[704 +: 16];
+    wire ge_26_45 = counts_r[416 +: 16] >= counts_r[720 +: 16];
+    wire ge_26_46 = counts_r[416 +: 16] >= counts_r[736 +: 16];
+    wire ge_27_28 = counts_r[432 +: 16] >= counts_r[448 +: 16];
+    wire ge_27_29 = counts_r[432 +: 16] >= counts_r[464 +: 16];
+    wire ge_27_30 = counts_r[432 +: 16] >= counts_r[480 +: 16];
+    wire ge_27_31 = counts_r[432 +: 16] >= counts_r[496 +: 16];
+    wire ge_27_32 = counts_r[432 +: 16] >= counts_r[512 +: 16];
+    wire ge_27_33 = counts_r[432 +: 16] >= counts_r[528 +: 16];
+    wire ge_27_34 = counts_r[432 +: 16] >= counts_r[544 +: 16];
+    wire ge_27_35 = counts_r[432 +: 16] >= counts_r[560 +: 16];
+    wire ge_27_36 = counts_r[432 +: 16] >= counts_r[576 +: 16];
+    wire ge_27_37 = counts_r[432 +: 16] >= counts_r[592 +: 16];
+    wire ge_27_38 = counts_r[432 +: 16] >= counts_r[608 +: 16];
+    wire ge_27_39 = counts_r[432 +: 16] >= counts_r[624 +: 16];
+    wire ge_27_40 = counts_r[432 +: 16] >= counts_r[640 +: 16];
+    wire ge_27_41 = counts_r[432 +: 16] >= counts_r[656 +: 16];
+    wire ge_27_42 = counts_r[432 +: 16] >= counts_r[672 +: 16];
+    wire ge_27_43 = counts_r[432 +: 16] >= counts_r[688 +: 16];
+    wire ge_27_44 = counts_r[432 +: 16] >= counts_r[704 +: 16];
+    wire ge_27_45 = counts_r[432 +: 16] >= counts_r[720 +: 16];
+    wire ge_27_46 = counts_r[432 +: 16] >= counts_r[736 +: 16];
+    wire ge_28_29 = counts_r[448 +: 16] >= counts_r[464 +: 16];
+    wire ge_28_30 = counts_r[448 +: 16] >= counts_r[480 +: 16];
+    wire ge_28_31 = counts_r[448 +: 16] >= counts_r[496 +: 16];
+    wire ge_28_32 = counts_r[448 +: 16] >= counts_r[512 +: 16];
+    wire ge_28_33 = counts_r[448 +: 16] >= counts_r[528 +: 16];
+    wire ge_28_34 = counts_r[448 +: 16] >= counts_r[544 +: 16];
+    wire ge_28_35 = counts_r[448 +: 16] >= counts_r[560 +: 16];
+    wire ge_28_36 = counts_r[448 +: 16] >= counts_r[576 +: 16];
+    wire ge_28_37 = counts_r[448 +: 16] >= counts_r[592 +: 16];
+    wire ge_28_38 = counts_r[448 +: 16] >= counts_r[608 +: 16];
+    wire ge_28_39 = counts_r[448 +: 16] >= counts_r[624 +: 16];
+    wire ge_28_40 = counts_r[448 +: 16] >= counts_r[640 +: 16];
+    wire ge_28_41 = counts_r[448 +: 16] >= counts_r[656 +: 16];
+    wire ge_28_42 = counts_r[448 +: 16] >= counts_r[672 +: 16];
+    wire ge_28_43 = counts_r[448 +: 16] >= counts_r[688 +: 16];
+    wire ge_28_44 = counts_r[448 +: 16] >= counts_r[704 +: 16];
+    wire ge_28_45 = counts_r[448 +: 16] >= counts_r[720 +: 16];
+    wire ge_28_46 = counts_r[448 +: 16] >= counts_r[736 +: 16];
+    wire ge_29_30 = counts_r[464 +: 16] >= counts_r[480 +: 16];
+    wire ge_29_31 = counts_r[464 +: 16] >= counts_r[496 +: 16];
+    wire ge_29_32 = counts_r[464 +: 16] >= counts_r[512 +: 16];
+    wire ge_29_33 = counts_r[464 +: 16] >= counts_r[528 +: 16];
+    wire ge_29_34 = counts_r[464 +: 16] >= counts_r[544 +: 16];
+    wire ge_29_35 = counts_r[464 +: 16] >= counts_r[560 +: 16];
+    wire ge_29_36 = counts_r[464 +: 16] >= counts_r[576 +: 16];
+    wire ge_29_37 = counts_r[464 +: 16] >= counts_r[592 +: 16];
+    wire ge_29_38 = counts_r[464 +: 16] >= counts_r[608 +: 16];
+    wire ge_29_39 = counts_r[464 +: 16] >= counts_r[624 +: 16];
+    wire ge_29_40 = counts_r[464 +: 16] >= counts_r[640 +: 16];
+    wire ge_29_41 = counts_r[464 +: 16] >= counts_r[656 +: 16];
+    wire ge_29_42 = counts_r[464 +: 16] >= counts_r[672 +: 16];
+    wire ge_29_43 = counts_r[464 +: 16] >= counts_r[688 +: 16];
+    wire ge_29_44 = counts_r[464 +: 16] >= counts_r[704 +: 16];
+    wire ge_29_45 = counts_r[464 +: 16] >= counts_r[720 +: 16];
+    wire ge_29_46 = counts_r[464 +: 16] >= counts_r[736 +: 16];
+    wire ge_30_31 = counts_r[480 +: 16] >= counts_r[496 +: 16];
+    wire ge_30_32 = counts_r[480 +: 16] >= counts_r[512 +: 16];
+    wire ge_30_33 = counts_r[480 +: 16] >= counts_r[528 +: 16];
+    wire ge_30_34 = counts_r[480 +: 16] >= counts_r[544 +: 16];
+    wire ge_30_35 = counts_r[480 +: 16] >= counts_r[560 +: 16];
+    wire ge_30_36 = counts_r[480 +: 16] >= counts_r[576 +: 16];
+    wire ge_30_37 = counts_r[480 +: 16] >= counts_r[592 +: 16];
+    wire ge_30_38 = counts_r[480 +: 16] >= counts_r[608 +: 16];
+    wire ge_30_39 = counts_r[480 +: 16] >= counts_r[624 +: 16];
+    wire ge_30_40 = counts_r[480 +: 16] >= counts_r[640 +: 16];
+    wire ge_30_41 = counts_r[480 +: 16] >= counts_r[656 +: 16];
+    wire ge_30_42 = counts_r[480 +: 16] >= counts_r[672 +: 16];
+    wire ge_30_43 = counts_r[480 +: 16] >= counts_r[688 +: 16];
+    wire ge_30_44 = counts_r[480 +: 16] >= counts_r[704 +: 16];
+    wire ge_30_45 = counts_r[480 +: 16] >= counts_r[720 +: 16];
+    wire ge_30_46 = counts_r[480 +: 16] >= counts_r[736 +: 16];
+    wire ge_31_32 = counts_r[496 +: 16] >= counts_r[512 +: 16];
+    wire ge_31_33 = counts_r[496 +: 16] >= counts_r[528 +: 16];
+    wire ge_31_34 = counts_r[496 +: 16] >= counts_r[544 +: 16];
+    wire ge_31_35 = counts_r[496 +: 16] >= counts_r[560 +: 16];
+    wire ge_31_36 = counts_r[496 +: 16] >= counts_r[576 +: 16];
+    wire ge_31_37 = counts_r[496 +: 16] >= counts_r[592 +: 16];
+    wire ge_31_38 = counts_r[496 +: 16] >= counts_r[608 +: 16];
+    wire ge_31_39 = counts_r[496 +: 16] >= counts_r[624 +: 16];
+    wire ge_31_40 = counts_r[496 +: 16] >= counts_r[640 +: 16];
+    wire ge_31_41 = counts_r[496 +: 16] >= counts_r[656 +: 16];
+    wire ge_31_42 = counts_r[496 +: 16] >= counts_r[672 +: 16];
+    wire ge_31_43 = counts_r[496 +: 16] >= counts_r[688 +: 16];
+    wire ge_31_44 = counts_r[496 +: 16] >= counts_r[704 +: 16];
+    wire ge_31_45 = counts_r[496 +: 16] >= counts_r[720 +: 16];
+    wire ge_31_46 = counts_r[496 +: 16] >= counts_r[736 +: 16];
+    wire ge_32_33 = counts_r[512 +: 16] >= counts_r[528 +: 16];
+    wire ge_32_34 = counts_r[512 +: 16] >= counts_r[544 +: 16];
+    wire ge_32_35 = counts_r[512 +: 16] >= counts_r[560 +: 16];
+    wire ge_32_36 = counts_r[512 +: 16] >= counts_r[576 +: 16];
+    wire ge_32_37 = counts_r[512 +: 16] >= counts_r[592 +: 16];
+    wire ge_32_38 = counts_r[512 +: 16] >= counts_r[608 +: 16];
+    wire ge_32_39 = counts_r[512 +: 16] >= counts_r[624 +: 16];
+    wire ge_32_40 = counts_r[512 +: 16] >= counts_r[640 +: 16];
+    wire ge_32_41 = counts_r[512 +: 16] >= counts_r[656 +: 16];
+    wire ge_32_42 = counts_r[512 +: 16] >= counts_r[672 +: 16];
+    wire ge_32_43 = counts_r[512 +: 16] >= counts_r[688 +: 16];
+    wire ge_32_44 = counts_r[512 +: 16] >= counts_r[704 +: 16];
+    wire ge_32_45 = counts_r[512 +: 16] >= counts_r[720 +: 16];
+    wire ge_32_46 = counts_r[512 +: 16] >= counts_r[736 +: 16];
+    wire ge_33_34 = counts_r[528 +: 16] >= counts_r[544 +: 16];
+    wire ge_33_35 = counts_r[528 +: 16] >= counts_r[560 +: 16];
+    wire ge_33_36 = counts_r[528 +: 16] >= counts_r[576 +: 16];
+    wire ge_33_37 = counts_r[528 +: 16] >= counts_r[592 +: 16];
+    wire ge_33_38 = counts_r[528 +: 16] >= counts_r[608 +: 16];
+    wire ge_33_39 = counts_r[528 +: 16] >= counts_r[624 +: 16];
+    wire ge_33_40 = counts_r[528 +: 16] >= counts_r[640 +: 16];
+    wire ge_33_41 = counts_r[528 +: 16] >= counts_r[656 +: 16];
+    wire ge_33_42 = counts_r[528 +: 16] >= counts_r[672 +: 16];
+    wire ge_33_43 = counts_r[528 +: 16] >= counts_r[688 +: 16];
+    wire ge_33_44 = counts_r[528 +: 16] >= counts_r[704 +: 16];
+    wire ge_33_45 = counts_r[528 +: 16] >= counts_r[720 +: 16];
+    wire ge_33_46 = counts_r[528 +: 16] >= counts_r[736 +: 16];
+    wire ge_34_35 = counts_r[544 +: 16] >= counts_r[560 +: 16];
+    wire ge_34_36 = counts_r[544 +: 16] >= counts_r[576 +: 16];
+    wire ge_34_37 = counts_r[544 +: 16] >= counts_r[592 +: 16];
+    wire ge_34_38 = counts_r[544 +: 16] >= counts_r[608 +: 16];
+    wire ge_34_39 = counts_r[544 +: 16] >= counts_r[624 +: 16];
+    wire ge_34_40 = counts_r[544 +: 16] >= counts_r[640 +: 16];
+    wire ge_34_41 = counts_r[544 +: 16] >= counts_r[656 +: 16];
+    wire ge_34_42 = counts_r[544 +: 16] >= counts_r[672 +: 16];
+    wire ge_34_43 = counts_r[544 +: 16] >= counts_r[688 +: 16];
+    wire ge_34_44 = counts_r[544 +: 16] >= counts_r[704 +: 16];
+    wire ge_34_45 = counts_r[544 +: 16] >= counts_r[720 +: 16];
+    wire ge_34_46 = counts_r[544 +: 16] >= counts_r[736 +: 16];
+    wire ge_35_36 = counts_r[560 +: 16] >= counts_r[576 +: 16];
+    wire ge_35_37 = counts_r[560 +: 16] >= counts_r[592 +: 16];
+    wire ge_35_38 = counts_r[560 +: 16] >= counts_r[608 +: 16];
+    wire ge_35_39 = counts_r[560 +: 16] >= counts_r[624 +: 16];
+    wire ge_35_40 = counts_r[560 +: 16] >= counts_r[640 +: 16];
+    wire ge_35_41 = counts_r[560 +: 16] >= counts_r[656 +: 16];
+    wire ge_35_42 = counts_r[560 +: 16] >= counts_r[672 +: 16];
+    wire ge_35_43 = counts_r[560 +: 16] >= counts_r[688 +: 16];
+    wire ge_35_44 = counts_r[560 +: 16] >= counts_r[704 +: 16];
+    wire ge_35_45 = counts_r[560 +: 16] >= counts_r[720 +: 16];
+    wire ge_35_46 = counts_r[560 +: 16] >= counts_r[736 +: 16];
+    wire ge_36_37 = counts_r[576 +: 16] >= counts_r[592 +: 16];
+    wire ge_36_38 = counts_r[576 +: 16] >= counts_r[608 +: 16];
+    wire ge_36_39 = counts_r[576 +: 16] >= counts_r[624 +: 16];
+    wire ge_36_40 = counts_r[576 +: 16] >= counts_r[640 +: 16];
+    wire ge_36_41 = counts_r[576 +: 16] >= counts_r[656 +: 16];
+    wire ge_36_42 = counts_r[576 +: 16] >= counts_r[672 +: 16];
+    wire ge_36_43 = counts_r[576 +: 16] >= counts_r[688 +: 16];
+    wire ge_36_44 = counts_r[576 +: 16] >= counts_r[704 +: 16];
+    wire ge_36_45 = counts_r[576 +: 16] >= counts_r[720 +: 16];
+    wire ge_36_46 = counts_r[576 +: 16] >= counts_r[736 +: 16];
+    wire ge_37_38 = counts_r[592 +: 16] >= counts_r[608 +: 16];
+    wire ge_37_39 = counts_r[592 +: 16] >= counts_r[624 +: 16];
+    wire ge_37_40 = counts_r[592 +: 16] >= counts_r[640 +: 16];
+    wire ge_37_41 = counts_r[592 +: 16] >= counts_r[656 +: 16];
+    wire ge_37_42 = counts_r[592 +: 16] >= counts_r[672 +: 16];
+    wire ge_37_43 = counts_r[592 +: 16] >= counts_r[688 +: 16];
+    wire ge_37_44 = counts_r[592 +: 16] >= counts_r[704 +: 16];
+    wire ge_37_45 = counts_r[592 +: 16] >= counts_r[720 +: 16];
+    wire ge_37_46 = counts_r[592 +: 16] >= counts_r[736 +: 16];
+    wire ge_38_39 = counts_r[608 +: 16] >= counts_r[624 +: 16];
+    wire ge_38_40 = counts_r[608 +: 16] >= counts_r[640 +: 16];
+    wire ge_38_41 = counts_r[608 +: 16] >= counts_r[656 +: 16];
+    wire ge_38_42 = counts_r[608 +: 16] >= counts_r[672 +: 16];
+    wire ge_38_43 = counts_r[608 +: 16] >= counts_r[688 +: 16];
+    wire ge_38_44 = counts_r[608 +: 16] >= counts_r[704 +: 16];
+    wire ge_38_45 = counts_r[608 +: 16] >= counts_r[720 +: 16];
+    wire ge_38_46 = counts_r[608 +: 16] >= counts_r[736 +: 16];
+    wire ge_39_40 = counts_r[624 +: 16] >= counts_r[640 +: 16];
+    wire ge_39_41 = counts_r[624 +: 16] >= counts_r[656 +: 16];
+    wire ge_39_42 = counts_r[624 +: 16] >= counts_r[672 +: 16];
+    wire ge_39_43 = counts_r[624 +: 16] >= counts_r[688 +: 16];
+    wire ge_39_44 = counts_r[624 +: 16] >= counts_r[704 +: 16];
+    wire ge_39_45 = counts_r[624 +: 16] >= counts_r[720 +: 16];
+    wire ge_39_46 = counts_r[624 +: 16] >= counts_r[736 +: 16];
+    wire ge_40_41 = counts_r[640 +: 16] >= counts_r[656 +: 16];
+    wire ge_40_42 = counts_r[640 +: 16] >= counts_r[672 +: 16];
+    wire ge_40_43 = counts_r[640 +: 16] >= counts_r[688 +: 16];
+    wire ge_40_44 = counts_r[640 +: 16] >= counts_r[704 +: 16];
+    wire ge_40_45 = counts_r[640 +: 16] >= counts_r[720 +: 16];
+    wire ge_40_46 = counts_r[640 +: 16] >= counts_r[736 +: 16];
+    wire ge_41_42 = counts_r[656 +: 16] >= counts_r[672 +: 16];
+    wire ge_41_43 = counts_r[656 +: 16] >= counts_r[688 +: 16];
+    wire ge_41_44 = counts_r[656 +: 16] >= counts_r[704 +: 16];
+    wire ge_41_45 = counts_r[656 +: 16] >= counts_r[720 +: 16];
+    wire ge_41_46 = counts_r[656 +: 16] >= counts_r[736 +: 16];
+    wire ge_42_43 = counts_r[672 +: 16] >= counts_r[688 +: 16];
+    wire ge_42_44 = counts_r[672 +: 16] >= counts_r[704 +: 16];
+    wire ge_42_45 = counts_r[672 +: 16] >= counts_r[720 +: 16];
+    wire ge_42_46 = counts_r[672 +: 16] >= counts_r[736 +: 16];
+    wire ge_43_44 = counts_r[688 +: 16] >= counts_r[704 +: 16];
+    wire ge_43_45 = counts_r[688 +: 16] >= counts_r[720 +: 16];
+    wire ge_43_46 = counts_r[688 +: 16] >= counts_r[736 +: 16];
+    wire ge_44_45 = counts_r[704 +: 16] >= counts_r[720 +: 16];
+    wire ge_44_46 = counts_r[704 +: 16] >= counts_r[736 +: 16];
+    wire ge_45_46 = counts_r[720 +: 16] >= counts_r[736 +: 16];
+    assign wins[0] = cand[0] && (!cand[1] || ge_0_1) && (!cand[2] || ge_0_2) && (!cand[3] || ge_0_3) && (!cand[4] || ge_0_4) && (!cand[5] || ge_0_5) && (!cand[6] || ge_0_6) && (!cand[7] || ge_0_7) && (!cand[8] || ge_0_8) && (!cand[9] || ge_0_9) && (!cand[10] || ge_0_10) && (!cand[11] || ge_0_11) && (!cand[12] || ge_0_12) && (!cand[13] || ge_0_13) && (!cand[14] || ge_0_14) && (!cand[15] || ge_0_15) && (!cand[16] || ge_0_16) && (!cand[17] || ge_0_17) && (!cand[18] || ge_0_18) && (!cand[19] || ge_0_19) && (!cand[20] || ge_0_20) && (!cand[21] || ge_0_21) && (!cand[22] || ge_0_22) && (!cand[23] || ge_0_23) && (!cand[24] || ge_0_24) && (!cand[25] || ge_0_25) && (!cand[26] || ge_0_26) && (!cand[27] || ge_0_27) && (!cand[28] || ge_0_28) && (!cand[29] || ge_0_29) && (!cand[30] || ge_0_30) && (!cand[31] || ge_0_31) && (!cand[32] || ge_0_32) && (!cand[33] || ge_0_33) && (!cand[34] || ge_0_34) && (!cand[35] || ge_0_35) && (!cand[36] || ge_0_36) && (!cand[37] || ge_0_37) && (!cand[38] || ge_0_38) && (!cand[39] || ge_0_39) && (!cand[40] || ge_0_40) && (!cand[41] || ge_0_41) && (!cand[42] || ge_0_42) && (!cand[43] || ge_0_43) && (!cand[44] || ge_0_44) && (!cand[45] || ge_0_45) && (!cand[46] || ge_0_46);
+    assign wins[1] = cand[1] && (!cand[0] || !ge_0_1) && (!cand[2] || ge_1_2) && (!cand[3] || ge_1_3) && (!cand[4] || ge_1_4) && (!cand[5] || ge_1_5) && (!cand[6] || ge_1_6) && (!cand[7] || ge_1_7) && (!cand[8] || ge_1_8) && (!cand[9] || ge_1_9) && (!cand[10] || ge_1_10) && (!cand[11] || ge_1_11) && (!cand[12] || ge_1_12) && (!cand[13] || ge_1_13) && (!cand[14] || ge_1_14) && (!cand[15] || ge_1_15) && (!cand[16] || ge_1_16) && (!cand[17] || ge_1_17) && (!cand[18] || ge_1_18) && (!cand[19] || ge_1_19) && (!cand[20] || ge_1_20) && (!cand[21] || ge_1_21) && (!cand[22] || ge_1_22) && (!cand[23] || ge_1_23) && (!cand[24] || ge_1_24) && (!cand[25] || ge_1_25) && (!cand[26] || ge_1_26) && (!cand[27] || ge_1_27) && (!cand[28] || ge_1_28) && (!cand[29] || ge_1_29) && (!cand[30] || ge_1_30) && (!cand[31] || ge_1_31) && (!cand[32] || ge_1_32) && (!cand[33] || ge_1_33) && (!cand[34] || ge_1_34) && (!cand[35] || ge_1_35) && (!cand[36] || ge_1_36) && (!cand[37] || ge_1_37) && (!cand[38] || ge_1_38) && (!cand[39] || ge_1_39) && (!cand[40] || ge_1_40) && (!cand[41] || ge_1_41) && (!cand[42] || ge_1_42) && (!cand[43] || ge_1_43) && (!cand[44] || ge_1_44) && (!cand[45] || ge_1_45) && (!cand[46] || ge_1_46);
+    assign wins[2] = cand[2] && (!cand[0] || !ge_0_2) && (!cand[1] || !ge_1_2) && (!cand[3] || ge_2_3) && (!cand[4] || ge_2_4) && (!cand[5] || ge_2_5) && (!cand[6] || ge_2_6) && (!cand[7] || ge_2_7) && (!cand[8] || ge_2_8) && (!cand[9] || ge_2_9) && (!cand[10] || ge_2_10) && (!cand[11] || ge_2_11) && (!cand[12] || ge_2_12) && (!cand[13] || ge_2_13) && (!cand[14] || ge_2_14) && (!cand[15] || ge_2_15) && (!cand[16] || ge_2_16) && (!cand[17] || ge_2_17) && (!cand[18] || ge_2_18) && (!cand[19] || ge_2_19) && (!cand[20] || ge_2_20) && (!cand[21] || ge_2_21) && (!cand[22] || ge_2_22) && (!cand[23] || ge_2_23) && (!cand[24] || ge_2_24) && (!cand[25] || ge_2_25) && (!cand[26] || ge_2_26) && (!cand[27] || ge_2_27) && (!cand[28] || ge_2_28) && (!cand[29] || ge_2_29) && (!cand[30] || ge_2_30) && (!cand[31] || ge_2_31) && (!cand[32] || ge_2_32) && (!cand[33] || ge_2_33) && (!cand[34] || ge_2_34) && (!cand[35] || ge_2_35) && (!cand[36] || ge_2_36) && (!cand[37] || ge_2_37) && (!cand[38] || ge_2_38) && (!cand[39] || ge_2_39) && (!cand[40] || ge_2_40) && (!cand[41] || ge_2_41) && (!cand[42] || ge_2_42) && (!cand[43] || ge_2_43) && (!cand[44] || ge_2_44) && (!cand[45] || ge_2_45) && (!cand[46] || ge_2_46);
+    assign wins[3] = cand[3] && (!cand[0] || !ge_0_3) && (!cand[1] || !ge_1_3) && (!cand[2] || !ge_2_3) && (!cand[4] || ge_3_4) && (!cand[5] || ge_3_5) && (!cand[6] || ge_3_6) && (!cand[7] || ge_3_7) && (!cand[8] || ge_3_8) && (!cand[9] || ge_3_9) && (!cand[10] || ge_3_10) && (!cand[11] || ge_3_11) && (!cand[12] || ge_3_12) && (!cand[13] || ge_3_13) && (!cand[14] || ge_3_14) && (!cand[15] || ge_3_15) && (!cand[16] || ge_3_16) && (!cand[17] || ge_3_17) && (!cand[18] || ge_3_18) && (!cand[19] || ge_3_19) && (!cand[20] || ge_3_20) && (!cand[21] || ge_3_21) && (!cand[22] || ge_3_22) && (!cand[23] || ge_3_23) && (!cand[24] || ge_3_24) && (!cand[25] || ge_3_25) && (!cand[26] || ge_3_26) && (!cand[27] || ge_3_27) && (!cand[28] || ge_3_28) && (!cand[29] || ge_3_29) && (!cand[30] || ge_3_30) && (!cand[31] || ge_3_31) && (!cand[32] || ge_3_32) && (!cand[33] || ge_3_33) && (!cand[34] || ge_3_34) && (!cand[35] || ge_3_35) && (!cand[36] || ge_3_36) && (!cand[37] || ge_3_37) && (!cand[38] || ge_3_38) && (!cand[39] || ge_3_39) && (!cand[40] || ge_3_40) && (!cand[41] || ge_3_41) && (!cand[42] || ge_3_42) && (!cand[43] || ge_3_43) && (!cand[44] || ge_3_44) && (!cand[45] || ge_3_45) && (!cand[46] || ge_3_46);
+    assign wins[4] = cand[4] && (!cand[0] || !ge_0_4) && (!cand[1] || !ge_1_4) && (!cand[2] || !ge_2_4) && (!cand[3] || !ge_3_4) && (!cand[5] || ge_4_5) && (!cand[6] || ge_4_6) && (!cand[7] || ge_4_7) && (!cand[8] || ge_4_8) && (!cand[9] || ge_4_9) && (!cand[10] || ge_4_10) && (!cand[11] || ge_4_11) && (!cand[12] || ge_4_12) && (!cand[13] || ge_4_13) && (!cand[14] || ge_4_14) && (!cand[15] || ge_4_15) && (!cand[16] || ge_4_16) && (!cand[17] || ge_4_17) && (!cand[18] || ge_4_18) && (!cand[19] || ge_4_19) && (!cand[20] || ge_4_20) && (!cand[21] || ge_4_21) && (!cand[22] || ge_4_22) && (!cand[23] || ge_4_23) && (!cand[24] || ge_4_24) && (!cand[25] || ge_4_25) && (!cand[26] || ge_4_26) && (!cand[27] || ge_4_27) && (!cand[28] || ge_4_28) && (!cand[29] || ge_4_29) && (!cand[30] || ge_4_30) && (!cand[31] || ge_4_31) && (!cand[32] || ge_4_32) && (!cand[33] || ge_4_33) && (!cand[34] || ge_4_34) && (!cand[35] || ge_4_35) && (!cand[36] || ge_4_36) && (!cand[37] || ge_4_37) && (!cand[38] || ge_4_38) && (!cand[39] || ge_4_39) && (!cand[40] || ge_4_40) && (!cand[41] || ge_4_41) && (!cand[42] || ge_4_42) && (!cand[43] || ge_4_43) && (!cand[44] || ge_4_44) && (!cand[45] || ge_4_45) && (!cand[46] || ge_4_46);
+    assign wins[5] = cand[5] && (!cand[0] || !ge_0_5) && (!cand[1] || !ge_1_5) && (!cand[2] || !ge_2_5) && (!cand[3] || !ge_3_5) && (!cand[4] || !ge_4_5) && (!cand[6] || ge_5_6) && (!cand[7] || ge_5_7) && (!cand[8] || ge_5_8) && (!cand[9] || ge_5_9) && (!cand[10] || ge_5_10) && (!cand[11] || ge_5_11) && (!cand[12] || ge_5_12) && (!cand[13] || ge_5_13) && (!cand[14] || ge_5_14) && (!cand[15] || ge_5_15) && (!cand[16] || ge_5_16) && (!cand[17] || ge_5_17) && (!cand[18] || ge_5_18) && (!cand[19] || ge_5_19) && (!cand[20] || ge_5_20) && (!cand[21] || ge_5_21) && (!cand[22] || ge_5_22) && (!cand[23] || ge_5_23) && (!cand[24] || ge_5_24) && (!cand[25] || ge_5_25) && (!cand[26] || ge_5_26) && (!cand[27] || ge_5_27) && (!cand[28] || ge_5_28) && (!cand[29] || ge_5_29) && (!cand[30] || ge_5_30) && (!cand[31] || ge_5_31) && (!cand[32] || ge_5_32) && (!cand[33] || ge_5_33) && (!cand[34] || ge_5_34) && (!cand[35] || ge_5_35) && (!cand[36] || ge_5_36) && (!cand[37] || ge_5_37) && (!cand[38] || ge_5_38) && (!cand[39] || ge_5_39) && (!cand[40] || ge_5_40) && (!cand[41] || ge_5_41) && (!cand[42] || ge_5_42) && (!cand[43] || ge_5_43) && (!cand[44] || ge_5_44) && (!cand[45] || ge_5_45) && (!cand[46] || ge_5_46);
+    assign wins[6] = cand[6] && (!cand[0] || !ge_0_6) && (!cand[1] || !ge_1_6) && (!cand[2] || !ge_2_6) && (!cand[3] || !ge_3_6) && (!cand[4] || !ge_4_6) && (!cand[5] || !ge_5_6) && (!cand[7] || ge_6_7) && (!cand[8] || ge_6_8) && (!cand[9] || ge_6_9) && (!cand[10] || ge_6_10) && (!cand[11] || ge_6_11) && (!cand[12] || ge_6_12) && (!cand[13] || ge_6_13) && (!cand[14] || ge_6_14) && (!cand[15] || ge_6_15) && (!cand[16] || ge_6_16) && (!cand[17] || ge_6_17) && (!cand[18] || ge_6_18) && (!cand[19] || ge_6_19) && (!cand[20] || ge_6_20) && (!cand[21] || ge_6_21) && (!cand[22] || ge_6_22) && (!cand[23] || ge_6_23) && (!cand[24] || ge_6_24) && (!cand[25] || ge_6_25) && (!cand[26] || ge_6_26) && (!cand[27] || ge_6_27) && (!cand[28] || ge_6_28) && (!cand[29] || ge_6_29) && (!cand[30] || ge_6_30) && (!cand[31] || ge_6_31) && (!cand[32] || ge_6_32) && (!cand[33] || ge_6_33) && (!cand[34] || ge_6_34) && (!cand[35] || ge_6_35) && (!cand[36] || ge_6_36) && (!cand[37] || ge_6_37) && (!cand[38] || ge_6_38) && (!cand[39] || ge_6_39) && (!cand[40] || ge_6_40) && (!cand[41] || ge_6_41) && (!cand[42] || ge_6_42) && (!cand[43] || ge_6_43) && (!cand[44] || ge_6_44) && (!cand[45] || ge_6_45) && (!cand[46] || ge_6_46);
+    assign wins[7] = cand[7] && (!cand[0] || !ge_0_7) && (!cand[1] || !ge_1_7) && (!cand[2] || !ge_2_7) && (!cand[3] || !ge_3_7) && (!cand[4] || !ge_4_7) && (!cand[5] || !ge_5_7) && (!cand[6] || !ge_6_7) && (!cand[8] || ge_7_8) && (!cand[9] || ge_7_9) && (!cand[10] || ge_7_10) && (!cand[11] || ge_7_11) && (!cand[12] || ge_7_12) && (!cand[13] || ge_7_13) && (!cand[14] || ge_7_14) && (!cand[15] || ge_7_15) && (!cand[16] || ge_7_16) && (!cand[17] || ge_7_17) && (!cand[18] || ge_7_18) && (!cand[19] || ge_7_19) && (!cand[20] || ge_7_20) && (!cand[21] || ge_7_21) && (!cand[22] || ge_7_22) && (!cand[23] || ge_7_23) && (!cand[24] || ge_7_24) && (!cand[25] || ge_7_25) && (!cand[26] || ge_7_26) && (!cand[27] || ge_7_27) && (!cand[28] || ge_7_28) && (!cand[29] || ge_7_29) && (!cand[30] || ge_7_30) && (!cand[31] || ge_7_31) && (!cand[32] || ge_7_32) && (!cand[33] || ge_7_33) && (!cand[34] || ge_7_34) && (!cand[35] || ge_7_35) && (!cand[36] || ge_7_36) && (!cand[37] || ge_7_37) && (!cand[38] || ge_7_38) && (!cand[39] || ge_7_39) && (!cand[40] || ge_7_40) && (!cand[41] || ge_7_41) && (!cand[42] || ge_7_42) && (!cand[43] || ge_7_43) && (!cand[44] || ge_7_44) && (!cand[45] || ge_7_45) && (!cand[46] || ge_7_46);
+    assign wins[8] = cand[8] && (!cand[0] || !ge_0_8) && (!cand[1] || !ge_1_8) && (!cand[2] || !ge_2_8) && (!cand[3] || !ge_3_8) && (!cand[4] || !ge_4_8) && (!cand[5] || !ge_5_8) && (!cand[6] || !ge_6_8) && (!cand[7] || !ge_7_8) && (!cand[9] || ge_8_9) && (!cand[10] || ge_8_10) && (!cand[11] || ge_8_11) && (!cand[12] || ge_8_12) && (!cand[13] || ge_8_13) && (!cand[14] || ge_8_14) && (!cand[15] || ge_8_15) && (!cand[16] || ge_8_16) && (!cand[17] || ge_8_17) && (!cand[18] || ge_8_18) && (!cand[19] || ge_8_19) && (!cand[20] || ge_8_20) && (!cand[21] || ge_8_21) && (!cand[22] || ge_8_22) && (!cand[23] || ge_8_23) && (!cand[24] || ge_8_24) && (!cand[25] || ge_8_25) && (!cand[26] || ge_8_26) && (!cand[27] || ge_8_27) && (!cand[28] || ge_8_28) && (!cand[29] || ge_8_29) && (!cand[30] || ge_8_30) && (!cand[31] || ge_8_31) && (!cand[32] || ge_8_32) && (!cand[33] || ge_8_33) && (!cand[34] || ge_8_34) && (!cand[35] || ge_8_35) && (!cand[36] || ge_8_36) && (!cand[37] || ge_8_37) && (!cand[38] || ge_8_38) && (!cand[39] || ge_8_39) && (!cand[40] || ge_8_40) && (!cand[41] || ge_8_41) && (!cand[42] || ge_8_42) && (!cand[43] || ge_8_43) && (!cand[44] || ge_8_44) && (!cand[45] || ge_8_45) && (!cand[46] || ge_8_46);
+    assign wins[9] = cand[9] && (!cand[0] || !ge_0_9) && (!cand[1] || !ge_1_9) && (!cand[2] || !ge_2_9) && (!cand[3] || !ge_3_9) && (!cand[4] || !ge_4_9) && (!cand[5] || !ge_5_9) && (!cand[6] || !ge_6_9) && (!cand[7] || !ge_7_9) && (!cand[8] || !ge_8_9) && (!cand[10] || ge_9_10) && (!cand[11] || ge_9_11) && (!cand[12] || ge_9_12) && (!cand[13] || ge_9_13) && (!cand[14] || ge_9_14) && (!cand[15] || ge_9_15) && (!cand[16] || ge_9_16) && (!cand[17] || ge_9_17) && (!cand[18] || ge_9_18) && (!cand[19] || ge_9_19) && (!cand[20] || ge_9_20) && (!cand[21] || ge_9_21) && (!cand[22] || ge_9_22) && (!cand[23] || ge_9_23) && (!cand[24] || ge_9_24) && (!cand[25] || ge_9_25) && (!cand[26] || ge_9_26) && (!cand[27] || ge_9_27) && (!cand[28] || ge_9_28) && (!cand[29] || ge_9_29) && (!cand[30] || ge_9_30) && (!cand[31] || ge_9_31) && (!cand[32] || ge_9_32) && (!cand[33] || ge_9_33) && (!cand[34] || ge_9_34) && (!cand[35] || ge_9_35) && (!cand[36] || ge_9_36) && (!cand[37] || ge_9_37) && (!cand[38] || ge_9_38) && (!cand[39] || ge_9_39) && (!cand[40] || ge_9_40) && (!cand[41] || ge_9_41) && (!cand[42] || ge_9_42) && (!cand[43] || ge_9_43) && (!cand[44] || ge_9_44) && (!cand[45] || ge_9_45) && (!cand[46] || ge_9_46);
+    assign wins[10] = cand[10] && (!cand[0] || !ge_0_10) && (!cand[1] || !ge_1_10) && (!cand[2] || !ge_2_10) && (!cand[3] || !ge_3_10) && (!cand[4] || !ge_4_10) && (!cand[5] || !ge_5_10) && (!cand[6] || !ge_6_10) && (!cand[7] || !ge_7_10) && (!cand[8] || !ge_8_10) && (!cand[9] || !ge_9_10) && (!cand[11] || ge_10_11) && (!cand[12] || ge_10_12) && (!cand[13] || ge_10_13) && (!cand[14] || ge_10_14) && (!cand[15] || ge_10_15) && (!cand[16] || ge_10_16) && (!cand[17] || ge_10_17) && (!cand[18] || ge_10_18) && (!cand[19] || ge_10_19) && (!cand[20] || ge_10_20) && (!cand[21] || ge_10_21) && (!cand[22] || ge_10_22) && (!cand[23] || ge_10_23) && (!cand[24] || ge_10_24) && (!cand[25] || ge_10_25) && (!cand[26] || ge_10_26) && (!cand[27] || ge_10_27) && (!cand[28] || ge_10_28) && (!cand[29] || ge_10_29) && (!cand[30] || ge_10_30) && (!cand[31] || ge_10_31) && (!cand[32] || ge_10_32) && (!cand[33] || ge_10_33) && (!cand[34] || ge_10_34) && (!cand[35] || ge_10_35) && (!cand[36] || ge_10_36) && (!cand[37] || ge_10_37) && (!cand[38] || ge_10_38) && (!cand[39] || ge_10_39) && (!cand[40] || ge_10_40) && (!cand[41] || ge_10_41) && (!cand[42] || ge_10_42) && (!cand[43] || ge_10_43) && (!cand[44] || ge_10_44) && (!cand[45] || ge_10_45) && (!cand[46] || ge_10_46);
+    assign wins[11] = cand[11] && (!cand[0] || !ge_0_11) && (!cand[1] || !ge_1_11) && (!cand[2] || !ge_2_11) && (!cand[3] || !ge_3_11) && (!cand[4] || !ge_4_11) && (!cand[5] || !ge_5_11) && (!cand[6] || !ge_6_11) && (!cand[7] || !ge_7_11) && (!cand[8] || !ge_8_11) && (!cand[9] || !ge_9_11) && (!cand[10] || !ge_10_11) && (!cand[12] || ge_11_12) && (!cand[13] || ge_11_13) && (!cand[14] || ge_11_14) && (!cand[15] || ge_11_15) && (!cand[16] || ge_11_16) && (!cand[17] || ge_11_17) && (!cand[18] || ge_11_18) && (!cand[19] || ge_11_19) && (!cand[20] || ge_11_20) && (!cand[21] || ge_11_21) && (!cand[22] || ge_11_22) && (!cand[23] || ge_11_23) && (!cand[24] || ge_11_24) && (!cand[25] || ge_11_25) && (!cand[26] || ge_11_26) && (!cand[27] || ge_11_27) && (!cand[28] || ge_11_28) && (!cand[29] || ge_11_29) && (!cand[30] || ge_11_30) && (!cand[31] || ge_11_31) && (!cand[32] || ge_11_32) && (!cand[33] || ge_11_33) && (!cand[34] || ge_11_34) && (!cand[35] || ge_11_35) && (!cand[36] || ge_11_36) && (!cand[37] || ge_11_37) && (!cand[38] || ge_11_38) && (!cand[39] || ge_11_39) && (!cand[40] || ge_11_40) && (!cand[41] || ge_11_41) && (!cand[42] || ge_11_42) && (!cand[43] || ge_11_43) && (!cand[44] || ge_11_44) && (!cand[45] || ge_11_45) && (!cand[46] || ge_11_46);
+    assign wins[12] = cand[12] && (!cand[0] || !ge_0_12) && (!cand[1] || !ge_1_12) && (!cand[2] || !ge_2_12) && (!cand[3] || !ge_3_12) && (!cand[4] || !ge_4_12) && (!cand[5] || !ge_5_12) && (!cand[6] || !ge_6_12) && (!cand[7] || !ge_7_12) && (!cand[8] || !ge_8_12) && (!cand[9] || !ge_9_12) && (!cand[10] || !ge_10_12) && (!cand[11] || !ge_11_12) && (!cand[13] || ge_12_13) && (!cand[14] || ge_12_14) && (!cand[15] || ge_12_15) && (!cand[16] || ge_12_16) && (!cand[17] || ge_12_17) && (!cand[18] || ge_12_18) && (!cand[19] || ge_12_19) && (!cand[20] || ge_12_20) && (!cand[21] || ge_12_21) && (!cand[22] || ge_12_22) && (!cand[23] || ge_12_23) && (!cand[24] || ge_12_24) && (!cand[25] || ge_12_25) && (!cand[26] || ge_12_26) && (!cand[27] || ge_12_27) && (!cand[28] || ge_12_28) && (!cand[29] || ge_12_29) && (!cand[30] || ge_12_30) && (!cand[31] || ge_12_31) && (!cand[32] || ge_12_32) && (!cand[33] || ge_12_33) && (!cand[34] || ge_12_34) && (!cand[35] || ge_12_35) && (!cand[36] || ge_12_36) && (!cand[37] || ge_12_37) && (!cand[38] || ge_12_38) && (!cand[39] || ge_12_39) && (!cand[40] || ge_12_40) && (!cand[41] || ge_12_41) && (!cand[42] || ge_12_42) && (!cand[43] || ge_12_43) && (!cand[44] || ge_12_44) && (!cand[45] || ge_12_45) && (!cand[46] || ge_12_46);
+    assign wins[13] = cand[13] && (!cand[0] || !ge_0_13) && (!cand[1] || !ge_1_13) && (!cand[2] || !ge_2_13) && (!cand[3] || !ge_3_13) && (!cand[4] || !ge_4_13) && (!cand[5] || !ge_5_13) && (!cand[6] || !ge_6_13) && (!cand[7] || !ge_7_13) && (!cand[8] || !ge_8_13) && (!cand[9] || !ge_9_13) && (!cand[10] || !ge_10_13) && (!cand[11] || !ge_11_13) && (!cand[12] || !ge_12_13) && (!cand[14] || ge_13_14) && (!cand[15] || ge_13_15) && (!cand[16] || ge_13_16) && (!cand[17] || ge_13_17) && (!cand[18] || ge_13_18) && (!cand[19] || ge_13_19) && (!cand[20] || ge_13_20) && (!cand[21] || ge_13_21) && (!cand[22] || ge_13_22) && (!cand[23] || ge_13_23) && (!cand[24] || ge_13_24) && (!cand[25] || ge_13_25) && (!cand[26] || ge_13_26) && (!cand[27] || ge_13_27) && (!cand[28] || ge_13_28) && (!cand[29] || ge_13_29) && (!cand[30] || ge_13_30) && (!cand[31] || ge_13_31) && (!cand[32] || ge_13_32) && (!cand[33] || ge_13_33) && (!cand[34] || ge_13_34) && (!cand[35] || ge_13_35) && (!cand[36] || ge_13_36) && (!cand[37] || ge_13_37) && (!cand[38] || ge_13_38) && (!cand[39] || ge_13_39) && (!cand[40] || ge_13_40) && (!cand[41] || ge_13_41) && (!cand[42] || ge_13_42) && (!cand[43] || ge_13_43) && (!cand[44] || ge_13_44) && (!cand[45] || ge_13_45) && (!cand[46] || ge_13_46);
+    assign wins[14] = cand[14] && (!cand[0] || !ge_0_14) && (!cand[1] || !ge_1_14) && (!cand[2] || !ge_2_14) && (!cand[3] || !ge_3_14) && (!cand[4] || !ge_4_14) && (!cand[5] || !ge_5_14) && (!cand[6] || !ge_6_14) && (!cand[7] || !ge_7_14) && (!cand[8] || !ge_8_14) && (!cand[9] || !ge_9_14) && (!cand[10] || !ge_10_14) && (!cand[11] || !ge_11_14) && (!cand[12] || !ge_12_14) && (!cand[13] || !ge_13_14) && (!cand[15] || ge_14_15) && (!cand[16] || ge_14_16) && (!cand[17] || ge_14_17) && (!cand[18] || ge_14_18) && (!cand[19] || ge_14_19) && (!cand[20] || ge_14_20) && (!cand[21] || ge_14_21) && (!cand[22] || ge_14_22) && (!cand[23] || ge_14_23) && (!cand[24] || ge_14_24) && (!cand[25] || ge_14_25) && (!cand[26] || ge_14_26) && (!cand[27] || ge_14_27) && (!cand[28] || ge_14_28) && (!cand[29] || ge_14_29) && (!cand[30] || ge_14_30) && (!cand[31] || ge_14_31) && (!cand[32] || ge_14_32) && (!cand[33] || ge_14_33) && (!cand[34] || ge_14_34) && (!cand[35] || ge_14_35) && (!cand[36] || ge_14_36) && (!cand[37] || ge_14_37) && (!cand[38] || ge_14_38) && (!cand[39] || ge_14_39) && (!cand[40] || ge_14_40) && (!cand[41] || ge_14_41) && (!cand[42] || ge_14_42) && (!cand[43] || ge_14_43) && (!cand[44] || ge_14_44) && (!cand[45] || ge_14_45) && (!cand[46] || ge_14_46);
+    assign wins[15] = cand[15] && (!cand[0] || !ge_0_15) && (!cand[1] || !ge_1_15) && (!cand[2] || !ge_2_15) && (!cand[3] || !ge_3_15) && (!cand[4] || !ge_4_15) && (!cand[5] || !ge_5_15) && (!cand[6] || !ge_6_15) && (!cand[7] || !ge_7_15) && (!cand[8] || !ge_8_15) && (!cand[9] || !ge_9_15) && (!cand[10] || !ge_10_15) && (!cand[11] || !ge_11_15) && (!cand[12] || !ge_12_15) && (!cand[13] || !ge_13_15) && (!cand[14] || !ge_14_15) && (!cand[16] || ge_15_16) && (!cand[17] || ge_15_17) && (!cand[18] || ge_15_18) && (!cand[19] || ge_15_19) && (!cand[20] || ge_15_20) && (!cand[21] || ge_15_21) && (!cand[22] || ge_15_22) && (!cand[23] || ge_15_23) && (!cand[24] || ge_15_24) && (!cand[25] || ge_15_25) && (!cand[26] || ge_15_26) && (!cand[27] || ge_15_27) && (!cand[28] || ge_15_28) && (!cand[29] || ge_15_29) && (!cand[30] || ge_15_30) && (!cand[31] || ge_15_31) && (!cand[32] || ge_15_32) && (!cand[33] || ge_15_33) && (!cand[34] || ge_15_34) && (!cand[35] || ge_15_35) && (!cand[36] || ge_15_36) && (!cand[37] || ge_15_37) && (!cand[38] || ge_15_38) && (!cand[39] || ge_15_39) && (!cand[40] || ge_15_40) && (!cand[41] || ge_15_41) && (!cand[42] || ge_15_42) && (!cand[43] || ge_15_43) && (!cand[44] || ge_15_44) && (!cand[45] || ge_15_45) && (!cand[46] || ge_15_46);
+    assign wins[16] = cand[16] && (!cand[0] || !ge_0_16) && (!cand[1] || !ge_1_16) && (!cand[2] || !ge_2_16) && (!cand[3] || !ge_3_16) && (!cand[4] || !ge_4_16) && (!cand[5] || !ge_5_16) && (!cand[6] || !ge_6_16) && (!cand[7] || !ge_7_16) && (!cand[8] || !ge_8_16) && (!cand[9] || !ge_9_16) && (!cand[10] || !ge_10_16) && (!cand[11] || !ge_11_16) && (!cand[12] || !ge_12_16) && (!cand[13] || !ge_13_16) && (!cand[14] || !ge_14_16) && (!cand[15] || !ge_15_16) && (!cand[17] || ge_16_17) && (!cand[18] || ge_16_18) && (!cand[19] || ge_16_19) && (!cand[20] || ge_16_20) && (!cand[21] || ge_16_21) && (!cand[22] || ge_16_22) && (!cand[23] || ge_16_23) && (!cand[24] || ge_16_24) && (!cand[25] || ge_16_25) && (!cand[26] || ge_16_26) && (!cand[27] || ge_16_27) && (!cand[28] || ge_16_28) && (!cand[29] || ge_16_29) && (!cand[30] || ge_16_30) && (!cand[31] || ge_16_31) && (!cand[32] || ge_16_32) && (!cand[33] || ge_16_33) && (!cand[34] || ge_16_34) && (!cand[35] || ge_16_35) && (!cand[36] || ge_16_36) && (!cand[37] || ge_16_37) && (!cand[38] || ge_16_38) && (!cand[39] || ge_16_39) && (!cand[40] || ge_16_40) && (!cand[41] || ge_16_41) && (!cand[42] || ge_16_42) && (!cand[43] || ge_16_43) && (!cand[44] || ge_16_44) && (!cand[45] || ge_16_45) && (!cand[46] || ge_16_46);
+    assign wins[17] = cand[17] && (!cand[0] || !ge_0_17) && (!cand[1] || !ge_1_17) && (!cand[2] || !ge_2_17) && (!cand[3] || !ge_3_17) && (!cand[4] || !ge_4_17) && (!cand[5] || !ge_5_17) && (!cand[6] || !ge_6_17) && (!cand[7] || !ge_7_17) && (!cand[8] || !ge_8_17) && (!cand[9] || !ge_9_17) && (!cand[10] || !ge_10_17) && (!cand[11] || !ge_11_17) && (!cand[12] || !ge_12_17) && (!cand[13] || !ge_13_17) && (!cand[14] || !ge_14_17) && (!cand[15] || !ge_15_17) && (!cand[16] || !ge_16_17) && (!cand[18] || ge_17_18) && (!cand[19] || ge_17_19) && (!cand[20] || ge_17_20) && (!cand[21] || ge_17_21) && (!cand[22] || ge_17_22) && (!cand[23] || ge_17_23) && (!cand[24] || ge_17_24) && (!cand[25] || ge_17_25) && (!cand[26] || ge_17_26) && (!cand[27] || ge_17_27) && (!cand[28] || ge_17_28) && (!cand[29] || ge_17_29) && (!cand[30] || ge_17_30) && (!cand[31] || ge_17_31) && (!cand[32] || ge_17_32) && (!cand[33] || ge_17_33) && (!cand[34] || ge_17_34) && (!cand[35] || ge_17_35) && (!cand[36] || ge_17_36) && (!cand[37] || ge_17_37) && (!cand[38] || ge_17_38) && (!cand[39] || ge_17_39) && (!cand[40] || ge_17_40) && (!cand[41] || ge_17_41) && (!cand[42] || ge_17_42) && (!cand[43] || ge_17_43) && (!cand[44] || ge_17_44) && (!cand[45] || ge_17_45) && (!cand[46] || ge_17_46);
+    assign wins[18] = cand[18] && (!cand[0] || !ge_0_18) && (!cand[1] || !ge_1_18) && (!cand[2] || !ge_2_18) && (!cand[3] || !ge_3_18) && (!cand[4] || !ge_4_18) && (!cand[5] || !ge_5_18) && (!cand[6] || !ge_6_18) && (!cand[7] || !ge_7_18) && (!cand[8] || !ge_8_18) && (!cand[9] || !ge_9_18) && (!cand[10] || !ge_10_18) && (!cand[11] || !ge_11_18) && (!cand[12] || !ge_12_18) && (!cand[13] || !ge_13_18) && (!cand[14] || !ge_14_18) && (!cand[15] || !ge_15_18) && (!cand[16] || !ge_16_18) && (!cand[17] || !ge_17_18) && (!cand[19] || ge_18_19) && (!cand[20] || ge_18_20) && (!cand[21] || ge_18_21) && (!cand[22] || ge_18_22) && (!cand[23] || ge_18_23) && (!cand[24] || ge_18_24) && (!cand[25] || ge_18_25) && (!cand[26] || ge_18_26) && (!cand[27] || ge_18_27) && (!cand[28] || ge_18_28) && (!cand[29] || ge_18_29) && (!cand[30] || ge_18_30) && (!cand[31] || ge_18_31) && (!cand[32] || ge_18_32) && (!cand[33] || ge_18_33) && (!cand[34] || ge_18_34) && (!cand[35] || ge_18_35) && (!cand[36] || ge_18_36) && (!cand[37] || ge_18_37) && (!cand[38] || ge_18_38) && (!cand[39] || ge_18_39) && (!cand[40] || ge_18_40) && (!cand[41] || ge_18_41) && (!cand[42] || ge_18_42) && (!cand[43] || ge_18_43) && (!cand[44] || ge_18_44) && (!cand[45] || ge_18_45) && (!cand[46] || ge_18_46);
+    assign wins[19] = cand[19] && (!cand[0] || !ge_0_19) && (!cand[1] || !ge_1_19) && (!cand[2] || !ge_2_19) && (!cand[3] || !ge_3_19) && (!cand[4] || !ge_4_19) && (!cand[5] || !ge_5_19) && (!cand[6] || !ge_6_19) && (!cand[7] || !ge_7_19) && (!cand[8] || !ge_8_19) && (!cand[9] || !ge_9_19) && (!cand[10] || !ge_10_19) && (!cand[11] || !ge_11_19) && (!cand[12] || !ge_12_19) && (!cand[13] || !ge_13_19) && (!cand[14] || !ge_14_19) && (!cand[15] || !ge_15_19) && (!cand[16] || !ge_16_19) && (!cand[17] || !ge_17_19) && (!cand[18] || !ge_18_19) && (!cand[20] || ge_19_20) && (!cand[21] || ge_19_21) && (!cand[22] || ge_19_22) && (!cand[23] || ge_19_23) && (!cand[24] || ge_19_24) && (!cand[25] || ge_19_25) && (!cand[26] || ge_19_26) && (!cand[27] || ge_19_27) && (!cand[28] || ge_19_28) && (!cand[29] || ge_19_29) && (!cand[30] || ge_19_30) && (!cand[31] || ge_19_31) && (!cand[32] || ge_19_32) && (!cand[33] || ge_19_33) && (!cand[34] || ge_19_34) && (!cand[35] || ge_19_35) && (!cand[36] || ge_19_36) && (!cand[37] || ge_19_37) && (!cand[38] || ge_19_38) && (!cand[39] || ge_19_39) && (!cand[40] || ge_19_40) && (!cand[41] || ge_19_41) && (!cand[42] || ge_19_42) && (!cand[43] || ge_19_43) && (!cand[44] || ge_19_44) && (!cand[45] || ge_19_45) && (!cand[46] || ge_19_46);
+    assign wins[20] = cand[20] && (!cand[0] || !ge_0_20) && (!cand[1] || !ge_1_20) && (!cand[2] || !ge_2_20) && (!cand[3] || !ge_3_20) && (!cand[4] || !ge_4_20) && (!cand[5] || !ge_5_20) && (!cand[6] || !ge_6_20) && (!cand[7] || !ge_7_20) && (!cand[8] || !ge_8_20) && (!cand[9] || !ge_9_20) && (!cand[10] || !ge_10_20) && (!cand[11] || !ge_11_20) && (!cand[12] || !ge_12_20) && (!cand[13] || !ge_13_20) && (!cand[14] || !ge_14_20) && (!cand[15] || !ge_15_20) && (!cand[16] || !ge_16_20) && (!cand[17] || !ge_17_20) && (!cand[18] || !ge_18_20) && (!cand[19] || !ge_19_20) && (!cand[21] || ge_20_21) && (!cand[22] || ge_20_22) && (!cand[23] || ge_20_23) && (!cand[24] || ge_20_24) && (!cand[25] || ge_20_25) && (!cand[26] || ge_20_26) && (!cand[27] || ge_20_27) && (!cand[28] || ge_20_28) && (!cand[29] || ge_20_29) && (!cand[30] || ge_20_30) && (!cand[31] || ge_20_31) && (!cand[32] || ge_20_32) && (!cand[33] || ge_20_33) && (!cand[34] || ge_20_34) && (!cand[35] || ge_20_35) && (!cand[36] || ge_20_36) && (!cand[37] || ge_20_37) && (!cand[38] || ge_20_38) && (!cand[39] || ge_20_39) && (!cand[40] || ge_20_40) && (!cand[41] || ge_20_41) && (!cand[42] || ge_20_42) && (!cand[43] || ge_20_43) && (!cand[44] || ge_20_44) && (!cand[45] || ge_20_45) && (!cand[46] || ge_20_46);
+    assign wins[21] = cand[21] && (!cand[0] || !ge_0_21) && (!cand[1] || !ge_1_21) && (!cand[2] || !ge_2_21) && (!cand[3] || !ge_3_21) && (!cand[4] || !ge_4_21) && (!cand[5] || !ge_5_21) && (!cand[6] || !ge_6_21) && (!cand[7] || !ge_7_21) && (!cand[8] || !ge_8_21) && (!cand[9] || !ge_9_21) && (!cand[10] || !ge_10_21) && (!cand[11] || !ge_11_21) && (!cand[12] || !ge_12_21) && (!cand[13] || !ge_13_21) && (!cand[14] || !ge_14_21) && (!cand[15] || !ge_15_21) && (!cand[16] || !ge_16_21) && (!cand[17] || !ge_17_21) && (!cand[18] || !ge_18_21) && (!cand[19] || !ge_19_21) && (!cand[20] || !ge_20_21) && (!cand[22] || ge_21_22) && (!cand[23] || ge_21_23) && (!cand[24] || ge_21_24) && (!cand[25] || ge_21_25) && (!cand[26] || ge_21_26) && (!cand[27] || ge_21_27) && (!cand[28] || ge_21_28) && (!cand[29] || ge_21_29) && (!cand[30] || ge_21_30) && (!cand[31] || ge_21_31) && (!cand[32] || ge_21_32) && (!cand[33] || ge_21_33) && (!cand[34] || ge_21_34) && (!cand[35] || ge_21_35) && (!cand[36] || ge_21_36) && (!cand[37] || ge_21_37) && (!cand[38] || ge_21_38) && (!cand[39] || ge_21_39) && (!cand[40] || ge_21_40) && (!cand[41] || ge_21_41) && (!cand[42] || ge_21_42) && (!cand[43] || ge_21_43) && (!cand[44] || ge_21_44) && (!cand[45] || ge_21_45) && (!cand[46] || ge_21_46);
+    assign wins[22] = cand[22] && (!cand[0] || !ge_0_22) && (!cand[1] || !ge_1_22) && (!cand[2] || !ge_2_22) && (!cand[3] || !ge_3_22) && (!cand[4] || !ge_4_22) && (!cand[5] || !ge_5_22) && (!cand[6] || !ge_6_22) && (!cand[7] || !ge_7_22) && (!cand[8] || !ge_8_22) && (!cand[9] || !ge_9_22) && (!cand[10] || !ge_10_22) && (!cand[11] || !ge_11_22) && (!cand[12] || !ge_12_22) && (!cand[13] || !ge_13_22) && (!cand[14] || !ge_14_22) && (!cand[15] || !ge_15_22) && (!cand[16] || !ge_16_22) && (!cand[17] || !ge_17_22) && (!cand[18] || !ge_18_22) && (!cand[19] || !ge_19_22) && (!cand[20] || !ge_20_22) && (!cand[21] || !ge_21_22) && (!cand[23] || ge_22_23) && (!cand[24] || ge_22_24) && (!cand[25] || ge_22_25) && (!cand[26] || ge_22_26) && (!cand[27] || ge_22_27) && (!cand[28] || ge_22_28) && (!cand[29] || ge_22_29) && (!cand[30] || ge_22_30) && (!cand[31] || ge_22_31) && (!cand[32] || ge_22_32) && (!cand[33] || ge_22_33) && (!cand[34] || ge_22_34) && (!cand[35] || ge_22_35) && (!cand[36] || ge_22_36) && (!cand[37] || ge_22_37) && (!cand[38] || ge_22_38) && (!cand[39] || ge_22_39) && (!cand[40] || ge_22_40) && (!cand[41] || ge_22_41) && (!cand[42] || ge_22_42) && (!cand[43] || ge_22_43) && (!cand[44] || ge_22_44) && (!cand[45] || ge_22_45) && (!cand[46] || ge_22_46);
+    assign wins[23] = cand[23] && (!cand[0] || !ge_0_23) && (!cand[1] || !ge_1_23) && (!cand[2] || !ge_2_23) && (!cand[3] || !ge_3_23) && (!cand[4] || !ge_4_23) && (!cand[5] || !ge_5_23) && (!cand[6] || !ge_6_23) && (!cand[7] || !ge_7_23) && (!cand[8] || !ge_8_23) && (!cand[9] || !ge_9_23) && (!cand[10] || !ge_10_23) && (!cand[11] || !ge_11_23) && (!cand[12] || !ge_12_23) && (!cand[13] || !ge_13_23) && (!cand[14] || !ge_14_23) && (!cand[15] || !ge_15_23) && (!cand[16] || !ge_16_23) && (!cand[17] || !ge_17_23) && (!cand[18] || !ge_18_23) && (!cand[19] || !ge_19_23) && (!cand[20] || !ge_20_23) && (!cand[21] || !ge_21_23) && (!cand[22] || !ge_22_23) && (!cand[24] || ge_23_24) && (!cand[25] || ge_23_25) && (!cand[26] || ge_23_26) && (!cand[27] || ge_23_27) && (!cand[28] || ge_23_28) && (!cand[29] || ge_23_29) && (!cand[30] || ge_23_30) && (!cand[31] || ge_23_31) && (!cand[32] || ge_23_32) && (!cand[33] || ge_23_33) && (!cand[34] || ge_23_34) && (!cand[35] || ge_23_35) && (!cand[36] || ge_23_36) && (!cand[37] || ge_23_37) && (!cand[38] || ge_23_38) && (!cand[39] || ge_23_39) && (!cand[40] || ge_23_40) && (!cand[41] || ge_23_41) && (!cand[42] || ge_23_42) && (!cand[43] || ge_23_43) && (!cand[44] || ge_23_44) && (!cand[45] || ge_23_45) && (!cand[46] || ge_23_46);
+    assign wins[24] = cand[24] && (!cand[0] || !ge_0_24) && (!cand[1] || !ge_1_24) && (!cand[2] || !ge_2_24) && (!cand[3] || !ge_3_24) && (!cand[4] || !ge_4_24) && (!cand[5] || !ge_5_24) && (!cand[6] || !ge_6_24) && (!cand[7] || !ge_7_24) && (!cand[8] || !ge_8_24) && (!cand[9] || !ge_9_24) && (!cand[10] || !ge_10_24) && (!cand[11] || !ge_11_24) && (!cand[12] || !ge_12_24) && (!cand[13] || !ge_13_24) && (!cand[14] || !ge_14_24) && (!cand[15] || !ge_15_24) && (!cand[16] || !ge_16_24) && (!cand[17] || !ge_17_24) && (!cand[18] || !ge_18_24) && (!cand[19] || !ge_19_24) && (!cand[20] || !ge_20_24) && (!cand[21] || !ge_21_24) && (!cand[22] || !ge_22_24) && (!cand[23] || !ge_23_24) && (!cand[25] || ge_24_25) && (!cand[26] || ge_24_26) && (!cand[27] || ge_24_27) && (!cand[28] || ge_24_28) && (!cand[29] || ge_24_29) && (!cand[30] || ge_24_30) && (!cand[31] || ge_24_31) && (!cand[32] || ge_24_32) && (!cand[33] || ge_24_33) && (!cand[34] || ge_24_34) && (!cand[35] || ge_24_35) && (!cand[36] || ge_24_36) && (!cand[37] || ge_24_37) && (!cand[38] || ge_24_38) && (!cand[39] || ge_24_39) && (!cand[40] || ge_24_40) && (!cand[41] || ge_24_41) && (!cand[42] || ge_24_42) && (!cand[43] || ge_24_43) && (!cand[44] || ge_24_44) && (!cand[45] || ge_24_45) && (!cand[46] || ge_24_46);
+    assign wins[25] = cand[25] && (!cand[0] || !ge_0_25) && (!cand[1] || !ge_1_25) && (!cand[2] || !ge_2_25) && (!cand[3] || !ge_3_25) && (!cand[4] || !ge_4_25) && (!cand[5] || !ge_5_25) && (!cand[6] || !ge_6_25) && (!cand[7] || !ge_7_25) && (!cand[8] || !ge_8_25) && (!cand[9] || !ge_9_25) && (!cand[10] || !ge_10_25) && (!cand[11] || !ge_11_25) && (!cand[12] || !ge_12_25) && (!cand[13] || !ge_13_25) && (!cand[14] || !ge_14_25) && (!cand[15] || !ge_15_25) && (!cand[16] || !ge_16_25) && (!cand[17] || !ge_17_25) && (!cand[18] || !ge_18_25) && (!cand[19] || !ge_19_25) && (!cand[20] || !ge_20_25) && (!cand[21] || !ge_21_25) && (!cand[22] || !ge_22_25) && (!cand[23] || !ge_23_25) && (!cand[24] || !ge_24_25) && (!cand[26] || ge_25_26) && (!cand[27] || ge_25_27) && (!cand[28] || ge_25_28) && (!cand[29] || ge_25_29) && (!cand[30] || ge_25_30) && (!cand[31] || ge_25_31) && (!cand[32] || ge_25_32) && (!cand[33] || ge_25_33) && (!cand[34] || ge_25_34) && (!cand[35] || ge_25_35) && (!cand[36] || ge_25_36) && (!cand[37] || ge_25_37) && (!cand[38] || ge_25_38) && (!cand[39] || ge_25_39) && (!cand[40] || ge_25_40) && (!cand[41] || ge_25_41) && (!cand[42] || ge_25_42) && (!cand[43] || ge_25_43) && (!cand[44] || ge_25_44) && (!cand[45] || ge_25_45) && (!cand[46] || ge_25_46);
+    assign wins[26] = cand[26] && (!cand[0] || !ge_0_26) && (!cand[1] || !ge_1_26) && (!cand[2] || !ge_2_26) && (!cand[3] || !ge_3_26) && (!cand[4] || !ge_4_26) && (!cand[5] || !ge_5_26) && (!cand[6] || !ge_6_26) && (!cand[7] || !ge_7_26) && (!cand[8] || !ge_8_26) && (!cand[9] || !ge_9_26) && (!cand[10] || !ge_10_26) && (!cand[11] || !ge_11_26) && (!cand[12] || !ge_12_26) && (!cand[13] || !ge_13_26) && (!cand[14] || !ge_14_26) && (!cand[15] || !ge_15_26) && (!cand[16] || !ge_16_26) && (!cand[17] || !ge_17_26) && (!cand[18] || !ge_18_26) && (!cand[19] || !ge_19_26) && (!cand[20] || !ge_20_26) && (!cand[21] || !ge_21_26) && (!cand[22] || !ge_22_26) && (!cand[23] || !ge_23_26) && (!cand[24] || !ge_24_26) && (!cand[25] || !ge_25_26) && (!cand[27] || ge_26_27) && (!cand[28] || ge_26_28) && (!cand[29] || ge_26_29) && (!cand[30] || ge_26_30) && (!cand[31] || ge_26_31) && (!cand[32] || ge_26_32) && (!cand[33] || ge_26_33) && (!cand[34] || ge_26_34) && (!cand[35] || ge_26_35) && (!cand[36] || ge_26_36) && (!cand[37] || ge_26_37) && (!cand[38] || ge_26_38) && (!cand[39] || ge_26_39) && (!cand[40] || ge_26_40) && (!cand[41] || ge_26_41) && (!cand[42] || ge_26_42) && (!cand[43] || ge_26_43) && (!cand[44] || ge_26_44) && (!cand[45] || ge_26_45) && (!cand[46] || ge_26_46);
+    assign wins[27] = cand[27] && (!cand[0] || !ge_0_27) && (!cand[1] || !ge_1_27) && (!cand[2] || !ge_2_27) && (!cand[3] || !ge_3_27) && (!cand[4] || !ge_4_27) && (!cand[5] || !ge_5_27) && (!cand[6] || !ge_6_27) && (!cand[7] || !ge_7_27) && (!cand[8] || !ge_8_27) && (!cand[9] || !ge_9_27) && (!cand[10] || !ge_10_27) && (!cand[11] || !ge_11_27) && (!cand[12] || !ge_12_27) && (!cand[13] || !ge_13_27) && (!cand[14] || !ge_14_27) && (!cand[15] || !ge_15_27) && (!cand[16] || !ge_16_27) && (!cand[17] || !ge_17_27) && (!cand[18] || !ge_18_27) && (!cand[19] || !ge_19_27) && (!cand[20] || !ge_20_27) && (!cand[21] || !ge_21_27) && (!cand[22] || !ge_22_27) && (!cand[23] || !ge_23_27) && (!cand[24] || !ge_24_27) && (!cand[25] || !ge_25_27) && (!cand[26] || !ge_26_27) && (!cand[28] || ge_27_28) && (!cand[29] || ge_27_29) && (!cand[30] || ge_27_30) && (!cand[31] || ge_27_31) && (!cand[32] || ge_27_32) && (!cand[33] || ge_27_33) && (!cand[34] || ge_27_34) && (!cand[35] || ge_27_35) && (!cand[36] || ge_27_36) && (!cand[37] || ge_27_37) && (!cand[38] || ge_27_38) && (!cand[39] || ge_27_39) && (!cand[40] || ge_27_40) && (!cand[41] || ge_27_41) && (!cand[42] || ge_27_42) && (!cand[43] || ge_27_43) && (!cand[44] || ge_27_44) && (!cand[45] || ge_27_45) && (!cand[46] || ge_27_46);
+    assign wins[28] = cand[28] && (!cand[0] || !ge_0_28) && (!cand[1] || !ge_1_28) && (!cand[2] || !ge_2_28) && (!cand[3] || !ge_3_28) && (!cand[4] || !ge_4_28) && (!cand[5] || !ge_5_28) && (!cand[6] || !ge_6_28) && (!cand[7] || !ge_7_28) && (!cand[8] || !ge_8_28) && (!cand[9] || !ge_9_28) && (!cand[10] || !ge_10_28) && (!cand[11] || !ge_11_28) && (!cand[12] || !ge_12_28) && (!cand[13] || !ge_13_28) && (!cand[14] || !ge_14_28) && (!cand[15] || !ge_15_28) && (!cand[16] || !ge_16_28) && (!cand[17] || !ge_17_28) && (!cand[18] || !ge_18_28) && (!cand[19] || !ge_19_28) && (!cand[20] || !ge_20_28) && (!cand[21] || !ge_21_28) && (!cand[22] || !ge_22_28) && (!cand[23] || !ge_23_28) && (!cand[24] || !ge_24_28) && (!cand[25] || !ge_25_28) && (!cand[26] || !ge_26_28) && (!cand[27] || !ge_27_28) && (!cand[29] || ge_28_29) && (!cand[30] || ge_28_30) && (!cand[31] || ge_28_31) && (!cand[32] || ge_28_32) && (!cand[33] || ge_28_33) && (!cand[34] || ge_28_34) && (!cand[35] || ge_28_35) && (!cand[36] || ge_28_36) && (!cand[37] || ge_28_37) && (!cand[38] || ge_28_38) && (!cand[39] || ge_28_39) && (!cand[40] || ge_28_40) && (!cand[41] || ge_28_41) && (!cand[42] || ge_28_42) && (!cand[43] || ge_28_43) && (!cand[44] || ge_28_44) && (!cand[45] || ge_28_45) && (!cand[46] || ge_28_46);
+    assign wins[29] = cand[29] && (!cand[0] || !ge_0_29) && (!cand[1] || !ge_1_29) && (!cand[2] || !ge_2_29) && (!cand[3] || !ge_3_29) && (!cand[4] || !ge_4_29) && (!cand[5] || !ge_5_29) && (!cand[6] || !ge_6_29) && (!cand[7] || !ge_7_29) && (!cand[8] || !ge_8_29) && (!cand[9] || !ge_9_29) && (!cand[10] || !ge_10_29) && (!cand[11] || !ge_11_29) && (!cand[12] || !ge_12_29) && (!cand[13] || !ge_13_29) && (!cand[14] || !ge_14_29) && (!cand[15] || !ge_15_29) && (!cand[16] || !ge_16_29) && (!cand[17] || !ge_17_29) && (!cand[18] || !ge_18_29) && (!cand[19] || !ge_19_29) && (!cand[20] || !ge_20_29) && (!cand[21] || !ge_21_29) && (!cand[22] || !ge_22_29) && (!cand[23] || !ge_23_29) && (!cand[24] || !ge_24_29) && (!cand[25] || !ge_25_29) && (!cand[26] || !ge_26_29) && (!cand[27] || !ge_27_29) && (!cand[28] || !ge_28_29) && (!cand[30] || ge_29_30) && (!cand[31] || ge_29_31) && (!cand[32] || ge_29_32) && (!cand[33] || ge_29_33) && (!cand[34] || ge_29_34) && (!cand[35] || ge_29_35) && (!cand[36] || ge_29_36) && (!cand[37] || ge_29_37) && (!cand[38] || ge_29_38) && (!cand[39] || ge_29_39) && (!cand[40] || ge_29_40) && (!cand[41] || ge_29_41) && (!cand[42] || ge_29_42) && (!cand[43] || ge_29_43) && (!cand[44] || ge_29_44) && (!cand[45] || ge_29_45) && (!cand[46] || ge_29_46);
+    assign wins[30] = cand[30] && (!cand[0] || !ge_0_30) && (!cand[1] || !ge_1_30) && (!cand[2] || !ge_2_30) && (!cand[3] || !ge_3_30) && (!cand[4] || !ge_4_30) && (!cand[5] || !ge_5_30) && (!cand[6] || !ge_6_30) && (!cand[7] || !ge_7_30) && (!cand[8] || !ge_8_30) && (!cand[9] || !ge_9_30) && (!cand[10] || !ge_10_30) && (!cand[11] || !ge_11_30) && (!cand[12] || !ge_12_30) && (!cand[13] || !ge_13_30) && (!cand[14] || !ge_14_30) && (!cand[15] || !ge_15_30) && (!cand[16] || !ge_16_30) && (!cand[17] || !ge_17_30) && (!cand[18] || !ge_18_30) && (!cand[19] || !ge_19_30) && (!cand[20] || !ge_20_30) && (!cand[21] || !ge_21_30) && (!cand[22] || !ge_22_30) && (!cand[23] || !ge_23_30) && (!cand[24] || !ge_24_30) && (!cand[25] || !ge_25_30) && (!cand[26] || !ge_26_30) && (!cand[27] || !ge_27_30) && (!cand[28] || !ge_28_30) && (!cand[29] || !ge_29_30) && (!cand[31] || ge_30_31) && (!cand[32] || ge_30_32) && (!cand[33] || ge_30_33) && (!cand[34] || ge_30_34) && (!cand[35] || ge_30_35) && (!cand[36] || ge_30_36) && (!cand[37] || ge_30_37) && (!cand[38] || ge_30_38) && (!cand[39] || ge_30_39) && (!cand[40] || ge_30_40) && (!cand[41] || ge_30_41) && (!cand[42] || ge_30_42) && (!cand[43] || ge_30_43) && (!cand[44] || ge_30_44) && (!cand[45] || ge_30_45) && (!cand[46] || ge_30_46);
+    assign wins[31] = cand[31] && (!cand[0] || !ge_0_31) && (!cand[1] || !ge_1_31) && (!cand[2] || !ge_2_31) && (!cand[3] || !ge_3_31) && (!cand[4] || !ge_4_31) && (!cand[5] || !ge_5_31) && (!cand[6] || !ge_6_31) && (!cand[7] || !ge_7_31) && (!cand[8] || !ge_8_31) && (!cand[9] || !ge_9_31) && (!cand[10] || !ge_10_31) && (!cand[11] || !ge_11_31) && (!cand[12] || !ge_12_31) && (!cand[13] || !ge_13_31) && (!cand[14] || !ge_14_31) && (!cand[15] || !ge_15_31) && (!cand[16] || !ge_16_31) && (!cand[17] || !ge_17_31) && (!cand[18] || !ge_18_31) && (!cand[19] || !ge_19_31) && (!cand[20] || !ge_20_31) && (!cand[21] || !ge_21_31) && (!cand[22] || !ge_22_31) && (!cand[23] || !ge_23_31) && (!cand[24] || !ge_24_31) && (!cand[25] || !ge_25_31) && (!cand[26] || !ge_26_31) && (!cand[27] || !ge_27_31) && (!cand[28] || !ge_28_31) && (!cand[29] || !ge_29_31) && (!cand[30] || !ge_30_31) && (!cand[32] || ge_31_32) && (!cand[33] || ge_31_33) && (!cand[34] || ge_31_34) && (!cand[35] || ge_31_35) && (!cand[36] || ge_31_36) && (!cand[37] || ge_31_37) && (!cand[38] || ge_31_38) && (!cand[39] || ge_31_39) && (!cand[40] || ge_31_40) && (!cand[41] || ge_31_41) && (!cand[42] || ge_31_42) && (!cand[43] || ge_31_43) && (!cand[44] || ge_31_44) && (!cand[45] || ge_31_45) && (!cand[46] || ge_31_46);
+    assign wins[32] = cand[32] && (!cand[0] || !ge_0_32) && (!cand[1] || !ge_1_32) && (!cand[2] || !ge_2_32) && (!cand[3] || !ge_3_32) && (!cand[4] || !ge_4_32) && (!cand[5] || !ge_5_32) && (!cand[6] || !ge_6_32) && (!cand[7] || !ge_7_32) && (!cand[8] || !ge_8_32) && (!cand[9] || !ge_9_32) && (!cand[10] || !ge_10_32) && (!cand[11] || !ge_11_32) && (!cand[12] || !ge_12_32) && (!cand[13] || !ge_13_32) && (!cand[14] || !ge_14_32) && (!cand[15] || !ge_15_32) && (!cand[16] || !ge_16_32) && (!cand[17] || !ge_17_32) && (!cand[18] || !ge_18_32) && (!cand[19] || !ge_19_32) && (!cand[20] || !ge_20_32) && (!cand[21] || !ge_21_32) && (!cand[22] || !ge_22_32) && (!cand[23] || !ge_23_32) && (!cand[24] || !ge_24_32) && (!cand[25] || !ge_25_32) && (!cand[26] || !ge_26_32) && (!cand[27] || !ge_27_32) && (!cand[28] || !ge_28_32) && (!cand[29] || !ge_29_32) && (!cand[30] || !ge_30_32) && (!cand[31] || !ge_31_32) && (!cand[33] || ge_32_33) && (!cand[34] || ge_32_34) && (!cand[35] || ge_32_35) && (!cand[36] || ge_32_36) && (!cand[37] || ge_32_37) && (!cand[38] || ge_32_38) && (!cand[39] || ge_32_39) && (!cand[40] || ge_32_40) && (!cand[41] || ge_32_41) && (!cand[42] || ge_32_42) && (!cand[43] || ge_32_43) && (!cand[44] || ge_32_44) && (!cand[45] || ge_32_45) && (!cand[46] || ge_32_46);
+    assign wins[33] = cand[33] && (!cand[0] || !ge_0_33) && (!cand[1] || !ge_1_33) && (!cand[2] || !ge_2_33) && (!cand[3] || !ge_3_33) && (!cand[4] || !ge_4_33) && (!cand[5] || !ge_5_33) && (!cand[6] || !ge_6_33) && (!cand[7] || !ge_7_33) && (!cand[8] || !ge_8_33) && (!cand[9] || !ge_9_33) && (!cand[10] || !ge_10_33) && (!cand[11] || !ge_11_33) && (!cand[12] || !ge_12_33) && (!cand[13] || !ge_13_33) && (!cand[14] || !ge_14_33) && (!cand[15] || !ge_15_33) && (!cand[16] || !ge_16_33) && (!cand[17] || !ge_17_33) && (!cand[18] || !ge_18_33) && (!cand[19] || !ge_19_33) && (!cand[20] || !ge_20_33) && (!cand[21] || !ge_21_33) && (!cand[22] || !ge_22_33) && (!cand[23] || !ge_23_33) && (!cand[24] || !ge_24_33) && (!cand[25] || !ge_25_33) && (!cand[26] || !ge_26_33) && (!cand[27] || !ge_27_33) && (!cand[28] || !ge_28_33) && (!cand[29] || !ge_29_33) && (!cand[30] || !ge_30_33) && (!cand[31] || !ge_31_33) && (!cand[32] || !ge_32_33) && (!cand[34] || ge_33_34) && (!cand[35] || ge_33_35) && (!cand[36] || ge_33_36) && (!cand[37] || ge_33_37) && (!cand[38] || ge_33_38) && (!cand[39] || ge_33_39) && (!cand[40] || ge_33_40) && (!cand[41] || ge_33_41) && (!cand[42] || ge_33_42) && (!cand[43] || ge_33_43) && (!cand[44] || ge_33_44) && (!cand[45] || ge_33_45) && (!cand[46] || ge_33_46);
+    assign wins[34] = cand[34] && (!cand[0] || !ge_0_34) && (!cand[1] || !ge_1_34) && (!cand[2] || !ge_2_34) && (!cand[3] || !ge_3_34) && (!cand[4] || !ge_4_34) && (!cand[5] || !ge_5_34) && (!cand[6] || !ge_6_34) && (!cand[7] || !ge_7_34) && (!cand[8] || !ge_8_34) && (!cand[9] || !ge_9_34) && (!cand[10] || !ge_10_34) && (!cand[11] || !ge_11_34) && (!cand[12] || !ge_12_34) && (!cand[13] || !ge_13_34) && (!cand[14] || !ge_14_34) && (!cand[15] || !ge_15_34) && (!cand[16] || !ge_16_34) && (!cand[17] || !ge_17_34) && (!cand[18] || !ge_18_34) && (!cand[19] || !ge_19_34) && (!cand[20] || !ge_20_34) && (!cand[21] || !ge_21_34) && (!cand[22] || !ge_22_34) && (!cand[23] || !ge_23_34) && (!cand[24] || !ge_24_34) && (!cand[25] || !ge_25_34) && (!cand[26] || !ge_26_34) && (!cand[27] || !ge_27_34) && (!cand[28] || !ge_28_34) && (!cand[29] || !ge_29_34) && (!cand[30] || !ge_30_34) && (!cand[31] || !ge_31_34) && (!cand[32] || !ge_32_34) && (!cand[33] || !ge_33_34) && (!cand[35] || ge_34_35) && (!cand[36] || ge_34_36) && (!cand[37] || ge_34_37) && (!cand[38] || ge_34_38) && (!cand[39] || ge_34_39) && (!cand[40] || ge_34_40) && (!cand[41] || ge_34_41) && (!cand[42] || ge_34_42) && (!cand[43] || ge_34_43) && (!cand[44] || ge_34_44) && (!cand[45] || ge_34_45) && (!cand[46] || ge_34_46);
+    assign wins[35] = cand[35] && (!cand[0] || !ge_0_35) && (!cand[1] || !ge_1_35) && (!cand[2] || !ge_2_35) && (!cand[3] || !ge_3_35) && (!cand[4] || !ge_4_35) && (!cand[5] || !ge_5_35) && (!cand[6] || !ge_6_35) && (!cand[7] || !ge_7_35) && (!cand[8] || !ge_8_35) && (!cand[9] || !ge_9_35) && (!cand[10] || !ge_10_35) && (!cand[11] || !ge_11_35) && (!cand[12] || !ge_12_35) && (!cand[13] || !ge_13_35) && (!cand[14] || !ge_14_35) && (!cand[15] || !ge_15_35) && (!cand[16] || !ge_16_35) && (!cand[17] || !ge_17_35) && (!cand[18] || !ge_18_35) && (!cand[19] || !ge_19_35) && (!cand[20] || !ge_20_35) && (!cand[21] || !ge_21_35) && (!cand[22] || !ge_22_35) && (!cand[23] || !ge_23_35) && (!cand[24] || !ge_24_35) && (!cand[25] || !ge_25_35) && (!cand[26] || !ge_26_35) && (!cand[27] || !ge_27_35) && (!cand[28] || !ge_28_35) && (!cand[29] || !ge_29_35) && (!cand[30] || !ge_30_35) && (!cand[31] || !ge_31_35) && (!cand[32] || !ge_32_35) && (!cand[33] || !ge_33_35) && (!cand[34] || !ge_34_35) && (!cand[36] || ge_35_36) && (!cand[37] || ge_35_37) && (!cand[38] || ge_35_38) && (!cand[39] || ge_35_39) && (!cand[40] || ge_35_40) && (!cand[41] || ge_35_41) && (!cand[42] || ge_35_42) && (!cand[43] || ge_35_43) && (!cand[44] || ge_35_44) && (!cand[45] || ge_35_45) && (!cand[46] || ge_35_46);
+    assign wins[36] = cand[36] && (!cand[0] || !ge_0_36) && (!cand[1] || !ge_1_36) && (!cand[2] || !ge_2_36) && (!cand[3] || !ge_3_36) && (!cand[4] || !ge_4_36) && (!cand[5] || !ge_5_36) && (!cand[6] || !ge_6_36) && (!cand[7] || !ge_7_36) && (!cand[8] || !ge_8_36) && (!cand[9] || !ge_9_36) && (!cand[10] || !ge_10_36) && (!cand[11] || !ge_11_36) && (!cand[12] || !ge_12_36) && (!cand[13] || !ge_13_36) && (!cand[14] || !ge_14_36) && (!cand[15] || !ge_15_36) && (!cand[16] || !ge_16_36) && (!cand[17] || !ge_17_36) && (!cand[18] || !ge_18_36) && (!cand[19] || !ge_19_36) && (!cand[20] || !ge_20_36) && (!cand[21] || !ge_21_36) && (!cand[22] || !ge_22_36) && (!cand[23] || !ge_23_36) && (!cand[24] || !ge_24_36) && (!cand[25] || !ge_25_36) && (!cand[26] || !ge_26_36) && (!cand[27] || !ge_27_36) && (!cand[28] || !ge_28_36) && (!cand[29] || !ge_29_36) && (!cand[30] || !ge_30_36) && (!cand[31] || !ge_31_36) && (!cand[32] || !ge_32_36) && (!cand[33] || !ge_33_36) && (!cand[34] || !ge_34_36) && (!cand[35] || !ge_35_36) && (!cand[37] || ge_36_37) && (!cand[38] || ge_36_38) && (!cand[39] || ge_36_39) && (!cand[40] || ge_36_40) && (!cand[41] || ge_36_41) && (!cand[42] || ge_36_42) && (!cand[43] || ge_36_43) && (!cand[44] || ge_36_44) && (!cand[45] || ge_36_45) && (!cand[46] || ge_36_46);
+    assign wins[37] = cand[37] && (!cand[0] || !ge_0_37) && (!cand[1] || !ge_1_37) && (!cand[2] || !ge_2_37) && (!cand[3] || !ge_3_37) && (!cand[4] || !ge_4_37) && (!cand[5] || !ge_5_37) && (!cand[6] || !ge_6_37) && (!cand[7] || !ge_7_37) && (!cand[8] || !ge_8_37) && (!cand[9] || !ge_9_37) && (!cand[10] || !ge_10_37) && (!cand[11] || !ge_11_37) && (!cand[12] || !ge_12_37) && (!cand[13] || !ge_13_37) && (!cand[14] || !ge_14_37) && (!cand[15] || !ge_15_37) && (!cand[16] || !ge_16_37) && (!cand[17] || !ge_17_37) && (!cand[18] || !ge_18_37) && (!cand[19] || !ge_19_37) && (!cand[20] || !ge_20_37) && (!cand[21] || !ge_21_37) && (!cand[22] || !ge_22_37) && (!cand[23] || !ge_23_37) && (!cand[24] || !ge_24_37) && (!cand[25] || !ge_25_37) && (!cand[26] || !ge_26_37) && (!cand[27] || !ge_27_37) && (!cand[28] || !ge_28_37) && (!cand[29] || !ge_29_37) && (!cand[30] || !ge_30_37) && (!cand[31] || !ge_31_37) && (!cand[32] || !ge_32_37) && (!cand[33] || !ge_33_37) && (!cand[34] || !ge_34_37) && (!cand[35] || !ge_35_37) && (!cand[36] || !ge_36_37) && (!cand[38] || ge_37_38) && (!cand[39] || ge_37_39) && (!cand[40] || ge_37_40) && (!cand[41] || ge_37_41) && (!cand[42] || ge_37_42) && (!cand[43] || ge_37_43) && (!cand[44] || ge_37_44) && (!cand[45] || ge_37_45) && (!cand[46] || ge_37_46);
+    assign wins[38] = cand[38] && (!cand[0] || !ge_0_38) && (!cand[1] || !ge_1_38) && (!cand[2] || !ge_2_38) && (!cand[3] || !ge_3_38) && (!cand[4] || !ge_4_38) && (!cand[5] || !ge_5_38) && (!cand[6] || !ge_6_38) && (!cand[7] || !ge_7_38) && (!cand[8] || !ge_8_38) && (!cand[9] || !ge_9_38) && (!cand[10] || !ge_10_38) && (!cand[11] || !ge_11_38) && (!cand[12] || !ge_12_38) && (!cand[13] || !ge_13_38) && (!cand[14] || !ge_14_38) && (!cand[15] || !ge_15_38) && (!cand[16] || !ge_16_38) && (!cand[17] || !ge_17_38) && (!cand[18] || !ge_18_38) && (!cand[19] || !ge_19_38) && (!cand[20] || !ge_20_38) && (!cand[21] || !ge_21_38) && (!cand[22] || !ge_22_38) && (!cand[23] || !ge_23_38) && (!cand[24] || !ge_24_38) && (!cand[25] || !ge_25_38) && (!cand[26] || !ge_26_38) && (!cand[27] || !ge_27_38) && (!cand[28] || !ge_28_38) && (!cand[29] || !ge_29_38) && (!cand[30] || !ge_30_38) && (!cand[31] || !ge_31_38) && (!cand[32] || !ge_32_38) && (!cand[33] || !ge_33_38) && (!cand[34] || !ge_34_38) && (!cand[35] || !ge_35_38) && (!cand[36] || !ge_36_38) && (!cand[37] || !ge_37_38) && (!cand[39] || ge_38_39) && (!cand[40] || ge_38_40) && (!cand[41] || ge_38_41) && (!cand[42] || ge_38_42) && (!cand[43] || ge_38_43) && (!cand[44] || ge_38_44) && (!cand[45] || ge_38_45) && (!cand[46] || ge_38_46);
+    assign wins[39] = cand[39] && (!cand[0] || !ge_0_39) && (!cand[1] || !ge_1_39) && (!cand[2] || !ge_2_39) && (!cand[3] || !ge_3_39) && (!cand[4] || !ge_4_39) && (!cand[5] || !ge_5_39) && (!cand[6] || !ge_6_39) && (!cand[7] || !ge_7_39) && (!cand[8] || !ge_8_39) && (!cand[9] || !ge_9_39) && (!cand[10] || !ge_10_39) && (!cand[11] || !ge_11_39) && (!cand[12] || !ge_12_39) && (!cand[13] || !ge_13_39) && (!cand[14] || !ge_14_39) && (!cand[15] || !ge_15_39) && (!cand[16] || !ge_16_39) && (!cand[17] || !ge_17_39) && (!cand[18] || !ge_18_39) && (!cand[19] || !ge_19_39) && (!cand[20] || !ge_20_39) && (!cand[21] || !ge_21_39) && (!cand[22] || !ge_22_39) && (!cand[23] || !ge_23_39) && (!cand[24] || !ge_24_39) && (!cand[25] || !ge_25_39) && (!cand[26] || !ge_26_39) && (!cand[27] || !ge_27_39) && (!cand[28] || !ge_28_39) && (!cand[29] || !ge_29_39) && (!cand[30] || !ge_30_39) && (!cand[31] || !ge_31_39) && (!cand[32] || !ge_32_39) && (!cand[33] || !ge_33_39) && (!cand[34] || !ge_34_39) && (!cand[35] || !ge_35_39) && (!cand[36] || !ge_36_39) && (!cand[37] || !ge_37_39) && (!cand[38] || !ge_38_39) && (!cand[40] || ge_39_40) && (!cand[41] || ge_39_41) && (!cand[42] || ge_39_42) && (!cand[43] || ge_39_43) && (!cand[44] || ge_39_44) && (!cand[45] || ge_39_45) && (!cand[46] || ge_39_46);
+    assign wins[40] = cand[40] && (!cand[0] || !ge_0_40) && (!cand[1] || !ge_1_40) && (!cand[2] || !ge_2_40) && (!cand[3] || !ge_3_40) && (!cand[4] || !ge_4_40) && (!cand[5] || !ge_5_40) && (!cand[6] || !ge_6_40) && (!cand[7] || !ge_7_40) && (!cand[8] || !ge_8_40) && (!cand[9] || !ge_9_40) && (!cand[10] || !ge_10_40) && (!cand[11] || !ge_11_40) && (!cand[12] || !ge_12_40) && (!cand[13] || !ge_13_40) && (!cand[14] || !ge_14_40) && (!cand[15] || !ge_15_40) && (!cand[16] || !ge_16_40) && (!cand[17] || !ge_17_40) && (!cand[18] || !ge_18_40) && (!cand[19] || !ge_19_40) && (!cand[20] || !ge_20_40) && (!cand[21] || !ge_21_40) && (!cand[22] || !ge_22_40) && (!cand[23] || !ge_23_40) && (!cand[24] || !ge_24_40) && (!cand[25] || !ge_25_40) && (!cand[26] || !ge_26_40) && (!cand[27] || !ge_27_40) && (!cand[28] || !ge_28_40) && (!cand[29] || !ge_29_40) && (!cand[30] || !ge_30_40) && (!cand[31] || !ge_31_40) && (!cand[32] || !ge_32_40) && (!cand[33] || !ge_33_40) && (!cand[34] || !ge_34_40) && (!cand[35] || !ge_35_40) && (!cand[36] || !ge_36_40) && (!cand[37] || !ge_37_40) && (!cand[38] || !ge_38_40) && (!cand[39] || !ge_39_40) && (!cand[41] || ge_40_41) && (!cand[42] || ge_40_42) && (!cand[43] || ge_40_43) && (!cand[44] || ge_40_44) && (!cand[45] || ge_40_45) && (!cand[46] || ge_40_46);
+    assign wins[41] = cand[41] && (!cand[0] || !ge_0_41) && (!cand[1] || !ge_1_41) && (!cand[2] || !ge_2_41) && (!cand[3] || !ge_3_41) && (!cand[4] || !ge_4_41) && (!cand[5] || !ge_5_41) && (!cand[6] || !ge_6_41) && (!cand[7] || !ge_7_41) && (!cand[8] || !ge_8_41) && (!cand[9] || !ge_9_41) && (!cand[10] || !ge_10_41) && (!cand[11] || !ge_11_41) && (!cand[12] || !ge_12_41) && (!cand[13] || !ge_13_41) && (!cand[14] || !ge_14_41) && (!cand[15] || !ge_15_41) && (!cand[16] || !ge_16_41) && (!cand[17] || !ge_17_41) && (!cand[18] || !ge_18_41) && (!cand[19] || !ge_19_41) && (!cand[20] || !ge_20_41) && (!cand[21] || !ge_21_41) && (!cand[22] || !ge_22_41) && (!cand[23] || !ge_23_41) && (!cand[24] || !ge_24_41) && (!cand[25] || !ge_25_41) && (!cand[26] || !ge_26_41) && (!cand[27] || !ge_27_41) && (!cand[28] || !ge_28_41) && (!cand[29] || !ge_29_41) && (!cand[30] || !ge_30_41) && (!cand[31] || !ge_31_41) && (!cand[32] || !ge_32_41) && (!cand[33] || !ge_33_41) && (!cand[34] || !ge_34_41) && (!cand[35] || !ge_35_41) && (!cand[36] || !ge_36_41) && (!cand[37] || !ge_37_41) && (!cand[38] || !ge_38_41) && (!cand[39] || !ge_39_41) && (!cand[40] || !ge_40_41) && (!cand[42] || ge_41_42) && (!cand[43] || ge_41_43) && (!cand[44] || ge_41_44) && (!cand[45] || ge_41_45) && (!cand[46] || ge_41_46);
+    assign wins[42] = cand[42] && (!cand[0] || !ge_0_42) && (!cand[1] || !ge_1_42) && (!cand[2] || !ge_2_42) && (!cand[3] || !ge_3_42) && (!cand[4] || !ge_4_42) && (!cand[5] || !ge_5_42) && (!cand[6] || !ge_6_42) && (!cand[7] || !ge_7_42) && (!cand[8] || !ge_8_42) && (!cand[9] || !ge_9_42) && (!cand[10] || !ge_10_42) && (!cand[11] || !ge_11_42) && (!cand[12] || !ge_12_42) && (!cand[13] || !ge_13_42) && (!cand[14] || !ge_14_42) && (!cand[15] || !ge_15_42) && (!cand[16] || !ge_16_42) && (!cand[17] || !ge_17_42) && (!cand[18] || !ge_18_42) && (!cand[19] || !ge_19_42) && (!cand[20] || !ge_20_42) && (!cand[21] || !ge_21_42) && (!cand[22] || !ge_22_42) && (!cand[23] || !ge_23_42) && (!cand[24] || !ge_24_42) && (!cand[25] || !ge_25_42) && (!cand[26] || !ge_26_42) && (!cand[27] || !ge_27_42) && (!cand[28] || !ge_28_42) && (!cand[29] || !ge_29_42) && (!cand[30] || !ge_30_42) && (!cand[31] || !ge_31_42) && (!cand[32] || !ge_32_42) && (!cand[33] || !ge_33_42) && (!cand[34] || !ge_34_42) && (!cand[35] || !ge_35_42) && (!cand[36] || !ge_36_42) && (!cand[37] || !ge_37_42) && (!cand[38] || !ge_38_42) && (!cand[39] || !ge_39_42) && (!cand[40] || !ge_40_42) && (!cand[41] || !ge_41_42) && (!cand[43] || ge_42_43) && (!cand[44] || ge_42_44) && (!cand[45] || ge_42_45) && (!cand[46] || ge_42_46);
+    assign wins[43] = cand[43] && (!cand[0] || !ge_0_43) && (!cand[1] || !ge_1_43) && (!cand[2] || !ge_2_43) && (!cand[3] || !ge_3_43) && (!cand[4] || !ge_4_43) && (!cand[5] || !ge_5_43) && (!cand[6] || !ge_6_43) && (!cand[7] || !ge_7_43) && (!cand[8] || !ge_8_43) && (!cand[9] || !ge_9_43) && (!cand[10] || !ge_10_43) && (!cand[11] || !ge_11_43) && (!cand[12] || !ge_12_43) && (!cand[13] || !ge_13_43) && (!cand[14] || !ge_14_43) && (!cand[15] || !ge_15_43) && (!cand[16] || !ge_16_43) && (!cand[17] || !ge_17_43) && (!cand[18] || !ge_18_43) && (!cand[19] || !ge_19_43) && (!cand[20] || !ge_20_43) && (!cand[21] || !ge_21_43) && (!cand[22] || !ge_22_43) && (!cand[23] || !ge_23_43) && (!cand[24] || !ge_24_43) && (!cand[25] || !ge_25_43) && (!cand[26] || !ge_26_43) && (!cand[27] || !ge_27_43) && (!cand[28] || !ge_28_43) && (!cand[29] || !ge_29_43) && (!cand[30] || !ge_30_43) && (!cand[31] || !ge_31_43) && (!cand[32] || !ge_32_43) && (!cand[33] || !ge_33_43) && (!cand[34] || !ge_34_43) && (!cand[35] || !ge_35_43) && (!cand[36] || !ge_36_43) && (!cand[37] || !ge_37_43) && (!cand[38] || !ge_38_43) && (!cand[39] || !ge_39_43) && (!cand[40] || !ge_40_43) && (!cand[41] || !ge_41_43) && (!cand[42] || !ge_42_43) && (!cand[44] || ge_43_44) && (!cand[45] || ge_43_45) && (!cand[46] || ge_43_46);
+    assign wins[44] = cand[44] && (!cand[0] || !ge_0_44) && (!cand[1] || !ge_1_44) && (!cand[2] || !ge_2_44) && (!cand[3] || !ge_3_44) && (!cand[4] || !ge_4_44) && (!cand[5] || !ge_5_44) && (!cand[6] || !ge_6_44) && (!cand[7] || !ge_7_44) && (!cand[8] || !ge_8_44) && (!cand[9] || !ge_9_44) && (!cand[10] || !ge_10_44) && (!cand[11] || !ge_11_44) && (!cand[12] || !ge_12_44) && (!cand[13] || !ge_13_44) && (!cand[14] || !ge_14_44) && (!cand[15] || !ge_15_44) && (!cand[16] || !ge_16_44) && (!cand[17] || !ge_17_44) && (!cand[18] || !ge_18_44) && (!cand[19] || !ge_19_44) && (!cand[20] || !ge_20_44) && (!cand[21] || !ge_21_44) && (!cand[22] || !ge_22_44) && (!cand[23] || !ge_23_44) && (!cand[24] || !ge_24_44) && (!cand[25] || !ge_25_44) && (!cand[26] || !ge_26_44) && (!cand[27] || !ge_27_44) && (!cand[28] || !ge_28_44) && (!cand[29] || !ge_29_44) && (!cand[30] || !ge_30_44) && (!cand[31] || !ge_31_44) && (!cand[32] || !ge_32_44) && (!cand[33] || !ge_33_44) && (!cand[34] || !ge_34_44) && (!cand[35] || !ge_35_44) && (!cand[36] || !ge_36_44) && (!cand[37] || !ge_37_44) && (!cand[38] || !ge_38_44) && (!cand[39] || !ge_39_44) && (!cand[40] || !ge_40_44) && (!cand[41] || !ge_41_44) && (!cand[42] || !ge_42_44) && (!cand[43] || !ge_43_44) && (!cand[45] || ge_44_45) && (!cand[46] || ge_44_46);
+    assign wins[45] = cand[45] && (!cand[0] || !ge_0_45) && (!cand[1] || !ge_1_45) && (!cand[2] || !ge_2_45) && (!cand[3] || !ge_3_45) && (!cand[4] || !ge_4_45) && (!cand[5] || !ge_5_45) && (!cand[6] || !ge_6_45) && (!cand[7] || !ge_7_45) && (!cand[8] || !ge_8_45) && (!cand[9] || !ge_9_45) && (!cand[10] || !ge_10_45) && (!cand[11] || !ge_11_45) && (!cand[12] || !ge_12_45) && (!cand[13] || !ge_13_45) && (!cand[14] || !ge_14_45) && (!cand[15] || !ge_15_45) && (!cand[16] || !ge_16_45) && (!cand[17] || !ge_17_45) && (!cand[18] || !ge_18_45) && (!cand[19] || !ge_19_45) && (!cand[20] || !ge_20_45) && (!cand[21] || !ge_21_45) && (!cand[22] || !ge_22_45) && (!cand[23] || !ge_23_45) && (!cand[24] || !ge_24_45) && (!cand[25] || !ge_25_45) && (!cand[26] || !ge_26_45) && (!cand[27] || !ge_27_45) && (!cand[28] || !ge_28_45) && (!cand[29] || !ge_29_45) && (!cand[30] || !ge_30_45) && (!cand[31] || !ge_31_45) && (!cand[32] || !ge_32_45) && (!cand[33] || !ge_33_45) && (!cand[34] || !ge_34_45) && (!cand[35] || !ge_35_45) && (!cand[36] || !ge_36_45) && (!cand[37] || !ge_37_45) && (!cand[38] || !ge_38_45) && (!cand[39] || !ge_39_45) && (!cand[40] || !ge_40_45) && (!cand[41] || !ge_41_45) && (!cand[42] || !ge_42_45) && (!cand[43] || !ge_43_45) && (!cand[44] || !ge_44_45) && (!cand[46] || ge_45_46);
+    assign wins[46] = cand[46] && (!cand[0] || !ge_0_46) && (!cand[1] || !ge_1_46) && (!cand[2] || !ge_2_46) && (!cand[3] || !ge_3_46) && (!cand[4] || !ge_4_46) && (!cand[5] || !ge_5_46) && (!cand[6] || !ge_6_46) && (!cand[7] || !ge_7_46) && (!cand[8] || !ge_8_46) && (!cand[9] || !ge_9_46) && (!cand[10] || !ge_10_46) && (!cand[11] || !ge_11_46) && (!cand[12] || !ge_12_46) && (!cand[13] || !ge_13_46) && (!cand[14] || !ge_14_46) && (!cand[15] || !ge_15_46) && (!cand[16] || !ge_16_46) && (!cand[17] || !ge_17_46) && (!cand[18] || !ge_18_46) && (!cand[19] || !ge_19_46) && (!cand[20] || !ge_20_46) && (!cand[21] || !ge_21_46) && (!cand[22] || !ge_22_46) && (!cand[23] || !ge_23_46) && (!cand[24] || !ge_24_46) && (!cand[25] || !ge_25_46) && (!cand[26] || !ge_26_46) && (!cand[27] || !ge_27_46) && (!cand[28] || !ge_28_46) && (!cand[29] || !ge_29_46) && (!cand[30] || !ge_30_46) && (!cand[31] || !ge_31_46) && (!cand[32] || !ge_32_46) && (!cand[33] || !ge_33_46) && (!cand[34] || !ge_34_46) && (!cand[35] || !ge_35_46) && (!cand[36] || !ge_36_46) && (!cand[37] || !ge_37_46) && (!cand[38] || !ge_38_46) && (!cand[39] || !ge_39_46) && (!cand[40] || !ge_40_46) && (!cand[41] || !ge_41_46) && (!cand[42] || !ge_42_46) && (!cand[43] || !ge_43_46) && (!cand[44] || !ge_44_46) && (!cand[45] || !ge_45_46);
+    assign wins[63:47] = 17'd0;
+    wire unused_sel_flagged = ^sel_flagged[63:47];
+    wire [15:0] pick = ({16{wins[0]}} & counts_r[0 +: 16]) | ({16{wins[1]}} & counts_r[16 +: 16]) | ({16{wins[2]}} & counts_r[32 +: 16]) | ({16{wins[3]}} & counts_r[48 +: 16]) | ({16{wins[4]}} & counts_r[64 +: 16]) | ({16{wins[5]}} & counts_r[80 +: 16]) | ({16{wins[6]}} & counts_r[96 +: 16]) | ({16{wins[7]}} & counts_r[112 +: 16]) | ({16{wins[8]}} & counts_r[128 +: 16]) | ({16{wins[9]}} & counts_r[144 +: 16]) | ({16{wins[10]}} & counts_r[160 +: 16]) | ({16{wins[11]}} & counts_r[176 +: 16]) | ({16{wins[12]}} & counts_r[192 +: 16]) | ({16{wins[13]}} & counts_r[208 +: 16]) | ({16{wins[14]}} & counts_r[224 +: 16]) | ({16{wins[15]}} & counts_r[240 +: 16]) | ({16{wins[16]}} & counts_r[256 +: 16]) | ({16{wins[17]}} & counts_r[272 +: 16]) | ({16{wins[18]}} & counts_r[288 +: 16]) | ({16{wins[19]}} & counts_r[304 +: 16]) | ({16{wins[20]}} & counts_r[320 +: 16]) | ({16{wins[21]}} & counts_r[336 +: 16]) | ({16{wins[22]}} & counts_r[352 +: 16]) | ({16{wins[23]}} & counts_r[368 +: 16]) | ({16{wins[24]}} & counts_r[384 +: 16]) | ({16{wins[25]}} & counts_r[400 +: 16]) | ({16{wins[26]}} & counts_r[416 +: 16]) | ({16{wins[27]}} & counts_r[432 +: 16]) | ({16{wins[28]}} & counts_r[448 +: 16]) | ({16{wins[29]}} & counts_r[464 +: 16]) | ({16{wins[30]}} & counts_r[480 +: 16]) | ({16{wins[31]}} & counts_r[496 +: 16]) | ({16{wins[32]}} & counts_r[512 +: 16]) | ({16{wins[33]}} & counts_r[528 +: 16]) | ({16{wins[34]}} & counts_r[544 +: 16]) | ({16{wins[35]}} & counts_r[560 +: 16]) | ({16{wins[36]}} & counts_r[576 +: 16]) | ({16{wins[37]}} & counts_r[592 +: 16]) | ({16{wins[38]}} & counts_r[608 +: 16]) | ({16{wins[39]}} & counts_r[624 +: 16]) | ({16{wins[40]}} & counts_r[640 +: 16]) | ({16{wins[41]}} & counts_r[656 +: 16]) | ({16{wins[42]}} & counts_r[672 +: 16]) | ({16{wins[43]}} & counts_r[688 +: 16]) | ({16{wins[44]}} & counts_r[704 +: 16]) | ({16{wins[45]}} & counts_r[720 +: 16]) | ({16{wins[46]}} & counts_r[736 +: 16]);
     wire [31:0] sum_l0;
-    wire [31:0] max_val_l1;
-    wire [11:0] max_lane_l1;
     wire [63:0] sum_l1;
-    wire [63:0] max_val_l2;
-    wire [23:0] max_lane_l2;
     wire [127:0] sum_l2;
-    wire [127:0] max_val_l3;
-    wire [47:0] max_lane_l3;
     wire [255:0] sum_l3;
-    wire [255:0] max_val_l4;
-    wire [95:0] max_lane_l4;
     wire [511:0] sum_l4;
-    wire [511:0] max_val_l5;
-    wire [191:0] max_lane_l5;
     wire [1023:0] sum_l5;
-    wire [1023:0] max_val_l6;
-    wire [383:0] max_lane_l6;
     wire [2047:0] sum_l6;
+    assign sum_l6[0 +: 32] = {16'd0, counts_r[0 +: 16]};
+    assign sum_l6[32 +: 32] = {16'd0, counts_r[16 +: 16]};
+    assign sum_l6[64 +: 32] = {16'd0, counts_r[32 +: 16]};
+    assign sum_l6[96 +: 32] = {16'd0, counts_r[48 +: 16]};
+    assign sum_l6[128 +: 32] = {16'd0, counts_r[64 +: 16]};
+    assign sum_l6[160 +: 32] = {16'd0, counts_r[80 +: 16]};
+    assign sum_l6[192 +: 32] = {16'd0, counts_r[96 +: 16]};
+    assign sum_l6[224 +: 32] = {16'd0, counts_r[112 +: 16]};
+    assign sum_l6[256 +: 32] = {16'd0, counts_r[128 +: 16]};
+    assign sum_l6[288 +: 32] = {16'd0, counts_r[144 +: 16]};
+    assign sum_l6[320 +: 32] = {16'd0, counts_r[160 +: 16]};
+    assign sum_l6[352 +: 32] = {16'd0, counts_r[176 +: 16]};
+    assign sum_l6[384 +: 32] = {16'd0, counts_r[192 +: 16]};
+    assign sum_l6[416 +: 32] = {16'd0, counts_r[208 +: 16]};
+    assign sum_l6[448 +: 32] = {16'd0, counts_r[224 +: 16]};
+    assign sum_l6[480 +: 32] = {16'd0, counts_r[240 +: 16]};
+    assign sum_l6[512 +: 32] = {16'd0, counts_r[256 +: 16]};
+    assign sum_l6[544 +: 32] = {16'd0, counts_r[272 +: 16]};
+    assign sum_l6[576 +: 32] = {16'd0, counts_r[288 +: 16]};
+    assign sum_l6[608 +: 32] = {16'd0, counts_r[304 +: 16]};
+    assign sum_l6[640 +: 32] = {16'd0, counts_r[320 +: 16]};
+    assign sum_l6[672 +: 32] = {16'd0, counts_r[336 +: 16]};
+    assign sum_l6[704 +: 32] = {16'd0, counts_r[352 +: 16]};
+    assign sum_l6[736 +: 32] = {16'd0, counts_r[368 +: 16]};
+    assign sum_l6[768 +: 32] = {16'd0, counts_r[384 +: 16]};
+    assign sum_l6[800 +: 32] = {16'd0, counts_r[400 +: 16]};
+    assign sum_l6[832 +: 32] = {16'd0, counts_r[416 +: 16]};
+    assign sum_l6[864 +: 32] = {16'd0, counts_r[432 +: 16]};
+    assign sum_l6[896 +: 32] = {16'd0, counts_r[448 +: 16]};
+    assign sum_l6[928 +: 32] = {16'd0, counts_r[464 +: 16]};
+    assign sum_l6[960 +: 32] = {16'd0, counts_r[480 +: 16]};
+    assign sum_l6[992 +: 32] = {16'd0, counts_r[496 +: 16]};
+    assign sum_l6[1024 +: 32] = {16'd0, counts_r[512 +: 16]};
+    assign sum_l6[1056 +: 32] = {16'd0, counts_r[528 +: 16]};
+    assign sum_l6[1088 +: 32] = {16'd0, counts_r[544 +: 16]};
+    assign sum_l6[1120 +: 32] = {16'd0, counts_r[560 +: 16]};
+    assign sum_l6[1152 +: 32] = {16'd0, counts_r[576 +: 16]};
+    assign sum_l6[1184 +: 32] = {16'd0, counts_r[592 +: 16]};
+    assign sum_l6[1216 +: 32] = {16'd0, counts_r[608 +: 16]};
+    assign sum_l6[1248 +: 32] = {16'd0, counts_r[624 +: 16]};
+    assign sum_l6[1280 +: 32] = {16'd0, counts_r[640 +: 16]};
+    assign sum_l6[1312 +: 32] = {16'd0, counts_r[656 +: 16]};
+    assign sum_l6[1344 +: 32] = {16'd0, counts_r[672 +: 16]};
+    assign sum_l6[1376 +: 32] = {16'd0, counts_r[688 +: 16]};
+    assign sum_l6[1408 +: 32] = {16'd0, counts_r[704 +: 16]};
+    assign sum_l6[1440 +: 32] = {16'd0, counts_r[720 +: 16]};
+    assign sum_l6[1472 +: 32] = {16'd0, counts_r[736 +: 16]};
+    assign sum_l6[1504 +: 32] = 32'd0;
+    assign sum_l6[1536 +: 32] = 32'd0;
+    assign sum_l6[1568 +: 32] = 32'd0;
+    assign sum_l6[1600 +: 32] = 32'd0;
+    assign sum_l6[1632 +: 32] = 32'd0;
+    assign sum_l6[1664 +: 32] = 32'd0;
+    assign sum_l6[1696 +: 32] = 32'd0;
+    assign sum_l6[1728 +: 32] = 32'd0;
+    assign sum_l6[1760 +: 32] = 32'd0;
+    assign sum_l6[1792 +: 32] = 32'd0;
+    assign sum_l6[1824 +: 32] = 32'd0;
+    assign sum_l6[1856 +: 32] = 32'd0;
+    assign sum_l6[1888 +: 32] = 32'd0;
+    assign sum_l6[1920 +: 32] = 32'd0;
+    assign sum_l6[1952 +: 32] = 32'd0;
+    assign sum_l6[1984 +: 32] = 32'd0;
+    assign sum_l6[2016 +: 32] = 32'd0;
     genvar i;
     generate
-       for (i = 0; i < 64; i = i + 1) begin : lanes
-          localparam [5:0] LANE = i;
-          assign cand[i] = |counts_r[i * 16 +: 16] && !sel_flagged[i];
-          assign max_val_l6[i * 16 +: 16] = cand[i] ? counts_r[i * 16 +: 16] : 16'd0;
-          assign max_lane_l6[i * 6 +: 6] = LANE;
-          assign sum_l6[i * 32 +: 32] = {16'd0, counts_r[i * 16 +: 16]};
-       end
     for (i = 0; i < 32; i = i + 1) begin : node5
-          wire [15:0] lo = max_val_l6[2 * i * 16 +: 16];
-          wire [15:0] hi = max_val_l6[(2 * i + 1) * 16 +: 16];
-          wire take_hi = hi > lo;
-          assign max_val_l5[i * 16 +: 16] = take_hi ? hi : lo;
-          assign max_lane_l5[i * 6 +: 6] = take_hi
-             ? max_lane_l6[(2 * i + 1) * 6 +: 6] : max_lane_l6[2 * i * 6 +: 6];
           assign sum_l5[i * 32 +: 32] = sum_l6[2 * i * 32 +: 32] + sum_l6[(2 * i + 1) * 32 +: 32];
        end
     for (i = 0; i < 16; i = i + 1) begin : node4
-          wire [15:0] lo = max_val_l5[2 * i * 16 +: 16];
-          wire [15:0] hi = max_val_l5[(2 * i + 1) * 16 +: 16];
-          wire take_hi = hi > lo;
-          assign max_val_l4[i * 16 +: 16] = take_hi ? hi : lo;
-          assign max_lane_l4[i * 6 +: 6] = take_hi
-             ? max_lane_l5[(2 * i + 1) * 6 +: 6] : max_lane_l5[2 * i * 6 +: 6];
           assign sum_l4[i * 32 +: 32] = sum_l5[2 * i * 32 +: 32] + sum_l5[(2 * i + 1) * 32 +: 32];
        end
     for (i = 0; i < 8; i = i + 1) begin : node3
-          wire [15:0] lo = max_val_l4[2 * i * 16 +: 16];
-          wire [15:0] hi = max_val_l4[(2 * i + 1) * 16 +: 16];
-          wire take_hi = hi > lo;
-          assign max_val_l3[i * 16 +: 16] = take_hi ? hi : lo;
-          assign max_lane_l3[i * 6 +: 6] = take_hi
-             ? max_lane_l4[(2 * i + 1) * 6 +: 6] : max_lane_l4[2 * i * 6 +: 6];
           assign sum_l3[i * 32 +: 32] = sum_l4[2 * i * 32 +: 32] + sum_l4[(2 * i + 1) * 32 +: 32];
        end
     for (i = 0; i < 4; i = i + 1) begin : node2
-          wire [15:0] lo = max_val_l3[2 * i * 16 +: 16];
-          wire [15:0] hi = max_val_l3[(2 * i + 1) * 16 +: 16];
-          wire take_hi = hi > lo;
-          assign max_val_l2[i * 16 +: 16] = take_hi ? hi : lo;
-          assign max_lane_l2[i * 6 +: 6] = take_hi
-             ? max_lane_l3[(2 * i + 1) * 6 +: 6] : max_lane_l3[2 * i * 6 +: 6];
           assign sum_l2[i * 32 +: 32] = sum_l3[2 * i * 32 +: 32] + sum_l3[(2 * i + 1) * 32 +: 32];
        end
     for (i = 0; i < 2; i = i + 1) begin : node1
-          wire [15:0] lo = max_val_l2[2 * i * 16 +: 16];
-          wire [15:0] hi = max_val_l2[(2 * i + 1) * 16 +: 16];
-          wire take_hi = hi > lo;
-          assign max_val_l1[i * 16 +: 16] = take_hi ? hi : lo;
-          assign max_lane_l1[i * 6 +: 6] = take_hi
-             ? max_lane_l2[(2 * i + 1) * 6 +: 6] : max_lane_l2[2 * i * 6 +: 6];
           assign sum_l1[i * 32 +: 32] = sum_l2[2 * i * 32 +: 32] + sum_l2[(2 * i + 1) * 32 +: 32];
        end
     for (i = 0; i < 1; i = i + 1) begin : node0
-          wire [15:0] lo = max_val_l1[2 * i * 16 +: 16];
-          wire [15:0] hi = max_val_l1[(2 * i + 1) * 16 +: 16];
-          wire take_hi = hi > lo;
-          assign max_val_l0[i * 16 +: 16] = take_hi ? hi : lo;
-          assign max_lane_l0[i * 6 +: 6] = take_hi
-             ? max_lane_l1[(2 * i + 1) * 6 +: 6] : max_lane_l1[2 * i * 6 +: 6];
           assign sum_l0[i * 32 +: 32] = sum_l1[2 * i * 32 +: 32] + sum_l1[(2 * i + 1) * 32 +: 32];
        end
     endgenerate
-    wire found_next = |max_val_l0;
-    wire [63:0] sel_next = found_next ? 64'd1 << max_lane_l0 : 64'd0;
-    reg [15:0] best_r;
-    reg found_r;
-    reg [63:0] sel_r;
-    reg left_r;
     always @(posedge clock) begin
        counts_r <= next_counts;
        flagged_r <= next_flagged;
-       best_r <= max_val_l0;
-       found_r <= found_next;
-       sel_r <= sel_next;
-       left_r <= |(cand & ~sel_next);
+       sel_r <= ahead_r;
+       ahead_r <= wins;
+       ahead_val_r <= pick;
     end
     always @(*) begin
-       best_val = best_r;
-       found = found_r;
+       counts = counts_r;
+       flagged = flagged_r;
        sel = sel_r;
-       left = left_r;
+       ahead = ahead_r;
+       ahead_val = ahead_val_r;
        sum = sum_l0;
     end
 endmodule // capfc_paper__calibrate$cal_row
+
+
+module capfc_paper__calibrate$cal_scaled(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__calibrate$cal_scaled
 
 
 module capfc_paper__calibrate$cal_summed(d,q,clock);

@@ -4,9 +4,9 @@
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 1,
-// eg_drop 1, eset_* 5, eclr_* 3, frame_* 3, csr_rdata 0.
+// eg_drop 1, eset_* 6, eclr_* 3, frame_* 3, csr_rdata 0.
 // Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,
-// "Pipeline"). Stop-Calibrate sets eset_* 4 + max(m, 1) edges after the triggering
+// "Pipeline"). Stop-Calibrate sets eset_* 5 + max(m, 1) edges after the triggering
 // enqueue (m flagged counters).
 // Config:
 //   ports = 4
@@ -958,10 +958,9 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
     reg  [3:0] cal_row$sel_flagged;
     wire  [63:0] cal_row$counts;
     wire  [3:0] cal_row$flagged;
-    wire  [15:0] cal_row$best_val;
-    wire  cal_row$found;
     wire  [3:0] cal_row$sel;
-    wire  cal_row$left;
+    wire  [3:0] cal_row$ahead;
+    wire  [15:0] cal_row$ahead_val;
     wire  [31:0] cal_row$sum;
     reg  [7:0] pending$d;
     wire  [7:0] pending$q;
@@ -971,6 +970,8 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
     wire  cal_busy$q;
     reg  cal_summed$d;
     wire  cal_summed$q;
+    reg  cal_scaled$d;
+    wire  cal_scaled$q;
     reg  cal_cancel$d;
     wire  cal_cancel$q;
     reg  [2:0] cal_key_r$d;
@@ -979,8 +980,10 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
     wire  [15:0] cal_cut$q;
     reg  [31:0] cal_total$d;
     wire  [31:0] cal_total$q;
-    reg  [31:0] cal_cum$d;
-    wire  [31:0] cal_cum$q;
+    reg  [31:0] cal_rem$d;
+    wire  [31:0] cal_rem$q;
+    reg  [31:0] cal_dv$d;
+    wire  [31:0] cal_dv$q;
 
     // Local signals
     reg  [7:0] pend_above;
@@ -993,11 +996,11 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
     reg  [7:0] pending_left;
     reg  serve_capture;
     reg  capture;
-    reg  [31:0] cum_new;
     reg  [7:0] den;
     reg  [7:0] num;
-    reg  [31:0] den_cum;
+    reg  [31:0] den_ahead;
     reg  [31:0] num_total;
+    reg  [31:0] ahead_val;
     reg  [31:0] pp_lo;
     reg  [31:0] pp_hi;
     reg  [31:0] pp_pair;
@@ -1018,10 +1021,9 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         .sel_flagged(cal_row$sel_flagged),
         .counts(cal_row$counts),
         .flagged(cal_row$flagged),
-        .best_val(cal_row$best_val),
-        .found(cal_row$found),
         .sel(cal_row$sel),
-        .left(cal_row$left),
+        .ahead(cal_row$ahead),
+        .ahead_val(cal_row$ahead_val),
         .sum(cal_row$sum)
     );
     capfc_tiny__calibrate$pending pending(
@@ -1044,6 +1046,11 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         .q(cal_summed$q),
         .clock(clock)
     );
+    capfc_tiny__calibrate$cal_scaled cal_scaled(
+        .d(cal_scaled$d),
+        .q(cal_scaled$q),
+        .clock(clock)
+    );
     capfc_tiny__calibrate$cal_cancel cal_cancel(
         .d(cal_cancel$d),
         .q(cal_cancel$q),
@@ -1064,9 +1071,14 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         .q(cal_total$q),
         .clock(clock)
     );
-    capfc_tiny__calibrate$cal_cum cal_cum(
-        .d(cal_cum$d),
-        .q(cal_cum$q),
+    capfc_tiny__calibrate$cal_rem cal_rem(
+        .d(cal_rem$d),
+        .q(cal_rem$q),
+        .clock(clock)
+    );
+    capfc_tiny__calibrate$cal_dv cal_dv(
+        .d(cal_dv$d),
+        .q(cal_dv$q),
         .clock(clock)
     );
 
@@ -1076,11 +1088,13 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         rr_next$d = rr_next$q;
         cal_busy$d = cal_busy$q;
         cal_summed$d = cal_summed$q;
+        cal_scaled$d = cal_scaled$q;
         cal_cancel$d = cal_cancel$q;
         cal_key_r$d = cal_key_r$q;
         cal_cut$d = cal_cut$q;
         cal_total$d = cal_total$q;
-        cal_cum$d = cal_cum$q;
+        cal_rem$d = cal_rem$q;
+        cal_dv$d = cal_dv$q;
         cal_row$next_counts = cal_row$counts;
         cal_row$next_flagged = cal_row$flagged;
         cal_row$sel_flagged = cal_row$flagged;
@@ -1135,18 +1149,18 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         if (trigger & ~direct) begin
             pending$d = pending$d | key_onehot;
         end
-        cum_new = cal_cum$q + {16'd0, cal_row$best_val};
         den = cal_cut$q[(32'h8)+:(8)];
         num = cal_cut$q[(32'h0)+:(8)];
+        ahead_val = {16'd0, cal_row$ahead_val};
         den_pairs = 128'h0;
         num_pairs = 128'h0;
         pp_lo = 32'h0;
         pp_hi = 32'h0;
         if (den[32'h2 * 0]) begin
-            pp_lo = cum_new << (32'h2 * 0);
+            pp_lo = ahead_val << (32'h2 * 0);
         end
         if (den[32'h2 * 0 + 32'h1]) begin
-            pp_hi = cum_new << (32'h2 * 0 + 32'h1);
+            pp_hi = ahead_val << (32'h2 * 0 + 32'h1);
         end
         pp_pair = pp_lo + pp_hi;
         den_pairs = den_pairs | ({96'd0, pp_pair} << (0 * 32'h20));
@@ -1163,10 +1177,10 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         pp_lo = 32'h0;
         pp_hi = 32'h0;
         if (den[32'h2 * 1]) begin
-            pp_lo = cum_new << (32'h2 * 1);
+            pp_lo = ahead_val << (32'h2 * 1);
         end
         if (den[32'h2 * 1 + 32'h1]) begin
-            pp_hi = cum_new << (32'h2 * 1 + 32'h1);
+            pp_hi = ahead_val << (32'h2 * 1 + 32'h1);
         end
         pp_pair = pp_lo + pp_hi;
         den_pairs = den_pairs | ({96'd0, pp_pair} << (1 * 32'h20));
@@ -1183,10 +1197,10 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         pp_lo = 32'h0;
         pp_hi = 32'h0;
         if (den[32'h2 * 2]) begin
-            pp_lo = cum_new << (32'h2 * 2);
+            pp_lo = ahead_val << (32'h2 * 2);
         end
         if (den[32'h2 * 2 + 32'h1]) begin
-            pp_hi = cum_new << (32'h2 * 2 + 32'h1);
+            pp_hi = ahead_val << (32'h2 * 2 + 32'h1);
         end
         pp_pair = pp_lo + pp_hi;
         den_pairs = den_pairs | ({96'd0, pp_pair} << (2 * 32'h20));
@@ -1203,10 +1217,10 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         pp_lo = 32'h0;
         pp_hi = 32'h0;
         if (den[32'h2 * 3]) begin
-            pp_lo = cum_new << (32'h2 * 3);
+            pp_lo = ahead_val << (32'h2 * 3);
         end
         if (den[32'h2 * 3 + 32'h1]) begin
-            pp_hi = cum_new << (32'h2 * 3 + 32'h1);
+            pp_hi = ahead_val << (32'h2 * 3 + 32'h1);
         end
         pp_pair = pp_lo + pp_hi;
         den_pairs = den_pairs | ({96'd0, pp_pair} << (3 * 32'h20));
@@ -1220,8 +1234,9 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         end
         pp_pair = pp_lo + pp_hi;
         num_pairs = num_pairs | ({96'd0, pp_pair} << (3 * 32'h20));
-        den_cum = (den_pairs[(32'h0)+:(32)] + den_pairs[(32'h20)+:(32)]) + (den_pairs[(32'h40)+:(32)] + den_pairs[(32'h60)+:(32)]);
+        den_ahead = (den_pairs[(32'h0)+:(32)] + den_pairs[(32'h20)+:(32)]) + (den_pairs[(32'h40)+:(32)] + den_pairs[(32'h60)+:(32)]);
         num_total = (num_pairs[(32'h0)+:(32)] + num_pairs[(32'h20)+:(32)]) + (num_pairs[(32'h40)+:(32)] + num_pairs[(32'h60)+:(32)]);
+        cal_dv$d = den_ahead;
         cancel_now = cal_cancel$q | (withdraw & (withdraw_key == cal_key_r$q));
         cal_done = 1'b0;
         if (cal_busy$q) begin
@@ -1230,11 +1245,16 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
                 cal_total$d = cal_row$sum;
                 cal_summed$d = 1'b1;
             end
+            else if (~cal_scaled$q) begin
+                cal_rem$d = num_total;
+                cal_scaled$d = 1'b1;
+                cal_row$sel_flagged = cal_row$flagged | cal_row$ahead;
+            end
             else begin
                 cal_row$next_flagged = cal_row$flagged | cal_row$sel;
-                cal_row$sel_flagged = cal_row$flagged | cal_row$sel;
-                cal_cum$d = cum_new;
-                cal_done = ~cal_row$found | (den_cum >= num_total) | ~cal_row$left;
+                cal_row$sel_flagged = cal_row$flagged | cal_row$sel | cal_row$ahead;
+                cal_rem$d = cal_rem$q - cal_dv$q;
+                cal_done = ~|cal_row$sel | ~|cal_row$ahead | (cal_dv$q >= cal_rem$q);
             end
         end
         if (cal_done) begin
@@ -1249,10 +1269,10 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         if (capture) begin
             cal_busy$d = 1'b1;
             cal_summed$d = 1'b0;
+            cal_scaled$d = 1'b0;
             cal_cancel$d = 1'b0;
             cal_key_r$d = key;
             cal_cut$d = cut;
-            cal_cum$d = 32'h0;
             cal_row$next_flagged = 4'h0;
             cal_row$next_counts = row_new;
             if (serve_capture) begin
@@ -1268,6 +1288,7 @@ module capfc_tiny__calibrate(clock,reset,serving,served_key,served_row,key,row_n
             rr_next$d = 3'h0;
             cal_busy$d = 1'b0;
             cal_summed$d = 1'b0;
+            cal_scaled$d = 1'b0;
             cal_cancel$d = 1'b0;
         end
     end
@@ -1313,25 +1334,6 @@ module capfc_tiny__calibrate$cal_cancel(d,q,clock);
 endmodule // capfc_tiny__calibrate$cal_cancel
 
 
-module capfc_tiny__calibrate$cal_cum(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__calibrate$cal_cum
-
-
 module capfc_tiny__calibrate$cal_cut(d,q,clock);
 
     // Module arguments
@@ -1349,6 +1351,25 @@ module capfc_tiny__calibrate$cal_cut(d,q,clock);
     end
 
 endmodule // capfc_tiny__calibrate$cal_cut
+
+
+module capfc_tiny__calibrate$cal_dv(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__calibrate$cal_dv
 
 
 module capfc_tiny__calibrate$cal_key_r(d,q,clock);
@@ -1370,7 +1391,26 @@ module capfc_tiny__calibrate$cal_key_r(d,q,clock);
 endmodule // capfc_tiny__calibrate$cal_key_r
 
 
-module capfc_tiny__calibrate$cal_row(clock,next_counts,next_flagged,sel_flagged,counts,flagged,best_val,found,sel,left,sum);
+module capfc_tiny__calibrate$cal_rem(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__calibrate$cal_rem
+
+
+module capfc_tiny__calibrate$cal_row(clock,next_counts,next_flagged,sel_flagged,counts,flagged,sel,ahead,ahead_val,sum);
 
     // Module arguments
     input wire  clock;
@@ -1379,80 +1419,85 @@ module capfc_tiny__calibrate$cal_row(clock,next_counts,next_flagged,sel_flagged,
     input wire  [3:0] sel_flagged;
     output reg  [63:0] counts;
     output reg  [3:0] flagged;
-    output reg  [15:0] best_val;
-    output reg  found;
     output reg  [3:0] sel;
-    output reg  left;
+    output reg  [3:0] ahead;
+    output reg  [15:0] ahead_val;
     output reg  [31:0] sum;
 
     // Update code (custom)
     reg [63:0] counts_r;
     reg [3:0] flagged_r;
-    always @(*) counts = counts_r;
-    always @(*) flagged = flagged_r;
-    // Level l of each tree has 2^l nodes; level 2 is the lanes. The selection's candidates are
-    // the lanes of the row register that are nonzero and not flagged after this edge (unless the
-    // edge loads a new row, after which the selection is not used for a cycle).
-    wire [3:0] cand;
-    wire [15:0] max_val_l0;
-    wire [1:0] max_lane_l0;
+    reg [3:0] sel_r;
+    reg [3:0] ahead_r;
+    reg [15:0] ahead_val_r;
+    // The candidates are the lanes of the row register that are nonzero and not in `sel_flagged`.
+    // A candidate wins when every other candidate loses to it: ge_i_k (i < k) compares two lanes
+    // once, from the row register, so the flags meet only AND-OR logic.
+    wire [2:0] cand;
+    wire [3:0] wins;
+    assign cand[0] = |counts_r[0 +: 16] && !sel_flagged[0];
+    assign cand[1] = |counts_r[16 +: 16] && !sel_flagged[1];
+    assign cand[2] = |counts_r[32 +: 16] && !sel_flagged[2];
+    wire ge_0_1 = counts_r[0 +: 16] >= counts_r[16 +: 16];
+    wire ge_0_2 = counts_r[0 +: 16] >= counts_r[32 +: 16];
+    wire ge_1_2 = counts_r[16 +: 16] >= counts_r[32 +: 16];
+    assign wins[0] = cand[0] && (!cand[1] || ge_0_1) && (!cand[2] || ge_0_2);
+    assign wins[1] = cand[1] && (!cand[0] || !ge_0_1) && (!cand[2] || ge_1_2);
+    assign wins[2] = cand[2] && (!cand[0] || !ge_0_2) && (!cand[1] || !ge_1_2);
+    assign wins[3:3] = 1'd0;
+    wire unused_sel_flagged = ^sel_flagged[3:3];
+    wire [15:0] pick = ({16{wins[0]}} & counts_r[0 +: 16]) | ({16{wins[1]}} & counts_r[16 +: 16]) | ({16{wins[2]}} & counts_r[32 +: 16]);
     wire [31:0] sum_l0;
-    wire [31:0] max_val_l1;
-    wire [3:0] max_lane_l1;
     wire [63:0] sum_l1;
-    wire [63:0] max_val_l2;
-    wire [7:0] max_lane_l2;
     wire [127:0] sum_l2;
+    assign sum_l2[0 +: 32] = {16'd0, counts_r[0 +: 16]};
+    assign sum_l2[32 +: 32] = {16'd0, counts_r[16 +: 16]};
+    assign sum_l2[64 +: 32] = {16'd0, counts_r[32 +: 16]};
+    assign sum_l2[96 +: 32] = 32'd0;
     genvar i;
     generate
-       for (i = 0; i < 4; i = i + 1) begin : lanes
-          localparam [1:0] LANE = i;
-          assign cand[i] = |counts_r[i * 16 +: 16] && !sel_flagged[i];
-          assign max_val_l2[i * 16 +: 16] = cand[i] ? counts_r[i * 16 +: 16] : 16'd0;
-          assign max_lane_l2[i * 2 +: 2] = LANE;
-          assign sum_l2[i * 32 +: 32] = {16'd0, counts_r[i * 16 +: 16]};
-       end
     for (i = 0; i < 2; i = i + 1) begin : node1
-          wire [15:0] lo = max_val_l2[2 * i * 16 +: 16];
-          wire [15:0] hi = max_val_l2[(2 * i + 1) * 16 +: 16];
-          wire take_hi = hi > lo;
-          assign max_val_l1[i * 16 +: 16] = take_hi ? hi : lo;
-          assign max_lane_l1[i * 2 +: 2] = take_hi
-             ? max_lane_l2[(2 * i + 1) * 2 +: 2] : max_lane_l2[2 * i * 2 +: 2];
           assign sum_l1[i * 32 +: 32] = sum_l2[2 * i * 32 +: 32] + sum_l2[(2 * i + 1) * 32 +: 32];
        end
     for (i = 0; i < 1; i = i + 1) begin : node0
-          wire [15:0] lo = max_val_l1[2 * i * 16 +: 16];
-          wire [15:0] hi = max_val_l1[(2 * i + 1) * 16 +: 16];
-          wire take_hi = hi > lo;
-          assign max_val_l0[i * 16 +: 16] = take_hi ? hi : lo;
-          assign max_lane_l0[i * 2 +: 2] = take_hi
-             ? max_lane_l1[(2 * i + 1) * 2 +: 2] : max_lane_l1[2 * i * 2 +: 2];
           assign sum_l0[i * 32 +: 32] = sum_l1[2 * i * 32 +: 32] + sum_l1[(2 * i + 1) * 32 +: 32];
        end
     endgenerate
-    wire found_next = |max_val_l0;
-    wire [3:0] sel_next = found_next ? 4'd1 << max_lane_l0 : 4'd0;
-    reg [15:0] best_r;
-    reg found_r;
-    reg [3:0] sel_r;
-    reg left_r;
     always @(posedge clock) begin
        counts_r <= next_counts;
        flagged_r <= next_flagged;
-       best_r <= max_val_l0;
-       found_r <= found_next;
-       sel_r <= sel_next;
-       left_r <= |(cand & ~sel_next);
+       sel_r <= ahead_r;
+       ahead_r <= wins;
+       ahead_val_r <= pick;
     end
     always @(*) begin
-       best_val = best_r;
-       found = found_r;
+       counts = counts_r;
+       flagged = flagged_r;
        sel = sel_r;
-       left = left_r;
+       ahead = ahead_r;
+       ahead_val = ahead_val_r;
        sum = sum_l0;
     end
 endmodule // capfc_tiny__calibrate$cal_row
+
+
+module capfc_tiny__calibrate$cal_scaled(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__calibrate$cal_scaled
 
 
 module capfc_tiny__calibrate$cal_summed(d,q,clock);

@@ -76,7 +76,7 @@ impl Block for CapfcBlock {
     /// hence a narrower config (formal/capfc/capfc_formal.toml; docs/blocks/capfc.md).
     fn formal(&self) -> FormalSettings {
         FormalSettings {
-            depth: 9,
+            depth: 10,
             k: 4,
             config: Some("formal/capfc/capfc_formal.toml"),
         }

@@ -38,17 +38,18 @@
 //! counters are never flagged.
 //!
 //! Stop-Calibrate runs on one engine (the RTL's iterative select). A request captures the
-//! counters of its (o, p); the next edge sums them (S); then each edge flags the largest
-//! remaining nonzero counter and adds it to `cum`, until `den * cum >= num * S` or no nonzero
-//! counter is left. The flags are the E set of the edge of the last selection: with m flagged
-//! counters (m >= 1 selection edges, one empty edge when S = 0), E is set at edge
-//! n + 4 + max(m, 1) for an egress enqueue sampled at edge n, so L_cal <= P + 3. A request starts
+//! counters of its (o, p); the next edge sums them (S); the edge after scales the sum
+//! (`num * S`, spec §2.5's multi-cycle option); then each edge flags the largest remaining
+//! nonzero counter and adds it to `cum`, until `den * cum >= num * S` or no nonzero counter is
+//! left. The flags are the E set of the edge of the last selection: with m flagged counters
+//! (m >= 1 selection edges, one empty edge when S = 0), E is set at edge n + 5 + max(m, 1) for
+//! an egress enqueue sampled at edge n, so L_cal <= P + 4. A request starts
 //! the engine at once only when the engine is idle and no other request waits; otherwise it is
 //! remembered per (o, p). The engine has a read port of its own on the counters: every edge it
 //! reads the row of the first waiting request at or after the one served last (round robin),
 //! and that read starts it one edge later if the engine is idle then, whatever the buses carry.
 //! So a request waits at most for the calibration running and one calibration of every other
-//! waiting (o, p), each at most P + 1 edges (docs/blocks/capfc.md, "The calibration engine and
+//! waiting (o, p), each at most P + 2 edges (docs/blocks/capfc.md, "The calibration engine and
 //! its latency"). The counters' other read port serves the egress enqueue in the occupancy
 //! stage (dropped or not), then a pending CSR inspection.
 //!
@@ -703,8 +704,8 @@ pub const D_LATENCY: u32 = 4;
 
 /// Pipeline latency per output bus under the config's policy (the `policy` register's reset
 /// value; software that switches it gets the new policy's). Stop-Max sets E at [`E_LATENCY`];
-/// Stop-Calibrate at L_cal = 4 + max(m, 1) edges for m flagged counters, at least
-/// `E_LATENCY + 2`. The earliest frame follows an ingress event's I change by one edge (a frame
+/// Stop-Calibrate at L_cal = 5 + max(m, 1) edges for m flagged counters, at least
+/// `E_LATENCY + 3`. The earliest frame follows an ingress event's I change by one edge (a frame
 /// already granted states it); the frame the change causes comes one edge later, after the
 /// round robin grants its port (an egress event's at `D_LATENCY + 2`). Plain PFC sets and
 /// clears no E bits.
@@ -718,7 +719,7 @@ fn output_latencies(policy: Policy) -> Vec<(&'static str, u32)> {
     match policy {
         Policy::PfcOnly => {}
         Policy::StopMax => buses.extend([("eset", E_LATENCY), ("eclr", E_LATENCY)]),
-        Policy::StopCalibrate => buses.extend([("eset", E_LATENCY + 2), ("eclr", E_LATENCY)]),
+        Policy::StopCalibrate => buses.extend([("eset", E_LATENCY + 3), ("eclr", E_LATENCY)]),
     }
     buses
 }
@@ -863,6 +864,8 @@ struct Calibration {
     counts: Vec<u64>,
     /// None until the edge after the capture has summed the counters.
     total: Option<u64>,
+    /// The edge after the sum scales it (`num * S`); the engine flags from the next edge on.
+    scaled: bool,
     cum: u64,
     flagged: u64,
     /// A WARN reset or an XON of `key` since the capture: the result is dropped.
@@ -1061,6 +1064,7 @@ impl Capfc {
             key,
             counts: self.counts[key].clone(),
             total: None,
+            scaled: false,
             cum: 0,
             flagged: 0,
             cancelled: false,
@@ -1092,6 +1096,10 @@ impl Capfc {
             cal.total = Some(cal.counts.iter().sum());
             return None;
         };
+        if !cal.scaled {
+            cal.scaled = true;
+            return None;
+        }
         let mut done = true;
         if let Some(i) = Self::argmax(&cal.counts, cal.flagged) {
             cal.flagged |= 1 << i;

@@ -1,29 +1,29 @@
-//! The row a Stop-Calibrate engine works on: `PP` 16-bit counters (lane j at `[16 j +: 16]`)
-//! and one "already flagged" bit per lane, in registers loaded from `next_*` on every edge,
-//! and what the engine asks of them:
+//! The row a Stop-Calibrate engine works on: `PP` 16-bit counters (lane j at `[16 j +: 16]`,
+//! of which the first `lanes` can be nonzero) and one "already flagged" bit per lane, in
+//! registers loaded from `next_*` on every edge, and the engine's selections, two deep:
 //!
-//! * `best_val`: the largest counter that is nonzero and not yet flagged (0 when there is
-//!   none), and `found` = whether there is one;
-//! * `sel`: its lane, the lowest on ties, as a one-hot vector (0 when none); `left`: whether
-//!   another candidate remains besides it;
-//! * `sum`: the sum of all lanes, flagged or not.
+//! * `ahead`, `ahead_val`: registered on the last edge, the largest counter that was nonzero
+//!   and not in `sel_flagged` (one-hot, the lowest lane on ties; 0 when there was none), and
+//!   its value;
+//! * `sel`: `ahead` of the edge before, shifted on;
+//! * `sum`: the sum of all lanes, flagged or not (combinational, from the row register).
 //!
-//! The selection is registered: it is computed during the cycle before, from the row register
-//! and the flags the next cycle will hold if no new row is loaded (`sel_flagged`: the parent's
-//! flags, with this cycle's selection when it flags one), so the engine's CUT test starts from
-//! a register instead of from the end of a comparison tree. It therefore describes the
-//! registers as they are except in the cycle right after a row was loaded (the engine's
-//! summing cycle, which does not use it); so the tree does not wait for the parent's decision
-//! to load a row (a capture), only `next_*` do. `sum` is combinational from the row register.
-//!
-//! Both are balanced trees (`log2 PP` levels): a tournament of 2:1 comparisons, where the
-//! upper half of a pair wins only when it is strictly larger, which keeps the lowest lane on
-//! ties; and a pairwise adder tree. A loop over the lanes in rust-hdl's single combinational
-//! block builds chains `PP` stages long instead, which set CaPFC's critical path. A leaf with
-//! its own Verilog because rust-hdl's generator cannot express a tree of per-level signals;
-//! no output depends combinationally on an input (as in
-//! [`FlagRows`](crate::flag_rows::FlagRows)), so the parent drives `next_*` and reads the
-//! outputs in one combinational block without a false loop for Verilator.
+//! The engine passes as `sel_flagged` the lanes flagged after this edge and the one `ahead`
+//! holds, so `sel` is the lane it flags now and `ahead` the one it flags next: each flagging
+//! edge can start the CUT test of the next lane (its product) from registers. The selection's
+//! candidates hold still while the engine works on one row, so it compares every pair of lanes
+//! once, from the row register (`ge_i_k`: lane i at least lane k, i < k), and a candidate is
+//! selected when every other candidate loses to it (a lower lane wins a tie): the flags, which
+//! change on every flagging edge, meet only that AND-OR logic and the value's AND-OR
+//! multiplexer. It costs `lanes (lanes - 1) / 2` comparators where a tournament of 2:1
+//! comparisons needs `lanes - 1`, but a tournament's `log2 PP` comparisons of masked values lay
+//! in series on the flags' path each edge (CaPFC's critical path at `tiny` and `fpga` until
+//! 2026-12-01). The sum is a balanced pairwise adder tree. A loop over the lanes in rust-hdl's
+//! single combinational block builds chains `PP` stages long instead. A leaf with its own
+//! Verilog because rust-hdl's generator cannot express a tree of per-level signals; no output
+//! depends combinationally on an input (as in [`FlagRows`](crate::flag_rows::FlagRows)), so the
+//! parent drives `next_*` and reads the outputs in one combinational block without a false loop
+//! for Verilator.
 
 use rust_hdl::prelude::*;
 
@@ -33,26 +33,29 @@ pub struct CalRow<const PB: usize, const PP: usize, const W: usize> {
     /// What the registers load on the edge.
     pub next_counts: Signal<In, Bits<W>>,
     pub next_flagged: Signal<In, Bits<PP>>,
-    /// The flags the selection excludes: `next_flagged` on every edge that loads no new row.
+    /// The lanes the selection made on this edge (`ahead` after it) excludes.
     pub sel_flagged: Signal<In, Bits<PP>>,
     /// The registers.
     pub counts: Signal<Out, Bits<W>>,
     pub flagged: Signal<Out, Bits<PP>>,
-    pub best_val: Signal<Out, Bits<16>>,
-    pub found: Signal<Out, Bit>,
     pub sel: Signal<Out, Bits<PP>>,
-    pub left: Signal<Out, Bit>,
+    pub ahead: Signal<Out, Bits<PP>>,
+    pub ahead_val: Signal<Out, Bits<16>>,
     pub sum: Signal<Out, Bits<32>>,
+    /// Lanes that can hold a counter (the others are zero and never selected).
+    _lanes: usize,
     _counts: Bits<W>,
     _flagged: Bits<PP>,
-    /// The registered selection: (lane, value, candidates).
-    _best: (usize, Bits<16>, Bits<PP>),
+    _sel: Bits<PP>,
+    _ahead: Bits<PP>,
+    _ahead_val: Bits<16>,
 }
 
-impl<const PB: usize, const PP: usize, const W: usize> Default for CalRow<PB, PP, W> {
-    fn default() -> Self {
+impl<const PB: usize, const PP: usize, const W: usize> CalRow<PB, PP, W> {
+    pub fn new(lanes: usize) -> Self {
         assert_eq!(1 << PB, PP);
         assert_eq!(W, 16 * PP);
+        assert!((1..=PP).contains(&lanes));
         CalRow {
             clock: Default::default(),
             next_counts: Default::default(),
@@ -60,14 +63,16 @@ impl<const PB: usize, const PP: usize, const W: usize> Default for CalRow<PB, PP
             sel_flagged: Default::default(),
             counts: Default::default(),
             flagged: Default::default(),
-            best_val: Default::default(),
-            found: Default::default(),
             sel: Default::default(),
-            left: Default::default(),
+            ahead: Default::default(),
+            ahead_val: Default::default(),
             sum: Default::default(),
+            _lanes: lanes,
             _counts: Default::default(),
             _flagged: Default::default(),
-            _best: Default::default(),
+            _sel: Default::default(),
+            _ahead: Default::default(),
+            _ahead_val: Default::default(),
         }
     }
 }
@@ -75,134 +80,145 @@ impl<const PB: usize, const PP: usize, const W: usize> Default for CalRow<PB, PP
 impl<const PB: usize, const PP: usize, const W: usize> Logic for CalRow<PB, PP, W> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            // The selection from the row as it is and the flags it will keep.
-            let sel_flagged = self.sel_flagged.val();
-            let mut best = (0usize, Bits::<16>::default(), Bits::<PP>::default());
-            for j in 0..PP {
+            // The largest candidate of the row as it is, the lowest lane on ties.
+            let excluded = self.sel_flagged.val();
+            let mut best: Option<(usize, Bits<16>)> = None;
+            for j in 0..self._lanes {
                 let lane = self._counts.get_bits::<16>(j * 16);
-                if lane.any() && !sel_flagged.get_bit(j) {
-                    best.2 = best.2.replace_bit(j, true);
-                    if lane > best.1 {
-                        (best.0, best.1) = (j, lane);
-                    }
+                if lane.any() && !excluded.get_bit(j) && best.is_none_or(|(_, b)| lane > b) {
+                    best = Some((j, lane));
                 }
             }
-            self._best = best;
+            self._sel = self._ahead;
+            (self._ahead, self._ahead_val) = match best {
+                Some((j, v)) => (Bits::<PP>::from(1u64) << j as u64, v),
+                None => (Bits::default(), Bits::default()),
+            };
             self._counts = self.next_counts.val();
             self._flagged = self.next_flagged.val();
         }
-        let (lane, best_val, cand) = self._best;
-        let found = best_val.any();
-        let sel = if found {
-            Bits::<PP>::from(1u64) << lane as u64
-        } else {
-            Bits::default()
-        };
         let mut sum = Bits::<32>::default();
-        for j in 0..PP {
+        for j in 0..self._lanes {
             sum = sum + bit_cast::<32, 16>(self._counts.get_bits::<16>(j * 16));
         }
         self.counts.next = self._counts;
         self.flagged.next = self._flagged;
-        self.best_val.next = best_val;
-        self.found.next = found;
-        self.sel.next = sel;
-        self.left.next = (cand & !sel).any();
+        self.sel.next = self._sel;
+        self.ahead.next = self._ahead;
+        self.ahead_val.next = self._ahead_val;
         self.sum.next = sum;
     }
 
     fn connect(&mut self) {
         self.counts.connect();
         self.flagged.connect();
-        self.best_val.connect();
-        self.found.connect();
         self.sel.connect();
-        self.left.connect();
+        self.ahead.connect();
+        self.ahead_val.connect();
         self.sum.connect();
     }
 
     fn hdl(&self) -> Verilog {
+        let lanes = self._lanes;
         let mut v = format!(
             "\
 reg [{wmsb}:0] counts_r;
 reg [{pmsb}:0] flagged_r;
-always @(*) counts = counts_r;
-always @(*) flagged = flagged_r;
-// Level l of each tree has 2^l nodes; level {PB} is the lanes. The selection's candidates are
-// the lanes of the row register that are nonzero and not flagged after this edge (unless the
-// edge loads a new row, after which the selection is not used for a cycle).
-wire [{pmsb}:0] cand;
+reg [{pmsb}:0] sel_r;
+reg [{pmsb}:0] ahead_r;
+reg [15:0] ahead_val_r;
+// The candidates are the lanes of the row register that are nonzero and not in `sel_flagged`.
+// A candidate wins when every other candidate loses to it: ge_i_k (i < k) compares two lanes
+// once, from the row register, so the flags meet only AND-OR logic.
+wire [{lmsb}:0] cand;
+wire [{pmsb}:0] wins;
 ",
             wmsb = W - 1,
             pmsb = PP - 1,
+            lmsb = lanes - 1,
         );
-        for l in 0..=PB {
-            let n = 1usize << l;
+        for i in 0..lanes {
             v += &format!(
-                "wire [{}:0] max_val_l{l};\nwire [{}:0] max_lane_l{l};\nwire [{}:0] sum_l{l};\n",
-                16 * n - 1,
-                PB * n - 1,
-                32 * n - 1
+                "assign cand[{i}] = |counts_r[{lo} +: 16] && !sel_flagged[{i}];\n",
+                lo = 16 * i
             );
         }
-        v += &format!(
-            "\
-genvar i;
-generate
-   for (i = 0; i < {PP}; i = i + 1) begin : lanes
-      localparam [{pbmsb}:0] LANE = i;
-      assign cand[i] = |counts_r[i * 16 +: 16] && !sel_flagged[i];
-      assign max_val_l{PB}[i * 16 +: 16] = cand[i] ? counts_r[i * 16 +: 16] : 16'd0;
-      assign max_lane_l{PB}[i * {PB} +: {PB}] = LANE;
-      assign sum_l{PB}[i * 32 +: 32] = {{16'd0, counts_r[i * 16 +: 16]}};
-   end
-",
-            pbmsb = PB - 1,
-        );
+        for i in 0..lanes {
+            for k in i + 1..lanes {
+                v += &format!(
+                    "wire ge_{i}_{k} = counts_r[{a} +: 16] >= counts_r[{b} +: 16];\n",
+                    a = 16 * i,
+                    b = 16 * k
+                );
+            }
+        }
+        // Lane i beats a lower lane k only when strictly larger (ties: the lowest lane).
+        for i in 0..lanes {
+            let mut terms = vec![format!("cand[{i}]")];
+            for k in (0..lanes).filter(|&k| k != i) {
+                terms.push(if i < k {
+                    format!("(!cand[{k}] || ge_{i}_{k})")
+                } else {
+                    format!("(!cand[{k}] || !ge_{k}_{i})")
+                });
+            }
+            v += &format!("assign wins[{i}] = {};\n", terms.join(" && "));
+        }
+        if lanes < PP {
+            v += &format!("assign wins[{}:{lanes}] = {}'d0;\n", PP - 1, PP - lanes);
+            v += &format!(
+                "wire unused_sel_flagged = ^sel_flagged[{}:{lanes}];\n",
+                PP - 1
+            );
+        }
+        let picks: Vec<String> = (0..lanes)
+            .map(|i| format!("({{16{{wins[{i}]}}}} & counts_r[{lo} +: 16])", lo = 16 * i))
+            .collect();
+        v += &format!("wire [15:0] pick = {};\n", picks.join(" | "));
+        for l in 0..=PB {
+            v += &format!("wire [{}:0] sum_l{l};\n", 32 * (1usize << l) - 1);
+        }
+        for i in 0..PP {
+            if i < lanes {
+                v += &format!(
+                    "assign sum_l{PB}[{lo} +: 32] = {{16'd0, counts_r[{c} +: 16]}};\n",
+                    lo = 32 * i,
+                    c = 16 * i
+                );
+            } else {
+                v += &format!("assign sum_l{PB}[{lo} +: 32] = 32'd0;\n", lo = 32 * i);
+            }
+        }
+        v += "genvar i;\ngenerate\n";
         for l in (0..PB).rev() {
             let c = l + 1;
             v += &format!(
                 "\
    for (i = 0; i < {n}; i = i + 1) begin : node{l}
-      wire [15:0] lo = max_val_l{c}[2 * i * 16 +: 16];
-      wire [15:0] hi = max_val_l{c}[(2 * i + 1) * 16 +: 16];
-      wire take_hi = hi > lo;
-      assign max_val_l{l}[i * 16 +: 16] = take_hi ? hi : lo;
-      assign max_lane_l{l}[i * {PB} +: {PB}] = take_hi
-         ? max_lane_l{c}[(2 * i + 1) * {PB} +: {PB}] : max_lane_l{c}[2 * i * {PB} +: {PB}];
       assign sum_l{l}[i * 32 +: 32] = sum_l{c}[2 * i * 32 +: 32] + sum_l{c}[(2 * i + 1) * 32 +: 32];
    end
 ",
                 n = 1usize << l,
             );
         }
-        v += &format!(
-            "\
+        v += "\
 endgenerate
-wire found_next = |max_val_l0;
-wire [{pmsb}:0] sel_next = found_next ? {PP}'d1 << max_lane_l0 : {PP}'d0;
-reg [15:0] best_r;
-reg found_r;
-reg [{pmsb}:0] sel_r;
-reg left_r;
 always @(posedge clock) begin
    counts_r <= next_counts;
    flagged_r <= next_flagged;
-   best_r <= max_val_l0;
-   found_r <= found_next;
-   sel_r <= sel_next;
-   left_r <= |(cand & ~sel_next);
+   sel_r <= ahead_r;
+   ahead_r <= wins;
+   ahead_val_r <= pick;
 end
 always @(*) begin
-   best_val = best_r;
-   found = found_r;
+   counts = counts_r;
+   flagged = flagged_r;
    sel = sel_r;
-   left = left_r;
+   ahead = ahead_r;
+   ahead_val = ahead_val_r;
    sum = sum_l0;
 end
-",
-            pmsb = PP - 1,
-        );
+";
         Verilog::Custom(v)
     }
 

@@ -682,7 +682,7 @@ pub fn package(
         regmap: &map,
         notes: &[
             "Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,",
-            "\"Pipeline\"). Stop-Calibrate sets eset_* 4 + max(m, 1) edges after the triggering",
+            "\"Pipeline\"). Stop-Calibrate sets eset_* 5 + max(m, 1) edges after the triggering",
             "enqueue (m flagged counters).",
         ],
         waivers: &[

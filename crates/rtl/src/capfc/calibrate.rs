@@ -7,9 +7,13 @@
 //! buses carry. A dequeue at WARN or XON withdraws its row's request and cancels its running
 //! calibration.
 //!
-//! The engine captures a row ([`CalRow`]), sums it on the next edge, then flags one largest
-//! remaining counter per edge until `den * cum >= num * S` (CUT = num/den, latched at the
-//! capture); the flagged lanes, as inputs, are the E bits to set.
+//! The engine captures a row ([`CalRow`]), sums it on the next edge (S), scales the sum on the
+//! edge after (`num * S`, CUT = num/den latched at the capture), then flags one largest
+//! remaining counter per edge until `den * cum >= num * S`; the flagged lanes, as inputs, are
+//! the E bits to set. The test keeps the remainder `num * S - den * cum` of the lanes flagged
+//! so far and compares it with `den * v` of the lane it flags now, a product registered on the
+//! edge before from the selection [`CalRow`] makes a lane ahead: each flagging edge is one
+//! comparison and one subtraction, from registers.
 
 use crate::cal_row::CalRow;
 use rust_hdl::prelude::*;
@@ -55,7 +59,7 @@ pub struct Calibrate<
     pub result: Signal<Out, Bit>,
     pub flags: Signal<Out, Bits<PP>>,
 
-    /// The engine's captured row and flagged lanes, with its largest-remaining and sum trees.
+    /// The engine's captured row and flagged lanes, its selections and the row's sum.
     pub cal_row: CalRow<PB, PP, W>,
 
     prio_bits: Constant<Bits<KB>>,
@@ -67,12 +71,17 @@ pub struct Calibrate<
     rr_next: DFF<Bits<KB>>,
     cal_busy: DFF<Bit>,
     cal_summed: DFF<Bit>,
+    /// The sum is scaled: the engine flags from now on.
+    cal_scaled: DFF<Bit>,
     cal_cancel: DFF<Bit>,
     cal_key_r: DFF<Bits<KB>>,
     /// CUT latched at the capture.
     cal_cut: DFF<Bits<16>>,
     cal_total: DFF<Bits<32>>,
-    cal_cum: DFF<Bits<32>>,
+    /// `num * S - den * cum`: what the lanes flagged so far leave to reach CUT.
+    cal_rem: DFF<Bits<32>>,
+    /// `den * v` of the lane `sel` (registered from `ahead_val` on the edge before).
+    cal_dv: DFF<Bits<32>>,
 
     pend_above: Signal<Local, Bits<K>>,
     pend_cand: Signal<Local, Bits<K>>,
@@ -85,12 +94,12 @@ pub struct Calibrate<
     pending_left: Signal<Local, Bits<K>>,
     serve_capture: Signal<Local, Bit>,
     capture: Signal<Local, Bit>,
-    cum_new: Signal<Local, Bits<32>>,
     den: Signal<Local, Bits<8>>,
     num: Signal<Local, Bits<8>>,
-    den_cum: Signal<Local, Bits<32>>,
+    den_ahead: Signal<Local, Bits<32>>,
     num_total: Signal<Local, Bits<32>>,
-    /// Partial products of den * cum and num * S, two at a time (four 32-bit pair sums each).
+    ahead_val: Signal<Local, Bits<32>>,
+    /// Partial products of den * v and num * S, two at a time (four 32-bit pair sums each).
     pp_lo: Signal<Local, Bits<32>>,
     pp_hi: Signal<Local, Bits<32>>,
     pp_pair: Signal<Local, Bits<32>>,
@@ -127,7 +136,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             cal_key: Default::default(),
             result: Default::default(),
             flags: Default::default(),
-            cal_row: Default::default(),
+            cal_row: CalRow::new(cfg.ports as usize - 1),
             prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
             one_k: Constant::new(1u64.into()),
             one_kb: Constant::new(1u64.into()),
@@ -136,11 +145,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             rr_next: Default::default(),
             cal_busy: Default::default(),
             cal_summed: Default::default(),
+            cal_scaled: Default::default(),
             cal_cancel: Default::default(),
             cal_key_r: Default::default(),
             cal_cut: Default::default(),
             cal_total: Default::default(),
-            cal_cum: Default::default(),
+            cal_rem: Default::default(),
+            cal_dv: Default::default(),
             pend_above: Default::default(),
             pend_cand: Default::default(),
             pend_grant: Default::default(),
@@ -151,10 +162,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             pending_left: Default::default(),
             serve_capture: Default::default(),
             capture: Default::default(),
-            cum_new: Default::default(),
             den: Default::default(),
             num: Default::default(),
-            den_cum: Default::default(),
+            den_ahead: Default::default(),
+            ahead_val: Default::default(),
             num_total: Default::default(),
             pp_lo: Default::default(),
             pp_hi: Default::default(),
@@ -177,12 +188,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pending, rr_next, cal_busy, cal_summed, cal_cancel, cal_key_r, cal_cut,
-            cal_total, cal_cum
+            self, clock, pending, rr_next, cal_busy, cal_summed, cal_scaled, cal_cancel, cal_key_r,
+            cal_cut, cal_total, cal_rem, cal_dv
         );
         self.cal_row.clock.next = self.clock.val();
         self.cal_row.next_counts.next = self.cal_row.counts.val();
         self.cal_row.next_flagged.next = self.cal_row.flagged.val();
+        // Idle or summing: the flags as they are (none after a capture), and `ahead` is stale.
         self.cal_row.sel_flagged.next = self.cal_row.flagged.val();
 
         // The pending request at or after the round-robin pointer.
@@ -231,22 +243,22 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.pending.d.next = self.pending.d.val() | self.key_onehot.val();
         }
 
-        // ---- The engine: sum, then one largest remaining counter per edge.
-        self.cum_new.next = self.cal_cum.q.val() + bit_cast::<32, 16>(self.cal_row.best_val.val());
+        // ---- The engine: sum, scale, then one largest remaining counter per edge.
         self.den.next = self.cal_cut.q.val().get_bits::<8>(8);
         self.num.next = self.cal_cut.q.val().get_bits::<8>(0);
-        // den * cum and num * S by shift and add (8-bit factors): four pair sums in parallel,
-        // then a balanced sum of the pairs, so each product is three adders deep, not eight.
+        self.ahead_val.next = bit_cast::<32, 16>(self.cal_row.ahead_val.val());
+        // den * v (of the lane flagged next) and num * S by shift and add (8-bit factors): four
+        // pair sums in parallel, then a balanced sum of the pairs, three adders deep.
         self.den_pairs.next = 0.into();
         self.num_pairs.next = 0.into();
         for b in 0..4 {
             self.pp_lo.next = 0.into();
             self.pp_hi.next = 0.into();
             if self.den.val().get_bit(2 * b) {
-                self.pp_lo.next = self.cum_new.val() << (2 * b).to_bits::<8>();
+                self.pp_lo.next = self.ahead_val.val() << (2 * b).to_bits::<8>();
             }
             if self.den.val().get_bit(2 * b + 1) {
-                self.pp_hi.next = self.cum_new.val() << (2 * b + 1).to_bits::<8>();
+                self.pp_hi.next = self.ahead_val.val() << (2 * b + 1).to_bits::<8>();
             }
             self.pp_pair.next = self.pp_lo.val() + self.pp_hi.val();
             self.den_pairs.next = self.den_pairs.val()
@@ -263,12 +275,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.num_pairs.next = self.num_pairs.val()
                 | (bit_cast::<128, 32>(self.pp_pair.val()) << (b * 32).to_bits::<8>());
         }
-        self.den_cum.next = (self.den_pairs.val().get_bits::<32>(0)
+        self.den_ahead.next = (self.den_pairs.val().get_bits::<32>(0)
             + self.den_pairs.val().get_bits::<32>(32))
             + (self.den_pairs.val().get_bits::<32>(64) + self.den_pairs.val().get_bits::<32>(96));
         self.num_total.next = (self.num_pairs.val().get_bits::<32>(0)
             + self.num_pairs.val().get_bits::<32>(32))
             + (self.num_pairs.val().get_bits::<32>(64) + self.num_pairs.val().get_bits::<32>(96));
+        self.cal_dv.d.next = self.den_ahead.val();
         self.cancel_now.next = self.cal_cancel.q.val()
             | (self.withdraw.val() & (self.withdraw_key.val() == self.cal_key_r.q.val()));
         self.cal_done.next = false;
@@ -277,14 +290,23 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             if !self.cal_summed.q.val() {
                 self.cal_total.d.next = self.cal_row.sum.val();
                 self.cal_summed.d.next = true;
+            } else if !self.cal_scaled.q.val() {
+                // `ahead` holds the first lane to flag; the selection goes on to the second.
+                self.cal_rem.d.next = self.num_total.val();
+                self.cal_scaled.d.next = true;
+                self.cal_row.sel_flagged.next =
+                    self.cal_row.flagged.val() | self.cal_row.ahead.val();
             } else {
+                // Flag `sel`; done when it reaches CUT or leaves no candidate (`ahead` empty),
+                // or when there was none to flag.
                 self.cal_row.next_flagged.next =
                     self.cal_row.flagged.val() | self.cal_row.sel.val();
-                self.cal_row.sel_flagged.next = self.cal_row.flagged.val() | self.cal_row.sel.val();
-                self.cal_cum.d.next = self.cum_new.val();
-                self.cal_done.next = !self.cal_row.found.val()
-                    | (self.den_cum.val() >= self.num_total.val())
-                    | !self.cal_row.left.val();
+                self.cal_row.sel_flagged.next =
+                    self.cal_row.flagged.val() | self.cal_row.sel.val() | self.cal_row.ahead.val();
+                self.cal_rem.d.next = self.cal_rem.q.val() - self.cal_dv.q.val();
+                self.cal_done.next = !self.cal_row.sel.val().any()
+                    | !self.cal_row.ahead.val().any()
+                    | (self.cal_dv.q.val() >= self.cal_rem.q.val());
             }
         }
         if self.cal_done.val() {
@@ -301,10 +323,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         if self.capture.val() {
             self.cal_busy.d.next = true;
             self.cal_summed.d.next = false;
+            self.cal_scaled.d.next = false;
             self.cal_cancel.d.next = false;
             self.cal_key_r.d.next = self.key.val();
             self.cal_cut.d.next = self.cut.val();
-            self.cal_cum.d.next = 0.into();
             self.cal_row.next_flagged.next = 0.into();
             self.cal_row.next_counts.next = self.row_new.val();
             if self.serve_capture.val() {
@@ -322,6 +344,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.rr_next.d.next = 0.into();
             self.cal_busy.d.next = false;
             self.cal_summed.d.next = false;
+            self.cal_scaled.d.next = false;
             self.cal_cancel.d.next = false;
         }
     }

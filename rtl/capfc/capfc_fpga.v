@@ -1773,10 +1773,6 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     reg  [15:0] lane_new;
     reg  [15:0] cur_max_val;
     reg  [2:0] cur_max_in;
-    reg  [15:0] max_below;
-    reg  at_max;
-    reg  below_max;
-    reg  meets_max;
     reg  [31:0] max_new;
     reg  [15:0] c_onehot;
     reg  [15:0] r_onehot;
@@ -2092,15 +2088,8 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         end
         cur_max_val = max_raw[(32'h0)+:(16)];
         cur_max_in = max_raw[(32'h10)+:(3)];
-        max_below = cur_max_val - one_16;
-        at_max = lane_old == cur_max_val;
-        below_max = lane_old == max_below;
-        meets_max = at_max;
-        if (raw_bump) begin
-            meets_max = below_max;
-        end
         max_counted = max_raw;
-        if (raw_halve | (raw_bump & at_max) | (meets_max & (c_input$q < cur_max_in))) begin
+        if (raw_halve | (lane_new > cur_max_val) | ((lane_new == cur_max_val) & (c_input$q < cur_max_in))) begin
             max_counted = {16'd0, lane_new} | ({29'd0, c_input$q} << 32'h10);
         end
         if (same_reset) begin
@@ -2143,8 +2132,8 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         s_key$d = serve_key;
         s_fw_hit$d = count_it & (c_key$q == serve_key);
         s_live_hit$d = row_live$d[serve_key];
-        max_val = max_raw[(32'h0)+:(16)];
-        max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & (count_it | (~same_reset & |max_val));
+        max_val = max_new[(32'h0)+:(16)];
+        max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
         cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
         if (c_kind$q == kind_inspect) begin
             r_snap$d = 16'h0;

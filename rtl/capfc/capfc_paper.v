@@ -4469,10 +4469,6 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     reg  [15:0] lane_new;
     reg  [15:0] cur_max_val;
     reg  [5:0] cur_max_in;
-    reg  [15:0] max_below;
-    reg  at_max;
-    reg  below_max;
-    reg  meets_max;
     reg  [31:0] max_new;
     reg  [511:0] c_onehot;
     reg  [511:0] r_onehot;
@@ -5404,15 +5400,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         end
         cur_max_val = max_raw[(32'h0)+:(16)];
         cur_max_in = max_raw[(32'h10)+:(6)];
-        max_below = cur_max_val - one_16;
-        at_max = lane_old == cur_max_val;
-        below_max = lane_old == max_below;
-        meets_max = at_max;
-        if (raw_bump) begin
-            meets_max = below_max;
-        end
         max_counted = max_raw;
-        if (raw_halve | (raw_bump & at_max) | (meets_max & (c_input$q < cur_max_in))) begin
+        if (raw_halve | (lane_new > cur_max_val) | ((lane_new == cur_max_val) & (c_input$q < cur_max_in))) begin
             max_counted = {16'd0, lane_new} | ({26'd0, c_input$q} << 32'h10);
         end
         if (same_reset) begin
@@ -5455,8 +5444,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         s_key$d = serve_key;
         s_fw_hit$d = count_it & (c_key$q == serve_key);
         s_live_hit$d = row_live$d[serve_key];
-        max_val = max_raw[(32'h0)+:(16)];
-        max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & (count_it | (~same_reset & |max_val));
+        max_val = max_new[(32'h0)+:(16)];
+        max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
         cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
         if (c_kind$q == kind_inspect) begin
             r_snap$d = 16'h0;

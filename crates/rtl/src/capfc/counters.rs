@@ -174,12 +174,6 @@ pub struct Counters<
     lane_new: Signal<Local, Bits<16>>,
     cur_max_val: Signal<Local, Bits<16>>,
     cur_max_in: Signal<Local, Bits<PB>>,
-    max_below: Signal<Local, Bits<16>>,
-    /// The lane as read equals the row's maximum, or the maximum less one; the one the count
-    /// meets the maximum from (it stays put at the top under saturation).
-    at_max: Signal<Local, Bit>,
-    below_max: Signal<Local, Bit>,
-    meets_max: Signal<Local, Bit>,
     max_new: Signal<Local, Bits<32>>,
     c_onehot: Signal<Local, Bits<K>>,
     r_onehot: Signal<Local, Bits<K>>,
@@ -288,10 +282,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             lane_new: Default::default(),
             cur_max_val: Default::default(),
             cur_max_in: Default::default(),
-            max_below: Default::default(),
-            at_max: Default::default(),
-            below_max: Default::default(),
-            meets_max: Default::default(),
             max_new: Default::default(),
             c_onehot: Default::default(),
             r_onehot: Default::default(),
@@ -438,22 +428,14 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             }
         }
         // The running maximum (lowest input on ties); a halving leaves the counted input as the
-        // only maximum. No lane exceeds its row's maximum, so the count passes the maximum
-        // only from equal and meets it only from one below (or from equal when it stays at the
-        // top): equalities with the lane as read, beside the increment instead of after it.
+        // only maximum.
         self.cur_max_val.next = self.max_raw.val().get_bits::<16>(0);
         self.cur_max_in.next = self.max_raw.val().get_bits::<PB>(16);
-        self.max_below.next = self.cur_max_val.val() - self.one_16.val();
-        self.at_max.next = self.lane_old.val() == self.cur_max_val.val();
-        self.below_max.next = self.lane_old.val() == self.max_below.val();
-        self.meets_max.next = self.at_max.val();
-        if self.raw_bump.val() {
-            self.meets_max.next = self.below_max.val();
-        }
         self.max_counted.next = self.max_raw.val();
         if self.raw_halve.val()
-            | (self.raw_bump.val() & self.at_max.val())
-            | (self.meets_max.val() & (self.c_input.q.val() < self.cur_max_in.val()))
+            | (self.lane_new.val() > self.cur_max_val.val())
+            | ((self.lane_new.val() == self.cur_max_val.val())
+                & (self.c_input.q.val() < self.cur_max_in.val()))
         {
             self.max_counted.next = bit_cast::<32, 16>(self.lane_new.val())
                 | (bit_cast::<32, PB>(self.c_input.q.val()) << 16);
@@ -502,12 +484,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.s_live_hit.d.next = self.row_live.d.val().get_bit(self.serve_key.val().index());
 
         // ---- At XOFF: Stop-Max flags the maximum, Stop-Calibrate requests a calibration.
-        // The maximum after the count is nonzero when the enqueue counts (its lane is at least
-        // 1, and a maximum it does not take is at least the lane), else when the row's was.
-        self.max_val.next = self.max_raw.val().get_bits::<16>(0);
+        self.max_val.next = self.max_new.val().get_bits::<16>(0);
         self.max_set.next = self.t_xoff.q.val()
             & (self.policy.val().get_bits::<2>(0) == self.policy_max.val())
-            & (self.count_it.val() | (!self.same_reset.val() & self.max_val.val().any()));
+            & self.max_val.val().any();
         self.cal_trigger.next =
             self.t_xoff.q.val() & (self.policy.val().get_bits::<2>(0) == self.policy_cal.val());
 

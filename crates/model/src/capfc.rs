@@ -43,9 +43,9 @@
 //! nonzero counter and adds it to `cum`, until `den * cum >= num * S` or no nonzero counter is
 //! left. The flags are the E set of the edge of the last selection: with m flagged counters
 //! (m >= 1 selection edges, one empty edge when S = 0), E is set at edge n + 5 + max(m, 1) for
-//! an egress enqueue sampled at edge n, so L_cal <= P + 4. A request starts
-//! the engine at once only when the engine is idle and no other request waits; otherwise it is
-//! remembered per (o, p). The engine has a read port of its own on the counters: every edge it
+//! an egress enqueue sampled at edge n, so L_cal <= P + 4. A request starts the engine at once
+//! only when the engine is idle and no other request waits; otherwise it is remembered per
+//! (o, p). The engine has a read port of its own on the counters: every edge it
 //! reads the row of the first waiting request at or after the one served last (round robin),
 //! and that read starts it one edge later if the engine is idle then, whatever the buses carry.
 //! So a request waits at most for the calibration running and one calibration of every other

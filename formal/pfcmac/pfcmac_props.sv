@@ -59,6 +59,8 @@ module pfcmac_props (
     // ---------------------------------------------------------------- probes
     (* keep *) wire [6:0] beat_q;            // probe: dut.core.beat$q
     (* keep *) wire good;                    // probe: dut.core.good
+    (* keep *) wire [511:0] tx_shift;        // probe: dut.core.tx_shift$q
+    (* keep *) wire in_fields;               // probe: dut.core.in_fields$q
     (* keep *) wire [15:0] tick;             // probe: dut.core.tick
     (* keep *) wire [15:0] timer0;           // probe: dut.core.timer$0$q
     (* keep *) wire [15:0] timer1;           // probe: dut.core.timer$1$q
@@ -165,6 +167,43 @@ module pfcmac_props (
     endfunction
     always @(*) if (past_ok && tx_tvalid)
         a_tx_constant_bytes: assert (constant_bytes_ok(sent, tx_tdata, tx_tkeep));
+
+    // a_tx_frame_ahead: the frame still to be shown is in the shift register (byte k is the
+    // frame's byte beat * L + k): its constant bytes right and, from byte 34 to the FCS's end,
+    // zeros, so the FCS beats show the FCS alone. `in_fields`: the beat shown holds a field
+    // byte (the CRC takes it). Both make the stream's properties inductive.
+    localparam integer FIELD_BEATS = (34 + `SC_L - 1) / `SC_L;
+    function automatic frame_ahead_ok(input [6:0] beat, input [511:0] shift);
+        integer k, pos;
+        reg [7:0] b;
+        begin
+            frame_ahead_ok = 1'b1;
+            for (k = 0; k < 64; k = k + 1) begin
+                pos = beat * `SC_L + k;
+                b = shift[8 * k +: 8];
+                if (pos < 64) case (pos)
+                    0: frame_ahead_ok = frame_ahead_ok && b == 8'h01;
+                    1: frame_ahead_ok = frame_ahead_ok && b == 8'h80;
+                    2: frame_ahead_ok = frame_ahead_ok && b == 8'hC2;
+                    3: frame_ahead_ok = frame_ahead_ok && b == 8'h00;
+                    4: frame_ahead_ok = frame_ahead_ok && b == 8'h00;
+                    5: frame_ahead_ok = frame_ahead_ok && b == 8'h01;
+                    12: frame_ahead_ok = frame_ahead_ok && b == 8'h88;
+                    13: frame_ahead_ok = frame_ahead_ok && b == 8'h08;
+                    14: frame_ahead_ok = frame_ahead_ok && b == 8'h01;
+                    15: frame_ahead_ok = frame_ahead_ok && b == 8'h01;
+                    16: frame_ahead_ok = frame_ahead_ok && b == 8'h00;
+                    default:
+                        if (pos >= 34) frame_ahead_ok = frame_ahead_ok && b == 8'h00;
+                endcase
+            end
+        end
+    endfunction
+    always @(*) if (past_ok && tx_tvalid) begin
+        a_tx_beat_in_frame: assert (sent < `SC_BEATS);
+        a_tx_frame_ahead: assert (frame_ahead_ok(sent, tx_shift));
+        a_tx_in_fields: assert (in_fields == (sent < FIELD_BEATS));
+    end
 
     // ---------------------------------------------------------------- RX: pause state
     // a_pause_rises_only_by_good_frame: a class becomes paused only on the edge that applies a

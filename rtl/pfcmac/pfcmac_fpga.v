@@ -205,9 +205,11 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     localparam  fcs_on = 1'b0;
     localparam  residue_early = 1'b0;
     localparam  last_beat = 7'b111;
+    localparam  before_last = 7'b110;
+    localparam  last_field = 7'b100;
+    localparam  beat_bits = 10'b1000000;
     localparam  last_keep = 8'hf;
     localparam  all_keep = 8'hff;
-    localparam  crc_beats = 7'b101;
     localparam  beat_shift = 4'h6;
     localparam  template = 512'h1010888000000000000010000c28001;
     localparam  crc_init = 32'hffffffff;
@@ -389,52 +391,12 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     wire  crc_first$q;
     reg  [31:0] fcs$d;
     wire  [31:0] fcs$q;
-    reg  [7:0] f_sa$0$d;
-    wire  [7:0] f_sa$0$q;
-    reg  [7:0] f_sa$1$d;
-    wire  [7:0] f_sa$1$q;
-    reg  [7:0] f_sa$2$d;
-    wire  [7:0] f_sa$2$q;
-    reg  [7:0] f_sa$3$d;
-    wire  [7:0] f_sa$3$q;
-    reg  [7:0] f_sa$4$d;
-    wire  [7:0] f_sa$4$q;
-    reg  [7:0] f_sa$5$d;
-    wire  [7:0] f_sa$5$q;
-    reg  [7:0] f_enable$d;
-    wire  [7:0] f_enable$q;
-    reg  [7:0] f_hi$0$d;
-    wire  [7:0] f_hi$0$q;
-    reg  [7:0] f_hi$1$d;
-    wire  [7:0] f_hi$1$q;
-    reg  [7:0] f_hi$2$d;
-    wire  [7:0] f_hi$2$q;
-    reg  [7:0] f_hi$3$d;
-    wire  [7:0] f_hi$3$q;
-    reg  [7:0] f_hi$4$d;
-    wire  [7:0] f_hi$4$q;
-    reg  [7:0] f_hi$5$d;
-    wire  [7:0] f_hi$5$q;
-    reg  [7:0] f_hi$6$d;
-    wire  [7:0] f_hi$6$q;
-    reg  [7:0] f_hi$7$d;
-    wire  [7:0] f_hi$7$q;
-    reg  [7:0] f_lo$0$d;
-    wire  [7:0] f_lo$0$q;
-    reg  [7:0] f_lo$1$d;
-    wire  [7:0] f_lo$1$q;
-    reg  [7:0] f_lo$2$d;
-    wire  [7:0] f_lo$2$q;
-    reg  [7:0] f_lo$3$d;
-    wire  [7:0] f_lo$3$q;
-    reg  [7:0] f_lo$4$d;
-    wire  [7:0] f_lo$4$q;
-    reg  [7:0] f_lo$5$d;
-    wire  [7:0] f_lo$5$q;
-    reg  [7:0] f_lo$6$d;
-    wire  [7:0] f_lo$6$q;
-    reg  [7:0] f_lo$7$d;
-    wire  [7:0] f_lo$7$q;
+    reg  [511:0] tx_shift$d;
+    wire  [511:0] tx_shift$q;
+    reg  tx_last$d;
+    wire  tx_last$q;
+    reg  in_fields$d;
+    wire  in_fields$q;
     reg  [31:0] tx_frames$d;
     wire  [31:0] tx_frames$q;
     reg  [6:0] rx_beats$d;
@@ -555,12 +517,35 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
     reg  [15:0] src_hi;
     reg  [47:0] src;
     reg  [8:0] beat_at;
+    reg  [7:0] f_sa$0;
+    reg  [7:0] f_sa$1;
+    reg  [7:0] f_sa$2;
+    reg  [7:0] f_sa$3;
+    reg  [7:0] f_sa$4;
+    reg  [7:0] f_sa$5;
+    reg  [7:0] f_enable;
+    reg  [7:0] f_hi$0;
+    reg  [7:0] f_hi$1;
+    reg  [7:0] f_hi$2;
+    reg  [7:0] f_hi$3;
+    reg  [7:0] f_hi$4;
+    reg  [7:0] f_hi$5;
+    reg  [7:0] f_hi$6;
+    reg  [7:0] f_hi$7;
+    reg  [7:0] f_lo$0;
+    reg  [7:0] f_lo$1;
+    reg  [7:0] f_lo$2;
+    reg  [7:0] f_lo$3;
+    reg  [7:0] f_lo$4;
+    reg  [7:0] f_lo$5;
+    reg  [7:0] f_lo$6;
+    reg  [7:0] f_lo$7;
     reg  [511:0] frame;
+    reg  [511:0] fcs_frame;
     reg  [63:0] tx_data;
     reg  [31:0] tx_crc_base;
     reg  [31:0] tx_crc_next;
     reg  [31:0] fcs_next;
-    reg  tx_last;
     reg  sent;
     reg  done;
     reg  [7:0] pend_now;
@@ -709,119 +694,19 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         .q(fcs$q),
         .clock(clock)
     );
-    pfcmac_fpga__f_sa$0 f_sa$0(
-        .d(f_sa$0$d),
-        .q(f_sa$0$q),
+    pfcmac_fpga__tx_shift tx_shift(
+        .d(tx_shift$d),
+        .q(tx_shift$q),
         .clock(clock)
     );
-    pfcmac_fpga__f_sa$1 f_sa$1(
-        .d(f_sa$1$d),
-        .q(f_sa$1$q),
+    pfcmac_fpga__tx_last tx_last(
+        .d(tx_last$d),
+        .q(tx_last$q),
         .clock(clock)
     );
-    pfcmac_fpga__f_sa$2 f_sa$2(
-        .d(f_sa$2$d),
-        .q(f_sa$2$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_sa$3 f_sa$3(
-        .d(f_sa$3$d),
-        .q(f_sa$3$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_sa$4 f_sa$4(
-        .d(f_sa$4$d),
-        .q(f_sa$4$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_sa$5 f_sa$5(
-        .d(f_sa$5$d),
-        .q(f_sa$5$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_enable f_enable(
-        .d(f_enable$d),
-        .q(f_enable$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_hi$0 f_hi$0(
-        .d(f_hi$0$d),
-        .q(f_hi$0$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_hi$1 f_hi$1(
-        .d(f_hi$1$d),
-        .q(f_hi$1$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_hi$2 f_hi$2(
-        .d(f_hi$2$d),
-        .q(f_hi$2$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_hi$3 f_hi$3(
-        .d(f_hi$3$d),
-        .q(f_hi$3$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_hi$4 f_hi$4(
-        .d(f_hi$4$d),
-        .q(f_hi$4$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_hi$5 f_hi$5(
-        .d(f_hi$5$d),
-        .q(f_hi$5$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_hi$6 f_hi$6(
-        .d(f_hi$6$d),
-        .q(f_hi$6$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_hi$7 f_hi$7(
-        .d(f_hi$7$d),
-        .q(f_hi$7$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_lo$0 f_lo$0(
-        .d(f_lo$0$d),
-        .q(f_lo$0$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_lo$1 f_lo$1(
-        .d(f_lo$1$d),
-        .q(f_lo$1$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_lo$2 f_lo$2(
-        .d(f_lo$2$d),
-        .q(f_lo$2$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_lo$3 f_lo$3(
-        .d(f_lo$3$d),
-        .q(f_lo$3$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_lo$4 f_lo$4(
-        .d(f_lo$4$d),
-        .q(f_lo$4$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_lo$5 f_lo$5(
-        .d(f_lo$5$d),
-        .q(f_lo$5$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_lo$6 f_lo$6(
-        .d(f_lo$6$d),
-        .q(f_lo$6$q),
-        .clock(clock)
-    );
-    pfcmac_fpga__f_lo$7 f_lo$7(
-        .d(f_lo$7$d),
-        .q(f_lo$7$q),
+    pfcmac_fpga__in_fields in_fields(
+        .d(in_fields$d),
+        .q(in_fields$q),
         .clock(clock)
     );
     pfcmac_fpga__tx_frames tx_frames(
@@ -1120,7 +1005,9 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         crc_pending$d = crc_pending$q;
         crc_first$d = crc_first$q;
         fcs$d = fcs$q;
-        f_enable$d = f_enable$q;
+        tx_shift$d = tx_shift$q;
+        tx_last$d = tx_last$q;
+        in_fields$d = in_fields$q;
         tx_frames$d = tx_frames$q;
         rx_beats$d = rx_beats$q;
         at_beat$d = at_beat$q;
@@ -1147,92 +1034,54 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         rx_frames$d = rx_frames$q;
         rx_bad$d = rx_bad$q;
         pend_time$0$d = pend_time$0$q;
-        f_hi$0$d = f_hi$0$q;
-        f_lo$0$d = f_lo$0$q;
         r_hi$0$d = r_hi$0$q;
         r_lo$0$d = r_lo$0$q;
         timer$0$d = timer$0$q;
         q_quanta$0$d = q_quanta$0$q;
         pend_time$1$d = pend_time$1$q;
-        f_hi$1$d = f_hi$1$q;
-        f_lo$1$d = f_lo$1$q;
         r_hi$1$d = r_hi$1$q;
         r_lo$1$d = r_lo$1$q;
         timer$1$d = timer$1$q;
         q_quanta$1$d = q_quanta$1$q;
         pend_time$2$d = pend_time$2$q;
-        f_hi$2$d = f_hi$2$q;
-        f_lo$2$d = f_lo$2$q;
         r_hi$2$d = r_hi$2$q;
         r_lo$2$d = r_lo$2$q;
         timer$2$d = timer$2$q;
         q_quanta$2$d = q_quanta$2$q;
         pend_time$3$d = pend_time$3$q;
-        f_hi$3$d = f_hi$3$q;
-        f_lo$3$d = f_lo$3$q;
         r_hi$3$d = r_hi$3$q;
         r_lo$3$d = r_lo$3$q;
         timer$3$d = timer$3$q;
         q_quanta$3$d = q_quanta$3$q;
         pend_time$4$d = pend_time$4$q;
-        f_hi$4$d = f_hi$4$q;
-        f_lo$4$d = f_lo$4$q;
         r_hi$4$d = r_hi$4$q;
         r_lo$4$d = r_lo$4$q;
         timer$4$d = timer$4$q;
         q_quanta$4$d = q_quanta$4$q;
         pend_time$5$d = pend_time$5$q;
-        f_hi$5$d = f_hi$5$q;
-        f_lo$5$d = f_lo$5$q;
         r_hi$5$d = r_hi$5$q;
         r_lo$5$d = r_lo$5$q;
         timer$5$d = timer$5$q;
         q_quanta$5$d = q_quanta$5$q;
         pend_time$6$d = pend_time$6$q;
-        f_hi$6$d = f_hi$6$q;
-        f_lo$6$d = f_lo$6$q;
         r_hi$6$d = r_hi$6$q;
         r_lo$6$d = r_lo$6$q;
         timer$6$d = timer$6$q;
         q_quanta$6$d = q_quanta$6$q;
         pend_time$7$d = pend_time$7$q;
-        f_hi$7$d = f_hi$7$q;
-        f_lo$7$d = f_lo$7$q;
         r_hi$7$d = r_hi$7$q;
         r_lo$7$d = r_lo$7$q;
         timer$7$d = timer$7$q;
         q_quanta$7$d = q_quanta$7$q;
-        f_sa$0$d = f_sa$0$q;
-        f_sa$1$d = f_sa$1$q;
-        f_sa$2$d = f_sa$2$q;
-        f_sa$3$d = f_sa$3$q;
-        f_sa$4$d = f_sa$4$q;
-        f_sa$5$d = f_sa$5$q;
         csr$reset = reset;
         csr$we = csr_we;
         csr$addr = csr_addr;
         csr$raddr = csr_addr;
         csr$wdata = csr_wdata;
         flags = 320'h0;
-        frame = template | ({504'd0, f_enable$q} << enable_at);
-        frame = frame | ({504'd0, f_sa$0$q} << sa_at$0);
-        frame = frame | ({504'd0, f_sa$1$q} << sa_at$1);
-        frame = frame | ({504'd0, f_sa$2$q} << sa_at$2);
-        frame = frame | ({504'd0, f_sa$3$q} << sa_at$3);
-        frame = frame | ({504'd0, f_sa$4$q} << sa_at$4);
-        frame = frame | ({504'd0, f_sa$5$q} << sa_at$5);
-        frame = frame | ({504'd0, f_hi$0$q} << hi_at$0) | ({504'd0, f_lo$0$q} << lo_at$0);
-        frame = frame | ({504'd0, f_hi$1$q} << hi_at$1) | ({504'd0, f_lo$1$q} << lo_at$1);
-        frame = frame | ({504'd0, f_hi$2$q} << hi_at$2) | ({504'd0, f_lo$2$q} << lo_at$2);
-        frame = frame | ({504'd0, f_hi$3$q} << hi_at$3) | ({504'd0, f_lo$3$q} << lo_at$3);
-        frame = frame | ({504'd0, f_hi$4$q} << hi_at$4) | ({504'd0, f_lo$4$q} << lo_at$4);
-        frame = frame | ({504'd0, f_hi$5$q} << hi_at$5) | ({504'd0, f_lo$5$q} << lo_at$5);
-        frame = frame | ({504'd0, f_hi$6$q} << hi_at$6) | ({504'd0, f_lo$6$q} << lo_at$6);
-        frame = frame | ({504'd0, f_hi$7$q} << hi_at$7) | ({504'd0, f_lo$7$q} << lo_at$7);
-        frame = frame | ({480'd0, fcs$q} << fcs_at);
         beat_at = {2'd0, beat$q} << beat_shift;
-        tx_data = frame[(beat_at)+:(64)];
-        tx_last = beat$q == last_beat;
+        fcs_frame = {480'd0, fcs$q} << fcs_at;
+        tx_data = tx_shift$q[(32'h0)+:(64)] | fcs_frame[(beat_at)+:(64)];
         tx_tvalid = active$q;
         tx_tdata = 64'h0;
         tx_tkeep = 8'h0;
@@ -1240,10 +1089,10 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         if (active$q) begin
             tx_tdata = tx_data;
             tx_tkeep = all_keep;
-            if (tx_last) begin
+            if (tx_last$q) begin
                 tx_tkeep = last_keep;
             end
-            tx_tlast = tx_last;
+            tx_tlast = tx_last$q;
         end
         tx_crc_base = tx_crc$q;
         if (crc_first$q) begin
@@ -1450,11 +1299,14 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         end
         fcs$d = fcs_next;
         sent = active$q & tx_tready;
-        done = sent & tx_last;
+        done = sent & tx_last$q;
         crc_pending$d = 1'b0;
         if (sent) begin
             beat$d = beat$q + one7;
-            if (beat$q < crc_beats) begin
+            tx_shift$d = tx_shift$q >> beat_bits;
+            tx_last$d = beat$q == before_last;
+            in_fields$d = beat$q < last_field;
+            if (in_fields$q) begin
                 crc_beat$d = tx_data;
                 crc_pending$d = 1'b1;
                 crc_first$d = ~|beat$q;
@@ -1542,65 +1394,83 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
         src_lo = csr$value[(at_src_lo)+:(32)];
         src_hi = csr$value[(at_src_hi)+:(16)];
         src = {16'd0, src_lo} | ({32'd0, src_hi} << c32);
+        f_enable = pend_now;
+        f_sa$0 = src[(sa_from$0)+:(8)];
+        f_sa$1 = src[(sa_from$1)+:(8)];
+        f_sa$2 = src[(sa_from$2)+:(8)];
+        f_sa$3 = src[(sa_from$3)+:(8)];
+        f_sa$4 = src[(sa_from$4)+:(8)];
+        f_sa$5 = src[(sa_from$5)+:(8)];
+        f_hi$0 = 8'h0;
+        f_lo$0 = 8'h0;
+        if (pend_now[0]) begin
+            f_hi$0 = time_now$0[(32'h8)+:(8)];
+            f_lo$0 = time_now$0[(32'h0)+:(8)];
+        end
+        f_hi$1 = 8'h0;
+        f_lo$1 = 8'h0;
+        if (pend_now[1]) begin
+            f_hi$1 = time_now$1[(32'h8)+:(8)];
+            f_lo$1 = time_now$1[(32'h0)+:(8)];
+        end
+        f_hi$2 = 8'h0;
+        f_lo$2 = 8'h0;
+        if (pend_now[2]) begin
+            f_hi$2 = time_now$2[(32'h8)+:(8)];
+            f_lo$2 = time_now$2[(32'h0)+:(8)];
+        end
+        f_hi$3 = 8'h0;
+        f_lo$3 = 8'h0;
+        if (pend_now[3]) begin
+            f_hi$3 = time_now$3[(32'h8)+:(8)];
+            f_lo$3 = time_now$3[(32'h0)+:(8)];
+        end
+        f_hi$4 = 8'h0;
+        f_lo$4 = 8'h0;
+        if (pend_now[4]) begin
+            f_hi$4 = time_now$4[(32'h8)+:(8)];
+            f_lo$4 = time_now$4[(32'h0)+:(8)];
+        end
+        f_hi$5 = 8'h0;
+        f_lo$5 = 8'h0;
+        if (pend_now[5]) begin
+            f_hi$5 = time_now$5[(32'h8)+:(8)];
+            f_lo$5 = time_now$5[(32'h0)+:(8)];
+        end
+        f_hi$6 = 8'h0;
+        f_lo$6 = 8'h0;
+        if (pend_now[6]) begin
+            f_hi$6 = time_now$6[(32'h8)+:(8)];
+            f_lo$6 = time_now$6[(32'h0)+:(8)];
+        end
+        f_hi$7 = 8'h0;
+        f_lo$7 = 8'h0;
+        if (pend_now[7]) begin
+            f_hi$7 = time_now$7[(32'h8)+:(8)];
+            f_lo$7 = time_now$7[(32'h0)+:(8)];
+        end
+        frame = template | ({504'd0, f_enable} << enable_at);
+        frame = frame | ({504'd0, f_sa$0} << sa_at$0);
+        frame = frame | ({504'd0, f_sa$1} << sa_at$1);
+        frame = frame | ({504'd0, f_sa$2} << sa_at$2);
+        frame = frame | ({504'd0, f_sa$3} << sa_at$3);
+        frame = frame | ({504'd0, f_sa$4} << sa_at$4);
+        frame = frame | ({504'd0, f_sa$5} << sa_at$5);
+        frame = frame | ({504'd0, f_hi$0} << hi_at$0) | ({504'd0, f_lo$0} << lo_at$0);
+        frame = frame | ({504'd0, f_hi$1} << hi_at$1) | ({504'd0, f_lo$1} << lo_at$1);
+        frame = frame | ({504'd0, f_hi$2} << hi_at$2) | ({504'd0, f_lo$2} << lo_at$2);
+        frame = frame | ({504'd0, f_hi$3} << hi_at$3) | ({504'd0, f_lo$3} << lo_at$3);
+        frame = frame | ({504'd0, f_hi$4} << hi_at$4) | ({504'd0, f_lo$4} << lo_at$4);
+        frame = frame | ({504'd0, f_hi$5} << hi_at$5) | ({504'd0, f_lo$5} << lo_at$5);
+        frame = frame | ({504'd0, f_hi$6} << hi_at$6) | ({504'd0, f_lo$6} << lo_at$6);
+        frame = frame | ({504'd0, f_hi$7} << hi_at$7) | ({504'd0, f_lo$7} << lo_at$7);
         if (latch) begin
             pend$d = 8'h0;
             active$d = 1'b1;
             beat$d = 7'h0;
-            f_enable$d = pend_now;
-            f_sa$0$d = src[(sa_from$0)+:(8)];
-            f_sa$1$d = src[(sa_from$1)+:(8)];
-            f_sa$2$d = src[(sa_from$2)+:(8)];
-            f_sa$3$d = src[(sa_from$3)+:(8)];
-            f_sa$4$d = src[(sa_from$4)+:(8)];
-            f_sa$5$d = src[(sa_from$5)+:(8)];
-            f_hi$0$d = 8'h0;
-            f_lo$0$d = 8'h0;
-            if (pend_now[0]) begin
-                f_hi$0$d = time_now$0[(32'h8)+:(8)];
-                f_lo$0$d = time_now$0[(32'h0)+:(8)];
-            end
-            f_hi$1$d = 8'h0;
-            f_lo$1$d = 8'h0;
-            if (pend_now[1]) begin
-                f_hi$1$d = time_now$1[(32'h8)+:(8)];
-                f_lo$1$d = time_now$1[(32'h0)+:(8)];
-            end
-            f_hi$2$d = 8'h0;
-            f_lo$2$d = 8'h0;
-            if (pend_now[2]) begin
-                f_hi$2$d = time_now$2[(32'h8)+:(8)];
-                f_lo$2$d = time_now$2[(32'h0)+:(8)];
-            end
-            f_hi$3$d = 8'h0;
-            f_lo$3$d = 8'h0;
-            if (pend_now[3]) begin
-                f_hi$3$d = time_now$3[(32'h8)+:(8)];
-                f_lo$3$d = time_now$3[(32'h0)+:(8)];
-            end
-            f_hi$4$d = 8'h0;
-            f_lo$4$d = 8'h0;
-            if (pend_now[4]) begin
-                f_hi$4$d = time_now$4[(32'h8)+:(8)];
-                f_lo$4$d = time_now$4[(32'h0)+:(8)];
-            end
-            f_hi$5$d = 8'h0;
-            f_lo$5$d = 8'h0;
-            if (pend_now[5]) begin
-                f_hi$5$d = time_now$5[(32'h8)+:(8)];
-                f_lo$5$d = time_now$5[(32'h0)+:(8)];
-            end
-            f_hi$6$d = 8'h0;
-            f_lo$6$d = 8'h0;
-            if (pend_now[6]) begin
-                f_hi$6$d = time_now$6[(32'h8)+:(8)];
-                f_lo$6$d = time_now$6[(32'h0)+:(8)];
-            end
-            f_hi$7$d = 8'h0;
-            f_lo$7$d = 8'h0;
-            if (pend_now[7]) begin
-                f_hi$7$d = time_now$7[(32'h8)+:(8)];
-                f_lo$7$d = time_now$7[(32'h0)+:(8)];
-            end
+            tx_shift$d = frame;
+            tx_last$d = 1'b0;
+            in_fields$d = 1'b1;
         end
         o_valid$d = |queued$q;
         o_prio$d = 3'h0;
@@ -2165,7 +2035,7 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             beat$d = 7'h0;
             tx_crc$d = 32'h0;
             crc_pending$d = 1'b0;
-            f_enable$d = 8'h0;
+            tx_last$d = 1'b0;
             tx_frames$d = 32'h0;
             rx_beats$d = 7'h0;
             at_beat$d = one64;
@@ -2190,67 +2060,45 @@ module pfcmac_fpga__core(clock,reset,frame_valid,frame_class_enable,frame_pause,
             rx_frames$d = 32'h0;
             rx_bad$d = 32'h0;
             pend_time$0$d = 16'h0;
-            f_hi$0$d = 8'h0;
-            f_lo$0$d = 8'h0;
             r_hi$0$d = 8'h0;
             r_lo$0$d = 8'h0;
             timer$0$d = 16'h0;
             q_quanta$0$d = 16'h0;
             pend_time$1$d = 16'h0;
-            f_hi$1$d = 8'h0;
-            f_lo$1$d = 8'h0;
             r_hi$1$d = 8'h0;
             r_lo$1$d = 8'h0;
             timer$1$d = 16'h0;
             q_quanta$1$d = 16'h0;
             pend_time$2$d = 16'h0;
-            f_hi$2$d = 8'h0;
-            f_lo$2$d = 8'h0;
             r_hi$2$d = 8'h0;
             r_lo$2$d = 8'h0;
             timer$2$d = 16'h0;
             q_quanta$2$d = 16'h0;
             pend_time$3$d = 16'h0;
-            f_hi$3$d = 8'h0;
-            f_lo$3$d = 8'h0;
             r_hi$3$d = 8'h0;
             r_lo$3$d = 8'h0;
             timer$3$d = 16'h0;
             q_quanta$3$d = 16'h0;
             pend_time$4$d = 16'h0;
-            f_hi$4$d = 8'h0;
-            f_lo$4$d = 8'h0;
             r_hi$4$d = 8'h0;
             r_lo$4$d = 8'h0;
             timer$4$d = 16'h0;
             q_quanta$4$d = 16'h0;
             pend_time$5$d = 16'h0;
-            f_hi$5$d = 8'h0;
-            f_lo$5$d = 8'h0;
             r_hi$5$d = 8'h0;
             r_lo$5$d = 8'h0;
             timer$5$d = 16'h0;
             q_quanta$5$d = 16'h0;
             pend_time$6$d = 16'h0;
-            f_hi$6$d = 8'h0;
-            f_lo$6$d = 8'h0;
             r_hi$6$d = 8'h0;
             r_lo$6$d = 8'h0;
             timer$6$d = 16'h0;
             q_quanta$6$d = 16'h0;
             pend_time$7$d = 16'h0;
-            f_hi$7$d = 8'h0;
-            f_lo$7$d = 8'h0;
             r_hi$7$d = 8'h0;
             r_lo$7$d = 8'h0;
             timer$7$d = 16'h0;
             q_quanta$7$d = 16'h0;
-            f_sa$0$d = 8'h0;
-            f_sa$1$d = 8'h0;
-            f_sa$2$d = 8'h0;
-            f_sa$3$d = 8'h0;
-            f_sa$4$d = 8'h0;
-            f_sa$5$d = 8'h0;
         end
     end
 
@@ -2504,443 +2352,6 @@ module pfcmac_fpga__ended(d,q,clock);
 endmodule // pfcmac_fpga__ended
 
 
-module pfcmac_fpga__f_enable(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_enable
-
-
-module pfcmac_fpga__f_hi$0(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_hi$0
-
-
-module pfcmac_fpga__f_hi$1(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_hi$1
-
-
-module pfcmac_fpga__f_hi$2(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_hi$2
-
-
-module pfcmac_fpga__f_hi$3(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_hi$3
-
-
-module pfcmac_fpga__f_hi$4(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_hi$4
-
-
-module pfcmac_fpga__f_hi$5(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_hi$5
-
-
-module pfcmac_fpga__f_hi$6(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_hi$6
-
-
-module pfcmac_fpga__f_hi$7(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_hi$7
-
-
-module pfcmac_fpga__f_lo$0(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_lo$0
-
-
-module pfcmac_fpga__f_lo$1(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_lo$1
-
-
-module pfcmac_fpga__f_lo$2(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_lo$2
-
-
-module pfcmac_fpga__f_lo$3(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_lo$3
-
-
-module pfcmac_fpga__f_lo$4(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_lo$4
-
-
-module pfcmac_fpga__f_lo$5(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_lo$5
-
-
-module pfcmac_fpga__f_lo$6(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_lo$6
-
-
-module pfcmac_fpga__f_lo$7(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_lo$7
-
-
-module pfcmac_fpga__f_sa$0(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_sa$0
-
-
-module pfcmac_fpga__f_sa$1(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_sa$1
-
-
-module pfcmac_fpga__f_sa$2(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_sa$2
-
-
-module pfcmac_fpga__f_sa$3(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_sa$3
-
-
-module pfcmac_fpga__f_sa$4(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_sa$4
-
-
-module pfcmac_fpga__f_sa$5(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // pfcmac_fpga__f_sa$5
-
-
 module pfcmac_fpga__fcs(d,q,clock);
 
     // Module arguments
@@ -2958,6 +2369,25 @@ module pfcmac_fpga__fcs(d,q,clock);
     end
 
 endmodule // pfcmac_fpga__fcs
+
+
+module pfcmac_fpga__in_fields(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga__in_fields
 
 
 module pfcmac_fpga__is_packed(d,q,clock);
@@ -4136,6 +3566,44 @@ module pfcmac_fpga__tx_frames(d,q,clock);
     end
 
 endmodule // pfcmac_fpga__tx_frames
+
+
+module pfcmac_fpga__tx_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga__tx_last
+
+
+module pfcmac_fpga__tx_shift(d,q,clock);
+
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // pfcmac_fpga__tx_shift
 
 // ---- AXI4-Lite bridge (rust-hdl export) ----
 module pfcmac_fpga__axil_bridge(clock,reset,awvalid,awword,wvalid,wdata,wstrb,bready,arvalid,arword,rready,awready,wready,bvalid,bresp,arready,rvalid,rdata,rresp,csr_we,csr_addr,csr_wdata,csr_rdata);

@@ -2,12 +2,14 @@
 //! cycle semantics there and in docs/blocks/pfcmac.md), for one link, with `W`-bit AXI-Stream
 //! beats of `L = W / 8` byte lanes.
 //!
-//! * TX: the frame in flight is held as its variable bytes only (source address, class-enable
-//!   vector, eight times: 23 bytes); a beat is the slice of a 512-bit frame vector, the OR of a
-//!   constant template (destination, EtherType, opcode, padding) and those bytes at their
-//!   positions, with the FCS at bytes 60..64. The CRC register takes each sent beat that holds
-//!   a field byte (bytes 0..34; an XOR network derived from `switchcraft_core::fcs`) one edge
-//!   after the beat is sent, from a copy of it, so the beat multiplexer and the XOR network are
+//! * TX: the frame in flight is a shift register of its field bytes (bytes 0..34: the constant
+//!   template of destination, EtherType and opcode ORed with the source address, class-enable
+//!   vector and times at their positions), loaded when a frame is latched and shifted down one
+//!   beat per beat sent, so the beat shown is its low `W` bits, not a multiplexer over the frame;
+//!   the padding is zeros and the FCS (bytes 60..64) is ORed in at its beats. The last-beat and
+//!   field-beat tests are flags set as the beat index advances. The CRC register takes each
+//!   sent beat that holds a field byte (an XOR network derived from `switchcraft_core::fcs`)
+//!   one edge after the beat is sent, from a copy of it, so the stream and the XOR network are
 //!   in different cycles. The FCS register is the complement of the CRC after the padding's
 //!   zero bytes past the last field beat (26 at 8 bits, 20 at 64: one linear map), registered
 //!   on every edge: the CRC is final one edge after the last field beat is sent and the FCS
@@ -125,11 +127,13 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     crc_first: DFF<Bit>,
     /// The FCS of the frame in flight, valid from the second edge after its last field beat.
     fcs: DFF<Bits<32>>,
-    /// The frame in flight: source address bytes (wire order), enable vector, times' bytes.
-    f_sa: [DFF<Bits<8>>; 6],
-    f_enable: DFF<Bits<8>>,
-    f_hi: [DFF<Bits<8>>; CLASSES],
-    f_lo: [DFF<Bits<8>>; CLASSES],
+    /// The frame in flight without its FCS, shifted down one beat per beat sent: the beat
+    /// shown is its low `W` bits, no multiplexer over the frame (bits past the field beats are
+    /// always 0, and synthesis drops them).
+    tx_shift: DFF<Bits<512>>,
+    /// The beat shown is the frame's last; and it holds a field byte (the CRC takes it).
+    tx_last: DFF<Bit>,
+    in_fields: DFF<Bit>,
     tx_frames: DFF<Bits<32>>,
 
     // ---- RX state: the frame being received.
@@ -179,11 +183,15 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     residue_early: Constant<Bit>,
     /// Beats of a frame - 1, `tkeep` of its last beat, all lanes.
     last_beat: Constant<Bits<7>>,
+    /// The beat before the last, and the last field beat (the beat index when the next beat
+    /// is the last, or the first after the fields).
+    before_last: Constant<Bits<7>>,
+    last_field: Constant<Bits<7>>,
+    /// `W`, the shift of `tx_shift` per beat.
+    beat_bits: Constant<Bits<10>>,
     last_keep: Constant<Bits<L>>,
     all_keep: Constant<Bits<L>>,
-    /// TX beats whose bytes enter the CRC (those holding a field byte).
-    crc_beats: Constant<Bits<7>>,
-    /// log2(W): a beat's bit offset in the frame vector is `beat << beat_shift`.
+    /// log2(W): a beat's bit offset in the frame is `beat << beat_shift` (the FCS's bytes).
     beat_shift: Constant<Bits<4>>,
     template: Constant<Bits<512>>,
     crc_init: Constant<Bits<32>>,
@@ -241,12 +249,18 @@ pub struct PfcMacCore<const W: usize, const L: usize, const OB: usize> {
     src_hi: Signal<Local, Bits<16>>,
     src: Signal<Local, Bits<48>>,
     beat_at: Signal<Local, Bits<9>>,
+    /// The frame the next latch loads (the fields at their byte positions, no FCS), and the
+    /// FCS at its position, read at the beat shown.
+    f_sa: [Signal<Local, Bits<8>>; 6],
+    f_enable: Signal<Local, Bits<8>>,
+    f_hi: [Signal<Local, Bits<8>>; CLASSES],
+    f_lo: [Signal<Local, Bits<8>>; CLASSES],
     frame: Signal<Local, Bits<512>>,
+    fcs_frame: Signal<Local, Bits<512>>,
     tx_data: Signal<Local, Bits<W>>,
     tx_crc_base: Signal<Local, Bits<32>>,
     tx_crc_next: Signal<Local, Bits<32>>,
     fcs_next: Signal<Local, Bits<32>>,
-    tx_last: Signal<Local, Bit>,
     sent: Signal<Local, Bit>,
     done: Signal<Local, Bit>,
     pend_now: Signal<Local, Bits<8>>,
@@ -337,10 +351,9 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             crc_pending: Default::default(),
             crc_first: Default::default(),
             fcs: Default::default(),
-            f_sa: Default::default(),
-            f_enable: Default::default(),
-            f_hi: Default::default(),
-            f_lo: Default::default(),
+            tx_shift: Default::default(),
+            tx_last: Default::default(),
+            in_fields: Default::default(),
             tx_frames: Default::default(),
             rx_beats: Default::default(),
             at_beat: Default::default(),
@@ -374,9 +387,11 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             fcs_on: Constant::new(cfg.fcs),
             residue_early: Constant::new(W == 8),
             last_beat: konst((beats - 1) as u64),
+            before_last: konst((beats - 2) as u64),
+            last_field: konst((crc_beats - 1) as u64),
+            beat_bits: konst(W as u64),
             last_keep: konst(cfg.last_keep()),
             all_keep: konst(switchcraft_core::mask(L as u32)),
-            crc_beats: konst(crc_beats as u64),
             beat_shift: konst(u64::from(W.trailing_zeros())),
             template: Constant::new(template),
             crc_init: konst(CRC_INIT.into()),
@@ -426,12 +441,16 @@ impl<const W: usize, const L: usize, const OB: usize> PfcMacCore<W, L, OB> {
             src_hi: Default::default(),
             src: Default::default(),
             beat_at: Default::default(),
+            f_sa: Default::default(),
+            f_enable: Default::default(),
+            f_hi: Default::default(),
+            f_lo: Default::default(),
             frame: Default::default(),
+            fcs_frame: Default::default(),
             tx_data: Default::default(),
             tx_crc_base: Default::default(),
             tx_crc_next: Default::default(),
             fcs_next: Default::default(),
-            tx_last: Default::default(),
             sent: Default::default(),
             done: Default::default(),
             pend_now: Default::default(),
@@ -474,7 +493,9 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             crc_pending,
             crc_first,
             fcs,
-            f_enable,
+            tx_shift,
+            tx_last,
+            in_fields,
             tx_frames,
             rx_beats,
             at_beat,
@@ -504,10 +525,6 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         for c in 0..8 {
             self.pend_time[c].clock.next = self.clock.val();
             self.pend_time[c].d.next = self.pend_time[c].q.val();
-            self.f_hi[c].clock.next = self.clock.val();
-            self.f_hi[c].d.next = self.f_hi[c].q.val();
-            self.f_lo[c].clock.next = self.clock.val();
-            self.f_lo[c].d.next = self.f_lo[c].q.val();
             self.r_hi[c].clock.next = self.clock.val();
             self.r_hi[c].d.next = self.r_hi[c].q.val();
             self.r_lo[c].clock.next = self.clock.val();
@@ -516,10 +533,6 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             self.timer[c].d.next = self.timer[c].q.val();
             self.q_quanta[c].clock.next = self.clock.val();
             self.q_quanta[c].d.next = self.q_quanta[c].q.val();
-        }
-        for j in 0..6 {
-            self.f_sa[j].clock.next = self.clock.val();
-            self.f_sa[j].d.next = self.f_sa[j].q.val();
         }
         self.csr.clock.next = self.clock.val();
         self.csr.reset.next = self.reset.val();
@@ -530,50 +543,13 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         self.flags.next = 0.into();
 
         // ---- TX: the beat shown now, from the frame registers.
-        self.frame.next = self.template.val()
-            | (bit_cast::<512, 8>(self.f_enable.q.val()) << self.enable_at.val());
-        // Unrolled: rust-hdl evaluates a bit_cast's width outside the loop that holds it.
-        self.frame.next =
-            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[0].q.val()) << self.sa_at[0].val());
-        self.frame.next =
-            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[1].q.val()) << self.sa_at[1].val());
-        self.frame.next =
-            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[2].q.val()) << self.sa_at[2].val());
-        self.frame.next =
-            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[3].q.val()) << self.sa_at[3].val());
-        self.frame.next =
-            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[4].q.val()) << self.sa_at[4].val());
-        self.frame.next =
-            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[5].q.val()) << self.sa_at[5].val());
-        self.frame.next = self.frame.val()
-            | (bit_cast::<512, 8>(self.f_hi[0].q.val()) << self.hi_at[0].val())
-            | (bit_cast::<512, 8>(self.f_lo[0].q.val()) << self.lo_at[0].val());
-        self.frame.next = self.frame.val()
-            | (bit_cast::<512, 8>(self.f_hi[1].q.val()) << self.hi_at[1].val())
-            | (bit_cast::<512, 8>(self.f_lo[1].q.val()) << self.lo_at[1].val());
-        self.frame.next = self.frame.val()
-            | (bit_cast::<512, 8>(self.f_hi[2].q.val()) << self.hi_at[2].val())
-            | (bit_cast::<512, 8>(self.f_lo[2].q.val()) << self.lo_at[2].val());
-        self.frame.next = self.frame.val()
-            | (bit_cast::<512, 8>(self.f_hi[3].q.val()) << self.hi_at[3].val())
-            | (bit_cast::<512, 8>(self.f_lo[3].q.val()) << self.lo_at[3].val());
-        self.frame.next = self.frame.val()
-            | (bit_cast::<512, 8>(self.f_hi[4].q.val()) << self.hi_at[4].val())
-            | (bit_cast::<512, 8>(self.f_lo[4].q.val()) << self.lo_at[4].val());
-        self.frame.next = self.frame.val()
-            | (bit_cast::<512, 8>(self.f_hi[5].q.val()) << self.hi_at[5].val())
-            | (bit_cast::<512, 8>(self.f_lo[5].q.val()) << self.lo_at[5].val());
-        self.frame.next = self.frame.val()
-            | (bit_cast::<512, 8>(self.f_hi[6].q.val()) << self.hi_at[6].val())
-            | (bit_cast::<512, 8>(self.f_lo[6].q.val()) << self.lo_at[6].val());
-        self.frame.next = self.frame.val()
-            | (bit_cast::<512, 8>(self.f_hi[7].q.val()) << self.hi_at[7].val())
-            | (bit_cast::<512, 8>(self.f_lo[7].q.val()) << self.lo_at[7].val());
-        self.frame.next =
-            self.frame.val() | (bit_cast::<512, 32>(self.fcs.q.val()) << self.fcs_at.val());
         self.beat_at.next = bit_cast::<9, 7>(self.beat.q.val()) << self.beat_shift.val();
-        self.tx_data.next = self.frame.val().get_bits::<W>(self.beat_at.val().index());
-        self.tx_last.next = self.beat.q.val() == self.last_beat.val();
+        self.fcs_frame.next = bit_cast::<512, 32>(self.fcs.q.val()) << self.fcs_at.val();
+        self.tx_data.next = self.tx_shift.q.val().get_bits::<W>(0)
+            | self
+                .fcs_frame
+                .val()
+                .get_bits::<W>(self.beat_at.val().index());
         self.tx_tvalid.next = self.active.q.val();
         self.tx_tdata.next = 0.into();
         self.tx_tkeep.next = 0.into();
@@ -581,10 +557,10 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         if self.active.q.val() {
             self.tx_tdata.next = self.tx_data.val();
             self.tx_tkeep.next = self.all_keep.val();
-            if self.tx_last.val() {
+            if self.tx_last.q.val() {
                 self.tx_tkeep.next = self.last_keep.val();
             }
-            self.tx_tlast.next = self.tx_last.val();
+            self.tx_tlast.next = self.tx_last.q.val();
         }
 
         // ---- TX, edge: the beat sent, the descriptor merged, the next frame latched.
@@ -613,11 +589,14 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         }
         self.fcs.d.next = self.fcs_next.val();
         self.sent.next = self.active.q.val() & self.tx_tready.val();
-        self.done.next = self.sent.val() & self.tx_last.val();
+        self.done.next = self.sent.val() & self.tx_last.q.val();
         self.crc_pending.d.next = false;
         if self.sent.val() {
             self.beat.d.next = self.beat.q.val() + self.one7.val();
-            if self.beat.q.val() < self.crc_beats.val() {
+            self.tx_shift.d.next = self.tx_shift.q.val() >> self.beat_bits.val();
+            self.tx_last.d.next = self.beat.q.val() == self.before_last.val();
+            self.in_fields.d.next = self.beat.q.val() < self.last_field.val();
+            if self.in_fields.q.val() {
                 self.crc_beat.d.next = self.tx_data.val();
                 self.crc_pending.d.next = true;
                 self.crc_first.d.next = !self.beat.q.val().any();
@@ -659,22 +638,64 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             .get_bits::<16>(self.at_src_hi.val().index());
         self.src.next = bit_cast::<48, 32>(self.src_lo.val())
             | (bit_cast::<48, 16>(self.src_hi.val()) << self.c32.val());
+        self.f_enable.next = self.pend_now.val();
+        for j in 0..6 {
+            self.f_sa[j].next = self.src.val().get_bits::<8>(self.sa_from[j].val().index());
+        }
+        for c in 0..8 {
+            self.f_hi[c].next = 0.into();
+            self.f_lo[c].next = 0.into();
+            if self.pend_now.val().get_bit(c) {
+                self.f_hi[c].next = self.time_now[c].val().get_bits::<8>(8);
+                self.f_lo[c].next = self.time_now[c].val().get_bits::<8>(0);
+            }
+        }
+        self.frame.next =
+            self.template.val() | (bit_cast::<512, 8>(self.f_enable.val()) << self.enable_at.val());
+        // Unrolled: rust-hdl evaluates a bit_cast's width outside the loop that holds it.
+        self.frame.next =
+            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[0].val()) << self.sa_at[0].val());
+        self.frame.next =
+            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[1].val()) << self.sa_at[1].val());
+        self.frame.next =
+            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[2].val()) << self.sa_at[2].val());
+        self.frame.next =
+            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[3].val()) << self.sa_at[3].val());
+        self.frame.next =
+            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[4].val()) << self.sa_at[4].val());
+        self.frame.next =
+            self.frame.val() | (bit_cast::<512, 8>(self.f_sa[5].val()) << self.sa_at[5].val());
+        self.frame.next = self.frame.val()
+            | (bit_cast::<512, 8>(self.f_hi[0].val()) << self.hi_at[0].val())
+            | (bit_cast::<512, 8>(self.f_lo[0].val()) << self.lo_at[0].val());
+        self.frame.next = self.frame.val()
+            | (bit_cast::<512, 8>(self.f_hi[1].val()) << self.hi_at[1].val())
+            | (bit_cast::<512, 8>(self.f_lo[1].val()) << self.lo_at[1].val());
+        self.frame.next = self.frame.val()
+            | (bit_cast::<512, 8>(self.f_hi[2].val()) << self.hi_at[2].val())
+            | (bit_cast::<512, 8>(self.f_lo[2].val()) << self.lo_at[2].val());
+        self.frame.next = self.frame.val()
+            | (bit_cast::<512, 8>(self.f_hi[3].val()) << self.hi_at[3].val())
+            | (bit_cast::<512, 8>(self.f_lo[3].val()) << self.lo_at[3].val());
+        self.frame.next = self.frame.val()
+            | (bit_cast::<512, 8>(self.f_hi[4].val()) << self.hi_at[4].val())
+            | (bit_cast::<512, 8>(self.f_lo[4].val()) << self.lo_at[4].val());
+        self.frame.next = self.frame.val()
+            | (bit_cast::<512, 8>(self.f_hi[5].val()) << self.hi_at[5].val())
+            | (bit_cast::<512, 8>(self.f_lo[5].val()) << self.lo_at[5].val());
+        self.frame.next = self.frame.val()
+            | (bit_cast::<512, 8>(self.f_hi[6].val()) << self.hi_at[6].val())
+            | (bit_cast::<512, 8>(self.f_lo[6].val()) << self.lo_at[6].val());
+        self.frame.next = self.frame.val()
+            | (bit_cast::<512, 8>(self.f_hi[7].val()) << self.hi_at[7].val())
+            | (bit_cast::<512, 8>(self.f_lo[7].val()) << self.lo_at[7].val());
         if self.latch.val() {
             self.pend.d.next = 0.into();
             self.active.d.next = true;
             self.beat.d.next = 0.into();
-            self.f_enable.d.next = self.pend_now.val();
-            for j in 0..6 {
-                self.f_sa[j].d.next = self.src.val().get_bits::<8>(self.sa_from[j].val().index());
-            }
-            for c in 0..8 {
-                self.f_hi[c].d.next = 0.into();
-                self.f_lo[c].d.next = 0.into();
-                if self.pend_now.val().get_bit(c) {
-                    self.f_hi[c].d.next = self.time_now[c].val().get_bits::<8>(8);
-                    self.f_lo[c].d.next = self.time_now[c].val().get_bits::<8>(0);
-                }
-            }
+            self.tx_shift.d.next = self.frame.val();
+            self.tx_last.d.next = false;
+            self.in_fields.d.next = true;
         }
 
         // ---- RX, edge: the event sent, the last frame's verdict, the timers.
@@ -918,7 +939,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             self.beat.d.next = 0.into();
             self.tx_crc.d.next = 0.into();
             self.crc_pending.d.next = false;
-            self.f_enable.d.next = 0.into();
+            self.tx_last.d.next = false;
             self.tx_frames.d.next = 0.into();
             self.rx_beats.d.next = 0.into();
             self.at_beat.d.next = self.one64.val();
@@ -944,15 +965,10 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
             self.rx_bad.d.next = 0.into();
             for c in 0..8 {
                 self.pend_time[c].d.next = 0.into();
-                self.f_hi[c].d.next = 0.into();
-                self.f_lo[c].d.next = 0.into();
                 self.r_hi[c].d.next = 0.into();
                 self.r_lo[c].d.next = 0.into();
                 self.timer[c].d.next = 0.into();
                 self.q_quanta[c].d.next = 0.into();
-            }
-            for j in 0..6 {
-                self.f_sa[j].d.next = 0.into();
             }
         }
     }

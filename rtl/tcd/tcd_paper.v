@@ -267,7 +267,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
     reg  [1:0] capture$deq_ecn;
     reg  capture$mode;
     reg  [7:0] capture$prio_enable_next;
-    reg  [8:0] capture$entry_index;
+    reg  [8:0] capture$entry_index_next;
     reg  capture$snap_write;
     wire  capture$rx_valid;
     wire  capture$rx_bad;
@@ -473,7 +473,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         .deq_ecn(capture$deq_ecn),
         .mode(capture$mode),
         .prio_enable_next(capture$prio_enable_next),
-        .entry_index(capture$entry_index),
+        .entry_index_next(capture$entry_index_next),
         .snap_write(capture$snap_write),
         .rx_valid(capture$rx_valid),
         .rx_bad(capture$rx_bad),
@@ -694,7 +694,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
         capture$deq_ecn = deq_ecn;
         capture$mode = csr$value[at_mode];
         capture$prio_enable_next = csr$value_next[(at_prio_enable)+:(8)];
-        capture$entry_index = csr$value[(at_entry_index)+:(9)];
+        capture$entry_index_next = csr$value_next[(at_entry_index)+:(9)];
         capture$snap_write = |(csr$write & entry_index_written);
         snapshot$reset = reset;
         snapshot$read = capture$snap_read;
@@ -809,7 +809,7 @@ module tcd_paper__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_q
 endmodule // top
 
 
-module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,prio_enable_next,entry_index,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,snap_read,snap_ok,snap_busy,now,half_wrap,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key);
+module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,prio_enable_next,entry_index_next,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,snap_read,snap_ok,snap_busy,now,half_wrap,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key);
 
     // Module arguments
     input wire  clock;
@@ -831,7 +831,7 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
     input wire  [1:0] deq_ecn;
     input wire  mode;
     input wire  [7:0] prio_enable_next;
-    input wire  [8:0] entry_index;
+    input wire  [8:0] entry_index_next;
     input wire  snap_write;
     output reg  rx_valid;
     output reg  rx_bad;
@@ -866,6 +866,7 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
     localparam  prio_ok = 8'hff;
     localparam  time_mask = 32'h3ffff;
     localparam  time_low = 32'h1ffff;
+    localparam  before_low = 32'h1fffe;
     localparam  queue_mask = 32'hffffff;
     localparam  one_32 = 32'h1;
 
@@ -908,6 +909,8 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
     wire  l_ok$q;
     reg  snap_pending$d;
     wire  snap_pending$q;
+    reg  [8:0] entry_index$d;
+    wire  [8:0] entry_index$q;
     reg  snap_read_r$d;
     wire  snap_read_r$q;
     reg  [31:0] now_r$d;
@@ -1020,6 +1023,11 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
         .q(snap_pending$q),
         .clock(clock)
     );
+    tcd_paper__capture$entry_index entry_index(
+        .d(entry_index$d),
+        .q(entry_index$q),
+        .clock(clock)
+    );
     tcd_paper__capture$snap_read_r snap_read_r(
         .d(snap_read_r$d),
         .q(snap_read_r$q),
@@ -1057,6 +1065,7 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
         d_enabled_r$d = d_enabled_r$q;
         l_ok$d = l_ok$q;
         snap_pending$d = snap_pending$q;
+        entry_index$d = entry_index$q;
         snap_read_r$d = snap_read_r$q;
         now_r$d = now_r$q;
         half_wrap_r$d = half_wrap_r$q;
@@ -1087,9 +1096,10 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
             lookup_key = in_d_key;
         end
         else begin
-            lookup_key = entry_index;
+            lookup_key = entry_index$q;
         end
-        l_ok$d = port_ok[entry_index[(32'h3)+:(6)]] & prio_ok[entry_index[(32'h0)+:(3)]];
+        l_ok$d = port_ok[entry_index$q[(32'h3)+:(6)]] & prio_ok[entry_index$q[(32'h0)+:(3)]];
+        entry_index$d = entry_index_next;
         snap_read_r$d = snap_pending$q & ~deq_valid;
         snap_pending$d = (snap_pending$q & deq_valid) | snap_write;
         count = (now_r$q + one_32) & time_mask;
@@ -1134,7 +1144,7 @@ module tcd_paper__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pf
             snap_busy = one_32;
         end
         now = now_r$q;
-        half_wrap_r$d = (now_r$d & time_low) == time_low;
+        half_wrap_r$d = ((now_r$q & time_low) == before_low) & ~reset;
         half_wrap = half_wrap_r$q;
         next_p_valid = p_valid$d;
         next_p_key = p_key$d;
@@ -1375,6 +1385,25 @@ module tcd_paper__capture$d_valid_r(d,q,clock);
     end
 
 endmodule // tcd_paper__capture$d_valid_r
+
+
+module tcd_paper__capture$entry_index(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_paper__capture$entry_index
 
 
 module tcd_paper__capture$half_wrap_r(d,q,clock);

@@ -272,7 +272,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
     reg  [1:0] capture$deq_ecn;
     reg  capture$mode;
     reg  [7:0] capture$prio_enable_next;
-    reg  [4:0] capture$entry_index;
+    reg  [4:0] capture$entry_index_next;
     reg  capture$snap_write;
     wire  capture$rx_valid;
     wire  capture$rx_bad;
@@ -478,7 +478,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         .deq_ecn(capture$deq_ecn),
         .mode(capture$mode),
         .prio_enable_next(capture$prio_enable_next),
-        .entry_index(capture$entry_index),
+        .entry_index_next(capture$entry_index_next),
         .snap_write(capture$snap_write),
         .rx_valid(capture$rx_valid),
         .rx_bad(capture$rx_bad),
@@ -699,7 +699,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
         capture$deq_ecn = deq_ecn;
         capture$mode = csr$value[at_mode];
         capture$prio_enable_next = csr$value_next[(at_prio_enable)+:(8)];
-        capture$entry_index = csr$value[(at_entry_index)+:(5)];
+        capture$entry_index_next = csr$value_next[(at_entry_index)+:(5)];
         capture$snap_write = |(csr$write & entry_index_written);
         snapshot$reset = reset;
         snapshot$read = capture$snap_read;
@@ -814,7 +814,7 @@ module tcd_tiny__core(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_qu
 endmodule // top
 
 
-module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,prio_enable_next,entry_index,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,snap_read,snap_ok,snap_busy,now,half_wrap,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key);
+module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc_quanta,rx_pfc_qlen,rx_credit_valid,rx_credit_port,rx_credit_vl,rx_credit_ok,rx_credit_qlen,deq_valid,deq_port,deq_prio,deq_qlen,deq_ecn,mode,prio_enable_next,entry_index_next,snap_write,rx_valid,rx_bad,rx_key,rx_stop,rx_qlen,d_valid,d_bad,d_port,d_prio,d_key,d_qlen,d_ecn,d_enabled,snap_read,snap_ok,snap_busy,now,half_wrap,lookup_key,next_p_valid,next_p_key,next_p_stop,next_c_valid,next_c_key,next_c_stop,next_d_valid,next_d_key);
 
     // Module arguments
     input wire  clock;
@@ -836,7 +836,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
     input wire  [1:0] deq_ecn;
     input wire  mode;
     input wire  [7:0] prio_enable_next;
-    input wire  [4:0] entry_index;
+    input wire  [4:0] entry_index_next;
     input wire  snap_write;
     output reg  rx_valid;
     output reg  rx_bad;
@@ -871,6 +871,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
     localparam  prio_ok = 8'h3;
     localparam  time_mask = 32'hfff;
     localparam  time_low = 32'h7ff;
+    localparam  before_low = 32'h7fe;
     localparam  queue_mask = 32'hffff;
     localparam  one_32 = 32'h1;
 
@@ -913,6 +914,8 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
     wire  l_ok$q;
     reg  snap_pending$d;
     wire  snap_pending$q;
+    reg  [4:0] entry_index$d;
+    wire  [4:0] entry_index$q;
     reg  snap_read_r$d;
     wire  snap_read_r$q;
     reg  [31:0] now_r$d;
@@ -1025,6 +1028,11 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
         .q(snap_pending$q),
         .clock(clock)
     );
+    tcd_tiny__capture$entry_index entry_index(
+        .d(entry_index$d),
+        .q(entry_index$q),
+        .clock(clock)
+    );
     tcd_tiny__capture$snap_read_r snap_read_r(
         .d(snap_read_r$d),
         .q(snap_read_r$q),
@@ -1062,6 +1070,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
         d_enabled_r$d = d_enabled_r$q;
         l_ok$d = l_ok$q;
         snap_pending$d = snap_pending$q;
+        entry_index$d = entry_index$q;
         snap_read_r$d = snap_read_r$q;
         now_r$d = now_r$q;
         half_wrap_r$d = half_wrap_r$q;
@@ -1092,9 +1101,10 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
             lookup_key = in_d_key;
         end
         else begin
-            lookup_key = entry_index;
+            lookup_key = entry_index$q;
         end
-        l_ok$d = port_ok[entry_index[(32'h3)+:(2)]] & prio_ok[entry_index[(32'h0)+:(3)]];
+        l_ok$d = port_ok[entry_index$q[(32'h3)+:(2)]] & prio_ok[entry_index$q[(32'h0)+:(3)]];
+        entry_index$d = entry_index_next;
         snap_read_r$d = snap_pending$q & ~deq_valid;
         snap_pending$d = (snap_pending$q & deq_valid) | snap_write;
         count = (now_r$q + one_32) & time_mask;
@@ -1139,7 +1149,7 @@ module tcd_tiny__capture(clock,reset,rx_pfc_valid,rx_pfc_port,rx_pfc_prio,rx_pfc
             snap_busy = one_32;
         end
         now = now_r$q;
-        half_wrap_r$d = (now_r$d & time_low) == time_low;
+        half_wrap_r$d = ((now_r$q & time_low) == before_low) & ~reset;
         half_wrap = half_wrap_r$q;
         next_p_valid = p_valid$d;
         next_p_key = p_key$d;
@@ -1380,6 +1390,25 @@ module tcd_tiny__capture$d_valid_r(d,q,clock);
     end
 
 endmodule // tcd_tiny__capture$d_valid_r
+
+
+module tcd_tiny__capture$entry_index(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // tcd_tiny__capture$entry_index
 
 
 module tcd_tiny__capture$half_wrap_r(d,q,clock);

@@ -244,9 +244,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize> Logic
             .value_next
             .val()
             .get_bits::<8>(self.at_prio_enable.val().index());
-        self.capture.entry_index.next = self
+        self.capture.entry_index_next.next = self
             .csr
-            .value
+            .value_next
             .val()
             .get_bits::<KB>(self.at_entry_index.val().index());
         self.capture.snap_write.next =

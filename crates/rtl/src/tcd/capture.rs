@@ -35,8 +35,9 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     pub mode: Signal<In, Bit>,
     /// The `prio_enable` register as this edge leaves it.
     pub prio_enable_next: Signal<In, Bits<8>>,
-    /// The `entry_index` register, and its write strobe.
-    pub entry_index: Signal<In, Bits<KB>>,
+    /// The `entry_index` register as this edge leaves it (a copy is kept here, beside the
+    /// lookup it addresses, rather than routed from the CSR bank), and its write strobe.
+    pub entry_index_next: Signal<In, Bits<KB>>,
     pub snap_write: Signal<In, Bit>,
 
     /// Cycle n: the received frame of the active mode (valid on an existing entry, or bad),
@@ -81,8 +82,10 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     port_ok: Constant<Bits<PP>>,
     prio_ok: Constant<Bits<8>>,
     time_mask: Constant<Bits<32>>,
-    /// The bits of `now` below its top bit.
+    /// The bits of `now` below its top bit, and their value one count before they are all
+    /// ones.
     time_low: Constant<Bits<32>>,
+    before_low: Constant<Bits<32>>,
     queue_mask: Constant<Bits<32>>,
     one_32: Constant<Bits<32>>,
 
@@ -105,6 +108,8 @@ pub struct Capture<const PB: usize, const PP: usize, const KB: usize> {
     d_enabled_r: DFF<Bit>,
     l_ok: DFF<Bit>,
     snap_pending: DFF<Bit>,
+    /// The `entry_index` register's copy: equal to it on every cycle.
+    entry_index: DFF<Bits<KB>>,
     snap_read_r: DFF<Bit>,
     now_r: DFF<Bits<32>>,
     /// `now`'s top bit flips at the next edge: its low bits are all ones. Registered, so the
@@ -146,7 +151,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             deq_qlen: Default::default(),
             deq_ecn: Default::default(),
             mode: Default::default(),
-            entry_index: Default::default(),
+            entry_index_next: Default::default(),
             snap_write: Default::default(),
             rx_valid: Default::default(),
             rx_bad: Default::default(),
@@ -180,6 +185,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             prio_ok: Constant::new(mask(cfg.priorities).into()),
             time_mask: c32(mask(cfg.time_bits)),
             time_low: c32(mask(cfg.time_bits - 1)),
+            before_low: c32(mask(cfg.time_bits - 1) - 1),
             queue_mask: c32(mask(cfg.queue_bits)),
             one_32: c32(1),
             p_valid: Default::default(),
@@ -201,6 +207,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Capture<PB, PP, KB> {
             d_enabled_r: Default::default(),
             l_ok: Default::default(),
             snap_pending: Default::default(),
+            entry_index: Default::default(),
             snap_read_r: Default::default(),
             now_r: Default::default(),
             half_wrap_r: Default::default(),
@@ -240,6 +247,7 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
             d_enabled_r,
             l_ok,
             snap_pending,
+            entry_index,
             snap_read_r,
             now_r,
             half_wrap_r
@@ -286,16 +294,17 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
         if self.deq_valid.val() {
             self.lookup_key.next = self.in_d_key.val();
         } else {
-            self.lookup_key.next = self.entry_index.val();
+            self.lookup_key.next = self.entry_index.q.val();
         }
         self.l_ok.d.next = self
             .port_ok
             .val()
-            .get_bit(self.entry_index.val().get_bits::<PB>(3).index())
+            .get_bit(self.entry_index.q.val().get_bits::<PB>(3).index())
             & self
                 .prio_ok
                 .val()
-                .get_bit(self.entry_index.val().get_bits::<3>(0).index());
+                .get_bit(self.entry_index.q.val().get_bits::<3>(0).index());
+        self.entry_index.d.next = self.entry_index_next.val();
         self.snap_read_r.d.next = self.snap_pending.q.val() & !self.deq_valid.val();
         self.snap_pending.d.next =
             (self.snap_pending.q.val() & self.deq_valid.val()) | self.snap_write.val();
@@ -346,7 +355,11 @@ impl<const PB: usize, const PP: usize, const KB: usize> Logic for Capture<PB, PP
             self.snap_busy.next = self.one_32.val();
         }
         self.now.next = self.now_r.q.val();
-        self.half_wrap_r.d.next = (self.now_r.d.val() & self.time_low.val()) == self.time_low.val();
+        // The next `now`'s low bits all ones, tested on this one (one count before), so the
+        // increment's carry chain is not on the flag's path.
+        self.half_wrap_r.d.next = ((self.now_r.q.val() & self.time_low.val())
+            == self.before_low.val())
+            & !self.reset.val();
         self.half_wrap.next = self.half_wrap_r.q.val();
 
         // What this edge loads, reset included.

@@ -137,31 +137,34 @@ module pfcmac_props (
 
     // a_tx_constant_bytes: the bytes every PFC frame has are right in every frame: destination
     // 01-80-C2-00-00-01, EtherType 0x8808, opcode 0x0101, the reserved byte 16 and the padding
-    // (bytes 34 to 59) zero.
+    // (bytes 34 to 59) zero. `frame_byte_ok`: byte `b` at frame position `pos` (0..63) is one
+    // of those, or another byte (a field, or the FCS when pos >= 60 and `fcs_zero` is clear).
+    function automatic frame_byte_ok(input integer pos, input [7:0] b, input fcs_zero);
+        case (pos)
+            0: frame_byte_ok = b == 8'h01;
+            1: frame_byte_ok = b == 8'h80;
+            2: frame_byte_ok = b == 8'hC2;
+            3: frame_byte_ok = b == 8'h00;
+            4: frame_byte_ok = b == 8'h00;
+            5: frame_byte_ok = b == 8'h01;
+            12: frame_byte_ok = b == 8'h88;
+            13: frame_byte_ok = b == 8'h08;
+            14: frame_byte_ok = b == 8'h01;
+            15: frame_byte_ok = b == 8'h01;
+            16: frame_byte_ok = b == 8'h00;
+            default: frame_byte_ok = pos < 34 || (pos >= 60 && !fcs_zero) || b == 8'h00;
+        endcase
+    endfunction
     function automatic constant_bytes_ok(input [6:0] beat, input [`SC_W-1:0] data,
                                          input [`SC_L-1:0] keep);
         integer lane, pos;
-        reg [7:0] b;
         begin
             constant_bytes_ok = 1'b1;
             for (lane = 0; lane < `SC_L; lane = lane + 1) begin
                 pos = beat * `SC_L + lane;
-                b = data[8 * lane +: 8];
-                if (keep[lane] && pos < 60) case (pos)
-                    0: constant_bytes_ok = constant_bytes_ok && b == 8'h01;
-                    1: constant_bytes_ok = constant_bytes_ok && b == 8'h80;
-                    2: constant_bytes_ok = constant_bytes_ok && b == 8'hC2;
-                    3: constant_bytes_ok = constant_bytes_ok && b == 8'h00;
-                    4: constant_bytes_ok = constant_bytes_ok && b == 8'h00;
-                    5: constant_bytes_ok = constant_bytes_ok && b == 8'h01;
-                    12: constant_bytes_ok = constant_bytes_ok && b == 8'h88;
-                    13: constant_bytes_ok = constant_bytes_ok && b == 8'h08;
-                    14: constant_bytes_ok = constant_bytes_ok && b == 8'h01;
-                    15: constant_bytes_ok = constant_bytes_ok && b == 8'h01;
-                    16: constant_bytes_ok = constant_bytes_ok && b == 8'h00;
-                    default:
-                        if (pos >= 34) constant_bytes_ok = constant_bytes_ok && b == 8'h00;
-                endcase
+                if (keep[lane] && pos < 64)
+                    constant_bytes_ok = constant_bytes_ok
+                                        && frame_byte_ok(pos, data[8 * lane +: 8], 1'b0);
             end
         end
     endfunction
@@ -175,27 +178,12 @@ module pfcmac_props (
     localparam integer FIELD_BEATS = (34 + `SC_L - 1) / `SC_L;
     function automatic frame_ahead_ok(input [6:0] beat, input [511:0] shift);
         integer k, pos;
-        reg [7:0] b;
         begin
             frame_ahead_ok = 1'b1;
             for (k = 0; k < 64; k = k + 1) begin
                 pos = beat * `SC_L + k;
-                b = shift[8 * k +: 8];
-                if (pos < 64) case (pos)
-                    0: frame_ahead_ok = frame_ahead_ok && b == 8'h01;
-                    1: frame_ahead_ok = frame_ahead_ok && b == 8'h80;
-                    2: frame_ahead_ok = frame_ahead_ok && b == 8'hC2;
-                    3: frame_ahead_ok = frame_ahead_ok && b == 8'h00;
-                    4: frame_ahead_ok = frame_ahead_ok && b == 8'h00;
-                    5: frame_ahead_ok = frame_ahead_ok && b == 8'h01;
-                    12: frame_ahead_ok = frame_ahead_ok && b == 8'h88;
-                    13: frame_ahead_ok = frame_ahead_ok && b == 8'h08;
-                    14: frame_ahead_ok = frame_ahead_ok && b == 8'h01;
-                    15: frame_ahead_ok = frame_ahead_ok && b == 8'h01;
-                    16: frame_ahead_ok = frame_ahead_ok && b == 8'h00;
-                    default:
-                        if (pos >= 34) frame_ahead_ok = frame_ahead_ok && b == 8'h00;
-                endcase
+                if (pos < 64)
+                    frame_ahead_ok = frame_ahead_ok && frame_byte_ok(pos, shift[8 * k +: 8], 1'b1);
             end
         end
     endfunction

@@ -542,7 +542,7 @@ impl<const W: usize, const L: usize, const OB: usize> Logic for PfcMacCore<W, L,
         self.csr.wdata.next = self.csr_wdata.val();
         self.flags.next = 0.into();
 
-        // ---- TX: the beat shown now, from the frame registers.
+        // ---- TX: the beat shown now, from the shift register (and the FCS at its beats).
         self.beat_at.next = bit_cast::<9, 7>(self.beat.q.val()) << self.beat_shift.val();
         self.fcs_frame.next = bit_cast::<512, 32>(self.fcs.q.val()) << self.fcs_at.val();
         self.tx_data.next = self.tx_shift.q.val().get_bits::<W>(0)

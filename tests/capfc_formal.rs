@@ -1,8 +1,9 @@
 //! The formal flow on CaPFC's formal config (`formal/capfc/capfc_formal.toml`: 4 ports, 1
 //! priority, 8-bit occupancy, 3-bit counters): every property holds to BMC depth 4 (the base
-//! case), the BMC-only ones to depth 10 (an event of step 1 has its E bits by step 6 and its D
-//! by step 7; a calibration's E bits come one edge after its last flag, the fourth edge after
-//! the capture for one flag, so calibrations with up to three flags finish within the depth),
+//! case), the BMC-only ones to depth 12 (an event of step 1 has its E bits by step 8 and its D
+//! by step 9; a calibration's E bits come three edges after its last flag, the sixth edge
+//! after the capture for one flag, so calibrations with up to three flags finish within the
+//! depth),
 //! the others by
 //! 4-induction, and the mutant assertion makes the flow
 //! fail with a counterexample, so the flow can fail at all. On `tiny` itself, the inductive
@@ -19,7 +20,7 @@ fn proof() -> Proof {
     Proof {
         cfg: BlockConfig::from_file("capfc", &path).unwrap(),
         name: "formal",
-        bmc_depth: 10,
+        bmc_depth: 12,
         k: 4,
     }
 }
@@ -38,6 +39,10 @@ fn capfc_formal_properties_are_proved() {
             "a_pending_only_after_xoff",
             "a_calibration_only_after_xoff",
             "a_set_only_after_xoff",
+            "a_set_only_after_xoff_w1",
+            "a_set_only_after_xoff_w2",
+            "a_max_only_after_xoff_m1",
+            "a_max_only_after_xoff_m2",
             "a_xoff_test_after_xoff",
             "a_xon_in_flight",
             "a_engine_flags_ranked",

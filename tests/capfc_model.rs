@@ -16,8 +16,8 @@ use switchcraft_core::CycleModel;
 use switchcraft_model::capfc::SharedMemory;
 use switchcraft_model::capfc::{
     reg, Capfc, CapfcConfig, CapfcIn, CapfcOut, CapfcWorkload, Policy, Saturation, COUNT_LATENCY,
-    D_LATENCY, EG_DROP_LATENCY, ERR_INDEX, ERR_SATURATION, E_LATENCY, ID_WORD, IN_DROP_LATENCY,
-    I_LATENCY, POLICY_SATURATE, PRESETS,
+    D_LATENCY, EG_DROP_LATENCY, ERR_INDEX, ERR_SATURATION, E_LATENCY, E_WAIT, ID_WORD,
+    IN_DROP_LATENCY, I_LATENCY, POLICY_SATURATE, PRESETS,
 };
 
 /// Edges from an egress event to its counter stage (a capture by the engine), to its E bits
@@ -26,9 +26,11 @@ const C: usize = COUNT_LATENCY as usize;
 const E: usize = E_LATENCY as usize;
 const D: usize = D_LATENCY as usize;
 /// A calibration with m flags sets E at edge n + CAL + max(m, 1) for the enqueue of edge n:
-/// captured at n + C, summed at n + C + 1, scaled at n + C + 2, one flag per edge, then the E
-/// stage.
-const CAL: usize = C + 3;
+/// captured at n + C, summed at n + C + 1, scaled at n + C + 2, one flag per edge, then the
+/// requests' wait (`W`) and the E stage.
+const CAL: usize = C + 3 + W;
+/// Edges the counter stage's E requests wait before the E stage.
+const W: usize = E_WAIT as usize;
 
 // ---------------------------------------------------------------------------------------------
 // Configurations and stimulus helpers.
@@ -676,7 +678,7 @@ fn c8_run(cut: (u64, u64)) -> (Bench, usize) {
 }
 
 /// Checks that E of (0, 0) becomes `mask` at edge n + CAL + max(m, 1), m = flagged counters,
-/// with the engine busy from the capture at edge n + C until its last flag, the edge before.
+/// with the engine busy from the capture at edge n + C until its last flag, `W` + 1 edges before.
 fn check_calibration(cut: (u64, u64), mask: u64) {
     let m = mask.count_ones() as usize;
     let mut b = c8_bench(cut);
@@ -686,7 +688,7 @@ fn check_calibration(cut: (u64, u64), mask: u64) {
     let done = n + CAL + m.max(1);
     for k in n + 1..done + D + 2 {
         b.step(idle());
-        let busy = (n + C..done - 1).contains(&k);
+        let busy = (n + C..done - 1 - W).contains(&k);
         assert_eq!(b.m.calibrating(), busy, "CUT {cut:?}: edge n + {}", k - n);
         assert_eq!(
             b.m.csr(reg::STATUS) >> 1 & 1,
@@ -763,7 +765,7 @@ fn capfc_c9_cut_one_flags_every_nonzero_contributor() {
     let n = b.edge();
     let t = b.to_xoff(0, 1, 4);
     b.step(t);
-    b.idle(10);
+    b.idle(10 + W);
     assert_eq!(b.m.counter(0, 1, 4), 7);
     assert_eq!(b.m.counter(0, 1, 3), 0);
     // Three selections (4, then 1, then 2): E at n + CAL + 3.
@@ -802,12 +804,12 @@ fn capfc_stop_calibrate_result_is_monotone_until_xon() {
     b.prefill(0, 0, &[(1, 4), (2, 3)]);
     let t = b.to_xoff(0, 0, 1); // C = {1: 5, 2: 3}: 5 >= 8/2 -> {1}
     b.apply(t);
-    b.idle(5);
+    b.idle(5 + W);
     assert_eq!(b.m.e_bits(0, 0), 0b010);
     // Input 1 is paused upstream; input 2 keeps arriving: {1: 5, 2: 6} -> {2}.
     for _ in 0..3 {
         b.step(enq(0, 0, 2, 1));
-        b.idle(6);
+        b.idle(6 + W);
     }
     assert_eq!(b.m.counter(0, 0, 2), 6);
     assert_eq!(b.m.e_bits(0, 0), 0b110, "E[1] stays set, E[2] added");
@@ -1230,9 +1232,10 @@ fn capfc_waiting_requests_are_served_round_robin_under_repeated_requests() {
 /// Issue 31 item 4: the reaction is bounded under 100 % egress enqueue load. Every egress queue
 /// of `tiny` (K = 8 of them, P = 4 ports) crosses XOFF on consecutive edges while an egress
 /// enqueue arrives on every edge, so the requests pile up behind one engine. The first E set of
-/// each queue comes at most C + (K + 1)(P + 2) edges after the enqueue that crossed XOFF
+/// each queue comes at most C + W + (K + 1)(P + 2) edges after the enqueue that crossed XOFF
 /// (docs/blocks/capfc.md: the request waits for the running calibration and one calibration of
-/// every other waiting queue, each at most P + 2 edges, then takes at most P + 2 itself).
+/// every other waiting queue, each at most P + 2 edges, then takes at most P + 2 itself, and
+/// its E set waits W edges more).
 #[test]
 fn capfc_reaction_is_bounded_under_full_egress_enqueue_load() {
     let seed = common::seed();
@@ -1240,7 +1243,7 @@ fn capfc_reaction_is_bounded_under_full_egress_enqueue_load() {
     let cfg = CapfcConfig::preset("tiny").unwrap();
     let (ports, prios) = (u64::from(cfg.ports), u64::from(cfg.priorities));
     let (p, k) = (ports as usize, (ports * prios) as usize);
-    let bound = C + (k + 1) * (p + 2);
+    let bound = C + W + (k + 1) * (p + 2);
     let mut b = Bench::new(&cfg);
     let other = |rng: &mut switchcraft_core::rng::SplitMix64, o: u64| {
         (o + 1 + rng.below(ports - 1)) % ports
@@ -1988,7 +1991,7 @@ fn capfc_random_run_stop_calibrate_keeps_invariants() {
 /// is repaired within one refresh period; and once D is clear (I clear: the ingress occupancy
 /// went to XON or below, and no E bit) no PAUSE follows, so upstream holds the class paused
 /// at most one pause time (QUANTA, one cycle per quantum here) longer, even when the RESUME is
-/// lost. D's frames come 3 edges after an ingress event and 5 after an egress one.
+/// lost. D's frames come 3 edges after an ingress event and 7 after an egress one.
 #[test]
 fn capfc_lost_frames_are_repaired_by_refresh_and_no_class_stays_paused_once_d_clears() {
     let seed = common::seed();

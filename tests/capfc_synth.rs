@@ -24,13 +24,12 @@ fn capfc_tiny_core_synthesizes_for_ice40_with_occupancy_and_counters_in_ram() {
     let keys = 1u64 << (c.port_bits() + c.prio_bits()); // {port, priority}
     let occ = c.occupancy_bits as u64;
     // In RAM and nothing else: ingress and egress occupancy (4 copies each, the two-bus live
-    // value table), a row of P - 1 counters per egress key, and its running maximum
-    // (16-bit value, input index).
+    // value table) and a row of P - 1 counters per egress key (Stop-Max keeps no running
+    // maximum: it selects from the counted row).
     let counters = (c.ports as u64 - 1) * c.counter_bits as u64;
-    let running_max = 16 + c.port_bits() as u64;
     assert_eq!(
         r.memory_bits,
-        keys * (2 * 4 * occ + counters + running_max),
+        keys * (2 * 4 * occ + counters),
         "memory bits"
     );
     assert!(r.bram >= 4, "BRAM {}", r.bram);

@@ -15,9 +15,10 @@
 //
 // Cycle conventions (docs/blocks/capfc.md, "Pipeline"): events sampled at edge n are in the
 // egress occupancy stage in cycle n (`egress.e_*` / `egress.d_*`), the occupancy after edge
-// n + 1; the counter stage in cycle n + 1, the counters after edge n + 2; the E stage in cycle
-// n + 2, the E bits and their messages (eset_*, eclr_*) after edge n + 3; the D stage in cycle
-// n + 3, the count of E bits per ingress key and D after edge n + 4. Ghost state kept from the
+// n + 1; the counter stage in cycle n + 1, the counters after edge n + 2; its E requests wait
+// two edges (Stop-Max's selection); the E stage in cycle n + 4, the E bits and their messages
+// (eset_*, eclr_*) after edge n + 5; the D stage in cycle n + 5, the count of E bits per
+// ingress key and D after edge n + 6. Ghost state kept from the
 // bus events is the spec's view after edge n + 1; the properties compare each stage with the
 // ghost as many edges back as the stage is late. Keys are {port, priority} (SC_NB priority
 // bits); E row k holds one bit per ingress port (the E bit of egress key k and that input).
@@ -97,7 +98,20 @@ module capfc_props (
     (* keep *) wire [K*PP-1:0] e_rows;       // probe: dut.core.decision.e_rows.rows
     (* keep *) wire [KB-1:0] e_rows_key0;    // probe: dut.core.decision.e_rows.key0
     (* keep *) wire [KB-1:0] e_rows_key1;    // probe: dut.core.decision.e_rows.key1
-    // The E stage's operands: the counter stage's requests, registered.
+    // The counter stage's requests waiting one and two edges, and Stop-Max's.
+    (* keep *) wire w1_clear_valid;          // probe: dut.core.decision.w1_clear_valid$q
+    (* keep *) wire [KB-1:0] w1_clear_key;   // probe: dut.core.decision.w1_clear_key$q
+    (* keep *) wire w2_clear_valid;          // probe: dut.core.decision.w2_clear_valid$q
+    (* keep *) wire [KB-1:0] w2_clear_key;   // probe: dut.core.decision.w2_clear_key$q
+    (* keep *) wire w1_cal_valid;            // probe: dut.core.decision.w1_cal_valid$q
+    (* keep *) wire [KB-1:0] w1_cal_key;     // probe: dut.core.decision.w1_cal_key$q
+    (* keep *) wire w2_cal_valid;            // probe: dut.core.decision.w2_cal_valid$q
+    (* keep *) wire [KB-1:0] w2_cal_key;     // probe: dut.core.decision.w2_cal_key$q
+    (* keep *) wire m1_valid;                // probe: dut.core.counters.m1_valid$q
+    (* keep *) wire [KB-1:0] m1_key;         // probe: dut.core.counters.m1_key$q
+    (* keep *) wire m2_valid;                // probe: dut.core.counters.m2_valid$q
+    (* keep *) wire [KB-1:0] m2_key;         // probe: dut.core.counters.m2_key$q
+    // The E stage's operands: the requests, registered.
     (* keep *) wire r_clear_valid;           // probe: dut.core.decision.r_clear_valid$q
     (* keep *) wire [KB-1:0] r_clear_key;    // probe: dut.core.decision.r_clear_key$q
     (* keep *) wire r_set_valid;             // probe: dut.core.decision.r_set_valid$q
@@ -184,7 +198,7 @@ module capfc_props (
     reg prev_rst, prev_csr_we;
     reg [5:0] prev_csr_addr;
     reg [31:0] prev_csr_wdata;
-    reg [1:0] prev_policy, policy_2;   // the policy one and two cycles ago
+    reg [1:0] prev_policy, policy_2, policy_3, policy_4;   // the policy 1 to 4 cycles ago
     reg [2:0] prev_r_policy;
     reg [15:0] prev_r_cut;
     reg [K*PP-1:0] prev_e_rows;
@@ -197,6 +211,8 @@ module capfc_props (
         prev_csr_wdata <= csr_wdata;
         prev_policy <= policy;
         policy_2 <= prev_policy;
+        policy_3 <= policy_2;
+        policy_4 <= policy_3;
         prev_r_policy <= r_policy;
         prev_r_cut <= r_cut;
         prev_e_rows <= e_rows;
@@ -269,10 +285,13 @@ module capfc_props (
     // ---------------------------------------------------------------- E only after XOFF
     // Ghost per egress key: an accepted enqueue took B to >= XOFF since the last dequeue that
     // took B to <= XON (the dequeue acts first in a cycle, so a same-cycle XOFF wins); and its
-    // value one and two edges before, the view of the counter stage and of the E stage.
+    // value 1 to 4 edges before: the view of the registers the counter stage writes, of the
+    // requests' two waiting stages, and of the E rows.
     reg [K-1:0] reached = {K{1'b0}};
     reg [K-1:0] reached_1 = {K{1'b0}};
     reg [K-1:0] reached_2 = {K{1'b0}};
+    reg [K-1:0] reached_3 = {K{1'b0}};
+    reg [K-1:0] reached_4 = {K{1'b0}};
     wire [K-1:0] one_k = {{(K - 1){1'b0}}, 1'b1};
     wire [K-1:0] xoff_now = xoff_hit ? one_k << e_key : {K{1'b0}};
     wire [K-1:0] xon_now = xon_clear ? one_k << d_key : {K{1'b0}};
@@ -280,10 +299,14 @@ module capfc_props (
         reached <= rst ? {K{1'b0}} : (reached & ~xon_now) | xoff_now;
         reached_1 <= rst ? {K{1'b0}} : reached;
         reached_2 <= rst ? {K{1'b0}} : reached_1;
+        reached_3 <= rst ? {K{1'b0}} : reached_2;
+        reached_4 <= rst ? {K{1'b0}} : reached_3;
     end
-    // The keys an XON is still on its way to: in the counter stage's tests, in the E stage's
-    // clear request.
+    // The keys an XON is still on its way to: in the counter stage's tests, in the two
+    // waiting stages, in the E stage's clear request.
     wire [K-1:0] xon_tested = t_xon ? one_k << t_deq_key : {K{1'b0}};
+    wire [K-1:0] xon_waiting_1 = w1_clear_valid ? one_k << w1_clear_key : {K{1'b0}};
+    wire [K-1:0] xon_waiting_2 = w2_clear_valid ? one_k << w2_clear_key : {K{1'b0}};
     wire [K-1:0] xon_requested = r_clear_valid ? one_k << r_clear_key : {K{1'b0}};
     wire [K-1:0] row_set;
     generate
@@ -294,19 +317,25 @@ module capfc_props (
     always @(*) if (!rst) begin
         // a_e_only_after_xoff: an egress (o, p) has E bits only while its B reached XOFF since
         // its last XON, as of the events the E stage has seen.
-        a_e_only_after_xoff: assert ((row_set & ~reached_2) == {K{1'b0}});
+        a_e_only_after_xoff: assert ((row_set & ~reached_4) == {K{1'b0}});
         // a_pending_only_after_xoff / a_calibration_only_after_xoff / a_set_only_after_xoff:
         // the same for a waiting calibration request, a running calibration whose result still
         // stands and an E set on its way to the E stage, as of the events the counter stage
         // has seen (what makes the first property inductive, with the two below).
         a_pending_only_after_xoff: assert ((pending & ~reached_1) == {K{1'b0}});
         if (cal_busy && !cal_cancel) a_calibration_only_after_xoff: assert (reached_1[cal_key]);
-        if (r_set_valid) a_set_only_after_xoff: assert (reached_1[r_set_key]);
+        if (w1_cal_valid) a_set_only_after_xoff_w1: assert (reached_1[w1_cal_key]);
+        if (w2_cal_valid) a_set_only_after_xoff_w2: assert (reached_2[w2_cal_key]);
+        if (m1_valid) a_max_only_after_xoff_m1: assert (reached_1[m1_key]);
+        if (m2_valid) a_max_only_after_xoff_m2: assert (reached_2[m2_key]);
+        if (r_set_valid) a_set_only_after_xoff: assert (reached_3[r_set_key]);
         if (t_xoff) a_xoff_test_after_xoff: assert (reached[c_key]);
         // a_xon_in_flight: a key that left the ghost's view between two edges has its XON on
         // the way to the stage that is that much later.
         a_xon_in_flight: assert ((reached_1 & ~reached & ~xon_tested) == {K{1'b0}}
-                                 && (reached_2 & ~reached_1 & ~xon_requested) == {K{1'b0}});
+                                 && (reached_2 & ~reached_1 & ~xon_waiting_1) == {K{1'b0}}
+                                 && (reached_3 & ~reached_2 & ~xon_waiting_2) == {K{1'b0}}
+                                 && (reached_4 & ~reached_3 & ~xon_requested) == {K{1'b0}});
     end
 
     // ---------------------------------------------------------------- counters (ghost)
@@ -423,38 +452,44 @@ module capfc_props (
         end
     endfunction
 
-    // The ghost counters one and two edges ago: the counter stage's row after its edge is
-    // `ghost` as it is in its cycle.
+    // The ghost counters 1 to 4 edges ago: the counter stage's row after its edge is `ghost`
+    // as it is in its cycle.
     reg [RW-1:0] ghost_1 = {RW{1'b0}};
     reg [RW-1:0] ghost_2 = {RW{1'b0}};
+    reg [RW-1:0] ghost_3 = {RW{1'b0}};
+    reg [RW-1:0] ghost_4 = {RW{1'b0}};
     always @(posedge clk) begin
         ghost_1 <= ghost;
         ghost_2 <= ghost_1;
+        ghost_3 <= ghost_2;
+        ghost_4 <= ghost_3;
     end
 
     // Stop-Max on the watched key: the input it must flag for this enqueue. The counter stage
-    // decides one cycle later, under the policy of that cycle; the E row holds the result two
-    // edges after that.
+    // decides one cycle later, under the policy of that cycle; the E row holds the result four
+    // edges after that (two edges' wait, the E stage).
     wire max_trigger = xoff_hit && e_key == watched && ghost_next != {RW{1'b0}};
     reg sm_trigger = 1'b0;
-    reg [1:0] sm_check = 2'd0;         // a Stop-Max decision one and two edges ago
-    reg [PB-1:0] sm_input, sm_input_1, sm_input_2;
+    reg [3:0] sm_check = 4'd0;         // a Stop-Max decision 1 to 4 edges ago
+    reg [PB-1:0] sm_input, sm_input_1, sm_input_2, sm_input_3, sm_input_4;
     always @(posedge clk) begin
         sm_trigger <= !rst && max_trigger;
         sm_input <= argmax(ghost_next);
-        sm_check <= rst ? 2'd0 : {sm_check[0], sm_trigger && policy == STOP_MAX};
+        sm_check <= rst ? 4'd0 : {sm_check[2:0], sm_trigger && policy == STOP_MAX};
         sm_input_1 <= sm_input;
         sm_input_2 <= sm_input_1;
+        sm_input_3 <= sm_input_2;
+        sm_input_4 <= sm_input_3;
     end
 
     // A calibration of the watched key: its row and CUT as the engine captured them (the
-    // counter stage's row is `ghost` in its cycle), kept for two edges after its result.
+    // counter stage's row is `ghost` in its cycle), kept for four edges after its result.
     reg snap_watched = 1'b0;
     reg [RW-1:0] snap = {RW{1'b0}};
     reg [15:0] snap_cut = 16'd0;
-    reg [1:0] res_watched = 2'd0;      // a result of the watched key, one and two edges ago
-    reg [RW-1:0] snap_1, snap_2;
-    reg [15:0] snap_cut_1, snap_cut_2;
+    reg [3:0] res_watched = 4'd0;      // a result of the watched key, 1 to 4 edges ago
+    reg [RW-1:0] snap_1, snap_2, snap_3, snap_4;
+    reg [15:0] snap_cut_1, snap_cut_2, snap_cut_3, snap_cut_4;
     always @(posedge clk) begin
         if (rst) begin
             snap_watched <= 1'b0;
@@ -463,11 +498,15 @@ module capfc_props (
             snap <= ghost;
             snap_cut <= r_cut;
         end
-        res_watched <= rst ? 2'd0 : {res_watched[0], cal_result && snap_watched};
+        res_watched <= rst ? 4'd0 : {res_watched[2:0], cal_result && snap_watched};
         snap_1 <= snap;
         snap_2 <= snap_1;
+        snap_3 <= snap_2;
+        snap_4 <= snap_3;
         snap_cut_1 <= snap_cut;
         snap_cut_2 <= snap_cut_1;
+        snap_cut_3 <= snap_cut_2;
+        snap_cut_4 <= snap_cut_3;
     end
     // Cycles the engine has been busy (saturating).
     reg [7:0] busy_for = 8'd0;
@@ -480,17 +519,17 @@ module capfc_props (
     genvar i;
     generate
         for (i = 0; i < PP; i = i + 1) begin : lanes
-            assign ghost_nonzero[i] = ghost_2[i * CB +: CB] != {CB{1'b0}};
-            assign snap_nonzero[i] = snap_2[i * CB +: CB] != {CB{1'b0}};
+            assign ghost_nonzero[i] = ghost_4[i * CB +: CB] != {CB{1'b0}};
+            assign snap_nonzero[i] = snap_4[i * CB +: CB] != {CB{1'b0}};
         end
     endgenerate
-    reg [16*PP-1:0] snap16;            // the snapshot of two edges ago in 16-bit lanes, by input
+    reg [16*PP-1:0] snap16;            // the snapshot of four edges ago in 16-bit lanes, by input
     integer l;
     always @(*) begin
         snap16 = {16*PP{1'b0}};
-        for (l = 0; l < PP; l = l + 1) snap16[l * 16 +: CB] = snap_2[l * CB +: CB];
+        for (l = 0; l < PP; l = l + 1) snap16[l * 16 +: CB] = snap_4[l * CB +: CB];
     end
-    wire [PP-1:0] snap_flags = algorithm_1(snap16, snap_cut_2);
+    wire [PP-1:0] snap_flags = algorithm_1(snap16, snap_cut_4);
     wire [PP-1:0] watched_row = e_rows[watched * PP +: PP];
     wire [PP-1:0] prev_watched_row = prev_e_rows[watched * PP +: PP];
     wire eset_watched = eset_valid && eset_key == watched;
@@ -543,31 +582,31 @@ module capfc_props (
         // a_stop_max_flags_a_maximum: after an accepted enqueue at or above XOFF under
         // Stop-Max, the E row of that egress has the bit of its largest counter (lowest input
         // on ties), counted with this very packet.
-        if (sm_check[1]) a_stop_max_flags_a_maximum: assert (watched_row[sm_input_2]);
-        // The E messages below come from a decision of the counter stage two edges back, under
-        // the policy of that cycle and on the counters `ghost_2` (Stop-Max) or the row the
+        if (sm_check[3]) a_stop_max_flags_a_maximum: assert (watched_row[sm_input_4]);
+        // The E messages below come from a decision of the counter stage four edges back, under
+        // the policy of that cycle and on the counters `ghost_4` (Stop-Max) or the row the
         // engine captured (Stop-Calibrate).
         // a_stop_max_sets_only_the_maximum: under Stop-Max an E message sets exactly that bit.
-        if (eset_watched && policy_2 == STOP_MAX)
-            a_stop_max_sets_only_the_maximum: assert (eset_mask == one_pp << argmax(ghost_2));
+        if (eset_watched && policy_4 == STOP_MAX)
+            a_stop_max_sets_only_the_maximum: assert (eset_mask == one_pp << argmax(ghost_4));
         // a_no_e_for_zero_counter: no E bit is set for an input whose counter was zero when
         // the decision was taken: at the enqueue for Stop-Max, in the captured row for
         // Stop-Calibrate.
-        if (eset_watched && policy_2 == STOP_MAX)
+        if (eset_watched && policy_4 == STOP_MAX)
             a_no_e_for_zero_counter: assert ((eset_mask & ~ghost_nonzero) == {PP{1'b0}});
-        if (eset_watched && policy_2 == STOP_CAL)
-            a_no_e_for_zero_counter_cal: assert (res_watched[1]
+        if (eset_watched && policy_4 == STOP_CAL)
+            a_no_e_for_zero_counter_cal: assert (res_watched[3]
                                                 && (eset_mask & ~snap_nonzero) == {PP{1'b0}});
         // a_calibration_is_algorithm_1: a calibration result ORs exactly the minimal set of
         // largest counters reaching CUT of the sum, of the counters as they were at the
-        // capture, into the E row (on the E stage's edge, two edges after the result).
-        if (res_watched[1])
+        // capture, into the E row (on the E stage's edge, four edges after the result).
+        if (res_watched[3])
             a_calibration_is_algorithm_1: assert (watched_row == (prev_watched_row | snap_flags));
         // E is only set by these two policies.
-        if (eset_valid) a_no_e_under_pfc_only: assert (policy_2 != PFC_ONLY);
+        if (eset_valid) a_no_e_under_pfc_only: assert (policy_4 != PFC_ONLY);
     end
     // a_calibration_latency: the engine is never busy for more than P + 1 cycles (the sum, the
-    // scale, then at most P - 1 flags): L_cal = 5 + max(m, 1) <= P + 4 edges after the enqueue.
+    // scale, then at most P - 1 flags): L_cal = 7 + max(m, 1) <= P + 6 edges after the enqueue.
     always @(*) if (!rst) a_calibration_latency: assert (busy_for <= `SC_PORTS + 1);
 `endif
 

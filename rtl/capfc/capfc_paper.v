@@ -4,10 +4,10 @@
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 1,
-// eg_drop 1, eset_* 6, eclr_* 3, frame_* 3, csr_rdata 0.
+// eg_drop 1, eset_* 8, eclr_* 5, frame_* 3, csr_rdata 0.
 // Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,
-// "Pipeline"). Stop-Calibrate sets eset_* 5 + max(m, 1) edges after the triggering
-// enqueue (m flagged counters).
+// "Pipeline"); the E requests wait two edges for Stop-Max's selection. Stop-Calibrate
+// sets eset_* 7 + max(m, 1) edges after the triggering enqueue (m flagged counters).
 // Config:
 //   ports = 48
 //   priorities = 8
@@ -425,9 +425,10 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     wire  counters$row_reset;
     wire  counters$xon_clear;
     wire  [8:0] counters$clear_key;
-    wire  counters$max_set;
-    wire  [5:0] counters$max_input;
     wire  counters$cal_trigger;
+    wire  counters$max_set;
+    wire  [8:0] counters$max_key;
+    wire  [63:0] counters$max_flags;
     wire  counters$saturated;
     wire  [8:0] counters$inspect_key;
     wire  counters$inspect_key_ok;
@@ -453,13 +454,13 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  decision$reset;
     reg  decision$clear_valid;
     reg  [8:0] decision$clear_key;
-    reg  decision$max_valid;
-    reg  [8:0] decision$max_key;
-    reg  [5:0] decision$max_input;
     reg  decision$cal_valid;
     reg  [8:0] decision$cal_key;
     reg  [63:0] decision$cal_flags;
     reg  decision$stop_max;
+    reg  decision$max_valid;
+    reg  [8:0] decision$max_key;
+    reg  [63:0] decision$max_flags;
     reg  [511:0] decision$xoff;
     reg  [511:0] decision$xoff_next;
     reg  [8:0] decision$inspect_key;
@@ -640,9 +641,10 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .row_reset(counters$row_reset),
         .xon_clear(counters$xon_clear),
         .clear_key(counters$clear_key),
-        .max_set(counters$max_set),
-        .max_input(counters$max_input),
         .cal_trigger(counters$cal_trigger),
+        .max_set(counters$max_set),
+        .max_key(counters$max_key),
+        .max_flags(counters$max_flags),
         .saturated(counters$saturated),
         .inspect_key(counters$inspect_key),
         .inspect_key_ok(counters$inspect_key_ok),
@@ -674,13 +676,13 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .reset(decision$reset),
         .clear_valid(decision$clear_valid),
         .clear_key(decision$clear_key),
-        .max_valid(decision$max_valid),
-        .max_key(decision$max_key),
-        .max_input(decision$max_input),
         .cal_valid(decision$cal_valid),
         .cal_key(decision$cal_key),
         .cal_flags(decision$cal_flags),
         .stop_max(decision$stop_max),
+        .max_valid(decision$max_valid),
+        .max_key(decision$max_key),
+        .max_flags(decision$max_flags),
         .xoff(decision$xoff),
         .xoff_next(decision$xoff_next),
         .inspect_key(decision$inspect_key),
@@ -849,8 +851,8 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         decision$clear_valid = counters$xon_clear;
         decision$clear_key = counters$clear_key;
         decision$max_valid = counters$max_set;
-        decision$max_key = counters$key;
-        decision$max_input = counters$max_input;
+        decision$max_key = counters$max_key;
+        decision$max_flags = counters$max_flags;
         decision$cal_valid = calibrate$result;
         decision$cal_key = calibrate$cal_key;
         decision$cal_flags = calibrate$flags;
@@ -4330,7 +4332,7 @@ module capfc_paper__calibrate$rr_next(d,q,clock);
 endmodule // capfc_paper__calibrate$rr_next
 
 
-module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
+module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,cal_trigger,max_set,max_key,max_flags,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
 
     // Module arguments
     input wire  clock;
@@ -4360,9 +4362,10 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     output reg  row_reset;
     output reg  xon_clear;
     output reg  [8:0] clear_key;
-    output reg  max_set;
-    output reg  [5:0] max_input;
     output reg  cal_trigger;
+    output reg  max_set;
+    output reg  [8:0] max_key;
+    output reg  [63:0] max_flags;
     output reg  saturated;
     output reg  [8:0] inspect_key;
     output reg  inspect_key_ok;
@@ -4380,6 +4383,7 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     localparam  counter_top = 16'hffff;
     localparam  one_k = 512'h1;
     localparam  one_pb = 6'b1;
+    localparam  one_pp = 64'h1;
     localparam  one_16 = 16'h1;
     localparam  kind_enqueue = 2'b1;
     localparam  kind_inspect = 2'b10;
@@ -4392,11 +4396,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     reg  [8:0] counts$write_address;
     reg  [1023:0] counts$write_data;
     reg  counts$write_enable;
-    reg  [8:0] maxes$read_address;
-    wire  [31:0] maxes$read_data;
-    reg  [8:0] maxes$write_address;
-    reg  [31:0] maxes$write_data;
-    reg  maxes$write_enable;
+    reg  [1023:0] lane_max$row;
+    wire  [63:0] lane_max$wins;
     reg  snap_pending$d;
     wire  snap_pending$q;
     reg  [15:0] r_snap$d;
@@ -4421,8 +4422,16 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     wire  c_diag$q;
     reg  [1023:0] fw_row$d;
     wire  [1023:0] fw_row$q;
-    reg  [31:0] fw_max$d;
-    wire  [31:0] fw_max$q;
+    reg  m1_valid$d;
+    wire  m1_valid$q;
+    reg  [8:0] m1_key$d;
+    wire  [8:0] m1_key$q;
+    reg  m2_valid$d;
+    wire  m2_valid$q;
+    reg  [8:0] m2_key$d;
+    wire  [8:0] m2_key$q;
+    reg  [63:0] m2_below$d;
+    wire  [63:0] m2_below$q;
     reg  s_valid$d;
     wire  s_valid$q;
     reg  [8:0] s_key$d;
@@ -4450,12 +4459,9 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     reg  insp_key_ok;
     reg  [8:0] read_key;
     reg  accepted;
-    reg  [15:0] max_val;
     reg  [1023:0] row_raw;
-    reg  [31:0] max_raw;
     reg  same_reset;
     reg  [1023:0] row_counted;
-    reg  [31:0] max_counted;
     reg  [1023:0] row_one;
     reg  [8:0] read_key_port;
     reg  [5:0] read_port;
@@ -4467,9 +4473,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     reg  raw_bump;
     reg  [15:0] lane;
     reg  [15:0] lane_new;
-    reg  [15:0] cur_max_val;
-    reg  [5:0] cur_max_in;
-    reg  [31:0] max_new;
+    reg  [8:0] m1_key_port;
+    reg  [5:0] m1_port;
     reg  [511:0] c_onehot;
     reg  [511:0] r_onehot;
 
@@ -4484,13 +4489,10 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         .write_data(counts$write_data),
         .write_enable(counts$write_enable)
     );
-    capfc_paper__counters$maxes maxes(
+    capfc_paper__counters$lane_max lane_max(
         .clock(clock),
-        .read_address(maxes$read_address),
-        .read_data(maxes$read_data),
-        .write_address(maxes$write_address),
-        .write_data(maxes$write_data),
-        .write_enable(maxes$write_enable)
+        .row(lane_max$row),
+        .wins(lane_max$wins)
     );
     capfc_paper__counters$snap_pending snap_pending(
         .d(snap_pending$d),
@@ -4552,9 +4554,29 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         .q(fw_row$q),
         .clock(clock)
     );
-    capfc_paper__counters$fw_max fw_max(
-        .d(fw_max$d),
-        .q(fw_max$q),
+    capfc_paper__counters$m1_valid m1_valid(
+        .d(m1_valid$d),
+        .q(m1_valid$q),
+        .clock(clock)
+    );
+    capfc_paper__counters$m1_key m1_key(
+        .d(m1_key$d),
+        .q(m1_key$q),
+        .clock(clock)
+    );
+    capfc_paper__counters$m2_valid m2_valid(
+        .d(m2_valid$d),
+        .q(m2_valid$q),
+        .clock(clock)
+    );
+    capfc_paper__counters$m2_key m2_key(
+        .d(m2_key$d),
+        .q(m2_key$q),
+        .clock(clock)
+    );
+    capfc_paper__counters$m2_below m2_below(
+        .d(m2_below$d),
+        .q(m2_below$q),
         .clock(clock)
     );
     capfc_paper__counters$s_valid s_valid(
@@ -4617,7 +4639,11 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         c_lane$d = c_lane$q;
         c_diag$d = c_diag$q;
         fw_row$d = fw_row$q;
-        fw_max$d = fw_max$q;
+        m1_valid$d = m1_valid$q;
+        m1_key$d = m1_key$q;
+        m2_valid$d = m2_valid$q;
+        m2_key$d = m2_key$q;
+        m2_below$d = m2_below$q;
         s_valid$d = s_valid$q;
         s_key$d = s_key$q;
         s_fw_hit$d = s_fw_hit$q;
@@ -4656,7 +4682,6 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         end
         c_key$d = read_key;
         counts$read_address = read_key;
-        maxes$read_address = read_key;
         read_key_port = read_key >> prio_bits;
         read_port = read_key_port[5:0];
         if (c_input$d > read_port) begin
@@ -4668,15 +4693,12 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         c_diag$d = c_input$d == read_port;
         if (fw_hit$q) begin
             row_raw = fw_row$q;
-            max_raw = fw_max$q;
         end
         else if (live_hit$q) begin
             row_raw = counts$read_data;
-            max_raw = maxes$read_data;
         end
         else begin
             row_raw = 1024'h0;
-            max_raw = 32'h0;
         end
         same_reset = t_reset$q & (t_deq_key$q == c_key$q);
         count_it = t_warn$q & ~c_diag$q;
@@ -5398,37 +5420,23 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         if (c_lane$q == 63) begin
             row_one = row_one | ({1008'd0, one_16} << (63 * 32'h10));
         end
-        cur_max_val = max_raw[(32'h0)+:(16)];
-        cur_max_in = max_raw[(32'h10)+:(6)];
-        max_counted = max_raw;
-        if (raw_halve | (lane_new > cur_max_val) | ((lane_new == cur_max_val) & (c_input$q < cur_max_in))) begin
-            max_counted = {16'd0, lane_new} | ({26'd0, c_input$q} << 32'h10);
-        end
         if (same_reset) begin
             row_new = 1024'h0;
-            max_new = 32'h0;
             if (count_it) begin
                 row_new = row_one;
-                max_new = {16'd0, one_16} | ({26'd0, c_input$q} << 32'h10);
             end
         end
         else if (count_it) begin
             row_new = row_counted;
-            max_new = max_counted;
         end
         else begin
             row_new = row_raw;
-            max_new = max_raw;
         end
         counts$write_enable = count_it;
         counts$write_address = c_key$q;
         counts$write_data = row_new;
-        maxes$write_enable = count_it;
-        maxes$write_address = c_key$q;
-        maxes$write_data = max_new;
         fw_hit$d = count_it & (c_key$q == read_key);
         fw_row$d = row_new;
-        fw_max$d = max_new;
         c_onehot = one_k << c_key$q;
         r_onehot = one_k << t_deq_key$q;
         row_live$d = row_live$q;
@@ -5444,9 +5452,18 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         s_key$d = serve_key;
         s_fw_hit$d = count_it & (c_key$q == serve_key);
         s_live_hit$d = row_live$d[serve_key];
-        max_val = max_new[(32'h0)+:(16)];
-        max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
         cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
+        m1_valid$d = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max);
+        m1_key$d = c_key$q;
+        lane_max$row = fw_row$q;
+        m2_valid$d = m1_valid$q;
+        m2_key$d = m1_key$q;
+        m1_key_port = m1_key$q >> prio_bits;
+        m1_port = m1_key_port[5:0];
+        m2_below$d = (one_pp << m1_port) - one_pp;
+        max_set = m2_valid$q & |lane_max$wins;
+        max_key = m2_key$q;
+        max_flags = (lane_max$wins & m2_below$q) | ((lane_max$wins & ~m2_below$q) << 32'h1);
         if (c_kind$q == kind_inspect) begin
             r_snap$d = 16'h0;
             if (c_ok$q) begin
@@ -5469,7 +5486,6 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         row_reset = t_reset$q;
         xon_clear = t_xon$q;
         clear_key = t_deq_key$q;
-        max_input = max_new[(32'h10)+:(6)];
         saturated = count_it & ~same_reset & raw_at_top;
         inspect_key = insp_key;
         inspect_key_ok = insp_key_ok;
@@ -5482,6 +5498,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
             row_live$d = 512'h0;
             fw_hit$d = 1'b0;
             live_hit$d = 1'b0;
+            m1_valid$d = 1'b0;
+            m2_valid$d = 1'b0;
             s_valid$d = 1'b0;
             s_fw_hit$d = 1'b0;
             s_live_hit$d = 1'b0;
@@ -5662,25 +5680,6 @@ module capfc_paper__counters$fw_hit(d,q,clock);
 endmodule // capfc_paper__counters$fw_hit
 
 
-module capfc_paper__counters$fw_max(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__counters$fw_max
-
-
 module capfc_paper__counters$fw_row(d,q,clock);
 
     // Module arguments
@@ -5698,6 +5697,1199 @@ module capfc_paper__counters$fw_row(d,q,clock);
     end
 
 endmodule // capfc_paper__counters$fw_row
+
+
+module capfc_paper__counters$lane_max(clock,row,wins);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [1023:0] row;
+    output reg  [63:0] wins;
+
+    // Update code (custom)
+    reg [63:0] wins_r;
+    wire [46:0] cand;
+    wire [63:0] best;
+    assign cand[0] = |row[0 +: 16];
+    assign cand[1] = |row[16 +: 16];
+    assign cand[2] = |row[32 +: 16];
+    assign cand[3] = |row[48 +: 16];
+    assign cand[4] = |row[64 +: 16];
+    assign cand[5] = |row[80 +: 16];
+    assign cand[6] = |row[96 +: 16];
+    assign cand[7] = |row[112 +: 16];
+    assign cand[8] = |row[128 +: 16];
+    assign cand[9] = |row[144 +: 16];
+    assign cand[10] = |row[160 +: 16];
+    assign cand[11] = |row[176 +: 16];
+    assign cand[12] = |row[192 +: 16];
+    assign cand[13] = |row[208 +: 16];
+    assign cand[14] = |row[224 +: 16];
+    assign cand[15] = |row[240 +: 16];
+    assign cand[16] = |row[256 +: 16];
+    assign cand[17] = |row[272 +: 16];
+    assign cand[18] = |row[288 +: 16];
+    assign cand[19] = |row[304 +: 16];
+    assign cand[20] = |row[320 +: 16];
+    assign cand[21] = |row[336 +: 16];
+    assign cand[22] = |row[352 +: 16];
+    assign cand[23] = |row[368 +: 16];
+    assign cand[24] = |row[384 +: 16];
+    assign cand[25] = |row[400 +: 16];
+    assign cand[26] = |row[416 +: 16];
+    assign cand[27] = |row[432 +: 16];
+    assign cand[28] = |row[448 +: 16];
+    assign cand[29] = |row[464 +: 16];
+    assign cand[30] = |row[480 +: 16];
+    assign cand[31] = |row[496 +: 16];
+    assign cand[32] = |row[512 +: 16];
+    assign cand[33] = |row[528 +: 16];
+    assign cand[34] = |row[544 +: 16];
+    assign cand[35] = |row[560 +: 16];
+    assign cand[36] = |row[576 +: 16];
+    assign cand[37] = |row[592 +: 16];
+    assign cand[38] = |row[608 +: 16];
+    assign cand[39] = |row[624 +: 16];
+    assign cand[40] = |row[640 +: 16];
+    assign cand[41] = |row[656 +: 16];
+    assign cand[42] = |row[672 +: 16];
+    assign cand[43] = |row[688 +: 16];
+    assign cand[44] = |row[704 +: 16];
+    assign cand[45] = |row[720 +: 16];
+    assign cand[46] = |row[736 +: 16];
+    wire ge_0_1 = row[0 +: 16] >= row[16 +: 16];
+    wire ge_0_2 = row[0 +: 16] >= row[32 +: 16];
+    wire ge_0_3 = row[0 +: 16] >= row[48 +: 16];
+    wire ge_0_4 = row[0 +: 16] >= row[64 +: 16];
+    wire ge_0_5 = row[0 +: 16] >= row[80 +: 16];
+    wire ge_0_6 = row[0 +: 16] >= row[96 +: 16];
+    wire ge_0_7 = row[0 +: 16] >= row[112 +: 16];
+    wire ge_0_8 = row[0 +: 16] >= row[128 +: 16];
+    wire ge_0_9 = row[0 +: 16] >= row[144 +: 16];
+    wire ge_0_10 = row[0 +: 16] >= row[160 +: 16];
+    wire ge_0_11 = row[0 +: 16] >= row[176 +: 16];
+    wire ge_0_12 = row[0 +: 16] >= row[192 +: 16];
+    wire ge_0_13 = row[0 +: 16] >= row[208 +: 16];
+    wire ge_0_14 = row[0 +: 16] >= row[224 +: 16];
+    wire ge_0_15 = row[0 +: 16] >= row[240 +: 16];
+    wire ge_0_16 = row[0 +: 16] >= row[256 +: 16];
+    wire ge_0_17 = row[0 +: 16] >= row[272 +: 16];
+    wire ge_0_18 = row[0 +: 16] >= row[288 +: 16];
+    wire ge_0_19 = row[0 +: 16] >= row[304 +: 16];
+    wire ge_0_20 = row[0 +: 16] >= row[320 +: 16];
+    wire ge_0_21 = row[0 +: 16] >= row[336 +: 16];
+    wire ge_0_22 = row[0 +: 16] >= row[352 +: 16];
+    wire ge_0_23 = row[0 +: 16] >= row[368 +: 16];
+    wire ge_0_24 = row[0 +: 16] >= row[384 +: 16];
+    wire ge_0_25 = row[0 +: 16] >= row[400 +: 16];
+    wire ge_0_26 = row[0 +: 16] >= row[416 +: 16];
+    wire ge_0_27 = row[0 +: 16] >= row[432 +: 16];
+    wire ge_0_28 = row[0 +: 16] >= row[448 +: 16];
+    wire ge_0_29 = row[0 +: 16] >= row[464 +: 16];
+    wire ge_0_30 = row[0 +: 16] >= row[480 +: 16];
+    wire ge_0_31 = row[0 +: 16] >= row[496 +: 16];
+    wire ge_0_32 = row[0 +: 16] >= row[512 +: 16];
+    wire ge_0_33 = row[0 +: 16] >= row[528 +: 16];
+    wire ge_0_34 = row[0 +: 16] >= row[544 +: 16];
+    wire ge_0_35 = row[0 +: 16] >= row[560 +: 16];
+    wire ge_0_36 = row[0 +: 16] >= row[576 +: 16];
+    wire ge_0_37 = row[0 +: 16] >= row[592 +: 16];
+    wire ge_0_38 = row[0 +: 16] >= row[608 +: 16];
+    wire ge_0_39 = row[0 +: 16] >= row[624 +: 16];
+    wire ge_0_40 = row[0 +: 16] >= row[640 +: 16];
+    wire ge_0_41 = row[0 +: 16] >= row[656 +: 16];
+    wire ge_0_42 = row[0 +: 16] >= row[672 +: 16];
+    wire ge_0_43 = row[0 +: 16] >= row[688 +: 16];
+    wire ge_0_44 = row[0 +: 16] >= row[704 +: 16];
+    wire ge_0_45 = row[0 +: 16] >= row[720 +: 16];
+    wire ge_0_46 = row[0 +: 16] >= row[736 +: 16];
+    wire ge_1_2 = row[16 +: 16] >= row[32 +: 16];
+    wire ge_1_3 = row[16 +: 16] >= row[48 +: 16];
+    wire ge_1_4 = row[16 +: 16] >= row[64 +: 16];
+    wire ge_1_5 = row[16 +: 16] >= row[80 +: 16];
+    wire ge_1_6 = row[16 +: 16] >= row[96 +: 16];
+    wire ge_1_7 = row[16 +: 16] >= row[112 +: 16];
+    wire ge_1_8 = row[16 +: 16] >= row[128 +: 16];
+    wire ge_1_9 = row[16 +: 16] >= row[144 +: 16];
+    wire ge_1_10 = row[16 +: 16] >= row[160 +: 16];
+    wire ge_1_11 = row[16 +: 16] >= row[176 +: 16];
+    wire ge_1_12 = row[16 +: 16] >= row[192 +: 16];
+    wire ge_1_13 = row[16 +: 16] >= row[208 +: 16];
+    wire ge_1_14 = row[16 +: 16] >= row[224 +: 16];
+    wire ge_1_15 = row[16 +: 16] >= row[240 +: 16];
+    wire ge_1_16 = row[16 +: 16] >= row[256 +: 16];
+    wire ge_1_17 = row[16 +: 16] >= row[272 +: 16];
+    wire ge_1_18 = row[16 +: 16] >= row[288 +: 16];
+    wire ge_1_19 = row[16 +: 16] >= row[304 +: 16];
+    wire ge_1_20 = row[16 +: 16] >= row[320 +: 16];
+    wire ge_1_21 = row[16 +: 16] >= row[336 +: 16];
+    wire ge_1_22 = row[16 +: 16] >= row[352 +: 16];
+    wire ge_1_23 = row[16 +: 16] >= row[368 +: 16];
+    wire ge_1_24 = row[16 +: 16] >= row[384 +: 16];
+    wire ge_1_25 = row[16 +: 16] >= row[400 +: 16];
+    wire ge_1_26 = row[16 +: 16] >= row[416 +: 16];
+    wire ge_1_27 = row[16 +: 16] >= row[432 +: 16];
+    wire ge_1_28 = row[16 +: 16] >= row[448 +: 16];
+    wire ge_1_29 = row[16 +: 16] >= row[464 +: 16];
+    wire ge_1_30 = row[16 +: 16] >= row[480 +: 16];
+    wire ge_1_31 = row[16 +: 16] >= row[496 +: 16];
+    wire ge_1_32 = row[16 +: 16] >= row[512 +: 16];
+    wire ge_1_33 = row[16 +: 16] >= row[528 +: 16];
+    wire ge_1_34 = row[16 +: 16] >= row[544 +: 16];
+    wire ge_1_35 = row[16 +: 16] >= row[560 +: 16];
+    wire ge_1_36 = row[16 +: 16] >= row[576 +: 16];
+    wire ge_1_37 = row[16 +: 16] >= row[592 +: 16];
+    wire ge_1_38 = row[16 +: 16] >= row[608 +: 16];
+    wire ge_1_39 = row[16 +: 16] >= row[624 +: 16];
+    wire ge_1_40 = row[16 +: 16] >= row[640 +: 16];
+    wire ge_1_41 = row[16 +: 16] >= row[656 +: 16];
+    wire ge_1_42 = row[16 +: 16] >= row[672 +: 16];
+    wire ge_1_43 = row[16 +: 16] >= row[688 +: 16];
+    wire ge_1_44 = row[16 +: 16] >= row[704 +: 16];
+    wire ge_1_45 = row[16 +: 16] >= row[720 +: 16];
+    wire ge_1_46 = row[16 +: 16] >= row[736 +: 16];
+    wire ge_2_3 = row[32 +: 16] >= row[48 +: 16];
+    wire ge_2_4 = row[32 +: 16] >= row[64 +: 16];
+    wire ge_2_5 = row[32 +: 16] >= row[80 +: 16];
+    wire ge_2_6 = row[32 +: 16] >= row[96 +: 16];
+    wire ge_2_7 = row[32 +: 16] >= row[112 +: 16];
+    wire ge_2_8 = row[32 +: 16] >= row[128 +: 16];
+    wire ge_2_9 = row[32 +: 16] >= row[144 +: 16];
+    wire ge_2_10 = row[32 +: 16] >= row[160 +: 16];
+    wire ge_2_11 = row[32 +: 16] >= row[176 +: 16];
+    wire ge_2_12 = row[32 +: 16] >= row[192 +: 16];
+    wire ge_2_13 = row[32 +: 16] >= row[208 +: 16];
+    wire ge_2_14 = row[32 +: 16] >= row[224 +: 16];
+    wire ge_2_15 = row[32 +: 16] >= row[240 +: 16];
+    wire ge_2_16 = row[32 +: 16] >= row[256 +: 16];
+    wire ge_2_17 = row[32 +: 16] >= row[272 +: 16];
+    wire ge_2_18 = row[32 +: 16] >= row[288 +: 16];
+    wire ge_2_19 = row[32 +: 16] >= row[304 +: 16];
+    wire ge_2_20 = row[32 +: 16] >= row[320 +: 16];
+    wire ge_2_21 = row[32 +: 16] >= row[336 +: 16];
+    wire ge_2_22 = row[32 +: 16] >= row[352 +: 16];
+    wire ge_2_23 = row[32 +: 16] >= row[368 +: 16];
+    wire ge_2_24 = row[32 +: 16] >= row[384 +: 16];
+    wire ge_2_25 = row[32 +: 16] >= row[400 +: 16];
+    wire ge_2_26 = row[32 +: 16] >= row[416 +: 16];
+    wire ge_2_27 = row[32 +: 16] >= row[432 +: 16];
+    wire ge_2_28 = row[32 +: 16] >= row[448 +: 16];
+    wire ge_2_29 = row[32 +: 16] >= row[464 +: 16];
+    wire ge_2_30 = row[32 +: 16] >= row[480 +: 16];
+    wire ge_2_31 = row[32 +: 16] >= row[496 +: 16];
+    wire ge_2_32 = row[32 +: 16] >= row[512 +: 16];
+    wire ge_2_33 = row[32 +: 16] >= row[528 +: 16];
+    wire ge_2_34 = row[32 +: 16] >= row[544 +: 16];
+    wire ge_2_35 = row[32 +: 16] >= row[560 +: 16];
+    wire ge_2_36 = row[32 +: 16] >= row[576 +: 16];
+    wire ge_2_37 = row[32 +: 16] >= row[592 +: 16];
+    wire ge_2_38 = row[32 +: 16] >= row[608 +: 16];
+    wire ge_2_39 = row[32 +: 16] >= row[624 +: 16];
+    wire ge_2_40 = row[32 +: 16] >= row[640 +: 16];
+    wire ge_2_41 = row[32 +: 16] >= row[656 +: 16];
+    wire ge_2_42 = row[32 +: 16] >= row[672 +: 16];
+    wire ge_2_43 = row[32 +: 16] >= row[688 +: 16];
+    wire ge_2_44 = row[32 +: 16] >= row[704 +: 16];
+    wire ge_2_45 = row[32 +: 16] >= row[720 +: 16];
+    wire ge_2_46 = row[32 +: 16] >= row[736 +: 16];
+    wire ge_3_4 = row[48 +: 16] >= row[64 +: 16];
+    wire ge_3_5 = row[48 +: 16] >= row[80 +: 16];
+    wire ge_3_6 = row[48 +: 16] >= row[96 +: 16];
+    wire ge_3_7 = row[48 +: 16] >= row[112 +: 16];
+    wire ge_3_8 = row[48 +: 16] >= row[128 +: 16];
+    wire ge_3_9 = row[48 +: 16] >= row[144 +: 16];
+    wire ge_3_10 = row[48 +: 16] >= row[160 +: 16];
+    wire ge_3_11 = row[48 +: 16] >= row[176 +: 16];
+    wire ge_3_12 = row[48 +: 16] >= row[192 +: 16];
+    wire ge_3_13 = row[48 +: 16] >= row[208 +: 16];
+    wire ge_3_14 = row[48 +: 16] >= row[224 +: 16];
+    wire ge_3_15 = row[48 +: 16] >= row[240 +: 16];
+    wire ge_3_16 = row[48 +: 16] >= row[256 +: 16];
+    wire ge_3_17 = row[48 +: 16] >= row[272 +: 16];
+    wire ge_3_18 = row[48 +: 16] >= row[288 +: 16];
+    wire ge_3_19 = row[48 +: 16] >= row[304 +: 16];
+    wire ge_3_20 = row[48 +: 16] >= row[320 +: 16];
+    wire ge_3_21 = row[48 +: 16] >= row[336 +: 16];
+    wire ge_3_22 = row[48 +: 16] >= row[352 +: 16];
+    wire ge_3_23 = row[48 +: 16] >= row[368 +: 16];
+    wire ge_3_24 = row[48 +: 16] >= row[384 +: 16];
+    wire ge_3_25 = row[48 +: 16] >= row[400 +: 16];
+    wire ge_3_26 = row[48 +: 16] >= row[416 +: 16];
+    wire ge_3_27 = row[48 +: 16] >= row[432 +: 16];
+    wire ge_3_28 = row[48 +: 16] >= row[448 +: 16];
+    wire ge_3_29 = row[48 +: 16] >= row[464 +: 16];
+    wire ge_3_30 = row[48 +: 16] >= row[480 +: 16];
+    wire ge_3_31 = row[48 +: 16] >= row[496 +: 16];
+    wire ge_3_32 = row[48 +: 16] >= row[512 +: 16];
+    wire ge_3_33 = row[48 +: 16] >= row[528 +: 16];
+    wire ge_3_34 = row[48 +: 16] >= row[544 +: 16];
+    wire ge_3_35 = row[48 +: 16] >= row[560 +: 16];
+    wire ge_3_36 = row[48 +: 16] >= row[576 +: 16];
+    wire ge_3_37 = row[48 +: 16] >= row[592 +: 16];
+    wire ge_3_38 = row[48 +: 16] >= row[608 +: 16];
+    wire ge_3_39 = row[48 +: 16] >= row[624 +: 16];
+    wire ge_3_40 = row[48 +: 16] >= row[640 +: 16];
+    wire ge_3_41 = row[48 +: 16] >= row[656 +: 16];
+    wire ge_3_42 = row[48 +: 16] >= row[672 +: 16];
+    wire ge_3_43 = row[48 +: 16] >= row[688 +: 16];
+    wire ge_3_44 = row[48 +: 16] >= row[704 +: 16];
+    wire ge_3_45 = row[48 +: 16] >= row[720 +: 16];
+    wire ge_3_46 = row[48 +: 16] >= row[736 +: 16];
+    wire ge_4_5 = row[64 +: 16] >= row[80 +: 16];
+    wire ge_4_6 = row[64 +: 16] >= row[96 +: 16];
+    wire ge_4_7 = row[64 +: 16] >= row[112 +: 16];
+    wire ge_4_8 = row[64 +: 16] >= row[128 +: 16];
+    wire ge_4_9 = row[64 +: 16] >= row[144 +: 16];
+    wire ge_4_10 = row[64 +: 16] >= row[160 +: 16];
+    wire ge_4_11 = row[64 +: 16] >= row[176 +: 16];
+    wire ge_4_12 = row[64 +: 16] >= row[192 +: 16];
+    wire ge_4_13 = row[64 +: 16] >= row[208 +: 16];
+    wire ge_4_14 = row[64 +: 16] >= row[224 +: 16];
+    wire ge_4_15 = row[64 +: 16] >= row[240 +: 16];
+    wire ge_4_16 = row[64 +: 16] >= row[256 +: 16];
+    wire ge_4_17 = row[64 +: 16] >= row[272 +: 16];
+    wire ge_4_18 = row[64 +: 16] >= row[288 +: 16];
+    wire ge_4_19 = row[64 +: 16] >= row[304 +: 16];
+    wire ge_4_20 = row[64 +: 16] >= row[320 +: 16];
+    wire ge_4_21 = row[64 +: 16] >= row[336 +: 16];
+    wire ge_4_22 = row[64 +: 16] >= row[352 +: 16];
+    wire ge_4_23 = row[64 +: 16] >= row[368 +: 16];
+    wire ge_4_24 = row[64 +: 16] >= row[384 +: 16];
+    wire ge_4_25 = row[64 +: 16] >= row[400 +: 16];
+    wire ge_4_26 = row[64 +: 16] >= row[416 +: 16];
+    wire ge_4_27 = row[64 +: 16] >= row[432 +: 16];
+    wire ge_4_28 = row[64 +: 16] >= row[448 +: 16];
+    wire ge_4_29 = row[64 +: 16] >= row[464 +: 16];
+    wire ge_4_30 = row[64 +: 16] >= row[480 +: 16];
+    wire ge_4_31 = row[64 +: 16] >= row[496 +: 16];
+    wire ge_4_32 = row[64 +: 16] >= row[512 +: 16];
+    wire ge_4_33 = row[64 +: 16] >= row[528 +: 16];
+    wire ge_4_34 = row[64 +: 16] >= row[544 +: 16];
+    wire ge_4_35 = row[64 +: 16] >= row[560 +: 16];
+    wire ge_4_36 = row[64 +: 16] >= row[576 +: 16];
+    wire ge_4_37 = row[64 +: 16] >= row[592 +: 16];
+    wire ge_4_38 = row[64 +: 16] >= row[608 +: 16];
+    wire ge_4_39 = row[64 +: 16] >= row[624 +: 16];
+    wire ge_4_40 = row[64 +: 16] >= row[640 +: 16];
+    wire ge_4_41 = row[64 +: 16] >= row[656 +: 16];
+    wire ge_4_42 = row[64 +: 16] >= row[672 +: 16];
+    wire ge_4_43 = row[64 +: 16] >= row[688 +: 16];
+    wire ge_4_44 = row[64 +: 16] >= row[704 +: 16];
+    wire ge_4_45 = row[64 +: 16] >= row[720 +: 16];
+    wire ge_4_46 = row[64 +: 16] >= row[736 +: 16];
+    wire ge_5_6 = row[80 +: 16] >= row[96 +: 16];
+    wire ge_5_7 = row[80 +: 16] >= row[112 +: 16];
+    wire ge_5_8 = row[80 +: 16] >= row[128 +: 16];
+    wire ge_5_9 = row[80 +: 16] >= row[144 +: 16];
+    wire ge_5_10 = row[80 +: 16] >= row[160 +: 16];
+    wire ge_5_11 = row[80 +: 16] >= row[176 +: 16];
+    wire ge_5_12 = row[80 +: 16] >= row[192 +: 16];
+    wire ge_5_13 = row[80 +: 16] >= row[208 +: 16];
+    wire ge_5_14 = row[80 +: 16] >= row[224 +: 16];
+    wire ge_5_15 = row[80 +: 16] >= row[240 +: 16];
+    wire ge_5_16 = row[80 +: 16] >= row[256 +: 16];
+    wire ge_5_17 = row[80 +: 16] >= row[272 +: 16];
+    wire ge_5_18 = row[80 +: 16] >= row[288 +: 16];
+    wire ge_5_19 = row[80 +: 16] >= row[304 +: 16];
+    wire ge_5_20 = row[80 +: 16] >= row[320 +: 16];
+    wire ge_5_21 = row[80 +: 16] >= row[336 +: 16];
+    wire ge_5_22 = row[80 +: 16] >= row[352 +: 16];
+    wire ge_5_23 = row[80 +: 16] >= row[368 +: 16];
+    wire ge_5_24 = row[80 +: 16] >= row[384 +: 16];
+    wire ge_5_25 = row[80 +: 16] >= row[400 +: 16];
+    wire ge_5_26 = row[80 +: 16] >= row[416 +: 16];
+    wire ge_5_27 = row[80 +: 16] >= row[432 +: 16];
+    wire ge_5_28 = row[80 +: 16] >= row[448 +: 16];
+    wire ge_5_29 = row[80 +: 16] >= row[464 +: 16];
+    wire ge_5_30 = row[80 +: 16] >= row[480 +: 16];
+    wire ge_5_31 = row[80 +: 16] >= row[496 +: 16];
+    wire ge_5_32 = row[80 +: 16] >= row[512 +: 16];
+    wire ge_5_33 = row[80 +: 16] >= row[528 +: 16];
+    wire ge_5_34 = row[80 +: 16] >= row[544 +: 16];
+    wire ge_5_35 = row[80 +: 16] >= row[560 +: 16];
+    wire ge_5_36 = row[80 +: 16] >= row[576 +: 16];
+    wire ge_5_37 = row[80 +: 16] >= row[592 +: 16];
+    wire ge_5_38 = row[80 +: 16] >= row[608 +: 16];
+    wire ge_5_39 = row[80 +: 16] >= row[624 +: 16];
+    wire ge_5_40 = row[80 +: 16] >= row[640 +: 16];
+    wire ge_5_41 = row[80 +: 16] >= row[656 +: 16];
+    wire ge_5_42 = row[80 +: 16] >= row[672 +: 16];
+    wire ge_5_43 = row[80 +: 16] >= row[688 +: 16];
+    wire ge_5_44 = row[80 +: 16] >= row[704 +: 16];
+    wire ge_5_45 = row[80 +: 16] >= row[720 +: 16];
+    wire ge_5_46 = row[80 +: 16] >= row[736 +: 16];
+    wire ge_6_7 = row[96 +: 16] >= row[112 +: 16];
+    wire ge_6_8 = row[96 +: 16] >= row[128 +: 16];
+    wire ge_6_9 = row[96 +: 16] >= row[144 +: 16];
+    wire ge_6_10 = row[96 +: 16] >= row[160 +: 16];
+    wire ge_6_11 = row[96 +: 16] >= row[176 +: 16];
+    wire ge_6_12 = row[96 +: 16] >= row[192 +: 16];
+    wire ge_6_13 = row[96 +: 16] >= row[208 +: 16];
+    wire ge_6_14 = row[96 +: 16] >= row[224 +: 16];
+    wire ge_6_15 = row[96 +: 16] >= row[240 +: 16];
+    wire ge_6_16 = row[96 +: 16] >= row[256 +: 16];
+    wire ge_6_17 = row[96 +: 16] >= row[272 +: 16];
+    wire ge_6_18 = row[96 +: 16] >= row[288 +: 16];
+    wire ge_6_19 = row[96 +: 16] >= row[304 +: 16];
+    wire ge_6_20 = row[96 +: 16] >= row[320 +: 16];
+    wire ge_6_21 = row[96 +: 16] >= row[336 +: 16];
+    wire ge_6_22 = row[96 +: 16] >= row[352 +: 16];
+    wire ge_6_23 = row[96 +: 16] >= row[368 +: 16];
+    wire ge_6_24 = row[96 +: 16] >= row[384 +: 16];
+    wire ge_6_25 = row[96 +: 16] >= row[400 +: 16];
+    wire ge_6_26 = row[96 +: 16] >= row[416 +: 16];
+    wire ge_6_27 = row[96 +: 16] >= row[432 +: 16];
+    wire ge_6_28 = row[96 +: 16] >= row[448 +: 16];
+    wire ge_6_29 = row[96 +: 16] >= row[464 +: 16];
+    wire ge_6_30 = row[96 +: 16] >= row[480 +: 16];
+    wire ge_6_31 = row[96 +: 16] >= row[496 +: 16];
+    wire ge_6_32 = row[96 +: 16] >= row[512 +: 16];
+    wire ge_6_33 = row[96 +: 16] >= row[528 +: 16];
+    wire ge_6_34 = row[96 +: 16] >= row[544 +: 16];
+    wire ge_6_35 = row[96 +: 16] >= row[560 +: 16];
+    wire ge_6_36 = row[96 +: 16] >= row[576 +: 16];
+    wire ge_6_37 = row[96 +: 16] >= row[592 +: 16];
+    wire ge_6_38 = row[96 +: 16] >= row[608 +: 16];
+    wire ge_6_39 = row[96 +: 16] >= row[624 +: 16];
+    wire ge_6_40 = row[96 +: 16] >= row[640 +: 16];
+    wire ge_6_41 = row[96 +: 16] >= row[656 +: 16];
+    wire ge_6_42 = row[96 +: 16] >= row[672 +: 16];
+    wire ge_6_43 = row[96 +: 16] >= row[688 +: 16];
+    wire ge_6_44 = row[96 +: 16] >= row[704 +: 16];
+    wire ge_6_45 = row[96 +: 16] >= row[720 +: 16];
+    wire ge_6_46 = row[96 +: 16] >= row[736 +: 16];
+    wire ge_7_8 = row[112 +: 16] >= row[128 +: 16];
+    wire ge_7_9 = row[112 +: 16] >= row[144 +: 16];
+    wire ge_7_10 = row[112 +: 16] >= row[160 +: 16];
+    wire ge_7_11 = row[112 +: 16] >= row[176 +: 16];
+    wire ge_7_12 = row[112 +: 16] >= row[192 +: 16];
+    wire ge_7_13 = row[112 +: 16] >= row[208 +: 16];
+    wire ge_7_14 = row[112 +: 16] >= row[224 +: 16];
+    wire ge_7_15 = row[112 +: 16] >= row[240 +: 16];
+    wire ge_7_16 = row[112 +: 16] >= row[256 +: 16];
+    wire ge_7_17 = row[112 +: 16] >= row[272 +: 16];
+    wire ge_7_18 = row[112 +: 16] >= row[288 +: 16];
+    wire ge_7_19 = row[112 +: 16] >= row[304 +: 16];
+    wire ge_7_20 = row[112 +: 16] >= row[320 +: 16];
+    wire ge_7_21 = row[112 +: 16] >= row[336 +: 16];
+    wire ge_7_22 = row[112 +: 16] >= row[352 +: 16];
+    wire ge_7_23 = row[112 +: 16] >= row[368 +: 16];
+    wire ge_7_24 = row[112 +: 16] >= row[384 +: 16];
+    wire ge_7_25 = row[112 +: 16] >= row[400 +: 16];
+    wire ge_7_26 = row[112 +: 16] >= row[416 +: 16];
+    wire ge_7_27 = row[112 +: 16] >= row[432 +: 16];
+    wire ge_7_28 = row[112 +: 16] >= row[448 +: 16];
+    wire ge_7_29 = row[112 +: 16] >= row[464 +: 16];
+    wire ge_7_30 = row[112 +: 16] >= row[480 +: 16];
+    wire ge_7_31 = row[112 +: 16] >= row[496 +: 16];
+    wire ge_7_32 = row[112 +: 16] >= row[512 +: 16];
+    wire ge_7_33 = row[112 +: 16] >= row[528 +: 16];
+    wire ge_7_34 = row[112 +: 16] >= row[544 +: 16];
+    wire ge_7_35 = row[112 +: 16] >= row[560 +: 16];
+    wire ge_7_36 = row[112 +: 16] >= row[576 +: 16];
+    wire ge_7_37 = row[112 +: 16] >= row[592 +: 16];
+    wire ge_7_38 = row[112 +: 16] >= row[608 +: 16];
+    wire ge_7_39 = row[112 +: 16] >= row[624 +: 16];
+    wire ge_7_40 = row[112 +: 16] >= row[640 +: 16];
+    wire ge_7_41 = row[112 +: 16] >= row[656 +: 16];
+    wire ge_7_42 = row[112 +: 16] >= row[672 +: 16];
+    wire ge_7_43 = row[112 +: 16] >= row[688 +: 16];
+    wire ge_7_44 = row[112 +: 16] >= row[704 +: 16];
+    wire ge_7_45 = row[112 +: 16] >= row[720 +: 16];
+    wire ge_7_46 = row[112 +: 16] >= row[736 +: 16];
+    wire ge_8_9 = row[128 +: 16] >= row[144 +: 16];
+    wire ge_8_10 = row[128 +: 16] >= row[160 +: 16];
+    wire ge_8_11 = row[128 +: 16] >= row[176 +: 16];
+    wire ge_8_12 = row[128 +: 16] >= row[192 +: 16];
+    wire ge_8_13 = row[128 +: 16] >= row[208 +: 16];
+    wire ge_8_14 = row[128 +: 16] >= row[224 +: 16];
+    wire ge_8_15 = row[128 +: 16] >= row[240 +: 16];
+    wire ge_8_16 = row[128 +: 16] >= row[256 +: 16];
+    wire ge_8_17 = row[128 +: 16] >= row[272 +: 16];
+    wire ge_8_18 = row[128 +: 16] >= row[288 +: 16];
+    wire ge_8_19 = row[128 +: 16] >= row[304 +: 16];
+    wire ge_8_20 = row[128 +: 16] >= row[320 +: 16];
+    wire ge_8_21 = row[128 +: 16] >= row[336 +: 16];
+    wire ge_8_22 = row[128 +: 16] >= row[352 +: 16];
+    wire ge_8_23 = row[128 +: 16] >= row[368 +: 16];
+    wire ge_8_24 = row[128 +: 16] >= row[384 +: 16];
+    wire ge_8_25 = row[128 +: 16] >= row[400 +: 16];
+    wire ge_8_26 = row[128 +: 16] >= row[416 +: 16];
+    wire ge_8_27 = row[128 +: 16] >= row[432 +: 16];
+    wire ge_8_28 = row[128 +: 16] >= row[448 +: 16];
+    wire ge_8_29 = row[128 +: 16] >= row[464 +: 16];
+    wire ge_8_30 = row[128 +: 16] >= row[480 +: 16];
+    wire ge_8_31 = row[128 +: 16] >= row[496 +: 16];
+    wire ge_8_32 = row[128 +: 16] >= row[512 +: 16];
+    wire ge_8_33 = row[128 +: 16] >= row[528 +: 16];
+    wire ge_8_34 = row[128 +: 16] >= row[544 +: 16];
+    wire ge_8_35 = row[128 +: 16] >= row[560 +: 16];
+    wire ge_8_36 = row[128 +: 16] >= row[576 +: 16];
+    wire ge_8_37 = row[128 +: 16] >= row[592 +: 16];
+    wire ge_8_38 = row[128 +: 16] >= row[608 +: 16];
+    wire ge_8_39 = row[128 +: 16] >= row[624 +: 16];
+    wire ge_8_40 = row[128 +: 16] >= row[640 +: 16];
+    wire ge_8_41 = row[128 +: 16] >= row[656 +: 16];
+    wire ge_8_42 = row[128 +: 16] >= row[672 +: 16];
+    wire ge_8_43 = row[128 +: 16] >= row[688 +: 16];
+    wire ge_8_44 = row[128 +: 16] >= row[704 +: 16];
+    wire ge_8_45 = row[128 +: 16] >= row[720 +: 16];
+    wire ge_8_46 = row[128 +: 16] >= row[736 +: 16];
+    wire ge_9_10 = row[144 +: 16] >= row[160 +: 16];
+    wire ge_9_11 = row[144 +: 16] >= row[176 +: 16];
+    wire ge_9_12 = row[144 +: 16] >= row[192 +: 16];
+    wire ge_9_13 = row[144 +: 16] >= row[208 +: 16];
+    wire ge_9_14 = row[144 +: 16] >= row[224 +: 16];
+    wire ge_9_15 = row[144 +: 16] >= row[240 +: 16];
+    wire ge_9_16 = row[144 +: 16] >= row[256 +: 16];
+    wire ge_9_17 = row[144 +: 16] >= row[272 +: 16];
+    wire ge_9_18 = row[144 +: 16] >= row[288 +: 16];
+    wire ge_9_19 = row[144 +: 16] >= row[304 +: 16];
+    wire ge_9_20 = row[144 +: 16] >= row[320 +: 16];
+    wire ge_9_21 = row[144 +: 16] >= row[336 +: 16];
+    wire ge_9_22 = row[144 +: 16] >= row[352 +: 16];
+    wire ge_9_23 = row[144 +: 16] >= row[368 +: 16];
+    wire ge_9_24 = row[144 +: 16] >= row[384 +: 16];
+    wire ge_9_25 = row[144 +: 16] >= row[400 +: 16];
+    wire ge_9_26 = row[144 +: 16] >= row[416 +: 16];
+    wire ge_9_27 = row[144 +: 16] >= row[432 +: 16];
+    wire ge_9_28 = row[144 +: 16] >= row[448 +: 16];
+    wire ge_9_29 = row[144 +: 16] >= row[464 +: 16];
+    wire ge_9_30 = row[144 +: 16] >= row[480 +: 16];
+    wire ge_9_31 = row[144 +: 16] >= row[496 +: 16];
+    wire ge_9_32 = row[144 +: 16] >= row[512 +: 16];
+    wire ge_9_33 = row[144 +: 16] >= row[528 +: 16];
+    wire ge_9_34 = row[144 +: 16] >= row[544 +: 16];
+    wire ge_9_35 = row[144 +: 16] >= row[560 +: 16];
+    wire ge_9_36 = row[144 +: 16] >= row[576 +: 16];
+    wire ge_9_37 = row[144 +: 16] >= row[592 +: 16];
+    wire ge_9_38 = row[144 +: 16] >= row[608 +: 16];
+    wire ge_9_39 = row[144 +: 16] >= row[624 +: 16];
+    wire ge_9_40 = row[144 +: 16] >= row[640 +: 16];
+    wire ge_9_41 = row[144 +: 16] >= row[656 +: 16];
+    wire ge_9_42 = row[144 +: 16] >= row[672 +: 16];
+    wire ge_9_43 = row[144 +: 16] >= row[688 +: 16];
+    wire ge_9_44 = row[144 +: 16] >= row[704 +: 16];
+    wire ge_9_45 = row[144 +: 16] >= row[720 +: 16];
+    wire ge_9_46 = row[144 +: 16] >= row[736 +: 16];
+    wire ge_10_11 = row[160 +: 16] >= row[176 +: 16];
+    wire ge_10_12 = row[160 +: 16] >= row[192 +: 16];
+    wire ge_10_13 = row[160 +: 16] >= row[208 +: 16];
+    wire ge_10_14 = row[160 +: 16] >= row[224 +: 16];
+    wire ge_10_15 = row[160 +: 16] >= row[240 +: 16];
+    wire ge_10_16 = row[160 +: 16] >= row[256 +: 16];
+    wire ge_10_17 = row[160 +: 16] >= row[272 +: 16];
+    wire ge_10_18 = row[160 +: 16] >= row[288 +: 16];
+    wire ge_10_19 = row[160 +: 16] >= row[304 +: 16];
+    wire ge_10_20 = row[160 +: 16] >= row[320 +: 16];
+    wire ge_10_21 = row[160 +: 16] >= row[336 +: 16];
+    wire ge_10_22 = row[160 +: 16] >= row[352 +: 16];
+    wire ge_10_23 = row[160 +: 16] >= row[368 +: 16];
+    wire ge_10_24 = row[160 +: 16] >= row[384 +: 16];
+    wire ge_10_25 = row[160 +: 16] >= row[400 +: 16];
+    wire ge_10_26 = row[160 +: 16] >= row[416 +: 16];
+    wire ge_10_27 = row[160 +: 16] >= row[432 +: 16];
+    wire ge_10_28 = row[160 +: 16] >= row[448 +: 16];
+    wire ge_10_29 = row[160 +: 16] >= row[464 +: 16];
+    wire ge_10_30 = row[160 +: 16] >= row[480 +: 16];
+    wire ge_10_31 = row[160 +: 16] >= row[496 +: 16];
+    wire ge_10_32 = row[160 +: 16] >= row[512 +: 16];
+    wire ge_10_33 = row[160 +: 16] >= row[528 +: 16];
+    wire ge_10_34 = row[160 +: 16] >= row[544 +: 16];
+    wire ge_10_35 = row[160 +: 16] >= row[560 +: 16];
+    wire ge_10_36 = row[160 +: 16] >= row[576 +: 16];
+    wire ge_10_37 = row[160 +: 16] >= row[592 +: 16];
+    wire ge_10_38 = row[160 +: 16] >= row[608 +: 16];
+    wire ge_10_39 = row[160 +: 16] >= row[624 +: 16];
+    wire ge_10_40 = row[160 +: 16] >= row[640 +: 16];
+    wire ge_10_41 = row[160 +: 16] >= row[656 +: 16];
+    wire ge_10_42 = row[160 +: 16] >= row[672 +: 16];
+    wire ge_10_43 = row[160 +: 16] >= row[688 +: 16];
+    wire ge_10_44 = row[160 +: 16] >= row[704 +: 16];
+    wire ge_10_45 = row[160 +: 16] >= row[720 +: 16];
+    wire ge_10_46 = row[160 +: 16] >= row[736 +: 16];
+    wire ge_11_12 = row[176 +: 16] >= row[192 +: 16];
+    wire ge_11_13 = row[176 +: 16] >= row[208 +: 16];
+    wire ge_11_14 = row[176 +: 16] >= row[224 +: 16];
+    wire ge_11_15 = row[176 +: 16] >= row[240 +: 16];
+    wire ge_11_16 = row[176 +: 16] >= row[256 +: 16];
+    wire ge_11_17 = row[176 +: 16] >= row[272 +: 16];
+    wire ge_11_18 = row[176 +: 16] >= row[288 +: 16];
+    wire ge_11_19 = row[176 +: 16] >= row[304 +: 16];
+    wire ge_11_20 = row[176 +: 16] >= row[320 +: 16];
+    wire ge_11_21 = row[176 +: 16] >= row[336 +: 16];
+    wire ge_11_22 = row[176 +: 16] >= row[352 +: 16];
+    wire ge_11_23 = row[176 +: 16] >= row[368 +: 16];
+    wire ge_11_24 = row[176 +: 16] >= row[384 +: 16];
+    wire ge_11_25 = row[176 +: 16] >= row[400 +: 16];
+    wire ge_11_26 = row[176 +: 16] >= row[416 +: 16];
+    wire ge_11_27 = row[176 +: 16] >= row[432 +: 16];
+    wire ge_11_28 = row[176 +: 16] >= row[448 +: 16];
+    wire ge_11_29 = row[176 +: 16] >= row[464 +: 16];
+    wire ge_11_30 = row[176 +: 16] >= row[480 +: 16];
+    wire ge_11_31 = row[176 +: 16] >= row[496 +: 16];
+    wire ge_11_32 = row[176 +: 16] >= row[512 +: 16];
+    wire ge_11_33 = row[176 +: 16] >= row[528 +: 16];
+    wire ge_11_34 = row[176 +: 16] >= row[544 +: 16];
+    wire ge_11_35 = row[176 +: 16] >= row[560 +: 16];
+    wire ge_11_36 = row[176 +: 16] >= row[576 +: 16];
+    wire ge_11_37 = row[176 +: 16] >= row[592 +: 16];
+    wire ge_11_38 = row[176 +: 16] >= row[608 +: 16];
+    wire ge_11_39 = row[176 +: 16] >= row[624 +: 16];
+    wire ge_11_40 = row[176 +: 16] >= row[640 +: 16];
+    wire ge_11_41 = row[176 +: 16] >= row[656 +: 16];
+    wire ge_11_42 = row[176 +: 16] >= row[672 +: 16];
+    wire ge_11_43 = row[176 +: 16] >= row[688 +: 16];
+    wire ge_11_44 = row[176 +: 16] >= row[704 +: 16];
+    wire ge_11_45 = row[176 +: 16] >= row[720 +: 16];
+    wire ge_11_46 = row[176 +: 16] >= row[736 +: 16];
+    wire ge_12_13 = row[192 +: 16] >= row[208 +: 16];
+    wire ge_12_14 = row[192 +: 16] >= row[224 +: 16];
+    wire ge_12_15 = row[192 +: 16] >= row[240 +: 16];
+    wire ge_12_16 = row[192 +: 16] >= row[256 +: 16];
+    wire ge_12_17 = row[192 +: 16] >= row[272 +: 16];
+    wire ge_12_18 = row[192 +: 16] >= row[288 +: 16];
+    wire ge_12_19 = row[192 +: 16] >= row[304 +: 16];
+    wire ge_12_20 = row[192 +: 16] >= row[320 +: 16];
+    wire ge_12_21 = row[192 +: 16] >= row[336 +: 16];
+    wire ge_12_22 = row[192 +: 16] >= row[352 +: 16];
+    wire ge_12_23 = row[192 +: 16] >= row[368 +: 16];
+    wire ge_12_24 = row[192 +: 16] >= row[384 +: 16];
+    wire ge_12_25 = row[192 +: 16] >= row[400 +: 16];
+    wire ge_12_26 = row[192 +: 16] >= row[416 +: 16];
+    wire ge_12_27 = row[192 +: 16] >= row[432 +: 16];
+    wire ge_12_28 = row[192 +: 16] >= row[448 +: 16];
+    wire ge_12_29 = row[192 +: 16] >= row[464 +: 16];
+    wire ge_12_30 = row[192 +: 16] >= row[480 +: 16];
+    wire ge_12_31 = row[192 +: 16] >= row[496 +: 16];
+    wire ge_12_32 = row[192 +: 16] >= row[512 +: 16];
+    wire ge_12_33 = row[192 +: 16] >= row[528 +: 16];
+    wire ge_12_34 = row[192 +: 16] >= row[544 +: 16];
+    wire ge_12_35 = row[192 +: 16] >= row[560 +: 16];
+    wire ge_12_36 = row[192 +: 16] >= row[576 +: 16];
+    wire ge_12_37 = row[192 +: 16] >= row[592 +: 16];
+    wire ge_12_38 = row[192 +: 16] >= row[608 +: 16];
+    wire ge_12_39 = row[192 +: 16] >= row[624 +: 16];
+    wire ge_12_40 = row[192 +: 16] >= row[640 +: 16];
+    wire ge_12_41 = row[192 +: 16] >= row[656 +: 16];
+    wire ge_12_42 = row[192 +: 16] >= row[672 +: 16];
+    wire ge_12_43 = row[192 +: 16] >= row[688 +: 16];
+    wire ge_12_44 = row[192 +: 16] >= row[704 +: 16];
+    wire ge_12_45 = row[192 +: 16] >= row[720 +: 16];
+    wire ge_12_46 = row[192 +: 16] >= row[736 +: 16];
+    wire ge_13_14 = row[208 +: 16] >= row[224 +: 16];
+    wire ge_13_15 = row[208 +: 16] >= row[240 +: 16];
+    wire ge_13_16 = row[208 +: 16] >= row[256 +: 16];
+    wire ge_13_17 = row[208 +: 16] >= row[272 +: 16];
+    wire ge_13_18 = row[208 +: 16] >= row[288 +: 16];
+    wire ge_13_19 = row[208 +: 16] >= row[304 +: 16];
+    wire ge_13_20 = row[208 +: 16] >= row[320 +: 16];
+    wire ge_13_21 = row[208 +: 16] >= row[336 +: 16];
+    wire ge_13_22 = row[208 +: 16] >= row[352 +: 16];
+    wire ge_13_23 = row[208 +: 16] >= row[368 +: 16];
+    wire ge_13_24 = row[208 +: 16] >= row[384 +: 16];
+    wire ge_13_25 = row[208 +: 16] >= row[400 +: 16];
+    wire ge_13_26 = row[208 +: 16] >= row[416 +: 16];
+    wire ge_13_27 = row[208 +: 16] >= row[432 +: 16];
+    wire ge_13_28 = row[208 +: 16] >= row[448 +: 16];
+    wire ge_13_29 = row[208 +: 16] >= row[464 +: 16];
+    wire ge_13_30 = row[208 +: 16] >= row[480 +: 16];
+    wire ge_13_31 = row[208 +: 16] >= row[496 +: 16];
+    wire ge_13_32 = row[208 +: 16] >= row[512 +: 16];
+    wire ge_13_33 = row[208 +: 16] >= row[528 +: 16];
+    wire ge_13_34 = row[208 +: 16] >= row[544 +: 16];
+    wire ge_13_35 = row[208 +: 16] >= row[560 +: 16];
+    wire ge_13_36 = row[208 +: 16] >= row[576 +: 16];
+    wire ge_13_37 = row[208 +: 16] >= row[592 +: 16];
+    wire ge_13_38 = row[208 +: 16] >= row[608 +: 16];
+    wire ge_13_39 = row[208 +: 16] >= row[624 +: 16];
+    wire ge_13_40 = row[208 +: 16] >= row[640 +: 16];
+    wire ge_13_41 = row[208 +: 16] >= row[656 +: 16];
+    wire ge_13_42 = row[208 +: 16] >= row[672 +: 16];
+    wire ge_13_43 = row[208 +: 16] >= row[688 +: 16];
+    wire ge_13_44 = row[208 +: 16] >= row[704 +: 16];
+    wire ge_13_45 = row[208 +: 16] >= row[720 +: 16];
+    wire ge_13_46 = row[208 +: 16] >= row[736 +: 16];
+    wire ge_14_15 = row[224 +: 16] >= row[240 +: 16];
+    wire ge_14_16 = row[224 +: 16] >= row[256 +: 16];
+    wire ge_14_17 = row[224 +: 16] >= row[272 +: 16];
+    wire ge_14_18 = row[224 +: 16] >= row[288 +: 16];
+    wire ge_14_19 = row[224 +: 16] >= row[304 +: 16];
+    wire ge_14_20 = row[224 +: 16] >= row[320 +: 16];
+    wire ge_14_21 = row[224 +: 16] >= row[336 +: 16];
+    wire ge_14_22 = row[224 +: 16] >= row[352 +: 16];
+    wire ge_14_23 = row[224 +: 16] >= row[368 +: 16];
+    wire ge_14_24 = row[224 +: 16] >= row[384 +: 16];
+    wire ge_14_25 = row[224 +: 16] >= row[400 +: 16];
+    wire ge_14_26 = row[224 +: 16] >= row[416 +: 16];
+    wire ge_14_27 = row[224 +: 16] >= row[432 +: 16];
+    wire ge_14_28 = row[224 +: 16] >= row[448 +: 16];
+    wire ge_14_29 = row[224 +: 16] >= row[464 +: 16];
+    wire ge_14_30 = row[224 +: 16] >= row[480 +: 16];
+    wire ge_14_31 = row[224 +: 16] >= row[496 +: 16];
+    wire ge_14_32 = row[224 +: 16] >= row[512 +: 16];
+    wire ge_14_33 = row[224 +: 16] >= row[528 +: 16];
+    wire ge_14_34 = row[224 +: 16] >= row[544 +: 16];
+    wire ge_14_35 = row[224 +: 16] >= row[560 +: 16];
+    wire ge_14_36 = row[224 +: 16] >= row[576 +: 16];
+    wire ge_14_37 = row[224 +: 16] >= row[592 +: 16];
+    wire ge_14_38 = row[224 +: 16] >= row[608 +: 16];
+    wire ge_14_39 = row[224 +: 16] >= row[624 +: 16];
+    wire ge_14_40 = row[224 +: 16] >= row[640 +: 16];
+    wire ge_14_41 = row[224 +: 16] >= row[656 +: 16];
+    wire ge_14_42 = row[224 +: 16] >= row[672 +: 16];
+    wire ge_14_43 = row[224 +: 16] >= row[688 +: 16];
+    wire ge_14_44 = row[224 +: 16] >= row[704 +: 16];
+    wire ge_14_45 = row[224 +: 16] >= row[720 +: 16];
+    wire ge_14_46 = row[224 +: 16] >= row[736 +: 16];
+    wire ge_15_16 = row[240 +: 16] >= row[256 +: 16];
+    wire ge_15_17 = row[240 +: 16] >= row[272 +: 16];
+    wire ge_15_18 = row[240 +: 16] >= row[288 +: 16];
+    wire ge_15_19 = row[240 +: 16] >= row[304 +: 16];
+    wire ge_15_20 = row[240 +: 16] >= row[320 +: 16];
+    wire ge_15_21 = row[240 +: 16] >= row[336 +: 16];
+    wire ge_15_22 = row[240 +: 16] >= row[352 +: 16];
+    wire ge_15_23 = row[240 +: 16] >= row[368 +: 16];
+    wire ge_15_24 = row[240 +: 16] >= row[384 +: 16];
+    wire ge_15_25 = row[240 +: 16] >= row[400 +: 16];
+    wire ge_15_26 = row[240 +: 16] >= row[416 +: 16];
+    wire ge_15_27 = row[240 +: 16] >= row[432 +: 16];
+    wire ge_15_28 = row[240 +: 16] >= row[448 +: 16];
+    wire ge_15_29 = row[240 +: 16] >= row[464 +: 16];
+    wire ge_15_30 = row[240 +: 16] >= row[480 +: 16];
+    wire ge_15_31 = row[240 +: 16] >= row[496 +: 16];
+    wire ge_15_32 = row[240 +: 16] >= row[512 +: 16];
+    wire ge_15_33 = row[240 +: 16] >= row[528 +: 16];
+    wire ge_15_34 = row[240 +: 16] >= row[544 +: 16];
+    wire ge_15_35 = row[240 +: 16] >= row[560 +: 16];
+    wire ge_15_36 = row[240 +: 16] >= row[576 +: 16];
+    wire ge_15_37 = row[240 +: 16] >= row[592 +: 16];
+    wire ge_15_38 = row[240 +: 16] >= row[608 +: 16];
+    wire ge_15_39 = row[240 +: 16] >= row[624 +: 16];
+    wire ge_15_40 = row[240 +: 16] >= row[640 +: 16];
+    wire ge_15_41 = row[240 +: 16] >= row[656 +: 16];
+    wire ge_15_42 = row[240 +: 16] >= row[672 +: 16];
+    wire ge_15_43 = row[240 +: 16] >= row[688 +: 16];
+    wire ge_15_44 = row[240 +: 16] >= row[704 +: 16];
+    wire ge_15_45 = row[240 +: 16] >= row[720 +: 16];
+    wire ge_15_46 = row[240 +: 16] >= row[736 +: 16];
+    wire ge_16_17 = row[256 +: 16] >= row[272 +: 16];
+    wire ge_16_18 = row[256 +: 16] >= row[288 +: 16];
+    wire ge_16_19 = row[256 +: 16] >= row[304 +: 16];
+    wire ge_16_20 = row[256 +: 16] >= row[320 +: 16];
+    wire ge_16_21 = row[256 +: 16] >= row[336 +: 16];
+    wire ge_16_22 = row[256 +: 16] >= row[352 +: 16];
+    wire ge_16_23 = row[256 +: 16] >= row[368 +: 16];
+    wire ge_16_24 = row[256 +: 16] >= row[384 +: 16];
+    wire ge_16_25 = row[256 +: 16] >= row[400 +: 16];
+    wire ge_16_26 = row[256 +: 16] >= row[416 +: 16];
+    wire ge_16_27 = row[256 +: 16] >= row[432 +: 16];
+    wire ge_16_28 = row[256 +: 16] >= row[448 +: 16];
+    wire ge_16_29 = row[256 +: 16] >= row[464 +: 16];
+    wire ge_16_30 = row[256 +: 16] >= row[480 +: 16];
+    wire ge_16_31 = row[256 +: 16] >= row[496 +: 16];
+    wire ge_16_32 = row[256 +: 16] >= row[512 +: 16];
+    wire ge_16_33 = row[256 +: 16] >= row[528 +: 16];
+    wire ge_16_34 = row[256 +: 16] >= row[544 +: 16];
+    wire ge_16_35 = row[256 +: 16] >= row[560 +: 16];
+    wire ge_16_36 = row[256 +: 16] >= row[576 +: 16];
+    wire ge_16_37 = row[256 +: 16] >= row[592 +: 16];
+    wire ge_16_38 = row[256 +: 16] >= row[608 +: 16];
+    wire ge_16_39 = row[256 +: 16] >= row[624 +: 16];
+    wire ge_16_40 = row[256 +: 16] >= row[640 +: 16];
+    wire ge_16_41 = row[256 +: 16] >= row[656 +: 16];
+    wire ge_16_42 = row[256 +: 16] >= row[672 +: 16];
+    wire ge_16_43 = row[256 +: 16] >= row[688 +: 16];
+    wire ge_16_44 = row[256 +: 16] >= row[704 +: 16];
+    wire ge_16_45 = row[256 +: 16] >= row[720 +: 16];
+    wire ge_16_46 = row[256 +: 16] >= row[736 +: 16];
+    wire ge_17_18 = row[272 +: 16] >= row[288 +: 16];
+    wire ge_17_19 = row[272 +: 16] >= row[304 +: 16];
+    wire ge_17_20 = row[272 +: 16] >= row[320 +: 16];
+    wire ge_17_21 = row[272 +: 16] >= row[336 +: 16];
+    wire ge_17_22 = row[272 +: 16] >= row[352 +: 16];
+    wire ge_17_23 = row[272 +: 16] >= row[368 +: 16];
+    wire ge_17_24 = row[272 +: 16] >= row[384 +: 16];
+    wire ge_17_25 = row[272 +: 16] >= row[400 +: 16];
+    wire ge_17_26 = row[272 +: 16] >= row[416 +: 16];
+    wire ge_17_27 = row[272 +: 16] >= row[432 +: 16];
+    wire ge_17_28 = row[272 +: 16] >= row[448 +: 16];
+    wire ge_17_29 = row[272 +: 16] >= row[464 +: 16];
+    wire ge_17_30 = row[272 +: 16] >= row[480 +: 16];
+    wire ge_17_31 = row[272 +: 16] >= row[496 +: 16];
+    wire ge_17_32 = row[272 +: 16] >= row[512 +: 16];
+    wire ge_17_33 = row[272 +: 16] >= row[528 +: 16];
+    wire ge_17_34 = row[272 +: 16] >= row[544 +: 16];
+    wire ge_17_35 = row[272 +: 16] >= row[560 +: 16];
+    wire ge_17_36 = row[272 +: 16] >= row[576 +: 16];
+    wire ge_17_37 = row[272 +: 16] >= row[592 +: 16];
+    wire ge_17_38 = row[272 +: 16] >= row[608 +: 16];
+    wire ge_17_39 = row[272 +: 16] >= row[624 +: 16];
+    wire ge_17_40 = row[272 +: 16] >= row[640 +: 16];
+    wire ge_17_41 = row[272 +: 16] >= row[656 +: 16];
+    wire ge_17_42 = row[272 +: 16] >= row[672 +: 16];
+    wire ge_17_43 = row[272 +: 16] >= row[688 +: 16];
+    wire ge_17_44 = row[272 +: 16] >= row[704 +: 16];
+    wire ge_17_45 = row[272 +: 16] >= row[720 +: 16];
+    wire ge_17_46 = row[272 +: 16] >= row[736 +: 16];
+    wire ge_18_19 = row[288 +: 16] >= row[304 +: 16];
+    wire ge_18_20 = row[288 +: 16] >= row[320 +: 16];
+    wire ge_18_21 = row[288 +: 16] >= row[336 +: 16];
+    wire ge_18_22 = row[288 +: 16] >= row[352 +: 16];
+    wire ge_18_23 = row[288 +: 16] >= row[368 +: 16];
+    wire ge_18_24 = row[288 +: 16] >= row[384 +: 16];
+    wire ge_18_25 = row[288 +: 16] >= row[400 +: 16];
+    wire ge_18_26 = row[288 +: 16] >= row[416 +: 16];
+    wire ge_18_27 = row[288 +: 16] >= row[432 +: 16];
+    wire ge_18_28 = row[288 +: 16] >= row[448 +: 16];
+    wire ge_18_29 = row[288 +: 16] >= row[464 +: 16];
+    wire ge_18_30 = row[288 +: 16] >= row[480 +: 16];
+    wire ge_18_31 = row[288 +: 16] >= row[496 +: 16];
+    wire ge_18_32 = row[288 +: 16] >= row[512 +: 16];
+    wire ge_18_33 = row[288 +: 16] >= row[528 +: 16];
+    wire ge_18_34 = row[288 +: 16] >= row[544 +: 16];
+    wire ge_18_35 = row[288 +: 16] >= row[560 +: 16];
+    wire ge_18_36 = row[288 +: 16] >= row[576 +: 16];
+    wire ge_18_37 = row[288 +: 16] >= row[592 +: 16];
+    wire ge_18_38 = row[288 +: 16] >= row[608 +: 16];
+    wire ge_18_39 = row[288 +: 16] >= row[624 +: 16];
+    wire ge_18_40 = row[288 +: 16] >= row[640 +: 16];
+    wire ge_18_41 = row[288 +: 16] >= row[656 +: 16];
+    wire ge_18_42 = row[288 +: 16] >= row[672 +: 16];
+    wire ge_18_43 = row[288 +: 16] >= row[688 +: 16];
+    wire ge_18_44 = row[288 +: 16] >= row[704 +: 16];
+    wire ge_18_45 = row[288 +: 16] >= row[720 +: 16];
+    wire ge_18_46 = row[288 +: 16] >= row[736 +: 16];
+    wire ge_19_20 = row[304 +: 16] >= row[320 +: 16];
+    wire ge_19_21 = row[304 +: 16] >= row[336 +: 16];
+    wire ge_19_22 = row[304 +: 16] >= row[352 +: 16];
+    wire ge_19_23 = row[304 +: 16] >= row[368 +: 16];
+    wire ge_19_24 = row[304 +: 16] >= row[384 +: 16];
+    wire ge_19_25 = row[304 +: 16] >= row[400 +: 16];
+    wire ge_19_26 = row[304 +: 16] >= row[416 +: 16];
+    wire ge_19_27 = row[304 +: 16] >= row[432 +: 16];
+    wire ge_19_28 = row[304 +: 16] >= row[448 +: 16];
+    wire ge_19_29 = row[304 +: 16] >= row[464 +: 16];
+    wire ge_19_30 = row[304 +: 16] >= row[480 +: 16];
+    wire ge_19_31 = row[304 +: 16] >= row[496 +: 16];
+    wire ge_19_32 = row[304 +: 16] >= row[512 +: 16];
+    wire ge_19_33 = row[304 +: 16] >= row[528 +: 16];
+    wire ge_19_34 = row[304 +: 16] >= row[544 +: 16];
+    wire ge_19_35 = row[304 +: 16] >= row[560 +: 16];
+    wire ge_19_36 = row[304 +: 16] >= row[576 +: 16];
+    wire ge_19_37 = row[304 +: 16] >= row[592 +: 16];
+    wire ge_19_38 = row[304 +: 16] >= row[608 +: 16];
+    wire ge_19_39 = row[304 +: 16] >= row[624 +: 16];
+    wire ge_19_40 = row[304 +: 16] >= row[640 +: 16];
+    wire ge_19_41 = row[304 +: 16] >= row[656 +: 16];
+    wire ge_19_42 = row[304 +: 16] >= row[672 +: 16];
+    wire ge_19_43 = row[304 +: 16] >= row[688 +: 16];
+    wire ge_19_44 = row[304 +: 16] >= row[704 +: 16];
+    wire ge_19_45 = row[304 +: 16] >= row[720 +: 16];
+    wire ge_19_46 = row[304 +: 16] >= row[736 +: 16];
+    wire ge_20_21 = row[320 +: 16] >= row[336 +: 16];
+    wire ge_20_22 = row[320 +: 16] >= row[352 +: 16];
+    wire ge_20_23 = row[320 +: 16] >= row[368 +: 16];
+    wire ge_20_24 = row[320 +: 16] >= row[384 +: 16];
+    wire ge_20_25 = row[320 +: 16] >= row[400 +: 16];
+    wire ge_20_26 = row[320 +: 16] >= row[416 +: 16];
+    wire ge_20_27 = row[320 +: 16] >= row[432 +: 16];
+    wire ge_20_28 = row[320 +: 16] >= row[448 +: 16];
+    wire ge_20_29 = row[320 +: 16] >= row[464 +: 16];
+    wire ge_20_30 = row[320 +: 16] >= row[480 +: 16];
+    wire ge_20_31 = row[320 +: 16] >= row[496 +: 16];
+    wire ge_20_32 = row[320 +: 16] >= row[512 +: 16];
+    wire ge_20_33 = row[320 +: 16] >= row[528 +: 16];
+    wire ge_20_34 = row[320 +: 16] >= row[544 +: 16];
+    wire ge_20_35 = row[320 +: 16] >= row[560 +: 16];
+    wire ge_20_36 = row[320 +: 16] >= row[576 +: 16];
+    wire ge_20_37 = row[320 +: 16] >= row[592 +: 16];
+    wire ge_20_38 = row[320 +: 16] >= row[608 +: 16];
+    wire ge_20_39 = row[320 +: 16] >= row[624 +: 16];
+    wire ge_20_40 = row[320 +: 16] >= row[640 +: 16];
+    wire ge_20_41 = row[320 +: 16] >= row[656 +: 16];
+    wire ge_20_42 = row[320 +: 16] >= row[672 +: 16];
+    wire ge_20_43 = row[320 +: 16] >= row[688 +: 16];
+    wire ge_20_44 = row[320 +: 16] >= row[704 +: 16];
+    wire ge_20_45 = row[320 +: 16] >= row[720 +: 16];
+    wire ge_20_46 = row[320 +: 16] >= row[736 +: 16];
+    wire ge_21_22 = row[336 +: 16] >= row[352 +: 16];
+    wire ge_21_23 = row[336 +: 16] >= row[368 +: 16];
+    wire ge_21_24 = row[336 +: 16] >= row[384 +: 16];
+    wire ge_21_25 = row[336 +: 16] >= row[400 +: 16];
+    wire ge_21_26 = row[336 +: 16] >= row[416 +: 16];
+    wire ge_21_27 = row[336 +: 16] >= row[432 +: 16];
+    wire ge_21_28 = row[336 +: 16] >= row[448 +: 16];
+    wire ge_21_29 = row[336 +: 16] >= row[464 +: 16];
+    wire ge_21_30 = row[336 +: 16] >= row[480 +: 16];
+    wire ge_21_31 = row[336 +: 16] >= row[496 +: 16];
+    wire ge_21_32 = row[336 +: 16] >= row[512 +: 16];
+    wire ge_21_33 = row[336 +: 16] >= row[528 +: 16];
+    wire ge_21_34 = row[336 +: 16] >= row[544 +: 16];
+    wire ge_21_35 = row[336 +: 16] >= row[560 +: 16];
+    wire ge_21_36 = row[336 +: 16] >= row[576 +: 16];
+    wire ge_21_37 = row[336 +: 16] >= row[592 +: 16];
+    wire ge_21_38 = row[336 +: 16] >= row[608 +: 16];
+    wire ge_21_39 = row[336 +: 16] >= row[624 +: 16];
+    wire ge_21_40 = row[336 +: 16] >= row[640 +: 16];
+    wire ge_21_41 = row[336 +: 16] >= row[656 +: 16];
+    wire ge_21_42 = row[336 +: 16] >= row[672 +: 16];
+    wire ge_21_43 = row[336 +: 16] >= row[688 +: 16];
+    wire ge_21_44 = row[336 +: 16] >= row[704 +: 16];
+    wire ge_21_45 = row[336 +: 16] >= row[720 +: 16];
+    wire ge_21_46 = row[336 +: 16] >= row[736 +: 16];
+    wire ge_22_23 = row[352 +: 16] >= row[368 +: 16];
+    wire ge_22_24 = row[352 +: 16] >= row[384 +: 16];
+    wire ge_22_25 = row[352 +: 16] >= row[400 +: 16];
+    wire ge_22_26 = row[352 +: 16] >= row[416 +: 16];
+    wire ge_22_27 = row[352 +: 16] >= row[432 +: 16];
+    wire ge_22_28 = row[352 +: 16] >= row[448 +: 16];
+    wire ge_22_29 = row[352 +: 16] >= row[464 +: 16];
+    wire ge_22_30 = row[352 +: 16] >= row[480 +: 16];
+    wire ge_22_31 = row[352 +: 16] >= row[496 +: 16];
+    wire ge_22_32 = row[352 +: 16] >= row[512 +: 16];
+    wire ge_22_33 = row[352 +: 16] >= row[528 +: 16];
+    wire ge_22_34 = row[352 +: 16] >= row[544 +: 16];
+    wire ge_22_35 = row[352 +: 16] >= row[560 +: 16];
+    wire ge_22_36 = row[352 +: 16] >= row[576 +: 16];
+    wire ge_22_37 = row[352 +: 16] >= row[592 +: 16];
+    wire ge_22_38 = row[352 +: 16] >= row[608 +: 16];
+    wire ge_22_39 = row[352 +: 16] >= row[624 +: 16];
+    wire ge_22_40 = row[352 +: 16] >= row[640 +: 16];
+    wire ge_22_41 = row[352 +: 16] >= row[656 +: 16];
+    wire ge_22_42 = row[352 +: 16] >= row[672 +: 16];
+    wire ge_22_43 = row[352 +: 16] >= row[688 +: 16];
+    wire ge_22_44 = row[352 +: 16] >= row[704 +: 16];
+    wire ge_22_45 = row[352 +: 16] >= row[720 +: 16];
+    wire ge_22_46 = row[352 +: 16] >= row[736 +: 16];
+    wire ge_23_24 = row[368 +: 16] >= row[384 +: 16];
+    wire ge_23_25 = row[368 +: 16] >= row[400 +: 16];
+    wire ge_23_26 = row[368 +: 16] >= row[416 +: 16];
+    wire ge_23_27 = row[368 +: 16] >= row[432 +: 16];
+    wire ge_23_28 = row[368 +: 16] >= row[448 +: 16];
+    wire ge_23_29 = row[368 +: 16] >= row[464 +: 16];
+    wire ge_23_30 = row[368 +: 16] >= row[480 +: 16];
+    wire ge_23_31 = row[368 +: 16] >= row[496 +: 16];
+    wire ge_23_32 = row[368 +: 16] >= row[512 +: 16];
+    wire ge_23_33 = row[368 +: 16] >= row[528 +: 16];
+    wire ge_23_34 = row[368 +: 16] >= row[544 +: 16];
+    wire ge_23_35 = row[368 +: 16] >= row[560 +: 16];
+    wire ge_23_36 = row[368 +: 16] >= row[576 +: 16];
+    wire ge_23_37 = row[368 +: 16] >= row[592 +: 16];
+    wire ge_23_38 = row[368 +: 16] >= row[608 +: 16];
+    wire ge_23_39 = row[368 +: 16] >= row[624 +: 16];
+    wire ge_23_40 = row[368 +: 16] >= row[640 +: 16];
+    wire ge_23_41 = row[368 +: 16] >= row[656 +: 16];
+    wire ge_23_42 = row[368 +: 16] >= row[672 +: 16];
+    wire ge_23_43 = row[368 +: 16] >= row[688 +: 16];
+    wire ge_23_44 = row[368 +: 16] >= row[704 +: 16];
+    wire ge_23_45 = row[368 +: 16] >= row[720 +: 16];
+    wire ge_23_46 = row[368 +: 16] >= row[736 +: 16];
+    wire ge_24_25 = row[384 +: 16] >= row[400 +: 16];
+    wire ge_24_26 = row[384 +: 16] >= row[416 +: 16];
+    wire ge_24_27 = row[384 +: 16] >= row[432 +: 16];
+    wire ge_24_28 = row[384 +: 16] >= row[448 +: 16];
+    wire ge_24_29 = row[384 +: 16] >= row[464 +: 16];
+    wire ge_24_30 = row[384 +: 16] >= row[480 +: 16];
+    wire ge_24_31 = row[384 +: 16] >= row[496 +: 16];
+    wire ge_24_32 = row[384 +: 16] >= row[512 +: 16];
+    wire ge_24_33 = row[384 +: 16] >= row[528 +: 16];
+    wire ge_24_34 = row[384 +: 16] >= row[544 +: 16];
+    wire ge_24_35 = row[384 +: 16] >= row[560 +: 16];
+    wire ge_24_36 = row[384 +: 16] >= row[576 +: 16];
+    wire ge_24_37 = row[384 +: 16] >= row[592 +: 16];
+    wire ge_24_38 = row[384 +: 16] >= row[608 +: 16];
+    wire ge_24_39 = row[384 +: 16] >= row[624 +: 16];
+    wire ge_24_40 = row[384 +: 16] >= row[640 +: 16];
+    wire ge_24_41 = row[384 +: 16] >= row[656 +: 16];
+    wire ge_24_42 = row[384 +: 16] >= row[672 +: 16];
+    wire ge_24_43 = row[384 +: 16] >= row[688 +: 16];
+    wire ge_24_44 = row[384 +: 16] >= row[704 +: 16];
+    wire ge_24_45 = row[384 +: 16] >= row[720 +: 16];
+    wire ge_24_46 = row[384 +: 16] >= row[736 +: 16];
+    wire ge_25_26 = row[400 +: 16] >= row[416 +: 16];
+    wire ge_25_27 = row[400 +: 16] >= row[432 +: 16];
+    wire ge_25_28 = row[400 +: 16] >= row[448 +: 16];
+    wire ge_25_29 = row[400 +: 16] >= row[464 +: 16];
+    wire ge_25_30 = row[400 +: 16] >= row[480 +: 16];
+    wire ge_25_31 = row[400 +: 16] >= row[496 +: 16];
+    wire ge_25_32 = row[400 +: 16] >= row[512 +: 16];
+    wire ge_25_33 = row[400 +: 16] >= row[528 +: 16];
+    wire ge_25_34 = row[400 +: 16] >= row[544 +: 16];
+    wire ge_25_35 = row[400 +: 16] >= row[560 +: 16];
+    wire ge_25_36 = row[400 +: 16] >= row[576 +: 16];
+    wire ge_25_37 = row[400 +: 16] >= row[592 +: 16];
+    wire ge_25_38 = row[400 +: 16] >= row[608 +: 16];
+    wire ge_25_39 = row[400 +: 16] >= row[624 +: 16];
+    wire ge_25_40 = row[400 +: 16] >= row[640 +: 16];
+    wire ge_25_41 = row[400 +: 16] >= row[656 +: 16];
+    wire ge_25_42 = row[400 +: 16] >= row[672 +: 16];
+    wire ge_25_43 = row[400 +: 16] >= row[688 +: 16];
+    wire ge_25_44 = row[400 +: 16] >= row[704 +: 16];
+    wire ge_25_45 = row[400 +: 16] >= row[720 +: 16];
+    wire ge_25_46 = row[400 +: 16] >= row[736 +: 16];
+    wire ge_26_27 = row[416 +: 16] >= row[432 +: 16];
+    wire ge_26_28 = row[416 +: 16] >= row[448 +: 16];
+    wire ge_26_29 = row[416 +: 16] >= row[464 +: 16];
+    wire ge_26_30 = row[416 +: 16] >= row[480 +: 16];
+    wire ge_26_31 = row[416 +: 16] >= row[496 +: 16];
+    wire ge_26_32 = row[416 +: 16] >= row[512 +: 16];
+    wire ge_26_33 = row[416 +: 16] >= row[528 +: 16];
+    wire ge_26_34 = row[416 +: 16] >= row[544 +: 16];
+    wire ge_26_35 = row[416 +: 16] >= row[560 +: 16];
+    wire ge_26_36 = row[416 +: 16] >= row[576 +: 16];
+    wire ge_26_37 = row[416 +: 16] >= row[592 +: 16];
+    wire ge_26_38 = row[416 +: 16] >= row[608 +: 16];
+    wire ge_26_39 = row[416 +: 16] >= row[624 +: 16];
+    wire ge_26_40 = row[416 +: 16] >= row[640 +: 16];
+    wire ge_26_41 = row[416 +: 16] >= row[656 +: 16];
+    wire ge_26_42 = row[416 +: 16] >= row[672 +: 16];
+    wire ge_26_43 = row[416 +: 16] >= row[688 +: 16];
+    wire ge_26_44 = row[416 +: 16] >= row[704 +: 16];
+    wire ge_26_45 = row[416 +: 16] >= row[720 +: 16];
+    wire ge_26_46 = row[416 +: 16] >= row[736 +: 16];
+    wire ge_27_28 = row[432 +: 16] >= row[448 +: 16];
+    wire ge_27_29 = row[432 +: 16] >= row[464 +: 16];
+    wire ge_27_30 = row[432 +: 16] >= row[480 +: 16];
+    wire ge_27_31 = row[432 +: 16] >= row[496 +: 16];
+    wire ge_27_32 = row[432 +: 16] >= row[512 +: 16];
+    wire ge_27_33 = row[432 +: 16] >= row[528 +: 16];
+    wire ge_27_34 = row[432 +: 16] >= row[544 +: 16];
+    wire ge_27_35 = row[432 +: 16] >= row[560 +: 16];
+    wire ge_27_36 = row[432 +: 16] >= row[576 +: 16];
+    wire ge_27_37 = row[432 +: 16] >= row[592 +: 16];
+    wire ge_27_38 = row[432 +: 16] >= row[608 +: 16];
+    wire ge_27_39 = row[432 +: 16] >= row[624 +: 16];
+    wire ge_27_40 = row[432 +: 16] >= row[640 +: 16];
+    wire ge_27_41 = row[432 +: 16] >= row[656 +: 16];
+    wire ge_27_42 = row[432 +: 16] >= row[672 +: 16];
+    wire ge_27_43 = row[432 +: 16] >= row[688 +: 16];
+    wire ge_27_44 = row[432 +: 16] >= row[704 +: 16];
+    wire ge_27_45 = row[432 +: 16] >= row[720 +: 16];
+    wire ge_27_46 = row[432 +: 16] >= row[736 +: 16];
+    wire ge_28_29 = row[448 +: 16] >= row[464 +: 16];
+    wire ge_28_30 = row[448 +: 16] >= row[480 +: 16];
+    wire ge_28_31 = row[448 +: 16] >= row[496 +: 16];
+    wire ge_28_32 = row[448 +: 16] >= row[512 +: 16];
+    wire ge_28_33 = row[448 +: 16] >= row[528 +: 16];
+    wire ge_28_34 = row[448 +: 16] >= row[544 +: 16];
+    wire ge_28_35 = row[448 +: 16] >= row[560 +: 16];
+    wire ge_28_36 = row[448 +: 16] >= row[576 +: 16];
+    wire ge_28_37 = row[448 +: 16] >= row[592 +: 16];
+    wire ge_28_38 = row[448 +: 16] >= row[608 +: 16];
+    wire ge_28_39 = row[448 +: 16] >= row[624 +: 16];
+    wire ge_28_40 = row[448 +: 16] >= row[640 +: 16];
+    wire ge_28_41 = row[448 +: 16] >= row[656 +: 16];
+    wire ge_28_42 = row[448 +: 16] >= row[672 +: 16];
+    wire ge_28_43 = row[448 +: 16] >= row[688 +: 16];
+    wire ge_28_44 = row[448 +: 16] >= row[704 +: 16];
+    wire ge_28_45 = row[448 +: 16] >= row[720 +: 16];
+    wire ge_28_46 = row[448 +: 16] >= row[736 +: 16];
+    wire ge_29_30 = row[464 +: 16] >= row[480 +: 16];
+    wire ge_29_31 = row[464 +: 16] >= row[496 +: 16];
+    wire ge_29_32 = row[464 +: 16] >= row[512 +: 16];
+    wire ge_29_33 = row[464 +: 16] >= row[528 +: 16];
+    wire ge_29_34 = row[464 +: 16] >= row[544 +: 16];
+    wire ge_29_35 = row[464 +: 16] >= row[560 +: 16];
+    wire ge_29_36 = row[464 +: 16] >= row[576 +: 16];
+    wire ge_29_37 = row[464 +: 16] >= row[592 +: 16];
+    wire ge_29_38 = row[464 +: 16] >= row[608 +: 16];
+    wire ge_29_39 = row[464 +: 16] >= row[624 +: 16];
+    wire ge_29_40 = row[464 +: 16] >= row[640 +: 16];
+    wire ge_29_41 = row[464 +: 16] >= row[656 +: 16];
+    wire ge_29_42 = row[464 +: 16] >= row[672 +: 16];
+    wire ge_29_43 = row[464 +: 16] >= row[688 +: 16];
+    wire ge_29_44 = row[464 +: 16] >= row[704 +: 16];
+    wire ge_29_45 = row[464 +: 16] >= row[720 +: 16];
+    wire ge_29_46 = row[464 +: 16] >= row[736 +: 16];
+    wire ge_30_31 = row[480 +: 16] >= row[496 +: 16];
+    wire ge_30_32 = row[480 +: 16] >= row[512 +: 16];
+    wire ge_30_33 = row[480 +: 16] >= row[528 +: 16];
+    wire ge_30_34 = row[480 +: 16] >= row[544 +: 16];
+    wire ge_30_35 = row[480 +: 16] >= row[560 +: 16];
+    wire ge_30_36 = row[480 +: 16] >= row[576 +: 16];
+    wire ge_30_37 = row[480 +: 16] >= row[592 +: 16];
+    wire ge_30_38 = row[480 +: 16] >= row[608 +: 16];
+    wire ge_30_39 = row[480 +: 16] >= row[624 +: 16];
+    wire ge_30_40 = row[480 +: 16] >= row[640 +: 16];
+    wire ge_30_41 = row[480 +: 16] >= row[656 +: 16];
+    wire ge_30_42 = row[480 +: 16] >= row[672 +: 16];
+    wire ge_30_43 = row[480 +: 16] >= row[688 +: 16];
+    wire ge_30_44 = row[480 +: 16] >= row[704 +: 16];
+    wire ge_30_45 = row[480 +: 16] >= row[720 +: 16];
+    wire ge_30_46 = row[480 +: 16] >= row[736 +: 16];
+    wire ge_31_32 = row[496 +: 16] >= row[512 +: 16];
+    wire ge_31_33 = row[496 +: 16] >= row[528 +: 16];
+    wire ge_31_34 = row[496 +: 16] >= row[544 +: 16];
+    wire ge_31_35 = row[496 +: 16] >= row[560 +: 16];
+    wire ge_31_36 = row[496 +: 16] >= row[576 +: 16];
+    wire ge_31_37 = row[496 +: 16] >= row[592 +: 16];
+    wire ge_31_38 = row[496 +: 16] >= row[608 +: 16];
+    wire ge_31_39 = row[496 +: 16] >= row[624 +: 16];
+    wire ge_31_40 = row[496 +: 16] >= row[640 +: 16];
+    wire ge_31_41 = row[496 +: 16] >= row[656 +: 16];
+    wire ge_31_42 = row[496 +: 16] >= row[672 +: 16];
+    wire ge_31_43 = row[496 +: 16] >= row[688 +: 16];
+    wire ge_31_44 = row[496 +: 16] >= row[704 +: 16];
+    wire ge_31_45 = row[496 +: 16] >= row[720 +: 16];
+    wire ge_31_46 = row[496 +: 16] >= row[736 +: 16];
+    wire ge_32_33 = row[512 +: 16] >= row[528 +: 16];
+    wire ge_32_34 = row[512 +: 16] >= row[544 +: 16];
+    wire ge_32_35 = row[512 +: 16] >= row[560 +: 16];
+    wire ge_32_36 = row[512 +: 16] >= row[576 +: 16];
+    wire ge_32_37 = row[512 +: 16] >= row[592 +: 16];
+    wire ge_32_38 = row[512 +: 16] >= row[608 +: 16];
+    wire ge_32_39 = row[512 +: 16] >= row[624 +: 16];
+    wire ge_32_40 = row[512 +: 16] >= row[640 +: 16];
+    wire ge_32_41 = row[512 +: 16] >= row[656 +: 16];
+    wire ge_32_42 = row[512 +: 16] >= row[672 +: 16];
+    wire ge_32_43 = row[512 +: 16] >= row[688 +: 16];
+    wire ge_32_44 = row[512 +: 16] >= row[704 +: 16];
+    wire ge_32_45 = row[512 +: 16] >= row[720 +: 16];
+    wire ge_32_46 = row[512 +: 16] >= row[736 +: 16];
+    wire ge_33_34 = row[528 +: 16] >= row[544 +: 16];
+    wire ge_33_35 = row[528 +: 16] >= row[560 +: 16];
+    wire ge_33_36 = row[528 +: 16] >= row[576 +: 16];
+    wire ge_33_37 = row[528 +: 16] >= row[592 +: 16];
+    wire ge_33_38 = row[528 +: 16] >= row[608 +: 16];
+    wire ge_33_39 = row[528 +: 16] >= row[624 +: 16];
+    wire ge_33_40 = row[528 +: 16] >= row[640 +: 16];
+    wire ge_33_41 = row[528 +: 16] >= row[656 +: 16];
+    wire ge_33_42 = row[528 +: 16] >= row[672 +: 16];
+    wire ge_33_43 = row[528 +: 16] >= row[688 +: 16];
+    wire ge_33_44 = row[528 +: 16] >= row[704 +: 16];
+    wire ge_33_45 = row[528 +: 16] >= row[720 +: 16];
+    wire ge_33_46 = row[528 +: 16] >= row[736 +: 16];
+    wire ge_34_35 = row[544 +: 16] >= row[560 +: 16];
+    wire ge_34_36 = row[544 +: 16] >= row[576 +: 16];
+    wire ge_34_37 = row[544 +: 16] >= row[592 +: 16];
+    wire ge_34_38 = row[544 +: 16] >= row[608 +: 16];
+    wire ge_34_39 = row[544 +: 16] >= row[624 +: 16];
+    wire ge_34_40 = row[544 +: 16] >= row[640 +: 16];
+    wire ge_34_41 = row[544 +: 16] >= row[656 +: 16];
+    wire ge_34_42 = row[544 +: 16] >= row[672 +: 16];
+    wire ge_34_43 = row[544 +: 16] >= row[688 +: 16];
+    wire ge_34_44 = row[544 +: 16] >= row[704 +: 16];
+    wire ge_34_45 = row[544 +: 16] >= row[720 +: 16];
+    wire ge_34_46 = row[544 +: 16] >= row[736 +: 16];
+    wire ge_35_36 = row[560 +: 16] >= row[576 +: 16];
+    wire ge_35_37 = row[560 +: 16] >= row[592 +: 16];
+    wire ge_35_38 = row[560 +: 16] >= row[608 +: 16];
+    wire ge_35_39 = row[560 +: 16] >= row[624 +: 16];
+    wire ge_35_40 = row[560 +: 16] >= row[640 +: 16];
+    wire ge_35_41 = row[560 +: 16] >= row[656 +: 16];
+    wire ge_35_42 = row[560 +: 16] >= row[672 +: 16];
+    wire ge_35_43 = row[560 +: 16] >= row[688 +: 16];
+    wire ge_35_44 = row[560 +: 16] >= row[704 +: 16];
+    wire ge_35_45 = row[560 +: 16] >= row[720 +: 16];
+    wire ge_35_46 = row[560 +: 16] >= row[736 +: 16];
+    wire ge_36_37 = row[576 +: 16] >= row[592 +: 16];
+    wire ge_36_38 = row[576 +: 16] >= row[608 +: 16];
+    wire ge_36_39 = row[576 +: 16] >= row[624 +: 16];
+    wire ge_36_40 = row[576 +: 16] >= row[640 +: 16];
+    wire ge_36_41 = row[576 +: 16] >= row[656 +: 16];
+    wire ge_36_42 = row[576 +: 16] >= row[672 +: 16];
+    wire ge_36_43 = row[576 +: 16] >= row[688 +: 16];
+    wire ge_36_44 = row[576 +: 16] >= row[704 +: 16];
+    wire ge_36_45 = row[576 +: 16] >= row[720 +: 16];
+    wire ge_36_46 = row[576 +: 16] >= row[736 +: 16];
+    wire ge_37_38 = row[592 +: 16] >= row[608 +: 16];
+    wire ge_37_39 = row[592 +: 16] >= row[624 +: 16];
+    wire ge_37_40 = row[592 +: 16] >= row[640 +: 16];
+    wire ge_37_41 = row[592 +: 16] >= row[656 +: 16];
+    wire ge_37_42 = row[592 +: 16] >= row[672 +: 16];
+    wire ge_37_43 = row[592 +: 16] >= row[688 +: 16];
+    wire ge_37_44 = row[592 +: 16] >= row[704 +: 16];
+    wire ge_37_45 = row[592 +: 16] >= row[720 +: 16];
+    wire ge_37_46 = row[592 +: 16] >= row[736 +: 16];
+    wire ge_38_39 = row[608 +: 16] >= row[624 +: 16];
+    wire ge_38_40 = row[608 +: 16] >= row[640 +: 16];
+    wire ge_38_41 = row[608 +: 16] >= row[656 +: 16];
+    wire ge_38_42 = row[608 +: 16] >= row[672 +: 16];
+    wire ge_38_43 = row[608 +: 16] >= row[688 +: 16];
+    wire ge_38_44 = row[608 +: 16] >= row[704 +: 16];
+    wire ge_38_45 = row[608 +: 16] >= row[720 +: 16];
+    wire ge_38_46 = row[608 +: 16] >= row[736 +: 16];
+    wire ge_39_40 = row[624 +: 16] >= row[640 +: 16];
+    wire ge_39_41 = row[624 +: 16] >= row[656 +: 16];
+    wire ge_39_42 = row[624 +: 16] >= row[672 +: 16];
+    wire ge_39_43 = row[624 +: 16] >= row[688 +: 16];
+    wire ge_39_44 = row[624 +: 16] >= row[704 +: 16];
+    wire ge_39_45 = row[624 +: 16] >= row[720 +: 16];
+    wire ge_39_46 = row[624 +: 16] >= row[736 +: 16];
+    wire ge_40_41 = row[640 +: 16] >= row[656 +: 16];
+    wire ge_40_42 = row[640 +: 16] >= row[672 +: 16];
+    wire ge_40_43 = row[640 +: 16] >= row[688 +: 16];
+    wire ge_40_44 = row[640 +: 16] >= row[704 +: 16];
+    wire ge_40_45 = row[640 +: 16] >= row[720 +: 16];
+    wire ge_40_46 = row[640 +: 16] >= row[736 +: 16];
+    wire ge_41_42 = row[656 +: 16] >= row[672 +: 16];
+    wire ge_41_43 = row[656 +: 16] >= row[688 +: 16];
+    wire ge_41_44 = row[656 +: 16] >= row[704 +: 16];
+    wire ge_41_45 = row[656 +: 16] >= row[720 +: 16];
+    wire ge_41_46 = row[656 +: 16] >= row[736 +: 16];
+    wire ge_42_43 = row[672 +: 16] >= row[688 +: 16];
+    wire ge_42_44 = row[672 +: 16] >= row[704 +: 16];
+    wire ge_42_45 = row[672 +: 16] >= row[720 +: 16];
+    wire ge_42_46 = row[672 +: 16] >= row[736 +: 16];
+    wire ge_43_44 = row[688 +: 16] >= row[704 +: 16];
+    wire ge_43_45 = row[688 +: 16] >= row[720 +: 16];
+    wire ge_43_46 = row[688 +: 16] >= row[736 +: 16];
+    wire ge_44_45 = row[704 +: 16] >= row[720 +: 16];
+    wire ge_44_46 = row[704 +: 16] >= row[736 +: 16];
+    wire ge_45_46 = row[720 +: 16] >= row[736 +: 16];
+    assign best[0] = cand[0] && (!cand[1] || ge_0_1) && (!cand[2] || ge_0_2) && (!cand[3] || ge_0_3) && (!cand[4] || ge_0_4) && (!cand[5] || ge_0_5) && (!cand[6] || ge_0_6) && (!cand[7] || ge_0_7) && (!cand[8] || ge_0_8) && (!cand[9] || ge_0_9) && (!cand[10] || ge_0_10) && (!cand[11] || ge_0_11) && (!cand[12] || ge_0_12) && (!cand[13] || ge_0_13) && (!cand[14] || ge_0_14) && (!cand[15] || ge_0_15) && (!cand[16] || ge_0_16) && (!cand[17] || ge_0_17) && (!cand[18] || ge_0_18) && (!cand[19] || ge_0_19) && (!cand[20] || ge_0_20) && (!cand[21] || ge_0_21) && (!cand[22] || ge_0_22) && (!cand[23] || ge_0_23) && (!cand[24] || ge_0_24) && (!cand[25] || ge_0_25) && (!cand[26] || ge_0_26) && (!cand[27] || ge_0_27) && (!cand[28] || ge_0_28) && (!cand[29] || ge_0_29) && (!cand[30] || ge_0_30) && (!cand[31] || ge_0_31) && (!cand[32] || ge_0_32) && (!cand[33] || ge_0_33) && (!cand[34] || ge_0_34) && (!cand[35] || ge_0_35) && (!cand[36] || ge_0_36) && (!cand[37] || ge_0_37) && (!cand[38] || ge_0_38) && (!cand[39] || ge_0_39) && (!cand[40] || ge_0_40) && (!cand[41] || ge_0_41) && (!cand[42] || ge_0_42) && (!cand[43] || ge_0_43) && (!cand[44] || ge_0_44) && (!cand[45] || ge_0_45) && (!cand[46] || ge_0_46);
+    assign best[1] = cand[1] && (!cand[0] || !ge_0_1) && (!cand[2] || ge_1_2) && (!cand[3] || ge_1_3) && (!cand[4] || ge_1_4) && (!cand[5] || ge_1_5) && (!cand[6] || ge_1_6) && (!cand[7] || ge_1_7) && (!cand[8] || ge_1_8) && (!cand[9] || ge_1_9) && (!cand[10] || ge_1_10) && (!cand[11] || ge_1_11) && (!cand[12] || ge_1_12) && (!cand[13] || ge_1_13) && (!cand[14] || ge_1_14) && (!cand[15] || ge_1_15) && (!cand[16] || ge_1_16) && (!cand[17] || ge_1_17) && (!cand[18] || ge_1_18) && (!cand[19] || ge_1_19) && (!cand[20] || ge_1_20) && (!cand[21] || ge_1_21) && (!cand[22] || ge_1_22) && (!cand[23] || ge_1_23) && (!cand[24] || ge_1_24) && (!cand[25] || ge_1_25) && (!cand[26] || ge_1_26) && (!cand[27] || ge_1_27) && (!cand[28] || ge_1_28) && (!cand[29] || ge_1_29) && (!cand[30] || ge_1_30) && (!cand[31] || ge_1_31) && (!cand[32] || ge_1_32) && (!cand[33] || ge_1_33) && (!cand[34] || ge_1_34) && (!cand[35] || ge_1_35) && (!cand[36] || ge_1_36) && (!cand[37] || ge_1_37) && (!cand[38] || ge_1_38) && (!cand[39] || ge_1_39) && (!cand[40] || ge_1_40) && (!cand[41] || ge_1_41) && (!cand[42] || ge_1_42) && (!cand[43] || ge_1_43) && (!cand[44] || ge_1_44) && (!cand[45] || ge_1_45) && (!cand[46] || ge_1_46);
+    assign best[2] = cand[2] && (!cand[0] || !ge_0_2) && (!cand[1] || !ge_1_2) && (!cand[3] || ge_2_3) && (!cand[4] || ge_2_4) && (!cand[5] || ge_2_5) && (!cand[6] || ge_2_6) && (!cand[7] || ge_2_7) && (!cand[8] || ge_2_8) && (!cand[9] || ge_2_9) && (!cand[10] || ge_2_10) && (!cand[11] || ge_2_11) && (!cand[12] || ge_2_12) && (!cand[13] || ge_2_13) && (!cand[14] || ge_2_14) && (!cand[15] || ge_2_15) && (!cand[16] || ge_2_16) && (!cand[17] || ge_2_17) && (!cand[18] || ge_2_18) && (!cand[19] || ge_2_19) && (!cand[20] || ge_2_20) && (!cand[21] || ge_2_21) && (!cand[22] || ge_2_22) && (!cand[23] || ge_2_23) && (!cand[24] || ge_2_24) && (!cand[25] || ge_2_25) && (!cand[26] || ge_2_26) && (!cand[27] || ge_2_27) && (!cand[28] || ge_2_28) && (!cand[29] || ge_2_29) && (!cand[30] || ge_2_30) && (!cand[31] || ge_2_31) && (!cand[32] || ge_2_32) && (!cand[33] || ge_2_33) && (!cand[34] || ge_2_34) && (!cand[35] || ge_2_35) && (!cand[36] || ge_2_36) && (!cand[37] || ge_2_37) && (!cand[38] || ge_2_38) && (!cand[39] || ge_2_39) && (!cand[40] || ge_2_40) && (!cand[41] || ge_2_41) && (!cand[42] || ge_2_42) && (!cand[43] || ge_2_43) && (!cand[44] || ge_2_44) && (!cand[45] || ge_2_45) && (!cand[46] || ge_2_46);
+    assign best[3] = cand[3] && (!cand[0] || !ge_0_3) && (!cand[1] || !ge_1_3) && (!cand[2] || !ge_2_3) && (!cand[4] || ge_3_4) && (!cand[5] || ge_3_5) && (!cand[6] || ge_3_6) && (!cand[7] || ge_3_7) && (!cand[8] || ge_3_8) && (!cand[9] || ge_3_9) && (!cand[10] || ge_3_10) && (!cand[11] || ge_3_11) && (!cand[12] || ge_3_12) && (!cand[13] || ge_3_13) && (!cand[14] || ge_3_14) && (!cand[15] || ge_3_15) && (!cand[16] || ge_3_16) && (!cand[17] || ge_3_17) && (!cand[18] || ge_3_18) && (!cand[19] || ge_3_19) && (!cand[20] || ge_3_20) && (!cand[21] || ge_3_21) && (!cand[22] || ge_3_22) && (!cand[23] || ge_3_23) && (!cand[24] || ge_3_24) && (!cand[25] || ge_3_25) && (!cand[26] || ge_3_26) && (!cand[27] || ge_3_27) && (!cand[28] || ge_3_28) && (!cand[29] || ge_3_29) && (!cand[30] || ge_3_30) && (!cand[31] || ge_3_31) && (!cand[32] || ge_3_32) && (!cand[33] || ge_3_33) && (!cand[34] || ge_3_34) && (!cand[35] || ge_3_35) && (!cand[36] || ge_3_36) && (!cand[37] || ge_3_37) && (!cand[38] || ge_3_38) && (!cand[39] || ge_3_39) && (!cand[40] || ge_3_40) && (!cand[41] || ge_3_41) && (!cand[42] || ge_3_42) && (!cand[43] || ge_3_43) && (!cand[44] || ge_3_44) && (!cand[45] || ge_3_45) && (!cand[46] || ge_3_46);
+    assign best[4] = cand[4] && (!cand[0] || !ge_0_4) && (!cand[1] || !ge_1_4) && (!cand[2] || !ge_2_4) && (!cand[3] || !ge_3_4) && (!cand[5] || ge_4_5) && (!cand[6] || ge_4_6) && (!cand[7] || ge_4_7) && (!cand[8] || ge_4_8) && (!cand[9] || ge_4_9) && (!cand[10] || ge_4_10) && (!cand[11] || ge_4_11) && (!cand[12] || ge_4_12) && (!cand[13] || ge_4_13) && (!cand[14] || ge_4_14) && (!cand[15] || ge_4_15) && (!cand[16] || ge_4_16) && (!cand[17] || ge_4_17) && (!cand[18] || ge_4_18) && (!cand[19] || ge_4_19) && (!cand[20] || ge_4_20) && (!cand[21] || ge_4_21) && (!cand[22] || ge_4_22) && (!cand[23] || ge_4_23) && (!cand[24] || ge_4_24) && (!cand[25] || ge_4_25) && (!cand[26] || ge_4_26) && (!cand[27] || ge_4_27) && (!cand[28] || ge_4_28) && (!cand[29] || ge_4_29) && (!cand[30] || ge_4_30) && (!cand[31] || ge_4_31) && (!cand[32] || ge_4_32) && (!cand[33] || ge_4_33) && (!cand[34] || ge_4_34) && (!cand[35] || ge_4_35) && (!cand[36] || ge_4_36) && (!cand[37] || ge_4_37) && (!cand[38] || ge_4_38) && (!cand[39] || ge_4_39) && (!cand[40] || ge_4_40) && (!cand[41] || ge_4_41) && (!cand[42] || ge_4_42) && (!cand[43] || ge_4_43) && (!cand[44] || ge_4_44) && (!cand[45] || ge_4_45) && (!cand[46] || ge_4_46);
+    assign best[5] = cand[5] && (!cand[0] || !ge_0_5) && (!cand[1] || !ge_1_5) && (!cand[2] || !ge_2_5) && (!cand[3] || !ge_3_5) && (!cand[4] || !ge_4_5) && (!cand[6] || ge_5_6) && (!cand[7] || ge_5_7) && (!cand[8] || ge_5_8) && (!cand[9] || ge_5_9) && (!cand[10] || ge_5_10) && (!cand[11] || ge_5_11) && (!cand[12] || ge_5_12) && (!cand[13] || ge_5_13) && (!cand[14] || ge_5_14) && (!cand[15] || ge_5_15) && (!cand[16] || ge_5_16) && (!cand[17] || ge_5_17) && (!cand[18] || ge_5_18) && (!cand[19] || ge_5_19) && (!cand[20] || ge_5_20) && (!cand[21] || ge_5_21) && (!cand[22] || ge_5_22) && (!cand[23] || ge_5_23) && (!cand[24] || ge_5_24) && (!cand[25] || ge_5_25) && (!cand[26] || ge_5_26) && (!cand[27] || ge_5_27) && (!cand[28] || ge_5_28) && (!cand[29] || ge_5_29) && (!cand[30] || ge_5_30) && (!cand[31] || ge_5_31) && (!cand[32] || ge_5_32) && (!cand[33] || ge_5_33) && (!cand[34] || ge_5_34) && (!cand[35] || ge_5_35) && (!cand[36] || ge_5_36) && (!cand[37] || ge_5_37) && (!cand[38] || ge_5_38) && (!cand[39] || ge_5_39) && (!cand[40] || ge_5_40) && (!cand[41] || ge_5_41) && (!cand[42] || ge_5_42) && (!cand[43] || ge_5_43) && (!cand[44] || ge_5_44) && (!cand[45] || ge_5_45) && (!cand[46] || ge_5_46);
+    assign best[6] = cand[6] && (!cand[0] || !ge_0_6) && (!cand[1] || !ge_1_6) && (!cand[2] || !ge_2_6) && (!cand[3] || !ge_3_6) && (!cand[4] || !ge_4_6) && (!cand[5] || !ge_5_6) && (!cand[7] || ge_6_7) && (!cand[8] || ge_6_8) && (!cand[9] || ge_6_9) && (!cand[10] || ge_6_10) && (!cand[11] || ge_6_11) && (!cand[12] || ge_6_12) && (!cand[13] || ge_6_13) && (!cand[14] || ge_6_14) && (!cand[15] || ge_6_15) && (!cand[16] || ge_6_16) && (!cand[17] || ge_6_17) && (!cand[18] || ge_6_18) && (!cand[19] || ge_6_19) && (!cand[20] || ge_6_20) && (!cand[21] || ge_6_21) && (!cand[22] || ge_6_22) && (!cand[23] || ge_6_23) && (!cand[24] || ge_6_24) && (!cand[25] || ge_6_25) && (!cand[26] || ge_6_26) && (!cand[27] || ge_6_27) && (!cand[28] || ge_6_28) && (!cand[29] || ge_6_29) && (!cand[30] || ge_6_30) && (!cand[31] || ge_6_31) && (!cand[32] || ge_6_32) && (!cand[33] || ge_6_33) && (!cand[34] || ge_6_34) && (!cand[35] || ge_6_35) && (!cand[36] || ge_6_36) && (!cand[37] || ge_6_37) && (!cand[38] || ge_6_38) && (!cand[39] || ge_6_39) && (!cand[40] || ge_6_40) && (!cand[41] || ge_6_41) && (!cand[42] || ge_6_42) && (!cand[43] || ge_6_43) && (!cand[44] || ge_6_44) && (!cand[45] || ge_6_45) && (!cand[46] || ge_6_46);
+    assign best[7] = cand[7] && (!cand[0] || !ge_0_7) && (!cand[1] || !ge_1_7) && (!cand[2] || !ge_2_7) && (!cand[3] || !ge_3_7) && (!cand[4] || !ge_4_7) && (!cand[5] || !ge_5_7) && (!cand[6] || !ge_6_7) && (!cand[8] || ge_7_8) && (!cand[9] || ge_7_9) && (!cand[10] || ge_7_10) && (!cand[11] || ge_7_11) && (!cand[12] || ge_7_12) && (!cand[13] || ge_7_13) && (!cand[14] || ge_7_14) && (!cand[15] || ge_7_15) && (!cand[16] || ge_7_16) && (!cand[17] || ge_7_17) && (!cand[18] || ge_7_18) && (!cand[19] || ge_7_19) && (!cand[20] || ge_7_20) && (!cand[21] || ge_7_21) && (!cand[22] || ge_7_22) && (!cand[23] || ge_7_23) && (!cand[24] || ge_7_24) && (!cand[25] || ge_7_25) && (!cand[26] || ge_7_26) && (!cand[27] || ge_7_27) && (!cand[28] || ge_7_28) && (!cand[29] || ge_7_29) && (!cand[30] || ge_7_30) && (!cand[31] || ge_7_31) && (!cand[32] || ge_7_32) && (!cand[33] || ge_7_33) && (!cand[34] || ge_7_34) && (!cand[35] || ge_7_35) && (!cand[36] || ge_7_36) && (!cand[37] || ge_7_37) && (!cand[38] || ge_7_38) && (!cand[39] || ge_7_39) && (!cand[40] || ge_7_40) && (!cand[41] || ge_7_41) && (!cand[42] || ge_7_42) && (!cand[43] || ge_7_43) && (!cand[44] || ge_7_44) && (!cand[45] || ge_7_45) && (!cand[46] || ge_7_46);
+    assign best[8] = cand[8] && (!cand[0] || !ge_0_8) && (!cand[1] || !ge_1_8) && (!cand[2] || !ge_2_8) && (!cand[3] || !ge_3_8) && (!cand[4] || !ge_4_8) && (!cand[5] || !ge_5_8) && (!cand[6] || !ge_6_8) && (!cand[7] || !ge_7_8) && (!cand[9] || ge_8_9) && (!cand[10] || ge_8_10) && (!cand[11] || ge_8_11) && (!cand[12] || ge_8_12) && (!cand[13] || ge_8_13) && (!cand[14] || ge_8_14) && (!cand[15] || ge_8_15) && (!cand[16] || ge_8_16) && (!cand[17] || ge_8_17) && (!cand[18] || ge_8_18) && (!cand[19] || ge_8_19) && (!cand[20] || ge_8_20) && (!cand[21] || ge_8_21) && (!cand[22] || ge_8_22) && (!cand[23] || ge_8_23) && (!cand[24] || ge_8_24) && (!cand[25] || ge_8_25) && (!cand[26] || ge_8_26) && (!cand[27] || ge_8_27) && (!cand[28] || ge_8_28) && (!cand[29] || ge_8_29) && (!cand[30] || ge_8_30) && (!cand[31] || ge_8_31) && (!cand[32] || ge_8_32) && (!cand[33] || ge_8_33) && (!cand[34] || ge_8_34) && (!cand[35] || ge_8_35) && (!cand[36] || ge_8_36) && (!cand[37] || ge_8_37) && (!cand[38] || ge_8_38) && (!cand[39] || ge_8_39) && (!cand[40] || ge_8_40) && (!cand[41] || ge_8_41) && (!cand[42] || ge_8_42) && (!cand[43] || ge_8_43) && (!cand[44] || ge_8_44) && (!cand[45] || ge_8_45) && (!cand[46] || ge_8_46);
+    assign best[9] = cand[9] && (!cand[0] || !ge_0_9) && (!cand[1] || !ge_1_9) && (!cand[2] || !ge_2_9) && (!cand[3] || !ge_3_9) && (!cand[4] || !ge_4_9) && (!cand[5] || !ge_5_9) && (!cand[6] || !ge_6_9) && (!cand[7] || !ge_7_9) && (!cand[8] || !ge_8_9) && (!cand[10] || ge_9_10) && (!cand[11] || ge_9_11) && (!cand[12] || ge_9_12) && (!cand[13] || ge_9_13) && (!cand[14] || ge_9_14) && (!cand[15] || ge_9_15) && (!cand[16] || ge_9_16) && (!cand[17] || ge_9_17) && (!cand[18] || ge_9_18) && (!cand[19] || ge_9_19) && (!cand[20] || ge_9_20) && (!cand[21] || ge_9_21) && (!cand[22] || ge_9_22) && (!cand[23] || ge_9_23) && (!cand[24] || ge_9_24) && (!cand[25] || ge_9_25) && (!cand[26] || ge_9_26) && (!cand[27] || ge_9_27) && (!cand[28] || ge_9_28) && (!cand[29] || ge_9_29) && (!cand[30] || ge_9_30) && (!cand[31] || ge_9_31) && (!cand[32] || ge_9_32) && (!cand[33] || ge_9_33) && (!cand[34] || ge_9_34) && (!cand[35] || ge_9_35) && (!cand[36] || ge_9_36) && (!cand[37] || ge_9_37) && (!cand[38] || ge_9_38) && (!cand[39] || ge_9_39) && (!cand[40] || ge_9_40) && (!cand[41] || ge_9_41) && (!cand[42] || ge_9_42) && (!cand[43] || ge_9_43) && (!cand[44] || ge_9_44) && (!cand[45] || ge_9_45) && (!cand[46] || ge_9_46);
+    assign best[10] = cand[10] && (!cand[0] || !ge_0_10) && (!cand[1] || !ge_1_10) && (!cand[2] || !ge_2_10) && (!cand[3] || !ge_3_10) && (!cand[4] || !ge_4_10) && (!cand[5] || !ge_5_10) && (!cand[6] || !ge_6_10) && (!cand[7] || !ge_7_10) && (!cand[8] || !ge_8_10) && (!cand[9] || !ge_9_10) && (!cand[11] || ge_10_11) && (!cand[12] || ge_10_12) && (!cand[13] || ge_10_13) && (!cand[14] || ge_10_14) && (!cand[15] || ge_10_15) && (!cand[16] || ge_10_16) && (!cand[17] || ge_10_17) && (!cand[18] || ge_10_18) && (!cand[19] || ge_10_19) && (!cand[20] || ge_10_20) && (!cand[21] || ge_10_21) && (!cand[22] || ge_10_22) && (!cand[23] || ge_10_23) && (!cand[24] || ge_10_24) && (!cand[25] || ge_10_25) && (!cand[26] || ge_10_26) && (!cand[27] || ge_10_27) && (!cand[28] || ge_10_28) && (!cand[29] || ge_10_29) && (!cand[30] || ge_10_30) && (!cand[31] || ge_10_31) && (!cand[32] || ge_10_32) && (!cand[33] || ge_10_33) && (!cand[34] || ge_10_34) && (!cand[35] || ge_10_35) && (!cand[36] || ge_10_36) && (!cand[37] || ge_10_37) && (!cand[38] || ge_10_38) && (!cand[39] || ge_10_39) && (!cand[40] || ge_10_40) && (!cand[41] || ge_10_41) && (!cand[42] || ge_10_42) && (!cand[43] || ge_10_43) && (!cand[44] || ge_10_44) && (!cand[45] || ge_10_45) && (!cand[46] || ge_10_46);
+    assign best[11] = cand[11] && (!cand[0] || !ge_0_11) && (!cand[1] || !ge_1_11) && (!cand[2] || !ge_2_11) && (!cand[3] || !ge_3_11) && (!cand[4] || !ge_4_11) && (!cand[5] || !ge_5_11) && (!cand[6] || !ge_6_11) && (!cand[7] || !ge_7_11) && (!cand[8] || !ge_8_11) && (!cand[9] || !ge_9_11) && (!cand[10] || !ge_10_11) && (!cand[12] || ge_11_12) && (!cand[13] || ge_11_13) && (!cand[14] || ge_11_14) && (!cand[15] || ge_11_15) && (!cand[16] || ge_11_16) && (!cand[17] || ge_11_17) && (!cand[18] || ge_11_18) && (!cand[19] || ge_11_19) && (!cand[20] || ge_11_20) && (!cand[21] || ge_11_21) && (!cand[22] || ge_11_22) && (!cand[23] || ge_11_23) && (!cand[24] || ge_11_24) && (!cand[25] || ge_11_25) && (!cand[26] || ge_11_26) && (!cand[27] || ge_11_27) && (!cand[28] || ge_11_28) && (!cand[29] || ge_11_29) && (!cand[30] || ge_11_30) && (!cand[31] || ge_11_31) && (!cand[32] || ge_11_32) && (!cand[33] || ge_11_33) && (!cand[34] || ge_11_34) && (!cand[35] || ge_11_35) && (!cand[36] || ge_11_36) && (!cand[37] || ge_11_37) && (!cand[38] || ge_11_38) && (!cand[39] || ge_11_39) && (!cand[40] || ge_11_40) && (!cand[41] || ge_11_41) && (!cand[42] || ge_11_42) && (!cand[43] || ge_11_43) && (!cand[44] || ge_11_44) && (!cand[45] || ge_11_45) && (!cand[46] || ge_11_46);
+    assign best[12] = cand[12] && (!cand[0] || !ge_0_12) && (!cand[1] || !ge_1_12) && (!cand[2] || !ge_2_12) && (!cand[3] || !ge_3_12) && (!cand[4] || !ge_4_12) && (!cand[5] || !ge_5_12) && (!cand[6] || !ge_6_12) && (!cand[7] || !ge_7_12) && (!cand[8] || !ge_8_12) && (!cand[9] || !ge_9_12) && (!cand[10] || !ge_10_12) && (!cand[11] || !ge_11_12) && (!cand[13] || ge_12_13) && (!cand[14] || ge_12_14) && (!cand[15] || ge_12_15) && (!cand[16] || ge_12_16) && (!cand[17] || ge_12_17) && (!cand[18] || ge_12_18) && (!cand[19] || ge_12_19) && (!cand[20] || ge_12_20) && (!cand[21] || ge_12_21) && (!cand[22] || ge_12_22) && (!cand[23] || ge_12_23) && (!cand[24] || ge_12_24) && (!cand[25] || ge_12_25) && (!cand[26] || ge_12_26) && (!cand[27] || ge_12_27) && (!cand[28] || ge_12_28) && (!cand[29] || ge_12_29) && (!cand[30] || ge_12_30) && (!cand[31] || ge_12_31) && (!cand[32] || ge_12_32) && (!cand[33] || ge_12_33) && (!cand[34] || ge_12_34) && (!cand[35] || ge_12_35) && (!cand[36] || ge_12_36) && (!cand[37] || ge_12_37) && (!cand[38] || ge_12_38) && (!cand[39] || ge_12_39) && (!cand[40] || ge_12_40) && (!cand[41] || ge_12_41) && (!cand[42] || ge_12_42) && (!cand[43] || ge_12_43) && (!cand[44] || ge_12_44) && (!cand[45] || ge_12_45) && (!cand[46] || ge_12_46);
+    assign best[13] = cand[13] && (!cand[0] || !ge_0_13) && (!cand[1] || !ge_1_13) && (!cand[2] || !ge_2_13) && (!cand[3] || !ge_3_13) && (!cand[4] || !ge_4_13) && (!cand[5] || !ge_5_13) && (!cand[6] || !ge_6_13) && (!cand[7] || !ge_7_13) && (!cand[8] || !ge_8_13) && (!cand[9] || !ge_9_13) && (!cand[10] || !ge_10_13) && (!cand[11] || !ge_11_13) && (!cand[12] || !ge_12_13) && (!cand[14] || ge_13_14) && (!cand[15] || ge_13_15) && (!cand[16] || ge_13_16) && (!cand[17] || ge_13_17) && (!cand[18] || ge_13_18) && (!cand[19] || ge_13_19) && (!cand[20] || ge_13_20) && (!cand[21] || ge_13_21) && (!cand[22] || ge_13_22) && (!cand[23] || ge_13_23) && (!cand[24] || ge_13_24) && (!cand[25] || ge_13_25) && (!cand[26] || ge_13_26) && (!cand[27] || ge_13_27) && (!cand[28] || ge_13_28) && (!cand[29] || ge_13_29) && (!cand[30] || ge_13_30) && (!cand[31] || ge_13_31) && (!cand[32] || ge_13_32) && (!cand[33] || ge_13_33) && (!cand[34] || ge_13_34) && (!cand[35] || ge_13_35) && (!cand[36] || ge_13_36) && (!cand[37] || ge_13_37) && (!cand[38] || ge_13_38) && (!cand[39] || ge_13_39) && (!cand[40] || ge_13_40) && (!cand[41] || ge_13_41) && (!cand[42] || ge_13_42) && (!cand[43] || ge_13_43) && (!cand[44] || ge_13_44) && (!cand[45] || ge_13_45) && (!cand[46] || ge_13_46);
+    assign best[14] = cand[14] && (!cand[0] || !ge_0_14) && (!cand[1] || !ge_1_14) && (!cand[2] || !ge_2_14) && (!cand[3] || !ge_3_14) && (!cand[4] || !ge_4_14) && (!cand[5] || !ge_5_14) && (!cand[6] || !ge_6_14) && (!cand[7] || !ge_7_14) && (!cand[8] || !ge_8_14) && (!cand[9] || !ge_9_14) && (!cand[10] || !ge_10_14) && (!cand[11] || !ge_11_14) && (!cand[12] || !ge_12_14) && (!cand[13] || !ge_13_14) && (!cand[15] || ge_14_15) && (!cand[16] || ge_14_16) && (!cand[17] || ge_14_17) && (!cand[18] || ge_14_18) && (!cand[19] || ge_14_19) && (!cand[20] || ge_14_20) && (!cand[21] || ge_14_21) && (!cand[22] || ge_14_22) && (!cand[23] || ge_14_23) && (!cand[24] || ge_14_24) && (!cand[25] || ge_14_25) && (!cand[26] || ge_14_26) && (!cand[27] || ge_14_27) && (!cand[28] || ge_14_28) && (!cand[29] || ge_14_29) && (!cand[30] || ge_14_30) && (!cand[31] || ge_14_31) && (!cand[32] || ge_14_32) && (!cand[33] || ge_14_33) && (!cand[34] || ge_14_34) && (!cand[35] || ge_14_35) && (!cand[36] || ge_14_36) && (!cand[37] || ge_14_37) && (!cand[38] || ge_14_38) && (!cand[39] || ge_14_39) && (!cand[40] || ge_14_40) && (!cand[41] || ge_14_41) && (!cand[42] || ge_14_42) && (!cand[43] || ge_14_43) && (!cand[44] || ge_14_44) && (!cand[45] || ge_14_45) && (!cand[46] || ge_14_46);
+    assign best[15] = cand[15] && (!cand[0] || !ge_0_15) && (!cand[1] || !ge_1_15) && (!cand[2] || !ge_2_15) && (!cand[3] || !ge_3_15) && (!cand[4] || !ge_4_15) && (!cand[5] || !ge_5_15) && (!cand[6] || !ge_6_15) && (!cand[7] || !ge_7_15) && (!cand[8] || !ge_8_15) && (!cand[9] || !ge_9_15) && (!cand[10] || !ge_10_15) && (!cand[11] || !ge_11_15) && (!cand[12] || !ge_12_15) && (!cand[13] || !ge_13_15) && (!cand[14] || !ge_14_15) && (!cand[16] || ge_15_16) && (!cand[17] || ge_15_17) && (!cand[18] || ge_15_18) && (!cand[19] || ge_15_19) && (!cand[20] || ge_15_20) && (!cand[21] || ge_15_21) && (!cand[22] || ge_15_22) && (!cand[23] || ge_15_23) && (!cand[24] || ge_15_24) && (!cand[25] || ge_15_25) && (!cand[26] || ge_15_26) && (!cand[27] || ge_15_27) && (!cand[28] || ge_15_28) && (!cand[29] || ge_15_29) && (!cand[30] || ge_15_30) && (!cand[31] || ge_15_31) && (!cand[32] || ge_15_32) && (!cand[33] || ge_15_33) && (!cand[34] || ge_15_34) && (!cand[35] || ge_15_35) && (!cand[36] || ge_15_36) && (!cand[37] || ge_15_37) && (!cand[38] || ge_15_38) && (!cand[39] || ge_15_39) && (!cand[40] || ge_15_40) && (!cand[41] || ge_15_41) && (!cand[42] || ge_15_42) && (!cand[43] || ge_15_43) && (!cand[44] || ge_15_44) && (!cand[45] || ge_15_45) && (!cand[46] || ge_15_46);
+    assign best[16] = cand[16] && (!cand[0] || !ge_0_16) && (!cand[1] || !ge_1_16) && (!cand[2] || !ge_2_16) && (!cand[3] || !ge_3_16) && (!cand[4] || !ge_4_16) && (!cand[5] || !ge_5_16) && (!cand[6] || !ge_6_16) && (!cand[7] || !ge_7_16) && (!cand[8] || !ge_8_16) && (!cand[9] || !ge_9_16) && (!cand[10] || !ge_10_16) && (!cand[11] || !ge_11_16) && (!cand[12] || !ge_12_16) && (!cand[13] || !ge_13_16) && (!cand[14] || !ge_14_16) && (!cand[15] || !ge_15_16) && (!cand[17] || ge_16_17) && (!cand[18] || ge_16_18) && (!cand[19] || ge_16_19) && (!cand[20] || ge_16_20) && (!cand[21] || ge_16_21) && (!cand[22] || ge_16_22) && (!cand[23] || ge_16_23) && (!cand[24] || ge_16_24) && (!cand[25] || ge_16_25) && (!cand[26] || ge_16_26) && (!cand[27] || ge_16_27) && (!cand[28] || ge_16_28) && (!cand[29] || ge_16_29) && (!cand[30] || ge_16_30) && (!cand[31] || ge_16_31) && (!cand[32] || ge_16_32) && (!cand[33] || ge_16_33) && (!cand[34] || ge_16_34) && (!cand[35] || ge_16_35) && (!cand[36] || ge_16_36) && (!cand[37] || ge_16_37) && (!cand[38] || ge_16_38) && (!cand[39] || ge_16_39) && (!cand[40] || ge_16_40) && (!cand[41] || ge_16_41) && (!cand[42] || ge_16_42) && (!cand[43] || ge_16_43) && (!cand[44] || ge_16_44) && (!cand[45] || ge_16_45) && (!cand[46] || ge_16_46);
+    assign best[17] = cand[17] && (!cand[0] || !ge_0_17) && (!cand[1] || !ge_1_17) && (!cand[2] || !ge_2_17) && (!cand[3] || !ge_3_17) && (!cand[4] || !ge_4_17) && (!cand[5] || !ge_5_17) && (!cand[6] || !ge_6_17) && (!cand[7] || !ge_7_17) && (!cand[8] || !ge_8_17) && (!cand[9] || !ge_9_17) && (!cand[10] || !ge_10_17) && (!cand[11] || !ge_11_17) && (!cand[12] || !ge_12_17) && (!cand[13] || !ge_13_17) && (!cand[14] || !ge_14_17) && (!cand[15] || !ge_15_17) && (!cand[16] || !ge_16_17) && (!cand[18] || ge_17_18) && (!cand[19] || ge_17_19) && (!cand[20] || ge_17_20) && (!cand[21] || ge_17_21) && (!cand[22] || ge_17_22) && (!cand[23] || ge_17_23) && (!cand[24] || ge_17_24) && (!cand[25] || ge_17_25) && (!cand[26] || ge_17_26) && (!cand[27] || ge_17_27) && (!cand[28] || ge_17_28) && (!cand[29] || ge_17_29) && (!cand[30] || ge_17_30) && (!cand[31] || ge_17_31) && (!cand[32] || ge_17_32) && (!cand[33] || ge_17_33) && (!cand[34] || ge_17_34) && (!cand[35] || ge_17_35) && (!cand[36] || ge_17_36) && (!cand[37] || ge_17_37) && (!cand[38] || ge_17_38) && (!cand[39] || ge_17_39) && (!cand[40] || ge_17_40) && (!cand[41] || ge_17_41) && (!cand[42] || ge_17_42) && (!cand[43] || ge_17_43) && (!cand[44] || ge_17_44) && (!cand[45] || ge_17_45) && (!cand[46] || ge_17_46);
+    assign best[18] = cand[18] && (!cand[0] || !ge_0_18) && (!cand[1] || !ge_1_18) && (!cand[2] || !ge_2_18) && (!cand[3] || !ge_3_18) && (!cand[4] || !ge_4_18) && (!cand[5] || !ge_5_18) && (!cand[6] || !ge_6_18) && (!cand[7] || !ge_7_18) && (!cand[8] || !ge_8_18) && (!cand[9] || !ge_9_18) && (!cand[10] || !ge_10_18) && (!cand[11] || !ge_11_18) && (!cand[12] || !ge_12_18) && (!cand[13] || !ge_13_18) && (!cand[14] || !ge_14_18) && (!cand[15] || !ge_15_18) && (!cand[16] || !ge_16_18) && (!cand[17] || !ge_17_18) && (!cand[19] || ge_18_19) && (!cand[20] || ge_18_20) && (!cand[21] || ge_18_21) && (!cand[22] || ge_18_22) && (!cand[23] || ge_18_23) && (!cand[24] || ge_18_24) && (!cand[25] || ge_18_25) && (!cand[26] || ge_18_26) && (!cand[27] || ge_18_27) && (!cand[28] || ge_18_28) && (!cand[29] || ge_18_29) && (!cand[30] || ge_18_30) && (!cand[31] || ge_18_31) && (!cand[32] || ge_18_32) && (!cand[33] || ge_18_33) && (!cand[34] || ge_18_34) && (!cand[35] || ge_18_35) && (!cand[36] || ge_18_36) && (!cand[37] || ge_18_37) && (!cand[38] || ge_18_38) && (!cand[39] || ge_18_39) && (!cand[40] || ge_18_40) && (!cand[41] || ge_18_41) && (!cand[42] || ge_18_42) && (!cand[43] || ge_18_43) && (!cand[44] || ge_18_44) && (!cand[45] || ge_18_45) && (!cand[46] || ge_18_46);
+    assign best[19] = cand[19] && (!cand[0] || !ge_0_19) && (!cand[1] || !ge_1_19) && (!cand[2] || !ge_2_19) && (!cand[3] || !ge_3_19) && (!cand[4] || !ge_4_19) && (!cand[5] || !ge_5_19) && (!cand[6] || !ge_6_19) && (!cand[7] || !ge_7_19) && (!cand[8] || !ge_8_19) && (!cand[9] || !ge_9_19) && (!cand[10] || !ge_10_19) && (!cand[11] || !ge_11_19) && (!cand[12] || !ge_12_19) && (!cand[13] || !ge_13_19) && (!cand[14] || !ge_14_19) && (!cand[15] || !ge_15_19) && (!cand[16] || !ge_16_19) && (!cand[17] || !ge_17_19) && (!cand[18] || !ge_18_19) && (!cand[20] || ge_19_20) && (!cand[21] || ge_19_21) && (!cand[22] || ge_19_22) && (!cand[23] || ge_19_23) && (!cand[24] || ge_19_24) && (!cand[25] || ge_19_25) && (!cand[26] || ge_19_26) && (!cand[27] || ge_19_27) && (!cand[28] || ge_19_28) && (!cand[29] || ge_19_29) && (!cand[30] || ge_19_30) && (!cand[31] || ge_19_31) && (!cand[32] || ge_19_32) && (!cand[33] || ge_19_33) && (!cand[34] || ge_19_34) && (!cand[35] || ge_19_35) && (!cand[36] || ge_19_36) && (!cand[37] || ge_19_37) && (!cand[38] || ge_19_38) && (!cand[39] || ge_19_39) && (!cand[40] || ge_19_40) && (!cand[41] || ge_19_41) && (!cand[42] || ge_19_42) && (!cand[43] || ge_19_43) && (!cand[44] || ge_19_44) && (!cand[45] || ge_19_45) && (!cand[46] || ge_19_46);
+    assign best[20] = cand[20] && (!cand[0] || !ge_0_20) && (!cand[1] || !ge_1_20) && (!cand[2] || !ge_2_20) && (!cand[3] || !ge_3_20) && (!cand[4] || !ge_4_20) && (!cand[5] || !ge_5_20) && (!cand[6] || !ge_6_20) && (!cand[7] || !ge_7_20) && (!cand[8] || !ge_8_20) && (!cand[9] || !ge_9_20) && (!cand[10] || !ge_10_20) && (!cand[11] || !ge_11_20) && (!cand[12] || !ge_12_20) && (!cand[13] || !ge_13_20) && (!cand[14] || !ge_14_20) && (!cand[15] || !ge_15_20) && (!cand[16] || !ge_16_20) && (!cand[17] || !ge_17_20) && (!cand[18] || !ge_18_20) && (!cand[19] || !ge_19_20) && (!cand[21] || ge_20_21) && (!cand[22] || ge_20_22) && (!cand[23] || ge_20_23) && (!cand[24] || ge_20_24) && (!cand[25] || ge_20_25) && (!cand[26] || ge_20_26) && (!cand[27] || ge_20_27) && (!cand[28] || ge_20_28) && (!cand[29] || ge_20_29) && (!cand[30] || ge_20_30) && (!cand[31] || ge_20_31) && (!cand[32] || ge_20_32) && (!cand[33] || ge_20_33) && (!cand[34] || ge_20_34) && (!cand[35] || ge_20_35) && (!cand[36] || ge_20_36) && (!cand[37] || ge_20_37) && (!cand[38] || ge_20_38) && (!cand[39] || ge_20_39) && (!cand[40] || ge_20_40) && (!cand[41] || ge_20_41) && (!cand[42] || ge_20_42) && (!cand[43] || ge_20_43) && (!cand[44] || ge_20_44) && (!cand[45] || ge_20_45) && (!cand[46] || ge_20_46);
+    assign best[21] = cand[21] && (!cand[0] || !ge_0_21) && (!cand[1] || !ge_1_21) && (!cand[2] || !ge_2_21) && (!cand[3] || !ge_3_21) && (!cand[4] || !ge_4_21) && (!cand[5] || !ge_5_21) && (!cand[6] || !ge_6_21) && (!cand[7] || !ge_7_21) && (!cand[8] || !ge_8_21) && (!cand[9] || !ge_9_21) && (!cand[10] || !ge_10_21) && (!cand[11] || !ge_11_21) && (!cand[12] || !ge_12_21) && (!cand[13] || !ge_13_21) && (!cand[14] || !ge_14_21) && (!cand[15] || !ge_15_21) && (!cand[16] || !ge_16_21) && (!cand[17] || !ge_17_21) && (!cand[18] || !ge_18_21) && (!cand[19] || !ge_19_21) && (!cand[20] || !ge_20_21) && (!cand[22] || ge_21_22) && (!cand[23] || ge_21_23) && (!cand[24] || ge_21_24) && (!cand[25] || ge_21_25) && (!cand[26] || ge_21_26) && (!cand[27] || ge_21_27) && (!cand[28] || ge_21_28) && (!cand[29] || ge_21_29) && (!cand[30] || ge_21_30) && (!cand[31] || ge_21_31) && (!cand[32] || ge_21_32) && (!cand[33] || ge_21_33) && (!cand[34] || ge_21_34) && (!cand[35] || ge_21_35) && (!cand[36] || ge_21_36) && (!cand[37] || ge_21_37) && (!cand[38] || ge_21_38) && (!cand[39] || ge_21_39) && (!cand[40] || ge_21_40) && (!cand[41] || ge_21_41) && (!cand[42] || ge_21_42) && (!cand[43] || ge_21_43) && (!cand[44] || ge_21_44) && (!cand[45] || ge_21_45) && (!cand[46] || ge_21_46);
+    assign best[22] = cand[22] && (!cand[0] || !ge_0_22) && (!cand[1] || !ge_1_22) && (!cand[2] || !ge_2_22) && (!cand[3] || !ge_3_22) && (!cand[4] || !ge_4_22) && (!cand[5] || !ge_5_22) && (!cand[6] || !ge_6_22) && (!cand[7] || !ge_7_22) && (!cand[8] || !ge_8_22) && (!cand[9] || !ge_9_22) && (!cand[10] || !ge_10_22) && (!cand[11] || !ge_11_22) && (!cand[12] || !ge_12_22) && (!cand[13] || !ge_13_22) && (!cand[14] || !ge_14_22) && (!cand[15] || !ge_15_22) && (!cand[16] || !ge_16_22) && (!cand[17] || !ge_17_22) && (!cand[18] || !ge_18_22) && (!cand[19] || !ge_19_22) && (!cand[20] || !ge_20_22) && (!cand[21] || !ge_21_22) && (!cand[23] || ge_22_23) && (!cand[24] || ge_22_24) && (!cand[25] || ge_22_25) && (!cand[26] || ge_22_26) && (!cand[27] || ge_22_27) && (!cand[28] || ge_22_28) && (!cand[29] || ge_22_29) && (!cand[30] || ge_22_30) && (!cand[31] || ge_22_31) && (!cand[32] || ge_22_32) && (!cand[33] || ge_22_33) && (!cand[34] || ge_22_34) && (!cand[35] || ge_22_35) && (!cand[36] || ge_22_36) && (!cand[37] || ge_22_37) && (!cand[38] || ge_22_38) && (!cand[39] || ge_22_39) && (!cand[40] || ge_22_40) && (!cand[41] || ge_22_41) && (!cand[42] || ge_22_42) && (!cand[43] || ge_22_43) && (!cand[44] || ge_22_44) && (!cand[45] || ge_22_45) && (!cand[46] || ge_22_46);
+    assign best[23] = cand[23] && (!cand[0] || !ge_0_23) && (!cand[1] || !ge_1_23) && (!cand[2] || !ge_2_23) && (!cand[3] || !ge_3_23) && (!cand[4] || !ge_4_23) && (!cand[5] || !ge_5_23) && (!cand[6] || !ge_6_23) && (!cand[7] || !ge_7_23) && (!cand[8] || !ge_8_23) && (!cand[9] || !ge_9_23) && (!cand[10] || !ge_10_23) && (!cand[11] || !ge_11_23) && (!cand[12] || !ge_12_23) && (!cand[13] || !ge_13_23) && (!cand[14] || !ge_14_23) && (!cand[15] || !ge_15_23) && (!cand[16] || !ge_16_23) && (!cand[17] || !ge_17_23) && (!cand[18] || !ge_18_23) && (!cand[19] || !ge_19_23) && (!cand[20] || !ge_20_23) && (!cand[21] || !ge_21_23) && (!cand[22] || !ge_22_23) && (!cand[24] || ge_23_24) && (!cand[25] || ge_23_25) && (!cand[26] || ge_23_26) && (!cand[27] || ge_23_27) && (!cand[28] || ge_23_28) && (!cand[29] || ge_23_29) && (!cand[30] || ge_23_30) && (!cand[31] || ge_23_31) && (!cand[32] || ge_23_32) && (!cand[33] || ge_23_33) && (!cand[34] || ge_23_34) && (!cand[35] || ge_23_35) && (!cand[36] || ge_23_36) && (!cand[37] || ge_23_37) && (!cand[38] || ge_23_38) && (!cand[39] || ge_23_39) && (!cand[40] || ge_23_40) && (!cand[41] || ge_23_41) && (!cand[42] || ge_23_42) && (!cand[43] || ge_23_43) && (!cand[44] || ge_23_44) && (!cand[45] || ge_23_45) && (!cand[46] || ge_23_46);
+    assign best[24] = cand[24] && (!cand[0] || !ge_0_24) && (!cand[1] || !ge_1_24) && (!cand[2] || !ge_2_24) && (!cand[3] || !ge_3_24) && (!cand[4] || !ge_4_24) && (!cand[5] || !ge_5_24) && (!cand[6] || !ge_6_24) && (!cand[7] || !ge_7_24) && (!cand[8] || !ge_8_24) && (!cand[9] || !ge_9_24) && (!cand[10] || !ge_10_24) && (!cand[11] || !ge_11_24) && (!cand[12] || !ge_12_24) && (!cand[13] || !ge_13_24) && (!cand[14] || !ge_14_24) && (!cand[15] || !ge_15_24) && (!cand[16] || !ge_16_24) && (!cand[17] || !ge_17_24) && (!cand[18] || !ge_18_24) && (!cand[19] || !ge_19_24) && (!cand[20] || !ge_20_24) && (!cand[21] || !ge_21_24) && (!cand[22] || !ge_22_24) && (!cand[23] || !ge_23_24) && (!cand[25] || ge_24_25) && (!cand[26] || ge_24_26) && (!cand[27] || ge_24_27) && (!cand[28] || ge_24_28) && (!cand[29] || ge_24_29) && (!cand[30] || ge_24_30) && (!cand[31] || ge_24_31) && (!cand[32] || ge_24_32) && (!cand[33] || ge_24_33) && (!cand[34] || ge_24_34) && (!cand[35] || ge_24_35) && (!cand[36] || ge_24_36) && (!cand[37] || ge_24_37) && (!cand[38] || ge_24_38) && (!cand[39] || ge_24_39) && (!cand[40] || ge_24_40) && (!cand[41] || ge_24_41) && (!cand[42] || ge_24_42) && (!cand[43] || ge_24_43) && (!cand[44] || ge_24_44) && (!cand[45] || ge_24_45) && (!cand[46] || ge_24_46);
+    assign best[25] = cand[25] && (!cand[0] || !ge_0_25) && (!cand[1] || !ge_1_25) && (!cand[2] || !ge_2_25) && (!cand[3] || !ge_3_25) && (!cand[4] || !ge_4_25) && (!cand[5] || !ge_5_25) && (!cand[6] || !ge_6_25) && (!cand[7] || !ge_7_25) && (!cand[8] || !ge_8_25) && (!cand[9] || !ge_9_25) && (!cand[10] || !ge_10_25) && (!cand[11] || !ge_11_25) && (!cand[12] || !ge_12_25) && (!cand[13] || !ge_13_25) && (!cand[14] || !ge_14_25) && (!cand[15] || !ge_15_25) && (!cand[16] || !ge_16_25) && (!cand[17] || !ge_17_25) && (!cand[18] || !ge_18_25) && (!cand[19] || !ge_19_25) && (!cand[20] || !ge_20_25) && (!cand[21] || !ge_21_25) && (!cand[22] || !ge_22_25) && (!cand[23] || !ge_23_25) && (!cand[24] || !ge_24_25) && (!cand[26] || ge_25_26) && (!cand[27] || ge_25_27) && (!cand[28] || ge_25_28) && (!cand[29] || ge_25_29) && (!cand[30] || ge_25_30) && (!cand[31] || ge_25_31) && (!cand[32] || ge_25_32) && (!cand[33] || ge_25_33) && (!cand[34] || ge_25_34) && (!cand[35] || ge_25_35) && (!cand[36] || ge_25_36) && (!cand[37] || ge_25_37) && (!cand[38] || ge_25_38) && (!cand[39] || ge_25_39) && (!cand[40] || ge_25_40) && (!cand[41] || ge_25_41) && (!cand[42] || ge_25_42) && (!cand[43] || ge_25_43) && (!cand[44] || ge_25_44) && (!cand[45] || ge_25_45) && (!cand[46] || ge_25_46);
+    assign best[26] = cand[26] && (!cand[0] || !ge_0_26) && (!cand[1] || !ge_1_26) && (!cand[2] || !ge_2_26) && (!cand[3] || !ge_3_26) && (!cand[4] || !ge_4_26) && (!cand[5] || !ge_5_26) && (!cand[6] || !ge_6_26) && (!cand[7] || !ge_7_26) && (!cand[8] || !ge_8_26) && (!cand[9] || !ge_9_26) && (!cand[10] || !ge_10_26) && (!cand[11] || !ge_11_26) && (!cand[12] || !ge_12_26) && (!cand[13] || !ge_13_26) && (!cand[14] || !ge_14_26) && (!cand[15] || !ge_15_26) && (!cand[16] || !ge_16_26) && (!cand[17] || !ge_17_26) && (!cand[18] || !ge_18_26) && (!cand[19] || !ge_19_26) && (!cand[20] || !ge_20_26) && (!cand[21] || !ge_21_26) && (!cand[22] || !ge_22_26) && (!cand[23] || !ge_23_26) && (!cand[24] || !ge_24_26) && (!cand[25] || !ge_25_26) && (!cand[27] || ge_26_27) && (!cand[28] || ge_26_28) && (!cand[29] || ge_26_29) && (!cand[30] || ge_26_30) && (!cand[31] || ge_26_31) && (!cand[32] || ge_26_32) && (!cand[33] || ge_26_33) && (!cand[34] || ge_26_34) && (!cand[35] || ge_26_35) && (!cand[36] || ge_26_36) && (!cand[37] || ge_26_37) && (!cand[38] || ge_26_38) && (!cand[39] || ge_26_39) && (!cand[40] || ge_26_40) && (!cand[41] || ge_26_41) && (!cand[42] || ge_26_42) && (!cand[43] || ge_26_43) && (!cand[44] || ge_26_44) && (!cand[45] || ge_26_45) && (!cand[46] || ge_26_46);
+    assign best[27] = cand[27] && (!cand[0] || !ge_0_27) && (!cand[1] || !ge_1_27) && (!cand[2] || !ge_2_27) && (!cand[3] || !ge_3_27) && (!cand[4] || !ge_4_27) && (!cand[5] || !ge_5_27) && (!cand[6] || !ge_6_27) && (!cand[7] || !ge_7_27) && (!cand[8] || !ge_8_27) && (!cand[9] || !ge_9_27) && (!cand[10] || !ge_10_27) && (!cand[11] || !ge_11_27) && (!cand[12] || !ge_12_27) && (!cand[13] || !ge_13_27) && (!cand[14] || !ge_14_27) && (!cand[15] || !ge_15_27) && (!cand[16] || !ge_16_27) && (!cand[17] || !ge_17_27) && (!cand[18] || !ge_18_27) && (!cand[19] || !ge_19_27) && (!cand[20] || !ge_20_27) && (!cand[21] || !ge_21_27) && (!cand[22] || !ge_22_27) && (!cand[23] || !ge_23_27) && (!cand[24] || !ge_24_27) && (!cand[25] || !ge_25_27) && (!cand[26] || !ge_26_27) && (!cand[28] || ge_27_28) && (!cand[29] || ge_27_29) && (!cand[30] || ge_27_30) && (!cand[31] || ge_27_31) && (!cand[32] || ge_27_32) && (!cand[33] || ge_27_33) && (!cand[34] || ge_27_34) && (!cand[35] || ge_27_35) && (!cand[36] || ge_27_36) && (!cand[37] || ge_27_37) && (!cand[38] || ge_27_38) && (!cand[39] || ge_27_39) && (!cand[40] || ge_27_40) && (!cand[41] || ge_27_41) && (!cand[42] || ge_27_42) && (!cand[43] || ge_27_43) && (!cand[44] || ge_27_44) && (!cand[45] || ge_27_45) && (!cand[46] || ge_27_46);
+    assign best[28] = cand[28] && (!cand[0] || !ge_0_28) && (!cand[1] || !ge_1_28) && (!cand[2] || !ge_2_28) && (!cand[3] || !ge_3_28) && (!cand[4] || !ge_4_28) && (!cand[5] || !ge_5_28) && (!cand[6] || !ge_6_28) && (!cand[7] || !ge_7_28) && (!cand[8] || !ge_8_28) && (!cand[9] || !ge_9_28) && (!cand[10] || !ge_10_28) && (!cand[11] || !ge_11_28) && (!cand[12] || !ge_12_28) && (!cand[13] || !ge_13_28) && (!cand[14] || !ge_14_28) && (!cand[15] || !ge_15_28) && (!cand[16] || !ge_16_28) && (!cand[17] || !ge_17_28) && (!cand[18] || !ge_18_28) && (!cand[19] || !ge_19_28) && (!cand[20] || !ge_20_28) && (!cand[21] || !ge_21_28) && (!cand[22] || !ge_22_28) && (!cand[23] || !ge_23_28) && (!cand[24] || !ge_24_28) && (!cand[25] || !ge_25_28) && (!cand[26] || !ge_26_28) && (!cand[27] || !ge_27_28) && (!cand[29] || ge_28_29) && (!cand[30] || ge_28_30) && (!cand[31] || ge_28_31) && (!cand[32] || ge_28_32) && (!cand[33] || ge_28_33) && (!cand[34] || ge_28_34) && (!cand[35] || ge_28_35) && (!cand[36] || ge_28_36) && (!cand[37] || ge_28_37) && (!cand[38] || ge_28_38) && (!cand[39] || ge_28_39) && (!cand[40] || ge_28_40) && (!cand[41] || ge_28_41) && (!cand[42] || ge_28_42) && (!cand[43] || ge_28_43) && (!cand[44] || ge_28_44) && (!cand[45] || ge_28_45) && (!cand[46] || ge_28_46);
+    assign best[29] = cand[29] && (!cand[0] || !ge_0_29) && (!cand[1] || !ge_1_29) && (!cand[2] || !ge_2_29) && (!cand[3] || !ge_3_29) && (!cand[4] || !ge_4_29) && (!cand[5] || !ge_5_29) && (!cand[6] || !ge_6_29) && (!cand[7] || !ge_7_29) && (!cand[8] || !ge_8_29) && (!cand[9] || !ge_9_29) && (!cand[10] || !ge_10_29) && (!cand[11] || !ge_11_29) && (!cand[12] || !ge_12_29) && (!cand[13] || !ge_13_29) && (!cand[14] || !ge_14_29) && (!cand[15] || !ge_15_29) && (!cand[16] || !ge_16_29) && (!cand[17] || !ge_17_29) && (!cand[18] || !ge_18_29) && (!cand[19] || !ge_19_29) && (!cand[20] || !ge_20_29) && (!cand[21] || !ge_21_29) && (!cand[22] || !ge_22_29) && (!cand[23] || !ge_23_29) && (!cand[24] || !ge_24_29) && (!cand[25] || !ge_25_29) && (!cand[26] || !ge_26_29) && (!cand[27] || !ge_27_29) && (!cand[28] || !ge_28_29) && (!cand[30] || ge_29_30) && (!cand[31] || ge_29_31) && (!cand[32] || ge_29_32) && (!cand[33] || ge_29_33) && (!cand[34] || ge_29_34) && (!cand[35] || ge_29_35) && (!cand[36] || ge_29_36) && (!cand[37] || ge_29_37) && (!cand[38] || ge_29_38) && (!cand[39] || ge_29_39) && (!cand[40] || ge_29_40) && (!cand[41] || ge_29_41) && (!cand[42] || ge_29_42) && (!cand[43] || ge_29_43) && (!cand[44] || ge_29_44) && (!cand[45] || ge_29_45) && (!cand[46] || ge_29_46);
+    assign best[30] = cand[30] && (!cand[0] || !ge_0_30) && (!cand[1] || !ge_1_30) && (!cand[2] || !ge_2_30) && (!cand[3] || !ge_3_30) && (!cand[4] || !ge_4_30) && (!cand[5] || !ge_5_30) && (!cand[6] || !ge_6_30) && (!cand[7] || !ge_7_30) && (!cand[8] || !ge_8_30) && (!cand[9] || !ge_9_30) && (!cand[10] || !ge_10_30) && (!cand[11] || !ge_11_30) && (!cand[12] || !ge_12_30) && (!cand[13] || !ge_13_30) && (!cand[14] || !ge_14_30) && (!cand[15] || !ge_15_30) && (!cand[16] || !ge_16_30) && (!cand[17] || !ge_17_30) && (!cand[18] || !ge_18_30) && (!cand[19] || !ge_19_30) && (!cand[20] || !ge_20_30) && (!cand[21] || !ge_21_30) && (!cand[22] || !ge_22_30) && (!cand[23] || !ge_23_30) && (!cand[24] || !ge_24_30) && (!cand[25] || !ge_25_30) && (!cand[26] || !ge_26_30) && (!cand[27] || !ge_27_30) && (!cand[28] || !ge_28_30) && (!cand[29] || !ge_29_30) && (!cand[31] || ge_30_31) && (!cand[32] || ge_30_32) && (!cand[33] || ge_30_33) && (!cand[34] || ge_30_34) && (!cand[35] || ge_30_35) && (!cand[36] || ge_30_36) && (!cand[37] || ge_30_37) && (!cand[38] || ge_30_38) && (!cand[39] || ge_30_39) && (!cand[40] || ge_30_40) && (!cand[41] || ge_30_41) && (!cand[42] || ge_30_42) && (!cand[43] || ge_30_43) && (!cand[44] || ge_30_44) && (!cand[45] || ge_30_45) && (!cand[46] || ge_30_46);
+    assign best[31] = cand[31] && (!cand[0] || !ge_0_31) && (!cand[1] || !ge_1_31) && (!cand[2] || !ge_2_31) && (!cand[3] || !ge_3_31) && (!cand[4] || !ge_4_31) && (!cand[5] || !ge_5_31) && (!cand[6] || !ge_6_31) && (!cand[7] || !ge_7_31) && (!cand[8] || !ge_8_31) && (!cand[9] || !ge_9_31) && (!cand[10] || !ge_10_31) && (!cand[11] || !ge_11_31) && (!cand[12] || !ge_12_31) && (!cand[13] || !ge_13_31) && (!cand[14] || !ge_14_31) && (!cand[15] || !ge_15_31) && (!cand[16] || !ge_16_31) && (!cand[17] || !ge_17_31) && (!cand[18] || !ge_18_31) && (!cand[19] || !ge_19_31) && (!cand[20] || !ge_20_31) && (!cand[21] || !ge_21_31) && (!cand[22] || !ge_22_31) && (!cand[23] || !ge_23_31) && (!cand[24] || !ge_24_31) && (!cand[25] || !ge_25_31) && (!cand[26] || !ge_26_31) && (!cand[27] || !ge_27_31) && (!cand[28] || !ge_28_31) && (!cand[29] || !ge_29_31) && (!cand[30] || !ge_30_31) && (!cand[32] || ge_31_32) && (!cand[33] || ge_31_33) && (!cand[34] || ge_31_34) && (!cand[35] || ge_31_35) && (!cand[36] || ge_31_36) && (!cand[37] || ge_31_37) && (!cand[38] || ge_31_38) && (!cand[39] || ge_31_39) && (!cand[40] || ge_31_40) && (!cand[41] || ge_31_41) && (!cand[42] || ge_31_42) && (!cand[43] || ge_31_43) && (!cand[44] || ge_31_44) && (!cand[45] || ge_31_45) && (!cand[46] || ge_31_46);
+    assign best[32] = cand[32] && (!cand[0] || !ge_0_32) && (!cand[1] || !ge_1_32) && (!cand[2] || !ge_2_32) && (!cand[3] || !ge_3_32) && (!cand[4] || !ge_4_32) && (!cand[5] || !ge_5_32) && (!cand[6] || !ge_6_32) && (!cand[7] || !ge_7_32) && (!cand[8] || !ge_8_32) && (!cand[9] || !ge_9_32) && (!cand[10] || !ge_10_32) && (!cand[11] || !ge_11_32) && (!cand[12] || !ge_12_32) && (!cand[13] || !ge_13_32) && (!cand[14] || !ge_14_32) && (!cand[15] || !ge_15_32) && (!cand[16] || !ge_16_32) && (!cand[17] || !ge_17_32) && (!cand[18] || !ge_18_32) && (!cand[19] || !ge_19_32) && (!cand[20] || !ge_20_32) && (!cand[21] || !ge_21_32) && (!cand[22] || !ge_22_32) && (!cand[23] || !ge_23_32) && (!cand[24] || !ge_24_32) && (!cand[25] || !ge_25_32) && (!cand[26] || !ge_26_32) && (!cand[27] || !ge_27_32) && (!cand[28] || !ge_28_32) && (!cand[29] || !ge_29_32) && (!cand[30] || !ge_30_32) && (!cand[31] || !ge_31_32) && (!cand[33] || ge_32_33) && (!cand[34] || ge_32_34) && (!cand[35] || ge_32_35) && (!cand[36] || ge_32_36) && (!cand[37] || ge_32_37) && (!cand[38] || ge_32_38) && (!cand[39] || ge_32_39) && (!cand[40] || ge_32_40) && (!cand[41] || ge_32_41) && (!cand[42] || ge_32_42) && (!cand[43] || ge_32_43) && (!cand[44] || ge_32_44) && (!cand[45] || ge_32_45) && (!cand[46] || ge_32_46);
+    assign best[33] = cand[33] && (!cand[0] || !ge_0_33) && (!cand[1] || !ge_1_33) && (!cand[2] || !ge_2_33) && (!cand[3] || !ge_3_33) && (!cand[4] || !ge_4_33) && (!cand[5] || !ge_5_33) && (!cand[6] || !ge_6_33) && (!cand[7] || !ge_7_33) && (!cand[8] || !ge_8_33) && (!cand[9] || !ge_9_33) && (!cand[10] || !ge_10_33) && (!cand[11] || !ge_11_33) && (!cand[12] || !ge_12_33) && (!cand[13] || !ge_13_33) && (!cand[14] || !ge_14_33) && (!cand[15] || !ge_15_33) && (!cand[16] || !ge_16_33) && (!cand[17] || !ge_17_33) && (!cand[18] || !ge_18_33) && (!cand[19] || !ge_19_33) && (!cand[20] || !ge_20_33) && (!cand[21] || !ge_21_33) && (!cand[22] || !ge_22_33) && (!cand[23] || !ge_23_33) && (!cand[24] || !ge_24_33) && (!cand[25] || !ge_25_33) && (!cand[26] || !ge_26_33) && (!cand[27] || !ge_27_33) && (!cand[28] || !ge_28_33) && (!cand[29] || !ge_29_33) && (!cand[30] || !ge_30_33) && (!cand[31] || !ge_31_33) && (!cand[32] || !ge_32_33) && (!cand[34] || ge_33_34) && (!cand[35] || ge_33_35) && (!cand[36] || ge_33_36) && (!cand[37] || ge_33_37) && (!cand[38] || ge_33_38) && (!cand[39] || ge_33_39) && (!cand[40] || ge_33_40) && (!cand[41] || ge_33_41) && (!cand[42] || ge_33_42) && (!cand[43] || ge_33_43) && (!cand[44] || ge_33_44) && (!cand[45] || ge_33_45) && (!cand[46] || ge_33_46);
+    assign best[34] = cand[34] && (!cand[0] || !ge_0_34) && (!cand[1] || !ge_1_34) && (!cand[2] || !ge_2_34) && (!cand[3] || !ge_3_34) && (!cand[4] || !ge_4_34) && (!cand[5] || !ge_5_34) && (!cand[6] || !ge_6_34) && (!cand[7] || !ge_7_34) && (!cand[8] || !ge_8_34) && (!cand[9] || !ge_9_34) && (!cand[10] || !ge_10_34) && (!cand[11] || !ge_11_34) && (!cand[12] || !ge_12_34) && (!cand[13] || !ge_13_34) && (!cand[14] || !ge_14_34) && (!cand[15] || !ge_15_34) && (!cand[16] || !ge_16_34) && (!cand[17] || !ge_17_34) && (!cand[18] || !ge_18_34) && (!cand[19] || !ge_19_34) && (!cand[20] || !ge_20_34) && (!cand[21] || !ge_21_34) && (!cand[22] || !ge_22_34) && (!cand[23] || !ge_23_34) && (!cand[24] || !ge_24_34) && (!cand[25] || !ge_25_34) && (!cand[26] || !ge_26_34) && (!cand[27] || !ge_27_34) && (!cand[28] || !ge_28_34) && (!cand[29] || !ge_29_34) && (!cand[30] || !ge_30_34) && (!cand[31] || !ge_31_34) && (!cand[32] || !ge_32_34) && (!cand[33] || !ge_33_34) && (!cand[35] || ge_34_35) && (!cand[36] || ge_34_36) && (!cand[37] || ge_34_37) && (!cand[38] || ge_34_38) && (!cand[39] || ge_34_39) && (!cand[40] || ge_34_40) && (!cand[41] || ge_34_41) && (!cand[42] || ge_34_42) && (!cand[43] || ge_34_43) && (!cand[44] || ge_34_44) && (!cand[45] || ge_34_45) && (!cand[46] || ge_34_46);
+    assign best[35] = cand[35] && (!cand[0] || !ge_0_35) && (!cand[1] || !ge_1_35) && (!cand[2] || !ge_2_35) && (!cand[3] || !ge_3_35) && (!cand[4] || !ge_4_35) && (!cand[5] || !ge_5_35) && (!cand[6] || !ge_6_35) && (!cand[7] || !ge_7_35) && (!cand[8] || !ge_8_35) && (!cand[9] || !ge_9_35) && (!cand[10] || !ge_10_35) && (!cand[11] || !ge_11_35) && (!cand[12] || !ge_12_35) && (!cand[13] || !ge_13_35) && (!cand[14] || !ge_14_35) && (!cand[15] || !ge_15_35) && (!cand[16] || !ge_16_35) && (!cand[17] || !ge_17_35) && (!cand[18] || !ge_18_35) && (!cand[19] || !ge_19_35) && (!cand[20] || !ge_20_35) && (!cand[21] || !ge_21_35) && (!cand[22] || !ge_22_35) && (!cand[23] || !ge_23_35) && (!cand[24] || !ge_24_35) && (!cand[25] || !ge_25_35) && (!cand[26] || !ge_26_35) && (!cand[27] || !ge_27_35) && (!cand[28] || !ge_28_35) && (!cand[29] || !ge_29_35) && (!cand[30] || !ge_30_35) && (!cand[31] || !ge_31_35) && (!cand[32] || !ge_32_35) && (!cand[33] || !ge_33_35) && (!cand[34] || !ge_34_35) && (!cand[36] || ge_35_36) && (!cand[37] || ge_35_37) && (!cand[38] || ge_35_38) && (!cand[39] || ge_35_39) && (!cand[40] || ge_35_40) && (!cand[41] || ge_35_41) && (!cand[42] || ge_35_42) && (!cand[43] || ge_35_43) && (!cand[44] || ge_35_44) && (!cand[45] || ge_35_45) && (!cand[46] || ge_35_46);
+    assign best[36] = cand[36] && (!cand[0] || !ge_0_36) && (!cand[1] || !ge_1_36) && (!cand[2] || !ge_2_36) && (!cand[3] || !ge_3_36) && (!cand[4] || !ge_4_36) && (!cand[5] || !ge_5_36) && (!cand[6] || !ge_6_36) && (!cand[7] || !ge_7_36) && (!cand[8] || !ge_8_36) && (!cand[9] || !ge_9_36) && (!cand[10] || !ge_10_36) && (!cand[11] || !ge_11_36) && (!cand[12] || !ge_12_36) && (!cand[13] || !ge_13_36) && (!cand[14] || !ge_14_36) && (!cand[15] || !ge_15_36) && (!cand[16] || !ge_16_36) && (!cand[17] || !ge_17_36) && (!cand[18] || !ge_18_36) && (!cand[19] || !ge_19_36) && (!cand[20] || !ge_20_36) && (!cand[21] || !ge_21_36) && (!cand[22] || !ge_22_36) && (!cand[23] || !ge_23_36) && (!cand[24] || !ge_24_36) && (!cand[25] || !ge_25_36) && (!cand[26] || !ge_26_36) && (!cand[27] || !ge_27_36) && (!cand[28] || !ge_28_36) && (!cand[29] || !ge_29_36) && (!cand[30] || !ge_30_36) && (!cand[31] || !ge_31_36) && (!cand[32] || !ge_32_36) && (!cand[33] || !ge_33_36) && (!cand[34] || !ge_34_36) && (!cand[35] || !ge_35_36) && (!cand[37] || ge_36_37) && (!cand[38] || ge_36_38) && (!cand[39] || ge_36_39) && (!cand[40] || ge_36_40) && (!cand[41] || ge_36_41) && (!cand[42] || ge_36_42) && (!cand[43] || ge_36_43) && (!cand[44] || ge_36_44) && (!cand[45] || ge_36_45) && (!cand[46] || ge_36_46);
+    assign best[37] = cand[37] && (!cand[0] || !ge_0_37) && (!cand[1] || !ge_1_37) && (!cand[2] || !ge_2_37) && (!cand[3] || !ge_3_37) && (!cand[4] || !ge_4_37) && (!cand[5] || !ge_5_37) && (!cand[6] || !ge_6_37) && (!cand[7] || !ge_7_37) && (!cand[8] || !ge_8_37) && (!cand[9] || !ge_9_37) && (!cand[10] || !ge_10_37) && (!cand[11] || !ge_11_37) && (!cand[12] || !ge_12_37) && (!cand[13] || !ge_13_37) && (!cand[14] || !ge_14_37) && (!cand[15] || !ge_15_37) && (!cand[16] || !ge_16_37) && (!cand[17] || !ge_17_37) && (!cand[18] || !ge_18_37) && (!cand[19] || !ge_19_37) && (!cand[20] || !ge_20_37) && (!cand[21] || !ge_21_37) && (!cand[22] || !ge_22_37) && (!cand[23] || !ge_23_37) && (!cand[24] || !ge_24_37) && (!cand[25] || !ge_25_37) && (!cand[26] || !ge_26_37) && (!cand[27] || !ge_27_37) && (!cand[28] || !ge_28_37) && (!cand[29] || !ge_29_37) && (!cand[30] || !ge_30_37) && (!cand[31] || !ge_31_37) && (!cand[32] || !ge_32_37) && (!cand[33] || !ge_33_37) && (!cand[34] || !ge_34_37) && (!cand[35] || !ge_35_37) && (!cand[36] || !ge_36_37) && (!cand[38] || ge_37_38) && (!cand[39] || ge_37_39) && (!cand[40] || ge_37_40) && (!cand[41] || ge_37_41) && (!cand[42] || ge_37_42) && (!cand[43] || ge_37_43) && (!cand[44] || ge_37_44) && (!cand[45] || ge_37_45) && (!cand[46] || ge_37_46);
+    assign best[38] = cand[38] && (!cand[0] || !ge_0_38) && (!cand[1] || !ge_1_38) && (!cand[2] || !ge_2_38) && (!cand[3] || !ge_3_38) && (!cand[4] || !ge_4_38) && (!cand[5] || !ge_5_38) && (!cand[6] || !ge_6_38) && (!cand[7] || !ge_7_38) && (!cand[8] || !ge_8_38) && (!cand[9] || !ge_9_38) && (!cand[10] || !ge_10_38) && (!cand[11] || !ge_11_38) && (!cand[12] || !ge_12_38) && (!cand[13] || !ge_13_38) && (!cand[14] || !ge_14_38) && (!cand[15] || !ge_15_38) && (!cand[16] || !ge_16_38) && (!cand[17] || !ge_17_38) && (!cand[18] || !ge_18_38) && (!cand[19] || !ge_19_38) && (!cand[20] || !ge_20_38) && (!cand[21] || !ge_21_38) && (!cand[22] || !ge_22_38) && (!cand[23] || !ge_23_38) && (!cand[24] || !ge_24_38) && (!cand[25] || !ge_25_38) && (!cand[26] || !ge_26_38) && (!cand[27] || !ge_27_38) && (!cand[28] || !ge_28_38) && (!cand[29] || !ge_29_38) && (!cand[30] || !ge_30_38) && (!cand[31] || !ge_31_38) && (!cand[32] || !ge_32_38) && (!cand[33] || !ge_33_38) && (!cand[34] || !ge_34_38) && (!cand[35] || !ge_35_38) && (!cand[36] || !ge_36_38) && (!cand[37] || !ge_37_38) && (!cand[39] || ge_38_39) && (!cand[40] || ge_38_40) && (!cand[41] || ge_38_41) && (!cand[42] || ge_38_42) && (!cand[43] || ge_38_43) && (!cand[44] || ge_38_44) && (!cand[45] || ge_38_45) && (!cand[46] || ge_38_46);
+    assign best[39] = cand[39] && (!cand[0] || !ge_0_39) && (!cand[1] || !ge_1_39) && (!cand[2] || !ge_2_39) && (!cand[3] || !ge_3_39) && (!cand[4] || !ge_4_39) && (!cand[5] || !ge_5_39) && (!cand[6] || !ge_6_39) && (!cand[7] || !ge_7_39) && (!cand[8] || !ge_8_39) && (!cand[9] || !ge_9_39) && (!cand[10] || !ge_10_39) && (!cand[11] || !ge_11_39) && (!cand[12] || !ge_12_39) && (!cand[13] || !ge_13_39) && (!cand[14] || !ge_14_39) && (!cand[15] || !ge_15_39) && (!cand[16] || !ge_16_39) && (!cand[17] || !ge_17_39) && (!cand[18] || !ge_18_39) && (!cand[19] || !ge_19_39) && (!cand[20] || !ge_20_39) && (!cand[21] || !ge_21_39) && (!cand[22] || !ge_22_39) && (!cand[23] || !ge_23_39) && (!cand[24] || !ge_24_39) && (!cand[25] || !ge_25_39) && (!cand[26] || !ge_26_39) && (!cand[27] || !ge_27_39) && (!cand[28] || !ge_28_39) && (!cand[29] || !ge_29_39) && (!cand[30] || !ge_30_39) && (!cand[31] || !ge_31_39) && (!cand[32] || !ge_32_39) && (!cand[33] || !ge_33_39) && (!cand[34] || !ge_34_39) && (!cand[35] || !ge_35_39) && (!cand[36] || !ge_36_39) && (!cand[37] || !ge_37_39) && (!cand[38] || !ge_38_39) && (!cand[40] || ge_39_40) && (!cand[41] || ge_39_41) && (!cand[42] || ge_39_42) && (!cand[43] || ge_39_43) && (!cand[44] || ge_39_44) && (!cand[45] || ge_39_45) && (!cand[46] || ge_39_46);
+    assign best[40] = cand[40] && (!cand[0] || !ge_0_40) && (!cand[1] || !ge_1_40) && (!cand[2] || !ge_2_40) && (!cand[3] || !ge_3_40) && (!cand[4] || !ge_4_40) && (!cand[5] || !ge_5_40) && (!cand[6] || !ge_6_40) && (!cand[7] || !ge_7_40) && (!cand[8] || !ge_8_40) && (!cand[9] || !ge_9_40) && (!cand[10] || !ge_10_40) && (!cand[11] || !ge_11_40) && (!cand[12] || !ge_12_40) && (!cand[13] || !ge_13_40) && (!cand[14] || !ge_14_40) && (!cand[15] || !ge_15_40) && (!cand[16] || !ge_16_40) && (!cand[17] || !ge_17_40) && (!cand[18] || !ge_18_40) && (!cand[19] || !ge_19_40) && (!cand[20] || !ge_20_40) && (!cand[21] || !ge_21_40) && (!cand[22] || !ge_22_40) && (!cand[23] || !ge_23_40) && (!cand[24] || !ge_24_40) && (!cand[25] || !ge_25_40) && (!cand[26] || !ge_26_40) && (!cand[27] || !ge_27_40) && (!cand[28] || !ge_28_40) && (!cand[29] || !ge_29_40) && (!cand[30] || !ge_30_40) && (!cand[31] || !ge_31_40) && (!cand[32] || !ge_32_40) && (!cand[33] || !ge_33_40) && (!cand[34] || !ge_34_40) && (!cand[35] || !ge_35_40) && (!cand[36] || !ge_36_40) && (!cand[37] || !ge_37_40) && (!cand[38] || !ge_38_40) && (!cand[39] || !ge_39_40) && (!cand[41] || ge_40_41) && (!cand[42] || ge_40_42) && (!cand[43] || ge_40_43) && (!cand[44] || ge_40_44) && (!cand[45] || ge_40_45) && (!cand[46] || ge_40_46);
+    assign best[41] = cand[41] && (!cand[0] || !ge_0_41) && (!cand[1] || !ge_1_41) && (!cand[2] || !ge_2_41) && (!cand[3] || !ge_3_41) && (!cand[4] || !ge_4_41) && (!cand[5] || !ge_5_41) && (!cand[6] || !ge_6_41) && (!cand[7] || !ge_7_41) && (!cand[8] || !ge_8_41) && (!cand[9] || !ge_9_41) && (!cand[10] || !ge_10_41) && (!cand[11] || !ge_11_41) && (!cand[12] || !ge_12_41) && (!cand[13] || !ge_13_41) && (!cand[14] || !ge_14_41) && (!cand[15] || !ge_15_41) && (!cand[16] || !ge_16_41) && (!cand[17] || !ge_17_41) && (!cand[18] || !ge_18_41) && (!cand[19] || !ge_19_41) && (!cand[20] || !ge_20_41) && (!cand[21] || !ge_21_41) && (!cand[22] || !ge_22_41) && (!cand[23] || !ge_23_41) && (!cand[24] || !ge_24_41) && (!cand[25] || !ge_25_41) && (!cand[26] || !ge_26_41) && (!cand[27] || !ge_27_41) && (!cand[28] || !ge_28_41) && (!cand[29] || !ge_29_41) && (!cand[30] || !ge_30_41) && (!cand[31] || !ge_31_41) && (!cand[32] || !ge_32_41) && (!cand[33] || !ge_33_41) && (!cand[34] || !ge_34_41) && (!cand[35] || !ge_35_41) && (!cand[36] || !ge_36_41) && (!cand[37] || !ge_37_41) && (!cand[38] || !ge_38_41) && (!cand[39] || !ge_39_41) && (!cand[40] || !ge_40_41) && (!cand[42] || ge_41_42) && (!cand[43] || ge_41_43) && (!cand[44] || ge_41_44) && (!cand[45] || ge_41_45) && (!cand[46] || ge_41_46);
+    assign best[42] = cand[42] && (!cand[0] || !ge_0_42) && (!cand[1] || !ge_1_42) && (!cand[2] || !ge_2_42) && (!cand[3] || !ge_3_42) && (!cand[4] || !ge_4_42) && (!cand[5] || !ge_5_42) && (!cand[6] || !ge_6_42) && (!cand[7] || !ge_7_42) && (!cand[8] || !ge_8_42) && (!cand[9] || !ge_9_42) && (!cand[10] || !ge_10_42) && (!cand[11] || !ge_11_42) && (!cand[12] || !ge_12_42) && (!cand[13] || !ge_13_42) && (!cand[14] || !ge_14_42) && (!cand[15] || !ge_15_42) && (!cand[16] || !ge_16_42) && (!cand[17] || !ge_17_42) && (!cand[18] || !ge_18_42) && (!cand[19] || !ge_19_42) && (!cand[20] || !ge_20_42) && (!cand[21] || !ge_21_42) && (!cand[22] || !ge_22_42) && (!cand[23] || !ge_23_42) && (!cand[24] || !ge_24_42) && (!cand[25] || !ge_25_42) && (!cand[26] || !ge_26_42) && (!cand[27] || !ge_27_42) && (!cand[28] || !ge_28_42) && (!cand[29] || !ge_29_42) && (!cand[30] || !ge_30_42) && (!cand[31] || !ge_31_42) && (!cand[32] || !ge_32_42) && (!cand[33] || !ge_33_42) && (!cand[34] || !ge_34_42) && (!cand[35] || !ge_35_42) && (!cand[36] || !ge_36_42) && (!cand[37] || !ge_37_42) && (!cand[38] || !ge_38_42) && (!cand[39] || !ge_39_42) && (!cand[40] || !ge_40_42) && (!cand[41] || !ge_41_42) && (!cand[43] || ge_42_43) && (!cand[44] || ge_42_44) && (!cand[45] || ge_42_45) && (!cand[46] || ge_42_46);
+    assign best[43] = cand[43] && (!cand[0] || !ge_0_43) && (!cand[1] || !ge_1_43) && (!cand[2] || !ge_2_43) && (!cand[3] || !ge_3_43) && (!cand[4] || !ge_4_43) && (!cand[5] || !ge_5_43) && (!cand[6] || !ge_6_43) && (!cand[7] || !ge_7_43) && (!cand[8] || !ge_8_43) && (!cand[9] || !ge_9_43) && (!cand[10] || !ge_10_43) && (!cand[11] || !ge_11_43) && (!cand[12] || !ge_12_43) && (!cand[13] || !ge_13_43) && (!cand[14] || !ge_14_43) && (!cand[15] || !ge_15_43) && (!cand[16] || !ge_16_43) && (!cand[17] || !ge_17_43) && (!cand[18] || !ge_18_43) && (!cand[19] || !ge_19_43) && (!cand[20] || !ge_20_43) && (!cand[21] || !ge_21_43) && (!cand[22] || !ge_22_43) && (!cand[23] || !ge_23_43) && (!cand[24] || !ge_24_43) && (!cand[25] || !ge_25_43) && (!cand[26] || !ge_26_43) && (!cand[27] || !ge_27_43) && (!cand[28] || !ge_28_43) && (!cand[29] || !ge_29_43) && (!cand[30] || !ge_30_43) && (!cand[31] || !ge_31_43) && (!cand[32] || !ge_32_43) && (!cand[33] || !ge_33_43) && (!cand[34] || !ge_34_43) && (!cand[35] || !ge_35_43) && (!cand[36] || !ge_36_43) && (!cand[37] || !ge_37_43) && (!cand[38] || !ge_38_43) && (!cand[39] || !ge_39_43) && (!cand[40] || !ge_40_43) && (!cand[41] || !ge_41_43) && (!cand[42] || !ge_42_43) && (!cand[44] || ge_43_44) && (!cand[45] || ge_43_45) && (!cand[46] || ge_43_46);
+    assign best[44] = cand[44] && (!cand[0] || !ge_0_44) && (!cand[1] || !ge_1_44) && (!cand[2] || !ge_2_44) && (!cand[3] || !ge_3_44) && (!cand[4] || !ge_4_44) && (!cand[5] || !ge_5_44) && (!cand[6] || !ge_6_44) && (!cand[7] || !ge_7_44) && (!cand[8] || !ge_8_44) && (!cand[9] || !ge_9_44) && (!cand[10] || !ge_10_44) && (!cand[11] || !ge_11_44) && (!cand[12] || !ge_12_44) && (!cand[13] || !ge_13_44) && (!cand[14] || !ge_14_44) && (!cand[15] || !ge_15_44) && (!cand[16] || !ge_16_44) && (!cand[17] || !ge_17_44) && (!cand[18] || !ge_18_44) && (!cand[19] || !ge_19_44) && (!cand[20] || !ge_20_44) && (!cand[21] || !ge_21_44) && (!cand[22] || !ge_22_44) && (!cand[23] || !ge_23_44) && (!cand[24] || !ge_24_44) && (!cand[25] || !ge_25_44) && (!cand[26] || !ge_26_44) && (!cand[27] || !ge_27_44) && (!cand[28] || !ge_28_44) && (!cand[29] || !ge_29_44) && (!cand[30] || !ge_30_44) && (!cand[31] || !ge_31_44) && (!cand[32] || !ge_32_44) && (!cand[33] || !ge_33_44) && (!cand[34] || !ge_34_44) && (!cand[35] || !ge_35_44) && (!cand[36] || !ge_36_44) && (!cand[37] || !ge_37_44) && (!cand[38] || !ge_38_44) && (!cand[39] || !ge_39_44) && (!cand[40] || !ge_40_44) && (!cand[41] || !ge_41_44) && (!cand[42] || !ge_42_44) && (!cand[43] || !ge_43_44) && (!cand[45] || ge_44_45) && (!cand[46] || ge_44_46);
+    assign best[45] = cand[45] && (!cand[0] || !ge_0_45) && (!cand[1] || !ge_1_45) && (!cand[2] || !ge_2_45) && (!cand[3] || !ge_3_45) && (!cand[4] || !ge_4_45) && (!cand[5] || !ge_5_45) && (!cand[6] || !ge_6_45) && (!cand[7] || !ge_7_45) && (!cand[8] || !ge_8_45) && (!cand[9] || !ge_9_45) && (!cand[10] || !ge_10_45) && (!cand[11] || !ge_11_45) && (!cand[12] || !ge_12_45) && (!cand[13] || !ge_13_45) && (!cand[14] || !ge_14_45) && (!cand[15] || !ge_15_45) && (!cand[16] || !ge_16_45) && (!cand[17] || !ge_17_45) && (!cand[18] || !ge_18_45) && (!cand[19] || !ge_19_45) && (!cand[20] || !ge_20_45) && (!cand[21] || !ge_21_45) && (!cand[22] || !ge_22_45) && (!cand[23] || !ge_23_45) && (!cand[24] || !ge_24_45) && (!cand[25] || !ge_25_45) && (!cand[26] || !ge_26_45) && (!cand[27] || !ge_27_45) && (!cand[28] || !ge_28_45) && (!cand[29] || !ge_29_45) && (!cand[30] || !ge_30_45) && (!cand[31] || !ge_31_45) && (!cand[32] || !ge_32_45) && (!cand[33] || !ge_33_45) && (!cand[34] || !ge_34_45) && (!cand[35] || !ge_35_45) && (!cand[36] || !ge_36_45) && (!cand[37] || !ge_37_45) && (!cand[38] || !ge_38_45) && (!cand[39] || !ge_39_45) && (!cand[40] || !ge_40_45) && (!cand[41] || !ge_41_45) && (!cand[42] || !ge_42_45) && (!cand[43] || !ge_43_45) && (!cand[44] || !ge_44_45) && (!cand[46] || ge_45_46);
+    assign best[46] = cand[46] && (!cand[0] || !ge_0_46) && (!cand[1] || !ge_1_46) && (!cand[2] || !ge_2_46) && (!cand[3] || !ge_3_46) && (!cand[4] || !ge_4_46) && (!cand[5] || !ge_5_46) && (!cand[6] || !ge_6_46) && (!cand[7] || !ge_7_46) && (!cand[8] || !ge_8_46) && (!cand[9] || !ge_9_46) && (!cand[10] || !ge_10_46) && (!cand[11] || !ge_11_46) && (!cand[12] || !ge_12_46) && (!cand[13] || !ge_13_46) && (!cand[14] || !ge_14_46) && (!cand[15] || !ge_15_46) && (!cand[16] || !ge_16_46) && (!cand[17] || !ge_17_46) && (!cand[18] || !ge_18_46) && (!cand[19] || !ge_19_46) && (!cand[20] || !ge_20_46) && (!cand[21] || !ge_21_46) && (!cand[22] || !ge_22_46) && (!cand[23] || !ge_23_46) && (!cand[24] || !ge_24_46) && (!cand[25] || !ge_25_46) && (!cand[26] || !ge_26_46) && (!cand[27] || !ge_27_46) && (!cand[28] || !ge_28_46) && (!cand[29] || !ge_29_46) && (!cand[30] || !ge_30_46) && (!cand[31] || !ge_31_46) && (!cand[32] || !ge_32_46) && (!cand[33] || !ge_33_46) && (!cand[34] || !ge_34_46) && (!cand[35] || !ge_35_46) && (!cand[36] || !ge_36_46) && (!cand[37] || !ge_37_46) && (!cand[38] || !ge_38_46) && (!cand[39] || !ge_39_46) && (!cand[40] || !ge_40_46) && (!cand[41] || !ge_41_46) && (!cand[42] || !ge_42_46) && (!cand[43] || !ge_43_46) && (!cand[44] || !ge_44_46) && (!cand[45] || !ge_45_46);
+    assign best[63:47] = 17'd0;
+    wire unused_row = ^row[1023:752];
+    always @(posedge clock) wins_r <= best;
+    always @(*) wins = wins_r;
+endmodule // capfc_paper__counters$lane_max
 
 
 module capfc_paper__counters$live_hit(d,q,clock);
@@ -5719,27 +6911,99 @@ module capfc_paper__counters$live_hit(d,q,clock);
 endmodule // capfc_paper__counters$live_hit
 
 
-module capfc_paper__counters$maxes(clock,read_address,read_data,write_address,write_data,write_enable);
+module capfc_paper__counters$m1_key(d,q,clock);
 
     // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
     input wire  clock;
-    input wire  [8:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [8:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
 
     // Update code (custom)
-    reg [21:0] mem [0:511];
-    wire unused_write_data_high = ^write_data[31:22];
+    initial begin
+       q = 9'h0;
+    end
 
     always @(posedge clock) begin
-       read_data <= {10'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[21:0];
-       end
+       q <= d;
     end
-endmodule // capfc_paper__counters$maxes
+
+endmodule // capfc_paper__counters$m1_key
+
+
+module capfc_paper__counters$m1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__counters$m1_valid
+
+
+module capfc_paper__counters$m2_below(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__counters$m2_below
+
+
+module capfc_paper__counters$m2_key(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__counters$m2_key
+
+
+module capfc_paper__counters$m2_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__counters$m2_valid
 
 
 module capfc_paper__counters$r_snap(d,q,clock);
@@ -6064,20 +7328,20 @@ module capfc_paper__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,va
 endmodule // capfc_paper__csr
 
 
-module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,max_input,cal_valid,cal_key,cal_flags,stop_max,xoff,xoff_next,inspect_key,inspect_key_ok,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
+module capfc_paper__decision(clock,reset,clear_valid,clear_key,cal_valid,cal_key,cal_flags,stop_max,max_valid,max_key,max_flags,xoff,xoff_next,inspect_key,inspect_key_ok,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  clear_valid;
     input wire  [8:0] clear_key;
-    input wire  max_valid;
-    input wire  [8:0] max_key;
-    input wire  [5:0] max_input;
     input wire  cal_valid;
     input wire  [8:0] cal_key;
     input wire  [63:0] cal_flags;
     input wire  stop_max;
+    input wire  max_valid;
+    input wire  [8:0] max_key;
+    input wire  [63:0] max_flags;
     input wire  [511:0] xoff;
     input wire  [511:0] xoff_next;
     input wire  [8:0] inspect_key;
@@ -6141,6 +7405,30 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
     wire  [8:0] o_eclr_key$q;
     reg  [63:0] o_eclr_mask$d;
     wire  [63:0] o_eclr_mask$q;
+    reg  w1_clear_valid$d;
+    wire  w1_clear_valid$q;
+    reg  [8:0] w1_clear_key$d;
+    wire  [8:0] w1_clear_key$q;
+    reg  w1_cal_valid$d;
+    wire  w1_cal_valid$q;
+    reg  [8:0] w1_cal_key$d;
+    wire  [8:0] w1_cal_key$q;
+    reg  [63:0] w1_cal_flags$d;
+    wire  [63:0] w1_cal_flags$q;
+    reg  w1_stop_max$d;
+    wire  w1_stop_max$q;
+    reg  w2_clear_valid$d;
+    wire  w2_clear_valid$q;
+    reg  [8:0] w2_clear_key$d;
+    wire  [8:0] w2_clear_key$q;
+    reg  w2_cal_valid$d;
+    wire  w2_cal_valid$q;
+    reg  [8:0] w2_cal_key$d;
+    wire  [8:0] w2_cal_key$q;
+    reg  [63:0] w2_cal_flags$d;
+    wire  [63:0] w2_cal_flags$q;
+    reg  w2_stop_max$d;
+    wire  w2_stop_max$q;
     reg  r_clear_valid$d;
     wire  r_clear_valid$q;
     reg  [8:0] r_clear_key$d;
@@ -6149,10 +7437,6 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
     wire  r_set_valid$q;
     reg  [8:0] r_set_key$d;
     wire  [8:0] r_set_key$q;
-    reg  r_set_by_max$d;
-    wire  r_set_by_max$q;
-    reg  [5:0] r_set_input$d;
-    wire  [5:0] r_set_input$q;
     reg  [63:0] r_set_flags$d;
     wire  [63:0] r_set_flags$q;
 
@@ -6163,7 +7447,6 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
     reg  [8:0] set_key_port;
     reg  [5:0] set_port;
     reg  [63:0] set_lanes;
-    reg  [63:0] set_wanted;
     reg  [63:0] clear_row;
     reg  [63:0] set_row;
     reg  same_row;
@@ -6267,6 +7550,66 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
         .q(o_eclr_mask$q),
         .clock(clock)
     );
+    capfc_paper__decision$w1_clear_valid w1_clear_valid(
+        .d(w1_clear_valid$d),
+        .q(w1_clear_valid$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w1_clear_key w1_clear_key(
+        .d(w1_clear_key$d),
+        .q(w1_clear_key$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w1_cal_valid w1_cal_valid(
+        .d(w1_cal_valid$d),
+        .q(w1_cal_valid$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w1_cal_key w1_cal_key(
+        .d(w1_cal_key$d),
+        .q(w1_cal_key$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w1_cal_flags w1_cal_flags(
+        .d(w1_cal_flags$d),
+        .q(w1_cal_flags$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w1_stop_max w1_stop_max(
+        .d(w1_stop_max$d),
+        .q(w1_stop_max$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w2_clear_valid w2_clear_valid(
+        .d(w2_clear_valid$d),
+        .q(w2_clear_valid$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w2_clear_key w2_clear_key(
+        .d(w2_clear_key$d),
+        .q(w2_clear_key$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w2_cal_valid w2_cal_valid(
+        .d(w2_cal_valid$d),
+        .q(w2_cal_valid$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w2_cal_key w2_cal_key(
+        .d(w2_cal_key$d),
+        .q(w2_cal_key$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w2_cal_flags w2_cal_flags(
+        .d(w2_cal_flags$d),
+        .q(w2_cal_flags$q),
+        .clock(clock)
+    );
+    capfc_paper__decision$w2_stop_max w2_stop_max(
+        .d(w2_stop_max$d),
+        .q(w2_stop_max$q),
+        .clock(clock)
+    );
     capfc_paper__decision$r_clear_valid r_clear_valid(
         .d(r_clear_valid$d),
         .q(r_clear_valid$q),
@@ -6285,16 +7628,6 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
     capfc_paper__decision$r_set_key r_set_key(
         .d(r_set_key$d),
         .q(r_set_key$q),
-        .clock(clock)
-    );
-    capfc_paper__decision$r_set_by_max r_set_by_max(
-        .d(r_set_by_max$d),
-        .q(r_set_by_max$q),
-        .clock(clock)
-    );
-    capfc_paper__decision$r_set_input r_set_input(
-        .d(r_set_input$d),
-        .q(r_set_input$q),
         .clock(clock)
     );
     capfc_paper__decision$r_set_flags r_set_flags(
@@ -6317,29 +7650,50 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
         o_eclr_valid$d = o_eclr_valid$q;
         o_eclr_key$d = o_eclr_key$q;
         o_eclr_mask$d = o_eclr_mask$q;
+        w1_clear_valid$d = w1_clear_valid$q;
+        w1_clear_key$d = w1_clear_key$q;
+        w1_cal_valid$d = w1_cal_valid$q;
+        w1_cal_key$d = w1_cal_key$q;
+        w1_cal_flags$d = w1_cal_flags$q;
+        w1_stop_max$d = w1_stop_max$q;
+        w2_clear_valid$d = w2_clear_valid$q;
+        w2_clear_key$d = w2_clear_key$q;
+        w2_cal_valid$d = w2_cal_valid$q;
+        w2_cal_key$d = w2_cal_key$q;
+        w2_cal_flags$d = w2_cal_flags$q;
+        w2_stop_max$d = w2_stop_max$q;
         r_clear_valid$d = r_clear_valid$q;
         r_clear_key$d = r_clear_key$q;
         r_set_valid$d = r_set_valid$q;
         r_set_key$d = r_set_key$q;
-        r_set_by_max$d = r_set_by_max$q;
-        r_set_input$d = r_set_input$q;
         r_set_flags$d = r_set_flags$q;
         e_rows$reset = reset;
-        set_valid = max_valid | cal_valid;
-        if (stop_max) begin
+        w1_clear_valid$d = clear_valid;
+        w1_clear_key$d = clear_key;
+        w1_cal_valid$d = cal_valid;
+        w1_cal_key$d = cal_key;
+        w1_cal_flags$d = cal_flags;
+        w1_stop_max$d = stop_max;
+        w2_clear_valid$d = w1_clear_valid$q;
+        w2_clear_key$d = w1_clear_key$q;
+        w2_cal_valid$d = w1_cal_valid$q;
+        w2_cal_key$d = w1_cal_key$q;
+        w2_cal_flags$d = w1_cal_flags$q;
+        w2_stop_max$d = w1_stop_max$q;
+        set_valid = max_valid | w2_cal_valid$q;
+        if (w2_stop_max$q) begin
             set_key = max_key;
+            r_set_flags$d = max_flags;
         end
         else begin
-            set_key = cal_key;
+            set_key = w2_cal_key$q;
+            r_set_flags$d = w2_cal_flags$q;
         end
-        r_clear_valid$d = clear_valid;
-        r_clear_key$d = clear_key;
+        r_clear_valid$d = w2_clear_valid$q;
+        r_clear_key$d = w2_clear_key$q;
         r_set_valid$d = set_valid;
         r_set_key$d = set_key;
-        r_set_by_max$d = stop_max;
-        r_set_input$d = max_input;
-        r_set_flags$d = cal_flags;
-        e_rows$next_key0 = clear_key;
+        e_rows$next_key0 = w2_clear_key$q;
         e_rows$next_key1 = set_key;
         set_key_port = r_set_key$q >> prio_bits;
         set_port = set_key_port[5:0];
@@ -6349,13 +7703,7 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
         if (port_ok[set_port] & |(set_prio_oh & prio_ok)) begin
             set_lanes = port_ok & ~(one_pp << set_port);
         end
-        if (r_set_by_max$q) begin
-            set_wanted = one_pp << r_set_input$q;
-        end
-        else begin
-            set_wanted = r_set_flags$q;
-        end
-        set_bits = set_wanted & set_lanes;
+        set_bits = r_set_flags$q & set_lanes;
         e_rows$clear_valid = r_clear_valid$q;
         e_rows$clear_key = r_clear_key$q;
         e_rows$set_valid = r_set_valid$q;
@@ -6848,6 +8196,10 @@ module capfc_paper__decision(clock,reset,clear_valid,clear_key,max_valid,max_key
             o_eclr_valid$d = 1'b0;
             o_eclr_key$d = 9'h0;
             o_eclr_mask$d = 64'h0;
+            w1_clear_valid$d = 1'b0;
+            w1_cal_valid$d = 1'b0;
+            w2_clear_valid$d = 1'b0;
+            w2_cal_valid$d = 1'b0;
             r_clear_valid$d = 1'b0;
             r_set_valid$d = 1'b0;
         end
@@ -7281,25 +8633,6 @@ module capfc_paper__decision$r_clear_valid(d,q,clock);
 endmodule // capfc_paper__decision$r_clear_valid
 
 
-module capfc_paper__decision$r_set_by_max(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__decision$r_set_by_max
-
-
 module capfc_paper__decision$r_set_flags(d,q,clock);
 
     // Module arguments
@@ -7317,25 +8650,6 @@ module capfc_paper__decision$r_set_flags(d,q,clock);
     end
 
 endmodule // capfc_paper__decision$r_set_flags
-
-
-module capfc_paper__decision$r_set_input(d,q,clock);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_paper__decision$r_set_input
 
 
 module capfc_paper__decision$r_set_key(d,q,clock);
@@ -7374,6 +8688,234 @@ module capfc_paper__decision$r_set_valid(d,q,clock);
     end
 
 endmodule // capfc_paper__decision$r_set_valid
+
+
+module capfc_paper__decision$w1_cal_flags(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w1_cal_flags
+
+
+module capfc_paper__decision$w1_cal_key(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w1_cal_key
+
+
+module capfc_paper__decision$w1_cal_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w1_cal_valid
+
+
+module capfc_paper__decision$w1_clear_key(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w1_clear_key
+
+
+module capfc_paper__decision$w1_clear_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w1_clear_valid
+
+
+module capfc_paper__decision$w1_stop_max(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w1_stop_max
+
+
+module capfc_paper__decision$w2_cal_flags(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w2_cal_flags
+
+
+module capfc_paper__decision$w2_cal_key(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w2_cal_key
+
+
+module capfc_paper__decision$w2_cal_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w2_cal_valid
+
+
+module capfc_paper__decision$w2_clear_key(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w2_clear_key
+
+
+module capfc_paper__decision$w2_clear_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w2_clear_valid
+
+
+module capfc_paper__decision$w2_stop_max(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_paper__decision$w2_stop_max
 
 
 module capfc_paper__eg_bad(d,q,clock);

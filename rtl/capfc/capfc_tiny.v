@@ -4,10 +4,10 @@
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
 // Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 1,
-// eg_drop 1, eset_* 6, eclr_* 3, frame_* 3, csr_rdata 0.
+// eg_drop 1, eset_* 8, eclr_* 5, frame_* 3, csr_rdata 0.
 // Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,
-// "Pipeline"). Stop-Calibrate sets eset_* 5 + max(m, 1) edges after the triggering
-// enqueue (m flagged counters).
+// "Pipeline"); the E requests wait two edges for Stop-Max's selection. Stop-Calibrate
+// sets eset_* 7 + max(m, 1) edges after the triggering enqueue (m flagged counters).
 // Config:
 //   ports = 4
 //   priorities = 2
@@ -425,9 +425,10 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  counters$row_reset;
     wire  counters$xon_clear;
     wire  [2:0] counters$clear_key;
-    wire  counters$max_set;
-    wire  [1:0] counters$max_input;
     wire  counters$cal_trigger;
+    wire  counters$max_set;
+    wire  [2:0] counters$max_key;
+    wire  [3:0] counters$max_flags;
     wire  counters$saturated;
     wire  [2:0] counters$inspect_key;
     wire  counters$inspect_key_ok;
@@ -453,13 +454,13 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  decision$reset;
     reg  decision$clear_valid;
     reg  [2:0] decision$clear_key;
-    reg  decision$max_valid;
-    reg  [2:0] decision$max_key;
-    reg  [1:0] decision$max_input;
     reg  decision$cal_valid;
     reg  [2:0] decision$cal_key;
     reg  [3:0] decision$cal_flags;
     reg  decision$stop_max;
+    reg  decision$max_valid;
+    reg  [2:0] decision$max_key;
+    reg  [3:0] decision$max_flags;
     reg  [7:0] decision$xoff;
     reg  [7:0] decision$xoff_next;
     reg  [2:0] decision$inspect_key;
@@ -640,9 +641,10 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .row_reset(counters$row_reset),
         .xon_clear(counters$xon_clear),
         .clear_key(counters$clear_key),
-        .max_set(counters$max_set),
-        .max_input(counters$max_input),
         .cal_trigger(counters$cal_trigger),
+        .max_set(counters$max_set),
+        .max_key(counters$max_key),
+        .max_flags(counters$max_flags),
         .saturated(counters$saturated),
         .inspect_key(counters$inspect_key),
         .inspect_key_ok(counters$inspect_key_ok),
@@ -674,13 +676,13 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .reset(decision$reset),
         .clear_valid(decision$clear_valid),
         .clear_key(decision$clear_key),
-        .max_valid(decision$max_valid),
-        .max_key(decision$max_key),
-        .max_input(decision$max_input),
         .cal_valid(decision$cal_valid),
         .cal_key(decision$cal_key),
         .cal_flags(decision$cal_flags),
         .stop_max(decision$stop_max),
+        .max_valid(decision$max_valid),
+        .max_key(decision$max_key),
+        .max_flags(decision$max_flags),
         .xoff(decision$xoff),
         .xoff_next(decision$xoff_next),
         .inspect_key(decision$inspect_key),
@@ -849,8 +851,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         decision$clear_valid = counters$xon_clear;
         decision$clear_key = counters$clear_key;
         decision$max_valid = counters$max_set;
-        decision$max_key = counters$key;
-        decision$max_input = counters$max_input;
+        decision$max_key = counters$max_key;
+        decision$max_flags = counters$max_flags;
         decision$cal_valid = calibrate$result;
         decision$cal_key = calibrate$cal_key;
         decision$cal_flags = calibrate$flags;
@@ -1576,7 +1578,7 @@ module capfc_tiny__calibrate$rr_next(d,q,clock);
 endmodule // capfc_tiny__calibrate$rr_next
 
 
-module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,max_set,max_input,cal_trigger,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
+module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,cal_trigger,max_set,max_key,max_flags,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
 
     // Module arguments
     input wire  clock;
@@ -1606,9 +1608,10 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     output reg  row_reset;
     output reg  xon_clear;
     output reg  [2:0] clear_key;
-    output reg  max_set;
-    output reg  [1:0] max_input;
     output reg  cal_trigger;
+    output reg  max_set;
+    output reg  [2:0] max_key;
+    output reg  [3:0] max_flags;
     output reg  saturated;
     output reg  [2:0] inspect_key;
     output reg  inspect_key_ok;
@@ -1626,6 +1629,7 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     localparam  counter_top = 16'h3f;
     localparam  one_k = 8'h1;
     localparam  one_pb = 2'b1;
+    localparam  one_pp = 4'h1;
     localparam  one_16 = 16'h1;
     localparam  kind_enqueue = 2'b1;
     localparam  kind_inspect = 2'b10;
@@ -1638,11 +1642,8 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     reg  [2:0] counts$write_address;
     reg  [63:0] counts$write_data;
     reg  counts$write_enable;
-    reg  [2:0] maxes$read_address;
-    wire  [31:0] maxes$read_data;
-    reg  [2:0] maxes$write_address;
-    reg  [31:0] maxes$write_data;
-    reg  maxes$write_enable;
+    reg  [63:0] lane_max$row;
+    wire  [3:0] lane_max$wins;
     reg  snap_pending$d;
     wire  snap_pending$q;
     reg  [15:0] r_snap$d;
@@ -1667,8 +1668,16 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     wire  c_diag$q;
     reg  [63:0] fw_row$d;
     wire  [63:0] fw_row$q;
-    reg  [31:0] fw_max$d;
-    wire  [31:0] fw_max$q;
+    reg  m1_valid$d;
+    wire  m1_valid$q;
+    reg  [2:0] m1_key$d;
+    wire  [2:0] m1_key$q;
+    reg  m2_valid$d;
+    wire  m2_valid$q;
+    reg  [2:0] m2_key$d;
+    wire  [2:0] m2_key$q;
+    reg  [3:0] m2_below$d;
+    wire  [3:0] m2_below$q;
     reg  s_valid$d;
     wire  s_valid$q;
     reg  [2:0] s_key$d;
@@ -1696,12 +1705,9 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     reg  insp_key_ok;
     reg  [2:0] read_key;
     reg  accepted;
-    reg  [15:0] max_val;
     reg  [63:0] row_raw;
-    reg  [31:0] max_raw;
     reg  same_reset;
     reg  [63:0] row_counted;
-    reg  [31:0] max_counted;
     reg  [63:0] row_one;
     reg  [2:0] read_key_port;
     reg  [1:0] read_port;
@@ -1713,9 +1719,8 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     reg  raw_bump;
     reg  [15:0] lane;
     reg  [15:0] lane_new;
-    reg  [15:0] cur_max_val;
-    reg  [1:0] cur_max_in;
-    reg  [31:0] max_new;
+    reg  [2:0] m1_key_port;
+    reg  [1:0] m1_port;
     reg  [7:0] c_onehot;
     reg  [7:0] r_onehot;
 
@@ -1730,13 +1735,10 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         .write_data(counts$write_data),
         .write_enable(counts$write_enable)
     );
-    capfc_tiny__counters$maxes maxes(
+    capfc_tiny__counters$lane_max lane_max(
         .clock(clock),
-        .read_address(maxes$read_address),
-        .read_data(maxes$read_data),
-        .write_address(maxes$write_address),
-        .write_data(maxes$write_data),
-        .write_enable(maxes$write_enable)
+        .row(lane_max$row),
+        .wins(lane_max$wins)
     );
     capfc_tiny__counters$snap_pending snap_pending(
         .d(snap_pending$d),
@@ -1798,9 +1800,29 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         .q(fw_row$q),
         .clock(clock)
     );
-    capfc_tiny__counters$fw_max fw_max(
-        .d(fw_max$d),
-        .q(fw_max$q),
+    capfc_tiny__counters$m1_valid m1_valid(
+        .d(m1_valid$d),
+        .q(m1_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__counters$m1_key m1_key(
+        .d(m1_key$d),
+        .q(m1_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__counters$m2_valid m2_valid(
+        .d(m2_valid$d),
+        .q(m2_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__counters$m2_key m2_key(
+        .d(m2_key$d),
+        .q(m2_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__counters$m2_below m2_below(
+        .d(m2_below$d),
+        .q(m2_below$q),
         .clock(clock)
     );
     capfc_tiny__counters$s_valid s_valid(
@@ -1863,7 +1885,11 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         c_lane$d = c_lane$q;
         c_diag$d = c_diag$q;
         fw_row$d = fw_row$q;
-        fw_max$d = fw_max$q;
+        m1_valid$d = m1_valid$q;
+        m1_key$d = m1_key$q;
+        m2_valid$d = m2_valid$q;
+        m2_key$d = m2_key$q;
+        m2_below$d = m2_below$q;
         s_valid$d = s_valid$q;
         s_key$d = s_key$q;
         s_fw_hit$d = s_fw_hit$q;
@@ -1902,7 +1928,6 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         end
         c_key$d = read_key;
         counts$read_address = read_key;
-        maxes$read_address = read_key;
         read_key_port = read_key >> prio_bits;
         read_port = read_key_port[1:0];
         if (c_input$d > read_port) begin
@@ -1914,15 +1939,12 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         c_diag$d = c_input$d == read_port;
         if (fw_hit$q) begin
             row_raw = fw_row$q;
-            max_raw = fw_max$q;
         end
         else if (live_hit$q) begin
             row_raw = counts$read_data;
-            max_raw = maxes$read_data;
         end
         else begin
             row_raw = 64'h0;
-            max_raw = 32'h0;
         end
         same_reset = t_reset$q & (t_deq_key$q == c_key$q);
         count_it = t_warn$q & ~c_diag$q;
@@ -1984,37 +2006,23 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         if (c_lane$q == 3) begin
             row_one = row_one | ({48'd0, one_16} << (3 * 32'h10));
         end
-        cur_max_val = max_raw[(32'h0)+:(16)];
-        cur_max_in = max_raw[(32'h10)+:(2)];
-        max_counted = max_raw;
-        if (raw_halve | (lane_new > cur_max_val) | ((lane_new == cur_max_val) & (c_input$q < cur_max_in))) begin
-            max_counted = {16'd0, lane_new} | ({30'd0, c_input$q} << 32'h10);
-        end
         if (same_reset) begin
             row_new = 64'h0;
-            max_new = 32'h0;
             if (count_it) begin
                 row_new = row_one;
-                max_new = {16'd0, one_16} | ({30'd0, c_input$q} << 32'h10);
             end
         end
         else if (count_it) begin
             row_new = row_counted;
-            max_new = max_counted;
         end
         else begin
             row_new = row_raw;
-            max_new = max_raw;
         end
         counts$write_enable = count_it;
         counts$write_address = c_key$q;
         counts$write_data = row_new;
-        maxes$write_enable = count_it;
-        maxes$write_address = c_key$q;
-        maxes$write_data = max_new;
         fw_hit$d = count_it & (c_key$q == read_key);
         fw_row$d = row_new;
-        fw_max$d = max_new;
         c_onehot = one_k << c_key$q;
         r_onehot = one_k << t_deq_key$q;
         row_live$d = row_live$q;
@@ -2030,9 +2038,18 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         s_key$d = serve_key;
         s_fw_hit$d = count_it & (c_key$q == serve_key);
         s_live_hit$d = row_live$d[serve_key];
-        max_val = max_new[(32'h0)+:(16)];
-        max_set = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max) & |max_val;
         cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
+        m1_valid$d = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max);
+        m1_key$d = c_key$q;
+        lane_max$row = fw_row$q;
+        m2_valid$d = m1_valid$q;
+        m2_key$d = m1_key$q;
+        m1_key_port = m1_key$q >> prio_bits;
+        m1_port = m1_key_port[1:0];
+        m2_below$d = (one_pp << m1_port) - one_pp;
+        max_set = m2_valid$q & |lane_max$wins;
+        max_key = m2_key$q;
+        max_flags = (lane_max$wins & m2_below$q) | ((lane_max$wins & ~m2_below$q) << 32'h1);
         if (c_kind$q == kind_inspect) begin
             r_snap$d = 16'h0;
             if (c_ok$q) begin
@@ -2055,7 +2072,6 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         row_reset = t_reset$q;
         xon_clear = t_xon$q;
         clear_key = t_deq_key$q;
-        max_input = max_new[(32'h10)+:(2)];
         saturated = count_it & ~same_reset & raw_at_top;
         inspect_key = insp_key;
         inspect_key_ok = insp_key_ok;
@@ -2068,6 +2084,8 @@ module capfc_tiny__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
             row_live$d = 8'h0;
             fw_hit$d = 1'b0;
             live_hit$d = 1'b0;
+            m1_valid$d = 1'b0;
+            m2_valid$d = 1'b0;
             s_valid$d = 1'b0;
             s_fw_hit$d = 1'b0;
             s_live_hit$d = 1'b0;
@@ -2248,25 +2266,6 @@ module capfc_tiny__counters$fw_hit(d,q,clock);
 endmodule // capfc_tiny__counters$fw_hit
 
 
-module capfc_tiny__counters$fw_max(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__counters$fw_max
-
-
 module capfc_tiny__counters$fw_row(d,q,clock);
 
     // Module arguments
@@ -2284,6 +2283,33 @@ module capfc_tiny__counters$fw_row(d,q,clock);
     end
 
 endmodule // capfc_tiny__counters$fw_row
+
+
+module capfc_tiny__counters$lane_max(clock,row,wins);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [63:0] row;
+    output reg  [3:0] wins;
+
+    // Update code (custom)
+    reg [3:0] wins_r;
+    wire [2:0] cand;
+    wire [3:0] best;
+    assign cand[0] = |row[0 +: 16];
+    assign cand[1] = |row[16 +: 16];
+    assign cand[2] = |row[32 +: 16];
+    wire ge_0_1 = row[0 +: 16] >= row[16 +: 16];
+    wire ge_0_2 = row[0 +: 16] >= row[32 +: 16];
+    wire ge_1_2 = row[16 +: 16] >= row[32 +: 16];
+    assign best[0] = cand[0] && (!cand[1] || ge_0_1) && (!cand[2] || ge_0_2);
+    assign best[1] = cand[1] && (!cand[0] || !ge_0_1) && (!cand[2] || ge_1_2);
+    assign best[2] = cand[2] && (!cand[0] || !ge_0_2) && (!cand[1] || !ge_1_2);
+    assign best[3:3] = 1'd0;
+    wire unused_row = ^row[63:48];
+    always @(posedge clock) wins_r <= best;
+    always @(*) wins = wins_r;
+endmodule // capfc_tiny__counters$lane_max
 
 
 module capfc_tiny__counters$live_hit(d,q,clock);
@@ -2305,27 +2331,99 @@ module capfc_tiny__counters$live_hit(d,q,clock);
 endmodule // capfc_tiny__counters$live_hit
 
 
-module capfc_tiny__counters$maxes(clock,read_address,read_data,write_address,write_data,write_enable);
+module capfc_tiny__counters$m1_key(d,q,clock);
 
     // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
-    input wire  [2:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [2:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
 
     // Update code (custom)
-    reg [17:0] mem [0:7];
-    wire unused_write_data_high = ^write_data[31:18];
+    initial begin
+       q = 3'h0;
+    end
 
     always @(posedge clock) begin
-       read_data <= {14'd0, mem[read_address]};
-       if (write_enable) begin
-          mem[write_address] <= write_data[17:0];
-       end
+       q <= d;
     end
-endmodule // capfc_tiny__counters$maxes
+
+endmodule // capfc_tiny__counters$m1_key
+
+
+module capfc_tiny__counters$m1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__counters$m1_valid
+
+
+module capfc_tiny__counters$m2_below(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__counters$m2_below
+
+
+module capfc_tiny__counters$m2_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__counters$m2_key
+
+
+module capfc_tiny__counters$m2_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__counters$m2_valid
 
 
 module capfc_tiny__counters$r_snap(d,q,clock);
@@ -2650,20 +2748,20 @@ module capfc_tiny__csr(clock,reset,we,addr,wdata,raddr,hw_value,hw_set,rdata,val
 endmodule // capfc_tiny__csr
 
 
-module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,max_input,cal_valid,cal_key,cal_flags,stop_max,xoff,xoff_next,inspect_key,inspect_key_ok,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
+module capfc_tiny__decision(clock,reset,clear_valid,clear_key,cal_valid,cal_key,cal_flags,stop_max,max_valid,max_key,max_flags,xoff,xoff_next,inspect_key,inspect_key_ok,inspect_next,eset_valid,eset_key,eset_mask,eclr_valid,eclr_key,eclr_mask,d,d_next,inspect_row,inspect_state);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  clear_valid;
     input wire  [2:0] clear_key;
-    input wire  max_valid;
-    input wire  [2:0] max_key;
-    input wire  [1:0] max_input;
     input wire  cal_valid;
     input wire  [2:0] cal_key;
     input wire  [3:0] cal_flags;
     input wire  stop_max;
+    input wire  max_valid;
+    input wire  [2:0] max_key;
+    input wire  [3:0] max_flags;
     input wire  [7:0] xoff;
     input wire  [7:0] xoff_next;
     input wire  [2:0] inspect_key;
@@ -2727,6 +2825,30 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     wire  [2:0] o_eclr_key$q;
     reg  [3:0] o_eclr_mask$d;
     wire  [3:0] o_eclr_mask$q;
+    reg  w1_clear_valid$d;
+    wire  w1_clear_valid$q;
+    reg  [2:0] w1_clear_key$d;
+    wire  [2:0] w1_clear_key$q;
+    reg  w1_cal_valid$d;
+    wire  w1_cal_valid$q;
+    reg  [2:0] w1_cal_key$d;
+    wire  [2:0] w1_cal_key$q;
+    reg  [3:0] w1_cal_flags$d;
+    wire  [3:0] w1_cal_flags$q;
+    reg  w1_stop_max$d;
+    wire  w1_stop_max$q;
+    reg  w2_clear_valid$d;
+    wire  w2_clear_valid$q;
+    reg  [2:0] w2_clear_key$d;
+    wire  [2:0] w2_clear_key$q;
+    reg  w2_cal_valid$d;
+    wire  w2_cal_valid$q;
+    reg  [2:0] w2_cal_key$d;
+    wire  [2:0] w2_cal_key$q;
+    reg  [3:0] w2_cal_flags$d;
+    wire  [3:0] w2_cal_flags$q;
+    reg  w2_stop_max$d;
+    wire  w2_stop_max$q;
     reg  r_clear_valid$d;
     wire  r_clear_valid$q;
     reg  [2:0] r_clear_key$d;
@@ -2735,10 +2857,6 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     wire  r_set_valid$q;
     reg  [2:0] r_set_key$d;
     wire  [2:0] r_set_key$q;
-    reg  r_set_by_max$d;
-    wire  r_set_by_max$q;
-    reg  [1:0] r_set_input$d;
-    wire  [1:0] r_set_input$q;
     reg  [3:0] r_set_flags$d;
     wire  [3:0] r_set_flags$q;
 
@@ -2749,7 +2867,6 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     reg  [2:0] set_key_port;
     reg  [1:0] set_port;
     reg  [3:0] set_lanes;
-    reg  [3:0] set_wanted;
     reg  [3:0] clear_row;
     reg  [3:0] set_row;
     reg  same_row;
@@ -2853,6 +2970,66 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         .q(o_eclr_mask$q),
         .clock(clock)
     );
+    capfc_tiny__decision$w1_clear_valid w1_clear_valid(
+        .d(w1_clear_valid$d),
+        .q(w1_clear_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w1_clear_key w1_clear_key(
+        .d(w1_clear_key$d),
+        .q(w1_clear_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w1_cal_valid w1_cal_valid(
+        .d(w1_cal_valid$d),
+        .q(w1_cal_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w1_cal_key w1_cal_key(
+        .d(w1_cal_key$d),
+        .q(w1_cal_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w1_cal_flags w1_cal_flags(
+        .d(w1_cal_flags$d),
+        .q(w1_cal_flags$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w1_stop_max w1_stop_max(
+        .d(w1_stop_max$d),
+        .q(w1_stop_max$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w2_clear_valid w2_clear_valid(
+        .d(w2_clear_valid$d),
+        .q(w2_clear_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w2_clear_key w2_clear_key(
+        .d(w2_clear_key$d),
+        .q(w2_clear_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w2_cal_valid w2_cal_valid(
+        .d(w2_cal_valid$d),
+        .q(w2_cal_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w2_cal_key w2_cal_key(
+        .d(w2_cal_key$d),
+        .q(w2_cal_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w2_cal_flags w2_cal_flags(
+        .d(w2_cal_flags$d),
+        .q(w2_cal_flags$q),
+        .clock(clock)
+    );
+    capfc_tiny__decision$w2_stop_max w2_stop_max(
+        .d(w2_stop_max$d),
+        .q(w2_stop_max$q),
+        .clock(clock)
+    );
     capfc_tiny__decision$r_clear_valid r_clear_valid(
         .d(r_clear_valid$d),
         .q(r_clear_valid$q),
@@ -2871,16 +3048,6 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
     capfc_tiny__decision$r_set_key r_set_key(
         .d(r_set_key$d),
         .q(r_set_key$q),
-        .clock(clock)
-    );
-    capfc_tiny__decision$r_set_by_max r_set_by_max(
-        .d(r_set_by_max$d),
-        .q(r_set_by_max$q),
-        .clock(clock)
-    );
-    capfc_tiny__decision$r_set_input r_set_input(
-        .d(r_set_input$d),
-        .q(r_set_input$q),
         .clock(clock)
     );
     capfc_tiny__decision$r_set_flags r_set_flags(
@@ -2903,29 +3070,50 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         o_eclr_valid$d = o_eclr_valid$q;
         o_eclr_key$d = o_eclr_key$q;
         o_eclr_mask$d = o_eclr_mask$q;
+        w1_clear_valid$d = w1_clear_valid$q;
+        w1_clear_key$d = w1_clear_key$q;
+        w1_cal_valid$d = w1_cal_valid$q;
+        w1_cal_key$d = w1_cal_key$q;
+        w1_cal_flags$d = w1_cal_flags$q;
+        w1_stop_max$d = w1_stop_max$q;
+        w2_clear_valid$d = w2_clear_valid$q;
+        w2_clear_key$d = w2_clear_key$q;
+        w2_cal_valid$d = w2_cal_valid$q;
+        w2_cal_key$d = w2_cal_key$q;
+        w2_cal_flags$d = w2_cal_flags$q;
+        w2_stop_max$d = w2_stop_max$q;
         r_clear_valid$d = r_clear_valid$q;
         r_clear_key$d = r_clear_key$q;
         r_set_valid$d = r_set_valid$q;
         r_set_key$d = r_set_key$q;
-        r_set_by_max$d = r_set_by_max$q;
-        r_set_input$d = r_set_input$q;
         r_set_flags$d = r_set_flags$q;
         e_rows$reset = reset;
-        set_valid = max_valid | cal_valid;
-        if (stop_max) begin
+        w1_clear_valid$d = clear_valid;
+        w1_clear_key$d = clear_key;
+        w1_cal_valid$d = cal_valid;
+        w1_cal_key$d = cal_key;
+        w1_cal_flags$d = cal_flags;
+        w1_stop_max$d = stop_max;
+        w2_clear_valid$d = w1_clear_valid$q;
+        w2_clear_key$d = w1_clear_key$q;
+        w2_cal_valid$d = w1_cal_valid$q;
+        w2_cal_key$d = w1_cal_key$q;
+        w2_cal_flags$d = w1_cal_flags$q;
+        w2_stop_max$d = w1_stop_max$q;
+        set_valid = max_valid | w2_cal_valid$q;
+        if (w2_stop_max$q) begin
             set_key = max_key;
+            r_set_flags$d = max_flags;
         end
         else begin
-            set_key = cal_key;
+            set_key = w2_cal_key$q;
+            r_set_flags$d = w2_cal_flags$q;
         end
-        r_clear_valid$d = clear_valid;
-        r_clear_key$d = clear_key;
+        r_clear_valid$d = w2_clear_valid$q;
+        r_clear_key$d = w2_clear_key$q;
         r_set_valid$d = set_valid;
         r_set_key$d = set_key;
-        r_set_by_max$d = stop_max;
-        r_set_input$d = max_input;
-        r_set_flags$d = cal_flags;
-        e_rows$next_key0 = clear_key;
+        e_rows$next_key0 = w2_clear_key$q;
         e_rows$next_key1 = set_key;
         set_key_port = r_set_key$q >> prio_bits;
         set_port = set_key_port[1:0];
@@ -2935,13 +3123,7 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
         if (port_ok[set_port] & |(set_prio_oh & prio_ok)) begin
             set_lanes = port_ok & ~(one_pp << set_port);
         end
-        if (r_set_by_max$q) begin
-            set_wanted = one_pp << r_set_input$q;
-        end
-        else begin
-            set_wanted = r_set_flags$q;
-        end
-        set_bits = set_wanted & set_lanes;
+        set_bits = r_set_flags$q & set_lanes;
         e_rows$clear_valid = r_clear_valid$q;
         e_rows$clear_key = r_clear_key$q;
         e_rows$set_valid = r_set_valid$q;
@@ -3074,6 +3256,10 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,max_valid,max_key,
             o_eclr_valid$d = 1'b0;
             o_eclr_key$d = 3'h0;
             o_eclr_mask$d = 4'h0;
+            w1_clear_valid$d = 1'b0;
+            w1_cal_valid$d = 1'b0;
+            w2_clear_valid$d = 1'b0;
+            w2_cal_valid$d = 1'b0;
             r_clear_valid$d = 1'b0;
             r_set_valid$d = 1'b0;
         end
@@ -3435,25 +3621,6 @@ module capfc_tiny__decision$r_clear_valid(d,q,clock);
 endmodule // capfc_tiny__decision$r_clear_valid
 
 
-module capfc_tiny__decision$r_set_by_max(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__decision$r_set_by_max
-
-
 module capfc_tiny__decision$r_set_flags(d,q,clock);
 
     // Module arguments
@@ -3471,25 +3638,6 @@ module capfc_tiny__decision$r_set_flags(d,q,clock);
     end
 
 endmodule // capfc_tiny__decision$r_set_flags
-
-
-module capfc_tiny__decision$r_set_input(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__decision$r_set_input
 
 
 module capfc_tiny__decision$r_set_key(d,q,clock);
@@ -3528,6 +3676,234 @@ module capfc_tiny__decision$r_set_valid(d,q,clock);
     end
 
 endmodule // capfc_tiny__decision$r_set_valid
+
+
+module capfc_tiny__decision$w1_cal_flags(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w1_cal_flags
+
+
+module capfc_tiny__decision$w1_cal_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w1_cal_key
+
+
+module capfc_tiny__decision$w1_cal_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w1_cal_valid
+
+
+module capfc_tiny__decision$w1_clear_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w1_clear_key
+
+
+module capfc_tiny__decision$w1_clear_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w1_clear_valid
+
+
+module capfc_tiny__decision$w1_stop_max(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w1_stop_max
+
+
+module capfc_tiny__decision$w2_cal_flags(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w2_cal_flags
+
+
+module capfc_tiny__decision$w2_cal_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w2_cal_key
+
+
+module capfc_tiny__decision$w2_cal_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w2_cal_valid
+
+
+module capfc_tiny__decision$w2_clear_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w2_clear_key
+
+
+module capfc_tiny__decision$w2_clear_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w2_clear_valid
+
+
+module capfc_tiny__decision$w2_stop_max(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__decision$w2_stop_max
 
 
 module capfc_tiny__eg_bad(d,q,clock);

@@ -107,8 +107,8 @@
  * events (csr_rdata: after the edge that sampled csr_addr). */
 #define CAPFC_TINY_IN_DROP_LATENCY 1u
 #define CAPFC_TINY_EG_DROP_LATENCY 1u
-#define CAPFC_TINY_ESET_LATENCY 6u
-#define CAPFC_TINY_ECLR_LATENCY 3u
+#define CAPFC_TINY_ESET_LATENCY 8u
+#define CAPFC_TINY_ECLR_LATENCY 5u
 #define CAPFC_TINY_FRAME_LATENCY 3u
 #define CAPFC_TINY_CSR_RDATA_LATENCY 0u
 

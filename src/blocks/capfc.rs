@@ -71,12 +71,12 @@ impl Block for CapfcBlock {
         generator(move || w.next_input())
     }
 
-    /// An egress event's E and D changes are three and four edges after it, so the BMC depth
-    /// reaching calibration results is 9; the ghost counters make each step costly on `tiny`,
+    /// An egress event's E and D changes are five and six edges after it, so the BMC depth
+    /// reaching calibration results is 11; the ghost counters make each step costly on `tiny`,
     /// hence a narrower config (formal/capfc/capfc_formal.toml; docs/blocks/capfc.md).
     fn formal(&self) -> FormalSettings {
         FormalSettings {
-            depth: 10,
+            depth: 12,
             k: 4,
             config: Some("formal/capfc/capfc_formal.toml"),
         }
@@ -111,13 +111,12 @@ impl Block for CapfcBlock {
         // occupancy RAM copies, bank and written bits, I) and 6 bits of E count (D is computed
         // from them; the frame generator keeps 2 dirty bits per physical port); as an egress
         // key: PFC's occupancy (4 copies, bank and written bits), a counter row of P - 1
-        // counters with two read ports (one copy per port on the FPGAs, one array on `asic`)
-        // and its running maximum (value 16 b, input PB b) in RAM, row_live and pending bits,
-        // and an E row of 2^PB flip-flops.
+        // counters with two read ports (one copy per port on the FPGAs, one array on `asic`),
+        // row_live and pending bits, and an E row of P - 1 flip-flops (the other ports).
         let occ = c.occupancy_bits as u64;
-        let (p, cb, pb) = (c.ports as u64, c.counter_bits as u64, c.port_bits() as u64);
+        let (p, cb) = (c.ports as u64, c.counter_bits as u64);
         let ingress = 4 * occ + 3 + 6;
-        let egress = 4 * occ + 2 + 2 * (p - 1) * cb + (16 + pb) + 2 + (1 << pb);
+        let egress = 4 * occ + 2 + 2 * (p - 1) * cb + 2 + (p - 1);
         let per_physical = ingress + egress;
         // On `asic` each of the two occupancies is one copy without bank and written bits,
         // and the counter row one array.
@@ -139,14 +138,13 @@ impl Block for CapfcBlock {
             architecture: format!(
                 "ingress {ingress} b (4 x {occ} b occupancy, I, bank and written bits, 6 b E \
                  count) + egress {egress} b (4 x {occ} b occupancy, bank and written bits, 2 \
-                 read-port copies of {} x {cb} b counters, {} b running maximum, live and \
-                 pending bits, {} E flip-flops) = {per_physical} b per physical key, + 2 frame \
+                 read-port copies of {} x {cb} b counters, live and pending bits, {} E \
+                 flip-flops) = {per_physical} b per physical key, + 2 frame \
                  dirty bits per physical port; {physical} physical keys for {keys} (port, \
                  priority); on the asic target one occupancy copy without bank and written \
                  bits and one counter array: {} b per physical key",
                 p - 1,
-                16 + pb,
-                1u64 << pb,
+                p - 1,
                 asic
             ),
             spec_per_key: Some(spec),

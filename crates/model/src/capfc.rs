@@ -24,9 +24,11 @@
 //!   4. the enqueue: at WARN it counts in C[o][p][input] (not for input = o, the diagonal is not
 //!      stored); at XOFF Stop-Max sets the E bit of the heaviest counter, Stop-Calibrate requests
 //!      a calibration;
-//! * edge n + 3, the **E stage** ([`E_LATENCY`]): the E row clear, then the E set, and the net
+//! * the counter stage's E requests (the clear, the set) wait [`E_WAIT`] edges, all alike, so
+//!   their order holds (the RTL picks Stop-Max's largest counter over those edges);
+//! * edge n + 5, the **E stage** ([`E_LATENCY`]): the E row clear, then the E set, and the net
 //!   set/clear messages of the edge (an E bit cleared and set again sends none);
-//! * edge n + 4, the **D stage** ([`D_LATENCY`]): those messages update the per-(ingress,
+//! * edge n + 6, the **D stage** ([`D_LATENCY`]): those messages update the per-(ingress,
 //!   priority) count of set E bits; D = I or count != 0 (with I as it is on this edge), and
 //!   every D that differs over the edge is marked for the frame generator;
 //! * every edge first sends the frame of the edge and ticks the refresh timer, both from D as it
@@ -42,8 +44,8 @@
 //! (`num * S`, spec §2.5's multi-cycle option); then each edge flags the largest remaining
 //! nonzero counter and adds it to `cum`, until `den * cum >= num * S` or no nonzero counter is
 //! left. The flags are the E set of the edge of the last selection: with m flagged counters
-//! (m >= 1 selection edges, one empty edge when S = 0), E is set at edge n + 5 + max(m, 1) for
-//! an egress enqueue sampled at edge n, so L_cal <= P + 4. A request starts the engine at once
+//! (m >= 1 selection edges, one empty edge when S = 0), E is set at edge n + 7 + max(m, 1) for
+//! an egress enqueue sampled at edge n, so L_cal <= P + 6. A request starts the engine at once
 //! only when the engine is idle and no other request waits; otherwise it is remembered per
 //! (o, p). The engine has a read port of its own on the counters: every edge it
 //! reads the row of the first waiting request at or after the one served last (round robin),
@@ -179,10 +181,11 @@ impl CapfcConfig {
                 refresh: 64,
                 shared: None,
             },
-            // Fits an iCE40 HX8K: Table II thresholds (ingress 60/50/40 KB, egress
-            // 60/25/20/20 KB), CUT 80 %.
+            // Fills an iCE40 HX8K: Table II thresholds (ingress 60/50/40 KB, egress
+            // 60/25/20/20 KB), CUT 80 %. Six ports: eight no longer fit the device
+            // (docs/blocks/capfc.md, "Synthesis").
             "fpga" => CapfcConfig {
-                ports: 8,
+                ports: 6,
                 priorities: 2,
                 occupancy_bits: 16,
                 length_bits: 11,
@@ -697,14 +700,19 @@ pub const EG_DROP_LATENCY: u32 = 1;
 /// bit 3), a WARN reset, a calibration request or capture.
 pub const COUNT_LATENCY: u32 = 2;
 /// Edges from an egress event to the E bits it sets (Stop-Max) or clears (XON), and their
-/// messages.
-pub const E_LATENCY: u32 = 3;
+/// messages: the counter stage's requests wait [`E_WAIT`] edges, then the E stage takes them.
+pub const E_LATENCY: u32 = COUNT_LATENCY + E_WAIT + 1;
+/// Edges the counter stage's E requests wait before the E stage: the RTL's Stop-Max selection
+/// compares the lanes of the counted row in the edge after the count and picks the largest in
+/// the next (docs/blocks/capfc.md, "Hardware structure"); clears and calibration results wait
+/// as long, so every request keeps its order.
+pub const E_WAIT: u32 = 2;
 /// Edges from an egress event to the E counts and D it moves (one edge after its E bits).
-pub const D_LATENCY: u32 = 4;
+pub const D_LATENCY: u32 = E_LATENCY + 1;
 
 /// Pipeline latency per output bus under the config's policy (the `policy` register's reset
 /// value; software that switches it gets the new policy's). Stop-Max sets E at [`E_LATENCY`];
-/// Stop-Calibrate at L_cal = 5 + max(m, 1) edges for m flagged counters, at least
+/// Stop-Calibrate at L_cal = E_LATENCY + 2 + max(m, 1) edges for m flagged counters, at least
 /// `E_LATENCY + 3`. The earliest frame follows an ingress event's I change by one edge (a frame
 /// already granted states it); the frame the change causes comes one edge later, after the
 /// round robin grants its port (an egress event's at `D_LATENCY + 2`). Plain PFC sets and
@@ -915,7 +923,8 @@ pub struct Capfc {
     engine: Option<Calibration>,
     /// The registers between the stages (see the module doc).
     occupied: Occupied,
-    e_requests: ERequests,
+    /// The counter stage's requests of the last [`E_WAIT`] + 1 edges.
+    e_requests: DelayLine<ERequests>,
     e_messages: EMessages,
     /// The events sampled at the previous edge (the RTL's input stage).
     in_enq: Event,
@@ -955,7 +964,7 @@ impl Capfc {
             rr_next: 0,
             engine: None,
             occupied: Occupied::default(),
-            e_requests: ERequests::default(),
+            e_requests: DelayLine::new(),
             e_messages: EMessages::default(),
             in_enq: Event::default(),
             in_deq: Event::default(),
@@ -1375,7 +1384,7 @@ impl CycleModel for Capfc {
         self.rr_next = 0;
         self.engine = None;
         self.occupied = Occupied::default();
-        self.e_requests = ERequests::default();
+        self.e_requests.reset();
         self.e_messages = EMessages::default();
         self.in_enq = Event::default();
         self.in_deq = Event::default();
@@ -1443,11 +1452,12 @@ impl CycleModel for Capfc {
         // previous edge.
         let messages = std::mem::take(&mut self.e_messages);
         self.d_stage(messages);
-        let requests = std::mem::take(&mut self.e_requests);
+        let requests = self.e_requests.tap(E_WAIT);
         self.e_messages = self.e_stage(requests, &mut out);
         let occupied = self.occupied;
         let serve_read = self.serve_read.take();
-        self.e_requests = self.counter_stage(occupied, serve_read, engine_idle, &mut err);
+        let requests = self.counter_stage(occupied, serve_read, engine_idle, &mut err);
+        self.e_requests.push(requests);
         self.occupied = self.occupancy_stage(&mut out, &mut err);
         let enqueue_reads = self.eg_enq.valid;
 

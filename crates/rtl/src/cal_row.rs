@@ -143,29 +143,8 @@ wire [{pmsb}:0] wins;
                 lo = 16 * i
             );
         }
-        for i in 0..lanes {
-            for k in i + 1..lanes {
-                v += &format!(
-                    "wire ge_{i}_{k} = counts_r[{a} +: 16] >= counts_r[{b} +: 16];\n",
-                    a = 16 * i,
-                    b = 16 * k
-                );
-            }
-        }
-        // Lane i beats a lower lane k only when strictly larger (ties: the lowest lane).
-        for i in 0..lanes {
-            let mut terms = vec![format!("cand[{i}]")];
-            for k in (0..lanes).filter(|&k| k != i) {
-                terms.push(if i < k {
-                    format!("(!cand[{k}] || ge_{i}_{k})")
-                } else {
-                    format!("(!cand[{k}] || !ge_{k}_{i})")
-                });
-            }
-            v += &format!("assign wins[{i}] = {};\n", terms.join(" && "));
-        }
+        v += &pairwise_wins(lanes, PP, "counts_r", "cand", "wins");
         if lanes < PP {
-            v += &format!("assign wins[{}:{lanes}] = {}'d0;\n", PP - 1, PP - lanes);
             v += &format!(
                 "wire unused_sel_flagged = ^sel_flagged[{}:{lanes}];\n",
                 PP - 1
@@ -225,4 +204,44 @@ end
     fn timing(&self) -> Vec<TimingInfo> {
         vec![]
     }
+}
+
+/// Verilog for the largest candidate of a row, shared by the engine's selection and Stop-Max's
+/// ([`LaneMax`](crate::lane_max::LaneMax)): `wins` (`pp` bits) is one-hot on the candidate that
+/// every other candidate loses to, the lowest lane on ties, 0 when `cand` (`lanes` bits) is
+/// empty. Lanes are 16 bits of `counts`; `ge_i_k` (lane i at least lane k, i < k) compares each
+/// pair once, so only AND-OR logic follows the comparators.
+pub(crate) fn pairwise_wins(
+    lanes: usize,
+    pp: usize,
+    counts: &str,
+    cand: &str,
+    wins: &str,
+) -> String {
+    let mut v = String::new();
+    for i in 0..lanes {
+        for k in i + 1..lanes {
+            v += &format!(
+                "wire ge_{i}_{k} = {counts}[{a} +: 16] >= {counts}[{b} +: 16];\n",
+                a = 16 * i,
+                b = 16 * k
+            );
+        }
+    }
+    // Lane i beats a lower lane k only when strictly larger (ties: the lowest lane).
+    for i in 0..lanes {
+        let mut terms = vec![format!("{cand}[{i}]")];
+        for k in (0..lanes).filter(|&k| k != i) {
+            terms.push(if i < k {
+                format!("(!{cand}[{k}] || ge_{i}_{k})")
+            } else {
+                format!("(!{cand}[{k}] || !ge_{k}_{i})")
+            });
+        }
+        v += &format!("assign {wins}[{i}] = {};\n", terms.join(" && "));
+    }
+    if lanes < pp {
+        v += &format!("assign {wins}[{}:{lanes}] = {}'d0;\n", pp - 1, pp - lanes);
+    }
+    v
 }

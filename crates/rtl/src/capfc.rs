@@ -8,8 +8,8 @@
 //! egress queues and PFC's frame generator ([`FrameGen`]), and adds three modules for the
 //! model's pipeline stages after the egress occupancy, all at initiation interval 1:
 //! * [`Counters`]: the counter stage: the occupancy stage's tests registered, the per-input
-//!   arrival counters and Stop-Max's running maximum per egress key, in a RAM whose read port
-//!   A also serves CSR inspections and whose read port B reads the calibration requests' rows;
+//!   arrival counters per egress key, in a RAM whose read port A also serves CSR inspections
+//!   and whose read port B reads the calibration requests' rows, and Stop-Max's selection;
 //! * [`Calibrate`]: the Stop-Calibrate engine and its request queue, in the counter stage;
 //! * [`Decision`]: the E stage (the counter stage's requests registered, the E bits with their
 //!   set/clear messages) and the D stage (the E counts from the registered messages, and D per
@@ -509,8 +509,8 @@ impl<
         self.decision.clear_valid.next = self.counters.xon_clear.val();
         self.decision.clear_key.next = self.counters.clear_key.val();
         self.decision.max_valid.next = self.counters.max_set.val();
-        self.decision.max_key.next = self.counters.key.val();
-        self.decision.max_input.next = self.counters.max_input.val();
+        self.decision.max_key.next = self.counters.max_key.val();
+        self.decision.max_flags.next = self.counters.max_flags.val();
         self.decision.cal_valid.next = self.calibrate.result.val();
         self.decision.cal_key.next = self.calibrate.cal_key.val();
         self.decision.cal_flags.next = self.calibrate.flags.val();
@@ -682,8 +682,8 @@ pub fn package(
         regmap: &map,
         notes: &[
             "Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,",
-            "\"Pipeline\"). Stop-Calibrate sets eset_* 5 + max(m, 1) edges after the triggering",
-            "enqueue (m flagged counters).",
+            "\"Pipeline\"); the E requests wait two edges for Stop-Max's selection. Stop-Calibrate",
+            "sets eset_* 7 + max(m, 1) edges after the triggering enqueue (m flagged counters).",
         ],
         waivers: &[
             csr_bank::UNUSED_WAIVER,
@@ -696,11 +696,9 @@ pub fn package(
                     "in_pause$xon_key",
                     "egress$e_key",
                     "egress$same_key",
-                    "max_eff",
                 ],
                 reason: "outputs of the sub-blocks shared with PFC that CaPFC does not need \
-                         (PFC's pause-request events, the egress stage's key and same-key flag), \
-                         and the unused high bits of the running-maximum RAM's 32-bit bus.",
+                         (PFC's pause-request events, the egress stage's key and same-key flag).",
             },
             Waiver {
                 rule: "UNUSEDSIGNAL",

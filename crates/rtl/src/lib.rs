@@ -45,6 +45,7 @@ pub mod csr_bank;
 pub mod export;
 pub mod flag_rows;
 pub mod flow_hash;
+pub mod lane_max;
 pub mod lane_ram;
 pub mod narrow_ram;
 pub mod pfc;

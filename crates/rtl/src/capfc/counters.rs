@@ -1,11 +1,12 @@
 //! CaPFC's per-input arrival counters (the model's `count`): one row of P - 1 counters per
 //! egress key in a 1R1W RAM ([`LaneRam`], lane j = input j, or j + 1 at and above the egress
-//! port: the diagonal is not stored), and the running maximum (value, input) of the row in a
-//! second RAM for Stop-Max. The egress enqueue is the only writer; a row reset at WARN only
-//! clears a live bit (RAMs have no reset).
+//! port: the diagonal is not stored). The egress enqueue is the only writer; a row reset at
+//! WARN only clears a live bit (RAMs have no reset).
 //!
-//! At XOFF the enqueue applies the policy: Stop-Max sets the E bit of the row's maximum,
-//! Stop-Calibrate triggers the engine ([`super::calibrate::Calibrate`]).
+//! At XOFF the enqueue applies the policy: Stop-Max sets the E bit of the row's largest
+//! counter, picked from the counted row over the next two edges ([`LaneMax`]; the E requests
+//! wait as long, `E_WAIT` of the model), Stop-Calibrate triggers the engine
+//! ([`super::calibrate::Calibrate`]).
 //!
 //! This is the counter stage of the model. Its operands start from registers: the occupancy
 //! stage's threshold tests are registered on the edge that addresses the RAMs.
@@ -19,10 +20,12 @@
 //!   addressed;
 //! * cycle n: the rows as read (the write of edge n forwarded, else the live RAM row, else
 //!   zero) and, for an enqueue accepted at or above WARN, the row counted;
-//! * edge n + 1: the counted row and maximum are written and kept for forwarding.
+//! * edge n + 1: the counted row is written and kept for forwarding (`fw_row`);
+//! * cycle n + 1: Stop-Max's selection compares the lanes of `fw_row`;
+//! * cycle n + 2: its pick, as an input mask, to the E stage (`max_*`).
 
+use crate::lane_max::LaneMax;
 use crate::lane_ram::LaneRam;
-use crate::narrow_ram::NarrowRam;
 use rust_hdl::prelude::*;
 use switchcraft_core::mask;
 use switchcraft_model::capfc::CapfcConfig;
@@ -84,10 +87,13 @@ pub struct Counters<
     /// The dequeue clears the E row `clear_key` (B <= XON).
     pub xon_clear: Signal<Out, Bit>,
     pub clear_key: Signal<Out, Bits<KB>>,
-    /// Stop-Max: set the E bit of `max_input` in row `key`. Stop-Calibrate: calibrate row `key`.
-    pub max_set: Signal<Out, Bit>,
-    pub max_input: Signal<Out, Bits<PB>>,
+    /// Stop-Calibrate: calibrate row `key`.
     pub cal_trigger: Signal<Out, Bit>,
+    /// Stop-Max, two edges after the XOFF it found: set the E bits of `max_flags` (one input)
+    /// in row `max_key`.
+    pub max_set: Signal<Out, Bit>,
+    pub max_key: Signal<Out, Bits<KB>>,
+    pub max_flags: Signal<Out, Bits<PP>>,
     /// The enqueue's counter was at the top (saturation) when counted.
     pub saturated: Signal<Out, Bit>,
     /// The key the `inspect` register names, and whether it exists.
@@ -98,7 +104,7 @@ pub struct Counters<
     pub inspected: Signal<Out, Bits<16>>,
 
     pub counts: LaneRam<KB, W>,
-    pub maxes: NarrowRam<KB, 32>,
+    pub lane_max: LaneMax<PP, W>,
 
     prio_bits: Constant<Bits<KB>>,
     prio_mask: Constant<Bits<KB>>,
@@ -110,6 +116,7 @@ pub struct Counters<
     counter_top: Constant<Bits<16>>,
     one_k: Constant<Bits<K>>,
     one_pb: Constant<Bits<PB>>,
+    one_pp: Constant<Bits<PP>>,
     one_16: Constant<Bits<16>>,
     kind_enqueue: Constant<Bits<2>>,
     kind_inspect: Constant<Bits<2>>,
@@ -132,7 +139,13 @@ pub struct Counters<
     c_lane: DFF<Bits<PB>>,
     c_diag: DFF<Bit>,
     fw_row: DFF<Bits<W>>,
-    fw_max: DFF<Bits<32>>,
+    /// Stop-Max's XOFF, its key and its port's lanes below the egress port, for `fw_row` and
+    /// then for the selection registered from it.
+    m1_valid: DFF<Bit>,
+    m1_key: DFF<Bits<KB>>,
+    m2_valid: DFF<Bit>,
+    m2_key: DFF<Bits<KB>>,
+    m2_below: DFF<Bits<PP>>,
     /// Port B: a request's row is read at this edge, its key, and its sources (as port A's).
     s_valid: DFF<Bit>,
     s_key: DFF<Bits<KB>>,
@@ -153,13 +166,10 @@ pub struct Counters<
     insp_key_ok: Signal<Local, Bit>,
     read_key: Signal<Local, Bits<KB>>,
     accepted: Signal<Local, Bit>,
-    max_val: Signal<Local, Bits<16>>,
     row_raw: Signal<Local, Bits<W>>,
-    max_raw: Signal<Local, Bits<32>>,
     same_reset: Signal<Local, Bit>,
-    /// The row and running maximum as they would be after counting, from the row as read.
+    /// The row as it would be after counting, from the row as read.
     row_counted: Signal<Local, Bits<W>>,
-    max_counted: Signal<Local, Bits<32>>,
     /// Only the counted lane, at 1: the row counted after a reset on this cycle.
     row_one: Signal<Local, Bits<W>>,
     read_key_port: Signal<Local, Bits<KB>>,
@@ -172,9 +182,8 @@ pub struct Counters<
     raw_bump: Signal<Local, Bit>,
     lane: Signal<Local, Bits<16>>,
     lane_new: Signal<Local, Bits<16>>,
-    cur_max_val: Signal<Local, Bits<16>>,
-    cur_max_in: Signal<Local, Bits<PB>>,
-    max_new: Signal<Local, Bits<32>>,
+    m1_key_port: Signal<Local, Bits<KB>>,
+    m1_port: Signal<Local, Bits<PB>>,
     c_onehot: Signal<Local, Bits<K>>,
     r_onehot: Signal<Local, Bits<K>>,
 }
@@ -211,16 +220,17 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             row_reset: Default::default(),
             xon_clear: Default::default(),
             clear_key: Default::default(),
-            max_set: Default::default(),
-            max_input: Default::default(),
             cal_trigger: Default::default(),
+            max_set: Default::default(),
+            max_key: Default::default(),
+            max_flags: Default::default(),
             saturated: Default::default(),
             inspect_key: Default::default(),
             inspect_key_ok: Default::default(),
             inspect_busy: Default::default(),
             inspected: Default::default(),
             counts: LaneRam::new(cfg.ports as usize - 1, cfg.counter_bits as usize),
-            maxes: NarrowRam::new(16 + PB),
+            lane_max: LaneMax::new(cfg.ports as usize - 1),
             prio_bits: Constant::new(u64::from(cfg.prio_bits()).into()),
             prio_mask: Constant::new(mask(cfg.prio_bits()).into()),
             prio_ok: Constant::new(((1u64 << cfg.priorities) - 1).into()),
@@ -231,6 +241,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             counter_top: Constant::new(mask(cfg.counter_bits).into()),
             one_k: Constant::new(1u64.into()),
             one_pb: Constant::new(1u64.into()),
+            one_pp: Constant::new(1u64.into()),
             one_16: Constant::new(1u64.into()),
             kind_enqueue: Constant::new(KIND_ENQUEUE.into()),
             kind_inspect: Constant::new(KIND_INSPECT.into()),
@@ -246,7 +257,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             c_lane: Default::default(),
             c_diag: Default::default(),
             fw_row: Default::default(),
-            fw_max: Default::default(),
+            m1_valid: Default::default(),
+            m1_key: Default::default(),
+            m2_valid: Default::default(),
+            m2_key: Default::default(),
+            m2_below: Default::default(),
             s_valid: Default::default(),
             s_key: Default::default(),
             s_fw_hit: Default::default(),
@@ -263,12 +278,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             insp_key_ok: Default::default(),
             read_key: Default::default(),
             accepted: Default::default(),
-            max_val: Default::default(),
             row_raw: Default::default(),
-            max_raw: Default::default(),
             same_reset: Default::default(),
             row_counted: Default::default(),
-            max_counted: Default::default(),
             row_one: Default::default(),
             read_key_port: Default::default(),
             read_port: Default::default(),
@@ -280,9 +292,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             raw_bump: Default::default(),
             lane: Default::default(),
             lane_new: Default::default(),
-            cur_max_val: Default::default(),
-            cur_max_in: Default::default(),
-            max_new: Default::default(),
+            m1_key_port: Default::default(),
+            m1_port: Default::default(),
             c_onehot: Default::default(),
             r_onehot: Default::default(),
         }
@@ -309,7 +320,11 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             c_lane,
             c_diag,
             fw_row,
-            fw_max,
+            m1_valid,
+            m1_key,
+            m2_valid,
+            m2_key,
+            m2_below,
             s_valid,
             s_key,
             s_fw_hit,
@@ -321,7 +336,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             t_deq_key
         );
         self.counts.clock.next = self.clock.val();
-        self.maxes.clock.next = self.clock.val();
+        self.lane_max.clock.next = self.clock.val();
 
         // The inspected counter: port [5:0], priority [10:8], input [21:16].
         self.insp_port8.next = self.inspect.val().get_bits::<8>(0) & self.field6.val();
@@ -360,7 +375,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         }
         self.c_key.d.next = self.read_key.val();
         self.counts.read_address.next = self.read_key.val();
-        self.maxes.read_address.next = self.read_key.val();
         self.read_key_port.next = self.read_key.val() >> self.prio_bits.val();
         self.read_port.next = bit_cast::<PB, KB>(self.read_key_port.val());
         if self.c_input.d.val() > self.read_port.val() {
@@ -373,13 +387,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         // ---- Cycle n: the row (forwarded write, else live RAM row, else zero).
         if self.fw_hit.q.val() {
             self.row_raw.next = self.fw_row.q.val();
-            self.max_raw.next = self.fw_max.q.val();
         } else if self.live_hit.q.val() {
             self.row_raw.next = self.counts.read_data.val();
-            self.max_raw.next = self.maxes.read_data.val();
         } else {
             self.row_raw.next = 0.into();
-            self.max_raw.next = 0.into();
         }
         // The dequeue first: B <= WARN resets its row, and the enqueue then counts from zero.
         self.same_reset.next =
@@ -387,10 +398,9 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
 
         // Then the egress enqueue: count at WARN (not from the egress port itself).
         self.count_it.next = self.t_warn.q.val() & !self.c_diag.q.val();
-        // The counted row and maximum are computed from the row as read, in parallel with
-        // `count_it` and `same_reset`, and selected after them. A row reset on this cycle's
-        // dequeue counts from zero instead: its lane becomes 1 (0 is never at the top) and so
-        // does the maximum, at the counted input.
+        // The counted row is computed from the row as read, in parallel with `count_it` and
+        // `same_reset`, and selected after them. A row reset on this cycle's dequeue counts
+        // from zero instead: its lane becomes 1 (0 is never at the top).
         self.lane_old.next = self
             .row_raw
             .val()
@@ -398,8 +408,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.raw_at_top.next = self.lane_old.val() == self.counter_top.val();
         self.raw_halve.next = self.raw_at_top.val() & !self.policy.val().get_bit(2);
         self.raw_bump.next = !(self.raw_at_top.val() & self.policy.val().get_bit(2));
-        // The counted lane, from the lane as read: one increment, and one lane multiplexer
-        // less on the way to the maximum than reading it back from the counted row.
+        // The counted lane, from the lane as read: one increment.
         self.lane_base.next = self.lane_old.val();
         if self.raw_halve.val() {
             self.lane_base.next = self.lane_old.val() >> 1;
@@ -427,45 +436,23 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
                     | (bit_cast::<W, 16>(self.one_16.val()) << (j * 16).to_bits::<16>());
             }
         }
-        // The running maximum (lowest input on ties); a halving leaves the counted input as the
-        // only maximum.
-        self.cur_max_val.next = self.max_raw.val().get_bits::<16>(0);
-        self.cur_max_in.next = self.max_raw.val().get_bits::<PB>(16);
-        self.max_counted.next = self.max_raw.val();
-        if self.raw_halve.val()
-            | (self.lane_new.val() > self.cur_max_val.val())
-            | ((self.lane_new.val() == self.cur_max_val.val())
-                & (self.c_input.q.val() < self.cur_max_in.val()))
-        {
-            self.max_counted.next = bit_cast::<32, 16>(self.lane_new.val())
-                | (bit_cast::<32, PB>(self.c_input.q.val()) << 16);
-        }
         if self.same_reset.val() {
             self.row_new.next = 0.into();
-            self.max_new.next = 0.into();
             if self.count_it.val() {
                 self.row_new.next = self.row_one.val();
-                self.max_new.next = bit_cast::<32, 16>(self.one_16.val())
-                    | (bit_cast::<32, PB>(self.c_input.q.val()) << 16);
             }
         } else if self.count_it.val() {
             self.row_new.next = self.row_counted.val();
-            self.max_new.next = self.max_counted.val();
         } else {
             self.row_new.next = self.row_raw.val();
-            self.max_new.next = self.max_raw.val();
         }
 
         // ---- Edge n + 1: the row write, forwarding, live bits.
         self.counts.write_enable.next = self.count_it.val();
         self.counts.write_address.next = self.c_key.q.val();
         self.counts.write_data.next = self.row_new.val();
-        self.maxes.write_enable.next = self.count_it.val();
-        self.maxes.write_address.next = self.c_key.q.val();
-        self.maxes.write_data.next = self.max_new.val();
         self.fw_hit.d.next = self.count_it.val() & (self.c_key.q.val() == self.read_key.val());
         self.fw_row.d.next = self.row_new.val();
-        self.fw_max.d.next = self.max_new.val();
         self.c_onehot.next = self.one_k.val() << self.c_key.q.val();
         self.r_onehot.next = self.one_k.val() << self.t_deq_key.q.val();
         self.row_live.d.next = self.row_live.q.val();
@@ -483,13 +470,24 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.s_fw_hit.d.next = self.count_it.val() & (self.c_key.q.val() == self.serve_key.val());
         self.s_live_hit.d.next = self.row_live.d.val().get_bit(self.serve_key.val().index());
 
-        // ---- At XOFF: Stop-Max flags the maximum, Stop-Calibrate requests a calibration.
-        self.max_val.next = self.max_new.val().get_bits::<16>(0);
-        self.max_set.next = self.t_xoff.q.val()
-            & (self.policy.val().get_bits::<2>(0) == self.policy_max.val())
-            & self.max_val.val().any();
+        // ---- At XOFF: Stop-Calibrate requests a calibration; Stop-Max flags the largest
+        // counter of the row as this edge writes it (`fw_row` from edge n + 1), picked on edge
+        // n + 2 (none when every counter is 0), and decoded to its input in cycle n + 2.
         self.cal_trigger.next =
             self.t_xoff.q.val() & (self.policy.val().get_bits::<2>(0) == self.policy_cal.val());
+        self.m1_valid.d.next =
+            self.t_xoff.q.val() & (self.policy.val().get_bits::<2>(0) == self.policy_max.val());
+        self.m1_key.d.next = self.c_key.q.val();
+        self.lane_max.row.next = self.fw_row.q.val();
+        self.m2_valid.d.next = self.m1_valid.q.val();
+        self.m2_key.d.next = self.m1_key.q.val();
+        self.m1_key_port.next = self.m1_key.q.val() >> self.prio_bits.val();
+        self.m1_port.next = bit_cast::<PB, KB>(self.m1_key_port.val());
+        self.m2_below.d.next = (self.one_pp.val() << self.m1_port.val()) - self.one_pp.val();
+        self.max_set.next = self.m2_valid.q.val() & self.lane_max.wins.val().any();
+        self.max_key.next = self.m2_key.q.val();
+        self.max_flags.next = (self.lane_max.wins.val() & self.m2_below.q.val())
+            | ((self.lane_max.wins.val() & !self.m2_below.q.val()) << 1);
 
         // ---- The inspection snapshot shows the row before this edge's events.
         if self.c_kind.q.val() == self.kind_inspect.val() {
@@ -515,7 +513,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.row_reset.next = self.t_reset.q.val();
         self.xon_clear.next = self.t_xon.q.val();
         self.clear_key.next = self.t_deq_key.q.val();
-        self.max_input.next = self.max_new.val().get_bits::<PB>(16);
         self.saturated.next = self.count_it.val() & !self.same_reset.val() & self.raw_at_top.val();
         self.inspect_key.next = self.insp_key.val();
         self.inspect_key_ok.next = self.insp_key_ok.val();
@@ -530,6 +527,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             self.row_live.d.next = 0.into();
             self.fw_hit.d.next = false;
             self.live_hit.d.next = false;
+            self.m1_valid.d.next = false;
+            self.m2_valid.d.next = false;
             self.s_valid.d.next = false;
             self.s_fw_hit.d.next = false;
             self.s_live_hit.d.next = false;

@@ -4,8 +4,10 @@
 //! of set E bits as six bit planes (vector increment/decrement), so D = I or count != 0 for
 //! every key at once. It also shows the row and state of the key the `inspect` register names.
 //!
-//! * cycle n: the counter stage's clear and set requests arrive and are registered; the E rows
-//!   they name are loaded into the row read ports on the same edge;
+//! * cycle n - 2: the counter stage's clear and the engine's result arrive and wait two edges
+//!   (`w1_*`, `w2_*`), while the counters pick Stop-Max's input for the XOFF of that cycle;
+//! * cycle n: the requests (Stop-Max's from the counters now) are registered; the E rows they
+//!   name are loaded into the row read ports on the same edge;
 //! * cycle n + 1 (E stage): the rows change at edge n + 2, and the net messages are registered
 //!   (the `eset_*` / `eclr_*` outputs);
 //! * cycle n + 2 (D stage): the registered messages move the count planes at edge n + 3, so
@@ -27,21 +29,21 @@ pub struct Decision<
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
     pub reset: Signal<In, Bit>,
-    /// XON on egress key `clear_key`: its E row clears (before any set on this edge).
+    /// The counter stage's cycle (they wait two edges): XON on egress key `clear_key`, its E
+    /// row clears (before any set on that edge); the engine's `cal_flags` for row `cal_key`.
     pub clear_valid: Signal<In, Bit>,
     pub clear_key: Signal<In, Bits<KB>>,
-    /// Stop-Max sets the E bit of `max_input` in row `max_key`; else the engine's `cal_flags`
-    /// in row `cal_key` when `cal_valid`.
-    pub max_valid: Signal<In, Bit>,
-    pub max_key: Signal<In, Bits<KB>>,
-    pub max_input: Signal<In, Bits<PB>>,
     pub cal_valid: Signal<In, Bit>,
     pub cal_key: Signal<In, Bits<KB>>,
     pub cal_flags: Signal<In, Bits<PP>>,
-    /// The policy is Stop-Max: the set's key and bits are Stop-Max's (else the engine's). The
-    /// two never set on one edge (each needs its policy), and the policy is a register, so the
-    /// set row's read key does not wait for `max_valid`.
+    /// The policy is Stop-Max in the counter stage's cycle: the set's key and bits are
+    /// Stop-Max's (else the engine's). The two never set on one edge (each needs its policy),
+    /// and the policy is a register, so the set row's read key does not wait for `max_valid`.
     pub stop_max: Signal<In, Bit>,
+    /// Two edges after the counter stage's cycle: Stop-Max sets `max_flags` in row `max_key`.
+    pub max_valid: Signal<In, Bit>,
+    pub max_key: Signal<In, Bits<KB>>,
+    pub max_flags: Signal<In, Bits<PP>>,
     /// The ingress XOFF vector before this edge and after it.
     pub xoff: Signal<In, Bits<K>>,
     pub xoff_next: Signal<In, Bits<K>>,
@@ -89,15 +91,24 @@ pub struct Decision<
     o_eclr_valid: DFF<Bit>,
     o_eclr_key: DFF<Bits<KB>>,
     o_eclr_mask: DFF<Bits<PP>>,
-    /// The requests of the counter stage, registered: the E stage's operands.
+    /// The counter stage's clear, the engine's result and the policy, one and two edges on.
+    w1_clear_valid: DFF<Bit>,
+    w1_clear_key: DFF<Bits<KB>>,
+    w1_cal_valid: DFF<Bit>,
+    w1_cal_key: DFF<Bits<KB>>,
+    w1_cal_flags: DFF<Bits<PP>>,
+    w1_stop_max: DFF<Bit>,
+    w2_clear_valid: DFF<Bit>,
+    w2_clear_key: DFF<Bits<KB>>,
+    w2_cal_valid: DFF<Bit>,
+    w2_cal_key: DFF<Bits<KB>>,
+    w2_cal_flags: DFF<Bits<PP>>,
+    w2_stop_max: DFF<Bit>,
+    /// The requests, registered: the E stage's operands.
     r_clear_valid: DFF<Bit>,
     r_clear_key: DFF<Bits<KB>>,
     r_set_valid: DFF<Bit>,
     r_set_key: DFF<Bits<KB>>,
-    /// The set's bits as requested: Stop-Max's input (decoded after the register, off the
-    /// counter stage's maximum) or the engine's flags.
-    r_set_by_max: DFF<Bit>,
-    r_set_input: DFF<Bits<PB>>,
     r_set_flags: DFF<Bits<PP>>,
 
     set_valid: Signal<Local, Bit>,
@@ -106,7 +117,6 @@ pub struct Decision<
     set_key_port: Signal<Local, Bits<KB>>,
     set_port: Signal<Local, Bits<PB>>,
     set_lanes: Signal<Local, Bits<PP>>,
-    set_wanted: Signal<Local, Bits<PP>>,
     clear_row: Signal<Local, Bits<PP>>,
     set_row: Signal<Local, Bits<PP>>,
     same_row: Signal<Local, Bit>,
@@ -147,13 +157,13 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             reset: Default::default(),
             clear_valid: Default::default(),
             clear_key: Default::default(),
-            max_valid: Default::default(),
-            max_key: Default::default(),
-            max_input: Default::default(),
             cal_valid: Default::default(),
             cal_key: Default::default(),
             cal_flags: Default::default(),
             stop_max: Default::default(),
+            max_valid: Default::default(),
+            max_key: Default::default(),
+            max_flags: Default::default(),
             xoff: Default::default(),
             xoff_next: Default::default(),
             inspect_key: Default::default(),
@@ -193,12 +203,22 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             o_eclr_valid: Default::default(),
             o_eclr_key: Default::default(),
             o_eclr_mask: Default::default(),
+            w1_clear_valid: Default::default(),
+            w1_clear_key: Default::default(),
+            w1_cal_valid: Default::default(),
+            w1_cal_key: Default::default(),
+            w1_cal_flags: Default::default(),
+            w1_stop_max: Default::default(),
+            w2_clear_valid: Default::default(),
+            w2_clear_key: Default::default(),
+            w2_cal_valid: Default::default(),
+            w2_cal_key: Default::default(),
+            w2_cal_flags: Default::default(),
+            w2_stop_max: Default::default(),
             r_clear_valid: Default::default(),
             r_clear_key: Default::default(),
             r_set_valid: Default::default(),
             r_set_key: Default::default(),
-            r_set_by_max: Default::default(),
-            r_set_input: Default::default(),
             r_set_flags: Default::default(),
             set_valid: Default::default(),
             set_key: Default::default(),
@@ -206,7 +226,6 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             set_key_port: Default::default(),
             set_port: Default::default(),
             set_lanes: Default::default(),
-            set_wanted: Default::default(),
             clear_row: Default::default(),
             set_row: Default::default(),
             same_row: Default::default(),
@@ -256,32 +275,55 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             o_eclr_valid,
             o_eclr_key,
             o_eclr_mask,
+            w1_clear_valid,
+            w1_clear_key,
+            w1_cal_valid,
+            w1_cal_key,
+            w1_cal_flags,
+            w1_stop_max,
+            w2_clear_valid,
+            w2_clear_key,
+            w2_cal_valid,
+            w2_cal_key,
+            w2_cal_flags,
+            w2_stop_max,
             r_clear_valid,
             r_clear_key,
             r_set_valid,
             r_set_key,
-            r_set_by_max,
-            r_set_input,
             r_set_flags
         );
         self.e_rows.clock.next = self.clock.val();
         self.e_rows.reset.next = self.reset.val();
 
+        // ---- Cycles n - 2 and n - 1: the clear and the engine's result wait for Stop-Max.
+        self.w1_clear_valid.d.next = self.clear_valid.val();
+        self.w1_clear_key.d.next = self.clear_key.val();
+        self.w1_cal_valid.d.next = self.cal_valid.val();
+        self.w1_cal_key.d.next = self.cal_key.val();
+        self.w1_cal_flags.d.next = self.cal_flags.val();
+        self.w1_stop_max.d.next = self.stop_max.val();
+        self.w2_clear_valid.d.next = self.w1_clear_valid.q.val();
+        self.w2_clear_key.d.next = self.w1_clear_key.q.val();
+        self.w2_cal_valid.d.next = self.w1_cal_valid.q.val();
+        self.w2_cal_key.d.next = self.w1_cal_key.q.val();
+        self.w2_cal_flags.d.next = self.w1_cal_flags.q.val();
+        self.w2_stop_max.d.next = self.w1_stop_max.q.val();
+
         // ---- Cycle n: the requests, registered; their rows are loaded into the read ports.
-        self.set_valid.next = self.max_valid.val() | self.cal_valid.val();
-        if self.stop_max.val() {
+        self.set_valid.next = self.max_valid.val() | self.w2_cal_valid.q.val();
+        if self.w2_stop_max.q.val() {
             self.set_key.next = self.max_key.val();
+            self.r_set_flags.d.next = self.max_flags.val();
         } else {
-            self.set_key.next = self.cal_key.val();
+            self.set_key.next = self.w2_cal_key.q.val();
+            self.r_set_flags.d.next = self.w2_cal_flags.q.val();
         }
-        self.r_clear_valid.d.next = self.clear_valid.val();
-        self.r_clear_key.d.next = self.clear_key.val();
+        self.r_clear_valid.d.next = self.w2_clear_valid.q.val();
+        self.r_clear_key.d.next = self.w2_clear_key.q.val();
         self.r_set_valid.d.next = self.set_valid.val();
         self.r_set_key.d.next = self.set_key.val();
-        self.r_set_by_max.d.next = self.stop_max.val();
-        self.r_set_input.d.next = self.max_input.val();
-        self.r_set_flags.d.next = self.cal_flags.val();
-        self.e_rows.next_key0.next = self.clear_key.val();
+        self.e_rows.next_key0.next = self.w2_clear_key.q.val();
         self.e_rows.next_key1.next = self.set_key.val();
 
         // ---- E stage: clear at XON, then set by Stop-Max or the engine; net messages.
@@ -298,12 +340,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
         {
             self.set_lanes.next = self.port_ok.val() & !(self.one_pp.val() << self.set_port.val());
         }
-        if self.r_set_by_max.q.val() {
-            self.set_wanted.next = self.one_pp.val() << self.r_set_input.q.val();
-        } else {
-            self.set_wanted.next = self.r_set_flags.q.val();
-        }
-        self.set_bits.next = self.set_wanted.val() & self.set_lanes.val();
+        self.set_bits.next = self.r_set_flags.q.val() & self.set_lanes.val();
         self.e_rows.clear_valid.next = self.r_clear_valid.q.val();
         self.e_rows.clear_key.next = self.r_clear_key.q.val();
         self.e_rows.set_valid.next = self.r_set_valid.q.val();
@@ -472,6 +509,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             self.o_eclr_valid.d.next = false;
             self.o_eclr_key.d.next = 0.into();
             self.o_eclr_mask.d.next = 0.into();
+            self.w1_clear_valid.d.next = false;
+            self.w1_cal_valid.d.next = false;
+            self.w2_clear_valid.d.next = false;
+            self.w2_cal_valid.d.next = false;
             self.r_clear_valid.d.next = false;
             self.r_set_valid.d.next = false;
         }

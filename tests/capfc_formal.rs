@@ -59,6 +59,8 @@ fn capfc_formal_properties_are_proved() {
             "a_forwarded_row_padding_clear",
             "a_no_key_started_twice_while_waiting",
             "a_started_keys_behind_pointer",
+            "a_rr_before_is_pointer",
+            "a_tests_are_the_spec",
             "a_csr_write_cut",
             "a_csr_read_id",
             "a_egress_occupancy_is_sequential_d",

@@ -117,7 +117,9 @@ module capfc_props (
     (* keep *) wire r_set_valid;             // probe: dut.core.decision.r_set_valid$q
     (* keep *) wire [KB-1:0] r_set_key;      // probe: dut.core.decision.r_set_key$q
     // The counter stage's operands: the occupancy stage's tests, registered.
+    (* keep *) wire t_warn;                  // probe: dut.core.counters.t_warn$q
     (* keep *) wire t_xoff;                  // probe: dut.core.counters.t_xoff$q
+    (* keep *) wire t_reset;                 // probe: dut.core.counters.t_reset$q
     (* keep *) wire t_xon;                   // probe: dut.core.counters.t_xon$q
     (* keep *) wire [KB-1:0] t_deq_key;      // probe: dut.core.counters.t_deq_key$q
     (* keep *) wire [K-1:0] cnt0;            // probe: dut.core.decision.cnt0$q
@@ -154,7 +156,7 @@ module capfc_props (
     (* keep *) wire serve_capture;           // probe: dut.core.calibrate.serve_capture
     (* keep *) wire [KB-1:0] served_key;     // probe: dut.core.calibrate.served_key
     (* keep *) wire [KB-1:0] trigger_key;    // probe: dut.core.calibrate.key
-    (* keep *) wire [KB-1:0] rr_next;        // probe: dut.core.calibrate.rr_next$q
+    (* keep *) wire [K-1:0] rr_before;       // probe: dut.core.calibrate.rr_before$q
     (* keep *) wire [KB-1:0] withdraw_key;   // probe: dut.core.calibrate.withdraw_key
     (* keep *) wire [16*PP-1:0] fw_row;      // probe: dut.core.counters.fw_row$q
     (* keep *) wire [KB-1:0] c_key;          // probe: dut.core.counters.c_key$q
@@ -219,6 +221,21 @@ module capfc_props (
         prev_d <= spec_d;
     end
     wire past_ok = past_valid && !prev_rst;
+
+    // a_tests_are_the_spec: the occupancy stage's threshold tests, which the RTL takes on the
+    // arithmetic's operands (crates/rtl/src/capfc/thresholds.rs), are the spec's tests on its
+    // results (§2.3: B >= WARN / XOFF after an accepted enqueue, B <= WARN / XON after a
+    // dequeue), registered for the counter stage.
+    reg prev_at_warn, prev_at_xoff, prev_warn_reset, prev_xon_clear;
+    always @(posedge clk) begin
+        prev_at_warn <= accepted && e_b1 >= r_eg_warn;
+        prev_at_xoff <= xoff_hit;
+        prev_warn_reset <= warn_reset;
+        prev_xon_clear <= xon_clear;
+    end
+    always @(*) if (past_ok)
+        a_tests_are_the_spec: assert (t_warn == prev_at_warn && t_xoff == prev_at_xoff
+                                      && t_reset == prev_warn_reset && t_xon == prev_xon_clear);
 
     // ---------------------------------------------------------------- D = I or some E
     // Per ingress key (i, p): the E bits of column i over the egress rows (o, p) now and one
@@ -656,6 +673,12 @@ module capfc_props (
         else if (capture) served_w <= served_w | ({{(K - 1){1'b0}}, 1'b1} << started_key);
     always @(*) if (!rst && w_waiting && capture && started_key != watched)
         a_no_key_started_twice_while_waiting: assert (!served_w[started_key]);
+    // The spec's round-robin pointer: the key after the last one served. The RTL keeps it only
+    // as the mask of the keys before it (`rr_before`).
+    reg [KB-1:0] rr_next = {KB{1'b0}};
+    always @(posedge clk)
+        if (rst) rr_next <= {KB{1'b0}};
+        else if (serve_capture) rr_next <= served_key + 1'b1;
     // What makes it inductive: the keys started while the watched request waits lie behind
     // the round-robin pointer, none from the pointer up to the watched key.
     reg behind_ok;
@@ -666,6 +689,10 @@ module capfc_props (
             if (served_w[j] && (j[KB-1:0] - rr_next) < (watched - rr_next)) behind_ok = 1'b0;
     end
     always @(*) if (!rst && w_waiting) a_started_keys_behind_pointer: assert (behind_ok);
+    // The round robin searches from a mask register: it masks exactly the keys before the
+    // spec's pointer (none when the pointer has wrapped past the last key).
+    always @(*) if (!rst)
+        a_rr_before_is_pointer: assert (rr_before == (one_k << rr_next) - one_k);
 
     // ---------------------------------------------------------------- the pipeline is the spec
     // a_egress_occupancy_is_sequential: the egress occupancy stage's results for the watched

@@ -350,6 +350,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  ingress$same_key;
     wire  [31:0] ingress$e_base;
     wire  [31:0] ingress$d_before;
+    wire  [31:0] ingress$e_before;
+    wire  [15:0] ingress$e_len;
+    wire  [15:0] ingress$d_len;
     reg  in_pause$reset;
     reg  in_pause$e_valid;
     reg  [3:0] in_pause$e_key;
@@ -387,6 +390,9 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  egress$same_key;
     wire  [31:0] egress$e_base;
     wire  [31:0] egress$d_before;
+    wire  [31:0] egress$e_before;
+    wire  [15:0] egress$e_len;
+    wire  [15:0] egress$d_len;
     reg  pool$reset;
     reg  pool$e_valid;
     reg  pool$e_drop;
@@ -403,6 +409,19 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     wire  [31:0] pool$room;
     wire  pool$full;
     wire  [31:0] pool$used_now;
+    reg  [15:0] eg_tests$e_len;
+    reg  [15:0] eg_tests$d_len;
+    reg  [31:0] eg_tests$e_b0;
+    reg  [31:0] eg_tests$d_b0;
+    reg  eg_tests$same;
+    reg  eg_tests$d_underflow;
+    reg  [31:0] eg_tests$xoff;
+    reg  [31:0] eg_tests$warn;
+    reg  [31:0] eg_tests$xon;
+    wire  eg_tests$e_at_warn;
+    wire  eg_tests$e_at_xoff;
+    wire  eg_tests$d_at_warn;
+    wire  eg_tests$d_at_xon;
     reg  counters$reset;
     reg  counters$enq_valid;
     reg  [3:0] counters$enq_key;
@@ -411,16 +430,16 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [31:0] counters$inspect;
     reg  counters$serve_valid;
     reg  [3:0] counters$serve_key;
+    reg  [15:0] counters$serve_onehot;
     reg  counters$e_valid;
     reg  counters$e_drop;
-    reg  [31:0] counters$e_b1;
+    reg  counters$e_at_warn;
+    reg  counters$e_at_xoff;
     reg  counters$d_valid;
     reg  [3:0] counters$d_key;
-    reg  [31:0] counters$d_b1;
+    reg  counters$d_at_warn;
+    reg  counters$d_at_xon;
     reg  [2:0] counters$policy;
-    reg  [31:0] counters$xoff;
-    reg  [31:0] counters$warn;
-    reg  [31:0] counters$xon;
     wire  counters$serving;
     wire  [3:0] counters$served_key;
     wire  [127:0] counters$served_row;
@@ -451,6 +470,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  calibrate$enabled;
     wire  calibrate$requesting;
     wire  [3:0] calibrate$serve_key;
+    wire  [15:0] calibrate$serve_onehot;
     wire  calibrate$busy;
     wire  [3:0] calibrate$cal_key;
     wire  calibrate$result;
@@ -553,7 +573,10 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .d_underflow(ingress$d_underflow),
         .same_key(ingress$same_key),
         .e_base(ingress$e_base),
-        .d_before(ingress$d_before)
+        .d_before(ingress$d_before),
+        .e_before(ingress$e_before),
+        .e_len(ingress$e_len),
+        .d_len(ingress$d_len)
     );
     capfc_fpga__in_pause in_pause(
         .clock(clock),
@@ -596,7 +619,10 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .d_underflow(egress$d_underflow),
         .same_key(egress$same_key),
         .e_base(egress$e_base),
-        .d_before(egress$d_before)
+        .d_before(egress$d_before),
+        .e_before(egress$e_before),
+        .e_len(egress$e_len),
+        .d_len(egress$d_len)
     );
     capfc_fpga__pool pool(
         .clock(clock),
@@ -617,6 +643,21 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .full(pool$full),
         .used_now(pool$used_now)
     );
+    capfc_fpga__eg_tests eg_tests(
+        .e_len(eg_tests$e_len),
+        .d_len(eg_tests$d_len),
+        .e_b0(eg_tests$e_b0),
+        .d_b0(eg_tests$d_b0),
+        .same(eg_tests$same),
+        .d_underflow(eg_tests$d_underflow),
+        .xoff(eg_tests$xoff),
+        .warn(eg_tests$warn),
+        .xon(eg_tests$xon),
+        .e_at_warn(eg_tests$e_at_warn),
+        .e_at_xoff(eg_tests$e_at_xoff),
+        .d_at_warn(eg_tests$d_at_warn),
+        .d_at_xon(eg_tests$d_at_xon)
+    );
     capfc_fpga__counters counters(
         .clock(clock),
         .reset(counters$reset),
@@ -627,16 +668,16 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .inspect(counters$inspect),
         .serve_valid(counters$serve_valid),
         .serve_key(counters$serve_key),
+        .serve_onehot(counters$serve_onehot),
         .e_valid(counters$e_valid),
         .e_drop(counters$e_drop),
-        .e_b1(counters$e_b1),
+        .e_at_warn(counters$e_at_warn),
+        .e_at_xoff(counters$e_at_xoff),
         .d_valid(counters$d_valid),
         .d_key(counters$d_key),
-        .d_b1(counters$d_b1),
+        .d_at_warn(counters$d_at_warn),
+        .d_at_xon(counters$d_at_xon),
         .policy(counters$policy),
-        .xoff(counters$xoff),
-        .warn(counters$warn),
-        .xon(counters$xon),
         .serving(counters$serving),
         .served_key(counters$served_key),
         .served_row(counters$served_row),
@@ -670,6 +711,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .enabled(calibrate$enabled),
         .requesting(calibrate$requesting),
         .serve_key(calibrate$serve_key),
+        .serve_onehot(calibrate$serve_onehot),
         .busy(calibrate$busy),
         .cal_key(calibrate$cal_key),
         .result(calibrate$result),
@@ -830,16 +872,25 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         counters$inspect = csr$value[(at_inspect)+:(32)];
         counters$serve_valid = calibrate$requesting;
         counters$serve_key = calibrate$serve_key;
+        counters$serve_onehot = calibrate$serve_onehot;
         counters$e_valid = egress$e_valid;
         counters$e_drop = egress$e_drop;
-        counters$e_b1 = egress$e_b1;
+        counters$e_at_warn = eg_tests$e_at_warn;
+        counters$e_at_xoff = eg_tests$e_at_xoff;
         counters$d_valid = egress$d_valid;
         counters$d_key = egress$d_key;
-        counters$d_b1 = egress$d_b1;
+        counters$d_at_warn = eg_tests$d_at_warn;
+        counters$d_at_xon = eg_tests$d_at_xon;
         counters$policy = csr$value[(at_policy)+:(3)];
-        counters$xoff = csr$value[(at_eg_xoff)+:(32)];
-        counters$warn = csr$value[(at_eg_warn)+:(32)];
-        counters$xon = csr$value[(at_eg_xon)+:(32)];
+        eg_tests$e_len = egress$e_len;
+        eg_tests$d_len = egress$d_len;
+        eg_tests$e_b0 = egress$e_before;
+        eg_tests$d_b0 = egress$d_before;
+        eg_tests$same = egress$same_key;
+        eg_tests$d_underflow = egress$d_underflow;
+        eg_tests$xoff = csr$value[(at_eg_xoff)+:(32)];
+        eg_tests$warn = csr$value[(at_eg_warn)+:(32)];
+        eg_tests$xon = csr$value[(at_eg_xon)+:(32)];
         calibrate$reset = reset;
         calibrate$serving = counters$serving;
         calibrate$served_key = counters$served_key;
@@ -930,7 +981,7 @@ module capfc_fpga__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
 endmodule // top
 
 
-module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,result,flags);
+module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,serve_onehot,busy,cal_key,result,flags);
 
     // Module arguments
     input wire  clock;
@@ -947,6 +998,7 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
     input wire  enabled;
     output reg  requesting;
     output reg  [3:0] serve_key;
+    output reg  [15:0] serve_onehot;
     output reg  busy;
     output reg  [3:0] cal_key;
     output reg  result;
@@ -970,8 +1022,8 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
     wire  [31:0] cal_row$sum;
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
-    reg  [3:0] rr_next$d;
-    wire  [3:0] rr_next$q;
+    reg  [15:0] rr_before$d;
+    wire  [15:0] rr_before$q;
     reg  cal_busy$d;
     wire  cal_busy$q;
     reg  cal_summed$d;
@@ -995,6 +1047,8 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
     reg  [15:0] pend_above;
     reg  [15:0] pend_cand;
     reg  [15:0] pend_grant;
+    reg  [3:0] served_next;
+    reg  [15:0] served_before;
     reg  [15:0] key_onehot;
     reg  [15:0] served_onehot;
     reg  direct;
@@ -1037,9 +1091,9 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         .q(pending$q),
         .clock(clock)
     );
-    capfc_fpga__calibrate$rr_next rr_next(
-        .d(rr_next$d),
-        .q(rr_next$q),
+    capfc_fpga__calibrate$rr_before rr_before(
+        .d(rr_before$d),
+        .q(rr_before$q),
         .clock(clock)
     );
     capfc_fpga__calibrate$cal_busy cal_busy(
@@ -1091,7 +1145,7 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
     // Update code
     always @(*) begin
         pending$d = pending$q;
-        rr_next$d = rr_next$q;
+        rr_before$d = rr_before$q;
         cal_busy$d = cal_busy$q;
         cal_summed$d = cal_summed$q;
         cal_scaled$d = cal_scaled$q;
@@ -1104,7 +1158,7 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         cal_row$next_counts = cal_row$counts;
         cal_row$next_flagged = cal_row$flagged;
         cal_row$sel_flagged = cal_row$flagged;
-        pend_above = pending$q & ~((one_k << rr_next$q) - one_k);
+        pend_above = pending$q & ~rr_before$q;
         if (|pend_above) begin
             pend_cand = pend_above;
         end
@@ -1114,55 +1168,58 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         pend_grant = pend_cand & (~pend_cand + one_k);
         serve_key = 4'h0;
         if (pend_grant[0]) begin
-            serve_key = 0;
+            serve_key = serve_key | 0;
         end
         if (pend_grant[1]) begin
-            serve_key = 1;
+            serve_key = serve_key | 1;
         end
         if (pend_grant[2]) begin
-            serve_key = 2;
+            serve_key = serve_key | 2;
         end
         if (pend_grant[3]) begin
-            serve_key = 3;
+            serve_key = serve_key | 3;
         end
         if (pend_grant[4]) begin
-            serve_key = 4;
+            serve_key = serve_key | 4;
         end
         if (pend_grant[5]) begin
-            serve_key = 5;
+            serve_key = serve_key | 5;
         end
         if (pend_grant[6]) begin
-            serve_key = 6;
+            serve_key = serve_key | 6;
         end
         if (pend_grant[7]) begin
-            serve_key = 7;
+            serve_key = serve_key | 7;
         end
         if (pend_grant[8]) begin
-            serve_key = 8;
+            serve_key = serve_key | 8;
         end
         if (pend_grant[9]) begin
-            serve_key = 9;
+            serve_key = serve_key | 9;
         end
         if (pend_grant[10]) begin
-            serve_key = 10;
+            serve_key = serve_key | 10;
         end
         if (pend_grant[11]) begin
-            serve_key = 11;
+            serve_key = serve_key | 11;
         end
         if (pend_grant[12]) begin
-            serve_key = 12;
+            serve_key = serve_key | 12;
         end
         if (pend_grant[13]) begin
-            serve_key = 13;
+            serve_key = serve_key | 13;
         end
         if (pend_grant[14]) begin
-            serve_key = 14;
+            serve_key = serve_key | 14;
         end
         if (pend_grant[15]) begin
-            serve_key = 15;
+            serve_key = serve_key | 15;
         end
+        serve_onehot = pend_grant;
         key_onehot = one_k << key;
         served_onehot = one_k << served_key;
+        served_next = served_key + one_kb;
+        served_before = (one_k << served_next) - one_k;
         withdraw_onehot = one_k << withdraw_key;
         pending_left = pending$q;
         if (withdraw) begin
@@ -1174,7 +1231,7 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         pending$d = pending_left;
         if (serve_capture) begin
             pending$d = pending_left & ~served_onehot;
-            rr_next$d = served_key + one_kb;
+            rr_before$d = served_before;
         end
         if (trigger & ~direct) begin
             pending$d = pending$d | key_onehot;
@@ -1315,7 +1372,7 @@ module capfc_fpga__calibrate(clock,reset,serving,served_key,served_row,key,row_n
         cal_key = cal_key_r$q;
         if (reset) begin
             pending$d = 16'h0;
-            rr_next$d = 4'h0;
+            rr_before$d = 16'h0;
             cal_busy$d = 1'b0;
             cal_summed$d = 1'b0;
             cal_scaled$d = 1'b0;
@@ -1606,26 +1663,26 @@ module capfc_fpga__calibrate$pending(d,q,clock);
 endmodule // capfc_fpga__calibrate$pending
 
 
-module capfc_fpga__calibrate$rr_next(d,q,clock);
+module capfc_fpga__calibrate$rr_before(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // capfc_fpga__calibrate$rr_next
+endmodule // capfc_fpga__calibrate$rr_before
 
 
-module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,cal_trigger,max_set,max_key,max_flags,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
+module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,serve_onehot,e_valid,e_drop,e_at_warn,e_at_xoff,d_valid,d_key,d_at_warn,d_at_xon,policy,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,cal_trigger,max_set,max_key,max_flags,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
 
     // Module arguments
     input wire  clock;
@@ -1637,16 +1694,16 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
     input wire  [31:0] inspect;
     input wire  serve_valid;
     input wire  [3:0] serve_key;
+    input wire  [15:0] serve_onehot;
     input wire  e_valid;
     input wire  e_drop;
-    input wire  [31:0] e_b1;
+    input wire  e_at_warn;
+    input wire  e_at_xoff;
     input wire  d_valid;
     input wire  [3:0] d_key;
-    input wire  [31:0] d_b1;
+    input wire  d_at_warn;
+    input wire  d_at_xon;
     input wire  [2:0] policy;
-    input wire  [31:0] xoff;
-    input wire  [31:0] warn;
-    input wire  [31:0] xon;
     output reg  serving;
     output reg  [3:0] served_key;
     output reg  [127:0] served_row;
@@ -1952,10 +2009,10 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         insp_key = (insp_port8[3:0] << prio_bits) | ({1'd0, insp_prio} & prio_mask);
         insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
         accepted = e_valid & ~e_drop;
-        t_warn$d = accepted & (e_b1 >= warn);
-        t_xoff$d = accepted & (e_b1 >= xoff);
-        t_reset$d = d_valid & (d_b1 <= warn);
-        t_xon$d = d_valid & (d_b1 <= xon);
+        t_warn$d = accepted & e_at_warn;
+        t_xoff$d = accepted & e_at_xoff;
+        t_reset$d = d_valid & d_at_warn;
+        t_xon$d = d_valid & d_at_xon;
         t_deq_key$d = d_key;
         c_kind$d = 2'h0;
         c_input$d = 3'h0;
@@ -2127,8 +2184,8 @@ module capfc_fpga__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_requ
         counts$read_address_b = serve_key;
         s_valid$d = serve_valid;
         s_key$d = serve_key;
-        s_fw_hit$d = count_it & (c_key$q == serve_key);
-        s_live_hit$d = row_live$d[serve_key];
+        s_fw_hit$d = count_it & |(c_onehot & serve_onehot);
+        s_live_hit$d = |(row_live$d & serve_onehot);
         cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
         m1_valid$d = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max);
         m1_key$d = c_key$q;
@@ -4082,7 +4139,198 @@ module capfc_fpga__eg_input(d,q,clock);
 endmodule // capfc_fpga__eg_input
 
 
-module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before);
+module capfc_fpga__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xon,e_at_warn,e_at_xoff,d_at_warn,d_at_xon);
+
+    // Module arguments
+    input wire  [15:0] e_len;
+    input wire  [15:0] d_len;
+    input wire  [31:0] e_b0;
+    input wire  [31:0] d_b0;
+    input wire  same;
+    input wire  d_underflow;
+    input wire  [31:0] xoff;
+    input wire  [31:0] warn;
+    input wire  [31:0] xon;
+    output reg  e_at_warn;
+    output reg  e_at_xoff;
+    output reg  d_at_warn;
+    output reg  d_at_xon;
+
+    // Constant declarations
+    localparam  mask = 32'hffff;
+
+    // Stub signals
+    reg  [31:0] warn_test$t;
+    reg  [32:0] warn_test$e_len;
+    reg  [32:0] warn_test$d_len;
+    reg  [32:0] warn_test$e_b0;
+    reg  [32:0] warn_test$d_b0;
+    reg  warn_test$d_underflow;
+    reg  warn_test$same;
+    wire  warn_test$hit;
+    reg  [31:0] xoff_test$t;
+    reg  [32:0] xoff_test$e_len;
+    reg  [32:0] xoff_test$d_len;
+    reg  [32:0] xoff_test$e_b0;
+    reg  [32:0] xoff_test$d_b0;
+    reg  xoff_test$d_underflow;
+    reg  xoff_test$same;
+    wire  xoff_test$hit;
+
+    // Local signals
+    reg  [32:0] e_len33;
+    reg  [32:0] d_len33;
+    reg  [31:0] e_b0_masked;
+    reg  [31:0] d_b0_masked;
+    reg  [32:0] e_b0_33;
+    reg  [32:0] d_b0_33;
+
+    // Sub module instances
+    capfc_fpga__eg_tests$warn_test warn_test(
+        .t(warn_test$t),
+        .e_len(warn_test$e_len),
+        .d_len(warn_test$d_len),
+        .e_b0(warn_test$e_b0),
+        .d_b0(warn_test$d_b0),
+        .d_underflow(warn_test$d_underflow),
+        .same(warn_test$same),
+        .hit(warn_test$hit)
+    );
+    capfc_fpga__eg_tests$xoff_test xoff_test(
+        .t(xoff_test$t),
+        .e_len(xoff_test$e_len),
+        .d_len(xoff_test$d_len),
+        .e_b0(xoff_test$e_b0),
+        .d_b0(xoff_test$d_b0),
+        .d_underflow(xoff_test$d_underflow),
+        .same(xoff_test$same),
+        .hit(xoff_test$hit)
+    );
+
+    // Update code
+    always @(*) begin
+        e_len33 = {17'd0, e_len};
+        d_len33 = {17'd0, d_len};
+        e_b0_masked = e_b0 & mask;
+        d_b0_masked = d_b0 & mask;
+        e_b0_33 = {1'd0, e_b0_masked};
+        d_b0_33 = {1'd0, d_b0_masked};
+        warn_test$t = warn;
+        warn_test$e_len = e_len33;
+        warn_test$d_len = d_len33;
+        warn_test$e_b0 = e_b0_33;
+        warn_test$d_b0 = d_b0_33;
+        warn_test$d_underflow = d_underflow;
+        warn_test$same = same;
+        e_at_warn = warn_test$hit;
+        xoff_test$t = xoff;
+        xoff_test$e_len = e_len33;
+        xoff_test$d_len = d_len33;
+        xoff_test$e_b0 = e_b0_33;
+        xoff_test$d_b0 = d_b0_33;
+        xoff_test$d_underflow = d_underflow;
+        xoff_test$same = same;
+        e_at_xoff = xoff_test$hit;
+        d_at_warn = d_b0_33 <= {1'd0, warn} + d_len33;
+        d_at_xon = d_b0_33 <= {1'd0, xon} + d_len33;
+    end
+
+endmodule // capfc_fpga__eg_tests
+
+
+module capfc_fpga__eg_tests$warn_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,hit);
+
+    // Module arguments
+    input wire  [31:0] t;
+    input wire  [32:0] e_len;
+    input wire  [32:0] d_len;
+    input wire  [32:0] e_b0;
+    input wire  [32:0] d_b0;
+    input wire  d_underflow;
+    input wire  same;
+    output reg  hit;
+
+    // Local signals
+    reg  [32:0] t33;
+    reg  len_reaches;
+    reg  [32:0] t_apart;
+    reg  [32:0] t_plus_deq;
+    reg  len_reaches_same;
+    reg  [32:0] t_same;
+    reg  hit_apart;
+    reg  hit_same;
+
+    // Update code
+    always @(*) begin
+        t33 = {1'd0, t};
+        len_reaches = e_len >= t33;
+        t_apart = t33 - e_len;
+        t_plus_deq = t33 + d_len;
+        len_reaches_same = e_len >= t_plus_deq;
+        t_same = t_plus_deq - e_len;
+        hit_apart = len_reaches | (e_b0 >= t_apart);
+        hit_same = len_reaches_same | (d_b0 >= t_same);
+        if (~same) begin
+            hit = hit_apart;
+        end
+        else if (d_underflow) begin
+            hit = len_reaches;
+        end
+        else begin
+            hit = hit_same;
+        end
+    end
+
+endmodule // capfc_fpga__eg_tests$warn_test
+
+
+module capfc_fpga__eg_tests$xoff_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,hit);
+
+    // Module arguments
+    input wire  [31:0] t;
+    input wire  [32:0] e_len;
+    input wire  [32:0] d_len;
+    input wire  [32:0] e_b0;
+    input wire  [32:0] d_b0;
+    input wire  d_underflow;
+    input wire  same;
+    output reg  hit;
+
+    // Local signals
+    reg  [32:0] t33;
+    reg  len_reaches;
+    reg  [32:0] t_apart;
+    reg  [32:0] t_plus_deq;
+    reg  len_reaches_same;
+    reg  [32:0] t_same;
+    reg  hit_apart;
+    reg  hit_same;
+
+    // Update code
+    always @(*) begin
+        t33 = {1'd0, t};
+        len_reaches = e_len >= t33;
+        t_apart = t33 - e_len;
+        t_plus_deq = t33 + d_len;
+        len_reaches_same = e_len >= t_plus_deq;
+        t_same = t_plus_deq - e_len;
+        hit_apart = len_reaches | (e_b0 >= t_apart);
+        hit_same = len_reaches_same | (d_b0 >= t_same);
+        if (~same) begin
+            hit = hit_apart;
+        end
+        else if (d_underflow) begin
+            hit = len_reaches;
+        end
+        else begin
+            hit = hit_same;
+        end
+    end
+
+endmodule // capfc_fpga__eg_tests$xoff_test
+
+
+module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before,e_before,e_len,d_len);
 
     // Module arguments
     input wire  clock;
@@ -4107,6 +4355,9 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
     output reg  same_key;
     output reg  [31:0] e_base;
     output reg  [31:0] d_before;
+    output reg  [31:0] e_before;
+    output reg  [15:0] e_len;
+    output reg  [15:0] d_len;
 
     // Stub signals
     reg  [15:0] bounds$e_len;
@@ -4428,6 +4679,9 @@ module capfc_fpga__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_ke
         d_underflow = upd$d_underflow;
         d_b1 = upd$d_b1;
         d_before = d_b0;
+        e_before = e_b0;
+        e_len = e_len_q$q;
+        d_len = d_len_q$q;
         pool$e_valid = e_valid_q$q;
         pool$same = same_q$q;
         pool$e_b0 = e_b0;
@@ -6281,7 +6535,7 @@ module capfc_fpga__in_pause$state(d,q,clock);
 endmodule // capfc_fpga__in_pause$state
 
 
-module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before);
+module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before,e_before,e_len,d_len);
 
     // Module arguments
     input wire  clock;
@@ -6306,6 +6560,9 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     output reg  same_key;
     output reg  [31:0] e_base;
     output reg  [31:0] d_before;
+    output reg  [31:0] e_before;
+    output reg  [15:0] e_len;
+    output reg  [15:0] d_len;
 
     // Stub signals
     reg  [15:0] bounds$e_len;
@@ -6627,6 +6884,9 @@ module capfc_fpga__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         d_underflow = upd$d_underflow;
         d_b1 = upd$d_b1;
         d_before = d_b0;
+        e_before = e_b0;
+        e_len = e_len_q$q;
+        d_len = d_len_q$q;
         pool$e_valid = e_valid_q$q;
         pool$same = same_q$q;
         pool$e_b0 = e_b0;

@@ -346,6 +346,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     wire  ingress$same_key;
     wire  [31:0] ingress$e_base;
     wire  [31:0] ingress$d_before;
+    wire  [31:0] ingress$e_before;
+    wire  [15:0] ingress$e_len;
+    wire  [15:0] ingress$d_len;
     reg  in_pause$reset;
     reg  in_pause$e_valid;
     reg  [8:0] in_pause$e_key;
@@ -383,6 +386,9 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     wire  egress$same_key;
     wire  [31:0] egress$e_base;
     wire  [31:0] egress$d_before;
+    wire  [31:0] egress$e_before;
+    wire  [15:0] egress$e_len;
+    wire  [15:0] egress$d_len;
     reg  pool$reset;
     reg  pool$e_valid;
     reg  pool$e_drop;
@@ -399,6 +405,19 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     wire  [31:0] pool$room;
     wire  pool$full;
     wire  [31:0] pool$used_now;
+    reg  [15:0] eg_tests$e_len;
+    reg  [15:0] eg_tests$d_len;
+    reg  [31:0] eg_tests$e_b0;
+    reg  [31:0] eg_tests$d_b0;
+    reg  eg_tests$same;
+    reg  eg_tests$d_underflow;
+    reg  [31:0] eg_tests$xoff;
+    reg  [31:0] eg_tests$warn;
+    reg  [31:0] eg_tests$xon;
+    wire  eg_tests$e_at_warn;
+    wire  eg_tests$e_at_xoff;
+    wire  eg_tests$d_at_warn;
+    wire  eg_tests$d_at_xon;
     reg  counters$reset;
     reg  counters$enq_valid;
     reg  [8:0] counters$enq_key;
@@ -407,16 +426,16 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  [31:0] counters$inspect;
     reg  counters$serve_valid;
     reg  [8:0] counters$serve_key;
+    reg  [511:0] counters$serve_onehot;
     reg  counters$e_valid;
     reg  counters$e_drop;
-    reg  [31:0] counters$e_b1;
+    reg  counters$e_at_warn;
+    reg  counters$e_at_xoff;
     reg  counters$d_valid;
     reg  [8:0] counters$d_key;
-    reg  [31:0] counters$d_b1;
+    reg  counters$d_at_warn;
+    reg  counters$d_at_xon;
     reg  [2:0] counters$policy;
-    reg  [31:0] counters$xoff;
-    reg  [31:0] counters$warn;
-    reg  [31:0] counters$xon;
     wire  counters$serving;
     wire  [8:0] counters$served_key;
     wire  [1023:0] counters$served_row;
@@ -447,6 +466,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
     reg  calibrate$enabled;
     wire  calibrate$requesting;
     wire  [8:0] calibrate$serve_key;
+    wire  [511:0] calibrate$serve_onehot;
     wire  calibrate$busy;
     wire  [8:0] calibrate$cal_key;
     wire  calibrate$result;
@@ -549,7 +569,10 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .d_underflow(ingress$d_underflow),
         .same_key(ingress$same_key),
         .e_base(ingress$e_base),
-        .d_before(ingress$d_before)
+        .d_before(ingress$d_before),
+        .e_before(ingress$e_before),
+        .e_len(ingress$e_len),
+        .d_len(ingress$d_len)
     );
     capfc_paper__in_pause in_pause(
         .clock(clock),
@@ -592,7 +615,10 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .d_underflow(egress$d_underflow),
         .same_key(egress$same_key),
         .e_base(egress$e_base),
-        .d_before(egress$d_before)
+        .d_before(egress$d_before),
+        .e_before(egress$e_before),
+        .e_len(egress$e_len),
+        .d_len(egress$d_len)
     );
     capfc_paper__pool pool(
         .clock(clock),
@@ -613,6 +639,21 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .full(pool$full),
         .used_now(pool$used_now)
     );
+    capfc_paper__eg_tests eg_tests(
+        .e_len(eg_tests$e_len),
+        .d_len(eg_tests$d_len),
+        .e_b0(eg_tests$e_b0),
+        .d_b0(eg_tests$d_b0),
+        .same(eg_tests$same),
+        .d_underflow(eg_tests$d_underflow),
+        .xoff(eg_tests$xoff),
+        .warn(eg_tests$warn),
+        .xon(eg_tests$xon),
+        .e_at_warn(eg_tests$e_at_warn),
+        .e_at_xoff(eg_tests$e_at_xoff),
+        .d_at_warn(eg_tests$d_at_warn),
+        .d_at_xon(eg_tests$d_at_xon)
+    );
     capfc_paper__counters counters(
         .clock(clock),
         .reset(counters$reset),
@@ -623,16 +664,16 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .inspect(counters$inspect),
         .serve_valid(counters$serve_valid),
         .serve_key(counters$serve_key),
+        .serve_onehot(counters$serve_onehot),
         .e_valid(counters$e_valid),
         .e_drop(counters$e_drop),
-        .e_b1(counters$e_b1),
+        .e_at_warn(counters$e_at_warn),
+        .e_at_xoff(counters$e_at_xoff),
         .d_valid(counters$d_valid),
         .d_key(counters$d_key),
-        .d_b1(counters$d_b1),
+        .d_at_warn(counters$d_at_warn),
+        .d_at_xon(counters$d_at_xon),
         .policy(counters$policy),
-        .xoff(counters$xoff),
-        .warn(counters$warn),
-        .xon(counters$xon),
         .serving(counters$serving),
         .served_key(counters$served_key),
         .served_row(counters$served_row),
@@ -666,6 +707,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         .enabled(calibrate$enabled),
         .requesting(calibrate$requesting),
         .serve_key(calibrate$serve_key),
+        .serve_onehot(calibrate$serve_onehot),
         .busy(calibrate$busy),
         .cal_key(calibrate$cal_key),
         .result(calibrate$result),
@@ -826,16 +868,25 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
         counters$inspect = csr$value[(at_inspect)+:(32)];
         counters$serve_valid = calibrate$requesting;
         counters$serve_key = calibrate$serve_key;
+        counters$serve_onehot = calibrate$serve_onehot;
         counters$e_valid = egress$e_valid;
         counters$e_drop = egress$e_drop;
-        counters$e_b1 = egress$e_b1;
+        counters$e_at_warn = eg_tests$e_at_warn;
+        counters$e_at_xoff = eg_tests$e_at_xoff;
         counters$d_valid = egress$d_valid;
         counters$d_key = egress$d_key;
-        counters$d_b1 = egress$d_b1;
+        counters$d_at_warn = eg_tests$d_at_warn;
+        counters$d_at_xon = eg_tests$d_at_xon;
         counters$policy = csr$value[(at_policy)+:(3)];
-        counters$xoff = csr$value[(at_eg_xoff)+:(32)];
-        counters$warn = csr$value[(at_eg_warn)+:(32)];
-        counters$xon = csr$value[(at_eg_xon)+:(32)];
+        eg_tests$e_len = egress$e_len;
+        eg_tests$d_len = egress$d_len;
+        eg_tests$e_b0 = egress$e_before;
+        eg_tests$d_b0 = egress$d_before;
+        eg_tests$same = egress$same_key;
+        eg_tests$d_underflow = egress$d_underflow;
+        eg_tests$xoff = csr$value[(at_eg_xoff)+:(32)];
+        eg_tests$warn = csr$value[(at_eg_warn)+:(32)];
+        eg_tests$xon = csr$value[(at_eg_xon)+:(32)];
         calibrate$reset = reset;
         calibrate$serving = counters$serving;
         calibrate$served_key = counters$served_key;
@@ -926,7 +977,7 @@ module capfc_paper__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq
 endmodule // top
 
 
-module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,busy,cal_key,result,flags);
+module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_new,trigger,withdraw,withdraw_key,cut,enabled,requesting,serve_key,serve_onehot,busy,cal_key,result,flags);
 
     // Module arguments
     input wire  clock;
@@ -943,6 +994,7 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
     input wire  enabled;
     output reg  requesting;
     output reg  [8:0] serve_key;
+    output reg  [511:0] serve_onehot;
     output reg  busy;
     output reg  [8:0] cal_key;
     output reg  result;
@@ -966,8 +1018,8 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
     wire  [31:0] cal_row$sum;
     reg  [511:0] pending$d;
     wire  [511:0] pending$q;
-    reg  [8:0] rr_next$d;
-    wire  [8:0] rr_next$q;
+    reg  [511:0] rr_before$d;
+    wire  [511:0] rr_before$q;
     reg  cal_busy$d;
     wire  cal_busy$q;
     reg  cal_summed$d;
@@ -991,6 +1043,8 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
     reg  [511:0] pend_above;
     reg  [511:0] pend_cand;
     reg  [511:0] pend_grant;
+    reg  [8:0] served_next;
+    reg  [511:0] served_before;
     reg  [511:0] key_onehot;
     reg  [511:0] served_onehot;
     reg  direct;
@@ -1033,9 +1087,9 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         .q(pending$q),
         .clock(clock)
     );
-    capfc_paper__calibrate$rr_next rr_next(
-        .d(rr_next$d),
-        .q(rr_next$q),
+    capfc_paper__calibrate$rr_before rr_before(
+        .d(rr_before$d),
+        .q(rr_before$q),
         .clock(clock)
     );
     capfc_paper__calibrate$cal_busy cal_busy(
@@ -1087,7 +1141,7 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
     // Update code
     always @(*) begin
         pending$d = pending$q;
-        rr_next$d = rr_next$q;
+        rr_before$d = rr_before$q;
         cal_busy$d = cal_busy$q;
         cal_summed$d = cal_summed$q;
         cal_scaled$d = cal_scaled$q;
@@ -1100,7 +1154,7 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         cal_row$next_counts = cal_row$counts;
         cal_row$next_flagged = cal_row$flagged;
         cal_row$sel_flagged = cal_row$flagged;
-        pend_above = pending$q & ~((one_k << rr_next$q) - one_k);
+        pend_above = pending$q & ~rr_before$q;
         if (|pend_above) begin
             pend_cand = pend_above;
         end
@@ -1110,1543 +1164,1546 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         pend_grant = pend_cand & (~pend_cand + one_k);
         serve_key = 9'h0;
         if (pend_grant[0]) begin
-            serve_key = 0;
+            serve_key = serve_key | 0;
         end
         if (pend_grant[1]) begin
-            serve_key = 1;
+            serve_key = serve_key | 1;
         end
         if (pend_grant[2]) begin
-            serve_key = 2;
+            serve_key = serve_key | 2;
         end
         if (pend_grant[3]) begin
-            serve_key = 3;
+            serve_key = serve_key | 3;
         end
         if (pend_grant[4]) begin
-            serve_key = 4;
+            serve_key = serve_key | 4;
         end
         if (pend_grant[5]) begin
-            serve_key = 5;
+            serve_key = serve_key | 5;
         end
         if (pend_grant[6]) begin
-            serve_key = 6;
+            serve_key = serve_key | 6;
         end
         if (pend_grant[7]) begin
-            serve_key = 7;
+            serve_key = serve_key | 7;
         end
         if (pend_grant[8]) begin
-            serve_key = 8;
+            serve_key = serve_key | 8;
         end
         if (pend_grant[9]) begin
-            serve_key = 9;
+            serve_key = serve_key | 9;
         end
         if (pend_grant[10]) begin
-            serve_key = 10;
+            serve_key = serve_key | 10;
         end
         if (pend_grant[11]) begin
-            serve_key = 11;
+            serve_key = serve_key | 11;
         end
         if (pend_grant[12]) begin
-            serve_key = 12;
+            serve_key = serve_key | 12;
         end
         if (pend_grant[13]) begin
-            serve_key = 13;
+            serve_key = serve_key | 13;
         end
         if (pend_grant[14]) begin
-            serve_key = 14;
+            serve_key = serve_key | 14;
         end
         if (pend_grant[15]) begin
-            serve_key = 15;
+            serve_key = serve_key | 15;
         end
         if (pend_grant[16]) begin
-            serve_key = 16;
+            serve_key = serve_key | 16;
         end
         if (pend_grant[17]) begin
-            serve_key = 17;
+            serve_key = serve_key | 17;
         end
         if (pend_grant[18]) begin
-            serve_key = 18;
+            serve_key = serve_key | 18;
         end
         if (pend_grant[19]) begin
-            serve_key = 19;
+            serve_key = serve_key | 19;
         end
         if (pend_grant[20]) begin
-            serve_key = 20;
+            serve_key = serve_key | 20;
         end
         if (pend_grant[21]) begin
-            serve_key = 21;
+            serve_key = serve_key | 21;
         end
         if (pend_grant[22]) begin
-            serve_key = 22;
+            serve_key = serve_key | 22;
         end
         if (pend_grant[23]) begin
-            serve_key = 23;
+            serve_key = serve_key | 23;
         end
         if (pend_grant[24]) begin
-            serve_key = 24;
+            serve_key = serve_key | 24;
         end
         if (pend_grant[25]) begin
-            serve_key = 25;
+            serve_key = serve_key | 25;
         end
         if (pend_grant[26]) begin
-            serve_key = 26;
+            serve_key = serve_key | 26;
         end
         if (pend_grant[27]) begin
-            serve_key = 27;
+            serve_key = serve_key | 27;
         end
         if (pend_grant[28]) begin
-            serve_key = 28;
+            serve_key = serve_key | 28;
         end
         if (pend_grant[29]) begin
-            serve_key = 29;
+            serve_key = serve_key | 29;
         end
         if (pend_grant[30]) begin
-            serve_key = 30;
+            serve_key = serve_key | 30;
         end
         if (pend_grant[31]) begin
-            serve_key = 31;
+            serve_key = serve_key | 31;
         end
         if (pend_grant[32]) begin
-            serve_key = 32;
+            serve_key = serve_key | 32;
         end
         if (pend_grant[33]) begin
-            serve_key = 33;
+            serve_key = serve_key | 33;
         end
         if (pend_grant[34]) begin
-            serve_key = 34;
+            serve_key = serve_key | 34;
         end
         if (pend_grant[35]) begin
-            serve_key = 35;
+            serve_key = serve_key | 35;
         end
         if (pend_grant[36]) begin
-            serve_key = 36;
+            serve_key = serve_key | 36;
         end
         if (pend_grant[37]) begin
-            serve_key = 37;
+            serve_key = serve_key | 37;
         end
         if (pend_grant[38]) begin
-            serve_key = 38;
+            serve_key = serve_key | 38;
         end
         if (pend_grant[39]) begin
-            serve_key = 39;
+            serve_key = serve_key | 39;
         end
         if (pend_grant[40]) begin
-            serve_key = 40;
+            serve_key = serve_key | 40;
         end
         if (pend_grant[41]) begin
-            serve_key = 41;
+            serve_key = serve_key | 41;
         end
         if (pend_grant[42]) begin
-            serve_key = 42;
+            serve_key = serve_key | 42;
         end
         if (pend_grant[43]) begin
-            serve_key = 43;
+            serve_key = serve_key | 43;
         end
         if (pend_grant[44]) begin
-            serve_key = 44;
+            serve_key = serve_key | 44;
         end
         if (pend_grant[45]) begin
-            serve_key = 45;
+            serve_key = serve_key | 45;
         end
         if (pend_grant[46]) begin
-            serve_key = 46;
+            serve_key = serve_key | 46;
         end
         if (pend_grant[47]) begin
-            serve_key = 47;
+            serve_key = serve_key | 47;
         end
         if (pend_grant[48]) begin
-            serve_key = 48;
+            serve_key = serve_key | 48;
         end
         if (pend_grant[49]) begin
-            serve_key = 49;
+            serve_key = serve_key | 49;
         end
         if (pend_grant[50]) begin
-            serve_key = 50;
+            serve_key = serve_key | 50;
         end
         if (pend_grant[51]) begin
-            serve_key = 51;
+            serve_key = serve_key | 51;
         end
         if (pend_grant[52]) begin
-            serve_key = 52;
+            serve_key = serve_key | 52;
         end
         if (pend_grant[53]) begin
-            serve_key = 53;
+            serve_key = serve_key | 53;
         end
         if (pend_grant[54]) begin
-            serve_key = 54;
+            serve_key = serve_key | 54;
         end
         if (pend_grant[55]) begin
-            serve_key = 55;
+            serve_key = serve_key | 55;
         end
         if (pend_grant[56]) begin
-            serve_key = 56;
+            serve_key = serve_key | 56;
         end
         if (pend_grant[57]) begin
-            serve_key = 57;
+            serve_key = serve_key | 57;
         end
         if (pend_grant[58]) begin
-            serve_key = 58;
+            serve_key = serve_key | 58;
         end
         if (pend_grant[59]) begin
-            serve_key = 59;
+            serve_key = serve_key | 59;
         end
         if (pend_grant[60]) begin
-            serve_key = 60;
+            serve_key = serve_key | 60;
         end
         if (pend_grant[61]) begin
-            serve_key = 61;
+            serve_key = serve_key | 61;
         end
         if (pend_grant[62]) begin
-            serve_key = 62;
+            serve_key = serve_key | 62;
         end
         if (pend_grant[63]) begin
-            serve_key = 63;
+            serve_key = serve_key | 63;
         end
         if (pend_grant[64]) begin
-            serve_key = 64;
+            serve_key = serve_key | 64;
         end
         if (pend_grant[65]) begin
-            serve_key = 65;
+            serve_key = serve_key | 65;
         end
         if (pend_grant[66]) begin
-            serve_key = 66;
+            serve_key = serve_key | 66;
         end
         if (pend_grant[67]) begin
-            serve_key = 67;
+            serve_key = serve_key | 67;
         end
         if (pend_grant[68]) begin
-            serve_key = 68;
+            serve_key = serve_key | 68;
         end
         if (pend_grant[69]) begin
-            serve_key = 69;
+            serve_key = serve_key | 69;
         end
         if (pend_grant[70]) begin
-            serve_key = 70;
+            serve_key = serve_key | 70;
         end
         if (pend_grant[71]) begin
-            serve_key = 71;
+            serve_key = serve_key | 71;
         end
         if (pend_grant[72]) begin
-            serve_key = 72;
+            serve_key = serve_key | 72;
         end
         if (pend_grant[73]) begin
-            serve_key = 73;
+            serve_key = serve_key | 73;
         end
         if (pend_grant[74]) begin
-            serve_key = 74;
+            serve_key = serve_key | 74;
         end
         if (pend_grant[75]) begin
-            serve_key = 75;
+            serve_key = serve_key | 75;
         end
         if (pend_grant[76]) begin
-            serve_key = 76;
+            serve_key = serve_key | 76;
         end
         if (pend_grant[77]) begin
-            serve_key = 77;
+            serve_key = serve_key | 77;
         end
         if (pend_grant[78]) begin
-            serve_key = 78;
+            serve_key = serve_key | 78;
         end
         if (pend_grant[79]) begin
-            serve_key = 79;
+            serve_key = serve_key | 79;
         end
         if (pend_grant[80]) begin
-            serve_key = 80;
+            serve_key = serve_key | 80;
         end
         if (pend_grant[81]) begin
-            serve_key = 81;
+            serve_key = serve_key | 81;
         end
         if (pend_grant[82]) begin
-            serve_key = 82;
+            serve_key = serve_key | 82;
         end
         if (pend_grant[83]) begin
-            serve_key = 83;
+            serve_key = serve_key | 83;
         end
         if (pend_grant[84]) begin
-            serve_key = 84;
+            serve_key = serve_key | 84;
         end
         if (pend_grant[85]) begin
-            serve_key = 85;
+            serve_key = serve_key | 85;
         end
         if (pend_grant[86]) begin
-            serve_key = 86;
+            serve_key = serve_key | 86;
         end
         if (pend_grant[87]) begin
-            serve_key = 87;
+            serve_key = serve_key | 87;
         end
         if (pend_grant[88]) begin
-            serve_key = 88;
+            serve_key = serve_key | 88;
         end
         if (pend_grant[89]) begin
-            serve_key = 89;
+            serve_key = serve_key | 89;
         end
         if (pend_grant[90]) begin
-            serve_key = 90;
+            serve_key = serve_key | 90;
         end
         if (pend_grant[91]) begin
-            serve_key = 91;
+            serve_key = serve_key | 91;
         end
         if (pend_grant[92]) begin
-            serve_key = 92;
+            serve_key = serve_key | 92;
         end
         if (pend_grant[93]) begin
-            serve_key = 93;
+            serve_key = serve_key | 93;
         end
         if (pend_grant[94]) begin
-            serve_key = 94;
+            serve_key = serve_key | 94;
         end
         if (pend_grant[95]) begin
-            serve_key = 95;
+            serve_key = serve_key | 95;
         end
         if (pend_grant[96]) begin
-            serve_key = 96;
+            serve_key = serve_key | 96;
         end
         if (pend_grant[97]) begin
-            serve_key = 97;
+            serve_key = serve_key | 97;
         end
         if (pend_grant[98]) begin
-            serve_key = 98;
+            serve_key = serve_key | 98;
         end
         if (pend_grant[99]) begin
-            serve_key = 99;
+            serve_key = serve_key | 99;
         end
         if (pend_grant[100]) begin
-            serve_key = 100;
+            serve_key = serve_key | 100;
         end
         if (pend_grant[101]) begin
-            serve_key = 101;
+            serve_key = serve_key | 101;
         end
         if (pend_grant[102]) begin
-            serve_key = 102;
+            serve_key = serve_key | 102;
         end
         if (pend_grant[103]) begin
-            serve_key = 103;
+            serve_key = serve_key | 103;
         end
         if (pend_grant[104]) begin
-            serve_key = 104;
+            serve_key = serve_key | 104;
         end
         if (pend_grant[105]) begin
-            serve_key = 105;
+            serve_key = serve_key | 105;
         end
         if (pend_grant[106]) begin
-            serve_key = 106;
+            serve_key = serve_key | 106;
         end
         if (pend_grant[107]) begin
-            serve_key = 107;
+            serve_key = serve_key | 107;
         end
         if (pend_grant[108]) begin
-            serve_key = 108;
+            serve_key = serve_key | 108;
         end
         if (pend_grant[109]) begin
-            serve_key = 109;
+            serve_key = serve_key | 109;
         end
         if (pend_grant[110]) begin
-            serve_key = 110;
+            serve_key = serve_key | 110;
         end
         if (pend_grant[111]) begin
-            serve_key = 111;
+            serve_key = serve_key | 111;
         end
         if (pend_grant[112]) begin
-            serve_key = 112;
+            serve_key = serve_key | 112;
         end
         if (pend_grant[113]) begin
-            serve_key = 113;
+            serve_key = serve_key | 113;
         end
         if (pend_grant[114]) begin
-            serve_key = 114;
+            serve_key = serve_key | 114;
         end
         if (pend_grant[115]) begin
-            serve_key = 115;
+            serve_key = serve_key | 115;
         end
         if (pend_grant[116]) begin
-            serve_key = 116;
+            serve_key = serve_key | 116;
         end
         if (pend_grant[117]) begin
-            serve_key = 117;
+            serve_key = serve_key | 117;
         end
         if (pend_grant[118]) begin
-            serve_key = 118;
+            serve_key = serve_key | 118;
         end
         if (pend_grant[119]) begin
-            serve_key = 119;
+            serve_key = serve_key | 119;
         end
         if (pend_grant[120]) begin
-            serve_key = 120;
+            serve_key = serve_key | 120;
         end
         if (pend_grant[121]) begin
-            serve_key = 121;
+            serve_key = serve_key | 121;
         end
         if (pend_grant[122]) begin
-            serve_key = 122;
+            serve_key = serve_key | 122;
         end
         if (pend_grant[123]) begin
-            serve_key = 123;
+            serve_key = serve_key | 123;
         end
         if (pend_grant[124]) begin
-            serve_key = 124;
+            serve_key = serve_key | 124;
         end
         if (pend_grant[125]) begin
-            serve_key = 125;
+            serve_key = serve_key | 125;
         end
         if (pend_grant[126]) begin
-            serve_key = 126;
+            serve_key = serve_key | 126;
         end
         if (pend_grant[127]) begin
-            serve_key = 127;
+            serve_key = serve_key | 127;
         end
         if (pend_grant[128]) begin
-            serve_key = 128;
+            serve_key = serve_key | 128;
         end
         if (pend_grant[129]) begin
-            serve_key = 129;
+            serve_key = serve_key | 129;
         end
         if (pend_grant[130]) begin
-            serve_key = 130;
+            serve_key = serve_key | 130;
         end
         if (pend_grant[131]) begin
-            serve_key = 131;
+            serve_key = serve_key | 131;
         end
         if (pend_grant[132]) begin
-            serve_key = 132;
+            serve_key = serve_key | 132;
         end
         if (pend_grant[133]) begin
-            serve_key = 133;
+            serve_key = serve_key | 133;
         end
         if (pend_grant[134]) begin
-            serve_key = 134;
+            serve_key = serve_key | 134;
         end
         if (pend_grant[135]) begin
-            serve_key = 135;
+            serve_key = serve_key | 135;
         end
         if (pend_grant[136]) begin
-            serve_key = 136;
+            serve_key = serve_key | 136;
         end
         if (pend_grant[137]) begin
-            serve_key = 137;
+            serve_key = serve_key | 137;
         end
         if (pend_grant[138]) begin
-            serve_key = 138;
+            serve_key = serve_key | 138;
         end
         if (pend_grant[139]) begin
-            serve_key = 139;
+            serve_key = serve_key | 139;
         end
         if (pend_grant[140]) begin
-            serve_key = 140;
+            serve_key = serve_key | 140;
         end
         if (pend_grant[141]) begin
-            serve_key = 141;
+            serve_key = serve_key | 141;
         end
         if (pend_grant[142]) begin
-            serve_key = 142;
+            serve_key = serve_key | 142;
         end
         if (pend_grant[143]) begin
-            serve_key = 143;
+            serve_key = serve_key | 143;
         end
         if (pend_grant[144]) begin
-            serve_key = 144;
+            serve_key = serve_key | 144;
         end
         if (pend_grant[145]) begin
-            serve_key = 145;
+            serve_key = serve_key | 145;
         end
         if (pend_grant[146]) begin
-            serve_key = 146;
+            serve_key = serve_key | 146;
         end
         if (pend_grant[147]) begin
-            serve_key = 147;
+            serve_key = serve_key | 147;
         end
         if (pend_grant[148]) begin
-            serve_key = 148;
+            serve_key = serve_key | 148;
         end
         if (pend_grant[149]) begin
-            serve_key = 149;
+            serve_key = serve_key | 149;
         end
         if (pend_grant[150]) begin
-            serve_key = 150;
+            serve_key = serve_key | 150;
         end
         if (pend_grant[151]) begin
-            serve_key = 151;
+            serve_key = serve_key | 151;
         end
         if (pend_grant[152]) begin
-            serve_key = 152;
+            serve_key = serve_key | 152;
         end
         if (pend_grant[153]) begin
-            serve_key = 153;
+            serve_key = serve_key | 153;
         end
         if (pend_grant[154]) begin
-            serve_key = 154;
+            serve_key = serve_key | 154;
         end
         if (pend_grant[155]) begin
-            serve_key = 155;
+            serve_key = serve_key | 155;
         end
         if (pend_grant[156]) begin
-            serve_key = 156;
+            serve_key = serve_key | 156;
         end
         if (pend_grant[157]) begin
-            serve_key = 157;
+            serve_key = serve_key | 157;
         end
         if (pend_grant[158]) begin
-            serve_key = 158;
+            serve_key = serve_key | 158;
         end
         if (pend_grant[159]) begin
-            serve_key = 159;
+            serve_key = serve_key | 159;
         end
         if (pend_grant[160]) begin
-            serve_key = 160;
+            serve_key = serve_key | 160;
         end
         if (pend_grant[161]) begin
-            serve_key = 161;
+            serve_key = serve_key | 161;
         end
         if (pend_grant[162]) begin
-            serve_key = 162;
+            serve_key = serve_key | 162;
         end
         if (pend_grant[163]) begin
-            serve_key = 163;
+            serve_key = serve_key | 163;
         end
         if (pend_grant[164]) begin
-            serve_key = 164;
+            serve_key = serve_key | 164;
         end
         if (pend_grant[165]) begin
-            serve_key = 165;
+            serve_key = serve_key | 165;
         end
         if (pend_grant[166]) begin
-            serve_key = 166;
+            serve_key = serve_key | 166;
         end
         if (pend_grant[167]) begin
-            serve_key = 167;
+            serve_key = serve_key | 167;
         end
         if (pend_grant[168]) begin
-            serve_key = 168;
+            serve_key = serve_key | 168;
         end
         if (pend_grant[169]) begin
-            serve_key = 169;
+            serve_key = serve_key | 169;
         end
         if (pend_grant[170]) begin
-            serve_key = 170;
+            serve_key = serve_key | 170;
         end
         if (pend_grant[171]) begin
-            serve_key = 171;
+            serve_key = serve_key | 171;
         end
         if (pend_grant[172]) begin
-            serve_key = 172;
+            serve_key = serve_key | 172;
         end
         if (pend_grant[173]) begin
-            serve_key = 173;
+            serve_key = serve_key | 173;
         end
         if (pend_grant[174]) begin
-            serve_key = 174;
+            serve_key = serve_key | 174;
         end
         if (pend_grant[175]) begin
-            serve_key = 175;
+            serve_key = serve_key | 175;
         end
         if (pend_grant[176]) begin
-            serve_key = 176;
+            serve_key = serve_key | 176;
         end
         if (pend_grant[177]) begin
-            serve_key = 177;
+            serve_key = serve_key | 177;
         end
         if (pend_grant[178]) begin
-            serve_key = 178;
+            serve_key = serve_key | 178;
         end
         if (pend_grant[179]) begin
-            serve_key = 179;
+            serve_key = serve_key | 179;
         end
         if (pend_grant[180]) begin
-            serve_key = 180;
+            serve_key = serve_key | 180;
         end
         if (pend_grant[181]) begin
-            serve_key = 181;
+            serve_key = serve_key | 181;
         end
         if (pend_grant[182]) begin
-            serve_key = 182;
+            serve_key = serve_key | 182;
         end
         if (pend_grant[183]) begin
-            serve_key = 183;
+            serve_key = serve_key | 183;
         end
         if (pend_grant[184]) begin
-            serve_key = 184;
+            serve_key = serve_key | 184;
         end
         if (pend_grant[185]) begin
-            serve_key = 185;
+            serve_key = serve_key | 185;
         end
         if (pend_grant[186]) begin
-            serve_key = 186;
+            serve_key = serve_key | 186;
         end
         if (pend_grant[187]) begin
-            serve_key = 187;
+            serve_key = serve_key | 187;
         end
         if (pend_grant[188]) begin
-            serve_key = 188;
+            serve_key = serve_key | 188;
         end
         if (pend_grant[189]) begin
-            serve_key = 189;
+            serve_key = serve_key | 189;
         end
         if (pend_grant[190]) begin
-            serve_key = 190;
+            serve_key = serve_key | 190;
         end
         if (pend_grant[191]) begin
-            serve_key = 191;
+            serve_key = serve_key | 191;
         end
         if (pend_grant[192]) begin
-            serve_key = 192;
+            serve_key = serve_key | 192;
         end
         if (pend_grant[193]) begin
-            serve_key = 193;
+            serve_key = serve_key | 193;
         end
         if (pend_grant[194]) begin
-            serve_key = 194;
+            serve_key = serve_key | 194;
         end
         if (pend_grant[195]) begin
-            serve_key = 195;
+            serve_key = serve_key | 195;
         end
         if (pend_grant[196]) begin
-            serve_key = 196;
+            serve_key = serve_key | 196;
         end
         if (pend_grant[197]) begin
-            serve_key = 197;
+            serve_key = serve_key | 197;
         end
         if (pend_grant[198]) begin
-            serve_key = 198;
+            serve_key = serve_key | 198;
         end
         if (pend_grant[199]) begin
-            serve_key = 199;
+            serve_key = serve_key | 199;
         end
         if (pend_grant[200]) begin
-            serve_key = 200;
+            serve_key = serve_key | 200;
         end
         if (pend_grant[201]) begin
-            serve_key = 201;
+            serve_key = serve_key | 201;
         end
         if (pend_grant[202]) begin
-            serve_key = 202;
+            serve_key = serve_key | 202;
         end
         if (pend_grant[203]) begin
-            serve_key = 203;
+            serve_key = serve_key | 203;
         end
         if (pend_grant[204]) begin
-            serve_key = 204;
+            serve_key = serve_key | 204;
         end
         if (pend_grant[205]) begin
-            serve_key = 205;
+            serve_key = serve_key | 205;
         end
         if (pend_grant[206]) begin
-            serve_key = 206;
+            serve_key = serve_key | 206;
         end
         if (pend_grant[207]) begin
-            serve_key = 207;
+            serve_key = serve_key | 207;
         end
         if (pend_grant[208]) begin
-            serve_key = 208;
+            serve_key = serve_key | 208;
         end
         if (pend_grant[209]) begin
-            serve_key = 209;
+            serve_key = serve_key | 209;
         end
         if (pend_grant[210]) begin
-            serve_key = 210;
+            serve_key = serve_key | 210;
         end
         if (pend_grant[211]) begin
-            serve_key = 211;
+            serve_key = serve_key | 211;
         end
         if (pend_grant[212]) begin
-            serve_key = 212;
+            serve_key = serve_key | 212;
         end
         if (pend_grant[213]) begin
-            serve_key = 213;
+            serve_key = serve_key | 213;
         end
         if (pend_grant[214]) begin
-            serve_key = 214;
+            serve_key = serve_key | 214;
         end
         if (pend_grant[215]) begin
-            serve_key = 215;
+            serve_key = serve_key | 215;
         end
         if (pend_grant[216]) begin
-            serve_key = 216;
+            serve_key = serve_key | 216;
         end
         if (pend_grant[217]) begin
-            serve_key = 217;
+            serve_key = serve_key | 217;
         end
         if (pend_grant[218]) begin
-            serve_key = 218;
+            serve_key = serve_key | 218;
         end
         if (pend_grant[219]) begin
-            serve_key = 219;
+            serve_key = serve_key | 219;
         end
         if (pend_grant[220]) begin
-            serve_key = 220;
+            serve_key = serve_key | 220;
         end
         if (pend_grant[221]) begin
-            serve_key = 221;
+            serve_key = serve_key | 221;
         end
         if (pend_grant[222]) begin
-            serve_key = 222;
+            serve_key = serve_key | 222;
         end
         if (pend_grant[223]) begin
-            serve_key = 223;
+            serve_key = serve_key | 223;
         end
         if (pend_grant[224]) begin
-            serve_key = 224;
+            serve_key = serve_key | 224;
         end
         if (pend_grant[225]) begin
-            serve_key = 225;
+            serve_key = serve_key | 225;
         end
         if (pend_grant[226]) begin
-            serve_key = 226;
+            serve_key = serve_key | 226;
         end
         if (pend_grant[227]) begin
-            serve_key = 227;
+            serve_key = serve_key | 227;
         end
         if (pend_grant[228]) begin
-            serve_key = 228;
+            serve_key = serve_key | 228;
         end
         if (pend_grant[229]) begin
-            serve_key = 229;
+            serve_key = serve_key | 229;
         end
         if (pend_grant[230]) begin
-            serve_key = 230;
+            serve_key = serve_key | 230;
         end
         if (pend_grant[231]) begin
-            serve_key = 231;
+            serve_key = serve_key | 231;
         end
         if (pend_grant[232]) begin
-            serve_key = 232;
+            serve_key = serve_key | 232;
         end
         if (pend_grant[233]) begin
-            serve_key = 233;
+            serve_key = serve_key | 233;
         end
         if (pend_grant[234]) begin
-            serve_key = 234;
+            serve_key = serve_key | 234;
         end
         if (pend_grant[235]) begin
-            serve_key = 235;
+            serve_key = serve_key | 235;
         end
         if (pend_grant[236]) begin
-            serve_key = 236;
+            serve_key = serve_key | 236;
         end
         if (pend_grant[237]) begin
-            serve_key = 237;
+            serve_key = serve_key | 237;
         end
         if (pend_grant[238]) begin
-            serve_key = 238;
+            serve_key = serve_key | 238;
         end
         if (pend_grant[239]) begin
-            serve_key = 239;
+            serve_key = serve_key | 239;
         end
         if (pend_grant[240]) begin
-            serve_key = 240;
+            serve_key = serve_key | 240;
         end
         if (pend_grant[241]) begin
-            serve_key = 241;
+            serve_key = serve_key | 241;
         end
         if (pend_grant[242]) begin
-            serve_key = 242;
+            serve_key = serve_key | 242;
         end
         if (pend_grant[243]) begin
-            serve_key = 243;
+            serve_key = serve_key | 243;
         end
         if (pend_grant[244]) begin
-            serve_key = 244;
+            serve_key = serve_key | 244;
         end
         if (pend_grant[245]) begin
-            serve_key = 245;
+            serve_key = serve_key | 245;
         end
         if (pend_grant[246]) begin
-            serve_key = 246;
+            serve_key = serve_key | 246;
         end
         if (pend_grant[247]) begin
-            serve_key = 247;
+            serve_key = serve_key | 247;
         end
         if (pend_grant[248]) begin
-            serve_key = 248;
+            serve_key = serve_key | 248;
         end
         if (pend_grant[249]) begin
-            serve_key = 249;
+            serve_key = serve_key | 249;
         end
         if (pend_grant[250]) begin
-            serve_key = 250;
+            serve_key = serve_key | 250;
         end
         if (pend_grant[251]) begin
-            serve_key = 251;
+            serve_key = serve_key | 251;
         end
         if (pend_grant[252]) begin
-            serve_key = 252;
+            serve_key = serve_key | 252;
         end
         if (pend_grant[253]) begin
-            serve_key = 253;
+            serve_key = serve_key | 253;
         end
         if (pend_grant[254]) begin
-            serve_key = 254;
+            serve_key = serve_key | 254;
         end
         if (pend_grant[255]) begin
-            serve_key = 255;
+            serve_key = serve_key | 255;
         end
         if (pend_grant[256]) begin
-            serve_key = 256;
+            serve_key = serve_key | 256;
         end
         if (pend_grant[257]) begin
-            serve_key = 257;
+            serve_key = serve_key | 257;
         end
         if (pend_grant[258]) begin
-            serve_key = 258;
+            serve_key = serve_key | 258;
         end
         if (pend_grant[259]) begin
-            serve_key = 259;
+            serve_key = serve_key | 259;
         end
         if (pend_grant[260]) begin
-            serve_key = 260;
+            serve_key = serve_key | 260;
         end
         if (pend_grant[261]) begin
-            serve_key = 261;
+            serve_key = serve_key | 261;
         end
         if (pend_grant[262]) begin
-            serve_key = 262;
+            serve_key = serve_key | 262;
         end
         if (pend_grant[263]) begin
-            serve_key = 263;
+            serve_key = serve_key | 263;
         end
         if (pend_grant[264]) begin
-            serve_key = 264;
+            serve_key = serve_key | 264;
         end
         if (pend_grant[265]) begin
-            serve_key = 265;
+            serve_key = serve_key | 265;
         end
         if (pend_grant[266]) begin
-            serve_key = 266;
+            serve_key = serve_key | 266;
         end
         if (pend_grant[267]) begin
-            serve_key = 267;
+            serve_key = serve_key | 267;
         end
         if (pend_grant[268]) begin
-            serve_key = 268;
+            serve_key = serve_key | 268;
         end
         if (pend_grant[269]) begin
-            serve_key = 269;
+            serve_key = serve_key | 269;
         end
         if (pend_grant[270]) begin
-            serve_key = 270;
+            serve_key = serve_key | 270;
         end
         if (pend_grant[271]) begin
-            serve_key = 271;
+            serve_key = serve_key | 271;
         end
         if (pend_grant[272]) begin
-            serve_key = 272;
+            serve_key = serve_key | 272;
         end
         if (pend_grant[273]) begin
-            serve_key = 273;
+            serve_key = serve_key | 273;
         end
         if (pend_grant[274]) begin
-            serve_key = 274;
+            serve_key = serve_key | 274;
         end
         if (pend_grant[275]) begin
-            serve_key = 275;
+            serve_key = serve_key | 275;
         end
         if (pend_grant[276]) begin
-            serve_key = 276;
+            serve_key = serve_key | 276;
         end
         if (pend_grant[277]) begin
-            serve_key = 277;
+            serve_key = serve_key | 277;
         end
         if (pend_grant[278]) begin
-            serve_key = 278;
+            serve_key = serve_key | 278;
         end
         if (pend_grant[279]) begin
-            serve_key = 279;
+            serve_key = serve_key | 279;
         end
         if (pend_grant[280]) begin
-            serve_key = 280;
+            serve_key = serve_key | 280;
         end
         if (pend_grant[281]) begin
-            serve_key = 281;
+            serve_key = serve_key | 281;
         end
         if (pend_grant[282]) begin
-            serve_key = 282;
+            serve_key = serve_key | 282;
         end
         if (pend_grant[283]) begin
-            serve_key = 283;
+            serve_key = serve_key | 283;
         end
         if (pend_grant[284]) begin
-            serve_key = 284;
+            serve_key = serve_key | 284;
         end
         if (pend_grant[285]) begin
-            serve_key = 285;
+            serve_key = serve_key | 285;
         end
         if (pend_grant[286]) begin
-            serve_key = 286;
+            serve_key = serve_key | 286;
         end
         if (pend_grant[287]) begin
-            serve_key = 287;
+            serve_key = serve_key | 287;
         end
         if (pend_grant[288]) begin
-            serve_key = 288;
+            serve_key = serve_key | 288;
         end
         if (pend_grant[289]) begin
-            serve_key = 289;
+            serve_key = serve_key | 289;
         end
         if (pend_grant[290]) begin
-            serve_key = 290;
+            serve_key = serve_key | 290;
         end
         if (pend_grant[291]) begin
-            serve_key = 291;
+            serve_key = serve_key | 291;
         end
         if (pend_grant[292]) begin
-            serve_key = 292;
+            serve_key = serve_key | 292;
         end
         if (pend_grant[293]) begin
-            serve_key = 293;
+            serve_key = serve_key | 293;
         end
         if (pend_grant[294]) begin
-            serve_key = 294;
+            serve_key = serve_key | 294;
         end
         if (pend_grant[295]) begin
-            serve_key = 295;
+            serve_key = serve_key | 295;
         end
         if (pend_grant[296]) begin
-            serve_key = 296;
+            serve_key = serve_key | 296;
         end
         if (pend_grant[297]) begin
-            serve_key = 297;
+            serve_key = serve_key | 297;
         end
         if (pend_grant[298]) begin
-            serve_key = 298;
+            serve_key = serve_key | 298;
         end
         if (pend_grant[299]) begin
-            serve_key = 299;
+            serve_key = serve_key | 299;
         end
         if (pend_grant[300]) begin
-            serve_key = 300;
+            serve_key = serve_key | 300;
         end
         if (pend_grant[301]) begin
-            serve_key = 301;
+            serve_key = serve_key | 301;
         end
         if (pend_grant[302]) begin
-            serve_key = 302;
+            serve_key = serve_key | 302;
         end
         if (pend_grant[303]) begin
-            serve_key = 303;
+            serve_key = serve_key | 303;
         end
         if (pend_grant[304]) begin
-            serve_key = 304;
+            serve_key = serve_key | 304;
         end
         if (pend_grant[305]) begin
-            serve_key = 305;
+            serve_key = serve_key | 305;
         end
         if (pend_grant[306]) begin
-            serve_key = 306;
+            serve_key = serve_key | 306;
         end
         if (pend_grant[307]) begin
-            serve_key = 307;
+            serve_key = serve_key | 307;
         end
         if (pend_grant[308]) begin
-            serve_key = 308;
+            serve_key = serve_key | 308;
         end
         if (pend_grant[309]) begin
-            serve_key = 309;
+            serve_key = serve_key | 309;
         end
         if (pend_grant[310]) begin
-            serve_key = 310;
+            serve_key = serve_key | 310;
         end
         if (pend_grant[311]) begin
-            serve_key = 311;
+            serve_key = serve_key | 311;
         end
         if (pend_grant[312]) begin
-            serve_key = 312;
+            serve_key = serve_key | 312;
         end
         if (pend_grant[313]) begin
-            serve_key = 313;
+            serve_key = serve_key | 313;
         end
         if (pend_grant[314]) begin
-            serve_key = 314;
+            serve_key = serve_key | 314;
         end
         if (pend_grant[315]) begin
-            serve_key = 315;
+            serve_key = serve_key | 315;
         end
         if (pend_grant[316]) begin
-            serve_key = 316;
+            serve_key = serve_key | 316;
         end
         if (pend_grant[317]) begin
-            serve_key = 317;
+            serve_key = serve_key | 317;
         end
         if (pend_grant[318]) begin
-            serve_key = 318;
+            serve_key = serve_key | 318;
         end
         if (pend_grant[319]) begin
-            serve_key = 319;
+            serve_key = serve_key | 319;
         end
         if (pend_grant[320]) begin
-            serve_key = 320;
+            serve_key = serve_key | 320;
         end
         if (pend_grant[321]) begin
-            serve_key = 321;
+            serve_key = serve_key | 321;
         end
         if (pend_grant[322]) begin
-            serve_key = 322;
+            serve_key = serve_key | 322;
         end
         if (pend_grant[323]) begin
-            serve_key = 323;
+            serve_key = serve_key | 323;
         end
         if (pend_grant[324]) begin
-            serve_key = 324;
+            serve_key = serve_key | 324;
         end
         if (pend_grant[325]) begin
-            serve_key = 325;
+            serve_key = serve_key | 325;
         end
         if (pend_grant[326]) begin
-            serve_key = 326;
+            serve_key = serve_key | 326;
         end
         if (pend_grant[327]) begin
-            serve_key = 327;
+            serve_key = serve_key | 327;
         end
         if (pend_grant[328]) begin
-            serve_key = 328;
+            serve_key = serve_key | 328;
         end
         if (pend_grant[329]) begin
-            serve_key = 329;
+            serve_key = serve_key | 329;
         end
         if (pend_grant[330]) begin
-            serve_key = 330;
+            serve_key = serve_key | 330;
         end
         if (pend_grant[331]) begin
-            serve_key = 331;
+            serve_key = serve_key | 331;
         end
         if (pend_grant[332]) begin
-            serve_key = 332;
+            serve_key = serve_key | 332;
         end
         if (pend_grant[333]) begin
-            serve_key = 333;
+            serve_key = serve_key | 333;
         end
         if (pend_grant[334]) begin
-            serve_key = 334;
+            serve_key = serve_key | 334;
         end
         if (pend_grant[335]) begin
-            serve_key = 335;
+            serve_key = serve_key | 335;
         end
         if (pend_grant[336]) begin
-            serve_key = 336;
+            serve_key = serve_key | 336;
         end
         if (pend_grant[337]) begin
-            serve_key = 337;
+            serve_key = serve_key | 337;
         end
         if (pend_grant[338]) begin
-            serve_key = 338;
+            serve_key = serve_key | 338;
         end
         if (pend_grant[339]) begin
-            serve_key = 339;
+            serve_key = serve_key | 339;
         end
         if (pend_grant[340]) begin
-            serve_key = 340;
+            serve_key = serve_key | 340;
         end
         if (pend_grant[341]) begin
-            serve_key = 341;
+            serve_key = serve_key | 341;
         end
         if (pend_grant[342]) begin
-            serve_key = 342;
+            serve_key = serve_key | 342;
         end
         if (pend_grant[343]) begin
-            serve_key = 343;
+            serve_key = serve_key | 343;
         end
         if (pend_grant[344]) begin
-            serve_key = 344;
+            serve_key = serve_key | 344;
         end
         if (pend_grant[345]) begin
-            serve_key = 345;
+            serve_key = serve_key | 345;
         end
         if (pend_grant[346]) begin
-            serve_key = 346;
+            serve_key = serve_key | 346;
         end
         if (pend_grant[347]) begin
-            serve_key = 347;
+            serve_key = serve_key | 347;
         end
         if (pend_grant[348]) begin
-            serve_key = 348;
+            serve_key = serve_key | 348;
         end
         if (pend_grant[349]) begin
-            serve_key = 349;
+            serve_key = serve_key | 349;
         end
         if (pend_grant[350]) begin
-            serve_key = 350;
+            serve_key = serve_key | 350;
         end
         if (pend_grant[351]) begin
-            serve_key = 351;
+            serve_key = serve_key | 351;
         end
         if (pend_grant[352]) begin
-            serve_key = 352;
+            serve_key = serve_key | 352;
         end
         if (pend_grant[353]) begin
-            serve_key = 353;
+            serve_key = serve_key | 353;
         end
         if (pend_grant[354]) begin
-            serve_key = 354;
+            serve_key = serve_key | 354;
         end
         if (pend_grant[355]) begin
-            serve_key = 355;
+            serve_key = serve_key | 355;
         end
         if (pend_grant[356]) begin
-            serve_key = 356;
+            serve_key = serve_key | 356;
         end
         if (pend_grant[357]) begin
-            serve_key = 357;
+            serve_key = serve_key | 357;
         end
         if (pend_grant[358]) begin
-            serve_key = 358;
+            serve_key = serve_key | 358;
         end
         if (pend_grant[359]) begin
-            serve_key = 359;
+            serve_key = serve_key | 359;
         end
         if (pend_grant[360]) begin
-            serve_key = 360;
+            serve_key = serve_key | 360;
         end
         if (pend_grant[361]) begin
-            serve_key = 361;
+            serve_key = serve_key | 361;
         end
         if (pend_grant[362]) begin
-            serve_key = 362;
+            serve_key = serve_key | 362;
         end
         if (pend_grant[363]) begin
-            serve_key = 363;
+            serve_key = serve_key | 363;
         end
         if (pend_grant[364]) begin
-            serve_key = 364;
+            serve_key = serve_key | 364;
         end
         if (pend_grant[365]) begin
-            serve_key = 365;
+            serve_key = serve_key | 365;
         end
         if (pend_grant[366]) begin
-            serve_key = 366;
+            serve_key = serve_key | 366;
         end
         if (pend_grant[367]) begin
-            serve_key = 367;
+            serve_key = serve_key | 367;
         end
         if (pend_grant[368]) begin
-            serve_key = 368;
+            serve_key = serve_key | 368;
         end
         if (pend_grant[369]) begin
-            serve_key = 369;
+            serve_key = serve_key | 369;
         end
         if (pend_grant[370]) begin
-            serve_key = 370;
+            serve_key = serve_key | 370;
         end
         if (pend_grant[371]) begin
-            serve_key = 371;
+            serve_key = serve_key | 371;
         end
         if (pend_grant[372]) begin
-            serve_key = 372;
+            serve_key = serve_key | 372;
         end
         if (pend_grant[373]) begin
-            serve_key = 373;
+            serve_key = serve_key | 373;
         end
         if (pend_grant[374]) begin
-            serve_key = 374;
+            serve_key = serve_key | 374;
         end
         if (pend_grant[375]) begin
-            serve_key = 375;
+            serve_key = serve_key | 375;
         end
         if (pend_grant[376]) begin
-            serve_key = 376;
+            serve_key = serve_key | 376;
         end
         if (pend_grant[377]) begin
-            serve_key = 377;
+            serve_key = serve_key | 377;
         end
         if (pend_grant[378]) begin
-            serve_key = 378;
+            serve_key = serve_key | 378;
         end
         if (pend_grant[379]) begin
-            serve_key = 379;
+            serve_key = serve_key | 379;
         end
         if (pend_grant[380]) begin
-            serve_key = 380;
+            serve_key = serve_key | 380;
         end
         if (pend_grant[381]) begin
-            serve_key = 381;
+            serve_key = serve_key | 381;
         end
         if (pend_grant[382]) begin
-            serve_key = 382;
+            serve_key = serve_key | 382;
         end
         if (pend_grant[383]) begin
-            serve_key = 383;
+            serve_key = serve_key | 383;
         end
         if (pend_grant[384]) begin
-            serve_key = 384;
+            serve_key = serve_key | 384;
         end
         if (pend_grant[385]) begin
-            serve_key = 385;
+            serve_key = serve_key | 385;
         end
         if (pend_grant[386]) begin
-            serve_key = 386;
+            serve_key = serve_key | 386;
         end
         if (pend_grant[387]) begin
-            serve_key = 387;
+            serve_key = serve_key | 387;
         end
         if (pend_grant[388]) begin
-            serve_key = 388;
+            serve_key = serve_key | 388;
         end
         if (pend_grant[389]) begin
-            serve_key = 389;
+            serve_key = serve_key | 389;
         end
         if (pend_grant[390]) begin
-            serve_key = 390;
+            serve_key = serve_key | 390;
         end
         if (pend_grant[391]) begin
-            serve_key = 391;
+            serve_key = serve_key | 391;
         end
         if (pend_grant[392]) begin
-            serve_key = 392;
+            serve_key = serve_key | 392;
         end
         if (pend_grant[393]) begin
-            serve_key = 393;
+            serve_key = serve_key | 393;
         end
         if (pend_grant[394]) begin
-            serve_key = 394;
+            serve_key = serve_key | 394;
         end
         if (pend_grant[395]) begin
-            serve_key = 395;
+            serve_key = serve_key | 395;
         end
         if (pend_grant[396]) begin
-            serve_key = 396;
+            serve_key = serve_key | 396;
         end
         if (pend_grant[397]) begin
-            serve_key = 397;
+            serve_key = serve_key | 397;
         end
         if (pend_grant[398]) begin
-            serve_key = 398;
+            serve_key = serve_key | 398;
         end
         if (pend_grant[399]) begin
-            serve_key = 399;
+            serve_key = serve_key | 399;
         end
         if (pend_grant[400]) begin
-            serve_key = 400;
+            serve_key = serve_key | 400;
         end
         if (pend_grant[401]) begin
-            serve_key = 401;
+            serve_key = serve_key | 401;
         end
         if (pend_grant[402]) begin
-            serve_key = 402;
+            serve_key = serve_key | 402;
         end
         if (pend_grant[403]) begin
-            serve_key = 403;
+            serve_key = serve_key | 403;
         end
         if (pend_grant[404]) begin
-            serve_key = 404;
+            serve_key = serve_key | 404;
         end
         if (pend_grant[405]) begin
-            serve_key = 405;
+            serve_key = serve_key | 405;
         end
         if (pend_grant[406]) begin
-            serve_key = 406;
+            serve_key = serve_key | 406;
         end
         if (pend_grant[407]) begin
-            serve_key = 407;
+            serve_key = serve_key | 407;
         end
         if (pend_grant[408]) begin
-            serve_key = 408;
+            serve_key = serve_key | 408;
         end
         if (pend_grant[409]) begin
-            serve_key = 409;
+            serve_key = serve_key | 409;
         end
         if (pend_grant[410]) begin
-            serve_key = 410;
+            serve_key = serve_key | 410;
         end
         if (pend_grant[411]) begin
-            serve_key = 411;
+            serve_key = serve_key | 411;
         end
         if (pend_grant[412]) begin
-            serve_key = 412;
+            serve_key = serve_key | 412;
         end
         if (pend_grant[413]) begin
-            serve_key = 413;
+            serve_key = serve_key | 413;
         end
         if (pend_grant[414]) begin
-            serve_key = 414;
+            serve_key = serve_key | 414;
         end
         if (pend_grant[415]) begin
-            serve_key = 415;
+            serve_key = serve_key | 415;
         end
         if (pend_grant[416]) begin
-            serve_key = 416;
+            serve_key = serve_key | 416;
         end
         if (pend_grant[417]) begin
-            serve_key = 417;
+            serve_key = serve_key | 417;
         end
         if (pend_grant[418]) begin
-            serve_key = 418;
+            serve_key = serve_key | 418;
         end
         if (pend_grant[419]) begin
-            serve_key = 419;
+            serve_key = serve_key | 419;
         end
         if (pend_grant[420]) begin
-            serve_key = 420;
+            serve_key = serve_key | 420;
         end
         if (pend_grant[421]) begin
-            serve_key = 421;
+            serve_key = serve_key | 421;
         end
         if (pend_grant[422]) begin
-            serve_key = 422;
+            serve_key = serve_key | 422;
         end
         if (pend_grant[423]) begin
-            serve_key = 423;
+            serve_key = serve_key | 423;
         end
         if (pend_grant[424]) begin
-            serve_key = 424;
+            serve_key = serve_key | 424;
         end
         if (pend_grant[425]) begin
-            serve_key = 425;
+            serve_key = serve_key | 425;
         end
         if (pend_grant[426]) begin
-            serve_key = 426;
+            serve_key = serve_key | 426;
         end
         if (pend_grant[427]) begin
-            serve_key = 427;
+            serve_key = serve_key | 427;
         end
         if (pend_grant[428]) begin
-            serve_key = 428;
+            serve_key = serve_key | 428;
         end
         if (pend_grant[429]) begin
-            serve_key = 429;
+            serve_key = serve_key | 429;
         end
         if (pend_grant[430]) begin
-            serve_key = 430;
+            serve_key = serve_key | 430;
         end
         if (pend_grant[431]) begin
-            serve_key = 431;
+            serve_key = serve_key | 431;
         end
         if (pend_grant[432]) begin
-            serve_key = 432;
+            serve_key = serve_key | 432;
         end
         if (pend_grant[433]) begin
-            serve_key = 433;
+            serve_key = serve_key | 433;
         end
         if (pend_grant[434]) begin
-            serve_key = 434;
+            serve_key = serve_key | 434;
         end
         if (pend_grant[435]) begin
-            serve_key = 435;
+            serve_key = serve_key | 435;
         end
         if (pend_grant[436]) begin
-            serve_key = 436;
+            serve_key = serve_key | 436;
         end
         if (pend_grant[437]) begin
-            serve_key = 437;
+            serve_key = serve_key | 437;
         end
         if (pend_grant[438]) begin
-            serve_key = 438;
+            serve_key = serve_key | 438;
         end
         if (pend_grant[439]) begin
-            serve_key = 439;
+            serve_key = serve_key | 439;
         end
         if (pend_grant[440]) begin
-            serve_key = 440;
+            serve_key = serve_key | 440;
         end
         if (pend_grant[441]) begin
-            serve_key = 441;
+            serve_key = serve_key | 441;
         end
         if (pend_grant[442]) begin
-            serve_key = 442;
+            serve_key = serve_key | 442;
         end
         if (pend_grant[443]) begin
-            serve_key = 443;
+            serve_key = serve_key | 443;
         end
         if (pend_grant[444]) begin
-            serve_key = 444;
+            serve_key = serve_key | 444;
         end
         if (pend_grant[445]) begin
-            serve_key = 445;
+            serve_key = serve_key | 445;
         end
         if (pend_grant[446]) begin
-            serve_key = 446;
+            serve_key = serve_key | 446;
         end
         if (pend_grant[447]) begin
-            serve_key = 447;
+            serve_key = serve_key | 447;
         end
         if (pend_grant[448]) begin
-            serve_key = 448;
+            serve_key = serve_key | 448;
         end
         if (pend_grant[449]) begin
-            serve_key = 449;
+            serve_key = serve_key | 449;
         end
         if (pend_grant[450]) begin
-            serve_key = 450;
+            serve_key = serve_key | 450;
         end
         if (pend_grant[451]) begin
-            serve_key = 451;
+            serve_key = serve_key | 451;
         end
         if (pend_grant[452]) begin
-            serve_key = 452;
+            serve_key = serve_key | 452;
         end
         if (pend_grant[453]) begin
-            serve_key = 453;
+            serve_key = serve_key | 453;
         end
         if (pend_grant[454]) begin
-            serve_key = 454;
+            serve_key = serve_key | 454;
         end
         if (pend_grant[455]) begin
-            serve_key = 455;
+            serve_key = serve_key | 455;
         end
         if (pend_grant[456]) begin
-            serve_key = 456;
+            serve_key = serve_key | 456;
         end
         if (pend_grant[457]) begin
-            serve_key = 457;
+            serve_key = serve_key | 457;
         end
         if (pend_grant[458]) begin
-            serve_key = 458;
+            serve_key = serve_key | 458;
         end
         if (pend_grant[459]) begin
-            serve_key = 459;
+            serve_key = serve_key | 459;
         end
         if (pend_grant[460]) begin
-            serve_key = 460;
+            serve_key = serve_key | 460;
         end
         if (pend_grant[461]) begin
-            serve_key = 461;
+            serve_key = serve_key | 461;
         end
         if (pend_grant[462]) begin
-            serve_key = 462;
+            serve_key = serve_key | 462;
         end
         if (pend_grant[463]) begin
-            serve_key = 463;
+            serve_key = serve_key | 463;
         end
         if (pend_grant[464]) begin
-            serve_key = 464;
+            serve_key = serve_key | 464;
         end
         if (pend_grant[465]) begin
-            serve_key = 465;
+            serve_key = serve_key | 465;
         end
         if (pend_grant[466]) begin
-            serve_key = 466;
+            serve_key = serve_key | 466;
         end
         if (pend_grant[467]) begin
-            serve_key = 467;
+            serve_key = serve_key | 467;
         end
         if (pend_grant[468]) begin
-            serve_key = 468;
+            serve_key = serve_key | 468;
         end
         if (pend_grant[469]) begin
-            serve_key = 469;
+            serve_key = serve_key | 469;
         end
         if (pend_grant[470]) begin
-            serve_key = 470;
+            serve_key = serve_key | 470;
         end
         if (pend_grant[471]) begin
-            serve_key = 471;
+            serve_key = serve_key | 471;
         end
         if (pend_grant[472]) begin
-            serve_key = 472;
+            serve_key = serve_key | 472;
         end
         if (pend_grant[473]) begin
-            serve_key = 473;
+            serve_key = serve_key | 473;
         end
         if (pend_grant[474]) begin
-            serve_key = 474;
+            serve_key = serve_key | 474;
         end
         if (pend_grant[475]) begin
-            serve_key = 475;
+            serve_key = serve_key | 475;
         end
         if (pend_grant[476]) begin
-            serve_key = 476;
+            serve_key = serve_key | 476;
         end
         if (pend_grant[477]) begin
-            serve_key = 477;
+            serve_key = serve_key | 477;
         end
         if (pend_grant[478]) begin
-            serve_key = 478;
+            serve_key = serve_key | 478;
         end
         if (pend_grant[479]) begin
-            serve_key = 479;
+            serve_key = serve_key | 479;
         end
         if (pend_grant[480]) begin
-            serve_key = 480;
+            serve_key = serve_key | 480;
         end
         if (pend_grant[481]) begin
-            serve_key = 481;
+            serve_key = serve_key | 481;
         end
         if (pend_grant[482]) begin
-            serve_key = 482;
+            serve_key = serve_key | 482;
         end
         if (pend_grant[483]) begin
-            serve_key = 483;
+            serve_key = serve_key | 483;
         end
         if (pend_grant[484]) begin
-            serve_key = 484;
+            serve_key = serve_key | 484;
         end
         if (pend_grant[485]) begin
-            serve_key = 485;
+            serve_key = serve_key | 485;
         end
         if (pend_grant[486]) begin
-            serve_key = 486;
+            serve_key = serve_key | 486;
         end
         if (pend_grant[487]) begin
-            serve_key = 487;
+            serve_key = serve_key | 487;
         end
         if (pend_grant[488]) begin
-            serve_key = 488;
+            serve_key = serve_key | 488;
         end
         if (pend_grant[489]) begin
-            serve_key = 489;
+            serve_key = serve_key | 489;
         end
         if (pend_grant[490]) begin
-            serve_key = 490;
+            serve_key = serve_key | 490;
         end
         if (pend_grant[491]) begin
-            serve_key = 491;
+            serve_key = serve_key | 491;
         end
         if (pend_grant[492]) begin
-            serve_key = 492;
+            serve_key = serve_key | 492;
         end
         if (pend_grant[493]) begin
-            serve_key = 493;
+            serve_key = serve_key | 493;
         end
         if (pend_grant[494]) begin
-            serve_key = 494;
+            serve_key = serve_key | 494;
         end
         if (pend_grant[495]) begin
-            serve_key = 495;
+            serve_key = serve_key | 495;
         end
         if (pend_grant[496]) begin
-            serve_key = 496;
+            serve_key = serve_key | 496;
         end
         if (pend_grant[497]) begin
-            serve_key = 497;
+            serve_key = serve_key | 497;
         end
         if (pend_grant[498]) begin
-            serve_key = 498;
+            serve_key = serve_key | 498;
         end
         if (pend_grant[499]) begin
-            serve_key = 499;
+            serve_key = serve_key | 499;
         end
         if (pend_grant[500]) begin
-            serve_key = 500;
+            serve_key = serve_key | 500;
         end
         if (pend_grant[501]) begin
-            serve_key = 501;
+            serve_key = serve_key | 501;
         end
         if (pend_grant[502]) begin
-            serve_key = 502;
+            serve_key = serve_key | 502;
         end
         if (pend_grant[503]) begin
-            serve_key = 503;
+            serve_key = serve_key | 503;
         end
         if (pend_grant[504]) begin
-            serve_key = 504;
+            serve_key = serve_key | 504;
         end
         if (pend_grant[505]) begin
-            serve_key = 505;
+            serve_key = serve_key | 505;
         end
         if (pend_grant[506]) begin
-            serve_key = 506;
+            serve_key = serve_key | 506;
         end
         if (pend_grant[507]) begin
-            serve_key = 507;
+            serve_key = serve_key | 507;
         end
         if (pend_grant[508]) begin
-            serve_key = 508;
+            serve_key = serve_key | 508;
         end
         if (pend_grant[509]) begin
-            serve_key = 509;
+            serve_key = serve_key | 509;
         end
         if (pend_grant[510]) begin
-            serve_key = 510;
+            serve_key = serve_key | 510;
         end
         if (pend_grant[511]) begin
-            serve_key = 511;
+            serve_key = serve_key | 511;
         end
+        serve_onehot = pend_grant;
         key_onehot = one_k << key;
         served_onehot = one_k << served_key;
+        served_next = served_key + one_kb;
+        served_before = (one_k << served_next) - one_k;
         withdraw_onehot = one_k << withdraw_key;
         pending_left = pending$q;
         if (withdraw) begin
@@ -2658,7 +2715,7 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         pending$d = pending_left;
         if (serve_capture) begin
             pending$d = pending_left & ~served_onehot;
-            rr_next$d = served_key + one_kb;
+            rr_before$d = served_before;
         end
         if (trigger & ~direct) begin
             pending$d = pending$d | key_onehot;
@@ -2799,7 +2856,7 @@ module capfc_paper__calibrate(clock,reset,serving,served_key,served_row,key,row_
         cal_key = cal_key_r$q;
         if (reset) begin
             pending$d = 512'h0;
-            rr_next$d = 9'h0;
+            rr_before$d = 512'h0;
             cal_busy$d = 1'b0;
             cal_summed$d = 1'b0;
             cal_scaled$d = 1'b0;
@@ -4313,26 +4370,26 @@ module capfc_paper__calibrate$pending(d,q,clock);
 endmodule // capfc_paper__calibrate$pending
 
 
-module capfc_paper__calibrate$rr_next(d,q,clock);
+module capfc_paper__calibrate$rr_before(d,q,clock);
 
     // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
+    input wire  [511:0] d;
+    output reg  [511:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 9'h0;
+       q = 512'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // capfc_paper__calibrate$rr_next
+endmodule // capfc_paper__calibrate$rr_before
 
 
-module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,e_valid,e_drop,e_b1,d_valid,d_key,d_b1,policy,xoff,warn,xon,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,cal_trigger,max_set,max_key,max_flags,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
+module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_request,inspect,serve_valid,serve_key,serve_onehot,e_valid,e_drop,e_at_warn,e_at_xoff,d_valid,d_key,d_at_warn,d_at_xon,policy,serving,served_key,served_row,key,row_new,row_reset,xon_clear,clear_key,cal_trigger,max_set,max_key,max_flags,saturated,inspect_key,inspect_key_ok,inspect_busy,inspected);
 
     // Module arguments
     input wire  clock;
@@ -4344,16 +4401,16 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
     input wire  [31:0] inspect;
     input wire  serve_valid;
     input wire  [8:0] serve_key;
+    input wire  [511:0] serve_onehot;
     input wire  e_valid;
     input wire  e_drop;
-    input wire  [31:0] e_b1;
+    input wire  e_at_warn;
+    input wire  e_at_xoff;
     input wire  d_valid;
     input wire  [8:0] d_key;
-    input wire  [31:0] d_b1;
+    input wire  d_at_warn;
+    input wire  d_at_xon;
     input wire  [2:0] policy;
-    input wire  [31:0] xoff;
-    input wire  [31:0] warn;
-    input wire  [31:0] xon;
     output reg  serving;
     output reg  [8:0] served_key;
     output reg  [1023:0] served_row;
@@ -4659,10 +4716,10 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         insp_key = ({1'd0, insp_port8} << prio_bits) | ({6'd0, insp_prio} & prio_mask);
         insp_key_ok = (insp_port8 < ports8) & prio_ok[insp_prio];
         accepted = e_valid & ~e_drop;
-        t_warn$d = accepted & (e_b1 >= warn);
-        t_xoff$d = accepted & (e_b1 >= xoff);
-        t_reset$d = d_valid & (d_b1 <= warn);
-        t_xon$d = d_valid & (d_b1 <= xon);
+        t_warn$d = accepted & e_at_warn;
+        t_xoff$d = accepted & e_at_xoff;
+        t_reset$d = d_valid & d_at_warn;
+        t_xon$d = d_valid & d_at_xon;
         t_deq_key$d = d_key;
         c_kind$d = 2'h0;
         c_input$d = 6'h0;
@@ -5450,8 +5507,8 @@ module capfc_paper__counters(clock,reset,enq_valid,enq_key,enq_input,inspect_req
         counts$read_address_b = serve_key;
         s_valid$d = serve_valid;
         s_key$d = serve_key;
-        s_fw_hit$d = count_it & (c_key$q == serve_key);
-        s_live_hit$d = row_live$d[serve_key];
+        s_fw_hit$d = count_it & |(c_onehot & serve_onehot);
+        s_live_hit$d = |(row_live$d & serve_onehot);
         cal_trigger = t_xoff$q & (policy[(32'h0)+:(2)] == policy_cal);
         m1_valid$d = t_xoff$q & (policy[(32'h0)+:(2)] == policy_max);
         m1_key$d = c_key$q;
@@ -8956,7 +9013,198 @@ module capfc_paper__eg_input(d,q,clock);
 endmodule // capfc_paper__eg_input
 
 
-module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before);
+module capfc_paper__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xon,e_at_warn,e_at_xoff,d_at_warn,d_at_xon);
+
+    // Module arguments
+    input wire  [15:0] e_len;
+    input wire  [15:0] d_len;
+    input wire  [31:0] e_b0;
+    input wire  [31:0] d_b0;
+    input wire  same;
+    input wire  d_underflow;
+    input wire  [31:0] xoff;
+    input wire  [31:0] warn;
+    input wire  [31:0] xon;
+    output reg  e_at_warn;
+    output reg  e_at_xoff;
+    output reg  d_at_warn;
+    output reg  d_at_xon;
+
+    // Constant declarations
+    localparam  mask = 32'hffffff;
+
+    // Stub signals
+    reg  [31:0] warn_test$t;
+    reg  [32:0] warn_test$e_len;
+    reg  [32:0] warn_test$d_len;
+    reg  [32:0] warn_test$e_b0;
+    reg  [32:0] warn_test$d_b0;
+    reg  warn_test$d_underflow;
+    reg  warn_test$same;
+    wire  warn_test$hit;
+    reg  [31:0] xoff_test$t;
+    reg  [32:0] xoff_test$e_len;
+    reg  [32:0] xoff_test$d_len;
+    reg  [32:0] xoff_test$e_b0;
+    reg  [32:0] xoff_test$d_b0;
+    reg  xoff_test$d_underflow;
+    reg  xoff_test$same;
+    wire  xoff_test$hit;
+
+    // Local signals
+    reg  [32:0] e_len33;
+    reg  [32:0] d_len33;
+    reg  [31:0] e_b0_masked;
+    reg  [31:0] d_b0_masked;
+    reg  [32:0] e_b0_33;
+    reg  [32:0] d_b0_33;
+
+    // Sub module instances
+    capfc_paper__eg_tests$warn_test warn_test(
+        .t(warn_test$t),
+        .e_len(warn_test$e_len),
+        .d_len(warn_test$d_len),
+        .e_b0(warn_test$e_b0),
+        .d_b0(warn_test$d_b0),
+        .d_underflow(warn_test$d_underflow),
+        .same(warn_test$same),
+        .hit(warn_test$hit)
+    );
+    capfc_paper__eg_tests$xoff_test xoff_test(
+        .t(xoff_test$t),
+        .e_len(xoff_test$e_len),
+        .d_len(xoff_test$d_len),
+        .e_b0(xoff_test$e_b0),
+        .d_b0(xoff_test$d_b0),
+        .d_underflow(xoff_test$d_underflow),
+        .same(xoff_test$same),
+        .hit(xoff_test$hit)
+    );
+
+    // Update code
+    always @(*) begin
+        e_len33 = {17'd0, e_len};
+        d_len33 = {17'd0, d_len};
+        e_b0_masked = e_b0 & mask;
+        d_b0_masked = d_b0 & mask;
+        e_b0_33 = {1'd0, e_b0_masked};
+        d_b0_33 = {1'd0, d_b0_masked};
+        warn_test$t = warn;
+        warn_test$e_len = e_len33;
+        warn_test$d_len = d_len33;
+        warn_test$e_b0 = e_b0_33;
+        warn_test$d_b0 = d_b0_33;
+        warn_test$d_underflow = d_underflow;
+        warn_test$same = same;
+        e_at_warn = warn_test$hit;
+        xoff_test$t = xoff;
+        xoff_test$e_len = e_len33;
+        xoff_test$d_len = d_len33;
+        xoff_test$e_b0 = e_b0_33;
+        xoff_test$d_b0 = d_b0_33;
+        xoff_test$d_underflow = d_underflow;
+        xoff_test$same = same;
+        e_at_xoff = xoff_test$hit;
+        d_at_warn = d_b0_33 <= {1'd0, warn} + d_len33;
+        d_at_xon = d_b0_33 <= {1'd0, xon} + d_len33;
+    end
+
+endmodule // capfc_paper__eg_tests
+
+
+module capfc_paper__eg_tests$warn_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,hit);
+
+    // Module arguments
+    input wire  [31:0] t;
+    input wire  [32:0] e_len;
+    input wire  [32:0] d_len;
+    input wire  [32:0] e_b0;
+    input wire  [32:0] d_b0;
+    input wire  d_underflow;
+    input wire  same;
+    output reg  hit;
+
+    // Local signals
+    reg  [32:0] t33;
+    reg  len_reaches;
+    reg  [32:0] t_apart;
+    reg  [32:0] t_plus_deq;
+    reg  len_reaches_same;
+    reg  [32:0] t_same;
+    reg  hit_apart;
+    reg  hit_same;
+
+    // Update code
+    always @(*) begin
+        t33 = {1'd0, t};
+        len_reaches = e_len >= t33;
+        t_apart = t33 - e_len;
+        t_plus_deq = t33 + d_len;
+        len_reaches_same = e_len >= t_plus_deq;
+        t_same = t_plus_deq - e_len;
+        hit_apart = len_reaches | (e_b0 >= t_apart);
+        hit_same = len_reaches_same | (d_b0 >= t_same);
+        if (~same) begin
+            hit = hit_apart;
+        end
+        else if (d_underflow) begin
+            hit = len_reaches;
+        end
+        else begin
+            hit = hit_same;
+        end
+    end
+
+endmodule // capfc_paper__eg_tests$warn_test
+
+
+module capfc_paper__eg_tests$xoff_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,hit);
+
+    // Module arguments
+    input wire  [31:0] t;
+    input wire  [32:0] e_len;
+    input wire  [32:0] d_len;
+    input wire  [32:0] e_b0;
+    input wire  [32:0] d_b0;
+    input wire  d_underflow;
+    input wire  same;
+    output reg  hit;
+
+    // Local signals
+    reg  [32:0] t33;
+    reg  len_reaches;
+    reg  [32:0] t_apart;
+    reg  [32:0] t_plus_deq;
+    reg  len_reaches_same;
+    reg  [32:0] t_same;
+    reg  hit_apart;
+    reg  hit_same;
+
+    // Update code
+    always @(*) begin
+        t33 = {1'd0, t};
+        len_reaches = e_len >= t33;
+        t_apart = t33 - e_len;
+        t_plus_deq = t33 + d_len;
+        len_reaches_same = e_len >= t_plus_deq;
+        t_same = t_plus_deq - e_len;
+        hit_apart = len_reaches | (e_b0 >= t_apart);
+        hit_same = len_reaches_same | (d_b0 >= t_same);
+        if (~same) begin
+            hit = hit_apart;
+        end
+        else if (d_underflow) begin
+            hit = len_reaches;
+        end
+        else begin
+            hit = hit_same;
+        end
+    end
+
+endmodule // capfc_paper__eg_tests$xoff_test
+
+
+module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before,e_before,e_len,d_len);
 
     // Module arguments
     input wire  clock;
@@ -8981,6 +9229,9 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     output reg  same_key;
     output reg  [31:0] e_base;
     output reg  [31:0] d_before;
+    output reg  [31:0] e_before;
+    output reg  [15:0] e_len;
+    output reg  [15:0] d_len;
 
     // Stub signals
     reg  [15:0] bounds$e_len;
@@ -9302,6 +9553,9 @@ module capfc_paper__egress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         d_underflow = upd$d_underflow;
         d_b1 = upd$d_b1;
         d_before = d_b0;
+        e_before = e_b0;
+        e_len = e_len_q$q;
+        d_len = d_len_q$q;
         pool$e_valid = e_valid_q$q;
         pool$same = same_q$q;
         pool$e_b0 = e_b0;
@@ -11435,7 +11689,7 @@ module capfc_paper__in_pause$state(d,q,clock);
 endmodule // capfc_paper__in_pause$state
 
 
-module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before);
+module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before,e_before,e_len,d_len);
 
     // Module arguments
     input wire  clock;
@@ -11460,6 +11714,9 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
     output reg  same_key;
     output reg  [31:0] e_base;
     output reg  [31:0] d_before;
+    output reg  [31:0] e_before;
+    output reg  [15:0] e_len;
+    output reg  [15:0] d_len;
 
     // Stub signals
     reg  [15:0] bounds$e_len;
@@ -11781,6 +12038,9 @@ module capfc_paper__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_
         d_underflow = upd$d_underflow;
         d_b1 = upd$d_b1;
         d_before = d_b0;
+        e_before = e_b0;
+        e_len = e_len_q$q;
+        d_len = d_len_q$q;
         pool$e_valid = e_valid_q$q;
         pool$same = same_q$q;
         pool$e_b0 = e_b0;

@@ -22,6 +22,7 @@ mod calibrate;
 mod counters;
 mod decision;
 mod pool;
+mod thresholds;
 
 use crate::csr_bank::{self, CsrBank};
 use crate::pfc::frame_gen::FrameGen;
@@ -38,6 +39,7 @@ use switchcraft_model::capfc::{
     reg as capfc_reg, regmap, CapfcConfig, ERR_EG_UNDERFLOW, ERR_INDEX, ERR_IN_UNDERFLOW,
     ERR_SATURATION,
 };
+use thresholds::EgressTests;
 
 /// Word slots of the CSR bank (the register map's indices 0..20) and their bits.
 pub const CSR_SLOTS: usize = 24;
@@ -104,6 +106,8 @@ pub struct CapfcCore<
     pub egress: Occupancy<KB, K>,
     /// The shared-memory pool counters (spec §2.7; constant 0 without `[shared]`).
     pub pool: Pool<PB>,
+    /// The egress occupancy stage's threshold tests, on its operands.
+    eg_tests: EgressTests,
     pub counters: Counters<PB, PP, K, KB, W>,
     pub calibrate: Calibrate<PB, PP, K, KB, W>,
     pub decision: Decision<PB, PP, K, KB, EB>,
@@ -251,6 +255,7 @@ impl<
                 Occupancy::new(cfg.occupancy_bits as usize, tech)
             },
             pool: Pool::new(cfg),
+            eg_tests: EgressTests::new(cfg.occupancy_bits as usize),
             counters: Counters::new(cfg),
             calibrate: Calibrate::new(cfg),
             decision: Decision::new(cfg),
@@ -451,28 +456,37 @@ impl<
             .get_bits::<32>(self.at_inspect.val().index());
         self.counters.serve_valid.next = self.calibrate.requesting.val();
         self.counters.serve_key.next = self.calibrate.serve_key.val();
+        self.counters.serve_onehot.next = self.calibrate.serve_onehot.val();
         self.counters.e_valid.next = self.egress.e_valid.val();
         self.counters.e_drop.next = self.egress.e_drop.val();
-        self.counters.e_b1.next = self.egress.e_b1.val();
+        self.counters.e_at_warn.next = self.eg_tests.e_at_warn.val();
+        self.counters.e_at_xoff.next = self.eg_tests.e_at_xoff.val();
         self.counters.d_valid.next = self.egress.d_valid.val();
         self.counters.d_key.next = self.egress.d_key.val();
-        self.counters.d_b1.next = self.egress.d_b1.val();
+        self.counters.d_at_warn.next = self.eg_tests.d_at_warn.val();
+        self.counters.d_at_xon.next = self.eg_tests.d_at_xon.val();
         self.counters.policy.next = self
             .csr
             .value
             .val()
             .get_bits::<3>(self.at_policy.val().index());
-        self.counters.xoff.next = self
+        self.eg_tests.e_len.next = self.egress.e_len.val();
+        self.eg_tests.d_len.next = self.egress.d_len.val();
+        self.eg_tests.e_b0.next = self.egress.e_before.val();
+        self.eg_tests.d_b0.next = self.egress.d_before.val();
+        self.eg_tests.same.next = self.egress.same_key.val();
+        self.eg_tests.d_underflow.next = self.egress.d_underflow.val();
+        self.eg_tests.xoff.next = self
             .csr
             .value
             .val()
             .get_bits::<32>(self.at_eg_xoff.val().index());
-        self.counters.warn.next = self
+        self.eg_tests.warn.next = self
             .csr
             .value
             .val()
             .get_bits::<32>(self.at_eg_warn.val().index());
-        self.counters.xon.next = self
+        self.eg_tests.xon.next = self
             .csr
             .value
             .val()
@@ -695,16 +709,22 @@ pub fn package(
                     "in_pause$xoff_key",
                     "in_pause$xon_key",
                     "egress$e_key",
-                    "egress$same_key",
                 ],
                 reason: "outputs of the sub-blocks shared with PFC that CaPFC does not need \
-                         (PFC's pause-request events, the egress stage's key and same-key flag).",
+                         (PFC's pause-request events, the egress stage's key's priority).",
             },
             Waiver {
                 rule: "UNUSEDSIGNAL",
-                signals: &["ingress$e_base", "ingress$d_before", "*_wide"],
-                reason: "the ingress occupancy's operands for a shared pool, which only the \
-                     egress has; the `*_wide` locals hold a pool counter row shifted right by a \
+                signals: &[
+                    "ingress$e_base",
+                    "ingress$d_before",
+                    "ingress$e_before",
+                    "ingress$e_len",
+                    "ingress$d_len",
+                    "*_wide",
+                ],
+                reason: "the ingress occupancy's operands for a shared pool and for tests \
+                     beside its arithmetic, which only the egress has; the `*_wide` locals hold a pool counter row shifted right by a \
                      port's offset, of which the low 32 bits are read.",
             },
             Waiver {

@@ -49,9 +49,10 @@ pub struct Calibrate<
     /// The policy is Stop-Calibrate (results are dropped otherwise).
     pub enabled: Signal<In, Bit>,
 
-    /// A request waits, and the row to serve next.
+    /// A request waits, and the row to serve next (also one-hot, for the row's sources).
     pub requesting: Signal<Out, Bit>,
     pub serve_key: Signal<Out, Bits<KB>>,
+    pub serve_onehot: Signal<Out, Bits<K>>,
     pub busy: Signal<Out, Bit>,
     /// The engine's row.
     pub cal_key: Signal<Out, Bits<KB>>,
@@ -68,7 +69,9 @@ pub struct Calibrate<
     one_pp: Constant<Bits<PP>>,
 
     pending: DFF<Bits<K>>,
-    rr_next: DFF<Bits<KB>>,
+    /// The round-robin pointer as the keys before it (the key after the last one served): the
+    /// search starts from a mask register, not from a decoder and a subtraction of a pointer.
+    rr_before: DFF<Bits<K>>,
     cal_busy: DFF<Bit>,
     cal_summed: DFF<Bit>,
     /// The sum is scaled: the engine flags from now on.
@@ -86,6 +89,8 @@ pub struct Calibrate<
     pend_above: Signal<Local, Bits<K>>,
     pend_cand: Signal<Local, Bits<K>>,
     pend_grant: Signal<Local, Bits<K>>,
+    served_next: Signal<Local, Bits<KB>>,
+    served_before: Signal<Local, Bits<K>>,
     key_onehot: Signal<Local, Bits<K>>,
     served_onehot: Signal<Local, Bits<K>>,
     /// The trigger captures at once (idle engine, nothing waiting, nothing served now).
@@ -132,6 +137,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             enabled: Default::default(),
             requesting: Default::default(),
             serve_key: Default::default(),
+            serve_onehot: Default::default(),
             busy: Default::default(),
             cal_key: Default::default(),
             result: Default::default(),
@@ -142,7 +148,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             one_kb: Constant::new(1u64.into()),
             one_pp: Constant::new(1u64.into()),
             pending: Default::default(),
-            rr_next: Default::default(),
+            rr_before: Default::default(),
             cal_busy: Default::default(),
             cal_summed: Default::default(),
             cal_scaled: Default::default(),
@@ -155,6 +161,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             pend_above: Default::default(),
             pend_cand: Default::default(),
             pend_grant: Default::default(),
+            served_next: Default::default(),
+            served_before: Default::default(),
             key_onehot: Default::default(),
             served_onehot: Default::default(),
             direct: Default::default(),
@@ -188,8 +196,8 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pending, rr_next, cal_busy, cal_summed, cal_scaled, cal_cancel, cal_key_r,
-            cal_cut, cal_total, cal_rem, cal_dv
+            self, clock, pending, rr_before, cal_busy, cal_summed, cal_scaled, cal_cancel,
+            cal_key_r, cal_cut, cal_total, cal_rem, cal_dv
         );
         self.cal_row.clock.next = self.clock.val();
         self.cal_row.next_counts.next = self.cal_row.counts.val();
@@ -198,26 +206,29 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.cal_row.sel_flagged.next = self.cal_row.flagged.val();
 
         // The pending request at or after the round-robin pointer.
-        self.pend_above.next =
-            self.pending.q.val() & !((self.one_k.val() << self.rr_next.q.val()) - self.one_k.val());
+        self.pend_above.next = self.pending.q.val() & !self.rr_before.q.val();
         if self.pend_above.val().any() {
             self.pend_cand.next = self.pend_above.val();
         } else {
             self.pend_cand.next = self.pending.q.val();
         }
         self.pend_grant.next = self.pend_cand.val() & (!self.pend_cand.val() + self.one_k.val());
+        // The grant is one-hot (or empty): its key is an OR of the indices, a tree per bit.
         self.serve_key.next = 0.into();
         for k in 0..K {
             if self.pend_grant.val().get_bit(k) {
-                self.serve_key.next = k.to_bits::<KB>();
+                self.serve_key.next = self.serve_key.val() | k.to_bits::<KB>();
             }
         }
+        self.serve_onehot.next = self.pend_grant.val();
 
         // Requests: a dequeue withdraws one; the row port B read starts its request on an
         // idle engine; a trigger starts at once only on an idle engine with nothing waiting,
         // else it waits (also behind the request served now, even its own row's).
         self.key_onehot.next = self.one_k.val() << self.key.val();
         self.served_onehot.next = self.one_k.val() << self.served_key.val();
+        self.served_next.next = self.served_key.val() + self.one_kb.val();
+        self.served_before.next = (self.one_k.val() << self.served_next.val()) - self.one_k.val();
         self.withdraw_onehot.next = self.one_k.val() << self.withdraw_key.val();
         self.pending_left.next = self.pending.q.val();
         if self.withdraw.val() {
@@ -237,7 +248,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.pending.d.next = self.pending_left.val();
         if self.serve_capture.val() {
             self.pending.d.next = self.pending_left.val() & !self.served_onehot.val();
-            self.rr_next.d.next = self.served_key.val() + self.one_kb.val();
+            self.rr_before.d.next = self.served_before.val();
         }
         if self.trigger.val() & !self.direct.val() {
             self.pending.d.next = self.pending.d.val() | self.key_onehot.val();
@@ -341,7 +352,7 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
 
         if self.reset.val() {
             self.pending.d.next = 0.into();
-            self.rr_next.d.next = 0.into();
+            self.rr_before.d.next = 0.into();
             self.cal_busy.d.next = false;
             self.cal_summed.d.next = false;
             self.cal_scaled.d.next = false;

@@ -56,23 +56,23 @@ pub struct Counters<
     pub inspect_request: Signal<In, Bit>,
     /// The `inspect` register: port [5:0], priority [10:8], input [21:16].
     pub inspect: Signal<In, Bits<32>>,
-    /// A pending calibration request, for row `serve_key` (port B).
+    /// A pending calibration request, for row `serve_key` (port B), also one-hot.
     pub serve_valid: Signal<In, Bit>,
     pub serve_key: Signal<In, Bits<KB>>,
+    pub serve_onehot: Signal<In, Bits<K>>,
     // Cycle n - 1: the egress occupancy stage's results for the events of edge n - 1: the
-    // enqueue (dropped or not, and its queue's occupancy after it) and the dequeue.
+    // enqueue (dropped or not, and whether it leaves its queue at or above WARN / XOFF when
+    // accepted) and the dequeue (at or below WARN / XON after it).
     pub e_valid: Signal<In, Bit>,
     pub e_drop: Signal<In, Bit>,
-    pub e_b1: Signal<In, Bits<32>>,
+    pub e_at_warn: Signal<In, Bit>,
+    pub e_at_xoff: Signal<In, Bit>,
     pub d_valid: Signal<In, Bit>,
     pub d_key: Signal<In, Bits<KB>>,
-    pub d_b1: Signal<In, Bits<32>>,
-    /// The `policy` register (bits 1:0 the policy, bit 2 saturate instead of halving) and the
-    /// egress thresholds.
+    pub d_at_warn: Signal<In, Bit>,
+    pub d_at_xon: Signal<In, Bit>,
+    /// The `policy` register (bits 1:0 the policy, bit 2 saturate instead of halving).
     pub policy: Signal<In, Bits<3>>,
-    pub xoff: Signal<In, Bits<32>>,
-    pub warn: Signal<In, Bits<32>>,
-    pub xon: Signal<In, Bits<32>>,
 
     /// Port B read a calibration request's row for cycle n: its key and the row as the last
     /// edge left it.
@@ -202,16 +202,16 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
             inspect: Default::default(),
             serve_valid: Default::default(),
             serve_key: Default::default(),
+            serve_onehot: Default::default(),
             e_valid: Default::default(),
             e_drop: Default::default(),
-            e_b1: Default::default(),
+            e_at_warn: Default::default(),
+            e_at_xoff: Default::default(),
             d_valid: Default::default(),
             d_key: Default::default(),
-            d_b1: Default::default(),
+            d_at_warn: Default::default(),
+            d_at_xon: Default::default(),
             policy: Default::default(),
-            xoff: Default::default(),
-            warn: Default::default(),
-            xon: Default::default(),
             serving: Default::default(),
             served_key: Default::default(),
             served_row: Default::default(),
@@ -349,10 +349,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
 
         // ---- Edge n: the occupancy stage's tests.
         self.accepted.next = self.e_valid.val() & !self.e_drop.val();
-        self.t_warn.d.next = self.accepted.val() & (self.e_b1.val() >= self.warn.val());
-        self.t_xoff.d.next = self.accepted.val() & (self.e_b1.val() >= self.xoff.val());
-        self.t_reset.d.next = self.d_valid.val() & (self.d_b1.val() <= self.warn.val());
-        self.t_xon.d.next = self.d_valid.val() & (self.d_b1.val() <= self.xon.val());
+        self.t_warn.d.next = self.accepted.val() & self.e_at_warn.val();
+        self.t_xoff.d.next = self.accepted.val() & self.e_at_xoff.val();
+        self.t_reset.d.next = self.d_valid.val() & self.d_at_warn.val();
+        self.t_xon.d.next = self.d_valid.val() & self.d_at_xon.val();
         self.t_deq_key.d.next = self.d_key.val();
 
         // ---- Edge n: read port A, egress enqueue first, then inspection.
@@ -467,8 +467,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const W:
         self.counts.read_address_b.next = self.serve_key.val();
         self.s_valid.d.next = self.serve_valid.val();
         self.s_key.d.next = self.serve_key.val();
-        self.s_fw_hit.d.next = self.count_it.val() & (self.c_key.q.val() == self.serve_key.val());
-        self.s_live_hit.d.next = self.row_live.d.val().get_bit(self.serve_key.val().index());
+        // From the request's one-hot grant: AND-OR, no decoder after the round robin's search.
+        self.s_fw_hit.d.next =
+            self.count_it.val() & (self.c_onehot.val() & self.serve_onehot.val()).any();
+        self.s_live_hit.d.next = (self.row_live.d.val() & self.serve_onehot.val()).any();
 
         // ---- At XOFF: Stop-Calibrate requests a calibration; Stop-Max flags the largest
         // counter of the row as this edge writes it (`fw_row` from edge n + 1), picked on edge

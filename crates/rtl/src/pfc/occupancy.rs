@@ -64,6 +64,11 @@ pub struct Occupancy<const KB: usize, const K: usize> {
     /// The enqueue's key before it (after a same-key dequeue), and the dequeue's before it.
     pub e_base: Signal<Out, Bits<32>>,
     pub d_before: Signal<Out, Bits<32>>,
+    /// The enqueue's key before the edge (used when the keys differ), and the events' lengths:
+    /// the operands, for tests taken beside the arithmetic instead of after it.
+    pub e_before: Signal<Out, Bits<32>>,
+    pub e_len: Signal<Out, Bits<16>>,
+    pub d_len: Signal<Out, Bits<16>>,
 
     bounds: OccupancyBounds,
     pool: PoolTest,
@@ -142,6 +147,9 @@ impl<const KB: usize, const K: usize> Occupancy<KB, K> {
             same_key: Default::default(),
             e_base: Default::default(),
             d_before: Default::default(),
+            e_before: Default::default(),
+            e_len: Default::default(),
+            d_len: Default::default(),
             bounds: OccupancyBounds::new(width),
             pool: PoolTest::new(width, pool),
             upd: OccupancyUpdate::new(width),
@@ -271,6 +279,9 @@ impl<const KB: usize, const K: usize> Logic for Occupancy<KB, K> {
         self.d_underflow.next = self.upd.d_underflow.val();
         self.d_b1.next = self.upd.d_b1.val();
         self.d_before.next = self.d_b0.val();
+        self.e_before.next = self.e_b0.val();
+        self.e_len.next = self.e_len_q.q.val();
+        self.d_len.next = self.d_len_q.q.val();
         // The pool test beside the occupancy's (a shared buffer only).
         self.pool.e_valid.next = self.e_valid_q.q.val();
         self.pool.same.next = self.same_q.q.val();

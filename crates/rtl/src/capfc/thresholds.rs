@@ -19,7 +19,7 @@
 use rust_hdl::prelude::*;
 
 /// Whether an accepted enqueue leaves its queue at or above a threshold `t`.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct AtOrAbove {
     /// The threshold, and the bounds of [`EgressTests`] (from the lengths).
     pub t: Signal<In, Bits<32>>,
@@ -41,29 +41,6 @@ pub struct AtOrAbove {
     t_same: Signal<Local, Bits<33>>,
     hit_apart: Signal<Local, Bit>,
     hit_same: Signal<Local, Bit>,
-}
-
-impl Default for AtOrAbove {
-    fn default() -> Self {
-        AtOrAbove {
-            t: Default::default(),
-            e_len: Default::default(),
-            d_len: Default::default(),
-            e_b0: Default::default(),
-            d_b0: Default::default(),
-            d_underflow: Default::default(),
-            same: Default::default(),
-            hit: Default::default(),
-            t33: Default::default(),
-            len_reaches: Default::default(),
-            t_apart: Default::default(),
-            t_plus_deq: Default::default(),
-            len_reaches_same: Default::default(),
-            t_same: Default::default(),
-            hit_apart: Default::default(),
-            hit_same: Default::default(),
-        }
-    }
 }
 
 impl Logic for AtOrAbove {

@@ -9,7 +9,8 @@
 //!   printed on failure;
 //! * directed: one egress queue enqueued and dequeued every cycle across WARN, XOFF and XON
 //!   while a second one keeps requesting calibrations, so requests wait, are served on idle
-//!   cycles and are cancelled by XON.
+//!   cycles and are cancelled by XON; every case of the threshold tests on the occupancy
+//!   arithmetic's operands (apart, same key, same key after an underflow) at each bound.
 
 mod common;
 
@@ -386,5 +387,91 @@ fn capfc_calibration_requests_wait_and_are_served_model_equals_verilator() {
         cycles.push(i);
     }
     let replay = "cargo test --test capfc_equivalence calibration_requests";
+    check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn capfc_threshold_tests_on_every_operand_case_model_equals_verilator() {
+    // The egress stage's WARN / XOFF / XON tests are taken on the occupancy arithmetic's
+    // operands (crates/rtl/src/capfc/thresholds.rs), with one rewrite per case: an enqueue
+    // apart from the dequeue, on the dequeue's key, and on it after an underflow. Each case
+    // here is set up from an emptied queue at occupancies, lengths and thresholds one byte
+    // either side of every bound (XOFF 3000, WARN 2000, XON 1500 after the first write),
+    // with lengths of at most 2047 bytes (`tiny`'s 11-bit length field).
+    let cfg = preset("tiny");
+    let mut rtl = verilated(&cfg, "tiny");
+    let mut cycles = Vec::new();
+    let write = |a: u32, d: u64| CapfcIn {
+        csr_we: 1,
+        csr_addr: u64::from(a),
+        csr_wdata: d,
+        ..CapfcIn::default()
+    };
+    cycles.push(write(reg::EG_XON, 1500));
+    // Stop-Max: an XOFF test sets the row's maximum's E bit (eset), so it is seen on the bus.
+    cycles.push(write(reg::POLICY, 1));
+    // The counter of egress (1, 0) for input 2, the case's enqueue: the WARN tests are seen in
+    // it (counted at or above WARN, the row reset at or below on a dequeue).
+    let inspect = |cycles: &mut Vec<CapfcIn>| {
+        cycles.push(write(reg::INSPECT, 1 | 2 << 16));
+        for k in 0..3 {
+            let mut i = CapfcIn::default();
+            i.csr_addr = [reg::INSPECT_COUNTER, reg::STATUS, reg::INSPECT_COUNTER][k].into();
+            cycles.push(i);
+        }
+    };
+    let (port, prio) = (1u64, 0u64);
+    let max_len = 2047u64;
+    for b0 in [
+        0u64, 400, 999, 1000, 1499, 1500, 1999, 2000, 2999, 3000, 3500,
+    ] {
+        for d_len in [1u64, 399, 400, 401, 1000, 1501, max_len] {
+            for e_len in [1u64, 999, 1000, 1001, 1500, 2000, max_len] {
+                for same in [true, false] {
+                    // Empty the queue (underflows once it is empty), then fill it.
+                    for _ in 0..4 {
+                        let mut i = CapfcIn::default();
+                        (i.eg_deq_valid, i.eg_deq_port, i.eg_deq_prio) = (1, port, prio);
+                        i.eg_deq_len = max_len;
+                        cycles.push(i);
+                    }
+                    for part in [b0.min(max_len), b0.saturating_sub(max_len)] {
+                        if part > 0 {
+                            let mut i = CapfcIn::default();
+                            (i.eg_enq_valid, i.eg_enq_port, i.eg_enq_prio) = (1, port, prio);
+                            (i.eg_enq_input, i.eg_enq_len) = (0, part);
+                            cycles.push(i);
+                        }
+                    }
+                    // The case: both buses in one cycle, the dequeue on this queue or another.
+                    let mut i = CapfcIn::default();
+                    (i.eg_enq_valid, i.eg_enq_port, i.eg_enq_prio) = (1, port, prio);
+                    (i.eg_enq_input, i.eg_enq_len) = (2, e_len);
+                    (i.eg_deq_valid, i.eg_deq_prio, i.eg_deq_len) = (1, prio, d_len);
+                    i.eg_deq_port = if same { port } else { 3 };
+                    cycles.push(i);
+                    // Its E set (or not) leaves the pipeline; then its count.
+                    for k in 0..6 {
+                        let mut i = CapfcIn::default();
+                        i.csr_addr = [reg::STATUS, reg::INSPECT_E_LO, reg::ERR][k % 3].into();
+                        cycles.push(i);
+                    }
+                    inspect(&mut cycles);
+                    // The dequeue alone, on this queue: its XON clear and its row reset.
+                    let mut i = CapfcIn::default();
+                    (i.eg_deq_valid, i.eg_deq_port, i.eg_deq_prio) = (1, port, prio);
+                    i.eg_deq_len = d_len;
+                    cycles.push(i);
+                    for k in 0..6 {
+                        let mut i = CapfcIn::default();
+                        i.csr_addr = [reg::STATUS, reg::INSPECT_E_LO, reg::ERR][k % 3].into();
+                        cycles.push(i);
+                    }
+                    inspect(&mut cycles);
+                }
+            }
+        }
+    }
+    let replay = "cargo test --test capfc_equivalence threshold_tests";
     check(&cfg, &mut rtl, rows(&cycles), replay).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -407,6 +407,10 @@ fn capfc_threshold_tests_on_every_operand_case_model_equals_verilator() {
         csr_wdata: d,
         ..CapfcIn::default()
     };
+    let read = |a: u32| CapfcIn {
+        csr_addr: u64::from(a),
+        ..CapfcIn::default()
+    };
     cycles.push(write(reg::EG_XON, 1500));
     // Stop-Max: an XOFF test sets the row's maximum's E bit (eset), so it is seen on the bus.
     cycles.push(write(reg::POLICY, 1));
@@ -415,9 +419,9 @@ fn capfc_threshold_tests_on_every_operand_case_model_equals_verilator() {
     let inspect = |cycles: &mut Vec<CapfcIn>| {
         cycles.push(write(reg::INSPECT, 1 | 2 << 16));
         for k in 0..3 {
-            let mut i = CapfcIn::default();
-            i.csr_addr = [reg::INSPECT_COUNTER, reg::STATUS, reg::INSPECT_COUNTER][k].into();
-            cycles.push(i);
+            cycles.push(read(
+                [reg::INSPECT_COUNTER, reg::STATUS, reg::INSPECT_COUNTER][k],
+            ));
         }
     };
     let (port, prio) = (1u64, 0u64);
@@ -452,9 +456,7 @@ fn capfc_threshold_tests_on_every_operand_case_model_equals_verilator() {
                     cycles.push(i);
                     // Its E set (or not) leaves the pipeline; then its count.
                     for k in 0..6 {
-                        let mut i = CapfcIn::default();
-                        i.csr_addr = [reg::STATUS, reg::INSPECT_E_LO, reg::ERR][k % 3].into();
-                        cycles.push(i);
+                        cycles.push(read([reg::STATUS, reg::INSPECT_E_LO, reg::ERR][k % 3]));
                     }
                     inspect(&mut cycles);
                     // The dequeue alone, on this queue: its XON clear and its row reset.
@@ -463,9 +465,7 @@ fn capfc_threshold_tests_on_every_operand_case_model_equals_verilator() {
                     i.eg_deq_len = d_len;
                     cycles.push(i);
                     for k in 0..6 {
-                        let mut i = CapfcIn::default();
-                        i.csr_addr = [reg::STATUS, reg::INSPECT_E_LO, reg::ERR][k % 3].into();
-                        cycles.push(i);
+                        cycles.push(read([reg::STATUS, reg::INSPECT_E_LO, reg::ERR][k % 3]));
                     }
                     inspect(&mut cycles);
                 }

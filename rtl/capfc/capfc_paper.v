@@ -9034,7 +9034,7 @@ module capfc_paper__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xo
     localparam  mask = 32'hffffff;
 
     // Stub signals
-    reg  [31:0] warn_test$t;
+    reg  [32:0] warn_test$t;
     reg  [32:0] warn_test$e_len;
     reg  [32:0] warn_test$d_len;
     reg  [32:0] warn_test$e_b0;
@@ -9042,7 +9042,7 @@ module capfc_paper__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xo
     reg  warn_test$d_underflow;
     reg  warn_test$same;
     wire  warn_test$hit;
-    reg  [31:0] xoff_test$t;
+    reg  [32:0] xoff_test$t;
     reg  [32:0] xoff_test$e_len;
     reg  [32:0] xoff_test$d_len;
     reg  [32:0] xoff_test$e_b0;
@@ -9058,6 +9058,9 @@ module capfc_paper__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xo
     reg  [31:0] d_b0_masked;
     reg  [32:0] e_b0_33;
     reg  [32:0] d_b0_33;
+    reg  [32:0] warn33;
+    reg  [32:0] xoff33;
+    reg  [32:0] xon33;
 
     // Sub module instances
     capfc_paper__eg_tests$warn_test warn_test(
@@ -9089,7 +9092,10 @@ module capfc_paper__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xo
         d_b0_masked = d_b0 & mask;
         e_b0_33 = {1'd0, e_b0_masked};
         d_b0_33 = {1'd0, d_b0_masked};
-        warn_test$t = warn;
+        warn33 = {1'd0, warn};
+        xoff33 = {1'd0, xoff};
+        xon33 = {1'd0, xon};
+        warn_test$t = warn33;
         warn_test$e_len = e_len33;
         warn_test$d_len = d_len33;
         warn_test$e_b0 = e_b0_33;
@@ -9097,7 +9103,7 @@ module capfc_paper__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xo
         warn_test$d_underflow = d_underflow;
         warn_test$same = same;
         e_at_warn = warn_test$hit;
-        xoff_test$t = xoff;
+        xoff_test$t = xoff33;
         xoff_test$e_len = e_len33;
         xoff_test$d_len = d_len33;
         xoff_test$e_b0 = e_b0_33;
@@ -9105,8 +9111,8 @@ module capfc_paper__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xo
         xoff_test$d_underflow = d_underflow;
         xoff_test$same = same;
         e_at_xoff = xoff_test$hit;
-        d_at_warn = d_b0_33 <= {1'd0, warn} + d_len33;
-        d_at_xon = d_b0_33 <= {1'd0, xon} + d_len33;
+        d_at_warn = d_b0_33 <= warn33 + d_len33;
+        d_at_xon = d_b0_33 <= xon33 + d_len33;
     end
 
 endmodule // capfc_paper__eg_tests
@@ -9115,7 +9121,7 @@ endmodule // capfc_paper__eg_tests
 module capfc_paper__eg_tests$warn_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,hit);
 
     // Module arguments
-    input wire  [31:0] t;
+    input wire  [32:0] t;
     input wire  [32:0] e_len;
     input wire  [32:0] d_len;
     input wire  [32:0] e_b0;
@@ -9124,8 +9130,10 @@ module capfc_paper__eg_tests$warn_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,
     input wire  same;
     output reg  hit;
 
+    // Constant declarations
+    localparam  bound_mask = 33'h1ffffff;
+
     // Local signals
-    reg  [32:0] t33;
     reg  len_reaches;
     reg  [32:0] t_apart;
     reg  [32:0] t_plus_deq;
@@ -9136,12 +9144,11 @@ module capfc_paper__eg_tests$warn_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,
 
     // Update code
     always @(*) begin
-        t33 = {1'd0, t};
-        len_reaches = e_len >= t33;
-        t_apart = t33 - e_len;
-        t_plus_deq = t33 + d_len;
+        len_reaches = e_len >= t;
+        t_apart = (t - e_len) & bound_mask;
+        t_plus_deq = (t + d_len) & bound_mask;
         len_reaches_same = e_len >= t_plus_deq;
-        t_same = t_plus_deq - e_len;
+        t_same = (t_plus_deq - e_len) & bound_mask;
         hit_apart = len_reaches | (e_b0 >= t_apart);
         hit_same = len_reaches_same | (d_b0 >= t_same);
         if (~same) begin
@@ -9161,7 +9168,7 @@ endmodule // capfc_paper__eg_tests$warn_test
 module capfc_paper__eg_tests$xoff_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,hit);
 
     // Module arguments
-    input wire  [31:0] t;
+    input wire  [32:0] t;
     input wire  [32:0] e_len;
     input wire  [32:0] d_len;
     input wire  [32:0] e_b0;
@@ -9170,8 +9177,10 @@ module capfc_paper__eg_tests$xoff_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,
     input wire  same;
     output reg  hit;
 
+    // Constant declarations
+    localparam  bound_mask = 33'h1ffffff;
+
     // Local signals
-    reg  [32:0] t33;
     reg  len_reaches;
     reg  [32:0] t_apart;
     reg  [32:0] t_plus_deq;
@@ -9182,12 +9191,11 @@ module capfc_paper__eg_tests$xoff_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,
 
     // Update code
     always @(*) begin
-        t33 = {1'd0, t};
-        len_reaches = e_len >= t33;
-        t_apart = t33 - e_len;
-        t_plus_deq = t33 + d_len;
+        len_reaches = e_len >= t;
+        t_apart = (t - e_len) & bound_mask;
+        t_plus_deq = (t + d_len) & bound_mask;
         len_reaches_same = e_len >= t_plus_deq;
-        t_same = t_plus_deq - e_len;
+        t_same = (t_plus_deq - e_len) & bound_mask;
         hit_apart = len_reaches | (e_b0 >= t_apart);
         hit_same = len_reaches_same | (d_b0 >= t_same);
         if (~same) begin

@@ -4022,7 +4022,7 @@ module capfc_tiny__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xon
     localparam  mask = 32'hffff;
 
     // Stub signals
-    reg  [31:0] warn_test$t;
+    reg  [32:0] warn_test$t;
     reg  [32:0] warn_test$e_len;
     reg  [32:0] warn_test$d_len;
     reg  [32:0] warn_test$e_b0;
@@ -4030,7 +4030,7 @@ module capfc_tiny__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xon
     reg  warn_test$d_underflow;
     reg  warn_test$same;
     wire  warn_test$hit;
-    reg  [31:0] xoff_test$t;
+    reg  [32:0] xoff_test$t;
     reg  [32:0] xoff_test$e_len;
     reg  [32:0] xoff_test$d_len;
     reg  [32:0] xoff_test$e_b0;
@@ -4046,6 +4046,9 @@ module capfc_tiny__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xon
     reg  [31:0] d_b0_masked;
     reg  [32:0] e_b0_33;
     reg  [32:0] d_b0_33;
+    reg  [32:0] warn33;
+    reg  [32:0] xoff33;
+    reg  [32:0] xon33;
 
     // Sub module instances
     capfc_tiny__eg_tests$warn_test warn_test(
@@ -4077,7 +4080,10 @@ module capfc_tiny__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xon
         d_b0_masked = d_b0 & mask;
         e_b0_33 = {1'd0, e_b0_masked};
         d_b0_33 = {1'd0, d_b0_masked};
-        warn_test$t = warn;
+        warn33 = {1'd0, warn};
+        xoff33 = {1'd0, xoff};
+        xon33 = {1'd0, xon};
+        warn_test$t = warn33;
         warn_test$e_len = e_len33;
         warn_test$d_len = d_len33;
         warn_test$e_b0 = e_b0_33;
@@ -4085,7 +4091,7 @@ module capfc_tiny__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xon
         warn_test$d_underflow = d_underflow;
         warn_test$same = same;
         e_at_warn = warn_test$hit;
-        xoff_test$t = xoff;
+        xoff_test$t = xoff33;
         xoff_test$e_len = e_len33;
         xoff_test$d_len = d_len33;
         xoff_test$e_b0 = e_b0_33;
@@ -4093,8 +4099,8 @@ module capfc_tiny__eg_tests(e_len,d_len,e_b0,d_b0,same,d_underflow,xoff,warn,xon
         xoff_test$d_underflow = d_underflow;
         xoff_test$same = same;
         e_at_xoff = xoff_test$hit;
-        d_at_warn = d_b0_33 <= {1'd0, warn} + d_len33;
-        d_at_xon = d_b0_33 <= {1'd0, xon} + d_len33;
+        d_at_warn = d_b0_33 <= warn33 + d_len33;
+        d_at_xon = d_b0_33 <= xon33 + d_len33;
     end
 
 endmodule // capfc_tiny__eg_tests
@@ -4103,7 +4109,7 @@ endmodule // capfc_tiny__eg_tests
 module capfc_tiny__eg_tests$warn_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,hit);
 
     // Module arguments
-    input wire  [31:0] t;
+    input wire  [32:0] t;
     input wire  [32:0] e_len;
     input wire  [32:0] d_len;
     input wire  [32:0] e_b0;
@@ -4112,8 +4118,10 @@ module capfc_tiny__eg_tests$warn_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,h
     input wire  same;
     output reg  hit;
 
+    // Constant declarations
+    localparam  bound_mask = 33'h1ffff;
+
     // Local signals
-    reg  [32:0] t33;
     reg  len_reaches;
     reg  [32:0] t_apart;
     reg  [32:0] t_plus_deq;
@@ -4124,12 +4132,11 @@ module capfc_tiny__eg_tests$warn_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,h
 
     // Update code
     always @(*) begin
-        t33 = {1'd0, t};
-        len_reaches = e_len >= t33;
-        t_apart = t33 - e_len;
-        t_plus_deq = t33 + d_len;
+        len_reaches = e_len >= t;
+        t_apart = (t - e_len) & bound_mask;
+        t_plus_deq = (t + d_len) & bound_mask;
         len_reaches_same = e_len >= t_plus_deq;
-        t_same = t_plus_deq - e_len;
+        t_same = (t_plus_deq - e_len) & bound_mask;
         hit_apart = len_reaches | (e_b0 >= t_apart);
         hit_same = len_reaches_same | (d_b0 >= t_same);
         if (~same) begin
@@ -4149,7 +4156,7 @@ endmodule // capfc_tiny__eg_tests$warn_test
 module capfc_tiny__eg_tests$xoff_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,hit);
 
     // Module arguments
-    input wire  [31:0] t;
+    input wire  [32:0] t;
     input wire  [32:0] e_len;
     input wire  [32:0] d_len;
     input wire  [32:0] e_b0;
@@ -4158,8 +4165,10 @@ module capfc_tiny__eg_tests$xoff_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,h
     input wire  same;
     output reg  hit;
 
+    // Constant declarations
+    localparam  bound_mask = 33'h1ffff;
+
     // Local signals
-    reg  [32:0] t33;
     reg  len_reaches;
     reg  [32:0] t_apart;
     reg  [32:0] t_plus_deq;
@@ -4170,12 +4179,11 @@ module capfc_tiny__eg_tests$xoff_test(t,e_len,d_len,e_b0,d_b0,d_underflow,same,h
 
     // Update code
     always @(*) begin
-        t33 = {1'd0, t};
-        len_reaches = e_len >= t33;
-        t_apart = t33 - e_len;
-        t_plus_deq = t33 + d_len;
+        len_reaches = e_len >= t;
+        t_apart = (t - e_len) & bound_mask;
+        t_plus_deq = (t + d_len) & bound_mask;
         len_reaches_same = e_len >= t_plus_deq;
-        t_same = t_plus_deq - e_len;
+        t_same = (t_plus_deq - e_len) & bound_mask;
         hit_apart = len_reaches | (e_b0 >= t_apart);
         hit_same = len_reaches_same | (d_b0 >= t_same);
         if (~same) begin

@@ -32,6 +32,8 @@ fn capfc_formal_properties_are_proved() {
         &proof(),
         &[
             "a_e_count_is_column",
+            "a_e_count_fits",
+            "a_e_diagonal_clear",
             "a_e_row_keys_track",
             "a_d_is_i_or_e",
             "a_frame_pause_is_d",

@@ -241,7 +241,7 @@ module capfc_props (
     // Per ingress key (i, p): the E bits of column i over the egress rows (o, p) now and one
     // edge ago, and D as the spec defines it with the E bits one edge ago (the D stage follows
     // the E stage).
-    wire [K-1:0] count_ok;
+    wire [K-1:0] count_ok, diag_clear;
     genvar k;
     generate
         for (k = 0; k < K; k = k + 1) begin : column
@@ -260,6 +260,8 @@ module capfc_props (
             // The E messages of the last edge, not yet counted.
             wire set_in = eset_valid && eset_prio == PR && eset_mask[IN];
             wire clr_in = eclr_valid && eclr_prio == PR && eclr_mask[IN];
+            // Row k's own port (the diagonal): never flagged, no input culprits itself.
+            assign diag_clear[k] = !e_rows[k * PP + IN];
             assign count_ok[k] = {2'b00, cnt5[k], cnt4[k], cnt3[k], cnt2[k], cnt1[k], cnt0[k]}
                                  + {7'd0, set_in} == ones + {7'd0, clr_in};
             always @(*) spec_d[k] = i_bits[k] | (ones_prev != 8'd0);
@@ -271,6 +273,15 @@ module capfc_props (
     // edge), equals the E bits of column i over every egress (o, p): the incremental
     // bookkeeping never drifts.
     always @(*) if (!rst) a_e_count_is_column: assert (count_ok == {K{1'b1}});
+    // a_e_count_fits: the count has the planes P - 1 needs ($clog2(P) of them); the others
+    // hold 0 (the RTL never loads them). Stated so that k-induction does not start from counts
+    // the planes cannot hold.
+    localparam CNT_PLANES = $clog2(`SC_PORTS);
+    wire [6*K-1:0] planes = {cnt5, cnt4, cnt3, cnt2, cnt1, cnt0};
+    always @(*) if (past_valid) a_e_count_fits: assert ((planes >> (CNT_PLANES * K)) == 0);
+    // a_e_diagonal_clear: no E row flags its own egress port, so a column has at most P - 1
+    // set bits and the count fits its planes. Stated for k-induction, as the one above.
+    always @(*) if (past_valid) a_e_diagonal_clear: assert (diag_clear == {K{1'b1}});
 
     // a_e_row_keys_track: the E rows' read-key registers hold the keys of the requests the
     // E stage registered on the same edge (the clear's and the set's), so every row the E

@@ -2843,6 +2843,7 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,cal_valid,cal_key,
     localparam  field6 = 8'h3f;
     localparam  one_pp = 4'h1;
     localparam  one_8 = 8'h1;
+    localparam  planes = 6'b11;
 
     // Stub signals
     reg  e_rows$reset;
@@ -3268,11 +3269,26 @@ module capfc_tiny__decision(clock,reset,clear_valid,clear_key,cal_valid,cal_key,
         borrow = borrow & ~cnt4$q;
         n5 = cnt5$q ^ (carry | borrow);
         cnt0$d = n0;
-        cnt1$d = n1;
-        cnt2$d = n2;
-        cnt3$d = n3;
-        cnt4$d = n4;
-        cnt5$d = n5;
+        cnt1$d = 8'h0;
+        if (planes[32'h1]) begin
+            cnt1$d = n1;
+        end
+        cnt2$d = 8'h0;
+        if (planes[32'h2]) begin
+            cnt2$d = n2;
+        end
+        cnt3$d = 8'h0;
+        if (planes[32'h3]) begin
+            cnt3$d = n3;
+        end
+        cnt4$d = 8'h0;
+        if (planes[32'h4]) begin
+            cnt4$d = n4;
+        end
+        cnt5$d = 8'h0;
+        if (planes[32'h5]) begin
+            cnt5$d = n5;
+        end
         d_old = xoff | cnt0$q | cnt1$q | cnt2$q | cnt3$q | cnt4$q | cnt5$q;
         d = d_old;
         d_next = xoff_next | n0 | n1 | n2 | n3 | n4 | n5;

@@ -108,14 +108,15 @@ impl Block for CapfcBlock {
         // crates/rtl/src/capfc.rs, on the FPGA targets (the checked-in rtl/; on `asic` each
         // occupancy is one copy without the bank and written bits, 3 x occ + 2 bits less per
         // key): per physical key {port, priority}, as an ingress key: PFC's ingress (4
-        // occupancy RAM copies, bank and written bits, I) and 6 bits of E count (D is computed
-        // from them; the frame generator keeps 2 dirty bits per physical port); as an egress
+        // occupancy RAM copies, bank and written bits, I) and an E count of up to P - 1 (D is
+        // computed from them; the frame generator keeps 2 dirty bits per physical port); as an egress
         // key: PFC's occupancy (4 copies, bank and written bits), a counter row of P - 1
         // counters with two read ports (one copy per port on the FPGAs, one array on `asic`),
         // row_live and pending bits, and an E row of P - 1 flip-flops (the other ports).
         let occ = c.occupancy_bits as u64;
         let (p, cb) = (c.ports as u64, c.counter_bits as u64);
-        let ingress = 4 * occ + 3 + 6;
+        let count = u64::from(switchcraft_core::value_bits(p - 1));
+        let ingress = 4 * occ + 3 + count;
         let egress = 4 * occ + 2 + 2 * (p - 1) * cb + 2 + (p - 1);
         let per_physical = ingress + egress;
         // On `asic` each of the two occupancies is one copy without bank and written bits,
@@ -136,8 +137,8 @@ impl Block for CapfcBlock {
                 / keys as f64,
             asic_per_physical_key: Some(asic),
             architecture: format!(
-                "ingress {ingress} b (4 x {occ} b occupancy, I, bank and written bits, 6 b E \
-                 count) + egress {egress} b (4 x {occ} b occupancy, bank and written bits, 2 \
+                "ingress {ingress} b (4 x {occ} b occupancy, I, bank and written bits, {count} b \
+                 E count) + egress {egress} b (4 x {occ} b occupancy, bank and written bits, 2 \
                  read-port copies of {} x {cb} b counters, live and pending bits, {} E \
                  flip-flops) = {per_physical} b per physical key, + 2 frame \
                  dirty bits per physical port; {physical} physical keys for {keys} (port, \

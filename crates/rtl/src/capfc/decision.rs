@@ -1,8 +1,9 @@
 //! CaPFC's E stage and D stage (the model's `e_stage` and `d_stage`): the E matrix
 //! ([`FlagRows`], flip-flops), cleared by row at XON and then set by Stop-Max or the
 //! calibration engine, with the net set/clear messages it sends; and per ingress key the count
-//! of set E bits as six bit planes (vector increment/decrement), so D = I or count != 0 for
-//! every key at once. It also shows the row and state of the key the `inspect` register names.
+//! of set E bits as bit planes, as many as P - 1 needs (vector increment/decrement), so
+//! D = I or count != 0 for every key at once. It also shows the row and state of the key the
+//! `inspect` register names.
 //!
 //! * cycle n - 2: the counter stage's clear and the engine's result arrive and wait two edges
 //!   (`w1_*`, `w2_*`), while the counters pick Stop-Max's input for the XOFF of that cycle;
@@ -78,6 +79,10 @@ pub struct Decision<
     one_pp: Constant<Bits<PP>>,
     one_8: Constant<Bits<8>>,
 
+    /// Which of the count's six planes exist: the count is at most P - 1 (E bits of the other
+    /// ports), so it needs `value_bits(P - 1)` of them; the others stay 0 and synthesis
+    /// removes them.
+    planes: Constant<Bits<6>>,
     // Per ingress key, the number of egresses with its E bit set, as bit planes.
     cnt0: DFF<Bits<K>>,
     cnt1: DFF<Bits<K>>,
@@ -191,6 +196,10 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
             field6: Constant::new(0x3Fu64.into()),
             one_pp: Constant::new(1u64.into()),
             one_8: Constant::new(1u64.into()),
+            planes: Constant::new(
+                switchcraft_core::mask(switchcraft_core::value_bits(u64::from(cfg.ports) - 1))
+                    .into(),
+            ),
             cnt0: Default::default(),
             cnt1: Default::default(),
             cnt2: Default::default(),
@@ -419,11 +428,26 @@ impl<const PB: usize, const PP: usize, const K: usize, const KB: usize, const EB
         self.borrow.next = self.borrow.val() & !self.cnt4.q.val();
         self.n5.next = self.cnt5.q.val() ^ (self.carry.val() | self.borrow.val());
         self.cnt0.d.next = self.n0.val();
-        self.cnt1.d.next = self.n1.val();
-        self.cnt2.d.next = self.n2.val();
-        self.cnt3.d.next = self.n3.val();
-        self.cnt4.d.next = self.n4.val();
-        self.cnt5.d.next = self.n5.val();
+        self.cnt1.d.next = 0.into();
+        if self.planes.val().get_bit(1) {
+            self.cnt1.d.next = self.n1.val();
+        }
+        self.cnt2.d.next = 0.into();
+        if self.planes.val().get_bit(2) {
+            self.cnt2.d.next = self.n2.val();
+        }
+        self.cnt3.d.next = 0.into();
+        if self.planes.val().get_bit(3) {
+            self.cnt3.d.next = self.n3.val();
+        }
+        self.cnt4.d.next = 0.into();
+        if self.planes.val().get_bit(4) {
+            self.cnt4.d.next = self.n4.val();
+        }
+        self.cnt5.d.next = 0.into();
+        if self.planes.val().get_bit(5) {
+            self.cnt5.d.next = self.n5.val();
+        }
         self.d_old.next = self.xoff.val()
             | self.cnt0.q.val()
             | self.cnt1.q.val()

@@ -109,8 +109,8 @@ impl Block for CapfcBlock {
         // occupancy is one copy without the bank and written bits, 3 x occ + 2 bits less per
         // key): per physical key {port, priority}, as an ingress key: PFC's ingress (4
         // occupancy RAM copies, bank and written bits, I) and an E count of up to P - 1 (D is
-        // computed from them; the frame generator keeps 2 dirty bits per physical port); as an egress
-        // key: PFC's occupancy (4 copies, bank and written bits), a counter row of P - 1
+        // computed from them; the frame generator keeps 2 dirty bits per physical port); as an
+        // egress key: PFC's occupancy (4 copies, bank and written bits), a counter row of P - 1
         // counters with two read ports (one copy per port on the FPGAs, one array on `asic`),
         // row_live and pending bits, and an E row of P - 1 flip-flops (the other ports).
         let occ = c.occupancy_bits as u64;

@@ -94,7 +94,7 @@ module capfc_props (
     );
 
     // ---------------------------------------------------------------- probes
-    (* keep *) wire [K-1:0] i_bits;          // probe: dut.core.in_pause.state$q
+    (* keep *) wire [K-1:0] i_bits;          // probe: dut.core.ingress.decision.state$q
     (* keep *) wire [K*PP-1:0] e_rows;       // probe: dut.core.decision.e_rows.rows
     (* keep *) wire [KB-1:0] e_rows_key0;    // probe: dut.core.decision.e_rows.key0
     (* keep *) wire [KB-1:0] e_rows_key1;    // probe: dut.core.decision.e_rows.key1

@@ -11,7 +11,7 @@
 /* ports [7:0], priorities [15:8], occupancy_bits [21:16], length_bits [26:22], counter_bits [31:27] (RO) */
 #define CAPFC_FPGA_PARAMS_OFFSET 0x04u
 #define CAPFC_FPGA_PARAMS_MASK 0xffffffffu
-#define CAPFC_FPGA_PARAMS_RESET 0x82d00206u
+#define CAPFC_FPGA_PARAMS_RESET 0x82d00204u
 
 /* [1:0] 0 PFC only, 1 Stop-Max, 2 Stop-Calibrate (3 acts as 0); [2] counters saturate instead of halving (RW) */
 #define CAPFC_FPGA_POLICY_OFFSET 0x08u
@@ -105,11 +105,11 @@
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */
-#define CAPFC_FPGA_IN_DROP_LATENCY 1u
+#define CAPFC_FPGA_IN_DROP_LATENCY 4u
 #define CAPFC_FPGA_EG_DROP_LATENCY 1u
 #define CAPFC_FPGA_ESET_LATENCY 8u
 #define CAPFC_FPGA_ECLR_LATENCY 5u
-#define CAPFC_FPGA_FRAME_LATENCY 3u
+#define CAPFC_FPGA_FRAME_LATENCY 7u
 #define CAPFC_FPGA_CSR_RDATA_LATENCY 0u
 
 #endif /* CAPFC_FPGA_CSR_H */

@@ -3,8 +3,8 @@
 // Block capfc, instance capfc_tiny, top module capfc_tiny_top, config digest fnv1a64:4cd936757eabfd6a
 // Memories built for target ice40.
 // Hold rst for at least 1 cycle.
-// Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 1,
-// eg_drop 1, eset_* 8, eclr_* 5, frame_* 3, csr_rdata 0.
+// Latency in edges after the edge that sampled the events (csr_rdata: csr_addr): in_drop 4,
+// eg_drop 1, eset_* 8, eclr_* 5, frame_* 7, csr_rdata 0.
 // Egress events pass four stages (occupancy, counters, E, D; docs/blocks/capfc.md,
 // "Pipeline"); the E requests wait two edges for Stop-Max's selection. Stop-Calibrate
 // sets eset_* 7 + max(m, 1) edges after the triggering enqueue (m flagged counters).
@@ -332,39 +332,17 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  ingress$deq_valid;
     reg  [2:0] ingress$deq_key;
     reg  [15:0] ingress$deq_len;
-    reg  [31:0] ingress$max;
-    reg  [31:0] ingress$dedicated;
-    reg  [31:0] ingress$pool_room;
-    wire  ingress$e_valid;
+    reg  [31:0] ingress$xoff_thr;
+    reg  [31:0] ingress$xon_thr;
+    reg  [31:0] ingress$max_next;
+    wire  [7:0] ingress$xoff;
+    wire  [7:0] ingress$xoff_next;
+    wire  ingress$drop;
+    wire  ingress$underflow;
+    wire  ingress$xoff_event;
     wire  [2:0] ingress$e_key;
-    wire  [31:0] ingress$e_b1;
-    wire  ingress$e_drop;
-    wire  ingress$d_valid;
+    wire  ingress$xon_event;
     wire  [2:0] ingress$d_key;
-    wire  [31:0] ingress$d_b1;
-    wire  ingress$d_underflow;
-    wire  ingress$same_key;
-    wire  [31:0] ingress$e_base;
-    wire  [31:0] ingress$d_before;
-    wire  [31:0] ingress$e_before;
-    wire  [15:0] ingress$e_len;
-    wire  [15:0] ingress$d_len;
-    reg  in_pause$reset;
-    reg  in_pause$e_valid;
-    reg  [2:0] in_pause$e_key;
-    reg  [31:0] in_pause$e_b;
-    reg  in_pause$d_valid;
-    reg  [2:0] in_pause$d_key;
-    reg  [31:0] in_pause$d_b;
-    reg  in_pause$same;
-    reg  [31:0] in_pause$xoff_thr;
-    reg  [31:0] in_pause$xon_thr;
-    wire  [7:0] in_pause$xoff;
-    wire  [7:0] in_pause$xoff_next;
-    wire  in_pause$xoff_event;
-    wire  [2:0] in_pause$xoff_key;
-    wire  in_pause$xon_event;
-    wire  [2:0] in_pause$xon_key;
     reg  egress$reset;
     reg  egress$enq_valid;
     reg  [2:0] egress$enq_key;
@@ -402,8 +380,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
     reg  [31:0] pool$dedicated;
     reg  [31:0] pool$port_cap;
     reg  [31:0] pool$pool_cap;
+    reg  [31:0] pool$pool_cap_next;
     wire  [31:0] pool$room;
-    wire  pool$full;
+    wire  pool$full_next;
     wire  [31:0] pool$used_now;
     reg  [15:0] eg_tests$e_len;
     reg  [15:0] eg_tests$d_len;
@@ -556,42 +535,17 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .deq_valid(ingress$deq_valid),
         .deq_key(ingress$deq_key),
         .deq_len(ingress$deq_len),
-        .max(ingress$max),
-        .dedicated(ingress$dedicated),
-        .pool_room(ingress$pool_room),
-        .e_valid(ingress$e_valid),
+        .xoff_thr(ingress$xoff_thr),
+        .xon_thr(ingress$xon_thr),
+        .max_next(ingress$max_next),
+        .xoff(ingress$xoff),
+        .xoff_next(ingress$xoff_next),
+        .drop(ingress$drop),
+        .underflow(ingress$underflow),
+        .xoff_event(ingress$xoff_event),
         .e_key(ingress$e_key),
-        .e_b1(ingress$e_b1),
-        .e_drop(ingress$e_drop),
-        .d_valid(ingress$d_valid),
-        .d_key(ingress$d_key),
-        .d_b1(ingress$d_b1),
-        .d_underflow(ingress$d_underflow),
-        .same_key(ingress$same_key),
-        .e_base(ingress$e_base),
-        .d_before(ingress$d_before),
-        .e_before(ingress$e_before),
-        .e_len(ingress$e_len),
-        .d_len(ingress$d_len)
-    );
-    capfc_tiny__in_pause in_pause(
-        .clock(clock),
-        .reset(in_pause$reset),
-        .e_valid(in_pause$e_valid),
-        .e_key(in_pause$e_key),
-        .e_b(in_pause$e_b),
-        .d_valid(in_pause$d_valid),
-        .d_key(in_pause$d_key),
-        .d_b(in_pause$d_b),
-        .same(in_pause$same),
-        .xoff_thr(in_pause$xoff_thr),
-        .xon_thr(in_pause$xon_thr),
-        .xoff(in_pause$xoff),
-        .xoff_next(in_pause$xoff_next),
-        .xoff_event(in_pause$xoff_event),
-        .xoff_key(in_pause$xoff_key),
-        .xon_event(in_pause$xon_event),
-        .xon_key(in_pause$xon_key)
+        .xon_event(ingress$xon_event),
+        .d_key(ingress$d_key)
     );
     capfc_tiny__egress egress(
         .clock(clock),
@@ -635,8 +589,9 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         .dedicated(pool$dedicated),
         .port_cap(pool$port_cap),
         .pool_cap(pool$pool_cap),
+        .pool_cap_next(pool$pool_cap_next),
         .room(pool$room),
-        .full(pool$full),
+        .full_next(pool$full_next),
         .used_now(pool$used_now)
     );
     capfc_tiny__eg_tests eg_tests(
@@ -817,22 +772,12 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         ingress$deq_valid = in_deq_valid & in_d_ok;
         ingress$deq_key = ({1'd0, in_deq_port} << prio_bits) | (in_deq_prio & prio_mask);
         ingress$deq_len = in_deq_len;
-        in_pause$reset = reset;
-        in_pause$e_valid = ingress$e_valid;
-        in_pause$e_key = ingress$e_key;
-        in_pause$e_b = ingress$e_b1;
-        in_pause$d_valid = ingress$d_valid;
-        in_pause$d_key = ingress$d_key;
-        in_pause$d_b = ingress$d_b1;
-        in_pause$same = ingress$same_key;
-        in_pause$xoff_thr = csr$value[(at_in_xoff)+:(32)];
-        in_pause$xon_thr = csr$value[(at_in_xon)+:(32)];
-        ingress$max = csr$value[(at_in_max)+:(32)];
-        if (pool$full) begin
-            ingress$max = 32'h0;
+        ingress$xoff_thr = csr$value[(at_in_xoff)+:(32)];
+        ingress$xon_thr = csr$value[(at_in_xon)+:(32)];
+        ingress$max_next = csr$value_next[(at_in_max)+:(32)];
+        if (pool$full_next) begin
+            ingress$max_next = 32'h0;
         end
-        ingress$dedicated = 32'h0;
-        ingress$pool_room = 32'h0;
         eg_key_in = ({1'd0, eg_enq_port} << prio_bits) | (eg_enq_prio & prio_mask);
         egress$reset = reset;
         egress$enq_valid = eg_enq_valid & eg_e_ok;
@@ -859,6 +804,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         pool$dedicated = sh_dedicated;
         pool$port_cap = csr$value[(at_sh_port_cap)+:(32)];
         pool$pool_cap = csr$value[(at_sh_pool_cap)+:(32)];
+        pool$pool_cap_next = csr$value_next[(at_sh_pool_cap)+:(32)];
         counters$reset = reset;
         eg_input$d = eg_enq_input;
         counters$enq_valid = egress$e_valid;
@@ -908,8 +854,8 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         decision$cal_key = calibrate$cal_key;
         decision$cal_flags = calibrate$flags;
         decision$stop_max = csr$value[(at_policy)+:(2)] == policy_max;
-        decision$xoff = in_pause$xoff;
-        decision$xoff_next = in_pause$xoff_next;
+        decision$xoff = ingress$xoff;
+        decision$xoff_next = ingress$xoff_next;
         decision$inspect_key = counters$inspect_key;
         decision$inspect_key_ok = counters$inspect_key_ok;
         decision$inspect_next = csr$value_next[(at_inspect)+:(32)];
@@ -921,7 +867,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         frames$refresh = csr$value[(at_refresh)+:(16)];
         frames$refresh_write = |(csr$write & refresh_written);
         frames$refresh_wdata = csr_wdata[(32'h0)+:(16)];
-        o_in_drop$d = ingress$e_drop;
+        o_in_drop$d = ingress$drop;
         o_eg_drop$d = egress$e_drop;
         status = 2'h0;
         status[0] = counters$inspect_busy;
@@ -933,7 +879,7 @@ module capfc_tiny__core(clock,reset,in_enq_valid,in_enq_port,in_enq_prio,in_enq_
         csr$wdata = csr_wdata;
         csr$hw_value = ({766'd0, status} << at_status) | ({752'd0, counters$inspected} << at_inspect_counter) | ({704'd0, decision$inspect_row} << at_inspect_e_lo) | ({752'd0, decision$inspect_state} << at_inspect_state) | ({736'd0, pool$used_now} << at_sh_pool_used);
         err_set = 4'h0;
-        if (ingress$d_underflow) begin
+        if (ingress$underflow) begin
             err_set = err_set | err_in_underflow;
         end
         if (egress$d_underflow) begin
@@ -5617,7 +5563,193 @@ module capfc_tiny__in_bad(d,q,clock);
 endmodule // capfc_tiny__in_bad
 
 
-module capfc_tiny__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same,xoff_thr,xon_thr,xoff,xoff_next,xoff_event,xoff_key,xon_event,xon_key);
+module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max_next,xoff,xoff_next,drop,underflow,xoff_event,e_key,xon_event,d_key);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  enq_valid;
+    input wire  [2:0] enq_key;
+    input wire  [15:0] enq_len;
+    input wire  deq_valid;
+    input wire  [2:0] deq_key;
+    input wire  [15:0] deq_len;
+    input wire  [31:0] xoff_thr;
+    input wire  [31:0] xon_thr;
+    input wire  [31:0] max_next;
+    output reg  [7:0] xoff;
+    output reg  [7:0] xoff_next;
+    output reg  drop;
+    output reg  underflow;
+    output reg  xoff_event;
+    output reg  [2:0] e_key;
+    output reg  xon_event;
+    output reg  [2:0] d_key;
+
+    // Stub signals
+    reg  occ$reset;
+    reg  occ$enq_valid;
+    reg  [2:0] occ$enq_key;
+    reg  [15:0] occ$enq_len;
+    reg  occ$deq_valid;
+    reg  [2:0] occ$deq_key;
+    reg  [15:0] occ$deq_len;
+    reg  [31:0] occ$max_next;
+    wire  occ$e_valid;
+    wire  [2:0] occ$e_key;
+    wire  [31:0] occ$e_b1;
+    wire  occ$e_drop;
+    wire  occ$d_valid;
+    wire  [2:0] occ$d_key;
+    wire  [31:0] occ$d_b1;
+    wire  occ$d_underflow;
+    wire  occ$same_key;
+    reg  decision$reset;
+    reg  decision$e_valid;
+    reg  [2:0] decision$e_key;
+    reg  [31:0] decision$e_b;
+    reg  decision$d_valid;
+    reg  [2:0] decision$d_key;
+    reg  [31:0] decision$d_b;
+    reg  decision$same;
+    reg  [31:0] decision$xoff_thr;
+    reg  [31:0] decision$xon_thr;
+    wire  [7:0] decision$xoff;
+    wire  [7:0] decision$xoff_next;
+    wire  decision$xoff_event;
+    wire  [2:0] decision$xoff_key;
+    wire  decision$xon_event;
+    wire  [2:0] decision$xon_key;
+    reg  [31:0] thr_xoff_r$d;
+    wire  [31:0] thr_xoff_r$q;
+    reg  [31:0] thr_xon_r$d;
+    wire  [31:0] thr_xon_r$q;
+    reg  [31:0] thr_xoff_a$d;
+    wire  [31:0] thr_xoff_a$q;
+    reg  [31:0] thr_xon_a$d;
+    wire  [31:0] thr_xon_a$q;
+    reg  [31:0] thr_xoff_b$d;
+    wire  [31:0] thr_xoff_b$q;
+    reg  [31:0] thr_xon_b$d;
+    wire  [31:0] thr_xon_b$q;
+
+    // Sub module instances
+    capfc_tiny__ingress$occ occ(
+        .clock(clock),
+        .reset(occ$reset),
+        .enq_valid(occ$enq_valid),
+        .enq_key(occ$enq_key),
+        .enq_len(occ$enq_len),
+        .deq_valid(occ$deq_valid),
+        .deq_key(occ$deq_key),
+        .deq_len(occ$deq_len),
+        .max_next(occ$max_next),
+        .e_valid(occ$e_valid),
+        .e_key(occ$e_key),
+        .e_b1(occ$e_b1),
+        .e_drop(occ$e_drop),
+        .d_valid(occ$d_valid),
+        .d_key(occ$d_key),
+        .d_b1(occ$d_b1),
+        .d_underflow(occ$d_underflow),
+        .same_key(occ$same_key)
+    );
+    capfc_tiny__ingress$decision decision(
+        .clock(clock),
+        .reset(decision$reset),
+        .e_valid(decision$e_valid),
+        .e_key(decision$e_key),
+        .e_b(decision$e_b),
+        .d_valid(decision$d_valid),
+        .d_key(decision$d_key),
+        .d_b(decision$d_b),
+        .same(decision$same),
+        .xoff_thr(decision$xoff_thr),
+        .xon_thr(decision$xon_thr),
+        .xoff(decision$xoff),
+        .xoff_next(decision$xoff_next),
+        .xoff_event(decision$xoff_event),
+        .xoff_key(decision$xoff_key),
+        .xon_event(decision$xon_event),
+        .xon_key(decision$xon_key)
+    );
+    capfc_tiny__ingress$thr_xoff_r thr_xoff_r(
+        .d(thr_xoff_r$d),
+        .q(thr_xoff_r$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$thr_xon_r thr_xon_r(
+        .d(thr_xon_r$d),
+        .q(thr_xon_r$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$thr_xoff_a thr_xoff_a(
+        .d(thr_xoff_a$d),
+        .q(thr_xoff_a$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$thr_xon_a thr_xon_a(
+        .d(thr_xon_a$d),
+        .q(thr_xon_a$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$thr_xoff_b thr_xoff_b(
+        .d(thr_xoff_b$d),
+        .q(thr_xoff_b$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$thr_xon_b thr_xon_b(
+        .d(thr_xon_b$d),
+        .q(thr_xon_b$q),
+        .clock(clock)
+    );
+
+    // Update code
+    always @(*) begin
+        thr_xoff_r$d = thr_xoff_r$q;
+        thr_xon_r$d = thr_xon_r$q;
+        thr_xoff_a$d = thr_xoff_a$q;
+        thr_xon_a$d = thr_xon_a$q;
+        thr_xoff_b$d = thr_xoff_b$q;
+        thr_xon_b$d = thr_xon_b$q;
+        occ$reset = reset;
+        occ$enq_valid = enq_valid;
+        occ$enq_key = enq_key;
+        occ$enq_len = enq_len;
+        occ$deq_valid = deq_valid;
+        occ$deq_key = deq_key;
+        occ$deq_len = deq_len;
+        occ$max_next = max_next;
+        thr_xoff_r$d = xoff_thr;
+        thr_xon_r$d = xon_thr;
+        thr_xoff_a$d = thr_xoff_r$q;
+        thr_xon_a$d = thr_xon_r$q;
+        thr_xoff_b$d = thr_xoff_a$q;
+        thr_xon_b$d = thr_xon_a$q;
+        decision$reset = reset;
+        decision$e_valid = occ$e_valid;
+        decision$e_key = occ$e_key;
+        decision$e_b = occ$e_b1;
+        decision$d_valid = occ$d_valid;
+        decision$d_key = occ$d_key;
+        decision$d_b = occ$d_b1;
+        decision$same = occ$same_key;
+        decision$xoff_thr = thr_xoff_b$q;
+        decision$xon_thr = thr_xon_b$q;
+        xoff = decision$xoff;
+        xoff_next = decision$xoff_next;
+        drop = occ$e_drop;
+        underflow = occ$d_underflow;
+        xoff_event = decision$xoff_event;
+        e_key = decision$xoff_key;
+        xon_event = decision$xon_event;
+        d_key = decision$xon_key;
+    end
+
+endmodule // capfc_tiny__ingress
+
+
+module capfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same,xoff_thr,xon_thr,xoff,xoff_next,xoff_event,xoff_key,xon_event,xon_key);
 
     // Module arguments
     input wire  clock;
@@ -5639,7 +5771,6 @@ module capfc_tiny__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
     output reg  [2:0] xon_key;
 
     // Constant declarations
-    localparam  registered_compare = 1'b0;
     localparam  one_k = 8'h1;
 
     // Stub signals
@@ -5714,117 +5845,117 @@ module capfc_tiny__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
     reg  [7:0] set;
 
     // Sub module instances
-    capfc_tiny__in_pause$state state(
+    capfc_tiny__ingress$decision$state state(
         .d(state$d),
         .q(state$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_e_valid st_e_valid(
+    capfc_tiny__ingress$decision$st_e_valid st_e_valid(
         .d(st_e_valid$d),
         .q(st_e_valid$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_e_key st_e_key(
+    capfc_tiny__ingress$decision$st_e_key st_e_key(
         .d(st_e_key$d),
         .q(st_e_key$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_e_b st_e_b(
+    capfc_tiny__ingress$decision$st_e_b st_e_b(
         .d(st_e_b$d),
         .q(st_e_b$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_d_valid st_d_valid(
+    capfc_tiny__ingress$decision$st_d_valid st_d_valid(
         .d(st_d_valid$d),
         .q(st_d_valid$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_d_key st_d_key(
+    capfc_tiny__ingress$decision$st_d_key st_d_key(
         .d(st_d_key$d),
         .q(st_d_key$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_d_b st_d_b(
+    capfc_tiny__ingress$decision$st_d_b st_d_b(
         .d(st_d_b$d),
         .q(st_d_b$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_same st_same(
+    capfc_tiny__ingress$decision$st_same st_same(
         .d(st_same$d),
         .q(st_same$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_xoff_thr st_xoff_thr(
+    capfc_tiny__ingress$decision$st_xoff_thr st_xoff_thr(
         .d(st_xoff_thr$d),
         .q(st_xoff_thr$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_xon_thr st_xon_thr(
+    capfc_tiny__ingress$decision$st_xon_thr st_xon_thr(
         .d(st_xon_thr$d),
         .q(st_xon_thr$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_e_valid cm_e_valid(
+    capfc_tiny__ingress$decision$cm_e_valid cm_e_valid(
         .d(cm_e_valid$d),
         .q(cm_e_valid$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_e_key cm_e_key(
+    capfc_tiny__ingress$decision$cm_e_key cm_e_key(
         .d(cm_e_key$d),
         .q(cm_e_key$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_ge_xoff cm_ge_xoff(
+    capfc_tiny__ingress$decision$cm_ge_xoff cm_ge_xoff(
         .d(cm_ge_xoff$d),
         .q(cm_ge_xoff$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_d_valid cm_d_valid(
+    capfc_tiny__ingress$decision$cm_d_valid cm_d_valid(
         .d(cm_d_valid$d),
         .q(cm_d_valid$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_d_key cm_d_key(
+    capfc_tiny__ingress$decision$cm_d_key cm_d_key(
         .d(cm_d_key$d),
         .q(cm_d_key$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_le_xon cm_le_xon(
+    capfc_tiny__ingress$decision$cm_le_xon cm_le_xon(
         .d(cm_le_xon$d),
         .q(cm_le_xon$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_same cm_same(
+    capfc_tiny__ingress$decision$cm_same cm_same(
         .d(cm_same$d),
         .q(cm_same$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_xo_e_old cm_xo_e_old(
+    capfc_tiny__ingress$decision$cm_xo_e_old cm_xo_e_old(
         .d(cm_xo_e_old$d),
         .q(cm_xo_e_old$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$cm_xo_d_old cm_xo_d_old(
+    capfc_tiny__ingress$decision$cm_xo_d_old cm_xo_d_old(
         .d(cm_xo_d_old$d),
         .q(cm_xo_d_old$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_fwd_ee st_fwd_ee(
+    capfc_tiny__ingress$decision$st_fwd_ee st_fwd_ee(
         .d(st_fwd_ee$d),
         .q(st_fwd_ee$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_fwd_ed st_fwd_ed(
+    capfc_tiny__ingress$decision$st_fwd_ed st_fwd_ed(
         .d(st_fwd_ed$d),
         .q(st_fwd_ed$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_fwd_de st_fwd_de(
+    capfc_tiny__ingress$decision$st_fwd_de st_fwd_de(
         .d(st_fwd_de$d),
         .q(st_fwd_de$q),
         .clock(clock)
     );
-    capfc_tiny__in_pause$st_fwd_dd st_fwd_dd(
+    capfc_tiny__ingress$decision$st_fwd_dd st_fwd_dd(
         .d(st_fwd_dd$d),
         .q(st_fwd_dd$q),
         .clock(clock)
@@ -5877,32 +6008,15 @@ module capfc_tiny__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         cm_d_key$d = st_d_key$q;
         cm_le_xon$d = le_xon_now;
         cm_same$d = st_same$q;
-        if (registered_compare) begin
-            u_e_valid = cm_e_valid$q;
-            u_e_key = cm_e_key$q;
-            u_ge_xoff = cm_ge_xoff$q;
-            u_d_valid = cm_d_valid$q;
-            u_d_key = cm_d_key$q;
-            u_le_xon = cm_le_xon$q;
-            u_same = cm_same$q;
-        end
-        else begin
-            u_e_valid = st_e_valid$q;
-            u_e_key = st_e_key$q;
-            u_ge_xoff = ge_xoff_now;
-            u_d_valid = st_d_valid$q;
-            u_d_key = st_d_key$q;
-            u_le_xon = le_xon_now;
-            u_same = st_same$q;
-        end
-        if (registered_compare) begin
-            xo_d_old = cm_xo_d_old$q;
-            xo_e_old = cm_xo_e_old$q;
-        end
-        else begin
-            xo_d_old = state$q[u_d_key];
-            xo_e_old = state$q[u_e_key];
-        end
+        u_e_valid = cm_e_valid$q;
+        u_e_key = cm_e_key$q;
+        u_ge_xoff = cm_ge_xoff$q;
+        u_d_valid = cm_d_valid$q;
+        u_d_key = cm_d_key$q;
+        u_le_xon = cm_le_xon$q;
+        u_same = cm_same$q;
+        xo_d_old = cm_xo_d_old$q;
+        xo_e_old = cm_xo_e_old$q;
         xo_d1 = xo_d_old & ~u_le_xon;
         if (u_same) begin
             xo_e_base = xo_d1;
@@ -5961,48 +6075,10 @@ module capfc_tiny__in_pause(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_b,same
         xon_key = u_d_key;
     end
 
-endmodule // capfc_tiny__in_pause
+endmodule // capfc_tiny__ingress$decision
 
 
-module capfc_tiny__in_pause$cm_d_key(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$cm_d_key
-
-
-module capfc_tiny__in_pause$cm_d_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$cm_d_valid
-
-
-module capfc_tiny__in_pause$cm_e_key(d,q,clock);
+module capfc_tiny__ingress$decision$cm_d_key(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -6018,29 +6094,10 @@ module capfc_tiny__in_pause$cm_e_key(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$cm_e_key
+endmodule // capfc_tiny__ingress$decision$cm_d_key
 
 
-module capfc_tiny__in_pause$cm_e_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$cm_e_valid
-
-
-module capfc_tiny__in_pause$cm_ge_xoff(d,q,clock);
+module capfc_tiny__ingress$decision$cm_d_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6056,105 +6113,10 @@ module capfc_tiny__in_pause$cm_ge_xoff(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$cm_ge_xoff
+endmodule // capfc_tiny__ingress$decision$cm_d_valid
 
 
-module capfc_tiny__in_pause$cm_le_xon(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$cm_le_xon
-
-
-module capfc_tiny__in_pause$cm_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$cm_same
-
-
-module capfc_tiny__in_pause$cm_xo_d_old(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$cm_xo_d_old
-
-
-module capfc_tiny__in_pause$cm_xo_e_old(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$cm_xo_e_old
-
-
-module capfc_tiny__in_pause$st_d_b(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$st_d_b
-
-
-module capfc_tiny__in_pause$st_d_key(d,q,clock);
+module capfc_tiny__ingress$decision$cm_e_key(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -6170,10 +6132,10 @@ module capfc_tiny__in_pause$st_d_key(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$st_d_key
+endmodule // capfc_tiny__ingress$decision$cm_e_key
 
 
-module capfc_tiny__in_pause$st_d_valid(d,q,clock);
+module capfc_tiny__ingress$decision$cm_e_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6189,10 +6151,105 @@ module capfc_tiny__in_pause$st_d_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$st_d_valid
+endmodule // capfc_tiny__ingress$decision$cm_e_valid
 
 
-module capfc_tiny__in_pause$st_e_b(d,q,clock);
+module capfc_tiny__ingress$decision$cm_ge_xoff(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$cm_ge_xoff
+
+
+module capfc_tiny__ingress$decision$cm_le_xon(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$cm_le_xon
+
+
+module capfc_tiny__ingress$decision$cm_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$cm_same
+
+
+module capfc_tiny__ingress$decision$cm_xo_d_old(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$cm_xo_d_old
+
+
+module capfc_tiny__ingress$decision$cm_xo_e_old(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$cm_xo_e_old
+
+
+module capfc_tiny__ingress$decision$st_d_b(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6208,10 +6265,10 @@ module capfc_tiny__in_pause$st_e_b(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$st_e_b
+endmodule // capfc_tiny__ingress$decision$st_d_b
 
 
-module capfc_tiny__in_pause$st_e_key(d,q,clock);
+module capfc_tiny__ingress$decision$st_d_key(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -6227,29 +6284,10 @@ module capfc_tiny__in_pause$st_e_key(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$st_e_key
+endmodule // capfc_tiny__ingress$decision$st_d_key
 
 
-module capfc_tiny__in_pause$st_e_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$st_e_valid
-
-
-module capfc_tiny__in_pause$st_fwd_dd(d,q,clock);
+module capfc_tiny__ingress$decision$st_d_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6265,86 +6303,10 @@ module capfc_tiny__in_pause$st_fwd_dd(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$st_fwd_dd
+endmodule // capfc_tiny__ingress$decision$st_d_valid
 
 
-module capfc_tiny__in_pause$st_fwd_de(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$st_fwd_de
-
-
-module capfc_tiny__in_pause$st_fwd_ed(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$st_fwd_ed
-
-
-module capfc_tiny__in_pause$st_fwd_ee(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$st_fwd_ee
-
-
-module capfc_tiny__in_pause$st_same(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__in_pause$st_same
-
-
-module capfc_tiny__in_pause$st_xoff_thr(d,q,clock);
+module capfc_tiny__ingress$decision$st_e_b(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6360,10 +6322,143 @@ module capfc_tiny__in_pause$st_xoff_thr(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$st_xoff_thr
+endmodule // capfc_tiny__ingress$decision$st_e_b
 
 
-module capfc_tiny__in_pause$st_xon_thr(d,q,clock);
+module capfc_tiny__ingress$decision$st_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$st_e_key
+
+
+module capfc_tiny__ingress$decision$st_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$st_e_valid
+
+
+module capfc_tiny__ingress$decision$st_fwd_dd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$st_fwd_dd
+
+
+module capfc_tiny__ingress$decision$st_fwd_de(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$st_fwd_de
+
+
+module capfc_tiny__ingress$decision$st_fwd_ed(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$st_fwd_ed
+
+
+module capfc_tiny__ingress$decision$st_fwd_ee(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$st_fwd_ee
+
+
+module capfc_tiny__ingress$decision$st_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$st_same
+
+
+module capfc_tiny__ingress$decision$st_xoff_thr(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6379,10 +6474,29 @@ module capfc_tiny__in_pause$st_xon_thr(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$st_xon_thr
+endmodule // capfc_tiny__ingress$decision$st_xoff_thr
 
 
-module capfc_tiny__in_pause$state(d,q,clock);
+module capfc_tiny__ingress$decision$st_xon_thr(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$decision$st_xon_thr
+
+
+module capfc_tiny__ingress$decision$state(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -6398,10 +6512,10 @@ module capfc_tiny__in_pause$state(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__in_pause$state
+endmodule // capfc_tiny__ingress$decision$state
 
 
-module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max,dedicated,pool_room,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key,e_base,d_before,e_before,e_len,d_len);
+module capfc_tiny__ingress$occ(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,max_next,e_valid,e_key,e_b1,e_drop,d_valid,d_key,d_b1,d_underflow,same_key);
 
     // Module arguments
     input wire  clock;
@@ -6412,9 +6526,7 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     input wire  deq_valid;
     input wire  [2:0] deq_key;
     input wire  [15:0] deq_len;
-    input wire  [31:0] max;
-    input wire  [31:0] dedicated;
-    input wire  [31:0] pool_room;
+    input wire  [31:0] max_next;
     output reg  e_valid;
     output reg  [2:0] e_key;
     output reg  [31:0] e_b1;
@@ -6424,73 +6536,284 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     output reg  [31:0] d_b1;
     output reg  d_underflow;
     output reg  same_key;
-    output reg  [31:0] e_base;
-    output reg  [31:0] d_before;
-    output reg  [31:0] e_before;
-    output reg  [15:0] e_len;
-    output reg  [15:0] d_len;
+
+    // Constant declarations
+    localparam  mask = 32'hffff;
+    localparam  mask_s = 34'h3ffff;
+    localparam  sign_at = 34'h11;
+    localparam  one_s = 34'h1;
 
     // Stub signals
-    reg  [15:0] bounds$e_len;
-    reg  [15:0] bounds$d_len;
-    reg  [31:0] bounds$max;
-    wire  bounds$len_over_max;
-    wire  [32:0] bounds$room;
-    wire  [32:0] bounds$room_same;
-    wire  [31:0] bounds$delta;
-    wire  [31:0] bounds$e_len_only;
-    reg  pool$e_valid;
-    reg  pool$same;
-    reg  [31:0] pool$e_b0;
-    reg  [31:0] pool$d_b0;
-    reg  [15:0] pool$e_len;
-    reg  [15:0] pool$d_len;
-    reg  [31:0] pool$dedicated;
-    reg  [31:0] pool$room;
-    wire  [31:0] pool$base;
-    wire  pool$drop;
-    reg  upd$e_valid;
-    reg  [15:0] upd$e_len;
-    reg  [31:0] upd$e_b0;
-    reg  upd$d_valid;
-    reg  [15:0] upd$d_len;
-    reg  [31:0] upd$d_b0;
-    reg  upd$same;
-    reg  upd$len_over_max;
-    reg  [32:0] upd$room;
-    reg  [32:0] upd$room_same;
-    reg  [31:0] upd$delta;
-    reg  [31:0] upd$e_len_only;
-    wire  [31:0] upd$e_b1;
-    wire  upd$e_drop;
-    wire  [31:0] upd$d_b1;
-    wire  upd$d_underflow;
-    reg  e_valid_q$d;
-    wire  e_valid_q$q;
-    reg  [2:0] e_key_q$d;
-    wire  [2:0] e_key_q$q;
-    reg  [15:0] e_len_q$d;
-    wire  [15:0] e_len_q$q;
-    reg  d_valid_q$d;
-    wire  d_valid_q$q;
-    reg  [2:0] d_key_q$d;
-    wire  [2:0] d_key_q$q;
-    reg  [15:0] d_len_q$d;
-    wire  [15:0] d_len_q$q;
-    reg  same_q$d;
-    wire  same_q$q;
-    reg  e_from_fe$d;
-    wire  e_from_fe$q;
-    reg  e_from_fd$d;
-    wire  e_from_fd$q;
-    reg  e_from_ram$d;
-    wire  e_from_ram$q;
-    reg  d_from_fe$d;
-    wire  d_from_fe$q;
-    reg  d_from_fd$d;
-    wire  d_from_fd$q;
-    reg  d_from_ram$d;
-    wire  d_from_ram$q;
+    reg  i_e_valid$d;
+    wire  i_e_valid$q;
+    reg  [2:0] i_e_key$d;
+    wire  [2:0] i_e_key$q;
+    reg  [15:0] i_e_len$d;
+    wire  [15:0] i_e_len$q;
+    reg  i_d_valid$d;
+    wire  i_d_valid$q;
+    reg  [2:0] i_d_key$d;
+    wire  [2:0] i_d_key$q;
+    reg  [15:0] i_d_len$d;
+    wire  [15:0] i_d_len$q;
+    reg  i_same$d;
+    wire  i_same$q;
+    reg  i_pe1$d;
+    wire  i_pe1$q;
+    reg  i_pe2$d;
+    wire  i_pe2$q;
+    reg  i_pd1$d;
+    wire  i_pd1$q;
+    reg  i_pd2$d;
+    wire  i_pd2$q;
+    reg  i_fwd_ee$d;
+    wire  i_fwd_ee$q;
+    reg  i_fwd_ed$d;
+    wire  i_fwd_ed$q;
+    reg  i_fwd_de$d;
+    wire  i_fwd_de$q;
+    reg  i_fwd_dd$d;
+    wire  i_fwd_dd$q;
+    reg  i_fwd_e$d;
+    wire  i_fwd_e$q;
+    reg  i_fwd_d$d;
+    wire  i_fwd_d$q;
+    reg  i_me_we$d;
+    wire  i_me_we$q;
+    reg  i_me_wd$d;
+    wire  i_me_wd$q;
+    reg  i_me_xe$d;
+    wire  i_me_xe$q;
+    reg  i_me_xd$d;
+    wire  i_me_xd$q;
+    reg  i_md_we$d;
+    wire  i_md_we$q;
+    reg  i_md_wd$d;
+    wire  i_md_wd$q;
+    reg  i_md_xe$d;
+    wire  i_md_xe$q;
+    reg  i_md_xd$d;
+    wire  i_md_xd$q;
+    reg  r_e_valid$d;
+    wire  r_e_valid$q;
+    reg  [2:0] r_e_key$d;
+    wire  [2:0] r_e_key$q;
+    reg  [15:0] r_e_len$d;
+    wire  [15:0] r_e_len$q;
+    reg  r_d_valid$d;
+    wire  r_d_valid$q;
+    reg  [2:0] r_d_key$d;
+    wire  [2:0] r_d_key$q;
+    reg  [33:0] r_d_s$d;
+    wire  [33:0] r_d_s$q;
+    reg  r_same$d;
+    wire  r_same$q;
+    reg  r_pe1$d;
+    wire  r_pe1$q;
+    reg  r_pe2$d;
+    wire  r_pe2$q;
+    reg  r_pd1$d;
+    wire  r_pd1$q;
+    reg  r_pd2$d;
+    wire  r_pd2$q;
+    reg  r_fwd_ee$d;
+    wire  r_fwd_ee$q;
+    reg  r_fwd_ed$d;
+    wire  r_fwd_ed$q;
+    reg  r_fwd_de$d;
+    wire  r_fwd_de$q;
+    reg  r_fwd_dd$d;
+    wire  r_fwd_dd$q;
+    reg  r_fwd_e$d;
+    wire  r_fwd_e$q;
+    reg  r_fwd_d$d;
+    wire  r_fwd_d$q;
+    reg  [33:0] r_m$d;
+    wire  [33:0] r_m$q;
+    reg  [33:0] r_m_de$d;
+    wire  [33:0] r_m_de$q;
+    reg  [33:0] r_m_d$d;
+    wire  [33:0] r_m_d$q;
+    reg  [33:0] r_m_e$d;
+    wire  [33:0] r_m_e$q;
+    reg  [33:0] r_d_m_e$d;
+    wire  [33:0] r_d_m_e$q;
+    reg  [33:0] r_n_e$d;
+    wire  [33:0] r_n_e$q;
+    reg  [31:0] r_e_only$d;
+    wire  [31:0] r_e_only$q;
+    reg  r_len_over$d;
+    wire  r_len_over$q;
+    reg  [31:0] max_r$d;
+    wire  [31:0] max_r$q;
+    reg  [33:0] r_p4$d;
+    wire  [33:0] r_p4$q;
+    reg  [33:0] r_r4$d;
+    wire  [33:0] r_r4$q;
+    reg  [33:0] r_l3e$d;
+    wire  [33:0] r_l3e$q;
+    reg  r_e_hit_we$d;
+    wire  r_e_hit_we$q;
+    reg  r_e_hit_wd$d;
+    wire  r_e_hit_wd$q;
+    reg  r_e_hit_xe$d;
+    wire  r_e_hit_xe$q;
+    reg  r_e_hit_xd$d;
+    wire  r_e_hit_xd$q;
+    reg  r_e_no_hit$d;
+    wire  r_e_no_hit$q;
+    reg  r_d_hit_we$d;
+    wire  r_d_hit_we$q;
+    reg  r_d_hit_wd$d;
+    wire  r_d_hit_wd$q;
+    reg  r_d_hit_xe$d;
+    wire  r_d_hit_xe$q;
+    reg  r_d_hit_xd$d;
+    wire  r_d_hit_xd$q;
+    reg  r_d_no_hit$d;
+    wire  r_d_no_hit$q;
+    reg  a_e_valid$d;
+    wire  a_e_valid$q;
+    reg  [2:0] a_e_key$d;
+    wire  [2:0] a_e_key$q;
+    reg  [31:0] a_e_len$d;
+    wire  [31:0] a_e_len$q;
+    reg  a_d_valid$d;
+    wire  a_d_valid$q;
+    reg  [2:0] a_d_key$d;
+    wire  [2:0] a_d_key$q;
+    reg  [33:0] a_d_s$d;
+    wire  [33:0] a_d_s$q;
+    reg  a_same$d;
+    wire  a_same$q;
+    reg  [31:0] a_x_e$d;
+    wire  [31:0] a_x_e$q;
+    reg  [31:0] a_x_d$d;
+    wire  [31:0] a_x_d$q;
+    reg  [33:0] a_m$d;
+    wire  [33:0] a_m$q;
+    reg  [33:0] a_m_de$d;
+    wire  [33:0] a_m_de$q;
+    reg  [33:0] a_m_d$d;
+    wire  [33:0] a_m_d$q;
+    reg  [33:0] a_m_e$d;
+    wire  [33:0] a_m_e$q;
+    reg  [33:0] a_d_m_e$d;
+    wire  [33:0] a_d_m_e$q;
+    reg  [33:0] a_n_e$d;
+    wire  [33:0] a_n_e$q;
+    reg  [31:0] a_e_only$d;
+    wire  [31:0] a_e_only$q;
+    reg  a_len_over$d;
+    wire  a_len_over$q;
+    reg  [33:0] a_b1e$d;
+    wire  [33:0] a_b1e$q;
+    reg  [33:0] a_b2e$d;
+    wire  [33:0] a_b2e$q;
+    reg  [33:0] a_b3ae$d;
+    wire  [33:0] a_b3ae$q;
+    reg  [33:0] a_b3be$d;
+    wire  [33:0] a_b3be$q;
+    reg  [33:0] a_b4ae$d;
+    wire  [33:0] a_b4ae$q;
+    reg  [33:0] a_b4be$d;
+    wire  [33:0] a_b4be$q;
+    reg  [33:0] a_dae$d;
+    wire  [33:0] a_dae$q;
+    reg  [33:0] a_dbe$d;
+    wire  [33:0] a_dbe$q;
+    reg  [31:0] a_k1e_v3$d;
+    wire  [31:0] a_k1e_v3$q;
+    reg  [33:0] a_b1d$d;
+    wire  [33:0] a_b1d$q;
+    reg  [33:0] a_b2d$d;
+    wire  [33:0] a_b2d$q;
+    reg  [33:0] a_b3ad$d;
+    wire  [33:0] a_b3ad$q;
+    reg  [33:0] a_b3bd$d;
+    wire  [33:0] a_b3bd$q;
+    reg  [31:0] a_k1d_v3$d;
+    wire  [31:0] a_k1d_v3$q;
+    reg  a_k1d_u3$d;
+    wire  a_k1d_u3$q;
+    reg  b_e_valid$d;
+    wire  b_e_valid$q;
+    reg  [2:0] b_e_key$d;
+    wire  [2:0] b_e_key$q;
+    reg  b_d_valid$d;
+    wire  b_d_valid$q;
+    reg  [2:0] b_d_key$d;
+    wire  [2:0] b_d_key$q;
+    reg  b_same$d;
+    wire  b_same$q;
+    reg  [31:0] b_k1e$d;
+    wire  [31:0] b_k1e$q;
+    reg  [31:0] b_k3e$d;
+    wire  [31:0] b_k3e$q;
+    reg  [31:0] b_s_aa$d;
+    wire  [31:0] b_s_aa$q;
+    reg  [31:0] b_s_ab$d;
+    wire  [31:0] b_s_ab$q;
+    reg  [31:0] b_s_ba$d;
+    wire  [31:0] b_s_ba$q;
+    reg  [31:0] b_s_bb$d;
+    wire  [31:0] b_s_bb$q;
+    reg  [31:0] b_k1d$d;
+    wire  [31:0] b_k1d$q;
+    reg  [31:0] b_s_abd$d;
+    wire  [31:0] b_s_abd$q;
+    reg  [31:0] b_s_bbd$d;
+    wire  [31:0] b_s_bbd$q;
+    reg  b_sel_k1e$d;
+    wire  b_sel_k1e$q;
+    reg  b_sel_k3e$d;
+    wire  b_sel_k3e$q;
+    reg  b_sel_aa$d;
+    wire  b_sel_aa$q;
+    reg  b_sel_ab$d;
+    wire  b_sel_ab$q;
+    reg  b_sel_ba$d;
+    wire  b_sel_ba$q;
+    reg  b_sel_bb$d;
+    wire  b_sel_bb$q;
+    reg  b_sel_k1d$d;
+    wire  b_sel_k1d$q;
+    reg  b_sel_abd$d;
+    wire  b_sel_abd$q;
+    reg  b_sel_bbd$d;
+    wire  b_sel_bbd$q;
+    reg  b_sel_zd$d;
+    wire  b_sel_zd$q;
+    reg  b_k1e_drop$d;
+    wire  b_k1e_drop$q;
+    reg  b_len_over$d;
+    wire  b_len_over$q;
+    reg  b_k1d_u3$d;
+    wire  b_k1d_u3$q;
+    reg  w_e_valid$d;
+    wire  w_e_valid$q;
+    reg  [2:0] w_e_key$d;
+    wire  [2:0] w_e_key$q;
+    reg  [31:0] w_e_val$d;
+    wire  [31:0] w_e_val$q;
+    reg  w_d_write$d;
+    wire  w_d_write$q;
+    reg  [2:0] w_d_key$d;
+    wire  [2:0] w_d_key$q;
+    reg  [31:0] w_d_val$d;
+    wire  [31:0] w_d_val$q;
+    reg  x_e_valid$d;
+    wire  x_e_valid$q;
+    reg  [2:0] x_e_key$d;
+    wire  [2:0] x_e_key$q;
+    reg  [31:0] x_e_val$d;
+    wire  [31:0] x_e_val$q;
+    reg  x_d_write$d;
+    wire  x_d_write$q;
+    reg  [2:0] x_d_key$d;
+    wire  [2:0] x_d_key$q;
+    reg  [31:0] x_d_val$d;
+    wire  [31:0] x_d_val$q;
     reg  ram$reset;
     reg  ram$write_a_enable;
     reg  [2:0] ram$write_a_address;
@@ -6506,133 +6829,787 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
     wire  ram$read_1_written;
     reg  [2:0] ram$read_0_next;
     reg  [2:0] ram$read_1_next;
-    reg  [31:0] fw_e_val$d;
-    wire  [31:0] fw_e_val$q;
-    reg  [31:0] fw_d_val$d;
-    wire  [31:0] fw_d_val$q;
 
     // Local signals
-    reg  [31:0] e_b0;
-    reg  [31:0] d_b0;
-    reg  e_hit_fe;
-    reg  e_hit_fd;
-    reg  e_in_ram;
-    reg  d_hit_fe;
-    reg  d_hit_fd;
-    reg  d_in_ram;
-    reg  [31:0] e_b0_fw;
-    reg  [31:0] e_b0_ram;
-    reg  [31:0] d_b0_fw;
-    reg  [31:0] d_b0_ram;
-    reg  d_write;
+    reg  [31:0] max_w;
+    reg  [33:0] e_s;
+    reg  [33:0] d_s;
+    reg  [33:0] m_s;
+    reg  [33:0] csa_sum;
+    reg  [33:0] csa_carry;
+    reg  [33:0] d_same;
+    reg  [33:0] csa_sum_same;
+    reg  [33:0] csa_carry_same;
+    reg  [33:0] m_de;
+    reg  [33:0] m_d;
+    reg  [33:0] m_e;
+    reg  [33:0] d_m_e;
+    reg  [33:0] n_e;
+    reg  [33:0] m_e_sign_wide;
+    reg  len_over;
+    reg  [33:0] b2e;
+    reg  [33:0] v13e;
+    reg  [33:0] v1e;
+    reg  [31:0] v2e;
+    reg  [33:0] b2d;
+    reg  [33:0] v13d;
+    reg  [33:0] v1d;
+    reg  [31:0] v2d;
+    reg  [33:0] k1e_diff;
+    reg  [33:0] k1e_sign_wide;
+    reg  [33:0] k1d_diff;
+    reg  [33:0] k1d_sign_wide;
+    reg  e_hit_we;
+    reg  e_hit_wd;
+    reg  e_hit_xe;
+    reg  e_hit_xd;
+    reg  d_hit_we;
+    reg  d_hit_wd;
+    reg  d_hit_xe;
+    reg  d_hit_xd;
+    reg  r_e_from_ram;
+    reg  r_d_from_ram;
+    reg  [31:0] r_e_b_w;
+    reg  [31:0] r_e_b_x;
+    reg  [31:0] r_e_b_ram;
+    reg  [31:0] r_d_b_w;
+    reg  [31:0] r_d_b_x;
+    reg  [31:0] r_d_b_ram;
+    reg  r_d_write;
+    reg  [33:0] x_e_s;
+    reg  [33:0] x_d_s;
+    reg  [33:0] t1e;
+    reg  [33:0] t2e;
+    reg  [33:0] t3ae;
+    reg  [33:0] t3be;
+    reg  [33:0] t4ae;
+    reg  [33:0] t4be;
+    reg  [33:0] t1e_sign_wide;
+    reg  [33:0] t2e_sign_wide;
+    reg  [33:0] t3ae_sign_wide;
+    reg  [33:0] t3be_sign_wide;
+    reg  [33:0] t4ae_sign_wide;
+    reg  [33:0] t4be_sign_wide;
+    reg  [33:0] aa_wide;
+    reg  [33:0] ba_wide;
+    reg  [31:0] s_aa;
+    reg  [31:0] s_ba;
+    reg  [33:0] t5e;
+    reg  [33:0] t5e_sign_wide;
+    reg  k1e_drop;
+    reg  [31:0] k1e_v4;
+    reg  [33:0] t1d;
+    reg  [33:0] t2d;
+    reg  [33:0] t3ad;
+    reg  [33:0] t3bd;
+    reg  [33:0] t1d_sign_wide;
+    reg  [33:0] t2d_sign_wide;
+    reg  [33:0] t3ad_sign_wide;
+    reg  [33:0] t3bd_sign_wide;
+    reg  c1e;
+    reg  g2e;
+    reg  c3ae;
+    reg  c3be;
+    reg  g4ae;
+    reg  g4be;
+    reg  c1d;
+    reg  g2d;
+    reg  c3ad;
+    reg  c3bd;
+    reg  sel_k1e;
+    reg  sel_k3e;
+    reg  sel_aa;
+    reg  sel_ab;
+    reg  sel_ba;
+    reg  sel_bb;
+    reg  sel_k1d;
+    reg  sel_abd;
+    reg  sel_bbd;
+    reg  sel_zd;
+    reg  [31:0] e_res;
+    reg  [31:0] d_res;
+    reg  [31:0] e_fwd;
+    reg  [31:0] d_fwd;
+    reg  e_flag;
+    reg  d_flag;
 
     // Sub module instances
-    capfc_tiny__ingress$bounds bounds(
-        .e_len(bounds$e_len),
-        .d_len(bounds$d_len),
-        .max(bounds$max),
-        .len_over_max(bounds$len_over_max),
-        .room(bounds$room),
-        .room_same(bounds$room_same),
-        .delta(bounds$delta),
-        .e_len_only(bounds$e_len_only)
-    );
-    capfc_tiny__ingress$pool pool(
-        .e_valid(pool$e_valid),
-        .same(pool$same),
-        .e_b0(pool$e_b0),
-        .d_b0(pool$d_b0),
-        .e_len(pool$e_len),
-        .d_len(pool$d_len),
-        .dedicated(pool$dedicated),
-        .room(pool$room),
-        .base(pool$base),
-        .drop(pool$drop)
-    );
-    capfc_tiny__ingress$upd upd(
-        .e_valid(upd$e_valid),
-        .e_len(upd$e_len),
-        .e_b0(upd$e_b0),
-        .d_valid(upd$d_valid),
-        .d_len(upd$d_len),
-        .d_b0(upd$d_b0),
-        .same(upd$same),
-        .len_over_max(upd$len_over_max),
-        .room(upd$room),
-        .room_same(upd$room_same),
-        .delta(upd$delta),
-        .e_len_only(upd$e_len_only),
-        .e_b1(upd$e_b1),
-        .e_drop(upd$e_drop),
-        .d_b1(upd$d_b1),
-        .d_underflow(upd$d_underflow)
-    );
-    capfc_tiny__ingress$e_valid_q e_valid_q(
-        .d(e_valid_q$d),
-        .q(e_valid_q$q),
+    capfc_tiny__ingress$occ$i_e_valid i_e_valid(
+        .d(i_e_valid$d),
+        .q(i_e_valid$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$e_key_q e_key_q(
-        .d(e_key_q$d),
-        .q(e_key_q$q),
+    capfc_tiny__ingress$occ$i_e_key i_e_key(
+        .d(i_e_key$d),
+        .q(i_e_key$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$e_len_q e_len_q(
-        .d(e_len_q$d),
-        .q(e_len_q$q),
+    capfc_tiny__ingress$occ$i_e_len i_e_len(
+        .d(i_e_len$d),
+        .q(i_e_len$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$d_valid_q d_valid_q(
-        .d(d_valid_q$d),
-        .q(d_valid_q$q),
+    capfc_tiny__ingress$occ$i_d_valid i_d_valid(
+        .d(i_d_valid$d),
+        .q(i_d_valid$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$d_key_q d_key_q(
-        .d(d_key_q$d),
-        .q(d_key_q$q),
+    capfc_tiny__ingress$occ$i_d_key i_d_key(
+        .d(i_d_key$d),
+        .q(i_d_key$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$d_len_q d_len_q(
-        .d(d_len_q$d),
-        .q(d_len_q$q),
+    capfc_tiny__ingress$occ$i_d_len i_d_len(
+        .d(i_d_len$d),
+        .q(i_d_len$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$same_q same_q(
-        .d(same_q$d),
-        .q(same_q$q),
+    capfc_tiny__ingress$occ$i_same i_same(
+        .d(i_same$d),
+        .q(i_same$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$e_from_fe e_from_fe(
-        .d(e_from_fe$d),
-        .q(e_from_fe$q),
+    capfc_tiny__ingress$occ$i_pe1 i_pe1(
+        .d(i_pe1$d),
+        .q(i_pe1$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$e_from_fd e_from_fd(
-        .d(e_from_fd$d),
-        .q(e_from_fd$q),
+    capfc_tiny__ingress$occ$i_pe2 i_pe2(
+        .d(i_pe2$d),
+        .q(i_pe2$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$e_from_ram e_from_ram(
-        .d(e_from_ram$d),
-        .q(e_from_ram$q),
+    capfc_tiny__ingress$occ$i_pd1 i_pd1(
+        .d(i_pd1$d),
+        .q(i_pd1$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$d_from_fe d_from_fe(
-        .d(d_from_fe$d),
-        .q(d_from_fe$q),
+    capfc_tiny__ingress$occ$i_pd2 i_pd2(
+        .d(i_pd2$d),
+        .q(i_pd2$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$d_from_fd d_from_fd(
-        .d(d_from_fd$d),
-        .q(d_from_fd$q),
+    capfc_tiny__ingress$occ$i_fwd_ee i_fwd_ee(
+        .d(i_fwd_ee$d),
+        .q(i_fwd_ee$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$d_from_ram d_from_ram(
-        .d(d_from_ram$d),
-        .q(d_from_ram$q),
+    capfc_tiny__ingress$occ$i_fwd_ed i_fwd_ed(
+        .d(i_fwd_ed$d),
+        .q(i_fwd_ed$q),
         .clock(clock)
     );
-    capfc_tiny__ingress$ram ram(
+    capfc_tiny__ingress$occ$i_fwd_de i_fwd_de(
+        .d(i_fwd_de$d),
+        .q(i_fwd_de$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_fwd_dd i_fwd_dd(
+        .d(i_fwd_dd$d),
+        .q(i_fwd_dd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_fwd_e i_fwd_e(
+        .d(i_fwd_e$d),
+        .q(i_fwd_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_fwd_d i_fwd_d(
+        .d(i_fwd_d$d),
+        .q(i_fwd_d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_me_we i_me_we(
+        .d(i_me_we$d),
+        .q(i_me_we$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_me_wd i_me_wd(
+        .d(i_me_wd$d),
+        .q(i_me_wd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_me_xe i_me_xe(
+        .d(i_me_xe$d),
+        .q(i_me_xe$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_me_xd i_me_xd(
+        .d(i_me_xd$d),
+        .q(i_me_xd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_md_we i_md_we(
+        .d(i_md_we$d),
+        .q(i_md_we$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_md_wd i_md_wd(
+        .d(i_md_wd$d),
+        .q(i_md_wd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_md_xe i_md_xe(
+        .d(i_md_xe$d),
+        .q(i_md_xe$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$i_md_xd i_md_xd(
+        .d(i_md_xd$d),
+        .q(i_md_xd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_valid r_e_valid(
+        .d(r_e_valid$d),
+        .q(r_e_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_key r_e_key(
+        .d(r_e_key$d),
+        .q(r_e_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_len r_e_len(
+        .d(r_e_len$d),
+        .q(r_e_len$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_valid r_d_valid(
+        .d(r_d_valid$d),
+        .q(r_d_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_key r_d_key(
+        .d(r_d_key$d),
+        .q(r_d_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_s r_d_s(
+        .d(r_d_s$d),
+        .q(r_d_s$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_same r_same(
+        .d(r_same$d),
+        .q(r_same$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_pe1 r_pe1(
+        .d(r_pe1$d),
+        .q(r_pe1$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_pe2 r_pe2(
+        .d(r_pe2$d),
+        .q(r_pe2$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_pd1 r_pd1(
+        .d(r_pd1$d),
+        .q(r_pd1$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_pd2 r_pd2(
+        .d(r_pd2$d),
+        .q(r_pd2$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_fwd_ee r_fwd_ee(
+        .d(r_fwd_ee$d),
+        .q(r_fwd_ee$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_fwd_ed r_fwd_ed(
+        .d(r_fwd_ed$d),
+        .q(r_fwd_ed$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_fwd_de r_fwd_de(
+        .d(r_fwd_de$d),
+        .q(r_fwd_de$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_fwd_dd r_fwd_dd(
+        .d(r_fwd_dd$d),
+        .q(r_fwd_dd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_fwd_e r_fwd_e(
+        .d(r_fwd_e$d),
+        .q(r_fwd_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_fwd_d r_fwd_d(
+        .d(r_fwd_d$d),
+        .q(r_fwd_d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_m r_m(
+        .d(r_m$d),
+        .q(r_m$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_m_de r_m_de(
+        .d(r_m_de$d),
+        .q(r_m_de$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_m_d r_m_d(
+        .d(r_m_d$d),
+        .q(r_m_d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_m_e r_m_e(
+        .d(r_m_e$d),
+        .q(r_m_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_m_e r_d_m_e(
+        .d(r_d_m_e$d),
+        .q(r_d_m_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_n_e r_n_e(
+        .d(r_n_e$d),
+        .q(r_n_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_only r_e_only(
+        .d(r_e_only$d),
+        .q(r_e_only$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_len_over r_len_over(
+        .d(r_len_over$d),
+        .q(r_len_over$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$max_r max_r(
+        .d(max_r$d),
+        .q(max_r$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_p4 r_p4(
+        .d(r_p4$d),
+        .q(r_p4$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_r4 r_r4(
+        .d(r_r4$d),
+        .q(r_r4$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_l3e r_l3e(
+        .d(r_l3e$d),
+        .q(r_l3e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_hit_we r_e_hit_we(
+        .d(r_e_hit_we$d),
+        .q(r_e_hit_we$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_hit_wd r_e_hit_wd(
+        .d(r_e_hit_wd$d),
+        .q(r_e_hit_wd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_hit_xe r_e_hit_xe(
+        .d(r_e_hit_xe$d),
+        .q(r_e_hit_xe$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_hit_xd r_e_hit_xd(
+        .d(r_e_hit_xd$d),
+        .q(r_e_hit_xd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_e_no_hit r_e_no_hit(
+        .d(r_e_no_hit$d),
+        .q(r_e_no_hit$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_hit_we r_d_hit_we(
+        .d(r_d_hit_we$d),
+        .q(r_d_hit_we$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_hit_wd r_d_hit_wd(
+        .d(r_d_hit_wd$d),
+        .q(r_d_hit_wd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_hit_xe r_d_hit_xe(
+        .d(r_d_hit_xe$d),
+        .q(r_d_hit_xe$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_hit_xd r_d_hit_xd(
+        .d(r_d_hit_xd$d),
+        .q(r_d_hit_xd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$r_d_no_hit r_d_no_hit(
+        .d(r_d_no_hit$d),
+        .q(r_d_no_hit$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_e_valid a_e_valid(
+        .d(a_e_valid$d),
+        .q(a_e_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_e_key a_e_key(
+        .d(a_e_key$d),
+        .q(a_e_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_e_len a_e_len(
+        .d(a_e_len$d),
+        .q(a_e_len$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_d_valid a_d_valid(
+        .d(a_d_valid$d),
+        .q(a_d_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_d_key a_d_key(
+        .d(a_d_key$d),
+        .q(a_d_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_d_s a_d_s(
+        .d(a_d_s$d),
+        .q(a_d_s$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_same a_same(
+        .d(a_same$d),
+        .q(a_same$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_x_e a_x_e(
+        .d(a_x_e$d),
+        .q(a_x_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_x_d a_x_d(
+        .d(a_x_d$d),
+        .q(a_x_d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_m a_m(
+        .d(a_m$d),
+        .q(a_m$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_m_de a_m_de(
+        .d(a_m_de$d),
+        .q(a_m_de$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_m_d a_m_d(
+        .d(a_m_d$d),
+        .q(a_m_d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_m_e a_m_e(
+        .d(a_m_e$d),
+        .q(a_m_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_d_m_e a_d_m_e(
+        .d(a_d_m_e$d),
+        .q(a_d_m_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_n_e a_n_e(
+        .d(a_n_e$d),
+        .q(a_n_e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_e_only a_e_only(
+        .d(a_e_only$d),
+        .q(a_e_only$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_len_over a_len_over(
+        .d(a_len_over$d),
+        .q(a_len_over$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b1e a_b1e(
+        .d(a_b1e$d),
+        .q(a_b1e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b2e a_b2e(
+        .d(a_b2e$d),
+        .q(a_b2e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b3ae a_b3ae(
+        .d(a_b3ae$d),
+        .q(a_b3ae$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b3be a_b3be(
+        .d(a_b3be$d),
+        .q(a_b3be$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b4ae a_b4ae(
+        .d(a_b4ae$d),
+        .q(a_b4ae$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b4be a_b4be(
+        .d(a_b4be$d),
+        .q(a_b4be$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_dae a_dae(
+        .d(a_dae$d),
+        .q(a_dae$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_dbe a_dbe(
+        .d(a_dbe$d),
+        .q(a_dbe$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_k1e_v3 a_k1e_v3(
+        .d(a_k1e_v3$d),
+        .q(a_k1e_v3$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b1d a_b1d(
+        .d(a_b1d$d),
+        .q(a_b1d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b2d a_b2d(
+        .d(a_b2d$d),
+        .q(a_b2d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b3ad a_b3ad(
+        .d(a_b3ad$d),
+        .q(a_b3ad$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_b3bd a_b3bd(
+        .d(a_b3bd$d),
+        .q(a_b3bd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_k1d_v3 a_k1d_v3(
+        .d(a_k1d_v3$d),
+        .q(a_k1d_v3$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$a_k1d_u3 a_k1d_u3(
+        .d(a_k1d_u3$d),
+        .q(a_k1d_u3$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_e_valid b_e_valid(
+        .d(b_e_valid$d),
+        .q(b_e_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_e_key b_e_key(
+        .d(b_e_key$d),
+        .q(b_e_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_d_valid b_d_valid(
+        .d(b_d_valid$d),
+        .q(b_d_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_d_key b_d_key(
+        .d(b_d_key$d),
+        .q(b_d_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_same b_same(
+        .d(b_same$d),
+        .q(b_same$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_k1e b_k1e(
+        .d(b_k1e$d),
+        .q(b_k1e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_k3e b_k3e(
+        .d(b_k3e$d),
+        .q(b_k3e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_s_aa b_s_aa(
+        .d(b_s_aa$d),
+        .q(b_s_aa$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_s_ab b_s_ab(
+        .d(b_s_ab$d),
+        .q(b_s_ab$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_s_ba b_s_ba(
+        .d(b_s_ba$d),
+        .q(b_s_ba$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_s_bb b_s_bb(
+        .d(b_s_bb$d),
+        .q(b_s_bb$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_k1d b_k1d(
+        .d(b_k1d$d),
+        .q(b_k1d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_s_abd b_s_abd(
+        .d(b_s_abd$d),
+        .q(b_s_abd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_s_bbd b_s_bbd(
+        .d(b_s_bbd$d),
+        .q(b_s_bbd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_k1e b_sel_k1e(
+        .d(b_sel_k1e$d),
+        .q(b_sel_k1e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_k3e b_sel_k3e(
+        .d(b_sel_k3e$d),
+        .q(b_sel_k3e$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_aa b_sel_aa(
+        .d(b_sel_aa$d),
+        .q(b_sel_aa$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_ab b_sel_ab(
+        .d(b_sel_ab$d),
+        .q(b_sel_ab$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_ba b_sel_ba(
+        .d(b_sel_ba$d),
+        .q(b_sel_ba$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_bb b_sel_bb(
+        .d(b_sel_bb$d),
+        .q(b_sel_bb$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_k1d b_sel_k1d(
+        .d(b_sel_k1d$d),
+        .q(b_sel_k1d$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_abd b_sel_abd(
+        .d(b_sel_abd$d),
+        .q(b_sel_abd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_bbd b_sel_bbd(
+        .d(b_sel_bbd$d),
+        .q(b_sel_bbd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_sel_zd b_sel_zd(
+        .d(b_sel_zd$d),
+        .q(b_sel_zd$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_k1e_drop b_k1e_drop(
+        .d(b_k1e_drop$d),
+        .q(b_k1e_drop$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_len_over b_len_over(
+        .d(b_len_over$d),
+        .q(b_len_over$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$b_k1d_u3 b_k1d_u3(
+        .d(b_k1d_u3$d),
+        .q(b_k1d_u3$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$w_e_valid w_e_valid(
+        .d(w_e_valid$d),
+        .q(w_e_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$w_e_key w_e_key(
+        .d(w_e_key$d),
+        .q(w_e_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$w_e_val w_e_val(
+        .d(w_e_val$d),
+        .q(w_e_val$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$w_d_write w_d_write(
+        .d(w_d_write$d),
+        .q(w_d_write$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$w_d_key w_d_key(
+        .d(w_d_key$d),
+        .q(w_d_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$w_d_val w_d_val(
+        .d(w_d_val$d),
+        .q(w_d_val$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$x_e_valid x_e_valid(
+        .d(x_e_valid$d),
+        .q(x_e_valid$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$x_e_key x_e_key(
+        .d(x_e_key$d),
+        .q(x_e_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$x_e_val x_e_val(
+        .d(x_e_val$d),
+        .q(x_e_val$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$x_d_write x_d_write(
+        .d(x_d_write$d),
+        .q(x_d_write$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$x_d_key x_d_key(
+        .d(x_d_key$d),
+        .q(x_d_key$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$x_d_val x_d_val(
+        .d(x_d_val$d),
+        .q(x_d_val$q),
+        .clock(clock)
+    );
+    capfc_tiny__ingress$occ$ram ram(
         .clock(clock),
         .reset(ram$reset),
         .write_a_enable(ram$write_a_enable),
@@ -6650,496 +7627,2959 @@ module capfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_k
         .read_0_next(ram$read_0_next),
         .read_1_next(ram$read_1_next)
     );
-    capfc_tiny__ingress$fw_e_val fw_e_val(
-        .d(fw_e_val$d),
-        .q(fw_e_val$q),
-        .clock(clock)
-    );
-    capfc_tiny__ingress$fw_d_val fw_d_val(
-        .d(fw_d_val$d),
-        .q(fw_d_val$q),
-        .clock(clock)
-    );
 
     // Update code
     always @(*) begin
-        e_valid_q$d = e_valid_q$q;
-        e_key_q$d = e_key_q$q;
-        e_len_q$d = e_len_q$q;
-        d_valid_q$d = d_valid_q$q;
-        d_key_q$d = d_key_q$q;
-        d_len_q$d = d_len_q$q;
-        same_q$d = same_q$q;
-        e_from_fe$d = e_from_fe$q;
-        e_from_fd$d = e_from_fd$q;
-        e_from_ram$d = e_from_ram$q;
-        d_from_fe$d = d_from_fe$q;
-        d_from_fd$d = d_from_fd$q;
-        d_from_ram$d = d_from_ram$q;
-        fw_e_val$d = fw_e_val$q;
-        fw_d_val$d = fw_d_val$q;
+        i_e_valid$d = i_e_valid$q;
+        i_e_key$d = i_e_key$q;
+        i_e_len$d = i_e_len$q;
+        i_d_valid$d = i_d_valid$q;
+        i_d_key$d = i_d_key$q;
+        i_d_len$d = i_d_len$q;
+        i_same$d = i_same$q;
+        i_pe1$d = i_pe1$q;
+        i_pe2$d = i_pe2$q;
+        i_pd1$d = i_pd1$q;
+        i_pd2$d = i_pd2$q;
+        i_fwd_ee$d = i_fwd_ee$q;
+        i_fwd_ed$d = i_fwd_ed$q;
+        i_fwd_de$d = i_fwd_de$q;
+        i_fwd_dd$d = i_fwd_dd$q;
+        i_fwd_e$d = i_fwd_e$q;
+        i_fwd_d$d = i_fwd_d$q;
+        i_me_we$d = i_me_we$q;
+        i_me_wd$d = i_me_wd$q;
+        i_me_xe$d = i_me_xe$q;
+        i_me_xd$d = i_me_xd$q;
+        i_md_we$d = i_md_we$q;
+        i_md_wd$d = i_md_wd$q;
+        i_md_xe$d = i_md_xe$q;
+        i_md_xd$d = i_md_xd$q;
+        r_e_valid$d = r_e_valid$q;
+        r_e_key$d = r_e_key$q;
+        r_e_len$d = r_e_len$q;
+        r_d_valid$d = r_d_valid$q;
+        r_d_key$d = r_d_key$q;
+        r_d_s$d = r_d_s$q;
+        r_same$d = r_same$q;
+        r_pe1$d = r_pe1$q;
+        r_pe2$d = r_pe2$q;
+        r_pd1$d = r_pd1$q;
+        r_pd2$d = r_pd2$q;
+        r_e_hit_we$d = r_e_hit_we$q;
+        r_e_hit_wd$d = r_e_hit_wd$q;
+        r_e_hit_xe$d = r_e_hit_xe$q;
+        r_e_hit_xd$d = r_e_hit_xd$q;
+        r_e_no_hit$d = r_e_no_hit$q;
+        r_d_hit_we$d = r_d_hit_we$q;
+        r_d_hit_wd$d = r_d_hit_wd$q;
+        r_d_hit_xe$d = r_d_hit_xe$q;
+        r_d_hit_xd$d = r_d_hit_xd$q;
+        r_d_no_hit$d = r_d_no_hit$q;
+        r_fwd_ee$d = r_fwd_ee$q;
+        r_fwd_ed$d = r_fwd_ed$q;
+        r_fwd_de$d = r_fwd_de$q;
+        r_fwd_dd$d = r_fwd_dd$q;
+        r_fwd_e$d = r_fwd_e$q;
+        r_fwd_d$d = r_fwd_d$q;
+        r_m$d = r_m$q;
+        r_m_de$d = r_m_de$q;
+        r_m_d$d = r_m_d$q;
+        r_m_e$d = r_m_e$q;
+        r_d_m_e$d = r_d_m_e$q;
+        r_n_e$d = r_n_e$q;
+        r_e_only$d = r_e_only$q;
+        r_len_over$d = r_len_over$q;
+        max_r$d = max_r$q;
+        r_p4$d = r_p4$q;
+        r_r4$d = r_r4$q;
+        r_l3e$d = r_l3e$q;
+        a_e_valid$d = a_e_valid$q;
+        a_e_key$d = a_e_key$q;
+        a_e_len$d = a_e_len$q;
+        a_d_valid$d = a_d_valid$q;
+        a_d_key$d = a_d_key$q;
+        a_d_s$d = a_d_s$q;
+        a_same$d = a_same$q;
+        a_x_e$d = a_x_e$q;
+        a_x_d$d = a_x_d$q;
+        a_m$d = a_m$q;
+        a_m_de$d = a_m_de$q;
+        a_m_d$d = a_m_d$q;
+        a_m_e$d = a_m_e$q;
+        a_d_m_e$d = a_d_m_e$q;
+        a_n_e$d = a_n_e$q;
+        a_e_only$d = a_e_only$q;
+        a_len_over$d = a_len_over$q;
+        a_b1e$d = a_b1e$q;
+        a_b2e$d = a_b2e$q;
+        a_b3ae$d = a_b3ae$q;
+        a_b3be$d = a_b3be$q;
+        a_b4ae$d = a_b4ae$q;
+        a_b4be$d = a_b4be$q;
+        a_dae$d = a_dae$q;
+        a_dbe$d = a_dbe$q;
+        a_k1e_v3$d = a_k1e_v3$q;
+        a_b1d$d = a_b1d$q;
+        a_b2d$d = a_b2d$q;
+        a_b3ad$d = a_b3ad$q;
+        a_b3bd$d = a_b3bd$q;
+        a_k1d_v3$d = a_k1d_v3$q;
+        a_k1d_u3$d = a_k1d_u3$q;
+        b_e_valid$d = b_e_valid$q;
+        b_e_key$d = b_e_key$q;
+        b_d_valid$d = b_d_valid$q;
+        b_d_key$d = b_d_key$q;
+        b_same$d = b_same$q;
+        b_k1e$d = b_k1e$q;
+        b_k3e$d = b_k3e$q;
+        b_s_aa$d = b_s_aa$q;
+        b_s_ab$d = b_s_ab$q;
+        b_s_ba$d = b_s_ba$q;
+        b_s_bb$d = b_s_bb$q;
+        b_k1d$d = b_k1d$q;
+        b_s_abd$d = b_s_abd$q;
+        b_s_bbd$d = b_s_bbd$q;
+        b_sel_k1e$d = b_sel_k1e$q;
+        b_sel_k3e$d = b_sel_k3e$q;
+        b_sel_aa$d = b_sel_aa$q;
+        b_sel_ab$d = b_sel_ab$q;
+        b_sel_ba$d = b_sel_ba$q;
+        b_sel_bb$d = b_sel_bb$q;
+        b_sel_k1d$d = b_sel_k1d$q;
+        b_sel_abd$d = b_sel_abd$q;
+        b_sel_bbd$d = b_sel_bbd$q;
+        b_sel_zd$d = b_sel_zd$q;
+        b_k1e_drop$d = b_k1e_drop$q;
+        b_len_over$d = b_len_over$q;
+        b_k1d_u3$d = b_k1d_u3$q;
+        w_e_valid$d = w_e_valid$q;
+        w_e_key$d = w_e_key$q;
+        w_e_val$d = w_e_val$q;
+        w_d_write$d = w_d_write$q;
+        w_d_key$d = w_d_key$q;
+        w_d_val$d = w_d_val$q;
+        x_e_valid$d = x_e_valid$q;
+        x_e_key$d = x_e_key$q;
+        x_e_val$d = x_e_val$q;
+        x_d_write$d = x_d_write$q;
+        x_d_key$d = x_d_key$q;
+        x_d_val$d = x_d_val$q;
         ram$reset = reset;
-        e_valid_q$d = enq_valid;
-        e_key_q$d = enq_key;
-        e_len_q$d = enq_len;
-        d_valid_q$d = deq_valid;
-        d_key_q$d = deq_key;
-        d_len_q$d = deq_len;
-        same_q$d = enq_valid & deq_valid & (enq_key == deq_key);
-        d_write = d_valid_q$q & ~same_q$q;
-        e_hit_fe = e_valid_q$q & (e_key_q$q == enq_key);
-        e_hit_fd = d_write & (d_key_q$q == enq_key);
-        e_in_ram = ~e_hit_fe & ~e_hit_fd;
-        e_from_fe$d = e_hit_fe;
-        e_from_fd$d = e_hit_fd;
-        e_from_ram$d = e_in_ram;
-        d_hit_fe = e_valid_q$q & (e_key_q$q == deq_key);
-        d_hit_fd = d_write & (d_key_q$q == deq_key);
-        d_in_ram = ~d_hit_fe & ~d_hit_fd;
-        d_from_fe$d = d_hit_fe;
-        d_from_fd$d = d_hit_fd;
-        d_from_ram$d = d_in_ram;
-        ram$read_0_address = enq_key;
-        ram$read_1_address = deq_key;
+        i_e_valid$d = enq_valid;
+        i_e_key$d = enq_key;
+        i_e_len$d = 16'h0;
+        if (enq_valid) begin
+            i_e_len$d = enq_len;
+        end
+        i_d_valid$d = deq_valid;
+        i_d_key$d = deq_key;
+        i_d_len$d = 16'h0;
+        if (deq_valid) begin
+            i_d_len$d = deq_len;
+        end
+        i_same$d = enq_valid & deq_valid & (enq_key == deq_key);
+        i_pe1$d = i_d_valid$q & (i_d_key$q == enq_key);
+        i_pe2$d = i_e_valid$q & (i_e_key$q == enq_key);
+        i_pd1$d = i_d_valid$q & (i_d_key$q == deq_key);
+        i_pd2$d = i_e_valid$q & (i_e_key$q == deq_key);
+        r_d_write = r_d_valid$q & ~r_same$q;
+        i_fwd_ee$d = r_e_valid$q & (r_e_key$q == enq_key);
+        i_fwd_ed$d = ~i_fwd_ee$d & r_d_write & (r_d_key$q == enq_key);
+        i_fwd_de$d = r_e_valid$q & (r_e_key$q == deq_key);
+        i_fwd_dd$d = ~i_fwd_de$d & r_d_write & (r_d_key$q == deq_key);
+        i_fwd_e$d = i_fwd_ee$d | i_fwd_ed$d;
+        i_fwd_d$d = i_fwd_de$d | i_fwd_dd$d;
+        i_me_we$d = a_e_valid$q & (a_e_key$q == enq_key);
+        i_me_wd$d = a_d_valid$q & ~a_same$q & (a_d_key$q == enq_key);
+        i_me_xe$d = b_e_valid$q & (b_e_key$q == enq_key);
+        i_me_xd$d = b_d_valid$q & ~b_same$q & (b_d_key$q == enq_key);
+        i_md_we$d = a_e_valid$q & (a_e_key$q == deq_key);
+        i_md_wd$d = a_d_valid$q & ~a_same$q & (a_d_key$q == deq_key);
+        i_md_xe$d = b_e_valid$q & (b_e_key$q == deq_key);
+        i_md_xd$d = b_d_valid$q & ~b_same$q & (b_d_key$q == deq_key);
+        e_s = {18'd0, i_e_len$q};
+        d_s = {18'd0, i_d_len$q};
+        max_r$d = max_next;
+        max_w = max_r$q & mask;
+        m_s = {2'd0, max_w};
+        csa_sum = m_s ^ d_s ^ ~e_s;
+        csa_carry = (((m_s & d_s) | (m_s & ~e_s) | (d_s & ~e_s)) << 32'h1) | one_s;
+        m_de = (csa_sum + csa_carry) & mask_s;
+        m_d = (m_s + d_s) & mask_s;
+        m_e = (m_s - e_s) & mask_s;
+        d_m_e = (d_s - e_s) & mask_s;
+        n_e = (mask_s - e_s + one_s) & mask_s;
+        m_e_sign_wide = m_e >> sign_at;
+        len_over = m_e_sign_wide[32'h0];
+        r_e_valid$d = i_e_valid$q;
+        r_e_key$d = i_e_key$q;
+        r_e_len$d = i_e_len$q;
+        r_d_valid$d = i_d_valid$q;
+        r_d_key$d = i_d_key$q;
+        r_d_s$d = d_s;
+        r_same$d = i_same$q;
+        r_pe1$d = i_pe1$q;
+        r_pe2$d = i_pe2$q;
+        r_pd1$d = i_pd1$q;
+        r_pd2$d = i_pd2$q;
+        r_fwd_ee$d = i_fwd_ee$q;
+        r_fwd_ed$d = i_fwd_ed$q;
+        r_fwd_de$d = i_fwd_de$q;
+        r_fwd_dd$d = i_fwd_dd$q;
+        r_fwd_e$d = i_fwd_e$q;
+        r_fwd_d$d = i_fwd_d$q;
+        r_m$d = m_s;
+        r_m_de$d = m_de;
+        r_m_d$d = m_d;
+        r_m_e$d = m_e;
+        r_d_m_e$d = d_m_e;
+        r_n_e$d = n_e;
+        r_len_over$d = len_over;
+        r_e_only$d = 32'h0;
+        if (~len_over) begin
+            r_e_only$d = {16'd0, i_e_len$q};
+        end
+        d_same = 34'h0;
+        if (i_same$q) begin
+            d_same = d_s;
+        end
+        csa_sum_same = m_s ^ d_same ^ ~e_s;
+        csa_carry_same = (((m_s & d_same) | (m_s & ~e_s) | (d_same & ~e_s)) << 32'h1) | one_s;
+        r_p4$d = (csa_sum_same + csa_carry_same) & mask_s;
+        r_r4$d = (d_same - e_s) & mask_s;
+        r_l3e$d = d_same;
+        ram$read_0_address = i_e_key$q;
+        ram$read_1_address = i_d_key$q;
         ram$read_0_next = enq_key;
         ram$read_1_next = deq_key;
-        e_valid = e_valid_q$q;
-        e_key = e_key_q$q;
-        d_valid = d_valid_q$q;
-        d_key = d_key_q$q;
-        same_key = same_q$q;
-        e_b0_fw = 32'h0;
-        if (e_from_fe$q) begin
-            e_b0_fw = fw_e_val$q;
-        end
-        if (e_from_fd$q) begin
-            e_b0_fw = e_b0_fw | fw_d_val$q;
-        end
-        e_b0_ram = 32'h0;
-        if (e_from_ram$q & ram$read_0_written) begin
-            e_b0_ram = ram$read_0_data;
-        end
-        e_b0 = e_b0_fw | e_b0_ram;
-        d_b0_fw = 32'h0;
-        if (d_from_fe$q) begin
-            d_b0_fw = fw_e_val$q;
-        end
-        if (d_from_fd$q) begin
-            d_b0_fw = d_b0_fw | fw_d_val$q;
-        end
-        d_b0_ram = 32'h0;
-        if (d_from_ram$q & ram$read_1_written) begin
-            d_b0_ram = ram$read_1_data;
-        end
-        d_b0 = d_b0_fw | d_b0_ram;
-        upd$e_valid = e_valid_q$q;
-        upd$e_len = e_len_q$q;
-        upd$e_b0 = e_b0;
-        upd$d_valid = d_valid_q$q;
-        upd$d_len = d_len_q$q;
-        upd$d_b0 = d_b0;
-        upd$same = same_q$q;
-        bounds$e_len = e_len_q$q;
-        bounds$d_len = d_len_q$q;
-        bounds$max = max;
-        upd$len_over_max = bounds$len_over_max;
-        upd$room = bounds$room;
-        upd$room_same = bounds$room_same;
-        upd$delta = bounds$delta;
-        upd$e_len_only = bounds$e_len_only;
-        d_underflow = upd$d_underflow;
-        d_b1 = upd$d_b1;
-        d_before = d_b0;
-        e_before = e_b0;
-        e_len = e_len_q$q;
-        d_len = d_len_q$q;
-        pool$e_valid = e_valid_q$q;
-        pool$same = same_q$q;
-        pool$e_b0 = e_b0;
-        pool$d_b0 = d_b0;
-        pool$e_len = e_len_q$q;
-        pool$d_len = d_len_q$q;
-        pool$dedicated = dedicated;
-        pool$room = pool_room;
-        e_base = pool$base;
-        e_drop = upd$e_drop | pool$drop;
-        e_b1 = upd$e_b1;
-        if (pool$drop) begin
-            e_b1 = pool$base;
-        end
-        ram$write_a_enable = e_valid_q$q;
-        ram$write_a_address = e_key_q$q;
-        ram$write_a_data = e_b1;
-        ram$write_b_enable = d_write;
-        ram$write_b_address = d_key_q$q;
-        ram$write_b_data = d_b1;
-        fw_e_val$d = e_b1;
-        fw_d_val$d = d_b1;
-        if (reset) begin
-            e_valid_q$d = 1'b0;
-            d_valid_q$d = 1'b0;
-            same_q$d = 1'b0;
-        end
-    end
-
-endmodule // capfc_tiny__ingress
-
-
-module capfc_tiny__ingress$bounds(e_len,d_len,max,len_over_max,room,room_same,delta,e_len_only);
-
-    // Module arguments
-    input wire  [15:0] e_len;
-    input wire  [15:0] d_len;
-    input wire  [31:0] max;
-    output reg  len_over_max;
-    output reg  [32:0] room;
-    output reg  [32:0] room_same;
-    output reg  [31:0] delta;
-    output reg  [31:0] e_len_only;
-
-    // Constant declarations
-    localparam  mask = 32'hffff;
-    localparam  mask33 = 33'hffff;
-
-    // Local signals
-    reg  [32:0] e_len33;
-    reg  [32:0] d_len33;
-
-    // Update code
-    always @(*) begin
-        e_len33 = {17'd0, e_len};
-        d_len33 = {17'd0, d_len};
-        len_over_max = e_len33 > {1'd0, max};
-        room = ({1'd0, max} - e_len33) & mask33;
-        room_same = room + d_len33;
-        delta = ({16'd0, e_len} - {16'd0, d_len}) & mask;
-        e_len_only = 32'h0;
-        if (~len_over_max) begin
-            e_len_only = {16'd0, e_len};
-        end
-    end
-
-endmodule // capfc_tiny__ingress$bounds
-
-
-module capfc_tiny__ingress$d_from_fd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$d_from_fd
-
-
-module capfc_tiny__ingress$d_from_fe(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$d_from_fe
-
-
-module capfc_tiny__ingress$d_from_ram(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$d_from_ram
-
-
-module capfc_tiny__ingress$d_key_q(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$d_key_q
-
-
-module capfc_tiny__ingress$d_len_q(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$d_len_q
-
-
-module capfc_tiny__ingress$d_valid_q(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$d_valid_q
-
-
-module capfc_tiny__ingress$e_from_fd(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$e_from_fd
-
-
-module capfc_tiny__ingress$e_from_fe(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$e_from_fe
-
-
-module capfc_tiny__ingress$e_from_ram(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$e_from_ram
-
-
-module capfc_tiny__ingress$e_key_q(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$e_key_q
-
-
-module capfc_tiny__ingress$e_len_q(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$e_len_q
-
-
-module capfc_tiny__ingress$e_valid_q(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$e_valid_q
-
-
-module capfc_tiny__ingress$fw_d_val(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$fw_d_val
-
-
-module capfc_tiny__ingress$fw_e_val(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // capfc_tiny__ingress$fw_e_val
-
-
-module capfc_tiny__ingress$pool(e_valid,same,e_b0,d_b0,e_len,d_len,dedicated,room,base,drop);
-
-    // Module arguments
-    input wire  e_valid;
-    input wire  same;
-    input wire  [31:0] e_b0;
-    input wire  [31:0] d_b0;
-    input wire  [15:0] e_len;
-    input wire  [15:0] d_len;
-    input wire  [31:0] dedicated;
-    input wire  [31:0] room;
-    output reg  [31:0] base;
-    output reg  drop;
-
-    // Constant declarations
-    localparam  pool_on = 1'b0;
-    localparam  mask = 32'hffff;
-
-    // Local signals
-    reg  [31:0] base_over;
-    reg  [32:0] sum33;
-    reg  [32:0] ded33;
-    reg  [32:0] sum_over;
-    reg  [32:0] drawn;
-
-    // Update code
-    always @(*) begin
-        base = e_b0 & mask;
-        if (same) begin
-            base = 32'h0;
-            if (d_b0 > {16'd0, d_len}) begin
-                base = (d_b0 - {16'd0, d_len}) & mask;
+        if (r_pe1$q) begin
+            if (r_pe2$q) begin
+                b2e = a_m_de$q;
+                v13e = a_d_m_e$q;
             end
+            else begin
+                b2e = a_m_d$q;
+                v13e = a_d_s$q;
+            end
+            v1e = a_d_s$q;
         end
-        ded33 = {1'd0, dedicated};
-        base_over = 32'h0;
-        if (base > dedicated) begin
-            base_over = base - dedicated;
+        else begin
+            if (r_pe2$q) begin
+                b2e = a_m_e$q;
+                v13e = a_n_e$q;
+            end
+            else begin
+                b2e = a_m$q;
+                v13e = 34'h0;
+            end
+            v1e = 34'h0;
         end
-        sum33 = {1'd0, base} + {17'd0, e_len};
-        sum_over = 33'h0;
-        if (sum33 > ded33) begin
-            sum_over = sum33 - ded33;
+        v2e = 32'h0;
+        if (r_pe2$q) begin
+            v2e = a_e_only$q;
         end
-        drawn = sum_over - {1'd0, base_over};
-        drop = pool_on & e_valid & (drawn > {1'd0, room});
+        if (r_pd1$q) begin
+            if (r_pd2$q) begin
+                b2d = a_m_de$q;
+                v13d = a_d_m_e$q;
+            end
+            else begin
+                b2d = a_m_d$q;
+                v13d = a_d_s$q;
+            end
+            v1d = a_d_s$q;
+        end
+        else begin
+            if (r_pd2$q) begin
+                b2d = a_m_e$q;
+                v13d = a_n_e$q;
+            end
+            else begin
+                b2d = a_m$q;
+                v13d = 34'h0;
+            end
+            v1d = 34'h0;
+        end
+        v2d = 32'h0;
+        if (r_pd2$q) begin
+            v2d = a_e_only$q;
+        end
+        k1e_diff = ({2'd0, v2e} - r_l3e$q) & mask_s;
+        k1e_sign_wide = k1e_diff >> sign_at;
+        k1d_diff = ({2'd0, v2d} - r_d_s$q) & mask_s;
+        k1d_sign_wide = k1d_diff >> sign_at;
+        e_hit_we = ~i_fwd_e$q & i_me_we$q;
+        e_hit_wd = ~i_fwd_e$q & i_me_wd$q;
+        e_hit_xe = ~i_fwd_e$q & ~i_me_we$q & ~i_me_wd$q & i_me_xe$q;
+        e_hit_xd = ~i_fwd_e$q & ~i_me_we$q & ~i_me_wd$q & i_me_xd$q;
+        r_e_hit_we$d = e_hit_we;
+        r_e_hit_wd$d = e_hit_wd;
+        r_e_hit_xe$d = e_hit_xe;
+        r_e_hit_xd$d = e_hit_xd;
+        r_e_no_hit$d = ~i_fwd_e$q & ~e_hit_we & ~e_hit_wd & ~e_hit_xe & ~e_hit_xd;
+        d_hit_we = ~i_fwd_d$q & i_md_we$q;
+        d_hit_wd = ~i_fwd_d$q & i_md_wd$q;
+        d_hit_xe = ~i_fwd_d$q & ~i_md_we$q & ~i_md_wd$q & i_md_xe$q;
+        d_hit_xd = ~i_fwd_d$q & ~i_md_we$q & ~i_md_wd$q & i_md_xd$q;
+        r_d_hit_we$d = d_hit_we;
+        r_d_hit_wd$d = d_hit_wd;
+        r_d_hit_xe$d = d_hit_xe;
+        r_d_hit_xd$d = d_hit_xd;
+        r_d_no_hit$d = ~i_fwd_d$q & ~d_hit_we & ~d_hit_wd & ~d_hit_xe & ~d_hit_xd;
+        r_e_from_ram = r_e_no_hit$q & ram$read_0_written;
+        r_d_from_ram = r_d_no_hit$q & ram$read_1_written;
+        r_e_b_w = 32'h0;
+        if (r_e_hit_we$q) begin
+            r_e_b_w = w_e_val$q;
+        end
+        if (r_e_hit_wd$q) begin
+            r_e_b_w = r_e_b_w | w_d_val$q;
+        end
+        r_e_b_x = 32'h0;
+        if (r_e_hit_xe$q) begin
+            r_e_b_x = x_e_val$q;
+        end
+        if (r_e_hit_xd$q) begin
+            r_e_b_x = r_e_b_x | x_d_val$q;
+        end
+        r_e_b_ram = 32'h0;
+        if (r_e_from_ram) begin
+            r_e_b_ram = ram$read_0_data;
+        end
+        r_d_b_w = 32'h0;
+        if (r_d_hit_we$q) begin
+            r_d_b_w = w_e_val$q;
+        end
+        if (r_d_hit_wd$q) begin
+            r_d_b_w = r_d_b_w | w_d_val$q;
+        end
+        r_d_b_x = 32'h0;
+        if (r_d_hit_xe$q) begin
+            r_d_b_x = x_e_val$q;
+        end
+        if (r_d_hit_xd$q) begin
+            r_d_b_x = r_d_b_x | x_d_val$q;
+        end
+        r_d_b_ram = 32'h0;
+        if (r_d_from_ram) begin
+            r_d_b_ram = ram$read_1_data;
+        end
+        a_e_valid$d = r_e_valid$q;
+        a_e_key$d = r_e_key$q;
+        a_e_len$d = {16'd0, r_e_len$q};
+        a_d_valid$d = r_d_valid$q;
+        a_d_key$d = r_d_key$q;
+        a_d_s$d = r_d_s$q;
+        a_same$d = r_same$q;
+        a_m$d = r_m$q;
+        a_m_de$d = r_m_de$q;
+        a_m_d$d = r_m_d$q;
+        a_m_e$d = r_m_e$q;
+        a_d_m_e$d = r_d_m_e$q;
+        a_n_e$d = r_n_e$q;
+        a_e_only$d = r_e_only$q;
+        a_len_over$d = r_len_over$q;
+        a_b1e$d = v1e;
+        a_b2e$d = b2e;
+        a_b3ae$d = (v13e + r_l3e$q) & mask_s;
+        a_b3be$d = (v1e + r_l3e$q) & mask_s;
+        a_b4ae$d = (r_p4$q + v13e) & mask_s;
+        a_b4be$d = (r_p4$q + v1e) & mask_s;
+        a_dae$d = (v13e + r_r4$q) & mask_s;
+        a_dbe$d = (v1e + r_r4$q) & mask_s;
+        a_k1e_v3$d = 32'h0;
+        if (~k1e_sign_wide[32'h0]) begin
+            a_k1e_v3$d = k1e_diff[31:0] & mask;
+        end
+        a_b1d$d = v1d;
+        a_b2d$d = b2d;
+        a_b3ad$d = (v13d + r_d_s$q) & mask_s;
+        a_b3bd$d = (v1d + r_d_s$q) & mask_s;
+        a_k1d_u3$d = k1d_sign_wide[32'h0];
+        a_k1d_v3$d = 32'h0;
+        if (~k1d_sign_wide[32'h0]) begin
+            a_k1d_v3$d = k1d_diff[31:0] & mask;
+        end
+        x_e_s = {2'd0, a_x_e$q};
+        x_d_s = {2'd0, a_x_d$q};
+        t1e = (x_e_s - a_b1e$q) & mask_s;
+        t2e = (a_b2e$q - x_e_s) & mask_s;
+        t3ae = (x_e_s - a_b3ae$q) & mask_s;
+        t3be = (x_e_s - a_b3be$q) & mask_s;
+        t4ae = (a_b4ae$q - x_e_s) & mask_s;
+        t4be = (a_b4be$q - x_e_s) & mask_s;
+        t1e_sign_wide = t1e >> sign_at;
+        t2e_sign_wide = t2e >> sign_at;
+        t3ae_sign_wide = t3ae >> sign_at;
+        t3be_sign_wide = t3be >> sign_at;
+        t4ae_sign_wide = t4ae >> sign_at;
+        t4be_sign_wide = t4be >> sign_at;
+        aa_wide = (x_e_s - a_dae$q) & mask_s;
+        ba_wide = (x_e_s - a_dbe$q) & mask_s;
+        s_aa = aa_wide[31:0] & mask;
+        s_ba = ba_wide[31:0] & mask;
+        c1e = t1e_sign_wide[32'h0];
+        g2e = t2e_sign_wide[32'h0];
+        c3ae = t3ae_sign_wide[32'h0];
+        c3be = t3be_sign_wide[32'h0];
+        g4ae = t4ae_sign_wide[32'h0];
+        g4be = t4be_sign_wide[32'h0];
+        t5e = (a_m_e$q - {2'd0, a_k1e_v3$q}) & mask_s;
+        t5e_sign_wide = t5e >> sign_at;
+        k1e_drop = t5e_sign_wide[32'h0];
+        k1e_v4 = a_k1e_v3$q;
+        if (~k1e_drop) begin
+            k1e_v4 = (a_k1e_v3$q + a_e_len$q) & mask;
+        end
+        t1d = (x_d_s - a_b1d$q) & mask_s;
+        t2d = (a_b2d$q - x_d_s) & mask_s;
+        t3ad = (x_d_s - a_b3ad$q) & mask_s;
+        t3bd = (x_d_s - a_b3bd$q) & mask_s;
+        t1d_sign_wide = t1d >> sign_at;
+        t2d_sign_wide = t2d >> sign_at;
+        t3ad_sign_wide = t3ad >> sign_at;
+        t3bd_sign_wide = t3bd >> sign_at;
+        c1d = t1d_sign_wide[32'h0];
+        g2d = t2d_sign_wide[32'h0];
+        c3ad = t3ad_sign_wide[32'h0];
+        c3bd = t3bd_sign_wide[32'h0];
+        sel_k1e = c1e;
+        if (g2e) begin
+            sel_k3e = ~c1e & c3be;
+        end
+        else begin
+            sel_k3e = ~c1e & c3ae;
+        end
+        sel_aa = ~g2e & ~c1e & ~c3ae & ~g4ae;
+        sel_ab = ~g2e & ~c1e & ~c3ae & g4ae;
+        sel_ba = g2e & ~c1e & ~c3be & ~g4be;
+        sel_bb = g2e & ~c1e & ~c3be & g4be;
+        sel_k1d = c1d;
+        if (g2d) begin
+            sel_zd = ~c1d & c3bd;
+        end
+        else begin
+            sel_zd = ~c1d & c3ad;
+        end
+        sel_abd = ~g2d & ~c1d & ~c3ad;
+        sel_bbd = g2d & ~c1d & ~c3bd;
+        b_e_valid$d = a_e_valid$q;
+        b_e_key$d = a_e_key$q;
+        b_d_valid$d = a_d_valid$q;
+        b_d_key$d = a_d_key$q;
+        b_same$d = a_same$q;
+        b_k1e_drop$d = k1e_drop;
+        b_len_over$d = a_len_over$q;
+        b_k1d_u3$d = a_k1d_u3$q;
+        b_k1e$d = k1e_v4;
+        b_k3e$d = a_e_only$q;
+        b_s_aa$d = s_aa;
+        b_s_ab$d = t3ae[31:0] & mask;
+        b_s_ba$d = s_ba;
+        b_s_bb$d = t3be[31:0] & mask;
+        b_k1d$d = a_k1d_v3$q;
+        b_s_abd$d = t3ad[31:0] & mask;
+        b_s_bbd$d = t3bd[31:0] & mask;
+        b_sel_k1e$d = sel_k1e;
+        b_sel_k3e$d = sel_k3e;
+        b_sel_aa$d = sel_aa;
+        b_sel_ab$d = sel_ab;
+        b_sel_ba$d = sel_ba;
+        b_sel_bb$d = sel_bb;
+        b_sel_k1d$d = sel_k1d;
+        b_sel_abd$d = sel_abd;
+        b_sel_bbd$d = sel_bbd;
+        b_sel_zd$d = sel_zd;
+        e_res = 32'h0;
+        if (b_sel_k1e$q) begin
+            e_res = b_k1e$q;
+        end
+        if (b_sel_k3e$q) begin
+            e_res = e_res | b_k3e$q;
+        end
+        if (b_sel_aa$q) begin
+            e_res = e_res | b_s_aa$q;
+        end
+        if (b_sel_ab$q) begin
+            e_res = e_res | b_s_ab$q;
+        end
+        if (b_sel_ba$q) begin
+            e_res = e_res | b_s_ba$q;
+        end
+        if (b_sel_bb$q) begin
+            e_res = e_res | b_s_bb$q;
+        end
+        d_res = 32'h0;
+        if (b_sel_k1d$q) begin
+            d_res = b_k1d$q;
+        end
+        if (b_sel_abd$q) begin
+            d_res = d_res | b_s_abd$q;
+        end
+        if (b_sel_bbd$q) begin
+            d_res = d_res | b_s_bbd$q;
+        end
+        e_fwd = 32'h0;
+        if (r_fwd_ee$q) begin
+            e_fwd = e_res;
+        end
+        if (r_fwd_ed$q) begin
+            e_fwd = e_fwd | d_res;
+        end
+        d_fwd = 32'h0;
+        if (r_fwd_de$q) begin
+            d_fwd = e_res;
+        end
+        if (r_fwd_dd$q) begin
+            d_fwd = d_fwd | d_res;
+        end
+        e_flag = (b_sel_k1e$q & b_k1e_drop$q) | (b_sel_k3e$q & b_len_over$q) | b_sel_ab$q | b_sel_bb$q;
+        d_flag = (b_sel_k1d$q & b_k1d_u3$q) | b_sel_zd$q;
+        a_x_e$d = e_fwd | r_e_b_w | r_e_b_x | r_e_b_ram;
+        a_x_d$d = d_fwd | r_d_b_w | r_d_b_x | r_d_b_ram;
+        e_valid = b_e_valid$q;
+        e_key = b_e_key$q;
+        e_b1 = e_res;
+        e_drop = b_e_valid$q & e_flag;
+        d_valid = b_d_valid$q;
+        d_key = b_d_key$q;
+        d_b1 = d_res;
+        d_underflow = b_d_valid$q & d_flag;
+        same_key = b_same$q;
+        w_e_valid$d = b_e_valid$q;
+        w_e_key$d = b_e_key$q;
+        w_e_val$d = e_res;
+        w_d_write$d = b_d_valid$q & ~b_same$q;
+        w_d_key$d = b_d_key$q;
+        w_d_val$d = d_res;
+        ram$write_a_enable = b_e_valid$q;
+        ram$write_a_address = b_e_key$q;
+        ram$write_a_data = e_res;
+        ram$write_b_enable = b_d_valid$q & ~b_same$q;
+        ram$write_b_address = b_d_key$q;
+        ram$write_b_data = d_res;
+        x_e_valid$d = w_e_valid$q;
+        x_e_key$d = w_e_key$q;
+        x_e_val$d = w_e_val$q;
+        x_d_write$d = w_d_write$q;
+        x_d_key$d = w_d_key$q;
+        x_d_val$d = w_d_val$q;
+        if (reset) begin
+            i_e_valid$d = 1'b0;
+            i_d_valid$d = 1'b0;
+            i_same$d = 1'b0;
+            i_pe1$d = 1'b0;
+            i_pe2$d = 1'b0;
+            i_pd1$d = 1'b0;
+            i_pd2$d = 1'b0;
+            i_fwd_ee$d = 1'b0;
+            i_fwd_ed$d = 1'b0;
+            i_fwd_de$d = 1'b0;
+            i_fwd_dd$d = 1'b0;
+            i_fwd_e$d = 1'b0;
+            i_fwd_d$d = 1'b0;
+            i_me_we$d = 1'b0;
+            i_me_wd$d = 1'b0;
+            i_me_xe$d = 1'b0;
+            i_me_xd$d = 1'b0;
+            i_md_we$d = 1'b0;
+            i_md_wd$d = 1'b0;
+            i_md_xe$d = 1'b0;
+            i_md_xd$d = 1'b0;
+            r_e_valid$d = 1'b0;
+            r_d_valid$d = 1'b0;
+            r_same$d = 1'b0;
+            r_pe1$d = 1'b0;
+            r_pe2$d = 1'b0;
+            r_pd1$d = 1'b0;
+            r_pd2$d = 1'b0;
+            r_e_hit_we$d = 1'b0;
+            r_e_hit_wd$d = 1'b0;
+            r_e_hit_xe$d = 1'b0;
+            r_e_hit_xd$d = 1'b0;
+            r_e_no_hit$d = 1'b0;
+            r_d_hit_we$d = 1'b0;
+            r_d_hit_wd$d = 1'b0;
+            r_d_hit_xe$d = 1'b0;
+            r_d_hit_xd$d = 1'b0;
+            r_d_no_hit$d = 1'b0;
+            r_fwd_ee$d = 1'b0;
+            r_fwd_ed$d = 1'b0;
+            r_fwd_de$d = 1'b0;
+            r_fwd_dd$d = 1'b0;
+            r_fwd_e$d = 1'b0;
+            r_fwd_d$d = 1'b0;
+            r_len_over$d = 1'b0;
+            a_e_valid$d = 1'b0;
+            a_d_valid$d = 1'b0;
+            a_same$d = 1'b0;
+            a_len_over$d = 1'b0;
+            a_k1d_u3$d = 1'b0;
+            b_e_valid$d = 1'b0;
+            b_d_valid$d = 1'b0;
+            b_same$d = 1'b0;
+            b_sel_k1e$d = 1'b0;
+            b_sel_k3e$d = 1'b0;
+            b_sel_aa$d = 1'b0;
+            b_sel_ab$d = 1'b0;
+            b_sel_ba$d = 1'b0;
+            b_sel_bb$d = 1'b0;
+            b_sel_k1d$d = 1'b0;
+            b_sel_abd$d = 1'b0;
+            b_sel_bbd$d = 1'b0;
+            b_sel_zd$d = 1'b0;
+            b_k1e_drop$d = 1'b0;
+            b_len_over$d = 1'b0;
+            b_k1d_u3$d = 1'b0;
+            w_e_valid$d = 1'b0;
+            w_d_write$d = 1'b0;
+            x_e_valid$d = 1'b0;
+            x_d_write$d = 1'b0;
+        end
     end
 
-endmodule // capfc_tiny__ingress$pool
+endmodule // capfc_tiny__ingress$occ
 
 
-module capfc_tiny__ingress$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
+module capfc_tiny__ingress$occ$a_b1d(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b1d
+
+
+module capfc_tiny__ingress$occ$a_b1e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b1e
+
+
+module capfc_tiny__ingress$occ$a_b2d(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b2d
+
+
+module capfc_tiny__ingress$occ$a_b2e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b2e
+
+
+module capfc_tiny__ingress$occ$a_b3ad(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b3ad
+
+
+module capfc_tiny__ingress$occ$a_b3ae(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b3ae
+
+
+module capfc_tiny__ingress$occ$a_b3bd(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b3bd
+
+
+module capfc_tiny__ingress$occ$a_b3be(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b3be
+
+
+module capfc_tiny__ingress$occ$a_b4ae(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b4ae
+
+
+module capfc_tiny__ingress$occ$a_b4be(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_b4be
+
+
+module capfc_tiny__ingress$occ$a_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_d_key
+
+
+module capfc_tiny__ingress$occ$a_d_m_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_d_m_e
+
+
+module capfc_tiny__ingress$occ$a_d_s(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_d_s
+
+
+module capfc_tiny__ingress$occ$a_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_d_valid
+
+
+module capfc_tiny__ingress$occ$a_dae(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_dae
+
+
+module capfc_tiny__ingress$occ$a_dbe(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_dbe
+
+
+module capfc_tiny__ingress$occ$a_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_e_key
+
+
+module capfc_tiny__ingress$occ$a_e_len(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_e_len
+
+
+module capfc_tiny__ingress$occ$a_e_only(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_e_only
+
+
+module capfc_tiny__ingress$occ$a_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_e_valid
+
+
+module capfc_tiny__ingress$occ$a_k1d_u3(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_k1d_u3
+
+
+module capfc_tiny__ingress$occ$a_k1d_v3(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_k1d_v3
+
+
+module capfc_tiny__ingress$occ$a_k1e_v3(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_k1e_v3
+
+
+module capfc_tiny__ingress$occ$a_len_over(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_len_over
+
+
+module capfc_tiny__ingress$occ$a_m(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_m
+
+
+module capfc_tiny__ingress$occ$a_m_d(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_m_d
+
+
+module capfc_tiny__ingress$occ$a_m_de(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_m_de
+
+
+module capfc_tiny__ingress$occ$a_m_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_m_e
+
+
+module capfc_tiny__ingress$occ$a_n_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_n_e
+
+
+module capfc_tiny__ingress$occ$a_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_same
+
+
+module capfc_tiny__ingress$occ$a_x_d(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_x_d
+
+
+module capfc_tiny__ingress$occ$a_x_e(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$a_x_e
+
+
+module capfc_tiny__ingress$occ$b_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_d_key
+
+
+module capfc_tiny__ingress$occ$b_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_d_valid
+
+
+module capfc_tiny__ingress$occ$b_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_e_key
+
+
+module capfc_tiny__ingress$occ$b_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_e_valid
+
+
+module capfc_tiny__ingress$occ$b_k1d(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_k1d
+
+
+module capfc_tiny__ingress$occ$b_k1d_u3(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_k1d_u3
+
+
+module capfc_tiny__ingress$occ$b_k1e(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_k1e
+
+
+module capfc_tiny__ingress$occ$b_k1e_drop(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_k1e_drop
+
+
+module capfc_tiny__ingress$occ$b_k3e(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_k3e
+
+
+module capfc_tiny__ingress$occ$b_len_over(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_len_over
+
+
+module capfc_tiny__ingress$occ$b_s_aa(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_s_aa
+
+
+module capfc_tiny__ingress$occ$b_s_ab(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_s_ab
+
+
+module capfc_tiny__ingress$occ$b_s_abd(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_s_abd
+
+
+module capfc_tiny__ingress$occ$b_s_ba(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_s_ba
+
+
+module capfc_tiny__ingress$occ$b_s_bb(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_s_bb
+
+
+module capfc_tiny__ingress$occ$b_s_bbd(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_s_bbd
+
+
+module capfc_tiny__ingress$occ$b_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_same
+
+
+module capfc_tiny__ingress$occ$b_sel_aa(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_aa
+
+
+module capfc_tiny__ingress$occ$b_sel_ab(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_ab
+
+
+module capfc_tiny__ingress$occ$b_sel_abd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_abd
+
+
+module capfc_tiny__ingress$occ$b_sel_ba(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_ba
+
+
+module capfc_tiny__ingress$occ$b_sel_bb(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_bb
+
+
+module capfc_tiny__ingress$occ$b_sel_bbd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_bbd
+
+
+module capfc_tiny__ingress$occ$b_sel_k1d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_k1d
+
+
+module capfc_tiny__ingress$occ$b_sel_k1e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_k1e
+
+
+module capfc_tiny__ingress$occ$b_sel_k3e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_k3e
+
+
+module capfc_tiny__ingress$occ$b_sel_zd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$b_sel_zd
+
+
+module capfc_tiny__ingress$occ$i_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_d_key
+
+
+module capfc_tiny__ingress$occ$i_d_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_d_len
+
+
+module capfc_tiny__ingress$occ$i_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_d_valid
+
+
+module capfc_tiny__ingress$occ$i_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_e_key
+
+
+module capfc_tiny__ingress$occ$i_e_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_e_len
+
+
+module capfc_tiny__ingress$occ$i_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_e_valid
+
+
+module capfc_tiny__ingress$occ$i_fwd_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_fwd_d
+
+
+module capfc_tiny__ingress$occ$i_fwd_dd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_fwd_dd
+
+
+module capfc_tiny__ingress$occ$i_fwd_de(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_fwd_de
+
+
+module capfc_tiny__ingress$occ$i_fwd_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_fwd_e
+
+
+module capfc_tiny__ingress$occ$i_fwd_ed(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_fwd_ed
+
+
+module capfc_tiny__ingress$occ$i_fwd_ee(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_fwd_ee
+
+
+module capfc_tiny__ingress$occ$i_md_wd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_md_wd
+
+
+module capfc_tiny__ingress$occ$i_md_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_md_we
+
+
+module capfc_tiny__ingress$occ$i_md_xd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_md_xd
+
+
+module capfc_tiny__ingress$occ$i_md_xe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_md_xe
+
+
+module capfc_tiny__ingress$occ$i_me_wd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_me_wd
+
+
+module capfc_tiny__ingress$occ$i_me_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_me_we
+
+
+module capfc_tiny__ingress$occ$i_me_xd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_me_xd
+
+
+module capfc_tiny__ingress$occ$i_me_xe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_me_xe
+
+
+module capfc_tiny__ingress$occ$i_pd1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_pd1
+
+
+module capfc_tiny__ingress$occ$i_pd2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_pd2
+
+
+module capfc_tiny__ingress$occ$i_pe1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_pe1
+
+
+module capfc_tiny__ingress$occ$i_pe2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_pe2
+
+
+module capfc_tiny__ingress$occ$i_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$i_same
+
+
+module capfc_tiny__ingress$occ$max_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$max_r
+
+
+module capfc_tiny__ingress$occ$r_d_hit_wd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_hit_wd
+
+
+module capfc_tiny__ingress$occ$r_d_hit_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_hit_we
+
+
+module capfc_tiny__ingress$occ$r_d_hit_xd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_hit_xd
+
+
+module capfc_tiny__ingress$occ$r_d_hit_xe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_hit_xe
+
+
+module capfc_tiny__ingress$occ$r_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_key
+
+
+module capfc_tiny__ingress$occ$r_d_m_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_m_e
+
+
+module capfc_tiny__ingress$occ$r_d_no_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_no_hit
+
+
+module capfc_tiny__ingress$occ$r_d_s(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_s
+
+
+module capfc_tiny__ingress$occ$r_d_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_d_valid
+
+
+module capfc_tiny__ingress$occ$r_e_hit_wd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_hit_wd
+
+
+module capfc_tiny__ingress$occ$r_e_hit_we(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_hit_we
+
+
+module capfc_tiny__ingress$occ$r_e_hit_xd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_hit_xd
+
+
+module capfc_tiny__ingress$occ$r_e_hit_xe(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_hit_xe
+
+
+module capfc_tiny__ingress$occ$r_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_key
+
+
+module capfc_tiny__ingress$occ$r_e_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_len
+
+
+module capfc_tiny__ingress$occ$r_e_no_hit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_no_hit
+
+
+module capfc_tiny__ingress$occ$r_e_only(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_only
+
+
+module capfc_tiny__ingress$occ$r_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_e_valid
+
+
+module capfc_tiny__ingress$occ$r_fwd_d(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_fwd_d
+
+
+module capfc_tiny__ingress$occ$r_fwd_dd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_fwd_dd
+
+
+module capfc_tiny__ingress$occ$r_fwd_de(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_fwd_de
+
+
+module capfc_tiny__ingress$occ$r_fwd_e(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_fwd_e
+
+
+module capfc_tiny__ingress$occ$r_fwd_ed(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_fwd_ed
+
+
+module capfc_tiny__ingress$occ$r_fwd_ee(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_fwd_ee
+
+
+module capfc_tiny__ingress$occ$r_l3e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_l3e
+
+
+module capfc_tiny__ingress$occ$r_len_over(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_len_over
+
+
+module capfc_tiny__ingress$occ$r_m(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_m
+
+
+module capfc_tiny__ingress$occ$r_m_d(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_m_d
+
+
+module capfc_tiny__ingress$occ$r_m_de(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_m_de
+
+
+module capfc_tiny__ingress$occ$r_m_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_m_e
+
+
+module capfc_tiny__ingress$occ$r_n_e(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_n_e
+
+
+module capfc_tiny__ingress$occ$r_p4(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_p4
+
+
+module capfc_tiny__ingress$occ$r_pd1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_pd1
+
+
+module capfc_tiny__ingress$occ$r_pd2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_pd2
+
+
+module capfc_tiny__ingress$occ$r_pe1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_pe1
+
+
+module capfc_tiny__ingress$occ$r_pe2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_pe2
+
+
+module capfc_tiny__ingress$occ$r_r4(d,q,clock);
+
+    // Module arguments
+    input wire  [33:0] d;
+    output reg  [33:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 34'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_r4
+
+
+module capfc_tiny__ingress$occ$r_same(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$r_same
+
+
+module capfc_tiny__ingress$occ$ram(clock,reset,write_a_enable,write_a_address,write_a_data,write_b_enable,write_b_address,write_b_data,read_0_address,read_0_data,read_0_written,read_1_address,read_1_data,read_1_written,read_0_next,read_1_next);
 
     // Module arguments
     input wire  clock;
@@ -7172,6 +10612,24 @@ module capfc_tiny__ingress$ram(clock,reset,write_a_enable,write_a_address,write_
     reg [15:0] a0, a1, b0, b1;
     reg sel0, sel1, w0, w1;
     wire unused_write_data_high = ^{write_a_data[31:16], write_b_data[31:16]};
+    // Write stage: the writes given at the last edge (none after a reset edge).
+    reg wa_enable, wb_enable;
+    reg [2:0] wa_address, wb_address;
+    reg [15:0] wa_data, wb_data;
+    always @(posedge clock) begin
+       wa_enable <= write_a_enable & !reset;
+       wb_enable <= write_b_enable & !reset;
+       wa_address <= write_a_address;
+       wb_address <= write_b_address;
+       wa_data <= write_a_data[15:0];
+       wb_data <= write_b_data[15:0];
+    end
+    // Their words one-hot.
+    reg [7:0] wa_hot, wb_hot;
+    always @(posedge clock) begin
+       wa_hot <= (write_a_enable & !reset) ? 8'd1 << write_a_address : 8'd0;
+       wb_hot <= (write_b_enable & !reset) ? 8'd1 << write_b_address : 8'd0;
+    end
     wire unused_read_next = ^{read_0_next, read_1_next};
 
     always @(posedge clock) begin
@@ -7183,31 +10641,63 @@ module capfc_tiny__ingress$ram(clock,reset,write_a_enable,write_a_address,write_
        sel1 <= live_a[read_1_address];
        w0 <= written[read_0_address];
        w1 <= written[read_1_address];
-       if (write_b_enable) begin
-          mem_b0[write_b_address] <= write_b_data[15:0];
-          mem_b1[write_b_address] <= write_b_data[15:0];
-          live_a[write_b_address] <= 1'b0;
+       if (wb_enable) begin
+          mem_b0[wb_address] <= wb_data;
+          mem_b1[wb_address] <= wb_data;
        end
-       if (write_a_enable) begin
-          mem_a0[write_a_address] <= write_a_data[15:0];
-          mem_a1[write_a_address] <= write_a_data[15:0];
-          live_a[write_a_address] <= 1'b1;
+       if (wa_enable) begin
+          mem_a0[wa_address] <= wa_data;
+          mem_a1[wa_address] <= wa_data;
        end
-       if (reset) begin
-          written <= {8{1'b0}};
-       end else begin
-          if (write_b_enable) written[write_b_address] <= 1'b1;
-          if (write_a_enable) written[write_a_address] <= 1'b1;
-       end
+       live_a <= (live_a & ~wb_hot) | wa_hot;
+       written <= reset ? 8'd0 : written | wa_hot | wb_hot;
     end
     always @(*) read_0_data = {16'd0, (sel0 ? a0 : b0)};
     always @(*) read_1_data = {16'd0, (sel1 ? a1 : b1)};
     always @(*) read_0_written = w0;
     always @(*) read_1_written = w1;
-endmodule // capfc_tiny__ingress$ram
+endmodule // capfc_tiny__ingress$occ$ram
 
 
-module capfc_tiny__ingress$same_q(d,q,clock);
+module capfc_tiny__ingress$occ$w_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$w_d_key
+
+
+module capfc_tiny__ingress$occ$w_d_val(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$w_d_val
+
+
+module capfc_tiny__ingress$occ$w_d_write(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -7223,98 +10713,292 @@ module capfc_tiny__ingress$same_q(d,q,clock);
        q <= d;
     end
 
-endmodule // capfc_tiny__ingress$same_q
+endmodule // capfc_tiny__ingress$occ$w_d_write
 
 
-module capfc_tiny__ingress$upd(e_valid,e_len,e_b0,d_valid,d_len,d_b0,same,len_over_max,room,room_same,delta,e_len_only,e_b1,e_drop,d_b1,d_underflow);
+module capfc_tiny__ingress$occ$w_e_key(d,q,clock);
 
     // Module arguments
-    input wire  e_valid;
-    input wire  [15:0] e_len;
-    input wire  [31:0] e_b0;
-    input wire  d_valid;
-    input wire  [15:0] d_len;
-    input wire  [31:0] d_b0;
-    input wire  same;
-    input wire  len_over_max;
-    input wire  [32:0] room;
-    input wire  [32:0] room_same;
-    input wire  [31:0] delta;
-    input wire  [31:0] e_len_only;
-    output reg  [31:0] e_b1;
-    output reg  e_drop;
-    output reg  [31:0] d_b1;
-    output reg  d_underflow;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
 
-    // Constant declarations
-    localparam  mask = 32'hffff;
-
-    // Local signals
-    reg  [32:0] e_b0_33;
-    reg  [32:0] d_b0_33;
-    reg  [31:0] e_sum;
-    reg  e_over;
-    reg  [31:0] d_diff;
-    reg  [31:0] same_sum;
-    reg  same_over;
-    reg  drop_any;
-    reg  [31:0] res_same;
-    reg  [31:0] res_apart;
-    reg  [31:0] e_b1_same;
-    reg  [31:0] e_b1_apart;
-    reg  [31:0] d_res;
-
-    // Update code
-    always @(*) begin
-        d_underflow = d_valid & ({16'd0, d_len} > d_b0);
-        d_diff = d_b0 - {16'd0, d_len};
-        e_b0_33 = {1'd0, e_b0};
-        d_b0_33 = {1'd0, d_b0};
-        e_sum = e_b0 + {16'd0, e_len};
-        e_over = len_over_max | (e_b0_33 > room);
-        same_sum = d_b0 + delta;
-        same_over = len_over_max | (d_b0_33 > room_same);
-        if (e_over) begin
-            res_apart = e_b0;
-        end
-        else begin
-            res_apart = e_sum;
-        end
-        if (d_underflow) begin
-            res_same = e_len_only;
-        end
-        else if (same_over) begin
-            res_same = d_diff;
-        end
-        else begin
-            res_same = same_sum;
-        end
-        if (~same) begin
-            drop_any = e_over;
-        end
-        else if (d_underflow) begin
-            drop_any = len_over_max;
-        end
-        else begin
-            drop_any = same_over;
-        end
-        e_drop = e_valid & drop_any;
-        e_b1_same = res_same & mask;
-        e_b1_apart = res_apart & mask;
-        if (same) begin
-            e_b1 = e_b1_same;
-        end
-        else begin
-            e_b1 = e_b1_apart;
-        end
-        d_res = 32'h0;
-        if (~d_underflow) begin
-            d_res = d_diff;
-        end
-        d_b1 = d_res & mask;
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
     end
 
-endmodule // capfc_tiny__ingress$upd
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$w_e_key
+
+
+module capfc_tiny__ingress$occ$w_e_val(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$w_e_val
+
+
+module capfc_tiny__ingress$occ$w_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$w_e_valid
+
+
+module capfc_tiny__ingress$occ$x_d_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$x_d_key
+
+
+module capfc_tiny__ingress$occ$x_d_val(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$x_d_val
+
+
+module capfc_tiny__ingress$occ$x_d_write(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$x_d_write
+
+
+module capfc_tiny__ingress$occ$x_e_key(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$x_e_key
+
+
+module capfc_tiny__ingress$occ$x_e_val(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$x_e_val
+
+
+module capfc_tiny__ingress$occ$x_e_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$occ$x_e_valid
+
+
+module capfc_tiny__ingress$thr_xoff_a(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$thr_xoff_a
+
+
+module capfc_tiny__ingress$thr_xoff_b(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$thr_xoff_b
+
+
+module capfc_tiny__ingress$thr_xoff_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$thr_xoff_r
+
+
+module capfc_tiny__ingress$thr_xon_a(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$thr_xon_a
+
+
+module capfc_tiny__ingress$thr_xon_b(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$thr_xon_b
+
+
+module capfc_tiny__ingress$thr_xon_r(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // capfc_tiny__ingress$thr_xon_r
 
 
 module capfc_tiny__o_eg_drop(d,q,clock);
@@ -7355,7 +11039,7 @@ module capfc_tiny__o_in_drop(d,q,clock);
 endmodule // capfc_tiny__o_in_drop
 
 
-module capfc_tiny__pool(clock,reset,e_valid,e_drop,e_port,e_base,e_b1,d_valid,d_port,d_before,d_b1,dedicated,port_cap,pool_cap,room,full,used_now);
+module capfc_tiny__pool(clock,reset,e_valid,e_drop,e_port,e_base,e_b1,d_valid,d_port,d_before,d_b1,dedicated,port_cap,pool_cap,pool_cap_next,room,full_next,used_now);
 
     // Module arguments
     input wire  clock;
@@ -7372,8 +11056,9 @@ module capfc_tiny__pool(clock,reset,e_valid,e_drop,e_port,e_base,e_b1,d_valid,d_
     input wire  [31:0] dedicated;
     input wire  [31:0] port_cap;
     input wire  [31:0] pool_cap;
+    input wire  [31:0] pool_cap_next;
     output reg  [31:0] room;
-    output reg  full;
+    output reg  full_next;
     output reg  [31:0] used_now;
 
     // Constant declarations
@@ -7388,6 +11073,7 @@ module capfc_tiny__pool(clock,reset,e_valid,e_drop,e_port,e_base,e_b1,d_valid,d_
     wire  [2047:0] by_port$q;
 
     // Local signals
+    reg  [31:0] used_next;
     reg  [11:0] room_off;
     reg  [11:0] e_off;
     reg  [11:0] d_off;
@@ -7438,7 +11124,6 @@ module capfc_tiny__pool(clock,reset,e_valid,e_drop,e_port,e_base,e_b1,d_valid,d_
         if (pool_room < port_room) begin
             room = pool_room;
         end
-        full = pool_on & (used$q >= pool_cap);
         used_now = used$q;
         e_off = {10'd0, e_port} << 32'h5;
         d_off = {10'd0, d_port} << 32'h5;
@@ -7466,15 +11151,18 @@ module capfc_tiny__pool(clock,reset,e_valid,e_drop,e_port,e_base,e_b1,d_valid,d_
         if (pool_on & d_valid) begin
             freed = d_before_over - d_after_over;
         end
-        used$d = used$q + drawn - freed;
+        used_next = used$q + drawn - freed;
+        used$d = used_next;
         d_lane_wide = by_port$q >> d_off;
         d_lane_new = d_lane_wide[(32'h0)+:(32)] - freed;
         after_free = (by_port$q & ~(lane << d_off)) | ({2016'd0, d_lane_new} << d_off);
         e_lane_wide = after_free >> e_off;
         e_lane_new = e_lane_wide[(32'h0)+:(32)] + drawn;
         by_port$d = ((after_free & ~(lane << e_off)) | ({2016'd0, e_lane_new} << e_off)) & used_lanes;
+        full_next = pool_on & (used_next >= pool_cap_next);
         if (reset) begin
             used$d = 32'h0;
+            full_next = 1'b0;
             by_port$d = 2048'h0;
         end
     end

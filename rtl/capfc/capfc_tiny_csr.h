@@ -105,11 +105,11 @@
 
 /* Pipeline latency of each output bus, in clock edges after the edge that sampled the
  * events (csr_rdata: after the edge that sampled csr_addr). */
-#define CAPFC_TINY_IN_DROP_LATENCY 1u
+#define CAPFC_TINY_IN_DROP_LATENCY 4u
 #define CAPFC_TINY_EG_DROP_LATENCY 1u
 #define CAPFC_TINY_ESET_LATENCY 8u
 #define CAPFC_TINY_ECLR_LATENCY 5u
-#define CAPFC_TINY_FRAME_LATENCY 3u
+#define CAPFC_TINY_FRAME_LATENCY 7u
 #define CAPFC_TINY_CSR_RDATA_LATENCY 0u
 
 #endif /* CAPFC_TINY_CSR_H */

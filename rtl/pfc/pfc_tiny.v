@@ -246,6 +246,7 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
     reg  [31:0] ingress$xon_thr;
     reg  [31:0] ingress$max_next;
     wire  [7:0] ingress$xoff;
+    wire  [7:0] ingress$xoff_next;
     wire  ingress$drop;
     wire  ingress$underflow;
     wire  ingress$xoff_event;
@@ -323,6 +324,7 @@ module pfc_tiny__core(clock,reset,enq_valid,enq_port,enq_prio,enq_len,deq_valid,
         .xon_thr(ingress$xon_thr),
         .max_next(ingress$max_next),
         .xoff(ingress$xoff),
+        .xoff_next(ingress$xoff_next),
         .drop(ingress$drop),
         .underflow(ingress$underflow),
         .xoff_event(ingress$xoff_event),
@@ -1138,7 +1140,7 @@ module pfc_tiny__frames$tick(d,q,clock);
 endmodule // pfc_tiny__frames$tick
 
 
-module pfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max_next,xoff,drop,underflow,xoff_event,e_key,xon_event,d_key);
+module pfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key,deq_len,xoff_thr,xon_thr,max_next,xoff,xoff_next,drop,underflow,xoff_event,e_key,xon_event,d_key);
 
     // Module arguments
     input wire  clock;
@@ -1153,6 +1155,7 @@ module pfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
     input wire  [31:0] xon_thr;
     input wire  [31:0] max_next;
     output reg  [7:0] xoff;
+    output reg  [7:0] xoff_next;
     output reg  drop;
     output reg  underflow;
     output reg  xoff_event;
@@ -1311,6 +1314,7 @@ module pfc_tiny__ingress(clock,reset,enq_valid,enq_key,enq_len,deq_valid,deq_key
         decision$xoff_thr = thr_xoff_b$q;
         decision$xon_thr = thr_xon_b$q;
         xoff = decision$xoff;
+        xoff_next = decision$xoff_next;
         drop = occ$e_drop;
         underflow = occ$d_underflow;
         xoff_event = decision$xoff_event;
@@ -1344,7 +1348,6 @@ module pfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_
     output reg  [2:0] xon_key;
 
     // Constant declarations
-    localparam  registered_compare = 1'b1;
     localparam  one_k = 8'h1;
 
     // Stub signals
@@ -1582,32 +1585,15 @@ module pfc_tiny__ingress$decision(clock,reset,e_valid,e_key,e_b,d_valid,d_key,d_
         cm_d_key$d = st_d_key$q;
         cm_le_xon$d = le_xon_now;
         cm_same$d = st_same$q;
-        if (registered_compare) begin
-            u_e_valid = cm_e_valid$q;
-            u_e_key = cm_e_key$q;
-            u_ge_xoff = cm_ge_xoff$q;
-            u_d_valid = cm_d_valid$q;
-            u_d_key = cm_d_key$q;
-            u_le_xon = cm_le_xon$q;
-            u_same = cm_same$q;
-        end
-        else begin
-            u_e_valid = st_e_valid$q;
-            u_e_key = st_e_key$q;
-            u_ge_xoff = ge_xoff_now;
-            u_d_valid = st_d_valid$q;
-            u_d_key = st_d_key$q;
-            u_le_xon = le_xon_now;
-            u_same = st_same$q;
-        end
-        if (registered_compare) begin
-            xo_d_old = cm_xo_d_old$q;
-            xo_e_old = cm_xo_e_old$q;
-        end
-        else begin
-            xo_d_old = state$q[u_d_key];
-            xo_e_old = state$q[u_e_key];
-        end
+        u_e_valid = cm_e_valid$q;
+        u_e_key = cm_e_key$q;
+        u_ge_xoff = cm_ge_xoff$q;
+        u_d_valid = cm_d_valid$q;
+        u_d_key = cm_d_key$q;
+        u_le_xon = cm_le_xon$q;
+        u_same = cm_same$q;
+        xo_d_old = cm_xo_d_old$q;
+        xo_e_old = cm_xo_e_old$q;
         xo_d1 = xo_d_old & ~u_le_xon;
         if (u_same) begin
             xo_e_base = xo_d1;

@@ -182,10 +182,10 @@ impl CapfcConfig {
                 shared: None,
             },
             // Fills an iCE40 HX8K: Table II thresholds (ingress 60/50/40 KB, egress
-            // 60/25/20/20 KB), CUT 80 %. Six ports: eight no longer fit the device
-            // (docs/blocks/capfc.md, "Synthesis").
+            // 60/25/20/20 KB), CUT 80 %. Four ports: with the pipelined occupancies six no
+            // longer fit the device (docs/blocks/capfc.md, "Synthesis").
             "fpga" => CapfcConfig {
-                ports: 6,
+                ports: 4,
                 priorities: 2,
                 occupancy_bits: 16,
                 length_bits: 11,
@@ -690,10 +690,9 @@ pub fn regmap(cfg: &CapfcConfig) -> RegMap {
 }
 
 /// Edges from an ingress event to its `in_drop` and underflow flag, and to its I change: PFC's
-/// ingress logic on the single-stage occupancy (occupancy, then the XOFF/XON decision). PFC
-/// itself runs a pipelined occupancy (`pfc::DROP_LATENCY`, `pfc::REQUEST_LATENCY`).
-pub const IN_DROP_LATENCY: u32 = 1;
-pub const I_LATENCY: u32 = 2;
+/// ingress logic, the same pipeline as PFC's (its occupancy stages, then the XOFF/XON decision).
+pub const IN_DROP_LATENCY: u32 = crate::pfc::DROP_LATENCY;
+pub const I_LATENCY: u32 = crate::pfc::REQUEST_LATENCY;
 /// Edges from an egress event to its `eg_drop` and underflow flag (the occupancy stage).
 pub const EG_DROP_LATENCY: u32 = 1;
 /// Edges from an egress event to the counter stage's results: its counter update (and `ERR`

@@ -2,10 +2,9 @@
 //!
 //! Contract and cycle semantics: docs/blocks/capfc.md and crates/model/src/capfc.rs. Keys are
 //! `{port, priority}` with the configured priority bits (1..=3), as in PFC. The core reuses
-//! PFC's ingress logic on the single-stage occupancy ([`Occupancy`] and [`PauseDecision`]; PFC
-//! itself runs the pipelined one, which costs more cells than CaPFC's `fpga` preset has left
-//! and would not lift its clock, set by the stages below), the same occupancy RAMs for the
-//! egress queues and PFC's frame generator ([`FrameGen`]), and adds three modules for the
+//! PFC's ingress logic ([`Ingress`]: the pipelined occupancy and the XOFF/XON decision, whose
+//! XOFF vector is I), PFC's single-stage occupancy for the egress queues ([`Occupancy`]) and
+//! PFC's frame generator ([`FrameGen`]), and adds three modules for the
 //! model's pipeline stages after the egress occupancy, all at initiation interval 1:
 //! * [`Counters`]: the counter stage: the occupancy stage's tests registered, the per-input
 //!   arrival counters per egress key, in a RAM whose read port A also serves CSR inspections
@@ -26,8 +25,8 @@ mod thresholds;
 
 use crate::csr_bank::{self, CsrBank};
 use crate::pfc::frame_gen::FrameGen;
+use crate::pfc::ingress::Ingress;
 use crate::pfc::occupancy::Occupancy;
-use crate::pfc::pause_decision::PauseDecision;
 use crate::tech::Tech;
 use calibrate::Calibrate;
 use counters::Counters;
@@ -100,9 +99,8 @@ pub struct CapfcCore<
     pub frame_quanta: Signal<Out, Bits<16>>,
     pub csr_rdata: Signal<Out, Bits<32>>,
 
-    pub ingress: Occupancy<KB, K>,
-    /// I per ingress key: PFC's XOFF/XON decision on the ingress occupancy.
-    pub in_pause: PauseDecision<KB, K>,
+    /// The ingress occupancy and I per ingress key (PFC's XOFF/XON decision).
+    pub ingress: Ingress<KB, K>,
     pub egress: Occupancy<KB, K>,
     /// The shared-memory pool counters (spec §2.7; constant 0 without `[shared]`).
     pub pool: Pool<PB>,
@@ -247,8 +245,7 @@ impl<
             frame_pause: Default::default(),
             frame_quanta: Default::default(),
             csr_rdata: Default::default(),
-            ingress: Occupancy::new(cfg.occupancy_bits as usize, tech),
-            in_pause: PauseDecision::new(false),
+            ingress: Ingress::new(cfg.occupancy_bits as usize, cfg.length_bits as usize, tech),
             egress: if cfg.shared.is_some() {
                 Occupancy::with_pool(cfg.occupancy_bits as usize, tech)
             } else {
@@ -358,36 +355,26 @@ impl<
             << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.in_deq_prio.val()) & self.prio_mask.val());
         self.ingress.deq_len.next = self.in_deq_len.val();
-        self.in_pause.clock.next = self.clock.val();
-        self.in_pause.reset.next = self.reset.val();
-        self.in_pause.e_valid.next = self.ingress.e_valid.val();
-        self.in_pause.e_key.next = self.ingress.e_key.val();
-        self.in_pause.e_b.next = self.ingress.e_b1.val();
-        self.in_pause.d_valid.next = self.ingress.d_valid.val();
-        self.in_pause.d_key.next = self.ingress.d_key.val();
-        self.in_pause.d_b.next = self.ingress.d_b1.val();
-        self.in_pause.same.next = self.ingress.same_key.val();
-        self.in_pause.xoff_thr.next = self
+        self.ingress.xoff_thr.next = self
             .csr
             .value
             .val()
             .get_bits::<32>(self.at_in_xoff.val().index());
-        self.in_pause.xon_thr.next = self
+        self.ingress.xon_thr.next = self
             .csr
             .value
             .val()
             .get_bits::<32>(self.at_in_xon.val().index());
-        // While the shared pool is full no ingress enqueue is admitted (a max of 0).
-        self.ingress.max.next = self
+        // While the shared pool is full no ingress enqueue is admitted (a max of 0): the pool
+        // as this edge leaves it, for the events this edge captures.
+        self.ingress.max_next.next = self
             .csr
-            .value
+            .value_next
             .val()
             .get_bits::<32>(self.at_in_max.val().index());
-        if self.pool.full.val() {
-            self.ingress.max.next = 0.into();
+        if self.pool.full_next.val() {
+            self.ingress.max_next.next = 0.into();
         }
-        self.ingress.dedicated.next = 0.into();
-        self.ingress.pool_room.next = 0.into();
 
         self.eg_key_in.next = (bit_cast::<KB, PB>(self.eg_enq_port.val()) << self.prio_bits.val())
             | (bit_cast::<KB, 3>(self.eg_enq_prio.val()) & self.prio_mask.val());
@@ -432,6 +419,11 @@ impl<
         self.pool.pool_cap.next = self
             .csr
             .value
+            .val()
+            .get_bits::<32>(self.at_sh_pool_cap.val().index());
+        self.pool.pool_cap_next.next = self
+            .csr
+            .value_next
             .val()
             .get_bits::<32>(self.at_sh_pool_cap.val().index());
 
@@ -534,8 +526,8 @@ impl<
             .val()
             .get_bits::<2>(self.at_policy.val().index())
             == self.policy_max.val();
-        self.decision.xoff.next = self.in_pause.xoff.val();
-        self.decision.xoff_next.next = self.in_pause.xoff_next.val();
+        self.decision.xoff.next = self.ingress.xoff.val();
+        self.decision.xoff_next.next = self.ingress.xoff_next.val();
         self.decision.inspect_key.next = self.counters.inspect_key.val();
         self.decision.inspect_key_ok.next = self.counters.inspect_key_ok.val();
         self.decision.inspect_next.next = self
@@ -562,7 +554,7 @@ impl<
         self.frames.refresh_wdata.next = self.csr_wdata.val().get_bits::<16>(0);
 
         // ---- Drops.
-        self.o_in_drop.d.next = self.ingress.e_drop.val();
+        self.o_in_drop.d.next = self.ingress.drop.val();
         self.o_eg_drop.d.next = self.egress.e_drop.val();
 
         // ---- CSR bus: read the value before the edge; writes apply at the edge.
@@ -589,7 +581,7 @@ impl<
                 << self.at_inspect_state.val())
             | (bit_cast::<CSR_BITS, 32>(self.pool.used_now.val()) << self.at_sh_pool_used.val());
         self.err_set.next = 0.into();
-        if self.ingress.d_underflow.val() {
+        if self.ingress.underflow.val() {
             self.err_set.next = self.err_set.val() | self.err_in_underflow.val();
         }
         if self.egress.d_underflow.val() {
@@ -704,10 +696,10 @@ pub fn package(
             Waiver {
                 rule: "UNUSEDSIGNAL",
                 signals: &[
-                    "in_pause$xoff_event",
-                    "in_pause$xon_event",
-                    "in_pause$xoff_key",
-                    "in_pause$xon_key",
+                    "ingress$xoff_event",
+                    "ingress$xon_event",
+                    "ingress$e_key",
+                    "ingress$d_key",
                     "egress$e_key",
                 ],
                 reason: "outputs of the sub-blocks shared with PFC that CaPFC does not need \
@@ -715,16 +707,8 @@ pub fn package(
             },
             Waiver {
                 rule: "UNUSEDSIGNAL",
-                signals: &[
-                    "ingress$e_base",
-                    "ingress$d_before",
-                    "ingress$e_before",
-                    "ingress$e_len",
-                    "ingress$d_len",
-                    "*_wide",
-                ],
-                reason: "the ingress occupancy's operands for a shared pool and for tests \
-                     beside its arithmetic, which only the egress has; the `*_wide` locals hold a pool counter row shifted right by a \
+                signals: &["*_wide"],
+                reason: "the `*_wide` locals hold a pool counter row shifted right by a \
                      port's offset, of which the low 32 bits are read.",
             },
             Waiver {

@@ -444,7 +444,7 @@ pub fn package(
             },
             Waiver {
                 rule: "UNUSEDSIGNAL",
-                signals: &["decision$xoff_next"],
+                signals: &["ingress$xoff_next"],
                 reason: "the XOFF/XON decision's next-state vector, which CaPFC's combined \
                          decision reads; PFC's frame generator reads the registered state.",
             },

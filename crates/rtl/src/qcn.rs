@@ -363,7 +363,7 @@ pub fn package(
             crate::pfc::occupancy_pipeline::WIDE_WAIVER,
             Waiver {
                 rule: "UNUSEDSIGNAL",
-                signals: &["*_key_port", "*_key_prio", "g_paused", "decision$xoff_next"],
+                signals: &["*_key_port", "*_key_prio", "g_paused", "ingress$xoff_next"],
                 reason: "the embedded PFC's: the high bits of its key-field locals, of the frame \
                          generator's selected pause group, and the decision's next-state vector \
                          that only CaPFC reads (see the PFC package).",

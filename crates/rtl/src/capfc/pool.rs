@@ -4,7 +4,8 @@
 //! In cycle n (the egress occupancy stage) it gives the room the enqueue of that stage may
 //! draw, `min(port_cap - port's bytes, pool_cap - pool bytes)` from the registers as edge n
 //! left them, so a departure's bytes are free from the next edge on, as the model has it; and
-//! whether the pool is full, which drops ingress enqueues. At edge n + 1 the enqueue's drawn
+//! whether the pool will be full after edge n + 1, which drops the ingress enqueues that edge
+//! captures. At edge n + 1 the enqueue's drawn
 //! bytes and the dequeue's freed bytes are added and subtracted: two writers, on registers
 //! (one 32-bit lane per port).
 
@@ -31,10 +32,13 @@ pub struct Pool<const PB: usize> {
     pub dedicated: Signal<In, Bits<32>>,
     pub port_cap: Signal<In, Bits<32>>,
     pub pool_cap: Signal<In, Bits<32>>,
+    /// `sh_pool_cap` as edge n + 1 leaves it.
+    pub pool_cap_next: Signal<In, Bits<32>>,
 
-    /// Cycle n: the bytes the enqueue may draw from the pool; the pool is full.
+    /// Cycle n: the bytes the enqueue may draw from the pool; the pool is full as edge n + 1
+    /// leaves it (after this cycle's events).
     pub room: Signal<Out, Bits<32>>,
-    pub full: Signal<Out, Bit>,
+    pub full_next: Signal<Out, Bit>,
     /// The pool bytes the egress queues hold (`sh_pool_used`), as edge n left them.
     pub used_now: Signal<Out, Bits<32>>,
 
@@ -45,6 +49,7 @@ pub struct Pool<const PB: usize> {
     used: DFF<Bits<32>>,
     by_port: DFF<Bits<2048>>,
 
+    used_next: Signal<Local, Bits<32>>,
     room_off: Signal<Local, Bits<12>>,
     e_off: Signal<Local, Bits<12>>,
     d_off: Signal<Local, Bits<12>>,
@@ -88,14 +93,16 @@ impl<const PB: usize> Pool<PB> {
             dedicated: Default::default(),
             port_cap: Default::default(),
             pool_cap: Default::default(),
+            pool_cap_next: Default::default(),
             room: Default::default(),
-            full: Default::default(),
+            full_next: Default::default(),
             used_now: Default::default(),
             used_lanes: Constant::new(used_lanes),
             lane: Constant::new(0xFFFF_FFFFu64.into()),
             pool_on: Constant::new(cfg.shared.is_some()),
             used: Default::default(),
             by_port: Default::default(),
+            used_next: Default::default(),
             room_off: Default::default(),
             e_off: Default::default(),
             d_off: Default::default(),
@@ -140,7 +147,6 @@ impl<const PB: usize> Logic for Pool<PB> {
         if self.pool_room.val() < self.port_room.val() {
             self.room.next = self.pool_room.val();
         }
-        self.full.next = self.pool_on.val() & (self.used.q.val() >= self.pool_cap.val());
         self.used_now.next = self.used.q.val();
 
         // ---- The bytes beyond `dedicated` the events add and take.
@@ -172,7 +178,8 @@ impl<const PB: usize> Logic for Pool<PB> {
         }
 
         // ---- Edge n + 1: the dequeue's lane, then the enqueue's (one lane when one port).
-        self.used.d.next = self.used.q.val() + self.drawn.val() - self.freed.val();
+        self.used_next.next = self.used.q.val() + self.drawn.val() - self.freed.val();
+        self.used.d.next = self.used_next.val();
         self.d_lane_wide.next = self.by_port.q.val() >> self.d_off.val();
         self.d_lane_new.next = self.d_lane_wide.val().get_bits::<32>(0) - self.freed.val();
         self.after_free.next = (self.by_port.q.val() & !(self.lane.val() << self.d_off.val()))
@@ -182,8 +189,11 @@ impl<const PB: usize> Logic for Pool<PB> {
         self.by_port.d.next = ((self.after_free.val() & !(self.lane.val() << self.e_off.val()))
             | (bit_cast::<2048, 32>(self.e_lane_new.val()) << self.e_off.val()))
             & self.used_lanes.val();
+        self.full_next.next =
+            self.pool_on.val() & (self.used_next.val() >= self.pool_cap_next.val());
         if self.reset.val() {
             self.used.d.next = 0.into();
+            self.full_next.next = false;
             self.by_port.d.next = 0.into();
         }
     }

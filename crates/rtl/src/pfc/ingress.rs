@@ -3,9 +3,8 @@
 //! edge n update the occupancy in cycles n to n + 3 ([`PipelinedOccupancy`]: input, read,
 //! operand, select and write stages), its results leaving in cycle n + 3; edge n + 4 registers
 //! them with the thresholds of edge n ([`PauseDecision`]), cycle n + 4 tests them, edge n + 5
-//! registers the tests, cycle n + 5 decides, and the XOFF vector changes at edge n + 6. CaPFC
-//! builds its ingress from the single-stage occupancy and the same [`PauseDecision`] without the
-//! registered tests (crates/rtl/src/capfc.rs).
+//! registers the tests, cycle n + 5 decides, and the XOFF vector changes at edge n + 6. CaPFC's
+//! ingress is this module too (its I bits are the XOFF vector).
 
 use super::occupancy_pipeline::PipelinedOccupancy;
 use super::pause_decision::PauseDecision;
@@ -28,8 +27,9 @@ pub struct Ingress<const KB: usize, const K: usize> {
     /// MAX as this edge leaves it (the CSR bank's `value_next`).
     pub max_next: Signal<In, Bits<32>>,
 
-    /// Keys in XOFF.
+    /// Keys in XOFF, and as this edge leaves them.
     pub xoff: Signal<Out, Bits<K>>,
+    pub xoff_next: Signal<Out, Bits<K>>,
     // Cycle n + 3: what the events of edge n do to the occupancy.
     pub drop: Signal<Out, Bit>,
     pub underflow: Signal<Out, Bit>,
@@ -69,6 +69,7 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             xon_thr: Default::default(),
             max_next: Default::default(),
             xoff: Default::default(),
+            xoff_next: Default::default(),
             drop: Default::default(),
             underflow: Default::default(),
             xoff_event: Default::default(),
@@ -76,7 +77,7 @@ impl<const KB: usize, const K: usize> Ingress<KB, K> {
             xon_event: Default::default(),
             d_key: Default::default(),
             occ: PipelinedOccupancy::new(width, length_bits, tech),
-            decision: PauseDecision::new(true),
+            decision: PauseDecision::new(),
             thr_xoff_r: Default::default(),
             thr_xon_r: Default::default(),
             thr_xoff_a: Default::default(),
@@ -124,6 +125,7 @@ impl<const KB: usize, const K: usize> Logic for Ingress<KB, K> {
         self.decision.xon_thr.next = self.thr_xon_b.q.val();
 
         self.xoff.next = self.decision.xoff.val();
+        self.xoff_next.next = self.decision.xoff_next.val();
         self.drop.next = self.occ.e_drop.val();
         self.underflow.next = self.occ.d_underflow.val();
         self.xoff_event.next = self.decision.xoff_event.val();

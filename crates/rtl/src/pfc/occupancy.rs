@@ -1,5 +1,5 @@
 //! Byte occupancy per key from an enqueue and a dequeue bus, II = 1 on both: the RTL form of
-//! `switchcraft_model::pfc::Occupancy`. Shared by PFC's ingress and CaPFC's egress buffers.
+//! `switchcraft_model::pfc::Occupancy`, for CaPFC's egress buffers.
 //!
 //! * edge n: the events are captured (`e_*`, `d_*`) and their keys address the RAMs; where each
 //!   event's occupancy will come from (a forwarded write, a bank, or "never written") is decided
@@ -18,9 +18,10 @@
 //!
 //! Cycle n is the loop that limits the clock (a value written at edge n + 1 is read back in
 //! cycle n + 1), so it holds only the lookup (an AND-OR of the one-hot selects, two LUT levels)
-//! and the arithmetic of [`OccupancyUpdate`]. PFC's ingress uses the pipelined form,
-//! [`super::occupancy_pipeline::PipelinedOccupancy`] (the lookup in a stage of its own, the
-//! per-key loop in two cycles by look-ahead); CaPFC's buffers still use this one.
+//! and the arithmetic of [`OccupancyUpdate`]. PFC's ingress (and CaPFC's) uses the pipelined
+//! form, [`super::occupancy_pipeline::PipelinedOccupancy`] (the lookup in a stage of its own,
+//! the per-key loop in two cycles by look-ahead); CaPFC's egress still uses this one, with the
+//! shared pool's admission test beside the arithmetic ([`PoolTest`]).
 
 use super::occupancy_update::{OccupancyBounds, OccupancyUpdate};
 use crate::ram_2w2r::Ram2W2R;

@@ -1,6 +1,6 @@
 //! One edge's occupancy arithmetic, combinational: the dequeue (clamped at 0, flagged), then the
 //! enqueue on top of it when both name one key (dropped when the sum would exceed `max`), for
-//! the single-stage [`super::occupancy::Occupancy`] (CaPFC's buffers). PFC's
+//! the single-stage [`super::occupancy::Occupancy`] (CaPFC's egress queues). PFC's
 //! [`super::occupancy_pipeline::PipelinedOccupancy`] has its own arithmetic: a loop of two
 //! cycles that applies two events' operations at once.
 //!

@@ -1,18 +1,14 @@
 //! The XOFF/XON decision stage of PFC's ingress logic (spec §2.3: `>=` XOFF sets on enqueue,
-//! `<=` XON clears on dequeue), shared by PFC's pipelined [`super::ingress::Ingress`] and
-//! CaPFC's single-stage ingress. It takes one edge's occupancy results in the cycle they are
-//! computed, with the thresholds of the events' own edge, registers them, decides in the next
-//! cycle, and updates the XOFF vector at the edge after. It reads and writes only the XOFF
-//! flip-flops, whose update completes in its own cycle, so back-to-back decisions on one key
-//! need no forwarding, and the occupancy stages do not read the pause state at all.
-//!
-//! With `registered_compare` (PFC), the threshold comparisons get a cycle of their own: they
-//! are registered with the events (`cm_*`), and the state update follows one edge later, so
-//! that the comparisons' carry chains and the state's update logic are never in one cycle (one
-//! more edge of latency on the requests). The keys' XOFF bits are looked up in the comparisons'
-//! cycle too and registered (`cm_xo_*_old`), with a bypass of the update being decided in that
-//! cycle (the event one edge older), so the update starts from registers. Without it (CaPFC)
-//! the `cm_*` registers are bypassed by a constant select, and synthesis removes them.
+//! `<=` XON clears on dequeue), part of [`super::ingress::Ingress`] (PFC's, and CaPFC's ingress).
+//! It takes one edge's occupancy results in the cycle they are computed, with the thresholds of
+//! the events' own edge, and registers them; the threshold comparisons get the next cycle of
+//! their own and are registered with the events (`cm_*`); the state update follows one edge
+//! later, so that the comparisons' carry chains and the state's update logic are never in one
+//! cycle. It reads and writes only the XOFF flip-flops, whose update completes in its own
+//! cycle, and the occupancy stages do not read the pause state at all. The keys' XOFF bits are
+//! looked up in the comparisons' cycle and registered (`cm_xo_*_old`), with a bypass of the
+//! update being decided in that cycle (the event one edge older), so the update starts from
+//! registers.
 
 use rust_hdl::prelude::*;
 
@@ -38,8 +34,7 @@ pub struct PauseDecision<const KB: usize, const K: usize> {
     /// Keys in XOFF before the next edge, and after it.
     pub xoff: Signal<Out, Bits<K>>,
     pub xoff_next: Signal<Out, Bits<K>>,
-    // Cycle m + 1 (m + 2 with registered comparisons): the decisions on the results given in
-    // cycle m.
+    // Cycle m + 2: the decisions on the results given in cycle m.
     /// The enqueue's key enters XOFF over the edge.
     pub xoff_event: Signal<Out, Bit>,
     pub xoff_key: Signal<Out, Bits<KB>>,
@@ -57,7 +52,7 @@ pub struct PauseDecision<const KB: usize, const K: usize> {
     st_same: DFF<Bit>,
     st_xoff_thr: DFF<Bits<32>>,
     st_xon_thr: DFF<Bits<32>>,
-    // The comparisons, registered with their events (used with `registered_compare`).
+    // The comparisons, registered with their events.
     cm_e_valid: DFF<Bit>,
     cm_e_key: DFF<Bits<KB>>,
     cm_ge_xoff: DFF<Bit>,
@@ -75,13 +70,12 @@ pub struct PauseDecision<const KB: usize, const K: usize> {
     st_fwd_ed: DFF<Bit>,
     st_fwd_de: DFF<Bit>,
     st_fwd_dd: DFF<Bit>,
-    registered_compare: Constant<Bit>,
     one_k: Constant<Bits<K>>,
     ge_xoff_now: Signal<Local, Bit>,
     look_e_old: Signal<Local, Bit>,
     look_d_old: Signal<Local, Bit>,
     le_xon_now: Signal<Local, Bit>,
-    // What the state update sees: the registered comparisons, or this cycle's.
+    // What the state update sees: the registered comparisons.
     u_e_valid: Signal<Local, Bit>,
     u_e_key: Signal<Local, Bits<KB>>,
     u_ge_xoff: Signal<Local, Bit>,
@@ -102,7 +96,7 @@ pub struct PauseDecision<const KB: usize, const K: usize> {
 }
 
 impl<const KB: usize, const K: usize> PauseDecision<KB, K> {
-    pub fn new(registered_compare: bool) -> Self {
+    pub fn new() -> Self {
         PauseDecision {
             clock: Default::default(),
             reset: Default::default(),
@@ -146,7 +140,6 @@ impl<const KB: usize, const K: usize> PauseDecision<KB, K> {
             st_fwd_dd: Default::default(),
             look_e_old: Default::default(),
             look_d_old: Default::default(),
-            registered_compare: Constant::new(registered_compare),
             one_k: Constant::new(1u64.into()),
             ge_xoff_now: Default::default(),
             le_xon_now: Default::default(),
@@ -168,6 +161,12 @@ impl<const KB: usize, const K: usize> PauseDecision<KB, K> {
             touched: Default::default(),
             set: Default::default(),
         }
+    }
+}
+
+impl<const KB: usize, const K: usize> Default for PauseDecision<KB, K> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -236,33 +235,18 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
         self.cm_d_key.d.next = self.st_d_key.q.val();
         self.cm_le_xon.d.next = self.le_xon_now.val();
         self.cm_same.d.next = self.st_same.q.val();
-        if self.registered_compare.val() {
-            self.u_e_valid.next = self.cm_e_valid.q.val();
-            self.u_e_key.next = self.cm_e_key.q.val();
-            self.u_ge_xoff.next = self.cm_ge_xoff.q.val();
-            self.u_d_valid.next = self.cm_d_valid.q.val();
-            self.u_d_key.next = self.cm_d_key.q.val();
-            self.u_le_xon.next = self.cm_le_xon.q.val();
-            self.u_same.next = self.cm_same.q.val();
-        } else {
-            self.u_e_valid.next = self.st_e_valid.q.val();
-            self.u_e_key.next = self.st_e_key.q.val();
-            self.u_ge_xoff.next = self.ge_xoff_now.val();
-            self.u_d_valid.next = self.st_d_valid.q.val();
-            self.u_d_key.next = self.st_d_key.q.val();
-            self.u_le_xon.next = self.le_xon_now.val();
-            self.u_same.next = self.st_same.q.val();
-        }
+        self.u_e_valid.next = self.cm_e_valid.q.val();
+        self.u_e_key.next = self.cm_e_key.q.val();
+        self.u_ge_xoff.next = self.cm_ge_xoff.q.val();
+        self.u_d_valid.next = self.cm_d_valid.q.val();
+        self.u_d_key.next = self.cm_d_key.q.val();
+        self.u_le_xon.next = self.cm_le_xon.q.val();
+        self.u_same.next = self.cm_same.q.val();
 
-        // The update's cycle (m + 1, or m + 2 with registered comparisons), from the keys' XOFF
-        // bits: looked up now, or in the comparisons' cycle with the bypass below.
-        if self.registered_compare.val() {
-            self.xo_d_old.next = self.cm_xo_d_old.q.val();
-            self.xo_e_old.next = self.cm_xo_e_old.q.val();
-        } else {
-            self.xo_d_old.next = self.state.q.val().get_bit(self.u_d_key.val().index());
-            self.xo_e_old.next = self.state.q.val().get_bit(self.u_e_key.val().index());
-        }
+        // The update's cycle (m + 2), from the keys' XOFF bits looked up in the comparisons'
+        // cycle with the bypass below.
+        self.xo_d_old.next = self.cm_xo_d_old.q.val();
+        self.xo_e_old.next = self.cm_xo_e_old.q.val();
         // Dequeue first: XON at or below the threshold.
         self.xo_d1.next = self.xo_d_old.val() & !self.u_le_xon.val();
         // Then enqueue, on top of the dequeue when both name one key.
@@ -300,8 +284,8 @@ impl<const KB: usize, const K: usize> Logic for PauseDecision<KB, K> {
             self.state.d.next = 0.into();
         }
 
-        // Cycle m + 1 with registered comparisons: the XOFF bits of the event in the comparisons'
-        // stage, as the update of this cycle leaves them.
+        // Cycle m + 1: the XOFF bits of the event in the comparisons' stage, as the update of
+        // this cycle leaves them.
         self.look_e_old.next = self.state.q.val().get_bit(self.st_e_key.q.val().index());
         if self.st_fwd_ee.q.val() {
             self.look_e_old.next = self.xo_e1.val();

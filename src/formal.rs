@@ -14,6 +14,13 @@
 //! A mutant run (or one with `bmc_depth <= k`, or no BMC-only assertions) is one BMC of every
 //! assertion to `bmc_depth`, then the induction.
 //!
+//! Cut points: a props line `// deep-cut: <path>` (instances below the core, dotted, e.g.
+//! `ingress.occ`) replaces that sub-block's outputs by free values (yosys `cutpoint`,
+//! `$anyseq`) in the deep BMC only. Every behaviour of the design is one of the cut design's,
+//! so what that run proves holds for the design; it is for sub-blocks that no BMC-only
+//! assertion is about and that its depth would otherwise pay for at every step. A cut design
+//! has its own elaboration.
+//!
 //! yosys elaborates twice: the induction's design (with `SC_INDUCTION`), then the BMC's, which
 //! the same run also writes without the inductive assertions for the deep BMC (a third
 //! elaboration of the same design took about 7 s of the 80 s TCD `tiny` proof).
@@ -213,6 +220,44 @@ pub fn probes(props: &str) -> Result<Vec<(String, String)>, InputError> {
     Ok(out)
 }
 
+/// The deep BMC's cut points: the `// deep-cut: <path>` lines of a props file, in order.
+pub fn deep_cuts(props: &str) -> Result<Vec<String>, InputError> {
+    let mut out = Vec::new();
+    for (n, line) in props.lines().enumerate() {
+        let Some(path) = line.trim_start().strip_prefix("// deep-cut:") else {
+            continue;
+        };
+        let path = path.trim();
+        let ok = !path.is_empty()
+            && path
+                .split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        if !ok {
+            return Err(InputError(format!(
+                "props line {}: a cut point must be `// deep-cut: <instance>[.<instance>...]` \
+                 (instances below the core)",
+                n + 1
+            )));
+        }
+        out.push(path.to_string());
+    }
+    Ok(out)
+}
+
+/// The yosys selection of the instance `path` (dotted, below the core) in rust-hdl's Verilog of
+/// `instance`: the cell in its parent's module (`<instance>__core` for the core's own
+/// sub-blocks, else `<instance>__<parent path joined by $>`).
+fn cut_selection(instance: &str, path: &str) -> String {
+    let parts: Vec<&str> = path.split('.').collect();
+    let (cell, parents) = parts.split_last().expect("a cut path has an instance");
+    let parent = if parents.is_empty() {
+        "core".to_string()
+    } else {
+        parents.join("$")
+    };
+    format!("{instance}__{parent}/{cell}")
+}
+
 /// Names of the assertions in the elaborated design: the `; yosys-smt2-assert <n> <name>` lines
 /// yosys writes into an SMT-LIB2 file, in order, without repeats. An assertion the props text
 /// states but the elaboration dropped (a mistyped `ifdef`, a dead branch) is not among them.
@@ -248,6 +293,7 @@ pub fn run(
     let props_file = props_path(block);
     let props = std::fs::read_to_string(&props_file).map_err(io(&props_file))?;
     let probes = probes(&props).map_err(FormalError::Input)?;
+    let cuts = deep_cuts(&props).map_err(FormalError::Input)?;
     let dir = &opts.out_dir;
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let pkg = cfg.package(name, &format!("switchcraft formal --block {block}"));
@@ -262,20 +308,23 @@ pub fn run(
     let mut ind_defines = defines.clone();
     ind_defines.push(("SC_INDUCTION".into(), "1".into()));
     let tools = &opts.tools;
-    let prep = |kind: &str, defines: &[(String, String)], deep: Option<&[String]>| {
-        let top = format!("{block}_props");
-        prepare(
-            tools,
-            &top,
-            dir,
-            kind,
-            &verilog,
-            &props_file,
-            defines,
-            &probes,
-            deep,
-        )
-    };
+    let cut_cells: Vec<String> = cuts.iter().map(|c| cut_selection(instance, c)).collect();
+    let prep =
+        |kind: &str, defines: &[(String, String)], deep: Option<&[String]>, cut: &[String]| {
+            let top = format!("{block}_props");
+            prepare(
+                tools,
+                &top,
+                dir,
+                kind,
+                &verilog,
+                &props_file,
+                defines,
+                &probes,
+                deep,
+                cut,
+            )
+        };
     let read_assertions = |smt: &Path| -> Result<Vec<String>, FormalError> {
         Ok(elaborated_assertions(
             &std::fs::read_to_string(smt).map_err(io(smt))?,
@@ -286,14 +335,21 @@ pub fn run(
     // (A mutant's BMC fails, so its induction script is written only if it is needed.)
     let mut ind_smt = None;
     if !opts.mutant {
-        ind_smt = Some(prep("induction", &ind_defines, None)?.0);
+        ind_smt = Some(prep("induction", &ind_defines, None, &[])?.0);
     }
     let inductive = match &ind_smt {
         Some(smt) => read_assertions(smt)?,
         None => Vec::new(),
     };
     let may_split = !opts.mutant && opts.bmc_depth > opts.k;
-    let (bmc_smt, deep_smt) = prep("bmc", &defines, may_split.then_some(&inductive[..]))?;
+    // With cut points the deep BMC's design is elaborated on its own (`bmc-cut.*`).
+    let one_run = cut_cells.is_empty();
+    let (bmc_smt, mut deep_smt) = prep(
+        "bmc",
+        &defines,
+        (may_split && one_run).then_some(&inductive[..]),
+        &[],
+    )?;
     let all = read_assertions(&bmc_smt)?;
     let bmc_only: Vec<String> = all
         .iter()
@@ -307,6 +363,9 @@ pub fn run(
     let mut passed = bmc.passed;
     let mut deep = None;
     if split && passed {
+        if !one_run {
+            deep_smt = prep("bmc-cut", &defines, Some(&inductive[..]), &cut_cells)?.1;
+        }
         let deep_smt = deep_smt.expect("written when a split is possible");
         // A removal that missed (or took more) would change what is proved: check it.
         let mut kept = read_assertions(&deep_smt)?;
@@ -327,7 +386,7 @@ pub fn run(
     let induction = if passed {
         let ind_smt = match ind_smt {
             Some(smt) => smt,
-            None => prep("induction", &ind_defines, None)?.0,
+            None => prep("induction", &ind_defines, None, &[])?.0,
         };
         Some(solve(opts, "induction", &ind_smt, opts.k, true)?)
     } else {
@@ -343,9 +402,9 @@ pub fn run(
     })
 }
 
-/// yosys: read, flatten, connect the probes, write SMT-LIB2; with `deep`, then remove those
-/// assertions (by label) and write the rest as `bmc-deep.smt2` from the same run. Returns the
-/// .smt2 paths.
+/// yosys: read, cut the `cut` instances (selections), flatten, connect the probes, write
+/// SMT-LIB2; with `deep`, then remove those assertions (by label) and write the rest as
+/// `bmc-deep.smt2` from the same run. Returns the .smt2 paths.
 #[allow(clippy::too_many_arguments)]
 fn prepare(
     tools: &Tools,
@@ -357,6 +416,7 @@ fn prepare(
     defines: &[(String, String)],
     probes: &[(String, String)],
     deep: Option<&[String]>,
+    cut: &[String],
 ) -> Result<(PathBuf, Option<PathBuf>), FormalError> {
     let smt = dir.join(format!("{kind}.smt2"));
     let script = dir.join(format!("{kind}.ys"));
@@ -365,7 +425,12 @@ fn prepare(
     let _ = writeln!(ys, "read_verilog {}", verilog.display());
     let defs: String = defines.iter().map(|(k, v)| format!(" -D{k}={v}")).collect();
     let _ = writeln!(ys, "read_verilog -formal{defs} {}", props.display());
-    let _ = writeln!(ys, "prep -top {top}\nflatten");
+    let _ = writeln!(ys, "prep -top {top}");
+    for sel in cut {
+        // A cut point that names no instance would prove the design uncut: fail instead.
+        let _ = writeln!(ys, "select -assert-count 1 {sel}\ncutpoint {sel}");
+    }
+    ys += "flatten\n";
     for (wire, net) in probes {
         let _ = writeln!(ys, "connect -set {wire} {net}");
     }
@@ -483,6 +548,25 @@ fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_cuts_are_read_and_named_as_rust_hdl_names_the_modules() {
+        let text = "// deep-cut: ingress.occ\n  // deep-cut: egress\nwire a; // deep-cut: x\n";
+        let cuts = deep_cuts(text).unwrap();
+        assert_eq!(cuts, ["ingress.occ", "egress"]);
+        assert_eq!(
+            cut_selection("capfc_tiny", &cuts[0]),
+            "capfc_tiny__ingress/occ"
+        );
+        assert_eq!(
+            cut_selection("capfc_tiny", &cuts[1]),
+            "capfc_tiny__core/egress"
+        );
+        assert_eq!(cut_selection("capfc_tiny", "a.b.c"), "capfc_tiny__a$b/c");
+        let bad = deep_cuts("x\n// deep-cut: ingress..occ\n").unwrap_err();
+        assert!(bad.0.contains("props line 2"), "{}", bad.0);
+        assert!(deep_cuts("// deep-cut:\n").is_err());
+    }
 
     #[test]
     fn probes_are_read_from_the_props_text() {

@@ -19,7 +19,8 @@
 //! `$anyseq`) in the deep BMC only. Every behaviour of the design is one of the cut design's,
 //! so what that run proves holds for the design; it is for sub-blocks that no BMC-only
 //! assertion is about and that its depth would otherwise pay for at every step. A cut design
-//! has its own elaboration.
+//! has its own elaboration, in which the probes into a cut sub-block stay unconnected (free
+//! values too).
 //!
 //! yosys elaborates twice: the induction's design (with `SC_INDUCTION`), then the BMC's, which
 //! the same run also writes without the inductive assertions for the deep BMC (a third
@@ -244,6 +245,9 @@ pub fn deep_cuts(props: &str) -> Result<Vec<String>, InputError> {
     Ok(out)
 }
 
+/// A cut point: its path below the core and its yosys selection.
+type Cut = (String, String);
+
 /// The yosys selection of the instance `path` (dotted, below the core) in rust-hdl's Verilog of
 /// `instance`: the cell in its parent's module (`<instance>__core` for the core's own
 /// sub-blocks, else `<instance>__<parent path joined by $>`).
@@ -308,23 +312,25 @@ pub fn run(
     let mut ind_defines = defines.clone();
     ind_defines.push(("SC_INDUCTION".into(), "1".into()));
     let tools = &opts.tools;
-    let cut_cells: Vec<String> = cuts.iter().map(|c| cut_selection(instance, c)).collect();
-    let prep =
-        |kind: &str, defines: &[(String, String)], deep: Option<&[String]>, cut: &[String]| {
-            let top = format!("{block}_props");
-            prepare(
-                tools,
-                &top,
-                dir,
-                kind,
-                &verilog,
-                &props_file,
-                defines,
-                &probes,
-                deep,
-                cut,
-            )
-        };
+    let cut_cells: Vec<Cut> = cuts
+        .iter()
+        .map(|c| (c.clone(), cut_selection(instance, c)))
+        .collect();
+    let prep = |kind: &str, defines: &[(String, String)], deep: Option<&[String]>, cut: &[Cut]| {
+        let top = format!("{block}_props");
+        prepare(
+            tools,
+            &top,
+            dir,
+            kind,
+            &verilog,
+            &props_file,
+            defines,
+            &probes,
+            deep,
+            cut,
+        )
+    };
     let read_assertions = |smt: &Path| -> Result<Vec<String>, FormalError> {
         Ok(elaborated_assertions(
             &std::fs::read_to_string(smt).map_err(io(smt))?,
@@ -402,8 +408,8 @@ pub fn run(
     })
 }
 
-/// yosys: read, cut the `cut` instances (selections), flatten, connect the probes, write
-/// SMT-LIB2; with `deep`, then remove those assertions (by label) and write the rest as
+/// yosys: read, cut the `cut` instances, flatten, connect the probes (but those into a cut
+/// instance), write SMT-LIB2; with `deep`, then remove those assertions (by label) and write the rest as
 /// `bmc-deep.smt2` from the same run. Returns the .smt2 paths.
 #[allow(clippy::too_many_arguments)]
 fn prepare(
@@ -416,7 +422,7 @@ fn prepare(
     defines: &[(String, String)],
     probes: &[(String, String)],
     deep: Option<&[String]>,
-    cut: &[String],
+    cut: &[Cut],
 ) -> Result<(PathBuf, Option<PathBuf>), FormalError> {
     let smt = dir.join(format!("{kind}.smt2"));
     let script = dir.join(format!("{kind}.ys"));
@@ -426,13 +432,19 @@ fn prepare(
     let defs: String = defines.iter().map(|(k, v)| format!(" -D{k}={v}")).collect();
     let _ = writeln!(ys, "read_verilog -formal{defs} {}", props.display());
     let _ = writeln!(ys, "prep -top {top}");
-    for sel in cut {
+    for (_, sel) in cut {
         // A cut point that names no instance would prove the design uncut: fail instead.
         let _ = writeln!(ys, "select -assert-count 1 {sel}\ncutpoint {sel}");
     }
     ys += "flatten\n";
     for (wire, net) in probes {
-        let _ = writeln!(ys, "connect -set {wire} {net}");
+        // A probe into a cut instance names a net the cut removed: it stays a free value.
+        let into_cut = cut
+            .iter()
+            .any(|(path, _)| net.starts_with(&format!("dut.core.{path}.")));
+        if !into_cut {
+            let _ = writeln!(ys, "connect -set {wire} {net}");
+        }
     }
     // Constant propagation across the flattened hierarchy (the config's masks and constants
     // reach the core's registers only after flatten): BFC's BMC steps ran about 6x faster.

@@ -23,12 +23,12 @@
 // ghost as many edges back as the stage is late. Keys are {port, priority} (SC_NB priority
 // bits); E row k holds one bit per ingress port (the E bit of egress key k and that input).
 //
-// The deep BMC (the BMC-only assertions to the config's depth) cuts the ingress occupancy: its
-// outputs are free values there, which covers every behaviour the real one has. No BMC-only
-// assertion is about the ingress occupancy (I, which a_d_is_i_or_e reads, is the decision's
-// state after it, not cut), PFC's formal set proves that module, and its pipeline state
-// doubled the deep run's time (351 s -> about 740 s) for nothing it checks.
-// deep-cut: ingress.occ
+// The deep BMC (the BMC-only assertions to the config's depth) cuts the ingress (PFC's
+// Ingress: occupancy and I): its outputs, and the `i_bits` probe into it, are free values
+// there, which covers every behaviour the real one has. No BMC-only assertion is about the
+// ingress (a_d_is_i_or_e is inductive, proved with the real one), PFC's formal set proves the
+// module, and its pipeline state had doubled the deep run (351 s -> about 740 s; 462 s cut).
+// deep-cut: ingress
 //
 // Assertions are named a_*, assumptions m_*. Assertions inside `ifndef SC_INDUCTION` compare
 // the design with ghost state that is not tied to its RAMs (counters, snapshot, latency), so
